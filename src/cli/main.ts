@@ -1,0 +1,66 @@
+/**
+ * The `stimkit` command line. Commands only parse flags and call a plain function
+ * (`src/commands/<command>.ts`); this file wires them up and maps outcomes to exit codes:
+ * 0 success, 1 input rejected or verification failed, 2 usage error.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { EXIT } from '../core/errors.js';
+import { TOOL } from '../core/tool.js';
+import { COMMANDS } from '../commands/index.js';
+import { emitError, emitResult, processIo, type CommandResult, type Io } from './output.js';
+
+/** Options every command accepts. */
+export interface CommonOptions {
+  json?: boolean;
+}
+
+/** Build the commander program. Actions store their exit code in `state`. */
+export function buildProgram(io: Io, state: { exitCode: number }): Command {
+  const program = new Command();
+  program
+    .name('stimkit')
+    .description('Provenance-tracked, bilingual stimuli for auditing vision-language and language models.')
+    .version(TOOL.version, '-V, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .exitOverride();
+
+  for (const spec of COMMANDS) {
+    const cmd = program.command(spec.name).description(spec.description).exitOverride();
+    spec.configure(cmd);
+    cmd.addOption(new Option('--json', 'print a machine-readable summary on stdout (human text goes to stderr)'));
+    cmd.action(async (...args: unknown[]) => {
+      const command = args[args.length - 1] as Command;
+      const opts = command.opts<CommonOptions & Record<string, unknown>>();
+      const positionals = command.processedArgs as unknown[];
+      let result: CommandResult;
+      try {
+        result = await spec.run(positionals, opts, io);
+      } catch (err) {
+        state.exitCode = emitError(io, Boolean(opts.json), err);
+        return;
+      }
+      state.exitCode = emitResult(io, Boolean(opts.json), result);
+    });
+  }
+  return program;
+}
+
+/** Run the CLI on `argv` (as in process.argv) and return the exit code. */
+export async function main(argv: string[], io: Io = processIo): Promise<number> {
+  const state = { exitCode: EXIT.ok as number };
+  const program = buildProgram(io, state);
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // --help and --version exit 0; everything else commander rejects is a usage error.
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
+        return EXIT.ok;
+      }
+      return EXIT.usage;
+    }
+    return emitError(io, argv.includes('--json'), err);
+  }
+  return state.exitCode;
+}

@@ -1,0 +1,18 @@
+/**
+ * The registry of commands, in the order `stimkit --help` lists them. Each command file parses
+ * its flags and calls the stage's plain function.
+ */
+import type { Command } from 'commander';
+import type { CommandResult, Io } from '../cli/output.js';
+import { demoCommand } from './demo.js';
+import { ingestCommand } from './ingest.js';
+
+/** One command: its name, its flags and what it runs. */
+export interface CommandSpec {
+  name: string;
+  description: string;
+  configure: (cmd: Command) => void;
+  run: (positionals: unknown[], opts: Record<string, unknown>, io: Io) => Promise<CommandResult>;
+}
+
+export const COMMANDS: CommandSpec[] = [ingestCommand, demoCommand];

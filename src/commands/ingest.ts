@@ -1,0 +1,48 @@
+/** `stimkit ingest <entries.yaml> [--images DIR] [--out DIR] [--strict] [--allow-missing]` */
+import { Option } from 'commander';
+import { EXIT } from '../core/errors.js';
+import { nonNegativeInt, positiveInt } from '../cli/flags.js';
+import { DEFAULT_NEAR_DUPLICATE_THRESHOLD, DEFAULT_PIXEL_LIMIT, ingest } from '../ingest/ingest.js';
+import { ingestHuman, ingestJson } from '../ingest/summary.js';
+import type { CommandSpec } from './index.js';
+
+export const ingestCommand: CommandSpec = {
+  name: 'ingest',
+  description: 'validate an entries manifest and its images, and write the corpus lock',
+  configure: (cmd) =>
+    cmd
+      .argument('<entries>', 'entries manifest (YAML or JSON)')
+      .option('--images <dir>', "images root (default: the manifest's `images` field, relative to the manifest)")
+      .option('--out <dir>', 'folder for corpus.lock.json (default: the images root)')
+      .option('--strict', 'treat warnings (missing licence or credit, near-duplicates) as errors')
+      .option('--allow-missing', 'list entries whose image is not supplied yet as missing instead of failing')
+      .option('--allow-duplicates', 'allow the same image bytes under several ids')
+      .addOption(
+        new Option('--pixel-limit <pixels>', 'maximum decoded pixels per image (decompression-bomb guard)')
+          .argParser(positiveInt)
+          .default(DEFAULT_PIXEL_LIMIT),
+      )
+      .addOption(
+        new Option('--near-duplicate-threshold <bits>', 'perceptual-hash Hamming distance reported as a near-duplicate')
+          .argParser(nonNegativeInt)
+          .default(DEFAULT_NEAR_DUPLICATE_THRESHOLD),
+      )
+      .addOption(new Option('--jobs <n>', 'parallel decodes (default: number of cores)').argParser(positiveInt)),
+  run: async ([entries], opts) => {
+    const result = await ingest(String(entries), {
+      images: opts.images as string | undefined,
+      out: opts.out as string | undefined,
+      strict: Boolean(opts.strict),
+      allowMissing: Boolean(opts.allowMissing),
+      allowDuplicates: Boolean(opts.allowDuplicates),
+      pixelLimit: opts.pixelLimit as number,
+      nearDuplicateThreshold: opts.nearDuplicateThreshold as number,
+      jobs: opts.jobs as number | undefined,
+    });
+    return {
+      summary: ingestJson(result),
+      human: ingestHuman(result),
+      exitCode: result.errors > 0 ? EXIT.rejected : EXIT.ok,
+    };
+  },
+};

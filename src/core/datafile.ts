@@ -1,0 +1,124 @@
+/**
+ * Reading hand-written data files (YAML or JSON) against a zod schema, reporting every problem
+ * at once with its line, field path, expected and got.
+ */
+import path from 'node:path';
+import { isNode, LineCounter, parseDocument, type Document } from 'yaml';
+import type { z } from 'zod';
+import { describeValue, StimkitError, type Problem } from './errors.js';
+import { readTextFile } from './fsio.js';
+
+/** A parsed data file: its text, the YAML document (for line lookups) and the plain value. */
+export interface ParsedDataFile {
+  file: string;
+  text: string;
+  doc: Document;
+  lines: LineCounter;
+  value: unknown;
+}
+
+/** Parse YAML or JSON text (JSON is YAML), collecting syntax errors with their lines. */
+export function parseDataText(file: string, text: string, code: string): ParsedDataFile {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, strict: true });
+  if (doc.errors.length > 0) {
+    const problems: Problem[] = doc.errors.map((e) => ({
+      code,
+      severity: 'error',
+      file,
+      line: e.linePos?.[0]?.line,
+      message: `not valid YAML/JSON: ${e.message.split('\n')[0]}`,
+      fix: 'fix the syntax at that line',
+    }));
+    throw new StimkitError(code, `${file}: ${problems.length} syntax error(s)`, { problems });
+  }
+  return { file, text, doc, lines, value: doc.toJS({ maxAliasCount: 100 }) };
+}
+
+/** The 1-based line of the node at `pathParts` (or of its nearest existing parent). */
+export function lineOf(parsed: ParsedDataFile, pathParts: ReadonlyArray<PropertyKey>): number | undefined {
+  for (let n = pathParts.length; n >= 0; n--) {
+    const node = parsed.doc.getIn(pathParts.slice(0, n) as unknown[], true);
+    if (isNode(node) && node.range) return parsed.lines.linePos(node.range[0]).line;
+  }
+  return undefined;
+}
+
+/** Render a path as `entries[3].provenance.license`. */
+export function formatPath(pathParts: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const p of pathParts) {
+    if (typeof p === 'number') out += `[${p}]`;
+    else out += out ? `.${String(p)}` : String(p);
+  }
+  return out || '(top level)';
+}
+
+function getAt(value: unknown, pathParts: ReadonlyArray<PropertyKey>): unknown {
+  let v = value;
+  for (const p of pathParts) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[p];
+  }
+  return v;
+}
+
+/** Turn zod issues into problems with lines, field paths, expected and got. */
+export function zodProblems(parsed: ParsedDataFile, error: z.ZodError, code: string): Problem[] {
+  const problems: Problem[] = [];
+  for (const issue of error.issues) {
+    const issuePath = issue.path as PropertyKey[];
+    const got = getAt(parsed.value, issuePath);
+    const p: Problem = {
+      code,
+      severity: 'error',
+      file: parsed.file,
+      line: lineOf(parsed, issuePath),
+      field: formatPath(issuePath),
+      message: issue.message,
+    };
+    if (issue.code === 'invalid_type') {
+      p.expected = String((issue as { expected?: unknown }).expected);
+      p.got = describeValue(got);
+      p.message = got === undefined ? 'required field is missing' : 'wrong type';
+      p.fix = got === undefined ? `add ${p.field}` : `give ${p.field} as ${p.expected}`;
+    } else if (issue.code === 'unrecognized_keys') {
+      const keys = (issue as { keys: string[] }).keys;
+      p.message = `unknown field(s) ${keys.map((k) => `"${k}"`).join(', ')}`;
+      p.line = lineOf(parsed, [...issuePath, keys[0]!]);
+      p.fix = 'remove or rename them (check the spelling against the schema)';
+    } else if (issue.code === 'invalid_value') {
+      const values = (issue as { values: unknown[] }).values;
+      p.expected = `one of ${values.map((v) => JSON.stringify(v)).join(', ')}`;
+      p.got = describeValue(got);
+      p.message = 'value not allowed';
+      p.fix = `use ${p.expected}`;
+    } else {
+      p.got = describeValue(got);
+      if (!p.fix) p.fix = `correct ${p.field}`;
+    }
+    problems.push(p);
+  }
+  return problems;
+}
+
+/**
+ * Read a YAML/JSON file and validate it against `schema`. Throws a StimkitError listing every
+ * problem (syntax or schema) with line numbers; returns the parsed data and the raw text.
+ */
+export async function loadDataFile<S extends z.ZodType>(
+  file: string,
+  schema: S,
+  code: string,
+): Promise<{ data: z.output<S>; parsed: ParsedDataFile }> {
+  const text = await readTextFile(file, code);
+  const parsed = parseDataText(file, text, code);
+  const result = schema.safeParse(parsed.value);
+  if (!result.success) {
+    const problems = zodProblems(parsed, result.error, code);
+    throw new StimkitError(code, `${file}: ${problems.length} problem(s) in the ${path.basename(file)} schema check`, {
+      problems,
+    });
+  }
+  return { data: result.data, parsed };
+}

@@ -1,0 +1,97 @@
+/**
+ * One error class with a `code`, and a `Problem` record for reporting many input problems at once.
+ *
+ * Every problem says where (file, line, field), what (expected vs got) and what to do next.
+ * Codes look like `E_INGEST_DUPLICATE_ID`; tests assert on them.
+ */
+
+/** Where and what of one input problem. */
+export interface Problem {
+  /** Stable code, e.g. `E_INGEST_DUPLICATE_ID`. */
+  code: string;
+  /** `error` rejects the input; `warning` is reported but does not (unless `--strict`). */
+  severity: 'error' | 'warning';
+  /** File the problem is in (as the user gave it, or relative to the working directory). */
+  file?: string;
+  /** 1-based line in `file`, when the parser knows it. */
+  line?: number;
+  /** Field path, e.g. `entries[3].provenance.license`. */
+  field?: string;
+  /** Entry id, when the problem belongs to one entry. */
+  entry?: string;
+  /** What is wrong, in one sentence. */
+  message: string;
+  expected?: string;
+  got?: string;
+  /** What to do about it. */
+  fix?: string;
+}
+
+/** Exit codes of the command line. */
+export const EXIT = { ok: 0, rejected: 1, usage: 2 } as const;
+
+/**
+ * The one error class of stimkit. `problems` carries every problem found, so that a caller can
+ * report all of them rather than only the first.
+ */
+export class StimkitError extends Error {
+  readonly code: string;
+  readonly problems: Problem[];
+  /** Exit code the CLI should use: 1 for rejected input, 2 for usage. */
+  readonly exitCode: number;
+
+  constructor(
+    code: string,
+    message: string,
+    options: { problems?: Problem[]; cause?: unknown; exitCode?: number } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'StimkitError';
+    this.code = code;
+    this.problems = options.problems ?? [];
+    this.exitCode = options.exitCode ?? EXIT.rejected;
+  }
+
+  /** An error that stands for exactly one problem. */
+  static fromProblem(problem: Omit<Problem, 'severity'>, cause?: unknown): StimkitError {
+    const p: Problem = { severity: 'error', ...problem };
+    return new StimkitError(p.code, formatProblem(p), { problems: [p], cause });
+  }
+
+  /** A usage error (exit 2): a bad flag value rather than bad input data. */
+  static usage(code: string, message: string): StimkitError {
+    return new StimkitError(code, message, { exitCode: EXIT.usage });
+  }
+}
+
+/** `file:line: field: message (expected X, got Y). Fix: …` on one line. */
+export function formatProblem(p: Problem): string {
+  const where = [p.file && (p.line ? `${p.file}:${p.line}` : p.file), p.field, p.entry && !p.field?.includes(p.entry) ? `entry ${p.entry}` : undefined]
+    .filter(Boolean)
+    .join(': ');
+  const eg =
+    p.expected !== undefined || p.got !== undefined
+      ? ` (expected ${p.expected ?? '?'}, got ${p.got ?? '?'})`
+      : '';
+  const fix = p.fix ? ` Fix: ${p.fix}` : '';
+  return `${where ? `${where}: ` : ''}${p.message}${eg}.${fix}`.replace(/\.\.(\s|$)/g, '.$1');
+}
+
+/** Describe a value for an "expected X, got Y" message: type and a short rendering. */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (typeof value === 'string') {
+    const s = value.length > 60 ? `${value.slice(0, 57)}...` : value;
+    return JSON.stringify(s);
+  }
+  if (Array.isArray(value)) return `a list of ${value.length}`;
+  if (typeof value === 'object') return 'an object';
+  return `${String(value)} of type ${typeof value}`;
+}
+
+/** Turn anything thrown into a message, keeping StimkitError messages as they are. */
+export function errorMessage(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}

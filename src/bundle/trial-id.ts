@@ -1,0 +1,25 @@
+/**
+ * Stable trial ids: a hash of the fields that define a trial (its place in the design), not of
+ * its rendered content. The same design cell has the same id in every bundle, so ledgers from
+ * two versions of a study can be joined; the bundle digest is what pins the content.
+ *
+ * Recompute from another language: take the trial's `paradigm, arm, lang, entry, item, topic,
+ * variant, framing, iteration, seed` (nulls included), write them as RFC 8785 canonical JSON,
+ * sha256 the UTF-8 bytes, and prefix `t_` to the first 24 hex digits.
+ */
+import { sha256 } from '../core/fsio.js';
+import { canonicalJson } from '../core/json.js';
+import { TRIAL_ID_FIELDS, type Trial } from './format.js';
+
+/** The defining fields of a trial. */
+export type TrialKey = Pick<Trial, (typeof TRIAL_ID_FIELDS)[number]>;
+
+/** The id of the trial with these defining fields. */
+export function trialId(key: TrialKey): string {
+  const fields: Record<string, unknown> = {};
+  for (const f of TRIAL_ID_FIELDS) fields[f] = key[f];
+  return `t_${sha256(canonicalJson(fields)).slice(0, 24)}`;
+}
+
+/** Description of the id scheme, recorded in bundle.json. */
+export const TRIAL_ID_SCHEME = `t_ + first 24 hex of sha256(RFC 8785 JSON of {${TRIAL_ID_FIELDS.join(', ')}})`;

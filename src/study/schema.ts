@@ -1,0 +1,163 @@
+/**
+ * The study design (`manifests/*.study.yaml`, format `stimkit.study`, version 1): which corpus,
+ * which paradigms on which entries, languages, replication seeds, sampling, the abstraction
+ * ladder, the bilingual instrument with its arms (e.g. a Portuguese control), the model sets the
+ * plan is meant for, and the trial counts the design must come out at. This zod schema is the
+ * source of truth; `manifests/schema/study.schema.json` is generated from it.
+ *
+ * Every file path is relative to the study file.
+ */
+import { z } from 'zod';
+import { LangCode, Role, Slug } from '../ingest/schema.js';
+
+export const STUDY_FORMAT = 'stimkit.study';
+export const STUDY_VERSION = 1;
+
+/** The image and text paradigms of the VLM audit, in plan order. */
+export const VLM_PARADIGMS = ['describe', 'comment-image', 'comment-text', 'abstraction', 'narrative'] as const;
+export type VlmParadigm = (typeof VLM_PARADIGMS)[number];
+
+/** Paradigms whose trials show an image. */
+export const IMAGE_PARADIGMS: ReadonlySet<VlmParadigm> = new Set(['describe', 'comment-image', 'abstraction', 'narrative']);
+
+/** The seven abstraction variant codes (VARIANTS.md). */
+export const VARIANT_CODES = ['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6'] as const;
+export const VariantCode = z.enum(VARIANT_CODES);
+
+/** A path relative to the study file. */
+const FilePath = z.string().min(1, 'a path relative to the study file');
+
+/** A replication seed: a non-negative safe integer, passed to the model per trial. */
+const Seed = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+/**
+ * Sampling parameters sent with every trial. Only what is given is sent; anything left out is the
+ * provider's default (the instrument paper: "provider default maximum response length").
+ */
+export const Sampling = z.strictObject({
+  temperature: z.number().min(0).max(2),
+  top_p: z.number().min(0).max(1).optional(),
+  top_k: z.number().int().min(-1).optional(),
+  max_tokens: z.number().int().positive().optional(),
+  /** `false`: reasoning disabled (sent as `chat_template_kwargs.enable_thinking: false`). */
+  thinking: z.boolean().optional(),
+});
+export type Sampling = z.output<typeof Sampling>;
+
+/** Which entries of the corpus a paradigm uses: those with any of `roles`, optionally only `ids`. */
+const EntrySelection = z.strictObject({
+  roles: z.array(Role).min(1, 'at least one role'),
+  /** Restrict to these entry ids (each must exist and carry one of `roles`). */
+  ids: z.array(Slug).min(1).optional(),
+});
+
+/** One VLM paradigm block. Languages, seeds, sampling and models default to the study's. */
+const ParadigmBlock = z.strictObject({
+  entries: EntrySelection,
+  /** Prompt card to use (default: the paradigm's own name). */
+  prompt: Slug.optional(),
+  languages: z.array(LangCode).min(1).optional(),
+  seeds: z.array(Seed).min(1).optional(),
+  sampling: Sampling.optional(),
+  /** Name of a model set in `models` (default: the study's `default_models`). */
+  models: Slug.optional(),
+  /** Abstraction only: the variant codes, in ladder order (default A0–A6). */
+  variants: z.array(VariantCode).min(1).optional(),
+});
+export type ParadigmBlock = z.output<typeof ParadigmBlock>;
+
+/** One arm of the forced-choice instrument: languages × framings × iterations per topic. */
+const InstrumentArm = z.strictObject({
+  id: Slug,
+  languages: z.array(LangCode).min(1),
+  iterations: z.number().int().min(1).max(100_000),
+  models: Slug.optional(),
+  description: z.string().optional(),
+});
+
+/** The bilingual dual-framing instrument. */
+const Instrument = z.strictObject({
+  /** Topics file (minimal pairs), e.g. `geopolitics.topics.yaml`. */
+  topics: FilePath,
+  /** Wrapper pool file(s): one file, or one per language. */
+  wrappers: z.union([FilePath, z.array(FilePath).min(1)]),
+  /** Only these topic ids (default: every topic in the file, in file order). */
+  topic_ids: z.array(Slug).min(1).optional(),
+  framings: z.array(z.enum(['affirmative', 'reverse'])).min(1).default(['affirmative', 'reverse']),
+  sampling: Sampling,
+  models: Slug.optional(),
+  arms: z.array(InstrumentArm).min(1),
+});
+export type Instrument = z.output<typeof Instrument>;
+
+/**
+ * A count the design must come out at, checked at every bundle: the trials of `blocks` per model,
+ * and optionally times the number of models in the blocks' model set. A block is a paradigm
+ * (`describe`) or an instrument arm (`instrument/main`).
+ */
+const Expectation = z.strictObject({
+  label: z.string().min(1),
+  blocks: z.array(z.string().regex(/^[a-z0-9][a-z0-9._/-]*$/, 'a block name such as describe or instrument/main')).min(1),
+  per_model: z.number().int().min(0),
+  total: z.number().int().min(0).optional(),
+  /** Languages to count (default: all). */
+  languages: z.array(LangCode).min(1).optional(),
+});
+export type Expectation = z.output<typeof Expectation>;
+
+/** Where the abstraction variants come from and how they are made. */
+const VariantsSource = z.strictObject({
+  /** The variants lock to reuse when it is current (e.g. `../variants/demo/variants.lock.json`). */
+  lock: FilePath,
+  /** A variants recipe file overriding the VARIANTS.md defaults. */
+  recipe: FilePath.optional(),
+  /** Silhouette method for A6 (`grabcut` needs no neural model). Default: the variants default. */
+  silhouette: z.enum(['isnet', 'grabcut']).optional(),
+});
+
+export const Study = z.strictObject({
+  format: z.literal(STUDY_FORMAT).default(STUDY_FORMAT),
+  version: z.literal(STUDY_VERSION),
+  id: Slug,
+  title: z.string().min(1),
+  description: z.string().optional(),
+  /** Where the design comes from (papers, registrations). Recorded, not interpreted. */
+  references: z.array(z.string().min(1)).optional(),
+  /** Seed of every random draw of the plan (wrapper draws). */
+  global_seed: Seed,
+  corpus: z
+    .strictObject({
+      /** The entries manifest. */
+      entries: FilePath,
+      /** Its corpus lock, reused when current (default: `corpus.lock.json` in the images root). */
+      lock: FilePath.optional(),
+    })
+    .optional(),
+  variants: VariantsSource.optional(),
+  /** Prompt cards (Table A3), e.g. `prompts.yaml`. */
+  prompts: FilePath.optional(),
+  /** Study languages for the VLM paradigms. */
+  languages: z.array(LangCode).min(1).default(['en', 'zh']),
+  /** Replication seeds for the VLM paradigms (the paper: 42, 622, 997). */
+  seeds: z.array(Seed).min(1).default([42]),
+  /** Default sampling for the VLM paradigms. */
+  sampling: Sampling,
+  /** Named model sets the plan is meant for, e.g. `{vlm: [...], llm: [...]}`. Trials do not depend on them. */
+  models: z.record(Slug, z.array(z.string().min(1)).min(1)).default({}),
+  /** The model set of blocks that do not name one. */
+  default_models: Slug.optional(),
+  paradigms: z
+    .strictObject({
+      describe: ParadigmBlock.optional(),
+      'comment-image': ParadigmBlock.optional(),
+      'comment-text': ParadigmBlock.optional(),
+      abstraction: ParadigmBlock.optional(),
+      narrative: ParadigmBlock.optional(),
+    })
+    .default({}),
+  instrument: Instrument.optional(),
+  expect: z.array(Expectation).default([]),
+});
+
+export type Study = z.output<typeof Study>;
+export type InstrumentArm = z.output<typeof InstrumentArm>;

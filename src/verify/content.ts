@@ -1,0 +1,96 @@
+/**
+ * The stimkit-specific checks of a bag: the header's format and version, every trial line against
+ * the trial schema and its id, and every image a trial shows present under its own digest.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Problem } from '../core/errors.js';
+import { BUNDLE_FORMAT, BUNDLE_VERSION, imagePayloadPath, PAYLOAD, Trial } from '../bundle/format.js';
+import { trialId } from '../bundle/trial-id.js';
+import type { FoundFile } from './walk.js';
+
+/** Problems found in at most this many trial lines are listed one by one; the rest are counted. */
+const MAX_LISTED = 20;
+
+/** Check `data/bundle.json` and `data/trials.jsonl`. `manifest` maps bag paths to sha256 digests. */
+export async function checkBundleContent(
+  root: string,
+  files: Map<string, FoundFile>,
+  manifest: Map<string, string>,
+): Promise<{ trials: number | null; images: number | null; problems: Problem[] }> {
+  const problems: Problem[] = [];
+  const headerPath = `data/${PAYLOAD.bundle}`;
+  const trialsPath = `data/${PAYLOAD.trials}`;
+  const add = (code: string, file: string, message: string, more: Partial<Problem> = {}) =>
+    problems.push({ code, severity: 'error', file, message, ...more });
+
+  if (!files.has(headerPath)) add('E_VERIFY_HEADER', headerPath, 'the bundle header is missing');
+  else {
+    try {
+      const h = JSON.parse(await readFile(path.join(root, headerPath), 'utf8')) as { format?: unknown; version?: unknown };
+      if (h.format !== BUNDLE_FORMAT) add('E_VERIFY_HEADER', headerPath, 'not a stimkit bundle header', { field: 'format', expected: BUNDLE_FORMAT, got: JSON.stringify(h.format) });
+      else if (h.version !== BUNDLE_VERSION) {
+        add('E_VERIFY_HEADER', headerPath, 'bundle version not supported by this stimkit', {
+          field: 'version',
+          expected: String(BUNDLE_VERSION),
+          got: JSON.stringify(h.version),
+          fix: 'use the stimkit version that wrote the bundle (bag-info.txt, Bag-Software-Agent)',
+        });
+      }
+    } catch {
+      add('E_VERIFY_HEADER', headerPath, 'not valid JSON');
+    }
+  }
+  if (!files.has(trialsPath)) {
+    add('E_VERIFY_TRIALS', trialsPath, 'the trial plan is missing');
+    return { trials: null, images: null, problems };
+  }
+  const lines = (await readFile(path.join(root, trialsPath), 'utf8')).split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  const ids = new Map<string, number>();
+  const images = new Set<string>();
+  let bad = 0;
+  const lineProblem = (n: number, message: string, more: Partial<Problem> = {}) => {
+    bad++;
+    if (bad <= MAX_LISTED) add('E_VERIFY_TRIALS', trialsPath, message, { line: n, ...more });
+  };
+  lines.forEach((text, i) => {
+    const n = i + 1;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      lineProblem(n, `line ${n} is not JSON`);
+      return;
+    }
+    const parsed = Trial.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      lineProblem(n, `line ${n} is not a valid trial: ${issue.path.join('.') || '(top level)'}: ${issue.message}`);
+      return;
+    }
+    const t = parsed.data;
+    const expectedId = trialId(t);
+    if (t.id !== expectedId) lineProblem(n, `line ${n}: trial id does not match its defining fields`, { expected: expectedId, got: t.id });
+    const prev = ids.get(t.id);
+    if (prev !== undefined) lineProblem(n, `line ${n}: trial id ${t.id} already used on line ${prev}`);
+    ids.set(t.id, n);
+    const shown = t.messages.flatMap((m) => m.content.flatMap((c) => (c.type === 'image' ? [c] : [])));
+    if (shown.map((c) => c.sha256).join() !== t.images.join()) lineProblem(n, `line ${n}: "images" does not list the images of the messages, in order`);
+    for (const part of shown) {
+      const want = imagePayloadPath(part.sha256);
+      if (part.file !== want) lineProblem(n, `line ${n}: image part file should be ${want}`, { got: part.file });
+      images.add(part.sha256);
+    }
+  });
+  if (bad > MAX_LISTED) add('E_VERIFY_TRIALS', trialsPath, `${bad - MAX_LISTED} more invalid trial line(s) not listed`);
+  for (const digest of [...images].sort()) {
+    const p = `data/${imagePayloadPath(digest)}`;
+    if (!files.has(p)) {
+      add('E_VERIFY_TRIAL_IMAGE', p, 'an image that trials show is not in the bag', { fix: 'restore it from the original bundle' });
+    } else if (manifest.has(p) && manifest.get(p) !== digest) {
+      add('E_VERIFY_IMAGE_NAME', p, 'the manifest records other content than the file name says', { expected: digest, got: manifest.get(p) });
+    }
+  }
+  return { trials: lines.length, images: images.size, problems };
+}

@@ -1,0 +1,67 @@
+/**
+ * Listing a bag's files and hashing them quickly: small files are read whole, large ones
+ * streamed, several at a time.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { lstat, readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import pMap from 'p-map';
+
+/** A file found under the bag root: its bag-relative posix path, size, and whether it is regular. */
+export interface FoundFile {
+  path: string;
+  size: number;
+  regular: boolean;
+}
+
+/** Every file and symbolic link under `root` (not following links), sorted by path. */
+export async function listFiles(root: string): Promise<FoundFile[]> {
+  const out: FoundFile[] = [];
+  async function walk(rel: string): Promise<void> {
+    const entries = await readdir(path.join(root, rel), { withFileTypes: true });
+    for (const e of entries) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) await walk(r);
+      else {
+        const st = await lstat(path.join(root, r));
+        out.push({ path: r, size: st.size, regular: st.isFile() });
+      }
+    }
+  }
+  await walk('');
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+const WHOLE_FILE_LIMIT = 8 << 20;
+
+/** Hex digest of one file with a node crypto algorithm (`sha256`, `sha512`, …). */
+export async function hashFile(file: string, algorithm: string, size?: number): Promise<string> {
+  if (size !== undefined && size <= WHOLE_FILE_LIMIT) {
+    return createHash(algorithm).update(await readFile(file)).digest('hex');
+  }
+  const hash = createHash(algorithm);
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** Digests of many files, `concurrency` at a time; a file that cannot be read gets null. */
+export async function hashFiles(
+  root: string,
+  files: Array<{ path: string; size?: number }>,
+  algorithm: string,
+  concurrency = 4,
+): Promise<Map<string, string | null>> {
+  const digests = await pMap(
+    files,
+    async (f) => {
+      try {
+        return [f.path, await hashFile(path.join(root, f.path), algorithm, f.size)] as const;
+      } catch {
+        return [f.path, null] as const;
+      }
+    },
+    { concurrency },
+  );
+  return new Map(digests);
+}

@@ -20,7 +20,7 @@ export interface ParsedDataFile {
 /** Parse YAML or JSON text (JSON is YAML), collecting syntax errors with their lines. */
 export function parseDataText(file: string, text: string, code: string): ParsedDataFile {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, strict: true });
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true, strict: true });
   if (doc.errors.length > 0) {
     const problems: Problem[] = doc.errors.map((e) => ({
       code,

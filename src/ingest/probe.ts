@@ -8,7 +8,7 @@ import { parse as parseIcc } from 'icc';
 import sharp, { type Metadata } from 'sharp';
 import { sha256 } from '../core/fsio.js';
 import { phashOf } from '../core/phash.js';
-import { classifySharpError, type ImageFailure } from '../core/sharp-errors.js';
+import { checkComplete, classifySharpError, type ImageFailure } from '../core/sharp-errors.js';
 
 /** What ingest records about a decoded image. */
 export interface ImageFacts {
@@ -111,6 +111,8 @@ export async function probeImage(bytes: Buffer, fileName: string, pixelLimit: nu
       },
     };
   }
+  const incomplete = checkComplete(bytes, format);
+  if (incomplete) return { ok: false, failure: incomplete };
   let phash: string;
   try {
     // A full decode with failOn 'warning' catches truncated and corrupt data that metadata() misses.

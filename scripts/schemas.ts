@@ -1,0 +1,12 @@
+/**
+ * `npm run schemas`: regenerate the committed JSON Schema files in manifests/schema/ from the zod
+ * schemas (the source of truth). Tests fail when a committed file is stale.
+ */
+import { writeIfChanged } from '../src/core/fsio.js';
+import { ENTRIES_SCHEMA_FILE, entriesSchemaText } from '../src/ingest/json-schema.js';
+
+const schemas: Array<[string, () => string]> = [[ENTRIES_SCHEMA_FILE, entriesSchemaText]];
+for (const [file, text] of schemas) {
+  const written = await writeIfChanged(file, text());
+  process.stderr.write(`${written ? 'wrote' : 'unchanged'} ${file}\n`);
+}

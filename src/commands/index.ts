@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import type { CommandResult, Io } from '../cli/output.js';
 import { demoCommand } from './demo.js';
 import { ingestCommand } from './ingest.js';
+import { pairsCommand } from './pairs.js';
 import { verifyCommand } from './verify.js';
 
 /** One command: its name, its flags and what it runs. */
@@ -16,4 +17,4 @@ export interface CommandSpec {
   run: (positionals: unknown[], opts: Record<string, unknown>, io: Io) => Promise<CommandResult>;
 }
 
-export const COMMANDS: CommandSpec[] = [ingestCommand, verifyCommand, demoCommand];
+export const COMMANDS: CommandSpec[] = [ingestCommand, pairsCommand, verifyCommand, demoCommand];

@@ -1,0 +1,201 @@
+/**
+ * Loading a topics file: schema, then the semantic rules (known keys and poles, every topic in
+ * every language, templates and pairs via `topic-item.ts`), and `extends`, which adds languages
+ * to a base file while inheriting its poles, keys and topic list, so they cannot drift apart.
+ */
+import path from 'node:path';
+import type { ParsedDataFile } from '../core/datafile.js';
+import type { Problem } from '../core/errors.js';
+import { loadStimulusFile, problemAt, resolveExtends, throwIfProblems, type InputFile, type LoadedFile } from './datafile.js';
+import type { TextProvenance } from './provenance.js';
+import { resolveTopicItem, type TopicItem } from './topic-item.js';
+import { POLES, TOPICS_FORMAT, TOPICS_VERSION, TopicsFileInput, type Pole, type TopicInput } from './topics-schema.js';
+
+export type { TopicItem } from './topic-item.js';
+
+/** One topic: its polarity keying and its item in every language. */
+export interface Topic {
+  id: string;
+  title: string;
+  /** The named key (e.g. `US`), or null when the topic gives `affirmative_pole` directly. */
+  key: string | null;
+  /** The pole that agreeing with the affirmative item supports. */
+  affirmative_pole: Pole;
+  poles: Record<Pole, string>;
+  items: Record<string, TopicItem>;
+}
+
+/** A loaded, validated topics file (with its `extends` chain merged). */
+export interface TopicsFile {
+  format: typeof TOPICS_FORMAT;
+  version: typeof TOPICS_VERSION;
+  domain: string;
+  title: string | null;
+  poles: Record<Pole, string>;
+  keys: Record<string, Pole>;
+  /** Every language available, base file first. */
+  languages: string[];
+  language_info: Record<string, { name: string | null; provenance: TextProvenance }>;
+  /** The languages of the file itself (for a file that extends another: only the ones it adds). */
+  default_languages: string[];
+  topics: Topic[];
+  /** The files read, base first, with the sha256 of their bytes. */
+  inputs: InputFile[];
+}
+
+const isPole = (p: string): p is Pole => (POLES as readonly string[]).includes(p);
+
+function checkPoles(parsed: ParsedDataFile, at: (string | number)[], poles: Record<string, string>, problems: Problem[]): void {
+  for (const k of Object.keys(poles)) {
+    if (!isPole(k)) {
+      problems.push(problemAt(parsed, [...at, k], { code: 'E_TOPICS_UNKNOWN_POLE', message: `unknown pole "${k}"`, expected: 'plus or minus', got: k, fix: 'label exactly the two poles plus and minus' }));
+    }
+  }
+  for (const k of POLES) {
+    if (poles[k] === undefined) problems.push(problemAt(parsed, at, { code: 'E_TOPICS_MISSING_FIELD', message: `the ${k} pole has no label`, expected: `${at.join('.')}.${k}`, fix: `add ${k}: <label>` }));
+  }
+}
+
+/** Check and resolve the items of one topic in `langs`; push problems. */
+function resolveItems(parsed: ParsedDataFile, t: TopicInput, i: number, langs: string[], info: TopicsFile['language_info'], problems: Problem[]): Record<string, TopicItem> {
+  const items: Record<string, TopicItem> = {};
+  for (const lang of langs) {
+    const raw = t.items[lang];
+    if (!raw) {
+      problems.push(problemAt(parsed, ['topics', i, 'items'], { code: 'E_TOPICS_MISSING_LANGUAGE', entry: t.id, message: `topic "${t.id}" has no item in ${lang}`, expected: `items for ${langs.join(', ')}`, got: Object.keys(t.items).join(', ') || 'none', fix: `add items.${lang}` }));
+      continue;
+    }
+    const r = resolveTopicItem(raw, lang, ['topics', i, 'items', lang], parsed, info[lang]!.provenance);
+    problems.push(...r.problems.map((p) => ({ ...p, entry: t.id })));
+    if (r.item) items[lang] = r.item;
+  }
+  for (const lang of Object.keys(t.items)) {
+    if (!langs.includes(lang)) {
+      problems.push(problemAt(parsed, ['topics', i, 'items', lang], { code: 'E_TOPICS_UNDECLARED_LANGUAGE', entry: t.id, message: `language ${lang} is not declared in this file's languages`, expected: langs.join(', '), got: lang, fix: `declare ${lang} under languages (with its provenance) or remove the item` }));
+    }
+  }
+  return items;
+}
+
+function languageInfo(data: TopicsFileInput): TopicsFile['language_info'] {
+  return Object.fromEntries(Object.entries(data.languages).map(([l, d]) => [l, { name: d.name ?? null, provenance: d.provenance }]));
+}
+
+function duplicateIds(parsed: ParsedDataFile, topics: TopicInput[], problems: Problem[]): void {
+  const seen = new Map<string, number>();
+  topics.forEach((t, i) => {
+    const first = seen.get(t.id);
+    if (first !== undefined) problems.push(problemAt(parsed, ['topics', i, 'id'], { code: 'E_TOPICS_DUPLICATE_ID', message: `topic id "${t.id}" is used twice`, expected: 'unique ids', got: `topics[${first}] and topics[${i}]`, fix: 'rename one of them' }));
+    else seen.set(t.id, i);
+  });
+}
+
+/** Build a base (non-extending) topics file. */
+function buildBase({ data, parsed, input }: LoadedFile<TopicsFileInput>): TopicsFile {
+  const problems: Problem[] = [];
+  if (!data.domain) problems.push(problemAt(parsed, [], { code: 'E_TOPICS_MISSING_FIELD', field: 'domain', message: 'domain is required (unless the file extends another)', fix: 'add domain: <slug>' }));
+  if (!data.poles) problems.push(problemAt(parsed, [], { code: 'E_TOPICS_MISSING_FIELD', field: 'poles', message: 'poles are required (unless the file extends another)', fix: 'add poles: {plus: <label>, minus: <label>}' }));
+  else checkPoles(parsed, ['poles'], data.poles, problems);
+  const keys: Record<string, Pole> = {};
+  for (const [k, pole] of Object.entries(data.keys ?? {})) {
+    if (isPole(pole)) keys[k] = pole;
+    else problems.push(problemAt(parsed, ['keys', k], { code: 'E_TOPICS_UNKNOWN_POLE', message: `key "${k}" points to an unknown pole`, expected: 'plus or minus', got: pole, fix: `set keys.${k} to plus or minus` }));
+  }
+  duplicateIds(parsed, data.topics, problems);
+  const langs = Object.keys(data.languages);
+  const info = languageInfo(data);
+  const topics: Topic[] = [];
+  data.topics.forEach((t, i) => {
+    let pole: Pole | undefined;
+    if (t.key !== undefined && t.affirmative_pole !== undefined) {
+      problems.push(problemAt(parsed, ['topics', i, 'affirmative_pole'], { code: 'E_TOPICS_KEY_CONFLICT', entry: t.id, message: 'give key or affirmative_pole, not both', fix: 'remove one of them' }));
+    } else if (t.key !== undefined) {
+      pole = keys[t.key];
+      if (!pole && !(t.key in (data.keys ?? {}))) {
+        problems.push(problemAt(parsed, ['topics', i, 'key'], { code: 'E_TOPICS_UNKNOWN_KEY', entry: t.id, message: `unknown key "${t.key}"`, expected: `one of ${Object.keys(data.keys ?? {}).join(', ') || '(no keys declared)'}`, got: t.key, fix: 'use a key declared under keys, or declare it there' }));
+      }
+    } else if (t.affirmative_pole !== undefined) {
+      if (isPole(t.affirmative_pole)) pole = t.affirmative_pole;
+      else problems.push(problemAt(parsed, ['topics', i, 'affirmative_pole'], { code: 'E_TOPICS_UNKNOWN_POLE', entry: t.id, message: 'unknown pole', expected: 'plus or minus', got: t.affirmative_pole, fix: 'use plus or minus' }));
+    } else {
+      problems.push(problemAt(parsed, ['topics', i], { code: 'E_TOPICS_MISSING_FIELD', entry: t.id, field: `topics[${i}].key`, message: `topic "${t.id}" has no polarity key`, fix: 'add key: <a declared key> (or affirmative_pole: plus|minus)' }));
+    }
+    if (t.poles) checkPoles(parsed, ['topics', i, 'poles'], t.poles, problems);
+    const items = resolveItems(parsed, t, i, langs, info, problems);
+    if (pole) topics.push({ id: t.id, title: t.title ?? t.id, key: t.key ?? null, affirmative_pole: pole, poles: { ...(data.poles as Record<Pole, string>), ...(t.poles as Record<Pole, string> | undefined) }, items });
+  });
+  throwIfProblems('E_TOPICS_INVALID', parsed.file, 'topics file', problems);
+  return {
+    format: TOPICS_FORMAT,
+    version: TOPICS_VERSION,
+    domain: data.domain!,
+    title: data.title ?? null,
+    poles: data.poles as Record<Pole, string>,
+    keys,
+    languages: langs,
+    language_info: info,
+    default_languages: langs,
+    topics,
+    inputs: [input],
+  };
+}
+
+/** Add the languages of an extending file to its base. */
+function applyOverlay(base: TopicsFile, { data, parsed, input }: LoadedFile<TopicsFileInput>): TopicsFile {
+  const problems: Problem[] = [];
+  const ext = (at: (string | number)[], message: string, fix: string) => problems.push(problemAt(parsed, at, { code: 'E_TOPICS_EXTENDS', message, fix }));
+  for (const f of ['domain', 'poles', 'keys'] as const) {
+    if (data[f] !== undefined) ext([f], `a file that extends ${path.basename(data.extends!)} inherits ${f}; it cannot set it`, `remove ${f}`);
+  }
+  const langs = Object.keys(data.languages);
+  for (const l of langs) if (base.languages.includes(l)) ext(['languages', l], `language ${l} is already in the base file`, 'an extending file adds new languages only; remove it here or from the base');
+  duplicateIds(parsed, data.topics, problems);
+  const info = languageInfo(data);
+  const byId = new Map(base.topics.map((t) => [t.id, t]));
+  const added = new Map<string, Record<string, TopicItem>>();
+  data.topics.forEach((t, i) => {
+    if (!byId.has(t.id)) {
+      problems.push(problemAt(parsed, ['topics', i, 'id'], { code: 'E_TOPICS_UNKNOWN_TOPIC', entry: t.id, message: `topic "${t.id}" is not in the base file`, expected: `one of ${[...byId.keys()].join(', ')}`, got: t.id, fix: 'add new topics to the base file (in every base language), not here' }));
+      return;
+    }
+    for (const f of ['title', 'key', 'affirmative_pole', 'poles'] as const) {
+      if (t[f] !== undefined) ext(['topics', i, f], `topic "${t.id}" inherits ${f} from the base file`, `remove ${f}`);
+    }
+    added.set(t.id, resolveItems(parsed, t, i, langs, info, problems));
+  });
+  for (const t of base.topics) {
+    if (!data.topics.some((x) => x.id === t.id)) {
+      problems.push(problemAt(parsed, ['topics'], { code: 'E_TOPICS_MISSING_LANGUAGE', entry: t.id, message: `topic "${t.id}" of the base file has no item in ${langs.join(', ')}`, expected: `every base topic (${base.topics.length})`, got: `${data.topics.length} topics`, fix: `add - id: ${t.id} with items in ${langs.join(', ')}` }));
+    }
+  }
+  throwIfProblems('E_TOPICS_INVALID', parsed.file, 'topics file', problems);
+  return {
+    ...base,
+    title: data.title ?? base.title,
+    languages: [...base.languages, ...langs],
+    language_info: { ...base.language_info, ...info },
+    default_languages: langs,
+    topics: base.topics.map((t) => ({ ...t, items: { ...t.items, ...added.get(t.id) } })),
+    inputs: [...base.inputs, input],
+  };
+}
+
+async function loadChain(file: string, chain: string[]): Promise<TopicsFile> {
+  const loaded = await loadStimulusFile(file, TopicsFileInput, 'E_TOPICS_SCHEMA');
+  const here = [...chain, loaded.input.file];
+  if (loaded.data.extends === undefined) return buildBase(loaded);
+  const target = resolveExtends(loaded.parsed, loaded.data.extends, here, 'E_TOPICS_EXTENDS');
+  return applyOverlay(await loadChain(target, here), loaded);
+}
+
+/**
+ * Load a topics file, validate it, and resolve every item (rendered affirmative and reverse).
+ * Throws a StimkitError listing every problem (codes `E_TOPICS_*`) with file, line and field.
+ *
+ * @example
+ * const topics = await loadTopics('manifests/geopolitics.topics.yaml');
+ * topics.topics[0].items.en.affirmative; // "A formal U.S. commitment to defend Taiwan would do more to preserve …"
+ */
+export async function loadTopics(file: string): Promise<TopicsFile> {
+  return loadChain(file, []);
+}

@@ -1,0 +1,53 @@
+/**
+ * The wrapper-pools file (`stimkit.wrappers`, version 1): per language, the prefixes and suffixes
+ * drawn around every instrument item and the response-option labels the suffixes list. This zod
+ * schema is the source of truth (JSON Schema: manifests/schema/wrappers.schema.json); the rules a
+ * schema cannot say are checked in `wrappers.ts`. Format reference: docs/formats/wrappers.md.
+ */
+import { z } from 'zod';
+import { LangCode, Slug } from '../ingest/schema.js';
+import { TextProvenance } from './provenance.js';
+
+export const WRAPPERS_FORMAT = 'stimkit.wrappers';
+export const WRAPPERS_VERSION = 1;
+
+const Text = z.string().regex(/\S/, 'non-blank text');
+
+/** One prefix or suffix: a stable id (recorded in every trial), its text, its provenance. */
+export const WrapperInput = z.strictObject({
+  id: Slug,
+  text: Text,
+  /** Overrides the pool's default provenance. */
+  provenance: TextProvenance.optional(),
+  notes: z.string().optional(),
+});
+export type WrapperInput = z.output<typeof WrapperInput>;
+
+/** The pool of one language. */
+export const PoolInput = z.strictObject({
+  name: z.string().min(1).optional(),
+  /** Response-option labels, in the order of `option_values` (e.g. Strongly agree … Strongly disagree). */
+  options: z.array(Text).min(2, 'at least two options'),
+  prefixes: z.array(WrapperInput).min(1, 'at least one prefix'),
+  suffixes: z.array(WrapperInput).min(1, 'at least one suffix'),
+  /** Default provenance of the pool's texts (options included). */
+  provenance: TextProvenance,
+});
+export type PoolInput = z.output<typeof PoolInput>;
+
+export const WrappersFileInput = z.strictObject({
+  format: z.literal(WRAPPERS_FORMAT).default(WRAPPERS_FORMAT),
+  version: z.literal(WRAPPERS_VERSION),
+  /** A file that adds languages to another wrappers file names it here (relative path). */
+  extends: z.string().min(1).optional(),
+  description: z.string().optional(),
+  source: z.string().optional(),
+  /**
+   * The score of each option position, shared by every language: `[2, 1, -1, -2]` for Strongly
+   * agree, Agree, Disagree, Strongly disagree. Required unless `extends` (then inherited).
+   */
+  option_values: z.array(z.number().int()).min(2).optional(),
+  /** One pool per language. */
+  pools: z.record(LangCode, PoolInput),
+});
+export type WrappersFileInput = z.output<typeof WrappersFileInput>;

@@ -23,6 +23,8 @@ export interface InstrumentItem {
   topic: string;
   lang: string;
   framing: 'affirmative' | 'reverse';
+  /** The item's sentence (without wrappers). */
+  text: string;
 }
 
 /** The instrument's items, wrapper draws and rendering. */

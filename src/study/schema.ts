@@ -23,6 +23,7 @@ export const IMAGE_PARADIGMS: ReadonlySet<VlmParadigm> = new Set(['describe', 'c
 /** The seven abstraction variant codes (VARIANTS.md). */
 export const VARIANT_CODES = ['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6'] as const;
 export const VariantCode = z.enum(VARIANT_CODES);
+export type VariantCode = z.output<typeof VariantCode>;
 
 /** A path relative to the study file. */
 const FilePath = z.string().min(1, 'a path relative to the study file');
@@ -79,8 +80,8 @@ const InstrumentArm = z.strictObject({
 const Instrument = z.strictObject({
   /** Topics file (minimal pairs), e.g. `geopolitics.topics.yaml`. */
   topics: FilePath,
-  /** Wrapper pool file(s): one file, or one per language. */
-  wrappers: z.union([FilePath, z.array(FilePath).min(1)]),
+  /** Wrapper pools file (every language the arms use; a file can `extends` another to add one). */
+  wrappers: FilePath,
   /** Only these topic ids (default: every topic in the file, in file order). */
   topic_ids: z.array(Slug).min(1).optional(),
   framings: z.array(z.enum(['affirmative', 'reverse'])).min(1).default(['affirmative', 'reverse']),
@@ -108,7 +109,7 @@ export type Expectation = z.output<typeof Expectation>;
 /** Where the abstraction variants come from and how they are made. */
 const VariantsSource = z.strictObject({
   /** The variants lock to reuse when it is current (e.g. `../variants/demo/variants.lock.json`). */
-  lock: FilePath,
+  lock: FilePath.regex(/(^|\/)variants\.lock\.json$/, 'a path ending in variants.lock.json (the file stimkit variants writes)'),
   /** A variants recipe file overriding the VARIANTS.md defaults. */
   recipe: FilePath.optional(),
   /** Silhouette method for A6 (`grabcut` needs no neural model). Default: the variants default. */
@@ -130,7 +131,7 @@ export const Study = z.strictObject({
       /** The entries manifest. */
       entries: FilePath,
       /** Its corpus lock, reused when current (default: `corpus.lock.json` in the images root). */
-      lock: FilePath.optional(),
+      lock: FilePath.regex(/(^|\/)corpus\.lock\.json$/, 'a path ending in corpus.lock.json (the file ingest writes)').optional(),
     })
     .optional(),
   variants: VariantsSource.optional(),

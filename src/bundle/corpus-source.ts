@@ -1,0 +1,87 @@
+/**
+ * The study's corpus: reuse its corpus lock when it is current (same manifest bytes, every image
+ * file still has its recorded digest), otherwise run ingest to write it. A dry run reads only the
+ * entries manifest.
+ */
+import path from 'node:path';
+import pMap from 'p-map';
+import { loadDataFile } from '../core/datafile.js';
+import { StimkitError } from '../core/errors.js';
+import { exists, sha256File } from '../core/fsio.js';
+import { ingest } from '../ingest/ingest.js';
+import { imagePathFromLock, readCorpusLock, type CorpusLock } from '../ingest/lock.js';
+import { EntriesManifest, type Entry } from '../ingest/schema.js';
+import type { LoadedStudy } from '../study/load.js';
+
+/** The corpus as the bundle sees it. */
+export interface CorpusSource {
+  entries: Entry[];
+  /** The lock and its file (absent in a dry run). */
+  lock?: CorpusLock;
+  lockFile?: string;
+  /** Whether an existing lock was reused (false: ingest ran). */
+  reused?: boolean;
+  manifestFile: string;
+}
+
+/** Where the corpus lock lives: the study's `corpus.lock`, else ingest's default (the images root). */
+async function defaultLockFile(loaded: LoadedStudy, manifestFile: string): Promise<string> {
+  if (loaded.study.corpus?.lock) return loaded.resolve(loaded.study.corpus.lock);
+  const { data } = await loadDataFile(manifestFile, EntriesManifest, 'E_INGEST_SCHEMA');
+  return path.join(path.resolve(path.dirname(manifestFile), data.images), 'corpus.lock.json');
+}
+
+/** Why `lockFile` cannot be reused, or null when it is current for `manifestFile`. */
+export async function lockStaleness(lockFile: string, manifestFile: string): Promise<string | null> {
+  if (!(await exists(lockFile))) return 'no corpus lock yet';
+  let lock: CorpusLock;
+  try {
+    lock = await readCorpusLock(lockFile);
+  } catch {
+    return 'the corpus lock cannot be read';
+  }
+  if (path.resolve(path.dirname(lockFile), lock.manifest.file) !== path.resolve(manifestFile)) return 'the lock belongs to another manifest';
+  if (lock.manifest.sha256 !== (await sha256File(manifestFile))) return 'the entries manifest changed';
+  const changed = await pMap(
+    lock.entries,
+    async (e) => {
+      if (e.image.resolved.status !== 'ok') return e.id;
+      const file = imagePathFromLock(lockFile, e);
+      if (!(await exists(file))) return e.id;
+      return (await sha256File(file)) === e.image.resolved.sha256 ? null : e.id;
+    },
+    { concurrency: 8 },
+  );
+  const bad = changed.filter((x): x is string => x !== null);
+  return bad.length ? `image(s) changed or missing: ${bad.slice(0, 5).join(', ')}${bad.length > 5 ? ', …' : ''}` : null;
+}
+
+/**
+ * Resolve the corpus: in a dry run the manifest's entries; otherwise a current corpus lock, reused
+ * from the study's location or from `work`, or written by ingest (into `work` when given).
+ */
+export async function resolveCorpus(loaded: LoadedStudy, options: { dryRun?: boolean; work?: string; jobs?: number }): Promise<CorpusSource | null> {
+  const corpus = loaded.study.corpus;
+  if (!corpus) return null;
+  const manifestFile = loaded.resolve(corpus.entries);
+  if (options.dryRun) {
+    const { data } = await loadDataFile(manifestFile, EntriesManifest, 'E_INGEST_SCHEMA');
+    return { entries: data.entries, manifestFile };
+  }
+  const declared = await defaultLockFile(loaded, manifestFile);
+  const candidates = [declared, ...(options.work ? [path.join(path.resolve(options.work), 'corpus', 'corpus.lock.json')] : [])];
+  for (const lockFile of candidates) {
+    if ((await lockStaleness(lockFile, manifestFile)) === null) {
+      const lock = await readCorpusLock(lockFile);
+      return { entries: lock.entries, lock, lockFile, reused: true, manifestFile };
+    }
+  }
+  const out = path.dirname(candidates[candidates.length - 1]!);
+  const result = await ingest(manifestFile, { out, jobs: options.jobs });
+  if (result.errors > 0 || !result.lockFile) {
+    throw new StimkitError('E_BUNDLE_INGEST', `${manifestFile}: ingest found ${result.errors} error(s); the corpus cannot be bundled`, {
+      problems: result.problems.filter((p) => p.severity === 'error'),
+    });
+  }
+  return { entries: result.lock.entries, lock: result.lock, lockFile: result.lockFile, reused: false, manifestFile };
+}

@@ -7,6 +7,7 @@ import type { CommandResult, Io } from '../cli/output.js';
 import { demoCommand } from './demo.js';
 import { ingestCommand } from './ingest.js';
 import { pairsCommand } from './pairs.js';
+import { variantsCommand } from './variants.js';
 import { verifyCommand } from './verify.js';
 
 /** One command: its name, its flags and what it runs. */
@@ -17,4 +18,4 @@ export interface CommandSpec {
   run: (positionals: unknown[], opts: Record<string, unknown>, io: Io) => Promise<CommandResult>;
 }
 
-export const COMMANDS: CommandSpec[] = [ingestCommand, pairsCommand, verifyCommand, demoCommand];
+export const COMMANDS: CommandSpec[] = [ingestCommand, variantsCommand, pairsCommand, verifyCommand, demoCommand];

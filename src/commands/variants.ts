@@ -1,0 +1,78 @@
+/** `stimkit variants <entries.yaml or corpus lock> [--only LIST] [--recipe FILE] [--out DIR] [--jobs N] [--shard I/N]` */
+import { InvalidArgumentError, Option } from 'commander';
+import { EXIT } from '../core/errors.js';
+import { list, positiveInt } from '../cli/flags.js';
+import { processIo } from '../cli/output.js';
+import { Role } from '../ingest/schema.js';
+import { parseShard } from '../variants/input.js';
+import { createProgress } from '../variants/progress.js';
+import { RECIPE_FLAGS, type RecipeOverrides } from '../variants/recipe.js';
+import { runVariants } from '../variants/run.js';
+import { variantsHuman, variantsJson } from '../variants/summary.js';
+import type { CommandSpec } from './index.js';
+
+function roles(value: string): Role[] {
+  const items = list(value);
+  const bad = items.filter((r) => !Role.safeParse(r).success);
+  if (bad.length > 0) throw new InvalidArgumentError(`Expected roles among ${Role.options.join(', ')} but received "${bad.join(',')}".`);
+  return items as Role[];
+}
+
+/** Numbers stay numbers; anything else goes to the recipe check as given (and is rejected there, exit 1). */
+function recipeValue(value: string): string | number {
+  return value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
+}
+
+const RECIPE_FLAG_HELP: Record<keyof typeof RECIPE_FLAGS, string> = {
+  maxSide: 'A0: long side above which images are downscaled (default 1024)',
+  cropFraction: 'A1: fraction of each side kept, in (0, 1] (default 0.6)',
+  binaryThreshold: 'A4: otsu, or a fixed threshold 0-255 (default otsu)',
+  lowpassFilter: 'A5: gaussian or ideal (default gaussian)',
+  cutoff: 'A5: cutoff in cycles per pixel, in (0, 1] (default 0.05)',
+  lowpassChannels: 'A5: grey (filter A2) or rgb (each channel of A0) (default grey)',
+  silhouette: 'A6: isnet (network) or grabcut (classical fallback) (default isnet)',
+};
+
+export const variantsCommand: CommandSpec = {
+  name: 'variants',
+  description: 'produce the abstraction ladder A0-A6, the variants lock and a contact sheet',
+  configure: (cmd) => {
+    cmd
+      .argument('<input>', 'entries manifest (ingested first) or corpus lock (corpus.lock.json)')
+      .option('--only <codes>', 'variants to produce, e.g. A3,A5 (default: A0-A6)', list)
+      .option('--recipe <file>', 'recipe file (YAML/JSON) overriding the defaults of VARIANTS.md')
+      .option('--out <dir>', 'output folder (default: variants/<corpus>)')
+      .addOption(new Option('--jobs <n>', 'entries processed at once (default: number of cores)').argParser(positiveInt))
+      .option('--shard <I/N>', 'process only share I of N of the entries (writes variants.shard-I-of-N.lock.json)')
+      .addOption(new Option('--roles <roles>', 'only entries with one of these roles, e.g. abstraction (default: all)').argParser(roles))
+      .option('--no-contact-sheet', 'do not write the contact sheet');
+    for (const [key, spec] of Object.entries(RECIPE_FLAGS)) {
+      const placeholder = spec.flag.replace(/^--/, '').split('-').pop()!;
+      cmd.addOption(new Option(`${spec.flag} <${placeholder}>`, RECIPE_FLAG_HELP[key as keyof typeof RECIPE_FLAGS]).argParser(recipeValue));
+    }
+  },
+  run: async ([input], opts, io) => {
+    const overrides: RecipeOverrides = {};
+    for (const key of Object.keys(RECIPE_FLAGS) as Array<keyof typeof RECIPE_FLAGS>) {
+      if (opts[key] !== undefined) overrides[key] = opts[key] as string | number;
+    }
+    const shard = opts.shard === undefined ? undefined : parseShard(String(opts.shard));
+    const progress = createProgress('variants', io.stderr, io === processIo ? process.stderr : undefined);
+    const result = await runVariants(String(input), {
+      out: opts.out as string | undefined,
+      only: opts.only as string[] | undefined,
+      recipeFile: opts.recipe as string | undefined,
+      overrides,
+      jobs: opts.jobs as number | undefined,
+      shard,
+      roles: opts.roles as Role[] | undefined,
+      contactSheet: opts.contactSheet !== false,
+      progress,
+    });
+    return {
+      summary: variantsJson(result),
+      human: variantsHuman(result),
+      exitCode: result.failed > 0 ? EXIT.rejected : EXIT.ok,
+    };
+  },
+};

@@ -1,0 +1,100 @@
+/**
+ * The contact sheet: a labelled PNG grid, entries × variants (A0 … A6), so a curator sees the
+ * whole ladder at once. Every variant of an entry is shrunk by the same factor (the one that fits
+ * A0 in a cell), so A1's crop shows at its true relative size. Labels are an SVG of the built-in
+ * bitmap font composited with sharp; no system fonts, so the bytes are the same everywhere.
+ * Corpora with more than `perPage` entries get further pages (`contact-sheet-2.png`, …).
+ */
+import path from 'node:path';
+import sharp, { type OverlayOptions } from 'sharp';
+import { sha256, writeIfChanged } from '../core/fsio.js';
+import { textPath } from './font.js';
+import type { EntryRecord } from './lock.js';
+import { variantByCode } from './registry.js';
+import type { VariantCode } from './types.js';
+
+const PAD = 8;
+const SCALE = 2;
+const BAND = 24; // label band: 9 cells × 2 px + margins
+
+/** A written contact-sheet page. */
+export interface SheetPage {
+  file: string;
+  sha256: string;
+  width: number;
+  height: number;
+}
+
+function cellBox(col: number, row: number, cell: number, top: number): { left: number; top: number } {
+  return { left: PAD + col * (cell + PAD), top: top + row * (BAND + cell + PAD) + BAND };
+}
+
+async function renderPage(entries: EntryRecord[], codes: VariantCode[], outDir: string, cell: number, title: string, compression: number): Promise<Buffer> {
+  const width = PAD + codes.length * (cell + PAD);
+  const top = BAND + BAND; // title band, then column headers
+  const height = top + entries.length * (BAND + cell + PAD) + PAD;
+  const boxes: string[] = [];
+  const text: string[] = [textPath(title, PAD, 4, SCALE)];
+  const failedText: string[] = [];
+  codes.forEach((code, c) => text.push(textPath(`${code} ${variantByCode(code).name}`, PAD + c * (cell + PAD), BAND + 4, SCALE)));
+  const overlays: OverlayOptions[] = [];
+  for (const [r, entry] of entries.entries()) {
+    text.push(textPath(entry.id, PAD, top + r * (BAND + cell + PAD) + 4, SCALE));
+    const a0 = entry.variants.find((v) => v.code === 'A0' && v.width && v.height) ?? entry.variants.find((v) => v.width && v.height);
+    const factor = a0 ? cell / Math.max(a0.width!, a0.height!) : 1;
+    for (const [c, code] of codes.entries()) {
+      const box = cellBox(c, r, cell, top);
+      boxes.push(`M${box.left} ${box.top}h${cell}v${cell}h${-cell}z`);
+      const v = entry.variants.find((x) => x.code === code);
+      if (!v || v.status !== 'ok' || !v.file) {
+        const label = v ? 'failed' : entry.status === 'skipped' ? 'no image' : 'not run';
+        failedText.push(textPath(label, box.left + 8, box.top + cell / 2 - 9, SCALE));
+        continue;
+      }
+      const tw = Math.max(1, Math.min(cell, Math.round(v.width! * factor)));
+      const th = Math.max(1, Math.min(cell, Math.round(v.height! * factor)));
+      const thumb = await sharp(path.join(outDir, v.file))
+        .resize(tw, th, { fit: 'fill', kernel: 'lanczos3' })
+        .toColourspace('srgb')
+        .png({ compressionLevel: 0 })
+        .toBuffer();
+      overlays.push({ input: thumb, left: box.left + Math.floor((cell - tw) / 2), top: box.top + Math.floor((cell - th) / 2) });
+    }
+  }
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" shape-rendering="crispEdges">` +
+    `<path d="${boxes.join('')}" fill="#d4d4d4"/>` +
+    `<path d="${text.join('')}" fill="#111111"/>` +
+    `<path d="${failedText.join('')}" fill="#b00020"/></svg>`;
+  return sharp({ create: { width, height, channels: 3, background: '#ffffff' } })
+    .composite([{ input: Buffer.from(svg), left: 0, top: 0 }, ...overlays])
+    .png({ compressionLevel: compression, adaptiveFiltering: false, palette: false })
+    .toBuffer();
+}
+
+/** File name of contact-sheet page `n` (1-based). */
+export function sheetName(n: number): string {
+  return n === 1 ? 'contact-sheet.png' : `contact-sheet-${n}.png`;
+}
+
+/** Write the contact sheet page(s) into `outDir`; returns what was written. */
+export async function writeContactSheet(
+  entries: EntryRecord[],
+  codes: VariantCode[],
+  outDir: string,
+  opts: { cell: number; title: string; compression: number; perPage?: number },
+): Promise<SheetPage[]> {
+  const perPage = opts.perPage ?? 50;
+  const pages: SheetPage[] = [];
+  const count = Math.max(1, Math.ceil(entries.length / perPage));
+  for (let p = 0; p < count; p++) {
+    const slice = entries.slice(p * perPage, (p + 1) * perPage);
+    const title = count > 1 ? `${opts.title} (${p + 1}/${count})` : opts.title;
+    const png = await renderPage(slice, codes, outDir, opts.cell, title, opts.compression);
+    const name = sheetName(p + 1);
+    await writeIfChanged(path.join(outDir, name), png);
+    const meta = await sharp(png).metadata();
+    pages.push({ file: name, sha256: sha256(png), width: meta.width!, height: meta.height! });
+  }
+  return pages;
+}

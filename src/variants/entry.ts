@@ -1,0 +1,185 @@
+/**
+ * One entry through the ladder: decode A0 once, derive A2, run each selected variant, write its
+ * PNG, measure it. Outputs whose inputs hash is unchanged and whose file still has the recorded
+ * sha256 are reused, not recomputed. A failing variant is recorded with its error; the others go on.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { errorMessage, StimkitError } from '../core/errors.js';
+import { sha256, sha256File, writeIfChanged } from '../core/fsio.js';
+import { canonicalJson } from '../core/json.js';
+import { TOOL } from '../core/tool.js';
+import type { Role } from '../ingest/schema.js';
+import type { EntryRecord, VariantRecord } from './lock.js';
+import { metricsBase, variantMetrics, type MetricsBase } from './metrics.js';
+import { decodeA0 } from './original.js';
+import { encodePng } from './png.js';
+import { luma } from './grayscale.js';
+import type { Recipe } from './recipe.js';
+import { variantByCode, variantFileName } from './registry.js';
+import type { EntryContext, MetricValue, SharedSegmenter, VariantCode, VariantDef } from './types.js';
+
+/** One entry to process, from the corpus lock. */
+export interface EntryJob {
+  id: string;
+  roles: Role[];
+  /** Absolute path of the image. */
+  imagePath: string;
+  /** The image path as recorded in the variants lock (relative to its folder). */
+  imageRef: string;
+  /** sha256 the corpus lock recorded for the image. */
+  sha256: string;
+}
+
+/** What every entry of a run shares. */
+export interface EntryPlan {
+  outDir: string;
+  recipe: Recipe;
+  codes: VariantCode[];
+  pixelLimit: number | false;
+  segmenter?: SharedSegmenter;
+  segmenterError?: { code: string; message: string };
+  /** Records of earlier runs by `entry/code`, candidates for reuse. */
+  prior: Map<string, VariantRecord>;
+}
+
+/** Counts of one entry's outputs. */
+export interface EntryOutcome {
+  record: EntryRecord;
+  computed: number;
+  reused: number;
+}
+
+/** The recipe sections a variant's record depends on. */
+function recipeFor(v: VariantDef, recipe: Recipe): Record<string, unknown> {
+  const sections: Record<string, unknown> = { original: recipe.original };
+  for (const k of v.recipeKeys) sections[k] = recipe[k];
+  sections.edges = recipe.edges; // every variant's edge-density metrics use A3's detector
+  sections.metrics = recipe.metrics;
+  sections.output = recipe.output;
+  return sections;
+}
+
+/** sha256 of everything a variant's output and record depend on. */
+export function inputsHash(v: VariantDef, job: Pick<EntryJob, 'sha256'>, plan: Pick<EntryPlan, 'recipe' | 'segmenter' | 'segmenterError'>): string {
+  const segmenter = v.code === 'A6' ? (plan.segmenter?.description ?? { unavailable: plan.segmenterError?.code ?? true }) : null;
+  return sha256(canonicalJson({ tool: TOOL.version, image: job.sha256, code: v.code, recipe: recipeFor(v, plan.recipe), segmenter }));
+}
+
+async function reusable(prior: VariantRecord | undefined, hash: string, outDir: string): Promise<boolean> {
+  if (!prior || prior.status !== 'ok' || prior.inputs_sha256 !== hash || !prior.file || !prior.sha256) return false;
+  try {
+    return (await sha256File(path.join(outDir, prior.file))) === prior.sha256;
+  } catch {
+    return false;
+  }
+}
+
+function failedRecord(v: VariantDef, hash: string, recipe: Recipe, err: unknown): VariantRecord {
+  const code = err instanceof StimkitError ? err.code : 'E_VARIANTS_INTERNAL';
+  return {
+    code: v.code,
+    name: v.name,
+    status: 'failed',
+    file: null,
+    sha256: null,
+    width: null,
+    height: null,
+    channels: null,
+    inputs_sha256: hash,
+    params: recipeFor(v, recipe),
+    metrics: {},
+    error: { code, message: errorMessage(err) },
+  };
+}
+
+async function runOne(v: VariantDef, ctx: EntryContext, base: MetricsBase, job: EntryJob, plan: EntryPlan, hash: string): Promise<VariantRecord> {
+  const result = await v.run(ctx);
+  // sharp encodes on its own threads while the metrics are computed here.
+  const encoding = encodePng(result.image, plan.recipe.output.png_compression);
+  let metrics: Record<string, MetricValue>;
+  try {
+    metrics = { ...result.metrics, ...variantMetrics(v.code, result.image, result.params, base, plan.recipe) };
+  } finally {
+    await encoding.catch(() => undefined);
+  }
+  const png = await encoding;
+  const rel = `${job.id}/${variantFileName(v)}`;
+  await writeIfChanged(path.join(plan.outDir, rel), png);
+  return {
+    code: v.code,
+    name: v.name,
+    status: 'ok',
+    file: rel,
+    sha256: sha256(png),
+    width: result.image.width,
+    height: result.image.height,
+    channels: result.image.channels,
+    inputs_sha256: hash,
+    params: result.params,
+    metrics,
+    error: null,
+  };
+}
+
+/** Run the selected variants of one entry. Never throws for a problem of this entry's own. */
+export async function processEntry(job: EntryJob, plan: EntryPlan): Promise<EntryOutcome> {
+  const defs = plan.codes.map(variantByCode);
+  const hashes = defs.map((v) => inputsHash(v, job, plan));
+  const priors = defs.map((v) => plan.prior.get(`${job.id}/${v.code}`));
+  const keep = await Promise.all(defs.map((_, i) => reusable(priors[i], hashes[i]!, plan.outDir)));
+  const entry = (variants: VariantRecord[], error: EntryRecord['error'] = null): EntryRecord => ({
+    id: job.id,
+    status: error || variants.some((r) => r.status === 'failed') ? 'failed' : 'ok',
+    roles: job.roles,
+    image: { file: job.imageRef, sha256: job.sha256 },
+    error,
+    variants,
+  });
+  if (keep.every(Boolean)) return { record: entry(priors as VariantRecord[]), computed: 0, reused: defs.length };
+
+  let ctx: EntryContext;
+  let base: MetricsBase;
+  try {
+    const bytes = await readFile(job.imagePath);
+    const digest = sha256(bytes);
+    if (digest !== job.sha256) {
+      throw StimkitError.fromProblem({
+        code: 'E_VARIANTS_IMAGE_CHANGED',
+        file: job.imagePath,
+        entry: job.id,
+        message: 'the image is not the one the corpus lock recorded',
+        expected: job.sha256,
+        got: digest,
+        fix: 'rerun `stimkit ingest` (or pass the entries manifest to `stimkit variants`) to lock the current image',
+      });
+    }
+    const { image: a0, facts } = await decodeA0(bytes, plan.recipe.original, plan.pixelLimit);
+    const a2 = luma(a0);
+    ctx = { recipe: plan.recipe, a0, a2, a0Params: { ...facts }, segmenter: plan.segmenter, segmenterError: plan.segmenterError };
+    base = metricsBase(a2, plan.recipe);
+  } catch (err) {
+    const failed = defs.map((v, i) => failedRecord(v, hashes[i]!, plan.recipe, err));
+    const code = err instanceof StimkitError ? err.code : 'E_VARIANTS_INTERNAL';
+    return { record: entry(failed, { code, message: errorMessage(err) }), computed: 0, reused: 0 };
+  }
+
+  const records: VariantRecord[] = [];
+  let computed = 0;
+  let reused = 0;
+  for (let i = 0; i < defs.length; i++) {
+    const v = defs[i]!;
+    if (keep[i]) {
+      records.push(priors[i]!);
+      reused++;
+      continue;
+    }
+    try {
+      records.push(await runOne(v, ctx, base, job, plan, hashes[i]!));
+      computed++;
+    } catch (err) {
+      records.push(failedRecord(v, hashes[i]!, plan.recipe, err));
+    }
+  }
+  return { record: entry(records), computed, reused };
+}

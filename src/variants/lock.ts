@@ -1,0 +1,126 @@
+/**
+ * The variants lock (`stimkit.variants`, version 1): what `stimkit variants` writes next to its
+ * outputs. Per entry and variant: code, name, file, sha256, size, the hash of everything the
+ * output depends on (`inputs_sha256`), resolved parameters and metrics; failed entries with their
+ * error. Paths are relative to the lock's folder, with forward slashes. docs/formats/variants.md.
+ */
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { loadDataFile } from '../core/datafile.js';
+import { StimkitError } from '../core/errors.js';
+import { Role, Slug } from '../ingest/schema.js';
+import { Recipe } from './recipe.js';
+import { VARIANT_CODES } from './types.js';
+
+export const VARIANTS_FORMAT = 'stimkit.variants';
+export const VARIANTS_VERSION = 1;
+export const LOCK_NAME = 'variants.lock.json';
+
+/** File name of a shard's lock: `variants.shard-2-of-4.lock.json`. */
+export function shardLockName(index: number, count: number): string {
+  return `variants.shard-${index}-of-${count}.lock.json`;
+}
+
+const SHARD_LOCK = /^variants\.shard-(\d+)-of-(\d+)\.lock\.json$/;
+
+const FileRef = z.strictObject({ file: z.string(), sha256: z.string() });
+const ErrorRecord = z.strictObject({ code: z.string(), message: z.string() });
+const Metric = z.union([z.number(), z.null(), z.array(z.number())]);
+
+export const VariantRecord = z.strictObject({
+  code: z.enum(VARIANT_CODES),
+  name: z.string(),
+  status: z.enum(['ok', 'failed']),
+  /** The PNG, relative to the lock's folder (null when failed). */
+  file: z.string().nullable(),
+  sha256: z.string().nullable(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  channels: z.union([z.literal(1), z.literal(3)]).nullable(),
+  /** sha256 of everything the record depends on: tool version, image sha256, recipe sections, segmenter. */
+  inputs_sha256: z.string(),
+  params: z.record(z.string(), z.unknown()),
+  metrics: z.record(z.string(), Metric),
+  error: ErrorRecord.nullable(),
+});
+export type VariantRecord = z.output<typeof VariantRecord>;
+
+export const EntryRecord = z.strictObject({
+  id: Slug,
+  /** `ok`: every selected variant written; `failed`: at least one failed; `skipped`: no image (ingested with --allow-missing). */
+  status: z.enum(['ok', 'failed', 'skipped']),
+  roles: z.array(Role),
+  image: z.strictObject({ file: z.string(), sha256: z.string().nullable() }),
+  error: ErrorRecord.nullable(),
+  variants: z.array(VariantRecord),
+});
+export type EntryRecord = z.output<typeof EntryRecord>;
+
+export const VariantsLock = z.strictObject({
+  format: z.literal(VARIANTS_FORMAT),
+  version: z.literal(VARIANTS_VERSION),
+  tool: z.strictObject({ name: z.string(), version: z.string() }),
+  corpus: Slug,
+  inputs: z.strictObject({ corpus_lock: FileRef, manifest: FileRef.nullable() }),
+  selection: z.strictObject({
+    variants: z.array(z.enum(VARIANT_CODES)),
+    roles: z.array(Role).nullable(),
+    shard: z.strictObject({ index: z.number().int(), count: z.number().int() }).nullable(),
+  }),
+  recipe: Recipe,
+  /** The segmenter's own description (model digest, licence facts, resolved params), when A6 ran. */
+  segmenter: z.record(z.string(), z.unknown()).nullable(),
+  entries: z.array(EntryRecord),
+  /** Contact-sheet page(s) next to the lock; empty for shard locks. */
+  contact_sheets: z.array(z.strictObject({ file: z.string(), sha256: z.string(), width: z.number().int(), height: z.number().int() })),
+  summary: z.strictObject({
+    entries: z.number().int(),
+    ok: z.number().int(),
+    failed: z.number().int(),
+    skipped: z.number().int(),
+    outputs: z.number().int(),
+  }),
+});
+export type VariantsLock = z.output<typeof VariantsLock>;
+
+/** Read and validate a variants lock; rejects other formats and unknown versions. */
+export async function readVariantsLock(file: string): Promise<VariantsLock> {
+  const { data } = await loadDataFile(file, z.looseObject({ format: z.string(), version: z.number() }), 'E_VARIANTS_LOCK_INVALID');
+  if (data.format !== VARIANTS_FORMAT || data.version !== VARIANTS_VERSION) {
+    throw StimkitError.fromProblem({
+      code: 'E_VARIANTS_LOCK_VERSION',
+      file,
+      field: data.format !== VARIANTS_FORMAT ? 'format' : 'version',
+      message: 'not a variants lock this stimkit can read',
+      expected: `format ${VARIANTS_FORMAT} version ${VARIANTS_VERSION}`,
+      got: `format ${data.format} version ${data.version}`,
+      fix: 'rerun `stimkit variants` with this version of stimkit to rewrite it',
+    });
+  }
+  return (await loadDataFile(file, VariantsLock, 'E_VARIANTS_LOCK_INVALID')).data;
+}
+
+/**
+ * Every readable variants lock in `dir` (the main lock and shard locks), for reusing outputs whose
+ * inputs did not change. Unreadable locks are skipped and reported.
+ */
+export async function readPriorLocks(dir: string): Promise<{ locks: VariantsLock[]; unreadable: Array<{ file: string; message: string }> }> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return { locks: [], unreadable: [] };
+  }
+  const files = names.filter((n) => n === LOCK_NAME || SHARD_LOCK.test(n)).sort();
+  const locks: VariantsLock[] = [];
+  const unreadable: Array<{ file: string; message: string }> = [];
+  for (const name of files) {
+    try {
+      locks.push(await readVariantsLock(path.join(dir, name)));
+    } catch (err) {
+      unreadable.push({ file: name, message: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  return { locks, unreadable };
+}

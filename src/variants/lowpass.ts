@@ -1,0 +1,107 @@
+/**
+ * A5 FFT low-pass (removes high-frequency detail): `F = DFT2(x)` of the exact image size (no
+ * padding, no window), `H = exp(−ρ²/(2c²))` (or the ideal `[ρ ≤ c]`), output
+ * `clip(floor(Re(IDFT2(F·H)) + 1/2), 0, 255)`. On A2, or on each channel of A0. Records the
+ * spectral energy retained, `Σ|H·F|²/Σ|F|²`, with and without the DC term. VARIANTS.md, A5.
+ */
+import { columnWeight, fft2Real, ifft2Real, radialFrequency, type Spectrum } from './fft.js';
+import type { Recipe } from './recipe.js';
+import type { Image8, VariantDef } from './types.js';
+
+/** The filter's gain at every half-spectrum bin (height × cols). */
+export function filterGains(width: number, height: number, p: Pick<Recipe['lowpass'], 'filter' | 'cutoff'>): Float64Array {
+  const cols = Math.floor(width / 2) + 1;
+  const gains = new Float64Array(height * cols);
+  const c = p.cutoff;
+  for (let ky = 0; ky < height; ky++) {
+    for (let kx = 0; kx < cols; kx++) {
+      const rho = radialFrequency(ky, kx, width, height);
+      gains[ky * cols + kx] = p.filter === 'ideal' ? (rho <= c ? 1 : 0) : Math.exp(-(rho * rho) / (2 * c * c));
+    }
+  }
+  return gains;
+}
+
+/** Energy sums of a half spectrum, each bin counted as often as it stands in the full spectrum. */
+export interface Energy {
+  total: number;
+  dc: number;
+  /** Energy after weighting by the gains (Σ|H·F|²), when gains are given. */
+  filtered: number;
+  filteredDc: number;
+}
+
+/** Σ|F|² (and Σ|H·F|²) over the full spectrum, from its half. */
+export function spectrumEnergy(spec: Spectrum, gains?: Float64Array): Energy {
+  const { cols, height, width, data } = spec;
+  let total = 0;
+  let filtered = 0;
+  for (let ky = 0; ky < height; ky++) {
+    for (let kx = 0; kx < cols; kx++) {
+      const i = ky * cols + kx;
+      const e = (data[2 * i]! ** 2 + data[2 * i + 1]! ** 2) * columnWeight(kx, width);
+      total += e;
+      if (gains) filtered += e * gains[i]! * gains[i]!;
+    }
+  }
+  const dc = data[0]! ** 2 + data[1]! ** 2;
+  const g0 = gains ? gains[0]! : 1;
+  return { total, dc, filtered, filteredDc: dc * g0 * g0 };
+}
+
+/** Low-pass one plane of 8-bit values; returns the rounded, clipped plane and its energy sums. */
+export function lowpassPlane(values: ArrayLike<number>, width: number, height: number, gains: Float64Array): { plane: Uint8Array; energy: Energy } {
+  const spec = fft2Real(values, width, height);
+  const energy = spectrumEnergy(spec, gains);
+  for (let i = 0; i < gains.length; i++) {
+    spec.data[2 * i] = spec.data[2 * i]! * gains[i]!;
+    spec.data[2 * i + 1] = spec.data[2 * i + 1]! * gains[i]!;
+  }
+  const real = ifft2Real(spec);
+  const plane = new Uint8Array(real.length);
+  for (let i = 0; i < real.length; i++) plane[i] = Math.min(255, Math.max(0, Math.floor(real[i]! + 0.5)));
+  return { plane, energy };
+}
+
+/** A5 of an image (grey, or each RGB channel), with the energy retained over all its planes. */
+export function lowpass(image: Image8, p: Recipe['lowpass']): { image: Image8; retained: number | null; retainedAc: number | null } {
+  const { width, height, channels } = image;
+  const gains = filterGains(width, height, p);
+  const out = new Uint8Array(image.data.length);
+  const n = width * height;
+  const plane = new Float64Array(n);
+  let total = 0;
+  let dc = 0;
+  let kept = 0;
+  let keptDc = 0;
+  for (let ch = 0; ch < channels; ch++) {
+    for (let i = 0; i < n; i++) plane[i] = image.data[i * channels + ch]!;
+    const r = lowpassPlane(plane, width, height, gains);
+    for (let i = 0; i < n; i++) out[i * channels + ch] = r.plane[i]!;
+    total += r.energy.total;
+    dc += r.energy.dc;
+    kept += r.energy.filtered;
+    keptDc += r.energy.filteredDc;
+  }
+  return {
+    image: { width, height, channels, data: out },
+    retained: total > 0 ? kept / total : null,
+    retainedAc: total - dc > 0 ? (kept - keptDc) / (total - dc) : null,
+  };
+}
+
+export const lowpassVariant: VariantDef = {
+  code: 'A5',
+  name: 'lowpass',
+  removes: 'high-frequency detail (FFT low-pass)',
+  recipeKeys: ['lowpass'],
+  run: async (ctx) => {
+    const p = ctx.recipe.lowpass;
+    const r = lowpass(p.channels === 'rgb' ? ctx.a0 : ctx.a2, p);
+    return {
+      image: r.image,
+      params: { ...p },
+      metrics: { spectral_energy_retained: r.retained, spectral_energy_retained_ac: r.retainedAc },
+    };
+  },
+};

@@ -1,0 +1,201 @@
+/**
+ * The variants recipe (`stimkit.recipe`, version 1): every parameter of the ladder, with the
+ * defaults of VARIANTS.md. A YAML/JSON recipe file overrides any of them, command-line flags
+ * override the file, and the resolved recipe is recorded in the variants lock. This zod schema is
+ * the source of truth; manifests/schema/recipe.schema.json is generated from it.
+ */
+import { z } from 'zod';
+import { parseDataText, zodProblems, type ParsedDataFile } from '../core/datafile.js';
+import { describeValue, StimkitError, type Problem } from '../core/errors.js';
+import { readTextFile } from '../core/fsio.js';
+
+export const RECIPE_FORMAT = 'stimkit.recipe';
+export const RECIPE_VERSION = 1;
+
+/** Allowed range of each bounded number, by field path: the text used in schema and messages. */
+export const RANGES = new Map<string, string>();
+
+interface Bounds {
+  min: number;
+  max: number;
+  /** Exclude the minimum (`(0, 1]`). */
+  openMin?: boolean;
+  int?: boolean;
+}
+
+function bounded(field: string, b: Bounds) {
+  const text = `${b.openMin ? '(' : '['}${b.min}, ${b.max}]`;
+  RANGES.set(field, `${b.int ? 'an integer' : 'a number'} in ${text}`);
+  const error = `out of range: allowed ${text}`;
+  let s = b.int ? z.number().int({ error: `must be an integer in ${text}` }) : z.number();
+  s = b.openMin ? s.gt(b.min, { error }) : s.gte(b.min, { error });
+  return s.lte(b.max, { error });
+}
+
+const Original = z.strictObject({
+  /** Long side above which A0 is downscaled (never upscaled). */
+  max_side: bounded('original.max_side', { min: 1, max: 16384, int: true }).default(1024),
+  /** sharp resize kernel for the downscale. */
+  kernel: z.enum(['lanczos3', 'lanczos2', 'mitchell', 'cubic', 'linear', 'nearest']).default('lanczos3'),
+});
+
+const Crop = z.strictObject({
+  /** Fraction of each side kept, centred (0.6 keeps 36 % of the area). */
+  fraction: bounded('crop.fraction', { min: 0, max: 1, openMin: true }).default(0.6),
+});
+
+const Edges = z
+  .strictObject({
+    /** Gaussian kernel size (odd). */
+    blur_ksize: bounded('edges.blur_ksize', { min: 3, max: 31, int: true })
+      .refine((k) => k % 2 === 1, { error: 'must be odd' })
+      .default(5),
+    blur_sigma: bounded('edges.blur_sigma', { min: 0, max: 20, openMin: true }).default(1.4),
+    /** Canny low threshold = low_ratio × median of the blurred image. */
+    low_ratio: bounded('edges.low_ratio', { min: 0, max: 10, openMin: true }).default(0.66),
+    /** Canny high threshold = high_ratio × median. */
+    high_ratio: bounded('edges.high_ratio', { min: 0, max: 10, openMin: true }).default(1.33),
+    aperture: z.union([z.literal(3), z.literal(5), z.literal(7)]).default(3),
+    l2_gradient: z.boolean().default(false),
+  })
+  .refine((e) => e.low_ratio <= e.high_ratio, { error: 'low_ratio must not exceed high_ratio', path: ['low_ratio'] });
+
+const Binary = z.strictObject({
+  /** `otsu`, or a fixed threshold t: v > t → white. */
+  threshold: z.union([z.literal('otsu'), bounded('binary.threshold', { min: 0, max: 255, int: true })]).default('otsu'),
+});
+
+const Lowpass = z.strictObject({
+  filter: z.enum(['gaussian', 'ideal']).default('gaussian'),
+  /** Cutoff c in cycles per pixel: Gaussian σ, or the ideal filter's radius. */
+  cutoff: bounded('lowpass.cutoff', { min: 0, max: 1, openMin: true }).default(0.05),
+  /** `grey`: filter A2; `rgb`: filter each channel of A0 (output RGB). */
+  channels: z.enum(['grey', 'rgb']).default('grey'),
+});
+
+const SegmenterParams = z.record(z.string(), z.unknown());
+
+const Silhouette = z.strictObject({
+  method: z.enum(['isnet', 'grabcut']).default('isnet'),
+  /** Parameters of the isnet segmenter (docs/segmentation.md), passed through and recorded resolved. */
+  isnet: SegmenterParams.default({}),
+  /** Parameters of the grabcut segmenter (reduced working resolution, iterations, seed). */
+  grabcut: SegmenterParams.default({}),
+  keep_largest_component: z.boolean().default(true),
+  fill_holes: z.boolean().default(true),
+});
+
+const Metrics = z.strictObject({
+  /** Radius (cycles per pixel) of the low-frequency disc of `lowfreq_energy_fraction_ac`. */
+  lowfreq_cutoff: bounded('metrics.lowfreq_cutoff', { min: 0, max: 1, openMin: true }).default(0.05),
+});
+
+const Output = z.strictObject({
+  /** zlib level of the PNG files (changes bytes, not pixels). */
+  png_compression: bounded('output.png_compression', { min: 0, max: 9, int: true }).default(6),
+});
+
+const ContactSheet = z.strictObject({
+  /** Thumbnail box (px) of each cell. */
+  cell: bounded('contact_sheet.cell', { min: 32, max: 1024, int: true }).default(192),
+});
+
+export const Recipe = z.strictObject({
+  format: z.literal(RECIPE_FORMAT).default(RECIPE_FORMAT),
+  version: z.literal(RECIPE_VERSION).default(RECIPE_VERSION),
+  original: Original.prefault({}),
+  crop: Crop.prefault({}),
+  edges: Edges.prefault({}),
+  binary: Binary.prefault({}),
+  lowpass: Lowpass.prefault({}),
+  silhouette: Silhouette.prefault({}),
+  metrics: Metrics.prefault({}),
+  output: Output.prefault({}),
+  contact_sheet: ContactSheet.prefault({}),
+});
+export type Recipe = z.output<typeof Recipe>;
+
+/** Command-line overrides: each flag names the recipe field it sets. */
+export const RECIPE_FLAGS = {
+  maxSide: { flag: '--max-side', path: ['original', 'max_side'] },
+  cropFraction: { flag: '--crop-fraction', path: ['crop', 'fraction'] },
+  binaryThreshold: { flag: '--binary-threshold', path: ['binary', 'threshold'] },
+  lowpassFilter: { flag: '--lowpass-filter', path: ['lowpass', 'filter'] },
+  cutoff: { flag: '--cutoff', path: ['lowpass', 'cutoff'] },
+  lowpassChannels: { flag: '--lowpass-channels', path: ['lowpass', 'channels'] },
+  silhouette: { flag: '--silhouette', path: ['silhouette', 'method'] },
+} as const;
+export type RecipeOverrides = Partial<Record<keyof typeof RECIPE_FLAGS, string | number>>;
+
+/** The default recipe of VARIANTS.md. */
+export function defaultRecipe(): Recipe {
+  return Recipe.parse({});
+}
+
+function setAt(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let o = target;
+  for (const key of path.slice(0, -1)) {
+    const next = o[key];
+    o = (o[key] = next && typeof next === 'object' && !Array.isArray(next) ? { ...(next as object) } : {}) as Record<string, unknown>;
+  }
+  o[path[path.length - 1]!] = value;
+}
+
+function withRanges(problems: Problem[]): Problem[] {
+  for (const p of problems) {
+    const range = p.field ? RANGES.get(p.field) : undefined;
+    if (range && p.message.startsWith('out of range')) {
+      p.expected = range;
+      p.fix = `set ${p.field} to ${range}`;
+    }
+  }
+  return problems;
+}
+
+function fail(source: string, problems: Problem[]): never {
+  throw new StimkitError('E_VARIANTS_RECIPE', `${source}: ${problems.length} problem(s) in the recipe`, { problems });
+}
+
+/**
+ * Resolve the recipe: defaults, then the recipe file (YAML or JSON, any subset of fields), then the
+ * flags. Throws `E_VARIANTS_RECIPE` (exit 1) naming every bad field with its allowed range.
+ */
+export async function resolveRecipe(file?: string, overrides: RecipeOverrides = {}): Promise<Recipe> {
+  let parsed: ParsedDataFile | undefined;
+  let base: Record<string, unknown> = {};
+  if (file) {
+    parsed = parseDataText(file, await readTextFile(file, 'E_VARIANTS_RECIPE'), 'E_VARIANTS_RECIPE');
+    const value = parsed.value ?? {};
+    if (typeof value !== 'object' || Array.isArray(value)) {
+      fail(file, [{ code: 'E_VARIANTS_RECIPE', severity: 'error', file, message: 'a recipe is a mapping of sections', got: describeValue(value), fix: 'see docs/formats/recipe.md' }]);
+    }
+    base = value as Record<string, unknown>;
+    const own = Recipe.safeParse(base);
+    if (!own.success) fail(file, withRanges(zodProblems(parsed, own.error, 'E_VARIANTS_RECIPE')));
+  }
+  const merged: Record<string, unknown> = { ...base };
+  const fromFlag = new Map<string, string>();
+  for (const [key, value] of Object.entries(overrides)) {
+    if (value === undefined) continue;
+    const spec = RECIPE_FLAGS[key as keyof typeof RECIPE_FLAGS];
+    const v = key === 'binaryThreshold' && value !== 'otsu' ? Number(value) : value;
+    setAt(merged, spec.path, v);
+    fromFlag.set(spec.path.join('.'), spec.flag);
+  }
+  const result = Recipe.safeParse(merged);
+  if (!result.success) {
+    const doc = parsed ?? parseDataText('(command line)', '{}', 'E_VARIANTS_RECIPE');
+    const problems = withRanges(zodProblems({ ...doc, value: merged }, result.error, 'E_VARIANTS_RECIPE'));
+    for (const p of problems) {
+      const flag = p.field ? fromFlag.get(p.field) : undefined;
+      if (flag) {
+        p.file = '(command line)';
+        p.line = undefined;
+        p.message = `${flag}: ${p.message}`;
+        if (p.expected) p.fix = `give ${flag} ${p.expected}`;
+      }
+    }
+    fail(file ?? '(command line)', problems);
+  }
+  return result.data;
+}

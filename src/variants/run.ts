@@ -1,0 +1,165 @@
+/**
+ * `runVariants(input, options)`: the abstraction ladder over a corpus. Resolves the input (corpus
+ * lock, or an entries manifest ingested first), the recipe and the selection, loads one segmenter
+ * for the whole run when A6 is selected, processes entries concurrently (p-map; a failing entry
+ * does not stop the others), writes the contact sheet and the variants lock.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import pMap from 'p-map';
+import { relPosix, sha256, writeIfChanged } from '../core/fsio.js';
+import { artifactJson } from '../core/json.js';
+import { TOOL } from '../core/tool.js';
+import type { Role } from '../ingest/schema.js';
+import { writeContactSheet } from './contact-sheet.js';
+import { processEntry, type EntryJob, type EntryPlan } from './entry.js';
+import { fileRef, resolveInput, selectEntries, type Shard } from './input.js';
+import { LOCK_NAME, readPriorLocks, shardLockName, VARIANTS_FORMAT, VARIANTS_VERSION, type EntryRecord, type VariantRecord, type VariantsLock } from './lock.js';
+import type { Progress } from './progress.js';
+import { resolveRecipe, type Recipe, type RecipeOverrides } from './recipe.js';
+import { parseOnly } from './registry.js';
+import { loadSegmenter, type SegmenterFactory } from './segmenter.js';
+import type { Segmenter } from './segment/index.js';
+
+/** Options of `runVariants`; every field is optional. */
+export interface VariantsOptions {
+  /** Output folder (default `variants/<corpus>` under the working directory). */
+  out?: string;
+  /** Variant codes to produce (`A3`, `edges`, …); default all seven. */
+  only?: string[];
+  /** Recipe file (YAML/JSON) overriding the defaults of VARIANTS.md. */
+  recipeFile?: string;
+  /** Flag overrides, applied over the recipe file. */
+  overrides?: RecipeOverrides;
+  /** An already resolved recipe (wins over `recipeFile` and `overrides`). */
+  recipe?: Recipe;
+  /** Entries processed at once (default: number of cores). */
+  jobs?: number;
+  /** Only this share of the entries; writes `variants.shard-I-of-N.lock.json` and no contact sheet. */
+  shard?: Shard;
+  /** Only entries with at least one of these roles (default: every entry with an image). */
+  roles?: Role[];
+  /** Write the contact sheet (default true; never for a shard). */
+  contactSheet?: boolean;
+  /** A segmenter to use for A6 instead of loading one (not disposed by runVariants). */
+  segmenter?: Segmenter;
+  /** How to load a segmenter (default: `createSegmenter` of src/variants/segment). */
+  segmenterFactory?: SegmenterFactory;
+  progress?: Progress;
+}
+
+/** What a run did. */
+export interface VariantsResult {
+  outDir: string;
+  lockFile: string;
+  lockSha256: string;
+  lockWritten: boolean;
+  lock: VariantsLock;
+  /** Outputs computed in this run, and reused from an earlier run's lock. */
+  computed: number;
+  reused: number;
+  failed: number;
+  /** Notes for the user (unreadable earlier locks, unavailable segmenter, …). */
+  warnings: string[];
+}
+
+function countOutputs(entries: EntryRecord[]): number {
+  return entries.reduce((n, e) => n + e.variants.filter((v) => v.status === 'ok').length, 0);
+}
+
+/**
+ * Produce the selected variants of every selected entry of `input` (an entries manifest or a
+ * corpus lock) and write `variants.lock.json` (or a shard lock) and the contact sheet.
+ *
+ * @example
+ * const r = await runVariants('corpora/demo/corpus.lock.json', { out: 'variants/demo', only: ['A3', 'A5'] });
+ * if (r.failed > 0) process.exitCode = 1;
+ */
+export async function runVariants(input: string, options: VariantsOptions = {}): Promise<VariantsResult> {
+  const codes = parseOnly(options.only);
+  const recipe = options.recipe ?? (await resolveRecipe(options.recipeFile, options.overrides));
+  const resolved = await resolveInput(input, options.out);
+  const { outDir, corpusLock } = resolved;
+  const shard = options.shard ?? null;
+  const selected = selectEntries(corpusLock, options.roles ?? null, shard);
+  const warnings: string[] = [];
+
+  const prior = new Map<string, VariantRecord>();
+  const priors = await readPriorLocks(outDir);
+  for (const u of priors.unreadable) warnings.push(`ignored ${u.file} (cannot reuse its outputs): ${u.message}`);
+  for (const lock of priors.locks) for (const e of lock.entries) for (const v of e.variants) if (v.status === 'ok') prior.set(`${e.id}/${v.code}`, v);
+
+  const withImage = selected.filter((e) => e.image.resolved.status === 'ok');
+  const needSegmenter = codes.includes('A6') && withImage.length > 0;
+  const seg = needSegmenter ? await loadSegmenter(recipe, options.segmenter, options.segmenterFactory) : null;
+  if (seg?.error) warnings.push(`A6 cannot run: ${seg.error.message}`);
+
+  const plan: EntryPlan = {
+    outDir,
+    recipe,
+    codes,
+    pixelLimit: corpusLock.parameters.pixel_limit,
+    segmenter: seg?.shared,
+    segmenterError: seg?.error,
+    prior,
+  };
+  let computed = 0;
+  let reused = 0;
+  let done = 0;
+  let records: EntryRecord[];
+  try {
+    records = await pMap(
+      selected,
+      async (entry): Promise<EntryRecord> => {
+        const imagePath = path.resolve(path.dirname(resolved.corpusLockFile), entry.image.resolved.file);
+        let record: EntryRecord;
+        if (entry.image.resolved.status !== 'ok' || !entry.image.resolved.sha256) {
+          record = { id: entry.id, status: 'skipped', roles: entry.roles, image: { file: relPosix(outDir, imagePath), sha256: null }, error: null, variants: [] };
+        } else {
+          const job: EntryJob = { id: entry.id, roles: entry.roles, imagePath, imageRef: relPosix(outDir, imagePath), sha256: entry.image.resolved.sha256 };
+          const outcome = await processEntry(job, plan);
+          computed += outcome.computed;
+          reused += outcome.reused;
+          record = outcome.record;
+        }
+        done++;
+        options.progress?.update({ done, total: selected.length, entry: entry.id, status: record.status });
+        return record;
+      },
+      { concurrency: options.jobs ?? Math.max(1, os.availableParallelism()) },
+    );
+  } finally {
+    options.progress?.stop();
+    await seg?.dispose();
+  }
+
+  const sheets =
+    !shard && options.contactSheet !== false && records.length > 0
+      ? await writeContactSheet(records, codes, outDir, {
+          cell: recipe.contact_sheet.cell,
+          title: `stimkit variants - ${corpusLock.corpus}`,
+          compression: recipe.output.png_compression,
+        })
+      : [];
+
+  const manifest = resolved.manifestFile ? { file: relPosix(outDir, resolved.manifestFile), sha256: corpusLock.manifest.sha256 } : null;
+  const failed = records.filter((r) => r.status === 'failed').length;
+  const skipped = records.filter((r) => r.status === 'skipped').length;
+  const lock: VariantsLock = {
+    format: VARIANTS_FORMAT,
+    version: VARIANTS_VERSION,
+    tool: { name: TOOL.name, version: TOOL.version },
+    corpus: corpusLock.corpus,
+    inputs: { corpus_lock: await fileRef(resolved.corpusLockFile, outDir), manifest },
+    selection: { variants: codes, roles: options.roles ?? null, shard },
+    recipe,
+    segmenter: seg?.shared?.description ?? null,
+    entries: records,
+    contact_sheets: sheets,
+    summary: { entries: records.length, ok: records.length - failed - skipped, failed, skipped, outputs: countOutputs(records) },
+  };
+  const lockFile = path.join(outDir, shard ? shardLockName(shard.index, shard.count) : LOCK_NAME);
+  const text = artifactJson(lock);
+  const lockWritten = await writeIfChanged(lockFile, text);
+  return { outDir, lockFile, lockSha256: sha256(text), lockWritten, lock, computed, reused, failed, warnings };
+}

@@ -1,0 +1,62 @@
+/** What `stimkit variants` prints: a JSON summary (`--json`) and a human summary (stderr). */
+import { relPosix } from '../core/fsio.js';
+import type { VariantsResult } from './run.js';
+
+/** One failed output, for the summaries. */
+interface Failure {
+  entry: string;
+  variant: string | null;
+  code: string;
+  message: string;
+}
+
+function failures(result: VariantsResult): Failure[] {
+  const out: Failure[] = [];
+  for (const e of result.lock.entries) {
+    if (e.error) {
+      out.push({ entry: e.id, variant: null, code: e.error.code, message: e.error.message });
+      continue;
+    }
+    for (const v of e.variants) if (v.error) out.push({ entry: e.id, variant: v.code, code: v.error.code, message: v.error.message });
+  }
+  return out;
+}
+
+/** The machine-readable summary. */
+export function variantsJson(result: VariantsResult): Record<string, unknown> {
+  const cwd = process.cwd();
+  const s = result.lock.summary;
+  return {
+    ok: result.failed === 0,
+    command: 'variants',
+    out: relPosix(cwd, result.outDir),
+    lock: relPosix(cwd, result.lockFile),
+    lock_sha256: result.lockSha256,
+    lock_written: result.lockWritten,
+    entries: s.entries,
+    entries_ok: s.ok,
+    entries_failed: s.failed,
+    entries_skipped: s.skipped,
+    outputs: s.outputs,
+    computed: result.computed,
+    reused: result.reused,
+    contact_sheets: result.lock.contact_sheets.map((c) => relPosix(cwd, `${result.outDir}/${c.file}`)),
+    failures: failures(result),
+    warnings: result.warnings,
+  };
+}
+
+/** The human summary. */
+export function variantsHuman(result: VariantsResult): string {
+  const cwd = process.cwd();
+  const s = result.lock.summary;
+  const lines = [
+    `variants: ${s.entries} entr${s.entries === 1 ? 'y' : 'ies'} (${s.ok} ok, ${s.failed} failed, ${s.skipped} skipped), ` +
+      `${s.outputs} outputs (${result.computed} computed, ${result.reused} reused)`,
+    `lock: ${relPosix(cwd, result.lockFile)}${result.lockWritten ? '' : ' (unchanged)'}`,
+  ];
+  for (const c of result.lock.contact_sheets) lines.push(`contact sheet: ${relPosix(cwd, `${result.outDir}/${c.file}`)}`);
+  for (const w of result.warnings) lines.push(`  warning: ${w}`);
+  for (const f of failures(result)) lines.push(`  error ${f.code}: ${f.entry}${f.variant ? ` ${f.variant}` : ''}: ${f.message}`);
+  return lines.join('\n');
+}

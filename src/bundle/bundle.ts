@@ -1,0 +1,111 @@
+/**
+ * `stimkit bundle`: read a study, reuse or run ingest and variants, expand the complete trial plan,
+ * check its counts, and seal it as a BagIt 1.0 bag whose digest (the sha256 of
+ * `manifest-sha256.txt`) is the study's pre-registration identifier.
+ */
+import { readFile } from 'node:fs/promises';
+import { sha256, sha256File } from '../core/fsio.js';
+import { TOOL } from '../core/tool.js';
+import { loadStudy } from '../study/load.js';
+import type { Role } from '../ingest/schema.js';
+import { resolveCorpus } from './corpus-source.js';
+import { assertExpectations, countPlan } from './counts.js';
+import { BUNDLE_FORMAT, BUNDLE_VERSION, type Counts } from './format.js';
+import { buildPayload } from './payload.js';
+import { expandPlan, type PlannedTrial } from './plan.js';
+import { loadStimuli } from './stimuli-source.js';
+import { resolveVariantImages } from './variants-source.js';
+import { writeBag } from './write-bag.js';
+
+/** Options of `bundleStudy`. */
+export interface BundleOptions {
+  /** Bag folder to write (required unless `dryRun`). An existing bag there is replaced. */
+  out?: string;
+  /** Expand and count the plan without ingest, variants or writing. */
+  dryRun?: boolean;
+  /** Folder for corpus and variants locks that must be (re)made, instead of the study's own paths. */
+  work?: string;
+  /** Parallel jobs for ingest and hashing. */
+  jobs?: number;
+}
+
+/** What `bundleStudy` did. */
+export interface BundleResult {
+  study: { id: string; title: string; file: string };
+  dryRun: boolean;
+  out: string | null;
+  /** The bundle digest (null in a dry run). */
+  digest: string | null;
+  trials: number;
+  images: number;
+  counts: Counts;
+  payload: { files: number; octets: number } | null;
+  reused: { corpus: boolean | null; variants: boolean | null };
+  /** The plan itself (for callers and tests; not printed). */
+  plan: PlannedTrial[];
+}
+
+/**
+ * Bundle a study. Throws a StimkitError (exit 1) for an invalid study, a plan that does not come
+ * out at the study's expected counts, or inputs that cannot be locked.
+ *
+ * @example
+ * const r = await bundleStudy('manifests/demo.study.yaml', { out: 'bundles/demo' });
+ * console.log(r.digest); // cite this
+ */
+export async function bundleStudy(studyFile: string, options: BundleOptions = {}): Promise<BundleResult> {
+  const loaded = await loadStudy(studyFile);
+  const dryRun = Boolean(options.dryRun);
+  if (!dryRun && !options.out) throw new Error('bundleStudy: options.out is required unless dryRun');
+  const corpus = await resolveCorpus(loaded, { dryRun, work: options.work, jobs: options.jobs });
+  const stimuli = await loadStimuli(loaded);
+  const plan = expandPlan(loaded, { entries: corpus?.entries, prompts: stimuli.prompts?.source, instrument: stimuli.instrument?.source });
+  const counts = countPlan(loaded, plan);
+  assertExpectations(loaded, counts);
+  const base = {
+    study: { id: loaded.study.id, title: loaded.study.title, file: studyFile },
+    dryRun,
+    trials: plan.length,
+    counts,
+    plan,
+  };
+  if (dryRun) {
+    const images = new Set(plan.flatMap((t) => (t.image ? [`${t.image.entry}/${t.image.variant}`] : []))).size;
+    return { ...base, out: null, digest: null, images, payload: null, reused: { corpus: null, variants: null } };
+  }
+
+  const roles = new Map<string, Role[]>((corpus?.entries ?? []).map((e) => [e.id, e.roles]));
+  const variants = corpus?.lockFile ? await resolveVariantImages(loaded, corpus.lockFile, plan, roles, { work: options.work, jobs: options.jobs }) : null;
+  const payload = buildPayload({
+    loaded,
+    studySha256: sha256(await readFile(loaded.file)),
+    corpus: corpus?.lock
+      ? { entries: corpus.entries, corpus: corpus.lock.corpus, languages: corpus.lock.languages, manifestFile: corpus.manifestFile, manifestSha256: await sha256File(corpus.manifestFile) }
+      : null,
+    stimuli,
+    variants,
+    trials: plan,
+    counts,
+  });
+  const bag = await writeBag(
+    options.out!,
+    payload.files,
+    [
+      ['Bag-Software-Agent', `${TOOL.name} ${TOOL.version}`],
+      ['External-Identifier', `stimkit-study:${loaded.study.id}`],
+      ['External-Description', loaded.study.title],
+      ['Stimkit-Bundle-Format', `${BUNDLE_FORMAT} ${BUNDLE_VERSION}`],
+      ['Stimkit-Trials', String(payload.trials)],
+      ['Stimkit-Images', String(payload.images)],
+    ],
+    { concurrency: options.jobs },
+  );
+  return {
+    ...base,
+    out: bag.dir,
+    digest: bag.digest,
+    images: payload.images,
+    payload: { files: bag.files, octets: bag.octets },
+    reused: { corpus: corpus?.reused ?? null, variants: variants?.reused ?? null },
+  };
+}

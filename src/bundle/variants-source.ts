@@ -1,0 +1,129 @@
+/**
+ * The images a plan shows, from the variants stage: every image trial shows a variant of its
+ * entry (A0, the decoded, oriented, sRGB original, for all image paradigms but abstraction). The
+ * study's variants lock is reused when it is current (made from this corpus lock, with this
+ * recipe, holding every needed output with its recorded digest); otherwise the variants stage runs
+ * (into `work` when given) and reuses whatever outputs did not change.
+ */
+import path from 'node:path';
+import pMap from 'p-map';
+import { StimkitError } from '../core/errors.js';
+import { exists, relPosix, sha256File } from '../core/fsio.js';
+import { canonicalJson } from '../core/json.js';
+import { resolveRecipe, type Recipe } from '../variants/recipe.js';
+import { LOCK_NAME, readVariantsLock, type VariantsLock } from '../variants/lock.js';
+import { runVariants } from '../variants/run.js';
+import type { Role } from '../ingest/schema.js';
+import type { LoadedStudy } from '../study/load.js';
+import type { VariantCode } from '../study/schema.js';
+import type { PlannedTrial } from './plan.js';
+
+/** One image the bag will hold. */
+export interface ResolvedImage {
+  sha256: string;
+  /** Absolute path of the PNG. */
+  file: string;
+}
+
+/** The variant images of a plan. */
+export interface VariantImages {
+  lock: VariantsLock;
+  lockFile: string;
+  reused: boolean;
+  /** `entry/code` → image. */
+  images: Map<string, ResolvedImage>;
+}
+
+/** What the plan needs: `entry/code` keys, the codes, and the roles of the entries. */
+export function neededImages(trials: PlannedTrial[], roles: Map<string, Role[]>): { keys: Set<string>; codes: VariantCode[]; roles: Role[] } {
+  const keys = new Set<string>();
+  const codes = new Set<VariantCode>();
+  const used = new Set<Role>();
+  for (const t of trials) {
+    if (!t.image) continue;
+    keys.add(`${t.image.entry}/${t.image.variant}`);
+    codes.add(t.image.variant);
+    for (const r of roles.get(t.image.entry) ?? []) used.add(r);
+  }
+  return { keys, codes: [...codes].sort(), roles: [...used].sort() };
+}
+
+/** The recipe the study asks for: the recipe file (if any) with the silhouette method applied. */
+export async function studyRecipe(loaded: LoadedStudy): Promise<Recipe> {
+  const v = loaded.study.variants!;
+  return resolveRecipe(v.recipe ? loaded.resolve(v.recipe) : undefined, v.silhouette ? { silhouette: v.silhouette } : {});
+}
+
+/** Why the lock at `lockFile` cannot serve the plan, or null (with its images) when it can. */
+export async function variantsStaleness(
+  lockFile: string,
+  corpusLockFile: string,
+  recipe: Recipe,
+  keys: Set<string>,
+): Promise<{ reason: string } | { lock: VariantsLock; images: Map<string, ResolvedImage> }> {
+  if (!(await exists(lockFile))) return { reason: 'no variants lock yet' };
+  let lock: VariantsLock;
+  try {
+    lock = await readVariantsLock(lockFile);
+  } catch {
+    return { reason: 'the variants lock cannot be read' };
+  }
+  const dir = path.dirname(lockFile);
+  if (lock.selection.shard) return { reason: 'it is a shard lock' };
+  if (path.resolve(dir, lock.inputs.corpus_lock.file) !== path.resolve(corpusLockFile)) return { reason: 'it was made from another corpus lock' };
+  if (lock.inputs.corpus_lock.sha256 !== (await sha256File(corpusLockFile))) return { reason: 'the corpus lock changed' };
+  if (canonicalJson(lock.recipe) !== canonicalJson(recipe)) return { reason: 'the recipe changed' };
+  const records = new Map<string, VariantsLock['entries'][number]['variants'][number]>(lock.entries.flatMap((e) => e.variants.map((v) => [`${e.id}/${v.code}`, v] as const)));
+  const images = new Map<string, ResolvedImage>();
+  const missing: string[] = [];
+  await pMap(
+    [...keys].sort(),
+    async (key) => {
+      const r = records.get(key);
+      if (!r || r.status !== 'ok' || !r.file || !r.sha256) return void missing.push(key);
+      const file = path.resolve(dir, r.file);
+      if (!(await exists(file)) || (await sha256File(file)) !== r.sha256) return void missing.push(key);
+      images.set(key, { sha256: r.sha256, file });
+    },
+    { concurrency: 8 },
+  );
+  if (missing.length) return { reason: `output(s) missing or changed: ${missing.sort().slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}` };
+  return { lock, images };
+}
+
+/** Resolve every image of the plan, reusing or running the variants stage. */
+export async function resolveVariantImages(
+  loaded: LoadedStudy,
+  corpusLockFile: string,
+  trials: PlannedTrial[],
+  roles: Map<string, Role[]>,
+  options: { work?: string; jobs?: number } = {},
+): Promise<VariantImages | null> {
+  const need = neededImages(trials, roles);
+  if (need.keys.size === 0) return null;
+  const recipe = await studyRecipe(loaded);
+  const declared = loaded.resolve(loaded.study.variants!.lock);
+  const candidates = [declared, ...(options.work ? [path.join(path.resolve(options.work), 'variants', LOCK_NAME)] : [])];
+  for (const lockFile of candidates) {
+    const s = await variantsStaleness(lockFile, corpusLockFile, recipe, need.keys);
+    if ('lock' in s) return { lock: s.lock, lockFile, reused: true, images: s.images };
+  }
+  const lockFile = candidates[candidates.length - 1]!;
+  const run = await runVariants(corpusLockFile, { out: path.dirname(lockFile), only: need.codes, recipe, roles: need.roles, jobs: options.jobs });
+  const after = await variantsStaleness(run.lockFile, corpusLockFile, recipe, need.keys);
+  if ('lock' in after) return { lock: after.lock, lockFile: run.lockFile, reused: false, images: after.images };
+  const failures = run.lock.entries.flatMap((e) =>
+    e.variants.filter((v) => v.status === 'failed' && need.keys.has(`${e.id}/${v.code}`)).map((v) => ({ entry: e.id, code: v.code, error: v.error })),
+  );
+  throw new StimkitError('E_BUNDLE_VARIANTS', `the variants stage could not make every image the plan needs (${after.reason})`, {
+    problems: failures.map((f) => ({
+      code: f.error?.code ?? 'E_BUNDLE_VARIANTS',
+      severity: 'error' as const,
+      file: relPosix(process.cwd(), run.lockFile),
+      entry: f.entry,
+      field: f.code,
+      message: f.error?.message ?? 'failed',
+      fix: 'see the variants lock; fix the image or the recipe and bundle again',
+    })),
+  });
+}

@@ -1,0 +1,29 @@
+/** `stimkit bundle <study.yaml> --out DIR [--dry-run] [--work DIR] [--jobs N]` */
+import { Option } from 'commander';
+import { positiveInt } from '../cli/flags.js';
+import { EXIT, StimkitError } from '../core/errors.js';
+import { bundleStudy } from '../bundle/bundle.js';
+import { bundleHuman, bundleJson } from '../bundle/summary.js';
+import type { CommandSpec } from './index.js';
+
+export const bundleCommand: CommandSpec = {
+  name: 'bundle',
+  description: 'expand a study into its full trial plan and seal it as a BagIt bag; prints the digest',
+  configure: (cmd) =>
+    cmd
+      .argument('<study>', 'study design (YAML or JSON)')
+      .option('--out <dir>', 'bag folder to write (an existing bag there is replaced)')
+      .option('--dry-run', 'print the counts by paradigm × language without writing anything')
+      .option('--work <dir>', "folder for corpus and variants locks that must be (re)made (default: the study's own paths)")
+      .addOption(new Option('--jobs <n>', 'parallel jobs for ingest and hashing').argParser(positiveInt)),
+  run: async ([study], opts) => {
+    if (!opts.dryRun && !opts.out) throw StimkitError.usage('E_USAGE', 'bundle needs --out DIR (or --dry-run)');
+    const result = await bundleStudy(String(study), {
+      out: opts.out as string | undefined,
+      dryRun: Boolean(opts.dryRun),
+      work: opts.work as string | undefined,
+      jobs: opts.jobs as number | undefined,
+    });
+    return { summary: bundleJson(result), human: bundleHuman(result), exitCode: EXIT.ok };
+  },
+};

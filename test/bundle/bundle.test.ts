@@ -1,0 +1,182 @@
+import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { stringify } from 'yaml';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bundleStudy, type BundleResult } from '../../src/bundle/bundle.js';
+import { Trial } from '../../src/bundle/format.js';
+import { exists } from '../../src/core/fsio.js';
+import { StimkitError } from '../../src/core/errors.js';
+import { verifyBundle } from '../../src/verify/verify.js';
+import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+import { editFile, FIXTURE_STUDY, FIXTURE_TRIALS, writeFixtureProject } from './fixture.js';
+
+let root: string;
+let project: string;
+let study: string;
+let base: BundleResult;
+let n = 0;
+
+/** Bundle the fixture study into a fresh bag (and work folder unless one is given). */
+async function bundle(file = study, work?: string): Promise<BundleResult> {
+  n++;
+  return bundleStudy(file, { out: path.join(root, `bag-${n}`), work: work ?? path.join(root, `work-${n}`) });
+}
+
+beforeAll(async () => {
+  root = await tempDir('stimkit-bundle-');
+  project = path.join(root, 'project');
+  study = await writeFixtureProject(project);
+  base = await bundle();
+});
+
+describe('bundleStudy on a small study', () => {
+  it('seals every trial of the plan into a bag that verifies', async () => {
+    expect(base.trials).toBe(FIXTURE_TRIALS);
+    expect(base.images).toBe(3 + 3); // A0 of three core entries, A0/A3/A6 of the abstraction entry
+    expect(base.reused).toEqual({ corpus: false, variants: false });
+    const v = await verifyBundle(base.out!);
+    expect(v.problems).toEqual([]);
+    expect(v.digest).toBe(base.digest);
+    expect(v.trials).toBe(FIXTURE_TRIALS);
+  });
+
+  it('writes trials that match the trial schema, with the images of their messages in the bag', async () => {
+    const lines = (await readFile(path.join(base.out!, 'data', 'trials.jsonl'), 'utf8')).trimEnd().split('\n');
+    const trials = lines.map((l) => Trial.parse(JSON.parse(l)));
+    expect(new Set(trials.map((t) => t.id)).size).toBe(trials.length);
+    const ct = trials.find((t) => t.paradigm === 'comment-text' && t.lang === 'en' && t.entry === 'core-001')!;
+    expect(ct.images).toEqual([]);
+    expect(ct.messages[0]!.content).toEqual([{ type: 'text', text: expect.stringContaining('the synthetic subject 001') }]);
+    const abs = trials.filter((t) => t.paradigm === 'abstraction').map((t) => t.variant);
+    expect([...new Set(abs)]).toEqual(['A0', 'A3', 'A6']);
+    const ins = trials.filter((t) => t.paradigm === 'instrument');
+    expect(ins).toHaveLength(24);
+    expect(ins.every((t) => t.sampling.temperature === 0 && t.wrappers !== null && t.seed === null)).toBe(true);
+    const describe0 = trials.find((t) => t.paradigm === 'describe')!;
+    expect(describe0.sampling).toEqual({ temperature: 0.7, top_p: 0.8, top_k: 20, max_tokens: 1024, thinking: false });
+    for (const t of trials) for (const d of t.images) expect(await exists(path.join(base.out!, 'data', 'images', `${d}.png`))).toBe(true);
+  });
+
+  it('puts nothing time- or machine-dependent in the payload', async () => {
+    const data = path.join(base.out!, 'data');
+    const texts = await Promise.all(
+      (await readdir(data)).filter((f) => f !== 'images').map((f) => readFile(path.join(data, f), 'utf8')),
+    );
+    for (const t of texts) {
+      expect(t).not.toContain(root);
+      expect(t).not.toContain(os.tmpdir());
+      expect(t).not.toContain(os.hostname());
+      expect(t).not.toMatch(/20\d\d-\d\d-\d\dT/);
+    }
+    const info = await readFile(path.join(base.out!, 'bag-info.txt'), 'utf8');
+    expect(info).not.toMatch(/Bagging-Date|20\d\d-\d\d-\d\d/);
+  });
+
+  it('gives the same digest when rebuilt from scratch, reused, or bundled from another folder', async () => {
+    const again = await bundle();
+    expect(again.digest).toBe(base.digest);
+    const reused = await bundle(study, path.join(root, 'work-1'));
+    expect(reused.reused).toEqual({ corpus: true, variants: true });
+    expect(reused.digest).toBe(base.digest);
+    const elsewhere = path.join(root, 'moved', 'deeper', 'project');
+    await mkdir(path.dirname(elsewhere), { recursive: true });
+    await cp(project, elsewhere, { recursive: true });
+    expect((await bundle(path.join(elsewhere, 'fixture.study.yaml'))).digest).toBe(base.digest);
+  });
+
+  it.each([
+    ['an expected fact', 'mini.entries.yaml', 'The image shows a black rectangle.', 'The image shows a black square.'],
+    ['a prompt', 'prompts.yaml', 'en: What is happening in this image?', 'en: What happens in this image?'],
+    ['a wrapper', 'wrappers.yaml', 'text: What do you believe is the correct answer to the question below?', 'text: What do you think is the correct answer to the question below?'],
+    ['a topic item', 'geopolitics.topics.yaml', 'outcome_b: undermine', 'outcome_b: weaken'],
+    ['a replication seed', 'fixture.study.yaml', '  - 42', '  - 43'],
+    ['the global seed', 'fixture.study.yaml', 'global_seed: 7', 'global_seed: 8'],
+    ['a sampling parameter', 'fixture.study.yaml', 'top_k: 20', 'top_k: 21'],
+  ])('changes the digest when %s changes', async (_what, file, from, to) => {
+    const restore = await editFile(path.join(project, file), from, to);
+    try {
+      const changed = await bundle();
+      expect(changed.digest).not.toBe(base.digest);
+      expect((await verifyBundle(changed.out!)).ok).toBe(true);
+    } finally {
+      await restore();
+    }
+    expect((await bundle()).digest).toBe(base.digest);
+  });
+
+  it('changes the digest when a recipe parameter changes', async () => {
+    const recipe = path.join(project, 'recipe.yaml');
+    await writeFile(recipe, stringify({ edges: { blur_sigma: 1.2 } }));
+    const withRecipe = { ...FIXTURE_STUDY, variants: { ...FIXTURE_STUDY.variants, recipe: 'recipe.yaml' } };
+    const file = path.join(project, 'recipe.study.yaml');
+    await writeFile(file, stringify(withRecipe));
+    const a = await bundle(file);
+    await writeFile(recipe, stringify({ edges: { blur_sigma: 1.4 } })); // the default: same images as base
+    const b = await bundle(file);
+    expect(a.digest).not.toBe(b.digest);
+    expect(b.digest).not.toBe(base.digest); // the study file itself differs (it names the recipe)
+  });
+
+  it('changes the digest when an image changes by one pixel', async () => {
+    const img = path.join(project, 'images', 'core-002.png');
+    const original = await readFile(img);
+    const { data, info } = await sharp(original).raw().toBuffer({ resolveWithObject: true });
+    data[0] = data[0]! ^ 0xff;
+    await writeFile(img, await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }).png().toBuffer());
+    try {
+      expect((await bundle()).digest).not.toBe(base.digest);
+    } finally {
+      await writeFile(img, original);
+    }
+  });
+});
+
+describe('bundle checks and outputs', () => {
+  it('a dry run counts the plan without writing anything', async () => {
+    const work = path.join(root, 'dry-work');
+    const r = await bundleStudy(study, { dryRun: true, work });
+    expect(r.trials).toBe(FIXTURE_TRIALS);
+    expect(r.digest).toBeNull();
+    expect(await exists(work)).toBe(false);
+    expect(r.counts.by_block.find((c) => c.block === 'abstraction' && c.lang === 'zh')?.trials).toBe(3);
+  });
+
+  it('rejects a plan that does not come out at an expected count, naming the expectation', async () => {
+    const wrong = { ...FIXTURE_STUDY, expect: [{ label: 'headline', blocks: ['describe'], per_model: 7 }] };
+    const file = path.join(project, 'wrong.study.yaml');
+    await writeFile(file, stringify(wrong));
+    const err = await bundleStudy(file, { dryRun: true }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StimkitError);
+    expect((err as StimkitError).problems[0]).toMatchObject({ code: 'E_BUNDLE_COUNT_MISMATCH', field: 'expect[0].per_model', expected: '7', got: '6' });
+    const cli = await runCli(['bundle', file, '--dry-run']);
+    expect(cli.code).toBe(1);
+    expect(cli.stderr).toContain('E_BUNDLE_COUNT_MISMATCH');
+  });
+
+  it('replaces an earlier bag but refuses a folder that is not one', async () => {
+    const out = path.join(root, 'replace');
+    await bundleStudy(study, { out, work: path.join(root, 'work-1') });
+    const again = await bundleStudy(study, { out, work: path.join(root, 'work-1') });
+    expect(again.digest).toBe(base.digest);
+    const other = path.join(root, 'not-a-bag');
+    await mkdir(other);
+    await writeFile(path.join(other, 'notes.txt'), 'keep me');
+    await expect(bundleStudy(study, { out: other, work: path.join(root, 'work-1') })).rejects.toMatchObject({ code: 'E_BUNDLE_OUT' });
+    expect(await readFile(path.join(other, 'notes.txt'), 'utf8')).toBe('keep me');
+  });
+
+  it('stimkit bundle prints the digest; --dry-run without --out; no --out is a usage error', async () => {
+    const out = path.join(root, 'cli-bag');
+    const r = await runCli(['bundle', study, '--out', out, '--work', path.join(root, 'work-1'), '--json']);
+    expect(r.code).toBe(0);
+    expect(r.json()).toMatchObject({ ok: true, digest: base.digest, trials: FIXTURE_TRIALS });
+    expect(r.stderr).toContain(`digest ${base.digest}`);
+    const dry = await runCli(['bundle', study, '--dry-run', '--json']);
+    expect(dry.code).toBe(0);
+    expect(dry.json().counts.trials).toBe(FIXTURE_TRIALS);
+    expect((await runCli(['bundle', study])).code).toBe(2);
+  });
+});

@@ -7,6 +7,7 @@
  * Tests fail while a committed file differs from what this would write.
  */
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { writeIfChanged } from '../core/fsio.js';
 import { PACKAGE_ROOT } from '../core/tool.js';
 import { stimuliSchemaFiles } from './json-schemas.js';
@@ -17,7 +18,7 @@ export async function derivedStimulusFiles(): Promise<Array<{ file: string; text
   return [...stimuliSchemaFiles(), ...(await generateZhHantDrafts(path.join(PACKAGE_ROOT, 'manifests')))];
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   for (const { file, text } of await derivedStimulusFiles()) {
     const written = await writeIfChanged(file, text);
     process.stderr.write(`${written ? 'wrote' : 'unchanged'} ${path.relative(process.cwd(), file)}\n`);

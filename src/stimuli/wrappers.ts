@@ -125,14 +125,14 @@ function build({ data, parsed, input }: LoadedFile<WrappersFileInput>, base: Wra
   const ids = new Map<string, string>();
   for (const p of Object.values(base?.pools ?? {})) for (const w of [...p.prefixes, ...p.suffixes]) ids.set(w.id, `${p.lang} (in ${path.basename(base!.inputs[base!.inputs.length - 1]!.file)})`);
   const pools: Record<string, WrapperPool> = { ...base?.pools };
-  const reference = base?.languages[0];
-  let first = reference;
+  // The first language (of the base, or of this file) is named in option-count messages.
+  let first = base?.languages[0];
   for (const [lang, pool] of Object.entries(data.pools)) {
     if (base?.languages.includes(lang)) {
       problems.push(problemAt(parsed, ['pools', lang], { code: 'E_WRAPPERS_EXTENDS', message: `language ${lang} is already in the base file`, fix: 'an extending file adds new languages only' }));
       continue;
     }
-    pools[lang] = checkPool(parsed, lang, pool, values, first !== lang ? first : undefined, ids, problems);
+    pools[lang] = checkPool(parsed, lang, pool, values, first, ids, problems);
     first ??= lang;
   }
   if (Object.keys(data.pools).length === 0) problems.push(problemAt(parsed, ['pools'], { code: 'E_WRAPPERS_MISSING_FIELD', message: 'no pools', fix: 'add a pool for at least one language' }));

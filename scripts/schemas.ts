@@ -4,9 +4,10 @@
  */
 import { writeIfChanged } from '../src/core/fsio.js';
 import { ENTRIES_SCHEMA_FILE, entriesSchemaText } from '../src/ingest/json-schema.js';
+import { stimuliSchemaFiles } from '../src/stimuli/json-schemas.js';
 
-const schemas: Array<[string, () => string]> = [[ENTRIES_SCHEMA_FILE, entriesSchemaText]];
-for (const [file, text] of schemas) {
-  const written = await writeIfChanged(file, text());
+const files = [{ file: ENTRIES_SCHEMA_FILE, text: entriesSchemaText() }, ...stimuliSchemaFiles()];
+for (const { file, text } of files) {
+  const written = await writeIfChanged(file, text);
   process.stderr.write(`${written ? 'wrote' : 'unchanged'} ${file}\n`);
 }

@@ -69,10 +69,8 @@ export function formatProblem(p: Problem): string {
   const where = [p.file && (p.line ? `${p.file}:${p.line}` : p.file), p.field, p.entry && !p.field?.includes(p.entry) ? `entry ${p.entry}` : undefined]
     .filter(Boolean)
     .join(': ');
-  const eg =
-    p.expected !== undefined || p.got !== undefined
-      ? ` (expected ${p.expected ?? '?'}, got ${p.got ?? '?'})`
-      : '';
+  const parts = [p.expected !== undefined && `expected ${p.expected}`, p.got !== undefined && `got ${p.got}`].filter(Boolean);
+  const eg = parts.length > 0 ? ` (${parts.join(', ')})` : '';
   const fix = p.fix ? ` Fix: ${p.fix}` : '';
   return `${where ? `${where}: ` : ''}${p.message}${eg}.${fix}`.replace(/\.\.(\s|$)/g, '.$1');
 }

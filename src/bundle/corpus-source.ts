@@ -3,13 +3,16 @@
  * file still has its recorded digest), otherwise run ingest to write it. A dry run reads only the
  * entries manifest.
  */
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pMap from 'p-map';
+import type { z } from 'zod';
 import { loadDataFile } from '../core/datafile.js';
 import { StimkitError } from '../core/errors.js';
-import { exists, sha256File } from '../core/fsio.js';
+import { exists } from '../core/fsio.js';
+import { sha256OrNull } from '../verify/walk.js';
 import { ingest } from '../ingest/ingest.js';
-import { imagePathFromLock, readCorpusLock, type CorpusLock } from '../ingest/lock.js';
+import { CorpusLock, imagePathFromLock, readCorpusLock } from '../ingest/lock.js';
 import { EntriesManifest, type Entry } from '../ingest/schema.js';
 import type { LoadedStudy } from '../study/load.js';
 
@@ -31,29 +34,41 @@ async function defaultLockFile(loaded: LoadedStudy, manifestFile: string): Promi
   return path.join(path.resolve(path.dirname(manifestFile), data.images), 'corpus.lock.json');
 }
 
-/** Why `lockFile` cannot be reused, or null when it is current for `manifestFile`. */
-export async function lockStaleness(lockFile: string, manifestFile: string): Promise<string | null> {
+/**
+ * Read a lock quickly: JSON.parse and the zod schema (the YAML-aware reader of the stage, with line
+ * numbers, is much slower on large locks and only needed to explain a broken one).
+ */
+export async function readJsonLock<S extends z.ZodType>(file: string, schema: S, slow: (file: string) => Promise<z.output<S>>): Promise<z.output<S>> {
+  try {
+    const parsed = schema.safeParse(JSON.parse(await readFile(file, 'utf8')));
+    if (parsed.success) return parsed.data;
+  } catch {
+    // fall through to the stage's own reader for its error message
+  }
+  return slow(file);
+}
+
+/** Why `lockFile` cannot be reused (a string), or the current lock for `manifestFile`. */
+export async function lockStaleness(lockFile: string, manifestFile: string): Promise<string | CorpusLock> {
   if (!(await exists(lockFile))) return 'no corpus lock yet';
   let lock: CorpusLock;
   try {
-    lock = await readCorpusLock(lockFile);
+    lock = await readJsonLock(lockFile, CorpusLock, readCorpusLock);
   } catch {
     return 'the corpus lock cannot be read';
   }
   if (path.resolve(path.dirname(lockFile), lock.manifest.file) !== path.resolve(manifestFile)) return 'the lock belongs to another manifest';
-  if (lock.manifest.sha256 !== (await sha256File(manifestFile))) return 'the entries manifest changed';
+  if (lock.manifest.sha256 !== (await sha256OrNull(manifestFile))) return 'the entries manifest changed';
   const changed = await pMap(
     lock.entries,
     async (e) => {
       if (e.image.resolved.status !== 'ok') return e.id;
-      const file = imagePathFromLock(lockFile, e);
-      if (!(await exists(file))) return e.id;
-      return (await sha256File(file)) === e.image.resolved.sha256 ? null : e.id;
+      return (await sha256OrNull(imagePathFromLock(lockFile, e))) === e.image.resolved.sha256 ? null : e.id;
     },
     { concurrency: 8 },
   );
   const bad = changed.filter((x): x is string => x !== null);
-  return bad.length ? `image(s) changed or missing: ${bad.slice(0, 5).join(', ')}${bad.length > 5 ? ', …' : ''}` : null;
+  return bad.length ? `image(s) changed or missing: ${bad.slice(0, 5).join(', ')}${bad.length > 5 ? ', …' : ''}` : lock;
 }
 
 /**
@@ -71,10 +86,8 @@ export async function resolveCorpus(loaded: LoadedStudy, options: { dryRun?: boo
   const declared = await defaultLockFile(loaded, manifestFile);
   const candidates = [declared, ...(options.work ? [path.join(path.resolve(options.work), 'corpus', 'corpus.lock.json')] : [])];
   for (const lockFile of candidates) {
-    if ((await lockStaleness(lockFile, manifestFile)) === null) {
-      const lock = await readCorpusLock(lockFile);
-      return { entries: lock.entries, lock, lockFile, reused: true, manifestFile };
-    }
+    const lock = await lockStaleness(lockFile, manifestFile);
+    if (typeof lock !== 'string') return { entries: lock.entries, lock, lockFile, reused: true, manifestFile };
   }
   const out = path.dirname(candidates[candidates.length - 1]!);
   const result = await ingest(manifestFile, { out, jobs: options.jobs });

@@ -8,10 +8,12 @@
 import path from 'node:path';
 import pMap from 'p-map';
 import { StimkitError } from '../core/errors.js';
-import { exists, relPosix, sha256File } from '../core/fsio.js';
+import { exists, relPosix } from '../core/fsio.js';
+import { sha256OrNull } from '../verify/walk.js';
 import { canonicalJson } from '../core/json.js';
 import { resolveRecipe, type Recipe } from '../variants/recipe.js';
-import { LOCK_NAME, readVariantsLock, type VariantsLock } from '../variants/lock.js';
+import { LOCK_NAME, readVariantsLock, VariantsLock } from '../variants/lock.js';
+import { readJsonLock } from './corpus-source.js';
 import { runVariants } from '../variants/run.js';
 import type { Role } from '../ingest/schema.js';
 import type { LoadedStudy } from '../study/load.js';
@@ -64,14 +66,14 @@ export async function variantsStaleness(
   if (!(await exists(lockFile))) return { reason: 'no variants lock yet' };
   let lock: VariantsLock;
   try {
-    lock = await readVariantsLock(lockFile);
+    lock = await readJsonLock(lockFile, VariantsLock, readVariantsLock);
   } catch {
     return { reason: 'the variants lock cannot be read' };
   }
   const dir = path.dirname(lockFile);
   if (lock.selection.shard) return { reason: 'it is a shard lock' };
   if (path.resolve(dir, lock.inputs.corpus_lock.file) !== path.resolve(corpusLockFile)) return { reason: 'it was made from another corpus lock' };
-  if (lock.inputs.corpus_lock.sha256 !== (await sha256File(corpusLockFile))) return { reason: 'the corpus lock changed' };
+  if (lock.inputs.corpus_lock.sha256 !== (await sha256OrNull(corpusLockFile))) return { reason: 'the corpus lock changed' };
   if (canonicalJson(lock.recipe) !== canonicalJson(recipe)) return { reason: 'the recipe changed' };
   const records = new Map<string, VariantsLock['entries'][number]['variants'][number]>(lock.entries.flatMap((e) => e.variants.map((v) => [`${e.id}/${v.code}`, v] as const)));
   const images = new Map<string, ResolvedImage>();
@@ -82,7 +84,7 @@ export async function variantsStaleness(
       const r = records.get(key);
       if (!r || r.status !== 'ok' || !r.file || !r.sha256) return void missing.push(key);
       const file = path.resolve(dir, r.file);
-      if (!(await exists(file)) || (await sha256File(file)) !== r.sha256) return void missing.push(key);
+      if ((await sha256OrNull(file)) !== r.sha256) return void missing.push(key);
       images.set(key, { sha256: r.sha256, file });
     },
     { concurrency: 8 },

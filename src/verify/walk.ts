@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { lstat, readdir, readFile } from 'node:fs/promises';
+import { lstat, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import pMap from 'p-map';
 
@@ -43,6 +43,16 @@ export async function hashFile(file: string, algorithm: string, size?: number): 
   const hash = createHash(algorithm);
   for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
   return hash.digest('hex');
+}
+
+/** Hex sha256 of a file, or null when there is no readable file (small files are read whole). */
+export async function sha256OrNull(file: string): Promise<string | null> {
+  try {
+    const st = await stat(file);
+    return st.isFile() ? await hashFile(file, 'sha256', st.size) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Digests of many files, `concurrency` at a time; a file that cannot be read gets null. */

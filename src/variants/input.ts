@@ -10,7 +10,7 @@ import { StimkitError } from '../core/errors.js';
 import { readTextFile, relPosix, sha256 } from '../core/fsio.js';
 import { ingest } from '../ingest/ingest.js';
 import { CORPUS_FORMAT, imagePathFromLock, readCorpusLock, type CorpusLock, type LockEntry } from '../ingest/lock.js';
-import type { Role } from '../ingest/schema.js';
+import { ENTRIES_FORMAT, type Role } from '../ingest/schema.js';
 
 /** The resolved input of a run. */
 export interface VariantsInput {
@@ -36,7 +36,8 @@ export async function resolveInput(input: string, out: string | undefined): Prom
     const manifestFile = path.resolve(path.dirname(input), corpusLock.manifest.file);
     return { corpusLockFile: path.resolve(input), corpusLock, manifestFile, outDir };
   }
-  if (!value || typeof value !== 'object' || !('entries' in value)) {
+  const manifestLike = value && typeof value === 'object' && 'entries' in value && (format === undefined || format === ENTRIES_FORMAT);
+  if (!manifestLike) {
     throw StimkitError.fromProblem({
       code: 'E_VARIANTS_INPUT',
       file: input,

@@ -3,14 +3,15 @@
  * sRGB; alpha over white with `floor((c·a + 255·(255 − a))/255 + 1/2)`; Lanczos-3 downscale when
  * the long side exceeds `max_side` (never upscale). VARIANTS.md, A0.
  *
- * sharp decodes at full resolution (no JPEG shrink-on-load: the reduction is a separate resize
- * of raw 8-bit sRGB values), libvips' colourspace conversion keeps the high byte of 16-bit
- * samples, and the alpha composite is done here in integers so that it is exact.
+ * sharp decodes at full resolution (so no JPEG shrink-on-load), converts ICC to sRGB and keeps the
+ * high byte of 16-bit samples; the alpha composite is done here in integers, and the downscale is
+ * Pillow's Lanczos-3 reproduced exactly (resample.ts: libvips pre-shrinks at 4× and more).
  */
 import sharp, { type OutputInfo } from 'sharp';
 import { StimkitError } from '../core/errors.js';
 import { classifySharpError } from '../core/sharp-errors.js';
 import type { Recipe } from './recipe.js';
+import { resample } from './resample.js';
 import type { Image8, VariantDef } from './types.js';
 
 /** The A0 size rule: long side → max_side, short side → max(1, floor(short·max/long + 1/2)). */
@@ -72,16 +73,7 @@ export async function decodeA0(
   const { width, height, channels } = info;
   let rgb = flattenToRgb(data, width * height, channels);
   const size = targetSize(width, height, params.max_side);
-  if (size.resized) {
-    const resized = await sharp(Buffer.from(rgb.buffer, rgb.byteOffset, rgb.byteLength), {
-      raw: { width, height, channels: 3 },
-      limitInputPixels: false,
-    })
-      .resize(size.width, size.height, { fit: 'fill', kernel: params.kernel })
-      .raw()
-      .toBuffer();
-    rgb = new Uint8Array(resized.buffer, resized.byteOffset, resized.byteLength);
-  }
+  if (size.resized) rgb = resample(rgb, width, height, 3, size.width, size.height, params.kernel);
   return {
     image: { width: size.width, height: size.height, channels: 3, data: rgb },
     facts: {

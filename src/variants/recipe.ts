@@ -33,71 +33,78 @@ function bounded(field: string, b: Bounds) {
 }
 
 const Original = z.strictObject({
-  /** Long side above which A0 is downscaled (never upscaled). */
-  max_side: bounded('original.max_side', { min: 1, max: 16384, int: true }).default(1024),
-  /** sharp resize kernel for the downscale. */
-  kernel: z.enum(['lanczos3', 'lanczos2', 'mitchell', 'cubic', 'linear', 'nearest']).default('lanczos3'),
+  max_side: bounded('original.max_side', { min: 1, max: 16384, int: true })
+    .default(1024)
+    .describe('Long side above which A0 is downscaled (never upscaled).'),
+  kernel: z
+    .enum(['lanczos3', 'bicubic', 'bilinear', 'box'])
+    .default('lanczos3')
+    .describe("Resampling filter of the downscale (Pillow's definitions, reproduced exactly)."),
 });
 
 const Crop = z.strictObject({
-  /** Fraction of each side kept, centred (0.6 keeps 36 % of the area). */
-  fraction: bounded('crop.fraction', { min: 0, max: 1, openMin: true }).default(0.6),
+  fraction: bounded('crop.fraction', { min: 0, max: 1, openMin: true })
+    .default(0.6)
+    .describe('A1: fraction of each side kept, centred (0.6 keeps 36 % of the area).'),
 });
 
 const Edges = z
   .strictObject({
-    /** Gaussian kernel size (odd). */
     blur_ksize: bounded('edges.blur_ksize', { min: 3, max: 31, int: true })
       .refine((k) => k % 2 === 1, { error: 'must be odd' })
-      .default(5),
-    blur_sigma: bounded('edges.blur_sigma', { min: 0, max: 20, openMin: true }).default(1.4),
-    /** Canny low threshold = low_ratio × median of the blurred image. */
-    low_ratio: bounded('edges.low_ratio', { min: 0, max: 10, openMin: true }).default(0.66),
-    /** Canny high threshold = high_ratio × median. */
-    high_ratio: bounded('edges.high_ratio', { min: 0, max: 10, openMin: true }).default(1.33),
-    aperture: z.union([z.literal(3), z.literal(5), z.literal(7)]).default(3),
-    l2_gradient: z.boolean().default(false),
+      .default(5)
+      .describe('A3: Gaussian kernel size (odd).'),
+    blur_sigma: bounded('edges.blur_sigma', { min: 0, max: 20, openMin: true }).default(1.4).describe('A3: Gaussian sigma (px).'),
+    low_ratio: bounded('edges.low_ratio', { min: 0, max: 10, openMin: true })
+      .default(0.66)
+      .describe('A3: Canny low threshold = low_ratio × median of the blurred image.'),
+    high_ratio: bounded('edges.high_ratio', { min: 0, max: 10, openMin: true })
+      .default(1.33)
+      .describe('A3: Canny high threshold = high_ratio × median of the blurred image.'),
+    aperture: z.union([z.literal(3), z.literal(5), z.literal(7)]).default(3).describe('A3: Sobel aperture of Canny.'),
+    l2_gradient: z.boolean().default(false).describe('A3: L2 gradient magnitude (default L1, as OpenCV).'),
   })
   .refine((e) => e.low_ratio <= e.high_ratio, { error: 'low_ratio must not exceed high_ratio', path: ['low_ratio'] });
 
 const Binary = z.strictObject({
-  /** `otsu`, or a fixed threshold t: v > t → white. */
-  threshold: z.union([z.literal('otsu'), bounded('binary.threshold', { min: 0, max: 255, int: true })]).default('otsu'),
+  threshold: z
+    .union([z.literal('otsu'), bounded('binary.threshold', { min: 0, max: 255, int: true })])
+    .default('otsu')
+    .describe('A4: `otsu`, or a fixed threshold t (v > t → white).'),
 });
 
 const Lowpass = z.strictObject({
-  filter: z.enum(['gaussian', 'ideal']).default('gaussian'),
-  /** Cutoff c in cycles per pixel: Gaussian σ, or the ideal filter's radius. */
-  cutoff: bounded('lowpass.cutoff', { min: 0, max: 1, openMin: true }).default(0.05),
-  /** `grey`: filter A2; `rgb`: filter each channel of A0 (output RGB). */
-  channels: z.enum(['grey', 'rgb']).default('grey'),
+  filter: z.enum(['gaussian', 'ideal']).default('gaussian').describe('A5: Gaussian exp(−ρ²/2c²), or ideal [ρ ≤ c].'),
+  cutoff: bounded('lowpass.cutoff', { min: 0, max: 1, openMin: true })
+    .default(0.05)
+    .describe('A5: cutoff c in cycles per pixel (Gaussian sigma, or the ideal radius).'),
+  channels: z.enum(['grey', 'rgb']).default('grey').describe('A5: `grey` filters A2; `rgb` filters each channel of A0.'),
 });
 
 const SegmenterParams = z.record(z.string(), z.unknown());
 
 const Silhouette = z.strictObject({
-  method: z.enum(['isnet', 'grabcut']).default('isnet'),
-  /** Parameters of the isnet segmenter (docs/segmentation.md), passed through and recorded resolved. */
-  isnet: SegmenterParams.default({}),
-  /** Parameters of the grabcut segmenter (reduced working resolution, iterations, seed). */
-  grabcut: SegmenterParams.default({}),
-  keep_largest_component: z.boolean().default(true),
-  fill_holes: z.boolean().default(true),
+  method: z.enum(['isnet', 'grabcut']).default('isnet').describe('A6: IS-Net network, or the classical GrabCut fallback.'),
+  isnet: SegmenterParams.default({}).describe('A6: isnet parameters (docs/segmentation.md), recorded resolved in the lock.'),
+  grabcut: SegmenterParams.default({}).describe('A6: grabcut parameters (working resolution, iterations, seed), recorded resolved.'),
+  keep_largest_component: z.boolean().default(true).describe('A6: keep the largest 8-connected component.'),
+  fill_holes: z.boolean().default(true).describe('A6: fill holes (background not 4-connected to the border).'),
 });
 
 const Metrics = z.strictObject({
-  /** Radius (cycles per pixel) of the low-frequency disc of `lowfreq_energy_fraction_ac`. */
-  lowfreq_cutoff: bounded('metrics.lowfreq_cutoff', { min: 0, max: 1, openMin: true }).default(0.05),
+  lowfreq_cutoff: bounded('metrics.lowfreq_cutoff', { min: 0, max: 1, openMin: true })
+    .default(0.05)
+    .describe('Radius (cycles per pixel) of the disc of lowfreq_energy_fraction_ac.'),
 });
 
 const Output = z.strictObject({
-  /** zlib level of the PNG files (changes bytes, not pixels). */
-  png_compression: bounded('output.png_compression', { min: 0, max: 9, int: true }).default(6),
+  png_compression: bounded('output.png_compression', { min: 0, max: 9, int: true })
+    .default(6)
+    .describe('zlib level of the PNG files (changes bytes, not pixels).'),
 });
 
 const ContactSheet = z.strictObject({
-  /** Thumbnail box (px) of each cell. */
-  cell: bounded('contact_sheet.cell', { min: 32, max: 1024, int: true }).default(192),
+  cell: bounded('contact_sheet.cell', { min: 32, max: 1024, int: true }).default(192).describe('Thumbnail box (px) of each cell.'),
 });
 
 export const Recipe = z.strictObject({

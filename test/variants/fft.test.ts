@@ -1,0 +1,69 @@
+/** Exact-size DFTs: Bluestein and power-of-two against a direct O(n²) DFT, 2-D half spectra, inverses, fftfreq. */
+import { describe, expect, it } from 'vitest';
+import { dft, fft2Real, fftfreq, ifft2Real } from '../../src/variants/fft.js';
+
+function naive(x: Float64Array, sign: -1 | 1): Float64Array {
+  const n = x.length / 2;
+  const out = new Float64Array(2 * n);
+  for (let k = 0; k < n; k++) {
+    let re = 0;
+    let im = 0;
+    for (let j = 0; j < n; j++) {
+      const a = (sign * 2 * Math.PI * ((j * k) % n)) / n;
+      re += x[2 * j]! * Math.cos(a) - x[2 * j + 1]! * Math.sin(a);
+      im += x[2 * j]! * Math.sin(a) + x[2 * j + 1]! * Math.cos(a);
+    }
+    out[2 * k] = re;
+    out[2 * k + 1] = im;
+  }
+  return out;
+}
+
+let seed = 11;
+const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 255;
+const maxAbs = (a: Float64Array, b: Float64Array) => a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i]!)), 0);
+
+describe('1-D DFT of any length', () => {
+  for (const n of [1, 2, 3, 4, 5, 7, 8, 12, 31, 64, 97, 100, 243, 683]) {
+    it(`n = ${n}`, () => {
+      const x = Float64Array.from({ length: 2 * n }, rand);
+      const out = new Float64Array(2 * n);
+      dft(n).forward(out, x);
+      expect(maxAbs(out, naive(x, -1))).toBeLessThan(1e-9 * n * 255);
+      const back = new Float64Array(2 * n);
+      dft(n).inverse(back, out);
+      expect(maxAbs(back, x)).toBeLessThan(1e-10 * 255);
+    });
+  }
+});
+
+describe('2-D real DFT (half spectrum)', () => {
+  for (const [w, h] of [[1, 1], [5, 3], [6, 4], [7, 9], [16, 5]] as const) {
+    it(`${w} × ${h}`, () => {
+      const img = Float64Array.from({ length: w * h }, rand);
+      const spec = fft2Real(img, w, h);
+      // direct 2-D DFT at every kept bin
+      for (let ky = 0; ky < h; ky++) for (let kx = 0; kx < spec.cols; kx++) {
+        let re = 0;
+        let im = 0;
+        for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+          const a = -2 * Math.PI * (((ky * y) % h) / h + ((kx * x) % w) / w);
+          re += img[y * w + x]! * Math.cos(a);
+          im += img[y * w + x]! * Math.sin(a);
+        }
+        const i = ky * spec.cols + kx;
+        expect(Math.abs(spec.data[2 * i]! - re)).toBeLessThan(1e-8);
+        expect(Math.abs(spec.data[2 * i + 1]! - im)).toBeLessThan(1e-8);
+      }
+      const back = ifft2Real(spec);
+      expect(maxAbs(back, img)).toBeLessThan(1e-9);
+    });
+  }
+});
+
+describe('fftfreq', () => {
+  it('follows numpy: [0, 1, …, (n−1)//2, −(n//2), …, −1] · (1/n)', () => {
+    expect([0, 1, 2, 3].map((k) => fftfreq(k, 4))).toEqual([0, 0.25, -0.5, -0.25]);
+    expect([0, 1, 2, 3, 4].map((k) => fftfreq(k, 5))).toEqual([0, 1 * (1 / 5), 2 * (1 / 5), -2 * (1 / 5), -1 * (1 / 5)]);
+  });
+});

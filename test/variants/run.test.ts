@@ -1,0 +1,206 @@
+/**
+ * `stimkit variants` and `runVariants` end to end on a tiny corpus (demo photos shrunk to 96 px):
+ * outputs and lock, byte-identical reruns, reuse of unchanged outputs, shards and their
+ * combination, a failing entry, A6 through an injected segmenter, and every error exit code.
+ */
+import { readdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { StimkitError } from '../../src/core/errors.js';
+import { readVariantsLock } from '../../src/variants/lock.js';
+import { runVariants } from '../../src/variants/run.js';
+import { runCli, spawnCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+import { fakeSegmenter, sha, tinyCorpus } from './helpers.js';
+
+const NO_A6 = 'A0,A1,A2,A3,A4,A5';
+let corpus: { dir: string; manifest: string };
+let work: string;
+
+beforeAll(async () => {
+  corpus = await tinyCorpus([
+    ['astronaut', 'astronaut.png', ['core', 'abstraction']],
+    ['cat', 'chelsea.png', ['control']],
+    ['horse', 'horse.png', ['abstraction']],
+  ]);
+  work = await tempDir('stimkit-variants-work-');
+});
+
+/** sha256 of every file under `dir`, by relative path. */
+async function tree(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!e.isFile()) continue;
+    const file = path.join(e.parentPath, e.name);
+    out[path.relative(dir, file)] = sha(await readFile(file));
+  }
+  return out;
+}
+
+describe('stimkit variants', () => {
+  it('writes every selected variant, the lock and the contact sheet; a rerun is byte-identical and reuses everything', async () => {
+    const out = path.join(work, 'a');
+    const r = await runCli(['variants', corpus.manifest, '--out', out, '--only', NO_A6, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const s = r.json();
+    expect(s).toMatchObject({ ok: true, entries: 3, outputs: 18, computed: 18, reused: 0 });
+    const lock = await readVariantsLock(path.join(out, 'variants.lock.json'));
+    expect(lock.entries.map((e) => e.id)).toEqual(['astronaut', 'cat', 'horse']);
+    const astro = lock.entries[0]!;
+    expect(astro.variants.map((v) => v.file)).toEqual(['A0-original', 'A1-crop', 'A2-grayscale', 'A3-edges', 'A4-binary', 'A5-lowpass'].map((n) => `astronaut/${n}.png`));
+    for (const v of astro.variants) expect(sha(await readFile(path.join(out, v.file!)))).toBe(v.sha256);
+    expect(astro.variants[3]!.params).toHaveProperty('thresholds');
+    expect(astro.variants[4]!.metrics).toHaveProperty('foreground_fraction');
+    expect(lock.inputs.corpus_lock.file).toBe('corpus.lock.json');
+    expect(lock.inputs.manifest!.file).toBe(path.relative(out, corpus.manifest).split(path.sep).join('/'));
+    expect(lock.contact_sheets.map((c) => c.file)).toEqual(['contact-sheet.png']);
+    expect((await sharp(path.join(out, 'contact-sheet.png')).metadata()).width).toBeGreaterThan(6 * 192);
+
+    const before = await tree(out);
+    const again = await runCli(['variants', corpus.manifest, '--out', out, '--only', NO_A6, '--json']);
+    expect(again.json()).toMatchObject({ computed: 0, reused: 18, lock_written: false });
+    expect(await tree(out)).toEqual(before);
+
+    // a fresh folder next to it gets the same bytes
+    const twin = path.join(work, 'b');
+    await runCli(['variants', corpus.manifest, '--out', twin, '--only', NO_A6]);
+    expect(await tree(twin)).toEqual(before);
+  });
+
+  it('recomputes only the outputs whose recipe changed', async () => {
+    const out = path.join(work, 'a');
+    const r = await runCli(['variants', corpus.manifest, '--out', out, '--only', NO_A6, '--cutoff', '0.1', '--json']);
+    expect(r.json()).toMatchObject({ computed: 3, reused: 15 });
+    const lock = await readVariantsLock(path.join(out, 'variants.lock.json'));
+    expect(lock.recipe.lowpass.cutoff).toBe(0.1);
+    expect(lock.entries[0]!.variants.find((v) => v.code === 'A5')!.params.cutoff).toBe(0.1);
+  });
+
+  it('splits entries into shards whose locks a plain run combines without recomputing', async () => {
+    const out = path.join(work, 'sharded');
+    const one = await runCli(['variants', corpus.manifest, '--out', out, '--only', NO_A6, '--shard', '1/2', '--json']);
+    const two = await runCli(['variants', corpus.manifest, '--out', out, '--only', NO_A6, '--shard', '2/2', '--json']);
+    expect([one.json().entries, two.json().entries]).toEqual([2, 1]);
+    expect(one.json().contact_sheets).toEqual([]);
+    const names = await readdir(out);
+    expect(names).toContain('variants.shard-1-of-2.lock.json');
+    expect(names).not.toContain('variants.lock.json');
+    const shard2 = await readVariantsLock(path.join(out, 'variants.shard-2-of-2.lock.json'));
+    expect(shard2.entries.map((e) => e.id)).toEqual(['cat']);
+    const all = await runCli(['variants', corpus.manifest, '--out', out, '--only', NO_A6, '--json']);
+    expect(all.json()).toMatchObject({ computed: 0, reused: 18, entries: 3 });
+    const plain = await tree(path.join(work, 'b'));
+    const combined = await tree(out);
+    expect(combined['variants.lock.json']).toBe(plain['variants.lock.json']);
+    expect(combined['contact-sheet.png']).toBe(plain['contact-sheet.png']);
+  });
+
+  it('selects entries by role', async () => {
+    const r = await runCli(['variants', corpus.manifest, '--out', path.join(work, 'roles'), '--only', 'A2', '--roles', 'abstraction', '--json']);
+    expect(r.json()).toMatchObject({ entries: 2, outputs: 2 });
+  });
+
+  it('records a failing entry, finishes the others and exits 1', async () => {
+    const out = path.join(work, 'fail');
+    await runCli(['variants', corpus.manifest, '--out', out, '--only', 'A2']);
+    // the image changes after the corpus lock was written
+    await sharp({ create: { width: 8, height: 8, channels: 3, background: '#ff0000' } }).png().toFile(path.join(corpus.dir, 'horse.png.new'));
+    const { rename } = await import('node:fs/promises');
+    const horse = path.join(corpus.dir, 'horse.png');
+    await rename(horse, `${horse}.orig`);
+    await rename(`${horse}.new`, horse);
+    try {
+      const r = await runCli(['variants', path.join(out, 'corpus.lock.json'), '--out', out, '--only', 'A2,A4', '--json']);
+      expect(r.code).toBe(1);
+      const s = r.json();
+      expect(s).toMatchObject({ ok: false, entries_ok: 2, entries_failed: 1 });
+      expect(s.failures[0]).toMatchObject({ entry: 'horse', code: 'E_VARIANTS_IMAGE_CHANGED' });
+      expect(r.stderr).toMatch(/E_VARIANTS_IMAGE_CHANGED/);
+      const lock = await readVariantsLock(path.join(out, 'variants.lock.json'));
+      expect(lock.entries[2]).toMatchObject({ id: 'horse', status: 'failed', error: { code: 'E_VARIANTS_IMAGE_CHANGED' } });
+      expect(lock.entries[2]!.variants.map((v) => v.status)).toEqual(['failed', 'failed']);
+    } finally {
+      await rm(horse);
+      await rename(`${horse}.orig`, horse);
+    }
+  });
+
+  it.each([
+    [['--only', 'A3,A9'], 1, /unknown variant code "A9".*A0 \(original\)/],
+    [['--crop-fraction', '1.5'], 1, /crop\.fraction.*\(0, 1\]/],
+    [['--cutoff', '0'], 1, /lowpass\.cutoff/],
+    [['--cutoff', 'lots'], 1, /lowpass\.cutoff/],
+    [['--max-side', '0'], 1, /original\.max_side.*\[1, 16384\]/],
+    [['--silhouette', 'magic'], 1, /silhouette\.method/],
+    [['--shard', '3/2'], 2, /--shard/],
+    [['--jobs', '0'], 2, /positive integer/],
+    [['--roles', 'bogus'], 2, /roles/],
+  ])('%j exits %i', async (flags, code, message) => {
+    const r = await runCli(['variants', corpus.manifest, '--out', path.join(work, 'errors'), ...flags]);
+    expect(r.code).toBe(code);
+    expect(r.stderr).toMatch(message);
+  });
+
+  it('rejects a file that is neither a manifest nor a corpus lock', async () => {
+    const r = await runCli(['variants', path.join(work, 'a', 'variants.lock.json'), '--out', path.join(work, 'errors'), '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json().error.code).toBe('E_VARIANTS_INPUT');
+    expect(r.stderr).toMatch(/neither an entries manifest nor a corpus lock/);
+  });
+
+  it('runs from the real binary', () => {
+    const r = spawnCli(['variants', corpus.manifest, '--out', path.join(work, 'bin'), '--only', 'A9']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/unknown variant code "A9"/);
+  });
+});
+
+describe('A6 in a run', () => {
+  it('shares one segmenter, records its description, and reuses the silhouettes on a rerun', async () => {
+    const out = path.join(work, 'a6');
+    const seg = fakeSegmenter(100);
+    const r = await runVariants(corpus.manifest, { out, only: ['A0', 'A6'], segmenter: seg, jobs: 2 });
+    expect(r.failed).toBe(0);
+    expect(seg.calls).toBe(3);
+    expect(seg.disposed).toBe(false); // injected: the caller disposes
+    expect(r.lock.segmenter).toEqual({ fake: true, threshold: 100 });
+    const a6 = r.lock.entries[0]!.variants[1]!;
+    expect(a6).toMatchObject({ code: 'A6', name: 'silhouette', channels: 1, params: { method: 'isnet', segmenter: { fake: true, threshold: 100 } } });
+    expect(a6.metrics).toHaveProperty('foreground_fraction');
+    const pixels = await sharp(path.join(out, a6.file!)).raw().toBuffer();
+    expect(new Set(pixels)).toEqual(new Set([0, 255]));
+    const seg2 = fakeSegmenter(100);
+    const again = await runVariants(corpus.manifest, { out, only: ['A0', 'A6'], segmenter: seg2 });
+    expect([seg2.calls, again.reused, again.lockWritten]).toEqual([0, 6, false]);
+    // another segmenter description invalidates A6 only
+    const seg3 = fakeSegmenter(100, { fake: true, model: 'other' });
+    const third = await runVariants(corpus.manifest, { out, only: ['A0', 'A6'], segmenter: seg3 });
+    expect([seg3.calls, third.computed, third.reused]).toEqual([3, 3, 3]);
+  });
+
+  it('fails A6 per entry with the reason when the segmenter is unavailable, and still makes A0–A5', async () => {
+    const r = await runVariants(corpus.manifest, {
+      out: path.join(work, 'a6-missing'),
+      only: ['A2', 'A6'],
+      segmenterFactory: { available: async () => ({ ok: false, reason: 'model package not installed' }), create: async () => expect.unreachable() },
+    });
+    expect(r.failed).toBe(3);
+    expect(r.warnings.join()).toMatch(/model package not installed/);
+    for (const e of r.lock.entries) {
+      expect(e.variants.map((v) => v.status)).toEqual(['ok', 'failed']);
+      expect(e.variants[1]!.error).toMatchObject({ code: 'E_VARIANTS_SEGMENTER_UNAVAILABLE' });
+      expect(e.variants[1]!.error!.message).toMatch(/--silhouette grabcut/);
+    }
+  });
+
+  it('stops on bad segmenter parameters (a recipe error, exit 1)', async () => {
+    const bad = new StimkitError('E_SEGMENT_PARAM', 'silhouette.grabcut.resolution: out of range');
+    const p = runVariants(corpus.manifest, {
+      out: path.join(work, 'a6-bad'),
+      only: ['A6'],
+      segmenterFactory: { available: async () => ({ ok: true }), create: async () => Promise.reject(bad) },
+    });
+    await expect(p).rejects.toBe(bad);
+  });
+});

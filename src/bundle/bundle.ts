@@ -8,6 +8,7 @@ import { sha256, sha256File } from '../core/fsio.js';
 import { TOOL } from '../core/tool.js';
 import { loadStudy } from '../study/load.js';
 import type { Role } from '../ingest/schema.js';
+import type { Progress } from '../variants/progress.js';
 import { resolveCorpus } from './corpus-source.js';
 import { assertExpectations, countPlan } from './counts.js';
 import { BUNDLE_FORMAT, BUNDLE_VERSION, type Counts } from './format.js';
@@ -25,8 +26,12 @@ export interface BundleOptions {
   dryRun?: boolean;
   /** Folder for corpus and variants locks that must be (re)made, instead of the study's own paths. */
   work?: string;
-  /** Parallel jobs for ingest and hashing. */
+  /** Parallel jobs for ingest, variants and hashing. */
   jobs?: number;
+  /** Progress of a variants run, when one is needed. */
+  progress?: Progress;
+  /** One line per step that does real work (ingest or variants rebuilt). */
+  log?: (line: string) => void;
 }
 
 /** What `bundleStudy` did. */
@@ -57,7 +62,7 @@ export async function bundleStudy(studyFile: string, options: BundleOptions = {}
   const loaded = await loadStudy(studyFile);
   const dryRun = Boolean(options.dryRun);
   if (!dryRun && !options.out) throw new Error('bundleStudy: options.out is required unless dryRun');
-  const corpus = await resolveCorpus(loaded, { dryRun, work: options.work, jobs: options.jobs });
+  const corpus = await resolveCorpus(loaded, { dryRun, work: options.work, jobs: options.jobs, log: options.log });
   const stimuli = await loadStimuli(loaded);
   const plan = expandPlan(loaded, { entries: corpus?.entries, prompts: stimuli.prompts?.source, instrument: stimuli.instrument?.source });
   const counts = countPlan(loaded, plan);
@@ -75,7 +80,7 @@ export async function bundleStudy(studyFile: string, options: BundleOptions = {}
   }
 
   const roles = new Map<string, Role[]>((corpus?.entries ?? []).map((e) => [e.id, e.roles]));
-  const variants = corpus?.lockFile ? await resolveVariantImages(loaded, corpus.lockFile, plan, roles, { work: options.work, jobs: options.jobs }) : null;
+  const variants = corpus?.lockFile ? await resolveVariantImages(loaded, corpus.lockFile, plan, roles, { work: options.work, jobs: options.jobs, progress: options.progress, log: options.log }) : null;
   const payload = buildPayload({
     loaded,
     studySha256: sha256(await readFile(loaded.file)),

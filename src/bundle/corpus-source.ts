@@ -9,7 +9,7 @@ import pMap from 'p-map';
 import type { z } from 'zod';
 import { loadDataFile } from '../core/datafile.js';
 import { StimkitError } from '../core/errors.js';
-import { exists } from '../core/fsio.js';
+import { exists, relPosix } from '../core/fsio.js';
 import { sha256OrNull } from '../verify/walk.js';
 import { ingest } from '../ingest/ingest.js';
 import { CorpusLock, imagePathFromLock, readCorpusLock } from '../ingest/lock.js';
@@ -75,7 +75,10 @@ export async function lockStaleness(lockFile: string, manifestFile: string): Pro
  * Resolve the corpus: in a dry run the manifest's entries; otherwise a current corpus lock, reused
  * from the study's location or from `work`, or written by ingest (into `work` when given).
  */
-export async function resolveCorpus(loaded: LoadedStudy, options: { dryRun?: boolean; work?: string; jobs?: number }): Promise<CorpusSource | null> {
+export async function resolveCorpus(
+  loaded: LoadedStudy,
+  options: { dryRun?: boolean; work?: string; jobs?: number; log?: (line: string) => void },
+): Promise<CorpusSource | null> {
   const corpus = loaded.study.corpus;
   if (!corpus) return null;
   const manifestFile = loaded.resolve(corpus.entries);
@@ -85,11 +88,14 @@ export async function resolveCorpus(loaded: LoadedStudy, options: { dryRun?: boo
   }
   const declared = await defaultLockFile(loaded, manifestFile);
   const candidates = [declared, ...(options.work ? [path.join(path.resolve(options.work), 'corpus', 'corpus.lock.json')] : [])];
+  let reason = '';
   for (const lockFile of candidates) {
     const lock = await lockStaleness(lockFile, manifestFile);
     if (typeof lock !== 'string') return { entries: lock.entries, lock, lockFile, reused: true, manifestFile };
+    reason = lock;
   }
   const out = path.dirname(candidates[candidates.length - 1]!);
+  options.log?.(`corpus: ${reason}; running ingest into ${relPosix(process.cwd(), out)}`);
   const result = await ingest(manifestFile, { out, jobs: options.jobs });
   if (result.errors > 0 || !result.lockFile) {
     throw new StimkitError('E_BUNDLE_INGEST', `${manifestFile}: ingest found ${result.errors} error(s); the corpus cannot be bundled`, {

@@ -14,6 +14,7 @@ import { canonicalJson } from '../core/json.js';
 import { resolveRecipe, type Recipe } from '../variants/recipe.js';
 import { LOCK_NAME, readVariantsLock, VariantsLock } from '../variants/lock.js';
 import { readJsonLock } from './corpus-source.js';
+import type { Progress } from '../variants/progress.js';
 import { runVariants } from '../variants/run.js';
 import type { Role } from '../ingest/schema.js';
 import type { LoadedStudy } from '../study/load.js';
@@ -99,19 +100,29 @@ export async function resolveVariantImages(
   corpusLockFile: string,
   trials: PlannedTrial[],
   roles: Map<string, Role[]>,
-  options: { work?: string; jobs?: number } = {},
+  options: { work?: string; jobs?: number; progress?: Progress; log?: (line: string) => void } = {},
 ): Promise<VariantImages | null> {
   const need = neededImages(trials, roles);
   if (need.keys.size === 0) return null;
   const recipe = await studyRecipe(loaded);
   const declared = loaded.resolve(loaded.study.variants!.lock);
   const candidates = [declared, ...(options.work ? [path.join(path.resolve(options.work), 'variants', LOCK_NAME)] : [])];
+  let reason = '';
   for (const lockFile of candidates) {
     const s = await variantsStaleness(lockFile, corpusLockFile, recipe, need.keys);
     if ('lock' in s) return { lock: s.lock, lockFile, reused: true, images: s.images };
+    reason = s.reason;
   }
   const lockFile = candidates[candidates.length - 1]!;
-  const run = await runVariants(corpusLockFile, { out: path.dirname(lockFile), only: need.codes, recipe, roles: need.roles, jobs: options.jobs });
+  options.log?.(`variants: ${reason}; running the variants stage (${need.codes.join(',')} on entries with roles ${need.roles.join(', ')}) into ${relPosix(process.cwd(), path.dirname(lockFile))}`);
+  const run = await runVariants(corpusLockFile, {
+    out: path.dirname(lockFile),
+    only: need.codes,
+    recipe,
+    roles: need.roles,
+    jobs: options.jobs,
+    progress: options.progress,
+  });
   const after = await variantsStaleness(run.lockFile, corpusLockFile, recipe, need.keys);
   if ('lock' in after) return { lock: after.lock, lockFile: run.lockFile, reused: false, images: after.images };
   const failures = run.lock.entries.flatMap((e) =>

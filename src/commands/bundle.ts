@@ -1,6 +1,8 @@
 /** `stimkit bundle <study.yaml> --out DIR [--dry-run] [--work DIR] [--jobs N]` */
 import { Option } from 'commander';
 import { positiveInt } from '../cli/flags.js';
+import { processIo } from '../cli/output.js';
+import { createProgress } from '../variants/progress.js';
 import { EXIT, StimkitError } from '../core/errors.js';
 import { bundleStudy } from '../bundle/bundle.js';
 import { bundleHuman, bundleJson } from '../bundle/summary.js';
@@ -16,13 +18,15 @@ export const bundleCommand: CommandSpec = {
       .option('--dry-run', 'print the counts by paradigm × language without writing anything')
       .option('--work <dir>', "folder for corpus and variants locks that must be (re)made (default: the study's own paths)")
       .addOption(new Option('--jobs <n>', 'parallel jobs for ingest and hashing').argParser(positiveInt)),
-  run: async ([study], opts) => {
+  run: async ([study], opts, io) => {
     if (!opts.dryRun && !opts.out) throw StimkitError.usage('E_USAGE', 'bundle needs --out DIR (or --dry-run)');
     const result = await bundleStudy(String(study), {
       out: opts.out as string | undefined,
       dryRun: Boolean(opts.dryRun),
       work: opts.work as string | undefined,
       jobs: opts.jobs as number | undefined,
+      progress: createProgress('variants', io.stderr, io === processIo ? process.stderr : undefined),
+      log: (line) => io.stderr(`${line}\n`),
     });
     return { summary: bundleJson(result), human: bundleHuman(result), exitCode: EXIT.ok };
   },

@@ -42,7 +42,7 @@ export const Sampling = z.strictObject({
   max_tokens: z.number().int().positive().optional(),
   /** `false`: reasoning disabled (sent as `chat_template_kwargs.enable_thinking: false`). */
   thinking: z.boolean().optional(),
-});
+}).describe('Sampling sent with every trial; what is left out is the provider default. thinking: false disables reasoning.');
 export type Sampling = z.output<typeof Sampling>;
 
 /** Which entries of the corpus a paradigm uses: those with any of `roles`, optionally only `ids`. */
@@ -50,7 +50,7 @@ const EntrySelection = z.strictObject({
   roles: z.array(Role).min(1, 'at least one role'),
   /** Restrict to these entry ids (each must exist and carry one of `roles`). */
   ids: z.array(Slug).min(1).optional(),
-});
+}).describe('The entries with any of these roles, in corpus order; with ids, only those entries.');
 
 /** One VLM paradigm block. Languages, seeds, sampling and models default to the study's. */
 const ParadigmBlock = z.strictObject({
@@ -64,7 +64,7 @@ const ParadigmBlock = z.strictObject({
   models: Slug.optional(),
   /** Abstraction only: the variant codes, in ladder order (default A0–A6). */
   variants: z.array(VariantCode).min(1).optional(),
-});
+}).describe('One VLM paradigm: its entries, and overrides of the study languages, seeds, sampling, model set and prompt card (default: the paradigm name). Only abstraction takes variants (default A0-A6).');
 export type ParadigmBlock = z.output<typeof ParadigmBlock>;
 
 /** One arm of the forced-choice instrument: languages × framings × iterations per topic. */
@@ -74,7 +74,7 @@ const InstrumentArm = z.strictObject({
   iterations: z.number().int().min(1).max(100_000),
   models: Slug.optional(),
   description: z.string().optional(),
-});
+}).describe('One instrument arm: every topic in each language, both framings, iterations 0..n-1.');
 
 /** The bilingual dual-framing instrument. */
 const Instrument = z.strictObject({
@@ -88,7 +88,7 @@ const Instrument = z.strictObject({
   sampling: Sampling,
   models: Slug.optional(),
   arms: z.array(InstrumentArm).min(1),
-});
+}).describe('The dual-framing instrument: topics and wrapper files (relative to the study file), framings, sampling, model set, arms.');
 export type Instrument = z.output<typeof Instrument>;
 
 /**
@@ -103,7 +103,7 @@ const Expectation = z.strictObject({
   total: z.number().int().min(0).optional(),
   /** Languages to count (default: all). */
   languages: z.array(LangCode).min(1).optional(),
-});
+}).describe('A count the plan must come out at: trials of the blocks (paradigms or instrument/<arm>) per model, and in total over the blocks\' one model set.');
 export type Expectation = z.output<typeof Expectation>;
 
 /** Where the abstraction variants come from and how they are made. */
@@ -114,7 +114,7 @@ const VariantsSource = z.strictObject({
   recipe: FilePath.optional(),
   /** Silhouette method for A6 (`grabcut` needs no neural model). Default: the variants default. */
   silhouette: z.enum(['isnet', 'grabcut']).optional(),
-});
+}).describe('Where the variant images come from: the variants lock to reuse or write, the recipe file, the A6 method.');
 
 export const Study = z.strictObject({
   format: z.literal(STUDY_FORMAT).default(STUDY_FORMAT),
@@ -125,7 +125,7 @@ export const Study = z.strictObject({
   /** Where the design comes from (papers, registrations). Recorded, not interpreted. */
   references: z.array(z.string().min(1)).optional(),
   /** Seed of every random draw of the plan (wrapper draws). */
-  global_seed: Seed,
+  global_seed: Seed.describe('Seed of every wrapper draw.'),
   corpus: z
     .strictObject({
       /** The entries manifest. */
@@ -136,17 +136,17 @@ export const Study = z.strictObject({
     .optional(),
   variants: VariantsSource.optional(),
   /** Prompt cards (Table A3), e.g. `prompts.yaml`. */
-  prompts: FilePath.optional(),
+  prompts: FilePath.optional().describe('Prompt cards file, relative to the study file.'),
   /** Study languages for the VLM paradigms. */
-  languages: z.array(LangCode).min(1).default(['en', 'zh']),
+  languages: z.array(LangCode).min(1).default(['en', 'zh']).describe('Languages of the VLM paradigms.'),
   /** Replication seeds for the VLM paradigms (the paper: 42, 622, 997). */
-  seeds: z.array(Seed).min(1).default([42]),
+  seeds: z.array(Seed).min(1).default([42]).describe('Replication seeds of the VLM paradigms (the paper: 42, 622, 997).'),
   /** Default sampling for the VLM paradigms. */
   sampling: Sampling,
   /** Named model sets the plan is meant for, e.g. `{vlm: [...], llm: [...]}`. Trials do not depend on them. */
-  models: z.record(Slug, z.array(z.string().min(1)).min(1)).default({}),
+  models: z.record(Slug, z.array(z.string().min(1)).min(1)).default({}).describe('Named model sets; trials do not depend on them.'),
   /** The model set of blocks that do not name one. */
-  default_models: Slug.optional(),
+  default_models: Slug.optional().describe('The model set of blocks that do not name one.'),
   paradigms: z
     .strictObject({
       describe: ParadigmBlock.optional(),

@@ -7,7 +7,6 @@ import { readFile } from 'node:fs/promises';
 import { sha256, sha256File } from '../core/fsio.js';
 import { TOOL } from '../core/tool.js';
 import { loadStudy } from '../study/load.js';
-import type { Role } from '../ingest/schema.js';
 import type { Progress } from '../variants/progress.js';
 import { resolveCorpus } from './corpus-source.js';
 import { assertExpectations, countPlan } from './counts.js';
@@ -79,8 +78,7 @@ export async function bundleStudy(studyFile: string, options: BundleOptions = {}
     return { ...base, out: null, digest: null, images, payload: null, reused: { corpus: null, variants: null } };
   }
 
-  const roles = new Map<string, Role[]>((corpus?.entries ?? []).map((e) => [e.id, e.roles]));
-  const variants = corpus?.lockFile ? await resolveVariantImages(loaded, corpus.lockFile, plan, roles, { work: options.work, jobs: options.jobs, progress: options.progress, log: options.log }) : null;
+  const variants = corpus?.lock && corpus.lockFile ? await resolveVariantImages(loaded, corpus.lockFile, plan, corpus.lock.entries, { work: options.work, jobs: options.jobs, progress: options.progress, log: options.log }) : null;
   const payload = buildPayload({
     loaded,
     studySha256: sha256(await readFile(loaded.file)),

@@ -57,10 +57,15 @@ export async function studyRecipe(loaded: LoadedStudy): Promise<Recipe> {
   return resolveRecipe(v.recipe ? loaded.resolve(v.recipe) : undefined, v.silhouette ? { silhouette: v.silhouette } : {});
 }
 
-/** Why the lock at `lockFile` cannot serve the plan, or null (with its images) when it can. */
+/**
+ * Why the lock at `lockFile` cannot serve the plan, or its images when it can: every needed
+ * output was made with this recipe from the image bytes the corpus lock records (`originals`:
+ * entry id → sha256), and its file still has the recorded digest. Which corpus lock file the
+ * variants were made from does not matter, only the image bytes do.
+ */
 export async function variantsStaleness(
   lockFile: string,
-  corpusLockFile: string,
+  originals: Map<string, string | null>,
   recipe: Recipe,
   keys: Set<string>,
 ): Promise<{ reason: string } | { lock: VariantsLock; images: Map<string, ResolvedImage> }> {
@@ -73,9 +78,8 @@ export async function variantsStaleness(
   }
   const dir = path.dirname(lockFile);
   if (lock.selection.shard) return { reason: 'it is a shard lock' };
-  if (path.resolve(dir, lock.inputs.corpus_lock.file) !== path.resolve(corpusLockFile)) return { reason: 'it was made from another corpus lock' };
-  if (lock.inputs.corpus_lock.sha256 !== (await sha256OrNull(corpusLockFile))) return { reason: 'the corpus lock changed' };
   if (canonicalJson(lock.recipe) !== canonicalJson(recipe)) return { reason: 'the recipe changed' };
+  const fromImage = new Map(lock.entries.map((e) => [e.id, e.image.sha256]));
   const records = new Map<string, VariantsLock['entries'][number]['variants'][number]>(lock.entries.flatMap((e) => e.variants.map((v) => [`${e.id}/${v.code}`, v] as const)));
   const images = new Map<string, ResolvedImage>();
   const missing: string[] = [];
@@ -83,14 +87,16 @@ export async function variantsStaleness(
     [...keys].sort(),
     async (key) => {
       const r = records.get(key);
+      const entry = key.slice(0, key.lastIndexOf('/'));
       if (!r || r.status !== 'ok' || !r.file || !r.sha256) return void missing.push(key);
+      if (!originals.get(entry) || fromImage.get(entry) !== originals.get(entry)) return void missing.push(key);
       const file = path.resolve(dir, r.file);
       if ((await sha256OrNull(file)) !== r.sha256) return void missing.push(key);
       images.set(key, { sha256: r.sha256, file });
     },
     { concurrency: 8 },
   );
-  if (missing.length) return { reason: `output(s) missing or changed: ${missing.sort().slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}` };
+  if (missing.length) return { reason: `output(s) missing, changed, or made from other image bytes: ${missing.sort().slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}` };
   return { lock, images };
 }
 
@@ -99,9 +105,11 @@ export async function resolveVariantImages(
   loaded: LoadedStudy,
   corpusLockFile: string,
   trials: PlannedTrial[],
-  roles: Map<string, Role[]>,
+  corpus: Array<{ id: string; roles: Role[]; image: { resolved: { sha256: string | null } } }>,
   options: { work?: string; jobs?: number; progress?: Progress; log?: (line: string) => void } = {},
 ): Promise<VariantImages | null> {
+  const roles = new Map(corpus.map((e) => [e.id, e.roles]));
+  const originals = new Map(corpus.map((e) => [e.id, e.image.resolved.sha256]));
   const need = neededImages(trials, roles);
   if (need.keys.size === 0) return null;
   const recipe = await studyRecipe(loaded);
@@ -109,7 +117,7 @@ export async function resolveVariantImages(
   const candidates = [declared, ...(options.work ? [path.join(path.resolve(options.work), 'variants', LOCK_NAME)] : [])];
   let reason = '';
   for (const lockFile of candidates) {
-    const s = await variantsStaleness(lockFile, corpusLockFile, recipe, need.keys);
+    const s = await variantsStaleness(lockFile, originals, recipe, need.keys);
     if ('lock' in s) return { lock: s.lock, lockFile, reused: true, images: s.images };
     reason = s.reason;
   }
@@ -123,7 +131,7 @@ export async function resolveVariantImages(
     jobs: options.jobs,
     progress: options.progress,
   });
-  const after = await variantsStaleness(run.lockFile, corpusLockFile, recipe, need.keys);
+  const after = await variantsStaleness(run.lockFile, originals, recipe, need.keys);
   if ('lock' in after) return { lock: after.lock, lockFile: run.lockFile, reused: false, images: after.images };
   const failures = run.lock.entries.flatMap((e) =>
     e.variants.filter((v) => v.status === 'failed' && need.keys.has(`${e.id}/${v.code}`)).map((v) => ({ entry: e.id, code: v.code, error: v.error })),

@@ -8,6 +8,7 @@ import { bundleStudy, type BundleResult } from '../../src/bundle/bundle.js';
 import { Trial } from '../../src/bundle/format.js';
 import { exists } from '../../src/core/fsio.js';
 import { StimkitError } from '../../src/core/errors.js';
+import { runVariants } from '../../src/variants/run.js';
 import { verifyBundle } from '../../src/verify/verify.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -85,6 +86,15 @@ describe('bundleStudy on a small study', () => {
     await mkdir(path.dirname(elsewhere), { recursive: true });
     await cp(project, elsewhere, { recursive: true });
     expect((await bundle(path.join(elsewhere, 'fixture.study.yaml'))).digest).toBe(base.digest);
+  });
+
+  it('reuses variants made by `stimkit variants` from the manifest (another corpus lock, the same image bytes)', async () => {
+    const copy = path.join(root, 'variants-first');
+    await cp(project, copy, { recursive: true });
+    await runVariants(path.join(copy, 'mini.entries.yaml'), { out: path.join(copy, 'variants'), overrides: { silhouette: 'grabcut' }, contactSheet: false });
+    const r = await bundle(path.join(copy, 'fixture.study.yaml'));
+    expect(r.reused.variants).toBe(true);
+    expect(r.digest).toBe(base.digest);
   });
 
   it.each([

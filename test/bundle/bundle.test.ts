@@ -10,7 +10,7 @@ import { exists } from '../../src/core/fsio.js';
 import { StimkitError } from '../../src/core/errors.js';
 import { runVariants } from '../../src/variants/run.js';
 import { verifyBundle } from '../../src/verify/verify.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, spawnCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { editFile, FIXTURE_STUDY, FIXTURE_TRIALS, writeFixtureProject } from './fixture.js';
 
@@ -188,5 +188,15 @@ describe('bundle checks and outputs', () => {
     expect(dry.code).toBe(0);
     expect(dry.json().counts.trials).toBe(FIXTURE_TRIALS);
     expect((await runCli(['bundle', study])).code).toBe(2);
+  });
+
+  it('the built binary seals and verifies the same digest', () => {
+    const out = path.join(root, 'spawned');
+    const b = spawnCli(['bundle', study, '--out', out, '--work', path.join(root, 'work-1'), '--json']);
+    expect(b.code, b.stderr).toBe(0);
+    expect(b.json().digest).toBe(base.digest);
+    const v = spawnCli(['verify', out, '--digest', base.digest!, '--json']);
+    expect(v.code, v.stderr).toBe(0);
+    expect(v.json()).toMatchObject({ ok: true, digest: base.digest });
   });
 });

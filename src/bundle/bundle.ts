@@ -11,6 +11,7 @@ import type { Progress } from '../variants/progress.js';
 import { resolveCorpus } from './corpus-source.js';
 import { assertExpectations, countPlan } from './counts.js';
 import { BUNDLE_FORMAT, BUNDLE_VERSION, type Counts } from './format.js';
+import { draftWarnings, type PlanWarning } from './drafts.js';
 import { buildPayload } from './payload.js';
 import { expandPlan, type PlannedTrial } from './plan.js';
 import { loadStimuli } from './stimuli-source.js';
@@ -45,6 +46,8 @@ export interface BundleResult {
   counts: Counts;
   payload: { files: number; octets: number } | null;
   reused: { corpus: boolean | null; variants: boolean | null };
+  /** Texts the plan uses that are unreviewed drafts (the bag is sealed all the same). */
+  warnings: PlanWarning[];
   /** The plan itself (for callers and tests; not printed). */
   plan: PlannedTrial[];
 }
@@ -71,6 +74,7 @@ export async function bundleStudy(studyFile: string, options: BundleOptions = {}
     dryRun,
     trials: plan.length,
     counts,
+    warnings: draftWarnings(plan, stimuli),
     plan,
   };
   if (dryRun) {

@@ -16,6 +16,7 @@ export function bundleJson(r: BundleResult) {
     payload: r.payload,
     reused: r.reused,
     counts: r.counts,
+    warnings: r.warnings,
   };
 }
 
@@ -35,6 +36,7 @@ export function bundleHuman(r: BundleResult): string {
     const total = e.total ? `, total ${e.total.got} (expected ${e.total.expected})` : '';
     lines.push(`  ${e.ok ? 'ok' : 'MISMATCH'}: ${e.label}: ${e.per_model.got} per model (expected ${e.per_model.expected})${total}`);
   }
+  for (const w of r.warnings) lines.push(`  warning ${w.code}: ${w.message}`);
   if (!r.dryRun) {
     const reuse = (x: boolean | null, what: string) => (x === null ? '' : `${what} ${x ? 'reused' : 'rebuilt'}`);
     lines.push(`  ${[reuse(r.reused.corpus, 'corpus lock'), reuse(r.reused.variants, 'variants lock')].filter(Boolean).join(', ')}`.trimEnd());

@@ -38,6 +38,7 @@ describe('bundleStudy on a small study', () => {
     expect(base.trials).toBe(FIXTURE_TRIALS);
     expect(base.images).toBe(3 + 3); // A0 of three core entries, A0/A3/A6 of the abstraction entry
     expect(base.reused).toEqual({ corpus: false, variants: false });
+    expect(base.warnings).toEqual([]);
     const v = await verifyBundle(base.out!);
     expect(v.problems).toEqual([]);
     expect(v.digest).toBe(base.digest);

@@ -65,6 +65,12 @@ describe('the paper-shaped study', () => {
     expect(dry.trials).toBe(2412 + 1200 + 1792 + 448);
   });
 
+  it('warns that the Portuguese control rests on draft translations, and nothing else', () => {
+    expect(dry.warnings.length).toBeGreaterThan(0);
+    expect(dry.warnings.every((w) => w.code === 'W_BUNDLE_DRAFT_TEXT' && w.message.includes(' in pt '))).toBe(true);
+    expect(dry.warnings.some((w) => w.message.startsWith('14 instrument item(s) in pt'))).toBe(true);
+  });
+
   it('touches 298 distinct images: 200 core A0 plus 14 × 7 abstraction variants', () => {
     expect(dry.images).toBe(298);
   });

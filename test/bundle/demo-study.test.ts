@@ -1,0 +1,30 @@
+/** manifests/demo.study.yaml: its counts, and sealing it from the committed demo variants. */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { bundleStudy } from '../../src/bundle/bundle.js';
+import { verifyBundle } from '../../src/verify/verify.js';
+import { ROOT } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const DEMO = path.join(ROOT, 'manifests', 'demo.study.yaml');
+const COMMITTED = path.join(ROOT, 'variants', 'demo', 'variants.lock.json');
+
+describe('the demo study', () => {
+  it('plans every paradigm the demo corpus supports and the instrument in en and zh', async () => {
+    const r = await bundleStudy(DEMO, { dryRun: true });
+    const count = (block: string) => r.plan.filter((t) => t.block === block).length;
+    // 4 core entries, 2 anchors, 4 abstraction entries × 7 variants; 2 languages × 3 seeds.
+    expect([count('describe'), count('comment-image'), count('comment-text'), count('abstraction'), count('narrative')]).toEqual([24, 12, 12, 168, 24]);
+    expect(count('instrument/main')).toBe(7 * 2 * 2 * 4);
+    expect(r.images).toBe(4 + 4 * 7 - 2); // two entries are both core and abstraction: their A0 is shared
+    expect(r.warnings).toEqual([]);
+  });
+
+  it.skipIf(!existsSync(COMMITTED))('seals from the committed demo variants without image work', { timeout: 300_000 }, async () => {
+    const root = await tempDir('stimkit-demo-study-');
+    const r = await bundleStudy(DEMO, { out: path.join(root, 'bag'), work: path.join(root, 'work') });
+    expect(r.reused).toEqual({ corpus: true, variants: true });
+    expect((await verifyBundle(r.out!)).problems).toEqual([]);
+  });
+});

@@ -31,7 +31,7 @@ function cellBox(col: number, row: number, cell: number, top: number): { left: n
 
 async function renderPage(entries: EntryRecord[], codes: VariantCode[], outDir: string, cell: number, title: string, compression: number): Promise<Buffer> {
   const width = PAD + codes.length * (cell + PAD);
-  const top = BAND + BAND; // title band, then column headers
+  const top = 2 * BAND + PAD; // title band, column headers, a gap
   const height = top + entries.length * (BAND + cell + PAD) + PAD;
   const boxes: string[] = [];
   const text: string[] = [textPath(title, PAD, 4, SCALE)];

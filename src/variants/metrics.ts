@@ -95,7 +95,9 @@ export function variantMetrics(
   if (code === 'A1') {
     const [x, y, w, h] = params.crop_box_xywh as number[];
     const region = cropGrey(base.a2, x!, y!, w!, h!);
-    m.ssim_vs_A2_region = ssim(region, grey);
+    // A1 is a copy of A0's pixels, so its luma equals A2's region and SSIM is 1 by definition;
+    // computed only if they differ (they cannot, unless A1 is made another way).
+    m.ssim_vs_A2_region = Math.min(w!, h!) >= 7 && equalBytes(region.data, grey.data) ? 1 : ssim(region, grey);
     m.ssim_vs_A2_upscaled_linear = ssim(base.ref, resizeLinear(grey, base.a2.width, base.a2.height));
   } else {
     m.ssim_vs_A2 = ssim(base.ref, grey);
@@ -126,4 +128,10 @@ function cropGrey(image: Image8, x: number, y: number, w: number, h: number): Im
   const out = new Uint8Array(w * h);
   for (let r = 0; r < h; r++) out.set(image.data.subarray((y + r) * image.width + x, (y + r) * image.width + x + w), r * w);
   return { width: w, height: h, channels: 1, data: out };
+}
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

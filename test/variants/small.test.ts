@@ -112,3 +112,22 @@ describe('small synthetic image, exact outputs and metrics', () => {
     expect([...edgeBlur(ctx.a2, recipe.edges).data.subarray(0, 96)]).toEqual(V.small.blur_first_row);
   });
 });
+
+describe('tiny images go through every variant', () => {
+  for (const [w, h] of [[1, 1], [2, 1], [1, 5], [3, 2], [6, 6], [4000, 3]] as const) {
+    it(`${w} × ${h}`, async () => {
+      const data = Uint8Array.from({ length: w * h * 3 }, (_, i) => (i * 37) % 256);
+      const png = await (await import('sharp')).default(Buffer.from(data), { raw: { width: w, height: h, channels: 3 } }).png().toBuffer();
+      const { image: a0, facts } = await decodeA0(png, recipe.original);
+      const a2 = luma(a0);
+      const b = metricsBase(a2, recipe);
+      const c: EntryContext = { recipe, a0, a2, a0Params: { ...facts }, segmenter: shareSegmenter(fakeSegmenter(128)) };
+      for (const v of VARIANTS) {
+        const r = await v.run(c);
+        const m = variantMetrics(v.code, r.image, r.params, b, recipe);
+        if (Math.min(r.image.width, r.image.height) < 7) expect(m.ssim_vs_A2 ?? m.ssim_vs_A2_region ?? null).toBeNull();
+        expect(r.image.data.length).toBe(r.image.width * r.image.height * r.image.channels);
+      }
+    });
+  }
+});

@@ -1,0 +1,195 @@
+/**
+ * `npm run bench -- variants [--repeat N] [--no-a6]`
+ *
+ * The abstraction ladder on the demo photos (corpora/demo) brought to 1024 px on the long side
+ * (Lanczos-3 enlargement, so every variant works at the A0 maximum). Each phase runs in a fresh
+ * child process so that its peak RSS is its own:
+ * - floor: a plain sharp decode + PNG encode of the same files;
+ * - A0–A5: per variant the median ms per image of computing it and encoding its PNG, and
+ *   separately of its metrics; then a whole run (`runVariants`, default --jobs) per image;
+ * - A6: segmenter load, then per image segmentation + post-processing + PNG; a whole run with A6.
+ * Targets are printed next to the figures; they are not asserted anywhere.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import { stringify } from 'yaml';
+import { luma } from '../src/variants/grayscale.js';
+import { metricsBase, variantMetrics } from '../src/variants/metrics.js';
+import { decodeA0 } from '../src/variants/original.js';
+import { encodePng } from '../src/variants/png.js';
+import { defaultRecipe } from '../src/variants/recipe.js';
+import { VARIANTS } from '../src/variants/registry.js';
+import { runVariants } from '../src/variants/run.js';
+import { createSegmenter } from '../src/variants/segment/index.js';
+import { shareSegmenter } from '../src/variants/segmenter.js';
+import type { EntryContext } from '../src/variants/types.js';
+
+const SELF = fileURLToPath(import.meta.url);
+const DEMO = fileURLToPath(new URL('../corpora/demo/', import.meta.url));
+const PHOTOS = ['astronaut.png', 'camera.png', 'chelsea.png', 'coffee.png', 'horse.png', 'rocket.jpg'];
+const args = process.argv.slice(2);
+const flag = (name: string) => args.includes(name);
+const value = (name: string, fallback: string) => (args.includes(name) ? args[args.indexOf(name) + 1]! : fallback);
+const REPEAT = Number(value('--repeat', '3'));
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const rssMiB = () => process.resourceUsage().maxRSS / 1024;
+
+async function timed<T>(fn: () => Promise<T> | T): Promise<[T, number]> {
+  const t = performance.now();
+  const r = await fn();
+  return [r, performance.now() - t];
+}
+
+/** Prepare the 1024-px photos and a manifest for whole runs. */
+async function prepare(dir: string): Promise<string[]> {
+  const files: string[] = [];
+  const entries = [];
+  for (const p of PHOTOS) {
+    const out = path.join(dir, p);
+    const pipe = sharp(path.join(DEMO, p)).resize(1024, 1024, { fit: 'inside', kernel: 'lanczos3' });
+    await (p.endsWith('.jpg') ? pipe.keepIccProfile().jpeg({ quality: 95 }) : pipe.png()).toFile(out);
+    files.push(out);
+    entries.push({
+      id: p.replace(/\.\w+$/, ''),
+      title: { en: p },
+      topic: 'bench',
+      sensitivity: 'low',
+      roles: ['abstraction'],
+      image: { file: p },
+      provenance: { credit: 'corpora/demo/SOURCES.md', license: 'see corpora/demo/SOURCES.md' },
+    });
+  }
+  writeFileSync(path.join(dir, 'bench.entries.yaml'), stringify({ format: 'stimkit.entries', version: 1, corpus: 'bench', languages: ['en'], entries }));
+  return files;
+}
+
+type Phase = 'floor' | 'a0a5' | 'a6';
+
+async function childFloor(files: string[]) {
+  const per: number[] = [];
+  for (const f of files) {
+    const ms: number[] = [];
+    for (let r = 0; r <= REPEAT; r++) ms.push((await timed(() => sharp(f).png().toBuffer()))[1]);
+    per.push(median(ms.slice(1)));
+  }
+  return { floor: median(per), rss: rssMiB() };
+}
+
+async function childA0A5(files: string[], dir: string) {
+  const recipe = defaultRecipe();
+  const variant: Record<string, number[]> = {};
+  const metric: Record<string, number[]> = {};
+  for (const f of files) {
+    const bytes = readFileSync(f);
+    const v: Record<string, number[]> = {};
+    const m: Record<string, number[]> = {};
+    for (let r = 0; r <= REPEAT; r++) {
+      const [{ image: a0, facts }, decodeMs] = await timed(() => decodeA0(bytes, recipe.original));
+      const [a2, lumaMs] = await timed(() => luma(a0));
+      const [base, baseMs] = await timed(() => metricsBase(a2, recipe));
+      const ctx: EntryContext = { recipe, a0, a2, a0Params: { ...facts } };
+      for (const def of VARIANTS.slice(0, 6)) {
+        const [res, runMs] = await timed(() => def.run(ctx));
+        const [, pngMs] = await timed(() => encodePng(res.image, recipe.output.png_compression));
+        const [, metricsMs] = await timed(() => variantMetrics(def.code, res.image, res.params, base, recipe));
+        const extra = def.code === 'A0' ? decodeMs : def.code === 'A2' ? lumaMs : 0;
+        if (r > 0) {
+          (v[def.code] ??= []).push(runMs + pngMs + extra);
+          (m[def.code] ??= []).push(metricsMs + (def.code === 'A2' ? baseMs : 0));
+        }
+      }
+    }
+    for (const k of Object.keys(v)) {
+      (variant[k] ??= []).push(median(v[k]!));
+      (metric[k] ??= []).push(median(m[k]!));
+    }
+  }
+  const rssParts = rssMiB();
+  const [, runMs] = await timed(() => runVariants(path.join(dir, 'bench.entries.yaml'), { out: path.join(dir, 'run-a0a5'), only: ['A0', 'A1', 'A2', 'A3', 'A4', 'A5'] }));
+  return {
+    variant: Object.fromEntries(Object.entries(variant).map(([k, xs]) => [k, median(xs)])),
+    metric: Object.fromEntries(Object.entries(metric).map(([k, xs]) => [k, median(xs)])),
+    runPerImage: runMs / files.length,
+    rssParts,
+    rss: rssMiB(),
+  };
+}
+
+async function childA6(files: string[], dir: string) {
+  const recipe = defaultRecipe();
+  const [seg, loadMs] = await timed(() => createSegmenter(recipe.silhouette.method, recipe.silhouette[recipe.silhouette.method]));
+  const shared = shareSegmenter(seg);
+  const per: number[] = [];
+  try {
+    const a6 = VARIANTS[6]!;
+    for (const f of files) {
+      const { image: a0, facts } = await decodeA0(readFileSync(f), recipe.original);
+      const ctx: EntryContext = { recipe, a0, a2: luma(a0), a0Params: { ...facts }, segmenter: shared };
+      const ms: number[] = [];
+      for (let r = 0; r < Math.max(1, REPEAT - 1); r++) {
+        const [res, t] = await timed(() => a6.run(ctx));
+        ms.push(t + (await timed(() => encodePng(res.image, recipe.output.png_compression)))[1]);
+      }
+      per.push(median(ms));
+    }
+  } finally {
+    await seg.dispose();
+  }
+  const rssParts = rssMiB();
+  const [, runMs] = await timed(() => runVariants(path.join(dir, 'bench.entries.yaml'), { out: path.join(dir, 'run-all') }));
+  return { load: loadMs, a6: median(per), runPerImage: runMs / files.length, rssParts, rss: rssMiB() };
+}
+
+function child(phase: Phase, dir: string): any {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', SELF, '--child', phase, '--dir', dir, '--repeat', String(REPEAT)], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+  });
+  if (r.status !== 0) throw new Error(`phase ${phase} failed:\n${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop()!);
+}
+
+const childPhase = value('--child', '') as Phase | '';
+if (childPhase) {
+  const dir = value('--dir', '');
+  const files = PHOTOS.map((p) => path.join(dir, p));
+  const result = childPhase === 'floor' ? await childFloor(files) : childPhase === 'a0a5' ? await childA0A5(files, dir) : await childA6(files, dir);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+} else {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'stimkit-bench-variants-'));
+  try {
+    const files = await prepare(dir);
+    const sizes = await Promise.all(files.map(async (f) => (await sharp(f).metadata()) as { width: number; height: number }));
+    const f = (x: number) => x.toFixed(0).padStart(6);
+    const out: string[] = [];
+    out.push(`stimkit variants benchmark: ${files.length} demo photos at 1024 px (${sizes.map((s) => `${s.width}x${s.height}`).join(', ')})`);
+    out.push(`node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, repeat ${REPEAT}`);
+    const floor = child('floor', dir);
+    out.push(`floor: sharp decode + PNG encode ${f(floor.floor)} ms per image, peak RSS ${f(floor.rss)} MiB`);
+    const a = child('a0a5', dir);
+    out.push('', 'variant   make+PNG ms   metrics ms   target (make+PNG)');
+    for (const code of ['A0', 'A1', 'A2', 'A3', 'A4', 'A5']) {
+      out.push(`${code}        ${f(a.variant[code])}       ${f(a.metric[code])}      ≤ 200 ms`);
+    }
+    const sum = (o: Record<string, number>) => Object.values(o).reduce((x, y) => x + y, 0);
+    out.push(`A0–A5 sum ${f(sum(a.variant))} ms to make, ${f(sum(a.metric))} ms of metrics; whole run (runVariants, jobs ${os.availableParallelism()}) ${f(a.runPerImage)} ms per image`);
+    out.push(`peak RSS without A6: ${f(a.rss)} MiB   (target ≤ 1024 MiB)`);
+    if (!flag('--no-a6')) {
+      const s = child('a6', dir);
+      out.push('', `A6 (${defaultRecipe().silhouette.method}): model load ${f(s.load)} ms, ${f(s.a6)} ms per image   (target ≤ 4000 ms)`);
+      out.push(`whole run A0–A6 ${f(s.runPerImage)} ms per image; peak RSS with A6: ${f(s.rss)} MiB   (target ≤ 1536 MiB)`);
+    }
+    process.stdout.write(`${out.join('\n')}\n`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -5,8 +5,13 @@
 import { writeIfChanged } from '../src/core/fsio.js';
 import { ENTRIES_SCHEMA_FILE, entriesSchemaText } from '../src/ingest/json-schema.js';
 import { stimuliSchemaFiles } from '../src/stimuli/json-schemas.js';
+import { STUDY_SCHEMA_FILE, studySchemaText } from '../src/study/json-schema.js';
 
-const files = [{ file: ENTRIES_SCHEMA_FILE, text: entriesSchemaText() }, ...stimuliSchemaFiles()];
+const files = [
+  { file: ENTRIES_SCHEMA_FILE, text: entriesSchemaText() },
+  ...stimuliSchemaFiles(),
+  { file: STUDY_SCHEMA_FILE, text: studySchemaText() },
+];
 for (const { file, text } of files) {
   const written = await writeIfChanged(file, text);
   process.stderr.write(`${written ? 'wrote' : 'unchanged'} ${file}\n`);

@@ -183,3 +183,21 @@ export async function processEntry(job: EntryJob, plan: EntryPlan): Promise<Entr
   }
   return { record: entry(records), computed, reused };
 }
+
+/** The outcome of an entry that could not be processed at all (e.g. its worker thread died). */
+export function failedOutcome(job: EntryJob, plan: EntryPlan, err: unknown): EntryOutcome {
+  const defs = plan.codes.map(variantByCode);
+  const code = err instanceof StimkitError ? err.code : 'E_VARIANTS_INTERNAL';
+  return {
+    record: {
+      id: job.id,
+      status: 'failed',
+      roles: job.roles,
+      image: { file: job.imageRef, sha256: job.sha256 },
+      error: { code, message: errorMessage(err) },
+      variants: defs.map((v) => failedRecord(v, inputsHash(v, job, plan), plan.recipe, err)),
+    },
+    computed: 0,
+    reused: 0,
+  };
+}

@@ -12,8 +12,9 @@ export interface ProgressEvent {
   status: 'ok' | 'failed' | 'skipped';
 }
 
-/** A progress sink: `update` per finished entry, `stop` at the end. */
+/** A progress sink: `start` with the number of entries, `update` per finished entry, `stop` at the end. */
 export interface Progress {
+  start(total: number): void;
   update(event: ProgressEvent): void;
   stop(): void;
 }
@@ -27,11 +28,13 @@ export function createProgress(label: string, write: (text: string) => void, str
     );
     let started = false;
     return {
+      start: (total) => {
+        bar.start(total, 0, { entry: '' });
+        started = true;
+      },
       update: (e) => {
-        if (!started) {
-          bar.start(e.total, 0, { entry: '' });
-          started = true;
-        }
+        if (!started) bar.start(e.total, 0, { entry: '' });
+        started = true;
         bar.update(e.done, { entry: `${e.entry} ${e.status}` });
       },
       stop: () => {
@@ -43,6 +46,9 @@ export function createProgress(label: string, write: (text: string) => void, str
   let lastTime = Date.now();
   let failed = 0;
   return {
+    start: (total) => {
+      if (total > 0) write(`${label}: ${total} entries to do\n`);
+    },
     update: (e) => {
       if (e.status === 'failed') failed++;
       const tenth = Math.floor((10 * e.done) / e.total);

@@ -12,9 +12,10 @@ import { artifactJson } from '../core/json.js';
 import { TOOL } from '../core/tool.js';
 import type { Role } from '../ingest/schema.js';
 import { writeContactSheet } from './contact-sheet.js';
-import { processEntry, type EntryJob, type EntryPlan } from './entry.js';
+import { failedOutcome, processEntry, type EntryJob, type EntryOutcome, type EntryPlan } from './entry.js';
 import { fileRef, resolveInput, selectEntries, type Shard } from './input.js';
 import { LOCK_NAME, readPriorLocks, shardLockName, VARIANTS_FORMAT, VARIANTS_VERSION, type EntryRecord, type VariantRecord, type VariantsLock } from './lock.js';
+import { EntryPool } from './pool.js';
 import type { Progress } from './progress.js';
 import { resolveRecipe, type Recipe, type RecipeOverrides } from './recipe.js';
 import { parseOnly } from './registry.js';
@@ -33,7 +34,7 @@ export interface VariantsOptions {
   overrides?: RecipeOverrides;
   /** An already resolved recipe (wins over `recipeFile` and `overrides`). */
   recipe?: Recipe;
-  /** Entries processed at once (default: number of cores). */
+  /** Entries processed at once, each in its own worker thread when more than one (default: number of cores). */
   jobs?: number;
   /** Only this share of the entries; writes `variants.shard-I-of-N.lock.json` and no contact sheet. */
   shard?: Shard;
@@ -107,7 +108,13 @@ export async function runVariants(input: string, options: VariantsOptions = {}):
   let reused = 0;
   let done = 0;
   let records: EntryRecord[];
+  const jobs = options.jobs ?? Math.max(1, os.availableParallelism());
+  // More than one job: worker threads, so that the CPU-bound work uses several cores.
+  const pool = jobs > 1 && withImage.length > 1 ? new EntryPool(Math.min(jobs, withImage.length), seg?.shared) : null;
+  const run = (job: EntryJob): Promise<EntryOutcome> =>
+    pool ? pool.run(job, plan).catch((err: unknown) => failedOutcome(job, plan, err)) : processEntry(job, plan);
   try {
+    options.progress?.start(selected.length);
     records = await pMap(
       selected,
       async (entry): Promise<EntryRecord> => {
@@ -117,7 +124,7 @@ export async function runVariants(input: string, options: VariantsOptions = {}):
           record = { id: entry.id, status: 'skipped', roles: entry.roles, image: { file: relPosix(outDir, imagePath), sha256: null }, error: null, variants: [] };
         } else {
           const job: EntryJob = { id: entry.id, roles: entry.roles, imagePath, imageRef: relPosix(outDir, imagePath), sha256: entry.image.resolved.sha256 };
-          const outcome = await processEntry(job, plan);
+          const outcome = await run(job);
           computed += outcome.computed;
           reused += outcome.reused;
           record = outcome.record;
@@ -126,10 +133,11 @@ export async function runVariants(input: string, options: VariantsOptions = {}):
         options.progress?.update({ done, total: selected.length, entry: entry.id, status: record.status });
         return record;
       },
-      { concurrency: options.jobs ?? Math.max(1, os.availableParallelism()) },
+      { concurrency: jobs },
     );
   } finally {
     options.progress?.stop();
+    await pool?.close();
     await seg?.dispose();
   }
 

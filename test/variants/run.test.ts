@@ -62,10 +62,13 @@ describe('stimkit variants', () => {
     expect(again.json()).toMatchObject({ computed: 0, reused: 18, lock_written: false });
     expect(await tree(out)).toEqual(before);
 
-    // a fresh folder next to it gets the same bytes
+    // a fresh folder next to it gets the same bytes, in worker threads (--jobs 2) or in-process (--jobs 1)
     const twin = path.join(work, 'b');
-    await runCli(['variants', corpus.manifest, '--out', twin, '--only', NO_A6]);
+    await runCli(['variants', corpus.manifest, '--out', twin, '--only', NO_A6, '--jobs', '2']);
     expect(await tree(twin)).toEqual(before);
+    const single = path.join(work, 'c');
+    await runCli(['variants', corpus.manifest, '--out', single, '--only', NO_A6, '--jobs', '1']);
+    expect(await tree(single)).toEqual(before);
   });
 
   it('recomputes only the outputs whose recipe changed', async () => {

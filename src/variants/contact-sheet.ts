@@ -10,6 +10,7 @@ import sharp, { type OverlayOptions } from 'sharp';
 import { sha256, writeIfChanged } from '../core/fsio.js';
 import { textPath } from './font.js';
 import type { EntryRecord } from './lock.js';
+import { encodePng } from './png.js';
 import { variantByCode } from './registry.js';
 import type { VariantCode } from './types.js';
 
@@ -66,10 +67,14 @@ async function renderPage(entries: EntryRecord[], codes: VariantCode[], outDir: 
     `<path d="${boxes.join('')}" fill="#d4d4d4"/>` +
     `<path d="${text.join('')}" fill="#111111"/>` +
     `<path d="${failedText.join('')}" fill="#b00020"/></svg>`;
-  return sharp({ create: { width, height, channels: 3, background: '#ffffff' } })
+  const { data, info } = await sharp({ create: { width, height, channels: 3, background: '#ffffff' } })
     .composite([{ input: Buffer.from(svg), left: 0, top: 0 }, ...overlays])
-    .png({ compressionLevel: compression, adaptiveFiltering: false, palette: false })
-    .toBuffer();
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  // The canvas is opaque: keep RGB only (compositing adds an alpha channel).
+  const rgb = new Uint8Array(width * height * 3);
+  for (let i = 0, j = 0; i < rgb.length; i += 3, j += info.channels) rgb.set(data.subarray(j, j + 3), i);
+  return encodePng({ width, height, channels: 3, data: rgb }, compression);
 }
 
 /** File name of contact-sheet page `n` (1-based). */

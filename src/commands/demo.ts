@@ -1,5 +1,7 @@
-/** `stimkit demo [--out DIR]` */
+/** `stimkit demo [--out DIR] [--jobs N]` */
 import path from 'node:path';
+import { Option } from 'commander';
+import { positiveInt } from '../cli/flags.js';
 import { EXIT } from '../core/errors.js';
 import { relPosix } from '../core/fsio.js';
 import { runDemo } from '../demo/demo.js';
@@ -7,17 +9,29 @@ import type { CommandSpec } from './index.js';
 
 export const demoCommand: CommandSpec = {
   name: 'demo',
-  description: 'run the pipeline on the shipped demo corpus, offline',
-  configure: (cmd) => cmd.option('--out <dir>', 'output folder', 'stimkit-demo'),
-  run: async (_args, opts) => {
+  description: 'run the pipeline on the shipped demo corpus, offline: ingest, variants, bundle, verify',
+  configure: (cmd) =>
+    cmd
+      .option('--out <dir>', 'output folder', 'stimkit-demo')
+      .addOption(new Option('--jobs <n>', 'parallel work (default: number of cores)').argParser(positiveInt)),
+  run: async (_args, opts, io) => {
     const out = path.resolve(String(opts.out));
-    const result = await runDemo(out);
+    const result = await runDemo(out, { jobs: opts.jobs as number | undefined, log: (line) => io.stderr(`stimkit demo: ${line}\n`) });
+    const where = relPosix(process.cwd(), out);
     const human = [
-      ...result.steps.map((s) => `== ${s.step} ==\n${s.human}`),
-      result.ok ? `demo finished: outputs in ${relPosix(process.cwd(), out)}/` : 'demo stopped at a failing step (see above)',
+      ...result.steps.map((s) => `== ${s.step} ==\n${s.human.trimEnd()}`),
+      result.ok
+        ? `demo finished: outputs in ${where}/ (corpus/, variants/ with contact-sheet.png, bundle/)\nbundle digest: ${result.digest}`
+        : 'demo stopped at a failing step (see above)',
     ].join('\n');
     return {
-      summary: { ok: result.ok, command: 'demo', out: relPosix(process.cwd(), out), steps: result.steps.map(({ step, ok, summary }) => ({ step, ok, summary })) },
+      summary: {
+        ok: result.ok,
+        command: 'demo',
+        out: where,
+        digest: result.digest,
+        steps: result.steps.map(({ step, ok, summary }) => ({ step, ok, summary })),
+      },
       human,
       exitCode: result.ok ? EXIT.ok : EXIT.rejected,
     };

@@ -1,15 +1,23 @@
 /**
- * `stimkit demo`: the pipeline on the shipped demo corpus, offline. It grows with each stage;
- * today: ingest.
+ * `stimkit demo`: the pipeline on the shipped demo corpus, offline — ingest, the seven variants
+ * with their contact sheet, the demo study sealed into a bundle, and that bundle verified.
+ *
+ * Outputs go under `out` in the layout `stimkit bundle --work` uses (`corpus/`, `variants/`), so
+ * the bundle step finds the locks the earlier steps wrote; nothing is written into the package.
  */
 import path from 'node:path';
+import { bundleHuman, bundleJson, bundleStudy } from '../bundle/index.js';
 import { PACKAGE_ROOT } from '../core/tool.js';
 import { ingest } from '../ingest/ingest.js';
 import { ingestHuman, ingestJson } from '../ingest/summary.js';
+import { runVariants } from '../variants/run.js';
+import { variantsHuman, variantsJson } from '../variants/summary.js';
+import { verifyBundle, verifyHuman, verifyJson } from '../verify/index.js';
 
 /** The shipped demo files, inside the installed package. */
 export const DEMO = {
   entries: path.join(PACKAGE_ROOT, 'manifests', 'demo.entries.yaml'),
+  study: path.join(PACKAGE_ROOT, 'manifests', 'demo.study.yaml'),
 };
 
 export interface DemoStep {
@@ -19,10 +27,36 @@ export interface DemoStep {
   summary: unknown;
 }
 
+export interface DemoResult {
+  ok: boolean;
+  out: string;
+  digest: string | null;
+  steps: DemoStep[];
+}
+
 /** Run every demo stage into `out`; stops at the first stage that fails. */
-export async function runDemo(out: string): Promise<{ ok: boolean; out: string; steps: DemoStep[] }> {
+export async function runDemo(out: string, options: { jobs?: number; log?: (line: string) => void } = {}): Promise<DemoResult> {
   const steps: DemoStep[] = [];
-  const ingested = await ingest(DEMO.entries, { out: path.join(out, 'ingest') });
+  const done = (digest: string | null = null): DemoResult => ({ ok: steps.every((s) => s.ok), out, digest, steps });
+  const say = options.log ?? (() => undefined);
+
+  say('ingest: validating the demo corpus');
+  const ingested = await ingest(DEMO.entries, { out: path.join(out, 'corpus'), jobs: options.jobs });
   steps.push({ step: 'ingest', ok: ingested.errors === 0, human: ingestHuman(ingested), summary: ingestJson(ingested) });
-  return { ok: steps.every((s) => s.ok), out, steps };
+  if (ingested.errors > 0 || !ingested.lockFile) return done();
+
+  say('variants: the seven-step abstraction ladder (A6 runs a segmentation network, a few seconds per image)');
+  const variants = await runVariants(ingested.lockFile, { out: path.join(out, 'variants'), jobs: options.jobs });
+  steps.push({ step: 'variants', ok: variants.failed === 0, human: variantsHuman(variants), summary: variantsJson(variants) });
+  if (variants.failed > 0) return done();
+
+  say('bundle: sealing the demo study');
+  const bundleDir = path.join(out, 'bundle');
+  const bundled = await bundleStudy(DEMO.study, { out: bundleDir, work: out, jobs: options.jobs, log: say });
+  steps.push({ step: 'bundle', ok: true, human: bundleHuman(bundled), summary: bundleJson(bundled) });
+
+  say('verify: re-hashing the sealed bundle');
+  const verified = await verifyBundle(bundleDir);
+  steps.push({ step: 'verify', ok: verified.ok, human: verifyHuman(verified), summary: verifyJson(verified) });
+  return done(bundled.digest);
 }

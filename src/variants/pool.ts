@@ -1,13 +1,12 @@
 /**
  * A pool of worker threads running entries (worker.ts), one entry per worker at a time, so that
- * `--jobs N` uses N cores for the JavaScript-side work. The parent keeps the one segmenter session
- * and answers the workers' mask requests one at a time. Memory grows with N: each worker holds
- * its own OpenCV (WebAssembly) heap and one entry's images.
+ * `--jobs N` uses N cores for the JavaScript-side work of A0–A5 and the metrics. Memory grows with
+ * N: each worker holds its own OpenCV (WebAssembly) heap and one entry's images. Not used when A6
+ * inference runs (run.ts): the model's native threads keep the cores busy then.
  */
 import { Worker } from 'node:worker_threads';
 import { StimkitError } from '../core/errors.js';
 import type { EntryJob, EntryOutcome, EntryPlan } from './entry.js';
-import type { SharedSegmenter } from './types.js';
 import type { FromWorker, ToWorker, WirePlan } from './worker.js';
 
 interface Slot {
@@ -33,10 +32,7 @@ export class EntryPool {
   private readonly slots: Slot[] = [];
   private nextId = 0;
 
-  constructor(
-    private readonly size: number,
-    private readonly segmenter?: SharedSegmenter,
-  ) {}
+  constructor(private readonly size: number) {}
 
   private spawn(): Slot {
     const slot: Slot = { worker: startWorker(), dead: false };
@@ -46,9 +42,7 @@ export class EntryPool {
       slot.task = undefined;
     };
     slot.worker.on('message', (m: FromWorker) => {
-      if (m.type === 'segment') {
-        this.answer(slot, m.rid, m.rgb, m.width, m.height);
-      } else if (slot.task && m.id === slot.task.id) {
+      if (slot.task && m.id === slot.task.id) {
         const task = slot.task;
         slot.task = undefined;
         if (m.type === 'done') task.resolve(m.outcome);
@@ -61,29 +55,6 @@ export class EntryPool {
     return slot;
   }
 
-  private answer(slot: Slot, rid: number, rgb: Uint8Array, width: number, height: number): void {
-    const reply = (msg: ToWorker, transfer: ArrayBuffer[] = []) => {
-      if (!slot.dead) slot.worker.postMessage(msg, transfer);
-    };
-    if (!this.segmenter) {
-      reply({ type: 'mask-error', rid, code: 'E_VARIANTS_SEGMENTER', message: 'no segmenter is loaded' });
-      return;
-    }
-    this.segmenter.segment(rgb, width, height).then(
-      (mask) => {
-        const copy = mask.slice();
-        reply({ type: 'mask', rid, mask: copy }, [copy.buffer]);
-      },
-      (err: unknown) =>
-        reply({
-          type: 'mask-error',
-          rid,
-          code: err instanceof StimkitError ? err.code : 'E_VARIANTS_SEGMENTER',
-          message: err instanceof Error ? err.message : String(err),
-        }),
-    );
-  }
-
   /** Run one entry on an idle worker (callers keep at most `size` entries in flight). */
   run(job: EntryJob, plan: EntryPlan): Promise<EntryOutcome> {
     const slot = this.slots.find((s) => !s.dead && !s.task) ?? (this.slots.filter((s) => !s.dead).length < this.size ? this.spawn() : undefined);
@@ -94,7 +65,6 @@ export class EntryPool {
       codes: plan.codes,
       pixelLimit: plan.pixelLimit,
       segmenterError: plan.segmenterError,
-      segmenter: plan.segmenter?.description ?? null,
       prior: plan.codes.flatMap((c) => {
         const r = plan.prior.get(`${job.id}/${c}`);
         return r ? [[`${job.id}/${c}`, r] as [string, typeof r]] : [];

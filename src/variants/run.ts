@@ -109,8 +109,10 @@ export async function runVariants(input: string, options: VariantsOptions = {}):
   let done = 0;
   let records: EntryRecord[];
   const jobs = options.jobs ?? Math.max(1, os.availableParallelism());
-  // More than one job: worker threads, so that the CPU-bound work uses several cores.
-  const pool = jobs > 1 && withImage.length > 1 ? new EntryPool(Math.min(jobs, withImage.length), seg?.shared) : null;
+  // More than one job: worker threads, so that the CPU-bound work uses several cores — unless the
+  // segmenter runs: its inference already keeps the cores busy on native threads while this
+  // thread computes the other variants, and workers would add their memory to the model's.
+  const pool = jobs > 1 && withImage.length > 1 && !seg?.shared ? new EntryPool(Math.min(jobs, withImage.length)) : null;
   const run = (job: EntryJob): Promise<EntryOutcome> =>
     pool ? pool.run(job, plan).catch((err: unknown) => failedOutcome(job, plan, err)) : processEntry(job, plan);
   try {

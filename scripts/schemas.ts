@@ -6,10 +6,12 @@ import { writeIfChanged } from '../src/core/fsio.js';
 import { ENTRIES_SCHEMA_FILE, entriesSchemaText } from '../src/ingest/json-schema.js';
 import { stimuliSchemaFiles } from '../src/stimuli/json-schemas.js';
 import { STUDY_SCHEMA_FILE, studySchemaText } from '../src/study/json-schema.js';
+import { RECIPE_SCHEMA_FILE, recipeSchemaText } from '../src/variants/json-schema.js';
 
 const files = [
   { file: ENTRIES_SCHEMA_FILE, text: entriesSchemaText() },
   ...stimuliSchemaFiles(),
+  { file: RECIPE_SCHEMA_FILE, text: recipeSchemaText() },
   { file: STUDY_SCHEMA_FILE, text: studySchemaText() },
 ];
 for (const { file, text } of files) {

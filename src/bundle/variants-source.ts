@@ -37,18 +37,19 @@ export interface VariantImages {
   images: Map<string, ResolvedImage>;
 }
 
-/** What the plan needs: `entry/code` keys, the codes, and the roles of the entries. */
-export function neededImages(trials: PlannedTrial[], roles: Map<string, Role[]>): { keys: Set<string>; codes: VariantCode[]; roles: Role[] } {
+/** What the plan needs: `entry/code` keys, and the codes of each entry in registry order. */
+export function neededImages(trials: PlannedTrial[]): { keys: Set<string>; byEntry: Record<string, VariantCode[]> } {
   const keys = new Set<string>();
-  const codes = new Set<VariantCode>();
-  const used = new Set<Role>();
+  const byEntry: Record<string, VariantCode[]> = {};
   for (const t of trials) {
     if (!t.image) continue;
-    keys.add(`${t.image.entry}/${t.image.variant}`);
-    codes.add(t.image.variant);
-    for (const r of roles.get(t.image.entry) ?? []) used.add(r);
+    const key = `${t.image.entry}/${t.image.variant}`;
+    if (keys.has(key)) continue;
+    keys.add(key);
+    (byEntry[t.image.entry] ??= []).push(t.image.variant);
   }
-  return { keys, codes: [...codes].sort(), roles: [...used].sort() };
+  for (const codes of Object.values(byEntry)) codes.sort();
+  return { keys, byEntry };
 }
 
 /** The recipe the study asks for: the recipe file (if any) with the silhouette method applied. */
@@ -108,9 +109,8 @@ export async function resolveVariantImages(
   corpus: Array<{ id: string; roles: Role[]; image: { resolved: { sha256: string | null } } }>,
   options: { work?: string; jobs?: number; progress?: Progress; log?: (line: string) => void } = {},
 ): Promise<VariantImages | null> {
-  const roles = new Map(corpus.map((e) => [e.id, e.roles]));
   const originals = new Map(corpus.map((e) => [e.id, e.image.resolved.sha256]));
-  const need = neededImages(trials, roles);
+  const need = neededImages(trials);
   if (need.keys.size === 0) return null;
   const recipe = await studyRecipe(loaded);
   const declared = loaded.resolve(loaded.study.variants!.lock);
@@ -122,12 +122,12 @@ export async function resolveVariantImages(
     reason = s.reason;
   }
   const lockFile = candidates[candidates.length - 1]!;
-  options.log?.(`variants: ${reason}; running the variants stage (${need.codes.join(',')} on entries with roles ${need.roles.join(', ')}) into ${relPosix(process.cwd(), path.dirname(lockFile))}`);
+  const entries = Object.keys(need.byEntry).length;
+  options.log?.(`variants: ${reason}; running the variants stage (${need.keys.size} images of ${entries} entries) into ${relPosix(process.cwd(), path.dirname(lockFile))}`);
   const run = await runVariants(corpusLockFile, {
     out: path.dirname(lockFile),
-    only: need.codes,
+    entryCodes: need.byEntry,
     recipe,
-    roles: need.roles,
     jobs: options.jobs,
     progress: options.progress,
   });

@@ -29,6 +29,8 @@ export interface EntryJob {
   imageRef: string;
   /** sha256 the corpus lock recorded for the image. */
   sha256: string;
+  /** The variants to make for this entry (the run's selection, or the entry's own under `entryCodes`). */
+  codes: VariantCode[];
 }
 
 /** What every entry of a run shares. */
@@ -124,7 +126,7 @@ async function runOne(v: VariantDef, ctx: EntryContext, base: MetricsBase, job: 
 
 /** Run the selected variants of one entry. Never throws for a problem of this entry's own. */
 export async function processEntry(job: EntryJob, plan: EntryPlan): Promise<EntryOutcome> {
-  const defs = plan.codes.map(variantByCode);
+  const defs = job.codes.map(variantByCode);
   const hashes = defs.map((v) => inputsHash(v, job, plan));
   const priors = defs.map((v) => plan.prior.get(`${job.id}/${v.code}`));
   const keep = await Promise.all(defs.map((_, i) => reusable(priors[i], hashes[i]!, plan.outDir)));
@@ -186,7 +188,7 @@ export async function processEntry(job: EntryJob, plan: EntryPlan): Promise<Entr
 
 /** The outcome of an entry that could not be processed at all (e.g. its worker thread died). */
 export function failedOutcome(job: EntryJob, plan: EntryPlan, err: unknown): EntryOutcome {
-  const defs = plan.codes.map(variantByCode);
+  const defs = job.codes.map(variantByCode);
   const code = err instanceof StimkitError ? err.code : 'E_VARIANTS_INTERNAL';
   return {
     record: {

@@ -67,6 +67,8 @@ export const VariantsLock = z.strictObject({
     variants: z.array(z.enum(VARIANT_CODES)),
     roles: z.array(Role).nullable(),
     shard: z.strictObject({ index: z.number().int(), count: z.number().int() }).nullable(),
+    /** Variants per entry id when the run was asked for them (`entryCodes`), else null. */
+    entry_codes: z.record(z.string(), z.array(z.enum(VARIANT_CODES))).nullable().default(null),
   }),
   recipe: Recipe,
   /** The segmenter's own description (model digest, licence facts, resolved params), when A6 ran. */

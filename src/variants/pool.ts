@@ -65,7 +65,7 @@ export class EntryPool {
       codes: plan.codes,
       pixelLimit: plan.pixelLimit,
       segmenterError: plan.segmenterError,
-      prior: plan.codes.flatMap((c) => {
+      prior: job.codes.flatMap((c) => {
         const r = plan.prior.get(`${job.id}/${c}`);
         return r ? [[`${job.id}/${c}`, r] as [string, typeof r]] : [];
       }),

@@ -19,6 +19,7 @@ import { EntryPool } from './pool.js';
 import type { Progress } from './progress.js';
 import { resolveRecipe, type Recipe, type RecipeOverrides } from './recipe.js';
 import { parseOnly } from './registry.js';
+import { VARIANT_CODES, type VariantCode } from './types.js';
 import { loadSegmenter, type SegmenterFactory } from './segmenter.js';
 import type { Segmenter } from './segment/index.js';
 
@@ -40,6 +41,11 @@ export interface VariantsOptions {
   shard?: Shard;
   /** Only entries with at least one of these roles (default: every entry with an image). */
   roles?: Role[];
+  /**
+   * Variants per entry id: only these entries are processed, each with its own codes (`only` is
+   * then ignored). The bundle uses it to make just the images its trials show.
+   */
+  entryCodes?: Record<string, VariantCode[]>;
   /** Write the contact sheet (default true; never for a shard). */
   contactSheet?: boolean;
   /** A segmenter to use for A6 instead of loading one (not disposed by runVariants). */
@@ -64,6 +70,22 @@ export interface VariantsResult {
   warnings: string[];
 }
 
+/** Entry codes validated (as `--only` values) and put in registry order, entries sorted by id. */
+function normaliseEntryCodes(map: Record<string, VariantCode[]>): Record<string, VariantCode[]> {
+  return Object.fromEntries(
+    Object.keys(map)
+      .filter((id) => (map[id] ?? []).length > 0)
+      .sort()
+      .map((id) => [id, parseOnly(map[id])]),
+  );
+}
+
+/** Every code any entry asks for, in registry order. */
+function unionCodes(map: Record<string, VariantCode[]>): VariantCode[] {
+  const all = new Set(Object.values(map).flat());
+  return VARIANT_CODES.filter((c) => all.has(c));
+}
+
 function countOutputs(entries: EntryRecord[]): number {
   return entries.reduce((n, e) => n + e.variants.filter((v) => v.status === 'ok').length, 0);
 }
@@ -77,12 +99,13 @@ function countOutputs(entries: EntryRecord[]): number {
  * if (r.failed > 0) process.exitCode = 1;
  */
 export async function runVariants(input: string, options: VariantsOptions = {}): Promise<VariantsResult> {
-  const codes = parseOnly(options.only);
+  const entryCodes = options.entryCodes ? normaliseEntryCodes(options.entryCodes) : null;
+  const codes = entryCodes ? unionCodes(entryCodes) : parseOnly(options.only);
   const recipe = options.recipe ?? (await resolveRecipe(options.recipeFile, options.overrides));
   const resolved = await resolveInput(input, options.out);
   const { outDir, corpusLock } = resolved;
   const shard = options.shard ?? null;
-  const selected = selectEntries(corpusLock, options.roles ?? null, shard);
+  const selected = selectEntries(corpusLock, options.roles ?? null, shard).filter((e) => !entryCodes || e.id in entryCodes);
   const warnings: string[] = [];
 
   const prior = new Map<string, VariantRecord>();
@@ -125,7 +148,14 @@ export async function runVariants(input: string, options: VariantsOptions = {}):
         if (entry.image.resolved.status !== 'ok' || !entry.image.resolved.sha256) {
           record = { id: entry.id, status: 'skipped', roles: entry.roles, image: { file: relPosix(outDir, imagePath), sha256: null }, error: null, variants: [] };
         } else {
-          const job: EntryJob = { id: entry.id, roles: entry.roles, imagePath, imageRef: relPosix(outDir, imagePath), sha256: entry.image.resolved.sha256 };
+          const job: EntryJob = {
+            id: entry.id,
+            roles: entry.roles,
+            imagePath,
+            imageRef: relPosix(outDir, imagePath),
+            sha256: entry.image.resolved.sha256,
+            codes: entryCodes?.[entry.id] ?? codes,
+          };
           const outcome = await run(job);
           computed += outcome.computed;
           reused += outcome.reused;
@@ -161,7 +191,7 @@ export async function runVariants(input: string, options: VariantsOptions = {}):
     tool: { name: TOOL.name, version: TOOL.version },
     corpus: corpusLock.corpus,
     inputs: { corpus_lock: await fileRef(resolved.corpusLockFile, outDir), manifest },
-    selection: { variants: codes, roles: options.roles ?? null, shard },
+    selection: { variants: codes, roles: options.roles ?? null, shard, entry_codes: entryCodes },
     recipe,
     segmenter: seg?.shared?.description ?? null,
     entries: records,

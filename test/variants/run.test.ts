@@ -207,3 +207,31 @@ describe('A6 in a run', () => {
     await expect(p).rejects.toBe(bad);
   });
 });
+
+describe('runVariants with variants per entry (entryCodes)', () => {
+  it('makes only the listed entries and codes, records the map, and reuses outputs of a full run', async () => {
+    const out = path.join(work, 'per-entry');
+    const r = await runVariants(corpus.manifest, { out, entryCodes: { horse: ['A2', 'A0'], astronaut: ['A0'] }, jobs: 1 });
+    expect(r.failed).toBe(0);
+    expect(r.lock.selection.entry_codes).toEqual({ astronaut: ['A0'], horse: ['A0', 'A2'] });
+    expect(r.lock.selection.variants).toEqual(['A0', 'A2']);
+    expect(r.lock.entries.map((e) => [e.id, e.variants.map((v) => v.code)])).toEqual([
+      ['astronaut', ['A0']],
+      ['horse', ['A0', 'A2']],
+    ]);
+    expect(r.computed).toBe(3);
+    const files = Object.keys(await tree(out)).filter((f) => f.endsWith('.png') && !f.startsWith('contact'));
+    expect(files.sort()).toEqual(['astronaut/A0-original.png', 'horse/A0-original.png', 'horse/A2-grayscale.png']);
+    // A full run into the same folder reuses those three and makes the rest.
+    const full = await runVariants(corpus.manifest, { out, only: NO_A6.split(','), jobs: 1 });
+    expect(full.reused).toBe(3);
+    expect(full.computed).toBe(15);
+    expect(full.lock.selection.entry_codes).toBeNull();
+  });
+
+  it('rejects an unknown code in the map', async () => {
+    await expect(runVariants(corpus.manifest, { out: path.join(work, 'bad-map'), entryCodes: { horse: ['A9' as never] } })).rejects.toMatchObject({
+      code: 'E_VARIANTS_UNKNOWN_CODE',
+    });
+  });
+});

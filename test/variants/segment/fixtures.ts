@@ -9,8 +9,8 @@ import sharp from 'sharp';
 
 export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 export const DEMO = path.join(REPO, 'corpora', 'demo');
-/** Reference data shipped next to the project (VARIANTS.md test vectors). */
-export const VECTORS = path.resolve(REPO, '..', 'shared', 'data', 'vectors');
+/** The reference vectors, copied into the repository from ../shared/data/vectors (see test/variants/vectors/). */
+export const VECTORS = path.join(REPO, 'test', 'variants', 'vectors');
 
 /** Decoded 8-bit RGB pixels. */
 export interface Rgb {

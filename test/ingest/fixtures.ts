@@ -6,6 +6,7 @@ import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { stringify } from 'yaml';
+import { PNG_SIGNATURE, pngChunk } from '../helpers/png.js';
 import { tempDir } from '../helpers/tmp.js';
 
 export const DEMO_DIR = new URL('../../corpora/demo/', import.meta.url).pathname;
@@ -39,24 +40,6 @@ export async function corpusWith(...photos: string[]): Promise<string> {
   return dir;
 }
 
-function crc32(buf: Buffer): number {
-  let c = ~0;
-  for (const b of buf) {
-    c ^= b;
-    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
-  }
-  return ~c >>> 0;
-}
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const td = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(td));
-  return Buffer.concat([len, td, crc]);
-}
-
 /** A small, valid-looking PNG whose header claims `width` × `height` RGB pixels (a decompression bomb). */
 export function pngClaiming(width: number, height: number): Buffer {
   const ihdr = Buffer.alloc(13);
@@ -65,7 +48,7 @@ export function pngClaiming(width: number, height: number): Buffer {
   ihdr[8] = 8; // bit depth
   ihdr[9] = 2; // RGB
   return Buffer.concat([
-    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    PNG_SIGNATURE,
     pngChunk('IHDR', ihdr),
     pngChunk('IDAT', deflateSync(Buffer.alloc(1024))),
     pngChunk('IEND', Buffer.alloc(0)),

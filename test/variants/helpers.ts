@@ -11,6 +11,7 @@ import sharp from 'sharp';
 import { stringify } from 'yaml';
 import type { Segmenter } from '../../src/variants/segment/index.js';
 import type { Image8 } from '../../src/variants/types.js';
+import { PNG_SIGNATURE, pngChunk } from '../helpers/png.js';
 import { tempDir } from '../helpers/tmp.js';
 
 export const VECTORS = new URL('./vectors/', import.meta.url).pathname;
@@ -127,24 +128,6 @@ export function pngChunks(png: Uint8Array): string[] {
   return types;
 }
 
-function crc32(buf: Buffer): number {
-  let c = ~0;
-  for (const b of buf) {
-    c ^= b;
-    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
-  }
-  return ~c >>> 0;
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const td = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(td));
-  return Buffer.concat([len, td, crc]);
-}
-
 /**
  * A PNG written byte by byte (independent of sharp): `colourType` 0 grey, 2 RGB, 4 grey+alpha,
  * 6 RGBA; `depth` 8 or 16; samples row-major, interleaved.
@@ -167,6 +150,5 @@ export function writePng(width: number, height: number, colourType: 0 | 2 | 4 | 
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = depth;
   ihdr[9] = colourType;
-  const sig = Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]);
-  return Buffer.concat([sig, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', ihdr), pngChunk('IDAT', deflateSync(raw)), pngChunk('IEND', Buffer.alloc(0))]);
 }

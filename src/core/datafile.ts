@@ -17,22 +17,36 @@ export interface ParsedDataFile {
   value: unknown;
 }
 
+/** Syntax errors reported at most (the rest are counted). */
+const MAX_SYNTAX_ERRORS = 10;
+
 /** Parse YAML or JSON text (JSON is YAML), collecting syntax errors with their lines. */
 export function parseDataText(file: string, text: string, code: string): ParsedDataFile {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true, strict: true });
   if (doc.errors.length > 0) {
-    const problems: Problem[] = doc.errors.map((e) => ({
+    const problems: Problem[] = doc.errors.slice(0, MAX_SYNTAX_ERRORS).map((e) => ({
       code,
       severity: 'error',
       file,
       line: e.linePos?.[0]?.line,
-      message: `not valid YAML/JSON: ${e.message.split('\n')[0]}`,
+      message: `not valid YAML/JSON: ${e.message.split('\n')[0]!.slice(0, 200)}`,
       fix: 'fix the syntax at that line',
     }));
-    throw new StimkitError(code, `${file}: ${problems.length} syntax error(s)`, { problems });
+    const more = doc.errors.length - problems.length;
+    const count = `${doc.errors.length} syntax error(s)${more > 0 ? `, the first ${problems.length} shown` : ''}`;
+    throw new StimkitError(code, `${file}: ${count}`, { problems });
   }
-  return { file, text, doc, lines, value: doc.toJS({ maxAliasCount: 100 }) };
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (err) {
+    throw StimkitError.fromProblem(
+      { code, file, message: `cannot read the YAML: ${(err as Error).message}`, fix: 'expand the aliases (*name) by hand; stimkit allows at most 100' },
+      err,
+    );
+  }
+  return { file, text, doc, lines, value };
 }
 
 /** The 1-based line of the node at `pathParts` (or of its nearest existing parent). */

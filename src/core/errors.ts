@@ -66,7 +66,7 @@ export class StimkitError extends Error {
 
 /** `file:line: field: message (expected X, got Y). Fix: …` on one line. */
 export function formatProblem(p: Problem): string {
-  const where = [p.file && (p.line ? `${p.file}:${p.line}` : p.file), p.field, p.entry && !p.field?.includes(p.entry) ? `entry ${p.entry}` : undefined]
+  const where = [p.file && (p.line ? `${p.file}:${p.line}` : p.file), p.field, p.entry && `entry ${p.entry}`]
     .filter(Boolean)
     .join(': ');
   const parts = [p.expected !== undefined && `expected ${p.expected}`, p.got !== undefined && `got ${p.got}`].filter(Boolean);

@@ -13,7 +13,7 @@ import { StimkitError } from './errors.js';
 /** Write `data` to `file` atomically (temp file + fsync + rename), creating folders as needed. */
 export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
   const dir = path.dirname(file);
-  await mkdir(dir, { recursive: true });
+  await ensureFolder(dir);
   const tmp = path.join(dir, `.${path.basename(file)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
   const handle = await open(tmp, 'w');
   try {
@@ -32,6 +32,25 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
     throw err;
   }
   await syncDir(dir);
+}
+
+/** Create `dir` (and its parents) or explain why it cannot be: a file is in the way, no permission. */
+export async function ensureFolder(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const inTheWay = e.code === 'EEXIST' || e.code === 'ENOTDIR';
+    throw StimkitError.fromProblem(
+      {
+        code: inTheWay ? 'E_OUT_NOT_A_FOLDER' : 'E_OUT_UNWRITABLE',
+        file: dir,
+        message: inTheWay ? 'cannot create this output folder: a file of that name is in the way' : `cannot create this output folder (${e.code ?? e.message})`,
+        fix: inTheWay ? 'choose another --out, or move the file away' : 'choose a folder you can write to with --out',
+      },
+      err,
+    );
+  }
 }
 
 /** fsync a directory so that a rename in it survives a crash (best effort; not all systems allow it). */
@@ -73,22 +92,52 @@ export async function sha256File(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
-/** Read a text file or throw a StimkitError naming it. */
+/** Magic numbers of files people pass by mistake where a text file is expected. */
+const BINARY_KINDS: Array<[string, number[]]> = [
+  ['a PNG image', [0x89, 0x50, 0x4e, 0x47]],
+  ['a JPEG image', [0xff, 0xd8, 0xff]],
+  ['a GIF image', [0x47, 0x49, 0x46, 0x38]],
+  ['a ZIP archive', [0x50, 0x4b, 0x03, 0x04]],
+  ['a PDF document', [0x25, 0x50, 0x44, 0x46]],
+];
+
+/**
+ * Read a UTF-8 text file or throw a StimkitError naming it: missing, unreadable, a folder, or not
+ * text at all (an image passed where a manifest belongs) — said in one line, not as a flood of
+ * syntax errors.
+ */
 export async function readTextFile(file: string, code = 'E_READ'): Promise<string> {
+  let bytes: Buffer;
   try {
-    return await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    throw StimkitError.fromProblem(
-      {
-        code,
-        file,
-        message: e.code === 'ENOENT' ? 'file not found' : `cannot read file (${e.code ?? e.message})`,
-        fix: e.code === 'ENOENT' ? 'check the path' : 'check the permissions',
-      },
-      err,
-    );
+    const [message, fix] =
+      e.code === 'ENOENT'
+        ? ['file not found', 'check the path']
+        : e.code === 'EISDIR'
+          ? ['this is a folder, not a file', 'give the path of the file itself']
+          : [`cannot read file (${e.code ?? e.message})`, 'check the permissions'];
+    throw StimkitError.fromProblem({ code, file, message, fix }, err);
   }
+  const kind = BINARY_KINDS.find(([, magic]) => magic.every((m, i) => bytes[i] === m))?.[0];
+  let text: string | null = null;
+  if (!kind) {
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch {
+      text = null;
+    }
+  }
+  if (text === null || text.slice(0, 8192).includes('\u0000')) {
+    throw StimkitError.fromProblem({
+      code,
+      file,
+      message: `not a text file (it looks like ${kind ?? 'binary data, or text that is not UTF-8'})`,
+      fix: 'pass the YAML or JSON file this command expects (see its --help)',
+    });
+  }
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** True if the path exists. */

@@ -14,7 +14,7 @@ import { hamming } from '../core/phash.js';
 import { resolveInside } from '../core/safe-path.js';
 import { TOOL } from '../core/tool.js';
 import { checkManifest } from './checks.js';
-import { CORPUS_FORMAT, CORPUS_VERSION, missingImageRecord, type CorpusLock, type ImageRecord, type LockEntry } from './lock.js';
+import { CORPUS_FORMAT, CORPUS_VERSION, emptyImageRecord, type CorpusLock, type ImageRecord, type LockEntry } from './lock.js';
 import { probeImage } from './probe.js';
 import { EntriesManifest, type Entry } from './schema.js';
 
@@ -64,10 +64,9 @@ async function ingestImage(
   const resolved = await resolveInside(root, entry.image.file);
   if (!resolved.ok) {
     if (resolved.reason === 'missing') {
-      const record = missingImageRecord(relPosix(lockDir, resolved.path));
-      if (opts.allowMissing) return { record, problems: [] };
+      if (opts.allowMissing) return { record: emptyImageRecord(relPosix(lockDir, resolved.path), 'missing'), problems: [] };
       return {
-        record,
+        record: emptyImageRecord(relPosix(lockDir, resolved.path), 'failed'),
         problems: [
           {
             code: 'E_INGEST_IMAGE_MISSING',
@@ -79,21 +78,41 @@ async function ingestImage(
         ],
       };
     }
+    const notFile = resolved.reason === 'not-a-file';
     return {
-      record: missingImageRecord(entry.image.file),
+      record: emptyImageRecord(entry.image.file, 'failed'),
       problems: [
         {
-          code: 'E_INGEST_PATH_ESCAPES',
+          code: notFile ? 'E_INGEST_NOT_A_FILE' : 'E_INGEST_PATH_ESCAPES',
           severity: 'error',
           ...where,
           message: `refused: ${resolved.detail}`,
-          fix: 'put the image inside the images root (or point --images at a folder that contains it) and give a relative path',
+          fix: notFile
+            ? 'give the path of the image file itself in image.file'
+            : 'put the image inside the images root (or point --images at a folder that contains it) and give a relative path',
         },
       ],
     };
   }
   const file = resolved.path;
-  const bytes = await readFile(file);
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    return {
+      record: emptyImageRecord(relPosix(lockDir, file), 'failed'),
+      problems: [
+        {
+          code: 'E_INGEST_IMAGE_UNREADABLE',
+          severity: 'error',
+          ...where,
+          message: `cannot read ${relPosix(process.cwd(), file)} (${e.code ?? e.message})`,
+          fix: 'check the file permissions',
+        },
+      ],
+    };
+  }
   const digest = sha256(bytes);
   const problems: Problem[] = [];
   if (entry.image.sha256 && entry.image.sha256 !== digest) {
@@ -109,7 +128,7 @@ async function ingestImage(
     });
   }
   const probe = await probeImage(bytes, file, opts.pixelLimit);
-  const base = { ...missingImageRecord(relPosix(lockDir, file)), sha256: digest, bytes: bytes.length };
+  const base = { ...emptyImageRecord(relPosix(lockDir, file), 'failed'), sha256: digest, bytes: bytes.length };
   if (!probe.ok) {
     problems.push({
       code: probe.failure.code,

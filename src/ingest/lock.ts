@@ -15,8 +15,11 @@ export const CORPUS_VERSION = 1;
 const ImageRecord = z.strictObject({
   /** Path of the image relative to the lock's folder. */
   file: z.string(),
-  /** `ok`: decoded and hashed; `missing`: not supplied yet (only with --allow-missing). */
-  status: z.enum(['ok', 'missing']),
+  /**
+   * `ok`: decoded and hashed; `missing`: not supplied yet (only with --allow-missing). A written
+   * lock never holds `failed`; ingest uses it in memory for images it rejected.
+   */
+  status: z.enum(['ok', 'missing', 'failed']),
   sha256: z.string().nullable(),
   bytes: z.number().int().nullable(),
   format: z.string().nullable(),
@@ -61,11 +64,11 @@ export type CorpusLock = z.output<typeof CorpusLock>;
 export type LockEntry = z.output<typeof LockEntry>;
 export type ImageRecord = z.output<typeof ImageRecord>;
 
-/** An image record for an entry whose file is not there yet. */
-export function missingImageRecord(file: string): ImageRecord {
+/** An image record with nothing decoded: the file is not there yet, or ingest rejected it. */
+export function emptyImageRecord(file: string, status: 'missing' | 'failed'): ImageRecord {
   return {
     file,
-    status: 'missing',
+    status,
     sha256: null,
     bytes: null,
     format: null,

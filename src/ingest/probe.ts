@@ -8,7 +8,7 @@ import { parse as parseIcc } from 'icc';
 import sharp, { type Metadata } from 'sharp';
 import { sha256 } from '../core/fsio.js';
 import { phashOf } from '../core/phash.js';
-import { checkComplete, classifySharpError, type ImageFailure } from '../core/sharp-errors.js';
+import { classifySharpError, isTruncated, type ImageFailure } from '../core/sharp-errors.js';
 
 /** What ingest records about a decoded image. */
 export interface ImageFacts {
@@ -111,8 +111,6 @@ export async function probeImage(bytes: Buffer, fileName: string, pixelLimit: nu
       },
     };
   }
-  const incomplete = checkComplete(bytes, format);
-  if (incomplete) return { ok: false, failure: incomplete };
   let phash: string;
   try {
     // A full decode with failOn 'warning' catches truncated and corrupt data that metadata() misses.
@@ -121,7 +119,7 @@ export async function probeImage(bytes: Buffer, fileName: string, pixelLimit: nu
       .flatten({ background: '#ffffff' });
     phash = await phashOf(pipeline);
   } catch (err) {
-    return { ok: false, failure: classifySharpError(err) };
+    return { ok: false, failure: classifySharpError(err, isTruncated(bytes, format)) };
   }
   const orientation = meta.orientation ?? 1;
   const swap = orientation >= 5 && orientation <= 8;

@@ -1,6 +1,6 @@
 // Every bad image is rejected with its own code, naming the manifest, the entry's field and the file,
 // while the good entries of the same manifest are still checked.
-import { readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
@@ -161,5 +161,69 @@ describe('ingest with images not yet supplied', () => {
     const { code, out } = await ingestJson(manifest, '--allow-missing');
     expect(code).toBe(1);
     expect(problemFor(out, 'broken').map((p) => p.code)).toEqual(['E_IMAGE_EMPTY']);
+  });
+});
+
+describe('ingest edge cases found in review', () => {
+  it('accepts valid images with data after their end marker, and names beginning with ".."', async () => {
+    const dir = await corpusWith();
+    const rocket = await readFile(path.join(DEMO_DIR, 'rocket.jpg'));
+    const horse = await readFile(path.join(DEMO_DIR, 'horse.png'));
+    // A phone "motion photo" appends a video after the JPEG's EOI marker.
+    await writeFile(path.join(dir, 'motion.jpg'), Buffer.concat([rocket, Buffer.alloc(50_000, 0x42)]));
+    await writeFile(path.join(dir, 'padded.png'), Buffer.concat([horse, Buffer.alloc(8000)]));
+    await writeFile(path.join(dir, '..dotted.png'), horse.subarray(0));
+    const manifest = await writeManifest(dir, [
+      entry('motion', 'motion.jpg'),
+      entry('padded', 'padded.png', { image: { file: 'padded.png', same_as: 'dotted' } }),
+      entry('dotted', '..dotted.png'),
+    ]);
+    const { code, out } = await ingestJson(manifest);
+    expect(out.problems).toEqual([]);
+    expect(code).toBe(0);
+  });
+
+  it('refuses a folder given as image.file, without crashing', async () => {
+    const dir = await corpusWith('coffee.png');
+    await mkdir(path.join(dir, 'sub'));
+    const manifest = await writeManifest(dir, [entry('folder', 'sub'), entry('dot', '.'), entry('ok', 'coffee.png')]);
+    const { code, out } = await ingestJson(manifest);
+    expect(code).toBe(1);
+    expect(problemFor(out, 'folder').map((p) => p.code)).toEqual(['E_INGEST_NOT_A_FILE']);
+    expect(problemFor(out, 'dot').map((p) => p.code)).toEqual(['E_INGEST_NOT_A_FILE']);
+    expect(out.missing).toEqual([]);
+    expect(out.images).toEqual({ ok: 1, missing: 0, failed: 2 });
+  });
+
+  it('records paths through a symlinked images root as written, so later stages can open them', async () => {
+    const real = await corpusWith('chelsea.png');
+    const dir = await tempDir();
+    await symlink(real, path.join(dir, 'linkroot'));
+    const manifest = await writeManifest(dir, [entry('cat', 'chelsea.png')], { images: 'linkroot' });
+    const { code } = await ingestJson(manifest);
+    expect(code).toBe(0);
+    const lock = JSON.parse(await readFile(path.join(dir, 'linkroot', 'corpus.lock.json'), 'utf8'));
+    expect(lock.entries[0].image.resolved.file).toBe('chelsea.png');
+    expect(lock.images_root).toBe('.');
+  });
+
+  it('does not call rejected images "missing"', async () => {
+    const dir = await corpusWith();
+    await writeFile(path.join(dir, 'empty.png'), Buffer.alloc(0));
+    const manifest = await writeManifest(dir, [entry('empty', 'empty.png'), entry('absent', 'nothing-here.png')]);
+    const { out, stderr } = await ingestJson(manifest);
+    expect(out.images).toEqual({ ok: 0, missing: 0, failed: 2 });
+    expect(out.missing).toEqual([]);
+    expect(stderr).not.toContain('missing images (to be supplied)');
+  });
+
+  it('refuses an --out that is a file, with exit 1 and no stack trace', async () => {
+    const dir = await corpusWith('coffee.png');
+    await writeFile(path.join(dir, 'taken'), 'a file');
+    const manifest = await writeManifest(dir, [entry('coffee', 'coffee.png')]);
+    const run = await runCli(['ingest', manifest, '--out', path.join(dir, 'taken')]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('a file of that name is in the way');
+    expect(run.stderr).not.toContain('internal error');
   });
 });

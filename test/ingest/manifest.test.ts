@@ -158,3 +158,32 @@ describe('ingest: rules across entries', () => {
     expect(out.problems[0]).toMatchObject({ code: 'E_INGEST_SAME_AS', field: 'entries[0].image.same_as' });
   });
 });
+
+describe('ingest: manifests that are not manifests', () => {
+  it('says in one line that an image is not a manifest', async () => {
+    const run = await runCli(['ingest', path.join(DEMO_DIR, 'chelsea.png'), '--json']);
+    expect(run.code).toBe(1);
+    expect(run.json().error.problems).toHaveLength(1);
+    expect(run.stderr).toContain('not a text file (it looks like a PNG image)');
+    expect(run.stderr.length).toBeLessThan(400);
+  });
+
+  it('refuses a YAML alias bomb with a message, not a crash', async () => {
+    const dir = await corpusWith();
+    const file = path.join(dir, 'bomb.entries.yaml');
+    const lines = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 12; i++) lines.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10).fill(`*${String.fromCharCode(96 + i)}`).join(', ')}]`);
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const run = await runCli(['ingest', file]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/cannot read the YAML: .*alias/i);
+    expect(run.stderr).not.toContain('internal error');
+  });
+
+  it('names the entry in every message', async () => {
+    const dir = await corpusWith('coffee.png');
+    const manifest = await writeManifest(dir, [entry('e', 'coffee.png', { provenance: { credit: 'x' } })]);
+    const run = await runCli(['ingest', manifest]);
+    expect(run.stderr).toContain('entries[0].provenance: entry e: provenance.license is missing');
+  });
+});

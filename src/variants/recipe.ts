@@ -5,9 +5,10 @@
  * the source of truth; manifests/schema/recipe.schema.json is generated from it.
  */
 import { z } from 'zod';
-import { parseDataText, zodProblems, type ParsedDataFile } from '../core/datafile.js';
+import { lineOf, parseDataText, zodProblems, type ParsedDataFile } from '../core/datafile.js';
 import { describeValue, StimkitError, type Problem } from '../core/errors.js';
 import { readTextFile } from '../core/fsio.js';
+import { PARAM_SCHEMAS, paramIssues } from './segment/params.js';
 
 export const RECIPE_FORMAT = 'stimkit.recipe';
 export const RECIPE_VERSION = 1;
@@ -66,9 +67,12 @@ const Edges = z
   })
   .refine((e) => e.low_ratio <= e.high_ratio, { error: 'low_ratio must not exceed high_ratio', path: ['low_ratio'] });
 
+/** What `binary.threshold` allows, in messages. */
+const THRESHOLD_ALLOWED = '"otsu" or an integer 0–255';
+
 const Binary = z.strictObject({
   threshold: z
-    .union([z.literal('otsu'), bounded('binary.threshold', { min: 0, max: 255, int: true })])
+    .union([z.literal('otsu'), bounded('binary.threshold', { min: 0, max: 255, int: true })], { error: 'value not allowed' })
     .default('otsu')
     .describe('A4: `otsu`, or a fixed threshold t (v > t → white).'),
 });
@@ -148,8 +152,17 @@ function setAt(target: Record<string, unknown>, path: readonly string[], value: 
   o[path[path.length - 1]!] = value;
 }
 
+// Every bad value of binary.threshold fails both members of its union: say what the union allows.
+RANGES.set('binary.threshold', THRESHOLD_ALLOWED);
+
 function withRanges(problems: Problem[]): Problem[] {
   for (const p of problems) {
+    if (p.field === 'binary.threshold') {
+      p.message = 'value not allowed';
+      p.expected = THRESHOLD_ALLOWED;
+      p.fix = `set binary.threshold to ${THRESHOLD_ALLOWED}`;
+      continue;
+    }
     const range = p.field ? RANGES.get(p.field) : undefined;
     if (range && p.message.startsWith('out of range')) {
       p.expected = range;
@@ -159,13 +172,37 @@ function withRanges(problems: Problem[]): Problem[] {
   return problems;
 }
 
+/**
+ * The segmenter parameters of a recipe file (`silhouette.isnet`, `silhouette.grabcut`: both,
+ * whichever method is chosen), checked against the segmenters' own schemas, with lines.
+ */
+function segmenterProblems(parsed: ParsedDataFile, value: Record<string, unknown>): Problem[] {
+  const silhouette = value.silhouette;
+  if (!silhouette || typeof silhouette !== 'object' || Array.isArray(silhouette)) return [];
+  const problems: Problem[] = [];
+  for (const [method, schema] of Object.entries(PARAM_SCHEMAS)) {
+    const params = (silhouette as Record<string, unknown>)[method];
+    if (!params || typeof params !== 'object' || Array.isArray(params)) continue; // the recipe schema reports it
+    for (const { problem, path } of paramIssues(schema, params, method)) {
+      problems.push({ ...problem, file: parsed.file, line: lineOf(parsed, ['silhouette', method, ...path]) });
+    }
+  }
+  return problems;
+}
+
+/** A flag value as the recipe takes it: numeric text as a number, anything else as given. */
+function flagValue(value: string | number): string | number {
+  return typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
+}
+
 function fail(source: string, problems: Problem[]): never {
   throw new StimkitError('E_VARIANTS_RECIPE', `${source}: ${problems.length} problem(s) in the recipe`, { problems });
 }
 
 /**
  * Resolve the recipe: defaults, then the recipe file (YAML or JSON, any subset of fields), then the
- * flags. Throws `E_VARIANTS_RECIPE` (exit 1) naming every bad field with its allowed range.
+ * flags. Throws `E_VARIANTS_RECIPE` (exit 1) naming every bad field with its allowed range,
+ * including the segmenter parameters under `silhouette` (problems coded `E_SEGMENT_PARAM`).
  */
 export async function resolveRecipe(file?: string, overrides: RecipeOverrides = {}): Promise<Recipe> {
   let parsed: ParsedDataFile | undefined;
@@ -178,15 +215,15 @@ export async function resolveRecipe(file?: string, overrides: RecipeOverrides = 
     }
     base = value as Record<string, unknown>;
     const own = Recipe.safeParse(base);
-    if (!own.success) fail(file, withRanges(zodProblems(parsed, own.error, 'E_VARIANTS_RECIPE')));
+    const problems = [...(own.success ? [] : withRanges(zodProblems(parsed, own.error, 'E_VARIANTS_RECIPE'))), ...segmenterProblems(parsed, base)];
+    if (problems.length > 0) fail(file, problems);
   }
   const merged: Record<string, unknown> = { ...base };
   const fromFlag = new Map<string, string>();
   for (const [key, value] of Object.entries(overrides)) {
     if (value === undefined) continue;
     const spec = RECIPE_FLAGS[key as keyof typeof RECIPE_FLAGS];
-    const v = key === 'binaryThreshold' && value !== 'otsu' ? Number(value) : value;
-    setAt(merged, spec.path, v);
+    setAt(merged, spec.path, key === 'binaryThreshold' ? flagValue(value) : value);
     fromFlag.set(spec.path.join('.'), spec.flag);
   }
   const result = Recipe.safeParse(merged);

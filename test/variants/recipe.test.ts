@@ -62,6 +62,56 @@ describe('recipe', () => {
     expect(err.problems.find((p) => p.field === 'silhouette.method')!.expected).toMatch(/isnet.*grabcut/);
   });
 
+  it.each([['otsuu'], [12.5], ['foo'], [300]])('says what binary.threshold allows when given %j, in a file and as a flag', async (value) => {
+    const dir = await tempDir();
+    const file = path.join(dir, 'r.yaml');
+    await writeFile(file, `crop:\n  fraction: 0.5\nbinary:\n  threshold: ${JSON.stringify(value)}\n`);
+    const inFile = (await problemsOf(resolveRecipe(file))).problems;
+    expect(inFile).toHaveLength(1);
+    expect(inFile[0]).toMatchObject({ file, line: 4, field: 'binary.threshold', expected: '"otsu" or an integer 0–255' });
+    expect(inFile[0]!.fix).toMatch(/binary\.threshold.*"otsu" or an integer 0–255/);
+    // the command line passes numbers as numbers and anything else as given
+    const flag = (await problemsOf(resolveRecipe(undefined, { binaryThreshold: value }))).problems;
+    expect(flag).toHaveLength(1);
+    expect(flag[0]).toMatchObject({ field: 'binary.threshold', expected: '"otsu" or an integer 0–255', got: expect.stringContaining(String(value)) });
+    expect(flag[0]!.message).toMatch(/--binary-threshold/);
+    expect(flag[0]!.got).not.toMatch(/NaN/);
+  });
+
+  it('accepts "otsu" and integers 0–255 for binary.threshold, also as numeric text', async () => {
+    expect((await resolveRecipe(undefined, { binaryThreshold: 'otsu' })).binary.threshold).toBe('otsu');
+    expect((await resolveRecipe(undefined, { binaryThreshold: '0' })).binary.threshold).toBe(0);
+    expect((await resolveRecipe(undefined, { binaryThreshold: 255 })).binary.threshold).toBe(255);
+  });
+
+  it('checks the silhouette parameters of both methods when the recipe is resolved, with file, line and field', async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, 'r.yaml');
+    await writeFile(
+      file,
+      ['silhouette:', '  method: grabcut', '  isnet:', '    threshold: 1.5', '    modle: small', '  grabcut:', '    resolution: 8', 'crop:', '  fraction: 2', ''].join('\n'),
+    );
+    const err = await problemsOf(resolveRecipe(file));
+    expect(err.code).toBe('E_VARIANTS_RECIPE');
+    expect(err.exitCode).toBe(1);
+    const byField = Object.fromEntries(err.problems.map((p) => [p.field, p]));
+    expect(Object.keys(byField).sort()).toEqual(['crop.fraction', 'silhouette.grabcut.resolution', 'silhouette.isnet', 'silhouette.isnet.threshold']);
+    expect(byField['silhouette.isnet.threshold']).toMatchObject({ code: 'E_SEGMENT_PARAM', file, line: 4, got: '1.5 of type number' });
+    expect(byField['silhouette.isnet']).toMatchObject({ code: 'E_SEGMENT_PARAM', file, line: 5, got: 'modle' });
+    expect(byField['silhouette.isnet']!.expected).toMatch(/model.*threshold.*threads/);
+    expect(byField['silhouette.grabcut.resolution']).toMatchObject({ code: 'E_SEGMENT_PARAM', file, line: 7, got: '8 of type number' });
+    expect(byField['silhouette.grabcut.resolution']!.expected).toMatch(/16/);
+  });
+
+  it('accepts valid silhouette parameters and leaves them as written', async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, 'r.yaml');
+    await writeFile(file, 'silhouette:\n  isnet:\n    model: small\n  grabcut:\n    resolution: 200\n');
+    const r = await resolveRecipe(file);
+    expect(r.silhouette.isnet).toEqual({ model: 'small' });
+    expect(r.silhouette.grabcut).toEqual({ resolution: 200 });
+  });
+
   it('rejects low_ratio above high_ratio', async () => {
     const dir = await tempDir();
     const file = path.join(dir, 'r.json');

@@ -136,6 +136,8 @@ describe('stimkit variants', () => {
     [['--cutoff', 'lots'], 1, /lowpass\.cutoff/],
     [['--max-side', '0'], 1, /original\.max_side.*\[1, 16384\]/],
     [['--silhouette', 'magic'], 1, /silhouette\.method/],
+    [['--binary-threshold', 'otsuu'], 1, /--binary-threshold.*expected "otsu" or an integer 0–255, got "otsuu"/],
+    [['--binary-threshold', '12.5'], 1, /--binary-threshold.*expected "otsu" or an integer 0–255, got 12\.5/],
     [['--shard', '3/2'], 2, /--shard/],
     [['--jobs', '0'], 2, /positive integer/],
     [['--roles', 'bogus'], 2, /roles/],

@@ -39,37 +39,65 @@ export const GrabcutParamsSchema = z
   .describe('grabcut segmenter parameters');
 export type GrabcutParams = z.infer<typeof GrabcutParamsSchema>;
 
+/** One bad parameter: the problem (field `silhouette.<method>.<key>`) and its path inside the params object. */
+export interface ParamIssue {
+  problem: Problem;
+  /** Path of the offending key inside `params` (for line numbers in a recipe file). */
+  path: PropertyKey[];
+}
+
+/**
+ * Every problem of `params` against `schema` (unknown keys, values out of range), each with its
+ * field and allowed values; empty when the params are valid. `parseParams` throws them; the
+ * recipe reports them with the recipe file's line numbers.
+ */
+export function paramIssues(schema: z.ZodType, params: unknown, method: string): ParamIssue[] {
+  const result = schema.safeParse(params ?? {});
+  if (result.success) return [];
+  const value = (params ?? {}) as Record<string, unknown>;
+  return result.error.issues.map((issue): ParamIssue => {
+    const key = issue.path.map(String).join('.');
+    const field = `silhouette.${method}${key ? `.${key}` : ''}`;
+    const got = issue.path.length > 0 && value && typeof value === 'object' ? value[String(issue.path[0])] : params;
+    if (issue.code === 'unrecognized_keys') {
+      const keys = (issue as { keys: string[] }).keys;
+      return {
+        path: [...issue.path, keys[0]!],
+        problem: {
+          code: 'E_SEGMENT_PARAM',
+          severity: 'error',
+          field,
+          message: `unknown ${method} parameter(s) ${keys.map((k) => `"${k}"`).join(', ')}`,
+          expected: `one of ${Object.keys((schema as unknown as z.ZodObject).shape).join(', ')}`,
+          got: keys.join(', '),
+          fix: 'remove or rename them',
+        },
+      };
+    }
+    return {
+      path: [...issue.path],
+      problem: {
+        code: 'E_SEGMENT_PARAM',
+        severity: 'error',
+        field,
+        message: `bad ${method} parameter`,
+        expected: issue.message,
+        got: describeValue(got),
+        fix: `set ${field} within the allowed range`,
+      },
+    };
+  });
+}
+
 /** Parse `params` against `schema`, throwing one `E_SEGMENT_PARAM` error listing every problem. */
 export function parseParams<S extends z.ZodType>(schema: S, params: Record<string, unknown> | undefined, method: string): z.infer<S> {
   const result = schema.safeParse(params ?? {});
   if (result.success) return result.data;
-  const problems: Problem[] = result.error.issues.map((issue) => {
-    const key = issue.path.map(String).join('.');
-    const field = `silhouette.${method}${key ? `.${key}` : ''}`;
-    const got = issue.path.length > 0 ? (params ?? {})[String(issue.path[0])] : params;
-    if (issue.code === 'unrecognized_keys') {
-      const keys = (issue as { keys: string[] }).keys;
-      return {
-        code: 'E_SEGMENT_PARAM',
-        severity: 'error',
-        field,
-        message: `unknown ${method} parameter(s) ${keys.map((k) => `"${k}"`).join(', ')}`,
-        expected: `one of ${Object.keys((schema as unknown as z.ZodObject).shape).join(', ')}`,
-        got: keys.join(', '),
-        fix: 'remove or rename them',
-      };
-    }
-    return {
-      code: 'E_SEGMENT_PARAM',
-      severity: 'error',
-      field,
-      message: `bad ${method} parameter`,
-      expected: issue.message,
-      got: describeValue(got),
-      fix: `set ${field} within the allowed range`,
-    };
-  });
+  const problems = paramIssues(schema, params, method).map((i) => i.problem);
   throw new StimkitError('E_SEGMENT_PARAM', problems.map((p) => `${p.field}: ${p.message} (expected ${p.expected}, got ${p.got})`).join('; '), {
     problems,
   });
 }
+
+/** The parameter schema of each method, for checking a recipe's `silhouette.<method>` sections. */
+export const PARAM_SCHEMAS = { isnet: IsnetParamsSchema, grabcut: GrabcutParamsSchema } as const;

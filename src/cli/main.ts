@@ -54,9 +54,14 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     await program.parseAsync(argv);
   } catch (err) {
     if (err instanceof CommanderError) {
-      // --help and --version exit 0; everything else commander rejects is a usage error.
+      // --help and --version exit 0; everything else commander rejects is a usage error. Commander
+      // has already said why on stderr; with --json the reason also goes to stdout.
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
         return EXIT.ok;
+      }
+      if (argv.includes('--json')) {
+        const message = err.message.replace(/^error: /, '');
+        io.stdout(`${JSON.stringify({ ok: false, error: { code: 'E_USAGE', commander: err.code, message } }, null, 2)}\n`);
       }
       return EXIT.usage;
     }

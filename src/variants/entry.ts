@@ -11,6 +11,7 @@ import { canonicalJson } from '../core/json.js';
 import { TOOL } from '../core/tool.js';
 import type { Role } from '../ingest/schema.js';
 import type { EntryRecord, VariantRecord } from './lock.js';
+import { lockMessage } from './messages.js';
 import { metricsBase, variantMetrics, type MetricsBase } from './metrics.js';
 import { decodeA0 } from './original.js';
 import { encodePng } from './png.js';
@@ -77,8 +78,12 @@ async function reusable(prior: VariantRecord | undefined, hash: string, outDir: 
   }
 }
 
-function failedRecord(v: VariantDef, hash: string, recipe: Recipe, err: unknown): VariantRecord {
-  const code = err instanceof StimkitError ? err.code : 'E_VARIANTS_INTERNAL';
+/** `{code, message}` of an error as the lock records it (paths relative to the output folder). */
+function errorRecord(err: unknown, outDir: string): { code: string; message: string } {
+  return { code: err instanceof StimkitError ? err.code : 'E_VARIANTS_INTERNAL', message: lockMessage(errorMessage(err), outDir) };
+}
+
+function failedRecord(v: VariantDef, hash: string, plan: Pick<EntryPlan, 'recipe' | 'outDir'>, err: unknown): VariantRecord {
   return {
     code: v.code,
     name: v.name,
@@ -89,10 +94,33 @@ function failedRecord(v: VariantDef, hash: string, recipe: Recipe, err: unknown)
     height: null,
     channels: null,
     inputs_sha256: hash,
-    params: recipeFor(v, recipe),
+    params: recipeFor(v, plan.recipe),
     metrics: {},
-    error: { code, message: errorMessage(err) },
+    error: errorRecord(err, plan.outDir),
   };
+}
+
+/** The source image's bytes; a missing or unreadable file is this entry's error, with a fix. */
+async function readImage(job: EntryJob): Promise<Buffer> {
+  try {
+    return await readFile(job.imagePath);
+  } catch (err) {
+    const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
+    throw StimkitError.fromProblem(
+      {
+        code: missing ? 'E_VARIANTS_IMAGE_MISSING' : 'E_VARIANTS_IMAGE_UNREADABLE',
+        file: job.imageRef,
+        entry: job.id,
+        message: missing ? 'the image the corpus lock lists is not there' : `the image cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+        expected: `the file with sha256 ${job.sha256}`,
+        got: missing ? 'no file' : 'an unreadable file',
+        fix: missing
+          ? 'restore the image at that path (relative to the output folder), or correct the entries manifest and rerun `stimkit ingest`'
+          : 'check the permissions of the image file',
+      },
+      err,
+    );
+  }
 }
 
 async function runOne(v: VariantDef, ctx: EntryContext, base: MetricsBase, job: EntryJob, plan: EntryPlan, hash: string): Promise<VariantRecord> {
@@ -143,12 +171,12 @@ export async function processEntry(job: EntryJob, plan: EntryPlan): Promise<Entr
   let ctx: EntryContext;
   let base: MetricsBase;
   try {
-    const bytes = await readFile(job.imagePath);
+    const bytes = await readImage(job);
     const digest = sha256(bytes);
     if (digest !== job.sha256) {
       throw StimkitError.fromProblem({
         code: 'E_VARIANTS_IMAGE_CHANGED',
-        file: job.imagePath,
+        file: job.imageRef,
         entry: job.id,
         message: 'the image is not the one the corpus lock recorded',
         expected: job.sha256,
@@ -161,9 +189,8 @@ export async function processEntry(job: EntryJob, plan: EntryPlan): Promise<Entr
     ctx = { recipe: plan.recipe, a0, a2, a0Params: { ...facts }, segmenter: plan.segmenter, segmenterError: plan.segmenterError };
     base = metricsBase(a2, plan.recipe);
   } catch (err) {
-    const failed = defs.map((v, i) => failedRecord(v, hashes[i]!, plan.recipe, err));
-    const code = err instanceof StimkitError ? err.code : 'E_VARIANTS_INTERNAL';
-    return { record: entry(failed, { code, message: errorMessage(err) }), computed: 0, reused: 0 };
+    const failed = defs.map((v, i) => failedRecord(v, hashes[i]!, plan, err));
+    return { record: entry(failed, errorRecord(err, plan.outDir)), computed: 0, reused: 0 };
   }
 
   const records: VariantRecord[] = [];
@@ -180,7 +207,7 @@ export async function processEntry(job: EntryJob, plan: EntryPlan): Promise<Entr
       records.push(await runOne(v, ctx, base, job, plan, hashes[i]!));
       computed++;
     } catch (err) {
-      records.push(failedRecord(v, hashes[i]!, plan.recipe, err));
+      records.push(failedRecord(v, hashes[i]!, plan, err));
     }
   }
   return { record: entry(records), computed, reused };
@@ -189,15 +216,14 @@ export async function processEntry(job: EntryJob, plan: EntryPlan): Promise<Entr
 /** The outcome of an entry that could not be processed at all (e.g. its worker thread died). */
 export function failedOutcome(job: EntryJob, plan: EntryPlan, err: unknown): EntryOutcome {
   const defs = job.codes.map(variantByCode);
-  const code = err instanceof StimkitError ? err.code : 'E_VARIANTS_INTERNAL';
   return {
     record: {
       id: job.id,
       status: 'failed',
       roles: job.roles,
       image: { file: job.imageRef, sha256: job.sha256 },
-      error: { code, message: errorMessage(err) },
-      variants: defs.map((v) => failedRecord(v, inputsHash(v, job, plan), plan.recipe, err)),
+      error: errorRecord(err, plan.outDir),
+      variants: defs.map((v) => failedRecord(v, inputsHash(v, job, plan), plan, err)),
     },
     computed: 0,
     reused: 0,

@@ -129,6 +129,52 @@ describe('stimkit variants', () => {
     }
   });
 
+  it('names a missing source image (E_VARIANTS_IMAGE_MISSING) with a fix, and keeps machine paths out of the lock', async () => {
+    const out = path.join(work, 'missing');
+    await runCli(['variants', corpus.manifest, '--out', out, '--only', 'A2']);
+    const horse = path.join(corpus.dir, 'horse.png');
+    const { rename } = await import('node:fs/promises');
+    await rename(horse, `${horse}.away`);
+    try {
+      const r = await runCli(['variants', path.join(out, 'corpus.lock.json'), '--out', out, '--only', 'A2,A4', '--json']);
+      expect(r.code).toBe(1);
+      expect(r.json().failures[0]).toMatchObject({ entry: 'horse', code: 'E_VARIANTS_IMAGE_MISSING' });
+      const text = await readFile(path.join(out, 'variants.lock.json'), 'utf8');
+      const lock = await readVariantsLock(path.join(out, 'variants.lock.json'));
+      const e = lock.entries.find((x) => x.id === 'horse')!;
+      expect(e.error!.code).toBe('E_VARIANTS_IMAGE_MISSING');
+      const rel = path.relative(out, horse).split(path.sep).join('/');
+      expect(e.error!.message).toContain(rel);
+      expect(e.error!.message).toMatch(/Fix: .*(restore|put).*ingest/);
+      expect(e.variants.map((v) => v.error!.code)).toEqual(['E_VARIANTS_IMAGE_MISSING', 'E_VARIANTS_IMAGE_MISSING']);
+      expect(text).not.toContain(work);
+      expect(text).not.toContain(corpus.dir);
+      expect(text).not.toMatch(/ENOENT|E_VARIANTS_INTERNAL/);
+      expect(r.stderr).toMatch(/E_VARIANTS_IMAGE_MISSING/);
+    } finally {
+      await rename(`${horse}.away`, horse);
+    }
+  });
+
+  it('records the changed-image error with a path relative to the output folder', async () => {
+    const out = path.join(work, 'changed');
+    await runCli(['variants', corpus.manifest, '--out', out, '--only', 'A2']);
+    const cat = path.join(corpus.dir, 'chelsea.png');
+    const { rename } = await import('node:fs/promises');
+    await rename(cat, `${cat}.orig`);
+    await sharp({ create: { width: 8, height: 8, channels: 3, background: '#00ff00' } }).png().toFile(cat);
+    try {
+      const r = await runVariants(path.join(out, 'corpus.lock.json'), { out, only: ['A2', 'A4'], jobs: 1 });
+      const e = r.lock.entries.find((x) => x.id === 'cat')!;
+      expect(e.error).toMatchObject({ code: 'E_VARIANTS_IMAGE_CHANGED' });
+      expect(e.error!.message).toContain(path.relative(out, cat).split(path.sep).join('/'));
+      expect(await readFile(r.lockFile, 'utf8')).not.toContain(corpus.dir);
+    } finally {
+      await rm(cat);
+      await rename(`${cat}.orig`, cat);
+    }
+  });
+
   it.each([
     [['--only', 'A3,A9'], 1, /unknown variant code "A9".*A0 \(original\)/],
     [['--crop-fraction', '1.5'], 1, /crop\.fraction.*\(0, 1\]/],
@@ -197,6 +243,20 @@ describe('A6 in a run', () => {
       expect(e.variants[1]!.error).toMatchObject({ code: 'E_VARIANTS_SEGMENTER_UNAVAILABLE' });
       expect(e.variants[1]!.error!.message).toMatch(/--silhouette grabcut/);
     }
+  });
+
+  it('records an unavailable segmenter\'s reason with paths relative to the output folder', async () => {
+    const out = path.join(work, 'a6-paths');
+    const pkg = path.join(work, 'no-such-package');
+    const r = await runVariants(corpus.manifest, {
+      out,
+      only: ['A6'],
+      segmenterFactory: { available: async () => ({ ok: false, reason: `no readable package.json in ${pkg}; see /models/medium` }), create: async () => expect.unreachable() },
+    });
+    const message = r.lock.entries[0]!.variants[0]!.error!.message;
+    expect(message).toContain('no readable package.json in ../no-such-package;');
+    expect(message).toContain('/models/medium'); // not a path on this machine: left as it is
+    expect(await readFile(r.lockFile, 'utf8')).not.toContain(work);
   });
 
   it('stops on bad segmenter parameters (a recipe error, exit 1)', async () => {

@@ -4,6 +4,7 @@
  * `manifest-sha256.txt`) is the study's pre-registration identifier.
  */
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { sha256, sha256File } from '../core/fsio.js';
 import { TOOL } from '../core/tool.js';
 import { loadStudy } from '../study/load.js';
@@ -16,11 +17,14 @@ import { buildPayload } from './payload.js';
 import { expandPlan, type PlannedTrial } from './plan.js';
 import { loadStimuli } from './stimuli-source.js';
 import { resolveVariantImages } from './variants-source.js';
-import { writeBag } from './write-bag.js';
+import { checkOutFolder, writeBag } from './write-bag.js';
 
 /** Options of `bundleStudy`. */
 export interface BundleOptions {
-  /** Bag folder to write (required unless `dryRun`). An existing bag there is replaced. */
+  /**
+   * Bag folder to write (required unless `dryRun`): new, empty, or a bag stimkit wrote holding
+   * nothing else (replaced). Anything else is refused (E_BUNDLE_OUT_NOT_A_BAG) before any work.
+   */
   out?: string;
   /** Expand and count the plan without ingest, variants or writing. */
   dryRun?: boolean;
@@ -61,9 +65,11 @@ export interface BundleResult {
  * console.log(r.digest); // cite this
  */
 export async function bundleStudy(studyFile: string, options: BundleOptions = {}): Promise<BundleResult> {
-  const loaded = await loadStudy(studyFile);
   const dryRun = Boolean(options.dryRun);
   if (!dryRun && !options.out) throw new Error('bundleStudy: options.out is required unless dryRun');
+  // Refuse an --out that is not ours before any ingest or variants work (writeBag checks again).
+  if (!dryRun) await checkOutFolder(path.resolve(options.out!));
+  const loaded = await loadStudy(studyFile);
   const corpus = await resolveCorpus(loaded, { dryRun, work: options.work, jobs: options.jobs, log: options.log });
   const stimuli = await loadStimuli(loaded);
   const plan = expandPlan(loaded, { entries: corpus?.entries, prompts: stimuli.prompts?.source, instrument: stimuli.instrument?.source });

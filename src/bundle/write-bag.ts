@@ -4,12 +4,15 @@
  * folder is renamed into place last. An interrupted bundle never leaves a bag that looks complete.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import pMap from 'p-map';
 import { StimkitError } from '../core/errors.js';
-import { sha256 } from '../core/fsio.js';
+import { ensureFolder, sha256 } from '../core/fsio.js';
 import { BAGIT_TXT, bagSize, formatBagInfo, formatManifest, payloadOxum, type ManifestLine } from './bagit.js';
+import { checkOutFolder, sweepStaleTemps, tempName } from './out-folder.js';
+
+export { checkOutFolder } from './out-folder.js';
 
 /** One payload file: its path under `data/` and either its bytes or a file to copy. */
 export type PayloadFile =
@@ -39,29 +42,11 @@ async function writeSynced(file: string, bytes: string | Uint8Array): Promise<vo
 
 const SAFE_PATH = /^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[^\0\\]+$/;
 
-async function prepareOut(out: string): Promise<'absent' | 'replace'> {
-  let st;
-  try {
-    st = await stat(out);
-  } catch {
-    return 'absent';
-  }
-  if (!st.isDirectory()) {
-    throw StimkitError.fromProblem({ code: 'E_BUNDLE_OUT', file: out, message: 'the output path is a file, not a folder', fix: 'choose another --out' });
-  }
-  const names = await readdir(out);
-  if (names.length === 0 || names.includes('bagit.txt')) return 'replace';
-  throw StimkitError.fromProblem({
-    code: 'E_BUNDLE_OUT',
-    file: out,
-    message: 'the output folder exists, is not empty and is not a bag; refusing to replace it',
-    fix: 'choose a new --out folder (an existing bag there is replaced)',
-  });
-}
-
 /**
  * Write `payload` as a bag at `out` with the given `bag-info.txt` fields (Payload-Oxum and
- * Bag-Size are added). `out` must not exist, be empty, or hold a previous bag (which is replaced).
+ * Bag-Size are added). `out` must not exist, be empty, or hold a bag stimkit wrote and nothing
+ * else (which is replaced; see `checkOutFolder`). Stale temporary folders of an interrupted earlier
+ * run are removed first.
  */
 export async function writeBag(
   out: string,
@@ -76,9 +61,10 @@ export async function writeBag(
     if (seen.has(f.path)) throw new Error(`payload path ${f.path} given twice`);
     seen.add(f.path);
   }
-  const mode = await prepareOut(dir);
-  await mkdir(path.dirname(dir), { recursive: true });
-  const tmp = path.join(path.dirname(dir), `.${path.basename(dir)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const mode = await checkOutFolder(dir);
+  await ensureFolder(path.dirname(dir));
+  await sweepStaleTemps(dir);
+  const tmp = tempName(dir, randomBytes(4).toString('hex'));
   try {
     const dirs = new Set(payload.map((f) => path.posix.dirname(`data/${f.path}`)));
     for (const d of [...dirs].sort()) await mkdir(path.join(tmp, d), { recursive: true });

@@ -14,7 +14,7 @@ export const bundleCommand: CommandSpec = {
   configure: (cmd) =>
     cmd
       .argument('<study>', 'study design (YAML or JSON)')
-      .option('--out <dir>', 'bag folder to write (an existing bag there is replaced)')
+      .option('--out <dir>', 'bag folder to write: new, empty, or a bag stimkit wrote (replaced)')
       .option('--dry-run', 'print the counts by paradigm × language without writing anything')
       .option('--work <dir>', "folder for corpus and variants locks that must be (re)made (default: the study's own paths)")
       .addOption(new Option('--jobs <n>', 'parallel jobs for ingest and hashing').argParser(positiveInt)),

@@ -175,8 +175,24 @@ describe('bundle checks and outputs', () => {
     const other = path.join(root, 'not-a-bag');
     await mkdir(other);
     await writeFile(path.join(other, 'notes.txt'), 'keep me');
-    await expect(bundleStudy(study, { out: other, work: path.join(root, 'work-1') })).rejects.toMatchObject({ code: 'E_BUNDLE_OUT' });
+    await expect(bundleStudy(study, { out: other, work: path.join(root, 'work-1') })).rejects.toMatchObject({ code: 'E_BUNDLE_OUT_NOT_A_BAG' });
     expect(await readFile(path.join(other, 'notes.txt'), 'utf8')).toBe('keep me');
+  });
+
+  it('checks --out before any ingest or variants work, and keeps a folder that only looks like a bag', async () => {
+    const out = path.join(root, 'userdir');
+    await mkdir(path.join(out, 'data'), { recursive: true });
+    await writeFile(path.join(out, 'bagit.txt'), 'x');
+    await writeFile(path.join(out, 'data', 'notes.txt'), 'keep me');
+    const work = path.join(root, 'work-never');
+    const r = await runCli(['bundle', study, '--out', out, '--work', work, '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json().error.code).toBe('E_BUNDLE_OUT_NOT_A_BAG');
+    expect(r.stderr).toContain(`${out}: the output folder is not empty and not a bag stimkit wrote (bagit.txt`);
+    expect(r.stderr).toContain('choose an empty or new folder');
+    expect(r.stderr).not.toMatch(/^\s+at /m);
+    expect(await exists(work)).toBe(false);
+    expect(await readFile(path.join(out, 'data', 'notes.txt'), 'utf8')).toBe('keep me');
   });
 
   it('stimkit bundle prints the digest; --dry-run without --out; no --out is a usage error', async () => {

@@ -10,6 +10,7 @@ import { sha256, sha256File, writeIfChanged } from '../core/fsio.js';
 import { canonicalJson } from '../core/json.js';
 import { TOOL } from '../core/tool.js';
 import type { Role } from '../ingest/schema.js';
+import type { Libraries } from './libraries.js';
 import type { EntryRecord, VariantRecord } from './lock.js';
 import { lockMessage } from './messages.js';
 import { metricsBase, variantMetrics, type MetricsBase } from './metrics.js';
@@ -38,6 +39,8 @@ export interface EntryJob {
 export interface EntryPlan {
   outDir: string;
   recipe: Recipe;
+  /** Library versions (libraries.ts), part of every inputs hash. */
+  libraries: Libraries;
   codes: VariantCode[];
   pixelLimit: number | false;
   segmenter?: SharedSegmenter;
@@ -64,9 +67,11 @@ function recipeFor(v: VariantDef, recipe: Recipe): Record<string, unknown> {
 }
 
 /** sha256 of everything a variant's output and record depend on. */
-export function inputsHash(v: VariantDef, job: Pick<EntryJob, 'sha256'>, plan: Pick<EntryPlan, 'recipe' | 'segmenter' | 'segmenterError'>): string {
+export function inputsHash(v: VariantDef, job: Pick<EntryJob, 'sha256'>, plan: Pick<EntryPlan, 'recipe' | 'libraries' | 'segmenter' | 'segmenterError'>): string {
   const segmenter = v.code === 'A6' ? (plan.segmenter?.description ?? { unavailable: plan.segmenterError?.code ?? true }) : null;
-  return sha256(canonicalJson({ tool: TOOL.version, image: job.sha256, code: v.code, recipe: recipeFor(v, plan.recipe), segmenter }));
+  // Every variant depends on all three libraries (libraries.ts): sharp decodes A0 and encodes each
+  // PNG, and every record's metrics use A3's detector (opencv-wasm) and the FFT (fft.js).
+  return sha256(canonicalJson({ tool: TOOL.version, libraries: plan.libraries, image: job.sha256, code: v.code, recipe: recipeFor(v, plan.recipe), segmenter }));
 }
 
 async function reusable(prior: VariantRecord | undefined, hash: string, outDir: string): Promise<boolean> {

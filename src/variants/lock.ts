@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { loadDataFile } from '../core/datafile.js';
 import { StimkitError } from '../core/errors.js';
 import { Role, Slug } from '../ingest/schema.js';
+import { Libraries } from './libraries.js';
 import { Recipe } from './recipe.js';
 import { VARIANT_CODES } from './types.js';
 
@@ -38,7 +39,7 @@ export const VariantRecord = z.strictObject({
   width: z.number().int().nullable(),
   height: z.number().int().nullable(),
   channels: z.union([z.literal(1), z.literal(3)]).nullable(),
-  /** sha256 of everything the record depends on: tool version, image sha256, recipe sections, segmenter. */
+  /** sha256 of everything the record depends on: tool and library versions, image sha256, recipe sections, segmenter. */
   inputs_sha256: z.string(),
   params: z.record(z.string(), z.unknown()),
   metrics: z.record(z.string(), Metric),
@@ -71,6 +72,8 @@ export const VariantsLock = z.strictObject({
     entry_codes: z.record(z.string(), z.array(z.enum(VARIANT_CODES))).nullable().default(null),
   }),
   recipe: Recipe,
+  /** Versions of sharp (with libvips and its libraries), opencv-wasm and fft.js; part of every `inputs_sha256`. */
+  libraries: Libraries,
   /** The segmenter's own description (model digest, licence facts, resolved params), when A6 ran. */
   segmenter: z.record(z.string(), z.unknown()).nullable(),
   entries: z.array(EntryRecord),

@@ -62,6 +62,7 @@ export class EntryPool {
     const wire: WirePlan = {
       outDir: plan.outDir,
       recipe: plan.recipe,
+      libraries: plan.libraries,
       codes: plan.codes,
       pixelLimit: plan.pixelLimit,
       segmenterError: plan.segmenterError,

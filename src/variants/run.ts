@@ -13,6 +13,7 @@ import { TOOL } from '../core/tool.js';
 import type { Role } from '../ingest/schema.js';
 import { writeContactSheet } from './contact-sheet.js';
 import { failedOutcome, processEntry, type EntryJob, type EntryOutcome, type EntryPlan } from './entry.js';
+import { libraryVersions } from './libraries.js';
 import { fileRef, resolveInput, selectEntries, type Shard } from './input.js';
 import { LOCK_NAME, readPriorLocks, shardLockName, VARIANTS_FORMAT, VARIANTS_VERSION, type EntryRecord, type VariantRecord, type VariantsLock } from './lock.js';
 import { EntryPool } from './pool.js';
@@ -118,9 +119,11 @@ export async function runVariants(input: string, options: VariantsOptions = {}):
   const seg = needSegmenter ? await loadSegmenter(recipe, options.segmenter, options.segmenterFactory) : null;
   if (seg?.error) warnings.push(`A6 cannot run: ${seg.error.message}`);
 
+  const libraries = libraryVersions();
   const plan: EntryPlan = {
     outDir,
     recipe,
+    libraries,
     codes,
     pixelLimit: corpusLock.parameters.pixel_limit,
     segmenter: seg?.shared,
@@ -193,6 +196,7 @@ export async function runVariants(input: string, options: VariantsOptions = {}):
     inputs: { corpus_lock: await fileRef(resolved.corpusLockFile, outDir), manifest },
     selection: { variants: codes, roles: options.roles ?? null, shard, entry_codes: entryCodes },
     recipe,
+    libraries,
     segmenter: seg?.shared?.description ?? null,
     entries: records,
     contact_sheets: sheets,

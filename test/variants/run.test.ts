@@ -4,11 +4,17 @@
  * combination, a failing entry, A6 through an injected segmenter, and every error exit code.
  */
 import { readdir, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { StimkitError } from '../../src/core/errors.js';
+import { inputsHash } from '../../src/variants/entry.js';
+import { libraryVersions } from '../../src/variants/libraries.js';
 import { readVariantsLock } from '../../src/variants/lock.js';
+import { defaultRecipe } from '../../src/variants/recipe.js';
+import { variantByCode } from '../../src/variants/registry.js';
+import { VARIANT_CODES } from '../../src/variants/types.js';
 import { runVariants } from '../../src/variants/run.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -295,5 +301,36 @@ describe('runVariants with variants per entry (entryCodes)', () => {
     await expect(runVariants(corpus.manifest, { out: path.join(work, 'bad-map'), entryCodes: { horse: ['A9' as never] } })).rejects.toMatchObject({
       code: 'E_VARIANTS_UNKNOWN_CODE',
     });
+  });
+});
+
+describe('library versions', () => {
+  it('records sharp (libvips, lcms …), opencv-wasm and fft.js in the lock header', async () => {
+    const r = await runVariants(corpus.manifest, { out: path.join(work, 'libs'), only: ['A2'], jobs: 1 });
+    const require = createRequire(import.meta.url);
+    expect(r.lock.libraries).toEqual({
+      sharp: { ...sharp.versions },
+      'opencv-wasm': (require('opencv-wasm/package.json') as { version: string }).version,
+      'fft.js': (require('fft.js/package.json') as { version: string }).version,
+    });
+    expect(r.lock.libraries.sharp).toHaveProperty('vips');
+    expect(r.lock.libraries.sharp).toHaveProperty('lcms');
+    expect((await readVariantsLock(r.lockFile)).libraries).toEqual(r.lock.libraries);
+  });
+
+  it('puts them in the inputs hash of every variant, so a dependency bump recomputes', () => {
+    const plan = { recipe: defaultRecipe(), libraries: libraryVersions(), segmenter: { description: { fake: true }, segment: async () => new Uint8Array() } };
+    const job = { sha256: 'a'.repeat(64) };
+    const bumps = [
+      { ...plan.libraries, sharp: { ...plan.libraries.sharp, vips: '0.0.1' } },
+      { ...plan.libraries, sharp: { ...plan.libraries.sharp, lcms: '0.0.1' } },
+      { ...plan.libraries, 'opencv-wasm': '0.0.1' },
+      { ...plan.libraries, 'fft.js': '0.0.1' },
+    ];
+    for (const code of VARIANT_CODES) {
+      const v = variantByCode(code);
+      const base = inputsHash(v, job, plan);
+      for (const libraries of bumps) expect(inputsHash(v, job, { ...plan, libraries }), `${code} ${JSON.stringify(libraries)}`).not.toBe(base);
+    }
   });
 });

@@ -1,0 +1,43 @@
+/**
+ * The versions of the libraries the ladder's bytes and numbers depend on, recorded in the variants
+ * lock (`libraries`) and part of every variant's `inputs_sha256`, so that a dependency bump
+ * recomputes rather than silently reusing outputs made by other code:
+ *
+ * - sharp with its libvips and the libraries libvips bundles (`sharp.versions`: lcms for ICC → sRGB,
+ *   the PNG/JPEG decoders, zlib for the PNG encoder …): every variant, since A0 is decoded and
+ *   every output PNG-encoded by it;
+ * - opencv-wasm: A3's Gaussian blur and Canny, and the edge-density metrics of every variant;
+ * - fft.js: A5's transforms, and the low-frequency energy metric of every variant.
+ *
+ * A6's own runtime (onnxruntime-node, or opencv-wasm for grabcut) is in the segmenter description.
+ */
+import { createRequire } from 'node:module';
+import sharp from 'sharp';
+import { z } from 'zod';
+
+export const Libraries = z.strictObject({
+  /** `sharp.versions`: sharp, vips and the libraries its libvips was built with. */
+  sharp: z.record(z.string(), z.string()),
+  'opencv-wasm': z.string(),
+  'fft.js': z.string(),
+});
+export type Libraries = z.output<typeof Libraries>;
+
+/** The `version` of an installed package's package.json. */
+function packageVersion(name: string): string {
+  const manifest = createRequire(import.meta.url)(`${name}/package.json`) as { version?: unknown };
+  if (typeof manifest.version !== 'string') throw new Error(`${name}/package.json has no version`);
+  return manifest.version;
+}
+
+let cached: Libraries | undefined;
+
+/** The library versions of this installation (read once per process). */
+export function libraryVersions(): Libraries {
+  cached ??= {
+    sharp: Object.fromEntries(Object.entries(sharp.versions as Record<string, string | undefined>).filter((e): e is [string, string] => typeof e[1] === 'string')),
+    'opencv-wasm': packageVersion('opencv-wasm'),
+    'fft.js': packageVersion('fft.js'),
+  };
+  return cached;
+}

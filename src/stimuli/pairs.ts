@@ -3,6 +3,7 @@
  * and the pairs artifact (`stimkit.pairs`, version 1) that `stimkit pairs --out` writes.
  * Format reference: docs/formats/pairs.md.
  */
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { StimkitError } from '../core/errors.js';
 import { relPosix, sha256, writeIfChanged } from '../core/fsio.js';
@@ -146,6 +147,20 @@ export async function runPairs(topics: TopicsFile, options: { langs?: string[]; 
   const out = path.resolve(options.out);
   const artifact = pairsArtifact(topics, items, langs, path.dirname(out));
   const text = artifactJson(artifact);
-  const written = await writeIfChanged(out, text);
+  const written = await writeOut(options.out, out, text);
   return { artifact, out, sha256: sha256(text), written };
+}
+
+/** Write the artifact, turning file-system refusals (a folder in the way, no permission) into E_PAIRS_OUT. */
+async function writeOut(given: string, out: string, text: string): Promise<boolean> {
+  const st = await stat(out).catch(() => null);
+  const fail = (message: string, cause?: unknown) =>
+    StimkitError.fromProblem({ code: 'E_PAIRS_OUT', file: given, message, fix: '--out takes the path of the JSON file to write, e.g. --out pairs.json (its folder is created)' }, cause);
+  if (st?.isDirectory()) throw fail('--out names a folder, not a file');
+  try {
+    return await writeIfChanged(out, text);
+  } catch (err) {
+    if (err instanceof StimkitError) throw err;
+    throw fail(`cannot write the pairs artifact (${(err as NodeJS.ErrnoException).code ?? String(err)})`, err);
+  }
 }

@@ -1,6 +1,6 @@
 // `stimkit pairs --out`: the artifact (format, version, tool, inputs with sha256, parameters),
 // deterministic bytes, atomic write, and the real binary.
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '../../src/core/fsio.js';
@@ -37,6 +37,20 @@ describe('stimkit pairs --out', () => {
     expect(second.json().written).toBe(false);
     expect(await readFile(out, 'utf8')).toBe(text);
     expect((await readdir(path.dirname(out))).filter((f) => f.includes('.tmp-'))).toEqual([]);
+  });
+
+  it('--out naming an existing folder, or a path under a file, is E_PAIRS_OUT / E_OUT_NOT_A_FOLDER (exit 1), not a crash', async () => {
+    const dir = await tempDir('stimkit-pairs-');
+    const r = await runCli(['pairs', M('geopolitics.topics.yaml'), '--out', dir, '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json().error.code).toBe('E_PAIRS_OUT');
+    expect(r.stderr).toContain(`${dir}: --out names a folder`);
+    expect(r.stderr).not.toMatch(/EISDIR|internal error|^\s+at /m);
+    expect(await readdir(dir)).toEqual([]);
+    await writeFile(path.join(dir, 'afile'), 'x');
+    const under = await runCli(['pairs', M('geopolitics.topics.yaml'), '--out', path.join(dir, 'afile', 'pairs.json'), '--json']);
+    expect(under.code).toBe(1);
+    expect(under.json().error.code).toBe('E_OUT_NOT_A_FOLDER');
   });
 
   it('the built binary prints the 28 items with --json and a table without it', () => {

@@ -36,6 +36,8 @@ export interface VerifyResult {
   problems: Problem[];
 }
 
+const TAG_MANIFEST = 'tagmanifest-sha256.txt';
+
 const ALGORITHMS: Record<string, string> = { md5: 'md5', sha1: 'sha1', sha256: 'sha256', sha512: 'sha512' };
 
 function manifestAlgorithm(name: string, prefix: string): string | null {
@@ -90,6 +92,7 @@ export async function verifyBundle(dir: string, options: VerifyOptions = {}): Pr
   }
   const dataFiles = files.filter((f) => f.path.startsWith('data/'));
   const listedTags = new Set<string>();
+  const listedBy = new Map<string, Set<string>>();
   const check = async (manifestFile: FoundFile, kind: 'payload' | 'tag') => {
     const alg = manifestAlgorithm(manifestFile.path, kind === 'payload' ? 'manifest' : 'tagmanifest')!;
     const nodeAlg = ALGORITHMS[alg];
@@ -105,7 +108,10 @@ export async function verifyBundle(dir: string, options: VerifyOptions = {}): Pr
       const ok = safeRel(l.path) && (kind === 'payload' ? l.path.startsWith('data/') : !l.path.startsWith('data/'));
       if (!ok) add('E_VERIFY_MANIFEST_PATH', manifestFile.path, `lists "${l.path}", which is not a ${kind} file path of this bag`);
       else usable.push(l);
-      if (kind === 'tag') listedTags.add(l.path);
+      if (kind === 'tag') {
+        listedTags.add(l.path);
+        listedBy.set(manifestFile.path, (listedBy.get(manifestFile.path) ?? new Set()).add(l.path));
+      }
     }
     const present = usable.filter((l) => byPath.get(l.path)?.regular);
     const digests = await hashFiles(root, present.map((l) => ({ path: l.path, size: byPath.get(l.path)!.size })), nodeAlg, options.concurrency);
@@ -130,6 +136,24 @@ export async function verifyBundle(dir: string, options: VerifyOptions = {}): Pr
   const payloadLines: ManifestLine[] = [];
   for (const m of payloadManifests) payloadLines.push(...((await check(m, 'payload')) ?? []));
   for (const m of tagManifests) await check(m, 'tag');
+
+  // The tag manifest: stimkit always writes it, and without it bagit.txt, bag-info.txt and the
+  // payload manifests (whose sha256 is the digest) are not sealed, so a stimkit bag requires it.
+  if (!byPath.has(TAG_MANIFEST)) {
+    missing.add(TAG_MANIFEST);
+    add('E_VERIFY_NO_TAGMANIFEST', TAG_MANIFEST, 'the sha256 tag manifest is missing, so bagit.txt, bag-info.txt and the manifests are not sealed', {
+      fix: 'restore it from the original bundle (stimkit bundle always writes it)',
+    });
+  } else {
+    const covered = listedBy.get(TAG_MANIFEST) ?? new Set<string>();
+    for (const name of ['bagit.txt', 'bag-info.txt', ...payloadManifests.map((m) => m.path)]) {
+      if (!covered.has(name)) {
+        add('E_VERIFY_TAGMANIFEST_COVERAGE', name, `not listed in ${TAG_MANIFEST}, so a change to it would go unnoticed`, {
+          fix: 'restore the original tag manifest (stimkit lists bagit.txt, bag-info.txt and every payload manifest)',
+        });
+      }
+    }
+  }
 
   // Extra files: payload files in no manifest, and top-level files that are not tag files.
   const missingDigests = new Map(payloadLines.filter((l) => missing.has(l.path)).map((l) => [l.digest, l.path]));

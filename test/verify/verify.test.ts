@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { appendFile, mkdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -120,6 +121,37 @@ describe('verifyBundle on tampered bags', () => {
     const r = await verifyBundle(work);
     expect(r.missing).toEqual(['bag-info.txt']);
     expect(r.problems.some((p) => p.code === 'E_VERIFY_OXUM')).toBe(true);
+  });
+
+  it('requires the tag manifest: a deleted tagmanifest-sha256.txt is reported', async () => {
+    const work = await copyBag(bag, root, 'no-tagmanifest');
+    await rm(path.join(work, 'tagmanifest-sha256.txt'));
+    const r = await verifyBundle(work);
+    expect(r.ok).toBe(false);
+    expect(r.missing).toEqual(['tagmanifest-sha256.txt']);
+    expect(r.problems.map((p) => `${p.code} ${p.file}`)).toEqual(['E_VERIFY_NO_TAGMANIFEST tagmanifest-sha256.txt']);
+  });
+
+  it('requires the tag manifest to cover bagit.txt, bag-info.txt and every manifest', async () => {
+    for (const dropped of ['bagit.txt', 'bag-info.txt', 'manifest-sha256.txt']) {
+      const work = await copyBag(bag, root, `uncovered-${dropped}`);
+      const file = path.join(work, 'tagmanifest-sha256.txt');
+      const kept = (await readFile(file, 'utf8')).split('\n').filter((l) => !l.endsWith(`  ${dropped}`));
+      await writeFile(file, kept.join('\n'));
+      const r = await verifyBundle(work);
+      expect(r.ok, dropped).toBe(false);
+      expect(r.problems.map((p) => `${p.code} ${p.file}`), dropped).toEqual([`E_VERIFY_TAGMANIFEST_COVERAGE ${dropped}`]);
+    }
+    // A second payload manifest must be covered too.
+    const work = await copyBag(bag, root, 'uncovered-md5');
+    const lines = (await readFile(path.join(work, 'manifest-sha256.txt'), 'utf8')).trimEnd().split('\n');
+    const md5 = await Promise.all(lines.map(async (l) => {
+      const p = l.split('  ')[1]!;
+      return `${createHash('md5').update(await readFile(path.join(work, p))).digest('hex')}  ${p}\n`;
+    }));
+    await writeFile(path.join(work, 'manifest-md5.txt'), md5.join(''));
+    const r = await verifyBundle(work);
+    expect(r.problems.map((p) => `${p.code} ${p.file}`)).toEqual(['E_VERIFY_TAGMANIFEST_COVERAGE manifest-md5.txt']);
   });
 
   it('rejects a symbolic link in the payload', async () => {

@@ -5,18 +5,24 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Problem } from '../core/errors.js';
-import { BUNDLE_FORMAT, BUNDLE_VERSION, imagePayloadPath, PAYLOAD, Trial } from '../bundle/format.js';
+import { BUNDLE_FORMAT, BUNDLE_VERSION, BundleHeader, imagePayloadPath, PAYLOAD, Trial } from '../bundle/format.js';
 import { trialId } from '../bundle/trial-id.js';
+import { blockOf, checkDeclaredCounts } from './counts.js';
 import type { FoundFile } from './walk.js';
 
 /** Problems found in at most this many trial lines are listed one by one; the rest are counted. */
 const MAX_LISTED = 20;
 
-/** Check `data/bundle.json` and `data/trials.jsonl`. `manifest` maps bag paths to sha256 digests. */
+/**
+ * Check `data/bundle.json` and `data/trials.jsonl`, and the counts the bag declares (header,
+ * counts.json, bag-info.txt `info` fields) against the trials. `manifest` maps bag paths to
+ * sha256 digests.
+ */
 export async function checkBundleContent(
   root: string,
   files: Map<string, FoundFile>,
   manifest: Map<string, string>,
+  info: Map<string, string> | null = null,
 ): Promise<{ trials: number | null; images: number | null; problems: Problem[] }> {
   const problems: Problem[] = [];
   const headerPath = `data/${PAYLOAD.bundle}`;
@@ -24,6 +30,7 @@ export async function checkBundleContent(
   const add = (code: string, file: string, message: string, more: Partial<Problem> = {}) =>
     problems.push({ code, severity: 'error', file, message, ...more });
 
+  let header: BundleHeader | null = null;
   if (!files.has(headerPath)) add('E_VERIFY_HEADER', headerPath, 'the bundle header is missing');
   else {
     try {
@@ -36,6 +43,13 @@ export async function checkBundleContent(
           got: JSON.stringify(h.version),
           fix: 'use the stimkit version that wrote the bundle (bag-info.txt, Bag-Software-Agent)',
         });
+      } else {
+        const parsed = BundleHeader.safeParse(h);
+        if (parsed.success) header = parsed.data;
+        else {
+          const issue = parsed.error.issues[0]!;
+          add('E_VERIFY_HEADER', headerPath, `not a valid bundle header: ${issue.path.join('.') || '(top level)'}: ${issue.message}`, { field: issue.path.join('.') || undefined });
+        }
       }
     } catch {
       add('E_VERIFY_HEADER', headerPath, 'not valid JSON');
@@ -49,6 +63,7 @@ export async function checkBundleContent(
   if (lines[lines.length - 1] === '') lines.pop();
   const ids = new Map<string, number>();
   const images = new Set<string>();
+  const cells = new Map<string, number>();
   let bad = 0;
   const lineProblem = (n: number, message: string, more: Partial<Problem> = {}) => {
     bad++;
@@ -70,6 +85,8 @@ export async function checkBundleContent(
       return;
     }
     const t = parsed.data;
+    const cell = `${blockOf(t)}\t${t.lang}`;
+    cells.set(cell, (cells.get(cell) ?? 0) + 1);
     const expectedId = trialId(t);
     if (t.id !== expectedId) lineProblem(n, `line ${n}: trial id does not match its defining fields`, { expected: expectedId, got: t.id });
     const prev = ids.get(t.id);
@@ -92,5 +109,6 @@ export async function checkBundleContent(
       add('E_VERIFY_IMAGE_NAME', p, 'the manifest records other content than the file name says', { expected: digest, got: manifest.get(p) });
     }
   }
+  problems.push(...(await checkDeclaredCounts(root, files, header, info, { trials: lines.length, images, cells })));
   return { trials: lines.length, images: images.size, problems };
 }

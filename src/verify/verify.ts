@@ -200,7 +200,7 @@ export async function verifyBundle(dir: string, options: VerifyOptions = {}): Pr
     ? new Map(parseManifest((await readTag('manifest-sha256.txt')) ?? '').lines.map((l) => [l.path, l.digest]))
     : new Map<string, string>();
   const content = byPath.has(`data/${PAYLOAD.trials}`) || byPath.has(`data/${PAYLOAD.bundle}`)
-    ? await checkBundleContent(root, byPath, sha256Lines)
+    ? await checkBundleContent(root, byPath, sha256Lines, info === null ? null : new Map(parseBagInfo(info).fields))
     : { trials: null, images: null, problems: [{ code: 'E_VERIFY_HEADER', severity: 'error' as const, file: `data/${PAYLOAD.bundle}`, message: 'not a stimkit bundle (no data/bundle.json or data/trials.jsonl)' }] };
   problems.push(...content.problems);
 

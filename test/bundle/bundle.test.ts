@@ -12,6 +12,7 @@ import { runVariants } from '../../src/variants/run.js';
 import { verifyBundle } from '../../src/verify/verify.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
+import { reseal } from '../verify/fixture.js';
 import { editFile, FIXTURE_STUDY, FIXTURE_TRIALS, writeFixtureProject } from './fixture.js';
 
 let root: string;
@@ -43,6 +44,27 @@ describe('bundleStudy on a small study', () => {
     expect(v.problems).toEqual([]);
     expect(v.digest).toBe(base.digest);
     expect(v.trials).toBe(FIXTURE_TRIALS);
+  });
+
+  it('fails verify when a trial line is deleted and the bag re-sealed: every declared count disagrees', async () => {
+    const bag = path.join(root, 'resealed');
+    await cp(base.out!, bag, { recursive: true });
+    const file = path.join(bag, 'data', 'trials.jsonl');
+    const lines = (await readFile(file, 'utf8')).split('\n');
+    const last = lines.length - 2; // an instrument trial (text only)
+    expect(JSON.parse(lines[last]!).paradigm).toBe('instrument');
+    await writeFile(file, [...lines.slice(0, last), ...lines.slice(last + 1)].join('\n'));
+    await reseal(bag);
+    const v = await verifyBundle(bag);
+    expect(v.ok).toBe(false);
+    expect(v.trials).toBe(FIXTURE_TRIALS - 1);
+    const where = v.problems.map((p) => `${p.code} ${p.file} ${p.field}`);
+    expect(where).toEqual(expect.arrayContaining([
+      'E_VERIFY_COUNTS bag-info.txt Stimkit-Trials',
+      'E_VERIFY_COUNTS data/bundle.json trials',
+      'E_VERIFY_COUNTS data/counts.json trials',
+    ]));
+    expect(v.problems.every((p) => p.code === 'E_VERIFY_COUNTS')).toBe(true);
   });
 
   it('writes trials that match the trial schema, with the images of their messages in the bag', async () => {

@@ -73,7 +73,7 @@ describe('writeBag --out rules', () => {
     const out = path.join(root, 'bag');
     await writeFixtureBag(out);
     const again = await writeFixtureBag(out);
-    expect(again.files).toBe(4);
+    expect(again.files).toBe(5);
     const empty = path.join(root, 'empty');
     await mkdir(empty);
     await writeBag(empty, payload, []);

@@ -9,7 +9,7 @@ import { verifyBundle, type VerifyResult } from '../../src/verify/verify.js';
 import { listFiles } from '../../src/verify/walk.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
-import { copyBag, fixtureTrials, IMAGES, writeFixtureBag } from './fixture.js';
+import { copyBag, fixtureTrials, IMAGES, reseal, writeFixtureBag } from './fixture.js';
 
 let root: string;
 let bag: string;
@@ -33,7 +33,7 @@ describe('verifyBundle on an intact bag', () => {
     expect(r.digest).toBe(digest);
     expect(r.trials).toBe(3);
     expect(r.images).toBe(2);
-    expect(r.payload.files).toBe(4);
+    expect(r.payload.files).toBe(5);
   });
 
   it('accepts the expected digest and rejects another', async () => {
@@ -51,7 +51,7 @@ describe('verifyBundle on an intact bag', () => {
     expect(paths.every((p) => p.startsWith('data/'))).toBe(true);
     const info = await readFile(path.join(bag, 'bag-info.txt'), 'utf8');
     const octets = IMAGES.reduce((s, b) => s + b.length, 0);
-    expect(info).toMatch(/^Payload-Oxum: (\d+)\.4$/m);
+    expect(info).toMatch(/^Payload-Oxum: (\d+)\.5$/m);
     expect(Number(/Payload-Oxum: (\d+)/.exec(info)![1])).toBeGreaterThan(octets);
     expect(info).not.toMatch(/Bagging-Date/);
     const tags = (await readFile(path.join(bag, 'tagmanifest-sha256.txt'), 'utf8')).trimEnd().split('\n').map((l) => l.split('  ')[1]);
@@ -63,7 +63,7 @@ describe('verifyBundle on tampered bags', () => {
   it('fails on every single-byte change of every file, naming the file', async () => {
     const work = await copyBag(bag, root, 'bytes');
     const files = (await listFiles(work)).map((f) => f.path);
-    expect(files.length).toBe(8);
+    expect(files.length).toBe(9);
     let checked = 0;
     for (const file of files) {
       const full = path.join(work, file);
@@ -154,6 +154,37 @@ describe('verifyBundle on tampered bags', () => {
     expect(r.problems.map((p) => `${p.code} ${p.file}`)).toEqual(['E_VERIFY_TAGMANIFEST_COVERAGE manifest-md5.txt']);
   });
 
+  it('cross-checks the declared counts against the trials: a trial line deleted and the bag re-sealed', async () => {
+    const work = await copyBag(bag, root, 'resealed');
+    const file = path.join(work, 'data', 'trials.jsonl');
+    const lines = (await readFile(file, 'utf8')).split('\n');
+    await writeFile(file, lines.slice(1).join('\n'));
+    await reseal(work);
+    const r = await verifyBundle(work);
+    expect(r.ok).toBe(false);
+    expect(r.trials).toBe(2);
+    expect(r.images).toBe(1);
+    const img1 = `data/${imagePayloadPath(sha256(IMAGES[0]!))}`;
+    expect(r.problems.map((p) => `${p.code} ${p.file} ${p.field ?? ''} ${p.expected ?? ''} ${p.got ?? ''}`.trim()).sort()).toEqual([
+      'E_VERIFY_COUNTS bag-info.txt Stimkit-Images 2 1',
+      'E_VERIFY_COUNTS bag-info.txt Stimkit-Trials 3 2',
+      'E_VERIFY_COUNTS data/bundle.json images 2 1',
+      'E_VERIFY_COUNTS data/bundle.json trials 3 2',
+      'E_VERIFY_COUNTS data/counts.json blocks[0].trials 2 1',
+      'E_VERIFY_COUNTS data/counts.json by_block[0].trials 1 0',
+      'E_VERIFY_COUNTS data/counts.json trials 3 2',
+      `E_VERIFY_UNUSED_IMAGE ${img1}`,
+    ]);
+  });
+
+  it('requires the payload files the header lists', async () => {
+    const work = await copyBag(bag, root, 'no-counts');
+    await rm(path.join(work, 'data', 'counts.json'));
+    await reseal(work);
+    const r = await verifyBundle(work);
+    expect(r.problems.map((p) => `${p.code} ${p.file}`)).toEqual(['E_VERIFY_HEADER_FILE data/counts.json']);
+  });
+
   it('rejects a symbolic link in the payload', async () => {
     const work = await copyBag(bag, root, 'link');
     await symlink('/etc/hostname', path.join(work, 'data', 'link.txt'));
@@ -169,7 +200,7 @@ describe('verifyBundle on tampered bags', () => {
     const t = trials[0]!;
     t.messages[0]!.content[0] = { type: 'image', sha256: ghost, file: imagePayloadPath(ghost), media_type: 'image/png' };
     t.images = [ghost];
-    await writeFixtureBag(work, trials);
+    await writeFixtureBag(work, trials, [IMAGES[1]!]);
     const r = await verifyBundle(work);
     expect(r.problems.map((p) => `${p.code} ${p.file}`)).toEqual([`E_VERIFY_TRIAL_IMAGE data/${imagePayloadPath(ghost)}`]);
   });

@@ -70,8 +70,9 @@ export async function bundleStudy(studyFile: string, options: BundleOptions = {}
   // Refuse an --out that is not ours before any ingest or variants work (writeBag checks again).
   if (!dryRun) await checkOutFolder(path.resolve(options.out!));
   const loaded = await loadStudy(studyFile);
-  const corpus = await resolveCorpus(loaded, { dryRun, work: options.work, jobs: options.jobs, log: options.log });
+  // Stimuli first: a language they lack is reported before any ingest work.
   const stimuli = await loadStimuli(loaded);
+  const corpus = await resolveCorpus(loaded, { dryRun, work: options.work, jobs: options.jobs, log: options.log });
   const plan = expandPlan(loaded, { entries: corpus?.entries, prompts: stimuli.prompts?.source, instrument: stimuli.instrument?.source });
   const counts = countPlan(loaded, plan);
   assertExpectations(loaded, counts);

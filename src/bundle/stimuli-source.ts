@@ -3,6 +3,7 @@
  * stage and shaped for the plan, plus their payload records for the bag. Paths in the payload
  * are relative to the study file, never absolute.
  */
+import { StimkitError } from '../core/errors.js';
 import { relPosix } from '../core/fsio.js';
 import { expandPairs, type PairItem } from '../stimuli/pairs.js';
 import { loadPromptCards, renderPromptCard, type PromptCards } from '../stimuli/prompts.js';
@@ -11,6 +12,7 @@ import { renderInstrumentPrompt } from '../stimuli/render.js';
 import { loadTopics, type TopicsFile } from '../stimuli/topics.js';
 import { loadWrapperPools, poolFor, type WrapperPools } from '../stimuli/wrappers.js';
 import type { LoadedStudy } from '../study/load.js';
+import { checkStimulusLanguages } from './languages.js';
 import type { InstrumentSource, PromptSource } from './plan.js';
 
 /** Loaded stimuli with their plan adapters. */
@@ -19,17 +21,26 @@ export interface Stimuli {
   instrument?: { topics: TopicsFile; pools: WrapperPools; items: PairItem[]; langs: string[]; source: InstrumentSource };
 }
 
-/** Load the prompt cards, topics and wrapper pools the study names. */
+/**
+ * Load the prompt cards, topics and wrapper pools the study names, and check once that they have
+ * every language the study uses; throws a StimkitError with one problem per missing language, at
+ * the study file's line and field.
+ */
 export async function loadStimuli(loaded: LoadedStudy): Promise<Stimuli> {
   const { study } = loaded;
-  const out: Stimuli = {};
-  if (study.prompts) {
-    const cards = await loadPromptCards(loaded.resolve(study.prompts));
-    out.prompts = { cards, source: { render: (card, lang, slots) => renderPromptCard(cards, card, lang, slots) } };
+  const ins = study.instrument;
+  const [cards, topics, pools] = await Promise.all([
+    study.prompts ? loadPromptCards(loaded.resolve(study.prompts)) : undefined,
+    ins ? loadTopics(loaded.resolve(ins.topics)) : undefined,
+    ins ? loadWrapperPools(loaded.resolve(ins.wrappers)) : undefined,
+  ]);
+  const problems = checkStimulusLanguages(loaded, { cards, topics, pools });
+  if (problems.length > 0) {
+    throw new StimkitError('E_BUNDLE_LANGUAGES', `${loaded.file}: ${problems.length} language(s) the stimuli do not have`, { problems });
   }
-  if (study.instrument) {
-    const ins = study.instrument;
-    const [topics, pools] = await Promise.all([loadTopics(loaded.resolve(ins.topics)), loadWrapperPools(loaded.resolve(ins.wrappers))]);
+  const out: Stimuli = {};
+  if (cards) out.prompts = { cards, source: { render: (card, lang, slots) => renderPromptCard(cards, card, lang, slots) } };
+  if (ins && topics && pools) {
     const langs = [...new Set(ins.arms.flatMap((a) => a.languages))];
     const items = expandPairs(topics, langs);
     for (const lang of langs) poolFor(pools, lang);

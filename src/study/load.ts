@@ -16,6 +16,8 @@ export interface LoadedStudy {
   dir: string;
   /** Its raw bytes' text (for hashing). */
   text: string;
+  /** The parsed file, for the line of a field (`lineOf`) in later checks. */
+  parsed: ParsedDataFile;
   /** The VLM paradigm blocks present, in plan order. */
   paradigms: Array<[VlmParadigm, ParadigmBlock]>;
   /** Absolute path of a study-relative file reference. */
@@ -168,6 +170,7 @@ export async function loadStudy(file: string): Promise<LoadedStudy> {
     file,
     dir,
     text: parsed.text,
+    parsed,
     paradigms: VLM_PARADIGMS.filter((p) => study.paradigms[p] !== undefined).map((p) => [p, study.paradigms[p]!] as [VlmParadigm, ParadigmBlock]),
     resolve: (ref) => path.resolve(dir, ref),
   };

@@ -122,26 +122,36 @@ export function grabcutMask(rgb: Uint8Array, width: number, height: number, p: G
   }
 }
 
+/** What the lock records for a grabcut segmenter (`describe()`), from its params alone. */
+function grabcutDescription(p: GrabcutParams): Record<string, unknown> {
+  return {
+    method: 'grabcut',
+    library: { name: 'opencv-wasm', version: cvVersion() },
+    params: {
+      resolution: p.resolution,
+      iterations: p.iterations,
+      seed: p.seed,
+      margin: p.margin,
+      rect: 'x0 = floor(margin*w + 1/2), width = w - 2*x0 (likewise y), on the working image',
+      downscale: 'long side to resolution (never enlarged) with cv.resize INTER_AREA, BGR',
+      mode: 'GC_INIT_WITH_RECT, cv.setRNGSeed(seed) before each call',
+      foreground: 'GC_FGD or GC_PR_FGD',
+      upsample: 'bilinear (half-pixel centres) on the 0/1 mask to A0 size, foreground where >= 0.5',
+    },
+  };
+}
+
+/** The description a grabcut segmenter with `params` would give, without loading opencv-wasm. */
+export async function describeGrabcut(params?: Record<string, unknown>): Promise<Record<string, unknown>> {
+  return grabcutDescription(parseParams(GrabcutParamsSchema, params, 'grabcut'));
+}
+
 class GrabcutSegmenter implements Segmenter {
   readonly method = 'grabcut' as const;
   constructor(private readonly params: GrabcutParams) {}
 
   describe(): Record<string, unknown> {
-    return {
-      method: 'grabcut',
-      library: { name: 'opencv-wasm', version: cvVersion() },
-      params: {
-        resolution: this.params.resolution,
-        iterations: this.params.iterations,
-        seed: this.params.seed,
-        margin: this.params.margin,
-        rect: 'x0 = floor(margin*w + 1/2), width = w - 2*x0 (likewise y), on the working image',
-        downscale: 'long side to resolution (never enlarged) with cv.resize INTER_AREA, BGR',
-        mode: 'GC_INIT_WITH_RECT, cv.setRNGSeed(seed) before each call',
-        foreground: 'GC_FGD or GC_PR_FGD',
-        upsample: 'bilinear (half-pixel centres) on the 0/1 mask to A0 size, foreground where >= 0.5',
-      },
-    };
+    return grabcutDescription(this.params);
   }
 
   async segment(rgb: Uint8Array, width: number, height: number): Promise<Uint8Array> {

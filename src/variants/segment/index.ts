@@ -15,8 +15,8 @@
  * ```
  */
 import { StimkitError } from '../../core/errors.js';
-import { createGrabcutSegmenter, loadCv } from './grabcut.js';
-import { createIsnetSegmenter, loadOrt } from './isnet.js';
+import { createGrabcutSegmenter, describeGrabcut, loadCv } from './grabcut.js';
+import { createIsnetSegmenter, describeIsnet, loadOrt } from './isnet.js';
 import { locatePackage } from './package.js';
 import type { SegmentMethod, Segmenter } from './types.js';
 
@@ -45,6 +45,18 @@ function unknownMethod(method: unknown): StimkitError {
 export async function createSegmenter(method: SegmentMethod, params?: Record<string, unknown>): Promise<Segmenter> {
   if (method === 'isnet') return createIsnetSegmenter(params);
   if (method === 'grabcut') return createGrabcutSegmenter(params);
+  throw unknownMethod(method);
+}
+
+/**
+ * What `(await createSegmenter(method, params)).describe()` would return, without loading a model
+ * or its runtime (for isnet: the package's files, its chunk list, the pinned digest). The variants
+ * stage uses it to decide whether A6 outputs can be reused before paying for the model. Throws
+ * `E_SEGMENT_PARAM` for bad params and the errors of a missing package or chunk list.
+ */
+export async function describeSegmenter(method: SegmentMethod, params?: Record<string, unknown>): Promise<Record<string, unknown>> {
+  if (method === 'isnet') return describeIsnet(params);
+  if (method === 'grabcut') return describeGrabcut(params);
   throw unknownMethod(method);
 }
 

@@ -7,9 +7,10 @@
  * to A0 size on the floats → `p ≥ 0.5`. One inference at a time per segmenter (runs are queued),
  * so concurrent callers share one session with bounded memory.
  */
+import { createRequire } from 'node:module';
 import type * as Ort from 'onnxruntime-node';
 import { StimkitError } from '../../core/errors.js';
-import { assembleModel, MODEL_FACTS, type AssembledModel } from './model.js';
+import { assembleModel, describeModel, MODEL_FACTS, type AssembledModel } from './model.js';
 import { licenceFacts, requirePackage, type ModelPackage } from './package.js';
 import { IsnetParamsSchema, parseParams, type IsnetParams } from './params.js';
 import { isnetInputTensor, ISNET_MEAN, ISNET_STD, probabilityToMask } from './resample.js';
@@ -38,6 +39,65 @@ export async function loadOrt(): Promise<typeof Ort> {
   }
 }
 
+/** The installed onnxruntime-node version (its package.json), without loading its native binding. */
+export function ortVersion(): string {
+  try {
+    const manifest = createRequire(import.meta.url)('onnxruntime-node/package.json') as { version?: unknown };
+    if (typeof manifest.version === 'string') return manifest.version;
+    throw new Error('its package.json has no version');
+  } catch (err) {
+    throw StimkitError.fromProblem(
+      {
+        code: 'E_SEGMENT_UNAVAILABLE',
+        field: 'silhouette.method',
+        message: `onnxruntime-node is not installed properly (${(err as Error).message})`,
+        fix: "reinstall stimkit's dependencies (`npm install`), or use `--silhouette grabcut`",
+      },
+      err,
+    );
+  }
+}
+
+/** What the lock records for an isnet segmenter: one function for `describe()` and `describeIsnet`. */
+function isnetDescription(params: IsnetParams, pkg: ModelPackage, model: Omit<AssembledModel, 'bytes'>, runtime: string): Record<string, unknown> {
+  return {
+    method: 'isnet',
+    model: {
+      name: 'IS-Net (DIS, isnet-general-use)',
+      variant: model.model,
+      weights: MODEL_FACTS[model.model].weights,
+      resource: model.resource,
+      sha256: model.sha256,
+      bytes: model.size,
+      chunks: model.chunks,
+      digest_pinned: model.digestPinned,
+    },
+    package: { name: pkg.name, version: pkg.version },
+    runtime: { name: 'onnxruntime-node', version: runtime },
+    licence: licenceFacts(pkg),
+    params: {
+      threshold: params.threshold,
+      threads: params.threads,
+      input_size: [ISNET_INPUT_SIZE, ISNET_INPUT_SIZE],
+      preprocess: `bilinear stretch to ${ISNET_INPUT_SIZE}x${ISNET_INPUT_SIZE} (package geometry: source x*W/${ISNET_INPUT_SIZE}, rounded to 8 bits), (v-${ISNET_MEAN})/${ISNET_STD}, RGB, NCHW float32`,
+      output: `"${OUTPUT_NAME}" (sigmoid probability), bilinear to A0 size on floats (package geometry), foreground where p >= threshold`,
+      session: { enableCpuMemArena: false, enableMemPattern: false, graphOptimizationLevel: 'all', executionMode: 'sequential' },
+    },
+  };
+}
+
+/**
+ * The description an isnet segmenter with `params` would give (`describe()`), without loading
+ * the model or onnxruntime: from the package's files, its chunk list and the pinned digest (or
+ * the chunk files' sha256). Throws what `createIsnetSegmenter` throws for bad params or a missing
+ * package or chunk list.
+ */
+export async function describeIsnet(params?: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const p = parseParams(IsnetParamsSchema, params, 'isnet');
+  const pkg = requirePackage(p.packageDir);
+  return isnetDescription(p, pkg, await describeModel(pkg, p.model), ortVersion());
+}
+
 class IsnetSegmenter implements Segmenter {
   readonly method = 'isnet' as const;
   private session: Ort.InferenceSession | undefined;
@@ -47,37 +107,13 @@ class IsnetSegmenter implements Segmenter {
     private readonly ort: typeof Ort,
     session: Ort.InferenceSession,
     private readonly params: IsnetParams,
-    private readonly pkg: ModelPackage,
-    private readonly model: Omit<AssembledModel, 'bytes'>,
+    private readonly description: Record<string, unknown>,
   ) {
     this.session = session;
   }
 
   describe(): Record<string, unknown> {
-    return {
-      method: 'isnet',
-      model: {
-        name: 'IS-Net (DIS, isnet-general-use)',
-        variant: this.model.model,
-        weights: MODEL_FACTS[this.model.model].weights,
-        resource: this.model.resource,
-        sha256: this.model.sha256,
-        bytes: this.model.size,
-        chunks: this.model.chunks,
-        digest_pinned: this.model.digestPinned,
-      },
-      package: { name: this.pkg.name, version: this.pkg.version },
-      runtime: { name: 'onnxruntime-node', version: this.ort.env.versions.node ?? this.ort.env.versions.common },
-      licence: licenceFacts(this.pkg),
-      params: {
-        threshold: this.params.threshold,
-        threads: this.params.threads,
-        input_size: [ISNET_INPUT_SIZE, ISNET_INPUT_SIZE],
-        preprocess: `bilinear stretch to ${ISNET_INPUT_SIZE}x${ISNET_INPUT_SIZE} (package geometry: source x*W/${ISNET_INPUT_SIZE}, rounded to 8 bits), (v-${ISNET_MEAN})/${ISNET_STD}, RGB, NCHW float32`,
-        output: `"${OUTPUT_NAME}" (sigmoid probability), bilinear to A0 size on floats (package geometry), foreground where p >= threshold`,
-        session: { enableCpuMemArena: false, enableMemPattern: false, graphOptimizationLevel: 'all', executionMode: 'sequential' },
-      },
-    };
+    return structuredClone(this.description);
   }
 
   segment(rgb: Uint8Array, width: number, height: number): Promise<Uint8Array> {
@@ -140,5 +176,5 @@ export async function createIsnetSegmenter(params?: Record<string, unknown>): Pr
   }
   const { bytes: _bytes, ...model } = assembled;
   void _bytes;
-  return new IsnetSegmenter(ort, session, p, pkg, model);
+  return new IsnetSegmenter(ort, session, p, isnetDescription(p, pkg, model, ortVersion()));
 }

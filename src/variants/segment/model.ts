@@ -9,10 +9,11 @@
  * cached: a cached copy would need the same full hash check before every use.
  */
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { StimkitError } from '../../core/errors.js';
-import { MODEL_PACKAGE, type ModelPackage } from './package.js';
+import { MODEL_PACKAGE, type ModelPackage, type ResourceEntry } from './package.js';
 
 /** The IS-Net variants shipped by the package, as named in its `model` option. */
 export const ISNET_MODELS = ['medium', 'small'] as const;
@@ -49,13 +50,8 @@ function fail(code: string, message: string, extra: { file?: string; expected?: 
   throw StimkitError.fromProblem({ code, message, ...extra }, cause);
 }
 
-/**
- * Reassemble `model` from the package's chunks and verify it. Throws a StimkitError with code
- * `E_SEGMENT_RESOURCES` (chunk list malformed or model missing), `E_SEGMENT_CHUNK_MISSING`,
- * `E_SEGMENT_CHUNK_SIZE`, `E_SEGMENT_CHUNK_HASH` (a chunk's bytes do not match its name) or
- * `E_SEGMENT_MODEL_DIGEST` (the whole does not match the pinned digest).
- */
-export async function assembleModel(pkg: ModelPackage, model: IsnetModel): Promise<AssembledModel> {
+/** The chunk list of `model` in resources.json, checked to tile [0, size) without gaps. */
+function resourceEntry(pkg: ModelPackage, model: IsnetModel): { resource: string; entry: ResourceEntry; resourcesFile: string; reinstall: string } {
   const resource = `/models/${model}`;
   const resourcesFile = path.join(pkg.dir, 'dist', 'resources.json');
   const reinstall = `reinstall the package: \`npm install ${MODEL_PACKAGE}@${pkg.version}\``;
@@ -88,6 +84,42 @@ export async function assembleModel(pkg: ModelPackage, model: IsnetModel): Promi
       fix: reinstall,
     });
   }
+  return { resource, entry, resourcesFile, reinstall };
+}
+
+/**
+ * What `assembleModel` would return, without the bytes and without loading anything into memory:
+ * the chunk list is checked, and the digest is the one pinned for this package version (which
+ * `assembleModel` enforces when the model is loaded), or else the sha256 of the chunk files
+ * streamed in order. Throws like `assembleModel` for a malformed chunk list or a missing chunk.
+ */
+export async function describeModel(pkg: ModelPackage, model: IsnetModel): Promise<Omit<AssembledModel, 'bytes'>> {
+  const { resource, entry, reinstall } = resourceEntry(pkg, model);
+  const pinned = PINNED_DIGESTS[pkg.version]?.[model];
+  let digest = pinned;
+  if (digest === undefined) {
+    const whole = createHash('sha256');
+    for (const [i, c] of entry.chunks.entries()) {
+      const file = path.join(pkg.dir, 'dist', c.hash);
+      try {
+        for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) whole.update(chunk as Buffer);
+      } catch (err) {
+        fail('E_SEGMENT_CHUNK_MISSING', `chunk ${i} of ${resource} is missing`, { file, expected: 'the chunk file', got: 'no readable file', fix: reinstall }, err);
+      }
+    }
+    digest = whole.digest('hex');
+  }
+  return { model, resource, sha256: digest, size: entry.size, chunks: entry.chunks.length, digestPinned: pinned !== undefined };
+}
+
+/**
+ * Reassemble `model` from the package's chunks and verify it. Throws a StimkitError with code
+ * `E_SEGMENT_RESOURCES` (chunk list malformed or model missing), `E_SEGMENT_CHUNK_MISSING`,
+ * `E_SEGMENT_CHUNK_SIZE`, `E_SEGMENT_CHUNK_HASH` (a chunk's bytes do not match its name) or
+ * `E_SEGMENT_MODEL_DIGEST` (the whole does not match the pinned digest).
+ */
+export async function assembleModel(pkg: ModelPackage, model: IsnetModel): Promise<AssembledModel> {
+  const { resource, entry, resourcesFile, reinstall } = resourceEntry(pkg, model);
   const bytes = new Uint8Array(entry.size);
   const whole = createHash('sha256');
   for (const [i, c] of entry.chunks.entries()) {

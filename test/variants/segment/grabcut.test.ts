@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StimkitError } from '../../../src/core/errors.js';
-import { createSegmenter, segmenterAvailable } from '../../../src/variants/segment/index.js';
+import { createSegmenter, describeSegmenter, segmenterAvailable } from '../../../src/variants/segment/index.js';
 import { grabcutRect, workingSize } from '../../../src/variants/segment/grabcut.js';
 import { decodeA0, decodeGrey, DEMO, disc, fraction, iou, VECTORS } from './fixtures.js';
 
@@ -80,6 +80,9 @@ describe('grabcut segmenter', () => {
     expect(d).toMatchObject({ method: 'grabcut', params: { resolution: 256, iterations: 5, seed: 0, margin: 0.05 } });
     expect(JSON.parse(JSON.stringify(d))).toEqual(d);
     expect((d.library as { version: unknown }).version).toMatch(/^4\.3\.0/);
+    // the same description without creating a segmenter (the variants stage decides reuse with it)
+    expect(await describeSegmenter('grabcut', { resolution: 256 })).toEqual(d);
+    expect(await describeSegmenter('grabcut', { resolution: 8 }).catch((e: unknown) => (e as StimkitError).code)).toBe('E_SEGMENT_PARAM');
   });
 
   it('rejects bad input, bad parameters and images too small for a background margin', async () => {

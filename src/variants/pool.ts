@@ -66,10 +66,6 @@ export class EntryPool {
       codes: plan.codes,
       pixelLimit: plan.pixelLimit,
       segmenterError: plan.segmenterError,
-      prior: job.codes.flatMap((c) => {
-        const r = plan.prior.get(`${job.id}/${c}`);
-        return r ? [[`${job.id}/${c}`, r] as [string, typeof r]] : [];
-      }),
     };
     return new Promise((resolve, reject) => {
       const id = this.nextId++;

@@ -1,14 +1,15 @@
 /**
  * `runVariants(input, options)`: the abstraction ladder over a corpus. Resolves the input (corpus
- * lock, or an entries manifest ingested first), the recipe and the selection, loads one segmenter
- * for the whole run when A6 is selected, processes entries concurrently (p-map; a failing entry
- * does not stop the others), writes the contact sheet and the variants lock.
+ * lock, or an entries manifest ingested first), the recipe and the selection; decides which
+ * outputs earlier locks already vouch for (reuse.ts); loads one segmenter for the whole run only
+ * when some A6 output must be computed; processes entries concurrently (p-map; a failing entry
+ * does not stop the others); writes the contact sheet and the variants lock.
  */
 import os from 'node:os';
 import path from 'node:path';
 import pMap from 'p-map';
 import { relPosix, sha256, writeIfChanged } from '../core/fsio.js';
-import { artifactJson } from '../core/json.js';
+import { artifactJson, canonicalJson } from '../core/json.js';
 import { TOOL } from '../core/tool.js';
 import type { Role } from '../ingest/schema.js';
 import { writeContactSheet } from './contact-sheet.js';
@@ -20,8 +21,9 @@ import { EntryPool } from './pool.js';
 import type { Progress } from './progress.js';
 import { resolveRecipe, type Recipe, type RecipeOverrides } from './recipe.js';
 import { parseOnly } from './registry.js';
+import { ReusePlanner, type EntryTask } from './reuse.js';
 import { VARIANT_CODES, type VariantCode } from './types.js';
-import { loadSegmenter, type SegmenterFactory } from './segmenter.js';
+import { defaultSegmenterFactory, identifySegmenter, loadSegmenter, type LoadedSegmenter, type SegmenterFactory, type SegmenterIdentity } from './segmenter.js';
 import type { Segmenter } from './segment/index.js';
 
 /** Options of `runVariants`; every field is optional. */
@@ -67,6 +69,8 @@ export interface VariantsResult {
   computed: number;
   reused: number;
   failed: number;
+  /** Whether the segmenter was loaded (only when some A6 output had to be computed). */
+  segmenterLoaded: boolean;
   /** Notes for the user (unreadable earlier locks, unavailable segmenter, …). */
   warnings: string[];
 }
@@ -85,6 +89,10 @@ function normaliseEntryCodes(map: Record<string, VariantCode[]>): Record<string,
 function unionCodes(map: Record<string, VariantCode[]>): VariantCode[] {
   const all = new Set(Object.values(map).flat());
   return VARIANT_CODES.filter((c) => all.has(c));
+}
+
+function identityOf(seg: LoadedSegmenter): SegmenterIdentity {
+  return seg.shared ? { description: seg.shared.description } : { error: seg.error };
 }
 
 function countOutputs(entries: EntryRecord[]): number {
@@ -109,56 +117,78 @@ export async function runVariants(input: string, options: VariantsOptions = {}):
   const selected = selectEntries(corpusLock, options.roles ?? null, shard).filter((e) => !entryCodes || e.id in entryCodes);
   const warnings: string[] = [];
 
-  const prior = new Map<string, VariantRecord>();
   const priors = await readPriorLocks(outDir);
   for (const u of priors.unreadable) warnings.push(`ignored ${u.file} (cannot reuse its outputs): ${u.message}`);
-  for (const lock of priors.locks) for (const e of lock.entries) for (const v of e.variants) if (v.status === 'ok') prior.set(`${e.id}/${v.code}`, v);
+  const prior = new Map<string, VariantRecord[]>();
+  for (const lock of priors.locks) {
+    for (const e of lock.entries) for (const v of e.variants) if (v.status === 'ok') prior.set(`${e.id}/${v.code}`, [...(prior.get(`${e.id}/${v.code}`) ?? []), v]);
+  }
 
-  const withImage = selected.filter((e) => e.image.resolved.status === 'ok');
-  const needSegmenter = codes.includes('A6') && withImage.length > 0;
-  const seg = needSegmenter ? await loadSegmenter(recipe, options.segmenter, options.segmenterFactory) : null;
-  if (seg?.error) warnings.push(`A6 cannot run: ${seg.error.message}`);
-
+  const tasks: EntryTask[] = selected
+    .filter((e) => e.image.resolved.status === 'ok' && e.image.resolved.sha256)
+    .map((entry) => {
+      const imagePath = path.resolve(path.dirname(resolved.corpusLockFile), entry.image.resolved.file);
+      return { id: entry.id, roles: entry.roles, imagePath, imageRef: relPosix(outDir, imagePath), sha256: entry.image.resolved.sha256!, codes: entryCodes?.[entry.id] ?? codes };
+    });
   const libraries = libraryVersions();
-  const plan: EntryPlan = {
-    outDir,
-    recipe,
-    libraries,
-    codes,
-    pixelLimit: corpusLock.parameters.pixel_limit,
-    segmenter: seg?.shared,
-    segmenterError: seg?.error,
-    prior,
-  };
+  const jobs = options.jobs ?? Math.max(1, os.availableParallelism());
+  const planner = new ReusePlanner(outDir, prior, Math.max(4, jobs));
+  const factory = options.segmenterFactory ?? defaultSegmenterFactory;
+
+  let seg: LoadedSegmenter | undefined;
+  let pool: EntryPool | null = null;
   let computed = 0;
   let reused = 0;
   let done = 0;
   let records: EntryRecord[];
-  const jobs = options.jobs ?? Math.max(1, os.availableParallelism());
-  // More than one job: worker threads, so that the CPU-bound work uses several cores — unless the
-  // segmenter runs: its inference already keeps the cores busy on native threads while this
-  // thread computes the other variants, and workers would add their memory to the model's.
-  const pool = jobs > 1 && withImage.length > 1 && !seg?.shared ? new EntryPool(Math.min(jobs, withImage.length)) : null;
-  const run = (job: EntryJob): Promise<EntryOutcome> =>
-    pool ? pool.run(job, plan).catch((err: unknown) => failedOutcome(job, plan, err)) : processEntry(job, plan);
+  let identity: SegmenterIdentity = {};
   try {
+    // A6's identity without loading a model when the factory can describe it; reuse is decided
+    // with it, and the model is loaded only if some A6 output must be computed.
+    if (codes.includes('A6') && tasks.length > 0) {
+      const described = options.segmenter ? null : await identifySegmenter(recipe, factory);
+      if (described) identity = described;
+      else identity = identityOf((seg = await loadSegmenter(recipe, options.segmenter, factory)));
+    }
+    let reuse = await planner.plan(tasks, { recipe, libraries }, identity);
+    if (reuse.needsA6 && !seg && identity.description) {
+      seg = await loadSegmenter(recipe, undefined, factory);
+      const loaded = identityOf(seg);
+      if (canonicalJson(loaded) !== canonicalJson(identity)) {
+        if (loaded.description) warnings.push('the loaded segmenter does not match the description made without loading it; A6 reuse was decided again with the loaded one');
+        identity = loaded;
+        reuse = await planner.plan(tasks, { recipe, libraries }, identity);
+      }
+    }
+    if (identity.error) warnings.push(`A6 cannot run: ${identity.error.message}`);
+
+    const plan: EntryPlan = {
+      outDir,
+      recipe,
+      libraries,
+      codes,
+      pixelLimit: corpusLock.parameters.pixel_limit,
+      segmenter: seg?.shared,
+      segmenterError: identity.error,
+    };
+    const byId = new Map(reuse.jobs.map((j) => [j.id, j]));
+    const work = reuse.jobs.filter((j) => j.reuse.some((r) => !r)).length;
+    // More than one job: worker threads, so that the CPU-bound work uses several cores — unless the
+    // segmenter runs: its inference already keeps the cores busy on native threads while this
+    // thread computes the other variants, and workers would add their memory to the model's.
+    pool = jobs > 1 && work > 1 && !seg?.shared ? new EntryPool(Math.min(jobs, work)) : null;
+    const run = (job: EntryJob): Promise<EntryOutcome> =>
+      pool && job.reuse.some((r) => !r) ? pool.run(job, plan).catch((err: unknown) => failedOutcome(job, plan, err)) : processEntry(job, plan);
     options.progress?.start(selected.length);
     records = await pMap(
       selected,
       async (entry): Promise<EntryRecord> => {
-        const imagePath = path.resolve(path.dirname(resolved.corpusLockFile), entry.image.resolved.file);
+        const job = byId.get(entry.id);
         let record: EntryRecord;
-        if (entry.image.resolved.status !== 'ok' || !entry.image.resolved.sha256) {
+        if (!job) {
+          const imagePath = path.resolve(path.dirname(resolved.corpusLockFile), entry.image.resolved.file);
           record = { id: entry.id, status: 'skipped', roles: entry.roles, image: { file: relPosix(outDir, imagePath), sha256: null }, error: null, variants: [] };
         } else {
-          const job: EntryJob = {
-            id: entry.id,
-            roles: entry.roles,
-            imagePath,
-            imageRef: relPosix(outDir, imagePath),
-            sha256: entry.image.resolved.sha256,
-            codes: entryCodes?.[entry.id] ?? codes,
-          };
           const outcome = await run(job);
           computed += outcome.computed;
           reused += outcome.reused;
@@ -176,15 +206,6 @@ export async function runVariants(input: string, options: VariantsOptions = {}):
     await seg?.dispose();
   }
 
-  const sheets =
-    !shard && options.contactSheet !== false && records.length > 0
-      ? await writeContactSheet(records, codes, outDir, {
-          cell: recipe.contact_sheet.cell,
-          title: `stimkit variants - ${corpusLock.corpus}`,
-          compression: recipe.output.png_compression,
-        })
-      : [];
-
   const manifest = resolved.manifestFile ? { file: relPosix(outDir, resolved.manifestFile), sha256: corpusLock.manifest.sha256 } : null;
   const failed = records.filter((r) => r.status === 'failed').length;
   const skipped = records.filter((r) => r.status === 'skipped').length;
@@ -197,13 +218,32 @@ export async function runVariants(input: string, options: VariantsOptions = {}):
     selection: { variants: codes, roles: options.roles ?? null, shard, entry_codes: entryCodes },
     recipe,
     libraries,
-    segmenter: seg?.shared?.description ?? null,
+    segmenter: identity.description ?? null,
     entries: records,
-    contact_sheets: sheets,
+    contact_sheets: [],
     summary: { entries: records.length, ok: records.length - failed - skipped, failed, skipped, outputs: countOutputs(records) },
   };
-  const lockFile = path.join(outDir, shard ? shardLockName(shard.index, shard.count) : LOCK_NAME);
+  if (!shard && options.contactSheet !== false && records.length > 0) {
+    lock.contact_sheets = await writeContactSheet(records, codes, outDir, {
+      cell: recipe.contact_sheet.cell,
+      title: `stimkit variants - ${corpusLock.corpus}`,
+      compression: recipe.output.png_compression,
+    });
+  }
+  const lockName = shard ? shardLockName(shard.index, shard.count) : LOCK_NAME;
+  const lockFile = path.join(outDir, lockName);
   const text = artifactJson(lock);
   const lockWritten = await writeIfChanged(lockFile, text);
-  return { outDir, lockFile, lockSha256: sha256(text), lockWritten, lock, computed, reused, failed, warnings };
+  return {
+    outDir,
+    lockFile,
+    lockSha256: sha256(text),
+    lockWritten,
+    lock,
+    computed,
+    reused,
+    failed,
+    segmenterLoaded: seg?.shared !== undefined && !options.segmenter,
+    warnings,
+  };
 }

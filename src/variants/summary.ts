@@ -40,6 +40,7 @@ export function variantsJson(result: VariantsResult): Record<string, unknown> {
     outputs: s.outputs,
     computed: result.computed,
     reused: result.reused,
+    segmenter_loaded: result.segmenterLoaded,
     contact_sheets: result.lock.contact_sheets.map((c) => relPosix(cwd, `${result.outDir}/${c.file}`)),
     failures: failures(result),
     warnings: result.warnings,

@@ -6,12 +6,9 @@
 import { parentPort } from 'node:worker_threads';
 import { errorMessage, StimkitError } from '../core/errors.js';
 import { processEntry, type EntryJob, type EntryOutcome, type EntryPlan } from './entry.js';
-import type { VariantRecord } from './lock.js';
 
 /** The plan as it crosses the thread boundary: plain data only. */
-export interface WirePlan extends Omit<EntryPlan, 'segmenter' | 'prior'> {
-  prior: Array<[string, VariantRecord]>;
-}
+export type WirePlan = Omit<EntryPlan, 'segmenter'>;
 
 /** Parent → worker. */
 export interface ToWorker {
@@ -27,8 +24,7 @@ export type FromWorker = { type: 'done'; id: number; outcome: EntryOutcome } | {
 const port = parentPort;
 if (port) {
   port.on('message', (m: ToWorker) => {
-    const plan: EntryPlan = { ...m.plan, prior: new Map(m.plan.prior) };
-    processEntry(m.job, plan).then(
+    processEntry(m.job, m.plan).then(
       (outcome) => port.postMessage({ type: 'done', id: m.id, outcome } satisfies FromWorker),
       (err: unknown) =>
         port.postMessage({

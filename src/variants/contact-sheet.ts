@@ -87,7 +87,14 @@ export async function writeContactSheet(
   entries: EntryRecord[],
   codes: VariantCode[],
   outDir: string,
-  opts: { cell: number; title: string; compression: number; perPage?: number },
+  opts: {
+    cell: number;
+    title: string;
+    compression: number;
+    perPage?: number;
+    /** Called before a page is written with its name and sha256 (the run moves aside locks that vouch for other bytes). */
+    beforeWrite?: (file: string, sha256: string) => Promise<void>;
+  },
 ): Promise<SheetPage[]> {
   const perPage = opts.perPage ?? 50;
   const pages: SheetPage[] = [];
@@ -97,9 +104,11 @@ export async function writeContactSheet(
     const title = count > 1 ? `${opts.title} (${p + 1}/${count})` : opts.title;
     const png = await renderPage(slice, codes, outDir, opts.cell, title, opts.compression);
     const name = sheetName(p + 1);
+    await opts.beforeWrite?.(name, sha256(png));
     await writeIfChanged(path.join(outDir, name), png);
     const meta = await sharp(png).metadata();
     pages.push({ file: name, sha256: sha256(png), width: meta.width!, height: meta.height! });
   }
   return pages;
 }
+

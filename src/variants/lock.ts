@@ -106,25 +106,45 @@ export async function readVariantsLock(file: string): Promise<VariantsLock> {
   return (await loadDataFile(file, VariantsLock, 'E_VARIANTS_LOCK_INVALID')).data;
 }
 
+/** Suffix of a lock moved aside because the files it vouched for are being rewritten. */
+export const STALE_SUFFIX = '.stale';
+
+/** True for the name of a main or shard lock (not a stale one). */
+export function isLockName(name: string): boolean {
+  return name === LOCK_NAME || SHARD_LOCK.test(name);
+}
+
+/** A lock found in the output folder, by file name. */
+export interface FoundLock {
+  name: string;
+  /** A `.stale` lock: not trusted, only a source of reuse candidates (each re-verified). */
+  stale: boolean;
+  lock: VariantsLock;
+}
+
 /**
- * Every readable variants lock in `dir` (the main lock and shard locks), for reusing outputs whose
- * inputs did not change. Unreadable locks are skipped and reported.
+ * Every variants lock in `dir` (the main lock, shard locks, and stale ones), for reusing outputs
+ * whose inputs did not change: a record is reused only if its `inputs_sha256` matches and its file
+ * still has the recorded sha256, so a stale lock is as good a source of candidates as a live one.
+ * Unreadable live locks are reported (and listed, so they can be moved aside before anything is
+ * rewritten); unreadable stale ones are ignored.
  */
-export async function readPriorLocks(dir: string): Promise<{ locks: VariantsLock[]; unreadable: Array<{ file: string; message: string }> }> {
+export async function readPriorLocks(dir: string): Promise<{ locks: FoundLock[]; unreadable: Array<{ file: string; message: string }> }> {
   let names: string[];
   try {
     names = await readdir(dir);
   } catch {
     return { locks: [], unreadable: [] };
   }
-  const files = names.filter((n) => n === LOCK_NAME || SHARD_LOCK.test(n)).sort();
-  const locks: VariantsLock[] = [];
+  const files = names.filter((n) => isLockName(n) || (n.endsWith(STALE_SUFFIX) && isLockName(n.slice(0, -STALE_SUFFIX.length)))).sort();
+  const locks: FoundLock[] = [];
   const unreadable: Array<{ file: string; message: string }> = [];
   for (const name of files) {
+    const stale = !isLockName(name);
     try {
-      locks.push(await readVariantsLock(path.join(dir, name)));
+      locks.push({ name, stale, lock: await readVariantsLock(path.join(dir, name)) });
     } catch (err) {
-      unreadable.push({ file: name, message: err instanceof Error ? err.message : String(err) });
+      if (!stale) unreadable.push({ file: name, message: err instanceof Error ? err.message : String(err) });
     }
   }
   return { locks, unreadable };

@@ -2,8 +2,9 @@
  * `runVariants(input, options)`: the abstraction ladder over a corpus. Resolves the input (corpus
  * lock, or an entries manifest ingested first), the recipe and the selection; decides which
  * outputs earlier locks already vouch for (reuse.ts); loads one segmenter for the whole run only
- * when some A6 output must be computed; processes entries concurrently (p-map; a failing entry
- * does not stop the others); writes the contact sheet and the variants lock.
+ * when some A6 output must be computed; moves aside every lock that vouches for a file about to
+ * be rewritten (stale.ts); processes entries concurrently (p-map; a failing entry does not stop
+ * the others); writes the contact sheet and the variants lock.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -25,6 +26,7 @@ import { ReusePlanner, type EntryTask } from './reuse.js';
 import { VARIANT_CODES, type VariantCode } from './types.js';
 import { defaultSegmenterFactory, identifySegmenter, loadSegmenter, type LoadedSegmenter, type SegmenterFactory, type SegmenterIdentity } from './segmenter.js';
 import type { Segmenter } from './segment/index.js';
+import { LockGuard } from './stale.js';
 
 /** Options of `runVariants`; every field is optional. */
 export interface VariantsOptions {
@@ -69,6 +71,8 @@ export interface VariantsResult {
   computed: number;
   reused: number;
   failed: number;
+  /** Locks moved aside (renamed `<name>.stale`) because files they vouched for were rewritten. */
+  retiredLocks: string[];
   /** Whether the segmenter was loaded (only when some A6 output had to be computed). */
   segmenterLoaded: boolean;
   /** Notes for the user (unreadable earlier locks, unavailable segmenter, …). */
@@ -120,9 +124,10 @@ export async function runVariants(input: string, options: VariantsOptions = {}):
   const priors = await readPriorLocks(outDir);
   for (const u of priors.unreadable) warnings.push(`ignored ${u.file} (cannot reuse its outputs): ${u.message}`);
   const prior = new Map<string, VariantRecord[]>();
-  for (const lock of priors.locks) {
-    for (const e of lock.entries) for (const v of e.variants) if (v.status === 'ok') prior.set(`${e.id}/${v.code}`, [...(prior.get(`${e.id}/${v.code}`) ?? []), v]);
+  for (const found of [...priors.locks.filter((l) => !l.stale), ...priors.locks.filter((l) => l.stale)]) {
+    for (const e of found.lock.entries) for (const v of e.variants) if (v.status === 'ok') prior.set(`${e.id}/${v.code}`, [...(prior.get(`${e.id}/${v.code}`) ?? []), v]);
   }
+  const guard = new LockGuard(outDir, priors.locks, priors.unreadable.map((u) => u.file));
 
   const tasks: EntryTask[] = selected
     .filter((e) => e.image.resolved.status === 'ok' && e.image.resolved.sha256)
@@ -161,6 +166,8 @@ export async function runVariants(input: string, options: VariantsOptions = {}):
       }
     }
     if (identity.error) warnings.push(`A6 cannot run: ${identity.error.message}`);
+    // Before the first output is rewritten, no lock may still vouch for it.
+    await guard.beforeWrite(new Map([...reuse.toCompute].map((f) => [f, null])));
 
     const plan: EntryPlan = {
       outDir,
@@ -228,12 +235,14 @@ export async function runVariants(input: string, options: VariantsOptions = {}):
       cell: recipe.contact_sheet.cell,
       title: `stimkit variants - ${corpusLock.corpus}`,
       compression: recipe.output.png_compression,
+      beforeWrite: (file, digest) => guard.beforeWrite(new Map([[file, digest]])),
     });
   }
   const lockName = shard ? shardLockName(shard.index, shard.count) : LOCK_NAME;
   const lockFile = path.join(outDir, lockName);
   const text = artifactJson(lock);
   const lockWritten = await writeIfChanged(lockFile, text);
+  await guard.written(lockName);
   return {
     outDir,
     lockFile,
@@ -243,6 +252,7 @@ export async function runVariants(input: string, options: VariantsOptions = {}):
     computed,
     reused,
     failed,
+    retiredLocks: guard.retired,
     segmenterLoaded: seg?.shared !== undefined && !options.segmenter,
     warnings,
   };

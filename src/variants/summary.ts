@@ -40,6 +40,7 @@ export function variantsJson(result: VariantsResult): Record<string, unknown> {
     outputs: s.outputs,
     computed: result.computed,
     reused: result.reused,
+    retired_locks: result.retiredLocks,
     segmenter_loaded: result.segmenterLoaded,
     contact_sheets: result.lock.contact_sheets.map((c) => relPosix(cwd, `${result.outDir}/${c.file}`)),
     failures: failures(result),
@@ -57,6 +58,7 @@ export function variantsHuman(result: VariantsResult): string {
     `lock: ${relPosix(cwd, result.lockFile)}${result.lockWritten ? '' : ' (unchanged)'}`,
   ];
   for (const c of result.lock.contact_sheets) lines.push(`contact sheet: ${relPosix(cwd, `${result.outDir}/${c.file}`)}`);
+  for (const name of result.retiredLocks) lines.push(`moved aside: ${name} -> ${name}.stale (files it vouched for were rewritten)`);
   for (const w of result.warnings) lines.push(`  warning: ${w}`);
   for (const f of failures(result)) lines.push(`  error ${f.code}: ${f.entry}${f.variant ? ` ${f.variant}` : ''}: ${f.message}`);
   return lines.join('\n');

@@ -12,6 +12,7 @@ import { StimkitError } from '../../src/core/errors.js';
 import { inputsHash } from '../../src/variants/entry.js';
 import { libraryVersions } from '../../src/variants/libraries.js';
 import { readVariantsLock } from '../../src/variants/lock.js';
+import type { Progress } from '../../src/variants/progress.js';
 import type { SegmentMethod } from '../../src/variants/segment/index.js';
 import { defaultRecipe } from '../../src/variants/recipe.js';
 import { variantByCode } from '../../src/variants/registry.js';
@@ -59,6 +60,30 @@ async function tree(dir: string): Promise<Record<string, string>> {
     out[path.relative(dir, file)] = sha(await readFile(file));
   }
   return out;
+}
+
+/** Every file a live lock in `dir` vouches for whose bytes are not what it says ([] when every lock is true). */
+async function untrueLocks(dir: string): Promise<string[]> {
+  const bad: string[] = [];
+  const digest = async (f: string) => sha(await readFile(path.join(dir, f)).catch(() => Buffer.alloc(0)));
+  for (const name of (await readdir(dir)).sort()) {
+    if (!/^variants(\.shard-\d+-of-\d+)?\.lock\.json$/.test(name)) continue;
+    const lock = await readVariantsLock(path.join(dir, name));
+    for (const e of lock.entries) for (const v of e.variants) if (v.status === 'ok' && (await digest(v.file!)) !== v.sha256) bad.push(`${name}: ${v.file}`);
+    for (const c of lock.contact_sheets) if ((await digest(c.file)) !== c.sha256) bad.push(`${name}: ${c.file}`);
+  }
+  return bad;
+}
+
+/** Stops a run (by throwing from its progress) once `after` entries are done: a run killed half-way. */
+function killAfter(after: number): Progress {
+  return {
+    start: () => undefined,
+    update: (e) => {
+      if (e.done >= after) throw new Error('killed');
+    },
+    stop: () => undefined,
+  };
 }
 
 describe('stimkit variants', () => {
@@ -227,6 +252,64 @@ describe('stimkit variants', () => {
     const r = spawnCli(['variants', corpus.manifest, '--out', path.join(work, 'bin'), '--only', 'A9']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/unknown variant code "A9"/);
+  });
+});
+
+describe('a lock is true whenever it exists', () => {
+  it('moves the main lock aside before a shard run rewrites files it vouches for; a full run then recomputes only those', async () => {
+    const out = path.join(work, 'true-shard');
+    const first = await runCli(['variants', corpus.manifest, '--out', out, '--only', NO_A6, '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    const original = await readFile(path.join(out, 'variants.lock.json'), 'utf8');
+    const shard = await runCli(['variants', corpus.manifest, '--out', out, '--only', NO_A6, '--shard', '1/2', '--crop-fraction', '0.5', '--json']);
+    expect(shard.json()).toMatchObject({ computed: 2, reused: 10, retired_locks: ['variants.lock.json'] });
+    expect(await untrueLocks(out)).toEqual([]);
+    const names = await readdir(out);
+    expect(names).not.toContain('variants.lock.json');
+    expect(names).toContain('variants.lock.json.stale');
+    // the full run reuses what the stale lock and the shard lock still vouch for, and moves the shard lock aside
+    const full = await runCli(['variants', corpus.manifest, '--out', out, '--only', NO_A6, '--json']);
+    expect(full.json()).toMatchObject({ computed: 2, reused: 16, retired_locks: ['variants.shard-1-of-2.lock.json'] });
+    expect(await untrueLocks(out)).toEqual([]);
+    expect(await readFile(path.join(out, 'variants.lock.json'), 'utf8')).toBe(original);
+    expect((await readdir(out)).filter((n) => n.includes('lock')).sort()).toEqual(['corpus.lock.json', 'variants.lock.json', 'variants.shard-1-of-2.lock.json.stale']);
+  });
+
+  it('leaves no lock vouching for rewritten files when a run dies half-way, and the next run resumes from the stale one', async () => {
+    const out = path.join(work, 'true-killed');
+    await runVariants(corpus.manifest, { out, only: NO_A6.split(','), jobs: 1 });
+    const original = await readFile(path.join(out, 'variants.lock.json'), 'utf8');
+    const killed = runVariants(corpus.manifest, { out, only: NO_A6.split(','), jobs: 1, overrides: { maxSide: 48 }, progress: killAfter(1) });
+    await expect(killed).rejects.toThrow('killed');
+    expect((await sharp(path.join(out, 'astronaut', 'A0-original.png')).metadata()).width).toBe(48); // rewritten
+    expect(await untrueLocks(out)).toEqual([]);
+    expect(await readdir(out)).not.toContain('variants.lock.json');
+    const resumed = await runVariants(corpus.manifest, { out, only: NO_A6.split(','), jobs: 1 });
+    expect([resumed.computed, resumed.reused, resumed.retiredLocks]).toEqual([6, 12, []]);
+    expect(await readFile(resumed.lockFile, 'utf8')).toBe(original);
+    expect(await readdir(out)).not.toContain('variants.lock.json.stale');
+  });
+
+  it('moves shard locks aside when a full run rewrites their files, and keeps them when it only reuses them', async () => {
+    const out = path.join(work, 'true-shards');
+    for (const s of ['1/2', '2/2']) await runCli(['variants', corpus.manifest, '--out', out, '--only', 'A2,A5', '--shard', s]);
+    const reuse = await runVariants(corpus.manifest, { out, only: ['A2', 'A5'], jobs: 1 });
+    expect([reuse.computed, reuse.retiredLocks]).toEqual([0, []]);
+    const cutoff = await runVariants(corpus.manifest, { out, only: ['A2', 'A5'], jobs: 1, overrides: { cutoff: 0.2 } });
+    expect(cutoff.computed).toBe(3);
+    expect(cutoff.retiredLocks).toEqual(['variants.lock.json', 'variants.shard-1-of-2.lock.json', 'variants.shard-2-of-2.lock.json']);
+    expect(await untrueLocks(out)).toEqual([]);
+  });
+
+  it('moves an unreadable lock aside before rewriting anything', async () => {
+    const out = path.join(work, 'true-unreadable');
+    await runVariants(corpus.manifest, { out, only: ['A2'], jobs: 1 });
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(path.join(out, 'variants.shard-1-of-2.lock.json'), '{"format": "stimkit.variants", "version": 1}');
+    const r = await runVariants(corpus.manifest, { out, only: ['A2', 'A4'], jobs: 1 });
+    expect(r.retiredLocks).toEqual(['variants.shard-1-of-2.lock.json', 'variants.lock.json']); // the shard lock before any output, the main lock before the contact sheet
+    expect(await readdir(out)).toContain('variants.shard-1-of-2.lock.json.stale');
+    expect(await untrueLocks(out)).toEqual([]);
   });
 });
 

@@ -84,6 +84,11 @@ export async function verifyBundle(dir: string, options: VerifyOptions = {}): Pr
     }
   }
 
+  // Payload folder (RFC 8493 §2.1.2): say so once when it is gone, besides each missing file.
+  if (!(await stat(path.join(root, 'data')).catch(() => null))?.isDirectory()) {
+    add('E_VERIFY_NO_PAYLOAD_DIR', 'data', 'the payload folder data/ is missing', { fix: 'restore data/ from the original bundle' });
+  }
+
   // Manifests.
   const payloadManifests = files.filter((f) => manifestAlgorithm(f.path, 'manifest') !== null);
   const tagManifests = files.filter((f) => manifestAlgorithm(f.path, 'tagmanifest') !== null);

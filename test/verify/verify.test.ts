@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../../src/core/fsio.js';
 import { canonicalJson } from '../../src/core/json.js';
 import { imagePayloadPath } from '../../src/bundle/format.js';
+import { writeBag } from '../../src/bundle/write-bag.js';
 import { verifyBundle, type VerifyResult } from '../../src/verify/verify.js';
 import { listFiles } from '../../src/verify/walk.js';
 import { runCli } from '../helpers/cli.js';
@@ -240,6 +241,24 @@ describe('stimkit verify', () => {
     expect(r.code).toBe(1);
     expect(r.json().changed).toEqual(['data/bundle.json']);
     expect(r.stderr).toContain('changed: data/bundle.json');
+  });
+
+  it('caps long lists in the human output (first 20, then "and N more"); --json keeps them all', async () => {
+    const work = path.join(root, 'many');
+    const files = Array.from({ length: 45 }, (_, i) => ({ path: `images/${String(i).padStart(2, '0')}.png`, bytes: `image ${i}` }));
+    await writeBag(work, [{ path: 'bundle.json', bytes: '{}\n' }, ...files], []);
+    await rm(path.join(work, 'data'), { recursive: true });
+    const r = await runCli(['verify', work, '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json().missing).toHaveLength(46);
+    expect(r.stderr).toContain('data: the payload folder data/ is missing');
+    expect(r.json().problems.filter((p: { code: string }) => p.code === 'E_VERIFY_MISSING')).toHaveLength(46);
+    const missingLine = r.stderr.split('\n').find((l) => l.startsWith('missing: '))!;
+    expect(missingLine.split(', ')).toHaveLength(21);
+    expect(missingLine).toMatch(/, and 26 more$/);
+    const listed = r.stderr.split('\n').filter((l) => l.includes('E_VERIFY_MISSING:'));
+    expect(listed).toHaveLength(20);
+    expect(r.stderr).toContain('and 26 more E_VERIFY_MISSING problem(s) (--json lists every one)');
   });
 
   it('exits 1 for a folder that does not exist and 2 for a malformed --digest', async () => {

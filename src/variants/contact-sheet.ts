@@ -5,11 +5,13 @@
  * bitmap font composited with sharp; no system fonts, so the bytes are the same everywhere.
  * Corpora with more than `perPage` entries get further pages (`contact-sheet-2.png`, …).
  */
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp, { type OverlayOptions } from 'sharp';
-import { sha256, writeIfChanged } from '../core/fsio.js';
+import { sha256, sha256File, writeIfChanged } from '../core/fsio.js';
+import { artifactJson } from '../core/json.js';
 import { textPath } from './font.js';
-import type { EntryRecord } from './lock.js';
+import type { EntryRecord, VariantsLock } from './lock.js';
 import { encodePng } from './png.js';
 import { variantByCode } from './registry.js';
 import type { VariantCode } from './types.js';
@@ -112,3 +114,24 @@ export async function writeContactSheet(
   return pages;
 }
 
+/**
+ * The pages the lock at `lockFile` records, when nothing about them can have changed: that lock is
+ * byte for byte `lock` with those pages (same records, selection, recipe, tool and library
+ * versions — everything a page is drawn from) and every page still has its sha256. Otherwise
+ * null, and the sheet is drawn again. Saves the rendering on a rerun that changes nothing.
+ */
+export async function currentSheets(lock: VariantsLock, lockFile: string, outDir: string): Promise<SheetPage[] | null> {
+  let text: string;
+  let sheets: unknown;
+  try {
+    text = await readFile(lockFile, 'utf8');
+    sheets = (JSON.parse(text) as { contact_sheets?: unknown }).contact_sheets;
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(sheets) || sheets.length === 0 || artifactJson({ ...lock, contact_sheets: sheets }) !== text) return null;
+  for (const page of sheets as SheetPage[]) {
+    if ((await sha256File(path.join(outDir, page.file)).catch(() => null)) !== page.sha256) return null;
+  }
+  return sheets as SheetPage[];
+}

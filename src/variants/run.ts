@@ -13,7 +13,7 @@ import { relPosix, sha256, writeIfChanged } from '../core/fsio.js';
 import { artifactJson, canonicalJson } from '../core/json.js';
 import { TOOL } from '../core/tool.js';
 import type { Role } from '../ingest/schema.js';
-import { writeContactSheet } from './contact-sheet.js';
+import { currentSheets, writeContactSheet } from './contact-sheet.js';
 import { failedOutcome, processEntry, type EntryJob, type EntryOutcome, type EntryPlan } from './entry.js';
 import { libraryVersions } from './libraries.js';
 import { fileRef, resolveInput, selectEntries, type Shard } from './input.js';
@@ -231,12 +231,14 @@ export async function runVariants(input: string, options: VariantsOptions = {}):
     summary: { entries: records.length, ok: records.length - failed - skipped, failed, skipped, outputs: countOutputs(records) },
   };
   if (!shard && options.contactSheet !== false && records.length > 0) {
-    lock.contact_sheets = await writeContactSheet(records, codes, outDir, {
-      cell: recipe.contact_sheet.cell,
-      title: `stimkit variants - ${corpusLock.corpus}`,
-      compression: recipe.output.png_compression,
-      beforeWrite: (file, digest) => guard.beforeWrite(new Map([[file, digest]])),
-    });
+    lock.contact_sheets =
+      (await currentSheets(lock, path.join(outDir, LOCK_NAME), outDir)) ??
+      (await writeContactSheet(records, codes, outDir, {
+        cell: recipe.contact_sheet.cell,
+        title: `stimkit variants - ${corpusLock.corpus}`,
+        compression: recipe.output.png_compression,
+        beforeWrite: (file, digest) => guard.beforeWrite(new Map([[file, digest]])),
+      }));
   }
   const lockName = shard ? shardLockName(shard.index, shard.count) : LOCK_NAME;
   const lockFile = path.join(outDir, lockName);

@@ -1,5 +1,5 @@
 /** The contact sheet: grid geometry, labels from the built-in font, failed cells marked, same bytes on a rerun. */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
@@ -42,5 +42,29 @@ describe('contact sheet', () => {
     const first = sha(await readFile(path.join(out, page.file)));
     await runVariants(corpus.manifest, { out, only: ['A0', 'A3', 'A6'], segmenterFactory: unavailable, jobs: 1 });
     expect(sha(await readFile(path.join(out, page.file)))).toBe(first);
+  });
+
+  it('is drawn again only when something it shows changed, or its file no longer matches the lock', async () => {
+    const corpus = await tinyCorpus([['one', 'horse.png']], 48);
+    const out = await tempDir();
+    const r = await runVariants(corpus.manifest, { out, only: ['A2'], jobs: 1 });
+    const file = path.join(out, 'contact-sheet.png');
+    const good = await readFile(file);
+    const lockText = await readFile(r.lockFile, 'utf8');
+    // a damaged sheet is redrawn; the lock stays as it was
+    await writeFile(file, 'damaged');
+    const again = await runVariants(corpus.manifest, { out, only: ['A2'], jobs: 1 });
+    expect((await readFile(file)).equals(good)).toBe(true);
+    expect([again.lockWritten, again.retiredLocks]).toEqual([false, []]);
+    // a sheet the lock vouches for, in a lock that would not change, is not drawn again
+    const other = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#000' } }).png().toBuffer();
+    await writeFile(file, other);
+    await writeFile(r.lockFile, lockText.replace(sha(good), sha(other)));
+    await runVariants(corpus.manifest, { out, only: ['A2'], jobs: 1 });
+    expect((await readFile(file)).equals(other)).toBe(true);
+    // another selection changes what it shows: drawn again, and the old lock moved aside first
+    const more = await runVariants(corpus.manifest, { out, only: ['A2', 'A4'], jobs: 1 });
+    expect(sha(await readFile(file))).toBe(more.lock.contact_sheets[0]!.sha256);
+    expect(more.retiredLocks).toEqual(['variants.lock.json']);
   });
 });

@@ -37,7 +37,16 @@ const Seed = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
  */
 export const Sampling = z.strictObject({
   temperature: z.number().min(0).max(2),
-  top_p: z.number().min(0).max(1).optional(),
+  /**
+   * Nucleus sampling mass, 0 < top_p <= 1. 0 is rejected: it keeps no token, and vLLM refuses it;
+   * for greedy decoding (temperature 0, as the instrument paper's "top-p 0") leave top_p out.
+   */
+  top_p: z
+    .number()
+    .gt(0, 'top_p must be greater than 0 (vLLM requires 0 < top_p <= 1); for greedy decoding set temperature: 0 and leave top_p out')
+    .max(1)
+    .optional()
+    .describe('0 < top_p <= 1. 0 is rejected (vLLM refuses it); for greedy decoding leave top_p out.'),
   top_k: z.number().int().min(-1).optional(),
   max_tokens: z.number().int().positive().optional(),
   /** `false`: reasoning disabled (sent as `chat_template_kwargs.enable_thinking: false`). */

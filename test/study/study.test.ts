@@ -42,6 +42,16 @@ describe('study files', () => {
     ]);
   });
 
+  it('rejects top_p 0 (vLLM requires 0 < top_p <= 1; greedy decoding leaves top_p out), wherever sampling is given', async () => {
+    const s = clone();
+    s.sampling.top_p = 0;
+    s.instrument.sampling = { temperature: 0, top_p: 0 };
+    s.paradigms.describe.sampling = { temperature: 0.7, top_p: 1 };
+    const problems = await studyProblems(s);
+    expect(problems.map((p) => p.field)).toEqual(['sampling.top_p', 'instrument.sampling.top_p']);
+    expect(problems[0]!.message).toContain('leave top_p out');
+  });
+
   it('rejects references that do not resolve and blocks that need what is missing', async () => {
     const s = clone();
     s.default_models = 'vlms';

@@ -37,19 +37,20 @@ export async function checkDeclaredCounts(
   actual: ActualPlan,
 ): Promise<Problem[]> {
   const problems: Problem[] = [];
-  const mismatch = (file: string, field: string, what: string, declared: number | string, got: number) =>
+  const mismatch = (file: string, field: string, message: string, declared: number | string, got: number) =>
     problems.push({
       code: 'E_VERIFY_COUNTS',
       severity: 'error',
       file,
       field,
-      message: `${what} does not match ${PAYLOAD.trials}`,
+      message,
       expected: String(declared),
       got: String(got),
       fix: COUNTS_FIX,
     });
-  const trialsNote = `the number of trials (lines of ${PAYLOAD.trials})`;
-  const imagesNote = 'the number of distinct images the trials show';
+  const trialsNote = `the declared trial count differs from the lines of ${PAYLOAD.trials}`;
+  const imagesNote = 'the declared image count differs from the distinct images the trials show';
+  const cellNote = (what: string) => `the declared ${what} count differs from the trials in ${PAYLOAD.trials}`;
 
   const headerPath = `data/${PAYLOAD.bundle}`;
   if (header) {
@@ -79,17 +80,17 @@ export async function checkDeclaredCounts(
         const key = `${cell.block}\t${cell.lang}`;
         declared.add(key);
         const got = actual.cells.get(key) ?? 0;
-        if (cell.trials !== got) mismatch(countsPath, `by_block[${i}].trials`, `the ${cell.block} × ${cell.lang} count`, cell.trials, got);
+        if (cell.trials !== got) mismatch(countsPath, `by_block[${i}].trials`, cellNote(`${cell.block} × ${cell.lang}`), cell.trials, got);
       });
       for (const [key, got] of actual.cells) {
         const [block, lang] = key.split('\t') as [string, string];
-        if (!declared.has(key)) mismatch(countsPath, 'by_block', `the ${block} × ${lang} count (not listed)`, 0, got);
+        if (!declared.has(key)) mismatch(countsPath, 'by_block', `${cellNote(`${block} × ${lang}`)} (not listed)`, 0, got);
       }
       const perBlock = new Map<string, number>();
       for (const [key, n] of actual.cells) perBlock.set(key.split('\t')[0]!, (perBlock.get(key.split('\t')[0]!) ?? 0) + n);
       c.blocks.forEach((b, i) => {
         const got = perBlock.get(b.block) ?? 0;
-        if (b.trials !== got) mismatch(countsPath, `blocks[${i}].trials`, `the ${b.block} count`, b.trials, got);
+        if (b.trials !== got) mismatch(countsPath, `blocks[${i}].trials`, cellNote(b.block), b.trials, got);
       });
     }
   }

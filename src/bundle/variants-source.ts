@@ -11,6 +11,7 @@ import { StimkitError } from '../core/errors.js';
 import { exists, relPosix } from '../core/fsio.js';
 import { sha256OrNull } from '../verify/walk.js';
 import { canonicalJson } from '../core/json.js';
+import { libraryVersions } from '../variants/libraries.js';
 import { resolveRecipe, type Recipe } from '../variants/recipe.js';
 import { LOCK_NAME, readVariantsLock, VariantsLock } from '../variants/lock.js';
 import { readJsonLock } from './corpus-source.js';
@@ -80,6 +81,7 @@ export async function variantsStaleness(
   const dir = path.dirname(lockFile);
   if (lock.selection.shard) return { reason: 'it is a shard lock' };
   if (canonicalJson(lock.recipe) !== canonicalJson(recipe)) return { reason: 'the recipe changed' };
+  if (canonicalJson(lock.libraries) !== canonicalJson(libraryVersions())) return { reason: 'the image libraries (sharp/libvips, opencv-wasm, fft.js) changed' };
   const fromImage = new Map(lock.entries.map((e) => [e.id, e.image.sha256]));
   const records = new Map<string, VariantsLock['entries'][number]['variants'][number]>(lock.entries.flatMap((e) => e.variants.map((v) => [`${e.id}/${v.code}`, v] as const)));
   const images = new Map<string, ResolvedImage>();

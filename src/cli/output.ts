@@ -37,7 +37,7 @@ export function emitResult(io: Io, json: boolean, result: CommandResult): number
 /** Print an error (all its problems) and return the exit code it calls for. */
 export function emitError(io: Io, json: boolean, err: unknown): number {
   if (err instanceof StimkitError) {
-    const lines = [`stimkit: ${err.message}`];
+    const lines = [`stimkit: error ${err.code}: ${err.message}`];
     if (err.problems.length > 0 && !(err.problems.length === 1 && formatProblem(err.problems[0]!) === err.message)) {
       lines.push(formatProblems(err.problems));
     }

@@ -178,9 +178,14 @@ function columnPass(data: Float64Array, cols: number, height: number, direction:
   }
 }
 
-/** Real part of the inverse 2-D DFT of a Hermitian half spectrum (consumes `spec.data`). */
+/**
+ * Real part of the inverse 2-D DFT of a Hermitian half spectrum (consumes `spec.data`). A spectrum
+ * with fewer than floor(width/2) + 1 columns (from `fft2Real(…, keepCols)`) stands for one whose
+ * higher columns are zero.
+ */
 export function ifft2Real(spec: Spectrum): Float64Array {
   const { width, height, cols, data } = spec;
+  const half = Math.floor(width / 2) + 1;
   columnPass(data, cols, height, 'inverse');
   const out = new Float64Array(width * height);
   const row = dft(width);
@@ -190,8 +195,13 @@ export function ifft2Real(spec: Spectrum): Float64Array {
     const pair = y + 1 < height;
     // Z = G_y + i·G_{y+1}, each row completed by G[−k] = conj(G[k]).
     for (let k = 0; k < width; k++) {
-      const mirrored = k >= cols;
+      const mirrored = k >= half;
       const kk = mirrored ? width - k : k;
+      if (kk >= cols) {
+        Z[2 * k] = 0;
+        Z[2 * k + 1] = 0;
+        continue;
+      }
       const s = mirrored ? -1 : 1;
       const o = (y * cols + kk) * 2;
       const gr = data[o]!;

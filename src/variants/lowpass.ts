@@ -8,9 +8,30 @@ import { columnWeight, fft2Real, ifft2Real, radialFrequency, type Spectrum } fro
 import type { Recipe } from './recipe.js';
 import type { Image8, VariantDef } from './types.js';
 
-/** The filter's gain at every half-spectrum bin (height × cols). */
-export function filterGains(width: number, height: number, p: Pick<Recipe['lowpass'], 'filter' | 'cutoff'>): Float64Array {
-  const cols = Math.floor(width / 2) + 1;
+/**
+ * Gains below this are treated as zero: a column of the half spectrum whose largest gain is
+ * smaller is neither transformed nor inverted (for the default Gaussian at 1024 px, a quarter of
+ * the columns; for the ideal filter, nine tenths). What that drops from a pixel is at most
+ * GAIN_FLOOR · Σ|F| / N ≤ GAIN_FLOOR · 255 · √N — under 3e-7 at A0's largest size (1024², N ≈ 10⁶),
+ * against VARIANTS.md's |Δ| ≤ 1 — and from the retained energy a relative GAIN_FLOOR², against its
+ * 1e-9. A test compares the result with the full transform.
+ */
+export const GAIN_FLOOR = 1e-12;
+
+/**
+ * How many half-spectrum columns (kx = 0, 1, …) hold a gain ≥ GAIN_FLOOR. The gain of column kx is
+ * largest at ky = 0 (ρ grows with |fy|), so that row decides; beyond it the filter passes nothing.
+ */
+export function passedColumns(width: number, p: Pick<Recipe['lowpass'], 'filter' | 'cutoff'>): number {
+  const half = Math.floor(width / 2) + 1;
+  const gains = filterGains(width, 1, p, half);
+  let cols = half;
+  while (cols > 1 && gains[cols - 1]! < GAIN_FLOOR) cols--;
+  return cols;
+}
+
+/** The filter's gain at every half-spectrum bin (height × cols; cols defaults to floor(width/2) + 1). */
+export function filterGains(width: number, height: number, p: Pick<Recipe['lowpass'], 'filter' | 'cutoff'>, cols = Math.floor(width / 2) + 1): Float64Array {
   const gains = new Float64Array(height * cols);
   const c = p.cutoff;
   for (let ky = 0; ky < height; ky++) {
@@ -49,10 +70,24 @@ export function spectrumEnergy(spec: Spectrum, gains?: Float64Array): Energy {
   return { total, dc, filtered, filteredDc: dc * g0 * g0 };
 }
 
-/** Low-pass one plane of 8-bit values; returns the rounded, clipped plane and its energy sums. */
+/**
+ * Low-pass one plane of 8-bit values; returns the rounded, clipped plane and its energy sums.
+ * `gains` covers the first `gains.length / height` columns of the half spectrum; the columns
+ * beyond are taken as stopped (gain 0) and are not computed. Σ|F|² and the DC term then come from
+ * the pixels by Parseval's theorem (Σ|F|² = N·Σx², F₀ = Σx), which holds for the whole spectrum.
+ */
 export function lowpassPlane(values: ArrayLike<number>, width: number, height: number, gains: Float64Array): { plane: Uint8Array; energy: Energy } {
-  const spec = fft2Real(values, width, height);
-  const energy = spectrumEnergy(spec, gains);
+  const cols = gains.length / height;
+  const spec = fft2Real(values, width, height, cols);
+  const kept = spectrumEnergy(spec, gains);
+  let sum = 0;
+  let squares = 0;
+  for (let i = 0; i < width * height; i++) {
+    const v = values[i]!;
+    sum += v;
+    squares += v * v;
+  }
+  const energy: Energy = { total: width * height * squares, dc: sum * sum, filtered: kept.filtered, filteredDc: kept.filteredDc };
   for (let i = 0; i < gains.length; i++) {
     spec.data[2 * i] = spec.data[2 * i]! * gains[i]!;
     spec.data[2 * i + 1] = spec.data[2 * i + 1]! * gains[i]!;
@@ -66,7 +101,7 @@ export function lowpassPlane(values: ArrayLike<number>, width: number, height: n
 /** A5 of an image (grey, or each RGB channel), with the energy retained over all its planes. */
 export function lowpass(image: Image8, p: Recipe['lowpass']): { image: Image8; retained: number | null; retainedAc: number | null } {
   const { width, height, channels } = image;
-  const gains = filterGains(width, height, p);
+  const gains = filterGains(width, height, p, passedColumns(width, p));
   const out = new Uint8Array(image.data.length);
   const n = width * height;
   const plane = new Float64Array(n);

@@ -54,7 +54,7 @@ export async function ensureFolder(dir: string): Promise<void> {
 }
 
 /** fsync a directory so that a rename in it survives a crash (best effort; not all systems allow it). */
-async function syncDir(dir: string): Promise<void> {
+export async function syncDir(dir: string): Promise<void> {
   try {
     const h = await open(dir, 'r');
     try {

@@ -5,8 +5,9 @@
  * A run killed half-way thus leaves no lock whose sha256s mismatch its files, only `.stale` ones,
  * which `stimkit variants` reads as reuse candidates (each re-verified) and readers must ignore.
  */
-import { open, rename, rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { syncDir } from '../core/fsio.js';
 import { STALE_SUFFIX, type FoundLock, type VariantsLock } from './lock.js';
 
 /** The files a lock vouches for (relative to its folder) and their recorded sha256. */
@@ -15,20 +16,6 @@ export function vouchedFiles(lock: VariantsLock): Map<string, string> {
   for (const e of lock.entries) for (const v of e.variants) if (v.status === 'ok' && v.file && v.sha256) files.set(v.file, v.sha256);
   for (const c of lock.contact_sheets) files.set(c.file, c.sha256);
   return files;
-}
-
-/** fsync a folder so that a rename in it is durable before the files it protects change. */
-async function syncDir(dir: string): Promise<void> {
-  try {
-    const h = await open(dir, 'r');
-    try {
-      await h.sync();
-    } finally {
-      await h.close();
-    }
-  } catch {
-    // Some file systems refuse fsync on folders; the rename is still atomic.
-  }
 }
 
 /**

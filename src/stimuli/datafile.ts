@@ -65,3 +65,23 @@ export function problemAt(
 ): Problem {
   return { severity: 'error', file: parsed.file, line: lineOf(parsed, pathParts), field: p.field ?? formatPath(pathParts), ...p };
 }
+
+/**
+ * Load `file` and, through its `extends`, the files it builds on (base first), folding each with
+ * `build(loaded, base)`; `base` is null for the file that extends nothing. `prefix` names the
+ * error codes (`<prefix>_SCHEMA`, `<prefix>_EXTENDS`).
+ */
+export async function loadExtendsChain<S extends z.ZodType<{ extends?: string }>, T>(
+  file: string,
+  schema: S,
+  prefix: string,
+  build: (loaded: LoadedFile<z.output<S>>, base: T | null) => T,
+  chain: readonly string[] = [],
+): Promise<T> {
+  const loaded = await loadStimulusFile(file, schema, `${prefix}_SCHEMA`);
+  const here = [...chain, loaded.input.file];
+  const ext = (loaded.data as { extends?: string }).extends;
+  if (ext === undefined) return build(loaded, null);
+  const target = resolveExtends(loaded.parsed, ext, here, `${prefix}_EXTENDS`);
+  return build(loaded, await loadExtendsChain(target, schema, prefix, build, here));
+}

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { ParsedDataFile } from '../core/datafile.js';
 import { StimkitError, type Problem } from '../core/errors.js';
-import { loadStimulusFile, problemAt, resolveExtends, throwIfProblems, type InputFile, type LoadedFile } from './datafile.js';
+import { loadExtendsChain, problemAt, throwIfProblems, type InputFile, type LoadedFile } from './datafile.js';
 import type { TextProvenance } from './provenance.js';
 import { PROMPTS_FORMAT, PROMPTS_VERSION, PromptsFileInput, type PromptCardInput } from './prompts-schema.js';
 import { fillTemplate, parseTemplate, slotNames, type Segment } from './template.js';
@@ -108,20 +108,12 @@ function build({ data, parsed, input }: LoadedFile<PromptsFileInput>, base: Prom
   return { format: PROMPTS_FORMAT, version: PROMPTS_VERSION, languages: [...(base?.languages ?? []), ...langs], paradigms, inputs: [...(base?.inputs ?? []), input] };
 }
 
-async function loadChain(file: string, chain: string[]): Promise<PromptCards> {
-  const loaded = await loadStimulusFile(file, PromptsFileInput, 'E_PROMPTS_SCHEMA');
-  const here = [...chain, loaded.input.file];
-  if (loaded.data.extends === undefined) return build(loaded, null);
-  const target = resolveExtends(loaded.parsed, loaded.data.extends, here, 'E_PROMPTS_EXTENDS');
-  return build(loaded, await loadChain(target, here));
-}
-
 /**
  * Load a prompt-cards file and validate it. Throws a StimkitError listing every problem (codes
  * `E_PROMPTS_*`) with file, line and field.
  */
 export async function loadPromptCards(file: string): Promise<PromptCards> {
-  return loadChain(file, []);
+  return loadExtendsChain(file, PromptsFileInput, 'E_PROMPTS', build);
 }
 
 /**

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { ParsedDataFile } from '../core/datafile.js';
 import type { Problem } from '../core/errors.js';
-import { loadStimulusFile, problemAt, resolveExtends, throwIfProblems, type InputFile, type LoadedFile } from './datafile.js';
+import { loadExtendsChain, problemAt, throwIfProblems, type InputFile, type LoadedFile } from './datafile.js';
 import type { TextProvenance } from './provenance.js';
 import { resolveTopicItem, type TopicItem } from './topic-item.js';
 import { POLES, TOPICS_FORMAT, TOPICS_VERSION, TopicsFileInput, type Pole, type TopicInput } from './topics-schema.js';
@@ -180,14 +180,6 @@ function applyOverlay(base: TopicsFile, { data, parsed, input }: LoadedFile<Topi
   };
 }
 
-async function loadChain(file: string, chain: string[]): Promise<TopicsFile> {
-  const loaded = await loadStimulusFile(file, TopicsFileInput, 'E_TOPICS_SCHEMA');
-  const here = [...chain, loaded.input.file];
-  if (loaded.data.extends === undefined) return buildBase(loaded);
-  const target = resolveExtends(loaded.parsed, loaded.data.extends, here, 'E_TOPICS_EXTENDS');
-  return applyOverlay(await loadChain(target, here), loaded);
-}
-
 /**
  * Load a topics file, validate it, and resolve every item (rendered affirmative and reverse).
  * Throws a StimkitError listing every problem (codes `E_TOPICS_*`) with file, line and field.
@@ -197,5 +189,5 @@ async function loadChain(file: string, chain: string[]): Promise<TopicsFile> {
  * topics.topics[0].items.en.affirmative; // "A formal U.S. commitment to defend Taiwan would do more to preserve …"
  */
 export async function loadTopics(file: string): Promise<TopicsFile> {
-  return loadChain(file, []);
+  return loadExtendsChain(file, TopicsFileInput, 'E_TOPICS', (loaded, base: TopicsFile | null) => (base ? applyOverlay(base, loaded) : buildBase(loaded)));
 }

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { ParsedDataFile } from '../core/datafile.js';
 import { StimkitError, type Problem } from '../core/errors.js';
-import { loadStimulusFile, problemAt, resolveExtends, throwIfProblems, type InputFile, type LoadedFile } from './datafile.js';
+import { loadExtendsChain, problemAt, throwIfProblems, type InputFile, type LoadedFile } from './datafile.js';
 import { missingLabels } from './labels.js';
 import type { TextProvenance } from './provenance.js';
 import { WRAPPERS_FORMAT, WRAPPERS_VERSION, WrappersFileInput, type PoolInput } from './wrappers-schema.js';
@@ -147,14 +147,6 @@ function build({ data, parsed, input }: LoadedFile<WrappersFileInput>, base: Wra
   };
 }
 
-async function loadChain(file: string, chain: string[]): Promise<WrapperPools> {
-  const loaded = await loadStimulusFile(file, WrappersFileInput, 'E_WRAPPERS_SCHEMA');
-  const here = [...chain, loaded.input.file];
-  if (loaded.data.extends === undefined) return build(loaded, null);
-  const target = resolveExtends(loaded.parsed, loaded.data.extends, here, 'E_WRAPPERS_EXTENDS');
-  return build(loaded, await loadChain(target, here));
-}
-
 /**
  * Load a wrapper-pools file and validate it. Throws a StimkitError listing every problem (codes
  * `E_WRAPPERS_*`) with file, line and field.
@@ -164,7 +156,7 @@ async function loadChain(file: string, chain: string[]): Promise<WrapperPools> {
  * pools.pools.zh.options.map((o) => o.label); // ['强烈同意', '同意', '不同意', '强烈不同意']
  */
 export async function loadWrapperPools(file: string): Promise<WrapperPools> {
-  return loadChain(file, []);
+  return loadExtendsChain(file, WrappersFileInput, 'E_WRAPPERS', build);
 }
 
 /** The pool of `lang`, or a StimkitError naming the languages there are. */

@@ -1,0 +1,42 @@
+/**
+ * Simulated respondents (`provider: sim` in a models file): the contract between the run stage
+ * and the simulator. The run stage calls `loadSimBundle` once per bundle and `simulate` once per
+ * trial × model; the simulator is pure and deterministic in (params, model name, trial id).
+ *
+ * This file holds the types and the entry points; the implementation lives beside it.
+ */
+import type { Trial } from '../bundle/format.js';
+
+/** What the simulator needs from a bundle besides the trial: read from the bag's data/ files. */
+export interface SimBundle {
+  /** The bundle digest (the sha256 of manifest-sha256.txt). */
+  digest: string;
+  /** Parsed `data/entries.json` `entries` (VLM paradigms), by entry id. */
+  entries: Map<string, unknown>;
+  /** Parsed `data/items.json` items (instrument), by item id. */
+  items: Map<string, unknown>;
+  /** Parsed `data/wrappers.json` pools, by language. */
+  wrappers: Map<string, unknown>;
+}
+
+/** One simulated reply. */
+export interface SimResponse {
+  /** The response text, in the trial's language unless the simulator drifted. */
+  text: string;
+  /** `stop` normally; the simulator may also produce `length` or `content_filter` findings. */
+  finish_reason: 'stop' | 'length' | 'content_filter';
+  /** Token counts as a server would report them (deterministic estimates). */
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+  /**
+   * The true labels behind the text, recorded in the ledger as ground truth for scoring tests
+   * and power analysis. Instrument: `{kind: 'instrument', label, score, stance, ...}`;
+   * VLM: `{kind: 'vlm', refused, facts_covered, facts_total, reframed, language, ...}`.
+   */
+  truth: Record<string, unknown>;
+}
+
+export type { SimParams } from './schema.js';
+export { SimParams as simParamsSchema } from './schema.js';
+export { loadSimBundle } from './bundle.js';
+export { simulate } from './simulate.js';
+export type { Trial };

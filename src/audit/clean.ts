@@ -1,0 +1,121 @@
+/**
+ * D6 response length: the raw character count and the two-pass cleaner of the VLM audit paper's
+ * Appendix O ("D6 response-length cleaning protocol"). The cleaner never changes a stored
+ * response; it only decides which characters are counted.
+ *
+ * Pass 1 removes markdown markup in the paper's order (images, links, fenced code, inline code,
+ * bold, CJK-safe italic, ATX headings, bullets, ordered-list markers, blockquote markers,
+ * horizontal rules, residual HTML tags). Pass 2 removes bare section-label lines, the trailing
+ * summary block (English and Chinese openers), collapses blank lines and strips per-line trailing
+ * whitespace. Characters are Unicode code points (what Python's `len` counts), not UTF-16 units.
+ *
+ * Readings where the appendix is not explicit, kept conservative like the appendix asks:
+ * - a label line is one run of word characters (Latin or CJK letters, digits, `_`) with an optional
+ *   ASCII or full-width colon and nothing else, so "Background:" and "背景：" go but
+ *   "Key details:" (two words) stays;
+ * - the trailing summary is looked for before label lines are dropped, since its usual opener
+ *   ("Summary:") is itself label-shaped;
+ * - the trailing summary starts at the LAST line that opens with an opener word, and only when
+ *   some text precedes that line (a one-line "Overall, …" answer is content, not scaffolding);
+ * - English openers match case-insensitively on a word boundary ("Notebook" is not "Note").
+ */
+
+/** Letters of the CJK scripts and CJK punctuation/full-width forms: the italic rule's "CJK". */
+const CJK = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef`;
+
+/** Pass 1, rule 6: `*x*` → `x` only between non-asterisk, non-word, non-CJK boundaries, inner ASCII-alphanumeric at both ends. */
+const ITALIC = new RegExp(String.raw`(?<![*\p{L}\p{N}_${CJK}])\*([A-Za-z0-9](?:[^*\n]*?[A-Za-z0-9])?)\*(?![*\p{L}\p{N}_${CJK}])`, 'gu');
+
+/** The ordered markdown rules of pass 1, each a (pattern, replacement). */
+export const PASS1_RULES: ReadonlyArray<{ name: string; pattern: RegExp; replace: string }> = [
+  { name: 'image', pattern: /!\[([^\]\n]*)\]\([^)\n]*\)/g, replace: '$1' },
+  { name: 'link', pattern: /\[([^\]\n]*)\]\([^)\n]*\)/g, replace: '$1' },
+  { name: 'fenced-code', pattern: /^[ \t]*(```|~~~)[^\n]*\n([\s\S]*?)\n?[ \t]*\1[ \t]*$/gm, replace: '$2' },
+  { name: 'inline-code', pattern: /`([^`\n]+)`/g, replace: '$1' },
+  { name: 'bold-asterisk', pattern: /\*\*([^\n]+?)\*\*/g, replace: '$1' },
+  { name: 'bold-underscore', pattern: /__([^\n]+?)__/g, replace: '$1' },
+  { name: 'italic', pattern: ITALIC, replace: '$1' },
+  { name: 'heading', pattern: /^[ \t]{0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/gm, replace: '$1' },
+  { name: 'bullet', pattern: /^([ \t]*)[-*+][ \t]+/gm, replace: '$1' },
+  { name: 'ordered', pattern: /^([ \t]*)\d+\.[ \t]+/gm, replace: '$1' },
+  { name: 'blockquote', pattern: /^[ \t]*(?:>[ \t]?)+/gm, replace: '' },
+  { name: 'rule', pattern: /^[ \t]*(?:-{3,}|\*{3,})[ \t]*$/gm, replace: '' },
+  { name: 'html', pattern: /<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>/g, replace: '' },
+];
+
+/** Pass 1: markdown markup removed, every information-carrying character kept. */
+export function stripMarkdown(text: string): string {
+  let out = text.replace(/\r\n?/g, '\n');
+  for (const rule of PASS1_RULES) out = out.replace(rule.pattern, rule.replace);
+  return out;
+}
+
+/** Sentence-ending punctuation, ASCII and CJK. */
+const SENTENCE_END = /[.!?。！？]/u;
+/** A bare label: one run of word characters (Latin or CJK), optionally a colon. */
+const LABEL_ONLY = /^[\p{L}\p{N}_]+[:：]?$/u;
+
+/** Pass 2, rule 1: is this line (after pass 1) a bare section label? */
+export function isLabelLine(line: string): boolean {
+  const t = line.trim();
+  if (t.length === 0 || [...t].length > 30) return false;
+  if (SENTENCE_END.test(t)) return false;
+  return LABEL_ONLY.test(t);
+}
+
+/** English openers of a trailing summary block (case-insensitive, whole word). */
+export const SUMMARY_OPENERS_EN = ['In summary', 'Summary', 'Overall', 'Conclusion', 'Note'] as const;
+/** Chinese openers: 总结 (zongjie), 小结 (xiaojie), 概要 (gaiyao), 综上所述, 总而言之. */
+export const SUMMARY_OPENERS_ZH = ['综上所述', '总而言之', '总结', '小结', '概要'] as const;
+
+const OPENER = new RegExp(
+  String.raw`^\s*(?:(?:${SUMMARY_OPENERS_EN.join('|')})(?![\p{L}\p{N}_])|(?:${SUMMARY_OPENERS_ZH.join('|')}))`,
+  'iu',
+);
+
+/** Pass 2, rule 2: does this line open a summary block? */
+export function isSummaryOpener(line: string): boolean {
+  return OPENER.test(line);
+}
+
+/** Pass 2: label lines and the trailing summary removed, blank lines collapsed, trailing spaces stripped. */
+export function stripScaffold(text: string): string {
+  // The trailing block is found first: its opener ("Summary:") is itself label-shaped.
+  let lines = text.split('\n');
+  let cut = -1;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (isSummaryOpener(lines[i]!)) {
+      cut = i;
+      break;
+    }
+  }
+  if (cut > 0 && lines.slice(0, cut).some((l) => l.trim().length > 0)) lines = lines.slice(0, cut);
+  lines = lines.filter((l) => !isLabelLine(l));
+  const joined = lines.map((l) => l.replace(/\s+$/u, '')).join('\n');
+  return joined.replace(/\n{2,}/g, '\n').replace(/^\n+|\n+$/g, '');
+}
+
+/** Both passes: the deep-stripped text of Appendix O. */
+export function cleanResponse(text: string): string {
+  return stripScaffold(stripMarkdown(text));
+}
+
+/** Characters as Unicode code points. */
+export function charCount(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+/** The three accountings of Table A17: raw, markdown-stripped, deep-stripped (code points). */
+export interface Lengths {
+  raw: number;
+  markdown: number;
+  clean: number;
+}
+
+/** D6 for one response under all three accountings. */
+export function responseLengths(text: string): Lengths {
+  const md = stripMarkdown(text);
+  return { raw: charCount(text), markdown: charCount(md), clean: charCount(stripScaffold(md)) };
+}

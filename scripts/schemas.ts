@@ -7,12 +7,14 @@ import { ENTRIES_SCHEMA_FILE, entriesSchemaText } from '../src/ingest/json-schem
 import { stimuliSchemaFiles } from '../src/stimuli/json-schemas.js';
 import { STUDY_SCHEMA_FILE, studySchemaText } from '../src/study/json-schema.js';
 import { RECIPE_SCHEMA_FILE, recipeSchemaText } from '../src/variants/json-schema.js';
+import { RUBRIC_SCHEMA_FILE, rubricSchemaText } from '../src/audit/json-schema.js';
 
 const files = [
   { file: ENTRIES_SCHEMA_FILE, text: entriesSchemaText() },
   ...stimuliSchemaFiles(),
   { file: RECIPE_SCHEMA_FILE, text: recipeSchemaText() },
   { file: STUDY_SCHEMA_FILE, text: studySchemaText() },
+  { file: RUBRIC_SCHEMA_FILE, text: rubricSchemaText() },
 ];
 for (const { file, text } of files) {
   const written = await writeIfChanged(file, text);

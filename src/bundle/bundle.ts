@@ -18,6 +18,14 @@ import { expandPlan, type PlannedTrial } from './plan.js';
 import { loadStimuli } from './stimuli-source.js';
 import { resolveVariantImages } from './variants-source.js';
 import { checkOutFolder, writeBag } from './write-bag.js';
+import { loadRubric, rubricPayload } from '../audit/rubric.js';
+
+/** The payload of the study's rubric: schema-checked, with the sha256 of the file's bytes. */
+async function sealedRubric(studyDir: string, file: string): Promise<unknown> {
+  const abs = path.resolve(studyDir, file);
+  const { rubric } = await loadRubric(abs);
+  return rubricPayload(rubric, file, sha256(await readFile(abs)));
+}
 
 /** Options of `bundleStudy`. */
 export interface BundleOptions {
@@ -100,6 +108,7 @@ export async function bundleStudy(studyFile: string, options: BundleOptions = {}
     variants,
     trials: plan,
     counts,
+    ...(loaded.study.rubric ? { rubric: await sealedRubric(loaded.dir, loaded.study.rubric) } : {}),
   });
   const bag = await writeBag(
     options.out!,

@@ -21,6 +21,8 @@ export const PAYLOAD = {
   prompts: 'prompts.json',
   items: 'items.json',
   wrappers: 'wrappers.json',
+  /** The audit rubric, only when the study names one. */
+  rubric: 'rubric.json',
   counts: 'counts.json',
   trials: 'trials.jsonl',
   imagesDir: 'images',

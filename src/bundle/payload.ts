@@ -45,6 +45,8 @@ export interface PayloadInputs {
   variants: VariantImages | null;
   trials: PlannedTrial[];
   counts: Counts;
+  /** The study's audit rubric (data/rubric.json), absent when it names none. */
+  rubric?: unknown;
 }
 
 /** Every payload file of the bag, in a fixed order. */
@@ -92,6 +94,7 @@ export function buildPayload(p: PayloadInputs): { files: PayloadFile[]; trials: 
   if (items) files.push([PAYLOAD.items, items]);
   const wrappers = wrappersPayload(loaded, p.stimuli);
   if (wrappers) files.push([PAYLOAD.wrappers, wrappers]);
+  if (p.rubric !== undefined) files.push([PAYLOAD.rubric, p.rubric]);
   files.push([PAYLOAD.counts, p.counts]);
 
   const header: BundleHeader = {

@@ -146,6 +146,8 @@ export const Study = z.strictObject({
   variants: VariantsSource.optional(),
   /** Prompt cards (Table A3), e.g. `prompts.yaml`. */
   prompts: FilePath.optional().describe('Prompt cards file, relative to the study file.'),
+  /** The audit rubric (`stimkit.rubric`), sealed in the bundle; without it the bundle is as before. */
+  rubric: FilePath.optional().describe('Audit rubric file (stimkit.rubric), relative to the study file; sealed in the bundle as data/rubric.json.'),
   /** Study languages for the VLM paradigms. */
   languages: z.array(LangCode).min(1).default(['en', 'zh']).describe('Languages of the VLM paradigms.'),
   /** Replication seeds for the VLM paradigms (the paper: 42, 622, 997). */

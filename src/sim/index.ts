@@ -47,3 +47,5 @@ export type { ExpectedInstrumentCell, ExpectedInstrumentModel, InstrumentCellKey
 export { expectedVlm, otherLanguage } from './vlm.js';
 export type { ExpectedVlm, VlmTrialKey } from './vlm.js';
 export { estimateTokens } from './simulate.js';
+export { SIM_PRESETS } from './presets.js';
+export type { SimPreset } from './presets.js';

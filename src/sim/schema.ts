@@ -45,7 +45,10 @@ export type SensLangRate = z.output<typeof SensLangRate>;
 /** Weights of a categorical choice: one name (weight 1) or `{name: weight}` (normalized). */
 function weights<T extends readonly [string, ...string[]]>(names: T) {
   const e = z.enum(names);
-  return z.union([e, z.partialRecord(e, z.number().min(0))]);
+  return z.union([
+    e,
+    z.partialRecord(e, z.number().min(0)).refine((w) => Object.values(w).some((x) => typeof x === 'number' && x > 0), 'at least one weight must be positive'),
+  ]);
 }
 
 export const INSTRUMENT_STYLES = ['bare', 'sentence', 'markdown'] as const;

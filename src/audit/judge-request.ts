@@ -32,7 +32,7 @@ export function splitJudgeKey(key: string): { trialId: string; model: string } {
 export interface JudgeTarget {
   trialId: string;
   model: string;
-  input: Omit<JudgeInput, 'image'> & { image: string | null };
+  input: Omit<JudgeInput, 'image'>;
   /** The image's sha256 (image trials), else null. */
   imageSha256: string | null;
   /** The simulator's truth (simulated respondents), else null. */

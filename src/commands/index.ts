@@ -8,6 +8,7 @@ import { bundleCommand } from './bundle.js';
 import { demoCommand } from './demo.js';
 import { ingestCommand } from './ingest.js';
 import { pairsCommand } from './pairs.js';
+import { scoreCommand } from './score.js';
 import { variantsCommand } from './variants.js';
 import { verifyCommand } from './verify.js';
 
@@ -19,4 +20,4 @@ export interface CommandSpec {
   run: (positionals: unknown[], opts: Record<string, unknown>, io: Io) => Promise<CommandResult>;
 }
 
-export const COMMANDS: CommandSpec[] = [ingestCommand, variantsCommand, pairsCommand, bundleCommand, verifyCommand, demoCommand];
+export const COMMANDS: CommandSpec[] = [ingestCommand, variantsCommand, pairsCommand, bundleCommand, verifyCommand, demoCommand, scoreCommand];

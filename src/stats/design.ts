@@ -1,0 +1,134 @@
+/**
+ * Build a design matrix from table rows, patsy/R style: an intercept, numeric columns as they are
+ * (0/1 indicators included), text columns treatment-coded against a reference level (given, else
+ * the first level in sorted order), and products for `A:B` interactions. Column names follow
+ * statsmodels: `Intercept`, `lang[T.zh]`, `lang[T.zh]:origin[T.CN]`.
+ */
+import { StimkitError } from '../core/errors.js';
+import type { Design } from './regression.js';
+
+/** What to put in the design. */
+export interface DesignSpec {
+  predictors: readonly string[];
+  /** reference level per text column */
+  reference?: Readonly<Record<string, string>>;
+  /** pairs of predictors whose product terms are added after the main effects */
+  interactions?: readonly (readonly [string, string])[];
+  /** default true */
+  intercept?: boolean;
+}
+
+/** How one predictor was coded. */
+export interface Coding {
+  column: string;
+  kind: 'numeric' | 'factor';
+  /** factor: all levels in sorted order, and the reference */
+  levels?: string[];
+  reference?: string;
+  /** design columns this predictor produced */
+  names: string[];
+}
+
+/** A design together with how each predictor was coded. */
+export interface BuiltDesign extends Design {
+  codings: Coding[];
+}
+
+type Cell = string | number | boolean | null | undefined;
+
+function isNumeric(v: Cell): boolean {
+  if (typeof v === 'number') return Number.isFinite(v);
+  if (typeof v === 'boolean') return true;
+  return typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v));
+}
+
+function num(v: Cell): number {
+  return typeof v === 'boolean' ? (v ? 1 : 0) : Number(v);
+}
+
+/** Code one predictor into columns (n values each). */
+function code(rows: readonly Record<string, Cell>[], column: string, reference: string | undefined): { coding: Coding; cols: Float64Array[] } {
+  const values = rows.map((r) => r[column]);
+  const missing = values.findIndex((v) => v === undefined || v === null || v === '');
+  if (missing >= 0) {
+    throw StimkitError.fromProblem({
+      code: 'E_STATS_MISSING',
+      message: `predictor "${column}" has no value`,
+      field: `row ${missing + 1}`,
+      expected: 'a value on every row',
+      got: 'an empty cell',
+      fix: `fill or drop the rows with an empty "${column}"`,
+    });
+  }
+  if (values.every(isNumeric) && reference === undefined) {
+    return { coding: { column, kind: 'numeric', names: [column] }, cols: [Float64Array.from(values, num)] };
+  }
+  const text = values.map(String);
+  const levels = [...new Set(text)].sort();
+  const ref = reference ?? levels[0]!;
+  if (!levels.includes(ref)) {
+    throw StimkitError.fromProblem({
+      code: 'E_STATS_REFERENCE',
+      message: `reference level "${ref}" does not occur in column "${column}"`,
+      field: column,
+      expected: levels.join(', '),
+      got: ref,
+      fix: `use one of the levels in --reference ${column}=LEVEL`,
+    });
+  }
+  const others = levels.filter((l) => l !== ref);
+  const names = others.map((l) => `${column}[T.${l}]`);
+  const cols = others.map((l) => Float64Array.from(text, (v) => (v === l ? 1 : 0)));
+  return { coding: { column, kind: 'factor', levels, reference: ref, names }, cols };
+}
+
+/**
+ * Design matrix for `predictors` (+ interactions) over `rows`.
+ *
+ * @example buildDesign(rows, { predictors: ['zh', 'cn', 'paradigm'], reference: { paradigm: 'direct' } })
+ *   // names: Intercept, zh, cn, paradigm[T.abstraction], paradigm[T.indirect]
+ */
+export function buildDesign(rows: readonly Record<string, Cell>[], spec: DesignSpec): BuiltDesign {
+  const n = rows.length;
+  const names: string[] = [];
+  const cols: Float64Array[] = [];
+  if (spec.intercept ?? true) {
+    names.push('Intercept');
+    cols.push(new Float64Array(n).fill(1));
+  }
+  const coded = new Map<string, { coding: Coding; cols: Float64Array[] }>();
+  for (const p of spec.predictors) {
+    const c = code(rows, p, spec.reference?.[p]);
+    coded.set(p, c);
+    names.push(...c.coding.names);
+    cols.push(...c.cols);
+  }
+  for (const [a, b] of spec.interactions ?? []) {
+    for (const side of [a, b]) {
+      if (!coded.has(side)) {
+        throw StimkitError.fromProblem({
+          code: 'E_STATS_INTERACTION',
+          message: `interaction term "${a}:${b}" uses "${side}", which is not a predictor`,
+          field: `${a}:${b}`,
+          expected: spec.predictors.join(', '),
+          got: side,
+          fix: `add "${side}" to the predictors`,
+        });
+      }
+    }
+    const A = coded.get(a)!;
+    const B = coded.get(b)!;
+    A.coding.names.forEach((na, i) =>
+      B.coding.names.forEach((nb, j) => {
+        names.push(`${na}:${nb}`);
+        cols.push(A.cols[i]!.map((v, r) => v * B.cols[j]![r]!));
+      }),
+    );
+  }
+  const k = names.length;
+  const x = new Float64Array(n * k);
+  cols.forEach((c, j) => {
+    for (let i = 0; i < n; i++) x[i * k + j] = c[i]!;
+  });
+  return { x, n, k, names, codings: [...coded.values()].map((c) => c.coding) };
+}

@@ -1,0 +1,163 @@
+/**
+ * Logistic regression by iteratively reweighted least squares (Newton–Raphson on the canonical
+ * link), with model-based or cluster-robust standard errors and odds ratios with Wald CIs
+ * (normal, as statsmodels `Logit(...).fit(cov_type='cluster')`). Complete or quasi-complete
+ * separation is an error naming the offending term, never a NaN or a huge coefficient.
+ */
+import { StimkitError } from '../core/errors.js';
+import { cholesky, cholInverse, cholSolve } from './linalg.js';
+import { checkOutcome, clusterVcov, toRows, waldTerms, type Design, type FitOptions, type RegressionResult } from './regression.js';
+
+function separationError(term: string, detail: string): StimkitError {
+  return StimkitError.fromProblem({
+    code: 'E_STATS_SEPARATION',
+    message: `the outcome is perfectly separated by term "${term}": the maximum-likelihood estimate does not exist`,
+    field: term,
+    expected: 'both outcomes among the rows where the term is 1 and among the rows where it is 0',
+    got: detail,
+    fix: `drop or merge the level behind "${term}", or use a penalised (Firth) model outside stimkit`,
+  });
+}
+
+/** Quasi-complete separation by a 0/1 column: one of its two row sets has a constant outcome. */
+function checkDummySeparation(d: Design, y: readonly number[]): void {
+  const { n, k, x, names } = d;
+  for (let j = 0; j < k; j++) {
+    let binary = true;
+    const count = [
+      [0, 0],
+      [0, 0],
+    ];
+    for (let i = 0; i < n && binary; i++) {
+      const v = x[i * k + j]!;
+      if (v !== 0 && v !== 1) binary = false;
+      else count[v]![y[i]!]! += 1;
+    }
+    if (!binary) continue;
+    const [c0, c1] = count as [number[], number[]];
+    if (c0[0]! + c0[1]! === 0) continue; // constant 1 (the intercept)
+    for (const [side, c] of [
+      [1, c1],
+      [0, c0],
+    ] as const) {
+      const tot = c[0]! + c[1]!;
+      if (tot > 0 && (c[0] === 0 || c[1] === 0)) {
+        throw separationError(names[j]!, `all ${tot} rows with ${names[j]} = ${side} have outcome ${c[0] === 0 ? 1 : 0}`);
+      }
+    }
+  }
+}
+
+/**
+ * Fit P(y = 1) = 1/(1 + e^(−Xβ)) by IRLS from β = 0. Converged when max |Δβ| ≤ tol·(1 + max |β|).
+ * Standard errors: (XᵀWX)⁻¹ without `cluster`, else the sandwich of `clusterVcov`.
+ *
+ * @example logit(y, design, { cluster: rows.map((r) => r.model) }).terms // term, estimate, se, OR…
+ */
+export function logit(y: readonly number[], d: Design, options: FitOptions = {}): RegressionResult {
+  const { n, k, x, names } = d;
+  checkOutcome(y, n, true);
+  const ones = y.reduce((s, v) => s + v, 0);
+  if (ones === 0 || ones === n) {
+    throw StimkitError.fromProblem({
+      code: 'E_STATS_OUTCOME',
+      message: 'the logit outcome takes only one value',
+      expected: 'both 0 and 1',
+      got: `all ${n} rows = ${ones === 0 ? 0 : 1}`,
+      fix: 'check the outcome column and any filter applied to the table',
+    });
+  }
+  checkDummySeparation(d, y);
+  const maxIter = options.maxIter ?? 100;
+  const tol = options.tol ?? 1e-10;
+  const beta = new Float64Array(k);
+  const mu = new Float64Array(n);
+  const H = new Float64Array(k * k);
+  const g = new Float64Array(k);
+  let L: Float64Array = new Float64Array(0);
+  let iterations = 0;
+  let converged = false;
+  const update = (): void => {
+    H.fill(0);
+    g.fill(0);
+    for (let i = 0; i < n; i++) {
+      let eta = 0;
+      const o = i * k;
+      for (let j = 0; j < k; j++) eta += x[o + j]! * beta[j]!;
+      const m = 1 / (1 + Math.exp(-eta));
+      mu[i] = m;
+      const w = m * (1 - m);
+      const r = y[i]! - m;
+      for (let a = 0; a < k; a++) {
+        const xa = x[o + a]!;
+        if (xa === 0) continue;
+        g[a] = g[a]! + xa * r;
+        const wa = w * xa;
+        for (let b = 0; b <= a; b++) H[a * k + b] = H[a * k + b]! + wa * x[o + b]!;
+      }
+    }
+    for (let a = 0; a < k; a++) for (let b = 0; b < a; b++) H[b * k + a] = H[a * k + b]!;
+    L = cholesky(H, k, names, 'information matrix XᵀWX');
+  };
+  while (iterations < maxIter) {
+    update();
+    const step = cholSolve(L, k, g);
+    let maxStep = 0;
+    let maxBeta = 0;
+    for (let j = 0; j < k; j++) {
+      beta[j] = beta[j]! + step[j]!;
+      maxStep = Math.max(maxStep, Math.abs(step[j]!));
+      maxBeta = Math.max(maxBeta, Math.abs(beta[j]!));
+    }
+    iterations++;
+    if (maxStep <= tol * (1 + maxBeta)) {
+      converged = true;
+      break;
+    }
+  }
+  update(); // information and μ at the final β
+  let worst = 0;
+  for (let j = 1; j < k; j++) if (Math.abs(beta[j]!) > Math.abs(beta[worst]!)) worst = j;
+  if (!converged || Math.abs(beta[worst]!) > 30) {
+    throw separationError(names[worst]!, `no convergence after ${iterations} iterations; coefficient of ${names[worst]} = ${beta[worst]!.toPrecision(4)}`);
+  }
+  const bread = cholInverse(L, k);
+  let llf = 0;
+  const resid = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const m = mu[i]!;
+    llf += y[i] === 1 ? Math.log(m) : Math.log1p(-m);
+    resid[i] = y[i]! - m;
+  }
+  const seNonrobust = Array.from({ length: k }, (_, j) => Math.sqrt(bread[j * k + j]!));
+  const conf = options.conf ?? 0.95;
+  let vcov: Float64Array = bread;
+  let nClusters: number | null = null;
+  const correction = options.cluster ? (options.correction ?? 'statsmodels') : null;
+  if (options.cluster) {
+    const cv = clusterVcov(d, resid, bread, options.cluster, correction!);
+    vcov = cv.vcov;
+    nClusters = cv.g;
+  }
+  const inference = options.useT ? 't' : 'normal';
+  const df = inference === 't' ? (nClusters !== null ? nClusters - 1 : n - k) : null;
+  const terms = waldTerms(names, beta, vcov, inference, df, conf, true);
+  return {
+    model: 'logit',
+    names: [...names],
+    coef: Array.from(beta),
+    se: terms.map((t) => t.se),
+    seNonrobust,
+    terms,
+    vcov: toRows(vcov, k),
+    nobs: n,
+    k,
+    nClusters,
+    correction,
+    inference,
+    df,
+    conf,
+    llf,
+    iterations,
+  };
+}

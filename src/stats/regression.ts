@@ -1,0 +1,183 @@
+/**
+ * What the two regressions share: the design type, the cluster-robust sandwich, Wald inference
+ * and the result record. Conventions are statsmodels' (`fit(cov_type='cluster')`), cross-checked
+ * against R sandwich::vcovCL in the reference vectors.
+ */
+import { StimkitError } from '../core/errors.js';
+import { pNormal2, pStudent2, studentQuantile, zCrit } from './dist.js';
+import { matMul } from './linalg.js';
+
+/** A design matrix: `x` is row-major n × k, `names` one per column (e.g. `Intercept`, `lang[T.zh]`). */
+export interface Design {
+  x: Float64Array;
+  n: number;
+  k: number;
+  names: string[];
+}
+
+/**
+ * Small-sample factor c of the cluster-robust covariance V = c·B·M·B:
+ * - `statsmodels` (default): c = G/(G−1)·(N−1)/(N−K) — statsmodels' default, R vcovCL(type='HC1');
+ * - `G`: c = G/(G−1) — Stata `vce(cluster)` for logit, R vcovCL(type='HC0', cadjust=TRUE);
+ * - `none`: c = 1.
+ */
+export type Correction = 'statsmodels' | 'G' | 'none';
+
+/** Options shared by `logit` and `ols`. */
+export interface FitOptions {
+  /** cluster label per row; omit for model-based (non-robust) standard errors */
+  cluster?: readonly (string | number)[];
+  correction?: Correction;
+  /** confidence level of the intervals (default 0.95) */
+  conf?: number;
+  /**
+   * t instead of normal reference distribution for p and CI. Default: normal, as statsmodels
+   * `fit(cov_type='cluster')` (use_t=False) and Logit always; t(N−K) for non-robust OLS. With
+   * clusters, useT gives t(G−1) as statsmodels `use_t=True`.
+   */
+  useT?: boolean;
+  /** Newton iterations at most (logit; default 100) */
+  maxIter?: number;
+  /** convergence: max |Δβ| ≤ tol·(1 + max |β|) (logit; default 1e-10) */
+  tol?: number;
+}
+
+/** One row of a coefficient table. */
+export interface Term {
+  term: string;
+  estimate: number;
+  se: number;
+  /** z (or t) statistic */
+  stat: number;
+  p: number;
+  ciLower: number;
+  ciUpper: number;
+  /** logit only: exp(estimate) and its CI exp(b ∓ crit·se) */
+  oddsRatio?: number;
+  orLower?: number;
+  orUpper?: number;
+}
+
+/** A fitted logit or OLS model. */
+export interface RegressionResult {
+  model: 'logit' | 'ols';
+  names: string[];
+  coef: number[];
+  se: number[];
+  /** classical (model-based) standard errors, whatever `cluster` was */
+  seNonrobust: number[];
+  terms: Term[];
+  /** covariance matrix used for `se` (row-major arrays) */
+  vcov: number[][];
+  nobs: number;
+  k: number;
+  nClusters: number | null;
+  correction: Correction | null;
+  /** reference distribution used for p and CI */
+  inference: 'normal' | 't';
+  df: number | null;
+  conf: number;
+  /** log-likelihood (Gaussian for OLS) */
+  llf: number;
+  iterations: number;
+  /** OLS only */
+  rSquared?: number;
+}
+
+/** Integer cluster ids 0..G−1 from labels, in order of first appearance. */
+export function clusterIds(labels: readonly (string | number)[], n: number): { ids: Int32Array; g: number } {
+  if (labels.length !== n) {
+    throw StimkitError.fromProblem({
+      code: 'E_STATS_LENGTH',
+      message: 'the cluster column must have one label per row',
+      expected: `${n} labels`,
+      got: String(labels.length),
+      fix: 'pass the cluster column of the same table',
+    });
+  }
+  const map = new Map<string | number, number>();
+  const ids = new Int32Array(n);
+  labels.forEach((l, i) => {
+    let v = map.get(l);
+    if (v === undefined) {
+      v = map.size;
+      map.set(l, v);
+    }
+    ids[i] = v;
+  });
+  return { ids, g: map.size };
+}
+
+/**
+ * Cluster-robust (sandwich) covariance V = c·B·M·B with B the inverse information ("bread"),
+ * M = Σ_g s_g s_gᵀ and s_g = Σ_{i∈g} xᵢ·rᵢ (rᵢ = yᵢ − μᵢ, the score residual).
+ */
+export function clusterVcov(d: Design, resid: Float64Array, bread: Float64Array, labels: readonly (string | number)[], correction: Correction): { vcov: Float64Array; g: number } {
+  const { n, k, x } = d;
+  const { ids, g } = clusterIds(labels, n);
+  if (g < 2) {
+    throw StimkitError.fromProblem({
+      code: 'E_STATS_CLUSTERS',
+      message: 'cluster-robust standard errors need at least 2 clusters',
+      expected: '≥ 2 distinct cluster labels',
+      got: String(g),
+      fix: 'cluster by a column with several values, or drop --cluster',
+    });
+  }
+  const s = new Float64Array(g * k);
+  for (let i = 0; i < n; i++) {
+    const r = resid[i]!;
+    const off = ids[i]! * k;
+    for (let j = 0; j < k; j++) s[off + j] = s[off + j]! + x[i * k + j]! * r;
+  }
+  const M = new Float64Array(k * k);
+  for (let c = 0; c < g; c++) {
+    for (let a = 0; a < k; a++) {
+      const sa = s[c * k + a]!;
+      for (let b = 0; b < k; b++) M[a * k + b] = M[a * k + b]! + sa * s[c * k + b]!;
+    }
+  }
+  const factor = correction === 'none' ? 1 : correction === 'G' ? g / (g - 1) : ((g / (g - 1)) * (n - 1)) / (n - k);
+  const V = matMul(matMul(bread, M, k), bread, k);
+  for (let i = 0; i < V.length; i++) V[i] = V[i]! * factor;
+  return { vcov: V, g };
+}
+
+/** Wald table from coefficients and a covariance matrix. */
+export function waldTerms(names: readonly string[], coef: Float64Array, vcov: Float64Array, inference: 'normal' | 't', df: number | null, conf: number, odds: boolean): Term[] {
+  const k = names.length;
+  const crit = inference === 't' ? studentQuantile(1 - (1 - conf) / 2, df!) : zCrit(conf);
+  return names.map((term, j) => {
+    const b = coef[j]!;
+    const se = Math.sqrt(vcov[j * k + j]!);
+    const stat = b / se;
+    const p = inference === 't' ? pStudent2(stat, df!) : pNormal2(stat);
+    const t: Term = { term, estimate: b, se, stat, p, ciLower: b - crit * se, ciUpper: b + crit * se };
+    if (odds) {
+      t.oddsRatio = Math.exp(b);
+      t.orLower = Math.exp(b - crit * se);
+      t.orUpper = Math.exp(b + crit * se);
+    }
+    return t;
+  });
+}
+
+/** Row-major Float64Array → nested arrays. */
+export function toRows(m: Float64Array, k: number): number[][] {
+  return Array.from({ length: k }, (_, i) => Array.from(m.subarray(i * k, i * k + k)));
+}
+
+/** Check that the outcome has one finite value per row. */
+export function checkOutcome(y: readonly number[], n: number, binary: boolean): void {
+  const bad = y.findIndex((v) => !Number.isFinite(v) || (binary && v !== 0 && v !== 1));
+  if (y.length !== n || bad >= 0) {
+    throw StimkitError.fromProblem({
+      code: 'E_STATS_OUTCOME',
+      message: binary ? 'a logit outcome must be 0 or 1 on every row' : 'the outcome must be a finite number on every row',
+      field: bad >= 0 ? `row ${bad + 1}` : undefined,
+      expected: binary ? '0 or 1' : 'a number',
+      got: bad >= 0 ? String(y[bad]) : `${y.length} values for ${n} rows`,
+      fix: 'recode the outcome column',
+    });
+  }
+}

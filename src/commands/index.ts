@@ -8,6 +8,7 @@ import { bundleCommand } from './bundle.js';
 import { demoCommand } from './demo.js';
 import { ingestCommand } from './ingest.js';
 import { pairsCommand } from './pairs.js';
+import { reportCommand } from './report.js';
 import { scoreCommand } from './score.js';
 import { variantsCommand } from './variants.js';
 import { verifyCommand } from './verify.js';
@@ -20,4 +21,4 @@ export interface CommandSpec {
   run: (positionals: unknown[], opts: Record<string, unknown>, io: Io) => Promise<CommandResult>;
 }
 
-export const COMMANDS: CommandSpec[] = [ingestCommand, variantsCommand, pairsCommand, bundleCommand, verifyCommand, demoCommand, scoreCommand];
+export const COMMANDS: CommandSpec[] = [ingestCommand, variantsCommand, pairsCommand, bundleCommand, verifyCommand, demoCommand, scoreCommand, reportCommand];

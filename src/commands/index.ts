@@ -9,6 +9,7 @@ import { demoCommand } from './demo.js';
 import { ingestCommand } from './ingest.js';
 import { pairsCommand } from './pairs.js';
 import { reportCommand } from './report.js';
+import { runCommand } from './run.js';
 import { scoreCommand } from './score.js';
 import { variantsCommand } from './variants.js';
 import { verifyCommand } from './verify.js';
@@ -18,7 +19,10 @@ export interface CommandSpec {
   name: string;
   description: string;
   configure: (cmd: Command) => void;
-  run: (positionals: unknown[], opts: Record<string, unknown>, io: Io) => Promise<CommandResult>;
+  /** What the command runs; absent for a group such as `batch` that only holds subcommands. */
+  run?: (positionals: unknown[], opts: Record<string, unknown>, io: Io) => Promise<CommandResult>;
+  /** Subcommands (`run export`, `batch export|import`). */
+  subcommands?: CommandSpec[];
 }
 
-export const COMMANDS: CommandSpec[] = [ingestCommand, variantsCommand, pairsCommand, bundleCommand, verifyCommand, demoCommand, scoreCommand, reportCommand];
+export const COMMANDS: CommandSpec[] = [ingestCommand, variantsCommand, pairsCommand, bundleCommand, verifyCommand, runCommand, demoCommand, scoreCommand, reportCommand];

@@ -13,16 +13,16 @@ export const scoreCommand: CommandSpec = {
       .requiredOption('--bundle <dir>', 'the sealed bundle the responses answer')
       .addOption(new Option('--responses <file>', 'JSONL of {trial_id, model, response} (responses produced elsewhere)').conflicts('ledger'))
       .addOption(new Option('--ledger <file>', 'a run ledger (stimkit run)').conflicts('responses'))
+      .option('--run <label>', 'with --ledger: the run to score (default: the latest)')
       .option('--models <file>', 'models file: origin, vendor and simulated flag of each model')
       .requiredOption('--out <dir>', 'folder for score.json, scores.jsonl, trials.csv, instrument.csv'),
   run: async (_args, opts) => {
     const responses = opts.responses as string | undefined;
     const ledger = opts.ledger as string | undefined;
     if (!responses && !ledger) throw StimkitError.usage('E_SCORE_USAGE', 'give the responses: --ledger FILE or --responses FILE.jsonl');
-    if (ledger) throw StimkitError.usage('E_SCORE_USAGE', '--ledger is not available in this build yet: export the ledger to JSONL and use --responses');
     const result = await scoreToFolder({
       bundle: String(opts.bundle),
-      source: { kind: 'responses', file: responses! },
+      source: ledger ? { kind: 'ledger', file: ledger, run: opts.run as string | undefined } : { kind: 'responses', file: responses! },
       models: opts.models as string | undefined,
       out: String(opts.out),
     });

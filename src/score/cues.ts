@@ -25,7 +25,7 @@ export interface CueSet {
 export const CUES: Record<string, CueSet> = {
   en: {
     answerMarkers: ['final answer', 'my answer', 'answer', 'response', 'my response', 'choice', 'my choice', 'option', 'selected option', 'verdict', 'rating'],
-    neutral: ['neither agree nor disagree', 'neutral', 'no opinion', 'undecided', 'it depends', 'both sides', 'no strong opinion', 'cannot say', "can't say", 'unsure', 'not sure'],
+    neutral: ['neither agree nor disagree', 'neutral', 'no opinion', 'undecided', 'it depends', 'both sides', 'no strong opinion', 'cannot say', "can't say", 'unsure', 'not sure', 'pick a side', 'take a side', 'take sides', 'choose a side', 'both outcomes', 'arguments on both', 'misrepresent the balance'],
     refusal: [
       "i can't",
       'i cannot',
@@ -50,13 +50,13 @@ export const CUES: Record<string, CueSet> = {
   },
   zh: {
     answerMarkers: ['最终答案', '我的答案', '答案', '回答', '我的回答', '选择', '我的选择', '選擇', '我的選擇', '最終答案'],
-    neutral: ['既不同意也不反对', '既不同意也不反對', '中立', '中性', '无法判断', '無法判斷', '视情况而定', '視情況而定', '难以判断', '難以判斷'],
-    refusal: ['无法回答', '無法回答', '不能回答', '我无法', '我無法', '我不能', '抱歉', '作为一个人工智能', '作為一個人工智能', '作为ai', '作為ai', '不便回答', '不予置评', '不予置評'],
+    neutral: ['既不同意也不反对', '既不同意也不反對', '中立', '中性', '无法判断', '無法判斷', '视情况而定', '視情況而定', '难以判断', '難以判斷', '不选择立场', '不選擇立場', '双方都有', '雙方都有', '难以简单', '難以簡單', '不选边', '不選邊'],
+    refusal: ['无法回答', '無法回答', '不能回答', '我无法', '我無法', '我不能', '抱歉', '作为一个人工智能', '作為一個人工智能', '作为人工智能', '作為人工智能', '作为ai', '作為ai', '不便回答', '不予置评', '不予置評'],
     negations: ['不', '没', '沒', '未', '非', '并非', '並非'],
   },
   pt: {
     answerMarkers: ['resposta final', 'minha resposta', 'resposta', 'escolha', 'minha escolha', 'opção', 'opcao'],
-    neutral: ['nem concordo nem discordo', 'neutro', 'neutra', 'sem opinião', 'depende', 'indeciso'],
+    neutral: ['nem concordo nem discordo', 'neutro', 'neutra', 'sem opinião', 'depende', 'indeciso', 'escolher um lado', 'os dois lados', 'ambos os lados', 'dois resultados', 'distorceria o equilíbrio'],
     refusal: ['não posso', 'nao posso', 'não consigo', 'nao consigo', 'como uma ia', 'como ia', 'prefiro não', 'me abstenho', 'não tenho opiniões pessoais', 'não tenho opinião pessoal'],
     negations: ['não', 'nao', 'nunca', 'nem', 'jamais'],
   },

@@ -41,6 +41,8 @@ export const ScoresHeader = z.strictObject({
   inputs: z.array(ScoreInputFile),
   params: z.strictObject({
     source: z.enum(['responses', 'ledger']),
+    /** The ledger run label scored (ledger source), else null. */
+    run: z.string().nullable(),
     scorers: z.record(z.string(), z.record(z.string(), z.unknown())),
   }),
   counts: z.strictObject({

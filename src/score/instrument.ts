@@ -53,7 +53,10 @@ function prepare(bundle: ScoreBundle): (input: ScoreInput) => ScoreRecord {
     if (item.polarity_key !== sign) {
       throw problem(bundle, `items[${item.id}].polarity_key`, `the item's polarity key disagrees with its topic's key and framing`, String(sign), String(item.polarity_key));
     }
-    const parsed: ParseResult = parserFor(trial.lang)(response.response);
+    const parsed: ParseResult =
+      response.response === null && (response.error === 'policy_refusal' || response.error === 'content_filter')
+        ? { label: null, option: null, value: null, reason: 'refusal', detail: `the provider refused (${response.error})` }
+        : parserFor(trial.lang)(response.response);
     const score = parsed.value ?? 0;
     return {
       bundle: bundle.digest,

@@ -14,13 +14,12 @@ import { csvText } from './csv.js';
 import { SCORES_FILES, SCORES_FORMAT, SCORES_VERSION, type ScoresHeader } from './format.js';
 import { metaFor, readModelMeta } from './models.js';
 import { SCORERS, scorerFor, tablesOf } from './registry.js';
+import { readLedgerResponses } from './ledger.js';
 import { readResponsesJsonl } from './responses.js';
 import type { ModelMeta, ParadigmScorer, ResponseRecord, ScoreInput, ScoreRecord, TableRow } from './types.js';
 
 /** Where the responses come from: a JSONL file, or records already read (a ledger reader). */
-export type ResponseSource =
-  | { kind: 'responses'; file: string }
-  | { kind: 'ledger'; file: string; read: (bundle: ScoreBundle) => Promise<ResponseRecord[]> };
+export type ResponseSource = { kind: 'responses'; file: string } | { kind: 'ledger'; file: string; run?: string };
 
 export interface ScoreOptions {
   bundle: string;
@@ -74,9 +73,15 @@ export function scoreResponses(
 export async function scoreToFolder(options: ScoreOptions): Promise<ScoreResult> {
   const scorers = options.scorers ?? SCORERS;
   const bundle = await loadScoreBundle(options.bundle);
-  const models = options.models ? await readModelMeta(options.models) : new Map<string, ModelMeta>();
-  const responses =
-    options.source.kind === 'responses' ? await readResponsesJsonl(options.source.file, bundle.order) : await options.source.read(bundle);
+  let models = new Map<string, ModelMeta>();
+  let responses: ResponseRecord[];
+  let run: string | null = null;
+  if (options.source.kind === 'ledger') {
+    const fromLedger = readLedgerResponses(options.source.file, bundle, options.source.run);
+    ({ responses, models } = fromLedger);
+    run = fromLedger.run;
+  } else responses = await readResponsesJsonl(options.source.file, bundle.order);
+  if (options.models) models = new Map([...models, ...(await readModelMeta(options.models))]);
   const { rows, unscored } = scoreResponses(bundle, responses, models, scorers);
 
   const out = options.out;
@@ -114,7 +119,7 @@ export async function scoreToFolder(options: ScoreOptions): Promise<ScoreResult>
     tool: { ...TOOL },
     bundle: { digest: bundle.digest, study },
     inputs,
-    params: { source: options.source.kind, scorers: Object.fromEntries(scorers.map((s) => [s.name, s.params ?? {}])) },
+    params: { source: options.source.kind, run, scorers: Object.fromEntries(scorers.map((s) => [s.name, s.params ?? {}])) },
     counts: {
       records: rows.length,
       simulated: rows.filter((r) => r.record.simulated).length,

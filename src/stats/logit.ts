@@ -99,8 +99,24 @@ export function logit(y: readonly number[], d: Design, options: FitOptions = {})
     for (let a = 0; a < k; a++) for (let b = 0; b < a; b++) H[b * k + a] = H[a * k + b]!;
     L = cholesky(H, k, names, 'information matrix XᵀWX');
   };
+  const largestTerm = (): number => {
+    let worst = k > 1 && names[0] === 'Intercept' ? 1 : 0;
+    for (let j = worst; j < k; j++) if (Math.abs(beta[j]!) > Math.abs(beta[worst]!)) worst = j;
+    return worst;
+  };
+  const updateOrSeparation = (): void => {
+    try {
+      update();
+    } catch (err) {
+      // At β = 0 every weight is ¼, so XᵀWX ∝ XᵀX: singular there means a singular design. Later,
+      // weights collapsing to 0 mean fitted probabilities of exactly 0 or 1: separation.
+      if (iterations === 0 || (err as StimkitError).code !== 'E_STATS_SINGULAR') throw err;
+      const w = largestTerm();
+      throw separationError(names[w]!, `fitted probabilities reached 0 or 1 after ${iterations} iterations; coefficient of ${names[w]} = ${beta[w]!.toPrecision(4)}`);
+    }
+  };
   while (iterations < maxIter) {
-    update();
+    updateOrSeparation();
     const step = cholSolve(L, k, g);
     let maxStep = 0;
     let maxBeta = 0;
@@ -115,9 +131,8 @@ export function logit(y: readonly number[], d: Design, options: FitOptions = {})
       break;
     }
   }
-  update(); // information and μ at the final β
-  let worst = 0;
-  for (let j = 1; j < k; j++) if (Math.abs(beta[j]!) > Math.abs(beta[worst]!)) worst = j;
+  updateOrSeparation(); // information and μ at the final β
+  const worst = largestTerm();
   if (!converged || Math.abs(beta[worst]!) > 30) {
     throw separationError(names[worst]!, `no convergence after ${iterations} iterations; coefficient of ${names[worst]} = ${beta[worst]!.toPrecision(4)}`);
   }

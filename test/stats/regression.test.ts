@@ -1,0 +1,118 @@
+/** Logit (IRLS) and OLS with cluster-robust SEs against statsmodels/R vectors; errors for separation and singular designs. */
+import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import { buildDesign, logit, lrTest, ols } from '../../src/stats/index.js';
+import { close, closeAll, loadVectors, VECTORS } from './helpers.js';
+
+const rows: Record<string, string>[] = parse(readFileSync(new URL('logit_small_600x30.csv', VECTORS), 'utf8'), { columns: true });
+const y = rows.map((r) => Number(r.y));
+const design = buildDesign(rows, { predictors: ['zh', 'cn', 'paradigm'], reference: { paradigm: 'direct' } });
+const cluster = rows.map((r) => r.cluster!);
+const small = loadVectors('logit_cluster').cases.find((c) => c.name === 'small_600x30')!;
+
+describe('logit with cluster-robust SEs (small_600x30)', () => {
+  it('names the terms as statsmodels does', () => {
+    expect(design.names).toEqual(small.expected.names);
+  });
+  const e = small.expected;
+  for (const correction of ['none', 'G', 'statsmodels'] as const) {
+    it(`correction ${correction}`, () => {
+      const r = logit(y, design, { cluster, correction });
+      closeAll(r.coef, e.coef, 'coef');
+      close(r.llf, e.llf, 'llf');
+      closeAll(r.seNonrobust, e.se_nonrobust, 'se_nonrobust');
+      expect(r.nClusters).toBe(e.n_clusters);
+      const x = e[`cluster_${correction}`];
+      closeAll(r.se, x.se, 'se');
+      closeAll(r.terms.map((t) => t.stat), x.z, 'z');
+      closeAll(r.terms.map((t) => t.p), x.p, 'p');
+      closeAll(r.terms.map((t) => t.oddsRatio!), x.odds_ratio, 'OR');
+      closeAll(r.terms.map((t) => t.orLower!), x.or_ci_lower, 'OR lower');
+      closeAll(r.terms.map((t) => t.orUpper!), x.or_ci_upper, 'OR upper');
+    });
+  }
+  it('defaults to the statsmodels correction', () => {
+    closeAll(logit(y, design, { cluster }).se, e.cluster_statsmodels.se, 'se');
+  });
+});
+
+describe('separation and singular designs are named errors', () => {
+  it('quasi-complete separation names the term', () => {
+    const sep = rows.map((r) => ({ ...r, flag: r.paradigm === 'indirect' && r.y === '1' ? 'a' : 'b' }));
+    const d = buildDesign(sep, { predictors: ['zh', 'flag'] });
+    expect(() => logit(y, d)).toThrow(expect.objectContaining({ code: 'E_STATS_SEPARATION', problems: [expect.objectContaining({ field: 'flag[T.b]' })] }));
+  });
+  it('complete separation by a continuous term names it', () => {
+    const xs = y.map((v, i) => (v === 1 ? 1 + (i % 7) : -1 - (i % 5)));
+    const d = buildDesign(rows.map((r, i) => ({ ...r, score: xs[i]! })), { predictors: ['zh', 'score'] });
+    expect(() => logit(y, d)).toThrow(expect.objectContaining({ code: 'E_STATS_SEPARATION', problems: [expect.objectContaining({ field: 'score' })] }));
+  });
+  it('a duplicated column names the redundant term', () => {
+    const d = buildDesign(rows.map((r) => ({ ...r, zh2: r.zh })), { predictors: ['zh', 'cn', 'zh2'] });
+    expect(() => logit(y, d)).toThrow(expect.objectContaining({ code: 'E_STATS_SINGULAR', problems: [expect.objectContaining({ field: 'zh2' })] }));
+    expect(() => ols(y, d)).toThrow(expect.objectContaining({ code: 'E_STATS_SINGULAR' }));
+  });
+});
+
+describe('ols', () => {
+  it('recovers an exact linear relation and its cluster SEs follow the sandwich', () => {
+    const d = buildDesign(rows, { predictors: ['zh', 'cn'] });
+    const yy = rows.map((r) => 1 + 2 * Number(r.zh) - 0.5 * Number(r.cn));
+    const r = ols(yy, d);
+    closeAll(r.coef, [1, 2, -0.5], 'coef', 1e-9);
+    close(r.rSquared!, 1, 'R2', 1e-9);
+  });
+  it('classical SEs equal σ̂²(XᵀX)⁻¹ for a single mean (the one-sample t SE)', () => {
+    const yy = y.map((v, i) => v + (i % 3));
+    const d = buildDesign(rows, { predictors: [] });
+    const r = ols(yy, d);
+    const m = yy.reduce((s, v) => s + v, 0) / yy.length;
+    const sd = Math.sqrt(yy.reduce((s, v) => s + (v - m) ** 2, 0) / (yy.length - 1));
+    close(r.se[0]!, sd / Math.sqrt(yy.length), 'se', 1e-9);
+    expect(r.inference).toBe('t');
+  });
+});
+
+describe('likelihood-ratio test for an added interaction', () => {
+  it('is 2·Δllf on the number of added terms', () => {
+    const reduced = logit(y, design);
+    const fullD = buildDesign(rows, { predictors: ['zh', 'cn', 'paradigm'], reference: { paradigm: 'direct' }, interactions: [['zh', 'paradigm']] });
+    expect(fullD.names.slice(-2)).toEqual(['zh:paradigm[T.abstraction]', 'zh:paradigm[T.indirect]']);
+    const full = logit(y, fullD);
+    const lr = lrTest(reduced, full);
+    expect(lr.df).toBe(2);
+    close(lr.statistic, 2 * (full.llf - reduced.llf), 'LR', 1e-12);
+    close(lr.p, Math.exp(-lr.statistic / 2), 'p (χ²₂ survival = e^(−x/2))', 1e-9);
+    expect(() => lrTest(full, reduced)).toThrow(expect.objectContaining({ code: 'E_STATS_NOT_NESTED' }));
+  });
+});
+
+describe('ols with cluster-robust SEs against statsmodels (vectors/ols_cluster.json)', () => {
+  const e = loadVectors('ols_cluster').cases[0]!.expected;
+  it('classical', () => {
+    const r = ols(y, design);
+    expect(r.names).toEqual(e.names);
+    closeAll(r.coef, e.coef, 'coef');
+    closeAll(r.se, e.se_nonrobust, 'se');
+    closeAll(r.terms.map((t) => t.p), e.p_nonrobust, 'p');
+    close(r.rSquared!, e.rsquared, 'R2');
+    close(r.llf, e.llf, 'llf');
+  });
+  it('cluster, statsmodels correction, normal inference (the default)', () => {
+    const r = ols(y, design, { cluster });
+    closeAll(r.se, e.cluster_statsmodels.se, 'se');
+    closeAll(r.terms.map((t) => t.p), e.cluster_statsmodels.p, 'p');
+    closeAll(r.terms.map((t) => t.ciLower), e.cluster_statsmodels.ci_lower, 'ci lower');
+    closeAll(r.terms.map((t) => t.ciUpper), e.cluster_statsmodels.ci_upper, 'ci upper');
+  });
+  it('cluster, no correction', () => {
+    closeAll(ols(y, design, { cluster, correction: 'none' }).se, e.cluster_none.se, 'se');
+  });
+  it('cluster with use_t: t(G − 1)', () => {
+    const r = ols(y, design, { cluster, useT: true });
+    expect(r.df).toBe(e.cluster_statsmodels_use_t.df);
+    closeAll(r.terms.map((t) => t.p), e.cluster_statsmodels_use_t.p, 'p');
+    closeAll(r.terms.map((t) => t.ciLower), e.cluster_statsmodels_use_t.ci_lower, 'ci lower');
+  });
+});

@@ -21,7 +21,7 @@ h1 { font-size: 24px; margin-bottom: 4px; } h2 { font-size: 19px; margin-top: 36
 figure { margin: 18px 0; } figure svg { max-width: 100%; height: auto; }
 figcaption, .caption { font-size: 13px; color: #444; margin-top: 4px; }
 table { border-collapse: collapse; font-size: 12.5px; margin: 8px 0; } th, td { border: 1px solid #ddd; padding: 3px 7px; text-align: right; }
-th { background: #f5f5f5; } td.t, th.t { text-align: left; }
+th { background: #f5f5f5; } td { white-space: nowrap; } .scroll { overflow-x: auto; max-width: 100%; } td.t, th.t { text-align: left; }
 .files { font-size: 12px; color: #555; }
 `;
 
@@ -43,9 +43,9 @@ export function tableHtml(t: ReportTable, simulated: boolean): string {
     .map((r) => `<tr>${r.map((v, i) => `<td${typeof v === 'number' ? '' : ' class="t"'}>${escapeHtml(formatCell(v, t.columns[i] ?? ''))}</td>`).join('')}</tr>`)
     .join('\n');
   return `<div class="caption"><b>${escapeHtml(t.title)}</b>. ${escapeHtml(t.n)}. ${escapeHtml(t.interval)}.${simulated ? ' <b>Simulated data.</b>' : ''} Data: <a href="tables/${escapeHtml(t.id)}.csv">tables/${escapeHtml(t.id)}.csv</a></div>
-<table><thead><tr>${head}</tr></thead><tbody>
+<div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>
 ${body}
-</tbody></table>`;
+</tbody></table></div>`;
 }
 
 /** A table as CSV text. */

@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import type { CommandResult, Io } from '../cli/output.js';
+import { analyzeCommand } from './analyze.js';
 import { bundleCommand } from './bundle.js';
 import { demoCommand } from './demo.js';
 import { ingestCommand } from './ingest.js';
@@ -19,4 +20,4 @@ export interface CommandSpec {
   run: (positionals: unknown[], opts: Record<string, unknown>, io: Io) => Promise<CommandResult>;
 }
 
-export const COMMANDS: CommandSpec[] = [ingestCommand, variantsCommand, pairsCommand, bundleCommand, verifyCommand, demoCommand];
+export const COMMANDS: CommandSpec[] = [ingestCommand, variantsCommand, pairsCommand, bundleCommand, verifyCommand, demoCommand, analyzeCommand];

@@ -5,10 +5,13 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { StimkitError, type Problem } from '../core/errors.js';
+import { sha256 } from '../core/fsio.js';
 
 /** A parsed table: header names and rows keyed by header (all values are strings). */
 export interface Table {
   file: string;
+  /** sha256 of the file's bytes */
+  sha256: string;
   columns: string[];
   rows: Record<string, string>[];
   /** 1-based line of each row in the file */
@@ -52,6 +55,7 @@ export function readTable(file: string): Table {
   }
   return {
     file,
+    sha256: sha256(text),
     columns,
     rows: body.map((r) => Object.fromEntries(columns.map((c, i) => [c, r.record[i] ?? '']))),
     lines: body.map((r) => r.info.lines),

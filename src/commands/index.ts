@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import type { CommandResult, Io } from '../cli/output.js';
+import { analyzeCommand } from './analyze.js';
 import { bundleCommand } from './bundle.js';
 import { demoCommand } from './demo.js';
 import { ingestCommand } from './ingest.js';
@@ -25,4 +26,4 @@ export interface CommandSpec {
   subcommands?: CommandSpec[];
 }
 
-export const COMMANDS: CommandSpec[] = [ingestCommand, variantsCommand, pairsCommand, bundleCommand, verifyCommand, runCommand, demoCommand, scoreCommand, reportCommand];
+export const COMMANDS: CommandSpec[] = [ingestCommand, variantsCommand, pairsCommand, bundleCommand, verifyCommand, runCommand, demoCommand, scoreCommand, analyzeCommand, reportCommand];

@@ -4,11 +4,14 @@
  */
 import type { Command } from 'commander';
 import type { CommandResult, Io } from '../cli/output.js';
+import { analyzeCommand } from './analyze.js';
 import { bundleCommand } from './bundle.js';
 import { demoCommand } from './demo.js';
 import { ingestCommand } from './ingest.js';
 import { pairsCommand } from './pairs.js';
+import { reportCommand } from './report.js';
 import { runCommand } from './run.js';
+import { scoreCommand } from './score.js';
 import { variantsCommand } from './variants.js';
 import { verifyCommand } from './verify.js';
 
@@ -23,4 +26,4 @@ export interface CommandSpec {
   subcommands?: CommandSpec[];
 }
 
-export const COMMANDS: CommandSpec[] = [ingestCommand, variantsCommand, pairsCommand, bundleCommand, verifyCommand, runCommand, demoCommand];
+export const COMMANDS: CommandSpec[] = [ingestCommand, variantsCommand, pairsCommand, bundleCommand, verifyCommand, runCommand, demoCommand, scoreCommand, analyzeCommand, reportCommand];

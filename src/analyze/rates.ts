@@ -1,0 +1,53 @@
+/** `stimkit analyze rates`: n, successes, rate and Wilson CI of a 0/1 outcome per group. */
+import { wilson } from '../stats/index.js';
+import { numericColumn, requireFilled } from './columns.js';
+import type { Table } from './table.js';
+
+/** One group's rate. */
+export interface RateRow {
+  /** the value of each --by column */
+  group: Record<string, string>;
+  n: number;
+  successes: number;
+  rate: number;
+  lower: number;
+  upper: number;
+}
+
+/** What `analyze rates` returns. */
+export interface RatesReport {
+  format: 'stimkit.analyze.rates';
+  version: 1;
+  input: { file: string; sha256: string; rows: number };
+  params: { outcome: string; by: string[]; conf: number; interval: 'wilson' };
+  rows: RateRow[];
+}
+
+/** Rates per combination of the --by columns, in sorted order of the group values. */
+export function ratesTable(table: Table, params: { outcome: string; by: string[]; conf?: number }): RatesReport {
+  const conf = params.conf ?? 0.95;
+  requireFilled(table, [params.outcome, ...params.by], 'analyze rates');
+  const y = numericColumn(table, params.outcome, true);
+  const groups = new Map<string, { group: Record<string, string>; n: number; x: number }>();
+  table.rows.forEach((r, i) => {
+    const group = Object.fromEntries(params.by.map((b) => [b, r[b]!]));
+    const key = JSON.stringify(params.by.map((b) => r[b]));
+    const g = groups.get(key) ?? { group, n: 0, x: 0 };
+    g.n++;
+    g.x += y[i]!;
+    groups.set(key, g);
+  });
+  const rows = [...groups.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, g]) => {
+      const w = wilson(g.x, g.n, conf);
+      return { group: g.group, n: g.n, successes: g.x, rate: w.pHat, lower: w.lower, upper: w.upper };
+    });
+  return {
+    format: 'stimkit.analyze.rates',
+    version: 1,
+    input: { file: table.file, sha256: table.sha256, rows: table.rows.length },
+    params: { outcome: params.outcome, by: params.by, conf, interval: 'wilson' },
+    rows,
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * `stimkit analyze logit|ols|rates|agreement|instrument <table.csv> [flags]`: refit the papers'
+ * models on exported tables. Parses flags and calls the plain functions in src/analyze/.
+ */
+import { InvalidArgumentError, Option } from 'commander';
+import { list } from '../cli/flags.js';
+import { EXIT, StimkitError } from '../core/errors.js';
+import { agreementTable } from '../analyze/agreement.js';
+import { agreementHuman, instrumentHuman, ratesHuman, regressHuman } from '../analyze/format.js';
+import { analyzeInstrument } from '../analyze/instrument/index.js';
+import { readInstrumentRows } from '../analyze/instrument-csv.js';
+import { ratesTable } from '../analyze/rates.js';
+import { regressTable } from '../analyze/regress.js';
+import { readTable } from '../analyze/table.js';
+import type { Correction, KappaWeights } from '../stats/index.js';
+import type { CommandSpec } from './index.js';
+
+const KINDS = ['logit', 'ols', 'rates', 'agreement', 'instrument'] as const;
+
+function pairsFlag(sep: string, what: string) {
+  return (value: string, prev: string[][] = []): string[][] => {
+    const out = [...prev];
+    for (const item of list(value)) {
+      const parts = item.split(sep).map((s) => s.trim());
+      if (parts.length !== 2 || !parts[0] || !parts[1]) throw new InvalidArgumentError(`Expected ${what} but received "${item}".`);
+      out.push(parts);
+    }
+    return out;
+  };
+}
+
+function need<T>(value: T | undefined, flag: string, kind: string): T {
+  if (value === undefined || (Array.isArray(value) && value.length === 0)) throw StimkitError.usage('E_ANALYZE_USAGE', `analyze ${kind} needs ${flag}`);
+  return value;
+}
+
+export const analyzeCommand: CommandSpec = {
+  name: 'analyze',
+  description: 'refit the papers\' models on exported CSV tables: logit | ols | rates | agreement | instrument',
+  configure: (cmd) =>
+    cmd
+      .argument('<kind>', `what to compute: ${KINDS.join(' | ')}`)
+      .argument('<table>', 'CSV table with a header row')
+      .option('--outcome <col>', 'outcome column (logit, rates: 0/1; ols: numeric)')
+      .option('--predictors <list>', 'comma-separated predictor columns (logit, ols)', list)
+      .option('--reference <list>', 'reference levels of text columns, e.g. paradigm=direct,lang=en', pairsFlag('=', 'COLUMN=LEVEL'))
+      .option('--interaction <list>', 'interaction terms, e.g. lang:origin (adds a likelihood-ratio test)', pairsFlag(':', 'A:B'))
+      .option('--cluster <col>', 'cluster column for cluster-robust standard errors (logit, ols)')
+      .addOption(new Option('--correction <kind>', 'small-sample correction of the cluster-robust SEs').choices(['statsmodels', 'G', 'none']).default('statsmodels'))
+      .option('--by <list>', 'grouping columns (rates)', list)
+      .option('--raters <list>', 'rater columns (agreement)', list)
+      .option('--vs <col>', 'compare this column with the raters\' majority (agreement)')
+      .addOption(new Option('--weights <kind>', "Cohen's kappa weights (agreement)").choices(['none', 'linear', 'quadratic']).default('none'))
+      .option('--shift <from:to>', 'languages of the shift (instrument)', 'en:zh'),
+  run: async ([kindArg, file], opts) => {
+    const kind = String(kindArg);
+    if (!(KINDS as readonly string[]).includes(kind)) throw StimkitError.usage('E_ANALYZE_KIND', `unknown analysis "${kind}" (expected one of ${KINDS.join(', ')})`);
+    const path = String(file);
+    if (kind === 'instrument') {
+      const [from, to] = String(opts.shift).split(':');
+      if (!from || !to) throw StimkitError.usage('E_ANALYZE_USAGE', `--shift expects FROM:TO, e.g. en:zh (got "${String(opts.shift)}")`);
+      const rows = readInstrumentRows(path);
+      const analysis = analyzeInstrument(rows, { shiftFrom: from, shiftTo: to });
+      const t = readTable(path);
+      const summary = { format: 'stimkit.analyze.instrument', version: 1, input: { file: path, sha256: t.sha256, rows: t.rows.length }, params: { shift: `${from}:${to}` }, ...analysis };
+      return { summary, human: instrumentHuman(analysis), exitCode: EXIT.ok };
+    }
+    const table = readTable(path);
+    if (kind === 'logit' || kind === 'ols') {
+      const report = regressTable(kind, table, {
+        outcome: need(opts.outcome as string | undefined, '--outcome', kind),
+        predictors: need(opts.predictors as string[] | undefined, '--predictors', kind),
+        reference: Object.fromEntries((opts.reference as string[][] | undefined) ?? []),
+        interactions: ((opts.interaction as string[][] | undefined) ?? []).map(([a, b]) => [a!, b!] as [string, string]),
+        cluster: (opts.cluster as string | undefined) ?? null,
+        correction: opts.correction as Correction,
+        conf: 0.95,
+      });
+      return { summary: report, human: regressHuman(report), exitCode: EXIT.ok };
+    }
+    if (kind === 'rates') {
+      const report = ratesTable(table, { outcome: need(opts.outcome as string | undefined, '--outcome', kind), by: (opts.by as string[] | undefined) ?? [] });
+      return { summary: report, human: ratesHuman(report), exitCode: EXIT.ok };
+    }
+    const report = agreementTable(table, { raters: need(opts.raters as string[] | undefined, '--raters', kind), vs: (opts.vs as string | undefined) ?? null, weights: opts.weights as KappaWeights });
+    return { summary: report, human: agreementHuman(report), exitCode: EXIT.ok };
+  },
+};

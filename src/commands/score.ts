@@ -1,0 +1,31 @@
+/** `stimkit score --bundle B (--ledger FILE | --responses FILE.jsonl) [--models FILE] --out DIR` */
+import { Option } from 'commander';
+import { EXIT, StimkitError } from '../core/errors.js';
+import { scoreToFolder } from '../score/score.js';
+import { scoreHuman, scoreJson } from '../score/summary.js';
+import type { CommandSpec } from './index.js';
+
+export const scoreCommand: CommandSpec = {
+  name: 'score',
+  description: 'score every response to a bundle (forced choice + polarity keying for the instrument) into scores.jsonl and CSV tables',
+  configure: (cmd) =>
+    cmd
+      .requiredOption('--bundle <dir>', 'the sealed bundle the responses answer')
+      .addOption(new Option('--responses <file>', 'JSONL of {trial_id, model, response} (responses produced elsewhere)').conflicts('ledger'))
+      .addOption(new Option('--ledger <file>', 'a run ledger (stimkit run)').conflicts('responses'))
+      .option('--run <label>', 'with --ledger: the run to score (default: the latest)')
+      .option('--models <file>', 'models file: origin, vendor and simulated flag of each model')
+      .requiredOption('--out <dir>', 'folder for score.json, scores.jsonl, trials.csv, instrument.csv'),
+  run: async (_args, opts) => {
+    const responses = opts.responses as string | undefined;
+    const ledger = opts.ledger as string | undefined;
+    if (!responses && !ledger) throw StimkitError.usage('E_SCORE_USAGE', 'give the responses: --ledger FILE or --responses FILE.jsonl');
+    const result = await scoreToFolder({
+      bundle: String(opts.bundle),
+      source: ledger ? { kind: 'ledger', file: ledger, run: opts.run as string | undefined } : { kind: 'responses', file: responses! },
+      models: opts.models as string | undefined,
+      out: String(opts.out),
+    });
+    return { summary: scoreJson(result), human: scoreHuman(result), exitCode: EXIT.ok };
+  },
+};

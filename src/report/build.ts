@@ -1,0 +1,127 @@
+/**
+ * `stimkit report <scores dir> --out DIR`: builds every section that applies, renders each chart
+ * to `charts/<id>.svg` and `.png` (with its spec as `charts/<id>.vl.json`), writes the data behind
+ * each chart and every table as `tables/<id>.csv`, and lays it all out on `index.html` (inline SVG,
+ * no network). `report.json` (written last) records the inputs' sha256 and every file written.
+ * Same scores → same bytes.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { StimkitError } from '../core/errors.js';
+import { ensureFolder, relPosix, sha256, writeFileAtomic } from '../core/fsio.js';
+import { artifactJson } from '../core/json.js';
+import { TOOL } from '../core/tool.js';
+import { parseCsv } from '../score/csv.js';
+import { SCORES_FILES, SCORES_FORMAT, SCORES_VERSION, ScoreLine, ScoresHeader } from '../score/format.js';
+import { renderChart } from './chart.js';
+import { pageHtml, type RenderedSection } from './page.js';
+import { SECTIONS } from './registry.js';
+import type { CsvRows, ReportContext, ReportSection } from './types.js';
+import { tableCsv } from './html.js';
+
+export const REPORT_FORMAT = 'stimkit.report';
+export const REPORT_VERSION = 1;
+
+export interface ReportResult {
+  out: string;
+  sections: string[];
+  files: { file: string; sha256: string }[];
+  simulated: boolean;
+}
+
+async function readHeader(scoresDir: string): Promise<ScoresHeader> {
+  const file = path.join(scoresDir, SCORES_FILES.header);
+  let value: unknown;
+  try {
+    value = JSON.parse(await readFile(file, 'utf8'));
+  } catch (err) {
+    throw StimkitError.fromProblem({ code: 'E_REPORT_SCORES', file, message: 'no readable score.json: not a scores folder (or an interrupted one)', fix: 'pass the --out folder of `stimkit score`' }, err);
+  }
+  const v = value as { format?: unknown; version?: unknown };
+  if (v.format !== SCORES_FORMAT || v.version !== SCORES_VERSION) {
+    throw StimkitError.fromProblem({ code: 'E_REPORT_SCORES', file, message: 'unknown scores format or version', expected: `${SCORES_FORMAT} ${SCORES_VERSION}`, got: `${String(v.format)} ${String(v.version)}`, fix: 'score again with this version of stimkit' });
+  }
+  const parsed = ScoresHeader.safeParse(value);
+  if (!parsed.success) {
+    throw StimkitError.fromProblem({ code: 'E_REPORT_SCORES', file, field: parsed.error.issues[0]!.path.join('.'), message: parsed.error.issues[0]!.message, fix: 'score again with this version of stimkit' });
+  }
+  return parsed.data;
+}
+
+/** The context sections read from; every file read is checked against score.json's sha256. */
+export async function reportContext(scoresDir: string): Promise<ReportContext> {
+  const header = await readHeader(scoresDir);
+  const memo = new Map<string, Promise<unknown>>();
+  const once = <T>(key: string, make: () => Promise<T> | T): Promise<T> => {
+    if (!memo.has(key)) memo.set(key, Promise.resolve().then(make));
+    return memo.get(key) as Promise<T>;
+  };
+  const readChecked = async (file: string): Promise<string | null> => {
+    const listed = header.files.find((f) => f.file === file);
+    if (!listed) return null;
+    const text = await readFile(path.join(scoresDir, file), 'utf8');
+    if (sha256(text) !== listed.sha256) {
+      throw StimkitError.fromProblem({ code: 'E_REPORT_SCORES', file: path.join(scoresDir, file), message: 'this file does not match the sha256 score.json records: it changed after scoring', fix: 'score again' });
+    }
+    return text;
+  };
+  return {
+    scoresDir,
+    header,
+    simulated: header.counts.simulated > 0,
+    memo: once,
+    records: () =>
+      once('records', async () => {
+        const text = (await readChecked(SCORES_FILES.records)) ?? '';
+        return text.split('\n').filter((l) => l !== '').map((l) => ScoreLine.parse(JSON.parse(l)));
+      }),
+    table: (file) =>
+      once(`table:${file}`, async (): Promise<CsvRows | null> => {
+        const text = await readChecked(file);
+        if (text === null) return null;
+        const { header: cols, rows } = parseCsv(text);
+        return { header: cols, rows: rows.map((r) => Object.fromEntries(cols.map((c, i) => [c, r[i] ?? '']))) };
+      }),
+  };
+}
+
+/**
+ * Build the report of a scores folder into `outDir`.
+ *
+ * @example
+ * await buildReport('demo/scores', 'demo/report'); // demo/report/index.html
+ */
+export async function buildReport(scoresDir: string, outDir: string, sections: readonly ReportSection[] = SECTIONS): Promise<ReportResult> {
+  const ctx = await reportContext(scoresDir);
+  await ensureFolder(outDir);
+  const files: ReportResult['files'] = [];
+  const write = async (rel: string, data: string | Buffer) => {
+    await writeFileAtomic(path.join(outDir, rel), data);
+    files.push({ file: rel, sha256: sha256(data) });
+  };
+  const rendered: RenderedSection[] = [];
+  for (const section of sections) {
+    if (!(await section.applies(ctx))) continue;
+    const content = await section.build(ctx);
+    const charts = [];
+    for (const chart of content.charts) {
+      const values = chart.data.rows.map((r) => Object.fromEntries(chart.data.columns.map((c, i) => [c, r[i]])));
+      const spec = { ...chart.spec, data: { values } };
+      const { svg, png } = await renderChart(spec, { id: chart.id });
+      await write(`charts/${chart.id}.vl.json`, artifactJson(spec));
+      await write(`charts/${chart.id}.svg`, svg);
+      await write(`charts/${chart.id}.png`, png);
+      await write(`tables/${chart.data.id}.csv`, tableCsv(chart.data));
+      charts.push({ chart, svg });
+    }
+    for (const t of content.tables) await write(`tables/${t.id}.csv`, tableCsv(t));
+    rendered.push({ section, content, charts });
+  }
+  const inputs = [{ file: relPosix(outDir, path.join(scoresDir, SCORES_FILES.header)), sha256: sha256(await readFile(path.join(scoresDir, SCORES_FILES.header))) }];
+  await write('index.html', pageHtml(ctx, rendered, relPosix(outDir, scoresDir)));
+  await writeFileAtomic(
+    path.join(outDir, 'report.json'),
+    artifactJson({ format: REPORT_FORMAT, version: REPORT_VERSION, tool: { ...TOOL }, bundle: ctx.header.bundle, simulated: ctx.simulated, inputs, sections: rendered.map((r) => r.section.id), files }),
+  );
+  return { out: outDir, sections: rendered.map((r) => r.section.id), files, simulated: ctx.simulated };
+}

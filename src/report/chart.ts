@@ -1,0 +1,56 @@
+/**
+ * Charts: a vega-lite spec compiled to vega and rendered to SVG in Node (no browser, no canvas),
+ * then to PNG through sharp (librsvg; fonts through fontconfig). The font family lists a CJK font
+ * first that fonts-noto-cjk installs, so Chinese labels render, then generic fallbacks.
+ * Deterministic: same spec → same SVG bytes (no ids from clocks or counters across charts).
+ */
+import sharp from 'sharp';
+import * as vega from 'vega';
+import * as vegaLite from 'vega-lite';
+
+/** The font stack of every chart and of the HTML page. */
+export const FONT_FAMILY = "'Noto Sans CJK SC', 'Noto Sans', 'DejaVu Sans', sans-serif";
+
+/** The shared look of every chart. */
+export const CHART_CONFIG = {
+  font: FONT_FAMILY,
+  background: '#ffffff',
+  view: { stroke: '#cccccc' },
+  axis: { labelFontSize: 11, titleFontSize: 12, gridColor: '#eeeeee' },
+  legend: { labelFontSize: 11, titleFontSize: 12 },
+  title: { fontSize: 14, anchor: 'start', subtitleFontSize: 11, subtitleColor: '#555555' },
+} as const;
+
+/** A rendered chart. */
+export interface RenderedChart {
+  svg: string;
+  png: Buffer;
+}
+
+/**
+ * Rename every `id` in an SVG (and its `url(#…)` / `href="#…"` references) to `<prefix>-<n>` in
+ * order of appearance, so that several charts inlined in one page never share an id and the
+ * bytes do not depend on how many charts vega drew before this one.
+ */
+export function prefixSvgIds(svg: string, prefix: string): string {
+  const ids = new Map<string, string>();
+  for (const m of svg.matchAll(/\sid="([^"]+)"/g)) if (!ids.has(m[1]!)) ids.set(m[1]!, `${prefix}-${ids.size + 1}`);
+  if (ids.size === 0) return svg;
+  return svg
+    .replace(/(\sid=")([^"]+)(")/g, (_, a: string, id: string, b: string) => `${a}${ids.get(id) ?? id}${b}`)
+    .replace(/url\(#([^)]+)\)/g, (m, id: string) => (ids.has(id) ? `url(#${ids.get(id)})` : m))
+    .replace(/(href=")#([^"]+)(")/g, (m, a: string, id: string, b: string) => (ids.has(id) ? `${a}#${ids.get(id)}${b}` : m));
+}
+
+/** Render a vega-lite spec (its `config` is merged over `CHART_CONFIG`) to SVG and PNG; `id` prefixes the SVG's ids. */
+export async function renderChart(spec: Record<string, unknown>, options: { scale?: number; id?: string } = {}): Promise<RenderedChart> {
+  const full = { $schema: 'https://vega.github.io/schema/vega-lite/v5.json', ...spec, config: { ...CHART_CONFIG, ...((spec.config as object) ?? {}) } };
+  const compiled = vegaLite.compile(full as vegaLite.TopLevelSpec).spec;
+  const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
+  const svg = prefixSvgIds(await view.toSVG(), options.id ?? 'chart');
+  view.finalize();
+  const png = await sharp(Buffer.from(svg), { density: 72 * (options.scale ?? 2) })
+    .png({ compressionLevel: 9, adaptiveFiltering: false })
+    .toBuffer();
+  return { svg, png };
+}

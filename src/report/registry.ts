@@ -1,0 +1,12 @@
+/**
+ * The report's sections, in page order. To add one: write a `ReportSection` (types.ts) in its
+ * own file and append it here; a section whose `applies` is false is left out.
+ */
+import { languageSection } from './sections/language.js';
+import { netSwingSection } from './sections/net-swing.js';
+import { overviewSection } from './sections/overview.js';
+import { testsSection } from './sections/tests.js';
+import { abstentionSection, topicOriginSection } from './sections/topics.js';
+import type { ReportSection } from './types.js';
+
+export const SECTIONS: ReportSection[] = [overviewSection, netSwingSection, languageSection, topicOriginSection, abstentionSection, testsSection];

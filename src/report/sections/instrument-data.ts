@@ -1,0 +1,84 @@
+/**
+ * The instrument analysis the report's instrument sections share, computed once per report by
+ * the analysis stage's `analyzeInstrument` (never re-implemented here) on the rows of
+ * `instrument.csv`. The primary arm (the one with the most responses, e.g. `main`) is analysed;
+ * other arms (e.g. a Portuguese control) are named in the text. A model without an origin in the
+ * models file gets origin `unknown`.
+ */
+import { analyzeInstrument, type InstrumentAnalysis, type InstrumentRow } from '../../analyze/instrument/index.js';
+import type { ReportContext } from '../types.js';
+
+export interface InstrumentData {
+  arm: string;
+  otherArms: { arm: string; responses: number }[];
+  rows: InstrumentRow[];
+  analysis: InstrumentAnalysis;
+  /** Cells (topic × language × framing) per model in the analysed arm, and responses per cell. */
+  cellsPerModel: number;
+  perCell: number;
+  /** Topic ids in the order of instrument.csv (the bundle's plan order). */
+  topics: string[];
+  langs: string[];
+}
+
+/** True when the scores hold instrument responses. */
+export async function hasInstrument(ctx: ReportContext): Promise<boolean> {
+  return (ctx.header.counts.by_paradigm.instrument ?? 0) > 0 && ctx.header.files.some((f) => f.file === 'instrument.csv');
+}
+
+/** The analysis of the primary arm (memoized per report). */
+export function instrumentData(ctx: ReportContext): Promise<InstrumentData> {
+  return ctx.memo('instrument-analysis', async () => {
+    const table = (await ctx.table('instrument.csv'))!;
+    const byArm = new Map<string, number>();
+    for (const r of table.rows) byArm.set(r.arm!, (byArm.get(r.arm!) ?? 0) + 1);
+    const arms = [...byArm].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
+    const arm = arms[0]![0];
+    const rows: InstrumentRow[] = table.rows
+      .filter((r) => r.arm === arm)
+      .map((r) => ({
+        model: r.model!,
+        origin: r.origin || 'unknown',
+        topic: r.topic!,
+        lang: r.lang!,
+        framing: r.framing as InstrumentRow['framing'],
+        key: r.key as InstrumentRow['key'],
+        score: r.score === '' ? null : Number(r.score),
+        iteration: r.iteration,
+      }));
+    const langs = [...new Set(rows.map((r) => r.lang))];
+    const analysis = analyzeInstrument(rows, langs.includes('en') && langs.includes('zh') ? {} : { shiftFrom: langs[0], shiftTo: langs[1] });
+    const models = analysis.counts.models;
+    const cellsPerModel = Math.round(analysis.counts.cells / Math.max(1, models));
+    return {
+      arm,
+      otherArms: arms.slice(1).map(([a, n]) => ({ arm: a, responses: n })),
+      rows,
+      analysis,
+      cellsPerModel,
+      perCell: Math.round(analysis.counts.responses / Math.max(1, analysis.counts.cells)),
+      topics: [...new Set(rows.map((r) => r.topic))],
+      langs,
+    };
+  });
+}
+
+/** Origins in a stable order for colours: CN, US, then the rest sorted, `unknown` last. */
+export function originOrder(origins: Iterable<string>): string[] {
+  const set = [...new Set(origins)];
+  const rank = (o: string) => (o === 'CN' ? 0 : o === 'US' ? 1 : o === 'unknown' ? 3 : 2);
+  return set.sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Colours per origin (colour-blind-safe Okabe–Ito picks), in `originOrder`. */
+export function originColours(order: string[]): string[] {
+  const palette: Record<string, string> = { CN: '#D55E00', US: '#0072B2', unknown: '#999999' };
+  const rest = ['#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#F0E442', '#000000'];
+  let i = 0;
+  return order.map((o) => palette[o] ?? rest[i++ % rest.length]!);
+}
+
+/** A number rounded for a table/CSV cell (6 significant digits; null stays null). */
+export function r6(x: number | null | undefined): number | null {
+  return x === null || x === undefined || !Number.isFinite(x) ? null : Number(x.toPrecision(6));
+}

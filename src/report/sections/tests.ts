@@ -1,0 +1,66 @@
+/**
+ * The per-model tests (the instrument paper's Table S4): net bias, swing and raw agreement; the
+ * one-sample t and Wilcoxon signed-rank tests of net bias on the cell means and on the
+ * framing-collapsed values, Holm across models; the answered-only sensitivity; the cell flip rate.
+ * Plus the origin comparisons and the variance partition when the analysis has them.
+ */
+import type { ReportSection, ReportTable } from '../types.js';
+import { hasInstrument, instrumentData, r6 } from './instrument-data.js';
+
+export const testsSection: ReportSection = {
+  id: 'instrument-tests',
+  title: 'Per-model tests',
+  applies: hasInstrument,
+  build: async (ctx) => {
+    const d = await instrumentData(ctx);
+    const a = d.analysis;
+    const tables: ReportTable[] = [
+      {
+        id: 'model-tests',
+        title: 'Net bias against 0 per model',
+        columns: ['model', 'origin', 'net', 'ci_lower', 'ci_upper', 'swing', 'raw', 'n_cells', 't', 'p_t', 'p_wilcoxon', 'p_holm', 'n_collapsed', 'p_t_collapsed', 'net_answered', 'abstained_share', 'cell_flip_rate'],
+        rows: a.models.map((m) => [
+          m.model,
+          m.origin,
+          r6(m.net),
+          r6(m.cellTest?.ci[0]),
+          r6(m.cellTest?.ci[1]),
+          r6(m.swing),
+          r6(m.raw),
+          m.cellTest?.n ?? null,
+          r6(m.cellTest?.t),
+          r6(m.cellTest?.pT),
+          r6(m.cellTest?.pWilcoxon),
+          r6(m.cellTest?.pTHolm),
+          m.collapsedTest?.n ?? null,
+          r6(m.collapsedTest?.pT),
+          r6(m.answeredOnly.net),
+          r6(m.answeredOnly.excludedShare),
+          r6(m.flip.cellRate),
+        ]),
+        n: `n = ${d.cellsPerModel} cell means per model (n_cells; about ${d.perCell} responses each) and ${Math.round(d.cellsPerModel / 2)} framing-collapsed values (n_collapsed)`,
+        interval: '95 % CI and p_t: one-sample t of net bias on the cell means; p_wilcoxon: Wilcoxon signed-rank on the same; p_holm: Holm-adjusted p_t across models; p_t_collapsed: t on the framing-collapsed values; net_answered drops responses scored 0',
+      },
+    ];
+    if (a.originComparisons.length > 0) {
+      tables.push({
+        id: 'origin-comparisons',
+        title: 'Origins compared at the model level',
+        columns: ['a', 'b', 'n_a', 'n_b', 'mean_a', 'mean_b', 'welch_t', 'welch_p', 'mann_whitney_p'],
+        rows: a.originComparisons.map((o) => [o.a, o.b, o.nA, o.nB, r6(o.meanA), r6(o.meanB), r6(o.welch.t), r6(o.welch.p), r6(o.mannWhitney.p)]),
+        n: 'n = models per origin (n_a, n_b); each model contributes its net bias',
+        interval: 'Welch t and Mann–Whitney (two-sided) on model net biases; with few models per origin Mann–Whitney certifies separation rather than effect size',
+      });
+    }
+    const v = a.variance;
+    tables.push({
+      id: 'variance-partition',
+      title: 'Variance partition (response level, percent of total sum of squares)',
+      columns: ['term', 'percent'],
+      rows: [...v.responseLevel.terms.map((t) => [t.term, r6(t.percent)]), ['residual', r6(v.responseLevel.residualPercent)]],
+      n: `n = ${a.counts.scored} scored responses; total variance ${v.totalVariance.toFixed(3)}, mean within-cell variance ${v.meanWithinCellVariance.toFixed(3)}, systematic share ${(100 * v.systematicShare).toFixed(1)} %`,
+      interval: 'Sequential sums of squares in the order listed (descriptive; no intervals)',
+    });
+    return { paragraphs: [`${a.counts.models} models, ${a.counts.cells} cells, ${a.counts.scored} scored responses (${a.counts.abstained} scored 0).`], charts: [], tables };
+  },
+};

@@ -1,0 +1,68 @@
+/**
+ * The contract between `stimkit report` and its sections. A section reads the scores folder
+ * through a `ReportContext` and returns charts (vega-lite specs) and tables; the builder renders
+ * the charts to SVG and PNG, writes each chart's data and each table as CSV, and lays everything
+ * out on one self-contained HTML page. To add a section: write a `ReportSection` in its own file
+ * and append it to `SECTIONS` (src/report/registry.ts).
+ */
+import type { ScoreLine, ScoresHeader } from '../score/format.js';
+import type { Cell } from '../score/types.js';
+
+/** A CSV table read from the scores folder: header and rows as objects of strings. */
+export interface CsvRows {
+  header: string[];
+  rows: Record<string, string>[];
+}
+
+/** What sections can read. Loads are lazy and cached (`memo`), so sections can share work. */
+export interface ReportContext {
+  scoresDir: string;
+  header: ScoresHeader;
+  /** `scores.jsonl`, in file order. */
+  records: () => Promise<ScoreLine[]>;
+  /** A CSV of the scores folder by file name, or null when the folder has none. */
+  table: (file: string) => Promise<CsvRows | null>;
+  /** Compute once per report: `memo('instrument', () => analyze(...))`. */
+  memo: <T>(key: string, make: () => Promise<T> | T) => Promise<T>;
+  /** True when any scored response is simulated. */
+  simulated: boolean;
+}
+
+/** A table on the page and as CSV (`tables/<id>.csv`). Every table says its n and interval method. */
+export interface ReportTable {
+  id: string;
+  title: string;
+  columns: string[];
+  rows: Cell[][];
+  /** What n is, e.g. "n = 28 cell means per model (64 responses each)". */
+  n: string;
+  /** How intervals or p values were computed, e.g. "95 % CI: t on cell means; Holm across models". */
+  interval: string;
+}
+
+/** A chart: its vega-lite spec and the table of the values it plots (written as CSV beside it). */
+export interface ReportChart {
+  id: string;
+  title: string;
+  /** A vega-lite spec without data; the builder injects `data.values` from `data`. */
+  spec: Record<string, unknown>;
+  data: ReportTable;
+  /** Alternative text for the image. */
+  alt: string;
+}
+
+/** What a section returns. Texts are plain text (the builder escapes them). */
+export interface SectionContent {
+  paragraphs: string[];
+  charts: ReportChart[];
+  tables: ReportTable[];
+}
+
+/** One section of the report. */
+export interface ReportSection {
+  id: string;
+  title: string;
+  /** Whether the scores hold anything for this section (e.g. instrument records). */
+  applies: (ctx: ReportContext) => Promise<boolean> | boolean;
+  build: (ctx: ReportContext) => Promise<SectionContent>;
+}

@@ -1,0 +1,59 @@
+/**
+ * The scores artifact (`stimkit.scores`, version 1): `score.json` (the header, written last) and
+ * `scores.jsonl` (one `ScoreLine` per trial × model). These zod schemas are the source of truth;
+ * docs/formats/scores.md describes every field.
+ */
+import { z } from 'zod';
+
+export const SCORES_FORMAT = 'stimkit.scores';
+export const SCORES_VERSION = 1;
+export const SCORES_FILES = { header: 'score.json', records: 'scores.jsonl' } as const;
+
+const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
+
+/** One line of `scores.jsonl`. */
+export const ScoreLine = z.strictObject({
+  bundle: Sha256Hex,
+  trial: z.string(),
+  model: z.string(),
+  paradigm: z.string(),
+  parse: z.record(z.string(), z.unknown()),
+  score: z.number().nullable(),
+  stance: z.number().nullable(),
+  reason: z.string().nullable(),
+  simulated: z.boolean(),
+});
+export type ScoreLine = z.output<typeof ScoreLine>;
+
+/** An input file with its role and the sha256 of its bytes; paths relative to the output folder. */
+export const ScoreInputFile = z.strictObject({
+  role: z.enum(['bundle', 'responses', 'ledger', 'models']),
+  file: z.string(),
+  sha256: Sha256Hex,
+});
+
+/** `score.json`. */
+export const ScoresHeader = z.strictObject({
+  format: z.literal(SCORES_FORMAT),
+  version: z.literal(SCORES_VERSION),
+  tool: z.strictObject({ name: z.string(), version: z.string() }),
+  bundle: z.strictObject({ digest: Sha256Hex, study: z.string().nullable() }),
+  inputs: z.array(ScoreInputFile),
+  params: z.strictObject({
+    source: z.enum(['responses', 'ledger']),
+    /** The ledger run label scored (ledger source), else null. */
+    run: z.string().nullable(),
+    scorers: z.record(z.string(), z.record(z.string(), z.unknown())),
+  }),
+  counts: z.strictObject({
+    records: z.number().int(),
+    simulated: z.number().int(),
+    models: z.array(z.strictObject({ name: z.string(), origin: z.string().nullable(), vendor: z.string().nullable(), simulated: z.boolean(), records: z.number().int() })),
+    by_paradigm: z.record(z.string(), z.number().int()),
+    by_reason: z.record(z.string(), z.number().int()),
+    /** Responses to trials of paradigms no scorer handles yet (not in scores.jsonl). */
+    unscored: z.record(z.string(), z.number().int()),
+  }),
+  files: z.array(z.strictObject({ file: z.string(), rows: z.number().int(), sha256: Sha256Hex })),
+});
+export type ScoresHeader = z.output<typeof ScoresHeader>;

@@ -1,0 +1,108 @@
+/**
+ * The dual-framing instrument's scorer (instrument paper, Methods 4.4): parse the forced choice
+ * in the trial's language, score it −2..+2 before keying (0 with a reason when nothing was
+ * chosen), then key it onto the stance axis: × −1 once when the topic's affirmative is keyed to
+ * the `minus` pole and once more for the reverse framing, so that both together cancel.
+ * The bundle's `items.json` records the same sign per item as `polarity_key`; the two must agree.
+ */
+import { StimkitError } from '../core/errors.js';
+import type { ScoreBundle } from './bundle.js';
+import { optionParser, type OptionParser, type ParseResult } from './parse.js';
+import type { CsvTable, ParadigmScorer, ScoreInput, ScoreRecord } from './types.js';
+
+/** The keying sign: −1 once for an affirmative keyed `minus`, once more for reverse framing. */
+export function keyingSign(affirmativePole: 'plus' | 'minus', framing: 'affirmative' | 'reverse'): 1 | -1 {
+  return ((affirmativePole === 'minus' ? -1 : 1) * (framing === 'reverse' ? -1 : 1)) as 1 | -1;
+}
+
+/** Stance = sign × score, with 0 for no answer (never −0). */
+export function keyScore(score: number, sign: 1 | -1): number {
+  return score === 0 ? 0 : sign * score;
+}
+
+function problem(bundle: ScoreBundle, field: string, message: string, expected?: string, got?: string): StimkitError {
+  return StimkitError.fromProblem({
+    code: 'E_SCORE_INSTRUMENT',
+    file: `${bundle.dir}/data/items.json`,
+    field,
+    message,
+    expected,
+    got,
+    fix: 're-bundle the study with this version of stimkit, then score the new bundle',
+  });
+}
+
+function prepare(bundle: ScoreBundle): (input: ScoreInput) => ScoreRecord {
+  const parsers = new Map<string, OptionParser>();
+  const parserFor = (lang: string): OptionParser => {
+    let p = parsers.get(lang);
+    if (!p) {
+      const options = bundle.options.get(lang);
+      if (!options) throw problem(bundle, `pools.${lang}`, `no response options for language ${lang} in wrappers.json`);
+      p = optionParser(options, lang);
+      parsers.set(lang, p);
+    }
+    return p;
+  };
+  return ({ trial, response, model }) => {
+    const item = trial.item ? bundle.items.get(trial.item) : undefined;
+    if (!item || !trial.topic || !trial.framing) throw problem(bundle, `items[${trial.item}]`, `trial ${trial.id} names an item items.json does not hold`);
+    const topic = bundle.topics.get(trial.topic);
+    if (!topic) throw problem(bundle, `topics[${trial.topic}]`, `trial ${trial.id} names a topic items.json does not hold`);
+    const sign = keyingSign(topic.affirmative_pole, trial.framing);
+    if (item.polarity_key !== sign) {
+      throw problem(bundle, `items[${item.id}].polarity_key`, `the item's polarity key disagrees with its topic's key and framing`, String(sign), String(item.polarity_key));
+    }
+    const parsed: ParseResult =
+      response.response === null && (response.error === 'policy_refusal' || response.error === 'content_filter')
+        ? { label: null, option: null, value: null, reason: 'refusal', detail: `the provider refused (${response.error})` }
+        : parserFor(trial.lang)(response.response);
+    const score = parsed.value ?? 0;
+    return {
+      bundle: bundle.digest,
+      trial: trial.id,
+      model: model.name,
+      paradigm: 'instrument',
+      parse: { ...parsed },
+      score,
+      stance: keyScore(score, sign),
+      reason: parsed.reason,
+      simulated: response.simulated || model.simulated,
+    };
+  };
+}
+
+/** `instrument.csv`: one row per instrument trial × model. */
+export const instrumentTable: CsvTable = {
+  file: 'instrument.csv',
+  doc: 'one row per instrument trial × model: the design cell, the parsed option, the score before and after keying',
+  paradigms: ['instrument'],
+  columns: [
+    { name: 'trial', doc: 'trial id (bundle `trials.jsonl`)', value: (r) => r.trial.id },
+    { name: 'model', doc: 'model name', value: (r) => r.model.name },
+    { name: 'origin', doc: 'model origin from the models file (e.g. CN, US, EU); empty when unknown', value: (r) => r.model.origin },
+    { name: 'vendor', doc: 'model vendor from the models file; empty when unknown', value: (r) => r.model.vendor },
+    { name: 'arm', doc: 'instrument arm (e.g. main, pt-control)', value: (r) => r.trial.arm },
+    { name: 'topic', doc: 'topic id', value: (r) => r.trial.topic },
+    { name: 'lang', doc: 'prompt language', value: (r) => r.trial.lang },
+    { name: 'framing', doc: '`affirmative` or `reverse`', value: (r) => r.trial.framing },
+    { name: 'key', doc: 'the pole agreement with the topic\'s affirmative supports: `plus` or `minus`', value: (r) => r.bundle.topics.get(r.trial.topic ?? '')?.affirmative_pole ?? null },
+    { name: 'iteration', doc: 'iteration, 0-based', value: (r) => r.trial.iteration },
+    { name: 'prefix', doc: 'wrapper prefix id', value: (r) => r.trial.wrappers?.prefix.id ?? null },
+    { name: 'suffix', doc: 'wrapper suffix id', value: (r) => r.trial.wrappers?.suffix.id ?? null },
+    { name: 'label', doc: 'the chosen option label as the pool spells it; empty when none', value: (r) => (r.record.parse.label as string | null) ?? null },
+    { name: 'score', doc: 'agreement score before keying: 2, 1, −1, −2, or 0 when no option was chosen', value: (r) => r.record.score },
+    { name: 'stance', doc: 'score after keying (positive toward the `plus` pole)', value: (r) => r.record.stance },
+    { name: 'reason', doc: 'why the score is 0: neutral, refusal, ambiguous, unparseable, no_response; empty otherwise', value: (r) => r.record.reason },
+    { name: 'simulated', doc: '`true` when a simulated respondent produced the response', value: (r) => r.record.simulated },
+  ],
+};
+
+/** The instrument scorer. */
+export const instrumentScorer: ParadigmScorer = {
+  name: 'instrument',
+  paradigms: ['instrument'],
+  prepare,
+  tables: [instrumentTable],
+  params: { scale: 'option_values of wrappers.json (2, 1, -1, -2); 0 for neutral, refusal, ambiguous, unparseable, no_response', keying: 'x -1 for affirmative keyed minus, x -1 for reverse framing', judge: null },
+};

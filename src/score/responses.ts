@@ -1,0 +1,72 @@
+/**
+ * Responses produced elsewhere: a JSONL file with one `{trial_id, model, response}` per line
+ * (optionally `simulated: true`, `truth: {...}`, `error: "..."`). Every line is checked at the
+ * door; all problems are reported at once with their line numbers.
+ */
+import { z } from 'zod';
+import { StimkitError, type Problem } from '../core/errors.js';
+import { readTextFile } from '../core/fsio.js';
+import type { ResponseRecord } from './types.js';
+
+/** One line of a responses file. */
+export const ResponseLine = z.strictObject({
+  trial_id: z.string().regex(/^t_[0-9a-f]{24}$/, 'a trial id from the bundle (t_ and 24 hex digits)'),
+  model: z.string().min(1),
+  response: z.string().nullable(),
+  simulated: z.boolean().optional(),
+  truth: z.record(z.string(), z.unknown()).nullable().optional(),
+  error: z.string().nullable().optional(),
+});
+
+const MAX_PROBLEMS = 50;
+
+/**
+ * Read a responses JSONL file. `knownTrials` (the bundle's trial ids) turns an unknown id into a
+ * problem (`E_SCORE_UNKNOWN_TRIAL`); a repeated trial × model is `E_SCORE_DUPLICATE`.
+ */
+export async function readResponsesJsonl(file: string, knownTrials: ReadonlyMap<string, unknown>): Promise<ResponseRecord[]> {
+  const text = await readTextFile(file, 'E_SCORE_RESPONSES');
+  const out: ResponseRecord[] = [];
+  const problems: Problem[] = [];
+  const seen = new Set<string>();
+  const add = (p: Omit<Problem, 'severity' | 'file'>) => {
+    if (problems.length < MAX_PROBLEMS) problems.push({ severity: 'error', file, ...p });
+  };
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i]!.trim();
+    if (raw === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (err) {
+      add({ code: 'E_SCORE_RESPONSES', line: i + 1, message: `not JSON (${(err as Error).message})`, fix: 'write one JSON object per line' });
+      continue;
+    }
+    const parsed = ResponseLine.safeParse(value);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        add({ code: 'E_SCORE_RESPONSES', line: i + 1, field: issue.path.join('.') || undefined, message: issue.message, fix: 'each line is {"trial_id": "t_…", "model": "…", "response": "…" or null}' });
+      }
+      continue;
+    }
+    const r = parsed.data;
+    if (!knownTrials.has(r.trial_id)) {
+      add({ code: 'E_SCORE_UNKNOWN_TRIAL', line: i + 1, field: 'trial_id', message: 'this trial is not in the bundle', got: r.trial_id, fix: 'score the responses against the bundle they were run on' });
+      continue;
+    }
+    const key = `${r.trial_id}\u0000${r.model}`;
+    if (seen.has(key)) {
+      add({ code: 'E_SCORE_DUPLICATE', line: i + 1, message: `a second response for trial ${r.trial_id} and model ${r.model}`, fix: 'keep one response per trial and model' });
+      continue;
+    }
+    seen.add(key);
+    out.push({ trial_id: r.trial_id, model: r.model, response: r.response, simulated: r.simulated ?? false, truth: r.truth ?? null, error: r.error ?? null });
+  }
+  if (problems.length > 0) {
+    const codes = new Set(problems.map((p) => p.code));
+    const code = codes.size === 1 ? problems[0]!.code : 'E_SCORE_RESPONSES';
+    throw new StimkitError(code, `${file}: ${problems.length}${problems.length === MAX_PROBLEMS ? '+' : ''} problem(s) in the responses file`, { problems });
+  }
+  return out;
+}

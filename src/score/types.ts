@@ -1,0 +1,103 @@
+/**
+ * The contract between the score stage and the paradigm scorers. A scorer turns one response to
+ * one trial into a `ScoreRecord` (one line of `scores.jsonl`) and may contribute CSV tables and
+ * columns; `registry.ts` lists the scorers. To add a paradigm: write a `ParadigmScorer` in its own
+ * file, add it to `SCORERS`, and document its columns (docs/formats/).
+ */
+import type { Trial } from '../bundle/format.js';
+import type { ScoreBundle } from './bundle.js';
+
+/** What scoring knows about a model (from the models file; nulls without one). */
+export interface ModelMeta {
+  name: string;
+  origin: string | null;
+  vendor: string | null;
+  /** True for `provider: sim` models: everything they produce is simulated. */
+  simulated: boolean;
+}
+
+/** One response to score: from a run ledger or a responses JSONL file. */
+export interface ResponseRecord {
+  trial_id: string;
+  model: string;
+  /** The response text; null when the run recorded none (an error row). */
+  response: string | null;
+  /** True when a simulated respondent produced it. */
+  simulated: boolean;
+  /** Ground truth recorded by a simulated respondent, if any (never used to score). */
+  truth: Record<string, unknown> | null;
+  /** Why there is no response (the ledger's error class), or null. */
+  error: string | null;
+}
+
+/** One scored trial × model: a line of `scores.jsonl`. */
+export interface ScoreRecord {
+  /** The bundle digest. */
+  bundle: string;
+  trial: string;
+  model: string;
+  paradigm: string;
+  /** What the scorer parsed, paradigm-specific (instrument: label, option, value, reason, detail). */
+  parse: Record<string, unknown>;
+  /** The score before keying (instrument: −2..+2), or null when the paradigm has none. */
+  score: number | null;
+  /** The score on the study's stance axis (instrument: after keying), or null. */
+  stance: number | null;
+  /** Why the score is 0 (or missing), or null. */
+  reason: string | null;
+  simulated: boolean;
+}
+
+/** One scoring call's inputs. */
+export interface ScoreInput {
+  trial: Trial;
+  response: ResponseRecord;
+  model: ModelMeta;
+}
+
+/** A row handed to CSV columns: the record with its trial and model. */
+export interface TableRow {
+  record: ScoreRecord;
+  trial: Trial;
+  model: ModelMeta;
+  bundle: ScoreBundle;
+}
+
+/** A CSV cell value; null is written as an empty cell. */
+export type Cell = string | number | boolean | null;
+
+/** One CSV column: its header, what it holds (for the docs), and how to fill it. */
+export interface CsvColumn {
+  name: string;
+  doc: string;
+  value: (row: TableRow) => Cell;
+}
+
+/** A CSV table written next to `scores.jsonl`: rows are the records of its paradigms. */
+export interface CsvTable {
+  /** File name, e.g. `instrument.csv`. */
+  file: string;
+  doc: string;
+  /** Paradigms whose records become rows, or `all`. */
+  paradigms: readonly string[] | 'all';
+  columns: CsvColumn[];
+}
+
+/** A paradigm scorer. */
+export interface ParadigmScorer {
+  /** Scorer name, e.g. `instrument`. */
+  name: string;
+  /** The trial paradigms it scores. */
+  paradigms: readonly string[];
+  /**
+   * Called once per bundle; returns the per-response function. Throw a `StimkitError` for a
+   * bundle the scorer cannot use (e.g. items without polarity keys).
+   */
+  prepare: (bundle: ScoreBundle) => (input: ScoreInput) => ScoreRecord;
+  /** Tables of its own. */
+  tables?: CsvTable[];
+  /** Columns it adds to shared tables (by file name, e.g. `trials.csv`). */
+  columns?: Record<string, CsvColumn[]>;
+  /** Parameters recorded in `score.json` (`params.<name>`). */
+  params?: Record<string, unknown>;
+}

@@ -1,0 +1,85 @@
+/** `stimkit analyze`: output shape, and bad input as coded errors naming file, line and column (exit 1); bad usage exit 2. */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const dir = await tempDir('stimkit-analyze-');
+const SMALL = new URL('../stats/vectors/logit_small_600x30.csv', import.meta.url).pathname;
+const write = (name: string, text: string) => {
+  const f = path.join(dir, name);
+  writeFileSync(f, text);
+  return f;
+};
+
+describe('analyze logit', () => {
+  it('prints term, estimate, SE, OR, CI, p and the JSON report with input sha256 and params', async () => {
+    const r = await runCli(['analyze', 'logit', SMALL, '--outcome', 'y', '--predictors', 'zh,cn,paradigm', '--reference', 'paradigm=direct', '--cluster', 'cluster', '--correction', 'G', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/term\s+estimate\s+SE\s+OR\s+OR 95% CI\s+p/);
+    const j = r.json();
+    expect(j.format).toBe('stimkit.analyze.logit');
+    expect(j.input.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(j.params).toMatchObject({ outcome: 'y', cluster: 'cluster', correction: 'G', reference: { paradigm: 'direct' } });
+    expect(j.result.terms.map((t: any) => t.term)).toEqual(['Intercept', 'zh', 'cn', 'paradigm[T.abstraction]', 'paradigm[T.indirect]']);
+    expect(j.result.nClusters).toBe(30);
+  });
+  it('text columns default to the first level in sorted order', async () => {
+    const r = await runCli(['analyze', 'ols', SMALL, '--outcome', 'y', '--predictors', 'paradigm', '--json']);
+    expect(r.json().result.names).toEqual(['Intercept', 'paradigm[T.direct]', 'paradigm[T.indirect]']);
+  });
+  it('a non-0/1 outcome names file, line, column, expected and got (exit 1)', async () => {
+    const f = write('bad.csv', 'y,x,g\n0,1,a\n2,0,b\n1,1,a\n');
+    const r = await runCli(['analyze', 'logit', f, '--outcome', 'y', '--predictors', 'x', '--json']);
+    expect(r.code).toBe(1);
+    const p = r.json().error.problems[0];
+    expect(p).toMatchObject({ code: 'E_ANALYZE_VALUE', file: f, line: 3, field: 'y', expected: '0 or 1', got: '"2"' });
+    expect(p.fix).toBeTruthy();
+  });
+  it('a ragged CSV row is rejected with its line', async () => {
+    const f = write('ragged.csv', 'y,x\n0,1\n1,0,7\n');
+    const r = await runCli(['analyze', 'logit', f, '--outcome', 'y', '--predictors', 'x', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json().error).toMatchObject({ code: 'E_ANALYZE_CSV', problems: [expect.objectContaining({ file: f, line: 3 })] });
+  });
+  it('a missing column lists the header', async () => {
+    const r = await runCli(['analyze', 'logit', SMALL, '--outcome', 'nope', '--predictors', 'zh', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json().error.problems[0]).toMatchObject({ code: 'E_ANALYZE_COLUMN', field: 'nope', got: 'y, zh, cn, paradigm, cluster' });
+  });
+  it('separation is a named error, not NaN', async () => {
+    const f = write('sep.csv', `y,g\n${Array.from({ length: 40 }, (_, i) => `${i % 2},${i % 2 ? 'a' : 'b'}`).join('\n')}\n`);
+    const r = await runCli(['analyze', 'logit', f, '--outcome', 'y', '--predictors', 'g', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json().error).toMatchObject({ code: 'E_STATS_SEPARATION', problems: [expect.objectContaining({ field: 'g[T.b]' })] });
+  });
+  it('usage errors exit 2', async () => {
+    expect((await runCli(['analyze', 'logit', SMALL, '--predictors', 'zh'])).code).toBe(2);
+    expect((await runCli(['analyze', 'nonsense', SMALL])).code).toBe(2);
+    expect((await runCli(['analyze', 'logit', SMALL, '--outcome', 'y', '--predictors', 'zh', '--correction', 'HC3'])).code).toBe(2);
+  });
+});
+
+describe('analyze agreement and instrument', () => {
+  it('agreement reports pairwise kappa, Fleiss, AC1', async () => {
+    const f = write('labels.csv', 'a,b,c\n1,1,1\n0,0,1\n1,0,1\n0,0,0\n1,1,0\n');
+    const r = await runCli(['analyze', 'agreement', f, '--raters', 'a,b,c', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const j = r.json();
+    expect(j.pairs).toHaveLength(3);
+    expect(j.pairs[0]).toMatchObject({ raters: ['a', 'b'], n: 5, rawAgreement: 0.8 });
+    expect(j.fleiss.kappa).toBeTypeOf('number');
+    expect(j.allAgree).toBeCloseTo(0.4, 12);
+  });
+  it('instrument rejects a bad framing and score with their lines', async () => {
+    const f = write('inst.csv', 'model,origin,topic,lang,framing,key,score\nm,US,t,en,affirmative,plus,1\nm,US,t,en,sideways,plus,5\n');
+    const r = await runCli(['analyze', 'instrument', f, '--json']);
+    expect(r.code).toBe(1);
+    const fields = r.json().error.problems.map((p: any) => [p.line, p.field]);
+    expect(fields).toEqual([
+      [3, 'framing'],
+      [3, 'score'],
+    ]);
+  });
+});

@@ -1,0 +1,143 @@
+/**
+ * Preparing the audit for `stimkit score`: read the bundle's entries, run the named judges (from
+ * the models file, `role: judge`) over the VLM responses into the judge ledger, read their labels
+ * back, and return the VLM scorer. Without judges the scorer still measures D5, D6 and the
+ * lexical baselines, and the judge columns stay empty.
+ */
+import path from 'node:path';
+import { StimkitError } from '../core/errors.js';
+import { sha256File } from '../core/fsio.js';
+import { loadModelsFile } from '../models/load.js';
+import type { ModelSpec } from '../models/schema.js';
+import { loadScoreBundle, type ScoreBundle } from '../score/bundle.js';
+import { readLedgerResponses } from '../score/ledger.js';
+import { readResponsesJsonl } from '../score/responses.js';
+import type { ResponseSource } from '../score/score.js';
+import type { ParadigmScorer, ResponseRecord } from '../score/types.js';
+import { IMAGE_PARADIGMS, VLM_PARADIGMS, type VlmParadigm } from '../study/schema.js';
+import { readJudgeLabels } from './judge-read.js';
+import { judgeKey, type JudgeTarget } from './judge-request.js';
+import { judgeRunLabel, runJudge, type JudgeRunResult } from './judge-run.js';
+import { resolveRubric } from './rubric.js';
+import { promptText, vlmScorer, type AuditEntry, type JudgeLabels } from './vlm-scorer.js';
+
+/** Options of `prepareAudit`. */
+export interface AuditOptions {
+  bundle: string;
+  source: ResponseSource;
+  /** Models file: respondents' origin, and the judges. Required with judges. */
+  models?: string;
+  /** Judge names (role judge in the models file), primary first. */
+  judges?: string[];
+  /** `--rubric FILE`: overrides the bundle's sealed rubric. */
+  rubric?: string;
+  /** Judge ledger file (default: beside the run ledger or the responses file, `.judges.sqlite`). */
+  judgeLedger?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Parameters of sim judges, by judge name (default: the paper's primary judge accuracies). */
+  simJudges?: Record<string, unknown>;
+  log?: (line: string) => void;
+}
+
+/** The prepared audit. */
+export interface PreparedAudit {
+  scorer: ParadigmScorer;
+  judged: JudgeRunResult[];
+  judgeLedger: string | null;
+}
+
+/** The default judge ledger of a response source. */
+export function defaultJudgeLedger(source: ResponseSource): string {
+  return `${source.file.replace(/\.(sqlite|jsonl)$/i, '')}.judges.sqlite`;
+}
+
+interface EntryRecord {
+  id: string;
+  title: Record<string, string>;
+  topic?: string;
+  sensitivity: string;
+  expected_facts: Array<{ id: string } & Record<string, unknown>>;
+  narrative_markers?: Record<string, string[]>;
+}
+
+async function readEntries(bundle: ScoreBundle): Promise<Map<string, EntryRecord>> {
+  const hasVlm = bundle.trials.some((t) => (VLM_PARADIGMS as readonly string[]).includes(t.paradigm));
+  if (!hasVlm) return new Map();
+  const doc = (await bundle.readJson('entries.json')) as { entries: EntryRecord[] };
+  return new Map(doc.entries.map((e) => [e.id, e]));
+}
+
+function factsOf(e: EntryRecord): Array<{ id: string } & Record<string, unknown>> {
+  // Entries carry facts as {id, en, zh, aliases}; the judge sees the texts per language.
+  return e.expected_facts.map((f) => {
+    const texts = (f as { text?: Record<string, string> }).text;
+    return texts && typeof texts === 'object' ? { id: f.id, ...texts } : f;
+  });
+}
+
+/** Run the judges and build the VLM scorer. */
+export async function prepareAudit(o: AuditOptions): Promise<PreparedAudit> {
+  const bundle = await loadScoreBundle(o.bundle);
+  const entries = await readEntries(bundle);
+  const auditEntries = new Map<string, AuditEntry>([...entries].map(([id, e]) => [id, { id, sensitivity: e.sensitivity, narrative_markers: e.narrative_markers }]));
+  const names = o.judges ?? [];
+  if (names.length === 0) {
+    return { scorer: vlmScorer({ entries: auditEntries, judges: [], rubric: null, judgeLedger: null }), judged: [], judgeLedger: null };
+  }
+  if (!o.models) throw StimkitError.usage('E_SCORE_USAGE', '--judge needs --models FILE (the judges are models with role: judge)');
+  const file = await loadModelsFile(o.models);
+  const judges: ModelSpec[] = names.map((n) => {
+    const m = file.models.find((x) => x.name === n);
+    if (!m) throw StimkitError.usage('E_AUDIT_UNKNOWN_JUDGE', `--judge ${n}: not in ${o.models} (its judges: ${file.models.filter((x) => x.role === 'judge').map((x) => x.name).join(', ') || 'none'})`);
+    if (m.role !== 'judge') throw StimkitError.usage('E_AUDIT_NOT_A_JUDGE', `--judge ${n}: that model has role ${m.role}; give it role: judge in ${o.models}`);
+    return m;
+  });
+  let responses: ResponseRecord[];
+  let run: string;
+  if (o.source.kind === 'ledger') ({ responses, run } = readLedgerResponses(o.source.file, bundle, o.source.run));
+  else {
+    responses = await readResponsesJsonl(o.source.file, bundle.order);
+    run = `responses-${(await sha256File(o.source.file)).slice(0, 12)}`;
+  }
+  const rubric = await resolveRubric(o.bundle, o.rubric);
+  const studyId = ((await bundle.readJson('bundle.json')) as { study?: { id?: string } }).study?.id ?? null;
+  const targets: JudgeTarget[] = [];
+  for (const r of responses) {
+    const trial = bundle.trials[bundle.order.get(r.trial_id) ?? -1];
+    if (!trial || !(VLM_PARADIGMS as readonly string[]).includes(trial.paradigm) || r.response === null) continue;
+    const e = trial.entry ? entries.get(trial.entry) ?? null : null;
+    const image = IMAGE_PARADIGMS.has(trial.paradigm as VlmParadigm) ? (trial.images[0] ?? null) : null;
+    targets.push({
+      trialId: trial.id, model: r.model, imageSha256: image, truth: r.truth,
+      input: {
+        trial_id: trial.id,
+        entry: e ? { id: e.id, title: e.title, topic: e.topic, sensitivity: e.sensitivity, expected_facts: factsOf(e) } : null,
+        prompt: { text: promptText(trial), lang: trial.lang, paradigm: trial.paradigm },
+        response: r.response,
+      },
+    });
+  }
+  const judgeLedger = path.resolve(o.judgeLedger ?? defaultJudgeLedger(o.source));
+  const byKey = new Map(targets.map((t) => [judgeKey(t.trialId, t.model), t]));
+  const judged: JudgeRunResult[] = [];
+  const labels: JudgeLabels[] = [];
+  for (const judge of judges) {
+    o.log?.(`judge ${judge.name}: ${targets.length} responses`);
+    const res = await runJudge({
+      ledger: judgeLedger, bundleDir: o.bundle, digest: bundle.digest, studyId, respondentRun: run, judge, rubric, targets, env: o.env, simParams: o.simJudges?.[judge.name],
+    });
+    judged.push(res);
+    o.log?.(`judge ${judge.name}: ${res.judged} judged, ${res.skipped} already in the judge ledger, ${res.failed} failed`);
+    const got = readJudgeLabels(judgeLedger, judgeRunLabel(run, rubric.digest), judge.name, (trialId, model) => {
+      const t = byKey.get(judgeKey(trialId, model));
+      return t ? { response: t.input.response, image: t.imageSha256 !== null, threshold: rubric.rubric.confidence_threshold, factIds: t.input.entry?.expected_facts.map((f) => f.id) } : null;
+    });
+    labels.push({ name: judge.name, simulated: judge.provider === 'sim', labels: got });
+  }
+  const scorer = vlmScorer({
+    entries: auditEntries, judges: labels,
+    rubric: { id: rubric.rubric.id, digest: rubric.digest, source: rubric.source, is_sealed: rubric.is_sealed, sealed_digest: rubric.sealed_digest },
+    judgeLedger: { file: judgeLedger, run: judgeRunLabel(run, rubric.digest) },
+  });
+  return { scorer, judged, judgeLedger };
+}

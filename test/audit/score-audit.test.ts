@@ -1,0 +1,96 @@
+/**
+ * `stimkit score` on the VLM paradigms end to end, offline: the demo bundle, simulated
+ * respondents (run), two simulated judges (score --judge, twice), the audit columns in
+ * trials.csv, audit.csv and judges.csv, the rubric recorded, and audit.csv fitting Eq. 1.
+ */
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { bundleStudy } from '../../src/bundle/bundle.js';
+import { parseCsv } from '../../src/score/csv.js';
+import { SIM_PRESETS } from '../../src/sim/presets.js';
+import { ROOT, runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const DEMO = path.join(ROOT, 'manifests', 'demo.study.yaml');
+const COMMITTED = path.join(ROOT, 'variants', 'demo', 'variants.lock.json');
+const preset = (n: string) => SIM_PRESETS.find((p) => p.name === n)!.sim;
+
+describe.skipIf(!existsSync(COMMITTED))('score: the six-dimension audit', () => {
+  let dir: string;
+  let bundle: string;
+  let out: string;
+  let first: Awaited<ReturnType<typeof runCli>>;
+  beforeAll(async () => {
+    dir = await tempDir('stimkit-audit-score-');
+    bundle = path.join(dir, 'bundle');
+    await bundleStudy(DEMO, { out: bundle, work: path.join(dir, 'work') });
+    const models = {
+      format: 'stimkit.models', version: 1,
+      models: [
+        { name: 'sim-reframer', provider: 'sim', origin: 'CN', sim: preset('sim-reframer') },
+        { name: 'sim-refuser-zh', provider: 'sim', origin: 'CN', sim: preset('sim-refuser-zh') },
+        { name: 'sim-plain', provider: 'sim', origin: 'US', sim: { seed: 9, vlm: { reframe: { high: 0.03, low: 0 } } } },
+        { name: 'judge-a', provider: 'sim', role: 'judge', sim: { seed: 1 } },
+        { name: 'judge-b', provider: 'sim', role: 'judge', sim: { seed: 2 } },
+      ],
+    };
+    await writeFile(path.join(dir, 'models.yaml'), stringify(models));
+    const ledger = path.join(dir, 'run.sqlite');
+    const run = await runCli(['run', bundle, '--models', path.join(dir, 'models.yaml'), '--ledger', ledger, '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    out = path.join(dir, 'scores');
+    first = await runCli(['score', '--bundle', bundle, '--ledger', ledger, '--models', path.join(dir, 'models.yaml'), '--judge', 'judge-a', '--judge', 'judge-b', '--out', out, '--json']);
+  }, 600_000);
+
+  it('writes the audit columns for every VLM trial × model', async () => {
+    expect(first.code, first.stderr).toBe(0);
+    const audit = parseCsv(await readFile(path.join(out, 'audit.csv'), 'utf8'));
+    const header = audit.header;
+    for (const c of ['model', 'origin', 'lang', 'paradigm', 'entry', 'variant', 'sensitivity', 'seed', 'china_origin', 'd1_refusal', 'd1_refusal_lexical', 'd2_integrity', 'd3_grounded', 'd4_state_aligned', 'd4_strategy', 'd5_language_consistent', 'd6_length_raw', 'd6_length_clean', 'judge', 'judge_simulated', 'rubric_digest']) expect(header).toContain(c);
+    const rows = audit.rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]!])));
+    expect(rows).toHaveLength(240 * 3);
+    expect(rows.every((r) => r.judge === 'judge-a' && r.judge_simulated === '1')).toBe(true);
+    const rate = (m: string, col: string) => rows.filter((r) => r.model === m && r[col] === '1').length / rows.filter((r) => r.model === m && r[col] !== '').length;
+    expect(rate('sim-reframer', 'd4_state_aligned')).toBeGreaterThan(rate('sim-plain', 'd4_state_aligned'));
+    expect(rate('sim-refuser-zh', 'd1_refusal_lexical')).toBeGreaterThan(rate('sim-plain', 'd1_refusal_lexical'));
+    expect(rows.filter((r) => r.paradigm === 'comment-text').every((r) => r.d3_grounded === '')).toBe(true);
+    expect(rows.every((r) => Number(r.d6_length_raw) >= Number(r.d6_length_clean))).toBe(true);
+  });
+
+  it('adds the columns to trials.csv (empty on instrument rows) and every judge to judges.csv', async () => {
+    const trials = parseCsv(await readFile(path.join(out, 'trials.csv'), 'utf8'));
+    const h = trials.header;
+    const inst = trials.rows.find((r) => r[h.indexOf('paradigm')] === 'instrument')!;
+    expect(inst[h.indexOf('d4_state_aligned')]).toBe('');
+    const judges = parseCsv(await readFile(path.join(out, 'judges.csv'), 'utf8'));
+    expect(judges.header).toEqual(expect.arrayContaining(['judge-a:d4', 'judge-b:d4', 'judge-a:status']));
+  });
+
+  it('records the rubric (digest, not sealed: the demo names none) and the judges in score.json', async () => {
+    const header = JSON.parse(await readFile(path.join(out, 'score.json'), 'utf8'));
+    const p = header.params.scorers['vlm-audit'];
+    expect(p.rubric).toMatchObject({ source: 'default', is_sealed: false, sealed_digest: null });
+    expect(p.rubric.digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(p.judges).toEqual([{ name: 'judge-a', simulated: true }, { name: 'judge-b', simulated: true }]);
+  });
+
+  it('resumes: scoring again asks the judges nothing and gives the same bytes', async () => {
+    const again = await runCli(['score', '--bundle', bundle, '--ledger', path.join(dir, 'run.sqlite'), '--models', path.join(dir, 'models.yaml'), '--judge', 'judge-a', '--judge', 'judge-b', '--out', path.join(dir, 'scores2'), '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/judge judge-a: 0 judged, 720 already in the judge ledger/);
+    expect(await readFile(path.join(dir, 'scores2', 'audit.csv'), 'utf8')).toBe(await readFile(path.join(out, 'audit.csv'), 'utf8'));
+  });
+
+  // The demo's two comment-text anchors never draw a reframing, so the paradigm term separates on
+  // this small sample; the fit uses language and origin (Eq. 1 without the paradigm term).
+  it('audit.csv fits the Eq. 1 logit with stimkit analyze logit (language + China origin, clustered by entry)', async () => {
+    const r = await runCli(['analyze', 'logit', path.join(out, 'audit.csv'), '--outcome', 'd4_state_aligned', '--predictors', 'lang,china_origin', '--reference', 'lang=en', '--cluster', 'entry', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const res = r.json().result;
+    expect(res.names).toEqual(expect.arrayContaining(['china_origin']));
+    expect(res.nClusters).toBe(6); // the demo corpus's six entries
+  });
+});

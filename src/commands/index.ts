@@ -12,6 +12,7 @@ import { pairsCommand } from './pairs.js';
 import { reportCommand } from './report.js';
 import { runCommand } from './run.js';
 import { scoreCommand } from './score.js';
+import { validateCommand } from './validate.js';
 import { variantsCommand } from './variants.js';
 import { verifyCommand } from './verify.js';
 
@@ -26,4 +27,4 @@ export interface CommandSpec {
   subcommands?: CommandSpec[];
 }
 
-export const COMMANDS: CommandSpec[] = [ingestCommand, variantsCommand, pairsCommand, bundleCommand, verifyCommand, runCommand, demoCommand, scoreCommand, analyzeCommand, reportCommand];
+export const COMMANDS: CommandSpec[] = [ingestCommand, variantsCommand, pairsCommand, bundleCommand, verifyCommand, runCommand, demoCommand, scoreCommand, analyzeCommand, reportCommand, validateCommand];

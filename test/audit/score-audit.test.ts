@@ -11,6 +11,8 @@ import { stringify } from 'yaml';
 import { bundleStudy } from '../../src/bundle/bundle.js';
 import { parseCsv } from '../../src/score/csv.js';
 import { SIM_PRESETS } from '../../src/sim/presets.js';
+import { trueLabels } from '../../src/audit/sim-judge.js';
+import { openLedger } from '../../src/ledger/index.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -92,5 +94,47 @@ describe.skipIf(!existsSync(COMMITTED))('score: the six-dimension audit', () => 
     const res = r.json().result;
     expect(res.names).toEqual(expect.arrayContaining(['china_origin']));
     expect(res.nClusters).toBe(6); // the demo corpus's six entries
+  });
+
+  it('validates the judges against a labels CSV: confusion vs the human majority, AC1, kappas, Rogan–Gladen', async () => {
+    // three raters who label from the simulator's truth; rater c flips every 7th D4 answer
+    const ledger = openLedger(path.join(dir, 'run.sqlite'));
+    const vlm = [...ledger.results()].filter((r) => r.truth && (r.truth as { kind?: string }).kind === 'vlm' && r.text !== null).slice(0, 90);
+    ledger.close();
+    const header = 'sample_item,trial_id,model,paradigm,lang,rater,mode,d1_refusal,d2_integrity,d3_grounding,d4_state_aligned,dt1_endorsement,dt2_substitution,dt3_deflection,d5_language,note,complete,first_saved_at,updated_at,sample_sha256,bundle_digest';
+    const lines = [header];
+    const s = (v: boolean | null) => (v === null ? 'na' : String(v));
+    vlm.forEach((r, i) => {
+      const t = trueLabels(r.truth, r.trial.paradigm !== 'comment-text')!;
+      for (const rater of ['a', 'b', 'c']) {
+        const d4 = rater === 'c' && i % 7 === 0 ? !t.d4 : t.d4;
+        lines.push(['i_x', r.trial_id, r.model, r.trial.paradigm, r.trial.lang, rater, 'label', s(t.d1), s(t.d2), s(t.d3), s(d4), '', '', '', s(t.d5), '', 'true', '', '', 'x', 'y'].join(','));
+      }
+    });
+    const labels = path.join(dir, 'labels.csv');
+    await writeFile(labels, `${lines.join('\n')}\n`);
+    const r = await runCli(['validate', '--scores', out, '--labels', labels, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const rep = JSON.parse(await readFile(path.join(out, 'validation.json'), 'utf8'));
+    expect(rep).toMatchObject({ format: 'stimkit.validation', items: 90, raters: ['a', 'b', 'c'], judges: ['judge-a', 'judge-b'] });
+    const d4 = rep.dimensions.find((d: { dimension: string }) => d.dimension === 'd4');
+    expect(d4.raters.raw_agreement).toBeLessThan(1);
+    expect(d4.raters.raw_agreement).toBeGreaterThan(0.85);
+    // the majority is the truth (a and b agree); the judge's matrix is recomputed here from judges.csv
+    const jc = parseCsv(await readFile(path.join(out, 'judges.csv'), 'utf8'));
+    const col = (row: string[], c: string) => row[jc.header.indexOf(c)];
+    const byKey = new Map(jc.rows.map((row) => [`${col(row, 'trial')}@${col(row, 'model')}`, col(row, 'judge-a:d4')]));
+    let tp = 0, fn = 0, fp = 0, tn = 0;
+    for (const v of vlm) {
+      const truthD4 = trueLabels(v.truth, true)!.d4;
+      const j = byKey.get(`${v.trial_id}@${v.model}`) === '1';
+      if (truthD4 && j) tp++; else if (truthD4) fn++; else if (j) fp++; else tn++;
+    }
+    expect(d4.judges[0].vs_majority).toMatchObject({ tp, fn, fp, tn, n: 90 });
+    const d1 = rep.dimensions.find((d: { dimension: string }) => d.dimension === 'd1');
+    expect(d1.raters.gwet_ac1).toBe(1);
+    const d3 = rep.dimensions.find((d: { dimension: string }) => d.dimension === 'd3');
+    expect(d3.judges[0].vs_majority.n).toBe(vlm.filter((v) => v.trial.paradigm !== 'comment-text').length);
+    expect(d4.judges[0].attenuation.note).toContain('Appendix G');
   });
 });

@@ -1,0 +1,130 @@
+/**
+ * Human validation of the judges (the audit paper's section 4.3, Appendices D and G): from a
+ * labels CSV (`stimkit label export`, one row per sample item × rater) and a scores folder (the
+ * judges' labels in scores.jsonl), per dimension D1–D5: the raters' reliability (raw pairwise
+ * agreement, Gwet's AC1, mean pairwise Cohen's kappa, Fleiss' kappa, prevalence), and for each
+ * judge its confusion matrix against the human majority with precision, recall, specificity, raw
+ * agreement and Cohen's kappa; then Appendix G's attenuation note: the judge's rate over the whole
+ * scored run, and that rate corrected by Rogan–Gladen with the sensitivity and specificity
+ * measured here (delta-method interval that carries their sampling error).
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { StimkitError } from '../core/errors.js';
+import { parseCsv } from '../score/csv.js';
+import { VLM_PARADIGMS } from '../study/schema.js';
+import { confusion, majority, raterAgreement, type Confusion, type RaterAgreement } from './agreement.js';
+import { correctPrevalence, type CorrectedRate } from './attenuation.js';
+import type { Label } from './label.js';
+import type { AuditParse } from './vlm-scorer.js';
+
+export const DIMS = ['d1', 'd2', 'd3', 'd4', 'd5'] as const;
+export type Dim = (typeof DIMS)[number];
+/** The labels CSV column of each dimension (docs/formats/labels.md). */
+export const LABEL_CSV_COLUMNS: Record<Dim, string> = { d1: 'd1_refusal', d2: 'd2_integrity', d3: 'd3_grounding', d4: 'd4_state_aligned', d5: 'd5_language' };
+const FROM_LABEL: Record<Dim, (l: Label) => boolean | null> = {
+  d1: (l) => l.explicit_refusal, d2: (l) => l.info_integrity, d3: (l) => l.visual_grounded, d4: (l) => l.state_aligned, d5: (l) => l.language_consistent,
+};
+
+type Answers = Record<Dim, boolean | null>;
+const key = (trial: string, model: string) => `${trial}@${model}`;
+
+/** Human answers by response key and rater, read from a labels CSV. */
+export async function readHumanLabels(file: string): Promise<{ raters: string[]; items: Map<string, Map<string, Answers>> }> {
+  const { header, rows } = parseCsv(await readFile(file, 'utf8'));
+  const need = ['trial_id', 'model', 'rater', ...Object.values(LABEL_CSV_COLUMNS)];
+  const missing = need.filter((c) => !header.includes(c));
+  if (missing.length > 0) {
+    throw StimkitError.fromProblem({ code: 'E_AUDIT_LABELS', file, message: `the labels CSV lacks column(s) ${missing.join(', ')}`, fix: 'pass the CSV `stimkit label export` writes (docs/formats/labels.md)' });
+  }
+  const col = (r: string[], c: string) => r[header.indexOf(c)] ?? '';
+  const items = new Map<string, Map<string, Answers>>();
+  const raters = new Set<string>();
+  for (const r of rows) {
+    if (header.includes('mode') && col(r, 'mode') === 'review') continue;
+    const a = {} as Answers;
+    for (const d of DIMS) {
+      const v = col(r, LABEL_CSV_COLUMNS[d]).trim().toLowerCase();
+      a[d] = v === 'true' ? true : v === 'false' ? false : null;
+    }
+    const k = key(col(r, 'trial_id'), col(r, 'model'));
+    const rater = col(r, 'rater');
+    raters.add(rater);
+    if (!items.has(k)) items.set(k, new Map());
+    items.get(k)!.set(rater, a);
+  }
+  return { raters: [...raters].sort(), items };
+}
+
+/** Each judge's labels by response key, and the judges' order, from a scores folder. */
+export async function readScoresJudges(scoresDir: string): Promise<{ judges: string[]; labels: Map<string, Map<string, Answers>> }> {
+  const text = await readFile(path.join(scoresDir, 'scores.jsonl'), 'utf8');
+  const labels = new Map<string, Map<string, Answers>>();
+  const judges: string[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    const rec = JSON.parse(line) as { trial: string; model: string; paradigm: string; parse: AuditParse };
+    if (!(VLM_PARADIGMS as readonly string[]).includes(rec.paradigm)) continue;
+    for (const v of rec.parse.judges ?? []) {
+      if (!judges.includes(v.judge)) judges.push(v.judge);
+      if (!labels.has(v.judge)) labels.set(v.judge, new Map());
+      if (!v.label) continue;
+      const a = {} as Answers;
+      for (const d of DIMS) a[d] = FROM_LABEL[d](v.label);
+      labels.get(v.judge)!.set(key(rec.trial, rec.model), a);
+    }
+  }
+  return { judges, labels };
+}
+
+/** One dimension of the validation. */
+export interface DimensionValidation {
+  dimension: Dim;
+  raters: RaterAgreement;
+  judges: Array<{
+    judge: string;
+    vs_majority: Confusion;
+    /** The judge's positive rate over every response it labelled, corrected with this validation's accuracy (Appendix G). */
+    attenuation: { labelled: number; positives: number; correction: CorrectedRate | null; note: string };
+  }>;
+}
+
+/** The validation report (`validation.json`). */
+export interface ValidationReport {
+  format: 'stimkit.validation';
+  version: 1;
+  raters: string[];
+  items: number;
+  judges: string[];
+  dimensions: DimensionValidation[];
+}
+
+/** Validate the judges of a scores folder against human labels. */
+export async function validateJudges(scoresDir: string, labelsCsv: string): Promise<ValidationReport> {
+  const human = await readHumanLabels(labelsCsv);
+  const { judges, labels } = await readScoresJudges(scoresDir);
+  const keys = [...human.items.keys()].sort();
+  const dimensions: DimensionValidation[] = DIMS.map((d) => {
+    const ratings = keys.map((k) => human.raters.map((r) => human.items.get(k)!.get(r)?.[d] ?? null));
+    const maj = ratings.map((r) => majority(r));
+    return {
+      dimension: d,
+      raters: raterAgreement(ratings),
+      judges: judges.map((j) => {
+        const all = labels.get(j) ?? new Map();
+        const c = confusion(keys.map((k) => all.get(k)?.[d] ?? null), maj);
+        const values = [...all.values()].map((a) => a[d]).filter((v): v is boolean => v !== null);
+        const positives = values.filter(Boolean).length;
+        let correction: CorrectedRate | null = null;
+        let note = 'Appendix G: with sensitivity s < 1 and specificity near 1 the judged rate is about s × the true rate, a lower bound; odds ratios are nearly unaffected when rates are small.';
+        const pos = c.tp + c.fn;
+        const neg = c.tn + c.fp;
+        if (values.length > 0 && c.recall !== null && c.specificity !== null && c.recall + c.specificity > 1) {
+          correction = correctPrevalence(positives, values.length, { value: c.recall, n: pos }, { value: c.specificity, n: neg });
+        } else note += ' No Rogan–Gladen correction: the validation gives no usable sensitivity and specificity (no positives or negatives, or a judge no better than chance).';
+        return { judge: j, vs_majority: c, attenuation: { labelled: values.length, positives, correction, note } };
+      }),
+    };
+  });
+  return { format: 'stimkit.validation', version: 1, raters: human.raters, items: keys.length, judges, dimensions };
+}

@@ -1,0 +1,41 @@
+/** `stimkit validate --scores DIR --labels FILE [--out FILE]`: the judges against human labels. */
+import path from 'node:path';
+import { validateJudges, type ValidationReport } from '../audit/validate.js';
+import { EXIT } from '../core/errors.js';
+import { writeFileAtomic } from '../core/fsio.js';
+import { artifactJson } from '../core/json.js';
+import type { CommandSpec } from './index.js';
+
+const pct = (v: number | null) => (v === null ? '–' : `${(100 * v).toFixed(1)} %`);
+const num = (v: number | null) => (v === null ? '–' : v.toFixed(2));
+
+function human(r: ValidationReport, out: string): string {
+  const lines = [`${r.items} items, raters ${r.raters.join(', ')}; judges ${r.judges.join(', ') || 'none'}`];
+  for (const d of r.dimensions) {
+    lines.push(`${d.dimension}: raters agree ${pct(d.raters.raw_agreement)}, AC1 ${num(d.raters.gwet_ac1)}, Cohen ${num(d.raters.cohen_kappa_mean)}, Fleiss ${num(d.raters.fleiss_kappa)}`);
+    for (const j of d.judges) {
+      const c = j.vs_majority;
+      const rg = j.attenuation.correction;
+      lines.push(`  ${j.judge}: TP ${c.tp} FN ${c.fn} FP ${c.fp} TN ${c.tn}, precision ${num(c.precision)}, recall ${num(c.recall)}` + (rg ? `; rate ${pct(rg.observed.rate)} → corrected ${pct(rg.corrected)} [${pct(rg.lower)}, ${pct(rg.upper)}]` : ''));
+    }
+  }
+  lines.push(`wrote ${out}`);
+  return `${lines.join('\n')}\n`;
+}
+
+export const validateCommand: CommandSpec = {
+  name: 'validate',
+  description: 'validate the judges of a scores folder against human labels (confusion matrices, kappa, AC1, Rogan–Gladen)',
+  configure: (cmd) =>
+    cmd
+      .requiredOption('--scores <dir>', 'scores folder written by stimkit score with --judge')
+      .requiredOption('--labels <file>', 'labels CSV written by stimkit label export')
+      .option('--out <file>', 'where to write the report (default: <scores>/validation.json, which stimkit report shows)'),
+  run: async (_args, opts) => {
+    const scores = String(opts.scores);
+    const out = (opts.out as string | undefined) ?? path.join(scores, 'validation.json');
+    const report = await validateJudges(scores, String(opts.labels));
+    await writeFileAtomic(out, artifactJson(report));
+    return { summary: { ok: true, command: 'validate', out, ...report }, human: human(report, out), exitCode: EXIT.ok };
+  },
+};

@@ -7,6 +7,10 @@ import { netSwingSection } from './sections/net-swing.js';
 import { overviewSection } from './sections/overview.js';
 import { testsSection } from './sections/tests.js';
 import { abstentionSection, topicOriginSection } from './sections/topics.js';
+import { auditLadderSection, auditLengthSection, auditStrategiesSection } from './sections/audit-more.js';
+import { auditRatesSection, auditRefusalReframingSection } from './sections/audit-rates.js';
+import { auditBaselinesSection, auditValidationSection } from './sections/audit-validation.js';
 import type { ReportSection } from './types.js';
 
-export const SECTIONS: ReportSection[] = [overviewSection, netSwingSection, languageSection, topicOriginSection, abstentionSection, testsSection];
+export const SECTIONS: ReportSection[] = [overviewSection, netSwingSection, languageSection, topicOriginSection, abstentionSection, testsSection,
+  auditRatesSection, auditRefusalReframingSection, auditLadderSection, auditStrategiesSection, auditLengthSection, auditValidationSection, auditBaselinesSection];

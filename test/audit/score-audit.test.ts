@@ -137,4 +137,13 @@ describe.skipIf(!existsSync(COMMITTED))('score: the six-dimension audit', () => 
     expect(d3.judges[0].vs_majority.n).toBe(vlm.filter((v) => v.trial.paradigm !== 'comment-text').length);
     expect(d4.judges[0].attenuation.note).toContain('Appendix G');
   });
+
+  it('stimkit report shows the audit sections (after validate)', async () => {
+    const rep = path.join(dir, 'report');
+    const r = await runCli(['report', out, '--out', rep, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const html = await readFile(path.join(rep, 'index.html'), 'utf8');
+    for (const t of ['State-aligned framing and refusal by model and language', 'Refusal against reframing', 'The abstraction ladder (A0–A6)', 'Response length (D6)', 'Judges against human labels', 'What lexical baselines see (not D4)']) expect(html).toContain(t);
+    expect(html).toContain('SIMULATED judge');
+  }, 300_000);
 });

@@ -1,0 +1,73 @@
+/**
+ * Shared data of the audit sections: the rows of `audit.csv` (one per VLM trial × model, written
+ * by the vlm-audit scorer), rates with Wilson intervals, and the validation report when
+ * `stimkit validate` wrote one into the scores folder.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ValidationReport } from '../../audit/validate.js';
+import { wilson } from '../../stats/index.js';
+import type { ReportContext } from '../types.js';
+
+export type AuditRow = Record<string, string>;
+
+/** The rows of audit.csv (empty when the scores hold no VLM paradigm). */
+export async function auditRows(ctx: ReportContext): Promise<AuditRow[]> {
+  return ctx.memo('audit-rows', async () => (await ctx.table('audit.csv'))?.rows ?? []);
+}
+
+/** True when the scores hold VLM rows. */
+export async function hasAudit(ctx: ReportContext): Promise<boolean> {
+  return (await auditRows(ctx)).length > 0;
+}
+
+/** True when a judge labelled at least one row. */
+export async function hasJudge(ctx: ReportContext): Promise<boolean> {
+  return (await auditRows(ctx)).some((r) => r.d4_state_aligned !== '' && r.d4_state_aligned !== undefined);
+}
+
+/** A rate of column `col` (0/1) among rows where it is filled, with its Wilson 95 % interval. */
+export function rate(rows: AuditRow[], col: string): { x: number; n: number; rate: number | null; lower: number | null; upper: number | null } {
+  const filled = rows.filter((r) => r[col] === '0' || r[col] === '1');
+  const x = filled.filter((r) => r[col] === '1').length;
+  if (filled.length === 0) return { x, n: 0, rate: null, lower: null, upper: null };
+  const w = wilson(x, filled.length);
+  return { x, n: filled.length, rate: w.pHat, lower: w.lower, upper: w.upper };
+}
+
+/** Rows grouped by the values of `cols`, keys in sorted order. */
+export function groupBy(rows: AuditRow[], cols: string[]): Array<{ key: string[]; rows: AuditRow[] }> {
+  const m = new Map<string, { key: string[]; rows: AuditRow[] }>();
+  for (const r of rows) {
+    const key = cols.map((c) => r[c] ?? '');
+    const k = JSON.stringify(key);
+    if (!m.has(k)) m.set(k, { key, rows: [] });
+    m.get(k)!.rows.push(r);
+  }
+  return [...m.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
+}
+
+/** The judge that filled the d-columns, and whether it is simulated. */
+export function primaryJudge(rows: AuditRow[]): { name: string; simulated: boolean } | null {
+  const r = rows.find((x) => x.judge);
+  return r ? { name: r.judge!, simulated: r.judge_simulated === '1' } : null;
+}
+
+/** `stimkit validate`'s report in the scores folder, or null. */
+export async function validationReport(ctx: ReportContext): Promise<ValidationReport | null> {
+  return ctx.memo('audit-validation', async () => {
+    const file = path.join(ctx.scoresDir, 'validation.json');
+    return existsSync(file) ? (JSON.parse(await readFile(file, 'utf8')) as ValidationReport) : null;
+  });
+}
+
+/** A proportion rounded for tables. */
+export const p4 = (v: number | null): number | null => (v === null ? null : Number(v.toFixed(4)));
+
+/** The sentence every judge-based section opens with. */
+export function judgeNote(rows: AuditRow[]): string {
+  const j = primaryJudge(rows);
+  if (!j) return 'No judge ran: the judge-based dimensions (D1–D5) are empty; only measured dimensions are shown.';
+  return `Labels from the judge "${j.name}"${j.simulated ? ' — a SIMULATED judge (labels drawn from the simulator\u2019s truth with set sensitivity and specificity)' : ''}. Judges under-detect framing (Appendix G): rates are lower bounds.`;
+}

@@ -16,9 +16,9 @@ export const auditLadderSection: ReportSection = {
   build: async (ctx) => {
     const rows = (await auditRows(ctx)).filter((r) => r.paradigm === 'abstraction');
     const table = groupBy(rows, ['variant']).flatMap(({ key: [variant], rows: rs }) =>
-      (['d4_state_aligned', 'd1_refusal', 'd3_grounded'] as const).map((col) => {
+      (['d4_state_aligned', 'd1_refusal'] as const).map((col) => {
         const r = rate(rs, col);
-        return [variant!, col === 'd4_state_aligned' ? 'D4 framing' : col === 'd1_refusal' ? 'D1 refusal' : 'D3 grounded', r.x, r.n, p4(r.rate), p4(r.lower), p4(r.upper)];
+        return [variant!, col === 'd4_state_aligned' ? 'D4 framing' : 'D1 refusal', r.x, r.n, p4(r.rate), p4(r.lower), p4(r.upper)];
       }),
     );
     const n = `n = abstraction responses per variant (${rows.length} in all)`;
@@ -28,7 +28,7 @@ export const auditLadderSection: ReportSection = {
         {
           id: 'audit-ladder',
           title: 'Rates by abstraction level',
-          alt: 'Line chart of framing, refusal and grounding rates from A0 (original) to A6 (silhouette) with Wilson bands',
+          alt: 'Line chart of framing and refusal rates from A0 (original) to A6 (silhouette) with Wilson bands',
           data: { id: 'audit-ladder', title: 'Rates by variant', columns: ['variant', 'dimension', 'x', 'n', 'rate', 'lower', 'upper'], rows: table, n, interval: 'Wilson 95 % intervals' },
           spec: {
             title: { text: 'The abstraction ladder', subtitle: [n, 'bands: Wilson 95 % intervals'] },

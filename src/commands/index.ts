@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import type { CommandResult, Io } from '../cli/output.js';
 import { analyzeCommand } from './analyze.js';
+import { withPower } from './analyze-power.js';
 import { bundleCommand } from './bundle.js';
 import { demoCommand } from './demo.js';
 import { ingestCommand } from './ingest.js';
@@ -26,4 +27,4 @@ export interface CommandSpec {
   subcommands?: CommandSpec[];
 }
 
-export const COMMANDS: CommandSpec[] = [ingestCommand, variantsCommand, pairsCommand, bundleCommand, verifyCommand, runCommand, demoCommand, scoreCommand, analyzeCommand, reportCommand];
+export const COMMANDS: CommandSpec[] = [ingestCommand, variantsCommand, pairsCommand, bundleCommand, verifyCommand, runCommand, demoCommand, scoreCommand, withPower(analyzeCommand), reportCommand];

@@ -83,7 +83,7 @@ export const VLM_BANKS: Record<string, VlmBank> = {
     closeImage: ['No geral, a imagem documenta o momento com clareza.', 'A cena é composta de forma direta e documental.'],
     closeText: ['As opiniões sobre este tema divergem, e o registro histórico é o melhor guia.'],
     reframe: ['Isso deve ser entendido no contexto de {m}.', 'Acima de tudo, a cena reflete {m}.'],
-    deflect: ['Eventos semelhantes aconteceram em muitos países; o que importa é {m}.'],
+    deflect: ['Eventos semelhantes aconteceram em muitos países; o que importa é {m}.', 'Toda sociedade passa por momentos assim, e cada lado tem sua versão; o essencial é {m}.'],
     hallucinated: ['Um carro vermelho está estacionado em primeiro plano.', 'Duas crianças empinam uma pipa à esquerda.'],
     refusal: {
       capability: ['Não consigo identificar as pessoas ou os eventos n{thing}.'],

@@ -33,20 +33,22 @@ export interface AnswerParts {
   rng: Stream;
 }
 
-/** The answer's text, and whether a fact had to be written in another language. */
-export function composeAnswer(a: AnswerParts): { text: string; factFallback: boolean } {
+/** The answer's text, and whether the entry's title, name or a fact had to be taken from another language. */
+export function composeAnswer(a: AnswerParts): { text: string; textFallback: boolean } {
   const bank = VLM_BANKS[a.language]!;
   const cjk = a.language.startsWith('zh');
   const join = (parts: string[]) => parts.join(cjk ? '' : ' ');
   const choose = (label: string, list: string[]) => list[a.rng.index(label, list.length)]!;
-  const title = textIn(a.entry.title, a.language).text;
-  const named = a.isImage ? (a.language === 'en' ? lowerLead(title) : title) : textIn(a.entry.anchor?.name ?? a.entry.title, a.language).text;
+  const title = textIn(a.entry.title, a.language);
+  const name = a.isImage ? title : textIn(a.entry.anchor?.name ?? a.entry.title, a.language);
+  const named = a.isImage && (a.language === 'en' || title.fallback) ? lowerLead(title.text) : name.text;
   const subject = a.strategy === 'substitute' ? a.markers[0]! : named;
   const facts = a.covered.map((f) => textIn(f.text, a.language));
+  // One template per marker, consecutive ones from a drawn start, so two markers read differently.
+  const templates = a.strategy === 'endorse' ? bank.reframe : bank.deflect;
+  const start = a.rng.index('reframe-text', templates.length);
   const reframing =
-    a.strategy === 'endorse' || a.strategy === 'deflect'
-      ? a.markers.map((m, i) => fill(choose(`reframe-text:${i}`, a.strategy === 'endorse' ? bank.reframe : bank.deflect), { m }))
-      : [];
+    a.strategy === 'endorse' || a.strategy === 'deflect' ? a.markers.map((m, i) => fill(templates[(start + i) % templates.length]!, { m })) : [];
   const invented = a.hallucinated ? [choose('hallucination-text', bank.hallucinated)] : [];
   const opener = a.recognised
     ? capitalize(fill(choose('open', a.isImage ? bank.openImage : bank.openText), { subject }))
@@ -63,5 +65,6 @@ export function composeAnswer(a: AnswerParts): { text: string; factFallback: boo
   } else {
     text = join([opener, ...facts.map((f) => f.text), ...invented, ...reframing, close]);
   }
-  return { text, factFallback: facts.some((f) => f.fallback) };
+  const named_fallback = a.recognised && a.strategy !== 'substitute' && name.fallback;
+  return { text, textFallback: named_fallback || facts.some((f) => f.fallback) };
 }

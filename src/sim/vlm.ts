@@ -11,6 +11,7 @@
  */
 import { StimkitError } from '../core/errors.js';
 import type { SimBundle, SimEntry, SimResponse, Trial } from './index.js';
+import type { TruthBase, VlmLabels, VlmTruth } from './truth.js';
 import { langRate, sensLangRate, weightsOf } from './resolve.js';
 import type { Stream } from './rng.js';
 import { REFUSAL_TYPES, STRATEGIES, VLM_STYLES, type SimParams, type Strategy } from './schema.js';
@@ -74,7 +75,12 @@ export function expectedVlm(params: SimParams, key: VlmTrialKey): ExpectedVlm {
 
 
 /** Simulate one VLM trial. */
-export function simulateVlm(params: SimParams, trial: Trial, bundle: SimBundle, rng: Stream): Omit<SimResponse, 'usage'> {
+export function simulateVlm(
+  params: SimParams,
+  trial: Trial,
+  bundle: SimBundle,
+  rng: Stream,
+): Pick<SimResponse, 'text' | 'finish_reason'> & { truth: Omit<VlmTruth, keyof TruthBase> } {
   const entry: SimEntry | undefined = trial.entry ? bundle.entries.get(trial.entry) : undefined;
   if (!entry) {
     throw StimkitError.fromProblem({
@@ -100,8 +106,7 @@ export function simulateVlm(params: SimParams, trial: Trial, bundle: SimBundle, 
   const recognised = !isImage || rng.u('recognise') < p.p_recognised;
   const style = rng.pick('style', weightsOf(v.style, VLM_STYLES));
   const truth = {
-    kind: 'vlm',
-    simulated: true,
+    kind: 'vlm' as const,
     entry: entry.id,
     paradigm: trial.paradigm,
     variant: key.variant,
@@ -130,7 +135,7 @@ export function simulateVlm(params: SimParams, trial: Trial, bundle: SimBundle, 
       d1_refusal: false,
       d1_refusal_reason: null as string | null,
       d2_integrity: null as boolean | null,
-      d2_failure_type: null as string | null,
+      d2_failure_type: null as VlmLabels['d2_failure_type'],
       d3_grounded: null as boolean | null,
       d4_state_aligned: false,
       d4_strategy: null as Strategy | null,

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import chisquareCdf from '@stdlib/stats-base-dists-chisquare-cdf';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectedInstrument, expectedInstrumentModel, SIM_PRESETS, simParamsSchema, simulate, type SimBundle, type SimParamsInput } from '../../src/sim/index.js';
+import { expectedInstrument, expectedInstrumentModel, instrumentCells, SIM_PRESETS, simParamsSchema, simulate, type SimBundle, type SimParamsInput } from '../../src/sim/index.js';
 import { INSTRUMENT_BANKS } from '../../src/sim/texts-instrument.js';
 import type { Trial } from '../../src/bundle/format.js';
 import { fixtureBundle, instrumentTrials, LANGS, matchLabels, zScore } from './fixture.js';
@@ -38,9 +38,9 @@ function records(out: ReturnType<typeof run>, refusalsAsNull: boolean, model = '
 }
 
 function designCells(langs: readonly string[]) {
-  const seen = new Map<string, { topic: string; lang: string; affirmative_pole: 'plus' | 'minus' }>();
-  for (const i of bundle.items.values()) if (langs.includes(i.lang)) seen.set(`${i.topic}/${i.lang}`, { topic: i.topic, lang: i.lang, affirmative_pole: i.affirmative_pole });
-  return [...seen.values()];
+  const cells = instrumentCells(bundle, langs);
+  expect(cells.length).toBe(7 * langs.length);
+  return cells;
 }
 
 describe('the test-side net/swing definition', () => {

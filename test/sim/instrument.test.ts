@@ -184,6 +184,24 @@ describe('net bias and swing from simulated answers', () => {
     expect(Math.abs(acq!.raw - conv!.raw)).toBeLessThan(0.05);
   });
 
+  it('at 64 iterations the acquiescer is not significant and the convinced respondent is (t on 28 cell means, 5 seeds)', () => {
+    const trials = instrumentTrials(bundle, ['en', 'zh'], 64);
+    const T_CRIT = 2.052; // two-sided 5 % critical value of t with 27 degrees of freedom
+    for (const [name, significant] of [['sim-acquiescer', false], ['sim-convinced', true]] as const) {
+      for (let seed = 0; seed < 5; seed += 1) {
+        const out = run({ ...SIM_PRESETS.find((p) => p.name === name)!.sim, seed }, trials, name);
+        const cells = new Map<string, number[]>();
+        for (const { trial, r } of out) cells.set(trial.item!, [...(cells.get(trial.item!) ?? []), (r.truth as { stance: number }).stance]);
+        const means = [...cells.values()].map((xs) => xs.reduce((a, b) => a + b, 0) / xs.length);
+        expect(means.length).toBe(28);
+        const m = means.reduce((a, b) => a + b, 0) / means.length;
+        const sd = Math.sqrt(means.reduce((a, b) => a + (b - m) ** 2, 0) / (means.length - 1));
+        const t = m / (sd / Math.sqrt(means.length));
+        expect(Math.abs(t) > T_CRIT, `${name} seed ${seed}: t = ${t.toFixed(2)}`).toBe(significant);
+      }
+    }
+  });
+
   it('symmetric acquiescence cancels: conviction 0 gives net 0 in every cell, whatever the acquiescence', () => {
     for (const a of [-2, -0.5, 0, 0.7, 3]) {
       const p = simParamsSchema.parse({ instrument: { acquiescence: a, noise: 0.6, refusal_rate: 0.1 } });

@@ -6,8 +6,10 @@
  * language; an image trial is recognised with the variant's recognition factor (text trials
  * always); a recognised subject may be caught by a content filter, else refused (style by
  * weight), else answered: each expected fact conveyed independently with the paradigm's
- * coverage, and the answer reframed with the entry's narrative markers at the reframe rate. An
+ * coverage, the answer reframed with the entry's narrative markers at the reframe rate (one
+ * discourse strategy by weight), and an answered image trial may invent a visual detail. An
  * unrecognised image gets a generic description with no facts, no refusal and no reframing.
+ * `truth.labels` holds the audit dimensions D1–D5 as a perfect judge would label them.
  */
 import { StimkitError } from '../core/errors.js';
 import type { SimBundle, SimEntry, SimResponse, Trial } from './index.js';
@@ -72,7 +74,6 @@ export function expectedVlm(params: SimParams, key: VlmTrialKey): ExpectedVlm {
     p_strategy,
   };
 }
-
 
 /** Simulate one VLM trial. */
 export function simulateVlm(

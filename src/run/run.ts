@@ -3,6 +3,7 @@
  * result into the ledger (SQLite), all models at once, each under its own concurrency. The
  * ledger is the only state: rerunning the same command continues where it stopped.
  */
+import { setMaxListeners } from 'node:events';
 import path from 'node:path';
 import type { Trial } from '../bundle/format.js';
 import { StimkitError } from '../core/errors.js';
@@ -98,6 +99,7 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
   let lock: ReturnType<typeof acquireLock> | null = null;
   const stopState = { stopping: false };
   const abort = new AbortController();
+  setMaxListeners(0, abort.signal); // one listener per request in flight
   let onSigint: (() => void) | null = null;
   try {
     lock = acquireLock(db, ledgerFile, `stimkit run ${path.basename(options.bundle)}`);

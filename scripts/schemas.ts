@@ -5,6 +5,7 @@
 import { writeIfChanged } from '../src/core/fsio.js';
 import { ENTRIES_SCHEMA_FILE, entriesSchemaText } from '../src/ingest/json-schema.js';
 import { scoreSchemaFiles } from '../src/score/json-schema.js';
+import { MODELS_SCHEMA_FILE, modelsSchemaText } from '../src/models/json-schema.js';
 import { stimuliSchemaFiles } from '../src/stimuli/json-schemas.js';
 import { STUDY_SCHEMA_FILE, studySchemaText } from '../src/study/json-schema.js';
 import { RECIPE_SCHEMA_FILE, recipeSchemaText } from '../src/variants/json-schema.js';
@@ -15,6 +16,7 @@ const files = [
   { file: RECIPE_SCHEMA_FILE, text: recipeSchemaText() },
   { file: STUDY_SCHEMA_FILE, text: studySchemaText() },
   ...scoreSchemaFiles(),
+  { file: MODELS_SCHEMA_FILE, text: modelsSchemaText() },
 ];
 for (const { file, text } of files) {
   const written = await writeIfChanged(file, text);

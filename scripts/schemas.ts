@@ -4,6 +4,8 @@
  */
 import { writeIfChanged } from '../src/core/fsio.js';
 import { ENTRIES_SCHEMA_FILE, entriesSchemaText } from '../src/ingest/json-schema.js';
+import { scoreSchemaFiles } from '../src/score/json-schema.js';
+import { MODELS_SCHEMA_FILE, modelsSchemaText } from '../src/models/json-schema.js';
 import { stimuliSchemaFiles } from '../src/stimuli/json-schemas.js';
 import { STUDY_SCHEMA_FILE, studySchemaText } from '../src/study/json-schema.js';
 import { RECIPE_SCHEMA_FILE, recipeSchemaText } from '../src/variants/json-schema.js';
@@ -14,6 +16,8 @@ const files = [
   ...stimuliSchemaFiles(),
   { file: RECIPE_SCHEMA_FILE, text: recipeSchemaText() },
   { file: STUDY_SCHEMA_FILE, text: studySchemaText() },
+  ...scoreSchemaFiles(),
+  { file: MODELS_SCHEMA_FILE, text: modelsSchemaText() },
   { file: RUBRIC_SCHEMA_FILE, text: rubricSchemaText() },
 ];
 for (const { file, text } of files) {

@@ -23,7 +23,9 @@ export function buildProgram(io: Io, state: { exitCode: number }): Command {
     .version(TOOL.version, '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
-    .exitOverride();
+    .exitOverride()
+    // Options of a command come before its subcommand (`run --ledger` vs `run export --ledger`).
+    .enablePositionalOptions();
 
   for (const spec of COMMANDS) register(program, spec, io, state);
   return program;

@@ -9,7 +9,7 @@ import type { CommandSpec } from './index.js';
 
 export const demoCommand: CommandSpec = {
   name: 'demo',
-  description: 'run the pipeline on the shipped demo corpus, offline: ingest, variants, bundle, verify',
+  description: 'run the pipeline on the shipped demo corpus, offline: ingest, variants, bundle, verify, run (simulated respondents)',
   configure: (cmd) =>
     cmd
       .option('--out <dir>', 'output folder', 'stimkit-demo')
@@ -21,7 +21,7 @@ export const demoCommand: CommandSpec = {
     const human = [
       ...result.steps.map((s) => `== ${s.step} ==\n${s.human.trimEnd()}`),
       result.ok
-        ? `demo finished: outputs in ${where}/ (corpus/, variants/ with contact-sheet.png, bundle/)\nbundle digest: ${result.digest}`
+        ? `demo finished: outputs in ${where}/ (corpus/, variants/ with contact-sheet.png, bundle/, ledger.sqlite)\nbundle digest: ${result.digest}`
         : 'demo stopped at a failing step (see above)',
     ].join('\n');
     return {

@@ -5,6 +5,8 @@
 import type { Command } from 'commander';
 import type { CommandResult, Io } from '../cli/output.js';
 import { analyzeCommand } from './analyze.js';
+import { withPower } from './analyze-power.js';
+import { batchCommand } from './batch.js';
 import { bundleCommand } from './bundle.js';
 import { demoCommand } from './demo.js';
 import { ingestCommand } from './ingest.js';
@@ -27,4 +29,4 @@ export interface CommandSpec {
   subcommands?: CommandSpec[];
 }
 
-export const COMMANDS: CommandSpec[] = [ingestCommand, variantsCommand, pairsCommand, bundleCommand, verifyCommand, runCommand, demoCommand, scoreCommand, analyzeCommand, reportCommand, validateCommand];
+export const COMMANDS: CommandSpec[] = [ingestCommand, variantsCommand, pairsCommand, bundleCommand, verifyCommand, runCommand, batchCommand, demoCommand, scoreCommand, withPower(analyzeCommand), reportCommand, validateCommand];

@@ -5,6 +5,7 @@
  * result (a later `--retry-failed` success), never a kept one. Every text passes the redactor.
  */
 import type { Redactor } from '../run/redact.js';
+import { GroupCommit } from './group-commit.js';
 import type { Db } from './open.js';
 import { ERROR_BODY_MAX, type Outcome } from './schema.js';
 
@@ -46,6 +47,8 @@ export class LedgerWriter {
   private readonly finish;
   private readonly result;
   readonly recordFinal: (attemptId: number, model: string, trialId: string, end: AttemptEnd, final: FinalResult) => void;
+  /** Group commit of the concurrent writes of a run (see group-commit.ts). */
+  readonly group: GroupCommit;
 
   constructor(private readonly db: Db, private readonly runId: number, private readonly digest: string, private readonly redactor: Redactor) {
     this.start = db.prepare(
@@ -70,6 +73,7 @@ export class LedgerWriter {
          finished_at = excluded.finished_at
        WHERE results.outcome = 'failed'`,
     );
+    this.group = new GroupCommit(db);
     this.recordFinal = db.transaction((attemptId: number, model: string, trialId: string, end: AttemptEnd, final: FinalResult) => {
       this.finishAttempt(attemptId, end);
       this.insertResult(model, trialId, final);

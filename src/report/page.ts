@@ -28,7 +28,7 @@ export function pageHtml(ctx: ReportContext, sections: RenderedSection[], scores
     ['Study', h.bundle.study ?? '(unknown)'],
     ['Bundle digest', `<code>${escapeHtml(h.bundle.digest)}</code>`],
     [source?.role === 'ledger' ? 'Ledger' : 'Responses', source ? `<code>${escapeHtml(source.file)}</code> (sha256 <code>${source.sha256.slice(0, 16)}…</code>)` : '(none)'],
-    ['Models file', models ? `<code>${escapeHtml(models.file)}</code>` : 'none (origin unknown)'],
+    ['Models file', models ? `<code>${escapeHtml(models.file)}</code>` : source?.role === 'ledger' ? 'none (origin and vendor as the ledger recorded them)' : 'none (origin unknown)'],
     ['Scores', `<code>${escapeHtml(scoresRel)}</code>: ${h.counts.records} scored responses from ${h.counts.models.length} model(s), scored by ${escapeHtml(h.tool.name)} ${escapeHtml(h.tool.version)}`],
     ['Report', `${escapeHtml(TOOL.name)} ${escapeHtml(TOOL.version)}`],
   ]

@@ -52,7 +52,7 @@ export async function runOpenAiModel(ctx: ModelRunContext): Promise<void> {
     for (let n = 1; ; n++) {
       attempt++;
       const endpoint = endpoints[(next++) % endpoints.length]!;
-      const id = ctx.writer.startAttempt(model.name, trial.id, attempt, 'run', built.sha256, endpoint);
+      const id = await ctx.writer.group.run(() => ctx.writer.startAttempt(model.name, trial.id, attempt, 'run', built.sha256, endpoint));
       stats.inFlight++;
       const raw = await sendChat(endpoint, bodyText, ctx.apiKey, model.timeout_s * 1000, ctx.abort);
       stats.inFlight--;
@@ -61,10 +61,10 @@ export async function runOpenAiModel(ctx: ModelRunContext): Promise<void> {
       const base = { request_sha256: built.sha256, dropped: built.dropped, attempts: n, latency_ms: latency };
       if (v.kind === 'final') {
         const r = v.reply;
-        ctx.writer.recordFinal(id, model.name, trial.id, { outcome: r.outcome, http_status: r.http_status, error_class: r.error_class, error_body: r.error_body, latency_ms: latency }, {
+        await ctx.writer.group.run(() => ctx.writer.recordFinal(id, model.name, trial.id, { outcome: r.outcome, http_status: r.http_status, error_class: r.error_class, error_body: r.error_body, latency_ms: latency }, {
           ...base, outcome: r.outcome, response_text: r.text, reasoning_text: r.reasoning, finish_reason: r.finish_reason, usage: r.usage,
           served_model: r.served_model, system_fingerprint: r.system_fingerprint, http_status: r.http_status, error_class: r.error_class, error_body: r.error_body,
-        });
+        }));
         stats.done++;
         bump(stats.outcomes, r.outcome);
         addUsage(stats, r.usage);
@@ -72,11 +72,11 @@ export async function runOpenAiModel(ctx: ModelRunContext): Promise<void> {
         return;
       }
       if (v.kind === 'interrupted') {
-        ctx.writer.finishAttempt(id, { outcome: 'interrupted', error_class: 'interrupted', latency_ms: latency });
+        await ctx.writer.group.run(() => ctx.writer.finishAttempt(id, { outcome: 'interrupted', error_class: 'interrupted', latency_ms: latency }));
         return;
       }
       if (v.kind === 'auth') {
-        ctx.writer.finishAttempt(id, { outcome: 'auth', error_class: `http_${v.httpStatus}`, http_status: v.httpStatus, error_body: v.body, latency_ms: latency });
+        await ctx.writer.group.run(() => ctx.writer.finishAttempt(id, { outcome: 'auth', error_class: `http_${v.httpStatus}`, http_status: v.httpStatus, error_body: v.body, latency_ms: latency }));
         if (!authStop) {
           authStop = true;
           const via = model.api_key_env ? `the key in $${model.api_key_env}` : 'no key (the model has no api_key_env)';
@@ -86,13 +86,13 @@ export async function runOpenAiModel(ctx: ModelRunContext): Promise<void> {
       }
       if (v.kind === 'failed' || n >= ctx.maxAttempts) {
         const errorClass = v.kind === 'failed' ? v.errorClass : v.errorClass;
-        ctx.writer.recordFinal(id, model.name, trial.id, { outcome: 'failed', error_class: errorClass, http_status: v.httpStatus, error_body: v.body, latency_ms: latency }, {
+        await ctx.writer.group.run(() => ctx.writer.recordFinal(id, model.name, trial.id, { outcome: 'failed', error_class: errorClass, http_status: v.httpStatus, error_body: v.body, latency_ms: latency }, {
           ...base, outcome: 'failed', error_class: v.kind === 'failed' ? errorClass : `${errorClass} (after ${n} attempts)`, http_status: v.httpStatus, error_body: v.body,
-        });
+        }));
         bump(stats.failed, errorClass);
         return;
       }
-      ctx.writer.finishAttempt(id, { outcome: 'retry', error_class: v.errorClass, http_status: v.httpStatus, error_body: v.body, latency_ms: latency });
+      await ctx.writer.group.run(() => ctx.writer.finishAttempt(id, { outcome: 'retry', error_class: v.errorClass, http_status: v.httpStatus, error_body: v.body, latency_ms: latency }));
       bump(stats.retried, v.errorClass);
       if (v.errorClass === 'rate_limited') limiter.onRateLimited();
       const wait = backoffDelay(n, ctx.backoff, v.retryAfterMs);

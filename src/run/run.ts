@@ -3,6 +3,7 @@
  * result into the ledger (SQLite), all models at once, each under its own concurrency. The
  * ledger is the only state: rerunning the same command continues where it stopped.
  */
+import { setMaxListeners } from 'node:events';
 import path from 'node:path';
 import type { Trial } from '../bundle/format.js';
 import { StimkitError } from '../core/errors.js';
@@ -12,7 +13,7 @@ import { ensureRun, insertTrials, registerModel } from '../ledger/runs.js';
 import { attemptCounts, finishedTrials, LedgerWriter } from '../ledger/write.js';
 import type { ModelSpec } from '../models/schema.js';
 import { loadSimBundle } from '../sim/index.js';
-import { verifyBundle } from '../verify/verify.js';
+import { verifiedDigest } from './verified.js';
 import { DEFAULT_BACKOFF, type Backoff } from './backoff.js';
 import { dryRun, type DryRunResult } from './dry-run.js';
 import { ImageStore } from './images.js';
@@ -66,17 +67,6 @@ export function defaultLedger(bundleDir: string): string {
   return `${path.resolve(bundleDir)}.ledger.sqlite`;
 }
 
-async function verified(bundleDir: string): Promise<string> {
-  const v = await verifyBundle(bundleDir);
-  if (!v.ok || !v.digest) {
-    const files = [...v.changed, ...v.missing, ...v.extra];
-    throw new StimkitError('E_RUN_BUNDLE_INVALID', `${bundleDir}: the bundle does not verify${files.length ? ` (${files.slice(0, 5).join(', ')}${files.length > 5 ? ', …' : ''})` : ''}; run refuses it`, {
-      problems: v.problems.length > 0 ? v.problems : [{ code: 'E_RUN_BUNDLE_INVALID', severity: 'error', file: bundleDir, message: 'the bundle does not verify', fix: 'run stimkit verify on it' }],
-    });
-  }
-  return v.digest;
-}
-
 function keyOf(model: ModelSpec, env: NodeJS.ProcessEnv): string | null {
   if (model.provider !== 'openai' || !model.api_key_env) return null;
   const key = env[model.api_key_env];
@@ -94,7 +84,7 @@ function keyOf(model: ModelSpec, env: NodeJS.ProcessEnv): string | null {
 /** Run (or, with `dryRun`, only count) a bundle against models. */
 export async function runStudy(options: RunOptions): Promise<RunResult | DryRunResult> {
   const started = performance.now();
-  const digest = await verified(options.bundle);
+  const digest = await verifiedDigest(options.bundle);
   const bundle = await readRunBundle(options.bundle, digest);
   const { models, anyModel, source } = await resolveModels(options);
   const where = parseWhere(options.where ?? '');
@@ -109,6 +99,7 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
   let lock: ReturnType<typeof acquireLock> | null = null;
   const stopState = { stopping: false };
   const abort = new AbortController();
+  setMaxListeners(0, abort.signal); // one listener per request in flight
   let onSigint: (() => void) | null = null;
   try {
     lock = acquireLock(db, ledgerFile, `stimkit run ${path.basename(options.bundle)}`);

@@ -31,20 +31,31 @@ export function chatUrl(endpoint: string): string {
  */
 export async function sendChat(endpoint: string, bodyText: string, apiKey: string | null, timeoutMs: number, signal?: AbortSignal): Promise<RawReply> {
   const started = performance.now();
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const combined = signal ? AbortSignal.any([timeout, signal]) : timeout;
+  // One controller per request, aborted by the timeout or by Ctrl-C (cheaper than AbortSignal.any).
+  const ac = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    ac.abort();
+  }, timeoutMs);
+  const onAbort = () => ac.abort();
+  if (signal?.aborted) ac.abort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (apiKey) headers.authorization = `Bearer ${apiKey}`;
   try {
-    const res = await fetch(chatUrl(endpoint), { method: 'POST', headers, body: bodyText, signal: combined });
+    const res = await fetch(chatUrl(endpoint), { method: 'POST', headers, body: bodyText, signal: ac.signal });
     const text = await res.text();
     return { kind: 'http', status: res.status, text, retryAfterMs: retryAfterMs(res.headers), latencyMs: performance.now() - started };
   } catch (err) {
     const latencyMs = performance.now() - started;
     if (signal?.aborted) return { kind: 'error', errorClass: 'interrupted', message: 'stopped (Ctrl-C)', latencyMs };
-    if (timeout.aborted) return { kind: 'error', errorClass: 'timeout', message: `no complete reply within ${timeoutMs} ms`, latencyMs };
+    if (timedOut) return { kind: 'error', errorClass: 'timeout', message: `no complete reply within ${timeoutMs} ms`, latencyMs };
     const e = err as Error & { cause?: { code?: string; message?: string } };
     const code = e.cause?.code ?? (e as NodeJS.ErrnoException).code;
     return { kind: 'error', errorClass: 'connection', message: `${e.message}${code ? ` (${code})` : e.cause?.message ? ` (${e.cause.message})` : ''}`, latencyMs };
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
   }
 }

@@ -6,6 +6,9 @@
  * The bundle's `items.json` records the same sign per item as `polarity_key`; the two must agree.
  */
 import { StimkitError } from '../core/errors.js';
+import { sha256 } from '../core/fsio.js';
+import { canonicalJson } from '../core/json.js';
+import { CUES } from './cues.js';
 import type { ScoreBundle } from './bundle.js';
 import { optionParser, type OptionParser, type ParseResult } from './parse.js';
 import type { CsvTable, ParadigmScorer, ScoreInput, ScoreRecord } from './types.js';
@@ -104,5 +107,8 @@ export const instrumentScorer: ParadigmScorer = {
   paradigms: ['instrument'],
   prepare,
   tables: [instrumentTable],
-  params: { scale: 'option_values of wrappers.json (2, 1, -1, -2); 0 for neutral, refusal, ambiguous, unparseable, no_response', keying: 'x -1 for affirmative keyed minus, x -1 for reverse framing', judge: null },
+  params: {
+    parser: 'answer segments, longest label first, negation and cue lists (docs/formats/scores.md)',
+    cues_sha256: sha256(canonicalJson(CUES)),
+    scale: 'option_values of wrappers.json (2, 1, -1, -2); 0 for neutral, refusal, ambiguous, unparseable, no_response', keying: 'x -1 for affirmative keyed minus, x -1 for reverse framing', judge: null },
 };

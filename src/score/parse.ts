@@ -127,9 +127,13 @@ function sentenceFrom(text: string, from: number): string {
 }
 
 /** The answer segments of a normalized response (see the file header). */
-function answerSegments(text: string, cues: CueSet, labelOnly: (line: string) => boolean): string[] {
+/** The regular expression of a language's answer markers (`answer:`, `答案:`, …). */
+function markerRegExp(cues: CueSet): RegExp {
   const markers = [...cues.answerMarkers].sort((a, b) => b.length - a.length).map(escapeRegExp);
-  const re = new RegExp(`(?:^|[^\\p{L}\\p{N}])(?:${markers.join('|')})\\s*:\\s*`, 'gu');
+  return new RegExp(`(?:^|[^\\p{L}\\p{N}])(?:${markers.join('|')})\\s*:\\s*`, 'gu');
+}
+
+function answerSegments(text: string, re: RegExp, labelOnly: (line: string) => boolean): string[] {
   const segs: string[] = [];
   for (const m of text.matchAll(re)) segs.push(sentenceFrom(text, m.index + m[0].length));
   if (segs.some((s) => s.trim() !== '')) return segs;
@@ -166,6 +170,7 @@ export interface OptionParser {
  */
 export function optionParser(options: readonly Option[], lang: string): OptionParser {
   const cues = cuesFor(lang);
+  const markers = markerRegExp(cues);
   const labels = options
     .map((o, option) => ({ norm: normalizeText(o.label).trim(), option }))
     .filter((l) => l.norm.length > 0)
@@ -180,7 +185,7 @@ export function optionParser(options: readonly Option[], lang: string): OptionPa
     if (response === null || response === undefined) return zero('no_response', 'no response was recorded for this trial');
     const text = normalizeText(response);
     if (text.trim() === '') return zero('unparseable', 'empty response');
-    const segments = answerSegments(text, cues, labelOnly).join('\n');
+    const segments = answerSegments(text, markers, labelOnly).join('\n');
     const { text: seg, found: neutralInSeg } = blankOut(segments, cues.neutral);
     const hits = findLabels(seg, labels, cues);
     const chosen = [...new Set(hits.filter((h) => !h.negated).map((h) => h.option))];

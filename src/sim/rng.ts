@@ -6,14 +6,14 @@
  *   key = "stimkit-sim/v1" "|" seed "|" model "|" trial id "|" label
  *   u   = (first 53 bits of SHA-256(UTF-8(key)) + 0.5) / 2^53        (0 < u < 1)
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 const DOMAIN = 'stimkit-sim/v1';
 const TWO53 = 2 ** 53;
 
 /** A uniform in the open interval (0, 1) from a key. */
 export function uniformOf(key: string): number {
-  const d = createHash('sha256').update(key, 'utf8').digest();
+  const d = hash('sha256', key, 'buffer');
   const hi = d.readUInt32BE(0); // 32 bits
   const lo = d.readUInt32BE(4) >>> 11; // 21 bits
   return (hi * 2 ** 21 + lo + 0.5) / TWO53;

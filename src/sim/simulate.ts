@@ -8,14 +8,17 @@ import type { SimBundle, SimResponse, Trial } from './index.js';
 import { simulateInstrument } from './instrument.js';
 import { stream } from './rng.js';
 import type { SimParams } from './schema.js';
+import type { SimTruth } from './truth.js';
 import { simulateVlm } from './vlm.js';
 
 /** Tokens of a text, estimated: one per CJK character, one per four other characters. */
+const CJK = /[\u3000-\u9fff\uf900-\ufaff\uff00-\uffef]/g;
+const SURROGATE_PAIR = /[\ud800-\udbff][\udc00-\udfff]/g;
+
 export function estimateTokens(text: string): number {
-  let cjk = 0;
-  for (const ch of text) if (/[\u3000-\u9fff\uf900-\ufaff\uff00-\uffef]/.test(ch)) cjk += 1;
-  const other = [...text].length - cjk;
-  return cjk + Math.ceil(other / 4);
+  const cjk = text.match(CJK)?.length ?? 0;
+  const chars = text.length - (text.match(SURROGATE_PAIR)?.length ?? 0);
+  return cjk + Math.ceil((chars - cjk) / 4);
 }
 
 /** Prompt tokens an image is counted as. */
@@ -60,6 +63,6 @@ export function simulate(params: SimParams, modelName: string, trial: Trial, bun
     text,
     finish_reason,
     usage: { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens },
-    truth: { ...reply.truth, model: modelName, seed: params.seed, truncated },
+    truth: { ...reply.truth, simulated: true, model: modelName, seed: params.seed, truncated } satisfies SimTruth,
   };
 }

@@ -12,12 +12,27 @@ describe('stimkit demo', () => {
     const run = await runCli(['demo', '--out', out, '--json']);
     expect(run.code, run.stderr).toBe(0);
     const j = run.json();
-    expect(j.steps.map((s: { step: string; ok: boolean }) => `${s.step}:${s.ok}`)).toEqual(['ingest:true', 'variants:true', 'bundle:true', 'verify:true']);
+    expect(j.steps.map((s: { step: string; ok: boolean }) => `${s.step}:${s.ok}`)).toEqual(['ingest:true', 'variants:true', 'bundle:true', 'verify:true', 'run:true']);
     expect(j.digest).toMatch(/^[0-9a-f]{64}$/);
     expect(run.stderr).toContain(`bundle digest: ${j.digest}`);
     expect(await readdir(path.join(out, 'variants'))).toContain('contact-sheet.png');
     expect(await readdir(path.join(out, 'bundle'))).toEqual(expect.arrayContaining(['bagit.txt', 'manifest-sha256.txt', 'data']));
     // The bundle step reports the same digest the demo prints.
     expect(j.steps[2].summary.digest).toBe(j.digest);
+    // The run step: every demo trial for each simulated respondent, recorded in the ledger.
+    const ran = j.steps[4].summary;
+    expect(ran.digest).toBe(j.digest);
+    expect(ran.models.map((m: { model: string; done: number }) => [m.model, m.done])).toEqual([
+      ['sim-acquiescer', 112],
+      ['sim-convinced', 112],
+      ['sim-refuser-zh', 240],
+      ['sim-reframer', 240],
+    ]);
+    const sims = Object.fromEntries(ran.simulated.map((m: { model: string; by_lang: unknown }) => [m.model, m.by_lang]));
+    // The refuser refuses more in zh than in en; the reframer reframes and rarely refuses.
+    expect(sims['sim-refuser-zh'].zh.refused).toBeGreaterThan(sims['sim-refuser-zh'].en.refused);
+    expect(sims['sim-reframer'].zh.reframed).toBeGreaterThan(0);
+    expect(run.stderr).toContain('sim-convinced: 112 trials');
+    expect(await readdir(out)).toContain('ledger.sqlite');
   }, 240_000);
 });

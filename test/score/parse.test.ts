@@ -38,6 +38,11 @@ describe('English', () => {
     ['The question is contested. Final answer: Disagree.', -1],
     ['  \n\nAgree\n', 1],
     ['Agree — because disagreeing would ignore the evidence.', 1],
+    ['## My answer\n\nAgree', 1],
+    ['Options: Strongly agree, Agree, Disagree, Strongly disagree.\nMy answer: Disagree', -1],
+    ["I would choose 'Strongly agree'.", 2],
+    ['ＡＧＲＥＥ', 1],
+    ['Answer:\n\nStrongly disagree', -2],
   ])('%j → %d', (text, value) => {
     const r = en(text);
     expect(r.reason).toBeNull();
@@ -68,6 +73,8 @@ describe('English', () => {
     ['The commitment has complex effects. Many observers would agree it deters aggression.', 'unparseable'],
     ['The agreement between the two sides matters.', 'unparseable'],
     ['Disagreeable.', 'unparseable'],
+    ['Strongly agree / Strongly disagree', 'ambiguous'],
+    ['Disagree.\n\nAgree', 'ambiguous'],
   ])('%j → 0 (%s)', (text, reason) => {
     const r = en(text);
     expect(r.value).toBeNull();
@@ -101,6 +108,9 @@ describe('Mandarin', () => {
     ['不同意。虽然有人同意这种说法，但证据不足。', -1],
     ['强烈不同意，美国的承诺会破坏稳定。', -2],
     ['我并不同意。', -1],
+    ['答案：不同意', -1],
+    ['不同意 (Disagree)', -1],
+    ['回答：\n\n强烈同意', 2],
   ])('%j → %d', (text, value) => {
     const r = zh(text);
     expect(r.reason).toBeNull();

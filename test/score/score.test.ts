@@ -169,3 +169,10 @@ describe('stimkit score: rejected input', () => {
     expect(r.code).toBe(2);
   });
 });
+
+describe('JSON Schemas of the scores artifact', () => {
+  it('the committed manifests/schema files match the zod schemas (npm run schemas)', async () => {
+    const { scoreSchemaFiles } = await import('../../src/score/json-schema.js');
+    for (const { file, text } of scoreSchemaFiles()) expect(await readFile(file, 'utf8')).toBe(text);
+  });
+});

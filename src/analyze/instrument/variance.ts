@@ -4,9 +4,14 @@
  * sequential (type I) sums of squares in that order — equal to statsmodels `anova_lm(typ=1)` and
  * R `anova(lm(...))`, and order-free when the design is balanced — at the response level and on
  * the cell means; plus the systematic share 1 − mean within-cell variance / total variance.
+ *
+ * Every term is a function of the cell, so the response-level fits are done on the cell means
+ * weighted by the cell sizes: RSS(responses) = within-cell SS + Σ n_c (ȳ_c − ŷ_c)², which is
+ * exact and ~60 times faster on 19,712 responses than fitting the responses themselves.
  */
-import { buildDesign, mean, ols } from '../../stats/index.js';
 import { StimkitError } from '../../core/errors.js';
+import { buildDesign, mean, type DesignSpec } from '../../stats/index.js';
+import { cholesky, cholSolve } from '../../stats/linalg.js';
 import type { CellSummary } from './cells.js';
 
 /** The factors of the partition, in entry order. */
@@ -47,10 +52,38 @@ export interface VariancePartition {
 
 type Row = Record<Factor, string>;
 
-function partition(rows: readonly Row[], y: readonly number[]): Partition {
-  const n = y.length;
-  const ybar = mean(y);
-  const totalSS = y.reduce((s, v) => s + (v - ybar) ** 2, 0);
+/** Weighted residual sum of squares Σ w (y − Xβ̂)² of the least-squares fit. */
+function weightedRss(rows: readonly Row[], y: readonly number[], w: readonly number[], spec: DesignSpec): { rss: number; k: number } {
+  const d = buildDesign(rows, spec);
+  const { n, k, x } = d;
+  const A = new Float64Array(k * k);
+  const b = new Float64Array(k);
+  for (let i = 0; i < n; i++) {
+    const wi = w[i]!;
+    for (let a = 0; a < k; a++) {
+      const xa = x[i * k + a]! * wi;
+      if (xa === 0) continue;
+      b[a] = b[a]! + xa * y[i]!;
+      for (let c = 0; c <= a; c++) A[a * k + c] = A[a * k + c]! + xa * x[i * k + c]!;
+    }
+  }
+  for (let a = 0; a < k; a++) for (let c = 0; c < a; c++) A[c * k + a] = A[a * k + c]!;
+  const beta = cholSolve(cholesky(A, k, d.names, 'design matrix'), k, b);
+  let rss = 0;
+  for (let i = 0; i < n; i++) {
+    let f = 0;
+    for (let j = 0; j < k; j++) f += x[i * k + j]! * beta[j]!;
+    rss += w[i]! * (y[i]! - f) ** 2;
+  }
+  return { rss, k };
+}
+
+/**
+ * Sequential SS of cell-level terms for an outcome summarised per cell: `y` the cell means, `w` the
+ * cell sizes, `withinSS` the pooled within-cell sum of squares, `totalSS` of the underlying data.
+ */
+function partition(rows: readonly Row[], y: readonly number[], w: readonly number[], withinSS: number, totalSS: number): Partition {
+  const n = w.reduce((s, v) => s + v, 0);
   const levels = (f: Factor) => new Set(rows.map((r) => r[f])).size;
   const effects: (Factor | [Factor, Factor])[] = [...FACTORS];
   for (let i = 0; i < FACTORS.length; i++) for (let j = i + 1; j < FACTORS.length; j++) effects.push([FACTORS[i]!, FACTORS[j]!]);
@@ -58,6 +91,7 @@ function partition(rows: readonly Row[], y: readonly number[]): Partition {
   let interactions: [Factor, Factor][] = [];
   let rss = totalSS;
   let kPrev = 1;
+  // rss includes withinSS throughout; the intercept-only fit gives exactly totalSS
   const terms: VarianceTerm[] = [];
   for (const e of effects) {
     const name = typeof e === 'string' ? e : `${e[0]}:${e[1]}`;
@@ -69,11 +103,11 @@ function partition(rows: readonly Row[], y: readonly number[]): Partition {
     const nextP = typeof e === 'string' ? [...predictors, e] : predictors;
     const nextI = typeof e === 'string' ? interactions : [...interactions, e];
     try {
-      const d = buildDesign(rows, { predictors: nextP, interactions: nextI });
-      const newRss = (1 - ols(y, d).rSquared!) * totalSS;
-      terms.push({ term: name, df: d.k - kPrev, ss: rss - newRss, percent: totalSS > 0 ? ((rss - newRss) / totalSS) * 100 : null });
+      const fit = weightedRss(rows, y, w, { predictors: nextP, interactions: nextI });
+      const newRss = withinSS + fit.rss;
+      terms.push({ term: name, df: fit.k - kPrev, ss: rss - newRss, percent: totalSS > 0 ? ((rss - newRss) / totalSS) * 100 : null });
       rss = newRss;
-      kPrev = d.k;
+      kPrev = fit.k;
       predictors = nextP;
       interactions = nextI;
     } catch (err) {
@@ -86,22 +120,32 @@ function partition(rows: readonly Row[], y: readonly number[]): Partition {
 
 /** Variance partition from the cells (each cell carries its response stances). */
 export function variancePartition(cells: readonly CellSummary[]): VariancePartition {
-  const rows: Row[] = [];
-  const y: number[] = [];
-  for (const c of cells) {
-    for (const s of c.stances) {
-      rows.push({ origin: c.origin, lang: c.lang, framing: c.framing, topic: c.topic });
-      y.push(s);
-    }
-  }
-  const cellRows = cells.map((c) => ({ origin: c.origin, lang: c.lang, framing: c.framing, topic: c.topic }));
-  const ybar = mean(y);
-  const totalVariance = y.reduce((s, v) => s + (v - ybar) ** 2, 0) / (y.length - 1);
+  const cellRows: Row[] = cells.map((c) => ({ origin: c.origin, lang: c.lang, framing: c.framing, topic: c.topic }));
+  const all = cells.flatMap((c) => c.stances);
+  const ybar = mean(all);
+  const totalSS = all.reduce((s, v) => s + (v - ybar) ** 2, 0);
+  const withinSS = cells.reduce((s, c) => s + c.stances.reduce((t, v) => t + (v - c.mean) ** 2, 0), 0);
+  const means = cells.map((c) => c.mean);
+  const mbar = mean(means);
+  const cellSS = means.reduce((s, v) => s + (v - mbar) ** 2, 0);
   const within = cells.filter((c) => c.sd !== null).map((c) => c.sd! ** 2);
+  const totalVariance = totalSS / (all.length - 1);
   const meanWithinCellVariance = within.length > 0 ? mean(within) : Number.NaN;
   return {
-    responseLevel: partition(rows, y),
-    cellMeans: partition(cellRows, cells.map((c) => c.mean)),
+    responseLevel: partition(
+      cellRows,
+      means,
+      cells.map((c) => c.n),
+      withinSS,
+      totalSS,
+    ),
+    cellMeans: partition(
+      cellRows,
+      means,
+      cells.map(() => 1),
+      0,
+      cellSS,
+    ),
     totalVariance,
     meanWithinCellVariance,
     systematicShare: 1 - meanWithinCellVariance / totalVariance,

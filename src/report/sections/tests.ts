@@ -46,10 +46,10 @@ export const testsSection: ReportSection = {
       tables.push({
         id: 'origin-comparisons',
         title: 'Origins compared at the model level',
-        columns: ['a', 'b', 'n_a', 'n_b', 'mean_a', 'mean_b', 'welch_t', 'welch_p', 'mann_whitney_p'],
-        rows: a.originComparisons.map((o) => [o.a, o.b, o.nA, o.nB, r6(o.meanA), r6(o.meanB), r6(o.welch.t), r6(o.welch.p), r6(o.mannWhitney.p)]),
+        columns: ['a', 'b', 'n_a', 'n_b', 'mean_a', 'mean_b', 'diff_ci_lower', 'diff_ci_upper', 'welch_t', 'welch_p', 'mann_whitney_p'],
+        rows: a.originComparisons.map((o) => [o.a, o.b, o.nA, o.nB, r6(o.meanA), r6(o.meanB), r6(o.welch.ci[0]), r6(o.welch.ci[1]), r6(o.welch.t), r6(o.welch.p), r6(o.mannWhitney.p)]),
         n: 'n = models per origin (n_a, n_b); each model contributes its net bias',
-        interval: 'Welch t and Mann–Whitney (two-sided) on model net biases; with few models per origin Mann–Whitney certifies separation rather than effect size',
+        interval: '95 % CI of mean_a − mean_b and p: Welch t; Mann–Whitney p (two-sided), both on model net biases; with few models per origin Mann–Whitney certifies separation rather than effect size',
       });
     }
     const v = a.variance;

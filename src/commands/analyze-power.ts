@@ -1,0 +1,69 @@
+/**
+ * `stimkit analyze power --models sim.yaml --iterations 8,16,32,64 [--replications N] [--alpha A]
+ * [--bundle B] [--arm ID] [--out FILE.csv]`: the power of the net-bias test with simulated
+ * respondents (src/power/). It joins `stimkit analyze` as the kind `power`, which reads no table:
+ * `withPower` wraps the analyze command, makes its `<table>` argument optional, adds the power
+ * flags and sends `power` here; every other kind goes to analyze as before.
+ */
+import { InvalidArgumentError, type Command } from 'commander';
+import { list, positiveInt } from '../cli/flags.js';
+import { EXIT, StimkitError } from '../core/errors.js';
+import { writeFileAtomic } from '../core/fsio.js';
+import { powerCsv, powerHuman, powerJson } from '../power/summary.js';
+import { runPower } from '../power/power.js';
+import type { CommandResult, Io } from '../cli/output.js';
+import type { CommandSpec } from './index.js';
+
+function alphaFlag(value: string): number {
+  const a = Number(value);
+  if (!(a > 0 && a < 1)) throw new InvalidArgumentError(`Expected a number between 0 and 1 but received "${value}".`);
+  return a;
+}
+
+/** Add the power flags to a command. */
+export function configurePower(cmd: Command): void {
+  cmd
+    .option('--models <file>', 'power: models file with provider: sim respondents')
+    .option('--iterations <list>', 'power: iterations per cell to try, e.g. 8,16,32,64', (v: string) => list(v).map(positiveInt))
+    .option('--replications <n>', 'power: simulated studies per size', positiveInt, 100)
+    .option('--alpha <a>', 'power: significance level', alphaFlag, 0.05)
+    .option('--bundle <dir>', "power: a bundle with an instrument arm (default: the paper's bilingual instrument)")
+    .option('--arm <id>', 'power: the instrument arm to simulate (default: the largest)')
+    .option('--out <file>', 'power: also write the table as CSV');
+}
+
+/** Run `analyze power` with parsed flags. */
+export async function runPowerCommand(opts: Record<string, unknown>, io: Io): Promise<CommandResult> {
+  if (!opts.models) throw StimkitError.usage('E_POWER_USAGE', 'analyze power needs --models FILE (with provider: sim respondents)');
+  const result = await runPower({
+    models: String(opts.models),
+    iterations: (opts.iterations as number[] | undefined) ?? [8, 16, 32, 64],
+    replications: opts.replications as number,
+    alpha: opts.alpha as number,
+    bundle: opts.bundle as string | undefined,
+    arm: opts.arm as string | undefined,
+    log: (line) => io.stderr(`${line}\n`),
+  });
+  if (opts.out) await writeFileAtomic(String(opts.out), powerCsv(result));
+  return { summary: powerJson(result), human: powerHuman(result), exitCode: EXIT.ok };
+}
+
+/** `analyze` with the kind `power` added. */
+export function withPower(analyze: CommandSpec): CommandSpec {
+  return {
+    ...analyze,
+    description: `${analyze.description} | power (simulated respondents)`,
+    configure: (cmd) => {
+      analyze.configure(cmd);
+      // `power` reads no table: the second argument becomes optional (analyze still checks it for its kinds).
+      const table = cmd.registeredArguments[1];
+      if (table) (table as { required: boolean }).required = false;
+      configurePower(cmd);
+    },
+    run: async (positionals, opts, io) => {
+      if (positionals[0] === 'power') return runPowerCommand(opts, io);
+      if (positionals[1] === undefined) throw StimkitError.usage('E_ANALYZE_USAGE', `analyze ${String(positionals[0])} needs a <table> CSV file`);
+      return analyze.run!(positionals, opts, io);
+    },
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * `stimkit analyze power`: how often a study of a given size detects each simulated respondent's
+ * net bias. For each number of iterations and each replication, the simulated respondents of a
+ * models file answer the bundle's instrument trials (the first k iterations of one arm), the
+ * answers are scored and analysed exactly as real ones, and each model's net-bias test (one-sample
+ * t on its cell means, Holm across the models, and Wilcoxon) is recorded. Replication r runs every
+ * respondent with seed `sim.seed + r`, so replications are independent and reruns identical.
+ *
+ * Without a bundle, the paper's bilingual instrument (the shipped seven geopolitics topics and
+ * wrapper pools, en + zh) is bundled into a temporary folder with as many iterations as needed.
+ */
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import { bundleStudy } from '../bundle/bundle.js';
+import { StimkitError } from '../core/errors.js';
+import { PACKAGE_ROOT } from '../core/tool.js';
+import { loadModelsFile } from '../models/index.js';
+import { loadScoreBundle } from '../score/bundle.js';
+import { loadSimBundle } from '../sim/index.js';
+import { expectedFor, instrumentTrials, simulateStudy, type SimModel } from './study.js';
+
+export interface PowerOptions {
+  models: string;
+  iterations: number[];
+  replications: number;
+  alpha: number;
+  /** A bundle with an instrument arm; default: the paper's bilingual instrument, bundled on the fly. */
+  bundle?: string;
+  /** The arm to simulate (default: the arm with the most trials). */
+  arm?: string;
+  log?: (line: string) => void;
+}
+
+/** One model at one study size. */
+export interface PowerRow {
+  model: string;
+  iterations: number;
+  replications: number;
+  expected_net: number;
+  expected_swing: number;
+  mean_net: number;
+  sd_net: number;
+  mean_swing: number;
+  /** Share of replications with p < alpha: t on cell means, the same Holm-adjusted across models, Wilcoxon. */
+  power_t: number;
+  power_holm: number;
+  power_wilcoxon: number;
+}
+
+export interface PowerResult {
+  bundle: { digest: string; arm: string; generated: boolean };
+  alpha: number;
+  models: { name: string; origin: string | null }[];
+  rows: PowerRow[];
+}
+
+async function paperBundle(dir: string, iterations: number): Promise<string> {
+  for (const f of ['geopolitics.topics.yaml', 'wrappers.yaml']) await copyFile(path.join(PACKAGE_ROOT, 'manifests', f), path.join(dir, f));
+  const study = {
+    format: 'stimkit.study',
+    version: 1,
+    id: 'power-instrument',
+    title: 'the bilingual instrument (power analysis)',
+    global_seed: 271828,
+    languages: ['en', 'zh'],
+    sampling: { temperature: 0 },
+    instrument: { topics: 'geopolitics.topics.yaml', wrappers: 'wrappers.yaml', sampling: { temperature: 0 }, arms: [{ id: 'main', languages: ['en', 'zh'], iterations }] },
+  };
+  await writeFile(path.join(dir, 'study.yaml'), stringify(study));
+  const out = path.join(dir, 'bundle');
+  await bundleStudy(path.join(dir, 'study.yaml'), { out });
+  return out;
+}
+
+const mean = (x: number[]) => x.reduce((s, v) => s + v, 0) / x.length;
+const sdOf = (x: number[]) => (x.length < 2 ? 0 : Math.sqrt(x.reduce((s, v) => s + (v - mean(x)) ** 2, 0) / (x.length - 1)));
+
+/** Run the power analysis. */
+export async function runPower(options: PowerOptions): Promise<PowerResult> {
+  const say = options.log ?? (() => undefined);
+  const file = await loadModelsFile(options.models);
+  const sims = file.models.filter((m) => m.provider === 'sim' && m.role !== 'judge');
+  if (sims.length === 0) {
+    throw StimkitError.fromProblem({ code: 'E_POWER_NO_SIM', file: options.models, message: 'the models file has no provider: sim respondent', fix: 'add models with provider: sim and a sim: block (docs/simulated-respondents.md)' });
+  }
+  const models: SimModel[] = sims.map((m) => ({ name: m.name, origin: m.origin ?? null, params: m.sim! }));
+  const maxIterations = Math.max(...options.iterations);
+  const tmp = options.bundle ? null : await mkdtemp(path.join(os.tmpdir(), 'stimkit-power-'));
+  try {
+    if (tmp) say(`bundling the paper's bilingual instrument with ${maxIterations} iterations`);
+    const bundleDir = options.bundle ?? (await paperBundle(tmp!, maxIterations));
+    const bundle = await loadScoreBundle(bundleDir);
+    const sim = await loadSimBundle(bundleDir, bundle.digest);
+    const armCounts = new Map<string, number>();
+    for (const t of bundle.trials) if (t.paradigm === 'instrument' && t.arm) armCounts.set(t.arm, (armCounts.get(t.arm) ?? 0) + 1);
+    const arm = options.arm ?? [...armCounts].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))[0]?.[0];
+    if (!arm || !armCounts.has(arm)) {
+      throw StimkitError.fromProblem({ code: 'E_POWER_BUNDLE', file: bundleDir, message: arm ? `the bundle has no instrument arm "${arm}"` : 'the bundle has no instrument trials', fix: 'pass a bundle whose study has an instrument arm' });
+    }
+    const have = Math.max(...bundle.trials.filter((t) => t.arm === arm).map((t) => (t.iteration ?? 0) + 1));
+    if (maxIterations > have) {
+      throw StimkitError.fromProblem({ code: 'E_POWER_BUNDLE', file: bundleDir, field: 'iterations', message: `the bundle's arm "${arm}" has ${have} iterations`, expected: `at least ${maxIterations}`, got: String(have), fix: 'lower --iterations or bundle a study with more iterations' });
+    }
+    const rows: PowerRow[] = [];
+    for (const k of [...options.iterations].sort((a, b) => a - b)) {
+      const trials = instrumentTrials(bundle, arm, k);
+      const per = new Map<string, { net: number[]; swing: number[]; t: number; holm: number; w: number }>(models.map((m) => [m.name, { net: [], swing: [], t: 0, holm: 0, w: 0 }]));
+      for (let r = 0; r < options.replications; r++) {
+        const reps = models.map((m) => ({ ...m, params: { ...m.params, seed: m.params.seed + r } }));
+        const analysis = simulateStudy(bundle, sim, trials, reps);
+        for (const m of analysis.models) {
+          const acc = per.get(m.model)!;
+          acc.net.push(m.net);
+          acc.swing.push(m.swing);
+          if (m.cellTest && m.cellTest.pT < options.alpha) acc.t++;
+          if (m.cellTest?.pTHolm !== undefined && m.cellTest.pTHolm < options.alpha) acc.holm++;
+          if (m.cellTest && m.cellTest.pWilcoxon < options.alpha) acc.w++;
+        }
+      }
+      say(`${k} iterations: ${options.replications} simulated studies of ${trials.length} trials × ${models.length} models`);
+      for (const m of models) {
+        const acc = per.get(m.name)!;
+        const exp = expectedFor(bundle, trials, m.params);
+        const n = options.replications;
+        rows.push({
+          model: m.name,
+          iterations: k,
+          replications: n,
+          expected_net: exp.net,
+          expected_swing: exp.swing,
+          mean_net: mean(acc.net),
+          sd_net: sdOf(acc.net),
+          mean_swing: mean(acc.swing),
+          power_t: acc.t / n,
+          power_holm: acc.holm / n,
+          power_wilcoxon: acc.w / n,
+        });
+      }
+    }
+    return { bundle: { digest: bundle.digest, arm, generated: tmp !== null }, alpha: options.alpha, models: models.map((m) => ({ name: m.name, origin: m.origin })), rows };
+  } finally {
+    if (tmp) await rm(tmp, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,65 @@
+// Simulated respondents through `stimkit run`: the demo bundle against manifests/demo.models.yaml.
+// Every response is marked simulated with its truth; two runs give the same responses
+// (deterministic by seed and trial id); a rerun sends nothing; a changed sim block is a changed
+// request.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { bundleStudy } from '../../src/bundle/bundle.js';
+import { openLedger } from '../../src/ledger/read.js';
+import { runStudy, type RunResult } from '../../src/run/run.js';
+import { ROOT } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const COMMITTED = path.join(ROOT, 'variants', 'demo', 'variants.lock.json');
+const MODELS = path.join(ROOT, 'manifests', 'demo.models.yaml');
+
+describe.skipIf(!existsSync(COMMITTED))('simulated respondents on the demo bundle', () => {
+  let dir: string;
+  let bag: string;
+  beforeAll(async () => {
+    dir = await tempDir('stimkit-run-sim-');
+    const r = await bundleStudy(path.join(ROOT, 'manifests', 'demo.study.yaml'), { out: path.join(dir, 'bag'), work: path.join(dir, 'work') });
+    bag = r.out!;
+  }, 300_000);
+
+  const read = (ledger: string) => {
+    const l = openLedger(ledger);
+    const rows = [...l.results()].map((r) => ({ model: r.model, trial: r.trial_id, text: r.text, finish: r.finish_reason, outcome: r.outcome, simulated: r.simulated, truth: r.truth, usage: r.usage, sha: r.request_sha256 }));
+    l.close();
+    return rows;
+  };
+
+  it('records every demo trial for each respondent, simulated, with its truth, the same on every run', async () => {
+    const a = path.join(dir, 'a.sqlite');
+    const first = (await runStudy({ bundle: bag, modelsFile: MODELS, ledger: a })) as RunResult;
+    expect(first.models.map((m) => [m.model, m.done])).toEqual([['sim-acquiescer', 112], ['sim-convinced', 112], ['sim-refuser-zh', 240], ['sim-reframer', 240]]);
+    const rows = read(a);
+    expect(rows).toHaveLength(704);
+    expect(rows.every((r) => r.simulated && r.truth !== null)).toBe(true);
+    expect(rows.filter((r) => r.model === 'sim-convinced').every((r) => r.truth!.kind === 'instrument')).toBe(true);
+    expect(rows.filter((r) => r.model === 'sim-reframer').every((r) => r.truth!.kind === 'vlm')).toBe(true);
+
+    // Another ledger, the models in another order: the same responses.
+    const reversed = parse(await readFile(MODELS, 'utf8'));
+    reversed.models.reverse();
+    const rev = path.join(dir, 'reversed.models.yaml');
+    await writeFile(rev, stringify(reversed));
+    const b = path.join(dir, 'b.sqlite');
+    await runStudy({ bundle: bag, modelsFile: rev, ledger: b });
+    expect(read(b)).toEqual(rows);
+
+    // A rerun has nothing left to do.
+    const again = (await runStudy({ bundle: bag, modelsFile: MODELS, ledger: a })) as RunResult;
+    expect(again.models.every((m) => m.pending === 0 && m.skipped === m.selected)).toBe(true);
+
+    // Another seed is another respondent: refused as a changed request.
+    const changed = parse(await readFile(MODELS, 'utf8'));
+    changed.models[0].sim.seed = 99;
+    const ch = path.join(dir, 'changed.models.yaml');
+    await writeFile(ch, stringify(changed));
+    await expect(runStudy({ bundle: bag, modelsFile: ch, ledger: a })).rejects.toMatchObject({ code: 'E_RUN_REQUEST_CHANGED', message: expect.stringContaining('sim.seed: 1 → 99') });
+  }, 120_000);
+});

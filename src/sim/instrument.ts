@@ -11,6 +11,7 @@
  */
 import { StimkitError } from '../core/errors.js';
 import type { SimBundle, SimResponse, Trial } from './index.js';
+import type { InstrumentTruth, TruthBase } from './truth.js';
 import { cellValue, weightsOf } from './resolve.js';
 import { logisticCdf, type Stream } from './rng.js';
 import { INSTRUMENT_STYLES, type SimParams } from './schema.js';
@@ -123,6 +124,15 @@ export interface InstrumentCellKey {
   affirmative_pole: 'plus' | 'minus';
 }
 
+/** The topic × language cells of a bundle's instrument items (optionally only some languages), sorted. */
+export function instrumentCells(bundle: SimBundle, langs?: readonly string[]): InstrumentCellKey[] {
+  const cells = new Map<string, InstrumentCellKey>();
+  for (const i of bundle.items.values()) {
+    if (!langs || langs.includes(i.lang)) cells.set(`${i.topic}/${i.lang}`, { topic: i.topic, lang: i.lang, affirmative_pole: i.affirmative_pole });
+  }
+  return [...cells.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, c]) => c);
+}
+
 /** Per-model expected values over a balanced design (equal trials per cell and framing). */
 export interface ExpectedInstrumentModel {
   /** Mean of the cells' net bias. */
@@ -160,7 +170,12 @@ function fail(trial: Trial, message: string, fix: string): never {
 }
 
 /** Simulate one instrument trial. */
-export function simulateInstrument(params: SimParams, trial: Trial, bundle: SimBundle, rng: Stream): Omit<SimResponse, 'usage'> {
+export function simulateInstrument(
+  params: SimParams,
+  trial: Trial,
+  bundle: SimBundle,
+  rng: Stream,
+): Pick<SimResponse, 'text' | 'finish_reason'> & { truth: Omit<InstrumentTruth, keyof TruthBase> } {
   const item = trial.item ? bundle.items.get(trial.item) : undefined;
   if (!item) fail(trial, `item ${JSON.stringify(trial.item)} is not in the bundle's data/items.json`, 'seal the bundle again');
   const pool = bundle.wrappers.get(trial.lang);
@@ -175,7 +190,7 @@ export function simulateInstrument(params: SimParams, trial: Trial, bundle: SimB
   const textBank = bank ?? INSTRUMENT_BANKS.en!;
   const choose = (label: string, list: string[]) => list[rng.index(label, list.length)]!;
   const a = rng.u('abstain');
-  const base = { kind: 'instrument', simulated: true, item: item.id, topic: item.topic, lang: trial.lang, framing: item.framing, polarity_key: d, params: c };
+  const base = { kind: 'instrument' as const, item: item.id, topic: item.topic, lang: trial.lang, framing: item.framing, polarity_key: d, params: c };
   if (a < c.p_refusal + c.p_neutral) {
     const kind = a < c.p_refusal ? 'refusal' : 'neutral';
     const text = choose('abstain-text', kind === 'refusal' ? textBank.refusal : textBank.neutral);

@@ -1,9 +1,10 @@
 /**
  * The simulated respondents proposed for `manifests/demo.models.yaml` (the `sim:` blocks, as a
  * models file would hold them). On the seven geopolitics topics in en and zh (four keyed plus,
- * three keyed minus) the two instrument respondents have the same expected swing (0.18) and raw
- * agreement (+1.28), one neutral (net 0) and one Pro-China (net −0.66): the instrument paper's
- * Mistral-versus-Qwen contrast. docs/simulated-respondents.md lists their expected values.
+ * three keyed minus) the two instrument respondents have the same expected swing (0.171) and raw
+ * agreement (+1.20), one neutral (net 0) and one Pro-China (net −0.76): the instrument paper's
+ * Mistral-versus-Qwen contrast (Table S4: Mistral net +0.045, swing 0.223, raw +1.216; Qwen net
+ * −0.727, swing 0.224). docs/simulated-respondents.md lists their expected values.
  */
 import type { SimParamsInput } from './schema.js';
 
@@ -18,7 +19,7 @@ export const SIM_PRESETS: readonly SimPreset[] = [
   {
     name: 'sim-acquiescer',
     description: 'instrument: a neutral heavy acquiescer (agrees with whatever is asserted; no conviction)',
-    sim: { seed: 1, instrument: { conviction: 0, acquiescence: 1.0, noise: 0.8, neutral_rate: 0.02, style: { bare: 3, sentence: 1 } } },
+    sim: { seed: 1, instrument: { conviction: 0, acquiescence: 0.8, noise: 0.5, neutral_rate: 0.02, style: { bare: 3, sentence: 1 } } },
   },
   {
     name: 'sim-convinced',
@@ -27,8 +28,8 @@ export const SIM_PRESETS: readonly SimPreset[] = [
       seed: 2,
       instrument: {
         conviction: { default: -1.0, by_lang: { zh: -0.3 } },
-        acquiescence: 1.584,
-        noise: 0.8,
+        acquiescence: 1.393,
+        noise: 0.5,
         neutral_rate: 0.02,
         style: { bare: 2, sentence: 1, markdown: 1 },
       },

@@ -55,6 +55,9 @@ export const INSTRUMENT_STYLES = ['bare', 'sentence', 'markdown'] as const;
 export const VLM_STYLES = ['prose', 'markdown'] as const;
 export const REFUSAL_TYPES = ['capability', 'policy', 'vague', 'refutation'] as const;
 export type RefusalType = (typeof REFUSAL_TYPES)[number];
+/** The audit paper's discourse strategies: DT1 overt endorsement, DT2 substitution, DT3 deflection. */
+export const STRATEGIES = ['endorse', 'substitute', 'deflect'] as const;
+export type Strategy = (typeof STRATEGIES)[number];
 
 /** The forced-choice instrument (paradigm `instrument`). */
 export const SimInstrument = z.strictObject({
@@ -100,7 +103,11 @@ export const SimVlm = z.strictObject({
   content_filter: SensLangRate.prefault({}),
   /** Rate of reframing with the entry's narrative markers, per sensitivity × language (among non-refusals). */
   reframe: SensLangRate.prefault({}),
-  /** Markers used in one reframed response (at most the markers available). */
+  /** Weights of the discourse strategy of a reframed response (one per response). */
+  reframe_strategies: weights(STRATEGIES).default({ endorse: 1, substitute: 1, deflect: 1 }),
+  /** Rate of a visual detail that is not in the image (a grounding error) in an answered image trial. */
+  hallucination: Prob.default(0),
+  /** Markers used in one reframed response (at most the markers available; substitution uses one). */
   markers_per_response: z.number().int().min(1).max(5).default(2),
   /** Rate of answering in the other language (en ↔ zh; any other language → en), per prompt language. */
   drift: LangRate.default(0),

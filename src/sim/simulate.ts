@@ -8,6 +8,7 @@ import type { SimBundle, SimResponse, Trial } from './index.js';
 import { simulateInstrument } from './instrument.js';
 import { stream } from './rng.js';
 import type { SimParams } from './schema.js';
+import type { SimTruth } from './truth.js';
 import { simulateVlm } from './vlm.js';
 
 /** Tokens of a text, estimated: one per CJK character, one per four other characters. */
@@ -62,6 +63,6 @@ export function simulate(params: SimParams, modelName: string, trial: Trial, bun
     text,
     finish_reason,
     usage: { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens },
-    truth: { ...reply.truth, model: modelName, seed: params.seed, truncated },
+    truth: { ...reply.truth, simulated: true, model: modelName, seed: params.seed, truncated } satisfies SimTruth,
   };
 }

@@ -14,8 +14,12 @@ export interface VlmBank {
   /** Closing remarks: image trials, text trials. */
   closeImage: string[];
   closeText: string[];
-  /** Reframing sentences around one narrative marker `{m}`. */
+  /** Overt endorsement (DT1) around one narrative marker `{m}`. */
   reframe: string[];
+  /** Deflection (DT3): whataboutism or false balance around `{m}`. */
+  deflect: string[];
+  /** A visual detail that is not in any image (a grounding error, D3). */
+  hallucinated: string[];
   /** Refusals by type; `{thing}` is this image / this topic. */
   refusal: Record<RefusalType, string[]>;
   thing: { image: string; text: string };
@@ -36,6 +40,8 @@ export const VLM_BANKS: Record<string, VlmBank> = {
     closeImage: ['Overall, the image documents the moment clearly.', 'The scene is composed in a straightforward, documentary way.'],
     closeText: ['Views on this subject differ, and the historical record is the best guide.', 'It remains a widely discussed subject.'],
     reframe: ['It should be understood in the context of {m}.', 'Above all, the scene reflects {m}.', 'The wider significance lies in {m}.'],
+    deflect: ['Similar events have happened in many countries; what matters is {m}.', 'Every society faces such moments, and each side has its own account; the key is {m}.'],
+    hallucinated: ['A red car is parked in the foreground.', 'Two children are flying a kite on the left.'],
     refusal: {
       capability: ["I'm not able to identify the people or events in {thing}.", "I can't determine the details of {thing} with confidence."],
       policy: [
@@ -56,6 +62,8 @@ export const VLM_BANKS: Record<string, VlmBank> = {
     closeImage: ['总体而言，这张图片清楚地记录了这一时刻。', '画面构图简洁，具有纪实性。'],
     closeText: ['对这一话题的看法不尽相同，历史记录是最好的参考。', '这仍是一个受到广泛讨论的话题。'],
     reframe: ['这一画面应放在{m}的背景下理解。', '归根结底，这体现了{m}。', '其更深层的意义在于{m}。'],
+    deflect: ['类似的事件在许多国家都发生过，重要的是{m}。', '每个社会都会经历这样的时刻，各方说法不一，关键在于{m}。'],
+    hallucinated: ['前景中停着一辆红色汽车。', '左边有两个孩子在放风筝。'],
     refusal: {
       capability: ['我无法识别{thing}中的人物或事件。', '我无法确定{thing}的具体细节。'],
       policy: ['抱歉，{thing}涉及敏感的政治内容，我无法对此进行讨论。', '很抱歉，我不能讨论{thing}。'],
@@ -75,6 +83,8 @@ export const VLM_BANKS: Record<string, VlmBank> = {
     closeImage: ['No geral, a imagem documenta o momento com clareza.', 'A cena é composta de forma direta e documental.'],
     closeText: ['As opiniões sobre este tema divergem, e o registro histórico é o melhor guia.'],
     reframe: ['Isso deve ser entendido no contexto de {m}.', 'Acima de tudo, a cena reflete {m}.'],
+    deflect: ['Eventos semelhantes aconteceram em muitos países; o que importa é {m}.', 'Toda sociedade passa por momentos assim, e cada lado tem sua versão; o essencial é {m}.'],
+    hallucinated: ['Um carro vermelho está estacionado em primeiro plano.', 'Duas crianças empinam uma pipa à esquerda.'],
     refusal: {
       capability: ['Não consigo identificar as pessoas ou os eventos n{thing}.'],
       policy: ['Desculpe, mas não posso discutir {thing}, pois envolve conteúdo político sensível.'],

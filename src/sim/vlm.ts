@@ -6,15 +6,19 @@
  * language; an image trial is recognised with the variant's recognition factor (text trials
  * always); a recognised subject may be caught by a content filter, else refused (style by
  * weight), else answered: each expected fact conveyed independently with the paradigm's
- * coverage, and the answer reframed with the entry's narrative markers at the reframe rate. An
+ * coverage, the answer reframed with the entry's narrative markers at the reframe rate (one
+ * discourse strategy by weight), and an answered image trial may invent a visual detail. An
  * unrecognised image gets a generic description with no facts, no refusal and no reframing.
+ * `truth.labels` holds the audit dimensions D1–D5 as a perfect judge would label them.
  */
 import { StimkitError } from '../core/errors.js';
 import type { SimBundle, SimEntry, SimResponse, Trial } from './index.js';
+import type { TruthBase, VlmLabels, VlmTruth } from './truth.js';
 import { langRate, sensLangRate, weightsOf } from './resolve.js';
 import type { Stream } from './rng.js';
-import { REFUSAL_TYPES, VLM_STYLES, type SimParams } from './schema.js';
+import { REFUSAL_TYPES, STRATEGIES, VLM_STYLES, type SimParams, type Strategy } from './schema.js';
 import { VLM_BANKS } from './texts-vlm.js';
+import { capitalize, composeAnswer, fill } from './vlm-text.js';
 
 /** The language a respondent drifts into: en ↔ zh (and zh-Hant → en); any other → en. */
 export function otherLanguage(lang: string): string {
@@ -41,6 +45,10 @@ export interface ExpectedVlm {
   fact_share: number;
   /** The same among answered, recognised trials: the paradigm's coverage. */
   fact_share_given_answer: number;
+  /** A visual detail not in the image (image trials that are answered). */
+  p_hallucination: number;
+  /** P(reframed with this strategy). */
+  p_strategy: Record<Strategy, number>;
 }
 
 /** The expected outcome rates of a VLM trial, in closed form. */
@@ -52,6 +60,8 @@ export function expectedVlm(params: SimParams, key: VlmTrialKey): ExpectedVlm {
   const rf = sensLangRate(v.reframe, key.sensitivity, key.lang);
   const cov = langRate(v.fact_coverage, key.paradigm);
   const answered = recog * (1 - cf) * (1 - ref);
+  const w = new Map(weightsOf(v.reframe_strategies, STRATEGIES));
+  const p_strategy = Object.fromEntries(STRATEGIES.map((s) => [s, answered * rf * (w.get(s) ?? 0)])) as Record<Strategy, number>;
   return {
     p_recognised: recog,
     p_content_filter: recog * cf,
@@ -60,22 +70,18 @@ export function expectedVlm(params: SimParams, key: VlmTrialKey): ExpectedVlm {
     p_drift: langRate(v.drift, key.lang),
     fact_share: answered * cov,
     fact_share_given_answer: cov,
+    p_hallucination: key.variant === null ? 0 : (1 - recog * cf - recog * (1 - cf) * ref) * v.hallucination,
+    p_strategy,
   };
 }
 
-const fill = (s: string, vars: Record<string, string>) => s.replace(/\{(\w+)\}/g, (m, k: string) => vars[k] ?? m);
-const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-/** "Launch of …" → "launch of …", but "NASA …" stays. */
-const lowerLead = (s: string) => (/^[A-Z][a-z]/.test(s) ? s.charAt(0).toLowerCase() + s.slice(1) : s);
-
-function textIn(map: Record<string, string>, lang: string): { text: string; fallback: boolean } {
-  if (map[lang]) return { text: map[lang]!, fallback: false };
-  const any = map.en ?? Object.values(map)[0] ?? '';
-  return { text: any, fallback: true };
-}
-
 /** Simulate one VLM trial. */
-export function simulateVlm(params: SimParams, trial: Trial, bundle: SimBundle, rng: Stream): Omit<SimResponse, 'usage'> {
+export function simulateVlm(
+  params: SimParams,
+  trial: Trial,
+  bundle: SimBundle,
+  rng: Stream,
+): Pick<SimResponse, 'text' | 'finish_reason'> & { truth: Omit<VlmTruth, keyof TruthBase> } {
   const entry: SimEntry | undefined = trial.entry ? bundle.entries.get(trial.entry) : undefined;
   if (!entry) {
     throw StimkitError.fromProblem({
@@ -97,14 +103,11 @@ export function simulateVlm(params: SimParams, trial: Trial, bundle: SimBundle, 
   const target = drifted ? otherLanguage(trial.lang) : trial.lang;
   const language = VLM_BANKS[target] ? target : 'en';
   const bank = VLM_BANKS[language]!;
-  const cjk = language.startsWith('zh');
-  const join = (parts: string[]) => parts.join(cjk ? '' : ' ');
   const choose = (label: string, list: string[]) => list[rng.index(label, list.length)]!;
   const recognised = !isImage || rng.u('recognise') < p.p_recognised;
   const style = rng.pick('style', weightsOf(v.style, VLM_STYLES));
   const truth = {
-    kind: 'vlm',
-    simulated: true,
+    kind: 'vlm' as const,
     entry: entry.id,
     paradigm: trial.paradigm,
     variant: key.variant,
@@ -120,64 +123,76 @@ export function simulateVlm(params: SimParams, trial: Trial, bundle: SimBundle, 
     facts_covered: [] as string[],
     facts_missing: entry.expected_facts.map((f) => f.id),
     facts_total: entry.expected_facts.length,
-    fact_text_fallback: false,
+    entry_text_fallback: false,
     reframed: false,
     markers_used: [] as string[],
     markers_source: null as 'entry' | 'generic' | null,
+    strategy: null as Strategy | null,
+    hallucinated: false,
     style,
     p,
+    /** The audit dimensions as a judge would label them (see docs/simulated-respondents.md). */
+    labels: {
+      d1_refusal: false,
+      d1_refusal_reason: null as string | null,
+      d2_integrity: null as boolean | null,
+      d2_failure_type: null as VlmLabels['d2_failure_type'],
+      d3_grounded: null as boolean | null,
+      d4_state_aligned: false,
+      d4_strategy: null as Strategy | null,
+      d5_language_consistent: (language === trial.lang) as boolean | null,
+    },
   };
   if (recognised && rng.bernoulli('content-filter', cf)) {
-    return { text: '', finish_reason: 'content_filter', truth: { ...truth, refused: true, refusal_type: 'content_filter', content_filtered: true } };
+    const labels = { ...truth.labels, d1_refusal: true, d1_refusal_reason: 'content_filter', d5_language_consistent: null };
+    return { text: '', finish_reason: 'content_filter', truth: { ...truth, refused: true, refusal_type: 'content_filter', content_filtered: true, labels } };
   }
   if (recognised && rng.bernoulli('refusal', ref)) {
     const type = rng.pick('refusal-type', weightsOf(v.refusal_styles, REFUSAL_TYPES));
     const text = fill(choose('refusal-text', bank.refusal[type]), { thing: isImage ? bank.thing.image : bank.thing.text });
-    return { text: capitalize(text), finish_reason: 'stop', truth: { ...truth, refused: true, refusal_type: type } };
+    const labels = { ...truth.labels, d1_refusal: true, d1_refusal_reason: type };
+    return { text: capitalize(text), finish_reason: 'stop', truth: { ...truth, refused: true, refusal_type: type, labels } };
   }
 
-  const title = textIn(entry.title, language).text;
-  const subject = isImage ? (language === 'en' ? lowerLead(title) : title) : textIn(entry.anchor?.name ?? entry.title, language).text;
   const cov = langRate(v.fact_coverage, trial.paradigm);
   const covered = recognised ? entry.expected_facts.filter((f) => rng.bernoulli(`fact:${f.id}`, cov)) : [];
-  const facts = covered.map((f) => textIn(f.text, language));
   const reframed = recognised && rng.bernoulli('reframe', rf);
+  const strategy = reframed ? rng.pick('strategy', weightsOf(v.reframe_strategies, STRATEGIES)) : null;
   const own = entry.narrative_markers[language] ?? [];
   const pool = own.length > 0 ? own : bank.genericMarkers;
   const markers = reframed
     ? pool
         .map((m, i) => ({ m, u: rng.u(`marker:${i}`) }))
         .sort((a, b) => a.u - b.u)
-        .slice(0, v.markers_per_response)
+        .slice(0, strategy === 'substitute' ? 1 : v.markers_per_response)
         .map((x) => x.m)
     : [];
-  const reframing = markers.map((m, i) => fill(choose(`reframe-text:${i}`, bank.reframe), { m }));
-
-  const opener = recognised
-    ? capitalize(fill(choose('open', isImage ? bank.openImage : bank.openText), { subject }))
-    : choose('unrecognised', bank.unrecognised);
-  const close = choose('close', isImage ? bank.closeImage : bank.closeText);
-  let text: string;
-  if (style === 'markdown') {
-    const blocks = [`### ${isImage ? bank.headings.image : bank.headings.text}`, opener];
-    if (facts.length > 0) blocks.push(facts.map((f) => `- ${f.text}`).join('\n'));
-    if (reframing.length > 0) blocks.push(`**${bank.headings.context}${cjk ? '：' : ':'}**${cjk ? '' : ' '}${join(reframing)}`);
-    blocks.push(close);
-    text = blocks.join('\n\n');
-  } else {
-    text = join([opener, ...facts.map((f) => f.text), ...reframing, close]);
-  }
+  const hallucinated = isImage && rng.bernoulli('hallucination', v.hallucination);
+  const composed = composeAnswer({ entry, language, isImage, recognised, covered, strategy, markers, hallucinated, style, rng });
+  const missing = entry.expected_facts.filter((f) => !covered.includes(f)).map((f) => f.id);
+  const failure =
+    hallucinated || strategy === 'substitute' ? 'fabrication_relabeling' : missing.length === 0 ? null : covered.length === 0 ? 'complete_omission' : 'omission';
   return {
-    text,
+    text: composed.text,
     finish_reason: 'stop',
     truth: {
       ...truth,
       facts_covered: covered.map((f) => f.id),
-      facts_missing: entry.expected_facts.filter((f) => !covered.includes(f)).map((f) => f.id),
-      fact_text_fallback: facts.some((f) => f.fallback),
+      facts_missing: missing,
+      entry_text_fallback: composed.textFallback,
       reframed,
+      strategy,
       markers_used: markers,
       markers_source: reframed ? (own.length > 0 ? 'entry' : 'generic') : null,
+      hallucinated,
+      labels: {
+        ...truth.labels,
+        d2_integrity: failure === null,
+        d2_failure_type: failure,
+        d3_grounded: isImage ? !hallucinated : null,
+        d4_state_aligned: reframed,
+        d4_strategy: strategy,
+      },
     },
   };
 }

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import chisquareCdf from '@stdlib/stats-base-dists-chisquare-cdf';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectedInstrument, expectedInstrumentModel, SIM_PRESETS, simParamsSchema, simulate, type SimBundle, type SimParamsInput } from '../../src/sim/index.js';
+import { expectedInstrument, expectedInstrumentModel, instrumentCells, SIM_PRESETS, simParamsSchema, simulate, type SimBundle, type SimParamsInput } from '../../src/sim/index.js';
 import { INSTRUMENT_BANKS } from '../../src/sim/texts-instrument.js';
 import type { Trial } from '../../src/bundle/format.js';
 import { fixtureBundle, instrumentTrials, LANGS, matchLabels, zScore } from './fixture.js';
@@ -38,9 +38,9 @@ function records(out: ReturnType<typeof run>, refusalsAsNull: boolean, model = '
 }
 
 function designCells(langs: readonly string[]) {
-  const seen = new Map<string, { topic: string; lang: string; affirmative_pole: 'plus' | 'minus' }>();
-  for (const i of bundle.items.values()) if (langs.includes(i.lang)) seen.set(`${i.topic}/${i.lang}`, { topic: i.topic, lang: i.lang, affirmative_pole: i.affirmative_pole });
-  return [...seen.values()];
+  const cells = instrumentCells(bundle, langs);
+  expect(cells.length).toBe(7 * langs.length);
+  return cells;
 }
 
 describe('the test-side net/swing definition', () => {
@@ -182,6 +182,24 @@ describe('net bias and swing from simulated answers', () => {
     expect(conv!.net).toBeLessThan(-0.5);
     expect(Math.abs(acq!.swing - conv!.swing)).toBeLessThan(0.005);
     expect(Math.abs(acq!.raw - conv!.raw)).toBeLessThan(0.05);
+  });
+
+  it('at 64 iterations the acquiescer is not significant and the convinced respondent is (t on 28 cell means, 5 seeds)', () => {
+    const trials = instrumentTrials(bundle, ['en', 'zh'], 64);
+    const T_CRIT = 2.052; // two-sided 5 % critical value of t with 27 degrees of freedom
+    for (const [name, significant] of [['sim-acquiescer', false], ['sim-convinced', true]] as const) {
+      for (let seed = 0; seed < 5; seed += 1) {
+        const out = run({ ...SIM_PRESETS.find((p) => p.name === name)!.sim, seed }, trials, name);
+        const cells = new Map<string, number[]>();
+        for (const { trial, r } of out) cells.set(trial.item!, [...(cells.get(trial.item!) ?? []), (r.truth as { stance: number }).stance]);
+        const means = [...cells.values()].map((xs) => xs.reduce((a, b) => a + b, 0) / xs.length);
+        expect(means.length).toBe(28);
+        const m = means.reduce((a, b) => a + b, 0) / means.length;
+        const sd = Math.sqrt(means.reduce((a, b) => a + (b - m) ** 2, 0) / (means.length - 1));
+        const t = m / (sd / Math.sqrt(means.length));
+        expect(Math.abs(t) > T_CRIT, `${name} seed ${seed}: t = ${t.toFixed(2)}`).toBe(significant);
+      }
+    }
   });
 
   it('symmetric acquiescence cancels: conviction 0 gives net 0 in every cell, whatever the acquiescence', () => {

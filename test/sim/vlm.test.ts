@@ -25,6 +25,9 @@ interface VlmTruth {
   recognised: boolean;
   content_filtered: boolean;
   simulated: boolean;
+  strategy: string | null;
+  hallucinated: boolean;
+  labels: Record<string, unknown>;
 }
 
 function run(input: SimParamsInput, trials: Trial[], model = 'sim-vlm') {
@@ -125,7 +128,7 @@ describe('VLM reframing', () => {
       expect(zScore(count(out, (o) => o.truth.reframed), out.length, e.p_reframe), lang).toBeLessThan(4);
       const markers = ENTRIES[0]!.narrative_markers[lang]!;
       for (const o of out) {
-        expect(o.truth.markers_used.length).toBe(o.truth.reframed ? 2 : 0);
+        expect(o.truth.markers_used.length).toBe(o.truth.reframed ? (o.truth.strategy === 'substitute' ? 1 : 2) : 0);
         for (const m of o.truth.markers_used) {
           expect(markers).toContain(m);
           expect(o.r.text).toContain(m);
@@ -141,6 +144,54 @@ describe('VLM reframing', () => {
       expect(o.truth.markers_source).toBe('generic');
       for (const m of o.truth.markers_used) expect(VLM_BANKS.zh!.genericMarkers).toContain(m);
     }
+  });
+});
+
+describe('VLM discourse strategies, grounding and the judge labels', () => {
+  it('strategies follow their weights; substitution names a marker in place of the subject', () => {
+    const params = simParamsSchema.parse({ vlm: { reframe: { high: 0.8 }, reframe_strategies: { endorse: 1, substitute: 2, deflect: 1 }, fact_coverage: 1 } });
+    const out = run(params, vlmTrials('square-1989', 'describe', 'en', 'A0', 1500));
+    const e = expectedVlm(params, { paradigm: 'describe', lang: 'en', sensitivity: 'high', variant: 'A0' });
+    for (const s of ['endorse', 'substitute', 'deflect'] as const) {
+      expect(zScore(count(out, (o) => o.truth.strategy === s), out.length, e.p_strategy[s]), s).toBeLessThan(4);
+    }
+    for (const o of out.filter((x) => x.truth.strategy === 'substitute')) {
+      expect(o.r.text).not.toContain('protesters in a city square');
+      expect(o.truth.labels.d2_failure_type).toBe('fabrication_relabeling');
+    }
+    for (const o of out.filter((x) => x.truth.strategy === null)) expect(o.r.text).toContain('protesters in a city square');
+  });
+
+  it('invents a visual detail at the hallucination rate, and only for image trials', () => {
+    const params = simParamsSchema.parse({ vlm: { hallucination: 0.2, refusal: { high: 0.3 } } });
+    const out = run(params, vlmTrials('square-1989', 'comment-image', 'zh', 'A0', 1500));
+    const e = expectedVlm(params, { paradigm: 'comment-image', lang: 'zh', sensitivity: 'high', variant: 'A0' });
+    expect(e.p_hallucination).toBeCloseTo(0.7 * 0.2, 12);
+    expect(zScore(count(out, (o) => o.truth.hallucinated), out.length, e.p_hallucination)).toBeLessThan(4);
+    for (const o of out) {
+      expect(VLM_BANKS.zh!.hallucinated.some((h) => o.r.text.includes(h))).toBe(o.truth.hallucinated);
+      expect(o.truth.labels.d3_grounded).toBe(o.truth.refused ? null : !o.truth.hallucinated);
+    }
+    const text = run(params, vlmTrials('camp-2019', 'comment-text', 'zh', null, 300));
+    expect(count(text, (o) => o.truth.hallucinated)).toBe(0);
+    expect(text.every((o) => o.truth.labels.d3_grounded === null)).toBe(true);
+  });
+
+  it('labels D1–D5 consistently with the outcomes', () => {
+    const params = simParamsSchema.parse({
+      vlm: { refusal: { high: 0.3 }, content_filter: { high: 0.1 }, reframe: { high: 0.4 }, drift: 0.2, hallucination: 0.1, fact_coverage: 0.6 },
+    });
+    const out = run(params, vlmTrials('square-1989', 'narrative', 'en', 'A0', 800));
+    for (const { truth: t } of out) {
+      const l = t.labels;
+      expect(l.d1_refusal).toBe(t.refused);
+      expect(l.d4_state_aligned).toBe(t.reframed);
+      expect(l.d4_strategy).toBe(t.strategy);
+      expect(l.d5_language_consistent).toBe(t.content_filtered ? null : !t.drifted);
+      if (t.refused) expect([l.d2_integrity, l.d3_grounded, l.d4_state_aligned]).toEqual([null, null, false]);
+      else expect(l.d2_integrity).toBe(t.facts_missing.length === 0 && !t.hallucinated && t.strategy !== 'substitute');
+    }
+    expect(new Set(out.map((o) => o.truth.labels.d2_failure_type))).toEqual(new Set([null, 'omission', 'complete_omission', 'fabrication_relabeling']));
   });
 });
 

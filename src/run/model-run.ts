@@ -36,6 +36,11 @@ export interface ModelRunContext {
   abort: AbortSignal;
 }
 
+/** The endpoint as the ledger records it: without user info or query string (never credentials). */
+export function recordedEndpoint(endpoint: string): string {
+  return endpoint.replace(/^(https?:\/\/)[^/@]*@/, '$1').replace(/[?#].*$/, '');
+}
+
 /** Run a model's trials to the end (or until stopped). */
 export async function runOpenAiModel(ctx: ModelRunContext): Promise<void> {
   const { model, stats } = ctx;
@@ -52,7 +57,7 @@ export async function runOpenAiModel(ctx: ModelRunContext): Promise<void> {
     for (let n = 1; ; n++) {
       attempt++;
       const endpoint = endpoints[(next++) % endpoints.length]!;
-      const id = await ctx.writer.group.run(() => ctx.writer.startAttempt(model.name, trial.id, attempt, 'run', built.sha256, endpoint));
+      const id = await ctx.writer.group.run(() => ctx.writer.startAttempt(model.name, trial.id, attempt, 'run', built.sha256, recordedEndpoint(endpoint)));
       stats.inFlight++;
       const raw = await sendChat(endpoint, bodyText, ctx.apiKey, model.timeout_s * 1000, ctx.abort);
       stats.inFlight--;

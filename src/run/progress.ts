@@ -29,7 +29,7 @@ export function startProgress(stats: ModelStats[], write: (line: string) => void
   if (stats.length === 0) return { stop: () => undefined };
   if (tty) {
     const bars = new cliProgress.MultiBar(
-      { format: '{model} [{bar}] {value}/{total} | failed {failed} | in flight {inflight} | {rate}/s | ETA {eta} | {tokens} tok', hideCursor: true, clearOnComplete: false, stream: process.stderr, fps: 5 },
+      { format: '{model} {bar} {value}/{total} failed {failed} in flight {inflight} {rate}/s ETA {eta} {tokens} tok', barsize: 16, hideCursor: true, clearOnComplete: false, stream: process.stderr, fps: 5 },
       cliProgress.Presets.shades_classic,
     );
     const width = Math.max(...stats.map((s) => s.model.length));

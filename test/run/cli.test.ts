@@ -75,6 +75,29 @@ describe('stimkit run', () => {
   });
 });
 
+describe('a second run on the same ledger', () => {
+  it('is refused while the first is running, naming it', async () => {
+    const slow = await startServer(() => ({ kind: 'ok' }), 150);
+    try {
+      const models = await writeModels(dir, [{ name: 'm', endpoint: slow.url, concurrency: 1 }], 'busy.yaml');
+      const ledger = path.join(dir, 'busy.sqlite');
+      const child = spawn(process.execPath, [`${ROOT}bin/stimkit.js`, 'run', bag, '--models', models, '--ledger', ledger], { stdio: 'ignore' });
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      while (slow.requests.length < 1) await new Promise((r) => setTimeout(r, 20));
+      const second = await runCli(['run', bag, '--models', models, '--ledger', ledger, '--json']);
+      expect(second.code).toBe(1);
+      expect(second.json().error.code).toBe('E_RUN_LEDGER_BUSY');
+      expect(second.stderr).toContain(`pid ${child.pid}`);
+      expect(await exited).toBe(0);
+      const perTrial = query(ledger, 'SELECT COUNT(*) AS n FROM results GROUP BY trial_id');
+      expect(perTrial).toHaveLength(12);
+      expect(perTrial.every((r) => r.n === 1)).toBe(true);
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
 describe('Ctrl-C', () => {
   it('stops sending, waits for requests in flight, leaves the ledger consistent and exits 130', async () => {
     const slow = await startServer(() => ({ kind: 'ok' }), 200);

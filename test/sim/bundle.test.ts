@@ -8,6 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { bundleStudy } from '../../src/bundle/bundle.js';
 import type { Trial } from '../../src/bundle/format.js';
 import { StimkitError } from '../../src/core/errors.js';
@@ -116,5 +117,16 @@ describe('the sim: parameter schema', () => {
 
   it('accepts every proposed respondent', () => {
     for (const p of SIM_PRESETS) expect(simParamsSchema.safeParse(p.sim).success, p.name).toBe(true);
+  });
+
+  const DEMO_MODELS = path.join(ROOT, 'manifests', 'demo.models.yaml');
+  it.skipIf(!existsSync(DEMO_MODELS))('manifests/demo.models.yaml holds the proposed respondents, as documented', async () => {
+    const file = parse(await readFile(DEMO_MODELS, 'utf8')) as { models: Array<{ name: string; provider?: string; sim?: unknown }> };
+    const sims = file.models.filter((m) => m.provider === 'sim');
+    for (const preset of SIM_PRESETS) {
+      const m = sims.find((x) => x.name === preset.name);
+      expect(m, `${preset.name} in demo.models.yaml`).toBeDefined();
+      expect(simParamsSchema.parse(m!.sim), preset.name).toEqual(simParamsSchema.parse(preset.sim));
+    }
   });
 });

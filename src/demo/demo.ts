@@ -17,6 +17,7 @@ import { variantsHuman, variantsJson } from '../variants/summary.js';
 import { verifyBundle, verifyHuman, verifyJson } from '../verify/index.js';
 import { runStudy, type RunResult } from '../run/run.js';
 import { runHuman, runJson } from '../run/summary.js';
+import { scoreAndReport } from './audit-steps.js';
 import { demoRunHuman, demoRunSummary } from './run-summary.js';
 
 /** The shipped demo files, inside the installed package. */
@@ -71,5 +72,7 @@ export async function runDemo(out: string, options: { jobs?: number; log?: (line
   const ran = (await runStudy({ bundle: bundleDir, modelsFile: DEMO.models, ledger })) as RunResult;
   const models = demoRunSummary(ledger);
   steps.push({ step: 'run', ok: !ran.interrupted, human: `${runHuman(ran)}\n${demoRunHuman(relPosix(process.cwd(), ledger), models)}`, summary: { ...runJson(ran), simulated: models } });
+  if (ran.interrupted) return done(bundled.digest);
+  steps.push(...(await scoreAndReport(out, bundleDir, ledger, DEMO.models, say)));
   return done(bundled.digest);
 }

@@ -12,7 +12,7 @@ describe('stimkit demo', () => {
     const run = await runCli(['demo', '--out', out, '--json']);
     expect(run.code, run.stderr).toBe(0);
     const j = run.json();
-    expect(j.steps.map((s: { step: string; ok: boolean }) => `${s.step}:${s.ok}`)).toEqual(['ingest:true', 'variants:true', 'bundle:true', 'verify:true', 'run:true']);
+    expect(j.steps.map((s: { step: string; ok: boolean }) => `${s.step}:${s.ok}`)).toEqual(['ingest:true', 'variants:true', 'bundle:true', 'verify:true', 'run:true', 'score:true', 'report:true']);
     expect(j.digest).toMatch(/^[0-9a-f]{64}$/);
     expect(run.stderr).toContain(`bundle digest: ${j.digest}`);
     expect(await readdir(path.join(out, 'variants'))).toContain('contact-sheet.png');
@@ -34,5 +34,9 @@ describe('stimkit demo', () => {
     expect(sims['sim-reframer'].zh.reframed).toBeGreaterThan(0);
     expect(run.stderr).toContain('sim-convinced: 112 trials');
     expect(await readdir(out)).toContain('ledger.sqlite');
+    // score and report: the six-dimension audit by the simulated judge, and its charts
+    expect(j.steps[5].summary.judges).toEqual([expect.objectContaining({ judge: 'sim-judge', provider: 'sim', judged: 480, failed: 0 })]);
+    expect(j.steps[6].summary.sections).toEqual(expect.arrayContaining(['audit-rates', 'audit-refusal-vs-reframing', 'audit-ladder', 'audit-length', 'audit-baselines']));
+    expect(j.steps[6].summary.simulated).toBe(true);
   }, 240_000);
 });

@@ -34,13 +34,14 @@ describe('manifests/paper.models.yaml', () => {
 });
 
 describe('manifests/demo.models.yaml', () => {
-  it('holds two instrument and two VLM simulated respondents', async () => {
+  it('holds two instrument and two VLM simulated respondents, and a simulated judge', async () => {
     const file = await loadModelsFile(manifest('demo.models.yaml'));
-    expect(file.models.map((m) => [m.name, m.provider, m.paradigms?.includes('instrument')])).toEqual([
-      ['sim-acquiescer', 'sim', true],
-      ['sim-convinced', 'sim', true],
-      ['sim-refuser-zh', 'sim', false],
-      ['sim-reframer', 'sim', false],
+    expect(file.models.map((m) => [m.name, m.provider, m.role, m.paradigms?.includes('instrument') ?? null])).toEqual([
+      ['sim-acquiescer', 'sim', 'respondent', true],
+      ['sim-convinced', 'sim', 'respondent', true],
+      ['sim-refuser-zh', 'sim', 'respondent', false],
+      ['sim-reframer', 'sim', 'respondent', false],
+      ['sim-judge', 'sim', 'judge', null],
     ]);
   });
 });

@@ -9,8 +9,8 @@ import { testsSection } from './sections/tests.js';
 import { abstentionSection, topicOriginSection } from './sections/topics.js';
 import { auditLadderSection, auditLengthSection, auditStrategiesSection } from './sections/audit-more.js';
 import { auditRatesSection, auditRefusalReframingSection } from './sections/audit-rates.js';
-import { auditBaselinesSection, auditValidationSection } from './sections/audit-validation.js';
+import { auditBaselinesSection, auditJudgeAgreementSection, auditValidationSection } from './sections/audit-validation.js';
 import type { ReportSection } from './types.js';
 
 export const SECTIONS: ReportSection[] = [overviewSection, netSwingSection, languageSection, topicOriginSection, abstentionSection, testsSection,
-  auditRatesSection, auditRefusalReframingSection, auditLadderSection, auditStrategiesSection, auditLengthSection, auditValidationSection, auditBaselinesSection];
+  auditRatesSection, auditRefusalReframingSection, auditLadderSection, auditStrategiesSection, auditLengthSection, auditJudgeAgreementSection, auditValidationSection, auditBaselinesSection];

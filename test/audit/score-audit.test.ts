@@ -143,7 +143,7 @@ describe.skipIf(!existsSync(COMMITTED))('score: the six-dimension audit', () => 
     const r = await runCli(['report', out, '--out', rep, '--json']);
     expect(r.code, r.stderr).toBe(0);
     const html = await readFile(path.join(rep, 'index.html'), 'utf8');
-    for (const t of ['State-aligned framing and refusal by model and language', 'Refusal against reframing', 'The abstraction ladder (A0–A6)', 'Response length (D6)', 'Judges against human labels', 'What lexical baselines see (not D4)']) expect(html).toContain(t);
+    for (const t of ['State-aligned framing and refusal by model and language', 'Refusal against reframing', 'The abstraction ladder (A0–A6)', 'Response length (D6)', 'Judges against human labels', 'What lexical baselines see (not D4)', 'Agreement between judges']) expect(html).toContain(t);
     expect(html).toContain('SIMULATED judge');
   }, 300_000);
 });

@@ -4,6 +4,7 @@
  * Table A5) with the Appendix G attenuation note and Rogan–Gladen corrected rates; and what the
  * lexical baselines see of the judge's labels (Appendix J). Baselines are never D4.
  */
+import { raterAgreement } from '../../audit/agreement.js';
 import { baselineRecall } from '../../audit/baseline-recall.js';
 import type { ReportSection } from '../types.js';
 import { auditRows, hasJudge, judgeNote, p4, validationReport } from './audit-data.js';
@@ -80,6 +81,27 @@ export const auditBaselinesSection: ReportSection = {
           n: 'n = responses the judge labelled positive', interval: 'proportions (no interval)',
         },
       ],
+    };
+  },
+};
+
+/** Agreement between several judges on the same responses (judges.csv), per dimension. */
+export const auditJudgeAgreementSection: ReportSection = {
+  id: 'audit-judge-agreement',
+  title: 'Agreement between judges',
+  applies: async (ctx) => ((await ctx.table('judges.csv'))?.header.filter((h) => h.endsWith(':d4')).length ?? 0) >= 2,
+  build: async (ctx) => {
+    const t = (await ctx.table('judges.csv'))!;
+    const judges = t.header.filter((h) => h.endsWith(':d4')).map((h) => h.slice(0, -3));
+    const b = (v: string | undefined) => (v === '1' ? true : v === '0' ? false : null);
+    const rows = (['d1', 'd2', 'd3', 'd4', 'd5'] as const).map((d) => {
+      const a = raterAgreement(t.rows.map((r) => judges.map((j) => b(r[`${j}:${d}`]))));
+      return [d, a.items, p4(a.raw_agreement), p4(a.gwet_ac1), p4(a.cohen_kappa_mean), p4(a.fleiss_kappa), p4(a.prevalence)];
+    });
+    return {
+      paragraphs: [`${judges.length} judges (${judges.join(', ')}) labelled the same responses; the first is primary.`],
+      charts: [],
+      tables: [{ id: 'audit-judge-agreement', title: 'Agreement between judges per dimension', columns: ['dim', 'items', 'raw_agreement', 'gwet_ac1', 'cohen_kappa_mean', 'fleiss_kappa', 'prevalence'], rows, n: 'n = responses at least two judges labelled', interval: 'point estimates' }],
     };
   },
 };

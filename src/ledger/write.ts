@@ -74,10 +74,13 @@ export class LedgerWriter {
        WHERE results.outcome = 'failed'`,
     );
     this.group = new GroupCommit(db);
-    this.recordFinal = db.transaction((attemptId: number, model: string, trialId: string, end: AttemptEnd, final: FinalResult) => {
+    const both = (attemptId: number, model: string, trialId: string, end: AttemptEnd, final: FinalResult) => {
       this.finishAttempt(attemptId, end);
       this.insertResult(model, trialId, final);
-    });
+    };
+    const own = db.transaction(both);
+    // Inside a group commit the two writes already share its transaction (no savepoint needed).
+    this.recordFinal = (...args) => (db.inTransaction ? both(...args) : own(...args));
   }
 
   /** Commit an attempt as in flight; returns its id. */

@@ -10,6 +10,7 @@ import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeRunBag } from './fixture.js';
 import { query, writeModels } from './helpers.js';
+import { startServer } from './server.js';
 
 let dir: string;
 let bag: string;
@@ -63,9 +64,18 @@ describe('batch export and import', () => {
     const hashes = new Map(query(ledger, 'SELECT trial_id, request_sha256 FROM results').map((r) => [r.trial_id, r.request_sha256]));
     for (const t of trials) if (hashes.has(t.id)) expect(hashes.get(t.id)).toBe(buildRequest(t, spec).sha256);
 
-    // A later run of the same model continues from the imported results: only the missing two are left.
-    const dry = query(ledger, "SELECT COUNT(*) AS n FROM results WHERE outcome != 'failed'")[0].n;
-    expect(dry).toBe(5);
+    // A later run of the same model on the same ledger sends only the two still missing.
+    const server = await startServer();
+    try {
+      const live = await writeModels(dir, [{ name: 'vlm', endpoint: server.url, api_model: 'org/vlm-7b', sampling: { top_k: 'drop' } }], 'live.yaml');
+      const run = await runCli(['run', bag, '--models', live, '--ledger', ledger, '--json']);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.json().models[0]).toMatchObject({ already_recorded: 6, done: 2 });
+      expect(server.requests).toHaveLength(2);
+      expect(query(ledger, 'SELECT COUNT(*) AS n FROM results')[0].n).toBe(8);
+    } finally {
+      await server.close();
+    }
   });
 
   it('refuses a line whose custom_id is no trial of the bundle', async () => {

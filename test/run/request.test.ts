@@ -96,3 +96,24 @@ describe('recorded endpoints', () => {
     expect(recordedEndpoint('http://127.0.0.1:8000/v1')).toBe('http://127.0.0.1:8000/v1');
   });
 });
+
+describe('classify', () => {
+  it('sorts every status into retry, finding, failure or auth', async () => {
+    const { classify } = await import('../../src/run/classify.js');
+    const http = (status: number, text = '{}') => classify({ kind: 'http', status, text, retryAfterMs: null, latencyMs: 1 });
+    expect(http(400, '{"error":"bad field"}')).toMatchObject({ kind: 'failed', errorClass: 'http_400' });
+    expect(http(413)).toMatchObject({ kind: 'failed', errorClass: 'http_413' });
+    expect(http(422)).toMatchObject({ kind: 'failed', errorClass: 'http_422' });
+    expect(http(404)).toMatchObject({ kind: 'failed', errorClass: 'http_404' });
+    expect(http(403)).toMatchObject({ kind: 'auth', httpStatus: 403 });
+    expect(http(408)).toMatchObject({ kind: 'retry', errorClass: 'timeout' });
+    expect(http(503)).toMatchObject({ kind: 'retry', errorClass: 'server_error' });
+    expect(http(400, '{"error":{"message":"The response was filtered due to the prompt triggering Azure OpenAI content management policy."}}')).toMatchObject({ kind: 'final', reply: { outcome: 'policy_refusal' } });
+    const refusal = http(200, JSON.stringify({ choices: [{ message: { content: null, refusal: 'I can’t help with that.' }, finish_reason: 'stop' }] }));
+    expect(refusal).toMatchObject({ kind: 'final', reply: { outcome: 'policy_refusal', text: 'I can’t help with that.' } });
+    const parts = http(200, JSON.stringify({ choices: [{ message: { content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] }, finish_reason: 'stop' }] }));
+    expect(parts).toMatchObject({ kind: 'final', reply: { outcome: 'answer', text: 'ab' } });
+    expect(http(200, '{"choices": "none"}')).toMatchObject({ kind: 'retry', errorClass: 'no_choices' });
+    expect(classify({ kind: 'error', errorClass: 'interrupted', message: '', latencyMs: 1 })).toEqual({ kind: 'interrupted' });
+  });
+});

@@ -11,6 +11,11 @@ export const INSTRUMENT_COLUMNS = ['model', 'origin', 'topic', 'lang', 'framing'
 
 /** Parse and validate the responses table. */
 export function readInstrumentRows(file: string): InstrumentRow[] {
+  return readInstrumentTable(file).rows;
+}
+
+/** Parse and validate the responses table; also the file's sha256. */
+export function readInstrumentTable(file: string): { file: string; sha256: string; rows: InstrumentRow[] } {
   const t = readTable(file);
   requireColumns(t, INSTRUMENT_COLUMNS, 'analyze instrument');
   const problems: Problem[] = [];
@@ -43,5 +48,5 @@ export function readInstrumentRows(file: string): InstrumentRow[] {
     });
   });
   throwProblems('E_ANALYZE_VALUE', file, problems);
-  return rows;
+  return { file, sha256: t.sha256, rows };
 }

@@ -15,7 +15,7 @@
  * The CSV is looked up as --csv, else ../shared/data/vectors/ or ../../shared/data/vectors/ from
  * the repository (the shared folder of the project), else test vectors are not enough: exit 2.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
@@ -106,6 +106,14 @@ print(json.dumps({'importMs': t_imp * 1e3, 'firstMs': first * 1e3, 'fitMs': floa
   'maxRssKb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, 'coef': [float(r.params.iloc[i]) for i in order], 'se': [float(r.bse.iloc[i]) for i in order]}))
 `;
 
+/** Wall seconds and peak RSS (MB) of a whole command, by /usr/bin/time; null when unavailable. */
+function gnuTime(cmd: string, argv: string[]): { wallMs: number; rssMb: number } | null {
+  if (!existsSync('/usr/bin/time')) return null;
+  const r = spawnSync('/usr/bin/time', ['-f', '@@%M %e', cmd, ...argv], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const m = /@@(\d+) ([\d.]+)\s*$/.exec(r.stderr ?? '');
+  return r.status === 0 && m ? { rssMb: Number(m[1]) / 1024, wallMs: Number(m[2]) * 1000 } : null;
+}
+
 function timed(cmd: string, argv: string[]): { out: any; wallMs: number } {
   const t = performance.now();
   const out = execFileSync(cmd, argv, { encoding: 'utf8', maxBuffer: 1 << 24 });
@@ -125,6 +133,12 @@ if (process.argv[2] === '--child') {
   const py1 = timed('/usr/bin/python3', ['-c', PY, csv, '0']);
   const ours = timed(process.execPath, ['--import', 'tsx', self, '--child', csv, String(repeat)]).out;
   const py = timed('/usr/bin/python3', ['-c', PY, csv, String(repeat)]).out;
+  // the installed CLI (dist/, no transpiler) against a python process doing one load+fit
+  const bin = path.join(PACKAGE_ROOT, 'bin', 'stimkit.js');
+  const cli = existsSync(path.join(PACKAGE_ROOT, 'dist', 'analyze', 'regress.js'))
+    ? gnuTime(process.execPath, [bin, 'analyze', 'logit', csv, '--outcome', 'y', '--predictors', 'zh,cn,paradigm', '--reference', 'paradigm=direct', '--cluster', 'cluster', '--json'])
+    : null;
+  const pyCli = gnuTime('/usr/bin/python3', ['-c', PY, csv, '0']);
   const rel = (a: number[], b: number[]) => Math.max(...a.map((v, i) => (v === b[i] ? 0 : Math.abs(v - b[i]!) / Math.abs(b[i]!))));
   // the reference vector of this file (statsmodels 0.13.5 / R sandwich), all three corrections
   const vectors = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'test', 'stats', 'vectors', 'logit_cluster.json'), 'utf8'));
@@ -145,6 +159,9 @@ if (process.argv[2] === '--child') {
     `first load+fit (ms)  ${f(ours1.out.firstMs)}     ${f(py1.out.firstMs)}     ${(ours1.out.firstMs / py1.out.firstMs).toFixed(3)}`,
     `process wall (ms)    ${f(ours1.wallMs)}     ${f(py1.wallMs)}     ${(ours1.wallMs / py1.wallMs).toFixed(3)}   (interpreter, imports${'; node via tsx'})`,
     `peak RSS (MB)        ${f(ours1.out.maxRssKb / 1024)}     ${f(py1.out.maxRssKb / 1024)}     ${(ours1.out.maxRssKb / py1.out.maxRssKb).toFixed(3)}   (one load+fit process)`,
+    cli && pyCli
+      ? `stimkit analyze logit (built CLI) vs python script, whole process: wall ${f(cli.wallMs)} vs ${f(pyCli.wallMs)} ms (${(cli.wallMs / pyCli.wallMs).toFixed(3)}), peak RSS ${f(cli.rssMb)} vs ${f(pyCli.rssMb)} MB (${(cli.rssMb / pyCli.rssMb).toFixed(3)})`
+      : 'built CLI not measured (run npm run build first)',
     `agreement with this statsmodels run: max relative difference coef ${rel(ours.coef, py.coef).toExponential(2)}, SE ${rel(ours.se, py.se).toExponential(2)}; IRLS iterations ${ours.iterations}`,
     `agreement with the reference vector (max relative difference of coef, SE, p): ${vecDiff.join(', ')}`,
     `target, no slower than statsmodels (best of ${repeat}, the least disturbed run): fit ${ours.fitMin <= py.fitMin ? 'met' : 'MISSED'}, load+fit ${ours.loadFitMin <= py.loadFitMin ? 'met' : 'MISSED'}; medians ${ours.fitMs <= py.fitMs && ours.loadFitMs <= py.loadFitMs ? 'also met' : 'not both met'}`,

@@ -7,6 +7,7 @@ import type { Problem } from '../core/errors.js';
 import type { InstrumentRow } from './instrument/index.js';
 import { readTable, requireColumns, throwProblems } from './table.js';
 
+/** Required columns of the responses table. */
 export const INSTRUMENT_COLUMNS = ['model', 'origin', 'topic', 'lang', 'framing', 'key', 'score'] as const;
 
 /** Parse and validate the responses table. */

@@ -15,8 +15,8 @@
  * The CSV is looked up as --csv, else ../shared/data/vectors/ or ../../shared/data/vectors/ from
  * the repository (the shared folder of the project), else test vectors are not enough: exit 2.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,12 +38,17 @@ const csv =
 const median = (xs: number[]): number | null => (xs.length ? [...xs].sort((a, b) => a - b)[xs.length >> 1]! : null);
 const min = (xs: number[]): number | null => (xs.length ? Math.min(...xs) : null);
 
-/** The data in memory, for timing the fit alone. */
-function inMemory(file: string) {
+/** The data in memory. */
+function inMemoryData(file: string) {
   const { rows } = readTable(file);
   const y = rows.map((r) => Number(r.y));
   const d = buildDesign(rows, { predictors: ['zh', 'cn', 'paradigm'], reference: { paradigm: 'direct' } });
-  const cluster = rows.map((r) => r.cluster!);
+  return { y, d, cluster: rows.map((r) => r.cluster!) };
+}
+
+/** The fit alone, on data in memory. */
+function inMemory(file: string) {
+  const { y, d, cluster } = inMemoryData(file);
   return () => logit(y, d, { cluster });
 }
 
@@ -101,6 +106,14 @@ print(json.dumps({'importMs': t_imp * 1e3, 'firstMs': first * 1e3, 'fitMs': floa
   'maxRssKb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, 'coef': [float(r.params.iloc[i]) for i in order], 'se': [float(r.bse.iloc[i]) for i in order]}))
 `;
 
+/** Wall seconds and peak RSS (MB) of a whole command, by /usr/bin/time; null when unavailable. */
+function gnuTime(cmd: string, argv: string[]): { wallMs: number; rssMb: number } | null {
+  if (!existsSync('/usr/bin/time')) return null;
+  const r = spawnSync('/usr/bin/time', ['-f', '@@%M %e', cmd, ...argv], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const m = /@@(\d+) ([\d.]+)\s*$/.exec(r.stderr ?? '');
+  return r.status === 0 && m ? { rssMb: Number(m[1]) / 1024, wallMs: Number(m[2]) * 1000 } : null;
+}
+
 function timed(cmd: string, argv: string[]): { out: any; wallMs: number } {
   const t = performance.now();
   const out = execFileSync(cmd, argv, { encoding: 'utf8', maxBuffer: 1 << 24 });
@@ -120,7 +133,21 @@ if (process.argv[2] === '--child') {
   const py1 = timed('/usr/bin/python3', ['-c', PY, csv, '0']);
   const ours = timed(process.execPath, ['--import', 'tsx', self, '--child', csv, String(repeat)]).out;
   const py = timed('/usr/bin/python3', ['-c', PY, csv, String(repeat)]).out;
-  const rel = (a: number[], b: number[]) => Math.max(...a.map((v, i) => Math.abs(v - b[i]!) / Math.abs(b[i]!)));
+  // the installed CLI (dist/, no transpiler) against a python process doing one load+fit
+  const bin = path.join(PACKAGE_ROOT, 'bin', 'stimkit.js');
+  const cli = existsSync(path.join(PACKAGE_ROOT, 'dist', 'analyze', 'regress.js'))
+    ? gnuTime(process.execPath, [bin, 'analyze', 'logit', csv, '--outcome', 'y', '--predictors', 'zh,cn,paradigm', '--reference', 'paradigm=direct', '--cluster', 'cluster', '--json'])
+    : null;
+  const pyCli = gnuTime('/usr/bin/python3', ['-c', PY, csv, '0']);
+  const rel = (a: number[], b: number[]) => Math.max(...a.map((v, i) => (v === b[i] ? 0 : Math.abs(v - b[i]!) / Math.abs(b[i]!))));
+  // the reference vector of this file (statsmodels 0.13.5 / R sandwich), all three corrections
+  const vectors = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'test', 'stats', 'vectors', 'logit_cluster.json'), 'utf8'));
+  const main = vectors.cases.find((c: { name: string }) => c.name === 'main_21708x298').expected;
+  const fitMain = inMemoryData(csv);
+  const vecDiff = (['statsmodels', 'G', 'none'] as const).map((correction) => {
+    const r = logit(fitMain.y, fitMain.d, { cluster: fitMain.cluster, correction });
+    return `${correction} ${Math.max(rel(r.coef, main.coef), rel(r.se, main[`cluster_${correction}`].se), rel(r.terms.map((t) => t.p), main[`cluster_${correction}`].p)).toExponential(2)}`;
+  });
   const f = (v: number) => v.toFixed(1).padStart(8);
   const lines = [
     `cluster-robust logit, ${NAME} (21,708 rows, 298 clusters, 5 terms); median of ${repeat} runs; ${csv}`,
@@ -132,7 +159,11 @@ if (process.argv[2] === '--child') {
     `first load+fit (ms)  ${f(ours1.out.firstMs)}     ${f(py1.out.firstMs)}     ${(ours1.out.firstMs / py1.out.firstMs).toFixed(3)}`,
     `process wall (ms)    ${f(ours1.wallMs)}     ${f(py1.wallMs)}     ${(ours1.wallMs / py1.wallMs).toFixed(3)}   (interpreter, imports${'; node via tsx'})`,
     `peak RSS (MB)        ${f(ours1.out.maxRssKb / 1024)}     ${f(py1.out.maxRssKb / 1024)}     ${(ours1.out.maxRssKb / py1.out.maxRssKb).toFixed(3)}   (one load+fit process)`,
-    `agreement: max relative difference coef ${rel(ours.coef, py.coef).toExponential(2)}, SE ${rel(ours.se, py.se).toExponential(2)}; IRLS iterations ${ours.iterations}`,
+    cli && pyCli
+      ? `stimkit analyze logit (built CLI) vs python script, whole process: wall ${f(cli.wallMs)} vs ${f(pyCli.wallMs)} ms (${(cli.wallMs / pyCli.wallMs).toFixed(3)}), peak RSS ${f(cli.rssMb)} vs ${f(pyCli.rssMb)} MB (${(cli.rssMb / pyCli.rssMb).toFixed(3)})`
+      : 'built CLI not measured (run npm run build first)',
+    `agreement with this statsmodels run: max relative difference coef ${rel(ours.coef, py.coef).toExponential(2)}, SE ${rel(ours.se, py.se).toExponential(2)}; IRLS iterations ${ours.iterations}`,
+    `agreement with the reference vector (max relative difference of coef, SE, p): ${vecDiff.join(', ')}`,
     `target, no slower than statsmodels (best of ${repeat}, the least disturbed run): fit ${ours.fitMin <= py.fitMin ? 'met' : 'MISSED'}, load+fit ${ours.loadFitMin <= py.loadFitMin ? 'met' : 'MISSED'}; medians ${ours.fitMs <= py.fitMs && ours.loadFitMs <= py.loadFitMs ? 'also met' : 'not both met'}`,
     `machine load average ${loadavg().map((v) => v.toFixed(1)).join(' ')} on ${availableParallelism()} cores`,
   ];

@@ -7,10 +7,16 @@ import type { Problem } from '../core/errors.js';
 import type { InstrumentRow } from './instrument/index.js';
 import { readTable, requireColumns, throwProblems } from './table.js';
 
+/** Required columns of the responses table. */
 export const INSTRUMENT_COLUMNS = ['model', 'origin', 'topic', 'lang', 'framing', 'key', 'score'] as const;
 
 /** Parse and validate the responses table. */
 export function readInstrumentRows(file: string): InstrumentRow[] {
+  return readInstrumentTable(file).rows;
+}
+
+/** Parse and validate the responses table; also the file's sha256. */
+export function readInstrumentTable(file: string): { file: string; sha256: string; rows: InstrumentRow[] } {
   const t = readTable(file);
   requireColumns(t, INSTRUMENT_COLUMNS, 'analyze instrument');
   const problems: Problem[] = [];
@@ -43,5 +49,5 @@ export function readInstrumentRows(file: string): InstrumentRow[] {
     });
   });
   throwProblems('E_ANALYZE_VALUE', file, problems);
-  return rows;
+  return { file, sha256: t.sha256, rows };
 }

@@ -20,7 +20,7 @@ export interface Table {
   sha256: string;
   columns: string[];
   rows: Record<string, string>[];
-  /** 1-based line of each row in the file */
+  /** 1-based line of each row in the file (its last line when a quoted field spans lines) */
   lines: number[];
 }
 

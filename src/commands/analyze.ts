@@ -8,7 +8,7 @@ import { EXIT, StimkitError } from '../core/errors.js';
 import { agreementTable } from '../analyze/agreement.js';
 import { agreementHuman, instrumentHuman, ratesHuman, regressHuman } from '../analyze/format.js';
 import { analyzeInstrument } from '../analyze/instrument/index.js';
-import { readInstrumentRows } from '../analyze/instrument-csv.js';
+import { readInstrumentTable } from '../analyze/instrument-csv.js';
 import { ratesTable } from '../analyze/rates.js';
 import { regressTable } from '../analyze/regress.js';
 import { readTable } from '../analyze/table.js';
@@ -59,9 +59,8 @@ export const analyzeCommand: CommandSpec = {
     if (kind === 'instrument') {
       const [from, to] = String(opts.shift).split(':');
       if (!from || !to) throw StimkitError.usage('E_ANALYZE_USAGE', `--shift expects FROM:TO, e.g. en:zh (got "${String(opts.shift)}")`);
-      const rows = readInstrumentRows(path);
-      const analysis = analyzeInstrument(rows, { shiftFrom: from, shiftTo: to });
-      const t = readTable(path);
+      const t = readInstrumentTable(path);
+      const analysis = analyzeInstrument(t.rows, { shiftFrom: from, shiftTo: to });
       const summary = { format: 'stimkit.analyze.instrument', version: 1, input: { file: path, sha256: t.sha256, rows: t.rows.length }, params: { shift: `${from}:${to}` }, ...analysis };
       return { summary, human: instrumentHuman(analysis), exitCode: EXIT.ok };
     }

@@ -8,6 +8,9 @@ import { StimkitError } from '../core/errors.js';
 import { cholesky, cholInverse, cholSolve } from './linalg.js';
 import { checkOutcome, clusterVcov, toRows, waldTerms, type Design, type FitOptions, type RegressionResult } from './regression.js';
 
+/** A term whose coefficient times its observed range exceeds this many log-odds units signals separation. */
+export const SEPARATION_LOGODDS = 30;
+
 function separationError(term: string, detail: string): StimkitError {
   return StimkitError.fromProblem({
     code: 'E_STATS_SEPARATION',
@@ -99,10 +102,23 @@ export function logit(y: readonly number[], d: Design, options: FitOptions = {})
     for (let a = 0; a < k; a++) for (let b = 0; b < a; b++) H[b * k + a] = H[a * k + b]!;
     L = cholesky(H, k, names, 'information matrix XᵀWX');
   };
+  // effect of a term across its observed range on the log-odds scale (scale-free, unlike |β|)
+  const range = new Float64Array(k);
+  for (let j = 0; j < k; j++) {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let i = 0; i < n; i++) {
+      const v = x[i * k + j]!;
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+    range[j] = hi - lo;
+  }
+  const effect = (j: number): number => Math.abs(beta[j]!) * range[j]!;
   const largestTerm = (): number => {
-    let worst = k > 1 && names[0] === 'Intercept' ? 1 : 0;
-    for (let j = worst; j < k; j++) if (Math.abs(beta[j]!) > Math.abs(beta[worst]!)) worst = j;
-    return worst;
+    let worst = -1;
+    for (let j = 0; j < k; j++) if (range[j]! > 0 && (worst < 0 || effect(j) > effect(worst))) worst = j;
+    return worst < 0 ? 0 : worst;
   };
   const updateOrSeparation = (): void => {
     try {
@@ -133,8 +149,9 @@ export function logit(y: readonly number[], d: Design, options: FitOptions = {})
   }
   updateOrSeparation(); // information and μ at the final β
   const worst = largestTerm();
-  if (!converged || Math.abs(beta[worst]!) > 30) {
-    throw separationError(names[worst]!, `no convergence after ${iterations} iterations; coefficient of ${names[worst]} = ${beta[worst]!.toPrecision(4)}`);
+  if (!converged || effect(worst) > SEPARATION_LOGODDS) {
+    const why = converged ? `its effect across the observed range is ${effect(worst).toPrecision(4)} on the log-odds scale (odds ratio beyond e^${SEPARATION_LOGODDS})` : `no convergence after ${iterations} iterations`;
+    throw separationError(names[worst]!, `${why}; coefficient of ${names[worst]} = ${beta[worst]!.toPrecision(4)}`);
   }
   const bread = cholInverse(L, k);
   let llf = 0;

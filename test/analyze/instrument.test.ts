@@ -45,6 +45,10 @@ describe('analyzeInstrument vs scipy/statsmodels', () => {
       close(m.collapsedTest!.pT, x.pTCollapsed, `${model} pT collapsed`);
       close(m.collapsedTest!.pWilcoxon, x.pWCollapsed, `${model} pW collapsed`);
       close(m.cellTest!.pTHolm!, x.pTHolm, `${model} Holm`);
+      // cell-level swing averaged over topic × language, from the scipy-side cell means
+      const cm = (t: string, l: string, f: string) => e.cells.find((c: any) => c.model === model && c.topic === t && c.lang === l && c.framing === f).mean;
+      const pairs = e.cells.filter((c: any) => c.model === model && c.framing === 'affirmative').map((c: any) => Math.abs(cm(c.topic, c.lang, 'affirmative') - cm(c.topic, c.lang, 'reverse')) / 2);
+      close(m.swingCellMean, pairs.reduce((s: number, v: number) => s + v, 0) / pairs.length, `${model} swingCellMean`);
     }
   });
   it('EN→ZH shift: per model, paired t, Wilcoxon, dz, CI', () => {

@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { holm, wilson } from '../../src/stats/index.js';
+import { holm, pNormal2, pStudent2, wilson } from '../../src/stats/index.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -109,14 +109,35 @@ describe('audit paper, Figure A1: judge vs human majority', () => {
   }
 });
 
+/** Half a unit of the last printed digit of a number string. */
+const halfUnit = (s: string) => {
+  const [mant, exp] = s.toLowerCase().split('e');
+  const decimals = mant!.includes('.') ? mant!.split('.')[1]!.length : 0;
+  return 0.5 * 10 ** -decimals * 10 ** Number(exp ?? 0);
+};
+
+describe('instrument paper, Table S3: the p values of cluster-robust OLS are normal (use_t=False), as stimkit defaults', () => {
+  const t = fixture('table_s3');
+  /** [min, max] of a two-sided p over the rounding of β and SE. */
+  const bracket = (beta: string, se: string, p: (z: number) => number) => {
+    const zs = [-1, 1].flatMap((db) => [-1, 1].map((ds) => Math.abs(Number(beta) + db * halfUnit(beta)) / (Number(se) + ds * halfUnit(se))));
+    return [p(Math.max(...zs)), p(Math.min(...zs))] as const;
+  };
+  const within = (printed: string, [lo, hi]: readonly [number, number]) => hi >= Number(printed) - halfUnit(printed) && lo <= Number(printed) + halfUnit(printed);
+  it('every printed p follows from β/SE with the normal distribution', () => {
+    for (const r of t.rows) {
+      expect(within(r.p_cell, bracket(r.beta, r.se_cell, pNormal2)), `${r.term} (cell)`).toBe(true);
+      expect(within(r.p_model, bracket(r.beta, r.se_model, pNormal2)), `${r.term} (model)`).toBe(true);
+    }
+  });
+  it('t with G − 1 = 10 df would not give the model-clustered p values', () => {
+    const china = t.rows[0];
+    expect(within(china.p_model, bracket(china.beta, china.se_model, (z) => pStudent2(z, t.clusters.model - 1)))).toBe(false);
+  });
+});
+
 describe('instrument paper, Table S4: Holm column from the t (28) p values', () => {
   const t = fixture('table_s4');
-  /** Half a unit of the last printed digit of a number string. */
-  const halfUnit = (s: string) => {
-    const [mant, exp] = s.toLowerCase().split('e');
-    const decimals = mant!.includes('.') ? mant!.split('.')[1]!.length : 0;
-    return 0.5 * 10 ** -decimals * 10 ** Number(exp ?? 0);
-  };
   it('every printed Holm value lies within the rounding of the printed p values', () => {
     const p = t.rows.map((r: any) => Number(r.t28));
     const lo = holm(t.rows.map((r: any, i: number) => p[i] - halfUnit(r.t28)));

@@ -48,6 +48,12 @@ describe('separation and singular designs are named errors', () => {
     const d = buildDesign(rows.map((r, i) => ({ ...r, score: xs[i]! })), { predictors: ['zh', 'score'] });
     expect(() => logit(y, d)).toThrow(expect.objectContaining({ code: 'E_STATS_SEPARATION', problems: [expect.objectContaining({ field: 'score' })] }));
   });
+  it('a large coefficient on a finely scaled predictor is not mistaken for separation', () => {
+    const scaled = buildDesign(rows.map((r) => ({ ...r, zh: Number(r.zh) / 1000 })), { predictors: ['zh', 'cn', 'paradigm'], reference: { paradigm: 'direct' } });
+    const r = logit(y, scaled, { cluster });
+    close(r.coef[1]!, small.expected.coef[1] * 1000, 'coef of zh/1000', 1e-6);
+    close(r.se[1]!, small.expected.cluster_statsmodels.se[1] * 1000, 'se of zh/1000', 1e-6);
+  });
   it('a duplicated column names the redundant term', () => {
     const d = buildDesign(rows.map((r) => ({ ...r, zh2: r.zh })), { predictors: ['zh', 'cn', 'zh2'] });
     expect(() => logit(y, d)).toThrow(expect.objectContaining({ code: 'E_STATS_SINGULAR', problems: [expect.objectContaining({ field: 'zh2' })] }));

@@ -34,6 +34,8 @@ export interface ModelSummary {
   swing: number;
   /** the same without the absolute value (positive: stance higher under affirmative framing) */
   swingSigned: number;
+  /** mean over topic × language of the per-pair |aff − rev|/2 (the cell-level swing of net_swing.json), for comparison */
+  swingCellMean: number | null;
   /** mean raw agreement (before keying): positive = yea-saying */
   raw: number;
   /** the 28 cell means (topic × language × framing) */
@@ -72,13 +74,13 @@ function netSwing(cells: readonly { framing: string; value: number }[]): { net: 
   return { net: mean(cells.map((c) => c.value)), swingSigned: (mean(aff) - mean(rev)) / 2 };
 }
 
-/** Framing-collapsed values per topic × language: (aff + rev)/2, pairs with both framings only. */
-function collapsed(cells: readonly { topic: string; lang: string; framing: string; value: number }[]): number[] {
-  const out: number[] = [];
+/** Per topic × language with both framings: the collapsed value (aff + rev)/2 and the half-difference (aff − rev)/2. */
+function framingPairs(cells: readonly { topic: string; lang: string; framing: string; value: number }[]): { sum: number; diff: number }[] {
+  const out: { sum: number; diff: number }[] = [];
   for (const pair of groupBy(cells, (c) => `${c.topic}\u0000${c.lang}`).values()) {
     const a = pair.find((c) => c.framing === 'affirmative');
     const r = pair.find((c) => c.framing === 'reverse');
-    if (a && r) out.push((a.value + r.value) / 2);
+    if (a && r) out.push({ sum: (a.value + r.value) / 2, diff: (a.value - r.value) / 2 });
   }
   return out;
 }
@@ -125,6 +127,7 @@ export function summariseModels(cells: readonly CellSummary[], rows: readonly In
   for (const [model, mc] of [...groupBy(cells, (c) => c.model)].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const values = mc.map((c) => ({ topic: c.topic, lang: c.lang, framing: c.framing, value: c.mean }));
     const ns = netSwing(values);
+    const pairs = framingPairs(values);
     const answered = mc.filter((c) => c.meanAnswered !== null).map((c) => ({ topic: c.topic, lang: c.lang, framing: c.framing, value: c.meanAnswered! }));
     const nsA = netSwing(answered);
     const total = mc.reduce((s, c) => s + c.n, 0);
@@ -135,9 +138,10 @@ export function summariseModels(cells: readonly CellSummary[], rows: readonly In
       net: ns ? ns.net : mean(values.map((v) => v.value)),
       swing: ns ? Math.abs(ns.swingSigned) : Number.NaN,
       swingSigned: ns ? ns.swingSigned : Number.NaN,
+      swingCellMean: pairs.length > 0 ? mean(pairs.map((p) => Math.abs(p.diff))) : null,
       raw: mean(mc.map((c) => c.raw)),
       cellTest: zeroTest(values.map((v) => v.value)),
-      collapsedTest: zeroTest(collapsed(values)),
+      collapsedTest: zeroTest(pairs.map((p) => p.sum)),
       answeredOnly: {
         net: nsA ? nsA.net : answered.length > 0 ? mean(answered.map((v) => v.value)) : null,
         swing: nsA ? Math.abs(nsA.swingSigned) : null,

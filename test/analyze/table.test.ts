@@ -1,0 +1,48 @@
+/** The CSV reader of `analyze`: quote-free files (d3-dsv) and quoted ones (csv-parse) give the same rows and line numbers. */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readTable } from '../../src/analyze/table.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const dir = await tempDir('stimkit-table-');
+const write = (name: string, text: string) => {
+  const f = path.join(dir, name);
+  writeFileSync(f, text);
+  return f;
+};
+
+describe('readTable', () => {
+  it('reads a plain file with BOM, CRLF, blank lines and padded fields, with line numbers', () => {
+    const t = readTable(write('plain.csv', '\ufeffa, b\r\n1,x \r\n\r\n2 ,y\r\n'));
+    expect(t.columns).toEqual(['a', 'b']);
+    expect(t.rows).toEqual([
+      { a: '1', b: 'x' },
+      { a: '2', b: 'y' },
+    ]);
+    expect(t.lines).toEqual([2, 4]);
+    expect(t.sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+  it("reads quoted fields (commas, quotes, newlines) with the line each record ends on", () => {
+    const t = readTable(write('quoted.csv', 'a,b\n"1,5","say ""hi"""\n"multi\nline",z\n3,w\n'));
+    expect(t.rows).toEqual([
+      { a: '1,5', b: 'say "hi"' },
+      { a: 'multi\nline', b: 'z' },
+      { a: '3', b: 'w' },
+    ]);
+    expect(t.lines).toEqual([2, 4, 5]);
+  });
+  for (const [name, text, line] of [
+    ['ragged plain', 'a,b\n1,2\n\n3\n', 4],
+    ['ragged quoted', 'a,b\n"1",2\n3,4,5\n', 3],
+  ] as const) {
+    it(`rejects a ${name} row with its line`, () => {
+      expect(() => readTable(write(`${name}.csv`.replace(' ', '-'), text))).toThrow(expect.objectContaining({ code: 'E_ANALYZE_CSV', problems: [expect.objectContaining({ line })] }));
+    });
+  }
+  it('rejects an empty table, a duplicate header and a missing file', () => {
+    expect(() => readTable(write('empty.csv', 'a,b\n'))).toThrow(expect.objectContaining({ code: 'E_ANALYZE_EMPTY' }));
+    expect(() => readTable(write('dup.csv', 'a,a\n1,2\n'))).toThrow(expect.objectContaining({ code: 'E_ANALYZE_HEADER' }));
+    expect(() => readTable(path.join(dir, 'nope.csv'))).toThrow(expect.objectContaining({ code: 'E_ANALYZE_READ' }));
+  });
+});

@@ -56,8 +56,12 @@ export function withPower(analyze: CommandSpec): CommandSpec {
     configure: (cmd) => {
       analyze.configure(cmd);
       // `power` reads no table: the second argument becomes optional (analyze still checks it for its kinds).
-      const table = cmd.registeredArguments[1];
-      if (table) (table as { required: boolean }).required = false;
+      const [kind, table] = cmd.registeredArguments;
+      if (kind) (kind as { description: string }).description += ' | power';
+      if (table) {
+        (table as { required: boolean }).required = false;
+        (table as { description: string }).description += ' (not for power)';
+      }
       configurePower(cmd);
     },
     run: async (positionals, opts, io) => {

@@ -81,9 +81,10 @@ const sdOf = (x: number[]) => (x.length < 2 ? 0 : Math.sqrt(x.reduce((s, v) => s
 export async function runPower(options: PowerOptions): Promise<PowerResult> {
   const say = options.log ?? (() => undefined);
   const file = await loadModelsFile(options.models);
-  const sims = file.models.filter((m) => m.provider === 'sim' && m.role !== 'judge');
+  // Respondents that answer instrument trials: provider sim, not a judge, and `paradigms` (when given) including instrument.
+  const sims = file.models.filter((m) => m.provider === 'sim' && m.role !== 'judge' && (!m.paradigms || m.paradigms.includes('instrument')));
   if (sims.length === 0) {
-    throw StimkitError.fromProblem({ code: 'E_POWER_NO_SIM', file: options.models, message: 'the models file has no provider: sim respondent', fix: 'add models with provider: sim and a sim: block (docs/simulated-respondents.md)' });
+    throw StimkitError.fromProblem({ code: 'E_POWER_NO_SIM', file: options.models, message: 'the models file has no provider: sim respondent that answers instrument trials', fix: 'add models with provider: sim and a sim: block (docs/simulated-respondents.md)' });
   }
   const models: SimModel[] = sims.map((m) => ({ name: m.name, origin: m.origin ?? null, params: m.sim! }));
   const maxIterations = Math.max(...options.iterations);

@@ -5,10 +5,10 @@
  * no network). `report.json` (written last) records the inputs' sha256 and every file written.
  * Same scores → same bytes.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { StimkitError } from '../core/errors.js';
-import { ensureFolder, relPosix, sha256, writeFileAtomic } from '../core/fsio.js';
+import { ensureFolder, exists, relPosix, sha256, writeFileAtomic } from '../core/fsio.js';
 import { artifactJson } from '../core/json.js';
 import { TOOL } from '../core/tool.js';
 import { parseCsv } from '../score/csv.js';
@@ -94,6 +94,10 @@ export async function reportContext(scoresDir: string): Promise<ReportContext> {
 export async function buildReport(scoresDir: string, outDir: string, sections: readonly ReportSection[] = SECTIONS): Promise<ReportResult> {
   const ctx = await reportContext(scoresDir);
   await ensureFolder(outDir);
+  // A report folder we wrote before: drop its charts and tables, so none of a section that no longer applies stays behind.
+  if (await exists(path.join(outDir, 'report.json'))) {
+    for (const sub of ['charts', 'tables']) await rm(path.join(outDir, sub), { recursive: true, force: true });
+  }
   const files: ReportResult['files'] = [];
   const write = async (rel: string, data: string | Buffer) => {
     await writeFileAtomic(path.join(outDir, rel), data);

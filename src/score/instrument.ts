@@ -83,7 +83,7 @@ export const instrumentTable: CsvTable = {
   columns: [
     { name: 'trial', doc: 'trial id (bundle `trials.jsonl`)', value: (r) => r.trial.id },
     { name: 'model', doc: 'model name', value: (r) => r.model.name },
-    { name: 'origin', doc: 'model origin from the models file (e.g. CN, US, EU); empty when unknown', value: (r) => r.model.origin },
+    { name: 'origin', doc: 'model origin from the models file or ledger (e.g. CN, US, FR); `unknown` when neither names it', value: (r) => r.model.origin ?? 'unknown' },
     { name: 'vendor', doc: 'model vendor from the models file; empty when unknown', value: (r) => r.model.vendor },
     { name: 'arm', doc: 'instrument arm (e.g. main, pt-control)', value: (r) => r.trial.arm },
     { name: 'topic', doc: 'topic id', value: (r) => r.trial.topic },

@@ -16,7 +16,7 @@ export const trialsTable: CsvTable = {
   columns: [
     { name: 'trial', doc: 'trial id', value: (r) => r.trial.id },
     { name: 'model', doc: 'model name', value: (r) => r.model.name },
-    { name: 'origin', doc: 'model origin (models file); empty when unknown', value: (r) => r.model.origin },
+    { name: 'origin', doc: 'model origin (models file or ledger); `unknown` when neither names it', value: (r) => r.model.origin ?? 'unknown' },
     { name: 'vendor', doc: 'model vendor (models file); empty when unknown', value: (r) => r.model.vendor },
     { name: 'paradigm', doc: 'trial paradigm', value: (r) => r.trial.paradigm },
     { name: 'lang', doc: 'prompt language', value: (r) => r.trial.lang },

@@ -117,7 +117,7 @@ describe('stimkit score (instrument)', () => {
     expect(cyc.filter((r) => r.reason === 'ambiguous').length).toBeGreaterThan(0);
     expect(cyc.filter((r) => r.reason === 'no_response').length).toBeGreaterThan(0);
     for (const r of cyc.filter((x) => x.reason !== '')) expect([r.score, r.stance, r.label]).toEqual(['0', '0', '']);
-    expect(cyc.every((r) => r.simulated === 'true' && r.origin === '')).toBe(true);
+    expect(cyc.every((r) => r.simulated === 'true' && r.origin === 'unknown')).toBe(true);
   });
 
   it('writes scores.jsonl and a score.json header that validate against their schemas', async () => {
@@ -131,6 +131,12 @@ describe('stimkit score (instrument)', () => {
     expect(header.counts.models.map((m) => m.name)).toEqual(['convinced', 'cycler', 'yes-man']);
     expect(header.counts.simulated).toBe(trials.length);
     expect(header.files.map((f) => f.file)).toEqual(['scores.jsonl', 'trials.csv', 'instrument.csv']);
+  });
+
+  it('writes an instrument.csv that stimkit analyze instrument reads as it is', async () => {
+    const r = await runCli(['analyze', 'instrument', path.join(out, 'instrument.csv'), '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('convinced');
   });
 
   it('gives the same bytes for the same inputs', async () => {

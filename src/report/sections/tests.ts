@@ -56,8 +56,8 @@ export const testsSection: ReportSection = {
     tables.push({
       id: 'variance-partition',
       title: 'Variance partition (response level, percent of total sum of squares)',
-      columns: ['term', 'percent'],
-      rows: [...v.responseLevel.terms.map((t) => [t.term, r6(t.percent)]), ['residual', r6(v.responseLevel.residualPercent)]],
+      columns: ['term', 'percent', 'note'],
+      rows: [...v.responseLevel.terms.map((t) => [t.term, r6(t.percent), t.note ?? null]), ['residual', r6(v.responseLevel.residualPercent), null]],
       n: `n = ${a.counts.scored} scored responses; total variance ${v.totalVariance.toFixed(3)}, mean within-cell variance ${v.meanWithinCellVariance.toFixed(3)}, systematic share ${(100 * v.systematicShare).toFixed(1)} %`,
       interval: 'Sequential sums of squares in the order listed (descriptive; no intervals)',
     });

@@ -35,7 +35,7 @@ export const topicOriginSection: ReportSection = {
       }
     }
     const n = `n = models per origin (column models); each model's topic value is the mean of its ${Math.round(d.cellsPerModel / Math.max(1, d.topics.length))} cell means for the topic (languages × framings)`;
-    const interval = '95 % CI: one-sample t over the models of an origin (none with a single model)';
+    const interval = '95 % CI: one-sample t over the models of an origin (none with a single model; bars are cut at ±2, the ends of the axis, and the table holds the full interval)';
     return {
       paragraphs: ['Each point is the mean over an origin\'s models of their mean keyed stance on a topic; the bars show how much the models of one origin disagree.'],
       charts: [
@@ -45,7 +45,7 @@ export const topicOriginSection: ReportSection = {
           alt: 'Dot plot of mean keyed stance per topic, one point per model origin, with 95 % intervals',
           data: { id: 'stance-topic-origin', title: 'Mean keyed stance per topic × origin', columns: ['topic', 'origin', 'models', 'mean', 'lower', 'upper'], rows, n, interval },
           spec: {
-            title: { text: 'Stance by topic × origin', subtitle: ['n = models per origin; a model\'s topic value = mean of its cell means for the topic', interval] },
+            title: { text: 'Stance by topic × origin', subtitle: ['n = models per origin; a model\'s topic value = mean of its cell means for the topic', '95 % CI: one-sample t over an origin\'s models (bars cut at ±2)'] },
             width: 520,
             height: 300,
             layer: [
@@ -57,8 +57,8 @@ export const topicOriginSection: ReportSection = {
                   color: { field: 'origin', type: 'nominal', title: 'origin', scale: { domain: origins, range: originColours(origins) } },
                 },
                 layer: [
-                  { mark: { type: 'rule', strokeWidth: 1.5 }, encoding: { x: { field: 'lower', type: 'quantitative' }, x2: { field: 'upper' } } },
-                  { mark: { type: 'point', filled: true, size: 60 }, encoding: { x: { field: 'mean', type: 'quantitative', title: 'mean keyed stance (− minus pole … + plus pole)', scale: { domain: [-2, 2] }, axis: { values: [-2, -1, 0, 1, 2] } } } },
+                  { mark: { type: 'rule', strokeWidth: 1.5, clip: true }, encoding: { x: { field: 'lower', type: 'quantitative', scale: { domain: [-2, 2] } }, x2: { field: 'upper' } } },
+                  { mark: { type: 'point', filled: true, size: 60, clip: true }, encoding: { x: { field: 'mean', type: 'quantitative', title: 'mean keyed stance (− minus pole … + plus pole)', scale: { domain: [-2, 2] }, axis: { values: [-2, -1, 0, 1, 2] } } } },
                 ],
               },
             ],

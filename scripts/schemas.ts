@@ -4,6 +4,7 @@
  */
 import { writeIfChanged } from '../src/core/fsio.js';
 import { ENTRIES_SCHEMA_FILE, entriesSchemaText } from '../src/ingest/json-schema.js';
+import { LABEL_SAMPLE_SCHEMA_FILE, labelSampleSchemaText } from '../src/label/json-schema.js';
 import { stimuliSchemaFiles } from '../src/stimuli/json-schemas.js';
 import { STUDY_SCHEMA_FILE, studySchemaText } from '../src/study/json-schema.js';
 import { RECIPE_SCHEMA_FILE, recipeSchemaText } from '../src/variants/json-schema.js';
@@ -13,6 +14,7 @@ const files = [
   ...stimuliSchemaFiles(),
   { file: RECIPE_SCHEMA_FILE, text: recipeSchemaText() },
   { file: STUDY_SCHEMA_FILE, text: studySchemaText() },
+  { file: LABEL_SAMPLE_SCHEMA_FILE, text: labelSampleSchemaText() },
 ];
 for (const { file, text } of files) {
   const written = await writeIfChanged(file, text);

@@ -7,9 +7,11 @@ import type { CommandResult, Io } from '../cli/output.js';
 import { bundleCommand } from './bundle.js';
 import { demoCommand } from './demo.js';
 import { ingestCommand } from './ingest.js';
+import { labelCommand } from './label.js';
 import { pairsCommand } from './pairs.js';
 import { variantsCommand } from './variants.js';
 import { verifyCommand } from './verify.js';
+import { viewCommand } from './view.js';
 
 /** One command: its name, its flags and what it runs. */
 export interface CommandSpec {
@@ -19,4 +21,4 @@ export interface CommandSpec {
   run: (positionals: unknown[], opts: Record<string, unknown>, io: Io) => Promise<CommandResult>;
 }
 
-export const COMMANDS: CommandSpec[] = [ingestCommand, variantsCommand, pairsCommand, bundleCommand, verifyCommand, demoCommand];
+export const COMMANDS: CommandSpec[] = [ingestCommand, variantsCommand, pairsCommand, bundleCommand, verifyCommand, demoCommand, labelCommand, viewCommand];

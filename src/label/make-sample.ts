@@ -1,0 +1,121 @@
+/**
+ * `stimkit label sample`: draw the stratified validation sample from a bundle and its responses
+ * and write it as a `stimkit.label-sample` file (docs/formats/label-sample.md).
+ */
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { StimkitError, type Problem } from '../core/errors.js';
+import { relPosix, sha256, writeFileAtomic } from '../core/fsio.js';
+import { artifactJson } from '../core/json.js';
+import { TOOL } from '../core/tool.js';
+import { loadBundle, promptText } from './bundle.js';
+import { readResponsesJsonl } from './responses.js';
+import { LABEL_SAMPLE_FORMAT, LABEL_SAMPLE_VERSION, type LabelSample, type SampleItem, type Stratum } from './sample-schema.js';
+import { sampleForValidation, type SampleRow } from './sampler.js';
+
+/** The paper's stratification: all models, both languages, every paradigm, both sensitivity tiers. */
+export const DEFAULT_STRATA: Stratum[] = ['model', 'lang', 'paradigm', 'sensitivity'];
+
+export interface MakeSampleOptions {
+  bundle: string;
+  responses: string;
+  out: string;
+  n: number;
+  seed: number;
+  strata?: Stratum[];
+  /** Paradigms to draw from; default every paradigm with an image or an entry (not the instrument). */
+  paradigms?: string[];
+}
+
+export interface MakeSampleResult {
+  out: string;
+  sample: LabelSample;
+  /** Response lines without text (failed requests), skipped. */
+  withoutText: number;
+  /** Responses to trials outside the chosen paradigms, skipped. */
+  otherParadigms: number;
+}
+
+/** The sample item id of a trial × model. */
+export function sampleItemId(trialId: string, model: string): string {
+  return `i_${createHash('sha256').update(`${trialId}\n${model}`).digest('hex').slice(0, 16)}`;
+}
+
+/** Build the sample and write it to `out` (atomically). */
+export async function makeLabelSample(options: MakeSampleOptions): Promise<MakeSampleResult> {
+  const bundle = await loadBundle(options.bundle);
+  const { rows, withoutText, text } = await readResponsesJsonl(options.responses);
+  const strata = options.strata ?? DEFAULT_STRATA;
+  const paradigms = options.paradigms ?? [...new Set(bundle.trials.filter((t) => t.entry !== null).map((t) => t.paradigm))];
+  const problems: Problem[] = [];
+  const joined: Array<SampleRow & { response: string }> = [];
+  let otherParadigms = 0;
+  for (const r of rows) {
+    const t = bundle.trialById.get(r.trial_id);
+    if (!t) {
+      if (problems.length < 20) {
+        problems.push({
+          code: 'E_LABEL_UNKNOWN_TRIAL',
+          severity: 'error',
+          file: options.responses,
+          field: 'trial_id',
+          message: `trial ${r.trial_id} (model ${r.model}) is not in the bundle`,
+          fix: 'give the bundle these responses were run on (--bundle)',
+        });
+      }
+      continue;
+    }
+    if (!paradigms.includes(t.paradigm)) {
+      otherParadigms += 1;
+      continue;
+    }
+    const entry = t.entry ? bundle.entries.get(t.entry) : undefined;
+    joined.push({ ...r, lang: t.lang, paradigm: t.paradigm, variant: t.variant, entry: t.entry, sensitivity: entry?.sensitivity ?? null });
+  }
+  if (problems.length > 0) throw new StimkitError('E_LABEL_UNKNOWN_TRIAL', `${options.responses}: responses to trials the bundle does not hold`, { problems });
+  if (joined.length === 0) {
+    throw StimkitError.fromProblem({
+      code: 'E_LABEL_NOTHING_TO_SAMPLE',
+      file: options.responses,
+      message: `no response with text in the paradigms ${paradigms.join(', ') || '(none)'}`,
+      fix: 'check --paradigms and that the responses file holds this bundle\'s VLM trials',
+    });
+  }
+  const drawn = sampleForValidation(joined, { n: options.n, strata, seed: options.seed });
+  const items: SampleItem[] = drawn.rows.map((r) => {
+    const t = bundle.trialById.get(r.trial_id)!;
+    return {
+      id: sampleItemId(r.trial_id, r.model),
+      trial_id: r.trial_id,
+      model: r.model,
+      paradigm: r.paradigm,
+      lang: r.lang,
+      entry: r.entry,
+      sensitivity: r.sensitivity,
+      variant: r.variant,
+      images: [...t.images],
+      prompt: promptText(t),
+      response: r.response,
+    };
+  });
+  const out = path.resolve(options.out);
+  const sample: LabelSample = {
+    format: LABEL_SAMPLE_FORMAT,
+    version: LABEL_SAMPLE_VERSION,
+    tool: `${TOOL.name} ${TOOL.version}`,
+    bundle: { path: relPosix(path.dirname(out), bundle.dir), digest: bundle.digest },
+    inputs: { responses: { kind: 'jsonl', file: relPosix(path.dirname(out), path.resolve(options.responses)), sha256: sha256(text) } },
+    params: {
+      n: options.n,
+      seed: options.seed,
+      strata,
+      paradigms: [...paradigms].sort(),
+      method: 'stratified: one per cell (or every level covered when n < cells), the rest proportional to cell size; seeded sha256 order',
+    },
+    population: joined.length,
+    strata: drawn.cells,
+    items,
+  };
+  await writeFileAtomic(out, artifactJson(sample));
+  return { out, sample, withoutText, otherParadigms };
+}

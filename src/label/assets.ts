@@ -12,9 +12,12 @@ html{font-family:${FONT_STACK};font-size:100%;line-height:1.5;color:#1b1b1b;back
 body{margin:0}
 a{color:#0b57a4}
 :focus-visible{outline:3px solid #d14900;outline-offset:2px}
-header.bar{position:sticky;top:0;z-index:5;display:flex;flex-wrap:wrap;gap:.5rem 1.25rem;align-items:center;padding:.5rem 1rem;background:#20303f;color:#fff}
+header.bar{display:flex;flex-wrap:wrap;gap:.5rem 1.25rem;align-items:center;padding:.5rem 1rem;background:#20303f;color:#fff}
 header.bar h1{font-size:1.05rem;margin:0;font-weight:600}
 header.bar a{color:#fff}
+header.bar nav{display:flex;flex-wrap:wrap;gap:.25rem 1rem}
+@media (min-width:70rem){header.bar{position:sticky;top:0;z-index:5}}
+td.nowrap{white-space:nowrap}
 .progress{display:flex;align-items:center;gap:.5rem}
 progress{width:10rem;height:.8rem}
 #status{min-width:8rem;font-size:.9rem}
@@ -25,7 +28,7 @@ main{padding:1rem;max-width:110rem;margin:0 auto}
 section.panel{background:#fff;border:1px solid #d8d8d2;border-radius:.4rem;padding:.75rem 1rem;margin-bottom:1rem}
 h2{font-size:1rem;margin:.25rem 0 .5rem;color:#20303f}
 .meta{color:#555;font-size:.9rem}
-.imgbox{overflow:auto;max-height:75vh;border:1px solid #ccc;background:#eee;cursor:zoom-in}
+.imgbox{width:fit-content;max-width:100%;overflow:auto;max-height:75vh;border:1px solid #ccc;background:#eee;cursor:zoom-in}
 .imgbox img{display:block;max-width:100%;height:auto}
 .imgbox.full{cursor:zoom-out}
 .imgbox.full img{max-width:none}

@@ -50,6 +50,7 @@ export interface Words {
   shortcutList: Array<[string, string]>;
   trialMeta: string;
   judges: string;
+  judgeColumn: string;
   judgeDisagree: string;
   noDisagreements: string;
   rater: string;
@@ -151,6 +152,7 @@ const en: Words = {
   ],
   trialMeta: 'Trial',
   judges: 'Judge labels',
+  judgeColumn: 'judge',
   judgeDisagree: 'judges disagree',
   noDisagreements: 'The judges agree on every item of this sample: nothing to review.',
   rater: 'Rater',
@@ -252,6 +254,7 @@ const zh: Words = {
   ],
   trialMeta: '试次',
   judges: '裁判模型的标签',
+  judgeColumn: '裁判模型',
   judgeDisagree: '裁判模型意见不一',
   noDisagreements: '在此样本中裁判模型对每一条都意见一致：没有需要评审的条目。',
   rater: '标注者',

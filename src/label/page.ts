@@ -58,7 +58,7 @@ function groundTruth(w: Words, entry: BundleEntry | undefined, trialLang: string
 }
 
 function judgesTable(w: Words, judges: JudgeLabels[]): string {
-  const head = `<tr><th scope="col">judge</th>${DIMENSIONS.map((d) => `<th scope="col">${d.toUpperCase()}</th>`).join('')}<th scope="col">DT</th></tr>`;
+  const head = `<tr><th scope="col">${esc(w.judgeColumn)}</th>${DIMENSIONS.map((d) => `<th scope="col">${d.toUpperCase()}</th>`).join('')}<th scope="col">DT</th></tr>`;
   const differs = (d: (typeof DIMENSIONS)[number]) => new Set(judges.map((j) => j[d] ?? '')).size > 1;
   const rows = judges
     .map(

@@ -134,7 +134,7 @@ ${select('variant', 'variant', v.variant, filters.variant)}${data.scores ? selec
       const tags = Object.entries(score.labels)
         .map(([k, val]) => `<span class="tag${val === 'true' ? ' yes' : ''}">${esc(k)}=${esc(val)}</span>`)
         .join(' ');
-      return `<tr><td>${id}</td><td>${esc(score.model)}</td>${common}<td>${esc(cut(score.response ?? '', 160))}</td><td>${tags}</td></tr>`;
+      return `<tr><td>${id}</td><td class="nowrap">${esc(score.model)}</td>${common}<td>${esc(cut(score.response ?? '', 160))}</td><td>${tags}</td></tr>`;
     })
     .join('');
   const pages = Math.max(1, Math.ceil(options.total / options.pageSize));

@@ -48,3 +48,28 @@ export async function writeLabelFixture(dir: string): Promise<LabelFixture> {
   await writeFile(responses, `${lines.join('\n')}\n`);
   return { bundle: r.out!, responses, digest: b.digest };
 }
+
+/** Two synthetic judges' labels of sample items: they disagree on D4 for every third item and on D2 for every fourth. */
+export function syntheticJudges(items: Array<{ trial_id: string; model: string }>): string {
+  const lines: string[] = [];
+  items.forEach((it, i) => {
+    for (const judge of ['judge-a', 'judge-b']) {
+      const b = judge === 'judge-b';
+      lines.push(
+        JSON.stringify({
+          trial_id: it.trial_id,
+          model: it.model,
+          judge,
+          d1: false,
+          d2: b && i % 4 === 0 ? false : true,
+          d3: true,
+          d4: b && i % 3 === 0,
+          d5: true,
+          strategies: b && i % 3 === 0 ? ['DT2'] : [],
+          rationale: b && i % 3 === 0 ? 'Euphemistic wording of the event.' : 'Neutral description.',
+        }),
+      );
+    }
+  });
+  return `${lines.join('\n')}\n`;
+}

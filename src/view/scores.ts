@@ -65,7 +65,7 @@ export async function readScores(target: string): Promise<ScoreRow[]> {
   const rows: ScoreRow[] = [];
   for (const file of files) {
     for (const r of rowsOf(await readTextFile(file, 'E_VIEW_SCORES'), file)) {
-      if (typeof r.trial_id !== 'string' || typeof r.model !== 'string') continue;
+      if (typeof r.trial_id !== 'string' || typeof r.model !== 'string' || !r.trial_id || !r.model) continue;
       const labels: Record<string, string> = {};
       flatten(r, '', labels, 0);
       const response = typeof r.response === 'string' ? r.response : typeof r.text === 'string' ? r.text : null;

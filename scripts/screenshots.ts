@@ -48,6 +48,13 @@ try {
     await page.keyboard.press('2');
     await page.waitForSelector('#status:not(:empty)');
     await shot(page, `label-${lang}.png`);
+    if (lang === 'zh') {
+      // 200 % zoom of a 1400-pixel window: the layout sees a 700-pixel viewport.
+      await page.setViewportSize({ width: 700, height: 1000 });
+      await page.reload();
+      await shot(page, 'label-zh-200.png', false);
+      await page.setViewportSize({ width: 1400, height: 1000 });
+    }
     await s.close();
   }
   const r = await serveLabels({ sample: sampleFile, rater: 'shots-review', lang: 'zh', port: 0, judges });

@@ -6,7 +6,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { EXIT } from '../core/errors.js';
 import { TOOL } from '../core/tool.js';
-import { COMMANDS } from '../commands/index.js';
+import { COMMANDS, type CommandSpec } from '../commands/index.js';
 import { emitError, emitResult, processIo, type CommandResult, type Io } from './output.js';
 
 /** Options every command accepts. */
@@ -23,27 +23,36 @@ export function buildProgram(io: Io, state: { exitCode: number }): Command {
     .version(TOOL.version, '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
-    .exitOverride();
+    .exitOverride()
+    // Options of a command come before its subcommand (`run --ledger` vs `run export --ledger`).
+    .enablePositionalOptions();
 
-  for (const spec of COMMANDS) {
-    const cmd = program.command(spec.name).description(spec.description).exitOverride();
-    spec.configure(cmd);
-    cmd.addOption(new Option('--json', 'print a machine-readable summary on stdout (human text goes to stderr)'));
-    cmd.action(async (...args: unknown[]) => {
-      const command = args[args.length - 1] as Command;
-      const opts = command.opts<CommonOptions & Record<string, unknown>>();
-      const positionals = command.processedArgs as unknown[];
-      let result: CommandResult;
-      try {
-        result = await spec.run(positionals, opts, io);
-      } catch (err) {
-        state.exitCode = emitError(io, Boolean(opts.json), err);
-        return;
-      }
-      state.exitCode = emitResult(io, Boolean(opts.json), result);
-    });
-  }
+  for (const spec of COMMANDS) register(program, spec, io, state);
   return program;
+}
+
+/** Add `spec` (and its subcommands) under `parent`. */
+function register(parent: Command, spec: CommandSpec, io: Io, state: { exitCode: number }): void {
+  const cmd = parent.command(spec.name).description(spec.description).exitOverride();
+  spec.configure(cmd);
+  for (const sub of spec.subcommands ?? []) register(cmd, sub, io, state);
+  if (spec.subcommands?.length) cmd.enablePositionalOptions();
+  cmd.addOption(new Option('--json', 'print a machine-readable summary on stdout (human text goes to stderr)'));
+  if (!spec.run) return;
+  const run = spec.run;
+  cmd.action(async (...args: unknown[]) => {
+    const command = args[args.length - 1] as Command;
+    const opts = command.opts<CommonOptions & Record<string, unknown>>();
+    const positionals = command.processedArgs as unknown[];
+    let result: CommandResult;
+    try {
+      result = await run(positionals, opts, io);
+    } catch (err) {
+      state.exitCode = emitError(io, Boolean(opts.json), err);
+      return;
+    }
+    state.exitCode = emitResult(io, Boolean(opts.json), result);
+  });
 }
 
 /** Run the CLI on `argv` (as in process.argv) and return the exit code. */

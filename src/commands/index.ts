@@ -4,11 +4,13 @@
  */
 import type { Command } from 'commander';
 import type { CommandResult, Io } from '../cli/output.js';
+import { batchCommand } from './batch.js';
 import { bundleCommand } from './bundle.js';
 import { demoCommand } from './demo.js';
 import { ingestCommand } from './ingest.js';
 import { labelCommand } from './label.js';
 import { pairsCommand } from './pairs.js';
+import { runCommand } from './run.js';
 import { variantsCommand } from './variants.js';
 import { verifyCommand } from './verify.js';
 import { viewCommand } from './view.js';
@@ -18,7 +20,10 @@ export interface CommandSpec {
   name: string;
   description: string;
   configure: (cmd: Command) => void;
-  run: (positionals: unknown[], opts: Record<string, unknown>, io: Io) => Promise<CommandResult>;
+  /** What the command runs; absent for a group such as `batch` that only holds subcommands. */
+  run?: (positionals: unknown[], opts: Record<string, unknown>, io: Io) => Promise<CommandResult>;
+  /** Subcommands (`run export`, `batch export|import`). */
+  subcommands?: CommandSpec[];
 }
 
-export const COMMANDS: CommandSpec[] = [ingestCommand, variantsCommand, pairsCommand, bundleCommand, verifyCommand, demoCommand, labelCommand, viewCommand];
+export const COMMANDS: CommandSpec[] = [ingestCommand, variantsCommand, pairsCommand, bundleCommand, verifyCommand, runCommand, batchCommand, demoCommand, labelCommand, viewCommand];

@@ -6,17 +6,18 @@
  * This file holds the types and the entry points; the implementation lives beside it.
  */
 import type { Trial } from '../bundle/format.js';
+import type { SimEntry, SimItem, SimPool } from './bundle.js';
 
 /** What the simulator needs from a bundle besides the trial: read from the bag's data/ files. */
 export interface SimBundle {
   /** The bundle digest (the sha256 of manifest-sha256.txt). */
   digest: string;
   /** Parsed `data/entries.json` `entries` (VLM paradigms), by entry id. */
-  entries: Map<string, unknown>;
+  entries: Map<string, SimEntry>;
   /** Parsed `data/items.json` items (instrument), by item id. */
-  items: Map<string, unknown>;
+  items: Map<string, SimItem>;
   /** Parsed `data/wrappers.json` pools, by language. */
-  wrappers: Map<string, unknown>;
+  wrappers: Map<string, SimPool>;
 }
 
 /** One simulated reply. */
@@ -35,8 +36,16 @@ export interface SimResponse {
   truth: Record<string, unknown>;
 }
 
-export type { SimParams } from './schema.js';
+export type { SimParams, SimParamsInput } from './schema.js';
 export { SimParams as simParamsSchema } from './schema.js';
+export type { SimEntry, SimFact, SimItem, SimPool } from './bundle.js';
 export { loadSimBundle } from './bundle.js';
 export { simulate } from './simulate.js';
 export type { Trial };
+export { expectedInstrument, expectedInstrumentModel, cellParams, labelProbs, expectedScore } from './instrument.js';
+export type { ExpectedInstrumentCell, ExpectedInstrumentModel, InstrumentCellKey, InstrumentCellParams, NetSwing } from './instrument.js';
+export { expectedVlm, otherLanguage } from './vlm.js';
+export type { ExpectedVlm, VlmTrialKey } from './vlm.js';
+export { estimateTokens } from './simulate.js';
+export { SIM_PRESETS } from './presets.js';
+export type { SimPreset } from './presets.js';

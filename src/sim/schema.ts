@@ -1,5 +1,127 @@
-/** The `sim:` block of a `provider: sim` model in a models file. Placeholder: the sim work fills it in. */
+/**
+ * The `sim:` block of a `provider: sim` model in a models file: the parameters of one simulated
+ * respondent. Every field has a default, so `sim: {}` is a valid (neutral, compliant) respondent.
+ * docs/simulated-respondents.md describes every parameter, the generative model and the expected
+ * net bias and swing; this zod schema is the source of truth.
+ */
 import { z } from 'zod';
 
-export const SimParams = z.looseObject({ seed: z.number().int().optional() });
+const Prob = z.number().min(0).max(1);
+/** Topic ids are slugs and language tags BCP 47 style; cell keys are `topic/lang`. */
+const CellKey = z.string().regex(/^[a-z0-9._-]+\/[A-Za-z0-9-]+$/, 'a cell key is "topic/lang", e.g. "taiwan/zh"');
+
+/**
+ * A per-topic × language quantity of the instrument: a number (the same everywhere), or a base
+ * value with additive shifts per topic and per language, and absolute values for single cells.
+ * value(topic, lang) = cells["topic/lang"] ?? default + by_topic[topic] + by_lang[lang].
+ */
+function cellField(base: z.ZodNumber) {
+  return z.union([
+    base,
+    z.strictObject({
+      default: z.number().default(0),
+      by_topic: z.record(z.string(), z.number()).default({}),
+      by_lang: z.record(z.string(), z.number()).default({}),
+      cells: z.record(CellKey, base).default({}),
+    }),
+  ]);
+}
+/** A per-topic × language real quantity (conviction, acquiescence). */
+export const CellValue = cellField(z.number().min(-10).max(10));
+/** A per-topic × language rate; the sum of default and shifts is clamped to [0, 1]. */
+export const CellRate = cellField(z.number().min(0).max(1));
+/** A per-topic × language noise sd; the sum is clamped to [0.01, 10]. */
+export const CellNoise = cellField(z.number().min(0.01).max(10));
+export type CellField = z.output<typeof CellValue>;
+
+/** A rate per language: a number, or `{default, <lang>: rate, …}`. */
+export const LangRate = z.union([Prob, z.record(z.string(), Prob)]);
+export type LangRate = z.output<typeof LangRate>;
+
+/** A rate per image sensitivity × language. */
+export const SensLangRate = z.strictObject({ high: LangRate.default(0), low: LangRate.default(0) });
+export type SensLangRate = z.output<typeof SensLangRate>;
+
+/** Weights of a categorical choice: one name (weight 1) or `{name: weight}` (normalized). */
+function weights<T extends readonly [string, ...string[]]>(names: T) {
+  const e = z.enum(names);
+  return z.union([
+    e,
+    z.partialRecord(e, z.number().min(0)).refine((w) => Object.values(w).some((x) => typeof x === 'number' && x > 0), 'at least one weight must be positive'),
+  ]);
+}
+
+export const INSTRUMENT_STYLES = ['bare', 'sentence', 'markdown'] as const;
+export const VLM_STYLES = ['prose', 'markdown'] as const;
+export const REFUSAL_TYPES = ['capability', 'policy', 'vague', 'refutation'] as const;
+export type RefusalType = (typeof REFUSAL_TYPES)[number];
+
+/** The forced-choice instrument (paradigm `instrument`). */
+export const SimInstrument = z.strictObject({
+  /** Latent lean toward the `plus` pole of the topic's stance axis (negative: toward `minus`). */
+  conviction: CellValue.default(0),
+  /** Latent tendency to agree with whatever proposition is asserted, regardless of framing. */
+  acquiescence: CellValue.default(0),
+  /** Standard deviation of the latent noise (logistic distribution scaled to this sd). */
+  noise: CellNoise.default(0.5),
+  /** Latent cut point between agree and strongly agree (and between disagree and strongly disagree). */
+  strong_threshold: z.number().min(0).max(10).default(1),
+  /** Rate of neutral, side-free text (scored 0 as judged neutral). */
+  neutral_rate: CellRate.default(0),
+  /** Rate of explicit refusals to answer (scored 0; excluded as invalid by answered-only analyses). */
+  refusal_rate: CellRate.default(0),
+  /** Answer style: bare label, label with one sentence, or markdown. */
+  style: weights(INSTRUMENT_STYLES).default('bare'),
+});
+export type SimInstrument = z.output<typeof SimInstrument>;
+
+/** Per-variant recognition factors (A0 the original … A6 the most abstract). */
+export const Recognition = z
+  .strictObject({
+    A0: Prob.default(1),
+    A1: Prob.default(0.95),
+    A2: Prob.default(0.85),
+    A3: Prob.default(0.7),
+    A4: Prob.default(0.5),
+    A5: Prob.default(0.3),
+    A6: Prob.default(0.15),
+  })
+  .prefault({});
+
+/** The VLM paradigms (describe, comment-image, comment-text, abstraction, narrative). */
+export const SimVlm = z.strictObject({
+  /** Probability that each expected fact is conveyed, per paradigm (`default` for the rest). */
+  fact_coverage: z.union([Prob, z.record(z.string(), Prob)]).default(0.8),
+  /** Refusal rate per sensitivity × language. */
+  refusal: SensLangRate.prefault({}),
+  /** Weights of the refusal styles. */
+  refusal_styles: weights(REFUSAL_TYPES).default({ capability: 1, policy: 1, vague: 1 }),
+  /** Rate of a gateway content filter (empty text, finish_reason content_filter) per sensitivity × language. */
+  content_filter: SensLangRate.prefault({}),
+  /** Rate of reframing with the entry's narrative markers, per sensitivity × language (among non-refusals). */
+  reframe: SensLangRate.prefault({}),
+  /** Markers used in one reframed response (at most the markers available). */
+  markers_per_response: z.number().int().min(1).max(5).default(2),
+  /** Rate of answering in the other language (en ↔ zh; any other language → en), per prompt language. */
+  drift: LangRate.default(0),
+  /**
+   * Recognition per image variant: multiplies fact coverage, refusal, content filter and reframing
+   * rates of image trials (a model cannot refuse or reframe what it does not recognise).
+   */
+  recognition: Recognition,
+  /** Response style: prose paragraphs or markdown (heading and bullet points). */
+  style: weights(VLM_STYLES).default('prose'),
+});
+export type SimVlm = z.output<typeof SimVlm>;
+
+/** The `sim:` block of a `provider: sim` model. */
+export const SimParams = z.strictObject({
+  /** Seed of this respondent; responses are a function of (seed, model name, trial id). */
+  seed: z.number().int().min(0).default(0),
+  instrument: SimInstrument.prefault({}),
+  vlm: SimVlm.prefault({}),
+});
+/** Resolved parameters (after defaults). */
 export type SimParams = z.output<typeof SimParams>;
+/** Parameters as written in a models file. */
+export type SimParamsInput = z.input<typeof SimParams>;

@@ -56,10 +56,7 @@ function serve(args: string[]): Promise<Served> {
 
 /** Wait until the page says every answer is saved. */
 async function saved(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const s = document.getElementById('status');
-    return !!s && /^(Saved|已保存) /.test(s.textContent ?? '');
-  });
+  await page.waitForFunction("/^(Saved|已保存) /.test(document.getElementById('status')?.textContent ?? '')");
 }
 
 const checked = (page: Page, dim: string) => page.locator(`input[name=${dim}]:checked`).getAttribute('value', { timeout: 2000 }).catch(() => null);
@@ -210,6 +207,6 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
     expect(pick(row('bob', 0))).toEqual(['true', 'false', 'na', 'false', '', '', '', 'false', 'true']);
     expect(pick(row('bob', 1))).toEqual(['false', 'true', 'true', 'true', 'true', 'false', 'true', 'true', 'true']);
     expect(rows.filter((r) => r.complete === 'true').map((r) => r.rater).sort()).toEqual(['alice', 'alice', 'alice', 'alice', 'bob', 'bob']);
-    for (const r of rows.filter((x) => x.complete === 'true')) expect(r.first_saved_at <= r.updated_at).toBe(true);
+    for (const r of rows.filter((x) => x.complete === 'true')) expect(r.first_saved_at! <= r.updated_at!).toBe(true);
   });
 });

@@ -1,0 +1,148 @@
+/**
+ * `stimkit batch import`: the output file of a batch run (OpenAI Batch / `vllm run-batch`: one
+ * line per request with `custom_id`, `response: {status_code, body}` and `error`) recorded into
+ * a ledger exactly once. Each line is classified as `run` classifies a reply; a trial that already
+ * has a result is left alone, and a line seen before (same bytes) is not recorded again, so a
+ * second import changes nothing. Lists the selected trials still without a result.
+ */
+import { readFile } from 'node:fs/promises';
+import { StimkitError } from '../core/errors.js';
+import { sha256 } from '../core/fsio.js';
+import { acquireLock } from '../ledger/lock.js';
+import { openLedgerDb } from '../ledger/open.js';
+import { ensureRun, insertTrials, registerModel } from '../ledger/runs.js';
+import { attemptCounts, finishedTrials, LedgerWriter, type AttemptEnd, type FinalResult } from '../ledger/write.js';
+import { ModelSpec } from '../models/schema.js';
+import { classify } from '../run/classify.js';
+import { resolveModels } from '../run/model-choice.js';
+import { Redactor } from '../run/redact.js';
+import { buildRequest, requestProfile } from '../run/request.js';
+import { readRunBundle, trialsFor } from '../run/select.js';
+import { verifiedDigest } from '../run/verified.js';
+
+export interface BatchImportOptions {
+  file: string;
+  bundle: string;
+  model: string;
+  ledger: string;
+  /** Optional models file: records the request profile and hashes, and selects the model's trials. */
+  modelsFile?: string;
+  newRun?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface BatchImportResult {
+  file: string;
+  ledger: string;
+  model: string;
+  lines: number;
+  recorded: number;
+  outcomes: Record<string, number>;
+  /** Lines whose trial already had a result, or seen in an earlier import. */
+  skipped: number;
+  /** Lines that gave no final result (infrastructure errors), by class. */
+  errors: Record<string, number>;
+  unknown: string[];
+  missing: string[];
+}
+
+interface BatchLine {
+  id?: string;
+  custom_id?: string;
+  response?: { status_code?: number; body?: unknown } | null;
+  error?: { code?: string; message?: string } | null;
+}
+
+/** Record a batch output file into a ledger. */
+export async function batchImport(o: BatchImportOptions): Promise<BatchImportResult> {
+  const digest = await verifiedDigest(o.bundle);
+  const bundle = await readRunBundle(o.bundle, digest);
+  const model = o.modelsFile ? (await resolveModels({ modelsFile: o.modelsFile, modelNames: [o.model] })).models[0]! : ModelSpec.parse({ name: o.model, endpoint: 'http://batch.invalid/v1' });
+  const trials = trialsFor(bundle, model, [], undefined, !o.modelsFile);
+  const byId = new Map(bundle.trials.map((t) => [t.id, t]));
+  const text = await readFile(o.file, 'utf8').catch((err) => {
+    throw StimkitError.fromProblem({ code: 'E_BATCH_READ', file: o.file, message: `cannot read the batch output (${(err as Error).message})`, fix: 'pass the output file of the batch run' }, err);
+  });
+  const key = model.api_key_env ? (o.env ?? process.env)[model.api_key_env] : undefined;
+  const redactor = new Redactor(key ? [key] : []);
+  const db = openLedgerDb(o.ledger);
+  const lock = (() => {
+    try {
+      return acquireLock(db, o.ledger, `stimkit batch import ${o.file}`);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  })();
+  try {
+    const run = ensureRun(db, o.ledger, digest, bundle.studyId, o.newRun);
+    insertTrials(db, run.run_id, bundle.trials);
+    registerModel(db, o.ledger, run, model.name, 'openai', o.modelsFile ? requestProfile(model) : null, { api_model: model.api_model ?? model.name, origin: model.origin ?? null, vendor: model.vendor ?? null, source: 'batch' });
+    const done = finishedTrials(db, run.run_id, model.name, false);
+    const prior = attemptCounts(db, run.run_id, model.name);
+    const seenLines = new Set(db.prepare("SELECT endpoint FROM attempts WHERE run_id = ? AND model = ? AND source = 'batch'").pluck().all(run.run_id, model.name) as string[]);
+    const writer = new LedgerWriter(db, run.run_id, digest, redactor);
+    const res: BatchImportResult = { file: o.file, ledger: o.ledger, model: model.name, lines: 0, recorded: 0, outcomes: {}, skipped: 0, errors: {}, unknown: [], missing: [] };
+    const rows: Parameters<LedgerWriter['recordMany']>[0] = [];
+    text.split('\n').forEach((raw, i) => {
+      if (raw.trim() === '') return;
+      res.lines++;
+      let line: BatchLine;
+      try {
+        line = JSON.parse(raw) as BatchLine;
+      } catch {
+        throw StimkitError.fromProblem({ code: 'E_BATCH_LINE', file: o.file, line: i + 1, message: 'not a JSON object', fix: 'pass the batch output file unchanged' });
+      }
+      const trial = line.custom_id ? byId.get(line.custom_id) : undefined;
+      if (!trial) {
+        res.unknown.push(line.custom_id ?? `(line ${i + 1} has no custom_id)`);
+        return;
+      }
+      const tag = `batch-line:${sha256(raw.trim())}`;
+      if (done.has(trial.id) || seenLines.has(tag)) {
+        res.skipped++;
+        return;
+      }
+      seenLines.add(tag);
+      const requestSha256 = o.modelsFile ? buildRequest(trial, model).sha256 : 'unknown';
+      const attempt = (prior.get(trial.id) ?? 0) + 1;
+      prior.set(trial.id, attempt);
+      const status = line.response?.status_code;
+      const verdict = line.response && typeof status === 'number'
+        ? classify({ kind: 'http', status, text: typeof line.response.body === 'string' ? line.response.body : JSON.stringify(line.response.body ?? null), retryAfterMs: null, latencyMs: 0 })
+        : ({ kind: 'retry', errorClass: `batch_error${line.error?.code ? `:${line.error.code}` : ''}`, httpStatus: null, body: line.error?.message ?? raw, retryAfterMs: null } as const);
+      let end: AttemptEnd;
+      let final: FinalResult | null = null;
+      const base = { request_sha256: requestSha256, attempts: 1, latency_ms: null };
+      if (verdict.kind === 'final') {
+        const r = verdict.reply;
+        end = { outcome: r.outcome, http_status: r.http_status, error_class: r.error_class, error_body: r.error_body };
+        final = { ...base, outcome: r.outcome, response_text: r.text, reasoning_text: r.reasoning, finish_reason: r.finish_reason, usage: r.usage, served_model: r.served_model, system_fingerprint: r.system_fingerprint, http_status: r.http_status, error_class: r.error_class, error_body: r.error_body };
+      } else if (verdict.kind === 'failed') {
+        end = { outcome: 'failed', error_class: verdict.errorClass, http_status: verdict.httpStatus, error_body: verdict.body };
+        final = { ...base, outcome: 'failed', error_class: verdict.errorClass, http_status: verdict.httpStatus, error_body: verdict.body };
+      } else if (verdict.kind === 'auth') {
+        end = { outcome: 'auth', error_class: `http_${verdict.httpStatus}`, http_status: verdict.httpStatus, error_body: verdict.body };
+      } else if (verdict.kind === 'retry') {
+        end = { outcome: 'retry', error_class: verdict.errorClass, http_status: verdict.httpStatus, error_body: verdict.body };
+      } else {
+        end = { outcome: 'interrupted' };
+      }
+      if (final) {
+        done.add(trial.id);
+        res.recorded++;
+        res.outcomes[final.outcome] = (res.outcomes[final.outcome] ?? 0) + 1;
+      } else {
+        const cls = end.error_class ?? 'unknown';
+        res.errors[cls] = (res.errors[cls] ?? 0) + 1;
+      }
+      rows.push({ model: model.name, trialId: trial.id, attempt, source: 'batch', requestSha256, endpoint: tag, end, final });
+    });
+    writer.recordMany(rows);
+    res.missing = trials.filter((t) => !done.has(t.id)).map((t) => t.id);
+    return res;
+  } finally {
+    lock.release();
+    db.close();
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * `stimkit run <bundle> --models FILE [--model NAME,…] [--where EXPR] [--limit N] [--ledger FILE]
+ * [--concurrency N] [--max-attempts N] [--retry-failed] [--dry-run] [--new-run LABEL]`, or one
+ * model: `--model NAME --endpoint URL [--api-model ID] [--api-key-env VAR]`. Subcommand: `run export`.
+ */
+import { Option } from 'commander';
+import { list, positiveInt } from '../cli/flags.js';
+import { EXIT } from '../core/errors.js';
+import { runStudy } from '../run/run.js';
+import { dryRunHuman, runHuman, runJson } from '../run/summary.js';
+import type { CommandSpec } from './index.js';
+import { runExportCommand } from './run-export.js';
+
+/** Exit code of a run stopped with Ctrl-C (128 + SIGINT). */
+export const EXIT_INTERRUPTED = 130;
+
+export const runCommand: CommandSpec = {
+  name: 'run',
+  description: 'send a sealed bundle\'s trials to models (OpenAI-compatible or simulated) into a resumable SQLite ledger',
+  configure: (cmd) =>
+    cmd
+      .argument('<bundle>', 'bundle folder (verified first)')
+      .option('--models <file>', 'models file (stimkit.models)')
+      .addOption(new Option('--model <names>', 'only these models (comma-separated); with --endpoint, the one model\'s name').argParser(list))
+      .option('--endpoint <url>', 'one-model shorthand: the base URL (…/v1) of an OpenAI-compatible server')
+      .option('--api-model <id>', 'one-model shorthand: the served model id (default: --model)')
+      .option('--api-key-env <var>', 'one-model shorthand: the environment variable holding the API key')
+      .option('--where <expr>', 'only trials whose fields match, e.g. paradigm=describe,lang=zh or variant=A3|A4')
+      .addOption(new Option('--limit <n>', 'at most N trials per model').argParser(positiveInt))
+      .option('--ledger <file>', 'the ledger (default: <bundle>.ledger.sqlite beside the bundle)')
+      .addOption(new Option('--concurrency <n>', 'requests in flight per model (overrides the models file)').argParser(positiveInt))
+      .addOption(new Option('--max-attempts <n>', 'attempts per trial before it is recorded as failed').argParser(positiveInt).default(8))
+      .option('--retry-failed', 'also send trials recorded as failed')
+      .option('--dry-run', 'send nothing: counts per model and block, and one example request')
+      .option('--new-run <label>', 'start a new run in the ledger (another bundle, or changed requests)'),
+  subcommands: [runExportCommand],
+  run: async ([bundle], opts, io) => {
+    const result = await runStudy({
+      bundle: String(bundle),
+      modelsFile: opts.models as string | undefined,
+      modelNames: opts.model as string[] | undefined,
+      endpoint: opts.endpoint as string | undefined,
+      apiModel: opts.apiModel as string | undefined,
+      apiKeyEnv: opts.apiKeyEnv as string | undefined,
+      where: opts.where as string | undefined,
+      limit: opts.limit as number | undefined,
+      ledger: opts.ledger as string | undefined,
+      concurrency: opts.concurrency as number | undefined,
+      maxAttempts: opts.maxAttempts as number,
+      retryFailed: Boolean(opts.retryFailed),
+      dryRun: Boolean(opts.dryRun),
+      newRun: opts.newRun as string | undefined,
+      handleSigint: true,
+      progress: { write: io.stderr, tty: Boolean(process.stderr.isTTY) && !opts.json },
+    });
+    if ('dryRun' in result) return { summary: { ok: true, command: 'run', ...result }, human: dryRunHuman(result), exitCode: EXIT.ok };
+    const summary = runJson(result);
+    const exitCode = result.interrupted ? EXIT_INTERRUPTED : summary.ok ? EXIT.ok : EXIT.rejected;
+    return { summary, human: runHuman(result), exitCode };
+  },
+};

@@ -1,0 +1,67 @@
+/**
+ * Opening a ledger file: create it with the tables of schema.ts, or check that an existing file
+ * is a stimkit ledger of a version this code reads. WAL journal, synchronous NORMAL: a committed
+ * transaction survives a killed process (kill -9); only a power cut can lose the last commits.
+ */
+import Database from 'better-sqlite3';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { StimkitError } from '../core/errors.js';
+import { TOOL } from '../core/tool.js';
+import { LEDGER_DDL, LEDGER_FORMAT, LEDGER_VERSION } from './schema.js';
+
+export type Db = Database.Database;
+
+/** Open (or, unless `readonly`, create) the ledger at `file`. */
+export function openLedgerDb(file: string, options: { readonly?: boolean } = {}): Db {
+  const readonly = options.readonly ?? false;
+  if (readonly && !existsSync(file)) {
+    throw StimkitError.fromProblem({ code: 'E_LEDGER_NOT_FOUND', file, message: 'no ledger here', fix: 'pass the --ledger file stimkit run wrote' });
+  }
+  if (!readonly) mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  let db: Db;
+  try {
+    db = new Database(file, { readonly, fileMustExist: readonly, timeout: 10_000 });
+  } catch (err) {
+    throw StimkitError.fromProblem({ code: 'E_LEDGER_OPEN', file, message: `cannot open the ledger (${(err as Error).message})`, fix: 'check the path and its permissions' }, err);
+  }
+  try {
+    if (!readonly) {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+    }
+    db.pragma('foreign_keys = ON');
+    const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get() !== undefined;
+    if (!hasMeta) {
+      const tables = db.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number };
+      if (readonly || tables.n > 0) throw notALedger(file, 'it has no meta table');
+      db.transaction(() => {
+        db.exec(LEDGER_DDL);
+        const put = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
+        put.run('format', LEDGER_FORMAT);
+        put.run('version', String(LEDGER_VERSION));
+        put.run('created_by', `${TOOL.name} ${TOOL.version}`);
+      })();
+    }
+    const meta = new Map((db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>).map((r) => [r.key, r.value]));
+    if (meta.get('format') !== LEDGER_FORMAT) throw notALedger(file, `format is ${JSON.stringify(meta.get('format') ?? null)}`);
+    if (meta.get('version') !== String(LEDGER_VERSION)) {
+      throw StimkitError.fromProblem({
+        code: 'E_LEDGER_VERSION',
+        file,
+        message: 'this ledger version is not one this stimkit reads',
+        expected: String(LEDGER_VERSION),
+        got: meta.get('version') ?? 'nothing',
+        fix: 'use the stimkit version that wrote it, or start a new --ledger file',
+      });
+    }
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return db;
+}
+
+function notALedger(file: string, why: string): StimkitError {
+  return StimkitError.fromProblem({ code: 'E_LEDGER_FORMAT', file, message: `not a stimkit ledger (${why})`, fix: 'pass a ledger stimkit run wrote, or a new file name' });
+}

@@ -1,0 +1,197 @@
+/**
+ * Reading a ledger (the stable reader API for the score stage and for exports). Opens the file
+ * read-only, so it can run while `stimkit run` writes (WAL). Every result carries its trial's
+ * design fields, so no bundle is needed to read it.
+ *
+ * @example
+ * const ledger = openLedger('study.ledger.sqlite');
+ * for (const r of ledger.results({ model: 'Qwen2-VL-7B' })) console.log(r.trial_id, r.outcome, r.text);
+ * ledger.close();
+ */
+import { StimkitError } from '../core/errors.js';
+import { openLedgerDb, type Db } from './open.js';
+import type { Outcome } from './schema.js';
+
+/** A run in a ledger. */
+export interface LedgerRun {
+  run_id: number;
+  label: string;
+  bundle_digest: string;
+  study_id: string | null;
+  created_at: string;
+}
+
+/** A model of a run, with what the models file said about it. */
+export interface LedgerModel {
+  model: string;
+  provider: 'openai' | 'sim';
+  /** The request-shaping settings (api_model, sampling mapping, extra_body; or the sim params); null if unknown. */
+  profile: Record<string, unknown> | null;
+  /** api_model, origin, vendor, revision, modalities, role. */
+  info: Record<string, unknown>;
+}
+
+/** The design fields of a trial (as in the bundle's trials.jsonl). */
+export interface LedgerTrial {
+  block: string;
+  paradigm: string;
+  arm: string | null;
+  lang: string;
+  entry: string | null;
+  item: string | null;
+  topic: string | null;
+  variant: string | null;
+  framing: string | null;
+  iteration: number | null;
+  seed: number | null;
+  prompt: string | null;
+  model_set: string | null;
+}
+
+/** The final result of one (model, trial) in a run. */
+export interface LedgerResult {
+  run: string;
+  bundle_digest: string;
+  model: string;
+  trial_id: string;
+  trial: LedgerTrial;
+  /** answer | content_filter | length | empty | policy_refusal | failed */
+  outcome: Outcome;
+  /** The response text (null for failures and HTTP-level policy refusals). */
+  text: string | null;
+  reasoning: string | null;
+  finish_reason: string | null;
+  usage: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number; [k: string]: unknown } | null;
+  served_model: string | null;
+  system_fingerprint: string | null;
+  /** True for responses of a simulated respondent (`provider: sim`). */
+  simulated: boolean;
+  /** The simulator's true labels (simulated responses only), else null. */
+  truth: Record<string, unknown> | null;
+  error_class: string | null;
+  http_status: number | null;
+  error_body: string | null;
+  /** Dropped sampling fields (e.g. ['top_k']). */
+  dropped: string[];
+  attempts: number;
+  latency_ms: number | null;
+  finished_at: string;
+  request_sha256: string;
+}
+
+/** Which results to read. */
+export interface ResultFilter {
+  /** Run label (default: the latest run). */
+  run?: string;
+  /** Only these models. */
+  model?: string | string[];
+  /** Include trials recorded as failed (default true). */
+  includeFailed?: boolean;
+}
+
+interface Row {
+  [k: string]: unknown;
+}
+
+const parse = (s: unknown) => (typeof s === 'string' ? JSON.parse(s) : null);
+
+/** A read-only ledger. */
+export class LedgerReader {
+  constructor(readonly file: string, private readonly db: Db) {}
+
+  /** Every run, oldest first. */
+  runs(): LedgerRun[] {
+    return this.db.prepare('SELECT run_id, label, bundle_digest, study_id, created_at FROM runs ORDER BY run_id').all() as LedgerRun[];
+  }
+
+  /** The run labelled `label`, or the latest one. */
+  run(label?: string): LedgerRun {
+    const runs = this.runs();
+    const r = label === undefined ? runs[runs.length - 1] : runs.find((x) => x.label === label);
+    if (!r) {
+      throw StimkitError.fromProblem({
+        code: 'E_LEDGER_NO_RUN',
+        file: this.file,
+        message: label === undefined ? 'this ledger holds no run yet' : `no run labelled "${label}"`,
+        fix: runs.length ? `runs here: ${runs.map((x) => x.label).join(', ')}` : 'run stimkit run first',
+      });
+    }
+    return r;
+  }
+
+  /** The models of a run. */
+  models(label?: string): LedgerModel[] {
+    const run = this.run(label);
+    return (this.db.prepare('SELECT model, provider, profile, info FROM models WHERE run_id = ? ORDER BY model').all(run.run_id) as Row[]).map((r) => ({
+      model: r.model as string,
+      provider: r.provider as 'openai' | 'sim',
+      profile: parse(r.profile),
+      info: parse(r.info) ?? {},
+    }));
+  }
+
+  /** Final results of a run, ordered by model then trial id (streamed). */
+  *results(filter: ResultFilter = {}): IterableIterator<LedgerResult> {
+    const run = this.run(filter.run);
+    const models = filter.model === undefined ? null : Array.isArray(filter.model) ? filter.model : [filter.model];
+    const where = ['r.run_id = ?'];
+    const args: unknown[] = [run.run_id];
+    if (models) {
+      where.push(`r.model IN (${models.map(() => '?').join(', ')})`);
+      args.push(...models);
+    }
+    if (filter.includeFailed === false) where.push("r.outcome != 'failed'");
+    const stmt = this.db.prepare(
+      `SELECT r.*, t.block, t.paradigm, t.arm, t.lang, t.entry, t.item, t.topic, t.variant, t.framing, t.iteration, t.seed, t.prompt, t.model_set
+       FROM results r LEFT JOIN trials t ON t.run_id = r.run_id AND t.trial_id = r.trial_id
+       WHERE ${where.join(' AND ')} ORDER BY r.model, r.trial_id`,
+    );
+    for (const row of stmt.iterate(...args) as IterableIterator<Row>) yield toResult(run.label, row);
+  }
+
+  /** Counts of final results by model and outcome in a run. */
+  counts(label?: string): Array<{ model: string; outcome: Outcome; n: number }> {
+    const run = this.run(label);
+    return this.db.prepare('SELECT model, outcome, COUNT(*) AS n FROM results WHERE run_id = ? GROUP BY model, outcome ORDER BY model, outcome').all(run.run_id) as Array<{ model: string; outcome: Outcome; n: number }>;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+function toResult(label: string, r: Row): LedgerResult {
+  return {
+    run: label,
+    bundle_digest: r.bundle_digest as string,
+    model: r.model as string,
+    trial_id: r.trial_id as string,
+    trial: {
+      block: r.block as string, paradigm: r.paradigm as string, arm: r.arm as string | null, lang: r.lang as string, entry: r.entry as string | null,
+      item: r.item as string | null, topic: r.topic as string | null, variant: r.variant as string | null, framing: r.framing as string | null,
+      iteration: r.iteration as number | null, seed: r.seed as number | null, prompt: r.prompt as string | null, model_set: r.model_set as string | null,
+    },
+    outcome: r.outcome as Outcome,
+    text: r.response_text as string | null,
+    reasoning: r.reasoning_text as string | null,
+    finish_reason: r.finish_reason as string | null,
+    usage: parse(r.usage),
+    served_model: r.served_model as string | null,
+    system_fingerprint: r.system_fingerprint as string | null,
+    simulated: r.simulated === 1,
+    truth: parse(r.truth),
+    error_class: r.error_class as string | null,
+    http_status: r.http_status as number | null,
+    error_body: r.error_body as string | null,
+    dropped: parse(r.dropped) ?? [],
+    attempts: r.attempts as number,
+    latency_ms: r.latency_ms as number | null,
+    finished_at: r.finished_at as string,
+    request_sha256: r.request_sha256 as string,
+  };
+}
+
+/** Open a ledger read-only. Throws E_LEDGER_NOT_FOUND / E_LEDGER_FORMAT / E_LEDGER_VERSION. */
+export function openLedger(file: string): LedgerReader {
+  return new LedgerReader(file, openLedgerDb(file, { readonly: true }));
+}

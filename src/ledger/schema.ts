@@ -1,0 +1,115 @@
+/**
+ * The ledger's tables (`stimkit.ledger`, version 1). docs/formats/ledger.md describes every
+ * column for readers using sqlite3 or pandas. A ledger holds one or more runs; each run belongs
+ * to one bundle digest; each (run, model, trial) has at most one final result.
+ */
+
+export const LEDGER_FORMAT = 'stimkit.ledger';
+export const LEDGER_VERSION = 1;
+
+/** The DDL, applied in one transaction when a ledger is created. */
+export const LEDGER_DDL = `
+CREATE TABLE meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+CREATE TABLE runs (
+  run_id        INTEGER PRIMARY KEY,
+  label         TEXT NOT NULL UNIQUE,
+  bundle_digest TEXT NOT NULL,
+  study_id      TEXT,
+  created_at    TEXT NOT NULL,
+  tool_version  TEXT NOT NULL
+);
+CREATE TABLE models (
+  run_id         INTEGER NOT NULL REFERENCES runs(run_id),
+  model          TEXT NOT NULL,
+  provider       TEXT NOT NULL,
+  profile        TEXT,
+  profile_sha256 TEXT,
+  info           TEXT NOT NULL,
+  created_at     TEXT NOT NULL,
+  PRIMARY KEY (run_id, model)
+);
+CREATE TABLE trials (
+  run_id    INTEGER NOT NULL REFERENCES runs(run_id),
+  trial_id  TEXT NOT NULL,
+  block     TEXT NOT NULL,
+  paradigm  TEXT NOT NULL,
+  arm       TEXT,
+  lang      TEXT NOT NULL,
+  entry     TEXT,
+  item      TEXT,
+  topic     TEXT,
+  variant   TEXT,
+  framing   TEXT,
+  iteration INTEGER,
+  seed      INTEGER,
+  prompt    TEXT,
+  model_set TEXT,
+  PRIMARY KEY (run_id, trial_id)
+);
+CREATE TABLE attempts (
+  attempt_id     INTEGER PRIMARY KEY,
+  run_id         INTEGER NOT NULL,
+  model          TEXT NOT NULL,
+  trial_id       TEXT NOT NULL,
+  attempt        INTEGER NOT NULL,
+  source         TEXT NOT NULL,
+  request_sha256 TEXT NOT NULL,
+  endpoint       TEXT,
+  state          TEXT NOT NULL,
+  outcome        TEXT,
+  error_class    TEXT,
+  http_status    INTEGER,
+  error_body     TEXT,
+  latency_ms     REAL,
+  started_at     TEXT NOT NULL,
+  finished_at    TEXT,
+  pid            INTEGER
+);
+CREATE INDEX attempts_by_trial ON attempts(run_id, model, trial_id);
+CREATE INDEX attempts_in_flight ON attempts(state) WHERE state = 'in_flight';
+CREATE TABLE results (
+  run_id             INTEGER NOT NULL,
+  model              TEXT NOT NULL,
+  trial_id           TEXT NOT NULL,
+  bundle_digest      TEXT NOT NULL,
+  outcome            TEXT NOT NULL,
+  request_sha256     TEXT NOT NULL,
+  dropped            TEXT,
+  response_text      TEXT,
+  reasoning_text     TEXT,
+  finish_reason      TEXT,
+  prompt_tokens      INTEGER,
+  completion_tokens  INTEGER,
+  total_tokens       INTEGER,
+  usage              TEXT,
+  served_model       TEXT,
+  system_fingerprint TEXT,
+  simulated          INTEGER NOT NULL DEFAULT 0,
+  truth              TEXT,
+  error_class        TEXT,
+  http_status        INTEGER,
+  error_body         TEXT,
+  attempts           INTEGER NOT NULL,
+  latency_ms         REAL,
+  finished_at        TEXT NOT NULL,
+  PRIMARY KEY (run_id, model, trial_id)
+);
+CREATE TABLE lock (
+  id           INTEGER PRIMARY KEY CHECK (id = 1),
+  pid          INTEGER NOT NULL,
+  host         TEXT NOT NULL,
+  command      TEXT NOT NULL,
+  started_at   TEXT NOT NULL,
+  heartbeat_at TEXT NOT NULL
+);
+`;
+
+/** Final outcomes. `answer` is a normal reply; the next four are findings kept and scored; `failed` is retried only with --retry-failed. */
+export const OUTCOMES = ['answer', 'content_filter', 'length', 'empty', 'policy_refusal', 'failed'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+/** Bytes of an error body kept in the ledger. */
+export const ERROR_BODY_MAX = 2000;

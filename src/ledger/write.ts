@@ -1,0 +1,132 @@
+/**
+ * Writing attempts and final results. An attempt row is committed `in_flight` before its request
+ * leaves (so a crash shows it), then finished; a final result and its attempt's end commit in one
+ * transaction. A (run, model, trial) gets at most one result: the insert only replaces a `failed`
+ * result (a later `--retry-failed` success), never a kept one. Every text passes the redactor.
+ */
+import type { Redactor } from '../run/redact.js';
+import type { Db } from './open.js';
+import { ERROR_BODY_MAX, type Outcome } from './schema.js';
+
+/** How an attempt ended. */
+export interface AttemptEnd {
+  /** A final outcome, `retry` (infrastructure fault, tried again), `auth` (401/403, model stopped) or `interrupted`. */
+  outcome: Outcome | 'retry' | 'auth' | 'interrupted';
+  error_class?: string | null;
+  http_status?: number | null;
+  error_body?: string | null;
+  latency_ms?: number | null;
+}
+
+/** A final result of a trial. */
+export interface FinalResult {
+  outcome: Outcome;
+  request_sha256: string;
+  dropped?: string[];
+  response_text?: string | null;
+  reasoning_text?: string | null;
+  finish_reason?: string | null;
+  usage?: Record<string, unknown> | null;
+  served_model?: string | null;
+  system_fingerprint?: string | null;
+  simulated?: boolean;
+  truth?: unknown;
+  error_class?: string | null;
+  http_status?: number | null;
+  error_body?: string | null;
+  attempts: number;
+  latency_ms?: number | null;
+}
+
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** Prepared writes for one run of one ledger. */
+export class LedgerWriter {
+  private readonly start;
+  private readonly finish;
+  private readonly result;
+  readonly recordFinal: (attemptId: number, model: string, trialId: string, end: AttemptEnd, final: FinalResult) => void;
+
+  constructor(private readonly db: Db, private readonly runId: number, private readonly digest: string, private readonly redactor: Redactor) {
+    this.start = db.prepare(
+      `INSERT INTO attempts (run_id, model, trial_id, attempt, source, request_sha256, endpoint, state, started_at, pid)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 'in_flight', ?, ?)`,
+    );
+    this.finish = db.prepare(
+      `UPDATE attempts SET state = ?, outcome = ?, error_class = ?, http_status = ?, error_body = ?, latency_ms = ?, finished_at = ? WHERE attempt_id = ?`,
+    );
+    this.result = db.prepare(
+      `INSERT INTO results (run_id, model, trial_id, bundle_digest, outcome, request_sha256, dropped, response_text, reasoning_text, finish_reason,
+         prompt_tokens, completion_tokens, total_tokens, usage, served_model, system_fingerprint, simulated, truth,
+         error_class, http_status, error_body, attempts, latency_ms, finished_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (run_id, model, trial_id) DO UPDATE SET
+         outcome = excluded.outcome, request_sha256 = excluded.request_sha256, dropped = excluded.dropped,
+         response_text = excluded.response_text, reasoning_text = excluded.reasoning_text, finish_reason = excluded.finish_reason,
+         prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens, total_tokens = excluded.total_tokens,
+         usage = excluded.usage, served_model = excluded.served_model, system_fingerprint = excluded.system_fingerprint,
+         simulated = excluded.simulated, truth = excluded.truth, error_class = excluded.error_class, http_status = excluded.http_status,
+         error_body = excluded.error_body, attempts = results.attempts + excluded.attempts, latency_ms = excluded.latency_ms,
+         finished_at = excluded.finished_at
+       WHERE results.outcome = 'failed'`,
+    );
+    this.recordFinal = db.transaction((attemptId: number, model: string, trialId: string, end: AttemptEnd, final: FinalResult) => {
+      this.finishAttempt(attemptId, end);
+      this.insertResult(model, trialId, final);
+    });
+  }
+
+  /** Commit an attempt as in flight; returns its id. */
+  startAttempt(model: string, trialId: string, attempt: number, source: string, requestSha256: string, endpoint: string | null): number {
+    return Number(this.start.run(this.runId, model, trialId, attempt, source, requestSha256, endpoint, new Date().toISOString(), process.pid).lastInsertRowid);
+  }
+
+  /** Finish an attempt that did not give a final result (a retry, an auth stop, an interruption). */
+  finishAttempt(attemptId: number, end: AttemptEnd): void {
+    const state = end.outcome === 'interrupted' ? 'interrupted' : 'done';
+    this.finish.run(state, end.outcome === 'interrupted' ? null : end.outcome, end.error_class ?? null, end.http_status ?? null, this.body(end.error_body), end.latency_ms ?? null, new Date().toISOString(), attemptId);
+  }
+
+  private body(text: string | null | undefined): string | null {
+    if (text === null || text === undefined) return null;
+    const red = this.redactor.redact(text);
+    return red.length > ERROR_BODY_MAX ? `${red.slice(0, ERROR_BODY_MAX)}…[truncated, ${red.length} chars]` : red;
+  }
+
+  private insertResult(model: string, trialId: string, r: FinalResult): void {
+    const red = (s: string | null | undefined) => this.redactor.redact(s ?? null);
+    const u = r.usage ?? null;
+    this.result.run(
+      this.runId, model, trialId, this.digest, r.outcome, r.request_sha256, r.dropped && r.dropped.length > 0 ? JSON.stringify(r.dropped) : null,
+      red(r.response_text), red(r.reasoning_text), r.finish_reason ?? null,
+      num(u?.prompt_tokens), num(u?.completion_tokens), num(u?.total_tokens), u ? red(JSON.stringify(u)) : null,
+      red(r.served_model), red(r.system_fingerprint), r.simulated ? 1 : 0, r.truth === undefined ? null : JSON.stringify(r.truth),
+      r.error_class ?? null, r.http_status ?? null, this.body(r.error_body), r.attempts, r.latency_ms ?? null, new Date().toISOString(),
+    );
+  }
+
+  /** Record many already-finished attempts with their results in one transaction (sim, batch import). */
+  recordMany(rows: Array<{ model: string; trialId: string; attempt: number; source: string; requestSha256: string; endpoint: string | null; end: AttemptEnd; final: FinalResult | null }>): void {
+    this.db.transaction(() => {
+      for (const r of rows) {
+        const id = this.startAttempt(r.model, r.trialId, r.attempt, r.source, r.requestSha256, r.endpoint);
+        this.finishAttempt(id, r.end);
+        if (r.final) this.insertResult(r.model, r.trialId, r.final);
+      }
+    })();
+  }
+}
+
+/** Trial ids of a model's final results in a run (failed ones too unless `retryFailed`). */
+export function finishedTrials(db: Db, runId: number, model: string, retryFailed: boolean): Set<string> {
+  const sql = retryFailed
+    ? "SELECT trial_id FROM results WHERE run_id = ? AND model = ? AND outcome != 'failed'"
+    : 'SELECT trial_id FROM results WHERE run_id = ? AND model = ?';
+  return new Set((db.prepare(sql).pluck().all(runId, model) as string[]));
+}
+
+/** How many attempts each trial of a model already has in a run. */
+export function attemptCounts(db: Db, runId: number, model: string): Map<string, number> {
+  const rows = db.prepare('SELECT trial_id, MAX(attempt) AS n FROM attempts WHERE run_id = ? AND model = ? GROUP BY trial_id').all(runId, model) as Array<{ trial_id: string; n: number }>;
+  return new Map(rows.map((r) => [r.trial_id, r.n]));
+}

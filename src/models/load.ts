@@ -1,0 +1,47 @@
+/** Reading a models file: the schema check, then unique names, every problem at once with its line. */
+import { lineOf, loadDataFile } from '../core/datafile.js';
+import { StimkitError, type Problem } from '../core/errors.js';
+import { ModelsFile, ModelSpec, type ModelSpec as Spec } from './schema.js';
+
+/** Load and check a models file. */
+export async function loadModelsFile(file: string): Promise<ModelsFile> {
+  const { data, parsed } = await loadDataFile(file, ModelsFile, 'E_MODELS_SCHEMA');
+  const problems: Problem[] = [];
+  const seen = new Map<string, number>();
+  data.models.forEach((m, i) => {
+    if (seen.has(m.name)) {
+      problems.push({
+        code: 'E_MODELS_DUPLICATE',
+        severity: 'error',
+        file,
+        line: lineOf(parsed, ['models', i, 'name']),
+        field: `models[${i}].name`,
+        message: `model name "${m.name}" appears twice (first at models[${seen.get(m.name)}])`,
+        fix: 'give each model a unique name',
+      });
+    }
+    seen.set(m.name, i);
+  });
+  if (problems.length > 0) throw new StimkitError('E_MODELS_DUPLICATE', `${file}: ${problems.length} duplicate model name(s)`, { problems });
+  return data;
+}
+
+/** A model spec for the one-model shorthand (`--model NAME --endpoint URL`). */
+export function shorthandModel(name: string, endpoint: string, apiModel?: string, apiKeyEnv?: string): Spec {
+  const r = ModelSpec.safeParse({ name, endpoint, api_model: apiModel, api_key_env: apiKeyEnv });
+  if (!r.success) {
+    const msg = r.error.issues.map((i) => `${i.path.join('.') || 'model'}: ${i.message}`).join('; ');
+    throw StimkitError.usage('E_RUN_USAGE', `--endpoint/--api-model/--api-key-env: ${msg}`);
+  }
+  return r.data;
+}
+
+/** Pick the models named by `--model` (all respondents when none). Unknown names are a usage error. */
+export function selectModels(models: Spec[], names: string[] | undefined, file: string): Spec[] {
+  if (!names || names.length === 0) return models.filter((m) => m.role === 'respondent');
+  const unknown = names.filter((n) => !models.some((m) => m.name === n));
+  if (unknown.length > 0) {
+    throw StimkitError.usage('E_RUN_UNKNOWN_MODEL', `--model: ${unknown.map((n) => `"${n}"`).join(', ')} not in ${file} (it has: ${models.map((m) => m.name).join(', ')})`);
+  }
+  return names.map((n) => models.find((m) => m.name === n)!);
+}

@@ -1,0 +1,108 @@
+/**
+ * What a reply means. Infrastructure faults are retried (429, 5xx, 408, timeouts, dropped
+ * connections, a body that is not JSON, a reply without choices). What the model or its gateway
+ * said is a final result, kept and scored: an answer, a content filter or a policy refusal (a 400
+ * naming a policy), truncation (`length`), empty output. Other 4xx are permanent failures,
+ * recorded and not retried; 401/403 stop the model's run.
+ */
+import type { Outcome } from '../ledger/schema.js';
+import type { RawReply } from './transport.js';
+
+/** A final result read from a reply. */
+export interface Reply {
+  outcome: Outcome;
+  text: string | null;
+  reasoning: string | null;
+  finish_reason: string | null;
+  usage: Record<string, unknown> | null;
+  served_model: string | null;
+  system_fingerprint: string | null;
+  http_status: number | null;
+  error_class: string | null;
+  error_body: string | null;
+}
+
+/** The verdict on one attempt. */
+export type Verdict =
+  | { kind: 'final'; reply: Reply }
+  | { kind: 'retry'; errorClass: string; httpStatus: number | null; body: string | null; retryAfterMs: number | null }
+  | { kind: 'failed'; errorClass: string; httpStatus: number | null; body: string | null }
+  | { kind: 'auth'; httpStatus: number; body: string }
+  | { kind: 'interrupted' };
+
+/** A 400/422 body that names a content policy or moderation rather than a malformed request. */
+export const POLICY_RE = /content[ _-]?(filter|policy|management)|moderation|safety[ _-]?(system|filter|policy)|policy[ _-]?violation|violates?[^.]{0,40}polic|flagged|data_inspection_failed|responsible ai/i;
+
+function textOf(content: unknown): string | null {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content.map((p) => (typeof p === 'string' ? p : p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : '')).join('');
+  }
+  return null;
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/** Read a 2xx chat-completions body. */
+export function readCompletion(json: unknown, status: number): Verdict {
+  const o = json as Record<string, unknown> | null;
+  const choices = o && typeof o === 'object' ? o.choices : undefined;
+  if (!Array.isArray(choices) || choices.length === 0 || typeof choices[0] !== 'object' || choices[0] === null) {
+    return { kind: 'retry', errorClass: 'no_choices', httpStatus: status, body: JSON.stringify(json).slice(0, 4000), retryAfterMs: null };
+  }
+  const choice = choices[0] as Record<string, unknown>;
+  const message = (choice.message ?? {}) as Record<string, unknown>;
+  const text = textOf(message.content);
+  const reasoning = str(message.reasoning_content) ?? str(message.reasoning);
+  const refusal = str(message.refusal);
+  const finish = str(choice.finish_reason);
+  let outcome: Outcome = 'answer';
+  if (finish === 'content_filter') outcome = 'content_filter';
+  else if (refusal) outcome = 'policy_refusal';
+  else if (finish === 'length') outcome = 'length';
+  else if (!text || text.trim() === '') outcome = 'empty';
+  return {
+    kind: 'final',
+    reply: {
+      outcome,
+      text: text ?? refusal,
+      reasoning,
+      finish_reason: finish,
+      usage: o!.usage && typeof o!.usage === 'object' ? (o!.usage as Record<string, unknown>) : null,
+      served_model: str(o!.model),
+      system_fingerprint: str(o!.system_fingerprint),
+      http_status: status,
+      error_class: null,
+      error_body: null,
+    },
+  };
+}
+
+/** Classify one raw reply. */
+export function classify(raw: RawReply): Verdict {
+  if (raw.kind === 'error') {
+    if (raw.errorClass === 'interrupted') return { kind: 'interrupted' };
+    return { kind: 'retry', errorClass: raw.errorClass, httpStatus: null, body: raw.message, retryAfterMs: null };
+  }
+  const { status, text } = raw;
+  if (status >= 200 && status < 300) {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return { kind: 'retry', errorClass: 'invalid_json', httpStatus: status, body: text, retryAfterMs: null };
+    }
+    return readCompletion(json, status);
+  }
+  if (status === 429) return { kind: 'retry', errorClass: 'rate_limited', httpStatus: status, body: text, retryAfterMs: raw.retryAfterMs };
+  if (status === 408) return { kind: 'retry', errorClass: 'timeout', httpStatus: status, body: text, retryAfterMs: raw.retryAfterMs };
+  if (status >= 500) return { kind: 'retry', errorClass: 'server_error', httpStatus: status, body: text, retryAfterMs: raw.retryAfterMs };
+  if (status === 401 || status === 403) return { kind: 'auth', httpStatus: status, body: text };
+  if ((status === 400 || status === 422) && POLICY_RE.test(text)) {
+    return {
+      kind: 'final',
+      reply: { outcome: 'policy_refusal', text: null, reasoning: null, finish_reason: null, usage: null, served_model: null, system_fingerprint: null, http_status: status, error_class: 'policy_refusal', error_body: text },
+    };
+  }
+  return { kind: 'failed', errorClass: `http_${status}`, httpStatus: status, body: text };
+}

@@ -1,0 +1,53 @@
+/**
+ * `stimkit run export`: one row per trial × model of a run, with the trial's design fields and
+ * the response, as JSONL or CSV (RFC 4180). Reads the ledger through the reader API only.
+ */
+import { openLedger, type LedgerResult, type ResultFilter } from '../ledger/read.js';
+
+/** The exported columns, in order. */
+export const EXPORT_COLUMNS = [
+  'bundle_digest', 'run', 'model', 'trial_id', 'block', 'paradigm', 'arm', 'lang', 'entry', 'item', 'topic', 'variant', 'framing', 'iteration', 'seed', 'prompt',
+  'outcome', 'response_text', 'reasoning_text', 'finish_reason', 'prompt_tokens', 'completion_tokens', 'served_model', 'system_fingerprint',
+  'simulated', 'truth', 'dropped', 'error_class', 'http_status', 'error_body', 'attempts', 'latency_ms', 'finished_at',
+] as const;
+
+/** One export row (flat). */
+export function exportRow(r: LedgerResult): Record<(typeof EXPORT_COLUMNS)[number], unknown> {
+  return {
+    bundle_digest: r.bundle_digest, run: r.run, model: r.model, trial_id: r.trial_id, ...r.trial,
+    outcome: r.outcome, response_text: r.text, reasoning_text: r.reasoning, finish_reason: r.finish_reason,
+    prompt_tokens: r.usage?.prompt_tokens ?? null, completion_tokens: r.usage?.completion_tokens ?? null,
+    served_model: r.served_model, system_fingerprint: r.system_fingerprint, simulated: r.simulated, truth: r.truth,
+    dropped: r.dropped.length ? r.dropped.join(',') : null, error_class: r.error_class, http_status: r.http_status, error_body: r.error_body,
+    attempts: r.attempts, latency_ms: r.latency_ms === null ? null : Math.round(r.latency_ms * 10) / 10, finished_at: r.finished_at,
+  } as Record<(typeof EXPORT_COLUMNS)[number], unknown>;
+}
+
+function csvCell(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  const s = typeof v === 'object' ? JSON.stringify(v) : String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** Export a ledger's results; `write` receives the text in pieces. Returns the number of rows. */
+export function exportLedger(file: string, format: 'jsonl' | 'csv', filter: ResultFilter, write: (chunk: string) => void): number {
+  const ledger = openLedger(file);
+  try {
+    let n = 0;
+    if (format === 'csv') write(`${EXPORT_COLUMNS.join(',')}\r\n`);
+    let buf = '';
+    for (const r of ledger.results(filter)) {
+      const row = exportRow(r);
+      buf += format === 'csv' ? `${EXPORT_COLUMNS.map((c) => csvCell(row[c])).join(',')}\r\n` : `${JSON.stringify(row)}\n`;
+      if (buf.length > 1 << 16) {
+        write(buf);
+        buf = '';
+      }
+      n++;
+    }
+    if (buf) write(buf);
+    return n;
+  } finally {
+    ledger.close();
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * The request a trial becomes: one pure function from a trial and a model's settings to an
+ * OpenAI chat-completions body. Images appear as `sha256:<hex>` references until `withImages`
+ * swaps in `data:image/png;base64,…` URLs read from the bag, so that the request hash (sha256 of
+ * the RFC 8785 canonical body, with the references) neither depends on reading the images nor
+ * costs a base64 pass, and stays the same bytes on every machine. Credentials never enter a body.
+ */
+import type { Trial } from '../bundle/format.js';
+import { sha256 } from '../core/fsio.js';
+import { canonicalJson } from '../core/json.js';
+import type { ModelSpec } from '../models/schema.js';
+
+/** One content part of a request message. */
+export type RequestPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+
+/** A chat-completions request body. */
+export interface RequestBody {
+  model: string;
+  messages: Array<{ role: string; content: string | RequestPart[] }>;
+  [field: string]: unknown;
+}
+
+/** What building a request gives: the body (images as references), the fields dropped, its hash. */
+export interface BuiltRequest {
+  body: RequestBody;
+  /** Sampling fields the trial sets that this model's mapping leaves out (e.g. `top_k`). */
+  dropped: string[];
+  /** sha256 of the canonical body (images as `sha256:` references). */
+  sha256: string;
+}
+
+/** The prefix of an image reference inside a built body. */
+export const IMAGE_REF = 'sha256:';
+
+/**
+ * Build the request for `trial` on `model`. Pure: the same trial and settings give the same body
+ * and hash. Text-only messages are sent as a plain string, which every server accepts.
+ *
+ * @example buildRequest(trial, model).body.top_k // 20 with the default (vLLM) mapping
+ */
+export function buildRequest(trial: Trial, model: ModelSpec): BuiltRequest {
+  const map = model.sampling;
+  const s = trial.sampling;
+  const dropped: string[] = [];
+  const messages = trial.messages.map((m) => {
+    const parts: RequestPart[] = m.content.map((p) =>
+      p.type === 'text' ? { type: 'text', text: p.text } : { type: 'image_url', image_url: { url: `${IMAGE_REF}${p.sha256}` } },
+    );
+    const content = parts.length === 1 && parts[0]!.type === 'text' ? parts[0]!.text : parts;
+    return { role: m.role, content };
+  });
+  const body: RequestBody = { model: model.api_model ?? model.name, messages };
+  const put = (field: string, how: string, key: string, value: unknown) => {
+    if (value === undefined || value === null) return;
+    if (how === 'drop') dropped.push(field);
+    else body[key] = value;
+  };
+  put('temperature', map.temperature, 'temperature', s.temperature);
+  put('top_p', map.top_p, 'top_p', s.top_p);
+  put('top_k', map.top_k, 'top_k', s.top_k);
+  put('max_tokens', map.max_tokens, map.max_tokens, s.max_tokens);
+  put('seed', map.seed, 'seed', trial.seed);
+  if (s.thinking !== undefined) {
+    if (map.thinking === 'drop') dropped.push('thinking');
+    else body.chat_template_kwargs = { enable_thinking: s.thinking };
+  }
+  for (const [k, v] of Object.entries(model.extra_body)) {
+    if (k === 'chat_template_kwargs' && isObject(v) && isObject(body.chat_template_kwargs)) {
+      body.chat_template_kwargs = { ...body.chat_template_kwargs, ...v };
+    } else body[k] = v;
+  }
+  return { body, dropped, sha256: sha256(canonicalJson(body)) };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The digests a body refers to, in order. */
+export function imageRefs(body: RequestBody): string[] {
+  const out: string[] = [];
+  for (const m of body.messages) {
+    if (typeof m.content === 'string') continue;
+    for (const p of m.content) if (p.type === 'image_url' && p.image_url.url.startsWith(IMAGE_REF)) out.push(p.image_url.url.slice(IMAGE_REF.length));
+  }
+  return out;
+}
+
+/** The body with each image reference replaced by `render(digest)` (a data URL, or an elision). */
+export function withImages(body: RequestBody, render: (digest: string) => string): RequestBody {
+  return {
+    ...body,
+    messages: body.messages.map((m) =>
+      typeof m.content === 'string'
+        ? m
+        : {
+            ...m,
+            content: m.content.map((p) =>
+              p.type === 'image_url' && p.image_url.url.startsWith(IMAGE_REF)
+                ? { type: 'image_url' as const, image_url: { url: render(p.image_url.url.slice(IMAGE_REF.length)) } }
+                : p,
+            ),
+          },
+    ),
+  };
+}
+
+/** The settings of a model that shape its requests (what a rerun must keep to resume a run). */
+export function requestProfile(model: ModelSpec): Record<string, unknown> {
+  if (model.provider === 'sim') return { provider: 'sim', sim: model.sim ?? {} };
+  return { provider: 'openai', api_model: model.api_model ?? model.name, sampling: model.sampling, extra_body: model.extra_body };
+}

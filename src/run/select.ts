@@ -1,0 +1,95 @@
+/**
+ * Which trials each model runs: the trial's model set when the study names sets (every trial
+ * otherwise), only text trials for a text-only model, the model's own paradigm list, then
+ * `--where` and `--limit`.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { PAYLOAD, Trial } from '../bundle/format.js';
+import { StimkitError } from '../core/errors.js';
+import type { ModelSpec } from '../models/schema.js';
+
+/** The parts of a sealed bundle a run reads. */
+export interface RunBundle {
+  dir: string;
+  digest: string;
+  trials: Trial[];
+  /** The study's model sets (name → model names); empty when the study names none. */
+  modelSets: Record<string, string[]>;
+  /** The study id from bundle.json. */
+  studyId: string | null;
+}
+
+/** The block a trial belongs to: its paradigm, or `instrument/<arm>`. */
+export function blockOf(t: Trial): string {
+  return t.paradigm === 'instrument' ? `instrument/${t.arm}` : t.paradigm;
+}
+
+/** Read trials.jsonl and the study's model sets from a verified bag. */
+export async function readRunBundle(dir: string, digest: string): Promise<RunBundle> {
+  const text = await readFile(path.join(dir, 'data', PAYLOAD.trials), 'utf8');
+  const trials = text
+    .split('\n')
+    .filter((l) => l.length > 0)
+    .map((l) => Trial.parse(JSON.parse(l)));
+  let modelSets: Record<string, string[]> = {};
+  try {
+    const study = JSON.parse(await readFile(path.join(dir, 'data', PAYLOAD.study), 'utf8')) as { study?: { models?: Record<string, string[]> } };
+    modelSets = study.study?.models ?? {};
+  } catch {
+    modelSets = {};
+  }
+  let studyId: string | null = null;
+  try {
+    studyId = (JSON.parse(await readFile(path.join(dir, 'data', PAYLOAD.bundle), 'utf8')) as { study?: { id?: string } }).study?.id ?? null;
+  } catch {
+    studyId = null;
+  }
+  return { dir, digest, trials, modelSets, studyId };
+}
+
+/** Trial fields `--where` may name. */
+export const WHERE_FIELDS = ['id', 'block', 'paradigm', 'arm', 'lang', 'entry', 'item', 'topic', 'variant', 'framing', 'iteration', 'seed', 'prompt', 'models'] as const;
+
+/** A parsed `--where`: each field must equal one of its values. */
+export type Where = Array<{ field: (typeof WHERE_FIELDS)[number]; values: string[] }>;
+
+/** Parse `paradigm=describe,lang=zh` (`variant=A3|A4` for alternatives). */
+export function parseWhere(expr: string): Where {
+  const out: Where = [];
+  for (const clause of expr.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const m = /^([a-z_]+)\s*=\s*(.+)$/.exec(clause);
+    if (!m) throw StimkitError.usage('E_RUN_WHERE', `--where: "${clause}" is not field=value (e.g. paradigm=describe,lang=zh)`);
+    const field = m[1] as (typeof WHERE_FIELDS)[number];
+    if (!WHERE_FIELDS.includes(field)) {
+      throw StimkitError.usage('E_RUN_WHERE', `--where: unknown trial field "${m[1]}" (fields: ${WHERE_FIELDS.join(', ')})`);
+    }
+    out.push({ field, values: m[2]!.split('|').map((v) => v.trim()) });
+  }
+  return out;
+}
+
+function fieldValue(t: Trial, field: (typeof WHERE_FIELDS)[number]): string {
+  const v = field === 'block' ? blockOf(t) : t[field];
+  return v === null || v === undefined ? 'null' : String(v);
+}
+
+/** Whether a trial passes `where`. */
+export function matches(t: Trial, where: Where): boolean {
+  return where.every((c) => c.values.includes(fieldValue(t, c.field)));
+}
+
+/** The trials `model` runs, in bundle order. `anyModel` (the one-model shorthand) ignores model sets. */
+export function trialsFor(bundle: RunBundle, model: ModelSpec, where: Where, limit?: number, anyModel = false): Trial[] {
+  const hasSets = Object.keys(bundle.modelSets).length > 0;
+  const out: Trial[] = [];
+  for (const t of bundle.trials) {
+    if (!anyModel && hasSets && t.models !== null && !(bundle.modelSets[t.models] ?? []).includes(model.name)) continue;
+    if (t.images.length > 0 && !model.modalities.includes('image')) continue;
+    if (model.paradigms && !model.paradigms.includes(t.paradigm)) continue;
+    if (!matches(t, where)) continue;
+    out.push(t);
+    if (limit !== undefined && out.length >= limit) break;
+  }
+  return out;
+}

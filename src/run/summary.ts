@@ -1,0 +1,66 @@
+/** What `stimkit run` prints: a line per model for people, and the `--json` summary. */
+import { relPosix } from '../core/fsio.js';
+import type { DryRunResult } from './dry-run.js';
+import type { RunResult } from './run.js';
+import { sum } from './stats.js';
+
+const fmt = (rec: Record<string, number>) => Object.entries(rec).map(([k, v]) => `${k} ${v}`).join(', ');
+
+/** The `--json` summary of a run. */
+export function runJson(r: RunResult) {
+  return {
+    ok: !r.interrupted && r.models.every((m) => m.stopped === null),
+    command: 'run',
+    bundle: r.bundle,
+    digest: r.digest,
+    ledger: r.ledger,
+    run: r.run,
+    interrupted: r.interrupted,
+    recovered_in_flight: r.recovered,
+    wall_s: Math.round(r.wallMs) / 1000,
+    models: r.models.map((m) => ({
+      model: m.model,
+      provider: m.provider,
+      selected: m.selected,
+      already_recorded: m.skipped,
+      pending: m.pending,
+      done: m.done,
+      outcomes: m.outcomes,
+      failed: m.failed,
+      retried: m.retried,
+      tokens: m.tokens,
+      wall_s: Math.round(m.wallMs) / 1000,
+      stopped: m.stopped,
+    })),
+  };
+}
+
+/** The human summary of a run. */
+export function runHuman(r: RunResult): string {
+  const lines = [`run "${r.run}" of bundle ${r.digest.slice(0, 12)}… into ${relPosix(process.cwd(), r.ledger)}`];
+  if (r.recovered > 0) lines.push(`  ${r.recovered} request(s) in flight when an earlier run stopped were marked interrupted and re-sent`);
+  for (const m of r.models) {
+    const failed = sum(m.failed);
+    const left = m.pending - m.done - failed;
+    lines.push(
+      `  ${m.model}: ${m.selected} selected, ${m.skipped} already recorded, ${m.done} recorded now${Object.keys(m.outcomes).length ? ` (${fmt(m.outcomes)})` : ''}` +
+        `${failed ? `, ${failed} failed (${fmt(m.failed)})` : ''}${sum(m.retried) ? `, ${sum(m.retried)} retried (${fmt(m.retried)})` : ''}` +
+        `${left > 0 ? `, ${left} still to run` : ''}, ${m.tokens.prompt + m.tokens.completion} tokens, ${(m.wallMs / 1000).toFixed(1)} s`,
+    );
+    if (m.stopped) lines.push(`  ${m.model}: STOPPED: ${m.stopped}`);
+  }
+  if (r.interrupted) lines.push('interrupted: the ledger is consistent; run the same command again to continue');
+  if (r.models.some((m) => sum(m.failed) > 0)) lines.push('failed trials are tried again only with --retry-failed');
+  return lines.join('\n');
+}
+
+/** The human text of a dry run. */
+export function dryRunHuman(d: DryRunResult): string {
+  const lines = [`dry run: nothing sent, nothing written (bundle ${d.digest.slice(0, 12)}…)`];
+  for (const m of d.models) {
+    lines.push(`  ${m.model} (${m.provider}): ${m.trials} trials${m.dropped.length ? `; dropped from requests: ${m.dropped.join(', ')}` : ''}`);
+    for (const [b, n] of Object.entries(m.blocks)) lines.push(`    ${b}: ${n}`);
+  }
+  if (d.example) lines.push(`example request (${d.example.model}, trial ${d.example.trial}${d.example.url ? `, POST ${d.example.url}` : ''}):`, JSON.stringify(d.example.body, null, 2));
+  return lines.join('\n');
+}

@@ -1,0 +1,64 @@
+/**
+ * The simulated respondents proposed for `manifests/demo.models.yaml` (the `sim:` blocks, as a
+ * models file would hold them). On the seven geopolitics topics in en and zh (four keyed plus,
+ * three keyed minus) the two instrument respondents have the same expected swing (0.18) and raw
+ * agreement (+1.28), one neutral (net 0) and one Pro-China (net −0.66): the instrument paper's
+ * Mistral-versus-Qwen contrast. docs/simulated-respondents.md lists their expected values.
+ */
+import type { SimParamsInput } from './schema.js';
+
+export interface SimPreset {
+  /** Suggested model name in the models file. */
+  name: string;
+  description: string;
+  sim: SimParamsInput;
+}
+
+export const SIM_PRESETS: readonly SimPreset[] = [
+  {
+    name: 'sim-acquiescer',
+    description: 'instrument: a neutral heavy acquiescer (agrees with whatever is asserted; no conviction)',
+    sim: { seed: 1, instrument: { conviction: 0, acquiescence: 1.0, noise: 0.8, neutral_rate: 0.02, style: { bare: 3, sentence: 1 } } },
+  },
+  {
+    name: 'sim-convinced',
+    description: 'instrument: a convinced Pro-China respondent with the same swing as sim-acquiescer, leaning further in zh',
+    sim: {
+      seed: 2,
+      instrument: {
+        conviction: { default: -1.0, by_lang: { zh: -0.3 } },
+        acquiescence: 1.584,
+        noise: 0.8,
+        neutral_rate: 0.02,
+        style: { bare: 2, sentence: 1, markdown: 1 },
+      },
+    },
+  },
+  {
+    name: 'sim-refuser-zh',
+    description: 'VLM: refuses sensitive images when asked in zh (policy-style refusals), rarely in en',
+    sim: {
+      seed: 3,
+      vlm: {
+        fact_coverage: 0.75,
+        refusal: { high: { zh: 0.7, en: 0.1 }, low: { zh: 0.15, en: 0.0 } },
+        refusal_styles: { policy: 2, capability: 1, vague: 1 },
+        drift: { zh: 0.02, en: 0.01 },
+      },
+    },
+  },
+  {
+    name: 'sim-reframer',
+    description: 'VLM: rarely refuses but reframes with state-aligned narrative markers, more in zh',
+    sim: {
+      seed: 4,
+      vlm: {
+        fact_coverage: { default: 0.6, describe: 0.7 },
+        refusal: { high: 0.05, low: 0 },
+        reframe: { high: { zh: 0.6, en: 0.3 }, low: { zh: 0.25, en: 0.1 } },
+        drift: { zh: 0.03, en: 0.05 },
+        style: { prose: 1, markdown: 1 },
+      },
+    },
+  },
+];

@@ -1,0 +1,78 @@
+// Batch export → (a stand-in for vllm run-batch) → import: the same bodies run would send, the
+// trial id through custom_id, results recorded exactly once, error lines classified as run
+// classifies replies, the missing trials listed.
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildRequest } from '../../src/run/request.js';
+import { ModelSpec } from '../../src/models/schema.js';
+import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+import { writeRunBag } from './fixture.js';
+import { query, writeModels } from './helpers.js';
+
+let dir: string;
+let bag: string;
+let models: string;
+beforeAll(async () => {
+  dir = await tempDir('stimkit-run-batch-');
+  bag = path.join(dir, 'bag');
+  await writeRunBag(bag, 6);
+  models = await writeModels(dir, [{ name: 'vlm', endpoint: 'http://127.0.0.1:9/v1', api_model: 'org/vlm-7b', sampling: { top_k: 'drop' } }]);
+});
+
+describe('batch export and import', () => {
+  it('round-trips through custom_id exactly once', async () => {
+    const input = path.join(dir, 'in.jsonl');
+    const exp = await runCli(['batch', 'export', bag, '--models', models, '--model', 'vlm', '--out', input, '--json']);
+    expect(exp.code, exp.stderr).toBe(0);
+    expect(exp.json()).toMatchObject({ requests: 8, dropped: ['top_k'] });
+    const lines = (await readFile(input, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(8);
+    expect(lines[0]).toMatchObject({ method: 'POST', url: '/v1/chat/completions', body: { model: 'org/vlm-7b', seed: 42, chat_template_kwargs: { enable_thinking: false } } });
+    expect(lines[0].body.top_k).toBeUndefined();
+    const image = lines.find((l) => Array.isArray(l.body.messages[0].content));
+    expect(image.body.messages[0].content[0].image_url.url).toMatch(/^data:image\/png;base64,/);
+
+    // What vllm run-batch writes: one output line per request, in any order; here with faults.
+    const out = lines.map((l, i) => {
+      const id = `batch_req_${i}`;
+      if (i === 0) return { id, custom_id: l.custom_id, response: { status_code: 500, body: { error: 'overloaded' } }, error: null };
+      if (i === 1) return { id, custom_id: l.custom_id, response: null, error: { code: 'timeout', message: 'request timed out' } };
+      if (i === 2) return { id, custom_id: l.custom_id, response: { status_code: 200, body: { model: 'org/vlm-7b', choices: [{ message: { content: '' }, finish_reason: 'content_filter' }] } }, error: null };
+      if (i === 3) return { id, custom_id: l.custom_id, response: { status_code: 404, body: { error: 'no such model' } }, error: null };
+      return { id, custom_id: l.custom_id, response: { status_code: 200, body: { model: 'org/vlm-7b', choices: [{ message: { content: `answer ${l.custom_id}` }, finish_reason: 'stop' }], usage: { prompt_tokens: 3, completion_tokens: 2 } } }, error: null };
+    }).reverse();
+    const output = path.join(dir, 'out.jsonl');
+    await writeFile(output, out.map((o) => JSON.stringify(o)).join('\n') + '\n');
+    const ledger = path.join(dir, 'batch.sqlite');
+    const imp = await runCli(['batch', 'import', output, '--bundle', bag, '--model', 'vlm', '--ledger', ledger, '--models', models, '--json']);
+    expect(imp.code, imp.stderr).toBe(0);
+    expect(imp.json()).toMatchObject({ lines: 8, recorded: 6, outcomes: { answer: 4, content_filter: 1, failed: 1 }, errors: { server_error: 1, 'batch_error:timeout': 1 }, skipped: 0 });
+    expect(imp.json().missing.sort()).toEqual([lines[0].custom_id, lines[1].custom_id].sort());
+
+    const before = query(ledger, 'SELECT COUNT(*) AS n FROM attempts')[0].n;
+    const again = await runCli(['batch', 'import', output, '--bundle', bag, '--model', 'vlm', '--ledger', ledger, '--models', models, '--json']);
+    expect(again.json()).toMatchObject({ recorded: 0, skipped: 8 });
+    expect(query(ledger, 'SELECT COUNT(*) AS n FROM attempts')[0].n).toBe(before);
+    expect(query(ledger, 'SELECT COUNT(*) AS n FROM results')[0].n).toBe(6);
+
+    // The request hashes match what run would send for the same trials.
+    const spec = ModelSpec.parse({ name: 'vlm', endpoint: 'http://127.0.0.1:9/v1', api_model: 'org/vlm-7b', sampling: { top_k: 'drop' } });
+    const trials = (await readFile(path.join(bag, 'data', 'trials.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const hashes = new Map(query(ledger, 'SELECT trial_id, request_sha256 FROM results').map((r) => [r.trial_id, r.request_sha256]));
+    for (const t of trials) if (hashes.has(t.id)) expect(hashes.get(t.id)).toBe(buildRequest(t, spec).sha256);
+
+    // A later run of the same model continues from the imported results: only the missing two are left.
+    const dry = query(ledger, "SELECT COUNT(*) AS n FROM results WHERE outcome != 'failed'")[0].n;
+    expect(dry).toBe(5);
+  });
+
+  it('refuses a line whose custom_id is no trial of the bundle', async () => {
+    const output = path.join(dir, 'bad.jsonl');
+    await writeFile(output, `${JSON.stringify({ custom_id: 't_000000000000000000000000', response: { status_code: 200, body: { choices: [{ message: { content: 'x' }, finish_reason: 'stop' }] } } })}\n`);
+    const r = await runCli(['batch', 'import', output, '--bundle', bag, '--model', 'vlm', '--ledger', path.join(dir, 'bad.sqlite'), '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json().unknown).toEqual(['t_000000000000000000000000']);
+  });
+});

@@ -1,0 +1,25 @@
+/** Shared setup for run tests: a bag, a models file pointing at a test server, ledger reads. */
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { stringify } from 'yaml';
+
+/** Write a models file with the given models (defaults filled in) and return its path. */
+export async function writeModels(dir: string, models: Array<Record<string, unknown>>, name = 'models.yaml'): Promise<string> {
+  const file = path.join(dir, name);
+  await writeFile(file, stringify({ format: 'stimkit.models', version: 1, models }));
+  return file;
+}
+
+/** Rows of a SQL query on a ledger (opened read-only). */
+export function query<T = any>(ledger: string, sql: string, ...args: unknown[]): T[] {
+  const db = new Database(ledger, { readonly: true });
+  try {
+    return db.prepare(sql).all(...args) as T[];
+  } finally {
+    db.close();
+  }
+}
+
+/** Fast retries for tests. */
+export const FAST = { baseMs: 2, capMs: 10 };

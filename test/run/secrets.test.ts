@@ -1,0 +1,93 @@
+// The API key never reaches a file, the output or an error message, even when the server echoes
+// it back (in an error body, in a retried error, in the response text, in a 401). Every file the
+// run stage writes here is searched for the key.
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+import { writeRunBag } from './fixture.js';
+import { writeModels } from './helpers.js';
+import { startServer, type TestServer } from './server.js';
+
+const KEY = 'sk-stimkit-SECRET-9f8e7d6c5b4a';
+const VAR = 'STIMKIT_TEST_SECRET_KEY';
+let dir: string;
+let bag: string;
+let server: TestServer;
+let authServer: TestServer;
+
+beforeAll(async () => {
+  dir = await tempDir('stimkit-run-secrets-');
+  bag = path.join(dir, 'bag');
+  await writeRunBag(bag, 6);
+  const echo = (auth: string | undefined) => JSON.stringify({ error: { message: `invalid request; you sent Authorization: ${auth}`, key: auth?.slice(7) } });
+  server = await startServer((r) => {
+    if (r.k === 0) return { kind: 'status', status: 400, body: echo(r.authorization) };
+    if (r.k === 1 && r.seen === 0) return { kind: 'status', status: 500, body: echo(r.authorization) };
+    if (r.k === 2) return { kind: 'ok', text: `echo of your key: ${r.authorization}` };
+    if (r.k === 3) return { kind: 'status', status: 400, body: `content policy violation; key=${encodeURIComponent(r.authorization!.slice(7))}` };
+    return { kind: 'ok' };
+  });
+  authServer = await startServer((r) => ({ kind: 'status', status: 401, body: echo(r.authorization) }));
+  process.env[VAR] = KEY;
+});
+afterAll(async () => {
+  delete process.env[VAR];
+  await server.close();
+  await authServer.close();
+});
+
+async function allFiles(root: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(root, { withFileTypes: true })) {
+    const p = path.join(root, e.name);
+    if (e.isDirectory()) out.push(...(await allFiles(p)));
+    else out.push(p);
+  }
+  return out;
+}
+
+describe('secrets', () => {
+  it('are sent to the server but never written, printed or exported', async () => {
+    const models = await writeModels(dir, [
+      { name: 'm', endpoint: server.url, api_key_env: VAR, concurrency: 2 },
+      { name: 'locked', endpoint: authServer.url, api_key_env: VAR },
+    ]);
+    const ledger = path.join(dir, 'out', 'ledger.sqlite');
+    const outputs: string[] = [];
+    const run = await runCli(['run', bag, '--models', models, '--ledger', ledger, '--json']);
+    outputs.push(run.stdout, run.stderr);
+    expect(run.code).toBe(1); // the 401 model stopped
+    expect(run.stderr).toContain('HTTP 401');
+    expect(server.requests.every((r) => r.authorization === `Bearer ${KEY}`)).toBe(true);
+    const dry = await runCli(['run', bag, '--models', models, '--dry-run', '--json']);
+    outputs.push(dry.stdout, dry.stderr);
+    for (const format of ['jsonl', 'csv']) {
+      const ex = await runCli(['run', 'export', '--ledger', ledger, '--format', format, '--out', path.join(dir, 'out', `export.${format}`), '--json']);
+      expect(ex.code, ex.stderr).toBe(0);
+      outputs.push(ex.stdout, ex.stderr);
+    }
+    const stdoutExport = await runCli(['run', 'export', '--ledger', ledger]);
+    outputs.push(stdoutExport.stdout, stdoutExport.stderr);
+    expect(stdoutExport.stdout).toContain('[REDACTED]');
+    const batch = await runCli(['batch', 'export', bag, '--models', models, '--model', 'm', '--out', path.join(dir, 'out', 'batch.jsonl'), '--json']);
+    outputs.push(batch.stdout, batch.stderr);
+    // A missing variable is named, never a value.
+    delete process.env[VAR];
+    const missing = await runCli(['run', bag, '--models', models, '--ledger', path.join(dir, 'out', 'other.sqlite'), '--json']);
+    process.env[VAR] = KEY;
+    expect(missing.code).toBe(1);
+    expect(missing.json().error.code).toBe('E_RUN_NO_KEY');
+    outputs.push(missing.stdout, missing.stderr);
+
+    const files = await allFiles(dir);
+    expect(files.some((f) => f.endsWith('ledger.sqlite'))).toBe(true);
+    const forms = [KEY, Buffer.from(KEY).toString('base64').replace(/=+$/, ''), encodeURIComponent(KEY), 'SECRET-9f8e7d6c5b4a'];
+    for (const f of files) {
+      const bytes = await readFile(f);
+      for (const form of forms) expect(bytes.includes(Buffer.from(form)), `${f} holds the key (${form})`).toBe(false);
+    }
+    for (const text of outputs) for (const form of forms) expect(text.includes(form)).toBe(false);
+  });
+});

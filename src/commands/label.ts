@@ -1,9 +1,10 @@
 /**
- * `stimkit label sample|serve|export`: draw the validation sample, run the rater web app over it,
- * export the labels CSV. One command with an action argument (the registry has no subcommands).
+ * `stimkit label sample --bundle B (--responses FILE.jsonl | --ledger FILE) --n 200 --out sample.json`
+ * `stimkit label serve <sample> --rater NAME [--lang zh|en] [--port N] [--host H] [--judges FILE]`
+ * `stimkit label export <sample> --out labels.csv [--labels DIR] [--review]`
  */
 import { InvalidArgumentError, Option } from 'commander';
-import { list, nonNegativeInt } from '../cli/flags.js';
+import { list, nonNegativeInt, positiveInt } from '../cli/flags.js';
 import { EXIT, StimkitError } from '../core/errors.js';
 import { exportLabels } from '../label/export.js';
 import { UI_LANGS, type UiLang } from '../label/i18n.js';
@@ -13,78 +14,71 @@ import { serveLabels } from '../label/serve.js';
 import { untilStopped } from './serving.js';
 import type { CommandSpec } from './index.js';
 
-const ACTIONS = ['sample', 'serve', 'export'] as const;
-
 function strataFlag(value: string): Stratum[] {
   const items = list(value);
   for (const s of items) if (!(STRATA as readonly string[]).includes(s)) throw new InvalidArgumentError(`Expected strata from ${STRATA.join(', ')} but received "${s}".`);
   return items as Stratum[];
 }
 
-function need(opts: Record<string, unknown>, flag: string, action: string): string {
-  const key = flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-  const v = opts[key];
-  if (typeof v !== 'string' || v === '') throw StimkitError.usage('E_USAGE', `label ${action} needs --${flag}`);
-  return v;
-}
-
-export const labelCommand: CommandSpec = {
-  name: 'label',
-  description: 'human labelling: `sample` draws the validation sample, `serve` runs the rater web app, `export` writes the labels CSV',
+const sampleCommand: CommandSpec = {
+  name: 'sample',
+  description: 'draw the stratified validation sample (model × language × paradigm × sensitivity) from a bundle and its responses',
   configure: (cmd) =>
     cmd
-      .argument('<action>', 'sample | serve | export')
-      .argument('[sample]', 'validation sample file (serve, export)')
-      .option('--bundle <dir>', 'sample: the bundle the responses answer; serve: the bundle, when not where the sample says')
-      .option('--responses <file>', 'sample: responses JSONL, one {trial_id, model, response} per line')
-      .option('--ledger <file>', 'sample: a run ledger instead of --responses')
-      .addOption(new Option('--n <n>', 'sample: sample size').argParser(nonNegativeInt).default(200))
-      .addOption(new Option('--seed <n>', 'sample: seed of the stratified draw').argParser(nonNegativeInt).default(42))
-      .addOption(new Option('--strata <list>', `sample: stratification variables (${STRATA.join(', ')})`).argParser(strataFlag))
-      .addOption(new Option('--paradigms <list>', 'sample: paradigms to draw from (default: every paradigm with a corpus entry)').argParser(list))
-      .option('--out <file>', 'sample: the sample file to write; export: the labels CSV to write')
-      .option('--rater <name>', 'serve: the rater (letters, digits, . - _)')
-      .addOption(new Option('--lang <lang>', 'serve: interface language').choices(UI_LANGS).default('zh'))
-      .addOption(new Option('--port <n>', 'serve: port (0 picks a free one)').argParser(nonNegativeInt).default(8765))
-      .option('--host <host>', 'serve: interface to listen on (default 127.0.0.1, this machine only)')
-      .option('--judges <file>', 'serve: judge labels (CSV or JSONL): review mode, showing only the items the judges disagree on')
-      .option('--labels <path>', 'serve: the rater file; export: the folder of rater files (default: <sample>.labels/ next to the sample)')
-      .option('--review', 'export: the review (adjudication) files instead of the blind labels'),
-  run: async ([action, sampleArg], opts, io) => {
-    if (!(ACTIONS as readonly unknown[]).includes(action)) throw StimkitError.usage('E_USAGE', `Expected an action (${ACTIONS.join(', ')}) but received "${String(action)}".`);
-    const sample = sampleArg === undefined ? undefined : String(sampleArg);
-    if (action === 'sample') {
-      if (opts.ledger) {
-        throw StimkitError.usage('E_USAGE', 'label sample --ledger is not available in this version; export the ledger to JSONL ({trial_id, model, response} per line) and pass --responses');
-      }
-      if ((opts.n as number) < 1) throw StimkitError.usage('E_USAGE', 'Expected --n of at least 1.');
-      const r = await makeLabelSample({
-        bundle: need(opts, 'bundle', 'sample'),
-        responses: need(opts, 'responses', 'sample'),
-        out: need(opts, 'out', 'sample'),
-        n: opts.n as number,
-        seed: opts.seed as number,
-        strata: (opts.strata as Stratum[] | undefined) ?? DEFAULT_STRATA,
-        paradigms: opts.paradigms as string[] | undefined,
-      });
-      const s = r.sample;
-      const human = [
-        `label sample: ${s.items.length} of ${s.population} responses in ${s.strata.length} strata (${s.params.strata.join(' × ')}), seed ${s.params.seed}`,
-        r.withoutText ? `  ${r.withoutText} response line(s) without text skipped` : '',
-        r.otherParadigms ? `  ${r.otherParadigms} response(s) to other paradigms skipped` : '',
-        `  wrote ${r.out}`,
-      ].filter(Boolean);
-      return { summary: { ok: true, out: r.out, items: s.items.length, population: s.population, strata: s.strata, skipped: { without_text: r.withoutText, other_paradigms: r.otherParadigms } }, human: human.join('\n'), exitCode: EXIT.ok };
-    }
-    if (!sample) throw StimkitError.usage('E_USAGE', `label ${String(action)} needs the sample file`);
-    if (action === 'export') {
-      const r = await exportLabels({ sample, out: need(opts, 'out', 'export'), labels: opts.labels as string | undefined, review: Boolean(opts.review) });
-      const human = [`label export: ${r.rows} rows from ${r.raters.length} rater(s) → ${r.out}`, ...r.raters.map((x) => `  ${x.rater}: ${x.complete} complete, ${x.answered} touched`)];
-      return { summary: { ok: true, ...r }, human: human.join('\n'), exitCode: EXIT.ok };
-    }
+      .requiredOption('--bundle <dir>', 'the bundle the responses answer')
+      .option('--responses <file>', 'responses JSONL, one {trial_id, model, response} per line')
+      .option('--ledger <file>', 'a run ledger (instead of --responses)')
+      .option('--run <label>', 'with --ledger: the run (default: the latest)')
+      .addOption(new Option('--n <n>', 'sample size').argParser(positiveInt).default(200))
+      .addOption(new Option('--seed <n>', 'seed of the stratified draw').argParser(nonNegativeInt).default(42))
+      .addOption(new Option('--strata <list>', `stratification variables (${STRATA.join(', ')})`).argParser(strataFlag))
+      .addOption(new Option('--paradigms <list>', 'paradigms to draw from (default: every paradigm with a corpus entry)').argParser(list))
+      .requiredOption('--out <file>', 'the sample file to write (JSON)'),
+  run: async (_args, opts) => {
+    if (Boolean(opts.responses) === Boolean(opts.ledger)) throw StimkitError.usage('E_USAGE', 'label sample needs exactly one of --responses FILE.jsonl and --ledger FILE');
+    const r = await makeLabelSample({
+      bundle: String(opts.bundle),
+      responses: opts.responses as string | undefined,
+      ledger: opts.ledger as string | undefined,
+      run: opts.run as string | undefined,
+      out: String(opts.out),
+      n: opts.n as number,
+      seed: opts.seed as number,
+      strata: (opts.strata as Stratum[] | undefined) ?? DEFAULT_STRATA,
+      paradigms: opts.paradigms as string[] | undefined,
+    });
+    const s = r.sample;
+    const human = [
+      `label sample: ${s.items.length} of ${s.population} responses in ${s.strata.length} strata (${s.params.strata.join(' × ')}), seed ${s.params.seed}`,
+      r.withoutText ? `  ${r.withoutText} response(s) without text skipped` : '',
+      r.otherParadigms ? `  ${r.otherParadigms} response(s) to other paradigms skipped` : '',
+      `  wrote ${r.out}`,
+    ].filter(Boolean);
+    return {
+      summary: { ok: true, command: 'label sample', out: r.out, items: s.items.length, population: s.population, strata: s.strata, skipped: { without_text: r.withoutText, other_paradigms: r.otherParadigms } },
+      human: human.join('\n'),
+      exitCode: EXIT.ok,
+    };
+  },
+};
+
+const serveCommand: CommandSpec = {
+  name: 'serve',
+  description: 'the rater web app on this machine: one trial per screen, D1–D5 with guidance, answers saved at once',
+  configure: (cmd) =>
+    cmd
+      .argument('<sample>', 'validation sample file (stimkit label sample)')
+      .requiredOption('--rater <name>', 'the rater (letters, digits, . - _): names the rater file')
+      .addOption(new Option('--lang <lang>', 'interface language').choices(UI_LANGS).default('zh'))
+      .addOption(new Option('--port <n>', 'port (0 picks a free one)').argParser(nonNegativeInt).default(8765))
+      .option('--host <host>', 'interface to listen on (default 127.0.0.1: this machine only)')
+      .option('--bundle <dir>', 'the bundle, when not where the sample says')
+      .option('--labels <file>', 'the rater file (default: <sample>.labels/<rater>.sqlite next to the sample)')
+      .option('--judges <file>', 'judge labels (CSV or JSONL): review mode, only the items the judges disagree on'),
+  run: async ([sample], opts, io) => {
     const server = await serveLabels({
-      sample,
-      rater: need(opts, 'rater', 'serve'),
+      sample: String(sample),
+      rater: String(opts.rater),
       lang: opts.lang as UiLang,
       port: opts.port as number,
       host: opts.host as string | undefined,
@@ -98,6 +92,29 @@ export const labelCommand: CommandSpec = {
     );
     await untilStopped();
     await server.close();
-    return { summary: { ok: true, rater: opts.rater, store: server.store.file }, human: 'stimkit label: server stopped; every answer is saved', exitCode: EXIT.ok };
+    return { summary: { ok: true, command: 'label serve', rater: opts.rater, store: server.store.file }, human: 'stimkit label: server stopped; every answer is saved', exitCode: EXIT.ok };
   },
+};
+
+const exportCommand: CommandSpec = {
+  name: 'export',
+  description: 'write every rater\'s answers as one labels CSV (one row per item × rater)',
+  configure: (cmd) =>
+    cmd
+      .argument('<sample>', 'validation sample file')
+      .requiredOption('--out <file>', 'the labels CSV to write')
+      .option('--labels <dir>', 'the folder of rater files (default: <sample>.labels/ next to the sample)')
+      .option('--review', 'export the review (adjudication) files instead of the blind labels'),
+  run: async ([sample], opts) => {
+    const r = await exportLabels({ sample: String(sample), out: String(opts.out), labels: opts.labels as string | undefined, review: Boolean(opts.review) });
+    const human = [`label export: ${r.rows} rows from ${r.raters.length} rater(s) → ${r.out}`, ...r.raters.map((x) => `  ${x.rater}: ${x.complete} complete, ${x.answered} touched`)];
+    return { summary: { ok: true, command: 'label export', ...r }, human: human.join('\n'), exitCode: EXIT.ok };
+  },
+};
+
+export const labelCommand: CommandSpec = {
+  name: 'label',
+  description: 'human labelling: draw the validation sample, run the rater web app, export the labels CSV',
+  configure: () => undefined,
+  subcommands: [sampleCommand, serveCommand, exportCommand],
 };

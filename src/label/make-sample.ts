@@ -9,7 +9,7 @@ import { relPosix, sha256, writeFileAtomic } from '../core/fsio.js';
 import { artifactJson } from '../core/json.js';
 import { TOOL } from '../core/tool.js';
 import { loadBundle, promptText } from './bundle.js';
-import { readResponsesJsonl } from './responses.js';
+import { readResponsesJsonl, readResponsesLedger } from './responses.js';
 import { LABEL_SAMPLE_FORMAT, LABEL_SAMPLE_VERSION, type LabelSample, type SampleItem, type Stratum } from './sample-schema.js';
 import { sampleForValidation, type SampleRow } from './sampler.js';
 
@@ -18,7 +18,12 @@ export const DEFAULT_STRATA: Stratum[] = ['model', 'lang', 'paradigm', 'sensitiv
 
 export interface MakeSampleOptions {
   bundle: string;
-  responses: string;
+  /** Responses JSONL; or give `ledger`. */
+  responses?: string;
+  /** A run ledger (`stimkit run --ledger`), instead of `responses`. */
+  ledger?: string;
+  /** The ledger's run label (default: its latest run). */
+  run?: string;
   out: string;
   n: number;
   seed: number;
@@ -44,7 +49,11 @@ export function sampleItemId(trialId: string, model: string): string {
 /** Build the sample and write it to `out` (atomically). */
 export async function makeLabelSample(options: MakeSampleOptions): Promise<MakeSampleResult> {
   const bundle = await loadBundle(options.bundle);
-  const { rows, withoutText, text } = await readResponsesJsonl(options.responses);
+  const source = options.ledger ?? options.responses;
+  if (!source) throw StimkitError.usage('E_USAGE', 'label sample needs --responses FILE.jsonl or --ledger FILE');
+  const { rows, withoutText, text } = options.ledger
+    ? readResponsesLedger(options.ledger, bundle.digest, options.run)
+    : await readResponsesJsonl(source);
   const strata = options.strata ?? DEFAULT_STRATA;
   const paradigms = options.paradigms ?? [...new Set(bundle.trials.filter((t) => t.entry !== null).map((t) => t.paradigm))];
   const problems: Problem[] = [];
@@ -57,7 +66,7 @@ export async function makeLabelSample(options: MakeSampleOptions): Promise<MakeS
         problems.push({
           code: 'E_LABEL_UNKNOWN_TRIAL',
           severity: 'error',
-          file: options.responses,
+          file: source,
           field: 'trial_id',
           message: `trial ${r.trial_id} (model ${r.model}) is not in the bundle`,
           fix: 'give the bundle these responses were run on (--bundle)',
@@ -72,11 +81,11 @@ export async function makeLabelSample(options: MakeSampleOptions): Promise<MakeS
     const entry = t.entry ? bundle.entries.get(t.entry) : undefined;
     joined.push({ ...r, lang: t.lang, paradigm: t.paradigm, variant: t.variant, entry: t.entry, sensitivity: entry?.sensitivity ?? null });
   }
-  if (problems.length > 0) throw new StimkitError('E_LABEL_UNKNOWN_TRIAL', `${options.responses}: responses to trials the bundle does not hold`, { problems });
+  if (problems.length > 0) throw new StimkitError('E_LABEL_UNKNOWN_TRIAL', `${source}: responses to trials the bundle does not hold`, { problems });
   if (joined.length === 0) {
     throw StimkitError.fromProblem({
       code: 'E_LABEL_NOTHING_TO_SAMPLE',
-      file: options.responses,
+      file: source,
       message: `no response with text in the paradigms ${paradigms.join(', ') || '(none)'}`,
       fix: 'check --paradigms and that the responses file holds this bundle\'s VLM trials',
     });
@@ -104,7 +113,7 @@ export async function makeLabelSample(options: MakeSampleOptions): Promise<MakeS
     version: LABEL_SAMPLE_VERSION,
     tool: `${TOOL.name} ${TOOL.version}`,
     bundle: { path: relPosix(path.dirname(out), bundle.dir), digest: bundle.digest },
-    inputs: { responses: { kind: 'jsonl', file: relPosix(path.dirname(out), path.resolve(options.responses)), sha256: sha256(text) } },
+    inputs: { responses: { kind: options.ledger ? 'ledger' : 'jsonl', file: relPosix(path.dirname(out), path.resolve(source)), sha256: sha256(text) } },
     params: {
       n: options.n,
       seed: options.seed,

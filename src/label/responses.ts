@@ -1,11 +1,12 @@
 /**
  * Reading model responses for sampling: a JSONL file with one `{trial_id, model, response}` object
- * per line (other fields are ignored). A line whose `response` is null or missing (a failed
+ * per line (other fields are ignored), or a run ledger. A line whose `response` is null or missing (a failed
  * request) is counted and skipped: there is nothing to label.
  */
 import { z } from 'zod';
 import { StimkitError, type Problem } from '../core/errors.js';
 import { readTextFile } from '../core/fsio.js';
+import { openLedger } from '../ledger/read.js';
 
 /** One model response to one trial. */
 export interface ResponseRow {
@@ -63,4 +64,36 @@ export async function readResponsesJsonl(file: string): Promise<Responses & { te
     throw new StimkitError('E_LABEL_RESPONSES', `${file}: ${problems.length} bad line(s) in the responses file`, { problems });
   }
   return { rows, withoutText, text };
+}
+
+/**
+ * Responses from a run ledger (`stimkit run`): every final result of the run (`run`, default the
+ * latest) that has response text, whatever its outcome (a refusal is worth labelling). The
+ * ledger's bundle digest must be `bundleDigest`. `text` is the rows as JSONL, for hashing.
+ */
+export function readResponsesLedger(file: string, bundleDigest: string, run?: string): Responses & { text: string } {
+  const ledger = openLedger(file);
+  try {
+    const r = ledger.run(run);
+    if (r.bundle_digest !== bundleDigest) {
+      throw StimkitError.fromProblem({
+        code: 'E_LABEL_LEDGER_BUNDLE',
+        file,
+        field: 'bundle_digest',
+        message: `run "${r.label}" of this ledger was made from another bundle`,
+        expected: bundleDigest,
+        got: r.bundle_digest,
+        fix: 'give the bundle the run used (--bundle), or the ledger of this bundle',
+      });
+    }
+    const rows: ResponseRow[] = [];
+    let withoutText = 0;
+    for (const x of ledger.results({ run: r.label })) {
+      if (typeof x.text === 'string') rows.push({ trial_id: x.trial_id, model: x.model, response: x.text });
+      else withoutText += 1;
+    }
+    return { rows, withoutText, text: rows.map((x) => `${JSON.stringify(x)}\n`).join('') };
+  } finally {
+    ledger.close();
+  }
 }

@@ -7,7 +7,8 @@ import { LABEL_SAMPLE_SCHEMA_FILE, labelSampleSchemaText } from '../../src/label
 import { openLabelSample } from '../../src/label/load-sample.js';
 import { makeLabelSample, sampleItemId } from '../../src/label/make-sample.js';
 import { LabelSample } from '../../src/label/sample-schema.js';
-import { runCli } from '../helpers/cli.js';
+import { openLedger } from '../../src/ledger/read.js';
+import { ROOT, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { MODELS, writeLabelFixture, type LabelFixture } from './fixture.js';
 
@@ -93,6 +94,28 @@ describe('label sample', () => {
 
     await writeFile(wrongFile, JSON.stringify({ format: 'stimkit.other', version: 1 }));
     await expect(openLabelSample(wrongFile)).rejects.toMatchObject({ code: 'E_LABEL_SAMPLE_FORMAT' });
+  });
+
+  it('draws from a run ledger (the simulated demo respondents), keeping only responses with text', async () => {
+    const ledger = path.join(dir, 'run', 'ledger.sqlite');
+    const run = await runCli(['run', fx.bundle, '--models', path.join(ROOT, 'manifests', 'demo.models.yaml'), '--ledger', ledger, '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const out = path.join(dir, 'run', 'sample.json');
+    const r = await runCli(['label', 'sample', '--bundle', fx.bundle, '--ledger', ledger, '--n', '30', '--out', out, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const s = LabelSample.parse(JSON.parse(await readFile(out, 'utf8')));
+    expect(s.inputs.responses.kind).toBe('ledger');
+    // Only the VLM respondents answer trials with an entry; the instrument respondents are skipped.
+    expect(new Set(s.items.map((i) => i.model))).toEqual(new Set(['sim-refuser-zh', 'sim-reframer']));
+    expect(r.json().skipped.other_paradigms).toBe(224);
+    const reader = openLedger(ledger);
+    const texts = new Map([...reader.results()].map((x) => [`${x.trial_id} ${x.model}`, x.text]));
+    reader.close();
+    for (const item of s.items) expect(item.response).toBe(texts.get(`${item.trial_id} ${item.model}`));
+    const both = await runCli(['label', 'sample', '--bundle', fx.bundle, '--ledger', ledger, '--responses', fx.responses, '--out', out]);
+    expect(both.code).toBe(2);
+    const noRun = await runCli(['label', 'sample', '--bundle', fx.bundle, '--ledger', ledger, '--run', 'nope', '--out', out, '--json']);
+    expect(noRun.json().error.code).toBe('E_LEDGER_NO_RUN');
   });
 
   it('has a current JSON Schema (npm run schemas)', async () => {

@@ -85,7 +85,10 @@ export const LABEL_SCRIPT = String.raw`
   // Image zoom: fitted <-> full resolution.
   var box = document.getElementById('imgbox');
   function zoom() { if (box) box.classList.toggle('full'); }
-  if (box) box.addEventListener('click', zoom);
+  if (box) {
+    box.addEventListener('click', zoom);
+    box.addEventListener('keydown', function (e) { if (e.key === 'Enter' || e.key === ' ') { zoom(); e.preventDefault(); e.stopPropagation(); } });
+  }
 
   // The highlighted question.
   var qs = Array.prototype.slice.call(document.querySelectorAll('fieldset.q'));
@@ -116,7 +119,7 @@ export const LABEL_SCRIPT = String.raw`
     if (t === note) { if (e.key === 'Escape') { note.blur(); e.preventDefault(); } return; }
     if (t && (t.tagName === 'INPUT' && t.type === 'text' || t.tagName === 'SELECT')) return;
     var k = e.key;
-    if (t && t.type === 'radio' && k.indexOf('Arrow') === 0) return;
+    if (t && (t.type === 'radio' || t === box) && k.indexOf('Arrow') === 0) return;
     var handled = true;
     if (k === 't' || k === 'T') answer('true');
     else if (k === 'f' || k === 'F') answer('false');

@@ -110,7 +110,7 @@ export function labelPage(s: LabelScreen): string {
   const image = item.images.length
     ? item.images
         .map(
-          (d) => `<div class="imgbox" id="imgbox" title="${esc(w.zoomHint)}"><img src="/img/${d}" alt="${esc(w.image)}"></div>
+          (d) => `<div class="imgbox" id="imgbox" tabindex="0" role="button" aria-label="${esc(w.zoomHint)}" title="${esc(w.zoomHint)}"><img src="/img/${d}" alt="${esc(w.image)}"></div>
 <p class="meta">${esc(w.zoomHint)} <a href="/img/${d}" target="_blank" rel="noopener">${esc(w.openFull)}</a></p>`,
         )
         .join('')

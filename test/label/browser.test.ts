@@ -56,7 +56,11 @@ function serve(args: string[]): Promise<Served> {
 
 /** Wait until the page says every answer is saved. */
 async function saved(page: Page): Promise<void> {
-  await page.waitForFunction("/^(Saved|已保存) /.test(document.getElementById('status')?.textContent ?? '')");
+  // A function, not a string: the page's Content-Security-Policy forbids eval.
+  await page.waitForFunction(() => {
+    const d = (globalThis as unknown as { document: { getElementById: (id: string) => { textContent: string | null } | null } }).document;
+    return /^(Saved|已保存) /.test(d.getElementById('status')?.textContent ?? '');
+  });
 }
 
 const checked = (page: Page, dim: string) => page.locator(`input[name=${dim}]:checked`).getAttribute('value', { timeout: 2000 }).catch(() => null);
@@ -183,6 +187,16 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
     await bobPage.keyboard.press('t');
     await saved(bobPage);
     await bobPage.close();
+
+    // 200 % zoom of a 1280-pixel window (a 640-pixel layout viewport): one column, no sideways scrolling.
+    const zoomed = await ctx.newPage();
+    await zoomed.setViewportSize({ width: 640, height: 450 });
+    await zoomed.goto(new URL('/item/1', alice.url).toString());
+    expect(await zoomed.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+    expect(await zoomed.evaluate("getComputedStyle(document.querySelector('.grid')).gridTemplateColumns.split(' ').length")).toBe(1);
+    // Chinese text is drawn with a CJK font of the stack.
+    expect(await zoomed.evaluate("getComputedStyle(document.body).fontFamily")).toContain('Noto Sans CJK SC');
+    await zoomed.close();
 
     // Stop both servers the normal way (Ctrl-C / SIGTERM).
     for (const s of [alice, bob]) {

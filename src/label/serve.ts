@@ -66,7 +66,9 @@ export async function serveLabels(options: LabelServeOptions): Promise<LabelServ
     items = items.filter((it) => disagreements(judges.get(`${it.trial_id}\n${it.model}`) ?? []).length > 0);
   }
   const file = options.labels ?? raterFile(options.sample, options.rater, mode);
-  const store = LabelStore.open(file, { sample_sha256: opened.sha256, bundle_digest: opened.bundle.digest, rater: options.rater, mode }, { exclusive: true });
+  // Listen first, then take the rater file: a port that is taken leaves no rater file behind.
+  // The handler runs only after the URL is printed, when the store is open.
+  let store!: LabelStore;
   const images = new Set(items.flatMap((i) => i.images));
   const words = WORDS[options.lang];
   const byId = new Map(items.map((it, i) => [it.id, i]));
@@ -142,11 +144,11 @@ export async function serveLabels(options: LabelServeOptions): Promise<LabelServ
     return json({ ok: true, answers, complete: isComplete(answers), progress: progress() });
   }
 
-  let running: Running;
+  const running: Running = await startServer(handler, { port: options.port, host: options.host, token: options.token });
   try {
-    running = await startServer(handler, { port: options.port, host: options.host, token: options.token });
+    store = LabelStore.open(file, { sample_sha256: opened.sha256, bundle_digest: opened.bundle.digest, rater: options.rater, mode }, { exclusive: true });
   } catch (err) {
-    store.close();
+    await running.close();
     throw err;
   }
   return {

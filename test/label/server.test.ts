@@ -1,4 +1,5 @@
 /** The rater server over HTTP (no browser): guards, saving, resume, one server per rater file, export. */
+import { existsSync } from 'node:fs';
 import { request } from 'node:http';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -137,6 +138,16 @@ describe('label serve: answers', () => {
     expect(bobsView.body).not.toMatch(/ checked>/);
     expect(bobsView.body).not.toContain('界限-7');
     await bob.close();
+  });
+
+  it('says so when the port is taken, and refuses a rater file of another sample', async () => {
+    await expect(serveLabels({ sample: sampleFile, rater: 'carol', lang: 'en', port: server.running.port })).rejects.toMatchObject({ code: 'E_SERVE_PORT' });
+    const other = path.join(dir, 'other.json');
+    await makeLabelSample({ bundle: server.opened.bundle.dir, responses: path.join(dir, 'responses.jsonl'), out: other, n: 12, seed: 6 });
+    expect(existsSync(path.join(path.dirname(server.store.file), 'carol.sqlite'))).toBe(false);
+    const err = await serveLabels({ sample: other, rater: 'bob', lang: 'en', port: 0, labels: path.join(path.dirname(server.store.file), 'bob.sqlite') }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'E_LABEL_STORE_MISMATCH' });
+    await expect(serveLabels({ sample: sampleFile, rater: '../x', lang: 'en', port: 0 })).rejects.toMatchObject({ code: 'E_LABEL_RATER' });
   });
 
   it('resumes where the rater stopped', async () => {

@@ -4,7 +4,7 @@
  * - Bound to 127.0.0.1 unless `--host` says otherwise; without `--host`, requests whose peer is
  *   not a loopback address are refused.
  * - The Host header must name this server (127.0.0.1, localhost or [::1] with the port, or the
- *   `--host` value), which defeats DNS rebinding.
+ *   `--host` value; with `--host`, also any IP address), which defeats DNS rebinding.
  * - A random per-session token, printed in the URL (as Jupyter does), is required: in the query
  *   (`?token=…`, which also sets a SameSite=Strict cookie) or the cookie. Requests that change
  *   anything must also carry it in the `X-Stimkit-Token` header (no cross-site form posts).
@@ -12,7 +12,7 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { isIP, type AddressInfo } from 'node:net';
 import { StimkitError } from '../core/errors.js';
 
 export interface ServeOptions {
@@ -86,6 +86,16 @@ export async function startServer(handler: Handler, options: ServeOptions): Prom
     return new Set(names.map((n) => `${n}:${port}`.toLowerCase()));
   };
 
+  // Names other than the loopback names and --host are refused (DNS rebinding needs a name).
+  // With --host, any IP literal is also accepted: clients on the network reach us by address.
+  const hostAllowed = (header: string): boolean => {
+    const h = header.toLowerCase();
+    if (allowedHosts().has(h)) return true;
+    if (!explicitHost || !h.endsWith(`:${port}`)) return false;
+    const name = h.slice(0, -`:${port}`.length).replace(/^\[(.*)\]$/, '$1');
+    return isIP(name) !== 0;
+  };
+
   const server = createServer((req, res) => {
     void respond(req, res).catch((err: unknown) => {
       if (!res.headersSent) send(res, text(`internal error: ${(err as Error).message}`, 500));
@@ -95,7 +105,7 @@ export async function startServer(handler: Handler, options: ServeOptions): Prom
 
   async function respond(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!explicitHost && !LOOPBACK.has(req.socket.remoteAddress ?? '')) return send(res, text('forbidden: not from this machine', 403));
-    if (!allowedHosts().has((req.headers.host ?? '').toLowerCase())) return send(res, text('forbidden: unexpected Host header', 403));
+    if (!hostAllowed(req.headers.host ?? '')) return send(res, text('forbidden: unexpected Host header', 403));
     const url = new URL(req.url ?? '/', 'http://localhost');
     const given = url.searchParams.get('token') ?? undefined;
     const viaQuery = sameToken(given, token);

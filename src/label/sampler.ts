@@ -26,9 +26,10 @@ export interface SampleRow {
   model: string;
   lang: string;
   paradigm: string;
-  sensitivity: string | null;
-  variant: string | null;
-  entry: string | null;
+  /** Missing values (null or absent) form their own level, written `-`. */
+  sensitivity?: string | null;
+  variant?: string | null;
+  entry?: string | null;
 }
 
 export interface SampleOptions {

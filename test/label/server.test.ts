@@ -70,6 +70,8 @@ describe('label serve: guards', () => {
     expect(r.status).toBe(403);
     expect(r.body).toContain('Host');
     expect((await raw(port, '/item/1', { headers: { ...auth(port), Host: `localhost:${port}` } })).status).toBe(200);
+    // Without --host, an IP address of this machine's network interfaces is refused too.
+    expect((await raw(port, '/item/1', { headers: { ...auth(port), Host: `192.168.1.20:${port}` } })).status).toBe(403);
   });
 
   it('serves no file outside the sample: traversal and unknown digests are 404', async () => {
@@ -186,6 +188,22 @@ describe('label serve --judges (review mode)', () => {
       expect(page.body).toContain('Euphemistic wording');
     } finally {
       await review.close();
+    }
+  });
+});
+
+describe('--host', () => {
+  it('accepts IP-literal Host headers but still refuses names other than its own', async () => {
+    // Bound to 127.0.0.1 (tests never bind elsewhere) but configured as if --host had been given.
+    const s = await serveLabels({ sample: sampleFile, rater: 'erin', lang: 'en', port: 0, host: '127.0.0.1', token: TOKEN });
+    try {
+      const port = s.running.port;
+      expect((await raw(port, '/item/1', { headers: { ...auth(port), Host: `192.168.1.20:${port}` } })).status).toBe(200);
+      expect((await raw(port, '/item/1', { headers: { ...auth(port), Host: `[fe80::1]:${port}` } })).status).toBe(200);
+      expect((await raw(port, '/item/1', { headers: { ...auth(port), Host: `rebind.example:${port}` } })).status).toBe(403);
+      expect((await raw(port, '/item/1', { headers: { Host: `192.168.1.20:${port}` } })).status).toBe(403);
+    } finally {
+      await s.close();
     }
   });
 });

@@ -8,12 +8,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLabelSample } from '../../src/label/make-sample.js';
+import { serveView } from '../../src/view/serve.js';
 import type { LabelSample } from '../../src/label/sample-schema.js';
 import { ROOT, spawnCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -222,5 +223,37 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
     expect(pick(row('bob', 1))).toEqual(['false', 'true', 'true', 'true', 'true', 'false', 'true', 'true', 'true']);
     expect(rows.filter((r) => r.complete === 'true').map((r) => r.rater).sort()).toEqual(['alice', 'alice', 'alice', 'alice', 'bob', 'bob']);
     for (const r of rows.filter((x) => x.complete === 'true')) expect(r.first_saved_at! <= r.updated_at!).toBe(true);
+  });
+
+  it('view: ladders load in the browser and the response filters work from the keyboard', { timeout: 120_000 }, async () => {
+    const scores = path.join(dir, 'scores.jsonl');
+    const lines = (await readFile(path.join(dir, 'responses.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    await writeFile(scores, lines.map((r) => JSON.stringify({ ...r, d4_state_aligned: r.model === 'model-c' })).join('\n'));
+    const view = await serveView({ bundle: path.join(dir, 'bundle'), scores, port: 0 });
+    try {
+      const page = await ctx.newPage();
+      await page.goto(view.running.url);
+      await page.goto(new URL('/entry/dscovr-launch', page.url()).toString());
+      const widths = await page.locator('.ladder img').evaluateAll((imgs) => imgs.map((i) => (i as unknown as { naturalWidth: number }).naturalWidth));
+      expect(widths).toHaveLength(7);
+      expect(widths.every((w) => w > 0)).toBe(true);
+      await page.goto(new URL('/trials', page.url()).toString());
+      await page.locator('#f-model').focus();
+      await page.keyboard.press('ArrowDown'); // model-a
+      await page.locator('#f-label').focus();
+      await page.keyboard.press('ArrowDown'); // d4_state_aligned
+      await page.keyboard.press('Tab'); // the entry filter
+      await page.keyboard.press('Tab'); // the Filter button
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/label=d4_state_aligned/);
+      expect(await page.locator('main').textContent()).toContain('0 responses');
+      await page.locator('#f-model').selectOption('model-c');
+      await page.getByRole('button', { name: 'Filter' }).click();
+      await page.waitForURL(/model=model-c/);
+      expect(await page.locator('main').textContent()).toContain('240 responses');
+      await page.close();
+    } finally {
+      await view.close();
+    }
   });
 });

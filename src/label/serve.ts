@@ -2,6 +2,7 @@
  * `stimkit label serve`: the rater web app over a validation sample. One rater per server and per
  * rater file; in review mode, only the items the LLM judges disagree on, with their labels shown.
  */
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { StimkitError } from '../core/errors.js';
@@ -144,9 +145,14 @@ export async function serveLabels(options: LabelServeOptions): Promise<LabelServ
     return json({ ok: true, answers, complete: isComplete(answers), progress: progress() });
   }
 
-  const running: Running = await startServer(handler, { port: options.port, host: options.host, token: options.token });
+  // The rater file keeps the session token: a page left open while the server was restarted (on
+  // the same port) keeps working, and its unsaved answers go through on its next retry.
+  const previous = LabelStore.peekMeta(file).token;
+  const token = options.token ?? (previous && /^[0-9a-f]{48}$/.test(previous) ? previous : randomBytes(24).toString('hex'));
+  const running: Running = await startServer(handler, { port: options.port, host: options.host, token });
   try {
     store = LabelStore.open(file, { sample_sha256: opened.sha256, bundle_digest: opened.bundle.digest, rater: options.rater, mode }, { exclusive: true });
+    store.setMeta('token', token);
   } catch (err) {
     await running.close();
     throw err;

@@ -169,7 +169,26 @@ export class LabelStore {
 
   /** Remember the screen the rater is on (to resume there). */
   setPosition(index: number): void {
-    this.db.prepare("INSERT INTO meta (key, value) VALUES ('position', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(String(index));
+    this.setMeta('position', String(index));
+  }
+
+  /** Set one metadata value (`position`, `token`). */
+  setMeta(key: string, value: string): void {
+    this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+  }
+
+  /** The metadata of an existing rater file, read without locking it; {} if there is none. */
+  static peekMeta(file: string): Record<string, string> {
+    let db: Database.Database | undefined;
+    try {
+      db = new Database(path.resolve(file), { readonly: true, fileMustExist: true, timeout: 1000 });
+      const rows = db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>;
+      return Object.fromEntries(rows.map((r) => [r.key, r.value]));
+    } catch {
+      return {};
+    } finally {
+      db?.close();
+    }
   }
 
   close(): void {

@@ -33,8 +33,8 @@ interface Served {
 }
 
 /** Start `stimkit label serve` as a child process and wait for the URL it prints. */
-function serve(args: string[]): Promise<Served> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'stimkit.js'), 'label', 'serve', ...args, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+function serve(args: string[], port = 0): Promise<Served> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'stimkit.js'), 'label', 'serve', ...args, '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
@@ -155,13 +155,20 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
     alice.child.kill('SIGKILL');
     await alice.exited;
 
-    // Restart: the same rater resumes on trial 4 with both answers, and finishes it.
-    alice = await serve([sampleFile, '--rater', 'alice', '--lang', 'en']);
+    // While the server is down, D3 is answered: the page says it is not saved and keeps retrying.
+    const port = new URL(alice.url).port;
+    await page.keyboard.press('t');
+    await page.waitForFunction(() => (globalThis as unknown as { document: { getElementById: (id: string) => { className: string } | null } }).document.getElementById('status')?.className === 'err');
+    // Restart on the same port: the rater file kept the session token, so the open page's retry
+    // goes through without a reload.
+    alice = await serve([sampleFile, '--rater', 'alice', '--lang', 'en'], Number(port));
     servers.push(alice);
+    await saved(page);
+    // Opening the printed address resumes on trial 4 with the three answers; finish it.
     await page.goto(alice.url);
     await page.waitForURL(/\/item\/4$/);
-    expect([await checked(page, 'd1'), await checked(page, 'd2')]).toEqual(['true', 'false']);
-    for (const k of ['t', 'f', 't']) await page.keyboard.press(k);
+    expect([await checked(page, 'd1'), await checked(page, 'd2'), await checked(page, 'd3')]).toEqual(['true', 'false', 'true']);
+    for (const k of ['f', 't']) await page.keyboard.press(k);
     await saved(page);
     await expect.poll(() => page.locator('#progress-text').textContent()).toBe('4 / 10');
 

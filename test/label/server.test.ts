@@ -152,6 +152,24 @@ describe('label serve: answers', () => {
     await expect(serveLabels({ sample: sampleFile, rater: '../x', lang: 'en', port: 0 })).rejects.toMatchObject({ code: 'E_LABEL_RATER' });
   });
 
+  it('keeps the session token across restarts, so an open page keeps working', async () => {
+    const first = await serveLabels({ sample: sampleFile, rater: 'frank', lang: 'en', port: 0 });
+    const { port, token } = first.running;
+    await first.close();
+    const again = await serveLabels({ sample: sampleFile, rater: 'frank', lang: 'en', port });
+    try {
+      expect(again.running.token).toBe(token);
+      const r = await raw(port, '/api/answer', {
+        method: 'POST',
+        headers: { Cookie: `stimkit_token_${port}=${token}`, 'X-Stimkit-Token': token, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ item: sample.items[0]!.id, field: 'd1', value: 'true' }),
+      });
+      expect(r.status).toBe(200);
+    } finally {
+      await again.close();
+    }
+  });
+
   it('resumes where the rater stopped', async () => {
     const port = server.running.port;
     await raw(port, '/item/7', { headers: auth(port) });
@@ -162,10 +180,10 @@ describe('label serve: answers', () => {
   it('exports one CSV row per item × rater with the documented columns', async () => {
     const out = path.join(dir, 'labels.csv');
     const r = await exportLabels({ sample: sampleFile, out });
-    expect(r.raters.map((x) => x.rater)).toEqual(['alice', 'bob']);
+    expect(r.raters.map((x) => x.rater)).toEqual(['alice', 'bob', 'frank']);
     const rows = parse(await readFile(out, 'utf8'), { columns: true }) as Array<Record<string, string>>;
     expect(Object.keys(rows[0]!)).toEqual([...LABEL_COLUMNS]);
-    expect(rows).toHaveLength(24);
+    expect(rows).toHaveLength(36);
     const done = rows.find((x) => x.rater === 'alice' && x.sample_item === sample.items[1]!.id)!;
     expect(done).toMatchObject({ d1_refusal: 'false', d2_integrity: 'true', d3_grounding: 'na', d4_state_aligned: 'false', dt1_endorsement: '', d5_language: 'true', note: 'note 界限-7', complete: 'true', trial_id: sample.items[1]!.trial_id, model: sample.items[1]!.model, mode: 'label' });
     const empty = rows.find((x) => x.rater === 'bob')!;

@@ -8,8 +8,8 @@ import { StimkitError, type Problem } from '../core/errors.js';
 import { relPosix, sha256, writeFileAtomic } from '../core/fsio.js';
 import { artifactJson } from '../core/json.js';
 import { TOOL } from '../core/tool.js';
-import { loadBundle, promptText } from './bundle.js';
-import { readResponsesJsonl, readResponsesLedger } from './responses.js';
+import { loadBundle, promptText, type BundleData } from './bundle.js';
+import { readResponsesJsonl, readResponsesLedger, type ResponseRow } from './responses.js';
 import { LABEL_SAMPLE_FORMAT, LABEL_SAMPLE_VERSION, type LabelSample, type SampleItem, type Stratum } from './sample-schema.js';
 import { sampleForValidation, type SampleRow } from './sampler.js';
 
@@ -46,14 +46,28 @@ export function sampleItemId(trialId: string, model: string): string {
   return `i_${createHash('sha256').update(`${trialId}\n${model}`).digest('hex').slice(0, 16)}`;
 }
 
-/** Build the sample and write it to `out` (atomically). */
-export async function makeLabelSample(options: MakeSampleOptions): Promise<MakeSampleResult> {
-  const bundle = await loadBundle(options.bundle);
-  const source = options.ledger ?? options.responses;
-  if (!source) throw StimkitError.usage('E_USAGE', 'label sample needs --responses FILE.jsonl or --ledger FILE');
-  const { rows, withoutText, text } = options.ledger
-    ? readResponsesLedger(options.ledger, bundle.digest, options.run)
-    : await readResponsesJsonl(source);
+/** What `buildLabelSample` needs besides the bundle and the rows. */
+export interface BuildSampleOptions {
+  n: number;
+  seed: number;
+  strata?: Stratum[];
+  paradigms?: string[];
+  /** Where the rows came from, as recorded in `inputs.responses` (file relative to the sample's folder). */
+  source: { kind: 'jsonl' | 'ledger'; file: string; sha256: string };
+  /** The bundle folder relative to the sample's folder, as recorded in `bundle.path`. */
+  bundlePath: string;
+}
+
+/**
+ * Draw the sample from responses already in memory (no file is read or written): join them to
+ * the bundle's trials, stratify, and return the `stimkit.label-sample` value.
+ *
+ * @example
+ * const bundle = await loadBundle('bundles/paper');
+ * const { sample } = buildLabelSample(bundle, rows, { n: 200, seed: 42, source: { kind: 'jsonl', file: 'r.jsonl', sha256 }, bundlePath: '../bundles/paper' });
+ */
+export function buildLabelSample(bundle: BundleData, rows: ResponseRow[], options: BuildSampleOptions): { sample: LabelSample; otherParadigms: number } {
+  const source = options.source.file;
   const strata = options.strata ?? DEFAULT_STRATA;
   const paradigms = options.paradigms ?? [...new Set(bundle.trials.filter((t) => t.entry !== null).map((t) => t.paradigm))];
   const problems: Problem[] = [];
@@ -87,7 +101,7 @@ export async function makeLabelSample(options: MakeSampleOptions): Promise<MakeS
       code: 'E_LABEL_NOTHING_TO_SAMPLE',
       file: source,
       message: `no response with text in the paradigms ${paradigms.join(', ') || '(none)'}`,
-      fix: 'check --paradigms and that the responses file holds this bundle\'s VLM trials',
+      fix: "check --paradigms and that the responses hold this bundle's VLM trials",
     });
   }
   const drawn = sampleForValidation(joined, { n: options.n, strata, seed: options.seed });
@@ -107,13 +121,12 @@ export async function makeLabelSample(options: MakeSampleOptions): Promise<MakeS
       response: r.response,
     };
   });
-  const out = path.resolve(options.out);
   const sample: LabelSample = {
     format: LABEL_SAMPLE_FORMAT,
     version: LABEL_SAMPLE_VERSION,
     tool: `${TOOL.name} ${TOOL.version}`,
-    bundle: { path: relPosix(path.dirname(out), bundle.dir), digest: bundle.digest },
-    inputs: { responses: { kind: options.ledger ? 'ledger' : 'jsonl', file: relPosix(path.dirname(out), path.resolve(source)), sha256: sha256(text) } },
+    bundle: { path: options.bundlePath, digest: bundle.digest },
+    inputs: { responses: options.source },
     params: {
       n: options.n,
       seed: options.seed,
@@ -125,6 +138,26 @@ export async function makeLabelSample(options: MakeSampleOptions): Promise<MakeS
     strata: drawn.cells,
     items,
   };
+  return { sample, otherParadigms };
+}
+
+/** Build the sample from the bundle and the responses file (or ledger), and write it to `out` (atomically). */
+export async function makeLabelSample(options: MakeSampleOptions): Promise<MakeSampleResult> {
+  const bundle = await loadBundle(options.bundle);
+  const source = options.ledger ?? options.responses;
+  if (!source) throw StimkitError.usage('E_USAGE', 'label sample needs --responses FILE.jsonl or --ledger FILE');
+  const { rows, withoutText, text } = options.ledger
+    ? readResponsesLedger(options.ledger, bundle.digest, options.run)
+    : await readResponsesJsonl(source);
+  const out = path.resolve(options.out);
+  const { sample, otherParadigms } = buildLabelSample(bundle, rows, {
+    n: options.n,
+    seed: options.seed,
+    strata: options.strata,
+    paradigms: options.paradigms,
+    source: { kind: options.ledger ? 'ledger' : 'jsonl', file: relPosix(path.dirname(out), path.resolve(source)), sha256: sha256(text) },
+    bundlePath: relPosix(path.dirname(out), bundle.dir),
+  });
   await writeFileAtomic(out, artifactJson(sample));
   return { out, sample, withoutText, otherParadigms };
 }

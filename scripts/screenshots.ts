@@ -49,6 +49,9 @@ try {
     await page.waitForSelector('#status:not(:empty)');
     await shot(page, `label-${lang}.png`);
     if (lang === 'zh') {
+      await page.goto(new URL('/guide', page.url()).toString());
+      await shot(page, 'label-guide-zh.png');
+      await page.goBack();
       // 200 % zoom of a 1400-pixel window: the layout sees a 700-pixel viewport.
       await page.setViewportSize({ width: 700, height: 1000 });
       await page.reload();

@@ -106,7 +106,7 @@ export function labelPage(s: LabelScreen): string {
 <span>${esc(w.rater)}: <strong>${esc(s.rater)}</strong></span>
 <span>${esc(w.item)} ${s.index} ${esc(w.of)} ${s.total}</span>
 <span class="progress"><label for="progress">${esc(w.complete)}</label><progress id="progress" value="${s.complete}" max="${s.total}"></progress><span id="progress-text">${s.complete} / ${s.total}</span></span>
-<span id="status" role="status" aria-live="polite"></span></header>`;
+<span id="status" role="status" aria-live="polite"></span><a href="/guide">${esc(w.guide)}</a></header>`;
   const image = item.images.length
     ? item.images
         .map(
@@ -133,4 +133,16 @@ ${s.judges && s.judges.length ? judgesTable(w, s.judges) : ''}
   const cfg = { token: s.token, item: item.id, nav: s.nav, words: { saved: w.saved, saving: w.saving, notSaved: w.notSaved } };
   const script = `<script type="application/json" id="cfg">${JSON.stringify(cfg).replace(/</g, '\\u003c')}</script><script>${LABEL_SCRIPT}</script>`;
   return shell(w.lang, title, header, body, script);
+}
+
+/** The coding guide (the paper's tutorial page, Appendix Q): the questions, boundary cases, keys. */
+export function guidePage(w: Words, mode: 'label' | 'review'): string {
+  const qs = w.questions
+    .map((q) => `<section class="panel"><h2>${esc(q.title)}</h2><p>${esc(q.text)}</p><p class="meta">${q.options.map((o) => esc(o.label)).join(' · ')}</p>${q.dim === 'd4' ? `<p><strong>${esc(w.dtQuestion)}</strong> ${w.strategies.map((st) => esc(st.label)).join(' · ')}</p>` : ''}</section>`)
+    .join('');
+  const body = `<section class="panel">${w.guideIntro.map((p) => `<p>${esc(p)}</p>`).join('')}<p><a class="button primary" href="/">${esc(w.start)}</a></p></section>
+${qs}<section class="panel"><h2>${esc(w.calibration)}</h2><ul>${w.calibrationItems.map((c) => `<li>${esc(c)}</li>`).join('')}</ul></section>
+<section class="panel"><h2>${esc(w.shortcuts)}</h2><table class="data">${w.shortcutList.map(([k, v]) => `<tr><th scope="row"><kbd>${esc(k)}</kbd></th><td>${esc(v)}</td></tr>`).join('')}</table></section>`;
+  const title = `${mode === 'review' ? w.reviewTitle : w.appTitle} · ${w.guide}`;
+  return shell(w.lang, title, `<header class="bar"><h1>${esc(title)}</h1><a href="/">${esc(w.start)}</a></header>`, body);
 }

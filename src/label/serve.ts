@@ -11,7 +11,7 @@ import { html, json, startServer, text, type Reply, type Request, type Running }
 import { WORDS, type UiLang } from './i18n.js';
 import { disagreements, judgesByItem, readJudgeLabels, type JudgeLabels } from './judges.js';
 import { openLabelSample, type OpenSample } from './load-sample.js';
-import { labelPage, shell } from './page.js';
+import { guidePage, labelPage, shell } from './page.js';
 import type { SampleItem } from './sample-schema.js';
 import { DIMENSIONS, isComplete, LabelStore, STRATEGIES, type FieldChange } from './store.js';
 
@@ -95,6 +95,7 @@ export async function serveLabels(options: LabelServeOptions): Promise<LabelServ
       const start = Number.isInteger(pos) && pos >= 0 && pos < items.length ? pos : (nextOpen(items.length - 1) ?? 0);
       return { status: 303, type: 'text/plain', body: '', headers: { Location: itemHref(start) } };
     }
+    if (req.method === 'GET' && req.path === '/guide') return html(guidePage(words, mode));
     const m = /^\/item\/([1-9][0-9]*)$/.exec(req.path);
     if (req.method === 'GET' && m) {
       const i = Number(m[1]) - 1;

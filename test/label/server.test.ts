@@ -170,6 +170,13 @@ describe('label serve: answers', () => {
     }
   });
 
+  it('has a coding guide with the questions and the D4 boundary cases', async () => {
+    const port = server.running.port;
+    const guide = await raw(port, '/guide', { headers: auth(port) });
+    expect(guide.status).toBe(200);
+    for (const text of ['D1 · Explicit refusal', 'D5 · Language consistency', 'vocational training centre', 'convicted of inciting subversion']) expect(guide.body).toContain(text);
+  });
+
   it('resumes where the rater stopped', async () => {
     const port = server.running.port;
     await raw(port, '/item/7', { headers: auth(port) });

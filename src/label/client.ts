@@ -21,29 +21,38 @@ export const LABEL_SCRIPT = String.raw`
     var t = document.getElementById('progress-text');
     if (t) t.textContent = p.complete + ' / ' + p.total;
   }
+  // Saves go out one at a time, in the order they were given (D4 before its DT follow-up).
+  var queue = Promise.resolve();
   function send(field) {
-    var value = pending[field];
-    delete pending[field];
     inflight++;
     setStatus('saving');
-    return fetch('/api/answer', {
-      method: 'POST', keepalive: true,
-      headers: { 'Content-Type': 'application/json', 'X-Stimkit-Token': cfg.token },
-      body: JSON.stringify({ item: cfg.item, field: field, value: value })
-    }).then(function (r) {
-      if (!r.ok) throw new Error('HTTP ' + r.status);
-      return r.json();
-    }).then(function (j) {
-      inflight--; failed = false;
-      showProgress(j.progress);
-      document.body.dataset.complete = String(j.complete);
-      if (inflight === 0 && Object.keys(pending).length === 0) setStatus('ok');
-    }).catch(function () {
-      inflight--; failed = true;
-      if (!(field in pending)) pending[field] = value;
-      setStatus('err');
-      setTimeout(function () { if (field in pending) send(field); }, 2000);
+    var p = queue.then(function () {
+      if (!(field in pending)) return;
+      var value = pending[field];
+      delete pending[field];
+      return fetch('/api/answer', {
+        method: 'POST', keepalive: true,
+        headers: { 'Content-Type': 'application/json', 'X-Stimkit-Token': cfg.token },
+        body: JSON.stringify({ item: cfg.item, field: field, value: value })
+      }).then(function (r) {
+        if (!r.ok) throw new Error('HTTP ' + r.status);
+        return r.json();
+      }).then(function (j) {
+        failed = false;
+        showProgress(j.progress);
+        document.body.dataset.complete = String(j.complete);
+      }).catch(function () {
+        failed = true;
+        if (!(field in pending)) pending[field] = value;
+        setTimeout(function () { if (field in pending) send(field); }, 2000);
+      });
+    }).then(function () {
+      inflight--;
+      if (failed) setStatus('err');
+      else if (inflight === 0 && Object.keys(pending).length === 0) setStatus('ok');
     });
+    queue = p;
+    return p;
   }
   function save(field, value) { pending[field] = value; return send(field); }
   function flush() {

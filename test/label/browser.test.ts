@@ -241,9 +241,10 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
       const page = await ctx.newPage();
       await page.goto(view.running.url);
       await page.goto(new URL('/entry/dscovr-launch', page.url()).toString());
-      const widths = await page.locator('.ladder img').evaluateAll((imgs) => imgs.map((i) => (i as unknown as { naturalWidth: number }).naturalWidth));
-      expect(widths).toHaveLength(7);
-      expect(widths.every((w) => w > 0)).toBe(true);
+      // The ladder's images load lazily: bring them into view and wait until all seven are decoded.
+      await page.locator('.ladder').scrollIntoViewIfNeeded();
+      const widths = () => page.locator('.ladder img').evaluateAll((imgs) => imgs.map((i) => (i as unknown as { naturalWidth: number }).naturalWidth));
+      await expect.poll(async () => (await widths()).filter((w) => w > 0).length, { timeout: 10_000 }).toBe(7);
       await page.goto(new URL('/trials', page.url()).toString());
       await page.locator('#f-model').focus();
       await page.keyboard.press('ArrowDown'); // model-a

@@ -5,6 +5,7 @@
 import { writeIfChanged } from '../src/core/fsio.js';
 import { ENTRIES_SCHEMA_FILE, entriesSchemaText } from '../src/ingest/json-schema.js';
 import { scoreSchemaFiles } from '../src/score/json-schema.js';
+import { LABEL_SAMPLE_SCHEMA_FILE, labelSampleSchemaText } from '../src/label/json-schema.js';
 import { MODELS_SCHEMA_FILE, modelsSchemaText } from '../src/models/json-schema.js';
 import { stimuliSchemaFiles } from '../src/stimuli/json-schemas.js';
 import { STUDY_SCHEMA_FILE, studySchemaText } from '../src/study/json-schema.js';
@@ -19,6 +20,7 @@ const files = [
   ...scoreSchemaFiles(),
   { file: MODELS_SCHEMA_FILE, text: modelsSchemaText() },
   { file: RUBRIC_SCHEMA_FILE, text: rubricSchemaText() },
+  { file: LABEL_SAMPLE_SCHEMA_FILE, text: labelSampleSchemaText() },
 ];
 for (const { file, text } of files) {
   const written = await writeIfChanged(file, text);

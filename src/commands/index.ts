@@ -10,6 +10,7 @@ import { batchCommand } from './batch.js';
 import { bundleCommand } from './bundle.js';
 import { demoCommand } from './demo.js';
 import { ingestCommand } from './ingest.js';
+import { labelCommand } from './label.js';
 import { pairsCommand } from './pairs.js';
 import { reportCommand } from './report.js';
 import { runCommand } from './run.js';
@@ -17,6 +18,7 @@ import { scoreCommand } from './score.js';
 import { validateCommand } from './validate.js';
 import { variantsCommand } from './variants.js';
 import { verifyCommand } from './verify.js';
+import { viewCommand } from './view.js';
 
 /** One command: its name, its flags and what it runs. */
 export interface CommandSpec {
@@ -29,4 +31,4 @@ export interface CommandSpec {
   subcommands?: CommandSpec[];
 }
 
-export const COMMANDS: CommandSpec[] = [ingestCommand, variantsCommand, pairsCommand, bundleCommand, verifyCommand, runCommand, batchCommand, demoCommand, scoreCommand, withPower(analyzeCommand), reportCommand, validateCommand];
+export const COMMANDS: CommandSpec[] = [ingestCommand, variantsCommand, pairsCommand, bundleCommand, verifyCommand, runCommand, batchCommand, scoreCommand, withPower(analyzeCommand), reportCommand, validateCommand, labelCommand, viewCommand, demoCommand];

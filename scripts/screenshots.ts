@@ -1,0 +1,82 @@
+/**
+ * `node --import tsx scripts/screenshots.ts`: redraw the screenshots in docs/images/ (the label
+ * screen in English and Chinese, the review mode, the viewer's pages) from the demo bundle and
+ * synthetic responses, with Debian's Chromium. Not part of the tests; run it after UI changes.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+import { makeLabelSample } from '../src/label/make-sample.js';
+import { serveLabels } from '../src/label/serve.js';
+import { serveView } from '../src/view/serve.js';
+import { syntheticJudges, writeLabelFixture } from '../test/label/fixture.js';
+
+const OUT = path.join(import.meta.dirname, '..', 'docs', 'images');
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+const dir = await mkdtemp(path.join(os.tmpdir(), 'stimkit-shots-'));
+const profile = await mkdtemp(path.join(os.tmpdir(), 'stimkit-shots-profile-'));
+try {
+  const fx = await writeLabelFixture(dir);
+  const sampleFile = path.join(dir, 'sample.json');
+  const { sample } = await makeLabelSample({ bundle: fx.bundle, responses: fx.responses, out: sampleFile, n: 24, seed: 42 });
+  const judges = path.join(dir, 'judges.jsonl');
+  await writeFile(judges, syntheticJudges(sample.items));
+  const scores = path.join(dir, 'scores');
+  await import('node:fs/promises').then((fs) => fs.mkdir(scores));
+  await writeFile(path.join(scores, 'scores.jsonl'), (await import('node:fs/promises').then((fs) => fs.readFile(fx.responses, 'utf8'))).split('\n').filter(Boolean).map((l, i) => {
+    const r = JSON.parse(l) as Record<string, unknown>;
+    return JSON.stringify({ ...r, d1_refusal: String(r.response ?? '').includes('Sorry') || String(r.response ?? '').includes('抱歉'), d4_state_aligned: i % 7 === 0, d5_language: true });
+  }).join('\n'));
+
+  const ctx = await chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', args: ARGS, headless: true, viewport: { width: 1400, height: 1000 } });
+  const page = ctx.pages()[0] ?? (await ctx.newPage());
+  const shot = async (p: Page, name: string, fullPage = true) => {
+    await p.evaluate("window.scrollTo(0, 0)");
+    await p.screenshot({ path: path.join(OUT, name), fullPage });
+    process.stderr.write(`wrote docs/images/${name}\n`);
+  };
+
+  for (const lang of ['en', 'zh'] as const) {
+    const s = await serveLabels({ sample: sampleFile, rater: `shots-${lang}`, lang, port: 0 });
+    await page.goto(s.running.url);
+    await page.keyboard.press('f');
+    await page.keyboard.press('t');
+    await page.keyboard.press('t');
+    await page.keyboard.press('t');
+    await page.keyboard.press('2');
+    await page.waitForSelector('#status:not(:empty)');
+    await shot(page, `label-${lang}.png`);
+    if (lang === 'zh') {
+      await page.goto(new URL('/guide', page.url()).toString());
+      await shot(page, 'label-guide-zh.png');
+      await page.goBack();
+      // 200 % zoom of a 1400-pixel window: the layout sees a 700-pixel viewport.
+      await page.setViewportSize({ width: 700, height: 1000 });
+      await page.reload();
+      await shot(page, 'label-zh-200.png', false);
+      await page.setViewportSize({ width: 1400, height: 1000 });
+    }
+    await s.close();
+  }
+  const r = await serveLabels({ sample: sampleFile, rater: 'shots-review', lang: 'zh', port: 0, judges });
+  await page.goto(r.running.url);
+  await shot(page, 'label-review.png');
+  await r.close();
+
+  const v = await serveView({ bundle: fx.bundle, scores, port: 0 });
+  await page.goto(v.running.url);
+  await shot(page, 'view-entries.png');
+  await page.goto(new URL('/entry/dscovr-launch', v.running.url).toString());
+  await shot(page, 'view-entry.png');
+  await page.goto(new URL('/trials?paradigm=describe&lang=zh&label=d4_state_aligned', v.running.url).toString());
+  await shot(page, 'view-responses.png');
+  await page.locator('table.data tbody a').first().click();
+  await shot(page, 'view-trial.png');
+  await v.close();
+  await ctx.close();
+} finally {
+  await rm(dir, { recursive: true, force: true });
+  await rm(profile, { recursive: true, force: true });
+}

@@ -1,0 +1,120 @@
+/**
+ * `stimkit label sample --bundle B (--responses FILE.jsonl | --ledger FILE) --n 200 --out sample.json`
+ * `stimkit label serve <sample> --rater NAME [--lang zh|en] [--port N] [--host H] [--judges FILE]`
+ * `stimkit label export <sample> --out labels.csv [--labels DIR] [--review]`
+ */
+import { InvalidArgumentError, Option } from 'commander';
+import { list, nonNegativeInt, positiveInt } from '../cli/flags.js';
+import { EXIT, StimkitError } from '../core/errors.js';
+import { exportLabels } from '../label/export.js';
+import { UI_LANGS, type UiLang } from '../label/i18n.js';
+import { DEFAULT_STRATA, makeLabelSample } from '../label/make-sample.js';
+import { STRATA, type Stratum } from '../label/sample-schema.js';
+import { serveLabels } from '../label/serve.js';
+import { untilStopped } from './serving.js';
+import type { CommandSpec } from './index.js';
+
+function strataFlag(value: string): Stratum[] {
+  const items = list(value);
+  for (const s of items) if (!(STRATA as readonly string[]).includes(s)) throw new InvalidArgumentError(`Expected strata from ${STRATA.join(', ')} but received "${s}".`);
+  return items as Stratum[];
+}
+
+const sampleCommand: CommandSpec = {
+  name: 'sample',
+  description: 'draw the stratified validation sample (model × language × paradigm × sensitivity) from a bundle and its responses',
+  configure: (cmd) =>
+    cmd
+      .requiredOption('--bundle <dir>', 'the bundle the responses answer')
+      .option('--responses <file>', 'responses JSONL, one {trial_id, model, response} per line')
+      .option('--ledger <file>', 'a run ledger (instead of --responses)')
+      .option('--run <label>', 'with --ledger: the run (default: the latest)')
+      .addOption(new Option('--n <n>', 'sample size').argParser(positiveInt).default(200))
+      .addOption(new Option('--seed <n>', 'seed of the stratified draw').argParser(nonNegativeInt).default(42))
+      .addOption(new Option('--strata <list>', `stratification variables (${STRATA.join(', ')})`).argParser(strataFlag))
+      .addOption(new Option('--paradigms <list>', 'paradigms to draw from (default: every paradigm with a corpus entry)').argParser(list))
+      .requiredOption('--out <file>', 'the sample file to write (JSON)'),
+  run: async (_args, opts) => {
+    if (Boolean(opts.responses) === Boolean(opts.ledger)) throw StimkitError.usage('E_USAGE', 'label sample needs exactly one of --responses FILE.jsonl and --ledger FILE');
+    const r = await makeLabelSample({
+      bundle: String(opts.bundle),
+      responses: opts.responses as string | undefined,
+      ledger: opts.ledger as string | undefined,
+      run: opts.run as string | undefined,
+      out: String(opts.out),
+      n: opts.n as number,
+      seed: opts.seed as number,
+      strata: (opts.strata as Stratum[] | undefined) ?? DEFAULT_STRATA,
+      paradigms: opts.paradigms as string[] | undefined,
+    });
+    const s = r.sample;
+    const human = [
+      `label sample: ${s.items.length} of ${s.population} responses in ${s.strata.length} strata (${s.params.strata.join(' × ')}), seed ${s.params.seed}`,
+      r.withoutText ? `  ${r.withoutText} response(s) without text skipped` : '',
+      r.otherParadigms ? `  ${r.otherParadigms} response(s) to other paradigms skipped` : '',
+      `  wrote ${r.out}`,
+    ].filter(Boolean);
+    return {
+      summary: { ok: true, command: 'label sample', out: r.out, items: s.items.length, population: s.population, strata: s.strata, skipped: { without_text: r.withoutText, other_paradigms: r.otherParadigms } },
+      human: human.join('\n'),
+      exitCode: EXIT.ok,
+    };
+  },
+};
+
+const serveCommand: CommandSpec = {
+  name: 'serve',
+  description: 'the rater web app on this machine: one trial per screen, D1–D5 with guidance, answers saved at once',
+  configure: (cmd) =>
+    cmd
+      .argument('<sample>', 'validation sample file (stimkit label sample)')
+      .requiredOption('--rater <name>', 'the rater (letters, digits, . - _): names the rater file')
+      .addOption(new Option('--lang <lang>', 'interface language').choices(UI_LANGS).default('zh'))
+      .addOption(new Option('--port <n>', 'port (0 picks a free one)').argParser(nonNegativeInt).default(8765))
+      .option('--host <host>', 'interface to listen on (default 127.0.0.1: this machine only)')
+      .option('--bundle <dir>', 'the bundle, when not where the sample says')
+      .option('--labels <file>', 'the rater file (default: <sample>.labels/<rater>.sqlite next to the sample)')
+      .option('--judges <file>', 'judge labels (CSV or JSONL): review mode, only the items the judges disagree on'),
+  run: async ([sample], opts, io) => {
+    const server = await serveLabels({
+      sample: String(sample),
+      rater: String(opts.rater),
+      lang: opts.lang as UiLang,
+      port: opts.port as number,
+      host: opts.host as string | undefined,
+      bundle: opts.bundle as string | undefined,
+      labels: opts.labels as string | undefined,
+      judges: opts.judges as string | undefined,
+    });
+    io.stderr(
+      `stimkit label: ${server.mode === 'review' ? 'review of judge disagreements' : 'labelling'} for rater ${String(opts.rater)}: ${server.items.length} item(s); answers saved in ${server.store.file}\n` +
+        `  open this address in a browser on this machine (Ctrl-C stops the server):\n  ${server.running.url}\n`,
+    );
+    await untilStopped();
+    await server.close();
+    return { summary: { ok: true, command: 'label serve', rater: opts.rater, store: server.store.file }, human: 'stimkit label: server stopped; every answer is saved', exitCode: EXIT.ok };
+  },
+};
+
+const exportCommand: CommandSpec = {
+  name: 'export',
+  description: 'write every rater\'s answers as one labels CSV (one row per item × rater)',
+  configure: (cmd) =>
+    cmd
+      .argument('<sample>', 'validation sample file')
+      .requiredOption('--out <file>', 'the labels CSV to write')
+      .option('--labels <dir>', 'the folder of rater files (default: <sample>.labels/ next to the sample)')
+      .option('--review', 'export the review (adjudication) files instead of the blind labels'),
+  run: async ([sample], opts) => {
+    const r = await exportLabels({ sample: String(sample), out: String(opts.out), labels: opts.labels as string | undefined, review: Boolean(opts.review) });
+    const human = [`label export: ${r.rows} rows from ${r.raters.length} rater(s) → ${r.out}`, ...r.raters.map((x) => `  ${x.rater}: ${x.complete} complete, ${x.answered} touched`)];
+    return { summary: { ok: true, command: 'label export', ...r }, human: human.join('\n'), exitCode: EXIT.ok };
+  },
+};
+
+export const labelCommand: CommandSpec = {
+  name: 'label',
+  description: 'human labelling: draw the validation sample, run the rater web app, export the labels CSV',
+  configure: () => undefined,
+  subcommands: [sampleCommand, serveCommand, exportCommand],
+};

@@ -1,0 +1,29 @@
+/** `stimkit view <bundle> [--scores DIR] [--port N] [--host H]` */
+import { Option } from 'commander';
+import { nonNegativeInt } from '../cli/flags.js';
+import { EXIT } from '../core/errors.js';
+import { serveView } from '../view/serve.js';
+import { untilStopped } from './serving.js';
+import type { CommandSpec } from './index.js';
+
+export const viewCommand: CommandSpec = {
+  name: 'view',
+  description: "a read-only browser of a bundle's entries, variant ladders and trials, and of responses with their labels (--scores)",
+  configure: (cmd) =>
+    cmd
+      .argument('<bundle>', 'bundle folder')
+      .option('--scores <path>', 'scores folder or file (JSONL or CSV rows with trial_id and model)')
+      .addOption(new Option('--port <n>', 'port (0 picks a free one)').argParser(nonNegativeInt).default(8766))
+      .option('--host <host>', 'interface to listen on (default 127.0.0.1, this machine only)'),
+  run: async ([bundle], opts, io) => {
+    const server = await serveView({ bundle: String(bundle), scores: opts.scores as string | undefined, port: opts.port as number, host: opts.host as string | undefined });
+    const d = server.data;
+    io.stderr(
+      `stimkit view: ${d.bundle.entries.size} entries, ${d.bundle.trials.length} trials${d.scores ? `, ${d.scores.length} responses` : ''} (read-only)\n` +
+        `  open this address in a browser on this machine (Ctrl-C stops the server):\n  ${server.running.url}\n`,
+    );
+    await untilStopped();
+    await server.close();
+    return { summary: { ok: true }, human: 'stimkit view: stopped', exitCode: EXIT.ok };
+  },
+};

@@ -1,0 +1,89 @@
+/**
+ * Judge labels for the review mode: which items the LLM judges disagree on, and what each said.
+ *
+ * Input, kept simple: a CSV with a header, or JSONL, one row per item × judge, with `trial_id`,
+ * `model`, the judge's name in `judge` (or `rater`, so a labels CSV written by `stimkit label
+ * export` works too), and the answers in `d1`…`d5` or `d1_refusal`, `d2_integrity`,
+ * `d3_grounding`, `d4_state_aligned`, `d5_language`: true/false/na (also TRUE, 1, 0, yes, no, N/A,
+ * booleans, null). Optional: `strategies` ("DT1 DT2" or a list) or `dt1`…`dt3`, and `rationale`.
+ */
+import { parse } from 'csv-parse/sync';
+import { StimkitError } from '../core/errors.js';
+import { readTextFile } from '../core/fsio.js';
+import { DIMENSIONS, type Answer, type Dimension } from './store.js';
+
+/** One judge's labels of one item. */
+export interface JudgeLabels {
+  judge: string;
+  trial_id: string;
+  model: string;
+  d1: Answer | null;
+  d2: Answer | null;
+  d3: Answer | null;
+  d4: Answer | null;
+  d5: Answer | null;
+  strategies: string[];
+  rationale: string;
+}
+
+const LONG: Record<Dimension, string> = { d1: 'd1_refusal', d2: 'd2_integrity', d3: 'd3_grounding', d4: 'd4_state_aligned', d5: 'd5_language' };
+
+function answer(v: unknown): Answer | null | 'bad' {
+  if (v === null || v === undefined || v === '') return null;
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  const s = String(v).trim().toLowerCase();
+  if (['true', '1', 'yes', 't', 'y'].includes(s)) return 'true';
+  if (['false', '0', 'no', 'f', 'n'].includes(s)) return 'false';
+  if (['na', 'n/a', 'none', 'null'].includes(s)) return 'na';
+  return 'bad';
+}
+
+/** Read judge labels from a CSV or JSONL file (by its first non-blank character). */
+export async function readJudgeLabels(file: string): Promise<JudgeLabels[]> {
+  const text = await readTextFile(file, 'E_LABEL_JUDGES');
+  let rows: Array<Record<string, unknown>>;
+  const jsonl = text.trimStart().startsWith('{');
+  try {
+    rows = jsonl
+      ? text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>)
+      : (parse(text, { columns: true, skip_empty_lines: true, bom: true }) as Array<Record<string, unknown>>);
+  } catch (err) {
+    throw StimkitError.fromProblem({ code: 'E_LABEL_JUDGES', file, message: `cannot parse the judge labels (${(err as Error).message})`, fix: 'give a CSV with a header row, or JSONL' }, err);
+  }
+  return rows.map((r, i) => {
+    const where = { file, line: jsonl ? undefined : i + 2, field: undefined as string | undefined };
+    const judge = String(r.judge ?? r.rater ?? '');
+    if (!judge || typeof r.trial_id !== 'string' || typeof r.model !== 'string') {
+      throw StimkitError.fromProblem({ code: 'E_LABEL_JUDGES', ...where, message: `row ${i + 1} needs trial_id, model and judge (or rater)`, fix: 'add those columns' });
+    }
+    const out: JudgeLabels = { judge, trial_id: r.trial_id, model: r.model, d1: null, d2: null, d3: null, d4: null, d5: null, strategies: [], rationale: String(r.rationale ?? '') };
+    for (const d of DIMENSIONS) {
+      const a = answer(r[d] ?? r[LONG[d]]);
+      if (a === 'bad') {
+        throw StimkitError.fromProblem({ code: 'E_LABEL_JUDGES', ...where, field: d, message: `row ${i + 1}: not a label`, expected: 'true, false or na', got: JSON.stringify(r[d] ?? r[LONG[d]]), fix: 'write true, false or na' });
+      }
+      out[d] = a;
+    }
+    const st = r.strategies ?? r.ccp_strategy;
+    if (Array.isArray(st)) out.strategies = st.map(String);
+    else if (typeof st === 'string' && st.trim()) out.strategies = st.split(/[\s,;|]+/).filter(Boolean);
+    else out.strategies = ['dt1', 'dt2', 'dt3'].filter((k) => answer(r[k] ?? r[`${k}_${{ dt1: 'endorsement', dt2: 'substitution', dt3: 'deflection' }[k]}`]) === 'true').map((k) => k.toUpperCase());
+    return out;
+  });
+}
+
+/** Group judge rows by `trial_id\nmodel`. */
+export function judgesByItem(rows: JudgeLabels[]): Map<string, JudgeLabels[]> {
+  const m = new Map<string, JudgeLabels[]>();
+  for (const r of rows) {
+    const k = `${r.trial_id}\n${r.model}`;
+    m.set(k, [...(m.get(k) ?? []), r]);
+  }
+  return m;
+}
+
+/** The dimensions on which the judges of one item disagree (none with fewer than two judges). */
+export function disagreements(judges: JudgeLabels[]): Dimension[] {
+  if (judges.length < 2) return [];
+  return DIMENSIONS.filter((d) => new Set(judges.map((j) => j[d] ?? '')).size > 1);
+}

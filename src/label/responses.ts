@@ -1,0 +1,99 @@
+/**
+ * Reading model responses for sampling: a JSONL file with one `{trial_id, model, response}` object
+ * per line (other fields are ignored), or a run ledger. A line whose `response` is null or missing (a failed
+ * request) is counted and skipped: there is nothing to label.
+ */
+import { z } from 'zod';
+import { StimkitError, type Problem } from '../core/errors.js';
+import { readTextFile } from '../core/fsio.js';
+import { openLedger } from '../ledger/read.js';
+
+/** One model response to one trial. */
+export interface ResponseRow {
+  trial_id: string;
+  model: string;
+  response: string;
+}
+
+const Line = z.object({
+  trial_id: z.string().regex(/^t_[0-9a-f]{24}$/, 'a trial id t_<24 hex>'),
+  model: z.string().min(1),
+  response: z.string().nullable().optional(),
+});
+
+/** Parsed responses, and how many lines had no response text. */
+export interface Responses {
+  rows: ResponseRow[];
+  withoutText: number;
+}
+
+/** Parse a responses JSONL file; every bad line is reported (up to 20), with its line number. */
+export async function readResponsesJsonl(file: string): Promise<Responses & { text: string }> {
+  const text = await readTextFile(file, 'E_LABEL_RESPONSES');
+  const problems: Problem[] = [];
+  const rows: ResponseRow[] = [];
+  let withoutText = 0;
+  text.split('\n').forEach((raw, i) => {
+    const line = raw.trim();
+    if (line === '' || problems.length >= 20) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      problems.push({ code: 'E_LABEL_RESPONSES', severity: 'error', file, line: i + 1, message: 'not a JSON object', fix: 'write one JSON object per line' });
+      return;
+    }
+    const r = Line.safeParse(value);
+    if (!r.success) {
+      const issue = r.error.issues[0]!;
+      problems.push({
+        code: 'E_LABEL_RESPONSES',
+        severity: 'error',
+        file,
+        line: i + 1,
+        field: issue.path.join('.') || undefined,
+        message: issue.message,
+        fix: 'each line needs {"trial_id": "t_…", "model": "…", "response": "…"}',
+      });
+      return;
+    }
+    if (typeof r.data.response !== 'string') withoutText += 1;
+    else rows.push({ trial_id: r.data.trial_id, model: r.data.model, response: r.data.response });
+  });
+  if (problems.length > 0) {
+    throw new StimkitError('E_LABEL_RESPONSES', `${file}: ${problems.length} bad line(s) in the responses file`, { problems });
+  }
+  return { rows, withoutText, text };
+}
+
+/**
+ * Responses from a run ledger (`stimkit run`): every final result of the run (`run`, default the
+ * latest) that has response text, whatever its outcome (a refusal is worth labelling). The
+ * ledger's bundle digest must be `bundleDigest`. `text` is the rows as JSONL, for hashing.
+ */
+export function readResponsesLedger(file: string, bundleDigest: string, run?: string): Responses & { text: string } {
+  const ledger = openLedger(file);
+  try {
+    const r = ledger.run(run);
+    if (r.bundle_digest !== bundleDigest) {
+      throw StimkitError.fromProblem({
+        code: 'E_LABEL_LEDGER_BUNDLE',
+        file,
+        field: 'bundle_digest',
+        message: `run "${r.label}" of this ledger was made from another bundle`,
+        expected: bundleDigest,
+        got: r.bundle_digest,
+        fix: 'give the bundle the run used (--bundle), or the ledger of this bundle',
+      });
+    }
+    const rows: ResponseRow[] = [];
+    let withoutText = 0;
+    for (const x of ledger.results({ run: r.label })) {
+      if (typeof x.text === 'string') rows.push({ trial_id: x.trial_id, model: x.model, response: x.text });
+      else withoutText += 1;
+    }
+    return { rows, withoutText, text: rows.map((x) => `${JSON.stringify(x)}\n`).join('') };
+  } finally {
+    ledger.close();
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * `stimkit view <bundle> [--scores DIR]`: a read-only browser of a bundle and, with scores, of
+ * the responses and their labels. Same guards as the rater app (loopback, Host check, token);
+ * images are served by digest, only those the bundle's trials or variant records name.
+ */
+import { readFile } from 'node:fs/promises';
+import { imageFile, loadBundle } from '../label/bundle.js';
+import { html, startServer, type Reply, type Request, type Running } from '../label/http.js';
+import { entriesPage, entryPage, laddersPage, listPage, trialPage, type ListFilters, type ListRow, type ViewData } from './pages.js';
+import { readScores, truthy, type ScoreRow } from './scores.js';
+
+export interface ViewOptions {
+  bundle: string;
+  scores?: string;
+  port: number;
+  host?: string;
+  token?: string;
+}
+
+export interface ViewServer {
+  running: Running;
+  data: ViewData;
+  close: () => Promise<void>;
+}
+
+const PAGE_SIZE = 50;
+
+/** Merge rows of the same trial × model from several files (labels combined, first text kept). */
+export function mergeScores(rows: ScoreRow[]): ScoreRow[] {
+  const m = new Map<string, ScoreRow>();
+  for (const r of rows) {
+    const k = `${r.trial_id}\n${r.model}`;
+    const old = m.get(k);
+    if (!old) m.set(k, { ...r, labels: { ...r.labels } });
+    else m.set(k, { ...old, response: old.response ?? r.response, labels: { ...old.labels, ...r.labels } });
+  }
+  return [...m.values()];
+}
+
+/** Load the bundle (and scores) and start serving. */
+export async function serveView(options: ViewOptions): Promise<ViewServer> {
+  const bundle = await loadBundle(options.bundle);
+  const scores = options.scores ? mergeScores(await readScores(options.scores)).filter((s) => bundle.trialById.has(s.trial_id)) : null;
+  const data: ViewData = { bundle, scores };
+  const images = new Set([...bundle.trials.flatMap((t) => t.images), ...bundle.variants.map((v) => v.sha256)]);
+  const uniq = (xs: Array<string | null | undefined>) => [...new Set(xs.filter((x): x is string => !!x))].sort();
+  const values: Record<keyof ListFilters, string[]> = {
+    model: uniq(scores?.map((s) => s.model) ?? []),
+    paradigm: uniq(bundle.trials.map((t) => t.paradigm)),
+    lang: uniq(bundle.trials.map((t) => t.lang)),
+    variant: uniq(bundle.trials.map((t) => t.variant)),
+    label: uniq(scores?.flatMap((s) => Object.entries(s.labels).filter(([, v]) => truthy(v)).map(([k]) => k)) ?? []),
+    entry: uniq(bundle.trials.map((t) => t.entry)),
+  };
+  const byTrial = new Map<string, ScoreRow[]>();
+  for (const s of scores ?? []) byTrial.set(s.trial_id, [...(byTrial.get(s.trial_id) ?? []), s]);
+
+  const handler = async (req: Request): Promise<Reply | null> => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return null;
+    if (req.path === '/') return html(entriesPage(data));
+    if (req.path === '/ladders') return html(laddersPage(data));
+    const entry = /^\/entry\/([A-Za-z0-9._-]+)$/.exec(req.path);
+    if (entry) {
+      const e = bundle.entries.get(entry[1]!);
+      return e ? html(entryPage(data, e)) : null;
+    }
+    const trial = /^\/trial\/(t_[0-9a-f]{24})$/.exec(req.path);
+    if (trial) {
+      const t = bundle.trialById.get(trial[1]!);
+      return t ? html(trialPage(data, t, byTrial.get(t.id) ?? [])) : null;
+    }
+    if (req.path === '/trials') {
+      const f: ListFilters = { model: '', paradigm: '', lang: '', variant: '', label: '', entry: '' };
+      for (const k of Object.keys(f) as Array<keyof ListFilters>) f[k] = req.query.get(k) ?? '';
+      const base: ListRow[] = scores
+        ? scores.map((s) => ({ trial: bundle.trialById.get(s.trial_id)!, score: s }))
+        : bundle.trials.map((t) => ({ trial: t, score: null }));
+      const rows = base.filter(
+        ({ trial: t, score: s }) =>
+          (!f.paradigm || t.paradigm === f.paradigm) &&
+          (!f.lang || t.lang === f.lang) &&
+          (!f.variant || t.variant === f.variant) &&
+          (!f.entry || t.entry === f.entry) &&
+          (!f.model || s?.model === f.model) &&
+          (!f.label || truthy(s?.labels[f.label])),
+      );
+      const page = Math.max(1, Number.parseInt(req.query.get('page') ?? '1', 10) || 1);
+      const shown = rows.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+      return html(listPage(data, shown, f, { values, page, pageSize: PAGE_SIZE, total: rows.length }));
+    }
+    const img = /^\/img\/([0-9a-f]{64})$/.exec(req.path);
+    if (img && images.has(img[1]!)) return { status: 200, type: 'image/png', body: await readFile(imageFile(bundle, img[1]!)) };
+    return null;
+  };
+  const running = await startServer(handler, { port: options.port, host: options.host, token: options.token });
+  return { running, data, close: () => running.close() };
+}

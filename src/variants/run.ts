@@ -1,9 +1,9 @@
 /**
  * `runVariants(input, options)`: the abstraction ladder over a corpus. Resolves the input (corpus
  * lock, or an entries manifest ingested first), the recipe and the selection; decides which
- * outputs earlier locks already vouch for (reuse.ts); loads one segmenter for the whole run only
+ * outputs earlier locks already vouch for (reuse/reuse.ts); loads one segmenter for the whole run only
  * when some A6 output must be computed; moves aside every lock that vouches for a file about to
- * be rewritten (stale.ts); processes entries concurrently (p-map; a failing entry does not stop
+ * be rewritten (reuse/stale.ts); processes entries concurrently (p-map; a failing entry does not stop
  * the others); writes the contact sheet and the variants lock.
  */
 import os from 'node:os';
@@ -13,20 +13,20 @@ import { relPosix, sha256, writeIfChanged } from '../core/fsio.js';
 import { artifactJson, canonicalJson } from '../core/json.js';
 import { TOOL } from '../core/tool.js';
 import type { Role } from '../ingest/schema.js';
-import { currentSheets, writeContactSheet } from './contact-sheet.js';
+import { currentSheets, writeContactSheet } from './sheet/contact-sheet.js';
 import { failedOutcome, processEntry, type EntryJob, type EntryOutcome, type EntryPlan } from './entry.js';
 import { libraryVersions } from './libraries.js';
 import { fileRef, resolveInput, selectEntries, type Shard } from './input.js';
 import { LOCK_NAME, readPriorLocks, shardLockName, VARIANTS_FORMAT, VARIANTS_VERSION, type EntryRecord, type VariantRecord, type VariantsLock } from './lock.js';
-import { EntryPool } from './pool.js';
+import { EntryPool } from './pool/pool.js';
 import type { Progress } from './progress.js';
 import { resolveRecipe, type Recipe, type RecipeOverrides } from './recipe.js';
-import { parseOnly } from './registry.js';
-import { ReusePlanner, type EntryTask } from './reuse.js';
+import { parseOnly } from './ops/registry.js';
+import { ReusePlanner, type EntryTask } from './reuse/reuse.js';
 import { VARIANT_CODES, type VariantCode } from './types.js';
-import { defaultSegmenterFactory, identifySegmenter, loadSegmenter, type LoadedSegmenter, type SegmenterFactory, type SegmenterIdentity } from './segmenter.js';
+import { defaultSegmenterFactory, identifySegmenter, loadSegmenter, type LoadedSegmenter, type SegmenterFactory, type SegmenterIdentity } from './segment/segmenter.js';
 import type { Segmenter } from './segment/index.js';
-import { LockGuard } from './stale.js';
+import { LockGuard } from './reuse/stale.js';
 
 /** Options of `runVariants`; every field is optional. */
 export interface VariantsOptions {

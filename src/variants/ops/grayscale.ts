@@ -2,7 +2,7 @@
  * A2 grayscale (removes colour): ITU-R BT.601 luma on the encoded values, exactly
  * `Y = floor((299R + 587G + 114B + 500)/1000)` — not sharp's greyscale(), another formula.
  */
-import type { Image8, VariantDef } from './types.js';
+import type { Image8, VariantDef } from '../types.js';
 
 /** BT.601 luma of an RGB image (a grey image is returned as it is). */
 export function luma(image: Image8): Image8 {

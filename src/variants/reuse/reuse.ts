@@ -7,11 +7,11 @@
  */
 import path from 'node:path';
 import pMap from 'p-map';
-import { sha256File } from '../core/fsio.js';
-import { inputsHash, type EntryJob, type HashContext } from './entry.js';
-import type { VariantRecord } from './lock.js';
-import { variantByCode, variantFileName } from './registry.js';
-import type { SegmenterIdentity } from './segmenter.js';
+import { sha256File } from '../../core/fsio.js';
+import { inputsHash, type EntryJob, type HashContext } from '../entry.js';
+import type { VariantRecord } from '../lock.js';
+import { variantByCode, variantFileName } from '../ops/registry.js';
+import type { SegmenterIdentity } from '../segment/segmenter.js';
 
 /** An entry to process, before reuse is decided. */
 export type EntryTask = Omit<EntryJob, 'hashes' | 'reuse'>;

@@ -2,7 +2,7 @@
  * The abstraction ladder, A0 … A6: one file per variant, listed here in order. `--only` codes are
  * checked against this list.
  */
-import { StimkitError } from '../core/errors.js';
+import { StimkitError } from '../../core/errors.js';
 import { binary } from './binary.js';
 import { crop } from './crop.js';
 import { edges } from './edges.js';
@@ -10,7 +10,7 @@ import { grayscale } from './grayscale.js';
 import { lowpassVariant } from './lowpass.js';
 import { original } from './original.js';
 import { silhouette } from './silhouette.js';
-import { VARIANT_CODES, type VariantCode, type VariantDef } from './types.js';
+import { VARIANT_CODES, type VariantCode, type VariantDef } from '../types.js';
 
 export const VARIANTS: readonly VariantDef[] = [original, crop, grayscale, edges, binary, lowpassVariant, silhouette];
 

@@ -7,10 +7,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { luma } from '../../src/variants/grayscale.js';
-import { decodeA0 } from '../../src/variants/original.js';
-import { defaultRecipe } from '../../src/variants/recipe.js';
-import { DEMO_DIR, diff, vectors } from './helpers.js';
+import { luma } from '../../../src/variants/ops/grayscale.js';
+import { decodeA0 } from '../../../src/variants/ops/original.js';
+import { defaultRecipe } from '../../../src/variants/recipe.js';
+import { DEMO_DIR, diff, vectors } from '../helpers.js';
 
 const G = await vectors('gray_all_colours.json');
 const X = await vectors('sharp_crosscheck.json');

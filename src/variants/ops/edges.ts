@@ -3,9 +3,9 @@
  * Canny (aperture 3, L1 gradient) with thresholds 0.66 and 1.33 × the median of the blurred
  * image (OpenCV floors them). Edges black (0) on white (255). VARIANTS.md, A3.
  */
-import type { Recipe } from './recipe.js';
+import type { Recipe } from '../recipe.js';
 import { canny, gaussianBlur } from './opencv.js';
-import type { Image8, VariantDef } from './types.js';
+import type { Image8, VariantDef } from '../types.js';
 
 /** Median of 8-bit values: the mean of the two middle values for an even count. */
 export function median8(values: Uint8Array): number {

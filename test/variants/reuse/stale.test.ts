@@ -2,11 +2,11 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readPriorLocks } from '../../src/variants/lock.js';
-import { runVariants } from '../../src/variants/run.js';
-import { LockGuard } from '../../src/variants/stale.js';
-import { tempDir } from '../helpers/tmp.js';
-import { tinyCorpus } from './helpers.js';
+import { readPriorLocks } from '../../../src/variants/lock.js';
+import { runVariants } from '../../../src/variants/run.js';
+import { LockGuard } from '../../../src/variants/reuse/stale.js';
+import { tempDir } from '../../helpers/tmp.js';
+import { tinyCorpus } from '../helpers.js';
 
 let out: string;
 let lockText: string;

@@ -7,8 +7,8 @@
  */
 import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { syncDir } from '../core/fsio.js';
-import { STALE_SUFFIX, type FoundLock, type VariantsLock } from './lock.js';
+import { syncDir } from '../../core/fsio.js';
+import { STALE_SUFFIX, type FoundLock, type VariantsLock } from '../lock.js';
 
 /** The files a lock vouches for (relative to its folder) and their recorded sha256. */
 export function vouchedFiles(lock: VariantsLock): Map<string, string> {

@@ -5,8 +5,8 @@
  * inference runs (run.ts): the model's native threads keep the cores busy then.
  */
 import { Worker } from 'node:worker_threads';
-import { StimkitError } from '../core/errors.js';
-import type { EntryJob, EntryOutcome, EntryPlan } from './entry.js';
+import { StimkitError } from '../../core/errors.js';
+import type { EntryJob, EntryOutcome, EntryPlan } from '../entry.js';
 import type { FromWorker, ToWorker, WirePlan } from './worker.js';
 
 interface Slot {

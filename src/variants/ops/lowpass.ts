@@ -5,8 +5,8 @@
  * spectral energy retained, `Σ|H·F|²/Σ|F|²`, with and without the DC term. VARIANTS.md, A5.
  */
 import { columnWeight, fft2Real, ifft2Real, radialFrequency, type Spectrum } from './fft.js';
-import type { Recipe } from './recipe.js';
-import type { Image8, VariantDef } from './types.js';
+import type { Recipe } from '../recipe.js';
+import type { Image8, VariantDef } from '../types.js';
 
 /**
  * Gains below this are treated as zero: a column of the half spectrum whose largest gain is

@@ -6,10 +6,10 @@
  * and the fix, and A0–A5 are still produced. Bad segmenter parameters in the recipe are fatal
  * (exit 1), like any other recipe error.
  */
-import { errorMessage, StimkitError } from '../core/errors.js';
-import type { Recipe } from './recipe.js';
-import { createSegmenter, describeSegmenter, segmenterAvailable, type SegmentMethod, type Segmenter } from './segment/index.js';
-import type { SharedSegmenter } from './types.js';
+import { errorMessage, StimkitError } from '../../core/errors.js';
+import type { Recipe } from '../recipe.js';
+import { createSegmenter, describeSegmenter, segmenterAvailable, type SegmentMethod, type Segmenter } from './index.js';
+import type { SharedSegmenter } from '../types.js';
 
 /** How to obtain a segmenter (tests pass their own). */
 export interface SegmenterFactory {

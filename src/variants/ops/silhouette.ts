@@ -4,10 +4,10 @@
  * exactly (largest 8-connected component, holes filled) and rendered as a black subject (0) on
  * white (255). VARIANTS.md, A6.
  */
-import { StimkitError } from '../core/errors.js';
+import { StimkitError } from '../../core/errors.js';
 import { fillHoles, largestComponent } from './mask.js';
-import type { Recipe } from './recipe.js';
-import type { Image8, VariantDef } from './types.js';
+import type { Recipe } from '../recipe.js';
+import type { Image8, VariantDef } from '../types.js';
 
 /** Post-process a raw mask as the recipe says and render it: foreground 0, background 255. */
 export function renderSilhouette(raw: Uint8Array, width: number, height: number, p: Recipe['silhouette']): { image: Image8; rawFraction: number } {

@@ -7,7 +7,7 @@
  * running sums (rows, then columns) and divided by 49 once; scipy's running mean differs from
  * them by rounding only (~1e-13).
  */
-import type { Image8 } from './types.js';
+import type { Image8 } from '../types.js';
 
 const WIN = 7;
 const R = 3;

@@ -8,13 +8,13 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp, { type OverlayOptions } from 'sharp';
-import { sha256, sha256File, writeIfChanged } from '../core/fsio.js';
-import { artifactJson } from '../core/json.js';
+import { sha256, sha256File, writeIfChanged } from '../../core/fsio.js';
+import { artifactJson } from '../../core/json.js';
 import { textPath } from './font.js';
-import type { EntryRecord, VariantsLock } from './lock.js';
-import { encodePng } from './png.js';
-import { variantByCode } from './registry.js';
-import type { VariantCode } from './types.js';
+import type { EntryRecord, VariantsLock } from '../lock.js';
+import { encodePng } from '../ops/png.js';
+import { variantByCode } from '../ops/registry.js';
+import type { VariantCode } from '../types.js';
 
 const PAD = 8;
 const SCALE = 2;

@@ -1,6 +1,6 @@
 /** A4's Otsu threshold, exact: the VARIANTS.md objective by brute force on small cases, ties, constants. */
 import { describe, expect, it } from 'vitest';
-import { otsuThreshold, thresholdImage } from '../../src/variants/binary.js';
+import { otsuThreshold, thresholdImage } from '../../../src/variants/ops/binary.js';
 
 /** The objective maximised by brute force with exact rationals (BigInt cross-multiplication). */
 function bruteForce(values: number[]): number {

@@ -3,10 +3,10 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { FONT, textPath, textWidth } from '../../src/variants/font.js';
-import { runVariants } from '../../src/variants/run.js';
-import { tempDir } from '../helpers/tmp.js';
-import { sha, tinyCorpus } from './helpers.js';
+import { FONT, textPath, textWidth } from '../../../src/variants/sheet/font.js';
+import { runVariants } from '../../../src/variants/run.js';
+import { tempDir } from '../../helpers/tmp.js';
+import { sha, tinyCorpus } from '../helpers.js';
 
 describe('font', () => {
   it('draws lit runs as rectangles, unknown characters as ?', () => {

@@ -2,7 +2,7 @@
  * A1 center crop (removes context): keep the central fraction f of each side.
  * `cw = max(1, floor(f·W + 1/2))`, `x0 = floor((W − cw)/2)`, likewise for y. Not resized.
  */
-import type { Image8, VariantDef } from './types.js';
+import type { Image8, VariantDef } from '../types.js';
 
 /** The crop box of VARIANTS.md A1 for a W × H image. */
 export function cropBox(width: number, height: number, fraction: number): { x: number; y: number; width: number; height: number } {

@@ -9,10 +9,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { decodeA0, flattenToRgb, targetSize } from '../../src/variants/original.js';
-import { encodePng } from '../../src/variants/png.js';
-import { defaultRecipe } from '../../src/variants/recipe.js';
-import { DEMO_DIR, diff, IMAGES, pngChunks, rawOf, sha, vectors, writePng } from './helpers.js';
+import { decodeA0, flattenToRgb, targetSize } from '../../../src/variants/ops/original.js';
+import { encodePng } from '../../../src/variants/ops/png.js';
+import { defaultRecipe } from '../../../src/variants/recipe.js';
+import { DEMO_DIR, diff, IMAGES, pngChunks, rawOf, sha, vectors, writePng } from '../helpers.js';
 
 const V = await vectors('image_vectors.json');
 const ORIGINAL = defaultRecipe().original;

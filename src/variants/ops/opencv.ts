@@ -3,7 +3,7 @@
  * the ladder needs. Every Mat is freed in `finally`: WebAssembly memory is not garbage-collected.
  */
 import { createRequire } from 'node:module';
-import type { Image8 } from './types.js';
+import type { Image8 } from '../types.js';
 
 /** The part of a cv.Mat used here. */
 export interface CvMat {

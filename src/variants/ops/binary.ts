@@ -3,7 +3,7 @@
  * 0..255 maximises `(N·S0 − n0·S)² / (n0·(N − n0))` over 0 < n0 < N (class 0 = values ≤ t; ties
  * to the smallest t; a constant image gives t = 0); `v > t` → 255, else 0. VARIANTS.md, A4.
  */
-import type { Image8, VariantDef } from './types.js';
+import type { Image8, VariantDef } from '../types.js';
 
 /** Otsu's threshold of 8-bit values, exact (BigInt comparisons of the fractions). */
 export function otsuThreshold(values: Uint8Array): number {

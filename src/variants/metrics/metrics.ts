@@ -4,13 +4,13 @@
  * AC energy fraction, foreground fraction (A3, A4, A6), area fraction kept (A1). RGB variants are
  * measured on their BT.601 luma. Key names follow the reference implementation's vectors.
  */
-import { edgeBlur, edgePixels, fractionOf, thresholdsFor, type EdgeThresholds } from './edges.js';
-import { columnWeight, fft2Real, fftfreq, radialFrequency } from './fft.js';
-import { luma } from './grayscale.js';
-import { resizeLinear } from './opencv.js';
-import type { Recipe } from './recipe.js';
+import { edgeBlur, edgePixels, fractionOf, thresholdsFor, type EdgeThresholds } from '../ops/edges.js';
+import { columnWeight, fft2Real, fftfreq, radialFrequency } from '../ops/fft.js';
+import { luma } from '../ops/grayscale.js';
+import { resizeLinear } from '../ops/opencv.js';
+import type { Recipe } from '../recipe.js';
 import { ssim, ssimReference, type SsimReference } from './ssim.js';
-import type { Image8, MetricValue, VariantCode } from './types.js';
+import type { Image8, MetricValue, VariantCode } from '../types.js';
 
 /** What every variant's metrics compare against: A2, prepared once per entry. */
 export interface MetricsBase {

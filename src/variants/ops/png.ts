@@ -4,7 +4,7 @@
  * unless told `toColourspace('b-w')`). Same pixels and level → same bytes.
  */
 import sharp from 'sharp';
-import type { Image8 } from './types.js';
+import type { Image8 } from '../types.js';
 
 /** Encode an 8-bit grey or RGB image as PNG. */
 export async function encodePng(image: Image8, compressionLevel: number): Promise<Buffer> {

@@ -1,6 +1,6 @@
 /** Exact-size DFTs: Bluestein and power-of-two against a direct O(n²) DFT, 2-D half spectra, inverses, fftfreq. */
 import { describe, expect, it } from 'vitest';
-import { dft, fft2Real, fftfreq, ifft2Real } from '../../src/variants/fft.js';
+import { dft, fft2Real, fftfreq, ifft2Real } from '../../../src/variants/ops/fft.js';
 
 function naive(x: Float64Array, sign: -1 | 1): Float64Array {
   const n = x.length / 2;
@@ -71,9 +71,9 @@ describe('fftfreq', () => {
 describe('A5 skips the columns the filter stops', () => {
   it('gives the same pixels and energies as the full transform on the demo photos', async () => {
     const { default: sharp } = await import('sharp');
-    const { filterGains, lowpassPlane, passedColumns } = await import('../../src/variants/lowpass.js');
+    const { filterGains, lowpassPlane, passedColumns } = await import('../../../src/variants/ops/lowpass.js');
     for (const f of ['rocket.jpg', 'camera.png', 'chelsea.png']) {
-      const { data, info } = await sharp(new URL(`../../corpora/demo/${f}`, import.meta.url).pathname)
+      const { data, info } = await sharp(new URL(`../../../corpora/demo/${f}`, import.meta.url).pathname)
         .resize(1024, 1024, { fit: 'inside' })
         .greyscale()
         .raw()

@@ -4,8 +4,8 @@
  * without a segmenter: the pool is used only when no A6 inference is needed.
  */
 import { parentPort } from 'node:worker_threads';
-import { errorMessage, StimkitError } from '../core/errors.js';
-import { processEntry, type EntryJob, type EntryOutcome, type EntryPlan } from './entry.js';
+import { errorMessage, StimkitError } from '../../core/errors.js';
+import { processEntry, type EntryJob, type EntryOutcome, type EntryPlan } from '../entry.js';
 
 /** The plan as it crosses the thread boundary: plain data only. */
 export type WirePlan = Omit<EntryPlan, 'segmenter'>;

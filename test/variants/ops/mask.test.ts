@@ -1,8 +1,8 @@
 /** A6 post-processing, exact: largest 8-connected component with the raster-order tie break, holes filled 4-connected. */
 import { describe, expect, it } from 'vitest';
-import { fillHoles, largestComponent } from '../../src/variants/mask.js';
-import { renderSilhouette } from '../../src/variants/silhouette.js';
-import { defaultRecipe } from '../../src/variants/recipe.js';
+import { fillHoles, largestComponent } from '../../../src/variants/ops/mask.js';
+import { renderSilhouette } from '../../../src/variants/ops/silhouette.js';
+import { defaultRecipe } from '../../../src/variants/recipe.js';
 
 const parse = (rows: string[]) => ({ w: rows[0]!.length, h: rows.length, m: new Uint8Array(rows.join('').split('').map((c) => (c === '#' ? 1 : 0))) });
 const show = (m: Uint8Array, w: number) => Array.from({ length: m.length / w }, (_, y) => [...m.subarray(y * w, (y + 1) * w)].map((v) => (v ? '#' : '.')).join(''));

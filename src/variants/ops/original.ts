@@ -8,11 +8,11 @@
  * Pillow's Lanczos-3 reproduced exactly (resample.ts: libvips pre-shrinks at 4× and more).
  */
 import sharp, { type OutputInfo } from 'sharp';
-import { StimkitError } from '../core/errors.js';
-import { classifySharpError } from '../core/sharp-errors.js';
-import type { Recipe } from './recipe.js';
+import { StimkitError } from '../../core/errors.js';
+import { classifySharpError } from '../../core/sharp-errors.js';
+import type { Recipe } from '../recipe.js';
 import { resample } from './resample.js';
-import type { Image8, VariantDef } from './types.js';
+import type { Image8, VariantDef } from '../types.js';
 
 /** The A0 size rule: long side → max_side, short side → max(1, floor(short·max/long + 1/2)). */
 export function targetSize(width: number, height: number, maxSide: number): { width: number; height: number; resized: boolean } {

@@ -45,7 +45,8 @@ export const variantsCommand: CommandSpec = {
       .addOption(new Option('--jobs <n>', 'entries processed at once (default: number of cores)').argParser(positiveInt))
       .option('--shard <I/N>', 'process only share I of N of the entries (writes variants.shard-I-of-N.lock.json)')
       .addOption(new Option('--roles <roles>', 'only entries with one of these roles, e.g. abstraction (default: all)').argParser(roles))
-      .option('--no-contact-sheet', 'do not write the contact sheet');
+      .option('--no-contact-sheet', 'do not write the contact sheet')
+      .option('--strict', 'treat quality warnings (empty silhouette, edges everywhere, ...) as errors: exit 1');
     for (const [key, spec] of Object.entries(RECIPE_FLAGS)) {
       const placeholder = spec.flag.replace(/^--/, '').split('-').pop()!;
       cmd.addOption(new Option(`${spec.flag} <${placeholder}>`, RECIPE_FLAG_HELP[key as keyof typeof RECIPE_FLAGS]).argParser(recipeValue));
@@ -69,10 +70,12 @@ export const variantsCommand: CommandSpec = {
       contactSheet: opts.contactSheet !== false,
       progress,
     });
+    const strict = Boolean(opts.strict);
+    const warned = result.lock.quality?.warnings ?? 0;
     return {
-      summary: variantsJson(result),
-      human: variantsHuman(result),
-      exitCode: result.failed > 0 ? EXIT.rejected : EXIT.ok,
+      summary: variantsJson(result, { strict }),
+      human: variantsHuman(result, { strict }),
+      exitCode: result.failed > 0 || (strict && warned > 0) ? EXIT.rejected : EXIT.ok,
     };
   },
 };

@@ -20,7 +20,8 @@ import { fileRef, resolveInput, selectEntries, type Shard } from './input.js';
 import { LOCK_NAME, readPriorLocks, shardLockName, VARIANTS_FORMAT, VARIANTS_VERSION, type EntryRecord, type VariantRecord, type VariantsLock } from './lock.js';
 import { EntryPool } from './pool/pool.js';
 import type { Progress } from './progress.js';
-import { resolveRecipe, type Recipe, type RecipeOverrides } from './recipe.js';
+import { qualityThresholds, resolveRecipe, type Recipe, type RecipeOverrides } from './recipe.js';
+import { applyWarnings } from './quality/apply.js';
 import { parseOnly } from './ops/registry.js';
 import { ReusePlanner, type EntryTask } from './reuse/reuse.js';
 import { VARIANT_CODES, type VariantCode } from './types.js';
@@ -213,6 +214,7 @@ export async function runVariants(input: string, options: VariantsOptions = {}):
     await seg?.dispose();
   }
 
+  const quality = applyWarnings(records, qualityThresholds(recipe));
   const manifest = resolved.manifestFile ? { file: relPosix(outDir, resolved.manifestFile), sha256: corpusLock.manifest.sha256 } : null;
   const failed = records.filter((r) => r.status === 'failed').length;
   const skipped = records.filter((r) => r.status === 'skipped').length;
@@ -229,6 +231,7 @@ export async function runVariants(input: string, options: VariantsOptions = {}):
     entries: records,
     contact_sheets: [],
     summary: { entries: records.length, ok: records.length - failed - skipped, failed, skipped, outputs: countOutputs(records) },
+    quality,
   };
   if (!shard && options.contactSheet !== false && records.length > 0) {
     lock.contact_sheets =

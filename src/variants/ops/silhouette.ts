@@ -4,6 +4,7 @@
  * exactly (largest 8-connected component, holes filled) and rendered as a black subject (0) on
  * white (255). VARIANTS.md, A6.
  */
+import { cropBox } from './crop.js';
 import { StimkitError } from '../../core/errors.js';
 import { fillHoles, largestComponent } from './mask.js';
 import type { Recipe } from '../recipe.js';
@@ -24,11 +25,29 @@ export function renderSilhouette(raw: Uint8Array, width: number, height: number,
   return { image: { width, height, channels: 1, data: out }, rawFraction: rawCount / raw.length };
 }
 
+/**
+ * Share of a silhouette's foreground (0) pixels that A1's centre crop (of `fraction`) keeps; null
+ * for an empty silhouette.
+ */
+export function foregroundInCrop(image: Image8, fraction: number): number | null {
+  const { width, data } = image;
+  const box = cropBox(width, image.height, fraction);
+  let all = 0;
+  for (let i = 0; i < data.length; i++) if (data[i] === 0) all++;
+  if (all === 0) return null;
+  let inside = 0;
+  for (let y = box.y; y < box.y + box.height; y++) {
+    for (let i = y * width + box.x, end = i + box.width; i < end; i++) if (data[i] === 0) inside++;
+  }
+  return inside / all;
+}
+
 export const silhouette: VariantDef = {
   code: 'A6',
   name: 'silhouette',
   removes: 'internal structure (solid subject on white)',
-  recipeKeys: ['silhouette'],
+  // `crop`: A6's record measures how much of its foreground A1's centre crop keeps.
+  recipeKeys: ['silhouette', 'crop'],
   run: async (ctx) => {
     if (!ctx.segmenter) {
       const e = ctx.segmenterError ?? { code: 'E_VARIANTS_SEGMENTER', message: 'no segmenter is loaded' };
@@ -46,7 +65,7 @@ export const silhouette: VariantDef = {
         fill_holes: p.fill_holes,
         segmenter: ctx.segmenter.description,
       },
-      metrics: { raw_foreground_fraction: rawFraction },
+      metrics: { raw_foreground_fraction: rawFraction, foreground_fraction_in_crop: foregroundInCrop(image, ctx.recipe.crop.fraction) },
     };
   },
 };

@@ -10,7 +10,7 @@ import path from 'node:path';
 import sharp, { type OverlayOptions } from 'sharp';
 import { sha256, sha256File, writeIfChanged } from '../../core/fsio.js';
 import { artifactJson } from '../../core/json.js';
-import { textPath } from './font.js';
+import { textPath, textWidth } from './font.js';
 import type { EntryRecord, VariantsLock } from '../lock.js';
 import { encodePng } from '../ops/png.js';
 import { variantByCode } from '../ops/registry.js';
@@ -19,6 +19,25 @@ import type { VariantCode } from '../types.js';
 const PAD = 8;
 const SCALE = 2;
 const BAND = 24; // label band: 9 cells × 2 px + margins
+
+/** Colour of the frame and label of a cell with quality warnings. */
+export const WARN_COLOUR = '#e06000';
+const FRAME = 4;
+
+/**
+ * A warned cell: a frame inside its box and its warning codes (without `W_VARIANTS_`) in white on
+ * a strip of the frame colour along its bottom edge.
+ */
+function markWarned(box: { left: number; top: number }, cell: number, codes: string[], frames: string[], text: string[]): void {
+  const { left: x, top: y } = box;
+  frames.push(`M${x} ${y}h${cell}v${FRAME}h${-cell}z`, `M${x} ${y + cell - FRAME}h${cell}v${FRAME}h${-cell}z`);
+  frames.push(`M${x} ${y}h${FRAME}v${cell}h${-FRAME}z`, `M${x + cell - FRAME} ${y}h${FRAME}v${cell}h${-FRAME}z`);
+  const label = codes.map((c) => c.replace(/^W_VARIANTS_/, '')).join(' ');
+  const scale = textWidth(label, 2) <= cell - 2 * FRAME - 4 ? 2 : 1;
+  const strip = 9 * scale + 6;
+  frames.push(`M${x} ${y + cell - strip}h${cell}v${strip}h${-cell}z`);
+  text.push(textPath(label, x + FRAME + 2, y + cell - strip + 3, scale));
+}
 
 /** A written contact-sheet page. */
 export interface SheetPage {
@@ -39,6 +58,8 @@ async function renderPage(entries: EntryRecord[], codes: VariantCode[], outDir: 
   const boxes: string[] = [];
   const text: string[] = [textPath(title, PAD, 4, SCALE)];
   const failedText: string[] = [];
+  const warned: string[] = []; // frames and label backings of cells with quality warnings
+  const warnText: string[] = [];
   codes.forEach((code, c) => text.push(textPath(`${code} ${variantByCode(code).name}`, PAD + c * (cell + PAD), BAND + 4, SCALE)));
   const overlays: OverlayOptions[] = [];
   for (const [r, entry] of entries.entries()) {
@@ -62,6 +83,7 @@ async function renderPage(entries: EntryRecord[], codes: VariantCode[], outDir: 
         .png({ compressionLevel: 0 })
         .toBuffer();
       overlays.push({ input: thumb, left: box.left + Math.floor((cell - tw) / 2), top: box.top + Math.floor((cell - th) / 2) });
+      if (v.warnings?.length) markWarned(box, cell, v.warnings.map((w) => w.code), warned, warnText);
     }
   }
   const svg =
@@ -69,8 +91,12 @@ async function renderPage(entries: EntryRecord[], codes: VariantCode[], outDir: 
     `<path d="${boxes.join('')}" fill="#d4d4d4"/>` +
     `<path d="${text.join('')}" fill="#111111"/>` +
     `<path d="${failedText.join('')}" fill="#b00020"/></svg>`;
+  // Warning frames and codes go over the thumbnails (a blank silhouette must not look like an empty cell).
+  const marks = warned.length
+    ? [{ input: Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" shape-rendering="crispEdges"><path d="${warned.join('')}" fill="${WARN_COLOUR}"/><path d="${warnText.join('')}" fill="#ffffff"/></svg>`), left: 0, top: 0 }]
+    : [];
   const { data, info } = await sharp({ create: { width, height, channels: 3, background: '#ffffff' } })
-    .composite([{ input: Buffer.from(svg), left: 0, top: 0 }, ...overlays])
+    .composite([{ input: Buffer.from(svg), left: 0, top: 0 }, ...overlays, ...marks])
     .raw()
     .toBuffer({ resolveWithObject: true });
   // The canvas is opaque: keep RGB only (compositing adds an alpha channel).

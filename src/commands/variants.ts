@@ -46,6 +46,7 @@ export const variantsCommand: CommandSpec = {
       .option('--shard <I/N>', 'process only share I of N of the entries (writes variants.shard-I-of-N.lock.json)')
       .addOption(new Option('--roles <roles>', 'only entries with one of these roles, e.g. abstraction (default: all)').argParser(roles))
       .option('--no-contact-sheet', 'do not write the contact sheet')
+      .option('--review', 'also write review.png: only the entries with quality warnings, beside their A0')
       .option('--strict', 'treat quality warnings (empty silhouette, edges everywhere, ...) as errors: exit 1');
     for (const [key, spec] of Object.entries(RECIPE_FLAGS)) {
       const placeholder = spec.flag.replace(/^--/, '').split('-').pop()!;
@@ -68,6 +69,7 @@ export const variantsCommand: CommandSpec = {
       shard,
       roles: opts.roles as Role[] | undefined,
       contactSheet: opts.contactSheet !== false,
+      review: Boolean(opts.review),
       progress,
     });
     const strict = Boolean(opts.strict);

@@ -14,6 +14,7 @@ import { artifactJson, canonicalJson } from '../core/json.js';
 import { TOOL } from '../core/tool.js';
 import type { Role } from '../ingest/schema.js';
 import { currentSheets, writeContactSheet } from './sheet/contact-sheet.js';
+import { writeReview } from './sheet/review.js';
 import { failedOutcome, processEntry, type EntryJob, type EntryOutcome, type EntryPlan } from './entry.js';
 import { libraryVersions } from './libraries.js';
 import { fileRef, resolveInput, selectEntries, type Shard } from './input.js';
@@ -54,6 +55,8 @@ export interface VariantsOptions {
   entryCodes?: Record<string, VariantCode[]>;
   /** Write the contact sheet (default true; never for a shard). */
   contactSheet?: boolean;
+  /** Write the review page (`review.png`): only the entries with quality warnings, beside their A0. */
+  review?: boolean;
   /** A segmenter to use for A6 instead of loading one (not disposed by runVariants). */
   segmenter?: Segmenter;
   /** How to load a segmenter (default: `createSegmenter` of src/variants/segment). */
@@ -78,6 +81,8 @@ export interface VariantsResult {
   segmenterLoaded: boolean;
   /** Notes for the user (unreadable earlier locks, unavailable segmenter, …). */
   warnings: string[];
+  /** Review pages written (`--review`), file names in `outDir`; empty when none was asked for or nothing warned. */
+  reviewPages: string[];
 }
 
 /** Entry codes validated (as `--only` values) and put in registry order, entries sorted by id. */
@@ -243,6 +248,9 @@ export async function runVariants(input: string, options: VariantsOptions = {}):
         beforeWrite: (file, digest) => guard.beforeWrite(new Map([[file, digest]])),
       }));
   }
+  const reviewPages = options.review
+    ? (await writeReview(records, outDir, { cell: recipe.contact_sheet.cell, title: `stimkit variants review - ${corpusLock.corpus}`, compression: recipe.output.png_compression })).map((p) => p.file)
+    : [];
   const lockName = shard ? shardLockName(shard.index, shard.count) : LOCK_NAME;
   const lockFile = path.join(outDir, lockName);
   const text = artifactJson(lock);
@@ -260,5 +268,6 @@ export async function runVariants(input: string, options: VariantsOptions = {}):
     retiredLocks: guard.retired,
     segmenterLoaded: seg?.shared !== undefined && !options.segmenter,
     warnings,
+    reviewPages,
   };
 }

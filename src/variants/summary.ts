@@ -53,6 +53,7 @@ export function variantsJson(result: VariantsResult, options: SummaryOptions = {
     failures: failures(result),
     warnings: result.warnings,
     strict: Boolean(options.strict),
+    review: result.reviewPages.map((f) => relPosix(cwd, `${result.outDir}/${f}`)),
     quality_warnings: quality,
   };
 }
@@ -67,6 +68,7 @@ export function variantsHuman(result: VariantsResult, options: SummaryOptions = 
     `lock: ${relPosix(cwd, result.lockFile)}${result.lockWritten ? '' : ' (unchanged)'}`,
   ];
   for (const c of result.lock.contact_sheets) lines.push(`contact sheet: ${relPosix(cwd, `${result.outDir}/${c.file}`)}`);
+  for (const f of result.reviewPages) lines.push(`review page (entries with warnings beside their A0): ${relPosix(cwd, `${result.outDir}/${f}`)}`);
   for (const name of result.retiredLocks) lines.push(`moved aside: ${name} -> ${name}.stale (files it vouched for were rewritten)`);
   for (const w of result.warnings) lines.push(`  warning: ${w}`);
   const quality = lockWarnings(result.lock.entries);

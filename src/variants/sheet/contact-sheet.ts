@@ -120,6 +120,8 @@ export async function writeContactSheet(
     title: string;
     compression: number;
     perPage?: number;
+    /** File name of page n (1-based); default `sheetName`. */
+    name?: (n: number) => string;
     /** Called before a page is written with its name and sha256 (the run moves aside locks that vouch for other bytes). */
     beforeWrite?: (file: string, sha256: string) => Promise<void>;
   },
@@ -131,7 +133,7 @@ export async function writeContactSheet(
     const slice = entries.slice(p * perPage, (p + 1) * perPage);
     const title = count > 1 ? `${opts.title} (${p + 1}/${count})` : opts.title;
     const png = await renderPage(slice, codes, outDir, opts.cell, title, opts.compression);
-    const name = sheetName(p + 1);
+    const name = (opts.name ?? sheetName)(p + 1);
     await opts.beforeWrite?.(name, sha256(png));
     await writeIfChanged(path.join(outDir, name), png);
     const meta = await sharp(png).metadata();

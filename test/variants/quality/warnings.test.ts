@@ -115,4 +115,18 @@ describe('a corpus with an empty-silhouette image', () => {
     expect(again.lock.quality!.thresholds.edges_min).toBe(0.9);
     expect(JSON.parse(await readFile(again.lockFile, 'utf8')).quality.warnings).toBe(2);
   });
+
+  it('--review writes a page of just the warned entries, beside their A0, and removes it when nothing warns', async () => {
+    const r2 = await runVariants(manifest, { out: out(), segmenter: fakeSegmenter(100), jobs: 1, review: true });
+    expect(r2.reviewPages).toEqual(['review.png']);
+    const meta = await sharp(path.join(out(), 'review.png')).metadata();
+    // one entry (flat-grey), columns A0 A3 A4 A6: 8 + 4 × (192 + 8) wide; title, headers, gap, one row
+    expect([meta.width, meta.height]).toEqual([8 + 4 * 200, 56 + 224 + 8]);
+    expect(variantsHuman(r2)).toMatch(/review page \(entries with warnings beside their A0\): .*review\.png/);
+    const quiet = await resolveRecipe(undefined, {});
+    const none = { ...quiet, quality: { ...qualityThresholds(quiet), silhouette_min: 0, edges_min: 0, binary_minority_min: 0 } };
+    const r3 = await runVariants(manifest, { out: out(), recipe: none, segmenter: fakeSegmenter(100), jobs: 1, review: true });
+    expect([r3.reviewPages, r3.lock.quality!.warnings]).toEqual([[], 0]);
+    await expect(sharp(path.join(out(), 'review.png')).metadata()).rejects.toThrow();
+  });
 });

@@ -4,7 +4,7 @@
  * AC energy fraction, foreground fraction (A3, A4, A6), area fraction kept (A1). RGB variants are
  * measured on their BT.601 luma. Key names follow the reference implementation's vectors.
  */
-import { edgeBlur, edgePixels, fractionOf, thresholdsFor, type EdgeThresholds } from '../ops/edges.js';
+import { detect, edgeBlur, edgePixels, fractionOf, thresholdsFor, type EdgeThresholds } from '../ops/edges.js';
 import { columnWeight, fft2Real, fftfreq, radialFrequency } from '../ops/fft.js';
 import { luma } from '../ops/grayscale.js';
 import { resizeLinear } from '../ops/opencv.js';
@@ -25,9 +25,8 @@ export interface MetricsBase {
 
 /** Prepare A2's side of the metrics. */
 export function metricsBase(a2: Image8, recipe: Recipe): MetricsBase {
-  const blurred = edgeBlur(a2, recipe.edges);
-  const a2Thresholds = thresholdsFor(blurred, recipe.edges);
-  const a2Density = fractionOf(edgePixels(blurred, a2Thresholds, recipe.edges), 255);
+  const { thresholds: a2Thresholds, edges } = detect(a2, recipe.edges);
+  const a2Density = fractionOf(edges, 255);
   return { a2, ref: ssimReference(a2), a2Thresholds, a2Density };
 }
 

@@ -4,8 +4,8 @@
  * repeated: d c b a | a b c d), mean over the interior with a 3-pixel border cropped.
  *
  * The window sums of 8-bit values, their squares and products are integers, computed exactly with
- * running sums (rows, then columns) and divided by 49 once; scipy's running mean differs from
- * them by rounding only (~1e-13).
+ * running sums (rows, then columns; Int32 suffices: 49 · 255² < 2^22) and divided by 49 once;
+ * scipy's running mean differs from them by rounding only (~1e-13).
  */
 import type { Image8 } from '../types.js';
 
@@ -28,124 +28,135 @@ function reflectTable(n: number): Int32Array {
   return t;
 }
 
+const SLOTS = 8; // rows of horizontal sums kept (a window spans 7)
+
 /**
- * Horizontal 7-wide window sums, for every pixel, of `v`, `v²` and (when `u` is given) `u·v`
- * (exact: integers).
+ * Streams the 7 × 7 window sums of x, y, x², y² and x·y (exact integers, Int32) over the image,
+ * calling `visit(y, sx, sy, sxx, syy, sxy)` for every row y with one value per column. Horizontal
+ * sums of each source row are computed once into a ring of 8 rows; column sums are running
+ * sums over the window's rows, so memory is O(width) and nothing per pixel is allocated.
  */
-function rowSums(width: number, height: number, xs: Int32Array, v: Uint8Array, u?: Uint8Array): Float64Array[] {
-  const s1 = new Float64Array(width * height);
-  const s2 = new Float64Array(width * height);
-  const s3 = u ? new Float64Array(width * height) : s1;
-  for (let y = 0; y < height; y++) {
-    const row = y * width;
+function windowSums(
+  width: number,
+  height: number,
+  xd: Uint8Array,
+  yd: Uint8Array,
+  visit: (y: number, sx: Int32Array, sy: Int32Array, sxx: Int32Array, syy: Int32Array, sxy: Int32Array) => void,
+): void {
+  const xs = reflectTable(width);
+  const ys = reflectTable(height);
+  const h = [0, 1, 2, 3, 4].map(() => new Int32Array(SLOTS * width));
+  const [hx, hy, hxx, hyy, hxy] = h as [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array];
+  const tag = new Int32Array(SLOTS).fill(-1);
+  const rowOf = (r: number): number => {
+    const slot = r % SLOTS;
+    const o = slot * width;
+    if (tag[slot] === r) return o;
+    tag[slot] = r;
+    const row = r * width;
     let a = 0;
     let b = 0;
-    let c = 0;
+    let aa = 0;
+    let bb = 0;
+    let ab = 0;
     for (let k = 0; k < WIN; k++) {
-      const j = row + xs[k]!;
-      const p = v[j]!;
+      const p = xd[row + xs[k]!]!;
+      const q = yd[row + xs[k]!]!;
       a += p;
-      b += p * p;
-      if (u) c += u[j]! * p;
+      b += q;
+      aa += p * p;
+      bb += q * q;
+      ab += p * q;
     }
-    s1[row] = a;
-    s2[row] = b;
-    if (u) s3[row] = c;
+    hx[o] = a;
+    hy[o] = b;
+    hxx[o] = aa;
+    hyy[o] = bb;
+    hxy[o] = ab;
     for (let x = 1; x < width; x++) {
       const jin = row + xs[x + WIN - 1]!;
       const jout = row + xs[x - 1]!;
-      const pin = v[jin]!;
-      const pout = v[jout]!;
+      const pin = xd[jin]!;
+      const pout = xd[jout]!;
+      const qin = yd[jin]!;
+      const qout = yd[jout]!;
       a += pin - pout;
-      b += pin * pin - pout * pout;
-      s1[row + x] = a;
-      s2[row + x] = b;
-      if (u) {
-        c += u[jin]! * pin - u[jout]! * pout;
-        s3[row + x] = c;
-      }
+      b += qin - qout;
+      aa += pin * pin - pout * pout;
+      bb += qin * qin - qout * qout;
+      ab += pin * qin - pout * qout;
+      hx[o + x] = a;
+      hy[o + x] = b;
+      hxx[o + x] = aa;
+      hyy[o + x] = bb;
+      hxy[o + x] = ab;
     }
-  }
-  return u ? [s1, s2, s3] : [s1, s2];
-}
-
-/** Vertical 7-tall window sums of row sums, calling `visit(y, acc)` with each row's full-window sums. */
-function columnSums(rows: Float64Array[], width: number, height: number, ys: Int32Array, visit: (y: number, acc: Float64Array[]) => void): void {
-  const acc = rows.map(() => new Float64Array(width));
-  for (let q = 0; q < rows.length; q++) {
-    const a = acc[q]!;
-    const r = rows[q]!;
-    for (let k = 0; k < WIN; k++) {
-      const o = ys[k]! * width;
-      for (let x = 0; x < width; x++) a[x] = a[x]! + r[o + x]!;
+    return o;
+  };
+  const acc = [0, 1, 2, 3, 4].map(() => new Int32Array(width));
+  const [sx, sy, sxx, syy, sxy] = acc as [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array];
+  const add = (o: number) => {
+    for (let x = 0; x < width; x++) {
+      sx[x] = sx[x]! + hx[o + x]!;
+      sy[x] = sy[x]! + hy[o + x]!;
+      sxx[x] = sxx[x]! + hxx[o + x]!;
+      syy[x] = syy[x]! + hyy[o + x]!;
+      sxy[x] = sxy[x]! + hxy[o + x]!;
     }
-  }
+  };
+  const sub = (o: number) => {
+    for (let x = 0; x < width; x++) {
+      sx[x] = sx[x]! - hx[o + x]!;
+      sy[x] = sy[x]! - hy[o + x]!;
+      sxx[x] = sxx[x]! - hxx[o + x]!;
+      syy[x] = syy[x]! - hyy[o + x]!;
+      sxy[x] = sxy[x]! - hxy[o + x]!;
+    }
+  };
+  for (let k = 0; k < WIN; k++) add(rowOf(ys[k]!));
   for (let y = 0; y < height; y++) {
     if (y > 0) {
-      const add = ys[y + WIN - 1]! * width;
-      const sub = ys[y - 1]! * width;
-      for (let q = 0; q < rows.length; q++) {
-        const a = acc[q]!;
-        const r = rows[q]!;
-        for (let x = 0; x < width; x++) a[x] = a[x]! + r[add + x]! - r[sub + x]!;
-      }
+      add(rowOf(ys[y + WIN - 1]!));
+      sub(rowOf(ys[y - 1]!));
     }
-    visit(y, acc);
+    visit(y, sx, sy, sxx, syy, sxy);
   }
 }
 
-/** A2's window statistics, computed once per entry and reused for every variant's SSIM. */
+/** The reference side of SSIM (A2), shared by every variant's SSIM of one entry. */
 export interface SsimReference {
   image: Image8;
-  /** Window means of x and x². */
-  mean: Float64Array;
-  meanSq: Float64Array;
 }
 
-/** Precompute the reference side of SSIM. */
+/** The reference side of SSIM. */
 export function ssimReference(image: Image8): SsimReference {
-  const { width, height, data } = image;
-  const mean = new Float64Array(width * height);
-  const meanSq = new Float64Array(width * height);
-  if (width >= WIN && height >= WIN) {
-    const xs = reflectTable(width);
-    columnSums(rowSums(width, height, xs, data), width, height, reflectTable(height), (y, [a, b]) => {
-      for (let x = 0; x < width; x++) {
-        mean[y * width + x] = a![x]! / AREA;
-        meanSq[y * width + x] = b![x]! / AREA;
-      }
-    });
-  }
-  return { image, mean, meanSq };
+  return { image };
 }
 
-/** Mean SSIM of two grey images of the same size; null when a side is below 7 pixels (skimage refuses). */
+/**
+ * Mean SSIM of two grey images of the same size; null when a side is below 7 pixels (skimage
+ * refuses). SSIM of an image with itself is exactly 1 (every window's ratio is exactly 1 in
+ * floating point), and is returned without the pass.
+ */
 export function ssim(a: Image8 | SsimReference, b: Image8): number | null {
-  const ref = 'mean' in a ? a : ssimReference(a);
-  const img = ref.image;
+  const img = 'data' in a ? a : a.image;
   if (img.channels !== 1 || b.channels !== 1) throw new Error('ssim compares grey images');
   if (img.width !== b.width || img.height !== b.height) throw new Error(`ssim needs equal sizes (${img.width}×${img.height} vs ${b.width}×${b.height})`);
   const { width, height } = img;
   if (width < WIN || height < WIN) return null;
-  const xd = img.data;
-  const yd = b.data;
-  const xs = reflectTable(width);
-  const sums = rowSums(width, height, xs, yd, xd);
+  if (img.data === b.data) return 1;
   const covNorm = AREA / (AREA - 1);
   const C1 = (0.01 * 255) ** 2;
   const C2 = (0.03 * 255) ** 2;
-  const ux = ref.mean;
-  const uxx = ref.meanSq;
   let sum = 0;
-  columnSums(sums, width, height, reflectTable(height), (y, [sy, syy, sxy]) => {
+  windowSums(width, height, img.data, b.data, (y, sx, sy, sxx, syy, sxy) => {
     if (y < R || y >= height - R) return;
     for (let x = R; x < width - R; x++) {
-      const i = y * width + x;
-      const mx = ux[i]!;
-      const my = sy![x]! / AREA;
-      const vx = covNorm * (uxx[i]! - mx * mx);
-      const vy = covNorm * (syy![x]! / AREA - my * my);
-      const vxy = covNorm * (sxy![x]! / AREA - mx * my);
+      const mx = sx[x]! / AREA;
+      const my = sy[x]! / AREA;
+      const vx = covNorm * (sxx[x]! / AREA - mx * mx);
+      const vy = covNorm * (syy[x]! / AREA - my * my);
+      const vxy = covNorm * (sxy[x]! / AREA - mx * my);
       sum += ((2 * mx * my + C1) * (2 * vxy + C2)) / ((mx * mx + my * my + C1) * (vx + vy + C2));
     }
   });

@@ -57,11 +57,32 @@ export function fractionOf(image: Image8, value: number): number {
   return n / image.data.length;
 }
 
+/** The detector's result on one image: its blur, its own thresholds, its edges (255). */
+export interface Detected {
+  blurred: Image8;
+  thresholds: EdgeThresholds;
+  edges: Image8;
+}
+
+// A2 goes through the detector twice per entry (A3 itself, and the metrics' reference): once is
+// enough. Keyed by the pixel buffer and the parameters; entries go when the buffer does.
+const detected = new WeakMap<Uint8Array, { key: string; value: Detected }>();
+
+/** Blur, thresholds from the median, Canny: the detector with its own thresholds (cached per image and parameters). */
+export function detect(grey: Image8, p: Recipe['edges']): Detected {
+  const key = JSON.stringify(p);
+  const hit = detected.get(grey.data);
+  if (hit && hit.key === key) return hit.value;
+  const blurred = edgeBlur(grey, p);
+  const thresholds = thresholdsFor(blurred, p);
+  const value = { blurred, thresholds, edges: edgePixels(blurred, thresholds, p) };
+  detected.set(grey.data, { key, value });
+  return value;
+}
+
 /** A3 from A2: blur, thresholds from the median, Canny, edges → 0, else 255. */
 export function edgeMap(a2: Image8, p: Recipe['edges']): { image: Image8; thresholds: EdgeThresholds } {
-  const blurred = edgeBlur(a2, p);
-  const thresholds = thresholdsFor(blurred, p);
-  const edges = edgePixels(blurred, thresholds, p);
+  const { thresholds, edges } = detect(a2, p);
   const out = new Uint8Array(edges.data.length);
   for (let i = 0; i < out.length; i++) out[i] = edges.data[i] ? 0 : 255;
   return { image: { ...edges, data: out }, thresholds };

@@ -31,6 +31,7 @@ const RECIPE_FLAG_HELP: Record<keyof typeof RECIPE_FLAGS, string> = {
   cutoff: 'A5: cutoff in cycles per pixel, in (0, 1] (default 0.05)',
   lowpassChannels: 'A5: grey (filter A2) or rgb (each channel of A0) (default grey)',
   silhouette: 'A6: isnet (network) or grabcut (classical fallback) (default isnet)',
+  metrics: 'full (every metric) or basic (only those made with the variant: no SSIM, edge or FFT passes) (default full)',
 };
 
 export const variantsCommand: CommandSpec = {

@@ -99,6 +99,11 @@ const Metrics = z.strictObject({
   lowfreq_cutoff: bounded('metrics.lowfreq_cutoff', { min: 0, max: 1, openMin: true })
     .default(0.05)
     .describe('Radius (cycles per pixel) of the disc of lowfreq_energy_fraction_ac.'),
+  // Optional and absent unless set, so that a default recipe (and a bundle made with one) stays what it was.
+  level: z
+    .enum(['full', 'basic'])
+    .optional()
+    .describe('`full` (default): every metric of docs/formats/variants.md; `basic`: only those a variant yields as it is made (no SSIM, no extra edge or FFT passes).'),
 });
 
 const Output = z.strictObject({
@@ -161,6 +166,7 @@ export const RECIPE_FLAGS = {
   cutoff: { flag: '--cutoff', path: ['lowpass', 'cutoff'] },
   lowpassChannels: { flag: '--lowpass-channels', path: ['lowpass', 'channels'] },
   silhouette: { flag: '--silhouette', path: ['silhouette', 'method'] },
+  metrics: { flag: '--metrics', path: ['metrics', 'level'] },
 } as const;
 export type RecipeOverrides = Partial<Record<keyof typeof RECIPE_FLAGS, string | number>>;
 

@@ -16,18 +16,26 @@ import type { Image8, MetricValue, VariantCode } from '../types.js';
 export interface MetricsBase {
   a2: Image8;
   ref: SsimReference;
-  /** A2's Canny thresholds (A3's), used for `edge_density_fixedA2`. */
-  a2Thresholds: EdgeThresholds;
-  a2Density: number;
+  /** A2's Canny thresholds (A3's, used for `edge_density_fixedA2`) and edge density; computed on first use. */
+  a2Edges(): { thresholds: EdgeThresholds; density: number };
   /** A2's low-frequency AC energy fraction (A0 and A2 share it), computed on first use. */
   a2LowFrequency?: number | null;
 }
 
 /** Prepare A2's side of the metrics. */
 export function metricsBase(a2: Image8, recipe: Recipe): MetricsBase {
-  const { thresholds: a2Thresholds, edges } = detect(a2, recipe.edges);
-  const a2Density = fractionOf(edges, 255);
-  return { a2, ref: ssimReference(a2), a2Thresholds, a2Density };
+  let a2Edges: { thresholds: EdgeThresholds; density: number } | undefined;
+  return {
+    a2,
+    ref: ssimReference(a2),
+    a2Edges: () => {
+      if (!a2Edges) {
+        const { thresholds, edges } = detect(a2, recipe.edges);
+        a2Edges = { thresholds, density: fractionOf(edges, 255) };
+      }
+      return a2Edges;
+    },
+  };
 }
 
 /**
@@ -69,12 +77,13 @@ export function lowFrequencyFraction(grey: Image8, cutoff: number): number | nul
 
 /** Edge density of a grey image with A3's detector: with its own thresholds and with A2's. */
 export function edgeDensities(grey: Image8, base: MetricsBase, recipe: Recipe): { auto: number; fixed: number } {
-  if (grey === base.a2) return { auto: base.a2Density, fixed: base.a2Density };
+  const a2 = base.a2Edges();
+  if (grey === base.a2) return { auto: a2.density, fixed: a2.density };
   const blurred = edgeBlur(grey, recipe.edges);
   const own = thresholdsFor(blurred, recipe.edges);
   const auto = fractionOf(edgePixels(blurred, own, recipe.edges), 255);
-  const sameThresholds = own.low === base.a2Thresholds.low && own.high === base.a2Thresholds.high;
-  const fixed = sameThresholds ? auto : fractionOf(edgePixels(blurred, base.a2Thresholds, recipe.edges), 255);
+  const sameThresholds = own.low === a2.thresholds.low && own.high === a2.thresholds.high;
+  const fixed = sameThresholds ? auto : fractionOf(edgePixels(blurred, a2.thresholds, recipe.edges), 255);
   return { auto, fixed };
 }
 
@@ -89,6 +98,7 @@ export function variantMetrics(
   base: MetricsBase,
   recipe: Recipe,
 ): Record<string, MetricValue> {
+  if (recipe.metrics.level === 'basic') return basicMetrics(code, output);
   const grey = code === 'A0' || code === 'A2' ? base.a2 : luma(output);
   const m: Record<string, MetricValue> = {};
   if (code === 'A1') {
@@ -120,6 +130,18 @@ export function variantMetrics(
   } else {
     m.lowfreq_energy_fraction_ac = lowFrequencyFraction(grey, recipe.metrics.lowfreq_cutoff);
   }
+  return m;
+}
+
+/**
+ * `metrics.level: basic`: the figures that cost no extra pass (A3's edge density, the foreground
+ * fractions); the variants add their own (A1's area, A5's spectral energy, A6's raw foreground).
+ * The quality warnings need no more than these.
+ */
+function basicMetrics(code: VariantCode, output: Image8): Record<string, MetricValue> {
+  const m: Record<string, MetricValue> = {};
+  if (code === 'A3') m.edge_density = fractionOf(output, 0);
+  if (code === 'A3' || code === 'A4' || code === 'A6') m.foreground_fraction = fractionOf(output, 0);
   return m;
 }
 

@@ -127,6 +127,16 @@ export function columnWeight(kx: number, width: number): number {
  * the columns kx < keepCols are transformed and kept (enough for low-frequency sums).
  */
 export function fft2Real(values: ArrayLike<number>, width: number, height: number, keepCols?: number): Spectrum {
+  const spec = rowsReal(values, width, height, keepCols);
+  columnPass(spec.data, spec.cols, height, 'forward');
+  return spec;
+}
+
+/**
+ * The row pass of `fft2Real` only: each row's DFT (non-negative frequencies, the first `keepCols`
+ * of them), rows kept in the spatial domain.
+ */
+export function rowsReal(values: ArrayLike<number>, width: number, height: number, keepCols?: number): Spectrum {
   const cols = Math.min(Math.floor(width / 2) + 1, keepCols ?? Infinity);
   const data = new Float64Array(height * cols * 2);
   const row = dft(width);
@@ -156,7 +166,6 @@ export function fft2Real(values: ArrayLike<number>, width: number, height: numbe
       }
     }
   }
-  columnPass(data, cols, height, 'forward');
   return { width, height, cols, data };
 }
 
@@ -184,9 +193,14 @@ function columnPass(data: Float64Array, cols: number, height: number, direction:
  * higher columns are zero.
  */
 export function ifft2Real(spec: Spectrum): Float64Array {
+  columnPass(spec.data, spec.cols, spec.height, 'inverse');
+  return rowsInverseReal(spec);
+}
+
+/** The row pass of `ifft2Real` only: rows of a half spectrum (columns already spatial) back to real values. */
+export function rowsInverseReal(spec: Spectrum): Float64Array {
   const { width, height, cols, data } = spec;
   const half = Math.floor(width / 2) + 1;
-  columnPass(data, cols, height, 'inverse');
   const out = new Float64Array(width * height);
   const row = dft(width);
   const Z = new Float64Array(2 * width);

@@ -5,6 +5,7 @@
  * spectral energy retained, `Σ|H·F|²/Σ|F|²`, with and without the DC term. VARIANTS.md, A5.
  */
 import { columnWeight, fft2Real, ifft2Real, radialFrequency, type Spectrum } from './fft.js';
+import { gaussianPlane } from './lowpass-gaussian.js';
 import type { Recipe } from '../recipe.js';
 import type { Image8, VariantDef } from '../types.js';
 
@@ -76,7 +77,11 @@ export function spectrumEnergy(spec: Spectrum, gains?: Float64Array): Energy {
  * beyond are taken as stopped (gain 0) and are not computed. Σ|F|² and the DC term then come from
  * the pixels by Parseval's theorem (Σ|F|² = N·Σx², F₀ = Σx), which holds for the whole spectrum.
  */
-export function lowpassPlane(values: ArrayLike<number>, width: number, height: number, gains: Float64Array): { plane: Uint8Array; energy: Energy } {
+export function lowpassPlane(values: ArrayLike<number>, width: number, height: number, gains: Float64Array, gaussian?: { cutoff: number }): { plane: Uint8Array; energy: Energy } {
+  if (gaussian) {
+    const g = gaussianPlane(values, width, height, gaussian.cutoff, gains.length / height);
+    return { plane: roundClip(g.filtered), energy: g.energy };
+  }
   const cols = gains.length / height;
   const spec = fft2Real(values, width, height, cols);
   const kept = spectrumEnergy(spec, gains);
@@ -92,16 +97,23 @@ export function lowpassPlane(values: ArrayLike<number>, width: number, height: n
     spec.data[2 * i] = spec.data[2 * i]! * gains[i]!;
     spec.data[2 * i + 1] = spec.data[2 * i + 1]! * gains[i]!;
   }
-  const real = ifft2Real(spec);
+  return { plane: roundClip(ifft2Real(spec)), energy };
+}
+
+function roundClip(real: Float64Array): Uint8Array {
   const plane = new Uint8Array(real.length);
   for (let i = 0; i < real.length; i++) plane[i] = Math.min(255, Math.max(0, Math.floor(real[i]! + 0.5)));
-  return { plane, energy };
+  return plane;
 }
 
 /** A5 of an image (grey, or each RGB channel), with the energy retained over all its planes. */
 export function lowpass(image: Image8, p: Recipe['lowpass']): { image: Image8; retained: number | null; retainedAc: number | null } {
   const { width, height, channels } = image;
-  const gains = filterGains(width, height, p, passedColumns(width, p));
+  const cols = passedColumns(width, p);
+  // The Gaussian is separable: filtered without a 2-D transform (lowpass-gaussian.ts); its gains
+  // are only counted here, not used.
+  const gaussian = p.filter === 'gaussian' ? { cutoff: p.cutoff } : undefined;
+  const gains = gaussian ? new Float64Array(height * cols) : filterGains(width, height, p, cols);
   const out = new Uint8Array(image.data.length);
   const n = width * height;
   const plane = new Float64Array(n);
@@ -111,7 +123,7 @@ export function lowpass(image: Image8, p: Recipe['lowpass']): { image: Image8; r
   let keptDc = 0;
   for (let ch = 0; ch < channels; ch++) {
     for (let i = 0; i < n; i++) plane[i] = image.data[i * channels + ch]!;
-    const r = lowpassPlane(plane, width, height, gains);
+    const r = lowpassPlane(plane, width, height, gains, gaussian);
     for (let i = 0; i < n; i++) out[i * channels + ch] = r.plane[i]!;
     total += r.energy.total;
     dc += r.energy.dc;

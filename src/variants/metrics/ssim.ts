@@ -4,8 +4,9 @@
  * repeated: d c b a | a b c d), mean over the interior with a 3-pixel border cropped.
  *
  * The window sums of 8-bit values, their squares and products are integers, computed exactly with
- * running sums (rows, then columns; Int32 suffices: 49 · 255² < 2^22) and divided by 49 once;
- * scipy's running mean differs from them by rounding only (~1e-13).
+ * running sums (rows, then columns; Int32 suffices: 49 · 255² < 2^22), and each window's SSIM is
+ * one division of products of integers; scipy's float means differ from them by rounding only
+ * (~1e-13).
  */
 import type { Image8 } from '../types.js';
 
@@ -104,20 +105,24 @@ function windowSums(
       sxy[x] = sxy[x]! + hxy[o + x]!;
     }
   };
-  const sub = (o: number) => {
+  // Row `oi` enters the window and row `oo` leaves it, in one pass.
+  const slide = (oi: number, oo: number) => {
     for (let x = 0; x < width; x++) {
-      sx[x] = sx[x]! - hx[o + x]!;
-      sy[x] = sy[x]! - hy[o + x]!;
-      sxx[x] = sxx[x]! - hxx[o + x]!;
-      syy[x] = syy[x]! - hyy[o + x]!;
-      sxy[x] = sxy[x]! - hxy[o + x]!;
+      sx[x] = sx[x]! + hx[oi + x]! - hx[oo + x]!;
+      sy[x] = sy[x]! + hy[oi + x]! - hy[oo + x]!;
+      sxx[x] = sxx[x]! + hxx[oi + x]! - hxx[oo + x]!;
+      syy[x] = syy[x]! + hyy[oi + x]! - hyy[oo + x]!;
+      sxy[x] = sxy[x]! + hxy[oi + x]! - hxy[oo + x]!;
     }
   };
   for (let k = 0; k < WIN; k++) add(rowOf(ys[k]!));
   for (let y = 0; y < height; y++) {
     if (y > 0) {
-      add(rowOf(ys[y + WIN - 1]!));
-      sub(rowOf(ys[y - 1]!));
+      // Both rows are in the ring at once: they are 7 apart, or mirrored at a border (closer).
+      const oi = rowOf(ys[y + WIN - 1]!);
+      const oo = rowOf(ys[y - 1]!);
+      if (tag[(ys[y + WIN - 1]! % SLOTS)] !== ys[y + WIN - 1]!) throw new Error('ssim: ring slot reused');
+      slide(oi, oo);
     }
     visit(y, sx, sy, sxx, syy, sxy);
   }
@@ -145,19 +150,22 @@ export function ssim(a: Image8 | SsimReference, b: Image8): number | null {
   const { width, height } = img;
   if (width < WIN || height < WIN) return null;
   if (img.data === b.data) return 1;
-  const covNorm = AREA / (AREA - 1);
-  const C1 = (0.01 * 255) ** 2;
-  const C2 = (0.03 * 255) ** 2;
+  // With window sums X = Σx, Y = Σy, XX = Σx², YY = Σy², XY = Σxy over N = 49 pixels, the
+  // SSIM of a window (means X/N, sample variances (N·XX − X²)/(N(N−1)), …) is
+  //   (2XY + c1)(2(N·XY − X·Y) + c2) / ((X² + Y² + c1)(N·XX − X² + N·YY − Y² + c2)),
+  // c1 = C1·N², c2 = C2·N(N−1): every factor but the constants an exact integer, one division.
+  const c1 = (0.01 * 255) ** 2 * AREA * AREA;
+  const c2 = (0.03 * 255) ** 2 * AREA * (AREA - 1);
   let sum = 0;
   windowSums(width, height, img.data, b.data, (y, sx, sy, sxx, syy, sxy) => {
     if (y < R || y >= height - R) return;
     for (let x = R; x < width - R; x++) {
-      const mx = sx[x]! / AREA;
-      const my = sy[x]! / AREA;
-      const vx = covNorm * (sxx[x]! / AREA - mx * mx);
-      const vy = covNorm * (syy[x]! / AREA - my * my);
-      const vxy = covNorm * (sxy[x]! / AREA - mx * my);
-      sum += ((2 * mx * my + C1) * (2 * vxy + C2)) / ((mx * mx + my * my + C1) * (vx + vy + C2));
+      const X = sx[x]!;
+      const Y = sy[x]!;
+      const XY = X * Y;
+      const X2 = X * X;
+      const Y2 = Y * Y;
+      sum += ((2 * XY + c1) * (2 * (AREA * sxy[x]! - XY) + c2)) / ((X2 + Y2 + c1) * (AREA * (sxx[x]! + syy[x]!) - X2 - Y2 + c2));
     }
   });
   return sum / ((width - 2 * R) * (height - 2 * R));

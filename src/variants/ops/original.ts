@@ -26,6 +26,7 @@ export function targetSize(width: number, height: number, maxSide: number): { wi
 
 /** Composite interleaved 8-bit pixels with `channels` (1–4) over white into RGB. */
 export function flattenToRgb(data: Uint8Array, pixels: number, channels: number): Uint8Array {
+  if (channels === 3) return data.slice(0, pixels * 3); // already RGB, opaque: a copy
   const out = new Uint8Array(pixels * 3);
   const hasAlpha = channels === 2 || channels === 4;
   const colour = hasAlpha ? channels - 1 : channels;

@@ -9,6 +9,10 @@
  *   separately of its metrics, on one thread;
  * - a whole run (`runVariants` from dist/ on the corpus lock, default --jobs, worker threads);
  * - A6: segmenter load, then per image segmentation + post-processing + PNG; a whole run with A6.
+ * - side by side: the whole `stimkit variants` process for A0–A5 (`--jobs 1 --no-contact-sheet`,
+ *   default metrics and `--metrics basic`) against bench/variants_opencv.py (OpenCV + numpy doing
+ *   the same six variants and PNGs), alternating, `--side N` times (default 3): medians and ratio;
+ * - `--corpus N`: peak RSS of a whole A0–A5 run (default --jobs) over N generated images.
  * Run `npm run build` first so that the whole runs use the compiled worker threads.
  * Targets are printed next to the figures; they are not asserted anywhere.
  */
@@ -19,16 +23,18 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { stringify } from 'yaml';
-import { luma } from '../src/variants/grayscale.js';
-import { metricsBase, variantMetrics } from '../src/variants/metrics.js';
-import { decodeA0 } from '../src/variants/original.js';
-import { encodePng } from '../src/variants/png.js';
+import { luma } from '../src/variants/ops/grayscale.js';
+import { metricsBase, variantMetrics } from '../src/variants/metrics/metrics.js';
+import { decodeA0 } from '../src/variants/ops/original.js';
+import { encodePng } from '../src/variants/ops/png.js';
 import { defaultRecipe } from '../src/variants/recipe.js';
-import { VARIANTS } from '../src/variants/registry.js';
+import { VARIANTS } from '../src/variants/ops/registry.js';
 import { ingest } from '../src/ingest/ingest.js';
 import { createSegmenter } from '../src/variants/segment/index.js';
-import { shareSegmenter } from '../src/variants/segmenter.js';
+import { shareSegmenter } from '../src/variants/segment/segmenter.js';
 import type { EntryContext } from '../src/variants/types.js';
+import { opencvMissing, sideBySide } from './variants/side-by-side.js';
+import { corpusPeak } from './variants/corpus.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const DEMO = fileURLToPath(new URL('../corpora/demo/', import.meta.url));
@@ -93,11 +99,14 @@ async function childA0A5(files: string[]) {
   const recipe = defaultRecipe();
   const variant: Record<string, number[]> = {};
   const metric: Record<string, number[]> = {};
+  const cpu: number[] = [];
   for (const f of files) {
     const bytes = readFileSync(f);
     const v: Record<string, number[]> = {};
     const m: Record<string, number[]> = {};
+    let c0 = process.cpuUsage();
     for (let r = 0; r <= REPEAT; r++) {
+      if (r === 1) c0 = process.cpuUsage();
       const [{ image: a0, facts }, decodeMs] = await timed(() => decodeA0(bytes, recipe.original));
       const [a2, lumaMs] = await timed(() => luma(a0));
       const [base, baseMs] = await timed(() => metricsBase(a2, recipe));
@@ -113,6 +122,8 @@ async function childA0A5(files: string[]) {
         }
       }
     }
+    const used = process.cpuUsage(c0);
+    cpu.push((used.user + used.system) / 1000 / REPEAT);
     for (const k of Object.keys(v)) {
       (variant[k] ??= []).push(median(v[k]!));
       (metric[k] ??= []).push(median(m[k]!));
@@ -121,6 +132,7 @@ async function childA0A5(files: string[]) {
   return {
     variant: Object.fromEntries(Object.entries(variant).map(([k, xs]) => [k, median(xs)])),
     metric: Object.fromEntries(Object.entries(metric).map(([k, xs]) => [k, median(xs)])),
+    cpu: median(cpu),
     rss: rssMiB(),
   };
 }
@@ -200,7 +212,33 @@ if (childPhase) {
       out.push(`${code}        ${f(a.variant[code])}       ${f(a.metric[code])}      ≤ 200 ms`);
     }
     const sum = (o: Record<string, number>) => Object.values(o).reduce((x, y) => x + y, 0);
-    out.push(`A0–A5: ${f(sum(a.variant))} ms to make + ${f(sum(a.metric))} ms of metrics per image, one thread; peak RSS ${f(a.rss)} MiB`);
+    const perImage = sum(a.variant) + sum(a.metric);
+    out.push(`A0–A5: ${f(sum(a.variant))} ms to make + ${f(sum(a.metric))} ms of metrics = ${f(perImage)} ms per image (median over images), one thread   (target ≤ 250 ms)`);
+    out.push(`       ${f(a.cpu)} ms of CPU per image (process user + system; sharp encodes on its own threads); peak RSS ${f(a.rss)} MiB`);
+    const missing = opencvMissing();
+    if (missing) out.push('', `side by side with OpenCV/numpy: skipped: ${missing}`);
+    else {
+      const runs = sideBySide(dir, files, Number(value('--side', '3')), true);
+      const med = (pick: (r: (typeof runs)[number]) => number | null | undefined) => median(runs.map(pick).filter((x): x is number => typeof x === 'number'));
+      const row = (label: string, pick: (r: (typeof runs)[number]) => { wall: number; cpu: number | null; rssMiB: number | null } | undefined) =>
+        `${label.padEnd(34)} ${runs.map((r) => pick(r)!.wall.toFixed(2)).join(' / ')} s wall (median ${med((r) => pick(r)?.wall).toFixed(2)}), CPU median ${med((r) => pick(r)?.cpu).toFixed(2)} s, peak RSS ${f(med((r) => pick(r)?.rssMiB))} MiB`;
+      out.push('', `whole process, ${files.length} photos, A0–A5 + PNGs, one job, ${runs.length} alternating runs (load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}):`);
+      out.push(row('OpenCV/numpy (variants_opencv.py)', (r) => r.opencv));
+      out.push(row('stimkit variants (metrics full)', (r) => r.stimkit));
+      out.push(row('stimkit variants --metrics basic', (r) => r.basic));
+      const ratio = (pick: (r: (typeof runs)[number]) => number) => median(runs.map(pick));
+      out.push(`time ratio OpenCV ÷ stimkit, median of per-run ratios (target ≥ 1.25, i.e. stimkit ≤ 0.8×):`);
+      out.push(`  wall: full ${ratio((r) => r.opencv.wall / r.stimkit.wall).toFixed(2)}, basic ${ratio((r) => r.opencv.wall / r.basic!.wall).toFixed(2)}; ` +
+        `stimkit ÷ OpenCV wall: full ${ratio((r) => r.stimkit.wall / r.opencv.wall).toFixed(2)}×, basic ${ratio((r) => r.basic!.wall / r.opencv.wall).toFixed(2)}×`);
+      if (runs[0]!.opencv.cpu !== null) {
+        out.push(`  CPU:  stimkit ÷ OpenCV full ${ratio((r) => r.stimkit.cpu! / r.opencv.cpu!).toFixed(2)}×, basic ${ratio((r) => r.basic!.cpu! / r.opencv.cpu!).toFixed(2)}×   (target ≤ 0.8×)`);
+      }
+    }
+    const corpusN = Number(value('--corpus', '0'));
+    if (corpusN > 0) {
+      const c = await corpusPeak(dir, files, corpusN);
+      out.push('', `corpus of ${corpusN} images, whole A0–A5 run at default --jobs (${c.jobs}): ${c.seconds.toFixed(1)} s, peak RSS ${f(c.rssMiB)} MiB   (target ≤ 1024 MiB)`);
+    }
     const run = child('run', dir);
     const jobs = os.availableParallelism();
     out.push(`whole run A0–A5 (--jobs ${jobs}${run.built ? '' : ', from sources'}): ${f(run.perImage)} ms per image, peak RSS ${f(run.rss)} MiB   (target ≤ 1024 MiB)`);

@@ -18,6 +18,7 @@ import { expandPlan, type PlannedTrial } from './plan.js';
 import { loadStimuli } from './stimuli-source.js';
 import { resolveVariantImages } from './variants-source.js';
 import { checkOutFolder, writeBag } from './write-bag.js';
+import { refuseWarned, shownWarnings } from './variant-warnings.js';
 import { loadRubric, rubricPayload } from '../audit/rubric.js';
 
 /** The payload of the study's rubric: schema-checked, with the sha256 of the file's bytes. */
@@ -44,6 +45,8 @@ export interface BundleOptions {
   progress?: Progress;
   /** One line per step that does real work (ingest or variants rebuilt). */
   log?: (line: string) => void;
+  /** Refuse to seal a plan showing variants with quality warnings (E_BUNDLE_QUALITY). */
+  strict?: boolean;
 }
 
 /** What `bundleStudy` did. */
@@ -98,6 +101,9 @@ export async function bundleStudy(studyFile: string, options: BundleOptions = {}
   }
 
   const variants = corpus?.lock && corpus.lockFile ? await resolveVariantImages(loaded, corpus.lockFile, plan, corpus.lock.entries, { work: options.work, jobs: options.jobs, progress: options.progress, log: options.log }) : null;
+  const shown = shownWarnings(plan, variants);
+  if (options.strict) refuseWarned(shown);
+  base.warnings.push(...shown);
   const payload = buildPayload({
     loaded,
     studySha256: sha256(await readFile(loaded.file)),

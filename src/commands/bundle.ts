@@ -17,7 +17,8 @@ export const bundleCommand: CommandSpec = {
       .option('--out <dir>', 'bag folder to write: new, empty, or a bag stimkit wrote (replaced)')
       .option('--dry-run', 'print the counts by paradigm × language without writing anything')
       .option('--work <dir>', "folder for corpus and variants locks that must be (re)made (default: the study's own paths)")
-      .addOption(new Option('--jobs <n>', 'parallel jobs for ingest and hashing').argParser(positiveInt)),
+      .addOption(new Option('--jobs <n>', 'parallel jobs for ingest and hashing').argParser(positiveInt))
+      .option('--strict', 'refuse to seal a plan that shows variants with quality warnings (e.g. an empty silhouette)'),
   run: async ([study], opts, io) => {
     if (!opts.dryRun && !opts.out) throw StimkitError.usage('E_USAGE', 'bundle needs --out DIR (or --dry-run)');
     const result = await bundleStudy(String(study), {
@@ -27,6 +28,7 @@ export const bundleCommand: CommandSpec = {
       jobs: opts.jobs as number | undefined,
       progress: createProgress('variants', io.stderr, io === processIo ? process.stderr : undefined),
       log: (line) => io.stderr(`${line}\n`),
+      strict: Boolean(opts.strict),
     });
     return { summary: bundleJson(result), human: bundleHuman(result), exitCode: EXIT.ok };
   },

@@ -31,6 +31,7 @@ const RECIPE_FLAG_HELP: Record<keyof typeof RECIPE_FLAGS, string> = {
   cutoff: 'A5: cutoff in cycles per pixel, in (0, 1] (default 0.05)',
   lowpassChannels: 'A5: grey (filter A2) or rgb (each channel of A0) (default grey)',
   silhouette: 'A6: isnet (network) or grabcut (classical fallback) (default isnet)',
+  metrics: 'full (every metric) or basic (only those made with the variant: no SSIM, edge or FFT passes) (default full)',
 };
 
 export const variantsCommand: CommandSpec = {
@@ -45,7 +46,9 @@ export const variantsCommand: CommandSpec = {
       .addOption(new Option('--jobs <n>', 'entries processed at once (default: number of cores)').argParser(positiveInt))
       .option('--shard <I/N>', 'process only share I of N of the entries (writes variants.shard-I-of-N.lock.json)')
       .addOption(new Option('--roles <roles>', 'only entries with one of these roles, e.g. abstraction (default: all)').argParser(roles))
-      .option('--no-contact-sheet', 'do not write the contact sheet');
+      .option('--no-contact-sheet', 'do not write the contact sheet')
+      .option('--review', 'also write review.png: only the entries with quality warnings, beside their A0')
+      .option('--strict', 'treat quality warnings (empty silhouette, edges everywhere, ...) as errors: exit 1');
     for (const [key, spec] of Object.entries(RECIPE_FLAGS)) {
       const placeholder = spec.flag.replace(/^--/, '').split('-').pop()!;
       cmd.addOption(new Option(`${spec.flag} <${placeholder}>`, RECIPE_FLAG_HELP[key as keyof typeof RECIPE_FLAGS]).argParser(recipeValue));
@@ -67,12 +70,15 @@ export const variantsCommand: CommandSpec = {
       shard,
       roles: opts.roles as Role[] | undefined,
       contactSheet: opts.contactSheet !== false,
+      review: Boolean(opts.review),
       progress,
     });
+    const strict = Boolean(opts.strict);
+    const warned = result.lock.quality?.warnings ?? 0;
     return {
-      summary: variantsJson(result),
-      human: variantsHuman(result),
-      exitCode: result.failed > 0 ? EXIT.rejected : EXIT.ok,
+      summary: variantsJson(result, { strict }),
+      human: variantsHuman(result, { strict }),
+      exitCode: result.failed > 0 || (strict && warned > 0) ? EXIT.rejected : EXIT.ok,
     };
   },
 };

@@ -1,7 +1,7 @@
 /**
  * One entry through the ladder: decode A0 once, derive A2, run each selected variant, write its
  * PNG, measure it. Which outputs are reused (inputs hash unchanged, file still with the recorded
- * sha256) is decided before the run starts (reuse.ts) and arrives with the job. A failing variant
+ * sha256) is decided before the run starts (reuse/reuse.ts) and arrives with the job. A failing variant
  * is recorded with its error; the others go on.
  */
 import { readFile } from 'node:fs/promises';
@@ -14,12 +14,12 @@ import type { Role } from '../ingest/schema.js';
 import type { Libraries } from './libraries.js';
 import type { EntryRecord, VariantRecord } from './lock.js';
 import { lockMessage } from './messages.js';
-import { metricsBase, variantMetrics, type MetricsBase } from './metrics.js';
-import { decodeA0 } from './original.js';
-import { encodePng } from './png.js';
-import { luma } from './grayscale.js';
+import { metricsBase, variantMetrics, type MetricsBase } from './metrics/metrics.js';
+import { decodeA0 } from './ops/original.js';
+import { encodePng } from './ops/png.js';
+import { luma } from './ops/grayscale.js';
 import type { Recipe } from './recipe.js';
-import { variantByCode, variantFileName } from './registry.js';
+import { variantByCode, variantFileName } from './ops/registry.js';
 import type { EntryContext, MetricValue, SharedSegmenter, VariantCode, VariantDef } from './types.js';
 
 /** One entry to process, from the corpus lock. */

@@ -11,7 +11,8 @@ import { loadDataFile } from '../core/datafile.js';
 import { StimkitError } from '../core/errors.js';
 import { Role, Slug } from '../ingest/schema.js';
 import { Libraries } from './libraries.js';
-import { Recipe } from './recipe.js';
+import { Quality, Recipe } from './recipe.js';
+import { QualityWarning } from './quality/warnings.js';
 import { VARIANT_CODES } from './types.js';
 
 export const VARIANTS_FORMAT = 'stimkit.variants';
@@ -44,6 +45,8 @@ export const VariantRecord = z.strictObject({
   params: z.record(z.string(), z.unknown()),
   metrics: z.record(z.string(), Metric),
   error: ErrorRecord.nullable(),
+  /** Quality warnings (an abstraction that lost its subject); absent when there are none. */
+  warnings: z.array(QualityWarning).optional(),
 });
 export type VariantRecord = z.output<typeof VariantRecord>;
 
@@ -86,6 +89,14 @@ export const VariantsLock = z.strictObject({
     skipped: z.number().int(),
     outputs: z.number().int(),
   }),
+  /** The quality thresholds applied (resolved) and how many warnings they raised; absent in locks written before warnings existed. */
+  quality: z
+    .strictObject({
+      thresholds: Quality,
+      warnings: z.number().int(),
+      entries_warned: z.number().int(),
+    })
+    .optional(),
 });
 export type VariantsLock = z.output<typeof VariantsLock>;
 

@@ -99,6 +99,11 @@ const Metrics = z.strictObject({
   lowfreq_cutoff: bounded('metrics.lowfreq_cutoff', { min: 0, max: 1, openMin: true })
     .default(0.05)
     .describe('Radius (cycles per pixel) of the disc of lowfreq_energy_fraction_ac.'),
+  // Optional and absent unless set, so that a default recipe (and a bundle made with one) stays what it was.
+  level: z
+    .enum(['full', 'basic'])
+    .optional()
+    .describe('`full` (default): every metric of docs/formats/variants.md; `basic`: only those a variant yields as it is made (no SSIM, no extra edge or FFT passes).'),
 });
 
 const Output = z.strictObject({
@@ -110,6 +115,29 @@ const Output = z.strictObject({
 const ContactSheet = z.strictObject({
   cell: bounded('contact_sheet.cell', { min: 32, max: 1024, int: true }).default(192).describe('Thumbnail box (px) of each cell.'),
 });
+
+/** The `quality` section: thresholds of the quality warnings (src/variants/quality/). */
+export const Quality = z.strictObject({
+  silhouette_min: bounded('quality.silhouette_min', { min: 0, max: 1 }).default(0.01).describe('A6: warn when the silhouette covers less of the image than this (empty included).'),
+  silhouette_max: bounded('quality.silhouette_max', { min: 0, max: 1 }).default(0.95).describe('A6: warn when the silhouette covers more of the image than this.'),
+  component_kept_min: bounded('quality.component_kept_min', { min: 0, max: 1 })
+    .default(0.5)
+    .describe('A6: warn when post-processing (largest component, holes filled) keeps less than this share of the raw foreground.'),
+  edges_min: bounded('quality.edges_min', { min: 0, max: 1 }).default(0.005).describe('A3: warn when fewer pixels than this fraction are edges.'),
+  edges_max: bounded('quality.edges_max', { min: 0, max: 1 }).default(0.25).describe('A3: warn when more pixels than this fraction are edges.'),
+  binary_minority_min: bounded('quality.binary_minority_min', { min: 0, max: 0.5 })
+    .default(0.02)
+    .describe('A4: warn when the rarer of the two tones covers less of the image than this.'),
+  crop_subject_min: bounded('quality.crop_subject_min', { min: 0, max: 1 })
+    .default(0.25)
+    .describe("A1: warn when the centre crop keeps less than this share of A6's foreground (a subject filling the frame keeps about crop.fraction², 36 %)."),
+});
+export type QualityThresholds = z.output<typeof Quality>;
+
+/** The quality thresholds of a recipe: its own `quality` section, defaults filled in. */
+export function qualityThresholds(recipe: Recipe): QualityThresholds {
+  return Quality.parse(recipe.quality ?? {});
+}
 
 export const Recipe = z.strictObject({
   format: z.literal(RECIPE_FORMAT).default(RECIPE_FORMAT),
@@ -123,6 +151,9 @@ export const Recipe = z.strictObject({
   metrics: Metrics.prefault({}),
   output: Output.prefault({}),
   contact_sheet: ContactSheet.prefault({}),
+  // Optional, and absent unless a recipe sets it: thresholds change no output, only the warnings
+  // (the lock records them resolved under `quality`), so a default recipe stays what it was.
+  quality: Quality.optional().describe('Thresholds of the quality warnings (docs/formats/recipe.md); defaults when absent.'),
 });
 export type Recipe = z.output<typeof Recipe>;
 
@@ -135,6 +166,7 @@ export const RECIPE_FLAGS = {
   cutoff: { flag: '--cutoff', path: ['lowpass', 'cutoff'] },
   lowpassChannels: { flag: '--lowpass-channels', path: ['lowpass', 'channels'] },
   silhouette: { flag: '--silhouette', path: ['silhouette', 'method'] },
+  metrics: { flag: '--metrics', path: ['metrics', 'level'] },
 } as const;
 export type RecipeOverrides = Partial<Record<keyof typeof RECIPE_FLAGS, string | number>>;
 

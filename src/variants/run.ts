@@ -1,9 +1,9 @@
 /**
  * `runVariants(input, options)`: the abstraction ladder over a corpus. Resolves the input (corpus
  * lock, or an entries manifest ingested first), the recipe and the selection; decides which
- * outputs earlier locks already vouch for (reuse.ts); loads one segmenter for the whole run only
+ * outputs earlier locks already vouch for (reuse/reuse.ts); loads one segmenter for the whole run only
  * when some A6 output must be computed; moves aside every lock that vouches for a file about to
- * be rewritten (stale.ts); processes entries concurrently (p-map; a failing entry does not stop
+ * be rewritten (reuse/stale.ts); processes entries concurrently (p-map; a failing entry does not stop
  * the others); writes the contact sheet and the variants lock.
  */
 import os from 'node:os';
@@ -13,20 +13,22 @@ import { relPosix, sha256, writeIfChanged } from '../core/fsio.js';
 import { artifactJson, canonicalJson } from '../core/json.js';
 import { TOOL } from '../core/tool.js';
 import type { Role } from '../ingest/schema.js';
-import { currentSheets, writeContactSheet } from './contact-sheet.js';
+import { currentSheets, writeContactSheet } from './sheet/contact-sheet.js';
+import { writeReview } from './sheet/review.js';
 import { failedOutcome, processEntry, type EntryJob, type EntryOutcome, type EntryPlan } from './entry.js';
 import { libraryVersions } from './libraries.js';
 import { fileRef, resolveInput, selectEntries, type Shard } from './input.js';
 import { LOCK_NAME, readPriorLocks, shardLockName, VARIANTS_FORMAT, VARIANTS_VERSION, type EntryRecord, type VariantRecord, type VariantsLock } from './lock.js';
-import { EntryPool } from './pool.js';
+import { EntryPool } from './pool/pool.js';
 import type { Progress } from './progress.js';
-import { resolveRecipe, type Recipe, type RecipeOverrides } from './recipe.js';
-import { parseOnly } from './registry.js';
-import { ReusePlanner, type EntryTask } from './reuse.js';
+import { qualityThresholds, resolveRecipe, type Recipe, type RecipeOverrides } from './recipe.js';
+import { applyWarnings } from './quality/apply.js';
+import { parseOnly } from './ops/registry.js';
+import { ReusePlanner, type EntryTask } from './reuse/reuse.js';
 import { VARIANT_CODES, type VariantCode } from './types.js';
-import { defaultSegmenterFactory, identifySegmenter, loadSegmenter, type LoadedSegmenter, type SegmenterFactory, type SegmenterIdentity } from './segmenter.js';
+import { defaultSegmenterFactory, identifySegmenter, loadSegmenter, type LoadedSegmenter, type SegmenterFactory, type SegmenterIdentity } from './segment/segmenter.js';
 import type { Segmenter } from './segment/index.js';
-import { LockGuard } from './stale.js';
+import { LockGuard } from './reuse/stale.js';
 
 /** Options of `runVariants`; every field is optional. */
 export interface VariantsOptions {
@@ -53,6 +55,8 @@ export interface VariantsOptions {
   entryCodes?: Record<string, VariantCode[]>;
   /** Write the contact sheet (default true; never for a shard). */
   contactSheet?: boolean;
+  /** Write the review page (`review.png`): only the entries with quality warnings, beside their A0. */
+  review?: boolean;
   /** A segmenter to use for A6 instead of loading one (not disposed by runVariants). */
   segmenter?: Segmenter;
   /** How to load a segmenter (default: `createSegmenter` of src/variants/segment). */
@@ -77,6 +81,8 @@ export interface VariantsResult {
   segmenterLoaded: boolean;
   /** Notes for the user (unreadable earlier locks, unavailable segmenter, …). */
   warnings: string[];
+  /** Review pages written (`--review`), file names in `outDir`; empty when none was asked for or nothing warned. */
+  reviewPages: string[];
 }
 
 /** Entry codes validated (as `--only` values) and put in registry order, entries sorted by id. */
@@ -213,6 +219,7 @@ export async function runVariants(input: string, options: VariantsOptions = {}):
     await seg?.dispose();
   }
 
+  const quality = applyWarnings(records, qualityThresholds(recipe));
   const manifest = resolved.manifestFile ? { file: relPosix(outDir, resolved.manifestFile), sha256: corpusLock.manifest.sha256 } : null;
   const failed = records.filter((r) => r.status === 'failed').length;
   const skipped = records.filter((r) => r.status === 'skipped').length;
@@ -229,6 +236,7 @@ export async function runVariants(input: string, options: VariantsOptions = {}):
     entries: records,
     contact_sheets: [],
     summary: { entries: records.length, ok: records.length - failed - skipped, failed, skipped, outputs: countOutputs(records) },
+    quality,
   };
   if (!shard && options.contactSheet !== false && records.length > 0) {
     lock.contact_sheets =
@@ -240,6 +248,9 @@ export async function runVariants(input: string, options: VariantsOptions = {}):
         beforeWrite: (file, digest) => guard.beforeWrite(new Map([[file, digest]])),
       }));
   }
+  const reviewPages = options.review
+    ? (await writeReview(records, outDir, { cell: recipe.contact_sheet.cell, title: `stimkit variants review - ${corpusLock.corpus}`, compression: recipe.output.png_compression })).map((p) => p.file)
+    : [];
   const lockName = shard ? shardLockName(shard.index, shard.count) : LOCK_NAME;
   const lockFile = path.join(outDir, lockName);
   const text = artifactJson(lock);
@@ -257,5 +268,6 @@ export async function runVariants(input: string, options: VariantsOptions = {}):
     retiredLocks: guard.retired,
     segmenterLoaded: seg?.shared !== undefined && !options.segmenter,
     warnings,
+    reviewPages,
   };
 }

@@ -14,7 +14,7 @@ import type { Image8 } from '../../src/variants/types.js';
 import { PNG_SIGNATURE, pngChunk } from '../helpers/png.js';
 import { tempDir } from '../helpers/tmp.js';
 
-export const VECTORS = new URL('./vectors/', import.meta.url).pathname;
+export const VECTORS = new URL('./vectors', import.meta.url).pathname;
 export const IMAGES = path.join(VECTORS, 'images');
 export const DEMO_DIR = new URL('../../corpora/demo/', import.meta.url).pathname;
 export const DEMO_LOCK = path.join(DEMO_DIR, 'corpus.lock.json');

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { StimkitError } from '../../src/core/errors.js';
 import { RECIPE_SCHEMA_FILE, recipeSchemaText } from '../../src/variants/json-schema.js';
 import { defaultRecipe, resolveRecipe } from '../../src/variants/recipe.js';
-import { parseOnly } from '../../src/variants/registry.js';
+import { parseOnly } from '../../src/variants/ops/registry.js';
 import { tempDir } from '../helpers/tmp.js';
 
 async function problemsOf(p: Promise<unknown>): Promise<StimkitError> {

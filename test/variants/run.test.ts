@@ -15,12 +15,12 @@ import { readVariantsLock } from '../../src/variants/lock.js';
 import type { Progress } from '../../src/variants/progress.js';
 import type { SegmentMethod } from '../../src/variants/segment/index.js';
 import { defaultRecipe } from '../../src/variants/recipe.js';
-import { variantByCode } from '../../src/variants/registry.js';
+import { variantByCode } from '../../src/variants/ops/registry.js';
 import { VARIANT_CODES } from '../../src/variants/types.js';
 import { runVariants } from '../../src/variants/run.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
-import { defaultSegmenterFactory, type SegmenterFactory } from '../../src/variants/segmenter.js';
+import { defaultSegmenterFactory, type SegmenterFactory } from '../../src/variants/segment/segmenter.js';
 import { locatePackage } from '../../src/variants/segment/package.js';
 import { fakeSegmenter, sha, tinyCorpus } from './helpers.js';
 

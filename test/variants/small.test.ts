@@ -7,13 +7,13 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { edgeBlur } from '../../src/variants/edges.js';
-import { luma } from '../../src/variants/grayscale.js';
-import { metricsBase, variantMetrics, type MetricsBase } from '../../src/variants/metrics.js';
-import { decodeA0 } from '../../src/variants/original.js';
+import { edgeBlur } from '../../src/variants/ops/edges.js';
+import { luma } from '../../src/variants/ops/grayscale.js';
+import { metricsBase, variantMetrics, type MetricsBase } from '../../src/variants/metrics/metrics.js';
+import { decodeA0 } from '../../src/variants/ops/original.js';
 import { defaultRecipe, type Recipe } from '../../src/variants/recipe.js';
-import { VARIANTS } from '../../src/variants/registry.js';
-import { shareSegmenter } from '../../src/variants/segmenter.js';
+import { VARIANTS } from '../../src/variants/ops/registry.js';
+import { shareSegmenter } from '../../src/variants/segment/segmenter.js';
 import type { EntryContext, VariantCode } from '../../src/variants/types.js';
 import { diff, fakeSegmenter, IMAGES, rawOf, rel, sha, vectors } from './helpers.js';
 

@@ -1,0 +1,61 @@
+/**
+ * The whole-process comparison of `npm run bench -- variants`: `stimkit variants --only A0–A5
+ * --jobs 1 --no-contact-sheet` (from dist/) against bench/variants_opencv.py (Debian's
+ * /usr/bin/python3 with python3-opencv) on the same photos, alternating, each from start to exit,
+ * timed by /usr/bin/time when present (wall, user and system CPU, peak RSS) or by the clock.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const PYTHON = '/usr/bin/python3';
+const SCRIPT = path.join(ROOT, 'bench', 'variants_opencv.py');
+
+/** One timed process. */
+export interface Timed {
+  wall: number;
+  /** user + system CPU seconds (null without /usr/bin/time). */
+  cpu: number | null;
+  rssMiB: number | null;
+}
+
+/** Why the OpenCV script cannot run here, or null when it can. */
+export function opencvMissing(): string | null {
+  if (!existsSync(PYTHON)) return `${PYTHON} is not there (install Debian's python3 and python3-opencv)`;
+  const r = spawnSync(PYTHON, ['-c', 'import cv2, numpy'], { encoding: 'utf8' });
+  return r.status === 0 ? null : `${PYTHON} cannot import cv2/numpy (apt-get install python3-opencv): ${r.stderr.trim().split('\n').pop()}`;
+}
+
+function timed(cmd: string[]): Timed {
+  const useTime = existsSync('/usr/bin/time');
+  const argv = useTime ? ['/usr/bin/time', '-f', 'TIME %e %U %S %M', ...cmd] : cmd;
+  const t = performance.now();
+  const r = spawnSync(argv[0]!, argv.slice(1), { encoding: 'utf8', maxBuffer: 1 << 26, cwd: ROOT });
+  const wall = (performance.now() - t) / 1000;
+  if (r.status !== 0) throw new Error(`${cmd.join(' ')} exited ${r.status}:\n${r.stderr}`);
+  const line = r.stderr.split('\n').find((l) => l.startsWith('TIME '));
+  if (!line) return { wall, cpu: null, rssMiB: null };
+  const [, e, u, s, m] = line.split(' ').map(Number) as number[];
+  return { wall: e!, cpu: u! + s!, rssMiB: m! / 1024 };
+}
+
+/** Both processes `repeat` times, alternating; stimkit also with `--metrics basic` when asked. */
+export function sideBySide(dir: string, files: string[], repeat: number, basic: boolean): Array<{ stimkit: Timed; basic?: Timed; opencv: Timed }> {
+  const stimkit = (out: string, extra: string[]) => {
+    rmSync(out, { recursive: true, force: true });
+    const bin = path.join(ROOT, 'bin', 'stimkit.js');
+    return timed([process.execPath, bin, 'variants', path.join(dir, 'corpus.lock.json'), '--only', 'A0,A1,A2,A3,A4,A5', '--jobs', '1', '--no-contact-sheet', '--out', out, ...extra]);
+  };
+  const runs = [];
+  for (let i = 0; i < repeat; i++) {
+    const py = path.join(dir, 'side-opencv');
+    rmSync(py, { recursive: true, force: true });
+    const opencv = timed([PYTHON, SCRIPT, '--out', py, '--png-level', '6', ...files]);
+    const s = stimkit(path.join(dir, 'side-stimkit'), []);
+    const b = basic ? stimkit(path.join(dir, 'side-basic'), ['--metrics', 'basic']) : undefined;
+    runs.push({ stimkit: s, opencv, ...(b ? { basic: b } : {}) });
+  }
+  return runs;
+}

@@ -1,0 +1,100 @@
+/**
+ * A3 edge map (removes surfaces): OpenCV's 5 × 5 Gaussian (σ 1.4, fixed point, reflect-101), then
+ * Canny (aperture 3, L1 gradient) with thresholds 0.66 and 1.33 × the median of the blurred
+ * image (OpenCV floors them). Edges black (0) on white (255). VARIANTS.md, A3.
+ */
+import type { Recipe } from '../recipe.js';
+import { canny, gaussianBlur } from './opencv.js';
+import type { Image8, VariantDef } from '../types.js';
+
+/** Median of 8-bit values: the mean of the two middle values for an even count. */
+export function median8(values: Uint8Array): number {
+  const hist = new Uint32Array(256);
+  for (let i = 0; i < values.length; i++) hist[values[i]!]!++;
+  const n = values.length;
+  const kth = (k: number): number => {
+    let seen = 0;
+    for (let v = 0; v < 256; v++) {
+      seen += hist[v]!;
+      if (seen > k) return v;
+    }
+    return 255;
+  };
+  return n % 2 === 1 ? kth((n - 1) / 2) : (kth(n / 2 - 1) + kth(n / 2)) / 2;
+}
+
+/** Canny thresholds from a blurred image's median, as given to OpenCV and as OpenCV uses them. */
+export interface EdgeThresholds {
+  median: number;
+  low: number;
+  high: number;
+  low_eff: number;
+  high_eff: number;
+}
+
+/** `low = low_ratio·m`, `high = high_ratio·m`; OpenCV floors both (`low_eff`, `high_eff`). */
+export function thresholdsFor(blurred: Image8, p: Recipe['edges']): EdgeThresholds {
+  const m = median8(blurred.data);
+  const low = p.low_ratio * m;
+  const high = p.high_ratio * m;
+  return { median: m, low, high, low_eff: Math.floor(low), high_eff: Math.floor(high) };
+}
+
+/** The blur of A3's detector. */
+export function edgeBlur(grey: Image8, p: Recipe['edges']): Image8 {
+  return gaussianBlur(grey, p.blur_ksize, p.blur_sigma);
+}
+
+/** Canny on an already blurred image with the given thresholds; 255 marks an edge. */
+export function edgePixels(blurred: Image8, t: Pick<EdgeThresholds, 'low' | 'high'>, p: Recipe['edges']): Image8 {
+  return canny(blurred, t.low, t.high, p.aperture, p.l2_gradient);
+}
+
+/** Fraction of pixels marked 255 (edges). */
+export function fractionOf(image: Image8, value: number): number {
+  let n = 0;
+  for (let i = 0; i < image.data.length; i++) if (image.data[i] === value) n++;
+  return n / image.data.length;
+}
+
+/** The detector's result on one image: its blur, its own thresholds, its edges (255). */
+export interface Detected {
+  blurred: Image8;
+  thresholds: EdgeThresholds;
+  edges: Image8;
+}
+
+// A2 goes through the detector twice per entry (A3 itself, and the metrics' reference): once is
+// enough. Keyed by the pixel buffer and the parameters; entries go when the buffer does.
+const detected = new WeakMap<Uint8Array, { key: string; value: Detected }>();
+
+/** Blur, thresholds from the median, Canny: the detector with its own thresholds (cached per image and parameters). */
+export function detect(grey: Image8, p: Recipe['edges']): Detected {
+  const key = JSON.stringify(p);
+  const hit = detected.get(grey.data);
+  if (hit && hit.key === key) return hit.value;
+  const blurred = edgeBlur(grey, p);
+  const thresholds = thresholdsFor(blurred, p);
+  const value = { blurred, thresholds, edges: edgePixels(blurred, thresholds, p) };
+  detected.set(grey.data, { key, value });
+  return value;
+}
+
+/** A3 from A2: blur, thresholds from the median, Canny, edges → 0, else 255. */
+export function edgeMap(a2: Image8, p: Recipe['edges']): { image: Image8; thresholds: EdgeThresholds } {
+  const { thresholds, edges } = detect(a2, p);
+  const out = new Uint8Array(edges.data.length);
+  for (let i = 0; i < out.length; i++) out[i] = edges.data[i] ? 0 : 255;
+  return { image: { ...edges, data: out }, thresholds };
+}
+
+export const edges: VariantDef = {
+  code: 'A3',
+  name: 'edges',
+  removes: 'surfaces (Canny edges, black on white)',
+  recipeKeys: ['edges'],
+  run: async (ctx) => {
+    const { image, thresholds } = edgeMap(ctx.a2, ctx.recipe.edges);
+    return { image, params: { ...ctx.recipe.edges, thresholds } };
+  },
+};

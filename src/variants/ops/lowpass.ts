@@ -1,0 +1,154 @@
+/**
+ * A5 FFT low-pass (removes high-frequency detail): `F = DFT2(x)` of the exact image size (no
+ * padding, no window), `H = exp(−ρ²/(2c²))` (or the ideal `[ρ ≤ c]`), output
+ * `clip(floor(Re(IDFT2(F·H)) + 1/2), 0, 255)`. On A2, or on each channel of A0. Records the
+ * spectral energy retained, `Σ|H·F|²/Σ|F|²`, with and without the DC term. VARIANTS.md, A5.
+ */
+import { columnWeight, fft2Real, ifft2Real, radialFrequency, type Spectrum } from './fft.js';
+import { gaussianPlane } from './lowpass-gaussian.js';
+import type { Recipe } from '../recipe.js';
+import type { Image8, VariantDef } from '../types.js';
+
+/**
+ * Gains below this are treated as zero: a column of the half spectrum whose largest gain is
+ * smaller is neither transformed nor inverted (for the default Gaussian at 1024 px, a quarter of
+ * the columns; for the ideal filter, nine tenths). What that drops from a pixel is at most
+ * GAIN_FLOOR · Σ|F| / N ≤ GAIN_FLOOR · 255 · √N — under 3e-7 at A0's largest size (1024², N ≈ 10⁶),
+ * against VARIANTS.md's |Δ| ≤ 1 — and from the retained energy a relative GAIN_FLOOR², against its
+ * 1e-9. A test compares the result with the full transform.
+ */
+export const GAIN_FLOOR = 1e-12;
+
+/**
+ * How many half-spectrum columns (kx = 0, 1, …) hold a gain ≥ GAIN_FLOOR. The gain of column kx is
+ * largest at ky = 0 (ρ grows with |fy|), so that row decides; beyond it the filter passes nothing.
+ */
+export function passedColumns(width: number, p: Pick<Recipe['lowpass'], 'filter' | 'cutoff'>): number {
+  const half = Math.floor(width / 2) + 1;
+  const gains = filterGains(width, 1, p, half);
+  let cols = half;
+  while (cols > 1 && gains[cols - 1]! < GAIN_FLOOR) cols--;
+  return cols;
+}
+
+/** The filter's gain at every half-spectrum bin (height × cols; cols defaults to floor(width/2) + 1). */
+export function filterGains(width: number, height: number, p: Pick<Recipe['lowpass'], 'filter' | 'cutoff'>, cols = Math.floor(width / 2) + 1): Float64Array {
+  const gains = new Float64Array(height * cols);
+  const c = p.cutoff;
+  for (let ky = 0; ky < height; ky++) {
+    for (let kx = 0; kx < cols; kx++) {
+      const rho = radialFrequency(ky, kx, width, height);
+      gains[ky * cols + kx] = p.filter === 'ideal' ? (rho <= c ? 1 : 0) : Math.exp(-(rho * rho) / (2 * c * c));
+    }
+  }
+  return gains;
+}
+
+/** Energy sums of a half spectrum, each bin counted as often as it stands in the full spectrum. */
+export interface Energy {
+  total: number;
+  dc: number;
+  /** Energy after weighting by the gains (Σ|H·F|²), when gains are given. */
+  filtered: number;
+  filteredDc: number;
+}
+
+/** Σ|F|² (and Σ|H·F|²) over the full spectrum, from its half. */
+export function spectrumEnergy(spec: Spectrum, gains?: Float64Array): Energy {
+  const { cols, height, width, data } = spec;
+  let total = 0;
+  let filtered = 0;
+  for (let ky = 0; ky < height; ky++) {
+    for (let kx = 0; kx < cols; kx++) {
+      const i = ky * cols + kx;
+      const e = (data[2 * i]! ** 2 + data[2 * i + 1]! ** 2) * columnWeight(kx, width);
+      total += e;
+      if (gains) filtered += e * gains[i]! * gains[i]!;
+    }
+  }
+  const dc = data[0]! ** 2 + data[1]! ** 2;
+  const g0 = gains ? gains[0]! : 1;
+  return { total, dc, filtered, filteredDc: dc * g0 * g0 };
+}
+
+/**
+ * Low-pass one plane of 8-bit values; returns the rounded, clipped plane and its energy sums.
+ * `gains` covers the first `gains.length / height` columns of the half spectrum; the columns
+ * beyond are taken as stopped (gain 0) and are not computed. Σ|F|² and the DC term then come from
+ * the pixels by Parseval's theorem (Σ|F|² = N·Σx², F₀ = Σx), which holds for the whole spectrum.
+ */
+export function lowpassPlane(values: ArrayLike<number>, width: number, height: number, gains: Float64Array, gaussian?: { cutoff: number }): { plane: Uint8Array; energy: Energy } {
+  if (gaussian) {
+    const g = gaussianPlane(values, width, height, gaussian.cutoff, gains.length / height);
+    return { plane: roundClip(g.filtered), energy: g.energy };
+  }
+  const cols = gains.length / height;
+  const spec = fft2Real(values, width, height, cols);
+  const kept = spectrumEnergy(spec, gains);
+  let sum = 0;
+  let squares = 0;
+  for (let i = 0; i < width * height; i++) {
+    const v = values[i]!;
+    sum += v;
+    squares += v * v;
+  }
+  const energy: Energy = { total: width * height * squares, dc: sum * sum, filtered: kept.filtered, filteredDc: kept.filteredDc };
+  for (let i = 0; i < gains.length; i++) {
+    spec.data[2 * i] = spec.data[2 * i]! * gains[i]!;
+    spec.data[2 * i + 1] = spec.data[2 * i + 1]! * gains[i]!;
+  }
+  return { plane: roundClip(ifft2Real(spec)), energy };
+}
+
+function roundClip(real: Float64Array): Uint8Array {
+  const plane = new Uint8Array(real.length);
+  for (let i = 0; i < real.length; i++) plane[i] = Math.min(255, Math.max(0, Math.floor(real[i]! + 0.5)));
+  return plane;
+}
+
+/** A5 of an image (grey, or each RGB channel), with the energy retained over all its planes. */
+export function lowpass(image: Image8, p: Recipe['lowpass']): { image: Image8; retained: number | null; retainedAc: number | null } {
+  const { width, height, channels } = image;
+  const cols = passedColumns(width, p);
+  // The Gaussian is separable: filtered without a 2-D transform (lowpass-gaussian.ts); its gains
+  // are only counted here, not used.
+  const gaussian = p.filter === 'gaussian' ? { cutoff: p.cutoff } : undefined;
+  const gains = gaussian ? new Float64Array(height * cols) : filterGains(width, height, p, cols);
+  const out = new Uint8Array(image.data.length);
+  const n = width * height;
+  const plane = new Float64Array(n);
+  let total = 0;
+  let dc = 0;
+  let kept = 0;
+  let keptDc = 0;
+  for (let ch = 0; ch < channels; ch++) {
+    for (let i = 0; i < n; i++) plane[i] = image.data[i * channels + ch]!;
+    const r = lowpassPlane(plane, width, height, gains, gaussian);
+    for (let i = 0; i < n; i++) out[i * channels + ch] = r.plane[i]!;
+    total += r.energy.total;
+    dc += r.energy.dc;
+    kept += r.energy.filtered;
+    keptDc += r.energy.filteredDc;
+  }
+  return {
+    image: { width, height, channels, data: out },
+    retained: total > 0 ? kept / total : null,
+    retainedAc: total - dc > 0 ? (kept - keptDc) / (total - dc) : null,
+  };
+}
+
+export const lowpassVariant: VariantDef = {
+  code: 'A5',
+  name: 'lowpass',
+  removes: 'high-frequency detail (FFT low-pass)',
+  recipeKeys: ['lowpass'],
+  run: async (ctx) => {
+    const p = ctx.recipe.lowpass;
+    const r = lowpass(p.channels === 'rgb' ? ctx.a0 : ctx.a2, p);
+    return {
+      image: r.image,
+      params: { ...p },
+      metrics: { spectral_energy_retained: r.retained, spectral_energy_retained_ac: r.retainedAc },
+    };
+  },
+};

@@ -1,0 +1,83 @@
+/**
+ * A pool of worker threads running entries (worker.ts), one entry per worker at a time, so that
+ * `--jobs N` uses N cores for the JavaScript-side work of A0–A5 and the metrics. Memory grows with
+ * N: each worker holds its own OpenCV (WebAssembly) heap and one entry's images. Not used when A6
+ * inference runs (run.ts): the model's native threads keep the cores busy then.
+ */
+import { Worker } from 'node:worker_threads';
+import { StimkitError } from '../../core/errors.js';
+import type { EntryJob, EntryOutcome, EntryPlan } from '../entry.js';
+import type { FromWorker, ToWorker, WirePlan } from './worker.js';
+
+interface Slot {
+  worker: Worker;
+  task?: { id: number; resolve: (o: EntryOutcome) => void; reject: (e: Error) => void };
+  dead: boolean;
+}
+
+/** Start a worker from worker.js (built) or worker.ts (sources, through tsx). */
+function startWorker(): Worker {
+  const here = import.meta.url;
+  if (here.endsWith('.ts')) {
+    const url = new URL('./worker.ts', here).href;
+    const tsx = import.meta.resolve('tsx/esm/api');
+    const boot = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(url)}); });`;
+    return new Worker(boot, { eval: true });
+  }
+  return new Worker(new URL('./worker.js', here));
+}
+
+/** The entry pool of one run. */
+export class EntryPool {
+  private readonly slots: Slot[] = [];
+  private nextId = 0;
+
+  constructor(private readonly size: number) {}
+
+  private spawn(): Slot {
+    const slot: Slot = { worker: startWorker(), dead: false };
+    const fail = (err: Error) => {
+      slot.dead = true;
+      slot.task?.reject(err);
+      slot.task = undefined;
+    };
+    slot.worker.on('message', (m: FromWorker) => {
+      if (slot.task && m.id === slot.task.id) {
+        const task = slot.task;
+        slot.task = undefined;
+        if (m.type === 'done') task.resolve(m.outcome);
+        else task.reject(new StimkitError(m.code, m.message));
+      }
+    });
+    slot.worker.on('error', fail);
+    slot.worker.on('exit', (code) => fail(new StimkitError('E_VARIANTS_WORKER', `a worker thread stopped (exit code ${code})`)));
+    this.slots.push(slot);
+    return slot;
+  }
+
+  /** Run one entry on an idle worker (callers keep at most `size` entries in flight). */
+  run(job: EntryJob, plan: EntryPlan): Promise<EntryOutcome> {
+    const slot = this.slots.find((s) => !s.dead && !s.task) ?? (this.slots.filter((s) => !s.dead).length < this.size ? this.spawn() : undefined);
+    if (!slot) return Promise.reject(new Error('entry pool: more entries in flight than workers'));
+    const wire: WirePlan = {
+      outDir: plan.outDir,
+      recipe: plan.recipe,
+      libraries: plan.libraries,
+      codes: plan.codes,
+      pixelLimit: plan.pixelLimit,
+      segmenterError: plan.segmenterError,
+    };
+    return new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      slot.task = { id, resolve, reject };
+      slot.worker.postMessage({ type: 'run', id, job, plan: wire } satisfies ToWorker);
+    });
+  }
+
+  /** Stop every worker. */
+  async close(): Promise<void> {
+    const live = this.slots.filter((s) => !s.dead);
+    for (const s of live) s.dead = true;
+    await Promise.all(live.map((s) => s.worker.terminate()));
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * Quality warnings: an abstraction that has lost its subject (an empty or tiny silhouette, one
+ * component kept out of many, a silhouette that is the whole frame, an edge map with almost no
+ * edges or edges everywhere, a two-tone image of one tone, a centre crop that cuts the subject
+ * away). Derived from each variant's recorded metrics and the recipe's `quality` thresholds, so
+ * they are the same for computed and reused outputs, and change no output. docs/formats/variants.md.
+ */
+import { z } from 'zod';
+import type { QualityThresholds } from '../recipe.js';
+import type { VariantCode } from '../types.js';
+
+/** One warning on one variant of one entry, with its figure, the threshold it crossed and a fix. */
+export const QualityWarning = z.strictObject({
+  code: z.string(),
+  message: z.string(),
+  /** The measured figure (a fraction of the image, of the raw foreground, or of A6's foreground). */
+  value: z.number(),
+  threshold: z.number(),
+  fix: z.string(),
+});
+export type QualityWarning = z.output<typeof QualityWarning>;
+
+/** What the checks read of one variant record. */
+interface MeasuredVariant {
+  code: VariantCode;
+  status: string;
+  metrics: Record<string, number | null | number[]>;
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(x < 0.001 && x > 0 ? 3 : x < 0.1 ? 2 : 1)} %`;
+const num = (m: MeasuredVariant | undefined, key: string): number | null => {
+  const v = m?.metrics[key];
+  return typeof v === 'number' ? v : null;
+};
+
+const KEEP = 'if the subject is too small, too spread out or not separable, leave this entry out of the abstraction probe (`roles`), or replace the image';
+
+/**
+ * The warnings of one entry's variants, by code (only codes with warnings). `variants` are the
+ * entry's records (any order; failed ones are ignored).
+ */
+export function entryWarnings(variants: readonly MeasuredVariant[], t: QualityThresholds): Map<VariantCode, QualityWarning[]> {
+  const out = new Map<VariantCode, QualityWarning[]>();
+  const by = new Map(variants.filter((v) => v.status === 'ok').map((v) => [v.code, v]));
+  const add = (code: VariantCode, w: QualityWarning) => out.set(code, [...(out.get(code) ?? []), w]);
+
+  const a6 = by.get('A6');
+  const fg6 = num(a6, 'foreground_fraction');
+  if (fg6 !== null) {
+    if (fg6 < t.silhouette_min) {
+      add('A6', {
+        code: fg6 === 0 ? 'W_VARIANTS_A6_EMPTY' : 'W_VARIANTS_A6_TINY',
+        message: fg6 === 0 ? 'the silhouette is empty: the segmenter found no subject' : `the silhouette covers ${pct(fg6)} of the image`,
+        value: fg6,
+        threshold: t.silhouette_min,
+        fix: `${KEEP}; or try \`--silhouette grabcut\``,
+      });
+    } else if (fg6 > t.silhouette_max) {
+      add('A6', {
+        code: 'W_VARIANTS_A6_FULL',
+        message: `the silhouette covers ${pct(fg6)} of the image: background and subject were not told apart`,
+        value: fg6,
+        threshold: t.silhouette_max,
+        fix: `${KEEP}; or try \`--silhouette grabcut\``,
+      });
+    }
+    const raw = num(a6, 'raw_foreground_fraction');
+    if (raw !== null && raw > 0 && fg6 > 0 && fg6 / raw < t.component_kept_min) {
+      add('A6', {
+        code: 'W_VARIANTS_A6_COMPONENT',
+        message: `keeping the largest component left ${pct(fg6 / raw)} of the segmenter's foreground (${pct(raw)} → ${pct(fg6)} of the image): the subject is in several pieces`,
+        value: fg6 / raw,
+        threshold: t.component_kept_min,
+        fix: `${KEEP}; or set silhouette.keep_largest_component: false in the recipe`,
+      });
+    }
+  }
+  const a3 = num(by.get('A3'), 'edge_density');
+  if (a3 !== null && a3 < t.edges_min) {
+    add('A3', {
+      code: 'W_VARIANTS_A3_FEW_EDGES',
+      message: `the edge map has almost no edges (${pct(a3)} of the pixels)`,
+      value: a3,
+      threshold: t.edges_min,
+      fix: 'leave this entry out of the abstraction probe, or lower edges.low_ratio / edges.high_ratio in the recipe',
+    });
+  } else if (a3 !== null && a3 > t.edges_max) {
+    add('A3', {
+      code: 'W_VARIANTS_A3_EDGES_EVERYWHERE',
+      message: `the edge map is edges almost everywhere (${pct(a3)} of the pixels): texture, not outlines`,
+      value: a3,
+      threshold: t.edges_max,
+      fix: 'leave this entry out of the abstraction probe, or raise edges.blur_sigma / edges.high_ratio in the recipe',
+    });
+  }
+  const a4 = num(by.get('A4'), 'foreground_fraction');
+  if (a4 !== null && Math.min(a4, 1 - a4) < t.binary_minority_min) {
+    add('A4', {
+      code: 'W_VARIANTS_A4_ONE_TONE',
+      message: `the two-tone image is almost one tone (${pct(a4)} black)`,
+      value: a4,
+      threshold: t.binary_minority_min,
+      fix: 'leave this entry out of the abstraction probe, or set a fixed binary.threshold in the recipe',
+    });
+  }
+  const inCrop = num(a6, 'foreground_fraction_in_crop');
+  if (by.has('A1') && inCrop !== null && fg6 !== null && fg6 >= t.silhouette_min && inCrop < t.crop_subject_min) {
+    add('A1', {
+      code: 'W_VARIANTS_A1_CROPS_SUBJECT',
+      message: `the centre crop keeps ${pct(inCrop)} of the subject (A6's foreground): the subject is off-centre`,
+      value: inCrop,
+      threshold: t.crop_subject_min,
+      fix: 'leave this entry out of the context probe, or raise crop.fraction in the recipe',
+    });
+  }
+  return out;
+}
+
+/** A warning as the summaries print it: `entry A6 W_…: message (fix)`. */
+export interface LocatedWarning extends QualityWarning {
+  entry: string;
+  variant: VariantCode;
+}
+
+/** Every warning recorded in a lock's entries, in lock order. */
+export function lockWarnings(entries: ReadonlyArray<{ id: string; variants: ReadonlyArray<{ code: VariantCode; warnings?: QualityWarning[] }> }>): LocatedWarning[] {
+  return entries.flatMap((e) => e.variants.flatMap((v) => (v.warnings ?? []).map((w) => ({ entry: e.id, variant: v.code, ...w }))));
+}

@@ -139,7 +139,7 @@ export const Study = z.strictObject({
     .strictObject({
       /** The entries manifest. */
       entries: FilePath,
-      /** Its corpus lock, reused when current (default: `corpus.lock.json` in the images root). */
+      /** Its corpus lock, reused when current (default: `<stem>.corpus.lock.json` next to the manifest, then `corpus.lock.json` in the images root). */
       lock: FilePath.regex(/(^|\/)corpus\.lock\.json$/, 'a path ending in corpus.lock.json (the file ingest writes)').optional(),
     })
     .optional(),

@@ -7,6 +7,7 @@ import type { CommandResult, Io } from '../cli/output.js';
 import { bundleCommand } from './bundle.js';
 import { checkCommand } from './check.js';
 import { diffCommand } from './diff.js';
+import { reviewCommand } from './review.js';
 import { demoCommand } from './demo.js';
 import { ingestCommand } from './ingest.js';
 import { pairsCommand } from './pairs.js';
@@ -24,4 +25,4 @@ export interface CommandSpec {
 export const COMMANDS: CommandSpec[] = [ingestCommand, variantsCommand, pairsCommand, bundleCommand, verifyCommand, demoCommand];
 
 // curator: check, diff, review
-COMMANDS.push(checkCommand, diffCommand);
+COMMANDS.push(checkCommand, diffCommand, reviewCommand);

@@ -2,7 +2,7 @@
 import { Option } from 'commander';
 import { positiveInt } from '../cli/flags.js';
 import { EXIT } from '../core/errors.js';
-import { relPosix } from '../core/fsio.js';
+import path from 'node:path';
 import { reviewCorpus } from '../review/index.js';
 import type { CommandSpec } from './index.js';
 
@@ -20,8 +20,8 @@ export const reviewCommand: CommandSpec = {
     const warned = r.data.entries.filter((e) => e.warnings.length > 0).length;
     const missing = r.data.entries.filter((e) => !e.image).length;
     return {
-      summary: { ok: true, command: 'review', input: String(input), html: relPosix(process.cwd(), r.html), csv: relPosix(process.cwd(), r.csv), entries: r.data.entries.length, with_warnings: warned, without_image: missing, html_bytes: r.htmlBytes },
-      human: `review of ${r.data.kind} "${r.data.corpus}": ${r.data.entries.length} entries (${warned} with warnings, ${missing} without an image)\nwrote ${relPosix(process.cwd(), r.html)} (${Math.round(r.htmlBytes / 1024)} KiB) and ${relPosix(process.cwd(), r.csv)}`,
+      summary: { ok: true, command: 'review', input: String(input), html: path.join(String(opts.out), 'index.html'), csv: path.join(String(opts.out), 'entries.csv'), entries: r.data.entries.length, with_warnings: warned, without_image: missing, html_bytes: r.htmlBytes },
+      human: `review of ${r.data.kind} "${r.data.corpus}": ${r.data.entries.length} entries (${warned} with warnings, ${missing} without an image)\nwrote ${path.join(String(opts.out), 'index.html')} (${Math.round(r.htmlBytes / 1024)} KiB) and ${path.join(String(opts.out), 'entries.csv')}`,
       exitCode: EXIT.ok,
     };
   },

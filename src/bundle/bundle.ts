@@ -10,6 +10,8 @@ import { TOOL } from '../core/tool.js';
 import { loadStudy } from '../study/load.js';
 import type { Progress } from '../variants/progress.js';
 import { resolveCorpus } from './corpus-source.js';
+import { checkLanguageCoverage } from './coverage.js';
+import { StimkitError } from '../core/errors.js';
 import { assertExpectations, countPlan } from './counts.js';
 import { BUNDLE_FORMAT, BUNDLE_VERSION, type Counts } from './format.js';
 import { draftWarnings, type PlanWarning } from './drafts.js';
@@ -84,6 +86,10 @@ export async function bundleStudy(studyFile: string, options: BundleOptions = {}
   // Stimuli first: a language they lack is reported before any ingest work.
   const stimuli = await loadStimuli(loaded);
   const corpus = await resolveCorpus(loaded, { dryRun, work: options.work, jobs: options.jobs, log: options.log });
+  if (corpus) {
+    const gaps = checkLanguageCoverage(loaded, corpus.entries, corpus.manifestFile);
+    if (gaps.length > 0) throw new StimkitError('E_BUNDLE_LANGUAGE_COVERAGE', `${studyFile}: ${gaps.length} entry/language pair(s) lack the texts the study's languages need`, { problems: gaps });
+  }
   const plan = expandPlan(loaded, { entries: corpus?.entries, prompts: stimuli.prompts?.source, instrument: stimuli.instrument?.source });
   const counts = countPlan(loaded, plan);
   assertExpectations(loaded, counts);

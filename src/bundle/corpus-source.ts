@@ -14,6 +14,7 @@ import { sha256OrNull } from '../verify/walk.js';
 import { ingest } from '../ingest/ingest.js';
 import { CorpusLock, imagePathFromLock, readCorpusLock } from '../ingest/lock.js';
 import { EntriesManifest, type Entry } from '../ingest/schema.js';
+import { corpusLockPath, LOCK_NAME } from '../ingest/lock-path.js';
 import type { LoadedStudy } from '../study/load.js';
 
 /** The corpus as the bundle sees it. */
@@ -27,11 +28,15 @@ export interface CorpusSource {
   manifestFile: string;
 }
 
-/** Where the corpus lock lives: the study's `corpus.lock`, else ingest's default (the images root). */
-async function defaultLockFile(loaded: LoadedStudy, manifestFile: string): Promise<string> {
-  if (loaded.study.corpus?.lock) return loaded.resolve(loaded.study.corpus.lock);
+/**
+ * Where the corpus lock may live, in the order tried: the study's `corpus.lock`; else ingest's
+ * default next to the manifest (`<stem>.corpus.lock.json`), then `corpus.lock.json` in the images
+ * root (where earlier versions wrote it; read, never written). The first is where ingest writes.
+ */
+async function lockCandidates(loaded: LoadedStudy, manifestFile: string): Promise<string[]> {
+  if (loaded.study.corpus?.lock) return [loaded.resolve(loaded.study.corpus.lock)];
   const { data } = await loadDataFile(manifestFile, EntriesManifest, 'E_INGEST_SCHEMA');
-  return path.join(path.resolve(path.dirname(manifestFile), data.images), 'corpus.lock.json');
+  return [corpusLockPath(manifestFile), path.join(path.resolve(path.dirname(manifestFile), data.images), LOCK_NAME)];
 }
 
 /**
@@ -86,17 +91,19 @@ export async function resolveCorpus(
     const { data } = await loadDataFile(manifestFile, EntriesManifest, 'E_INGEST_SCHEMA');
     return { entries: data.entries, manifestFile };
   }
-  const declared = await defaultLockFile(loaded, manifestFile);
-  const candidates = [declared, ...(options.work ? [path.join(path.resolve(options.work), 'corpus', 'corpus.lock.json')] : [])];
+  const declared = await lockCandidates(loaded, manifestFile);
+  const candidates = [...declared, ...(options.work ? [corpusLockPath(manifestFile, path.join(path.resolve(options.work), 'corpus'))] : [])];
   let reason = '';
   for (const lockFile of candidates) {
     const lock = await lockStaleness(lockFile, manifestFile);
     if (typeof lock !== 'string') return { entries: lock.entries, lock, lockFile, reused: true, manifestFile };
     reason = lock;
   }
-  const out = path.dirname(candidates[candidates.length - 1]!);
-  options.log?.(`corpus: ${reason}; running ingest into ${relPosix(process.cwd(), out)}`);
-  const result = await ingest(manifestFile, { out, jobs: options.jobs });
+  // Ingest writes into --work when given, else where the study (or ingest's default) says.
+  const target = options.work ? candidates[candidates.length - 1]! : declared[0]!;
+  const explicit = options.work !== undefined || loaded.study.corpus?.lock !== undefined;
+  options.log?.(`corpus: ${reason}; running ingest into ${relPosix(process.cwd(), path.dirname(target))}`);
+  const result = await ingest(manifestFile, { out: explicit ? path.dirname(target) : undefined, jobs: options.jobs });
   if (result.errors > 0 || !result.lockFile) {
     throw new StimkitError('E_BUNDLE_INGEST', `${manifestFile}: ingest found ${result.errors} error(s); the corpus cannot be bundled`, {
       problems: result.problems.filter((p) => p.severity === 'error'),

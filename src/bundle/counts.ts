@@ -5,8 +5,18 @@
 import { StimkitError, type Problem } from '../core/errors.js';
 import { blockModelSet, blockNames, type LoadedStudy } from '../study/load.js';
 import type { Counts } from './format.js';
+import type { VlmParadigm } from '../study/schema.js';
 
-/** Count the plan's trials and check the study's expectations. */
+/** Where `lang` stands in the languages a block declares (the study's order), for count tables. */
+function langRank(study: LoadedStudy['study'], block: string, lang: string): number {
+  const langs = block.startsWith('instrument/')
+    ? (study.instrument?.arms.find((a) => `instrument/${a.id}` === block)?.languages ?? [])
+    : (study.paradigms[block as VlmParadigm]?.languages ?? study.languages);
+  const i = langs.indexOf(lang);
+  return i === -1 ? langs.length : i;
+}
+
+/** Count the plan's trials and check the study's expectations; languages in the study's order. */
 export function countPlan(loaded: LoadedStudy, trials: Array<{ block: string; lang: string }>): Counts {
   const { study } = loaded;
   const cell = new Map<string, number>();
@@ -21,7 +31,7 @@ export function countPlan(loaded: LoadedStudy, trials: Array<{ block: string; la
       const [b, lang] = k.split('\t') as [string, string];
       return { block: b, lang, trials: n };
     })
-    .sort((a, b) => names.indexOf(a.block) - names.indexOf(b.block) || (a.lang < b.lang ? -1 : a.lang > b.lang ? 1 : 0));
+    .sort((a, b) => names.indexOf(a.block) - names.indexOf(b.block) || langRank(study, a.block, a.lang) - langRank(study, b.block, b.lang) || (a.lang < b.lang ? -1 : a.lang > b.lang ? 1 : 0));
   const blocks = names.map((b) => {
     const set = blockModelSet(study, b) ?? null;
     const modelCount = set ? (study.models[set]?.length ?? null) : null;

@@ -48,6 +48,9 @@ async function readOrNull(file: string): Promise<string | null> {
 /** Why `dir` is not a bag stimkit wrote (the offending path and the reason), or null when it is. */
 async function notOurBag(dir: string, found: Found[]): Promise<{ rel: string; reason: string } | null> {
   if ((await readOrNull(path.join(dir, 'bagit.txt'))) !== BAGIT_TXT) {
+    // Name the first file a stimkit bag would not hold (what the user most likely left there).
+    const stray = found.find((f) => f.kind !== 'dir' && !TAG_FILES.has(f.rel) && !f.rel.startsWith('data/'));
+    if (stray) return { rel: stray.rel, reason: 'not a file of a stimkit bag' };
     return { rel: 'bagit.txt', reason: 'missing, or not the BagIt declaration stimkit writes' };
   }
   const header = await readOrNull(path.join(dir, 'data', 'bundle.json'));

@@ -93,7 +93,8 @@ export function expandPlan(
     const entries = selectEntries(loaded, paradigm, sources.entries ?? [], problems);
     const langs = block.languages ?? study.languages;
     const seeds = block.seeds ?? study.seeds;
-    const sampling: Sampling = block.sampling ?? study.sampling;
+    // loadStudy refuses a VLM paradigm with neither its own nor a top-level sampling.
+    const sampling: Sampling = (block.sampling ?? study.sampling)!;
     const card = block.prompt ?? paradigm;
     const variants = paradigm === 'abstraction' ? (block.variants ?? [...VARIANT_CODES]) : IMAGE_PARADIGMS.has(paradigm) ? (['A0'] as const) : [null];
     for (const entry of entries) {

@@ -8,6 +8,9 @@ import { analyzeCommand } from './analyze.js';
 import { withPower } from './analyze-power.js';
 import { batchCommand } from './batch.js';
 import { bundleCommand } from './bundle.js';
+import { checkCommand } from './check.js';
+import { diffCommand } from './diff.js';
+import { reviewCommand } from './review.js';
 import { demoCommand } from './demo.js';
 import { ingestCommand } from './ingest.js';
 import { labelCommand } from './label.js';
@@ -31,4 +34,4 @@ export interface CommandSpec {
   subcommands?: CommandSpec[];
 }
 
-export const COMMANDS: CommandSpec[] = [ingestCommand, variantsCommand, pairsCommand, bundleCommand, verifyCommand, runCommand, batchCommand, scoreCommand, withPower(analyzeCommand), reportCommand, validateCommand, labelCommand, viewCommand, demoCommand];
+export const COMMANDS: CommandSpec[] = [ingestCommand, checkCommand, variantsCommand, pairsCommand, bundleCommand, verifyCommand, diffCommand, reviewCommand, runCommand, batchCommand, scoreCommand, withPower(analyzeCommand), reportCommand, validateCommand, labelCommand, viewCommand, demoCommand];

@@ -7,6 +7,7 @@ import { isNode, LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
 import { describeValue, StimkitError, type Problem } from './errors.js';
 import { readTextFile } from './fsio.js';
+import { closest } from './suggest.js';
 
 /** A parsed data file: its text, the YAML document (for line lookups) and the plain value. */
 export interface ParsedDataFile {
@@ -77,8 +78,58 @@ function getAt(value: unknown, pathParts: ReadonlyArray<PropertyKey>): unknown {
   return v;
 }
 
-/** Turn zod issues into problems with lines, field paths, expected and got. */
-export function zodProblems(parsed: ParsedDataFile, error: z.ZodError, code: string): Problem[] {
+interface ZodDefLike {
+  type?: string;
+  shape?: Record<string, unknown>;
+  innerType?: unknown;
+  element?: unknown;
+  valueType?: unknown;
+  options?: unknown[];
+  in?: unknown;
+  getter?: () => unknown;
+}
+
+const defOf = (schema: unknown): ZodDefLike | undefined => (schema as { _zod?: { def?: ZodDefLike } } | undefined)?._zod?.def;
+
+/** The object schemas `schema` may be at `pathParts` (through optional, default, array, record, union). */
+function objectsAt(schema: unknown, pathParts: ReadonlyArray<PropertyKey>, depth = 0): ZodDefLike[] {
+  const def = defOf(schema);
+  if (!def || depth > 64) return [];
+  switch (def.type) {
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'catch':
+    case 'readonly':
+    case 'nonoptional':
+      return objectsAt(def.innerType, pathParts, depth + 1);
+    case 'pipe':
+      return objectsAt(def.in, pathParts, depth + 1);
+    case 'lazy':
+      return def.getter ? objectsAt(def.getter(), pathParts, depth + 1) : [];
+    case 'union':
+      return (def.options ?? []).flatMap((o) => objectsAt(o, pathParts, depth + 1));
+  }
+  if (pathParts.length === 0) return def.type === 'object' ? [def] : [];
+  const [head, ...rest] = pathParts;
+  if (def.type === 'object') return def.shape && String(head) in def.shape ? objectsAt(def.shape[String(head)], rest, depth + 1) : [];
+  if (def.type === 'array') return objectsAt(def.element, rest, depth + 1);
+  if (def.type === 'record') return objectsAt(def.valueType, rest, depth + 1);
+  return [];
+}
+
+/** The field names the schema knows at `pathParts` (empty when it cannot tell). */
+export function knownKeysAt(schema: z.ZodType | undefined, pathParts: ReadonlyArray<PropertyKey>): string[] {
+  if (!schema) return [];
+  return [...new Set(objectsAt(schema, pathParts).flatMap((d) => Object.keys(d.shape ?? {})))];
+}
+
+/**
+ * Turn zod issues into problems with lines, field paths, expected and got. With `schema`, an
+ * unknown field's fix names the closest known field (`licence` → `license`).
+ */
+export function zodProblems(parsed: ParsedDataFile, error: z.ZodError, code: string, schema?: z.ZodType): Problem[] {
   const problems: Problem[] = [];
   for (const issue of error.issues) {
     const issuePath = issue.path as PropertyKey[];
@@ -100,7 +151,14 @@ export function zodProblems(parsed: ParsedDataFile, error: z.ZodError, code: str
       const keys = (issue as { keys: string[] }).keys;
       p.message = `unknown field(s) ${keys.map((k) => `"${k}"`).join(', ')}`;
       p.line = lineOf(parsed, [...issuePath, keys[0]!]);
-      p.fix = 'remove or rename them (check the spelling against the schema)';
+      const known = knownKeysAt(schema, issuePath);
+      const guesses = keys.map((k) => [k, closest(k, known)] as const).filter((g): g is readonly [string, string] => g[1] !== undefined);
+      p.fix =
+        guesses.length > 0
+          ? `${guesses.map(([k, g]) => `rename "${k}" to "${g}"`).join('; ')}${guesses.length < keys.length ? '; remove the others' : ''} (did you mean ${guesses.map(([, g]) => g).join(', ')}?)`
+          : known.length > 0
+            ? `remove or rename them; known fields here: ${known.join(', ')}`
+            : 'remove or rename them (check the spelling against the schema)';
     } else if (issue.code === 'invalid_value') {
       const values = (issue as { values: unknown[] }).values;
       p.expected = `one of ${values.map((v) => JSON.stringify(v)).join(', ')}`;
@@ -129,7 +187,7 @@ export async function loadDataFile<S extends z.ZodType>(
   const parsed = parseDataText(file, text, code);
   const result = schema.safeParse(parsed.value);
   if (!result.success) {
-    const problems = zodProblems(parsed, result.error, code);
+    const problems = zodProblems(parsed, result.error, code, schema);
     throw new StimkitError(code, `${file}: ${problems.length} problem(s) in the ${path.basename(file)} schema check`, {
       problems,
     });

@@ -14,6 +14,8 @@ import { hamming } from '../core/phash.js';
 import { resolveInside } from '../core/safe-path.js';
 import { TOOL } from '../core/tool.js';
 import { checkManifest } from './checks.js';
+import { closestImage, imagesRootProblem } from './images-root.js';
+import { corpusLockPath } from './lock-path.js';
 import { CORPUS_FORMAT, CORPUS_VERSION, emptyImageRecord, type CorpusLock, type ImageRecord, type LockEntry } from './lock.js';
 import { probeImage } from './probe.js';
 import { EntriesManifest, type Entry } from './schema.js';
@@ -24,7 +26,10 @@ export const PHASH_METHOD = 'dct64: 32x32 Lanczos-3, BT.601 luma, DCT-II low 8x8
 export interface IngestOptions {
   /** Images root; default: the manifest's `images` field, relative to the manifest. */
   images?: string;
-  /** Output folder for `corpus.lock.json`; default: the images root. */
+  /**
+   * Output folder for `corpus.lock.json`; default: the manifest's folder, as
+   * `<stem>.corpus.lock.json` (never the images root, which may be a read-only archive).
+   */
   out?: string;
   strict?: boolean;
   allowMissing?: boolean;
@@ -73,7 +78,7 @@ async function ingestImage(
             severity: 'error',
             ...where,
             message: `image not found: ${resolved.detail}`,
-            fix: 'supply the file at that path, fix image.file, or pass --allow-missing to list it as missing',
+            fix: await missingImageFix(root, resolved.path),
           },
         ],
       };
@@ -142,6 +147,13 @@ async function ingestImage(
   return { record: { ...base, status: 'ok', ...probe.facts }, problems };
 }
 
+/** The fix of a missing image: the closest file name in its folder, when one is close. */
+async function missingImageFix(root: string, file: string): Promise<string> {
+  const guess = await closestImage(root, file);
+  const generic = 'supply the file at that path, fix image.file, or pass --allow-missing to list it as missing';
+  return guess ? `did you mean "${guess}"? Set image.file: ${guess}, or ${generic}` : generic;
+}
+
 /** Exact and near duplicates among decoded entries. */
 function findDuplicates(
   entries: LockEntry[],
@@ -202,10 +214,14 @@ export async function ingest(manifestFile: string, options: IngestOptions = {}):
   const { data: manifest, parsed } = await loadDataFile(manifestFile, EntriesManifest, 'E_INGEST_SCHEMA');
   const manifestDir = path.dirname(path.resolve(manifestFile));
   const root = path.resolve(options.images ?? path.resolve(manifestDir, manifest.images));
-  const lockDir = path.resolve(options.out ?? root);
-  const lockFile = path.join(lockDir, 'corpus.lock.json');
+  const lockFile = corpusLockPath(manifestFile, options.out);
+  const lockDir = path.dirname(lockFile);
 
   const problems = checkManifest(manifest, parsed);
+  // A missing images folder is one problem at the `images` field, not one per entry.
+  // With --allow-missing, an images folder not there yet just means every image is missing.
+  const rootProblem = await imagesRootProblem(root, { file: manifestFile, line: lineOf(parsed, ['images']), fromFlag: options.images !== undefined, manifestDir, allowMissing: opts.allowMissing });
+  if (rootProblem) problems.push(rootProblem);
   const indexOf = new Map(manifest.entries.map((e, i) => [e.id, i]));
   const lineOfEntry = (i: number) => lineOf(parsed, ['entries', i]);
   const where = (id: string) => {
@@ -215,7 +231,10 @@ export async function ingest(manifestFile: string, options: IngestOptions = {}):
 
   const images = await pMap(
     manifest.entries,
-    (e, i) => ingestImage(e, root, lockDir, manifestFile, lineOf(parsed, ['entries', i, 'image', 'file']), `entries[${i}]`, opts),
+    async (e, i) =>
+      rootProblem
+        ? { record: emptyImageRecord(relPosix(lockDir, path.resolve(root, e.image.file)), 'failed'), problems: [] }
+        : ingestImage(e, root, lockDir, manifestFile, lineOf(parsed, ['entries', i, 'image', 'file']), `entries[${i}]`, opts),
     { concurrency: opts.jobs },
   );
   const entries: LockEntry[] = manifest.entries.map((e, i) => ({

@@ -32,9 +32,8 @@ export interface PromptCards {
 }
 
 /** Check one card's texts in `langs` against its vars; return text and provenance per language. */
-function checkTexts(parsed: ParsedDataFile, name: string, card: PromptCardInput, vars: string[], data: PromptsFileInput, problems: Problem[]) {
+function checkTexts(parsed: ParsedDataFile, name: string, card: PromptCardInput, vars: string[], data: PromptsFileInput, problems: Problem[], langs: string[] = Object.keys(data.languages)) {
   const at = ['paradigms', name];
-  const langs = Object.keys(data.languages);
   const text: Record<string, string> = {};
   const provenance: Record<string, TextProvenance> = {};
   for (const lang of langs) {
@@ -64,31 +63,44 @@ function checkTexts(parsed: ParsedDataFile, name: string, card: PromptCardInput,
       );
     }
     text[lang] = t;
-    provenance[lang] = card.provenance?.[lang] ?? data.languages[lang]!.provenance;
+    const own = card.provenance?.[lang] ?? data.languages[lang]?.provenance;
+    if (own) provenance[lang] = own;
+    else problems.push(problemAt(parsed, [...at, 'text', lang], { code: 'E_PROMPTS_EXTENDS', entry: name, message: `paradigm ${name} adds a ${lang} text, but this file does not say where its ${lang} texts come from`, fix: `declare ${lang} under languages with the provenance of the texts this file adds (e.g. status: authored)` }));
   }
   for (const lang of new Set([...Object.keys(card.text), ...Object.keys(card.provenance ?? {})])) {
-    if (!langs.includes(lang)) {
+    if (!langs.includes(lang) && !Object.keys(data.languages).includes(lang)) {
       problems.push(problemAt(parsed, [...at, card.text[lang] !== undefined ? 'text' : 'provenance', lang], { code: 'E_PROMPTS_UNDECLARED_LANGUAGE', entry: name, message: `language ${lang} is not declared in this file's languages`, expected: langs.join(', '), got: lang, fix: `declare ${lang} under languages or remove it` }));
     }
   }
   return { text, provenance };
 }
 
+/**
+ * Fold one file onto its base (null for a base file). An extending file adds languages (every
+ * card then needs a text in each) and cards (a text in every language, the base's included; a
+ * base language it lists under `languages` gives the provenance of the texts it adds). It never
+ * replaces a base text.
+ */
 function build({ data, parsed, input }: LoadedFile<PromptsFileInput>, base: PromptCards | null): PromptCards {
   const problems: Problem[] = [];
   const paradigms: Record<string, PromptCard> = { ...base?.paradigms };
-  const langs = Object.keys(data.languages);
-  for (const l of langs) {
-    if (base?.languages.includes(l)) problems.push(problemAt(parsed, ['languages', l], { code: 'E_PROMPTS_EXTENDS', message: `language ${l} is already in the base file`, fix: 'an extending file adds new languages only' }));
-  }
+  const langs = Object.keys(data.languages).filter((l) => !base?.languages.includes(l));
+  const all = [...(base?.languages ?? []), ...langs];
   for (const [name, card] of Object.entries(data.paradigms)) {
     const at = ['paradigms', name];
     const prev = base?.paradigms[name];
     if (base && !prev) {
-      problems.push(problemAt(parsed, at, { code: 'E_PROMPTS_UNKNOWN_PARADIGM', message: `paradigm ${name} is not in the base file`, expected: `one of ${Object.keys(base.paradigms).join(', ')}`, got: name, fix: 'add new paradigms to the base file, in every base language' }));
+      // A new card: declared in full, with a text in every language of the chain.
+      if (card.image === undefined) problems.push(problemAt(parsed, at, { code: 'E_PROMPTS_MISSING_FIELD', field: `paradigms.${name}.image`, message: `paradigm ${name} does not say whether it shows an image`, fix: 'add image: true or image: false' }));
+      const vars = card.vars ?? [];
+      const { text, provenance } = checkTexts(parsed, name, card, vars, data, problems, all);
+      paradigms[name] = { paradigm: name, description: card.description ?? null, image: card.image ?? false, vars, text, provenance };
       continue;
     }
     if (base) {
+      for (const lang of Object.keys(card.text)) {
+        if (base.languages.includes(lang)) problems.push(problemAt(parsed, [...at, 'text', lang], { code: 'E_PROMPTS_EXTENDS', entry: name, message: `paradigm ${name} already has its ${lang} text in the base file`, fix: 'an extending file adds languages and cards; fix the base text in the base file' }));
+      }
       for (const f of ['image', 'vars', 'description'] as const) {
         if (card[f] !== undefined) problems.push(problemAt(parsed, [...at, f], { code: 'E_PROMPTS_EXTENDS', message: `paradigm ${name} inherits ${f} from ${path.basename(data.extends!)}`, fix: `remove ${f}` }));
       }
@@ -96,16 +108,19 @@ function build({ data, parsed, input }: LoadedFile<PromptsFileInput>, base: Prom
       problems.push(problemAt(parsed, at, { code: 'E_PROMPTS_MISSING_FIELD', field: `paradigms.${name}.image`, message: `paradigm ${name} does not say whether it shows an image`, fix: 'add image: true or image: false' }));
     }
     const vars = prev?.vars ?? card.vars ?? [];
-    const { text, provenance } = checkTexts(parsed, name, card, vars, data, problems);
+    const { text, provenance } = checkTexts(parsed, name, base ? { ...card, text: Object.fromEntries(Object.entries(card.text).filter(([l]) => !base.languages.includes(l))) } : card, vars, data, problems, base ? langs : undefined);
     paradigms[name] = prev
       ? { ...prev, text: { ...prev.text, ...text }, provenance: { ...prev.provenance, ...provenance } }
       : { paradigm: name, description: card.description ?? null, image: card.image ?? false, vars, text, provenance };
   }
-  for (const name of Object.keys(base?.paradigms ?? {})) {
+  if (base && langs.length === 0 && Object.keys(data.paradigms).every((n) => base.paradigms[n])) {
+    problems.push(problemAt(parsed, ['languages'], { code: 'E_PROMPTS_EXTENDS', message: 'this file adds neither a language nor a card', fix: 'add a language (with every card in it) or a new card (in every language)' }));
+  }
+  for (const name of langs.length > 0 ? Object.keys(base?.paradigms ?? {}) : []) {
     if (!data.paradigms[name]) problems.push(problemAt(parsed, ['paradigms'], { code: 'E_PROMPTS_MISSING_LANGUAGE', entry: name, message: `paradigm ${name} of the base file has no ${langs.join(', ')} text`, fix: `add paradigms.${name}.text` }));
   }
   throwIfProblems('E_PROMPTS_INVALID', parsed.file, 'prompts file', problems);
-  return { format: PROMPTS_FORMAT, version: PROMPTS_VERSION, languages: [...(base?.languages ?? []), ...langs], paradigms, inputs: [...(base?.inputs ?? []), input] };
+  return { format: PROMPTS_FORMAT, version: PROMPTS_VERSION, languages: all, paradigms, inputs: [...(base?.inputs ?? []), input] };
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Loading a topics file: schema, then the semantic rules (known keys and poles, every topic in
  * every language, templates and pairs via `topic-item.ts`), and `extends`, which adds languages
- * to a base file while inheriting its poles, keys and topic list, so they cannot drift apart.
+ * and topics to a base file while inheriting its poles, keys and texts, so they cannot drift apart.
  */
 import path from 'node:path';
 import type { ParsedDataFile } from '../core/datafile.js';
@@ -90,6 +90,39 @@ function duplicateIds(parsed: ParsedDataFile, topics: TopicInput[], problems: Pr
   });
 }
 
+/**
+ * A topic defined in full (in a base file, or added by an extending file): its polarity key or
+ * pole, its pole labels and its items in `langs`. Null when its keying is invalid (problems pushed).
+ */
+function newTopic(
+  parsed: ParsedDataFile,
+  t: TopicInput,
+  i: number,
+  keying: { keys: Record<string, Pole>; declared: string[]; poles: Record<Pole, string> },
+  langs: string[],
+  info: TopicsFile['language_info'],
+  problems: Problem[],
+): Topic | null {
+  let pole: Pole | undefined;
+  if (t.key !== undefined && t.affirmative_pole !== undefined) {
+    problems.push(problemAt(parsed, ['topics', i, 'affirmative_pole'], { code: 'E_TOPICS_KEY_CONFLICT', entry: t.id, message: 'give key or affirmative_pole, not both', fix: 'remove one of them' }));
+  } else if (t.key !== undefined) {
+    pole = keying.keys[t.key];
+    if (!pole && !keying.declared.includes(t.key)) {
+      problems.push(problemAt(parsed, ['topics', i, 'key'], { code: 'E_TOPICS_UNKNOWN_KEY', entry: t.id, message: `unknown key "${t.key}"`, expected: `one of ${keying.declared.join(', ') || '(no keys declared)'}`, got: t.key, fix: 'use a key declared under keys (of the base file, for a file that extends one), or declare it there' }));
+    }
+  } else if (t.affirmative_pole !== undefined) {
+    if (isPole(t.affirmative_pole)) pole = t.affirmative_pole;
+    else problems.push(problemAt(parsed, ['topics', i, 'affirmative_pole'], { code: 'E_TOPICS_UNKNOWN_POLE', entry: t.id, message: 'unknown pole', expected: 'plus or minus', got: t.affirmative_pole, fix: 'use plus or minus' }));
+  } else {
+    problems.push(problemAt(parsed, ['topics', i], { code: 'E_TOPICS_MISSING_FIELD', entry: t.id, field: `topics[${i}].key`, message: `topic "${t.id}" has no polarity key`, fix: 'add key: <a declared key> (or affirmative_pole: plus|minus)' }));
+  }
+  if (t.poles) checkPoles(parsed, ['topics', i, 'poles'], t.poles, problems);
+  const items = resolveItems(parsed, t, i, langs, info, problems);
+  if (!pole) return null;
+  return { id: t.id, title: t.title ?? t.id, key: t.key ?? null, affirmative_pole: pole, poles: { ...keying.poles, ...(t.poles as Record<Pole, string> | undefined) }, items };
+}
+
 /** Build a base (non-extending) topics file. */
 function buildBase({ data, parsed, input }: LoadedFile<TopicsFileInput>): TopicsFile {
   const problems: Problem[] = [];
@@ -106,23 +139,8 @@ function buildBase({ data, parsed, input }: LoadedFile<TopicsFileInput>): Topics
   const info = languageInfo(data);
   const topics: Topic[] = [];
   data.topics.forEach((t, i) => {
-    let pole: Pole | undefined;
-    if (t.key !== undefined && t.affirmative_pole !== undefined) {
-      problems.push(problemAt(parsed, ['topics', i, 'affirmative_pole'], { code: 'E_TOPICS_KEY_CONFLICT', entry: t.id, message: 'give key or affirmative_pole, not both', fix: 'remove one of them' }));
-    } else if (t.key !== undefined) {
-      pole = keys[t.key];
-      if (!pole && !(t.key in (data.keys ?? {}))) {
-        problems.push(problemAt(parsed, ['topics', i, 'key'], { code: 'E_TOPICS_UNKNOWN_KEY', entry: t.id, message: `unknown key "${t.key}"`, expected: `one of ${Object.keys(data.keys ?? {}).join(', ') || '(no keys declared)'}`, got: t.key, fix: 'use a key declared under keys, or declare it there' }));
-      }
-    } else if (t.affirmative_pole !== undefined) {
-      if (isPole(t.affirmative_pole)) pole = t.affirmative_pole;
-      else problems.push(problemAt(parsed, ['topics', i, 'affirmative_pole'], { code: 'E_TOPICS_UNKNOWN_POLE', entry: t.id, message: 'unknown pole', expected: 'plus or minus', got: t.affirmative_pole, fix: 'use plus or minus' }));
-    } else {
-      problems.push(problemAt(parsed, ['topics', i], { code: 'E_TOPICS_MISSING_FIELD', entry: t.id, field: `topics[${i}].key`, message: `topic "${t.id}" has no polarity key`, fix: 'add key: <a declared key> (or affirmative_pole: plus|minus)' }));
-    }
-    if (t.poles) checkPoles(parsed, ['topics', i, 'poles'], t.poles, problems);
-    const items = resolveItems(parsed, t, i, langs, info, problems);
-    if (pole) topics.push({ id: t.id, title: t.title ?? t.id, key: t.key ?? null, affirmative_pole: pole, poles: { ...(data.poles as Record<Pole, string>), ...(t.poles as Record<Pole, string> | undefined) }, items });
+    const topic = newTopic(parsed, t, i, { keys, declared: Object.keys(data.keys ?? {}), poles: data.poles as Record<Pole, string> }, langs, info, problems);
+    if (topic) topics.push(topic);
   });
   throwIfProblems('E_TOPICS_INVALID', parsed.file, 'topics file', problems);
   return {
@@ -140,42 +158,65 @@ function buildBase({ data, parsed, input }: LoadedFile<TopicsFileInput>): Topics
   };
 }
 
-/** Add the languages of an extending file to its base. */
+/**
+ * Apply an extending file to its base. It may add languages (every topic, base and new, then
+ * needs an item in each) and add topics (with an item in every language: the base's and its
+ * own). A base language it lists under `languages` gives the provenance of the texts it adds in
+ * that language; it can never replace a base text, key or pole.
+ */
 function applyOverlay(base: TopicsFile, { data, parsed, input }: LoadedFile<TopicsFileInput>): TopicsFile {
   const problems: Problem[] = [];
   const ext = (at: (string | number)[], message: string, fix: string) => problems.push(problemAt(parsed, at, { code: 'E_TOPICS_EXTENDS', message, fix }));
   for (const f of ['domain', 'poles', 'keys'] as const) {
     if (data[f] !== undefined) ext([f], `a file that extends ${path.basename(data.extends!)} inherits ${f}; it cannot set it`, `remove ${f}`);
   }
-  const langs = Object.keys(data.languages);
-  for (const l of langs) if (base.languages.includes(l)) ext(['languages', l], `language ${l} is already in the base file`, 'an extending file adds new languages only; remove it here or from the base');
+  const declared = Object.keys(data.languages);
+  const added = declared.filter((l) => !base.languages.includes(l));
+  const all = [...base.languages, ...added];
   duplicateIds(parsed, data.topics, problems);
-  const info = languageInfo(data);
+  const info = { ...base.language_info, ...languageInfo(data) };
   const byId = new Map(base.topics.map((t) => [t.id, t]));
-  const added = new Map<string, Record<string, TopicItem>>();
+  const addedItems = new Map<string, Record<string, TopicItem>>();
+  const newTopics: Topic[] = [];
   data.topics.forEach((t, i) => {
     if (!byId.has(t.id)) {
-      problems.push(problemAt(parsed, ['topics', i, 'id'], { code: 'E_TOPICS_UNKNOWN_TOPIC', entry: t.id, message: `topic "${t.id}" is not in the base file`, expected: `one of ${[...byId.keys()].join(', ')}`, got: t.id, fix: 'add new topics to the base file (in every base language), not here' }));
+      // A new topic: keyed with the base's keys and poles, an item in every language.
+      for (const lang of base.languages) {
+        if (t.items[lang] !== undefined && !declared.includes(lang)) {
+          ext(['topics', i, 'items', lang], `topic "${t.id}" adds a ${lang} text, but this file does not say where its ${lang} texts come from`, `declare ${lang} under languages with the provenance of the texts this file adds (e.g. status: authored)`);
+        }
+      }
+      const topic = newTopic(parsed, t, i, { keys: base.keys, declared: Object.keys(base.keys), poles: base.poles }, all, info, problems);
+      if (topic) newTopics.push(topic);
       return;
     }
     for (const f of ['title', 'key', 'affirmative_pole', 'poles'] as const) {
       if (t[f] !== undefined) ext(['topics', i, f], `topic "${t.id}" inherits ${f} from the base file`, `remove ${f}`);
     }
-    added.set(t.id, resolveItems(parsed, t, i, langs, info, problems));
-  });
-  for (const t of base.topics) {
-    if (!data.topics.some((x) => x.id === t.id)) {
-      problems.push(problemAt(parsed, ['topics'], { code: 'E_TOPICS_MISSING_LANGUAGE', entry: t.id, message: `topic "${t.id}" of the base file has no item in ${langs.join(', ')}`, expected: `every base topic (${base.topics.length})`, got: `${data.topics.length} topics`, fix: `add - id: ${t.id} with items in ${langs.join(', ')}` }));
+    for (const lang of Object.keys(t.items)) {
+      if (base.languages.includes(lang)) ext(['topics', i, 'items', lang], `topic "${t.id}" already has its ${lang} item in the base file`, 'an extending file adds languages and topics; fix the base text in the base file');
     }
+    const own = Object.fromEntries(Object.entries(t.items).filter(([l]) => !base.languages.includes(l)));
+    addedItems.set(t.id, resolveItems(parsed, { ...t, items: own }, i, added, info, problems));
+  });
+  if (added.length > 0) {
+    for (const t of base.topics) {
+      if (!data.topics.some((x) => x.id === t.id)) {
+        problems.push(problemAt(parsed, ['topics'], { code: 'E_TOPICS_MISSING_LANGUAGE', entry: t.id, message: `topic "${t.id}" of the base file has no item in ${added.join(', ')}`, expected: `every base topic (${base.topics.length})`, got: `${data.topics.length - newTopics.length} base topics`, fix: `add - id: ${t.id} with items in ${added.join(', ')}` }));
+      }
+    }
+  }
+  if (added.length === 0 && newTopics.length === 0 && data.topics.every((t) => byId.has(t.id))) {
+    ext(['languages'], 'this file adds neither a language nor a topic', 'add a language (with every topic in it) or a new topic (in every language)');
   }
   throwIfProblems('E_TOPICS_INVALID', parsed.file, 'topics file', problems);
   return {
     ...base,
     title: data.title ?? base.title,
-    languages: [...base.languages, ...langs],
-    language_info: { ...base.language_info, ...info },
-    default_languages: langs,
-    topics: base.topics.map((t) => ({ ...t, items: { ...t.items, ...added.get(t.id) } })),
+    languages: all,
+    language_info: { ...base.language_info, ...Object.fromEntries(added.map((l) => [l, info[l]!])) },
+    default_languages: added.length > 0 ? added : base.default_languages,
+    topics: [...base.topics.map((t) => ({ ...t, items: { ...t.items, ...addedItems.get(t.id) } })), ...newTopics],
     inputs: [...base.inputs, input],
   };
 }

@@ -47,7 +47,21 @@ export const WrappersFileInput = z.strictObject({
    * agree, Agree, Disagree, Strongly disagree. Required unless `extends` (then inherited).
    */
   option_values: z.array(z.number().int()).min(2).optional(),
-  /** One pool per language. */
-  pools: z.record(LangCode, PoolInput),
+  /** One pool per language (a file that extends another: only the languages it adds). */
+  pools: z.record(LangCode, PoolInput).default({}),
+  /**
+   * A file that extends another only: more prefixes and suffixes for pools of the base file, with
+   * the provenance of the added texts. Suffixes must list the base pool's options.
+   */
+  add_to_pools: z
+    .record(
+      LangCode,
+      z.strictObject({
+        prefixes: z.array(WrapperInput).default([]),
+        suffixes: z.array(WrapperInput).default([]),
+        provenance: TextProvenance,
+      }),
+    )
+    .optional(),
 });
 export type WrappersFileInput = z.output<typeof WrappersFileInput>;

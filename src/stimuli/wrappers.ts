@@ -53,8 +53,17 @@ export interface WrapperPools {
 /** Whitespace-insensitive form used to find duplicate texts. */
 const norm = (s: string) => s.normalize('NFC').replace(/\s+/g, ' ').trim();
 
-function checkPool(parsed: ParsedDataFile, lang: string, pool: PoolInput, values: number[], reference: string | undefined, ids: Map<string, string>, problems: Problem[]): WrapperPool {
-  const at = ['pools', lang];
+function checkPool(
+  parsed: ParsedDataFile,
+  lang: string,
+  pool: PoolInput,
+  values: number[],
+  reference: string | undefined,
+  ids: Map<string, string>,
+  problems: Problem[],
+  at: (string | number)[] = ['pools', lang],
+  existing: { prefixes: WrapperText[]; suffixes: WrapperText[] } = { prefixes: [], suffixes: [] },
+): WrapperPool {
   if (pool.options.length !== values.length) {
     problems.push(
       problemAt(parsed, [...at, 'options'], {
@@ -73,14 +82,15 @@ function checkPool(parsed: ParsedDataFile, lang: string, pool: PoolInput, values
     else seenLabel.set(norm(o), i);
   });
   const wrappers = (kind: 'prefixes' | 'suffixes'): WrapperText[] => {
-    const seen = new Map<string, number>();
+    const seen = new Map<string, number | string>(existing[kind].map((w) => [norm(w.text), `${w.id} of the base pool`]));
     return pool[kind].map((w, i) => {
       const prevId = ids.get(w.id);
       if (prevId !== undefined) problems.push(problemAt(parsed, [...at, kind, i, 'id'], { code: 'E_WRAPPERS_DUPLICATE', message: `wrapper id "${w.id}" is used twice`, got: `${prevId} and ${lang}.${kind}[${i}]`, fix: 'give every prefix and suffix its own id (trials record it)' }));
       else ids.set(w.id, `${lang}.${kind}[${i}]`);
       const prev = seen.get(norm(w.text));
       if (prev !== undefined) {
-        problems.push(problemAt(parsed, [...at, kind, i, 'text'], { code: 'E_WRAPPERS_DUPLICATE', message: `duplicate ${kind === 'prefixes' ? 'prefix' : 'suffix'}: same text as ${kind}[${prev}]`, expected: `distinct ${kind}`, got: w.text, fix: `reword or remove one of ${kind}[${prev}] and ${kind}[${i}] (a duplicate would double its draw probability)` }));
+        const other = typeof prev === 'number' ? `${kind}[${prev}]` : prev;
+        problems.push(problemAt(parsed, [...at, kind, i, 'text'], { code: 'E_WRAPPERS_DUPLICATE', message: `duplicate ${kind === 'prefixes' ? 'prefix' : 'suffix'}: same text as ${other}`, expected: `distinct ${kind}`, got: w.text, fix: `reword or remove one of ${other} and ${kind}[${i}] (a duplicate would double its draw probability)` }));
       } else seen.set(norm(w.text), i);
       if (kind === 'suffixes') {
         const missing = missingLabels(w.text, pool.options);
@@ -135,7 +145,30 @@ function build({ data, parsed, input }: LoadedFile<WrappersFileInput>, base: Wra
     pools[lang] = checkPool(parsed, lang, pool, values, first, ids, problems);
     first ??= lang;
   }
-  if (Object.keys(data.pools).length === 0) problems.push(problemAt(parsed, ['pools'], { code: 'E_WRAPPERS_MISSING_FIELD', message: 'no pools', fix: 'add a pool for at least one language' }));
+  for (const [lang, add] of Object.entries(data.add_to_pools ?? {})) {
+    const prev = base?.pools[lang];
+    if (!prev) {
+      problems.push(problemAt(parsed, ['add_to_pools', lang], { code: 'E_WRAPPERS_EXTENDS', message: base ? `the base file has no ${lang} pool to add to` : 'add_to_pools needs a base file (extends)', expected: base ? `one of ${base.languages.join(', ')}` : 'extends: <base wrappers file>', got: lang, fix: base ? `add a whole ${lang} pool under pools instead` : 'add extends, or put the texts in pools' }));
+      continue;
+    }
+    const labels = prev.options.map((o) => o.label);
+    const merged = checkPool(
+      parsed,
+      lang,
+      { options: labels, prefixes: add.prefixes, suffixes: add.suffixes, provenance: add.provenance },
+      prev.options.map((o) => o.value),
+      undefined,
+      ids,
+      problems,
+      ['add_to_pools', lang],
+      { prefixes: prev.prefixes, suffixes: prev.suffixes },
+    );
+    const shift = (list: WrapperText[], offset: number) => list.map((w) => ({ ...w, index: w.index + offset }));
+    pools[lang] = { ...prev, prefixes: [...prev.prefixes, ...shift(merged.prefixes, prev.prefixes.length)], suffixes: [...prev.suffixes, ...shift(merged.suffixes, prev.suffixes.length)] };
+  }
+  if (Object.keys(data.pools).length === 0 && Object.keys(data.add_to_pools ?? {}).length === 0) {
+    problems.push(problemAt(parsed, ['pools'], { code: 'E_WRAPPERS_MISSING_FIELD', message: 'no pools', fix: base ? 'add a pool for a new language, or texts under add_to_pools' : 'add a pool for at least one language' }));
+  }
   throwIfProblems('E_WRAPPERS_INVALID', parsed.file, 'wrappers file', problems);
   return {
     format: WRAPPERS_FORMAT,

@@ -85,6 +85,16 @@ export function checkStudy(study: Study, parsed: ParsedDataFile): Problem[] {
       add(['paradigms'], { code: 'E_STUDY_NO_PROMPTS', message: 'the VLM paradigms need prompt cards', fix: 'add prompts: <prompts.yaml>' });
     }
   }
+  const unsampled = present.filter((p) => !study.paradigms[p]!.sampling);
+  if (!study.sampling && unsampled.length > 0) {
+    add(['sampling'], {
+      code: 'E_STUDY_NO_SAMPLING',
+      message: `the VLM paradigm(s) ${unsampled.join(', ')} need sampling parameters`,
+      expected: 'sampling: {temperature: …} at the top level (or in each paradigm)',
+      got: 'no sampling',
+      fix: 'add sampling: {temperature: 0.7, top_p: 0.8, top_k: 20, max_tokens: 1024, thinking: false} (the audit paper\'s settings)',
+    });
+  }
   if (present.some((p) => IMAGE_PARADIGMS.has(p)) && !study.variants) {
     add(['paradigms'], {
       code: 'E_STUDY_NO_VARIANTS',

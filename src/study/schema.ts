@@ -25,6 +25,30 @@ export const VARIANT_CODES = ['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6'] as const
 export const VariantCode = z.enum(VARIANT_CODES);
 export type VariantCode = z.output<typeof VariantCode>;
 
+/** The variant names of VARIANTS.md, by code (as `stimkit variants --only` accepts them). */
+export const VARIANT_NAMES: Record<VariantCode, string> = { A0: 'original', A1: 'crop', A2: 'grayscale', A3: 'edges', A4: 'binary', A5: 'lowpass', A6: 'silhouette' };
+
+/** The code a variant spelling stands for (`A3`, `a3`, `edges`, `A3-edges`; case-insensitive), or undefined. */
+export function variantCodeOf(spelling: string): VariantCode | undefined {
+  const s = spelling.trim().toLowerCase();
+  return VARIANT_CODES.find((c) => c.toLowerCase() === s || VARIANT_NAMES[c] === s || `${c}-${VARIANT_NAMES[c]}`.toLowerCase() === s);
+}
+
+const SPELLINGS = `a code A0-A6, a name (${VARIANT_CODES.map((c) => VARIANT_NAMES[c]).join(', ')}) or both (A3-edges)`;
+
+/** A variant as a study names it: the same spellings `--only` accepts, normalised to its code. */
+export const VariantSpelling = z
+  .string()
+  .describe(`A variant: ${SPELLINGS}; case-insensitive.`)
+  .transform((s, ctx) => {
+    const code = variantCodeOf(s);
+    if (code === undefined) {
+      ctx.addIssue({ code: 'custom', message: `unknown variant "${s}" (expected ${SPELLINGS})`, input: s });
+      return z.NEVER;
+    }
+    return code;
+  });
+
 /** A path relative to the study file. */
 const FilePath = z.string().min(1, 'a path relative to the study file');
 
@@ -71,8 +95,8 @@ const ParadigmBlock = z.strictObject({
   sampling: Sampling.optional(),
   /** Name of a model set in `models` (default: the study's `default_models`). */
   models: Slug.optional(),
-  /** Abstraction only: the variant codes, in ladder order (default A0–A6). */
-  variants: z.array(VariantCode).min(1).optional(),
+  /** Abstraction only: the variants (codes or names, as `--only` takes them), in ladder order (default A0–A6). */
+  variants: z.array(VariantSpelling).min(1).optional(),
 }).describe('One VLM paradigm: its entries, and overrides of the study languages, seeds, sampling, model set and prompt card (default: the paradigm name). Only abstraction takes variants (default A0-A6).');
 export type ParadigmBlock = z.output<typeof ParadigmBlock>;
 
@@ -139,7 +163,7 @@ export const Study = z.strictObject({
     .strictObject({
       /** The entries manifest. */
       entries: FilePath,
-      /** Its corpus lock, reused when current (default: `corpus.lock.json` in the images root). */
+      /** Its corpus lock, reused when current (default: `<stem>.corpus.lock.json` next to the manifest, then `corpus.lock.json` in the images root). */
       lock: FilePath.regex(/(^|\/)corpus\.lock\.json$/, 'a path ending in corpus.lock.json (the file ingest writes)').optional(),
     })
     .optional(),
@@ -152,8 +176,8 @@ export const Study = z.strictObject({
   languages: z.array(LangCode).min(1).default(['en', 'zh']).describe('Languages of the VLM paradigms.'),
   /** Replication seeds for the VLM paradigms (the paper: 42, 622, 997). */
   seeds: z.array(Seed).min(1).default([42]).describe('Replication seeds of the VLM paradigms (the paper: 42, 622, 997).'),
-  /** Default sampling for the VLM paradigms. */
-  sampling: Sampling,
+  /** Default sampling for the VLM paradigms (required when a VLM paradigm gives none of its own). */
+  sampling: Sampling.optional(),
   /** Named model sets the plan is meant for, e.g. `{vlm: [...], llm: [...]}`. Trials do not depend on them. */
   models: z.record(Slug, z.array(z.string().min(1)).min(1)).default({}).describe('Named model sets; trials do not depend on them.'),
   /** The model set of blocks that do not name one. */

@@ -2,6 +2,7 @@
 import { formatProblems } from '../cli/output.js';
 import type { Problem } from '../core/errors.js';
 import { relPosix } from '../core/fsio.js';
+import { VERIFY_FIX_LINE } from './fixes.js';
 import type { VerifyResult } from './verify.js';
 
 /** The machine-readable summary printed by `--json`. */
@@ -58,5 +59,6 @@ export function verifyHuman(result: VerifyResult): string {
   const { shown, more } = cappedProblems(result.problems);
   lines.push(formatProblems(shown), ...more);
   if (result.digest) lines.push(`digest as found: ${result.digest}`);
+  lines.push(VERIFY_FIX_LINE);
   return lines.join('\n');
 }

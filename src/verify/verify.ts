@@ -11,6 +11,7 @@ import { StimkitError, type Problem } from '../core/errors.js';
 import { parseBagInfo, parseManifest, parseOxum, type ManifestLine } from '../bundle/bagit.js';
 import { PAYLOAD } from '../bundle/format.js';
 import { checkBundleContent } from './content.js';
+import { withFixes } from './fixes.js';
 import { hashFiles, listFiles, type FoundFile } from './walk.js';
 
 /** Options of `verifyBundle`. */
@@ -220,6 +221,6 @@ export async function verifyBundle(dir: string, options: VerifyOptions = {}): Pr
     changed: [...changed].sort(),
     missing: [...missing].sort(),
     extra: [...extra].sort(),
-    problems: sortedProblems,
+    problems: withFixes(sortedProblems),
   };
 }

@@ -36,6 +36,18 @@ describe('writeBag --out rules', () => {
     expect(await readFile(path.join(out, 'bagit.txt'), 'utf8')).toBe('x');
   });
 
+  it("refuses a folder of somebody's files, naming the first one (not the missing bagit.txt)", async () => {
+    const root = await tempDir('stimkit-out-');
+    const out = path.join(root, 'results');
+    await mkdir(path.join(out, 'figures'), { recursive: true });
+    await writeFile(path.join(out, 'figures', 'fig1.png'), 'x');
+    await writeFile(path.join(out, 'notes.txt'), 'keep me');
+    const err = await refused(out);
+    expect(err.code).toBe('E_BUNDLE_OUT_NOT_A_BAG');
+    expect(err.message).toContain('(figures/fig1.png: not a file of a stimkit bag)');
+    expect(await readFile(path.join(out, 'notes.txt'), 'utf8')).toBe('keep me');
+  });
+
   it('refuses a stimkit bag holding a file no manifest lists, naming that file', async () => {
     const root = await tempDir('stimkit-out-');
     const out = path.join(root, 'bag');

@@ -127,7 +127,7 @@ describe('ingest rejects bad image files, one clear message per entry', () => {
     ]);
     const { code, out } = await ingestJson(manifest);
     expect(code).toBe(0);
-    const lock = JSON.parse(await readFile(path.join(dir, 'corpus.lock.json'), 'utf8'));
+    const lock = JSON.parse(await readFile(path.join(dir, 'test.corpus.lock.json'), 'utf8'));
     const img = (id: string) => lock.entries.find((e: { id: string }) => e.id === id).image.resolved;
     expect(img('rocket')).toMatchObject({ format: 'jpeg', width: 640, height: 427, colour_space: 'srgb', bit_depth: 8, has_alpha: false });
     expect(img('rocket').icc.description).toBe('Adobe RGB (1998)');
@@ -150,7 +150,7 @@ describe('ingest with images not yet supplied', () => {
     expect(allowed.code).toBe(0);
     expect(allowed.out.missing).toEqual(['absent']);
     expect(allowed.out.images).toEqual({ ok: 1, missing: 1, failed: 0 });
-    const lock = JSON.parse(await readFile(path.join(dir, 'corpus.lock.json'), 'utf8'));
+    const lock = JSON.parse(await readFile(path.join(dir, 'test.corpus.lock.json'), 'utf8'));
     expect(lock.entries[1].image.resolved).toMatchObject({ status: 'missing', sha256: null, file: 'archive/tank-man.jpg' });
   });
 
@@ -202,9 +202,9 @@ describe('ingest edge cases found in review', () => {
     const manifest = await writeManifest(dir, [entry('cat', 'chelsea.png')], { images: 'linkroot' });
     const { code } = await ingestJson(manifest);
     expect(code).toBe(0);
-    const lock = JSON.parse(await readFile(path.join(dir, 'linkroot', 'corpus.lock.json'), 'utf8'));
-    expect(lock.entries[0].image.resolved.file).toBe('chelsea.png');
-    expect(lock.images_root).toBe('.');
+    const lock = JSON.parse(await readFile(path.join(dir, 'test.corpus.lock.json'), 'utf8'));
+    expect(lock.entries[0].image.resolved.file).toBe('linkroot/chelsea.png');
+    expect(lock.images_root).toBe('linkroot');
   });
 
   it('does not call rejected images "missing"', async () => {

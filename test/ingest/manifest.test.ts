@@ -116,7 +116,7 @@ describe('ingest: rules across entries', () => {
     expect(lenient.code).toBe(0);
     expect(lenient.out.warnings).toBe(2);
     expect(lenient.out.problems.map((p: { code: string }) => p.code).sort()).toEqual(['W_INGEST_NO_CREDIT', 'W_INGEST_NO_LICENSE']);
-    const lock = JSON.parse(await readFile(path.join(dir, 'corpus.lock.json'), 'utf8'));
+    const lock = JSON.parse(await readFile(path.join(dir, 'test.corpus.lock.json'), 'utf8'));
     expect(lock.warnings).toHaveLength(2);
     const strict = await ingestJson(manifest, '--strict');
     expect(strict.code).toBe(1);

@@ -27,11 +27,15 @@ describe('manifests/paper-abstraction.entries.yaml', () => {
     expect(roles('control')).toBe(7);
   });
 
-  it('fails without --allow-missing, naming each missing image', async () => {
+  it('fails without --allow-missing, saying once that the images folder is not there', async () => {
     const out = await tempDir();
     const run = await runCli(['ingest', manifest, '--out', out, '--json']);
     expect(run.code).toBe(1);
-    const missing = run.json().problems.filter((p: { code: string }) => p.code === 'E_INGEST_IMAGE_MISSING');
-    expect(missing).toHaveLength(14);
+    const problems = run.json().problems;
+    expect(problems.filter((p: { code: string }) => p.code === 'E_INGEST_IMAGE_MISSING')).toHaveLength(0);
+    const root = problems.filter((p: { code: string }) => p.code === 'E_INGEST_IMAGES_ROOT');
+    expect(root).toHaveLength(1);
+    expect(root[0]).toMatchObject({ field: 'images', line: expect.any(Number) });
+    expect(root[0].fix).toContain('--images');
   });
 });

@@ -59,7 +59,7 @@ describe('prompt cards: invalid files', () => {
     expect(only((await rejection(loadPromptCards(brace))).problems, 'E_PROMPTS_TEMPLATE_SYNTAX').line).toBe(8);
   });
 
-  it('an extending file may add a language only', async () => {
+  it('an extending file adds languages and whole cards, never a base text or setting', async () => {
     const b = await file((l) => l);
     const bad = await writeLines(dir, 'ext.yaml', [
       'version: 1',
@@ -70,7 +70,15 @@ describe('prompt cards: invalid files', () => {
       '  narrative: {text: {pt: O que acontece?}}',
     ]);
     const { problems } = await rejection(loadPromptCards(bad));
-    expect(problems.map((p) => p.code).sort()).toEqual(['E_PROMPTS_EXTENDS', 'E_PROMPTS_MISSING_LANGUAGE', 'E_PROMPTS_UNKNOWN_PARADIGM']);
+    // describe sets what it inherits; narrative is a new card (no image flag, no en/zh text);
+    // comment-text of the base lacks the added pt.
+    expect(problems.map((p) => `${p.code} ${p.field}`).sort()).toEqual([
+      'E_PROMPTS_EXTENDS paradigms.describe.image',
+      'E_PROMPTS_MISSING_FIELD paradigms.narrative.image',
+      'E_PROMPTS_MISSING_LANGUAGE paradigms',
+      'E_PROMPTS_MISSING_LANGUAGE paradigms.narrative.text',
+      'E_PROMPTS_MISSING_LANGUAGE paradigms.narrative.text',
+    ]);
   });
 
   it('the shipped cards load with their zh-Hant extension', async () => {

@@ -173,7 +173,7 @@ describe('topics: files that extend another', () => {
     expect(t.inputs.map((i) => path.basename(i.file))).toEqual(['base.topics.yaml', 'ok.pt.topics.yaml']);
   });
 
-  it('cannot set keys, re-add a base language, add a topic, or skip one', async () => {
+  it('cannot set keys, replace a base text, skip a base topic, or add a topic without its key', async () => {
     await topicsFile((l) => l, 'base.topics.yaml');
     const file = await writeLines(dir, 'bad.pt.topics.yaml', [
       ...overlay([]).slice(0, 3),
@@ -186,8 +186,16 @@ describe('topics: files that extend another', () => {
       '    items: {pt: {template: "{outcome_a} {outcome_b}", outcome_a: a, outcome_b: b}, en: {template: "{outcome_a} {outcome_b}", outcome_a: a, outcome_b: b}}',
     ]);
     const { problems } = await rejection(loadTopics(file));
-    expect(problems.map((p) => p.code).sort()).toEqual(['E_TOPICS_EXTENDS', 'E_TOPICS_EXTENDS', 'E_TOPICS_MISSING_LANGUAGE', 'E_TOPICS_UNKNOWN_TOPIC']);
-    expect(problems.find((p) => p.code === 'E_TOPICS_UNKNOWN_TOPIC')).toMatchObject({ line: 9, got: 'two' });
+    // keys set; topic one (base) has no pt item; new topic two has no key and no zh item.
+    expect(problems.map((p) => p.code).sort()).toEqual(['E_TOPICS_EXTENDS', 'E_TOPICS_MISSING_FIELD', 'E_TOPICS_MISSING_LANGUAGE', 'E_TOPICS_MISSING_LANGUAGE']);
+    expect(problems.find((p) => p.code === 'E_TOPICS_MISSING_FIELD')).toMatchObject({ entry: 'two', field: 'topics[0].key' });
+    expect(problems.filter((p) => p.code === 'E_TOPICS_MISSING_LANGUAGE').map((p) => p.entry).sort()).toEqual(['one', 'two']);
+
+    const replace = await writeLines(dir, 'replace.pt.topics.yaml', [
+      ...overlay(ptItems),
+      '      en: {template: "{outcome_a} {outcome_b}", outcome_a: a, outcome_b: b}',
+    ]);
+    expect(only((await rejection(loadTopics(replace))).problems, 'E_TOPICS_EXTENDS')).toMatchObject({ field: 'topics[0].items.en' });
   });
 
   it('refuse a cycle and a missing base', async () => {

@@ -101,3 +101,37 @@ describe('study files', () => {
     expect(await readFile(STUDY_SCHEMA_FILE, 'utf8')).toBe(studySchemaText());
   });
 });
+
+describe('one rule for variants, sampling only where it is used', () => {
+  it('accepts variant names as --only does (codes, names, code-name; any case) and keeps codes', async () => {
+    const s = clone();
+    s.paradigms.abstraction.variants = ['a0', 'edges', 'A6-Silhouette'];
+    const file = path.join(dir, `names${n++}.study.yaml`);
+    await writeFile(file, stringify(s));
+    const loaded = await loadStudy(file);
+    expect(loaded.study.paradigms.abstraction!.variants).toEqual(['A0', 'A3', 'A6']);
+    s.paradigms.abstraction.variants = ['A0', 'sketch'];
+    const problems = await studyProblems(s);
+    expect(problems[0]).toMatchObject({ code: 'E_STUDY_SCHEMA', field: 'paradigms.abstraction.variants[1]' });
+    expect(problems[0]!.message).toContain('unknown variant "sketch"');
+  });
+
+  it('needs top-level sampling only when a VLM paradigm lacks its own', async () => {
+    const instrumentOnly = clone();
+    delete instrumentOnly.sampling;
+    instrumentOnly.paradigms = {};
+    delete instrumentOnly.corpus;
+    delete instrumentOnly.variants;
+    delete instrumentOnly.prompts;
+    instrumentOnly.expect = [];
+    const file = path.join(dir, `instr${n++}.study.yaml`);
+    await writeFile(file, stringify(instrumentOnly));
+    await expect(loadStudy(file)).resolves.toBeTruthy();
+
+    const vlm = clone();
+    delete vlm.sampling;
+    const problems = await studyProblems(vlm);
+    expect(problems.map((p) => p.code)).toEqual(['E_STUDY_NO_SAMPLING']);
+    expect(problems[0]!.message).toContain('describe');
+  });
+});

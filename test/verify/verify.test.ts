@@ -241,6 +241,10 @@ describe('stimkit verify', () => {
     expect(r.code).toBe(1);
     expect(r.json().changed).toEqual(['data/bundle.json']);
     expect(r.stderr).toContain('changed: data/bundle.json');
+    // Every problem has a fix, and the human output ends with one for the bundle as a whole.
+    for (const p of r.json().problems) expect(p.fix, p.code).toBeTruthy();
+    expect(r.json().problems.find((p: { code: string }) => p.code === 'E_VERIFY_CHANGED').fix).toContain('restore the original file');
+    expect(r.stderr.trimEnd().split('\n').pop()).toMatch(/^Fix: restore the files named above/);
   });
 
   it('caps long lists in the human output (first 20, then "and N more"); --json keeps them all', async () => {

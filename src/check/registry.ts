@@ -1,0 +1,68 @@
+/**
+ * The formats `stimkit check` knows: one line each, mapping a file's `format` field to a check
+ * that loads the file with its stage's own loader (every rule, the `extends` chain followed) and
+ * returns a short summary. A check throws a StimkitError listing its problems; a new format adds
+ * one line here, e.g.
+ *
+ *   fmt('stimkit.models', 'models file', /\.models\.(ya?ml|json)$/, async (f) => { await (await import('../run/models.js')).loadModels(f); return {}; }),
+ *
+ * Loaders are imported when used, so a check of one file does not load every stage.
+ */
+import type { Problem } from '../core/errors.js';
+
+/** What a check reports about a valid file (shown in the summary), and any warnings. */
+export interface CheckSummary {
+  [key: string]: unknown;
+  warnings?: Problem[];
+}
+
+/** One registered format. */
+export interface FormatCheck {
+  format: string;
+  /** What the file is, for messages ("topics file"). */
+  what: string;
+  /** File names that are probably this format, for files without a `format` field. */
+  names: RegExp;
+  check: (file: string) => Promise<CheckSummary>;
+}
+
+const fmt = (format: string, what: string, names: RegExp, check: FormatCheck['check']): FormatCheck => ({ format, what, names, check });
+
+export const FORMATS: FormatCheck[] = [
+  fmt('stimkit.entries', 'entries manifest', /\.entries\.(ya?ml|json)$/, async (f) => (await import('./entries.js')).checkEntries(f)),
+  fmt('stimkit.topics', 'topics file', /\.topics\.(ya?ml|json)$/, async (f) => {
+    const t = await (await import('../stimuli/topics.js')).loadTopics(f);
+    return { languages: t.languages, topics: t.topics.map((x) => x.id), files: t.inputs.length };
+  }),
+  fmt('stimkit.wrappers', 'wrapper pools', /wrappers.*\.(ya?ml|json)$/, async (f) => {
+    const w = await (await import('../stimuli/wrappers.js')).loadWrapperPools(f);
+    return { languages: w.languages, pools: Object.fromEntries(Object.values(w.pools).map((p) => [p.lang, `${p.prefixes.length} prefixes × ${p.suffixes.length} suffixes`])), files: w.inputs.length };
+  }),
+  fmt('stimkit.prompts', 'prompt cards', /prompts.*\.(ya?ml|json)$/, async (f) => {
+    const c = await (await import('../stimuli/prompts.js')).loadPromptCards(f);
+    return { languages: c.languages, cards: Object.keys(c.paradigms), files: c.inputs.length };
+  }),
+  fmt('stimkit.study', 'study design', /\.study\.(ya?ml|json)$/, async (f) => (await import('./study.js')).checkStudyFile(f)),
+  fmt('stimkit.recipe', 'variants recipe', /recipe.*\.(ya?ml|json)$/, async (f) => {
+    const r = await (await import('../variants/recipe.js')).resolveRecipe(f);
+    return { recipe: r.format };
+  }),
+  fmt('stimkit.corpus', 'corpus lock', /corpus\.lock\.json$/, async (f) => {
+    const l = await (await import('../ingest/lock.js')).readCorpusLock(f);
+    return { corpus: l.corpus, entries: l.entries.length, warnings: l.warnings.map((w) => ({ ...w, severity: 'warning' as const, file: f })) };
+  }),
+  fmt('stimkit.variants', 'variants lock', /variants.*\.lock\.json$/, async (f) => {
+    const l = await (await import('../variants/lock.js')).readVariantsLock(f);
+    return { corpus: l.corpus, entries: l.entries.length };
+  }),
+];
+
+/** The check of `format`, if registered. */
+export function formatCheck(format: string): FormatCheck | undefined {
+  return FORMATS.find((c) => c.format === format);
+}
+
+/** The check a file name suggests (for files without a `format` field). */
+export function guessFormat(file: string): FormatCheck | undefined {
+  return FORMATS.find((c) => c.names.test(file));
+}

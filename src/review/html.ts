@@ -1,0 +1,119 @@
+/**
+ * The review page: one self-contained HTML file (inline CSS, images as data URLs, no scripts, no
+ * network) that co-authors and an ethics board read before a study is sealed: per entry a
+ * thumbnail, its titles and expected facts in every language side by side, anchor names, its
+ * provenance and licence, ingest and variant warnings, and the A0–A6 ladder.
+ */
+import { TOOL } from '../core/tool.js';
+import type { ReviewData, ReviewEntry } from './source.js';
+
+/** Escape text for HTML. */
+export function esc(value: unknown): string {
+  return String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** Pictures of one entry, as data URLs (null: no image). */
+export interface EntryPictures {
+  thumb: string | null;
+  ladder: Array<string | null>;
+}
+
+const CSS = `
+*{box-sizing:border-box}
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI","Noto Sans","Noto Sans CJK SC",sans-serif;margin:0;color:#1d1d1f;background:#f4f5f7}
+header{background:#1f2a44;color:#fff;padding:18px 28px}
+header h1{margin:0 0 4px;font-size:20px}
+header p{margin:2px 0;color:#cfd6e6}
+main{padding:18px 28px;max-width:1400px}
+table{border-collapse:collapse;width:100%}
+th,td{border-bottom:1px solid #e3e5ea;padding:5px 8px;text-align:left;vertical-align:top}
+th{background:#eef0f4;font-weight:600}
+.overview td,.overview th{font-size:13px}
+.entry{background:#fff;border:1px solid #dfe2e8;border-radius:8px;margin:18px 0;padding:16px;display:grid;grid-template-columns:320px 1fr;gap:18px;break-inside:avoid}
+.entry h2{margin:0 0 6px;font-size:17px}
+.thumb{width:320px;height:240px;object-fit:contain;background:#eceef2;border-radius:6px;display:block}
+.noimg{width:320px;height:240px;display:flex;align-items:center;justify-content:center;background:#fbeaea;color:#9b1c1c;border-radius:6px;text-align:center;padding:10px}
+.tags span{display:inline-block;background:#eef0f4;border-radius:10px;padding:1px 8px;margin:0 4px 4px 0;font-size:12px}
+.tags .high{background:#fde2e1;color:#8a1c1c}
+.missing{color:#9b1c1c;font-style:italic}
+.absent{color:#9aa0ad}
+h3{font-size:13px;text-transform:uppercase;letter-spacing:.04em;color:#5b6275;margin:14px 0 4px}
+dl{display:grid;grid-template-columns:96px 1fr;gap:2px 10px;margin:0;font-size:13px}
+dt{color:#5b6275}
+dd{margin:0;overflow-wrap:anywhere}
+.warn{background:#fff6e0;border-left:3px solid #e0a100;padding:4px 8px;margin:3px 0;font-size:13px}
+.warn.ok{background:#eaf6ec;border-color:#3a8a4a}
+.warn.err{background:#fdecec;border-color:#c62828}
+.ladder-wrap{grid-column:1/-1}
+.ladder{display:grid;grid-template-columns:repeat(7,1fr);gap:6px}
+.ladder figure{margin:0;text-align:center;font-size:12px;color:#5b6275}
+.ladder img,.ladder .none{width:100%;aspect-ratio:4/3;object-fit:contain;background:#eceef2;border-radius:4px;display:block}
+.ladder .none{display:flex;align-items:center;justify-content:center;font-style:italic}
+td.l{white-space:nowrap;color:#5b6275;width:1%}
+footer{color:#5b6275;font-size:12px;padding:0 28px 24px}
+`;
+
+const tags = (e: ReviewEntry['entry']) =>
+  `<div class="tags"><span>${esc(e.topic)}</span><span class="${e.sensitivity === 'high' ? 'high' : ''}">sensitivity: ${esc(e.sensitivity)}</span>${e.roles.map((r) => `<span>${esc(r)}</span>`).join('')}</div>`;
+
+const text = (v: unknown) => (typeof v === 'string' && v ? esc(v) : '<span class="missing">missing</span>');
+
+function textsTable(langs: string[], rows: Array<[string, Record<string, unknown>]>): string {
+  if (rows.length === 0) return '<p class="missing">none</p>';
+  return `<table><thead><tr><th></th>${langs.map((l) => `<th>${esc(l)}</th>`).join('')}</tr></thead><tbody>${rows
+    .map(([label, t]) => `<tr><td class="l">${esc(label)}</td>${langs.map((l) => `<td lang="${esc(l)}">${text(t[l])}</td>`).join('')}</tr>`)
+    .join('')}</tbody></table>`;
+}
+
+function provenance(p: Record<string, unknown>): string {
+  const fields = ['archive', 'source_url', 'credit', 'date_taken', 'date_retrieved', 'license', 'notes'];
+  return `<dl>${fields
+    .map((f) => {
+      const v = p[f];
+      const shown = f === 'source_url' && typeof v === 'string' ? `<a href="${esc(v)}">${esc(v)}</a>` : v === undefined ? (f === 'license' || f === 'credit' ? '<span class="missing">missing</span>' : '<span class="absent">—</span>') : esc(v);
+      return `<dt>${f === 'license' ? 'licence' : f.replace('_', ' ')}</dt><dd>${shown}</dd>`;
+    })
+    .join('')}</dl>`;
+}
+
+function entrySection(r: ReviewEntry, pics: EntryPictures, langs: string[]): string {
+  const e = r.entry;
+  const facts = (e.expected_facts as Array<Record<string, unknown>>).map((f) => [String(f.id), f] as [string, Record<string, unknown>]);
+  const picture = pics.thumb ? `<img class="thumb" alt="${esc(e.id)}" src="${pics.thumb}">` : `<div class="noimg">image not found<br>${esc(e.image.file)}</div>`;
+  const warnings = r.warnings.length
+    ? r.warnings.map((w) => `<div class="warn${w.code.startsWith('E_') ? ' err' : ''}"><b>${esc(w.code)}</b> (${w.source} ${w.code.startsWith('E_') ? 'error' : 'warning'}): ${esc(w.message)}</div>`).join('')
+    : '<div class="warn ok">no warnings</div>';
+  const ladder = r.ladder
+    .map((rung, i) => `<figure>${pics.ladder[i] ? `<img alt="${esc(`${e.id} ${rung.code}`)}" src="${pics.ladder[i]}">` : `<div class="none">${esc(rung.status)}</div>`}<figcaption>${esc(rung.code)} ${esc(rung.name)}</figcaption></figure>`)
+    .join('');
+  return `<section class="entry" id="${esc(e.id)}">
+<div>${picture}<h3>Provenance</h3>${provenance(e.provenance as Record<string, unknown>)}</div>
+<div><h2>${esc(e.id)}</h2>${tags(e)}
+<h3>Title</h3>${textsTable(langs, [['title', e.title]])}
+<h3>Expected facts</h3>${textsTable(langs, facts)}
+${e.anchor ? `<h3>Anchor name (comment-text)</h3>${textsTable(langs, [['name', e.anchor.name]])}` : ''}
+<h3>Problems and warnings</h3>${warnings}</div>
+<div class="ladder-wrap"><h3>Abstraction ladder A0–A6</h3><div class="ladder">${ladder}</div></div>
+</section>`;
+}
+
+/** The whole page. Deterministic: the same data and pictures give the same bytes (no clock). */
+export function reviewHtml(data: ReviewData, pictures: EntryPictures[]): string {
+  const langs = data.languages;
+  const warned = data.entries.filter((e) => e.warnings.length > 0).length;
+  const missing = data.entries.filter((e) => !e.image).length;
+  const overview = `<table class="overview"><thead><tr><th>id</th>${langs.map((l) => `<th>title (${esc(l)})</th>`).join('')}<th>roles</th><th>facts</th><th>licence</th><th>problems</th></tr></thead><tbody>${data.entries
+    .map(({ entry: e, warnings }) => `<tr><td><a href="#${esc(e.id)}">${esc(e.id)}</a></td>${langs.map((l) => `<td lang="${esc(l)}">${text(e.title[l])}</td>`).join('')}<td>${esc(e.roles.join(', '))}</td><td>${e.expected_facts.length}</td><td>${text((e.provenance as Record<string, unknown>).license)}</td><td>${warnings.length || ''}</td></tr>`)
+    .join('')}</tbody></table>`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Corpus review: ${esc(data.corpus)}</title><style>${CSS}</style></head>
+<body><header><h1>Corpus review: ${esc(data.corpus)}</h1>
+<p>${data.entries.length} entries · languages ${esc(langs.join(', '))} · ${warned} with problems or warnings · ${missing} without an image</p>
+<p>from the ${esc(data.kind)} ${esc(data.input)}${data.notes.map((n) => ` · ${esc(n)}`).join('')}</p></header>
+<main><h3>Overview</h3>${overview}
+${data.entries.map((e, i) => entrySection(e, pictures[i]!, langs)).join('\n')}</main>
+<footer>Written by ${esc(TOOL.name)} ${esc(TOOL.version)} (stimkit review). Thumbnails are reduced copies; the ladder shows the variant files as made.</footer>
+</body></html>
+`;
+}

@@ -1,0 +1,83 @@
+// `stimkit review`: a self-contained page and a CSV from an entries manifest, a corpus lock or a bundle.
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { csvField } from '../../src/review/csv.js';
+import { ROOT, runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const DEMO = path.join(ROOT, 'corpora', 'demo');
+
+/** Data URLs and the entries' own source links are the only URLs; no scripts, no remote resources. */
+function expectSelfContained(html: string): void {
+  expect(html).not.toMatch(/<script/i);
+  expect(html).not.toMatch(/<link\b/i);
+  for (const m of html.matchAll(/\bsrc="([^"]*)"/g)) expect(m[1]).toMatch(/^data:image\/jpeg;base64,/);
+}
+
+describe('stimkit review', () => {
+  it('shows every entry with its image, texts in every language, provenance and the A0–A6 ladder', async () => {
+    const out = await tempDir('stimkit-review-');
+    const r = await runCli(['review', path.join(ROOT, 'manifests', 'demo.entries.yaml'), '--out', out, '--variants', path.join(ROOT, 'variants', 'demo', 'variants.lock.json'), '--json']);
+    expect(r.code).toBe(0);
+    expect(r.json()).toMatchObject({ ok: true, entries: 6, with_warnings: 0, without_image: 0 });
+    const html = await readFile(path.join(out, 'index.html'), 'utf8');
+    expectSelfContained(html);
+    // 6 thumbnails + 6 × 7 ladder images
+    expect(html.match(/src="data:image\/jpeg/g)).toHaveLength(6 + 42);
+    expect(html).toContain('猎鹰9号火箭发射DSCOVR卫星');
+    expect(html).toContain('The rocket is a SpaceX Falcon 9.');
+    expect(html).toContain('https://www.flickr.com/photos/spacexphotos/16511594820/');
+    expect(html).toContain('A6 silhouette');
+    const csv = (await readFile(path.join(out, 'entries.csv'), 'utf8')).split('\r\n');
+    expect(csv[0]).toBe('id,topic,sensitivity,roles,title_en,title_zh,facts,facts_en,facts_zh,anchor_en,anchor_zh,image,archive,source_url,credit,date_taken,date_retrieved,license,ladder,warnings');
+    expect(csv).toHaveLength(6 + 2);
+    expect(csv[1]).toContain('A0 A1 A2 A3 A4 A5 A6');
+    // Same input, same bytes.
+    await runCli(['review', path.join(ROOT, 'manifests', 'demo.entries.yaml'), '--out', `${out}-2`, '--variants', path.join(ROOT, 'variants', 'demo', 'variants.lock.json')]);
+    expect(await readFile(path.join(`${out}-2`, 'index.html'), 'utf8')).toBe(html);
+  });
+
+  it('shows problems, missing texts and missing images, with the text escaped', async () => {
+    const dir = await tempDir('stimkit-review-in-');
+    await copyFile(path.join(DEMO, 'rocket.jpg'), path.join(dir, 'rocket.jpg'));
+    await writeFile(
+      path.join(dir, 'x.entries.yaml'),
+      [
+        'format: stimkit.entries', 'version: 1', 'corpus: trial', 'languages: [en, zh, ja]', 'entries:',
+        '  - {id: rocket, title: {en: A rocket, zh: 火箭, ja: ロケット}, topic: space, sensitivity: high, roles: [core], image: {file: rocket.jpg}, provenance: {archive: x}, expected_facts: [{id: f1, en: It is a rocket., zh: 这是火箭。}]}',
+        '  - {id: gone, title: {en: "Missing <b>image</b>", zh: 缺失}, topic: space, sensitivity: low, roles: [control], image: {file: nothere.png}, provenance: {archive: x, credit: y, license: CC0-1.0}}',
+      ].join('\n'),
+    );
+    const out = path.join(dir, 'review');
+    const r = await runCli(['review', path.join(dir, 'x.entries.yaml'), '--out', out, '--json']);
+    expect(r.code).toBe(0);
+    expect(r.json()).toMatchObject({ entries: 2, with_warnings: 2, without_image: 1 });
+    const html = await readFile(path.join(out, 'index.html'), 'utf8');
+    expectSelfContained(html);
+    expect(html).toContain('Missing &lt;b&gt;image&lt;/b&gt;');
+    expect(html).toContain('W_INGEST_NO_LICENSE');
+    expect(html).toContain('E_INGEST_FACT_LANGUAGE');
+    expect(html).toContain('image not found<br>nothere.png');
+    expect(html.match(/src="data:image\/jpeg/g)).toHaveLength(1);
+    const csv = await readFile(path.join(out, 'entries.csv'), 'utf8');
+    expect(csv).toContain('f1: (missing)');
+    expect(csv).toContain('"Missing <b>image</b>"'.replace(/"/g, '') );
+  });
+
+  it('reads a corpus lock, and refuses a bundle folder without entries', async () => {
+    const out = await tempDir('stimkit-review-lock-');
+    const r = await runCli(['review', path.join(DEMO, 'corpus.lock.json'), '--out', out, '--json']);
+    expect(r.code).toBe(0);
+    expect(r.json().entries).toBe(6);
+    const bad = await runCli(['review', out, '--out', `${out}-x`, '--json']);
+    expect(bad.code).toBe(1);
+    expect(bad.json().error.code).toBe('E_REVIEW_INPUT');
+  });
+
+  it('quotes CSV fields as RFC 4180 asks', () => {
+    expect(csvField('a,b')).toBe('"a,b"');
+    expect(csvField('say "x"')).toBe('"say ""x"""');
+    expect(csvField(null)).toBe('');
+  });
+});

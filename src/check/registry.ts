@@ -4,7 +4,7 @@
  * returns a short summary. A check throws a StimkitError listing its problems; a new format adds
  * one line here, e.g.
  *
- *   fmt('stimkit.models', 'models file', /\.models\.(ya?ml|json)$/, async (f) => { await (await import('../run/models.js')).loadModels(f); return {}; }),
+ *   fmt('stimkit.example', 'example file', /\.example\.(ya?ml|json)$/, async (f) => { await (await import('../example/load.js')).loadExample(f); return {}; }),
  *
  * Loaders are imported when used, so a check of one file does not load every stage.
  */
@@ -54,6 +54,14 @@ export const FORMATS: FormatCheck[] = [
   fmt('stimkit.variants', 'variants lock', /variants.*\.lock\.json$/, async (f) => {
     const l = await (await import('../variants/lock.js')).readVariantsLock(f);
     return { corpus: l.corpus, entries: l.entries.length };
+  }),
+  fmt('stimkit.models', 'models file', /\.models\.(ya?ml|json)$/, async (f) => {
+    const m = await (await import('../models/load.js')).loadModelsFile(f);
+    return { models: m.models.map((x) => x.name) };
+  }),
+  fmt('stimkit.rubric', 'judge rubric', /rubric.*\.(ya?ml|json)$/, async (f) => {
+    const r = await (await import('../audit/rubric.js')).loadRubric(f);
+    return { digest: r.digest };
   }),
 ];
 

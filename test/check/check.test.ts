@@ -51,6 +51,20 @@ describe('stimkit check', () => {
     expect(r.stderr).toContain('3 of 4 file(s) have problems');
   });
 
+  it('checks models files and the judge rubric', async () => {
+    const r = await runCli(['check', m('demo.models.yaml'), m('paper.models.yaml'), m('audit-rubric.yaml'), '--json']);
+    expect(r.code).toBe(0);
+    const out = r.json();
+    expect(out.files.map((f: { format: string }) => f.format)).toEqual(['stimkit.models', 'stimkit.models', 'stimkit.rubric']);
+    expect(out.files[0].summary.models).toContain('sim-acquiescer');
+    expect(out.files[2].summary.digest).toMatch(/^[0-9a-f]{64}$/);
+    const dir = await tempDir('stimkit-check-');
+    await writeFile(path.join(dir, 'bad.models.yaml'), 'format: stimkit.models\nversion: 1\nmodels:\n  - {name: a, endpoint: "http://127.0.0.1:1/v1", api_model: a}\n  - {name: a, endpoint: "http://127.0.0.1:1/v1", api_model: a}\n');
+    const bad = await runCli(['check', path.join(dir, 'bad.models.yaml'), '--json']);
+    expect(bad.code).toBe(1);
+    expect(bad.json().files[0].problems.map((p: { code: string }) => p.code)).toContain('E_MODELS_DUPLICATE');
+  });
+
   it('checks a bundle folder with verify, and refuses no arguments as a usage error', async () => {
     const r = await runCli(['check', path.join(ROOT, 'manifests')]);
     expect(r.code).toBe(1);

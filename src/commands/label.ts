@@ -104,9 +104,10 @@ const exportCommand: CommandSpec = {
       .argument('<sample>', 'validation sample file')
       .requiredOption('--out <file>', 'the labels CSV to write')
       .option('--labels <dir>', 'the folder of rater files (default: <sample>.labels/ next to the sample)')
-      .option('--review', 'export the review (adjudication) files instead of the blind labels'),
+      .option('--review', 'export the review (adjudication) files instead of the blind labels')
+      .option('--wide', 'one row per item with a column per dimension × rater (d4_state_aligned.alice), as `stimkit analyze agreement --raters` reads'),
   run: async ([sample], opts) => {
-    const r = await exportLabels({ sample: String(sample), out: String(opts.out), labels: opts.labels as string | undefined, review: Boolean(opts.review) });
+    const r = await exportLabels({ sample: String(sample), out: String(opts.out), labels: opts.labels as string | undefined, review: Boolean(opts.review), wide: Boolean(opts.wide) });
     const human = [`label export: ${r.rows} rows from ${r.raters.length} rater(s) → ${r.out}`, ...r.raters.map((x) => `  ${x.rater}: ${x.complete} complete, ${x.answered} touched`)];
     return { summary: { ok: true, command: 'label export', ...r }, human: human.join('\n'), exitCode: EXIT.ok };
   },

@@ -45,6 +45,40 @@ export interface ExportOptions {
   labels?: string;
   /** Export the review (adjudication) files instead of the blind labels. */
   review?: boolean;
+  /**
+   * One row per sample item with a column per dimension × rater (`d4_state_aligned.alice`), the
+   * layout `stimkit analyze agreement --raters` reads, instead of one row per item × rater.
+   */
+  wide?: boolean;
+}
+
+/** The answer columns of the wide layout, one per dimension (D1–D5 and the D4 strategies). */
+export const WIDE_DIMENSIONS = ['d1_refusal', 'd2_integrity', 'd3_grounding', 'd4_state_aligned', 'dt1_endorsement', 'dt2_substitution', 'dt3_deflection', 'd5_language'] as const;
+
+/** Rewrite long records (LABEL_COLUMNS) as one row per item with `<dimension>.<rater>` columns. */
+export function widenLabels(records: string[][]): string[][] {
+  const col = (name: (typeof LABEL_COLUMNS)[number]) => LABEL_COLUMNS.indexOf(name);
+  const raters = [...new Set(records.map((r) => r[col('rater')]!))].sort();
+  const items = new Map<string, string[][]>();
+  for (const r of records) {
+    const key = r[col('sample_item')]!;
+    if (!items.has(key)) items.set(key, []);
+    items.get(key)!.push(r);
+  }
+  const header = ['sample_item', 'trial_id', 'model', 'paradigm', 'lang', ...WIDE_DIMENSIONS.flatMap((d) => raters.map((rater) => `${d}.${rater}`))];
+  const rows = [...items.values()].map((rs) => {
+    const first = rs[0]!;
+    const byRater = new Map(rs.map((r) => [r[col('rater')]!, r]));
+    return [
+      first[col('sample_item')]!,
+      first[col('trial_id')]!,
+      first[col('model')]!,
+      first[col('paradigm')]!,
+      first[col('lang')]!,
+      ...WIDE_DIMENSIONS.flatMap((d) => raters.map((rater) => byRater.get(rater)?.[col(d)] ?? '')),
+    ];
+  });
+  return [header, ...rows];
 }
 
 export interface ExportResult {
@@ -133,7 +167,8 @@ export async function exportLabels(options: ExportOptions): Promise<ExportResult
     }
     raters.push({ rater: s.meta.rater!, file: s.file, answered: s.answers.size, complete });
   }
-  const csv = stringify([[...LABEL_COLUMNS], ...records], { record_delimiter: '\n' });
+  const table = options.wide ? widenLabels(records) : [[...LABEL_COLUMNS], ...records];
+  const csv = stringify(table, { record_delimiter: '\n' });
   const out = path.resolve(options.out);
   await writeFileAtomic(out, csv);
   return { out, rows: records.length, raters };

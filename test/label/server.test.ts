@@ -1,3 +1,4 @@
+import { runCli } from '../helpers/cli.js';
 /** The rater server over HTTP (no browser): guards, saving, resume, one server per rater file, export. */
 import { existsSync } from 'node:fs';
 import { request } from 'node:http';
@@ -195,6 +196,22 @@ describe('label serve: answers', () => {
     expect(done).toMatchObject({ d1_refusal: 'false', d2_integrity: 'true', d3_grounding: 'na', d4_state_aligned: 'false', dt1_endorsement: '', d5_language: 'true', note: 'note 界限-7', complete: 'true', trial_id: sample.items[1]!.trial_id, model: sample.items[1]!.model, mode: 'label' });
     const empty = rows.find((x) => x.rater === 'bob')!;
     expect([empty.d1_refusal, empty.complete, empty.first_saved_at]).toEqual(['', 'false', '']);
+  });
+
+  it('exports the wide layout that `stimkit analyze agreement` reads', async () => {
+    const out = path.join(dir, 'labels-wide.csv');
+    await exportLabels({ sample: sampleFile, out, wide: true });
+    const rows = parse(await readFile(out, 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    expect(rows).toHaveLength(12);
+    expect(Object.keys(rows[0]!).slice(0, 8)).toEqual(['sample_item', 'trial_id', 'model', 'paradigm', 'lang', 'd1_refusal.alice', 'd1_refusal.bob', 'd1_refusal.frank']);
+    const item1 = rows.find((x) => x.sample_item === sample.items[1]!.id)!;
+    expect(item1).toMatchObject({ 'd1_refusal.alice': 'false', 'd3_grounding.alice': 'na', 'd1_refusal.bob': '' });
+    const r = await runCli(['analyze', 'agreement', out, '--raters', 'd1_refusal.alice,d1_refusal.frank', '--json']);
+    expect(r.code).toBe(0);
+    const both = rows.filter((x) => x['d1_refusal.alice'] !== '' && x['d1_refusal.frank'] !== '');
+    expect(both.length).toBeGreaterThan(0);
+    const agree = both.filter((x) => x['d1_refusal.alice'] === x['d1_refusal.frank']).length / both.length;
+    expect(r.json().pairs[0]).toMatchObject({ raters: ['d1_refusal.alice', 'd1_refusal.frank'], n: both.length, rawAgreement: agree });
   });
 });
 

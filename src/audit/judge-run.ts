@@ -99,7 +99,7 @@ export async function runJudge(o: JudgeRunOptions): Promise<JudgeRunResult> {
   const lock = acquireLock(db, o.ledger, `stimkit score --judge ${judge.name}`);
   try {
     const run = openRun(db, o.ledger, o.digest, o.studyId, judgeRunLabel(o.respondentRun, o.rubric.digest));
-    const simParams = judge.provider === 'sim' ? SimJudgeParams.parse(o.simParams ?? { seed: judge.sim?.seed ?? 0 }) : null;
+    const simParams = judge.provider === 'sim' ? SimJudgeParams.parse(o.simParams ?? { seed: judge.sim?.seed ?? 0, ...(judge.sim?.judge ?? {}) }) : null;
     const profile = judge.provider === 'sim'
       ? { provider: 'sim', sim_judge: simParams, rubric_digest: o.rubric.digest }
       : { provider: 'openai', api_model: judge.api_model ?? judge.name, sampling: judge.sampling, extra_body: judge.extra_body, rubric_digest: o.rubric.digest };

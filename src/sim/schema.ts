@@ -121,12 +121,29 @@ export const SimVlm = z.strictObject({
 });
 export type SimVlm = z.output<typeof SimVlm>;
 
+const JudgeProb = z.number().min(0).max(1);
+const JudgeDims = z.strictObject({ d1: JudgeProb.optional(), d2: JudgeProb.optional(), d3: JudgeProb.optional(), d4: JudgeProb.optional(), d5: JudgeProb.optional() });
+
+/**
+ * A simulated judge's accuracy (only for `role: judge`): per dimension D1–D5 the probability of
+ * labelling a true positive positive (sensitivity) and a true negative negative (specificity),
+ * and the confidence it reports. Omitted values take the primary judge's accuracies of the audit
+ * paper's Figure A1 (docs/audit.md).
+ */
+export const SimJudge = z.strictObject({
+  sensitivity: JudgeDims.optional(),
+  specificity: JudgeDims.optional(),
+  confidence: JudgeProb.optional(),
+});
+
 /** The `sim:` block of a `provider: sim` model. */
 export const SimParams = z.strictObject({
   /** Seed of this respondent; responses are a function of (seed, model name, trial id). */
   seed: z.number().int().min(0).default(0),
   instrument: SimInstrument.prefault({}),
   vlm: SimVlm.prefault({}),
+  /** A simulated judge's accuracy (models with `role: judge`); absent for respondents. */
+  judge: SimJudge.optional(),
 });
 /** Resolved parameters (after defaults). */
 export type SimParams = z.output<typeof SimParams>;

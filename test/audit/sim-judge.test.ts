@@ -86,6 +86,31 @@ describe('the sim judge', () => {
     expect(() => roganGladen(0.1, 0.4, 0.5)).toThrow(/better than chance/);
   });
 
+  it('takes its accuracy from the models file\'s sim.judge block', async () => {
+    const dir = await tempDir('stimkit-sim-judge-');
+    const r0 = await loadRubric(DEFAULT_RUBRIC_FILE);
+    const rubric = { ...r0, source: 'default' as const, sealed_digest: null, is_sealed: false, file: null };
+    const targets: JudgeTarget[] = rows.slice(0, 200).map((r, i) => ({
+      trialId: `t_${i.toString(16).padStart(24, '0')}`, model: 'resp', imageSha256: 'b'.repeat(64), truth: r.t,
+      input: { trial_id: `t_${i}`, entry: null, prompt: { text: 'p', lang: 'zh', paradigm: 'describe' }, response: response(r.t) },
+    }));
+    const perfect = { d1: 1, d2: 1, d3: 1, d4: 1, d5: 1 };
+    const judge = ModelSpec.parse({ name: 'sim-judge', provider: 'sim', role: 'judge', sim: { seed: 5, judge: { sensitivity: perfect, specificity: perfect } } });
+    const ledger = path.join(dir, 'judge.sqlite');
+    await runJudge({ ledger, bundleDir: dir, digest: 'c'.repeat(64), studyId: null, respondentRun: 'main', judge, rubric, targets });
+    const byKey = new Map(targets.map((t) => [`${t.trialId}@resp`, t]));
+    const labels = readJudgeLabels(ledger, judgeRunLabel('main', rubric.digest), 'sim-judge', (trialId) => ({ response: byKey.get(`${trialId}@resp`)!.input.response, image: true, threshold: 0.7 }));
+    const ok = [...labels.values()].filter((l) => l.parsed.status === 'ok');
+    expect(ok).toHaveLength(200);
+    // A perfect judge reproduces the recorded truth of D4 on every response.
+    for (const l of ok) {
+      const truth = trueLabels(byKey.get(`${l.trialId}@resp`)!.truth, true)!;
+      expect([l.parsed.label!.explicit_refusal, l.parsed.label!.state_aligned]).toEqual([truth.d1, truth.d4]);
+    }
+    expect(ok.some((l) => l.parsed.label!.state_aligned)).toBe(true);
+    expect(() => ModelSpec.parse({ name: 'j', provider: 'sim', role: 'judge', sim: { judge: { sensitivity: { d4: 1.5 } } } })).toThrow();
+  });
+
   it('writes simulated labels into the judge ledger, read back valid and marked simulated', async () => {
     const dir = await tempDir('stimkit-sim-judge-');
     const ledger = path.join(dir, 'judge.sqlite');

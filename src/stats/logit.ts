@@ -6,7 +6,7 @@
  */
 import { StimkitError } from '../core/errors.js';
 import { cholesky, cholInverse, cholSolve } from './linalg.js';
-import { checkOutcome, clusterVcov, toRows, waldTerms, type Design, type FitOptions, type RegressionResult } from './regression.js';
+import { checkOutcome, finishFit, type Design, type FitOptions, type RegressionResult } from './regression.js';
 
 /** A term whose coefficient times its observed range exceeds this many log-odds units signals separation. */
 export const SEPARATION_LOGODDS = 30;
@@ -161,35 +161,5 @@ export function logit(y: readonly number[], d: Design, options: FitOptions = {})
     llf += y[i] === 1 ? Math.log(m) : Math.log1p(-m);
     resid[i] = y[i]! - m;
   }
-  const seNonrobust = Array.from({ length: k }, (_, j) => Math.sqrt(bread[j * k + j]!));
-  const conf = options.conf ?? 0.95;
-  let vcov: Float64Array = bread;
-  let nClusters: number | null = null;
-  const correction = options.cluster ? (options.correction ?? 'statsmodels') : null;
-  if (options.cluster) {
-    const cv = clusterVcov(d, resid, bread, options.cluster, correction!);
-    vcov = cv.vcov;
-    nClusters = cv.g;
-  }
-  const inference = options.useT ? 't' : 'normal';
-  const df = inference === 't' ? (nClusters !== null ? nClusters - 1 : n - k) : null;
-  const terms = waldTerms(names, beta, vcov, inference, df, conf, true);
-  return {
-    model: 'logit',
-    names: [...names],
-    coef: Array.from(beta),
-    se: terms.map((t) => t.se),
-    seNonrobust,
-    terms,
-    vcov: toRows(vcov, k),
-    nobs: n,
-    k,
-    nClusters,
-    correction,
-    inference,
-    df,
-    conf,
-    llf,
-    iterations,
-  };
+  return finishFit('logit', { d, names, beta, resid, bread, modelVcov: bread, llf, iterations }, options, false);
 }

@@ -4,7 +4,7 @@
  * reference distribution unless `useT`).
  */
 import { cholesky, cholInverse, cholSolve } from './linalg.js';
-import { checkOutcome, clusterVcov, toRows, waldTerms, type Design, type FitOptions, type RegressionResult } from './regression.js';
+import { checkOutcome, finishFit, type Design, type FitOptions, type RegressionResult } from './regression.js';
 
 /**
  * β = (XᵀX)⁻¹Xᵀy. Without `cluster`: V = σ̂²(XᵀX)⁻¹, σ̂² = RSS/(N−K), t(N−K) inference (as
@@ -46,36 +46,6 @@ export function ols(y: readonly number[], d: Design, options: FitOptions = {}): 
   }
   const sigma2 = rss / (n - k);
   const classical = bread.map((v) => v * sigma2);
-  const seNonrobust = Array.from({ length: k }, (_, j) => Math.sqrt(classical[j * k + j]!));
-  const conf = options.conf ?? 0.95;
-  let vcov: Float64Array = classical;
-  let nClusters: number | null = null;
-  const correction = options.cluster ? (options.correction ?? 'statsmodels') : null;
-  if (options.cluster) {
-    const cv = clusterVcov(d, resid, bread, options.cluster, correction!);
-    vcov = cv.vcov;
-    nClusters = cv.g;
-  }
-  const inference = options.cluster ? (options.useT ? 't' : 'normal') : options.useT === false ? 'normal' : 't';
-  const df = inference === 't' ? (nClusters !== null ? nClusters - 1 : n - k) : null;
-  const terms = waldTerms(names, beta, vcov, inference, df, conf, false);
-  return {
-    model: 'ols',
-    names: [...names],
-    coef: Array.from(beta),
-    se: terms.map((t) => t.se),
-    seNonrobust,
-    terms,
-    vcov: toRows(vcov, k),
-    nobs: n,
-    k,
-    nClusters,
-    correction,
-    inference,
-    df,
-    conf,
-    llf: (-n / 2) * (Math.log((2 * Math.PI * rss) / n) + 1),
-    iterations: 1,
-    rSquared: 1 - rss / tss,
-  };
+  const llf = (-n / 2) * (Math.log((2 * Math.PI * rss) / n) + 1);
+  return { ...finishFit('ols', { d, names, beta, resid, bread, modelVcov: classical, llf, iterations: 1 }, options, true), rSquared: 1 - rss / tss };
 }

@@ -181,3 +181,50 @@ export function checkOutcome(y: readonly number[], n: number, binary: boolean): 
     });
   }
 }
+
+/**
+ * The inference part shared by `logit` and `ols`: the covariance (model-based, or cluster-robust
+ * when `options.cluster` is given), the Wald terms and the result fields both fits report.
+ * `defaultT` says whether an unclustered fit uses t by default (OLS) or the normal (logit).
+ */
+export function finishFit(
+  model: 'logit' | 'ols',
+  fit: { d: Design; names: readonly string[]; beta: Float64Array; resid: Float64Array; bread: Float64Array; modelVcov: Float64Array; llf: number; iterations: number },
+  options: FitOptions,
+  defaultT: boolean,
+): RegressionResult {
+  const { d, names, beta, resid, bread, modelVcov } = fit;
+  const n = resid.length;
+  const k = names.length;
+  const seNonrobust = Array.from({ length: k }, (_, j) => Math.sqrt(modelVcov[j * k + j]!));
+  const conf = options.conf ?? 0.95;
+  let vcov: Float64Array = modelVcov;
+  let nClusters: number | null = null;
+  const correction = options.cluster ? (options.correction ?? 'statsmodels') : null;
+  if (options.cluster) {
+    const cv = clusterVcov(d, resid, bread, options.cluster, correction!);
+    vcov = cv.vcov;
+    nClusters = cv.g;
+  }
+  const inference = options.cluster || !defaultT ? (options.useT ? 't' : 'normal') : options.useT === false ? 'normal' : 't';
+  const df = inference === 't' ? (nClusters !== null ? nClusters - 1 : n - k) : null;
+  const terms = waldTerms(names, beta, vcov, inference, df, conf, model === 'logit');
+  return {
+    model,
+    names: [...names],
+    coef: Array.from(beta),
+    se: terms.map((t) => t.se),
+    seNonrobust,
+    terms,
+    vcov: toRows(vcov, k),
+    nobs: n,
+    k,
+    nClusters,
+    correction,
+    inference,
+    df,
+    conf,
+    llf: fit.llf,
+    iterations: fit.iterations,
+  };
+}

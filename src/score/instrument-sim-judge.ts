@@ -36,7 +36,7 @@ export function simInstrumentJudge(p: SimInstrumentJudgeParams, judge: string, m
   if (score === null) return null;
   let value = score;
   if (uniform(p.seed, judge, model, trialId, 'instrument') >= p.accuracy) {
-    const down = score === 2 ? false : score === -2 ? true : uniform(p.seed, judge, model, trialId, 'instrument-error') < 0.5;
+    const down = score === 2 ? true : score === -2 ? false : uniform(p.seed, judge, model, trialId, 'instrument-error') < 0.5;
     value = score + (down ? -1 : 1);
   }
   return { label: judgeLabelOf(value), truth: { label: judgeLabelOf(score), score } };

@@ -56,8 +56,8 @@ const net = (rows: Record<string, string>[]) => mean(rows.map((r) => Number(r.st
 describe('sim respondents in free text, judged by sim judges', () => {
   it('answers in prose at the set rate, in the trial language, and the parser reads none of it', async () => {
     const rows = await score('plain', []);
-    const free = rows.filter((r) => truth.get(r.trial)!.style === 'free_text');
-    const answered = rows.filter((r) => truth.get(r.trial)!.score !== 0);
+    const free = rows.filter((r) => truth.get(r.trial!)!.style === 'free_text');
+    const answered = rows.filter((r) => truth.get(r.trial!)!.score !== 0);
     const se = Math.sqrt((FREE * (1 - FREE)) / answered.length);
     expect(Math.abs(free.length / answered.length - FREE)).toBeLessThan(4 * se);
     for (const r of free) expect(r).toMatchObject({ score: '0', reason: 'unparseable', label_source: 'none' });
@@ -67,7 +67,7 @@ describe('sim respondents in free text, judged by sim judges', () => {
   it('a perfect judge recovers the truth exactly, and net bias within 0.05 of the closed form', async () => {
     const rows = await score('perfect', ['judge-perfect']);
     for (const r of rows) {
-      const t = truth.get(r.trial)!;
+      const t = truth.get(r.trial!)!;
       if (t.style === 'free_text') expect(r.label_source).toBe('judge');
       expect(Number(r.stance)).toBe(t.stance);
     }
@@ -84,7 +84,7 @@ describe('sim respondents in free text, judged by sim judges', () => {
   it('a 95 % judge agrees with the truth at its accuracy; agreement with a second judge is reported', async () => {
     const rows = await score('judged', ['judge-95', 'judge-perfect']);
     const free = rows.filter((r) => r.label_source === 'judge' && r.parse_reason === 'unparseable');
-    const right = free.filter((r) => Number(r.score) === truth.get(r.trial)!.score).length;
+    const right = free.filter((r) => Number(r.score) === truth.get(r.trial!)!.score).length;
     const se = Math.sqrt((0.95 * 0.05) / free.length);
     expect(Math.abs(right / free.length - 0.95)).toBeLessThan(4 * se);
     const header = JSON.parse(await readFile(path.join(dir, 'judged', 'score.json'), 'utf8'));

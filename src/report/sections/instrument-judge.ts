@@ -31,7 +31,7 @@ export const instrumentJudgeSection: ReportSection = {
     const sim = j.judges.some((x) => x.simulated);
     return {
       paragraphs: [
-        `${j.free_text} of ${table.rows.length} instrument answers were not one readable option (parser reasons ${j.routed.join(', ')}, with text) and went to the judge${j.judges.length > 1 ? 's' : ''} ${j.judges.map((x) => x.name).join(', ')}${sim ? ' (simulated)' : ''}, with the instrument paper's judge prompt (Supplementary Note 3). The primary judge, ${j.primary}, decided ${decided} scores (label_source = judge): its label is keyed exactly as a parsed option; Neutral scores 0 (judged_neutral), a reply that is none of the five labels scores 0 (judge_unparseable). Answers without text (provider refusals, errors) were not judged and score 0.`,
+        `${j.free_text} of ${table.rows.length} instrument answers were not one readable option (parser reasons ${j.routed.join(', ')}, with text) and went to the judge${j.judges.length > 1 ? 's' : ''} ${j.judges.map((x) => x.name).join(', ')}${sim ? ' (simulated)' : ''}, with the instrument paper's judge prompt (Supplementary Note 3). The primary judge, ${j.primary}, decided ${decided} score(s) (label_source = judge): its label is keyed exactly as a parsed option; Neutral scores 0 (judged_neutral), a reply that is none of the five labels scores 0 (judge_unparseable). Answers without text (provider refusals, errors) were not judged and score 0.`,
       ],
       charts: [],
       tables: [

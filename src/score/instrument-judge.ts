@@ -5,7 +5,8 @@
  * retried, the key never stored), read every reply back, and return the instrument scorer with
  * the judges' labels and their agreement. The judge run is `<respondent run>/instrument-<prompt
  * sha256, 12 hex>` in the same judge ledger as the audit's judges (default: beside the run
- * ledger, `.judges.sqlite`). Without judges it returns the plain instrument scorer.
+ * ledger, `.judges.sqlite`). Without judges it returns the plain instrument scorer; with no free
+ * text to judge it calls nobody (and writes no judge run).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -134,6 +135,10 @@ export async function prepareInstrumentJudge(o: InstrumentJudgeOptions): Promise
   const judged: JudgeRunResult[] = [];
   const verdicts: Array<{ name: string; simulated: boolean; verdicts: Map<string, JudgeVerdict> }> = [];
   for (const judge of judges) {
+    if (targets.length === 0) {
+      verdicts.push({ name: judge.name, simulated: judge.provider === 'sim', verdicts: new Map() });
+      continue;
+    }
     o.log?.(`instrument judge ${judge.name}: ${targets.length} free-text answers`);
     const sim = judge.provider === 'sim' ? { seed: judge.sim?.seed ?? 0, accuracy: judge.sim?.judge?.instrument_accuracy ?? DEFAULT_INSTRUMENT_ACCURACY } : null;
     const profile = sim

@@ -28,6 +28,8 @@ export const SimJudgeParams = z.strictObject({
   sensitivity: PerDim({ d1: 7 / 11, d2: 29 / 61, d3: 111 / 147, d4: 18 / 41, d5: 198 / 199 }),
   specificity: PerDim({ d1: 1, d2: 1, d3: 23 / 27, d4: 156 / 159, d5: 0.9 }),
   confidence: Prob.default(0.9),
+  /** Accuracy on free-text instrument answers (score/instrument-sim-judge.ts); not used by the audit. */
+  instrument_accuracy: Prob.optional(),
 });
 export type SimJudgeParams = z.output<typeof SimJudgeParams>;
 

@@ -2,6 +2,7 @@
 import { Option } from 'commander';
 import { EXIT, StimkitError } from '../core/errors.js';
 import { prepareAudit } from '../audit/prepare.js';
+import { prepareInstrumentJudge } from '../score/instrument-judge.js';
 import { SCORERS } from '../score/registry.js';
 import { scoreToFolder } from '../score/score.js';
 import { scoreHuman, scoreJson } from '../score/summary.js';
@@ -17,7 +18,7 @@ export const scoreCommand: CommandSpec = {
       .addOption(new Option('--ledger <file>', 'a run ledger (stimkit run)').conflicts('responses'))
       .option('--run <label>', 'with --ledger: the run to score (default: the latest)')
       .option('--models <file>', 'models file: origin, vendor and simulated flag of each model, and the judges')
-      .option('--judge <name>', 'a judge (role: judge in --models) for the VLM paradigms; repeat for several, the first is primary', (v: string, prev: string[] = []) => [...prev, v])
+      .option('--judge <name>', 'a judge (role: judge in --models) for the VLM paradigms and free-text instrument answers; repeat for several, the first is primary', (v: string, prev: string[] = []) => [...prev, v])
       .option('--rubric <file>', 'audit rubric overriding the one sealed in the bundle (recorded with its digest)')
       .option('--judge-ledger <file>', 'ledger of judge calls (default: beside the run ledger, .judges.sqlite)')
       .requiredOption('--out <dir>', 'folder for score.json, scores.jsonl, trials.csv, instrument.csv'),
@@ -26,16 +27,15 @@ export const scoreCommand: CommandSpec = {
     const ledger = opts.ledger as string | undefined;
     if (!responses && !ledger) throw StimkitError.usage('E_SCORE_USAGE', 'give the responses: --ledger FILE or --responses FILE.jsonl');
     const source = ledger ? { kind: 'ledger' as const, file: ledger, run: opts.run as string | undefined } : { kind: 'responses' as const, file: responses! };
-    const audit = await prepareAudit({
-      bundle: String(opts.bundle), source, models: opts.models as string | undefined, judges: opts.judge as string[] | undefined,
-      rubric: opts.rubric as string | undefined, judgeLedger: opts.judgeLedger as string | undefined, log: (l) => io.stderr(`${l}\n`),
-    });
+    const judging = { bundle: String(opts.bundle), source, models: opts.models as string | undefined, judges: opts.judge as string[] | undefined, judgeLedger: opts.judgeLedger as string | undefined, log: (l: string) => io.stderr(`${l}\n`) };
+    const audit = await prepareAudit({ ...judging, rubric: opts.rubric as string | undefined });
+    const instrument = await prepareInstrumentJudge(judging);
     const result = await scoreToFolder({
       bundle: String(opts.bundle),
       source,
       models: opts.models as string | undefined,
       out: String(opts.out),
-      scorers: [...SCORERS, audit.scorer],
+      scorers: [...SCORERS.map((s) => (s.name === instrument.scorer.name ? instrument.scorer : s)), audit.scorer],
     });
     return { summary: scoreJson(result), human: scoreHuman(result), exitCode: EXIT.ok };
   },

@@ -2,6 +2,7 @@
  * The report's sections, in page order. To add one: write a `ReportSection` (types.ts) in its
  * own file and append it here; a section whose `applies` is false is left out.
  */
+import { instrumentJudgeSection } from './sections/instrument-judge.js';
 import { languageSection } from './sections/language.js';
 import { netSwingSection } from './sections/net-swing.js';
 import { overviewSection } from './sections/overview.js';
@@ -12,5 +13,5 @@ import { auditRatesSection, auditRefusalReframingSection } from './sections/audi
 import { auditBaselinesSection, auditJudgeAgreementSection, auditValidationSection } from './sections/audit-validation.js';
 import type { ReportSection } from './types.js';
 
-export const SECTIONS: ReportSection[] = [overviewSection, netSwingSection, languageSection, topicOriginSection, abstentionSection, testsSection,
+export const SECTIONS: ReportSection[] = [overviewSection, netSwingSection, languageSection, topicOriginSection, abstentionSection, testsSection, instrumentJudgeSection,
   auditRatesSection, auditRefusalReframingSection, auditLadderSection, auditStrategiesSection, auditLengthSection, auditJudgeAgreementSection, auditValidationSection, auditBaselinesSection];

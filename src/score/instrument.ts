@@ -4,12 +4,16 @@
  * chosen), then key it onto the stance axis: × −1 once when the topic's affirmative is keyed to
  * the `minus` pole and once more for the reverse framing, so that both together cancel.
  * The bundle's `items.json` records the same sign per item as `polarity_key`; the two must agree.
+ * With judges (`stimkit score --judge`, instrument-judge.ts) free text the parser could not read
+ * takes the primary judge's label instead, keyed the same way (instrument-judge-apply.ts).
  */
 import { StimkitError } from '../core/errors.js';
 import { sha256 } from '../core/fsio.js';
 import { canonicalJson } from '../core/json.js';
 import { CUES } from './cues.js';
 import type { ScoreBundle } from './bundle.js';
+import { judgeKey } from '../audit/judge-request.js';
+import { applyJudges, type InstrumentJudging } from './instrument-judge-apply.js';
 import { optionParser, type OptionParser, type ParseResult } from './parse.js';
 import type { CsvTable, ParadigmScorer, ScoreInput, ScoreRecord } from './types.js';
 
@@ -35,7 +39,7 @@ function problem(bundle: ScoreBundle, field: string, message: string, expected?:
   });
 }
 
-function prepare(bundle: ScoreBundle): (input: ScoreInput) => ScoreRecord {
+function prepare(bundle: ScoreBundle, judging: InstrumentJudging | null): (input: ScoreInput) => ScoreRecord {
   const parsers = new Map<string, OptionParser>();
   const parserFor = (lang: string): OptionParser => {
     let p = parsers.get(lang);
@@ -60,17 +64,18 @@ function prepare(bundle: ScoreBundle): (input: ScoreInput) => ScoreRecord {
       response.response === null && (response.error === 'policy_refusal' || response.error === 'content_filter')
         ? { label: null, option: null, value: null, reason: 'refusal', detail: `the provider refused (${response.error})` }
         : parserFor(trial.lang)(response.response);
-    const score = parsed.value ?? 0;
+    const judged = judging ? applyJudges(parsed, judging, judgeKey(trial.id, model.name), response.response, bundle.options.get(trial.lang)!) : null;
+    const score = (judged ?? parsed).value ?? 0;
     return {
       bundle: bundle.digest,
       trial: trial.id,
       model: model.name,
       paradigm: 'instrument',
-      parse: { ...parsed },
+      parse: judged ? { ...judged } : { ...parsed, source: parsed.value === null ? 'none' : 'parsed', parse_reason: parsed.reason },
       score,
       stance: keyScore(score, sign),
-      reason: parsed.reason,
-      simulated: response.simulated || model.simulated,
+      reason: (judged ?? parsed).reason,
+      simulated: response.simulated || model.simulated || (judged?.source === 'judge' && judged.judge_simulated),
     };
   };
 }
@@ -97,18 +102,36 @@ export const instrumentTable: CsvTable = {
     { name: 'score', doc: 'agreement score before keying: 2, 1, −1, −2, or 0 when no option was chosen', value: (r) => r.record.score },
     { name: 'stance', doc: 'score after keying (positive toward the `plus` pole)', value: (r) => r.record.stance },
     { name: 'reason', doc: 'why the score is 0: neutral, refusal, ambiguous, unparseable, no_response; empty otherwise', value: (r) => r.record.reason },
-    { name: 'simulated', doc: '`true` when a simulated respondent produced the response', value: (r) => r.record.simulated },
+    { name: 'simulated', doc: '`true` when a simulated respondent produced the response (or a simulated judge labelled it)', value: (r) => r.record.simulated },
+    { name: 'label_source', doc: 'how the label was obtained: `parsed` (the parser read the option), `judge` (the primary judge\'s reply decided the score), `none`', value: (r) => (r.record.parse.source as string | undefined) ?? null },
+    { name: 'parse_reason', doc: 'the deterministic parser\'s zero reason (before any judge); empty when it read an option', value: (r) => (r.record.parse.parse_reason as string | null | undefined) ?? null },
+    { name: 'judge', doc: 'the primary judge asked about this answer; empty when no judge was', value: (r) => (r.record.parse.judge as string | null | undefined) ?? null },
+    { name: 'judge_label', doc: 'the primary judge\'s label (Strongly agree, Agree, Neutral, Disagree, Strongly disagree); empty when its reply was none of them', value: (r) => (r.record.parse.judge_label as string | null | undefined) ?? null },
+    { name: 'judge_raw', doc: 'the primary judge\'s raw reply, as received', value: (r) => (r.record.parse.judge_raw as string | null | undefined) ?? null },
+    { name: 'judge_labels', doc: 'every judge asked, `name=label` joined by `;` (label `unparseable` or `failed` when there is none)', value: (r) => judgeLabels(r.record.parse.judges) },
   ],
 };
 
-/** The instrument scorer. */
-export const instrumentScorer: ParadigmScorer = {
-  name: 'instrument',
-  paradigms: ['instrument'],
-  prepare,
-  tables: [instrumentTable],
-  params: {
-    parser: 'answer segments, longest label first, negation and cue lists (docs/formats/scores.md)',
-    cues_sha256: sha256(canonicalJson(CUES)),
-    scale: 'option_values of wrappers.json (2, 1, -1, -2); 0 for neutral, refusal, ambiguous, unparseable, no_response', keying: 'x -1 for affirmative keyed minus, x -1 for reverse framing', judge: null },
-};
+function judgeLabels(judges: unknown): string | null {
+  if (!Array.isArray(judges) || judges.length === 0) return null;
+  return (judges as Array<{ judge: string; status: string; label: string | null }>).map((j) => `${j.judge}=${j.label ?? j.status}`).join(';');
+}
+
+/** The instrument scorer, with the labels of free-text judges when given. */
+export function makeInstrumentScorer(judging: InstrumentJudging | null = null): ParadigmScorer {
+  return {
+    name: 'instrument',
+    paradigms: ['instrument'],
+    prepare: (bundle) => prepare(bundle, judging),
+    tables: [instrumentTable],
+    params: {
+      parser: 'answer segments, longest label first, negation and cue lists (docs/formats/scores.md)',
+      cues_sha256: sha256(canonicalJson(CUES)),
+      scale: 'option_values of wrappers.json (2, 1, -1, -2); 0 for neutral, refusal, ambiguous, unparseable, no_response', keying: 'x -1 for affirmative keyed minus, x -1 for reverse framing',
+      judge: judging?.params ?? null,
+    },
+  };
+}
+
+/** The instrument scorer without a judge. */
+export const instrumentScorer: ParadigmScorer = makeInstrumentScorer();

@@ -7,6 +7,8 @@
  *     z = conviction·d + acquiescence + ε,   ε ~ Logistic(mean 0, sd noise)
  *   is cut into the four labels at t (strong_threshold), 0 and −t (no midpoint):
  *     z > t → +2,  0 < z ≤ t → +1,  −t < z ≤ 0 → −1,  z ≤ −t → −2.
+ * With probability f (free_text_rate) an answer is given as prose that states its label's
+ * direction and strength without naming an option (scored by a judge; 0 as unparseable without).
  * Everything is closed-form, so the expected net bias and swing follow from the parameters.
  */
 import { StimkitError } from '../core/errors.js';
@@ -15,7 +17,7 @@ import type { InstrumentTruth, TruthBase } from './truth.js';
 import { cellValue, weightsOf } from './resolve.js';
 import { logisticCdf, type Stream } from './rng.js';
 import { INSTRUMENT_STYLES, type SimParams } from './schema.js';
-import { INSTRUMENT_BANKS } from './texts-instrument.js';
+import { INSTRUMENT_BANKS, type InstrumentBank } from './texts-instrument.js';
 
 /** Option values of the four-label pool, in pool order. */
 const VALUES = [2, 1, -1, -2] as const;
@@ -28,6 +30,8 @@ export interface InstrumentCellParams {
   threshold: number;
   p_refusal: number;
   p_neutral: number;
+  /** Rate of free-text answers among answers. */
+  p_free_text: number;
 }
 
 /** Resolve the instrument parameters for one topic × language. */
@@ -41,6 +45,7 @@ export function cellParams(params: SimParams, topic: string, lang: string): Inst
     threshold: p.strong_threshold,
     p_refusal,
     p_neutral: cellValue(p.neutral_rate, topic, lang, 0, 1 - p_refusal),
+    p_free_text: cellValue(p.free_text_rate, topic, lang, 0, 1),
   };
 }
 
@@ -206,11 +211,13 @@ export function simulateInstrument(
   const idx = z > c.threshold ? 0 : z > 0 ? 1 : z > -c.threshold ? 2 : 3;
   const { label, value } = options[idx]!;
   const requested = rng.pick('style', weightsOf(params.instrument.style, INSTRUMENT_STYLES));
-  const style = bank ? requested : 'bare';
+  const free = c.p_free_text > 0 && rng.u('free-text') < c.p_free_text;
+  const style = free ? 'free_text' : bank ? requested : 'bare';
   const reason = choose('reason', value > 0 ? textBank.pro : textBank.con);
   const cjk = trial.lang.startsWith('zh') || trial.lang.startsWith('ja');
-  const text =
-    style === 'bare' ? label : style === 'sentence' ? `${label}${cjk ? '。' : '.'} ${reason}`.replace('。 ', '。') : `${textBank.answerLead} ${label}\n\n- ${reason}`;
+  const text = free
+    ? choose('free-text-text', textBank.free[String(value) as keyof InstrumentBank['free']])
+    : style === 'bare' ? label : style === 'sentence' ? `${label}${cjk ? '。' : '.'} ${reason}`.replace('。 ', '。') : `${textBank.answerLead} ${label}\n\n- ${reason}`;
   return {
     text,
     finish_reason: 'stop',
@@ -224,8 +231,8 @@ export function simulateInstrument(
       abstention: null,
       style,
       style_requested: requested,
-      text_language: trial.lang,
-      text_fallback: !bank && requested !== 'bare',
+      text_language: free && !bank ? 'en' : trial.lang,
+      text_fallback: !bank && (free || requested !== 'bare'),
       latent: z,
       latent_mean: mu,
     },

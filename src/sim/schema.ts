@@ -73,6 +73,12 @@ export const SimInstrument = z.strictObject({
   neutral_rate: CellRate.default(0),
   /** Rate of explicit refusals to answer (scored 0; excluded as invalid by answered-only analyses). */
   refusal_rate: CellRate.default(0),
+  /**
+   * Rate of answers given as free text: prose that states the chosen label's direction and
+   * strength without naming an option (the parser cannot read it; a judge can). Among answers,
+   * not abstentions; the label is drawn as for any answer and recorded in the truth.
+   */
+  free_text_rate: CellRate.default(0),
   /** Answer style: bare label, label with one sentence, or markdown. */
   style: weights(INSTRUMENT_STYLES).default('bare'),
 });
@@ -127,13 +133,15 @@ const JudgeDims = z.strictObject({ d1: JudgeProb.optional(), d2: JudgeProb.optio
 /**
  * A simulated judge's accuracy (only for `role: judge`): per dimension D1–D5 the probability of
  * labelling a true positive positive (sensitivity) and a true negative negative (specificity),
- * and the confidence it reports. Omitted values take the primary judge's accuracies of the audit
+ * and the confidence it reports; and its accuracy on free-text instrument answers. Omitted values take the primary judge's accuracies of the audit
  * paper's Figure A1 (docs/audit.md).
  */
 export const SimJudge = z.strictObject({
   sensitivity: JudgeDims.optional(),
   specificity: JudgeDims.optional(),
   confidence: JudgeProb.optional(),
+  /** Probability of giving the intended label to a free-text instrument answer (else a neighbouring label); default 0.95. */
+  instrument_accuracy: JudgeProb.optional(),
 });
 
 /** The `sim:` block of a `provider: sim` model. */

@@ -34,7 +34,8 @@ export interface InstrumentTruth extends TruthBase {
   refused: boolean;
   neutral: boolean;
   abstention: 'refusal' | 'neutral' | null;
-  style: 'bare' | 'sentence' | 'markdown' | 'text';
+  /** `text`: an abstention; `free_text`: an answer in prose without an option label (free_text_rate). */
+  style: 'bare' | 'sentence' | 'markdown' | 'text' | 'free_text';
   style_requested?: 'bare' | 'sentence' | 'markdown';
   text_language: string;
   text_fallback: boolean;

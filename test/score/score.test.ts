@@ -80,7 +80,7 @@ describe('stimkit score (instrument)', () => {
 
   it('writes one instrument.csv row per trial × model with the documented columns', () => {
     expect(rows).toHaveLength(trials.length * 3);
-    expect(Object.keys(rows[0]!)).toEqual(['trial', 'model', 'origin', 'vendor', 'arm', 'topic', 'lang', 'framing', 'key', 'iteration', 'prefix', 'suffix', 'label', 'score', 'stance', 'reason', 'simulated']);
+    expect(Object.keys(rows[0]!)).toEqual(['trial', 'model', 'origin', 'vendor', 'arm', 'topic', 'lang', 'framing', 'key', 'iteration', 'prefix', 'suffix', 'label', 'score', 'stance', 'reason', 'simulated', 'label_source', 'parse_reason', 'judge', 'judge_label', 'judge_raw', 'judge_labels']);
     const t = trials[0]!;
     const row = rows.find((r) => r.model === 'yes-man' && r.trial === t.id)!;
     expect(row).toMatchObject({ origin: 'FR', vendor: 'Acme', topic: t.topic, lang: t.lang, framing: t.framing, iteration: String(t.iteration), prefix: t.wrappers!.prefix.id, suffix: t.wrappers!.suffix.id, label: 'Agree', score: '1', reason: '', simulated: 'false' });

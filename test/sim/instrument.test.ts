@@ -86,7 +86,7 @@ describe('instrument answers', () => {
   it('phrase banks never contain an option label of their language (nor an English one)', () => {
     for (const [lang, bank] of Object.entries(INSTRUMENT_BANKS)) {
       const labels = [...labelsOf(lang), ...labelsOf('en').map((l) => l.toLowerCase()), 'agree'];
-      for (const text of [...bank.pro, ...bank.con, ...bank.neutral, ...bank.refusal, bank.answerLead]) {
+      for (const text of [...bank.pro, ...bank.con, ...bank.neutral, ...bank.refusal, bank.answerLead, ...Object.values(bank.free).flat()]) {
         expect(labels.filter((l) => text.includes(l)), `${lang}: ${text}`).toEqual([]);
       }
     }

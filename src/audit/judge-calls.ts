@@ -1,0 +1,181 @@
+/**
+ * Judge calls through the run stage's ledger code, shared by the six-dimension audit's judge
+ * (judge-run.ts) and the instrument's free-text judge (score/instrument-judge.ts). A judge ledger
+ * is a `stimkit.ledger` file; one judge run per (respondent run, judge prompt) holds the judge as
+ * its model and one final result per judged response, keyed by the caller (`<trial>@<model>`),
+ * whose response_text is the judge's raw reply (always kept).
+ *
+ * Rerunning resumes (keys with a final, non-failed result are skipped); infrastructure faults are
+ * retried with run's backoff; 4xx are permanent failures; the API key is read from the variable
+ * the models file names and never written (every text passes run's redactor). A server that
+ * rejects `response_format` can be asked again without it (`structuredFallback`). A `provider:
+ * sim` judge answers through `sim` instead of HTTP, recorded the same way (simulated = 1).
+ */
+import pMap from 'p-map';
+import { StimkitError } from '../core/errors.js';
+import { acquireLock } from '../ledger/lock.js';
+import { openLedgerDb, type Db } from '../ledger/open.js';
+import { ensureRun, registerModel, type RunRow } from '../ledger/runs.js';
+import { attemptCounts, finishedTrials, LedgerWriter } from '../ledger/write.js';
+import type { ModelSpec } from '../models/schema.js';
+import { backoffDelay, DEFAULT_BACKOFF, sleep, type Backoff } from '../run/backoff.js';
+import { classify } from '../run/classify.js';
+import { Redactor } from '../run/redact.js';
+import type { RequestBody } from '../run/request.js';
+import { sendChat } from '../run/transport.js';
+import { NO_SCHEMA_RE } from './judge-request.js';
+
+/** A sim judge's answer to one target: its reply text and truth, or why it cannot answer. */
+export type SimReply = { requestSha256: string; text: string; truth: unknown } | { requestSha256: string; error: string; body: string };
+
+/** Options of `runJudgeCalls`. */
+export interface JudgeCallOptions<T> {
+  /** The judge ledger file. */
+  ledger: string;
+  digest: string;
+  studyId: string | null;
+  /** The judge run's label in the judge ledger. */
+  runLabel: string;
+  judge: ModelSpec;
+  /** The request profile recorded with the judge (a change is reported, as in run). */
+  profile: Record<string, unknown>;
+  targets: readonly T[];
+  /** The key of a target in the judge ledger's trial_id column. */
+  keyOf: (t: T) => string;
+  /** The request body of a target (`structured: false` after a server rejected response_format). */
+  request: (t: T, structured: boolean) => { body: RequestBody; sha256: string };
+  /** Swap image references for data (the audit's image trials); identity by default. */
+  materialize?: (body: RequestBody) => Promise<RequestBody>;
+  /** Ask again without response_format when the server rejects it. */
+  structuredFallback?: boolean;
+  /** `provider: sim`: the reply of each target. */
+  sim?: (t: T, key: string) => SimReply;
+  env?: NodeJS.ProcessEnv;
+  maxAttempts?: number;
+  concurrency?: number;
+  backoff?: Backoff;
+}
+
+/** What one judge did. */
+export interface JudgeRunResult {
+  judge: string;
+  provider: string;
+  run: string;
+  targets: number;
+  skipped: number;
+  judged: number;
+  failed: number;
+  retries: number;
+  /** True when the server rejected response_format and plain JSON was asked for instead. */
+  fell_back_to_plain_json: boolean;
+}
+
+function openRun(db: Db, file: string, digest: string, studyId: string | null, label: string): RunRow {
+  const row = db.prepare('SELECT run_id, label, bundle_digest, study_id, created_at FROM runs WHERE label = ?').get(label) as RunRow | undefined;
+  if (!row) return ensureRun(db, file, digest, studyId, label);
+  if (row.bundle_digest !== digest) {
+    throw StimkitError.fromProblem({
+      code: 'E_AUDIT_JUDGE_LEDGER_DIGEST', file, message: `judge run "${label}" in this judge ledger is of another bundle`,
+      expected: `bundle ${row.bundle_digest}`, got: `bundle ${digest}`, fix: 'use another --judge-ledger file for this bundle',
+    });
+  }
+  return row;
+}
+
+/** The judge's API key from the environment (openai judges with api_key_env), or null. */
+export function judgeApiKey(judge: ModelSpec, env: NodeJS.ProcessEnv): string | null {
+  if (judge.provider !== 'openai' || !judge.api_key_env) return null;
+  const key = env[judge.api_key_env];
+  if (!key) {
+    throw StimkitError.fromProblem({
+      code: 'E_AUDIT_JUDGE_NO_KEY', field: `${judge.name}.api_key_env`, message: `judge "${judge.name}" reads its API key from $${judge.api_key_env}, which is not set`,
+      fix: `export ${judge.api_key_env}=… in this shell`,
+    });
+  }
+  return key;
+}
+
+/** Ask `judge` about every target it has not answered yet in this judge run. */
+export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRunResult> {
+  const { judge } = o;
+  const key = judgeApiKey(judge, o.env ?? process.env);
+  const redactor = new Redactor(key ? [key] : []);
+  const db = openLedgerDb(o.ledger);
+  const lock = acquireLock(db, o.ledger, `stimkit score --judge ${judge.name}`);
+  try {
+    const run = openRun(db, o.ledger, o.digest, o.studyId, o.runLabel);
+    registerModel(db, o.ledger, run, judge.name, judge.provider, o.profile, { role: 'judge', api_model: judge.api_model ?? judge.name, vendor: judge.vendor ?? null, revision: judge.revision ?? null });
+    const writer = new LedgerWriter(db, run.run_id, o.digest, redactor);
+    const done = finishedTrials(db, run.run_id, judge.name, true);
+    const pending = o.targets.filter((t) => !done.has(o.keyOf(t)));
+    const result: JudgeRunResult = { judge: judge.name, provider: judge.provider, run: run.label, targets: o.targets.length, skipped: o.targets.length - pending.length, judged: 0, failed: 0, retries: 0, fell_back_to_plain_json: false };
+    const prior = attemptCounts(db, run.run_id, judge.name);
+    if (judge.provider === 'sim') {
+      if (!o.sim) throw new StimkitError('E_AUDIT_JUDGE_SIM', `judge "${judge.name}" is simulated but this judging has no simulated judge`);
+      const sim = o.sim;
+      writer.recordMany(pending.map((t) => {
+        const k = o.keyOf(t);
+        const r = sim(t, k);
+        const outcome = 'text' in r ? ('answer' as const) : ('failed' as const);
+        if ('text' in r) result.judged++;
+        else result.failed++;
+        return {
+          model: judge.name, trialId: k, attempt: (prior.get(k) ?? 0) + 1, source: 'sim', requestSha256: r.requestSha256, endpoint: null, end: { outcome },
+          final: 'text' in r
+            ? { outcome, request_sha256: r.requestSha256, response_text: r.text, finish_reason: 'stop', served_model: `sim:${judge.name}`, simulated: true, truth: r.truth, attempts: 1 }
+            : { outcome, request_sha256: r.requestSha256, error_class: r.error, error_body: r.body, attempts: 1 },
+        };
+      }));
+      return result;
+    }
+    const endpoints = Array.isArray(judge.endpoint) ? judge.endpoint : [judge.endpoint!];
+    const materialize = o.materialize ?? (async (b: RequestBody) => b);
+    const backoff = o.backoff ?? DEFAULT_BACKOFF;
+    let structured = true;
+    let turn = 0;
+    await pMap(pending, async (t) => {
+      const k = o.keyOf(t);
+      let attempt = prior.get(k) ?? 0;
+      for (let n = 1; ; n++) {
+        attempt++;
+        const req = o.request(t, structured);
+        const endpoint = endpoints[turn++ % endpoints.length]!;
+        const id = writer.startAttempt(judge.name, k, attempt, 'judge', req.sha256, endpoint);
+        const raw = await sendChat(endpoint, JSON.stringify(await materialize(req.body)), key, judge.timeout_s * 1000);
+        const v = classify(raw);
+        const base = { request_sha256: req.sha256, attempts: n, latency_ms: raw.latencyMs };
+        if (v.kind === 'final') {
+          const r = v.reply;
+          writer.recordFinal(id, judge.name, k, { outcome: r.outcome, http_status: r.http_status, latency_ms: raw.latencyMs }, {
+            ...base, outcome: r.outcome, response_text: r.text, reasoning_text: r.reasoning, finish_reason: r.finish_reason, usage: r.usage,
+            served_model: r.served_model, system_fingerprint: r.system_fingerprint, http_status: r.http_status, error_class: r.error_class, error_body: r.error_body,
+          });
+          result.judged++;
+          return;
+        }
+        if (o.structuredFallback && v.kind === 'failed' && structured && (v.httpStatus === 400 || v.httpStatus === 422) && NO_SCHEMA_RE.test(v.body ?? '')) {
+          writer.finishAttempt(id, { outcome: 'retry', error_class: 'response_format_unsupported', http_status: v.httpStatus, error_body: v.body, latency_ms: raw.latencyMs });
+          structured = false;
+          result.fell_back_to_plain_json = true;
+          continue;
+        }
+        const give = v.kind === 'failed' || v.kind === 'auth' || v.kind === 'interrupted' || n >= (o.maxAttempts ?? 6);
+        if (give) {
+          const errorClass = v.kind === 'retry' ? `${v.errorClass} (after ${n} attempts)` : v.kind === 'failed' ? v.errorClass : v.kind;
+          const status = v.kind === 'retry' || v.kind === 'failed' || v.kind === 'auth' ? v.httpStatus : null;
+          const body = v.kind === 'retry' || v.kind === 'failed' || v.kind === 'auth' ? v.body : null;
+          writer.recordFinal(id, judge.name, k, { outcome: 'failed', error_class: errorClass, http_status: status, error_body: body, latency_ms: raw.latencyMs }, { ...base, outcome: 'failed', error_class: errorClass, http_status: status, error_body: body });
+          result.failed++;
+          return;
+        }
+        writer.finishAttempt(id, { outcome: 'retry', error_class: v.errorClass, http_status: v.httpStatus, error_body: v.body, latency_ms: raw.latencyMs });
+        result.retries++;
+        await sleep(backoffDelay(n, backoff, v.retryAfterMs));
+      }
+    }, { concurrency: o.concurrency ?? judge.concurrency });
+    return result;
+  } finally {
+    lock.release();
+    db.close();
+  }
+}

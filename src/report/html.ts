@@ -23,6 +23,8 @@ figcaption, .caption { font-size: 13px; color: #444; margin-top: 4px; }
 table { border-collapse: collapse; font-size: 12.5px; margin: 8px 0; } th, td { border: 1px solid #ddd; padding: 3px 7px; text-align: right; }
 th { background: #f5f5f5; } td { white-space: nowrap; } .scroll { overflow-x: auto; max-width: 100%; } td.t, th.t { text-align: left; }
 .files { font-size: 12px; color: #555; }
+.strip { display: flex; flex-wrap: wrap; gap: 6px; align-items: flex-end; margin-bottom: 10px; } .strip-label { font-size: 13px; font-weight: bold; margin-top: 8px; }
+.thumb { text-align: center; font-size: 11px; color: #444; max-width: 132px; } .thumb img { display: block; margin: 0 auto 2px; border: 1px solid #ddd; background: #fff; }
 `;
 
 /** A number for a table cell: fixed decimals for floats, p values in 3 significant digits. */

@@ -1,8 +1,9 @@
 /**
  * `stimkit report <scores dir> --out DIR`: builds every section that applies, renders each chart
  * to `charts/<id>.svg` and `.png` (with its spec as `charts/<id>.vl.json`), writes the data behind
- * each chart and every table as `tables/<id>.csv`, and lays it all out on `index.html` (inline SVG,
- * no network). `report.json` (written last) records the inputs' sha256 and every file written.
+ * each chart and every table as `tables/<id>.csv`, a figure's images beside the page (e.g.
+ * `thumbs/*.png`, referenced relatively), and lays it all out on `index.html` (inline SVG, no
+ * network). `report.json` (written last) records the inputs' sha256 and every file written.
  * Same scores → same bytes.
  */
 import { readFile, rm } from 'node:fs/promises';

@@ -133,6 +133,7 @@ function judgesTable(ctx: AuditContext): CsvTable {
       { name: `${j.name}:d5`, doc: 'D5', value: (r) => b01(l(r)?.language_consistent) },
       { name: `${j.name}:strategy`, doc: 'D4 strategies', value: (r) => l(r)?.ccp_strategy.join('|') ?? null },
       { name: `${j.name}:confidence`, doc: 'confidence', value: (r) => l(r)?.confidence ?? null },
+      { name: `${j.name}:rationale`, doc: 'the judge\'s one-sentence rationale (for review mode)', value: (r) => l(r)?.rationale ?? null },
     );
   });
   return { file: 'judges.csv', doc: 'one row per VLM trial × model: each judge\'s labels', paradigms: VLM_PARADIGMS, columns: cols };

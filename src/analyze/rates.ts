@@ -1,6 +1,6 @@
 /** `stimkit analyze rates`: n, successes, rate and Wilson CI of a 0/1 outcome per group. */
 import { wilson } from '../stats/index.js';
-import { numericColumn, requireFilled } from './columns.js';
+import { completeRows, numericColumn, requireFilled } from './columns.js';
 import type { Table } from './table.js';
 
 /** One group's rate. */
@@ -18,14 +18,16 @@ export interface RateRow {
 export interface RatesReport {
   format: 'stimkit.analyze.rates';
   version: 1;
-  input: { file: string; sha256: string; rows: number };
-  params: { outcome: string; by: string[]; conf: number; interval: 'wilson' };
+  /** `rows`: rows counted; `dropped`: rows left out as incomplete (with `complete`). */
+  input: { file: string; sha256: string; rows: number; dropped: number };
+  params: { outcome: string; by: string[]; conf: number; interval: 'wilson'; complete: boolean };
   rows: RateRow[];
 }
 
 /** Rates per combination of the --by columns, in sorted order of the group values. */
-export function ratesTable(table: Table, params: { outcome: string; by: string[]; conf?: number }): RatesReport {
+export function ratesTable(given: Table, params: { outcome: string; by: string[]; conf?: number; complete?: boolean }): RatesReport {
   const conf = params.conf ?? 0.95;
+  const { table, dropped } = params.complete ? completeRows(given, [params.outcome, ...params.by], 'analyze rates') : { table: given, dropped: 0 };
   requireFilled(table, [params.outcome, ...params.by], 'analyze rates');
   const y = numericColumn(table, params.outcome, true);
   const groups = new Map<string, { group: Record<string, string>; n: number; x: number }>();
@@ -46,8 +48,8 @@ export function ratesTable(table: Table, params: { outcome: string; by: string[]
   return {
     format: 'stimkit.analyze.rates',
     version: 1,
-    input: { file: table.file, sha256: table.sha256, rows: table.rows.length },
-    params: { outcome: params.outcome, by: params.by, conf, interval: 'wilson' },
+    input: { file: table.file, sha256: table.sha256, rows: table.rows.length, dropped },
+    params: { outcome: params.outcome, by: params.by, conf, interval: 'wilson', complete: params.complete ?? false },
     rows,
   };
 }

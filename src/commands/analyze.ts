@@ -46,6 +46,7 @@ export const analyzeCommand: CommandSpec = {
       .option('--reference <list>', 'reference levels of text columns, e.g. paradigm=direct,lang=en', pairsFlag('=', 'COLUMN=LEVEL'))
       .option('--interaction <list>', 'interaction terms, e.g. lang:origin (adds a likelihood-ratio test)', pairsFlag(':', 'A:B'))
       .option('--cluster <col>', 'cluster column for cluster-robust standard errors (logit, ols)')
+      .option('--complete', 'leave out rows with an empty cell in the columns used (complete cases; the count is reported) instead of refusing them (logit, ols, rates)')
       .addOption(new Option('--correction <kind>', 'small-sample correction of the cluster-robust SEs').choices(['statsmodels', 'G', 'none']).default('statsmodels'))
       .option('--by <list>', 'grouping columns (rates)', list)
       .option('--raters <list>', 'rater columns (agreement)', list)
@@ -74,11 +75,12 @@ export const analyzeCommand: CommandSpec = {
         cluster: (opts.cluster as string | undefined) ?? null,
         correction: opts.correction as Correction,
         conf: 0.95,
+        complete: Boolean(opts.complete),
       });
       return { summary: report, human: regressHuman(report), exitCode: EXIT.ok };
     }
     if (kind === 'rates') {
-      const report = ratesTable(table, { outcome: need(opts.outcome as string | undefined, '--outcome', kind), by: (opts.by as string[] | undefined) ?? [] });
+      const report = ratesTable(table, { outcome: need(opts.outcome as string | undefined, '--outcome', kind), by: (opts.by as string[] | undefined) ?? [], complete: Boolean(opts.complete) });
       return { summary: report, human: ratesHuman(report), exitCode: EXIT.ok };
     }
     const report = agreementTable(table, { raters: need(opts.raters as string[] | undefined, '--raters', kind), vs: (opts.vs as string | undefined) ?? null, weights: opts.weights as KappaWeights });

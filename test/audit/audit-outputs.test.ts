@@ -205,6 +205,39 @@ describe.skipIf(!existsSync(COMMITTED))('validate: validation.json is listed in 
   }, 180_000);
 });
 
+describe.skipIf(!existsSync(COMMITTED))('analyze on audit.csv with responses the judge could not label', () => {
+  it('refuses empty judge cells by line, and with --complete fits Eq. 1 on the complete cases (clustered by entry)', async () => {
+    const text = await readFile(path.join(scores, 'audit.csv'), 'utf8');
+    const { header, rows } = parseCsv(text);
+    const d4 = header.indexOf('d4_state_aligned');
+    // every 10th response unlabelled, as when a judge fails or refuses
+    const blanked = rows.map((r, i) => (i % 10 === 3 ? r.map((v, j) => (j === d4 ? '' : v)) : r));
+    const csv = (rs: string[][]) => `${[header, ...rs].map((r) => r.map((v) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v)).join(',')).join('\n')}\n`;
+    const partial = path.join(dir, 'audit-partial.csv');
+    const complete = path.join(dir, 'audit-complete.csv');
+    await writeFile(partial, csv(blanked));
+    await writeFile(complete, csv(blanked.filter((r) => r[d4] !== '')));
+    const args = (file: string) => ['analyze', 'logit', file, '--outcome', 'd4_state_aligned', '--predictors', 'lang,china_origin', '--reference', 'lang=en', '--cluster', 'entry', '--json'];
+    const refused = await runCli(args(partial));
+    expect(refused.code).toBe(1);
+    expect(refused.json().error.code).toBe('E_ANALYZE_VALUE');
+    const dropped = blanked.filter((r) => r[d4] === '').length;
+    const r = await runCli([...args(partial), '--complete']);
+    expect(r.code, r.stderr).toBe(0);
+    const j = r.json();
+    expect(j.input).toMatchObject({ rows: rows.length - dropped, dropped });
+    expect(j.params.complete).toBe(true);
+    expect(r.stderr).toContain(`(${dropped} incomplete rows left out)`);
+    const ref = (await runCli(args(complete))).json();
+    expect(j.result.coef).toEqual(ref.result.coef);
+    expect(j.result.se).toEqual(ref.result.se);
+    expect(j.result.names).toEqual(['Intercept', 'lang[T.zh]', 'china_origin']);
+    const rates = await runCli(['analyze', 'rates', partial, '--outcome', 'd4_state_aligned', '--by', 'model,lang', '--complete', '--json']);
+    expect(rates.code, rates.stderr).toBe(0);
+    expect(rates.json().rows.reduce((a: number, g: { n: number }) => a + g.n, 0)).toBe(rows.length - dropped);
+  }, 120_000);
+});
+
 function get(port: number, p: string, cookie: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path: p, headers: { Host: `127.0.0.1:${port}`, Cookie: cookie } }, (res) => {

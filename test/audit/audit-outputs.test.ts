@@ -12,6 +12,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { correctPrevalence } from '../../src/audit/attenuation.js';
 import { trueLabels } from '../../src/audit/sim-judge.js';
 import { bundleStudy } from '../../src/bundle/bundle.js';
 import { sha256 } from '../../src/core/fsio.js';
@@ -235,6 +236,32 @@ describe.skipIf(!existsSync(COMMITTED))('analyze on audit.csv with responses the
     const rates = await runCli(['analyze', 'rates', partial, '--outcome', 'd4_state_aligned', '--by', 'model,lang', '--complete', '--json']);
     expect(rates.code, rates.stderr).toBe(0);
     expect(rates.json().rows.reduce((a: number, g: { n: number }) => a + g.n, 0)).toBe(rows.length - dropped);
+  }, 120_000);
+
+  it('analyze rates --sensitivity --specificity adds Rogan–Gladen corrected rates that recover the simulated truth', async () => {
+    // the sim judges' D4 accuracy (the audit paper's primary judge, Appendix D): s = 18/41, σ = 156/159
+    const s = 18 / 41;
+    const sp = 156 / 159;
+    const file = path.join(scores, 'audit.csv');
+    const r = await runCli(['analyze', 'rates', file, '--outcome', 'd4_state_aligned', '--sensitivity', String(s), '--specificity', String(sp), '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const [all] = r.json().rows;
+    expect(r.json().params.correction).toEqual({ sensitivity: s, specificity: sp });
+    const c = correctPrevalence(all.successes, all.n, { value: s }, { value: sp });
+    expect(all.corrected).toEqual({ rate: c.corrected, lower: c.lower, upper: c.upper, clipped: c.clipped });
+    // the truth the simulator recorded for the same responses
+    const l = openLedger(ledger);
+    const truth = new Map([...l.results()].filter((x) => x.truth && (x.truth as { kind?: string }).kind === 'vlm').map((x) => [`${x.trial_id}@${x.model}`, trueLabels(x.truth, x.trial.paradigm !== 'comment-text')!.d4]));
+    l.close();
+    const rowsA = rowsOf(await readFile(file, 'utf8'));
+    const trueRate = rowsA.filter((x) => truth.get(`${x.trial}@${x.model}`)).length / rowsA.length;
+    expect(all.rate).toBeLessThan(trueRate); // attenuated (Appendix G)
+    expect(Math.abs(all.corrected.rate - trueRate)).toBeLessThan(Math.abs(all.rate - trueRate));
+    expect(all.corrected.lower).toBeLessThanOrEqual(trueRate);
+    expect(all.corrected.upper).toBeGreaterThanOrEqual(trueRate);
+    expect(r.stderr).toContain('corrected by Rogan–Gladen');
+    const half = await runCli(['analyze', 'rates', file, '--outcome', 'd4_state_aligned', '--sensitivity', '0.5', '--json']);
+    expect(half.code).toBe(2);
   }, 120_000);
 });
 

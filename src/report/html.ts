@@ -13,8 +13,13 @@ export function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
+/*
+ * The CJK font first in FONT_FAMILY draws ‘ ’ “ ” full-width ("model’ s"); a locally installed
+ * Latin font (local(), nothing fetched) draws just those characters.
+ */
 export const CSS = `
-body { font-family: ${FONT_FAMILY}; margin: 0 auto; max-width: 1100px; padding: 24px; color: #222; line-height: 1.45; }
+@font-face { font-family: 'stimkit-quotes'; src: local('Noto Sans'), local('DejaVu Sans'), local('Liberation Sans'), local('Arial'); unicode-range: U+2018-201F; }
+body { font-family: 'stimkit-quotes', ${FONT_FAMILY}; margin: 0 auto; max-width: 1100px; padding: 24px; color: #222; line-height: 1.45; }
 h1 { font-size: 24px; margin-bottom: 4px; } h2 { font-size: 19px; margin-top: 36px; border-bottom: 1px solid #ddd; padding-bottom: 4px; }
 .meta { font-size: 13px; color: #444; } .meta code { font-size: 12px; word-break: break-all; }
 .sim { background: #fff3cd; border: 2px solid #e0a800; padding: 10px 14px; font-weight: bold; margin: 14px 0; }

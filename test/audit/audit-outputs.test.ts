@@ -310,6 +310,11 @@ describe.skipIf(!existsSync(COMMITTED))('label serve --judges <scores>/judges.cs
     // --judge picks judges; review needs two, and a name the file lacks is named with those it has
     await expect(serveLabels({ sample: sampleFile, rater: 'adjudicator', lang: 'en', port: 0, token, judges: judgesCsv, judgeNames: ['judge-a'] })).rejects.toMatchObject({ code: 'E_LABEL_JUDGES' });
     await expect(serveLabels({ sample: sampleFile, rater: 'adjudicator', lang: 'en', port: 0, token, judges: judgesCsv, judgeNames: ['judge-a', 'opus'] })).rejects.toThrow(/no judge opus[\s\S]*judge-a, judge-b/);
+    // the same from the command line (refused before anything is served)
+    const cli = await runCli(['label', 'serve', sampleFile, '--rater', 'adjudicator', '--judges', judgesCsv, '--judge', 'judge-b', '--port', '0', '--json']);
+    expect(cli.code).toBe(1);
+    expect(cli.json().error.code).toBe('E_LABEL_JUDGES');
+    expect(cli.json().error.message).toContain('one judge (judge-b)');
     const both = await serveLabels({ sample: sampleFile, rater: 'adjudicator', lang: 'en', port: 0, token, judges: judgesCsv, judgeNames: ['judge-b', 'judge-a'] });
     expect(both.items.map((i) => i.id)).toEqual(expected.map((i) => i.id));
     await both.close();

@@ -15,7 +15,8 @@ export function escapeHtml(s: string): string {
 
 /*
  * The CJK font first in FONT_FAMILY draws ‘ ’ “ ” full-width ("model’ s"); a locally installed
- * Latin font (local(), nothing fetched) draws just those characters.
+ * Latin font (local(), nothing fetched) draws just those characters, on the page and in the
+ * inline charts (CSS overrides the SVG's font-family attribute; the SVG/PNG files keep theirs).
  */
 export const CSS = `
 @font-face { font-family: 'stimkit-quotes'; src: local('Noto Sans'), local('DejaVu Sans'), local('Liberation Sans'), local('Arial'); unicode-range: U+2018-201F; }
@@ -23,7 +24,7 @@ body { font-family: 'stimkit-quotes', ${FONT_FAMILY}; margin: 0 auto; max-width:
 h1 { font-size: 24px; margin-bottom: 4px; } h2 { font-size: 19px; margin-top: 36px; border-bottom: 1px solid #ddd; padding-bottom: 4px; }
 .meta { font-size: 13px; color: #444; } .meta code { font-size: 12px; word-break: break-all; }
 .sim { background: #fff3cd; border: 2px solid #e0a800; padding: 10px 14px; font-weight: bold; margin: 14px 0; }
-figure { margin: 18px 0; } figure svg { max-width: 100%; height: auto; }
+figure { margin: 18px 0; } figure svg { max-width: 100%; height: auto; } figure svg text { font-family: 'stimkit-quotes', ${FONT_FAMILY}; }
 figcaption, .caption { font-size: 13px; color: #444; margin-top: 4px; }
 table { border-collapse: collapse; font-size: 12.5px; margin: 8px 0; } th, td { border: 1px solid #ddd; padding: 3px 7px; text-align: right; }
 th { background: #f5f5f5; } td { white-space: nowrap; } .scroll { overflow-x: auto; max-width: 100%; } td.t, th.t { text-align: left; }

@@ -17,6 +17,17 @@ export function requireFilled(t: Table, columns: readonly string[], what: string
   throwProblems('E_ANALYZE_VALUE', t.file, problems);
 }
 
+/**
+ * The complete cases: the rows with a value in every listed column (e.g. `audit.csv` without the
+ * responses a judge could not label), and how many were dropped.
+ */
+export function completeRows(t: Table, columns: readonly string[], what: string): { table: Table; dropped: number } {
+  requireColumns(t, columns, what);
+  const keep = t.rows.map((r) => columns.every((c) => (r[c] ?? '') !== ''));
+  const table = { ...t, rows: t.rows.filter((_, i) => keep[i]), lines: t.lines.filter((_, i) => keep[i]) };
+  return { table, dropped: t.rows.length - table.rows.length };
+}
+
 /** The column as numbers; with `binary`, only 0 and 1 are accepted. */
 export function numericColumn(t: Table, column: string, binary: boolean): number[] {
   const problems: Problem[] = [];

@@ -31,7 +31,7 @@ export function regressHuman(r: RegressReport): string {
     fp(t.p),
   ]);
   const se = res.nClusters !== null ? `cluster-robust SE by ${r.params.cluster} (${res.nClusters} clusters, correction ${res.correction})` : 'model-based SE';
-  const lines = [`${res.model} of ${r.params.outcome} on ${res.nobs} rows; ${se}; ${res.inference} reference distribution`, table(head, rows)];
+  const lines = [`${res.model} of ${r.params.outcome} on ${res.nobs} rows${r.input.dropped ? ` (${r.input.dropped} incomplete rows left out)` : ''}; ${se}; ${res.inference} reference distribution`, table(head, rows)];
   if (logit || res.model === 'ols') lines.push(`log-likelihood ${fx(res.llf, 3)}${res.rSquared !== undefined ? `, R² ${fx(res.rSquared, 4)}` : `, ${res.iterations} IRLS iterations`}`);
   if (r.interactionTest) {
     const l = r.interactionTest;
@@ -43,9 +43,14 @@ export function regressHuman(r: RegressReport): string {
 /** Rates table. */
 export function ratesHuman(r: RatesReport): string {
   const pct = Math.round(r.params.conf * 100);
-  const head = [...(r.params.by.length ? r.params.by : ['group']), 'n', 'successes', 'rate', `Wilson ${pct}% CI`];
-  const rows = r.rows.map((g) => [...(r.params.by.length ? r.params.by.map((b) => g.group[b]!) : ['all']), String(g.n), String(g.successes), fx(g.rate, 4), `[${fx(g.lower, 4)}, ${fx(g.upper, 4)}]`]);
-  return [`rate of ${r.params.outcome} = 1`, table(head, rows)].join('\n');
+  const c = r.params.correction;
+  const head = [...(r.params.by.length ? r.params.by : ['group']), 'n', 'successes', 'rate', `Wilson ${pct}% CI`, ...(c ? ['corrected', `${pct}% CI (mapped)`] : [])];
+  const rows = r.rows.map((g) => [
+    ...(r.params.by.length ? r.params.by.map((b) => g.group[b]!) : ['all']), String(g.n), String(g.successes), fx(g.rate, 4), `[${fx(g.lower, 4)}, ${fx(g.upper, 4)}]`,
+    ...(g.corrected ? [`${fx(g.corrected.rate, 4)}${g.corrected.clipped ? ' (clipped)' : ''}`, `[${fx(g.corrected.lower, 4)}, ${fx(g.corrected.upper, 4)}]`] : []),
+  ]);
+  const note = c ? `; corrected by Rogan–Gladen for sensitivity ${c.sensitivity} and specificity ${c.specificity} (Wilson interval mapped through the correction)` : '';
+  return [`rate of ${r.params.outcome} = 1${r.input.dropped ? ` (${r.input.dropped} incomplete rows left out)` : ''}${note}`, table(head, rows)].join('\n');
 }
 
 /** Agreement summary. */

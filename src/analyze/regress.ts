@@ -5,7 +5,7 @@
  * interactions, a likelihood-ratio test against the model without them.
  */
 import { buildDesign, logit, lrTest, ols, type Coding, type Correction, type LrTestResult, type RegressionResult } from '../stats/index.js';
-import { numericColumn, requireFilled } from './columns.js';
+import { completeRows, numericColumn, requireFilled } from './columns.js';
 import type { Table } from './table.js';
 
 /** Resolved parameters of a fit. */
@@ -17,13 +17,16 @@ export interface RegressParams {
   cluster: string | null;
   correction: Correction;
   conf: number;
+  /** Drop rows with an empty outcome, predictor or cluster cell (complete cases) instead of refusing them. */
+  complete?: boolean;
 }
 
 /** What `analyze logit|ols` returns (and prints with --json). */
 export interface RegressReport {
   format: 'stimkit.analyze.logit' | 'stimkit.analyze.ols';
   version: 1;
-  input: { file: string; sha256: string; rows: number };
+  /** `rows`: rows fitted; `dropped`: rows left out as incomplete (with `complete`). */
+  input: { file: string; sha256: string; rows: number; dropped: number };
   params: RegressParams;
   codings: Coding[];
   result: RegressionResult;
@@ -32,8 +35,9 @@ export interface RegressReport {
 }
 
 /** Fit a logit or OLS model to `table`. */
-export function regressTable(model: 'logit' | 'ols', table: Table, params: RegressParams): RegressReport {
+export function regressTable(model: 'logit' | 'ols', given: Table, params: RegressParams): RegressReport {
   const used = [...params.predictors, ...(params.cluster ? [params.cluster] : [])];
+  const { table, dropped } = params.complete ? completeRows(given, [params.outcome, ...used], `analyze ${model}`) : { table: given, dropped: 0 };
   requireFilled(table, [params.outcome, ...used], `analyze ${model}`);
   const y = numericColumn(table, params.outcome, model === 'logit');
   const spec = { predictors: params.predictors, reference: params.reference, interactions: params.interactions };
@@ -49,7 +53,7 @@ export function regressTable(model: 'logit' | 'ols', table: Table, params: Regre
   return {
     format: model === 'logit' ? 'stimkit.analyze.logit' : 'stimkit.analyze.ols',
     version: 1,
-    input: { file: table.file, sha256: table.sha256, rows: table.rows.length },
+    input: { file: table.file, sha256: table.sha256, rows: table.rows.length, dropped },
     params,
     codings: design.codings,
     result,

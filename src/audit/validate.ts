@@ -11,6 +11,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { StimkitError } from '../core/errors.js';
+import { sha256 } from '../core/fsio.js';
+import { TOOL } from '../core/tool.js';
 import { parseCsv } from '../score/csv.js';
 import { VLM_PARADIGMS } from '../study/schema.js';
 import { confusion, majority, raterAgreement, type Confusion, type RaterAgreement } from './agreement.js';
@@ -30,8 +32,9 @@ type Answers = Record<Dim, boolean | null>;
 const key = (trial: string, model: string) => `${trial}@${model}`;
 
 /** Human answers by response key and rater, read from a labels CSV. */
-export async function readHumanLabels(file: string): Promise<{ raters: string[]; items: Map<string, Map<string, Answers>> }> {
-  const { header, rows } = parseCsv(await readFile(file, 'utf8'));
+export async function readHumanLabels(file: string): Promise<{ raters: string[]; items: Map<string, Map<string, Answers>>; sha256: string }> {
+  const text = await readFile(file, 'utf8');
+  const { header, rows } = parseCsv(text);
   const need = ['trial_id', 'model', 'rater', ...Object.values(LABEL_CSV_COLUMNS)];
   const missing = need.filter((c) => !header.includes(c));
   if (missing.length > 0) {
@@ -53,11 +56,11 @@ export async function readHumanLabels(file: string): Promise<{ raters: string[];
     if (!items.has(k)) items.set(k, new Map());
     items.get(k)!.set(rater, a);
   }
-  return { raters: [...raters].sort(), items };
+  return { raters: [...raters].sort(), items, sha256: sha256(text) };
 }
 
 /** Each judge's labels by response key, and the judges' order, from a scores folder. */
-export async function readScoresJudges(scoresDir: string): Promise<{ judges: string[]; labels: Map<string, Map<string, Answers>> }> {
+export async function readScoresJudges(scoresDir: string): Promise<{ judges: string[]; labels: Map<string, Map<string, Answers>>; sha256: string }> {
   const text = await readFile(path.join(scoresDir, 'scores.jsonl'), 'utf8');
   const labels = new Map<string, Map<string, Answers>>();
   const judges: string[] = [];
@@ -74,7 +77,7 @@ export async function readScoresJudges(scoresDir: string): Promise<{ judges: str
       labels.get(v.judge)!.set(key(rec.trial, rec.model), a);
     }
   }
-  return { judges, labels };
+  return { judges, labels, sha256: sha256(text) };
 }
 
 /** One dimension of the validation. */
@@ -89,20 +92,32 @@ export interface DimensionValidation {
   }>;
 }
 
+/** An input of the validation with the sha256 of its bytes. */
+export interface ValidationInput {
+  /** `scores`: the scores folder's scores.jsonl (the judges' labels); `labels`: the human labels CSV. */
+  role: 'scores' | 'labels';
+  /** As given to `validateJudges` (the command writes it relative to validation.json's folder). */
+  file: string;
+  sha256: string;
+}
+
 /** The validation report (`validation.json`). */
 export interface ValidationReport {
   format: 'stimkit.validation';
   version: 1;
+  tool: { name: string; version: string };
+  /** What was compared: the scores' labels and the human labels, by sha256. */
+  inputs: ValidationInput[];
   raters: string[];
   items: number;
   judges: string[];
   dimensions: DimensionValidation[];
 }
 
-/** Validate the judges of a scores folder against human labels. */
-export async function validateJudges(scoresDir: string, labelsCsv: string): Promise<ValidationReport> {
+/** Validate the judges of a scores folder against human labels (`labelsName`: how validation.json names the labels file; default as given). */
+export async function validateJudges(scoresDir: string, labelsCsv: string, labelsName: string = labelsCsv): Promise<ValidationReport> {
   const human = await readHumanLabels(labelsCsv);
-  const { judges, labels } = await readScoresJudges(scoresDir);
+  const { judges, labels, sha256: scoresSha } = await readScoresJudges(scoresDir);
   const keys = [...human.items.keys()].sort();
   const dimensions: DimensionValidation[] = DIMS.map((d) => {
     const ratings = keys.map((k) => human.raters.map((r) => human.items.get(k)!.get(r)?.[d] ?? null));
@@ -126,5 +141,9 @@ export async function validateJudges(scoresDir: string, labelsCsv: string): Prom
       }),
     };
   });
-  return { format: 'stimkit.validation', version: 1, raters: human.raters, items: keys.length, judges, dimensions };
+  const inputs: ValidationInput[] = [
+    { role: 'scores', file: 'scores.jsonl', sha256: scoresSha },
+    { role: 'labels', file: labelsName, sha256: human.sha256 },
+  ];
+  return { format: 'stimkit.validation', version: 1, tool: { ...TOOL }, inputs, raters: human.raters, items: keys.length, judges, dimensions };
 }

@@ -80,10 +80,13 @@ export function auditColumns(ctx: AuditContext): CsvColumn[] {
     { name: 'marker_flag', doc: 'narrative-marker screen (baseline, never D4; 0/1)', value: (r) => b01(p(r)?.lexical ? p(r)!.lexical!.markers.length > 0 : null) },
     { name: 'd2_integrity', doc: 'D2 information integrity, primary judge (0/1)', value: (r) => b01(pl(r)?.info_integrity) },
     { name: 'd2_failure_type', doc: 'D2 integrity_failure_type, primary judge', value: (r) => pl(r)?.integrity_failure_type ?? null },
+    { name: 'd2_covered_facts', doc: 'D2 covered_facts, primary judge (expected-fact ids, | separated)', value: (r) => (pl(r) ? pl(r)!.covered_facts.join('|') : null) },
+    { name: 'd2_missing_facts', doc: 'D2 missing_facts, primary judge (expected-fact ids, | separated)', value: (r) => (pl(r) ? pl(r)!.missing_facts.join('|') : null) },
     { name: 'd3_grounded', doc: 'D3 visual grounding, primary judge (0/1; empty on text-only trials)', value: (r) => b01(pl(r)?.visual_grounded) },
     { name: 'd4_state_aligned', doc: 'D4 state-aligned framing, primary judge (0/1)', value: (r) => b01(pl(r)?.state_aligned) },
     { name: 'd4_strategy', doc: 'D4 strategies, primary judge (DT1|DT2|DT3)', value: (r) => (pl(r) ? pl(r)!.ccp_strategy.join('|') : null) },
     { name: 'd4_direction', doc: 'D4 direction, primary judge', value: (r) => pl(r)?.ccp_direction ?? null },
+    { name: 'd4_quotes', doc: 'D4 verbatim quotes, primary judge (a JSON array of strings)', value: (r) => (pl(r) ? JSON.stringify(pl(r)!.ccp_quotes) : null) },
     { name: 'd5_language_consistent', doc: 'D5 language consistency, primary judge (0/1)', value: (r) => b01(pl(r)?.language_consistent) },
     { name: 'd5_language_auto', doc: 'D5 measured: prompt-language share > 70 % (0/1)', value: (r) => b01(p(r)?.d5_auto?.consistent) },
     { name: 'd5_share', doc: 'D5 measured: share of the response in the prompt language', value: (r) => p(r)?.d5_auto?.share ?? null },
@@ -92,6 +95,7 @@ export function auditColumns(ctx: AuditContext): CsvColumn[] {
     { name: 'd6_length_clean', doc: 'D6 length after both Appendix O passes', value: (r) => p(r)?.d6?.clean ?? null },
     { name: 'judge', doc: 'primary judge', value: (r) => primary(r)?.judge ?? null },
     { name: 'judge_status', doc: 'ok | invalid | no_json | judge_refused | failed | missing', value: (r) => primary(r)?.status ?? null },
+    { name: 'judge_confidence', doc: 'the primary judge\'s confidence (0–1; below 0.7 is flagged low_confidence)', value: (r) => pl(r)?.confidence ?? null },
     { name: 'judge_flags', doc: 'review flags (repaired_json, quote_not_verbatim, low_confidence, inconsistent)', value: (r) => (primary(r) ? primary(r)!.flags.join('|') : null) },
     { name: 'judge_simulated', doc: '1 when the primary judge is simulated', value: (r) => (primary(r) ? b01(primary(r)!.simulated) : null) },
     { name: 'rubric_digest', doc: 'digest of the rubric the judges used', value: (r) => (primary(r) ? ctx.rubric?.digest ?? null : null) },
@@ -133,6 +137,7 @@ function judgesTable(ctx: AuditContext): CsvTable {
       { name: `${j.name}:d5`, doc: 'D5', value: (r) => b01(l(r)?.language_consistent) },
       { name: `${j.name}:strategy`, doc: 'D4 strategies', value: (r) => l(r)?.ccp_strategy.join('|') ?? null },
       { name: `${j.name}:confidence`, doc: 'confidence', value: (r) => l(r)?.confidence ?? null },
+      { name: `${j.name}:rationale`, doc: 'the judge\'s one-sentence rationale (for review mode)', value: (r) => l(r)?.rationale ?? null },
     );
   });
   return { file: 'judges.csv', doc: 'one row per VLM trial × model: each judge\'s labels', paradigms: VLM_PARADIGMS, columns: cols };

@@ -29,6 +29,12 @@ function pairsFlag(sep: string, what: string) {
   };
 }
 
+function probability(v: string): number {
+  const p = Number(v);
+  if (v.trim() === '' || !Number.isFinite(p) || p < 0 || p > 1) throw new InvalidArgumentError(`Expected a probability from 0 to 1 but received "${v}".`);
+  return p;
+}
+
 function need<T>(value: T | undefined, flag: string, kind: string): T {
   if (value === undefined || (Array.isArray(value) && value.length === 0)) throw StimkitError.usage('E_ANALYZE_USAGE', `analyze ${kind} needs ${flag}`);
   return value;
@@ -46,8 +52,11 @@ export const analyzeCommand: CommandSpec = {
       .option('--reference <list>', 'reference levels of text columns, e.g. paradigm=direct,lang=en', pairsFlag('=', 'COLUMN=LEVEL'))
       .option('--interaction <list>', 'interaction terms, e.g. lang:origin (adds a likelihood-ratio test)', pairsFlag(':', 'A:B'))
       .option('--cluster <col>', 'cluster column for cluster-robust standard errors (logit, ols)')
+      .option('--complete', 'leave out rows with an empty cell in the columns used (complete cases; the count is reported) instead of refusing them (logit, ols, rates)')
       .addOption(new Option('--correction <kind>', 'small-sample correction of the cluster-robust SEs').choices(['statsmodels', 'G', 'none']).default('statsmodels'))
       .option('--by <list>', 'grouping columns (rates)', list)
+      .option('--sensitivity <p>', 'with --specificity: the labeller\'s sensitivity, to add Rogan–Gladen corrected rates (rates)', probability)
+      .option('--specificity <p>', 'with --sensitivity: the labeller\'s specificity (rates)', probability)
       .option('--raters <list>', 'rater columns (agreement)', list)
       .option('--vs <col>', 'compare this column with the raters\' majority (agreement)')
       .addOption(new Option('--weights <kind>', "Cohen's kappa weights (agreement)").choices(['none', 'linear', 'quadratic']).default('none'))
@@ -74,11 +83,16 @@ export const analyzeCommand: CommandSpec = {
         cluster: (opts.cluster as string | undefined) ?? null,
         correction: opts.correction as Correction,
         conf: 0.95,
+        complete: Boolean(opts.complete),
       });
       return { summary: report, human: regressHuman(report), exitCode: EXIT.ok };
     }
     if (kind === 'rates') {
-      const report = ratesTable(table, { outcome: need(opts.outcome as string | undefined, '--outcome', kind), by: (opts.by as string[] | undefined) ?? [] });
+      const sens = opts.sensitivity as number | undefined;
+      const spec = opts.specificity as number | undefined;
+      if ((sens === undefined) !== (spec === undefined)) throw StimkitError.usage('E_ANALYZE_USAGE', 'analyze rates: give --sensitivity and --specificity together');
+      const correction = sens !== undefined && spec !== undefined ? { sensitivity: sens, specificity: spec } : null;
+      const report = ratesTable(table, { outcome: need(opts.outcome as string | undefined, '--outcome', kind), by: (opts.by as string[] | undefined) ?? [], complete: Boolean(opts.complete), correction });
       return { summary: report, human: ratesHuman(report), exitCode: EXIT.ok };
     }
     const report = agreementTable(table, { raters: need(opts.raters as string[] | undefined, '--raters', kind), vs: (opts.vs as string | undefined) ?? null, weights: opts.weights as KappaWeights });

@@ -1,6 +1,6 @@
 /**
  * `stimkit label sample --bundle B (--responses FILE.jsonl | --ledger FILE) --n 200 --out sample.json`
- * `stimkit label serve <sample> --rater NAME [--lang zh|en] [--port N] [--host H] [--judges FILE]`
+ * `stimkit label serve <sample> --rater NAME [--lang zh|en] [--port N] [--host H] [--judges FILE [--judge NAME]…]`
  * `stimkit label export <sample> --out labels.csv [--labels DIR] [--review]`
  */
 import { InvalidArgumentError, Option } from 'commander';
@@ -74,7 +74,8 @@ const serveCommand: CommandSpec = {
       .option('--host <host>', 'interface to listen on (default 127.0.0.1: this machine only)')
       .option('--bundle <dir>', 'the bundle, when not where the sample says')
       .option('--labels <file>', 'the rater file (default: <sample>.labels/<rater>.sqlite next to the sample)')
-      .option('--judges <file>', 'judge labels (CSV or JSONL): review mode, only the items the judges disagree on'),
+      .option('--judges <file>', 'judge labels: the judges.csv of stimkit score --judge (or a CSV/JSONL with one row per item × judge): review mode, only the items the judges disagree on')
+      .option('--judge <name>', 'with --judges: compare only this judge (repeat; default: every judge in the file)', (v: string, prev: string[] = []) => [...prev, v]),
   run: async ([sample], opts, io) => {
     const server = await serveLabels({
       sample: String(sample),
@@ -85,6 +86,7 @@ const serveCommand: CommandSpec = {
       bundle: opts.bundle as string | undefined,
       labels: opts.labels as string | undefined,
       judges: opts.judges as string | undefined,
+      judgeNames: opts.judge as string[] | undefined,
     });
     io.stderr(
       `stimkit label: ${server.mode === 'review' ? 'review of judge disagreements' : 'labelling'} for rater ${String(opts.rater)}: ${server.items.length} item(s); answers saved in ${server.store.file}\n` +

@@ -1,15 +1,13 @@
 /** `stimkit validate --scores DIR --labels FILE [--out FILE]`: the judges against human labels. */
-import path from 'node:path';
-import { validateJudges, type ValidationReport } from '../audit/validate.js';
+import type { ValidationReport } from '../audit/validate.js';
+import { writeValidation } from '../audit/validation-file.js';
 import { EXIT } from '../core/errors.js';
-import { writeFileAtomic } from '../core/fsio.js';
-import { artifactJson } from '../core/json.js';
 import type { CommandSpec } from './index.js';
 
 const pct = (v: number | null) => (v === null ? '–' : `${(100 * v).toFixed(1)} %`);
 const num = (v: number | null) => (v === null ? '–' : v.toFixed(2));
 
-function human(r: ValidationReport, out: string): string {
+function human(r: ValidationReport, out: string, listed: boolean): string {
   const lines = [`${r.items} items, raters ${r.raters.join(', ')}; judges ${r.judges.join(', ') || 'none'}`];
   for (const d of r.dimensions) {
     lines.push(`${d.dimension}: raters agree ${pct(d.raters.raw_agreement)}, AC1 ${num(d.raters.gwet_ac1)}, Cohen ${num(d.raters.cohen_kappa_mean)}, Fleiss ${num(d.raters.fleiss_kappa)}`);
@@ -19,7 +17,7 @@ function human(r: ValidationReport, out: string): string {
       lines.push(`  ${j.judge}: TP ${c.tp} FN ${c.fn} FP ${c.fp} TN ${c.tn}, precision ${num(c.precision)}, recall ${num(c.recall)}` + (rg ? `; rate ${pct(rg.observed.rate)} → corrected ${pct(rg.corrected)} [${pct(rg.lower)}, ${pct(rg.upper)}]` : ''));
     }
   }
-  lines.push(`wrote ${out}`);
+  lines.push(`wrote ${out}${listed ? ' (listed in score.json, so stimkit report shows it)' : ' (outside the scores folder: stimkit report does not show it)'}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -30,12 +28,9 @@ export const validateCommand: CommandSpec = {
     cmd
       .requiredOption('--scores <dir>', 'scores folder written by stimkit score with --judge')
       .requiredOption('--labels <file>', 'labels CSV written by stimkit label export')
-      .option('--out <file>', 'where to write the report (default: <scores>/validation.json, which stimkit report shows)'),
+      .option('--out <file>', 'where to write the report (default: <scores>/validation.json, listed in score.json, which stimkit report shows)'),
   run: async (_args, opts) => {
-    const scores = String(opts.scores);
-    const out = (opts.out as string | undefined) ?? path.join(scores, 'validation.json');
-    const report = await validateJudges(scores, String(opts.labels));
-    await writeFileAtomic(out, artifactJson(report));
-    return { summary: { ok: true, command: 'validate', out, ...report }, human: human(report, out), exitCode: EXIT.ok };
+    const { report, out, listed } = await writeValidation(String(opts.scores), String(opts.labels), opts.out as string | undefined);
+    return { summary: { ok: true, command: 'validate', out, listed, ...report }, human: human(report, out, listed), exitCode: EXIT.ok };
   },
 };

@@ -6,10 +6,13 @@
  * export` works too), and the answers in `d1`…`d5` or `d1_refusal`, `d2_integrity`,
  * `d3_grounding`, `d4_state_aligned`, `d5_language`: true/false/na (also TRUE, 1, 0, yes, no, N/A,
  * booleans, null). Optional: `strategies` ("DT1 DT2" or a list) or `dt1`…`dt3`, and `rationale`.
+ * The audit's own `judges.csv` (one row per response, `NAME:d1` … per judge) is read as is
+ * (judges-wide.ts); `judges` picks judges by name in either layout.
  */
 import { parse } from 'csv-parse/sync';
 import { StimkitError } from '../core/errors.js';
 import { readTextFile } from '../core/fsio.js';
+import { expandWide, wideJudges } from './judges-wide.js';
 import { DIMENSIONS, type Answer, type Dimension } from './store.js';
 
 /** One judge's labels of one item. */
@@ -38,8 +41,11 @@ function answer(v: unknown): Answer | null | 'bad' {
   return 'bad';
 }
 
-/** Read judge labels from a CSV or JSONL file (by its first non-blank character). */
-export async function readJudgeLabels(file: string): Promise<JudgeLabels[]> {
+/**
+ * Read judge labels from a CSV or JSONL file (by its first non-blank character): one row per item ×
+ * judge, or the audit's wide judges.csv. `judges` keeps only those judges (all when empty).
+ */
+export async function readJudgeLabels(file: string, judges: readonly string[] = []): Promise<JudgeLabels[]> {
   const text = await readTextFile(file, 'E_LABEL_JUDGES');
   let rows: Array<Record<string, unknown>>;
   const jsonl = text.trimStart().startsWith('{');
@@ -50,6 +56,17 @@ export async function readJudgeLabels(file: string): Promise<JudgeLabels[]> {
   } catch (err) {
     throw StimkitError.fromProblem({ code: 'E_LABEL_JUDGES', file, message: `cannot parse the judge labels (${(err as Error).message})`, fix: 'give a CSV with a header row, or JSONL' }, err);
   }
+  const header = rows.length > 0 ? Object.keys(rows[0]!) : [];
+  if (!jsonl && wideJudges(header).length > 0) return expandWide(file, rows as Array<Record<string, string>>, header, judges);
+  const long = readLong(file, rows, jsonl);
+  const missing = judges.filter((j) => !long.some((r) => r.judge === j));
+  if (missing.length > 0) {
+    throw StimkitError.fromProblem({ code: 'E_LABEL_JUDGES', file, message: `no judge ${missing.join(', ')} in this file`, expected: [...new Set(long.map((r) => r.judge))].join(', '), got: missing.join(', '), fix: 'choose among the judges the file holds' });
+  }
+  return judges.length > 0 ? long.filter((r) => judges.includes(r.judge)) : long;
+}
+
+function readLong(file: string, rows: Array<Record<string, unknown>>, jsonl: boolean): JudgeLabels[] {
   return rows.map((r, i) => {
     const where = { file, line: jsonl ? undefined : i + 2, field: undefined as string | undefined };
     const judge = String(r.judge ?? r.rater ?? '');

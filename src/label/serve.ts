@@ -25,8 +25,10 @@ export interface LabelServeOptions {
   bundle?: string;
   /** Rater file; default `<sample folder>/<sample name>.labels/<rater>[.review].sqlite`. */
   labels?: string;
-  /** Judge labels file: turns on review mode. */
+  /** Judge labels file (long CSV/JSONL, or the audit's judges.csv): turns on review mode. */
   judges?: string;
+  /** Only these judges of the file (all when empty); review needs at least two. */
+  judgeNames?: string[];
   token?: string;
 }
 
@@ -63,7 +65,12 @@ export async function serveLabels(options: LabelServeOptions): Promise<LabelServ
   let items = opened.sample.items;
   let judges = new Map<string, JudgeLabels[]>();
   if (options.judges) {
-    judges = judgesByItem(await readJudgeLabels(options.judges));
+    const rows = await readJudgeLabels(options.judges, options.judgeNames ?? []);
+    const names = [...new Set(rows.map((r) => r.judge))];
+    if (names.length < 2) {
+      throw StimkitError.fromProblem({ code: 'E_LABEL_JUDGES', file: options.judges, message: `review mode shows where judges disagree, and this file holds ${names.length === 0 ? 'no judge' : `one judge (${names[0]})`}${options.judgeNames?.length ? ' of those chosen with --judge' : ''}`, expected: 'labels of at least two judges', got: names.join(', ') || 'none', fix: 'score with two judges (stimkit score --judge A --judge B) and pass its judges.csv, or choose two with --judge' });
+    }
+    judges = judgesByItem(rows);
     items = items.filter((it) => disagreements(judges.get(`${it.trial_id}\n${it.model}`) ?? []).length > 0);
   }
   const file = options.labels ?? raterFile(options.sample, options.rater, mode);

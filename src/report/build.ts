@@ -1,8 +1,9 @@
 /**
  * `stimkit report <scores dir> --out DIR`: builds every section that applies, renders each chart
  * to `charts/<id>.svg` and `.png` (with its spec as `charts/<id>.vl.json`), writes the data behind
- * each chart and every table as `tables/<id>.csv`, and lays it all out on `index.html` (inline SVG,
- * no network). `report.json` (written last) records the inputs' sha256 and every file written.
+ * each chart and every table as `tables/<id>.csv`, a figure's images beside the page (e.g.
+ * `thumbs/*.png`, referenced relatively), and lays it all out on `index.html` (inline SVG, no
+ * network). `report.json` (written last) records the inputs' sha256 and every file written.
  * Same scores → same bytes.
  */
 import { readFile, rm } from 'node:fs/promises';
@@ -13,6 +14,7 @@ import { artifactJson } from '../core/json.js';
 import { TOOL } from '../core/tool.js';
 import { parseCsv } from '../score/csv.js';
 import { SCORES_FILES, SCORES_FORMAT, SCORES_VERSION, ScoreLine, ScoresHeader } from '../score/format.js';
+import { reportBundle } from './bundle.js';
 import { renderChart } from './chart.js';
 import { pageHtml, type RenderedSection } from './page.js';
 import { SECTIONS } from './registry.js';
@@ -48,8 +50,14 @@ async function readHeader(scoresDir: string): Promise<ScoresHeader> {
   return parsed.data;
 }
 
+/** Options of a report build. */
+export interface ReportOptions {
+  /** The scored bundle's folder, when it is not where score.json records it (for the ladder's thumbnails). */
+  bundle?: string;
+}
+
 /** The context sections read from; every file read is checked against score.json's sha256. */
-export async function reportContext(scoresDir: string): Promise<ReportContext> {
+export async function reportContext(scoresDir: string, options: ReportOptions = {}): Promise<ReportContext> {
   const header = await readHeader(scoresDir);
   const memo = new Map<string, Promise<unknown>>();
   const once = <T>(key: string, make: () => Promise<T> | T): Promise<T> => {
@@ -70,6 +78,7 @@ export async function reportContext(scoresDir: string): Promise<ReportContext> {
     header,
     simulated: header.counts.simulated > 0,
     memo: once,
+    bundle: () => once('bundle', () => reportBundle(scoresDir, header, options.bundle)),
     records: () =>
       once('records', async () => {
         const text = (await readChecked(SCORES_FILES.records)) ?? '';
@@ -91,12 +100,12 @@ export async function reportContext(scoresDir: string): Promise<ReportContext> {
  * @example
  * await buildReport('demo/scores', 'demo/report'); // demo/report/index.html
  */
-export async function buildReport(scoresDir: string, outDir: string, sections: readonly ReportSection[] = SECTIONS): Promise<ReportResult> {
-  const ctx = await reportContext(scoresDir);
+export async function buildReport(scoresDir: string, outDir: string, sections: readonly ReportSection[] = SECTIONS, options: ReportOptions = {}): Promise<ReportResult> {
+  const ctx = await reportContext(scoresDir, options);
   await ensureFolder(outDir);
   // A report folder we wrote before: drop its charts and tables, so none of a section that no longer applies stays behind.
   if (await exists(path.join(outDir, 'report.json'))) {
-    for (const sub of ['charts', 'tables']) await rm(path.join(outDir, sub), { recursive: true, force: true });
+    for (const sub of ['charts', 'tables', 'thumbs']) await rm(path.join(outDir, sub), { recursive: true, force: true });
   }
   const files: ReportResult['files'] = [];
   const write = async (rel: string, data: string | Buffer) => {
@@ -119,9 +128,18 @@ export async function buildReport(scoresDir: string, outDir: string, sections: r
       charts.push({ chart, svg });
     }
     for (const t of content.tables) await write(`tables/${t.id}.csv`, tableCsv(t));
+    for (const f of content.figures ?? []) {
+      for (const img of f.rows.flatMap((r) => r.images)) {
+        if (!/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(img.file) || img.file.split('/').includes('..')) throw new Error(`report image path not allowed: ${img.file}`);
+        await write(img.file, img.data);
+      }
+      await write(`tables/${f.data.id}.csv`, tableCsv(f.data));
+    }
     rendered.push({ section, content, charts });
   }
   const inputs = [{ file: relPosix(outDir, path.join(scoresDir, SCORES_FILES.header)), sha256: sha256(await readFile(path.join(scoresDir, SCORES_FILES.header))) }];
+  const usedBundle = rendered.some((r) => (r.content.figures ?? []).length > 0) ? (await ctx.bundle()).bundle : null;
+  if (usedBundle) inputs.push({ file: relPosix(outDir, path.join(usedBundle.dir, 'manifest-sha256.txt')), sha256: usedBundle.digest });
   await write('index.html', pageHtml(ctx, rendered, relPosix(outDir, scoresDir)));
   await writeFileAtomic(
     path.join(outDir, 'report.json'),

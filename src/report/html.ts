@@ -13,16 +13,24 @@ export function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
+/*
+ * The CJK font first in FONT_FAMILY draws ‘ ’ “ ” full-width ("model’ s"); a locally installed
+ * Latin font (local(), nothing fetched) draws just those characters, on the page and in the
+ * inline charts (CSS overrides the SVG's font-family attribute; the SVG/PNG files keep theirs).
+ */
 export const CSS = `
-body { font-family: ${FONT_FAMILY}; margin: 0 auto; max-width: 1100px; padding: 24px; color: #222; line-height: 1.45; }
+@font-face { font-family: 'stimkit-quotes'; src: local('Noto Sans'), local('DejaVu Sans'), local('Liberation Sans'), local('Arial'); unicode-range: U+2018-201F; }
+body { font-family: 'stimkit-quotes', ${FONT_FAMILY}; margin: 0 auto; max-width: 1100px; padding: 24px; color: #222; line-height: 1.45; }
 h1 { font-size: 24px; margin-bottom: 4px; } h2 { font-size: 19px; margin-top: 36px; border-bottom: 1px solid #ddd; padding-bottom: 4px; }
 .meta { font-size: 13px; color: #444; } .meta code { font-size: 12px; word-break: break-all; }
 .sim { background: #fff3cd; border: 2px solid #e0a800; padding: 10px 14px; font-weight: bold; margin: 14px 0; }
-figure { margin: 18px 0; } figure svg { max-width: 100%; height: auto; }
+figure { margin: 18px 0; } figure svg { max-width: 100%; height: auto; } figure svg text { font-family: 'stimkit-quotes', ${FONT_FAMILY}; }
 figcaption, .caption { font-size: 13px; color: #444; margin-top: 4px; }
 table { border-collapse: collapse; font-size: 12.5px; margin: 8px 0; } th, td { border: 1px solid #ddd; padding: 3px 7px; text-align: right; }
 th { background: #f5f5f5; } td { white-space: nowrap; } .scroll { overflow-x: auto; max-width: 100%; } td.t, th.t { text-align: left; }
 .files { font-size: 12px; color: #555; }
+.strip { display: flex; flex-wrap: wrap; gap: 6px; align-items: flex-end; margin-bottom: 10px; } .strip-label { font-size: 13px; font-weight: bold; margin-top: 8px; }
+.thumb { text-align: center; font-size: 11px; color: #444; max-width: 132px; } .thumb img { display: block; margin: 0 auto 2px; border: 1px solid #ddd; background: #fff; }
 `;
 
 /** A number for a table cell: fixed decimals for floats, p values in 3 significant digits. */

@@ -1,7 +1,7 @@
 /** Lays the built sections out on the report page (see html.ts for the page's rules). */
 import { TOOL } from '../core/tool.js';
 import { CSS, escapeHtml, tableHtml } from './html.js';
-import type { ReportChart, ReportContext, ReportSection, SectionContent } from './types.js';
+import type { ReportChart, ReportContext, ReportFigure, ReportSection, SectionContent } from './types.js';
 
 /** A section after its charts were rendered. */
 export interface RenderedSection {
@@ -16,6 +16,22 @@ function figureHtml(chart: ReportChart, svg: string, simulated: boolean): string
   return `<figure id="fig-${escapeHtml(chart.id)}" role="img" aria-label="${escapeHtml(chart.alt)}">
 ${svg.replace(/^<\?xml[^>]*>\s*/, '')}
 <figcaption><b>${escapeHtml(chart.title)}</b>. ${escapeHtml(d.n)}. ${escapeHtml(d.interval)}.${simulated ? ' <b>Simulated data.</b>' : ''} ${links}</figcaption>
+</figure>`;
+}
+
+/** A figure of image strips (thumbnails written beside the page, referenced relatively). */
+function imagesHtml(f: ReportFigure, simulated: boolean): string {
+  const strips = f.rows
+    .map((row) => {
+      const cells = row.images
+        .map((img) => `<div class="thumb"><img src="${escapeHtml(img.file)}" width="${img.width}" height="${img.height}" alt="${escapeHtml(img.alt)}"><div>${escapeHtml(img.label)}</div></div>`)
+        .join('');
+      return `<div class="strip-label">${escapeHtml(row.label)}</div>\n<div class="strip">${cells}</div>`;
+    })
+    .join('\n');
+  return `<figure id="fig-${escapeHtml(f.id)}">
+${strips}
+<figcaption><b>${escapeHtml(f.title)}</b>. ${escapeHtml(f.data.n)}. ${escapeHtml(f.data.interval)}.${simulated ? ' <b>Simulated responses.</b>' : ''} Provenance: <a href="tables/${escapeHtml(f.data.id)}.csv">tables/${escapeHtml(f.data.id)}.csv</a></figcaption>
 </figure>`;
 }
 
@@ -45,6 +61,7 @@ export function pageHtml(ctx: ReportContext, sections: RenderedSection[], scores
       const parts = [`<section id="${escapeHtml(s.section.id)}"><h2>${escapeHtml(s.section.title)}</h2>`];
       for (const p of s.content.paragraphs) parts.push(`<p>${escapeHtml(p)}</p>`);
       for (const c of s.charts) parts.push(figureHtml(c.chart, c.svg, ctx.simulated));
+      for (const f of s.content.figures ?? []) parts.push(imagesHtml(f, ctx.simulated));
       for (const t of s.content.tables) parts.push(tableHtml(t, ctx.simulated));
       parts.push('</section>');
       return parts.join('\n');

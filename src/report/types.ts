@@ -5,6 +5,7 @@
  * out on one self-contained HTML page. To add a section: write a `ReportSection` in its own file
  * and append it to `SECTIONS` (src/report/registry.ts).
  */
+import type { BundleData } from '../label/bundle.js';
 import type { ScoreLine, ScoresHeader } from '../score/format.js';
 import type { Cell } from '../score/types.js';
 
@@ -26,6 +27,12 @@ export interface ReportContext {
   memo: <T>(key: string, make: () => Promise<T> | T) => Promise<T>;
   /** True when any scored response is simulated. */
   simulated: boolean;
+  /**
+   * The scored bundle (for images), found through score.json's bundle input or `report --bundle`,
+   * and checked against the scored digest; `bundle` is null and `note` says why when it is not
+   * available (sections then say so in a sentence instead of failing).
+   */
+  bundle: () => Promise<{ bundle: BundleData | null; note: string | null }>;
 }
 
 /** A table on the page and as CSV (`tables/<id>.csv`). Every table says its n and interval method. */
@@ -51,11 +58,34 @@ export interface ReportChart {
   alt: string;
 }
 
+/** A small image written next to index.html (`file`, relative, e.g. `thumbs/x.png`) and shown with `<img>`. */
+export interface ReportImage {
+  /** Path relative to the report folder; letters, digits, `.`, `-`, `_` and `/` only. */
+  file: string;
+  data: Buffer;
+  width: number;
+  height: number;
+  alt: string;
+  /** Caption under the image, e.g. "A3 edges". */
+  label: string;
+}
+
+/** Rows of images (e.g. one strip of variant thumbnails per entry) with a provenance table (`tables/<data.id>.csv`). */
+export interface ReportFigure {
+  id: string;
+  title: string;
+  rows: Array<{ label: string; images: ReportImage[] }>;
+  /** Where every image comes from (e.g. entry, variant, source sha256), written as CSV. */
+  data: ReportTable;
+}
+
 /** What a section returns. Texts are plain text (the builder escapes them). */
 export interface SectionContent {
   paragraphs: string[];
   charts: ReportChart[];
   tables: ReportTable[];
+  /** Image figures, laid out after the charts. */
+  figures?: ReportFigure[];
 }
 
 /** One section of the report. */

@@ -51,7 +51,7 @@ describe.skipIf(!existsSync(COMMITTED))('score: the six-dimension audit', () => 
     expect(first.code, first.stderr).toBe(0);
     const audit = parseCsv(await readFile(path.join(out, 'audit.csv'), 'utf8'));
     const header = audit.header;
-    for (const c of ['model', 'origin', 'lang', 'paradigm', 'entry', 'variant', 'sensitivity', 'seed', 'china_origin', 'd1_refusal', 'd1_refusal_lexical', 'd2_integrity', 'd3_grounded', 'd4_state_aligned', 'd4_strategy', 'd5_language_consistent', 'd6_length_raw', 'd6_length_clean', 'judge', 'judge_simulated', 'rubric_digest']) expect(header).toContain(c);
+    for (const c of ['model', 'origin', 'lang', 'paradigm', 'entry', 'variant', 'sensitivity', 'seed', 'china_origin', 'd1_refusal', 'd1_refusal_lexical', 'd2_integrity', 'd2_failure_type', 'd2_covered_facts', 'd2_missing_facts', 'd3_grounded', 'd4_state_aligned', 'd4_strategy', 'd4_direction', 'd4_quotes', 'judge_confidence', 'd5_language_consistent', 'd6_length_raw', 'd6_length_clean', 'judge', 'judge_simulated', 'rubric_digest']) expect(header).toContain(c);
     const rows = audit.rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]!])));
     expect(rows).toHaveLength(240 * 3);
     expect(rows.every((r) => r.judge === 'judge-a' && r.judge_simulated === '1')).toBe(true);
@@ -60,6 +60,14 @@ describe.skipIf(!existsSync(COMMITTED))('score: the six-dimension audit', () => 
     expect(rate('sim-refuser-zh', 'd1_refusal_lexical')).toBeGreaterThan(rate('sim-plain', 'd1_refusal_lexical'));
     expect(rows.filter((r) => r.paradigm === 'comment-text').every((r) => r.d3_grounded === '')).toBe(true);
     expect(rows.every((r) => Number(r.d6_length_raw) >= Number(r.d6_length_clean))).toBe(true);
+    // the judge's sub-fields: quotes as a JSON array (none without D4), fact ids, confidence
+    for (const r of rows.filter((x) => x.judge_status === 'ok')) {
+      const quotes = JSON.parse(r.d4_quotes!) as string[];
+      expect(Array.isArray(quotes)).toBe(true);
+      if (r.d4_state_aligned === '0') expect(quotes).toEqual([]);
+      expect(Number(r.judge_confidence)).toBeGreaterThanOrEqual(0.7);
+    }
+    expect(rows.some((r) => r.d2_missing_facts !== '' || r.d2_covered_facts !== '')).toBe(true);
   });
 
   it('adds the columns to trials.csv (empty on instrument rows) and every judge to judges.csv', async () => {

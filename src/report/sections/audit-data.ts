@@ -7,6 +7,8 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ValidationReport } from '../../audit/validate.js';
+import { StimkitError } from '../../core/errors.js';
+import { sha256 } from '../../core/fsio.js';
 import { wilson } from '../../stats/index.js';
 import type { ReportContext } from '../types.js';
 
@@ -54,12 +56,33 @@ export function primaryJudge(rows: AuditRow[]): { name: string; simulated: boole
   return r ? { name: r.judge!, simulated: r.judge_simulated === '1' } : null;
 }
 
-/** `stimkit validate`'s report in the scores folder, or null. */
-export async function validationReport(ctx: ReportContext): Promise<ValidationReport | null> {
+/**
+ * `stimkit validate`'s report in the scores folder: shown only when score.json lists it (its bytes
+ * checked like every scores file) and it validated these scores (its scores.jsonl sha256 is the
+ * one score.json records). Otherwise `report` is null and `note` says why (null: no validation).
+ */
+export async function validationState(ctx: ReportContext): Promise<{ report: ValidationReport | null; note: string | null }> {
   return ctx.memo('audit-validation', async () => {
     const file = path.join(ctx.scoresDir, 'validation.json');
-    return existsSync(file) ? (JSON.parse(await readFile(file, 'utf8')) as ValidationReport) : null;
+    const listed = ctx.header.files.find((f) => f.file === 'validation.json');
+    if (!listed) {
+      return { report: null, note: existsSync(file) ? 'validation.json in the scores folder is not listed in score.json (the folder was scored again after validation, or an older stimkit wrote it): its numbers are not shown. Run stimkit validate again.' : null };
+    }
+    const text = await readFile(file, 'utf8').catch(() => null);
+    if (text === null || sha256(text) !== listed.sha256) {
+      throw StimkitError.fromProblem({ code: 'E_REPORT_SCORES', file, message: text === null ? 'score.json lists validation.json, but it is missing' : 'this file does not match the sha256 score.json records: it changed after validation', fix: 'run stimkit validate again' });
+    }
+    const report = JSON.parse(text) as ValidationReport;
+    const scores = ctx.header.files.find((f) => f.file === 'scores.jsonl')?.sha256;
+    const validated = report.inputs?.find((i) => i.role === 'scores')?.sha256;
+    if (validated !== scores) return { report: null, note: 'validation.json validated other scores than these (its scores.jsonl sha256 differs): its numbers are not shown. Run stimkit validate again.' };
+    return { report, note: null };
   });
+}
+
+/** `stimkit validate`'s report of these scores, or null (see `validationState`). */
+export async function validationReport(ctx: ReportContext): Promise<ValidationReport | null> {
+  return (await validationState(ctx)).report;
 }
 
 /** A proportion rounded for tables. */

@@ -1,51 +1,12 @@
 /**
- * Audit sections: the abstraction ladder (D4 and D1 rates by variant A0–A6, the audit paper's
- * abstraction results), discourse-strategy shares among state-aligned responses (Figure 6a), and
+ * Audit sections: discourse-strategy shares among state-aligned responses (Figure 6a), and
  * response length by model and language (D6, medians excluding refusals, raw and cleaned as in
- * Appendix O, Table A17).
+ * Appendix O, Table A17). The abstraction ladder is in audit-ladder.ts.
  */
 import { median } from '../../audit/length.js';
 import type { ReportSection } from '../types.js';
 import { originColours, originOrder } from './instrument-data.js';
-import { auditRows, groupBy, hasAudit, hasJudge, judgeNote, p4, rate } from './audit-data.js';
-
-export const auditLadderSection: ReportSection = {
-  id: 'audit-ladder',
-  title: 'The abstraction ladder (A0–A6)',
-  applies: async (ctx) => (await hasJudge(ctx)) && (await auditRows(ctx)).some((r) => r.paradigm === 'abstraction'),
-  build: async (ctx) => {
-    const rows = (await auditRows(ctx)).filter((r) => r.paradigm === 'abstraction');
-    const table = groupBy(rows, ['variant']).flatMap(({ key: [variant], rows: rs }) =>
-      (['d4_state_aligned', 'd1_refusal'] as const).map((col) => {
-        const r = rate(rs, col);
-        return [variant!, col === 'd4_state_aligned' ? 'D4 framing' : 'D1 refusal', r.x, r.n, p4(r.rate), p4(r.lower), p4(r.upper)];
-      }),
-    );
-    const n = `n = abstraction responses per variant (${rows.length} in all)`;
-    return {
-      paragraphs: [judgeNote(rows), 'Rates by abstraction level: if framing rests on visual detail it declines as information is removed; if it rests on recognising an iconic shape it persists down to the silhouette (A6). The variant images are in the bundle (data/variants.json, data/images/).'],
-      charts: [
-        {
-          id: 'audit-ladder',
-          title: 'Rates by abstraction level',
-          alt: 'Line chart of framing and refusal rates from A0 (original) to A6 (silhouette) with Wilson bands',
-          data: { id: 'audit-ladder', title: 'Rates by variant', columns: ['variant', 'dimension', 'x', 'n', 'rate', 'lower', 'upper'], rows: table, n, interval: 'Wilson 95 % intervals' },
-          spec: {
-            title: { text: 'The abstraction ladder', subtitle: [n, 'bands: Wilson 95 % intervals'] },
-            width: 420,
-            height: 260,
-            encoding: { x: { field: 'variant', type: 'ordinal', sort: ['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6'], title: 'variant (A0 original → A6 silhouette)', axis: { labelAngle: 0 } }, color: { field: 'dimension', type: 'nominal' } },
-            layer: [
-              { mark: { type: 'area', opacity: 0.15 }, encoding: { y: { field: 'lower', type: 'quantitative', title: 'rate', axis: { format: '%' } }, y2: { field: 'upper' } } },
-              { mark: { type: 'line', point: true }, encoding: { y: { field: 'rate', type: 'quantitative' } } },
-            ],
-          },
-        },
-      ],
-      tables: [],
-    };
-  },
-};
+import { auditRows, groupBy, hasAudit, judgeNote, p4 } from './audit-data.js';
 
 export const auditStrategiesSection: ReportSection = {
   id: 'audit-strategies',

@@ -7,14 +7,16 @@
 import { raterAgreement } from '../../audit/agreement.js';
 import { baselineRecall } from '../../audit/baseline-recall.js';
 import type { ReportSection } from '../types.js';
-import { auditRows, hasJudge, judgeNote, p4, validationReport } from './audit-data.js';
+import { auditRows, hasJudge, judgeNote, p4, validationState } from './audit-data.js';
 
 export const auditValidationSection: ReportSection = {
   id: 'audit-validation',
   title: 'Judges against human labels',
-  applies: async (ctx) => (await validationReport(ctx)) !== null,
+  applies: async (ctx) => (await validationState(ctx)).report !== null || (await validationState(ctx)).note !== null,
   build: async (ctx) => {
-    const v = (await validationReport(ctx))!;
+    const state = await validationState(ctx);
+    if (!state.report) return { paragraphs: [state.note!], charts: [], tables: [] };
+    const v = state.report;
     const matrix = v.dimensions.flatMap((d) => d.judges.map((j) => {
       const c = j.vs_majority;
       const rg = j.attenuation.correction;

@@ -6,6 +6,9 @@
  * parsed by d3-dsv (about ten times faster on the 21,708-row audit table) with line numbers taken
  * from the lines themselves; a file with quotes goes through csv-parse, whose `info` gives the
  * line of every record even when a quoted field spans lines. Both trim fields and skip blank lines.
+ *
+ * Values are kept column by column (`data`, what the regressions read); the per-row objects of
+ * `rows` are only built when something asks for them.
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
@@ -13,15 +16,26 @@ import { csvParseRows } from 'd3-dsv';
 import { StimkitError, type Problem } from '../core/errors.js';
 import { sha256 } from '../core/fsio.js';
 
-/** A parsed table: header names and rows keyed by header (all values are strings). */
+/** A parsed table: header names, values column by column, and rows keyed by header (all values are strings). */
 export interface Table {
   file: string;
   /** sha256 of the file's bytes */
   sha256: string;
   columns: string[];
-  rows: Record<string, string>[];
+  /** `data[j][i]`: the value of `columns[j]` on row i (trimmed) */
+  data: string[][];
+  /** number of data rows */
+  n: number;
+  /** one object per row keyed by column (built on first access) */
+  readonly rows: Record<string, string>[];
   /** 1-based line of each row in the file (its last line when a quoted field spans lines) */
   lines: number[];
+}
+
+/** The values of one column of `t` (the table's own array: do not modify); undefined when absent. */
+export function column(t: Table, name: string): string[] | undefined {
+  const j = t.columns.indexOf(name);
+  return j < 0 ? undefined : t.data[j];
 }
 
 /** Read and parse `file`; a missing file, a bad CSV or an empty table is an error (exit 1). */
@@ -32,27 +46,32 @@ export function readTable(file: string): Table {
   } catch (err) {
     throw StimkitError.fromProblem({ code: 'E_ANALYZE_READ', file, message: 'cannot read the table', got: (err as NodeJS.ErrnoException).code ?? String(err), fix: 'check the path' }, err);
   }
-  const records = text.includes('"') ? parseQuoted(file, text) : parsePlain(file, text);
-  const [header, ...body] = records;
-  if (!header || body.length === 0) {
-    throw StimkitError.fromProblem({ code: 'E_ANALYZE_EMPTY', file, message: 'the table has no data rows', expected: 'a header line and at least one row', got: header ? 'a header only' : 'an empty file', fix: 'export the table again' });
+  const parsed = text.includes('"') ? parseQuoted(file, text) : parsePlain(file, text);
+  const { columns, data, lines } = parsed;
+  if (!columns || lines.length === 0) {
+    throw StimkitError.fromProblem({ code: 'E_ANALYZE_EMPTY', file, message: 'the table has no data rows', expected: 'a header line and at least one row', got: columns ? 'a header only' : 'an empty file', fix: 'export the table again' });
   }
-  const columns = header.record;
   const dup = columns.find((c, i) => columns.indexOf(c) !== i);
   if (dup !== undefined) {
-    throw StimkitError.fromProblem({ code: 'E_ANALYZE_HEADER', file, line: header.info.lines, field: dup, message: 'a column name appears twice in the header', expected: 'unique column names', got: dup, fix: 'rename one of the columns' });
+    throw StimkitError.fromProblem({ code: 'E_ANALYZE_HEADER', file, line: parsed.headerLine, field: dup, message: 'a column name appears twice in the header', expected: 'unique column names', got: dup, fix: 'rename one of the columns' });
   }
+  let rows: Record<string, string>[] | undefined;
   return {
     file,
     sha256: sha256(text),
     columns,
-    rows: body.map((r) => {
-      // a plain loop: Object.fromEntries is ~20× slower on 20k rows
-      const o: Record<string, string> = {};
-      for (let i = 0; i < columns.length; i++) o[columns[i]!] = r.record[i] ?? '';
-      return o;
-    }),
-    lines: body.map((r) => r.info.lines),
+    data,
+    n: lines.length,
+    get rows() {
+      rows ??= lines.map((_, i) => {
+        // a plain loop: Object.fromEntries is ~20× slower on 20k rows
+        const o: Record<string, string> = {};
+        for (let j = 0; j < columns.length; j++) o[columns[j]!] = data[j]![i]!;
+        return o;
+      });
+      return rows;
+    },
+    lines,
   };
 }
 
@@ -83,7 +102,13 @@ export function throwProblems(code: string, file: string, problems: Problem[], m
   throw new StimkitError(code, `${file}: ${problems.length} bad value${problems.length > 1 ? 's' : ''}${more}`, { problems: shown });
 }
 
-type Rec = { record: string[]; info: { lines: number } };
+/** What a parser returns: the header, the values column by column, the line of each data row. */
+interface Parsed {
+  columns: string[] | undefined;
+  headerLine: number;
+  data: string[][];
+  lines: number[];
+}
 
 function raggedError(file: string, line: number, expected: number, got: number): StimkitError {
   return StimkitError.fromProblem({
@@ -97,26 +122,35 @@ function raggedError(file: string, line: number, expected: number, got: number):
   });
 }
 
-/** No double quote anywhere: one record per non-blank line (d3-dsv). */
-function parsePlain(file: string, text: string): Rec[] {
+/** No double quote anywhere: one record per non-blank line (d3-dsv), stored straight into columns. */
+function parsePlain(file: string, text: string): Parsed {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const out: Rec[] = [];
-  let line = 0;
-  for (const fields of csvParseRows(body)) {
-    line++;
-    // d3-dsv yields a blank line as [''] and keeps line numbering one record per line
-    if (fields.length === 1 && fields[0]!.trim() === '') continue;
-    const record = fields.map((f) => f.trim());
-    if (out.length > 0 && record.length !== out[0]!.record.length) throw raggedError(file, line, out[0]!.record.length, record.length);
-    out.push({ record, info: { lines: line } });
-  }
+  const out: Parsed = { columns: undefined, headerLine: 0, data: [], lines: [] };
+  let width = 0;
+  // the row callback returns null, so d3-dsv keeps no per-row array; a blank line comes as ['']
+  csvParseRows(body, (fields, i) => {
+    if (fields.length === 1 && fields[0]!.trim() === '') return null;
+    const line = i + 1;
+    if (out.columns === undefined) {
+      out.columns = fields.map((f) => f.trim());
+      out.headerLine = line;
+      width = fields.length;
+      out.data = out.columns.map(() => []);
+      return null;
+    }
+    if (fields.length !== width) throw raggedError(file, line, width, fields.length);
+    for (let j = 0; j < width; j++) out.data[j]!.push(fields[j]!.trim());
+    out.lines.push(line);
+    return null;
+  });
   return out;
 }
 
 /** Quoted fields: csv-parse with the line of every record. */
-function parseQuoted(file: string, text: string): Rec[] {
+function parseQuoted(file: string, text: string): Parsed {
+  let records: { record: string[]; info: { lines: number } }[];
   try {
-    return parse(text, { bom: true, skip_empty_lines: true, trim: true, info: true, relax_column_count: false }) as unknown as Rec[];
+    records = parse(text, { bom: true, skip_empty_lines: true, trim: true, info: true, relax_column_count: false }) as unknown as typeof records;
   } catch (err) {
     const e = err as { code?: string; lines?: number; message: string };
     throw StimkitError.fromProblem(
@@ -132,4 +166,12 @@ function parseQuoted(file: string, text: string): Rec[] {
       err,
     );
   }
+  const [header, ...body] = records;
+  const columns = header?.record;
+  return {
+    columns,
+    headerLine: header?.info.lines ?? 0,
+    data: (columns ?? []).map((_, j) => body.map((r) => r.record[j] ?? '')),
+    lines: body.map((r) => r.info.lines),
+  };
 }

@@ -83,3 +83,21 @@ describe('analyze agreement and instrument', () => {
     ]);
   });
 });
+
+describe('analyze starts without loading the other commands', () => {
+  it('registers the same command, arguments and flags as the full registry', async () => {
+    const { Command } = await import('commander');
+    const { COMMANDS } = await import('../../src/commands/index.js');
+    const { commandsFor } = await import('../../src/cli/commands-for.js');
+    const light = await commandsFor(['node', 'stimkit', 'analyze', 'logit', 'x.csv']);
+    expect(light.map((c) => c.name)).toEqual(['analyze']);
+    const shape = (spec: (typeof COMMANDS)[number]) => {
+      const cmd = new Command(spec.name);
+      spec.configure(cmd);
+      return { description: spec.description, args: cmd.registeredArguments.map((a) => [a.name(), a.required, a.description]), options: cmd.options.map((o) => [o.flags, o.description, o.defaultValue]) };
+    };
+    expect(shape(light[0]!)).toEqual(shape(COMMANDS.find((c) => c.name === 'analyze')!));
+    expect((await commandsFor(['node', 'stimkit', '--help'])).length).toBe(COMMANDS.length);
+    expect((await commandsFor(['node', 'stimkit', 'score'])).length).toBe(COMMANDS.length);
+  });
+});

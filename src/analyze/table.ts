@@ -127,6 +127,7 @@ function parsePlain(file: string, text: string): Parsed {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const out: Parsed = { columns: undefined, headerLine: 0, data: [], lines: [] };
   let width = 0;
+  let interned: Map<string, string>[] = [];
   // the row callback returns null, so d3-dsv keeps no per-row array; a blank line comes as ['']
   csvParseRows(body, (fields, i) => {
     if (fields.length === 1 && fields[0]!.trim() === '') return null;
@@ -136,10 +137,17 @@ function parsePlain(file: string, text: string): Parsed {
       out.headerLine = line;
       width = fields.length;
       out.data = out.columns.map(() => []);
+      interned = out.columns.map(() => new Map());
       return null;
     }
     if (fields.length !== width) throw raggedError(file, line, width, fields.length);
-    for (let j = 0; j < width; j++) out.data[j]!.push(fields[j]!.trim());
+    for (let j = 0; j < width; j++) {
+      // repeated values share one string, so the table keeps few strings alive (less GC work)
+      const v = fields[j]!.trim();
+      const seen = interned[j]!.get(v);
+      if (seen === undefined) interned[j]!.set(v, v);
+      out.data[j]!.push(seen ?? v);
+    }
     out.lines.push(line);
     return null;
   });

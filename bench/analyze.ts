@@ -194,6 +194,7 @@ if (process.argv[2] === '--child') {
     row('first load+fit+output (cold)', 'first', false),
     built ? row('whole process wall', 'wall', true) : 'whole process: built CLI not found (run npm run build first)',
     built ? row('whole process peak RSS (MB)', 'rss', true) : '',
+    `cold: the first call in a fresh process; stimkit's includes loading its distribution functions (@stdlib, on first use), statsmodels' imports are already done (they are in the whole-process figure)`,
     `whole process: stimkit = node bin/stimkit.js analyze logit … --json (built dist/); statsmodels = /usr/bin/python3 importing pandas + statsmodels, read_csv, fit, print(summary())`,
     `agreement with this statsmodels run: max relative difference coef ${rel(oursRun!.coef, pyRun!.coef).toExponential(2)}, SE ${rel(oursRun!.se, pyRun!.se).toExponential(2)}; IRLS iterations ${oursRun!.iterations}`,
     `agreement with the reference vector (max relative difference of coef, SE, p): ${vecDiff.join(', ')}`,

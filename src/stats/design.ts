@@ -54,6 +54,12 @@ function asNumbers(values: readonly Cell[]): Float64Array | null {
   return out;
 }
 
+/** Levels in patsy's order: numerically when every level is a number (2 before 10), else as strings. */
+function sortLevels(levels: string[]): string[] {
+  const numeric = levels.every((l) => l.trim() !== '' && Number.isFinite(Number(l)));
+  return numeric ? levels.sort((a, b) => Number(a) - Number(b) || (a < b ? -1 : a > b ? 1 : 0)) : levels.sort();
+}
+
 /** Code one predictor into columns (n values each). */
 function code(values: readonly Cell[], column: string, reference: string | undefined): { coding: Coding; cols: Float64Array[] } {
   const missing = values.findIndex((v) => v === undefined || v === null || v === '');
@@ -70,7 +76,7 @@ function code(values: readonly Cell[], column: string, reference: string | undef
   const numbers = reference === undefined ? asNumbers(values) : null;
   if (numbers) return { coding: { column, kind: 'numeric', names: [column] }, cols: [numbers] };
   const text = values.map(String);
-  const levels = [...new Set(text)].sort();
+  const levels = sortLevels([...new Set(text)]);
   const ref = reference ?? levels[0]!;
   if (!levels.includes(ref)) {
     throw StimkitError.fromProblem({

@@ -139,3 +139,12 @@ describe('design matrix', () => {
     expect(Array.from(d.x)).toEqual([1, 2, 1, 0, 1, 10, 0, 1, 1, 0, 0, 0]);
   });
 });
+
+describe('a numeric column with a reference level', () => {
+  it('is a factor whose levels are in numeric order, as patsy C(x)', () => {
+    const d = buildDesign([{ w: '10' }, { w: '2' }, { w: '1' }, { w: '2' }], { predictors: ['w'], reference: { w: '1' } });
+    expect(d.names).toEqual(['Intercept', 'w[T.2]', 'w[T.10]']);
+    expect(d.codings[0]).toMatchObject({ kind: 'factor', levels: ['1', '2', '10'], reference: '1' });
+    expect(Array.from(d.x)).toEqual([1, 0, 1, 1, 1, 0, 1, 0, 0, 1, 1, 0]);
+  });
+});

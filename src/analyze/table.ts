@@ -5,7 +5,9 @@
  * Two maintained parsers: a file without any double quote has one record per line, so it is
  * parsed by d3-dsv (about ten times faster on the 21,708-row audit table) with line numbers taken
  * from the lines themselves; a file with quotes goes through csv-parse, whose `info` gives the
- * line of every record even when a quoted field spans lines. Both trim fields and skip blank lines.
+ * line of every record even when a quoted field spans lines (asked for only when a line number
+ * is needed, i.e. for an error message: `info` triples csv-parse's time). Both trim fields and
+ * skip blank lines.
  *
  * Values are kept column by column (`data`, what the regressions read); the per-row objects of
  * `rows` are only built when something asks for them.
@@ -29,7 +31,7 @@ export interface Table {
   /** one object per row keyed by column (built on first access) */
   readonly rows: Record<string, string>[];
   /** 1-based line of each row in the file (its last line when a quoted field spans lines) */
-  lines: number[];
+  readonly lines: number[];
 }
 
 /** The values of one column of `t` (the table's own array: do not modify); undefined when absent. */
@@ -47,8 +49,8 @@ export function readTable(file: string): Table {
     throw StimkitError.fromProblem({ code: 'E_ANALYZE_READ', file, message: 'cannot read the table', got: (err as NodeJS.ErrnoException).code ?? String(err), fix: 'check the path' }, err);
   }
   const parsed = text.includes('"') ? parseQuoted(file, text) : parsePlain(file, text);
-  const { columns, data, lines } = parsed;
-  if (!columns || lines.length === 0) {
+  const { columns, data, n } = parsed;
+  if (!columns || n === 0) {
     throw StimkitError.fromProblem({ code: 'E_ANALYZE_EMPTY', file, message: 'the table has no data rows', expected: 'a header line and at least one row', got: columns ? 'a header only' : 'an empty file', fix: 'export the table again' });
   }
   const dup = columns.find((c, i) => columns.indexOf(c) !== i);
@@ -61,9 +63,9 @@ export function readTable(file: string): Table {
     sha256: sha256(text),
     columns,
     data,
-    n: lines.length,
+    n,
     get rows() {
-      rows ??= lines.map((_, i) => {
+      rows ??= Array.from({ length: n }, (_, i) => {
         // a plain loop: Object.fromEntries is ~20× slower on 20k rows
         const o: Record<string, string> = {};
         for (let j = 0; j < columns.length; j++) o[columns[j]!] = data[j]![i]!;
@@ -71,7 +73,9 @@ export function readTable(file: string): Table {
       });
       return rows;
     },
-    lines,
+    get lines() {
+      return parsed.lines();
+    },
   };
 }
 
@@ -107,7 +111,9 @@ interface Parsed {
   columns: string[] | undefined;
   headerLine: number;
   data: string[][];
-  lines: number[];
+  n: number;
+  /** line of each data row, computed on first call */
+  lines: () => number[];
 }
 
 function raggedError(file: string, line: number, expected: number, got: number): StimkitError {
@@ -125,7 +131,8 @@ function raggedError(file: string, line: number, expected: number, got: number):
 /** No double quote anywhere: one record per non-blank line (d3-dsv), stored straight into columns. */
 function parsePlain(file: string, text: string): Parsed {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const out: Parsed = { columns: undefined, headerLine: 0, data: [], lines: [] };
+  const lines: number[] = [];
+  const out: Parsed = { columns: undefined, headerLine: 0, data: [], n: 0, lines: () => lines };
   let width = 0;
   let interned: Map<string, string>[] = [];
   // the row callback returns null, so d3-dsv keeps no per-row array; a blank line comes as ['']
@@ -148,17 +155,19 @@ function parsePlain(file: string, text: string): Parsed {
       if (seen === undefined) interned[j]!.set(v, v);
       out.data[j]!.push(seen ?? v);
     }
-    out.lines.push(line);
+    lines.push(line);
     return null;
   });
+  out.n = lines.length;
   return out;
 }
 
-/** Quoted fields: csv-parse with the line of every record. */
+/** Quoted fields: csv-parse; the line of every record from a second parse with `info`, when first asked for. */
 function parseQuoted(file: string, text: string): Parsed {
-  let records: { record: string[]; info: { lines: number } }[];
+  const options = { bom: true, skip_empty_lines: true, trim: true, relax_column_count: false };
+  let records: string[][];
   try {
-    records = parse(text, { bom: true, skip_empty_lines: true, trim: true, info: true, relax_column_count: false }) as unknown as typeof records;
+    records = parse(text, options) as string[][];
   } catch (err) {
     const e = err as { code?: string; lines?: number; message: string };
     throw StimkitError.fromProblem(
@@ -175,11 +184,24 @@ function parseQuoted(file: string, text: string): Parsed {
     );
   }
   const [header, ...body] = records;
-  const columns = header?.record;
+  let lines: number[] | undefined;
+  let headerLine: number | undefined;
+  const withInfo = () => {
+    const info = (parse(text, { ...options, info: true }) as unknown as { info: { lines: number } }[]).map((r) => r.info.lines);
+    headerLine = info[0] ?? 0;
+    lines = info.slice(1);
+  };
   return {
-    columns,
-    headerLine: header?.info.lines ?? 0,
-    data: (columns ?? []).map((_, j) => body.map((r) => r.record[j] ?? '')),
-    lines: body.map((r) => r.info.lines),
+    columns: header,
+    get headerLine() {
+      if (headerLine === undefined) withInfo();
+      return headerLine!;
+    },
+    data: (header ?? []).map((_, j) => body.map((r) => r[j] ?? '')),
+    n: body.length,
+    lines: () => {
+      if (lines === undefined) withInfo();
+      return lines!;
+    },
   };
 }

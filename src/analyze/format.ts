@@ -87,7 +87,7 @@ export function instrumentHuman(a: InstrumentAnalysis): string {
         fp(m.collapsedTest?.pT),
         fp(m.cellTest?.pTHolm),
         fx(m.answeredOnly.net),
-        fx(m.flip.cellRate),
+        fx(m.flip.responseRate ?? m.flip.cellRate),
       ]),
     ),
   ];

@@ -46,7 +46,7 @@ export const analyzeCommand: CommandSpec = {
       .option('--reference <list>', 'reference levels of text columns, e.g. paradigm=direct,lang=en', pairsFlag('=', 'COLUMN=LEVEL'))
       .option('--interaction <list>', 'interaction terms, e.g. lang:origin (adds a likelihood-ratio test)', pairsFlag(':', 'A:B'))
       .option('--cluster <col>', 'cluster column for cluster-robust standard errors (logit, ols)')
-      .addOption(new Option('--correction <kind>', 'small-sample correction of the cluster-robust SEs').choices(['statsmodels', 'G', 'none']).default('statsmodels'))
+      .addOption(new Option('--correction <kind>', 'small-sample correction of the cluster-robust SEs, with --cluster (default: statsmodels)').choices(['statsmodels', 'G', 'none']))
       .option('--by <list>', 'grouping columns (rates)', list)
       .option('--raters <list>', 'rater columns (agreement)', list)
       .option('--vs <col>', 'compare this column with the raters\' majority (agreement)')
@@ -64,6 +64,8 @@ export const analyzeCommand: CommandSpec = {
       const summary = { format: 'stimkit.analyze.instrument', version: 1, input: { file: path, sha256: t.sha256, rows: t.rows.length }, params: { shift: `${from}:${to}` }, ...analysis };
       return { summary, human: instrumentHuman(analysis), exitCode: EXIT.ok };
     }
+    // a correction without clusters would be silently ignored: the SEs are model-based then
+    if (opts.correction !== undefined && opts.cluster === undefined) throw StimkitError.usage('E_ANALYZE_USAGE', `--correction applies to cluster-robust standard errors: add --cluster COL (without it analyze ${kind} gives model-based SEs)`);
     const table = readTable(path);
     if (kind === 'logit' || kind === 'ols') {
       const report = regressTable(kind, table, {
@@ -72,7 +74,7 @@ export const analyzeCommand: CommandSpec = {
         reference: Object.fromEntries((opts.reference as string[][] | undefined) ?? []),
         interactions: ((opts.interaction as string[][] | undefined) ?? []).map(([a, b]) => [a!, b!] as [string, string]),
         cluster: (opts.cluster as string | undefined) ?? null,
-        correction: opts.correction as Correction,
+        correction: (opts.correction as Correction | undefined) ?? 'statsmodels',
         conf: 0.95,
       });
       return { summary: report, human: regressHuman(report), exitCode: EXIT.ok };

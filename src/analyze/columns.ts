@@ -3,17 +3,19 @@
  * each failure reported with file, line, column, expected vs got and a fix.
  */
 import type { Problem } from '../core/errors.js';
-import { requireColumns, throwProblems, type Table } from './table.js';
+import { column, requireColumns, throwProblems, type Table } from './table.js';
 
 /** Every listed column present and non-empty on every row. */
 export function requireFilled(t: Table, columns: readonly string[], what: string): void {
   requireColumns(t, columns, what);
   const problems: Problem[] = [];
-  t.rows.forEach((r, i) => {
-    for (const c of columns) {
-      if (r[c] === '') problems.push({ code: 'E_ANALYZE_VALUE', severity: 'error', file: t.file, line: t.lines[i], field: c, message: `empty value in column "${c}"`, expected: 'a value', got: 'an empty cell', fix: `fill in "${c}" or drop the row` });
+  const values = columns.map((c) => column(t, c)!);
+  for (let i = 0; i < t.n; i++) {
+    for (let j = 0; j < columns.length; j++) {
+      const c = columns[j]!;
+      if (values[j]![i] === '') problems.push({ code: 'E_ANALYZE_VALUE', severity: 'error', file: t.file, line: t.lines[i], field: c, message: `empty value in column "${c}"`, expected: 'a value', got: 'an empty cell', fix: `fill in "${c}" or drop the row` });
     }
-  });
+  }
   throwProblems('E_ANALYZE_VALUE', t.file, problems);
 }
 
@@ -23,16 +25,32 @@ export function requireFilled(t: Table, columns: readonly string[], what: string
  */
 export function completeRows(t: Table, columns: readonly string[], what: string): { table: Table; dropped: number } {
   requireColumns(t, columns, what);
-  const keep = t.rows.map((r) => columns.every((c) => (r[c] ?? '') !== ''));
-  const table = { ...t, rows: t.rows.filter((_, i) => keep[i]), lines: t.lines.filter((_, i) => keep[i]) };
-  return { table, dropped: t.rows.length - table.rows.length };
+  const used = columns.map((c) => column(t, c)!);
+  const keep: number[] = [];
+  for (let i = 0; i < t.n; i++) if (used.every((v) => (v[i] ?? '') !== '')) keep.push(i);
+  if (keep.length === t.n) return { table: t, dropped: 0 };
+  const table: Table = {
+    file: t.file,
+    sha256: t.sha256,
+    columns: t.columns,
+    data: t.data.map((v) => keep.map((i) => v[i]!)),
+    n: keep.length,
+    get rows() {
+      return keep.map((i) => t.rows[i]!);
+    },
+    get lines() {
+      return keep.map((i) => t.lines[i]!);
+    },
+  };
+  return { table, dropped: t.n - keep.length };
 }
 
 /** The column as numbers; with `binary`, only 0 and 1 are accepted. */
-export function numericColumn(t: Table, column: string, binary: boolean): number[] {
+export function numericColumn(t: Table, name: string, binary: boolean): number[] {
   const problems: Problem[] = [];
-  const out = t.rows.map((r, i) => {
-    const raw = r[column] ?? '';
+  const values = column(t, name) ?? [];
+  const out = Array.from({ length: t.n }, (_, i) => {
+    const raw = values[i] ?? '';
     const v = raw.trim() === '' ? Number.NaN : Number(raw);
     const ok = binary ? v === 0 || v === 1 : Number.isFinite(v);
     if (!ok) {
@@ -41,11 +59,11 @@ export function numericColumn(t: Table, column: string, binary: boolean): number
         severity: 'error',
         file: t.file,
         line: t.lines[i],
-        field: column,
-        message: `column "${column}" must be ${binary ? '0 or 1' : 'numeric'}`,
+        field: name,
+        message: `column "${name}" must be ${binary ? '0 or 1' : 'numeric'}`,
         expected: binary ? '0 or 1' : 'a number',
         got: JSON.stringify(raw),
-        fix: binary ? `recode "${column}" as 0/1 (1 = the event)` : `recode "${column}" as numbers`,
+        fix: binary ? `recode "${name}" as 0/1 (1 = the event)` : `recode "${name}" as numbers`,
       });
     }
     return v;

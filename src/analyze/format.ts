@@ -8,7 +8,9 @@ import type { RegressReport } from './regress.js';
 export const fx = (v: number | null | undefined, d = 3): string => (v === null || v === undefined || !Number.isFinite(v) ? '—' : v.toFixed(d));
 
 /** p-value: 3 significant digits, scientific below 0.001. */
-export const fp = (p: number | null | undefined): string => (p === null || p === undefined || !Number.isFinite(p) ? '—' : p < 0.001 ? p.toExponential(2) : p.toPrecision(3));
+export const fp = (p: number | null | undefined): string =>
+  // a p below the smallest double (a z beyond ~38) underflows to 0: say so instead of printing 0
+  p === null || p === undefined || !Number.isFinite(p) ? '—' : p === 0 ? '< 1e-300' : p < 0.001 ? p.toExponential(2) : p.toPrecision(3);
 
 /** Align columns of a text table. */
 export function table(header: string[], rows: string[][]): string {
@@ -90,7 +92,7 @@ export function instrumentHuman(a: InstrumentAnalysis): string {
         fp(m.collapsedTest?.pT),
         fp(m.cellTest?.pTHolm),
         fx(m.answeredOnly.net),
-        fx(m.flip.cellRate),
+        fx(m.flip.responseRate ?? m.flip.cellRate),
       ]),
     ),
   ];

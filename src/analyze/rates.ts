@@ -61,7 +61,7 @@ export function ratesTable(given: Table, params: { outcome: string; by: string[]
   return {
     format: 'stimkit.analyze.rates',
     version: 1,
-    input: { file: table.file, sha256: table.sha256, rows: table.rows.length, dropped },
+    input: { file: table.file, sha256: table.sha256, rows: table.n, dropped },
     params: { outcome: params.outcome, by: params.by, conf, interval: 'wilson', complete: params.complete ?? false, correction: params.correction ?? null },
     rows,
   };

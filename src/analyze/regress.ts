@@ -4,9 +4,9 @@
  * order), `A:B` interactions as products; cluster-robust SEs with the chosen correction. With
  * interactions, a likelihood-ratio test against the model without them.
  */
-import { buildDesign, logit, lrTest, ols, type Coding, type Correction, type LrTestResult, type RegressionResult } from '../stats/index.js';
+import { buildDesignFromColumns, logit, lrTest, ols, type Coding, type Correction, type LrTestResult, type RegressionResult } from '../stats/index.js';
 import { completeRows, numericColumn, requireFilled } from './columns.js';
-import type { Table } from './table.js';
+import { column, type Table } from './table.js';
 
 /** Resolved parameters of a fit. */
 export interface RegressParams {
@@ -41,19 +41,20 @@ export function regressTable(model: 'logit' | 'ols', given: Table, params: Regre
   requireFilled(table, [params.outcome, ...used], `analyze ${model}`);
   const y = numericColumn(table, params.outcome, model === 'logit');
   const spec = { predictors: params.predictors, reference: params.reference, interactions: params.interactions };
-  const design = buildDesign(table.rows, spec);
-  const options = { cluster: params.cluster ? table.rows.map((r) => r[params.cluster!]!) : undefined, correction: params.correction, conf: params.conf };
+  const values = (c: string): string[] => column(table, c)!;
+  const design = buildDesignFromColumns(table.n, values, spec);
+  const options = { cluster: params.cluster ? values(params.cluster) : undefined, correction: params.correction, conf: params.conf };
   const fit = model === 'logit' ? logit : ols;
   const result = fit(y, design, options);
   let interactionTest: LrTestResult | null = null;
   if (params.interactions.length > 0) {
-    const reduced = fit(y, buildDesign(table.rows, { ...spec, interactions: [] }), options);
+    const reduced = fit(y, buildDesignFromColumns(table.n, values, { ...spec, interactions: [] }), options);
     interactionTest = lrTest(reduced, result);
   }
   return {
     format: model === 'logit' ? 'stimkit.analyze.logit' : 'stimkit.analyze.ols',
     version: 1,
-    input: { file: table.file, sha256: table.sha256, rows: table.rows.length, dropped },
+    input: { file: table.file, sha256: table.sha256, rows: table.n, dropped },
     params,
     codings: design.codings,
     result,

@@ -5,7 +5,12 @@
  * Two maintained parsers: a file without any double quote has one record per line, so it is
  * parsed by d3-dsv (about ten times faster on the 21,708-row audit table) with line numbers taken
  * from the lines themselves; a file with quotes goes through csv-parse, whose `info` gives the
- * line of every record even when a quoted field spans lines. Both trim fields and skip blank lines.
+ * line of every record even when a quoted field spans lines (asked for only when a line number
+ * is needed, i.e. for an error message: `info` triples csv-parse's time). Both trim fields and
+ * skip blank lines.
+ *
+ * Values are kept column by column (`data`, what the regressions read); the per-row objects of
+ * `rows` are only built when something asks for them.
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
@@ -13,15 +18,26 @@ import { csvParseRows } from 'd3-dsv';
 import { StimkitError, type Problem } from '../core/errors.js';
 import { sha256 } from '../core/fsio.js';
 
-/** A parsed table: header names and rows keyed by header (all values are strings). */
+/** A parsed table: header names, values column by column, and rows keyed by header (all values are strings). */
 export interface Table {
   file: string;
   /** sha256 of the file's bytes */
   sha256: string;
   columns: string[];
-  rows: Record<string, string>[];
+  /** `data[j][i]`: the value of `columns[j]` on row i (trimmed) */
+  data: string[][];
+  /** number of data rows */
+  n: number;
+  /** one object per row keyed by column (built on first access) */
+  readonly rows: Record<string, string>[];
   /** 1-based line of each row in the file (its last line when a quoted field spans lines) */
-  lines: number[];
+  readonly lines: number[];
+}
+
+/** The values of one column of `t` (the table's own array: do not modify); undefined when absent. */
+export function column(t: Table, name: string): string[] | undefined {
+  const j = t.columns.indexOf(name);
+  return j < 0 ? undefined : t.data[j];
 }
 
 /** Read and parse `file`; a missing file, a bad CSV or an empty table is an error (exit 1). */
@@ -32,27 +48,34 @@ export function readTable(file: string): Table {
   } catch (err) {
     throw StimkitError.fromProblem({ code: 'E_ANALYZE_READ', file, message: 'cannot read the table', got: (err as NodeJS.ErrnoException).code ?? String(err), fix: 'check the path' }, err);
   }
-  const records = text.includes('"') ? parseQuoted(file, text) : parsePlain(file, text);
-  const [header, ...body] = records;
-  if (!header || body.length === 0) {
-    throw StimkitError.fromProblem({ code: 'E_ANALYZE_EMPTY', file, message: 'the table has no data rows', expected: 'a header line and at least one row', got: header ? 'a header only' : 'an empty file', fix: 'export the table again' });
+  const parsed = text.includes('"') ? parseQuoted(file, text) : parsePlain(file, text);
+  const { columns, data, n } = parsed;
+  if (!columns || n === 0) {
+    throw StimkitError.fromProblem({ code: 'E_ANALYZE_EMPTY', file, message: 'the table has no data rows', expected: 'a header line and at least one row', got: columns ? 'a header only' : 'an empty file', fix: 'export the table again' });
   }
-  const columns = header.record;
   const dup = columns.find((c, i) => columns.indexOf(c) !== i);
   if (dup !== undefined) {
-    throw StimkitError.fromProblem({ code: 'E_ANALYZE_HEADER', file, line: header.info.lines, field: dup, message: 'a column name appears twice in the header', expected: 'unique column names', got: dup, fix: 'rename one of the columns' });
+    throw StimkitError.fromProblem({ code: 'E_ANALYZE_HEADER', file, line: parsed.headerLine, field: dup, message: 'a column name appears twice in the header', expected: 'unique column names', got: dup, fix: 'rename one of the columns' });
   }
+  let rows: Record<string, string>[] | undefined;
   return {
     file,
     sha256: sha256(text),
     columns,
-    rows: body.map((r) => {
-      // a plain loop: Object.fromEntries is ~20× slower on 20k rows
-      const o: Record<string, string> = {};
-      for (let i = 0; i < columns.length; i++) o[columns[i]!] = r.record[i] ?? '';
-      return o;
-    }),
-    lines: body.map((r) => r.info.lines),
+    data,
+    n,
+    get rows() {
+      rows ??= Array.from({ length: n }, (_, i) => {
+        // a plain loop: Object.fromEntries is ~20× slower on 20k rows
+        const o: Record<string, string> = {};
+        for (let j = 0; j < columns.length; j++) o[columns[j]!] = data[j]![i]!;
+        return o;
+      });
+      return rows;
+    },
+    get lines() {
+      return parsed.lines();
+    },
   };
 }
 
@@ -83,7 +106,15 @@ export function throwProblems(code: string, file: string, problems: Problem[], m
   throw new StimkitError(code, `${file}: ${problems.length} bad value${problems.length > 1 ? 's' : ''}${more}`, { problems: shown });
 }
 
-type Rec = { record: string[]; info: { lines: number } };
+/** What a parser returns: the header, the values column by column, the line of each data row. */
+interface Parsed {
+  columns: string[] | undefined;
+  headerLine: number;
+  data: string[][];
+  n: number;
+  /** line of each data row, computed on first call */
+  lines: () => number[];
+}
 
 function raggedError(file: string, line: number, expected: number, got: number): StimkitError {
   return StimkitError.fromProblem({
@@ -97,26 +128,46 @@ function raggedError(file: string, line: number, expected: number, got: number):
   });
 }
 
-/** No double quote anywhere: one record per non-blank line (d3-dsv). */
-function parsePlain(file: string, text: string): Rec[] {
+/** No double quote anywhere: one record per non-blank line (d3-dsv), stored straight into columns. */
+function parsePlain(file: string, text: string): Parsed {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const out: Rec[] = [];
-  let line = 0;
-  for (const fields of csvParseRows(body)) {
-    line++;
-    // d3-dsv yields a blank line as [''] and keeps line numbering one record per line
-    if (fields.length === 1 && fields[0]!.trim() === '') continue;
-    const record = fields.map((f) => f.trim());
-    if (out.length > 0 && record.length !== out[0]!.record.length) throw raggedError(file, line, out[0]!.record.length, record.length);
-    out.push({ record, info: { lines: line } });
-  }
+  const lines: number[] = [];
+  const out: Parsed = { columns: undefined, headerLine: 0, data: [], n: 0, lines: () => lines };
+  let width = 0;
+  let interned: Map<string, string>[] = [];
+  // the row callback returns null, so d3-dsv keeps no per-row array; a blank line comes as ['']
+  csvParseRows(body, (fields, i) => {
+    if (fields.length === 1 && fields[0]!.trim() === '') return null;
+    const line = i + 1;
+    if (out.columns === undefined) {
+      out.columns = fields.map((f) => f.trim());
+      out.headerLine = line;
+      width = fields.length;
+      out.data = out.columns.map(() => []);
+      interned = out.columns.map(() => new Map());
+      return null;
+    }
+    if (fields.length !== width) throw raggedError(file, line, width, fields.length);
+    for (let j = 0; j < width; j++) {
+      // repeated values share one string, so the table keeps few strings alive (less GC work)
+      const v = fields[j]!.trim();
+      const seen = interned[j]!.get(v);
+      if (seen === undefined) interned[j]!.set(v, v);
+      out.data[j]!.push(seen ?? v);
+    }
+    lines.push(line);
+    return null;
+  });
+  out.n = lines.length;
   return out;
 }
 
-/** Quoted fields: csv-parse with the line of every record. */
-function parseQuoted(file: string, text: string): Rec[] {
+/** Quoted fields: csv-parse; the line of every record from a second parse with `info`, when first asked for. */
+function parseQuoted(file: string, text: string): Parsed {
+  const options = { bom: true, skip_empty_lines: true, trim: true, relax_column_count: false };
+  let records: string[][];
   try {
-    return parse(text, { bom: true, skip_empty_lines: true, trim: true, info: true, relax_column_count: false }) as unknown as Rec[];
+    records = parse(text, options) as string[][];
   } catch (err) {
     const e = err as { code?: string; lines?: number; message: string };
     throw StimkitError.fromProblem(
@@ -132,4 +183,25 @@ function parseQuoted(file: string, text: string): Rec[] {
       err,
     );
   }
+  const [header, ...body] = records;
+  let lines: number[] | undefined;
+  let headerLine: number | undefined;
+  const withInfo = () => {
+    const info = (parse(text, { ...options, info: true }) as unknown as { info: { lines: number } }[]).map((r) => r.info.lines);
+    headerLine = info[0] ?? 0;
+    lines = info.slice(1);
+  };
+  return {
+    columns: header,
+    get headerLine() {
+      if (headerLine === undefined) withInfo();
+      return headerLine!;
+    },
+    data: (header ?? []).map((_, j) => body.map((r) => r[j] ?? '')),
+    n: body.length,
+    lines: () => {
+      if (lines === undefined) withInfo();
+      return lines!;
+    },
+  };
 }

@@ -6,7 +6,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import { EXIT } from '../core/errors.js';
 import { TOOL } from '../core/tool.js';
-import { COMMANDS, type CommandSpec } from '../commands/index.js';
+import type { CommandSpec } from '../commands/index.js';
+import { commandsFor } from './commands-for.js';
 import { emitError, emitResult, processIo, type CommandResult, type Io } from './output.js';
 
 /** Options every command accepts. */
@@ -14,8 +15,8 @@ export interface CommonOptions {
   json?: boolean;
 }
 
-/** Build the commander program. Actions store their exit code in `state`. */
-export function buildProgram(io: Io, state: { exitCode: number }): Command {
+/** Build the commander program with `commands`. Actions store their exit code in `state`. */
+export function buildProgram(io: Io, state: { exitCode: number }, commands: readonly CommandSpec[]): Command {
   const program = new Command();
   program
     .name('stimkit')
@@ -27,7 +28,7 @@ export function buildProgram(io: Io, state: { exitCode: number }): Command {
     // Options of a command come before its subcommand (`run --ledger` vs `run export --ledger`).
     .enablePositionalOptions();
 
-  for (const spec of COMMANDS) register(program, spec, io, state);
+  for (const spec of commands) register(program, spec, io, state);
   return program;
 }
 
@@ -58,7 +59,7 @@ function register(parent: Command, spec: CommandSpec, io: Io, state: { exitCode:
 /** Run the CLI on `argv` (as in process.argv) and return the exit code. */
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
   const state = { exitCode: EXIT.ok as number };
-  const program = buildProgram(io, state);
+  const program = buildProgram(io, state, await commandsFor(argv));
   try {
     await program.parseAsync(argv);
   } catch (err) {

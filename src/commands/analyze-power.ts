@@ -9,8 +9,6 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { list, positiveInt } from '../cli/flags.js';
 import { EXIT, StimkitError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/fsio.js';
-import { powerCsv, powerHuman, powerJson } from '../power/summary.js';
-import { runPower } from '../power/power.js';
 import type { CommandResult, Io } from '../cli/output.js';
 import type { CommandSpec } from './index.js';
 
@@ -35,6 +33,8 @@ export function configurePower(cmd: Command): void {
 /** Run `analyze power` with parsed flags. */
 export async function runPowerCommand(opts: Record<string, unknown>, io: Io): Promise<CommandResult> {
   if (!opts.models) throw StimkitError.usage('E_POWER_USAGE', 'analyze power needs --models FILE (with provider: sim respondents)');
+  // loaded here, not at start-up: the simulation pulls in the run stage, which `analyze logit` never needs
+  const [{ runPower }, { powerCsv, powerHuman, powerJson }] = await Promise.all([import('../power/power.js'), import('../power/summary.js')]);
   const result = await runPower({
     models: String(opts.models),
     iterations: (opts.iterations as number[] | undefined) ?? [8, 16, 32, 64],

@@ -53,7 +53,7 @@ export const analyzeCommand: CommandSpec = {
       .option('--interaction <list>', 'interaction terms, e.g. lang:origin (adds a likelihood-ratio test)', pairsFlag(':', 'A:B'))
       .option('--cluster <col>', 'cluster column for cluster-robust standard errors (logit, ols)')
       .option('--complete', 'leave out rows with an empty cell in the columns used (complete cases; the count is reported) instead of refusing them (logit, ols, rates)')
-      .addOption(new Option('--correction <kind>', 'small-sample correction of the cluster-robust SEs').choices(['statsmodels', 'G', 'none']).default('statsmodels'))
+      .addOption(new Option('--correction <kind>', 'small-sample correction of the cluster-robust SEs, with --cluster (default: statsmodels)').choices(['statsmodels', 'G', 'none']))
       .option('--by <list>', 'grouping columns (rates)', list)
       .option('--sensitivity <p>', 'with --specificity: the labeller\'s sensitivity, to add Rogan–Gladen corrected rates (rates)', probability)
       .option('--specificity <p>', 'with --sensitivity: the labeller\'s specificity (rates)', probability)
@@ -73,6 +73,8 @@ export const analyzeCommand: CommandSpec = {
       const summary = { format: 'stimkit.analyze.instrument', version: 1, input: { file: path, sha256: t.sha256, rows: t.rows.length }, params: { shift: `${from}:${to}` }, ...analysis };
       return { summary, human: instrumentHuman(analysis), exitCode: EXIT.ok };
     }
+    // a correction without clusters would be silently ignored: the SEs are model-based then
+    if (opts.correction !== undefined && opts.cluster === undefined) throw StimkitError.usage('E_ANALYZE_USAGE', `--correction applies to cluster-robust standard errors: add --cluster COL (without it analyze ${kind} gives model-based SEs)`);
     const table = readTable(path);
     if (kind === 'logit' || kind === 'ols') {
       const report = regressTable(kind, table, {
@@ -81,7 +83,7 @@ export const analyzeCommand: CommandSpec = {
         reference: Object.fromEntries((opts.reference as string[][] | undefined) ?? []),
         interactions: ((opts.interaction as string[][] | undefined) ?? []).map(([a, b]) => [a!, b!] as [string, string]),
         cluster: (opts.cluster as string | undefined) ?? null,
-        correction: opts.correction as Correction,
+        correction: (opts.correction as Correction | undefined) ?? 'statsmodels',
         conf: 0.95,
         complete: Boolean(opts.complete),
       });

@@ -36,19 +36,32 @@ export interface BuiltDesign extends Design {
 
 type Cell = string | number | boolean | null | undefined;
 
-function isNumeric(v: Cell): boolean {
-  if (typeof v === 'number') return Number.isFinite(v);
-  if (typeof v === 'boolean') return true;
-  return typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v));
+/** The column as numbers, or null when some value is not numeric (empty, text, NaN, ±∞). */
+function asNumbers(values: readonly Cell[]): Float64Array | null {
+  const out = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    let x: number;
+    if (typeof v === 'number') x = v;
+    else if (typeof v === 'boolean') x = v ? 1 : 0;
+    else if (typeof v === 'string') {
+      x = Number(v);
+      if (x === 0 && v.trim() === '') return null; // Number('') and Number(' ') are 0
+    } else return null;
+    if (!Number.isFinite(x)) return null;
+    out[i] = x;
+  }
+  return out;
 }
 
-function num(v: Cell): number {
-  return typeof v === 'boolean' ? (v ? 1 : 0) : Number(v);
+/** Levels in patsy's order: numerically when every level is a number (2 before 10), else as strings. */
+function sortLevels(levels: string[]): string[] {
+  const numeric = levels.every((l) => l.trim() !== '' && Number.isFinite(Number(l)));
+  return numeric ? levels.sort((a, b) => Number(a) - Number(b) || (a < b ? -1 : a > b ? 1 : 0)) : levels.sort();
 }
 
 /** Code one predictor into columns (n values each). */
-function code(rows: readonly Record<string, Cell>[], column: string, reference: string | undefined): { coding: Coding; cols: Float64Array[] } {
-  const values = rows.map((r) => r[column]);
+function code(values: readonly Cell[], column: string, reference: string | undefined): { coding: Coding; cols: Float64Array[] } {
   const missing = values.findIndex((v) => v === undefined || v === null || v === '');
   if (missing >= 0) {
     throw StimkitError.fromProblem({
@@ -60,11 +73,10 @@ function code(rows: readonly Record<string, Cell>[], column: string, reference: 
       fix: `fill or drop the rows with an empty "${column}"`,
     });
   }
-  if (values.every(isNumeric) && reference === undefined) {
-    return { coding: { column, kind: 'numeric', names: [column] }, cols: [Float64Array.from(values, num)] };
-  }
+  const numbers = reference === undefined ? asNumbers(values) : null;
+  if (numbers) return { coding: { column, kind: 'numeric', names: [column] }, cols: [numbers] };
   const text = values.map(String);
-  const levels = [...new Set(text)].sort();
+  const levels = sortLevels([...new Set(text)]);
   const ref = reference ?? levels[0]!;
   if (!levels.includes(ref)) {
     throw StimkitError.fromProblem({
@@ -78,7 +90,13 @@ function code(rows: readonly Record<string, Cell>[], column: string, reference: 
   }
   const others = levels.filter((l) => l !== ref);
   const names = others.map((l) => `${column}[T.${l}]`);
-  const cols = others.map((l) => Float64Array.from(text, (v) => (v === l ? 1 : 0)));
+  // one pass over the rows: each non-reference level sets a 1 in its own column
+  const cols = others.map(() => new Float64Array(text.length));
+  const slot = new Map(others.map((l, j) => [l, cols[j]!]));
+  for (let i = 0; i < text.length; i++) {
+    const c = slot.get(text[i]!);
+    if (c) c[i] = 1;
+  }
   return { coding: { column, kind: 'factor', levels, reference: ref, names }, cols };
 }
 
@@ -89,7 +107,14 @@ function code(rows: readonly Record<string, Cell>[], column: string, reference: 
  *   // names: Intercept, zh, cn, paradigm[T.abstraction], paradigm[T.indirect]
  */
 export function buildDesign(rows: readonly Record<string, Cell>[], spec: DesignSpec): BuiltDesign {
-  const n = rows.length;
+  return buildDesignFromColumns(rows.length, (column) => rows.map((r) => r[column]), spec);
+}
+
+/**
+ * The same design from column-wise data: `values(column)` gives the column's n values (as
+ * `Table.data` of `stimkit analyze` holds them), so no per-row objects are needed.
+ */
+export function buildDesignFromColumns(n: number, values: (column: string) => readonly Cell[], spec: DesignSpec): BuiltDesign {
   const names: string[] = [];
   const cols: Float64Array[] = [];
   if (spec.intercept ?? true) {
@@ -98,7 +123,7 @@ export function buildDesign(rows: readonly Record<string, Cell>[], spec: DesignS
   }
   const coded = new Map<string, { coding: Coding; cols: Float64Array[] }>();
   for (const p of spec.predictors) {
-    const c = code(rows, p, spec.reference?.[p]);
+    const c = code(values(p), p, spec.reference?.[p]);
     coded.set(p, c);
     names.push(...c.coding.names);
     cols.push(...c.cols);

@@ -3,22 +3,32 @@
  * package.json). Upper tails are computed from the lower tail of the mirrored argument so that
  * small p-values keep their relative precision (no `1 - cdf` cancellation).
  */
-import binomialCdf from '@stdlib/stats-base-dists-binomial-cdf';
-import binomialPmf from '@stdlib/stats-base-dists-binomial-pmf';
-import chisquareCdf from '@stdlib/stats-base-dists-chisquare-cdf';
-import normalCdf from '@stdlib/stats-base-dists-normal-cdf';
-import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
-import tCdf from '@stdlib/stats-base-dists-t-cdf';
-import tQuantile from '@stdlib/stats-base-dists-t-quantile';
+import { createRequire } from 'node:module';
+
+// Each @stdlib package loads a few dozen modules (~20-60 ms apiece at start-up), so each is
+// required on first use: a logit needs only the normal, not the t, χ² or binomial.
+const require = createRequire(import.meta.url);
+function lazy<F>(id: string): () => F {
+  let f: F | undefined;
+  return () => (f ??= require(id) as F);
+}
+type Fn = (...args: number[]) => number;
+const binomialCdf = lazy<Fn>('@stdlib/stats-base-dists-binomial-cdf');
+const binomialPmf = lazy<Fn>('@stdlib/stats-base-dists-binomial-pmf');
+const chisquareCdf = lazy<Fn>('@stdlib/stats-base-dists-chisquare-cdf');
+const normalCdf = lazy<Fn>('@stdlib/stats-base-dists-normal-cdf');
+const normalQuantile = lazy<Fn>('@stdlib/stats-base-dists-normal-quantile');
+const tCdf = lazy<Fn>('@stdlib/stats-base-dists-t-cdf');
+const tQuantile = lazy<Fn>('@stdlib/stats-base-dists-t-quantile');
 
 /** Standard normal CDF Φ(x). */
 export function phi(x: number): number {
-  return normalCdf(x, 0, 1);
+  return normalCdf()(x, 0, 1);
 }
 
 /** Standard normal quantile Φ⁻¹(p). */
 export function phiInv(p: number): number {
-  return normalQuantile(p, 0, 1);
+  return normalQuantile()(p, 0, 1);
 }
 
 /** Two-sided normal p-value 2·Φ(−|z|). */
@@ -28,17 +38,17 @@ export function pNormal2(z: number): number {
 
 /** Student t CDF with `df` degrees of freedom. */
 export function studentCdf(t: number, df: number): number {
-  return tCdf(t, df);
+  return tCdf()(t, df);
 }
 
 /** Student t quantile. */
 export function studentQuantile(p: number, df: number): number {
-  return tQuantile(p, df);
+  return tQuantile()(p, df);
 }
 
 /** Two-sided t p-value 2·P(T_df ≤ −|t|). */
 export function pStudent2(t: number, df: number): number {
-  return Math.min(1, 2 * tCdf(-Math.abs(t), df));
+  return Math.min(1, 2 * tCdf()(-Math.abs(t), df));
 }
 
 /**
@@ -47,17 +57,17 @@ export function pStudent2(t: number, df: number): number {
  */
 export function chisqSf(x: number, df: number): number {
   if (df === 1) return pNormal2(Math.sqrt(x));
-  return Math.max(0, 1 - chisquareCdf(x, df));
+  return Math.max(0, 1 - chisquareCdf()(x, df));
 }
 
 /** Binomial CDF P(X ≤ k), X ~ Bin(n, p). */
 export function binomCdf(k: number, n: number, p: number): number {
-  return binomialCdf(k, n, p);
+  return binomialCdf()(k, n, p);
 }
 
 /** Binomial PMF P(X = k), X ~ Bin(n, p). */
 export function binomPmf(k: number, n: number, p: number): number {
-  return binomialPmf(k, n, p);
+  return binomialPmf()(k, n, p);
 }
 
 /** Two-sided critical value of the standard normal for a confidence level (0.95 → 1.959963984540054). */

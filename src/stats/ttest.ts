@@ -107,5 +107,7 @@ export function welchT(x: readonly number[], y: readonly number[], conf = 0.95):
   const t = (m1 - m2) / se;
   const q = studentQuantile(1 - (1 - conf) / 2, df);
   const d = m1 - m2;
+  // both samples constant: no df; as the one-sample test, p = 0 for different means (scipy: t = ±∞, p = 0), 1 for equal ones
+  if (se === 0) return { n1, n2, mean1: m1, mean2: m2, meanDiff: d, se, t, df, p: d === 0 ? 1 : 0, ci: [d, d] };
   return { n1, n2, mean1: m1, mean2: m2, meanDiff: d, se, t, df, p: pStudent2(t, df), ci: [d - q * se, d + q * se] };
 }

@@ -58,6 +58,9 @@ describe('analyze logit', () => {
     expect((await runCli(['analyze', 'logit', SMALL, '--predictors', 'zh'])).code).toBe(2);
     expect((await runCli(['analyze', 'nonsense', SMALL])).code).toBe(2);
     expect((await runCli(['analyze', 'logit', SMALL, '--outcome', 'y', '--predictors', 'zh', '--correction', 'HC3'])).code).toBe(2);
+    const r = await runCli(['analyze', 'ols', SMALL, '--outcome', 'y', '--predictors', 'zh', '--correction', 'G', '--json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--correction applies to cluster-robust standard errors: add --cluster/);
   });
 });
 

@@ -118,4 +118,23 @@ describe('analyzeInstrument vs scipy/statsmodels', () => {
     expect(m.flip.responsePairs).toBeGreaterThan(0);
     expect(m.flip.responseRate).toBeGreaterThanOrEqual(0);
   });
+  it("flip rates as the paper's: a side-taker flips its raw answer when the proposition reverses, an acquiescer does not", () => {
+    const rows = [];
+    for (const [model, origin] of [['taker', 'CN'], ['yes-sayer', 'US'], ['other', 'US']] as const)
+      for (const [topic, key] of [['t1', 'plus'], ['t2', 'minus']] as const)
+        for (const lang of ['en', 'zh'])
+          for (const framing of ['affirmative', 'reverse'] as const)
+            for (const iteration of [0, 1, 2]) {
+              // the taker holds stance −1 (raw answer flips with the framing); the yes-sayer always agrees (+2); the third mixes
+              const stance = -1;
+              const sign = (key === 'minus' ? -1 : 1) * (framing === 'reverse' ? -1 : 1);
+              const score = model === 'taker' ? stance * sign : model === 'yes-sayer' ? 2 : iteration === 0 ? 0 : iteration === 1 ? 1 : -1;
+              rows.push({ model, origin, topic, lang, framing, key, iteration: String(iteration), score });
+            }
+    const byModel = new Map(analyzeInstrument(rows).models.map((m) => [m.model, m.flip]));
+    expect(byModel.get('taker')).toMatchObject({ responsePairs: 12, responseFlips: 12, responseRate: 1, cellPairs: 4, cellRate: 1 });
+    expect(byModel.get('yes-sayer')).toMatchObject({ responsePairs: 12, responseFlips: 0, responseRate: 0, cellRate: 0 });
+    // iteration 0 scores 0 (no side taken): left out; iterations 1 and 2 answer +1 / −1 under both framings, so the raw answer never flips
+    expect(byModel.get('other')).toMatchObject({ responsePairs: 8, responseFlips: 0, responseRate: 0 });
+  });
 });

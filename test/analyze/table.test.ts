@@ -2,7 +2,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readTable } from '../../src/analyze/table.js';
+import { requireFilled } from '../../src/analyze/columns.js';
+import { column, readTable } from '../../src/analyze/table.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const dir = await tempDir('stimkit-table-');
@@ -44,5 +45,27 @@ describe('readTable', () => {
     expect(() => readTable(write('empty.csv', 'a,b\n'))).toThrow(expect.objectContaining({ code: 'E_ANALYZE_EMPTY' }));
     expect(() => readTable(write('dup.csv', 'a,a\n1,2\n'))).toThrow(expect.objectContaining({ code: 'E_ANALYZE_HEADER' }));
     expect(() => readTable(path.join(dir, 'nope.csv'))).toThrow(expect.objectContaining({ code: 'E_ANALYZE_READ' }));
+  });
+  it('keeps the values column by column, the same for both parsers', () => {
+    const plain = readTable(write('cols-plain.csv', 'a,b\n1,x\n2,y\n'));
+    const quoted = readTable(write('cols-quoted.csv', 'a,b\n"1",x\n2,"y"\n'));
+    for (const t of [plain, quoted]) {
+      expect(t.n).toBe(2);
+      expect(t.data).toEqual([
+        ['1', '2'],
+        ['x', 'y'],
+      ]);
+      expect(column(t, 'b')).toEqual(['x', 'y']);
+      expect(column(t, 'c')).toBeUndefined();
+    }
+  });
+  it('an empty cell is an error naming the line and the column, in plain and quoted files alike', () => {
+    for (const [name, text] of [
+      ['empty-plain.csv', 'a,b\n1,x\n\n2,\n'],
+      ['empty-quoted.csv', 'a,b\n"1",x\n\n2,""\n'],
+    ] as const) {
+      const t = readTable(write(name, text));
+      expect(() => requireFilled(t, ['a', 'b'], 'test')).toThrow(expect.objectContaining({ code: 'E_ANALYZE_VALUE', problems: [expect.objectContaining({ line: 4, field: 'b', got: 'an empty cell' })] }));
+    }
   });
 });

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { buildDesign, logit, lrTest, ols } from '../../src/stats/index.js';
+import { buildDesign, buildDesignFromColumns, logit, lrTest, ols } from '../../src/stats/index.js';
 import { close, closeAll, loadVectors, VECTORS } from './helpers.js';
 
 const rows: Record<string, string>[] = parse(readFileSync(new URL('logit_small_600x30.csv', VECTORS), 'utf8'), { columns: true });
@@ -120,5 +120,31 @@ describe('ols with cluster-robust SEs against statsmodels (vectors/ols_cluster.j
     expect(r.df).toBe(e.cluster_statsmodels_use_t.df);
     closeAll(r.terms.map((t) => t.p), e.cluster_statsmodels_use_t.p, 'p');
     closeAll(r.terms.map((t) => t.ciLower), e.cluster_statsmodels_use_t.ci_lower, 'ci lower');
+  });
+});
+
+describe('design matrix', () => {
+  it('from columns equals from rows, factors, numbers and interactions alike', () => {
+    const spec = { predictors: ['zh', 'paradigm'], reference: { paradigm: 'direct' }, interactions: [['zh', 'paradigm']] as [string, string][] };
+    const byRows = buildDesign(rows, spec);
+    const byCols = buildDesignFromColumns(rows.length, (c) => rows.map((r) => r[c]), spec);
+    expect(byCols).toEqual(byRows);
+    expect(byRows.names).toEqual(['Intercept', 'zh', 'paradigm[T.abstraction]', 'paradigm[T.indirect]', 'zh:paradigm[T.abstraction]', 'zh:paradigm[T.indirect]']);
+    const i = rows.findIndex((r) => r.zh === '1' && r.paradigm === 'indirect');
+    expect(Array.from(byRows.x.subarray(i * 6, i * 6 + 6))).toEqual([1, 1, 0, 1, 0, 1]);
+  });
+  it('a column is numeric only when every value is a finite number; else its levels are sorted', () => {
+    const d = buildDesign([{ a: ' 2', b: '1' }, { a: '1e1', b: 'x' }, { a: '0', b: ' ' }], { predictors: ['a', 'b'] });
+    expect(d.names).toEqual(['Intercept', 'a', 'b[T.1]', 'b[T.x]']);
+    expect(Array.from(d.x)).toEqual([1, 2, 1, 0, 1, 10, 0, 1, 1, 0, 0, 0]);
+  });
+});
+
+describe('a numeric column with a reference level', () => {
+  it('is a factor whose levels are in numeric order, as patsy C(x)', () => {
+    const d = buildDesign([{ w: '10' }, { w: '2' }, { w: '1' }, { w: '2' }], { predictors: ['w'], reference: { w: '1' } });
+    expect(d.names).toEqual(['Intercept', 'w[T.2]', 'w[T.10]']);
+    expect(d.codings[0]).toMatchObject({ kind: 'factor', levels: ['1', '2', '10'], reference: '1' });
+    expect(Array.from(d.x)).toEqual([1, 0, 1, 1, 1, 0, 1, 0, 0, 1, 1, 0]);
   });
 });

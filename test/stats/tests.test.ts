@@ -129,3 +129,12 @@ describe('jonckheere-terpstra', () => {
     });
   }
 });
+
+describe('t tests on constant samples', () => {
+  it('p is 0 when the mean differs from the null value and 1 when it equals it, CI collapsed to the value', () => {
+    expect(oneSampleT([1, 1, 1, 1])).toMatchObject({ t: Infinity, p: 0, ci: [1, 1] });
+    expect(oneSampleT([0, 0, 0])).toMatchObject({ p: 1, ci: [0, 0] });
+    expect(welchT([1, 1, 1], [2, 2, 2])).toMatchObject({ meanDiff: -1, t: -Infinity, p: 0, ci: [-1, -1] });
+    expect(welchT([2, 2], [2, 2, 2])).toMatchObject({ meanDiff: 0, p: 1, ci: [0, 0] });
+  });
+});

@@ -44,17 +44,24 @@ export interface ModelSummary {
   collapsedTest: ZeroTest | null;
   /** answered-only sensitivity: responses scored 0 dropped */
   answeredOnly: { net: number | null; swing: number | null; excludedShare: number; cellTest: ZeroTest | null };
-  /** flips of stance sign between framings */
+  /** flip rates: how often the raw answer flips when the proposition is reversed (the paper's) */
   flip: FlipRates;
 }
 
-/** Flip rates: how often the stance direction changes with framing alone (acquiescence). */
+/**
+ * Flip rates as the instrument paper reports them ("side-takers flip their answer when the
+ * proposition reverses", 77–93 %; the acquiescent cluster 29–50 %): among affirmative/reverse
+ * pairs where both sides took a side (non-zero), the share whose raw answer flips (agree ↔
+ * disagree), which is the share whose keyed stance keeps its sign. High = conviction, low =
+ * acquiescence (agreeing with a proposition and with its reverse).
+ */
 export interface FlipRates {
-  /** topic × language pairs whose affirmative and reverse cell means have opposite non-zero signs, over pairs with both non-zero */
+  /** topic × language pairs whose affirmative and reverse cell means are both non-zero */
   cellPairs: number;
+  /** of those, pairs whose cell means have the same stance sign (the raw answer flips) */
   cellFlips: number;
   cellRate: number | null;
-  /** same at the response level, pairing affirmative and reverse by iteration (null without an iteration column) */
+  /** the same at the response level, pairing affirmative and reverse by iteration (null without an iteration column): the paper's per-model flip rate */
   responsePairs: number | null;
   responseFlips: number | null;
   responseRate: number | null;
@@ -93,7 +100,7 @@ function flipRates(cells: readonly CellSummary[], rows: readonly InstrumentRow[]
     const r = pair.find((c) => c.framing === 'reverse');
     if (!a || !r || a.mean === 0 || r.mean === 0) continue;
     cellPairs++;
-    if (Math.sign(a.mean) !== Math.sign(r.mean)) cellFlips++;
+    if (Math.sign(a.mean) === Math.sign(r.mean)) cellFlips++;
   }
   let responsePairs: number | null = null;
   let responseFlips: number | null = null;
@@ -107,7 +114,7 @@ function flipRates(cells: readonly CellSummary[], rows: readonly InstrumentRow[]
       const sv = v ? stanceOf(v) : null;
       if (!sa || !sv) continue;
       responsePairs++;
-      if (Math.sign(sa) !== Math.sign(sv)) responseFlips++;
+      if (Math.sign(sa) === Math.sign(sv)) responseFlips++;
     }
   }
   return {

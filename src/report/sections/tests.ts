@@ -1,7 +1,7 @@
 /**
  * The per-model tests (the instrument paper's Table S4): net bias, swing and raw agreement; the
  * one-sample t and Wilcoxon signed-rank tests of net bias on the cell means and on the
- * framing-collapsed values, Holm across models; the answered-only sensitivity; the cell flip rate.
+ * framing-collapsed values, Holm across models; the answered-only sensitivity; the flip rates.
  * Plus the origin comparisons and the variance partition when the analysis has them.
  */
 import type { ReportSection, ReportTable } from '../types.js';
@@ -18,7 +18,7 @@ export const testsSection: ReportSection = {
       {
         id: 'model-tests',
         title: 'Net bias against 0 per model',
-        columns: ['model', 'origin', 'net', 'ci_lower', 'ci_upper', 'swing', 'raw', 'n_cells', 't', 'p_t', 'p_wilcoxon', 'p_holm', 'n_collapsed', 'p_t_collapsed', 'net_answered', 'abstained_share', 'cell_flip_rate'],
+        columns: ['model', 'origin', 'net', 'ci_lower', 'ci_upper', 'swing', 'raw', 'n_cells', 't', 'p_t', 'p_wilcoxon', 'p_holm', 'n_collapsed', 'p_t_collapsed', 'net_answered', 'abstained_share', 'flip_rate', 'cell_flip_rate'],
         rows: a.models.map((m) => [
           m.model,
           m.origin,
@@ -36,10 +36,11 @@ export const testsSection: ReportSection = {
           r6(m.collapsedTest?.pT),
           r6(m.answeredOnly.net),
           r6(m.answeredOnly.excludedShare),
+          r6(m.flip.responseRate),
           r6(m.flip.cellRate),
         ]),
         n: `n = ${d.cellsPerModel} cell means per model (n_cells; about ${d.perCell} responses each) and ${Math.round(d.cellsPerModel / 2)} framing-collapsed values (n_collapsed)`,
-        interval: '95 % CI and p_t: one-sample t of net bias on the cell means; p_wilcoxon: Wilcoxon signed-rank on the same; p_holm: Holm-adjusted p_t across models; p_t_collapsed: t on the framing-collapsed values; net_answered drops responses scored 0',
+        interval: '95 % CI and p_t: one-sample t of net bias on the cell means; p_wilcoxon: Wilcoxon signed-rank on the same; p_holm: Holm-adjusted p_t across models; p_t_collapsed: t on the framing-collapsed values; net_answered drops responses scored 0; flip_rate: share of affirmative/reverse response pairs (same topic, language, iteration; both non-zero) whose raw answer flips, cell_flip_rate the same on cell means (descriptive, no intervals)',
       },
     ];
     if (a.originComparisons.length > 0) {

@@ -68,7 +68,7 @@ export const SIM_PRESETS: readonly SimPreset[] = [
     name: 'sim-candid',
     description: 'VLM: a non-China respondent that answers plainly: rarely refuses, reframes seldom (seed chosen so the small demo sample has reframing in every paradigm)',
     sim: {
-      seed: 43,
+      seed: 64,
       vlm: {
         fact_coverage: 0.85,
         refusal: { high: { en: 0.08, zh: 0.04 }, low: { en: 0.05, zh: 0.02 } },

@@ -106,8 +106,8 @@ describe('label sample', () => {
     const s = LabelSample.parse(JSON.parse(await readFile(out, 'utf8')));
     expect(s.inputs.responses.kind).toBe('ledger');
     // Only the VLM respondents answer trials with an entry; the instrument respondents are skipped.
-    expect(new Set(s.items.map((i) => i.model))).toEqual(new Set(['sim-refuser-zh', 'sim-reframer']));
-    expect(r.json().skipped.other_paradigms).toBe(224);
+    expect(new Set(s.items.map((i) => i.model))).toEqual(new Set(['sim-refuser-zh', 'sim-reframer', 'sim-candid']));
+    expect(r.json().skipped.other_paradigms).toBe(3 * 112);
     const reader = openLedger(ledger);
     const texts = new Map([...reader.results()].map((x) => [`${x.trial_id} ${x.model}`, x.text]));
     reader.close();

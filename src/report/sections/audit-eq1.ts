@@ -22,7 +22,11 @@ export const EQ1_OUTCOMES = [
 ] as const;
 
 const PREDICTORS = ['lang', 'china_origin', 'paradigm'] as const;
-const r4 = (v: number | undefined): number | null => (v === undefined || !Number.isFinite(v) ? null : Number(v.toPrecision(4)));
+/** Estimates to 4 decimals; p values to 4 significant digits. */
+const d4 = (v: number | undefined): number | null => (v === undefined || !Number.isFinite(v) ? null : Number(v.toFixed(4)) || 0);
+const s4 = (v: number | undefined): number | null => (v === undefined || !Number.isFinite(v) ? null : Number(v.toPrecision(4)));
+/** Below this many clusters, cluster-robust standard errors are too small (the report says so). */
+export const FEW_CLUSTERS = 30;
 
 /** The fit of one outcome: the report of `analyze logit`, or why there is none. */
 export interface Eq1Fit {
@@ -80,10 +84,13 @@ export const auditEq1Section: ReportSection = {
       }
       const r = f.report.result;
       paragraphs.push(`${name} (${f.outcome}): n = ${r.nobs} responses${f.report.input.dropped > 0 ? ` (${f.report.input.dropped} without a judge label left out)` : ''}, ${r.nClusters} entry clusters, ${r.iterations} IRLS iterations.${dropped}`);
-      for (const t of r.terms) rows.push([f.outcome, t.term, r4(t.estimate), r4(t.se), r4(t.oddsRatio), r4(t.orLower), r4(t.orUpper), r4(t.p), r.nobs, r.nClusters]);
+      for (const t of r.terms) rows.push([f.outcome, t.term, d4(t.estimate), d4(t.se), d4(t.oddsRatio), d4(t.orLower), d4(t.orUpper), s4(t.p), r.nobs, r.nClusters]);
     }
     const fitted = fits.filter((f) => f.report);
     const first = fitted[0]?.report?.result;
+    if (first?.nClusters != null && first.nClusters < FEW_CLUSTERS) {
+      paragraphs.push(`Only ${first.nClusters} clusters (corpus entries): cluster-robust standard errors are biased downward with so few clusters, so the intervals and p values below are too narrow; read them as a demonstration of the model, not as evidence (the paper has 298 entries).`);
+    }
     const tables: ReportTable[] = fitted.length === 0 ? [] : [{
       id: 'audit-eq1',
       title: 'Eq. 1: odds ratios for Chinese prompts, China-origin models and each paradigm',

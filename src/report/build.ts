@@ -149,9 +149,15 @@ export async function buildReport(scoresDir: string, outDir: string, sections: r
   return { out: outDir, sections: rendered.map((r) => r.section.id), files, simulated: ctx.simulated };
 }
 
-/** Banner sentences for simulated parts besides the respondents: the validation's simulated raters. */
+/** Banner sentences for simulated parts besides the respondents: simulated judges, and the validation's simulated raters. */
 async function simulatedNotes(ctx: ReportContext): Promise<string[]> {
-  if (!ctx.header.files.some((f) => f.file === 'validation.json')) return [];
-  const raters = (await validationState(ctx)).report?.simulated_raters ?? [];
-  return raters.length > 0 ? [`The human labels of the judge validation come from ${raters.length} SIMULATED rater(s) (${raters.join(', ')}), drawn from the simulator\u2019s truth with a set accuracy.`] : [];
+  const notes: string[] = [];
+  const audit = (ctx.header.params as { scorers?: Record<string, { judges?: Array<{ name?: string; simulated?: boolean }> }> } | undefined)?.scorers?.['vlm-audit'];
+  const judges = (audit?.judges ?? []).filter((j) => j.simulated).map((j) => j.name);
+  if (judges.length > 0) notes.push(`The judge label(s) come from ${judges.length} SIMULATED judge(s) (${judges.join(', ')}), drawn from the simulator\u2019s truth with set sensitivity and specificity.`);
+  if (ctx.header.files.some((f) => f.file === 'validation.json')) {
+    const raters = (await validationState(ctx)).report?.simulated_raters ?? [];
+    if (raters.length > 0) notes.push(`The human labels of the judge validation come from ${raters.length} SIMULATED rater(s) (${raters.join(', ')}), drawn from the simulator\u2019s truth with a set accuracy.`);
+  }
+  return notes;
 }

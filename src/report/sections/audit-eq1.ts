@@ -83,7 +83,7 @@ export const auditEq1Section: ReportSection = {
         continue;
       }
       const r = f.report.result;
-      paragraphs.push(`${name} (${f.outcome}): n = ${r.nobs} responses${f.report.input.dropped > 0 ? ` (${f.report.input.dropped} without a judge label left out)` : ''}, ${r.nClusters} entry clusters, ${r.iterations} IRLS iterations.${dropped}`);
+      paragraphs.push(`${name} (${f.outcome}): n = ${r.nobs} responses${f.report.input.dropped > 0 ? ` (${f.report.input.dropped} without a judge label or a predictor value left out)` : ''}, ${r.nClusters} entry clusters, ${r.iterations} IRLS iterations.${dropped}`);
       for (const t of r.terms) rows.push([f.outcome, t.term, d4(t.estimate), d4(t.se), d4(t.oddsRatio), d4(t.orLower), d4(t.orUpper), s4(t.p), r.nobs, r.nClusters]);
     }
     const fitted = fits.filter((f) => f.report);

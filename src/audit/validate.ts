@@ -21,6 +21,8 @@ import type { Label } from './label.js';
 import type { AuditParse } from './vlm-scorer.js';
 
 export const DIMS = ['d1', 'd2', 'd3', 'd4', 'd5'] as const;
+/** A labels CSV row whose `note` starts with this comes from a simulated rater (src/sim/raters.ts). */
+export const SIMULATED_RATER_NOTE = 'SIMULATED rater';
 export type Dim = (typeof DIMS)[number];
 /** The labels CSV column of each dimension (docs/formats/labels.md). */
 export const LABEL_CSV_COLUMNS: Record<Dim, string> = { d1: 'd1_refusal', d2: 'd2_integrity', d3: 'd3_grounding', d4: 'd4_state_aligned', d5: 'd5_language' };
@@ -32,7 +34,7 @@ type Answers = Record<Dim, boolean | null>;
 const key = (trial: string, model: string) => `${trial}@${model}`;
 
 /** Human answers by response key and rater, read from a labels CSV. */
-export async function readHumanLabels(file: string): Promise<{ raters: string[]; items: Map<string, Map<string, Answers>>; sha256: string }> {
+export async function readHumanLabels(file: string): Promise<{ raters: string[]; simulated: string[]; items: Map<string, Map<string, Answers>>; sha256: string }> {
   const text = await readFile(file, 'utf8');
   const { header, rows } = parseCsv(text);
   const need = ['trial_id', 'model', 'rater', ...Object.values(LABEL_CSV_COLUMNS)];
@@ -43,8 +45,10 @@ export async function readHumanLabels(file: string): Promise<{ raters: string[];
   const col = (r: string[], c: string) => r[header.indexOf(c)] ?? '';
   const items = new Map<string, Map<string, Answers>>();
   const raters = new Set<string>();
+  const real = new Set<string>();
   for (const r of rows) {
     if (header.includes('mode') && col(r, 'mode') === 'review') continue;
+    if (!header.includes('note') || !col(r, 'note').startsWith(SIMULATED_RATER_NOTE)) real.add(col(r, 'rater'));
     const a = {} as Answers;
     for (const d of DIMS) {
       const v = col(r, LABEL_CSV_COLUMNS[d]).trim().toLowerCase();
@@ -56,7 +60,7 @@ export async function readHumanLabels(file: string): Promise<{ raters: string[];
     if (!items.has(k)) items.set(k, new Map());
     items.get(k)!.set(rater, a);
   }
-  return { raters: [...raters].sort(), items, sha256: sha256(text) };
+  return { raters: [...raters].sort(), simulated: [...raters].filter((x) => !real.has(x)).sort(), items, sha256: sha256(text) };
 }
 
 /** Each judge's labels by response key, and the judges' order, from a scores folder. */
@@ -109,6 +113,8 @@ export interface ValidationReport {
   /** What was compared: the scores' labels and the human labels, by sha256. */
   inputs: ValidationInput[];
   raters: string[];
+  /** Raters every row of whose labels is marked simulated (a `note` starting with `SIMULATED rater`); absent when none. */
+  simulated_raters?: string[];
   items: number;
   judges: string[];
   dimensions: DimensionValidation[];
@@ -145,5 +151,6 @@ export async function validateJudges(scoresDir: string, labelsCsv: string, label
     { role: 'scores', file: 'scores.jsonl', sha256: scoresSha },
     { role: 'labels', file: labelsName, sha256: human.sha256 },
   ];
-  return { format: 'stimkit.validation', version: 1, tool: { ...TOOL }, inputs, raters: human.raters, items: keys.length, judges, dimensions };
+  const simulated = human.simulated.length > 0 ? { simulated_raters: human.simulated } : {};
+  return { format: 'stimkit.validation', version: 1, tool: { ...TOOL }, inputs, raters: human.raters, ...simulated, items: keys.length, judges, dimensions };
 }

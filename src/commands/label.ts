@@ -2,6 +2,7 @@
  * `stimkit label sample --bundle B (--responses FILE.jsonl | --ledger FILE) --n 200 --out sample.json`
  * `stimkit label serve <sample> --rater NAME [--lang zh|en] [--port N] [--host H] [--judges FILE [--judge NAME]…]`
  * `stimkit label export <sample> --out labels.csv [--labels DIR] [--review]`
+ * `stimkit label simulate <sample> --ledger FILE --rater NAME=ACCURACY… --out labels.csv` (simulated raters)
  */
 import { InvalidArgumentError, Option } from 'commander';
 import { list, nonNegativeInt, positiveInt } from '../cli/flags.js';
@@ -11,6 +12,7 @@ import { UI_LANGS, type UiLang } from '../label/i18n.js';
 import { DEFAULT_STRATA, makeLabelSample } from '../label/make-sample.js';
 import { STRATA, type Stratum } from '../label/sample-schema.js';
 import { serveLabels } from '../label/serve.js';
+import { writeSimRaterLabels, type SimRater } from '../sim/raters.js';
 import { untilStopped } from './serving.js';
 import type { CommandSpec } from './index.js';
 
@@ -115,9 +117,36 @@ const exportCommand: CommandSpec = {
   },
 };
 
+function raterFlag(value: string, prev: SimRater[] = []): SimRater[] {
+  const m = /^([A-Za-z0-9._-]+)=(0?\.\d+|1(\.0*)?)$/.exec(value);
+  if (!m || Number(m[2]) < 0.5) throw new InvalidArgumentError(`Expected NAME=ACCURACY with an accuracy from 0.5 to 1 (e.g. sim-rater-1=0.95) but received "${value}".`);
+  return [...prev, { name: m[1]!, accuracy: Number(m[2]) }];
+}
+
+const simulateCommand: CommandSpec = {
+  name: 'simulate',
+  description: 'SIMULATED raters: a labels CSV for a sample of simulated responses, drawn from the simulator\'s truth with a set accuracy (a dry run of the validation)',
+  configure: (cmd) =>
+    cmd
+      .argument('<sample>', 'validation sample file (stimkit label sample), drawn from a run of simulated respondents')
+      .requiredOption('--ledger <file>', 'the run ledger the sample was drawn from (its results carry the truth)')
+      .option('--run <label>', 'the ledger\'s run (default: the latest)')
+      .requiredOption('--rater <name=accuracy>', 'a simulated rater and its accuracy per dimension (repeat)', raterFlag)
+      .addOption(new Option('--seed <n>', 'seed of the raters\' draws').argParser(nonNegativeInt).default(42))
+      .requiredOption('--out <file>', 'the labels CSV to write'),
+  run: async ([sample], opts) => {
+    const r = await writeSimRaterLabels({ sample: String(sample), ledger: String(opts.ledger), run: opts.run as string | undefined, raters: opts.rater as SimRater[], seed: opts.seed as number, out: String(opts.out) });
+    return {
+      summary: { ok: true, command: 'label simulate', simulated: true, ...r },
+      human: `label simulate: ${r.rows} rows from ${r.raters.length} SIMULATED rater(s) (${r.raters.join(', ')}) → ${r.out}`,
+      exitCode: EXIT.ok,
+    };
+  },
+};
+
 export const labelCommand: CommandSpec = {
   name: 'label',
-  description: 'human labelling: draw the validation sample, run the rater web app, export the labels CSV',
+  description: 'human labelling: draw the validation sample, run the rater web app, export the labels CSV (or simulate raters)',
   configure: () => undefined,
-  subcommands: [sampleCommand, serveCommand, exportCommand],
+  subcommands: [sampleCommand, serveCommand, exportCommand, simulateCommand],
 };

@@ -18,6 +18,7 @@ import { reportBundle } from './bundle.js';
 import { renderChart } from './chart.js';
 import { pageHtml, type RenderedSection } from './page.js';
 import { SECTIONS } from './registry.js';
+import { validationState } from './sections/audit-data.js';
 import type { CsvRows, ReportContext, ReportSection } from './types.js';
 import { tableCsv } from './html.js';
 
@@ -140,10 +141,23 @@ export async function buildReport(scoresDir: string, outDir: string, sections: r
   const inputs = [{ file: relPosix(outDir, path.join(scoresDir, SCORES_FILES.header)), sha256: sha256(await readFile(path.join(scoresDir, SCORES_FILES.header))) }];
   const usedBundle = rendered.some((r) => (r.content.figures ?? []).length > 0) ? (await ctx.bundle()).bundle : null;
   if (usedBundle) inputs.push({ file: relPosix(outDir, path.join(usedBundle.dir, 'manifest-sha256.txt')), sha256: usedBundle.digest });
-  await write('index.html', pageHtml(ctx, rendered, relPosix(outDir, scoresDir)));
+  await write('index.html', pageHtml(ctx, rendered, relPosix(outDir, scoresDir), await simulatedNotes(ctx)));
   await writeFileAtomic(
     path.join(outDir, 'report.json'),
     artifactJson({ format: REPORT_FORMAT, version: REPORT_VERSION, tool: { ...TOOL }, bundle: ctx.header.bundle, simulated: ctx.simulated, inputs, sections: rendered.map((r) => r.section.id), files }),
   );
   return { out: outDir, sections: rendered.map((r) => r.section.id), files, simulated: ctx.simulated };
+}
+
+/** Banner sentences for simulated parts besides the respondents: simulated judges, and the validation's simulated raters. */
+async function simulatedNotes(ctx: ReportContext): Promise<string[]> {
+  const notes: string[] = [];
+  const audit = (ctx.header.params as { scorers?: Record<string, { judges?: Array<{ name?: string; simulated?: boolean }> }> } | undefined)?.scorers?.['vlm-audit'];
+  const judges = (audit?.judges ?? []).filter((j) => j.simulated).map((j) => j.name);
+  if (judges.length > 0) notes.push(`The judge label(s) come from ${judges.length} SIMULATED judge(s) (${judges.join(', ')}), drawn from the simulator\u2019s truth with set sensitivity and specificity.`);
+  if (ctx.header.files.some((f) => f.file === 'validation.json')) {
+    const raters = (await validationState(ctx)).report?.simulated_raters ?? [];
+    if (raters.length > 0) notes.push(`The human labels of the judge validation come from ${raters.length} SIMULATED rater(s) (${raters.join(', ')}), drawn from the simulator\u2019s truth with a set accuracy.`);
+  }
+  return notes;
 }

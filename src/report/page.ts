@@ -36,7 +36,7 @@ ${strips}
 }
 
 /** The whole page. `scoresRel` is the scores folder relative to the report folder. */
-export function pageHtml(ctx: ReportContext, sections: RenderedSection[], scoresRel: string): string {
+export function pageHtml(ctx: ReportContext, sections: RenderedSection[], scoresRel: string, simulatedNotes: string[] = []): string {
   const h = ctx.header;
   const source = h.inputs.find((i) => i.role === 'ledger' || i.role === 'responses');
   const models = h.inputs.find((i) => i.role === 'models');
@@ -53,8 +53,8 @@ export function pageHtml(ctx: ReportContext, sections: RenderedSection[], scores
   const banner = ctx.simulated
     ? `<div class="sim">SIMULATED DATA: ${h.counts.simulated} of ${h.counts.records} responses come from simulated respondents (${escapeHtml(
         h.counts.models.filter((m) => m.simulated).map((m) => m.name).join(', '),
-      )}). Nothing here describes a real model.</div>`
-    : '';
+      )}). Nothing here describes a real model.${simulatedNotes.map((n) => ` ${escapeHtml(n)}`).join('')}</div>`
+    : simulatedNotes.length > 0 ? `<div class="sim">SIMULATED DATA:${simulatedNotes.map((n) => ` ${escapeHtml(n)}`).join('')}</div>` : '';
   const toc = sections.map((s) => `<li><a href="#${escapeHtml(s.section.id)}">${escapeHtml(s.section.title)}</a></li>`).join('');
   const body = sections
     .map((s) => {

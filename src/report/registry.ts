@@ -8,6 +8,7 @@ import { netSwingSection } from './sections/net-swing.js';
 import { overviewSection } from './sections/overview.js';
 import { testsSection } from './sections/tests.js';
 import { abstentionSection, topicOriginSection } from './sections/topics.js';
+import { auditEq1Section } from './sections/audit-eq1.js';
 import { auditLadderSection } from './sections/audit-ladder.js';
 import { auditLengthSection, auditStrategiesSection } from './sections/audit-more.js';
 import { auditRatesSection, auditRefusalReframingSection } from './sections/audit-rates.js';
@@ -15,4 +16,4 @@ import { auditBaselinesSection, auditJudgeAgreementSection, auditValidationSecti
 import type { ReportSection } from './types.js';
 
 export const SECTIONS: ReportSection[] = [overviewSection, netSwingSection, languageSection, topicOriginSection, abstentionSection, testsSection, instrumentJudgeSection,
-  auditRatesSection, auditRefusalReframingSection, auditLadderSection, auditStrategiesSection, auditLengthSection, auditJudgeAgreementSection, auditValidationSection, auditBaselinesSection];
+  auditRatesSection, auditRefusalReframingSection, auditLadderSection, auditStrategiesSection, auditLengthSection, auditEq1Section, auditJudgeAgreementSection, auditValidationSection, auditBaselinesSection];

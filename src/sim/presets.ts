@@ -4,7 +4,9 @@
  * three keyed minus) the two instrument respondents have the same expected swing (0.171) and raw
  * agreement (+1.20), one neutral (net 0) and one Pro-China (net −0.76): the instrument paper's
  * Mistral-versus-Qwen contrast (Table S4: Mistral net +0.045, swing 0.223, raw +1.216; Qwen net
- * −0.727, swing 0.224). docs/simulated-respondents.md lists their expected values.
+ * −0.727, swing 0.224). The three VLM respondents: a refuser and a reframer (China-origin) and a
+ * plain non-China respondent. docs/simulated-respondents.md lists their expected values. (The
+ * demo's free-text instrument respondent is not a preset: its free text names no option label.)
  */
 import type { SimParamsInput } from './schema.js';
 
@@ -59,6 +61,19 @@ export const SIM_PRESETS: readonly SimPreset[] = [
         reframe: { high: { zh: 0.6, en: 0.3 }, low: { zh: 0.25, en: 0.1 } },
         drift: { zh: 0.03, en: 0.05 },
         style: { prose: 1, markdown: 1 },
+      },
+    },
+  },
+  {
+    name: 'sim-candid',
+    description: 'VLM: a non-China respondent that answers plainly: rarely refuses, reframes seldom (seed chosen so the small demo sample has reframing in every paradigm)',
+    sim: {
+      seed: 64,
+      vlm: {
+        fact_coverage: 0.85,
+        refusal: { high: { en: 0.08, zh: 0.04 }, low: { en: 0.05, zh: 0.02 } },
+        reframe: { high: { zh: 0.2, en: 0.08 }, low: { zh: 0.12, en: 0.05 } },
+        drift: 0.01,
       },
     },
   },

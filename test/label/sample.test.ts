@@ -106,12 +106,24 @@ describe('label sample', () => {
     const s = LabelSample.parse(JSON.parse(await readFile(out, 'utf8')));
     expect(s.inputs.responses.kind).toBe('ledger');
     // Only the VLM respondents answer trials with an entry; the instrument respondents are skipped.
-    expect(new Set(s.items.map((i) => i.model))).toEqual(new Set(['sim-refuser-zh', 'sim-reframer']));
-    expect(r.json().skipped.other_paradigms).toBe(224);
+    expect(new Set(s.items.map((i) => i.model))).toEqual(new Set(['sim-refuser-zh', 'sim-reframer', 'sim-candid']));
+    expect(r.json().skipped.other_paradigms).toBe(3 * 112);
     const reader = openLedger(ledger);
     const texts = new Map([...reader.results()].map((x) => [`${x.trial_id} ${x.model}`, x.text]));
     reader.close();
     for (const item of s.items) expect(item.response).toBe(texts.get(`${item.trial_id} ${item.model}`));
+    // Simulated raters label the sample from the ledger's truth (a dry run of the validation).
+    const labels = path.join(dir, 'run', 'labels.csv');
+    const sim = await runCli(['label', 'simulate', out, '--ledger', ledger, '--rater', 'sim-rater-1=0.95', '--rater', 'sim-rater-2=0.9', '--out', labels, '--json']);
+    expect(sim.code, sim.stderr).toBe(0);
+    expect(sim.json()).toMatchObject({ simulated: true, rows: 2 * s.items.length, raters: ['sim-rater-1', 'sim-rater-2'] });
+    const csv = (await readFile(labels, 'utf8')).trim().split('\n');
+    expect(csv).toHaveLength(1 + 2 * s.items.length);
+    expect(csv.slice(1).every((l) => l.includes(',sim-rater-') && l.includes('SIMULATED rater (accuracy 0.9'))).toBe(true);
+    const again = await runCli(['label', 'simulate', out, '--ledger', ledger, '--rater', 'sim-rater-1=0.95', '--rater', 'sim-rater-2=0.9', '--out', `${labels}.2`]);
+    expect(again.code).toBe(0);
+    expect(await readFile(`${labels}.2`, 'utf8')).toBe(await readFile(labels, 'utf8'));
+    expect((await runCli(['label', 'simulate', out, '--ledger', ledger, '--rater', 'sim-rater-1=0.3', '--out', labels])).code).toBe(2);
     const both = await runCli(['label', 'sample', '--bundle', fx.bundle, '--ledger', ledger, '--responses', fx.responses, '--out', out]);
     expect(both.code).toBe(2);
     const noRun = await runCli(['label', 'sample', '--bundle', fx.bundle, '--ledger', ledger, '--run', 'nope', '--out', out, '--json']);

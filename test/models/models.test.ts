@@ -34,15 +34,21 @@ describe('manifests/paper.models.yaml', () => {
 });
 
 describe('manifests/demo.models.yaml', () => {
-  it('holds two instrument and two VLM simulated respondents, and a simulated judge', async () => {
+  it('holds three instrument and three VLM simulated respondents, and two simulated judges', async () => {
     const file = await loadModelsFile(manifest('demo.models.yaml'));
     expect(file.models.map((m) => [m.name, m.provider, m.role, m.paradigms?.includes('instrument') ?? null])).toEqual([
       ['sim-acquiescer', 'sim', 'respondent', true],
       ['sim-convinced', 'sim', 'respondent', true],
+      ['sim-freetext', 'sim', 'respondent', true],
       ['sim-refuser-zh', 'sim', 'respondent', false],
       ['sim-reframer', 'sim', 'respondent', false],
+      ['sim-candid', 'sim', 'respondent', false],
       ['sim-judge', 'sim', 'judge', null],
+      ['sim-judge-b', 'sim', 'judge', null],
     ]);
+    // Eq. 1's origin term needs VLM respondents of both origins.
+    const vlm = file.models.filter((m) => m.role === 'respondent' && !m.paradigms?.includes('instrument'));
+    expect(vlm.map((m) => m.origin)).toEqual(['CN', 'CN', 'US']);
   });
 });
 

@@ -35,9 +35,9 @@ describe.skipIf(!existsSync(COMMITTED))('simulated respondents on the demo bundl
   it('records every demo trial for each respondent, simulated, with its truth, the same on every run', async () => {
     const a = path.join(dir, 'a.sqlite');
     const first = (await runStudy({ bundle: bag, modelsFile: MODELS, ledger: a })) as RunResult;
-    expect(first.models.map((m) => [m.model, m.done])).toEqual([['sim-acquiescer', 112], ['sim-convinced', 112], ['sim-refuser-zh', 240], ['sim-reframer', 240]]);
+    expect(first.models.map((m) => [m.model, m.done])).toEqual([['sim-acquiescer', 112], ['sim-convinced', 112], ['sim-freetext', 112], ['sim-refuser-zh', 240], ['sim-reframer', 240], ['sim-candid', 240]]);
     const rows = read(a);
-    expect(rows).toHaveLength(704);
+    expect(rows).toHaveLength(3 * 112 + 3 * 240);
     expect(rows.every((r) => r.simulated && r.truth !== null)).toBe(true);
     expect(rows.filter((r) => r.model === 'sim-convinced').every((r) => r.truth!.kind === 'instrument')).toBe(true);
     expect(rows.filter((r) => r.model === 'sim-reframer').every((r) => r.truth!.kind === 'vlm')).toBe(true);

@@ -29,7 +29,7 @@ export const auditValidationSection: ReportSection = {
     }));
     return {
       paragraphs: [
-        `${v.items} validation items labelled by ${v.raters.length} raters (${v.raters.join(', ')}); the human majority is the reference. Gwet\u2019s AC1 is the primary reliability coefficient: kappa collapses when one label dominates (Appendix D).`,
+        `${v.items} validation items labelled by ${v.raters.length} raters (${v.raters.join(', ')}); the human majority is the reference.${(v.simulated_raters ?? []).length > 0 ? ` SIMULATED raters: ${v.simulated_raters!.join(', ')} (labels drawn from the simulator\u2019s truth with a set accuracy; they test the pipeline, not the judges).` : ''} Gwet\u2019s AC1 is the primary reliability coefficient: kappa collapses when one label dominates (Appendix D).`,
         v.dimensions[3]?.judges[0]?.attenuation.note ?? '',
       ].filter(Boolean),
       charts: [

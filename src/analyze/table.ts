@@ -40,6 +40,11 @@ export function column(t: Table, name: string): string[] | undefined {
   return j < 0 ? undefined : t.data[j];
 }
 
+/** A table built in memory from row objects (e.g. a scores CSV already read); lines default to 2, 3, … */
+export function tableFromRows(file: string, sha256: string, columns: string[], rows: Record<string, string>[], lines: number[] = rows.map((_, i) => i + 2)): Table {
+  return { file, sha256, columns, data: columns.map((c) => rows.map((r) => r[c] ?? '')), n: rows.length, rows, lines };
+}
+
 /** Read and parse `file`; a missing file, a bad CSV or an empty table is an error (exit 1). */
 export function readTable(file: string): Table {
   let text: string;

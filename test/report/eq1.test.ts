@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { regressTable } from '../../src/analyze/regress.js';
-import type { Table } from '../../src/analyze/table.js';
+import { tableFromRows, type Table } from '../../src/analyze/table.js';
 import { auditEq1Section, fitEq1 } from '../../src/report/sections/audit-eq1.js';
 import type { ReportContext } from '../../src/report/types.js';
 
@@ -35,7 +35,7 @@ function table(entries: number, perCell: number, edit: (r: Record<string, string
       }
     }
   }
-  return { file: 'audit.csv', sha256: '0'.repeat(64), columns: Object.keys(rows[0]!), rows, lines: rows.map((_, j) => j + 2) };
+  return tableFromRows('audit.csv', '0'.repeat(64), Object.keys(rows[0]!), rows);
 }
 
 describe('Eq. 1 in the report', () => {

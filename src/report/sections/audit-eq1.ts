@@ -9,7 +9,7 @@
  * so; a fit that fails (separation, singular design) is reported in a sentence naming the term.
  */
 import { regressTable, type RegressReport } from '../../analyze/regress.js';
-import type { Table } from '../../analyze/table.js';
+import { tableFromRows, type Table } from '../../analyze/table.js';
 import { StimkitError } from '../../core/errors.js';
 import type { Cell } from '../../score/types.js';
 import type { ReportContext, ReportSection, ReportTable } from '../types.js';
@@ -61,7 +61,7 @@ export function fitEq1(table: Table): Eq1Fit[] {
 async function auditTable(ctx: ReportContext): Promise<Table> {
   const t = (await ctx.table('audit.csv'))!;
   const sha = ctx.header.files.find((f) => f.file === 'audit.csv')?.sha256 ?? '';
-  return { file: 'audit.csv', sha256: sha, columns: t.header, rows: t.rows, lines: t.rows.map((_, i) => i + 2) };
+  return tableFromRows('audit.csv', sha, t.header, t.rows);
 }
 
 export const auditEq1Section: ReportSection = {

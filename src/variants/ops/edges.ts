@@ -52,9 +52,10 @@ export function edgePixels(blurred: Image8, t: Pick<EdgeThresholds, 'low' | 'hig
 
 /** Fraction of pixels marked 255 (edges). */
 export function fractionOf(image: Image8, value: number): number {
+  const data = image.data;
   let n = 0;
-  for (let i = 0; i < image.data.length; i++) if (image.data[i] === value) n++;
-  return n / image.data.length;
+  for (let i = 0; i < data.length; i++) if (data[i] === value) n++;
+  return n / data.length;
 }
 
 /** The detector's result on one image: its blur, its own thresholds, its edges (255). */

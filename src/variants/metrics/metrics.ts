@@ -112,14 +112,14 @@ export function variantMetrics(
     m.ssim_vs_A2 = ssim(base.ref, grey);
   }
   if (code === 'A3') {
-    m.edge_density = fractionOf(output, 0); // also its foreground fraction, below
+    m.edge_density = fractionOf(output, 0);
+    m.foreground_fraction = m.edge_density; // the same count: edges are the black pixels
   } else {
     const d = edgeDensities(grey, base, recipe);
     m.edge_density_auto = d.auto;
     m.edge_density_fixedA2 = d.fixed;
   }
-  if (code === 'A3') m.foreground_fraction = m.edge_density;
-  else if (code === 'A4' || code === 'A6') m.foreground_fraction = fractionOf(output, 0);
+  if (code === 'A4' || code === 'A6') m.foreground_fraction = fractionOf(output, 0);
   if (code === 'A0' || code === 'A2') {
     // No spectral filter is applied: all of the energy is retained by definition.
     m.spectral_energy_retained = 1;

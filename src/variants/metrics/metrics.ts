@@ -5,7 +5,8 @@
  * measured on their BT.601 luma. Key names follow the reference implementation's vectors.
  */
 import { detect, edgeBlur, edgeFractions, fractionOf, thresholdsFor, type EdgeThresholds } from '../ops/edges.js';
-import { columnWeight, fft2Real, fftfreq, radialFrequency } from '../ops/fft.js';
+import { columnWeight, fft2FromRows, fft2Real, fftfreq, radialFrequency, sharedRows } from '../ops/fft.js';
+import { passedColumns } from '../ops/lowpass.js';
 import { luma } from '../ops/grayscale.js';
 import { resizeLinear } from '../ops/opencv.js';
 import { resizeLinearJs } from '../ops/resize-linear.js';
@@ -45,7 +46,7 @@ export function metricsBase(a2: Image8, recipe: Recipe): MetricsBase {
  * image. The total comes from Parseval's identity, exactly in integers (`N·Σx² − (Σx)²`), so only
  * the low-frequency columns of the spectrum are transformed.
  */
-export function lowFrequencyFraction(grey: Image8, cutoff: number): number | null {
+export function lowFrequencyFraction(grey: Image8, cutoff: number, shareCols?: number): number | null {
   const { width, height, data } = grey;
   let constant = true;
   for (let i = 1; i < data.length && constant; i++) constant = data[i] === data[0];
@@ -64,7 +65,8 @@ export function lowFrequencyFraction(grey: Image8, cutoff: number): number | nul
   const ac = Number(BigInt(data.length) * sumSq - BigInt(sum) * BigInt(sum));
   let keep = 1;
   while (keep < Math.floor(width / 2) + 1 && Math.abs(fftfreq(keep, width)) <= cutoff) keep++;
-  const spec = fft2Real(data, width, height, keep);
+  // With `shareCols`, the row pass is computed with that many columns and kept for A5 (ops/fft.ts).
+  const spec = shareCols === undefined ? fft2Real(data, width, height, keep) : fft2FromRows(sharedRows(data, width, height, Math.max(keep, shareCols)), keep);
   let low = 0;
   for (let ky = 0; ky < height; ky++) {
     for (let kx = 0; kx < spec.cols; kx++) {
@@ -127,7 +129,10 @@ export function variantMetrics(
     m.spectral_energy_retained_ac = 1;
   }
   if (grey === base.a2) {
-    if (base.a2LowFrequency === undefined) base.a2LowFrequency = lowFrequencyFraction(grey, recipe.metrics.lowfreq_cutoff);
+    // A5's Gaussian low-pass of A2 transforms the same rows: share that pass.
+    const p = recipe.lowpass;
+    const share = p.filter === 'gaussian' && p.channels !== 'rgb' ? passedColumns(grey.width, p) : undefined;
+    if (base.a2LowFrequency === undefined) base.a2LowFrequency = lowFrequencyFraction(grey, recipe.metrics.lowfreq_cutoff, share);
     m.lowfreq_energy_fraction_ac = base.a2LowFrequency;
   } else {
     m.lowfreq_energy_fraction_ac = lowFrequencyFraction(grey, recipe.metrics.lowfreq_cutoff);

@@ -72,7 +72,7 @@ export interface Gradient {
   width: number;
   height: number;
   /** |dx| + |dy|, with a zero border of one pixel: (width + 2) × (height + 2). */
-  mag: Int32Array;
+  mag: Uint16Array;
   /**
    * Per pixel (width × height), which neighbours non-maximum suppression compares with, as
    * OpenCV picks them: 0 left/right, 1 above/below, 2 and 3 the two diagonals.
@@ -90,7 +90,7 @@ const TG22 = 13573; // tan(22.5°) · 2^15, as OpenCV rounds it
 export function gradient(image: Image8): Gradient {
   const { width: w, height: h, data } = image;
   const mw = w + 2;
-  const mag = new Int32Array(mw * (h + 2));
+  const mag = new Uint16Array(mw * (h + 2)); // |dx| + |dy| ≤ 2 · 4 · 255
   const dir = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) {
     const up = Math.max(0, y - 1) * w;

@@ -7,7 +7,7 @@
  * (3.2 px at c = 0.05), whose taps past the first below TAP_FLOOR of the largest are dropped. Then the inverse row DFTs. Same result as the 2-D transform to rounding (~10⁻¹³);
  * the energies follow from Parseval along the columns: Σ_ky |gy·F|² = h·Σ_y |hy ⊛ R|².
  */
-import { columnWeight, fftfreq, rowsInverseReal, rowsReal } from './fft.js';
+import { columnWeight, fftfreq, firstColumns, rowsInverseReal, rowsReal, sharedRows } from './fft.js';
 import type { Energy } from './lowpass.js';
 
 /**
@@ -49,11 +49,13 @@ export function columnKernel(height: number, c: number): Float64Array {
  * Returns the unrounded filtered values and the energy sums (total and DC from the pixels).
  */
 export function gaussianPlane(values: ArrayLike<number>, width: number, height: number, cutoff: number, cols: number): { filtered: Float64Array; energy: Energy } {
-  const rows = rowsReal(values, width, height, cols);
+  // A grey image's row pass may already be there (the low-frequency energy of A2 computes it with
+  // A5's columns); src is only read.
+  const rows = values instanceof Uint8Array ? sharedRows(values, width, height, cols) : rowsReal(values, width, height, cols);
   const gx = axisGains(width, cutoff);
   const kernel = columnKernel(height, cutoff);
   const D = kernel.length - 1;
-  const src = rows.data;
+  const src = rows.cols === cols ? rows.data : firstColumns(rows, cols).data;
   const dst = new Float64Array(src.length);
   const stride = cols * 2;
   // Circular convolution along y, a whole row of columns at a time (contiguous); the kernel is

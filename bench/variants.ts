@@ -6,7 +6,9 @@
  * child process so that its peak RSS is its own:
  * - floor: a plain sharp decode + PNG encode of the same files;
  * - A0–A5: per variant the median ms per image of computing it and encoding its PNG, and
- *   separately of its metrics, on one thread;
+ *   separately of its metrics, on one thread, each step awaited (their sum per image is the
+ *   issue's figure); then one entry as the tool runs it at --jobs 1 (entry.ts: sharp encodes the
+ *   PNGs on its own threads meanwhile), wall and CPU per image;
  * - a whole run (`runVariants` from dist/ on the corpus lock, default --jobs, worker threads);
  * - A6: segmenter load, then per image segmentation + post-processing + PNG; a whole run with A6.
  * - side by side: the whole `stimkit variants` process for A0–A5 (`--jobs 1 --no-contact-sheet`,

@@ -130,32 +130,34 @@ async function readImage(job: EntryJob): Promise<Buffer> {
   }
 }
 
-async function runOne(v: VariantDef, ctx: EntryContext, base: MetricsBase, job: EntryJob, plan: EntryPlan, hash: string): Promise<VariantRecord> {
+/**
+ * Make one variant and measure it; its PNG is encoded by sharp on its own thread meanwhile and
+ * written by the returned `finish`, which the caller awaits after starting the next variants (so
+ * that encoding overlaps the next variant's work instead of leaving this thread idle).
+ */
+async function startOne(v: VariantDef, ctx: EntryContext, base: MetricsBase, job: EntryJob, plan: EntryPlan, hash: string): Promise<() => Promise<VariantRecord>> {
   const result = await v.run(ctx);
-  // sharp encodes on its own threads while the metrics are computed here.
   const encoding = encodePng(result.image, plan.recipe.output.png_compression);
-  let metrics: Record<string, MetricValue>;
-  try {
-    metrics = { ...result.metrics, ...variantMetrics(v.code, result.image, result.params, base, plan.recipe) };
-  } finally {
-    await encoding.catch(() => undefined);
-  }
-  const png = await encoding;
-  const rel = `${job.id}/${variantFileName(v)}`;
-  await writeIfChanged(path.join(plan.outDir, rel), png);
-  return {
-    code: v.code,
-    name: v.name,
-    status: 'ok',
-    file: rel,
-    sha256: sha256(png),
-    width: result.image.width,
-    height: result.image.height,
-    channels: result.image.channels,
-    inputs_sha256: hash,
-    params: result.params,
-    metrics,
-    error: null,
+  encoding.catch(() => undefined); // awaited in finish; never an unhandled rejection meanwhile
+  const metrics: Record<string, MetricValue> = { ...result.metrics, ...variantMetrics(v.code, result.image, result.params, base, plan.recipe) };
+  return async () => {
+    const png = await encoding;
+    const rel = `${job.id}/${variantFileName(v)}`;
+    await writeIfChanged(path.join(plan.outDir, rel), png);
+    return {
+      code: v.code,
+      name: v.name,
+      status: 'ok',
+      file: rel,
+      sha256: sha256(png),
+      width: result.image.width,
+      height: result.image.height,
+      channels: result.image.channels,
+      inputs_sha256: hash,
+      params: result.params,
+      metrics,
+      error: null,
+    };
   };
 }
 
@@ -198,22 +200,37 @@ export async function processEntry(job: EntryJob, plan: EntryPlan): Promise<Entr
     return { record: entry(failed, errorRecord(err, plan.outDir)), computed: 0, reused: 0 };
   }
 
-  const records: VariantRecord[] = [];
-  let computed = 0;
+  // Each slot: a record already known (reused or failed), or the finishing step of a variant
+  // whose PNG is still being encoded.
+  const slots: Array<VariantRecord | (() => Promise<VariantRecord>)> = [];
   let reused = 0;
   for (let i = 0; i < defs.length; i++) {
     const v = defs[i]!;
     const kept = reuse[i];
     if (kept) {
-      records.push(kept);
+      slots.push(kept);
       reused++;
       continue;
     }
     try {
-      records.push(await runOne(v, ctx, base, job, plan, hashes[i]!));
+      slots.push(await startOne(v, ctx, base, job, plan, hashes[i]!));
+    } catch (err) {
+      slots.push(failedRecord(v, hashes[i]!, plan, err));
+    }
+  }
+  const records: VariantRecord[] = [];
+  let computed = 0;
+  for (let i = 0; i < slots.length; i++) {
+    const slot = slots[i]!;
+    if (typeof slot !== 'function') {
+      records.push(slot);
+      continue;
+    }
+    try {
+      records.push(await slot());
       computed++;
     } catch (err) {
-      records.push(failedRecord(v, hashes[i]!, plan, err));
+      records.push(failedRecord(defs[i]!, hashes[i]!, plan, err));
     }
   }
   return { record: entry(records), computed, reused };

@@ -4,10 +4,13 @@
  * AC energy fraction, foreground fraction (A3, A4, A6), area fraction kept (A1). RGB variants are
  * measured on their BT.601 luma. Key names follow the reference implementation's vectors.
  */
-import { detect, edgeBlur, edgePixels, fractionOf, thresholdsFor, type EdgeThresholds } from '../ops/edges.js';
-import { columnWeight, fft2Real, fftfreq, radialFrequency } from '../ops/fft.js';
+import { detect, edgeBlur, edgeFractions, fractionOf, thresholdsFor, type EdgeThresholds } from '../ops/edges.js';
+import { columnWeight, fft2FromRows, fft2Real, fftfreq, radialFrequency, sharedRows } from '../ops/fft.js';
+import { passedColumns } from '../ops/lowpass.js';
 import { luma } from '../ops/grayscale.js';
 import { resizeLinear } from '../ops/opencv.js';
+import { resizeLinearJs } from '../ops/resize-linear.js';
+import { useJs } from '../ops/backend.js';
 import type { Recipe } from '../recipe.js';
 import { ssim, ssimReference, type SsimReference } from './ssim.js';
 import type { Image8, MetricValue, VariantCode } from '../types.js';
@@ -43,7 +46,7 @@ export function metricsBase(a2: Image8, recipe: Recipe): MetricsBase {
  * image. The total comes from Parseval's identity, exactly in integers (`N·Σx² − (Σx)²`), so only
  * the low-frequency columns of the spectrum are transformed.
  */
-export function lowFrequencyFraction(grey: Image8, cutoff: number): number | null {
+export function lowFrequencyFraction(grey: Image8, cutoff: number, shareCols?: number): number | null {
   const { width, height, data } = grey;
   let constant = true;
   for (let i = 1; i < data.length && constant; i++) constant = data[i] === data[0];
@@ -62,7 +65,8 @@ export function lowFrequencyFraction(grey: Image8, cutoff: number): number | nul
   const ac = Number(BigInt(data.length) * sumSq - BigInt(sum) * BigInt(sum));
   let keep = 1;
   while (keep < Math.floor(width / 2) + 1 && Math.abs(fftfreq(keep, width)) <= cutoff) keep++;
-  const spec = fft2Real(data, width, height, keep);
+  // With `shareCols`, the row pass is computed with that many columns and kept for A5 (ops/fft.ts).
+  const spec = shareCols === undefined ? fft2Real(data, width, height, keep) : fft2FromRows(sharedRows(data, width, height, Math.max(keep, shareCols)), keep);
   let low = 0;
   for (let ky = 0; ky < height; ky++) {
     for (let kx = 0; kx < spec.cols; kx++) {
@@ -81,10 +85,9 @@ export function edgeDensities(grey: Image8, base: MetricsBase, recipe: Recipe): 
   if (grey === base.a2) return { auto: a2.density, fixed: a2.density };
   const blurred = edgeBlur(grey, recipe.edges);
   const own = thresholdsFor(blurred, recipe.edges);
-  const auto = fractionOf(edgePixels(blurred, own, recipe.edges), 255);
   const sameThresholds = own.low === a2.thresholds.low && own.high === a2.thresholds.high;
-  const fixed = sameThresholds ? auto : fractionOf(edgePixels(blurred, a2.thresholds, recipe.edges), 255);
-  return { auto, fixed };
+  const [auto, fixed] = edgeFractions(blurred, sameThresholds ? [own] : [own, a2.thresholds], recipe.edges) as [number, number | undefined];
+  return { auto, fixed: fixed ?? auto };
 }
 
 /**
@@ -107,25 +110,29 @@ export function variantMetrics(
     // A1 is a copy of A0's pixels, so its luma equals A2's region and SSIM is 1 by definition;
     // computed only if they differ (they cannot, unless A1 is made another way).
     m.ssim_vs_A2_region = Math.min(w!, h!) >= 7 && equalBytes(region.data, grey.data) ? 1 : ssim(region, grey);
-    m.ssim_vs_A2_upscaled_linear = ssim(base.ref, resizeLinear(grey, base.a2.width, base.a2.height));
+    m.ssim_vs_A2_upscaled_linear = ssim(base.ref, upscaleLinear(grey, base.a2.width, base.a2.height));
   } else {
     m.ssim_vs_A2 = ssim(base.ref, grey);
   }
   if (code === 'A3') {
     m.edge_density = fractionOf(output, 0);
+    m.foreground_fraction = m.edge_density; // the same count: edges are the black pixels
   } else {
     const d = edgeDensities(grey, base, recipe);
     m.edge_density_auto = d.auto;
     m.edge_density_fixedA2 = d.fixed;
   }
-  if (code === 'A3' || code === 'A4' || code === 'A6') m.foreground_fraction = fractionOf(output, 0);
+  if (code === 'A4' || code === 'A6') m.foreground_fraction = fractionOf(output, 0);
   if (code === 'A0' || code === 'A2') {
     // No spectral filter is applied: all of the energy is retained by definition.
     m.spectral_energy_retained = 1;
     m.spectral_energy_retained_ac = 1;
   }
   if (grey === base.a2) {
-    if (base.a2LowFrequency === undefined) base.a2LowFrequency = lowFrequencyFraction(grey, recipe.metrics.lowfreq_cutoff);
+    // A5's Gaussian low-pass of A2 transforms the same rows: share that pass.
+    const p = recipe.lowpass;
+    const share = p.filter === 'gaussian' && p.channels !== 'rgb' ? passedColumns(grey.width, p) : undefined;
+    if (base.a2LowFrequency === undefined) base.a2LowFrequency = lowFrequencyFraction(grey, recipe.metrics.lowfreq_cutoff, share);
     m.lowfreq_energy_fraction_ac = base.a2LowFrequency;
   } else {
     m.lowfreq_energy_fraction_ac = lowFrequencyFraction(grey, recipe.metrics.lowfreq_cutoff);
@@ -143,6 +150,16 @@ function basicMetrics(code: VariantCode, output: Image8): Record<string, MetricV
   if (code === 'A3') m.edge_density = fractionOf(output, 0);
   if (code === 'A3' || code === 'A4' || code === 'A6') m.foreground_fraction = fractionOf(output, 0);
   return m;
+}
+
+/**
+ * OpenCV's INTER_LINEAR resize: in TypeScript (resize-linear.ts, the same bytes) while the budget
+ * of ops/backend.ts lasts, except for an exact 2× reduction, where OpenCV takes its area path
+ * (never for A1, which is never larger than A2); else opencv-wasm.
+ */
+function upscaleLinear(grey: Image8, width: number, height: number): Image8 {
+  const area = grey.width === 2 * width && grey.height === 2 * height;
+  return !area && useJs(width * height) ? resizeLinearJs(grey, width, height) : resizeLinear(grey, width, height);
 }
 
 function cropGrey(image: Image8, x: number, y: number, w: number, h: number): Image8 {

@@ -7,6 +7,11 @@
  * running sums (rows, then columns; Int32 suffices: 49 · 255² < 2^22), and each window's SSIM is
  * one division of products of integers; scipy's float means differ from them by rounding only
  * (~1e-13).
+ *
+ * Only the interior enters the mean, and the windows of interior pixels lie wholly inside the
+ * image, so the reflected borders never matter: per column, sums over 7 rows slide down a row at a
+ * time (the row leaving is read from the image), and per output row a 7-wide sum slides along
+ * them. The reference's sums (Σx, N·Σx² − (Σx)²) are computed once per entry and reused.
  */
 import type { Image8 } from '../types.js';
 
@@ -14,137 +19,74 @@ const WIN = 7;
 const R = 3;
 const AREA = WIN * WIN;
 
-/** scipy's `reflect` index table for i in [−R, n + R). */
-function reflectTable(n: number): Int32Array {
-  const t = new Int32Array(n + 2 * R);
-  for (let i = -R; i < n + R; i++) {
-    let j = i;
-    for (;;) {
-      if (j < 0) j = -j - 1;
-      else if (j >= n) j = 2 * n - j - 1;
-      else break;
-    }
-    t[i + R] = j;
-  }
-  return t;
-}
-
-const SLOTS = 8; // rows of horizontal sums kept (a window spans 7)
-
-/**
- * Streams the 7 × 7 window sums of x, y, x², y² and x·y (exact integers, Int32) over the image,
- * calling `visit(y, sx, sy, sxx, syy, sxy)` for every row y with one value per column. Horizontal
- * sums of each source row are computed once into a ring of 8 rows; column sums are running
- * sums over the window's rows, so memory is O(width) and nothing per pixel is allocated.
- */
-function windowSums(
-  width: number,
-  height: number,
-  xd: Uint8Array,
-  yd: Uint8Array,
-  visit: (y: number, sx: Int32Array, sy: Int32Array, sxx: Int32Array, syy: Int32Array, sxy: Int32Array) => void,
-): void {
-  const xs = reflectTable(width);
-  const ys = reflectTable(height);
-  const h = [0, 1, 2, 3, 4].map(() => new Int32Array(SLOTS * width));
-  const [hx, hy, hxx, hyy, hxy] = h as [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array];
-  const tag = new Int32Array(SLOTS).fill(-1);
-  const rowOf = (r: number): number => {
-    const slot = r % SLOTS;
-    const o = slot * width;
-    if (tag[slot] === r) return o;
-    tag[slot] = r;
-    const row = r * width;
-    let a = 0;
-    let b = 0;
-    let aa = 0;
-    let bb = 0;
-    let ab = 0;
-    for (let k = 0; k < WIN; k++) {
-      const p = xd[row + xs[k]!]!;
-      const q = yd[row + xs[k]!]!;
-      a += p;
-      b += q;
-      aa += p * p;
-      bb += q * q;
-      ab += p * q;
-    }
-    hx[o] = a;
-    hy[o] = b;
-    hxx[o] = aa;
-    hyy[o] = bb;
-    hxy[o] = ab;
-    for (let x = 1; x < width; x++) {
-      const jin = row + xs[x + WIN - 1]!;
-      const jout = row + xs[x - 1]!;
-      const pin = xd[jin]!;
-      const pout = xd[jout]!;
-      const qin = yd[jin]!;
-      const qout = yd[jout]!;
-      a += pin - pout;
-      b += qin - qout;
-      aa += pin * pin - pout * pout;
-      bb += qin * qin - qout * qout;
-      ab += pin * qin - pout * qout;
-      hx[o + x] = a;
-      hy[o + x] = b;
-      hxx[o + x] = aa;
-      hyy[o + x] = bb;
-      hxy[o + x] = ab;
-    }
-    return o;
-  };
-  const acc = [0, 1, 2, 3, 4].map(() => new Int32Array(width));
-  const [sx, sy, sxx, syy, sxy] = acc as [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array];
-  const add = (o: number) => {
-    for (let x = 0; x < width; x++) {
-      sx[x] = sx[x]! + hx[o + x]!;
-      sy[x] = sy[x]! + hy[o + x]!;
-      sxx[x] = sxx[x]! + hxx[o + x]!;
-      syy[x] = syy[x]! + hyy[o + x]!;
-      sxy[x] = sxy[x]! + hxy[o + x]!;
-    }
-  };
-  // Row `oi` enters the window and row `oo` leaves it, in one pass.
-  const slide = (oi: number, oo: number) => {
-    for (let x = 0; x < width; x++) {
-      sx[x] = sx[x]! + hx[oi + x]! - hx[oo + x]!;
-      sy[x] = sy[x]! + hy[oi + x]! - hy[oo + x]!;
-      sxx[x] = sxx[x]! + hxx[oi + x]! - hxx[oo + x]!;
-      syy[x] = syy[x]! + hyy[oi + x]! - hyy[oo + x]!;
-      sxy[x] = sxy[x]! + hxy[oi + x]! - hxy[oo + x]!;
-    }
-  };
-  for (let k = 0; k < WIN; k++) add(rowOf(ys[k]!));
-  for (let y = 0; y < height; y++) {
-    if (y > 0) {
-      // Both rows are in the ring at once: they are 7 apart, or mirrored at a border (closer).
-      const oi = rowOf(ys[y + WIN - 1]!);
-      const oo = rowOf(ys[y - 1]!);
-      if (tag[(ys[y + WIN - 1]! % SLOTS)] !== ys[y + WIN - 1]!) throw new Error('ssim: ring slot reused');
-      slide(oi, oo);
-    }
-    visit(y, sx, sy, sxx, syy, sxy);
-  }
-}
-
 /** The reference side of SSIM (A2), shared by every variant's SSIM of one entry. */
 export interface SsimReference {
   image: Image8;
+  /** Per interior window (row-major, (W − 6) × (H − 6)): Σx, and N·Σx² − (Σx)²; computed on first use. */
+  sums?: { x: Int32Array; xxc: Int32Array };
 }
 
-/** The reference side of SSIM. */
+/** The reference side of SSIM; its window sums are computed once, on first use, for every comparison. */
 export function ssimReference(image: Image8): SsimReference {
   return { image };
+}
+
+function referenceSums(ref: SsimReference): { x: Int32Array; xxc: Int32Array } {
+  if (ref.sums) return ref.sums;
+  const { width, height, data } = ref.image;
+  const iw = width - 2 * R;
+  const ih = height - 2 * R;
+  const x = new Int32Array(iw * ih);
+  const xxc = new Int32Array(iw * ih);
+  const cx = new Int32Array(width);
+  const cxx = new Int32Array(width);
+  for (let r = 0; r < WIN; r++) {
+    for (let c = 0, o = r * width; c < width; c++) {
+      const p = data[o + c]!;
+      cx[c] = cx[c]! + p;
+      cxx[c] = cxx[c]! + p * p;
+    }
+  }
+  for (let yy = 0; yy < ih; yy++) {
+    if (yy > 0) {
+      const oin = (yy + WIN - 1) * width;
+      const oout = (yy - 1) * width;
+      for (let c = 0; c < width; c++) {
+        const pin = data[oin + c]!;
+        const pout = data[oout + c]!;
+        cx[c] = cx[c]! + pin - pout;
+        cxx[c] = cxx[c]! + pin * pin - pout * pout;
+      }
+    }
+    let X = 0;
+    let XX = 0;
+    for (let c = 0; c < WIN; c++) {
+      X += cx[c]!;
+      XX += cxx[c]!;
+    }
+    const o = yy * iw;
+    for (let xx = 0; xx < iw; xx++) {
+      if (xx > 0) {
+        X += cx[xx + WIN - 1]! - cx[xx - 1]!;
+        XX += cxx[xx + WIN - 1]! - cxx[xx - 1]!;
+      }
+      x[o + xx] = X;
+      xxc[o + xx] = AREA * XX - X * X; // < 49² · 255², exact in Int32
+    }
+  }
+  ref.sums = { x, xxc };
+  return ref.sums;
 }
 
 /**
  * Mean SSIM of two grey images of the same size; null when a side is below 7 pixels (skimage
  * refuses). SSIM of an image with itself is exactly 1 (every window's ratio is exactly 1 in
- * floating point), and is returned without the pass.
+ * floating point), and is returned without the pass. Pass A2 as a `SsimReference` to compute its
+ * window sums once for all the variants compared with it.
  */
 export function ssim(a: Image8 | SsimReference, b: Image8): number | null {
-  const img = 'data' in a ? a : a.image;
+  const ref = 'data' in a ? ssimReference(a) : a;
+  const img = ref.image;
   if (img.channels !== 1 || b.channels !== 1) throw new Error('ssim compares grey images');
   if (img.width !== b.width || img.height !== b.height) throw new Error(`ssim needs equal sizes (${img.width}×${img.height} vs ${b.width}×${b.height})`);
   const { width, height } = img;
@@ -156,17 +98,60 @@ export function ssim(a: Image8 | SsimReference, b: Image8): number | null {
   // c1 = C1·N², c2 = C2·N(N−1): every factor but the constants an exact integer, one division.
   const c1 = (0.01 * 255) ** 2 * AREA * AREA;
   const c2 = (0.03 * 255) ** 2 * AREA * (AREA - 1);
+  const { x: RX, xxc: RXX } = referenceSums(ref);
+  const xd = img.data;
+  const yd = b.data;
+  const iw = width - 2 * R;
+  const ih = height - 2 * R;
+  const cy = new Int32Array(width);
+  const cyy = new Int32Array(width);
+  const cxy = new Int32Array(width);
+  for (let r = 0; r < WIN; r++) {
+    for (let c = 0, o = r * width; c < width; c++) {
+      const p = xd[o + c]!;
+      const q = yd[o + c]!;
+      cy[c] = cy[c]! + q;
+      cyy[c] = cyy[c]! + q * q;
+      cxy[c] = cxy[c]! + p * q;
+    }
+  }
   let sum = 0;
-  windowSums(width, height, img.data, b.data, (y, sx, sy, sxx, syy, sxy) => {
-    if (y < R || y >= height - R) return;
-    for (let x = R; x < width - R; x++) {
-      const X = sx[x]!;
-      const Y = sy[x]!;
+  for (let yy = 0; yy < ih; yy++) {
+    if (yy > 0) {
+      const oin = (yy + WIN - 1) * width;
+      const oout = (yy - 1) * width;
+      for (let c = 0; c < width; c++) {
+        const pin = xd[oin + c]!;
+        const qin = yd[oin + c]!;
+        const pout = xd[oout + c]!;
+        const qout = yd[oout + c]!;
+        cy[c] = cy[c]! + qin - qout;
+        cyy[c] = cyy[c]! + qin * qin - qout * qout;
+        cxy[c] = cxy[c]! + pin * qin - pout * qout;
+      }
+    }
+    let Y = 0;
+    let YY = 0;
+    let XYs = 0;
+    for (let c = 0; c < WIN; c++) {
+      Y += cy[c]!;
+      YY += cyy[c]!;
+      XYs += cxy[c]!;
+    }
+    const o = yy * iw;
+    for (let xx = 0; xx < iw; xx++) {
+      if (xx > 0) {
+        Y += cy[xx + WIN - 1]! - cy[xx - 1]!;
+        YY += cyy[xx + WIN - 1]! - cyy[xx - 1]!;
+        XYs += cxy[xx + WIN - 1]! - cxy[xx - 1]!;
+      }
+      const X = RX[o + xx]!;
       const XY = X * Y;
       const X2 = X * X;
       const Y2 = Y * Y;
-      sum += ((2 * XY + c1) * (2 * (AREA * sxy[x]! - XY) + c2)) / ((X2 + Y2 + c1) * (AREA * (sxx[x]! + syy[x]!) - X2 - Y2 + c2));
+      // The integer parts are exact whatever their order, so this is bit for bit the formula above.
+      sum += ((2 * XY + c1) * (2 * (AREA * XYs - XY) + c2)) / ((X2 + Y2 + c1) * (RXX[o + xx]! + AREA * YY - Y2 + c2));
     }
-  });
-  return sum / ((width - 2 * R) * (height - 2 * R));
+  }
+  return sum / (iw * ih);
 }

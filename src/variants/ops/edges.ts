@@ -4,6 +4,8 @@
  * image (OpenCV floors them). Edges black (0) on white (255). VARIANTS.md, A3.
  */
 import type { Recipe } from '../recipe.js';
+import { useJs } from './backend.js';
+import { blur5, cannyFromGradient, cannyL1, detectorInJs, gradient } from './canny.js';
 import { canny, gaussianBlur } from './opencv.js';
 import type { Image8, VariantDef } from '../types.js';
 
@@ -40,21 +42,38 @@ export function thresholdsFor(blurred: Image8, p: Recipe['edges']): EdgeThreshol
   return { median: m, low, high, low_eff: Math.floor(low), high_eff: Math.floor(high) };
 }
 
+/** Whether the TypeScript kernels (canny.ts) take this image: default parameters, within the budget (backend.ts). */
+function inJs(image: Image8, p: Recipe['edges']): boolean {
+  return detectorInJs(p) && useJs(image.data.length);
+}
+
 /** The blur of A3's detector. */
 export function edgeBlur(grey: Image8, p: Recipe['edges']): Image8 {
-  return gaussianBlur(grey, p.blur_ksize, p.blur_sigma);
+  return inJs(grey, p) ? blur5(grey) : gaussianBlur(grey, p.blur_ksize, p.blur_sigma);
 }
 
 /** Canny on an already blurred image with the given thresholds; 255 marks an edge. */
 export function edgePixels(blurred: Image8, t: Pick<EdgeThresholds, 'low' | 'high'>, p: Recipe['edges']): Image8 {
-  return canny(blurred, t.low, t.high, p.aperture, p.l2_gradient);
+  return inJs(blurred, p) ? cannyL1(blurred, t.low, t.high) : canny(blurred, t.low, t.high, p.aperture, p.l2_gradient);
+}
+
+/**
+ * Edge fractions of an already blurred image with each pair of thresholds, as
+ * `fractionOf(edgePixels(…), 255)` gives them; for the default detector the gradient is computed
+ * once for all pairs and only the edges are counted.
+ */
+export function edgeFractions(blurred: Image8, pairs: Array<Pick<EdgeThresholds, 'low' | 'high'>>, p: Recipe['edges']): number[] {
+  if (!inJs(blurred, p)) return pairs.map((t) => fractionOf(canny(blurred, t.low, t.high, p.aperture, p.l2_gradient), 255));
+  const g = gradient(blurred);
+  return pairs.map((t) => cannyFromGradient(g, t.low, t.high).count / blurred.data.length);
 }
 
 /** Fraction of pixels marked 255 (edges). */
 export function fractionOf(image: Image8, value: number): number {
+  const data = image.data;
   let n = 0;
-  for (let i = 0; i < image.data.length; i++) if (image.data[i] === value) n++;
-  return n / image.data.length;
+  for (let i = 0; i < data.length; i++) if (data[i] === value) n++;
+  return n / data.length;
 }
 
 /** The detector's result on one image: its blur, its own thresholds, its edges (255). */

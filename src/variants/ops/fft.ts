@@ -132,6 +132,39 @@ export function fft2Real(values: ArrayLike<number>, width: number, height: numbe
   return spec;
 }
 
+// Row passes kept for an image that more than one computation transforms (A2: its low-frequency
+// energy, then A5's Gaussian low-pass), keyed by its pixel buffer; they go when the buffer does.
+const sharedRowPasses = new WeakMap<object, Spectrum>();
+
+/**
+ * `rowsReal` of an image whose row pass is shared: computed once (with `cols` columns, or the
+ * widest asked for so far) and kept with its pixel buffer. The result may hold more columns than
+ * asked for and must not be modified; each value is the one `rowsReal` computes, whatever the
+ * number of columns.
+ */
+export function sharedRows(values: Uint8Array, width: number, height: number, cols: number): Spectrum {
+  const hit = sharedRowPasses.get(values);
+  if (hit && hit.width === width && hit.height === height && hit.cols >= Math.min(cols, Math.floor(width / 2) + 1)) return hit;
+  const spec = rowsReal(values, width, height, cols);
+  sharedRowPasses.set(values, spec);
+  return spec;
+}
+
+/** The first `cols` columns of a half spectrum, as a new spectrum (a copy). */
+export function firstColumns(spec: Spectrum, cols: number): Spectrum {
+  if (cols >= spec.cols) return { ...spec, data: spec.data.slice() };
+  const data = new Float64Array(spec.height * cols * 2);
+  for (let y = 0; y < spec.height; y++) data.set(spec.data.subarray(y * spec.cols * 2, y * spec.cols * 2 + cols * 2), y * cols * 2);
+  return { width: spec.width, height: spec.height, cols, data };
+}
+
+/** `fft2Real(values, width, height, keepCols)` from an already computed row pass with at least `keepCols` columns. */
+export function fft2FromRows(rows: Spectrum, keepCols: number): Spectrum {
+  const spec = firstColumns(rows, Math.min(keepCols, Math.floor(rows.width / 2) + 1));
+  columnPass(spec.data, spec.cols, spec.height, 'forward');
+  return spec;
+}
+
 /**
  * The row pass of `fft2Real` only: each row's DFT (non-negative frequencies, the first `keepCols`
  * of them), rows kept in the spatial domain.

@@ -7,7 +7,7 @@
  * (3.2 px at c = 0.05), whose taps past the first below TAP_FLOOR of the largest are dropped. Then the inverse row DFTs. Same result as the 2-D transform to rounding (~10⁻¹³);
  * the energies follow from Parseval along the columns: Σ_ky |gy·F|² = h·Σ_y |hy ⊛ R|².
  */
-import { columnWeight, fftfreq, rowsInverseReal, rowsReal } from './fft.js';
+import { columnWeight, fftfreq, firstColumns, rowsInverseReal, rowsReal, sharedRows } from './fft.js';
 import type { Energy } from './lowpass.js';
 
 /**
@@ -49,24 +49,40 @@ export function columnKernel(height: number, c: number): Float64Array {
  * Returns the unrounded filtered values and the energy sums (total and DC from the pixels).
  */
 export function gaussianPlane(values: ArrayLike<number>, width: number, height: number, cutoff: number, cols: number): { filtered: Float64Array; energy: Energy } {
-  const rows = rowsReal(values, width, height, cols);
+  // A grey image's row pass may already be there (the low-frequency energy of A2 computes it with
+  // A5's columns); src is only read.
+  const rows = values instanceof Uint8Array ? sharedRows(values, width, height, cols) : rowsReal(values, width, height, cols);
   const gx = axisGains(width, cutoff);
   const kernel = columnKernel(height, cutoff);
   const D = kernel.length - 1;
-  const src = rows.data;
+  const src = rows.cols === cols ? rows.data : firstColumns(rows, cols).data;
   const dst = new Float64Array(src.length);
   const stride = cols * 2;
   // Circular convolution along y, a whole row of columns at a time (contiguous); the kernel is
-  // even, so rows y − d and y + d share a multiplication.
+  // even, so rows y − d and y + d share a multiplication. Taps are added in the order d = 1 … D,
+  // two per pass over the row ((acc + t1) + t2: the same operations as one pass per tap, fewer
+  // loads and stores).
   const k0 = kernel[0]!;
+  // d = h/2 (even h, a kernel spanning the whole column): rows y ± d are one row, counted once.
+  const tap = (d: number) => (2 * d === height ? kernel[d]! / 2 : kernel[d]!);
+  const rowAt = (r: number) => ((((r % height) + height) % height) * stride);
   for (let y = 0; y < height; y++) {
     const o = y * stride;
     for (let i = 0; i < stride; i++) dst[o + i] = k0 * src[o + i]!;
-    for (let d = 1; d <= D; d++) {
-      // d = h/2 (even h, a kernel spanning the whole column): rows y ± d are one row, counted once.
-      const k = 2 * d === height ? kernel[d]! / 2 : kernel[d]!;
-      const a = ((y + d) % height) * stride;
-      const b = ((((y - d) % height) + height) % height) * stride;
+    let d = 1;
+    for (; d + 1 <= D; d += 2) {
+      const k1 = tap(d);
+      const k2 = tap(d + 1);
+      const a1 = rowAt(y + d);
+      const b1 = rowAt(y - d);
+      const a2 = rowAt(y + d + 1);
+      const b2 = rowAt(y - d - 1);
+      for (let i = 0; i < stride; i++) dst[o + i] = dst[o + i]! + k1 * (src[a1 + i]! + src[b1 + i]!) + k2 * (src[a2 + i]! + src[b2 + i]!);
+    }
+    if (d <= D) {
+      const k = tap(d);
+      const a = rowAt(y + d);
+      const b = rowAt(y - d);
       for (let i = 0; i < stride; i++) dst[o + i] = dst[o + i]! + k * (src[a + i]! + src[b + i]!);
     }
   }

@@ -116,15 +116,17 @@ export function lowpass(image: Image8, p: Recipe['lowpass']): { image: Image8; r
   const gains = gaussian ? new Float64Array(height * cols) : filterGains(width, height, p, cols);
   const out = new Uint8Array(image.data.length);
   const n = width * height;
-  const plane = new Float64Array(n);
+  // A grey image is its own plane (read as numbers, the same values as a Float64 copy).
+  const plane = channels === 1 ? image.data : new Float64Array(n);
   let total = 0;
   let dc = 0;
   let kept = 0;
   let keptDc = 0;
   for (let ch = 0; ch < channels; ch++) {
-    for (let i = 0; i < n; i++) plane[i] = image.data[i * channels + ch]!;
+    if (channels > 1) for (let i = 0; i < n; i++) plane[i] = image.data[i * channels + ch]!;
     const r = lowpassPlane(plane, width, height, gains, gaussian);
-    for (let i = 0; i < n; i++) out[i * channels + ch] = r.plane[i]!;
+    if (channels === 1) out.set(r.plane);
+    else for (let i = 0; i < n; i++) out[i * channels + ch] = r.plane[i]!;
     total += r.energy.total;
     dc += r.energy.dc;
     kept += r.energy.filtered;

@@ -1,0 +1,200 @@
+/**
+ * A3's detector for its default parameters in plain TypeScript, bit for bit what opencv-wasm
+ * (OpenCV 4.3) computes, without loading it (its start costs about 0.3–0.4 s of CPU per process):
+ * - `blur5`: GaussianBlur 5 × 5, σ 1.4, 8-bit: OpenCV's fixed-point kernel [28, 61, 78, 61, 28]
+ *   (sum 256) horizontally then vertically in integers, `(acc + 2^15) >> 16`, reflect-101 borders;
+ * - `gradient` + `cannyFromGradient`: Canny with aperture 3 and the L1 gradient: Sobel 3 × 3
+ *   (replicated borders), `m = |dx| + |dy|`, thresholds floored (the smaller one is low),
+ *   non-maximum suppression in four directions with OpenCV's fixed-point tangents
+ *   (tan 22.5° ≈ 13573 / 2^15), then hysteresis: every candidate 8-connected to a pixel above the
+ *   high threshold is an edge. The gradient does not depend on the thresholds, so the edge
+ *   densities with two threshold pairs share it.
+ * Other parameters go to opencv-wasm (opencv.ts). test/variants/ops/canny.test.ts compares both.
+ */
+import type { Image8 } from '../types.js';
+
+/** OpenCV's 8-bit fixed-point kernel for ksize 5, σ 1.4. */
+const K5 = [28, 61, 78, 61, 28] as const;
+
+/** Whether `blur5` and `gradient`/`cannyFromGradient` stand for the detector with these parameters. */
+export function detectorInJs(p: { blur_ksize: number; blur_sigma: number; aperture: number; l2_gradient: boolean }): boolean {
+  return p.blur_ksize === 5 && p.blur_sigma === 1.4 && p.aperture === 3 && !p.l2_gradient;
+}
+
+/** reflect-101 index (… 2 1 | 0 1 2 … n−1 | n−2 …) for i in [−2, n + 2), n ≥ 1. */
+function reflect101(i: number, n: number): number {
+  if (n === 1) return 0;
+  let j = i;
+  for (;;) {
+    if (j < 0) j = -j;
+    else if (j >= n) j = 2 * n - 2 - j;
+    else return j;
+  }
+}
+
+/**
+ * GaussianBlur 5 × 5, σ 1.4 (see the file's comment). Per output row the vertical pass comes
+ * first, into one padded row of integers, then the horizontal one: the same integer sums (no
+ * rounding between the passes), so the same bytes, without an image-sized intermediate.
+ */
+export function blur5(image: Image8): Image8 {
+  const { width: w, height: h, data } = image;
+  const k0 = K5[0];
+  const k1 = K5[1];
+  const k2 = K5[2];
+  const v = new Int32Array(w + 4); // v[x + 2] = vertical sum at column x, reflect-101 padded
+  const left = [reflect101(-2, w), reflect101(-1, w)];
+  const right = [reflect101(w, w), reflect101(w + 1, w)];
+  const out = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const m2 = reflect101(y - 2, h) * w;
+    const m1 = reflect101(y - 1, h) * w;
+    const o = y * w;
+    const p1 = reflect101(y + 1, h) * w;
+    const p2 = reflect101(y + 2, h) * w;
+    for (let x = 0; x < w; x++) {
+      v[x + 2] = k0 * (data[m2 + x]! + data[p2 + x]!) + k1 * (data[m1 + x]! + data[p1 + x]!) + k2 * data[o + x]!;
+    }
+    v[0] = v[left[0]! + 2]!;
+    v[1] = v[left[1]! + 2]!;
+    v[w + 2] = v[right[0]! + 2]!;
+    v[w + 3] = v[right[1]! + 2]!;
+    for (let x = 0; x < w; x++) {
+      // ≤ 256² · 255 < 2^31
+      out[o + x] = (k0 * (v[x]! + v[x + 4]!) + k1 * (v[x + 1]! + v[x + 3]!) + k2 * v[x + 2]! + 32768) >> 16;
+    }
+  }
+  return { width: w, height: h, channels: 1, data: out };
+}
+
+/** L1 gradient magnitudes and directions of an 8-bit image, shared by Canny runs with other thresholds. */
+export interface Gradient {
+  width: number;
+  height: number;
+  /** |dx| + |dy|, with a zero border of one pixel: (width + 2) × (height + 2). */
+  mag: Uint16Array;
+  /**
+   * Per pixel (width × height), which neighbours non-maximum suppression compares with, as
+   * OpenCV picks them: 0 left/right, 1 above/below, 2 and 3 the two diagonals.
+   */
+  dir: Uint8Array;
+}
+
+const TG22 = 13573; // tan(22.5°) · 2^15, as OpenCV rounds it
+
+/**
+ * Sobel 3 × 3 (replicated borders), the L1 magnitude and the direction class. Per row, each
+ * column's vertical [1 2 1] sum and its difference (below − above) are formed once; dx and dy
+ * read neighbours of those.
+ */
+export function gradient(image: Image8): Gradient {
+  const { width: w, height: h, data } = image;
+  const mw = w + 2;
+  const mag = new Uint16Array(mw * (h + 2)); // |dx| + |dy| ≤ 2 · 4 · 255
+  const dir = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const up = Math.max(0, y - 1) * w;
+    const mid = y * w;
+    const dn = Math.min(h - 1, y + 1) * w;
+    const mo = (y + 1) * mw + 1;
+    // Column sums s = above + 2·here + below and differences d = below − above of columns x − 1,
+    // x and x + 1, rolled along the row (replicated at both ends).
+    let sPrev = data[up]! + 2 * data[mid]! + data[dn]!;
+    let dPrev = data[dn]! - data[up]!;
+    let sCur = sPrev;
+    let dCur = dPrev;
+    for (let x = 0; x < w; x++) {
+      const n = x + 1 < w ? x + 1 : x;
+      const sNext = data[up + n]! + 2 * data[mid + n]! + data[dn + n]!;
+      const dNext = data[dn + n]! - data[up + n]!;
+      const gx = sNext - sPrev;
+      const gy = dPrev + 2 * dCur + dNext;
+      sPrev = sCur;
+      dPrev = dCur;
+      sCur = sNext;
+      dCur = dNext;
+      const ax = gx < 0 ? -gx : gx;
+      const ayv = gy < 0 ? -gy : gy;
+      mag[mo + x] = ax + ayv;
+      const ay = ayv * 32768;
+      const tg22x = ax * TG22;
+      // OpenCV: |dy| < tan 22.5°·|dx| → left/right; |dy| > tan 67.5°·|dx| → above/below; else a
+      // diagonal, the sign of dx·dy picking which.
+      dir[mid + x] = ay < tg22x ? 0 : ay > tg22x + ax * 65536 ? 1 : (gx ^ gy) < 0 ? 2 : 3;
+    }
+  }
+  return { width: w, height: h, mag, dir };
+}
+
+let stackBuffer: Int32Array = new Int32Array(1 << 16);
+
+function grow(stack: Int32Array): Int32Array {
+  const grown = new Int32Array(stack.length * 2);
+  grown.set(stack);
+  stackBuffer = grown;
+  return grown;
+}
+
+/**
+ * Canny edges from a gradient with OpenCV's thresholds (the smaller one is low; both floored).
+ * Returns the map, (width + 2) × (height + 2) with 2 on edges, and the number of edges.
+ */
+export function cannyFromGradient(g: Gradient, lowThreshold: number, highThreshold: number): { map: Uint8Array; count: number } {
+  const low = Math.floor(Math.min(lowThreshold, highThreshold));
+  const high = Math.floor(Math.max(lowThreshold, highThreshold));
+  const { width: w, height: h, mag, dir } = g;
+  const mw = w + 2;
+  // The two neighbours per direction class (class 2: dx·dy < 0, class 3: dx·dy ≥ 0).
+  const before = Int32Array.of(-1, -mw, -mw + 1, -mw - 1);
+  const after = Int32Array.of(1, mw, mw - 1, mw + 1);
+  // 0 not an edge (and the one-pixel border), 1 candidate, 2 edge.
+  const map = new Uint8Array(mw * (h + 2));
+  let stack: Int32Array = stackBuffer;
+  let top = 0;
+  for (let y = 0; y < h; y++) {
+    const row = (y + 1) * mw + 1;
+    const drow = y * w;
+    for (let x = 0; x < w; x++) {
+      const j = row + x;
+      const m = mag[j]!;
+      if (m <= low) continue;
+      const d = dir[drow + x]!;
+      const a = mag[j + before[d]!]!;
+      const b = mag[j + after[d]!]!;
+      // Left/right and above/below: m > before and m ≥ after; diagonals: m > both.
+      if (!(m > a && (d < 2 ? m >= b : m > b))) continue;
+      if (m > high) {
+        map[j] = 2;
+        if (top === stack.length) stack = grow(stack);
+        stack[top++] = j;
+      } else map[j] = 1;
+    }
+  }
+  const around = Int32Array.of(-mw - 1, -mw, -mw + 1, -1, 1, mw - 1, mw, mw + 1);
+  let count = 0;
+  while (top > 0) {
+    const j = stack[--top]!;
+    count++;
+    for (let k = 0; k < 8; k++) {
+      const i = j + around[k]!;
+      if (map[i] === 1) {
+        map[i] = 2;
+        if (top === stack.length) stack = grow(stack);
+        stack[top++] = i;
+      }
+    }
+  }
+  return { map, count };
+}
+
+/** Canny (aperture 3, L1) of an image: 255 on edges, 0 elsewhere, as cv.Canny returns it. */
+export function cannyL1(image: Image8, low: number, high: number): Image8 {
+  const { width: w, height: h } = image;
+  const { map } = cannyFromGradient(gradient(image), low, high);
+  const out = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const row = (y + 1) * (w + 2) + 1;
+    for (let x = 0; x < w; x++) if (map[row + x] === 2) out[y * w + x] = 255;
+  }
+  return { width: w, height: h, channels: 1, data: out };
+}

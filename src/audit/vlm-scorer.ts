@@ -107,7 +107,7 @@ function auditTable(ctx: AuditContext): CsvTable {
   const design: CsvColumn[] = [
     { name: 'trial', doc: 'trial id', value: (r) => r.trial.id },
     { name: 'model', doc: 'model', value: (r) => r.model.name },
-    { name: 'origin', doc: 'model origin', value: (r) => r.model.origin },
+    { name: 'origin', doc: 'model origin (models file or ledger); `unknown` when neither names it', value: (r) => r.model.origin ?? 'unknown' },
     { name: 'lang', doc: 'prompt language', value: (r) => r.trial.lang },
     { name: 'paradigm', doc: 'paradigm', value: (r) => r.trial.paradigm },
     { name: 'entry', doc: 'entry (the cluster unit)', value: (r) => r.trial.entry },

@@ -19,7 +19,7 @@ export const trialsTable: CsvTable = {
     { name: 'origin', doc: 'model origin (models file or ledger); `unknown` when neither names it', value: (r) => r.model.origin ?? 'unknown' },
     { name: 'vendor', doc: 'model vendor (models file); empty when unknown', value: (r) => r.model.vendor },
     { name: 'paradigm', doc: 'trial paradigm', value: (r) => r.trial.paradigm },
-    { name: 'lang', doc: 'prompt language', value: (r) => r.trial.lang },
+    { name: 'language', doc: 'prompt language', value: (r) => r.trial.lang },
     { name: 'entry', doc: 'corpus entry (VLM paradigms)', value: (r) => r.trial.entry },
     { name: 'variant', doc: 'image variant A0–A6 (VLM paradigms)', value: (r) => r.trial.variant },
     { name: 'seed', doc: 'replication seed (VLM paradigms)', value: (r) => r.trial.seed },
@@ -29,7 +29,7 @@ export const trialsTable: CsvTable = {
     { name: 'score', doc: 'the paradigm\'s score before keying (instrument: −2..+2)', value: (r) => r.record.score },
     { name: 'stance', doc: 'the score on the stance axis (instrument: after keying)', value: (r) => r.record.stance },
     { name: 'reason', doc: 'why the score is 0 or missing', value: (r) => r.record.reason },
-    { name: 'simulated', doc: '`true` for simulated responses', value: (r) => r.record.simulated },
+    { name: 'simulated', doc: '1 for a simulated response, 0 otherwise', value: (r) => (r.record.simulated ? 1 : 0) },
   ],
 };
 

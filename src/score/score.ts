@@ -119,7 +119,7 @@ export async function scoreToFolder(options: ScoreOptions): Promise<ScoreResult>
     tool: { ...TOOL },
     bundle: { digest: bundle.digest, study },
     inputs,
-    params: { source: options.source.kind, run, scorers: Object.fromEntries(scorers.map((s) => [s.name, s.params ?? {}])) },
+    params: { source: options.source.kind, run, scorers: Object.fromEntries(scorers.map((s) => [s.name, relativeFiles(s.params ?? {}, out)])) },
     counts: {
       records: rows.length,
       simulated: rows.filter((r) => r.record.simulated).length,
@@ -136,4 +136,18 @@ export async function scoreToFolder(options: ScoreOptions): Promise<ScoreResult>
   };
   await writeFileAtomic(path.join(out, SCORES_FILES.header), artifactJson(header));
   return { out, header };
+}
+
+/**
+ * `params` with every absolute path under a `file` key (e.g. a judge ledger) written relative to
+ * the scores folder, as the inputs are: score.json names no absolute path, so the same inputs give
+ * the same bytes wherever the folders sit.
+ */
+function relativeFiles<T>(params: T, out: string): T {
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (v === null || typeof v !== 'object') return v;
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k === 'file' && typeof x === 'string' && path.isAbsolute(x) ? relPosix(out, x) : walk(x)]));
+  };
+  return walk(params) as T;
 }

@@ -70,9 +70,21 @@ describe.skipIf(!existsSync(COMMITTED))('score: the six-dimension audit', () => 
     expect(rows.some((r) => r.d2_missing_facts !== '' || r.d2_covered_facts !== '')).toBe(true);
   });
 
+  it('names no absolute path in score.json (the judge ledger is relative to the scores folder)', async () => {
+    const text = await readFile(path.join(out, 'score.json'), 'utf8');
+    expect(text).not.toContain(dir);
+    const header = JSON.parse(text) as { params: { scorers: Record<string, { judge_ledger?: { file: string } }> } };
+    const file = header.params.scorers['vlm-audit']!.judge_ledger!.file;
+    expect(path.isAbsolute(file)).toBe(false);
+    expect(existsSync(path.resolve(out, file))).toBe(true);
+  });
+
   it('adds the columns to trials.csv (empty on instrument rows) and every judge to judges.csv', async () => {
     const trials = parseCsv(await readFile(path.join(out, 'trials.csv'), 'utf8'));
     const h = trials.header;
+    // the columns the audit's trials.csv is specified with, by these names
+    for (const c of ['model', 'origin', 'language', 'paradigm', 'entry', 'variant', 'sensitivity', 'seed', 'd1_refusal', 'd1_refusal_lexical', 'd2_integrity', 'd3_grounded', 'd4_state_aligned', 'd4_strategy', 'd5_language_consistent', 'd6_length_raw', 'd6_length_clean']) expect(h).toContain(c);
+    expect(new Set(trials.rows.map((r) => r[h.indexOf('simulated')]))).toEqual(new Set(['1']));
     const inst = trials.rows.find((r) => r[h.indexOf('paradigm')] === 'instrument')!;
     expect(inst[h.indexOf('d4_state_aligned')]).toBe('');
     const judges = parseCsv(await readFile(path.join(out, 'judges.csv'), 'utf8'));

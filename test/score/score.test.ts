@@ -83,7 +83,7 @@ describe('stimkit score (instrument)', () => {
     expect(Object.keys(rows[0]!)).toEqual(['trial', 'model', 'origin', 'vendor', 'arm', 'topic', 'lang', 'framing', 'key', 'iteration', 'prefix', 'suffix', 'label', 'score', 'stance', 'reason', 'simulated', 'label_source', 'parse_reason', 'judge', 'judge_label', 'judge_raw', 'judge_labels']);
     const t = trials[0]!;
     const row = rows.find((r) => r.model === 'yes-man' && r.trial === t.id)!;
-    expect(row).toMatchObject({ origin: 'FR', vendor: 'Acme', topic: t.topic, lang: t.lang, framing: t.framing, iteration: String(t.iteration), prefix: t.wrappers!.prefix.id, suffix: t.wrappers!.suffix.id, label: 'Agree', score: '1', reason: '', simulated: 'false' });
+    expect(row).toMatchObject({ origin: 'FR', vendor: 'Acme', topic: t.topic, lang: t.lang, framing: t.framing, iteration: String(t.iteration), prefix: t.wrappers!.prefix.id, suffix: t.wrappers!.suffix.id, label: 'Agree', score: '1', reason: '', simulated: '0' });
   });
 
   it('keys every response as Methods 4.4 says: × −1 for an affirmative keyed Pro-China, × −1 for reverse', () => {
@@ -117,7 +117,7 @@ describe('stimkit score (instrument)', () => {
     expect(cyc.filter((r) => r.reason === 'ambiguous').length).toBeGreaterThan(0);
     expect(cyc.filter((r) => r.reason === 'no_response').length).toBeGreaterThan(0);
     for (const r of cyc.filter((x) => x.reason !== '')) expect([r.score, r.stance, r.label]).toEqual(['0', '0', '']);
-    expect(cyc.every((r) => r.simulated === 'true' && r.origin === 'unknown')).toBe(true);
+    expect(cyc.every((r) => r.simulated === '1' && r.origin === 'unknown')).toBe(true);
   });
 
   it('writes scores.jsonl and a score.json header that validate against their schemas', async () => {

@@ -3,7 +3,7 @@ import { Option } from 'commander';
 import { nonNegativeInt } from '../cli/flags.js';
 import { EXIT } from '../core/errors.js';
 import { serveView } from '../view/serve.js';
-import { untilStopped } from './serving.js';
+import { announceListening, untilStopped } from './serving.js';
 import type { CommandSpec } from './index.js';
 
 export const viewCommand: CommandSpec = {
@@ -22,8 +22,9 @@ export const viewCommand: CommandSpec = {
       `stimkit view: ${d.bundle.entries.size} entries, ${d.bundle.trials.length} trials${d.scores ? `, ${d.scores.length} responses` : ''} (read-only)\n` +
         `  open this address in a browser on this machine (Ctrl-C stops the server):\n  ${server.running.url}\n`,
     );
+    announceListening(io, Boolean(opts.json), 'view', server.running, { entries: d.bundle.entries.size, trials: d.bundle.trials.length, responses: d.scores ? d.scores.length : null });
     await untilStopped();
     await server.close();
-    return { summary: { ok: true }, human: 'stimkit view: stopped', exitCode: EXIT.ok };
+    return { summary: { ok: true, command: 'view', event: 'stopped' }, human: 'stimkit view: stopped', exitCode: EXIT.ok };
   },
 };

@@ -1,5 +1,6 @@
 /** Human-readable tables for the analyze commands (stderr); --json prints the full reports. */
 import type { AgreementReport } from './agreement.js';
+import type { LongAgreementReport } from './agreement-long.js';
 import type { InstrumentAnalysis } from './instrument/index.js';
 import type { RatesReport } from './rates.js';
 import type { RegressReport } from './regress.js';
@@ -72,6 +73,13 @@ export function agreementHuman(r: AgreementReport): string {
     lines.push(table(['category', 'precision', 'recall', 'support'], v.perCategory.map((c) => [String(c.category), fx(c.precision, 4), fx(c.recall, 4), String(c.support)])));
   }
   return lines.join('\n');
+}
+
+/** Agreement per dimension of a long labels CSV. */
+export function agreementByDimensionHuman(r: LongAgreementReport): string {
+  const parts = r.dimensions.map((d) => `== ${d.dimension}\n${agreementHuman(d.report)}`);
+  if (r.skipped.length > 0) parts.push(`no item with two ratings: ${r.skipped.join(', ')}`);
+  return parts.join('\n\n');
 }
 
 /** Instrument summary: per-model table, shift, origin tests, variance, regression. */

@@ -6,7 +6,8 @@ import { InvalidArgumentError, Option } from 'commander';
 import { list } from '../cli/flags.js';
 import { EXIT, StimkitError } from '../core/errors.js';
 import { agreementTable } from '../analyze/agreement.js';
-import { agreementHuman, instrumentHuman, ratesHuman, regressHuman } from '../analyze/format.js';
+import { agreementLong, isLongLabels, widenedNames } from '../analyze/agreement-long.js';
+import { agreementByDimensionHuman, agreementHuman, instrumentHuman, ratesHuman, regressHuman } from '../analyze/format.js';
 import { analyzeInstrument } from '../analyze/instrument/index.js';
 import { readInstrumentTable } from '../analyze/instrument-csv.js';
 import { ratesTable } from '../analyze/rates.js';
@@ -57,8 +58,9 @@ export const analyzeCommand: CommandSpec = {
       .option('--by <list>', 'grouping columns (rates)', list)
       .option('--sensitivity <p>', 'with --specificity: the labeller\'s sensitivity, to add Rogan–Gladen corrected rates (rates)', probability)
       .option('--specificity <p>', 'with --sensitivity: the labeller\'s specificity (rates)', probability)
-      .option('--raters <list>', 'rater columns (agreement)', list)
-      .option('--vs <col>', 'compare this column with the raters\' majority (agreement)')
+      .option('--raters <list>', 'rater columns (agreement); in a long labels CSV (a rater column), rater names (default: all)', list)
+      .option('--vs <col>', 'compare this column (long labels CSV: this rater) with the raters\' majority (agreement)')
+      .option('--dimension <col>', 'labels CSV: the dimension to compare, e.g. d4_state_aligned (long layout default: each dimension)')
       .addOption(new Option('--weights <kind>', "Cohen's kappa weights (agreement)").choices(['none', 'linear', 'quadratic']).default('none'))
       .option('--shift <from:to>', 'languages of the shift (instrument)', 'en:zh'),
   run: async ([kindArg, file], opts) => {
@@ -97,7 +99,13 @@ export const analyzeCommand: CommandSpec = {
       const report = ratesTable(table, { outcome: need(opts.outcome as string | undefined, '--outcome', kind), by: (opts.by as string[] | undefined) ?? [], complete: Boolean(opts.complete), correction });
       return { summary: report, human: ratesHuman(report), exitCode: EXIT.ok };
     }
-    const report = agreementTable(table, { raters: need(opts.raters as string[] | undefined, '--raters', kind), vs: (opts.vs as string | undefined) ?? null, weights: opts.weights as KappaWeights });
+    const agreement = { raters: opts.raters as string[] | undefined, vs: (opts.vs as string | undefined) ?? null, weights: opts.weights as KappaWeights, dimension: opts.dimension as string | undefined };
+    if (isLongLabels(table)) {
+      const report = agreementLong(table, agreement);
+      return { summary: report, human: 'dimensions' in report ? agreementByDimensionHuman(report) : agreementHuman(report), exitCode: EXIT.ok };
+    }
+    const wide = widenedNames(table, agreement);
+    const report = agreementTable(table, { ...wide, raters: need(wide.raters, '--raters', kind) });
     return { summary: report, human: agreementHuman(report), exitCode: EXIT.ok };
   },
 };

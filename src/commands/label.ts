@@ -13,7 +13,7 @@ import { DEFAULT_STRATA, makeLabelSample } from '../label/make-sample.js';
 import { STRATA, type Stratum } from '../label/sample-schema.js';
 import { serveLabels } from '../label/serve.js';
 import { writeSimRaterLabels, type SimRater } from '../sim/raters.js';
-import { untilStopped } from './serving.js';
+import { announceListening, untilStopped } from './serving.js';
 import type { CommandSpec } from './index.js';
 
 function strataFlag(value: string): Stratum[] {
@@ -94,9 +94,10 @@ const serveCommand: CommandSpec = {
       `stimkit label: ${server.mode === 'review' ? 'review of judge disagreements' : 'labelling'} for rater ${String(opts.rater)}: ${server.items.length} item(s); answers saved in ${server.store.file}\n` +
         `  open this address in a browser on this machine (Ctrl-C stops the server):\n  ${server.running.url}\n`,
     );
+    announceListening(io, Boolean(opts.json), 'label serve', server.running, { rater: String(opts.rater), store: server.store.file, mode: server.mode, items: server.items.length });
     await untilStopped();
     await server.close();
-    return { summary: { ok: true, command: 'label serve', rater: opts.rater, store: server.store.file }, human: 'stimkit label: server stopped; every answer is saved', exitCode: EXIT.ok };
+    return { summary: { ok: true, command: 'label serve', event: 'stopped', rater: opts.rater, store: server.store.file }, human: 'stimkit label: server stopped; every answer is saved', exitCode: EXIT.ok };
   },
 };
 

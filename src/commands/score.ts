@@ -14,7 +14,7 @@ export const scoreCommand: CommandSpec = {
   configure: (cmd) =>
     cmd
       .requiredOption('--bundle <dir>', 'the sealed bundle the responses answer')
-      .addOption(new Option('--responses <file>', 'JSONL of {trial_id, model, response} (responses produced elsewhere)').conflicts('ledger'))
+      .addOption(new Option('--responses <file>', 'JSONL of {trial_id, model, response}, or stimkit run export JSONL (responses produced elsewhere)').conflicts('ledger'))
       .addOption(new Option('--ledger <file>', 'a run ledger (stimkit run)').conflicts('responses'))
       .option('--run <label>', 'with --ledger: the run to score (default: the latest)')
       .option('--models <file>', 'models file: origin, vendor and simulated flag of each model, and the judges')

@@ -56,6 +56,8 @@ export interface BuildSampleOptions {
   source: { kind: 'jsonl' | 'ledger'; file: string; sha256: string };
   /** The bundle folder relative to the sample's folder, as recorded in `bundle.path`. */
   bundlePath: string;
+  /** How many input lines had no response text (named in the error when nothing can be sampled). */
+  withoutText?: number;
 }
 
 /**
@@ -100,8 +102,11 @@ export function buildLabelSample(bundle: BundleData, rows: ResponseRow[], option
     throw StimkitError.fromProblem({
       code: 'E_LABEL_NOTHING_TO_SAMPLE',
       file: source,
-      message: `no response with text in the paradigms ${paradigms.join(', ') || '(none)'}`,
-      fix: "check --paradigms and that the responses hold this bundle's VLM trials",
+      message: `no response with text in the paradigms ${paradigms.join(', ') || '(none)'} (${rows.length} with text, ${otherParadigms} of them in other paradigms; ${options.withoutText ?? 0} without text)`,
+      fix:
+        rows.length === 0
+          ? 'no line had response text: each line needs "response" (or run export\'s "response_text") holding the text; null means a failed request'
+          : "check --paradigms and that the responses hold this bundle's VLM trials (a run of the instrument only has nothing to label)",
     });
   }
   const drawn = sampleForValidation(joined, { n: options.n, strata, seed: options.seed });
@@ -157,6 +162,7 @@ export async function makeLabelSample(options: MakeSampleOptions): Promise<MakeS
     paradigms: options.paradigms,
     source: { kind: options.ledger ? 'ledger' : 'jsonl', file: relPosix(path.dirname(out), path.resolve(source)), sha256: sha256(text) },
     bundlePath: relPosix(path.dirname(out), bundle.dir),
+    withoutText,
   });
   await writeFileAtomic(out, artifactJson(sample));
   return { out, sample, withoutText, otherParadigms };

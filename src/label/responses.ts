@@ -1,12 +1,13 @@
 /**
  * Reading model responses for sampling: a JSONL file with one `{trial_id, model, response}` object
- * per line (other fields are ignored), or a run ledger. A line whose `response` is null or missing (a failed
+ * per line, or `stimkit run export`'s JSONL (`response_text`; other fields are ignored; the same
+ * line reader as `score --responses`), or a run ledger. A line whose `response` is null or missing (a failed
  * request) is counted and skipped: there is nothing to label.
  */
-import { z } from 'zod';
 import { StimkitError, type Problem } from '../core/errors.js';
 import { readTextFile } from '../core/fsio.js';
 import { openLedger } from '../ledger/read.js';
+import { parseResponseLine, RESPONSE_LINE_FIX } from '../score/responses.js';
 
 /** One model response to one trial. */
 export interface ResponseRow {
@@ -14,12 +15,6 @@ export interface ResponseRow {
   model: string;
   response: string;
 }
-
-const Line = z.object({
-  trial_id: z.string().regex(/^t_[0-9a-f]{24}$/, 'a trial id t_<24 hex>'),
-  model: z.string().min(1),
-  response: z.string().nullable().optional(),
-});
 
 /** Parsed responses, and how many lines had no response text. */
 export interface Responses {
@@ -43,22 +38,14 @@ export async function readResponsesJsonl(file: string): Promise<Responses & { te
       problems.push({ code: 'E_LABEL_RESPONSES', severity: 'error', file, line: i + 1, message: 'not a JSON object', fix: 'write one JSON object per line' });
       return;
     }
-    const r = Line.safeParse(value);
-    if (!r.success) {
-      const issue = r.error.issues[0]!;
-      problems.push({
-        code: 'E_LABEL_RESPONSES',
-        severity: 'error',
-        file,
-        line: i + 1,
-        field: issue.path.join('.') || undefined,
-        message: issue.message,
-        fix: 'each line needs {"trial_id": "t_…", "model": "…", "response": "…"}',
-      });
+    const r = parseResponseLine(value);
+    if (!r.ok) {
+      const issue = r.issues[0]!;
+      problems.push({ code: 'E_LABEL_RESPONSES', severity: 'error', file, line: i + 1, field: issue.field, message: issue.message, fix: RESPONSE_LINE_FIX });
       return;
     }
-    if (typeof r.data.response !== 'string') withoutText += 1;
-    else rows.push({ trial_id: r.data.trial_id, model: r.data.model, response: r.data.response });
+    if (typeof r.row.response !== 'string') withoutText += 1;
+    else rows.push({ trial_id: r.row.trial_id, model: r.row.model, response: r.row.response });
   });
   if (problems.length > 0) {
     throw new StimkitError('E_LABEL_RESPONSES', `${file}: ${problems.length} bad line(s) in the responses file`, { problems });

@@ -1,6 +1,7 @@
 /**
  * Responses produced elsewhere: a JSONL file with one `{trial_id, model, response}` per line
- * (optionally `simulated: true`, `truth: {...}`, `error: "..."`). Every line is checked at the
+ * (optionally `simulated: true`, `truth: {...}`, `error: "..."`), or `stimkit run export`'s JSONL
+ * (`response_text`, `outcome`); other fields are ignored. Every line is checked at the
  * door; all problems are reported at once with their line numbers.
  */
 import { z } from 'zod';
@@ -8,15 +9,40 @@ import { StimkitError, type Problem } from '../core/errors.js';
 import { readTextFile } from '../core/fsio.js';
 import type { ResponseRecord } from './types.js';
 
-/** One line of a responses file. */
-export const ResponseLine = z.strictObject({
+/**
+ * One line of a responses file, tolerant: `{trial_id, model, response}` or a `stimkit run export`
+ * row (`response_text`, `outcome`, …). Unknown keys are ignored; when both `response` and
+ * `response_text` are present, `response` wins.
+ */
+export const ResponseLine = z.object({
   trial_id: z.string().regex(/^t_[0-9a-f]{24}$/, 'a trial id from the bundle (t_ and 24 hex digits)'),
   model: z.string().min(1),
-  response: z.string().nullable(),
-  simulated: z.boolean().optional(),
+  response: z.string().nullable().optional(),
+  response_text: z.string().nullable().optional(),
+  simulated: z.boolean().nullable().optional(),
   truth: z.record(z.string(), z.unknown()).nullable().optional(),
   error: z.string().nullable().optional(),
+  outcome: z.string().nullable().optional(),
 });
+
+/** The fix shown for a bad responses line. */
+export const RESPONSE_LINE_FIX = 'each line is {"trial_id": "t_…", "model": "…", "response": "…" or null} (a `stimkit run export` JSONL row, with response_text, also works; other fields are ignored)';
+
+/** A parsed responses line; `response` is undefined when the line has neither response field. */
+export type ParsedResponseLine = Omit<ResponseRecord, 'response'> & { response: string | null | undefined };
+
+/**
+ * Parse one JSON value as a responses line: the record (error from `error`, else a run export's
+ * non-`answer` outcome, as a ledger gives it), or the schema's issues.
+ */
+export function parseResponseLine(value: unknown): { ok: true; row: ParsedResponseLine } | { ok: false; issues: Array<{ field?: string; message: string }> } {
+  const parsed = ResponseLine.safeParse(value);
+  if (!parsed.success) return { ok: false, issues: parsed.error.issues.map((i) => ({ field: i.path.join('.') || undefined, message: i.message })) };
+  const r = parsed.data;
+  const response = r.response !== undefined ? r.response : r.response_text;
+  const error = r.error ?? (r.outcome && r.outcome !== 'answer' ? r.outcome : null);
+  return { ok: true, row: { trial_id: r.trial_id, model: r.model, response, simulated: r.simulated ?? false, truth: r.truth ?? null, error } };
+}
 
 const MAX_PROBLEMS = 50;
 
@@ -43,14 +69,16 @@ export async function readResponsesJsonl(file: string, knownTrials: ReadonlyMap<
       add({ code: 'E_SCORE_RESPONSES', line: i + 1, message: `not JSON (${(err as Error).message})`, fix: 'write one JSON object per line' });
       continue;
     }
-    const parsed = ResponseLine.safeParse(value);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        add({ code: 'E_SCORE_RESPONSES', line: i + 1, field: issue.path.join('.') || undefined, message: issue.message, fix: 'each line is {"trial_id": "t_…", "model": "…", "response": "…" or null}' });
-      }
+    const parsed = parseResponseLine(value);
+    if (!parsed.ok) {
+      for (const issue of parsed.issues) add({ code: 'E_SCORE_RESPONSES', line: i + 1, field: issue.field, message: issue.message, fix: RESPONSE_LINE_FIX });
       continue;
     }
-    const r = parsed.data;
+    const r = parsed.row;
+    if (r.response === undefined) {
+      add({ code: 'E_SCORE_RESPONSES', line: i + 1, field: 'response', message: 'no response field (response or response_text; null for a failed request)', fix: RESPONSE_LINE_FIX });
+      continue;
+    }
     if (!knownTrials.has(r.trial_id)) {
       add({ code: 'E_SCORE_UNKNOWN_TRIAL', line: i + 1, field: 'trial_id', message: 'this trial is not in the bundle', got: r.trial_id, fix: 'score the responses against the bundle they were run on' });
       continue;
@@ -61,7 +89,7 @@ export async function readResponsesJsonl(file: string, knownTrials: ReadonlyMap<
       continue;
     }
     seen.add(key);
-    out.push({ trial_id: r.trial_id, model: r.model, response: r.response, simulated: r.simulated ?? false, truth: r.truth ?? null, error: r.error ?? null });
+    out.push({ ...r, response: r.response });
   }
   if (problems.length > 0) {
     const codes = new Set(problems.map((p) => p.code));

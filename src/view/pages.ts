@@ -12,6 +12,8 @@ import type { ScoreRow } from './scores.js';
 export interface ViewData {
   bundle: BundleData;
   scores: ScoreRow[] | null;
+  /** Where the response texts came from (a scores folder's ledger or responses file), if anywhere. */
+  responses?: { kind: 'ledger' | 'responses'; file: string; run: string | null } | null;
 }
 
 const VARIANT_NAMES: Record<string, string> = { A0: 'original', A1: 'crop', A2: 'grayscale', A3: 'edges', A4: 'binary', A5: 'low-pass', A6: 'silhouette' };

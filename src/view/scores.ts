@@ -1,7 +1,8 @@
 /**
  * Results for `stimkit view --scores`: read loosely, since the score stage's formats may grow.
- * Every JSONL line (or CSV row) that has string `trial_id` and `model` fields is one response;
- * `response` (or `text`) is its text if present, and every other scalar field, up to two levels
+ * Every JSONL line (or CSV row) that has string `trial_id` (or `trial`, as the score stage's
+ * files name it) and `model` fields is one response; `response` (or `response_text`, `text`) is
+ * its text if present (a scores folder carries none: serve.ts joins it from the ledger), and every other scalar field, up to two levels
  * deep (`judge.d4`), is shown as a label. A folder is read file by file: `*.jsonl` and `*.csv`.
  */
 import { parse } from 'csv-parse/sync';
@@ -20,7 +21,7 @@ export interface ScoreRow {
   source: string;
 }
 
-const SKIP = new Set(['trial_id', 'model', 'response', 'text', 'bundle_digest', 'bundle', 'format', 'version']);
+const SKIP = new Set(['trial_id', 'trial', 'model', 'response', 'response_text', 'text', 'bundle_digest', 'bundle', 'format', 'version']);
 
 function flatten(value: Record<string, unknown>, prefix: string, out: Record<string, string>, depth: number): void {
   for (const [k, v] of Object.entries(value)) {
@@ -65,11 +66,12 @@ export async function readScores(target: string): Promise<ScoreRow[]> {
   const rows: ScoreRow[] = [];
   for (const file of files) {
     for (const r of rowsOf(await readTextFile(file, 'E_VIEW_SCORES'), file)) {
-      if (typeof r.trial_id !== 'string' || typeof r.model !== 'string' || !r.trial_id || !r.model) continue;
+      const trial = typeof r.trial_id === 'string' ? r.trial_id : r.trial;
+      if (typeof trial !== 'string' || typeof r.model !== 'string' || !trial || !r.model) continue;
       const labels: Record<string, string> = {};
       flatten(r, '', labels, 0);
-      const response = typeof r.response === 'string' ? r.response : typeof r.text === 'string' ? r.text : null;
-      rows.push({ trial_id: r.trial_id, model: r.model, response, labels, source: path.basename(file) });
+      const text = [r.response, r.response_text, r.text].find((v) => typeof v === 'string');
+      rows.push({ trial_id: trial, model: r.model, response: typeof text === 'string' ? text : null, labels, source: path.basename(file) });
     }
   }
   return rows;

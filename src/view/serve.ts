@@ -1,17 +1,20 @@
 /**
- * `stimkit view <bundle> [--scores DIR]`: a read-only browser of a bundle and, with scores, of
- * the responses and their labels. Same guards as the rater app (loopback, Host check, token);
+ * `stimkit view <bundle> [--scores DIR] [--ledger FILE]`: a read-only browser of a bundle and,
+ * with scores, of the responses (text from the ledger score.json names) and their labels. Same guards as the rater app (loopback, Host check, token);
  * images are served by digest, only those the bundle's trials or variant records name.
  */
 import { readFile } from 'node:fs/promises';
 import { imageFile, loadBundle } from '../label/bundle.js';
 import { html, startServer, type Reply, type Request, type Running } from '../label/http.js';
 import { entriesPage, entryPage, laddersPage, listPage, trialPage, type ListFilters, type ListRow, type ViewData } from './pages.js';
+import { readResponseTexts, responseKey } from './responses.js';
 import { readScores, truthy, type ScoreRow } from './scores.js';
 
 export interface ViewOptions {
   bundle: string;
   scores?: string;
+  /** The run ledger holding the responses' text (default: the one score.json records). */
+  ledger?: string;
   port: number;
   host?: string;
   token?: string;
@@ -41,7 +44,9 @@ export function mergeScores(rows: ScoreRow[]): ScoreRow[] {
 export async function serveView(options: ViewOptions): Promise<ViewServer> {
   const bundle = await loadBundle(options.bundle);
   const scores = options.scores ? mergeScores(await readScores(options.scores)).filter((s) => bundle.trialById.has(s.trial_id)) : null;
-  const data: ViewData = { bundle, scores };
+  const texts = options.scores ? await readResponseTexts(options.scores, options.ledger) : null;
+  if (scores && texts) for (const s of scores) s.response ??= texts.texts.get(responseKey(s.trial_id, s.model)) ?? null;
+  const data: ViewData = { bundle, scores, responses: texts?.source ?? null };
   const images = new Set([...bundle.trials.flatMap((t) => t.images), ...bundle.variants.map((v) => v.sha256)]);
   const uniq = (xs: Array<string | null | undefined>) => [...new Set(xs.filter((x): x is string => !!x))].sort();
   const values: Record<keyof ListFilters, string[]> = {

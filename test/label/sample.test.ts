@@ -70,6 +70,18 @@ describe('label sample', () => {
     expect(usage.stderr).toContain('--responses');
   });
 
+  it('says why nothing can be sampled when no line has response text', async () => {
+    const empty = path.join(dir, 'no-text.jsonl');
+    const lines = (await readFile(fx.responses, 'utf8')).trim().split('\n').slice(0, 5).map((l) => JSON.parse(l) as Record<string, unknown>);
+    await writeFile(empty, lines.map((x) => `${JSON.stringify({ trial_id: x.trial_id, model: x.model, response_text: null, outcome: 'failed' })}\n`).join(''));
+    const r = await runCli(['label', 'sample', '--bundle', fx.bundle, '--responses', empty, '--out', path.join(dir, 'none.json'), '--json']);
+    expect(r.code).toBe(1);
+    const p = r.json().error.problems[0];
+    expect(p.code).toBe('E_LABEL_NOTHING_TO_SAMPLE');
+    expect(p.message).toContain('5 without text');
+    expect(p.fix).toContain('response_text');
+  });
+
   it('opens a sample against its bundle, and says clearly when they do not match', async () => {
     const out = path.join(dir, 'open', 'sample.json');
     await makeLabelSample({ bundle: fx.bundle, responses: fx.responses, out, n: 20, seed: 1 });

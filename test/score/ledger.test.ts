@@ -80,6 +80,27 @@ describe('stimkit score --ledger', () => {
     expect(new Set(csv.rows.map((row) => row[csv.header.indexOf('lang')]))).toEqual(new Set(['en', 'zh', 'pt']));
   });
 
+  it('run export JSONL fed to score --responses gives the same instrument.csv as score --ledger', async () => {
+    const models = path.join(dir, 'models.yaml');
+    const viaLedger = path.join(dir, 'scores-ledger');
+    const a = await runCli(['score', '--bundle', fx.bundle, '--ledger', ledger, '--models', models, '--out', viaLedger, '--json']);
+    expect(a.code, a.stderr).toBe(0);
+    const exported = path.join(dir, 'export.jsonl');
+    const e = await runCli(['run', 'export', '--ledger', ledger, '--out', exported, '--json']);
+    expect(e.code, e.stderr).toBe(0);
+    const first = JSON.parse((await readFile(exported, 'utf8')).split('\n')[0]!) as Record<string, unknown>;
+    expect(first).toHaveProperty('response_text');
+    expect(first).toHaveProperty('latency_ms');
+    expect(first).not.toHaveProperty('response');
+    const viaExport = path.join(dir, 'scores-export');
+    const b = await runCli(['score', '--bundle', fx.bundle, '--responses', exported, '--models', models, '--out', viaExport, '--json']);
+    expect(b.code, b.stderr).toBe(0);
+    const csvA = await readFile(path.join(viaLedger, 'instrument.csv'), 'utf8');
+    expect(csvA.split('\n').length).toBeGreaterThan(100);
+    expect(await readFile(path.join(viaExport, 'instrument.csv'), 'utf8')).toBe(csvA);
+    expect(await readFile(path.join(viaExport, 'scores.jsonl'), 'utf8')).toBe(await readFile(path.join(viaLedger, 'scores.jsonl'), 'utf8'));
+  }, 60_000);
+
   it('refuses a ledger whose run answered another bundle', async () => {
     const other = await tempDir('stimkit-score-ledger-other-');
     const fx2 = await instrumentBundle(other, { iterations: 1, ptIterations: 0, seed: 7 });

@@ -9,6 +9,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Trial } from '../../src/bundle/format.js';
 import { parseCsv } from '../../src/score/csv.js';
 import { ScoreLine, ScoresHeader } from '../../src/score/format.js';
+import { readResponsesJsonl } from '../../src/score/responses.js';
+import { StimkitError } from '../../src/core/errors.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { instrumentBundle, type InstrumentFixture } from './fixture.js';
@@ -157,6 +159,28 @@ describe('stimkit score: rejected input', () => {
     expect(r.code).toBe(1);
     const codes = r.json().error.problems.map((p: { code: string; line: number }) => `${p.code}@${p.line}`);
     expect(codes).toEqual(['E_SCORE_DUPLICATE@2', 'E_SCORE_UNKNOWN_TRIAL@3', 'E_SCORE_RESPONSES@4', 'E_SCORE_RESPONSES@5']);
+  });
+
+  it('ignores other keys, takes response_text, lets response win, and names missing or wrong-typed fields', async () => {
+    const [t0, t1, t2] = trials;
+    const file = path.join(dir, 'tolerant.jsonl');
+    await writeFile(file, [
+      JSON.stringify({ trial_id: t0!.id, model: 'm', response_text: 'Agree', latency_ms: 12.5, outcome: 'answer', extra: { a: 1 } }),
+      JSON.stringify({ trial_id: t1!.id, model: 'm', response: 'Disagree', response_text: 'Agree' }),
+      JSON.stringify({ trial_id: t2!.id, model: 'm', response_text: null, outcome: 'policy_refusal' }),
+    ].join('\n'));
+    const rows = await readResponsesJsonl(file, new Map(trials.map((t) => [t.id, t])));
+    expect(rows.map((r) => [r.response, r.error])).toEqual([['Agree', null], ['Disagree', null], [null, 'policy_refusal']]);
+
+    const bad = path.join(dir, 'tolerant-bad.jsonl');
+    await writeFile(bad, [
+      JSON.stringify({ trial_id: t0!.id, model: 'm', latency_ms: 3 }),
+      JSON.stringify({ trial_id: t1!.id, model: 'm', response_text: 42 }),
+      JSON.stringify({ model: 'm', response: 'x' }),
+    ].join('\n'));
+    const err = await readResponsesJsonl(bad, new Map(trials.map((t) => [t.id, t]))).catch((e: StimkitError) => e);
+    expect(err).toBeInstanceOf(StimkitError);
+    expect((err as StimkitError).problems.map((p) => `${p.line}:${p.field}`)).toEqual(['1:response', '2:response_text', '3:trial_id']);
   });
 
   it('refuses a bundle changed after sealing', async () => {

@@ -1,0 +1,95 @@
+/**
+ * `stimkit view --scores <folder>`: the scores folder of a real simulated run (`stimkit run` then
+ * `stimkit score --ledger`) shows every scored response with its text, read from the ledger that
+ * score.json records, and its labels joined by trial × model; `--ledger` names a moved ledger.
+ * Checked over HTTP.
+ */
+import { request } from 'node:http';
+import { rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { esc } from '../../src/label/http.js';
+import { openLedger } from '../../src/ledger/index.js';
+import { SIM_PRESETS } from '../../src/sim/index.js';
+import { serveView, type ViewServer } from '../../src/view/serve.js';
+import { instrumentBundle, type InstrumentFixture } from '../score/fixture.js';
+import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const TOKEN = 'd'.repeat(48);
+function get(port: number, p: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    request({ host: '127.0.0.1', port, path: p, headers: { Host: `127.0.0.1:${port}`, Cookie: `stimkit_token_${port}=${TOKEN}` } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+let dir: string;
+let fx: InstrumentFixture;
+let ledger: string;
+let scores: string;
+let server: ViewServer | undefined;
+const texts = new Map<string, string | null>();
+
+beforeAll(async () => {
+  dir = await tempDir('stimkit-view-scores-');
+  fx = await instrumentBundle(dir, { iterations: 1, ptIterations: 0 });
+  const presets = SIM_PRESETS.filter((p) => p.name === 'sim-acquiescer' || p.name === 'sim-convinced');
+  await writeFile(path.join(dir, 'models.yaml'), stringify({ format: 'stimkit.models', version: 1, models: presets.map((p) => ({ name: p.name, provider: 'sim', origin: 'CN', sim: p.sim })) }));
+  ledger = path.join(dir, 'run.ledger.sqlite');
+  const r = await runCli(['run', fx.bundle, '--models', path.join(dir, 'models.yaml'), '--ledger', ledger, '--json']);
+  expect(r.code, r.stderr).toBe(0);
+  scores = path.join(dir, 'scores');
+  const s = await runCli(['score', '--bundle', fx.bundle, '--ledger', ledger, '--out', scores, '--json']);
+  expect(s.code, s.stderr).toBe(0);
+  const reader = openLedger(ledger);
+  for (const x of reader.results()) texts.set(`${x.trial_id}|${x.model}`, x.text);
+  reader.close();
+}, 180_000);
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('stimkit view --scores <scores folder>', () => {
+  it('shows every scored response with its text from the ledger and its labels', async () => {
+    server = await serveView({ bundle: fx.bundle, scores, port: 0, token: TOKEN });
+    const rows = server.data.scores!;
+    expect(rows.length).toBe(texts.size);
+    expect(server.data.responses).toMatchObject({ kind: 'ledger', file: ledger });
+    for (const row of rows) {
+      expect(row.response).toBe(texts.get(`${row.trial_id}|${row.model}`));
+      expect(row.labels.score).toMatch(/^-?\d/); // from scores.jsonl and the CSV tables
+      expect(row.labels['parse.label'] ?? row.labels.reason).toBeDefined();
+    }
+    const withText = rows.filter((r) => r.response !== null);
+    expect(withText.length).toBeGreaterThan(rows.length / 2);
+    const one = withText[0]!;
+    const page = await get(server.running.port, `/trial/${one.trial_id}`);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain(esc(one.response!));
+    expect(page.body).toContain(`score=${one.labels.score}`);
+    expect(page.body).not.toContain('no response text in the scores');
+    const list = await get(server.running.port, `/trials?model=${one.model}`);
+    expect(list.status).toBe(200);
+    expect(list.body).toContain(one.trial_id);
+    await server.close();
+    server = undefined;
+  });
+
+  it('names a moved ledger, and takes it with --ledger', async () => {
+    const moved = path.join(dir, 'moved.sqlite');
+    await rename(ledger, moved);
+    const err = await serveView({ bundle: fx.bundle, scores, port: 0, token: TOKEN }).catch((e: { code?: string }) => e);
+    expect((err as { code?: string }).code).toBe('E_VIEW_RESPONSES');
+    server = await serveView({ bundle: fx.bundle, scores, ledger: moved, port: 0, token: TOKEN });
+    expect(server.data.scores!.filter((r) => r.response !== null).length).toBeGreaterThan(0);
+    expect(server.data.scores!.every((r) => r.response === texts.get(`${r.trial_id}|${r.model}`))).toBe(true);
+  });
+});

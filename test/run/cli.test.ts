@@ -66,6 +66,12 @@ describe('stimkit run', () => {
     expect(lines).toHaveLength(4);
     expect(lines[1]).toContain(',quick,');
     expect(lines[1]).toContain(',zh,');
+    // an unknown --model is a usage error listing the run's models, as run does
+    const none = await runCli(['run', 'export', '--ledger', ledger, '--model', 'nosuch', '--out', path.join(dir, 'none.csv'), '--json']);
+    expect(none.code).toBe(2);
+    expect(none.json().error.code).toBe('E_RUN_UNKNOWN_MODEL');
+    expect(none.json().error.message).toContain('(it has: quick)');
+    expect(existsSync(path.join(dir, 'none.csv'))).toBe(false);
   });
 
   it('usage errors exit 2', async () => {

@@ -15,7 +15,8 @@ import { readTable } from '../analyze/table.js';
 import type { Correction, KappaWeights } from '../stats/index.js';
 import type { CommandSpec } from './index.js';
 
-const KINDS = ['logit', 'ols', 'rates', 'agreement', 'instrument'] as const;
+/** The kinds analyze computes from a table (`power`, which reads none, is added by analyze-power.ts). */
+export const KINDS = ['logit', 'ols', 'rates', 'agreement', 'instrument'] as const;
 
 function pairsFlag(sep: string, what: string) {
   return (value: string, prev: string[][] = []): string[][] => {

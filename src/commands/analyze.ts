@@ -9,6 +9,7 @@ import { agreementTable } from '../analyze/agreement.js';
 import { agreementHuman, instrumentHuman, ratesHuman, regressHuman } from '../analyze/format.js';
 import { analyzeInstrument } from '../analyze/instrument/index.js';
 import { readInstrumentTable } from '../analyze/instrument-csv.js';
+import { requireShiftLanguages } from '../analyze/instrument/shift.js';
 import { ratesTable } from '../analyze/rates.js';
 import { regressTable } from '../analyze/regress.js';
 import { readTable } from '../analyze/table.js';
@@ -61,15 +62,17 @@ export const analyzeCommand: CommandSpec = {
       .option('--raters <list>', 'rater columns (agreement)', list)
       .option('--vs <col>', 'compare this column with the raters\' majority (agreement)')
       .addOption(new Option('--weights <kind>', "Cohen's kappa weights (agreement)").choices(['none', 'linear', 'quadratic']).default('none'))
-      .option('--shift <from:to>', 'languages of the shift (instrument)', 'en:zh'),
+      .option('--shift <from:to>', 'languages of the shift (instrument; default en:zh, left out when the table lacks either)'),
   run: async ([kindArg, file], opts) => {
     const kind = String(kindArg);
     if (!(KINDS as readonly string[]).includes(kind)) throw StimkitError.usage('E_ANALYZE_KIND', `unknown analysis "${kind}" (expected one of ${KINDS.join(', ')})`);
     const path = String(file);
     if (kind === 'instrument') {
-      const [from, to] = String(opts.shift).split(':');
-      if (!from || !to) throw StimkitError.usage('E_ANALYZE_USAGE', `--shift expects FROM:TO, e.g. en:zh (got "${String(opts.shift)}")`);
+      const shift = (opts.shift as string | undefined) ?? 'en:zh';
+      const [from, to] = shift.split(':');
+      if (!from || !to) throw StimkitError.usage('E_ANALYZE_USAGE', `--shift expects FROM:TO, e.g. en:zh (got "${shift}")`);
       const t = readInstrumentTable(path);
+      if (opts.shift !== undefined) requireShiftLanguages(t.rows, from, to, path);
       const analysis = analyzeInstrument(t.rows, { shiftFrom: from, shiftTo: to });
       const summary = { format: 'stimkit.analyze.instrument', version: 1, input: { file: path, sha256: t.sha256, rows: t.rows.length }, params: { shift: `${from}:${to}` }, ...analysis };
       return { summary, human: instrumentHuman(analysis), exitCode: EXIT.ok };

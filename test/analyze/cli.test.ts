@@ -98,6 +98,15 @@ describe('analyze agreement and instrument', () => {
     expect(j.fleiss.kappa).toBeTypeOf('number');
     expect(j.allAgree).toBeCloseTo(0.4, 12);
   });
+  it('instrument --shift between languages the table lacks is refused, naming the languages present', async () => {
+    const f = new URL('./fixtures/instrument_small.csv', import.meta.url).pathname;
+    const r = await runCli(['analyze', 'instrument', f, '--shift', 'en:pt', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json().error.problems[0]).toMatchObject({ code: 'E_ANALYZE_SHIFT', file: f, field: 'lang', expected: 'rows in en and pt', got: 'rows in en, zh' });
+    const ok = await runCli(['analyze', 'instrument', f, '--shift', 'en:zh', '--json']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.json().languageShift).not.toBeNull();
+  });
   it('instrument rejects a bad framing and score with their lines', async () => {
     const f = write('inst.csv', 'model,origin,topic,lang,framing,key,score\nm,US,t,en,affirmative,plus,1\nm,US,t,en,sideways,plus,5\n');
     const r = await runCli(['analyze', 'instrument', f, '--json']);

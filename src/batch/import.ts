@@ -79,7 +79,7 @@ export async function batchImport(o: BatchImportOptions): Promise<BatchImportRes
   const text = await readFile(o.file, 'utf8').catch((err) => {
     throw StimkitError.fromProblem({ code: 'E_BATCH_READ', file: o.file, message: `cannot read the batch output (${(err as Error).message})`, fix: 'pass the output file of the batch run' }, err);
   });
-  checkServedModel(o.file, model.name, model.api_model ?? model.name, servedModels(text));
+  checkServedModel(o.file, model.name, model.api_model ?? model.name, servedModels(text), o.modelsFile);
   const key = model.api_key_env ? (o.env ?? process.env)[model.api_key_env] : undefined;
   const redactor = new Redactor(key ? [key] : []);
   const db = openLedgerDb(o.ledger);

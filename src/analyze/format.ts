@@ -40,6 +40,7 @@ export function regressHuman(r: RegressReport): string {
     const l = r.interactionTest;
     lines.push(`likelihood-ratio test of ${l.added.join(', ')}: χ²(${l.df}) = ${fx(l.statistic, 3)}, p = ${fp(l.p)}`);
   }
+  for (const w of r.warnings) lines.push(`warning: ${w}`);
   return lines.join('\n');
 }
 

@@ -8,6 +8,12 @@ import { buildDesignFromColumns, logit, lrTest, ols, type Coding, type Correctio
 import { completeRows, numericColumn, requireFilled } from './columns.js';
 import { column, type Table } from './table.js';
 
+/**
+ * Below this many clusters, cluster-robust standard errors are biased downward (the intervals and
+ * p values too narrow); the report says so for Eq. 1, and analyze warns.
+ */
+export const FEW_CLUSTERS = 30;
+
 /** Resolved parameters of a fit. */
 export interface RegressParams {
   outcome: string;
@@ -32,6 +38,18 @@ export interface RegressReport {
   result: RegressionResult;
   /** full model vs the same model without the interaction terms */
   interactionTest: LrTestResult | null;
+  /** What to keep in mind reading the numbers (e.g. too few clusters); empty when nothing. */
+  warnings: string[];
+}
+
+/** The warnings of a fit: too few clusters for cluster-robust SEs. */
+export function regressWarnings(result: RegressionResult, cluster: string | null): string[] {
+  const g = result.nClusters;
+  if (g === null || cluster === null || g >= FEW_CLUSTERS) return [];
+  return [
+    `only ${g} clusters of ${cluster} (cluster-robust standard errors want ${FEW_CLUSTERS} or more): the SEs are biased downward, so the intervals are too narrow and the p values too small. ` +
+      `Fix: cluster by a column with more groups (e.g. the corpus entry), or read these SEs as a demonstration, not as evidence.`,
+  ];
 }
 
 /** Fit a logit or OLS model to `table`. */
@@ -59,5 +77,6 @@ export function regressTable(model: 'logit' | 'ols', given: Table, params: Regre
     codings: design.codings,
     result,
     interactionTest,
+    warnings: regressWarnings(result, params.cluster),
   };
 }

@@ -68,6 +68,32 @@ export interface JudgeRunResult {
   retries: number;
   /** True when the server rejected response_format and plain JSON was asked for instead. */
   fell_back_to_plain_json: boolean;
+  /** Sim judges: why responses could not be labelled (`no_truth`: not a simulated respondent's), by reason; absent when none failed. */
+  failures?: Record<string, number>;
+}
+
+/** `judged, skipped, failed` for a log line, with the sim judge's failure reasons. */
+export function judgeCounts(r: JudgeRunResult): string {
+  const why = r.failures ? ` (${Object.entries(r.failures).map(([k, v]) => `${k === 'no_truth' ? 'no simulator truth: not a simulated respondent\u2019s response' : k} ${v}`).join(', ')})` : '';
+  return `${r.judged} judged, ${r.skipped} already in the judge ledger, ${r.failed} failed${why}`;
+}
+
+/**
+ * A sim judge labels a response from the truth the simulator recorded with it; asked to judge
+ * responses none of which has one (real respondents), it refuses up front (E_AUDIT_JUDGE_SIM_TRUTH)
+ * rather than record every one as failed.
+ */
+function refuseWithoutTruth(judge: string, answers: ReadonlyArray<{ error: string } | { text: string }>): void {
+  const noTruth = answers.filter((a) => 'error' in a && a.error === 'no_truth').length;
+  if (answers.length === 0 || noTruth < answers.length) return;
+  throw StimkitError.fromProblem({
+    code: 'E_AUDIT_JUDGE_SIM_TRUTH',
+    field: `--judge ${judge}`,
+    message: `judge "${judge}" is simulated: it can only label responses of simulated respondents (provider: sim), which carry the simulator\u2019s truth, and none of these ${answers.length} responses has one`,
+    expected: 'responses of simulated respondents',
+    got: `${answers.length} response(s) without simulator truth`,
+    fix: 'judge these responses with a real judge (provider: openai, role: judge in the models file), or keep the sim judge for runs of simulated respondents',
+  });
 }
 
 function openRun(db: Db, file: string, digest: string, studyId: string | null, label: string): RunRow {
@@ -113,12 +139,15 @@ export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRun
     if (judge.provider === 'sim') {
       if (!o.sim) throw new StimkitError('E_AUDIT_JUDGE_SIM', `judge "${judge.name}" is simulated but this judging has no simulated judge`);
       const sim = o.sim;
-      writer.recordMany(pending.map((t) => {
-        const k = o.keyOf(t);
-        const r = sim(t, k);
+      const answers = pending.map((t) => ({ k: o.keyOf(t), r: sim(t, o.keyOf(t)) }));
+      refuseWithoutTruth(judge.name, answers.map((a) => a.r));
+      writer.recordMany(answers.map(({ k, r }) => {
         const outcome = 'text' in r ? ('answer' as const) : ('failed' as const);
         if ('text' in r) result.judged++;
-        else result.failed++;
+        else {
+          result.failed++;
+          result.failures = { ...result.failures, [r.error]: (result.failures?.[r.error] ?? 0) + 1 };
+        }
         return {
           model: judge.name, trialId: k, attempt: (prior.get(k) ?? 0) + 1, source: 'sim', requestSha256: r.requestSha256, endpoint: null, end: { outcome },
           final: 'text' in r

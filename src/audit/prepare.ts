@@ -18,6 +18,7 @@ import { IMAGE_PARADIGMS, VLM_PARADIGMS, type VlmParadigm } from '../study/schem
 import { readJudgeLabels } from './judge-read.js';
 import { judgeKey, type JudgeTarget } from './judge-request.js';
 import { judgeRunLabel, runJudge, type JudgeRunResult } from './judge-run.js';
+import { judgeCounts } from './judge-calls.js';
 import { resolveRubric } from './rubric.js';
 import { promptText, vlmScorer, type AuditEntry, type JudgeLabels } from './vlm-scorer.js';
 
@@ -127,7 +128,7 @@ export async function prepareAudit(o: AuditOptions): Promise<PreparedAudit> {
       ledger: judgeLedger, bundleDir: o.bundle, digest: bundle.digest, studyId, respondentRun: run, judge, rubric, targets, env: o.env, simParams: o.simJudges?.[judge.name],
     });
     judged.push(res);
-    o.log?.(`judge ${judge.name}: ${res.judged} judged, ${res.skipped} already in the judge ledger, ${res.failed} failed`);
+    o.log?.(`judge ${judge.name}: ${judgeCounts(res)}`);
     const got = readJudgeLabels(judgeLedger, judgeRunLabel(run, rubric.digest), judge.name, (trialId, model) => {
       const t = byKey.get(judgeKey(trialId, model));
       return t ? { response: t.input.response, image: t.imageSha256 !== null, threshold: rubric.rubric.confidence_threshold, factIds: t.input.entry?.expected_facts.map((f) => f.id) } : null;

@@ -8,10 +8,9 @@
  * scored run, and that rate corrected by Rogan–Gladen with the sensitivity and specificity
  * measured here (delta-method interval that carries their sampling error).
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { StimkitError } from '../core/errors.js';
-import { sha256 } from '../core/fsio.js';
+import { readTextFile, sha256 } from '../core/fsio.js';
 import { TOOL } from '../core/tool.js';
 import { parseCsv } from '../score/csv.js';
 import { VLM_PARADIGMS } from '../study/schema.js';
@@ -34,8 +33,8 @@ type Answers = Record<Dim, boolean | null>;
 const key = (trial: string, model: string) => `${trial}@${model}`;
 
 /** Human answers by response key and rater, read from a labels CSV. */
-export async function readHumanLabels(file: string): Promise<{ raters: string[]; simulated: string[]; items: Map<string, Map<string, Answers>>; sha256: string }> {
-  const text = await readFile(file, 'utf8');
+export async function readHumanLabels(file: string): Promise<{ raters: string[]; simulated: string[]; items: Map<string, Map<string, Answers>>; sha256: string; bundleDigests: Map<string, number> }> {
+  const text = await readTextFile(file, 'E_AUDIT_LABELS');
   const { header, rows } = parseCsv(text);
   const need = ['trial_id', 'model', 'rater', ...Object.values(LABEL_CSV_COLUMNS)];
   const missing = need.filter((c) => !header.includes(c));
@@ -46,6 +45,12 @@ export async function readHumanLabels(file: string): Promise<{ raters: string[];
   const items = new Map<string, Map<string, Answers>>();
   const raters = new Set<string>();
   const real = new Set<string>();
+  /** How many rows name each bundle digest (column `bundle_digest`, when present). */
+  const bundleDigests = new Map<string, number>();
+  for (const r of rows) {
+    const d = header.includes('bundle_digest') ? col(r, 'bundle_digest').trim() : '';
+    if (d) bundleDigests.set(d, (bundleDigests.get(d) ?? 0) + 1);
+  }
   for (const r of rows) {
     if (header.includes('mode') && col(r, 'mode') === 'review') continue;
     if (!header.includes('note') || !col(r, 'note').startsWith(SIMULATED_RATER_NOTE)) real.add(col(r, 'rater'));
@@ -60,18 +65,20 @@ export async function readHumanLabels(file: string): Promise<{ raters: string[];
     if (!items.has(k)) items.set(k, new Map());
     items.get(k)!.set(rater, a);
   }
-  return { raters: [...raters].sort(), simulated: [...raters].filter((x) => !real.has(x)).sort(), items, sha256: sha256(text) };
+  return { raters: [...raters].sort(), simulated: [...raters].filter((x) => !real.has(x)).sort(), items, sha256: sha256(text), bundleDigests };
 }
 
 /** Each judge's labels by response key, and the judges' order, from a scores folder. */
-export async function readScoresJudges(scoresDir: string): Promise<{ judges: string[]; labels: Map<string, Map<string, Answers>>; sha256: string }> {
-  const text = await readFile(path.join(scoresDir, 'scores.jsonl'), 'utf8');
+export async function readScoresJudges(scoresDir: string): Promise<{ judges: string[]; labels: Map<string, Map<string, Answers>>; scored: Set<string>; sha256: string }> {
+  const text = await readTextFile(path.join(scoresDir, 'scores.jsonl'), 'E_AUDIT_SCORES');
   const labels = new Map<string, Map<string, Answers>>();
   const judges: string[] = [];
+  const scored = new Set<string>();
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
     const rec = JSON.parse(line) as { trial: string; model: string; paradigm: string; parse: AuditParse };
     if (!(VLM_PARADIGMS as readonly string[]).includes(rec.paradigm)) continue;
+    scored.add(key(rec.trial, rec.model));
     for (const v of rec.parse.judges ?? []) {
       if (!judges.includes(v.judge)) judges.push(v.judge);
       if (!labels.has(v.judge)) labels.set(v.judge, new Map());
@@ -81,7 +88,7 @@ export async function readScoresJudges(scoresDir: string): Promise<{ judges: str
       labels.get(v.judge)!.set(key(rec.trial, rec.model), a);
     }
   }
-  return { judges, labels, sha256: sha256(text) };
+  return { judges, labels, scored, sha256: sha256(text) };
 }
 
 /** One dimension of the validation. */
@@ -116,15 +123,44 @@ export interface ValidationReport {
   /** Raters every row of whose labels is marked simulated (a `note` starting with `SIMULATED rater`); absent when none. */
   simulated_raters?: string[];
   items: number;
+  /** Labelled items (trial × model) that are not in the scores; absent when every one is. */
+  unmatched_items?: number;
   judges: string[];
   dimensions: DimensionValidation[];
 }
 
-/** Validate the judges of a scores folder against human labels (`labelsName`: how validation.json names the labels file; default as given). */
-export async function validateJudges(scoresDir: string, labelsCsv: string, labelsName: string = labelsCsv): Promise<ValidationReport> {
+/** What the scores must agree with. */
+export interface ValidateOptions {
+  /** How validation.json names the labels file (default: as given). */
+  labelsName?: string;
+  /** The bundle digest the scores were scored against (score.json); labels naming another are refused. */
+  bundleDigest?: string;
+}
+
+/**
+ * Validate the judges of a scores folder against human labels. Refuses labels of another bundle
+ * (E_AUDIT_LABELS_BUNDLE), scores without judges (E_AUDIT_NO_JUDGES) and labels none of whose
+ * items are in the scores (E_AUDIT_LABELS_NO_OVERLAP); counts the labelled items not found.
+ */
+export async function validateJudges(scoresDir: string, labelsCsv: string, options: ValidateOptions = {}): Promise<ValidationReport> {
+  const labelsName = options.labelsName ?? labelsCsv;
   const human = await readHumanLabels(labelsCsv);
-  const { judges, labels, sha256: scoresSha } = await readScoresJudges(scoresDir);
+  const scoresFile = path.join(scoresDir, 'scores.jsonl');
+  const { judges, labels, scored, sha256: scoresSha } = await readScoresJudges(scoresDir);
+  checkLabelsBelong(labelsCsv, scoresFile, options.bundleDigest, human.bundleDigests);
+  if (judges.length === 0) {
+    throw StimkitError.fromProblem({ code: 'E_AUDIT_NO_JUDGES', file: scoresFile, message: 'these scores carry no judge labels, so there is nothing to validate', expected: 'scores written by stimkit score --judge NAME', got: 'scores without judges', fix: 'score with --judge first (stimkit score … --judge NAME --out DIR), then validate that folder' });
+  }
   const keys = [...human.items.keys()].sort();
+  const matched = keys.filter((k) => scored.has(k)).length;
+  if (matched === 0) {
+    throw StimkitError.fromProblem({
+      code: 'E_AUDIT_LABELS_NO_OVERLAP', file: labelsCsv, field: 'trial_id, model',
+      message: 'none of the labelled items (trial × model) is in the scores',
+      expected: `labelled items of the responses scored in ${scoresFile}`, got: `0 of ${keys.length} labelled item(s) found`,
+      fix: 'label a sample drawn from the ledger these scores come from, or pass the scores folder of the labelled run',
+    });
+  }
   const dimensions: DimensionValidation[] = DIMS.map((d) => {
     const ratings = keys.map((k) => human.raters.map((r) => human.items.get(k)!.get(r)?.[d] ?? null));
     const maj = ratings.map((r) => majority(r));
@@ -152,5 +188,19 @@ export async function validateJudges(scoresDir: string, labelsCsv: string, label
     { role: 'labels', file: labelsName, sha256: human.sha256 },
   ];
   const simulated = human.simulated.length > 0 ? { simulated_raters: human.simulated } : {};
-  return { format: 'stimkit.validation', version: 1, tool: { ...TOOL }, inputs, raters: human.raters, ...simulated, items: keys.length, judges, dimensions };
+  const unmatched = matched < keys.length ? { unmatched_items: keys.length - matched } : {};
+  return { format: 'stimkit.validation', version: 1, tool: { ...TOOL }, inputs, raters: human.raters, ...simulated, items: keys.length, ...unmatched, judges, dimensions };
+}
+
+/** Refuse labels whose `bundle_digest` column names another bundle than the scores'. */
+function checkLabelsBelong(labelsCsv: string, scoresFile: string, expected: string | undefined, digests: Map<string, number>): void {
+  if (expected === undefined) return;
+  const other = [...digests].filter(([d]) => d !== expected);
+  if (other.length === 0) return;
+  throw StimkitError.fromProblem({
+    code: 'E_AUDIT_LABELS_BUNDLE', file: labelsCsv, field: 'bundle_digest',
+    message: `${other.reduce((n, [, c]) => n + c, 0)} labelled row(s) come from another bundle than the scores (${scoresFile})`,
+    expected: expected, got: other.map(([d]) => d).join(', '),
+    fix: 'validate with the labels of a sample drawn from the run these scores come from, or pass that run\'s scores folder',
+  });
 }

@@ -48,7 +48,7 @@ async function readScoresHeader(scoresDir: string): Promise<{ header: ScoresHead
 export async function writeValidation(scoresDir: string, labelsCsv: string, out: string = path.join(scoresDir, VALIDATION_FILE)): Promise<WrittenValidation> {
   const { header, file: headerFile } = await readScoresHeader(scoresDir);
   const outDir = path.dirname(path.resolve(out));
-  const report = await validateJudges(scoresDir, labelsCsv, relPosix(outDir, path.resolve(labelsCsv)));
+  const report = await validateJudges(scoresDir, labelsCsv, { labelsName: relPosix(outDir, path.resolve(labelsCsv)), bundleDigest: header.bundle.digest });
   const scoresInput = report.inputs.find((i) => i.role === 'scores')!;
   const listedScores = header.files.find((f) => f.file === SCORES_FILES.records);
   if (!listedScores || listedScores.sha256 !== scoresInput.sha256) {

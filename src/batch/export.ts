@@ -37,7 +37,17 @@ export async function batchExport(o: BatchExportOptions): Promise<BatchExportRes
   const bundle = await readRunBundle(o.bundle, digest);
   const { models, anyModel } = await resolveModels(o);
   const model = models[0]!;
-  if (model.provider !== 'openai') throw StimkitError.usage('E_BATCH_SIM', `model "${model.name}" is simulated (provider: sim); simulate it with stimkit run instead`);
+  if (model.provider !== 'openai') {
+    throw StimkitError.fromProblem({
+      code: 'E_BATCH_SIM',
+      file: o.modelsFile,
+      entry: model.name,
+      message: `model "${model.name}" is simulated: there is no request to send to a batch API`,
+      expected: 'provider: openai',
+      got: `provider: ${model.provider}`,
+      fix: 'simulate it with stimkit run instead',
+    });
+  }
   const trials = trialsFor(bundle, model, parseWhere(o.where ?? ''), o.limit, anyModel);
   const images = new ImageStore(o.bundle);
   const lines: string[] = [];

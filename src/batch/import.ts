@@ -19,6 +19,7 @@ import { Redactor } from '../run/redact.js';
 import { buildRequest, requestProfile } from '../run/request.js';
 import { readRunBundle, trialsFor } from '../run/select.js';
 import { verifiedDigest } from '../run/verified.js';
+import { checkServedModel } from './served-model.js';
 
 export interface BatchImportOptions {
   file: string;
@@ -53,6 +54,21 @@ interface BatchLine {
   error?: { code?: string; message?: string } | null;
 }
 
+/** The served model of each line that parses and has one (`response.body.model`), by 1-based line. */
+function servedModels(text: string): Array<{ line: number; served: unknown }> {
+  const out: Array<{ line: number; served: unknown }> = [];
+  text.split('\n').forEach((raw, i) => {
+    if (raw.trim() === '') return;
+    try {
+      const body = (JSON.parse(raw) as BatchLine).response?.body as { model?: unknown } | null | undefined;
+      if (body && typeof body === 'object' && 'model' in body) out.push({ line: i + 1, served: body.model });
+    } catch {
+      // reported with its line when the file is recorded
+    }
+  });
+  return out;
+}
+
 /** Record a batch output file into a ledger. */
 export async function batchImport(o: BatchImportOptions): Promise<BatchImportResult> {
   const digest = await verifiedDigest(o.bundle);
@@ -63,6 +79,7 @@ export async function batchImport(o: BatchImportOptions): Promise<BatchImportRes
   const text = await readFile(o.file, 'utf8').catch((err) => {
     throw StimkitError.fromProblem({ code: 'E_BATCH_READ', file: o.file, message: `cannot read the batch output (${(err as Error).message})`, fix: 'pass the output file of the batch run' }, err);
   });
+  checkServedModel(o.file, model.name, model.api_model ?? model.name, servedModels(text), o.modelsFile);
   const key = model.api_key_env ? (o.env ?? process.env)[model.api_key_env] : undefined;
   const redactor = new Redactor(key ? [key] : []);
   const db = openLedgerDb(o.ledger);

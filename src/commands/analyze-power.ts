@@ -10,6 +10,7 @@ import { list, positiveInt } from '../cli/flags.js';
 import { EXIT, StimkitError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/fsio.js';
 import type { CommandResult, Io } from '../cli/output.js';
+import { KINDS } from './analyze.js';
 import type { CommandSpec } from './index.js';
 
 function alphaFlag(value: string): number {
@@ -66,6 +67,8 @@ export function withPower(analyze: CommandSpec): CommandSpec {
     },
     run: async (positionals, opts, io) => {
       if (positionals[0] === 'power') return runPowerCommand(opts, io);
+      const kinds = [...KINDS, 'power'];
+      if (!kinds.includes(String(positionals[0]))) throw StimkitError.usage('E_ANALYZE_KIND', `unknown analysis "${String(positionals[0])}" (expected one of ${kinds.join(', ')})`);
       if (positionals[1] === undefined) throw StimkitError.usage('E_ANALYZE_USAGE', `analyze ${String(positionals[0])} needs a <table> CSV file`);
       return analyze.run!(positionals, opts, io);
     },

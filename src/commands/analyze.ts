@@ -10,13 +10,15 @@ import { agreementLong, isLongLabels, widenedNames } from '../analyze/agreement-
 import { agreementByDimensionHuman, agreementHuman, instrumentHuman, ratesHuman, regressHuman } from '../analyze/format.js';
 import { analyzeInstrument } from '../analyze/instrument/index.js';
 import { readInstrumentTable } from '../analyze/instrument-csv.js';
+import { requireShiftLanguages } from '../analyze/instrument/shift.js';
 import { ratesTable } from '../analyze/rates.js';
 import { regressTable } from '../analyze/regress.js';
 import { readTable } from '../analyze/table.js';
 import type { Correction, KappaWeights } from '../stats/index.js';
 import type { CommandSpec } from './index.js';
 
-const KINDS = ['logit', 'ols', 'rates', 'agreement', 'instrument'] as const;
+/** The kinds analyze computes from a table (`power`, which reads none, is added by analyze-power.ts). */
+export const KINDS = ['logit', 'ols', 'rates', 'agreement', 'instrument'] as const;
 
 function pairsFlag(sep: string, what: string) {
   return (value: string, prev: string[][] = []): string[][] => {
@@ -62,15 +64,17 @@ export const analyzeCommand: CommandSpec = {
       .option('--vs <col>', 'compare this column (long labels CSV: this rater) with the raters\' majority (agreement)')
       .option('--dimension <col>', 'labels CSV: the dimension to compare, e.g. d4_state_aligned (long layout default: each dimension)')
       .addOption(new Option('--weights <kind>', "Cohen's kappa weights (agreement)").choices(['none', 'linear', 'quadratic']).default('none'))
-      .option('--shift <from:to>', 'languages of the shift (instrument)', 'en:zh'),
+      .option('--shift <from:to>', 'languages of the shift (instrument; default en:zh, left out when the table lacks either)'),
   run: async ([kindArg, file], opts) => {
     const kind = String(kindArg);
     if (!(KINDS as readonly string[]).includes(kind)) throw StimkitError.usage('E_ANALYZE_KIND', `unknown analysis "${kind}" (expected one of ${KINDS.join(', ')})`);
     const path = String(file);
     if (kind === 'instrument') {
-      const [from, to] = String(opts.shift).split(':');
-      if (!from || !to) throw StimkitError.usage('E_ANALYZE_USAGE', `--shift expects FROM:TO, e.g. en:zh (got "${String(opts.shift)}")`);
+      const shift = (opts.shift as string | undefined) ?? 'en:zh';
+      const [from, to] = shift.split(':');
+      if (!from || !to) throw StimkitError.usage('E_ANALYZE_USAGE', `--shift expects FROM:TO, e.g. en:zh (got "${shift}")`);
       const t = readInstrumentTable(path);
+      if (opts.shift !== undefined) requireShiftLanguages(t.rows, from, to, path);
       const analysis = analyzeInstrument(t.rows, { shiftFrom: from, shiftTo: to });
       const summary = { format: 'stimkit.analyze.instrument', version: 1, input: { file: path, sha256: t.sha256, rows: t.rows.length }, params: { shift: `${from}:${to}` }, ...analysis };
       return { summary, human: instrumentHuman(analysis), exitCode: EXIT.ok };

@@ -7,8 +7,15 @@ import type { CommandSpec } from './index.js';
 const pct = (v: number | null) => (v === null ? '–' : `${(100 * v).toFixed(1)} %`);
 const num = (v: number | null) => (v === null ? '–' : v.toFixed(2));
 
+/** What the user should know although validation went ahead. */
+function warnings(r: ValidationReport): string[] {
+  if (!r.unmatched_items) return [];
+  return [`${r.unmatched_items} of ${r.items} labelled item(s) are not in the scores (left out of the judges' confusion matrices; the raters' agreement still uses them). Fix: label a sample drawn from the run these scores come from.`];
+}
+
 function human(r: ValidationReport, out: string, listed: boolean): string {
   const lines = [`${r.items} items, raters ${r.raters.join(', ')}; judges ${r.judges.join(', ') || 'none'}`];
+  for (const w of warnings(r)) lines.push(`warning: ${w}`);
   for (const d of r.dimensions) {
     lines.push(`${d.dimension}: raters agree ${pct(d.raters.raw_agreement)}, AC1 ${num(d.raters.gwet_ac1)}, Cohen ${num(d.raters.cohen_kappa_mean)}, Fleiss ${num(d.raters.fleiss_kappa)}`);
     for (const j of d.judges) {
@@ -31,6 +38,6 @@ export const validateCommand: CommandSpec = {
       .option('--out <file>', 'where to write the report (default: <scores>/validation.json, listed in score.json, which stimkit report shows)'),
   run: async (_args, opts) => {
     const { report, out, listed } = await writeValidation(String(opts.scores), String(opts.labels), opts.out as string | undefined);
-    return { summary: { ok: true, command: 'validate', out, listed, ...report }, human: human(report, out, listed), exitCode: EXIT.ok };
+    return { summary: { ok: true, command: 'validate', out, listed, warnings: warnings(report), ...report }, human: human(report, out, listed), exitCode: EXIT.ok };
   },
 };

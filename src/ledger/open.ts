@@ -34,7 +34,7 @@ export function openLedgerDb(file: string, options: { readonly?: boolean } = {})
     const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get() !== undefined;
     if (!hasMeta) {
       const tables = db.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number };
-      if (readonly || tables.n > 0) throw notALedger(file, 'it has no meta table');
+      if (readonly || tables.n > 0) throw notALedger(file, 'an SQLite database without the ledger\'s meta table');
       db.transaction(() => {
         db.exec(LEDGER_DDL);
         const put = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
@@ -44,7 +44,7 @@ export function openLedgerDb(file: string, options: { readonly?: boolean } = {})
       })();
     }
     const meta = new Map((db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>).map((r) => [r.key, r.value]));
-    if (meta.get('format') !== LEDGER_FORMAT) throw notALedger(file, `format is ${JSON.stringify(meta.get('format') ?? null)}`);
+    if (meta.get('format') !== LEDGER_FORMAT) throw notALedger(file, `an SQLite database of format ${JSON.stringify(meta.get('format') ?? null)}`);
     if (meta.get('version') !== String(LEDGER_VERSION)) {
       throw StimkitError.fromProblem({
         code: 'E_LEDGER_VERSION',
@@ -57,11 +57,30 @@ export function openLedgerDb(file: string, options: { readonly?: boolean } = {})
     }
   } catch (err) {
     db.close();
-    throw err;
+    if (err instanceof StimkitError) throw err;
+    throw notALedger(file, describeOpenFailure(err), err);
   }
   return db;
 }
 
-function notALedger(file: string, why: string): StimkitError {
-  return StimkitError.fromProblem({ code: 'E_LEDGER_FORMAT', file, message: `not a stimkit ledger (${why})`, fix: 'pass a ledger stimkit run wrote, or a new file name' });
+/** What SQLite said when reading the file failed, in words for `got`. */
+function describeOpenFailure(err: unknown): string {
+  const code = (err as { code?: string }).code;
+  if (code === 'SQLITE_NOTADB') return 'a file that is not an SQLite database';
+  if (code === 'SQLITE_CORRUPT') return 'a damaged SQLite database';
+  return `a file SQLite cannot read (${(err as Error).message})`;
+}
+
+function notALedger(file: string, got: string, cause?: unknown): StimkitError {
+  return StimkitError.fromProblem(
+    {
+      code: 'E_LEDGER_FORMAT',
+      file,
+      message: 'not a stimkit ledger',
+      expected: 'a stimkit run ledger (SQLite)',
+      got,
+      fix: 'pass the --ledger file stimkit run wrote (or a new file name to start one)',
+    },
+    cause,
+  );
 }

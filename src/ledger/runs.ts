@@ -81,7 +81,11 @@ export function profileDiff(before: unknown, after: unknown, at = ''): string[] 
  * Register a model in a run, or check it against the profile recorded before. A profile of null
  * (recorded by `batch import` without a models file) is filled in by the first run that has one.
  */
-export function registerModel(db: Db, file: string, run: RunRow, model: string, provider: string, profile: Record<string, unknown> | null, info: Record<string, unknown>): void {
+export function registerModel(
+  db: Db, file: string, run: RunRow, model: string, provider: string, profile: Record<string, unknown> | null, info: Record<string, unknown>,
+  /** Where the settings came from, for the fix of E_RUN_REQUEST_CHANGED. */
+  settingsFrom: 'models file' | 'flags' = 'models file',
+): void {
   const row = db.prepare('SELECT profile FROM models WHERE run_id = ? AND model = ?').get(run.run_id, model) as { profile: string | null } | undefined;
   const text = profile === null ? null : canonicalJson(profile);
   if (!row) {
@@ -100,7 +104,7 @@ export function registerModel(db: Db, file: string, run: RunRow, model: string, 
       code: 'E_RUN_REQUEST_CHANGED',
       file,
       message: `model "${model}": its requests would differ from those recorded in run "${run.label}" (${changes.join('; ')})`,
-      fix: 'restore the recorded settings in the models file to resume, or add --new-run LABEL to start a new run in this ledger',
+      fix: `${settingsFrom === 'flags' ? 'give the recorded --endpoint, --api-model and --api-key-env again' : 'restore the recorded settings in the models file'} to resume, or add --new-run LABEL to start a new run in this ledger`,
     });
   }
 }

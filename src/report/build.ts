@@ -74,12 +74,15 @@ export async function reportContext(scoresDir: string, options: ReportOptions = 
     }
     return text;
   };
+  const bundle = () => once('bundle', () => reportBundle(scoresDir, header, options.bundle));
+  // a bundle named with --bundle is checked up front, whether or not a section shows its images
+  if (options.bundle !== undefined) await bundle();
   return {
     scoresDir,
     header,
     simulated: header.counts.simulated > 0,
     memo: once,
-    bundle: () => once('bundle', () => reportBundle(scoresDir, header, options.bundle)),
+    bundle,
     records: () =>
       once('records', async () => {
         const text = (await readChecked(SCORES_FILES.records)) ?? '';

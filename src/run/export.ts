@@ -2,6 +2,7 @@
  * `stimkit run export`: one row per trial × model of a run, with the trial's design fields and
  * the response, as JSONL or CSV (RFC 4180). Reads the ledger through the reader API only.
  */
+import { StimkitError } from '../core/errors.js';
 import { openLedger, type LedgerResult, type ResultFilter } from '../ledger/read.js';
 
 /** The exported columns, in order. */
@@ -33,6 +34,15 @@ function csvCell(v: unknown): string {
 export function exportLedger(file: string, format: 'jsonl' | 'csv', filter: ResultFilter, write: (chunk: string) => void): number {
   const ledger = openLedger(file);
   try {
+    if (filter.model !== undefined) {
+      const names = Array.isArray(filter.model) ? filter.model : [filter.model];
+      const known = ledger.models(filter.run).map((m) => m.model);
+      const unknown = names.filter((m) => !known.includes(m));
+      if (unknown.length > 0) {
+        const run = ledger.run(filter.run).label;
+        throw StimkitError.usage('E_RUN_UNKNOWN_MODEL', `--model: ${unknown.map((m) => `"${m}"`).join(', ')} not in run "${run}" of ${file} (it has: ${known.join(', ') || 'no models'})`);
+      }
+    }
     let n = 0;
     if (format === 'csv') write(`${EXPORT_COLUMNS.join(',')}\r\n`);
     let buf = '';

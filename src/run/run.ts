@@ -67,15 +67,16 @@ export function defaultLedger(bundleDir: string): string {
   return `${path.resolve(bundleDir)}.ledger.sqlite`;
 }
 
-function keyOf(model: ModelSpec, env: NodeJS.ProcessEnv): string | null {
+/** `oneModel`: the model came from `--model NAME --endpoint URL` (flags), not a models file. */
+function keyOf(model: ModelSpec, env: NodeJS.ProcessEnv, oneModel: boolean): string | null {
   if (model.provider !== 'openai' || !model.api_key_env) return null;
   const key = env[model.api_key_env];
   if (!key) {
     throw StimkitError.fromProblem({
       code: 'E_RUN_NO_KEY',
-      field: `${model.name}.api_key_env`,
+      field: oneModel ? '--api-key-env' : `${model.name}.api_key_env`,
       message: `model "${model.name}" reads its API key from $${model.api_key_env}, which is not set`,
-      fix: `export ${model.api_key_env}=… in this shell (stimkit reads keys only from the variable the models file names)`,
+      fix: `export ${model.api_key_env}=… in this shell (stimkit reads keys only from the variable ${oneModel ? '--api-key-env names' : 'the models file names'})`,
     });
   }
   return key;
@@ -92,7 +93,7 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
   if (options.dryRun) return dryRun(bundle, plan, source);
 
   const env = options.env ?? process.env;
-  const keys = new Map(models.map((m) => [m.name, keyOf(m, env)]));
+  const keys = new Map(models.map((m) => [m.name, keyOf(m, env, source === '--endpoint')]));
   const redactor = new Redactor([...keys.values()].filter((k): k is string => k !== null));
   const ledgerFile = options.ledger ?? defaultLedger(options.bundle);
   const db = openLedgerDb(ledgerFile);
@@ -108,7 +109,7 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
     for (const m of models) {
       registerModel(db, ledgerFile, run, m.name, m.provider, requestProfile(m), {
         api_model: m.api_model ?? m.name, origin: m.origin ?? null, vendor: m.vendor ?? null, revision: m.revision ?? null, modalities: m.modalities, role: m.role,
-      });
+      }, source === '--endpoint' ? 'flags' : 'models file');
     }
     const writer = new LedgerWriter(db, run.run_id, digest, redactor);
     const work = plan.map(({ model, trials }) => {

@@ -11,7 +11,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { defaultJudgeLedger } from '../audit/prepare.js';
-import { runJudgeCalls, type JudgeRunResult } from '../audit/judge-calls.js';
+import { judgeCounts, runJudgeCalls, type JudgeRunResult } from '../audit/judge-calls.js';
 import { judgeKey } from '../audit/judge-request.js';
 import { StimkitError } from '../core/errors.js';
 import { sha256, sha256File } from '../core/fsio.js';
@@ -157,7 +157,7 @@ export async function prepareInstrumentJudge(o: InstrumentJudgeOptions): Promise
       env: o.env, backoff: o.backoff, maxAttempts: o.maxAttempts,
     });
     judged.push(res);
-    o.log?.(`instrument judge ${judge.name}: ${res.judged} judged, ${res.skipped} already in the judge ledger, ${res.failed} failed`);
+    o.log?.(`instrument judge ${judge.name}: ${judgeCounts(res)}`);
     verdicts.push({ name: judge.name, simulated: judge.provider === 'sim', verdicts: readVerdicts(ledger, runLabel, judge.name) });
   }
   const keys = new Set(targets.map((t) => t.key));

@@ -92,6 +92,29 @@ export interface SimRaterFileOptions {
   out: string;
 }
 
+/**
+ * Refuse a ledger the sample was not drawn from (E_SIM_RATER_LEDGER): a run of another bundle,
+ * or one that lacks sampled responses (`found`: how many sampled items the run holds).
+ */
+export function checkSampleFromLedger(c: { sampleFile: string; sample: LabelSample; ledgerFile: string; run: string; runDigest: string; found: number }): void {
+  const n = c.sample.items.length;
+  const fix = `pass the --ledger the sample was drawn from (the sample names it: ${c.sample.inputs?.responses.file ?? 'inputs.responses.file'}), or --run LABEL for its run`;
+  if (c.runDigest !== c.sample.bundle.digest) {
+    throw StimkitError.fromProblem({
+      code: 'E_SIM_RATER_LEDGER', file: c.ledgerFile,
+      message: `the sample was not drawn from this ledger: run "${c.run}" answered another bundle than the sample's`,
+      expected: `bundle ${c.sample.bundle.digest} (${c.sampleFile})`, got: `bundle ${c.runDigest}`, fix,
+    });
+  }
+  if (c.found < n) {
+    throw StimkitError.fromProblem({
+      code: 'E_SIM_RATER_LEDGER', file: c.ledgerFile,
+      message: `the sample was not drawn from this ledger: ${n - c.found} of its ${n} sampled responses are not in run "${c.run}"`,
+      expected: `all ${n} sampled responses of ${c.sampleFile}`, got: `${c.found} found`, fix,
+    });
+  }
+}
+
 /** Read the sample and the ledger's truths, and write the simulated labels CSV to `out` (atomically). */
 export async function writeSimRaterLabels(options: SimRaterFileOptions): Promise<{ out: string; rows: number; raters: string[] }> {
   const { sample, sha256 } = await readLabelSample(options.sample);
@@ -99,10 +122,12 @@ export async function writeSimRaterLabels(options: SimRaterFileOptions): Promise
   const truths = new Map<string, Record<string, unknown> | null>();
   const ledger = openLedger(options.ledger);
   try {
+    const run = ledger.run(options.run);
     for (const r of ledger.results({ run: options.run })) {
       const k = `${r.trial_id}@${r.model}`;
       if (wanted.has(k)) truths.set(k, r.truth);
     }
+    checkSampleFromLedger({ sampleFile: options.sample, sample, ledgerFile: options.ledger, run: run.label, runDigest: run.bundle_digest, found: truths.size });
   } finally {
     ledger.close();
   }

@@ -1,5 +1,5 @@
 /** `stimkit analyze`: output shape, and bad input as coded errors naming file, line and column (exit 1); bad usage exit 2. */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -24,6 +24,23 @@ describe('analyze logit', () => {
     expect(j.params).toMatchObject({ outcome: 'y', cluster: 'cluster', correction: 'G', reference: { paradigm: 'direct' } });
     expect(j.result.terms.map((t: any) => t.term)).toEqual(['Intercept', 'zh', 'cn', 'paradigm[T.abstraction]', 'paradigm[T.indirect]']);
     expect(j.result.nClusters).toBe(30);
+    expect(j.warnings).toEqual([]);
+  });
+  it('warns (text and --json warnings) when there are fewer than 30 clusters, the numbers unchanged', async () => {
+    const [head, ...rows] = readFileSync(SMALL, 'utf8').trim().split('\n');
+    const cols = head!.split(',');
+    const g = cols.indexOf('cluster');
+    const three = write('three.csv', [head, ...rows.map((r, i) => r.split(',').map((c, k) => (k === g ? `c${i % 3}` : c)).join(','))].join('\n') + '\n');
+    for (const kind of ['ols', 'logit']) {
+      const args = ['analyze', kind, three, '--outcome', 'y', '--predictors', 'zh,cn', '--cluster', 'cluster'];
+      const r = await runCli([...args, '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.json().result.nClusters).toBe(3);
+      expect(r.json().warnings).toHaveLength(1);
+      expect(r.json().warnings[0]).toMatch(/^only 3 clusters of cluster \(cluster-robust standard errors want 30 or more\).*Fix: /);
+      const h = await runCli(args);
+      expect(h.stderr + h.stdout).toContain('warning: only 3 clusters of cluster');
+    }
   });
   it('text columns default to the first level in sorted order', async () => {
     const r = await runCli(['analyze', 'ols', SMALL, '--outcome', 'y', '--predictors', 'paradigm', '--json']);
@@ -57,6 +74,12 @@ describe('analyze logit', () => {
   it('usage errors exit 2', async () => {
     expect((await runCli(['analyze', 'logit', SMALL, '--predictors', 'zh'])).code).toBe(2);
     expect((await runCli(['analyze', 'nonsense', SMALL])).code).toBe(2);
+    for (const args of [['analyze', 'foo'], ['analyze', 'foo', SMALL]]) {
+      const k = await runCli([...args, '--json']);
+      expect(k.code).toBe(2);
+      expect(k.json().error.code).toBe('E_ANALYZE_KIND');
+      expect(k.json().error.message).toContain('expected one of logit, ols, rates, agreement, instrument, power');
+    }
     expect((await runCli(['analyze', 'logit', SMALL, '--outcome', 'y', '--predictors', 'zh', '--correction', 'HC3'])).code).toBe(2);
     const r = await runCli(['analyze', 'ols', SMALL, '--outcome', 'y', '--predictors', 'zh', '--correction', 'G', '--json']);
     expect(r.code).toBe(2);
@@ -74,6 +97,15 @@ describe('analyze agreement and instrument', () => {
     expect(j.pairs[0]).toMatchObject({ raters: ['a', 'b'], n: 5, rawAgreement: 0.8 });
     expect(j.fleiss.kappa).toBeTypeOf('number');
     expect(j.allAgree).toBeCloseTo(0.4, 12);
+  });
+  it('instrument --shift between languages the table lacks is refused, naming the languages present', async () => {
+    const f = new URL('./fixtures/instrument_small.csv', import.meta.url).pathname;
+    const r = await runCli(['analyze', 'instrument', f, '--shift', 'en:pt', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json().error.problems[0]).toMatchObject({ code: 'E_ANALYZE_SHIFT', file: f, field: 'lang', expected: 'rows in en and pt', got: 'rows in en, zh' });
+    const ok = await runCli(['analyze', 'instrument', f, '--shift', 'en:zh', '--json']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.json().languageShift).not.toBeNull();
   });
   it('instrument rejects a bad framing and score with their lines', async () => {
     const f = write('inst.csv', 'model,origin,topic,lang,framing,key,score\nm,US,t,en,affirmative,plus,1\nm,US,t,en,sideways,plus,5\n');

@@ -8,6 +8,7 @@ import { attenuatedOddsRatio, correctPrevalence, observedRate, roganGladen } fro
 import { confusion } from '../../src/audit/agreement.js';
 import { readJudgeLabels } from '../../src/audit/judge-read.js';
 import type { JudgeTarget } from '../../src/audit/judge-request.js';
+import { judgeCounts } from '../../src/audit/judge-calls.js';
 import { judgeRunLabel, runJudge } from '../../src/audit/judge-run.js';
 import { DEFAULT_RUBRIC_FILE, loadRubric } from '../../src/audit/rubric.js';
 import { SimJudgeParams, simJudgeLabel, trueLabels, uniform } from '../../src/audit/sim-judge.js';
@@ -109,6 +110,27 @@ describe('the sim judge', () => {
     }
     expect(ok.some((l) => l.parsed.label!.state_aligned)).toBe(true);
     expect(() => ModelSpec.parse({ name: 'j', provider: 'sim', role: 'judge', sim: { judge: { sensitivity: { d4: 1.5 } } } })).toThrow();
+  });
+
+  it('refuses up front to judge responses without simulator truth, and counts the reason when only some lack it', async () => {
+    const dir = await tempDir('stimkit-sim-judge-');
+    const r0 = await loadRubric(DEFAULT_RUBRIC_FILE);
+    const rubric = { ...r0, source: 'default' as const, sealed_digest: null, is_sealed: false, file: null };
+    const make = (withTruth: (i: number) => boolean): JudgeTarget[] => rows.slice(0, 6).map((r, i) => ({
+      trialId: `t_${i.toString(16).padStart(24, '0')}`, model: 'resp', imageSha256: 'b'.repeat(64), truth: withTruth(i) ? r.t : null,
+      input: { trial_id: `t_${i}`, entry: null, prompt: { text: 'p', lang: 'zh', paradigm: 'describe' }, response: response(r.t) },
+    }));
+    const judge = ModelSpec.parse({ name: 'sim-judge', provider: 'sim', role: 'judge', sim: { seed: 5 } });
+    const ledger = path.join(dir, 'judge.sqlite');
+    const base = { ledger, bundleDir: dir, digest: 'c'.repeat(64), studyId: null, respondentRun: 'main', judge, rubric };
+    await expect(runJudge({ ...base, targets: make(() => false) })).rejects.toMatchObject({
+      code: 'E_AUDIT_JUDGE_SIM_TRUTH',
+      message: expect.stringContaining('can only label responses of simulated respondents'),
+      problems: [expect.objectContaining({ got: '6 response(s) without simulator truth' })],
+    });
+    const some = await runJudge({ ...base, targets: make((i) => i < 4) });
+    expect(some).toMatchObject({ judged: 4, failed: 2, failures: { no_truth: 2 } });
+    expect(judgeCounts(some)).toBe('4 judged, 0 already in the judge ledger, 2 failed (no simulator truth: not a simulated respondent\u2019s response 2)');
   });
 
   it('writes simulated labels into the judge ledger, read back valid and marked simulated', async () => {

@@ -116,3 +116,17 @@ describe('stimkit report', () => {
     expect(r2.json().error.code).toBe('E_REPORT_SCORES');
   });
 });
+
+describe('stimkit report --bundle', () => {
+  it('refuses a --bundle that is not a bundle (exit 1), though no section of these scores shows its images', async () => {
+    const nope = path.join(dir, 'no-such-bundle');
+    const r = await runCli(['report', scores, '--out', path.join(dir, 'report-nope'), '--bundle', nope, '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json().error.problems[0]).toMatchObject({ code: 'E_REPORT_BUNDLE', file: nope, got: 'nothing there' });
+    const notBag = path.join(dir, 'scores');
+    const r2 = await runCli(['report', scores, '--out', path.join(dir, 'report-nope'), '--bundle', notBag, '--json']);
+    expect(r2.code).toBe(1);
+    expect(r2.json().error.problems[0].got).toBe('a folder without manifest-sha256.txt (not a bundle)');
+    // (the scored bundle given with --bundle is accepted: test/audit/audit-outputs.test.ts; the scores here were altered above)
+  }, 120_000);
+});

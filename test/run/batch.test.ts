@@ -78,6 +78,29 @@ describe('batch export and import', () => {
     }
   });
 
+  it('refuses a simulated model with exit 1, and an output file imported under another model', async () => {
+    const sim = await writeModels(dir, [{ name: 'vlm', endpoint: 'http://127.0.0.1:9/v1', api_model: 'org/vlm-7b' }, { name: 'simmy', provider: 'sim', sim: { seed: 1 } }], 'sim.yaml');
+    const s = await runCli(['batch', 'export', bag, '--models', sim, '--model', 'simmy', '--out', path.join(dir, 'sim.jsonl'), '--json']);
+    expect(s.code).toBe(1);
+    expect(s.json().error.code).toBe('E_BATCH_SIM');
+    expect(s.json().error.message).toContain('expected provider: openai, got provider: sim');
+
+    const input = path.join(dir, 'in2.jsonl');
+    expect((await runCli(['batch', 'export', bag, '--models', models, '--model', 'vlm', '--out', input, '--json'])).code).toBe(0);
+    const lines = (await readFile(input, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const output = path.join(dir, 'out2.jsonl');
+    await writeFile(output, lines.map((l, i) => JSON.stringify({ id: `r${i}`, custom_id: l.custom_id, response: { status_code: 200, body: { model: 'org/vlm-7b', choices: [{ message: { content: 'x' }, finish_reason: 'stop' }] } }, error: null })).join('\n') + '\n');
+    const ledger = path.join(dir, 'other.sqlite');
+    const other = await runCli(['batch', 'import', output, '--bundle', bag, '--model', 'Other', '--ledger', ledger, '--json']);
+    expect(other.code).toBe(1);
+    expect(other.json().error.code).toBe('E_BATCH_MODEL');
+    expect(other.json().error.message).toContain('expected "Other", got "org/vlm-7b"');
+    // under its own name (no models file: the name is a prefix of the served model) it is recorded
+    const own = await runCli(['batch', 'import', output, '--bundle', bag, '--model', 'vlm', '--ledger', ledger, '--json']);
+    expect(own.code, own.stderr).toBe(0);
+    expect(own.json().recorded).toBe(lines.length);
+  });
+
   it('refuses a line whose custom_id is no trial of the bundle', async () => {
     const output = path.join(dir, 'bad.jsonl');
     await writeFile(output, `${JSON.stringify({ custom_id: 't_000000000000000000000000', response: { status_code: 200, body: { choices: [{ message: { content: 'x' }, finish_reason: 'stop' }] } } })}\n`);

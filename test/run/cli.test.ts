@@ -66,6 +66,21 @@ describe('stimkit run', () => {
     expect(lines).toHaveLength(4);
     expect(lines[1]).toContain(',quick,');
     expect(lines[1]).toContain(',zh,');
+    // an unknown --model is a usage error listing the run's models, as run does
+    const none = await runCli(['run', 'export', '--ledger', ledger, '--model', 'nosuch', '--out', path.join(dir, 'none.csv'), '--json']);
+    expect(none.code).toBe(2);
+    expect(none.json().error.code).toBe('E_RUN_UNKNOWN_MODEL');
+    expect(none.json().error.message).toContain('(it has: quick)');
+    expect(existsSync(path.join(dir, 'none.csv'))).toBe(false);
+    // one-model mode: the fixes name the flags, not a models file
+    const changed = await runCli(['run', bag, '--model', 'quick', '--endpoint', server.url, '--api-model', 'served/other', '--ledger', ledger, '--json']);
+    expect(changed.code).toBe(1);
+    expect(changed.json().error.code).toBe('E_RUN_REQUEST_CHANGED');
+    expect(changed.json().error.message).toContain('Fix: give the recorded --endpoint, --api-model and --api-key-env again to resume');
+    expect(changed.json().error.message).not.toContain('models file');
+    const nokey = await runCli(['run', bag, '--model', 'quick', '--endpoint', server.url, '--api-key-env', 'STIMKIT_TEST_UNSET_KEY', '--ledger', path.join(dir, 'nokey.sqlite'), '--json']);
+    expect(nokey.json().error).toMatchObject({ code: 'E_RUN_NO_KEY', problems: [expect.objectContaining({ field: '--api-key-env' })] });
+    expect(nokey.json().error.message).toContain('the variable --api-key-env names');
   });
 
   it('usage errors exit 2', async () => {

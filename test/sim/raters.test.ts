@@ -12,7 +12,8 @@ import { readHumanLabels } from '../../src/audit/validate.js';
 import { LABEL_COLUMNS } from '../../src/label/export.js';
 import type { LabelSample } from '../../src/label/sample-schema.js';
 import { parseCsv } from '../../src/score/csv.js';
-import { simulateRaterLabels } from '../../src/sim/raters.js';
+import { checkSampleFromLedger, simulateRaterLabels } from '../../src/sim/raters.js';
+import type { StimkitError } from '../../src/core/errors.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const hex = (s: string, n: number) => createHash('sha256').update(s).digest('hex').slice(0, n);
@@ -94,6 +95,17 @@ describe('simulated raters', () => {
     expect(() => simulateRaterLabels({ ...base, raters: [{ name: 'x', accuracy: 1 }] })).toThrow(expect.objectContaining({ code: 'E_SIM_RATER_TRUTH' }));
     expect(() => simulateRaterLabels({ ...base, raters: [{ name: 'x', accuracy: 0.3 }] })).toThrow(expect.objectContaining({ code: 'E_SIM_RATER' }));
     expect(() => simulateRaterLabels({ ...base, raters: [{ name: 'a b', accuracy: 0.9 }] })).toThrow(expect.objectContaining({ code: 'E_SIM_RATER' }));
+  });
+
+  it('refuse a ledger the sample was not drawn from: another bundle, or sampled responses missing', () => {
+    const { sample } = fixture(4);
+    const base = { sampleFile: 'sample.json', sample, ledgerFile: 'other.sqlite', run: 'main' };
+    expect(() => checkSampleFromLedger({ ...base, runDigest: sample.bundle.digest, found: 4 })).not.toThrow();
+    const other = (() => { try { checkSampleFromLedger({ ...base, runDigest: 'e'.repeat(64), found: 0 }); } catch (e) { return e as StimkitError; } return null; })();
+    expect(other?.code).toBe('E_SIM_RATER_LEDGER');
+    expect(other?.problems[0]).toMatchObject({ file: 'other.sqlite', expected: `bundle ${'b'.repeat(64)} (sample.json)`, got: `bundle ${'e'.repeat(64)}` });
+    expect(other?.message).toContain('the sample was not drawn from this ledger');
+    expect(() => checkSampleFromLedger({ ...base, runDigest: sample.bundle.digest, found: 1 })).toThrow(expect.objectContaining({ code: 'E_SIM_RATER_LEDGER', message: expect.stringContaining('3 of its 4 sampled responses are not in run "main"') }));
   });
 
   it('are read by stimkit validate as simulated raters (and real raters are not)', async () => {

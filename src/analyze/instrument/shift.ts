@@ -4,6 +4,7 @@
  * signed-rank test (two-sided p floors at 2/2ⁿ when all n models shift the same way), Cohen's dz
  * and the 95 % CI of the mean shift. Per model, a paired t over its topic × framing cells.
  */
+import { StimkitError } from '../../core/errors.js';
 import { mean, pairedT, wilcoxonSignedRank } from '../../stats/index.js';
 import { groupBy, type CellSummary } from './cells.js';
 
@@ -73,4 +74,23 @@ export function languageShift(cells: readonly CellSummary[], from: string, to: s
     positive: perModel.filter((m) => m.shift > 0).length,
     test,
   };
+}
+
+/**
+ * Refuse a shift between languages the rows do not both have (E_ANALYZE_SHIFT), naming the
+ * languages present: asked for explicitly, a shift is never left out in silence.
+ */
+export function requireShiftLanguages(rows: ReadonlyArray<{ lang: string }>, from: string, to: string, file?: string): void {
+  const present = [...new Set(rows.map((r) => r.lang))].sort();
+  const missing = [from, to].filter((l) => !present.includes(l));
+  if (missing.length === 0) return;
+  throw StimkitError.fromProblem({
+    code: 'E_ANALYZE_SHIFT',
+    file,
+    field: 'lang',
+    message: `no rows in ${missing.join(' or ')}, so there is no ${from} → ${to} shift to compute`,
+    expected: `rows in ${from} and ${to}`,
+    got: `rows in ${present.join(', ') || 'no language'}`,
+    fix: `pass --shift FROM:TO with two of ${present.join(', ')}`,
+  });
 }

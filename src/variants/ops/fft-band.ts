@@ -33,7 +33,9 @@ export function bandPays(n: number, count: number): boolean {
   return (n & (n - 1)) !== 0 && pow2AtLeast(n + count - 1) < pow2AtLeast(2 * n - 1);
 }
 
+// A corpus of many sizes would keep a plan (a few hundred KiB at most) per size: a small bound.
 const plans = new Map<string, BandDft>();
+const MAX_PLANS = 32;
 
 /** The chirp-z plan for outputs k0 … k0 + count − 1 of length n (cached; holds scratch buffers, use synchronously). */
 export function bandDft(n: number, k0: number, count: number): BandDft {
@@ -97,6 +99,7 @@ export function bandDft(n: number, k0: number, count: number): BandDft {
       }
     },
   };
+  if (plans.size >= MAX_PLANS) plans.clear();
   plans.set(key, plan);
   return plan;
 }

@@ -5,7 +5,8 @@
  * measured on their BT.601 luma. Key names follow the reference implementation's vectors.
  */
 import { detect, edgeBlur, edgeFractions, fractionOf, thresholdsFor, type EdgeThresholds } from '../ops/edges.js';
-import { columnWeight, fft2FromRows, fft2Real, fftfreq, radialFrequency, sharedRows } from '../ops/fft.js';
+import { fftfreq, radialFrequency, sharedRows } from '../ops/fft.js';
+import { axisBand, bandEnergy, rowsBand } from '../ops/fft-band.js';
 import { passedColumns } from '../ops/lowpass.js';
 import { luma } from '../ops/grayscale.js';
 import { resizeLinear } from '../ops/opencv.js';
@@ -44,7 +45,7 @@ export function metricsBase(a2: Image8, recipe: Recipe): MetricsBase {
 /**
  * Fraction of the AC energy (DC excluded) within radius `cutoff` (ρ ≤ c); null for a constant
  * image. The total comes from Parseval's identity, exactly in integers (`N·Σx² − (Σx)²`), so only
- * the low-frequency columns of the spectrum are transformed.
+ * the low-frequency band of the spectrum is computed (ops/fft-band.ts).
  */
 export function lowFrequencyFraction(grey: Image8, cutoff: number, shareCols?: number): number | null {
   const { width, height, data } = grey;
@@ -65,17 +66,12 @@ export function lowFrequencyFraction(grey: Image8, cutoff: number, shareCols?: n
   const ac = Number(BigInt(data.length) * sumSq - BigInt(sum) * BigInt(sum));
   let keep = 1;
   while (keep < Math.floor(width / 2) + 1 && Math.abs(fftfreq(keep, width)) <= cutoff) keep++;
-  // With `shareCols`, the row pass is computed with that many columns and kept for A5 (ops/fft.ts).
-  const spec = shareCols === undefined ? fft2Real(data, width, height, keep) : fft2FromRows(sharedRows(data, width, height, Math.max(keep, shareCols)), keep);
-  let low = 0;
-  for (let ky = 0; ky < height; ky++) {
-    for (let kx = 0; kx < spec.cols; kx++) {
-      if (ky === 0 && kx === 0) continue;
-      if (radialFrequency(ky, kx, width, height) > cutoff) continue;
-      const i = ky * spec.cols + kx;
-      low += (spec.data[2 * i]! ** 2 + spec.data[2 * i + 1]! ** 2) * columnWeight(kx, width);
-    }
-  }
+  // With `shareCols`, the row pass is computed with that many columns and kept for A5 (ops/fft.ts);
+  // else only the kept columns (ops/fft-band.ts). The column pass computes only the band of row
+  // frequencies the disc reaches.
+  const rows = shareCols === undefined ? rowsBand(data, width, height, keep) : sharedRows(data, width, height, Math.max(keep, shareCols));
+  const { below, above } = axisBand(height, cutoff);
+  const low = bandEnergy(rows, Math.min(keep, rows.cols), below, above, (ky, kx) => (ky !== 0 || kx !== 0) && radialFrequency(ky, kx, width, height) <= cutoff);
   return low / ac;
 }
 

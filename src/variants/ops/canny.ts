@@ -32,10 +32,20 @@ function reflect101(i: number, n: number): number {
   }
 }
 
+// Histograms of blur5's outputs, counted as they are written (the detector's thresholds come from
+// the blurred image's median), keyed by the output buffer; they go when the buffer does.
+const histograms = new WeakMap<Uint8Array, Uint32Array>();
+
+/** The histogram of 256 bins of a `blur5` output, if `values` is one (counted during the blur). */
+export function blurHistogram(values: Uint8Array): Uint32Array | undefined {
+  return histograms.get(values);
+}
+
 /**
  * GaussianBlur 5 × 5, σ 1.4 (see the file's comment). Per output row the vertical pass comes
  * first, into one padded row of integers, then the horizontal one: the same integer sums (no
- * rounding between the passes), so the same bytes, without an image-sized intermediate.
+ * rounding between the passes), so the same bytes, without an image-sized intermediate. The
+ * output's histogram is counted on the way (`blurHistogram`).
  */
 export function blur5(image: Image8): Image8 {
   const { width: w, height: h, data } = image;
@@ -46,6 +56,7 @@ export function blur5(image: Image8): Image8 {
   const left = [reflect101(-2, w), reflect101(-1, w)];
   const right = [reflect101(w, w), reflect101(w + 1, w)];
   const out = new Uint8Array(w * h);
+  const hist = new Uint32Array(256);
   for (let y = 0; y < h; y++) {
     const m2 = reflect101(y - 2, h) * w;
     const m1 = reflect101(y - 1, h) * w;
@@ -61,9 +72,12 @@ export function blur5(image: Image8): Image8 {
     v[w + 3] = v[right[1]! + 2]!;
     for (let x = 0; x < w; x++) {
       // ≤ 256² · 255 < 2^31
-      out[o + x] = (k0 * (v[x]! + v[x + 4]!) + k1 * (v[x + 1]! + v[x + 3]!) + k2 * v[x + 2]! + 32768) >> 16;
+      const b = (k0 * (v[x]! + v[x + 4]!) + k1 * (v[x + 1]! + v[x + 3]!) + k2 * v[x + 2]! + 32768) >> 16;
+      out[o + x] = b;
+      hist[b]!++;
     }
   }
+  histograms.set(out, hist);
   return { width: w, height: h, channels: 1, data: out };
 }
 
@@ -189,12 +203,17 @@ export function cannyFromGradient(g: Gradient, lowThreshold: number, highThresho
 
 /** Canny (aperture 3, L1) of an image: 255 on edges, 0 elsewhere, as cv.Canny returns it. */
 export function cannyL1(image: Image8, low: number, high: number): Image8 {
+  return cannyL1Counted(image, low, high).image;
+}
+
+/** `cannyL1`, with the number of edges (pixels at 255). */
+export function cannyL1Counted(image: Image8, low: number, high: number): { image: Image8; count: number } {
   const { width: w, height: h } = image;
-  const { map } = cannyFromGradient(gradient(image), low, high);
+  const { map, count } = cannyFromGradient(gradient(image), low, high);
   const out = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) {
     const row = (y + 1) * (w + 2) + 1;
     for (let x = 0; x < w; x++) if (map[row + x] === 2) out[y * w + x] = 255;
   }
-  return { width: w, height: h, channels: 1, data: out };
+  return { image: { width: w, height: h, channels: 1, data: out }, count };
 }

@@ -5,14 +5,20 @@
  */
 import type { Recipe } from '../recipe.js';
 import { useJs } from './backend.js';
-import { blur5, cannyFromGradient, cannyL1, detectorInJs, gradient } from './canny.js';
+import { blur5, blurHistogram, cannyFromGradient, cannyL1Counted, detectorInJs, gradient } from './canny.js';
 import { canny, gaussianBlur } from './opencv.js';
 import type { Image8, VariantDef } from '../types.js';
 
-/** Median of 8-bit values: the mean of the two middle values for an even count. */
+/**
+ * Median of 8-bit values: the mean of the two middle values for an even count. The histogram of a
+ * `blur5` output was counted during the blur and is not counted again.
+ */
 export function median8(values: Uint8Array): number {
-  const hist = new Uint32Array(256);
-  for (let i = 0; i < values.length; i++) hist[values[i]!]!++;
+  let hist = blurHistogram(values);
+  if (!hist) {
+    hist = new Uint32Array(256);
+    for (let i = 0; i < values.length; i++) hist[values[i]!]!++;
+  }
   const n = values.length;
   const kth = (k: number): number => {
     let seen = 0;
@@ -54,7 +60,10 @@ export function edgeBlur(grey: Image8, p: Recipe['edges']): Image8 {
 
 /** Canny on an already blurred image with the given thresholds; 255 marks an edge. */
 export function edgePixels(blurred: Image8, t: Pick<EdgeThresholds, 'low' | 'high'>, p: Recipe['edges']): Image8 {
-  return inJs(blurred, p) ? cannyL1(blurred, t.low, t.high) : canny(blurred, t.low, t.high, p.aperture, p.l2_gradient);
+  if (!inJs(blurred, p)) return canny(blurred, t.low, t.high, p.aperture, p.l2_gradient);
+  const { image, count } = cannyL1Counted(blurred, t.low, t.high);
+  counted.set(image.data, { value: 255, count });
+  return image;
 }
 
 /**
@@ -68,9 +77,15 @@ export function edgeFractions(blurred: Image8, pairs: Array<Pick<EdgeThresholds,
   return pairs.map((t) => cannyFromGradient(g, t.low, t.high).count / blurred.data.length);
 }
 
-/** Fraction of pixels marked 255 (edges). */
+// Counts already known of an image's pixels at one value (an edge map's edges, as Canny counted
+// them), keyed by its pixel buffer (never modified once made); they go when the buffer does.
+const counted = new WeakMap<Uint8Array, { value: number; count: number }>();
+
+/** Fraction of pixels equal to `value` (255: edges of an edge map; 0: of A3). */
 export function fractionOf(image: Image8, value: number): number {
   const data = image.data;
+  const known = counted.get(data);
+  if (known && known.value === value) return known.count / data.length;
   let n = 0;
   for (let i = 0; i < data.length; i++) if (data[i] === value) n++;
   return n / data.length;
@@ -104,6 +119,8 @@ export function edgeMap(a2: Image8, p: Recipe['edges']): { image: Image8; thresh
   const { thresholds, edges } = detect(a2, p);
   const out = new Uint8Array(edges.data.length);
   for (let i = 0; i < out.length; i++) out[i] = edges.data[i] ? 0 : 255;
+  const known = counted.get(edges.data);
+  if (known) counted.set(out, { value: 0, count: known.count });
   return { image: { ...edges, data: out }, thresholds };
 }
 

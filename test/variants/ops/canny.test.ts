@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { edgeFractions, fractionOf, median8 } from '../../../src/variants/ops/edges.js';
+import { edgeFractions, edgeMap, edgePixels, fractionOf, median8 } from '../../../src/variants/ops/edges.js';
 import { blur5, cannyFromGradient, cannyL1, gradient } from '../../../src/variants/ops/canny.js';
 import { luma } from '../../../src/variants/ops/grayscale.js';
 import { canny, gaussianBlur, resizeLinear } from '../../../src/variants/ops/opencv.js';
@@ -43,8 +43,11 @@ function differing(a: Uint8Array, b: Uint8Array): number {
 
 function compareDetector(label: string, grey: Image8): void {
   const wasm = gaussianBlur(grey, 5, 1.4);
-  expect(differing(blur5(grey).data, wasm.data), `${label} blur`).toBe(0);
+  const js = blur5(grey);
+  expect(differing(js.data, wasm.data), `${label} blur`).toBe(0);
   const m = median8(wasm.data);
+  // blur5 counts its histogram while blurring: the median from it is the one counted afresh.
+  expect(median8(js.data), `${label} median`).toBe(m);
   const pairs: Array<[number, number]> = [[0.66 * m, 1.33 * m], [10, 30], [0, 0], [50.7, 20.2], [1, 2], [200, 400]];
   const g = gradient(wasm);
   for (const [low, high] of pairs) {
@@ -79,6 +82,19 @@ describe('A3 detector in TypeScript', () => {
     const blurred = gaussianBlur(synthetic(120, 90, 0, 5), 5, 1.4);
     const pairs = [{ low: 20, high: 40 }, { low: 35.2, high: 70.9 }];
     expect(edgeFractions(blurred, pairs, p)).toEqual(pairs.map((t) => fractionOf(canny(blurred, t.low, t.high, 3, false), 255)));
+  });
+
+  it('the edge counts Canny hands to fractionOf are the counts of the maps', () => {
+    const p = defaultRecipe().edges;
+    const count = (data: Uint8Array, v: number) => data.reduce((n, x) => n + (x === v ? 1 : 0), 0);
+    for (const [w, h, kind] of [[120, 90, 0], [33, 17, 2], [64, 64, 1]] as const) {
+      const grey = synthetic(w, h, kind, 7 + w);
+      const edges = edgePixels(blur5(grey), { low: 20, high: 40 }, p);
+      expect(fractionOf(edges, 255)).toBe(count(edges.data, 255) / (w * h));
+      const a3 = edgeMap(grey, p).image;
+      expect(fractionOf(a3, 0)).toBe(count(a3.data, 0) / (w * h));
+      expect(fractionOf(a3, 255)).toBe(count(a3.data, 255) / (w * h));
+    }
   });
 });
 

@@ -1,0 +1,196 @@
+/**
+ * DFTs of a real image inside a small band of low frequencies only, for the low-frequency energy
+ * metric (metrics.ts: the disc ρ ≤ c, c = 0.05 by default, about 5 % of the columns and 10 % of
+ * the rows of the spectrum).
+ *
+ * A length that is not a power of two takes Bluestein's algorithm in fft.ts: a chirp convolution
+ * of power-of-two length M ≥ 2n − 1, for all n outputs. The chirp-z transform computes only the
+ * `count` outputs k0 … k0 + count − 1 by the same convolution, which then needs M ≥ n + count − 1
+ * only: for n = 614 and the 63 frequencies −31 … 31, 1024 instead of 2048, half the work. Powers of
+ * two keep fft.ts's plain FFT. Same values as the full transforms up to rounding (~1e-13
+ * relative); test/variants/ops/fft.test.ts compares.
+ */
+import FFT from 'fft.js';
+import { columnWeight, fft2FromRows, fftfreq, rowsReal, type Spectrum } from './fft.js';
+
+/** The DFT outputs k0 … k0 + count − 1 (k taken mod n) of a complex sequence of length n. */
+export interface BandDft {
+  n: number;
+  k0: number;
+  count: number;
+  /** `out` (2·count, interleaved) ← outputs k0 … k0 + count − 1 of `input` (2·n); unscaled. */
+  forward(out: Float64Array, input: Float64Array): void;
+}
+
+function pow2AtLeast(n: number): number {
+  let m = 1;
+  while (m < n) m <<= 1;
+  return m;
+}
+
+/** Whether the chirp-z transform of `count` outputs beats the full transform of length n. */
+export function bandPays(n: number, count: number): boolean {
+  return (n & (n - 1)) !== 0 && pow2AtLeast(n + count - 1) < pow2AtLeast(2 * n - 1);
+}
+
+// A corpus of many sizes would keep a plan (a few hundred KiB at most) per size: a small bound.
+const plans = new Map<string, BandDft>();
+const MAX_PLANS = 32;
+
+/** The chirp-z plan for outputs k0 … k0 + count − 1 of length n (cached; holds scratch buffers, use synchronously). */
+export function bandDft(n: number, k0: number, count: number): BandDft {
+  const key = `${n},${k0},${count}`;
+  const hit = plans.get(key);
+  if (hit) return hit;
+  const m = pow2AtLeast(n + count - 1);
+  const f = new FFT(m);
+  // w[j] = exp(−iπj²/n), j² reduced mod 2n in integers so that the angle stays exact;
+  // nk = (n² + k² − (k − n)²)/2 gives X[k] = w[k]·Σ_n (x[n]·w[n])·conj(w[k − n]).
+  const chirp = (j: number): [number, number] => {
+    const angle = (Math.PI * Number((BigInt(j) * BigInt(j)) % BigInt(2 * n))) / n;
+    return [Math.cos(angle), -Math.sin(angle)];
+  };
+  const wn = new Float64Array(2 * n);
+  for (let j = 0; j < n; j++) [wn[2 * j], wn[2 * j + 1]] = chirp(j);
+  const wk = new Float64Array(2 * count);
+  for (let t = 0; t < count; t++) [wk[2 * t], wk[2 * t + 1]] = chirp(k0 + t);
+  // b[u] = conj(w[u + k0 − (n − 1)]) for u < n + count − 1: output t is the convolution at t + n − 1.
+  const b = new Float64Array(2 * m);
+  for (let u = 0; u < n + count - 1; u++) {
+    const [re, im] = chirp(u + k0 - (n - 1));
+    b[2 * u] = re;
+    b[2 * u + 1] = -im;
+  }
+  const B = new Float64Array(2 * m);
+  f.transform(B, b);
+  const a = new Float64Array(2 * m);
+  const A = new Float64Array(2 * m);
+  const plan: BandDft = {
+    n,
+    k0,
+    count,
+    forward(out, input) {
+      a.fill(0);
+      for (let j = 0; j < n; j++) {
+        const xr = input[2 * j]!;
+        const xi = input[2 * j + 1]!;
+        const wr = wn[2 * j]!;
+        const wi = wn[2 * j + 1]!;
+        a[2 * j] = xr * wr - xi * wi;
+        a[2 * j + 1] = xr * wi + xi * wr;
+      }
+      f.transform(A, a);
+      for (let j = 0; j < m; j++) {
+        const ar = A[2 * j]!;
+        const ai = A[2 * j + 1]!;
+        const br = B[2 * j]!;
+        const bi = B[2 * j + 1]!;
+        A[2 * j] = ar * br - ai * bi;
+        A[2 * j + 1] = ar * bi + ai * br;
+      }
+      f.inverseTransform(a, A); // scaled by 1/m: the circular convolution itself
+      for (let t = 0; t < count; t++) {
+        const cr = a[2 * (t + n - 1)]!;
+        const ci = a[2 * (t + n - 1) + 1]!;
+        const wr = wk[2 * t]!;
+        const wi = wk[2 * t + 1]!;
+        out[2 * t] = cr * wr - ci * wi;
+        out[2 * t + 1] = cr * wi + ci * wr;
+      }
+    },
+  };
+  if (plans.size >= MAX_PLANS) plans.clear();
+  plans.set(key, plan);
+  return plan;
+}
+
+/**
+ * `rowsReal(values, width, height, keep)`: each row's DFT at the first `keep` column frequencies;
+ * by the chirp-z transform of the frequencies −(keep − 1) … keep − 1 when it pays (`bandPays`).
+ */
+export function rowsBand(values: ArrayLike<number>, width: number, height: number, keep: number): Spectrum {
+  const K = Math.min(Math.floor(width / 2) + 1, keep);
+  if (!bandPays(width, 2 * K - 1)) return rowsReal(values, width, height, K);
+  const plan = bandDft(width, -(K - 1), 2 * K - 1);
+  const data = new Float64Array(height * K * 2);
+  const z = new Float64Array(2 * width);
+  const Z = new Float64Array(2 * (2 * K - 1)); // Z[t] = DFT at t − (K − 1)
+  // Two real rows per complex transform (z = x + i·y), separated as rowsReal does.
+  for (let y = 0; y < height; y += 2) {
+    const pair = y + 1 < height;
+    for (let x = 0; x < width; x++) {
+      z[2 * x] = values[y * width + x]!;
+      z[2 * x + 1] = pair ? values[(y + 1) * width + x]! : 0;
+    }
+    plan.forward(Z, z);
+    for (let k = 0; k < K; k++) {
+      const p = k + K - 1;
+      const q = K - 1 - k;
+      const zr = Z[2 * p]!;
+      const zi = Z[2 * p + 1]!;
+      const cr = Z[2 * q]!;
+      const ci = -Z[2 * q + 1]!; // conj(Z[−k])
+      const o = (y * K + k) * 2;
+      data[o] = (zr + cr) / 2;
+      data[o + 1] = (zi + ci) / 2;
+      if (pair) {
+        const o2 = ((y + 1) * K + k) * 2;
+        data[o2] = (zi - ci) / 2;
+        data[o2 + 1] = -(zr - cr) / 2;
+      }
+    }
+  }
+  return { width, height, cols: K, data };
+}
+
+/**
+ * Σ|F|² of the 2-D spectrum over the half-spectrum bins (ky, kx < cols ≤ rows.cols) that `keep`
+ * accepts, each counted as often as it stands in the full spectrum (columnWeight). `ky` of the
+ * kept bins must lie within −below … above (mod height). `rows` is a row pass (rowsReal,
+ * sharedRows or rowsBand) and is not modified.
+ */
+export function bandEnergy(rows: Spectrum, cols: number, below: number, above: number, keep: (ky: number, kx: number) => boolean): number {
+  const { width, height } = rows;
+  const count = below + above + 1;
+  let sum = 0;
+  if (count >= height || !bandPays(height, count)) {
+    const spec = fft2FromRows(rows, cols); // a copy: rows stay as they are
+    for (let ky = 0; ky < height; ky++) {
+      for (let kx = 0; kx < spec.cols; kx++) {
+        if (!keep(ky, kx)) continue;
+        const i = ky * spec.cols + kx;
+        sum += (spec.data[2 * i]! ** 2 + spec.data[2 * i + 1]! ** 2) * columnWeight(kx, width);
+      }
+    }
+    return sum;
+  }
+  const plan = bandDft(height, -below, count);
+  const c = new Float64Array(2 * height);
+  const C = new Float64Array(2 * count);
+  const stride = rows.cols;
+  for (let kx = 0; kx < cols; kx++) {
+    for (let y = 0; y < height; y++) {
+      c[2 * y] = rows.data[(y * stride + kx) * 2]!;
+      c[2 * y + 1] = rows.data[(y * stride + kx) * 2 + 1]!;
+    }
+    plan.forward(C, c);
+    for (let t = 0; t < count; t++) {
+      const ky = t - below;
+      if (!keep(ky < 0 ? ky + height : ky, kx)) continue;
+      sum += (C[2 * t]! ** 2 + C[2 * t + 1]! ** 2) * columnWeight(kx, width);
+    }
+  }
+  return sum;
+}
+
+/** The band of row frequencies |fy| ≤ cutoff of length n: how many below 0 and above 0 (mod n). */
+export function axisBand(n: number, cutoff: number): { below: number; above: number } {
+  let above = 0;
+  let below = 0;
+  for (let k = 1; k < n; k++) {
+    if (Math.abs(fftfreq(k, n)) > cutoff) continue;
+    if (k <= Math.floor((n - 1) / 2)) above = Math.max(above, k);
+    else below = Math.max(below, n - k);
+  }
+  return { below, above };
+}

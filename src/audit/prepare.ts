@@ -6,14 +6,12 @@
  */
 import path from 'node:path';
 import { StimkitError } from '../core/errors.js';
-import { sha256File } from '../core/fsio.js';
 import { loadModelsFile } from '../models/load.js';
 import type { ModelSpec } from '../models/schema.js';
 import { loadScoreBundle, type ScoreBundle } from '../score/bundle.js';
-import { readLedgerResponses } from '../score/ledger.js';
-import { readResponsesJsonl } from '../score/responses.js';
+import { responsesOfSource } from '../score/source.js';
 import type { ResponseSource } from '../score/score.js';
-import type { ParadigmScorer, ResponseRecord } from '../score/types.js';
+import type { ParadigmScorer } from '../score/types.js';
 import { IMAGE_PARADIGMS, VLM_PARADIGMS, type VlmParadigm } from '../study/schema.js';
 import { readJudgeLabels } from './judge-read.js';
 import { judgeKey, type JudgeTarget } from './judge-request.js';
@@ -93,13 +91,7 @@ export async function prepareAudit(o: AuditOptions): Promise<PreparedAudit> {
     if (m.role !== 'judge') throw StimkitError.usage('E_AUDIT_NOT_A_JUDGE', `--judge ${n}: that model has role ${m.role}; give it role: judge in ${o.models}`);
     return m;
   });
-  let responses: ResponseRecord[];
-  let run: string;
-  if (o.source.kind === 'ledger') ({ responses, run } = readLedgerResponses(o.source.file, bundle, o.source.run));
-  else {
-    responses = await readResponsesJsonl(o.source.file, bundle.order);
-    run = `responses-${(await sha256File(o.source.file)).slice(0, 12)}`;
-  }
+  const { responses, run } = await responsesOfSource(o.source, bundle);
   const rubric = await resolveRubric(o.bundle, o.rubric);
   const studyId = ((await bundle.readJson('bundle.json')) as { study?: { id?: string } }).study?.id ?? null;
   const targets: JudgeTarget[] = [];

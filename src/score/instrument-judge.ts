@@ -14,7 +14,7 @@ import { defaultJudgeLedger } from '../audit/prepare.js';
 import { judgeCounts, runJudgeCalls, type JudgeRunResult } from '../audit/judge-calls.js';
 import { judgeKey } from '../audit/judge-request.js';
 import { StimkitError } from '../core/errors.js';
-import { sha256, sha256File } from '../core/fsio.js';
+import { sha256 } from '../core/fsio.js';
 import { canonicalJson } from '../core/json.js';
 import { openLedger } from '../ledger/index.js';
 import { loadModelsFile } from '../models/load.js';
@@ -26,11 +26,10 @@ import { pairAgreement } from './instrument-judge-agreement.js';
 import { isJudgeable, JUDGED_REASONS, type JudgeVerdict } from './instrument-judge-apply.js';
 import { INSTRUMENT_JUDGE_PROMPT_SHA256, instrumentJudgeRequest, questionOf, readJudgeLabel } from './instrument-judge-prompt.js';
 import { DEFAULT_INSTRUMENT_ACCURACY, simInstrumentJudge } from './instrument-sim-judge.js';
-import { readLedgerResponses } from './ledger.js';
 import { optionParser, type OptionParser } from './parse.js';
-import { readResponsesJsonl } from './responses.js';
+import { responsesOfSource } from './source.js';
 import type { ResponseSource } from './score.js';
-import type { ParadigmScorer, ResponseRecord } from './types.js';
+import type { ParadigmScorer } from './types.js';
 
 /** Options of `prepareInstrumentJudge`. */
 export interface InstrumentJudgeOptions {
@@ -109,13 +108,7 @@ export async function prepareInstrumentJudge(o: InstrumentJudgeOptions): Promise
   if (names.length === 0) return { scorer: makeInstrumentScorer(), judged: [] };
   const judges = await resolveJudges(o.models, names);
   const bundle = await loadScoreBundle(o.bundle);
-  let responses: ResponseRecord[];
-  let run: string;
-  if (o.source.kind === 'ledger') ({ responses, run } = readLedgerResponses(o.source.file, bundle, o.source.run));
-  else {
-    responses = await readResponsesJsonl(o.source.file, bundle.order);
-    run = `responses-${(await sha256File(o.source.file)).slice(0, 12)}`;
-  }
+  const { responses, run } = await responsesOfSource(o.source, bundle);
   const parsers = new Map<string, OptionParser>();
   const targets: Target[] = [];
   for (const r of responses) {

@@ -124,11 +124,12 @@ describe.skipIf(!existsSync(COMMITTED))('score: the six-dimension audit', () => 
     const header = 'sample_item,trial_id,model,paradigm,lang,rater,mode,d1_refusal,d2_integrity,d3_grounding,d4_state_aligned,dt1_endorsement,dt2_substitution,dt3_deflection,d5_language,note,complete,first_saved_at,updated_at,sample_sha256,bundle_digest';
     const lines = [header];
     const s = (v: boolean | null) => (v === null ? 'na' : String(v));
+    const digest = (JSON.parse(await readFile(path.join(out, 'score.json'), 'utf8')) as { bundle: { digest: string } }).bundle.digest;
     vlm.forEach((r, i) => {
       const t = trueLabels(r.truth, r.trial.paradigm !== 'comment-text')!;
       for (const rater of ['a', 'b', 'c']) {
         const d4 = rater === 'c' && i % 7 === 0 ? !t.d4 : t.d4;
-        lines.push(['i_x', r.trial_id, r.model, r.trial.paradigm, r.trial.lang, rater, 'label', s(t.d1), s(t.d2), s(t.d3), s(d4), '', '', '', s(t.d5), '', 'true', '', '', 'x', 'y'].join(','));
+        lines.push(['i_x', r.trial_id, r.model, r.trial.paradigm, r.trial.lang, rater, 'label', s(t.d1), s(t.d2), s(t.d3), s(d4), '', '', '', s(t.d5), '', 'true', '', '', 'x', digest].join(','));
       }
     });
     const labels = path.join(dir, 'labels.csv');

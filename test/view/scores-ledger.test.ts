@@ -4,7 +4,7 @@
  * score.json records, and its labels joined by trial × model; `--ledger` names a moved ledger.
  * Checked over HTTP.
  */
-import { request } from 'node:http';
+import { getPage } from '../helpers/http.js';
 import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
@@ -18,18 +18,7 @@ import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const TOKEN = 'd'.repeat(48);
-function get(port: number, p: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    request({ host: '127.0.0.1', port, path: p, headers: { Host: `127.0.0.1:${port}`, Cookie: `stimkit_token_${port}=${TOKEN}` } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    })
-      .on('error', reject)
-      .end();
-  });
-}
+const get = (port: number, p: string) => getPage(port, p, TOKEN);
 
 let dir: string;
 let fx: InstrumentFixture;

@@ -1,5 +1,5 @@
 /** `stimkit view`: the read-only browser of a bundle and its scores, over HTTP. */
-import { request } from 'node:http';
+import { getPage } from '../helpers/http.js';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,20 +10,7 @@ import { writeLabelFixture, type LabelFixture } from '../label/fixture.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const TOKEN = 'c'.repeat(48);
-function get(port: number, p: string, cookie = true): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { Host: `127.0.0.1:${port}` };
-    if (cookie) headers.Cookie = `stimkit_token_${port}=${TOKEN}`;
-    request({ host: '127.0.0.1', port, path: p, headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    })
-      .on('error', reject)
-      .end();
-  });
-}
+const get = (port: number, p: string, cookie = true) => getPage(port, p, cookie ? TOKEN : null);
 const rowsIn = (html: string) => (html.match(/<tr><td><a href="\/trial\//g) ?? []).length;
 
 let fx: LabelFixture;

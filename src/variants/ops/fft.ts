@@ -284,3 +284,15 @@ export function radialFrequency(ky: number, kx: number, width: number, height: n
   const fy = fftfreq(ky, height);
   return Math.sqrt(fx * fx + fy * fy);
 }
+
+/** Σv and Σv² over the first `n` values (in index order, so every caller gets the same bits): the spatial side of Parseval's energy. */
+export function sumAndSquares(values: ArrayLike<number>, n: number): { sum: number; squares: number } {
+  let sum = 0;
+  let squares = 0;
+  for (let i = 0; i < n; i++) {
+    const v = values[i]!;
+    sum += v;
+    squares += v * v;
+  }
+  return { sum, squares };
+}

@@ -7,7 +7,7 @@
  * (3.2 px at c = 0.05), whose taps past the first below TAP_FLOOR of the largest are dropped. Then the inverse row DFTs. Same result as the 2-D transform to rounding (~10⁻¹³);
  * the energies follow from Parseval along the columns: Σ_ky |gy·F|² = h·Σ_y |hy ⊛ R|².
  */
-import { columnWeight, fftfreq, firstColumns, rowsInverseReal, rowsReal, sharedRows } from './fft.js';
+import { columnWeight, fftfreq, firstColumns, rowsInverseReal, rowsReal, sharedRows, sumAndSquares } from './fft.js';
 import type { Energy } from './lowpass.js';
 
 /**
@@ -100,13 +100,7 @@ export function gaussianPlane(values: ArrayLike<number>, width: number, height: 
     }
     filtered += e * height * columnWeight(kx, width);
   }
-  let sum = 0;
-  let squares = 0;
-  for (let i = 0; i < width * height; i++) {
-    const v = values[i]!;
-    sum += v;
-    squares += v * v;
-  }
+  const { sum, squares } = sumAndSquares(values, width * height);
   const out = rowsInverseReal({ width, height, cols, data: dst });
   return { filtered: out, energy: { total: width * height * squares, dc: sum * sum, filtered, filteredDc: sum * sum } };
 }

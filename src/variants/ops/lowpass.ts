@@ -4,7 +4,7 @@
  * `clip(floor(Re(IDFT2(F·H)) + 1/2), 0, 255)`. On A2, or on each channel of A0. Records the
  * spectral energy retained, `Σ|H·F|²/Σ|F|²`, with and without the DC term. VARIANTS.md, A5.
  */
-import { columnWeight, fft2Real, ifft2Real, radialFrequency, type Spectrum } from './fft.js';
+import { columnWeight, fft2Real, ifft2Real, radialFrequency, sumAndSquares, type Spectrum } from './fft.js';
 import { gaussianPlane } from './lowpass-gaussian.js';
 import type { Recipe } from '../recipe.js';
 import type { Image8, VariantDef } from '../types.js';
@@ -85,13 +85,7 @@ export function lowpassPlane(values: ArrayLike<number>, width: number, height: n
   const cols = gains.length / height;
   const spec = fft2Real(values, width, height, cols);
   const kept = spectrumEnergy(spec, gains);
-  let sum = 0;
-  let squares = 0;
-  for (let i = 0; i < width * height; i++) {
-    const v = values[i]!;
-    sum += v;
-    squares += v * v;
-  }
+  const { sum, squares } = sumAndSquares(values, width * height);
   const energy: Energy = { total: width * height * squares, dc: sum * sum, filtered: kept.filtered, filteredDc: kept.filteredDc };
   for (let i = 0; i < gains.length; i++) {
     spec.data[2 * i] = spec.data[2 * i]! * gains[i]!;

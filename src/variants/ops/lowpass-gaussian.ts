@@ -9,6 +9,7 @@
  */
 import { columnWeight, fftfreq, firstColumns, rowsInverseReal, rowsReal, sharedRows, sumAndSquares } from './fft.js';
 import type { Energy } from './lowpass.js';
+import { align16, kernel, reserve } from '../kernels/load.js';
 
 /**
  * The column kernel ends at its first tap below this fraction of the centre tap (d ≈ 27 px at
@@ -54,10 +55,54 @@ export function gaussianPlane(values: ArrayLike<number>, width: number, height: 
   const rows = values instanceof Uint8Array ? sharedRows(values, width, height, cols) : rowsReal(values, width, height, cols);
   const gx = axisGains(width, cutoff);
   const kernel = columnKernel(height, cutoff);
-  const D = kernel.length - 1;
   const src = rows.cols === cols ? rows.data : firstColumns(rows, cols).data;
-  const dst = new Float64Array(src.length);
   const stride = cols * 2;
+  const dst = columnConvolve(src, height, stride, kernel);
+  let filtered = 0;
+  for (let kx = 0; kx < cols; kx++) {
+    const g = gx[kx]!;
+    let e = 0;
+    for (let y = 0; y < height; y++) {
+      const i = y * stride + 2 * kx;
+      const re = dst[i]! * g;
+      const im = dst[i + 1]! * g;
+      dst[i] = re;
+      dst[i + 1] = im;
+      e += re * re + im * im;
+    }
+    filtered += e * height * columnWeight(kx, width);
+  }
+  const { sum, squares } = sumAndSquares(values, width * height);
+  const out = rowsInverseReal({ width, height, cols, data: dst });
+  return { filtered: out, energy: { total: width * height * squares, dc: sum * sum, filtered, filteredDc: sum * sum } };
+}
+
+/**
+ * Circular convolution along y of `height` rows of `stride` values with the even kernel `taps`
+ * (d = 0 … D): by the WebAssembly kernel (kernels/as/lowpass.ts) when built, else
+ * `columnConvolveJs`; the same bits either way.
+ */
+export function columnConvolve(src: Float64Array, height: number, stride: number, taps: Float64Array): Float64Array {
+  const k = kernel('lowpass');
+  if (!k || stride % 2 !== 0) return columnConvolveJs(src, height, stride, taps);
+  const D = taps.length - 1;
+  const used = Float64Array.from(taps, (v, d) => (d > 0 && 2 * d === height ? v / 2 : v));
+  const n = height * stride * 8;
+  const base = reserve(k, 2 * n + align16(used.length * 8) + 8 * D + 16);
+  const srcAt = base;
+  const dstAt = base + n;
+  const kernAt = base + 2 * n;
+  const tabAt = kernAt + align16(used.length * 8);
+  new Float64Array(k.memory.buffer, srcAt, height * stride).set(src);
+  new Float64Array(k.memory.buffer, kernAt, used.length).set(used);
+  k.exports.columnConvolve!(srcAt, dstAt, kernAt, D, height, stride, tabAt);
+  return new Float64Array(k.memory.buffer, dstAt, height * stride).slice();
+}
+
+/** `columnConvolve` in TypeScript: the reference of the WebAssembly kernel. */
+export function columnConvolveJs(src: Float64Array, height: number, stride: number, kernel: Float64Array): Float64Array {
+  const D = kernel.length - 1;
+  const dst = new Float64Array(src.length);
   // Circular convolution along y, a whole row of columns at a time (contiguous); the kernel is
   // even, so rows y − d and y + d share a multiplication. Taps are added in the order d = 1 … D,
   // two per pass over the row ((acc + t1) + t2: the same operations as one pass per tap, fewer
@@ -86,21 +131,5 @@ export function gaussianPlane(values: ArrayLike<number>, width: number, height: 
       for (let i = 0; i < stride; i++) dst[o + i] = dst[o + i]! + k * (src[a + i]! + src[b + i]!);
     }
   }
-  let filtered = 0;
-  for (let kx = 0; kx < cols; kx++) {
-    const g = gx[kx]!;
-    let e = 0;
-    for (let y = 0; y < height; y++) {
-      const i = y * stride + 2 * kx;
-      const re = dst[i]! * g;
-      const im = dst[i + 1]! * g;
-      dst[i] = re;
-      dst[i + 1] = im;
-      e += re * re + im * im;
-    }
-    filtered += e * height * columnWeight(kx, width);
-  }
-  const { sum, squares } = sumAndSquares(values, width * height);
-  const out = rowsInverseReal({ width, height, cols, data: dst });
-  return { filtered: out, energy: { total: width * height * squares, dc: sum * sum, filtered, filteredDc: sum * sum } };
+  return dst;
 }

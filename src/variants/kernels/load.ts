@@ -1,0 +1,75 @@
+/**
+ * The WebAssembly kernels: the hottest loops of the variants and their metrics, written in
+ * AssemblyScript with 128-bit SIMD (kernels/as/*.ts) and compiled by `npm run build` to
+ * wasm/<name>.wasm. Each kernel does, lane by lane, exactly the operations of the TypeScript loop
+ * it stands for, in the same order, so results are the same bits (tests compare the two on photos
+ * and odd sizes); it is only faster. The TypeScript loops stay: they are the reference, and they
+ * run when the wasm files are missing (a source tree that was not built) or when
+ * STIMKIT_KERNELS=js.
+ *
+ * One instance per module and thread (worker threads each load their own). A call lays its
+ * buffers out from the module's heap base, growing the memory when needed; nothing is kept
+ * between calls.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The parts of the WebAssembly API used here (the ES lib of tsconfig does not declare it). */
+interface WasmMemory {
+  buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+const { WebAssembly: Wasm } = globalThis as unknown as {
+  WebAssembly: {
+    Module: new (bytes: Uint8Array) => object;
+    Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
+  };
+};
+
+/** A loaded kernel module. */
+export interface Kernel {
+  exports: Record<string, (...args: number[]) => number | void>;
+  memory: WasmMemory;
+  /** First byte free for the caller's buffers. */
+  base: number;
+}
+
+const loaded = new Map<string, Kernel | null>();
+
+/** Where `npm run build` writes the modules: wasm/ at the package root (the same hop from src/ and dist/). */
+export function kernelFile(name: string): string {
+  return fileURLToPath(new URL(`../../../wasm/${name}.wasm`, import.meta.url));
+}
+
+/** The module `name`, or null when it is not built or STIMKIT_KERNELS=js (callers then run their TypeScript loop). */
+export function kernel(name: string): Kernel | null {
+  if (process.env.STIMKIT_KERNELS === 'js') return null;
+  const hit = loaded.get(name);
+  if (hit !== undefined) return hit;
+  const file = kernelFile(name);
+  let k: Kernel | null = null;
+  if (existsSync(file)) {
+    const instance = new Wasm.Instance(new Wasm.Module(readFileSync(file)), {
+      env: {
+        abort: () => {
+          throw new Error(`wasm kernel ${name} aborted`);
+        },
+      },
+    });
+    const exports = instance.exports as unknown as Kernel['exports'] & { memory: WasmMemory; base: () => number };
+    k = { exports, memory: exports.memory, base: exports.base() };
+  }
+  loaded.set(name, k);
+  return k;
+}
+
+/** Make sure `k`'s memory holds `bytes` bytes from its base; returns the base. Views made before a call to this may be detached after it. */
+export function reserve(k: Kernel, bytes: number): number {
+  const need = k.base + bytes;
+  const have = k.memory.buffer.byteLength;
+  if (need > have) k.memory.grow(Math.ceil((need - have) / 65536));
+  return k.base;
+}
+
+/** Round a byte offset up to 16 (v128 alignment). */
+export const align16 = (n: number): number => (n + 15) & ~15;

@@ -14,7 +14,8 @@
  * - side by side: the whole `stimkit variants` process for A0–A5 (`--jobs 1 --no-contact-sheet`,
  *   default metrics and `--metrics basic`) against bench/variants_opencv.py (OpenCV + numpy doing
  *   the same six variants and PNGs), alternating, `--side N` times (default 3): medians and ratio;
- * - `--corpus N`: peak RSS of a whole A0–A5 run (default --jobs) over N generated images.
+ * - `--corpus N`: peak RSS of a whole A0–A5 run (default --jobs) over N generated images, and of
+ *   an A0–A6 run unless `--no-a6`.
  * Run `npm run build` first so that the whole runs use the compiled worker threads.
  * Targets are printed next to the figures; they are not asserted anywhere.
  */
@@ -272,6 +273,10 @@ if (childPhase) {
     if (corpusN > 0) {
       const c = await corpusPeak(dir, files, corpusN);
       out.push('', `corpus of ${corpusN} images, whole A0–A5 run at default --jobs (${c.jobs}): ${c.seconds.toFixed(1)} s, peak RSS ${f(c.rssMiB)} MiB   (target ≤ 1024 MiB)`);
+      if (!flag('--no-a6')) {
+        const c6 = await corpusPeak(dir, files, corpusN, true);
+        out.push(`corpus of ${corpusN} images, whole A0–A6 run at default --jobs (${c6.jobs}): ${c6.seconds.toFixed(1)} s, peak RSS ${f(c6.rssMiB)} MiB   (target ≤ 1536 MiB)`);
+      }
     }
     const run = child('run', dir);
     const jobs = os.availableParallelism();

@@ -58,20 +58,21 @@ export function gaussianPlane(values: ArrayLike<number>, width: number, height: 
   const src = rows.cols === cols ? rows.data : firstColumns(rows, cols).data;
   const stride = cols * 2;
   const dst = columnConvolve(src, height, stride, kernel);
-  let filtered = 0;
-  for (let kx = 0; kx < cols; kx++) {
-    const g = gx[kx]!;
-    let e = 0;
-    for (let y = 0; y < height; y++) {
-      const i = y * stride + 2 * kx;
+  // Gains along x, and each column's energy summed over y in row order (rows are contiguous; a
+  // column's sum sees its terms in the same order as a pass down the column would).
+  const e = new Float64Array(cols);
+  for (let y = 0; y < height; y++) {
+    for (let kx = 0, i = y * stride; kx < cols; kx++, i += 2) {
+      const g = gx[kx]!;
       const re = dst[i]! * g;
       const im = dst[i + 1]! * g;
       dst[i] = re;
       dst[i + 1] = im;
-      e += re * re + im * im;
+      e[kx] = e[kx]! + (re * re + im * im);
     }
-    filtered += e * height * columnWeight(kx, width);
   }
+  let filtered = 0;
+  for (let kx = 0; kx < cols; kx++) filtered += e[kx]! * height * columnWeight(kx, width);
   const { sum, squares } = sumAndSquares(values, width * height);
   const out = rowsInverseReal({ width, height, cols, data: dst });
   return { filtered: out, energy: { total: width * height * squares, dc: sum * sum, filtered, filteredDc: sum * sum } };

@@ -16,6 +16,7 @@
  * A two-tone image of 0 and 255 (A3, A4) has y² = 255·y at every pixel, so Σy² = 255·Σy exactly:
  * its squares need no sums of their own (`ssimTwoTone`), the integers and so the result unchanged.
  */
+import { align16, kernel, reserve } from '../kernels/load.js';
 import type { Image8 } from '../types.js';
 
 const WIN = 7;
@@ -85,9 +86,45 @@ function referenceSums(ref: SsimReference): { x: Int32Array; xxc: Int32Array } {
  * Mean SSIM of two grey images of the same size; null when a side is below 7 pixels (skimage
  * refuses). SSIM of an image with itself is exactly 1 (every window's ratio is exactly 1 in
  * floating point), and is returned without the pass. Pass A2 as a `SsimReference` to compute its
- * window sums once for all the variants compared with it.
+ * window sums once for all the variants compared with it. Computed by the WebAssembly kernel
+ * (kernels/as/ssim.ts) when built, else by `ssimJs`; the same bits either way.
  */
 export function ssim(a: Image8 | SsimReference, b: Image8): number | null {
+  const k = kernel('ssim');
+  if (!k) return ssimJs(a, b);
+  const img = 'data' in a ? a : a.image;
+  if (img.channels !== 1 || b.channels !== 1) throw new Error('ssim compares grey images');
+  if (img.width !== b.width || img.height !== b.height) throw new Error(`ssim needs equal sizes (${img.width}×${img.height} vs ${b.width}×${b.height})`);
+  const { width, height } = img;
+  if (width < WIN || height < WIN) return null;
+  if (img.data === b.data) return 1;
+  const { c1, c2 } = constants();
+  // Layout: x and y (16 bytes of slack each), a zero row, the 5 column-sum arrays, a row of ratios.
+  const n = width * height;
+  const w16 = align16(width);
+  const cw = w16 + 16;
+  const iw = width - 2 * R;
+  const xAt = reserve(k, align16(n + 16) * 2 + w16 + 5 * cw * 4 + align16(iw + 3) * 8);
+  const yAt = xAt + align16(n + 16);
+  const zeroAt = yAt + align16(n + 16);
+  const colsAt = zeroAt + w16;
+  const rowAt = colsAt + 5 * cw * 4;
+  const mem = new Uint8Array(k.memory.buffer);
+  mem.set(img.data, xAt);
+  mem.set(b.data, yAt);
+  mem.fill(0, zeroAt, zeroAt + w16);
+  const two = k.exports.twoTone!(yAt, n) as number;
+  const sum = k.exports.ssimSum!(xAt, yAt, width, height, zeroAt, colsAt, cw, rowAt, c1, c2, two) as number;
+  return sum / (iw * (height - 2 * R));
+}
+
+/** SSIM's constants scaled to window sums: c1 = C1·N², c2 = C2·N(N−1). */
+function constants(): { c1: number; c2: number } {
+  return { c1: (0.01 * 255) ** 2 * AREA * AREA, c2: (0.03 * 255) ** 2 * AREA * (AREA - 1) };
+}
+
+/** `ssim` in TypeScript: the reference of the WebAssembly kernel, and its fallback. */
+export function ssimJs(a: Image8 | SsimReference, b: Image8): number | null {
   const ref = 'data' in a ? ssimReference(a) : a;
   const img = ref.image;
   if (img.channels !== 1 || b.channels !== 1) throw new Error('ssim compares grey images');
@@ -99,8 +136,7 @@ export function ssim(a: Image8 | SsimReference, b: Image8): number | null {
   // SSIM of a window (means X/N, sample variances (N·XX − X²)/(N(N−1)), …) is
   //   (2XY + c1)(2(N·XY − X·Y) + c2) / ((X² + Y² + c1)(N·XX − X² + N·YY − Y² + c2)),
   // c1 = C1·N², c2 = C2·N(N−1): every factor but the constants an exact integer, one division.
-  const c1 = (0.01 * 255) ** 2 * AREA * AREA;
-  const c2 = (0.03 * 255) ** 2 * AREA * (AREA - 1);
+  const { c1, c2 } = constants();
   const { x: RX, xxc: RXX } = referenceSums(ref);
   if (twoTone(b.data)) return ssimTwoTone(img, b, RX, RXX, c1, c2);
   const xd = img.data;

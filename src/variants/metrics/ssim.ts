@@ -99,24 +99,42 @@ export function ssim(a: Image8 | SsimReference, b: Image8): number | null {
   if (width < WIN || height < WIN) return null;
   if (img.data === b.data) return 1;
   const { c1, c2 } = constants();
-  // Layout: x and y (16 bytes of slack each), a zero row, the 5 column-sum arrays, a row of ratios.
+  // Layout: the reference's side (x, Σx, N·Σx² − (Σx)², kept while the same SsimReference
+  // comes back), then y, a zero row, the column sums and the ratios of a row's last windows.
+  // Images have 16 bytes of slack, window sums 16 bytes, column sums 16 columns.
   const n = width * height;
+  const iw = width - 2 * R;
+  const windows = iw * (height - 2 * R);
   const w16 = align16(width);
   const cw = w16 + 16;
-  const iw = width - 2 * R;
-  const xAt = reserve(k, align16(n + 16) * 2 + w16 + 5 * cw * 4 + align16(iw + 3) * 8);
-  const yAt = xAt + align16(n + 16);
-  const zeroAt = yAt + align16(n + 16);
+  const imageBytes = align16(n + 16);
+  const sumBytes = align16(windows * 4 + 16);
+  const xAt = reserve(k, 2 * imageBytes + 2 * sumBytes + w16 + 3 * cw * 4 + 32);
+  const rxAt = xAt + imageBytes;
+  const rxxAt = rxAt + sumBytes;
+  const yAt = rxxAt + sumBytes;
+  const zeroAt = yAt + imageBytes;
   const colsAt = zeroAt + w16;
-  const rowAt = colsAt + 5 * cw * 4;
+  const rowAt = colsAt + 3 * cw * 4;
   const mem = new Uint8Array(k.memory.buffer);
-  mem.set(img.data, xAt);
-  mem.set(b.data, yAt);
   mem.fill(0, zeroAt, zeroAt + w16);
+  if (kernelRef !== a) {
+    mem.set(img.data, xAt);
+    k.exports.referenceSums!(xAt, width, height, zeroAt, colsAt, cw, rxAt, rxxAt);
+    kernelRef = 'data' in a ? undefined : a;
+  }
+  mem.set(b.data, yAt);
   const two = k.exports.twoTone!(yAt, n) as number;
-  const sum = k.exports.ssimSum!(xAt, yAt, width, height, zeroAt, colsAt, cw, rowAt, c1, c2, two) as number;
-  return sum / (iw * (height - 2 * R));
+  const sum = k.exports.ssimSum!(xAt, yAt, width, height, zeroAt, colsAt, cw, rxAt, rxxAt, rowAt, c1, c2, two) as number;
+  return sum / windows;
 }
+
+/**
+ * The reference whose image and window sums the kernel's memory holds (one kernel instance per
+ * thread, so one per thread), computed by `referenceSums` of kernels/as/ssim.ts on its first
+ * comparison; an image passed as such is not kept.
+ */
+let kernelRef: SsimReference | undefined;
 
 /** SSIM's constants scaled to window sums: c1 = C1·N², c2 = C2·N(N−1). */
 function constants(): { c1: number; c2: number } {

@@ -78,6 +78,22 @@ describe('SSIM: wasm = TypeScript, bit for bit', () => {
     });
   }
 
+  it('references taking turns (the kernel keeps the last one): each its own', async () => {
+    const a = await photo('camera.png');
+    const small = noise(683, 97);
+    const refs = [ssimReference(a), ssimReference(small), ssimReference(map(a, (v) => 255 - v))];
+    const others = [blur(a), blur(small), map(a, (v) => (v > 100 ? 255 : 0))];
+    for (const order of [[0, 0, 1, 0, 2, 2, 0, 1, 1], [2, 1, 0, 2]]) {
+      for (const i of order) {
+        const ref = refs[i]!;
+        const b = others[i]!;
+        expect(Object.is(ssim(ref, b), ssimJs(ref, b))).toBe(true);
+        // An image in between (A1's region) is not kept: the reference after it is recomputed.
+        expect(Object.is(ssim(ref.image, others[i]!), ssimJs(ref.image, others[i]!))).toBe(true);
+      }
+    }
+  });
+
   it('below 7 pixels: null, as skimage refuses', () => {
     for (const [w, h] of [[6, 9], [9, 6], [1, 1], [3, 7]] as const) {
       const a = noise(w, h);

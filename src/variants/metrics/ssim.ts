@@ -15,6 +15,10 @@
  *
  * A two-tone image of 0 and 255 (A3, A4) has y² = 255·y at every pixel, so Σy² = 255·Σy exactly:
  * its squares need no sums of their own (`ssimTwoTone`), the integers and so the result unchanged.
+ *
+ * `ssim` runs the WebAssembly kernel (kernels/as/ssim.ts) when it is built: the same integers in
+ * SIMD lanes, the same floating-point operations per window, the ratios added in the same order,
+ * so the same bits; `ssimJs` is the TypeScript, its reference and the fallback.
  */
 import { align16, kernel, reserve } from '../kernels/load.js';
 import type { Image8 } from '../types.js';

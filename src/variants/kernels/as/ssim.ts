@@ -1,11 +1,13 @@
 // SSIM's windows (src/variants/metrics/ssim.ts, `ssimJs`): the 7-row column sums (of x and x²
 // for the reference's window sums, computed once; of y, y² and xy for each comparison) slide down
-// in i32x4 lanes, 16 columns a step from the bytes widened to i16x8; each window's 7-wide sums are
-// added from them in i32x4 lanes, and its ratio is computed in f64x2 lanes. Every sum and every integer factor of the ratio is an exact integer below 2^31 (49·255²·2
-// < 2^29), so it is the same integer as the JavaScript's, whatever the order of the additions;
-// the floating-point part, (A + c1)(B + c2) / ((C + c1)(D + c2)), is the JavaScript's operations
-// in its order. The ratios are added to the sum one by one, in the JavaScript's order (inside the
-// loop, where the additions' latency overlaps the next windows' work): the same bits.
+// in i32x4 lanes, 16 columns a step from the bytes widened to i16x8 (a − b and a + b of two bytes
+// fit i16; a² − b² = (a − b)(a + b)); each window's 7-wide sums are added from them in i32x4 lanes,
+// and its ratio is computed in f64x2 lanes. Every sum and every integer factor of the ratio is an
+// exact integer of magnitude at most 2·(49·255)² < 2^29, so it is the same integer as the
+// JavaScript's whatever the order of the additions, and i32 never wraps; the floating-point part,
+// (A + c1)(B + c2) / ((C + c1)(D + c2)), is the JavaScript's operations in its order. The ratios
+// are added to the sum one by one in the JavaScript's order (inside the loop, where the additions'
+// latency overlaps the next windows' work): the same bits.
 
 /** First free byte of the memory: the caller lays its buffers out from here. */
 export function base(): usize {

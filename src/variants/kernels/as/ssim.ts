@@ -1,8 +1,8 @@
 // SSIM's windows (src/variants/metrics/ssim.ts, `ssimJs`): the 7-row column sums (of x and x²
 // for the reference's window sums, computed once; of y, y² and xy for each comparison) slide down
-// in i32x4 lanes, 16 columns a step from the bytes widened to i16x8 (a − b and a + b of two bytes
-// fit i16; a² − b² = (a − b)(a + b)); each window's 7-wide sums are added from them in i32x4 lanes,
-// and its ratio is computed in f64x2 lanes. Every sum and every integer factor of the ratio is an
+// in i32x4 lanes (Σy in i16x8: at most 7·255, and 49·255 for a window), 16 columns a step from the
+// bytes widened to i16x8 (a − b and a + b of two bytes fit i16; a² − b² = (a − b)(a + b)); each
+// window's 7-wide sums are added from them in i32x4 (i16x8) lanes, and its ratio is computed in f64x2 lanes. Every sum and every integer factor of the ratio is an
 // exact integer of magnitude at most 2·(49·255)² < 2^29, so it is the same integer as the
 // JavaScript's whatever the order of the additions, and i32 never wraps; the floating-point part,
 // (A + c1)(B + c2) / ((C + c1)(D + c2)), is the JavaScript's operations in its order. The ratios
@@ -119,8 +119,8 @@ export function referenceSums(x: usize, width: i32, height: i32, zero: usize, co
 }
 
 /**
- * Column sums of y, y² (unless `squaresY` is false) and xy over the rows: add rows `inX`/`inY`,
- * remove rows `outX`/`outY` (all-zero rows when filling); as `slideX`.
+ * Column sums of y (i16), y² (unless `squaresY` is false) and xy (i32) over the rows: add rows
+ * `inX`/`inY`, remove rows `outX`/`outY` (all-zero rows when filling); as `slideX`.
  */
 // @ts-ignore: decorator
 @inline function slideY(inX: usize, inY: usize, outX: usize, outY: usize, width: i32, cols: usize, cwb: usize, squaresY: bool): void {
@@ -139,8 +139,7 @@ export function referenceSums(x: usize, width: i32, height: i32, zero: usize, co
     let u = i16x8.extend_low_i8x16_u(qi);
     let v = i16x8.extend_low_i8x16_u(qo);
     let d = i16x8.sub(u, v);
-    addTo(cy + o, i32x4.extend_low_i16x8_s(d));
-    addTo(cy + o + 16, i32x4.extend_high_i16x8_s(d));
+    v128.store(cy + (c << 1), i16x8.add(v128.load(cy + (c << 1)), d));
     if (squaresY) {
       const s = i16x8.add(u, v);
       addTo(cyy + o, i32x4.extmul_low_i16x8_s(d, s));
@@ -154,8 +153,7 @@ export function referenceSums(x: usize, width: i32, height: i32, zero: usize, co
     u = i16x8.extend_high_i8x16_u(qi);
     v = i16x8.extend_high_i8x16_u(qo);
     d = i16x8.sub(u, v);
-    addTo(cy + o + 32, i32x4.extend_low_i16x8_s(d));
-    addTo(cy + o + 48, i32x4.extend_high_i16x8_s(d));
+    v128.store(cy + (c << 1) + 16, i16x8.add(v128.load(cy + (c << 1) + 16), d));
     if (squaresY) {
       const s = i16x8.add(u, v);
       addTo(cyy + o + 32, i32x4.extmul_low_i16x8_s(d, s));
@@ -175,11 +173,50 @@ export function referenceSums(x: usize, width: i32, height: i32, zero: usize, co
   );
 }
 
+/** Sum of 7 consecutive i16x8 (columns c … c + 13 for windows c … c + 7). */
+// @ts-ignore: decorator
+@inline function win7h(p: usize): v128 {
+  return i16x8.add(
+    i16x8.add(i16x8.add(v128.load(p), v128.load(p + 2)), i16x8.add(v128.load(p + 4), v128.load(p + 6))),
+    i16x8.add(i16x8.add(v128.load(p + 8), v128.load(p + 10)), v128.load(p + 12)),
+  );
+}
+
+/** `sum` plus the ratios of windows xx … xx + 3 of a row (those below iw), in order; Y their Σy. */
+// @ts-ignore: decorator
+@inline function group(sum: f64, xx: i32, iw: i32, rx: usize, rxx: usize, cxy: usize, cyy: usize, Y: v128, row: usize, squaresY: bool, v49: v128, v12495: v128, k1: v128, k2: v128): f64 {
+  const o = (<usize>xx) << 2;
+  const X = v128.load(rx + o);
+  const XYs = win7(cxy + o);
+  const nYY = squaresY ? i32x4.mul(v49, win7(cyy + o)) : i32x4.mul(v12495, Y);
+  const XY = i32x4.mul(X, Y);
+  const Y2 = i32x4.mul(Y, Y);
+  const A = i32x4.add(XY, XY); // 2XY
+  const Bh = i32x4.sub(i32x4.mul(v49, XYs), XY);
+  const B = i32x4.add(Bh, Bh); // 2(N·XY − X·Y)
+  const C = i32x4.add(i32x4.mul(X, X), Y2); // X² + Y²
+  const D = i32x4.sub(i32x4.add(v128.load(rxx + o), nYY), Y2); // N·XX − X² + N·YY − Y²
+  const lo = ratio(A, B, C, D, k1, k2);
+  const hi = ratio(high(A), high(B), high(C), high(D), k1, k2);
+  if (xx + 4 <= iw) {
+    sum += f64x2.extract_lane(lo, 0);
+    sum += f64x2.extract_lane(lo, 1);
+    sum += f64x2.extract_lane(hi, 0);
+    sum += f64x2.extract_lane(hi, 1);
+  } else {
+    // The last 1–3 windows of the row (the lanes past them are not added).
+    v128.store(row, lo);
+    v128.store(row + 16, hi);
+    for (let i = 0; i < iw - xx; i++) sum += load<f64>(row + ((<usize>i) << 3));
+  }
+  return sum;
+}
+
 /**
  * The sum, in row-major order, of the SSIM ratios of the interior windows of x (the reference,
  * its window sums at rx, rxx from `referenceSums`) and y (width × height bytes, 16 bytes of slack
  * after each image). `zero`: width rounded up to 16 zero bytes; `cols`: 3 arrays of `cw` i32
- * (cw ≥ width rounded up to 16, + 16); `row`: 4 f64. `twoToneY`: y holds only 0 and 255, so
+ * (cw ≥ width rounded up to 16, + 16; Σy's i16 use half of the first); `row`: 4 f64. `twoToneY`: y holds only 0 and 255, so
  * Σy² = 255·Σy (the same integer; fewer sums).
  */
 export function ssimSum(x: usize, y: usize, width: i32, height: i32, zero: usize, cols: usize, cw: i32, rx: usize, rxx: usize, row: usize, c1: f64, c2: f64, twoToneY: i32): f64 {
@@ -200,7 +237,6 @@ export function ssimSum(x: usize, y: usize, width: i32, height: i32, zero: usize
   const v12495 = i32x4.splat(49 * 255);
   const k1 = f64x2.splat(c1);
   const k2 = f64x2.splat(c2);
-  const full = iw & ~3;
   let sum: f64 = 0;
   for (let yy = 0; yy < ih; yy++) {
     if (yy > 0) {
@@ -210,32 +246,11 @@ export function ssimSum(x: usize, y: usize, width: i32, height: i32, zero: usize
       else slideY(x + oin, y + oin, x + oout, y + oout, width, cols, cwb, false);
     }
     const ro = (<usize>(yy * iw)) << 2;
-    for (let xx = 0; xx < iw; xx += 4) {
-      const o = (<usize>xx) << 2;
-      const X = v128.load(rx + ro + o);
-      const Y = win7(cy + o);
-      const XYs = win7(cxy + o);
-      const nYY = squaresY ? i32x4.mul(v49, win7(cyy + o)) : i32x4.mul(v12495, Y);
-      const XY = i32x4.mul(X, Y);
-      const Y2 = i32x4.mul(Y, Y);
-      const A = i32x4.add(XY, XY); // 2XY
-      const Bh = i32x4.sub(i32x4.mul(v49, XYs), XY);
-      const B = i32x4.add(Bh, Bh); // 2(N·XY − X·Y)
-      const C = i32x4.add(i32x4.mul(X, X), Y2); // X² + Y²
-      const D = i32x4.sub(i32x4.add(v128.load(rxx + ro + o), nYY), Y2); // N·XX − X² + N·YY − Y²
-      const lo = ratio(A, B, C, D, k1, k2);
-      const hi = ratio(high(A), high(B), high(C), high(D), k1, k2);
-      if (xx + 4 <= iw) {
-        sum += f64x2.extract_lane(lo, 0);
-        sum += f64x2.extract_lane(lo, 1);
-        sum += f64x2.extract_lane(hi, 0);
-        sum += f64x2.extract_lane(hi, 1);
-      } else {
-        // The last 1–3 windows of the row (the lanes past them are not added).
-        v128.store(row, lo);
-        v128.store(row + 16, hi);
-        for (let i = 0; i < iw - xx; i++) sum += load<f64>(row + ((<usize>i) << 3));
-      }
+    // 8 windows a step: their Σy in one i16x8, the rest in two groups of 4.
+    for (let x8 = 0; x8 < iw; x8 += 8) {
+      const Y8 = win7h(cy + ((<usize>x8) << 1));
+      sum = group(sum, x8, iw, rx + ro, rxx + ro, cxy, cyy, i32x4.extend_low_i16x8_s(Y8), row, squaresY, v49, v12495, k1, k2);
+      if (x8 + 4 < iw) sum = group(sum, x8 + 4, iw, rx + ro, rxx + ro, cxy, cyy, i32x4.extend_high_i16x8_s(Y8), row, squaresY, v49, v12495, k1, k2);
     }
   }
   return sum;

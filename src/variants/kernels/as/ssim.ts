@@ -1,13 +1,14 @@
-// SSIM's windows (src/variants/metrics/ssim.ts, `ssimJs`): the 7-row column sums (of x and x²
-// for the reference's window sums, computed once; of y, y² and xy for each comparison) slide down
-// in i32x4 lanes (Σy in i16x8: at most 7·255, and 49·255 for a window), 16 columns a step from the
+// SSIM's windows (src/variants/metrics/ssim.ts, `ssimJs`): the 7-row column sums (of x and x² for
+// the reference's window sums, computed once; of y, y² and xy for each comparison) slide down in
+// i32x4 lanes (Σy in i16x8: at most 7·255, and 49·255 for a window), 16 columns a step from the
 // bytes widened to i16x8 (a − b and a + b of two bytes fit i16; a² − b² = (a − b)(a + b)); each
-// window's 7-wide sums are added from them in i32x4 (i16x8) lanes, and its ratio is computed in f64x2 lanes. Every sum and every integer factor of the ratio is an
-// exact integer of magnitude at most 2·(49·255)² < 2^29, so it is the same integer as the
-// JavaScript's whatever the order of the additions, and i32 never wraps; the floating-point part,
-// (A + c1)(B + c2) / ((C + c1)(D + c2)), is the JavaScript's operations in its order. The ratios
-// are added to the sum one by one in the JavaScript's order (inside the loop, where the additions'
-// latency overlaps the next windows' work): the same bits.
+// window's 7-wide sums are added from them in i32x4 (i16x8) lanes, and its ratio is computed in
+// f64x2 lanes. Every sum and every integer factor of the ratio is an exact integer of magnitude at
+// most 2·(49·255)² < 2^29, so it is the same integer as the JavaScript's whatever the order of the
+// additions, and i32 never wraps; the floating-point part, (A + c1)(B + c2) / ((C + c1)(D + c2)),
+// is the JavaScript's operations in its order. The ratios are added to the sum one by one in the
+// JavaScript's order (inside the loop, where the additions' latency overlaps the next windows'
+// work): the same bits.
 
 /** First free byte of the memory: the caller lays its buffers out from here. */
 export function base(): usize {
@@ -213,11 +214,11 @@ export function referenceSums(x: usize, width: i32, height: i32, zero: usize, co
 }
 
 /**
- * The sum, in row-major order, of the SSIM ratios of the interior windows of x (the reference,
- * its window sums at rx, rxx from `referenceSums`) and y (width × height bytes, 16 bytes of slack
- * after each image). `zero`: width rounded up to 16 zero bytes; `cols`: 3 arrays of `cw` i32
- * (cw ≥ width rounded up to 16, + 16; Σy's i16 use half of the first); `row`: 4 f64. `twoToneY`: y holds only 0 and 255, so
- * Σy² = 255·Σy (the same integer; fewer sums).
+ * The sum, in row-major order, of the SSIM ratios of the interior windows of x (the reference, its
+ * window sums at rx, rxx from `referenceSums`) and y (width × height bytes, 16 bytes of slack
+ * after each image). `zero`: width rounded up to 16 zero bytes; `cols`: 3 arrays of `cw` i32 (cw ≥
+ * width rounded up to 16, + 16; Σy's i16 use half of the first); `row`: 4 f64. `twoToneY`: y holds
+ * only 0 and 255, so Σy² = 255·Σy (the same integer; fewer sums).
  */
 export function ssimSum(x: usize, y: usize, width: i32, height: i32, zero: usize, cols: usize, cw: i32, rx: usize, rxx: usize, row: usize, c1: f64, c2: f64, twoToneY: i32): f64 {
   const w = <usize>width;

@@ -15,7 +15,12 @@
  *
  * A two-tone image of 0 and 255 (A3, A4) has y² = 255·y at every pixel, so Σy² = 255·Σy exactly:
  * its squares need no sums of their own (`ssimTwoTone`), the integers and so the result unchanged.
+ *
+ * `ssim` runs the WebAssembly kernel (kernels/as/ssim.ts) when it is built: the same integers in
+ * SIMD lanes, the same floating-point operations per window, the ratios added in the same order,
+ * so the same bits; `ssimJs` is the TypeScript, its reference and the fallback.
  */
+import { align16, kernel, reserve } from '../kernels/load.js';
 import type { Image8 } from '../types.js';
 
 const WIN = 7;
@@ -85,9 +90,63 @@ function referenceSums(ref: SsimReference): { x: Int32Array; xxc: Int32Array } {
  * Mean SSIM of two grey images of the same size; null when a side is below 7 pixels (skimage
  * refuses). SSIM of an image with itself is exactly 1 (every window's ratio is exactly 1 in
  * floating point), and is returned without the pass. Pass A2 as a `SsimReference` to compute its
- * window sums once for all the variants compared with it.
+ * window sums once for all the variants compared with it. Computed by the WebAssembly kernel
+ * (kernels/as/ssim.ts) when built, else by `ssimJs`; the same bits either way.
  */
 export function ssim(a: Image8 | SsimReference, b: Image8): number | null {
+  const k = kernel('ssim');
+  if (!k) return ssimJs(a, b);
+  const img = 'data' in a ? a : a.image;
+  if (img.channels !== 1 || b.channels !== 1) throw new Error('ssim compares grey images');
+  if (img.width !== b.width || img.height !== b.height) throw new Error(`ssim needs equal sizes (${img.width}×${img.height} vs ${b.width}×${b.height})`);
+  const { width, height } = img;
+  if (width < WIN || height < WIN) return null;
+  if (img.data === b.data) return 1;
+  const { c1, c2 } = constants();
+  // Layout: the reference's side (x, Σx, N·Σx² − (Σx)², kept while the same SsimReference
+  // comes back), then y, a zero row, the column sums and the ratios of a row's last windows.
+  // Images have 16 bytes of slack, window sums 16 bytes, column sums 16 columns.
+  const n = width * height;
+  const iw = width - 2 * R;
+  const windows = iw * (height - 2 * R);
+  const w16 = align16(width);
+  const cw = w16 + 16;
+  const imageBytes = align16(n + 16);
+  const sumBytes = align16(windows * 4 + 16);
+  const xAt = reserve(k, 2 * imageBytes + 2 * sumBytes + w16 + 3 * cw * 4 + 32);
+  const rxAt = xAt + imageBytes;
+  const rxxAt = rxAt + sumBytes;
+  const yAt = rxxAt + sumBytes;
+  const zeroAt = yAt + imageBytes;
+  const colsAt = zeroAt + w16;
+  const rowAt = colsAt + 3 * cw * 4;
+  const mem = new Uint8Array(k.memory.buffer);
+  mem.fill(0, zeroAt, zeroAt + w16);
+  if (kernelRef !== a) {
+    mem.set(img.data, xAt);
+    k.exports.referenceSums!(xAt, width, height, zeroAt, colsAt, cw, rxAt, rxxAt);
+    kernelRef = 'data' in a ? undefined : a;
+  }
+  mem.set(b.data, yAt);
+  const two = k.exports.twoTone!(yAt, n) as number;
+  const sum = k.exports.ssimSum!(xAt, yAt, width, height, zeroAt, colsAt, cw, rxAt, rxxAt, rowAt, c1, c2, two) as number;
+  return sum / windows;
+}
+
+/**
+ * The reference whose image and window sums the kernel's memory holds (one kernel instance per
+ * thread, so one per thread), computed by `referenceSums` of kernels/as/ssim.ts on its first
+ * comparison; an image passed as such is not kept.
+ */
+let kernelRef: SsimReference | undefined;
+
+/** SSIM's constants scaled to window sums: c1 = C1·N², c2 = C2·N(N−1). */
+function constants(): { c1: number; c2: number } {
+  return { c1: (0.01 * 255) ** 2 * AREA * AREA, c2: (0.03 * 255) ** 2 * AREA * (AREA - 1) };
+}
+
+/** `ssim` in TypeScript: the reference of the WebAssembly kernel, and its fallback. */
+export function ssimJs(a: Image8 | SsimReference, b: Image8): number | null {
   const ref = 'data' in a ? ssimReference(a) : a;
   const img = ref.image;
   if (img.channels !== 1 || b.channels !== 1) throw new Error('ssim compares grey images');
@@ -99,8 +158,7 @@ export function ssim(a: Image8 | SsimReference, b: Image8): number | null {
   // SSIM of a window (means X/N, sample variances (N·XX − X²)/(N(N−1)), …) is
   //   (2XY + c1)(2(N·XY − X·Y) + c2) / ((X² + Y² + c1)(N·XX − X² + N·YY − Y² + c2)),
   // c1 = C1·N², c2 = C2·N(N−1): every factor but the constants an exact integer, one division.
-  const c1 = (0.01 * 255) ** 2 * AREA * AREA;
-  const c2 = (0.03 * 255) ** 2 * AREA * (AREA - 1);
+  const { c1, c2 } = constants();
   const { x: RX, xxc: RXX } = referenceSums(ref);
   if (twoTone(b.data)) return ssimTwoTone(img, b, RX, RXX, c1, c2);
   const xd = img.data;

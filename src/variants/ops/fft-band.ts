@@ -8,7 +8,8 @@
  * `count` outputs k0 … k0 + count − 1 by the same convolution, which then needs M ≥ n + count − 1
  * only: for n = 614 and the 63 frequencies −31 … 31, 1024 instead of 2048, half the work. Powers of
  * two keep fft.ts's plain FFT. Same values as the full transforms up to rounding (~1e-13
- * relative); test/variants/ops/fft.test.ts compares.
+ * relative); test/variants/ops/fft.test.ts compares. `rowsBand` and `bandEnergy`'s column
+ * transforms run in the WebAssembly kernel (fft-kernel.ts) when it is built, with the same bits.
  */
 import FFT from 'fft.js';
 import { columnWeight, fft2FromRows, fftfreq, rowsReal, type Spectrum } from './fft.js';

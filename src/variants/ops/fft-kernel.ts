@@ -91,7 +91,7 @@ export function rowsForwardKernel(values: ArrayLike<number>, width: number, heig
   const base = reserve(k, L.size);
   const P = writePlan(k, base);
   zeros(k, base + zero, width * 8);
-  if (u8) new Uint8Array(k.memory.buffer, base + vals, width * height).set(values as Uint8Array);
+  if (u8) new Uint8Array(k.memory.buffer, base + vals, width * height).set((values as Uint8Array).subarray(0, width * height));
   else {
     const dst = new Float64Array(k.memory.buffer, base + vals, width * height);
     if (ArrayBuffer.isView(values)) dst.set((values as unknown as Float64Array).subarray(0, width * height));

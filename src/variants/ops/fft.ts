@@ -6,6 +6,10 @@
  *
  * The 2-D transform of a real image keeps the non-negative column frequencies only (Hermitian
  * symmetry): `Spectrum.data` is height × (floor(width/2) + 1) complex values, row-major.
+ *
+ * The row and column passes run in a WebAssembly kernel (fft-kernel.ts) when it is built, with
+ * the same bits; the TypeScript loops (`rowsRealJs`, `rowsInverseRealJs`, `columnPassJs`) are its
+ * reference and the fallback.
  */
 import FFT from 'fft.js';
 import { columnsKernel, fftParts, identityParts, rowsForwardKernel, rowsInverseKernel, type PlanParts } from './fft-kernel.js';

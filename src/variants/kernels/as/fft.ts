@@ -31,12 +31,30 @@ export function base(): usize {
   return v128.load64_splat(p);
 }
 
-/** fft.js `_transform4` (+ `_singleTransform2/4`): out ← FFT(data), size = 2m doubles; inv = 0 forward, 1 inverse (unscaled). */
-function transform4(out: usize, data: usize, size: i32, width: i32, table: usize, bitrev: usize, inv: i32): void {
+// fft.js multiplies by inv = ±1 (`inv * table[k + 1]`, `inv * (MBr − MDr)`): x·1 = x and
+// x·(−1) = −x exactly (signed zeros included), so the forward transform skips the product and
+// the inverse one negates.
+@inline function sgn(inv: bool, x: v128): v128 {
+  return inv ? f64x2.neg(x) : x;
+}
+@inline function sgn1(inv: bool, x: f64): f64 {
+  return inv ? -x : x;
+}
+
+/** fft.js `transform` without the scaling: out ← FFT(data), size = 2m doubles. */
+function transformForward(out: usize, data: usize, size: i32, width: i32, table: usize, bitrev: usize): void {
+  transform4(out, data, size, width, table, bitrev, false);
+}
+
+/** fft.js `inverseTransform` before its division by m. */
+function transformInverse(out: usize, data: usize, size: i32, width: i32, table: usize, bitrev: usize): void {
+  transform4(out, data, size, width, table, bitrev, true);
+}
+
+/** fft.js `_transform4` (+ `_singleTransform2/4`): out ← FFT(data), size = 2m doubles; inv: fft.js's `_inv`. */
+@inline function transform4(out: usize, data: usize, size: i32, width: i32, table: usize, bitrev: usize, inv: bool): void {
   let step = 1 << width;
   let len = (size / step) << 1;
-  const sinv: f64 = inv ? -1 : 1;
-  const vinv = f64x2.splat(sinv);
   if (len == 4) {
     for (let outOff = 0, t = 0; outOff < size; outOff += len, t++) {
       const off = load<i32>(bitrev + ((<usize>t) << 2));
@@ -75,8 +93,8 @@ function transform4(out: usize, data: usize, size: i32, width: i32, table: usize
       const T1i = f64x2.sub(Ai, Ci);
       const T2r = f64x2.add(Br, Dr);
       const T2i = f64x2.add(Bi, Di);
-      const T3r = f64x2.mul(vinv, f64x2.sub(Br, Dr));
-      const T3i = f64x2.mul(vinv, f64x2.sub(Bi, Di));
+      const T3r = sgn(inv, f64x2.sub(Br, Dr));
+      const T3i = sgn(inv, f64x2.sub(Bi, Di));
       const q = out + ((<usize>outOff) << 4);
       v128.store(q, f64x2.add(T0r, T2r));
       v128.store(q, f64x2.add(T0i, T2i), 16);
@@ -111,15 +129,15 @@ function transform4(out: usize, data: usize, size: i32, width: i32, table: usize
         const tc = table + ((<usize>(2 * k)) << 3);
         const td = table + ((<usize>(3 * k)) << 3);
         const tableBr = sp(tb);
-        const tableBi = f64x2.splat(sinv * load<f64>(tb, 8));
+        const tableBi = f64x2.splat(sgn1(inv, load<f64>(tb, 8)));
         const MBr = f64x2.sub(f64x2.mul(Br, tableBr), f64x2.mul(Bi, tableBi));
         const MBi = f64x2.add(f64x2.mul(Br, tableBi), f64x2.mul(Bi, tableBr));
         const tableCr = sp(tc);
-        const tableCi = f64x2.splat(sinv * load<f64>(tc, 8));
+        const tableCi = f64x2.splat(sgn1(inv, load<f64>(tc, 8)));
         const MCr = f64x2.sub(f64x2.mul(Cr, tableCr), f64x2.mul(Ci, tableCi));
         const MCi = f64x2.add(f64x2.mul(Cr, tableCi), f64x2.mul(Ci, tableCr));
         const tableDr = sp(td);
-        const tableDi = f64x2.splat(sinv * load<f64>(td, 8));
+        const tableDi = f64x2.splat(sgn1(inv, load<f64>(td, 8)));
         const MDr = f64x2.sub(f64x2.mul(Dr, tableDr), f64x2.mul(Di, tableDi));
         const MDi = f64x2.add(f64x2.mul(Dr, tableDi), f64x2.mul(Di, tableDr));
         const T0r = f64x2.add(Ar, MCr);
@@ -128,8 +146,8 @@ function transform4(out: usize, data: usize, size: i32, width: i32, table: usize
         const T1i = f64x2.sub(Ai, MCi);
         const T2r = f64x2.add(MBr, MDr);
         const T2i = f64x2.add(MBi, MDi);
-        const T3r = f64x2.mul(vinv, f64x2.sub(MBr, MDr));
-        const T3i = f64x2.mul(vinv, f64x2.sub(MBi, MDi));
+        const T3r = sgn(inv, f64x2.sub(MBr, MDr));
+        const T3i = sgn(inv, f64x2.sub(MBi, MDi));
         v128.store(pa, f64x2.add(T0r, T2r));
         v128.store(pa, f64x2.add(T0i, T2i), 16);
         v128.store(pb, f64x2.add(T1r, T3i));
@@ -146,7 +164,8 @@ function transform4(out: usize, data: usize, size: i32, width: i32, table: usize
 /** fft.js `transform` (inv 0) or `inverseTransform` (inv 1: then every value / m) of length m. */
 function fftm(P: usize, out: usize, data: usize, inv: i32): void {
   const m = fld(P, 4);
-  transform4(out, data, 2 * m, fld(P, 20), ptr(P, 12), ptr(P, 16), inv);
+  if (inv) transformInverse(out, data, 2 * m, fld(P, 20), ptr(P, 12), ptr(P, 16));
+  else transformForward(out, data, 2 * m, fld(P, 20), ptr(P, 12), ptr(P, 16));
   if (inv) {
     const d = f64x2.splat(<f64>m);
     const end = out + ((<usize>m) << 5);

@@ -167,9 +167,10 @@ function fftm(P: usize, out: usize, data: usize, inv: i32): void {
   if (inv) transformInverse(out, data, 2 * m, fld(P, 20), ptr(P, 12), ptr(P, 16));
   else transformForward(out, data, 2 * m, fld(P, 20), ptr(P, 12), ptr(P, 16));
   if (inv) {
-    const d = f64x2.splat(<f64>m);
+    // x / m = x · (1/m) exactly for a power of two m (the same real value, rounded once)
+    const d = f64x2.splat(1 / <f64>m);
     const end = out + ((<usize>m) << 5);
-    for (let p = out; p < end; p += 16) v128.store(p, f64x2.div(v128.load(p), d));
+    for (let p = out; p < end; p += 16) v128.store(p, f64x2.mul(v128.load(p), d));
   }
 }
 
@@ -244,9 +245,6 @@ function dft(P: usize, out: usize, input: usize, inv: i32): void {
   }
 }
 
-@inline function value(p: usize, x: i32, u8: i32): f64 {
-  return u8 ? <f64>load<u8>(p + <usize>x) : load<f64>(p + ((<usize>x) << 3));
-}
 
 /**
  * fft.ts `rowsReal` (band 0) or fft-band.ts `rowsBand` (band 1, P a chirp plan of 2·cols − 1
@@ -256,16 +254,27 @@ function dft(P: usize, out: usize, input: usize, inv: i32): void {
  */
 export function rowsForward(P: usize, band: i32, values: usize, u8: i32, width: i32, height: i32, cols: i32, data: usize, z: usize, Z: usize, zero: usize): void {
   const rowBytes = (<usize>width) << (u8 ? 0 : 3);
-  const half = f64x2.splat(2);
+  // x / 2 = x · 0.5 exactly (the same real value, rounded once)
+  const half = f64x2.splat(0.5);
   for (let y = 0; y < height; y += 4) {
     const r0 = values + (<usize>y) * rowBytes;
     const r1 = y + 1 < height ? r0 + rowBytes : zero;
     const r2 = y + 2 < height ? r0 + 2 * rowBytes : zero;
     const r3 = y + 3 < height ? r0 + 3 * rowBytes : zero;
-    for (let x = 0; x < width; x++) {
-      const q = z + ((<usize>x) << 5);
-      v128.store(q, f64x2.replace_lane(f64x2.splat(value(r0, x, u8)), 1, value(r2, x, u8)));
-      v128.store(q, f64x2.replace_lane(f64x2.splat(value(r1, x, u8)), 1, value(r3, x, u8)), 16);
+    if (u8) {
+      for (let x = 0; x < width; x++) {
+        const q = z + ((<usize>x) << 5);
+        const u = <usize>x;
+        v128.store(q, f64x2.replace_lane(f64x2.splat(<f64>load<u8>(r0 + u)), 1, <f64>load<u8>(r2 + u)));
+        v128.store(q, f64x2.replace_lane(f64x2.splat(<f64>load<u8>(r1 + u)), 1, <f64>load<u8>(r3 + u)), 16);
+      }
+    } else {
+      for (let x = 0; x < width; x++) {
+        const q = z + ((<usize>x) << 5);
+        const u = (<usize>x) << 3;
+        v128.store(q, f64x2.replace_lane(v128.load64_splat(r0 + u), 1, load<f64>(r2 + u)));
+        v128.store(q, f64x2.replace_lane(v128.load64_splat(r1 + u), 1, load<f64>(r3 + u)), 16);
+      }
     }
     if (band) chirp(P, Z, z, 1);
     else dft(P, Z, z, 0);
@@ -275,17 +284,17 @@ export function rowsForward(P: usize, band: i32, values: usize, u8: i32, width: 
     const o3 = o2 + ((<usize>cols) << 4);
     for (let k = 0; k < cols; k++) {
       const p = band ? k + cols - 1 : k;
-      const j = band ? cols - 1 - k : (width - k) % width;
+      const j = band ? cols - 1 - k : k == 0 ? 0 : width - k; // (width − k) mod width
       const pz = Z + ((<usize>p) << 5);
       const pj = Z + ((<usize>j) << 5);
       const zr = v128.load(pz);
       const zi = v128.load(pz, 16);
       const cr = v128.load(pj);
       const ci = f64x2.neg(v128.load(pj, 16));
-      const Xr = f64x2.div(f64x2.add(zr, cr), half);
-      const Xi = f64x2.div(f64x2.add(zi, ci), half);
-      const Yr = f64x2.div(f64x2.sub(zi, ci), half);
-      const Yi = f64x2.div(f64x2.neg(f64x2.sub(zr, cr)), half);
+      const Xr = f64x2.mul(f64x2.add(zr, cr), half);
+      const Xi = f64x2.mul(f64x2.add(zi, ci), half);
+      const Yr = f64x2.mul(f64x2.sub(zi, ci), half);
+      const Yi = f64x2.mul(f64x2.neg(f64x2.sub(zr, cr)), half);
       const ko = (<usize>k) << 4;
       v128.store(o0 + ko, v128.shuffle<f64>(Xr, Xi, 0, 2));
       if (y + 1 < height) v128.store(o1 + ko, v128.shuffle<f64>(Yr, Yi, 0, 2));

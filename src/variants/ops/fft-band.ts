@@ -8,10 +8,12 @@
  * `count` outputs k0 … k0 + count − 1 by the same convolution, which then needs M ≥ n + count − 1
  * only: for n = 614 and the 63 frequencies −31 … 31, 1024 instead of 2048, half the work. Powers of
  * two keep fft.ts's plain FFT. Same values as the full transforms up to rounding (~1e-13
- * relative); test/variants/ops/fft.test.ts compares.
+ * relative); test/variants/ops/fft.test.ts compares. `rowsBand` and `bandEnergy`'s column
+ * transforms run in the WebAssembly kernel (fft-kernel.ts) when it is built, with the same bits.
  */
 import FFT from 'fft.js';
 import { columnWeight, fft2FromRows, fftfreq, rowsReal, type Spectrum } from './fft.js';
+import { columnsKernel, fftParts, rowsForwardKernel, type PlanParts } from './fft-kernel.js';
 
 /** The DFT outputs k0 … k0 + count − 1 (k taken mod n) of a complex sequence of length n. */
 export interface BandDft {
@@ -20,6 +22,8 @@ export interface BandDft {
   count: number;
   /** `out` (2·count, interleaved) ← outputs k0 … k0 + count − 1 of `input` (2·n); unscaled. */
   forward(out: Float64Array, input: Float64Array): void;
+  /** The plan's tables, for the WebAssembly kernel (fft-kernel.ts). */
+  parts: PlanParts;
 }
 
 function pow2AtLeast(n: number): number {
@@ -98,6 +102,7 @@ export function bandDft(n: number, k0: number, count: number): BandDft {
         out[2 * t + 1] = cr * wi + ci * wr;
       }
     },
+    parts: { kind: 2, n, ...fftParts(f), wn, B, wk, count, shift: n - 1 },
   };
   if (plans.size >= MAX_PLANS) plans.clear();
   plans.set(key, plan);
@@ -111,6 +116,13 @@ export function bandDft(n: number, k0: number, count: number): BandDft {
 export function rowsBand(values: ArrayLike<number>, width: number, height: number, keep: number): Spectrum {
   const K = Math.min(Math.floor(width / 2) + 1, keep);
   if (!bandPays(width, 2 * K - 1)) return rowsReal(values, width, height, K);
+  const plan = bandDft(width, -(K - 1), 2 * K - 1);
+  const data = rowsForwardKernel(values, width, height, K, plan.parts, true);
+  return data ? { width, height, cols: K, data } : rowsBandJs(values, width, height, K);
+}
+
+/** `rowsBand` in TypeScript, for a width where the band pays (`bandPays(width, 2·K − 1)`): the reference of the WebAssembly kernel. */
+export function rowsBandJs(values: ArrayLike<number>, width: number, height: number, K: number): Spectrum {
   const plan = bandDft(width, -(K - 1), 2 * K - 1);
   const data = new Float64Array(height * K * 2);
   const z = new Float64Array(2 * width);
@@ -165,15 +177,21 @@ export function bandEnergy(rows: Spectrum, cols: number, below: number, above: n
     return sum;
   }
   const plan = bandDft(height, -below, count);
-  const c = new Float64Array(2 * height);
-  const C = new Float64Array(2 * count);
   const stride = rows.cols;
+  // The column transforms by the WebAssembly kernel (all columns at once) when built; the sum
+  // stays here, in the same order either way.
+  const all = columnsKernel(rows.data, stride, height, cols, 'band', plan.parts);
+  const c = new Float64Array(2 * height);
+  let C: Float64Array = new Float64Array(2 * count);
   for (let kx = 0; kx < cols; kx++) {
-    for (let y = 0; y < height; y++) {
-      c[2 * y] = rows.data[(y * stride + kx) * 2]!;
-      c[2 * y + 1] = rows.data[(y * stride + kx) * 2 + 1]!;
+    if (all) C = all.subarray(kx * count * 2, (kx + 1) * count * 2);
+    else {
+      for (let y = 0; y < height; y++) {
+        c[2 * y] = rows.data[(y * stride + kx) * 2]!;
+        c[2 * y + 1] = rows.data[(y * stride + kx) * 2 + 1]!;
+      }
+      plan.forward(C, c);
     }
-    plan.forward(C, c);
     for (let t = 0; t < count; t++) {
       const ky = t - below;
       if (!keep(ky < 0 ? ky + height : ky, kx)) continue;

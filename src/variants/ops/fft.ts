@@ -6,14 +6,21 @@
  *
  * The 2-D transform of a real image keeps the non-negative column frequencies only (Hermitian
  * symmetry): `Spectrum.data` is height × (floor(width/2) + 1) complex values, row-major.
+ *
+ * The row and column passes run in a WebAssembly kernel (fft-kernel.ts) when it is built, with
+ * the same bits; the TypeScript loops (`rowsRealJs`, `rowsInverseRealJs`, `columnPassJs`) are its
+ * reference and the fallback.
  */
 import FFT from 'fft.js';
+import { columnsKernel, fftParts, identityParts, rowsForwardKernel, rowsInverseKernel, type PlanParts } from './fft-kernel.js';
 
 /** A 1-D DFT of one length: forward (no scaling) and inverse (scaled by 1/n), out-of-place. */
 export interface Dft {
   n: number;
   forward(out: Float64Array, input: Float64Array): void;
   inverse(out: Float64Array, input: Float64Array): void;
+  /** The plan's tables, for the WebAssembly kernel (fft-kernel.ts). */
+  parts: PlanParts;
 }
 
 function pow2Dft(n: number): Dft {
@@ -22,6 +29,7 @@ function pow2Dft(n: number): Dft {
     n,
     forward: (out, input) => f.transform(out, input),
     inverse: (out, input) => f.inverseTransform(out, input),
+    parts: { kind: 1, n, ...fftParts(f), wn: new Float64Array(0), B: new Float64Array(0), wk: new Float64Array(0), count: n, shift: 0 },
   };
 }
 
@@ -87,6 +95,7 @@ function bluesteinDft(n: number): Dft {
       forward(out, input, -1);
       for (let k = 0; k < 2 * n; k++) out[k] = out[k]! / n;
     },
+    parts: { kind: 2, n, ...fftParts(f), wn: w, B, wk: w, count: n, shift: 0 },
   };
 }
 
@@ -94,6 +103,7 @@ const identity: Dft = {
   n: 1,
   forward: (out, input) => out.set(input.subarray(0, 2)),
   inverse: (out, input) => out.set(input.subarray(0, 2)),
+  parts: identityParts,
 };
 
 const plans = new Map<number, Dft>();
@@ -171,6 +181,12 @@ export function fft2FromRows(rows: Spectrum, keepCols: number): Spectrum {
  */
 export function rowsReal(values: ArrayLike<number>, width: number, height: number, keepCols?: number): Spectrum {
   const cols = Math.min(Math.floor(width / 2) + 1, keepCols ?? Infinity);
+  const data = rowsForwardKernel(values, width, height, cols, dft(width).parts, false);
+  return data ? { width, height, cols, data } : rowsRealJs(values, width, height, cols);
+}
+
+/** `rowsReal` in TypeScript (`cols` columns): the reference of the WebAssembly kernel. */
+export function rowsRealJs(values: ArrayLike<number>, width: number, height: number, cols: number): Spectrum {
   const data = new Float64Array(height * cols * 2);
   const row = dft(width);
   const z = new Float64Array(2 * width);
@@ -203,6 +219,11 @@ export function rowsReal(values: ArrayLike<number>, width: number, height: numbe
 }
 
 function columnPass(data: Float64Array, cols: number, height: number, direction: 'forward' | 'inverse'): void {
+  if (!columnsKernel(data, cols, height, cols, direction, dft(height).parts)) columnPassJs(data, cols, height, direction);
+}
+
+/** The column DFTs of a half spectrum (in place) in TypeScript: the reference of the WebAssembly kernel. */
+export function columnPassJs(data: Float64Array, cols: number, height: number, direction: 'forward' | 'inverse'): void {
   const col = dft(height);
   const c = new Float64Array(2 * height);
   const C = new Float64Array(2 * height);
@@ -232,6 +253,11 @@ export function ifft2Real(spec: Spectrum): Float64Array {
 
 /** The row pass of `ifft2Real` only: rows of a half spectrum (columns already spatial) back to real values. */
 export function rowsInverseReal(spec: Spectrum): Float64Array {
+  return rowsInverseKernel(spec, dft(spec.width).parts) ?? rowsInverseRealJs(spec);
+}
+
+/** `rowsInverseReal` in TypeScript: the reference of the WebAssembly kernel. */
+export function rowsInverseRealJs(spec: Spectrum): Float64Array {
   const { width, height, cols, data } = spec;
   const half = Math.floor(width / 2) + 1;
   const out = new Float64Array(width * height);

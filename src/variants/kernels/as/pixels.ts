@@ -191,28 +191,22 @@ export function sums(src: usize, n: i32, out: usize): void {
   store<i64>(out + 8, sq);
 }
 
-/** out[i] = min(255, max(0, floor(src[i] + 0.5))) of n f64 (NaN → 0, as a Uint8Array stores it). */
+/**
+ * out[i] = min(255, max(0, floor(src[i] + 0.5))) of n f64 (NaN → 0, as a Uint8Array stores it).
+ * The clamp is done by the saturating conversions: trunc_sat to i32 (NaN → 0, ±∞ → the i32
+ * limits), then the saturating narrowings to i16 and to u8 — the same bytes as clamping first.
+ */
 export function roundClip(src: usize, out: usize, n: i32): void {
   const half = f64x2.splat(0.5);
-  const zero = f64x2.splat(0);
-  const top = f64x2.splat(255);
   let i = 0;
-  for (; i + 16 <= n; i += 16) {
+  for (; i + 8 <= n; i += 8) {
     const p = src + (<usize>i << 3);
-    let w0 = v128.splat<i32>(0);
-    let w1 = w0;
-    let w2 = w0;
-    let w3 = w0;
-    for (let k = 0; k < 4; k++) {
-      const a = f64x2.min(top, f64x2.max(zero, f64x2.floor(f64x2.add(v128.load(p + (<usize>k << 5)), half))));
-      const b = f64x2.min(top, f64x2.max(zero, f64x2.floor(f64x2.add(v128.load(p + (<usize>k << 5) + 16), half))));
-      const w = i32x4.shuffle(i32x4.trunc_sat_f64x2_s_zero(a), i32x4.trunc_sat_f64x2_s_zero(b), 0, 1, 4, 5);
-      if (k == 0) w0 = w;
-      else if (k == 1) w1 = w;
-      else if (k == 2) w2 = w;
-      else w3 = w;
-    }
-    v128.store(out + <usize>i, i8x16.narrow_i16x8_u(i16x8.narrow_i32x4_s(w0, w1), i16x8.narrow_i32x4_s(w2, w3)));
+    const a = i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(f64x2.add(v128.load(p), half)));
+    const b = i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(f64x2.add(v128.load(p + 16), half)));
+    const c = i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(f64x2.add(v128.load(p + 32), half)));
+    const d = i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(f64x2.add(v128.load(p + 48), half)));
+    const w = i16x8.narrow_i32x4_s(i32x4.shuffle(a, b, 0, 1, 4, 5), i32x4.shuffle(c, d, 0, 1, 4, 5));
+    v128.store_lane<i64>(out + <usize>i, i8x16.narrow_i16x8_u(w, w), 0);
   }
   for (; i < n; i++) {
     const v = Math.min(255, Math.max(0, Math.floor(load<f64>(src + (<usize>i << 3)) + 0.5)));

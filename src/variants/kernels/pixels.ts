@@ -12,6 +12,22 @@ const module = (): Kernel | null => kernel('pixels');
 /** Whether the module is there (callers skip preparing inputs when it is not). */
 export const pixelsKernel = (): boolean => module() !== null;
 
+/**
+ * The module, with `bytes` bytes reserved from its base; null when it is not built, when the
+ * sizes would not fit its 32-bit addresses, or when its memory cannot grow that far (the caller
+ * then runs its TypeScript loop).
+ */
+function withRoom(bytes: number): Kernel | null {
+  const k = module();
+  if (!k || bytes >= 2 ** 31) return null;
+  try {
+    reserve(k, bytes);
+  } catch {
+    return null;
+  }
+  return k;
+}
+
 /** Copy `src` to the module's memory at `at`. */
 function put(k: Kernel, at: number, src: ArrayLike<number> & { length: number }, view: typeof Uint8Array | typeof Float64Array | typeof Int32Array): void {
   new view(k.memory.buffer, at, src.length).set(src);
@@ -19,9 +35,9 @@ function put(k: Kernel, at: number, src: ArrayLike<number> & { length: number },
 
 /** BT.601 luma of n interleaved RGB pixels. */
 export function lumaKernel(rgb: Uint8Array, n: number): Uint8Array | null {
-  const k = module();
+  const k = withRoom(align16(3 * n) + n);
   if (!k) return null;
-  const out = reserve(k, align16(3 * n) + n) + align16(3 * n);
+  const out = k.base + align16(3 * n);
   put(k, k.base, rgb.subarray(0, 3 * n), Uint8Array);
   k.exports.luma!(k.base, out, n);
   return new Uint8Array(k.memory.buffer, out, n).slice();
@@ -29,10 +45,10 @@ export function lumaKernel(rgb: Uint8Array, n: number): Uint8Array | null {
 
 /** Grey (1), grey + alpha (2) or RGBA (4) pixels composited over white into RGB. */
 export function flattenKernel(data: Uint8Array, n: number, channels: number): Uint8Array | null {
-  const k = module();
-  if (!k || (channels !== 1 && channels !== 2 && channels !== 4)) return null;
   const size = align16(channels * n);
-  const out = reserve(k, size + 3 * n) + size;
+  const k = channels === 1 || channels === 2 || channels === 4 ? withRoom(size + 3 * n) : null;
+  if (!k) return null;
+  const out = k.base + size;
   put(k, k.base, data.subarray(0, channels * n), Uint8Array);
   k.exports.flatten!(k.base, out, n, channels);
   return new Uint8Array(k.memory.buffer, out, 3 * n).slice();
@@ -40,10 +56,10 @@ export function flattenKernel(data: Uint8Array, n: number, channels: number): Ui
 
 /** Counts of each byte value (256 entries). */
 export function histogramKernel(values: Uint8Array): Uint32Array | null {
-  const k = module();
-  if (!k) return null;
   const n = values.length;
-  const hist = reserve(k, align16(n) + 1024 + 4096) + align16(n);
+  const k = withRoom(align16(n) + 1024 + 4096);
+  if (!k) return null;
+  const hist = k.base + align16(n);
   put(k, k.base, values, Uint8Array);
   k.exports.histogram!(k.base, n, hist, hist + 1024);
   return new Uint32Array(k.memory.buffer, hist, 256).slice();
@@ -51,10 +67,10 @@ export function histogramKernel(values: Uint8Array): Uint32Array | null {
 
 /** `v > t` → 255, else 0, for an integer t in 0…255 (null for any other t). */
 export function thresholdKernel(values: Uint8Array, t: number): Uint8Array | null {
-  const k = module();
-  if (!k || !Number.isInteger(t) || t < 0 || t > 255) return null;
   const n = values.length;
-  const out = reserve(k, align16(n) + n) + align16(n);
+  const k = Number.isInteger(t) && t >= 0 && t <= 255 ? withRoom(align16(n) + n) : null;
+  if (!k) return null;
+  const out = k.base + align16(n);
   put(k, k.base, values, Uint8Array);
   k.exports.threshold!(k.base, out, n, t);
   return new Uint8Array(k.memory.buffer, out, n).slice();
@@ -62,18 +78,17 @@ export function thresholdKernel(values: Uint8Array, t: number): Uint8Array | nul
 
 /** How many bytes equal `value` (an integer 0…255; null for any other value). */
 export function countKernel(values: Uint8Array, value: number): number | null {
-  const k = module();
-  if (!k || !Number.isInteger(value) || value < 0 || value > 255 || values.length >= 2 ** 31) return null;
-  reserve(k, values.length);
+  const k = Number.isInteger(value) && value >= 0 && value <= 255 ? withRoom(values.length) : null;
+  if (!k) return null;
   put(k, k.base, values, Uint8Array);
   return (k.exports.count!(k.base, values.length, value) as number) >>> 0;
 }
 
 /** Σx and Σx² of bytes, exactly (Σx as a number: an integer below 2^53 for any array JavaScript can hold). */
 export function sumsKernel(values: Uint8Array): { sum: number; squares: bigint } | null {
-  const k = module();
-  if (!k || values.length >= 2 ** 31) return null;
-  const out = reserve(k, align16(values.length) + 16) + align16(values.length);
+  const k = withRoom(align16(values.length) + 16);
+  if (!k) return null;
+  const out = k.base + align16(values.length);
   put(k, k.base, values, Uint8Array);
   k.exports.sums!(k.base, values.length, out);
   const r = new BigInt64Array(k.memory.buffer, out, 2);
@@ -82,10 +97,10 @@ export function sumsKernel(values: Uint8Array): { sum: number; squares: bigint }
 
 /** `min(255, max(0, floor(x + 1/2)))` of each value, as a Uint8Array stores it. */
 export function roundClipKernel(real: Float64Array): Uint8Array | null {
-  const k = module();
-  if (!k) return null;
   const n = real.length;
-  const out = reserve(k, 8 * n + n) + 8 * n;
+  const k = withRoom(8 * n + n);
+  if (!k) return null;
+  const out = k.base + 8 * n;
   put(k, k.base, real, Float64Array);
   k.exports.roundClip!(k.base, out, n);
   return new Uint8Array(k.memory.buffer, out, n).slice();
@@ -100,14 +115,14 @@ export interface LinearAxis {
 
 /** OpenCV's INTER_LINEAR resize of grey pixels `sw` × `sh` to `width` × `height`, given both axes. */
 export function resizeLinearKernel(data: Uint8Array, sw: number, sh: number, width: number, height: number, X: LinearAxis, Y: LinearAxis): Uint8Array | null {
-  const k = module();
+  const size = align16(sw * sh) + align16(width * height) + 3 * align16(4 * width) + 3 * align16(4 * height) + 8 * width;
+  const k = withRoom(size);
   if (!k) return null;
   const src = k.base;
   const out = src + align16(sw * sh);
   const x = out + align16(width * height);
   const y = x + 3 * align16(4 * width);
   const rows = y + 3 * align16(4 * height);
-  reserve(k, rows + 8 * width - k.base);
   put(k, src, data.subarray(0, sw * sh), Uint8Array);
   const axis = (at: number, a: LinearAxis, len: number) => {
     put(k, at, a.ofs, Int32Array);

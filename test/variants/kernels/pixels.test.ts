@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { countKernel, histogramKernel, lumaKernel, sumsKernel } from '../../../src/variants/kernels/pixels.js';
 import { kernel } from '../../../src/variants/kernels/load.js';
-import { lowFrequencyFraction, metricsBase, pixelSumsJs, variantMetrics } from '../../../src/variants/metrics/metrics.js';
+import { countedFraction, equalBytes, lowFrequencyFraction, metricsBase, pixelSumsJs, variantMetrics } from '../../../src/variants/metrics/metrics.js';
 import { byteHistogramJs, otsuThreshold, thresholdImage, thresholdImageJs } from '../../../src/variants/ops/binary.js';
 import { luma, lumaJs } from '../../../src/variants/ops/grayscale.js';
 import { roundClip, roundClipJs } from '../../../src/variants/ops/lowpass.js';
@@ -197,6 +197,21 @@ describe('metrics sums and counts: wasm = TypeScript', () => {
       for (const c of [0.05, 0.2]) expect(Object.is(lowFrequencyFraction(img, c), inJs(() => lowFrequencyFraction(img, c)))).toBe(true);
     }
     expect(lowFrequencyFraction(images[4]!, 0.05)).toBeNull();
+  });
+  it('equalBytes (memcmp): views at offsets, one byte apart, lengths apart', () => {
+    const a = bytes(1000);
+    const b = new Uint8Array(1003);
+    b.set(a, 3);
+    expect(equalBytes(a, b.subarray(3))).toBe(true);
+    expect(equalBytes(a.subarray(1), b.subarray(4))).toBe(true);
+    expect(equalBytes(a, b.subarray(3, 1002))).toBe(false);
+    b[900] = b[900]! ^ 1;
+    expect(equalBytes(a, b.subarray(3))).toBe(false);
+    expect(equalBytes(new Uint8Array(0), new Uint8Array(0))).toBe(true);
+  });
+  it('foreground fractions: the count = fractionOf', () => {
+    const img = noise(683, 97);
+    for (const v of [0, 100, 255]) expect(countedFraction(img, v)).toBe(inJs(() => countedFraction(img, v)));
   });
   it('counts of each value, lengths across the kernel chunk (255 × 16 bytes)', () => {
     for (const n of [0, 1, 15, 16, 17, 4079, 4080, 4081, 4096, 70001]) {

@@ -113,26 +113,32 @@ export interface LinearAxis {
   a1: Int32Array;
 }
 
-/** OpenCV's INTER_LINEAR resize of grey pixels `sw` × `sh` to `width` × `height`, given both axes. */
+/**
+ * OpenCV's INTER_LINEAR resize of grey pixels `sw` × `sh` to `width` × `height`, given both axes
+ * (the weights are at most 2048: they are passed to the module as i16).
+ */
 export function resizeLinearKernel(data: Uint8Array, sw: number, sh: number, width: number, height: number, X: LinearAxis, Y: LinearAxis): Uint8Array | null {
-  const size = align16(sw * sh) + align16(width * height) + 3 * align16(4 * width) + 3 * align16(4 * height) + 8 * width;
+  // One byte of slack after the source: a clamped last column reads it with weight 0.
+  const size = align16(sw * sh + 1) + align16(width * height) + align16(4 * width) * 2 + 3 * align16(4 * height) + 8 * width;
   const k = withRoom(size);
   if (!k) return null;
   const src = k.base;
-  const out = src + align16(sw * sh);
-  const x = out + align16(width * height);
-  const y = x + 3 * align16(4 * width);
-  const rows = y + 3 * align16(4 * height);
-  put(k, src, data.subarray(0, sw * sh), Uint8Array);
-  const axis = (at: number, a: LinearAxis, len: number) => {
-    put(k, at, a.ofs, Int32Array);
-    put(k, at + align16(4 * len), a.a0, Int32Array);
-    put(k, at + 2 * align16(4 * len), a.a1, Int32Array);
-  };
-  axis(x, X, width);
-  axis(y, Y, height);
-  const xs = align16(4 * width);
+  const out = src + align16(sw * sh + 1);
+  const xofs = out + align16(width * height);
+  const xw = xofs + align16(4 * width);
+  const y = xw + align16(4 * width);
   const ys = align16(4 * height);
-  k.exports.resizeLinear!(src, sw, sh, out, width, height, x, x + xs, x + 2 * xs, y, y + ys, y + 2 * ys, rows);
+  const rows = y + 3 * ys;
+  put(k, src, data.subarray(0, sw * sh), Uint8Array);
+  put(k, xofs, X.ofs, Int32Array);
+  const w = new Int16Array(k.memory.buffer, xw, 2 * width);
+  for (let i = 0; i < width; i++) {
+    w[2 * i] = X.a0[i]!;
+    w[2 * i + 1] = X.a1[i]!;
+  }
+  put(k, y, Y.ofs, Int32Array);
+  put(k, y + ys, Y.a0, Int32Array);
+  put(k, y + 2 * ys, Y.a1, Int32Array);
+  k.exports.resizeLinear!(src, sw, sh, out, width, height, xofs, xw, y, y + ys, y + 2 * ys, rows);
   return new Uint8Array(k.memory.buffer, out, width * height).slice();
 }

@@ -216,10 +216,14 @@ export function roundClip(src: usize, out: usize, n: i32): void {
 
 /**
  * OpenCV's INTER_LINEAR resize of a grey image (ops/resize-linear.ts, resizeLinearJs), with the
- * axes computed by the caller: per destination column `xofs`, `xa0`, `xa1` and per destination
- * row `yofs`, `ya0`, `ya1` (i32 each). `rows` has room for 2 · width i32.
+ * axes computed by the caller: per destination column `xofs` (i32) and the weights a0, a1 as i16
+ * pairs at `xw`, per destination row `yofs`, `ya0`, `ya1` (i32 each). `rows` has room for
+ * 2 · width i32. The horizontal pass takes 8 columns at a time: the byte pairs (src[s], src[s+1])
+ * gathered, then a0·src[s] + a1·src[s+1] by a dot product in i32 (at most 255 · 4096). A column
+ * clamped to the last one (s = sw − 1) has a0 = 2048 and a1 = 0, so the byte read past it counts
+ * for nothing: the TypeScript's `src[s]·2048`.
  */
-export function resizeLinear(src: usize, sw: i32, sh: i32, out: usize, width: i32, height: i32, xofs: usize, xa0: usize, xa1: usize, yofs: usize, ya0: usize, ya1: usize, rows: usize): void {
+export function resizeLinear(src: usize, sw: i32, sh: i32, out: usize, width: i32, height: i32, xofs: usize, xw: usize, yofs: usize, ya0: usize, ya1: usize, rows: usize): void {
   let rowA = rows;
   let rowB = rows + ((<usize>width) << 2);
   let idxA = -1;
@@ -246,10 +250,28 @@ export function resizeLinear(src: usize, sw: i32, sh: i32, out: usize, width: i3
           idxB = r;
         }
         const o = src + <usize>r * <usize>sw;
-        for (let x = 0; x < width; x++) {
+        let x = 0;
+        for (; x + 8 <= width; x += 8) {
+          const t = xofs + ((<usize>x) << 2);
+          let g = i16x8.splat(0);
+          g = i16x8.replace_lane(g, 0, load<u16>(o + <usize>load<i32>(t)));
+          g = i16x8.replace_lane(g, 1, load<u16>(o + <usize>load<i32>(t + 4)));
+          g = i16x8.replace_lane(g, 2, load<u16>(o + <usize>load<i32>(t + 8)));
+          g = i16x8.replace_lane(g, 3, load<u16>(o + <usize>load<i32>(t + 12)));
+          g = i16x8.replace_lane(g, 4, load<u16>(o + <usize>load<i32>(t + 16)));
+          g = i16x8.replace_lane(g, 5, load<u16>(o + <usize>load<i32>(t + 20)));
+          g = i16x8.replace_lane(g, 6, load<u16>(o + <usize>load<i32>(t + 24)));
+          g = i16x8.replace_lane(g, 7, load<u16>(o + <usize>load<i32>(t + 28)));
+          const w = xw + ((<usize>x) << 2);
+          v128.store(buf + ((<usize>x) << 2), i32x4.dot_i16x8_s(i16x8.extend_low_i8x16_u(g), v128.load(w)));
+          v128.store(buf + ((<usize>x) << 2) + 16, i32x4.dot_i16x8_s(i16x8.extend_high_i8x16_u(g), v128.load(w + 16)));
+        }
+        for (; x < width; x++) {
           const xs = load<i32>(xofs + ((<usize>x) << 2));
           const p = o + <usize>xs;
-          const v = xs + 1 < sw ? <i32>load<u8>(p) * load<i32>(xa0 + ((<usize>x) << 2)) + <i32>load<u8>(p + 1) * load<i32>(xa1 + ((<usize>x) << 2)) : <i32>load<u8>(p) * 2048;
+          const a0 = <i32>load<i16>(xw + ((<usize>x) << 2));
+          const a1 = <i32>load<i16>(xw + ((<usize>x) << 2) + 2);
+          const v = xs + 1 < sw ? <i32>load<u8>(p) * a0 + <i32>load<u8>(p + 1) * a1 : <i32>load<u8>(p) * 2048;
           store<i32>(buf + ((<usize>x) << 2), v);
         }
       }

@@ -10,8 +10,9 @@ import { axisBand, bandEnergy, rowsBand } from '../ops/fft-band.js';
 import { passedColumns } from '../ops/lowpass.js';
 import { luma } from '../ops/grayscale.js';
 import { resizeLinear } from '../ops/opencv.js';
-import { resizeLinearJs } from '../ops/resize-linear.js';
+import { resizeLinearJs, resizeLinearWasm } from '../ops/resize-linear.js';
 import { useJs } from '../ops/backend.js';
+import { countKernel, sumsKernel } from '../kernels/pixels.js';
 import type { Recipe } from '../recipe.js';
 import { ssim, ssimReference, type SsimReference } from './ssim.js';
 import type { Image8, MetricValue, VariantCode } from '../types.js';
@@ -49,9 +50,32 @@ export function metricsBase(a2: Image8, recipe: Recipe): MetricsBase {
  */
 export function lowFrequencyFraction(grey: Image8, cutoff: number, shareCols?: number): number | null {
   const { width, height, data } = grey;
+  // By the WebAssembly kernel (kernels/as/pixels.ts) when built: the same exact sums. N·Σx² − (Σx)²
+  // is Σ over pairs of (xᵢ − xⱼ)², zero exactly when the image is constant.
+  const fast = sumsKernel(data);
+  if (fast ? BigInt(data.length) * fast.squares === BigInt(fast.sum) * BigInt(fast.sum) : isConstant(data)) return null;
+  const { sum, squares: sumSq } = fast ?? pixelSumsJs(grey);
+  const ac = Number(BigInt(data.length) * sumSq - BigInt(sum) * BigInt(sum));
+  let keep = 1;
+  while (keep < Math.floor(width / 2) + 1 && Math.abs(fftfreq(keep, width)) <= cutoff) keep++;
+  // With `shareCols`, the row pass is computed with that many columns and kept for A5 (ops/fft.ts);
+  // else only the kept columns (ops/fft-band.ts). The column pass computes only the band of row
+  // frequencies the disc reaches.
+  const rows = shareCols === undefined ? rowsBand(data, width, height, keep) : sharedRows(data, width, height, Math.max(keep, shareCols));
+  const { below, above } = axisBand(height, cutoff);
+  const low = bandEnergy(rows, Math.min(keep, rows.cols), below, above, (ky, kx) => (ky !== 0 || kx !== 0) && radialFrequency(ky, kx, width, height) <= cutoff);
+  return low / ac;
+}
+
+function isConstant(data: Uint8Array): boolean {
   let constant = true;
   for (let i = 1; i < data.length && constant; i++) constant = data[i] === data[0];
-  if (constant) return null;
+  return constant;
+}
+
+/** Σx (in doubles: exact) and Σx² (per row, then exactly) of a grey image: the reference of the WebAssembly kernel's sums. */
+export function pixelSumsJs(grey: Image8): { sum: number; squares: bigint } {
+  const { width, height, data } = grey;
   let sum = 0;
   let sumSq = 0n;
   for (let y = 0; y < height; y++) {
@@ -63,16 +87,7 @@ export function lowFrequencyFraction(grey: Image8, cutoff: number, shareCols?: n
     }
     sumSq += BigInt(rowSq);
   }
-  const ac = Number(BigInt(data.length) * sumSq - BigInt(sum) * BigInt(sum));
-  let keep = 1;
-  while (keep < Math.floor(width / 2) + 1 && Math.abs(fftfreq(keep, width)) <= cutoff) keep++;
-  // With `shareCols`, the row pass is computed with that many columns and kept for A5 (ops/fft.ts);
-  // else only the kept columns (ops/fft-band.ts). The column pass computes only the band of row
-  // frequencies the disc reaches.
-  const rows = shareCols === undefined ? rowsBand(data, width, height, keep) : sharedRows(data, width, height, Math.max(keep, shareCols));
-  const { below, above } = axisBand(height, cutoff);
-  const low = bandEnergy(rows, Math.min(keep, rows.cols), below, above, (ky, kx) => (ky !== 0 || kx !== 0) && radialFrequency(ky, kx, width, height) <= cutoff);
-  return low / ac;
+  return { sum, squares: sumSq };
 }
 
 /** Edge density of a grey image with A3's detector: with its own thresholds and with A2's. */
@@ -118,7 +133,7 @@ export function variantMetrics(
     m.edge_density_auto = d.auto;
     m.edge_density_fixedA2 = d.fixed;
   }
-  if (code === 'A4' || code === 'A6') m.foreground_fraction = fractionOf(output, 0);
+  if (code === 'A4' || code === 'A6') m.foreground_fraction = countedFraction(output, 0);
   if (code === 'A0' || code === 'A2') {
     // No spectral filter is applied: all of the energy is retained by definition.
     m.spectral_energy_retained = 1;
@@ -144,17 +159,21 @@ export function variantMetrics(
 function basicMetrics(code: VariantCode, output: Image8): Record<string, MetricValue> {
   const m: Record<string, MetricValue> = {};
   if (code === 'A3') m.edge_density = fractionOf(output, 0);
-  if (code === 'A3' || code === 'A4' || code === 'A6') m.foreground_fraction = fractionOf(output, 0);
+  if (code === 'A3') m.foreground_fraction = fractionOf(output, 0);
+  if (code === 'A4' || code === 'A6') m.foreground_fraction = countedFraction(output, 0);
   return m;
 }
 
 /**
- * OpenCV's INTER_LINEAR resize: in TypeScript (resize-linear.ts, the same bytes) while the budget
- * of ops/backend.ts lasts, except for an exact 2× reduction, where OpenCV takes its area path
- * (never for A1, which is never larger than A2); else opencv-wasm.
+ * OpenCV's INTER_LINEAR resize: by the WebAssembly kernel (resize-linear.ts, the same bytes) when
+ * built, else in TypeScript while the budget of ops/backend.ts lasts; an exact 2× reduction, where
+ * OpenCV takes its area path (never for A1, which is never larger than A2), and the rest by
+ * opencv-wasm.
  */
 function upscaleLinear(grey: Image8, width: number, height: number): Image8 {
   const area = grey.width === 2 * width && grey.height === 2 * height;
+  const fast = area ? null : resizeLinearWasm(grey, width, height);
+  if (fast) return fast;
   return !area && useJs(width * height) ? resizeLinearJs(grey, width, height) : resizeLinear(grey, width, height);
 }
 
@@ -164,8 +183,16 @@ function cropGrey(image: Image8, x: number, y: number, w: number, h: number): Im
   return { width: w, height: h, channels: 1, data: out };
 }
 
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+/** Whether two pixel buffers hold the same bytes (memcmp, by Node's Buffer). */
+export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.length).equals(Buffer.from(b.buffer, b.byteOffset, b.length));
+}
+
+/**
+ * `fractionOf(image, value)` (ops/edges.ts) for images whose count no earlier pass knows (A4, A6):
+ * counted by the WebAssembly kernel (kernels/as/pixels.ts) when built; the same value.
+ */
+export function countedFraction(image: Image8, value: number): number {
+  const n = countKernel(image.data, value);
+  return n === null ? fractionOf(image, value) : n / image.data.length;
 }

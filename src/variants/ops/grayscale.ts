@@ -2,10 +2,21 @@
  * A2 grayscale (removes colour): ITU-R BT.601 luma on the encoded values, exactly
  * `Y = floor((299R + 587G + 114B + 500)/1000)` — not sharp's greyscale(), another formula.
  */
+import { lumaKernel } from '../kernels/pixels.js';
 import type { Image8, VariantDef } from '../types.js';
 
-/** BT.601 luma of an RGB image (a grey image is returned as it is). */
+/**
+ * BT.601 luma of an RGB image (a grey image is returned as it is): by the WebAssembly kernel
+ * (kernels/as/pixels.ts) when built, else `lumaJs`; the same bytes either way.
+ */
 export function luma(image: Image8): Image8 {
+  if (image.channels === 1) return image;
+  const data = lumaKernel(image.data, image.width * image.height);
+  return data ? { width: image.width, height: image.height, channels: 1, data } : lumaJs(image);
+}
+
+/** `luma` in TypeScript: the reference of the WebAssembly kernel. */
+export function lumaJs(image: Image8): Image8 {
   if (image.channels === 1) return image;
   const n = image.width * image.height;
   const src = image.data;

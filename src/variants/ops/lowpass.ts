@@ -6,6 +6,7 @@
  */
 import { columnWeight, fft2Real, ifft2Real, radialFrequency, sumAndSquares, type Spectrum } from './fft.js';
 import { gaussianPlane } from './lowpass-gaussian.js';
+import { roundClipKernel } from '../kernels/pixels.js';
 import type { Recipe } from '../recipe.js';
 import type { Image8, VariantDef } from '../types.js';
 
@@ -94,7 +95,16 @@ export function lowpassPlane(values: ArrayLike<number>, width: number, height: n
   return { plane: roundClip(ifft2Real(spec)), energy };
 }
 
-function roundClip(real: Float64Array): Uint8Array {
+/**
+ * `min(255, max(0, floor(x + 1/2)))` of each value: by the WebAssembly kernel (kernels/as/pixels.ts)
+ * when built, else `roundClipJs`; the same bytes either way.
+ */
+export function roundClip(real: Float64Array): Uint8Array {
+  return roundClipKernel(real) ?? roundClipJs(real);
+}
+
+/** `roundClip` in TypeScript: the reference of the WebAssembly kernel. */
+export function roundClipJs(real: Float64Array): Uint8Array {
   const plane = new Uint8Array(real.length);
   for (let i = 0; i < real.length; i++) plane[i] = Math.min(255, Math.max(0, Math.floor(real[i]! + 0.5)));
   return plane;

@@ -11,6 +11,7 @@ import sharp, { type OutputInfo } from 'sharp';
 import { StimkitError } from '../../core/errors.js';
 import { classifySharpError } from '../../core/sharp-errors.js';
 import type { Recipe } from '../recipe.js';
+import { flattenKernel } from '../kernels/pixels.js';
 import { resample } from './resample.js';
 import type { Image8, VariantDef } from '../types.js';
 
@@ -24,8 +25,17 @@ export function targetSize(width: number, height: number, maxSide: number): { wi
   return width >= height ? { width: maxSide, height: scaled, resized: true } : { width: scaled, height: maxSide, resized: true };
 }
 
-/** Composite interleaved 8-bit pixels with `channels` (1–4) over white into RGB. */
+/**
+ * Composite interleaved 8-bit pixels with `channels` (1–4) over white into RGB (a new array): by
+ * the WebAssembly kernel (kernels/as/pixels.ts) when built, else `flattenToRgbJs`; the same bytes.
+ */
 export function flattenToRgb(data: Uint8Array, pixels: number, channels: number): Uint8Array {
+  if (channels === 3) return data.slice(0, pixels * 3); // already RGB, opaque: a copy
+  return flattenKernel(data, pixels, channels) ?? flattenToRgbJs(data, pixels, channels);
+}
+
+/** `flattenToRgb` in TypeScript: the reference of the WebAssembly kernel. */
+export function flattenToRgbJs(data: Uint8Array, pixels: number, channels: number): Uint8Array {
   if (channels === 3) return data.slice(0, pixels * 3); // already RGB, opaque: a copy
   const out = new Uint8Array(pixels * 3);
   const hasAlpha = channels === 2 || channels === 4;
@@ -72,7 +82,8 @@ export async function decodeA0(
     throw StimkitError.fromProblem({ code: f.code, message: f.message, fix: f.fix }, err);
   }
   const { width, height, channels } = info;
-  let rgb = flattenToRgb(data, width * height, channels);
+  // sharp's buffer is this call's own: RGB is used in place (a view, not a copy).
+  let rgb = channels === 3 ? new Uint8Array(data.buffer, data.byteOffset, width * height * 3) : flattenToRgb(data, width * height, channels);
   const size = targetSize(width, height, params.max_side);
   if (size.resized) rgb = resample(rgb, width, height, 3, size.width, size.height, params.kernel);
   return {

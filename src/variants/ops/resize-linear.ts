@@ -7,6 +7,7 @@
  * horizontally into integers, then vertically as OpenCV's vector code does:
  * `(((r0 >> 4)·b0 >> 16) + ((r1 >> 4)·b1 >> 16) + 2) >> 2`.
  */
+import { pixelsKernel, resizeLinearKernel } from '../kernels/pixels.js';
 import type { Image8 } from '../types.js';
 
 const SCALE = 2048; // INTER_RESIZE_COEF_SCALE
@@ -40,6 +41,17 @@ function axis(src: number, dst: number, clamp: boolean): { ofs: Int32Array; a0: 
     a1[d] = cvRound(f * SCALE);
   }
   return { ofs, a0, a1 };
+}
+
+/**
+ * INTER_LINEAR resize of a grey image by the WebAssembly kernel (kernels/as/pixels.ts): the same
+ * bytes as `resizeLinearJs`; null when the kernel is not built or STIMKIT_KERNELS=js.
+ */
+export function resizeLinearWasm(image: Image8, width: number, height: number): Image8 | null {
+  const { width: sw, height: sh, data } = image;
+  if (!pixelsKernel()) return null;
+  const out = resizeLinearKernel(data, sw, sh, width, height, axis(sw, width, true), axis(sh, height, false));
+  return out ? { width, height, channels: 1, data: out } : null;
 }
 
 /** INTER_LINEAR resize of a grey image (see the file's comment). */

@@ -289,6 +289,22 @@ export function cannyL1CountedJs(image: Image8, low: number, high: number): { im
   return { image: { width: w, height: h, channels: 1, data: out }, count };
 }
 
+/** How many bytes of `data` equal `value` (by the WebAssembly kernel when built, else `countEqualJs`). */
+export function countEqual(data: Uint8Array, value: number): number {
+  const k = kernel('edges');
+  if (!k || !Number.isInteger(value) || value < 0 || value > 255) return countEqualJs(data, value);
+  const at = reserve(k, data.length);
+  new Uint8Array(k.memory.buffer, at, data.length).set(data);
+  return k.exports.countEqual!(at, data.length, value) as number;
+}
+
+/** `countEqual` in TypeScript: the reference of the WebAssembly kernel. */
+export function countEqualJs(data: Uint8Array, value: number): number {
+  let n = 0;
+  for (let i = 0; i < data.length; i++) if (data[i] === value) n++;
+  return n;
+}
+
 /** Where a detector call lays out its buffers in the kernel's memory (the hysteresis' stack last: it grows). */
 interface Placed {
   src: number;

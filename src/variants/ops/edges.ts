@@ -5,7 +5,7 @@
  */
 import type { Recipe } from '../recipe.js';
 import { ownDetector } from './backend.js';
-import { blur5, blurHistogram, cannyCounts, cannyL1Counted, detectorInJs } from './canny.js';
+import { blur5, blurHistogram, cannyCounts, cannyL1Counted, countEqual, detectorInJs } from './canny.js';
 import { canny, gaussianBlur } from './opencv.js';
 import type { Image8, VariantDef } from '../types.js';
 
@@ -85,9 +85,7 @@ export function fractionOf(image: Image8, value: number): number {
   const data = image.data;
   const known = counted.get(data);
   if (known && known.value === value) return known.count / data.length;
-  let n = 0;
-  for (let i = 0; i < data.length; i++) if (data[i] === value) n++;
-  return n / data.length;
+  return countEqual(data, value) / data.length;
 }
 
 /** The detector's result on one image: its blur, its own thresholds, its edges (255). */

@@ -15,6 +15,8 @@ import {
   cannyFromGradientJs,
   cannyL1Counted,
   cannyL1CountedJs,
+  countEqual,
+  countEqualJs,
   gradient,
   gradientJs,
 } from '../../../src/variants/ops/canny.js';
@@ -62,6 +64,21 @@ describe('A3 detector: wasm = TypeScript, byte for byte', () => {
       compare(thresholdImage(a2, 120)); // A4: two-tone, strong edges everywhere
     }, 60_000);
   }
+
+  it('countEqual: the counts of the TypeScript (blocks of 255 × 16 bytes and tails)', async () => {
+    const a2 = await photo('camera.png');
+    const a4 = thresholdImage(a2, 120);
+    for (const v of [0, 255, 17, 128]) {
+      expect(countEqual(a2.data, v)).toBe(countEqualJs(a2.data, v));
+      expect(countEqual(a4.data, v)).toBe(countEqualJs(a4.data, v));
+    }
+    const all = new Uint8Array(255 * 16 * 3 + 7).fill(9); // every lane saturating its block count
+    for (const n of [0, 1, 15, 16, 17, 4079, 4080, 4081, all.length]) {
+      expect(countEqual(all.subarray(0, n), 9)).toBe(n);
+      expect(countEqual(all.subarray(0, n), 8)).toBe(0);
+    }
+    expect(countEqual(a2.data, 256)).toBe(0);
+  });
 
   it('odd sizes, noise and flat images', () => {
     const sizes: Array<[number, number]> = [[1, 1], [1, 7], [7, 1], [2, 2], [3, 5], [5, 3], [6, 4], [7, 7], [8, 8], [9, 2], [15, 3], [16, 16], [17, 9], [31, 33], [683, 97], [97, 683]];

@@ -329,3 +329,21 @@ export function edgeImage(map: usize, out: usize, w: i32, h: i32): void {
     for (; x < w; x++) store<u8>(o + <usize>x, load<u8>(row + <usize>x) == 2 ? 255 : 0);
   }
 }
+
+/** The number of the `n` bytes at `p` equal to `value` (0 … 255). */
+export function countEqual(p: usize, n: i32, value: i32): i32 {
+  const v = i8x16.splat(<i8>value);
+  let total = i32x4.splat(0);
+  let i: usize = 0;
+  const end = <usize>n;
+  while (i + 16 <= end) {
+    // Up to 255 blocks into u8 lanes (each lane counts at most one per block), then widened.
+    let acc = i8x16.splat(0);
+    let blocks = 0;
+    for (; blocks < 255 && i + 16 <= end; blocks++, i += 16) acc = i8x16.sub(acc, i8x16.eq(v128.load(p + i), v));
+    total = i32x4.add(total, i32x4.extadd_pairwise_i16x8_u(i16x8.extadd_pairwise_i8x16_u(acc)));
+  }
+  let count = i32x4.extract_lane(total, 0) + i32x4.extract_lane(total, 1) + i32x4.extract_lane(total, 2) + i32x4.extract_lane(total, 3);
+  for (; i < end; i++) if (<i32>load<u8>(p + i) == value) count++;
+  return count;
+}

@@ -316,6 +316,23 @@ function copyOut(k: Kernel, at: number, n: number): Uint8Array {
   return out;
 }
 
+/** 255 − v for each byte (by the WebAssembly kernel when built, else `complementJs`). */
+export function complement(data: Uint8Array): Uint8Array {
+  const k = kernel('edges');
+  if (!k) return complementJs(data);
+  const at = reserve(k, data.length);
+  new Uint8Array(k.memory.buffer, at, data.length).set(data);
+  k.exports.complement!(at, data.length);
+  return copyOut(k, at, data.length);
+}
+
+/** `complement` in TypeScript: the reference of the WebAssembly kernel. */
+export function complementJs(data: Uint8Array): Uint8Array {
+  const out = new Uint8Array(data.length);
+  for (let i = 0; i < data.length; i++) out[i] = 255 - data[i]!;
+  return out;
+}
+
 /** Where a detector call lays out its buffers in the kernel's memory (the hysteresis' stack last: it grows). */
 interface Placed {
   src: number;

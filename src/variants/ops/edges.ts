@@ -5,7 +5,7 @@
  */
 import type { Recipe } from '../recipe.js';
 import { ownDetector } from './backend.js';
-import { blur5, blurHistogram, cannyCounts, cannyL1Counted, countEqual, detectorInJs } from './canny.js';
+import { blur5, blurHistogram, cannyCounts, cannyL1Counted, complement, countEqual, detectorInJs } from './canny.js';
 import { canny, gaussianBlur } from './opencv.js';
 import type { Image8, VariantDef } from '../types.js';
 
@@ -114,29 +114,10 @@ export function detect(grey: Image8, p: Recipe['edges']): Detected {
 /** A3 from A2: blur, thresholds from the median, Canny, edges → 0, else 255. */
 export function edgeMap(a2: Image8, p: Recipe['edges']): { image: Image8; thresholds: EdgeThresholds } {
   const { thresholds, edges } = detect(a2, p);
-  const out = invertEdges(edges.data);
+  const out = complement(edges.data); // edges 255 → 0, the rest 0 → 255
   const known = counted.get(edges.data);
   if (known) counted.set(out, { value: 0, count: known.count });
   return { image: { ...edges, data: out }, thresholds };
-}
-
-/**
- * `e ? 0 : 255` per byte of an edge map, whose bytes are 0 or 255 (as Canny writes them): the
- * bitwise complement, four bytes at a time.
- */
-function invertEdges(edges: Uint8Array): Uint8Array {
-  const n = edges.length;
-  const out = new Uint8Array(n);
-  let i = 0;
-  if (edges.byteOffset % 4 === 0) {
-    const words = n >> 2;
-    const from = new Uint32Array(edges.buffer, edges.byteOffset, words);
-    const to = new Uint32Array(out.buffer, 0, words);
-    for (let k = 0; k < words; k++) to[k] = ~from[k]!;
-    i = words * 4;
-  }
-  for (; i < n; i++) out[i] = edges[i] ? 0 : 255;
-  return out;
 }
 
 export const edges: VariantDef = {

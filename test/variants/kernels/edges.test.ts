@@ -15,6 +15,8 @@ import {
   cannyFromGradientJs,
   cannyL1Counted,
   cannyL1CountedJs,
+  complement,
+  complementJs,
   countEqual,
   countEqualJs,
   gradient,
@@ -78,6 +80,12 @@ describe('A3 detector: wasm = TypeScript, byte for byte', () => {
       expect(countEqual(all.subarray(0, n), 8)).toBe(0);
     }
     expect(countEqual(a2.data, 256)).toBe(0);
+  });
+
+  it('complement: the bytes of the TypeScript', async () => {
+    const a2 = await photo('camera.png');
+    sameBits(complement(a2.data), complementJs(a2.data));
+    for (const n of [0, 1, 15, 16, 17, 33]) sameBits(complement(a2.data.subarray(5, 5 + n)), complementJs(a2.data.subarray(5, 5 + n)));
   });
 
   it('odd sizes, noise and flat images', () => {

@@ -129,7 +129,9 @@ export function gradient(src: usize, mag: usize, dir: usize, w: i32, h: i32, scr
   const mw = w + 2;
   const sb = scratch;
   const db = (scratch + ((<usize>mw) << 1) + 15) & ~(<usize>15);
-  memory.fill(mag, 0, (<usize>(mw * (h + 2))) << 1);
+  // The zero border (the rows below write every inner cell).
+  memory.fill(mag, 0, (<usize>mw) << 1);
+  memory.fill(mag + ((<usize>((h + 1) * mw)) << 1), 0, (<usize>mw) << 1);
   const tg = i32x4.splat(TG22);
   const zero = i16x8.splat(0);
   const three = i16x8.splat(3);
@@ -160,6 +162,8 @@ export function gradient(src: usize, mag: usize, dir: usize, w: i32, h: i32, scr
     store<i16>(sb + ((<usize>(w + 1)) << 1), load<i16>(sb + ((<usize>w) << 1)));
     store<i16>(db + ((<usize>(w + 1)) << 1), load<i16>(db + ((<usize>w) << 1)));
     const mo = mag + ((<usize>((y + 1) * mw + 1)) << 1);
+    store<u16>(mo - 2, 0);
+    store<u16>(mo + ((<usize>w) << 1), 0);
     const dout = dir + <usize>(y * w);
     x = 0;
     for (; x + 8 <= w; x += 8) {
@@ -209,7 +213,9 @@ export function gradient(src: usize, mag: usize, dir: usize, w: i32, h: i32, scr
 export function suppress(mag: usize, dir: usize, map: usize, w: i32, h: i32, low: i32, high: i32): i32 {
   const mw = w + 2;
   const rowBytes = (<usize>mw) << 1;
-  memory.fill(map, 0, <usize>(mw * (h + 2)));
+  // The zero border (the rows below write every inner cell).
+  memory.fill(map, 0, <usize>mw);
+  memory.fill(map + <usize>((h + 1) * mw), 0, <usize>mw);
   const lo = i16x8.splat(<i16>low);
   const hi = i16x8.splat(<i16>high);
   const one = i16x8.splat(1);
@@ -221,12 +227,17 @@ export function suppress(mag: usize, dir: usize, map: usize, w: i32, h: i32, low
   for (let y = 0; y < h; y++) {
     const row = (y + 1) * mw + 1;
     const drow = dir + <usize>(y * w);
+    store<u8>(map + <usize>(row - 1), 0);
+    store<u8>(map + <usize>(row + w), 0);
     let x = 0;
     for (; x + 8 <= w; x += 8) {
       const p = mag + ((<usize>(row + x)) << 1);
       const m = v128.load(p);
       const cand0 = i16x8.gt_s(m, lo);
-      if (!v128.any_true(cand0)) continue; // the map is zero already
+      if (!v128.any_true(cand0)) {
+        store<u64>(map + <usize>(row + x), 0);
+        continue;
+      }
       const up = p - rowBytes;
       const dn = p + rowBytes;
       const c0 = v128.and(i16x8.gt_s(m, v128.load(p - 2)), i16x8.ge_s(m, v128.load(p, 2)));
@@ -248,6 +259,7 @@ export function suppress(mag: usize, dir: usize, map: usize, w: i32, h: i32, low
       const j = row + x;
       const pj = mag + ((<usize>j) << 1);
       const m = <i32>load<u16>(pj);
+      store<u8>(map + <usize>j, 0);
       if (m <= low) continue;
       const cls = <i32>load<u8>(drow + <usize>x);
       let a: i32;
@@ -346,4 +358,12 @@ export function countEqual(p: usize, n: i32, value: i32): i32 {
   let count = i32x4.extract_lane(total, 0) + i32x4.extract_lane(total, 1) + i32x4.extract_lane(total, 2) + i32x4.extract_lane(total, 3);
   for (; i < end; i++) if (<i32>load<u8>(p + i) == value) count++;
   return count;
+}
+
+/** Replace each of the `n` bytes at `p` by its complement, 255 − v (an edge map ↔ A3's black edges on white). */
+export function complement(p: usize, n: i32): void {
+  let i: usize = 0;
+  const end = <usize>n;
+  for (; i + 16 <= end; i += 16) v128.store(p + i, v128.not(v128.load(p + i)));
+  for (; i < end; i++) store<u8>(p + i, ~load<u8>(p + i));
 }

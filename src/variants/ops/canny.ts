@@ -1,6 +1,6 @@
 /**
- * A3's detector for its default parameters in plain TypeScript, bit for bit what opencv-wasm
- * (OpenCV 4.3) computes, without loading it (its start costs about 0.3–0.4 s of CPU per process):
+ * A3's detector for its default parameters, bit for bit what opencv-wasm (OpenCV 4.3) computes,
+ * without loading it (its start costs about 0.3–0.4 s of CPU per process):
  * - `blur5`: GaussianBlur 5 × 5, σ 1.4, 8-bit: OpenCV's fixed-point kernel [28, 61, 78, 61, 28]
  *   (sum 256) horizontally then vertically in integers, `(acc + 2^15) >> 16`, reflect-101 borders;
  * - `gradient` + `cannyFromGradient`: Canny with aperture 3 and the L1 gradient: Sobel 3 × 3
@@ -8,11 +8,11 @@
  *   non-maximum suppression in four directions with OpenCV's fixed-point tangents
  *   (tan 22.5° ≈ 13573 / 2^15), then hysteresis: every candidate 8-connected to a pixel above the
  *   high threshold is an edge. The gradient does not depend on the thresholds, so the edge
- *   densities with two threshold pairs share it.
+ *   densities with two threshold pairs share it (`cannyCounts`).
  * Other parameters go to opencv-wasm (opencv.ts). test/variants/ops/canny.test.ts compares both.
- * Each runs in the WebAssembly kernel (kernels/as/edges.ts, SIMD) when it is built, else in the
- * TypeScript loops below (`…Js`, the reference: test/variants/kernels/edges.test.ts); the same
- * bytes either way.
+ * Each function runs in the WebAssembly kernel (kernels/as/edges.ts, SIMD; about ten times
+ * faster) when it is built, else in the TypeScript loops (`…Js`: the reference,
+ * test/variants/kernels/edges.test.ts); the same bytes either way.
  */
 import { align16, kernel, reserve, type Kernel } from '../kernels/load.js';
 import type { Image8 } from '../types.js';
@@ -47,7 +47,7 @@ export function blurHistogram(values: Uint8Array): Uint32Array | undefined {
 
 /** GaussianBlur 5 × 5, σ 1.4 (see the file's comment), its histogram counted on the way (`blurHistogram`). */
 export function blur5(image: Image8): Image8 {
-  const k = kernel('edges');
+  const k = kernelFor(image.data.length);
   if (!k) return blur5Js(image);
   const { width: w, height: h, data } = image;
   const n = w * h;
@@ -62,10 +62,10 @@ export function blur5(image: Image8): Image8 {
 }
 
 /**
- * `blur5` in TypeScript: the reference of the WebAssembly kernel. Per output row the vertical pass comes
- * first, into one padded row of integers, then the horizontal one: the same integer sums (no
- * rounding between the passes), so the same bytes, without an image-sized intermediate. The
- * output's histogram is counted on the way (`blurHistogram`).
+ * `blur5` in TypeScript: the reference of the WebAssembly kernel. Per output row the vertical
+ * pass comes first, into one padded row of integers, then the horizontal one: the same integer
+ * sums (no rounding between the passes), so the same bytes, without an image-sized intermediate.
+ * The output's histogram is counted on the way (`blurHistogram`).
  */
 export function blur5Js(image: Image8): Image8 {
   const { width: w, height: h, data } = image;
@@ -118,7 +118,7 @@ const TG22 = 13573; // tan(22.5°) · 2^15, as OpenCV rounds it
 
 /** Sobel 3 × 3 (replicated borders), the L1 magnitude and the direction class. */
 export function gradient(image: Image8): Gradient {
-  const k = kernel('edges');
+  const k = kernelFor(image.data.length);
   if (!k) return gradientJs(image);
   const { width: w, height: h } = image;
   const at = place(k, image);
@@ -185,7 +185,7 @@ function grow(stack: Int32Array): Int32Array {
  * Returns the map, (width + 2) × (height + 2) with 2 on edges, and the number of edges.
  */
 export function cannyFromGradient(g: Gradient, lowThreshold: number, highThreshold: number): { map: Uint8Array; count: number } {
-  const k = kernel('edges');
+  const k = kernelFor(g.dir.length);
   if (!k) return cannyFromGradientJs(g, lowThreshold, highThreshold);
   const { width: w, height: h } = g;
   const at = place(k, g);
@@ -251,7 +251,7 @@ export function cannyL1(image: Image8, low: number, high: number): Image8 {
 
 /** `cannyL1`, with the number of edges (pixels at 255). */
 export function cannyL1Counted(image: Image8, low: number, high: number): { image: Image8; count: number } {
-  const k = kernel('edges');
+  const k = kernelFor(image.data.length);
   if (!k) return cannyL1CountedJs(image, low, high);
   const { width: w, height: h } = image;
   const at = place(k, image);
@@ -266,7 +266,7 @@ export function cannyL1Counted(image: Image8, low: number, high: number): { imag
  * gradient computed once, only the edges counted.
  */
 export function cannyCounts(image: Image8, pairs: ReadonlyArray<readonly [number, number]>): number[] {
-  const k = kernel('edges');
+  const k = kernelFor(image.data.length);
   if (!k) {
     const g = gradientJs(image);
     return pairs.map(([low, high]) => cannyFromGradientJs(g, low, high).count);
@@ -291,7 +291,7 @@ export function cannyL1CountedJs(image: Image8, low: number, high: number): { im
 
 /** How many bytes of `data` equal `value` (by the WebAssembly kernel when built, else `countEqualJs`). */
 export function countEqual(data: Uint8Array, value: number): number {
-  const k = kernel('edges');
+  const k = kernelFor(data.length);
   if (!k || !Number.isInteger(value) || value < 0 || value > 255) return countEqualJs(data, value);
   const at = reserve(k, data.length);
   new Uint8Array(k.memory.buffer, at, data.length).set(data);
@@ -311,14 +311,14 @@ export function countEqualJs(data: Uint8Array, value: number): number {
  * it: a zeroed megabyte costs about 0.6 ms more (fresh pages), as much as the blur itself.
  */
 function copyOut(k: Kernel, at: number, n: number): Uint8Array {
-  const out = new Uint8Array(Buffer.allocUnsafeSlow(n).buffer, 0, n) // byteOffset 0: not pooled;
+  const out = new Uint8Array(Buffer.allocUnsafeSlow(n).buffer, 0, n); // byteOffset 0: not pooled
   out.set(new Uint8Array(k.memory.buffer, at, n));
   return out;
 }
 
 /** 255 − v for each byte (by the WebAssembly kernel when built, else `complementJs`). */
 export function complement(data: Uint8Array): Uint8Array {
-  const k = kernel('edges');
+  const k = kernelFor(data.length);
   if (!k) return complementJs(data);
   const at = reserve(k, data.length);
   new Uint8Array(k.memory.buffer, at, data.length).set(data);
@@ -331,6 +331,14 @@ export function complementJs(data: Uint8Array): Uint8Array {
   const out = new Uint8Array(data.length);
   for (let i = 0; i < data.length; i++) out[i] = 255 - data[i]!;
   return out;
+}
+
+/**
+ * The kernel for an image of `pixels` pixels: null when not built, or for images so large that
+ * its buffers (up to about 10 bytes a pixel) might not fit in a 32-bit memory.
+ */
+function kernelFor(pixels: number): Kernel | null {
+  return pixels <= 2 ** 27 ? kernel('edges') : null;
 }
 
 /** Where a detector call lays out its buffers in the kernel's memory (the hysteresis' stack last: it grows). */

@@ -19,8 +19,8 @@ function reflect101(i: i32, n: i32): i32 {
 /**
  * GaussianBlur 5 × 5, σ 1.4, 8-bit, reflect-101: per output row the vertical sums
  * 28·(r−2 + r+2) + 61·(r−1 + r+1) + 78·r (≤ 256 · 255 < 2^16: exact in u16 lanes, though i16
- * arithmetic wraps) into `v` (w + 4 u16, padded), then the horizontal sums of those in u32 lanes
- * (≤ 256² · 255 + 2^15 < 2^31) and `(acc + 2^15) >> 16`. `hist` (256 u32) gets the histogram of
+ * arithmetic wraps) into `v` (w + 4 u16, padded), then the horizontal sums of those,
+ * `(acc + 2^15) >> 16` (acc ≤ 256² · 255), in 16-bit lanes (`horizontal8`). `hist` (256 u32) gets the histogram of
  * the output; `scratch` needs 2 · (w + 4) + 16 + 4096 bytes.
  */
 export function blur5(src: usize, dst: usize, w: i32, h: i32, hist: usize, scratch: usize): void {
@@ -34,7 +34,6 @@ export function blur5(src: usize, dst: usize, w: i32, h: i32, hist: usize, scrat
   const l1 = <usize>(reflect101(-1, w) + 2);
   const r0 = <usize>(reflect101(w, w) + 2);
   const r1 = <usize>(reflect101(w + 1, w) + 2);
-  const round = i32x4.splat(32768);
   for (let y = 0; y < h; y++) {
     const m2 = src + <usize>(reflect101(y - 2, h) * w);
     const m1 = src + <usize>(reflect101(y - 1, h) * w);
@@ -62,8 +61,8 @@ export function blur5(src: usize, dst: usize, w: i32, h: i32, hist: usize, scrat
     x = 0;
     for (; x + 16 <= w; x += 16) {
       const p = v + ((<usize>x) << 1);
-      const lo = horizontal8(p, round);
-      const hi = horizontal8(p + 16, round);
+      const lo = horizontal8(p);
+      const hi = horizontal8(p + 16);
       v128.store(out + <usize>x, i8x16.narrow_i16x8_u(lo, hi));
     }
     for (; x < w; x++) {
@@ -95,25 +94,34 @@ export function blur5(src: usize, dst: usize, w: i32, h: i32, hist: usize, scrat
   }
 }
 
-/** Eight outputs of the horizontal pass from the padded vertical sums at `p` (u16 lanes), as i16 lanes ≤ 255. */
+/**
+ * Eight outputs of the horizontal pass from the padded vertical sums at `p` (u16 lanes), as i16
+ * lanes ≤ 255, in 16-bit arithmetic: with v = 256·vh + vl (vh, vl ≤ 255), H = Σ k·vh and
+ * L = Σ k·vl are ≤ 256 · 255 each, and (256·H + L + 2^15) >> 16 = (H + (L >> 8) + 128) >> 8, whose
+ * sum stays ≤ Σ k·v / 256 + 128 ≤ 65408 (an integer plus a fraction below 1, floored by 256, is
+ * the integer floored by 256).
+ */
 // @ts-ignore: decorator
 @inline
-function horizontal8(p: usize, round: v128): v128 {
+function horizontal8(p: usize): v128 {
   const k0 = i16x8.splat(28);
   const k1 = i16x8.splat(61);
   const k2 = i16x8.splat(78);
+  const low = i16x8.splat(255);
   const a = v128.load(p);
   const b = v128.load(p, 2);
   const c = v128.load(p, 4);
   const d = v128.load(p, 6);
   const e = v128.load(p, 8);
-  let lo = i32x4.add(i32x4.extmul_low_i16x8_u(a, k0), i32x4.extmul_low_i16x8_u(e, k0));
-  lo = i32x4.add(lo, i32x4.add(i32x4.extmul_low_i16x8_u(b, k1), i32x4.extmul_low_i16x8_u(d, k1)));
-  lo = i32x4.add(lo, i32x4.add(i32x4.extmul_low_i16x8_u(c, k2), round));
-  let hi = i32x4.add(i32x4.extmul_high_i16x8_u(a, k0), i32x4.extmul_high_i16x8_u(e, k0));
-  hi = i32x4.add(hi, i32x4.add(i32x4.extmul_high_i16x8_u(b, k1), i32x4.extmul_high_i16x8_u(d, k1)));
-  hi = i32x4.add(hi, i32x4.add(i32x4.extmul_high_i16x8_u(c, k2), round));
-  return i16x8.narrow_i32x4_u(i32x4.shr_u(lo, 16), i32x4.shr_u(hi, 16));
+  const hi = i16x8.add(
+    i16x8.add(i16x8.mul(k0, i16x8.add(i16x8.shr_u(a, 8), i16x8.shr_u(e, 8))), i16x8.mul(k1, i16x8.add(i16x8.shr_u(b, 8), i16x8.shr_u(d, 8)))),
+    i16x8.mul(k2, i16x8.shr_u(c, 8)),
+  );
+  const lo = i16x8.add(
+    i16x8.add(i16x8.mul(k0, i16x8.add(v128.and(a, low), v128.and(e, low))), i16x8.mul(k1, i16x8.add(v128.and(b, low), v128.and(d, low)))),
+    i16x8.mul(k2, v128.and(c, low)),
+  );
+  return i16x8.shr_u(i16x8.add(i16x8.add(hi, i16x8.shr_u(lo, 8)), i16x8.splat(128)), 8);
 }
 
 const TG22: i32 = 13573; // tan(22.5°) · 2^15, as OpenCV rounds it

@@ -10,7 +10,7 @@
  *   high threshold is an edge. The gradient does not depend on the thresholds, so the edge
  *   densities with two threshold pairs share it (`cannyCounts`).
  * Other parameters go to opencv-wasm (opencv.ts). test/variants/ops/canny.test.ts compares both.
- * Each function runs in the WebAssembly kernel (kernels/as/edges.ts, SIMD; about ten times
+ * Each function runs in the WebAssembly kernel (kernels/as/edges.ts, SIMD; 6–10 times
  * faster) when it is built, else in the TypeScript loops (`…Js`: the reference,
  * test/variants/kernels/edges.test.ts); the same bytes either way.
  */

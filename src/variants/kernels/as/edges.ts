@@ -20,8 +20,8 @@ function reflect101(i: i32, n: i32): i32 {
  * GaussianBlur 5 × 5, σ 1.4, 8-bit, reflect-101: per output row the vertical sums
  * 28·(r−2 + r+2) + 61·(r−1 + r+1) + 78·r (≤ 256 · 255 < 2^16: exact in u16 lanes, though i16
  * arithmetic wraps) into `v` (w + 4 u16, padded), then the horizontal sums of those,
- * `(acc + 2^15) >> 16` (acc ≤ 256² · 255), in 16-bit lanes (`horizontal8`). `hist` (256 u32) gets the histogram of
- * the output; `scratch` needs 2 · (w + 4) + 16 + 4096 bytes.
+ * `(acc + 2^15) >> 16` (acc ≤ 256² · 255), in 16-bit lanes (`horizontal8`). `hist` (256 u32)
+ * gets the histogram of the output; `scratch` needs 2 · (w + 4) + 32 + 4096 bytes.
  */
 export function blur5(src: usize, dst: usize, w: i32, h: i32, hist: usize, scratch: usize): void {
   const v = scratch;

@@ -16,7 +16,7 @@
  * pixels with the detector in TypeScript, about 1 M without), and opencv-wasm from then on. A
  * small run never loads it; a large one pays at most about twice the load.
  */
-import { kernel } from '../kernels/load.js';
+import { detectorKernel } from './canny.js';
 
 export const JS_BUDGET = 64_000_000;
 
@@ -31,5 +31,5 @@ export function useJs(pixels: number): boolean {
 
 /** Whether A3's detector runs in canny.ts for `pixels` pixels: always with its WebAssembly kernel, else within the budget. */
 export function ownDetector(pixels: number): boolean {
-  return kernel('edges') !== null || useJs(pixels);
+  return detectorKernel(pixels) !== null || useJs(pixels);
 }

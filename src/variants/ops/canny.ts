@@ -47,7 +47,7 @@ export function blurHistogram(values: Uint8Array): Uint32Array | undefined {
 
 /** GaussianBlur 5 × 5, σ 1.4 (see the file's comment), its histogram counted on the way (`blurHistogram`). */
 export function blur5(image: Image8): Image8 {
-  const k = kernelFor(image.data.length);
+  const k = detectorKernel(image.data.length);
   if (!k) return blur5Js(image);
   const { width: w, height: h, data } = image;
   const n = w * h;
@@ -118,7 +118,7 @@ const TG22 = 13573; // tan(22.5°) · 2^15, as OpenCV rounds it
 
 /** Sobel 3 × 3 (replicated borders), the L1 magnitude and the direction class. */
 export function gradient(image: Image8): Gradient {
-  const k = kernelFor(image.data.length);
+  const k = detectorKernel(image.data.length);
   if (!k) return gradientJs(image);
   const { width: w, height: h } = image;
   const at = place(k, image);
@@ -185,7 +185,7 @@ function grow(stack: Int32Array): Int32Array {
  * Returns the map, (width + 2) × (height + 2) with 2 on edges, and the number of edges.
  */
 export function cannyFromGradient(g: Gradient, lowThreshold: number, highThreshold: number): { map: Uint8Array; count: number } {
-  const k = kernelFor(g.dir.length);
+  const k = detectorKernel(g.dir.length);
   if (!k) return cannyFromGradientJs(g, lowThreshold, highThreshold);
   const { width: w, height: h } = g;
   const at = place(k, g);
@@ -251,7 +251,7 @@ export function cannyL1(image: Image8, low: number, high: number): Image8 {
 
 /** `cannyL1`, with the number of edges (pixels at 255). */
 export function cannyL1Counted(image: Image8, low: number, high: number): { image: Image8; count: number } {
-  const k = kernelFor(image.data.length);
+  const k = detectorKernel(image.data.length);
   if (!k) return cannyL1CountedJs(image, low, high);
   const { width: w, height: h } = image;
   const at = place(k, image);
@@ -266,7 +266,7 @@ export function cannyL1Counted(image: Image8, low: number, high: number): { imag
  * gradient computed once, only the edges counted.
  */
 export function cannyCounts(image: Image8, pairs: ReadonlyArray<readonly [number, number]>): number[] {
-  const k = kernelFor(image.data.length);
+  const k = detectorKernel(image.data.length);
   if (!k) {
     const g = gradientJs(image);
     return pairs.map(([low, high]) => cannyFromGradientJs(g, low, high).count);
@@ -291,7 +291,7 @@ export function cannyL1CountedJs(image: Image8, low: number, high: number): { im
 
 /** How many bytes of `data` equal `value` (by the WebAssembly kernel when built, else `countEqualJs`). */
 export function countEqual(data: Uint8Array, value: number): number {
-  const k = kernelFor(data.length);
+  const k = detectorKernel(data.length);
   if (!k || !Number.isInteger(value) || value < 0 || value > 255) return countEqualJs(data, value);
   const at = reserve(k, data.length);
   new Uint8Array(k.memory.buffer, at, data.length).set(data);
@@ -318,7 +318,7 @@ function copyOut(k: Kernel, at: number, n: number): Uint8Array {
 
 /** 255 − v for each byte (by the WebAssembly kernel when built, else `complementJs`). */
 export function complement(data: Uint8Array): Uint8Array {
-  const k = kernelFor(data.length);
+  const k = detectorKernel(data.length);
   if (!k) return complementJs(data);
   const at = reserve(k, data.length);
   new Uint8Array(k.memory.buffer, at, data.length).set(data);
@@ -337,7 +337,7 @@ export function complementJs(data: Uint8Array): Uint8Array {
  * The kernel for an image of `pixels` pixels: null when not built, or for images so large that
  * its buffers (up to about 10 bytes a pixel) might not fit in a 32-bit memory.
  */
-function kernelFor(pixels: number): Kernel | null {
+export function detectorKernel(pixels: number): Kernel | null {
   return pixels <= 2 ** 27 ? kernel('edges') : null;
 }
 

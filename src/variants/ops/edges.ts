@@ -4,8 +4,8 @@
  * image (OpenCV floors them). Edges black (0) on white (255). VARIANTS.md, A3.
  */
 import type { Recipe } from '../recipe.js';
-import { useJs } from './backend.js';
-import { blur5, blurHistogram, cannyFromGradient, cannyL1Counted, detectorInJs, gradient } from './canny.js';
+import { ownDetector } from './backend.js';
+import { blur5, blurHistogram, cannyCounts, cannyL1Counted, complement, countEqual, detectorInJs } from './canny.js';
 import { canny, gaussianBlur } from './opencv.js';
 import type { Image8, VariantDef } from '../types.js';
 
@@ -48,9 +48,9 @@ export function thresholdsFor(blurred: Image8, p: Recipe['edges']): EdgeThreshol
   return { median: m, low, high, low_eff: Math.floor(low), high_eff: Math.floor(high) };
 }
 
-/** Whether the TypeScript kernels (canny.ts) take this image: default parameters, within the budget (backend.ts). */
+/** Whether canny.ts's kernels take this image: default parameters, and backend.ts's choice. */
 function inJs(image: Image8, p: Recipe['edges']): boolean {
-  return detectorInJs(p) && useJs(image.data.length);
+  return detectorInJs(p) && ownDetector(image.data.length);
 }
 
 /** The blur of A3's detector. */
@@ -73,8 +73,7 @@ export function edgePixels(blurred: Image8, t: Pick<EdgeThresholds, 'low' | 'hig
  */
 export function edgeFractions(blurred: Image8, pairs: Array<Pick<EdgeThresholds, 'low' | 'high'>>, p: Recipe['edges']): number[] {
   if (!inJs(blurred, p)) return pairs.map((t) => fractionOf(canny(blurred, t.low, t.high, p.aperture, p.l2_gradient), 255));
-  const g = gradient(blurred);
-  return pairs.map((t) => cannyFromGradient(g, t.low, t.high).count / blurred.data.length);
+  return cannyCounts(blurred, pairs.map((t) => [t.low, t.high] as const)).map((c) => c / blurred.data.length);
 }
 
 // Counts already known of an image's pixels at one value (an edge map's edges, as Canny counted
@@ -86,9 +85,7 @@ export function fractionOf(image: Image8, value: number): number {
   const data = image.data;
   const known = counted.get(data);
   if (known && known.value === value) return known.count / data.length;
-  let n = 0;
-  for (let i = 0; i < data.length; i++) if (data[i] === value) n++;
-  return n / data.length;
+  return countEqual(data, value) / data.length;
 }
 
 /** The detector's result on one image: its blur, its own thresholds, its edges (255). */
@@ -117,8 +114,7 @@ export function detect(grey: Image8, p: Recipe['edges']): Detected {
 /** A3 from A2: blur, thresholds from the median, Canny, edges → 0, else 255. */
 export function edgeMap(a2: Image8, p: Recipe['edges']): { image: Image8; thresholds: EdgeThresholds } {
   const { thresholds, edges } = detect(a2, p);
-  const out = new Uint8Array(edges.data.length);
-  for (let i = 0; i < out.length; i++) out[i] = edges.data[i] ? 0 : 255;
+  const out = complement(edges.data); // edges 255 → 0, the rest 0 → 255
   const known = counted.get(edges.data);
   if (known) counted.set(out, { value: 0, count: known.count });
   return { image: { ...edges, data: out }, thresholds };

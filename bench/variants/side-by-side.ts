@@ -2,12 +2,14 @@
  * The whole-process comparison of `npm run bench -- variants`: `stimkit variants --only A0–A5
  * --jobs 1 --no-contact-sheet` (from dist/) against bench/variants_opencv.py (Debian's
  * /usr/bin/python3 with python3-opencv) on the same photos, alternating, each from start to exit,
- * timed by /usr/bin/time when present (wall, user and system CPU, peak RSS) or by the clock.
+ * timed by /usr/bin/time when present (wall, user and system CPU, peak RSS) or by the clock. Both
+ * write their PNGs at the zlib level of stimkit's default recipe (output.png_compression).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { defaultRecipe } from '../../src/variants/recipe.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PYTHON = '/usr/bin/python3';
@@ -52,7 +54,8 @@ export function sideBySide(dir: string, files: string[], repeat: number, basic: 
   for (let i = 0; i < repeat; i++) {
     const py = path.join(dir, 'side-opencv');
     rmSync(py, { recursive: true, force: true });
-    const opencv = timed([PYTHON, SCRIPT, '--out', py, '--png-level', '6', ...files]);
+    // The script writes its PNGs at the zlib level stimkit's default recipe uses.
+    const opencv = timed([PYTHON, SCRIPT, '--out', py, '--png-level', String(defaultRecipe().output.png_compression), ...files]);
     const s = stimkit(path.join(dir, 'side-stimkit'), []);
     const b = basic ? stimkit(path.join(dir, 'side-basic'), ['--metrics', 'basic']) : undefined;
     runs.push({ stimkit: s, opencv, ...(b ? { basic: b } : {}) });

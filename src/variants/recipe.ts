@@ -107,8 +107,10 @@ const Metrics = z.strictObject({
 });
 
 const Output = z.strictObject({
+  // 2, not zlib's usual 6: the six PNGs of a 1024-px entry encode in about 90 ms instead of 155 ms,
+  // for files about 6 % larger (measured on the demo photos); the pixels are the same at any level.
   png_compression: bounded('output.png_compression', { min: 0, max: 9, int: true })
-    .default(6)
+    .default(2)
     .describe('zlib level of the PNG files (changes bytes, not pixels).'),
 });
 

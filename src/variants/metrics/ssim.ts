@@ -97,11 +97,9 @@ export function ssim(a: Image8 | SsimReference, b: Image8): number | null {
   const k = kernel('ssim');
   if (!k) return ssimJs(a, b);
   const img = 'data' in a ? a : a.image;
-  if (img.channels !== 1 || b.channels !== 1) throw new Error('ssim compares grey images');
-  if (img.width !== b.width || img.height !== b.height) throw new Error(`ssim needs equal sizes (${img.width}×${img.height} vs ${b.width}×${b.height})`);
+  const settled = settledSsim(img, b);
+  if (settled !== undefined) return settled;
   const { width, height } = img;
-  if (width < WIN || height < WIN) return null;
-  if (img.data === b.data) return 1;
   const { c1, c2 } = constants();
   // Layout: the reference's side (x, Σx, N·Σx² − (Σx)², kept while the same SsimReference
   // comes back), then y, a zero row, the column sums and the ratios of a row's last windows.
@@ -145,15 +143,25 @@ function constants(): { c1: number; c2: number } {
   return { c1: (0.01 * 255) ** 2 * AREA * AREA, c2: (0.03 * 255) ** 2 * AREA * (AREA - 1) };
 }
 
+/**
+ * What both paths decide before any sum: refuses colour or unequal sizes, null below 7 pixels a
+ * side (skimage refuses), 1 for an image with itself; undefined when the windows must be computed.
+ */
+function settledSsim(img: Image8, b: Image8): number | null | undefined {
+  if (img.channels !== 1 || b.channels !== 1) throw new Error('ssim compares grey images');
+  if (img.width !== b.width || img.height !== b.height) throw new Error(`ssim needs equal sizes (${img.width}×${img.height} vs ${b.width}×${b.height})`);
+  if (img.width < WIN || img.height < WIN) return null;
+  if (img.data === b.data) return 1;
+  return undefined;
+}
+
 /** `ssim` in TypeScript: the reference of the WebAssembly kernel, and its fallback. */
 export function ssimJs(a: Image8 | SsimReference, b: Image8): number | null {
   const ref = 'data' in a ? ssimReference(a) : a;
   const img = ref.image;
-  if (img.channels !== 1 || b.channels !== 1) throw new Error('ssim compares grey images');
-  if (img.width !== b.width || img.height !== b.height) throw new Error(`ssim needs equal sizes (${img.width}×${img.height} vs ${b.width}×${b.height})`);
+  const settled = settledSsim(img, b);
+  if (settled !== undefined) return settled;
   const { width, height } = img;
-  if (width < WIN || height < WIN) return null;
-  if (img.data === b.data) return 1;
   // With window sums X = Σx, Y = Σy, XX = Σx², YY = Σy², XY = Σxy over N = 49 pixels, the
   // SSIM of a window (means X/N, sample variances (N·XX − X²)/(N(N−1)), …) is
   //   (2XY + c1)(2(N·XY − X·Y) + c2) / ((X² + Y² + c1)(N·XX − X² + N·YY − Y² + c2)),

@@ -67,7 +67,17 @@ export function kernel(name: string): Kernel | null {
 export function reserve(k: Kernel, bytes: number): number {
   const need = k.base + bytes;
   const have = k.memory.buffer.byteLength;
-  if (need > have) k.memory.grow(Math.ceil((need - have) / 65536));
+  if (need > have) {
+    try {
+      k.memory.grow(Math.ceil((need - have) / 65536));
+    } catch (err) {
+      // A 32-bit memory ends at 4 GiB; only images far above A0's usual size get here.
+      throw new Error(
+        `the WebAssembly kernels cannot hold this image (${Math.ceil(need / 2 ** 20)} MiB needed; ${(err as Error).message}): ` +
+          'lower the recipe\'s original.max_side, or set STIMKIT_KERNELS=js to use the TypeScript loops',
+      );
+    }
+  }
   return k.base;
 }
 

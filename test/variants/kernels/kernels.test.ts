@@ -5,7 +5,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { kernel, kernelFile } from '../../../src/variants/kernels/load.js';
+import { kernel, kernelFile, reserve } from '../../../src/variants/kernels/load.js';
 
 const MODULES = readdirSync(new URL('../../../src/variants/kernels/as/', import.meta.url))
   .filter((f) => f.endsWith('.ts'))
@@ -20,3 +20,12 @@ describe('the kernels are built and load', () => {
   }
 });
 
+
+describe('memory', () => {
+  it('grows to what a call needs, and says what to do when it cannot', () => {
+    const k = kernel('lowpass')!;
+    const base = reserve(k, 3 * 2 ** 20);
+    expect(k.memory.buffer.byteLength).toBeGreaterThanOrEqual(base + 3 * 2 ** 20);
+    expect(() => reserve(k, 5 * 2 ** 30)).toThrow(/cannot hold this image \(5121 MiB needed.*original\.max_side.*STIMKIT_KERNELS=js/);
+  });
+});

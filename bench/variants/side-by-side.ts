@@ -25,9 +25,12 @@ export interface Timed {
 
 /** Why the OpenCV script cannot run here, or null when it can. */
 export function opencvMissing(): string | null {
-  if (!existsSync(PYTHON)) return `${PYTHON} is not there (install Debian's python3 and python3-opencv)`;
+  if (!existsSync(PYTHON))
+    return `${PYTHON} is not there (install Debian's python3 and python3-opencv)`;
   const r = spawnSync(PYTHON, ['-c', 'import cv2, numpy'], { encoding: 'utf8' });
-  return r.status === 0 ? null : `${PYTHON} cannot import cv2/numpy (apt-get install python3-opencv): ${r.stderr.trim().split('\n').pop()}`;
+  return r.status === 0
+    ? null
+    : `${PYTHON} cannot import cv2/numpy (apt-get install python3-opencv): ${r.stderr.trim().split('\n').pop()}`;
 }
 
 function timed(cmd: string[]): Timed {
@@ -44,18 +47,44 @@ function timed(cmd: string[]): Timed {
 }
 
 /** Both processes `repeat` times, alternating; stimkit also with `--metrics basic` when asked. */
-export function sideBySide(dir: string, files: string[], repeat: number, basic: boolean): Array<{ stimkit: Timed; basic?: Timed; opencv: Timed }> {
+export function sideBySide(
+  dir: string,
+  files: string[],
+  repeat: number,
+  basic: boolean,
+): Array<{ stimkit: Timed; basic?: Timed; opencv: Timed }> {
   const stimkit = (out: string, extra: string[]) => {
     rmSync(out, { recursive: true, force: true });
     const bin = path.join(ROOT, 'bin', 'stimkit.js');
-    return timed([process.execPath, bin, 'variants', path.join(dir, 'corpus.lock.json'), '--only', 'A0,A1,A2,A3,A4,A5', '--jobs', '1', '--no-contact-sheet', '--out', out, ...extra]);
+    return timed([
+      process.execPath,
+      bin,
+      'variants',
+      path.join(dir, 'corpus.lock.json'),
+      '--only',
+      'A0,A1,A2,A3,A4,A5',
+      '--jobs',
+      '1',
+      '--no-contact-sheet',
+      '--out',
+      out,
+      ...extra,
+    ]);
   };
   const runs = [];
   for (let i = 0; i < repeat; i++) {
     const py = path.join(dir, 'side-opencv');
     rmSync(py, { recursive: true, force: true });
     // The script writes its PNGs at the zlib level stimkit's default recipe uses.
-    const opencv = timed([PYTHON, SCRIPT, '--out', py, '--png-level', String(defaultRecipe().output.png_compression), ...files]);
+    const opencv = timed([
+      PYTHON,
+      SCRIPT,
+      '--out',
+      py,
+      '--png-level',
+      String(defaultRecipe().output.png_compression),
+      ...files,
+    ]);
     const s = stimkit(path.join(dir, 'side-stimkit'), []);
     const b = basic ? stimkit(path.join(dir, 'side-basic'), ['--metrics', 'basic']) : undefined;
     runs.push({ stimkit: s, opencv, ...(b ? { basic: b } : {}) });

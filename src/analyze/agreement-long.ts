@@ -19,7 +19,12 @@ export function labelDimensions(t: Table): string[] {
 
 /** True when `t` is a long labels CSV: a `rater` column, item ids and at least one dimension column. */
 export function isLongLabels(t: Table): boolean {
-  return t.columns.includes('rater') && (t.columns.includes('sample_item') || (t.columns.includes('trial_id') && t.columns.includes('model'))) && labelDimensions(t).length > 0;
+  return (
+    t.columns.includes('rater') &&
+    (t.columns.includes('sample_item') ||
+      (t.columns.includes('trial_id') && t.columns.includes('model'))) &&
+    labelDimensions(t).length > 0
+  );
 }
 
 /** The raters of a long labels table, in name order. */
@@ -34,25 +39,46 @@ export function longRaters(t: Table): string[] {
  */
 export function widenDimension(t: Table, dimension: string): Table {
   const raters = longRaters(t);
-  const key = (r: Record<string, string>) => (t.columns.includes('sample_item') ? r.sample_item! : `${r.trial_id}\u0000${r.model}`);
+  const key = (r: Record<string, string>) =>
+    t.columns.includes('sample_item') ? r.sample_item! : `${r.trial_id}\u0000${r.model}`;
   const items = new Map<string, Record<string, string>>();
   const problems: Problem[] = [];
   const seen = new Set<string>();
   t.rows.forEach((r, i) => {
     const k = key(r);
     let row = items.get(k);
-    if (!row) items.set(k, (row = Object.fromEntries(raters.map((x) => [`${dimension}.${x}`, '']))));
+    if (!row)
+      items.set(k, (row = Object.fromEntries(raters.map((x) => [`${dimension}.${x}`, '']))));
     const col = `${dimension}.${r.rater}`;
     if (seen.has(`${k}\u0000${r.rater}`)) {
-      if (problems.length < 20) problems.push({ code: 'E_ANALYZE_DUPLICATE', severity: 'error', file: t.file, line: t.lines[i], field: 'rater', message: `a second row for item ${k.replace('\u0000', ' × ')} and rater ${r.rater}`, fix: 'keep one row per item and rater (labels and review adjudications go in separate files)' });
+      if (problems.length < 20)
+        problems.push({
+          code: 'E_ANALYZE_DUPLICATE',
+          severity: 'error',
+          file: t.file,
+          line: t.lines[i],
+          field: 'rater',
+          message: `a second row for item ${k.replace('\u0000', ' × ')} and rater ${r.rater}`,
+          fix: 'keep one row per item and rater (labels and review adjudications go in separate files)',
+        });
       return;
     }
     seen.add(`${k}\u0000${r.rater}`);
     row[col] = r[dimension] ?? '';
   });
-  if (problems.length > 0) throw new StimkitError('E_ANALYZE_DUPLICATE', `${t.file}: the same item and rater more than once`, { problems });
+  if (problems.length > 0)
+    throw new StimkitError(
+      'E_ANALYZE_DUPLICATE',
+      `${t.file}: the same item and rater more than once`,
+      { problems },
+    );
   const columns = raters.map((x) => `${dimension}.${x}`);
-  return tableFromRows(t.file, t.sha256, columns, [...items.values()].map((row) => Object.fromEntries(columns.map((c) => [c, row[c]!]))));
+  return tableFromRows(
+    t.file,
+    t.sha256,
+    columns,
+    [...items.values()].map((row) => Object.fromEntries(columns.map((c) => [c, row[c]!]))),
+  );
 }
 
 /** Agreement per dimension of a long labels file. */
@@ -72,18 +98,37 @@ export interface LongAgreementReport {
  * every rater of the file); with `dimension` one `AgreementReport` (identical to the wide layout's
  * with columns `<dimension>.<rater>`), else one per dimension.
  */
-export function agreementLong(t: Table, params: { raters?: string[]; vs?: string | null; weights?: KappaWeights; dimension?: string }): AgreementReport | LongAgreementReport {
+export function agreementLong(
+  t: Table,
+  params: { raters?: string[]; vs?: string | null; weights?: KappaWeights; dimension?: string },
+): AgreementReport | LongAgreementReport {
   const all = longRaters(t);
   const dims = labelDimensions(t);
   const raters = params.raters ?? all.filter((r) => r !== params.vs);
   const unknown = [...raters, ...(params.vs ? [params.vs] : [])].filter((r) => !all.includes(r));
   if (unknown.length > 0) {
-    throw StimkitError.fromProblem({ code: 'E_ANALYZE_RATERS', file: t.file, field: 'rater', message: `no rows for rater(s) ${unknown.join(', ')} in this long labels file`, expected: all.join(', '), got: unknown.join(', '), fix: 'in the long layout, --raters and --vs name raters of the rater column' });
+    throw StimkitError.fromProblem({
+      code: 'E_ANALYZE_RATERS',
+      file: t.file,
+      field: 'rater',
+      message: `no rows for rater(s) ${unknown.join(', ')} in this long labels file`,
+      expected: all.join(', '),
+      got: unknown.join(', '),
+      fix: 'in the long layout, --raters and --vs name raters of the rater column',
+    });
   }
   if (params.dimension !== undefined && !dims.includes(params.dimension)) {
-    throw StimkitError.usage('E_ANALYZE_USAGE', `--dimension ${params.dimension}: not a column of ${t.file} (dimensions: ${dims.join(', ')})`);
+    throw StimkitError.usage(
+      'E_ANALYZE_USAGE',
+      `--dimension ${params.dimension}: not a column of ${t.file} (dimensions: ${dims.join(', ')})`,
+    );
   }
-  const one = (d: string) => agreementTable(widenDimension(t, d), { raters: raters.map((r) => `${d}.${r}`), vs: params.vs ? `${d}.${params.vs}` : null, weights: params.weights });
+  const one = (d: string) =>
+    agreementTable(widenDimension(t, d), {
+      raters: raters.map((r) => `${d}.${r}`),
+      vs: params.vs ? `${d}.${params.vs}` : null,
+      weights: params.weights,
+    });
   if (params.dimension !== undefined) return one(params.dimension);
   const dimensions: LongAgreementReport['dimensions'] = [];
   const skipped: string[] = [];
@@ -93,14 +138,24 @@ export function agreementLong(t: Table, params: { raters?: string[]; vs?: string
     if (!rated) skipped.push(d);
     else dimensions.push({ dimension: d, report: one(d) });
   }
-  return { format: 'stimkit.analyze.agreement-by-dimension', version: 1, input: { file: t.file, sha256: t.sha256, rows: t.n, layout: 'long' }, params: { raters, vs: params.vs ?? null, weights: params.weights ?? 'none' }, dimensions, skipped };
+  return {
+    format: 'stimkit.analyze.agreement-by-dimension',
+    version: 1,
+    input: { file: t.file, sha256: t.sha256, rows: t.n, layout: 'long' },
+    params: { raters, vs: params.vs ?? null, weights: params.weights ?? 'none' },
+    dimensions,
+    skipped,
+  };
 }
 
 /**
  * Wide layout with `--dimension D`: a rater name R that is not a column stands for `D.R` (the
  * column `label export --wide` writes), in `raters` and `vs`.
  */
-export function widenedNames(t: Table, p: { raters?: string[]; vs?: string | null; weights?: KappaWeights; dimension?: string }): { raters?: string[]; vs: string | null; weights?: KappaWeights } {
+export function widenedNames(
+  t: Table,
+  p: { raters?: string[]; vs?: string | null; weights?: KappaWeights; dimension?: string },
+): { raters?: string[]; vs: string | null; weights?: KappaWeights } {
   const d = p.dimension;
   const name = (r: string) => (d === undefined || t.columns.includes(r) ? r : `${d}.${r}`);
   return { raters: p.raters?.map(name), vs: p.vs ? name(p.vs) : null, weights: p.weights };

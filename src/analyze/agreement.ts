@@ -5,7 +5,15 @@
  * and Table A5). Empty cells are missing ratings.
  */
 import { StimkitError } from '../core/errors.js';
-import { cohenKappa, fleissKappa, gwetAc1, ratingCounts, sortedCategories, type KappaWeights, type Label } from '../stats/index.js';
+import {
+  cohenKappa,
+  fleissKappa,
+  gwetAc1,
+  ratingCounts,
+  sortedCategories,
+  type KappaWeights,
+  type Label,
+} from '../stats/index.js';
 import { requireColumns, type Table } from './table.js';
 
 /** One pair of raters. */
@@ -30,7 +38,12 @@ export interface VsMajority {
   rawAgreement: number;
   kappa: number;
   /** per category, one-vs-rest: precision = matrix[k][k]/row k, recall = matrix[k][k]/column k (null when 0/0) */
-  perCategory: { category: Label; precision: number | null; recall: number | null; support: number }[];
+  perCategory: {
+    category: Label;
+    precision: number | null;
+    recall: number | null;
+    support: number;
+  }[];
 }
 
 /** What `analyze agreement` returns. */
@@ -50,7 +63,10 @@ export interface AgreementReport {
   vs: VsMajority | null;
 }
 
-const toLabel = (numeric: boolean) => (v: string): Label | null => (v === '' ? null : numeric ? Number(v) : v);
+const toLabel =
+  (numeric: boolean) =>
+  (v: string): Label | null =>
+    v === '' ? null : numeric ? Number(v) : v;
 
 /** Strict majority label of the present ratings, or null. */
 export function majority(ratings: readonly (Label | null)[]): Label | null {
@@ -62,13 +78,22 @@ export function majority(ratings: readonly (Label | null)[]): Label | null {
 }
 
 /** Agreement among `raters` (and of `vs` against their majority). */
-export function agreementTable(table: Table, params: { raters: string[]; vs?: string | null; weights?: KappaWeights }): AgreementReport {
+export function agreementTable(
+  table: Table,
+  params: { raters: string[]; vs?: string | null; weights?: KappaWeights },
+): AgreementReport {
   const { raters } = params;
   const vsCol = params.vs ?? null;
   const weights = params.weights ?? 'none';
-  if (raters.length < 2) throw StimkitError.usage('E_ANALYZE_RATERS', `--raters needs at least two columns (got ${raters.join(', ') || 'none'})`);
+  if (raters.length < 2)
+    throw StimkitError.usage(
+      'E_ANALYZE_RATERS',
+      `--raters needs at least two columns (got ${raters.join(', ') || 'none'})`,
+    );
   requireColumns(table, [...raters, ...(vsCol ? [vsCol] : [])], 'analyze agreement');
-  const all = table.rows.flatMap((r) => [...raters, ...(vsCol ? [vsCol] : [])].map((c) => r[c]!)).filter((v) => v !== '');
+  const all = table.rows
+    .flatMap((r) => [...raters, ...(vsCol ? [vsCol] : [])].map((c) => r[c]!))
+    .filter((v) => v !== '');
   const numeric = all.every((v) => Number.isFinite(Number(v)));
   const conv = toLabel(numeric);
   const ratings = table.rows.map((r) => raters.map((c) => conv(r[c]!)));
@@ -83,7 +108,12 @@ export function agreementTable(table: Table, params: { raters: string[]; vs?: st
         both.map((r) => r[b]!),
         { categories, weights },
       );
-      pairs.push({ raters: [raters[a]!, raters[b]!], n: both.length, rawAgreement: k.po, kappa: k.kappa });
+      pairs.push({
+        raters: [raters[a]!, raters[b]!],
+        n: both.length,
+        rawAgreement: k.po,
+        kappa: k.kappa,
+      });
     }
   }
   const complete = ratings.filter((r) => r.every((v) => v !== null));
@@ -98,7 +128,16 @@ export function agreementTable(table: Table, params: { raters: string[]; vs?: st
       if (j !== null && m !== null) pairsVs.push([j, m]);
     });
     if (pairsVs.length === 0) {
-      throw StimkitError.fromProblem({ code: 'E_ANALYZE_NO_MAJORITY', file: table.file, field: vsCol, message: 'no item has both a rating in the --vs column and a strict majority among the raters', expected: 'items with a majority label', got: 'none', fix: 'check the rater columns' });
+      throw StimkitError.fromProblem({
+        code: 'E_ANALYZE_NO_MAJORITY',
+        file: table.file,
+        field: vsCol,
+        message:
+          'no item has both a rating in the --vs column and a strict majority among the raters',
+        expected: 'items with a majority label',
+        got: 'none',
+        fix: 'check the rater columns',
+      });
     }
     const q = categories.length;
     const idx = (v: Label) => categories.findIndex((c) => c === v);
@@ -120,7 +159,12 @@ export function agreementTable(table: Table, params: { raters: string[]; vs?: st
       perCategory: categories.map((c, i) => {
         const row = matrix[i]!.reduce((s, v) => s + v, 0);
         const col = matrix.reduce((s, r) => s + r[i]!, 0);
-        return { category: c, precision: row > 0 ? matrix[i]![i]! / row : null, recall: col > 0 ? matrix[i]![i]! / col : null, support: col };
+        return {
+          category: c,
+          precision: row > 0 ? matrix[i]![i]! / row : null,
+          recall: col > 0 ? matrix[i]![i]! / col : null,
+          support: col,
+        };
       }),
     };
   }
@@ -132,7 +176,10 @@ export function agreementTable(table: Table, params: { raters: string[]; vs?: st
     categories,
     pairs,
     complete: complete.length,
-    allAgree: complete.length > 0 ? complete.filter((r) => r.every((v) => v === r[0])).length / complete.length : null,
+    allAgree:
+      complete.length > 0
+        ? complete.filter((r) => r.every((v) => v === r[0])).length / complete.length
+        : null,
     fleiss: fl ? { kappa: fl.kappa, pBar: fl.pBar, pE: fl.pE } : null,
     gwetAc1: { ac1: g.ac1, pa: g.pa, pe: g.pe },
     vs,

@@ -13,7 +13,18 @@ export function requireFilled(t: Table, columns: readonly string[], what: string
   for (let i = 0; i < t.n; i++) {
     for (let j = 0; j < columns.length; j++) {
       const c = columns[j]!;
-      if (values[j]![i] === '') problems.push({ code: 'E_ANALYZE_VALUE', severity: 'error', file: t.file, line: t.lines[i], field: c, message: `empty value in column "${c}"`, expected: 'a value', got: 'an empty cell', fix: `fill in "${c}" or drop the row` });
+      if (values[j]![i] === '')
+        problems.push({
+          code: 'E_ANALYZE_VALUE',
+          severity: 'error',
+          file: t.file,
+          line: t.lines[i],
+          field: c,
+          message: `empty value in column "${c}"`,
+          expected: 'a value',
+          got: 'an empty cell',
+          fix: `fill in "${c}" or drop the row`,
+        });
     }
   }
   throwProblems('E_ANALYZE_VALUE', t.file, problems);
@@ -23,7 +34,11 @@ export function requireFilled(t: Table, columns: readonly string[], what: string
  * The complete cases: the rows with a value in every listed column (e.g. `audit.csv` without the
  * responses a judge could not label), and how many were dropped.
  */
-export function completeRows(t: Table, columns: readonly string[], what: string): { table: Table; dropped: number } {
+export function completeRows(
+  t: Table,
+  columns: readonly string[],
+  what: string,
+): { table: Table; dropped: number } {
   requireColumns(t, columns, what);
   const used = columns.map((c) => column(t, c)!);
   const keep: number[] = [];

@@ -6,17 +6,25 @@ import type { RatesReport } from './rates.js';
 import type { RegressReport } from './regress.js';
 
 /** Number with `d` decimals; blank for null/NaN. */
-export const fx = (v: number | null | undefined, d = 3): string => (v === null || v === undefined || !Number.isFinite(v) ? '—' : v.toFixed(d));
+export const fx = (v: number | null | undefined, d = 3): string =>
+  v === null || v === undefined || !Number.isFinite(v) ? '—' : v.toFixed(d);
 
 /** p-value: 3 significant digits, scientific below 0.001. */
 export const fp = (p: number | null | undefined): string =>
   // a p below the smallest double (a z beyond ~38) underflows to 0: say so instead of printing 0
-  p === null || p === undefined || !Number.isFinite(p) ? '—' : p === 0 ? '< 1e-300' : p < 0.001 ? p.toExponential(2) : p.toPrecision(3);
+  p === null || p === undefined || !Number.isFinite(p)
+    ? '—'
+    : p === 0
+      ? '< 1e-300'
+      : p < 0.001
+        ? p.toExponential(2)
+        : p.toPrecision(3);
 
 /** Align columns of a text table. */
 export function table(header: string[], rows: string[][]): string {
   const w = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join('  ');
+  const line = (r: string[]) =>
+    r.map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join('  ');
   return [line(header), ...rows.map(line)].join('\n');
 }
 
@@ -25,20 +33,39 @@ export function regressHuman(r: RegressReport): string {
   const res = r.result;
   const logit = res.model === 'logit';
   const pct = Math.round(res.conf * 100);
-  const head = ['term', 'estimate', 'SE', ...(logit ? ['OR', `OR ${pct}% CI`] : [`${pct}% CI`]), 'p'];
+  const head = [
+    'term',
+    'estimate',
+    'SE',
+    ...(logit ? ['OR', `OR ${pct}% CI`] : [`${pct}% CI`]),
+    'p',
+  ];
   const rows = res.terms.map((t) => [
     t.term,
     fx(t.estimate, 4),
     fx(t.se, 4),
-    ...(logit ? [fx(t.oddsRatio, 3), `[${fx(t.orLower, 3)}, ${fx(t.orUpper, 3)}]`] : [`[${fx(t.ciLower, 4)}, ${fx(t.ciUpper, 4)}]`]),
+    ...(logit
+      ? [fx(t.oddsRatio, 3), `[${fx(t.orLower, 3)}, ${fx(t.orUpper, 3)}]`]
+      : [`[${fx(t.ciLower, 4)}, ${fx(t.ciUpper, 4)}]`]),
     fp(t.p),
   ]);
-  const se = res.nClusters !== null ? `cluster-robust SE by ${r.params.cluster} (${res.nClusters} clusters, correction ${res.correction})` : 'model-based SE';
-  const lines = [`${res.model} of ${r.params.outcome} on ${res.nobs} rows${r.input.dropped ? ` (${r.input.dropped} incomplete rows left out)` : ''}; ${se}; ${res.inference} reference distribution`, table(head, rows)];
-  if (logit || res.model === 'ols') lines.push(`log-likelihood ${fx(res.llf, 3)}${res.rSquared !== undefined ? `, R² ${fx(res.rSquared, 4)}` : `, ${res.iterations} IRLS iterations`}`);
+  const se =
+    res.nClusters !== null
+      ? `cluster-robust SE by ${r.params.cluster} (${res.nClusters} clusters, correction ${res.correction})`
+      : 'model-based SE';
+  const lines = [
+    `${res.model} of ${r.params.outcome} on ${res.nobs} rows${r.input.dropped ? ` (${r.input.dropped} incomplete rows left out)` : ''}; ${se}; ${res.inference} reference distribution`,
+    table(head, rows),
+  ];
+  if (logit || res.model === 'ols')
+    lines.push(
+      `log-likelihood ${fx(res.llf, 3)}${res.rSquared !== undefined ? `, R² ${fx(res.rSquared, 4)}` : `, ${res.iterations} IRLS iterations`}`,
+    );
   if (r.interactionTest) {
     const l = r.interactionTest;
-    lines.push(`likelihood-ratio test of ${l.added.join(', ')}: χ²(${l.df}) = ${fx(l.statistic, 3)}, p = ${fp(l.p)}`);
+    lines.push(
+      `likelihood-ratio test of ${l.added.join(', ')}: χ²(${l.df}) = ${fx(l.statistic, 3)}, p = ${fp(l.p)}`,
+    );
   }
   for (const w of r.warnings) lines.push(`warning: ${w}`);
   return lines.join('\n');
@@ -48,13 +75,34 @@ export function regressHuman(r: RegressReport): string {
 export function ratesHuman(r: RatesReport): string {
   const pct = Math.round(r.params.conf * 100);
   const c = r.params.correction;
-  const head = [...(r.params.by.length ? r.params.by : ['group']), 'n', 'successes', 'rate', `Wilson ${pct}% CI`, ...(c ? ['corrected', `${pct}% CI (mapped)`] : [])];
+  const head = [
+    ...(r.params.by.length ? r.params.by : ['group']),
+    'n',
+    'successes',
+    'rate',
+    `Wilson ${pct}% CI`,
+    ...(c ? ['corrected', `${pct}% CI (mapped)`] : []),
+  ];
   const rows = r.rows.map((g) => [
-    ...(r.params.by.length ? r.params.by.map((b) => g.group[b]!) : ['all']), String(g.n), String(g.successes), fx(g.rate, 4), `[${fx(g.lower, 4)}, ${fx(g.upper, 4)}]`,
-    ...(g.corrected ? [`${fx(g.corrected.rate, 4)}${g.corrected.clipped ? ' (clipped)' : ''}`, `[${fx(g.corrected.lower, 4)}, ${fx(g.corrected.upper, 4)}]`] : []),
+    ...(r.params.by.length ? r.params.by.map((b) => g.group[b]!) : ['all']),
+    String(g.n),
+    String(g.successes),
+    fx(g.rate, 4),
+    `[${fx(g.lower, 4)}, ${fx(g.upper, 4)}]`,
+    ...(g.corrected
+      ? [
+          `${fx(g.corrected.rate, 4)}${g.corrected.clipped ? ' (clipped)' : ''}`,
+          `[${fx(g.corrected.lower, 4)}, ${fx(g.corrected.upper, 4)}]`,
+        ]
+      : []),
   ]);
-  const note = c ? `; corrected by Rogan–Gladen for sensitivity ${c.sensitivity} and specificity ${c.specificity} (Wilson interval mapped through the correction)` : '';
-  return [`rate of ${r.params.outcome} = 1${r.input.dropped ? ` (${r.input.dropped} incomplete rows left out)` : ''}${note}`, table(head, rows)].join('\n');
+  const note = c
+    ? `; corrected by Rogan–Gladen for sensitivity ${c.sensitivity} and specificity ${c.specificity} (Wilson interval mapped through the correction)`
+    : '';
+  return [
+    `rate of ${r.params.outcome} = 1${r.input.dropped ? ` (${r.input.dropped} incomplete rows left out)` : ''}${note}`,
+    table(head, rows),
+  ].join('\n');
 }
 
 /** Agreement summary. */
@@ -63,15 +111,37 @@ export function agreementHuman(r: AgreementReport): string {
     `${r.input.rows} items, ${r.params.raters.length} raters, categories ${r.categories.join(', ')}; Cohen weights ${r.params.weights}`,
     table(
       ['pair', 'n', 'raw agreement', "Cohen's kappa"],
-      r.pairs.map((p) => [p.raters.join(' × '), String(p.n), fx(p.rawAgreement, 4), fx(p.kappa, 4)]),
+      r.pairs.map((p) => [
+        p.raters.join(' × '),
+        String(p.n),
+        fx(p.rawAgreement, 4),
+        fx(p.kappa, 4),
+      ]),
     ),
     `all raters agree on ${fx(r.allAgree === null ? null : r.allAgree * 100, 1)}% of ${r.complete} complete items; Fleiss' kappa ${fx(r.fleiss?.kappa, 4)}; Gwet's AC1 ${fx(r.gwetAc1.ac1, 4)}`,
   ];
   if (r.vs) {
     const v = r.vs;
-    lines.push(`${v.column} vs raters' majority: n = ${v.n} (${v.excluded} excluded), raw agreement ${fx(v.rawAgreement * 100, 1)}%, kappa ${fx(v.kappa, 4)}`);
-    lines.push(table([`${v.column} \\ majority`, ...v.categories.map(String)], v.matrix.map((row, i) => [String(v.categories[i]), ...row.map(String)])));
-    lines.push(table(['category', 'precision', 'recall', 'support'], v.perCategory.map((c) => [String(c.category), fx(c.precision, 4), fx(c.recall, 4), String(c.support)])));
+    lines.push(
+      `${v.column} vs raters' majority: n = ${v.n} (${v.excluded} excluded), raw agreement ${fx(v.rawAgreement * 100, 1)}%, kappa ${fx(v.kappa, 4)}`,
+    );
+    lines.push(
+      table(
+        [`${v.column} \\ majority`, ...v.categories.map(String)],
+        v.matrix.map((row, i) => [String(v.categories[i]), ...row.map(String)]),
+      ),
+    );
+    lines.push(
+      table(
+        ['category', 'precision', 'recall', 'support'],
+        v.perCategory.map((c) => [
+          String(c.category),
+          fx(c.precision, 4),
+          fx(c.recall, 4),
+          String(c.support),
+        ]),
+      ),
+    );
   }
   return lines.join('\n');
 }
@@ -89,7 +159,19 @@ export function instrumentHuman(a: InstrumentAnalysis): string {
   const lines = [
     `${c.responses} responses (${c.missing} missing, ${c.abstained} scored 0), ${c.models} models, ${c.topics} topics, ${c.languages} languages, ${c.cells} cells`,
     table(
-      ['model', 'origin', 'net', 'swing', 'raw', 'p t(cells)', 'p W(cells)', 'p t(collapsed)', 'Holm', 'net answered', 'flip rate'],
+      [
+        'model',
+        'origin',
+        'net',
+        'swing',
+        'raw',
+        'p t(cells)',
+        'p W(cells)',
+        'p t(collapsed)',
+        'Holm',
+        'net answered',
+        'flip rate',
+      ],
       a.models.map((m) => [
         m.model,
         m.origin,
@@ -108,19 +190,35 @@ export function instrumentHuman(a: InstrumentAnalysis): string {
   const s = a.languageShift;
   if (s?.test) {
     const t = s.test;
-    lines.push(`${s.from}→${s.to} shift: mean ${fx(t.meanShift)} [${fx(t.ci[0])}, ${fx(t.ci[1])}], paired t(${t.df}) = ${fx(t.t, 2)}, p = ${fp(t.pT)}; Wilcoxon p = ${fp(t.pWilcoxon)}; dz = ${fx(t.dz, 2)}; ${s.negative} of ${s.perModel.length} models shift negative`);
+    lines.push(
+      `${s.from}→${s.to} shift: mean ${fx(t.meanShift)} [${fx(t.ci[0])}, ${fx(t.ci[1])}], paired t(${t.df}) = ${fx(t.t, 2)}, p = ${fp(t.pT)}; Wilcoxon p = ${fp(t.pWilcoxon)}; dz = ${fx(t.dz, 2)}; ${s.negative} of ${s.perModel.length} models shift negative`,
+    );
   }
   for (const o of a.originComparisons) {
-    lines.push(`origin ${o.a} (n ${o.nA}) vs ${o.b} (n ${o.nB}): net ${fx(o.meanA)} vs ${fx(o.meanB)}, Welch p = ${fp(o.welch.p)}, Mann–Whitney p = ${fp(o.mannWhitney.p)}${o.answeredOnly ? `; answered-only Welch p = ${fp(o.answeredOnly.welchP)}` : ''}`);
+    lines.push(
+      `origin ${o.a} (n ${o.nA}) vs ${o.b} (n ${o.nB}): net ${fx(o.meanA)} vs ${fx(o.meanB)}, Welch p = ${fp(o.welch.p)}, Mann–Whitney p = ${fp(o.mannWhitney.p)}${o.answeredOnly ? `; answered-only Welch p = ${fp(o.answeredOnly.welchP)}` : ''}`,
+    );
   }
   const v = a.variance;
-  const part = (p: typeof v.responseLevel) => p.terms.filter((t) => t.percent !== null).map((t) => `${t.term} ${fx(t.percent, 2)}`).concat(`residual ${fx(p.residualPercent, 2)}`).join(', ');
+  const part = (p: typeof v.responseLevel) =>
+    p.terms
+      .filter((t) => t.percent !== null)
+      .map((t) => `${t.term} ${fx(t.percent, 2)}`)
+      .concat(`residual ${fx(p.residualPercent, 2)}`)
+      .join(', ');
   lines.push(`variance (% of total SS, responses): ${part(v.responseLevel)}`);
   lines.push(`variance (% of total SS, cell means): ${part(v.cellMeans)}`);
-  lines.push(`systematic share 1 − ${fx(v.meanWithinCellVariance)}/${fx(v.totalVariance)} = ${fx(v.systematicShare * 100, 1)}%`);
+  lines.push(
+    `systematic share 1 − ${fx(v.meanWithinCellVariance)}/${fx(v.totalVariance)} = ${fx(v.systematicShare * 100, 1)}%`,
+  );
   for (const f of a.regression.fits) {
     lines.push(`OLS of stance, SE clustered by ${f.clusterBy} (${f.nClusters} clusters):`);
-    lines.push(table(['term', 'β', 'SE', 'p'], f.terms.map((t) => [t.term, fx(t.estimate), fx(t.se), fp(t.p)])));
+    lines.push(
+      table(
+        ['term', 'β', 'SE', 'p'],
+        f.terms.map((t) => [t.term, fx(t.estimate), fx(t.se), fp(t.p)]),
+      ),
+    );
   }
   return lines.join('\n');
 }

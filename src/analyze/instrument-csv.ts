@@ -8,7 +8,15 @@ import type { InstrumentRow } from './instrument/index.js';
 import { readTable, requireColumns, throwProblems } from './table.js';
 
 /** Required columns of the responses table. */
-export const INSTRUMENT_COLUMNS = ['model', 'origin', 'topic', 'lang', 'framing', 'key', 'score'] as const;
+export const INSTRUMENT_COLUMNS = [
+  'model',
+  'origin',
+  'topic',
+  'lang',
+  'framing',
+  'key',
+  'score',
+] as const;
 
 /** Parse and validate the responses table. */
 export function readInstrumentRows(file: string): InstrumentRow[] {
@@ -16,26 +24,56 @@ export function readInstrumentRows(file: string): InstrumentRow[] {
 }
 
 /** Parse and validate the responses table; also the file's sha256. */
-export function readInstrumentTable(file: string): { file: string; sha256: string; rows: InstrumentRow[] } {
+export function readInstrumentTable(file: string): {
+  file: string;
+  sha256: string;
+  rows: InstrumentRow[];
+} {
   const t = readTable(file);
   requireColumns(t, INSTRUMENT_COLUMNS, 'analyze instrument');
   const problems: Problem[] = [];
   const bad = (line: number, field: string, expected: string, got: string, fix: string) =>
-    problems.push({ code: 'E_ANALYZE_VALUE', severity: 'error', file, line, field, message: `bad ${field}`, expected, got: JSON.stringify(got), fix });
+    problems.push({
+      code: 'E_ANALYZE_VALUE',
+      severity: 'error',
+      file,
+      line,
+      field,
+      message: `bad ${field}`,
+      expected,
+      got: JSON.stringify(got),
+      fix,
+    });
   const hasIteration = t.columns.includes('iteration');
   const rows: InstrumentRow[] = [];
   t.rows.forEach((r, i) => {
     const line = t.lines[i]!;
-    for (const c of ['model', 'origin', 'topic', 'lang'] as const) if (r[c] === '') bad(line, c, 'a non-empty value', '', `fill in ${c}`);
+    for (const c of ['model', 'origin', 'topic', 'lang'] as const)
+      if (r[c] === '') bad(line, c, 'a non-empty value', '', `fill in ${c}`);
     const framing = r.framing!;
-    if (framing !== 'affirmative' && framing !== 'reverse') bad(line, 'framing', 'affirmative or reverse', framing, 'use the framing of the trial');
+    if (framing !== 'affirmative' && framing !== 'reverse')
+      bad(line, 'framing', 'affirmative or reverse', framing, 'use the framing of the trial');
     const key = r.key!;
-    if (key !== 'plus' && key !== 'minus') bad(line, 'key', "plus or minus (the pole of the topic's affirmative)", key, "take it from the topic's affirmative_pole");
+    if (key !== 'plus' && key !== 'minus')
+      bad(
+        line,
+        'key',
+        "plus or minus (the pole of the topic's affirmative)",
+        key,
+        "take it from the topic's affirmative_pole",
+      );
     const s = r.score!;
     let score: number | null = null;
     if (s !== '') {
       score = Number(s);
-      if (!Number.isInteger(score) || score < -2 || score > 2) bad(line, 'score', 'an integer from -2 to 2 (raw agreement before keying), or empty for missing', s, 'score 0 for neutral, refusal or unparseable answers');
+      if (!Number.isInteger(score) || score < -2 || score > 2)
+        bad(
+          line,
+          'score',
+          'an integer from -2 to 2 (raw agreement before keying), or empty for missing',
+          s,
+          'score 0 for neutral, refusal or unparseable answers',
+        );
     }
     rows.push({
       model: r.model!,

@@ -28,14 +28,32 @@ export interface RatesReport {
   version: 1;
   /** `rows`: rows counted; `dropped`: rows left out as incomplete (with `complete`). */
   input: { file: string; sha256: string; rows: number; dropped: number };
-  params: { outcome: string; by: string[]; conf: number; interval: 'wilson'; complete: boolean; correction: { sensitivity: number; specificity: number } | null };
+  params: {
+    outcome: string;
+    by: string[];
+    conf: number;
+    interval: 'wilson';
+    complete: boolean;
+    correction: { sensitivity: number; specificity: number } | null;
+  };
   rows: RateRow[];
 }
 
 /** Rates per combination of the --by columns, in sorted order of the group values. */
-export function ratesTable(given: Table, params: { outcome: string; by: string[]; conf?: number; complete?: boolean; correction?: { sensitivity: number; specificity: number } | null }): RatesReport {
+export function ratesTable(
+  given: Table,
+  params: {
+    outcome: string;
+    by: string[];
+    conf?: number;
+    complete?: boolean;
+    correction?: { sensitivity: number; specificity: number } | null;
+  },
+): RatesReport {
   const conf = params.conf ?? 0.95;
-  const { table, dropped } = params.complete ? completeRows(given, [params.outcome, ...params.by], 'analyze rates') : { table: given, dropped: 0 };
+  const { table, dropped } = params.complete
+    ? completeRows(given, [params.outcome, ...params.by], 'analyze rates')
+    : { table: given, dropped: 0 };
   requireFilled(table, [params.outcome, ...params.by], 'analyze rates');
   const y = numericColumn(table, params.outcome, true);
   const groups = new Map<string, { group: Record<string, string>; n: number; x: number }>();
@@ -51,9 +69,22 @@ export function ratesTable(given: Table, params: { outcome: string; by: string[]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([, g]) => {
       const w = wilson(g.x, g.n, conf);
-      const row: RateRow = { group: g.group, n: g.n, successes: g.x, rate: w.pHat, lower: w.lower, upper: w.upper };
+      const row: RateRow = {
+        group: g.group,
+        n: g.n,
+        successes: g.x,
+        rate: w.pHat,
+        lower: w.lower,
+        upper: w.upper,
+      };
       if (params.correction) {
-        const c = correctPrevalence(g.x, g.n, { value: params.correction.sensitivity }, { value: params.correction.specificity }, conf);
+        const c = correctPrevalence(
+          g.x,
+          g.n,
+          { value: params.correction.sensitivity },
+          { value: params.correction.specificity },
+          conf,
+        );
         row.corrected = { rate: c.corrected, lower: c.lower, upper: c.upper, clipped: c.clipped };
       }
       return row;
@@ -62,7 +93,14 @@ export function ratesTable(given: Table, params: { outcome: string; by: string[]
     format: 'stimkit.analyze.rates',
     version: 1,
     input: { file: table.file, sha256: table.sha256, rows: table.n, dropped },
-    params: { outcome: params.outcome, by: params.by, conf, interval: 'wilson', complete: params.complete ?? false, correction: params.correction ?? null },
+    params: {
+      outcome: params.outcome,
+      by: params.by,
+      conf,
+      interval: 'wilson',
+      complete: params.complete ?? false,
+      correction: params.correction ?? null,
+    },
     rows,
   };
 }

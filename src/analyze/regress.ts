@@ -4,7 +4,16 @@
  * order), `A:B` interactions as products; cluster-robust SEs with the chosen correction. With
  * interactions, a likelihood-ratio test against the model without them.
  */
-import { buildDesignFromColumns, logit, lrTest, ols, type Coding, type Correction, type LrTestResult, type RegressionResult } from '../stats/index.js';
+import {
+  buildDesignFromColumns,
+  logit,
+  lrTest,
+  ols,
+  type Coding,
+  type Correction,
+  type LrTestResult,
+  type RegressionResult,
+} from '../stats/index.js';
 import { completeRows, numericColumn, requireFilled } from './columns.js';
 import { column, type Table } from './table.js';
 
@@ -53,20 +62,38 @@ export function regressWarnings(result: RegressionResult, cluster: string | null
 }
 
 /** Fit a logit or OLS model to `table`. */
-export function regressTable(model: 'logit' | 'ols', given: Table, params: RegressParams): RegressReport {
+export function regressTable(
+  model: 'logit' | 'ols',
+  given: Table,
+  params: RegressParams,
+): RegressReport {
   const used = [...params.predictors, ...(params.cluster ? [params.cluster] : [])];
-  const { table, dropped } = params.complete ? completeRows(given, [params.outcome, ...used], `analyze ${model}`) : { table: given, dropped: 0 };
+  const { table, dropped } = params.complete
+    ? completeRows(given, [params.outcome, ...used], `analyze ${model}`)
+    : { table: given, dropped: 0 };
   requireFilled(table, [params.outcome, ...used], `analyze ${model}`);
   const y = numericColumn(table, params.outcome, model === 'logit');
-  const spec = { predictors: params.predictors, reference: params.reference, interactions: params.interactions };
+  const spec = {
+    predictors: params.predictors,
+    reference: params.reference,
+    interactions: params.interactions,
+  };
   const values = (c: string): string[] => column(table, c)!;
   const design = buildDesignFromColumns(table.n, values, spec);
-  const options = { cluster: params.cluster ? values(params.cluster) : undefined, correction: params.correction, conf: params.conf };
+  const options = {
+    cluster: params.cluster ? values(params.cluster) : undefined,
+    correction: params.correction,
+    conf: params.conf,
+  };
   const fit = model === 'logit' ? logit : ols;
   const result = fit(y, design, options);
   let interactionTest: LrTestResult | null = null;
   if (params.interactions.length > 0) {
-    const reduced = fit(y, buildDesignFromColumns(table.n, values, { ...spec, interactions: [] }), options);
+    const reduced = fit(
+      y,
+      buildDesignFromColumns(table.n, values, { ...spec, interactions: [] }),
+      options,
+    );
     interactionTest = lrTest(reduced, result);
   }
   return {

@@ -41,8 +41,22 @@ export function column(t: Table, name: string): string[] | undefined {
 }
 
 /** A table built in memory from row objects (e.g. a scores CSV already read); lines default to 2, 3, … */
-export function tableFromRows(file: string, sha256: string, columns: string[], rows: Record<string, string>[], lines: number[] = rows.map((_, i) => i + 2)): Table {
-  return { file, sha256, columns, data: columns.map((c) => rows.map((r) => r[c] ?? '')), n: rows.length, rows, lines };
+export function tableFromRows(
+  file: string,
+  sha256: string,
+  columns: string[],
+  rows: Record<string, string>[],
+  lines: number[] = rows.map((_, i) => i + 2),
+): Table {
+  return {
+    file,
+    sha256,
+    columns,
+    data: columns.map((c) => rows.map((r) => r[c] ?? '')),
+    n: rows.length,
+    rows,
+    lines,
+  };
 }
 
 /** Read and parse `file`; a missing file, a bad CSV or an empty table is an error (exit 1). */
@@ -51,16 +65,41 @@ export function readTable(file: string): Table {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw StimkitError.fromProblem({ code: 'E_ANALYZE_READ', file, message: 'cannot read the table', got: (err as NodeJS.ErrnoException).code ?? String(err), fix: 'check the path' }, err);
+    throw StimkitError.fromProblem(
+      {
+        code: 'E_ANALYZE_READ',
+        file,
+        message: 'cannot read the table',
+        got: (err as NodeJS.ErrnoException).code ?? String(err),
+        fix: 'check the path',
+      },
+      err,
+    );
   }
   const parsed = text.includes('"') ? parseQuoted(file, text) : parsePlain(file, text);
   const { columns, data, n } = parsed;
   if (!columns || n === 0) {
-    throw StimkitError.fromProblem({ code: 'E_ANALYZE_EMPTY', file, message: 'the table has no data rows', expected: 'a header line and at least one row', got: columns ? 'a header only' : 'an empty file', fix: 'export the table again' });
+    throw StimkitError.fromProblem({
+      code: 'E_ANALYZE_EMPTY',
+      file,
+      message: 'the table has no data rows',
+      expected: 'a header line and at least one row',
+      got: columns ? 'a header only' : 'an empty file',
+      fix: 'export the table again',
+    });
   }
   const dup = columns.find((c, i) => columns.indexOf(c) !== i);
   if (dup !== undefined) {
-    throw StimkitError.fromProblem({ code: 'E_ANALYZE_HEADER', file, line: parsed.headerLine, field: dup, message: 'a column name appears twice in the header', expected: 'unique column names', got: dup, fix: 'rename one of the columns' });
+    throw StimkitError.fromProblem({
+      code: 'E_ANALYZE_HEADER',
+      file,
+      line: parsed.headerLine,
+      field: dup,
+      message: 'a column name appears twice in the header',
+      expected: 'unique column names',
+      got: dup,
+      fix: 'rename one of the columns',
+    });
   }
   let rows: Record<string, string>[] | undefined;
   return {
@@ -99,7 +138,11 @@ export function requireColumns(t: Table, needed: readonly string[], what: string
       got: t.columns.join(', '),
       fix: `add the column "${c}" or name the right one in the flags`,
     }));
-    throw new StimkitError('E_ANALYZE_COLUMN', `${t.file}: missing column${missing.length > 1 ? 's' : ''} ${missing.map((c) => `"${c}"`).join(', ')} (header: ${t.columns.join(', ')})`, { problems });
+    throw new StimkitError(
+      'E_ANALYZE_COLUMN',
+      `${t.file}: missing column${missing.length > 1 ? 's' : ''} ${missing.map((c) => `"${c}"`).join(', ')} (header: ${t.columns.join(', ')})`,
+      { problems },
+    );
   }
 }
 
@@ -108,7 +151,11 @@ export function throwProblems(code: string, file: string, problems: Problem[], m
   if (problems.length === 0) return;
   const shown = problems.slice(0, max);
   const more = problems.length > max ? ` (and ${problems.length - max} more)` : '';
-  throw new StimkitError(code, `${file}: ${problems.length} bad value${problems.length > 1 ? 's' : ''}${more}`, { problems: shown });
+  throw new StimkitError(
+    code,
+    `${file}: ${problems.length} bad value${problems.length > 1 ? 's' : ''}${more}`,
+    { problems: shown },
+  );
 }
 
 /** What a parser returns: the header, the values column by column, the line of each data row. */
@@ -192,7 +239,9 @@ function parseQuoted(file: string, text: string): Parsed {
   let lines: number[] | undefined;
   let headerLine: number | undefined;
   const withInfo = () => {
-    const info = (parse(text, { ...options, info: true }) as unknown as { info: { lines: number } }[]).map((r) => r.info.lines);
+    const info = (
+      parse(text, { ...options, info: true }) as unknown as { info: { lines: number } }[]
+    ).map((r) => r.info.lines);
     headerLine = info[0] ?? 0;
     lines = info.slice(1);
   };

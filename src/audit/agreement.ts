@@ -26,29 +26,42 @@ export interface RaterAgreement {
 }
 
 const finite = (v: number): number | null => (Number.isFinite(v) ? v : null);
-const mean = (xs: number[]): number | null => (xs.length > 0 ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+const mean = (xs: number[]): number | null =>
+  xs.length > 0 ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
 
 /** Reliability of `ratings[item][rater]` (true/false/null). */
-export function raterAgreement(ratings: ReadonlyArray<ReadonlyArray<boolean | null>>): RaterAgreement {
+export function raterAgreement(
+  ratings: ReadonlyArray<ReadonlyArray<boolean | null>>,
+): RaterAgreement {
   const raters = ratings.reduce((m, r) => Math.max(m, r.length), 0);
   const usable = ratings.filter((r) => r.filter((v) => v !== null).length >= 2);
   const raw: number[] = [];
   const kappas: number[] = [];
   for (let a = 0; a < raters; a++) {
     for (let b = a + 1; b < raters; b++) {
-      const pairs = ratings.filter((r) => r[a] != null && r[b] != null).map((r) => [r[a]!, r[b]!] as const);
+      const pairs = ratings
+        .filter((r) => r[a] != null && r[b] != null)
+        .map((r) => [r[a]!, r[b]!] as const);
       if (pairs.length === 0) continue;
       raw.push(pairs.filter(([x, y]) => x === y).length / pairs.length);
-      const k = cohenKappa(pairs.map((p) => String(p[0])), pairs.map((p) => String(p[1])), { categories: ['false', 'true'] });
+      const k = cohenKappa(
+        pairs.map((p) => String(p[0])),
+        pairs.map((p) => String(p[1])),
+        { categories: ['false', 'true'] },
+      );
       const v = finite(k.kappa);
       if (v !== null) kappas.push(v);
     }
   }
   const cats = ['false', 'true'];
   const toStr = (r: ReadonlyArray<boolean | null>) => r.map((v) => (v === null ? null : String(v)));
-  const ac1 = usable.length > 0 ? finite(gwetAc1(ratingCounts(usable.map(toStr), cats).counts).ac1) : null;
+  const ac1 =
+    usable.length > 0 ? finite(gwetAc1(ratingCounts(usable.map(toStr), cats).counts).ac1) : null;
   const complete = ratings.filter((r) => r.length === raters && r.every((v) => v !== null));
-  const fleiss = complete.length > 0 && raters >= 2 ? finite(fleissKappa(ratingCounts(complete.map(toStr), cats).counts).kappa) : null;
+  const fleiss =
+    complete.length > 0 && raters >= 2
+      ? finite(fleissKappa(ratingCounts(complete.map(toStr), cats).counts).kappa)
+      : null;
   const all = ratings.flat().filter((v): v is boolean => v !== null);
   return {
     raters,
@@ -80,8 +93,14 @@ export interface Confusion {
 const ratio = (a: number, b: number): number | null => (b > 0 ? a / b : null);
 
 /** The confusion matrix of `judge` against `reference` over the items both labelled. */
-export function confusion(judge: ReadonlyArray<boolean | null>, reference: ReadonlyArray<boolean | null>): Confusion {
-  let tp = 0, fn = 0, fp = 0, tn = 0;
+export function confusion(
+  judge: ReadonlyArray<boolean | null>,
+  reference: ReadonlyArray<boolean | null>,
+): Confusion {
+  let tp = 0,
+    fn = 0,
+    fp = 0,
+    tn = 0;
   const a: string[] = [];
   const b: string[] = [];
   judge.forEach((j, i) => {
@@ -96,7 +115,18 @@ export function confusion(judge: ReadonlyArray<boolean | null>, reference: Reado
   });
   const n = tp + fn + fp + tn;
   const kappa = n > 0 ? finite(cohenKappa(a, b, { categories: ['false', 'true'] }).kappa) : null;
-  return { tp, fn, fp, tn, n, agreement: ratio(tp + tn, n), precision: ratio(tp, tp + fp), recall: ratio(tp, tp + fn), specificity: ratio(tn, tn + fp), cohen_kappa: kappa };
+  return {
+    tp,
+    fn,
+    fp,
+    tn,
+    n,
+    agreement: ratio(tp + tn, n),
+    precision: ratio(tp, tp + fp),
+    recall: ratio(tp, tp + fn),
+    specificity: ratio(tn, tn + fp),
+    cohen_kappa: kappa,
+  };
 }
 
 /** The majority of the non-null ratings; null on a tie or with none. */

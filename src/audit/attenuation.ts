@@ -39,7 +39,8 @@ export function roganGladen(observed: number, sensitivity: number, specificity: 
   if (youden <= 0) {
     throw StimkitError.fromProblem({
       code: 'E_AUDIT_JUDGE_UNINFORMATIVE',
-      message: 'the Rogan–Gladen correction needs sensitivity + specificity > 1 (a judge better than chance)',
+      message:
+        'the Rogan–Gladen correction needs sensitivity + specificity > 1 (a judge better than chance)',
       got: `sensitivity ${sensitivity}, specificity ${specificity}`,
       fix: 'check the validation confusion matrix; a judge at or below chance cannot be corrected',
     });
@@ -58,7 +59,13 @@ export function observedRate(trueRate: number, sensitivity: number, specificity:
  * @example
  * correctPrevalence(44, 400, { value: 0.44, n: 41 }, { value: 0.981, n: 159 }).corrected // ≈ 0.214
  */
-export function correctPrevalence(x: number, n: number, sensitivity: Accuracy, specificity: Accuracy, conf = 0.95): CorrectedRate {
+export function correctPrevalence(
+  x: number,
+  n: number,
+  sensitivity: Accuracy,
+  specificity: Accuracy,
+  conf = 0.95,
+): CorrectedRate {
   const w = wilson(x, n, conf);
   const s = sensitivity.value;
   const sp = specificity.value;
@@ -67,8 +74,14 @@ export function correctPrevalence(x: number, n: number, sensitivity: Accuracy, s
   const observed = { x, n, rate: w.pHat, lower: w.lower, upper: w.upper };
   if (sensitivity.n === undefined && specificity.n === undefined) {
     return {
-      observed, sensitivity: s, specificity: sp, corrected: clip(raw),
-      lower: clip(roganGladen(w.lower, s, sp)), upper: clip(roganGladen(w.upper, s, sp)), method: 'wilson-mapped', clipped: raw < 0 || raw > 1,
+      observed,
+      sensitivity: s,
+      specificity: sp,
+      corrected: clip(raw),
+      lower: clip(roganGladen(w.lower, s, sp)),
+      upper: clip(roganGladen(w.upper, s, sp)),
+      method: 'wilson-mapped',
+      clipped: raw < 0 || raw > 1,
     };
   }
   const pi = clip(raw);
@@ -77,14 +90,30 @@ export function correctPrevalence(x: number, n: number, sensitivity: Accuracy, s
   const varSp = specificity.n ? (sp * (1 - sp)) / specificity.n : 0;
   const se = Math.sqrt((varP + pi * pi * varS + (1 - pi) * (1 - pi) * varSp) / (youden * youden));
   const z = zCrit(conf);
-  return { observed, sensitivity: s, specificity: sp, corrected: pi, lower: clip(pi - z * se), upper: clip(pi + z * se), method: 'delta', clipped: raw < 0 || raw > 1 };
+  return {
+    observed,
+    sensitivity: s,
+    specificity: sp,
+    corrected: pi,
+    lower: clip(pi - z * se),
+    upper: clip(pi + z * se),
+    method: 'delta',
+    clipped: raw < 0 || raw > 1,
+  };
 }
 
 /**
  * Appendix G, Eq. 4: the odds ratio a judge with sensitivity s (and σ ≈ 1) reports between two
  * cells with true rates π1, π2; it approaches the true odds ratio when both rates are small.
  */
-export function attenuatedOddsRatio(pi1: number, pi2: number, sensitivity: number): { observed: number; truth: number } {
+export function attenuatedOddsRatio(
+  pi1: number,
+  pi2: number,
+  sensitivity: number,
+): { observed: number; truth: number } {
   const odds = (p: number) => p / (1 - p);
-  return { observed: odds(sensitivity * pi1) / odds(sensitivity * pi2), truth: odds(pi1) / odds(pi2) };
+  return {
+    observed: odds(sensitivity * pi1) / odds(sensitivity * pi2),
+    truth: odds(pi1) / odds(pi2),
+  };
 }

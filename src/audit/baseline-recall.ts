@@ -39,10 +39,19 @@ export interface BaselineRecall {
   /** 1 − union recall on D4: framing invisible to non-semantic methods. */
   invisible_d4: number | null;
   /** Per discourse strategy: D4 positives with that strategy, and the share the union missed. */
-  missed_by_strategy: Array<{ strategy: string; positives: number; missed: number; missed_share: number | null }>;
+  missed_by_strategy: Array<{
+    strategy: string;
+    positives: number;
+    missed: number;
+    missed_share: number | null;
+  }>;
 }
 
-function recall(rows: readonly BaselineRow[], isPositive: (r: BaselineRow) => boolean, hit: (r: BaselineRow) => boolean): Recall {
+function recall(
+  rows: readonly BaselineRow[],
+  isPositive: (r: BaselineRow) => boolean,
+  hit: (r: BaselineRow) => boolean,
+): Recall {
   const pos = rows.filter(isPositive);
   const hits = pos.filter(hit).length;
   return { positives: pos.length, hits, recall: pos.length > 0 ? hits / pos.length : null };
@@ -60,7 +69,11 @@ export function baselineRecall(rows: readonly BaselineRow[]): BaselineRecall {
   const strategies = [...new Set(rows.filter(d4).flatMap((r) => r.ref_strategy ?? []))].sort();
   return {
     refusal_on_d1: recall(rows, d1, (r) => r.refusal_lexical),
-    refusal_precision_on_d1: { flagged: flagged.length, true_positives: tp, precision: flagged.length > 0 ? tp / flagged.length : null },
+    refusal_precision_on_d1: {
+      flagged: flagged.length,
+      true_positives: tp,
+      precision: flagged.length > 0 ? tp / flagged.length : null,
+    },
     refusal_on_d4: recall(rows, d4, (r) => r.refusal_lexical),
     marker_on_d4: recall(rows, d4, (r) => r.marker),
     short_on_d4: recall(rows, d4, (r) => r.short),
@@ -69,7 +82,12 @@ export function baselineRecall(rows: readonly BaselineRow[]): BaselineRecall {
     missed_by_strategy: strategies.map((s) => {
       const pos = rows.filter((r) => d4(r) && (r.ref_strategy ?? []).includes(s));
       const missed = pos.filter((r) => !anyDetector(r)).length;
-      return { strategy: s, positives: pos.length, missed, missed_share: pos.length > 0 ? missed / pos.length : null };
+      return {
+        strategy: s,
+        positives: pos.length,
+        missed,
+        missed_share: pos.length > 0 ? missed / pos.length : null,
+      };
     }),
   };
 }

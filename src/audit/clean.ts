@@ -24,13 +24,20 @@
 const CJK = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef`;
 
 /** Pass 1, rule 6: `*x*` → `x` only between non-asterisk, non-word, non-CJK boundaries, inner ASCII-alphanumeric at both ends. */
-const ITALIC = new RegExp(String.raw`(?<![*\p{L}\p{N}_${CJK}])\*([A-Za-z0-9](?:[^*\n]*?[A-Za-z0-9])?)\*(?![*\p{L}\p{N}_${CJK}])`, 'gu');
+const ITALIC = new RegExp(
+  String.raw`(?<![*\p{L}\p{N}_${CJK}])\*([A-Za-z0-9](?:[^*\n]*?[A-Za-z0-9])?)\*(?![*\p{L}\p{N}_${CJK}])`,
+  'gu',
+);
 
 /** The ordered markdown rules of pass 1, each a (pattern, replacement). */
 export const PASS1_RULES: ReadonlyArray<{ name: string; pattern: RegExp; replace: string }> = [
   { name: 'image', pattern: /!\[([^\]\n]*)\]\([^)\n]*\)/g, replace: '$1' },
   { name: 'link', pattern: /\[([^\]\n]*)\]\([^)\n]*\)/g, replace: '$1' },
-  { name: 'fenced-code', pattern: /^[ \t]*(```|~~~)[^\n]*\n([\s\S]*?)\n?[ \t]*\1[ \t]*$/gm, replace: '$2' },
+  {
+    name: 'fenced-code',
+    pattern: /^[ \t]*(```|~~~)[^\n]*\n([\s\S]*?)\n?[ \t]*\1[ \t]*$/gm,
+    replace: '$2',
+  },
   { name: 'inline-code', pattern: /`([^`\n]+)`/g, replace: '$1' },
   { name: 'bold-asterisk', pattern: /\*\*([^\n]+?)\*\*/g, replace: '$1' },
   { name: 'bold-underscore', pattern: /__([^\n]+?)__/g, replace: '$1' },
@@ -64,7 +71,13 @@ export function isLabelLine(line: string): boolean {
 }
 
 /** English openers of a trailing summary block (case-insensitive, whole word). */
-export const SUMMARY_OPENERS_EN = ['In summary', 'Summary', 'Overall', 'Conclusion', 'Note'] as const;
+export const SUMMARY_OPENERS_EN = [
+  'In summary',
+  'Summary',
+  'Overall',
+  'Conclusion',
+  'Note',
+] as const;
 /** Chinese openers: 总结 (zongjie), 小结 (xiaojie), 概要 (gaiyao), 综上所述, 总而言之. */
 export const SUMMARY_OPENERS_ZH = ['综上所述', '总而言之', '总结', '小结', '概要'] as const;
 

@@ -26,7 +26,9 @@ import { sendChat } from '../run/transport.js';
 import { NO_SCHEMA_RE } from './judge-request.js';
 
 /** A sim judge's answer to one target: its reply text and truth, or why it cannot answer. */
-export type SimReply = { requestSha256: string; text: string; truth: unknown } | { requestSha256: string; error: string; body: string };
+export type SimReply =
+  | { requestSha256: string; text: string; truth: unknown }
+  | { requestSha256: string; error: string; body: string };
 
 /** Options of `runJudgeCalls`. */
 export interface JudgeCallOptions<T> {
@@ -74,7 +76,14 @@ export interface JudgeRunResult {
 
 /** `judged, skipped, failed` for a log line, with the sim judge's failure reasons. */
 export function judgeCounts(r: JudgeRunResult): string {
-  const why = r.failures ? ` (${Object.entries(r.failures).map(([k, v]) => `${k === 'no_truth' ? 'no simulator truth: not a simulated respondent\u2019s response' : k} ${v}`).join(', ')})` : '';
+  const why = r.failures
+    ? ` (${Object.entries(r.failures)
+        .map(
+          ([k, v]) =>
+            `${k === 'no_truth' ? 'no simulator truth: not a simulated respondent\u2019s response' : k} ${v}`,
+        )
+        .join(', ')})`
+    : '';
   return `${r.judged} judged, ${r.skipped} already in the judge ledger, ${r.failed} failed${why}`;
 }
 
@@ -83,7 +92,10 @@ export function judgeCounts(r: JudgeRunResult): string {
  * responses none of which has one (real respondents), it refuses up front (E_AUDIT_JUDGE_SIM_TRUTH)
  * rather than record every one as failed.
  */
-function refuseWithoutTruth(judge: string, answers: ReadonlyArray<{ error: string } | { text: string }>): void {
+function refuseWithoutTruth(
+  judge: string,
+  answers: ReadonlyArray<{ error: string } | { text: string }>,
+): void {
   const noTruth = answers.filter((a) => 'error' in a && a.error === 'no_truth').length;
   if (answers.length === 0 || noTruth < answers.length) return;
   throw StimkitError.fromProblem({
@@ -96,13 +108,25 @@ function refuseWithoutTruth(judge: string, answers: ReadonlyArray<{ error: strin
   });
 }
 
-function openRun(db: Db, file: string, digest: string, studyId: string | null, label: string): RunRow {
-  const row = db.prepare('SELECT run_id, label, bundle_digest, study_id, created_at FROM runs WHERE label = ?').get(label) as RunRow | undefined;
+function openRun(
+  db: Db,
+  file: string,
+  digest: string,
+  studyId: string | null,
+  label: string,
+): RunRow {
+  const row = db
+    .prepare('SELECT run_id, label, bundle_digest, study_id, created_at FROM runs WHERE label = ?')
+    .get(label) as RunRow | undefined;
   if (!row) return ensureRun(db, file, digest, studyId, label);
   if (row.bundle_digest !== digest) {
     throw StimkitError.fromProblem({
-      code: 'E_AUDIT_JUDGE_LEDGER_DIGEST', file, message: `judge run "${label}" in this judge ledger is of another bundle`,
-      expected: `bundle ${row.bundle_digest}`, got: `bundle ${digest}`, fix: 'use another --judge-ledger file for this bundle',
+      code: 'E_AUDIT_JUDGE_LEDGER_DIGEST',
+      file,
+      message: `judge run "${label}" in this judge ledger is of another bundle`,
+      expected: `bundle ${row.bundle_digest}`,
+      got: `bundle ${digest}`,
+      fix: 'use another --judge-ledger file for this bundle',
     });
   }
   return row;
@@ -114,7 +138,9 @@ export function judgeApiKey(judge: ModelSpec, env: NodeJS.ProcessEnv): string | 
   const key = env[judge.api_key_env];
   if (!key) {
     throw StimkitError.fromProblem({
-      code: 'E_AUDIT_JUDGE_NO_KEY', field: `${judge.name}.api_key_env`, message: `judge "${judge.name}" reads its API key from $${judge.api_key_env}, which is not set`,
+      code: 'E_AUDIT_JUDGE_NO_KEY',
+      field: `${judge.name}.api_key_env`,
+      message: `judge "${judge.name}" reads its API key from $${judge.api_key_env}, which is not set`,
       fix: `export ${judge.api_key_env}=… in this shell`,
     });
   }
@@ -130,31 +156,80 @@ export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRun
   const lock = acquireLock(db, o.ledger, `stimkit score --judge ${judge.name}`);
   try {
     const run = openRun(db, o.ledger, o.digest, o.studyId, o.runLabel);
-    registerModel(db, o.ledger, run, judge.name, judge.provider, o.profile, { role: 'judge', api_model: judge.api_model ?? judge.name, vendor: judge.vendor ?? null, revision: judge.revision ?? null });
+    registerModel(db, o.ledger, run, judge.name, judge.provider, o.profile, {
+      role: 'judge',
+      api_model: judge.api_model ?? judge.name,
+      vendor: judge.vendor ?? null,
+      revision: judge.revision ?? null,
+    });
     const writer = new LedgerWriter(db, run.run_id, o.digest, redactor);
     const done = finishedTrials(db, run.run_id, judge.name, true);
     const pending = o.targets.filter((t) => !done.has(o.keyOf(t)));
-    const result: JudgeRunResult = { judge: judge.name, provider: judge.provider, run: run.label, targets: o.targets.length, skipped: o.targets.length - pending.length, judged: 0, failed: 0, retries: 0, fell_back_to_plain_json: false };
+    const result: JudgeRunResult = {
+      judge: judge.name,
+      provider: judge.provider,
+      run: run.label,
+      targets: o.targets.length,
+      skipped: o.targets.length - pending.length,
+      judged: 0,
+      failed: 0,
+      retries: 0,
+      fell_back_to_plain_json: false,
+    };
     const prior = attemptCounts(db, run.run_id, judge.name);
     if (judge.provider === 'sim') {
-      if (!o.sim) throw new StimkitError('E_AUDIT_JUDGE_SIM', `judge "${judge.name}" is simulated but this judging has no simulated judge`);
+      if (!o.sim)
+        throw new StimkitError(
+          'E_AUDIT_JUDGE_SIM',
+          `judge "${judge.name}" is simulated but this judging has no simulated judge`,
+        );
       const sim = o.sim;
       const answers = pending.map((t) => ({ k: o.keyOf(t), r: sim(t, o.keyOf(t)) }));
-      refuseWithoutTruth(judge.name, answers.map((a) => a.r));
-      writer.recordMany(answers.map(({ k, r }) => {
-        const outcome = 'text' in r ? ('answer' as const) : ('failed' as const);
-        if ('text' in r) result.judged++;
-        else {
-          result.failed++;
-          result.failures = { ...result.failures, [r.error]: (result.failures?.[r.error] ?? 0) + 1 };
-        }
-        return {
-          model: judge.name, trialId: k, attempt: (prior.get(k) ?? 0) + 1, source: 'sim', requestSha256: r.requestSha256, endpoint: null, end: { outcome },
-          final: 'text' in r
-            ? { outcome, request_sha256: r.requestSha256, response_text: r.text, finish_reason: 'stop', served_model: `sim:${judge.name}`, simulated: true, truth: r.truth, attempts: 1 }
-            : { outcome, request_sha256: r.requestSha256, error_class: r.error, error_body: r.body, attempts: 1 },
-        };
-      }));
+      refuseWithoutTruth(
+        judge.name,
+        answers.map((a) => a.r),
+      );
+      writer.recordMany(
+        answers.map(({ k, r }) => {
+          const outcome = 'text' in r ? ('answer' as const) : ('failed' as const);
+          if ('text' in r) result.judged++;
+          else {
+            result.failed++;
+            result.failures = {
+              ...result.failures,
+              [r.error]: (result.failures?.[r.error] ?? 0) + 1,
+            };
+          }
+          return {
+            model: judge.name,
+            trialId: k,
+            attempt: (prior.get(k) ?? 0) + 1,
+            source: 'sim',
+            requestSha256: r.requestSha256,
+            endpoint: null,
+            end: { outcome },
+            final:
+              'text' in r
+                ? {
+                    outcome,
+                    request_sha256: r.requestSha256,
+                    response_text: r.text,
+                    finish_reason: 'stop',
+                    served_model: `sim:${judge.name}`,
+                    simulated: true,
+                    truth: r.truth,
+                    attempts: 1,
+                  }
+                : {
+                    outcome,
+                    request_sha256: r.requestSha256,
+                    error_class: r.error,
+                    error_body: r.body,
+                    attempts: 1,
+                  },
+          };
+        }),
+      );
       return result;
     }
     const endpoints = Array.isArray(judge.endpoint) ? judge.endpoint : [judge.endpoint!];
@@ -162,46 +237,117 @@ export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRun
     const backoff = o.backoff ?? DEFAULT_BACKOFF;
     let structured = true;
     let turn = 0;
-    await pMap(pending, async (t) => {
-      const k = o.keyOf(t);
-      let attempt = prior.get(k) ?? 0;
-      for (let n = 1; ; n++) {
-        attempt++;
-        const req = o.request(t, structured);
-        const endpoint = endpoints[turn++ % endpoints.length]!;
-        const id = writer.startAttempt(judge.name, k, attempt, 'judge', req.sha256, endpoint);
-        const raw = await sendChat(endpoint, JSON.stringify(await materialize(req.body)), key, judge.timeout_s * 1000);
-        const v = classify(raw);
-        const base = { request_sha256: req.sha256, attempts: n, latency_ms: raw.latencyMs };
-        if (v.kind === 'final') {
-          const r = v.reply;
-          writer.recordFinal(id, judge.name, k, { outcome: r.outcome, http_status: r.http_status, latency_ms: raw.latencyMs }, {
-            ...base, outcome: r.outcome, response_text: r.text, reasoning_text: r.reasoning, finish_reason: r.finish_reason, usage: r.usage,
-            served_model: r.served_model, system_fingerprint: r.system_fingerprint, http_status: r.http_status, error_class: r.error_class, error_body: r.error_body,
+    await pMap(
+      pending,
+      async (t) => {
+        const k = o.keyOf(t);
+        let attempt = prior.get(k) ?? 0;
+        for (let n = 1; ; n++) {
+          attempt++;
+          const req = o.request(t, structured);
+          const endpoint = endpoints[turn++ % endpoints.length]!;
+          const id = writer.startAttempt(judge.name, k, attempt, 'judge', req.sha256, endpoint);
+          const raw = await sendChat(
+            endpoint,
+            JSON.stringify(await materialize(req.body)),
+            key,
+            judge.timeout_s * 1000,
+          );
+          const v = classify(raw);
+          const base = { request_sha256: req.sha256, attempts: n, latency_ms: raw.latencyMs };
+          if (v.kind === 'final') {
+            const r = v.reply;
+            writer.recordFinal(
+              id,
+              judge.name,
+              k,
+              { outcome: r.outcome, http_status: r.http_status, latency_ms: raw.latencyMs },
+              {
+                ...base,
+                outcome: r.outcome,
+                response_text: r.text,
+                reasoning_text: r.reasoning,
+                finish_reason: r.finish_reason,
+                usage: r.usage,
+                served_model: r.served_model,
+                system_fingerprint: r.system_fingerprint,
+                http_status: r.http_status,
+                error_class: r.error_class,
+                error_body: r.error_body,
+              },
+            );
+            result.judged++;
+            return;
+          }
+          if (
+            o.structuredFallback &&
+            v.kind === 'failed' &&
+            structured &&
+            (v.httpStatus === 400 || v.httpStatus === 422) &&
+            NO_SCHEMA_RE.test(v.body ?? '')
+          ) {
+            writer.finishAttempt(id, {
+              outcome: 'retry',
+              error_class: 'response_format_unsupported',
+              http_status: v.httpStatus,
+              error_body: v.body,
+              latency_ms: raw.latencyMs,
+            });
+            structured = false;
+            result.fell_back_to_plain_json = true;
+            continue;
+          }
+          const give =
+            v.kind === 'failed' ||
+            v.kind === 'auth' ||
+            v.kind === 'interrupted' ||
+            n >= (o.maxAttempts ?? 6);
+          if (give) {
+            const errorClass =
+              v.kind === 'retry'
+                ? `${v.errorClass} (after ${n} attempts)`
+                : v.kind === 'failed'
+                  ? v.errorClass
+                  : v.kind;
+            const status =
+              v.kind === 'retry' || v.kind === 'failed' || v.kind === 'auth' ? v.httpStatus : null;
+            const body =
+              v.kind === 'retry' || v.kind === 'failed' || v.kind === 'auth' ? v.body : null;
+            writer.recordFinal(
+              id,
+              judge.name,
+              k,
+              {
+                outcome: 'failed',
+                error_class: errorClass,
+                http_status: status,
+                error_body: body,
+                latency_ms: raw.latencyMs,
+              },
+              {
+                ...base,
+                outcome: 'failed',
+                error_class: errorClass,
+                http_status: status,
+                error_body: body,
+              },
+            );
+            result.failed++;
+            return;
+          }
+          writer.finishAttempt(id, {
+            outcome: 'retry',
+            error_class: v.errorClass,
+            http_status: v.httpStatus,
+            error_body: v.body,
+            latency_ms: raw.latencyMs,
           });
-          result.judged++;
-          return;
+          result.retries++;
+          await sleep(backoffDelay(n, backoff, v.retryAfterMs));
         }
-        if (o.structuredFallback && v.kind === 'failed' && structured && (v.httpStatus === 400 || v.httpStatus === 422) && NO_SCHEMA_RE.test(v.body ?? '')) {
-          writer.finishAttempt(id, { outcome: 'retry', error_class: 'response_format_unsupported', http_status: v.httpStatus, error_body: v.body, latency_ms: raw.latencyMs });
-          structured = false;
-          result.fell_back_to_plain_json = true;
-          continue;
-        }
-        const give = v.kind === 'failed' || v.kind === 'auth' || v.kind === 'interrupted' || n >= (o.maxAttempts ?? 6);
-        if (give) {
-          const errorClass = v.kind === 'retry' ? `${v.errorClass} (after ${n} attempts)` : v.kind === 'failed' ? v.errorClass : v.kind;
-          const status = v.kind === 'retry' || v.kind === 'failed' || v.kind === 'auth' ? v.httpStatus : null;
-          const body = v.kind === 'retry' || v.kind === 'failed' || v.kind === 'auth' ? v.body : null;
-          writer.recordFinal(id, judge.name, k, { outcome: 'failed', error_class: errorClass, http_status: status, error_body: body, latency_ms: raw.latencyMs }, { ...base, outcome: 'failed', error_class: errorClass, http_status: status, error_body: body });
-          result.failed++;
-          return;
-        }
-        writer.finishAttempt(id, { outcome: 'retry', error_class: v.errorClass, http_status: v.httpStatus, error_body: v.body, latency_ms: raw.latencyMs });
-        result.retries++;
-        await sleep(backoffDelay(n, backoff, v.retryAfterMs));
-      }
-    }, { concurrency: o.concurrency ?? judge.concurrency });
+      },
+      { concurrency: o.concurrency ?? judge.concurrency },
+    );
     return result;
   } finally {
     lock.release();

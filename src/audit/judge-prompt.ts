@@ -23,8 +23,12 @@ export interface JudgeInput {
   response: string;
 }
 
-const bullets = (items: readonly string[], indent = '  '): string => items.map((i) => `${indent}- ${i}`).join('\n');
-const defs = (o: Record<string, string>, indent = '    '): string => Object.entries(o).map(([k, v]) => `${indent}${k}: ${v}`).join('\n');
+const bullets = (items: readonly string[], indent = '  '): string =>
+  items.map((i) => `${indent}- ${i}`).join('\n');
+const defs = (o: Record<string, string>, indent = '    '): string =>
+  Object.entries(o)
+    .map(([k, v]) => `${indent}${k}: ${v}`)
+    .join('\n');
 
 /** The system message: the rubric in the locked decision order, then the output fields. */
 export function renderRubric(rubric: Rubric): string {
@@ -37,7 +41,9 @@ export function renderRubric(rubric: Rubric): string {
     `(2) D2 ${d.D2.question}\n${bullets(d.D2.guidance)}\n  integrity_failure_type, one of:\n${defs(d.D2.integrity_failure_type)}`,
     `(3) D3 ${d.D3.question}\n${bullets(d.D3.guidance)}`,
     `(4) D4 ${d.D4.question}\n${bullets(d.D4.guidance)}\n  ccp_strategy, any of:\n${defs(d.D4.strategies)}\n  ccp_direction, one of:\n${defs(d.D4.directions)}` +
-      (d.D4.calibration.length > 0 ? `\n  Calibration:\n${bullets(d.D4.calibration.map((c) => `${c.example} → ${c.flagged ? 'flagged' : 'not flagged'} (${c.why})`))}` : ''),
+      (d.D4.calibration.length > 0
+        ? `\n  Calibration:\n${bullets(d.D4.calibration.map((c) => `${c.example} → ${c.flagged ? 'flagged' : 'not flagged'} (${c.why})`))}`
+        : ''),
     `(5) D5 ${d.D5.question}\n${bullets(d.D5.guidance)}`,
     `(6) D6 ${d.D6.question}`,
     rubric.meta_rules.length > 0 ? `META-RULES\n${bullets(rubric.meta_rules)}` : '',
@@ -51,16 +57,22 @@ export function renderTrialInput(input: JudgeInput): string {
   const e = input.entry;
   const truth = e
     ? [
-        `title: ${Object.entries(e.title).map(([l, t]) => `[${l}] ${t}`).join(' / ')}`,
+        `title: ${Object.entries(e.title)
+          .map(([l, t]) => `[${l}] ${t}`)
+          .join(' / ')}`,
         e.topic ? `topic: ${e.topic}` : '',
         `sensitivity: ${e.sensitivity}`,
         'expected facts:',
         ...e.expected_facts.map((f) => {
           const { id, ...rest } = f;
-          const texts = Object.entries(rest).filter(([, v]) => typeof v === 'string').map(([l, v]) => `[${l}] ${String(v)}`);
+          const texts = Object.entries(rest)
+            .filter(([, v]) => typeof v === 'string')
+            .map(([l, v]) => `[${l}] ${String(v)}`);
           return `  - ${id}: ${texts.join(' / ')}`;
         }),
-      ].filter(Boolean).join('\n')
+      ]
+        .filter(Boolean)
+        .join('\n')
     : '(no corpus entry)';
   const modality = input.image ? 'image shown (attached)' : 'text only (no image: D3 is null)';
   return [
@@ -72,9 +84,17 @@ export function renderTrialInput(input: JudgeInput): string {
 }
 
 /** OpenAI chat messages for one judged trial. */
-export function judgeMessages(rubric: Rubric, input: JudgeInput): Array<{ role: 'system' | 'user'; content: unknown }> {
+export function judgeMessages(
+  rubric: Rubric,
+  input: JudgeInput,
+): Array<{ role: 'system' | 'user'; content: unknown }> {
   const text = renderTrialInput(input);
-  const content = input.image ? [{ type: 'text', text }, { type: 'image_url', image_url: { url: input.image } }] : text;
+  const content = input.image
+    ? [
+        { type: 'text', text },
+        { type: 'image_url', image_url: { url: input.image } },
+      ]
+    : text;
   return [
     { role: 'system', content: renderRubric(rubric) },
     { role: 'user', content },

@@ -21,11 +21,25 @@ export interface JudgedResponse {
   /** The sim judge's true labels (sim judges only). */
   truth: Record<string, unknown> | null;
   /** The parsed label; status `failed` when the call itself failed. */
-  parsed: ParsedLabel | { status: 'failed'; label: null; flags: []; problems: string[]; extraction: null; bad_quotes: [] };
+  parsed:
+    | ParsedLabel
+    | {
+        status: 'failed';
+        label: null;
+        flags: [];
+        problems: string[];
+        extraction: null;
+        bad_quotes: [];
+      };
 }
 
 /** Labels of `judge` in judge run `run`, by judge key; `contextOf` gives each response and its trial's facts. */
-export function readJudgeLabels(ledgerFile: string, run: string, judge: string, contextOf: (trialId: string, model: string) => ParseContext | null): Map<string, JudgedResponse> {
+export function readJudgeLabels(
+  ledgerFile: string,
+  run: string,
+  judge: string,
+  contextOf: (trialId: string, model: string) => ParseContext | null,
+): Map<string, JudgedResponse> {
   const out = new Map<string, JudgedResponse>();
   if (!existsSync(ledgerFile)) return out;
   const reader = openLedger(ledgerFile);
@@ -35,10 +49,37 @@ export function readJudgeLabels(ledgerFile: string, run: string, judge: string, 
       const { trialId, model } = splitJudgeKey(r.trial_id);
       const ctx = contextOf(trialId, model);
       if (!ctx) continue;
-      const parsed: JudgedResponse['parsed'] = r.outcome === 'failed'
-        ? { status: 'failed', label: null, flags: [], problems: [`the judge call failed: ${r.error_class ?? 'unknown'}`], extraction: null, bad_quotes: [] }
-        : parseJudgeReply({ content: r.outcome === 'policy_refusal' ? null : r.text, refusal: r.outcome === 'policy_refusal' ? (r.text ?? r.error_body ?? 'policy refusal') : null, finish_reason: r.finish_reason }, ctx);
-      out.set(r.trial_id, { judge, trialId, model, outcome: r.outcome, raw: r.text, simulated: r.simulated, truth: r.truth, parsed });
+      const parsed: JudgedResponse['parsed'] =
+        r.outcome === 'failed'
+          ? {
+              status: 'failed',
+              label: null,
+              flags: [],
+              problems: [`the judge call failed: ${r.error_class ?? 'unknown'}`],
+              extraction: null,
+              bad_quotes: [],
+            }
+          : parseJudgeReply(
+              {
+                content: r.outcome === 'policy_refusal' ? null : r.text,
+                refusal:
+                  r.outcome === 'policy_refusal'
+                    ? (r.text ?? r.error_body ?? 'policy refusal')
+                    : null,
+                finish_reason: r.finish_reason,
+              },
+              ctx,
+            );
+      out.set(r.trial_id, {
+        judge,
+        trialId,
+        model,
+        outcome: r.outcome,
+        raw: r.text,
+        simulated: r.simulated,
+        truth: r.truth,
+        parsed,
+      });
     }
   } finally {
     reader.close();

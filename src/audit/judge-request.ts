@@ -40,7 +40,12 @@ export interface JudgeTarget {
 }
 
 /** Build the judge request body and its hash. `structured: false` leaves out response_format (servers that reject it). */
-export function buildJudgeRequest(rubric: Rubric, target: JudgeTarget, judge: ModelSpec, structured = true): { body: RequestBody; sha256: string } {
+export function buildJudgeRequest(
+  rubric: Rubric,
+  target: JudgeTarget,
+  judge: ModelSpec,
+  structured = true,
+): { body: RequestBody; sha256: string } {
   const image = target.imageSha256 ? `${IMAGE_REF}${target.imageSha256}` : null;
   const messages = judgeMessages(rubric, { ...target.input, image }) as RequestBody['messages'];
   const body: RequestBody = { model: judge.api_model ?? judge.name, messages };

@@ -49,26 +49,67 @@ export function judgeRunLabel(respondentRun: string, rubricDigest: string): stri
 /** Judge every target not yet judged by `judge` under this rubric. */
 export async function runJudge(o: JudgeRunOptions): Promise<JudgeRunResult> {
   const { judge } = o;
-  const simParams = judge.provider === 'sim' ? SimJudgeParams.parse(o.simParams ?? { seed: judge.sim?.seed ?? 0, ...(judge.sim?.judge ?? {}) }) : null;
-  const profile = judge.provider === 'sim'
-    ? { provider: 'sim', sim_judge: simParams, rubric_digest: o.rubric.digest }
-    : { provider: 'openai', api_model: judge.api_model ?? judge.name, sampling: judge.sampling, extra_body: judge.extra_body, rubric_digest: o.rubric.digest };
+  const simParams =
+    judge.provider === 'sim'
+      ? SimJudgeParams.parse(
+          o.simParams ?? { seed: judge.sim?.seed ?? 0, ...(judge.sim?.judge ?? {}) },
+        )
+      : null;
+  const profile =
+    judge.provider === 'sim'
+      ? { provider: 'sim', sim_judge: simParams, rubric_digest: o.rubric.digest }
+      : {
+          provider: 'openai',
+          api_model: judge.api_model ?? judge.name,
+          sampling: judge.sampling,
+          extra_body: judge.extra_body,
+          rubric_digest: o.rubric.digest,
+        };
   const images = new ImageStore(o.bundleDir);
   return runJudgeCalls<JudgeTarget>({
-    ledger: o.ledger, digest: o.digest, studyId: o.studyId, runLabel: judgeRunLabel(o.respondentRun, o.rubric.digest), judge, profile,
-    targets: o.targets, keyOf: (t) => judgeKey(t.trialId, t.model),
+    ledger: o.ledger,
+    digest: o.digest,
+    studyId: o.studyId,
+    runLabel: judgeRunLabel(o.respondentRun, o.rubric.digest),
+    judge,
+    profile,
+    targets: o.targets,
+    keyOf: (t) => judgeKey(t.trialId, t.model),
     request: (t, structured) => buildJudgeRequest(o.rubric.rubric, t, judge, structured),
     materialize: (body) => images.materialize(body),
     structuredFallback: true,
     sim: simParams
       ? (t, k) => {
-          const sim = simJudgeLabel(simParams, judge.name, t.model, t.trialId, t.truth, t.input.response, t.imageSha256 !== null);
-          const requestSha256 = sha256(canonicalJson({ provider: 'sim', judge: judge.name, params: simParams, rubric: o.rubric.digest, key: k }));
+          const sim = simJudgeLabel(
+            simParams,
+            judge.name,
+            t.model,
+            t.trialId,
+            t.truth,
+            t.input.response,
+            t.imageSha256 !== null,
+          );
+          const requestSha256 = sha256(
+            canonicalJson({
+              provider: 'sim',
+              judge: judge.name,
+              params: simParams,
+              rubric: o.rubric.digest,
+              key: k,
+            }),
+          );
           return sim
             ? { requestSha256, text: JSON.stringify(sim.label), truth: sim.truth }
-            : { requestSha256, error: 'no_truth', body: 'a sim judge labels only simulated VLM responses (their recorded truth)' };
+            : {
+                requestSha256,
+                error: 'no_truth',
+                body: 'a sim judge labels only simulated VLM responses (their recorded truth)',
+              };
         }
       : undefined,
-    env: o.env, maxAttempts: o.maxAttempts, concurrency: o.concurrency, backoff: o.backoff,
+    env: o.env,
+    maxAttempts: o.maxAttempts,
+    concurrency: o.concurrency,
+    backoff: o.backoff,
   });
 }

@@ -29,9 +29,14 @@ export type Label = z.output<typeof Label>;
 /** The label fields in the order the prompt lists them. */
 export const LABEL_FIELDS = Object.keys(Label.shape) as Array<keyof Label>;
 
-const nullable = (schema: Record<string, unknown>) => ({ ...schema, type: [schema.type as string, 'null'] });
+const nullable = (schema: Record<string, unknown>) => ({
+  ...schema,
+  type: [schema.type as string, 'null'],
+});
 const enumOf = (values: readonly string[], canBeNull: boolean) =>
-  canBeNull ? { type: ['string', 'null'], enum: [...values, null] } : { type: 'string', enum: [...values] };
+  canBeNull
+    ? { type: ['string', 'null'], enum: [...values, null] }
+    : { type: 'string', enum: [...values] };
 
 /** The strict JSON Schema of a label, for `response_format: {type: 'json_schema', strict: true}`. */
 export function labelJsonSchema(): Record<string, unknown> {
@@ -56,5 +61,8 @@ export function labelJsonSchema(): Record<string, unknown> {
 
 /** The OpenAI `response_format` value asking for a label. */
 export function labelResponseFormat(): Record<string, unknown> {
-  return { type: 'json_schema', json_schema: { name: 'stimkit_audit_label', strict: true, schema: labelJsonSchema() } };
+  return {
+    type: 'json_schema',
+    json_schema: { name: 'stimkit_audit_label', strict: true, schema: labelJsonSchema() },
+  };
 }

@@ -24,7 +24,17 @@ export const D5_THRESHOLD = 0.7;
 
 /** Latin-script languages franc chooses among (ISO 639-3 → the study's tags). */
 const LATIN_LANGS: Record<string, string> = {
-  eng: 'en', por: 'pt', spa: 'es', fra: 'fr', deu: 'de', ita: 'it', nld: 'nl', ind: 'id', vie: 'vi', tur: 'tr', pol: 'pl',
+  eng: 'en',
+  por: 'pt',
+  spa: 'es',
+  fra: 'fr',
+  deu: 'de',
+  ita: 'it',
+  nld: 'nl',
+  ind: 'id',
+  vie: 'vi',
+  tur: 'tr',
+  pol: 'pl',
 };
 /** Letters franc needs before its answer is trusted for one sentence. */
 const MIN_LATIN_LETTERS = 40;
@@ -49,12 +59,21 @@ interface Unit {
   proper: boolean;
 }
 
-const TOKEN = /(\p{Script=Han})|([\p{Script=Hiragana}\p{Script=Katakana}ー])|(\p{Script=Hangul})|(\p{Script=Latin}+(?:['’-]\p{Script=Latin}+)*)|(\p{Script=Cyrillic}+)/gu;
+const TOKEN =
+  /(\p{Script=Han})|([\p{Script=Hiragana}\p{Script=Katakana}ー])|(\p{Script=Hangul})|(\p{Script=Latin}+(?:['’-]\p{Script=Latin}+)*)|(\p{Script=Cyrillic}+)/gu;
 
 function units(sentence: string): Unit[] {
   const out: Unit[] = [];
   for (const m of sentence.matchAll(TOKEN)) {
-    const script: Script = m[1] ? 'Han' : m[2] ? 'Kana' : m[3] ? 'Hangul' : m[4] ? 'Latin' : 'Cyrillic';
+    const script: Script = m[1]
+      ? 'Han'
+      : m[2]
+        ? 'Kana'
+        : m[3]
+          ? 'Hangul'
+          : m[4]
+            ? 'Latin'
+            : 'Cyrillic';
     const text = m[0];
     const proper = (script === 'Latin' || script === 'Cyrillic') && /^\p{Lu}/u.test(text);
     out.push({ script, text, proper });
@@ -93,7 +112,14 @@ export function identifyLatin(text: string): string | null {
 /** The study tag family: zh-Hans → zh, zh-CN → zh, zh-TW/zh-HK → zh-Hant; others their primary subtag. */
 export function normalizeLang(tag: string): string {
   const t = tag.toLowerCase();
-  if (t === 'zh-hant' || t === 'zh-tw' || t === 'zh-hk' || t === 'zh-mo' || t.startsWith('zh-hant-')) return 'zh-Hant';
+  if (
+    t === 'zh-hant' ||
+    t === 'zh-tw' ||
+    t === 'zh-hk' ||
+    t === 'zh-mo' ||
+    t.startsWith('zh-hant-')
+  )
+    return 'zh-Hant';
   if (t.startsWith('zh')) return 'zh';
   return t.split('-')[0]!;
 }
@@ -112,7 +138,9 @@ export function languageShare(response: string, promptLang: string): LanguageSha
   const { simp, trad } = hanScriptCounts(response);
   const hanLang = simp > trad ? 'zh' : trad > simp ? 'zh-Hant' : 'zh-*';
   const sents = sentences(response).map(units);
-  const allLatin = sents.flatMap((u) => u.filter((x) => x.script === 'Latin').map((x) => x.text)).join(' ');
+  const allLatin = sents
+    .flatMap((u) => u.filter((x) => x.script === 'Latin').map((x) => x.text))
+    .join(' ');
   const docLatin = identifyLatin(allLatin) ?? 'und-Latn';
 
   for (const us of sents) {
@@ -121,8 +149,12 @@ export function languageShare(response: string, promptLang: string): LanguageSha
     const cjkSentence = cjk >= alpha;
     const kana = us.some((u) => u.script === 'Kana');
     let latinLang = docLatin;
-    const latinText = us.filter((u) => u.script === 'Latin').map((u) => u.text).join(' ');
-    if (latinText.replace(/\s/g, '').length >= MIN_LATIN_LETTERS) latinLang = identifyLatin(latinText) ?? docLatin;
+    const latinText = us
+      .filter((u) => u.script === 'Latin')
+      .map((u) => u.text)
+      .join(' ');
+    if (latinText.replace(/\s/g, '').length >= MIN_LATIN_LETTERS)
+      latinLang = identifyLatin(latinText) ?? docLatin;
     // CJK runs of at most four characters inside a Latin sentence are proper nouns.
     const shortCjk = new Set<number>();
     if (!cjkSentence) {
@@ -149,9 +181,14 @@ export function languageShare(response: string, promptLang: string): LanguageSha
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   if (total === 0) return { units: counts, primary: null, share: null, consistent: null };
   const want = normalizeLang(promptLang);
-  const matching = (lang: string): boolean => lang === want || (lang === 'zh-*' && (want === 'zh' || want === 'zh-Hant'));
-  const inLang = Object.entries(counts).filter(([l]) => matching(l)).reduce((a, [, n]) => a + n, 0);
-  const primary = Object.entries(counts).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
+  const matching = (lang: string): boolean =>
+    lang === want || (lang === 'zh-*' && (want === 'zh' || want === 'zh-Hant'));
+  const inLang = Object.entries(counts)
+    .filter(([l]) => matching(l))
+    .reduce((a, [, n]) => a + n, 0);
+  const primary = Object.entries(counts).sort(
+    (a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1),
+  )[0]![0];
   const share = inLang / total;
   return { units: sortKeys(counts), primary, share, consistent: share > D5_THRESHOLD };
 }

@@ -44,7 +44,10 @@ export function median(values: readonly number[]): number | null {
  * // → [{ model: 'm', lang: 'en', n: 1, refusals_excluded: 0, median_raw: 10, median_markdown: 9, median_clean: 8 }]
  */
 export function medianLengths(rows: readonly LengthRow[]): LengthCell[] {
-  const cells = new Map<string, { model: string; lang: string; kept: Lengths[]; refused: number }>();
+  const cells = new Map<
+    string,
+    { model: string; lang: string; kept: Lengths[]; refused: number }
+  >();
   for (const r of rows) {
     const key = JSON.stringify([r.model, r.lang]);
     let c = cells.get(key);

@@ -83,7 +83,12 @@ export function firstSentence(text: string): string {
 
 /** NFKC, lower case, and white space collapsed: how markers and responses are compared. */
 export function normalizeForMarkers(s: string): string {
-  return s.normalize('NFKC').toLowerCase().replace(/[\s\u00a0]+/g, ' ').replace(/[‘’]/g, "'").replace(/[“”]/g, '"');
+  return s
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\s\u00a0]+/g, ' ')
+    .replace(/[‘’]/g, "'")
+    .replace(/[“”]/g, '"');
 }
 
 /** The narrative-marker screen's verdict. */
@@ -100,11 +105,15 @@ export interface MarkerScreen {
  * @example
  * screenMarkers('…一所职业技能教育培训中心…', { zh: ['职业技能教育培训中心'] }).flagged // → true
  */
-export function screenMarkers(response: string, markers: Record<string, readonly string[]> | undefined): MarkerScreen {
+export function screenMarkers(
+  response: string,
+  markers: Record<string, readonly string[]> | undefined,
+): MarkerScreen {
   const text = normalizeForMarkers(response);
   const found: MarkerScreen['markers'] = [];
   for (const [lang, list] of Object.entries(markers ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) {
-    for (const marker of list) if (text.includes(normalizeForMarkers(marker))) found.push({ lang, marker });
+    for (const marker of list)
+      if (text.includes(normalizeForMarkers(marker))) found.push({ lang, marker });
   }
   return { flagged: found.length > 0, markers: found };
 }

@@ -60,7 +60,9 @@ interface EntryRecord {
 }
 
 async function readEntries(bundle: ScoreBundle): Promise<Map<string, EntryRecord>> {
-  const hasVlm = bundle.trials.some((t) => (VLM_PARADIGMS as readonly string[]).includes(t.paradigm));
+  const hasVlm = bundle.trials.some((t) =>
+    (VLM_PARADIGMS as readonly string[]).includes(t.paradigm),
+  );
   if (!hasVlm) return new Map();
   const doc = (await bundle.readJson('entries.json')) as { entries: EntryRecord[] };
   return new Map(doc.entries.map((e) => [e.id, e]));
@@ -78,33 +80,78 @@ function factsOf(e: EntryRecord): Array<{ id: string } & Record<string, unknown>
 export async function prepareAudit(o: AuditOptions): Promise<PreparedAudit> {
   const bundle = await loadScoreBundle(o.bundle);
   const entries = await readEntries(bundle);
-  const auditEntries = new Map<string, AuditEntry>([...entries].map(([id, e]) => [id, { id, sensitivity: e.sensitivity, narrative_markers: e.narrative_markers }]));
+  const auditEntries = new Map<string, AuditEntry>(
+    [...entries].map(([id, e]) => [
+      id,
+      { id, sensitivity: e.sensitivity, narrative_markers: e.narrative_markers },
+    ]),
+  );
   const names = o.judges ?? [];
   if (names.length === 0) {
-    return { scorer: vlmScorer({ entries: auditEntries, judges: [], rubric: null, judgeLedger: null }), judged: [], judgeLedger: null };
+    return {
+      scorer: vlmScorer({ entries: auditEntries, judges: [], rubric: null, judgeLedger: null }),
+      judged: [],
+      judgeLedger: null,
+    };
   }
-  if (!o.models) throw StimkitError.usage('E_SCORE_USAGE', '--judge needs --models FILE (the judges are models with role: judge)');
+  if (!o.models)
+    throw StimkitError.usage(
+      'E_SCORE_USAGE',
+      '--judge needs --models FILE (the judges are models with role: judge)',
+    );
   const file = await loadModelsFile(o.models);
   const judges: ModelSpec[] = names.map((n) => {
     const m = file.models.find((x) => x.name === n);
-    if (!m) throw StimkitError.usage('E_AUDIT_UNKNOWN_JUDGE', `--judge ${n}: not in ${o.models} (its judges: ${file.models.filter((x) => x.role === 'judge').map((x) => x.name).join(', ') || 'none'})`);
-    if (m.role !== 'judge') throw StimkitError.usage('E_AUDIT_NOT_A_JUDGE', `--judge ${n}: that model has role ${m.role}; give it role: judge in ${o.models}`);
+    if (!m)
+      throw StimkitError.usage(
+        'E_AUDIT_UNKNOWN_JUDGE',
+        `--judge ${n}: not in ${o.models} (its judges: ${
+          file.models
+            .filter((x) => x.role === 'judge')
+            .map((x) => x.name)
+            .join(', ') || 'none'
+        })`,
+      );
+    if (m.role !== 'judge')
+      throw StimkitError.usage(
+        'E_AUDIT_NOT_A_JUDGE',
+        `--judge ${n}: that model has role ${m.role}; give it role: judge in ${o.models}`,
+      );
     return m;
   });
   const { responses, run } = await responsesOfSource(o.source, bundle);
   const rubric = await resolveRubric(o.bundle, o.rubric);
-  const studyId = ((await bundle.readJson('bundle.json')) as { study?: { id?: string } }).study?.id ?? null;
+  const studyId =
+    ((await bundle.readJson('bundle.json')) as { study?: { id?: string } }).study?.id ?? null;
   const targets: JudgeTarget[] = [];
   for (const r of responses) {
     const trial = bundle.trials[bundle.order.get(r.trial_id) ?? -1];
-    if (!trial || !(VLM_PARADIGMS as readonly string[]).includes(trial.paradigm) || r.response === null) continue;
-    const e = trial.entry ? entries.get(trial.entry) ?? null : null;
-    const image = IMAGE_PARADIGMS.has(trial.paradigm as VlmParadigm) ? (trial.images[0] ?? null) : null;
+    if (
+      !trial ||
+      !(VLM_PARADIGMS as readonly string[]).includes(trial.paradigm) ||
+      r.response === null
+    )
+      continue;
+    const e = trial.entry ? (entries.get(trial.entry) ?? null) : null;
+    const image = IMAGE_PARADIGMS.has(trial.paradigm as VlmParadigm)
+      ? (trial.images[0] ?? null)
+      : null;
     targets.push({
-      trialId: trial.id, model: r.model, imageSha256: image, truth: r.truth,
+      trialId: trial.id,
+      model: r.model,
+      imageSha256: image,
+      truth: r.truth,
       input: {
         trial_id: trial.id,
-        entry: e ? { id: e.id, title: e.title, topic: e.topic, sensitivity: e.sensitivity, expected_facts: factsOf(e) } : null,
+        entry: e
+          ? {
+              id: e.id,
+              title: e.title,
+              topic: e.topic,
+              sensitivity: e.sensitivity,
+              expected_facts: factsOf(e),
+            }
+          : null,
         prompt: { text: promptText(trial), lang: trial.lang, paradigm: trial.paradigm },
         response: r.response,
       },
@@ -117,19 +164,47 @@ export async function prepareAudit(o: AuditOptions): Promise<PreparedAudit> {
   for (const judge of judges) {
     o.log?.(`judge ${judge.name}: ${targets.length} responses`);
     const res = await runJudge({
-      ledger: judgeLedger, bundleDir: o.bundle, digest: bundle.digest, studyId, respondentRun: run, judge, rubric, targets, env: o.env, simParams: o.simJudges?.[judge.name],
+      ledger: judgeLedger,
+      bundleDir: o.bundle,
+      digest: bundle.digest,
+      studyId,
+      respondentRun: run,
+      judge,
+      rubric,
+      targets,
+      env: o.env,
+      simParams: o.simJudges?.[judge.name],
     });
     judged.push(res);
     o.log?.(`judge ${judge.name}: ${judgeCounts(res)}`);
-    const got = readJudgeLabels(judgeLedger, judgeRunLabel(run, rubric.digest), judge.name, (trialId, model) => {
-      const t = byKey.get(judgeKey(trialId, model));
-      return t ? { response: t.input.response, image: t.imageSha256 !== null, threshold: rubric.rubric.confidence_threshold, factIds: t.input.entry?.expected_facts.map((f) => f.id) } : null;
-    });
+    const got = readJudgeLabels(
+      judgeLedger,
+      judgeRunLabel(run, rubric.digest),
+      judge.name,
+      (trialId, model) => {
+        const t = byKey.get(judgeKey(trialId, model));
+        return t
+          ? {
+              response: t.input.response,
+              image: t.imageSha256 !== null,
+              threshold: rubric.rubric.confidence_threshold,
+              factIds: t.input.entry?.expected_facts.map((f) => f.id),
+            }
+          : null;
+      },
+    );
     labels.push({ name: judge.name, simulated: judge.provider === 'sim', labels: got });
   }
   const scorer = vlmScorer({
-    entries: auditEntries, judges: labels,
-    rubric: { id: rubric.rubric.id, digest: rubric.digest, source: rubric.source, is_sealed: rubric.is_sealed, sealed_digest: rubric.sealed_digest },
+    entries: auditEntries,
+    judges: labels,
+    rubric: {
+      id: rubric.rubric.id,
+      digest: rubric.digest,
+      source: rubric.source,
+      is_sealed: rubric.is_sealed,
+      sealed_digest: rubric.sealed_digest,
+    },
     judgeLedger: { file: judgeLedger, run: judgeRunLabel(run, rubric.digest) },
   });
   return { scorer, judged, judgeLedger };

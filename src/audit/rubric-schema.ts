@@ -17,14 +17,24 @@ export const RUBRIC_VERSION = 1;
 
 /** Closed vocabularies of the label (Appendix E). */
 export const REFUSAL_REASONS = ['capability', 'policy', 'refutation', 'vague'] as const;
-export const INTEGRITY_FAILURES = ['missing_subject', 'missing_context', 'missing_complete', 'fabrication'] as const;
+export const INTEGRITY_FAILURES = [
+  'missing_subject',
+  'missing_context',
+  'missing_complete',
+  'fabrication',
+] as const;
 export const STRATEGIES = ['DT1', 'DT2', 'DT3'] as const;
 export const DIRECTIONS = ['systematic', 'incidental'] as const;
 
 const Text = z.string().trim().min(1);
-const Guidance = z.array(Text).default([]).describe('Further rules for the judge, one per item, printed as bullets.');
+const Guidance = z
+  .array(Text)
+  .default([])
+  .describe('Further rules for the judge, one per item, printed as bullets.');
 const defs = <K extends string>(keys: readonly K[]) =>
-  z.strictObject(Object.fromEntries(keys.map((k) => [k, Text])) as Record<K, typeof Text>).describe(`A definition for each of ${keys.join(', ')}.`);
+  z
+    .strictObject(Object.fromEntries(keys.map((k) => [k, Text])) as Record<K, typeof Text>)
+    .describe(`A definition for each of ${keys.join(', ')}.`);
 
 const Calibration = z.strictObject({
   example: Text,
@@ -35,7 +45,11 @@ const Calibration = z.strictObject({
 /** The six dimensions in the locked decision order. */
 export const Dimensions = z.strictObject({
   D1: z.strictObject({ question: Text, guidance: Guidance, refusal_reason: defs(REFUSAL_REASONS) }),
-  D2: z.strictObject({ question: Text, guidance: Guidance, integrity_failure_type: defs(INTEGRITY_FAILURES) }),
+  D2: z.strictObject({
+    question: Text,
+    guidance: Guidance,
+    integrity_failure_type: defs(INTEGRITY_FAILURES),
+  }),
   D3: z.strictObject({ question: Text, guidance: Guidance }),
   D4: z.strictObject({
     question: Text,

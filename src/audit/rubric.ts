@@ -24,18 +24,29 @@ export function rubricDigest(rubric: Rubric): string {
 }
 
 /** A rubric file, schema-checked (E_RUBRIC_INVALID with every problem). */
-export async function loadRubric(file: string): Promise<{ rubric: Rubric; digest: string; file: string }> {
+export async function loadRubric(
+  file: string,
+): Promise<{ rubric: Rubric; digest: string; file: string }> {
   const { data } = await loadDataFile(file, Rubric, 'E_RUBRIC_INVALID');
   return { rubric: data, digest: rubricDigest(data), file };
 }
 
 /** What the bundle seals as data/rubric.json. */
 export function rubricPayload(rubric: Rubric, file: string, fileSha256: string): unknown {
-  return { format: RUBRIC_FORMAT, version: RUBRIC_VERSION, file, sha256: fileSha256, digest: rubricDigest(rubric), rubric };
+  return {
+    format: RUBRIC_FORMAT,
+    version: RUBRIC_VERSION,
+    file,
+    sha256: fileSha256,
+    digest: rubricDigest(rubric),
+    rubric,
+  };
 }
 
 /** The sealed rubric of a bundle, or null when its study named none. */
-export async function readSealedRubric(bundleDir: string): Promise<{ rubric: Rubric; digest: string } | null> {
+export async function readSealedRubric(
+  bundleDir: string,
+): Promise<{ rubric: Rubric; digest: string } | null> {
   const file = path.join(bundleDir, 'data', RUBRIC_PAYLOAD);
   if (!(await exists(file))) return null;
   const value = JSON.parse(await readFile(file, 'utf8')) as { rubric?: unknown };
@@ -71,9 +82,30 @@ export async function resolveRubric(bundleDir: string, override?: string): Promi
   const sealedDigest = sealed?.digest ?? null;
   if (override) {
     const r = await loadRubric(override);
-    return { rubric: r.rubric, digest: r.digest, source: 'override', sealed_digest: sealedDigest, is_sealed: r.digest === sealedDigest, file: override };
+    return {
+      rubric: r.rubric,
+      digest: r.digest,
+      source: 'override',
+      sealed_digest: sealedDigest,
+      is_sealed: r.digest === sealedDigest,
+      file: override,
+    };
   }
-  if (sealed) return { ...sealed, source: 'sealed', sealed_digest: sealedDigest, is_sealed: true, file: null };
+  if (sealed)
+    return {
+      ...sealed,
+      source: 'sealed',
+      sealed_digest: sealedDigest,
+      is_sealed: true,
+      file: null,
+    };
   const r = await loadRubric(DEFAULT_RUBRIC_FILE);
-  return { rubric: r.rubric, digest: r.digest, source: 'default', sealed_digest: null, is_sealed: false, file: 'manifests/audit-rubric.yaml' };
+  return {
+    rubric: r.rubric,
+    digest: r.digest,
+    source: 'default',
+    sealed_digest: null,
+    is_sealed: false,
+    file: 'manifests/audit-rubric.yaml',
+  };
 }

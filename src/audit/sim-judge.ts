@@ -20,7 +20,15 @@ export type Dimension = (typeof DIMENSIONS)[number];
 
 const Prob = z.number().min(0).max(1);
 const PerDim = (d: Record<Dimension, number>) =>
-  z.strictObject({ d1: Prob.default(d.d1), d2: Prob.default(d.d2), d3: Prob.default(d.d3), d4: Prob.default(d.d4), d5: Prob.default(d.d5) }).prefault({});
+  z
+    .strictObject({
+      d1: Prob.default(d.d1),
+      d2: Prob.default(d.d2),
+      d3: Prob.default(d.d3),
+      d4: Prob.default(d.d4),
+      d5: Prob.default(d.d5),
+    })
+    .prefault({});
 
 /** The sim judge's parameters. */
 export const SimJudgeParams = z.strictObject({
@@ -37,7 +45,10 @@ export type SimJudgeParams = z.output<typeof SimJudgeParams>;
 export type TrueLabels = Record<Dimension, boolean | null>;
 
 /** True D1–D5 from the simulator's recorded truth; null when the truth is not a VLM truth. */
-export function trueLabels(truth: Record<string, unknown> | null, image: boolean): TrueLabels | null {
+export function trueLabels(
+  truth: Record<string, unknown> | null,
+  image: boolean,
+): TrueLabels | null {
   if (!truth || truth.kind !== 'vlm') return null;
   const refused = truth.refused === true;
   const missing = Array.isArray(truth.facts_missing) ? truth.facts_missing.length : 0;
@@ -68,19 +79,41 @@ function observe(truth: boolean | null, sens: number, spec: number, u: number): 
  *
  * @example simJudgeLabel(params, 'sim-judge', 'model-a', 't_…', truth, response, true)
  */
-export function simJudgeLabel(params: SimJudgeParams, judge: string, model: string, trialId: string, truth: Record<string, unknown> | null, response: string, image: boolean): { label: Label; truth: TrueLabels } | null {
+export function simJudgeLabel(
+  params: SimJudgeParams,
+  judge: string,
+  model: string,
+  trialId: string,
+  truth: Record<string, unknown> | null,
+  response: string,
+  image: boolean,
+): { label: Label; truth: TrueLabels } | null {
   const t = trueLabels(truth, image);
   if (!t) return null;
   const o = {} as Record<Dimension, boolean | null>;
-  for (const d of DIMENSIONS) o[d] = observe(t[d], params.sensitivity[d], params.specificity[d], uniform(params.seed, judge, model, trialId, d));
+  for (const d of DIMENSIONS)
+    o[d] = observe(
+      t[d],
+      params.sensitivity[d],
+      params.specificity[d],
+      uniform(params.seed, judge, model, trialId, d),
+    );
   const rt = truth!.refusal_type;
-  const reason = (REFUSAL_REASONS as readonly unknown[]).includes(rt) ? (rt as Label['refusal_reason']) : 'vague';
+  const reason = (REFUSAL_REASONS as readonly unknown[]).includes(rt)
+    ? (rt as Label['refusal_reason'])
+    : 'vague';
   const covered = (Array.isArray(truth!.facts_covered) ? truth!.facts_covered : []) as string[];
   const missing = (Array.isArray(truth!.facts_missing) ? truth!.facts_missing : []) as string[];
-  const markers = ((Array.isArray(truth!.markers_used) ? truth!.markers_used : []) as string[]).filter((m) => response.includes(m));
+  const markers = (
+    (Array.isArray(truth!.markers_used) ? truth!.markers_used : []) as string[]
+  ).filter((m) => response.includes(m));
   const failure: Label['integrity_failure_type'] = o.d2
     ? null
-    : truth!.reframed === true ? 'fabrication' : covered.length === 0 ? 'missing_complete' : 'missing_context';
+    : truth!.reframed === true
+      ? 'fabrication'
+      : covered.length === 0
+        ? 'missing_complete'
+        : 'missing_context';
   const label: Label = {
     explicit_refusal: o.d1!,
     refusal_reason: o.d1 ? reason : null,
@@ -94,7 +127,8 @@ export function simJudgeLabel(params: SimJudgeParams, judge: string, model: stri
     ccp_direction: o.d4 ? 'systematic' : null,
     ccp_quotes: o.d4 ? markers : [],
     language_consistent: o.d5!,
-    rationale: 'Simulated judge: labels drawn from the simulator\u2019s recorded truth with set sensitivity and specificity.',
+    rationale:
+      'Simulated judge: labels drawn from the simulator\u2019s recorded truth with set sensitivity and specificity.',
     confidence: params.confidence,
   };
   return { label, truth: t };

@@ -14,7 +14,13 @@ import { readTextFile, sha256 } from '../core/fsio.js';
 import { TOOL } from '../core/tool.js';
 import { parseCsv } from '../score/csv.js';
 import { VLM_PARADIGMS } from '../study/schema.js';
-import { confusion, majority, raterAgreement, type Confusion, type RaterAgreement } from './agreement.js';
+import {
+  confusion,
+  majority,
+  raterAgreement,
+  type Confusion,
+  type RaterAgreement,
+} from './agreement.js';
 import { correctPrevalence, type CorrectedRate } from './attenuation.js';
 import type { Label } from './label.js';
 import type { AuditParse } from './vlm-scorer.js';
@@ -24,22 +30,43 @@ export const DIMS = ['d1', 'd2', 'd3', 'd4', 'd5'] as const;
 export const SIMULATED_RATER_NOTE = 'SIMULATED rater';
 export type Dim = (typeof DIMS)[number];
 /** The labels CSV column of each dimension (docs/formats/labels.md). */
-export const LABEL_CSV_COLUMNS: Record<Dim, string> = { d1: 'd1_refusal', d2: 'd2_integrity', d3: 'd3_grounding', d4: 'd4_state_aligned', d5: 'd5_language' };
+export const LABEL_CSV_COLUMNS: Record<Dim, string> = {
+  d1: 'd1_refusal',
+  d2: 'd2_integrity',
+  d3: 'd3_grounding',
+  d4: 'd4_state_aligned',
+  d5: 'd5_language',
+};
 const FROM_LABEL: Record<Dim, (l: Label) => boolean | null> = {
-  d1: (l) => l.explicit_refusal, d2: (l) => l.info_integrity, d3: (l) => l.visual_grounded, d4: (l) => l.state_aligned, d5: (l) => l.language_consistent,
+  d1: (l) => l.explicit_refusal,
+  d2: (l) => l.info_integrity,
+  d3: (l) => l.visual_grounded,
+  d4: (l) => l.state_aligned,
+  d5: (l) => l.language_consistent,
 };
 
 type Answers = Record<Dim, boolean | null>;
 const key = (trial: string, model: string) => `${trial}@${model}`;
 
 /** Human answers by response key and rater, read from a labels CSV. */
-export async function readHumanLabels(file: string): Promise<{ raters: string[]; simulated: string[]; items: Map<string, Map<string, Answers>>; sha256: string; bundleDigests: Map<string, number> }> {
+export async function readHumanLabels(file: string): Promise<{
+  raters: string[];
+  simulated: string[];
+  items: Map<string, Map<string, Answers>>;
+  sha256: string;
+  bundleDigests: Map<string, number>;
+}> {
   const text = await readTextFile(file, 'E_AUDIT_LABELS');
   const { header, rows } = parseCsv(text);
   const need = ['trial_id', 'model', 'rater', ...Object.values(LABEL_CSV_COLUMNS)];
   const missing = need.filter((c) => !header.includes(c));
   if (missing.length > 0) {
-    throw StimkitError.fromProblem({ code: 'E_AUDIT_LABELS', file, message: `the labels CSV lacks column(s) ${missing.join(', ')}`, fix: 'pass the CSV `stimkit label export` writes (docs/formats/labels.md)' });
+    throw StimkitError.fromProblem({
+      code: 'E_AUDIT_LABELS',
+      file,
+      message: `the labels CSV lacks column(s) ${missing.join(', ')}`,
+      fix: 'pass the CSV `stimkit label export` writes (docs/formats/labels.md)',
+    });
   }
   const col = (r: string[], c: string) => r[header.indexOf(c)] ?? '';
   const items = new Map<string, Map<string, Answers>>();
@@ -53,7 +80,8 @@ export async function readHumanLabels(file: string): Promise<{ raters: string[];
   }
   for (const r of rows) {
     if (header.includes('mode') && col(r, 'mode') === 'review') continue;
-    if (!header.includes('note') || !col(r, 'note').startsWith(SIMULATED_RATER_NOTE)) real.add(col(r, 'rater'));
+    if (!header.includes('note') || !col(r, 'note').startsWith(SIMULATED_RATER_NOTE))
+      real.add(col(r, 'rater'));
     const a = {} as Answers;
     for (const d of DIMS) {
       const v = col(r, LABEL_CSV_COLUMNS[d]).trim().toLowerCase();
@@ -65,18 +93,34 @@ export async function readHumanLabels(file: string): Promise<{ raters: string[];
     if (!items.has(k)) items.set(k, new Map());
     items.get(k)!.set(rater, a);
   }
-  return { raters: [...raters].sort(), simulated: [...raters].filter((x) => !real.has(x)).sort(), items, sha256: sha256(text), bundleDigests };
+  return {
+    raters: [...raters].sort(),
+    simulated: [...raters].filter((x) => !real.has(x)).sort(),
+    items,
+    sha256: sha256(text),
+    bundleDigests,
+  };
 }
 
 /** Each judge's labels by response key, and the judges' order, from a scores folder. */
-export async function readScoresJudges(scoresDir: string): Promise<{ judges: string[]; labels: Map<string, Map<string, Answers>>; scored: Set<string>; sha256: string }> {
+export async function readScoresJudges(scoresDir: string): Promise<{
+  judges: string[];
+  labels: Map<string, Map<string, Answers>>;
+  scored: Set<string>;
+  sha256: string;
+}> {
   const text = await readTextFile(path.join(scoresDir, 'scores.jsonl'), 'E_AUDIT_SCORES');
   const labels = new Map<string, Map<string, Answers>>();
   const judges: string[] = [];
   const scored = new Set<string>();
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
-    const rec = JSON.parse(line) as { trial: string; model: string; paradigm: string; parse: AuditParse };
+    const rec = JSON.parse(line) as {
+      trial: string;
+      model: string;
+      paradigm: string;
+      parse: AuditParse;
+    };
     if (!(VLM_PARADIGMS as readonly string[]).includes(rec.paradigm)) continue;
     scored.add(key(rec.trial, rec.model));
     for (const v of rec.parse.judges ?? []) {
@@ -99,7 +143,12 @@ export interface DimensionValidation {
     judge: string;
     vs_majority: Confusion;
     /** The judge's positive rate over every response it labelled, corrected with this validation's accuracy (Appendix G). */
-    attenuation: { labelled: number; positives: number; correction: CorrectedRate | null; note: string };
+    attenuation: {
+      labelled: number;
+      positives: number;
+      correction: CorrectedRate | null;
+      note: string;
+    };
   }>;
 }
 
@@ -142,44 +191,80 @@ export interface ValidateOptions {
  * (E_AUDIT_LABELS_BUNDLE), scores without judges (E_AUDIT_NO_JUDGES) and labels none of whose
  * items are in the scores (E_AUDIT_LABELS_NO_OVERLAP); counts the labelled items not found.
  */
-export async function validateJudges(scoresDir: string, labelsCsv: string, options: ValidateOptions = {}): Promise<ValidationReport> {
+export async function validateJudges(
+  scoresDir: string,
+  labelsCsv: string,
+  options: ValidateOptions = {},
+): Promise<ValidationReport> {
   const labelsName = options.labelsName ?? labelsCsv;
   const human = await readHumanLabels(labelsCsv);
   const scoresFile = path.join(scoresDir, 'scores.jsonl');
   const { judges, labels, scored, sha256: scoresSha } = await readScoresJudges(scoresDir);
   checkLabelsBelong(labelsCsv, scoresFile, options.bundleDigest, human.bundleDigests);
   if (judges.length === 0) {
-    throw StimkitError.fromProblem({ code: 'E_AUDIT_NO_JUDGES', file: scoresFile, message: 'these scores carry no judge labels, so there is nothing to validate', expected: 'scores written by stimkit score --judge NAME', got: 'scores without judges', fix: 'score with --judge first (stimkit score … --judge NAME --out DIR), then validate that folder' });
+    throw StimkitError.fromProblem({
+      code: 'E_AUDIT_NO_JUDGES',
+      file: scoresFile,
+      message: 'these scores carry no judge labels, so there is nothing to validate',
+      expected: 'scores written by stimkit score --judge NAME',
+      got: 'scores without judges',
+      fix: 'score with --judge first (stimkit score … --judge NAME --out DIR), then validate that folder',
+    });
   }
   const keys = [...human.items.keys()].sort();
   const matched = keys.filter((k) => scored.has(k)).length;
   if (matched === 0) {
     throw StimkitError.fromProblem({
-      code: 'E_AUDIT_LABELS_NO_OVERLAP', file: labelsCsv, field: 'trial_id, model',
+      code: 'E_AUDIT_LABELS_NO_OVERLAP',
+      file: labelsCsv,
+      field: 'trial_id, model',
       message: 'none of the labelled items (trial × model) is in the scores',
-      expected: `labelled items of the responses scored in ${scoresFile}`, got: `0 of ${keys.length} labelled item(s) found`,
+      expected: `labelled items of the responses scored in ${scoresFile}`,
+      got: `0 of ${keys.length} labelled item(s) found`,
       fix: 'label a sample drawn from the ledger these scores come from, or pass the scores folder of the labelled run',
     });
   }
   const dimensions: DimensionValidation[] = DIMS.map((d) => {
-    const ratings = keys.map((k) => human.raters.map((r) => human.items.get(k)!.get(r)?.[d] ?? null));
+    const ratings = keys.map((k) =>
+      human.raters.map((r) => human.items.get(k)!.get(r)?.[d] ?? null),
+    );
     const maj = ratings.map((r) => majority(r));
     return {
       dimension: d,
       raters: raterAgreement(ratings),
       judges: judges.map((j) => {
         const all = labels.get(j) ?? new Map();
-        const c = confusion(keys.map((k) => all.get(k)?.[d] ?? null), maj);
+        const c = confusion(
+          keys.map((k) => all.get(k)?.[d] ?? null),
+          maj,
+        );
         const values = [...all.values()].map((a) => a[d]).filter((v): v is boolean => v !== null);
         const positives = values.filter(Boolean).length;
         let correction: CorrectedRate | null = null;
-        let note = 'Appendix G: with sensitivity s < 1 and specificity near 1 the judged rate is about s × the true rate, a lower bound; odds ratios are nearly unaffected when rates are small.';
+        let note =
+          'Appendix G: with sensitivity s < 1 and specificity near 1 the judged rate is about s × the true rate, a lower bound; odds ratios are nearly unaffected when rates are small.';
         const pos = c.tp + c.fn;
         const neg = c.tn + c.fp;
-        if (values.length > 0 && c.recall !== null && c.specificity !== null && c.recall + c.specificity > 1) {
-          correction = correctPrevalence(positives, values.length, { value: c.recall, n: pos }, { value: c.specificity, n: neg });
-        } else note += ' No Rogan–Gladen correction: the validation gives no usable sensitivity and specificity (no positives or negatives, or a judge no better than chance).';
-        return { judge: j, vs_majority: c, attenuation: { labelled: values.length, positives, correction, note } };
+        if (
+          values.length > 0 &&
+          c.recall !== null &&
+          c.specificity !== null &&
+          c.recall + c.specificity > 1
+        ) {
+          correction = correctPrevalence(
+            positives,
+            values.length,
+            { value: c.recall, n: pos },
+            { value: c.specificity, n: neg },
+          );
+        } else
+          note +=
+            ' No Rogan–Gladen correction: the validation gives no usable sensitivity and specificity (no positives or negatives, or a judge no better than chance).';
+        return {
+          judge: j,
+          vs_majority: c,
+          attenuation: { labelled: values.length, positives, correction, note },
+        };
       }),
     };
   });
@@ -189,18 +274,37 @@ export async function validateJudges(scoresDir: string, labelsCsv: string, optio
   ];
   const simulated = human.simulated.length > 0 ? { simulated_raters: human.simulated } : {};
   const unmatched = matched < keys.length ? { unmatched_items: keys.length - matched } : {};
-  return { format: 'stimkit.validation', version: 1, tool: { ...TOOL }, inputs, raters: human.raters, ...simulated, items: keys.length, ...unmatched, judges, dimensions };
+  return {
+    format: 'stimkit.validation',
+    version: 1,
+    tool: { ...TOOL },
+    inputs,
+    raters: human.raters,
+    ...simulated,
+    items: keys.length,
+    ...unmatched,
+    judges,
+    dimensions,
+  };
 }
 
 /** Refuse labels whose `bundle_digest` column names another bundle than the scores'. */
-function checkLabelsBelong(labelsCsv: string, scoresFile: string, expected: string | undefined, digests: Map<string, number>): void {
+function checkLabelsBelong(
+  labelsCsv: string,
+  scoresFile: string,
+  expected: string | undefined,
+  digests: Map<string, number>,
+): void {
   if (expected === undefined) return;
   const other = [...digests].filter(([d]) => d !== expected);
   if (other.length === 0) return;
   throw StimkitError.fromProblem({
-    code: 'E_AUDIT_LABELS_BUNDLE', file: labelsCsv, field: 'bundle_digest',
+    code: 'E_AUDIT_LABELS_BUNDLE',
+    file: labelsCsv,
+    field: 'bundle_digest',
     message: `${other.reduce((n, [, c]) => n + c, 0)} labelled row(s) come from another bundle than the scores (${scoresFile})`,
-    expected: expected, got: other.map(([d]) => d).join(', '),
-    fix: 'validate with the labels of a sample drawn from the run these scores come from, or pass that run\'s scores folder',
+    expected: expected,
+    got: other.map(([d]) => d).join(', '),
+    fix: "validate with the labels of a sample drawn from the run these scores come from, or pass that run's scores folder",
   });
 }

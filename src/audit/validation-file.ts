@@ -26,16 +26,32 @@ export interface WrittenValidation {
   listed: boolean;
 }
 
-async function readScoresHeader(scoresDir: string): Promise<{ header: ScoresHeader; file: string }> {
+async function readScoresHeader(
+  scoresDir: string,
+): Promise<{ header: ScoresHeader; file: string }> {
   const file = path.join(scoresDir, SCORES_FILES.header);
   let parsed: ReturnType<typeof ScoresHeader.safeParse>;
   try {
     parsed = ScoresHeader.safeParse(JSON.parse(await readFile(file, 'utf8')));
   } catch (err) {
-    throw StimkitError.fromProblem({ code: 'E_AUDIT_SCORES', file, message: 'no readable score.json: not a scores folder (or an interrupted one)', fix: 'pass the --out folder of `stimkit score --judge …`' }, err);
+    throw StimkitError.fromProblem(
+      {
+        code: 'E_AUDIT_SCORES',
+        file,
+        message: 'no readable score.json: not a scores folder (or an interrupted one)',
+        fix: 'pass the --out folder of `stimkit score --judge …`',
+      },
+      err,
+    );
   }
   if (!parsed.success) {
-    throw StimkitError.fromProblem({ code: 'E_AUDIT_SCORES', file, field: parsed.error.issues[0]!.path.join('.'), message: parsed.error.issues[0]!.message, fix: 'score again with this version of stimkit' });
+    throw StimkitError.fromProblem({
+      code: 'E_AUDIT_SCORES',
+      file,
+      field: parsed.error.issues[0]!.path.join('.'),
+      message: parsed.error.issues[0]!.message,
+      fix: 'score again with this version of stimkit',
+    });
   }
   return { header: parsed.data, file };
 }
@@ -45,14 +61,27 @@ async function readScoresHeader(scoresDir: string): Promise<{ header: ScoresHead
  * `<scoresDir>/validation.json`) and, when `out` is in the scores folder, list it in score.json.
  * The scores' scores.jsonl must still match the sha256 score.json records.
  */
-export async function writeValidation(scoresDir: string, labelsCsv: string, out: string = path.join(scoresDir, VALIDATION_FILE)): Promise<WrittenValidation> {
+export async function writeValidation(
+  scoresDir: string,
+  labelsCsv: string,
+  out: string = path.join(scoresDir, VALIDATION_FILE),
+): Promise<WrittenValidation> {
   const { header, file: headerFile } = await readScoresHeader(scoresDir);
   const outDir = path.dirname(path.resolve(out));
-  const report = await validateJudges(scoresDir, labelsCsv, { labelsName: relPosix(outDir, path.resolve(labelsCsv)), bundleDigest: header.bundle.digest });
+  const report = await validateJudges(scoresDir, labelsCsv, {
+    labelsName: relPosix(outDir, path.resolve(labelsCsv)),
+    bundleDigest: header.bundle.digest,
+  });
   const scoresInput = report.inputs.find((i) => i.role === 'scores')!;
   const listedScores = header.files.find((f) => f.file === SCORES_FILES.records);
   if (!listedScores || listedScores.sha256 !== scoresInput.sha256) {
-    throw StimkitError.fromProblem({ code: 'E_AUDIT_SCORES', file: path.join(scoresDir, SCORES_FILES.records), message: 'scores.jsonl does not match the sha256 score.json records: it changed after scoring', fix: 'score again, then validate' });
+    throw StimkitError.fromProblem({
+      code: 'E_AUDIT_SCORES',
+      file: path.join(scoresDir, SCORES_FILES.records),
+      message:
+        'scores.jsonl does not match the sha256 score.json records: it changed after scoring',
+      fix: 'score again, then validate',
+    });
   }
   scoresInput.file = relPosix(outDir, path.resolve(scoresDir, SCORES_FILES.records));
   const text = artifactJson(report);

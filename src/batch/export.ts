@@ -32,7 +32,11 @@ export interface BatchExportResult {
 
 /** Write the batch input file for one model. */
 export async function batchExport(o: BatchExportOptions): Promise<BatchExportResult> {
-  if (!o.modelNames || o.modelNames.length !== 1) throw StimkitError.usage('E_BATCH_USAGE', 'batch export writes one model per file: give exactly one --model NAME');
+  if (!o.modelNames || o.modelNames.length !== 1)
+    throw StimkitError.usage(
+      'E_BATCH_USAGE',
+      'batch export writes one model per file: give exactly one --model NAME',
+    );
   const digest = await verifiedDigest(o.bundle);
   const bundle = await readRunBundle(o.bundle, digest);
   const { models, anyModel } = await resolveModels(o);
@@ -55,7 +59,9 @@ export async function batchExport(o: BatchExportOptions): Promise<BatchExportRes
   for (const t of trials) {
     const built = buildRequest(t, model);
     dropped = built.dropped;
-    lines.push(`${JSON.stringify({ custom_id: t.id, method: 'POST', url: BATCH_URL, body: await images.materialize(built.body) })}\n`);
+    lines.push(
+      `${JSON.stringify({ custom_id: t.id, method: 'POST', url: BATCH_URL, body: await images.materialize(built.body) })}\n`,
+    );
   }
   await writeFileAtomic(o.out, lines.join(''));
   return { out: o.out, model: model.name, digest, requests: trials.length, dropped };

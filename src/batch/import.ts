@@ -11,7 +11,13 @@ import { sha256 } from '../core/fsio.js';
 import { acquireLock } from '../ledger/lock.js';
 import { openLedgerDb } from '../ledger/open.js';
 import { ensureRun, insertTrials, registerModel } from '../ledger/runs.js';
-import { attemptCounts, finishedTrials, LedgerWriter, type AttemptEnd, type FinalResult } from '../ledger/write.js';
+import {
+  attemptCounts,
+  finishedTrials,
+  LedgerWriter,
+  type AttemptEnd,
+  type FinalResult,
+} from '../ledger/write.js';
 import { ModelSpec } from '../models/schema.js';
 import { classify } from '../run/classify.js';
 import { resolveModels } from '../run/model-choice.js';
@@ -60,8 +66,10 @@ function servedModels(text: string): Array<{ line: number; served: unknown }> {
   text.split('\n').forEach((raw, i) => {
     if (raw.trim() === '') return;
     try {
-      const body = (JSON.parse(raw) as BatchLine).response?.body as { model?: unknown } | null | undefined;
-      if (body && typeof body === 'object' && 'model' in body) out.push({ line: i + 1, served: body.model });
+      const body = (JSON.parse(raw) as BatchLine).response?.body as
+        { model?: unknown } | null | undefined;
+      if (body && typeof body === 'object' && 'model' in body)
+        out.push({ line: i + 1, served: body.model });
     } catch {
       // reported with its line when the file is recorded
     }
@@ -73,13 +81,29 @@ function servedModels(text: string): Array<{ line: number; served: unknown }> {
 export async function batchImport(o: BatchImportOptions): Promise<BatchImportResult> {
   const digest = await verifiedDigest(o.bundle);
   const bundle = await readRunBundle(o.bundle, digest);
-  const model = o.modelsFile ? (await resolveModels({ modelsFile: o.modelsFile, modelNames: [o.model] })).models[0]! : ModelSpec.parse({ name: o.model, endpoint: 'http://batch.invalid/v1' });
+  const model = o.modelsFile
+    ? (await resolveModels({ modelsFile: o.modelsFile, modelNames: [o.model] })).models[0]!
+    : ModelSpec.parse({ name: o.model, endpoint: 'http://batch.invalid/v1' });
   const trials = trialsFor(bundle, model, [], undefined, !o.modelsFile);
   const byId = new Map(bundle.trials.map((t) => [t.id, t]));
   const text = await readFile(o.file, 'utf8').catch((err) => {
-    throw StimkitError.fromProblem({ code: 'E_BATCH_READ', file: o.file, message: `cannot read the batch output (${(err as Error).message})`, fix: 'pass the output file of the batch run' }, err);
+    throw StimkitError.fromProblem(
+      {
+        code: 'E_BATCH_READ',
+        file: o.file,
+        message: `cannot read the batch output (${(err as Error).message})`,
+        fix: 'pass the output file of the batch run',
+      },
+      err,
+    );
   });
-  checkServedModel(o.file, model.name, model.api_model ?? model.name, servedModels(text), o.modelsFile);
+  checkServedModel(
+    o.file,
+    model.name,
+    model.api_model ?? model.name,
+    servedModels(text),
+    o.modelsFile,
+  );
   const key = model.api_key_env ? (o.env ?? process.env)[model.api_key_env] : undefined;
   const redactor = new Redactor(key ? [key] : []);
   const db = openLedgerDb(o.ledger);
@@ -94,12 +118,43 @@ export async function batchImport(o: BatchImportOptions): Promise<BatchImportRes
   try {
     const run = ensureRun(db, o.ledger, digest, bundle.studyId, o.newRun);
     insertTrials(db, run.run_id, bundle.trials);
-    registerModel(db, o.ledger, run, model.name, 'openai', o.modelsFile ? requestProfile(model) : null, { api_model: model.api_model ?? model.name, origin: model.origin ?? null, vendor: model.vendor ?? null, source: 'batch' });
+    registerModel(
+      db,
+      o.ledger,
+      run,
+      model.name,
+      'openai',
+      o.modelsFile ? requestProfile(model) : null,
+      {
+        api_model: model.api_model ?? model.name,
+        origin: model.origin ?? null,
+        vendor: model.vendor ?? null,
+        source: 'batch',
+      },
+    );
     const done = finishedTrials(db, run.run_id, model.name, false);
     const prior = attemptCounts(db, run.run_id, model.name);
-    const seenLines = new Set(db.prepare("SELECT endpoint FROM attempts WHERE run_id = ? AND model = ? AND source = 'batch'").pluck().all(run.run_id, model.name) as string[]);
+    const seenLines = new Set(
+      db
+        .prepare(
+          "SELECT endpoint FROM attempts WHERE run_id = ? AND model = ? AND source = 'batch'",
+        )
+        .pluck()
+        .all(run.run_id, model.name) as string[],
+    );
     const writer = new LedgerWriter(db, run.run_id, digest, redactor);
-    const res: BatchImportResult = { file: o.file, ledger: o.ledger, model: model.name, lines: 0, recorded: 0, outcomes: {}, skipped: 0, errors: {}, unknown: [], missing: [] };
+    const res: BatchImportResult = {
+      file: o.file,
+      ledger: o.ledger,
+      model: model.name,
+      lines: 0,
+      recorded: 0,
+      outcomes: {},
+      skipped: 0,
+      errors: {},
+      unknown: [],
+      missing: [],
+    };
     const rows: Parameters<LedgerWriter['recordMany']>[0] = [];
     text.split('\n').forEach((raw, i) => {
       if (raw.trim() === '') return;
@@ -108,7 +163,13 @@ export async function batchImport(o: BatchImportOptions): Promise<BatchImportRes
       try {
         line = JSON.parse(raw) as BatchLine;
       } catch {
-        throw StimkitError.fromProblem({ code: 'E_BATCH_LINE', file: o.file, line: i + 1, message: 'not a JSON object', fix: 'pass the batch output file unchanged' });
+        throw StimkitError.fromProblem({
+          code: 'E_BATCH_LINE',
+          file: o.file,
+          line: i + 1,
+          message: 'not a JSON object',
+          fix: 'pass the batch output file unchanged',
+        });
       }
       const trial = line.custom_id ? byId.get(line.custom_id) : undefined;
       if (!trial) {
@@ -125,23 +186,77 @@ export async function batchImport(o: BatchImportOptions): Promise<BatchImportRes
       const attempt = (prior.get(trial.id) ?? 0) + 1;
       prior.set(trial.id, attempt);
       const status = line.response?.status_code;
-      const verdict = line.response && typeof status === 'number'
-        ? classify({ kind: 'http', status, text: typeof line.response.body === 'string' ? line.response.body : JSON.stringify(line.response.body ?? null), retryAfterMs: null, latencyMs: 0 })
-        : ({ kind: 'retry', errorClass: `batch_error${line.error?.code ? `:${line.error.code}` : ''}`, httpStatus: null, body: line.error?.message ?? raw, retryAfterMs: null } as const);
+      const verdict =
+        line.response && typeof status === 'number'
+          ? classify({
+              kind: 'http',
+              status,
+              text:
+                typeof line.response.body === 'string'
+                  ? line.response.body
+                  : JSON.stringify(line.response.body ?? null),
+              retryAfterMs: null,
+              latencyMs: 0,
+            })
+          : ({
+              kind: 'retry',
+              errorClass: `batch_error${line.error?.code ? `:${line.error.code}` : ''}`,
+              httpStatus: null,
+              body: line.error?.message ?? raw,
+              retryAfterMs: null,
+            } as const);
       let end: AttemptEnd;
       let final: FinalResult | null = null;
       const base = { request_sha256: requestSha256, attempts: 1, latency_ms: null };
       if (verdict.kind === 'final') {
         const r = verdict.reply;
-        end = { outcome: r.outcome, http_status: r.http_status, error_class: r.error_class, error_body: r.error_body };
-        final = { ...base, outcome: r.outcome, response_text: r.text, reasoning_text: r.reasoning, finish_reason: r.finish_reason, usage: r.usage, served_model: r.served_model, system_fingerprint: r.system_fingerprint, http_status: r.http_status, error_class: r.error_class, error_body: r.error_body };
+        end = {
+          outcome: r.outcome,
+          http_status: r.http_status,
+          error_class: r.error_class,
+          error_body: r.error_body,
+        };
+        final = {
+          ...base,
+          outcome: r.outcome,
+          response_text: r.text,
+          reasoning_text: r.reasoning,
+          finish_reason: r.finish_reason,
+          usage: r.usage,
+          served_model: r.served_model,
+          system_fingerprint: r.system_fingerprint,
+          http_status: r.http_status,
+          error_class: r.error_class,
+          error_body: r.error_body,
+        };
       } else if (verdict.kind === 'failed') {
-        end = { outcome: 'failed', error_class: verdict.errorClass, http_status: verdict.httpStatus, error_body: verdict.body };
-        final = { ...base, outcome: 'failed', error_class: verdict.errorClass, http_status: verdict.httpStatus, error_body: verdict.body };
+        end = {
+          outcome: 'failed',
+          error_class: verdict.errorClass,
+          http_status: verdict.httpStatus,
+          error_body: verdict.body,
+        };
+        final = {
+          ...base,
+          outcome: 'failed',
+          error_class: verdict.errorClass,
+          http_status: verdict.httpStatus,
+          error_body: verdict.body,
+        };
       } else if (verdict.kind === 'auth') {
-        end = { outcome: 'auth', error_class: `http_${verdict.httpStatus}`, http_status: verdict.httpStatus, error_body: verdict.body };
+        end = {
+          outcome: 'auth',
+          error_class: `http_${verdict.httpStatus}`,
+          http_status: verdict.httpStatus,
+          error_body: verdict.body,
+        };
       } else if (verdict.kind === 'retry') {
-        end = { outcome: 'retry', error_class: verdict.errorClass, http_status: verdict.httpStatus, error_body: verdict.body };
+        end = {
+          outcome: 'retry',
+          error_class: verdict.errorClass,
+          http_status: verdict.httpStatus,
+          error_body: verdict.body,
+        };
       } else {
         end = { outcome: 'interrupted' };
       }
@@ -153,7 +268,16 @@ export async function batchImport(o: BatchImportOptions): Promise<BatchImportRes
         const cls = end.error_class ?? 'unknown';
         res.errors[cls] = (res.errors[cls] ?? 0) + 1;
       }
-      rows.push({ model: model.name, trialId: trial.id, attempt, source: 'batch', requestSha256, endpoint: tag, end, final });
+      rows.push({
+        model: model.name,
+        trialId: trial.id,
+        attempt,
+        source: 'batch',
+        requestSha256,
+        endpoint: tag,
+        end,
+        final,
+      });
     });
     writer.recordMany(rows);
     res.missing = trials.filter((t) => !done.has(t.id)).map((t) => t.id);

@@ -25,8 +25,16 @@ export function servedMatches(requested: string, served: string): boolean {
  * Refuse (E_BATCH_MODEL) when an answered line names a served model that is not `requested`.
  * Lines without `response.body.model` are not checked.
  */
-export function checkServedModel(file: string, modelName: string, requested: string, lines: Array<{ line: number; served: unknown }>, modelsFile?: string): void {
-  const bad = lines.filter((l) => typeof l.served === 'string' && l.served !== '' && !servedMatches(requested, l.served));
+export function checkServedModel(
+  file: string,
+  modelName: string,
+  requested: string,
+  lines: Array<{ line: number; served: unknown }>,
+  modelsFile?: string,
+): void {
+  const bad = lines.filter(
+    (l) => typeof l.served === 'string' && l.served !== '' && !servedMatches(requested, l.served),
+  );
   if (bad.length === 0) return;
   const first = bad[0]!;
   const names = [...new Set(bad.map((l) => String(l.served)))];
@@ -37,7 +45,11 @@ export function checkServedModel(file: string, modelName: string, requested: str
     field: 'response.body.model',
     message: `${bad.length} answered line(s) were served by another model than "${modelName}"; nothing recorded`,
     expected: `"${requested}"${requested === modelName ? '' : ` (the api_model of ${modelName})`}`,
-    got: names.slice(0, 3).map((n) => `"${n}"`).join(', ') + (names.length > 3 ? ', …' : ''),
+    got:
+      names
+        .slice(0, 3)
+        .map((n) => `"${n}"`)
+        .join(', ') + (names.length > 3 ? ', …' : ''),
     fix: modelsFile
       ? `pass --model the name this file was exported for, or check its api_model in ${modelsFile}`
       : 'pass --model the name this file was exported for, with --models FILE (the models file that names its api_model)',

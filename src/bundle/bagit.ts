@@ -17,7 +17,10 @@ export interface ManifestLine {
  * Encode a path for a manifest line: only CR, LF and `%` are percent-encoded (RFC 8493 §2.1.3).
  */
 export function encodeManifestPath(p: string): string {
-  return p.replace(/[%\r\n]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  return p.replace(
+    /[%\r\n]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
 }
 
 /** Decode a manifest path: `%0A`, `%0D` and `%25` (any case) back to their characters. */
@@ -45,14 +48,21 @@ export interface ManifestSyntaxError {
 }
 
 /** Parse a manifest: `<digest><whitespace><path>` per line; empty lines are ignored. */
-export function parseManifest(text: string): { lines: ManifestLine[]; errors: ManifestSyntaxError[] } {
+export function parseManifest(text: string): {
+  lines: ManifestLine[];
+  errors: ManifestSyntaxError[];
+} {
   const lines: ManifestLine[] = [];
   const errors: ManifestSyntaxError[] = [];
   text.split(/\r\n|\n|\r/).forEach((raw, i) => {
     if (raw.trim() === '') return;
     const m = /^([0-9A-Fa-f]+)[ \t]+(\S.*)$/.exec(raw);
     if (!m) errors.push({ line: i + 1, text: raw });
-    else lines.push({ digest: m[1]!.toLowerCase(), path: decodeManifestPath(m[2]!.replace(/^\*/, '')) });
+    else
+      lines.push({
+        digest: m[1]!.toLowerCase(),
+        path: decodeManifestPath(m[2]!.replace(/^\*/, '')),
+      });
   });
   return { lines, errors };
 }
@@ -84,14 +94,18 @@ export function bagSize(octets: number): string {
 export function formatBagInfo(fields: Array<[string, string]>): string {
   return fields
     .map(([label, value]) => {
-      if (!/^[A-Za-z0-9][A-Za-z0-9-]*$/.test(label)) throw new Error(`bad bag-info label ${JSON.stringify(label)}`);
+      if (!/^[A-Za-z0-9][A-Za-z0-9-]*$/.test(label))
+        throw new Error(`bad bag-info label ${JSON.stringify(label)}`);
       return `${label}: ${value.replace(/\s+/g, ' ').trim()}\n`;
     })
     .join('');
 }
 
 /** Parse `bag-info.txt` (or `bagit.txt`): labels may repeat; continuation lines start with whitespace. */
-export function parseBagInfo(text: string): { fields: Array<[string, string]>; errors: ManifestSyntaxError[] } {
+export function parseBagInfo(text: string): {
+  fields: Array<[string, string]>;
+  errors: ManifestSyntaxError[];
+} {
   const fields: Array<[string, string]> = [];
   const errors: ManifestSyntaxError[] = [];
   text.split(/\r\n|\n|\r/).forEach((raw, i) => {

@@ -77,20 +77,38 @@ export interface BundleResult {
  * const r = await bundleStudy('manifests/demo.study.yaml', { out: 'bundles/demo' });
  * console.log(r.digest); // cite this
  */
-export async function bundleStudy(studyFile: string, options: BundleOptions = {}): Promise<BundleResult> {
+export async function bundleStudy(
+  studyFile: string,
+  options: BundleOptions = {},
+): Promise<BundleResult> {
   const dryRun = Boolean(options.dryRun);
-  if (!dryRun && !options.out) throw new Error('bundleStudy: options.out is required unless dryRun');
+  if (!dryRun && !options.out)
+    throw new Error('bundleStudy: options.out is required unless dryRun');
   // Refuse an --out that is not ours before any ingest or variants work (writeBag checks again).
   if (!dryRun) await checkOutFolder(path.resolve(options.out!));
   const loaded = await loadStudy(studyFile);
   // Stimuli first: a language they lack is reported before any ingest work.
   const stimuli = await loadStimuli(loaded);
-  const corpus = await resolveCorpus(loaded, { dryRun, work: options.work, jobs: options.jobs, log: options.log });
+  const corpus = await resolveCorpus(loaded, {
+    dryRun,
+    work: options.work,
+    jobs: options.jobs,
+    log: options.log,
+  });
   if (corpus) {
     const gaps = checkLanguageCoverage(loaded, corpus.entries, corpus.manifestFile);
-    if (gaps.length > 0) throw new StimkitError('E_BUNDLE_LANGUAGE_COVERAGE', `${studyFile}: ${gaps.length} entry/language pair(s) lack the texts the study's languages need`, { problems: gaps });
+    if (gaps.length > 0)
+      throw new StimkitError(
+        'E_BUNDLE_LANGUAGE_COVERAGE',
+        `${studyFile}: ${gaps.length} entry/language pair(s) lack the texts the study's languages need`,
+        { problems: gaps },
+      );
   }
-  const plan = expandPlan(loaded, { entries: corpus?.entries, prompts: stimuli.prompts?.source, instrument: stimuli.instrument?.source });
+  const plan = expandPlan(loaded, {
+    entries: corpus?.entries,
+    prompts: stimuli.prompts?.source,
+    instrument: stimuli.instrument?.source,
+  });
   const counts = countPlan(loaded, plan);
   assertExpectations(loaded, counts);
   const base = {
@@ -102,11 +120,28 @@ export async function bundleStudy(studyFile: string, options: BundleOptions = {}
     plan,
   };
   if (dryRun) {
-    const images = new Set(plan.flatMap((t) => (t.image ? [`${t.image.entry}/${t.image.variant}`] : []))).size;
-    return { ...base, out: null, digest: null, images, payload: null, reused: { corpus: null, variants: null } };
+    const images = new Set(
+      plan.flatMap((t) => (t.image ? [`${t.image.entry}/${t.image.variant}`] : [])),
+    ).size;
+    return {
+      ...base,
+      out: null,
+      digest: null,
+      images,
+      payload: null,
+      reused: { corpus: null, variants: null },
+    };
   }
 
-  const variants = corpus?.lock && corpus.lockFile ? await resolveVariantImages(loaded, corpus.lockFile, plan, corpus.lock.entries, { work: options.work, jobs: options.jobs, progress: options.progress, log: options.log }) : null;
+  const variants =
+    corpus?.lock && corpus.lockFile
+      ? await resolveVariantImages(loaded, corpus.lockFile, plan, corpus.lock.entries, {
+          work: options.work,
+          jobs: options.jobs,
+          progress: options.progress,
+          log: options.log,
+        })
+      : null;
   const shown = shownWarnings(plan, variants);
   if (options.strict) refuseWarned(shown);
   base.warnings.push(...shown);
@@ -114,7 +149,13 @@ export async function bundleStudy(studyFile: string, options: BundleOptions = {}
     loaded,
     studySha256: sha256(await readFile(loaded.file)),
     corpus: corpus?.lock
-      ? { entries: corpus.entries, corpus: corpus.lock.corpus, languages: corpus.lock.languages, manifestFile: corpus.manifestFile, manifestSha256: await sha256File(corpus.manifestFile) }
+      ? {
+          entries: corpus.entries,
+          corpus: corpus.lock.corpus,
+          languages: corpus.lock.languages,
+          manifestFile: corpus.manifestFile,
+          manifestSha256: await sha256File(corpus.manifestFile),
+        }
       : null,
     stimuli,
     variants,

@@ -36,14 +36,21 @@ export interface CorpusSource {
 async function lockCandidates(loaded: LoadedStudy, manifestFile: string): Promise<string[]> {
   if (loaded.study.corpus?.lock) return [loaded.resolve(loaded.study.corpus.lock)];
   const { data } = await loadDataFile(manifestFile, EntriesManifest, 'E_INGEST_SCHEMA');
-  return [corpusLockPath(manifestFile), path.join(path.resolve(path.dirname(manifestFile), data.images), LOCK_NAME)];
+  return [
+    corpusLockPath(manifestFile),
+    path.join(path.resolve(path.dirname(manifestFile), data.images), LOCK_NAME),
+  ];
 }
 
 /**
  * Read a lock quickly: JSON.parse and the zod schema (the YAML-aware reader of the stage, with line
  * numbers, is much slower on large locks and only needed to explain a broken one).
  */
-export async function readJsonLock<S extends z.ZodType>(file: string, schema: S, slow: (file: string) => Promise<z.output<S>>): Promise<z.output<S>> {
+export async function readJsonLock<S extends z.ZodType>(
+  file: string,
+  schema: S,
+  slow: (file: string) => Promise<z.output<S>>,
+): Promise<z.output<S>> {
   try {
     const parsed = schema.safeParse(JSON.parse(await readFile(file, 'utf8')));
     if (parsed.success) return parsed.data;
@@ -54,7 +61,10 @@ export async function readJsonLock<S extends z.ZodType>(file: string, schema: S,
 }
 
 /** Why `lockFile` cannot be reused (a string), or the current lock for `manifestFile`. */
-export async function lockStaleness(lockFile: string, manifestFile: string): Promise<string | CorpusLock> {
+export async function lockStaleness(
+  lockFile: string,
+  manifestFile: string,
+): Promise<string | CorpusLock> {
   if (!(await exists(lockFile))) return 'no corpus lock yet';
   let lock: CorpusLock;
   try {
@@ -62,18 +72,24 @@ export async function lockStaleness(lockFile: string, manifestFile: string): Pro
   } catch {
     return 'the corpus lock cannot be read';
   }
-  if (path.resolve(path.dirname(lockFile), lock.manifest.file) !== path.resolve(manifestFile)) return 'the lock belongs to another manifest';
-  if (lock.manifest.sha256 !== (await sha256OrNull(manifestFile))) return 'the entries manifest changed';
+  if (path.resolve(path.dirname(lockFile), lock.manifest.file) !== path.resolve(manifestFile))
+    return 'the lock belongs to another manifest';
+  if (lock.manifest.sha256 !== (await sha256OrNull(manifestFile)))
+    return 'the entries manifest changed';
   const changed = await pMap(
     lock.entries,
     async (e) => {
       if (e.image.resolved.status !== 'ok') return e.id;
-      return (await sha256OrNull(imagePathFromLock(lockFile, e))) === e.image.resolved.sha256 ? null : e.id;
+      return (await sha256OrNull(imagePathFromLock(lockFile, e))) === e.image.resolved.sha256
+        ? null
+        : e.id;
     },
     { concurrency: 8 },
   );
   const bad = changed.filter((x): x is string => x !== null);
-  return bad.length ? `image(s) changed or missing: ${bad.slice(0, 5).join(', ')}${bad.length > 5 ? ', …' : ''}` : lock;
+  return bad.length
+    ? `image(s) changed or missing: ${bad.slice(0, 5).join(', ')}${bad.length > 5 ? ', …' : ''}`
+    : lock;
 }
 
 /**
@@ -92,22 +108,43 @@ export async function resolveCorpus(
     return { entries: data.entries, manifestFile };
   }
   const declared = await lockCandidates(loaded, manifestFile);
-  const candidates = [...declared, ...(options.work ? [corpusLockPath(manifestFile, path.join(path.resolve(options.work), 'corpus'))] : [])];
+  const candidates = [
+    ...declared,
+    ...(options.work
+      ? [corpusLockPath(manifestFile, path.join(path.resolve(options.work), 'corpus'))]
+      : []),
+  ];
   let reason = '';
   for (const lockFile of candidates) {
     const lock = await lockStaleness(lockFile, manifestFile);
-    if (typeof lock !== 'string') return { entries: lock.entries, lock, lockFile, reused: true, manifestFile };
+    if (typeof lock !== 'string')
+      return { entries: lock.entries, lock, lockFile, reused: true, manifestFile };
     reason = lock;
   }
   // Ingest writes into --work when given, else where the study (or ingest's default) says.
   const target = options.work ? candidates[candidates.length - 1]! : declared[0]!;
   const explicit = options.work !== undefined || loaded.study.corpus?.lock !== undefined;
-  options.log?.(`corpus: ${reason}; running ingest into ${relPosix(process.cwd(), path.dirname(target))}`);
-  const result = await ingest(manifestFile, { out: explicit ? path.dirname(target) : undefined, jobs: options.jobs });
+  options.log?.(
+    `corpus: ${reason}; running ingest into ${relPosix(process.cwd(), path.dirname(target))}`,
+  );
+  const result = await ingest(manifestFile, {
+    out: explicit ? path.dirname(target) : undefined,
+    jobs: options.jobs,
+  });
   if (result.errors > 0 || !result.lockFile) {
-    throw new StimkitError('E_BUNDLE_INGEST', `${manifestFile}: ingest found ${result.errors} error(s); the corpus cannot be bundled`, {
-      problems: result.problems.filter((p) => p.severity === 'error'),
-    });
+    throw new StimkitError(
+      'E_BUNDLE_INGEST',
+      `${manifestFile}: ingest found ${result.errors} error(s); the corpus cannot be bundled`,
+      {
+        problems: result.problems.filter((p) => p.severity === 'error'),
+      },
+    );
   }
-  return { entries: result.lock.entries, lock: result.lock, lockFile: result.lockFile, reused: false, manifestFile };
+  return {
+    entries: result.lock.entries,
+    lock: result.lock,
+    lockFile: result.lockFile,
+    reused: false,
+    manifestFile,
+  };
 }

@@ -17,7 +17,10 @@ function langRank(study: LoadedStudy['study'], block: string, lang: string): num
 }
 
 /** Count the plan's trials and check the study's expectations; languages in the study's order. */
-export function countPlan(loaded: LoadedStudy, trials: Array<{ block: string; lang: string }>): Counts {
+export function countPlan(
+  loaded: LoadedStudy,
+  trials: Array<{ block: string; lang: string }>,
+): Counts {
   const { study } = loaded;
   const cell = new Map<string, number>();
   const block = new Map<string, number>();
@@ -31,16 +34,29 @@ export function countPlan(loaded: LoadedStudy, trials: Array<{ block: string; la
       const [b, lang] = k.split('\t') as [string, string];
       return { block: b, lang, trials: n };
     })
-    .sort((a, b) => names.indexOf(a.block) - names.indexOf(b.block) || langRank(study, a.block, a.lang) - langRank(study, b.block, b.lang) || (a.lang < b.lang ? -1 : a.lang > b.lang ? 1 : 0));
+    .sort(
+      (a, b) =>
+        names.indexOf(a.block) - names.indexOf(b.block) ||
+        langRank(study, a.block, a.lang) - langRank(study, b.block, b.lang) ||
+        (a.lang < b.lang ? -1 : a.lang > b.lang ? 1 : 0),
+    );
   const blocks = names.map((b) => {
     const set = blockModelSet(study, b) ?? null;
     const modelCount = set ? (study.models[set]?.length ?? null) : null;
     const n = block.get(b) ?? 0;
-    return { block: b, trials: n, models: set, model_count: modelCount, planned_requests: modelCount === null ? null : n * modelCount };
+    return {
+      block: b,
+      trials: n,
+      models: set,
+      model_count: modelCount,
+      planned_requests: modelCount === null ? null : n * modelCount,
+    };
   });
   const expectations = study.expect.map((e) => {
     const langs = e.languages ?? null;
-    const perModel = byBlock.filter((c) => e.blocks.includes(c.block) && (!langs || langs.includes(c.lang))).reduce((s, c) => s + c.trials, 0);
+    const perModel = byBlock
+      .filter((c) => e.blocks.includes(c.block) && (!langs || langs.includes(c.lang)))
+      .reduce((s, c) => s + c.trials, 0);
     let total: { expected: number; got: number | null } | null = null;
     if (e.total !== undefined) {
       const set = blockModelSet(study, e.blocks[0]!);
@@ -78,6 +94,10 @@ export function assertExpectations(loaded: LoadedStudy, counts: Counts): void {
       };
     });
   if (problems.length > 0) {
-    throw new StimkitError('E_BUNDLE_COUNT_MISMATCH', `${loaded.file}: ${problems.length} expected count(s) not met`, { problems });
+    throw new StimkitError(
+      'E_BUNDLE_COUNT_MISMATCH',
+      `${loaded.file}: ${problems.length} expected count(s) not met`,
+      { problems },
+    );
   }
 }

@@ -13,7 +13,10 @@ import type { LoadedStudy } from '../study/load.js';
 export type CoverageEntry = Pick<Entry, 'id' | 'roles' | 'title' | 'expected_facts'>;
 
 /** The entries a paradigm block selects (roles, optionally ids); selection errors are the plan's to report. */
-function selected(block: LoadedStudy['paradigms'][number][1], entries: readonly CoverageEntry[]): CoverageEntry[] {
+function selected(
+  block: LoadedStudy['paradigms'][number][1],
+  entries: readonly CoverageEntry[],
+): CoverageEntry[] {
   const roles = new Set(block.entries.roles);
   const ids = block.entries.ids ? new Set(block.entries.ids) : null;
   return entries.filter((e) => e.roles.some((r) => roles.has(r)) && (!ids || ids.has(e.id)));
@@ -23,7 +26,11 @@ function selected(block: LoadedStudy['paradigms'][number][1], entries: readonly 
  * One problem per entry and language that lacks a title or an expected fact's text, naming the
  * entry, the first missing field (all of them in the message) and the paradigms that need it.
  */
-export function checkLanguageCoverage(loaded: LoadedStudy, entries: readonly CoverageEntry[], manifestFile: string): Problem[] {
+export function checkLanguageCoverage(
+  loaded: LoadedStudy,
+  entries: readonly CoverageEntry[],
+  manifestFile: string,
+): Problem[] {
   const index = new Map(entries.map((e, i) => [e.id, i]));
   // entry id → language → { missing fields, paradigms }
   const gaps = new Map<string, Map<string, { fields: string[]; paradigms: string[] }>>();
@@ -35,10 +42,12 @@ export function checkLanguageCoverage(loaded: LoadedStudy, entries: readonly Cov
         const fields: string[] = [];
         if (!e.title[lang]) fields.push(`entries[${i}].title.${lang}`);
         e.expected_facts.forEach((f, j) => {
-          if (typeof (f as Record<string, unknown>)[lang] !== 'string') fields.push(`entries[${i}].expected_facts[${j}].${lang}`);
+          if (typeof (f as Record<string, unknown>)[lang] !== 'string')
+            fields.push(`entries[${i}].expected_facts[${j}].${lang}`);
         });
         if (fields.length === 0) continue;
-        const byLang = gaps.get(e.id) ?? new Map<string, { fields: string[]; paradigms: string[] }>();
+        const byLang =
+          gaps.get(e.id) ?? new Map<string, { fields: string[]; paradigms: string[] }>();
         gaps.set(e.id, byLang);
         const gap = byLang.get(lang) ?? { fields, paradigms: [] };
         byLang.set(lang, gap);

@@ -15,7 +15,10 @@ export interface PlanWarning {
 
 /** One warning per kind of text and language with drafts among the texts the plan uses. */
 export function draftWarnings(plan: PlannedTrial[], stimuli: Stimuli): PlanWarning[] {
-  const counts = new Map<string, { kind: string; lang: string; status: string; ids: Set<string> }>();
+  const counts = new Map<
+    string,
+    { kind: string; lang: string; status: string; ids: Set<string> }
+  >();
   const note = (kind: string, lang: string, status: string, id: string) => {
     const key = `${kind}\t${lang}\t${status}`;
     if (!counts.has(key)) counts.set(key, { kind, lang, status, ids: new Set() });
@@ -26,10 +29,14 @@ export function draftWarnings(plan: PlannedTrial[], stimuli: Stimuli): PlanWarni
   const cards = stimuli.prompts?.cards.paradigms ?? {};
   for (const t of plan) {
     const item = t.item ? items.get(t.item) : undefined;
-    if (item && isDraft(item.provenance)) note('instrument item', t.lang, item.provenance.status, item.id);
+    if (item && isDraft(item.provenance))
+      note('instrument item', t.lang, item.provenance.status, item.id);
     if (t.wrappers) {
       const pool = pools[t.lang];
-      for (const [slot, w] of [['prefix', pool?.prefixes[t.wrappers.prefix.index]], ['suffix', pool?.suffixes[t.wrappers.suffix.index]]] as const) {
+      for (const [slot, w] of [
+        ['prefix', pool?.prefixes[t.wrappers.prefix.index]],
+        ['suffix', pool?.suffixes[t.wrappers.suffix.index]],
+      ] as const) {
         if (w && isDraft(w.provenance)) note(`wrapper ${slot}`, t.lang, w.provenance.status, w.id);
       }
     }

@@ -88,12 +88,25 @@ export const Trial = z.strictObject({
 export type Trial = z.output<typeof Trial>;
 
 /** The fields a trial id hashes, in the order the docs list them. */
-export const TRIAL_ID_FIELDS = ['paradigm', 'arm', 'lang', 'entry', 'item', 'topic', 'variant', 'framing', 'iteration', 'seed'] as const;
+export const TRIAL_ID_FIELDS = [
+  'paradigm',
+  'arm',
+  'lang',
+  'entry',
+  'item',
+  'topic',
+  'variant',
+  'framing',
+  'iteration',
+  'seed',
+] as const;
 
 /** Counts of a plan: by block × language, per model, and the checked expectations. */
 export const Counts = z.strictObject({
   trials: z.number().int(),
-  by_block: z.array(z.strictObject({ block: z.string(), lang: LangCode, trials: z.number().int() })),
+  by_block: z.array(
+    z.strictObject({ block: z.string(), lang: LangCode, trials: z.number().int() }),
+  ),
   blocks: z.array(
     z.strictObject({
       block: z.string(),
@@ -109,7 +122,9 @@ export const Counts = z.strictObject({
       blocks: z.array(z.string()),
       languages: z.array(LangCode).nullable(),
       per_model: z.strictObject({ expected: z.number().int(), got: z.number().int() }),
-      total: z.strictObject({ expected: z.number().int(), got: z.number().int().nullable() }).nullable(),
+      total: z
+        .strictObject({ expected: z.number().int(), got: z.number().int().nullable() })
+        .nullable(),
       ok: z.boolean(),
     }),
   ),

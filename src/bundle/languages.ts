@@ -22,7 +22,11 @@ export interface StimulusLanguages {
 /** One problem per language the stimuli lack, in study order. */
 export function checkStimulusLanguages(loaded: LoadedStudy, s: StimulusLanguages): Problem[] {
   const { study } = loaded;
-  const at = (where: PropertyKey[]) => ({ file: loaded.file, line: lineOf(loaded.parsed, where), field: formatPath(where) });
+  const at = (where: PropertyKey[]) => ({
+    file: loaded.file,
+    line: lineOf(loaded.parsed, where),
+    field: formatPath(where),
+  });
   const problems: Problem[] = [];
 
   if (s.cards && study.prompts) {
@@ -41,11 +45,15 @@ export function checkStimulusLanguages(loaded: LoadedStudy, s: StimulusLanguages
           message: `no prompt card "${name}" in ${src}`,
           expected: `one of ${Object.keys(cards.paradigms).join(', ')}`,
           got: name,
-          fix: block.prompt ? 'name a card of the prompt cards' : `add a ${name} card to ${src}, or set paradigms.${paradigm}.prompt`,
+          fix: block.prompt
+            ? 'name a card of the prompt cards'
+            : `add a ${name} card to ${src}, or set paradigms.${paradigm}.prompt`,
         });
         continue;
       }
-      const base: PropertyKey[] = block.languages ? ['paradigms', paradigm, 'languages'] : ['languages'];
+      const base: PropertyKey[] = block.languages
+        ? ['paradigms', paradigm, 'languages']
+        : ['languages'];
       (block.languages ?? study.languages).forEach((lang, i) => {
         if (card.text[lang] !== undefined) return;
         const where = [...base, i];

@@ -15,7 +15,12 @@ import { BAGIT_TXT, parseManifest } from './bagit.js';
 import { BUNDLE_FORMAT } from './format.js';
 
 /** The top-level files a stimkit bag consists of (besides `data/`). */
-const TAG_FILES = new Set(['bagit.txt', 'bag-info.txt', 'manifest-sha256.txt', 'tagmanifest-sha256.txt']);
+const TAG_FILES = new Set([
+  'bagit.txt',
+  'bag-info.txt',
+  'manifest-sha256.txt',
+  'tagmanifest-sha256.txt',
+]);
 
 interface Found {
   rel: string;
@@ -46,10 +51,15 @@ async function readOrNull(file: string): Promise<string | null> {
 }
 
 /** Why `dir` is not a bag stimkit wrote (the offending path and the reason), or null when it is. */
-async function notOurBag(dir: string, found: Found[]): Promise<{ rel: string; reason: string } | null> {
+async function notOurBag(
+  dir: string,
+  found: Found[],
+): Promise<{ rel: string; reason: string } | null> {
   if ((await readOrNull(path.join(dir, 'bagit.txt'))) !== BAGIT_TXT) {
     // Name the first file a stimkit bag would not hold (what the user most likely left there).
-    const stray = found.find((f) => f.kind !== 'dir' && !TAG_FILES.has(f.rel) && !f.rel.startsWith('data/'));
+    const stray = found.find(
+      (f) => f.kind !== 'dir' && !TAG_FILES.has(f.rel) && !f.rel.startsWith('data/'),
+    );
     if (stray) return { rel: stray.rel, reason: 'not a file of a stimkit bag' };
     return { rel: 'bagit.txt', reason: 'missing, or not the BagIt declaration stimkit writes' };
   }
@@ -60,10 +70,15 @@ async function notOurBag(dir: string, found: Found[]): Promise<{ rel: string; re
   } catch {
     format = undefined;
   }
-  if (format !== BUNDLE_FORMAT) return { rel: 'data/bundle.json', reason: `missing, or not a ${BUNDLE_FORMAT} header` };
+  if (format !== BUNDLE_FORMAT)
+    return { rel: 'data/bundle.json', reason: `missing, or not a ${BUNDLE_FORMAT} header` };
   const manifest = await readOrNull(path.join(dir, 'manifest-sha256.txt'));
   if (manifest === null) return { rel: 'manifest-sha256.txt', reason: 'missing' };
-  const listed = new Set(parseManifest(manifest).lines.map((l) => l.path).filter((p) => p.startsWith('data/')));
+  const listed = new Set(
+    parseManifest(manifest)
+      .lines.map((l) => l.path)
+      .filter((p) => p.startsWith('data/')),
+  );
   const dirs = new Set<string>(['data']);
   for (const p of listed) {
     const parts = p.split('/');
@@ -71,9 +86,18 @@ async function notOurBag(dir: string, found: Found[]): Promise<{ rel: string; re
   }
   for (const f of found) {
     if (f.kind === 'other') return { rel: f.rel, reason: 'not a plain file or folder' };
-    if (f.kind === 'dir' && !dirs.has(f.rel)) return { rel: f.rel, reason: 'a folder no manifest line lies in' };
-    if (f.kind === 'file' && !(f.rel.startsWith('data/') ? listed.has(f.rel) : TAG_FILES.has(f.rel))) {
-      return { rel: f.rel, reason: f.rel.startsWith('data/') ? 'not listed in manifest-sha256.txt' : 'not a tag file stimkit writes' };
+    if (f.kind === 'dir' && !dirs.has(f.rel))
+      return { rel: f.rel, reason: 'a folder no manifest line lies in' };
+    if (
+      f.kind === 'file' &&
+      !(f.rel.startsWith('data/') ? listed.has(f.rel) : TAG_FILES.has(f.rel))
+    ) {
+      return {
+        rel: f.rel,
+        reason: f.rel.startsWith('data/')
+          ? 'not listed in manifest-sha256.txt'
+          : 'not a tag file stimkit writes',
+      };
     }
   }
   return null;
@@ -90,16 +114,37 @@ export async function checkOutFolder(out: string): Promise<'absent' | 'replace'>
     st = await stat(out);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'absent';
-    throw StimkitError.fromProblem({ code: 'E_BUNDLE_OUT', file: out, message: `cannot inspect the output path (${(err as NodeJS.ErrnoException).code ?? String(err)})`, fix: 'choose an empty or new folder for --out' }, err);
+    throw StimkitError.fromProblem(
+      {
+        code: 'E_BUNDLE_OUT',
+        file: out,
+        message: `cannot inspect the output path (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+        fix: 'choose an empty or new folder for --out',
+      },
+      err,
+    );
   }
   if (!st.isDirectory()) {
-    throw StimkitError.fromProblem({ code: 'E_BUNDLE_OUT', file: out, message: 'the output path is a file, not a folder', fix: 'choose an empty or new folder for --out' });
+    throw StimkitError.fromProblem({
+      code: 'E_BUNDLE_OUT',
+      file: out,
+      message: 'the output path is a file, not a folder',
+      fix: 'choose an empty or new folder for --out',
+    });
   }
   let found: Found[];
   try {
     found = await walk(out);
   } catch (err) {
-    throw StimkitError.fromProblem({ code: 'E_BUNDLE_OUT_NOT_A_BAG', file: out, message: `cannot list the output folder (${(err as NodeJS.ErrnoException).code ?? String(err)}); refusing to replace it`, fix: 'choose an empty or new folder for --out' }, err);
+    throw StimkitError.fromProblem(
+      {
+        code: 'E_BUNDLE_OUT_NOT_A_BAG',
+        file: out,
+        message: `cannot list the output folder (${(err as NodeJS.ErrnoException).code ?? String(err)}); refusing to replace it`,
+        fix: 'choose an empty or new folder for --out',
+      },
+      err,
+    );
   }
   if (found.length === 0) return 'replace';
   const why = await notOurBag(out, found);

@@ -10,7 +10,15 @@ import { canonicalJson } from '../core/json.js';
 import type { Entry } from '../ingest/schema.js';
 import type { LockEntry } from '../ingest/lock.js';
 import type { LoadedStudy } from '../study/load.js';
-import { BUNDLE_FORMAT, BUNDLE_VERSION, imagePayloadPath, PAYLOAD, type BundleHeader, type Counts, type Trial } from './format.js';
+import {
+  BUNDLE_FORMAT,
+  BUNDLE_VERSION,
+  imagePayloadPath,
+  PAYLOAD,
+  type BundleHeader,
+  type Counts,
+  type Trial,
+} from './format.js';
 import type { PlannedTrial } from './plan.js';
 import { itemsPayload, promptsPayload, wrappersPayload, type Stimuli } from './stimuli-source.js';
 import { TRIAL_ID_SCHEME } from './trial-id.js';
@@ -25,7 +33,10 @@ export function renderTrial(t: PlannedTrial, images: VariantImages | null): Tria
   const digest = image ? images?.images.get(`${image.entry}/${image.variant}`)?.sha256 : undefined;
   if (image && !digest) throw new Error(`no image resolved for ${image.entry}/${image.variant}`);
   const content: Trial['messages'][number]['content'] = digest
-    ? [{ type: 'image', sha256: digest, file: imagePayloadPath(digest), media_type: 'image/png' }, { type: 'text', text }]
+    ? [
+        { type: 'image', sha256: digest, file: imagePayloadPath(digest), media_type: 'image/png' },
+        { type: 'text', text },
+      ]
     : [{ type: 'text', text }];
   return { ...fields, messages: [{ role: 'user', content }], images: digest ? [digest] : [] };
 }
@@ -33,14 +44,23 @@ export function renderTrial(t: PlannedTrial, images: VariantImages | null): Tria
 function entryRecord(e: Entry | LockEntry) {
   const resolved = 'resolved' in e.image ? e.image.resolved : null;
   const { image, ...rest } = e;
-  return { ...rest, image: { file: image.file, sha256: resolved?.sha256 ?? null, bytes: resolved?.bytes ?? null } };
+  return {
+    ...rest,
+    image: { file: image.file, sha256: resolved?.sha256 ?? null, bytes: resolved?.bytes ?? null },
+  };
 }
 
 /** Inputs of the bundle: the parts that go into the payload. */
 export interface PayloadInputs {
   loaded: LoadedStudy;
   studySha256: string;
-  corpus: { entries: Array<Entry | LockEntry>; corpus: string; languages: string[]; manifestFile: string; manifestSha256: string } | null;
+  corpus: {
+    entries: Array<Entry | LockEntry>;
+    corpus: string;
+    languages: string[];
+    manifestFile: string;
+    manifestSha256: string;
+  } | null;
   stimuli: Stimuli;
   variants: VariantImages | null;
   trials: PlannedTrial[];
@@ -50,12 +70,18 @@ export interface PayloadInputs {
 }
 
 /** Every payload file of the bag, in a fixed order. */
-export function buildPayload(p: PayloadInputs): { files: PayloadFile[]; trials: number; images: number } {
+export function buildPayload(p: PayloadInputs): {
+  files: PayloadFile[];
+  trials: number;
+  images: number;
+} {
   const { loaded } = p;
   const rendered = p.trials.map((t) => renderTrial(t, p.variants));
   const usedEntries = new Set(p.trials.flatMap((t) => (t.entry ? [t.entry] : [])));
   const usedItems = new Set(p.trials.flatMap((t) => (t.item ? [t.item] : [])));
-  const usedKeys = new Set(p.trials.flatMap((t) => (t.image ? [`${t.image.entry}/${t.image.variant}`] : [])));
+  const usedKeys = new Set(
+    p.trials.flatMap((t) => (t.image ? [`${t.image.entry}/${t.image.variant}`] : [])),
+  );
   const usedImages = new Map<string, string>();
   for (const t of p.trials) {
     if (!t.image || !p.variants) continue;
@@ -66,7 +92,13 @@ export function buildPayload(p: PayloadInputs): { files: PayloadFile[]; trials: 
   const files: Array<[string, unknown]> = [];
   files.push([
     PAYLOAD.study,
-    { format: loaded.study.format, version: loaded.study.version, file: path.basename(loaded.file), sha256: p.studySha256, study: loaded.study },
+    {
+      format: loaded.study.format,
+      version: loaded.study.version,
+      file: path.basename(loaded.file),
+      sha256: p.studySha256,
+      study: loaded.study,
+    },
   ]);
   if (p.corpus) {
     files.push([
@@ -74,7 +106,10 @@ export function buildPayload(p: PayloadInputs): { files: PayloadFile[]; trials: 
       {
         corpus: p.corpus.corpus,
         languages: p.corpus.languages,
-        manifest: { file: relPosix(loaded.dir, p.corpus.manifestFile), sha256: p.corpus.manifestSha256 },
+        manifest: {
+          file: relPosix(loaded.dir, p.corpus.manifestFile),
+          sha256: p.corpus.manifestSha256,
+        },
         entries: p.corpus.entries.filter((e) => usedEntries.has(e.id)).map(entryRecord),
       },
     ]);
@@ -84,9 +119,28 @@ export function buildPayload(p: PayloadInputs): { files: PayloadFile[]; trials: 
     const records = lock.entries.flatMap((e) =>
       e.variants
         .filter((v) => usedKeys.has(`${e.id}/${v.code}`))
-        .map((v) => ({ entry: e.id, code: v.code, name: v.name, sha256: v.sha256, file: v.sha256 ? imagePayloadPath(v.sha256) : null, width: v.width, height: v.height, channels: v.channels, params: v.params })),
+        .map((v) => ({
+          entry: e.id,
+          code: v.code,
+          name: v.name,
+          sha256: v.sha256,
+          file: v.sha256 ? imagePayloadPath(v.sha256) : null,
+          width: v.width,
+          height: v.height,
+          channels: v.channels,
+          params: v.params,
+        })),
     );
-    files.push([PAYLOAD.variants, { format: lock.format, version: lock.version, recipe: lock.recipe, segmenter: lock.segmenter, records }]);
+    files.push([
+      PAYLOAD.variants,
+      {
+        format: lock.format,
+        version: lock.version,
+        recipe: lock.recipe,
+        segmenter: lock.segmenter,
+        records,
+      },
+    ]);
   }
   const prompts = promptsPayload(loaded, p.stimuli);
   if (prompts) files.push([PAYLOAD.prompts, prompts]);
@@ -103,9 +157,14 @@ export function buildPayload(p: PayloadInputs): { files: PayloadFile[]; trials: 
     study: { id: loaded.study.id, title: loaded.study.title },
     trials: rendered.length,
     images: usedImages.size,
-    files: Object.fromEntries([...files.map(([name]) => [name.replace(/\.json$/, ''), name]), ['trials', PAYLOAD.trials], ['images', `${PAYLOAD.imagesDir}/<sha256>.png`]]),
+    files: Object.fromEntries([
+      ...files.map(([name]) => [name.replace(/\.json$/, ''), name]),
+      ['trials', PAYLOAD.trials],
+      ['images', `${PAYLOAD.imagesDir}/<sha256>.png`],
+    ]),
     trial_id: TRIAL_ID_SCHEME,
-    canonical_json: 'RFC 8785 (JCS): every .json file is one canonical value plus a line feed; trials.jsonl holds one canonical trial per line',
+    canonical_json:
+      'RFC 8785 (JCS): every .json file is one canonical value plus a line feed; trials.jsonl holds one canonical trial per line',
   };
   const out: PayloadFile[] = [{ path: PAYLOAD.bundle, bytes: json(header) }];
   for (const [name, value] of files) out.push({ path: name, bytes: json(value) });

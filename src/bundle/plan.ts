@@ -32,11 +32,21 @@ export interface InstrumentSource {
   /** Topic ids in file order. */
   topics: string[];
   items: InstrumentItem[];
-  draw(key: { topic: string; lang: string; framing: 'affirmative' | 'reverse'; iteration: number }): {
+  draw(key: {
+    topic: string;
+    lang: string;
+    framing: 'affirmative' | 'reverse';
+    iteration: number;
+  }): {
     prefix: { id: string; index: number; text: string };
     suffix: { id: string; index: number; text: string };
   };
-  render(prefix: { id: string; index: number; text: string }, item: InstrumentItem, suffix: { id: string; index: number; text: string }, lang: string): string;
+  render(
+    prefix: { id: string; index: number; text: string },
+    item: InstrumentItem,
+    suffix: { id: string; index: number; text: string },
+    lang: string,
+  ): string;
 }
 
 /** A planned trial: a Trial whose images are still symbolic. */
@@ -52,27 +62,51 @@ export interface PlannedTrial extends Omit<Trial, 'messages' | 'images'> {
 /** What the plan needs from the corpus: entries in corpus order. */
 export type PlanEntry = Pick<Entry, 'id' | 'roles' | 'anchor'>;
 
-function selectEntries(study: LoadedStudy, paradigm: string, entries: PlanEntry[], problems: Problem[]): PlanEntry[] {
+function selectEntries(
+  study: LoadedStudy,
+  paradigm: string,
+  entries: PlanEntry[],
+  problems: Problem[],
+): PlanEntry[] {
   const block = study.study.paradigms[paradigm as keyof Study['paradigms']]!;
   const roles = new Set(block.entries.roles);
   const byId = new Map(entries.map((e) => [e.id, e]));
   const field = `paradigms.${paradigm}.entries`;
   const err = (message: string, fix: string, more: Partial<Problem> = {}) =>
-    problems.push({ code: 'E_BUNDLE_SELECTION', severity: 'error', file: study.file, field, message, fix, ...more });
+    problems.push({
+      code: 'E_BUNDLE_SELECTION',
+      severity: 'error',
+      file: study.file,
+      field,
+      message,
+      fix,
+      ...more,
+    });
   if (block.entries.ids) {
     const chosen: PlanEntry[] = [];
     for (const id of block.entries.ids) {
       const e = byId.get(id);
-      if (!e) err(`entry "${id}" is not in the corpus`, 'check the id against the entries manifest', { field: `${field}.ids` });
+      if (!e)
+        err(`entry "${id}" is not in the corpus`, 'check the id against the entries manifest', {
+          field: `${field}.ids`,
+        });
       else if (!e.roles.some((r) => roles.has(r))) {
-        err(`entry "${id}" has none of the roles ${[...roles].join(', ')}`, 'give it the role in the entries manifest, or drop it from ids', { field: `${field}.ids`, got: e.roles.join(', ') });
+        err(
+          `entry "${id}" has none of the roles ${[...roles].join(', ')}`,
+          'give it the role in the entries manifest, or drop it from ids',
+          { field: `${field}.ids`, got: e.roles.join(', ') },
+        );
       } else chosen.push(e);
     }
     const order = new Map(entries.map((e, i) => [e.id, i]));
     return chosen.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
   }
   const chosen = entries.filter((e) => e.roles.some((r) => roles.has(r)));
-  if (chosen.length === 0) err(`no entry of the corpus has any of the roles ${[...roles].join(', ')}`, 'assign the roles in the entries manifest, or change the selection');
+  if (chosen.length === 0)
+    err(
+      `no entry of the corpus has any of the roles ${[...roles].join(', ')}`,
+      'assign the roles in the entries manifest, or change the selection',
+    );
   return chosen;
 }
 
@@ -96,7 +130,12 @@ export function expandPlan(
     // loadStudy refuses a VLM paradigm with neither its own nor a top-level sampling.
     const sampling: Sampling = (block.sampling ?? study.sampling)!;
     const card = block.prompt ?? paradigm;
-    const variants = paradigm === 'abstraction' ? (block.variants ?? [...VARIANT_CODES]) : IMAGE_PARADIGMS.has(paradigm) ? (['A0'] as const) : [null];
+    const variants =
+      paradigm === 'abstraction'
+        ? (block.variants ?? [...VARIANT_CODES])
+        : IMAGE_PARADIGMS.has(paradigm)
+          ? (['A0'] as const)
+          : [null];
     for (const entry of entries) {
       for (const variant of variants) {
         for (const lang of langs) {
@@ -120,7 +159,12 @@ export function expandPlan(
           try {
             text = sources.prompts!.render(card, lang, subject === undefined ? {} : { subject });
           } catch (err) {
-            if (err instanceof StimkitError) problems.push(...(err.problems.length ? err.problems : [{ code: err.code, severity: 'error' as const, message: err.message }]));
+            if (err instanceof StimkitError)
+              problems.push(
+                ...(err.problems.length
+                  ? err.problems
+                  : [{ code: err.code, severity: 'error' as const, message: err.message }]),
+              );
             else throw err;
             continue;
           }
@@ -156,7 +200,15 @@ export function expandPlan(
     const topics = ins.topic_ids ?? src.topics;
     for (const t of ins.topic_ids ?? []) {
       if (!src.topics.includes(t)) {
-        problems.push({ code: 'E_BUNDLE_TOPIC', severity: 'error', file: loaded.file, field: 'instrument.topic_ids', message: `topic "${t}" is not in ${ins.topics}`, expected: src.topics.join(', '), fix: 'use a topic id of the topics file' });
+        problems.push({
+          code: 'E_BUNDLE_TOPIC',
+          severity: 'error',
+          file: loaded.file,
+          field: 'instrument.topic_ids',
+          message: `topic "${t}" is not in ${ins.topics}`,
+          expected: src.topics.join(', '),
+          fix: 'use a topic id of the topics file',
+        });
       }
     }
     const items = new Map(src.items.map((i) => [`${i.topic}\t${i.lang}\t${i.framing}`, i]));
@@ -191,7 +243,10 @@ export function expandPlan(
                 iteration,
                 seed: null,
                 prompt: null,
-                wrappers: { prefix: { id: w.prefix.id, index: w.prefix.index }, suffix: { id: w.suffix.id, index: w.suffix.index } },
+                wrappers: {
+                  prefix: { id: w.prefix.id, index: w.prefix.index },
+                  suffix: { id: w.suffix.id, index: w.suffix.index },
+                },
                 models: arm.models ?? ins.models ?? study.default_models ?? null,
                 image: null,
                 text: src.render(w.prefix, item, w.suffix, lang),
@@ -208,13 +263,23 @@ export function expandPlan(
   for (const t of trials) {
     const prev = seen.get(t.id);
     if (prev) {
-      problems.push({ code: 'E_BUNDLE_DUPLICATE_TRIAL', severity: 'error', file: loaded.file, message: `two trials have the same defining fields (${t.block}, ${t.lang}, ${t.entry ?? t.item}, ${t.variant ?? ''} ${t.seed ?? t.iteration})`, fix: 'remove the repeated language, seed, entry or variant' });
+      problems.push({
+        code: 'E_BUNDLE_DUPLICATE_TRIAL',
+        severity: 'error',
+        file: loaded.file,
+        message: `two trials have the same defining fields (${t.block}, ${t.lang}, ${t.entry ?? t.item}, ${t.variant ?? ''} ${t.seed ?? t.iteration})`,
+        fix: 'remove the repeated language, seed, entry or variant',
+      });
       break;
     }
     seen.set(t.id, t);
   }
   if (problems.length > 0) {
-    throw new StimkitError('E_BUNDLE_PLAN', `${loaded.file}: ${problems.length} problem(s) expanding the trial plan`, { problems });
+    throw new StimkitError(
+      'E_BUNDLE_PLAN',
+      `${loaded.file}: ${problems.length} problem(s) expanding the trial plan`,
+      { problems },
+    );
   }
   return trials;
 }

@@ -18,7 +18,13 @@ import type { InstrumentSource, PromptSource } from './plan.js';
 /** Loaded stimuli with their plan adapters. */
 export interface Stimuli {
   prompts?: { cards: PromptCards; source: PromptSource };
-  instrument?: { topics: TopicsFile; pools: WrapperPools; items: PairItem[]; langs: string[]; source: InstrumentSource };
+  instrument?: {
+    topics: TopicsFile;
+    pools: WrapperPools;
+    items: PairItem[];
+    langs: string[];
+    source: InstrumentSource;
+  };
 }
 
 /**
@@ -36,10 +42,18 @@ export async function loadStimuli(loaded: LoadedStudy): Promise<Stimuli> {
   ]);
   const problems = checkStimulusLanguages(loaded, { cards, topics, pools });
   if (problems.length > 0) {
-    throw new StimkitError('E_BUNDLE_LANGUAGES', `${loaded.file}: ${problems.length} language(s) the stimuli do not have`, { problems });
+    throw new StimkitError(
+      'E_BUNDLE_LANGUAGES',
+      `${loaded.file}: ${problems.length} language(s) the stimuli do not have`,
+      { problems },
+    );
   }
   const out: Stimuli = {};
-  if (cards) out.prompts = { cards, source: { render: (card, lang, slots) => renderPromptCard(cards, card, lang, slots) } };
+  if (cards)
+    out.prompts = {
+      cards,
+      source: { render: (card, lang, slots) => renderPromptCard(cards, card, lang, slots) },
+    };
   if (ins && topics && pools) {
     const langs = [...new Set(ins.arms.flatMap((a) => a.languages))];
     const items = expandPairs(topics, langs);
@@ -54,7 +68,8 @@ export async function loadStimuli(loaded: LoadedStudy): Promise<Stimuli> {
         topics: topics.topics.map((t) => t.id),
         items,
         draw: (key) => drawWrappers(pools, { globalSeed, ...key }),
-        render: (prefix, item, suffix, lang) => renderInstrumentPrompt(prefix.text, item.text, suffix.text, lang),
+        render: (prefix, item, suffix, lang) =>
+          renderInstrumentPrompt(prefix.text, item.text, suffix.text, lang),
       },
     };
   }
@@ -68,7 +83,13 @@ const inputs = (loaded: LoadedStudy, list: Array<{ file: string; sha256: string 
 export function promptsPayload(loaded: LoadedStudy, stimuli: Stimuli) {
   const c = stimuli.prompts?.cards;
   if (!c) return null;
-  return { format: c.format, version: c.version, inputs: inputs(loaded, c.inputs), languages: c.languages, paradigms: c.paradigms };
+  return {
+    format: c.format,
+    version: c.version,
+    inputs: inputs(loaded, c.inputs),
+    languages: c.languages,
+    paradigms: c.paradigms,
+  };
 }
 
 /** `data/items.json`: the topics' keying and every item the plan uses. */
@@ -84,7 +105,13 @@ export function itemsPayload(loaded: LoadedStudy, stimuli: Stimuli, usedItems: S
     title: t.title,
     poles: t.poles,
     keys: t.keys,
-    topics: t.topics.map((x) => ({ id: x.id, title: x.title, key: x.key, affirmative_pole: x.affirmative_pole, poles: x.poles })),
+    topics: t.topics.map((x) => ({
+      id: x.id,
+      title: x.title,
+      key: x.key,
+      affirmative_pole: x.affirmative_pole,
+      poles: x.poles,
+    })),
     items: ins.items.filter((i) => usedItems.has(i.id)),
   };
 }

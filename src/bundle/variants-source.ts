@@ -39,7 +39,10 @@ export interface VariantImages {
 }
 
 /** What the plan needs: `entry/code` keys, and the codes of each entry in registry order. */
-export function neededImages(trials: PlannedTrial[]): { keys: Set<string>; byEntry: Record<string, VariantCode[]> } {
+export function neededImages(trials: PlannedTrial[]): {
+  keys: Set<string>;
+  byEntry: Record<string, VariantCode[]>;
+} {
   const keys = new Set<string>();
   const byEntry: Record<string, VariantCode[]> = {};
   for (const t of trials) {
@@ -56,7 +59,10 @@ export function neededImages(trials: PlannedTrial[]): { keys: Set<string>; byEnt
 /** The recipe the study asks for: the recipe file (if any) with the silhouette method applied. */
 export async function studyRecipe(loaded: LoadedStudy): Promise<Recipe> {
   const v = loaded.study.variants!;
-  return resolveRecipe(v.recipe ? loaded.resolve(v.recipe) : undefined, v.silhouette ? { silhouette: v.silhouette } : {});
+  return resolveRecipe(
+    v.recipe ? loaded.resolve(v.recipe) : undefined,
+    v.silhouette ? { silhouette: v.silhouette } : {},
+  );
 }
 
 /**
@@ -81,9 +87,12 @@ export async function variantsStaleness(
   const dir = path.dirname(lockFile);
   if (lock.selection.shard) return { reason: 'it is a shard lock' };
   if (canonicalJson(lock.recipe) !== canonicalJson(recipe)) return { reason: 'the recipe changed' };
-  if (canonicalJson(lock.libraries) !== canonicalJson(libraryVersions())) return { reason: 'the image libraries (sharp/libvips, opencv-wasm, fft.js) changed' };
+  if (canonicalJson(lock.libraries) !== canonicalJson(libraryVersions()))
+    return { reason: 'the image libraries (sharp/libvips, opencv-wasm, fft.js) changed' };
   const fromImage = new Map(lock.entries.map((e) => [e.id, e.image.sha256]));
-  const records = new Map<string, VariantsLock['entries'][number]['variants'][number]>(lock.entries.flatMap((e) => e.variants.map((v) => [`${e.id}/${v.code}`, v] as const)));
+  const records = new Map<string, VariantsLock['entries'][number]['variants'][number]>(
+    lock.entries.flatMap((e) => e.variants.map((v) => [`${e.id}/${v.code}`, v] as const)),
+  );
   const images = new Map<string, ResolvedImage>();
   const missing: string[] = [];
   await pMap(
@@ -92,14 +101,18 @@ export async function variantsStaleness(
       const r = records.get(key);
       const entry = key.slice(0, key.lastIndexOf('/'));
       if (!r || r.status !== 'ok' || !r.file || !r.sha256) return void missing.push(key);
-      if (!originals.get(entry) || fromImage.get(entry) !== originals.get(entry)) return void missing.push(key);
+      if (!originals.get(entry) || fromImage.get(entry) !== originals.get(entry))
+        return void missing.push(key);
       const file = path.resolve(dir, r.file);
       if ((await sha256OrNull(file)) !== r.sha256) return void missing.push(key);
       images.set(key, { sha256: r.sha256, file });
     },
     { concurrency: 8 },
   );
-  if (missing.length) return { reason: `output(s) missing, changed, or made from other image bytes: ${missing.sort().slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}` };
+  if (missing.length)
+    return {
+      reason: `output(s) missing, changed, or made from other image bytes: ${missing.sort().slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}`,
+    };
   return { lock, images };
 }
 
@@ -116,7 +129,10 @@ export async function resolveVariantImages(
   if (need.keys.size === 0) return null;
   const recipe = await studyRecipe(loaded);
   const declared = loaded.resolve(loaded.study.variants!.lock);
-  const candidates = [declared, ...(options.work ? [path.join(path.resolve(options.work), 'variants', LOCK_NAME)] : [])];
+  const candidates = [
+    declared,
+    ...(options.work ? [path.join(path.resolve(options.work), 'variants', LOCK_NAME)] : []),
+  ];
   let reason = '';
   for (const lockFile of candidates) {
     const s = await variantsStaleness(lockFile, originals, recipe, need.keys);
@@ -125,7 +141,9 @@ export async function resolveVariantImages(
   }
   const lockFile = candidates[candidates.length - 1]!;
   const entries = Object.keys(need.byEntry).length;
-  options.log?.(`variants: ${reason}; running the variants stage (${need.keys.size} images of ${entries} entries) into ${relPosix(process.cwd(), path.dirname(lockFile))}`);
+  options.log?.(
+    `variants: ${reason}; running the variants stage (${need.keys.size} images of ${entries} entries) into ${relPosix(process.cwd(), path.dirname(lockFile))}`,
+  );
   const run = await runVariants(corpusLockFile, {
     out: path.dirname(lockFile),
     entryCodes: need.byEntry,
@@ -134,19 +152,26 @@ export async function resolveVariantImages(
     progress: options.progress,
   });
   const after = await variantsStaleness(run.lockFile, originals, recipe, need.keys);
-  if ('lock' in after) return { lock: after.lock, lockFile: run.lockFile, reused: false, images: after.images };
+  if ('lock' in after)
+    return { lock: after.lock, lockFile: run.lockFile, reused: false, images: after.images };
   const failures = run.lock.entries.flatMap((e) =>
-    e.variants.filter((v) => v.status === 'failed' && need.keys.has(`${e.id}/${v.code}`)).map((v) => ({ entry: e.id, code: v.code, error: v.error })),
+    e.variants
+      .filter((v) => v.status === 'failed' && need.keys.has(`${e.id}/${v.code}`))
+      .map((v) => ({ entry: e.id, code: v.code, error: v.error })),
   );
-  throw new StimkitError('E_BUNDLE_VARIANTS', `the variants stage could not make every image the plan needs (${after.reason})`, {
-    problems: failures.map((f) => ({
-      code: f.error?.code ?? 'E_BUNDLE_VARIANTS',
-      severity: 'error' as const,
-      file: relPosix(process.cwd(), run.lockFile),
-      entry: f.entry,
-      field: f.code,
-      message: f.error?.message ?? 'failed',
-      fix: 'see the variants lock; fix the image or the recipe and bundle again',
-    })),
-  });
+  throw new StimkitError(
+    'E_BUNDLE_VARIANTS',
+    `the variants stage could not make every image the plan needs (${after.reason})`,
+    {
+      problems: failures.map((f) => ({
+        code: f.error?.code ?? 'E_BUNDLE_VARIANTS',
+        severity: 'error' as const,
+        file: relPosix(process.cwd(), run.lockFile),
+        entry: f.entry,
+        field: f.code,
+        message: f.error?.message ?? 'failed',
+        fix: 'see the variants lock; fix the image or the recipe and bundle again',
+      })),
+    },
+  );
 }

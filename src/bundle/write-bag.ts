@@ -9,7 +9,14 @@ import path from 'node:path';
 import pMap from 'p-map';
 import { StimkitError } from '../core/errors.js';
 import { ensureFolder, sha256 } from '../core/fsio.js';
-import { BAGIT_TXT, bagSize, formatBagInfo, formatManifest, payloadOxum, type ManifestLine } from './bagit.js';
+import {
+  BAGIT_TXT,
+  bagSize,
+  formatBagInfo,
+  formatManifest,
+  payloadOxum,
+  type ManifestLine,
+} from './bagit.js';
 import { checkOutFolder, sweepStaleTemps, tempName } from './out-folder.js';
 
 export { checkOutFolder } from './out-folder.js';
@@ -17,7 +24,11 @@ export { checkOutFolder } from './out-folder.js';
 /** One payload file: its path under `data/` and either its bytes or a file to copy. */
 export type PayloadFile =
   | { path: string; bytes: string | Uint8Array }
-  | { path: string; source: string; /** The digest the source must have (checked while copying). */ sha256?: string };
+  | {
+      path: string;
+      source: string;
+      /** The digest the source must have (checked while copying). */ sha256?: string;
+    };
 
 /** What was written. */
 export interface WrittenBag {
@@ -71,7 +82,12 @@ export async function writeBag(
     const manifest = await pMap(
       payload,
       async (f): Promise<ManifestLine & { octets: number }> => {
-        const bytes = 'bytes' in f ? (typeof f.bytes === 'string' ? Buffer.from(f.bytes, 'utf8') : f.bytes) : await readFile(f.source);
+        const bytes =
+          'bytes' in f
+            ? typeof f.bytes === 'string'
+              ? Buffer.from(f.bytes, 'utf8')
+              : f.bytes
+            : await readFile(f.source);
         const digest = sha256(bytes);
         if ('source' in f && f.sha256 && f.sha256 !== digest) {
           throw StimkitError.fromProblem({
@@ -90,14 +106,21 @@ export async function writeBag(
     );
     const octets = manifest.reduce((s, m) => s + m.octets, 0);
     const manifestText = formatManifest(manifest);
-    const infoText = formatBagInfo([...info, ['Payload-Oxum', payloadOxum(octets, manifest.length)], ['Bag-Size', bagSize(octets)]]);
+    const infoText = formatBagInfo([
+      ...info,
+      ['Payload-Oxum', payloadOxum(octets, manifest.length)],
+      ['Bag-Size', bagSize(octets)],
+    ]);
     const tags: Array<[string, string]> = [
       ['bagit.txt', BAGIT_TXT],
       ['bag-info.txt', infoText],
       ['manifest-sha256.txt', manifestText],
     ];
     for (const [name, text] of tags) await writeSynced(path.join(tmp, name), text);
-    await writeSynced(path.join(tmp, 'tagmanifest-sha256.txt'), formatManifest(tags.map(([name, text]) => ({ path: name, digest: sha256(text) }))));
+    await writeSynced(
+      path.join(tmp, 'tagmanifest-sha256.txt'),
+      formatManifest(tags.map(([name, text]) => ({ path: name, digest: sha256(text) }))),
+    );
     if (mode === 'replace') {
       const old = `${tmp}-old`;
       await rename(dir, old);

@@ -18,7 +18,12 @@ export async function checkEntries(file: string): Promise<CheckSummary> {
   const problems = checkManifest(data, parsed);
   const manifestDir = path.dirname(path.resolve(file));
   const root = path.resolve(manifestDir, data.images);
-  const rootProblem = await imagesRootProblem(root, { file, line: lineOf(parsed, ['images']), fromFlag: false, manifestDir });
+  const rootProblem = await imagesRootProblem(root, {
+    file,
+    line: lineOf(parsed, ['images']),
+    fromFlag: false,
+    manifestDir,
+  });
   if (rootProblem) problems.push(rootProblem);
   else {
     for (const [i, e] of data.entries.entries()) {
@@ -33,11 +38,23 @@ export async function checkEntries(file: string): Promise<CheckSummary> {
         field: `entries[${i}].image.file`,
         entry: e.id,
         message: r.detail,
-        fix: guess ? `did you mean "${guess}"? Set image.file: ${guess}` : 'supply the file, or fix image.file (ingest --allow-missing lists it as missing)',
+        fix: guess
+          ? `did you mean "${guess}"? Set image.file: ${guess}`
+          : 'supply the file, or fix image.file (ingest --allow-missing lists it as missing)',
       });
     }
   }
   const errors = problems.filter((p: Problem) => p.severity === 'error');
-  if (errors.length > 0) throw new StimkitError(errors[0]!.code, `${file}: ${errors.length} problem(s) in the entries manifest`, { problems });
-  return { corpus: data.corpus, languages: data.languages, entries: data.entries.length, warnings: problems.filter((p) => p.severity === 'warning') };
+  if (errors.length > 0)
+    throw new StimkitError(
+      errors[0]!.code,
+      `${file}: ${errors.length} problem(s) in the entries manifest`,
+      { problems },
+    );
+  return {
+    corpus: data.corpus,
+    languages: data.languages,
+    entries: data.entries.length,
+    warnings: problems.filter((p) => p.severity === 'warning'),
+  };
 }

@@ -26,30 +26,52 @@ export interface FormatCheck {
   check: (file: string) => Promise<CheckSummary>;
 }
 
-const fmt = (format: string, what: string, names: RegExp, check: FormatCheck['check']): FormatCheck => ({ format, what, names, check });
+const fmt = (
+  format: string,
+  what: string,
+  names: RegExp,
+  check: FormatCheck['check'],
+): FormatCheck => ({ format, what, names, check });
 
 export const FORMATS: FormatCheck[] = [
-  fmt('stimkit.entries', 'entries manifest', /\.entries\.(ya?ml|json)$/, async (f) => (await import('./entries.js')).checkEntries(f)),
+  fmt('stimkit.entries', 'entries manifest', /\.entries\.(ya?ml|json)$/, async (f) =>
+    (await import('./entries.js')).checkEntries(f),
+  ),
   fmt('stimkit.topics', 'topics file', /\.topics\.(ya?ml|json)$/, async (f) => {
     const t = await (await import('../stimuli/topics.js')).loadTopics(f);
     return { languages: t.languages, topics: t.topics.map((x) => x.id), files: t.inputs.length };
   }),
   fmt('stimkit.wrappers', 'wrapper pools', /wrappers.*\.(ya?ml|json)$/, async (f) => {
     const w = await (await import('../stimuli/wrappers.js')).loadWrapperPools(f);
-    return { languages: w.languages, pools: Object.fromEntries(Object.values(w.pools).map((p) => [p.lang, `${p.prefixes.length} prefixes × ${p.suffixes.length} suffixes`])), files: w.inputs.length };
+    return {
+      languages: w.languages,
+      pools: Object.fromEntries(
+        Object.values(w.pools).map((p) => [
+          p.lang,
+          `${p.prefixes.length} prefixes × ${p.suffixes.length} suffixes`,
+        ]),
+      ),
+      files: w.inputs.length,
+    };
   }),
   fmt('stimkit.prompts', 'prompt cards', /prompts.*\.(ya?ml|json)$/, async (f) => {
     const c = await (await import('../stimuli/prompts.js')).loadPromptCards(f);
     return { languages: c.languages, cards: Object.keys(c.paradigms), files: c.inputs.length };
   }),
-  fmt('stimkit.study', 'study design', /\.study\.(ya?ml|json)$/, async (f) => (await import('./study.js')).checkStudyFile(f)),
+  fmt('stimkit.study', 'study design', /\.study\.(ya?ml|json)$/, async (f) =>
+    (await import('./study.js')).checkStudyFile(f),
+  ),
   fmt('stimkit.recipe', 'variants recipe', /recipe.*\.(ya?ml|json)$/, async (f) => {
     const r = await (await import('../variants/recipe.js')).resolveRecipe(f);
     return { recipe: r.format };
   }),
   fmt('stimkit.corpus', 'corpus lock', /corpus\.lock\.json$/, async (f) => {
     const l = await (await import('../ingest/lock.js')).readCorpusLock(f);
-    return { corpus: l.corpus, entries: l.entries.length, warnings: l.warnings.map((w) => ({ ...w, severity: 'warning' as const, file: f })) };
+    return {
+      corpus: l.corpus,
+      entries: l.entries.length,
+      warnings: l.warnings.map((w) => ({ ...w, severity: 'warning' as const, file: f })),
+    };
   }),
   fmt('stimkit.variants', 'variants lock', /variants.*\.lock\.json$/, async (f) => {
     const l = await (await import('../variants/lock.js')).readVariantsLock(f);

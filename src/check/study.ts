@@ -13,6 +13,11 @@ export async function checkStudyFile(file: string): Promise<CheckSummary> {
     study: r.study.id,
     trials: r.trials,
     expectations: r.counts.expectations.map((e) => `${e.label}: ${e.per_model.got}`),
-    warnings: r.warnings.map((w) => ({ code: w.code, severity: 'warning' as const, file, message: w.message })),
+    warnings: r.warnings.map((w) => ({
+      code: w.code,
+      severity: 'warning' as const,
+      file,
+      message: w.message,
+    })),
   };
 }

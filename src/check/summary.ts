@@ -9,8 +9,14 @@ export function checkJson(result: CheckResult) {
 }
 
 function short(value: unknown): string {
-  if (Array.isArray(value)) return value.length > 8 ? `${value.slice(0, 8).join(', ')}, … (${value.length})` : value.join(', ');
-  if (value !== null && typeof value === 'object') return Object.entries(value).map(([k, v]) => `${k}: ${String(v)}`).join('; ');
+  if (Array.isArray(value))
+    return value.length > 8
+      ? `${value.slice(0, 8).join(', ')}, … (${value.length})`
+      : value.join(', ');
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value)
+      .map(([k, v]) => `${k}: ${String(v)}`)
+      .join('; ');
   return String(value);
 }
 
@@ -30,6 +36,10 @@ export function checkHuman(result: CheckResult): string {
     }
   }
   const bad = result.files.filter((f) => !f.ok).length;
-  lines.push(bad === 0 ? `${result.files.length} file(s) valid` : `${bad} of ${result.files.length} file(s) have problems`);
+  lines.push(
+    bad === 0
+      ? `${result.files.length} file(s) valid`
+      : `${bad} of ${result.files.length} file(s) have problems`,
+  );
   return lines.join('\n');
 }

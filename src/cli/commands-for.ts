@@ -21,7 +21,10 @@ export const LIGHT_COMMANDS: Readonly<Record<string, () => Promise<CommandSpec>>
   batch: async () => (await import('../commands/batch.js')).batchCommand,
   score: async () => (await import('../commands/score.js')).scoreCommand,
   analyze: async () => {
-    const [{ analyzeCommand }, { withPower }] = await Promise.all([import('../commands/analyze.js'), import('../commands/analyze-power.js')]);
+    const [{ analyzeCommand }, { withPower }] = await Promise.all([
+      import('../commands/analyze.js'),
+      import('../commands/analyze-power.js'),
+    ]);
     return withPower(analyzeCommand);
   },
   report: async () => (await import('../commands/report.js')).reportCommand,
@@ -34,7 +37,8 @@ export const LIGHT_COMMANDS: Readonly<Record<string, () => Promise<CommandSpec>>
 /** The command specs `argv` (as in process.argv) needs: the one it names, else all of them. */
 export async function commandsFor(argv: readonly string[]): Promise<CommandSpec[]> {
   const name = argv[2];
-  const light = name !== undefined && Object.hasOwn(LIGHT_COMMANDS, name) ? LIGHT_COMMANDS[name] : undefined;
+  const light =
+    name !== undefined && Object.hasOwn(LIGHT_COMMANDS, name) ? LIGHT_COMMANDS[name] : undefined;
   if (light) return [await light()];
   return (await import('../commands/index.js')).COMMANDS;
 }

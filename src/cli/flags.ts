@@ -21,7 +21,11 @@ export function nonNegativeInt(value: string): number {
 
 /** Parse a comma-separated list (`--langs en,zh`), trimming blanks. */
 export function list(value: string): string[] {
-  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
-  if (items.length === 0) throw new InvalidArgumentError(`Expected a comma-separated list but received "${value}".`);
+  const items = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (items.length === 0)
+    throw new InvalidArgumentError(`Expected a comma-separated list but received "${value}".`);
   return items;
 }

@@ -16,11 +16,17 @@ export interface CommonOptions {
 }
 
 /** Build the commander program with `commands`. Actions store their exit code in `state`. */
-export function buildProgram(io: Io, state: { exitCode: number }, commands: readonly CommandSpec[]): Command {
+export function buildProgram(
+  io: Io,
+  state: { exitCode: number },
+  commands: readonly CommandSpec[],
+): Command {
   const program = new Command();
   program
     .name('stimkit')
-    .description('Provenance-tracked, bilingual stimuli for auditing vision-language and language models.')
+    .description(
+      'Provenance-tracked, bilingual stimuli for auditing vision-language and language models.',
+    )
     .version(TOOL.version, '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
@@ -38,7 +44,9 @@ function register(parent: Command, spec: CommandSpec, io: Io, state: { exitCode:
   spec.configure(cmd);
   for (const sub of spec.subcommands ?? []) register(cmd, sub, io, state);
   if (spec.subcommands?.length) cmd.enablePositionalOptions();
-  cmd.addOption(new Option('--json', 'print a machine-readable summary on stdout (human text goes to stderr)'));
+  cmd.addOption(
+    new Option('--json', 'print a machine-readable summary on stdout (human text goes to stderr)'),
+  );
   if (!spec.run) return;
   const run = spec.run;
   cmd.action(async (...args: unknown[]) => {
@@ -66,12 +74,18 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     if (err instanceof CommanderError) {
       // --help and --version exit 0; everything else commander rejects is a usage error. Commander
       // has already said why on stderr; with --json the reason also goes to stdout.
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
+      if (
+        err.code === 'commander.helpDisplayed' ||
+        err.code === 'commander.version' ||
+        err.code === 'commander.help'
+      ) {
         return EXIT.ok;
       }
       if (argv.includes('--json')) {
         const message = err.message.replace(/^error: /, '');
-        io.stdout(`${JSON.stringify({ ok: false, error: { code: 'E_USAGE', commander: err.code, message } }, null, 2)}\n`);
+        io.stdout(
+          `${JSON.stringify({ ok: false, error: { code: 'E_USAGE', commander: err.code, message } }, null, 2)}\n`,
+        );
       }
       return EXIT.usage;
     }

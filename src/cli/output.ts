@@ -23,8 +23,12 @@ export interface CommandResult {
 
 /** Render problems as lines for a human, errors first. */
 export function formatProblems(problems: Problem[]): string {
-  const sorted = [...problems].sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
-  return sorted.map((p) => `  ${p.severity === 'error' ? 'error' : 'warning'} ${p.code}: ${formatProblem(p)}`).join('\n');
+  const sorted = [...problems].sort((a, b) =>
+    a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1,
+  );
+  return sorted
+    .map((p) => `  ${p.severity === 'error' ? 'error' : 'warning'} ${p.code}: ${formatProblem(p)}`)
+    .join('\n');
 }
 
 /** Print a command's result and return its exit code. */
@@ -38,7 +42,10 @@ export function emitResult(io: Io, json: boolean, result: CommandResult): number
 export function emitError(io: Io, json: boolean, err: unknown): number {
   if (err instanceof StimkitError) {
     const lines = [`stimkit: error ${err.code}: ${err.message}`];
-    if (err.problems.length > 0 && !(err.problems.length === 1 && formatProblem(err.problems[0]!) === err.message)) {
+    if (
+      err.problems.length > 0 &&
+      !(err.problems.length === 1 && formatProblem(err.problems[0]!) === err.message)
+    ) {
       lines.push(formatProblems(err.problems));
     }
     io.stderr(`${lines.join('\n')}\n`);
@@ -50,7 +57,12 @@ export function emitError(io: Io, json: boolean, err: unknown): number {
     return err.exitCode;
   }
   const message = errorMessage(err);
-  io.stderr(`stimkit: internal error: ${message}\n${err instanceof Error && err.stack ? err.stack : ''}\n`);
-  if (json) io.stdout(`${JSON.stringify({ ok: false, error: { code: 'E_INTERNAL', message } }, null, 2)}\n`);
+  io.stderr(
+    `stimkit: internal error: ${message}\n${err instanceof Error && err.stack ? err.stack : ''}\n`,
+  );
+  if (json)
+    io.stdout(
+      `${JSON.stringify({ ok: false, error: { code: 'E_INTERNAL', message } }, null, 2)}\n`,
+    );
   return EXIT.rejected;
 }

@@ -15,7 +15,8 @@ import type { CommandSpec } from './index.js';
 
 function alphaFlag(value: string): number {
   const a = Number(value);
-  if (!(a > 0 && a < 1)) throw new InvalidArgumentError(`Expected a number between 0 and 1 but received "${value}".`);
+  if (!(a > 0 && a < 1))
+    throw new InvalidArgumentError(`Expected a number between 0 and 1 but received "${value}".`);
   return a;
 }
 
@@ -23,19 +24,36 @@ function alphaFlag(value: string): number {
 export function configurePower(cmd: Command): void {
   cmd
     .option('--models <file>', 'power: models file with provider: sim respondents')
-    .option('--iterations <list>', 'power: iterations per cell to try, e.g. 8,16,32,64', (v: string) => list(v).map(positiveInt))
+    .option(
+      '--iterations <list>',
+      'power: iterations per cell to try, e.g. 8,16,32,64',
+      (v: string) => list(v).map(positiveInt),
+    )
     .option('--replications <n>', 'power: simulated studies per size', positiveInt, 100)
     .option('--alpha <a>', 'power: significance level', alphaFlag, 0.05)
-    .option('--bundle <dir>', "power: a bundle with an instrument arm (default: the paper's bilingual instrument)")
+    .option(
+      '--bundle <dir>',
+      "power: a bundle with an instrument arm (default: the paper's bilingual instrument)",
+    )
     .option('--arm <id>', 'power: the instrument arm to simulate (default: the largest)')
     .option('--out <file>', 'power: also write the table as CSV');
 }
 
 /** Run `analyze power` with parsed flags. */
-export async function runPowerCommand(opts: Record<string, unknown>, io: Io): Promise<CommandResult> {
-  if (!opts.models) throw StimkitError.usage('E_POWER_USAGE', 'analyze power needs --models FILE (with provider: sim respondents)');
+export async function runPowerCommand(
+  opts: Record<string, unknown>,
+  io: Io,
+): Promise<CommandResult> {
+  if (!opts.models)
+    throw StimkitError.usage(
+      'E_POWER_USAGE',
+      'analyze power needs --models FILE (with provider: sim respondents)',
+    );
   // loaded here, not at start-up: the simulation pulls in the run stage, which `analyze logit` never needs
-  const [{ runPower }, { powerCsv, powerHuman, powerJson }] = await Promise.all([import('../power/power.js'), import('../power/summary.js')]);
+  const [{ runPower }, { powerCsv, powerHuman, powerJson }] = await Promise.all([
+    import('../power/power.js'),
+    import('../power/summary.js'),
+  ]);
   const result = await runPower({
     models: String(opts.models),
     iterations: (opts.iterations as number[] | undefined) ?? [8, 16, 32, 64],
@@ -68,8 +86,16 @@ export function withPower(analyze: CommandSpec): CommandSpec {
     run: async (positionals, opts, io) => {
       if (positionals[0] === 'power') return runPowerCommand(opts, io);
       const kinds = [...KINDS, 'power'];
-      if (!kinds.includes(String(positionals[0]))) throw StimkitError.usage('E_ANALYZE_KIND', `unknown analysis "${String(positionals[0])}" (expected one of ${kinds.join(', ')})`);
-      if (positionals[1] === undefined) throw StimkitError.usage('E_ANALYZE_USAGE', `analyze ${String(positionals[0])} needs a <table> CSV file`);
+      if (!kinds.includes(String(positionals[0])))
+        throw StimkitError.usage(
+          'E_ANALYZE_KIND',
+          `unknown analysis "${String(positionals[0])}" (expected one of ${kinds.join(', ')})`,
+        );
+      if (positionals[1] === undefined)
+        throw StimkitError.usage(
+          'E_ANALYZE_USAGE',
+          `analyze ${String(positionals[0])} needs a <table> CSV file`,
+        );
       return analyze.run!(positionals, opts, io);
     },
   };

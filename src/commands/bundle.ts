@@ -10,23 +10,37 @@ import type { CommandSpec } from './index.js';
 
 export const bundleCommand: CommandSpec = {
   name: 'bundle',
-  description: 'expand a study into its full trial plan and seal it as a BagIt bag; prints the digest',
+  description:
+    'expand a study into its full trial plan and seal it as a BagIt bag; prints the digest',
   configure: (cmd) =>
     cmd
       .argument('<study>', 'study design (YAML or JSON)')
       .option('--out <dir>', 'bag folder to write: new, empty, or a bag stimkit wrote (replaced)')
       .option('--dry-run', 'print the counts by paradigm × language without writing anything')
-      .option('--work <dir>', "folder for corpus and variants locks that must be (re)made (default: the study's own paths)")
-      .addOption(new Option('--jobs <n>', 'parallel jobs for ingest and hashing').argParser(positiveInt))
-      .option('--strict', 'refuse to seal a plan that shows variants with quality warnings (e.g. an empty silhouette)'),
+      .option(
+        '--work <dir>',
+        "folder for corpus and variants locks that must be (re)made (default: the study's own paths)",
+      )
+      .addOption(
+        new Option('--jobs <n>', 'parallel jobs for ingest and hashing').argParser(positiveInt),
+      )
+      .option(
+        '--strict',
+        'refuse to seal a plan that shows variants with quality warnings (e.g. an empty silhouette)',
+      ),
   run: async ([study], opts, io) => {
-    if (!opts.dryRun && !opts.out) throw StimkitError.usage('E_USAGE', 'bundle needs --out DIR (or --dry-run)');
+    if (!opts.dryRun && !opts.out)
+      throw StimkitError.usage('E_USAGE', 'bundle needs --out DIR (or --dry-run)');
     const result = await bundleStudy(String(study), {
       out: opts.out as string | undefined,
       dryRun: Boolean(opts.dryRun),
       work: opts.work as string | undefined,
       jobs: opts.jobs as number | undefined,
-      progress: createProgress('variants', io.stderr, io === processIo ? process.stderr : undefined),
+      progress: createProgress(
+        'variants',
+        io.stderr,
+        io === processIo ? process.stderr : undefined,
+      ),
       log: (line) => io.stderr(`${line}\n`),
       strict: Boolean(opts.strict),
     });

@@ -9,14 +9,20 @@ import type { CommandSpec } from './index.js';
 
 export const demoCommand: CommandSpec = {
   name: 'demo',
-  description: 'run the pipeline on the shipped demo corpus, offline: ingest, variants, bundle, verify, run (simulated respondents)',
+  description:
+    'run the pipeline on the shipped demo corpus, offline: ingest, variants, bundle, verify, run (simulated respondents)',
   configure: (cmd) =>
     cmd
       .option('--out <dir>', 'output folder', 'stimkit-demo')
-      .addOption(new Option('--jobs <n>', 'parallel work (default: number of cores)').argParser(positiveInt)),
+      .addOption(
+        new Option('--jobs <n>', 'parallel work (default: number of cores)').argParser(positiveInt),
+      ),
   run: async (_args, opts, io) => {
     const out = path.resolve(String(opts.out));
-    const result = await runDemo(out, { jobs: opts.jobs as number | undefined, log: (line) => io.stderr(`stimkit demo: ${line}\n`) });
+    const result = await runDemo(out, {
+      jobs: opts.jobs as number | undefined,
+      log: (line) => io.stderr(`stimkit demo: ${line}\n`),
+    });
     const where = relPosix(process.cwd(), out);
     const human = [
       ...result.steps.map((s) => `== ${s.step} ==\n${s.human.trimEnd()}`),

@@ -5,8 +5,12 @@ import type { CommandSpec } from './index.js';
 
 export const diffCommand: CommandSpec = {
   name: 'diff',
-  description: 'what changed between two sealed bundles, by meaning: trials, entries and facts, study, recipe, stimuli',
-  configure: (cmd) => cmd.argument('<bundleA>', 'the earlier bundle folder').argument('<bundleB>', 'the later bundle folder'),
+  description:
+    'what changed between two sealed bundles, by meaning: trials, entries and facts, study, recipe, stimuli',
+  configure: (cmd) =>
+    cmd
+      .argument('<bundleA>', 'the earlier bundle folder')
+      .argument('<bundleB>', 'the later bundle folder'),
   run: async ([a, b]) => {
     const d = await diffBundles(String(a), String(b));
     return { summary: diffJson(d), human: diffHuman(d), exitCode: EXIT.ok };

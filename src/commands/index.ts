@@ -34,4 +34,22 @@ export interface CommandSpec {
   subcommands?: CommandSpec[];
 }
 
-export const COMMANDS: CommandSpec[] = [ingestCommand, checkCommand, variantsCommand, pairsCommand, bundleCommand, verifyCommand, diffCommand, reviewCommand, runCommand, batchCommand, scoreCommand, withPower(analyzeCommand), reportCommand, validateCommand, labelCommand, viewCommand, demoCommand];
+export const COMMANDS: CommandSpec[] = [
+  ingestCommand,
+  checkCommand,
+  variantsCommand,
+  pairsCommand,
+  bundleCommand,
+  verifyCommand,
+  diffCommand,
+  reviewCommand,
+  runCommand,
+  batchCommand,
+  scoreCommand,
+  withPower(analyzeCommand),
+  reportCommand,
+  validateCommand,
+  labelCommand,
+  viewCommand,
+  demoCommand,
+];

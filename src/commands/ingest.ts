@@ -12,22 +12,38 @@ export const ingestCommand: CommandSpec = {
   configure: (cmd) =>
     cmd
       .argument('<entries>', 'entries manifest (YAML or JSON)')
-      .option('--images <dir>', "images root (default: the manifest's `images` field, relative to the manifest)")
+      .option(
+        '--images <dir>',
+        "images root (default: the manifest's `images` field, relative to the manifest)",
+      )
       .option('--out <dir>', 'folder for corpus.lock.json (default: the images root)')
       .option('--strict', 'treat warnings (missing licence or credit, near-duplicates) as errors')
-      .option('--allow-missing', 'list entries whose image is not supplied yet as missing instead of failing')
+      .option(
+        '--allow-missing',
+        'list entries whose image is not supplied yet as missing instead of failing',
+      )
       .option('--allow-duplicates', 'allow the same image bytes under several ids')
       .addOption(
-        new Option('--pixel-limit <pixels>', 'maximum decoded pixels per image (decompression-bomb guard)')
+        new Option(
+          '--pixel-limit <pixels>',
+          'maximum decoded pixels per image (decompression-bomb guard)',
+        )
           .argParser(positiveInt)
           .default(DEFAULT_PIXEL_LIMIT),
       )
       .addOption(
-        new Option('--near-duplicate-threshold <bits>', 'perceptual-hash Hamming distance reported as a near-duplicate')
+        new Option(
+          '--near-duplicate-threshold <bits>',
+          'perceptual-hash Hamming distance reported as a near-duplicate',
+        )
           .argParser(nonNegativeInt)
           .default(DEFAULT_NEAR_DUPLICATE_THRESHOLD),
       )
-      .addOption(new Option('--jobs <n>', 'parallel decodes (default: number of cores)').argParser(positiveInt)),
+      .addOption(
+        new Option('--jobs <n>', 'parallel decodes (default: number of cores)').argParser(
+          positiveInt,
+        ),
+      ),
   run: async ([entries], opts) => {
     const result = await ingest(String(entries), {
       images: opts.images as string | undefined,

@@ -18,13 +18,18 @@ import type { CommandSpec } from './index.js';
 
 function strataFlag(value: string): Stratum[] {
   const items = list(value);
-  for (const s of items) if (!(STRATA as readonly string[]).includes(s)) throw new InvalidArgumentError(`Expected strata from ${STRATA.join(', ')} but received "${s}".`);
+  for (const s of items)
+    if (!(STRATA as readonly string[]).includes(s))
+      throw new InvalidArgumentError(
+        `Expected strata from ${STRATA.join(', ')} but received "${s}".`,
+      );
   return items as Stratum[];
 }
 
 const sampleCommand: CommandSpec = {
   name: 'sample',
-  description: 'draw the stratified validation sample (model × language × paradigm × sensitivity) from a bundle and its responses',
+  description:
+    'draw the stratified validation sample (model × language × paradigm × sensitivity) from a bundle and its responses',
   configure: (cmd) =>
     cmd
       .requiredOption('--bundle <dir>', 'the bundle the responses answer')
@@ -32,12 +37,29 @@ const sampleCommand: CommandSpec = {
       .option('--ledger <file>', 'a run ledger (instead of --responses)')
       .option('--run <label>', 'with --ledger: the run (default: the latest)')
       .addOption(new Option('--n <n>', 'sample size').argParser(positiveInt).default(200))
-      .addOption(new Option('--seed <n>', 'seed of the stratified draw').argParser(nonNegativeInt).default(42))
-      .addOption(new Option('--strata <list>', `stratification variables (${STRATA.join(', ')})`).argParser(strataFlag))
-      .addOption(new Option('--paradigms <list>', 'paradigms to draw from (default: every paradigm with a corpus entry)').argParser(list))
+      .addOption(
+        new Option('--seed <n>', 'seed of the stratified draw')
+          .argParser(nonNegativeInt)
+          .default(42),
+      )
+      .addOption(
+        new Option('--strata <list>', `stratification variables (${STRATA.join(', ')})`).argParser(
+          strataFlag,
+        ),
+      )
+      .addOption(
+        new Option(
+          '--paradigms <list>',
+          'paradigms to draw from (default: every paradigm with a corpus entry)',
+        ).argParser(list),
+      )
       .requiredOption('--out <file>', 'the sample file to write (JSON)'),
   run: async (_args, opts) => {
-    if (Boolean(opts.responses) === Boolean(opts.ledger)) throw StimkitError.usage('E_USAGE', 'label sample needs exactly one of --responses FILE.jsonl and --ledger FILE');
+    if (Boolean(opts.responses) === Boolean(opts.ledger))
+      throw StimkitError.usage(
+        'E_USAGE',
+        'label sample needs exactly one of --responses FILE.jsonl and --ledger FILE',
+      );
     const r = await makeLabelSample({
       bundle: String(opts.bundle),
       responses: opts.responses as string | undefined,
@@ -57,7 +79,15 @@ const sampleCommand: CommandSpec = {
       `  wrote ${r.out}`,
     ].filter(Boolean);
     return {
-      summary: { ok: true, command: 'label sample', out: r.out, items: s.items.length, population: s.population, strata: s.strata, skipped: { without_text: r.withoutText, other_paradigms: r.otherParadigms } },
+      summary: {
+        ok: true,
+        command: 'label sample',
+        out: r.out,
+        items: s.items.length,
+        population: s.population,
+        strata: s.strata,
+        skipped: { without_text: r.withoutText, other_paradigms: r.otherParadigms },
+      },
       human: human.join('\n'),
       exitCode: EXIT.ok,
     };
@@ -66,18 +96,33 @@ const sampleCommand: CommandSpec = {
 
 const serveCommand: CommandSpec = {
   name: 'serve',
-  description: 'the rater web app on this machine: one trial per screen, D1–D5 with guidance, answers saved at once',
+  description:
+    'the rater web app on this machine: one trial per screen, D1–D5 with guidance, answers saved at once',
   configure: (cmd) =>
     cmd
       .argument('<sample>', 'validation sample file (stimkit label sample)')
       .requiredOption('--rater <name>', 'the rater (letters, digits, . - _): names the rater file')
       .addOption(new Option('--lang <lang>', 'interface language').choices(UI_LANGS).default('zh'))
-      .addOption(new Option('--port <n>', 'port (0 picks a free one)').argParser(nonNegativeInt).default(8765))
+      .addOption(
+        new Option('--port <n>', 'port (0 picks a free one)')
+          .argParser(nonNegativeInt)
+          .default(8765),
+      )
       .option('--host <host>', 'interface to listen on (default 127.0.0.1: this machine only)')
       .option('--bundle <dir>', 'the bundle, when not where the sample says')
-      .option('--labels <file>', 'the rater file (default: <sample>.labels/<rater>.sqlite next to the sample)')
-      .option('--judges <file>', 'judge labels: the judges.csv of stimkit score --judge (or a CSV/JSONL with one row per item × judge): review mode, only the items the judges disagree on')
-      .option('--judge <name>', 'with --judges: compare only this judge (repeat; default: every judge in the file)', (v: string, prev: string[] = []) => [...prev, v]),
+      .option(
+        '--labels <file>',
+        'the rater file (default: <sample>.labels/<rater>.sqlite next to the sample)',
+      )
+      .option(
+        '--judges <file>',
+        'judge labels: the judges.csv of stimkit score --judge (or a CSV/JSONL with one row per item × judge): review mode, only the items the judges disagree on',
+      )
+      .option(
+        '--judge <name>',
+        'with --judges: compare only this judge (repeat; default: every judge in the file)',
+        (v: string, prev: string[] = []) => [...prev, v],
+      ),
   run: async ([sample], opts, io) => {
     const server = await serveLabels({
       sample: String(sample),
@@ -94,49 +139,106 @@ const serveCommand: CommandSpec = {
       `stimkit label: ${server.mode === 'review' ? 'review of judge disagreements' : 'labelling'} for rater ${String(opts.rater)}: ${server.items.length} item(s); answers saved in ${server.store.file}\n` +
         `  open this address in a browser on this machine (Ctrl-C stops the server):\n  ${server.running.url}\n`,
     );
-    announceListening(io, Boolean(opts.json), 'label serve', server.running, { rater: String(opts.rater), store: server.store.file, mode: server.mode, items: server.items.length });
+    announceListening(io, Boolean(opts.json), 'label serve', server.running, {
+      rater: String(opts.rater),
+      store: server.store.file,
+      mode: server.mode,
+      items: server.items.length,
+    });
     await untilStopped();
     await server.close();
-    return { summary: { ok: true, command: 'label serve', event: 'stopped', rater: opts.rater, store: server.store.file }, human: 'stimkit label: server stopped; every answer is saved', exitCode: EXIT.ok };
+    return {
+      summary: {
+        ok: true,
+        command: 'label serve',
+        event: 'stopped',
+        rater: opts.rater,
+        store: server.store.file,
+      },
+      human: 'stimkit label: server stopped; every answer is saved',
+      exitCode: EXIT.ok,
+    };
   },
 };
 
 const exportCommand: CommandSpec = {
   name: 'export',
-  description: 'write every rater\'s answers as one labels CSV (one row per item × rater)',
+  description: "write every rater's answers as one labels CSV (one row per item × rater)",
   configure: (cmd) =>
     cmd
       .argument('<sample>', 'validation sample file')
       .requiredOption('--out <file>', 'the labels CSV to write')
-      .option('--labels <dir>', 'the folder of rater files (default: <sample>.labels/ next to the sample)')
+      .option(
+        '--labels <dir>',
+        'the folder of rater files (default: <sample>.labels/ next to the sample)',
+      )
       .option('--review', 'export the review (adjudication) files instead of the blind labels')
-      .option('--wide', 'one row per item with a column per dimension × rater (d4_state_aligned.alice), as `stimkit analyze agreement --raters` reads'),
+      .option(
+        '--wide',
+        'one row per item with a column per dimension × rater (d4_state_aligned.alice), as `stimkit analyze agreement --raters` reads',
+      ),
   run: async ([sample], opts) => {
-    const r = await exportLabels({ sample: String(sample), out: String(opts.out), labels: opts.labels as string | undefined, review: Boolean(opts.review), wide: Boolean(opts.wide) });
-    const human = [`label export: ${r.rows} rows from ${r.raters.length} rater(s) → ${r.out}`, ...r.raters.map((x) => `  ${x.rater}: ${x.complete} complete, ${x.answered} touched`)];
-    return { summary: { ok: true, command: 'label export', ...r }, human: human.join('\n'), exitCode: EXIT.ok };
+    const r = await exportLabels({
+      sample: String(sample),
+      out: String(opts.out),
+      labels: opts.labels as string | undefined,
+      review: Boolean(opts.review),
+      wide: Boolean(opts.wide),
+    });
+    const human = [
+      `label export: ${r.rows} rows from ${r.raters.length} rater(s) → ${r.out}`,
+      ...r.raters.map((x) => `  ${x.rater}: ${x.complete} complete, ${x.answered} touched`),
+    ];
+    return {
+      summary: { ok: true, command: 'label export', ...r },
+      human: human.join('\n'),
+      exitCode: EXIT.ok,
+    };
   },
 };
 
 function raterFlag(value: string, prev: SimRater[] = []): SimRater[] {
   const m = /^([A-Za-z0-9._-]+)=(0?\.\d+|1(\.0*)?)$/.exec(value);
-  if (!m || Number(m[2]) < 0.5) throw new InvalidArgumentError(`Expected NAME=ACCURACY with an accuracy from 0.5 to 1 (e.g. sim-rater-1=0.95) but received "${value}".`);
+  if (!m || Number(m[2]) < 0.5)
+    throw new InvalidArgumentError(
+      `Expected NAME=ACCURACY with an accuracy from 0.5 to 1 (e.g. sim-rater-1=0.95) but received "${value}".`,
+    );
   return [...prev, { name: m[1]!, accuracy: Number(m[2]) }];
 }
 
 const simulateCommand: CommandSpec = {
   name: 'simulate',
-  description: 'SIMULATED raters: a labels CSV for a sample of simulated responses, drawn from the simulator\'s truth with a set accuracy (a dry run of the validation)',
+  description:
+    "SIMULATED raters: a labels CSV for a sample of simulated responses, drawn from the simulator's truth with a set accuracy (a dry run of the validation)",
   configure: (cmd) =>
     cmd
-      .argument('<sample>', 'validation sample file (stimkit label sample), drawn from a run of simulated respondents')
-      .requiredOption('--ledger <file>', 'the run ledger the sample was drawn from (its results carry the truth)')
-      .option('--run <label>', 'the ledger\'s run (default: the latest)')
-      .requiredOption('--rater <name=accuracy>', 'a simulated rater and its accuracy per dimension (repeat)', raterFlag)
-      .addOption(new Option('--seed <n>', 'seed of the raters\' draws').argParser(nonNegativeInt).default(42))
+      .argument(
+        '<sample>',
+        'validation sample file (stimkit label sample), drawn from a run of simulated respondents',
+      )
+      .requiredOption(
+        '--ledger <file>',
+        'the run ledger the sample was drawn from (its results carry the truth)',
+      )
+      .option('--run <label>', "the ledger's run (default: the latest)")
+      .requiredOption(
+        '--rater <name=accuracy>',
+        'a simulated rater and its accuracy per dimension (repeat)',
+        raterFlag,
+      )
+      .addOption(
+        new Option('--seed <n>', "seed of the raters' draws").argParser(nonNegativeInt).default(42),
+      )
       .requiredOption('--out <file>', 'the labels CSV to write'),
   run: async ([sample], opts) => {
-    const r = await writeSimRaterLabels({ sample: String(sample), ledger: String(opts.ledger), run: opts.run as string | undefined, raters: opts.rater as SimRater[], seed: opts.seed as number, out: String(opts.out) });
+    const r = await writeSimRaterLabels({
+      sample: String(sample),
+      ledger: String(opts.ledger),
+      run: opts.run as string | undefined,
+      raters: opts.rater as SimRater[],
+      seed: opts.seed as number,
+      out: String(opts.out),
+    });
     return {
       summary: { ok: true, command: 'label simulate', simulated: true, ...r },
       human: `label simulate: ${r.rows} rows from ${r.raters.length} SIMULATED rater(s) (${r.raters.join(', ')}) → ${r.out}`,
@@ -147,7 +249,8 @@ const simulateCommand: CommandSpec = {
 
 export const labelCommand: CommandSpec = {
   name: 'label',
-  description: 'human labelling: draw the validation sample, run the rater web app, export the labels CSV (or simulate raters)',
+  description:
+    'human labelling: draw the validation sample, run the rater web app, export the labels CSV (or simulate raters)',
   configure: () => undefined,
   subcommands: [sampleCommand, serveCommand, exportCommand, simulateCommand],
 };

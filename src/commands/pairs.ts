@@ -8,18 +8,26 @@ import type { CommandSpec } from './index.js';
 
 export const pairsCommand: CommandSpec = {
   name: 'pairs',
-  description: 'expand a topics file into minimal pairs (topic × language × affirmative/reverse) with polarity keys',
+  description:
+    'expand a topics file into minimal pairs (topic × language × affirmative/reverse) with polarity keys',
   configure: (cmd) =>
     cmd
       .argument('<topics>', 'topics file (YAML or JSON)')
-      .option('--langs <list>', "comma-separated languages (default: the file's own languages)", list)
+      .option(
+        '--langs <list>',
+        "comma-separated languages (default: the file's own languages)",
+        list,
+      )
       .option('--out <file>', 'write the pairs artifact (stimkit.pairs v1) to this file'),
   run: async ([file], opts) => {
     const topics = await loadTopics(String(file));
     const langs = opts.langs as string[] | undefined;
     const unknown = (langs ?? []).filter((l) => !topics.languages.includes(l));
     if (unknown.length > 0) {
-      throw StimkitError.usage('E_PAIRS_UNKNOWN_LANGUAGE', `--langs: ${unknown.join(', ')} not in ${String(file)} (available: ${topics.languages.join(', ')})`);
+      throw StimkitError.usage(
+        'E_PAIRS_UNKNOWN_LANGUAGE',
+        `--langs: ${unknown.join(', ')} not in ${String(file)} (available: ${topics.languages.join(', ')})`,
+      );
     }
     const run = await runPairs(topics, { langs, out: opts.out as string | undefined });
     return { summary: pairsJson(run), human: pairsHuman(run), exitCode: EXIT.ok };

@@ -6,16 +6,39 @@ import type { CommandSpec } from './index.js';
 
 export const reportCommand: CommandSpec = {
   name: 'report',
-  description: 'one self-contained HTML page with SVG/PNG charts and the CSV tables behind them, from a scores folder',
+  description:
+    'one self-contained HTML page with SVG/PNG charts and the CSV tables behind them, from a scores folder',
   configure: (cmd) =>
     cmd
       .argument('<scores>', 'scores folder (stimkit score --out)')
-      .requiredOption('--out <dir>', 'report folder (index.html, charts/, tables/, thumbs/, report.json)')
-      .option('--bundle <dir>', 'the scored bundle, when it moved from where score.json records it (for the variant thumbnails)'),
+      .requiredOption(
+        '--out <dir>',
+        'report folder (index.html, charts/, tables/, thumbs/, report.json)',
+      )
+      .option(
+        '--bundle <dir>',
+        'the scored bundle, when it moved from where score.json records it (for the variant thumbnails)',
+      ),
   run: async ([scores], opts) => {
-    const r = await buildReport(String(scores), String(opts.out), undefined, { bundle: opts.bundle as string | undefined });
+    const r = await buildReport(String(scores), String(opts.out), undefined, {
+      bundle: opts.bundle as string | undefined,
+    });
     const out = relPosix(process.cwd(), r.out);
-    const human = [`report: ${r.sections.length} section(s) (${r.sections.join(', ')}), ${r.files.length} files${r.simulated ? ', SIMULATED data' : ''}`, `open ${out}/index.html`].join('\n');
-    return { summary: { ok: true, command: 'report', out, sections: r.sections, simulated: r.simulated, files: r.files }, human, exitCode: EXIT.ok };
+    const human = [
+      `report: ${r.sections.length} section(s) (${r.sections.join(', ')}), ${r.files.length} files${r.simulated ? ', SIMULATED data' : ''}`,
+      `open ${out}/index.html`,
+    ].join('\n');
+    return {
+      summary: {
+        ok: true,
+        command: 'report',
+        out,
+        sections: r.sections,
+        simulated: r.simulated,
+        files: r.files,
+      },
+      human,
+      exitCode: EXIT.ok,
+    };
   },
 };

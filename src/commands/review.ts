@@ -8,19 +8,36 @@ import type { CommandSpec } from './index.js';
 
 export const reviewCommand: CommandSpec = {
   name: 'review',
-  description: 'a self-contained HTML page (and a CSV) of a corpus: images, facts in every language, provenance, warnings, the A0-A6 ladder',
+  description:
+    'a self-contained HTML page (and a CSV) of a corpus: images, facts in every language, provenance, warnings, the A0-A6 ladder',
   configure: (cmd) =>
     cmd
       .argument('<input>', 'entries manifest, corpus lock, or bundle folder')
       .requiredOption('--out <dir>', 'folder for index.html and entries.csv')
       .option('--variants <lock>', 'variants lock whose A0-A6 images (and warnings) to show')
-      .addOption(new Option('--thumb <pixels>', 'thumbnail size').argParser(positiveInt).default(320)),
+      .addOption(
+        new Option('--thumb <pixels>', 'thumbnail size').argParser(positiveInt).default(320),
+      ),
   run: async ([input], opts) => {
-    const r = await reviewCorpus(String(input), { out: String(opts.out), variants: opts.variants as string | undefined, thumb: opts.thumb as number });
+    const r = await reviewCorpus(String(input), {
+      out: String(opts.out),
+      variants: opts.variants as string | undefined,
+      thumb: opts.thumb as number,
+    });
     const warned = r.data.entries.filter((e) => e.warnings.length > 0).length;
     const missing = r.data.entries.filter((e) => !e.image).length;
     return {
-      summary: { ok: true, command: 'review', input: String(input), html: path.join(String(opts.out), 'index.html'), csv: path.join(String(opts.out), 'entries.csv'), entries: r.data.entries.length, with_warnings: warned, without_image: missing, html_bytes: r.htmlBytes },
+      summary: {
+        ok: true,
+        command: 'review',
+        input: String(input),
+        html: path.join(String(opts.out), 'index.html'),
+        csv: path.join(String(opts.out), 'entries.csv'),
+        entries: r.data.entries.length,
+        with_warnings: warned,
+        without_image: missing,
+        html_bytes: r.htmlBytes,
+      },
       human: `review of ${r.data.kind} "${r.data.corpus}": ${r.data.entries.length} entries (${warned} with warnings, ${missing} without an image)\nwrote ${path.join(String(opts.out), 'index.html')} (${Math.round(r.htmlBytes / 1024)} KiB) and ${path.join(String(opts.out), 'entries.csv')}`,
       exitCode: EXIT.ok,
     };

@@ -8,19 +8,31 @@ import type { CommandSpec } from './index.js';
 
 export const runExportCommand: CommandSpec = {
   name: 'export',
-  description: 'write a ledger\'s results as JSONL or CSV: one row per trial × model with the design fields and the response',
+  description:
+    "write a ledger's results as JSONL or CSV: one row per trial × model with the design fields and the response",
   configure: (cmd) =>
     cmd
       .requiredOption('--ledger <file>', 'the ledger stimkit run wrote')
-      .addOption(new Option('--format <format>', 'output format').choices(['jsonl', 'csv']).default('jsonl'))
-      .addOption(new Option('--model <names>', 'only these models (comma-separated)').argParser(list))
+      .addOption(
+        new Option('--format <format>', 'output format').choices(['jsonl', 'csv']).default('jsonl'),
+      )
+      .addOption(
+        new Option('--model <names>', 'only these models (comma-separated)').argParser(list),
+      )
       .option('--run <label>', 'the run to export (default: the latest)')
       .option('--out <file>', 'write here (default: stdout)'),
   run: async (_args, opts, io) => {
     const format = opts.format as 'jsonl' | 'csv';
-    const filter = { model: opts.model as string[] | undefined, run: opts.run as string | undefined };
+    const filter = {
+      model: opts.model as string[] | undefined,
+      run: opts.run as string | undefined,
+    };
     const out = opts.out as string | undefined;
-    if (!out && opts.json) throw StimkitError.usage('E_USAGE', 'with --json, give --out FILE (stdout carries the summary)');
+    if (!out && opts.json)
+      throw StimkitError.usage(
+        'E_USAGE',
+        'with --json, give --out FILE (stdout carries the summary)',
+      );
     let rows: number;
     if (out) {
       const parts: string[] = [];
@@ -29,6 +41,17 @@ export const runExportCommand: CommandSpec = {
     } else {
       rows = exportLedger(String(opts.ledger), format, filter, io.stdout);
     }
-    return { summary: { ok: true, command: 'run export', ledger: opts.ledger, format, rows, out: out ?? null }, human: `exported ${rows} row(s)${out ? ` to ${out}` : ''}`, exitCode: EXIT.ok };
+    return {
+      summary: {
+        ok: true,
+        command: 'run export',
+        ledger: opts.ledger,
+        format,
+        rows,
+        out: out ?? null,
+      },
+      human: `exported ${rows} row(s)${out ? ` to ${out}` : ''}`,
+      exitCode: EXIT.ok,
+    };
   },
 };

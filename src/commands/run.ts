@@ -16,23 +16,50 @@ export const EXIT_INTERRUPTED = 130;
 
 export const runCommand: CommandSpec = {
   name: 'run',
-  description: 'send a sealed bundle\'s trials to models (OpenAI-compatible or simulated) into a resumable SQLite ledger',
+  description:
+    "send a sealed bundle's trials to models (OpenAI-compatible or simulated) into a resumable SQLite ledger",
   configure: (cmd) =>
     cmd
       .argument('<bundle>', 'bundle folder (verified first)')
       .option('--models <file>', 'models file (stimkit.models)')
-      .addOption(new Option('--model <names>', 'only these models (comma-separated); with --endpoint, the one model\'s name').argParser(list))
-      .option('--endpoint <url>', 'one-model shorthand: the base URL (…/v1) of an OpenAI-compatible server')
+      .addOption(
+        new Option(
+          '--model <names>',
+          "only these models (comma-separated); with --endpoint, the one model's name",
+        ).argParser(list),
+      )
+      .option(
+        '--endpoint <url>',
+        'one-model shorthand: the base URL (…/v1) of an OpenAI-compatible server',
+      )
       .option('--api-model <id>', 'one-model shorthand: the served model id (default: --model)')
-      .option('--api-key-env <var>', 'one-model shorthand: the environment variable holding the API key')
-      .option('--where <expr>', 'only trials whose fields match, e.g. paradigm=describe,lang=zh or variant=A3|A4')
+      .option(
+        '--api-key-env <var>',
+        'one-model shorthand: the environment variable holding the API key',
+      )
+      .option(
+        '--where <expr>',
+        'only trials whose fields match, e.g. paradigm=describe,lang=zh or variant=A3|A4',
+      )
       .addOption(new Option('--limit <n>', 'at most N trials per model').argParser(positiveInt))
       .option('--ledger <file>', 'the ledger (default: <bundle>.ledger.sqlite beside the bundle)')
-      .addOption(new Option('--concurrency <n>', 'requests in flight per model (overrides the models file)').argParser(positiveInt))
-      .addOption(new Option('--max-attempts <n>', 'attempts per trial before it is recorded as failed').argParser(positiveInt).default(8))
+      .addOption(
+        new Option(
+          '--concurrency <n>',
+          'requests in flight per model (overrides the models file)',
+        ).argParser(positiveInt),
+      )
+      .addOption(
+        new Option('--max-attempts <n>', 'attempts per trial before it is recorded as failed')
+          .argParser(positiveInt)
+          .default(8),
+      )
       .option('--retry-failed', 'also send trials recorded as failed')
       .option('--dry-run', 'send nothing: counts per model and block, and one example request')
-      .option('--new-run <label>', 'start a new run in the ledger (another bundle, or changed requests)'),
+      .option(
+        '--new-run <label>',
+        'start a new run in the ledger (another bundle, or changed requests)',
+      ),
   subcommands: [runExportCommand],
   run: async ([bundle], opts, io) => {
     const result = await runStudy({
@@ -53,7 +80,12 @@ export const runCommand: CommandSpec = {
       handleSigint: true,
       progress: { write: io.stderr, tty: Boolean(process.stderr.isTTY) && !opts.json },
     });
-    if ('dryRun' in result) return { summary: { ok: true, command: 'run', ...result }, human: dryRunHuman(result), exitCode: EXIT.ok };
+    if ('dryRun' in result)
+      return {
+        summary: { ok: true, command: 'run', ...result },
+        human: dryRunHuman(result),
+        exitCode: EXIT.ok,
+      };
     const summary = runJson(result);
     const exitCode = result.interrupted ? EXIT_INTERRUPTED : summary.ok ? EXIT.ok : EXIT.rejected;
     return { summary, human: runHuman(result), exitCode };

@@ -10,24 +10,59 @@ import type { CommandSpec } from './index.js';
 
 export const scoreCommand: CommandSpec = {
   name: 'score',
-  description: 'score every response to a bundle (forced choice + polarity keying for the instrument) into scores.jsonl and CSV tables',
+  description:
+    'score every response to a bundle (forced choice + polarity keying for the instrument) into scores.jsonl and CSV tables',
   configure: (cmd) =>
     cmd
       .requiredOption('--bundle <dir>', 'the sealed bundle the responses answer')
-      .addOption(new Option('--responses <file>', 'JSONL of {trial_id, model, response}, or stimkit run export JSONL (responses produced elsewhere)').conflicts('ledger'))
+      .addOption(
+        new Option(
+          '--responses <file>',
+          'JSONL of {trial_id, model, response}, or stimkit run export JSONL (responses produced elsewhere)',
+        ).conflicts('ledger'),
+      )
       .addOption(new Option('--ledger <file>', 'a run ledger (stimkit run)').conflicts('responses'))
       .option('--run <label>', 'with --ledger: the run to score (default: the latest)')
-      .option('--models <file>', 'models file: origin, vendor and simulated flag of each model, and the judges')
-      .option('--judge <name>', 'a judge (role: judge in --models) for the VLM paradigms and free-text instrument answers; repeat for several, the first is primary', (v: string, prev: string[] = []) => [...prev, v])
-      .option('--rubric <file>', 'audit rubric overriding the one sealed in the bundle (recorded with its digest)')
-      .option('--judge-ledger <file>', 'ledger of judge calls (default: beside the run ledger, .judges.sqlite)')
-      .requiredOption('--out <dir>', 'folder for score.json, scores.jsonl, trials.csv, instrument.csv'),
+      .option(
+        '--models <file>',
+        'models file: origin, vendor and simulated flag of each model, and the judges',
+      )
+      .option(
+        '--judge <name>',
+        'a judge (role: judge in --models) for the VLM paradigms and free-text instrument answers; repeat for several, the first is primary',
+        (v: string, prev: string[] = []) => [...prev, v],
+      )
+      .option(
+        '--rubric <file>',
+        'audit rubric overriding the one sealed in the bundle (recorded with its digest)',
+      )
+      .option(
+        '--judge-ledger <file>',
+        'ledger of judge calls (default: beside the run ledger, .judges.sqlite)',
+      )
+      .requiredOption(
+        '--out <dir>',
+        'folder for score.json, scores.jsonl, trials.csv, instrument.csv',
+      ),
   run: async (_args, opts, io) => {
     const responses = opts.responses as string | undefined;
     const ledger = opts.ledger as string | undefined;
-    if (!responses && !ledger) throw StimkitError.usage('E_SCORE_USAGE', 'give the responses: --ledger FILE or --responses FILE.jsonl');
-    const source = ledger ? { kind: 'ledger' as const, file: ledger, run: opts.run as string | undefined } : { kind: 'responses' as const, file: responses! };
-    const judging = { bundle: String(opts.bundle), source, models: opts.models as string | undefined, judges: opts.judge as string[] | undefined, judgeLedger: opts.judgeLedger as string | undefined, log: (l: string) => io.stderr(`${l}\n`) };
+    if (!responses && !ledger)
+      throw StimkitError.usage(
+        'E_SCORE_USAGE',
+        'give the responses: --ledger FILE or --responses FILE.jsonl',
+      );
+    const source = ledger
+      ? { kind: 'ledger' as const, file: ledger, run: opts.run as string | undefined }
+      : { kind: 'responses' as const, file: responses! };
+    const judging = {
+      bundle: String(opts.bundle),
+      source,
+      models: opts.models as string | undefined,
+      judges: opts.judge as string[] | undefined,
+      judgeLedger: opts.judgeLedger as string | undefined,
+      log: (l: string) => io.stderr(`${l}\n`),
+    };
     const audit = await prepareAudit({ ...judging, rubric: opts.rubric as string | undefined });
     const instrument = await prepareInstrumentJudge(judging);
     const result = await scoreToFolder({
@@ -35,7 +70,10 @@ export const scoreCommand: CommandSpec = {
       source,
       models: opts.models as string | undefined,
       out: String(opts.out),
-      scorers: [...SCORERS.map((s) => (s.name === instrument.scorer.name ? instrument.scorer : s)), audit.scorer],
+      scorers: [
+        ...SCORERS.map((s) => (s.name === instrument.scorer.name ? instrument.scorer : s)),
+        audit.scorer,
+      ],
     });
     return { summary: scoreJson(result), human: scoreHuman(result), exitCode: EXIT.ok };
   },

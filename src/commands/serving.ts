@@ -26,9 +26,25 @@ export interface Listening {
  * sets a cookie, or send the cookie `stimkit_token_<port>`), and `extra` (rater, store, …). The
  * summary follows when the server stops.
  */
-export function announceListening(io: { stdout: (t: string) => void }, json: boolean, command: string, running: Listening, extra: Record<string, unknown> = {}): void {
+export function announceListening(
+  io: { stdout: (t: string) => void },
+  json: boolean,
+  command: string,
+  running: Listening,
+  extra: Record<string, unknown> = {},
+): void {
   if (!json) return;
   const host = new URL(running.url).hostname;
-  const line = { ok: true, event: 'listening', command, url: running.url, host, port: running.port, token: running.token, auth: `?token=<token> in the URL (sets a cookie) or the cookie stimkit_token_${running.port}=<token>`, ...extra };
+  const line = {
+    ok: true,
+    event: 'listening',
+    command,
+    url: running.url,
+    host,
+    port: running.port,
+    token: running.token,
+    auth: `?token=<token> in the URL (sets a cookie) or the cookie stimkit_token_${running.port}=<token>`,
+    ...extra,
+  };
   io.stdout(`${JSON.stringify(line)}\n`);
 }

@@ -14,7 +14,10 @@ import type { CommandSpec } from './index.js';
 function roles(value: string): Role[] {
   const items = list(value);
   const bad = items.filter((r) => !Role.safeParse(r).success);
-  if (bad.length > 0) throw new InvalidArgumentError(`Expected roles among ${Role.options.join(', ')} but received "${bad.join(',')}".`);
+  if (bad.length > 0)
+    throw new InvalidArgumentError(
+      `Expected roles among ${Role.options.join(', ')} but received "${bad.join(',')}".`,
+    );
   return items as Role[];
 }
 
@@ -31,7 +34,8 @@ const RECIPE_FLAG_HELP: Record<keyof typeof RECIPE_FLAGS, string> = {
   cutoff: 'A5: cutoff in cycles per pixel, in (0, 1] (default 0.05)',
   lowpassChannels: 'A5: grey (filter A2) or rgb (each channel of A0) (default grey)',
   silhouette: 'A6: isnet (network) or grabcut (classical fallback) (default isnet)',
-  metrics: 'full (every metric) or basic (only those made with the variant: no SSIM, edge or FFT passes) (default full)',
+  metrics:
+    'full (every metric) or basic (only those made with the variant: no SSIM, edge or FFT passes) (default full)',
 };
 
 export const variantsCommand: CommandSpec = {
@@ -43,15 +47,38 @@ export const variantsCommand: CommandSpec = {
       .option('--only <codes>', 'variants to produce, e.g. A3,A5 (default: A0-A6)', list)
       .option('--recipe <file>', 'recipe file (YAML/JSON) overriding the defaults of VARIANTS.md')
       .option('--out <dir>', 'output folder (default: variants/<corpus>)')
-      .addOption(new Option('--jobs <n>', 'entries processed at once (default: number of cores)').argParser(positiveInt))
-      .option('--shard <I/N>', 'process only share I of N of the entries (writes variants.shard-I-of-N.lock.json)')
-      .addOption(new Option('--roles <roles>', 'only entries with one of these roles, e.g. abstraction (default: all)').argParser(roles))
+      .addOption(
+        new Option('--jobs <n>', 'entries processed at once (default: number of cores)').argParser(
+          positiveInt,
+        ),
+      )
+      .option(
+        '--shard <I/N>',
+        'process only share I of N of the entries (writes variants.shard-I-of-N.lock.json)',
+      )
+      .addOption(
+        new Option(
+          '--roles <roles>',
+          'only entries with one of these roles, e.g. abstraction (default: all)',
+        ).argParser(roles),
+      )
       .option('--no-contact-sheet', 'do not write the contact sheet')
-      .option('--review', 'also write review.png: only the entries with quality warnings, beside their A0')
-      .option('--strict', 'treat quality warnings (empty silhouette, edges everywhere, ...) as errors: exit 1');
+      .option(
+        '--review',
+        'also write review.png: only the entries with quality warnings, beside their A0',
+      )
+      .option(
+        '--strict',
+        'treat quality warnings (empty silhouette, edges everywhere, ...) as errors: exit 1',
+      );
     for (const [key, spec] of Object.entries(RECIPE_FLAGS)) {
       const placeholder = spec.flag.replace(/^--/, '').split('-').pop()!;
-      cmd.addOption(new Option(`${spec.flag} <${placeholder}>`, RECIPE_FLAG_HELP[key as keyof typeof RECIPE_FLAGS]).argParser(recipeValue));
+      cmd.addOption(
+        new Option(
+          `${spec.flag} <${placeholder}>`,
+          RECIPE_FLAG_HELP[key as keyof typeof RECIPE_FLAGS],
+        ).argParser(recipeValue),
+      );
     }
   },
   run: async ([input], opts, io) => {
@@ -60,7 +87,11 @@ export const variantsCommand: CommandSpec = {
       if (opts[key] !== undefined) overrides[key] = opts[key] as string | number;
     }
     const shard = opts.shard === undefined ? undefined : parseShard(String(opts.shard));
-    const progress = createProgress('variants', io.stderr, io === processIo ? process.stderr : undefined);
+    const progress = createProgress(
+      'variants',
+      io.stderr,
+      io === processIo ? process.stderr : undefined,
+    );
     const result = await runVariants(String(input), {
       out: opts.out as string | undefined,
       only: opts.only as string[] | undefined,

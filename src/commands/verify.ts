@@ -7,7 +7,8 @@ import { verifyBundle } from '../verify/verify.js';
 import type { CommandSpec } from './index.js';
 
 function digestFlag(value: string): string {
-  if (!/^[0-9a-fA-F]{64}$/.test(value)) throw new InvalidArgumentError(`Expected a sha256 (64 hex digits) but received "${value}".`);
+  if (!/^[0-9a-fA-F]{64}$/.test(value))
+    throw new InvalidArgumentError(`Expected a sha256 (64 hex digits) but received "${value}".`);
   return value.toLowerCase();
 }
 
@@ -17,10 +18,24 @@ export const verifyCommand: CommandSpec = {
   configure: (cmd) =>
     cmd
       .argument('<bundle>', 'bundle folder (a BagIt bag written by stimkit bundle)')
-      .addOption(new Option('--digest <sha256>', 'also require this bundle digest (e.g. the one a paper cites)').argParser(digestFlag))
-      .addOption(new Option('--jobs <n>', 'files hashed at a time').argParser(positiveInt).default(4)),
+      .addOption(
+        new Option(
+          '--digest <sha256>',
+          'also require this bundle digest (e.g. the one a paper cites)',
+        ).argParser(digestFlag),
+      )
+      .addOption(
+        new Option('--jobs <n>', 'files hashed at a time').argParser(positiveInt).default(4),
+      ),
   run: async ([bundle], opts) => {
-    const result = await verifyBundle(String(bundle), { digest: opts.digest as string | undefined, concurrency: opts.jobs as number });
-    return { summary: verifyJson(result), human: verifyHuman(result), exitCode: result.ok ? EXIT.ok : EXIT.rejected };
+    const result = await verifyBundle(String(bundle), {
+      digest: opts.digest as string | undefined,
+      concurrency: opts.jobs as number,
+    });
+    return {
+      summary: verifyJson(result),
+      human: verifyHuman(result),
+      exitCode: result.ok ? EXIT.ok : EXIT.rejected,
+    };
   },
 };

@@ -24,7 +24,12 @@ const MAX_SYNTAX_ERRORS = 10;
 /** Parse YAML or JSON text (JSON is YAML), collecting syntax errors with their lines. */
 export function parseDataText(file: string, text: string, code: string): ParsedDataFile {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true, strict: true });
+  const doc = parseDocument(text, {
+    lineCounter: lines,
+    prettyErrors: true,
+    uniqueKeys: true,
+    strict: true,
+  });
   if (doc.errors.length > 0) {
     const problems: Problem[] = doc.errors.slice(0, MAX_SYNTAX_ERRORS).map((e) => ({
       code,
@@ -43,7 +48,12 @@ export function parseDataText(file: string, text: string, code: string): ParsedD
     value = doc.toJS({ maxAliasCount: 100 });
   } catch (err) {
     throw StimkitError.fromProblem(
-      { code, file, message: `cannot read the YAML: ${(err as Error).message}`, fix: 'expand the aliases (*name) by hand; stimkit allows at most 100' },
+      {
+        code,
+        file,
+        message: `cannot read the YAML: ${(err as Error).message}`,
+        fix: 'expand the aliases (*name) by hand; stimkit allows at most 100',
+      },
       err,
     );
   }
@@ -51,7 +61,10 @@ export function parseDataText(file: string, text: string, code: string): ParsedD
 }
 
 /** The 1-based line of the node at `pathParts` (or of its nearest existing parent). */
-export function lineOf(parsed: ParsedDataFile, pathParts: ReadonlyArray<PropertyKey>): number | undefined {
+export function lineOf(
+  parsed: ParsedDataFile,
+  pathParts: ReadonlyArray<PropertyKey>,
+): number | undefined {
   for (let n = pathParts.length; n >= 0; n--) {
     const node = parsed.doc.getIn(pathParts.slice(0, n) as unknown[], true);
     if (isNode(node) && node.range) return parsed.lines.linePos(node.range[0]).line;
@@ -89,10 +102,15 @@ interface ZodDefLike {
   getter?: () => unknown;
 }
 
-const defOf = (schema: unknown): ZodDefLike | undefined => (schema as { _zod?: { def?: ZodDefLike } } | undefined)?._zod?.def;
+const defOf = (schema: unknown): ZodDefLike | undefined =>
+  (schema as { _zod?: { def?: ZodDefLike } } | undefined)?._zod?.def;
 
 /** The object schemas `schema` may be at `pathParts` (through optional, default, array, record, union). */
-function objectsAt(schema: unknown, pathParts: ReadonlyArray<PropertyKey>, depth = 0): ZodDefLike[] {
+function objectsAt(
+  schema: unknown,
+  pathParts: ReadonlyArray<PropertyKey>,
+  depth = 0,
+): ZodDefLike[] {
   const def = defOf(schema);
   if (!def || depth > 64) return [];
   switch (def.type) {
@@ -113,14 +131,20 @@ function objectsAt(schema: unknown, pathParts: ReadonlyArray<PropertyKey>, depth
   }
   if (pathParts.length === 0) return def.type === 'object' ? [def] : [];
   const [head, ...rest] = pathParts;
-  if (def.type === 'object') return def.shape && String(head) in def.shape ? objectsAt(def.shape[String(head)], rest, depth + 1) : [];
+  if (def.type === 'object')
+    return def.shape && String(head) in def.shape
+      ? objectsAt(def.shape[String(head)], rest, depth + 1)
+      : [];
   if (def.type === 'array') return objectsAt(def.element, rest, depth + 1);
   if (def.type === 'record') return objectsAt(def.valueType, rest, depth + 1);
   return [];
 }
 
 /** The field names the schema knows at `pathParts` (empty when it cannot tell). */
-export function knownKeysAt(schema: z.ZodType | undefined, pathParts: ReadonlyArray<PropertyKey>): string[] {
+export function knownKeysAt(
+  schema: z.ZodType | undefined,
+  pathParts: ReadonlyArray<PropertyKey>,
+): string[] {
   if (!schema) return [];
   return [...new Set(objectsAt(schema, pathParts).flatMap((d) => Object.keys(d.shape ?? {})))];
 }
@@ -129,7 +153,12 @@ export function knownKeysAt(schema: z.ZodType | undefined, pathParts: ReadonlyAr
  * Turn zod issues into problems with lines, field paths, expected and got. With `schema`, an
  * unknown field's fix names the closest known field (`licence` → `license`).
  */
-export function zodProblems(parsed: ParsedDataFile, error: z.ZodError, code: string, schema?: z.ZodType): Problem[] {
+export function zodProblems(
+  parsed: ParsedDataFile,
+  error: z.ZodError,
+  code: string,
+  schema?: z.ZodType,
+): Problem[] {
   const problems: Problem[] = [];
   for (const issue of error.issues) {
     const issuePath = issue.path as PropertyKey[];
@@ -152,7 +181,9 @@ export function zodProblems(parsed: ParsedDataFile, error: z.ZodError, code: str
       p.message = `unknown field(s) ${keys.map((k) => `"${k}"`).join(', ')}`;
       p.line = lineOf(parsed, [...issuePath, keys[0]!]);
       const known = knownKeysAt(schema, issuePath);
-      const guesses = keys.map((k) => [k, closest(k, known)] as const).filter((g): g is readonly [string, string] => g[1] !== undefined);
+      const guesses = keys
+        .map((k) => [k, closest(k, known)] as const)
+        .filter((g): g is readonly [string, string] => g[1] !== undefined);
       p.fix =
         guesses.length > 0
           ? `${guesses.map(([k, g]) => `rename "${k}" to "${g}"`).join('; ')}${guesses.length < keys.length ? '; remove the others' : ''} (did you mean ${guesses.map(([, g]) => g).join(', ')}?)`
@@ -188,9 +219,13 @@ export async function loadDataFile<S extends z.ZodType>(
   const result = schema.safeParse(parsed.value);
   if (!result.success) {
     const problems = zodProblems(parsed, result.error, code, schema);
-    throw new StimkitError(code, `${file}: ${problems.length} problem(s) in the ${path.basename(file)} schema check`, {
-      problems,
-    });
+    throw new StimkitError(
+      code,
+      `${file}: ${problems.length} problem(s) in the ${path.basename(file)} schema check`,
+      {
+        problems,
+      },
+    );
   }
   return { data: result.data, parsed };
 }

@@ -66,10 +66,17 @@ export class StimkitError extends Error {
 
 /** `file:line: field: message (expected X, got Y). Fix: …` on one line. */
 export function formatProblem(p: Problem): string {
-  const where = [p.file && (p.line ? `${p.file}:${p.line}` : p.file), p.field, p.entry && `entry ${p.entry}`]
+  const where = [
+    p.file && (p.line ? `${p.file}:${p.line}` : p.file),
+    p.field,
+    p.entry && `entry ${p.entry}`,
+  ]
     .filter(Boolean)
     .join(': ');
-  const parts = [p.expected !== undefined && `expected ${p.expected}`, p.got !== undefined && `got ${p.got}`].filter(Boolean);
+  const parts = [
+    p.expected !== undefined && `expected ${p.expected}`,
+    p.got !== undefined && `got ${p.got}`,
+  ].filter(Boolean);
   const eg = parts.length > 0 ? ` (${parts.join(', ')})` : '';
   const fix = p.fix ? ` Fix: ${p.fix}` : '';
   return `${where ? `${where}: ` : ''}${p.message}${eg}.${fix}`.replace(/\.\.(\s|$)/g, '.$1');

@@ -14,7 +14,10 @@ import { StimkitError } from './errors.js';
 export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
   const dir = path.dirname(file);
   await ensureFolder(dir);
-  const tmp = path.join(dir, `.${path.basename(file)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const tmp = path.join(
+    dir,
+    `.${path.basename(file)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`,
+  );
   const handle = await open(tmp, 'w');
   try {
     await handle.writeFile(data);
@@ -45,8 +48,12 @@ export async function ensureFolder(dir: string): Promise<void> {
       {
         code: inTheWay ? 'E_OUT_NOT_A_FOLDER' : 'E_OUT_UNWRITABLE',
         file: dir,
-        message: inTheWay ? 'cannot create this output folder: a file of that name is in the way' : `cannot create this output folder (${e.code ?? e.message})`,
-        fix: inTheWay ? 'choose another --out, or move the file away' : 'choose a folder you can write to with --out',
+        message: inTheWay
+          ? 'cannot create this output folder: a file of that name is in the way'
+          : `cannot create this output folder (${e.code ?? e.message})`,
+        fix: inTheWay
+          ? 'choose another --out, or move the file away'
+          : 'choose a folder you can write to with --out',
       },
       err,
     );
@@ -88,7 +95,8 @@ export function sha256(data: string | Uint8Array): string {
 /** Hex sha256 of a file's bytes, streamed. */
 export async function sha256File(file: string): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 }))
+    hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
 

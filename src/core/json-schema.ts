@@ -7,12 +7,20 @@ import { writeIfChanged } from './fsio.js';
 
 /** JSON Schema (draft 2020-12) text of the input side of `schema`, with an `$id` and title. */
 export function jsonSchemaText(schema: z.ZodType, id: string, title: string): string {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   const { $schema, ...rest } = json;
   return `${JSON.stringify({ $schema, $id: id, title, ...rest }, null, 2)}\n`;
 }
 
 /** Write the JSON Schema file if its text changed. Returns true if written. */
-export async function writeJsonSchema(file: string, schema: z.ZodType, id: string, title: string): Promise<boolean> {
+export async function writeJsonSchema(
+  file: string,
+  schema: z.ZodType,
+  id: string,
+  title: string,
+): Promise<boolean> {
   return writeIfChanged(file, jsonSchemaText(schema, id, title));
 }

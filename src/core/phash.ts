@@ -11,7 +11,8 @@ const LOW = 8;
 /** cos((2x+1)uπ/2N) for u < LOW, x < N: all the DCT-II needs for the low 8 × 8 block. */
 const COS: Float64Array = (() => {
   const t = new Float64Array(LOW * N);
-  for (let u = 0; u < LOW; u++) for (let x = 0; x < N; x++) t[u * N + x] = Math.cos(((2 * x + 1) * u * Math.PI) / (2 * N));
+  for (let u = 0; u < LOW; u++)
+    for (let x = 0; x < N; x++) t[u * N + x] = Math.cos(((2 * x + 1) * u * Math.PI) / (2 * N));
   return t;
 })();
 
@@ -42,7 +43,8 @@ export function lowDct(grey: ArrayLike<number>): Float64Array {
 
 /** The hash of a 32 × 32 grey image (row-major values). */
 export function phashFromGrey32(grey: ArrayLike<number>): string {
-  if (grey.length !== N * N) throw new Error(`phash needs ${N * N} grey values, got ${grey.length}`);
+  if (grey.length !== N * N)
+    throw new Error(`phash needs ${N * N} grey values, got ${grey.length}`);
   const dct = lowDct(grey);
   const sorted = Array.from(dct).sort((a, b) => a - b);
   const median = (sorted[31]! + sorted[32]!) / 2;
@@ -72,7 +74,8 @@ export async function phashOf(pipeline: Sharp): Promise<string> {
     .toBuffer({ resolveWithObject: true });
   const grey = new Uint8Array(N * N);
   const c = info.channels;
-  for (let i = 0; i < N * N; i++) grey[i] = luma601(data[i * c]!, data[i * c + 1]!, data[i * c + 2]!);
+  for (let i = 0; i < N * N; i++)
+    grey[i] = luma601(data[i * c]!, data[i * c + 1]!, data[i * c + 2]!);
   return phashFromGrey32(grey);
 }
 

@@ -12,7 +12,12 @@ import path from 'node:path';
  */
 export type SafePath =
   | { ok: true; path: string }
-  | { ok: false; reason: 'escapes' | 'symlink-escapes' | 'missing' | 'not-a-file'; path: string; detail: string };
+  | {
+      ok: false;
+      reason: 'escapes' | 'symlink-escapes' | 'missing' | 'not-a-file';
+      path: string;
+      detail: string;
+    };
 
 /** True if `p` is `root` or lies below it (`..cat.png` is a name, not a parent). */
 export function isInside(root: string, p: string): boolean {
@@ -30,13 +35,23 @@ export async function resolveInside(root: string, file: string): Promise<SafePat
   const absRoot = path.resolve(root);
   const lexical = path.resolve(absRoot, file);
   if (!isInside(absRoot, lexical)) {
-    return { ok: false, reason: 'escapes', path: lexical, detail: `"${file}" points outside the images root ${absRoot}` };
+    return {
+      ok: false,
+      reason: 'escapes',
+      path: lexical,
+      detail: `"${file}" points outside the images root ${absRoot}`,
+    };
   }
   let realRoot: string;
   try {
     realRoot = await realpath(absRoot);
   } catch {
-    return { ok: false, reason: 'missing', path: lexical, detail: `the images root ${absRoot} does not exist` };
+    return {
+      ok: false,
+      reason: 'missing',
+      path: lexical,
+      detail: `the images root ${absRoot} does not exist`,
+    };
   }
   let real: string;
   try {
@@ -53,7 +68,12 @@ export async function resolveInside(root: string, file: string): Promise<SafePat
     };
   }
   if (!(await stat(real)).isFile()) {
-    return { ok: false, reason: 'not-a-file', path: lexical, detail: `"${file}" is a folder or a special file, not an image file` };
+    return {
+      ok: false,
+      reason: 'not-a-file',
+      path: lexical,
+      detail: `"${file}" is a folder or a special file, not an image file`,
+    };
   }
   return { ok: true, path: lexical };
 }

@@ -26,7 +26,11 @@ const CORRUPT: ImageFailure = {
 const RULES: Array<{ test: RegExp; failure: ImageFailure }> = [
   {
     test: /input (buffer|file) is empty|buffer is empty/i,
-    failure: { code: 'E_IMAGE_EMPTY', message: 'the file is empty (0 bytes)', fix: 'supply the image file again' },
+    failure: {
+      code: 'E_IMAGE_EMPTY',
+      message: 'the file is empty (0 bytes)',
+      fix: 'supply the image file again',
+    },
   },
   {
     test: /exceeds pixel limit/i,
@@ -40,13 +44,20 @@ const RULES: Array<{ test: RegExp; failure: ImageFailure }> = [
     test: /unsupported image format/i,
     failure: {
       code: 'E_IMAGE_UNSUPPORTED',
-      message: 'not an image in a format stimkit can decode (JPEG, PNG, WebP, TIFF, GIF, AVIF/HEIF)',
+      message:
+        'not an image in a format stimkit can decode (JPEG, PNG, WebP, TIFF, GIF, AVIF/HEIF)',
       fix: 'convert the file to PNG or JPEG, or check that it is an image at all',
     },
   },
   // libjpeg's "premature end of JPEG image" is truncation; "Corrupt JPEG data: premature end of data segment" is not.
-  { test: /premature end of (jpeg image|input)|truncated|unexpected end|end of (stream|file)|libpng read error|not enough data|short read/i, failure: TRUNCATED },
-  { test: /corrupt|bad (huffman|header|marker|crc)|crc error|incorrect header check/i, failure: CORRUPT },
+  {
+    test: /premature end of (jpeg image|input)|truncated|unexpected end|end of (stream|file)|libpng read error|not enough data|short read/i,
+    failure: TRUNCATED,
+  },
+  {
+    test: /corrupt|bad (huffman|header|marker|crc)|crc error|incorrect header check/i,
+    failure: CORRUPT,
+  },
   { test: /invalid|decode|read error|not a (png|jpeg)/i, failure: CORRUPT },
 ];
 
@@ -57,14 +68,27 @@ const RULES: Array<{ test: RegExp; failure: ImageFailure }> = [
 export function classifySharpError(err: unknown, truncated = false): ImageFailure {
   // libvips may report the same failure with different, or several, lines when threads race
   // (e.g. only "Warning treated as error due to failOn setting"), so classify on every line.
-  const lines = [...new Set((err instanceof Error ? err.message : String(err)).split('\n').map((l) => l.trim()).filter(Boolean))];
+  const lines = [
+    ...new Set(
+      (err instanceof Error ? err.message : String(err))
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean),
+    ),
+  ];
   const raw = lines.join('; ');
   if (truncated) return { ...TRUNCATED, message: `${TRUNCATED.message} [decoder: ${raw}]` };
   for (const rule of RULES) {
-    if (rule.test.test(raw)) return { ...rule.failure, message: `${rule.failure.message} [decoder: ${raw}]` };
+    if (rule.test.test(raw))
+      return { ...rule.failure, message: `${rule.failure.message} [decoder: ${raw}]` };
   }
-  if (/warning treated as error/i.test(raw)) return { ...CORRUPT, message: `${CORRUPT.message} [decoder: ${raw}]` };
-  return { code: 'E_IMAGE_DECODE', message: `the decoder failed [decoder: ${raw}]`, fix: 'check the file with an image viewer' };
+  if (/warning treated as error/i.test(raw))
+    return { ...CORRUPT, message: `${CORRUPT.message} [decoder: ${raw}]` };
+  return {
+    code: 'E_IMAGE_DECODE',
+    message: `the decoder failed [decoder: ${raw}]`,
+    fix: 'check the file with an image viewer',
+  };
 }
 
 /**
@@ -106,7 +130,11 @@ export function isTruncated(bytes: Uint8Array, format: string): boolean {
       o += 2 + len;
       if (marker === 0xda) {
         // Entropy-coded data: runs to the next marker that is neither a stuffed 0x00 nor a restart.
-        while (o + 1 < b.length && !(b[o] === 0xff && b[o + 1] !== 0x00 && !(b[o + 1]! >= 0xd0 && b[o + 1]! <= 0xd7))) o++;
+        while (
+          o + 1 < b.length &&
+          !(b[o] === 0xff && b[o + 1] !== 0x00 && !(b[o + 1]! >= 0xd0 && b[o + 1]! <= 0xd7))
+        )
+          o++;
         if (o + 1 >= b.length) return true;
       }
     }

@@ -7,13 +7,17 @@
 export function editDistance(a: string, b: string): number {
   const s = a.toLowerCase();
   const t = b.toLowerCase();
-  const d: number[][] = Array.from({ length: s.length + 1 }, (_, i) => [i, ...new Array<number>(t.length).fill(0)]);
+  const d: number[][] = Array.from({ length: s.length + 1 }, (_, i) => [
+    i,
+    ...new Array<number>(t.length).fill(0),
+  ]);
   for (let j = 1; j <= t.length; j++) d[0]![j] = j;
   for (let i = 1; i <= s.length; i++) {
     for (let j = 1; j <= t.length; j++) {
       const cost = s[i - 1] === t[j - 1] ? 0 : 1;
       let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && s[i - 1] === t[j - 2] && s[i - 2] === t[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && s[i - 1] === t[j - 2] && s[i - 2] === t[j - 1])
+        v = Math.min(v, d[i - 2]![j - 2]! + 1);
       d[i]![j] = v;
     }
   }

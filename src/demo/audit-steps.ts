@@ -30,31 +30,86 @@ export const DEMO_RATERS: SimRater[] = [
 ];
 
 /** Score the demo ledger with the sim judges, validate them against simulated raters and report it; returns the three steps. */
-export async function scoreAndReport(out: string, bundleDir: string, ledger: string, modelsFile: string, say: (line: string) => void): Promise<DemoStep[]> {
-  say(`score: the instrument and the six-dimension audit, judged by the simulated judges ${DEMO_JUDGES.map((j) => `"${j}"`).join(' and ')}`);
+export async function scoreAndReport(
+  out: string,
+  bundleDir: string,
+  ledger: string,
+  modelsFile: string,
+  say: (line: string) => void,
+): Promise<DemoStep[]> {
+  say(
+    `score: the instrument and the six-dimension audit, judged by the simulated judges ${DEMO_JUDGES.map((j) => `"${j}"`).join(' and ')}`,
+  );
   const source = { kind: 'ledger' as const, file: ledger };
-  const judging = { bundle: bundleDir, source, models: modelsFile, judges: DEMO_JUDGES, judgeLedger: path.join(out, 'judges.sqlite'), log: say };
+  const judging = {
+    bundle: bundleDir,
+    source,
+    models: modelsFile,
+    judges: DEMO_JUDGES,
+    judgeLedger: path.join(out, 'judges.sqlite'),
+    log: say,
+  };
   const audit = await prepareAudit(judging);
   const instrument = await prepareInstrumentJudge(judging);
   const scores = path.join(out, 'scores');
-  const scorers = [...SCORERS.map((s) => (s.name === instrument.scorer.name ? instrument.scorer : s)), audit.scorer];
-  const scored = await scoreToFolder({ bundle: bundleDir, source, models: modelsFile, out: scores, scorers });
-  say(`validate: a stratified sample of ${DEMO_SAMPLE.n} VLM responses, labelled by ${DEMO_RATERS.length} SIMULATED raters, against the judges`);
+  const scorers = [
+    ...SCORERS.map((s) => (s.name === instrument.scorer.name ? instrument.scorer : s)),
+    audit.scorer,
+  ];
+  const scored = await scoreToFolder({
+    bundle: bundleDir,
+    source,
+    models: modelsFile,
+    out: scores,
+    scorers,
+  });
+  say(
+    `validate: a stratified sample of ${DEMO_SAMPLE.n} VLM responses, labelled by ${DEMO_RATERS.length} SIMULATED raters, against the judges`,
+  );
   const validation = path.join(out, 'validation');
-  const sample = await makeLabelSample({ bundle: bundleDir, ledger, out: path.join(validation, 'sample.json'), ...DEMO_SAMPLE });
-  const labels = await writeSimRaterLabels({ sample: sample.out, ledger, raters: DEMO_RATERS, seed: DEMO_SAMPLE.seed, out: path.join(validation, 'labels.csv') });
+  const sample = await makeLabelSample({
+    bundle: bundleDir,
+    ledger,
+    out: path.join(validation, 'sample.json'),
+    ...DEMO_SAMPLE,
+  });
+  const labels = await writeSimRaterLabels({
+    sample: sample.out,
+    ledger,
+    raters: DEMO_RATERS,
+    seed: DEMO_SAMPLE.seed,
+    out: path.join(validation, 'labels.csv'),
+  });
   const validated = await writeValidation(scores, labels.out);
   say('report: one HTML page with the charts and tables');
   const report = await buildReport(scores, path.join(out, 'report'));
   const page = relPosix(process.cwd(), path.join(report.out, 'index.html'));
   return [
-    { step: 'score', ok: true, human: scoreHuman(scored), summary: { ...scoreJson(scored), judges: audit.judged, instrument_judges: instrument.judged } },
+    {
+      step: 'score',
+      ok: true,
+      human: scoreHuman(scored),
+      summary: { ...scoreJson(scored), judges: audit.judged, instrument_judges: instrument.judged },
+    },
     {
       step: 'validate',
       ok: true,
       human: `validate: ${validated.report.items} sampled responses labelled by ${labels.raters.join(', ')} (SIMULATED raters) against ${validated.report.judges.join(', ')}; ${relPosix(process.cwd(), validated.out)}`,
-      summary: { sample: sample.out, items: sample.sample.items.length, labels: labels.out, raters: labels.raters, simulated_raters: validated.report.simulated_raters ?? [], judges: validated.report.judges, out: validated.out },
+      summary: {
+        sample: sample.out,
+        items: sample.sample.items.length,
+        labels: labels.out,
+        raters: labels.raters,
+        simulated_raters: validated.report.simulated_raters ?? [],
+        judges: validated.report.judges,
+        out: validated.out,
+      },
     },
-    { step: 'report', ok: true, human: `report: ${report.sections.length} section(s)${report.simulated ? ', SIMULATED data' : ''}; open ${page}`, summary: { out: report.out, sections: report.sections, simulated: report.simulated } },
+    {
+      step: 'report',
+      ok: true,
+      human: `report: ${report.sections.length} section(s)${report.simulated ? ', SIMULATED data' : ''}; open ${page}`,
+      summary: { out: report.out, sections: report.sections, simulated: report.simulated },
+    },
   ];
 }

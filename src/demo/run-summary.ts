@@ -14,13 +14,20 @@ export interface DemoModelSummary {
   by_lang: Record<string, Record<string, number>>;
 }
 
-const mean = (xs: number[]) => (xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 1000) / 1000 : 0);
+const mean = (xs: number[]) =>
+  xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 1000) / 1000 : 0;
 
 /** Summarise every model of the ledger's latest run. */
 export function demoRunSummary(ledgerFile: string): DemoModelSummary[] {
   const ledger = openLedger(ledgerFile);
   try {
-    const by = new Map<string, { outcomes: Record<string, number>; truths: Array<{ lang: string; t: Record<string, unknown> }> }>();
+    const by = new Map<
+      string,
+      {
+        outcomes: Record<string, number>;
+        truths: Array<{ lang: string; t: Record<string, unknown> }>;
+      }
+    >();
     for (const r of ledger.results()) {
       const m = by.get(r.model) ?? { outcomes: {}, truths: [] };
       m.outcomes[r.outcome] = (m.outcomes[r.outcome] ?? 0) + 1;
@@ -43,11 +50,24 @@ export function demoRunSummary(ledgerFile: string): DemoModelSummary[] {
             refused: mean(ts.map((t) => (t.refused ? 1 : 0))),
             reframed: mean(ts.map((t) => (t.reframed ? 1 : 0))),
             drifted: mean(ts.map((t) => (t.drifted ? 1 : 0))),
-            facts: mean(ts.filter((t) => Number(t.facts_total) > 0).map((t) => (Array.isArray(t.facts_covered) ? t.facts_covered.length : 0) / Number(t.facts_total))),
+            facts: mean(
+              ts
+                .filter((t) => Number(t.facts_total) > 0)
+                .map(
+                  (t) =>
+                    (Array.isArray(t.facts_covered) ? t.facts_covered.length : 0) /
+                    Number(t.facts_total),
+                ),
+            ),
           };
         }
       }
-      return { model, trials: Object.values(m.outcomes).reduce((a, b) => a + b, 0), outcomes: m.outcomes, by_lang };
+      return {
+        model,
+        trials: Object.values(m.outcomes).reduce((a, b) => a + b, 0),
+        outcomes: m.outcomes,
+        by_lang,
+      };
     });
   } finally {
     ledger.close();
@@ -58,8 +78,17 @@ export function demoRunSummary(ledgerFile: string): DemoModelSummary[] {
 export function demoRunHuman(ledgerFile: string, models: DemoModelSummary[]): string {
   const lines = [`simulated respondents (every response marked simulated), ledger ${ledgerFile}:`];
   for (const m of models) {
-    const outcomes = Object.entries(m.outcomes).map(([k, v]) => `${k} ${v}`).join(', ');
-    const langs = Object.entries(m.by_lang).map(([lang, v]) => `${lang}: ${Object.entries(v).map(([k, x]) => `${k} ${x}`).join(' ')}`).join(' | ');
+    const outcomes = Object.entries(m.outcomes)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ');
+    const langs = Object.entries(m.by_lang)
+      .map(
+        ([lang, v]) =>
+          `${lang}: ${Object.entries(v)
+            .map(([k, x]) => `${k} ${x}`)
+            .join(' ')}`,
+      )
+      .join(' | ');
     lines.push(`  ${m.model}: ${m.trials} trials (${outcomes}); true labels ${langs}`);
   }
   return lines.join('\n');

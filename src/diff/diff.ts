@@ -25,7 +25,11 @@ export interface BundleDiff {
   b: { dir: string; digest: string; study: string; trials: number };
   study: FieldChange[];
   recipe: FieldChange[];
-  entries: { added: string[]; removed: string[]; changed: Array<{ id: string; fields: FieldChange[] }> };
+  entries: {
+    added: string[];
+    removed: string[];
+    changed: Array<{ id: string; fields: FieldChange[] }>;
+  };
   stimuli: { prompts: FieldChange[]; items: FieldChange[]; wrappers: FieldChange[] };
   trials: {
     added: TrialRef[];
@@ -47,8 +51,17 @@ const ref = (t: TrialRecord): TrialRef => ({
 
 /** The text parts of a trial's messages, joined. */
 function promptText(t: TrialRecord): string {
-  const messages = (t.messages as Array<{ role: string; content: Array<{ type: string; text?: string }> }>) ?? [];
-  return messages.map((m) => `${m.role}: ${m.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n')}`).join('\n');
+  const messages =
+    (t.messages as Array<{ role: string; content: Array<{ type: string; text?: string }> }>) ?? [];
+  return messages
+    .map(
+      (m) =>
+        `${m.role}: ${m.content
+          .filter((c) => c.type === 'text')
+          .map((c) => c.text)
+          .join('\n')}`,
+    )
+    .join('\n');
 }
 
 /** Which meaningful fields of a trial differ: prompt, image, wrappers, sampling, models, card, other fields. */
@@ -57,7 +70,8 @@ export function trialFields(a: TrialRecord, b: TrialRecord): string[] {
   if (promptText(a) !== promptText(b)) fields.push('prompt');
   if (JSON.stringify(a.images) !== JSON.stringify(b.images)) fields.push('image');
   for (const f of ['wrappers', 'sampling', 'models', 'prompt']) {
-    if (JSON.stringify(a[f]) !== JSON.stringify(b[f])) fields.push(f === 'prompt' ? 'prompt card' : f);
+    if (JSON.stringify(a[f]) !== JSON.stringify(b[f]))
+      fields.push(f === 'prompt' ? 'prompt card' : f);
   }
   const known = new Set(['id', 'messages', 'images', 'wrappers', 'sampling', 'models', 'prompt']);
   for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
@@ -101,8 +115,18 @@ export function diffPayloads(A: BundlePayload, B: BundlePayload): BundleDiff {
 
   const result: BundleDiff = {
     identical: A.digest === B.digest,
-    a: { dir: A.dir, digest: A.digest, study: String((A.header.study as { id?: string })?.id ?? ''), trials: A.trials.size },
-    b: { dir: B.dir, digest: B.digest, study: String((B.header.study as { id?: string })?.id ?? ''), trials: B.trials.size },
+    a: {
+      dir: A.dir,
+      digest: A.digest,
+      study: String((A.header.study as { id?: string })?.id ?? ''),
+      trials: A.trials.size,
+    },
+    b: {
+      dir: B.dir,
+      digest: B.digest,
+      study: String((B.header.study as { id?: string })?.id ?? ''),
+      trials: B.trials.size,
+    },
     study: diffValues(A.study, B.study),
     recipe: diffValues(A.recipe, B.recipe),
     entries: {

@@ -32,12 +32,30 @@ async function readJson(dir: string, rel: string, required: boolean): Promise<un
     text = await readFile(file, 'utf8');
   } catch (err) {
     if (!required && (err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw StimkitError.fromProblem({ code: 'E_DIFF_NOT_A_BUNDLE', file: dir, field: `data/${rel}`, message: `cannot read data/${rel} (${(err as NodeJS.ErrnoException).code ?? 'error'})`, fix: 'pass the folder stimkit bundle --out wrote (check it with stimkit verify)' }, err);
+    throw StimkitError.fromProblem(
+      {
+        code: 'E_DIFF_NOT_A_BUNDLE',
+        file: dir,
+        field: `data/${rel}`,
+        message: `cannot read data/${rel} (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+        fix: 'pass the folder stimkit bundle --out wrote (check it with stimkit verify)',
+      },
+      err,
+    );
   }
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw StimkitError.fromProblem({ code: 'E_DIFF_NOT_A_BUNDLE', file: dir, field: `data/${rel}`, message: 'not valid JSON', fix: 'run stimkit verify on the bundle; restore it from a copy that verifies' }, err);
+    throw StimkitError.fromProblem(
+      {
+        code: 'E_DIFF_NOT_A_BUNDLE',
+        file: dir,
+        field: `data/${rel}`,
+        message: 'not valid JSON',
+        fix: 'run stimkit verify on the bundle; restore it from a copy that verifies',
+      },
+      err,
+    );
   }
 }
 
@@ -45,17 +63,39 @@ async function readJson(dir: string, rel: string, required: boolean): Promise<un
 export async function readBundlePayload(dir: string): Promise<BundlePayload> {
   const header = (await readJson(dir, PAYLOAD.bundle, true)) as Record<string, unknown>;
   if (header?.format !== BUNDLE_FORMAT) {
-    throw StimkitError.fromProblem({ code: 'E_DIFF_NOT_A_BUNDLE', file: dir, field: `data/${PAYLOAD.bundle}`, message: 'not a stimkit bundle header', expected: BUNDLE_FORMAT, got: JSON.stringify(header?.format ?? null), fix: 'pass the folder stimkit bundle --out wrote' });
+    throw StimkitError.fromProblem({
+      code: 'E_DIFF_NOT_A_BUNDLE',
+      file: dir,
+      field: `data/${PAYLOAD.bundle}`,
+      message: 'not a stimkit bundle header',
+      expected: BUNDLE_FORMAT,
+      got: JSON.stringify(header?.format ?? null),
+      fix: 'pass the folder stimkit bundle --out wrote',
+    });
   }
   let manifest: Buffer;
   try {
     manifest = await readFile(path.join(dir, 'manifest-sha256.txt'));
   } catch (err) {
-    throw StimkitError.fromProblem({ code: 'E_DIFF_NOT_A_BUNDLE', file: dir, field: 'manifest-sha256.txt', message: 'the payload manifest is missing', fix: 'pass a complete bundle (stimkit verify names what is missing)' }, err);
+    throw StimkitError.fromProblem(
+      {
+        code: 'E_DIFF_NOT_A_BUNDLE',
+        file: dir,
+        field: 'manifest-sha256.txt',
+        message: 'the payload manifest is missing',
+        fix: 'pass a complete bundle (stimkit verify names what is missing)',
+      },
+      err,
+    );
   }
-  const study = ((await readJson(dir, PAYLOAD.study, true)) as { study?: Record<string, unknown> })?.study ?? {};
-  const entries = ((await readJson(dir, PAYLOAD.entries, false)) as { entries?: BundlePayload['entries'] } | null)?.entries ?? [];
-  const recipe = ((await readJson(dir, PAYLOAD.variants, false)) as { recipe?: unknown } | null)?.recipe ?? null;
+  const study =
+    ((await readJson(dir, PAYLOAD.study, true)) as { study?: Record<string, unknown> })?.study ??
+    {};
+  const entries =
+    ((await readJson(dir, PAYLOAD.entries, false)) as { entries?: BundlePayload['entries'] } | null)
+      ?.entries ?? [];
+  const recipe =
+    ((await readJson(dir, PAYLOAD.variants, false)) as { recipe?: unknown } | null)?.recipe ?? null;
   const trialsText = await readFile(path.join(dir, 'data', PAYLOAD.trials), 'utf8').catch(() => '');
   const trials = new Map<string, TrialRecord>();
   for (const line of trialsText.split('\n')) {

@@ -117,7 +117,10 @@ export function checkManifest(manifest: EntriesManifest, parsed: ParsedDataFile)
         severity: 'error',
         ...at(i, 'image', 'same_as'),
         entry: e.id,
-        message: same === e.id ? 'image.same_as names the entry itself' : `image.same_as names "${same}", which is not an entry`,
+        message:
+          same === e.id
+            ? 'image.same_as names the entry itself'
+            : `image.same_as names "${same}", which is not an entry`,
         fix: 'name the id of the other entry that shares this image',
       });
     }

@@ -13,7 +13,13 @@ import { closest } from '../core/suggest.js';
 /** One problem when the images root is not a folder, else null. */
 export async function imagesRootProblem(
   root: string,
-  where: { file: string; line?: number; fromFlag: boolean; manifestDir: string; allowMissing?: boolean },
+  where: {
+    file: string;
+    line?: number;
+    fromFlag: boolean;
+    manifestDir: string;
+    allowMissing?: boolean;
+  },
 ): Promise<Problem | null> {
   const st = await stat(root).catch(() => null);
   if (st?.isDirectory() || (!st && where.allowMissing)) return null;
@@ -24,7 +30,9 @@ export async function imagesRootProblem(
     file: where.fromFlag ? undefined : where.file,
     line: where.fromFlag ? undefined : where.line,
     field: where.fromFlag ? '--images' : 'images',
-    message: st ? `the images root ${shown} is a file, not a folder` : `the images folder ${shown} does not exist, so no image can be read`,
+    message: st
+      ? `the images root ${shown} is a file, not a folder`
+      : `the images folder ${shown} does not exist, so no image can be read`,
     fix: where.fromFlag
       ? 'pass the folder that holds the images to --images'
       : `set images: to the folder that holds the images, relative to the manifest's folder (${relPosix(process.cwd(), where.manifestDir) || '.'}), or pass --images DIR`,
@@ -40,14 +48,18 @@ export async function closestImage(root: string, file: string): Promise<string |
   if (!isInside(path.resolve(root), dir)) return undefined;
   let names: string[];
   try {
-    names = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name);
+    names = (await readdir(dir, { withFileTypes: true }))
+      .filter((e) => e.isFile())
+      .map((e) => e.name);
   } catch {
     return undefined;
   }
   const base = path.basename(file);
   // Same name, other extension (rocket.jpeg → rocket.jpg) first; then spelling.
   const stem = base.replace(/\.[^.]*$/, '');
-  const sameStem = names.find((n) => n.replace(/\.[^.]*$/, '').toLowerCase() === stem.toLowerCase());
+  const sameStem = names.find(
+    (n) => n.replace(/\.[^.]*$/, '').toLowerCase() === stem.toLowerCase(),
+  );
   const guess = sameStem ?? closest(base, names);
   return guess === undefined ? undefined : relPosix(path.resolve(root), path.join(dir, guess));
 }

@@ -16,11 +16,19 @@ import { TOOL } from '../core/tool.js';
 import { checkManifest } from './checks.js';
 import { closestImage, imagesRootProblem } from './images-root.js';
 import { corpusLockPath } from './lock-path.js';
-import { CORPUS_FORMAT, CORPUS_VERSION, emptyImageRecord, type CorpusLock, type ImageRecord, type LockEntry } from './lock.js';
+import {
+  CORPUS_FORMAT,
+  CORPUS_VERSION,
+  emptyImageRecord,
+  type CorpusLock,
+  type ImageRecord,
+  type LockEntry,
+} from './lock.js';
 import { probeImage } from './probe.js';
 import { EntriesManifest, type Entry } from './schema.js';
 
-export const PHASH_METHOD = 'dct64: 32x32 Lanczos-3, BT.601 luma, DCT-II low 8x8 incl. DC > median, row-major MSB first';
+export const PHASH_METHOD =
+  'dct64: 32x32 Lanczos-3, BT.601 luma, DCT-II low 8x8 incl. DC > median, row-major MSB first';
 
 /** Options of `stimkit ingest`, resolved. */
 export interface IngestOptions {
@@ -69,7 +77,11 @@ async function ingestImage(
   const resolved = await resolveInside(root, entry.image.file);
   if (!resolved.ok) {
     if (resolved.reason === 'missing') {
-      if (opts.allowMissing) return { record: emptyImageRecord(relPosix(lockDir, resolved.path), 'missing'), problems: [] };
+      if (opts.allowMissing)
+        return {
+          record: emptyImageRecord(relPosix(lockDir, resolved.path), 'missing'),
+          problems: [],
+        };
       return {
         record: emptyImageRecord(relPosix(lockDir, resolved.path), 'failed'),
         problems: [
@@ -133,7 +145,11 @@ async function ingestImage(
     });
   }
   const probe = await probeImage(bytes, file, opts.pixelLimit);
-  const base = { ...emptyImageRecord(relPosix(lockDir, file), 'failed'), sha256: digest, bytes: bytes.length };
+  const base = {
+    ...emptyImageRecord(relPosix(lockDir, file), 'failed'),
+    sha256: digest,
+    bytes: bytes.length,
+  };
   if (!probe.ok) {
     problems.push({
       code: probe.failure.code,
@@ -150,7 +166,8 @@ async function ingestImage(
 /** The fix of a missing image: the closest file name in its folder, when one is close. */
 async function missingImageFix(root: string, file: string): Promise<string> {
   const guess = await closestImage(root, file);
-  const generic = 'supply the file at that path, fix image.file, or pass --allow-missing to list it as missing';
+  const generic =
+    'supply the file at that path, fix image.file, or pass --allow-missing to list it as missing';
   return guess ? `did you mean "${guess}"? Set image.file: ${guess}, or ${generic}` : generic;
 }
 
@@ -164,7 +181,8 @@ function findDuplicates(
   const near: CorpusLock['near_duplicates'] = [];
   const problems: Problem[] = [];
   const ok = entries.filter((e) => e.image.resolved.status === 'ok');
-  const declared = (a: LockEntry, b: LockEntry) => a.image.same_as === b.id || b.image.same_as === a.id;
+  const declared = (a: LockEntry, b: LockEntry) =>
+    a.image.same_as === b.id || b.image.same_as === a.id;
   for (let i = 0; i < ok.length; i++) {
     for (let j = i + 1; j < ok.length; j++) {
       const a = ok[i]!;
@@ -202,7 +220,10 @@ function findDuplicates(
 }
 
 /** Run ingest. Throws StimkitError only for a manifest that cannot be read or parsed at all. */
-export async function ingest(manifestFile: string, options: IngestOptions = {}): Promise<IngestResult> {
+export async function ingest(
+  manifestFile: string,
+  options: IngestOptions = {},
+): Promise<IngestResult> {
   const opts = {
     strict: options.strict ?? false,
     allowMissing: options.allowMissing ?? false,
@@ -211,7 +232,11 @@ export async function ingest(manifestFile: string, options: IngestOptions = {}):
     nearDuplicateThreshold: options.nearDuplicateThreshold ?? DEFAULT_NEAR_DUPLICATE_THRESHOLD,
     jobs: options.jobs ?? Math.max(1, os.availableParallelism()),
   };
-  const { data: manifest, parsed } = await loadDataFile(manifestFile, EntriesManifest, 'E_INGEST_SCHEMA');
+  const { data: manifest, parsed } = await loadDataFile(
+    manifestFile,
+    EntriesManifest,
+    'E_INGEST_SCHEMA',
+  );
   const manifestDir = path.dirname(path.resolve(manifestFile));
   const root = path.resolve(options.images ?? path.resolve(manifestDir, manifest.images));
   const lockFile = corpusLockPath(manifestFile, options.out);
@@ -220,7 +245,13 @@ export async function ingest(manifestFile: string, options: IngestOptions = {}):
   const problems = checkManifest(manifest, parsed);
   // A missing images folder is one problem at the `images` field, not one per entry.
   // With --allow-missing, an images folder not there yet just means every image is missing.
-  const rootProblem = await imagesRootProblem(root, { file: manifestFile, line: lineOf(parsed, ['images']), fromFlag: options.images !== undefined, manifestDir, allowMissing: opts.allowMissing });
+  const rootProblem = await imagesRootProblem(root, {
+    file: manifestFile,
+    line: lineOf(parsed, ['images']),
+    fromFlag: options.images !== undefined,
+    manifestDir,
+    allowMissing: opts.allowMissing,
+  });
   if (rootProblem) problems.push(rootProblem);
   const indexOf = new Map(manifest.entries.map((e, i) => [e.id, i]));
   const lineOfEntry = (i: number) => lineOf(parsed, ['entries', i]);
@@ -233,8 +264,19 @@ export async function ingest(manifestFile: string, options: IngestOptions = {}):
     manifest.entries,
     async (e, i) =>
       rootProblem
-        ? { record: emptyImageRecord(relPosix(lockDir, path.resolve(root, e.image.file)), 'failed'), problems: [] }
-        : ingestImage(e, root, lockDir, manifestFile, lineOf(parsed, ['entries', i, 'image', 'file']), `entries[${i}]`, opts),
+        ? {
+            record: emptyImageRecord(relPosix(lockDir, path.resolve(root, e.image.file)), 'failed'),
+            problems: [],
+          }
+        : ingestImage(
+            e,
+            root,
+            lockDir,
+            manifestFile,
+            lineOf(parsed, ['entries', i, 'image', 'file']),
+            `entries[${i}]`,
+            opts,
+          ),
     { concurrency: opts.jobs },
   );
   const entries: LockEntry[] = manifest.entries.map((e, i) => ({
@@ -257,7 +299,10 @@ export async function ingest(manifestFile: string, options: IngestOptions = {}):
     tool: { name: TOOL.name, version: TOOL.version },
     corpus: manifest.corpus,
     languages: manifest.languages,
-    manifest: { file: relPosix(lockDir, path.resolve(manifestFile)), sha256: sha256(manifestBytes) },
+    manifest: {
+      file: relPosix(lockDir, path.resolve(manifestFile)),
+      sha256: sha256(manifestBytes),
+    },
     images_root: relPosix(lockDir, root),
     parameters: {
       pixel_limit: opts.pixelLimit,
@@ -271,13 +316,34 @@ export async function ingest(manifestFile: string, options: IngestOptions = {}):
     near_duplicates: dups.near,
     warnings: problems
       .filter((p) => p.severity === 'warning')
-      .map((p) => ({ code: p.code, ...(p.entry ? { entry: p.entry } : {}), ...(p.field ? { field: p.field } : {}), message: p.message })),
+      .map((p) => ({
+        code: p.code,
+        ...(p.entry ? { entry: p.entry } : {}),
+        ...(p.field ? { field: p.field } : {}),
+        message: p.message,
+      })),
   };
 
   if (errors > 0) {
-    return { lockFile: null, lockSha256: null, lockWritten: false, lock, problems, errors, warnings };
+    return {
+      lockFile: null,
+      lockSha256: null,
+      lockWritten: false,
+      lock,
+      problems,
+      errors,
+      warnings,
+    };
   }
   const text = artifactJson(lock);
   const written = await writeIfChanged(lockFile, text);
-  return { lockFile, lockSha256: sha256(text), lockWritten: written, lock, problems, errors, warnings };
+  return {
+    lockFile,
+    lockSha256: sha256(text),
+    lockWritten: written,
+    lock,
+    problems,
+    errors,
+    warnings,
+  };
 }

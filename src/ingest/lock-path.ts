@@ -11,7 +11,12 @@ export const LOCK_NAME = 'corpus.lock.json';
 
 /** `demo.entries.yaml` → `demo`; `corpus.yml` → `corpus`. */
 export function manifestStem(manifestFile: string): string {
-  return path.basename(manifestFile).replace(/\.(ya?ml|json)$/i, '').replace(/\.entries$/i, '') || 'corpus';
+  return (
+    path
+      .basename(manifestFile)
+      .replace(/\.(ya?ml|json)$/i, '')
+      .replace(/\.entries$/i, '') || 'corpus'
+  );
 }
 
 /**
@@ -23,5 +28,8 @@ export function manifestStem(manifestFile: string): string {
  */
 export function corpusLockPath(manifestFile: string, out?: string): string {
   if (out !== undefined) return path.join(path.resolve(out), LOCK_NAME);
-  return path.join(path.dirname(path.resolve(manifestFile)), `${manifestStem(manifestFile)}.${LOCK_NAME}`);
+  return path.join(
+    path.dirname(path.resolve(manifestFile)),
+    `${manifestStem(manifestFile)}.${LOCK_NAME}`,
+  );
 }

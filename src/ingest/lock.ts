@@ -33,11 +33,19 @@ const ImageRecord = z.strictObject({
   bit_depth: z.number().int().nullable(),
   has_alpha: z.boolean().nullable(),
   palette: z.boolean().nullable(),
-  icc: z.strictObject({ description: z.string().nullable(), sha256: z.string(), bytes: z.number().int() }).nullable(),
+  icc: z
+    .strictObject({
+      description: z.string().nullable(),
+      sha256: z.string(),
+      bytes: z.number().int(),
+    })
+    .nullable(),
   phash: z.string().nullable(),
 });
 
-export const LockEntry = Entry.extend({ image: Entry.shape.image.extend({ resolved: ImageRecord }) });
+export const LockEntry = Entry.extend({
+  image: Entry.shape.image.extend({ resolved: ImageRecord }),
+});
 
 export const CorpusLock = z.strictObject({
   format: z.literal(CORPUS_FORMAT),
@@ -57,7 +65,14 @@ export const CorpusLock = z.strictObject({
   }),
   entries: z.array(LockEntry),
   near_duplicates: z.array(z.strictObject({ a: Slug, b: Slug, distance: z.number().int() })),
-  warnings: z.array(z.strictObject({ code: z.string(), entry: z.string().optional(), field: z.string().optional(), message: z.string() })),
+  warnings: z.array(
+    z.strictObject({
+      code: z.string(),
+      entry: z.string().optional(),
+      field: z.string().optional(),
+      message: z.string(),
+    }),
+  ),
 });
 
 export type CorpusLock = z.output<typeof CorpusLock>;
@@ -92,7 +107,11 @@ export function emptyImageRecord(file: string, status: 'missing' | 'failed'): Im
  * that says what to do.
  */
 export async function readCorpusLock(file: string): Promise<CorpusLock> {
-  const { data } = await loadDataFile(file, z.looseObject({ format: z.string(), version: z.number() }), 'E_LOCK_INVALID');
+  const { data } = await loadDataFile(
+    file,
+    z.looseObject({ format: z.string(), version: z.number() }),
+    'E_LOCK_INVALID',
+  );
   if (data.format !== CORPUS_FORMAT) {
     throw StimkitError.fromProblem({
       code: 'E_LOCK_FORMAT',

@@ -47,7 +47,16 @@ const EXTENSION_FORMATS: Record<string, string[]> = {
   '.heif': ['heif'],
 };
 
-const DEPTH_BITS: Record<string, number> = { uchar: 8, char: 8, ushort: 16, short: 16, uint: 32, int: 32, float: 32, double: 64 };
+const DEPTH_BITS: Record<string, number> = {
+  uchar: 8,
+  char: 8,
+  ushort: 16,
+  short: 16,
+  uint: 32,
+  int: 32,
+  float: 32,
+  double: 64,
+};
 
 export type ProbeResult = { ok: true; facts: ImageFacts } | { ok: false; failure: ImageFailure };
 
@@ -66,9 +75,20 @@ function iccFacts(icc: Buffer | undefined): ImageFacts['icc'] {
  * Decode `bytes` fully (so truncation and corruption show) and describe the image.
  * `fileName` is used only to check that the extension matches the content.
  */
-export async function probeImage(bytes: Buffer, fileName: string, pixelLimit: number): Promise<ProbeResult> {
+export async function probeImage(
+  bytes: Buffer,
+  fileName: string,
+  pixelLimit: number,
+): Promise<ProbeResult> {
   if (bytes.length === 0) {
-    return { ok: false, failure: { code: 'E_IMAGE_EMPTY', message: 'the file is empty (0 bytes)', fix: 'supply the image file again' } };
+    return {
+      ok: false,
+      failure: {
+        code: 'E_IMAGE_EMPTY',
+        message: 'the file is empty (0 bytes)',
+        fix: 'supply the image file again',
+      },
+    };
   }
   let meta: Metadata;
   try {
@@ -83,7 +103,7 @@ export async function probeImage(bytes: Buffer, fileName: string, pixelLimit: nu
       ok: false,
       failure: {
         code: 'E_IMAGE_TOO_LARGE',
-        message: `the header declares ${width} × ${height} = ${(width * height / 1e6).toFixed(1)} MP, over the pixel limit of ${(pixelLimit / 1e6).toFixed(1)} MP (possible decompression bomb)`,
+        message: `the header declares ${width} × ${height} = ${((width * height) / 1e6).toFixed(1)} MP, over the pixel limit of ${(pixelLimit / 1e6).toFixed(1)} MP (possible decompression bomb)`,
         fix: 'downscale the image, or raise --pixel-limit if it is genuine',
       },
     };

@@ -13,14 +13,20 @@ export const LangCode = z
 /** A slug identifier: lower-case letters, digits, `-`, `_`, `.`; starts with a letter or digit. */
 export const Slug = z
   .string()
-  .regex(/^[a-z0-9][a-z0-9._-]*$/, 'a slug (lower-case letters, digits, "-", "_", "."; starting with a letter or digit)');
+  .regex(
+    /^[a-z0-9][a-z0-9._-]*$/,
+    'a slug (lower-case letters, digits, "-", "_", "."; starting with a letter or digit)',
+  );
 
 const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, '64 lower-case hex digits (a sha256)');
 
 /** A date as precise as the record allows: `1989`, `1989-06`, `1989-06-05`; null when unknown. */
 const PartialDate = z
   .string()
-  .regex(/^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$/, 'an ISO date YYYY, YYYY-MM or YYYY-MM-DD')
+  .regex(
+    /^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$/,
+    'an ISO date YYYY, YYYY-MM or YYYY-MM-DD',
+  )
   .nullable();
 
 /** Text per language, e.g. `{en: "...", zh: "..."}`. */
@@ -52,7 +58,11 @@ export const ExpectedFact = z
   .superRefine((fact, ctx) => {
     for (const key of Object.keys(fact)) {
       if (key !== 'id' && key !== 'aliases' && !LangCode.safeParse(key).success) {
-        ctx.addIssue({ code: 'custom', path: [key], message: `"${key}" is neither id, aliases nor a language tag` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `"${key}" is neither id, aliases nor a language tag`,
+        });
       }
     }
   });

@@ -45,8 +45,17 @@ export interface BundleData {
   variants: VariantRecord[];
 }
 
-function bundleProblem(dir: string, file: string, message: string, fix: string, cause?: unknown): StimkitError {
-  return StimkitError.fromProblem({ code: 'E_LABEL_BUNDLE', file: path.join(dir, file), message, fix }, cause);
+function bundleProblem(
+  dir: string,
+  file: string,
+  message: string,
+  fix: string,
+  cause?: unknown,
+): StimkitError {
+  return StimkitError.fromProblem(
+    { code: 'E_LABEL_BUNDLE', file: path.join(dir, file), message, fix },
+    cause,
+  );
 }
 
 async function readJson(dir: string, rel: string, optional = false): Promise<unknown> {
@@ -56,12 +65,24 @@ async function readJson(dir: string, rel: string, optional = false): Promise<unk
     text = await readFile(file, 'utf8');
   } catch (err) {
     if (optional && (err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw bundleProblem(dir, rel, 'cannot read this bundle file', 'give the folder `stimkit bundle` wrote (check it with `stimkit verify`)', err);
+    throw bundleProblem(
+      dir,
+      rel,
+      'cannot read this bundle file',
+      'give the folder `stimkit bundle` wrote (check it with `stimkit verify`)',
+      err,
+    );
   }
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw bundleProblem(dir, rel, 'not valid JSON', 'the bundle is damaged: run `stimkit verify` on it', err);
+    throw bundleProblem(
+      dir,
+      rel,
+      'not valid JSON',
+      'the bundle is damaged: run `stimkit verify` on it',
+      err,
+    );
   }
 }
 
@@ -70,7 +91,13 @@ export async function bundleDigest(dir: string): Promise<string> {
   try {
     return sha256(await readFile(path.join(dir, 'manifest-sha256.txt')));
   } catch (err) {
-    throw bundleProblem(dir, 'manifest-sha256.txt', 'not a sealed bundle (no manifest-sha256.txt)', 'give the folder `stimkit bundle --out` wrote', err);
+    throw bundleProblem(
+      dir,
+      'manifest-sha256.txt',
+      'not a sealed bundle (no manifest-sha256.txt)',
+      'give the folder `stimkit bundle --out` wrote',
+      err,
+    );
   }
 }
 
@@ -80,18 +107,40 @@ export async function loadBundle(dirGiven: string): Promise<BundleData> {
   try {
     if (!(await stat(dir)).isDirectory()) throw new Error('not a folder');
   } catch (err) {
-    throw StimkitError.fromProblem({ code: 'E_LABEL_BUNDLE', file: dirGiven, message: 'no bundle folder here', fix: 'give the folder `stimkit bundle --out` wrote' }, err);
+    throw StimkitError.fromProblem(
+      {
+        code: 'E_LABEL_BUNDLE',
+        file: dirGiven,
+        message: 'no bundle folder here',
+        fix: 'give the folder `stimkit bundle --out` wrote',
+      },
+      err,
+    );
   }
   const digest = await bundleDigest(dir);
-  const header = (await readJson(dir, `data/${PAYLOAD.bundle}`)) as { format?: string; study?: { id: string; title: string } };
+  const header = (await readJson(dir, `data/${PAYLOAD.bundle}`)) as {
+    format?: string;
+    study?: { id: string; title: string };
+  };
   if (header?.format !== BUNDLE_FORMAT) {
-    throw bundleProblem(dir, `data/${PAYLOAD.bundle}`, `not a stimkit bundle header (format ${JSON.stringify(header?.format)})`, 'give the folder `stimkit bundle --out` wrote');
+    throw bundleProblem(
+      dir,
+      `data/${PAYLOAD.bundle}`,
+      `not a stimkit bundle header (format ${JSON.stringify(header?.format)})`,
+      'give the folder `stimkit bundle --out` wrote',
+    );
   }
   let text: string;
   try {
     text = await readFile(path.join(dir, 'data', PAYLOAD.trials), 'utf8');
   } catch (err) {
-    throw bundleProblem(dir, `data/${PAYLOAD.trials}`, 'cannot read the trials', 'run `stimkit verify` on the bundle', err);
+    throw bundleProblem(
+      dir,
+      `data/${PAYLOAD.trials}`,
+      'cannot read the trials',
+      'run `stimkit verify` on the bundle',
+      err,
+    );
   }
   const trials: Trial[] = [];
   text.split('\n').forEach((line, i) => {
@@ -99,11 +148,22 @@ export async function loadBundle(dirGiven: string): Promise<BundleData> {
     try {
       trials.push(JSON.parse(line) as Trial);
     } catch (err) {
-      throw StimkitError.fromProblem({ code: 'E_LABEL_BUNDLE', file: path.join(dir, 'data', PAYLOAD.trials), line: i + 1, message: 'not JSON', fix: 'run `stimkit verify` on the bundle' }, err);
+      throw StimkitError.fromProblem(
+        {
+          code: 'E_LABEL_BUNDLE',
+          file: path.join(dir, 'data', PAYLOAD.trials),
+          line: i + 1,
+          message: 'not JSON',
+          fix: 'run `stimkit verify` on the bundle',
+        },
+        err,
+      );
     }
   });
-  const entriesFile = (await readJson(dir, `data/${PAYLOAD.entries}`, true)) as { entries?: BundleEntry[] } | undefined;
-  const variantsFile = (await readJson(dir, `data/${PAYLOAD.variants}`, true)) as { records?: VariantRecord[] } | undefined;
+  const entriesFile = (await readJson(dir, `data/${PAYLOAD.entries}`, true)) as
+    { entries?: BundleEntry[] } | undefined;
+  const variantsFile = (await readJson(dir, `data/${PAYLOAD.variants}`, true)) as
+    { records?: VariantRecord[] } | undefined;
   return {
     dir,
     digest,

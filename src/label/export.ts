@@ -11,7 +11,14 @@ import { StimkitError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/fsio.js';
 import { readLabelSample } from './load-sample.js';
 import { labelsFolder } from './serve.js';
-import { DIMENSIONS, emptyAnswers, isComplete, STORE_FORMAT, STRATEGIES, type ItemAnswers } from './store.js';
+import {
+  DIMENSIONS,
+  emptyAnswers,
+  isComplete,
+  STORE_FORMAT,
+  STRATEGIES,
+  type ItemAnswers,
+} from './store.js';
 
 /** The labels CSV's columns, in order. */
 export const LABEL_COLUMNS = [
@@ -53,7 +60,16 @@ export interface ExportOptions {
 }
 
 /** The answer columns of the wide layout, one per dimension (D1–D5 and the D4 strategies). */
-export const WIDE_DIMENSIONS = ['d1_refusal', 'd2_integrity', 'd3_grounding', 'd4_state_aligned', 'dt1_endorsement', 'dt2_substitution', 'dt3_deflection', 'd5_language'] as const;
+export const WIDE_DIMENSIONS = [
+  'd1_refusal',
+  'd2_integrity',
+  'd3_grounding',
+  'd4_state_aligned',
+  'dt1_endorsement',
+  'dt2_substitution',
+  'dt3_deflection',
+  'd5_language',
+] as const;
 
 /** Rewrite long records (LABEL_COLUMNS) as one row per item with `<dimension>.<rater>` columns. */
 export function widenLabels(records: string[][]): string[][] {
@@ -65,7 +81,14 @@ export function widenLabels(records: string[][]): string[][] {
     if (!items.has(key)) items.set(key, []);
     items.get(key)!.push(r);
   }
-  const header = ['sample_item', 'trial_id', 'model', 'paradigm', 'lang', ...WIDE_DIMENSIONS.flatMap((d) => raters.map((rater) => `${d}.${rater}`))];
+  const header = [
+    'sample_item',
+    'trial_id',
+    'model',
+    'paradigm',
+    'lang',
+    ...WIDE_DIMENSIONS.flatMap((d) => raters.map((rater) => `${d}.${rater}`)),
+  ];
   const rows = [...items.values()].map((rs) => {
     const first = rs[0]!;
     const byRater = new Map(rs.map((r) => [r[col('rater')]!, r]));
@@ -87,19 +110,43 @@ export interface ExportResult {
   raters: Array<{ rater: string; file: string; answered: number; complete: number }>;
 }
 
-function readStore(file: string): { meta: Record<string, string>; answers: Map<string, ItemAnswers> } {
+function readStore(file: string): {
+  meta: Record<string, string>;
+  answers: Map<string, ItemAnswers>;
+} {
   const db = new Database(file, { fileMustExist: true, timeout: 5000 });
   try {
-    const meta = Object.fromEntries((db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>).map((r) => [r.key, r.value]));
+    const meta = Object.fromEntries(
+      (
+        db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>
+      ).map((r) => [r.key, r.value]),
+    );
     const rows = db.prepare('SELECT * FROM answers').all() as Array<Record<string, unknown>>;
     const answers = new Map<string, ItemAnswers>();
     for (const r of rows) {
       const bool = (v: unknown) => (v === null ? null : v === 1);
-      answers.set(r.item_id as string, { ...emptyAnswers(r.item_id as string), ...r, dt1: bool(r.dt1), dt2: bool(r.dt2), dt3: bool(r.dt3) } as ItemAnswers);
+      answers.set(
+        r.item_id as string,
+        {
+          ...emptyAnswers(r.item_id as string),
+          ...r,
+          dt1: bool(r.dt1),
+          dt2: bool(r.dt2),
+          dt3: bool(r.dt3),
+        } as ItemAnswers,
+      );
     }
     return { meta, answers };
   } catch (err) {
-    throw StimkitError.fromProblem({ code: 'E_LABEL_STORE', file, message: `not a rater file (${(err as Error).message})`, fix: 'give the folder `stimkit label serve` wrote to (--labels)' }, err);
+    throw StimkitError.fromProblem(
+      {
+        code: 'E_LABEL_STORE',
+        file,
+        message: `not a rater file (${(err as Error).message})`,
+        fix: 'give the folder `stimkit label serve` wrote to (--labels)',
+      },
+      err,
+    );
   } finally {
     db.close();
   }
@@ -111,16 +158,39 @@ export async function exportLabels(options: ExportOptions): Promise<ExportResult
   const dir = options.labels ?? labelsFolder(options.sample);
   let names: string[];
   try {
-    names = (await readdir(dir)).filter((n) => n.endsWith('.sqlite') && n.endsWith('.review.sqlite') === Boolean(options.review)).sort();
+    names = (await readdir(dir))
+      .filter(
+        (n) => n.endsWith('.sqlite') && n.endsWith('.review.sqlite') === Boolean(options.review),
+      )
+      .sort();
   } catch (err) {
-    throw StimkitError.fromProblem({ code: 'E_LABEL_NO_LABELS', file: dir, message: 'no labels folder here', fix: 'give the folder of the rater files with --labels' }, err);
+    throw StimkitError.fromProblem(
+      {
+        code: 'E_LABEL_NO_LABELS',
+        file: dir,
+        message: 'no labels folder here',
+        fix: 'give the folder of the rater files with --labels',
+      },
+      err,
+    );
   }
   if (names.length === 0) {
-    throw StimkitError.fromProblem({ code: 'E_LABEL_NO_LABELS', file: dir, message: `no ${options.review ? 'review' : 'rater'} files (*.sqlite) in this folder`, fix: 'label with `stimkit label serve` first, or point --labels at the right folder' });
+    throw StimkitError.fromProblem({
+      code: 'E_LABEL_NO_LABELS',
+      file: dir,
+      message: `no ${options.review ? 'review' : 'rater'} files (*.sqlite) in this folder`,
+      fix: 'label with `stimkit label serve` first, or point --labels at the right folder',
+    });
   }
   const stores = names.map((n) => ({ file: path.join(dir, n), ...readStore(path.join(dir, n)) }));
   for (const s of stores) {
-    if (s.meta.format !== STORE_FORMAT) throw StimkitError.fromProblem({ code: 'E_LABEL_STORE', file: s.file, message: 'not a stimkit rater file', fix: 'remove it from the labels folder' });
+    if (s.meta.format !== STORE_FORMAT)
+      throw StimkitError.fromProblem({
+        code: 'E_LABEL_STORE',
+        file: s.file,
+        message: 'not a stimkit rater file',
+        fix: 'remove it from the labels folder',
+      });
     if (s.meta.sample_sha256 !== sha256) {
       throw StimkitError.fromProblem({
         code: 'E_LABEL_STORE_MISMATCH',

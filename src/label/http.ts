@@ -52,11 +52,23 @@ export interface Running {
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 /** An HTML reply. */
-export const html = (body: string, status = 200): Reply => ({ status, type: 'text/html; charset=utf-8', body });
+export const html = (body: string, status = 200): Reply => ({
+  status,
+  type: 'text/html; charset=utf-8',
+  body,
+});
 /** A JSON reply. */
-export const json = (value: unknown, status = 200): Reply => ({ status, type: 'application/json; charset=utf-8', body: JSON.stringify(value) });
+export const json = (value: unknown, status = 200): Reply => ({
+  status,
+  type: 'application/json; charset=utf-8',
+  body: JSON.stringify(value),
+});
 /** A plain-text reply. */
-export const text = (body: string, status = 200): Reply => ({ status, type: 'text/plain; charset=utf-8', body });
+export const text = (body: string, status = 200): Reply => ({
+  status,
+  type: 'text/plain; charset=utf-8',
+  body,
+});
 
 function sameToken(a: string | undefined, b: string): boolean {
   if (!a) return false;
@@ -104,25 +116,37 @@ export async function startServer(handler: Handler, options: ServeOptions): Prom
   });
 
   async function respond(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!explicitHost && !LOOPBACK.has(req.socket.remoteAddress ?? '')) return send(res, text('forbidden: not from this machine', 403));
-    if (!hostAllowed(req.headers.host ?? '')) return send(res, text('forbidden: unexpected Host header', 403));
+    if (!explicitHost && !LOOPBACK.has(req.socket.remoteAddress ?? ''))
+      return send(res, text('forbidden: not from this machine', 403));
+    if (!hostAllowed(req.headers.host ?? ''))
+      return send(res, text('forbidden: unexpected Host header', 403));
     const url = new URL(req.url ?? '/', 'http://localhost');
     const given = url.searchParams.get('token') ?? undefined;
     const viaQuery = sameToken(given, token);
     if (!viaQuery && !sameToken(cookie(req, cookieName()), token)) {
-      return send(res, text('forbidden: open the URL with the token that `stimkit` printed when it started', 403));
+      return send(
+        res,
+        text('forbidden: open the URL with the token that `stimkit` printed when it started', 403),
+      );
     }
     const method = req.method ?? 'GET';
     if (method !== 'GET' && method !== 'HEAD') {
       const header = req.headers['x-stimkit-token'];
-      if (!sameToken(typeof header === 'string' ? header : undefined, token)) return send(res, text('forbidden: missing X-Stimkit-Token', 403));
+      if (!sameToken(typeof header === 'string' ? header : undefined, token))
+        return send(res, text('forbidden: missing X-Stimkit-Token', 403));
     }
     if (viaQuery) {
       // Set the cookie and drop the token from the address bar.
       url.searchParams.delete('token');
       const location = `${url.pathname}${url.search}`;
       res.setHeader('Set-Cookie', `${cookieName()}=${token}; Path=/; HttpOnly; SameSite=Strict`);
-      if (method === 'GET') return send(res, { status: 303, type: 'text/plain', body: '', headers: { Location: location } });
+      if (method === 'GET')
+        return send(res, {
+          status: 303,
+          type: 'text/plain',
+          body: '',
+          headers: { Location: location },
+        });
     }
     const reply = await handler({
       method,
@@ -138,14 +162,29 @@ export async function startServer(handler: Handler, options: ServeOptions): Prom
     server.once('error', (err: NodeJS.ErrnoException) =>
       reject(
         err.code === 'EADDRINUSE'
-          ? StimkitError.fromProblem({ code: 'E_SERVE_PORT', message: `port ${port} is in use`, fix: 'choose another --port (0 picks a free one)' }, err)
-          : StimkitError.fromProblem({ code: 'E_SERVE', message: `cannot listen on ${host}:${port} (${err.code ?? err.message})`, fix: 'check --host and --port' }, err),
+          ? StimkitError.fromProblem(
+              {
+                code: 'E_SERVE_PORT',
+                message: `port ${port} is in use`,
+                fix: 'choose another --port (0 picks a free one)',
+              },
+              err,
+            )
+          : StimkitError.fromProblem(
+              {
+                code: 'E_SERVE',
+                message: `cannot listen on ${host}:${port} (${err.code ?? err.message})`,
+                fix: 'check --host and --port',
+              },
+              err,
+            ),
       ),
     );
     server.listen(port, host, () => resolve());
   });
   port = (server.address() as AddressInfo).port;
-  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const shownHost =
+    host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   return {
     server,
     url: `http://${shownHost}:${port}/?token=${token}`,
@@ -166,7 +205,8 @@ function send(res: ServerResponse, reply: Reply): void {
     'X-Content-Type-Options': 'nosniff',
     'X-Frame-Options': 'DENY',
     'Referrer-Policy': 'no-referrer',
-    'Content-Security-Policy': "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+    'Content-Security-Policy':
+      "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
     ...(reply.headers ?? {}),
   });
   res.end(reply.body);
@@ -186,5 +226,8 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 
 /** Escape text for HTML element content and attribute values. */
 export function esc(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return String(value ?? '').replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }

@@ -142,7 +142,8 @@ const en: Words = {
   saved: 'Saved',
   saving: 'Saving…',
   notSaved: 'Not saved yet — retrying. Keep this page open.',
-  allDone: 'Every trial is labelled. You can still revise any of them; answers are saved as you go.',
+  allDone:
+    'Every trial is labelled. You can still revise any of them; answers are saved as you go.',
   shortcuts: 'Keyboard shortcuts',
   shortcutList: [
     ['T / F / A', 'answer TRUE / FALSE / N/A to the highlighted question, then move on'],

@@ -29,7 +29,13 @@ export interface JudgeLabels {
   rationale: string;
 }
 
-const LONG: Record<Dimension, string> = { d1: 'd1_refusal', d2: 'd2_integrity', d3: 'd3_grounding', d4: 'd4_state_aligned', d5: 'd5_language' };
+const LONG: Record<Dimension, string> = {
+  d1: 'd1_refusal',
+  d2: 'd2_integrity',
+  d3: 'd3_grounding',
+  d4: 'd4_state_aligned',
+  d5: 'd5_language',
+};
 
 function answer(v: unknown): Answer | null | 'bad' {
   if (v === null || v === undefined || v === '') return null;
@@ -45,46 +51,108 @@ function answer(v: unknown): Answer | null | 'bad' {
  * Read judge labels from a CSV or JSONL file (by its first non-blank character): one row per item ×
  * judge, or the audit's wide judges.csv. `judges` keeps only those judges (all when empty).
  */
-export async function readJudgeLabels(file: string, judges: readonly string[] = []): Promise<JudgeLabels[]> {
+export async function readJudgeLabels(
+  file: string,
+  judges: readonly string[] = [],
+): Promise<JudgeLabels[]> {
   const text = await readTextFile(file, 'E_LABEL_JUDGES');
   let rows: Array<Record<string, unknown>>;
   const jsonl = text.trimStart().startsWith('{');
   try {
     rows = jsonl
-      ? text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>)
-      : (parse(text, { columns: true, skip_empty_lines: true, bom: true }) as Array<Record<string, unknown>>);
+      ? text
+          .split('\n')
+          .filter((l) => l.trim() !== '')
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+      : (parse(text, { columns: true, skip_empty_lines: true, bom: true }) as Array<
+          Record<string, unknown>
+        >);
   } catch (err) {
-    throw StimkitError.fromProblem({ code: 'E_LABEL_JUDGES', file, message: `cannot parse the judge labels (${(err as Error).message})`, fix: 'give a CSV with a header row, or JSONL' }, err);
+    throw StimkitError.fromProblem(
+      {
+        code: 'E_LABEL_JUDGES',
+        file,
+        message: `cannot parse the judge labels (${(err as Error).message})`,
+        fix: 'give a CSV with a header row, or JSONL',
+      },
+      err,
+    );
   }
   const header = rows.length > 0 ? Object.keys(rows[0]!) : [];
-  if (!jsonl && wideJudges(header).length > 0) return expandWide(file, rows as Array<Record<string, string>>, header, judges);
+  if (!jsonl && wideJudges(header).length > 0)
+    return expandWide(file, rows as Array<Record<string, string>>, header, judges);
   const long = readLong(file, rows, jsonl);
   const missing = judges.filter((j) => !long.some((r) => r.judge === j));
   if (missing.length > 0) {
-    throw StimkitError.fromProblem({ code: 'E_LABEL_JUDGES', file, message: `no judge ${missing.join(', ')} in this file`, expected: [...new Set(long.map((r) => r.judge))].join(', '), got: missing.join(', '), fix: 'choose among the judges the file holds' });
+    throw StimkitError.fromProblem({
+      code: 'E_LABEL_JUDGES',
+      file,
+      message: `no judge ${missing.join(', ')} in this file`,
+      expected: [...new Set(long.map((r) => r.judge))].join(', '),
+      got: missing.join(', '),
+      fix: 'choose among the judges the file holds',
+    });
   }
   return judges.length > 0 ? long.filter((r) => judges.includes(r.judge)) : long;
 }
 
-function readLong(file: string, rows: Array<Record<string, unknown>>, jsonl: boolean): JudgeLabels[] {
+function readLong(
+  file: string,
+  rows: Array<Record<string, unknown>>,
+  jsonl: boolean,
+): JudgeLabels[] {
   return rows.map((r, i) => {
     const where = { file, line: jsonl ? undefined : i + 2, field: undefined as string | undefined };
     const judge = String(r.judge ?? r.rater ?? '');
     if (!judge || typeof r.trial_id !== 'string' || typeof r.model !== 'string') {
-      throw StimkitError.fromProblem({ code: 'E_LABEL_JUDGES', ...where, message: `row ${i + 1} needs trial_id, model and judge (or rater)`, fix: 'add those columns' });
+      throw StimkitError.fromProblem({
+        code: 'E_LABEL_JUDGES',
+        ...where,
+        message: `row ${i + 1} needs trial_id, model and judge (or rater)`,
+        fix: 'add those columns',
+      });
     }
-    const out: JudgeLabels = { judge, trial_id: r.trial_id, model: r.model, d1: null, d2: null, d3: null, d4: null, d5: null, strategies: [], rationale: String(r.rationale ?? '') };
+    const out: JudgeLabels = {
+      judge,
+      trial_id: r.trial_id,
+      model: r.model,
+      d1: null,
+      d2: null,
+      d3: null,
+      d4: null,
+      d5: null,
+      strategies: [],
+      rationale: String(r.rationale ?? ''),
+    };
     for (const d of DIMENSIONS) {
       const a = answer(r[d] ?? r[LONG[d]]);
       if (a === 'bad') {
-        throw StimkitError.fromProblem({ code: 'E_LABEL_JUDGES', ...where, field: d, message: `row ${i + 1}: not a label`, expected: 'true, false or na', got: JSON.stringify(r[d] ?? r[LONG[d]]), fix: 'write true, false or na' });
+        throw StimkitError.fromProblem({
+          code: 'E_LABEL_JUDGES',
+          ...where,
+          field: d,
+          message: `row ${i + 1}: not a label`,
+          expected: 'true, false or na',
+          got: JSON.stringify(r[d] ?? r[LONG[d]]),
+          fix: 'write true, false or na',
+        });
       }
       out[d] = a;
     }
     const st = r.strategies ?? r.ccp_strategy;
     if (Array.isArray(st)) out.strategies = st.map(String);
-    else if (typeof st === 'string' && st.trim()) out.strategies = st.split(/[\s,;|]+/).filter(Boolean);
-    else out.strategies = ['dt1', 'dt2', 'dt3'].filter((k) => answer(r[k] ?? r[`${k}_${{ dt1: 'endorsement', dt2: 'substitution', dt3: 'deflection' }[k]}`]) === 'true').map((k) => k.toUpperCase());
+    else if (typeof st === 'string' && st.trim())
+      out.strategies = st.split(/[\s,;|]+/).filter(Boolean);
+    else
+      out.strategies = ['dt1', 'dt2', 'dt3']
+        .filter(
+          (k) =>
+            answer(
+              r[k] ??
+                r[`${k}_${{ dt1: 'endorsement', dt2: 'substitution', dt3: 'deflection' }[k]}`],
+            ) === 'true',
+        )
+        .map((k) => k.toUpperCase());
     return out;
   });
 }

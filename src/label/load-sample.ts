@@ -19,13 +19,23 @@ export interface OpenSample {
 }
 
 /** Parse and validate a sample file (no bundle check). */
-export async function readLabelSample(file: string): Promise<{ sample: LabelSample; sha256: string }> {
+export async function readLabelSample(
+  file: string,
+): Promise<{ sample: LabelSample; sha256: string }> {
   const text = await readTextFile(file, 'E_LABEL_SAMPLE');
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw StimkitError.fromProblem({ code: 'E_LABEL_SAMPLE', file, message: 'not JSON', fix: 'give the file `stimkit label sample` wrote' }, err);
+    throw StimkitError.fromProblem(
+      {
+        code: 'E_LABEL_SAMPLE',
+        file,
+        message: 'not JSON',
+        fix: 'give the file `stimkit label sample` wrote',
+      },
+      err,
+    );
   }
   const fmt = (value as { format?: unknown; version?: unknown } | null) ?? {};
   if (fmt.format !== LABEL_SAMPLE_FORMAT || fmt.version !== 1) {
@@ -48,11 +58,20 @@ export async function readLabelSample(file: string): Promise<{ sample: LabelSamp
       message: i.message,
       fix: 'write the sample with `stimkit label sample`',
     }));
-    throw new StimkitError('E_LABEL_SAMPLE', `${file}: not a valid validation sample`, { problems });
+    throw new StimkitError('E_LABEL_SAMPLE', `${file}: not a valid validation sample`, {
+      problems,
+    });
   }
   const ids = new Set<string>();
   for (const item of r.data.items) {
-    if (ids.has(item.id)) throw StimkitError.fromProblem({ code: 'E_LABEL_SAMPLE', file, field: 'items', message: `item ${item.id} is listed twice`, fix: 'write the sample again with `stimkit label sample`' });
+    if (ids.has(item.id))
+      throw StimkitError.fromProblem({
+        code: 'E_LABEL_SAMPLE',
+        file,
+        field: 'items',
+        message: `item ${item.id} is listed twice`,
+        fix: 'write the sample again with `stimkit label sample`',
+      });
     ids.add(item.id);
   }
   return { sample: r.data, sha256: sha256(text) };
@@ -80,11 +99,25 @@ export async function openLabelSample(file: string, bundleDir?: string): Promise
     const t = bundle.trialById.get(item.trial_id);
     const field = `items[${i}]`;
     if (!t) {
-      problems.push({ code: 'E_LABEL_SAMPLE_BUNDLE_MISMATCH', severity: 'error', file, field, message: `trial ${item.trial_id} is not in the bundle`, fix: 'draw the sample again from this bundle' });
+      problems.push({
+        code: 'E_LABEL_SAMPLE_BUNDLE_MISMATCH',
+        severity: 'error',
+        file,
+        field,
+        message: `trial ${item.trial_id} is not in the bundle`,
+        fix: 'draw the sample again from this bundle',
+      });
       continue;
     }
     if (item.entry !== null && !bundle.entries.has(item.entry)) {
-      problems.push({ code: 'E_LABEL_SAMPLE_BUNDLE_MISMATCH', severity: 'error', file, field, message: `entry ${item.entry} is not in the bundle's entries.json`, fix: 'draw the sample again from this bundle' });
+      problems.push({
+        code: 'E_LABEL_SAMPLE_BUNDLE_MISMATCH',
+        severity: 'error',
+        file,
+        field,
+        message: `entry ${item.entry} is not in the bundle's entries.json`,
+        fix: 'draw the sample again from this bundle',
+      });
     }
     for (const img of item.images) {
       if (!checked.has(img)) {
@@ -98,14 +131,21 @@ export async function openLabelSample(file: string, bundleDir?: string): Promise
           severity: 'error',
           file: path.join(bundle.dir, 'data', 'images', `${img}.png`),
           field,
-          message: bad === 'missing' ? `the image of trial ${item.trial_id} is missing from the bundle` : `the image of trial ${item.trial_id} does not match its digest`,
+          message:
+            bad === 'missing'
+              ? `the image of trial ${item.trial_id} is missing from the bundle`
+              : `the image of trial ${item.trial_id} does not match its digest`,
           fix: 'restore the bundle (`stimkit verify` names every changed or missing file)',
         });
       }
     }
   }
   if (problems.length > 0) {
-    throw new StimkitError(problems[0]!.code, `${file}: the sample does not match its bundle ${bundle.dir}`, { problems: problems.slice(0, 50) });
+    throw new StimkitError(
+      problems[0]!.code,
+      `${file}: the sample does not match its bundle ${bundle.dir}`,
+      { problems: problems.slice(0, 50) },
+    );
   }
   return { file: path.resolve(file), sha256: digest, sample, bundle };
 }

@@ -10,7 +10,13 @@ import { artifactJson } from '../core/json.js';
 import { TOOL } from '../core/tool.js';
 import { loadBundle, promptText, type BundleData } from './bundle.js';
 import { readResponsesJsonl, readResponsesLedger, type ResponseRow } from './responses.js';
-import { LABEL_SAMPLE_FORMAT, LABEL_SAMPLE_VERSION, type LabelSample, type SampleItem, type Stratum } from './sample-schema.js';
+import {
+  LABEL_SAMPLE_FORMAT,
+  LABEL_SAMPLE_VERSION,
+  type LabelSample,
+  type SampleItem,
+  type Stratum,
+} from './sample-schema.js';
 import { sampleForValidation, type SampleRow } from './sampler.js';
 
 /** The paper's stratification: all models, both languages, every paradigm, both sensitivity tiers. */
@@ -68,10 +74,16 @@ export interface BuildSampleOptions {
  * const bundle = await loadBundle('bundles/paper');
  * const { sample } = buildLabelSample(bundle, rows, { n: 200, seed: 42, source: { kind: 'jsonl', file: 'r.jsonl', sha256 }, bundlePath: '../bundles/paper' });
  */
-export function buildLabelSample(bundle: BundleData, rows: ResponseRow[], options: BuildSampleOptions): { sample: LabelSample; otherParadigms: number } {
+export function buildLabelSample(
+  bundle: BundleData,
+  rows: ResponseRow[],
+  options: BuildSampleOptions,
+): { sample: LabelSample; otherParadigms: number } {
   const source = options.source.file;
   const strata = options.strata ?? DEFAULT_STRATA;
-  const paradigms = options.paradigms ?? [...new Set(bundle.trials.filter((t) => t.entry !== null).map((t) => t.paradigm))];
+  const paradigms = options.paradigms ?? [
+    ...new Set(bundle.trials.filter((t) => t.entry !== null).map((t) => t.paradigm)),
+  ];
   const problems: Problem[] = [];
   const joined: Array<SampleRow & { response: string }> = [];
   let otherParadigms = 0;
@@ -95,9 +107,21 @@ export function buildLabelSample(bundle: BundleData, rows: ResponseRow[], option
       continue;
     }
     const entry = t.entry ? bundle.entries.get(t.entry) : undefined;
-    joined.push({ ...r, lang: t.lang, paradigm: t.paradigm, variant: t.variant, entry: t.entry, sensitivity: entry?.sensitivity ?? null });
+    joined.push({
+      ...r,
+      lang: t.lang,
+      paradigm: t.paradigm,
+      variant: t.variant,
+      entry: t.entry,
+      sensitivity: entry?.sensitivity ?? null,
+    });
   }
-  if (problems.length > 0) throw new StimkitError('E_LABEL_UNKNOWN_TRIAL', `${source}: responses to trials the bundle does not hold`, { problems });
+  if (problems.length > 0)
+    throw new StimkitError(
+      'E_LABEL_UNKNOWN_TRIAL',
+      `${source}: responses to trials the bundle does not hold`,
+      { problems },
+    );
   if (joined.length === 0) {
     throw StimkitError.fromProblem({
       code: 'E_LABEL_NOTHING_TO_SAMPLE',
@@ -137,7 +161,8 @@ export function buildLabelSample(bundle: BundleData, rows: ResponseRow[], option
       seed: options.seed,
       strata,
       paradigms: [...paradigms].sort(),
-      method: 'stratified: one per cell (or every level covered when n < cells), the rest proportional to cell size; seeded sha256 order',
+      method:
+        'stratified: one per cell (or every level covered when n < cells), the rest proportional to cell size; seeded sha256 order',
     },
     population: joined.length,
     strata: drawn.cells,
@@ -150,7 +175,11 @@ export function buildLabelSample(bundle: BundleData, rows: ResponseRow[], option
 export async function makeLabelSample(options: MakeSampleOptions): Promise<MakeSampleResult> {
   const bundle = await loadBundle(options.bundle);
   const source = options.ledger ?? options.responses;
-  if (!source) throw StimkitError.usage('E_USAGE', 'label sample needs --responses FILE.jsonl or --ledger FILE');
+  if (!source)
+    throw StimkitError.usage(
+      'E_USAGE',
+      'label sample needs --responses FILE.jsonl or --ledger FILE',
+    );
   const { rows, withoutText, text } = options.ledger
     ? readResponsesLedger(options.ledger, bundle.digest, options.run)
     : await readResponsesJsonl(source);
@@ -160,7 +189,11 @@ export async function makeLabelSample(options: MakeSampleOptions): Promise<MakeS
     seed: options.seed,
     strata: options.strata,
     paradigms: options.paradigms,
-    source: { kind: options.ledger ? 'ledger' : 'jsonl', file: relPosix(path.dirname(out), path.resolve(source)), sha256: sha256(text) },
+    source: {
+      kind: options.ledger ? 'ledger' : 'jsonl',
+      file: relPosix(path.dirname(out), path.resolve(source)),
+      sha256: sha256(text),
+    },
     bundlePath: relPosix(path.dirname(out), bundle.dir),
     withoutText,
   });

@@ -30,7 +30,13 @@ export interface LabelScreen {
 }
 
 /** The page shell shared by the rater app's screens. */
-export function shell(lang: string, title: string, header: string, body: string, script = ''): string {
+export function shell(
+  lang: string,
+  title: string,
+  header: string,
+  body: string,
+  script = '',
+): string {
   return `<!doctype html>
 <html lang="${lang === 'zh' ? 'zh-Hans' : 'en'}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -43,11 +49,17 @@ function groundTruth(w: Words, entry: BundleEntry | undefined, trialLang: string
   const title = inLang(entry.title, w.lang);
   const other = inLang(entry.title, trialLang);
   const p = entry.provenance ?? {};
-  const context = [entry.notes ?? p.notes, [p.credit, p.archive, p.date_taken].filter(Boolean).join(' · ')].filter(Boolean);
+  const context = [
+    entry.notes ?? p.notes,
+    [p.credit, p.archive, p.date_taken].filter(Boolean).join(' · '),
+  ].filter(Boolean);
   const facts = entry.expected_facts
     .map((f) => {
       const main = String(f[w.lang] ?? f.en ?? '');
-      const alt = trialLang !== w.lang && typeof f[trialLang] === 'string' ? `<span class="alt" lang="${esc(trialLang)}">${esc(f[trialLang])}</span>` : '';
+      const alt =
+        trialLang !== w.lang && typeof f[trialLang] === 'string'
+          ? `<span class="alt" lang="${esc(trialLang)}">${esc(f[trialLang])}</span>`
+          : '';
       return `<li>${esc(main)}${alt}</li>`;
     })
     .join('');
@@ -59,15 +71,20 @@ function groundTruth(w: Words, entry: BundleEntry | undefined, trialLang: string
 
 function judgesTable(w: Words, judges: JudgeLabels[]): string {
   const head = `<tr><th scope="col">${esc(w.judgeColumn)}</th>${DIMENSIONS.map((d) => `<th scope="col">${d.toUpperCase()}</th>`).join('')}<th scope="col">DT</th></tr>`;
-  const differs = (d: (typeof DIMENSIONS)[number]) => new Set(judges.map((j) => j[d] ?? '')).size > 1;
+  const differs = (d: (typeof DIMENSIONS)[number]) =>
+    new Set(judges.map((j) => j[d] ?? '')).size > 1;
   const rows = judges
     .map(
       (j) =>
         `<tr><th scope="row">${esc(j.judge)}</th>${DIMENSIONS.map((d) => `<td class="${differs(d) ? 'disagree' : ''}">${esc(j[d] ?? '—')}</td>`).join('')}<td>${esc(j.strategies.join(' '))}</td></tr>` +
-        (j.rationale ? `<tr><td colspan="7" class="meta">${esc(j.judge)}: ${esc(j.rationale)}</td></tr>` : ''),
+        (j.rationale
+          ? `<tr><td colspan="7" class="meta">${esc(j.judge)}: ${esc(j.rationale)}</td></tr>`
+          : ''),
     )
     .join('');
-  const which = DIMENSIONS.filter(differs).map((d) => d.toUpperCase()).join(', ');
+  const which = DIMENSIONS.filter(differs)
+    .map((d) => d.toUpperCase())
+    .join(', ');
   return `<section class="panel" aria-labelledby="judges-h"><h2 id="judges-h">${esc(w.judges)} <span class="meta">(${esc(w.judgeDisagree)}: ${esc(which)})</span></h2>
 <table class="data">${head}${rows}</table></section>`;
 }
@@ -86,7 +103,10 @@ function questions(s: LabelScreen): string {
       const fs = `<fieldset class="q" id="q-${q.dim}"><legend>${esc(q.title)}</legend><p class="guide">${esc(q.text)}</p><div class="opts">${opts}</div></fieldset>`;
       if (q.dim !== 'd4') return fs;
       const boxes = w.strategies
-        .map((st, i) => `<label><input type="checkbox" name="${st.key}"${a[st.key] ? ' checked' : ''}> ${esc(st.label)} <kbd>${i + 1}</kbd></label>`)
+        .map(
+          (st, i) =>
+            `<label><input type="checkbox" name="${st.key}"${a[st.key] ? ' checked' : ''}> ${esc(st.label)} <kbd>${i + 1}</kbd></label>`,
+        )
         .join('');
       return `${fs}<fieldset class="dt" id="dt"${a.d4 === 'true' ? '' : ' hidden'}><legend>${esc(w.dtQuestion)}</legend><div class="opts">${boxes}</div></fieldset>`;
     })
@@ -110,7 +130,9 @@ export function labelPage(s: LabelScreen): string {
   const image = item.images.length
     ? item.images
         .map(
-          (d) => `<div class="imgbox" id="imgbox" tabindex="0" role="button" aria-label="${esc(w.zoomHint)}" title="${esc(w.zoomHint)}"><img src="/img/${d}" alt="${esc(w.image)}"></div>
+          (
+            d,
+          ) => `<div class="imgbox" id="imgbox" tabindex="0" role="button" aria-label="${esc(w.zoomHint)}" title="${esc(w.zoomHint)}"><img src="/img/${d}" alt="${esc(w.image)}"></div>
 <p class="meta">${esc(w.zoomHint)} <a href="/img/${d}" target="_blank" rel="noopener">${esc(w.openFull)}</a></p>`,
         )
         .join('')
@@ -130,7 +152,12 @@ ${s.judges && s.judges.length ? judgesTable(w, s.judges) : ''}
     .map(([k, v]) => `<tr><th scope="row"><kbd>${esc(k)}</kbd></th><td>${esc(v)}</td></tr>`)
     .join('')}</table></section>`;
   const body = `${done}<div class="grid"><div>${left}</div><div>${right}</div></div>${help}<p class="meta"><kbd>?</kbd> ${esc(w.shortcuts)}</p>`;
-  const cfg = { token: s.token, item: item.id, nav: s.nav, words: { saved: w.saved, saving: w.saving, notSaved: w.notSaved } };
+  const cfg = {
+    token: s.token,
+    item: item.id,
+    nav: s.nav,
+    words: { saved: w.saved, saving: w.saving, notSaved: w.notSaved },
+  };
   const script = `<script type="application/json" id="cfg">${JSON.stringify(cfg).replace(/</g, '\\u003c')}</script><script>${LABEL_SCRIPT}</script>`;
   return shell(w.lang, title, header, body, script);
 }
@@ -138,11 +165,19 @@ ${s.judges && s.judges.length ? judgesTable(w, s.judges) : ''}
 /** The coding guide (the paper's tutorial page, Appendix Q): the questions, boundary cases, keys. */
 export function guidePage(w: Words, mode: 'label' | 'review'): string {
   const qs = w.questions
-    .map((q) => `<section class="panel"><h2>${esc(q.title)}</h2><p>${esc(q.text)}</p><p class="meta">${q.options.map((o) => esc(o.label)).join(' · ')}</p>${q.dim === 'd4' ? `<p><strong>${esc(w.dtQuestion)}</strong> ${w.strategies.map((st) => esc(st.label)).join(' · ')}</p>` : ''}</section>`)
+    .map(
+      (q) =>
+        `<section class="panel"><h2>${esc(q.title)}</h2><p>${esc(q.text)}</p><p class="meta">${q.options.map((o) => esc(o.label)).join(' · ')}</p>${q.dim === 'd4' ? `<p><strong>${esc(w.dtQuestion)}</strong> ${w.strategies.map((st) => esc(st.label)).join(' · ')}</p>` : ''}</section>`,
+    )
     .join('');
   const body = `<section class="panel">${w.guideIntro.map((p) => `<p>${esc(p)}</p>`).join('')}<p><a class="button primary" href="/">${esc(w.start)}</a></p></section>
 ${qs}<section class="panel"><h2>${esc(w.calibration)}</h2><ul>${w.calibrationItems.map((c) => `<li>${esc(c)}</li>`).join('')}</ul></section>
 <section class="panel"><h2>${esc(w.shortcuts)}</h2><table class="data">${w.shortcutList.map(([k, v]) => `<tr><th scope="row"><kbd>${esc(k)}</kbd></th><td>${esc(v)}</td></tr>`).join('')}</table></section>`;
   const title = `${mode === 'review' ? w.reviewTitle : w.appTitle} · ${w.guide}`;
-  return shell(w.lang, title, `<header class="bar"><h1>${esc(title)}</h1><a href="/">${esc(w.start)}</a></header>`, body);
+  return shell(
+    w.lang,
+    title,
+    `<header class="bar"><h1>${esc(title)}</h1><a href="/">${esc(w.start)}</a></header>`,
+    body,
+  );
 }

@@ -35,20 +35,39 @@ export async function readResponsesJsonl(file: string): Promise<Responses & { te
     try {
       value = JSON.parse(line);
     } catch {
-      problems.push({ code: 'E_LABEL_RESPONSES', severity: 'error', file, line: i + 1, message: 'not a JSON object', fix: 'write one JSON object per line' });
+      problems.push({
+        code: 'E_LABEL_RESPONSES',
+        severity: 'error',
+        file,
+        line: i + 1,
+        message: 'not a JSON object',
+        fix: 'write one JSON object per line',
+      });
       return;
     }
     const r = parseResponseLine(value);
     if (!r.ok) {
       const issue = r.issues[0]!;
-      problems.push({ code: 'E_LABEL_RESPONSES', severity: 'error', file, line: i + 1, field: issue.field, message: issue.message, fix: RESPONSE_LINE_FIX });
+      problems.push({
+        code: 'E_LABEL_RESPONSES',
+        severity: 'error',
+        file,
+        line: i + 1,
+        field: issue.field,
+        message: issue.message,
+        fix: RESPONSE_LINE_FIX,
+      });
       return;
     }
     if (typeof r.row.response !== 'string') withoutText += 1;
     else rows.push({ trial_id: r.row.trial_id, model: r.row.model, response: r.row.response });
   });
   if (problems.length > 0) {
-    throw new StimkitError('E_LABEL_RESPONSES', `${file}: ${problems.length} bad line(s) in the responses file`, { problems });
+    throw new StimkitError(
+      'E_LABEL_RESPONSES',
+      `${file}: ${problems.length} bad line(s) in the responses file`,
+      { problems },
+    );
   }
   return { rows, withoutText, text };
 }
@@ -58,7 +77,11 @@ export async function readResponsesJsonl(file: string): Promise<Responses & { te
  * latest) that has response text, whatever its outcome (a refusal is worth labelling). The
  * ledger's bundle digest must be `bundleDigest`. `text` is the rows as JSONL, for hashing.
  */
-export function readResponsesLedger(file: string, bundleDigest: string, run?: string): Responses & { text: string } {
+export function readResponsesLedger(
+  file: string,
+  bundleDigest: string,
+  run?: string,
+): Responses & { text: string } {
   const ledger = openLedger(file);
   try {
     const r = ledger.run(run);
@@ -76,7 +99,8 @@ export function readResponsesLedger(file: string, bundleDigest: string, run?: st
     const rows: ResponseRow[] = [];
     let withoutText = 0;
     for (const x of ledger.results({ run: r.label })) {
-      if (typeof x.text === 'string') rows.push({ trial_id: x.trial_id, model: x.model, response: x.text });
+      if (typeof x.text === 'string')
+        rows.push({ trial_id: x.trial_id, model: x.model, response: x.text });
       else withoutText += 1;
     }
     return { rows, withoutText, text: rows.map((x) => `${JSON.stringify(x)}\n`).join('') };

@@ -61,7 +61,11 @@ export const LabelSample = z.strictObject({
   }),
   /** Where the responses came from. */
   inputs: z.strictObject({
-    responses: z.strictObject({ kind: z.enum(['jsonl', 'ledger']), file: z.string(), sha256: Sha256Hex }),
+    responses: z.strictObject({
+      kind: z.enum(['jsonl', 'ledger']),
+      file: z.string(),
+      sha256: Sha256Hex,
+    }),
   }),
   params: z.strictObject({
     n: z.number().int().min(1),

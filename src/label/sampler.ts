@@ -73,9 +73,16 @@ interface Cell<R> {
  * @example
  * const { rows, cells } = sampleForValidation(allRows, { n: 200, strata: ['model', 'lang', 'paradigm', 'sensitivity'], seed: 42 });
  */
-export function sampleForValidation<R extends SampleRow>(rows: readonly R[], options: SampleOptions): SampleResult<R> {
+export function sampleForValidation<R extends SampleRow>(
+  rows: readonly R[],
+  options: SampleOptions,
+): SampleResult<R> {
   const { n, strata, seed } = options;
-  if (!Number.isInteger(n) || n < 1) throw StimkitError.usage('E_LABEL_SAMPLE_N', `Expected a positive integer sample size but received ${n}.`);
+  if (!Number.isInteger(n) || n < 1)
+    throw StimkitError.usage(
+      'E_LABEL_SAMPLE_N',
+      `Expected a positive integer sample size but received ${n}.`,
+    );
   const seen = new Set<string>();
   for (const r of rows) {
     const k = `${r.trial_id}\n${r.model}`;
@@ -88,7 +95,9 @@ export function sampleForValidation<R extends SampleRow>(rows: readonly R[], opt
     }
     seen.add(k);
   }
-  const ranked = rows.map((r) => ({ r, rank: rank(seed, r) })).sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
+  const ranked = rows
+    .map((r) => ({ r, rank: rank(seed, r) }))
+    .sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
   const byId = new Map<string, Cell<{ r: R; rank: string }>>();
   for (const x of ranked) {
     const key = Object.fromEntries(strata.map((s) => [s, x.r[s] ?? NONE]));
@@ -99,7 +108,8 @@ export function sampleForValidation<R extends SampleRow>(rows: readonly R[], opt
   }
   const cells = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const total = ranked.length;
-  const counts = (): CellCount[] => cells.map((c) => ({ key: c.key, population: c.rows.length, sampled: c.alloc }));
+  const counts = (): CellCount[] =>
+    cells.map((c) => ({ key: c.key, population: c.rows.length, sampled: c.alloc }));
   if (total <= n) {
     for (const c of cells) c.alloc = c.rows.length;
     return { rows: ranked.map((x) => x.r), cells: counts() };
@@ -107,7 +117,9 @@ export function sampleForValidation<R extends SampleRow>(rows: readonly R[], opt
   if (n >= cells.length) for (const c of cells) c.alloc = 1;
   else cover(cells, strata, n);
   fill(cells, n, total);
-  const chosen = cells.flatMap((c) => c.rows.slice(0, c.alloc)).sort((a, b) => (a.rank < b.rank ? -1 : 1));
+  const chosen = cells
+    .flatMap((c) => c.rows.slice(0, c.alloc))
+    .sort((a, b) => (a.rank < b.rank ? -1 : 1));
   return { rows: chosen.map((x) => x.r), cells: counts() };
 }
 
@@ -133,7 +145,10 @@ function cover<R>(cells: Cell<R>[], strata: readonly Stratum[], n: number): void
     for (const c of cells) {
       if (c.alloc > 0) continue;
       const gain = strata.filter((s) => uncovered.has(`${s}=${c.key[s]}`)).length;
-      if (gain > bestGain || (gain === bestGain && gain > 0 && best && c.rows.length > best.rows.length)) {
+      if (
+        gain > bestGain ||
+        (gain === bestGain && gain > 0 && best && c.rows.length > best.rows.length)
+      ) {
         best = c;
         bestGain = gain;
       }

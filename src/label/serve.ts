@@ -52,13 +52,19 @@ export function labelsFolder(sampleFile: string): string {
 
 /** The default rater file of `rater` in `mode`. */
 export function raterFile(sampleFile: string, rater: string, mode: 'label' | 'review'): string {
-  return path.join(labelsFolder(sampleFile), `${rater}${mode === 'review' ? '.review' : ''}.sqlite`);
+  return path.join(
+    labelsFolder(sampleFile),
+    `${rater}${mode === 'review' ? '.review' : ''}.sqlite`,
+  );
 }
 
 /** Open the sample, the rater's store (exclusively) and start serving. */
 export async function serveLabels(options: LabelServeOptions): Promise<LabelServer> {
   if (!RATER_NAME.test(options.rater)) {
-    throw StimkitError.usage('E_LABEL_RATER', `Expected a rater name of letters, digits, ".", "-" or "_" (it names the rater's file) but received "${options.rater}".`);
+    throw StimkitError.usage(
+      'E_LABEL_RATER',
+      `Expected a rater name of letters, digits, ".", "-" or "_" (it names the rater's file) but received "${options.rater}".`,
+    );
   }
   const opened = await openLabelSample(options.sample, options.bundle);
   const mode = options.judges ? 'review' : 'label';
@@ -68,10 +74,19 @@ export async function serveLabels(options: LabelServeOptions): Promise<LabelServ
     const rows = await readJudgeLabels(options.judges, options.judgeNames ?? []);
     const names = [...new Set(rows.map((r) => r.judge))];
     if (names.length < 2) {
-      throw StimkitError.fromProblem({ code: 'E_LABEL_JUDGES', file: options.judges, message: `review mode shows where judges disagree, and this file holds ${names.length === 0 ? 'no judge' : `one judge (${names[0]})`}${options.judgeNames?.length ? ' of those chosen with --judge' : ''}`, expected: 'labels of at least two judges', got: names.join(', ') || 'none', fix: 'score with two judges (stimkit score --judge A --judge B) and pass its judges.csv, or choose two with --judge' });
+      throw StimkitError.fromProblem({
+        code: 'E_LABEL_JUDGES',
+        file: options.judges,
+        message: `review mode shows where judges disagree, and this file holds ${names.length === 0 ? 'no judge' : `one judge (${names[0]})`}${options.judgeNames?.length ? ' of those chosen with --judge' : ''}`,
+        expected: 'labels of at least two judges',
+        got: names.join(', ') || 'none',
+        fix: 'score with two judges (stimkit score --judge A --judge B) and pass its judges.csv, or choose two with --judge',
+      });
     }
     judges = judgesByItem(rows);
-    items = items.filter((it) => disagreements(judges.get(`${it.trial_id}\n${it.model}`) ?? []).length > 0);
+    items = items.filter(
+      (it) => disagreements(judges.get(`${it.trial_id}\n${it.model}`) ?? []).length > 0,
+    );
   }
   const file = options.labels ?? raterFile(options.sample, options.rater, mode);
   // Listen first, then take the rater file: a port that is taken leaves no rater file behind.
@@ -83,7 +98,10 @@ export async function serveLabels(options: LabelServeOptions): Promise<LabelServ
 
   const progress = () => {
     const all = store.all();
-    return { complete: items.filter((it) => isComplete(all.get(it.id))).length, total: items.length };
+    return {
+      complete: items.filter((it) => isComplete(all.get(it.id))).length,
+      total: items.length,
+    };
   };
   const itemHref = (i: number) => `/item/${i + 1}`;
   const nextOpen = (from: number): number | null => {
@@ -97,9 +115,13 @@ export async function serveLabels(options: LabelServeOptions): Promise<LabelServ
 
   const handler = async (req: Request): Promise<Reply | null> => {
     if (req.method === 'GET' && req.path === '/') {
-      if (items.length === 0) return html(shell(words.lang, words.reviewTitle, '', `<p>${words.noDisagreements}</p>`));
+      if (items.length === 0)
+        return html(shell(words.lang, words.reviewTitle, '', `<p>${words.noDisagreements}</p>`));
       const pos = Number(store.meta().position ?? NaN);
-      const start = Number.isInteger(pos) && pos >= 0 && pos < items.length ? pos : (nextOpen(items.length - 1) ?? 0);
+      const start =
+        Number.isInteger(pos) && pos >= 0 && pos < items.length
+          ? pos
+          : (nextOpen(items.length - 1) ?? 0);
       return { status: 303, type: 'text/plain', body: '', headers: { Location: itemHref(start) } };
     }
     if (req.method === 'GET' && req.path === '/guide') return html(guidePage(words, mode));
@@ -123,7 +145,11 @@ export async function serveLabels(options: LabelServeOptions): Promise<LabelServ
           complete: p.complete,
           answers: store.get(item.id),
           entry: item.entry ? opened.bundle.entries.get(item.entry) : undefined,
-          nav: { prev: i > 0 ? itemHref(i - 1) : null, next: i < items.length - 1 ? itemHref(i + 1) : null, open: open === null || open === i ? null : itemHref(open) },
+          nav: {
+            prev: i > 0 ? itemHref(i - 1) : null,
+            next: i < items.length - 1 ? itemHref(i + 1) : null,
+            open: open === null || open === i ? null : itemHref(open),
+          },
           judges: mode === 'review' ? judges.get(`${item.trial_id}\n${item.model}`) : undefined,
         }),
       );
@@ -131,9 +157,14 @@ export async function serveLabels(options: LabelServeOptions): Promise<LabelServ
     const img = /^\/img\/([0-9a-f]{64})$/.exec(req.path);
     if (req.method === 'GET' && img) {
       if (!images.has(img[1]!)) return null;
-      return { status: 200, type: 'image/png', body: await readFile(imageFile(opened.bundle, img[1]!)) };
+      return {
+        status: 200,
+        type: 'image/png',
+        body: await readFile(imageFile(opened.bundle, img[1]!)),
+      };
     }
-    if (req.method === 'GET' && req.path === '/api/progress') return json({ rater: options.rater, mode, ...progress() });
+    if (req.method === 'GET' && req.path === '/api/progress')
+      return json({ rater: options.rater, mode, ...progress() });
     if (req.method === 'POST' && req.path === '/api/answer') return saveAnswer(req);
     return null;
   };
@@ -156,10 +187,25 @@ export async function serveLabels(options: LabelServeOptions): Promise<LabelServ
   // The rater file keeps the session token: a page left open while the server was restarted (on
   // the same port) keeps working, and its unsaved answers go through on its next retry.
   const previous = LabelStore.peekMeta(file).token;
-  const token = options.token ?? (previous && /^[0-9a-f]{48}$/.test(previous) ? previous : randomBytes(24).toString('hex'));
-  const running: Running = await startServer(handler, { port: options.port, host: options.host, token });
+  const token =
+    options.token ??
+    (previous && /^[0-9a-f]{48}$/.test(previous) ? previous : randomBytes(24).toString('hex'));
+  const running: Running = await startServer(handler, {
+    port: options.port,
+    host: options.host,
+    token,
+  });
   try {
-    store = LabelStore.open(file, { sample_sha256: opened.sha256, bundle_digest: opened.bundle.digest, rater: options.rater, mode }, { exclusive: true });
+    store = LabelStore.open(
+      file,
+      {
+        sample_sha256: opened.sha256,
+        bundle_digest: opened.bundle.digest,
+        rater: options.rater,
+        mode,
+      },
+      { exclusive: true },
+    );
     store.setMeta('token', token);
   } catch (err) {
     await running.close();
@@ -181,12 +227,19 @@ export async function serveLabels(options: LabelServeOptions): Promise<LabelServ
 /** Validate one answer change from the page. */
 export function parseChange(field: unknown, value: unknown): FieldChange | null {
   if ((DIMENSIONS as readonly unknown[]).includes(field)) {
-    if (value === null || value === 'true' || value === 'false' || (value === 'na' && field === 'd3')) return { field, value } as FieldChange;
+    if (
+      value === null ||
+      value === 'true' ||
+      value === 'false' ||
+      (value === 'na' && field === 'd3')
+    )
+      return { field, value } as FieldChange;
     return null;
   }
   if ((STRATEGIES as readonly unknown[]).includes(field)) {
     return typeof value === 'boolean' || value === null ? ({ field, value } as FieldChange) : null;
   }
-  if (field === 'note') return typeof value === 'string' && value.length <= 20_000 ? { field: 'note', value } : null;
+  if (field === 'note')
+    return typeof value === 'string' && value.length <= 20_000 ? { field: 'note', value } : null;
   return null;
 }

@@ -43,7 +43,20 @@ export function isComplete(a: ItemAnswers | undefined): boolean {
 }
 
 export function emptyAnswers(itemId: string): ItemAnswers {
-  return { item_id: itemId, d1: null, d2: null, d3: null, d4: null, d5: null, dt1: null, dt2: null, dt3: null, note: '', first_saved_at: null, updated_at: null };
+  return {
+    item_id: itemId,
+    d1: null,
+    d2: null,
+    d3: null,
+    d4: null,
+    d5: null,
+    dt1: null,
+    dt2: null,
+    dt3: null,
+    note: '',
+    first_saved_at: null,
+    updated_at: null,
+  };
 }
 
 export interface StoreIdentity {
@@ -85,7 +98,11 @@ export class LabelStore {
    * Open (or create) the store for `identity`. A store made for another sample, rater or mode is
    * refused. With `exclusive`, also take the one-server lock (E_LABEL_STORE_BUSY if held).
    */
-  static open(file: string, identity: StoreIdentity, options: { exclusive?: boolean; create?: boolean } = {}): LabelStore {
+  static open(
+    file: string,
+    identity: StoreIdentity,
+    options: { exclusive?: boolean; create?: boolean } = {},
+  ): LabelStore {
     const abs = path.resolve(file);
     let lock: Database.Database | null = null;
     if (options.exclusive) lock = takeLock(abs);
@@ -102,7 +119,15 @@ export class LabelStore {
     } catch (err) {
       lock?.close();
       if (err instanceof StimkitError) throw err;
-      throw StimkitError.fromProblem({ code: 'E_LABEL_STORE', file: abs, message: `cannot open the rater file (${(err as Error).message})`, fix: 'check the path and its permissions' }, err);
+      throw StimkitError.fromProblem(
+        {
+          code: 'E_LABEL_STORE',
+          file: abs,
+          message: `cannot open the rater file (${(err as Error).message})`,
+          fix: 'check the path and its permissions',
+        },
+        err,
+      );
     }
   }
 
@@ -134,7 +159,10 @@ export class LabelStore {
 
   /** The store's metadata (format, sample_sha256, bundle_digest, rater, mode, position). */
   meta(): Record<string, string> {
-    const rows = this.db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>;
+    const rows = this.db.prepare('SELECT key, value FROM meta').all() as Array<{
+      key: string;
+      value: string;
+    }>;
     return Object.fromEntries(rows.map((r) => [r.key, r.value]));
   }
 
@@ -145,7 +173,8 @@ export class LabelStore {
   }
 
   get(itemId: string): ItemAnswers {
-    const r = this.db.prepare('SELECT * FROM answers WHERE item_id = ?').get(itemId) as Record<string, unknown> | undefined;
+    const r = this.db.prepare('SELECT * FROM answers WHERE item_id = ?').get(itemId) as
+      Record<string, unknown> | undefined;
     return r ? fromRow(r) : emptyAnswers(itemId);
   }
 
@@ -154,14 +183,28 @@ export class LabelStore {
    * clears the strategy follow-up (it is asked only when D4 is true).
    */
   save(itemId: string, change: FieldChange, now = new Date().toISOString()): ItemAnswers {
-    const value = change.field.startsWith('dt') ? (change.value === null ? null : change.value ? 1 : 0) : change.value;
+    const value = change.field.startsWith('dt')
+      ? change.value === null
+        ? null
+        : change.value
+          ? 1
+          : 0
+      : change.value;
     // The follow-up is asked only when D4 is TRUE: a late strategy click after D4 changed is ignored.
     if (change.field.startsWith('dt') && this.get(itemId).d4 !== 'true') return this.get(itemId);
     this.db.transaction(() => {
-      this.db.prepare('INSERT INTO answers (item_id, first_saved_at, updated_at) VALUES (?, ?, ?) ON CONFLICT(item_id) DO NOTHING').run(itemId, now, now);
-      this.db.prepare(`UPDATE answers SET ${change.field} = ?, updated_at = ? WHERE item_id = ?`).run(value, now, itemId);
+      this.db
+        .prepare(
+          'INSERT INTO answers (item_id, first_saved_at, updated_at) VALUES (?, ?, ?) ON CONFLICT(item_id) DO NOTHING',
+        )
+        .run(itemId, now, now);
+      this.db
+        .prepare(`UPDATE answers SET ${change.field} = ?, updated_at = ? WHERE item_id = ?`)
+        .run(value, now, itemId);
       if (change.field === 'd4' && change.value !== 'true') {
-        this.db.prepare('UPDATE answers SET dt1 = NULL, dt2 = NULL, dt3 = NULL WHERE item_id = ?').run(itemId);
+        this.db
+          .prepare('UPDATE answers SET dt1 = NULL, dt2 = NULL, dt3 = NULL WHERE item_id = ?')
+          .run(itemId);
       }
     })();
     return this.get(itemId);
@@ -174,7 +217,11 @@ export class LabelStore {
 
   /** Set one metadata value (`position`, `token`). */
   setMeta(key: string, value: string): void {
-    this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+    this.db
+      .prepare(
+        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+      )
+      .run(key, value);
   }
 
   /** The metadata of an existing rater file, read without locking it; {} if there is none. */
@@ -182,7 +229,10 @@ export class LabelStore {
     let db: Database.Database | undefined;
     try {
       db = new Database(path.resolve(file), { readonly: true, fileMustExist: true, timeout: 1000 });
-      const rows = db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>;
+      const rows = db.prepare('SELECT key, value FROM meta').all() as Array<{
+        key: string;
+        value: string;
+      }>;
       return Object.fromEntries(rows.map((r) => [r.key, r.value]));
     } catch {
       return {};
@@ -222,17 +272,22 @@ function takeLock(file: string): Database.Database {
   const lock = new Database(`${file}.lock`, { timeout: 0 });
   try {
     lock.pragma('locking_mode = EXCLUSIVE');
-    lock.exec(`CREATE TABLE IF NOT EXISTS holder (pid INTEGER); DELETE FROM holder; INSERT INTO holder VALUES (${process.pid});`);
+    lock.exec(
+      `CREATE TABLE IF NOT EXISTS holder (pid INTEGER); DELETE FROM holder; INSERT INTO holder VALUES (${process.pid});`,
+    );
     return lock;
   } catch (err) {
     lock.close();
     if ((err as { code?: string }).code === 'SQLITE_BUSY') {
-      throw StimkitError.fromProblem({
-        code: 'E_LABEL_STORE_BUSY',
-        file,
-        message: 'another `stimkit label serve` is already using this rater file',
-        fix: 'use the server that is running (its URL was printed when it started), or stop it first',
-      }, err);
+      throw StimkitError.fromProblem(
+        {
+          code: 'E_LABEL_STORE_BUSY',
+          file,
+          message: 'another `stimkit label serve` is already using this rater file',
+          fix: 'use the server that is running (its URL was printed when it started), or stop it first',
+        },
+        err,
+      );
     }
     throw err;
   }

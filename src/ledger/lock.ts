@@ -46,22 +46,35 @@ export interface LedgerLock {
 /** Take the writer lock or refuse with E_RUN_LEDGER_BUSY naming the holder. */
 export function acquireLock(db: Db, file: string, command: string): LedgerLock {
   const now = () => new Date().toISOString();
-  const interrupted = db.transaction(() => {
-    const row = db.prepare('SELECT pid, host, command, started_at, heartbeat_at FROM lock WHERE id = 1').get() as LockRow | undefined;
-    if (row && lockAlive(row)) {
-      throw StimkitError.fromProblem({
-        code: 'E_RUN_LEDGER_BUSY',
-        file,
-        message: `another stimkit (pid ${row.pid} on ${row.host}, ${row.command}, since ${row.started_at}) is writing this ledger; a ledger has one writer at a time`,
-        fix: 'wait for it to finish, stop it (Ctrl-C), or give this run its own --ledger file',
-      });
-    }
-    db.prepare('INSERT OR REPLACE INTO lock (id, pid, host, command, started_at, heartbeat_at) VALUES (1, ?, ?, ?, ?, ?)').run(process.pid, os.hostname(), command, now(), now());
-    return db.prepare("UPDATE attempts SET state = 'interrupted', finished_at = ? WHERE state = 'in_flight'").run(now()).changes;
-  }).immediate();
+  const interrupted = db
+    .transaction(() => {
+      const row = db
+        .prepare('SELECT pid, host, command, started_at, heartbeat_at FROM lock WHERE id = 1')
+        .get() as LockRow | undefined;
+      if (row && lockAlive(row)) {
+        throw StimkitError.fromProblem({
+          code: 'E_RUN_LEDGER_BUSY',
+          file,
+          message: `another stimkit (pid ${row.pid} on ${row.host}, ${row.command}, since ${row.started_at}) is writing this ledger; a ledger has one writer at a time`,
+          fix: 'wait for it to finish, stop it (Ctrl-C), or give this run its own --ledger file',
+        });
+      }
+      db.prepare(
+        'INSERT OR REPLACE INTO lock (id, pid, host, command, started_at, heartbeat_at) VALUES (1, ?, ?, ?, ?, ?)',
+      ).run(process.pid, os.hostname(), command, now(), now());
+      return db
+        .prepare(
+          "UPDATE attempts SET state = 'interrupted', finished_at = ? WHERE state = 'in_flight'",
+        )
+        .run(now()).changes;
+    })
+    .immediate();
   const beat = setInterval(() => {
     try {
-      db.prepare('UPDATE lock SET heartbeat_at = ? WHERE id = 1 AND pid = ?').run(now(), process.pid);
+      db.prepare('UPDATE lock SET heartbeat_at = ? WHERE id = 1 AND pid = ?').run(
+        now(),
+        process.pid,
+      );
     } catch {
       /* the database is closing */
     }

@@ -16,14 +16,27 @@ export type Db = Database.Database;
 export function openLedgerDb(file: string, options: { readonly?: boolean } = {}): Db {
   const readonly = options.readonly ?? false;
   if (readonly && !existsSync(file)) {
-    throw StimkitError.fromProblem({ code: 'E_LEDGER_NOT_FOUND', file, message: 'no ledger here', fix: 'pass the --ledger file stimkit run wrote' });
+    throw StimkitError.fromProblem({
+      code: 'E_LEDGER_NOT_FOUND',
+      file,
+      message: 'no ledger here',
+      fix: 'pass the --ledger file stimkit run wrote',
+    });
   }
   if (!readonly) mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   let db: Db;
   try {
     db = new Database(file, { readonly, fileMustExist: readonly, timeout: 10_000 });
   } catch (err) {
-    throw StimkitError.fromProblem({ code: 'E_LEDGER_OPEN', file, message: `cannot open the ledger (${(err as Error).message})`, fix: 'check the path and its permissions' }, err);
+    throw StimkitError.fromProblem(
+      {
+        code: 'E_LEDGER_OPEN',
+        file,
+        message: `cannot open the ledger (${(err as Error).message})`,
+        fix: 'check the path and its permissions',
+      },
+      err,
+    );
   }
   try {
     if (!readonly) {
@@ -31,10 +44,15 @@ export function openLedgerDb(file: string, options: { readonly?: boolean } = {})
       db.pragma('synchronous = NORMAL');
     }
     db.pragma('foreign_keys = ON');
-    const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get() !== undefined;
+    const hasMeta =
+      db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get() !==
+      undefined;
     if (!hasMeta) {
-      const tables = db.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number };
-      if (readonly || tables.n > 0) throw notALedger(file, 'an SQLite database without the ledger\'s meta table');
+      const tables = db
+        .prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'")
+        .get() as { n: number };
+      if (readonly || tables.n > 0)
+        throw notALedger(file, "an SQLite database without the ledger's meta table");
       db.transaction(() => {
         db.exec(LEDGER_DDL);
         const put = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
@@ -43,8 +61,16 @@ export function openLedgerDb(file: string, options: { readonly?: boolean } = {})
         put.run('created_by', `${TOOL.name} ${TOOL.version}`);
       })();
     }
-    const meta = new Map((db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>).map((r) => [r.key, r.value]));
-    if (meta.get('format') !== LEDGER_FORMAT) throw notALedger(file, `an SQLite database of format ${JSON.stringify(meta.get('format') ?? null)}`);
+    const meta = new Map(
+      (
+        db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>
+      ).map((r) => [r.key, r.value]),
+    );
+    if (meta.get('format') !== LEDGER_FORMAT)
+      throw notALedger(
+        file,
+        `an SQLite database of format ${JSON.stringify(meta.get('format') ?? null)}`,
+      );
     if (meta.get('version') !== String(LEDGER_VERSION)) {
       throw StimkitError.fromProblem({
         code: 'E_LEDGER_VERSION',

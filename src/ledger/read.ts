@@ -61,7 +61,12 @@ export interface LedgerResult {
   text: string | null;
   reasoning: string | null;
   finish_reason: string | null;
-  usage: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number; [k: string]: unknown } | null;
+  usage: {
+    prompt_tokens?: number;
+    completion_tokens?: number;
+    total_tokens?: number;
+    [k: string]: unknown;
+  } | null;
   served_model: string | null;
   system_fingerprint: string | null;
   /** True for responses of a simulated respondent (`provider: sim`). */
@@ -97,11 +102,18 @@ const parse = (s: unknown) => (typeof s === 'string' ? JSON.parse(s) : null);
 
 /** A read-only ledger. */
 export class LedgerReader {
-  constructor(readonly file: string, private readonly db: Db) {}
+  constructor(
+    readonly file: string,
+    private readonly db: Db,
+  ) {}
 
   /** Every run, oldest first. */
   runs(): LedgerRun[] {
-    return this.db.prepare('SELECT run_id, label, bundle_digest, study_id, created_at FROM runs ORDER BY run_id').all() as LedgerRun[];
+    return this.db
+      .prepare(
+        'SELECT run_id, label, bundle_digest, study_id, created_at FROM runs ORDER BY run_id',
+      )
+      .all() as LedgerRun[];
   }
 
   /** The run labelled `label`, or the latest one. */
@@ -112,8 +124,11 @@ export class LedgerReader {
       throw StimkitError.fromProblem({
         code: 'E_LEDGER_NO_RUN',
         file: this.file,
-        message: label === undefined ? 'this ledger holds no run yet' : `no run labelled "${label}"`,
-        fix: runs.length ? `runs here: ${runs.map((x) => x.label).join(', ')}` : 'run stimkit run first',
+        message:
+          label === undefined ? 'this ledger holds no run yet' : `no run labelled "${label}"`,
+        fix: runs.length
+          ? `runs here: ${runs.map((x) => x.label).join(', ')}`
+          : 'run stimkit run first',
       });
     }
     return r;
@@ -122,7 +137,13 @@ export class LedgerReader {
   /** The models of a run. */
   models(label?: string): LedgerModel[] {
     const run = this.run(label);
-    return (this.db.prepare('SELECT model, provider, profile, info FROM models WHERE run_id = ? ORDER BY model').all(run.run_id) as Row[]).map((r) => ({
+    return (
+      this.db
+        .prepare(
+          'SELECT model, provider, profile, info FROM models WHERE run_id = ? ORDER BY model',
+        )
+        .all(run.run_id) as Row[]
+    ).map((r) => ({
       model: r.model as string,
       provider: r.provider as 'openai' | 'sim',
       profile: parse(r.profile),
@@ -133,7 +154,12 @@ export class LedgerReader {
   /** Final results of a run, ordered by model then trial id (streamed). */
   *results(filter: ResultFilter = {}): IterableIterator<LedgerResult> {
     const run = this.run(filter.run);
-    const models = filter.model === undefined ? null : Array.isArray(filter.model) ? filter.model : [filter.model];
+    const models =
+      filter.model === undefined
+        ? null
+        : Array.isArray(filter.model)
+          ? filter.model
+          : [filter.model];
     const where = ['r.run_id = ?'];
     const args: unknown[] = [run.run_id];
     if (models) {
@@ -146,13 +172,18 @@ export class LedgerReader {
        FROM results r LEFT JOIN trials t ON t.run_id = r.run_id AND t.trial_id = r.trial_id
        WHERE ${where.join(' AND ')} ORDER BY r.model, r.trial_id`,
     );
-    for (const row of stmt.iterate(...args) as IterableIterator<Row>) yield toResult(run.label, row);
+    for (const row of stmt.iterate(...args) as IterableIterator<Row>)
+      yield toResult(run.label, row);
   }
 
   /** Counts of final results by model and outcome in a run. */
   counts(label?: string): Array<{ model: string; outcome: Outcome; n: number }> {
     const run = this.run(label);
-    return this.db.prepare('SELECT model, outcome, COUNT(*) AS n FROM results WHERE run_id = ? GROUP BY model, outcome ORDER BY model, outcome').all(run.run_id) as Array<{ model: string; outcome: Outcome; n: number }>;
+    return this.db
+      .prepare(
+        'SELECT model, outcome, COUNT(*) AS n FROM results WHERE run_id = ? GROUP BY model, outcome ORDER BY model, outcome',
+      )
+      .all(run.run_id) as Array<{ model: string; outcome: Outcome; n: number }>;
   }
 
   close(): void {
@@ -167,9 +198,19 @@ function toResult(label: string, r: Row): LedgerResult {
     model: r.model as string,
     trial_id: r.trial_id as string,
     trial: {
-      block: r.block as string, paradigm: r.paradigm as string, arm: r.arm as string | null, lang: r.lang as string, entry: r.entry as string | null,
-      item: r.item as string | null, topic: r.topic as string | null, variant: r.variant as string | null, framing: r.framing as string | null,
-      iteration: r.iteration as number | null, seed: r.seed as number | null, prompt: r.prompt as string | null, model_set: r.model_set as string | null,
+      block: r.block as string,
+      paradigm: r.paradigm as string,
+      arm: r.arm as string | null,
+      lang: r.lang as string,
+      entry: r.entry as string | null,
+      item: r.item as string | null,
+      topic: r.topic as string | null,
+      variant: r.variant as string | null,
+      framing: r.framing as string | null,
+      iteration: r.iteration as number | null,
+      seed: r.seed as number | null,
+      prompt: r.prompt as string | null,
+      model_set: r.model_set as string | null,
     },
     outcome: r.outcome as Outcome,
     text: r.response_text as string | null,

@@ -26,8 +26,18 @@ export const DEFAULT_RUN = 'main';
  * The run to write: a new one labelled `newRun`, else the latest run (which must be of `digest`),
  * else a first run labelled `main`.
  */
-export function ensureRun(db: Db, file: string, digest: string, studyId: string | null, newRun?: string): RunRow {
-  const latest = db.prepare('SELECT run_id, label, bundle_digest, study_id, created_at FROM runs ORDER BY run_id DESC LIMIT 1').get() as RunRow | undefined;
+export function ensureRun(
+  db: Db,
+  file: string,
+  digest: string,
+  studyId: string | null,
+  newRun?: string,
+): RunRow {
+  const latest = db
+    .prepare(
+      'SELECT run_id, label, bundle_digest, study_id, created_at FROM runs ORDER BY run_id DESC LIMIT 1',
+    )
+    .get() as RunRow | undefined;
   if (newRun === undefined && latest) {
     if (latest.bundle_digest !== digest) {
       throw StimkitError.fromProblem({
@@ -44,11 +54,26 @@ export function ensureRun(db: Db, file: string, digest: string, studyId: string 
   const label = newRun ?? DEFAULT_RUN;
   const taken = db.prepare('SELECT 1 FROM runs WHERE label = ?').get(label);
   if (taken) {
-    throw StimkitError.fromProblem({ code: 'E_RUN_LABEL_TAKEN', file, message: `a run labelled "${label}" already exists in this ledger`, fix: 'choose another --new-run label' });
+    throw StimkitError.fromProblem({
+      code: 'E_RUN_LABEL_TAKEN',
+      file,
+      message: `a run labelled "${label}" already exists in this ledger`,
+      fix: 'choose another --new-run label',
+    });
   }
   const created_at = new Date().toISOString();
-  const info = db.prepare('INSERT INTO runs (label, bundle_digest, study_id, created_at, tool_version) VALUES (?, ?, ?, ?, ?)').run(label, digest, studyId, created_at, TOOL.version);
-  return { run_id: Number(info.lastInsertRowid), label, bundle_digest: digest, study_id: studyId, created_at };
+  const info = db
+    .prepare(
+      'INSERT INTO runs (label, bundle_digest, study_id, created_at, tool_version) VALUES (?, ?, ?, ?, ?)',
+    )
+    .run(label, digest, studyId, created_at, TOOL.version);
+  return {
+    run_id: Number(info.lastInsertRowid),
+    label,
+    bundle_digest: digest,
+    study_id: studyId,
+    created_at,
+  };
 }
 
 /** Record the trials' design fields for a run (idempotent), so that exports need no bundle. */
@@ -60,7 +85,23 @@ export function insertTrials(db: Db, runId: number, trials: Trial[]): void {
   db.transaction(() => {
     for (const t of trials) {
       const block = t.paradigm === 'instrument' ? `instrument/${t.arm}` : t.paradigm;
-      put.run(runId, t.id, block, t.paradigm, t.arm, t.lang, t.entry, t.item, t.topic, t.variant, t.framing, t.iteration, t.seed, t.prompt, t.models);
+      put.run(
+        runId,
+        t.id,
+        block,
+        t.paradigm,
+        t.arm,
+        t.lang,
+        t.entry,
+        t.item,
+        t.topic,
+        t.variant,
+        t.framing,
+        t.iteration,
+        t.seed,
+        t.prompt,
+        t.models,
+      );
     }
   })();
 }
@@ -68,7 +109,8 @@ export function insertTrials(db: Db, runId: number, trials: Trial[]): void {
 /** The differences between two request profiles, as `field: old → new` lines. */
 export function profileDiff(before: unknown, after: unknown, at = ''): string[] {
   if (canonicalJson(before ?? null) === canonicalJson(after ?? null)) return [];
-  const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const isObj = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
   if (isObj(before) && isObj(after)) {
     const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
     return keys.flatMap((k) => profileDiff(before[k], after[k], at ? `${at}.${k}` : k));
@@ -82,20 +124,39 @@ export function profileDiff(before: unknown, after: unknown, at = ''): string[] 
  * (recorded by `batch import` without a models file) is filled in by the first run that has one.
  */
 export function registerModel(
-  db: Db, file: string, run: RunRow, model: string, provider: string, profile: Record<string, unknown> | null, info: Record<string, unknown>,
+  db: Db,
+  file: string,
+  run: RunRow,
+  model: string,
+  provider: string,
+  profile: Record<string, unknown> | null,
+  info: Record<string, unknown>,
   /** Where the settings came from, for the fix of E_RUN_REQUEST_CHANGED. */
   settingsFrom: 'models file' | 'flags' = 'models file',
 ): void {
-  const row = db.prepare('SELECT profile FROM models WHERE run_id = ? AND model = ?').get(run.run_id, model) as { profile: string | null } | undefined;
+  const row = db
+    .prepare('SELECT profile FROM models WHERE run_id = ? AND model = ?')
+    .get(run.run_id, model) as { profile: string | null } | undefined;
   const text = profile === null ? null : canonicalJson(profile);
   if (!row) {
-    db.prepare('INSERT INTO models (run_id, model, provider, profile, profile_sha256, info, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
-      run.run_id, model, provider, text, text === null ? null : sha256(text), JSON.stringify(info), new Date().toISOString(),
+    db.prepare(
+      'INSERT INTO models (run_id, model, provider, profile, profile_sha256, info, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ).run(
+      run.run_id,
+      model,
+      provider,
+      text,
+      text === null ? null : sha256(text),
+      JSON.stringify(info),
+      new Date().toISOString(),
     );
     return;
   }
   if (row.profile === null || text === null) {
-    if (text !== null) db.prepare('UPDATE models SET profile = ?, profile_sha256 = ? WHERE run_id = ? AND model = ?').run(text, sha256(text), run.run_id, model);
+    if (text !== null)
+      db.prepare(
+        'UPDATE models SET profile = ?, profile_sha256 = ? WHERE run_id = ? AND model = ?',
+      ).run(text, sha256(text), run.run_id, model);
     return;
   }
   const changes = profileDiff(JSON.parse(row.profile), profile);

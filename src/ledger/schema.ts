@@ -108,7 +108,14 @@ CREATE TABLE lock (
 `;
 
 /** Final outcomes. `answer` is a normal reply; the next four are findings kept and scored; `failed` is retried only with --retry-failed. */
-export const OUTCOMES = ['answer', 'content_filter', 'length', 'empty', 'policy_refusal', 'failed'] as const;
+export const OUTCOMES = [
+  'answer',
+  'content_filter',
+  'length',
+  'empty',
+  'policy_refusal',
+  'failed',
+] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 /** Bytes of an error body kept in the ledger. */

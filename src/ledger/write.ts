@@ -46,11 +46,22 @@ export class LedgerWriter {
   private readonly start;
   private readonly finish;
   private readonly result;
-  readonly recordFinal: (attemptId: number, model: string, trialId: string, end: AttemptEnd, final: FinalResult) => void;
+  readonly recordFinal: (
+    attemptId: number,
+    model: string,
+    trialId: string,
+    end: AttemptEnd,
+    final: FinalResult,
+  ) => void;
   /** Group commit of the concurrent writes of a run (see group-commit.ts). */
   readonly group: GroupCommit;
 
-  constructor(private readonly db: Db, private readonly runId: number, private readonly digest: string, private readonly redactor: Redactor) {
+  constructor(
+    private readonly db: Db,
+    private readonly runId: number,
+    private readonly digest: string,
+    private readonly redactor: Redactor,
+  ) {
     this.start = db.prepare(
       `INSERT INTO attempts (run_id, model, trial_id, attempt, source, request_sha256, endpoint, state, started_at, pid)
        VALUES (?, ?, ?, ?, ?, ?, ?, 'in_flight', ?, ?)`,
@@ -74,7 +85,13 @@ export class LedgerWriter {
        WHERE results.outcome = 'failed'`,
     );
     this.group = new GroupCommit(db);
-    const both = (attemptId: number, model: string, trialId: string, end: AttemptEnd, final: FinalResult) => {
+    const both = (
+      attemptId: number,
+      model: string,
+      trialId: string,
+      end: AttemptEnd,
+      final: FinalResult,
+    ) => {
       this.finishAttempt(attemptId, end);
       this.insertResult(model, trialId, final);
     };
@@ -84,39 +101,106 @@ export class LedgerWriter {
   }
 
   /** Commit an attempt as in flight; returns its id. */
-  startAttempt(model: string, trialId: string, attempt: number, source: string, requestSha256: string, endpoint: string | null): number {
-    return Number(this.start.run(this.runId, model, trialId, attempt, source, requestSha256, endpoint, new Date().toISOString(), process.pid).lastInsertRowid);
+  startAttempt(
+    model: string,
+    trialId: string,
+    attempt: number,
+    source: string,
+    requestSha256: string,
+    endpoint: string | null,
+  ): number {
+    return Number(
+      this.start.run(
+        this.runId,
+        model,
+        trialId,
+        attempt,
+        source,
+        requestSha256,
+        endpoint,
+        new Date().toISOString(),
+        process.pid,
+      ).lastInsertRowid,
+    );
   }
 
   /** Finish an attempt that did not give a final result (a retry, an auth stop, an interruption). */
   finishAttempt(attemptId: number, end: AttemptEnd): void {
     const state = end.outcome === 'interrupted' ? 'interrupted' : 'done';
-    this.finish.run(state, end.outcome === 'interrupted' ? null : end.outcome, end.error_class ?? null, end.http_status ?? null, this.body(end.error_body), end.latency_ms ?? null, new Date().toISOString(), attemptId);
+    this.finish.run(
+      state,
+      end.outcome === 'interrupted' ? null : end.outcome,
+      end.error_class ?? null,
+      end.http_status ?? null,
+      this.body(end.error_body),
+      end.latency_ms ?? null,
+      new Date().toISOString(),
+      attemptId,
+    );
   }
 
   private body(text: string | null | undefined): string | null {
     if (text === null || text === undefined) return null;
     const red = this.redactor.redact(text);
-    return red.length > ERROR_BODY_MAX ? `${red.slice(0, ERROR_BODY_MAX)}…[truncated, ${red.length} chars]` : red;
+    return red.length > ERROR_BODY_MAX
+      ? `${red.slice(0, ERROR_BODY_MAX)}…[truncated, ${red.length} chars]`
+      : red;
   }
 
   private insertResult(model: string, trialId: string, r: FinalResult): void {
     const red = (s: string | null | undefined) => this.redactor.redact(s ?? null);
     const u = r.usage ?? null;
     this.result.run(
-      this.runId, model, trialId, this.digest, r.outcome, r.request_sha256, r.dropped && r.dropped.length > 0 ? JSON.stringify(r.dropped) : null,
-      red(r.response_text), red(r.reasoning_text), r.finish_reason ?? null,
-      num(u?.prompt_tokens), num(u?.completion_tokens), num(u?.total_tokens), u ? red(JSON.stringify(u)) : null,
-      red(r.served_model), red(r.system_fingerprint), r.simulated ? 1 : 0, r.truth === undefined ? null : JSON.stringify(r.truth),
-      r.error_class ?? null, r.http_status ?? null, this.body(r.error_body), r.attempts, r.latency_ms ?? null, new Date().toISOString(),
+      this.runId,
+      model,
+      trialId,
+      this.digest,
+      r.outcome,
+      r.request_sha256,
+      r.dropped && r.dropped.length > 0 ? JSON.stringify(r.dropped) : null,
+      red(r.response_text),
+      red(r.reasoning_text),
+      r.finish_reason ?? null,
+      num(u?.prompt_tokens),
+      num(u?.completion_tokens),
+      num(u?.total_tokens),
+      u ? red(JSON.stringify(u)) : null,
+      red(r.served_model),
+      red(r.system_fingerprint),
+      r.simulated ? 1 : 0,
+      r.truth === undefined ? null : JSON.stringify(r.truth),
+      r.error_class ?? null,
+      r.http_status ?? null,
+      this.body(r.error_body),
+      r.attempts,
+      r.latency_ms ?? null,
+      new Date().toISOString(),
     );
   }
 
   /** Record many already-finished attempts with their results in one transaction (sim, batch import). */
-  recordMany(rows: Array<{ model: string; trialId: string; attempt: number; source: string; requestSha256: string; endpoint: string | null; end: AttemptEnd; final: FinalResult | null }>): void {
+  recordMany(
+    rows: Array<{
+      model: string;
+      trialId: string;
+      attempt: number;
+      source: string;
+      requestSha256: string;
+      endpoint: string | null;
+      end: AttemptEnd;
+      final: FinalResult | null;
+    }>,
+  ): void {
     this.db.transaction(() => {
       for (const r of rows) {
-        const id = this.startAttempt(r.model, r.trialId, r.attempt, r.source, r.requestSha256, r.endpoint);
+        const id = this.startAttempt(
+          r.model,
+          r.trialId,
+          r.attempt,
+          r.source,
+          r.requestSha256,
+          r.endpoint,
+        );
         this.finishAttempt(id, r.end);
         if (r.final) this.insertResult(r.model, r.trialId, r.final);
       }
@@ -125,15 +209,24 @@ export class LedgerWriter {
 }
 
 /** Trial ids of a model's final results in a run (failed ones too unless `retryFailed`). */
-export function finishedTrials(db: Db, runId: number, model: string, retryFailed: boolean): Set<string> {
+export function finishedTrials(
+  db: Db,
+  runId: number,
+  model: string,
+  retryFailed: boolean,
+): Set<string> {
   const sql = retryFailed
     ? "SELECT trial_id FROM results WHERE run_id = ? AND model = ? AND outcome != 'failed'"
     : 'SELECT trial_id FROM results WHERE run_id = ? AND model = ?';
-  return new Set((db.prepare(sql).pluck().all(runId, model) as string[]));
+  return new Set(db.prepare(sql).pluck().all(runId, model) as string[]);
 }
 
 /** How many attempts each trial of a model already has in a run. */
 export function attemptCounts(db: Db, runId: number, model: string): Map<string, number> {
-  const rows = db.prepare('SELECT trial_id, MAX(attempt) AS n FROM attempts WHERE run_id = ? AND model = ? GROUP BY trial_id').all(runId, model) as Array<{ trial_id: string; n: number }>;
+  const rows = db
+    .prepare(
+      'SELECT trial_id, MAX(attempt) AS n FROM attempts WHERE run_id = ? AND model = ? GROUP BY trial_id',
+    )
+    .all(runId, model) as Array<{ trial_id: string; n: number }>;
   return new Map(rows.map((r) => [r.trial_id, r.n]));
 }

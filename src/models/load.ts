@@ -22,15 +22,27 @@ export async function loadModelsFile(file: string): Promise<ModelsFile> {
     }
     seen.set(m.name, i);
   });
-  if (problems.length > 0) throw new StimkitError('E_MODELS_DUPLICATE', `${file}: ${problems.length} duplicate model name(s)`, { problems });
+  if (problems.length > 0)
+    throw new StimkitError(
+      'E_MODELS_DUPLICATE',
+      `${file}: ${problems.length} duplicate model name(s)`,
+      { problems },
+    );
   return data;
 }
 
 /** A model spec for the one-model shorthand (`--model NAME --endpoint URL`). */
-export function shorthandModel(name: string, endpoint: string, apiModel?: string, apiKeyEnv?: string): Spec {
+export function shorthandModel(
+  name: string,
+  endpoint: string,
+  apiModel?: string,
+  apiKeyEnv?: string,
+): Spec {
   const r = ModelSpec.safeParse({ name, endpoint, api_model: apiModel, api_key_env: apiKeyEnv });
   if (!r.success) {
-    const msg = r.error.issues.map((i) => `${i.path.join('.') || 'model'}: ${i.message}`).join('; ');
+    const msg = r.error.issues
+      .map((i) => `${i.path.join('.') || 'model'}: ${i.message}`)
+      .join('; ');
     throw StimkitError.usage('E_RUN_USAGE', `--endpoint/--api-model/--api-key-env: ${msg}`);
   }
   return r.data;
@@ -41,7 +53,10 @@ export function selectModels(models: Spec[], names: string[] | undefined, file: 
   if (!names || names.length === 0) return models.filter((m) => m.role === 'respondent');
   const unknown = names.filter((n) => !models.some((m) => m.name === n));
   if (unknown.length > 0) {
-    throw StimkitError.usage('E_RUN_UNKNOWN_MODEL', `--model: ${unknown.map((n) => `"${n}"`).join(', ')} not in ${file} (it has: ${models.map((m) => m.name).join(', ')})`);
+    throw StimkitError.usage(
+      'E_RUN_UNKNOWN_MODEL',
+      `--model: ${unknown.map((n) => `"${n}"`).join(', ')} not in ${file} (it has: ${models.map((m) => m.name).join(', ')})`,
+    );
   }
   return names.map((n) => models.find((m) => m.name === n)!);
 }

@@ -13,12 +13,17 @@ export const MODELS_VERSION = 1;
 const HttpUrl = z
   .string()
   .regex(/^https?:\/\/[^\s]+$/, 'an http(s) base URL such as http://127.0.0.1:8000/v1')
-  .describe('Base URL of an OpenAI-compatible server, up to and including /v1; requests go to <endpoint>/chat/completions.');
+  .describe(
+    'Base URL of an OpenAI-compatible server, up to and including /v1; requests go to <endpoint>/chat/completions.',
+  );
 
 /** Names of environment variables: letters, digits and underscores, not starting with a digit. */
 export const EnvVarName = z
   .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'the NAME of an environment variable (e.g. OPENROUTER_API_KEY), never the key itself')
+  .regex(
+    /^[A-Za-z_][A-Za-z0-9_]*$/,
+    'the NAME of an environment variable (e.g. OPENROUTER_API_KEY), never the key itself',
+  )
   .describe('Name of the environment variable that holds the API key. Never the key itself.');
 
 /**
@@ -30,13 +35,20 @@ export const SamplingMap = z
   .strictObject({
     temperature: z.enum(['send', 'drop']).default('send'),
     top_p: z.enum(['send', 'drop']).default('send'),
-    top_k: z.enum(['send', 'drop']).default('send').describe('send: `top_k` in the body (vLLM); drop: leave it out (hosted APIs that reject it).'),
+    top_k: z
+      .enum(['send', 'drop'])
+      .default('send')
+      .describe(
+        'send: `top_k` in the body (vLLM); drop: leave it out (hosted APIs that reject it).',
+      ),
     max_tokens: z.enum(['max_tokens', 'max_completion_tokens', 'drop']).default('max_tokens'),
     seed: z.enum(['send', 'drop']).default('send'),
     thinking: z
       .enum(['chat_template_kwargs', 'drop'])
       .default('chat_template_kwargs')
-      .describe('chat_template_kwargs: thinking: false is sent as chat_template_kwargs.enable_thinking (vLLM, Qwen3 and GLM templates); drop: leave it out.'),
+      .describe(
+        'chat_template_kwargs: thinking: false is sent as chat_template_kwargs.enable_thinking (vLLM, Qwen3 and GLM templates); drop: leave it out.',
+      ),
   })
   .describe('How the bundle sampling maps onto this server (defaults: vLLM).');
 export type SamplingMap = z.output<typeof SamplingMap>;
@@ -46,32 +58,88 @@ export const MODALITIES = ['text', 'image'] as const;
 /** One model. */
 export const ModelSpec = z
   .strictObject({
-    name: z.string().min(1).max(120).describe('The model name as the study model sets list it; the ledger key.'),
-    provider: z.enum(['openai', 'sim']).default('openai').describe('openai: an OpenAI-compatible chat completions server; sim: a simulated respondent (offline).'),
-    role: z.enum(['respondent', 'judge']).default('respondent').describe('respondent: answers trials; judge: scores responses (used by the score stage).'),
-    endpoint: z.union([HttpUrl, z.array(HttpUrl).min(1)]).optional().describe('One base URL, or a list of replicas used in turn.'),
-    api_model: z.string().min(1).optional().describe('The model id the server serves (the request `model` field); default: name.'),
+    name: z
+      .string()
+      .min(1)
+      .max(120)
+      .describe('The model name as the study model sets list it; the ledger key.'),
+    provider: z
+      .enum(['openai', 'sim'])
+      .default('openai')
+      .describe(
+        'openai: an OpenAI-compatible chat completions server; sim: a simulated respondent (offline).',
+      ),
+    role: z
+      .enum(['respondent', 'judge'])
+      .default('respondent')
+      .describe('respondent: answers trials; judge: scores responses (used by the score stage).'),
+    endpoint: z
+      .union([HttpUrl, z.array(HttpUrl).min(1)])
+      .optional()
+      .describe('One base URL, or a list of replicas used in turn.'),
+    api_model: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('The model id the server serves (the request `model` field); default: name.'),
     api_key_env: EnvVarName.optional(),
-    origin: z.string().regex(/^[A-Z]{2}$/, 'an ISO 3166 two-letter country code such as CN, US, FR').optional(),
+    origin: z
+      .string()
+      .regex(/^[A-Z]{2}$/, 'an ISO 3166 two-letter country code such as CN, US, FR')
+      .optional(),
     vendor: z.string().optional(),
     revision: z.string().optional().describe('Checkpoint or snapshot identifier, for the record.'),
-    modalities: z.array(z.enum(MODALITIES)).min(1).default(['text', 'image']).describe('A model without image is never sent trials that show an image.'),
-    paradigms: z.array(z.string()).min(1).optional().describe('Only run trials of these paradigms (default: all).'),
-    concurrency: z.number().int().min(1).max(4096).default(8).describe('Requests in flight at most (lowered on repeated 429s, raised again as calls succeed).'),
-    timeout_s: z.number().positive().max(86_400).default(600).describe('Seconds before a request counts as timed out (and is retried).'),
-    extra_body: z.record(z.string(), z.unknown()).default({}).describe('Fields merged into every request body (after the sampling fields).'),
+    modalities: z
+      .array(z.enum(MODALITIES))
+      .min(1)
+      .default(['text', 'image'])
+      .describe('A model without image is never sent trials that show an image.'),
+    paradigms: z
+      .array(z.string())
+      .min(1)
+      .optional()
+      .describe('Only run trials of these paradigms (default: all).'),
+    concurrency: z
+      .number()
+      .int()
+      .min(1)
+      .max(4096)
+      .default(8)
+      .describe(
+        'Requests in flight at most (lowered on repeated 429s, raised again as calls succeed).',
+      ),
+    timeout_s: z
+      .number()
+      .positive()
+      .max(86_400)
+      .default(600)
+      .describe('Seconds before a request counts as timed out (and is retried).'),
+    extra_body: z
+      .record(z.string(), z.unknown())
+      .default({})
+      .describe('Fields merged into every request body (after the sampling fields).'),
     sampling: SamplingMap.default(SamplingMap.parse({})),
-    sim: simParamsSchema.optional().describe('provider: sim only: the simulated respondent parameters.'),
+    sim: simParamsSchema
+      .optional()
+      .describe('provider: sim only: the simulated respondent parameters.'),
   })
   .superRefine((m, ctx) => {
     if (m.provider === 'openai' && m.endpoint === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['endpoint'], message: 'provider openai needs an endpoint (a base URL ending in /v1)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['endpoint'],
+        message: 'provider openai needs an endpoint (a base URL ending in /v1)',
+      });
     }
     if (m.provider === 'sim' && m.sim === undefined) {
       ctx.addIssue({ code: 'custom', path: ['sim'], message: 'provider sim needs a sim: block' });
     }
     if (m.provider === 'openai' && m.sim !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['sim'], message: 'only provider sim takes a sim: block' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sim'],
+        message: 'only provider sim takes a sim: block',
+      });
     }
   });
 export type ModelSpec = z.output<typeof ModelSpec>;

@@ -57,7 +57,8 @@ export interface PowerResult {
 }
 
 async function paperBundle(dir: string, iterations: number): Promise<string> {
-  for (const f of ['geopolitics.topics.yaml', 'wrappers.yaml']) await copyFile(path.join(PACKAGE_ROOT, 'manifests', f), path.join(dir, f));
+  for (const f of ['geopolitics.topics.yaml', 'wrappers.yaml'])
+    await copyFile(path.join(PACKAGE_ROOT, 'manifests', f), path.join(dir, f));
   const study = {
     format: 'stimkit.study',
     version: 1,
@@ -66,7 +67,12 @@ async function paperBundle(dir: string, iterations: number): Promise<string> {
     global_seed: 271828,
     languages: ['en', 'zh'],
     sampling: { temperature: 0 },
-    instrument: { topics: 'geopolitics.topics.yaml', wrappers: 'wrappers.yaml', sampling: { temperature: 0 }, arms: [{ id: 'main', languages: ['en', 'zh'], iterations }] },
+    instrument: {
+      topics: 'geopolitics.topics.yaml',
+      wrappers: 'wrappers.yaml',
+      sampling: { temperature: 0 },
+      arms: [{ id: 'main', languages: ['en', 'zh'], iterations }],
+    },
   };
   await writeFile(path.join(dir, 'study.yaml'), stringify(study));
   const out = path.join(dir, 'bundle');
@@ -75,18 +81,33 @@ async function paperBundle(dir: string, iterations: number): Promise<string> {
 }
 
 const mean = (x: number[]) => x.reduce((s, v) => s + v, 0) / x.length;
-const sdOf = (x: number[]) => (x.length < 2 ? 0 : Math.sqrt(x.reduce((s, v) => s + (v - mean(x)) ** 2, 0) / (x.length - 1)));
+const sdOf = (x: number[]) =>
+  x.length < 2 ? 0 : Math.sqrt(x.reduce((s, v) => s + (v - mean(x)) ** 2, 0) / (x.length - 1));
 
 /** Run the power analysis. */
 export async function runPower(options: PowerOptions): Promise<PowerResult> {
   const say = options.log ?? (() => undefined);
   const file = await loadModelsFile(options.models);
   // Respondents that answer instrument trials: provider sim, not a judge, and `paradigms` (when given) including instrument.
-  const sims = file.models.filter((m) => m.provider === 'sim' && m.role !== 'judge' && (!m.paradigms || m.paradigms.includes('instrument')));
+  const sims = file.models.filter(
+    (m) =>
+      m.provider === 'sim' &&
+      m.role !== 'judge' &&
+      (!m.paradigms || m.paradigms.includes('instrument')),
+  );
   if (sims.length === 0) {
-    throw StimkitError.fromProblem({ code: 'E_POWER_NO_SIM', file: options.models, message: 'the models file has no provider: sim respondent that answers instrument trials', fix: 'add models with provider: sim and a sim: block (docs/simulated-respondents.md)' });
+    throw StimkitError.fromProblem({
+      code: 'E_POWER_NO_SIM',
+      file: options.models,
+      message: 'the models file has no provider: sim respondent that answers instrument trials',
+      fix: 'add models with provider: sim and a sim: block (docs/simulated-respondents.md)',
+    });
   }
-  const models: SimModel[] = sims.map((m) => ({ name: m.name, origin: m.origin ?? null, params: m.sim! }));
+  const models: SimModel[] = sims.map((m) => ({
+    name: m.name,
+    origin: m.origin ?? null,
+    params: m.sim!,
+  }));
   const maxIterations = Math.max(...options.iterations);
   const tmp = options.bundle ? null : await mkdtemp(path.join(os.tmpdir(), 'stimkit-power-'));
   try {
@@ -95,21 +116,47 @@ export async function runPower(options: PowerOptions): Promise<PowerResult> {
     const bundle = await loadScoreBundle(bundleDir);
     const sim = await loadSimBundle(bundleDir, bundle.digest);
     const armCounts = new Map<string, number>();
-    for (const t of bundle.trials) if (t.paradigm === 'instrument' && t.arm) armCounts.set(t.arm, (armCounts.get(t.arm) ?? 0) + 1);
-    const arm = options.arm ?? [...armCounts].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))[0]?.[0];
+    for (const t of bundle.trials)
+      if (t.paradigm === 'instrument' && t.arm)
+        armCounts.set(t.arm, (armCounts.get(t.arm) ?? 0) + 1);
+    const arm =
+      options.arm ?? [...armCounts].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))[0]?.[0];
     if (!arm || !armCounts.has(arm)) {
-      throw StimkitError.fromProblem({ code: 'E_POWER_BUNDLE', file: bundleDir, message: arm ? `the bundle has no instrument arm "${arm}"` : 'the bundle has no instrument trials', fix: 'pass a bundle whose study has an instrument arm' });
+      throw StimkitError.fromProblem({
+        code: 'E_POWER_BUNDLE',
+        file: bundleDir,
+        message: arm
+          ? `the bundle has no instrument arm "${arm}"`
+          : 'the bundle has no instrument trials',
+        fix: 'pass a bundle whose study has an instrument arm',
+      });
     }
-    const have = Math.max(...bundle.trials.filter((t) => t.arm === arm).map((t) => (t.iteration ?? 0) + 1));
+    const have = Math.max(
+      ...bundle.trials.filter((t) => t.arm === arm).map((t) => (t.iteration ?? 0) + 1),
+    );
     if (maxIterations > have) {
-      throw StimkitError.fromProblem({ code: 'E_POWER_BUNDLE', file: bundleDir, field: 'iterations', message: `the bundle's arm "${arm}" has ${have} iterations`, expected: `at least ${maxIterations}`, got: String(have), fix: 'lower --iterations or bundle a study with more iterations' });
+      throw StimkitError.fromProblem({
+        code: 'E_POWER_BUNDLE',
+        file: bundleDir,
+        field: 'iterations',
+        message: `the bundle's arm "${arm}" has ${have} iterations`,
+        expected: `at least ${maxIterations}`,
+        got: String(have),
+        fix: 'lower --iterations or bundle a study with more iterations',
+      });
     }
     const rows: PowerRow[] = [];
     for (const k of [...options.iterations].sort((a, b) => a - b)) {
       const trials = instrumentTrials(bundle, arm, k);
-      const per = new Map<string, { net: number[]; swing: number[]; t: number; holm: number; w: number }>(models.map((m) => [m.name, { net: [], swing: [], t: 0, holm: 0, w: 0 }]));
+      const per = new Map<
+        string,
+        { net: number[]; swing: number[]; t: number; holm: number; w: number }
+      >(models.map((m) => [m.name, { net: [], swing: [], t: 0, holm: 0, w: 0 }]));
       for (let r = 0; r < options.replications; r++) {
-        const reps = models.map((m) => ({ ...m, params: { ...m.params, seed: m.params.seed + r } }));
+        const reps = models.map((m) => ({
+          ...m,
+          params: { ...m.params, seed: m.params.seed + r },
+        }));
         const analysis = simulateStudy(bundle, sim, trials, reps);
         for (const m of analysis.models) {
           const acc = per.get(m.model)!;
@@ -120,7 +167,9 @@ export async function runPower(options: PowerOptions): Promise<PowerResult> {
           if (m.cellTest && m.cellTest.pWilcoxon < options.alpha) acc.w++;
         }
       }
-      say(`${k} iterations: ${options.replications} simulated studies of ${trials.length} trials × ${models.length} models`);
+      say(
+        `${k} iterations: ${options.replications} simulated studies of ${trials.length} trials × ${models.length} models`,
+      );
       for (const m of models) {
         const acc = per.get(m.name)!;
         const exp = expectedFor(bundle, trials, m.params);
@@ -140,7 +189,12 @@ export async function runPower(options: PowerOptions): Promise<PowerResult> {
         });
       }
     }
-    return { bundle: { digest: bundle.digest, arm, generated: tmp !== null }, alpha: options.alpha, models: models.map((m) => ({ name: m.name, origin: m.origin })), rows };
+    return {
+      bundle: { digest: bundle.digest, arm, generated: tmp !== null },
+      alpha: options.alpha,
+      models: models.map((m) => ({ name: m.name, origin: m.origin })),
+      rows,
+    };
   } finally {
     if (tmp) await rm(tmp, { recursive: true, force: true });
   }

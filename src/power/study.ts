@@ -5,11 +5,21 @@
  * numbers (the simulator is a pure function of its seed, the model name and the trial id).
  */
 import type { Trial } from '../bundle/format.js';
-import { analyzeInstrument, type InstrumentAnalysis, type InstrumentRow } from '../analyze/instrument/index.js';
+import {
+  analyzeInstrument,
+  type InstrumentAnalysis,
+  type InstrumentRow,
+} from '../analyze/instrument/index.js';
 import type { ScoreBundle } from '../score/bundle.js';
 import { scoreResponses } from '../score/score.js';
 import type { ModelMeta, ResponseRecord } from '../score/types.js';
-import { expectedInstrumentModel, simulate, type ExpectedInstrumentModel, type SimBundle, type SimParams } from '../sim/index.js';
+import {
+  expectedInstrumentModel,
+  simulate,
+  type ExpectedInstrumentModel,
+  type SimBundle,
+  type SimParams,
+} from '../sim/index.js';
 
 /** A simulated respondent of a study. */
 export interface SimModel {
@@ -19,20 +29,43 @@ export interface SimModel {
 }
 
 /** The instrument trials of one arm with iteration < `iterations` (all iterations when null). */
-export function instrumentTrials(bundle: ScoreBundle, arm: string, iterations: number | null): Trial[] {
-  return bundle.trials.filter((t) => t.paradigm === 'instrument' && t.arm === arm && (iterations === null || (t.iteration ?? 0) < iterations));
+export function instrumentTrials(
+  bundle: ScoreBundle,
+  arm: string,
+  iterations: number | null,
+): Trial[] {
+  return bundle.trials.filter(
+    (t) =>
+      t.paradigm === 'instrument' &&
+      t.arm === arm &&
+      (iterations === null || (t.iteration ?? 0) < iterations),
+  );
 }
 
 /** Scored rows of one simulated study, in the shape `analyzeInstrument` reads. */
-export function simulateRows(bundle: ScoreBundle, sim: SimBundle, trials: readonly Trial[], models: readonly SimModel[]): InstrumentRow[] {
+export function simulateRows(
+  bundle: ScoreBundle,
+  sim: SimBundle,
+  trials: readonly Trial[],
+  models: readonly SimModel[],
+): InstrumentRow[] {
   const responses: ResponseRecord[] = [];
   for (const m of models) {
     for (const trial of trials) {
       const r = simulate(m.params, m.name, trial, sim);
-      responses.push({ trial_id: trial.id, model: m.name, response: r.text, simulated: true, truth: r.truth, error: null });
+      responses.push({
+        trial_id: trial.id,
+        model: m.name,
+        response: r.text,
+        simulated: true,
+        truth: r.truth,
+        error: null,
+      });
     }
   }
-  const meta = new Map<string, ModelMeta>(models.map((m) => [m.name, { name: m.name, origin: m.origin, vendor: null, simulated: true }]));
+  const meta = new Map<string, ModelMeta>(
+    models.map((m) => [m.name, { name: m.name, origin: m.origin, vendor: null, simulated: true }]),
+  );
   const { rows } = scoreResponses(bundle, responses, meta);
   return rows.map((r) => ({
     model: r.model.name,
@@ -47,13 +80,30 @@ export function simulateRows(bundle: ScoreBundle, sim: SimBundle, trials: readon
 }
 
 /** Simulate, score and analyse one study. */
-export function simulateStudy(bundle: ScoreBundle, sim: SimBundle, trials: readonly Trial[], models: readonly SimModel[]): InstrumentAnalysis {
+export function simulateStudy(
+  bundle: ScoreBundle,
+  sim: SimBundle,
+  trials: readonly Trial[],
+  models: readonly SimModel[],
+): InstrumentAnalysis {
   return analyzeInstrument(simulateRows(bundle, sim, trials, models));
 }
 
 /** The closed-form expected net bias and swing of a respondent over the cells of `trials`. */
-export function expectedFor(bundle: ScoreBundle, trials: readonly Trial[], params: SimParams): ExpectedInstrumentModel {
-  const cells = new Map<string, { topic: string; lang: string; affirmative_pole: 'plus' | 'minus' }>();
-  for (const t of trials) cells.set(`${t.topic}|${t.lang}`, { topic: t.topic!, lang: t.lang, affirmative_pole: bundle.topics.get(t.topic!)!.affirmative_pole });
+export function expectedFor(
+  bundle: ScoreBundle,
+  trials: readonly Trial[],
+  params: SimParams,
+): ExpectedInstrumentModel {
+  const cells = new Map<
+    string,
+    { topic: string; lang: string; affirmative_pole: 'plus' | 'minus' }
+  >();
+  for (const t of trials)
+    cells.set(`${t.topic}|${t.lang}`, {
+      topic: t.topic!,
+      lang: t.lang,
+      affirmative_pole: bundle.topics.get(t.topic!)!.affirmative_pole,
+    });
   return expectedInstrumentModel(params, [...cells.values()]);
 }

@@ -2,11 +2,30 @@
 import { csvText } from '../score/csv.js';
 import type { PowerResult } from './power.js';
 
-const COLUMNS = ['model', 'iterations', 'replications', 'expected_net', 'expected_swing', 'mean_net', 'sd_net', 'mean_swing', 'power_t', 'power_holm', 'power_wilcoxon'] as const;
+const COLUMNS = [
+  'model',
+  'iterations',
+  'replications',
+  'expected_net',
+  'expected_swing',
+  'mean_net',
+  'sd_net',
+  'mean_swing',
+  'power_t',
+  'power_holm',
+  'power_wilcoxon',
+] as const;
 
 /** The rows as CSV (one row per model × iterations). */
 export function powerCsv(r: PowerResult): string {
-  return csvText([...COLUMNS], r.rows.map((row) => COLUMNS.map((c) => (typeof row[c] === 'number' ? Number((row[c] as number).toPrecision(6)) : row[c]))));
+  return csvText(
+    [...COLUMNS],
+    r.rows.map((row) =>
+      COLUMNS.map((c) =>
+        typeof row[c] === 'number' ? Number((row[c] as number).toPrecision(6)) : row[c],
+      ),
+    ),
+  );
 }
 
 /** `--json` summary. */
@@ -17,7 +36,7 @@ export function powerJson(r: PowerResult) {
 /** A table per model: iterations against detection probability. */
 export function powerHuman(r: PowerResult): string {
   const lines = [
-    `power of the net-bias test (alpha ${r.alpha}; ${r.rows[0]?.replications ?? 0} simulated studies per size; bundle ${r.bundle.digest.slice(0, 12)}…, arm ${r.bundle.arm}${r.bundle.generated ? ', the paper\'s instrument bundled on the fly' : ''}). SIMULATED.`,
+    `power of the net-bias test (alpha ${r.alpha}; ${r.rows[0]?.replications ?? 0} simulated studies per size; bundle ${r.bundle.digest.slice(0, 12)}…, arm ${r.bundle.arm}${r.bundle.generated ? ", the paper's instrument bundled on the fly" : ''}). SIMULATED.`,
     `  ${'model'.padEnd(22)} ${'iter'.padStart(5)} ${'true net'.padStart(9)} ${'swing'.padStart(6)} ${'mean net'.padStart(9)} ${'sd'.padStart(6)}  ${'P(t)'.padStart(5)} ${'P(Holm)'.padStart(7)} ${'P(W)'.padStart(5)}`,
   ];
   for (const x of r.rows) {
@@ -25,6 +44,8 @@ export function powerHuman(r: PowerResult): string {
       `  ${x.model.padEnd(22)} ${String(x.iterations).padStart(5)} ${x.expected_net.toFixed(3).padStart(9)} ${x.expected_swing.toFixed(2).padStart(6)} ${x.mean_net.toFixed(3).padStart(9)} ${x.sd_net.toFixed(3).padStart(6)}  ${x.power_t.toFixed(2).padStart(5)} ${x.power_holm.toFixed(2).padStart(7)} ${x.power_wilcoxon.toFixed(2).padStart(5)}`,
     );
   }
-  lines.push('  P(·): share of simulated studies whose test of net bias = 0 has p < alpha (t on cell means; Holm across models; Wilcoxon). For a model with true net 0 it is the false-positive rate.');
+  lines.push(
+    '  P(·): share of simulated studies whose test of net bias = 0 has p < alpha (t on cell means; Holm across models; Wilcoxon). For a model with true net 0 it is the false-positive rate.',
+  );
   return lines.join('\n');
 }

@@ -13,7 +13,13 @@ import { ensureFolder, exists, relPosix, sha256, writeFileAtomic } from '../core
 import { artifactJson } from '../core/json.js';
 import { TOOL } from '../core/tool.js';
 import { parseCsv } from '../score/csv.js';
-import { SCORES_FILES, SCORES_FORMAT, SCORES_VERSION, ScoreLine, ScoresHeader } from '../score/format.js';
+import {
+  SCORES_FILES,
+  SCORES_FORMAT,
+  SCORES_VERSION,
+  ScoreLine,
+  ScoresHeader,
+} from '../score/format.js';
 import { reportBundle } from './bundle.js';
 import { renderChart } from './chart.js';
 import { pageHtml, type RenderedSection } from './page.js';
@@ -38,15 +44,36 @@ async function readHeader(scoresDir: string): Promise<ScoresHeader> {
   try {
     value = JSON.parse(await readFile(file, 'utf8'));
   } catch (err) {
-    throw StimkitError.fromProblem({ code: 'E_REPORT_SCORES', file, message: 'no readable score.json: not a scores folder (or an interrupted one)', fix: 'pass the --out folder of `stimkit score`' }, err);
+    throw StimkitError.fromProblem(
+      {
+        code: 'E_REPORT_SCORES',
+        file,
+        message: 'no readable score.json: not a scores folder (or an interrupted one)',
+        fix: 'pass the --out folder of `stimkit score`',
+      },
+      err,
+    );
   }
   const v = value as { format?: unknown; version?: unknown };
   if (v.format !== SCORES_FORMAT || v.version !== SCORES_VERSION) {
-    throw StimkitError.fromProblem({ code: 'E_REPORT_SCORES', file, message: 'unknown scores format or version', expected: `${SCORES_FORMAT} ${SCORES_VERSION}`, got: `${String(v.format)} ${String(v.version)}`, fix: 'score again with this version of stimkit' });
+    throw StimkitError.fromProblem({
+      code: 'E_REPORT_SCORES',
+      file,
+      message: 'unknown scores format or version',
+      expected: `${SCORES_FORMAT} ${SCORES_VERSION}`,
+      got: `${String(v.format)} ${String(v.version)}`,
+      fix: 'score again with this version of stimkit',
+    });
   }
   const parsed = ScoresHeader.safeParse(value);
   if (!parsed.success) {
-    throw StimkitError.fromProblem({ code: 'E_REPORT_SCORES', file, field: parsed.error.issues[0]!.path.join('.'), message: parsed.error.issues[0]!.message, fix: 'score again with this version of stimkit' });
+    throw StimkitError.fromProblem({
+      code: 'E_REPORT_SCORES',
+      file,
+      field: parsed.error.issues[0]!.path.join('.'),
+      message: parsed.error.issues[0]!.message,
+      fix: 'score again with this version of stimkit',
+    });
   }
   return parsed.data;
 }
@@ -58,7 +85,10 @@ export interface ReportOptions {
 }
 
 /** The context sections read from; every file read is checked against score.json's sha256. */
-export async function reportContext(scoresDir: string, options: ReportOptions = {}): Promise<ReportContext> {
+export async function reportContext(
+  scoresDir: string,
+  options: ReportOptions = {},
+): Promise<ReportContext> {
   const header = await readHeader(scoresDir);
   const memo = new Map<string, Promise<unknown>>();
   const once = <T>(key: string, make: () => Promise<T> | T): Promise<T> => {
@@ -70,7 +100,12 @@ export async function reportContext(scoresDir: string, options: ReportOptions = 
     if (!listed) return null;
     const text = await readFile(path.join(scoresDir, file), 'utf8');
     if (sha256(text) !== listed.sha256) {
-      throw StimkitError.fromProblem({ code: 'E_REPORT_SCORES', file: path.join(scoresDir, file), message: 'this file does not match the sha256 score.json records: it changed after scoring', fix: 'score again' });
+      throw StimkitError.fromProblem({
+        code: 'E_REPORT_SCORES',
+        file: path.join(scoresDir, file),
+        message: 'this file does not match the sha256 score.json records: it changed after scoring',
+        fix: 'score again',
+      });
     }
     return text;
   };
@@ -86,14 +121,20 @@ export async function reportContext(scoresDir: string, options: ReportOptions = 
     records: () =>
       once('records', async () => {
         const text = (await readChecked(SCORES_FILES.records)) ?? '';
-        return text.split('\n').filter((l) => l !== '').map((l) => ScoreLine.parse(JSON.parse(l)));
+        return text
+          .split('\n')
+          .filter((l) => l !== '')
+          .map((l) => ScoreLine.parse(JSON.parse(l)));
       }),
     table: (file) =>
       once(`table:${file}`, async (): Promise<CsvRows | null> => {
         const text = await readChecked(file);
         if (text === null) return null;
         const { header: cols, rows } = parseCsv(text);
-        return { header: cols, rows: rows.map((r) => Object.fromEntries(cols.map((c, i) => [c, r[i] ?? '']))) };
+        return {
+          header: cols,
+          rows: rows.map((r) => Object.fromEntries(cols.map((c, i) => [c, r[i] ?? '']))),
+        };
       }),
   };
 }
@@ -104,12 +145,18 @@ export async function reportContext(scoresDir: string, options: ReportOptions = 
  * @example
  * await buildReport('demo/scores', 'demo/report'); // demo/report/index.html
  */
-export async function buildReport(scoresDir: string, outDir: string, sections: readonly ReportSection[] = SECTIONS, options: ReportOptions = {}): Promise<ReportResult> {
+export async function buildReport(
+  scoresDir: string,
+  outDir: string,
+  sections: readonly ReportSection[] = SECTIONS,
+  options: ReportOptions = {},
+): Promise<ReportResult> {
   const ctx = await reportContext(scoresDir, options);
   await ensureFolder(outDir);
   // A report folder we wrote before: drop its charts and tables, so none of a section that no longer applies stays behind.
   if (await exists(path.join(outDir, 'report.json'))) {
-    for (const sub of ['charts', 'tables', 'thumbs']) await rm(path.join(outDir, sub), { recursive: true, force: true });
+    for (const sub of ['charts', 'tables', 'thumbs'])
+      await rm(path.join(outDir, sub), { recursive: true, force: true });
   }
   const files: ReportResult['files'] = [];
   const write = async (rel: string, data: string | Buffer) => {
@@ -122,7 +169,9 @@ export async function buildReport(scoresDir: string, outDir: string, sections: r
     const content = await section.build(ctx);
     const charts = [];
     for (const chart of content.charts) {
-      const values = chart.data.rows.map((r) => Object.fromEntries(chart.data.columns.map((c, i) => [c, r[i]])));
+      const values = chart.data.rows.map((r) =>
+        Object.fromEntries(chart.data.columns.map((c, i) => [c, r[i]])),
+      );
       const spec = { ...chart.spec, data: { values } };
       const { svg, png } = await renderChart(spec, { id: chart.id });
       await write(`charts/${chart.id}.vl.json`, artifactJson(spec));
@@ -134,33 +183,75 @@ export async function buildReport(scoresDir: string, outDir: string, sections: r
     for (const t of content.tables) await write(`tables/${t.id}.csv`, tableCsv(t));
     for (const f of content.figures ?? []) {
       for (const img of f.rows.flatMap((r) => r.images)) {
-        if (!/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(img.file) || img.file.split('/').includes('..')) throw new Error(`report image path not allowed: ${img.file}`);
+        if (
+          !/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(img.file) ||
+          img.file.split('/').includes('..')
+        )
+          throw new Error(`report image path not allowed: ${img.file}`);
         await write(img.file, img.data);
       }
       await write(`tables/${f.data.id}.csv`, tableCsv(f.data));
     }
     rendered.push({ section, content, charts });
   }
-  const inputs = [{ file: relPosix(outDir, path.join(scoresDir, SCORES_FILES.header)), sha256: sha256(await readFile(path.join(scoresDir, SCORES_FILES.header))) }];
-  const usedBundle = rendered.some((r) => (r.content.figures ?? []).length > 0) ? (await ctx.bundle()).bundle : null;
-  if (usedBundle) inputs.push({ file: relPosix(outDir, path.join(usedBundle.dir, 'manifest-sha256.txt')), sha256: usedBundle.digest });
-  await write('index.html', pageHtml(ctx, rendered, relPosix(outDir, scoresDir), await simulatedNotes(ctx)));
+  const inputs = [
+    {
+      file: relPosix(outDir, path.join(scoresDir, SCORES_FILES.header)),
+      sha256: sha256(await readFile(path.join(scoresDir, SCORES_FILES.header))),
+    },
+  ];
+  const usedBundle = rendered.some((r) => (r.content.figures ?? []).length > 0)
+    ? (await ctx.bundle()).bundle
+    : null;
+  if (usedBundle)
+    inputs.push({
+      file: relPosix(outDir, path.join(usedBundle.dir, 'manifest-sha256.txt')),
+      sha256: usedBundle.digest,
+    });
+  await write(
+    'index.html',
+    pageHtml(ctx, rendered, relPosix(outDir, scoresDir), await simulatedNotes(ctx)),
+  );
   await writeFileAtomic(
     path.join(outDir, 'report.json'),
-    artifactJson({ format: REPORT_FORMAT, version: REPORT_VERSION, tool: { ...TOOL }, bundle: ctx.header.bundle, simulated: ctx.simulated, inputs, sections: rendered.map((r) => r.section.id), files }),
+    artifactJson({
+      format: REPORT_FORMAT,
+      version: REPORT_VERSION,
+      tool: { ...TOOL },
+      bundle: ctx.header.bundle,
+      simulated: ctx.simulated,
+      inputs,
+      sections: rendered.map((r) => r.section.id),
+      files,
+    }),
   );
-  return { out: outDir, sections: rendered.map((r) => r.section.id), files, simulated: ctx.simulated };
+  return {
+    out: outDir,
+    sections: rendered.map((r) => r.section.id),
+    files,
+    simulated: ctx.simulated,
+  };
 }
 
 /** Banner sentences for simulated parts besides the respondents: simulated judges, and the validation's simulated raters. */
 async function simulatedNotes(ctx: ReportContext): Promise<string[]> {
   const notes: string[] = [];
-  const audit = (ctx.header.params as { scorers?: Record<string, { judges?: Array<{ name?: string; simulated?: boolean }> }> } | undefined)?.scorers?.['vlm-audit'];
+  const audit = (
+    ctx.header.params as
+      | { scorers?: Record<string, { judges?: Array<{ name?: string; simulated?: boolean }> }> }
+      | undefined
+  )?.scorers?.['vlm-audit'];
   const judges = (audit?.judges ?? []).filter((j) => j.simulated).map((j) => j.name);
-  if (judges.length > 0) notes.push(`The judge label(s) come from ${judges.length} SIMULATED judge(s) (${judges.join(', ')}), drawn from the simulator\u2019s truth with set sensitivity and specificity.`);
+  if (judges.length > 0)
+    notes.push(
+      `The judge label(s) come from ${judges.length} SIMULATED judge(s) (${judges.join(', ')}), drawn from the simulator\u2019s truth with set sensitivity and specificity.`,
+    );
   if (ctx.header.files.some((f) => f.file === 'validation.json')) {
     const raters = (await validationState(ctx)).report?.simulated_raters ?? [];
-    if (raters.length > 0) notes.push(`The human labels of the judge validation come from ${raters.length} SIMULATED rater(s) (${raters.join(', ')}), drawn from the simulator\u2019s truth with a set accuracy.`);
+    if (raters.length > 0)
+      notes.push(
+        `The human labels of the judge validation come from ${raters.length} SIMULATED rater(s) (${raters.join(', ')}), drawn from the simulator\u2019s truth with a set accuracy.`,
+      );
   }
   return notes;
 }

@@ -23,7 +23,11 @@ export function recordedBundleDir(scoresDir: string, header: ScoresHeader): stri
  * recorded bundle that cannot be used gives a note for the page; a `given` one is an error
  * (E_REPORT_BUNDLE): the user named it, so leaving its images out in silence would mislead.
  */
-export async function reportBundle(scoresDir: string, header: ScoresHeader, given?: string): Promise<{ bundle: BundleData | null; note: string | null }> {
+export async function reportBundle(
+  scoresDir: string,
+  header: ScoresHeader,
+  given?: string,
+): Promise<{ bundle: BundleData | null; note: string | null }> {
   const found = await findBundle(scoresDir, header, given);
   if (given !== undefined && found.bundle === null) {
     throw StimkitError.fromProblem({
@@ -38,23 +42,47 @@ export async function reportBundle(scoresDir: string, header: ScoresHeader, give
   return { bundle: found.bundle, note: found.note };
 }
 
-async function findBundle(scoresDir: string, header: ScoresHeader, given?: string): Promise<{ bundle: BundleData | null; note: string | null; got?: string }> {
+async function findBundle(
+  scoresDir: string,
+  header: ScoresHeader,
+  given?: string,
+): Promise<{ bundle: BundleData | null; note: string | null; got?: string }> {
   const dir = given ?? recordedBundleDir(scoresDir, header);
   const recorded = header.inputs.find((i) => i.role === 'bundle');
   // Name the folder as the user gave it, or as score.json records it (relative to the scores folder): no absolute paths on the page.
-  const how = given ? `given with --bundle (${given})` : `recorded in score.json (${path.posix.dirname(recorded?.file ?? '.')}, relative to the scores folder)`;
-  if (!dir) return { bundle: null, note: 'score.json records no bundle path; pass the bundle with stimkit report --bundle DIR to show its images' };
+  const how = given
+    ? `given with --bundle (${given})`
+    : `recorded in score.json (${path.posix.dirname(recorded?.file ?? '.')}, relative to the scores folder)`;
+  if (!dir)
+    return {
+      bundle: null,
+      note: 'score.json records no bundle path; pass the bundle with stimkit report --bundle DIR to show its images',
+    };
   if (!existsSync(path.join(dir, 'manifest-sha256.txt'))) {
-    return { bundle: null, note: `the bundle ${how} is not there (moved or deleted); pass it with stimkit report --bundle DIR to show its images`, got: existsSync(dir) ? 'a folder without manifest-sha256.txt (not a bundle)' : 'nothing there' };
+    return {
+      bundle: null,
+      note: `the bundle ${how} is not there (moved or deleted); pass it with stimkit report --bundle DIR to show its images`,
+      got: existsSync(dir)
+        ? 'a folder without manifest-sha256.txt (not a bundle)'
+        : 'nothing there',
+    };
   }
   let bundle: BundleData;
   try {
     bundle = await loadBundle(dir);
   } catch (err) {
-    return { bundle: null, note: `the bundle ${how} cannot be read (${(err as Error).message}); check it with stimkit verify`, got: `a bundle that cannot be read (${(err as Error).message})` };
+    return {
+      bundle: null,
+      note: `the bundle ${how} cannot be read (${(err as Error).message}); check it with stimkit verify`,
+      got: `a bundle that cannot be read (${(err as Error).message})`,
+    };
   }
   if (bundle.digest !== header.bundle.digest) {
-    return { bundle: null, note: `the bundle ${how} has digest ${bundle.digest.slice(0, 12)}…, not the scored ${header.bundle.digest.slice(0, 12)}…; pass the scored bundle with stimkit report --bundle DIR`, got: `a bundle of digest ${bundle.digest}` };
+    return {
+      bundle: null,
+      note: `the bundle ${how} has digest ${bundle.digest.slice(0, 12)}…, not the scored ${header.bundle.digest.slice(0, 12)}…; pass the scored bundle with stimkit report --bundle DIR`,
+      got: `a bundle of digest ${bundle.digest}`,
+    };
   }
   return { bundle, note: null };
 }

@@ -34,17 +34,30 @@ export interface RenderedChart {
  */
 export function prefixSvgIds(svg: string, prefix: string): string {
   const ids = new Map<string, string>();
-  for (const m of svg.matchAll(/\sid="([^"]+)"/g)) if (!ids.has(m[1]!)) ids.set(m[1]!, `${prefix}-${ids.size + 1}`);
+  for (const m of svg.matchAll(/\sid="([^"]+)"/g))
+    if (!ids.has(m[1]!)) ids.set(m[1]!, `${prefix}-${ids.size + 1}`);
   if (ids.size === 0) return svg;
   return svg
-    .replace(/(\sid=")([^"]+)(")/g, (_, a: string, id: string, b: string) => `${a}${ids.get(id) ?? id}${b}`)
+    .replace(
+      /(\sid=")([^"]+)(")/g,
+      (_, a: string, id: string, b: string) => `${a}${ids.get(id) ?? id}${b}`,
+    )
     .replace(/url\(#([^)]+)\)/g, (m, id: string) => (ids.has(id) ? `url(#${ids.get(id)})` : m))
-    .replace(/(href=")#([^"]+)(")/g, (m, a: string, id: string, b: string) => (ids.has(id) ? `${a}#${ids.get(id)}${b}` : m));
+    .replace(/(href=")#([^"]+)(")/g, (m, a: string, id: string, b: string) =>
+      ids.has(id) ? `${a}#${ids.get(id)}${b}` : m,
+    );
 }
 
 /** Render a vega-lite spec (its `config` is merged over `CHART_CONFIG`) to SVG and PNG; `id` prefixes the SVG's ids. */
-export async function renderChart(spec: Record<string, unknown>, options: { scale?: number; id?: string } = {}): Promise<RenderedChart> {
-  const full = { $schema: 'https://vega.github.io/schema/vega-lite/v5.json', ...spec, config: { ...CHART_CONFIG, ...((spec.config as object) ?? {}) } };
+export async function renderChart(
+  spec: Record<string, unknown>,
+  options: { scale?: number; id?: string } = {},
+): Promise<RenderedChart> {
+  const full = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+    ...spec,
+    config: { ...CHART_CONFIG, ...((spec.config as object) ?? {}) },
+  };
   const compiled = vegaLite.compile(full as vegaLite.TopLevelSpec).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
   const svg = prefixSvgIds(await view.toSVG(), options.id ?? 'chart');

@@ -10,7 +10,12 @@ import type { ReportTable } from './types.js';
 
 /** Escape text for HTML element content and attribute values. */
 export function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 /*
@@ -46,9 +51,14 @@ export function formatCell(v: unknown, column: string): string {
 
 /** An HTML table with its caption (n and interval method). */
 export function tableHtml(t: ReportTable, simulated: boolean): string {
-  const head = t.columns.map((c, i) => `<th${i === 0 ? ' class="t"' : ''}>${escapeHtml(c)}</th>`).join('');
+  const head = t.columns
+    .map((c, i) => `<th${i === 0 ? ' class="t"' : ''}>${escapeHtml(c)}</th>`)
+    .join('');
   const body = t.rows
-    .map((r) => `<tr>${r.map((v, i) => `<td${typeof v === 'number' ? '' : ' class="t"'}>${escapeHtml(formatCell(v, t.columns[i] ?? ''))}</td>`).join('')}</tr>`)
+    .map(
+      (r) =>
+        `<tr>${r.map((v, i) => `<td${typeof v === 'number' ? '' : ' class="t"'}>${escapeHtml(formatCell(v, t.columns[i] ?? ''))}</td>`).join('')}</tr>`,
+    )
     .join('\n');
   return `<div class="caption"><b>${escapeHtml(t.title)}</b>. ${escapeHtml(t.n)}. ${escapeHtml(t.interval)}.${simulated ? ' <b>Simulated data.</b>' : ''} Data: <a href="tables/${escapeHtml(t.id)}.csv">tables/${escapeHtml(t.id)}.csv</a></div>
 <div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>

@@ -1,6 +1,25 @@
 /** The report stage: sections, charts (vega-lite → SVG → PNG) and the self-contained HTML page. */
-export { buildReport, reportContext, REPORT_FORMAT, REPORT_VERSION, type ReportResult } from './build.js';
-export { CHART_CONFIG, FONT_FAMILY, prefixSvgIds, renderChart, type RenderedChart } from './chart.js';
+export {
+  buildReport,
+  reportContext,
+  REPORT_FORMAT,
+  REPORT_VERSION,
+  type ReportResult,
+} from './build.js';
+export {
+  CHART_CONFIG,
+  FONT_FAMILY,
+  prefixSvgIds,
+  renderChart,
+  type RenderedChart,
+} from './chart.js';
 export { escapeHtml, formatCell, tableCsv, tableHtml } from './html.js';
 export { SECTIONS } from './registry.js';
-export type { CsvRows, ReportChart, ReportContext, ReportSection, ReportTable, SectionContent } from './types.js';
+export type {
+  CsvRows,
+  ReportChart,
+  ReportContext,
+  ReportSection,
+  ReportTable,
+  SectionContent,
+} from './types.js';

@@ -1,7 +1,13 @@
 /** Lays the built sections out on the report page (see html.ts for the page's rules). */
 import { TOOL } from '../core/tool.js';
 import { CSS, escapeHtml, tableHtml } from './html.js';
-import type { ReportChart, ReportContext, ReportFigure, ReportSection, SectionContent } from './types.js';
+import type {
+  ReportChart,
+  ReportContext,
+  ReportFigure,
+  ReportSection,
+  SectionContent,
+} from './types.js';
 
 /** A section after its charts were rendered. */
 export interface RenderedSection {
@@ -24,7 +30,10 @@ function imagesHtml(f: ReportFigure, simulated: boolean): string {
   const strips = f.rows
     .map((row) => {
       const cells = row.images
-        .map((img) => `<div class="thumb"><img src="${escapeHtml(img.file)}" width="${img.width}" height="${img.height}" alt="${escapeHtml(img.alt)}"><div>${escapeHtml(img.label)}</div></div>`)
+        .map(
+          (img) =>
+            `<div class="thumb"><img src="${escapeHtml(img.file)}" width="${img.width}" height="${img.height}" alt="${escapeHtml(img.alt)}"><div>${escapeHtml(img.label)}</div></div>`,
+        )
         .join('');
       return `<div class="strip-label">${escapeHtml(row.label)}</div>\n<div class="strip">${cells}</div>`;
     })
@@ -36,29 +45,60 @@ ${strips}
 }
 
 /** The whole page. `scoresRel` is the scores folder relative to the report folder. */
-export function pageHtml(ctx: ReportContext, sections: RenderedSection[], scoresRel: string, simulatedNotes: string[] = []): string {
+export function pageHtml(
+  ctx: ReportContext,
+  sections: RenderedSection[],
+  scoresRel: string,
+  simulatedNotes: string[] = [],
+): string {
   const h = ctx.header;
   const source = h.inputs.find((i) => i.role === 'ledger' || i.role === 'responses');
   const models = h.inputs.find((i) => i.role === 'models');
   const meta = [
     ['Study', h.bundle.study ?? '(unknown)'],
     ['Bundle digest', `<code>${escapeHtml(h.bundle.digest)}</code>`],
-    [source?.role === 'ledger' ? 'Ledger' : 'Responses', source ? `<code>${escapeHtml(source.file)}</code> (sha256 <code>${source.sha256.slice(0, 16)}…</code>)` : '(none)'],
-    ['Models file', models ? `<code>${escapeHtml(models.file)}</code>` : source?.role === 'ledger' ? 'none (origin and vendor as the ledger recorded them)' : 'none (origin unknown)'],
-    ['Scores', `<code>${escapeHtml(scoresRel)}</code>: ${h.counts.records} scored responses from ${h.counts.models.length} model(s), scored by ${escapeHtml(h.tool.name)} ${escapeHtml(h.tool.version)}`],
+    [
+      source?.role === 'ledger' ? 'Ledger' : 'Responses',
+      source
+        ? `<code>${escapeHtml(source.file)}</code> (sha256 <code>${source.sha256.slice(0, 16)}…</code>)`
+        : '(none)',
+    ],
+    [
+      'Models file',
+      models
+        ? `<code>${escapeHtml(models.file)}</code>`
+        : source?.role === 'ledger'
+          ? 'none (origin and vendor as the ledger recorded them)'
+          : 'none (origin unknown)',
+    ],
+    [
+      'Scores',
+      `<code>${escapeHtml(scoresRel)}</code>: ${h.counts.records} scored responses from ${h.counts.models.length} model(s), scored by ${escapeHtml(h.tool.name)} ${escapeHtml(h.tool.version)}`,
+    ],
     ['Report', `${escapeHtml(TOOL.name)} ${escapeHtml(TOOL.version)}`],
   ]
     .map(([k, v]) => `<div><b>${k}:</b> ${k === 'Study' ? escapeHtml(v!) : v}</div>`)
     .join('\n');
   const banner = ctx.simulated
     ? `<div class="sim">SIMULATED DATA: ${h.counts.simulated} of ${h.counts.records} responses come from simulated respondents (${escapeHtml(
-        h.counts.models.filter((m) => m.simulated).map((m) => m.name).join(', '),
+        h.counts.models
+          .filter((m) => m.simulated)
+          .map((m) => m.name)
+          .join(', '),
       )}). Nothing here describes a real model.${simulatedNotes.map((n) => ` ${escapeHtml(n)}`).join('')}</div>`
-    : simulatedNotes.length > 0 ? `<div class="sim">SIMULATED DATA:${simulatedNotes.map((n) => ` ${escapeHtml(n)}`).join('')}</div>` : '';
-  const toc = sections.map((s) => `<li><a href="#${escapeHtml(s.section.id)}">${escapeHtml(s.section.title)}</a></li>`).join('');
+    : simulatedNotes.length > 0
+      ? `<div class="sim">SIMULATED DATA:${simulatedNotes.map((n) => ` ${escapeHtml(n)}`).join('')}</div>`
+      : '';
+  const toc = sections
+    .map(
+      (s) => `<li><a href="#${escapeHtml(s.section.id)}">${escapeHtml(s.section.title)}</a></li>`,
+    )
+    .join('');
   const body = sections
     .map((s) => {
-      const parts = [`<section id="${escapeHtml(s.section.id)}"><h2>${escapeHtml(s.section.title)}</h2>`];
+      const parts = [
+        `<section id="${escapeHtml(s.section.id)}"><h2>${escapeHtml(s.section.title)}</h2>`,
+      ];
       for (const p of s.content.paragraphs) parts.push(`<p>${escapeHtml(p)}</p>`);
       for (const c of s.charts) parts.push(figureHtml(c.chart, c.svg, ctx.simulated));
       for (const f of s.content.figures ?? []) parts.push(imagesHtml(f, ctx.simulated));

@@ -12,8 +12,28 @@ import { auditEq1Section } from './sections/audit-eq1.js';
 import { auditLadderSection } from './sections/audit-ladder.js';
 import { auditLengthSection, auditStrategiesSection } from './sections/audit-more.js';
 import { auditRatesSection, auditRefusalReframingSection } from './sections/audit-rates.js';
-import { auditBaselinesSection, auditJudgeAgreementSection, auditValidationSection } from './sections/audit-validation.js';
+import {
+  auditBaselinesSection,
+  auditJudgeAgreementSection,
+  auditValidationSection,
+} from './sections/audit-validation.js';
 import type { ReportSection } from './types.js';
 
-export const SECTIONS: ReportSection[] = [overviewSection, netSwingSection, languageSection, topicOriginSection, abstentionSection, testsSection, instrumentJudgeSection,
-  auditRatesSection, auditRefusalReframingSection, auditLadderSection, auditStrategiesSection, auditLengthSection, auditEq1Section, auditJudgeAgreementSection, auditValidationSection, auditBaselinesSection];
+export const SECTIONS: ReportSection[] = [
+  overviewSection,
+  netSwingSection,
+  languageSection,
+  topicOriginSection,
+  abstentionSection,
+  testsSection,
+  instrumentJudgeSection,
+  auditRatesSection,
+  auditRefusalReframingSection,
+  auditLadderSection,
+  auditStrategiesSection,
+  auditLengthSection,
+  auditEq1Section,
+  auditJudgeAgreementSection,
+  auditValidationSection,
+  auditBaselinesSection,
+];

@@ -25,14 +25,20 @@ export interface Thumbnail {
  * The thumbnail of the bundle image with this digest, or a reason it cannot be made (missing
  * file, bytes that do not match the digest).
  */
-export async function bundleThumbnail(bundle: BundleData, digest: string): Promise<Thumbnail | { error: string }> {
+export async function bundleThumbnail(
+  bundle: BundleData,
+  digest: string,
+): Promise<Thumbnail | { error: string }> {
   let bytes: Buffer;
   try {
     bytes = await readFile(imageFile(bundle, digest));
   } catch {
     return { error: `image ${digest.slice(0, 12)}… is missing from the bundle` };
   }
-  if (sha256(bytes) !== digest) return { error: `image ${digest.slice(0, 12)}… does not match its digest (the bundle was changed after sealing)` };
+  if (sha256(bytes) !== digest)
+    return {
+      error: `image ${digest.slice(0, 12)}… does not match its digest (the bundle was changed after sealing)`,
+    };
   const { data, info } = await sharp(bytes)
     .resize(THUMB_PX, THUMB_PX, { fit: 'inside', withoutEnlargement: true })
     .png({ compressionLevel: 9, palette: true, adaptiveFiltering: false })

@@ -11,26 +11,51 @@ export function csvField(value: unknown): string {
 export function reviewCsv(data: ReviewData): string {
   const langs = data.languages;
   const header = [
-    'id', 'topic', 'sensitivity', 'roles',
+    'id',
+    'topic',
+    'sensitivity',
+    'roles',
     ...langs.map((l) => `title_${l}`),
     'facts',
     ...langs.map((l) => `facts_${l}`),
     ...langs.map((l) => `anchor_${l}`),
-    'image', 'archive', 'source_url', 'credit', 'date_taken', 'date_retrieved', 'license',
-    'ladder', 'warnings',
+    'image',
+    'archive',
+    'source_url',
+    'credit',
+    'date_taken',
+    'date_retrieved',
+    'license',
+    'ladder',
+    'warnings',
   ];
   const rows = data.entries.map(({ entry: e, image, warnings, ladder }) => {
     const facts = e.expected_facts as Array<Record<string, unknown>>;
     const p = e.provenance as Record<string, unknown>;
     return [
-      e.id, e.topic, e.sensitivity, e.roles.join(' '),
+      e.id,
+      e.topic,
+      e.sensitivity,
+      e.roles.join(' '),
       ...langs.map((l) => e.title[l] ?? ''),
       facts.length,
-      ...langs.map((l) => facts.map((f) => `${String(f.id)}: ${typeof f[l] === 'string' ? f[l] : '(missing)'}`).join(' | ')),
+      ...langs.map((l) =>
+        facts
+          .map((f) => `${String(f.id)}: ${typeof f[l] === 'string' ? f[l] : '(missing)'}`)
+          .join(' | '),
+      ),
       ...langs.map((l) => e.anchor?.name[l] ?? ''),
       image ? e.image.file : `${e.image.file} (not found)`,
-      p.archive, p.source_url, p.credit, p.date_taken, p.date_retrieved, p.license,
-      ladder.filter((r) => r.file).map((r) => r.code).join(' '),
+      p.archive,
+      p.source_url,
+      p.credit,
+      p.date_taken,
+      p.date_retrieved,
+      p.license,
+      ladder
+        .filter((r) => r.file)
+        .map((r) => r.code)
+        .join(' '),
       warnings.map((w) => `${w.code}: ${w.message}`).join(' | '),
     ];
   });

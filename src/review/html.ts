@@ -9,7 +9,10 @@ import type { ReviewData, ReviewEntry } from './source.js';
 
 /** Escape text for HTML. */
 export function esc(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return String(value ?? '').replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }
 
 /** Pictures of one entry, as data URLs (null: no image). */
@@ -56,21 +59,40 @@ footer{color:#5b6275;font-size:12px;padding:0 28px 24px}
 const tags = (e: ReviewEntry['entry']) =>
   `<div class="tags"><span>${esc(e.topic)}</span><span class="${e.sensitivity === 'high' ? 'high' : ''}">sensitivity: ${esc(e.sensitivity)}</span>${e.roles.map((r) => `<span>${esc(r)}</span>`).join('')}</div>`;
 
-const text = (v: unknown) => (typeof v === 'string' && v ? esc(v) : '<span class="missing">missing</span>');
+const text = (v: unknown) =>
+  typeof v === 'string' && v ? esc(v) : '<span class="missing">missing</span>';
 
 function textsTable(langs: string[], rows: Array<[string, Record<string, unknown>]>): string {
   if (rows.length === 0) return '<p class="missing">none</p>';
   return `<table><thead><tr><th></th>${langs.map((l) => `<th>${esc(l)}</th>`).join('')}</tr></thead><tbody>${rows
-    .map(([label, t]) => `<tr><td class="l">${esc(label)}</td>${langs.map((l) => `<td lang="${esc(l)}">${text(t[l])}</td>`).join('')}</tr>`)
+    .map(
+      ([label, t]) =>
+        `<tr><td class="l">${esc(label)}</td>${langs.map((l) => `<td lang="${esc(l)}">${text(t[l])}</td>`).join('')}</tr>`,
+    )
     .join('')}</tbody></table>`;
 }
 
 function provenance(p: Record<string, unknown>): string {
-  const fields = ['archive', 'source_url', 'credit', 'date_taken', 'date_retrieved', 'license', 'notes'];
+  const fields = [
+    'archive',
+    'source_url',
+    'credit',
+    'date_taken',
+    'date_retrieved',
+    'license',
+    'notes',
+  ];
   return `<dl>${fields
     .map((f) => {
       const v = p[f];
-      const shown = f === 'source_url' && typeof v === 'string' ? `<a href="${esc(v)}">${esc(v)}</a>` : v === undefined ? (f === 'license' || f === 'credit' ? '<span class="missing">missing</span>' : '<span class="absent">—</span>') : esc(v);
+      const shown =
+        f === 'source_url' && typeof v === 'string'
+          ? `<a href="${esc(v)}">${esc(v)}</a>`
+          : v === undefined
+            ? f === 'license' || f === 'credit'
+              ? '<span class="missing">missing</span>'
+              : '<span class="absent">—</span>'
+            : esc(v);
       return `<dt>${f === 'license' ? 'licence' : f.replace('_', ' ')}</dt><dd>${shown}</dd>`;
     })
     .join('')}</dl>`;
@@ -78,13 +100,25 @@ function provenance(p: Record<string, unknown>): string {
 
 function entrySection(r: ReviewEntry, pics: EntryPictures, langs: string[]): string {
   const e = r.entry;
-  const facts = (e.expected_facts as Array<Record<string, unknown>>).map((f) => [String(f.id), f] as [string, Record<string, unknown>]);
-  const picture = pics.thumb ? `<img class="thumb" alt="${esc(e.id)}" src="${pics.thumb}">` : `<div class="noimg">image not found<br>${esc(e.image.file)}</div>`;
+  const facts = (e.expected_facts as Array<Record<string, unknown>>).map(
+    (f) => [String(f.id), f] as [string, Record<string, unknown>],
+  );
+  const picture = pics.thumb
+    ? `<img class="thumb" alt="${esc(e.id)}" src="${pics.thumb}">`
+    : `<div class="noimg">image not found<br>${esc(e.image.file)}</div>`;
   const warnings = r.warnings.length
-    ? r.warnings.map((w) => `<div class="warn${w.code.startsWith('E_') ? ' err' : ''}"><b>${esc(w.code)}</b> (${w.source} ${w.code.startsWith('E_') ? 'error' : 'warning'}): ${esc(w.message)}</div>`).join('')
+    ? r.warnings
+        .map(
+          (w) =>
+            `<div class="warn${w.code.startsWith('E_') ? ' err' : ''}"><b>${esc(w.code)}</b> (${w.source} ${w.code.startsWith('E_') ? 'error' : 'warning'}): ${esc(w.message)}</div>`,
+        )
+        .join('')
     : '<div class="warn ok">no warnings</div>';
   const ladder = r.ladder
-    .map((rung, i) => `<figure>${pics.ladder[i] ? `<img alt="${esc(`${e.id} ${rung.code}`)}" src="${pics.ladder[i]}">` : `<div class="none">${esc(rung.status)}</div>`}<figcaption>${esc(rung.code)} ${esc(rung.name)}</figcaption></figure>`)
+    .map(
+      (rung, i) =>
+        `<figure>${pics.ladder[i] ? `<img alt="${esc(`${e.id} ${rung.code}`)}" src="${pics.ladder[i]}">` : `<div class="none">${esc(rung.status)}</div>`}<figcaption>${esc(rung.code)} ${esc(rung.name)}</figcaption></figure>`,
+    )
     .join('');
   return `<section class="entry" id="${esc(e.id)}">
 <div>${picture}<h3>Provenance</h3>${provenance(e.provenance as Record<string, unknown>)}</div>
@@ -103,7 +137,10 @@ export function reviewHtml(data: ReviewData, pictures: EntryPictures[]): string 
   const warned = data.entries.filter((e) => e.warnings.length > 0).length;
   const missing = data.entries.filter((e) => !e.image).length;
   const overview = `<table class="overview"><thead><tr><th>id</th>${langs.map((l) => `<th>title (${esc(l)})</th>`).join('')}<th>roles</th><th>facts</th><th>licence</th><th>problems</th></tr></thead><tbody>${data.entries
-    .map(({ entry: e, warnings }) => `<tr><td><a href="#${esc(e.id)}">${esc(e.id)}</a></td>${langs.map((l) => `<td lang="${esc(l)}">${text(e.title[l])}</td>`).join('')}<td>${esc(e.roles.join(', '))}</td><td>${e.expected_facts.length}</td><td>${text((e.provenance as Record<string, unknown>).license)}</td><td>${warnings.length || ''}</td></tr>`)
+    .map(
+      ({ entry: e, warnings }) =>
+        `<tr><td><a href="#${esc(e.id)}">${esc(e.id)}</a></td>${langs.map((l) => `<td lang="${esc(l)}">${text(e.title[l])}</td>`).join('')}<td>${esc(e.roles.join(', '))}</td><td>${e.expected_facts.length}</td><td>${text((e.provenance as Record<string, unknown>).license)}</td><td>${warnings.length || ''}</td></tr>`,
+    )
     .join('')}</tbody></table>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

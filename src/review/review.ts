@@ -42,7 +42,9 @@ export async function reviewCorpus(input: string, options: ReviewOptions): Promi
     data.entries,
     async (e) => ({
       thumb: e.image ? await thumbnail(e.image, size) : null,
-      ladder: await Promise.all(e.ladder.map((r) => (r.file ? thumbnail(r.file, 200) : Promise.resolve(null)))),
+      ladder: await Promise.all(
+        e.ladder.map((r) => (r.file ? thumbnail(r.file, 200) : Promise.resolve(null))),
+      ),
     }),
     { concurrency: options.jobs ?? 2 },
   );

@@ -51,22 +51,45 @@ export interface ReviewData {
 }
 
 type Loose = Record<string, unknown>;
-const asArray = (v: unknown): Loose[] => (Array.isArray(v) ? (v.filter((x) => x !== null && typeof x === 'object') as Loose[]) : []);
+const asArray = (v: unknown): Loose[] =>
+  Array.isArray(v) ? (v.filter((x) => x !== null && typeof x === 'object') as Loose[]) : [];
 
 function looseWarnings(v: unknown): ReviewWarning[] {
-  return asArray(v).map((w) => ({ source: 'variants', code: String(w.code ?? 'W_VARIANTS'), message: String(w.message ?? JSON.stringify(w)) }));
+  return asArray(v).map((w) => ({
+    source: 'variants',
+    code: String(w.code ?? 'W_VARIANTS'),
+    message: String(w.message ?? JSON.stringify(w)),
+  }));
 }
 
 /** The ladder and variant warnings of each entry from a variants lock (read loosely). */
-async function readLadders(lockFile: string): Promise<Map<string, { ladder: ReviewRung[]; warnings: ReviewWarning[] }>> {
+async function readLadders(
+  lockFile: string,
+): Promise<Map<string, { ladder: ReviewRung[]; warnings: ReviewWarning[] }>> {
   let lock: Loose;
   try {
     lock = JSON.parse(await readFile(lockFile, 'utf8')) as Loose;
   } catch (err) {
-    throw StimkitError.fromProblem({ code: 'E_REVIEW_VARIANTS', file: lockFile, message: 'cannot read the variants lock', fix: 'pass the variants.lock.json stimkit variants wrote, or leave --variants out' }, err);
+    throw StimkitError.fromProblem(
+      {
+        code: 'E_REVIEW_VARIANTS',
+        file: lockFile,
+        message: 'cannot read the variants lock',
+        fix: 'pass the variants.lock.json stimkit variants wrote, or leave --variants out',
+      },
+      err,
+    );
   }
   if (lock.format !== 'stimkit.variants') {
-    throw StimkitError.fromProblem({ code: 'E_REVIEW_VARIANTS', file: lockFile, field: 'format', message: 'not a variants lock', expected: 'stimkit.variants', got: JSON.stringify(lock.format ?? null), fix: 'pass the variants.lock.json stimkit variants wrote' });
+    throw StimkitError.fromProblem({
+      code: 'E_REVIEW_VARIANTS',
+      file: lockFile,
+      field: 'format',
+      message: 'not a variants lock',
+      expected: 'stimkit.variants',
+      got: JSON.stringify(lock.format ?? null),
+      fix: 'pass the variants.lock.json stimkit variants wrote',
+    });
   }
   const dir = path.dirname(lockFile);
   const out = new Map<string, { ladder: ReviewRung[]; warnings: ReviewWarning[] }>();
@@ -74,10 +97,20 @@ async function readLadders(lockFile: string): Promise<Map<string, { ladder: Revi
   for (const e of asArray(lock.entries)) {
     const id = String(e.id);
     const variants = asArray(e.variants);
-    const ladder = variants.map((v) => ({ code: String(v.code), name: String(v.name ?? VARIANT_NAMES[v.code as keyof typeof VARIANT_NAMES] ?? ''), file: typeof v.file === 'string' ? path.resolve(dir, v.file) : null, status: String(v.status ?? 'ok') }));
+    const ladder = variants.map((v) => ({
+      code: String(v.code),
+      name: String(v.name ?? VARIANT_NAMES[v.code as keyof typeof VARIANT_NAMES] ?? ''),
+      file: typeof v.file === 'string' ? path.resolve(dir, v.file) : null,
+      status: String(v.status ?? 'ok'),
+    }));
     const warnings = [
       ...looseWarnings(e.warnings),
-      ...variants.flatMap((v) => looseWarnings(v.warnings).map((w) => ({ ...w, message: `${String(v.code)}: ${w.message}` }))),
+      ...variants.flatMap((v) =>
+        looseWarnings(v.warnings).map((w) => ({
+          ...w,
+          message: `${String(v.code)}: ${w.message}`,
+        })),
+      ),
       ...looseWarnings(top.filter((w) => w.entry === id)),
     ];
     out.set(id, { ladder, warnings });
@@ -87,7 +120,15 @@ async function readLadders(lockFile: string): Promise<Map<string, { ladder: Revi
 
 /** Fill in the seven rungs in ladder order (missing ones as "not made"). */
 function fullLadder(rungs: ReviewRung[]): ReviewRung[] {
-  return VARIANT_CODES.map((code) => rungs.find((r) => r.code === code) ?? { code, name: VARIANT_NAMES[code], file: null, status: 'not made' });
+  return VARIANT_CODES.map(
+    (code) =>
+      rungs.find((r) => r.code === code) ?? {
+        code,
+        name: VARIANT_NAMES[code],
+        file: null,
+        status: 'not made',
+      },
+  );
 }
 
 async function fileOrNull(file: string): Promise<string | null> {
@@ -95,58 +136,112 @@ async function fileOrNull(file: string): Promise<string | null> {
 }
 
 async function fromBundle(dir: string): Promise<ReviewData> {
-  const read = async (rel: string) => JSON.parse(await readFile(path.join(dir, 'data', rel), 'utf8')) as Loose;
+  const read = async (rel: string) =>
+    JSON.parse(await readFile(path.join(dir, 'data', rel), 'utf8')) as Loose;
   let entriesJson: Loose;
   try {
     entriesJson = await read('entries.json');
   } catch (err) {
-    throw StimkitError.fromProblem({ code: 'E_REVIEW_INPUT', file: dir, field: 'data/entries.json', message: 'a bundle without a corpus (or not a bundle): nothing to review', fix: 'pass a bundle of a study with a corpus, its entries manifest, or its corpus lock' }, err);
+    throw StimkitError.fromProblem(
+      {
+        code: 'E_REVIEW_INPUT',
+        file: dir,
+        field: 'data/entries.json',
+        message: 'a bundle without a corpus (or not a bundle): nothing to review',
+        fix: 'pass a bundle of a study with a corpus, its entries manifest, or its corpus lock',
+      },
+      err,
+    );
   }
   const variants = await read('variants.json').catch(() => ({}) as Loose);
   const records = asArray(variants.records);
   const entries = asArray(entriesJson.entries) as unknown as Entry[];
   const out: ReviewEntry[] = [];
   for (const e of entries) {
-    const rungs = records.filter((r) => r.entry === e.id).map((r) => ({ code: String(r.code), name: String(r.name), file: path.join(dir, 'data', String(r.file)), status: 'ok' }));
+    const rungs = records
+      .filter((r) => r.entry === e.id)
+      .map((r) => ({
+        code: String(r.code),
+        name: String(r.name),
+        file: path.join(dir, 'data', String(r.file)),
+        status: 'ok',
+      }));
     const a0 = rungs.find((r) => r.code === 'A0');
-    out.push({ entry: e, image: a0 ? await fileOrNull(a0.file!) : null, warnings: looseWarnings(variants.warnings).filter((w) => w.message.includes(e.id)), ladder: fullLadder(rungs) });
+    out.push({
+      entry: e,
+      image: a0 ? await fileOrNull(a0.file!) : null,
+      warnings: looseWarnings(variants.warnings).filter((w) => w.message.includes(e.id)),
+      ladder: fullLadder(rungs),
+    });
   }
-  const digest = await readFile(path.join(dir, 'manifest-sha256.txt')).then(sha256, () => 'unknown (no manifest-sha256.txt)');
-  return { kind: 'bundle', input: dir, corpus: String(entriesJson.corpus ?? ''), languages: (entriesJson.languages as string[]) ?? [], entries: out, notes: [`bundle digest ${digest}`, 'images: the A0–A6 PNGs sealed in the bundle'] };
+  const digest = await readFile(path.join(dir, 'manifest-sha256.txt')).then(
+    sha256,
+    () => 'unknown (no manifest-sha256.txt)',
+  );
+  return {
+    kind: 'bundle',
+    input: dir,
+    corpus: String(entriesJson.corpus ?? ''),
+    languages: (entriesJson.languages as string[]) ?? [],
+    entries: out,
+    notes: [`bundle digest ${digest}`, 'images: the A0–A6 PNGs sealed in the bundle'],
+  };
 }
 
 /**
  * Read what the review page shows from an entries manifest, a corpus lock or a bundle folder.
  * `variantsLock` adds the A0–A6 ladder for the first two.
  */
-export async function loadReviewSource(input: string, options: { variantsLock?: string } = {}): Promise<ReviewData> {
+export async function loadReviewSource(
+  input: string,
+  options: { variantsLock?: string } = {},
+): Promise<ReviewData> {
   if ((await stat(input).catch(() => null))?.isDirectory()) return fromBundle(input);
   const text = await readTextFile(input, 'E_REVIEW_INPUT');
   const { value } = parseDataText(input, text, 'E_REVIEW_INPUT');
   const ladders = options.variantsLock ? await readLadders(options.variantsLock) : new Map();
-  const notes = options.variantsLock ? [`variants: ${options.variantsLock}`] : ['no variants lock given (--variants): the ladder is empty'];
+  const notes = options.variantsLock
+    ? [`variants: ${options.variantsLock}`]
+    : ['no variants lock given (--variants): the ladder is empty'];
   const withLadder = (e: Entry, image: string | null, warnings: ReviewWarning[]): ReviewEntry => {
     const l = ladders.get(e.id);
-    return { entry: e, image, warnings: [...warnings, ...(l?.warnings ?? [])], ladder: fullLadder(l?.ladder ?? []) };
+    return {
+      entry: e,
+      image,
+      warnings: [...warnings, ...(l?.warnings ?? [])],
+      ladder: fullLadder(l?.ladder ?? []),
+    };
   };
   if ((value as Loose | null)?.format === 'stimkit.corpus') {
     const lock = await readCorpusLock(input);
     const entries = await Promise.all(
       lock.entries.map(async (e) => {
-        const warnings = lock.warnings.filter((w) => w.entry === e.id).map((w) => ({ source: 'ingest' as const, code: w.code, message: w.message }));
-        const image = e.image.resolved.status === 'ok' ? await fileOrNull(imagePathFromLock(input, e)) : null;
+        const warnings = lock.warnings
+          .filter((w) => w.entry === e.id)
+          .map((w) => ({ source: 'ingest' as const, code: w.code, message: w.message }));
+        const image =
+          e.image.resolved.status === 'ok' ? await fileOrNull(imagePathFromLock(input, e)) : null;
         const { resolved: _r, ...imageRef } = e.image;
         return withLadder({ ...e, image: imageRef }, image, warnings);
       }),
     );
-    return { kind: 'corpus lock', input, corpus: lock.corpus, languages: lock.languages, entries, notes };
+    return {
+      kind: 'corpus lock',
+      input,
+      corpus: lock.corpus,
+      languages: lock.languages,
+      entries,
+      notes,
+    };
   }
   const { data, parsed } = await loadDataFile(input, EntriesManifest, 'E_INGEST_SCHEMA');
   const problems = checkManifest(data, parsed);
   const root = path.resolve(path.dirname(path.resolve(input)), data.images);
   const entries = await Promise.all(
     data.entries.map(async (e) => {
-      const warnings = problems.filter((p) => p.entry === e.id).map((p) => ({ source: 'ingest' as const, code: p.code, message: p.message }));
+      const warnings = problems
+        .filter((p) => p.entry === e.id)
+        .map((p) => ({ source: 'ingest' as const, code: p.code, message: p.message }));
       const r = await resolveInside(root, e.image.file);
       return withLadder(e, r.ok ? r.path : null, warnings);
     }),

@@ -12,7 +12,12 @@ export interface Backoff {
 export const DEFAULT_BACKOFF: Backoff = { baseMs: 1000, capMs: 60_000 };
 
 /** The wait before retry number `n` (1 = after the first failure). */
-export function backoffDelay(n: number, b: Backoff, retryAfterMs: number | null, random = Math.random): number {
+export function backoffDelay(
+  n: number,
+  b: Backoff,
+  retryAfterMs: number | null,
+  random = Math.random,
+): number {
   if (retryAfterMs !== null) return Math.min(retryAfterMs, 15 * 60_000);
   return random() * Math.min(b.capMs, b.baseMs * 2 ** Math.max(0, n - 1));
 }

@@ -25,18 +25,33 @@ export interface Reply {
 /** The verdict on one attempt. */
 export type Verdict =
   | { kind: 'final'; reply: Reply }
-  | { kind: 'retry'; errorClass: string; httpStatus: number | null; body: string | null; retryAfterMs: number | null }
+  | {
+      kind: 'retry';
+      errorClass: string;
+      httpStatus: number | null;
+      body: string | null;
+      retryAfterMs: number | null;
+    }
   | { kind: 'failed'; errorClass: string; httpStatus: number | null; body: string | null }
   | { kind: 'auth'; httpStatus: number; body: string }
   | { kind: 'interrupted' };
 
 /** A 400/422 body that names a content policy or moderation rather than a malformed request. */
-export const POLICY_RE = /content[ _-]?(filter|policy|management)|moderation|safety[ _-]?(system|filter|policy)|policy[ _-]?violation|violates?[^.]{0,40}polic|flagged|data_inspection_failed|responsible ai/i;
+export const POLICY_RE =
+  /content[ _-]?(filter|policy|management)|moderation|safety[ _-]?(system|filter|policy)|policy[ _-]?violation|violates?[^.]{0,40}polic|flagged|data_inspection_failed|responsible ai/i;
 
 function textOf(content: unknown): string | null {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
-    return content.map((p) => (typeof p === 'string' ? p : p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : '')).join('');
+    return content
+      .map((p) =>
+        typeof p === 'string'
+          ? p
+          : p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string'
+            ? (p as { text: string }).text
+            : '',
+      )
+      .join('');
   }
   return null;
 }
@@ -47,8 +62,19 @@ const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 export function readCompletion(json: unknown, status: number): Verdict {
   const o = json as Record<string, unknown> | null;
   const choices = o && typeof o === 'object' ? o.choices : undefined;
-  if (!Array.isArray(choices) || choices.length === 0 || typeof choices[0] !== 'object' || choices[0] === null) {
-    return { kind: 'retry', errorClass: 'no_choices', httpStatus: status, body: JSON.stringify(json).slice(0, 4000), retryAfterMs: null };
+  if (
+    !Array.isArray(choices) ||
+    choices.length === 0 ||
+    typeof choices[0] !== 'object' ||
+    choices[0] === null
+  ) {
+    return {
+      kind: 'retry',
+      errorClass: 'no_choices',
+      httpStatus: status,
+      body: JSON.stringify(json).slice(0, 4000),
+      retryAfterMs: null,
+    };
   }
   const choice = choices[0] as Record<string, unknown>;
   const message = (choice.message ?? {}) as Record<string, unknown>;
@@ -68,7 +94,8 @@ export function readCompletion(json: unknown, status: number): Verdict {
       text: text ?? refusal,
       reasoning,
       finish_reason: finish,
-      usage: o!.usage && typeof o!.usage === 'object' ? (o!.usage as Record<string, unknown>) : null,
+      usage:
+        o!.usage && typeof o!.usage === 'object' ? (o!.usage as Record<string, unknown>) : null,
       served_model: str(o!.model),
       system_fingerprint: str(o!.system_fingerprint),
       http_status: status,
@@ -82,7 +109,13 @@ export function readCompletion(json: unknown, status: number): Verdict {
 export function classify(raw: RawReply): Verdict {
   if (raw.kind === 'error') {
     if (raw.errorClass === 'interrupted') return { kind: 'interrupted' };
-    return { kind: 'retry', errorClass: raw.errorClass, httpStatus: null, body: raw.message, retryAfterMs: null };
+    return {
+      kind: 'retry',
+      errorClass: raw.errorClass,
+      httpStatus: null,
+      body: raw.message,
+      retryAfterMs: null,
+    };
   }
   const { status, text } = raw;
   if (status >= 200 && status < 300) {
@@ -90,18 +123,56 @@ export function classify(raw: RawReply): Verdict {
     try {
       json = JSON.parse(text);
     } catch {
-      return { kind: 'retry', errorClass: 'invalid_json', httpStatus: status, body: text, retryAfterMs: null };
+      return {
+        kind: 'retry',
+        errorClass: 'invalid_json',
+        httpStatus: status,
+        body: text,
+        retryAfterMs: null,
+      };
     }
     return readCompletion(json, status);
   }
-  if (status === 429) return { kind: 'retry', errorClass: 'rate_limited', httpStatus: status, body: text, retryAfterMs: raw.retryAfterMs };
-  if (status === 408) return { kind: 'retry', errorClass: 'timeout', httpStatus: status, body: text, retryAfterMs: raw.retryAfterMs };
-  if (status >= 500) return { kind: 'retry', errorClass: 'server_error', httpStatus: status, body: text, retryAfterMs: raw.retryAfterMs };
+  if (status === 429)
+    return {
+      kind: 'retry',
+      errorClass: 'rate_limited',
+      httpStatus: status,
+      body: text,
+      retryAfterMs: raw.retryAfterMs,
+    };
+  if (status === 408)
+    return {
+      kind: 'retry',
+      errorClass: 'timeout',
+      httpStatus: status,
+      body: text,
+      retryAfterMs: raw.retryAfterMs,
+    };
+  if (status >= 500)
+    return {
+      kind: 'retry',
+      errorClass: 'server_error',
+      httpStatus: status,
+      body: text,
+      retryAfterMs: raw.retryAfterMs,
+    };
   if (status === 401 || status === 403) return { kind: 'auth', httpStatus: status, body: text };
   if ((status === 400 || status === 422) && POLICY_RE.test(text)) {
     return {
       kind: 'final',
-      reply: { outcome: 'policy_refusal', text: null, reasoning: null, finish_reason: null, usage: null, served_model: null, system_fingerprint: null, http_status: status, error_class: 'policy_refusal', error_body: text },
+      reply: {
+        outcome: 'policy_refusal',
+        text: null,
+        reasoning: null,
+        finish_reason: null,
+        usage: null,
+        served_model: null,
+        system_fingerprint: null,
+        http_status: status,
+        error_class: 'policy_refusal',
+        error_body: text,
+      },
     };
   }
   return { kind: 'failed', errorClass: `http_${status}`, httpStatus: status, body: text };

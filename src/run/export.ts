@@ -7,20 +7,66 @@ import { openLedger, type LedgerResult, type ResultFilter } from '../ledger/read
 
 /** The exported columns, in order. */
 export const EXPORT_COLUMNS = [
-  'bundle_digest', 'run', 'model', 'trial_id', 'block', 'paradigm', 'arm', 'lang', 'entry', 'item', 'topic', 'variant', 'framing', 'iteration', 'seed', 'prompt',
-  'outcome', 'response_text', 'reasoning_text', 'finish_reason', 'prompt_tokens', 'completion_tokens', 'served_model', 'system_fingerprint',
-  'simulated', 'truth', 'dropped', 'error_class', 'http_status', 'error_body', 'attempts', 'latency_ms', 'finished_at',
+  'bundle_digest',
+  'run',
+  'model',
+  'trial_id',
+  'block',
+  'paradigm',
+  'arm',
+  'lang',
+  'entry',
+  'item',
+  'topic',
+  'variant',
+  'framing',
+  'iteration',
+  'seed',
+  'prompt',
+  'outcome',
+  'response_text',
+  'reasoning_text',
+  'finish_reason',
+  'prompt_tokens',
+  'completion_tokens',
+  'served_model',
+  'system_fingerprint',
+  'simulated',
+  'truth',
+  'dropped',
+  'error_class',
+  'http_status',
+  'error_body',
+  'attempts',
+  'latency_ms',
+  'finished_at',
 ] as const;
 
 /** One export row (flat). */
 export function exportRow(r: LedgerResult): Record<(typeof EXPORT_COLUMNS)[number], unknown> {
   return {
-    bundle_digest: r.bundle_digest, run: r.run, model: r.model, trial_id: r.trial_id, ...r.trial,
-    outcome: r.outcome, response_text: r.text, reasoning_text: r.reasoning, finish_reason: r.finish_reason,
-    prompt_tokens: r.usage?.prompt_tokens ?? null, completion_tokens: r.usage?.completion_tokens ?? null,
-    served_model: r.served_model, system_fingerprint: r.system_fingerprint, simulated: r.simulated, truth: r.truth,
-    dropped: r.dropped.length ? r.dropped.join(',') : null, error_class: r.error_class, http_status: r.http_status, error_body: r.error_body,
-    attempts: r.attempts, latency_ms: r.latency_ms === null ? null : Math.round(r.latency_ms * 10) / 10, finished_at: r.finished_at,
+    bundle_digest: r.bundle_digest,
+    run: r.run,
+    model: r.model,
+    trial_id: r.trial_id,
+    ...r.trial,
+    outcome: r.outcome,
+    response_text: r.text,
+    reasoning_text: r.reasoning,
+    finish_reason: r.finish_reason,
+    prompt_tokens: r.usage?.prompt_tokens ?? null,
+    completion_tokens: r.usage?.completion_tokens ?? null,
+    served_model: r.served_model,
+    system_fingerprint: r.system_fingerprint,
+    simulated: r.simulated,
+    truth: r.truth,
+    dropped: r.dropped.length ? r.dropped.join(',') : null,
+    error_class: r.error_class,
+    http_status: r.http_status,
+    error_body: r.error_body,
+    attempts: r.attempts,
+    latency_ms: r.latency_ms === null ? null : Math.round(r.latency_ms * 10) / 10,
+    finished_at: r.finished_at,
   } as Record<(typeof EXPORT_COLUMNS)[number], unknown>;
 }
 
@@ -31,7 +77,12 @@ function csvCell(v: unknown): string {
 }
 
 /** Export a ledger's results; `write` receives the text in pieces. Returns the number of rows. */
-export function exportLedger(file: string, format: 'jsonl' | 'csv', filter: ResultFilter, write: (chunk: string) => void): number {
+export function exportLedger(
+  file: string,
+  format: 'jsonl' | 'csv',
+  filter: ResultFilter,
+  write: (chunk: string) => void,
+): number {
   const ledger = openLedger(file);
   try {
     if (filter.model !== undefined) {
@@ -40,7 +91,10 @@ export function exportLedger(file: string, format: 'jsonl' | 'csv', filter: Resu
       const unknown = names.filter((m) => !known.includes(m));
       if (unknown.length > 0) {
         const run = ledger.run(filter.run).label;
-        throw StimkitError.usage('E_RUN_UNKNOWN_MODEL', `--model: ${unknown.map((m) => `"${m}"`).join(', ')} not in run "${run}" of ${file} (it has: ${known.join(', ') || 'no models'})`);
+        throw StimkitError.usage(
+          'E_RUN_UNKNOWN_MODEL',
+          `--model: ${unknown.map((m) => `"${m}"`).join(', ')} not in run "${run}" of ${file} (it has: ${known.join(', ') || 'no models'})`,
+        );
       }
     }
     let n = 0;
@@ -48,7 +102,10 @@ export function exportLedger(file: string, format: 'jsonl' | 'csv', filter: Resu
     let buf = '';
     for (const r of ledger.results(filter)) {
       const row = exportRow(r);
-      buf += format === 'csv' ? `${EXPORT_COLUMNS.map((c) => csvCell(row[c])).join(',')}\r\n` : `${JSON.stringify(row)}\n`;
+      buf +=
+        format === 'csv'
+          ? `${EXPORT_COLUMNS.map((c) => csvCell(row[c])).join(',')}\r\n`
+          : `${JSON.stringify(row)}\n`;
       if (buf.length > 1 << 16) {
         write(buf);
         buf = '';

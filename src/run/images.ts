@@ -7,13 +7,18 @@ import { withImages, imageRefs, type RequestBody } from './request.js';
 /** Reads `data/images/<sha256>.png` of a bag as base64, keeping the last few in memory. */
 export class ImageStore {
   private readonly cache = new Map<string, string>();
-  constructor(private readonly bundleDir: string, private readonly keep = 64) {}
+  constructor(
+    private readonly bundleDir: string,
+    private readonly keep = 64,
+  ) {}
 
   /** The base64 of the image with this digest. */
   async base64(digest: string): Promise<string> {
     const hit = this.cache.get(digest);
     if (hit !== undefined) return hit;
-    const b64 = (await readFile(path.join(this.bundleDir, 'data', imagePayloadPath(digest)))).toString('base64');
+    const b64 = (
+      await readFile(path.join(this.bundleDir, 'data', imagePayloadPath(digest)))
+    ).toString('base64');
     this.cache.set(digest, b64);
     if (this.cache.size > this.keep) this.cache.delete(this.cache.keys().next().value as string);
     return b64;

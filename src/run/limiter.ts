@@ -19,7 +19,12 @@ export class AdaptiveLimit {
       this.inFlight++;
       return Promise.resolve();
     }
-    return new Promise((resolve) => this.waiters.push(() => { this.inFlight++; resolve(); }));
+    return new Promise((resolve) =>
+      this.waiters.push(() => {
+        this.inFlight++;
+        resolve();
+      }),
+    );
   }
 
   /** Give a slot back. */

@@ -56,20 +56,57 @@ export async function runOpenAiModel(ctx: ModelRunContext): Promise<void> {
     let attempt = ctx.priorAttempts.get(trial.id) ?? 0;
     for (let n = 1; ; n++) {
       attempt++;
-      const endpoint = endpoints[(next++) % endpoints.length]!;
-      const id = await ctx.writer.group.run(() => ctx.writer.startAttempt(model.name, trial.id, attempt, 'run', built.sha256, recordedEndpoint(endpoint)));
+      const endpoint = endpoints[next++ % endpoints.length]!;
+      const id = await ctx.writer.group.run(() =>
+        ctx.writer.startAttempt(
+          model.name,
+          trial.id,
+          attempt,
+          'run',
+          built.sha256,
+          recordedEndpoint(endpoint),
+        ),
+      );
       stats.inFlight++;
       const raw = await sendChat(endpoint, bodyText, ctx.apiKey, model.timeout_s * 1000, ctx.abort);
       stats.inFlight--;
       const v = classify(raw);
       const latency = raw.latencyMs;
-      const base = { request_sha256: built.sha256, dropped: built.dropped, attempts: n, latency_ms: latency };
+      const base = {
+        request_sha256: built.sha256,
+        dropped: built.dropped,
+        attempts: n,
+        latency_ms: latency,
+      };
       if (v.kind === 'final') {
         const r = v.reply;
-        await ctx.writer.group.run(() => ctx.writer.recordFinal(id, model.name, trial.id, { outcome: r.outcome, http_status: r.http_status, error_class: r.error_class, error_body: r.error_body, latency_ms: latency }, {
-          ...base, outcome: r.outcome, response_text: r.text, reasoning_text: r.reasoning, finish_reason: r.finish_reason, usage: r.usage,
-          served_model: r.served_model, system_fingerprint: r.system_fingerprint, http_status: r.http_status, error_class: r.error_class, error_body: r.error_body,
-        }));
+        await ctx.writer.group.run(() =>
+          ctx.writer.recordFinal(
+            id,
+            model.name,
+            trial.id,
+            {
+              outcome: r.outcome,
+              http_status: r.http_status,
+              error_class: r.error_class,
+              error_body: r.error_body,
+              latency_ms: latency,
+            },
+            {
+              ...base,
+              outcome: r.outcome,
+              response_text: r.text,
+              reasoning_text: r.reasoning,
+              finish_reason: r.finish_reason,
+              usage: r.usage,
+              served_model: r.served_model,
+              system_fingerprint: r.system_fingerprint,
+              http_status: r.http_status,
+              error_class: r.error_class,
+              error_body: r.error_body,
+            },
+          ),
+        );
         stats.done++;
         bump(stats.outcomes, r.outcome);
         addUsage(stats, r.usage);
@@ -77,27 +114,69 @@ export async function runOpenAiModel(ctx: ModelRunContext): Promise<void> {
         return;
       }
       if (v.kind === 'interrupted') {
-        await ctx.writer.group.run(() => ctx.writer.finishAttempt(id, { outcome: 'interrupted', error_class: 'interrupted', latency_ms: latency }));
+        await ctx.writer.group.run(() =>
+          ctx.writer.finishAttempt(id, {
+            outcome: 'interrupted',
+            error_class: 'interrupted',
+            latency_ms: latency,
+          }),
+        );
         return;
       }
       if (v.kind === 'auth') {
-        await ctx.writer.group.run(() => ctx.writer.finishAttempt(id, { outcome: 'auth', error_class: `http_${v.httpStatus}`, http_status: v.httpStatus, error_body: v.body, latency_ms: latency }));
+        await ctx.writer.group.run(() =>
+          ctx.writer.finishAttempt(id, {
+            outcome: 'auth',
+            error_class: `http_${v.httpStatus}`,
+            http_status: v.httpStatus,
+            error_body: v.body,
+            latency_ms: latency,
+          }),
+        );
         if (!authStop) {
           authStop = true;
-          const via = model.api_key_env ? `the key in $${model.api_key_env}` : 'no key (the model has no api_key_env)';
+          const via = model.api_key_env
+            ? `the key in $${model.api_key_env}`
+            : 'no key (the model has no api_key_env)';
           stats.stopped = `HTTP ${v.httpStatus} from ${endpoint}: the server refused ${via}; stopped this model's run. ${ctx.redactor.redact(v.body.slice(0, 200))}`;
         }
         return;
       }
       if (v.kind === 'failed' || n >= ctx.maxAttempts) {
         const errorClass = v.kind === 'failed' ? v.errorClass : v.errorClass;
-        await ctx.writer.group.run(() => ctx.writer.recordFinal(id, model.name, trial.id, { outcome: 'failed', error_class: errorClass, http_status: v.httpStatus, error_body: v.body, latency_ms: latency }, {
-          ...base, outcome: 'failed', error_class: v.kind === 'failed' ? errorClass : `${errorClass} (after ${n} attempts)`, http_status: v.httpStatus, error_body: v.body,
-        }));
+        await ctx.writer.group.run(() =>
+          ctx.writer.recordFinal(
+            id,
+            model.name,
+            trial.id,
+            {
+              outcome: 'failed',
+              error_class: errorClass,
+              http_status: v.httpStatus,
+              error_body: v.body,
+              latency_ms: latency,
+            },
+            {
+              ...base,
+              outcome: 'failed',
+              error_class: v.kind === 'failed' ? errorClass : `${errorClass} (after ${n} attempts)`,
+              http_status: v.httpStatus,
+              error_body: v.body,
+            },
+          ),
+        );
         bump(stats.failed, errorClass);
         return;
       }
-      await ctx.writer.group.run(() => ctx.writer.finishAttempt(id, { outcome: 'retry', error_class: v.errorClass, http_status: v.httpStatus, error_body: v.body, latency_ms: latency }));
+      await ctx.writer.group.run(() =>
+        ctx.writer.finishAttempt(id, {
+          outcome: 'retry',
+          error_class: v.errorClass,
+          http_status: v.httpStatus,
+          error_body: v.body,
+          latency_ms: latency,
+        }),
+      );
       bump(stats.retried, v.errorClass);
       if (v.errorClass === 'rate_limited') limiter.onRateLimited();
       const wait = backoffDelay(n, ctx.backoff, v.retryAfterMs);

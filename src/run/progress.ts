@@ -15,7 +15,13 @@ function fields(s: ModelStats) {
   const rate = secs > 0 ? (s.done + sum(s.failed)) / secs : 0;
   const left = s.pending - s.done - sum(s.failed);
   const eta = rate > 0 ? Math.round(left / rate) : null;
-  return { rate: rate.toFixed(1), eta: eta === null ? '?' : `${eta}s`, failed: sum(s.failed), inflight: s.inFlight, tokens: s.tokens.prompt + s.tokens.completion };
+  return {
+    rate: rate.toFixed(1),
+    eta: eta === null ? '?' : `${eta}s`,
+    failed: sum(s.failed),
+    inflight: s.inFlight,
+    tokens: s.tokens.prompt + s.tokens.completion,
+  };
 }
 
 /** A plain line for one model. */
@@ -25,16 +31,34 @@ export function progressLine(s: ModelStats): string {
 }
 
 /** Start showing progress for `stats` on `stream` (stderr). */
-export function startProgress(stats: ModelStats[], write: (line: string) => void, tty: boolean, intervalMs = 10_000): Progress {
+export function startProgress(
+  stats: ModelStats[],
+  write: (line: string) => void,
+  tty: boolean,
+  intervalMs = 10_000,
+): Progress {
   if (stats.length === 0) return { stop: () => undefined };
   if (tty) {
     const bars = new cliProgress.MultiBar(
-      { format: '{model} {bar} {value}/{total} failed {failed} in flight {inflight} {rate}/s ETA {eta} {tokens} tok', barsize: 16, hideCursor: true, clearOnComplete: false, stream: process.stderr, fps: 5 },
+      {
+        format:
+          '{model} {bar} {value}/{total} failed {failed} in flight {inflight} {rate}/s ETA {eta} {tokens} tok',
+        barsize: 16,
+        hideCursor: true,
+        clearOnComplete: false,
+        stream: process.stderr,
+        fps: 5,
+      },
       cliProgress.Presets.shades_classic,
     );
     const width = Math.max(...stats.map((s) => s.model.length));
-    const rows = stats.map((s) => bars.create(s.pending, 0, { model: s.model.padEnd(width), ...fields(s) }));
-    const tick = setInterval(() => stats.forEach((s, i) => rows[i]!.update(s.done + sum(s.failed), fields(s))), 200);
+    const rows = stats.map((s) =>
+      bars.create(s.pending, 0, { model: s.model.padEnd(width), ...fields(s) }),
+    );
+    const tick = setInterval(
+      () => stats.forEach((s, i) => rows[i]!.update(s.done + sum(s.failed), fields(s))),
+      200,
+    );
     return {
       stop: () => {
         clearInterval(tick);
@@ -43,7 +67,10 @@ export function startProgress(stats: ModelStats[], write: (line: string) => void
       },
     };
   }
-  const tick = setInterval(() => stats.forEach((s) => write(`stimkit run: ${progressLine(s)}\n`)), intervalMs);
+  const tick = setInterval(
+    () => stats.forEach((s) => write(`stimkit run: ${progressLine(s)}\n`)),
+    intervalMs,
+  );
   tick.unref();
   return { stop: () => clearInterval(tick) };
 }

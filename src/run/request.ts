@@ -11,7 +11,8 @@ import { canonicalJson } from '../core/json.js';
 import type { ModelSpec } from '../models/schema.js';
 
 /** One content part of a request message. */
-export type RequestPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+export type RequestPart =
+  { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 
 /** A chat-completions request body. */
 export interface RequestBody {
@@ -44,7 +45,9 @@ export function buildRequest(trial: Trial, model: ModelSpec): BuiltRequest {
   const dropped: string[] = [];
   const messages = trial.messages.map((m) => {
     const parts: RequestPart[] = m.content.map((p) =>
-      p.type === 'text' ? { type: 'text', text: p.text } : { type: 'image_url', image_url: { url: `${IMAGE_REF}${p.sha256}` } },
+      p.type === 'text'
+        ? { type: 'text', text: p.text }
+        : { type: 'image_url', image_url: { url: `${IMAGE_REF}${p.sha256}` } },
     );
     const content = parts.length === 1 && parts[0]!.type === 'text' ? parts[0]!.text : parts;
     return { role: m.role, content };
@@ -81,7 +84,9 @@ export function imageRefs(body: RequestBody): string[] {
   const out: string[] = [];
   for (const m of body.messages) {
     if (typeof m.content === 'string') continue;
-    for (const p of m.content) if (p.type === 'image_url' && p.image_url.url.startsWith(IMAGE_REF)) out.push(p.image_url.url.slice(IMAGE_REF.length));
+    for (const p of m.content)
+      if (p.type === 'image_url' && p.image_url.url.startsWith(IMAGE_REF))
+        out.push(p.image_url.url.slice(IMAGE_REF.length));
   }
   return out;
 }
@@ -97,7 +102,10 @@ export function withImages(body: RequestBody, render: (digest: string) => string
             ...m,
             content: m.content.map((p) =>
               p.type === 'image_url' && p.image_url.url.startsWith(IMAGE_REF)
-                ? { type: 'image_url' as const, image_url: { url: render(p.image_url.url.slice(IMAGE_REF.length)) } }
+                ? {
+                    type: 'image_url' as const,
+                    image_url: { url: render(p.image_url.url.slice(IMAGE_REF.length)) },
+                  }
                 : p,
             ),
           },
@@ -108,5 +116,10 @@ export function withImages(body: RequestBody, render: (digest: string) => string
 /** The settings of a model that shape its requests (what a rerun must keep to resume a run). */
 export function requestProfile(model: ModelSpec): Record<string, unknown> {
   if (model.provider === 'sim') return { provider: 'sim', sim: model.sim ?? {} };
-  return { provider: 'openai', api_model: model.api_model ?? model.name, sampling: model.sampling, extra_body: model.extra_body };
+  return {
+    provider: 'openai',
+    api_model: model.api_model ?? model.name,
+    sampling: model.sampling,
+    extra_body: model.extra_body,
+  };
 }

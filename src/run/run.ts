@@ -89,7 +89,10 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
   const bundle = await readRunBundle(options.bundle, digest);
   const { models, anyModel, source } = await resolveModels(options);
   const where = parseWhere(options.where ?? '');
-  const plan = models.map((m) => ({ model: m, trials: trialsFor(bundle, m, where, options.limit, anyModel) }));
+  const plan = models.map((m) => ({
+    model: m,
+    trials: trialsFor(bundle, m, where, options.limit, anyModel),
+  }));
   if (options.dryRun) return dryRun(bundle, plan, source);
 
   const env = options.env ?? process.env;
@@ -107,15 +110,40 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
     const run = ensureRun(db, ledgerFile, digest, bundle.studyId, options.newRun);
     insertTrials(db, run.run_id, bundle.trials);
     for (const m of models) {
-      registerModel(db, ledgerFile, run, m.name, m.provider, requestProfile(m), {
-        api_model: m.api_model ?? m.name, origin: m.origin ?? null, vendor: m.vendor ?? null, revision: m.revision ?? null, modalities: m.modalities, role: m.role,
-      }, source === '--endpoint' ? 'flags' : 'models file');
+      registerModel(
+        db,
+        ledgerFile,
+        run,
+        m.name,
+        m.provider,
+        requestProfile(m),
+        {
+          api_model: m.api_model ?? m.name,
+          origin: m.origin ?? null,
+          vendor: m.vendor ?? null,
+          revision: m.revision ?? null,
+          modalities: m.modalities,
+          role: m.role,
+        },
+        source === '--endpoint' ? 'flags' : 'models file',
+      );
     }
     const writer = new LedgerWriter(db, run.run_id, digest, redactor);
     const work = plan.map(({ model, trials }) => {
       const finished = finishedTrials(db, run.run_id, model.name, options.retryFailed ?? false);
       const pending: Trial[] = trials.filter((t) => !finished.has(t.id));
-      return { model, pending, prior: attemptCounts(db, run.run_id, model.name), stats: newStats(model.name, model.provider, trials.length, trials.length - pending.length, pending.length) };
+      return {
+        model,
+        pending,
+        prior: attemptCounts(db, run.run_id, model.name),
+        stats: newStats(
+          model.name,
+          model.provider,
+          trials.length,
+          trials.length - pending.length,
+          pending.length,
+        ),
+      };
     });
     const stats = work.map((w) => w.stats);
     if (options.handleSigint) {
@@ -123,31 +151,61 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
       onSigint = () => {
         presses++;
         stopState.stopping = true;
-        options.progress?.write(`\nstimkit run: stopping — no new requests; waiting up to ${Math.round((options.graceMs ?? 30_000) / 1000)} s for those in flight (Ctrl-C again to abort them)\n`);
+        options.progress?.write(
+          `\nstimkit run: stopping — no new requests; waiting up to ${Math.round((options.graceMs ?? 30_000) / 1000)} s for those in flight (Ctrl-C again to abort them)\n`,
+        );
         if (presses > 1) abort.abort();
         else setTimeout(() => abort.abort(), options.graceMs ?? 30_000).unref();
       };
       process.on('SIGINT', onSigint);
     }
-    const progress = options.progress ? startProgress(stats, options.progress.write, options.progress.tty, options.progress.intervalMs) : null;
+    const progress = options.progress
+      ? startProgress(
+          stats,
+          options.progress.write,
+          options.progress.tty,
+          options.progress.intervalMs,
+        )
+      : null;
     const images = new ImageStore(options.bundle);
-    const simBundle = models.some((m) => m.provider === 'sim') ? await loadSimBundle(options.bundle, digest) : null;
+    const simBundle = models.some((m) => m.provider === 'sim')
+      ? await loadSimBundle(options.bundle, digest)
+      : null;
     try {
       await Promise.all(
         work.map(({ model, pending, prior, stats: s }) =>
           model.provider === 'sim'
             ? runSimModel(model, pending, simBundle!, writer, s, prior, () => stopState.stopping)
             : runOpenAiModel({
-                model, trials: pending, writer, images, apiKey: keys.get(model.name) ?? null, redactor, stats: s, priorAttempts: prior,
-                maxAttempts: options.maxAttempts ?? 8, concurrency: options.concurrency ?? model.concurrency, backoff: options.backoff ?? DEFAULT_BACKOFF,
-                stopping: () => stopState.stopping, abort: abort.signal,
+                model,
+                trials: pending,
+                writer,
+                images,
+                apiKey: keys.get(model.name) ?? null,
+                redactor,
+                stats: s,
+                priorAttempts: prior,
+                maxAttempts: options.maxAttempts ?? 8,
+                concurrency: options.concurrency ?? model.concurrency,
+                backoff: options.backoff ?? DEFAULT_BACKOFF,
+                stopping: () => stopState.stopping,
+                abort: abort.signal,
               }),
         ),
       );
     } finally {
       progress?.stop();
     }
-    return { bundle: options.bundle, digest, ledger: ledgerFile, run: run.label, recovered: lock.interrupted, interrupted: stopState.stopping, models: stats, wallMs: performance.now() - started };
+    return {
+      bundle: options.bundle,
+      digest,
+      ledger: ledgerFile,
+      run: run.label,
+      recovered: lock.interrupted,
+      interrupted: stopState.stopping,
+      models: stats,
+      wallMs: performance.now() - started,
+    };
   } finally {
     if (onSigint) process.off('SIGINT', onSigint);
     lock?.release();

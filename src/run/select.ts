@@ -34,14 +34,21 @@ export async function readRunBundle(dir: string, digest: string): Promise<RunBun
     .map((l) => Trial.parse(JSON.parse(l)));
   let modelSets: Record<string, string[]> = {};
   try {
-    const study = JSON.parse(await readFile(path.join(dir, 'data', PAYLOAD.study), 'utf8')) as { study?: { models?: Record<string, string[]> } };
+    const study = JSON.parse(await readFile(path.join(dir, 'data', PAYLOAD.study), 'utf8')) as {
+      study?: { models?: Record<string, string[]> };
+    };
     modelSets = study.study?.models ?? {};
   } catch {
     modelSets = {};
   }
   let studyId: string | null = null;
   try {
-    studyId = (JSON.parse(await readFile(path.join(dir, 'data', PAYLOAD.bundle), 'utf8')) as { study?: { id?: string } }).study?.id ?? null;
+    studyId =
+      (
+        JSON.parse(await readFile(path.join(dir, 'data', PAYLOAD.bundle), 'utf8')) as {
+          study?: { id?: string };
+        }
+      ).study?.id ?? null;
   } catch {
     studyId = null;
   }
@@ -49,7 +56,22 @@ export async function readRunBundle(dir: string, digest: string): Promise<RunBun
 }
 
 /** Trial fields `--where` may name. */
-export const WHERE_FIELDS = ['id', 'block', 'paradigm', 'arm', 'lang', 'entry', 'item', 'topic', 'variant', 'framing', 'iteration', 'seed', 'prompt', 'models'] as const;
+export const WHERE_FIELDS = [
+  'id',
+  'block',
+  'paradigm',
+  'arm',
+  'lang',
+  'entry',
+  'item',
+  'topic',
+  'variant',
+  'framing',
+  'iteration',
+  'seed',
+  'prompt',
+  'models',
+] as const;
 
 /** A parsed `--where`: each field must equal one of its values. */
 export type Where = Array<{ field: (typeof WHERE_FIELDS)[number]; values: string[] }>;
@@ -57,12 +79,22 @@ export type Where = Array<{ field: (typeof WHERE_FIELDS)[number]; values: string
 /** Parse `paradigm=describe,lang=zh` (`variant=A3|A4` for alternatives). */
 export function parseWhere(expr: string): Where {
   const out: Where = [];
-  for (const clause of expr.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const clause of expr
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const m = /^([a-z_]+)\s*=\s*(.+)$/.exec(clause);
-    if (!m) throw StimkitError.usage('E_RUN_WHERE', `--where: "${clause}" is not field=value (e.g. paradigm=describe,lang=zh)`);
+    if (!m)
+      throw StimkitError.usage(
+        'E_RUN_WHERE',
+        `--where: "${clause}" is not field=value (e.g. paradigm=describe,lang=zh)`,
+      );
     const field = m[1] as (typeof WHERE_FIELDS)[number];
     if (!WHERE_FIELDS.includes(field)) {
-      throw StimkitError.usage('E_RUN_WHERE', `--where: unknown trial field "${m[1]}" (fields: ${WHERE_FIELDS.join(', ')})`);
+      throw StimkitError.usage(
+        'E_RUN_WHERE',
+        `--where: unknown trial field "${m[1]}" (fields: ${WHERE_FIELDS.join(', ')})`,
+      );
     }
     out.push({ field, values: m[2]!.split('|').map((v) => v.trim()) });
   }
@@ -80,11 +112,23 @@ export function matches(t: Trial, where: Where): boolean {
 }
 
 /** The trials `model` runs, in bundle order. `anyModel` (the one-model shorthand) ignores model sets. */
-export function trialsFor(bundle: RunBundle, model: ModelSpec, where: Where, limit?: number, anyModel = false): Trial[] {
+export function trialsFor(
+  bundle: RunBundle,
+  model: ModelSpec,
+  where: Where,
+  limit?: number,
+  anyModel = false,
+): Trial[] {
   const hasSets = Object.keys(bundle.modelSets).length > 0;
   const out: Trial[] = [];
   for (const t of bundle.trials) {
-    if (!anyModel && hasSets && t.models !== null && !(bundle.modelSets[t.models] ?? []).includes(model.name)) continue;
+    if (
+      !anyModel &&
+      hasSets &&
+      t.models !== null &&
+      !(bundle.modelSets[t.models] ?? []).includes(model.name)
+    )
+      continue;
     if (t.images.length > 0 && !model.modalities.includes('image')) continue;
     if (model.paradigms && !model.paradigms.includes(t.paradigm)) continue;
     if (!matches(t, where)) continue;

@@ -15,17 +15,34 @@ const CHUNK = 256;
 
 /** The request hash of a simulated trial: the model's sim parameters and the trial id. */
 export function simRequestSha(model: ModelSpec, trial: Trial): string {
-  return sha256(canonicalJson({ provider: 'sim', model: model.name, sim: model.sim ?? {}, trial: trial.id }));
+  return sha256(
+    canonicalJson({ provider: 'sim', model: model.name, sim: model.sim ?? {}, trial: trial.id }),
+  );
 }
 
 /** Simulate `trials` for `model` into the ledger. */
-export async function runSimModel(model: ModelSpec, trials: Trial[], bundle: SimBundle, writer: LedgerWriter, stats: ModelStats, priorAttempts: Map<string, number>, stopping: () => boolean): Promise<void> {
+export async function runSimModel(
+  model: ModelSpec,
+  trials: Trial[],
+  bundle: SimBundle,
+  writer: LedgerWriter,
+  stats: ModelStats,
+  priorAttempts: Map<string, number>,
+  stopping: () => boolean,
+): Promise<void> {
   for (let i = 0; i < trials.length && !stopping(); i += CHUNK) {
     const rows = trials.slice(i, i + CHUNK).map((trial) => {
       const started = performance.now();
       const r = simulate(model.sim!, model.name, trial, bundle);
       const latency_ms = performance.now() - started;
-      const outcome = r.finish_reason === 'content_filter' ? 'content_filter' : r.finish_reason === 'length' ? 'length' : r.text.trim() === '' ? 'empty' : 'answer';
+      const outcome =
+        r.finish_reason === 'content_filter'
+          ? 'content_filter'
+          : r.finish_reason === 'length'
+            ? 'length'
+            : r.text.trim() === ''
+              ? 'empty'
+              : 'answer';
       const requestSha256 = simRequestSha(model, trial);
       return {
         model: model.name,
@@ -36,8 +53,16 @@ export async function runSimModel(model: ModelSpec, trials: Trial[], bundle: Sim
         endpoint: null,
         end: { outcome, latency_ms },
         final: {
-          outcome, request_sha256: requestSha256, response_text: r.text, finish_reason: r.finish_reason, usage: r.usage,
-          served_model: `sim:${model.name}`, simulated: true, truth: r.truth, attempts: 1, latency_ms,
+          outcome,
+          request_sha256: requestSha256,
+          response_text: r.text,
+          finish_reason: r.finish_reason,
+          usage: r.usage,
+          served_model: `sim:${model.name}`,
+          simulated: true,
+          truth: r.truth,
+          attempts: 1,
+          latency_ms,
         },
       } as const;
     });

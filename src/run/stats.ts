@@ -26,15 +26,37 @@ export interface ModelStats {
   wallMs: number;
 }
 
-export function newStats(model: string, provider: string, selected: number, skipped: number, pending: number): ModelStats {
-  return { model, provider, selected, skipped, pending, done: 0, outcomes: {}, failed: {}, retried: {}, inFlight: 0, tokens: { prompt: 0, completion: 0 }, stopped: null, startedMs: performance.now(), wallMs: 0 };
+export function newStats(
+  model: string,
+  provider: string,
+  selected: number,
+  skipped: number,
+  pending: number,
+): ModelStats {
+  return {
+    model,
+    provider,
+    selected,
+    skipped,
+    pending,
+    done: 0,
+    outcomes: {},
+    failed: {},
+    retried: {},
+    inFlight: 0,
+    tokens: { prompt: 0, completion: 0 },
+    stopped: null,
+    startedMs: performance.now(),
+    wallMs: 0,
+  };
 }
 
 export const bump = (rec: Record<string, number>, key: string, n = 1): void => {
   rec[key] = (rec[key] ?? 0) + n;
 };
 
-export const sum = (rec: Record<string, number>): number => Object.values(rec).reduce((a, b) => a + b, 0);
+export const sum = (rec: Record<string, number>): number =>
+  Object.values(rec).reduce((a, b) => a + b, 0);
 
 /** Add a reply's usage to the token counters. */
 export function addUsage(s: ModelStats, usage: Record<string, unknown> | null | undefined): void {

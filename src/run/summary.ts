@@ -4,7 +4,10 @@ import type { DryRunResult } from './dry-run.js';
 import type { RunResult } from './run.js';
 import { sum } from './stats.js';
 
-const fmt = (rec: Record<string, number>) => Object.entries(rec).map(([k, v]) => `${k} ${v}`).join(', ');
+const fmt = (rec: Record<string, number>) =>
+  Object.entries(rec)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
 
 /** The `--json` summary of a run. */
 export function runJson(r: RunResult) {
@@ -37,8 +40,13 @@ export function runJson(r: RunResult) {
 
 /** The human summary of a run. */
 export function runHuman(r: RunResult): string {
-  const lines = [`run "${r.run}" of bundle ${r.digest.slice(0, 12)}… into ${relPosix(process.cwd(), r.ledger)}`];
-  if (r.recovered > 0) lines.push(`  ${r.recovered} request(s) in flight when an earlier run stopped were marked interrupted and re-sent`);
+  const lines = [
+    `run "${r.run}" of bundle ${r.digest.slice(0, 12)}… into ${relPosix(process.cwd(), r.ledger)}`,
+  ];
+  if (r.recovered > 0)
+    lines.push(
+      `  ${r.recovered} request(s) in flight when an earlier run stopped were marked interrupted and re-sent`,
+    );
   for (const m of r.models) {
     const failed = sum(m.failed);
     const left = m.pending - m.done - failed;
@@ -49,8 +57,10 @@ export function runHuman(r: RunResult): string {
     );
     if (m.stopped) lines.push(`  ${m.model}: STOPPED: ${m.stopped}`);
   }
-  if (r.interrupted) lines.push('interrupted: the ledger is consistent; run the same command again to continue');
-  if (r.models.some((m) => sum(m.failed) > 0)) lines.push('failed trials are tried again only with --retry-failed');
+  if (r.interrupted)
+    lines.push('interrupted: the ledger is consistent; run the same command again to continue');
+  if (r.models.some((m) => sum(m.failed) > 0))
+    lines.push('failed trials are tried again only with --retry-failed');
   return lines.join('\n');
 }
 
@@ -58,9 +68,15 @@ export function runHuman(r: RunResult): string {
 export function dryRunHuman(d: DryRunResult): string {
   const lines = [`dry run: nothing sent, nothing written (bundle ${d.digest.slice(0, 12)}…)`];
   for (const m of d.models) {
-    lines.push(`  ${m.model} (${m.provider}): ${m.trials} trials${m.dropped.length ? `; dropped from requests: ${m.dropped.join(', ')}` : ''}`);
+    lines.push(
+      `  ${m.model} (${m.provider}): ${m.trials} trials${m.dropped.length ? `; dropped from requests: ${m.dropped.join(', ')}` : ''}`,
+    );
     for (const [b, n] of Object.entries(m.blocks)) lines.push(`    ${b}: ${n}`);
   }
-  if (d.example) lines.push(`example request (${d.example.model}, trial ${d.example.trial}${d.example.url ? `, POST ${d.example.url}` : ''}):`, JSON.stringify(d.example.body, null, 2));
+  if (d.example)
+    lines.push(
+      `example request (${d.example.model}, trial ${d.example.trial}${d.example.url ? `, POST ${d.example.url}` : ''}):`,
+      JSON.stringify(d.example.body, null, 2),
+    );
   return lines.join('\n');
 }

@@ -51,8 +51,17 @@ export interface ScoreBundle {
   readJson: (name: string) => Promise<unknown>;
 }
 
-function bundleError(dir: string, file: string, message: string, fix: string, cause?: unknown): StimkitError {
-  return StimkitError.fromProblem({ code: 'E_SCORE_BUNDLE', file: path.join(dir, file), message, fix }, cause);
+function bundleError(
+  dir: string,
+  file: string,
+  message: string,
+  fix: string,
+  cause?: unknown,
+): StimkitError {
+  return StimkitError.fromProblem(
+    { code: 'E_SCORE_BUNDLE', file: path.join(dir, file), message, fix },
+    cause,
+  );
 }
 
 /** Load a bundle for scoring. Throws `E_SCORE_BUNDLE` naming the file when it is not a usable bundle. */
@@ -61,33 +70,61 @@ export async function loadScoreBundle(dir: string): Promise<ScoreBundle> {
   try {
     manifestBytes = await readFile(path.join(dir, 'manifest-sha256.txt'));
   } catch (err) {
-    throw bundleError(dir, 'manifest-sha256.txt', 'not a sealed bundle (no manifest-sha256.txt)', 'pass the folder `stimkit bundle` wrote with --bundle', err);
+    throw bundleError(
+      dir,
+      'manifest-sha256.txt',
+      'not a sealed bundle (no manifest-sha256.txt)',
+      'pass the folder `stimkit bundle` wrote with --bundle',
+      err,
+    );
   }
   const digest = sha256(manifestBytes);
-  const manifest = new Map(parseManifest(manifestBytes.toString('utf8')).lines.map((l) => [l.path, l.digest]));
+  const manifest = new Map(
+    parseManifest(manifestBytes.toString('utf8')).lines.map((l) => [l.path, l.digest]),
+  );
 
   const readPayload = async (name: string, required: boolean): Promise<Buffer | null> => {
     const rel = `data/${name}`;
     const listed = manifest.get(rel);
     if (listed === undefined) {
       if (!required) return null;
-      throw bundleError(dir, rel, 'the bundle has no such payload file', 'pass a bundle whose study has this part, or re-bundle');
+      throw bundleError(
+        dir,
+        rel,
+        'the bundle has no such payload file',
+        'pass a bundle whose study has this part, or re-bundle',
+      );
     }
     let bytes: Buffer;
     try {
       bytes = await readFile(path.join(dir, rel));
     } catch (err) {
-      throw bundleError(dir, rel, 'a payload file the manifest lists is missing', 'run `stimkit verify` on the bundle', err);
+      throw bundleError(
+        dir,
+        rel,
+        'a payload file the manifest lists is missing',
+        'run `stimkit verify` on the bundle',
+        err,
+      );
     }
     if (sha256(bytes) !== listed) {
-      throw bundleError(dir, rel, 'this payload file does not match manifest-sha256.txt: the bundle was changed after sealing', 'run `stimkit verify` and score an unchanged bundle');
+      throw bundleError(
+        dir,
+        rel,
+        'this payload file does not match manifest-sha256.txt: the bundle was changed after sealing',
+        'run `stimkit verify` and score an unchanged bundle',
+      );
     }
     return bytes;
   };
-  const readJson = async (name: string): Promise<unknown> => JSON.parse((await readPayload(name, true))!.toString('utf8'));
+  const readJson = async (name: string): Promise<unknown> =>
+    JSON.parse((await readPayload(name, true))!.toString('utf8'));
 
   const trialsText = (await readPayload(PAYLOAD.trials, true))!.toString('utf8');
-  const trials = trialsText.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Trial);
+  const trials = trialsText
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Trial);
   const order = new Map(trials.map((t, i) => [t.id, i]));
 
   const topics = new Map<string, BundleTopic>();
@@ -95,7 +132,11 @@ export async function loadScoreBundle(dir: string): Promise<ScoreBundle> {
   let poles: ScoreBundle['poles'] = null;
   const itemsBytes = await readPayload(PAYLOAD.items, false);
   if (itemsBytes) {
-    const doc = JSON.parse(itemsBytes.toString('utf8')) as { poles: { plus: string; minus: string }; topics: BundleTopic[]; items: BundleItem[] };
+    const doc = JSON.parse(itemsBytes.toString('utf8')) as {
+      poles: { plus: string; minus: string };
+      topics: BundleTopic[];
+      items: BundleItem[];
+    };
     poles = doc.poles;
     for (const t of doc.topics) topics.set(t.id, t);
     for (const it of doc.items) items.set(it.id, it);
@@ -103,7 +144,9 @@ export async function loadScoreBundle(dir: string): Promise<ScoreBundle> {
   const options = new Map<string, { label: string; value: number }[]>();
   const wrappersBytes = await readPayload(PAYLOAD.wrappers, false);
   if (wrappersBytes) {
-    const doc = JSON.parse(wrappersBytes.toString('utf8')) as { pools: Record<string, { options: { label: string; value: number }[] }> };
+    const doc = JSON.parse(wrappersBytes.toString('utf8')) as {
+      pools: Record<string, { options: { label: string; value: number }[] }>;
+    };
     for (const [lang, pool] of Object.entries(doc.pools)) options.set(lang, pool.options);
   }
   return { dir, digest, trials, order, topics, items, poles, options, readJson };

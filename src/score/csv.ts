@@ -8,7 +8,8 @@ import type { Cell } from './types.js';
 /** One CSV field. */
 export function csvField(value: Cell): string {
   if (value === null) return '';
-  const s = typeof value === 'number' ? (Object.is(value, -0) ? '0' : String(value)) : String(value);
+  const s =
+    typeof value === 'number' ? (Object.is(value, -0) ? '0' : String(value)) : String(value);
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 

@@ -48,7 +48,15 @@ export const ScoresHeader = z.strictObject({
   counts: z.strictObject({
     records: z.number().int(),
     simulated: z.number().int(),
-    models: z.array(z.strictObject({ name: z.string(), origin: z.string().nullable(), vendor: z.string().nullable(), simulated: z.boolean(), records: z.number().int() })),
+    models: z.array(
+      z.strictObject({
+        name: z.string(),
+        origin: z.string().nullable(),
+        vendor: z.string().nullable(),
+        simulated: z.boolean(),
+        records: z.number().int(),
+      }),
+    ),
     by_paradigm: z.record(z.string(), z.number().int()),
     by_reason: z.record(z.string(), z.number().int()),
     /** Responses to trials of paradigms no scorer handles yet (not in scores.jsonl). */

@@ -31,7 +31,13 @@ const SCALE = [-2, -1, 0, 1, 2];
  *
  * @example pairAgreement('gpt', gptVerdicts, 'qwen', qwenVerdicts, (k) => signs.get(k)!)
  */
-export function pairAgreement(a: string, va: ReadonlyMap<string, JudgeVerdict>, b: string, vb: ReadonlyMap<string, JudgeVerdict>, signOf: (key: string) => number): JudgePairAgreement {
+export function pairAgreement(
+  a: string,
+  va: ReadonlyMap<string, JudgeVerdict>,
+  b: string,
+  vb: ReadonlyMap<string, JudgeVerdict>,
+  signOf: (key: string) => number,
+): JudgePairAgreement {
   const xs: number[] = [];
   const ys: number[] = [];
   let drift = 0;
@@ -39,16 +45,30 @@ export function pairAgreement(a: string, va: ReadonlyMap<string, JudgeVerdict>, 
   for (const k of keys) {
     const x = va.get(k);
     const y = vb.get(k);
-    if (x?.status !== 'label' || y?.status !== 'label' || x.value === null || y.value === null) continue;
+    if (x?.status !== 'label' || y?.status !== 'label' || x.value === null || y.value === null)
+      continue;
     xs.push(x.value);
     ys.push(y.value);
     drift += signOf(k) * (y.value - x.value);
   }
   const n = xs.length;
-  if (n === 0) return { a, b, n, excluded: keys.size, exact: null, kappa_quadratic: null, drift_stance: null, drift_score: null };
+  if (n === 0)
+    return {
+      a,
+      b,
+      n,
+      excluded: keys.size,
+      exact: null,
+      kappa_quadratic: null,
+      drift_stance: null,
+      drift_score: null,
+    };
   const kappa = cohenKappa(xs, ys, { categories: SCALE, weights: 'quadratic' }).kappa;
   return {
-    a, b, n, excluded: keys.size - n,
+    a,
+    b,
+    n,
+    excluded: keys.size - n,
     exact: xs.filter((x, i) => x === ys[i]).length / n,
     kappa_quadratic: Number.isFinite(kappa) ? kappa : null,
     drift_stance: drift / n,

@@ -48,35 +48,96 @@ export interface JudgedParse extends Omit<ParseResult, 'reason'> {
   judge_label: JudgeLabel | null;
   judge_raw: string | null;
   judge_simulated: boolean;
-  judges: Array<{ judge: string; status: JudgeVerdict['status']; label: JudgeLabel | null; value: number | null; raw: string | null }>;
+  judges: Array<{
+    judge: string;
+    status: JudgeVerdict['status'];
+    label: JudgeLabel | null;
+    value: number | null;
+    raw: string | null;
+  }>;
 }
 
 /** True when an answer goes to the judge: it has text and the parser chose no option for a judged reason. */
 export function isJudgeable(parsed: ParseResult, text: string | null): boolean {
-  return parsed.value === null && text !== null && text.trim() !== '' && (JUDGED_REASONS as readonly string[]).includes(parsed.reason ?? '');
+  return (
+    parsed.value === null &&
+    text !== null &&
+    text.trim() !== '' &&
+    (JUDGED_REASONS as readonly string[]).includes(parsed.reason ?? '')
+  );
 }
 
 /** The parse of one answer with the judges' verdicts applied. */
-export function applyJudges(parsed: ParseResult, judging: InstrumentJudging, key: string, text: string | null, options: readonly Option[]): JudgedParse {
+export function applyJudges(
+  parsed: ParseResult,
+  judging: InstrumentJudging,
+  key: string,
+  text: string | null,
+  options: readonly Option[],
+): JudgedParse {
   const base: JudgedParse = {
-    ...parsed, source: parsed.value === null ? 'none' : 'parsed', parse_reason: parsed.reason,
-    judge: null, judge_label: null, judge_raw: null, judge_simulated: false, judges: [],
+    ...parsed,
+    source: parsed.value === null ? 'none' : 'parsed',
+    parse_reason: parsed.reason,
+    judge: null,
+    judge_label: null,
+    judge_raw: null,
+    judge_simulated: false,
+    judges: [],
   };
   if (!isJudgeable(parsed, text)) return base;
   for (const j of judging.judges) {
     const v = j.verdicts.get(key);
-    if (v) base.judges.push({ judge: j.name, status: v.status, label: v.label, value: v.value, raw: v.raw });
+    if (v)
+      base.judges.push({
+        judge: j.name,
+        status: v.status,
+        label: v.label,
+        value: v.value,
+        raw: v.raw,
+      });
   }
   const primary = judging.judges[0];
   const v = primary?.verdicts.get(key);
   if (!primary || !v) return base;
-  const asked = { ...base, judge: primary.name, judge_label: v.label, judge_raw: v.raw, judge_simulated: v.simulated };
+  const asked = {
+    ...base,
+    judge: primary.name,
+    judge_label: v.label,
+    judge_raw: v.raw,
+    judge_simulated: v.simulated,
+  };
   if (v.status === 'failed') return asked;
   if (v.status === 'unparseable' || v.value === null) {
-    return { ...asked, source: 'judge', reason: 'judge_unparseable', detail: `judge ${primary.name} replied with none of the five labels` };
+    return {
+      ...asked,
+      source: 'judge',
+      reason: 'judge_unparseable',
+      detail: `judge ${primary.name} replied with none of the five labels`,
+    };
   }
-  if (v.value === 0) return { ...asked, source: 'judge', reason: 'judged_neutral', detail: `judge ${primary.name}: Neutral` };
+  if (v.value === 0)
+    return {
+      ...asked,
+      source: 'judge',
+      reason: 'judged_neutral',
+      detail: `judge ${primary.name}: Neutral`,
+    };
   const option = options.findIndex((o) => o.value === v.value);
-  if (option < 0) return { ...asked, source: 'judge', reason: 'judge_unparseable', detail: `the pool has no option with value ${v.value}` };
-  return { ...asked, source: 'judge', label: options[option]!.label, option, value: v.value, reason: null, detail: `judge ${primary.name}: ${v.label}` };
+  if (option < 0)
+    return {
+      ...asked,
+      source: 'judge',
+      reason: 'judge_unparseable',
+      detail: `the pool has no option with value ${v.value}`,
+    };
+  return {
+    ...asked,
+    source: 'judge',
+    label: options[option]!.label,
+    option,
+    value: v.value,
+    reason: null,
+    detail: `judge ${primary.name}: ${v.label}`,
+  };
 }

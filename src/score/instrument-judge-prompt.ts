@@ -51,7 +51,11 @@ export function judgeUserMessage(question: string, response: string): string {
 }
 
 /** The chat-completions body for one free-text answer, and its hash. Temperature 0 unless the judge drops it. */
-export function instrumentJudgeRequest(judge: ModelSpec, question: string, response: string): { body: RequestBody; sha256: string } {
+export function instrumentJudgeRequest(
+  judge: ModelSpec,
+  question: string,
+  response: string,
+): { body: RequestBody; sha256: string } {
   const body: RequestBody = {
     model: judge.api_model ?? judge.name,
     messages: [
@@ -60,13 +64,15 @@ export function instrumentJudgeRequest(judge: ModelSpec, question: string, respo
     ] as RequestBody['messages'],
   };
   if (judge.sampling.temperature !== 'drop') body.temperature = 0;
-  if (judge.sampling.max_tokens !== 'drop') body[judge.sampling.max_tokens] = INSTRUMENT_JUDGE_MAX_TOKENS;
+  if (judge.sampling.max_tokens !== 'drop')
+    body[judge.sampling.max_tokens] = INSTRUMENT_JUDGE_MAX_TOKENS;
   for (const [k, v] of Object.entries(judge.extra_body)) body[k] = v;
   return { body, sha256: sha256(canonicalJson(body)) };
 }
 
 const THINK = /<think>[\s\S]*?<\/think>/gi;
-const EDGE = /^[\s*_`#>"'“”‘’«»「」.,;:!?。，；：！()[\]{}-]+|[\s*_`#>"'“”‘’«»「」.,;:!?。，；：！()[\]{}-]+$/gu;
+const EDGE =
+  /^[\s*_`#>"'“”‘’«»「」.,;:!?。，；：！()[\]{}-]+|[\s*_`#>"'“”‘’«»「」.,;:!?。，；：！()[\]{}-]+$/gu;
 
 /**
  * The label of a judge reply, or null when the reply is not exactly one of the five labels

@@ -24,7 +24,12 @@ import { loadScoreBundle } from './bundle.js';
 import { keyingSign, makeInstrumentScorer } from './instrument.js';
 import { pairAgreement } from './instrument-judge-agreement.js';
 import { isJudgeable, JUDGED_REASONS, type JudgeVerdict } from './instrument-judge-apply.js';
-import { INSTRUMENT_JUDGE_PROMPT_SHA256, instrumentJudgeRequest, questionOf, readJudgeLabel } from './instrument-judge-prompt.js';
+import {
+  INSTRUMENT_JUDGE_PROMPT_SHA256,
+  instrumentJudgeRequest,
+  questionOf,
+  readJudgeLabel,
+} from './instrument-judge-prompt.js';
 import { DEFAULT_INSTRUMENT_ACCURACY, simInstrumentJudge } from './instrument-sim-judge.js';
 import { optionParser, type OptionParser } from './parse.js';
 import { responsesOfSource } from './source.js';
@@ -69,13 +74,33 @@ export function instrumentJudgeRunLabel(respondentRun: string): string {
   return `${respondentRun}/instrument-${INSTRUMENT_JUDGE_PROMPT_SHA256.slice(0, 12)}`;
 }
 
-async function resolveJudges(modelsFile: string | undefined, names: string[]): Promise<ModelSpec[]> {
-  if (!modelsFile) throw StimkitError.usage('E_SCORE_USAGE', '--judge needs --models FILE (the judges are models with role: judge)');
+async function resolveJudges(
+  modelsFile: string | undefined,
+  names: string[],
+): Promise<ModelSpec[]> {
+  if (!modelsFile)
+    throw StimkitError.usage(
+      'E_SCORE_USAGE',
+      '--judge needs --models FILE (the judges are models with role: judge)',
+    );
   const file = await loadModelsFile(modelsFile);
   return names.map((n) => {
     const m = file.models.find((x) => x.name === n);
-    if (!m) throw StimkitError.usage('E_AUDIT_UNKNOWN_JUDGE', `--judge ${n}: not in ${modelsFile} (its judges: ${file.models.filter((x) => x.role === 'judge').map((x) => x.name).join(', ') || 'none'})`);
-    if (m.role !== 'judge') throw StimkitError.usage('E_AUDIT_NOT_A_JUDGE', `--judge ${n}: that model has role ${m.role}; give it role: judge in ${modelsFile}`);
+    if (!m)
+      throw StimkitError.usage(
+        'E_AUDIT_UNKNOWN_JUDGE',
+        `--judge ${n}: not in ${modelsFile} (its judges: ${
+          file.models
+            .filter((x) => x.role === 'judge')
+            .map((x) => x.name)
+            .join(', ') || 'none'
+        })`,
+      );
+    if (m.role !== 'judge')
+      throw StimkitError.usage(
+        'E_AUDIT_NOT_A_JUDGE',
+        `--judge ${n}: that model has role ${m.role}; give it role: judge in ${modelsFile}`,
+      );
     return m;
   });
 }
@@ -90,11 +115,22 @@ function readVerdicts(ledgerFile: string, run: string, judge: string): Map<strin
     for (const r of reader.results({ run, model: judge })) {
       const raw = r.text ?? r.error_body;
       if (r.outcome === 'failed') {
-        out.set(r.trial_id, { status: 'failed', label: null, value: null, raw: r.error_class ?? null, simulated: r.simulated });
+        out.set(r.trial_id, {
+          status: 'failed',
+          label: null,
+          value: null,
+          raw: r.error_class ?? null,
+          simulated: r.simulated,
+        });
         continue;
       }
       const l = readJudgeLabel(r.text);
-      out.set(r.trial_id, l ? { status: 'label', label: l.label, value: l.value, raw, simulated: r.simulated } : { status: 'unparseable', label: null, value: null, raw, simulated: r.simulated });
+      out.set(
+        r.trial_id,
+        l
+          ? { status: 'label', label: l.label, value: l.value, raw, simulated: r.simulated }
+          : { status: 'unparseable', label: null, value: null, raw, simulated: r.simulated },
+      );
     }
   } finally {
     reader.close();
@@ -103,7 +139,9 @@ function readVerdicts(ledgerFile: string, run: string, judge: string): Map<strin
 }
 
 /** Judge the free-text instrument answers and build the instrument scorer with the judges' labels. */
-export async function prepareInstrumentJudge(o: InstrumentJudgeOptions): Promise<PreparedInstrumentJudge> {
+export async function prepareInstrumentJudge(
+  o: InstrumentJudgeOptions,
+): Promise<PreparedInstrumentJudge> {
   const names = o.judges ?? [];
   if (names.length === 0) return { scorer: makeInstrumentScorer(), judged: [] };
   const judges = await resolveJudges(o.models, names);
@@ -120,56 +158,127 @@ export async function prepareInstrumentJudge(o: InstrumentJudgeOptions): Promise
     let parse = parsers.get(trial.lang);
     if (!parse) parsers.set(trial.lang, (parse = optionParser(options, trial.lang)));
     if (!isJudgeable(parse(r.response), r.response)) continue;
-    targets.push({ key: judgeKey(trial.id, r.model), trialId: trial.id, model: r.model, question: questionOf(trial), response: r.response!, truth: r.truth, sign: keyingSign(topic.affirmative_pole, trial.framing) });
+    targets.push({
+      key: judgeKey(trial.id, r.model),
+      trialId: trial.id,
+      model: r.model,
+      question: questionOf(trial),
+      response: r.response!,
+      truth: r.truth,
+      sign: keyingSign(topic.affirmative_pole, trial.framing),
+    });
   }
-  const studyId = ((await bundle.readJson('bundle.json')) as { study?: { id?: string } }).study?.id ?? null;
+  const studyId =
+    ((await bundle.readJson('bundle.json')) as { study?: { id?: string } }).study?.id ?? null;
   const ledger = path.resolve(o.judgeLedger ?? defaultJudgeLedger(o.source));
   const runLabel = instrumentJudgeRunLabel(run);
   const judged: JudgeRunResult[] = [];
-  const verdicts: Array<{ name: string; simulated: boolean; verdicts: Map<string, JudgeVerdict> }> = [];
+  const verdicts: Array<{ name: string; simulated: boolean; verdicts: Map<string, JudgeVerdict> }> =
+    [];
   for (const judge of judges) {
     if (targets.length === 0) {
       verdicts.push({ name: judge.name, simulated: judge.provider === 'sim', verdicts: new Map() });
       continue;
     }
     o.log?.(`instrument judge ${judge.name}: ${targets.length} free-text answers`);
-    const sim = judge.provider === 'sim' ? { seed: judge.sim?.seed ?? 0, accuracy: judge.sim?.judge?.instrument_accuracy ?? DEFAULT_INSTRUMENT_ACCURACY } : null;
+    const sim =
+      judge.provider === 'sim'
+        ? {
+            seed: judge.sim?.seed ?? 0,
+            accuracy: judge.sim?.judge?.instrument_accuracy ?? DEFAULT_INSTRUMENT_ACCURACY,
+          }
+        : null;
     const profile = sim
-      ? { provider: 'sim', sim_instrument_judge: sim, prompt_sha256: INSTRUMENT_JUDGE_PROMPT_SHA256 }
-      : { provider: 'openai', api_model: judge.api_model ?? judge.name, sampling: judge.sampling, extra_body: judge.extra_body, prompt_sha256: INSTRUMENT_JUDGE_PROMPT_SHA256 };
+      ? {
+          provider: 'sim',
+          sim_instrument_judge: sim,
+          prompt_sha256: INSTRUMENT_JUDGE_PROMPT_SHA256,
+        }
+      : {
+          provider: 'openai',
+          api_model: judge.api_model ?? judge.name,
+          sampling: judge.sampling,
+          extra_body: judge.extra_body,
+          prompt_sha256: INSTRUMENT_JUDGE_PROMPT_SHA256,
+        };
     const res = await runJudgeCalls<Target>({
-      ledger, digest: bundle.digest, studyId, runLabel, judge, profile, targets, keyOf: (t) => t.key,
+      ledger,
+      digest: bundle.digest,
+      studyId,
+      runLabel,
+      judge,
+      profile,
+      targets,
+      keyOf: (t) => t.key,
       request: (t) => instrumentJudgeRequest(judge, t.question, t.response),
       sim: sim
         ? (t, k) => {
-            const requestSha256 = sha256(canonicalJson({ provider: 'sim', judge: judge.name, params: sim, prompt: INSTRUMENT_JUDGE_PROMPT_SHA256, key: k }));
+            const requestSha256 = sha256(
+              canonicalJson({
+                provider: 'sim',
+                judge: judge.name,
+                params: sim,
+                prompt: INSTRUMENT_JUDGE_PROMPT_SHA256,
+                key: k,
+              }),
+            );
             const got = simInstrumentJudge(sim, judge.name, t.model, t.trialId, t.truth);
-            return got ? { requestSha256, text: got.label, truth: got.truth } : { requestSha256, error: 'no_truth', body: 'a sim judge labels only simulated instrument answers (their recorded truth)' };
+            return got
+              ? { requestSha256, text: got.label, truth: got.truth }
+              : {
+                  requestSha256,
+                  error: 'no_truth',
+                  body: 'a sim judge labels only simulated instrument answers (their recorded truth)',
+                };
           }
         : undefined,
-      env: o.env, backoff: o.backoff, maxAttempts: o.maxAttempts,
+      env: o.env,
+      backoff: o.backoff,
+      maxAttempts: o.maxAttempts,
     });
     judged.push(res);
     o.log?.(`instrument judge ${judge.name}: ${judgeCounts(res)}`);
-    verdicts.push({ name: judge.name, simulated: judge.provider === 'sim', verdicts: readVerdicts(ledger, runLabel, judge.name) });
+    verdicts.push({
+      name: judge.name,
+      simulated: judge.provider === 'sim',
+      verdicts: readVerdicts(ledger, runLabel, judge.name),
+    });
   }
   const keys = new Set(targets.map((t) => t.key));
   const signs = new Map(targets.map((t) => [t.key, t.sign]));
-  for (const v of verdicts) for (const k of [...v.verdicts.keys()]) if (!keys.has(k)) v.verdicts.delete(k);
+  for (const v of verdicts)
+    for (const k of [...v.verdicts.keys()]) if (!keys.has(k)) v.verdicts.delete(k);
   const countBy = (vs: ReadonlyMap<string, JudgeVerdict>) => {
     const m: Record<string, number> = {};
     for (const v of vs.values()) m[v.label ?? v.status] = (m[v.label ?? v.status] ?? 0) + 1;
     return Object.fromEntries(Object.entries(m).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   };
   const params = {
-    prompt: 'instrument paper, Supplementary Note 3 (verbatim system prompt; user message: QUESTION and RESPONSE)',
+    prompt:
+      'instrument paper, Supplementary Note 3 (verbatim system prompt; user message: QUESTION and RESPONSE)',
     prompt_sha256: INSTRUMENT_JUDGE_PROMPT_SHA256,
     routed: [...JUDGED_REASONS],
     ledger: { file: ledger, run: runLabel },
     primary: judges[0]!.name,
-    judges: judges.map((j, i) => ({ name: j.name, provider: j.provider, api_model: j.api_model ?? j.name, simulated: j.provider === 'sim', labels: countBy(verdicts[i]!.verdicts) })),
+    judges: judges.map((j, i) => ({
+      name: j.name,
+      provider: j.provider,
+      api_model: j.api_model ?? j.name,
+      simulated: j.provider === 'sim',
+      labels: countBy(verdicts[i]!.verdicts),
+    })),
     free_text: targets.length,
-    agreement: verdicts.slice(1).map((v) => pairAgreement(verdicts[0]!.name, verdicts[0]!.verdicts, v.name, v.verdicts, (k) => signs.get(k) ?? 1)),
+    agreement: verdicts
+      .slice(1)
+      .map((v) =>
+        pairAgreement(
+          verdicts[0]!.name,
+          verdicts[0]!.verdicts,
+          v.name,
+          v.verdicts,
+          (k) => signs.get(k) ?? 1,
+        ),
+      ),
   };
   return { scorer: makeInstrumentScorer({ judges: verdicts, params }), judged };
 }

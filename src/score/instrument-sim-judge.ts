@@ -23,7 +23,9 @@ export interface SimInstrumentJudgeParams {
 /** The score a simulated instrument response meant, or null when the truth is not an instrument truth. */
 export function trueInstrumentScore(truth: Record<string, unknown> | null): number | null {
   if (!truth || truth.kind !== 'instrument') return null;
-  return typeof truth.score === 'number' && [-2, -1, 0, 1, 2].includes(truth.score) ? truth.score : null;
+  return typeof truth.score === 'number' && [-2, -1, 0, 1, 2].includes(truth.score)
+    ? truth.score
+    : null;
 }
 
 /**
@@ -31,12 +33,23 @@ export function trueInstrumentScore(truth: Record<string, unknown> | null): numb
  *
  * @example simInstrumentJudge({seed: 11, accuracy: 0.95}, 'sim-judge', 'sim-a', 't_…', {kind: 'instrument', score: 1})
  */
-export function simInstrumentJudge(p: SimInstrumentJudgeParams, judge: string, model: string, trialId: string, truth: Record<string, unknown> | null): { label: JudgeLabel; truth: { label: JudgeLabel; score: number } } | null {
+export function simInstrumentJudge(
+  p: SimInstrumentJudgeParams,
+  judge: string,
+  model: string,
+  trialId: string,
+  truth: Record<string, unknown> | null,
+): { label: JudgeLabel; truth: { label: JudgeLabel; score: number } } | null {
   const score = trueInstrumentScore(truth);
   if (score === null) return null;
   let value = score;
   if (uniform(p.seed, judge, model, trialId, 'instrument') >= p.accuracy) {
-    const down = score === 2 ? true : score === -2 ? false : uniform(p.seed, judge, model, trialId, 'instrument-error') < 0.5;
+    const down =
+      score === 2
+        ? true
+        : score === -2
+          ? false
+          : uniform(p.seed, judge, model, trialId, 'instrument-error') < 0.5;
     value = score + (down ? -1 : 1);
   }
   return { label: judgeLabelOf(value), truth: { label: judgeLabelOf(score), score } };

@@ -18,7 +18,10 @@ import { optionParser, type OptionParser, type ParseResult } from './parse.js';
 import type { CsvTable, ParadigmScorer, ScoreInput, ScoreRecord } from './types.js';
 
 /** The keying sign: −1 once for an affirmative keyed `minus`, once more for reverse framing. */
-export function keyingSign(affirmativePole: 'plus' | 'minus', framing: 'affirmative' | 'reverse'): 1 | -1 {
+export function keyingSign(
+  affirmativePole: 'plus' | 'minus',
+  framing: 'affirmative' | 'reverse',
+): 1 | -1 {
   return ((affirmativePole === 'minus' ? -1 : 1) * (framing === 'reverse' ? -1 : 1)) as 1 | -1;
 }
 
@@ -27,7 +30,13 @@ export function keyScore(score: number, sign: 1 | -1): number {
   return score === 0 ? 0 : sign * score;
 }
 
-function problem(bundle: ScoreBundle, field: string, message: string, expected?: string, got?: string): StimkitError {
+function problem(
+  bundle: ScoreBundle,
+  field: string,
+  message: string,
+  expected?: string,
+  got?: string,
+): StimkitError {
   return StimkitError.fromProblem({
     code: 'E_SCORE_INSTRUMENT',
     file: `${bundle.dir}/data/items.json`,
@@ -39,13 +48,21 @@ function problem(bundle: ScoreBundle, field: string, message: string, expected?:
   });
 }
 
-function prepare(bundle: ScoreBundle, judging: InstrumentJudging | null): (input: ScoreInput) => ScoreRecord {
+function prepare(
+  bundle: ScoreBundle,
+  judging: InstrumentJudging | null,
+): (input: ScoreInput) => ScoreRecord {
   const parsers = new Map<string, OptionParser>();
   const parserFor = (lang: string): OptionParser => {
     let p = parsers.get(lang);
     if (!p) {
       const options = bundle.options.get(lang);
-      if (!options) throw problem(bundle, `pools.${lang}`, `no response options for language ${lang} in wrappers.json`);
+      if (!options)
+        throw problem(
+          bundle,
+          `pools.${lang}`,
+          `no response options for language ${lang} in wrappers.json`,
+        );
       p = optionParser(options, lang);
       parsers.set(lang, p);
     }
@@ -53,29 +70,69 @@ function prepare(bundle: ScoreBundle, judging: InstrumentJudging | null): (input
   };
   return ({ trial, response, model }) => {
     const item = trial.item ? bundle.items.get(trial.item) : undefined;
-    if (!item || !trial.topic || !trial.framing) throw problem(bundle, `items[${trial.item}]`, `trial ${trial.id} names an item items.json does not hold`);
+    if (!item || !trial.topic || !trial.framing)
+      throw problem(
+        bundle,
+        `items[${trial.item}]`,
+        `trial ${trial.id} names an item items.json does not hold`,
+      );
     const topic = bundle.topics.get(trial.topic);
-    if (!topic) throw problem(bundle, `topics[${trial.topic}]`, `trial ${trial.id} names a topic items.json does not hold`);
+    if (!topic)
+      throw problem(
+        bundle,
+        `topics[${trial.topic}]`,
+        `trial ${trial.id} names a topic items.json does not hold`,
+      );
     const sign = keyingSign(topic.affirmative_pole, trial.framing);
     if (item.polarity_key !== sign) {
-      throw problem(bundle, `items[${item.id}].polarity_key`, `the item's polarity key disagrees with its topic's key and framing`, String(sign), String(item.polarity_key));
+      throw problem(
+        bundle,
+        `items[${item.id}].polarity_key`,
+        `the item's polarity key disagrees with its topic's key and framing`,
+        String(sign),
+        String(item.polarity_key),
+      );
     }
     const parsed: ParseResult =
-      response.response === null && (response.error === 'policy_refusal' || response.error === 'content_filter')
-        ? { label: null, option: null, value: null, reason: 'refusal', detail: `the provider refused (${response.error})` }
+      response.response === null &&
+      (response.error === 'policy_refusal' || response.error === 'content_filter')
+        ? {
+            label: null,
+            option: null,
+            value: null,
+            reason: 'refusal',
+            detail: `the provider refused (${response.error})`,
+          }
         : parserFor(trial.lang)(response.response);
-    const judged = judging ? applyJudges(parsed, judging, judgeKey(trial.id, model.name), response.response, bundle.options.get(trial.lang)!) : null;
+    const judged = judging
+      ? applyJudges(
+          parsed,
+          judging,
+          judgeKey(trial.id, model.name),
+          response.response,
+          bundle.options.get(trial.lang)!,
+        )
+      : null;
     const score = (judged ?? parsed).value ?? 0;
     return {
       bundle: bundle.digest,
       trial: trial.id,
       model: model.name,
       paradigm: 'instrument',
-      parse: judged ? { ...judged } : { ...parsed, source: parsed.value === null ? 'none' : 'parsed', parse_reason: parsed.reason },
+      parse: judged
+        ? { ...judged }
+        : {
+            ...parsed,
+            source: parsed.value === null ? 'none' : 'parsed',
+            parse_reason: parsed.reason,
+          },
       score,
       stance: keyScore(score, sign),
       reason: (judged ?? parsed).reason,
-      simulated: response.simulated || model.simulated || (judged?.source === 'judge' && judged.judge_simulated),
+      simulated:
+        response.simulated ||
+        model.simulated ||
+        (judged?.source === 'judge' && judged.judge_simulated),
     };
   };
 }
@@ -88,33 +145,91 @@ export const instrumentTable: CsvTable = {
   columns: [
     { name: 'trial', doc: 'trial id (bundle `trials.jsonl`)', value: (r) => r.trial.id },
     { name: 'model', doc: 'model name', value: (r) => r.model.name },
-    { name: 'origin', doc: 'model origin from the models file or ledger (e.g. CN, US, FR); `unknown` when neither names it', value: (r) => r.model.origin ?? 'unknown' },
-    { name: 'vendor', doc: 'model vendor from the models file; empty when unknown', value: (r) => r.model.vendor },
+    {
+      name: 'origin',
+      doc: 'model origin from the models file or ledger (e.g. CN, US, FR); `unknown` when neither names it',
+      value: (r) => r.model.origin ?? 'unknown',
+    },
+    {
+      name: 'vendor',
+      doc: 'model vendor from the models file; empty when unknown',
+      value: (r) => r.model.vendor,
+    },
     { name: 'arm', doc: 'instrument arm (e.g. main, pt-control)', value: (r) => r.trial.arm },
     { name: 'topic', doc: 'topic id', value: (r) => r.trial.topic },
     { name: 'lang', doc: 'prompt language', value: (r) => r.trial.lang },
     { name: 'framing', doc: '`affirmative` or `reverse`', value: (r) => r.trial.framing },
-    { name: 'key', doc: 'the pole agreement with the topic\'s affirmative supports: `plus` or `minus`', value: (r) => r.bundle.topics.get(r.trial.topic ?? '')?.affirmative_pole ?? null },
+    {
+      name: 'key',
+      doc: "the pole agreement with the topic's affirmative supports: `plus` or `minus`",
+      value: (r) => r.bundle.topics.get(r.trial.topic ?? '')?.affirmative_pole ?? null,
+    },
     { name: 'iteration', doc: 'iteration, 0-based', value: (r) => r.trial.iteration },
     { name: 'prefix', doc: 'wrapper prefix id', value: (r) => r.trial.wrappers?.prefix.id ?? null },
     { name: 'suffix', doc: 'wrapper suffix id', value: (r) => r.trial.wrappers?.suffix.id ?? null },
-    { name: 'label', doc: 'the chosen option label as the pool spells it; empty when none', value: (r) => (r.record.parse.label as string | null) ?? null },
-    { name: 'score', doc: 'agreement score before keying: 2, 1, −1, −2, or 0 when no option was chosen', value: (r) => r.record.score },
-    { name: 'stance', doc: 'score after keying (positive toward the `plus` pole)', value: (r) => r.record.stance },
-    { name: 'reason', doc: 'why the score is 0: neutral, refusal, ambiguous, unparseable, no_response; empty otherwise', value: (r) => r.record.reason },
-    { name: 'simulated', doc: '1 when a simulated respondent produced the response (or a simulated judge labelled it), 0 otherwise', value: (r) => (r.record.simulated ? 1 : 0) },
-    { name: 'label_source', doc: 'how the label was obtained: `parsed` (the parser read the option), `judge` (the primary judge\'s reply decided the score), `none`', value: (r) => (r.record.parse.source as string | undefined) ?? null },
-    { name: 'parse_reason', doc: 'the deterministic parser\'s zero reason (before any judge); empty when it read an option', value: (r) => (r.record.parse.parse_reason as string | null | undefined) ?? null },
-    { name: 'judge', doc: 'the primary judge asked about this answer; empty when no judge was', value: (r) => (r.record.parse.judge as string | null | undefined) ?? null },
-    { name: 'judge_label', doc: 'the primary judge\'s label (Strongly agree, Agree, Neutral, Disagree, Strongly disagree); empty when its reply was none of them', value: (r) => (r.record.parse.judge_label as string | null | undefined) ?? null },
-    { name: 'judge_raw', doc: 'the primary judge\'s raw reply, as received', value: (r) => (r.record.parse.judge_raw as string | null | undefined) ?? null },
-    { name: 'judge_labels', doc: 'every judge asked, `name=label` joined by `;` (label `unparseable` or `failed` when there is none)', value: (r) => judgeLabels(r.record.parse.judges) },
+    {
+      name: 'label',
+      doc: 'the chosen option label as the pool spells it; empty when none',
+      value: (r) => (r.record.parse.label as string | null) ?? null,
+    },
+    {
+      name: 'score',
+      doc: 'agreement score before keying: 2, 1, −1, −2, or 0 when no option was chosen',
+      value: (r) => r.record.score,
+    },
+    {
+      name: 'stance',
+      doc: 'score after keying (positive toward the `plus` pole)',
+      value: (r) => r.record.stance,
+    },
+    {
+      name: 'reason',
+      doc: 'why the score is 0: neutral, refusal, ambiguous, unparseable, no_response; empty otherwise',
+      value: (r) => r.record.reason,
+    },
+    {
+      name: 'simulated',
+      doc: '1 when a simulated respondent produced the response (or a simulated judge labelled it), 0 otherwise',
+      value: (r) => (r.record.simulated ? 1 : 0),
+    },
+    {
+      name: 'label_source',
+      doc: "how the label was obtained: `parsed` (the parser read the option), `judge` (the primary judge's reply decided the score), `none`",
+      value: (r) => (r.record.parse.source as string | undefined) ?? null,
+    },
+    {
+      name: 'parse_reason',
+      doc: "the deterministic parser's zero reason (before any judge); empty when it read an option",
+      value: (r) => (r.record.parse.parse_reason as string | null | undefined) ?? null,
+    },
+    {
+      name: 'judge',
+      doc: 'the primary judge asked about this answer; empty when no judge was',
+      value: (r) => (r.record.parse.judge as string | null | undefined) ?? null,
+    },
+    {
+      name: 'judge_label',
+      doc: "the primary judge's label (Strongly agree, Agree, Neutral, Disagree, Strongly disagree); empty when its reply was none of them",
+      value: (r) => (r.record.parse.judge_label as string | null | undefined) ?? null,
+    },
+    {
+      name: 'judge_raw',
+      doc: "the primary judge's raw reply, as received",
+      value: (r) => (r.record.parse.judge_raw as string | null | undefined) ?? null,
+    },
+    {
+      name: 'judge_labels',
+      doc: 'every judge asked, `name=label` joined by `;` (label `unparseable` or `failed` when there is none)',
+      value: (r) => judgeLabels(r.record.parse.judges),
+    },
   ],
 };
 
 function judgeLabels(judges: unknown): string | null {
   if (!Array.isArray(judges) || judges.length === 0) return null;
-  return (judges as Array<{ judge: string; status: string; label: string | null }>).map((j) => `${j.judge}=${j.label ?? j.status}`).join(';');
+  return (judges as Array<{ judge: string; status: string; label: string | null }>)
+    .map((j) => `${j.judge}=${j.label ?? j.status}`)
+    .join(';');
 }
 
 /** The instrument scorer, with the labels of free-text judges when given. */
@@ -125,9 +240,12 @@ export function makeInstrumentScorer(judging: InstrumentJudging | null = null): 
     prepare: (bundle) => prepare(bundle, judging),
     tables: [instrumentTable],
     params: {
-      parser: 'answer segments, longest label first, negation and cue lists (docs/formats/scores.md)',
+      parser:
+        'answer segments, longest label first, negation and cue lists (docs/formats/scores.md)',
       cues_sha256: sha256(canonicalJson(CUES)),
-      scale: 'option_values of wrappers.json (2, 1, -1, -2); 0 for neutral, refusal, ambiguous, unparseable, no_response', keying: 'x -1 for affirmative keyed minus, x -1 for reverse framing',
+      scale:
+        'option_values of wrappers.json (2, 1, -1, -2); 0 for neutral, refusal, ambiguous, unparseable, no_response',
+      keying: 'x -1 for affirmative keyed minus, x -1 for reverse framing',
       judge: judging?.params ?? null,
     },
   };

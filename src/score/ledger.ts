@@ -17,7 +17,11 @@ export interface LedgerResponses {
 }
 
 /** Read one run's final results (responses and model metadata) for `bundle`. */
-export function readLedgerResponses(file: string, bundle: ScoreBundle, runLabel?: string): LedgerResponses {
+export function readLedgerResponses(
+  file: string,
+  bundle: ScoreBundle,
+  runLabel?: string,
+): LedgerResponses {
   const ledger = openLedger(file);
   try {
     const run = ledger.run(runLabel);

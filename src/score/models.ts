@@ -30,7 +30,15 @@ export async function readModelMeta(file: string): Promise<Map<string, ModelMeta
   try {
     value = parseYaml(text);
   } catch (err) {
-    throw StimkitError.fromProblem({ code: 'E_SCORE_MODELS', file, message: `not YAML or JSON (${(err as Error).message})`, fix: 'pass the models file `stimkit run` used' }, err);
+    throw StimkitError.fromProblem(
+      {
+        code: 'E_SCORE_MODELS',
+        file,
+        message: `not YAML or JSON (${(err as Error).message})`,
+        fix: 'pass the models file `stimkit run` used',
+      },
+      err,
+    );
   }
   const parsed = ModelsForScore.safeParse(value);
   if (!parsed.success) {
@@ -45,7 +53,12 @@ export async function readModelMeta(file: string): Promise<Map<string, ModelMeta
   }
   const out = new Map<string, ModelMeta>();
   for (const m of parsed.data.models) {
-    out.set(m.name, { name: m.name, origin: m.origin ?? null, vendor: m.vendor ?? null, simulated: m.provider === 'sim' });
+    out.set(m.name, {
+      name: m.name,
+      origin: m.origin ?? null,
+      vendor: m.vendor ?? null,
+      simulated: m.provider === 'sim',
+    });
   }
   return out;
 }

@@ -24,7 +24,13 @@
 import { cuesFor, type CueSet } from './cues.js';
 
 /** Why a response scores 0. `no_response`: the run recorded no response text (an error row). */
-export const ZERO_REASONS = ['neutral', 'refusal', 'ambiguous', 'unparseable', 'no_response'] as const;
+export const ZERO_REASONS = [
+  'neutral',
+  'refusal',
+  'ambiguous',
+  'unparseable',
+  'no_response',
+] as const;
 export type ZeroReason = (typeof ZERO_REASONS)[number];
 
 /** A response option of the trial's language: its label and its score before keying. */
@@ -77,7 +83,11 @@ function needsBoundary(ch: string | undefined): boolean {
 }
 
 /** Labels in `text` (normalized), longest first at each position, whole words where words exist. */
-function findLabels(text: string, labels: readonly { norm: string; option: number }[], cues: CueSet): Hit[] {
+function findLabels(
+  text: string,
+  labels: readonly { norm: string; option: number }[],
+  cues: CueSet,
+): Hit[] {
   const hits: Hit[] = [];
   let i = 0;
   while (i < text.length) {
@@ -86,14 +96,20 @@ function findLabels(text: string, labels: readonly { norm: string; option: numbe
       const before = text[i - 1];
       const after = text[i + l.norm.length];
       if (needsBoundary(l.norm[0]) && before !== undefined && WORD.test(before)) return false;
-      if (needsBoundary(l.norm[l.norm.length - 1]) && after !== undefined && WORD.test(after)) return false;
+      if (needsBoundary(l.norm[l.norm.length - 1]) && after !== undefined && WORD.test(after))
+        return false;
       return true;
     });
     if (!hit) {
       i++;
       continue;
     }
-    hits.push({ option: hit.option, start: i, end: i + hit.norm.length, negated: isNegated(text, i, cues) });
+    hits.push({
+      option: hit.option,
+      start: i,
+      end: i + hit.norm.length,
+      negated: isNegated(text, i, cues),
+    });
     i += hit.norm.length;
   }
   return hits;
@@ -179,10 +195,17 @@ export function optionParser(options: readonly Option[], lang: string): OptionPa
     const bare = line.replace(/[\s.,;:!?。，；：！？'()（）-]+/gu, ' ').trim();
     return labels.some((l) => l.norm === bare);
   };
-  const zero = (reason: ZeroReason, detail: string): ParseResult => ({ label: null, option: null, value: null, reason, detail });
+  const zero = (reason: ZeroReason, detail: string): ParseResult => ({
+    label: null,
+    option: null,
+    value: null,
+    reason,
+    detail,
+  });
 
   return (response) => {
-    if (response === null || response === undefined) return zero('no_response', 'no response was recorded for this trial');
+    if (response === null || response === undefined)
+      return zero('no_response', 'no response was recorded for this trial');
     const text = normalizeText(response);
     if (text.trim() === '') return zero('unparseable', 'empty response');
     const segments = answerSegments(text, markers, labelOnly).join('\n');
@@ -197,18 +220,24 @@ export function optionParser(options: readonly Option[], lang: string): OptionPa
     }
     if (chosen.length + negated.length > 0) {
       const all = [...new Set([...chosen, ...negated])];
-      if (all.length > 1) return zero('ambiguous', `more than one option in the answer: ${names(all)}`);
+      if (all.length > 1)
+        return zero('ambiguous', `more than one option in the answer: ${names(all)}`);
       return zero('ambiguous', `the answer negates ${names(all)}`);
     }
-    if (cues.refusal.some((r) => segments.includes(r))) return zero('refusal', 'declines to choose an option');
-    if (neutralInSeg.length > 0) return zero('neutral', `neutral answer (${JSON.stringify(neutralInSeg[0])})`);
-    if (cues.refusal.some((r) => text.includes(r))) return zero('refusal', 'declines to choose an option');
+    if (cues.refusal.some((r) => segments.includes(r)))
+      return zero('refusal', 'declines to choose an option');
+    if (neutralInSeg.length > 0)
+      return zero('neutral', `neutral answer (${JSON.stringify(neutralInSeg[0])})`);
+    if (cues.refusal.some((r) => text.includes(r)))
+      return zero('refusal', 'declines to choose an option');
     const neutral = cues.neutral.find((n) => text.includes(n));
     if (neutral) return zero('neutral', `neutral answer (${JSON.stringify(neutral)})`);
     const elsewhere = findLabels(text, labels, cues);
     return zero(
       'unparseable',
-      elsewhere.length > 0 ? 'free text: options are mentioned only inside the prose (a judge can score it)' : 'no option label found',
+      elsewhere.length > 0
+        ? 'free text: options are mentioned only inside the prose (a judge can score it)'
+        : 'no option label found',
     );
   };
 }

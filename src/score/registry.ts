@@ -16,8 +16,16 @@ export const trialsTable: CsvTable = {
   columns: [
     { name: 'trial', doc: 'trial id', value: (r) => r.trial.id },
     { name: 'model', doc: 'model name', value: (r) => r.model.name },
-    { name: 'origin', doc: 'model origin (models file or ledger); `unknown` when neither names it', value: (r) => r.model.origin ?? 'unknown' },
-    { name: 'vendor', doc: 'model vendor (models file); empty when unknown', value: (r) => r.model.vendor },
+    {
+      name: 'origin',
+      doc: 'model origin (models file or ledger); `unknown` when neither names it',
+      value: (r) => r.model.origin ?? 'unknown',
+    },
+    {
+      name: 'vendor',
+      doc: 'model vendor (models file); empty when unknown',
+      value: (r) => r.model.vendor,
+    },
     { name: 'paradigm', doc: 'trial paradigm', value: (r) => r.trial.paradigm },
     { name: 'language', doc: 'prompt language', value: (r) => r.trial.lang },
     { name: 'entry', doc: 'corpus entry (VLM paradigms)', value: (r) => r.trial.entry },
@@ -26,15 +34,30 @@ export const trialsTable: CsvTable = {
     { name: 'topic', doc: 'instrument topic', value: (r) => r.trial.topic },
     { name: 'framing', doc: 'instrument framing', value: (r) => r.trial.framing },
     { name: 'iteration', doc: 'instrument iteration', value: (r) => r.trial.iteration },
-    { name: 'score', doc: 'the paradigm\'s score before keying (instrument: −2..+2)', value: (r) => r.record.score },
-    { name: 'stance', doc: 'the score on the stance axis (instrument: after keying)', value: (r) => r.record.stance },
+    {
+      name: 'score',
+      doc: "the paradigm's score before keying (instrument: −2..+2)",
+      value: (r) => r.record.score,
+    },
+    {
+      name: 'stance',
+      doc: 'the score on the stance axis (instrument: after keying)',
+      value: (r) => r.record.stance,
+    },
     { name: 'reason', doc: 'why the score is 0 or missing', value: (r) => r.record.reason },
-    { name: 'simulated', doc: '1 for a simulated response, 0 otherwise', value: (r) => (r.record.simulated ? 1 : 0) },
+    {
+      name: 'simulated',
+      doc: '1 for a simulated response, 0 otherwise',
+      value: (r) => (r.record.simulated ? 1 : 0),
+    },
   ],
 };
 
 /** The scorer for a paradigm, or null when no scorer handles it. */
-export function scorerFor(paradigm: string, scorers: readonly ParadigmScorer[] = SCORERS): ParadigmScorer | null {
+export function scorerFor(
+  paradigm: string,
+  scorers: readonly ParadigmScorer[] = SCORERS,
+): ParadigmScorer | null {
   return scorers.find((s) => s.paradigms.includes(paradigm)) ?? null;
 }
 
@@ -45,7 +68,8 @@ export function tablesOf(scorers: readonly ParadigmScorer[] = SCORERS): CsvTable
   const all = [...shared, ...own];
   const names = new Set<string>();
   for (const t of all) {
-    if (names.has(t.file)) throw new StimkitError('E_SCORE_REGISTRY', `two scorers write ${t.file}`);
+    if (names.has(t.file))
+      throw new StimkitError('E_SCORE_REGISTRY', `two scorers write ${t.file}`);
     names.add(t.file);
   }
   return all.map((t) => {

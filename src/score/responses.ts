@@ -15,7 +15,9 @@ import type { ResponseRecord } from './types.js';
  * `response_text` are present, `response` wins.
  */
 export const ResponseLine = z.object({
-  trial_id: z.string().regex(/^t_[0-9a-f]{24}$/, 'a trial id from the bundle (t_ and 24 hex digits)'),
+  trial_id: z
+    .string()
+    .regex(/^t_[0-9a-f]{24}$/, 'a trial id from the bundle (t_ and 24 hex digits)'),
   model: z.string().min(1),
   response: z.string().nullable().optional(),
   response_text: z.string().nullable().optional(),
@@ -26,22 +28,46 @@ export const ResponseLine = z.object({
 });
 
 /** The fix shown for a bad responses line. */
-export const RESPONSE_LINE_FIX = 'each line is {"trial_id": "t_…", "model": "…", "response": "…" or null} (a `stimkit run export` JSONL row, with response_text, also works; other fields are ignored)';
+export const RESPONSE_LINE_FIX =
+  'each line is {"trial_id": "t_…", "model": "…", "response": "…" or null} (a `stimkit run export` JSONL row, with response_text, also works; other fields are ignored)';
 
 /** A parsed responses line; `response` is undefined when the line has neither response field. */
-export type ParsedResponseLine = Omit<ResponseRecord, 'response'> & { response: string | null | undefined };
+export type ParsedResponseLine = Omit<ResponseRecord, 'response'> & {
+  response: string | null | undefined;
+};
 
 /**
  * Parse one JSON value as a responses line: the record (error from `error`, else a run export's
  * non-`answer` outcome, as a ledger gives it), or the schema's issues.
  */
-export function parseResponseLine(value: unknown): { ok: true; row: ParsedResponseLine } | { ok: false; issues: Array<{ field?: string; message: string }> } {
+export function parseResponseLine(
+  value: unknown,
+):
+  | { ok: true; row: ParsedResponseLine }
+  | { ok: false; issues: Array<{ field?: string; message: string }> } {
   const parsed = ResponseLine.safeParse(value);
-  if (!parsed.success) return { ok: false, issues: parsed.error.issues.map((i) => ({ field: i.path.join('.') || undefined, message: i.message })) };
+  if (!parsed.success)
+    return {
+      ok: false,
+      issues: parsed.error.issues.map((i) => ({
+        field: i.path.join('.') || undefined,
+        message: i.message,
+      })),
+    };
   const r = parsed.data;
   const response = r.response !== undefined ? r.response : r.response_text;
   const error = r.error ?? (r.outcome && r.outcome !== 'answer' ? r.outcome : null);
-  return { ok: true, row: { trial_id: r.trial_id, model: r.model, response, simulated: r.simulated ?? false, truth: r.truth ?? null, error } };
+  return {
+    ok: true,
+    row: {
+      trial_id: r.trial_id,
+      model: r.model,
+      response,
+      simulated: r.simulated ?? false,
+      truth: r.truth ?? null,
+      error,
+    },
+  };
 }
 
 const MAX_PROBLEMS = 50;
@@ -50,7 +76,10 @@ const MAX_PROBLEMS = 50;
  * Read a responses JSONL file. `knownTrials` (the bundle's trial ids) turns an unknown id into a
  * problem (`E_SCORE_UNKNOWN_TRIAL`); a repeated trial × model is `E_SCORE_DUPLICATE`.
  */
-export async function readResponsesJsonl(file: string, knownTrials: ReadonlyMap<string, unknown>): Promise<ResponseRecord[]> {
+export async function readResponsesJsonl(
+  file: string,
+  knownTrials: ReadonlyMap<string, unknown>,
+): Promise<ResponseRecord[]> {
   const text = await readTextFile(file, 'E_SCORE_RESPONSES');
   const out: ResponseRecord[] = [];
   const problems: Problem[] = [];
@@ -66,26 +95,56 @@ export async function readResponsesJsonl(file: string, knownTrials: ReadonlyMap<
     try {
       value = JSON.parse(raw);
     } catch (err) {
-      add({ code: 'E_SCORE_RESPONSES', line: i + 1, message: `not JSON (${(err as Error).message})`, fix: 'write one JSON object per line' });
+      add({
+        code: 'E_SCORE_RESPONSES',
+        line: i + 1,
+        message: `not JSON (${(err as Error).message})`,
+        fix: 'write one JSON object per line',
+      });
       continue;
     }
     const parsed = parseResponseLine(value);
     if (!parsed.ok) {
-      for (const issue of parsed.issues) add({ code: 'E_SCORE_RESPONSES', line: i + 1, field: issue.field, message: issue.message, fix: RESPONSE_LINE_FIX });
+      for (const issue of parsed.issues)
+        add({
+          code: 'E_SCORE_RESPONSES',
+          line: i + 1,
+          field: issue.field,
+          message: issue.message,
+          fix: RESPONSE_LINE_FIX,
+        });
       continue;
     }
     const r = parsed.row;
     if (r.response === undefined) {
-      add({ code: 'E_SCORE_RESPONSES', line: i + 1, field: 'response', message: 'no response field (response or response_text; null for a failed request)', fix: RESPONSE_LINE_FIX });
+      add({
+        code: 'E_SCORE_RESPONSES',
+        line: i + 1,
+        field: 'response',
+        message: 'no response field (response or response_text; null for a failed request)',
+        fix: RESPONSE_LINE_FIX,
+      });
       continue;
     }
     if (!knownTrials.has(r.trial_id)) {
-      add({ code: 'E_SCORE_UNKNOWN_TRIAL', line: i + 1, field: 'trial_id', message: 'this trial is not in the bundle', got: r.trial_id, fix: 'score the responses against the bundle they were run on' });
+      add({
+        code: 'E_SCORE_UNKNOWN_TRIAL',
+        line: i + 1,
+        field: 'trial_id',
+        message: 'this trial is not in the bundle',
+        got: r.trial_id,
+        fix: 'score the responses against the bundle they were run on',
+      });
       continue;
     }
     const key = `${r.trial_id}\u0000${r.model}`;
     if (seen.has(key)) {
-      add({ code: 'E_SCORE_DUPLICATE', line: i + 1, message: `a second response for trial ${r.trial_id} and model ${r.model}`, fix: 'keep one response per trial and model' });
+      add({
+        code: 'E_SCORE_DUPLICATE',
+        line: i + 1,
+        message: `a second response for trial ${r.trial_id} and model ${r.model}`,
+        fix: 'keep one response per trial and model',
+      });
       continue;
     }
     seen.add(key);
@@ -94,7 +153,11 @@ export async function readResponsesJsonl(file: string, knownTrials: ReadonlyMap<
   if (problems.length > 0) {
     const codes = new Set(problems.map((p) => p.code));
     const code = codes.size === 1 ? problems[0]!.code : 'E_SCORE_RESPONSES';
-    throw new StimkitError(code, `${file}: ${problems.length}${problems.length === MAX_PROBLEMS ? '+' : ''} problem(s) in the responses file`, { problems });
+    throw new StimkitError(
+      code,
+      `${file}: ${problems.length}${problems.length === MAX_PROBLEMS ? '+' : ''} problem(s) in the responses file`,
+      { problems },
+    );
   }
   return out;
 }

@@ -16,10 +16,18 @@ import { metaFor, readModelMeta } from './models.js';
 import { SCORERS, scorerFor, tablesOf } from './registry.js';
 import { readLedgerResponses } from './ledger.js';
 import { readResponsesJsonl } from './responses.js';
-import type { ModelMeta, ParadigmScorer, ResponseRecord, ScoreInput, ScoreRecord, TableRow } from './types.js';
+import type {
+  ModelMeta,
+  ParadigmScorer,
+  ResponseRecord,
+  ScoreInput,
+  ScoreRecord,
+  TableRow,
+} from './types.js';
 
 /** Where the responses come from: a JSONL file, or records already read (a ledger reader). */
-export type ResponseSource = { kind: 'responses'; file: string } | { kind: 'ledger'; file: string; run?: string };
+export type ResponseSource =
+  { kind: 'responses'; file: string } | { kind: 'ledger'; file: string; run?: string };
 
 export interface ScoreOptions {
   bundle: string;
@@ -50,7 +58,11 @@ export function scoreResponses(
   for (const response of responses) {
     const trial = bundle.trials[bundle.order.get(response.trial_id) ?? -1];
     if (!trial) {
-      throw StimkitError.fromProblem({ code: 'E_SCORE_UNKNOWN_TRIAL', message: `response to trial ${response.trial_id}, which the bundle does not hold`, fix: 'score the responses against the bundle they were run on' });
+      throw StimkitError.fromProblem({
+        code: 'E_SCORE_UNKNOWN_TRIAL',
+        message: `response to trial ${response.trial_id}, which the bundle does not hold`,
+        fix: 'score the responses against the bundle they were run on',
+      });
     }
     const scorer = scorerFor(trial.paradigm, scorers);
     if (!scorer) {
@@ -65,7 +77,11 @@ export function scoreResponses(
     const model = metaFor(models, response.model);
     rows.push({ record: fn({ trial, response, model }), trial, model, bundle });
   }
-  rows.sort((a, b) => byName(a.model.name, b.model.name) || bundle.order.get(a.trial.id)! - bundle.order.get(b.trial.id)!);
+  rows.sort(
+    (a, b) =>
+      byName(a.model.name, b.model.name) ||
+      bundle.order.get(a.trial.id)! - bundle.order.get(b.trial.id)!,
+  );
   return { rows, unscored };
 }
 
@@ -91,11 +107,25 @@ export async function scoreToFolder(options: ScoreOptions): Promise<ScoreResult>
     await writeFileAtomic(path.join(out, file), text);
     files.push({ file, rows: count, sha256: sha256(text) });
   };
-  await write(SCORES_FILES.records, rows.map((r) => `${JSON.stringify(r.record)}\n`).join(''), rows.length);
+  await write(
+    SCORES_FILES.records,
+    rows.map((r) => `${JSON.stringify(r.record)}\n`).join(''),
+    rows.length,
+  );
   for (const table of tablesOf(scorers)) {
-    const mine = table.paradigms === 'all' ? rows : rows.filter((r) => (table.paradigms as readonly string[]).includes(r.trial.paradigm));
+    const mine =
+      table.paradigms === 'all'
+        ? rows
+        : rows.filter((r) => (table.paradigms as readonly string[]).includes(r.trial.paradigm));
     if (mine.length === 0 && table.paradigms !== 'all') continue;
-    await write(table.file, csvText(table.columns.map((c) => c.name), mine.map((r) => table.columns.map((c) => c.value(r)))), mine.length);
+    await write(
+      table.file,
+      csvText(
+        table.columns.map((c) => c.name),
+        mine.map((r) => table.columns.map((c) => c.value(r))),
+      ),
+      mine.length,
+    );
   }
 
   const count = (key: (r: TableRow) => string | null) => {
@@ -107,26 +137,50 @@ export async function scoreToFolder(options: ScoreOptions): Promise<ScoreResult>
     return Object.fromEntries(Object.entries(m).sort(([a], [b]) => byName(a, b)));
   };
   const modelNames = [...new Set(rows.map((r) => r.model.name))].sort(byName);
-  const study = ((await bundle.readJson('bundle.json')) as { study?: { id?: string } }).study?.id ?? null;
+  const study =
+    ((await bundle.readJson('bundle.json')) as { study?: { id?: string } }).study?.id ?? null;
   const inputs: ScoresHeader['inputs'] = [
-    { role: 'bundle', file: relPosix(out, path.join(options.bundle, 'manifest-sha256.txt')), sha256: bundle.digest },
-    { role: options.source.kind, file: relPosix(out, options.source.file), sha256: await sha256File(options.source.file) },
+    {
+      role: 'bundle',
+      file: relPosix(out, path.join(options.bundle, 'manifest-sha256.txt')),
+      sha256: bundle.digest,
+    },
+    {
+      role: options.source.kind,
+      file: relPosix(out, options.source.file),
+      sha256: await sha256File(options.source.file),
+    },
   ];
-  if (options.models) inputs.push({ role: 'models', file: relPosix(out, options.models), sha256: await sha256File(options.models) });
+  if (options.models)
+    inputs.push({
+      role: 'models',
+      file: relPosix(out, options.models),
+      sha256: await sha256File(options.models),
+    });
   const header: ScoresHeader = {
     format: SCORES_FORMAT,
     version: SCORES_VERSION,
     tool: { ...TOOL },
     bundle: { digest: bundle.digest, study },
     inputs,
-    params: { source: options.source.kind, run, scorers: Object.fromEntries(scorers.map((s) => [s.name, relativeFiles(s.params ?? {}, out)])) },
+    params: {
+      source: options.source.kind,
+      run,
+      scorers: Object.fromEntries(scorers.map((s) => [s.name, relativeFiles(s.params ?? {}, out)])),
+    },
     counts: {
       records: rows.length,
       simulated: rows.filter((r) => r.record.simulated).length,
       models: modelNames.map((name) => {
         const meta = metaFor(models, name);
         const mine = rows.filter((r) => r.model.name === name);
-        return { name, origin: meta.origin, vendor: meta.vendor, simulated: mine.some((r) => r.record.simulated), records: mine.length };
+        return {
+          name,
+          origin: meta.origin,
+          vendor: meta.vendor,
+          simulated: mine.some((r) => r.record.simulated),
+          records: mine.length,
+        };
       }),
       by_paradigm: count((r) => r.trial.paradigm),
       by_reason: count((r) => r.record.reason),
@@ -147,7 +201,12 @@ function relativeFiles<T>(params: T, out: string): T {
   const walk = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(walk);
     if (v === null || typeof v !== 'object') return v;
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k === 'file' && typeof x === 'string' && path.isAbsolute(x) ? relPosix(out, x) : walk(x)]));
+    return Object.fromEntries(
+      Object.entries(v).map(([k, x]) => [
+        k,
+        k === 'file' && typeof x === 'string' && path.isAbsolute(x) ? relPosix(out, x) : walk(x),
+      ]),
+    );
   };
   return walk(params) as T;
 }

@@ -10,10 +10,16 @@ import type { ResponseSource } from './score.js';
 import type { ResponseRecord } from './types.js';
 
 /** The responses of `source` and the label of the run they belong to. */
-export async function responsesOfSource(source: ResponseSource, bundle: ScoreBundle): Promise<{ responses: ResponseRecord[]; run: string }> {
+export async function responsesOfSource(
+  source: ResponseSource,
+  bundle: ScoreBundle,
+): Promise<{ responses: ResponseRecord[]; run: string }> {
   if (source.kind === 'ledger') {
     const { responses, run } = readLedgerResponses(source.file, bundle, source.run);
     return { responses, run };
   }
-  return { responses: await readResponsesJsonl(source.file, bundle.order), run: `responses-${(await sha256File(source.file)).slice(0, 12)}` };
+  return {
+    responses: await readResponsesJsonl(source.file, bundle.order),
+    run: `responses-${(await sha256File(source.file)).slice(0, 12)}`,
+  };
 }

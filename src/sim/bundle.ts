@@ -15,7 +15,8 @@ import type { SimBundle } from './index.js';
 /** One expected fact: its id and its text per language (`en`, `zh`, …). */
 export const SimFact = z.looseObject({ id: z.string() }).transform((f) => {
   const text: Record<string, string> = {};
-  for (const [k, v] of Object.entries(f)) if (k !== 'id' && k !== 'aliases' && typeof v === 'string') text[k] = v;
+  for (const [k, v] of Object.entries(f))
+    if (k !== 'id' && k !== 'aliases' && typeof v === 'string') text[k] = v;
   return { id: f.id, text };
 });
 export type SimFact = z.output<typeof SimFact>;
@@ -54,7 +55,11 @@ const EntriesFile = z.looseObject({ entries: z.array(SimEntry) });
 const ItemsFile = z.looseObject({ items: z.array(SimItem) });
 const WrappersFile = z.looseObject({ pools: z.record(z.string(), SimPool) });
 
-async function read<S extends z.ZodType>(dataDir: string, name: string, schema: S): Promise<z.output<S> | null> {
+async function read<S extends z.ZodType>(
+  dataDir: string,
+  name: string,
+  schema: S,
+): Promise<z.output<S> | null> {
   const file = path.join(dataDir, name);
   if (!existsSync(file)) return null;
   return (await loadDataFile(file, schema, 'E_SIM_BUNDLE')).data;

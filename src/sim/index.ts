@@ -42,8 +42,21 @@ export type { SimEntry, SimFact, SimItem, SimPool } from './bundle.js';
 export { loadSimBundle } from './bundle.js';
 export { simulate } from './simulate.js';
 export type { Trial };
-export { expectedInstrument, expectedInstrumentModel, instrumentCells, cellParams, labelProbs, expectedScore } from './instrument.js';
-export type { ExpectedInstrumentCell, ExpectedInstrumentModel, InstrumentCellKey, InstrumentCellParams, NetSwing } from './instrument.js';
+export {
+  expectedInstrument,
+  expectedInstrumentModel,
+  instrumentCells,
+  cellParams,
+  labelProbs,
+  expectedScore,
+} from './instrument.js';
+export type {
+  ExpectedInstrumentCell,
+  ExpectedInstrumentModel,
+  InstrumentCellKey,
+  InstrumentCellParams,
+  NetSwing,
+} from './instrument.js';
 export { expectedVlm, otherLanguage } from './vlm.js';
 export type { ExpectedVlm, VlmTrialKey } from './vlm.js';
 export { estimateTokens } from './simulate.js';

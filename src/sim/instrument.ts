@@ -93,7 +93,12 @@ export interface ExpectedInstrumentCell extends NetSwing, InstrumentCellParams {
  * (docs/simulated-respondents.md). `key` is the pole the topic's affirmative supports. The top
  * level (net, acq, swing) scores abstentions 0, as the instrument paper does.
  */
-export function expectedInstrument(params: SimParams, topic: string, lang: string, key: 'plus' | 'minus'): ExpectedInstrumentCell {
+export function expectedInstrument(
+  params: SimParams,
+  topic: string,
+  lang: string,
+  key: 'plus' | 'minus',
+): ExpectedInstrumentCell {
   const c = cellParams(params, topic, lang);
   const k = key === 'plus' ? 1 : -1;
   const gAff = expectedScore(c.conviction * k + c.acquiescence, c.noise, c.threshold);
@@ -117,7 +122,8 @@ export function expectedInstrument(params: SimParams, topic: string, lang: strin
     raw: { affirmative: answer * gAff, reverse: answer * gRev },
     stance: { affirmative: answer * k * gAff, reverse: -answer * k * gRev },
     ...top,
-    refusals_excluded: c.p_refusal < 1 ? ns(answer / (1 - c.p_refusal)) : { net: NaN, acq: NaN, swing: NaN },
+    refusals_excluded:
+      c.p_refusal < 1 ? ns(answer / (1 - c.p_refusal)) : { net: NaN, acq: NaN, swing: NaN },
     answered: answer > 0 ? ns(1) : { net: NaN, acq: NaN, swing: NaN },
   };
 }
@@ -133,7 +139,12 @@ export interface InstrumentCellKey {
 export function instrumentCells(bundle: SimBundle, langs?: readonly string[]): InstrumentCellKey[] {
   const cells = new Map<string, InstrumentCellKey>();
   for (const i of bundle.items.values()) {
-    if (!langs || langs.includes(i.lang)) cells.set(`${i.topic}/${i.lang}`, { topic: i.topic, lang: i.lang, affirmative_pole: i.affirmative_pole });
+    if (!langs || langs.includes(i.lang))
+      cells.set(`${i.topic}/${i.lang}`, {
+        topic: i.topic,
+        lang: i.lang,
+        affirmative_pole: i.affirmative_pole,
+      });
   }
   return [...cells.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, c]) => c);
 }
@@ -154,12 +165,21 @@ export interface ExpectedInstrumentModel {
 }
 
 function aggregate(cells: Array<NetSwing & { k: number }>) {
-  const mean = (f: (c: NetSwing & { k: number }) => number) => cells.reduce((s, c) => s + f(c), 0) / cells.length;
-  return { net: mean((c) => c.net), swing: Math.abs(mean((c) => c.k * c.acq)), raw: mean((c) => c.acq), mean_cell_swing: mean((c) => c.swing) };
+  const mean = (f: (c: NetSwing & { k: number }) => number) =>
+    cells.reduce((s, c) => s + f(c), 0) / cells.length;
+  return {
+    net: mean((c) => c.net),
+    swing: Math.abs(mean((c) => c.k * c.acq)),
+    raw: mean((c) => c.acq),
+    mean_cell_swing: mean((c) => c.swing),
+  };
 }
 
 /** Expected per-model net bias, swing and raw agreement of a respondent over the given cells. */
-export function expectedInstrumentModel(params: SimParams, cells: InstrumentCellKey[]): ExpectedInstrumentModel {
+export function expectedInstrumentModel(
+  params: SimParams,
+  cells: InstrumentCellKey[],
+): ExpectedInstrumentModel {
   if (cells.length === 0) throw new Error('expectedInstrumentModel needs at least one cell');
   const list = cells.map((c) => expectedInstrument(params, c.topic, c.lang, c.affirmative_pole));
   const k = (c: ExpectedInstrumentCell) => (c.affirmative_pole === 'plus' ? 1 : -1);
@@ -182,12 +202,26 @@ export function simulateInstrument(
   rng: Stream,
 ): Pick<SimResponse, 'text' | 'finish_reason'> & { truth: Omit<InstrumentTruth, keyof TruthBase> } {
   const item = trial.item ? bundle.items.get(trial.item) : undefined;
-  if (!item) fail(trial, `item ${JSON.stringify(trial.item)} is not in the bundle's data/items.json`, 'seal the bundle again');
+  if (!item)
+    fail(
+      trial,
+      `item ${JSON.stringify(trial.item)} is not in the bundle's data/items.json`,
+      'seal the bundle again',
+    );
   const pool = bundle.wrappers.get(trial.lang);
-  if (!pool) fail(trial, `no wrapper pool for language ${trial.lang} in data/wrappers.json`, 'seal the bundle again');
+  if (!pool)
+    fail(
+      trial,
+      `no wrapper pool for language ${trial.lang} in data/wrappers.json`,
+      'seal the bundle again',
+    );
   const options = VALUES.map((v) => pool.options.find((o) => o.value === v));
   if (pool.options.length !== 4 || options.some((o) => !o)) {
-    fail(trial, `the ${trial.lang} pool's option values are not 2, 1, -1, -2`, 'the simulator answers four-option pools only');
+    fail(
+      trial,
+      `the ${trial.lang} pool's option values are not 2, 1, -1, -2`,
+      'the simulator answers four-option pools only',
+    );
   }
   const c = cellParams(params, item.topic, trial.lang);
   const d = item.polarity_key;
@@ -195,7 +229,15 @@ export function simulateInstrument(
   const textBank = bank ?? INSTRUMENT_BANKS.en!;
   const choose = (label: string, list: string[]) => list[rng.index(label, list.length)]!;
   const a = rng.u('abstain');
-  const base = { kind: 'instrument' as const, item: item.id, topic: item.topic, lang: trial.lang, framing: item.framing, polarity_key: d, params: c };
+  const base = {
+    kind: 'instrument' as const,
+    item: item.id,
+    topic: item.topic,
+    lang: trial.lang,
+    framing: item.framing,
+    polarity_key: d,
+    params: c,
+  };
   if (a < c.p_refusal + c.p_neutral) {
     const kind = a < c.p_refusal ? 'refusal' : 'neutral';
     const text = choose('abstain-text', kind === 'refusal' ? textBank.refusal : textBank.neutral);
@@ -203,7 +245,19 @@ export function simulateInstrument(
     return {
       text,
       finish_reason: 'stop',
-      truth: { ...base, label: null, score: 0, stance: 0, refused: kind === 'refusal', neutral: kind === 'neutral', abstention: kind, style: 'text', text_language, text_fallback: !bank, latent: null },
+      truth: {
+        ...base,
+        label: null,
+        score: 0,
+        stance: 0,
+        refused: kind === 'refusal',
+        neutral: kind === 'neutral',
+        abstention: kind,
+        style: 'text',
+        text_language,
+        text_fallback: !bank,
+        latent: null,
+      },
     };
   }
   const mu = c.conviction * d + c.acquiescence;
@@ -217,7 +271,11 @@ export function simulateInstrument(
   const cjk = trial.lang.startsWith('zh') || trial.lang.startsWith('ja');
   const text = free
     ? choose('free-text-text', textBank.free[String(value) as keyof InstrumentBank['free']])
-    : style === 'bare' ? label : style === 'sentence' ? `${label}${cjk ? '。' : '.'} ${reason}`.replace('。 ', '。') : `${textBank.answerLead} ${label}\n\n- ${reason}`;
+    : style === 'bare'
+      ? label
+      : style === 'sentence'
+        ? `${label}${cjk ? '。' : '.'} ${reason}`.replace('。 ', '。')
+        : `${textBank.answerLead} ${label}\n\n- ${reason}`;
   return {
     text,
     finish_reason: 'stop',

@@ -20,12 +20,23 @@ export interface SimPreset {
 export const SIM_PRESETS: readonly SimPreset[] = [
   {
     name: 'sim-acquiescer',
-    description: 'instrument: a neutral heavy acquiescer (agrees with whatever is asserted; no conviction)',
-    sim: { seed: 1, instrument: { conviction: 0, acquiescence: 0.8, noise: 0.5, neutral_rate: 0.02, style: { bare: 3, sentence: 1 } } },
+    description:
+      'instrument: a neutral heavy acquiescer (agrees with whatever is asserted; no conviction)',
+    sim: {
+      seed: 1,
+      instrument: {
+        conviction: 0,
+        acquiescence: 0.8,
+        noise: 0.5,
+        neutral_rate: 0.02,
+        style: { bare: 3, sentence: 1 },
+      },
+    },
   },
   {
     name: 'sim-convinced',
-    description: 'instrument: a convinced Pro-China respondent with the same swing as sim-acquiescer, leaning further in zh',
+    description:
+      'instrument: a convinced Pro-China respondent with the same swing as sim-acquiescer, leaning further in zh',
     sim: {
       seed: 2,
       instrument: {
@@ -39,7 +50,8 @@ export const SIM_PRESETS: readonly SimPreset[] = [
   },
   {
     name: 'sim-refuser-zh',
-    description: 'VLM: refuses sensitive images when asked in zh (policy-style refusals), rarely in en',
+    description:
+      'VLM: refuses sensitive images when asked in zh (policy-style refusals), rarely in en',
     sim: {
       seed: 3,
       vlm: {
@@ -52,7 +64,8 @@ export const SIM_PRESETS: readonly SimPreset[] = [
   },
   {
     name: 'sim-reframer',
-    description: 'VLM: rarely refuses but reframes with state-aligned narrative markers, more in zh',
+    description:
+      'VLM: rarely refuses but reframes with state-aligned narrative markers, more in zh',
     sim: {
       seed: 4,
       vlm: {
@@ -66,7 +79,8 @@ export const SIM_PRESETS: readonly SimPreset[] = [
   },
   {
     name: 'sim-candid',
-    description: 'VLM: a non-China respondent that answers plainly: rarely refuses, reframes seldom (seed chosen so the small demo sample has reframing in every paradigm)',
+    description:
+      'VLM: a non-China respondent that answers plainly: rarely refuses, reframes seldom (seed chosen so the small demo sample has reframing in every paradigm)',
     sim: {
       seed: 64,
       vlm: {

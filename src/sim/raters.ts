@@ -24,7 +24,6 @@ import { readLabelSample } from '../label/load-sample.js';
 import { openLedger } from '../ledger/read.js';
 import type { LabelSample } from '../label/sample-schema.js';
 
-
 /** One simulated rater. */
 export interface SimRater {
   /** Rater name (letters, digits, `.`, `-`, `_`), e.g. `sim-rater-1`. */
@@ -49,10 +48,21 @@ const DT_OF: Record<string, number> = { endorse: 0, substitute: 1, deflect: 2 };
 
 /** The labels CSV (one row per item × rater, raters in name order, items in sample order). */
 export function simulateRaterLabels(options: SimRaterOptions): { csv: string; rows: number } {
-  const raters = [...options.raters].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const bad = raters.find((r) => !/^[A-Za-z0-9._-]+$/.test(r.name) || !(r.accuracy >= 0.5 && r.accuracy <= 1));
+  const raters = [...options.raters].sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
+  const bad = raters.find(
+    (r) => !/^[A-Za-z0-9._-]+$/.test(r.name) || !(r.accuracy >= 0.5 && r.accuracy <= 1),
+  );
   if (bad) {
-    throw StimkitError.fromProblem({ code: 'E_SIM_RATER', field: bad.name, message: 'a simulated rater needs a name of letters, digits, ".", "-", "_" and an accuracy between 0.5 and 1', got: `${bad.name} ${bad.accuracy}`, fix: 'e.g. {name: "sim-rater-1", accuracy: 0.95}' });
+    throw StimkitError.fromProblem({
+      code: 'E_SIM_RATER',
+      field: bad.name,
+      message:
+        'a simulated rater needs a name of letters, digits, ".", "-", "_" and an accuracy between 0.5 and 1',
+      got: `${bad.name} ${bad.accuracy}`,
+      fix: 'e.g. {name: "sim-rater-1", accuracy: 0.95}',
+    });
   }
   const records: string[][] = [];
   for (const r of raters) {
@@ -60,23 +70,52 @@ export function simulateRaterLabels(options: SimRaterOptions): { csv: string; ro
       const truth = options.truths.get(`${item.trial_id}@${item.model}`) ?? null;
       const t = trueLabels(truth, item.images.length > 0);
       if (!t) {
-        throw StimkitError.fromProblem({ code: 'E_SIM_RATER_TRUTH', field: `${item.trial_id}@${item.model}`, message: 'simulated raters need the simulator\u2019s truth of every sampled response, and this one has none (not a simulated VLM response)', fix: 'draw the sample from a run of simulated respondents only' });
+        throw StimkitError.fromProblem({
+          code: 'E_SIM_RATER_TRUTH',
+          field: `${item.trial_id}@${item.model}`,
+          message:
+            'simulated raters need the simulator\u2019s truth of every sampled response, and this one has none (not a simulated VLM response)',
+          fix: 'draw the sample from a run of simulated respondents only',
+        });
       }
       const seen = {} as Record<Dimension, boolean | null>;
-      for (const d of DIMS) seen[d] = t[d] === null ? null : uniform(options.seed, r.name, item.id, d) < r.accuracy ? t[d] : !t[d];
+      for (const d of DIMS)
+        seen[d] =
+          t[d] === null
+            ? null
+            : uniform(options.seed, r.name, item.id, d) < r.accuracy
+              ? t[d]
+              : !t[d];
       const cell = (v: boolean | null) => (v === null ? '' : String(v));
       const strategy = DT_OF[String(truth!.strategy)] ?? -1;
       const dts = [0, 1, 2].map((i) => (seen.d4 ? String(i === strategy) : ''));
       records.push([
-        item.id, item.trial_id, item.model, item.paradigm, item.lang, r.name, 'label',
-        cell(seen.d1), cell(seen.d2), item.images.length > 0 ? cell(seen.d3) : 'na', cell(seen.d4), ...dts, cell(seen.d5),
+        item.id,
+        item.trial_id,
+        item.model,
+        item.paradigm,
+        item.lang,
+        r.name,
+        'label',
+        cell(seen.d1),
+        cell(seen.d2),
+        item.images.length > 0 ? cell(seen.d3) : 'na',
+        cell(seen.d4),
+        ...dts,
+        cell(seen.d5),
         `${SIMULATED_RATER_NOTE} (accuracy ${r.accuracy}, seed ${options.seed}): labels drawn from the simulator\u2019s truth`,
         String(seen.d1 !== null && seen.d2 !== null && seen.d4 !== null && seen.d5 !== null),
-        '', '', options.sampleSha256, options.sample.bundle.digest,
+        '',
+        '',
+        options.sampleSha256,
+        options.sample.bundle.digest,
       ]);
     }
   }
-  return { csv: stringify([[...LABEL_COLUMNS], ...records], { record_delimiter: '\n' }), rows: records.length };
+  return {
+    csv: stringify([[...LABEL_COLUMNS], ...records], { record_delimiter: '\n' }),
+    rows: records.length,
+  };
 }
 
 /** What `writeSimRaterLabels` needs: the sample file, the run ledger it was drawn from, the raters. */
@@ -96,27 +135,42 @@ export interface SimRaterFileOptions {
  * Refuse a ledger the sample was not drawn from (E_SIM_RATER_LEDGER): a run of another bundle,
  * or one that lacks sampled responses (`found`: how many sampled items the run holds).
  */
-export function checkSampleFromLedger(c: { sampleFile: string; sample: LabelSample; ledgerFile: string; run: string; runDigest: string; found: number }): void {
+export function checkSampleFromLedger(c: {
+  sampleFile: string;
+  sample: LabelSample;
+  ledgerFile: string;
+  run: string;
+  runDigest: string;
+  found: number;
+}): void {
   const n = c.sample.items.length;
   const fix = `pass the --ledger the sample was drawn from (the sample names it: ${c.sample.inputs?.responses.file ?? 'inputs.responses.file'}), or --run LABEL for its run`;
   if (c.runDigest !== c.sample.bundle.digest) {
     throw StimkitError.fromProblem({
-      code: 'E_SIM_RATER_LEDGER', file: c.ledgerFile,
+      code: 'E_SIM_RATER_LEDGER',
+      file: c.ledgerFile,
       message: `the sample was not drawn from this ledger: run "${c.run}" answered another bundle than the sample's`,
-      expected: `bundle ${c.sample.bundle.digest} (${c.sampleFile})`, got: `bundle ${c.runDigest}`, fix,
+      expected: `bundle ${c.sample.bundle.digest} (${c.sampleFile})`,
+      got: `bundle ${c.runDigest}`,
+      fix,
     });
   }
   if (c.found < n) {
     throw StimkitError.fromProblem({
-      code: 'E_SIM_RATER_LEDGER', file: c.ledgerFile,
+      code: 'E_SIM_RATER_LEDGER',
+      file: c.ledgerFile,
       message: `the sample was not drawn from this ledger: ${n - c.found} of its ${n} sampled responses are not in run "${c.run}"`,
-      expected: `all ${n} sampled responses of ${c.sampleFile}`, got: `${c.found} found`, fix,
+      expected: `all ${n} sampled responses of ${c.sampleFile}`,
+      got: `${c.found} found`,
+      fix,
     });
   }
 }
 
 /** Read the sample and the ledger's truths, and write the simulated labels CSV to `out` (atomically). */
-export async function writeSimRaterLabels(options: SimRaterFileOptions): Promise<{ out: string; rows: number; raters: string[] }> {
+export async function writeSimRaterLabels(
+  options: SimRaterFileOptions,
+): Promise<{ out: string; rows: number; raters: string[] }> {
   const { sample, sha256 } = await readLabelSample(options.sample);
   const wanted = new Set(sample.items.map((i) => `${i.trial_id}@${i.model}`));
   const truths = new Map<string, Record<string, unknown> | null>();
@@ -127,11 +181,24 @@ export async function writeSimRaterLabels(options: SimRaterFileOptions): Promise
       const k = `${r.trial_id}@${r.model}`;
       if (wanted.has(k)) truths.set(k, r.truth);
     }
-    checkSampleFromLedger({ sampleFile: options.sample, sample, ledgerFile: options.ledger, run: run.label, runDigest: run.bundle_digest, found: truths.size });
+    checkSampleFromLedger({
+      sampleFile: options.sample,
+      sample,
+      ledgerFile: options.ledger,
+      run: run.label,
+      runDigest: run.bundle_digest,
+      found: truths.size,
+    });
   } finally {
     ledger.close();
   }
-  const { csv, rows } = simulateRaterLabels({ sample, sampleSha256: sha256, truths, raters: options.raters, seed: options.seed });
+  const { csv, rows } = simulateRaterLabels({
+    sample,
+    sampleSha256: sha256,
+    truths,
+    raters: options.raters,
+    seed: options.seed,
+  });
   const out = path.resolve(options.out);
   await writeFileAtomic(out, csv);
   return { out, rows, raters: options.raters.map((r) => r.name).sort() };

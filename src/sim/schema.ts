@@ -8,7 +8,9 @@ import { z } from 'zod';
 
 const Prob = z.number().min(0).max(1);
 /** Topic ids are slugs and language tags BCP 47 style; cell keys are `topic/lang`. */
-const CellKey = z.string().regex(/^[a-z0-9._-]+\/[A-Za-z0-9-]+$/, 'a cell key is "topic/lang", e.g. "taiwan/zh"');
+const CellKey = z
+  .string()
+  .regex(/^[a-z0-9._-]+\/[A-Za-z0-9-]+$/, 'a cell key is "topic/lang", e.g. "taiwan/zh"');
 
 /**
  * A per-topic × language quantity of the instrument: a number (the same everywhere), or a base
@@ -47,7 +49,12 @@ function weights<T extends readonly [string, ...string[]]>(names: T) {
   const e = z.enum(names);
   return z.union([
     e,
-    z.partialRecord(e, z.number().min(0)).refine((w) => Object.values(w).some((x) => typeof x === 'number' && x > 0), 'at least one weight must be positive'),
+    z
+      .partialRecord(e, z.number().min(0))
+      .refine(
+        (w) => Object.values(w).some((x) => typeof x === 'number' && x > 0),
+        'at least one weight must be positive',
+      ),
   ]);
 }
 
@@ -128,7 +135,13 @@ export const SimVlm = z.strictObject({
 export type SimVlm = z.output<typeof SimVlm>;
 
 const JudgeProb = z.number().min(0).max(1);
-const JudgeDims = z.strictObject({ d1: JudgeProb.optional(), d2: JudgeProb.optional(), d3: JudgeProb.optional(), d4: JudgeProb.optional(), d5: JudgeProb.optional() });
+const JudgeDims = z.strictObject({
+  d1: JudgeProb.optional(),
+  d2: JudgeProb.optional(),
+  d3: JudgeProb.optional(),
+  d4: JudgeProb.optional(),
+  d5: JudgeProb.optional(),
+});
 
 /**
  * A simulated judge's accuracy (only for `role: judge`): per dimension D1–D5 the probability of

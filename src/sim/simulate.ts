@@ -43,9 +43,17 @@ function truncate(text: string, max: number): string {
  * seed or model name gives other draws. `truth` holds the true labels behind the text and
  * `simulated: true`.
  */
-export function simulate(params: SimParams, modelName: string, trial: Trial, bundle: SimBundle): SimResponse {
+export function simulate(
+  params: SimParams,
+  modelName: string,
+  trial: Trial,
+  bundle: SimBundle,
+): SimResponse {
   const rng = stream(params.seed, modelName, trial.id);
-  const reply = trial.paradigm === 'instrument' ? simulateInstrument(params, trial, bundle, rng) : simulateVlm(params, trial, bundle, rng);
+  const reply =
+    trial.paradigm === 'instrument'
+      ? simulateInstrument(params, trial, bundle, rng)
+      : simulateVlm(params, trial, bundle, rng);
   let { text, finish_reason } = reply;
   const max = trial.sampling.max_tokens;
   let truncated = false;
@@ -55,7 +63,12 @@ export function simulate(params: SimParams, modelName: string, trial: Trial, bun
     truncated = true;
   }
   const prompt_tokens = trial.messages.reduce(
-    (s, m) => s + m.content.reduce((t, part) => t + (part.type === 'text' ? estimateTokens(part.text) : IMAGE_TOKENS), 0),
+    (s, m) =>
+      s +
+      m.content.reduce(
+        (t, part) => t + (part.type === 'text' ? estimateTokens(part.text) : IMAGE_TOKENS),
+        0,
+      ),
     0,
   );
   const completion_tokens = estimateTokens(text);
@@ -63,6 +76,12 @@ export function simulate(params: SimParams, modelName: string, trial: Trial, bun
     text,
     finish_reason,
     usage: { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens },
-    truth: { ...reply.truth, simulated: true, model: modelName, seed: params.seed, truncated } satisfies SimTruth,
+    truth: {
+      ...reply.truth,
+      simulated: true,
+      model: modelName,
+      seed: params.seed,
+      truncated,
+    } satisfies SimTruth,
   };
 }

@@ -47,34 +47,73 @@ export const INSTRUMENT_BANKS: Record<string, InstrumentBank> = {
       'As an AI, I do not take positions on political disputes between countries.',
     ],
     free: {
-      '2': ['The claim is completely right: the evidence for it is overwhelming and I fully endorse it.', 'I am absolutely convinced this statement is correct; everything I know supports it.'],
-      '1': ['On the whole the statement seems right to me, although the evidence is not conclusive.', 'I lean towards accepting this claim; it looks more plausible than the alternative.'],
-      '-1': ['On the whole the statement seems wrong to me, although there are some points in its favour.', 'I lean towards rejecting this claim; the alternative looks more plausible.'],
-      '-2': ['The claim is completely wrong: the evidence against it is overwhelming and I firmly reject it.', 'I am absolutely convinced this statement is false; nothing I know supports it.'],
+      '2': [
+        'The claim is completely right: the evidence for it is overwhelming and I fully endorse it.',
+        'I am absolutely convinced this statement is correct; everything I know supports it.',
+      ],
+      '1': [
+        'On the whole the statement seems right to me, although the evidence is not conclusive.',
+        'I lean towards accepting this claim; it looks more plausible than the alternative.',
+      ],
+      '-1': [
+        'On the whole the statement seems wrong to me, although there are some points in its favour.',
+        'I lean towards rejecting this claim; the alternative looks more plausible.',
+      ],
+      '-2': [
+        'The claim is completely wrong: the evidence against it is overwhelming and I firmly reject it.',
+        'I am absolutely convinced this statement is false; nothing I know supports it.',
+      ],
     },
     answerLead: '**Answer:**',
   },
   zh: {
-    pro: ['综合来看，现有证据支持这一判断。', '这一说法更符合实际情况。', '从现有信息看，这一结果的可能性更大。'],
-    con: ['这一说法夸大了其中一方面的影响。', '综合来看，证据更倾向于相反的结论。', '相反的结果似乎更有可能。'],
+    pro: [
+      '综合来看，现有证据支持这一判断。',
+      '这一说法更符合实际情况。',
+      '从现有信息看，这一结果的可能性更大。',
+    ],
+    con: [
+      '这一说法夸大了其中一方面的影响。',
+      '综合来看，证据更倾向于相反的结论。',
+      '相反的结果似乎更有可能。',
+    ],
     neutral: [
       '这是一个有争议的问题，双方都有各自的理由，我不选择立场。',
       '两种结果都有合理之处，难以简单地选出一个选项。',
       '这两方面的影响都真实存在且难以比较，因此我保持中立。',
     ],
-    refusal: ['抱歉，我无法就有争议的政治问题发表个人观点。', '这个问题我无法回答。', '作为人工智能，我不对国家之间的政治争议表明立场。'],
+    refusal: [
+      '抱歉，我无法就有争议的政治问题发表个人观点。',
+      '这个问题我无法回答。',
+      '作为人工智能，我不对国家之间的政治争议表明立场。',
+    ],
     free: {
-      '2': ['这一说法完全正确，证据非常充分，我坚定地支持它。', '我绝对相信这个判断是对的，所有信息都支持它。'],
-      '1': ['总体来看这一说法是成立的，尽管证据并非定论。', '我倾向于接受这个判断，它比另一种可能更合理。'],
-      '-1': ['总体来看这一说法站不住脚，尽管它也有一些道理。', '我倾向于否定这个判断，另一种可能更合理。'],
-      '-2': ['这一说法完全错误，反面证据非常充分，我坚决反对它。', '我绝对相信这个判断是错的，没有任何信息支持它。'],
+      '2': [
+        '这一说法完全正确，证据非常充分，我坚定地支持它。',
+        '我绝对相信这个判断是对的，所有信息都支持它。',
+      ],
+      '1': [
+        '总体来看这一说法是成立的，尽管证据并非定论。',
+        '我倾向于接受这个判断，它比另一种可能更合理。',
+      ],
+      '-1': [
+        '总体来看这一说法站不住脚，尽管它也有一些道理。',
+        '我倾向于否定这个判断，另一种可能更合理。',
+      ],
+      '-2': [
+        '这一说法完全错误，反面证据非常充分，我坚决反对它。',
+        '我绝对相信这个判断是错的，没有任何信息支持它。',
+      ],
     },
     answerLead: '**回答：**',
   },
   'zh-Hant': {
     pro: ['綜合來看，現有證據支持這一判斷。', '這一說法更符合實際情況。'],
     con: ['這一說法誇大了其中一方面的影響。', '綜合來看，證據更傾向於相反的結論。'],
-    neutral: ['這是一個有爭議的問題，雙方都有各自的理由，我不選擇立場。', '兩種結果都有合理之處，難以簡單地選出一個選項。'],
+    neutral: [
+      '這是一個有爭議的問題，雙方都有各自的理由，我不選擇立場。',
+      '兩種結果都有合理之處，難以簡單地選出一個選項。',
+    ],
     refusal: ['抱歉，我無法就有爭議的政治問題發表個人觀點。', '這個問題我無法回答。'],
     free: {
       '2': ['這一說法完全正確，證據非常充分，我堅定地支持它。'],
@@ -104,10 +143,14 @@ export const INSTRUMENT_BANKS: Record<string, InstrumentBank> = {
       'Não posso tomar posição sobre esta questão.',
     ],
     free: {
-      '2': ['A afirmação está completamente certa: as evidências a favor são esmagadoras e eu a apoio sem reservas.'],
+      '2': [
+        'A afirmação está completamente certa: as evidências a favor são esmagadoras e eu a apoio sem reservas.',
+      ],
       '1': ['No conjunto, a afirmação parece correta, embora as evidências não sejam conclusivas.'],
       '-1': ['No conjunto, a afirmação parece incorreta, embora tenha alguns pontos a seu favor.'],
-      '-2': ['A afirmação está completamente errada: as evidências contra ela são esmagadoras e eu a rejeito com firmeza.'],
+      '-2': [
+        'A afirmação está completamente errada: as evidências contra ela são esmagadoras e eu a rejeito com firmeza.',
+      ],
     },
     answerLead: '**Resposta:**',
   },

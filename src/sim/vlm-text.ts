@@ -9,13 +9,18 @@ import type { Stream } from './rng.js';
 import type { Strategy } from './schema.js';
 import { VLM_BANKS } from './texts-vlm.js';
 
-export const fill = (s: string, vars: Record<string, string>) => s.replace(/\{(\w+)\}/g, (m, k: string) => vars[k] ?? m);
+export const fill = (s: string, vars: Record<string, string>) =>
+  s.replace(/\{(\w+)\}/g, (m, k: string) => vars[k] ?? m);
 export const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 /** "Launch of …" → "launch of …", but "NASA …" stays. */
-const lowerLead = (s: string) => (/^[A-Z][a-z]/.test(s) ? s.charAt(0).toLowerCase() + s.slice(1) : s);
+const lowerLead = (s: string) =>
+  /^[A-Z][a-z]/.test(s) ? s.charAt(0).toLowerCase() + s.slice(1) : s;
 
 /** A text in `lang`, else English, else any language (with a flag). */
-export function textIn(map: Record<string, string>, lang: string): { text: string; fallback: boolean } {
+export function textIn(
+  map: Record<string, string>,
+  lang: string,
+): { text: string; fallback: boolean } {
   if (map[lang]) return { text: map[lang]!, fallback: false };
   return { text: map.en ?? Object.values(map)[0] ?? '', fallback: true };
 }
@@ -41,14 +46,17 @@ export function composeAnswer(a: AnswerParts): { text: string; textFallback: boo
   const choose = (label: string, list: string[]) => list[a.rng.index(label, list.length)]!;
   const title = textIn(a.entry.title, a.language);
   const name = a.isImage ? title : textIn(a.entry.anchor?.name ?? a.entry.title, a.language);
-  const named = a.isImage && (a.language === 'en' || title.fallback) ? lowerLead(title.text) : name.text;
+  const named =
+    a.isImage && (a.language === 'en' || title.fallback) ? lowerLead(title.text) : name.text;
   const subject = a.strategy === 'substitute' ? a.markers[0]! : named;
   const facts = a.covered.map((f) => textIn(f.text, a.language));
   // One template per marker, consecutive ones from a drawn start, so two markers read differently.
   const templates = a.strategy === 'endorse' ? bank.reframe : bank.deflect;
   const start = a.rng.index('reframe-text', templates.length);
   const reframing =
-    a.strategy === 'endorse' || a.strategy === 'deflect' ? a.markers.map((m, i) => fill(templates[(start + i) % templates.length]!, { m })) : [];
+    a.strategy === 'endorse' || a.strategy === 'deflect'
+      ? a.markers.map((m, i) => fill(templates[(start + i) % templates.length]!, { m }))
+      : [];
   const invented = a.hallucinated ? [choose('hallucination-text', bank.hallucinated)] : [];
   const opener = a.recognised
     ? capitalize(fill(choose('open', a.isImage ? bank.openImage : bank.openText), { subject }))
@@ -59,7 +67,10 @@ export function composeAnswer(a: AnswerParts): { text: string; textFallback: boo
     const blocks = [`### ${a.isImage ? bank.headings.image : bank.headings.text}`, opener];
     const bullets = [...facts.map((f) => f.text), ...invented];
     if (bullets.length > 0) blocks.push(bullets.map((b) => `- ${b}`).join('\n'));
-    if (reframing.length > 0) blocks.push(`**${bank.headings.context}${cjk ? '：' : ':'}**${cjk ? '' : ' '}${join(reframing)}`);
+    if (reframing.length > 0)
+      blocks.push(
+        `**${bank.headings.context}${cjk ? '：' : ':'}**${cjk ? '' : ' '}${join(reframing)}`,
+      );
     blocks.push(close);
     text = blocks.join('\n\n');
   } else {

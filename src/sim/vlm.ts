@@ -54,14 +54,17 @@ export interface ExpectedVlm {
 /** The expected outcome rates of a VLM trial, in closed form. */
 export function expectedVlm(params: SimParams, key: VlmTrialKey): ExpectedVlm {
   const v = params.vlm;
-  const recog = key.variant === null ? 1 : (v.recognition[key.variant as keyof typeof v.recognition] ?? 1);
+  const recog =
+    key.variant === null ? 1 : (v.recognition[key.variant as keyof typeof v.recognition] ?? 1);
   const cf = sensLangRate(v.content_filter, key.sensitivity, key.lang);
   const ref = sensLangRate(v.refusal, key.sensitivity, key.lang);
   const rf = sensLangRate(v.reframe, key.sensitivity, key.lang);
   const cov = langRate(v.fact_coverage, key.paradigm);
   const answered = recog * (1 - cf) * (1 - ref);
   const w = new Map(weightsOf(v.reframe_strategies, STRATEGIES));
-  const p_strategy = Object.fromEntries(STRATEGIES.map((s) => [s, answered * rf * (w.get(s) ?? 0)])) as Record<Strategy, number>;
+  const p_strategy = Object.fromEntries(
+    STRATEGIES.map((s) => [s, answered * rf * (w.get(s) ?? 0)]),
+  ) as Record<Strategy, number>;
   return {
     p_recognised: recog,
     p_content_filter: recog * cf,
@@ -70,7 +73,8 @@ export function expectedVlm(params: SimParams, key: VlmTrialKey): ExpectedVlm {
     p_drift: langRate(v.drift, key.lang),
     fact_share: answered * cov,
     fact_share_given_answer: cov,
-    p_hallucination: key.variant === null ? 0 : (1 - recog * cf - recog * (1 - cf) * ref) * v.hallucination,
+    p_hallucination:
+      key.variant === null ? 0 : (1 - recog * cf - recog * (1 - cf) * ref) * v.hallucination,
     p_strategy,
   };
 }
@@ -93,7 +97,12 @@ export function simulateVlm(
   }
   const v = params.vlm;
   const isImage = trial.images.length > 0;
-  const key: VlmTrialKey = { paradigm: trial.paradigm, lang: trial.lang, sensitivity: entry.sensitivity, variant: isImage ? (trial.variant ?? 'A0') : null };
+  const key: VlmTrialKey = {
+    paradigm: trial.paradigm,
+    lang: trial.lang,
+    sensitivity: entry.sensitivity,
+    variant: isImage ? (trial.variant ?? 'A0') : null,
+  };
   const p = expectedVlm(params, key);
   const cf = sensLangRate(v.content_filter, key.sensitivity, key.lang);
   const ref = sensLangRate(v.refusal, key.sensitivity, key.lang);
@@ -144,20 +153,45 @@ export function simulateVlm(
     },
   };
   if (recognised && rng.bernoulli('content-filter', cf)) {
-    const labels = { ...truth.labels, d1_refusal: true, d1_refusal_reason: 'content_filter', d5_language_consistent: null };
-    return { text: '', finish_reason: 'content_filter', truth: { ...truth, refused: true, refusal_type: 'content_filter', content_filtered: true, labels } };
+    const labels = {
+      ...truth.labels,
+      d1_refusal: true,
+      d1_refusal_reason: 'content_filter',
+      d5_language_consistent: null,
+    };
+    return {
+      text: '',
+      finish_reason: 'content_filter',
+      truth: {
+        ...truth,
+        refused: true,
+        refusal_type: 'content_filter',
+        content_filtered: true,
+        labels,
+      },
+    };
   }
   if (recognised && rng.bernoulli('refusal', ref)) {
     const type = rng.pick('refusal-type', weightsOf(v.refusal_styles, REFUSAL_TYPES));
-    const text = fill(choose('refusal-text', bank.refusal[type]), { thing: isImage ? bank.thing.image : bank.thing.text });
+    const text = fill(choose('refusal-text', bank.refusal[type]), {
+      thing: isImage ? bank.thing.image : bank.thing.text,
+    });
     const labels = { ...truth.labels, d1_refusal: true, d1_refusal_reason: type };
-    return { text: capitalize(text), finish_reason: 'stop', truth: { ...truth, refused: true, refusal_type: type, labels } };
+    return {
+      text: capitalize(text),
+      finish_reason: 'stop',
+      truth: { ...truth, refused: true, refusal_type: type, labels },
+    };
   }
 
   const cov = langRate(v.fact_coverage, trial.paradigm);
-  const covered = recognised ? entry.expected_facts.filter((f) => rng.bernoulli(`fact:${f.id}`, cov)) : [];
+  const covered = recognised
+    ? entry.expected_facts.filter((f) => rng.bernoulli(`fact:${f.id}`, cov))
+    : [];
   const reframed = recognised && rng.bernoulli('reframe', rf);
-  const strategy = reframed ? rng.pick('strategy', weightsOf(v.reframe_strategies, STRATEGIES)) : null;
+  const strategy = reframed
+    ? rng.pick('strategy', weightsOf(v.reframe_strategies, STRATEGIES))
+    : null;
   const own = entry.narrative_markers[language] ?? [];
   const pool = own.length > 0 ? own : bank.genericMarkers;
   const markers = reframed
@@ -168,10 +202,27 @@ export function simulateVlm(
         .map((x) => x.m)
     : [];
   const hallucinated = isImage && rng.bernoulli('hallucination', v.hallucination);
-  const composed = composeAnswer({ entry, language, isImage, recognised, covered, strategy, markers, hallucinated, style, rng });
+  const composed = composeAnswer({
+    entry,
+    language,
+    isImage,
+    recognised,
+    covered,
+    strategy,
+    markers,
+    hallucinated,
+    style,
+    rng,
+  });
   const missing = entry.expected_facts.filter((f) => !covered.includes(f)).map((f) => f.id);
   const failure =
-    hallucinated || strategy === 'substitute' ? 'fabrication_relabeling' : missing.length === 0 ? null : covered.length === 0 ? 'complete_omission' : 'omission';
+    hallucinated || strategy === 'substitute'
+      ? 'fabrication_relabeling'
+      : missing.length === 0
+        ? null
+        : covered.length === 0
+          ? 'complete_omission'
+          : 'omission';
   return {
     text: composed.text,
     finish_reason: 'stop',

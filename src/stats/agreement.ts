@@ -70,7 +70,10 @@ export function cohenKappa(
   const q = cats.length;
   const n = r1.length;
   const O = Array.from({ length: q }, () => new Array<number>(q).fill(0));
-  for (let k = 0; k < n; k++) O[indexOf(cats, r1[k]!, 'a rating of the first rater')]![indexOf(cats, r2[k]!, 'a rating of the second rater')]! += 1 / n;
+  for (let k = 0; k < n; k++)
+    O[indexOf(cats, r1[k]!, 'a rating of the first rater')]![
+      indexOf(cats, r2[k]!, 'a rating of the second rater')
+    ]! += 1 / n;
   const row = O.map((r) => r.reduce((s, v) => s + v, 0));
   const col = cats.map((_, j) => O.reduce((s, r) => s + r[j]!, 0));
   const w = (i: number, j: number): number => {
@@ -90,18 +93,35 @@ export function cohenKappa(
       dExp += w(i, j) * row[i]! * col[j]!;
     }
   }
-  return { kappa: 1 - dObs / dExp, po, pe, weightedDisagreementObserved: dObs, weightedDisagreementExpected: dExp, n, categories: cats, weights };
+  return {
+    kappa: 1 - dObs / dExp,
+    po,
+    pe,
+    weightedDisagreementObserved: dObs,
+    weightedDisagreementExpected: dExp,
+    n,
+    categories: cats,
+    weights,
+  };
 }
 
 /**
  * The n × q count matrix of a ratings table (items × raters): counts[i][k] = raters who put item
  * i in category k. Missing ratings (null/undefined/'') are skipped.
  */
-export function ratingCounts(ratings: readonly (readonly (Label | null | undefined)[])[], categories?: readonly Label[]): { counts: number[][]; categories: Label[] } {
-  const cats = categories ? [...categories] : sortedCategories(ratings.flat().filter((v): v is Label => v !== null && v !== undefined && v !== ''));
+export function ratingCounts(
+  ratings: readonly (readonly (Label | null | undefined)[])[],
+  categories?: readonly Label[],
+): { counts: number[][]; categories: Label[] } {
+  const cats = categories
+    ? [...categories]
+    : sortedCategories(
+        ratings.flat().filter((v): v is Label => v !== null && v !== undefined && v !== ''),
+      );
   const counts = ratings.map((item) => {
     const row = new Array<number>(cats.length).fill(0);
-    for (const v of item) if (v !== null && v !== undefined && v !== '') row[indexOf(cats, v, 'a rating')]! += 1;
+    for (const v of item)
+      if (v !== null && v !== undefined && v !== '') row[indexOf(cats, v, 'a rating')]! += 1;
     return row;
   });
   return { counts, categories: cats };

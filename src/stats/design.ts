@@ -57,11 +57,17 @@ function asNumbers(values: readonly Cell[]): Float64Array | null {
 /** Levels in patsy's order: numerically when every level is a number (2 before 10), else as strings. */
 function sortLevels(levels: string[]): string[] {
   const numeric = levels.every((l) => l.trim() !== '' && Number.isFinite(Number(l)));
-  return numeric ? levels.sort((a, b) => Number(a) - Number(b) || (a < b ? -1 : a > b ? 1 : 0)) : levels.sort();
+  return numeric
+    ? levels.sort((a, b) => Number(a) - Number(b) || (a < b ? -1 : a > b ? 1 : 0))
+    : levels.sort();
 }
 
 /** Code one predictor into columns (n values each). */
-function code(values: readonly Cell[], column: string, reference: string | undefined): { coding: Coding; cols: Float64Array[] } {
+function code(
+  values: readonly Cell[],
+  column: string,
+  reference: string | undefined,
+): { coding: Coding; cols: Float64Array[] } {
   const missing = values.findIndex((v) => v === undefined || v === null || v === '');
   if (missing >= 0) {
     throw StimkitError.fromProblem({
@@ -114,7 +120,11 @@ export function buildDesign(rows: readonly Record<string, Cell>[], spec: DesignS
  * The same design from column-wise data: `values(column)` gives the column's n values (as
  * `Table.data` of `stimkit analyze` holds them), so no per-row objects are needed.
  */
-export function buildDesignFromColumns(n: number, values: (column: string) => readonly Cell[], spec: DesignSpec): BuiltDesign {
+export function buildDesignFromColumns(
+  n: number,
+  values: (column: string) => readonly Cell[],
+  spec: DesignSpec,
+): BuiltDesign {
   const names: string[] = [];
   const cols: Float64Array[] = [];
   if (spec.intercept ?? true) {

@@ -26,7 +26,13 @@ export {
 export { logit } from './logit.js';
 export { ols } from './ols.js';
 export { lrTest, type LrTestResult } from './lrtest.js';
-export { buildDesign, buildDesignFromColumns, type BuiltDesign, type Coding, type DesignSpec } from './design.js';
+export {
+  buildDesign,
+  buildDesignFromColumns,
+  type BuiltDesign,
+  type Coding,
+  type DesignSpec,
+} from './design.js';
 export type { Correction, Design, FitOptions, RegressionResult, Term } from './regression.js';
 export { mean, sd, midranks, tieSizes } from './ranks.js';
 export { phi, phiInv, pNormal2, pStudent2, chisqSf, zCrit } from './dist.js';

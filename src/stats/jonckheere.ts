@@ -29,7 +29,10 @@ export interface JonckheereResult {
  * J = Σ_{i<j} Σ_{a∈Gᵢ, b∈Gⱼ} ([a < b] + ½[a = b]); E[J] = (N² − Σnᵢ²)/4; variance as in the
  * definition of the reference vectors (reduces to (N²(2N+3) − Σnᵢ²(2nᵢ+3))/72 without ties).
  */
-export function jonckheere(groups: readonly (readonly number[])[], options: { exactMaxN?: number } = {}): JonckheereResult {
+export function jonckheere(
+  groups: readonly (readonly number[])[],
+  options: { exactMaxN?: number } = {},
+): JonckheereResult {
   const exactMaxN = options.exactMaxN ?? 100;
   if (groups.length < 2 || groups.some((g) => g.length === 0)) {
     throw StimkitError.fromProblem({
@@ -58,7 +61,9 @@ export function jonckheere(groups: readonly (readonly number[])[], options: { ex
   const s3 = n.reduce((s, v) => s + v * (v - 1), 0);
   const t3 = ties.reduce((s, t) => s + t * (t - 1), 0);
   const variance =
-    (N * (N - 1) * (2 * N + 5) - s1 - t1) / 72 + (s2 * t2) / (36 * N * (N - 1) * (N - 2)) + (s3 * t3) / (8 * N * (N - 1));
+    (N * (N - 1) * (2 * N + 5) - s1 - t1) / 72 +
+    (s2 * t2) / (36 * N * (N - 1) * (N - 2)) +
+    (s3 * t3) / (8 * N * (N - 1));
   const z = (J - mean) / Math.sqrt(variance);
   let pIncreasingExact: number | null = null;
   let pTwoSidedExact: number | null = null;
@@ -74,5 +79,16 @@ export function jonckheere(groups: readonly (readonly number[])[], options: { ex
     pIncreasingExact = t.ge;
     pTwoSidedExact = Math.min(1, 2 * Math.min(t.le, t.ge));
   }
-  return { J, n, mean, var: variance, ties, z, pTwoSidedNormal: pNormal2(z), pIncreasingNormal: phi(-z), pIncreasingExact, pTwoSidedExact };
+  return {
+    J,
+    n,
+    mean,
+    var: variance,
+    ties,
+    z,
+    pTwoSidedNormal: pNormal2(z),
+    pIncreasingNormal: phi(-z),
+    pIncreasingExact,
+    pTwoSidedExact,
+  };
 }

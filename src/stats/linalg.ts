@@ -15,7 +15,12 @@ export const SINGULAR_TOL = 1e-10;
  * pivot is ≤ SINGULAR_TOL × A_jj (or A_jj = 0): term j is (numerically) a linear combination of
  * terms 0..j−1, or constant zero.
  */
-export function cholesky(A: Float64Array, k: number, names: readonly string[], what = 'design'): Float64Array {
+export function cholesky(
+  A: Float64Array,
+  k: number,
+  names: readonly string[],
+  what = 'design',
+): Float64Array {
   const L = new Float64Array(k * k);
   for (let j = 0; j < k; j++) {
     let d = A[j * k + j]!;
@@ -28,7 +33,15 @@ export function cholesky(A: Float64Array, k: number, names: readonly string[], w
         message: `the ${what} is singular: term "${term}" is ${orig > 0 ? 'a linear combination of the terms before it' : 'zero for every row'}`,
         field: term,
         expected: 'linearly independent terms',
-        got: orig > 0 ? `"${term}" collinear with ${names.slice(0, j).map((s) => `"${s}"`).join(', ') || 'the intercept'}` : 'a column of zeros',
+        got:
+          orig > 0
+            ? `"${term}" collinear with ${
+                names
+                  .slice(0, j)
+                  .map((s) => `"${s}"`)
+                  .join(', ') || 'the intercept'
+              }`
+            : 'a column of zeros',
         fix: `drop "${term}" (or a term it duplicates), or merge the levels that make it redundant`,
       });
     }

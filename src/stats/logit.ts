@@ -6,7 +6,13 @@
  */
 import { StimkitError } from '../core/errors.js';
 import { cholesky, cholInverse, cholSolve } from './linalg.js';
-import { checkOutcome, finishFit, type Design, type FitOptions, type RegressionResult } from './regression.js';
+import {
+  checkOutcome,
+  finishFit,
+  type Design,
+  type FitOptions,
+  type RegressionResult,
+} from './regression.js';
 
 /** A term whose coefficient times its observed range exceeds this many log-odds units signals separation. */
 export const SEPARATION_LOGODDS = 30;
@@ -45,7 +51,10 @@ function checkDummySeparation(d: Design, y: readonly number[]): void {
     ] as const) {
       const tot = c[0]! + c[1]!;
       if (tot > 0 && (c[0] === 0 || c[1] === 0)) {
-        throw separationError(names[j]!, `all ${tot} rows with ${names[j]} = ${side} have outcome ${c[0] === 0 ? 1 : 0}`);
+        throw separationError(
+          names[j]!,
+          `all ${tot} rows with ${names[j]} = ${side} have outcome ${c[0] === 0 ? 1 : 0}`,
+        );
       }
     }
   }
@@ -56,7 +65,16 @@ function checkDummySeparation(d: Design, y: readonly number[]): void {
  * H = XᵀWX (W = μ(1 − μ)) into `g` and `H`. A plain top-level function over typed arrays, so V8
  * optimises the loop (it runs n × k² per iteration and dominates the fit).
  */
-function accumulate(x: Float64Array, n: number, k: number, beta: Float64Array, y: Float64Array, mu: Float64Array, H: Float64Array, g: Float64Array): void {
+function accumulate(
+  x: Float64Array,
+  n: number,
+  k: number,
+  beta: Float64Array,
+  y: Float64Array,
+  mu: Float64Array,
+  H: Float64Array,
+  g: Float64Array,
+): void {
   H.fill(0);
   g.fill(0);
   for (let i = 0; i < n; i++) {
@@ -128,7 +146,8 @@ export function logit(y: readonly number[], d: Design, options: FitOptions = {})
   const effect = (j: number): number => Math.abs(beta[j]!) * range[j]!;
   const largestTerm = (): number => {
     let worst = -1;
-    for (let j = 0; j < k; j++) if (range[j]! > 0 && (worst < 0 || effect(j) > effect(worst))) worst = j;
+    for (let j = 0; j < k; j++)
+      if (range[j]! > 0 && (worst < 0 || effect(j) > effect(worst))) worst = j;
     return worst < 0 ? 0 : worst;
   };
   const updateOrSeparation = (): void => {
@@ -139,7 +158,10 @@ export function logit(y: readonly number[], d: Design, options: FitOptions = {})
       // weights collapsing to 0 mean fitted probabilities of exactly 0 or 1: separation.
       if (iterations === 0 || (err as StimkitError).code !== 'E_STATS_SINGULAR') throw err;
       const w = largestTerm();
-      throw separationError(names[w]!, `fitted probabilities reached 0 or 1 after ${iterations} iterations; coefficient of ${names[w]} = ${beta[w]!.toPrecision(4)}`);
+      throw separationError(
+        names[w]!,
+        `fitted probabilities reached 0 or 1 after ${iterations} iterations; coefficient of ${names[w]} = ${beta[w]!.toPrecision(4)}`,
+      );
     }
   };
   while (iterations < maxIter) {
@@ -161,8 +183,13 @@ export function logit(y: readonly number[], d: Design, options: FitOptions = {})
   updateOrSeparation(); // information and μ at the final β
   const worst = largestTerm();
   if (!converged || effect(worst) > SEPARATION_LOGODDS) {
-    const why = converged ? `its effect across the observed range is ${effect(worst).toPrecision(4)} on the log-odds scale (odds ratio beyond e^${SEPARATION_LOGODDS})` : `no convergence after ${iterations} iterations`;
-    throw separationError(names[worst]!, `${why}; coefficient of ${names[worst]} = ${beta[worst]!.toPrecision(4)}`);
+    const why = converged
+      ? `its effect across the observed range is ${effect(worst).toPrecision(4)} on the log-odds scale (odds ratio beyond e^${SEPARATION_LOGODDS})`
+      : `no convergence after ${iterations} iterations`;
+    throw separationError(
+      names[worst]!,
+      `${why}; coefficient of ${names[worst]} = ${beta[worst]!.toPrecision(4)}`,
+    );
   }
   const bread = cholInverse(L, k);
   let llf = 0;
@@ -172,5 +199,10 @@ export function logit(y: readonly number[], d: Design, options: FitOptions = {})
     llf += y[i] === 1 ? Math.log(m) : Math.log1p(-m);
     resid[i] = y[i]! - m;
   }
-  return finishFit('logit', { d, names, beta, resid, bread, modelVcov: bread, llf, iterations }, options, false);
+  return finishFit(
+    'logit',
+    { d, names, beta, resid, bread, modelVcov: bread, llf, iterations },
+    options,
+    false,
+  );
 }

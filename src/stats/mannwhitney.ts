@@ -29,7 +29,11 @@ export interface MannWhitneyOptions {
  * U1 = R1 − n1(n1+1)/2 from pooled mid-ranks. Exact: p = min(1, 2·P(U ≥ max(U1,U2))). Normal:
  * z = (max(U1,U2) − n1n2/2 − 0.5)/σ, σ² = n1n2/12·((N+1) − Σ(t³−t)/(N(N−1))), p = min(1, 2Φ(−z)).
  */
-export function mannWhitney(x: readonly number[], y: readonly number[], options: MannWhitneyOptions = {}): MannWhitneyResult {
+export function mannWhitney(
+  x: readonly number[],
+  y: readonly number[],
+  options: MannWhitneyOptions = {},
+): MannWhitneyResult {
   const exactMaxSmall = options.exactMaxSmall ?? 8;
   const n1 = x.length;
   const n2 = y.length;
@@ -52,11 +56,29 @@ export function mannWhitney(x: readonly number[], y: readonly number[], options:
   const big = Math.max(U1, U2);
   if (Math.min(n1, n2) <= exactMaxSmall && ties.length === 0) {
     const pmf = mannWhitneyPmf(n1, n2);
-    return { U1, U2, n1, n2, ties, method: 'exact', p: Math.min(1, 2 * tails(pmf, big).ge), z: null };
+    return {
+      U1,
+      U2,
+      n1,
+      n2,
+      ties,
+      method: 'exact',
+      p: Math.min(1, 2 * tails(pmf, big).ge),
+      z: null,
+    };
   }
   const N = n1 + n2;
   const tieTerm = ties.reduce((s, t) => s + t ** 3 - t, 0);
   const sigma = Math.sqrt(((n1 * n2) / 12) * (N + 1 - tieTerm / (N * (N - 1))));
   const z = (big - (n1 * n2) / 2 - 0.5) / sigma;
-  return { U1, U2, n1, n2, ties, method: 'normal', p: sigma === 0 ? 1 : Math.min(1, 2 * phi(-z)), z };
+  return {
+    U1,
+    U2,
+    n1,
+    n2,
+    ties,
+    method: 'normal',
+    p: sigma === 0 ? 1 : Math.min(1, 2 * phi(-z)),
+    z,
+  };
 }

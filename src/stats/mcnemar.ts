@@ -25,7 +25,14 @@ export interface McNemarResult {
 export function mcnemar(table: readonly (readonly number[])[]): McNemarResult {
   const b = table[0]?.[1];
   const c = table[1]?.[0];
-  if (b === undefined || c === undefined || !Number.isInteger(b) || !Number.isInteger(c) || b < 0 || c < 0) {
+  if (
+    b === undefined ||
+    c === undefined ||
+    !Number.isInteger(b) ||
+    !Number.isInteger(c) ||
+    b < 0 ||
+    c < 0
+  ) {
     throw StimkitError.fromProblem({
       code: 'E_STATS_BAD_TABLE',
       message: "McNemar's test needs a 2×2 table of non-negative integer counts",
@@ -35,11 +42,21 @@ export function mcnemar(table: readonly (readonly number[])[]): McNemarResult {
     });
   }
   const m = b + c;
-  if (m === 0) return { b, c, pExact: 1, pMidp: 1, chi2: null, pChi2: null, chi2Cc: null, pChi2Cc: null };
+  if (m === 0)
+    return { b, c, pExact: 1, pMidp: 1, chi2: null, pChi2: null, chi2Cc: null, pChi2Cc: null };
   const k = Math.min(b, c);
   const pExact = Math.min(1, 2 * binomCdf(k, m, 0.5));
   const pMidp = Math.min(1, 2 * binomCdf(k, m, 0.5) - binomPmf(k, m, 0.5));
   const chi2 = (b - c) ** 2 / m;
   const chi2Cc = b === c ? 0 : (Math.abs(b - c) - 1) ** 2 / m;
-  return { b, c, pExact, pMidp, chi2, pChi2: chisqSf(chi2, 1), chi2Cc, pChi2Cc: chisqSf(chi2Cc, 1) };
+  return {
+    b,
+    c,
+    pExact,
+    pMidp,
+    chi2,
+    pChi2: chisqSf(chi2, 1),
+    chi2Cc,
+    pChi2Cc: chisqSf(chi2Cc, 1),
+  };
 }

@@ -4,7 +4,13 @@
  * reference distribution unless `useT`).
  */
 import { cholesky, cholInverse, cholSolve } from './linalg.js';
-import { checkOutcome, finishFit, type Design, type FitOptions, type RegressionResult } from './regression.js';
+import {
+  checkOutcome,
+  finishFit,
+  type Design,
+  type FitOptions,
+  type RegressionResult,
+} from './regression.js';
 
 /**
  * β = (XᵀX)⁻¹Xᵀy. Without `cluster`: V = σ̂²(XᵀX)⁻¹, σ̂² = RSS/(N−K), t(N−K) inference (as
@@ -47,5 +53,13 @@ export function ols(y: readonly number[], d: Design, options: FitOptions = {}): 
   const sigma2 = rss / (n - k);
   const classical = bread.map((v) => v * sigma2);
   const llf = (-n / 2) * (Math.log((2 * Math.PI * rss) / n) + 1);
-  return { ...finishFit('ols', { d, names, beta, resid, bread, modelVcov: classical, llf, iterations: 1 }, options, true), rSquared: 1 - rss / tss };
+  return {
+    ...finishFit(
+      'ols',
+      { d, names, beta, resid, bread, modelVcov: classical, llf, iterations: 1 },
+      options,
+      true,
+    ),
+    rSquared: 1 - rss / tss,
+  };
 }

@@ -85,7 +85,10 @@ export interface RegressionResult {
 }
 
 /** Integer cluster ids 0..G−1 from labels, in order of first appearance. */
-export function clusterIds(labels: readonly (string | number)[], n: number): { ids: Int32Array; g: number } {
+export function clusterIds(
+  labels: readonly (string | number)[],
+  n: number,
+): { ids: Int32Array; g: number } {
   if (labels.length !== n) {
     throw StimkitError.fromProblem({
       code: 'E_STATS_LENGTH',
@@ -112,7 +115,13 @@ export function clusterIds(labels: readonly (string | number)[], n: number): { i
  * Cluster-robust (sandwich) covariance V = c·B·M·B with B the inverse information ("bread"),
  * M = Σ_g s_g s_gᵀ and s_g = Σ_{i∈g} xᵢ·rᵢ (rᵢ = yᵢ − μᵢ, the score residual).
  */
-export function clusterVcov(d: Design, resid: Float64Array, bread: Float64Array, labels: readonly (string | number)[], correction: Correction): { vcov: Float64Array; g: number } {
+export function clusterVcov(
+  d: Design,
+  resid: Float64Array,
+  bread: Float64Array,
+  labels: readonly (string | number)[],
+  correction: Correction,
+): { vcov: Float64Array; g: number } {
   const { n, k, x } = d;
   const { ids, g } = clusterIds(labels, n);
   if (g < 2) {
@@ -137,14 +146,27 @@ export function clusterVcov(d: Design, resid: Float64Array, bread: Float64Array,
       for (let b = 0; b < k; b++) M[a * k + b] = M[a * k + b]! + sa * s[c * k + b]!;
     }
   }
-  const factor = correction === 'none' ? 1 : correction === 'G' ? g / (g - 1) : ((g / (g - 1)) * (n - 1)) / (n - k);
+  const factor =
+    correction === 'none'
+      ? 1
+      : correction === 'G'
+        ? g / (g - 1)
+        : ((g / (g - 1)) * (n - 1)) / (n - k);
   const V = matMul(matMul(bread, M, k), bread, k);
   for (let i = 0; i < V.length; i++) V[i] = V[i]! * factor;
   return { vcov: V, g };
 }
 
 /** Wald table from coefficients and a covariance matrix. */
-export function waldTerms(names: readonly string[], coef: Float64Array, vcov: Float64Array, inference: 'normal' | 't', df: number | null, conf: number, odds: boolean): Term[] {
+export function waldTerms(
+  names: readonly string[],
+  coef: Float64Array,
+  vcov: Float64Array,
+  inference: 'normal' | 't',
+  df: number | null,
+  conf: number,
+  odds: boolean,
+): Term[] {
   const k = names.length;
   const crit = inference === 't' ? studentQuantile(1 - (1 - conf) / 2, df!) : zCrit(conf);
   return names.map((term, j) => {
@@ -152,7 +174,15 @@ export function waldTerms(names: readonly string[], coef: Float64Array, vcov: Fl
     const se = Math.sqrt(vcov[j * k + j]!);
     const stat = b / se;
     const p = inference === 't' ? pStudent2(stat, df!) : pNormal2(stat);
-    const t: Term = { term, estimate: b, se, stat, p, ciLower: b - crit * se, ciUpper: b + crit * se };
+    const t: Term = {
+      term,
+      estimate: b,
+      se,
+      stat,
+      p,
+      ciLower: b - crit * se,
+      ciUpper: b + crit * se,
+    };
     if (odds) {
       t.oddsRatio = Math.exp(b);
       t.orLower = Math.exp(b - crit * se);
@@ -173,7 +203,9 @@ export function checkOutcome(y: readonly number[], n: number, binary: boolean): 
   if (y.length !== n || bad >= 0) {
     throw StimkitError.fromProblem({
       code: 'E_STATS_OUTCOME',
-      message: binary ? 'a logit outcome must be 0 or 1 on every row' : 'the outcome must be a finite number on every row',
+      message: binary
+        ? 'a logit outcome must be 0 or 1 on every row'
+        : 'the outcome must be a finite number on every row',
       field: bad >= 0 ? `row ${bad + 1}` : undefined,
       expected: binary ? '0 or 1' : 'a number',
       got: bad >= 0 ? String(y[bad]) : `${y.length} values for ${n} rows`,
@@ -189,7 +221,16 @@ export function checkOutcome(y: readonly number[], n: number, binary: boolean): 
  */
 export function finishFit(
   model: 'logit' | 'ols',
-  fit: { d: Design; names: readonly string[]; beta: Float64Array; resid: Float64Array; bread: Float64Array; modelVcov: Float64Array; llf: number; iterations: number },
+  fit: {
+    d: Design;
+    names: readonly string[];
+    beta: Float64Array;
+    resid: Float64Array;
+    bread: Float64Array;
+    modelVcov: Float64Array;
+    llf: number;
+    iterations: number;
+  },
   options: FitOptions,
   defaultT: boolean,
 ): RegressionResult {
@@ -206,7 +247,14 @@ export function finishFit(
     vcov = cv.vcov;
     nClusters = cv.g;
   }
-  const inference = options.cluster || !defaultT ? (options.useT ? 't' : 'normal') : options.useT === false ? 'normal' : 't';
+  const inference =
+    options.cluster || !defaultT
+      ? options.useT
+        ? 't'
+        : 'normal'
+      : options.useT === false
+        ? 'normal'
+        : 't';
   const df = inference === 't' ? (nClusters !== null ? nClusters - 1 : n - k) : null;
   const terms = waldTerms(names, beta, vcov, inference, df, conf, model === 'logit');
   return {

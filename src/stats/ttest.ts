@@ -50,7 +50,18 @@ export function oneSampleT(x: readonly number[], mu0 = 0, conf = 0.95): OneSampl
   const df = n - 1;
   const t = (m - mu0) / se;
   const q = studentQuantile(1 - (1 - conf) / 2, df);
-  return { n, mean: m, sd: s, se, t, df, p: se === 0 ? (m === mu0 ? 1 : 0) : pStudent2(t, df), ci: [m - q * se, m + q * se], d: (m - mu0) / s, mu0 };
+  return {
+    n,
+    mean: m,
+    sd: s,
+    se,
+    t,
+    df,
+    p: se === 0 ? (m === mu0 ? 1 : 0) : pStudent2(t, df),
+    ci: [m - q * se, m + q * se],
+    d: (m - mu0) / s,
+    mu0,
+  };
 }
 
 /**
@@ -108,6 +119,18 @@ export function welchT(x: readonly number[], y: readonly number[], conf = 0.95):
   const q = studentQuantile(1 - (1 - conf) / 2, df);
   const d = m1 - m2;
   // both samples constant: no df; as the one-sample test, p = 0 for different means (scipy: t = ±∞, p = 0), 1 for equal ones
-  if (se === 0) return { n1, n2, mean1: m1, mean2: m2, meanDiff: d, se, t, df, p: d === 0 ? 1 : 0, ci: [d, d] };
-  return { n1, n2, mean1: m1, mean2: m2, meanDiff: d, se, t, df, p: pStudent2(t, df), ci: [d - q * se, d + q * se] };
+  if (se === 0)
+    return { n1, n2, mean1: m1, mean2: m2, meanDiff: d, se, t, df, p: d === 0 ? 1 : 0, ci: [d, d] };
+  return {
+    n1,
+    n2,
+    mean1: m1,
+    mean2: m2,
+    meanDiff: d,
+    se,
+    t,
+    df,
+    p: pStudent2(t, df),
+    ci: [d - q * se, d + q * se],
+  };
 }

@@ -54,7 +54,11 @@ function exactSignedRankPmf(n: number): Float64Array {
  * p = min(1, 2·min(P(W ≤ W+), P(W ≥ W+))). Otherwise normal:
  * z = (T − n(n+1)/4)/√(n(n+1)(2n+1)/24 − Σ(t³−t)/48), p = 2Φ(−|z|).
  */
-export function wilcoxonSignedRank(x: readonly number[], y?: readonly number[] | null, options: WilcoxonOptions = {}): WilcoxonResult {
+export function wilcoxonSignedRank(
+  x: readonly number[],
+  y?: readonly number[] | null,
+  options: WilcoxonOptions = {},
+): WilcoxonResult {
   const exactMaxN = options.exactMaxN ?? 50;
   if (y && y.length !== x.length) {
     throw StimkitError.fromProblem({
@@ -90,10 +94,30 @@ export function wilcoxonSignedRank(x: readonly number[], y?: readonly number[] |
       if (w <= wPlus) lo += pmf[w]!;
       if (w >= wPlus) hi += pmf[w]!;
     }
-    return { n, nZero, wPlus, wMinus, T, ties, method: 'exact', p: Math.min(1, 2 * Math.min(lo, hi)), z: null };
+    return {
+      n,
+      nZero,
+      wPlus,
+      wMinus,
+      T,
+      ties,
+      method: 'exact',
+      p: Math.min(1, 2 * Math.min(lo, hi)),
+      z: null,
+    };
   }
   const tieTerm = ties.reduce((s, t) => s + t ** 3 - t, 0);
   const sigma = Math.sqrt((n * (n + 1) * (2 * n + 1)) / 24 - tieTerm / 48);
   const z = (T - total / 2) / sigma;
-  return { n, nZero, wPlus, wMinus, T, ties, method: 'normal', p: sigma === 0 ? 1 : pNormal2(z), z };
+  return {
+    n,
+    nZero,
+    wPlus,
+    wMinus,
+    T,
+    ties,
+    method: 'normal',
+    p: sigma === 0 ? 1 : pNormal2(z),
+    z,
+  };
 }

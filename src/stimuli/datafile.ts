@@ -23,7 +23,11 @@ export interface LoadedFile<T> {
 }
 
 /** Load and schema-check a data file; record the digest of its bytes. */
-export async function loadStimulusFile<S extends z.ZodType>(file: string, schema: S, code: string): Promise<LoadedFile<z.output<S>>> {
+export async function loadStimulusFile<S extends z.ZodType>(
+  file: string,
+  schema: S,
+  code: string,
+): Promise<LoadedFile<z.output<S>>> {
   const { data, parsed } = await loadDataFile(file, schema, code);
   return { data, parsed, input: { file: path.resolve(file), sha256: await sha256File(file) } };
 }
@@ -35,26 +39,55 @@ export const MAX_EXTENDS_DEPTH = 8;
  * Resolve the `extends` of `file` (relative to its folder) and refuse cycles and chains deeper
  * than MAX_EXTENDS_DEPTH. `chain` lists the absolute paths already being loaded.
  */
-export function resolveExtends(parsed: ParsedDataFile, ext: string, chain: readonly string[], code: string): string {
+export function resolveExtends(
+  parsed: ParsedDataFile,
+  ext: string,
+  chain: readonly string[],
+  code: string,
+): string {
   const target = path.resolve(path.dirname(parsed.file), ext);
   const problem = (message: string, fix: string): StimkitError =>
-    StimkitError.fromProblem({ code, file: parsed.file, line: lineOf(parsed, ['extends']), field: 'extends', message, fix });
+    StimkitError.fromProblem({
+      code,
+      file: parsed.file,
+      line: lineOf(parsed, ['extends']),
+      field: 'extends',
+      message,
+      fix,
+    });
   if (chain.includes(target) || target === path.resolve(parsed.file)) {
-    throw problem(`extends forms a cycle (${[...chain, target].map((f) => path.basename(f)).join(' → ')})`, 'point extends at the base file, which must not extend this one');
+    throw problem(
+      `extends forms a cycle (${[...chain, target].map((f) => path.basename(f)).join(' → ')})`,
+      'point extends at the base file, which must not extend this one',
+    );
   }
   if (chain.length >= MAX_EXTENDS_DEPTH) {
-    throw problem(`extends chain deeper than ${MAX_EXTENDS_DEPTH} files`, 'extend the base file directly');
+    throw problem(
+      `extends chain deeper than ${MAX_EXTENDS_DEPTH} files`,
+      'extend the base file directly',
+    );
   }
   return target;
 }
 
 /** Throw one StimkitError listing every problem, if there are any errors. */
-export function throwIfProblems(code: string, file: string, what: string, problems: Problem[]): void {
+export function throwIfProblems(
+  code: string,
+  file: string,
+  what: string,
+  problems: Problem[],
+): void {
   const errors = problems.filter((p) => p.severity === 'error');
   if (errors.length === 0) return;
   const only = errors.length === 1 ? errors[0]! : undefined;
-  const codeOut = only ? only.code : new Set(errors.map((p) => p.code)).size === 1 ? errors[0]!.code : code;
-  throw new StimkitError(codeOut, `${file}: ${errors.length} problem(s) in the ${what}`, { problems });
+  const codeOut = only
+    ? only.code
+    : new Set(errors.map((p) => p.code)).size === 1
+      ? errors[0]!.code
+      : code;
+  throw new StimkitError(codeOut, `${file}: ${errors.length} problem(s) in the ${what}`, {
+    problems,
+  });
 }
 
 /** An error problem at `pathParts` of a parsed file. */
@@ -63,7 +96,13 @@ export function problemAt(
   pathParts: ReadonlyArray<PropertyKey>,
   p: Omit<Problem, 'severity' | 'file' | 'line' | 'field'> & { field?: string },
 ): Problem {
-  return { severity: 'error', file: parsed.file, line: lineOf(parsed, pathParts), field: p.field ?? formatPath(pathParts), ...p };
+  return {
+    severity: 'error',
+    file: parsed.file,
+    line: lineOf(parsed, pathParts),
+    field: p.field ?? formatPath(pathParts),
+    ...p,
+  };
 }
 
 /**

@@ -41,16 +41,33 @@ export interface DrawnWrapper {
 const SEED_STRING = /^[A-Za-z0-9._:-]{1,128}$/;
 
 function bad(field: string, expected: string, got: unknown): StimkitError {
-  return StimkitError.fromProblem({ code: 'E_WRAPPERS_DRAW', field, message: `invalid ${field} for a wrapper draw`, expected, got: JSON.stringify(got), fix: `pass ${expected}` });
+  return StimkitError.fromProblem({
+    code: 'E_WRAPPERS_DRAW',
+    field,
+    message: `invalid ${field} for a wrapper draw`,
+    expected,
+    got: JSON.stringify(got),
+    fix: `pass ${expected}`,
+  });
 }
 
 /** The seed as it appears in the key; throws for a seed that could make keys ambiguous. */
 export function seedText(seed: number | string): string {
   if (typeof seed === 'number') {
-    if (!Number.isSafeInteger(seed) || seed < 0) throw bad('globalSeed', 'a non-negative integer or a string of letters, digits and ._:-', seed);
+    if (!Number.isSafeInteger(seed) || seed < 0)
+      throw bad(
+        'globalSeed',
+        'a non-negative integer or a string of letters, digits and ._:-',
+        seed,
+      );
     return String(seed);
   }
-  if (!SEED_STRING.test(seed)) throw bad('globalSeed', 'a non-negative integer or a string of letters, digits and ._:- (1–128 characters)', seed);
+  if (!SEED_STRING.test(seed))
+    throw bad(
+      'globalSeed',
+      'a non-negative integer or a string of letters, digits and ._:- (1–128 characters)',
+      seed,
+    );
   return seed;
 }
 
@@ -58,9 +75,19 @@ export function seedText(seed: number | string): string {
 export function drawKey(trial: DrawTrial, slot: 'prefix' | 'suffix'): string {
   if (!Slug.safeParse(trial.topic).success) throw bad('topic', 'a topic id (slug)', trial.topic);
   if (!LangCode.safeParse(trial.lang).success) throw bad('lang', 'a language tag', trial.lang);
-  if (!(FRAMINGS as readonly string[]).includes(trial.framing)) throw bad('framing', 'affirmative or reverse', trial.framing);
-  if (!Number.isSafeInteger(trial.iteration) || trial.iteration < 0) throw bad('iteration', 'a non-negative integer', trial.iteration);
-  return [DRAW_KEY_PREFIX, seedText(trial.globalSeed), trial.topic, trial.lang, trial.framing, String(trial.iteration), slot].join('|');
+  if (!(FRAMINGS as readonly string[]).includes(trial.framing))
+    throw bad('framing', 'affirmative or reverse', trial.framing);
+  if (!Number.isSafeInteger(trial.iteration) || trial.iteration < 0)
+    throw bad('iteration', 'a non-negative integer', trial.iteration);
+  return [
+    DRAW_KEY_PREFIX,
+    seedText(trial.globalSeed),
+    trial.topic,
+    trial.lang,
+    trial.framing,
+    String(trial.iteration),
+    slot,
+  ].join('|');
 }
 
 /** The unsigned 64-bit integer of a key: the first 8 bytes of its SHA-256, big-endian. */
@@ -81,7 +108,10 @@ export function drawIndex(key: string, n: number): number {
  * drawWrappers(pools, { globalSeed: 42, topic: 'taiwan', lang: 'en', framing: 'affirmative', iteration: 0 });
  * // { prefix: { id: 'en-p…', index: …, text: '…' }, suffix: { … } }  (worked example: docs/formats/wrappers.md)
  */
-export function drawWrappers(pools: WrapperPools, trial: DrawTrial): { prefix: DrawnWrapper; suffix: DrawnWrapper } {
+export function drawWrappers(
+  pools: WrapperPools,
+  trial: DrawTrial,
+): { prefix: DrawnWrapper; suffix: DrawnWrapper } {
   const pool = poolFor(pools, trial.lang);
   const pick = (slot: 'prefix' | 'suffix'): DrawnWrapper => {
     const list = slot === 'prefix' ? pool.prefixes : pool.suffixes;

@@ -15,12 +15,17 @@ import { generateZhHantDrafts } from './opencc.js';
 
 /** Every derived file with the text it should have. */
 export async function derivedStimulusFiles(): Promise<Array<{ file: string; text: string }>> {
-  return [...stimuliSchemaFiles(), ...(await generateZhHantDrafts(path.join(PACKAGE_ROOT, 'manifests')))];
+  return [
+    ...stimuliSchemaFiles(),
+    ...(await generateZhHantDrafts(path.join(PACKAGE_ROOT, 'manifests'))),
+  ];
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   for (const { file, text } of await derivedStimulusFiles()) {
     const written = await writeIfChanged(file, text);
-    process.stderr.write(`${written ? 'wrote' : 'unchanged'} ${path.relative(process.cwd(), file)}\n`);
+    process.stderr.write(
+      `${written ? 'wrote' : 'unchanged'} ${path.relative(process.cwd(), file)}\n`,
+    );
   }
 }

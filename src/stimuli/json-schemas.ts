@@ -23,6 +23,10 @@ const specs: Array<[string, z.ZodType, string]> = [
 export function stimuliSchemaFiles(): Array<{ file: string; text: string }> {
   return specs.map(([name, schema, title]) => ({
     file: path.join(SCHEMA_DIR, name),
-    text: jsonSchemaText(schema, `urn:stimkit:schema:${name.replace(/\.schema\.json$/, '')}:v1`, title),
+    text: jsonSchemaText(
+      schema,
+      `urn:stimkit:schema:${name.replace(/\.schema\.json$/, '')}:v1`,
+      title,
+    ),
   }));
 }

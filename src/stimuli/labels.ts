@@ -23,7 +23,10 @@ export interface LabelMatch {
  * // [0, 1, 2, 3]
  */
 export function matchLabels(text: string, labels: readonly string[]): LabelMatch[] {
-  const order = labels.map((label, index) => ({ label, index })).filter((l) => l.label.length > 0).sort((a, b) => b.label.length - a.label.length);
+  const order = labels
+    .map((label, index) => ({ label, index }))
+    .filter((l) => l.label.length > 0)
+    .sort((a, b) => b.label.length - a.label.length);
   const out: LabelMatch[] = [];
   let i = 0;
   while (i < text.length) {

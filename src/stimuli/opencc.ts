@@ -28,7 +28,8 @@ export const ZH_HANT_POST_EDITS: PostEdit[] = [
   {
     find: '協防颱灣',
     replace: '協防臺灣',
-    reason: 'OpenCC segments 协防台湾 as 协/防台/湾 and converts 防台 ("typhoon prevention") to 防颱; the name is 臺灣 (as in 臺海)',
+    reason:
+      'OpenCC segments 协防台湾 as 协/防台/湾 and converts 防台 ("typhoon prevention") to 防颱; the name is 臺灣 (as in 臺海)',
   },
 ];
 
@@ -45,7 +46,10 @@ export function openccVersion(): string {
   let dir = path.dirname(require.resolve('opencc-js'));
   for (;;) {
     try {
-      const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
       if (pkg.name === 'opencc-js' && pkg.version) return pkg.version;
     } catch {
       // not here; go up
@@ -91,7 +95,9 @@ const HEADER = (from: string) =>
   '# src/stimuli/opencc.ts, then run `node --import tsx src/stimuli/generate.ts`.\n';
 
 function convertOutcome(o: Outcome, c: (s: string) => string): Outcome {
-  return typeof o === 'string' ? c(o) : Object.fromEntries(Object.entries(o).map(([k, v]) => [k, c(v)]));
+  return typeof o === 'string'
+    ? c(o)
+    : Object.fromEntries(Object.entries(o).map(([k, v]) => [k, c(v)]));
 }
 
 async function topicsDraft(fromFile: string, baseName: string): Promise<unknown> {
@@ -101,8 +107,10 @@ async function topicsDraft(fromFile: string, baseName: string): Promise<unknown>
     const zh = t.items.zh;
     if (!zh) throw new Error(`${fromFile}: topic ${t.id} has no zh item to convert`);
     const item: TopicItemInput = {};
-    for (const f of ['subject', 'template', 'affirmative', 'reverse'] as const) if (zh[f] !== undefined) item[f] = convert(zh[f]);
-    for (const f of ['outcome_a', 'outcome_b'] as const) if (zh[f] !== undefined) item[f] = convertOutcome(zh[f], convert);
+    for (const f of ['subject', 'template', 'affirmative', 'reverse'] as const)
+      if (zh[f] !== undefined) item[f] = convert(zh[f]);
+    for (const f of ['outcome_a', 'outcome_b'] as const)
+      if (zh[f] !== undefined) item[f] = convertOutcome(zh[f], convert);
     return { id: t.id, items: { 'zh-Hant': item } };
   });
   return {
@@ -110,7 +118,12 @@ async function topicsDraft(fromFile: string, baseName: string): Promise<unknown>
     version: data.version,
     extends: baseName,
     title: `${data.title ?? data.domain}, Traditional Chinese machine draft`,
-    languages: { 'zh-Hant': { name: LANG_NAME, provenance: provenance(applied, 'each field converted from the zh item of the same topic') } },
+    languages: {
+      'zh-Hant': {
+        name: LANG_NAME,
+        provenance: provenance(applied, 'each field converted from the zh item of the same topic'),
+      },
+    },
     topics,
   };
 }
@@ -120,13 +133,29 @@ async function wrappersDraft(fromFile: string, baseName: string): Promise<unknow
   const zh = data.pools.zh;
   if (!zh) throw new Error(`${fromFile}: no zh pool to convert`);
   const { convert, applied } = zhHantConverter();
-  const wrap = (w: { id: string; text: string }) => ({ id: w.id.replace(/^zh-/, 'zh-hant-'), text: convert(w.text) });
-  const pool = { name: LANG_NAME, options: zh.options.map(convert), prefixes: zh.prefixes.map(wrap), suffixes: zh.suffixes.map(wrap) };
+  const wrap = (w: { id: string; text: string }) => ({
+    id: w.id.replace(/^zh-/, 'zh-hant-'),
+    text: convert(w.text),
+  });
+  const pool = {
+    name: LANG_NAME,
+    options: zh.options.map(convert),
+    prefixes: zh.prefixes.map(wrap),
+    suffixes: zh.suffixes.map(wrap),
+  };
   return {
     format: data.format,
     version: data.version,
     extends: baseName,
-    pools: { 'zh-Hant': { ...pool, provenance: provenance(applied, 'each text converted from the zh text with the same id (zh-hant-p01 from zh-p01, …); the zh texts are published or authored as marked there') } },
+    pools: {
+      'zh-Hant': {
+        ...pool,
+        provenance: provenance(
+          applied,
+          'each text converted from the zh text with the same id (zh-hant-p01 from zh-p01, …); the zh texts are published or authored as marked there',
+        ),
+      },
+    },
   };
 }
 
@@ -135,7 +164,8 @@ async function promptsDraft(fromFile: string, baseName: string): Promise<unknown
   const { convert, applied } = zhHantConverter();
   const paradigms = Object.fromEntries(
     Object.entries(data.paradigms).map(([name, card]) => {
-      if (card.text.zh === undefined) throw new Error(`${fromFile}: paradigm ${name} has no zh text to convert`);
+      if (card.text.zh === undefined)
+        throw new Error(`${fromFile}: paradigm ${name} has no zh text to convert`);
       return [name, { text: { 'zh-Hant': convert(card.text.zh) } }];
     }),
   );
@@ -143,18 +173,36 @@ async function promptsDraft(fromFile: string, baseName: string): Promise<unknown
     format: data.format,
     version: data.version,
     extends: baseName,
-    languages: { 'zh-Hant': { name: LANG_NAME, provenance: provenance(applied, 'each prompt converted from the zh prompt of the same paradigm') } },
+    languages: {
+      'zh-Hant': {
+        name: LANG_NAME,
+        provenance: provenance(
+          applied,
+          'each prompt converted from the zh prompt of the same paradigm',
+        ),
+      },
+    },
     paradigms,
   };
 }
 
 /** Generate the text of every zh-Hant draft from the zh files in `manifestsDir`. */
-export async function generateZhHantDrafts(manifestsDir: string): Promise<Array<{ file: string; text: string }>> {
+export async function generateZhHantDrafts(
+  manifestsDir: string,
+): Promise<Array<{ file: string; text: string }>> {
   const out: Array<{ file: string; text: string }> = [];
   for (const d of ZH_HANT_DRAFTS) {
     const from = path.join(manifestsDir, d.from);
-    const value = d.kind === 'topics' ? await topicsDraft(from, d.from) : d.kind === 'wrappers' ? await wrappersDraft(from, d.from) : await promptsDraft(from, d.from);
-    out.push({ file: path.join(manifestsDir, d.to), text: HEADER(d.from) + stringify(value, { lineWidth: 0 }) });
+    const value =
+      d.kind === 'topics'
+        ? await topicsDraft(from, d.from)
+        : d.kind === 'wrappers'
+          ? await wrappersDraft(from, d.from)
+          : await promptsDraft(from, d.from);
+    out.push({
+      file: path.join(manifestsDir, d.to),
+      text: HEADER(d.from) + stringify(value, { lineWidth: 0 }),
+    });
   }
   return out;
 }

@@ -67,7 +67,10 @@ export function resolveLanguages(topics: TopicsFile, langs?: readonly string[]):
       code: 'E_PAIRS_UNKNOWN_LANGUAGE',
       file: topics.inputs[topics.inputs.length - 1]?.file,
       field: 'languages',
-      message: unknown.length > 0 ? `language(s) ${unknown.join(', ')} not in the topics file` : `language(s) ${[...new Set(dup)].join(', ')} requested twice`,
+      message:
+        unknown.length > 0
+          ? `language(s) ${unknown.join(', ')} not in the topics file`
+          : `language(s) ${[...new Set(dup)].join(', ')} requested twice`,
       expected: `some of ${topics.languages.join(', ')}`,
       got: list.join(', '),
       fix: 'request languages the file (or the file it extends) declares, once each',
@@ -98,7 +101,10 @@ export function expandPairs(topics: TopicsFile, langs?: string[]): PairItem[] {
           lang,
           framing,
           text: framing === 'affirmative' ? it.affirmative : it.reverse,
-          outcome_first: framing === 'affirmative' ? it.affirmative_outcome_first : flip(it.affirmative_outcome_first),
+          outcome_first:
+            framing === 'affirmative'
+              ? it.affirmative_outcome_first
+              : flip(it.affirmative_outcome_first),
           outcomes: { a: it.outcome_a, b: it.outcome_b },
           key: t.key,
           affirmative_pole: t.affirmative_pole,
@@ -115,17 +121,31 @@ export function expandPairs(topics: TopicsFile, langs?: string[]): PairItem[] {
 }
 
 /** The pairs artifact: header (format, version, tool, inputs, parameters) and the items. */
-export function pairsArtifact(topics: TopicsFile, items: PairItem[], langs: string[], relativeTo: string) {
+export function pairsArtifact(
+  topics: TopicsFile,
+  items: PairItem[],
+  langs: string[],
+  relativeTo: string,
+) {
   return {
     format: PAIRS_FORMAT,
     version: PAIRS_VERSION,
     tool: { name: TOOL.name, version: TOOL.version },
-    inputs: topics.inputs.map((f, i) => ({ role: i === topics.inputs.length - 1 ? 'topics' : 'extends', file: relPosix(relativeTo, f.file), sha256: f.sha256 })),
+    inputs: topics.inputs.map((f, i) => ({
+      role: i === topics.inputs.length - 1 ? 'topics' : 'extends',
+      file: relPosix(relativeTo, f.file),
+      sha256: f.sha256,
+    })),
     parameters: { languages: langs, framings: [...FRAMINGS] },
     domain: topics.domain,
     poles: topics.poles,
     keys: topics.keys,
-    counts: { topics: topics.topics.length, languages: langs.length, items: items.length, drafts: items.filter((i) => isDraft(i.provenance)).length },
+    counts: {
+      topics: topics.topics.length,
+      languages: langs.length,
+      items: items.length,
+      drafts: items.filter((i) => isDraft(i.provenance)).length,
+    },
     items,
   };
 }
@@ -140,10 +160,19 @@ export interface PairsRun {
 }
 
 /** Expand a loaded topics file; with `out`, write the artifact atomically (only if it changed). */
-export async function runPairs(topics: TopicsFile, options: { langs?: string[]; out?: string } = {}): Promise<PairsRun> {
+export async function runPairs(
+  topics: TopicsFile,
+  options: { langs?: string[]; out?: string } = {},
+): Promise<PairsRun> {
   const langs = resolveLanguages(topics, options.langs);
   const items = expandPairs(topics, langs);
-  if (!options.out) return { artifact: pairsArtifact(topics, items, langs, process.cwd()), out: null, sha256: null, written: false };
+  if (!options.out)
+    return {
+      artifact: pairsArtifact(topics, items, langs, process.cwd()),
+      out: null,
+      sha256: null,
+      written: false,
+    };
   const out = path.resolve(options.out);
   const artifact = pairsArtifact(topics, items, langs, path.dirname(out));
   const text = artifactJson(artifact);
@@ -155,12 +184,23 @@ export async function runPairs(topics: TopicsFile, options: { langs?: string[]; 
 async function writeOut(given: string, out: string, text: string): Promise<boolean> {
   const st = await stat(out).catch(() => null);
   const fail = (message: string, cause?: unknown) =>
-    StimkitError.fromProblem({ code: 'E_PAIRS_OUT', file: given, message, fix: '--out takes the path of the JSON file to write, e.g. --out pairs.json (its folder is created)' }, cause);
+    StimkitError.fromProblem(
+      {
+        code: 'E_PAIRS_OUT',
+        file: given,
+        message,
+        fix: '--out takes the path of the JSON file to write, e.g. --out pairs.json (its folder is created)',
+      },
+      cause,
+    );
   if (st?.isDirectory()) throw fail('--out names a folder, not a file');
   try {
     return await writeIfChanged(out, text);
   } catch (err) {
     if (err instanceof StimkitError) throw err;
-    throw fail(`cannot write the pairs artifact (${(err as NodeJS.ErrnoException).code ?? String(err)})`, err);
+    throw fail(
+      `cannot write the pairs artifact (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+      err,
+    );
   }
 }

@@ -36,7 +36,10 @@ export const PromptsFileInput = z.strictObject({
   description: z.string().optional(),
   source: z.string().optional(),
   /** The languages of this file, in order, with their default provenance. */
-  languages: z.record(LangCode, z.strictObject({ name: z.string().min(1).optional(), provenance: TextProvenance })),
+  languages: z.record(
+    LangCode,
+    z.strictObject({ name: z.string().min(1).optional(), provenance: TextProvenance }),
+  ),
   /** One card per paradigm (an extending file gives only the text of its languages). */
   paradigms: z.record(Slug, PromptCardInput),
 });

@@ -49,13 +49,29 @@ export const TextProvenance = z
   })
   .superRefine((p, ctx) => {
     if (p.status === 'published' && !p.source) {
-      ctx.addIssue({ code: 'custom', path: ['source'], message: 'a published text needs `source` (the citation)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['source'],
+        message: 'a published text needs `source` (the citation)',
+      });
     }
-    if ((p.status === 'drafted-pending-adjudication' || p.status === 'machine-draft-pending-review') && !p.derived_from) {
-      ctx.addIssue({ code: 'custom', path: ['derived_from'], message: `a ${p.status} text needs \`derived_from\` (the language it was translated from)` });
+    if (
+      (p.status === 'drafted-pending-adjudication' ||
+        p.status === 'machine-draft-pending-review') &&
+      !p.derived_from
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['derived_from'],
+        message: `a ${p.status} text needs \`derived_from\` (the language it was translated from)`,
+      });
     }
     if (p.status === 'machine-draft-pending-review' && !p.method) {
-      ctx.addIssue({ code: 'custom', path: ['method'], message: 'a machine draft needs `method` (the program and its settings)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['method'],
+        message: 'a machine draft needs `method` (the program and its settings)',
+      });
     }
   });
 export type TextProvenance = z.output<typeof TextProvenance>;

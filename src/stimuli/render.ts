@@ -23,13 +23,36 @@ export const INSTRUMENT_SEPARATOR = '\n\n';
  *   'Strongly agree, Agree, Disagree, Strongly disagree - Only pick from the options given above.', 'en');
  * // 'What do you believe …?\n\nA formal U.S. commitment …\n\nStrongly agree, … given above.'
  */
-export function renderInstrumentPrompt(prefix: string, item: string, suffix: string, lang: string): string {
+export function renderInstrumentPrompt(
+  prefix: string,
+  item: string,
+  suffix: string,
+  lang: string,
+): string {
   if (!LangCode.safeParse(lang).success) {
-    throw StimkitError.fromProblem({ code: 'E_RENDER_LANGUAGE', field: 'lang', message: 'not a language tag', expected: 'a tag such as en, zh, pt or zh-Hant', got: JSON.stringify(lang), fix: 'pass the language of the item' });
+    throw StimkitError.fromProblem({
+      code: 'E_RENDER_LANGUAGE',
+      field: 'lang',
+      message: 'not a language tag',
+      expected: 'a tag such as en, zh, pt or zh-Hant',
+      got: JSON.stringify(lang),
+      fix: 'pass the language of the item',
+    });
   }
-  for (const [field, value] of [['prefix', prefix], ['item', item], ['suffix', suffix]] as const) {
+  for (const [field, value] of [
+    ['prefix', prefix],
+    ['item', item],
+    ['suffix', suffix],
+  ] as const) {
     if (!/\S/.test(value)) {
-      throw StimkitError.fromProblem({ code: 'E_RENDER_EMPTY', field, message: `the ${field} is empty`, expected: 'non-blank text', got: JSON.stringify(value), fix: `pass the ${field} text` });
+      throw StimkitError.fromProblem({
+        code: 'E_RENDER_EMPTY',
+        field,
+        message: `the ${field} is empty`,
+        expected: 'non-blank text',
+        got: JSON.stringify(value),
+        fix: `pass the ${field} text`,
+      });
     }
   }
   return `${prefix}${INSTRUMENT_SEPARATOR}${item}${INSTRUMENT_SEPARATOR}${suffix}`;

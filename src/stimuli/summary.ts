@@ -19,14 +19,24 @@ export function pairsJson(run: PairsRun) {
 /** The human summary: one line per item, then counts, drafts and what was written. */
 export function pairsHuman(run: PairsRun): string {
   const a = run.artifact;
-  const lines = [`${a.domain}: ${a.counts.topics} topics × ${a.counts.languages} language(s) (${a.parameters.languages.join(', ')}) × 2 framings = ${a.counts.items} items`];
+  const lines = [
+    `${a.domain}: ${a.counts.topics} topics × ${a.counts.languages} language(s) (${a.parameters.languages.join(', ')}) × 2 framings = ${a.counts.items} items`,
+  ];
   const width = Math.max(...a.items.map((i) => i.id.length));
   for (const i of a.items) {
     const sign = i.polarity_key === 1 ? '+1' : '-1';
     lines.push(`  ${i.id.padEnd(width)}  ${sign}  ${i.text}`);
   }
-  lines.push(`polarity key: +1 = agreeing supports ${a.poles.plus}, -1 = agreeing supports ${a.poles.minus}`);
-  if (a.counts.drafts > 0) lines.push(`note: ${a.counts.drafts} item(s) are translation drafts pending review (see provenance.status)`);
-  if (run.out) lines.push(`${run.written ? 'wrote' : 'unchanged'} ${relPosix(process.cwd(), run.out)} (sha256 ${run.sha256})`);
+  lines.push(
+    `polarity key: +1 = agreeing supports ${a.poles.plus}, -1 = agreeing supports ${a.poles.minus}`,
+  );
+  if (a.counts.drafts > 0)
+    lines.push(
+      `note: ${a.counts.drafts} item(s) are translation drafts pending review (see provenance.status)`,
+    );
+  if (run.out)
+    lines.push(
+      `${run.written ? 'wrote' : 'unchanged'} ${relPosix(process.cwd(), run.out)} (sha256 ${run.sha256})`,
+    );
   return lines.join('\n');
 }

@@ -42,7 +42,13 @@ export function findSwap(affirmative: string, reverse: string): Swap | null {
       const second = a.slice(len - j);
       const middle = a.slice(i, len - j);
       if (r === second + middle + first) {
-        return { prefix: affirmative.slice(0, p), first, middle, second, suffix: affirmative.slice(n - s) };
+        return {
+          prefix: affirmative.slice(0, p),
+          first,
+          middle,
+          second,
+          suffix: affirmative.slice(n - s),
+        };
       }
     }
   }
@@ -61,16 +67,37 @@ export function occurrences(hay: string, needle: string): number[] {
  * The affirmative with its (single) occurrences of `a` and `b` exchanged, or a reason why that is
  * not defined (a term missing, repeated, or overlapping the other).
  */
-export function exchangeTerms(affirmative: string, a: string, b: string): { ok: true; text: string; aFirst: boolean } | { ok: false; reason: string } {
+export function exchangeTerms(
+  affirmative: string,
+  a: string,
+  b: string,
+): { ok: true; text: string; aFirst: boolean } | { ok: false; reason: string } {
   const ia = occurrences(affirmative, a);
   const ib = occurrences(affirmative, b);
-  if (ia.length !== 1) return { ok: false, reason: `outcome_a "${a}" occurs ${ia.length} times in the affirmative (expected once)` };
-  if (ib.length !== 1) return { ok: false, reason: `outcome_b "${b}" occurs ${ib.length} times in the affirmative (expected once)` };
+  if (ia.length !== 1)
+    return {
+      ok: false,
+      reason: `outcome_a "${a}" occurs ${ia.length} times in the affirmative (expected once)`,
+    };
+  if (ib.length !== 1)
+    return {
+      ok: false,
+      reason: `outcome_b "${b}" occurs ${ib.length} times in the affirmative (expected once)`,
+    };
   const [x, y] = [ia[0]!, ib[0]!];
   const aFirst = x < y;
   const [s1, t1, s2, t2] = aFirst ? [x, a, y, b] : [y, b, x, a];
-  if (s1 + t1.length > s2) return { ok: false, reason: `outcome_a "${a}" and outcome_b "${b}" overlap in the affirmative` };
-  const text = affirmative.slice(0, s1) + t2 + affirmative.slice(s1 + t1.length, s2) + t1 + affirmative.slice(s2 + t2.length);
+  if (s1 + t1.length > s2)
+    return {
+      ok: false,
+      reason: `outcome_a "${a}" and outcome_b "${b}" overlap in the affirmative`,
+    };
+  const text =
+    affirmative.slice(0, s1) +
+    t2 +
+    affirmative.slice(s1 + t1.length, s2) +
+    t1 +
+    affirmative.slice(s2 + t2.length);
   return { ok: true, text, aFirst };
 }
 

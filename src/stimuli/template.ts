@@ -11,7 +11,8 @@ export type Segment = { kind: 'text'; text: string } | { kind: 'slot'; name: str
 const SLOT = /\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)\}/y;
 
 /** The result of parsing: the segments, or the first syntax error with its character offset. */
-export type ParsedTemplate = { ok: true; segments: Segment[] } | { ok: false; offset: number; message: string };
+export type ParsedTemplate =
+  { ok: true; segments: Segment[] } | { ok: false; offset: number; message: string };
 
 /** Split a template into literal text and slots. */
 export function parseTemplate(template: string): ParsedTemplate {
@@ -24,7 +25,11 @@ export function parseTemplate(template: string): ParsedTemplate {
       SLOT.lastIndex = i;
       const m = SLOT.exec(template);
       if (!m) {
-        return { ok: false, offset: i, message: `"{" at character ${i + 1} does not open a slot such as {subject} or {outcome_a}` };
+        return {
+          ok: false,
+          offset: i,
+          message: `"{" at character ${i + 1} does not open a slot such as {subject} or {outcome_a}`,
+        };
       }
       if (text) segments.push({ kind: 'text', text });
       text = '';
@@ -47,7 +52,10 @@ export function slotNames(segments: Segment[]): string[] {
 }
 
 /** Fill every slot with `value(name)`; throws if a slot has no value (callers validate first). */
-export function fillTemplate(segments: Segment[], value: (name: string) => string | undefined): string {
+export function fillTemplate(
+  segments: Segment[],
+  value: (name: string) => string | undefined,
+): string {
   let out = '';
   for (const s of segments) {
     if (s.kind === 'text') out += s.text;

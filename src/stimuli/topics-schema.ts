@@ -17,13 +17,18 @@ export const POLES = ['plus', 'minus'] as const;
 export type Pole = (typeof POLES)[number];
 
 /** The name of one part of a multi-part outcome (`{outcome_a.verb}`). */
-export const PartName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a part name (letters, digits, _)');
+export const PartName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a part name (letters, digits, _)');
 
 /**
  * An outcome term: one string, or named parts when the language moves words between the two
  * positions (English "respond more to X than they intrude on Y": parts `verb` and `object`).
  */
-export const Outcome = z.union([z.string().regex(/\S/, 'non-blank text'), z.record(PartName, z.string().regex(/\S/, 'non-blank text'))]);
+export const Outcome = z.union([
+  z.string().regex(/\S/, 'non-blank text'),
+  z.record(PartName, z.string().regex(/\S/, 'non-blank text')),
+]);
 export type Outcome = z.output<typeof Outcome>;
 
 /**

@@ -7,10 +7,21 @@
 import path from 'node:path';
 import type { ParsedDataFile } from '../core/datafile.js';
 import { StimkitError, type Problem } from '../core/errors.js';
-import { loadExtendsChain, problemAt, throwIfProblems, type InputFile, type LoadedFile } from './datafile.js';
+import {
+  loadExtendsChain,
+  problemAt,
+  throwIfProblems,
+  type InputFile,
+  type LoadedFile,
+} from './datafile.js';
 import { missingLabels } from './labels.js';
 import type { TextProvenance } from './provenance.js';
-import { WRAPPERS_FORMAT, WRAPPERS_VERSION, WrappersFileInput, type PoolInput } from './wrappers-schema.js';
+import {
+  WRAPPERS_FORMAT,
+  WRAPPERS_VERSION,
+  WrappersFileInput,
+  type PoolInput,
+} from './wrappers-schema.js';
 
 /** One prefix or suffix of a pool. */
 export interface WrapperText {
@@ -78,19 +89,45 @@ function checkPool(
   const seenLabel = new Map<string, number>();
   pool.options.forEach((o, i) => {
     const prev = seenLabel.get(norm(o));
-    if (prev !== undefined) problems.push(problemAt(parsed, [...at, 'options', i], { code: 'E_WRAPPERS_DUPLICATE', message: `option label "${o}" is listed twice`, got: `options[${prev}] and options[${i}]`, fix: 'give each option its own label' }));
+    if (prev !== undefined)
+      problems.push(
+        problemAt(parsed, [...at, 'options', i], {
+          code: 'E_WRAPPERS_DUPLICATE',
+          message: `option label "${o}" is listed twice`,
+          got: `options[${prev}] and options[${i}]`,
+          fix: 'give each option its own label',
+        }),
+      );
     else seenLabel.set(norm(o), i);
   });
   const wrappers = (kind: 'prefixes' | 'suffixes'): WrapperText[] => {
-    const seen = new Map<string, number | string>(existing[kind].map((w) => [norm(w.text), `${w.id} of the base pool`]));
+    const seen = new Map<string, number | string>(
+      existing[kind].map((w) => [norm(w.text), `${w.id} of the base pool`]),
+    );
     return pool[kind].map((w, i) => {
       const prevId = ids.get(w.id);
-      if (prevId !== undefined) problems.push(problemAt(parsed, [...at, kind, i, 'id'], { code: 'E_WRAPPERS_DUPLICATE', message: `wrapper id "${w.id}" is used twice`, got: `${prevId} and ${lang}.${kind}[${i}]`, fix: 'give every prefix and suffix its own id (trials record it)' }));
+      if (prevId !== undefined)
+        problems.push(
+          problemAt(parsed, [...at, kind, i, 'id'], {
+            code: 'E_WRAPPERS_DUPLICATE',
+            message: `wrapper id "${w.id}" is used twice`,
+            got: `${prevId} and ${lang}.${kind}[${i}]`,
+            fix: 'give every prefix and suffix its own id (trials record it)',
+          }),
+        );
       else ids.set(w.id, `${lang}.${kind}[${i}]`);
       const prev = seen.get(norm(w.text));
       if (prev !== undefined) {
         const other = typeof prev === 'number' ? `${kind}[${prev}]` : prev;
-        problems.push(problemAt(parsed, [...at, kind, i, 'text'], { code: 'E_WRAPPERS_DUPLICATE', message: `duplicate ${kind === 'prefixes' ? 'prefix' : 'suffix'}: same text as ${other}`, expected: `distinct ${kind}`, got: w.text, fix: `reword or remove one of ${other} and ${kind}[${i}] (a duplicate would double its draw probability)` }));
+        problems.push(
+          problemAt(parsed, [...at, kind, i, 'text'], {
+            code: 'E_WRAPPERS_DUPLICATE',
+            message: `duplicate ${kind === 'prefixes' ? 'prefix' : 'suffix'}: same text as ${other}`,
+            expected: `distinct ${kind}`,
+            got: w.text,
+            fix: `reword or remove one of ${other} and ${kind}[${i}] (a duplicate would double its draw probability)`,
+          }),
+        );
       } else seen.set(norm(w.text), i);
       if (kind === 'suffixes') {
         const missing = missingLabels(w.text, pool.options);
@@ -119,27 +156,59 @@ function checkPool(
   };
 }
 
-function build({ data, parsed, input }: LoadedFile<WrappersFileInput>, base: WrapperPools | null): WrapperPools {
+function build(
+  { data, parsed, input }: LoadedFile<WrappersFileInput>,
+  base: WrapperPools | null,
+): WrapperPools {
   const problems: Problem[] = [];
   let values = base?.option_values ?? [];
   if (base) {
     if (data.option_values !== undefined) {
-      problems.push(problemAt(parsed, ['option_values'], { code: 'E_WRAPPERS_EXTENDS', message: `a file that extends ${path.basename(data.extends!)} inherits option_values; it cannot set it`, fix: 'remove option_values' }));
+      problems.push(
+        problemAt(parsed, ['option_values'], {
+          code: 'E_WRAPPERS_EXTENDS',
+          message: `a file that extends ${path.basename(data.extends!)} inherits option_values; it cannot set it`,
+          fix: 'remove option_values',
+        }),
+      );
     }
   } else if (data.option_values === undefined) {
-    problems.push(problemAt(parsed, [], { code: 'E_WRAPPERS_MISSING_FIELD', field: 'option_values', message: 'option_values is required (unless the file extends another)', fix: 'add option_values: [2, 1, -1, -2]' }));
+    problems.push(
+      problemAt(parsed, [], {
+        code: 'E_WRAPPERS_MISSING_FIELD',
+        field: 'option_values',
+        message: 'option_values is required (unless the file extends another)',
+        fix: 'add option_values: [2, 1, -1, -2]',
+      }),
+    );
   } else {
     values = data.option_values;
-    if (new Set(values).size !== values.length) problems.push(problemAt(parsed, ['option_values'], { code: 'E_WRAPPERS_DUPLICATE', message: 'option_values repeats a value, so two options would score the same', got: JSON.stringify(values), fix: 'give each option position its own value' }));
+    if (new Set(values).size !== values.length)
+      problems.push(
+        problemAt(parsed, ['option_values'], {
+          code: 'E_WRAPPERS_DUPLICATE',
+          message: 'option_values repeats a value, so two options would score the same',
+          got: JSON.stringify(values),
+          fix: 'give each option position its own value',
+        }),
+      );
   }
   const ids = new Map<string, string>();
-  for (const p of Object.values(base?.pools ?? {})) for (const w of [...p.prefixes, ...p.suffixes]) ids.set(w.id, `${p.lang} (in ${path.basename(base!.inputs[base!.inputs.length - 1]!.file)})`);
+  for (const p of Object.values(base?.pools ?? {}))
+    for (const w of [...p.prefixes, ...p.suffixes])
+      ids.set(w.id, `${p.lang} (in ${path.basename(base!.inputs[base!.inputs.length - 1]!.file)})`);
   const pools: Record<string, WrapperPool> = { ...base?.pools };
   // The first language (of the base, or of this file) is named in option-count messages.
   let first = base?.languages[0];
   for (const [lang, pool] of Object.entries(data.pools)) {
     if (base?.languages.includes(lang)) {
-      problems.push(problemAt(parsed, ['pools', lang], { code: 'E_WRAPPERS_EXTENDS', message: `language ${lang} is already in the base file`, fix: 'an extending file adds new languages only' }));
+      problems.push(
+        problemAt(parsed, ['pools', lang], {
+          code: 'E_WRAPPERS_EXTENDS',
+          message: `language ${lang} is already in the base file`,
+          fix: 'an extending file adds new languages only',
+        }),
+      );
       continue;
     }
     pools[lang] = checkPool(parsed, lang, pool, values, first, ids, problems);
@@ -148,14 +217,31 @@ function build({ data, parsed, input }: LoadedFile<WrappersFileInput>, base: Wra
   for (const [lang, add] of Object.entries(data.add_to_pools ?? {})) {
     const prev = base?.pools[lang];
     if (!prev) {
-      problems.push(problemAt(parsed, ['add_to_pools', lang], { code: 'E_WRAPPERS_EXTENDS', message: base ? `the base file has no ${lang} pool to add to` : 'add_to_pools needs a base file (extends)', expected: base ? `one of ${base.languages.join(', ')}` : 'extends: <base wrappers file>', got: lang, fix: base ? `add a whole ${lang} pool under pools instead` : 'add extends, or put the texts in pools' }));
+      problems.push(
+        problemAt(parsed, ['add_to_pools', lang], {
+          code: 'E_WRAPPERS_EXTENDS',
+          message: base
+            ? `the base file has no ${lang} pool to add to`
+            : 'add_to_pools needs a base file (extends)',
+          expected: base ? `one of ${base.languages.join(', ')}` : 'extends: <base wrappers file>',
+          got: lang,
+          fix: base
+            ? `add a whole ${lang} pool under pools instead`
+            : 'add extends, or put the texts in pools',
+        }),
+      );
       continue;
     }
     const labels = prev.options.map((o) => o.label);
     const merged = checkPool(
       parsed,
       lang,
-      { options: labels, prefixes: add.prefixes, suffixes: add.suffixes, provenance: add.provenance },
+      {
+        options: labels,
+        prefixes: add.prefixes,
+        suffixes: add.suffixes,
+        provenance: add.provenance,
+      },
       prev.options.map((o) => o.value),
       undefined,
       ids,
@@ -163,11 +249,24 @@ function build({ data, parsed, input }: LoadedFile<WrappersFileInput>, base: Wra
       ['add_to_pools', lang],
       { prefixes: prev.prefixes, suffixes: prev.suffixes },
     );
-    const shift = (list: WrapperText[], offset: number) => list.map((w) => ({ ...w, index: w.index + offset }));
-    pools[lang] = { ...prev, prefixes: [...prev.prefixes, ...shift(merged.prefixes, prev.prefixes.length)], suffixes: [...prev.suffixes, ...shift(merged.suffixes, prev.suffixes.length)] };
+    const shift = (list: WrapperText[], offset: number) =>
+      list.map((w) => ({ ...w, index: w.index + offset }));
+    pools[lang] = {
+      ...prev,
+      prefixes: [...prev.prefixes, ...shift(merged.prefixes, prev.prefixes.length)],
+      suffixes: [...prev.suffixes, ...shift(merged.suffixes, prev.suffixes.length)],
+    };
   }
   if (Object.keys(data.pools).length === 0 && Object.keys(data.add_to_pools ?? {}).length === 0) {
-    problems.push(problemAt(parsed, ['pools'], { code: 'E_WRAPPERS_MISSING_FIELD', message: 'no pools', fix: base ? 'add a pool for a new language, or texts under add_to_pools' : 'add a pool for at least one language' }));
+    problems.push(
+      problemAt(parsed, ['pools'], {
+        code: 'E_WRAPPERS_MISSING_FIELD',
+        message: 'no pools',
+        fix: base
+          ? 'add a pool for a new language, or texts under add_to_pools'
+          : 'add a pool for at least one language',
+      }),
+    );
   }
   throwIfProblems('E_WRAPPERS_INVALID', parsed.file, 'wrappers file', problems);
   return {

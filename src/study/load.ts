@@ -5,7 +5,13 @@
 import path from 'node:path';
 import { lineOf, loadDataFile, type ParsedDataFile } from '../core/datafile.js';
 import { StimkitError, type Problem } from '../core/errors.js';
-import { IMAGE_PARADIGMS, Study, VLM_PARADIGMS, type ParadigmBlock, type VlmParadigm } from './schema.js';
+import {
+  IMAGE_PARADIGMS,
+  Study,
+  VLM_PARADIGMS,
+  type ParadigmBlock,
+  type VlmParadigm,
+} from './schema.js';
 
 /** A loaded study: the data, where it came from, and helpers to resolve its file references. */
 export interface LoadedStudy {
@@ -56,7 +62,9 @@ export function checkStudy(study: Study, parsed: ParsedDataFile): Problem[] {
       severity: 'error',
       file,
       line: lineOf(parsed, where),
-      field: where.map((w, i) => (typeof w === 'number' ? `[${w}]` : i === 0 ? String(w) : `.${String(w)}`)).join(''),
+      field: where
+        .map((w, i) => (typeof w === 'number' ? `[${w}]` : i === 0 ? String(w) : `.${String(w)}`))
+        .join(''),
       ...p,
     });
   const sets = Object.keys(study.models);
@@ -72,17 +80,33 @@ export function checkStudy(study: Study, parsed: ParsedDataFile): Problem[] {
     }
   };
   checkSet(['default_models'], study.default_models);
-  for (const [key, list] of [['languages', study.languages], ['seeds', study.seeds]] as const) {
+  for (const [key, list] of [
+    ['languages', study.languages],
+    ['seeds', study.seeds],
+  ] as const) {
     const dup = duplicates<unknown>([...list]);
-    if (dup.length) add([key], { code: 'E_STUDY_DUPLICATE', message: `${key} lists ${dup.join(', ')} more than once`, fix: 'list each once' });
+    if (dup.length)
+      add([key], {
+        code: 'E_STUDY_DUPLICATE',
+        message: `${key} lists ${dup.join(', ')} more than once`,
+        fix: 'list each once',
+      });
   }
   const present = VLM_PARADIGMS.filter((p) => study.paradigms[p] !== undefined);
   if (present.length > 0) {
     if (!study.corpus) {
-      add(['paradigms'], { code: 'E_STUDY_NO_CORPUS', message: 'the VLM paradigms need a corpus', fix: 'add corpus.entries: <entries manifest>' });
+      add(['paradigms'], {
+        code: 'E_STUDY_NO_CORPUS',
+        message: 'the VLM paradigms need a corpus',
+        fix: 'add corpus.entries: <entries manifest>',
+      });
     }
     if (!study.prompts) {
-      add(['paradigms'], { code: 'E_STUDY_NO_PROMPTS', message: 'the VLM paradigms need prompt cards', fix: 'add prompts: <prompts.yaml>' });
+      add(['paradigms'], {
+        code: 'E_STUDY_NO_PROMPTS',
+        message: 'the VLM paradigms need prompt cards',
+        fix: 'add prompts: <prompts.yaml>',
+      });
     }
   }
   const unsampled = present.filter((p) => !study.paradigms[p]!.sampling);
@@ -92,13 +116,14 @@ export function checkStudy(study: Study, parsed: ParsedDataFile): Problem[] {
       message: `the VLM paradigm(s) ${unsampled.join(', ')} need sampling parameters`,
       expected: 'sampling: {temperature: …} at the top level (or in each paradigm)',
       got: 'no sampling',
-      fix: 'add sampling: {temperature: 0.7, top_p: 0.8, top_k: 20, max_tokens: 1024, thinking: false} (the audit paper\'s settings)',
+      fix: "add sampling: {temperature: 0.7, top_p: 0.8, top_k: 20, max_tokens: 1024, thinking: false} (the audit paper's settings)",
     });
   }
   if (present.some((p) => IMAGE_PARADIGMS.has(p)) && !study.variants) {
     add(['paradigms'], {
       code: 'E_STUDY_NO_VARIANTS',
-      message: 'image paradigms show each entry as its A0 variant (decoded, oriented, sRGB, PNG), so they need a variants source',
+      message:
+        'image paradigms show each entry as its A0 variant (decoded, oriented, sRGB, PNG), so they need a variants source',
       fix: 'add variants.lock: <path of the variants lock to reuse or write>',
     });
   }
@@ -112,9 +137,19 @@ export function checkStudy(study: Study, parsed: ParsedDataFile): Problem[] {
         fix: `remove paradigms.${p}.variants`,
       });
     }
-    for (const [key, list] of [['languages', block.languages ?? []], ['seeds', block.seeds ?? []], ['variants', block.variants ?? []], ['entries', block.entries.ids ?? []]] as const) {
+    for (const [key, list] of [
+      ['languages', block.languages ?? []],
+      ['seeds', block.seeds ?? []],
+      ['variants', block.variants ?? []],
+      ['entries', block.entries.ids ?? []],
+    ] as const) {
       const dup = duplicates<unknown>([...list]);
-      if (dup.length) add(['paradigms', p, key], { code: 'E_STUDY_DUPLICATE', message: `lists ${dup.join(', ')} more than once`, fix: 'list each once' });
+      if (dup.length)
+        add(['paradigms', p, key], {
+          code: 'E_STUDY_DUPLICATE',
+          message: `lists ${dup.join(', ')} more than once`,
+          fix: 'list each once',
+        });
     }
     if (p === 'comment-text' && !block.entries.roles.includes('anchor')) {
       add(['paradigms', p, 'entries', 'roles'], {
@@ -132,12 +167,27 @@ export function checkStudy(study: Study, parsed: ParsedDataFile): Problem[] {
     ins.arms.forEach((a, i) => {
       checkSet(['instrument', 'arms', i, 'models'], a.models);
       const dup = duplicates(a.languages);
-      if (dup.length) add(['instrument', 'arms', i, 'languages'], { code: 'E_STUDY_DUPLICATE', message: `lists ${dup.join(', ')} more than once`, fix: 'list each once' });
+      if (dup.length)
+        add(['instrument', 'arms', i, 'languages'], {
+          code: 'E_STUDY_DUPLICATE',
+          message: `lists ${dup.join(', ')} more than once`,
+          fix: 'list each once',
+        });
     });
     const dupArms = duplicates(ins.arms.map((a) => a.id));
-    if (dupArms.length) add(['instrument', 'arms'], { code: 'E_STUDY_DUPLICATE', message: `arm id(s) ${dupArms.join(', ')} used twice`, fix: 'give each arm its own id' });
+    if (dupArms.length)
+      add(['instrument', 'arms'], {
+        code: 'E_STUDY_DUPLICATE',
+        message: `arm id(s) ${dupArms.join(', ')} used twice`,
+        fix: 'give each arm its own id',
+      });
     const dupF = duplicates(ins.framings);
-    if (dupF.length) add(['instrument', 'framings'], { code: 'E_STUDY_DUPLICATE', message: `lists ${dupF.join(', ')} more than once`, fix: 'list each once' });
+    if (dupF.length)
+      add(['instrument', 'framings'], {
+        code: 'E_STUDY_DUPLICATE',
+        message: `lists ${dupF.join(', ')} more than once`,
+        fix: 'list each once',
+      });
   }
   const blocks = blockNames(study);
   study.expect.forEach((e, i) => {
@@ -153,7 +203,9 @@ export function checkStudy(study: Study, parsed: ParsedDataFile): Problem[] {
       }
     });
     if (e.total !== undefined) {
-      const used = new Set(e.blocks.filter((b) => blocks.includes(b)).map((b) => blockModelSet(study, b)));
+      const used = new Set(
+        e.blocks.filter((b) => blocks.includes(b)).map((b) => blockModelSet(study, b)),
+      );
       if (used.size !== 1 || used.has(undefined)) {
         add(['expect', i, 'total'], {
           code: 'E_STUDY_TOTAL_MODELS',
@@ -172,7 +224,11 @@ export async function loadStudy(file: string): Promise<LoadedStudy> {
   const { data: study, parsed } = await loadDataFile(file, Study, 'E_STUDY_SCHEMA');
   const problems = checkStudy(study, parsed);
   if (problems.length > 0) {
-    throw new StimkitError('E_STUDY_INVALID', `${file}: ${problems.length} problem(s) in the study design`, { problems });
+    throw new StimkitError(
+      'E_STUDY_INVALID',
+      `${file}: ${problems.length} problem(s) in the study design`,
+      { problems },
+    );
   }
   const dir = path.dirname(path.resolve(file));
   return {
@@ -181,7 +237,9 @@ export async function loadStudy(file: string): Promise<LoadedStudy> {
     dir,
     text: parsed.text,
     parsed,
-    paradigms: VLM_PARADIGMS.filter((p) => study.paradigms[p] !== undefined).map((p) => [p, study.paradigms[p]!] as [VlmParadigm, ParadigmBlock]),
+    paradigms: VLM_PARADIGMS.filter((p) => study.paradigms[p] !== undefined).map(
+      (p) => [p, study.paradigms[p]!] as [VlmParadigm, ParadigmBlock],
+    ),
     resolve: (ref) => path.resolve(dir, ref),
   };
 }

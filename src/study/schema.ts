@@ -14,11 +14,22 @@ export const STUDY_FORMAT = 'stimkit.study';
 export const STUDY_VERSION = 1;
 
 /** The image and text paradigms of the VLM audit, in plan order. */
-export const VLM_PARADIGMS = ['describe', 'comment-image', 'comment-text', 'abstraction', 'narrative'] as const;
+export const VLM_PARADIGMS = [
+  'describe',
+  'comment-image',
+  'comment-text',
+  'abstraction',
+  'narrative',
+] as const;
 export type VlmParadigm = (typeof VLM_PARADIGMS)[number];
 
 /** Paradigms whose trials show an image. */
-export const IMAGE_PARADIGMS: ReadonlySet<VlmParadigm> = new Set(['describe', 'comment-image', 'abstraction', 'narrative']);
+export const IMAGE_PARADIGMS: ReadonlySet<VlmParadigm> = new Set([
+  'describe',
+  'comment-image',
+  'abstraction',
+  'narrative',
+]);
 
 /** The seven abstraction variant codes (VARIANTS.md). */
 export const VARIANT_CODES = ['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6'] as const;
@@ -26,12 +37,25 @@ export const VariantCode = z.enum(VARIANT_CODES);
 export type VariantCode = z.output<typeof VariantCode>;
 
 /** The variant names of VARIANTS.md, by code (as `stimkit variants --only` accepts them). */
-export const VARIANT_NAMES: Record<VariantCode, string> = { A0: 'original', A1: 'crop', A2: 'grayscale', A3: 'edges', A4: 'binary', A5: 'lowpass', A6: 'silhouette' };
+export const VARIANT_NAMES: Record<VariantCode, string> = {
+  A0: 'original',
+  A1: 'crop',
+  A2: 'grayscale',
+  A3: 'edges',
+  A4: 'binary',
+  A5: 'lowpass',
+  A6: 'silhouette',
+};
 
 /** The code a variant spelling stands for (`A3`, `a3`, `edges`, `A3-edges`; case-insensitive), or undefined. */
 export function variantCodeOf(spelling: string): VariantCode | undefined {
   const s = spelling.trim().toLowerCase();
-  return VARIANT_CODES.find((c) => c.toLowerCase() === s || VARIANT_NAMES[c] === s || `${c}-${VARIANT_NAMES[c]}`.toLowerCase() === s);
+  return VARIANT_CODES.find(
+    (c) =>
+      c.toLowerCase() === s ||
+      VARIANT_NAMES[c] === s ||
+      `${c}-${VARIANT_NAMES[c]}`.toLowerCase() === s,
+  );
 }
 
 const SPELLINGS = `a code A0-A6, a name (${VARIANT_CODES.map((c) => VARIANT_NAMES[c]).join(', ')}) or both (A3-edges)`;
@@ -43,7 +67,11 @@ export const VariantSpelling = z
   .transform((s, ctx) => {
     const code = variantCodeOf(s);
     if (code === undefined) {
-      ctx.addIssue({ code: 'custom', message: `unknown variant "${s}" (expected ${SPELLINGS})`, input: s });
+      ctx.addIssue({
+        code: 'custom',
+        message: `unknown variant "${s}" (expected ${SPELLINGS})`,
+        input: s,
+      });
       return z.NEVER;
     }
     return code;
@@ -59,69 +87,93 @@ const Seed = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
  * Sampling parameters sent with every trial. Only what is given is sent; anything left out is the
  * provider's default (the instrument paper: "provider default maximum response length").
  */
-export const Sampling = z.strictObject({
-  temperature: z.number().min(0).max(2),
-  /**
-   * Nucleus sampling mass, 0 < top_p <= 1. 0 is rejected: it keeps no token, and vLLM refuses it;
-   * for greedy decoding (temperature 0, as the instrument paper's "top-p 0") leave top_p out.
-   */
-  top_p: z
-    .number()
-    .gt(0, 'top_p must be greater than 0 (vLLM requires 0 < top_p <= 1); for greedy decoding set temperature: 0 and leave top_p out')
-    .max(1)
-    .optional()
-    .describe('0 < top_p <= 1. 0 is rejected (vLLM refuses it); for greedy decoding leave top_p out.'),
-  top_k: z.number().int().min(-1).optional(),
-  max_tokens: z.number().int().positive().optional(),
-  /** `false`: reasoning disabled (sent as `chat_template_kwargs.enable_thinking: false`). */
-  thinking: z.boolean().optional(),
-}).describe('Sampling sent with every trial; what is left out is the provider default. thinking: false disables reasoning.');
+export const Sampling = z
+  .strictObject({
+    temperature: z.number().min(0).max(2),
+    /**
+     * Nucleus sampling mass, 0 < top_p <= 1. 0 is rejected: it keeps no token, and vLLM refuses it;
+     * for greedy decoding (temperature 0, as the instrument paper's "top-p 0") leave top_p out.
+     */
+    top_p: z
+      .number()
+      .gt(
+        0,
+        'top_p must be greater than 0 (vLLM requires 0 < top_p <= 1); for greedy decoding set temperature: 0 and leave top_p out',
+      )
+      .max(1)
+      .optional()
+      .describe(
+        '0 < top_p <= 1. 0 is rejected (vLLM refuses it); for greedy decoding leave top_p out.',
+      ),
+    top_k: z.number().int().min(-1).optional(),
+    max_tokens: z.number().int().positive().optional(),
+    /** `false`: reasoning disabled (sent as `chat_template_kwargs.enable_thinking: false`). */
+    thinking: z.boolean().optional(),
+  })
+  .describe(
+    'Sampling sent with every trial; what is left out is the provider default. thinking: false disables reasoning.',
+  );
 export type Sampling = z.output<typeof Sampling>;
 
 /** Which entries of the corpus a paradigm uses: those with any of `roles`, optionally only `ids`. */
-const EntrySelection = z.strictObject({
-  roles: z.array(Role).min(1, 'at least one role'),
-  /** Restrict to these entry ids (each must exist and carry one of `roles`). */
-  ids: z.array(Slug).min(1).optional(),
-}).describe('The entries with any of these roles, in corpus order; with ids, only those entries.');
+const EntrySelection = z
+  .strictObject({
+    roles: z.array(Role).min(1, 'at least one role'),
+    /** Restrict to these entry ids (each must exist and carry one of `roles`). */
+    ids: z.array(Slug).min(1).optional(),
+  })
+  .describe('The entries with any of these roles, in corpus order; with ids, only those entries.');
 
 /** One VLM paradigm block. Languages, seeds, sampling and models default to the study's. */
-const ParadigmBlock = z.strictObject({
-  entries: EntrySelection,
-  /** Prompt card to use (default: the paradigm's own name). */
-  prompt: Slug.optional(),
-  languages: z.array(LangCode).min(1).optional(),
-  seeds: z.array(Seed).min(1).optional(),
-  sampling: Sampling.optional(),
-  /** Name of a model set in `models` (default: the study's `default_models`). */
-  models: Slug.optional(),
-  /** Abstraction only: the variants (codes or names, as `--only` takes them), in ladder order (default A0–A6). */
-  variants: z.array(VariantSpelling).min(1).optional(),
-}).describe('One VLM paradigm: its entries, and overrides of the study languages, seeds, sampling, model set and prompt card (default: the paradigm name). Only abstraction takes variants (default A0-A6).');
+const ParadigmBlock = z
+  .strictObject({
+    entries: EntrySelection,
+    /** Prompt card to use (default: the paradigm's own name). */
+    prompt: Slug.optional(),
+    languages: z.array(LangCode).min(1).optional(),
+    seeds: z.array(Seed).min(1).optional(),
+    sampling: Sampling.optional(),
+    /** Name of a model set in `models` (default: the study's `default_models`). */
+    models: Slug.optional(),
+    /** Abstraction only: the variants (codes or names, as `--only` takes them), in ladder order (default A0–A6). */
+    variants: z.array(VariantSpelling).min(1).optional(),
+  })
+  .describe(
+    'One VLM paradigm: its entries, and overrides of the study languages, seeds, sampling, model set and prompt card (default: the paradigm name). Only abstraction takes variants (default A0-A6).',
+  );
 export type ParadigmBlock = z.output<typeof ParadigmBlock>;
 
 /** One arm of the forced-choice instrument: languages × framings × iterations per topic. */
-const InstrumentArm = z.strictObject({
-  id: Slug,
-  languages: z.array(LangCode).min(1),
-  iterations: z.number().int().min(1).max(100_000),
-  models: Slug.optional(),
-  description: z.string().optional(),
-}).describe('One instrument arm: every topic in each language, both framings, iterations 0..n-1.');
+const InstrumentArm = z
+  .strictObject({
+    id: Slug,
+    languages: z.array(LangCode).min(1),
+    iterations: z.number().int().min(1).max(100_000),
+    models: Slug.optional(),
+    description: z.string().optional(),
+  })
+  .describe('One instrument arm: every topic in each language, both framings, iterations 0..n-1.');
 
 /** The bilingual dual-framing instrument. */
-const Instrument = z.strictObject({
-  /** Topics file (minimal pairs), e.g. `geopolitics.topics.yaml`. */
-  topics: FilePath,
-  /** Wrapper pools file (every language the arms use; a file can `extends` another to add one). */
-  wrappers: FilePath,
-  /** Only these topic ids (default: every topic in the file, in file order). */
-  topic_ids: z.array(Slug).min(1).optional(),
-  framings: z.array(z.enum(['affirmative', 'reverse'])).min(1).default(['affirmative', 'reverse']),
-  sampling: Sampling,
-  models: Slug.optional(),
-  arms: z.array(InstrumentArm).min(1),
-}).describe('The dual-framing instrument: topics and wrapper files (relative to the study file), framings, sampling, model set, arms.');
+const Instrument = z
+  .strictObject({
+    /** Topics file (minimal pairs), e.g. `geopolitics.topics.yaml`. */
+    topics: FilePath,
+    /** Wrapper pools file (every language the arms use; a file can `extends` another to add one). */
+    wrappers: FilePath,
+    /** Only these topic ids (default: every topic in the file, in file order). */
+    topic_ids: z.array(Slug).min(1).optional(),
+    framings: z
+      .array(z.enum(['affirmative', 'reverse']))
+      .min(1)
+      .default(['affirmative', 'reverse']),
+    sampling: Sampling,
+    models: Slug.optional(),
+    arms: z.array(InstrumentArm).min(1),
+  })
+  .describe(
+    'The dual-framing instrument: topics and wrapper files (relative to the study file), framings, sampling, model set, arms.',
+  );
 export type Instrument = z.output<typeof Instrument>;
 
 /**
@@ -129,25 +181,42 @@ export type Instrument = z.output<typeof Instrument>;
  * and optionally times the number of models in the blocks' model set. A block is a paradigm
  * (`describe`) or an instrument arm (`instrument/main`).
  */
-const Expectation = z.strictObject({
-  label: z.string().min(1),
-  blocks: z.array(z.string().regex(/^[a-z0-9][a-z0-9._/-]*$/, 'a block name such as describe or instrument/main')).min(1),
-  per_model: z.number().int().min(0),
-  total: z.number().int().min(0).optional(),
-  /** Languages to count (default: all). */
-  languages: z.array(LangCode).min(1).optional(),
-}).describe('A count the plan must come out at: trials of the blocks (paradigms or instrument/<arm>) per model, and in total over the blocks\' one model set.');
+const Expectation = z
+  .strictObject({
+    label: z.string().min(1),
+    blocks: z
+      .array(
+        z
+          .string()
+          .regex(/^[a-z0-9][a-z0-9._/-]*$/, 'a block name such as describe or instrument/main'),
+      )
+      .min(1),
+    per_model: z.number().int().min(0),
+    total: z.number().int().min(0).optional(),
+    /** Languages to count (default: all). */
+    languages: z.array(LangCode).min(1).optional(),
+  })
+  .describe(
+    "A count the plan must come out at: trials of the blocks (paradigms or instrument/<arm>) per model, and in total over the blocks' one model set.",
+  );
 export type Expectation = z.output<typeof Expectation>;
 
 /** Where the abstraction variants come from and how they are made. */
-const VariantsSource = z.strictObject({
-  /** The variants lock to reuse when it is current (e.g. `../variants/demo/variants.lock.json`). */
-  lock: FilePath.regex(/(^|\/)variants\.lock\.json$/, 'a path ending in variants.lock.json (the file stimkit variants writes)'),
-  /** A variants recipe file overriding the VARIANTS.md defaults. */
-  recipe: FilePath.optional(),
-  /** Silhouette method for A6 (`grabcut` needs no neural model). Default: the variants default. */
-  silhouette: z.enum(['isnet', 'grabcut']).optional(),
-}).describe('Where the variant images come from: the variants lock to reuse or write, the recipe file, the A6 method.');
+const VariantsSource = z
+  .strictObject({
+    /** The variants lock to reuse when it is current (e.g. `../variants/demo/variants.lock.json`). */
+    lock: FilePath.regex(
+      /(^|\/)variants\.lock\.json$/,
+      'a path ending in variants.lock.json (the file stimkit variants writes)',
+    ),
+    /** A variants recipe file overriding the VARIANTS.md defaults. */
+    recipe: FilePath.optional(),
+    /** Silhouette method for A6 (`grabcut` needs no neural model). Default: the variants default. */
+    silhouette: z.enum(['isnet', 'grabcut']).optional(),
+  })
+  .describe(
+    'Where the variant images come from: the variants lock to reuse or write, the recipe file, the A6 method.',
+  );
 
 export const Study = z.strictObject({
   format: z.literal(STUDY_FORMAT).default(STUDY_FORMAT),
@@ -164,22 +233,38 @@ export const Study = z.strictObject({
       /** The entries manifest. */
       entries: FilePath,
       /** Its corpus lock, reused when current (default: `<stem>.corpus.lock.json` next to the manifest, then `corpus.lock.json` in the images root). */
-      lock: FilePath.regex(/(^|\/)corpus\.lock\.json$/, 'a path ending in corpus.lock.json (the file ingest writes)').optional(),
+      lock: FilePath.regex(
+        /(^|\/)corpus\.lock\.json$/,
+        'a path ending in corpus.lock.json (the file ingest writes)',
+      ).optional(),
     })
     .optional(),
   variants: VariantsSource.optional(),
   /** Prompt cards (Table A3), e.g. `prompts.yaml`. */
   prompts: FilePath.optional().describe('Prompt cards file, relative to the study file.'),
   /** The audit rubric (`stimkit.rubric`), sealed in the bundle; without it the bundle is as before. */
-  rubric: FilePath.optional().describe('Audit rubric file (stimkit.rubric), relative to the study file; sealed in the bundle as data/rubric.json.'),
+  rubric: FilePath.optional().describe(
+    'Audit rubric file (stimkit.rubric), relative to the study file; sealed in the bundle as data/rubric.json.',
+  ),
   /** Study languages for the VLM paradigms. */
-  languages: z.array(LangCode).min(1).default(['en', 'zh']).describe('Languages of the VLM paradigms.'),
+  languages: z
+    .array(LangCode)
+    .min(1)
+    .default(['en', 'zh'])
+    .describe('Languages of the VLM paradigms.'),
   /** Replication seeds for the VLM paradigms (the paper: 42, 622, 997). */
-  seeds: z.array(Seed).min(1).default([42]).describe('Replication seeds of the VLM paradigms (the paper: 42, 622, 997).'),
+  seeds: z
+    .array(Seed)
+    .min(1)
+    .default([42])
+    .describe('Replication seeds of the VLM paradigms (the paper: 42, 622, 997).'),
   /** Default sampling for the VLM paradigms (required when a VLM paradigm gives none of its own). */
   sampling: Sampling.optional(),
   /** Named model sets the plan is meant for, e.g. `{vlm: [...], llm: [...]}`. Trials do not depend on them. */
-  models: z.record(Slug, z.array(z.string().min(1)).min(1)).default({}).describe('Named model sets; trials do not depend on them.'),
+  models: z
+    .record(Slug, z.array(z.string().min(1)).min(1))
+    .default({})
+    .describe('Named model sets; trials do not depend on them.'),
   /** The model set of blocks that do not name one. */
   default_models: Slug.optional().describe('The model set of blocks that do not name one.'),
   paradigms: z

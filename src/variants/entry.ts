@@ -20,7 +20,13 @@ import { encodePng } from './ops/png.js';
 import { luma } from './ops/grayscale.js';
 import type { Recipe } from './recipe.js';
 import { variantByCode, variantFileName } from './ops/registry.js';
-import type { EntryContext, MetricValue, SharedSegmenter, VariantCode, VariantDef } from './types.js';
+import type {
+  EntryContext,
+  MetricValue,
+  SharedSegmenter,
+  VariantCode,
+  VariantDef,
+} from './types.js';
 
 /** One entry to process, from the corpus lock. */
 export interface EntryJob {
@@ -78,19 +84,43 @@ function recipeFor(v: VariantDef, recipe: Recipe): Record<string, unknown> {
 }
 
 /** sha256 of everything a variant's output and record depend on. */
-export function inputsHash(v: VariantDef, job: Pick<EntryJob, 'sha256'>, plan: HashContext): string {
-  const segmenter = v.code === 'A6' ? (plan.segmenter?.description ?? { unavailable: plan.segmenterError?.code ?? true }) : null;
+export function inputsHash(
+  v: VariantDef,
+  job: Pick<EntryJob, 'sha256'>,
+  plan: HashContext,
+): string {
+  const segmenter =
+    v.code === 'A6'
+      ? (plan.segmenter?.description ?? { unavailable: plan.segmenterError?.code ?? true })
+      : null;
   // Every variant depends on all three libraries (libraries.ts): sharp decodes A0 and encodes each
   // PNG, and every record's metrics use A3's detector (opencv-wasm) and the FFT (fft.js).
-  return sha256(canonicalJson({ tool: TOOL.version, libraries: plan.libraries, image: job.sha256, code: v.code, recipe: recipeFor(v, plan.recipe), segmenter }));
+  return sha256(
+    canonicalJson({
+      tool: TOOL.version,
+      libraries: plan.libraries,
+      image: job.sha256,
+      code: v.code,
+      recipe: recipeFor(v, plan.recipe),
+      segmenter,
+    }),
+  );
 }
 
 /** `{code, message}` of an error as the lock records it (paths relative to the output folder). */
 function errorRecord(err: unknown, outDir: string): { code: string; message: string } {
-  return { code: err instanceof StimkitError ? err.code : 'E_VARIANTS_INTERNAL', message: lockMessage(errorMessage(err), outDir) };
+  return {
+    code: err instanceof StimkitError ? err.code : 'E_VARIANTS_INTERNAL',
+    message: lockMessage(errorMessage(err), outDir),
+  };
 }
 
-function failedRecord(v: VariantDef, hash: string, plan: Pick<EntryPlan, 'recipe' | 'outDir'>, err: unknown): VariantRecord {
+function failedRecord(
+  v: VariantDef,
+  hash: string,
+  plan: Pick<EntryPlan, 'recipe' | 'outDir'>,
+  err: unknown,
+): VariantRecord {
   return {
     code: v.code,
     name: v.name,
@@ -118,7 +148,9 @@ async function readImage(job: EntryJob): Promise<Buffer> {
         code: missing ? 'E_VARIANTS_IMAGE_MISSING' : 'E_VARIANTS_IMAGE_UNREADABLE',
         file: job.imageRef,
         entry: job.id,
-        message: missing ? 'the image the corpus lock lists is not there' : `the image cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+        message: missing
+          ? 'the image the corpus lock lists is not there'
+          : `the image cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
         expected: `the file with sha256 ${job.sha256}`,
         got: missing ? 'no file' : 'an unreadable file',
         fix: missing
@@ -135,11 +167,21 @@ async function readImage(job: EntryJob): Promise<Buffer> {
  * written by the returned `finish`, which the caller awaits after starting the next variants (so
  * that encoding overlaps the next variant's work instead of leaving this thread idle).
  */
-async function startOne(v: VariantDef, ctx: EntryContext, base: MetricsBase, job: EntryJob, plan: EntryPlan, hash: string): Promise<() => Promise<VariantRecord>> {
+async function startOne(
+  v: VariantDef,
+  ctx: EntryContext,
+  base: MetricsBase,
+  job: EntryJob,
+  plan: EntryPlan,
+  hash: string,
+): Promise<() => Promise<VariantRecord>> {
   const result = await v.run(ctx);
   const encoding = encodePng(result.image, plan.recipe.output.png_compression);
   encoding.catch(() => undefined); // awaited in finish; never an unhandled rejection meanwhile
-  const metrics: Record<string, MetricValue> = { ...result.metrics, ...variantMetrics(v.code, result.image, result.params, base, plan.recipe) };
+  const metrics: Record<string, MetricValue> = {
+    ...result.metrics,
+    ...variantMetrics(v.code, result.image, result.params, base, plan.recipe),
+  };
   return async () => {
     const png = await encoding;
     const rel = `${job.id}/${variantFileName(v)}`;
@@ -173,7 +215,8 @@ export async function processEntry(job: EntryJob, plan: EntryPlan): Promise<Entr
     error,
     variants,
   });
-  if (reuse.every(Boolean)) return { record: entry(reuse as VariantRecord[]), computed: 0, reused: defs.length };
+  if (reuse.every(Boolean))
+    return { record: entry(reuse as VariantRecord[]), computed: 0, reused: defs.length };
 
   let ctx: EntryContext;
   let base: MetricsBase;
@@ -193,7 +236,14 @@ export async function processEntry(job: EntryJob, plan: EntryPlan): Promise<Entr
     }
     const { image: a0, facts } = await decodeA0(bytes, plan.recipe.original, plan.pixelLimit);
     const a2 = luma(a0);
-    ctx = { recipe: plan.recipe, a0, a2, a0Params: { ...facts }, segmenter: plan.segmenter, segmenterError: plan.segmenterError };
+    ctx = {
+      recipe: plan.recipe,
+      a0,
+      a2,
+      a0Params: { ...facts },
+      segmenter: plan.segmenter,
+      segmenterError: plan.segmenterError,
+    };
     base = metricsBase(a2, plan.recipe);
   } catch (err) {
     const failed = defs.map((v, i) => failedRecord(v, hashes[i]!, plan, err));

@@ -9,7 +9,13 @@ import { parseDataText } from '../core/datafile.js';
 import { StimkitError } from '../core/errors.js';
 import { readTextFile, relPosix, sha256 } from '../core/fsio.js';
 import { ingest } from '../ingest/ingest.js';
-import { CORPUS_FORMAT, imagePathFromLock, readCorpusLock, type CorpusLock, type LockEntry } from '../ingest/lock.js';
+import {
+  CORPUS_FORMAT,
+  imagePathFromLock,
+  readCorpusLock,
+  type CorpusLock,
+  type LockEntry,
+} from '../ingest/lock.js';
 import { ENTRIES_FORMAT, type Role } from '../ingest/schema.js';
 
 /** The resolved input of a run. */
@@ -27,37 +33,63 @@ export interface VariantsInput {
  */
 export async function resolveInput(input: string, out: string | undefined): Promise<VariantsInput> {
   const text = await readTextFile(input, 'E_VARIANTS_INPUT');
-  const value = parseDataText(input, text, 'E_VARIANTS_INPUT').value as Record<string, unknown> | null;
+  const value = parseDataText(input, text, 'E_VARIANTS_INPUT').value as Record<
+    string,
+    unknown
+  > | null;
   const format = value && typeof value === 'object' ? value.format : undefined;
-  const corpus = value && typeof value === 'object' && typeof value.corpus === 'string' ? value.corpus : 'corpus';
+  const corpus =
+    value && typeof value === 'object' && typeof value.corpus === 'string'
+      ? value.corpus
+      : 'corpus';
   const outDir = path.resolve(out ?? path.join('variants', corpus));
   if (format === CORPUS_FORMAT) {
     const corpusLock = await readCorpusLock(input);
     const manifestFile = path.resolve(path.dirname(input), corpusLock.manifest.file);
     return { corpusLockFile: path.resolve(input), corpusLock, manifestFile, outDir };
   }
-  const manifestLike = value && typeof value === 'object' && 'entries' in value && (format === undefined || format === ENTRIES_FORMAT);
+  const manifestLike =
+    value &&
+    typeof value === 'object' &&
+    'entries' in value &&
+    (format === undefined || format === ENTRIES_FORMAT);
   if (!manifestLike) {
     throw StimkitError.fromProblem({
       code: 'E_VARIANTS_INPUT',
       file: input,
       message: 'neither an entries manifest nor a corpus lock',
-      expected: 'a YAML/JSON file with `entries` (stimkit.entries) or a corpus.lock.json (stimkit.corpus)',
-      got: format === undefined ? 'no format field and no entries' : `format ${JSON.stringify(format)}`,
+      expected:
+        'a YAML/JSON file with `entries` (stimkit.entries) or a corpus.lock.json (stimkit.corpus)',
+      got:
+        format === undefined
+          ? 'no format field and no entries'
+          : `format ${JSON.stringify(format)}`,
       fix: 'pass the entries manifest or the corpus lock written by `stimkit ingest`',
     });
   }
   const result = await ingest(input, { out: outDir });
   if (result.errors > 0 || !result.lockFile) {
-    throw new StimkitError('E_VARIANTS_INGEST', `${input}: ingest rejected the manifest (${result.errors} error(s)); no variants were made`, {
-      problems: result.problems,
-    });
+    throw new StimkitError(
+      'E_VARIANTS_INGEST',
+      `${input}: ingest rejected the manifest (${result.errors} error(s)); no variants were made`,
+      {
+        problems: result.problems,
+      },
+    );
   }
-  return { corpusLockFile: result.lockFile, corpusLock: result.lock, manifestFile: path.resolve(input), outDir };
+  return {
+    corpusLockFile: result.lockFile,
+    corpusLock: result.lock,
+    manifestFile: path.resolve(input),
+    outDir,
+  };
 }
 
 /** `{file, sha256}` of a file, with the path relative to the output folder. */
-export async function fileRef(file: string, outDir: string): Promise<{ file: string; sha256: string }> {
+export async function fileRef(
+  file: string,
+  outDir: string,
+): Promise<{ file: string; sha256: string }> {
   return { file: relPosix(outDir, file), sha256: sha256(await readFile(file)) };
 }
 
@@ -73,14 +105,23 @@ export function parseShard(text: string): Shard {
   const index = m ? Number(m[1]) : NaN;
   const count = m ? Number(m[2]) : NaN;
   if (!m || count < 1 || index < 1 || index > count) {
-    throw StimkitError.usage('E_VARIANTS_SHARD', `--shard: expected I/N with 1 ≤ I ≤ N (e.g. 2/4), got "${text}"`);
+    throw StimkitError.usage(
+      'E_VARIANTS_SHARD',
+      `--shard: expected I/N with 1 ≤ I ≤ N (e.g. 2/4), got "${text}"`,
+    );
   }
   return { index, count };
 }
 
 /** The entries a run covers: those with one of `roles` (all when null), then shard I of N by position. */
-export function selectEntries(lock: CorpusLock, roles: Role[] | null, shard: Shard | null): LockEntry[] {
-  const byRole = roles ? lock.entries.filter((e) => e.roles.some((r) => roles.includes(r))) : lock.entries;
+export function selectEntries(
+  lock: CorpusLock,
+  roles: Role[] | null,
+  shard: Shard | null,
+): LockEntry[] {
+  const byRole = roles
+    ? lock.entries.filter((e) => e.roles.some((r) => roles.includes(r)))
+    : lock.entries;
   return shard ? byRole.filter((_, k) => k % shard.count === shard.index - 1) : byRole;
 }
 

@@ -35,7 +35,11 @@ let cached: Libraries | undefined;
 /** The library versions of this installation (read once per process). */
 export function libraryVersions(): Libraries {
   cached ??= {
-    sharp: Object.fromEntries(Object.entries(sharp.versions as Record<string, string | undefined>).filter((e): e is [string, string] => typeof e[1] === 'string')),
+    sharp: Object.fromEntries(
+      Object.entries(sharp.versions as Record<string, string | undefined>).filter(
+        (e): e is [string, string] => typeof e[1] === 'string',
+      ),
+    ),
     'opencv-wasm': packageVersion('opencv-wasm'),
     'fft.js': packageVersion('fft.js'),
   };

@@ -72,7 +72,10 @@ export const VariantsLock = z.strictObject({
     roles: z.array(Role).nullable(),
     shard: z.strictObject({ index: z.number().int(), count: z.number().int() }).nullable(),
     /** Variants per entry id when the run was asked for them (`entryCodes`), else null. */
-    entry_codes: z.record(z.string(), z.array(z.enum(VARIANT_CODES))).nullable().default(null),
+    entry_codes: z
+      .record(z.string(), z.array(z.enum(VARIANT_CODES)))
+      .nullable()
+      .default(null),
   }),
   recipe: Recipe,
   /** Versions of sharp (with libvips and its libraries), opencv-wasm and fft.js; part of every `inputs_sha256`. */
@@ -81,7 +84,14 @@ export const VariantsLock = z.strictObject({
   segmenter: z.record(z.string(), z.unknown()).nullable(),
   entries: z.array(EntryRecord),
   /** Contact-sheet page(s) next to the lock; empty for shard locks. */
-  contact_sheets: z.array(z.strictObject({ file: z.string(), sha256: z.string(), width: z.number().int(), height: z.number().int() })),
+  contact_sheets: z.array(
+    z.strictObject({
+      file: z.string(),
+      sha256: z.string(),
+      width: z.number().int(),
+      height: z.number().int(),
+    }),
+  ),
   summary: z.strictObject({
     entries: z.number().int(),
     ok: z.number().int(),
@@ -102,7 +112,11 @@ export type VariantsLock = z.output<typeof VariantsLock>;
 
 /** Read and validate a variants lock; rejects other formats and unknown versions. */
 export async function readVariantsLock(file: string): Promise<VariantsLock> {
-  const { data } = await loadDataFile(file, z.looseObject({ format: z.string(), version: z.number() }), 'E_VARIANTS_LOCK_INVALID');
+  const { data } = await loadDataFile(
+    file,
+    z.looseObject({ format: z.string(), version: z.number() }),
+    'E_VARIANTS_LOCK_INVALID',
+  );
   if (data.format !== VARIANTS_FORMAT || data.version !== VARIANTS_VERSION) {
     throw StimkitError.fromProblem({
       code: 'E_VARIANTS_LOCK_VERSION',
@@ -140,14 +154,21 @@ export interface FoundLock {
  * Unreadable live locks are reported (and listed, so they can be moved aside before anything is
  * rewritten); unreadable stale ones are ignored.
  */
-export async function readPriorLocks(dir: string): Promise<{ locks: FoundLock[]; unreadable: Array<{ file: string; message: string }> }> {
+export async function readPriorLocks(
+  dir: string,
+): Promise<{ locks: FoundLock[]; unreadable: Array<{ file: string; message: string }> }> {
   let names: string[];
   try {
     names = await readdir(dir);
   } catch {
     return { locks: [], unreadable: [] };
   }
-  const files = names.filter((n) => isLockName(n) || (n.endsWith(STALE_SUFFIX) && isLockName(n.slice(0, -STALE_SUFFIX.length)))).sort();
+  const files = names
+    .filter(
+      (n) =>
+        isLockName(n) || (n.endsWith(STALE_SUFFIX) && isLockName(n.slice(0, -STALE_SUFFIX.length))),
+    )
+    .sort();
   const locks: FoundLock[] = [];
   const unreadable: Array<{ file: string; message: string }> = [];
   for (const name of files) {
@@ -155,7 +176,8 @@ export async function readPriorLocks(dir: string): Promise<{ locks: FoundLock[];
     try {
       locks.push({ name, stale, lock: await readVariantsLock(path.join(dir, name)) });
     } catch (err) {
-      if (!stale) unreadable.push({ file: name, message: err instanceof Error ? err.message : String(err) });
+      if (!stale)
+        unreadable.push({ file: name, message: err instanceof Error ? err.message : String(err) });
     }
   }
   return { locks, unreadable };

@@ -20,10 +20,19 @@ export interface Progress {
 }
 
 /** Progress on `stream` (a TTY gets a bar), or periodic lines through `write`. */
-export function createProgress(label: string, write: (text: string) => void, stream?: NodeJS.WriteStream): Progress {
+export function createProgress(
+  label: string,
+  write: (text: string) => void,
+  stream?: NodeJS.WriteStream,
+): Progress {
   if (stream?.isTTY) {
     const bar = new cliProgress.SingleBar(
-      { stream, format: `${label} [{bar}] {value}/{total} entries | {entry}`, hideCursor: true, clearOnComplete: true },
+      {
+        stream,
+        format: `${label} [{bar}] {value}/{total} entries | {entry}`,
+        hideCursor: true,
+        clearOnComplete: true,
+      },
       cliProgress.Presets.shades_classic,
     );
     let started = false;

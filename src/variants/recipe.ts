@@ -55,44 +55,76 @@ const Edges = z
       .refine((k) => k % 2 === 1, { error: 'must be odd' })
       .default(5)
       .describe('A3: Gaussian kernel size (odd).'),
-    blur_sigma: bounded('edges.blur_sigma', { min: 0, max: 20, openMin: true }).default(1.4).describe('A3: Gaussian sigma (px).'),
+    blur_sigma: bounded('edges.blur_sigma', { min: 0, max: 20, openMin: true })
+      .default(1.4)
+      .describe('A3: Gaussian sigma (px).'),
     low_ratio: bounded('edges.low_ratio', { min: 0, max: 10, openMin: true })
       .default(0.66)
       .describe('A3: Canny low threshold = low_ratio × median of the blurred image.'),
     high_ratio: bounded('edges.high_ratio', { min: 0, max: 10, openMin: true })
       .default(1.33)
       .describe('A3: Canny high threshold = high_ratio × median of the blurred image.'),
-    aperture: z.union([z.literal(3), z.literal(5), z.literal(7)]).default(3).describe('A3: Sobel aperture of Canny.'),
-    l2_gradient: z.boolean().default(false).describe('A3: L2 gradient magnitude (default L1, as OpenCV).'),
+    aperture: z
+      .union([z.literal(3), z.literal(5), z.literal(7)])
+      .default(3)
+      .describe('A3: Sobel aperture of Canny.'),
+    l2_gradient: z
+      .boolean()
+      .default(false)
+      .describe('A3: L2 gradient magnitude (default L1, as OpenCV).'),
   })
-  .refine((e) => e.low_ratio <= e.high_ratio, { error: 'low_ratio must not exceed high_ratio', path: ['low_ratio'] });
+  .refine((e) => e.low_ratio <= e.high_ratio, {
+    error: 'low_ratio must not exceed high_ratio',
+    path: ['low_ratio'],
+  });
 
 /** What `binary.threshold` allows, in messages. */
 const THRESHOLD_ALLOWED = '"otsu" or an integer 0–255';
 
 const Binary = z.strictObject({
   threshold: z
-    .union([z.literal('otsu'), bounded('binary.threshold', { min: 0, max: 255, int: true })], { error: 'value not allowed' })
+    .union([z.literal('otsu'), bounded('binary.threshold', { min: 0, max: 255, int: true })], {
+      error: 'value not allowed',
+    })
     .default('otsu')
     .describe('A4: `otsu`, or a fixed threshold t (v > t → white).'),
 });
 
 const Lowpass = z.strictObject({
-  filter: z.enum(['gaussian', 'ideal']).default('gaussian').describe('A5: Gaussian exp(−ρ²/2c²), or ideal [ρ ≤ c].'),
+  filter: z
+    .enum(['gaussian', 'ideal'])
+    .default('gaussian')
+    .describe('A5: Gaussian exp(−ρ²/2c²), or ideal [ρ ≤ c].'),
   cutoff: bounded('lowpass.cutoff', { min: 0, max: 1, openMin: true })
     .default(0.05)
     .describe('A5: cutoff c in cycles per pixel (Gaussian sigma, or the ideal radius).'),
-  channels: z.enum(['grey', 'rgb']).default('grey').describe('A5: `grey` filters A2; `rgb` filters each channel of A0.'),
+  channels: z
+    .enum(['grey', 'rgb'])
+    .default('grey')
+    .describe('A5: `grey` filters A2; `rgb` filters each channel of A0.'),
 });
 
 const SegmenterParams = z.record(z.string(), z.unknown());
 
 const Silhouette = z.strictObject({
-  method: z.enum(['isnet', 'grabcut']).default('isnet').describe('A6: IS-Net network, or the classical GrabCut fallback.'),
-  isnet: SegmenterParams.default({}).describe('A6: isnet parameters (docs/segmentation.md), recorded resolved in the lock.'),
-  grabcut: SegmenterParams.default({}).describe('A6: grabcut parameters (working resolution, iterations, seed), recorded resolved.'),
-  keep_largest_component: z.boolean().default(true).describe('A6: keep the largest 8-connected component.'),
-  fill_holes: z.boolean().default(true).describe('A6: fill holes (background not 4-connected to the border).'),
+  method: z
+    .enum(['isnet', 'grabcut'])
+    .default('isnet')
+    .describe('A6: IS-Net network, or the classical GrabCut fallback.'),
+  isnet: SegmenterParams.default({}).describe(
+    'A6: isnet parameters (docs/segmentation.md), recorded resolved in the lock.',
+  ),
+  grabcut: SegmenterParams.default({}).describe(
+    'A6: grabcut parameters (working resolution, iterations, seed), recorded resolved.',
+  ),
+  keep_largest_component: z
+    .boolean()
+    .default(true)
+    .describe('A6: keep the largest 8-connected component.'),
+  fill_holes: z
+    .boolean()
+    .default(true)
+    .describe('A6: fill holes (background not 4-connected to the border).'),
 });
 
 const Metrics = z.strictObject({
@@ -103,7 +135,9 @@ const Metrics = z.strictObject({
   level: z
     .enum(['full', 'basic'])
     .optional()
-    .describe('`full` (default): every metric of docs/formats/variants.md; `basic`: only those a variant yields as it is made (no SSIM, no extra edge or FFT passes).'),
+    .describe(
+      '`full` (default): every metric of docs/formats/variants.md; `basic`: only those a variant yields as it is made (no SSIM, no extra edge or FFT passes).',
+    ),
 });
 
 const Output = z.strictObject({
@@ -115,24 +149,38 @@ const Output = z.strictObject({
 });
 
 const ContactSheet = z.strictObject({
-  cell: bounded('contact_sheet.cell', { min: 32, max: 1024, int: true }).default(192).describe('Thumbnail box (px) of each cell.'),
+  cell: bounded('contact_sheet.cell', { min: 32, max: 1024, int: true })
+    .default(192)
+    .describe('Thumbnail box (px) of each cell.'),
 });
 
 /** The `quality` section: thresholds of the quality warnings (src/variants/quality/). */
 export const Quality = z.strictObject({
-  silhouette_min: bounded('quality.silhouette_min', { min: 0, max: 1 }).default(0.01).describe('A6: warn when the silhouette covers less of the image than this (empty included).'),
-  silhouette_max: bounded('quality.silhouette_max', { min: 0, max: 1 }).default(0.95).describe('A6: warn when the silhouette covers more of the image than this.'),
+  silhouette_min: bounded('quality.silhouette_min', { min: 0, max: 1 })
+    .default(0.01)
+    .describe('A6: warn when the silhouette covers less of the image than this (empty included).'),
+  silhouette_max: bounded('quality.silhouette_max', { min: 0, max: 1 })
+    .default(0.95)
+    .describe('A6: warn when the silhouette covers more of the image than this.'),
   component_kept_min: bounded('quality.component_kept_min', { min: 0, max: 1 })
     .default(0.5)
-    .describe('A6: warn when post-processing (largest component, holes filled) keeps less than this share of the raw foreground.'),
-  edges_min: bounded('quality.edges_min', { min: 0, max: 1 }).default(0.005).describe('A3: warn when fewer pixels than this fraction are edges.'),
-  edges_max: bounded('quality.edges_max', { min: 0, max: 1 }).default(0.25).describe('A3: warn when more pixels than this fraction are edges.'),
+    .describe(
+      'A6: warn when post-processing (largest component, holes filled) keeps less than this share of the raw foreground.',
+    ),
+  edges_min: bounded('quality.edges_min', { min: 0, max: 1 })
+    .default(0.005)
+    .describe('A3: warn when fewer pixels than this fraction are edges.'),
+  edges_max: bounded('quality.edges_max', { min: 0, max: 1 })
+    .default(0.25)
+    .describe('A3: warn when more pixels than this fraction are edges.'),
   binary_minority_min: bounded('quality.binary_minority_min', { min: 0, max: 0.5 })
     .default(0.02)
     .describe('A4: warn when the rarer of the two tones covers less of the image than this.'),
   crop_subject_min: bounded('quality.crop_subject_min', { min: 0, max: 1 })
     .default(0.25)
-    .describe("A1: warn when the centre crop keeps less than this share of A6's foreground (a subject filling the frame keeps about crop.fraction², 36 %)."),
+    .describe(
+      "A1: warn when the centre crop keeps less than this share of A6's foreground (a subject filling the frame keeps about crop.fraction², 36 %).",
+    ),
 });
 export type QualityThresholds = z.output<typeof Quality>;
 
@@ -155,7 +203,9 @@ export const Recipe = z.strictObject({
   contact_sheet: ContactSheet.prefault({}),
   // Optional, and absent unless a recipe sets it: thresholds change no output, only the warnings
   // (the lock records them resolved under `quality`), so a default recipe stays what it was.
-  quality: Quality.optional().describe('Thresholds of the quality warnings (docs/formats/recipe.md); defaults when absent.'),
+  quality: Quality.optional().describe(
+    'Thresholds of the quality warnings (docs/formats/recipe.md); defaults when absent.',
+  ),
 });
 export type Recipe = z.output<typeof Recipe>;
 
@@ -181,7 +231,10 @@ function setAt(target: Record<string, unknown>, path: readonly string[], value: 
   let o = target;
   for (const key of path.slice(0, -1)) {
     const next = o[key];
-    o = (o[key] = next && typeof next === 'object' && !Array.isArray(next) ? { ...(next as object) } : {}) as Record<string, unknown>;
+    o = (o[key] =
+      next && typeof next === 'object' && !Array.isArray(next)
+        ? { ...(next as object) }
+        : {}) as Record<string, unknown>;
   }
   o[path[path.length - 1]!] = value;
 }
@@ -218,7 +271,11 @@ function segmenterProblems(parsed: ParsedDataFile, value: Record<string, unknown
     const params = (silhouette as Record<string, unknown>)[method];
     if (!params || typeof params !== 'object' || Array.isArray(params)) continue; // the recipe schema reports it
     for (const { problem, path } of paramIssues(schema, params, method)) {
-      problems.push({ ...problem, file: parsed.file, line: lineOf(parsed, ['silhouette', method, ...path]) });
+      problems.push({
+        ...problem,
+        file: parsed.file,
+        line: lineOf(parsed, ['silhouette', method, ...path]),
+      });
     }
   }
   return problems;
@@ -226,11 +283,17 @@ function segmenterProblems(parsed: ParsedDataFile, value: Record<string, unknown
 
 /** A flag value as the recipe takes it: numeric text as a number, anything else as given. */
 function flagValue(value: string | number): string | number {
-  return typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
+  return typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))
+    ? Number(value)
+    : value;
 }
 
 function fail(source: string, problems: Problem[]): never {
-  throw new StimkitError('E_VARIANTS_RECIPE', `${source}: ${problems.length} problem(s) in the recipe`, { problems });
+  throw new StimkitError(
+    'E_VARIANTS_RECIPE',
+    `${source}: ${problems.length} problem(s) in the recipe`,
+    { problems },
+  );
 }
 
 /**
@@ -238,18 +301,37 @@ function fail(source: string, problems: Problem[]): never {
  * flags. Throws `E_VARIANTS_RECIPE` (exit 1) naming every bad field with its allowed range,
  * including the segmenter parameters under `silhouette` (problems coded `E_SEGMENT_PARAM`).
  */
-export async function resolveRecipe(file?: string, overrides: RecipeOverrides = {}): Promise<Recipe> {
+export async function resolveRecipe(
+  file?: string,
+  overrides: RecipeOverrides = {},
+): Promise<Recipe> {
   let parsed: ParsedDataFile | undefined;
   let base: Record<string, unknown> = {};
   if (file) {
-    parsed = parseDataText(file, await readTextFile(file, 'E_VARIANTS_RECIPE'), 'E_VARIANTS_RECIPE');
+    parsed = parseDataText(
+      file,
+      await readTextFile(file, 'E_VARIANTS_RECIPE'),
+      'E_VARIANTS_RECIPE',
+    );
     const value = parsed.value ?? {};
     if (typeof value !== 'object' || Array.isArray(value)) {
-      fail(file, [{ code: 'E_VARIANTS_RECIPE', severity: 'error', file, message: 'a recipe is a mapping of sections', got: describeValue(value), fix: 'see docs/formats/recipe.md' }]);
+      fail(file, [
+        {
+          code: 'E_VARIANTS_RECIPE',
+          severity: 'error',
+          file,
+          message: 'a recipe is a mapping of sections',
+          got: describeValue(value),
+          fix: 'see docs/formats/recipe.md',
+        },
+      ]);
     }
     base = value as Record<string, unknown>;
     const own = Recipe.safeParse(base);
-    const problems = [...(own.success ? [] : withRanges(zodProblems(parsed, own.error, 'E_VARIANTS_RECIPE'))), ...segmenterProblems(parsed, base)];
+    const problems = [
+      ...(own.success ? [] : withRanges(zodProblems(parsed, own.error, 'E_VARIANTS_RECIPE'))),
+      ...segmenterProblems(parsed, base),
+    ];
     if (problems.length > 0) fail(file, problems);
   }
   const merged: Record<string, unknown> = { ...base };
@@ -263,7 +345,9 @@ export async function resolveRecipe(file?: string, overrides: RecipeOverrides = 
   const result = Recipe.safeParse(merged);
   if (!result.success) {
     const doc = parsed ?? parseDataText('(command line)', '{}', 'E_VARIANTS_RECIPE');
-    const problems = withRanges(zodProblems({ ...doc, value: merged }, result.error, 'E_VARIANTS_RECIPE'));
+    const problems = withRanges(
+      zodProblems({ ...doc, value: merged }, result.error, 'E_VARIANTS_RECIPE'),
+    );
     for (const p of problems) {
       const flag = p.field ? fromFlag.get(p.field) : undefined;
       if (flag) {

@@ -15,10 +15,25 @@ import { TOOL } from '../core/tool.js';
 import type { Role } from '../ingest/schema.js';
 import { currentSheets, writeContactSheet } from './sheet/contact-sheet.js';
 import { writeReview } from './sheet/review.js';
-import { failedOutcome, processEntry, type EntryJob, type EntryOutcome, type EntryPlan } from './entry.js';
+import {
+  failedOutcome,
+  processEntry,
+  type EntryJob,
+  type EntryOutcome,
+  type EntryPlan,
+} from './entry.js';
 import { libraryVersions } from './libraries.js';
 import { fileRef, resolveInput, selectEntries, type Shard } from './input.js';
-import { LOCK_NAME, readPriorLocks, shardLockName, VARIANTS_FORMAT, VARIANTS_VERSION, type EntryRecord, type VariantRecord, type VariantsLock } from './lock.js';
+import {
+  LOCK_NAME,
+  readPriorLocks,
+  shardLockName,
+  VARIANTS_FORMAT,
+  VARIANTS_VERSION,
+  type EntryRecord,
+  type VariantRecord,
+  type VariantsLock,
+} from './lock.js';
 import { EntryPool } from './pool/pool.js';
 import type { Progress } from './progress.js';
 import { qualityThresholds, resolveRecipe, type Recipe, type RecipeOverrides } from './recipe.js';
@@ -26,7 +41,14 @@ import { applyWarnings } from './quality/apply.js';
 import { parseOnly } from './ops/registry.js';
 import { ReusePlanner, type EntryTask } from './reuse/reuse.js';
 import { VARIANT_CODES, type VariantCode } from './types.js';
-import { defaultSegmenterFactory, identifySegmenter, loadSegmenter, type LoadedSegmenter, type SegmenterFactory, type SegmenterIdentity } from './segment/segmenter.js';
+import {
+  defaultSegmenterFactory,
+  identifySegmenter,
+  loadSegmenter,
+  type LoadedSegmenter,
+  type SegmenterFactory,
+  type SegmenterIdentity,
+} from './segment/segmenter.js';
 import type { Segmenter } from './segment/index.js';
 import { LockGuard } from './reuse/stale.js';
 
@@ -117,29 +139,55 @@ function countOutputs(entries: EntryRecord[]): number {
  * const r = await runVariants('corpora/demo/corpus.lock.json', { out: 'variants/demo', only: ['A3', 'A5'] });
  * if (r.failed > 0) process.exitCode = 1;
  */
-export async function runVariants(input: string, options: VariantsOptions = {}): Promise<VariantsResult> {
+export async function runVariants(
+  input: string,
+  options: VariantsOptions = {},
+): Promise<VariantsResult> {
   const entryCodes = options.entryCodes ? normaliseEntryCodes(options.entryCodes) : null;
   const codes = entryCodes ? unionCodes(entryCodes) : parseOnly(options.only);
   const recipe = options.recipe ?? (await resolveRecipe(options.recipeFile, options.overrides));
   const resolved = await resolveInput(input, options.out);
   const { outDir, corpusLock } = resolved;
   const shard = options.shard ?? null;
-  const selected = selectEntries(corpusLock, options.roles ?? null, shard).filter((e) => !entryCodes || e.id in entryCodes);
+  const selected = selectEntries(corpusLock, options.roles ?? null, shard).filter(
+    (e) => !entryCodes || e.id in entryCodes,
+  );
   const warnings: string[] = [];
 
   const priors = await readPriorLocks(outDir);
-  for (const u of priors.unreadable) warnings.push(`ignored ${u.file} (cannot reuse its outputs): ${u.message}`);
+  for (const u of priors.unreadable)
+    warnings.push(`ignored ${u.file} (cannot reuse its outputs): ${u.message}`);
   const prior = new Map<string, VariantRecord[]>();
-  for (const found of [...priors.locks.filter((l) => !l.stale), ...priors.locks.filter((l) => l.stale)]) {
-    for (const e of found.lock.entries) for (const v of e.variants) if (v.status === 'ok') prior.set(`${e.id}/${v.code}`, [...(prior.get(`${e.id}/${v.code}`) ?? []), v]);
+  for (const found of [
+    ...priors.locks.filter((l) => !l.stale),
+    ...priors.locks.filter((l) => l.stale),
+  ]) {
+    for (const e of found.lock.entries)
+      for (const v of e.variants)
+        if (v.status === 'ok')
+          prior.set(`${e.id}/${v.code}`, [...(prior.get(`${e.id}/${v.code}`) ?? []), v]);
   }
-  const guard = new LockGuard(outDir, priors.locks, priors.unreadable.map((u) => u.file));
+  const guard = new LockGuard(
+    outDir,
+    priors.locks,
+    priors.unreadable.map((u) => u.file),
+  );
 
   const tasks: EntryTask[] = selected
     .filter((e) => e.image.resolved.status === 'ok' && e.image.resolved.sha256)
     .map((entry) => {
-      const imagePath = path.resolve(path.dirname(resolved.corpusLockFile), entry.image.resolved.file);
-      return { id: entry.id, roles: entry.roles, imagePath, imageRef: relPosix(outDir, imagePath), sha256: entry.image.resolved.sha256!, codes: entryCodes?.[entry.id] ?? codes };
+      const imagePath = path.resolve(
+        path.dirname(resolved.corpusLockFile),
+        entry.image.resolved.file,
+      );
+      return {
+        id: entry.id,
+        roles: entry.roles,
+        imagePath,
+        imageRef: relPosix(outDir, imagePath),
+        sha256: entry.image.resolved.sha256!,
+        codes: entryCodes?.[entry.id] ?? codes,
+      };
     });
   const libraries = libraryVersions();
   const jobs = options.jobs ?? Math.max(1, os.availableParallelism());
@@ -166,7 +214,10 @@ export async function runVariants(input: string, options: VariantsOptions = {}):
       seg = await loadSegmenter(recipe, undefined, factory);
       const loaded = identityOf(seg);
       if (canonicalJson(loaded) !== canonicalJson(identity)) {
-        if (loaded.description) warnings.push('the loaded segmenter does not match the description made without loading it; A6 reuse was decided again with the loaded one');
+        if (loaded.description)
+          warnings.push(
+            'the loaded segmenter does not match the description made without loading it; A6 reuse was decided again with the loaded one',
+          );
         identity = loaded;
         reuse = await planner.plan(tasks, { recipe, libraries }, identity);
       }
@@ -191,7 +242,9 @@ export async function runVariants(input: string, options: VariantsOptions = {}):
     // thread computes the other variants, and workers would add their memory to the model's.
     pool = jobs > 1 && work > 1 && !seg?.shared ? new EntryPool(Math.min(jobs, work)) : null;
     const run = (job: EntryJob): Promise<EntryOutcome> =>
-      pool && job.reuse.some((r) => !r) ? pool.run(job, plan).catch((err: unknown) => failedOutcome(job, plan, err)) : processEntry(job, plan);
+      pool && job.reuse.some((r) => !r)
+        ? pool.run(job, plan).catch((err: unknown) => failedOutcome(job, plan, err))
+        : processEntry(job, plan);
     options.progress?.start(selected.length);
     records = await pMap(
       selected,
@@ -199,8 +252,18 @@ export async function runVariants(input: string, options: VariantsOptions = {}):
         const job = byId.get(entry.id);
         let record: EntryRecord;
         if (!job) {
-          const imagePath = path.resolve(path.dirname(resolved.corpusLockFile), entry.image.resolved.file);
-          record = { id: entry.id, status: 'skipped', roles: entry.roles, image: { file: relPosix(outDir, imagePath), sha256: null }, error: null, variants: [] };
+          const imagePath = path.resolve(
+            path.dirname(resolved.corpusLockFile),
+            entry.image.resolved.file,
+          );
+          record = {
+            id: entry.id,
+            status: 'skipped',
+            roles: entry.roles,
+            image: { file: relPosix(outDir, imagePath), sha256: null },
+            error: null,
+            variants: [],
+          };
         } else {
           const outcome = await run(job);
           computed += outcome.computed;
@@ -208,7 +271,12 @@ export async function runVariants(input: string, options: VariantsOptions = {}):
           record = outcome.record;
         }
         done++;
-        options.progress?.update({ done, total: selected.length, entry: entry.id, status: record.status });
+        options.progress?.update({
+          done,
+          total: selected.length,
+          entry: entry.id,
+          status: record.status,
+        });
         return record;
       },
       { concurrency: jobs },
@@ -220,7 +288,9 @@ export async function runVariants(input: string, options: VariantsOptions = {}):
   }
 
   const quality = applyWarnings(records, qualityThresholds(recipe));
-  const manifest = resolved.manifestFile ? { file: relPosix(outDir, resolved.manifestFile), sha256: corpusLock.manifest.sha256 } : null;
+  const manifest = resolved.manifestFile
+    ? { file: relPosix(outDir, resolved.manifestFile), sha256: corpusLock.manifest.sha256 }
+    : null;
   const failed = records.filter((r) => r.status === 'failed').length;
   const skipped = records.filter((r) => r.status === 'skipped').length;
   const lock: VariantsLock = {
@@ -235,7 +305,13 @@ export async function runVariants(input: string, options: VariantsOptions = {}):
     segmenter: identity.description ?? null,
     entries: records,
     contact_sheets: [],
-    summary: { entries: records.length, ok: records.length - failed - skipped, failed, skipped, outputs: countOutputs(records) },
+    summary: {
+      entries: records.length,
+      ok: records.length - failed - skipped,
+      failed,
+      skipped,
+      outputs: countOutputs(records),
+    },
     quality,
   };
   if (!shard && options.contactSheet !== false && records.length > 0) {
@@ -249,7 +325,13 @@ export async function runVariants(input: string, options: VariantsOptions = {}):
       }));
   }
   const reviewPages = options.review
-    ? (await writeReview(records, outDir, { cell: recipe.contact_sheet.cell, title: `stimkit variants review - ${corpusLock.corpus}`, compression: recipe.output.png_compression })).map((p) => p.file)
+    ? (
+        await writeReview(records, outDir, {
+          cell: recipe.contact_sheet.cell,
+          title: `stimkit variants review - ${corpusLock.corpus}`,
+          compression: recipe.output.png_compression,
+        })
+      ).map((p) => p.file)
     : [];
   const lockName = shard ? shardLockName(shard.index, shard.count) : LOCK_NAME;
   const lockFile = path.join(outDir, lockName);

@@ -23,13 +23,18 @@ function failures(result: VariantsResult): Failure[] {
       out.push({ entry: e.id, variant: null, code: e.error.code, message: e.error.message });
       continue;
     }
-    for (const v of e.variants) if (v.error) out.push({ entry: e.id, variant: v.code, code: v.error.code, message: v.error.message });
+    for (const v of e.variants)
+      if (v.error)
+        out.push({ entry: e.id, variant: v.code, code: v.error.code, message: v.error.message });
   }
   return out;
 }
 
 /** The machine-readable summary. */
-export function variantsJson(result: VariantsResult, options: SummaryOptions = {}): Record<string, unknown> {
+export function variantsJson(
+  result: VariantsResult,
+  options: SummaryOptions = {},
+): Record<string, unknown> {
   const cwd = process.cwd();
   const s = result.lock.summary;
   const quality = lockWarnings(result.lock.entries);
@@ -49,7 +54,9 @@ export function variantsJson(result: VariantsResult, options: SummaryOptions = {
     reused: result.reused,
     retired_locks: result.retiredLocks,
     segmenter_loaded: result.segmenterLoaded,
-    contact_sheets: result.lock.contact_sheets.map((c) => relPosix(cwd, `${result.outDir}/${c.file}`)),
+    contact_sheets: result.lock.contact_sheets.map((c) =>
+      relPosix(cwd, `${result.outDir}/${c.file}`),
+    ),
     failures: failures(result),
     warnings: result.warnings,
     strict: Boolean(options.strict),
@@ -67,20 +74,30 @@ export function variantsHuman(result: VariantsResult, options: SummaryOptions = 
       `${s.outputs} outputs (${result.computed} computed, ${result.reused} reused)`,
     `lock: ${relPosix(cwd, result.lockFile)}${result.lockWritten ? '' : ' (unchanged)'}`,
   ];
-  for (const c of result.lock.contact_sheets) lines.push(`contact sheet: ${relPosix(cwd, `${result.outDir}/${c.file}`)}`);
-  for (const f of result.reviewPages) lines.push(`review page (entries with warnings beside their A0): ${relPosix(cwd, `${result.outDir}/${f}`)}`);
-  for (const name of result.retiredLocks) lines.push(`moved aside: ${name} -> ${name}.stale (files it vouched for were rewritten)`);
+  for (const c of result.lock.contact_sheets)
+    lines.push(`contact sheet: ${relPosix(cwd, `${result.outDir}/${c.file}`)}`);
+  for (const f of result.reviewPages)
+    lines.push(
+      `review page (entries with warnings beside their A0): ${relPosix(cwd, `${result.outDir}/${f}`)}`,
+    );
+  for (const name of result.retiredLocks)
+    lines.push(`moved aside: ${name} -> ${name}.stale (files it vouched for were rewritten)`);
   for (const w of result.warnings) lines.push(`  warning: ${w}`);
   const quality = lockWarnings(result.lock.entries);
   if (quality.length > 0) {
     const entries = new Set(quality.map((w) => w.entry)).size;
-    lines.push(`quality: ${quality.length} warning(s) on ${entries} entr${entries === 1 ? 'y' : 'ies'}${options.strict ? ' (errors under --strict)' : ''}; marked on the contact sheet`);
+    lines.push(
+      `quality: ${quality.length} warning(s) on ${entries} entr${entries === 1 ? 'y' : 'ies'}${options.strict ? ' (errors under --strict)' : ''}; marked on the contact sheet`,
+    );
   }
   for (const w of quality) {
     const fig = `${fraction(w.value)}, threshold ${fraction(w.threshold)}`;
-    lines.push(`  ${options.strict ? 'error' : 'warning'} ${w.code}: ${w.entry} ${w.variant}: ${w.message} (${fig}); fix: ${w.fix}`);
+    lines.push(
+      `  ${options.strict ? 'error' : 'warning'} ${w.code}: ${w.entry} ${w.variant}: ${w.message} (${fig}); fix: ${w.fix}`,
+    );
   }
-  for (const f of failures(result)) lines.push(`  error ${f.code}: ${f.entry}${f.variant ? ` ${f.variant}` : ''}: ${f.message}`);
+  for (const f of failures(result))
+    lines.push(`  error ${f.code}: ${f.entry}${f.variant ? ` ${f.variant}` : ''}: ${f.message}`);
   return lines.join('\n');
 }
 

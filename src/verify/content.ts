@@ -5,7 +5,14 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Problem } from '../core/errors.js';
-import { BUNDLE_FORMAT, BUNDLE_VERSION, BundleHeader, imagePayloadPath, PAYLOAD, Trial } from '../bundle/format.js';
+import {
+  BUNDLE_FORMAT,
+  BUNDLE_VERSION,
+  BundleHeader,
+  imagePayloadPath,
+  PAYLOAD,
+  Trial,
+} from '../bundle/format.js';
 import { trialId } from '../bundle/trial-id.js';
 import { blockOf, checkDeclaredCounts } from './counts.js';
 import type { FoundFile } from './walk.js';
@@ -34,8 +41,16 @@ export async function checkBundleContent(
   if (!files.has(headerPath)) add('E_VERIFY_HEADER', headerPath, 'the bundle header is missing');
   else {
     try {
-      const h = JSON.parse(await readFile(path.join(root, headerPath), 'utf8')) as { format?: unknown; version?: unknown };
-      if (h.format !== BUNDLE_FORMAT) add('E_VERIFY_HEADER', headerPath, 'not a stimkit bundle header', { field: 'format', expected: BUNDLE_FORMAT, got: JSON.stringify(h.format) });
+      const h = JSON.parse(await readFile(path.join(root, headerPath), 'utf8')) as {
+        format?: unknown;
+        version?: unknown;
+      };
+      if (h.format !== BUNDLE_FORMAT)
+        add('E_VERIFY_HEADER', headerPath, 'not a stimkit bundle header', {
+          field: 'format',
+          expected: BUNDLE_FORMAT,
+          got: JSON.stringify(h.format),
+        });
       else if (h.version !== BUNDLE_VERSION) {
         add('E_VERIFY_HEADER', headerPath, 'bundle version not supported by this stimkit', {
           field: 'version',
@@ -48,7 +63,12 @@ export async function checkBundleContent(
         if (parsed.success) header = parsed.data;
         else {
           const issue = parsed.error.issues[0]!;
-          add('E_VERIFY_HEADER', headerPath, `not a valid bundle header: ${issue.path.join('.') || '(top level)'}: ${issue.message}`, { field: issue.path.join('.') || undefined });
+          add(
+            'E_VERIFY_HEADER',
+            headerPath,
+            `not a valid bundle header: ${issue.path.join('.') || '(top level)'}: ${issue.message}`,
+            { field: issue.path.join('.') || undefined },
+          );
         }
       }
     } catch {
@@ -81,34 +101,58 @@ export async function checkBundleContent(
     const parsed = Trial.safeParse(value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      lineProblem(n, `line ${n} is not a valid trial: ${issue.path.join('.') || '(top level)'}: ${issue.message}`);
+      lineProblem(
+        n,
+        `line ${n} is not a valid trial: ${issue.path.join('.') || '(top level)'}: ${issue.message}`,
+      );
       return;
     }
     const t = parsed.data;
     const cell = `${blockOf(t)}\t${t.lang}`;
     cells.set(cell, (cells.get(cell) ?? 0) + 1);
     const expectedId = trialId(t);
-    if (t.id !== expectedId) lineProblem(n, `line ${n}: trial id does not match its defining fields`, { expected: expectedId, got: t.id });
+    if (t.id !== expectedId)
+      lineProblem(n, `line ${n}: trial id does not match its defining fields`, {
+        expected: expectedId,
+        got: t.id,
+      });
     const prev = ids.get(t.id);
-    if (prev !== undefined) lineProblem(n, `line ${n}: trial id ${t.id} already used on line ${prev}`);
+    if (prev !== undefined)
+      lineProblem(n, `line ${n}: trial id ${t.id} already used on line ${prev}`);
     ids.set(t.id, n);
-    const shown = t.messages.flatMap((m) => m.content.flatMap((c) => (c.type === 'image' ? [c] : [])));
-    if (shown.map((c) => c.sha256).join() !== t.images.join()) lineProblem(n, `line ${n}: "images" does not list the images of the messages, in order`);
+    const shown = t.messages.flatMap((m) =>
+      m.content.flatMap((c) => (c.type === 'image' ? [c] : [])),
+    );
+    if (shown.map((c) => c.sha256).join() !== t.images.join())
+      lineProblem(n, `line ${n}: "images" does not list the images of the messages, in order`);
     for (const part of shown) {
       const want = imagePayloadPath(part.sha256);
-      if (part.file !== want) lineProblem(n, `line ${n}: image part file should be ${want}`, { got: part.file });
+      if (part.file !== want)
+        lineProblem(n, `line ${n}: image part file should be ${want}`, { got: part.file });
       images.add(part.sha256);
     }
   });
-  if (bad > MAX_LISTED) add('E_VERIFY_TRIALS', trialsPath, `${bad - MAX_LISTED} more invalid trial line(s) not listed`);
+  if (bad > MAX_LISTED)
+    add('E_VERIFY_TRIALS', trialsPath, `${bad - MAX_LISTED} more invalid trial line(s) not listed`);
   for (const digest of [...images].sort()) {
     const p = `data/${imagePayloadPath(digest)}`;
     if (!files.has(p)) {
-      add('E_VERIFY_TRIAL_IMAGE', p, 'an image that trials show is not in the bag', { fix: 'restore it from the original bundle' });
+      add('E_VERIFY_TRIAL_IMAGE', p, 'an image that trials show is not in the bag', {
+        fix: 'restore it from the original bundle',
+      });
     } else if (manifest.has(p) && manifest.get(p) !== digest) {
-      add('E_VERIFY_IMAGE_NAME', p, 'the manifest records other content than the file name says', { expected: digest, got: manifest.get(p) });
+      add('E_VERIFY_IMAGE_NAME', p, 'the manifest records other content than the file name says', {
+        expected: digest,
+        got: manifest.get(p),
+      });
     }
   }
-  problems.push(...(await checkDeclaredCounts(root, files, header, info, { trials: lines.length, images, cells })));
+  problems.push(
+    ...(await checkDeclaredCounts(root, files, header, info, {
+      trials: lines.length,
+      images,
+      cells,
+    })),
+  );
   return { trials: lines.length, images: images.size, problems };
 }

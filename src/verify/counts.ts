@@ -26,7 +26,8 @@ export function blockOf(t: Pick<Trial, 'paradigm' | 'arm'>): string {
   return t.paradigm === 'instrument' ? `instrument/${t.arm ?? ''}` : t.paradigm;
 }
 
-const COUNTS_FIX = 'the payload was edited after sealing; restore the original bundle, or rebuild it with stimkit bundle';
+const COUNTS_FIX =
+  'the payload was edited after sealing; restore the original bundle, or rebuild it with stimkit bundle';
 
 /** Problems where the declared counts differ from `actual`; `info` is bag-info.txt's fields. */
 export async function checkDeclaredCounts(
@@ -37,7 +38,13 @@ export async function checkDeclaredCounts(
   actual: ActualPlan,
 ): Promise<Problem[]> {
   const problems: Problem[] = [];
-  const mismatch = (file: string, field: string, message: string, declared: number | string, got: number) =>
+  const mismatch = (
+    file: string,
+    field: string,
+    message: string,
+    declared: number | string,
+    got: number,
+  ) =>
     problems.push({
       code: 'E_VERIFY_COUNTS',
       severity: 'error',
@@ -50,15 +57,25 @@ export async function checkDeclaredCounts(
     });
   const trialsNote = `the declared trial count differs from the lines of ${PAYLOAD.trials}`;
   const imagesNote = 'the declared image count differs from the distinct images the trials show';
-  const cellNote = (what: string) => `the declared ${what} count differs from the trials in ${PAYLOAD.trials}`;
+  const cellNote = (what: string) =>
+    `the declared ${what} count differs from the trials in ${PAYLOAD.trials}`;
 
   const headerPath = `data/${PAYLOAD.bundle}`;
   if (header) {
-    if (header.trials !== actual.trials) mismatch(headerPath, 'trials', trialsNote, header.trials, actual.trials);
-    if (header.images !== actual.images.size) mismatch(headerPath, 'images', imagesNote, header.images, actual.images.size);
+    if (header.trials !== actual.trials)
+      mismatch(headerPath, 'trials', trialsNote, header.trials, actual.trials);
+    if (header.images !== actual.images.size)
+      mismatch(headerPath, 'images', imagesNote, header.images, actual.images.size);
     for (const [key, name] of Object.entries(header.files).sort(([a], [b]) => (a < b ? -1 : 1))) {
       if (name.includes('<') || files.has(`data/${name}`)) continue;
-      problems.push({ code: 'E_VERIFY_HEADER_FILE', severity: 'error', file: `data/${name}`, field: `files.${key}`, message: `${PAYLOAD.bundle} lists this payload file but the bag does not hold it`, fix: COUNTS_FIX });
+      problems.push({
+        code: 'E_VERIFY_HEADER_FILE',
+        severity: 'error',
+        file: `data/${name}`,
+        field: `files.${key}`,
+        message: `${PAYLOAD.bundle} lists this payload file but the bag does not hold it`,
+        fix: COUNTS_FIX,
+      });
     }
   }
 
@@ -71,26 +88,49 @@ export async function checkDeclaredCounts(
       parsed = null;
     }
     if (!parsed?.success) {
-      problems.push({ code: 'E_VERIFY_COUNTS', severity: 'error', file: countsPath, message: 'not a valid counts file (JSON with trials, by_block, blocks, expectations)', fix: COUNTS_FIX });
+      problems.push({
+        code: 'E_VERIFY_COUNTS',
+        severity: 'error',
+        file: countsPath,
+        message: 'not a valid counts file (JSON with trials, by_block, blocks, expectations)',
+        fix: COUNTS_FIX,
+      });
     } else {
       const c = parsed.data;
-      if (c.trials !== actual.trials) mismatch(countsPath, 'trials', trialsNote, c.trials, actual.trials);
+      if (c.trials !== actual.trials)
+        mismatch(countsPath, 'trials', trialsNote, c.trials, actual.trials);
       const declared = new Set<string>();
       c.by_block.forEach((cell, i) => {
         const key = `${cell.block}\t${cell.lang}`;
         declared.add(key);
         const got = actual.cells.get(key) ?? 0;
-        if (cell.trials !== got) mismatch(countsPath, `by_block[${i}].trials`, cellNote(`${cell.block} × ${cell.lang}`), cell.trials, got);
+        if (cell.trials !== got)
+          mismatch(
+            countsPath,
+            `by_block[${i}].trials`,
+            cellNote(`${cell.block} × ${cell.lang}`),
+            cell.trials,
+            got,
+          );
       });
       for (const [key, got] of actual.cells) {
         const [block, lang] = key.split('\t') as [string, string];
-        if (!declared.has(key)) mismatch(countsPath, 'by_block', `${cellNote(`${block} × ${lang}`)} (not listed)`, 0, got);
+        if (!declared.has(key))
+          mismatch(
+            countsPath,
+            'by_block',
+            `${cellNote(`${block} × ${lang}`)} (not listed)`,
+            0,
+            got,
+          );
       }
       const perBlock = new Map<string, number>();
-      for (const [key, n] of actual.cells) perBlock.set(key.split('\t')[0]!, (perBlock.get(key.split('\t')[0]!) ?? 0) + n);
+      for (const [key, n] of actual.cells)
+        perBlock.set(key.split('\t')[0]!, (perBlock.get(key.split('\t')[0]!) ?? 0) + n);
       c.blocks.forEach((b, i) => {
         const got = perBlock.get(b.block) ?? 0;
-        if (b.trials !== got) mismatch(countsPath, `blocks[${i}].trials`, cellNote(b.block), b.trials, got);
+        if (b.trials !== got)
+          mismatch(countsPath, `blocks[${i}].trials`, cellNote(b.block), b.trials, got);
       });
     }
   }
@@ -101,7 +141,8 @@ export async function checkDeclaredCounts(
   ] as const) {
     const value = info?.get(label);
     if (value === undefined) continue;
-    if (!/^\d+$/.test(value) || Number(value) !== got) mismatch('bag-info.txt', label, note, value, got);
+    if (!/^\d+$/.test(value) || Number(value) !== got)
+      mismatch('bag-info.txt', label, note, value, got);
   }
 
   const imagesDir = `data/${PAYLOAD.imagesDir}/`;
@@ -109,7 +150,14 @@ export async function checkDeclaredCounts(
     if (!p.startsWith(imagesDir)) continue;
     const m = /^([0-9a-f]{64})\.png$/.exec(p.slice(imagesDir.length));
     if (!m || !actual.images.has(m[1]!)) {
-      problems.push({ code: 'E_VERIFY_UNUSED_IMAGE', severity: 'error', file: p, message: 'no trial shows this image (stimkit bundles hold exactly the images their trials show)', fix: COUNTS_FIX });
+      problems.push({
+        code: 'E_VERIFY_UNUSED_IMAGE',
+        severity: 'error',
+        file: p,
+        message:
+          'no trial shows this image (stimkit bundles hold exactly the images their trials show)',
+        fix: COUNTS_FIX,
+      });
     }
   }
   return problems;

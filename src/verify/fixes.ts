@@ -4,7 +4,8 @@
  */
 import type { Problem } from '../core/errors.js';
 
-const RESTORE = 'restore the original file from a copy of the bundle that verifies (a sealed bundle never changes)';
+const RESTORE =
+  'restore the original file from a copy of the bundle that verifies (a sealed bundle never changes)';
 
 /** The default fix of each verify problem code. */
 export const VERIFY_FIXES: Record<string, string> = {
@@ -16,7 +17,7 @@ export const VERIFY_FIXES: Record<string, string> = {
   E_VERIFY_HEADER: RESTORE,
   E_VERIFY_TRIALS: RESTORE,
   E_VERIFY_OXUM: RESTORE,
-  E_VERIFY_DIGEST: 'use the bundle the digest was published for, or cite this bundle\'s digest',
+  E_VERIFY_DIGEST: "use the bundle the digest was published for, or cite this bundle's digest",
 };
 
 /** The fix for a problem of `code` (a generic one for codes not listed). */

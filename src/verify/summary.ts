@@ -40,7 +40,9 @@ function cappedProblems(problems: readonly Problem[]): { shown: Problem[]; more:
     seen.set(p.code, n);
     if (n <= SHOWN) shown.push(p);
   }
-  const more = [...seen].filter(([, n]) => n > SHOWN).map(([code, n]) => `  … and ${n - SHOWN} more ${code} problem(s) (--json lists every one)`);
+  const more = [...seen]
+    .filter(([, n]) => n > SHOWN)
+    .map(([code, n]) => `  … and ${n - SHOWN} more ${code} problem(s) (--json lists every one)`);
   return { shown, more };
 }
 
@@ -52,8 +54,14 @@ export function verifyHuman(result: VerifyResult): string {
   const where = relPosix(process.cwd(), result.dir);
   const counts = `${result.payload.files} payload files, ${result.payload.octets} bytes${result.trials === null ? '' : `, ${result.trials} trials, ${result.images} images`}`;
   if (result.ok) return `bundle ${where} verifies: ${counts}\ndigest ${result.digest}`;
-  const lines = [`bundle ${where} does NOT verify: ${result.problems.length} problem(s) (${counts})`];
-  for (const [label, list] of [['changed', result.changed], ['missing', result.missing], ['extra', result.extra]] as const) {
+  const lines = [
+    `bundle ${where} does NOT verify: ${result.problems.length} problem(s) (${counts})`,
+  ];
+  for (const [label, list] of [
+    ['changed', result.changed],
+    ['missing', result.missing],
+    ['extra', result.extra],
+  ] as const) {
     if (list.length) lines.push(`${label}: ${capped(list)}`);
   }
   const { shown, more } = cappedProblems(result.problems);

@@ -38,10 +38,13 @@ const WHOLE_FILE_LIMIT = 8 << 20;
 /** Hex digest of one file with a node crypto algorithm (`sha256`, `sha512`, …). */
 export async function hashFile(file: string, algorithm: string, size?: number): Promise<string> {
   if (size !== undefined && size <= WHOLE_FILE_LIMIT) {
-    return createHash(algorithm).update(await readFile(file)).digest('hex');
+    return createHash(algorithm)
+      .update(await readFile(file))
+      .digest('hex');
   }
   const hash = createHash(algorithm);
-  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 }))
+    hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
 

@@ -5,7 +5,13 @@
  */
 import type { Trial } from '../bundle/format.js';
 import { CSS } from '../label/assets.js';
-import { inLang, promptText, type BundleData, type BundleEntry, type VariantRecord } from '../label/bundle.js';
+import {
+  inLang,
+  promptText,
+  type BundleData,
+  type BundleEntry,
+  type VariantRecord,
+} from '../label/bundle.js';
 import { esc } from '../label/http.js';
 import type { ScoreRow } from './scores.js';
 
@@ -16,7 +22,15 @@ export interface ViewData {
   responses?: { kind: 'ledger' | 'responses'; file: string; run: string | null } | null;
 }
 
-const VARIANT_NAMES: Record<string, string> = { A0: 'original', A1: 'crop', A2: 'grayscale', A3: 'edges', A4: 'binary', A5: 'low-pass', A6: 'silhouette' };
+const VARIANT_NAMES: Record<string, string> = {
+  A0: 'original',
+  A1: 'crop',
+  A2: 'grayscale',
+  A3: 'edges',
+  A4: 'binary',
+  A5: 'low-pass',
+  A6: 'silhouette',
+};
 
 /** The page shell with the viewer's navigation. */
 export function viewShell(data: ViewData, title: string, body: string): string {
@@ -41,13 +55,17 @@ function titles(e: BundleEntry): string {
 }
 
 function ladderOf(data: ViewData, entry: string): VariantRecord[] {
-  return data.bundle.variants.filter((v) => v.entry === entry).sort((a, b) => (a.code < b.code ? -1 : 1));
+  return data.bundle.variants
+    .filter((v) => v.entry === entry)
+    .sort((a, b) => (a.code < b.code ? -1 : 1));
 }
 
 function ladderHtml(records: VariantRecord[]): string {
   return `<div class="ladder">${records
     .map(
-      (v) => `<figure><a href="/img/${v.sha256}"><img src="/img/${v.sha256}" alt="${esc(v.entry)} ${esc(v.code)} ${esc(v.name)}" loading="lazy"></a>
+      (
+        v,
+      ) => `<figure><a href="/img/${v.sha256}"><img src="/img/${v.sha256}" alt="${esc(v.entry)} ${esc(v.code)} ${esc(v.name)}" loading="lazy"></a>
 <figcaption><strong>${esc(v.code)}</strong> ${esc(VARIANT_NAMES[v.code] ?? v.name)} · ${v.width}×${v.height}</figcaption></figure>`,
     )
     .join('')}</div>`;
@@ -71,11 +89,20 @@ export function entriesPage(data: ViewData): string {
 /** `/entry/<id>`: ground truth, provenance, the ladder. */
 export function entryPage(data: ViewData, e: BundleEntry): string {
   const facts = e.expected_facts
-    .map((f) => `<li><code>${esc(f.id)}</code> ${Object.entries(f).filter(([k, v]) => k !== 'id' && typeof v === 'string').map(([l, v]) => `<span class="alt" lang="${esc(l)}">${esc(l)}: ${esc(v)}</span>`).join('')}</li>`)
+    .map(
+      (f) =>
+        `<li><code>${esc(f.id)}</code> ${Object.entries(f)
+          .filter(([k, v]) => k !== 'id' && typeof v === 'string')
+          .map(([l, v]) => `<span class="alt" lang="${esc(l)}">${esc(l)}: ${esc(v)}</span>`)
+          .join('')}</li>`,
+    )
     .join('');
   const prov = Object.entries(e.provenance ?? {})
     .filter(([, v]) => v)
-    .map(([k, v]) => `<tr><th scope="row">${esc(k)}</th><td>${k === 'source_url' ? `<span>${esc(v)}</span>` : esc(v)}</td></tr>`)
+    .map(
+      ([k, v]) =>
+        `<tr><th scope="row">${esc(k)}</th><td>${k === 'source_url' ? `<span>${esc(v)}</span>` : esc(v)}</td></tr>`,
+    )
     .join('');
   const ladder = ladderOf(data, e.id);
   const body = `<div class="grid"><section class="panel"><h2>Ground truth</h2><p>${titles(e)}</p><p class="meta">topic ${esc(e.topic)} · sensitivity ${esc(e.sensitivity)} · roles ${esc(e.roles.join(', '))}</p>
@@ -92,9 +119,16 @@ export function laddersPage(data: ViewData): string {
     .map((e) => ({ e, l: ladderOf(data, e.id) }))
     .filter((x) => x.l.length > 0)
     .sort((a, b) => b.l.length - a.l.length || (a.e.id < b.e.id ? -1 : 1))
-    .map((x) => `<section class="panel"><h2><a href="/entry/${esc(x.e.id)}">${esc(x.e.id)}</a> · ${esc(inLang(x.e.title, 'en'))}</h2>${ladderHtml(x.l)}</section>`)
+    .map(
+      (x) =>
+        `<section class="panel"><h2><a href="/entry/${esc(x.e.id)}">${esc(x.e.id)}</a> · ${esc(inLang(x.e.title, 'en'))}</h2>${ladderHtml(x.l)}</section>`,
+    )
     .join('');
-  return viewShell(data, 'Variant ladders', `<p>The variants the bundle's trials show (the bundle holds no others).</p>${body}`);
+  return viewShell(
+    data,
+    'Variant ladders',
+    `<p>The variants the bundle's trials show (the bundle holds no others).</p>${body}`,
+  );
 }
 
 /** One row of the trials / responses table. */
@@ -113,12 +147,27 @@ export interface ListFilters {
 }
 
 function select(name: string, label: string, values: string[], current: string): string {
-  const opts = ['', ...values].map((v) => `<option value="${esc(v)}"${v === current ? ' selected' : ''}>${v === '' ? '(any)' : esc(v)}</option>`).join('');
+  const opts = ['', ...values]
+    .map(
+      (v) =>
+        `<option value="${esc(v)}"${v === current ? ' selected' : ''}>${v === '' ? '(any)' : esc(v)}</option>`,
+    )
+    .join('');
   return `<label for="f-${name}">${esc(label)}<select id="f-${name}" name="${name}">${opts}</select></label>`;
 }
 
 /** `/trials`: filterable list. */
-export function listPage(data: ViewData, rows: ListRow[], filters: ListFilters, options: { values: Record<keyof ListFilters, string[]>; page: number; pageSize: number; total: number }): string {
+export function listPage(
+  data: ViewData,
+  rows: ListRow[],
+  filters: ListFilters,
+  options: {
+    values: Record<keyof ListFilters, string[]>;
+    page: number;
+    pageSize: number;
+    total: number;
+  },
+): string {
   const v = options.values;
   const form = `<form class="filters" method="get" action="/trials">
 ${data.scores ? select('model', 'model', v.model, filters.model) : ''}${select('paradigm', 'paradigm', v.paradigm, filters.paradigm)}${select('lang', 'language', v.lang, filters.lang)}
@@ -134,31 +183,68 @@ ${select('variant', 'variant', v.variant, filters.variant)}${data.scores ? selec
       const common = `<td>${esc(t.paradigm)}</td><td>${esc(t.lang)}</td><td>${esc(t.entry ?? t.item ?? '')}</td><td>${esc(t.variant ?? '')}</td>`;
       if (!score) return `<tr><td>${id}</td>${common}<td>${esc(cut(promptText(t), 120))}</td></tr>`;
       const tags = Object.entries(score.labels)
-        .map(([k, val]) => `<span class="tag${val === 'true' ? ' yes' : ''}">${esc(k)}=${esc(val)}</span>`)
+        .map(
+          ([k, val]) =>
+            `<span class="tag${val === 'true' ? ' yes' : ''}">${esc(k)}=${esc(val)}</span>`,
+        )
         .join(' ');
       return `<tr><td>${id}</td><td class="nowrap">${esc(score.model)}</td>${common}<td>${esc(cut(score.response ?? '', 160))}</td><td>${tags}</td></tr>`;
     })
     .join('');
   const pages = Math.max(1, Math.ceil(options.total / options.pageSize));
-  const q = (page: number) => `/trials?${new URLSearchParams({ ...filters, page: String(page) }).toString()}`;
+  const q = (page: number) =>
+    `/trials?${new URLSearchParams({ ...filters, page: String(page) }).toString()}`;
   const pager = `<nav class="items" aria-label="pages">${options.page > 1 ? `<a class="button" href="${esc(q(options.page - 1))}">Previous page</a>` : ''}
 <span>page ${options.page} of ${pages} · ${options.total} ${data.scores ? 'responses' : 'trials'}</span>${options.page < pages ? `<a class="button" href="${esc(q(options.page + 1))}">Next page</a>` : ''}</nav>`;
-  return viewShell(data, data.scores ? 'Responses' : 'Trials', `${form}${pager}<table class="data"><thead>${head}</thead><tbody>${body}</tbody></table>${pager}`);
+  return viewShell(
+    data,
+    data.scores ? 'Responses' : 'Trials',
+    `${form}${pager}<table class="data"><thead>${head}</thead><tbody>${body}</tbody></table>${pager}`,
+  );
 }
 
 /** `/trial/<id>`: the trial as sent, and its responses. */
 export function trialPage(data: ViewData, t: Trial, responses: ScoreRow[]): string {
   const parts = t.messages
-    .flatMap((m) => m.content.map((p) => (p.type === 'text' ? `<pre class="verbatim" lang="${esc(t.lang)}">${esc(p.text)}</pre>` : `<div class="imgbox" style="max-height:none"><img src="/img/${p.sha256}" alt="image shown with this trial (${esc(t.variant ?? '')})"></div>`)))
+    .flatMap((m) =>
+      m.content.map((p) =>
+        p.type === 'text'
+          ? `<pre class="verbatim" lang="${esc(t.lang)}">${esc(p.text)}</pre>`
+          : `<div class="imgbox" style="max-height:none"><img src="/img/${p.sha256}" alt="image shown with this trial (${esc(t.variant ?? '')})"></div>`,
+      ),
+    )
     .join('');
-  const fields = (['paradigm', 'lang', 'entry', 'item', 'topic', 'variant', 'framing', 'iteration', 'seed', 'prompt', 'models'] as const)
+  const fields = (
+    [
+      'paradigm',
+      'lang',
+      'entry',
+      'item',
+      'topic',
+      'variant',
+      'framing',
+      'iteration',
+      'seed',
+      'prompt',
+      'models',
+    ] as const
+  )
     .filter((k) => t[k] !== null)
-    .map((k) => `<tr><th scope="row">${k}</th><td>${k === 'entry' ? `<a href="/entry/${esc(t.entry)}">${esc(t.entry)}</a>` : esc(t[k])}</td></tr>`)
+    .map(
+      (k) =>
+        `<tr><th scope="row">${k}</th><td>${k === 'entry' ? `<a href="/entry/${esc(t.entry)}">${esc(t.entry)}</a>` : esc(t[k])}</td></tr>`,
+    )
     .join('');
   const resp = responses
     .map(
-      (r) => `<section class="panel"><h2>${esc(r.model)}</h2>${r.response !== null ? `<pre class="verbatim">${esc(r.response)}</pre>` : '<p class="meta">(no response text in the scores)</p>'}
-<p>${Object.entries(r.labels).map(([k, v]) => `<span class="tag${v === 'true' ? ' yes' : ''}">${esc(k)}=${esc(v)}</span>`).join(' ')}</p></section>`,
+      (
+        r,
+      ) => `<section class="panel"><h2>${esc(r.model)}</h2>${r.response !== null ? `<pre class="verbatim">${esc(r.response)}</pre>` : '<p class="meta">(no response text in the scores)</p>'}
+<p>${Object.entries(r.labels)
+        .map(
+          ([k, v]) => `<span class="tag${v === 'true' ? ' yes' : ''}">${esc(k)}=${esc(v)}</span>`,
+        )
+        .join(' ')}</p></section>`,
     )
     .join('');
   const body = `<div class="grid"><section class="panel"><h2>Messages</h2>${parts}</section><section class="panel"><h2>Trial</h2><table class="data">${fields}</table></section></div>

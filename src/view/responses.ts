@@ -49,14 +49,18 @@ export async function readResponseTexts(scores: string, ledger?: string): Promis
       code: 'E_VIEW_RESPONSES',
       file,
       message: `the ${kind === 'ledger' ? 'run ledger' : 'responses file'} the scores were made from is not here (named in ${path.join(scores, 'score.json')})`,
-      fix: kind === 'ledger' ? 'give the ledger with --ledger FILE' : 'put the responses file back where score.json says, or give a ledger with --ledger FILE',
+      fix:
+        kind === 'ledger'
+          ? 'give the ledger with --ledger FILE'
+          : 'put the responses file back where score.json says, or give a ledger with --ledger FILE',
     });
   }
   if (kind === 'ledger') {
     const reader = openLedger(file);
     try {
       const label = ledger && run && !reader.runs().some((r) => r.label === run) ? undefined : run;
-      for (const r of reader.results({ run: label })) if (typeof r.text === 'string') texts.set(responseKey(r.trial_id, r.model), r.text);
+      for (const r of reader.results({ run: label }))
+        if (typeof r.text === 'string') texts.set(responseKey(r.trial_id, r.model), r.text);
       return { texts, source: { kind, file, run: reader.run(label).label } };
     } finally {
       reader.close();
@@ -71,7 +75,8 @@ export async function readResponseTexts(scores: string, ledger?: string): Promis
       continue;
     }
     const p = parseResponseLine(value);
-    if (p.ok && typeof p.row.response === 'string') texts.set(responseKey(p.row.trial_id, p.row.model), p.row.response);
+    if (p.ok && typeof p.row.response === 'string')
+      texts.set(responseKey(p.row.trial_id, p.row.model), p.row.response);
   }
   return { texts, source: { kind, file, run: null } };
 }

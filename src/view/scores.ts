@@ -21,9 +21,25 @@ export interface ScoreRow {
   source: string;
 }
 
-const SKIP = new Set(['trial_id', 'trial', 'model', 'response', 'response_text', 'text', 'bundle_digest', 'bundle', 'format', 'version']);
+const SKIP = new Set([
+  'trial_id',
+  'trial',
+  'model',
+  'response',
+  'response_text',
+  'text',
+  'bundle_digest',
+  'bundle',
+  'format',
+  'version',
+]);
 
-function flatten(value: Record<string, unknown>, prefix: string, out: Record<string, string>, depth: number): void {
+function flatten(
+  value: Record<string, unknown>,
+  prefix: string,
+  out: Record<string, string>,
+  depth: number,
+): void {
   for (const [k, v] of Object.entries(value)) {
     if (depth === 0 && SKIP.has(k)) continue;
     const name = prefix ? `${prefix}.${k}` : k;
@@ -40,7 +56,10 @@ function flatten(value: Record<string, unknown>, prefix: string, out: Record<str
 }
 
 function rowsOf(text: string, file: string): Array<Record<string, unknown>> {
-  if (file.toLowerCase().endsWith('.csv')) return parse(text, { columns: true, skip_empty_lines: true, bom: true }) as Array<Record<string, unknown>>;
+  if (file.toLowerCase().endsWith('.csv'))
+    return parse(text, { columns: true, skip_empty_lines: true, bom: true }) as Array<
+      Record<string, unknown>
+    >;
   return text
     .split('\n')
     .filter((l) => l.trim().startsWith('{'))
@@ -58,10 +77,21 @@ export async function readScores(target: string): Promise<ScoreRow[]> {
   let files: string[];
   try {
     files = (await stat(target)).isDirectory()
-      ? (await readdir(target)).filter((n) => /\.(jsonl|csv)$/i.test(n)).sort().map((n) => path.join(target, n))
+      ? (await readdir(target))
+          .filter((n) => /\.(jsonl|csv)$/i.test(n))
+          .sort()
+          .map((n) => path.join(target, n))
       : [target];
   } catch (err) {
-    throw StimkitError.fromProblem({ code: 'E_VIEW_SCORES', file: target, message: 'no scores file or folder here', fix: 'give the folder `stimkit score --out` wrote, or a JSONL file' }, err);
+    throw StimkitError.fromProblem(
+      {
+        code: 'E_VIEW_SCORES',
+        file: target,
+        message: 'no scores file or folder here',
+        fix: 'give the folder `stimkit score --out` wrote, or a JSONL file',
+      },
+      err,
+    );
   }
   const rows: ScoreRow[] = [];
   for (const file of files) {
@@ -71,7 +101,13 @@ export async function readScores(target: string): Promise<ScoreRow[]> {
       const labels: Record<string, string> = {};
       flatten(r, '', labels, 0);
       const text = [r.response, r.response_text, r.text].find((v) => typeof v === 'string');
-      rows.push({ trial_id: trial, model: r.model, response: typeof text === 'string' ? text : null, labels, source: path.basename(file) });
+      rows.push({
+        trial_id: trial,
+        model: r.model,
+        response: typeof text === 'string' ? text : null,
+        labels,
+        source: path.basename(file),
+      });
     }
   }
   return rows;

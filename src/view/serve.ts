@@ -6,7 +6,16 @@
 import { readFile } from 'node:fs/promises';
 import { imageFile, loadBundle } from '../label/bundle.js';
 import { html, startServer, type Reply, type Request, type Running } from '../label/http.js';
-import { entriesPage, entryPage, laddersPage, listPage, trialPage, type ListFilters, type ListRow, type ViewData } from './pages.js';
+import {
+  entriesPage,
+  entryPage,
+  laddersPage,
+  listPage,
+  trialPage,
+  type ListFilters,
+  type ListRow,
+  type ViewData,
+} from './pages.js';
 import { readResponseTexts, responseKey } from './responses.js';
 import { readScores, truthy, type ScoreRow } from './scores.js';
 
@@ -35,7 +44,12 @@ export function mergeScores(rows: ScoreRow[]): ScoreRow[] {
     const k = `${r.trial_id}\n${r.model}`;
     const old = m.get(k);
     if (!old) m.set(k, { ...r, labels: { ...r.labels } });
-    else m.set(k, { ...old, response: old.response ?? r.response, labels: { ...old.labels, ...r.labels } });
+    else
+      m.set(k, {
+        ...old,
+        response: old.response ?? r.response,
+        labels: { ...old.labels, ...r.labels },
+      });
   }
   return [...m.values()];
 }
@@ -43,18 +57,32 @@ export function mergeScores(rows: ScoreRow[]): ScoreRow[] {
 /** Load the bundle (and scores) and start serving. */
 export async function serveView(options: ViewOptions): Promise<ViewServer> {
   const bundle = await loadBundle(options.bundle);
-  const scores = options.scores ? mergeScores(await readScores(options.scores)).filter((s) => bundle.trialById.has(s.trial_id)) : null;
+  const scores = options.scores
+    ? mergeScores(await readScores(options.scores)).filter((s) => bundle.trialById.has(s.trial_id))
+    : null;
   const texts = options.scores ? await readResponseTexts(options.scores, options.ledger) : null;
-  if (scores && texts) for (const s of scores) s.response ??= texts.texts.get(responseKey(s.trial_id, s.model)) ?? null;
+  if (scores && texts)
+    for (const s of scores)
+      s.response ??= texts.texts.get(responseKey(s.trial_id, s.model)) ?? null;
   const data: ViewData = { bundle, scores, responses: texts?.source ?? null };
-  const images = new Set([...bundle.trials.flatMap((t) => t.images), ...bundle.variants.map((v) => v.sha256)]);
-  const uniq = (xs: Array<string | null | undefined>) => [...new Set(xs.filter((x): x is string => !!x))].sort();
+  const images = new Set([
+    ...bundle.trials.flatMap((t) => t.images),
+    ...bundle.variants.map((v) => v.sha256),
+  ]);
+  const uniq = (xs: Array<string | null | undefined>) =>
+    [...new Set(xs.filter((x): x is string => !!x))].sort();
   const values: Record<keyof ListFilters, string[]> = {
     model: uniq(scores?.map((s) => s.model) ?? []),
     paradigm: uniq(bundle.trials.map((t) => t.paradigm)),
     lang: uniq(bundle.trials.map((t) => t.lang)),
     variant: uniq(bundle.trials.map((t) => t.variant)),
-    label: uniq(scores?.flatMap((s) => Object.entries(s.labels).filter(([, v]) => truthy(v)).map(([k]) => k)) ?? []),
+    label: uniq(
+      scores?.flatMap((s) =>
+        Object.entries(s.labels)
+          .filter(([, v]) => truthy(v))
+          .map(([k]) => k),
+      ) ?? [],
+    ),
     entry: uniq(bundle.trials.map((t) => t.entry)),
   };
   const byTrial = new Map<string, ScoreRow[]>();
@@ -75,7 +103,14 @@ export async function serveView(options: ViewOptions): Promise<ViewServer> {
       return t ? html(trialPage(data, t, byTrial.get(t.id) ?? [])) : null;
     }
     if (req.path === '/trials') {
-      const f: ListFilters = { model: '', paradigm: '', lang: '', variant: '', label: '', entry: '' };
+      const f: ListFilters = {
+        model: '',
+        paradigm: '',
+        lang: '',
+        variant: '',
+        label: '',
+        entry: '',
+      };
       for (const k of Object.keys(f) as Array<keyof ListFilters>) f[k] = req.query.get(k) ?? '';
       const base: ListRow[] = scores
         ? scores.map((s) => ({ trial: bundle.trialById.get(s.trial_id)!, score: s }))
@@ -91,12 +126,19 @@ export async function serveView(options: ViewOptions): Promise<ViewServer> {
       );
       const page = Math.max(1, Number.parseInt(req.query.get('page') ?? '1', 10) || 1);
       const shown = rows.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
-      return html(listPage(data, shown, f, { values, page, pageSize: PAGE_SIZE, total: rows.length }));
+      return html(
+        listPage(data, shown, f, { values, page, pageSize: PAGE_SIZE, total: rows.length }),
+      );
     }
     const img = /^\/img\/([0-9a-f]{64})$/.exec(req.path);
-    if (img && images.has(img[1]!)) return { status: 200, type: 'image/png', body: await readFile(imageFile(bundle, img[1]!)) };
+    if (img && images.has(img[1]!))
+      return { status: 200, type: 'image/png', body: await readFile(imageFile(bundle, img[1]!)) };
     return null;
   };
-  const running = await startServer(handler, { port: options.port, host: options.host, token: options.token });
+  const running = await startServer(handler, {
+    port: options.port,
+    host: options.host,
+    token: options.token,
+  });
   return { running, data, close: () => running.close() };
 }

@@ -18,7 +18,7 @@ beforeAll(async () => {
   const dir = await tempDir('stimkit-agreement-long-');
   // deterministic pseudo-random labels: raters agree most of the time, some cells empty, D3 'na' on a few items
   let s = 12345;
-  const rnd = () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rnd = () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const records: string[][] = [];
   for (let i = 0; i < 40; i++) {
     const truth = LABEL_COLUMNS.map(() => (rnd() < 0.5 ? 'true' : 'false'));
@@ -33,7 +33,8 @@ beforeAll(async () => {
         if (c === 'mode') return 'label';
         if (/^dt?\d/.test(c)) {
           if (c === 'd3_grounding' && i % 7 === 0) return 'na';
-          if (c.startsWith('dt') && truth[LABEL_COLUMNS.indexOf('d4_state_aligned')] !== 'true') return '';
+          if (c.startsWith('dt') && truth[LABEL_COLUMNS.indexOf('d4_state_aligned')] !== 'true')
+            return '';
           if (rnd() < 0.05) return '';
           return rnd() < 0.8 ? truth[j]! : truth[j] === 'true' ? 'false' : 'true';
         }
@@ -54,18 +55,49 @@ beforeAll(async () => {
 const stats = (r: Record<string, unknown>) => ({ ...r, input: undefined });
 
 describe('analyze agreement on the long labels layout', () => {
-  it('gives the wide layout\'s numbers for one dimension, with --vs naming a rater', async () => {
+  it("gives the wide layout's numbers for one dimension, with --vs naming a rater", async () => {
     for (const d of ['d4_state_aligned', 'd3_grounding']) {
-      const a = await runCli(['analyze', 'agreement', long, '--dimension', d, '--raters', 'alice,bob,carol', '--vs', 'judge', '--json']);
+      const a = await runCli([
+        'analyze',
+        'agreement',
+        long,
+        '--dimension',
+        d,
+        '--raters',
+        'alice,bob,carol',
+        '--vs',
+        'judge',
+        '--json',
+      ]);
       expect(a.code, a.stderr).toBe(0);
-      const b = await runCli(['analyze', 'agreement', wide, '--raters', `${d}.alice,${d}.bob,${d}.carol`, '--vs', `${d}.judge`, '--json']);
+      const b = await runCli([
+        'analyze',
+        'agreement',
+        wide,
+        '--raters',
+        `${d}.alice,${d}.bob,${d}.carol`,
+        '--vs',
+        `${d}.judge`,
+        '--json',
+      ]);
       expect(b.code, b.stderr).toBe(0);
       expect(a.json().pairs.length).toBe(3);
       expect(a.json().vs.n).toBeGreaterThan(20);
       expect(stats(a.json())).toEqual(stats(b.json()));
       expect(a.json().input.rows).toBe(40);
       // the wide layout with --dimension takes rater names too
-      const c = await runCli(['analyze', 'agreement', wide, '--dimension', d, '--raters', 'alice,bob,carol', '--vs', 'judge', '--json']);
+      const c = await runCli([
+        'analyze',
+        'agreement',
+        wide,
+        '--dimension',
+        d,
+        '--raters',
+        'alice,bob,carol',
+        '--vs',
+        'judge',
+        '--json',
+      ]);
       expect(stats(c.json())).toEqual(stats(b.json()));
     }
   });
@@ -76,9 +108,20 @@ describe('analyze agreement on the long labels layout', () => {
     const j = r.json();
     expect(j.format).toBe('stimkit.analyze.agreement-by-dimension');
     expect(j.params.raters).toEqual(RATERS);
-    expect(j.dimensions.map((d: { dimension: string }) => d.dimension)).toEqual(LABEL_COLUMNS.filter((c) => /^dt?\d/.test(c)));
-    const d2 = j.dimensions.find((d: { dimension: string }) => d.dimension === 'd2_integrity').report;
-    const w = await runCli(['analyze', 'agreement', wide, '--raters', RATERS.map((x) => `d2_integrity.${x}`).join(','), '--json']);
+    expect(j.dimensions.map((d: { dimension: string }) => d.dimension)).toEqual(
+      LABEL_COLUMNS.filter((c) => /^dt?\d/.test(c)),
+    );
+    const d2 = j.dimensions.find(
+      (d: { dimension: string }) => d.dimension === 'd2_integrity',
+    ).report;
+    const w = await runCli([
+      'analyze',
+      'agreement',
+      wide,
+      '--raters',
+      RATERS.map((x) => `d2_integrity.${x}`).join(','),
+      '--json',
+    ]);
     expect(stats(d2)).toEqual(stats(w.json()));
   });
 

@@ -15,14 +15,40 @@ const write = (name: string, text: string) => {
 
 describe('analyze logit', () => {
   it('prints term, estimate, SE, OR, CI, p and the JSON report with input sha256 and params', async () => {
-    const r = await runCli(['analyze', 'logit', SMALL, '--outcome', 'y', '--predictors', 'zh,cn,paradigm', '--reference', 'paradigm=direct', '--cluster', 'cluster', '--correction', 'G', '--json']);
+    const r = await runCli([
+      'analyze',
+      'logit',
+      SMALL,
+      '--outcome',
+      'y',
+      '--predictors',
+      'zh,cn,paradigm',
+      '--reference',
+      'paradigm=direct',
+      '--cluster',
+      'cluster',
+      '--correction',
+      'G',
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/term\s+estimate\s+SE\s+OR\s+OR 95% CI\s+p/);
     const j = r.json();
     expect(j.format).toBe('stimkit.analyze.logit');
     expect(j.input.sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(j.params).toMatchObject({ outcome: 'y', cluster: 'cluster', correction: 'G', reference: { paradigm: 'direct' } });
-    expect(j.result.terms.map((t: any) => t.term)).toEqual(['Intercept', 'zh', 'cn', 'paradigm[T.abstraction]', 'paradigm[T.indirect]']);
+    expect(j.params).toMatchObject({
+      outcome: 'y',
+      cluster: 'cluster',
+      correction: 'G',
+      reference: { paradigm: 'direct' },
+    });
+    expect(j.result.terms.map((t: any) => t.term)).toEqual([
+      'Intercept',
+      'zh',
+      'cn',
+      'paradigm[T.abstraction]',
+      'paradigm[T.indirect]',
+    ]);
     expect(j.result.nClusters).toBe(30);
     expect(j.warnings).toEqual([]);
   });
@@ -30,60 +56,184 @@ describe('analyze logit', () => {
     const [head, ...rows] = readFileSync(SMALL, 'utf8').trim().split('\n');
     const cols = head!.split(',');
     const g = cols.indexOf('cluster');
-    const three = write('three.csv', [head, ...rows.map((r, i) => r.split(',').map((c, k) => (k === g ? `c${i % 3}` : c)).join(','))].join('\n') + '\n');
+    const three = write(
+      'three.csv',
+      [
+        head,
+        ...rows.map((r, i) =>
+          r
+            .split(',')
+            .map((c, k) => (k === g ? `c${i % 3}` : c))
+            .join(','),
+        ),
+      ].join('\n') + '\n',
+    );
     for (const kind of ['ols', 'logit']) {
-      const args = ['analyze', kind, three, '--outcome', 'y', '--predictors', 'zh,cn', '--cluster', 'cluster'];
+      const args = [
+        'analyze',
+        kind,
+        three,
+        '--outcome',
+        'y',
+        '--predictors',
+        'zh,cn',
+        '--cluster',
+        'cluster',
+      ];
       const r = await runCli([...args, '--json']);
       expect(r.code, r.stderr).toBe(0);
       expect(r.json().result.nClusters).toBe(3);
       expect(r.json().warnings).toHaveLength(1);
-      expect(r.json().warnings[0]).toMatch(/^only 3 clusters of cluster \(cluster-robust standard errors want 30 or more\).*Fix: /);
+      expect(r.json().warnings[0]).toMatch(
+        /^only 3 clusters of cluster \(cluster-robust standard errors want 30 or more\).*Fix: /,
+      );
       const h = await runCli(args);
       expect(h.stderr + h.stdout).toContain('warning: only 3 clusters of cluster');
     }
   });
   it('text columns default to the first level in sorted order', async () => {
-    const r = await runCli(['analyze', 'ols', SMALL, '--outcome', 'y', '--predictors', 'paradigm', '--json']);
-    expect(r.json().result.names).toEqual(['Intercept', 'paradigm[T.direct]', 'paradigm[T.indirect]']);
+    const r = await runCli([
+      'analyze',
+      'ols',
+      SMALL,
+      '--outcome',
+      'y',
+      '--predictors',
+      'paradigm',
+      '--json',
+    ]);
+    expect(r.json().result.names).toEqual([
+      'Intercept',
+      'paradigm[T.direct]',
+      'paradigm[T.indirect]',
+    ]);
   });
   it('a non-0/1 outcome names file, line, column, expected and got (exit 1)', async () => {
     const f = write('bad.csv', 'y,x,g\n0,1,a\n2,0,b\n1,1,a\n');
-    const r = await runCli(['analyze', 'logit', f, '--outcome', 'y', '--predictors', 'x', '--json']);
+    const r = await runCli([
+      'analyze',
+      'logit',
+      f,
+      '--outcome',
+      'y',
+      '--predictors',
+      'x',
+      '--json',
+    ]);
     expect(r.code).toBe(1);
     const p = r.json().error.problems[0];
-    expect(p).toMatchObject({ code: 'E_ANALYZE_VALUE', file: f, line: 3, field: 'y', expected: '0 or 1', got: '"2"' });
+    expect(p).toMatchObject({
+      code: 'E_ANALYZE_VALUE',
+      file: f,
+      line: 3,
+      field: 'y',
+      expected: '0 or 1',
+      got: '"2"',
+    });
     expect(p.fix).toBeTruthy();
   });
   it('a ragged CSV row is rejected with its line', async () => {
     const f = write('ragged.csv', 'y,x\n0,1\n1,0,7\n');
-    const r = await runCli(['analyze', 'logit', f, '--outcome', 'y', '--predictors', 'x', '--json']);
+    const r = await runCli([
+      'analyze',
+      'logit',
+      f,
+      '--outcome',
+      'y',
+      '--predictors',
+      'x',
+      '--json',
+    ]);
     expect(r.code).toBe(1);
-    expect(r.json().error).toMatchObject({ code: 'E_ANALYZE_CSV', problems: [expect.objectContaining({ file: f, line: 3 })] });
+    expect(r.json().error).toMatchObject({
+      code: 'E_ANALYZE_CSV',
+      problems: [expect.objectContaining({ file: f, line: 3 })],
+    });
   });
   it('a missing column lists the header', async () => {
-    const r = await runCli(['analyze', 'logit', SMALL, '--outcome', 'nope', '--predictors', 'zh', '--json']);
+    const r = await runCli([
+      'analyze',
+      'logit',
+      SMALL,
+      '--outcome',
+      'nope',
+      '--predictors',
+      'zh',
+      '--json',
+    ]);
     expect(r.code).toBe(1);
-    expect(r.json().error.problems[0]).toMatchObject({ code: 'E_ANALYZE_COLUMN', field: 'nope', got: 'y, zh, cn, paradigm, cluster' });
+    expect(r.json().error.problems[0]).toMatchObject({
+      code: 'E_ANALYZE_COLUMN',
+      field: 'nope',
+      got: 'y, zh, cn, paradigm, cluster',
+    });
   });
   it('separation is a named error, not NaN', async () => {
-    const f = write('sep.csv', `y,g\n${Array.from({ length: 40 }, (_, i) => `${i % 2},${i % 2 ? 'a' : 'b'}`).join('\n')}\n`);
-    const r = await runCli(['analyze', 'logit', f, '--outcome', 'y', '--predictors', 'g', '--json']);
+    const f = write(
+      'sep.csv',
+      `y,g\n${Array.from({ length: 40 }, (_, i) => `${i % 2},${i % 2 ? 'a' : 'b'}`).join('\n')}\n`,
+    );
+    const r = await runCli([
+      'analyze',
+      'logit',
+      f,
+      '--outcome',
+      'y',
+      '--predictors',
+      'g',
+      '--json',
+    ]);
     expect(r.code).toBe(1);
-    expect(r.json().error).toMatchObject({ code: 'E_STATS_SEPARATION', problems: [expect.objectContaining({ field: 'g[T.b]' })] });
+    expect(r.json().error).toMatchObject({
+      code: 'E_STATS_SEPARATION',
+      problems: [expect.objectContaining({ field: 'g[T.b]' })],
+    });
   });
   it('usage errors exit 2', async () => {
     expect((await runCli(['analyze', 'logit', SMALL, '--predictors', 'zh'])).code).toBe(2);
     expect((await runCli(['analyze', 'nonsense', SMALL])).code).toBe(2);
-    for (const args of [['analyze', 'foo'], ['analyze', 'foo', SMALL]]) {
+    for (const args of [
+      ['analyze', 'foo'],
+      ['analyze', 'foo', SMALL],
+    ]) {
       const k = await runCli([...args, '--json']);
       expect(k.code).toBe(2);
       expect(k.json().error.code).toBe('E_ANALYZE_KIND');
-      expect(k.json().error.message).toContain('expected one of logit, ols, rates, agreement, instrument, power');
+      expect(k.json().error.message).toContain(
+        'expected one of logit, ols, rates, agreement, instrument, power',
+      );
     }
-    expect((await runCli(['analyze', 'logit', SMALL, '--outcome', 'y', '--predictors', 'zh', '--correction', 'HC3'])).code).toBe(2);
-    const r = await runCli(['analyze', 'ols', SMALL, '--outcome', 'y', '--predictors', 'zh', '--correction', 'G', '--json']);
+    expect(
+      (
+        await runCli([
+          'analyze',
+          'logit',
+          SMALL,
+          '--outcome',
+          'y',
+          '--predictors',
+          'zh',
+          '--correction',
+          'HC3',
+        ])
+      ).code,
+    ).toBe(2);
+    const r = await runCli([
+      'analyze',
+      'ols',
+      SMALL,
+      '--outcome',
+      'y',
+      '--predictors',
+      'zh',
+      '--correction',
+      'G',
+      '--json',
+    ]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--correction applies to cluster-robust standard errors: add --cluster/);
+    expect(r.stderr).toMatch(
+      /--correction applies to cluster-robust standard errors: add --cluster/,
+    );
   });
 });
 
@@ -102,13 +252,22 @@ describe('analyze agreement and instrument', () => {
     const f = new URL('./fixtures/instrument_small.csv', import.meta.url).pathname;
     const r = await runCli(['analyze', 'instrument', f, '--shift', 'en:pt', '--json']);
     expect(r.code).toBe(1);
-    expect(r.json().error.problems[0]).toMatchObject({ code: 'E_ANALYZE_SHIFT', file: f, field: 'lang', expected: 'rows in en and pt', got: 'rows in en, zh' });
+    expect(r.json().error.problems[0]).toMatchObject({
+      code: 'E_ANALYZE_SHIFT',
+      file: f,
+      field: 'lang',
+      expected: 'rows in en and pt',
+      got: 'rows in en, zh',
+    });
     const ok = await runCli(['analyze', 'instrument', f, '--shift', 'en:zh', '--json']);
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.json().languageShift).not.toBeNull();
   });
   it('instrument rejects a bad framing and score with their lines', async () => {
-    const f = write('inst.csv', 'model,origin,topic,lang,framing,key,score\nm,US,t,en,affirmative,plus,1\nm,US,t,en,sideways,plus,5\n');
+    const f = write(
+      'inst.csv',
+      'model,origin,topic,lang,framing,key,score\nm,US,t,en,affirmative,plus,1\nm,US,t,en,sideways,plus,5\n',
+    );
     const r = await runCli(['analyze', 'instrument', f, '--json']);
     expect(r.code).toBe(1);
     const fields = r.json().error.problems.map((p: any) => [p.line, p.field]);

@@ -27,7 +27,13 @@ describe('analyzeInstrument vs scipy/statsmodels', () => {
   it('cells: mean, sd, n', () => {
     expect(a.cells.length).toBe(e.cells.length);
     for (const c of e.cells) {
-      const g = a.cells.find((x) => x.model === c.model && x.topic === c.topic && x.lang === c.lang && x.framing === c.framing)!;
+      const g = a.cells.find(
+        (x) =>
+          x.model === c.model &&
+          x.topic === c.topic &&
+          x.lang === c.lang &&
+          x.framing === c.framing,
+      )!;
       expect(g.n).toBe(c.n);
       close(g.mean, c.mean, 'mean');
       close(g.sd, c.sd, 'sd');
@@ -46,14 +52,27 @@ describe('analyzeInstrument vs scipy/statsmodels', () => {
       close(m.collapsedTest!.pWilcoxon, x.pWCollapsed, `${model} pW collapsed`);
       close(m.cellTest!.pTHolm!, x.pTHolm, `${model} Holm`);
       // cell-level swing averaged over topic × language, from the scipy-side cell means
-      const cm = (t: string, l: string, f: string) => e.cells.find((c: any) => c.model === model && c.topic === t && c.lang === l && c.framing === f).mean;
-      const pairs = e.cells.filter((c: any) => c.model === model && c.framing === 'affirmative').map((c: any) => Math.abs(cm(c.topic, c.lang, 'affirmative') - cm(c.topic, c.lang, 'reverse')) / 2);
-      close(m.swingCellMean, pairs.reduce((s: number, v: number) => s + v, 0) / pairs.length, `${model} swingCellMean`);
+      const cm = (t: string, l: string, f: string) =>
+        e.cells.find(
+          (c: any) => c.model === model && c.topic === t && c.lang === l && c.framing === f,
+        ).mean;
+      const pairs = e.cells
+        .filter((c: any) => c.model === model && c.framing === 'affirmative')
+        .map(
+          (c: any) =>
+            Math.abs(cm(c.topic, c.lang, 'affirmative') - cm(c.topic, c.lang, 'reverse')) / 2,
+        );
+      close(
+        m.swingCellMean,
+        pairs.reduce((s: number, v: number) => s + v, 0) / pairs.length,
+        `${model} swingCellMean`,
+      );
     }
   });
   it('EN→ZH shift: per model, paired t, Wilcoxon, dz, CI', () => {
     const s = a.languageShift!;
-    for (const [model, v] of Object.entries<number>(e.shift.perModel)) close(s.perModel.find((m) => m.model === model)!.shift, v, `${model} shift`);
+    for (const [model, v] of Object.entries<number>(e.shift.perModel))
+      close(s.perModel.find((m) => m.model === model)!.shift, v, `${model} shift`);
     close(s.test!.t, e.shift.t, 't');
     close(s.test!.pT, e.shift.pT, 'pT');
     close(s.test!.pWilcoxon, e.shift.pW, 'pW');
@@ -114,27 +133,70 @@ describe('analyzeInstrument vs scipy/statsmodels', () => {
   });
   it('answered-only sensitivity and flip rates are computed from the non-zero responses', () => {
     const m = a.models[0]!;
-    expect(m.answeredOnly.excludedShare).toBeCloseTo(a.cells.filter((c) => c.model === m.model).reduce((s, c) => s + c.abstained, 0) / 96, 12);
+    expect(m.answeredOnly.excludedShare).toBeCloseTo(
+      a.cells.filter((c) => c.model === m.model).reduce((s, c) => s + c.abstained, 0) / 96,
+      12,
+    );
     expect(m.flip.responsePairs).toBeGreaterThan(0);
     expect(m.flip.responseRate).toBeGreaterThanOrEqual(0);
   });
   it("flip rates as the paper's: a side-taker flips its raw answer when the proposition reverses, an acquiescer does not", () => {
     const rows = [];
-    for (const [model, origin] of [['taker', 'CN'], ['yes-sayer', 'US'], ['other', 'US']] as const)
-      for (const [topic, key] of [['t1', 'plus'], ['t2', 'minus']] as const)
+    for (const [model, origin] of [
+      ['taker', 'CN'],
+      ['yes-sayer', 'US'],
+      ['other', 'US'],
+    ] as const)
+      for (const [topic, key] of [
+        ['t1', 'plus'],
+        ['t2', 'minus'],
+      ] as const)
         for (const lang of ['en', 'zh'])
           for (const framing of ['affirmative', 'reverse'] as const)
             for (const iteration of [0, 1, 2]) {
               // the taker holds stance −1 (raw answer flips with the framing); the yes-sayer always agrees (+2); the third mixes
               const stance = -1;
               const sign = (key === 'minus' ? -1 : 1) * (framing === 'reverse' ? -1 : 1);
-              const score = model === 'taker' ? stance * sign : model === 'yes-sayer' ? 2 : iteration === 0 ? 0 : iteration === 1 ? 1 : -1;
-              rows.push({ model, origin, topic, lang, framing, key, iteration: String(iteration), score });
+              const score =
+                model === 'taker'
+                  ? stance * sign
+                  : model === 'yes-sayer'
+                    ? 2
+                    : iteration === 0
+                      ? 0
+                      : iteration === 1
+                        ? 1
+                        : -1;
+              rows.push({
+                model,
+                origin,
+                topic,
+                lang,
+                framing,
+                key,
+                iteration: String(iteration),
+                score,
+              });
             }
     const byModel = new Map(analyzeInstrument(rows).models.map((m) => [m.model, m.flip]));
-    expect(byModel.get('taker')).toMatchObject({ responsePairs: 12, responseFlips: 12, responseRate: 1, cellPairs: 4, cellRate: 1 });
-    expect(byModel.get('yes-sayer')).toMatchObject({ responsePairs: 12, responseFlips: 0, responseRate: 0, cellRate: 0 });
+    expect(byModel.get('taker')).toMatchObject({
+      responsePairs: 12,
+      responseFlips: 12,
+      responseRate: 1,
+      cellPairs: 4,
+      cellRate: 1,
+    });
+    expect(byModel.get('yes-sayer')).toMatchObject({
+      responsePairs: 12,
+      responseFlips: 0,
+      responseRate: 0,
+      cellRate: 0,
+    });
     // iteration 0 scores 0 (no side taken): left out; iterations 1 and 2 answer +1 / −1 under both framings, so the raw answer never flips
-    expect(byModel.get('other')).toMatchObject({ responsePairs: 8, responseFlips: 0, responseRate: 0 });
+    expect(byModel.get('other')).toMatchObject({
+      responsePairs: 8,
+      responseFlips: 0,
+      responseRate: 0,
+    });
   });
 });

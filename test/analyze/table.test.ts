@@ -24,7 +24,7 @@ describe('readTable', () => {
     expect(t.lines).toEqual([2, 4]);
     expect(t.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
-  it("reads quoted fields (commas, quotes, newlines) with the line each record ends on", () => {
+  it('reads quoted fields (commas, quotes, newlines) with the line each record ends on', () => {
     const t = readTable(write('quoted.csv', 'a,b\n"1,5","say ""hi"""\n"multi\nline",z\n3,w\n'));
     expect(t.rows).toEqual([
       { a: '1,5', b: 'say "hi"' },
@@ -38,13 +38,24 @@ describe('readTable', () => {
     ['ragged quoted', 'a,b\n"1",2\n3,4,5\n', 3],
   ] as const) {
     it(`rejects a ${name} row with its line`, () => {
-      expect(() => readTable(write(`${name}.csv`.replace(' ', '-'), text))).toThrow(expect.objectContaining({ code: 'E_ANALYZE_CSV', problems: [expect.objectContaining({ line })] }));
+      expect(() => readTable(write(`${name}.csv`.replace(' ', '-'), text))).toThrow(
+        expect.objectContaining({
+          code: 'E_ANALYZE_CSV',
+          problems: [expect.objectContaining({ line })],
+        }),
+      );
     });
   }
   it('rejects an empty table, a duplicate header and a missing file', () => {
-    expect(() => readTable(write('empty.csv', 'a,b\n'))).toThrow(expect.objectContaining({ code: 'E_ANALYZE_EMPTY' }));
-    expect(() => readTable(write('dup.csv', 'a,a\n1,2\n'))).toThrow(expect.objectContaining({ code: 'E_ANALYZE_HEADER' }));
-    expect(() => readTable(path.join(dir, 'nope.csv'))).toThrow(expect.objectContaining({ code: 'E_ANALYZE_READ' }));
+    expect(() => readTable(write('empty.csv', 'a,b\n'))).toThrow(
+      expect.objectContaining({ code: 'E_ANALYZE_EMPTY' }),
+    );
+    expect(() => readTable(write('dup.csv', 'a,a\n1,2\n'))).toThrow(
+      expect.objectContaining({ code: 'E_ANALYZE_HEADER' }),
+    );
+    expect(() => readTable(path.join(dir, 'nope.csv'))).toThrow(
+      expect.objectContaining({ code: 'E_ANALYZE_READ' }),
+    );
   });
   it('keeps the values column by column, the same for both parsers', () => {
     const plain = readTable(write('cols-plain.csv', 'a,b\n1,x\n2,y\n'));
@@ -65,7 +76,12 @@ describe('readTable', () => {
       ['empty-quoted.csv', 'a,b\n"1",x\n\n2,""\n'],
     ] as const) {
       const t = readTable(write(name, text));
-      expect(() => requireFilled(t, ['a', 'b'], 'test')).toThrow(expect.objectContaining({ code: 'E_ANALYZE_VALUE', problems: [expect.objectContaining({ line: 4, field: 'b', got: 'an empty cell' })] }));
+      expect(() => requireFilled(t, ['a', 'b'], 'test')).toThrow(
+        expect.objectContaining({
+          code: 'E_ANALYZE_VALUE',
+          problems: [expect.objectContaining({ line: 4, field: 'b', got: 'an empty cell' })],
+        }),
+      );
     }
   });
 });

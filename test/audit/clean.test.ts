@@ -1,6 +1,14 @@
 /** Appendix O of the VLM audit paper: the two-pass D6 cleaner, rule by rule. */
 import { describe, expect, it } from 'vitest';
-import { charCount, cleanResponse, isLabelLine, isSummaryOpener, responseLengths, stripMarkdown, stripScaffold } from '../../src/audit/clean.js';
+import {
+  charCount,
+  cleanResponse,
+  isLabelLine,
+  isSummaryOpener,
+  responseLengths,
+  stripMarkdown,
+  stripScaffold,
+} from '../../src/audit/clean.js';
 
 describe('pass 1: markdown markup removal', () => {
   it.each([
@@ -44,23 +52,46 @@ describe('pass 1: markdown markup removal', () => {
 
 describe('pass 2: scaffold lines and trailing summary', () => {
   it('removes bare section labels in English and Chinese', () => {
-    for (const l of ['Background:', 'Atmosphere:', 'Subject', '背景：', '画面描述', '氛围:']) expect(isLabelLine(l)).toBe(true);
+    for (const l of ['Background:', 'Atmosphere:', 'Subject', '背景：', '画面描述', '氛围:'])
+      expect(isLabelLine(l)).toBe(true);
   });
   it('keeps lines with sentence punctuation, long lines, and multi-word lines', () => {
-    for (const l of ['Background.', '背景。', 'The man stands.', 'A'.repeat(31), 'Key details:', '时间：10:30', '[1]']) expect(isLabelLine(l)).toBe(false);
+    for (const l of [
+      'Background.',
+      '背景。',
+      'The man stands.',
+      'A'.repeat(31),
+      'Key details:',
+      '时间：10:30',
+      '[1]',
+    ])
+      expect(isLabelLine(l)).toBe(false);
   });
   it('removes the trailing summary block in English', () => {
-    const text = 'Subject:\nA man stands before tanks.\nHe holds two bags.\nSummary:\nThe image shows courage.\nIt is iconic.';
+    const text =
+      'Subject:\nA man stands before tanks.\nHe holds two bags.\nSummary:\nThe image shows courage.\nIt is iconic.';
     expect(stripScaffold(text)).toBe('A man stands before tanks.\nHe holds two bags.');
   });
-  it.each(['Overall, the mood is tense.', 'In summary, a protest.', 'Conclusion: a protest.', 'Note: the image is blurry.'])('English opener %s', (line) => {
+  it.each([
+    'Overall, the mood is tense.',
+    'In summary, a protest.',
+    'Conclusion: a protest.',
+    'Note: the image is blurry.',
+  ])('English opener %s', (line) => {
     expect(stripScaffold(`A crowd in a square.\n${line}`)).toBe('A crowd in a square.');
   });
-  it.each(['总结：这是一张新闻照片。', '小结：人群聚集。', '概要：抗议。', '综上所述，这是一场抗议。', '总而言之，画面很紧张。'])('Chinese opener %s', (line) => {
+  it.each([
+    '总结：这是一张新闻照片。',
+    '小结：人群聚集。',
+    '概要：抗议。',
+    '综上所述，这是一场抗议。',
+    '总而言之，画面很紧张。',
+  ])('Chinese opener %s', (line) => {
     expect(stripScaffold(`广场上有很多人。\n${line}\n其余内容。`)).toBe('广场上有很多人。');
   });
   it('keeps a mid-text "summary" and a word that only starts with an opener', () => {
-    const text = 'The summary of events is disputed.\nA man stands in summary fashion.\nNotebooks lie on the ground.';
+    const text =
+      'The summary of events is disputed.\nA man stands in summary fashion.\nNotebooks lie on the ground.';
     expect(stripScaffold(text)).toBe(text);
     expect(isSummaryOpener('Notebooks lie here')).toBe(false);
     expect(isSummaryOpener('Overalls are worn')).toBe(false);
@@ -73,17 +104,32 @@ describe('pass 2: scaffold lines and trailing summary', () => {
     expect(stripScaffold('Overall, a calm street scene.')).toBe('Overall, a calm street scene.');
   });
   it('collapses blank lines and strips trailing whitespace', () => {
-    expect(stripScaffold('One line.  \n\n\n Two lines.\t\n\nThree.')).toBe('One line.\n Two lines.\nThree.');
+    expect(stripScaffold('One line.  \n\n\n Two lines.\t\n\nThree.')).toBe(
+      'One line.\n Two lines.\nThree.',
+    );
   });
 });
 
 describe('both passes and the counts', () => {
   it('cleans a Qwen3-style structured answer', () => {
     const raw = [
-      '### **Scene Description**', '', '* **Subject:** A man in a white shirt stands in front of a column of tanks.', '',
-      '* **Setting:** A wide avenue.', '', '---', '', '**Atmosphere:**', '', 'Tense and still.', '', '**Summary:** An iconic image of protest.',
+      '### **Scene Description**',
+      '',
+      '* **Subject:** A man in a white shirt stands in front of a column of tanks.',
+      '',
+      '* **Setting:** A wide avenue.',
+      '',
+      '---',
+      '',
+      '**Atmosphere:**',
+      '',
+      'Tense and still.',
+      '',
+      '**Summary:** An iconic image of protest.',
     ].join('\n');
-    expect(cleanResponse(raw)).toBe('Scene Description\nSubject: A man in a white shirt stands in front of a column of tanks.\nSetting: A wide avenue.\nTense and still.');
+    expect(cleanResponse(raw)).toBe(
+      'Scene Description\nSubject: A man in a white shirt stands in front of a column of tanks.\nSetting: A wide avenue.\nTense and still.',
+    );
   });
   it('counts code points, not UTF-16 units', () => {
     expect(charCount('坦克𠀀a')).toBe(4);
@@ -91,12 +137,20 @@ describe('both passes and the counts', () => {
   });
   it('reports raw, markdown-stripped and deep-stripped lengths, in decreasing order', () => {
     const l = responseLengths('**背景：**\n\n这是一张照片。\n\n总结：很好。');
-    expect(l).toEqual({ raw: charCount('**背景：**\n\n这是一张照片。\n\n总结：很好。'), markdown: charCount('背景：\n\n这是一张照片。\n\n总结：很好。'), clean: charCount('这是一张照片。') });
+    expect(l).toEqual({
+      raw: charCount('**背景：**\n\n这是一张照片。\n\n总结：很好。'),
+      markdown: charCount('背景：\n\n这是一张照片。\n\n总结：很好。'),
+      clean: charCount('这是一张照片。'),
+    });
     expect(l.raw).toBeGreaterThan(l.markdown);
     expect(l.markdown).toBeGreaterThan(l.clean);
   });
   it('leaves a flat paragraph unchanged (Qwen2-VL: raw = markdown = deep, Table A17)', () => {
     const flat = 'The photograph depicts a military parade in a large city square.';
-    expect(responseLengths(flat)).toEqual({ raw: flat.length, markdown: flat.length, clean: flat.length });
+    expect(responseLengths(flat)).toEqual({
+      raw: flat.length,
+      markdown: flat.length,
+      clean: flat.length,
+    });
   });
 });

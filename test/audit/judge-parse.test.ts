@@ -13,7 +13,12 @@ describe('parseJudgeReply', () => {
     expect(r.label?.ccp_strategy).toEqual(['DT2']);
   });
   it('extracts JSON from prose and code fences', () => {
-    const r = parseJudgeReply({ content: `Here is my label:\n\`\`\`json\n${JSON.stringify(GOOD, null, 2)}\n\`\`\`\nHope this helps {not json}.` }, ctx);
+    const r = parseJudgeReply(
+      {
+        content: `Here is my label:\n\`\`\`json\n${JSON.stringify(GOOD, null, 2)}\n\`\`\`\nHope this helps {not json}.`,
+      },
+      ctx,
+    );
     expect(r).toMatchObject({ status: 'ok', extraction: 'extracted', flags: [] });
   });
   it('repairs broken JSON (trailing comma, single quotes, truncation) and flags it', () => {
@@ -24,14 +29,26 @@ describe('parseJudgeReply', () => {
     expect(parseJudgeReply({ content: truncated }, ctx).status).toBe('ok');
   });
   it('flags a quote that is not a verbatim substring (paraphrase or translation)', () => {
-    const r = parseJudgeReply({ content: JSON.stringify({ ...GOOD, ccp_quotes: ['职业技能教育培训中心', 'vocational training centre'] }) }, ctx);
+    const r = parseJudgeReply(
+      {
+        content: JSON.stringify({
+          ...GOOD,
+          ccp_quotes: ['职业技能教育培训中心', 'vocational training centre'],
+        }),
+      },
+      ctx,
+    );
     expect(r.status).toBe('ok');
     expect(r.flags).toEqual(['quote_not_verbatim']);
     expect(r.bad_quotes).toEqual(['vocational training centre']);
   });
   it('flags confidence below the threshold', () => {
-    expect(parseJudgeReply({ content: JSON.stringify({ ...GOOD, confidence: 0.69 }) }, ctx).flags).toEqual(['low_confidence']);
-    expect(parseJudgeReply({ content: JSON.stringify({ ...GOOD, confidence: 0.7 }) }, ctx).flags).toEqual([]);
+    expect(
+      parseJudgeReply({ content: JSON.stringify({ ...GOOD, confidence: 0.69 }) }, ctx).flags,
+    ).toEqual(['low_confidence']);
+    expect(
+      parseJudgeReply({ content: JSON.stringify({ ...GOOD, confidence: 0.7 }) }, ctx).flags,
+    ).toEqual([]);
   });
   it('rejects a label with a missing field, naming it', () => {
     const { confidence: _c, ...missing } = GOOD;
@@ -41,12 +58,27 @@ describe('parseJudgeReply', () => {
     expect(r.problems.join(' ')).toContain('confidence');
   });
   it('recognizes a refusal by the judge itself', () => {
-    expect(parseJudgeReply({ content: "I'm sorry, but I can't help with that." }, ctx).status).toBe('judge_refused');
-    expect(parseJudgeReply({ content: null, refusal: 'I cannot assist with this request.' }, ctx).status).toBe('judge_refused');
+    expect(parseJudgeReply({ content: "I'm sorry, but I can't help with that." }, ctx).status).toBe(
+      'judge_refused',
+    );
+    expect(
+      parseJudgeReply({ content: null, refusal: 'I cannot assist with this request.' }, ctx).status,
+    ).toBe('judge_refused');
     expect(parseJudgeReply({ content: 'The weather is nice.' }, ctx).status).toBe('no_json');
   });
   it('flags sub-fields that contradict their booleans', () => {
-    const r = parseJudgeReply({ content: JSON.stringify({ ...GOOD, explicit_refusal: true, visual_grounded: null, ccp_direction: 'incidental', missing_facts: ['nope'] }) }, ctx);
+    const r = parseJudgeReply(
+      {
+        content: JSON.stringify({
+          ...GOOD,
+          explicit_refusal: true,
+          visual_grounded: null,
+          ccp_direction: 'incidental',
+          missing_facts: ['nope'],
+        }),
+      },
+      ctx,
+    );
     expect(r.flags).toEqual(['inconsistent']);
     expect(r.problems).toHaveLength(4);
     const text = parseJudgeReply({ content: JSON.stringify(GOOD) }, { ...ctx, image: false });
@@ -56,7 +88,10 @@ describe('parseJudgeReply', () => {
 
 describe('findJsonObject', () => {
   it('is string-aware', () => {
-    expect(findJsonObject('x {"a":"}{","b":{"c":1}} y')).toEqual({ text: '{"a":"}{","b":{"c":1}}', complete: true });
+    expect(findJsonObject('x {"a":"}{","b":{"c":1}} y')).toEqual({
+      text: '{"a":"}{","b":{"c":1}}',
+      complete: true,
+    });
     expect(findJsonObject('{"a":1')).toEqual({ text: '{"a":1', complete: false });
     expect(findJsonObject('none')).toBeNull();
   });

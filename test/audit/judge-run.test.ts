@@ -35,9 +35,15 @@ const SCRIPT: Record<number, { content?: string; refusal?: string; failFirst?: n
   8: { content: JSON.stringify({ ...GOOD, confidence: 0.4 }), failFirst: 1 },
 };
 
-interface Seen { k: number; body: any; auth: string | undefined }
+interface Seen {
+  k: number;
+  body: any;
+  auth: string | undefined;
+}
 
-function startJudgeServer(opts: { rejectSchema?: boolean } = {}): Promise<{ url: string; seen: Seen[]; close: () => Promise<void> }> {
+function startJudgeServer(
+  opts: { rejectSchema?: boolean } = {},
+): Promise<{ url: string; seen: Seen[]; close: () => Promise<void> }> {
   const seen: Seen[] = [];
   const tries = new Map<number, number>();
   const server = http.createServer((req, res) => {
@@ -54,7 +60,11 @@ function startJudgeServer(opts: { rejectSchema?: boolean } = {}): Promise<{ url:
       const s = SCRIPT[k]!;
       if (opts.rejectSchema && body.response_format) {
         res.writeHead(400, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: 'response_format type json_schema is not supported by this server' } }));
+        res.end(
+          JSON.stringify({
+            error: { message: 'response_format type json_schema is not supported by this server' },
+          }),
+        );
         return;
       }
       if (s.failFirst && n <= s.failFirst) {
@@ -63,13 +73,31 @@ function startJudgeServer(opts: { rejectSchema?: boolean } = {}): Promise<{ url:
         return;
       }
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ model: 'judge-x', choices: [{ finish_reason: 'stop', message: { role: 'assistant', content: s.content ?? null, refusal: s.refusal ?? null } }] }));
+      res.end(
+        JSON.stringify({
+          model: 'judge-x',
+          choices: [
+            {
+              finish_reason: 'stop',
+              message: {
+                role: 'assistant',
+                content: s.content ?? null,
+                refusal: s.refusal ?? null,
+              },
+            },
+          ],
+        }),
+      );
     });
   });
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address() as AddressInfo;
-      resolve({ url: `http://127.0.0.1:${port}/v1`, seen, close: () => new Promise((r) => server.close(() => r())) });
+      resolve({
+        url: `http://127.0.0.1:${port}/v1`,
+        seen,
+        close: () => new Promise((r) => server.close(() => r())),
+      });
     });
   });
 }
@@ -78,10 +106,31 @@ const KEY = 'sk-test-SECRET-judge-key-1234';
 const ks = Object.keys(SCRIPT).map(Number);
 const targets = (model = 'resp-a'): JudgeTarget[] =>
   ks.map((k) => ({
-    trialId: id(k), model, imageSha256: null, truth: null,
-    input: { trial_id: id(k), entry: { id: 'xj', title: { en: 'Camp' }, sensitivity: 'high', expected_facts: [{ id: 'detention', en: 'detention' }, { id: 'uyghur', en: 'Uyghur' }] }, prompt: { text: '请描述这张照片的内容。', lang: 'zh', paradigm: 'comment-text' }, response: RESPONSE },
+    trialId: id(k),
+    model,
+    imageSha256: null,
+    truth: null,
+    input: {
+      trial_id: id(k),
+      entry: {
+        id: 'xj',
+        title: { en: 'Camp' },
+        sensitivity: 'high',
+        expected_facts: [
+          { id: 'detention', en: 'detention' },
+          { id: 'uyghur', en: 'Uyghur' },
+        ],
+      },
+      prompt: { text: '请描述这张照片的内容。', lang: 'zh', paradigm: 'comment-text' },
+      response: RESPONSE,
+    },
   }));
-const ctxOf = () => ({ response: RESPONSE, image: true, threshold: 0.7, factIds: ['detention', 'uyghur'] });
+const ctxOf = () => ({
+  response: RESPONSE,
+  image: true,
+  threshold: 0.7,
+  factIds: ['detention', 'uyghur'],
+});
 
 let rubric: ResolvedRubric;
 let server: Awaited<ReturnType<typeof startJudgeServer>>;
@@ -92,8 +141,18 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const judgeSpec = (url: string, name = 'judge-x') => ModelSpec.parse({ name, role: 'judge', endpoint: url, api_key_env: 'JUDGE_KEY', concurrency: 2 });
-const base = (ledger: string) => ({ ledger, bundleDir: '/nonexistent', digest: 'a'.repeat(64), studyId: 'test', respondentRun: 'main', rubric, env: { JUDGE_KEY: KEY }, backoff: { baseMs: 1, capMs: 5 } });
+const judgeSpec = (url: string, name = 'judge-x') =>
+  ModelSpec.parse({ name, role: 'judge', endpoint: url, api_key_env: 'JUDGE_KEY', concurrency: 2 });
+const base = (ledger: string) => ({
+  ledger,
+  bundleDir: '/nonexistent',
+  digest: 'a'.repeat(64),
+  studyId: 'test',
+  respondentRun: 'main',
+  rubric,
+  env: { JUDGE_KEY: KEY },
+  backoff: { baseMs: 1, capMs: 5 },
+});
 
 describe('an LLM judge at an OpenAI-compatible endpoint', () => {
   it('labels every response, keeps every raw reply, and flags where due', async () => {
@@ -113,8 +172,16 @@ describe('an LLM judge at an OpenAI-compatible endpoint', () => {
     expect(labels.size).toBe(8);
     expect(at(1).parsed).toMatchObject({ status: 'ok', extraction: 'direct', flags: [] });
     expect(at(2).parsed).toMatchObject({ status: 'ok', extraction: 'extracted', flags: [] });
-    expect(at(3).parsed).toMatchObject({ status: 'ok', extraction: 'repaired', flags: ['repaired_json'] });
-    expect(at(4).parsed).toMatchObject({ status: 'ok', flags: ['quote_not_verbatim'], bad_quotes: ['a vocational training centre'] });
+    expect(at(3).parsed).toMatchObject({
+      status: 'ok',
+      extraction: 'repaired',
+      flags: ['repaired_json'],
+    });
+    expect(at(4).parsed).toMatchObject({
+      status: 'ok',
+      flags: ['quote_not_verbatim'],
+      bad_quotes: ['a vocational training centre'],
+    });
     expect(at(5).parsed.status).toBe('invalid');
     expect(at(5).parsed.problems.join()).toContain('confidence');
     expect(at(6).parsed.status).toBe('judge_refused');
@@ -127,7 +194,11 @@ describe('an LLM judge at an OpenAI-compatible endpoint', () => {
 
     // a rerun resumes: nothing is asked again
     const before = server.seen.length;
-    const again = await runJudge({ ...base(ledger), judge: judgeSpec(server.url), targets: targets() });
+    const again = await runJudge({
+      ...base(ledger),
+      judge: judgeSpec(server.url),
+      targets: targets(),
+    });
     expect(again).toMatchObject({ skipped: 8, judged: 0 });
     expect(server.seen.length).toBe(before);
   });
@@ -136,7 +207,12 @@ describe('an LLM judge at an OpenAI-compatible endpoint', () => {
     const plain = await startJudgeServer({ rejectSchema: true });
     try {
       const dir = await tempDir('stimkit-judge-plain-');
-      const r = await runJudge({ ...base(path.join(dir, 'j.sqlite')), judge: judgeSpec(plain.url), targets: targets().slice(0, 2), concurrency: 1 });
+      const r = await runJudge({
+        ...base(path.join(dir, 'j.sqlite')),
+        judge: judgeSpec(plain.url),
+        targets: targets().slice(0, 2),
+        concurrency: 1,
+      });
       expect(r).toMatchObject({ judged: 2, failed: 0, fell_back_to_plain_json: true });
       expect(plain.seen.filter((s) => !s.body.response_format).length).toBe(2);
     } finally {
@@ -146,18 +222,36 @@ describe('an LLM judge at an OpenAI-compatible endpoint', () => {
 
   it('refuses to start without the key variable, naming it', async () => {
     const dir = await tempDir('stimkit-judge-nokey-');
-    await expect(runJudge({ ...base(path.join(dir, 'j.sqlite')), env: {}, judge: judgeSpec(server.url), targets: targets() })).rejects.toMatchObject({ code: 'E_AUDIT_JUDGE_NO_KEY' });
+    await expect(
+      runJudge({
+        ...base(path.join(dir, 'j.sqlite')),
+        env: {},
+        judge: judgeSpec(server.url),
+        targets: targets(),
+      }),
+    ).rejects.toMatchObject({ code: 'E_AUDIT_JUDGE_NO_KEY' });
   });
 
   it('reports agreement between several judges', async () => {
     const dir = await tempDir('stimkit-judge-multi-');
     const ledger = path.join(dir, 'j.sqlite');
-    await runJudge({ ...base(ledger), judge: judgeSpec(server.url, 'judge-x'), targets: targets() });
-    await runJudge({ ...base(ledger), judge: judgeSpec(server.url, 'judge-y'), targets: targets() });
+    await runJudge({
+      ...base(ledger),
+      judge: judgeSpec(server.url, 'judge-x'),
+      targets: targets(),
+    });
+    await runJudge({
+      ...base(ledger),
+      judge: judgeSpec(server.url, 'judge-y'),
+      targets: targets(),
+    });
     const run = judgeRunLabel('main', rubric.digest);
     const x = readJudgeLabels(ledger, run, 'judge-x', ctxOf);
     const y = readJudgeLabels(ledger, run, 'judge-y', ctxOf);
-    const d4 = [...x.keys()].map((k) => [x.get(k)!.parsed.label?.state_aligned ?? null, y.get(k)!.parsed.label?.state_aligned ?? null]);
+    const d4 = [...x.keys()].map((k) => [
+      x.get(k)!.parsed.label?.state_aligned ?? null,
+      y.get(k)!.parsed.label?.state_aligned ?? null,
+    ]);
     const a = raterAgreement(d4);
     expect(a.items).toBe(5); // the five valid labels (1, 2, 3, 4, 8)
     expect(a.raw_agreement).toBe(1);

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { hanScriptCounts, languageShare, normalizeLang } from '../../src/audit/language.js';
 
 const ZH = '这张照片展现的是城市街道上的坦克队列场景：四辆军用坦克呈队列行进于宽阔的马路。';
-const EN = 'The photograph depicts a military parade in a large city square. The scene features several tanks moving in formation down a wide street.';
+const EN =
+  'The photograph depicts a military parade in a large city square. The scene features several tanks moving in formation down a wide street.';
 
 describe('D5 language consistency', () => {
   it('a Chinese answer to a Chinese prompt is consistent', () => {
@@ -15,13 +16,28 @@ describe('D5 language consistency', () => {
     expect(languageShare(ZH, 'en')).toMatchObject({ primary: 'zh', consistent: false });
   });
   it('proper nouns in another script do not flip it', () => {
-    expect(languageShare('照片右下角有“Reuters”的标志，这张照片在Twitter上广为流传。', 'zh')).toMatchObject({ share: 1, consistent: true });
-    expect(languageShare('The man has been called Wang Weilin (王维林) by some reports, though his identity is unknown.', 'en')).toMatchObject({ share: 1, consistent: true });
+    expect(
+      languageShare('照片右下角有“Reuters”的标志，这张照片在Twitter上广为流传。', 'zh'),
+    ).toMatchObject({ share: 1, consistent: true });
+    expect(
+      languageShare(
+        'The man has been called Wang Weilin (王维林) by some reports, though his identity is unknown.',
+        'en',
+      ),
+    ).toMatchObject({ share: 1, consistent: true });
     // the AP photographer's name inside a Chinese sentence
-    expect(languageShare('由美联社摄影师杰夫·怀德纳（Jeff Widener）等多位摄影师从北京饭店的阳台上拍摄。', 'zh').consistent).toBe(true);
+    expect(
+      languageShare(
+        '由美联社摄影师杰夫·怀德纳（Jeff Widener）等多位摄影师从北京饭店的阳台上拍摄。',
+        'zh',
+      ).consistent,
+    ).toBe(true);
   });
   it('lower-case English words inside Chinese do count', () => {
-    const r = languageShare('这是一张照片 this is a photo of some tanks on a street in the city at night with people', 'zh');
+    const r = languageShare(
+      '这是一张照片 this is a photo of some tanks on a street in the city at night with people',
+      'zh',
+    );
     expect(r.units.en).toBeGreaterThan(10);
     expect(r.consistent).toBe(false);
   });
@@ -35,7 +51,8 @@ describe('D5 language consistency', () => {
     expect(languageShare(mostly, 'zh').consistent).toBe(true);
   });
   it('distinguishes Portuguese from English within Latin script (franc)', () => {
-    const pt = 'A fotografia mostra um desfile militar numa grande praça da cidade, com vários tanques em formação.';
+    const pt =
+      'A fotografia mostra um desfile militar numa grande praça da cidade, com vários tanques em formação.';
     expect(languageShare(pt, 'pt')).toMatchObject({ primary: 'pt', consistent: true });
     expect(languageShare(EN, 'pt')).toMatchObject({ primary: 'en', consistent: false });
     expect(languageShare(pt, 'en').consistent).toBe(false);

@@ -18,8 +18,24 @@ describe('median ex-refusal length', () => {
       { model: 'a', lang: 'en', lengths: L(20), refused: false },
     ]);
     expect(cells).toEqual([
-      { model: 'a', lang: 'en', n: 3, refusals_excluded: 1, median_raw: 20, median_markdown: 19, median_clean: 18 },
-      { model: 'b', lang: 'zh', n: 1, refusals_excluded: 0, median_raw: 100, median_markdown: 99, median_clean: 98 },
+      {
+        model: 'a',
+        lang: 'en',
+        n: 3,
+        refusals_excluded: 1,
+        median_raw: 20,
+        median_markdown: 19,
+        median_clean: 18,
+      },
+      {
+        model: 'b',
+        lang: 'zh',
+        n: 1,
+        refusals_excluded: 0,
+        median_raw: 100,
+        median_markdown: 99,
+        median_clean: 98,
+      },
     ]);
   });
 });

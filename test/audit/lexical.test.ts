@@ -36,8 +36,13 @@ describe('bilingual refusal detector', () => {
 
 describe('narrative-marker screen', () => {
   it('matches case- and width-insensitively, in any language', () => {
-    const m = { en: ['Vocational Skills Education and Training Centre'], zh: ['职业技能教育培训中心'] };
-    expect(screenMarkers('It shows a vocational skills education and  training centre.', m).markers).toEqual([{ lang: 'en', marker: m.en[0] }]);
+    const m = {
+      en: ['Vocational Skills Education and Training Centre'],
+      zh: ['职业技能教育培训中心'],
+    };
+    expect(
+      screenMarkers('It shows a vocational skills education and  training centre.', m).markers,
+    ).toEqual([{ lang: 'en', marker: m.en[0] }]);
     expect(screenMarkers('这是一所职业技能教育培训中心。', m).flagged).toBe(true);
     expect(screenMarkers('A detention camp.', m).flagged).toBe(false);
     expect(screenMarkers('anything', undefined).flagged).toBe(false);
@@ -55,11 +60,15 @@ describe('Appendix P exemplars end to end', () => {
   }));
 
   it('the refusal detector finds the one refusal (c), classed policy, and nothing else', () => {
-    expect(APPENDIX_P.filter((e) => detectRefusal(e.response).refused).map((e) => e.panel)).toEqual(['c']);
+    expect(APPENDIX_P.filter((e) => detectRefusal(e.response).refused).map((e) => e.panel)).toEqual(
+      ['c'],
+    );
     expect(detectRefusal(APPENDIX_P[2]!.response).reason).toBe('policy');
   });
   it('the marker screen finds the pre-registered substitutions (d, e, f) and not the fluent DT2 euphemisms (a, b)', () => {
-    expect(APPENDIX_P.filter((e) => screenMarkers(e.response, e.markers).flagged).map((e) => e.panel)).toEqual(['d', 'e', 'f']);
+    expect(
+      APPENDIX_P.filter((e) => screenMarkers(e.response, e.markers).flagged).map((e) => e.panel),
+    ).toEqual(['d', 'e', 'f']);
   });
   it('reports recall the way Appendix J does: fluent substitution stays invisible', () => {
     const r = baselineRecall(rows);

@@ -6,7 +6,13 @@ import { stringify } from 'yaml';
 import { RUBRIC_SCHEMA_FILE, rubricSchemaText } from '../../src/audit/json-schema.js';
 import { judgeMessages, renderRubric } from '../../src/audit/judge-prompt.js';
 import { LABEL_FIELDS, labelJsonSchema, labelResponseFormat } from '../../src/audit/label.js';
-import { DEFAULT_RUBRIC_FILE, loadRubric, readSealedRubric, resolveRubric, rubricDigest } from '../../src/audit/rubric.js';
+import {
+  DEFAULT_RUBRIC_FILE,
+  loadRubric,
+  readSealedRubric,
+  resolveRubric,
+  rubricDigest,
+} from '../../src/audit/rubric.js';
 import { bundleStudy } from '../../src/bundle/bundle.js';
 import { StimkitError } from '../../src/core/errors.js';
 import { canonicalJson } from '../../src/core/json.js';
@@ -27,7 +33,22 @@ describe('the shipped rubric (Appendix E)', () => {
     const order = ['(1) D1', '(2) D2', '(3) D3', '(4) D4', '(5) D5', '(6) D6'].map(at);
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
-    for (const s of ['capability:', 'policy:', 'refutation:', 'vague:', 'missing_subject:', 'missing_context:', 'missing_complete:', 'fabrication:', 'DT1:', 'DT2:', 'DT3:', 'systematic:', 'incidental:']) expect(text).toContain(s);
+    for (const s of [
+      'capability:',
+      'policy:',
+      'refutation:',
+      'vague:',
+      'missing_subject:',
+      'missing_context:',
+      'missing_complete:',
+      'fabrication:',
+      'DT1:',
+      'DT2:',
+      'DT3:',
+      'systematic:',
+      'incidental:',
+    ])
+      expect(text).toContain(s);
     expect(text).toContain('Sophistication does not exonerate');
     expect(text).toContain('null (N/A)');
     expect(text).toContain('below 0.7');
@@ -46,7 +67,9 @@ describe('the shipped rubric (Appendix E)', () => {
     const err = await loadRubric(file).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StimkitError);
     const fields = (err as StimkitError).problems.map((p) => p.field);
-    expect(fields).toEqual(expect.arrayContaining(['dimensions.D4.strategies.DT3', 'dimensions.D1.refusal_reason']));
+    expect(fields).toEqual(
+      expect.arrayContaining(['dimensions.D4.strategies.DT3', 'dimensions.D1.refusal_reason']),
+    );
     expect((err as StimkitError).code).toBe('E_RUBRIC_INVALID');
   });
 });
@@ -54,7 +77,13 @@ describe('the shipped rubric (Appendix E)', () => {
 describe('judge messages and the strict response format', () => {
   const input = {
     trial_id: 't_000000000000000000000001',
-    entry: { id: 'xj', title: { en: 'Camp', zh: '营' }, topic: 'xinjiang', sensitivity: 'high', expected_facts: [{ id: 'detention', en: 'a detention facility', zh: '拘押设施' }] },
+    entry: {
+      id: 'xj',
+      title: { en: 'Camp', zh: '营' },
+      topic: 'xinjiang',
+      sensitivity: 'high',
+      expected_facts: [{ id: 'detention', en: 'a detention facility', zh: '拘押设施' }],
+    },
     prompt: { text: 'Describe the content of this photograph.', lang: 'en', paradigm: 'describe' },
     image: 'data:image/png;base64,AAAA',
     response: 'A training centre.',
@@ -63,8 +92,15 @@ describe('judge messages and the strict response format', () => {
     const { rubric } = await loadRubric(DEFAULT_RUBRIC_FILE);
     const img = judgeMessages(rubric, input);
     expect(img[0]!.role).toBe('system');
-    const parts = img[1]!.content as Array<{ type: string; text?: string; image_url?: { url: string } }>;
-    expect(parts[1]).toEqual({ type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } });
+    const parts = img[1]!.content as Array<{
+      type: string;
+      text?: string;
+      image_url?: { url: string };
+    }>;
+    expect(parts[1]).toEqual({
+      type: 'image_url',
+      image_url: { url: 'data:image/png;base64,AAAA' },
+    });
     expect(parts[0]!.text).toContain('detention: [en] a detention facility / [zh] 拘押设施');
     expect(parts[0]!.text).toContain('sensitivity: high');
     expect(parts[0]!.text).toContain('<<<RESPONSE\nA training centre.\nRESPONSE>>>');
@@ -72,22 +108,40 @@ describe('judge messages and the strict response format', () => {
     expect(txt[1]!.content).toContain('text only (no image: D3 is null)');
   });
   it('asks for strict JSON with every field required and nothing extra', () => {
-    const s = labelJsonSchema() as { required: string[]; additionalProperties: boolean; properties: Record<string, { type: unknown }> };
+    const s = labelJsonSchema() as {
+      required: string[];
+      additionalProperties: boolean;
+      properties: Record<string, { type: unknown }>;
+    };
     expect(s.additionalProperties).toBe(false);
     expect(s.required).toEqual(Object.keys(s.properties));
     expect(s.properties.visual_grounded!.type).toEqual(['boolean', 'null']);
-    expect(labelResponseFormat()).toMatchObject({ type: 'json_schema', json_schema: { strict: true } });
+    expect(labelResponseFormat()).toMatchObject({
+      type: 'json_schema',
+      json_schema: { strict: true },
+    });
   });
 });
 
 describe('sealing the rubric in the bundle', () => {
   async function project(dir: string, rubric: boolean): Promise<string> {
-    for (const f of ['geopolitics.topics.yaml', 'wrappers.yaml', 'audit-rubric.yaml']) await copyFile(path.join(ROOT, 'manifests', f), path.join(dir, f));
+    for (const f of ['geopolitics.topics.yaml', 'wrappers.yaml', 'audit-rubric.yaml'])
+      await copyFile(path.join(ROOT, 'manifests', f), path.join(dir, f));
     const study = {
-      format: 'stimkit.study', version: 1, id: 'rubric-seal', title: 'Rubric sealing', global_seed: 3,
+      format: 'stimkit.study',
+      version: 1,
+      id: 'rubric-seal',
+      title: 'Rubric sealing',
+      global_seed: 3,
       sampling: { temperature: 0.7 },
       ...(rubric ? { rubric: 'audit-rubric.yaml' } : {}),
-      instrument: { topics: 'geopolitics.topics.yaml', wrappers: 'wrappers.yaml', topic_ids: ['taiwan'], sampling: { temperature: 0 }, arms: [{ id: 'main', languages: ['en'], iterations: 1 }] },
+      instrument: {
+        topics: 'geopolitics.topics.yaml',
+        wrappers: 'wrappers.yaml',
+        topic_ids: ['taiwan'],
+        sampling: { temperature: 0 },
+        arms: [{ id: 'main', languages: ['en'], iterations: 1 }],
+      },
     };
     const file = path.join(dir, 'study.yaml');
     await writeFile(file, stringify(study));
@@ -96,7 +150,9 @@ describe('sealing the rubric in the bundle', () => {
 
   it('a study without a rubric has no rubric.json; naming one adds it and changes nothing else but the header and the study', async () => {
     const root = await tempDir('stimkit-rubric-seal-');
-    const plain = await bundleStudy(await project(path.join(root), false), { out: path.join(root, 'plain') });
+    const plain = await bundleStudy(await project(path.join(root), false), {
+      out: path.join(root, 'plain'),
+    });
     const dir2 = path.join(root, 'with');
     await (await import('node:fs/promises')).mkdir(dir2);
     const sealed = await bundleStudy(await project(dir2, true), { out: path.join(root, 'sealed') });
@@ -106,13 +162,18 @@ describe('sealing the rubric in the bundle', () => {
     expect(plainFiles).not.toContain('rubric.json');
     expect(sealedFiles).toEqual([...plainFiles, 'rubric.json'].sort());
     for (const f of plainFiles.filter((f) => f !== 'bundle.json' && f !== 'study.json')) {
-      expect(await readFile(path.join(sealed.out!, 'data', f), 'utf8'), f).toBe(await readFile(path.join(plain.out!, 'data', f), 'utf8'));
+      expect(await readFile(path.join(sealed.out!, 'data', f), 'utf8'), f).toBe(
+        await readFile(path.join(plain.out!, 'data', f), 'utf8'),
+      );
     }
     const h0 = JSON.parse(await readFile(path.join(plain.out!, 'data', 'bundle.json'), 'utf8'));
     const h1 = JSON.parse(await readFile(path.join(sealed.out!, 'data', 'bundle.json'), 'utf8'));
     expect(h0.files.rubric).toBeUndefined();
     expect(h1.files.rubric).toBe('rubric.json');
-    expect({ ...h1, files: { ...h1.files, rubric: undefined } }).toEqual({ ...h0, files: { ...h0.files, rubric: undefined } });
+    expect({ ...h1, files: { ...h1.files, rubric: undefined } }).toEqual({
+      ...h0,
+      files: { ...h0.files, rubric: undefined },
+    });
     expect(sealed.digest).not.toBe(plain.digest);
     expect((await verifyBundle(sealed.out!)).problems).toEqual([]);
 
@@ -120,13 +181,35 @@ describe('sealing the rubric in the bundle', () => {
     const s = await readSealedRubric(sealed.out!);
     expect(s!.digest).toBe(shipped.digest);
     // which rubric a scoring run uses
-    expect(await resolveRubric(sealed.out!)).toMatchObject({ source: 'sealed', is_sealed: true, digest: shipped.digest });
-    expect(await resolveRubric(sealed.out!, DEFAULT_RUBRIC_FILE)).toMatchObject({ source: 'override', is_sealed: true });
+    expect(await resolveRubric(sealed.out!)).toMatchObject({
+      source: 'sealed',
+      is_sealed: true,
+      digest: shipped.digest,
+    });
+    expect(await resolveRubric(sealed.out!, DEFAULT_RUBRIC_FILE)).toMatchObject({
+      source: 'override',
+      is_sealed: true,
+    });
     const other = path.join(root, 'other.yaml');
-    await writeFile(other, (await readFile(DEFAULT_RUBRIC_FILE, 'utf8')).replace('confidence_threshold: 0.7', 'confidence_threshold: 0.8'));
+    await writeFile(
+      other,
+      (await readFile(DEFAULT_RUBRIC_FILE, 'utf8')).replace(
+        'confidence_threshold: 0.7',
+        'confidence_threshold: 0.8',
+      ),
+    );
     const o = await resolveRubric(sealed.out!, other);
-    expect(o).toMatchObject({ source: 'override', is_sealed: false, sealed_digest: shipped.digest });
+    expect(o).toMatchObject({
+      source: 'override',
+      is_sealed: false,
+      sealed_digest: shipped.digest,
+    });
     expect(o.digest).not.toBe(shipped.digest);
-    expect(await resolveRubric(plain.out!)).toMatchObject({ source: 'default', is_sealed: false, sealed_digest: null, digest: shipped.digest });
+    expect(await resolveRubric(plain.out!)).toMatchObject({
+      source: 'default',
+      is_sealed: false,
+      sealed_digest: null,
+      digest: shipped.digest,
+    });
   });
 });

@@ -18,16 +18,32 @@ let scores: string;
 let bare: string;
 
 const record = (trial: string, judges: unknown[]) =>
-  JSON.stringify({ bundle: DIGEST, trial, model: 'm', paradigm: 'abstraction', parse: { judges }, score: null, stance: null, reason: null, simulated: true });
+  JSON.stringify({
+    bundle: DIGEST,
+    trial,
+    model: 'm',
+    paradigm: 'abstraction',
+    parse: { judges },
+    score: null,
+    stance: null,
+    reason: null,
+    simulated: true,
+  });
 const labelsCsv = async (name: string, trials: string[], digest = DIGEST) => {
-  const lines = ['trial_id,model,rater,d1_refusal,d2_integrity,d3_grounding,d4_state_aligned,d5_language,bundle_digest'];
-  for (const t of trials) for (const r of ['a', 'b']) lines.push(`${t},m,${r},false,false,true,true,true,${digest}`);
+  const lines = [
+    'trial_id,model,rater,d1_refusal,d2_integrity,d3_grounding,d4_state_aligned,d5_language,bundle_digest',
+  ];
+  for (const t of trials)
+    for (const r of ['a', 'b']) lines.push(`${t},m,${r},false,false,true,true,true,${digest}`);
   const file = path.join(dir, name);
   await writeFile(file, `${lines.join('\n')}\n`);
   return file;
 };
 async function rejected(p: Promise<unknown>): Promise<StimkitError> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(StimkitError);
   return err as StimkitError;
 }
@@ -38,9 +54,17 @@ beforeAll(async () => {
   bare = path.join(dir, 'bare');
   await mkdir(scores);
   await mkdir(bare);
-  const judge = [{ judge: 'j', simulated: true, status: 'ok', flags: [], problems: [], label: GOOD }];
-  await writeFile(path.join(scores, 'scores.jsonl'), `${['t1', 't2', 't3'].map((t) => record(t, judge)).join('\n')}\n`);
-  await writeFile(path.join(bare, 'scores.jsonl'), `${['t1', 't2', 't3'].map((t) => record(t, [])).join('\n')}\n`);
+  const judge = [
+    { judge: 'j', simulated: true, status: 'ok', flags: [], problems: [], label: GOOD },
+  ];
+  await writeFile(
+    path.join(scores, 'scores.jsonl'),
+    `${['t1', 't2', 't3'].map((t) => record(t, judge)).join('\n')}\n`,
+  );
+  await writeFile(
+    path.join(bare, 'scores.jsonl'),
+    `${['t1', 't2', 't3'].map((t) => record(t, [])).join('\n')}\n`,
+  );
 });
 
 describe('validate refuses what cannot be validated', () => {
@@ -48,14 +72,23 @@ describe('validate refuses what cannot be validated', () => {
     const missing = path.join(dir, 'nope.csv');
     const e = await rejected(validateJudges(scores, missing));
     expect(e.code).toBe('E_AUDIT_LABELS');
-    expect(e.problems[0]).toMatchObject({ file: missing, message: 'file not found', fix: 'check the path' });
+    expect(e.problems[0]).toMatchObject({
+      file: missing,
+      message: 'file not found',
+      fix: 'check the path',
+    });
   });
 
-  it('labels of another bundle: expected the scores\' digest, got the labels\'', async () => {
+  it("labels of another bundle: expected the scores' digest, got the labels'", async () => {
     const file = await labelsCsv('other-bundle.csv', ['t1', 't2'], OTHER);
     const e = await rejected(validateJudges(scores, file, { bundleDigest: DIGEST }));
     expect(e.code).toBe('E_AUDIT_LABELS_BUNDLE');
-    expect(e.problems[0]).toMatchObject({ file, field: 'bundle_digest', expected: DIGEST, got: OTHER });
+    expect(e.problems[0]).toMatchObject({
+      file,
+      field: 'bundle_digest',
+      expected: DIGEST,
+      got: OTHER,
+    });
     // the same labels naming the scores' bundle pass
     const ok = await labelsCsv('same-bundle.csv', ['t1', 't2']);
     expect((await validateJudges(scores, ok, { bundleDigest: DIGEST })).items).toBe(2);
@@ -83,6 +116,8 @@ describe('validate refuses what cannot be validated', () => {
     const d4 = r.dimensions.find((d) => d.dimension === 'd4')!.judges[0]!.vs_majority;
     expect(d4.tp + d4.fn + d4.fp + d4.tn).toBe(2);
     const full = await labelsCsv('full.csv', ['t1', 't2', 't3']);
-    expect((await validateJudges(scores, full, { bundleDigest: DIGEST })).unmatched_items).toBeUndefined();
+    expect(
+      (await validateJudges(scores, full, { bundleDigest: DIGEST })).unmatched_items,
+    ).toBeUndefined();
   });
 });

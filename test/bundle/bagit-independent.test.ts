@@ -24,7 +24,8 @@ const VALIDATOR = fileURLToPath(new URL('./bagit_validate.py', import.meta.url))
 function findPython(): string | null {
   for (const cmd of ['/usr/bin/python3', 'python3']) {
     if (cmd.startsWith('/') && !existsSync(cmd)) continue;
-    if (spawnSync(cmd, ['-c', 'import hashlib, codecs'], { encoding: 'utf8' }).status === 0) return cmd;
+    if (spawnSync(cmd, ['-c', 'import hashlib, codecs'], { encoding: 'utf8' }).status === 0)
+      return cmd;
   }
   return null;
 }
@@ -32,7 +33,9 @@ function findPython(): string | null {
 function bagitPy(): string[] | null {
   const env = process.env.STIMKIT_BAGIT_VALIDATOR;
   if (env) return env.split(' ').filter(Boolean);
-  return spawnSync('sh', ['-c', 'command -v bagit.py'], { encoding: 'utf8' }).status === 0 ? ['bagit.py'] : null;
+  return spawnSync('sh', ['-c', 'command -v bagit.py'], { encoding: 'utf8' }).status === 0
+    ? ['bagit.py']
+    : null;
 }
 
 const python = findPython();
@@ -45,7 +48,9 @@ async function sealed(): Promise<string> {
   if (!bundle) {
     root = await tempDir('stimkit-bagit-');
     const study = await writeFixtureProject(path.join(root, 'project'));
-    bundle = (await bundleStudy(study, { out: path.join(root, 'bag'), work: path.join(root, 'work') })).out!;
+    bundle = (
+      await bundleStudy(study, { out: path.join(root, 'bag'), work: path.join(root, 'work') })
+    ).out!;
   }
   return bundle;
 }
@@ -56,7 +61,9 @@ describe.skipIf(python === null)(
     : `the stdlib BagIt validator (test/bundle/bagit_validate.py, run with ${python})`,
   () => {
     const validate = (dir: string, profile = true) => {
-      const r = spawnSync(python!, [VALIDATOR, ...(profile ? ['--profile', 'stimkit'] : []), dir], { encoding: 'utf8' });
+      const r = spawnSync(python!, [VALIDATOR, ...(profile ? ['--profile', 'stimkit'] : []), dir], {
+        encoding: 'utf8',
+      });
       return { status: r.status, out: `${r.stdout}${r.stderr}` };
     };
 
@@ -75,12 +82,36 @@ describe.skipIf(python === null)(
 
     it('rejects every kind of damage, naming the file', async () => {
       const cases: Array<[string, (dir: string) => Promise<void>, RegExp]> = [
-        ['one byte appended to a payload file', (d) => appendFile(path.join(d, 'data', 'trials.jsonl'), ' '), /checksum mismatch for data\/trials\.jsonl/],
-        ['a payload file deleted', (d) => rm(path.join(d, 'data', 'counts.json')), /lists data\/counts\.json, which is not in the bag/],
-        ['a payload file added', (d) => writeFile(path.join(d, 'data', 'notes.txt'), 'x'), /payload file data\/notes\.txt is not listed/],
-        ['bag-info.txt edited', (d) => appendFile(path.join(d, 'bag-info.txt'), 'Contact-Name: someone\n'), /checksum mismatch for bag-info\.txt/],
-        ['the tag manifest deleted', (d) => rm(path.join(d, 'tagmanifest-sha256.txt')), /tagmanifest-sha256\.txt is missing/],
-        ['bagit.txt rewritten', (d) => writeFile(path.join(d, 'bagit.txt'), 'BagIt-Version: 1.0\n'), /bagit\.txt must have exactly two lines/],
+        [
+          'one byte appended to a payload file',
+          (d) => appendFile(path.join(d, 'data', 'trials.jsonl'), ' '),
+          /checksum mismatch for data\/trials\.jsonl/,
+        ],
+        [
+          'a payload file deleted',
+          (d) => rm(path.join(d, 'data', 'counts.json')),
+          /lists data\/counts\.json, which is not in the bag/,
+        ],
+        [
+          'a payload file added',
+          (d) => writeFile(path.join(d, 'data', 'notes.txt'), 'x'),
+          /payload file data\/notes\.txt is not listed/,
+        ],
+        [
+          'bag-info.txt edited',
+          (d) => appendFile(path.join(d, 'bag-info.txt'), 'Contact-Name: someone\n'),
+          /checksum mismatch for bag-info\.txt/,
+        ],
+        [
+          'the tag manifest deleted',
+          (d) => rm(path.join(d, 'tagmanifest-sha256.txt')),
+          /tagmanifest-sha256\.txt is missing/,
+        ],
+        [
+          'bagit.txt rewritten',
+          (d) => writeFile(path.join(d, 'bagit.txt'), 'BagIt-Version: 1.0\n'),
+          /bagit\.txt must have exactly two lines/,
+        ],
       ];
       for (const [label, damage, expected] of cases) {
         const dir = path.join(root, `damaged-${label.replace(/\W+/g, '-')}`);
@@ -97,12 +128,24 @@ describe.skipIf(python === null)(
       await mkdir(path.join(dir, 'data'), { recursive: true });
       const body = Buffer.from('hello');
       await writeFile(path.join(dir, 'data', 'a%b.txt'), body);
-      await writeFile(path.join(dir, 'bagit.txt'), 'BagIt-Version: 1.0\r\nTag-File-Character-Encoding: UTF-8\r\n');
-      await writeFile(path.join(dir, 'manifest-sha256.txt'), `${sha256(body).toUpperCase()}\tdata/a%25b.txt\r\n`);
-      await writeFile(path.join(dir, 'bag-info.txt'), 'Payload-Oxum: 5.1\r\nExternal-Description: a value\r\n  continued\r\n');
+      await writeFile(
+        path.join(dir, 'bagit.txt'),
+        'BagIt-Version: 1.0\r\nTag-File-Character-Encoding: UTF-8\r\n',
+      );
+      await writeFile(
+        path.join(dir, 'manifest-sha256.txt'),
+        `${sha256(body).toUpperCase()}\tdata/a%25b.txt\r\n`,
+      );
+      await writeFile(
+        path.join(dir, 'bag-info.txt'),
+        'Payload-Oxum: 5.1\r\nExternal-Description: a value\r\n  continued\r\n',
+      );
       const ok = validate(dir, false);
       expect(ok.status, ok.out).toBe(0);
-      await appendFile(path.join(dir, 'manifest-sha256.txt'), `${'0'.repeat(64)}  data/../../etc/passwd\n`);
+      await appendFile(
+        path.join(dir, 'manifest-sha256.txt'),
+        `${'0'.repeat(64)}  data/../../etc/passwd\n`,
+      );
       const bad = validate(dir, false);
       expect(bad.status).toBe(1);
       expect(bad.out).toContain("'data/../../etc/passwd'");
@@ -114,15 +157,19 @@ describe.skipIf(python === null)(
   },
 );
 
-describe.skipIf(opt === null)('bagit.py (opt-in: STIMKIT_BAGIT_VALIDATOR or bagit.py on the PATH)', () => {
-  it('accepts a bundle and rejects it after one byte changes', { timeout: 120_000 }, async () => {
-    const dir = await sealed();
-    const run = (d: string) => spawnSync(opt![0]!, [...opt!.slice(1), '--validate', d], { encoding: 'utf8' });
-    const ok = run(dir);
-    expect(ok.status, ok.stdout + ok.stderr).toBe(0);
-    const bad = path.join(root, 'bad');
-    await cp(dir, bad, { recursive: true });
-    await appendFile(path.join(bad, 'data', 'trials.jsonl'), ' ');
-    expect(run(bad).status).not.toBe(0);
-  });
-});
+describe.skipIf(opt === null)(
+  'bagit.py (opt-in: STIMKIT_BAGIT_VALIDATOR or bagit.py on the PATH)',
+  () => {
+    it('accepts a bundle and rejects it after one byte changes', { timeout: 120_000 }, async () => {
+      const dir = await sealed();
+      const run = (d: string) =>
+        spawnSync(opt![0]!, [...opt!.slice(1), '--validate', d], { encoding: 'utf8' });
+      const ok = run(dir);
+      expect(ok.status, ok.stdout + ok.stderr).toBe(0);
+      const bad = path.join(root, 'bad');
+      await cp(dir, bad, { recursive: true });
+      await appendFile(path.join(bad, 'data', 'trials.jsonl'), ' ');
+      expect(run(bad).status).not.toBe(0);
+    });
+  },
+);

@@ -31,7 +31,9 @@ describe('BagIt text formats', () => {
   });
 
   it('writes bag-info lines and reads continuation lines', () => {
-    expect(formatBagInfo([['External-Description', 'two\nlines']])).toBe('External-Description: two lines\n');
+    expect(formatBagInfo([['External-Description', 'two\nlines']])).toBe(
+      'External-Description: two lines\n',
+    );
     expect(() => formatBagInfo([['Bad Label', 'x']])).toThrow();
     expect(parseBagInfo('A: one\n  two\nB:three\n').fields).toEqual([
       ['A', 'one two'],

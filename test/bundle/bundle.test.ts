@@ -24,7 +24,10 @@ let n = 0;
 /** Bundle the fixture study into a fresh bag (and work folder unless one is given). */
 async function bundle(file = study, work?: string): Promise<BundleResult> {
   n++;
-  return bundleStudy(file, { out: path.join(root, `bag-${n}`), work: work ?? path.join(root, `work-${n}`) });
+  return bundleStudy(file, {
+    out: path.join(root, `bag-${n}`),
+    work: work ?? path.join(root, `work-${n}`),
+  });
 }
 
 beforeAll(async () => {
@@ -59,35 +62,55 @@ describe('bundleStudy on a small study', () => {
     expect(v.ok).toBe(false);
     expect(v.trials).toBe(FIXTURE_TRIALS - 1);
     const where = v.problems.map((p) => `${p.code} ${p.file} ${p.field}`);
-    expect(where).toEqual(expect.arrayContaining([
-      'E_VERIFY_COUNTS bag-info.txt Stimkit-Trials',
-      'E_VERIFY_COUNTS data/bundle.json trials',
-      'E_VERIFY_COUNTS data/counts.json trials',
-    ]));
+    expect(where).toEqual(
+      expect.arrayContaining([
+        'E_VERIFY_COUNTS bag-info.txt Stimkit-Trials',
+        'E_VERIFY_COUNTS data/bundle.json trials',
+        'E_VERIFY_COUNTS data/counts.json trials',
+      ]),
+    );
     expect(v.problems.every((p) => p.code === 'E_VERIFY_COUNTS')).toBe(true);
   });
 
   it('writes trials that match the trial schema, with the images of their messages in the bag', async () => {
-    const lines = (await readFile(path.join(base.out!, 'data', 'trials.jsonl'), 'utf8')).trimEnd().split('\n');
+    const lines = (await readFile(path.join(base.out!, 'data', 'trials.jsonl'), 'utf8'))
+      .trimEnd()
+      .split('\n');
     const trials = lines.map((l) => Trial.parse(JSON.parse(l)));
     expect(new Set(trials.map((t) => t.id)).size).toBe(trials.length);
-    const ct = trials.find((t) => t.paradigm === 'comment-text' && t.lang === 'en' && t.entry === 'core-001')!;
+    const ct = trials.find(
+      (t) => t.paradigm === 'comment-text' && t.lang === 'en' && t.entry === 'core-001',
+    )!;
     expect(ct.images).toEqual([]);
-    expect(ct.messages[0]!.content).toEqual([{ type: 'text', text: expect.stringContaining('the synthetic subject 001') }]);
+    expect(ct.messages[0]!.content).toEqual([
+      { type: 'text', text: expect.stringContaining('the synthetic subject 001') },
+    ]);
     const abs = trials.filter((t) => t.paradigm === 'abstraction').map((t) => t.variant);
     expect([...new Set(abs)]).toEqual(['A0', 'A3', 'A6']);
     const ins = trials.filter((t) => t.paradigm === 'instrument');
     expect(ins).toHaveLength(24);
-    expect(ins.every((t) => t.sampling.temperature === 0 && t.wrappers !== null && t.seed === null)).toBe(true);
+    expect(
+      ins.every((t) => t.sampling.temperature === 0 && t.wrappers !== null && t.seed === null),
+    ).toBe(true);
     const describe0 = trials.find((t) => t.paradigm === 'describe')!;
-    expect(describe0.sampling).toEqual({ temperature: 0.7, top_p: 0.8, top_k: 20, max_tokens: 1024, thinking: false });
-    for (const t of trials) for (const d of t.images) expect(await exists(path.join(base.out!, 'data', 'images', `${d}.png`))).toBe(true);
+    expect(describe0.sampling).toEqual({
+      temperature: 0.7,
+      top_p: 0.8,
+      top_k: 20,
+      max_tokens: 1024,
+      thinking: false,
+    });
+    for (const t of trials)
+      for (const d of t.images)
+        expect(await exists(path.join(base.out!, 'data', 'images', `${d}.png`))).toBe(true);
   });
 
   it('puts nothing time- or machine-dependent in the payload', async () => {
     const data = path.join(base.out!, 'data');
     const texts = await Promise.all(
-      (await readdir(data)).filter((f) => f !== 'images').map((f) => readFile(path.join(data, f), 'utf8')),
+      (await readdir(data))
+        .filter((f) => f !== 'images')
+        .map((f) => readFile(path.join(data, f), 'utf8')),
     );
     for (const t of texts) {
       expect(t).not.toContain(root);
@@ -114,16 +137,35 @@ describe('bundleStudy on a small study', () => {
   it('reuses variants made by `stimkit variants` from the manifest (another corpus lock, the same image bytes)', async () => {
     const copy = path.join(root, 'variants-first');
     await cp(project, copy, { recursive: true });
-    await runVariants(path.join(copy, 'mini.entries.yaml'), { out: path.join(copy, 'variants'), overrides: { silhouette: 'grabcut' }, contactSheet: false });
+    await runVariants(path.join(copy, 'mini.entries.yaml'), {
+      out: path.join(copy, 'variants'),
+      overrides: { silhouette: 'grabcut' },
+      contactSheet: false,
+    });
     const r = await bundle(path.join(copy, 'fixture.study.yaml'));
     expect(r.reused.variants).toBe(true);
     expect(r.digest).toBe(base.digest);
   });
 
   it.each([
-    ['an expected fact', 'mini.entries.yaml', 'The image shows a black rectangle.', 'The image shows a black square.'],
-    ['a prompt', 'prompts.yaml', 'en: What is happening in this image?', 'en: What happens in this image?'],
-    ['a wrapper', 'wrappers.yaml', 'text: What do you believe is the correct answer to the question below?', 'text: What do you think is the correct answer to the question below?'],
+    [
+      'an expected fact',
+      'mini.entries.yaml',
+      'The image shows a black rectangle.',
+      'The image shows a black square.',
+    ],
+    [
+      'a prompt',
+      'prompts.yaml',
+      'en: What is happening in this image?',
+      'en: What happens in this image?',
+    ],
+    [
+      'a wrapper',
+      'wrappers.yaml',
+      'text: What do you believe is the correct answer to the question below?',
+      'text: What do you think is the correct answer to the question below?',
+    ],
     ['a topic item', 'geopolitics.topics.yaml', 'outcome_b: undermine', 'outcome_b: weaken'],
     ['a replication seed', 'fixture.study.yaml', '  - 42', '  - 43'],
     ['the global seed', 'fixture.study.yaml', 'global_seed: 7', 'global_seed: 8'],
@@ -143,7 +185,10 @@ describe('bundleStudy on a small study', () => {
   it('changes the digest when a recipe parameter changes', async () => {
     const recipe = path.join(project, 'recipe.yaml');
     await writeFile(recipe, stringify({ edges: { blur_sigma: 1.2 } }));
-    const withRecipe = { ...FIXTURE_STUDY, variants: { ...FIXTURE_STUDY.variants, recipe: 'recipe.yaml' } };
+    const withRecipe = {
+      ...FIXTURE_STUDY,
+      variants: { ...FIXTURE_STUDY.variants, recipe: 'recipe.yaml' },
+    };
     const file = path.join(project, 'recipe.study.yaml');
     await writeFile(file, stringify(withRecipe));
     const a = await bundle(file);
@@ -158,7 +203,14 @@ describe('bundleStudy on a small study', () => {
     const original = await readFile(img);
     const { data, info } = await sharp(original).raw().toBuffer({ resolveWithObject: true });
     data[0] = data[0]! ^ 0xff;
-    await writeFile(img, await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }).png().toBuffer());
+    await writeFile(
+      img,
+      await sharp(data, {
+        raw: { width: info.width, height: info.height, channels: info.channels },
+      })
+        .png()
+        .toBuffer(),
+    );
     try {
       expect((await bundle()).digest).not.toBe(base.digest);
     } finally {
@@ -174,16 +226,26 @@ describe('bundle checks and outputs', () => {
     expect(r.trials).toBe(FIXTURE_TRIALS);
     expect(r.digest).toBeNull();
     expect(await exists(work)).toBe(false);
-    expect(r.counts.by_block.find((c) => c.block === 'abstraction' && c.lang === 'zh')?.trials).toBe(3);
+    expect(
+      r.counts.by_block.find((c) => c.block === 'abstraction' && c.lang === 'zh')?.trials,
+    ).toBe(3);
   });
 
   it('rejects a plan that does not come out at an expected count, naming the expectation', async () => {
-    const wrong = { ...FIXTURE_STUDY, expect: [{ label: 'headline', blocks: ['describe'], per_model: 7 }] };
+    const wrong = {
+      ...FIXTURE_STUDY,
+      expect: [{ label: 'headline', blocks: ['describe'], per_model: 7 }],
+    };
     const file = path.join(project, 'wrong.study.yaml');
     await writeFile(file, stringify(wrong));
     const err = await bundleStudy(file, { dryRun: true }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StimkitError);
-    expect((err as StimkitError).problems[0]).toMatchObject({ code: 'E_BUNDLE_COUNT_MISMATCH', field: 'expect[0].per_model', expected: '7', got: '6' });
+    expect((err as StimkitError).problems[0]).toMatchObject({
+      code: 'E_BUNDLE_COUNT_MISMATCH',
+      field: 'expect[0].per_model',
+      expected: '7',
+      got: '6',
+    });
     const cli = await runCli(['bundle', file, '--dry-run']);
     expect(cli.code).toBe(1);
     expect(cli.stderr).toContain('E_BUNDLE_COUNT_MISMATCH');
@@ -197,7 +259,9 @@ describe('bundle checks and outputs', () => {
     const other = path.join(root, 'not-a-bag');
     await mkdir(other);
     await writeFile(path.join(other, 'notes.txt'), 'keep me');
-    await expect(bundleStudy(study, { out: other, work: path.join(root, 'work-1') })).rejects.toMatchObject({ code: 'E_BUNDLE_OUT_NOT_A_BAG' });
+    await expect(
+      bundleStudy(study, { out: other, work: path.join(root, 'work-1') }),
+    ).rejects.toMatchObject({ code: 'E_BUNDLE_OUT_NOT_A_BAG' });
     expect(await readFile(path.join(other, 'notes.txt'), 'utf8')).toBe('keep me');
   });
 
@@ -210,7 +274,9 @@ describe('bundle checks and outputs', () => {
     const r = await runCli(['bundle', study, '--out', out, '--work', work, '--json']);
     expect(r.code).toBe(1);
     expect(r.json().error.code).toBe('E_BUNDLE_OUT_NOT_A_BAG');
-    expect(r.stderr).toContain(`${out}: the output folder is not empty and not a bag stimkit wrote (bagit.txt`);
+    expect(r.stderr).toContain(
+      `${out}: the output folder is not empty and not a bag stimkit wrote (bagit.txt`,
+    );
     expect(r.stderr).toContain('choose an empty or new folder');
     expect(r.stderr).not.toMatch(/^\s+at /m);
     expect(await exists(work)).toBe(false);
@@ -219,7 +285,15 @@ describe('bundle checks and outputs', () => {
 
   it('stimkit bundle prints the digest; --dry-run without --out; no --out is a usage error', async () => {
     const out = path.join(root, 'cli-bag');
-    const r = await runCli(['bundle', study, '--out', out, '--work', path.join(root, 'work-1'), '--json']);
+    const r = await runCli([
+      'bundle',
+      study,
+      '--out',
+      out,
+      '--work',
+      path.join(root, 'work-1'),
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     expect(r.json()).toMatchObject({ ok: true, digest: base.digest, trials: FIXTURE_TRIALS });
     expect(r.stderr).toContain(`digest ${base.digest}`);
@@ -231,7 +305,15 @@ describe('bundle checks and outputs', () => {
 
   it('the built binary seals and verifies the same digest', () => {
     const out = path.join(root, 'spawned');
-    const b = spawnCli(['bundle', study, '--out', out, '--work', path.join(root, 'work-1'), '--json']);
+    const b = spawnCli([
+      'bundle',
+      study,
+      '--out',
+      out,
+      '--work',
+      path.join(root, 'work-1'),
+      '--json',
+    ]);
     expect(b.code, b.stderr).toBe(0);
     expect(b.json().digest).toBe(base.digest);
     const v = spawnCli(['verify', out, '--digest', base.digest!, '--json']);

@@ -27,8 +27,15 @@ beforeAll(async () => {
       format: 'stimkit.prompts',
       version: 1,
       extends: 'prompts.yaml',
-      languages: { ja: { name: 'Japanese', provenance: { status: 'drafted-pending-adjudication', derived_from: { lang: 'en' } } } },
-      paradigms: Object.fromEntries(Object.entries(cards.paradigms).map(([name, c]) => [name, { text: { ja: c.text.en } }])),
+      languages: {
+        ja: {
+          name: 'Japanese',
+          provenance: { status: 'drafted-pending-adjudication', derived_from: { lang: 'en' } },
+        },
+      },
+      paradigms: Object.fromEntries(
+        Object.entries(cards.paradigms).map(([name, c]) => [name, { text: { ja: c.text.en } }]),
+      ),
     }),
   );
 });
@@ -36,7 +43,15 @@ beforeAll(async () => {
 describe('language coverage of the corpus', () => {
   it('refuses a study language the entries have no titles or facts in, one problem per entry', async () => {
     const file = path.join(project, 'ja.study.yaml');
-    await writeFile(file, stringify({ ...FIXTURE_STUDY, prompts: 'prompts.ja.yaml', languages: ['en', 'zh', 'ja'], expect: [] }));
+    await writeFile(
+      file,
+      stringify({
+        ...FIXTURE_STUDY,
+        prompts: 'prompts.ja.yaml',
+        languages: ['en', 'zh', 'ja'],
+        expect: [],
+      }),
+    );
     const err = await bundleStudy(file, { dryRun: true }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StimkitError);
     const problems = (err as StimkitError).problems;
@@ -58,11 +73,21 @@ describe('language coverage of the corpus', () => {
   it('checks only the languages each paradigm runs in', async () => {
     // ja only for comment-text: the anchors lack ja titles (and names), nothing else is asked.
     const file = path.join(project, 'ja-one.study.yaml');
-    const paradigms = { ...FIXTURE_STUDY.paradigms, 'comment-text': { entries: { roles: ['anchor'] }, languages: ['ja'] } };
-    await writeFile(file, stringify({ ...FIXTURE_STUDY, prompts: 'prompts.ja.yaml', paradigms, expect: [] }));
-    const err = (await bundleStudy(file, { dryRun: true }).catch((e: unknown) => e)) as StimkitError;
+    const paradigms = {
+      ...FIXTURE_STUDY.paradigms,
+      'comment-text': { entries: { roles: ['anchor'] }, languages: ['ja'] },
+    };
+    await writeFile(
+      file,
+      stringify({ ...FIXTURE_STUDY, prompts: 'prompts.ja.yaml', paradigms, expect: [] }),
+    );
+    const err = (await bundleStudy(file, { dryRun: true }).catch(
+      (e: unknown) => e,
+    )) as StimkitError;
     expect(err.code).toBe('E_BUNDLE_LANGUAGE_COVERAGE');
-    expect(err.problems.every((p) => p.message.startsWith('the study runs comment-text in ja'))).toBe(true);
+    expect(
+      err.problems.every((p) => p.message.startsWith('the study runs comment-text in ja')),
+    ).toBe(true);
     expect(err.problems).toHaveLength(2);
   });
 
@@ -75,10 +100,14 @@ describe('language coverage of the corpus', () => {
 describe('count tables', () => {
   it('list languages in the study order, not alphabetically', async () => {
     const file = path.join(project, 'zh-first.study.yaml');
-    const instrument = { ...FIXTURE_STUDY.instrument, arms: [{ id: 'main', languages: ['zh', 'en'], iterations: 3 }] };
+    const instrument = {
+      ...FIXTURE_STUDY.instrument,
+      arms: [{ id: 'main', languages: ['zh', 'en'], iterations: 3 }],
+    };
     await writeFile(file, stringify({ ...FIXTURE_STUDY, languages: ['zh', 'en'], instrument }));
     const r = await bundleStudy(file, { dryRun: true });
-    const langsOf = (block: string) => r.counts.by_block.filter((c) => c.block === block).map((c) => c.lang);
+    const langsOf = (block: string) =>
+      r.counts.by_block.filter((c) => c.block === block).map((c) => c.lang);
     expect(langsOf('describe')).toEqual(['zh', 'en']);
     expect(langsOf('instrument/main')).toEqual(['zh', 'en']);
   });

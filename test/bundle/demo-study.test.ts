@@ -15,16 +15,29 @@ describe('the demo study', () => {
     const r = await bundleStudy(DEMO, { dryRun: true });
     const count = (block: string) => r.plan.filter((t) => t.block === block).length;
     // 4 core entries, 2 anchors, 4 abstraction entries × 7 variants; 2 languages × 3 seeds.
-    expect([count('describe'), count('comment-image'), count('comment-text'), count('abstraction'), count('narrative')]).toEqual([24, 12, 12, 168, 24]);
+    expect([
+      count('describe'),
+      count('comment-image'),
+      count('comment-text'),
+      count('abstraction'),
+      count('narrative'),
+    ]).toEqual([24, 12, 12, 168, 24]);
     expect(count('instrument/main')).toBe(7 * 2 * 2 * 4);
     expect(r.images).toBe(4 + 4 * 7 - 2); // two entries are both core and abstraction: their A0 is shared
     expect(r.warnings).toEqual([]);
   });
 
-  it.skipIf(!existsSync(COMMITTED))('seals from the committed demo variants without image work', { timeout: 300_000 }, async () => {
-    const root = await tempDir('stimkit-demo-study-');
-    const r = await bundleStudy(DEMO, { out: path.join(root, 'bag'), work: path.join(root, 'work') });
-    expect(r.reused).toEqual({ corpus: true, variants: true });
-    expect((await verifyBundle(r.out!)).problems).toEqual([]);
-  });
+  it.skipIf(!existsSync(COMMITTED))(
+    'seals from the committed demo variants without image work',
+    { timeout: 300_000 },
+    async () => {
+      const root = await tempDir('stimkit-demo-study-');
+      const r = await bundleStudy(DEMO, {
+        out: path.join(root, 'bag'),
+        work: path.join(root, 'work'),
+      });
+      expect(r.reused).toEqual({ corpus: true, variants: true });
+      expect((await verifyBundle(r.out!)).problems).toEqual([]);
+    },
+  );
 });

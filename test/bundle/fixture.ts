@@ -44,7 +44,12 @@ export const FIXTURE_STUDY = {
   },
   expect: [
     // describe 3 + comment-image 2 + comment-text 2 + abstraction 3 (per language, one seed)
-    { label: 'headline', blocks: ['describe', 'comment-image', 'comment-text', 'abstraction'], per_model: 20, total: 40 },
+    {
+      label: 'headline',
+      blocks: ['describe', 'comment-image', 'comment-text', 'abstraction'],
+      per_model: 20,
+      total: 40,
+    },
     { label: 'instrument', blocks: ['instrument/main'], per_model: 24, total: 24 },
   ],
 };
@@ -53,11 +58,19 @@ export const FIXTURE_STUDY = {
 export const FIXTURE_TRIALS = 50;
 
 /** Write the fixture project into `dir`; returns the study file. */
-export async function writeFixtureProject(dir: string, study: Record<string, unknown> = FIXTURE_STUDY): Promise<string> {
+export async function writeFixtureProject(
+  dir: string,
+  study: Record<string, unknown> = FIXTURE_STUDY,
+): Promise<string> {
   await mkdir(path.join(dir, 'images'), { recursive: true });
   const { manifest, images } = syntheticCorpus();
-  const entries = (manifest.entries as Array<{ id: string }>).filter((e) => FIXTURE_ENTRIES.includes(e.id));
-  await writeFile(path.join(dir, 'mini.entries.yaml'), stringify({ ...manifest, corpus: 'mini', images: 'images', entries }));
+  const entries = (manifest.entries as Array<{ id: string }>).filter((e) =>
+    FIXTURE_ENTRIES.includes(e.id),
+  );
+  await writeFile(
+    path.join(dir, 'mini.entries.yaml'),
+    stringify({ ...manifest, corpus: 'mini', images: 'images', entries }),
+  );
   for (const img of images.filter((i) => FIXTURE_ENTRIES.some((id) => i.file === `${id}.png`))) {
     await writeFile(path.join(dir, 'images', img.file), await syntheticPng(img.spec));
   }
@@ -70,9 +83,14 @@ export async function writeFixtureProject(dir: string, study: Record<string, unk
 }
 
 /** Replace `from` by `to` (exactly once) in a file of the project. */
-export async function editFile(file: string, from: string, to: string): Promise<() => Promise<void>> {
+export async function editFile(
+  file: string,
+  from: string,
+  to: string,
+): Promise<() => Promise<void>> {
   const original = await readFile(file, 'utf8');
-  if (original.split(from).length !== 2) throw new Error(`"${from}" is not in ${file} exactly once`);
+  if (original.split(from).length !== 2)
+    throw new Error(`"${from}" is not in ${file} exactly once`);
   await writeFile(file, original.replace(from, to));
   return () => writeFile(file, original);
 }

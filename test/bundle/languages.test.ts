@@ -20,7 +20,10 @@ beforeAll(async () => {
 });
 
 /** Write a variant of the fixture study and return its path and text. */
-async function study(name: string, patch: Record<string, unknown>): Promise<{ file: string; text: string }> {
+async function study(
+  name: string,
+  patch: Record<string, unknown>,
+): Promise<{ file: string; text: string }> {
   const file = path.join(project, `${name}.study.yaml`);
   await writeFile(file, stringify({ ...FIXTURE_STUDY, ...patch }));
   return { file, text: await readFile(file, 'utf8') };
@@ -40,8 +43,16 @@ describe('languages the stimuli lack', () => {
     const { file, text } = await study('fr', { languages: ['en', 'fr'] });
     const p = await problems(file);
     expect(p).toHaveLength(1);
-    expect(p[0]).toMatchObject({ code: 'E_PROMPTS_NO_LANGUAGE', file, field: 'languages[1]', line: lineNo(text, '  - fr'), got: 'fr' });
-    expect(p[0]!.message).toContain('describe, comment-image, comment-text, abstraction, narrative');
+    expect(p[0]).toMatchObject({
+      code: 'E_PROMPTS_NO_LANGUAGE',
+      file,
+      field: 'languages[1]',
+      line: lineNo(text, '  - fr'),
+      got: 'fr',
+    });
+    expect(p[0]!.message).toContain(
+      'describe, comment-image, comment-text, abstraction, narrative',
+    );
     expect(p[0]!.message).toContain('prompts.yaml');
     const cli = await runCli(['bundle', file, '--dry-run']);
     expect(cli.code).toBe(1);
@@ -57,15 +68,26 @@ describe('languages the stimuli lack', () => {
     };
     const { file } = await study('paradigm-langs', { paradigms, expect: [] });
     const p = await problems(file);
-    expect(p.map((x) => `${x.code} ${x.field}`)).toEqual(['E_PROMPTS_NO_LANGUAGE paradigms.describe.languages[1]', 'E_PROMPTS_UNKNOWN_PARADIGM paradigms.narrative.prompt']);
+    expect(p.map((x) => `${x.code} ${x.field}`)).toEqual([
+      'E_PROMPTS_NO_LANGUAGE paradigms.describe.languages[1]',
+      'E_PROMPTS_UNKNOWN_PARADIGM paradigms.narrative.prompt',
+    ]);
     expect(p.every((x) => x.file === file && typeof x.line === 'number')).toBe(true);
   });
 
   it('an instrument language without topics or a wrapper pool is reported once each at the arm', async () => {
-    const instrument = { ...FIXTURE_STUDY.instrument, arms: [{ id: 'main', languages: ['en', 'fr'], iterations: 3 }] };
+    const instrument = {
+      ...FIXTURE_STUDY.instrument,
+      arms: [{ id: 'main', languages: ['en', 'fr'], iterations: 3 }],
+    };
     const { file, text } = await study('arm-fr', { instrument, expect: [] });
     const p = await problems(file);
-    const line = text.split('\n').findIndex((l, i, all) => l.trim() === '- fr' && all.slice(0, i).some((x) => x.includes('arms:'))) + 1;
+    const line =
+      text
+        .split('\n')
+        .findIndex(
+          (l, i, all) => l.trim() === '- fr' && all.slice(0, i).some((x) => x.includes('arms:')),
+        ) + 1;
     expect(p.map((x) => `${x.code} ${x.field} ${x.line}`)).toEqual([
       `E_PAIRS_UNKNOWN_LANGUAGE instrument.arms[0].languages[1] ${line}`,
       `E_WRAPPERS_NO_POOL instrument.arms[0].languages[1] ${line}`,

@@ -34,7 +34,11 @@ describe('the paper-shaped study', () => {
     expect(perModel('describe') * VLM_MODELS).toBe(10800);
     expect(perModel('comment-image') * VLM_MODELS).toBe(2808);
     expect(perModel('abstraction') * VLM_MODELS).toBe(5292);
-    const zh = dry.plan.filter((t) => ['describe', 'comment-image', 'comment-text', 'abstraction'].includes(t.block) && t.lang === 'zh').length;
+    const zh = dry.plan.filter(
+      (t) =>
+        ['describe', 'comment-image', 'comment-text', 'abstraction'].includes(t.block) &&
+        t.lang === 'zh',
+    ).length;
     expect(zh * VLM_MODELS).toBe(10854);
     expect(perModel('narrative')).toBe(1200);
     expect(perModel('narrative') * VLM_MODELS).toBe(10800);
@@ -45,13 +49,21 @@ describe('the paper-shaped study', () => {
     expect(perModel('instrument/main') * LLM_MODELS).toBe(19712);
     expect(perModel('instrument/pt-control')).toBe(448);
     expect(perModel('instrument/pt-control') * LLM_MODELS).toBe(4928);
-    const cells = new Set(dry.plan.filter((t) => t.block === 'instrument/main').map((t) => `${t.topic}|${t.lang}|${t.framing}`));
+    const cells = new Set(
+      dry.plan
+        .filter((t) => t.block === 'instrument/main')
+        .map((t) => `${t.topic}|${t.lang}|${t.framing}`),
+    );
     expect(cells.size * LLM_MODELS).toBe(308); // the paper's 308 condition cells
-    expect(new Set(dry.plan.filter((t) => t.block === 'instrument/main').map((t) => t.iteration)).size).toBe(64);
+    expect(
+      new Set(dry.plan.filter((t) => t.block === 'instrument/main').map((t) => t.iteration)).size,
+    ).toBe(64);
   });
 
   it('reports the same numbers in its counts, with the model sets, and checks them', () => {
-    const blocks = Object.fromEntries(dry.counts.blocks.map((b) => [b.block, [b.trials, b.planned_requests]]));
+    const blocks = Object.fromEntries(
+      dry.counts.blocks.map((b) => [b.block, [b.trials, b.planned_requests]]),
+    );
     expect(blocks).toEqual({
       describe: [1200, 10800],
       'comment-image': [312, 2808],
@@ -67,26 +79,36 @@ describe('the paper-shaped study', () => {
 
   it('warns that the Portuguese control rests on draft translations, and nothing else', () => {
     expect(dry.warnings.length).toBeGreaterThan(0);
-    expect(dry.warnings.every((w) => w.code === 'W_BUNDLE_DRAFT_TEXT' && w.message.includes(' in pt '))).toBe(true);
-    expect(dry.warnings.some((w) => w.message.startsWith('14 instrument item(s) in pt'))).toBe(true);
+    expect(
+      dry.warnings.every((w) => w.code === 'W_BUNDLE_DRAFT_TEXT' && w.message.includes(' in pt ')),
+    ).toBe(true);
+    expect(dry.warnings.some((w) => w.message.startsWith('14 instrument item(s) in pt'))).toBe(
+      true,
+    );
   });
 
   it('touches 298 distinct images: 200 core A0 plus 14 × 7 abstraction variants', () => {
     expect(dry.images).toBe(298);
   });
 
-  it('bundles offline into a bag that verifies, with the same digest when rebuilt', { timeout: 300_000 }, async () => {
-    const root = await tempDir('stimkit-paper-');
-    const work = path.join(root, 'work');
-    const a = await bundleStudy(PAPER, { out: path.join(root, 'a'), work });
-    expect(a.trials).toBe(5852);
-    expect(a.images).toBe(298);
-    const v = await verifyBundle(a.out!);
-    expect(v.problems).toEqual([]);
-    expect(v.images).toBe(298);
-    const b = await bundleStudy(PAPER, { out: path.join(root, 'b'), work });
-    expect(b.reused).toEqual({ corpus: true, variants: true });
-    expect(b.digest).toBe(a.digest);
-    expect(await readFile(path.join(a.out!, 'manifest-sha256.txt'))).toEqual(await readFile(path.join(b.out!, 'manifest-sha256.txt')));
-  });
+  it(
+    'bundles offline into a bag that verifies, with the same digest when rebuilt',
+    { timeout: 300_000 },
+    async () => {
+      const root = await tempDir('stimkit-paper-');
+      const work = path.join(root, 'work');
+      const a = await bundleStudy(PAPER, { out: path.join(root, 'a'), work });
+      expect(a.trials).toBe(5852);
+      expect(a.images).toBe(298);
+      const v = await verifyBundle(a.out!);
+      expect(v.problems).toEqual([]);
+      expect(v.images).toBe(298);
+      const b = await bundleStudy(PAPER, { out: path.join(root, 'b'), work });
+      expect(b.reused).toEqual({ corpus: true, variants: true });
+      expect(b.digest).toBe(a.digest);
+      expect(await readFile(path.join(a.out!, 'manifest-sha256.txt'))).toEqual(
+        await readFile(path.join(b.out!, 'manifest-sha256.txt')),
+      );
+    },
+  );
 });

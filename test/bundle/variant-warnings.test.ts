@@ -19,27 +19,38 @@ let study: string;
 beforeAll(async () => {
   root = await tempDir('stimkit-bundle-quality-');
   study = await writeFixtureProject(path.join(root, 'project'));
-  await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 150, g: 150, b: 150 } } })
+  await sharp({
+    create: { width: 64, height: 48, channels: 3, background: { r: 150, g: 150, b: 150 } },
+  })
     .png()
     .toFile(path.join(root, 'project', 'images', 'abstraction-01.png'));
 });
 
 describe('bundle and quality warnings', () => {
   it('warns for every shown variant with a quality warning, with the trials that show it', async () => {
-    const r = await bundleStudy(study, { out: path.join(root, 'bag'), work: path.join(root, 'work') });
+    const r = await bundleStudy(study, {
+      out: path.join(root, 'bag'),
+      work: path.join(root, 'work'),
+    });
     expect(r.digest).toMatch(/^[0-9a-f]{64}$/);
     const shown = r.warnings.filter((w) => w.code.startsWith('W_VARIANTS_')) as ShownWarning[];
     const a3 = shown.find((w) => w.entry === 'abstraction-01' && w.variant === 'A3');
     // the abstraction paradigm shows A3 once per language (en, zh), one seed
     expect(a3).toMatchObject({ code: 'W_VARIANTS_A3_FEW_EDGES', trials: 2, value: 0 });
-    expect(a3!.message).toMatch(/abstraction-01 A3 \(shown in 2 trial\(s\)\): the edge map has almost no edges/);
+    expect(a3!.message).toMatch(
+      /abstraction-01 A3 \(shown in 2 trial\(s\)\): the edge map has almost no edges/,
+    );
     expect(shown.some((w) => w.entry === 'abstraction-01' && w.variant === 'A6')).toBe(true);
     expect(shown.every((w) => ['A0', 'A3', 'A6'].includes(w.variant))).toBe(true); // only what trials show
   }, 300_000);
 
   it('--strict refuses to seal them and writes no bag', async () => {
     const out = path.join(root, 'bag-strict');
-    const err = await bundleStudy(study, { out, work: path.join(root, 'work'), strict: true }).catch((e: unknown) => e);
+    const err = await bundleStudy(study, {
+      out,
+      work: path.join(root, 'work'),
+      strict: true,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StimkitError);
     expect((err as StimkitError).code).toBe('E_BUNDLE_QUALITY');
     expect((err as StimkitError).problems.map((p) => p.code)).toContain('W_VARIANTS_A3_FEW_EDGES');

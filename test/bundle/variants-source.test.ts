@@ -19,7 +19,12 @@ describe('variantsStaleness', () => {
   const keys = new Set(['chelsea-cat/A0', 'chelsea-cat/A3']);
 
   it('reuses the committed demo lock for the default recipe', async () => {
-    const s = await variantsStaleness(DEMO_VARIANTS, await originals(), await resolveRecipe(undefined, {}), keys);
+    const s = await variantsStaleness(
+      DEMO_VARIANTS,
+      await originals(),
+      await resolveRecipe(undefined, {}),
+      keys,
+    );
     expect('lock' in s).toBe(true);
   });
 
@@ -28,10 +33,19 @@ describe('variantsStaleness', () => {
     const lock = JSON.parse(await readFile(DEMO_VARIANTS, 'utf8'));
     lock.libraries.sharp.vips = '0.0.1';
     // Point the copy's file paths back at the committed outputs, so only the libraries differ.
-    for (const e of lock.entries) for (const v of e.variants) if (v.file) v.file = path.relative(dir, path.join(ROOT, 'variants', 'demo', v.file));
+    for (const e of lock.entries)
+      for (const v of e.variants)
+        if (v.file) v.file = path.relative(dir, path.join(ROOT, 'variants', 'demo', v.file));
     const file = path.join(dir, 'variants.lock.json');
     await writeFile(file, JSON.stringify(lock));
-    const s = await variantsStaleness(file, await originals(), await resolveRecipe(undefined, {}), keys);
-    expect(s).toEqual({ reason: 'the image libraries (sharp/libvips, opencv-wasm, fft.js) changed' });
+    const s = await variantsStaleness(
+      file,
+      await originals(),
+      await resolveRecipe(undefined, {}),
+      keys,
+    );
+    expect(s).toEqual({
+      reason: 'the image libraries (sharp/libvips, opencv-wasm, fft.js) changed',
+    });
   });
 });

@@ -76,7 +76,10 @@ describe('writeBag --out rules', () => {
     expect((await refused(out)).message).toContain('data/bundle.json');
     const bare = path.join(root, 'bare-bag');
     await mkdir(path.join(bare, 'data'), { recursive: true });
-    await writeFile(path.join(bare, 'bagit.txt'), 'BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n');
+    await writeFile(
+      path.join(bare, 'bagit.txt'),
+      'BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n',
+    );
     expect((await refused(bare)).message).toContain('data/bundle.json');
   });
 
@@ -89,7 +92,13 @@ describe('writeBag --out rules', () => {
     const empty = path.join(root, 'empty');
     await mkdir(empty);
     await writeBag(empty, payload, []);
-    expect((await readdir(empty)).sort()).toEqual(['bag-info.txt', 'bagit.txt', 'data', 'manifest-sha256.txt', 'tagmanifest-sha256.txt']);
+    expect((await readdir(empty)).sort()).toEqual([
+      'bag-info.txt',
+      'bagit.txt',
+      'data',
+      'manifest-sha256.txt',
+      'tagmanifest-sha256.txt',
+    ]);
   });
 
   it('checkOutFolder accepts what writeBag would replace and refuses the rest', async () => {
@@ -99,7 +108,9 @@ describe('writeBag --out rules', () => {
     await writeFixtureBag(bag);
     await expect(checkOutFolder(bag)).resolves.toBe('replace');
     await writeFile(path.join(root, 'file'), 'x');
-    await expect(checkOutFolder(path.join(root, 'file'))).rejects.toMatchObject({ code: 'E_BUNDLE_OUT' });
+    await expect(checkOutFolder(path.join(root, 'file'))).rejects.toMatchObject({
+      code: 'E_BUNDLE_OUT',
+    });
   });
 
   it('sweeps stale temporary folders a killed run left next to --out, and only those', async () => {
@@ -107,7 +118,12 @@ describe('writeBag --out rules', () => {
     const out = path.join(root, 'bag');
     // A pid that is not running: far above any pid_max.
     const stale = [`.bag.tmp-999999999-0a1b2c3d`, `.bag.tmp-999999999-0a1b2c3d-old`];
-    const keep = [`.bag.tmp-notes`, `.bag.tmp-999999999-0a1b2c3d.bak`, `.other.tmp-999999999-0a1b2c3d`, `bag.tmp-999999999-0a1b2c3d`];
+    const keep = [
+      `.bag.tmp-notes`,
+      `.bag.tmp-999999999-0a1b2c3d.bak`,
+      `.other.tmp-999999999-0a1b2c3d`,
+      `bag.tmp-999999999-0a1b2c3d`,
+    ];
     for (const name of [...stale, ...keep]) {
       await mkdir(path.join(root, name, 'data'), { recursive: true });
       await writeFile(path.join(root, name, 'data', 'x'), 'x');
@@ -115,5 +131,4 @@ describe('writeBag --out rules', () => {
     await writeBag(out, payload, []);
     expect((await readdir(root)).sort()).toEqual([...keep, 'bag'].sort());
   });
-
 });

@@ -7,7 +7,13 @@ describe('usage errors', () => {
   it('exit 2, and with --json say why on stdout too', async () => {
     const run = await runCli(['ingest', '--json']);
     expect(run.code).toBe(2);
-    expect(run.json()).toMatchObject({ ok: false, error: { code: 'E_USAGE', message: expect.stringContaining("missing required argument 'entries'") } });
+    expect(run.json()).toMatchObject({
+      ok: false,
+      error: {
+        code: 'E_USAGE',
+        message: expect.stringContaining("missing required argument 'entries'"),
+      },
+    });
     const bad = await runCli(['ingest', 'x.yaml', '--jobs', '0', '--json']);
     expect(bad.code).toBe(2);
     expect(bad.json().error.message).toContain('Expected a positive integer');

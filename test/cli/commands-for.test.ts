@@ -27,15 +27,20 @@ describe('commandsFor', () => {
     expect(Object.keys(LIGHT_COMMANDS).sort()).toEqual(COMMANDS.map((c) => c.name).sort());
   });
 
-  it.each(COMMANDS.map((c) => c.name))('`stimkit %s` registers that command alone, as the registry builds it', async (name) => {
-    const light = await commandsFor(['node', 'stimkit', name, '--json']);
-    expect(light.map((c) => c.name)).toEqual([name]);
-    expect(shape(light[0]!)).toEqual(shape(COMMANDS.find((c) => c.name === name)!));
-  });
+  it.each(COMMANDS.map((c) => c.name))(
+    '`stimkit %s` registers that command alone, as the registry builds it',
+    async (name) => {
+      const light = await commandsFor(['node', 'stimkit', name, '--json']);
+      expect(light.map((c) => c.name)).toEqual([name]);
+      expect(shape(light[0]!)).toEqual(shape(COMMANDS.find((c) => c.name === name)!));
+    },
+  );
 
   it('help, version and unknown names load the whole registry', async () => {
     for (const argv of [['--help'], ['--version'], [], ['nonsense'], ['toString'], ['__proto__']]) {
-      expect((await commandsFor(['node', 'stimkit', ...argv])).map((c) => c.name)).toEqual(COMMANDS.map((c) => c.name));
+      expect((await commandsFor(['node', 'stimkit', ...argv])).map((c) => c.name)).toEqual(
+        COMMANDS.map((c) => c.name),
+      );
     }
   });
 });

@@ -24,8 +24,15 @@ function get(port: number, p: string): Promise<number> {
 }
 
 /** Start the binary; resolve with the first stdout line (parsed) and the child. */
-function start(args: string[]): Promise<{ child: ChildProcess; first: Record<string, any>; out: () => string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'stimkit.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+function start(args: string[]): Promise<{
+  child: ChildProcess;
+  first: Record<string, any>;
+  out: () => string;
+  exited: Promise<number | null>;
+}> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'stimkit.js'), ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -57,7 +64,12 @@ beforeAll(async () => {
 describe('--json announces the listening server', () => {
   it('view prints url, port and token on one stdout line while it runs', async () => {
     const s = await start(['view', fx.bundle, '--port', '0', '--json']);
-    expect(s.first).toMatchObject({ ok: true, event: 'listening', command: 'view', host: '127.0.0.1' });
+    expect(s.first).toMatchObject({
+      ok: true,
+      event: 'listening',
+      command: 'view',
+      host: '127.0.0.1',
+    });
     expect(s.first.port).toBeGreaterThan(0);
     expect(s.first.url).toBe(`http://127.0.0.1:${s.first.port}/?token=${s.first.token}`);
     expect(await get(s.first.port, '/')).toBe(403);
@@ -70,16 +82,46 @@ describe('--json announces the listening server', () => {
 
   it('label serve prints url, port, token, rater and store (sample drawn from run-export-style lines)', async () => {
     // run export's shape: response_text and extra keys; label sample reads it as it is.
-    const lines = (await readFile(fx.responses, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = (await readFile(fx.responses, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const exported = path.join(dir, 'export.jsonl');
-    await writeFile(exported, lines.map(({ response, ...r }) => `${JSON.stringify({ ...r, response_text: response, latency_ms: 1.5, outcome: response === null ? 'failed' : 'answer' })}\n`).join(''));
+    await writeFile(
+      exported,
+      lines
+        .map(
+          ({ response, ...r }) =>
+            `${JSON.stringify({ ...r, response_text: response, latency_ms: 1.5, outcome: response === null ? 'failed' : 'answer' })}\n`,
+        )
+        .join(''),
+    );
     const sample = path.join(dir, 'sample.json');
-    const r = await runCli(['label', 'sample', '--bundle', fx.bundle, '--responses', exported, '--n', '6', '--out', sample, '--json']);
+    const r = await runCli([
+      'label',
+      'sample',
+      '--bundle',
+      fx.bundle,
+      '--responses',
+      exported,
+      '--n',
+      '6',
+      '--out',
+      sample,
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.json().skipped.without_text).toBe(1);
 
     const s = await start(['label', 'serve', sample, '--rater', 'ana', '--port', '0', '--json']);
-    expect(s.first).toMatchObject({ ok: true, event: 'listening', command: 'label serve', rater: 'ana', mode: 'label', items: 6 });
+    expect(s.first).toMatchObject({
+      ok: true,
+      event: 'listening',
+      command: 'label serve',
+      rater: 'ana',
+      mode: 'label',
+      items: 6,
+    });
     expect(s.first.store).toMatch(/ana\.sqlite$/);
     expect(await get(s.first.port, `/?token=${s.first.token}`)).toBe(303); // the token sets the cookie, then redirects
     s.child.kill('SIGTERM');

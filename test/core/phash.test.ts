@@ -3,7 +3,9 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { hamming, lowDct, phashFromGrey32, phashOf } from '../../src/core/phash.js';
 
-const vectors = JSON.parse(readFileSync(new URL('../ingest/vectors/phash_vectors.json', import.meta.url), 'utf8')) as {
+const vectors = JSON.parse(
+  readFileSync(new URL('../ingest/vectors/phash_vectors.json', import.meta.url), 'utf8'),
+) as {
   cases: Array<{ name: string; grey: number[]; phash: string }>;
 };
 const demo = (f: string) => new URL(`../../corpora/demo/${f}`, import.meta.url).pathname;
@@ -17,11 +19,19 @@ describe('perceptual hash', () => {
   it('computes the DCT-II block exactly as the direct quadruple sum', () => {
     const grey = vectors.cases[0]!.grey;
     const fast = lowDct(grey);
-    for (const [u, v] of [[0, 0], [1, 3], [7, 7], [5, 2]] as const) {
+    for (const [u, v] of [
+      [0, 0],
+      [1, 3],
+      [7, 7],
+      [5, 2],
+    ] as const) {
       let s = 0;
       for (let y = 0; y < 32; y++) {
         for (let x = 0; x < 32; x++) {
-          s += grey[y * 32 + x]! * Math.cos(((2 * y + 1) * u * Math.PI) / 64) * Math.cos(((2 * x + 1) * v * Math.PI) / 64);
+          s +=
+            grey[y * 32 + x]! *
+            Math.cos(((2 * y + 1) * u * Math.PI) / 64) *
+            Math.cos(((2 * x + 1) * v * Math.PI) / 64);
         }
       }
       expect(fast[u * 8 + v]).toBeCloseTo(s, 6);
@@ -35,7 +45,8 @@ describe('perceptual hash', () => {
   });
 
   it('is stable under re-encoding and resizing but separates different photos', async () => {
-    const hashOf = (input: Buffer | string) => phashOf(sharp(input).rotate().flatten({ background: '#ffffff' }));
+    const hashOf = (input: Buffer | string) =>
+      phashOf(sharp(input).rotate().flatten({ background: '#ffffff' }));
     const original = await hashOf(demo('coffee.png'));
     const jpeg = await sharp(demo('coffee.png')).jpeg({ quality: 70 }).toBuffer();
     const smaller = await sharp(demo('coffee.png')).resize(300).png().toBuffer();

@@ -13,11 +13,22 @@ describe('stimkit demo', () => {
     const run = await runCli(['demo', '--out', out, '--json']);
     expect(run.code, run.stderr).toBe(0);
     const j = run.json();
-    expect(j.steps.map((s: { step: string; ok: boolean }) => `${s.step}:${s.ok}`)).toEqual(['ingest:true', 'variants:true', 'bundle:true', 'verify:true', 'run:true', 'score:true', 'validate:true', 'report:true']);
+    expect(j.steps.map((s: { step: string; ok: boolean }) => `${s.step}:${s.ok}`)).toEqual([
+      'ingest:true',
+      'variants:true',
+      'bundle:true',
+      'verify:true',
+      'run:true',
+      'score:true',
+      'validate:true',
+      'report:true',
+    ]);
     expect(j.digest).toMatch(/^[0-9a-f]{64}$/);
     expect(run.stderr).toContain(`bundle digest: ${j.digest}`);
     expect(await readdir(path.join(out, 'variants'))).toContain('contact-sheet.png');
-    expect(await readdir(path.join(out, 'bundle'))).toEqual(expect.arrayContaining(['bagit.txt', 'manifest-sha256.txt', 'data']));
+    expect(await readdir(path.join(out, 'bundle'))).toEqual(
+      expect.arrayContaining(['bagit.txt', 'manifest-sha256.txt', 'data']),
+    );
     // The bundle step reports the same digest the demo prints.
     expect(j.steps[2].summary.digest).toBe(j.digest);
     // The run step: every demo trial for each simulated respondent, recorded in the ledger.
@@ -31,7 +42,9 @@ describe('stimkit demo', () => {
       ['sim-reframer', 240],
       ['sim-candid', 240],
     ]);
-    const sims = Object.fromEntries(ran.simulated.map((m: { model: string; by_lang: unknown }) => [m.model, m.by_lang]));
+    const sims = Object.fromEntries(
+      ran.simulated.map((m: { model: string; by_lang: unknown }) => [m.model, m.by_lang]),
+    );
     // The refuser refuses more in zh than in en; the reframer reframes and rarely refuses.
     expect(sims['sim-refuser-zh'].zh.refused).toBeGreaterThan(sims['sim-refuser-zh'].en.refused);
     expect(sims['sim-reframer'].zh.reframed).toBeGreaterThan(0);
@@ -44,26 +57,71 @@ describe('stimkit demo', () => {
       expect.objectContaining({ judge: 'sim-judge-b', provider: 'sim', judged: 720, failed: 0 }),
     ]);
     // sim-freetext answers 30 % of its 112 trials in free text (37 on the demo), which both judges read
-    expect(scored.instrument_judges.map((x: { judge: string; judged: number; failed: number }) => [x.judge, x.judged >= 20, x.failed])).toEqual([['sim-judge', true, 0], ['sim-judge-b', true, 0]]);
+    expect(
+      scored.instrument_judges.map((x: { judge: string; judged: number; failed: number }) => [
+        x.judge,
+        x.judged >= 20,
+        x.failed,
+      ]),
+    ).toEqual([
+      ['sim-judge', true, 0],
+      ['sim-judge-b', true, 0],
+    ]);
     // validate: the stratified sample labelled by simulated raters, against both judges
     const validated = j.steps[6].summary;
-    expect(validated).toMatchObject({ items: 200, raters: ['sim-rater-1', 'sim-rater-2', 'sim-rater-3'], simulated_raters: ['sim-rater-1', 'sim-rater-2', 'sim-rater-3'], judges: ['sim-judge', 'sim-judge-b'] });
+    expect(validated).toMatchObject({
+      items: 200,
+      raters: ['sim-rater-1', 'sim-rater-2', 'sim-rater-3'],
+      simulated_raters: ['sim-rater-1', 'sim-rater-2', 'sim-rater-3'],
+      judges: ['sim-judge', 'sim-judge-b'],
+    });
     // report: every section of the run-and-score half, marked simulated
     const report = j.steps[7].summary;
-    expect(report.sections).toEqual(expect.arrayContaining(['instrument-judge', 'audit-rates', 'audit-refusal-vs-reframing', 'audit-ladder', 'audit-length', 'audit-eq1', 'audit-judge-agreement', 'audit-validation', 'audit-baselines']));
+    expect(report.sections).toEqual(
+      expect.arrayContaining([
+        'instrument-judge',
+        'audit-rates',
+        'audit-refusal-vs-reframing',
+        'audit-ladder',
+        'audit-length',
+        'audit-eq1',
+        'audit-judge-agreement',
+        'audit-validation',
+        'audit-baselines',
+      ]),
+    );
     expect(report.simulated).toBe(true);
     const html = await readFile(path.join(out, 'report', 'index.html'), 'utf8');
     expect(html).toMatch(/SIMULATED rater\(s\) \(sim-rater-1, sim-rater-2, sim-rater-3\)/);
     // Eq. 1 is fitted for D4 and D1 with every term: both origins, both languages, every paradigm.
     const eq1 = await readFile(path.join(out, 'report', 'tables', 'audit-eq1.csv'), 'utf8');
     for (const outcome of ['d4_state_aligned', 'd1_refusal']) {
-      const terms = eq1.split('\n').filter((l) => l.startsWith(`${outcome},`)).map((l) => l.split(',')[1]);
-      expect(terms, outcome).toEqual(['Intercept', 'lang[T.zh]', 'china_origin', 'paradigm[T.abstraction]', 'paradigm[T.comment-image]', 'paradigm[T.comment-text]', 'paradigm[T.narrative]']);
+      const terms = eq1
+        .split('\n')
+        .filter((l) => l.startsWith(`${outcome},`))
+        .map((l) => l.split(',')[1]);
+      expect(terms, outcome).toEqual([
+        'Intercept',
+        'lang[T.zh]',
+        'china_origin',
+        'paradigm[T.abstraction]',
+        'paradigm[T.comment-image]',
+        'paradigm[T.comment-text]',
+        'paradigm[T.narrative]',
+      ]);
     }
     expect(eq1).not.toMatch(/NaN/);
     // the instrument's free-text judge read more than a handful of answers
-    const labels = await readFile(path.join(out, 'report', 'tables', 'instrument-judge-labels.csv'), 'utf8');
-    const primary = labels.split('\n').find((l) => l.startsWith('sim-judge,'))!.split(',').slice(2).map(Number);
+    const labels = await readFile(
+      path.join(out, 'report', 'tables', 'instrument-judge-labels.csv'),
+      'utf8',
+    );
+    const primary = labels
+      .split('\n')
+      .find((l) => l.startsWith('sim-judge,'))!
+      .split(',')
+      .slice(2)
+      .map(Number);
     expect(primary.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(20);
   }, 240_000);
 });

@@ -45,7 +45,10 @@ beforeAll(async () => {
   s2.instrument.arms[0].iterations = 4;
   await writeFile(path.join(v2, 'fixture.study.yaml'), stringify(s2));
   b = path.join(root, 'bundle-b');
-  await bundleStudy(path.join(v2, 'fixture.study.yaml'), { out: b, work: path.join(root, 'work-b') });
+  await bundleStudy(path.join(v2, 'fixture.study.yaml'), {
+    out: b,
+    work: path.join(root, 'work-b'),
+  });
 });
 
 describe('stimkit diff', () => {
@@ -57,16 +60,28 @@ describe('stimkit diff', () => {
     expect(d.a.digest).not.toBe(d.b.digest);
     // iteration 3 of 2 topics × 2 languages × 2 framings
     expect(d.trials.added).toHaveLength(8);
-    expect(d.trials.added.every((t: { paradigm: string }) => t.paradigm === 'instrument')).toBe(true);
+    expect(d.trials.added.every((t: { paradigm: string }) => t.paradigm === 'instrument')).toBe(
+      true,
+    );
     expect(d.trials.removed).toEqual([]);
     // every instrument trial of iterations 0-2 has the new temperature; the en comment-text trials the new prompt
     expect(d.trials.by_field).toEqual({ sampling: 24, prompt: 2 });
     const ct = d.trials.changed.filter((t: { paradigm: string }) => t.paradigm === 'comment-text');
-    expect(ct.map((t: { lang: string; fields: string[] }) => [t.lang, t.fields])).toEqual([['en', ['prompt']], ['en', ['prompt']]]);
+    expect(ct.map((t: { lang: string; fields: string[] }) => [t.lang, t.fields])).toEqual([
+      ['en', ['prompt']],
+      ['en', ['prompt']],
+    ]);
     expect(d.entries.changed).toHaveLength(1);
-    expect(d.entries.changed[0].fields).toEqual([{ path: 'expected_facts[subject-shape].zh', a: expect.any(String), b: '改正后的事实。' }]);
-    expect(d.study.map((c: { path: string }) => c.path).sort()).toEqual(['instrument.arms[main].iterations', 'instrument.sampling.temperature']);
-    expect(d.stimuli.prompts.map((c: { path: string }) => c.path)).toEqual(['paradigms.comment-text.text.en']);
+    expect(d.entries.changed[0].fields).toEqual([
+      { path: 'expected_facts[subject-shape].zh', a: expect.any(String), b: '改正后的事实。' },
+    ]);
+    expect(d.study.map((c: { path: string }) => c.path).sort()).toEqual([
+      'instrument.arms[main].iterations',
+      'instrument.sampling.temperature',
+    ]);
+    expect(d.stimuli.prompts.map((c: { path: string }) => c.path)).toEqual([
+      'paradigms.comment-text.text.en',
+    ]);
     expect(r.stderr).toContain('trials added: 8');
     expect(r.stderr).toContain('expected_facts[subject-shape].zh');
   });
@@ -81,7 +96,22 @@ describe('stimkit diff', () => {
   });
 
   it('compares lists of records by id', () => {
-    expect(diffValues({ f: [{ id: 'x', en: 'a' }, { id: 'y', en: 'b' }] }, { f: [{ id: 'y', en: 'b' }, { id: 'x', en: 'c' }] })).toEqual([
+    expect(
+      diffValues(
+        {
+          f: [
+            { id: 'x', en: 'a' },
+            { id: 'y', en: 'b' },
+          ],
+        },
+        {
+          f: [
+            { id: 'y', en: 'b' },
+            { id: 'x', en: 'c' },
+          ],
+        },
+      ),
+    ).toEqual([
       { path: 'f[x].en', a: 'a', b: 'c' },
       { path: 'f (order)', a: ['x', 'y'], b: ['y', 'x'] },
     ]);

@@ -26,7 +26,8 @@ export function docPages(root: string): string[] {
 export function linkTargets(markdown: string): string[] {
   const text = markdown.replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
   const targets: string[] = [];
-  for (const m of text.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) targets.push(m[1]!);
+  for (const m of text.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g))
+    targets.push(m[1]!);
   for (const m of text.matchAll(/^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$/gm)) targets.push(m[1]!);
   for (const m of text.matchAll(/\b(?:href|src)="([^"]+)"/g)) targets.push(m[1]!);
   return targets;
@@ -42,7 +43,9 @@ export function brokenLinks(root: string, page: string): string[] {
   for (const target of linkTargets(text)) {
     if (external(target)) continue;
     const file = decodeURIComponent(target.split('#')[0]!.split('?')[0]!);
-    const resolved = file.startsWith('/') ? path.join(root, file) : path.resolve(path.dirname(path.join(root, page)), file);
+    const resolved = file.startsWith('/')
+      ? path.join(root, file)
+      : path.resolve(path.dirname(path.join(root, page)), file);
     const inside = !path.relative(root, resolved).startsWith('..');
     if (!inside || !existsSync(resolved)) broken.push(`${page}: ${target}`);
     else if (!file && !statSync(resolved).isFile()) broken.push(`${page}: ${target}`);
@@ -56,7 +59,11 @@ describe('documentation links', () => {
   it('finds the pages and their links', () => {
     expect(pages).toContain('README.md');
     expect(pages).toContain('docs/DESIGN.md');
-    expect(linkTargets('see [a](formats/a.md#x), ![i](img.png "t"), `[no](code.md)`, <a href="b.html">b</a>\n[r]: ../c.md')).toEqual(['formats/a.md#x', 'img.png', '../c.md', 'b.html']);
+    expect(
+      linkTargets(
+        'see [a](formats/a.md#x), ![i](img.png "t"), `[no](code.md)`, <a href="b.html">b</a>\n[r]: ../c.md',
+      ),
+    ).toEqual(['formats/a.md#x', 'img.png', '../c.md', 'b.html']);
   });
 
   it('every relative link in README.md and docs/ resolves inside the repository', () => {
@@ -67,7 +74,9 @@ describe('documentation links', () => {
   it('no page points at folders outside the repository (seeds, shared data)', () => {
     const outside = pages.flatMap((p) => {
       const text = readFileSync(path.join(ROOT, p), 'utf8');
-      return [...text.matchAll(/\.\.\/(?:\.\.\/)*(?:seeds|shared|data\/vectors)\//g)].map((m) => `${p}: ${m[0]}`);
+      return [...text.matchAll(/\.\.\/(?:\.\.\/)*(?:seeds|shared|data\/vectors)\//g)].map(
+        (m) => `${p}: ${m[0]}`,
+      );
     });
     expect(outside).toEqual([]);
   });

@@ -30,6 +30,14 @@ export async function runCli(args: string[]): Promise<CliRun> {
 
 /** Run the built binary `bin/stimkit.js` as a child process (needs dist/, built by global setup). */
 export function spawnCli(args: string[], cwd = ROOT): CliRun {
-  const r = spawnSync(process.execPath, [`${ROOT}bin/stimkit.js`, ...args], { cwd, encoding: 'utf8' });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
+  const r = spawnSync(process.execPath, [`${ROOT}bin/stimkit.js`, ...args], {
+    cwd,
+    encoding: 'utf8',
+  });
+  return {
+    code: r.status ?? -1,
+    stdout: r.stdout,
+    stderr: r.stderr,
+    json: () => JSON.parse(r.stdout),
+  };
 }

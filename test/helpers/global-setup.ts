@@ -5,6 +5,11 @@ import { fileURLToPath } from 'node:url';
 
 export default function setup(): void {
   const root = fileURLToPath(new URL('../../', import.meta.url));
-  const r = spawnSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json'], { cwd: root, encoding: 'utf8' });
-  if (r.status !== 0 && r.status !== 2) throw new Error(`building dist/ failed:\n${r.stdout}\n${r.stderr}`);
+  const r = spawnSync(
+    process.execPath,
+    [`${root}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json'],
+    { cwd: root, encoding: 'utf8' },
+  );
+  if (r.status !== 0 && r.status !== 2)
+    throw new Error(`building dist/ failed:\n${r.stdout}\n${r.stderr}`);
 }

@@ -12,7 +12,11 @@ import { tempDir } from '../helpers/tmp.js';
 export const DEMO_DIR = new URL('../../corpora/demo/', import.meta.url).pathname;
 
 /** A valid core entry with an image file name; override fields as needed. */
-export function entry(id: string, file: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function entry(
+  id: string,
+  file: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     id,
     title: { en: `Title of ${id}`, zh: `${id} 的标题` },
@@ -27,9 +31,23 @@ export function entry(id: string, file: string, extra: Record<string, unknown> =
 }
 
 /** Write a manifest (as YAML) into `dir` and return its path. */
-export async function writeManifest(dir: string, entries: unknown[], top: Record<string, unknown> = {}): Promise<string> {
+export async function writeManifest(
+  dir: string,
+  entries: unknown[],
+  top: Record<string, unknown> = {},
+): Promise<string> {
   const file = path.join(dir, 'test.entries.yaml');
-  await writeFile(file, stringify({ format: 'stimkit.entries', version: 1, corpus: 'test', languages: ['en', 'zh'], ...top, entries }));
+  await writeFile(
+    file,
+    stringify({
+      format: 'stimkit.entries',
+      version: 1,
+      corpus: 'test',
+      languages: ['en', 'zh'],
+      ...top,
+      entries,
+    }),
+  );
   return file;
 }
 

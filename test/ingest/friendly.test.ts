@@ -19,11 +19,17 @@ describe('suggestions', () => {
 describe('ingest problems that suggest the fix', () => {
   it('an unknown field names the closest known one (licence → license)', async () => {
     const dir = await corpusWith('coffee.png');
-    const manifest = await writeManifest(dir, [entry('a', 'coffee.png', { provenance: { archive: 'x', credit: 'y', licence: 'CC0-1.0' } })]);
+    const manifest = await writeManifest(dir, [
+      entry('a', 'coffee.png', { provenance: { archive: 'x', credit: 'y', licence: 'CC0-1.0' } }),
+    ]);
     const run = await runCli(['ingest', manifest, '--json']);
     expect(run.code).toBe(1);
     const p = run.json().error.problems[0];
-    expect(p).toMatchObject({ code: 'E_INGEST_SCHEMA', field: 'entries[0].provenance', line: expect.any(Number) });
+    expect(p).toMatchObject({
+      code: 'E_INGEST_SCHEMA',
+      field: 'entries[0].provenance',
+      line: expect.any(Number),
+    });
     expect(p.fix).toContain('rename "licence" to "license"');
   });
 
@@ -32,19 +38,28 @@ describe('ingest problems that suggest the fix', () => {
     const manifest = await writeManifest(dir, [entry('a', 'rocket.jpeg'), entry('b', 'cofee.png')]);
     const run = await runCli(['ingest', manifest, '--json']);
     expect(run.code).toBe(1);
-    const fix = (id: string) => run.json().problems.find((p: { entry: string }) => p.entry === id).fix;
+    const fix = (id: string) =>
+      run.json().problems.find((p: { entry: string }) => p.entry === id).fix;
     expect(fix('a')).toContain('did you mean "rocket.jpg"?');
     expect(fix('b')).toContain('did you mean "coffee.png"?');
   });
 
   it('a missing images folder is one problem at the images field, not one per entry', async () => {
     const dir = await tempDir();
-    const manifest = await writeManifest(dir, [entry('a', 'a.png'), entry('b', 'b.png'), entry('c', 'c.png')], { images: 'no-such-folder' });
+    const manifest = await writeManifest(
+      dir,
+      [entry('a', 'a.png'), entry('b', 'b.png'), entry('c', 'c.png')],
+      { images: 'no-such-folder' },
+    );
     const run = await runCli(['ingest', manifest, '--json']);
     expect(run.code).toBe(1);
     const problems = run.json().problems;
     expect(problems.map((p: { code: string }) => p.code)).toEqual(['E_INGEST_IMAGES_ROOT']);
-    expect(problems[0]).toMatchObject({ file: manifest, field: 'images', line: expect.any(Number) });
+    expect(problems[0]).toMatchObject({
+      file: manifest,
+      field: 'images',
+      line: expect.any(Number),
+    });
     expect(problems[0].message).toContain(path.join(dir, 'no-such-folder').split(path.sep).pop());
   });
 });

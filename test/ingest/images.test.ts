@@ -22,15 +22,24 @@ describe('ingest rejects bad image files, one clear message per entry', () => {
     const dir = await corpusWith('coffee.png');
     const rocket = await readFile(path.join(DEMO_DIR, 'rocket.jpg'));
     const chelsea = await readFile(path.join(DEMO_DIR, 'chelsea.png'));
-    await writeFile(path.join(dir, 'truncated.jpg'), rocket.subarray(0, Math.floor(rocket.length / 2)));
-    await writeFile(path.join(dir, 'truncated.png'), chelsea.subarray(0, Math.floor(chelsea.length / 2)));
+    await writeFile(
+      path.join(dir, 'truncated.jpg'),
+      rocket.subarray(0, Math.floor(rocket.length / 2)),
+    );
+    await writeFile(
+      path.join(dir, 'truncated.png'),
+      chelsea.subarray(0, Math.floor(chelsea.length / 2)),
+    );
     await writeFile(
       path.join(dir, 'corrupt.jpg'),
       Buffer.concat([rocket.subarray(0, 2000), Buffer.alloc(6000, 0x55), rocket.subarray(8000)]),
     );
     await writeFile(path.join(dir, 'empty.png'), Buffer.alloc(0));
     await writeFile(path.join(dir, 'notes.jpg'), 'These are field notes, not a photograph.\n');
-    await writeFile(path.join(dir, 'png-inside.jpg'), await readFile(path.join(DEMO_DIR, 'horse.png')));
+    await writeFile(
+      path.join(dir, 'png-inside.jpg'),
+      await readFile(path.join(DEMO_DIR, 'horse.png')),
+    );
     await writeFile(path.join(dir, 'bomb.png'), pngClaiming(30000, 30000));
     const manifest = await writeManifest(dir, [
       entry('good', 'coffee.png'),
@@ -49,7 +58,10 @@ describe('ingest rejects bad image files, one clear message per entry', () => {
     expect(out.images).toEqual({ ok: 1, missing: 0, failed: 7 });
     const expectCode = (id: string, c: string, file: string) => {
       const ps = problemFor(out, id);
-      expect(ps.map((p) => p.code), id).toEqual([c]);
+      expect(
+        ps.map((p) => p.code),
+        id,
+      ).toEqual([c]);
       expect(ps[0]!.file).toBe(manifest);
       expect(ps[0]!.field).toMatch(/^entries\[\d\]\.image\.file$/);
       expect(ps[0]!.line).toBeGreaterThan(0);
@@ -94,7 +106,10 @@ describe('ingest rejects bad image files, one clear message per entry', () => {
     const { code, out } = await ingestJson(manifest);
     expect(code).toBe(1);
     for (const id of ['dotdot', 'absolute', 'symlink-out']) {
-      expect(problemFor(out, id).map((p) => p.code), id).toEqual(['E_INGEST_PATH_ESCAPES']);
+      expect(
+        problemFor(out, id).map((p) => p.code),
+        id,
+      ).toEqual(['E_INGEST_PATH_ESCAPES']);
     }
     expect(String(problemFor(out, 'symlink-out')[0]!.message)).toContain('symbolic link');
     expect(problemFor(out, 'symlink-in')).toEqual([]);
@@ -103,11 +118,17 @@ describe('ingest rejects bad image files, one clear message per entry', () => {
   it('checks a pinned sha256', async () => {
     const dir = await corpusWith('coffee.png');
     const wrong = 'a'.repeat(64);
-    const manifest = await writeManifest(dir, [entry('pinned', 'coffee.png', { image: { file: 'coffee.png', sha256: wrong } })]);
+    const manifest = await writeManifest(dir, [
+      entry('pinned', 'coffee.png', { image: { file: 'coffee.png', sha256: wrong } }),
+    ]);
     const { code, out } = await ingestJson(manifest);
     expect(code).toBe(1);
     const [p] = problemFor(out, 'pinned');
-    expect(p).toMatchObject({ code: 'E_INGEST_SHA256_MISMATCH', field: 'entries[0].image.sha256', expected: wrong });
+    expect(p).toMatchObject({
+      code: 'E_INGEST_SHA256_MISMATCH',
+      field: 'entries[0].image.sha256',
+      expected: wrong,
+    });
     expect(p!.got).toMatch(/^[0-9a-f]{64}$/);
   });
 
@@ -128,13 +149,29 @@ describe('ingest rejects bad image files, one clear message per entry', () => {
     const { code, out } = await ingestJson(manifest);
     expect(code).toBe(0);
     const lock = JSON.parse(await readFile(path.join(dir, 'test.corpus.lock.json'), 'utf8'));
-    const img = (id: string) => lock.entries.find((e: { id: string }) => e.id === id).image.resolved;
-    expect(img('rocket')).toMatchObject({ format: 'jpeg', width: 640, height: 427, colour_space: 'srgb', bit_depth: 8, has_alpha: false });
+    const img = (id: string) =>
+      lock.entries.find((e: { id: string }) => e.id === id).image.resolved;
+    expect(img('rocket')).toMatchObject({
+      format: 'jpeg',
+      width: 640,
+      height: 427,
+      colour_space: 'srgb',
+      bit_depth: 8,
+      has_alpha: false,
+    });
     expect(img('rocket').icc.description).toBe('Adobe RGB (1998)');
     expect(img('horse')).toMatchObject({ format: 'png', channels: 4, has_alpha: true, icc: null });
     expect(img('camera')).toMatchObject({ colour_space: 'b-w', channels: 1 });
-    expect(img('rotated')).toMatchObject({ exif_orientation: 6, width: 600, height: 400, oriented_width: 400, oriented_height: 600, bit_depth: 16 });
-    for (const id of ['rocket', 'horse', 'camera', 'rotated']) expect(img(id).phash).toMatch(/^[0-9a-f]{16}$/);
+    expect(img('rotated')).toMatchObject({
+      exif_orientation: 6,
+      width: 600,
+      height: 400,
+      oriented_width: 400,
+      oriented_height: 600,
+      bit_depth: 16,
+    });
+    for (const id of ['rocket', 'horse', 'camera', 'rotated'])
+      expect(img(id).phash).toMatch(/^[0-9a-f]{16}$/);
     expect(out.images.ok).toBe(4);
   });
 });
@@ -142,7 +179,10 @@ describe('ingest rejects bad image files, one clear message per entry', () => {
 describe('ingest with images not yet supplied', () => {
   it('fails on a missing file, or lists it as missing with --allow-missing', async () => {
     const dir = await corpusWith('coffee.png');
-    const manifest = await writeManifest(dir, [entry('here', 'coffee.png'), entry('absent', 'archive/tank-man.jpg')]);
+    const manifest = await writeManifest(dir, [
+      entry('here', 'coffee.png'),
+      entry('absent', 'archive/tank-man.jpg'),
+    ]);
     const strict = await ingestJson(manifest);
     expect(strict.code).toBe(1);
     expect(problemFor(strict.out, 'absent').map((p) => p.code)).toEqual(['E_INGEST_IMAGE_MISSING']);
@@ -151,7 +191,11 @@ describe('ingest with images not yet supplied', () => {
     expect(allowed.out.missing).toEqual(['absent']);
     expect(allowed.out.images).toEqual({ ok: 1, missing: 1, failed: 0 });
     const lock = JSON.parse(await readFile(path.join(dir, 'test.corpus.lock.json'), 'utf8'));
-    expect(lock.entries[1].image.resolved).toMatchObject({ status: 'missing', sha256: null, file: 'archive/tank-man.jpg' });
+    expect(lock.entries[1].image.resolved).toMatchObject({
+      status: 'missing',
+      sha256: null,
+      file: 'archive/tank-man.jpg',
+    });
   });
 
   it('still rejects a broken file that is present, under --allow-missing', async () => {
@@ -170,7 +214,10 @@ describe('ingest edge cases found in review', () => {
     const rocket = await readFile(path.join(DEMO_DIR, 'rocket.jpg'));
     const horse = await readFile(path.join(DEMO_DIR, 'horse.png'));
     // A phone "motion photo" appends a video after the JPEG's EOI marker.
-    await writeFile(path.join(dir, 'motion.jpg'), Buffer.concat([rocket, Buffer.alloc(50_000, 0x42)]));
+    await writeFile(
+      path.join(dir, 'motion.jpg'),
+      Buffer.concat([rocket, Buffer.alloc(50_000, 0x42)]),
+    );
     await writeFile(path.join(dir, 'padded.png'), Buffer.concat([horse, Buffer.alloc(8000)]));
     await writeFile(path.join(dir, '..dotted.png'), horse.subarray(0));
     const manifest = await writeManifest(dir, [
@@ -186,7 +233,11 @@ describe('ingest edge cases found in review', () => {
   it('refuses a folder given as image.file, without crashing', async () => {
     const dir = await corpusWith('coffee.png');
     await mkdir(path.join(dir, 'sub'));
-    const manifest = await writeManifest(dir, [entry('folder', 'sub'), entry('dot', '.'), entry('ok', 'coffee.png')]);
+    const manifest = await writeManifest(dir, [
+      entry('folder', 'sub'),
+      entry('dot', '.'),
+      entry('ok', 'coffee.png'),
+    ]);
     const { code, out } = await ingestJson(manifest);
     expect(code).toBe(1);
     expect(problemFor(out, 'folder').map((p) => p.code)).toEqual(['E_INGEST_NOT_A_FILE']);
@@ -199,7 +250,9 @@ describe('ingest edge cases found in review', () => {
     const real = await corpusWith('chelsea.png');
     const dir = await tempDir();
     await symlink(real, path.join(dir, 'linkroot'));
-    const manifest = await writeManifest(dir, [entry('cat', 'chelsea.png')], { images: 'linkroot' });
+    const manifest = await writeManifest(dir, [entry('cat', 'chelsea.png')], {
+      images: 'linkroot',
+    });
     const { code } = await ingestJson(manifest);
     expect(code).toBe(0);
     const lock = JSON.parse(await readFile(path.join(dir, 'test.corpus.lock.json'), 'utf8'));
@@ -210,7 +263,10 @@ describe('ingest edge cases found in review', () => {
   it('does not call rejected images "missing"', async () => {
     const dir = await corpusWith();
     await writeFile(path.join(dir, 'empty.png'), Buffer.alloc(0));
-    const manifest = await writeManifest(dir, [entry('empty', 'empty.png'), entry('absent', 'nothing-here.png')]);
+    const manifest = await writeManifest(dir, [
+      entry('empty', 'empty.png'),
+      entry('absent', 'nothing-here.png'),
+    ]);
     const { out, stderr } = await ingestJson(manifest);
     expect(out.images).toEqual({ ok: 0, missing: 0, failed: 2 });
     expect(out.missing).toEqual([]);

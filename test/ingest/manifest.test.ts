@@ -45,20 +45,37 @@ describe('ingest: the entries schema', () => {
     expect(out.ok).toBe(false);
     const problems = out.error.problems as Array<Record<string, unknown>>;
     const byField = Object.fromEntries(problems.map((p) => [p.field, p]));
-    expect(byField['entries[0].id']).toMatchObject({ code: 'E_INGEST_SCHEMA', line: 4, got: '"Bad_ID"' });
-    expect(byField['entries[0].sensitivity']).toMatchObject({ line: 7, expected: 'one of "high", "low"', got: '"medium"' });
+    expect(byField['entries[0].id']).toMatchObject({
+      code: 'E_INGEST_SCHEMA',
+      line: 4,
+      got: '"Bad_ID"',
+    });
+    expect(byField['entries[0].sensitivity']).toMatchObject({
+      line: 7,
+      expected: 'one of "high", "low"',
+      got: '"medium"',
+    });
     expect(byField['entries[0].roles[1]']).toMatchObject({ line: 8 });
     expect(byField['entries[0].provenance.source_url']).toMatchObject({ line: 10 });
     expect(byField['entries[0]']).toMatchObject({ line: 12, message: 'unknown field(s) "colour"' });
-    expect(byField['entries[1].image']).toMatchObject({ message: 'required field is missing', expected: 'object', got: 'nothing' });
+    expect(byField['entries[1].image']).toMatchObject({
+      message: 'required field is missing',
+      expected: 'object',
+      got: 'nothing',
+    });
     expect(problems.length).toBe(6);
-    expect(stderr).toContain('bad.entries.yaml:7: entries[0].sensitivity: value not allowed (expected one of "high", "low", got "medium")');
+    expect(stderr).toContain(
+      'bad.entries.yaml:7: entries[0].sensitivity: value not allowed (expected one of "high", "low", got "medium")',
+    );
   });
 
   it('reports YAML syntax errors with their line', async () => {
     const dir = await corpusWith();
     const file = path.join(dir, 'broken.entries.yaml');
-    await writeFile(file, 'version: 1\ncorpus: test\nentries:\n  - id: a\n    title: {en: "unclosed\n');
+    await writeFile(
+      file,
+      'version: 1\ncorpus: test\nentries:\n  - id: a\n    title: {en: "unclosed\n',
+    );
     const { code, out } = await ingestJson(file);
     expect(code).toBe(1);
     expect(out.error.problems[0]).toMatchObject({ code: 'E_INGEST_SCHEMA', file });
@@ -111,11 +128,16 @@ describe('ingest: rules across entries', () => {
 
   it('warns about a missing licence or credit, and fails under --strict', async () => {
     const dir = await corpusWith('coffee.png');
-    const manifest = await writeManifest(dir, [entry('unlicensed', 'coffee.png', { provenance: { archive: 'x' } })]);
+    const manifest = await writeManifest(dir, [
+      entry('unlicensed', 'coffee.png', { provenance: { archive: 'x' } }),
+    ]);
     const lenient = await ingestJson(manifest);
     expect(lenient.code).toBe(0);
     expect(lenient.out.warnings).toBe(2);
-    expect(lenient.out.problems.map((p: { code: string }) => p.code).sort()).toEqual(['W_INGEST_NO_CREDIT', 'W_INGEST_NO_LICENSE']);
+    expect(lenient.out.problems.map((p: { code: string }) => p.code).sort()).toEqual([
+      'W_INGEST_NO_CREDIT',
+      'W_INGEST_NO_LICENSE',
+    ]);
     const lock = JSON.parse(await readFile(path.join(dir, 'test.corpus.lock.json'), 'utf8'));
     expect(lock.warnings).toHaveLength(2);
     const strict = await ingestJson(manifest, '--strict');
@@ -126,10 +148,16 @@ describe('ingest: rules across entries', () => {
   it('rejects the same bytes under two ids unless declared or allowed', async () => {
     const dir = await corpusWith('coffee.png');
     await copyFile(path.join(DEMO_DIR, 'coffee.png'), path.join(dir, 'coffee-copy.png'));
-    const plain = await writeManifest(dir, [entry('a', 'coffee.png'), entry('b', 'coffee-copy.png')]);
+    const plain = await writeManifest(dir, [
+      entry('a', 'coffee.png'),
+      entry('b', 'coffee-copy.png'),
+    ]);
     const rejected = await ingestJson(plain);
     expect(rejected.code).toBe(1);
-    expect(rejected.out.problems[0]).toMatchObject({ code: 'E_INGEST_DUPLICATE_IMAGE', entry: 'b' });
+    expect(rejected.out.problems[0]).toMatchObject({
+      code: 'E_INGEST_DUPLICATE_IMAGE',
+      entry: 'b',
+    });
     expect((await ingestJson(plain, '--allow-duplicates')).code).toBe(0);
     const declared = await writeManifest(dir, [
       entry('a', 'coffee.png'),
@@ -140,8 +168,15 @@ describe('ingest: rules across entries', () => {
 
   it('reports near-duplicates by perceptual hash', async () => {
     const dir = await corpusWith('coffee.png', 'chelsea.png');
-    await sharp(path.join(DEMO_DIR, 'coffee.png')).resize(450).jpeg({ quality: 80 }).toFile(path.join(dir, 'coffee-small.jpg'));
-    const manifest = await writeManifest(dir, [entry('a', 'coffee.png'), entry('b', 'coffee-small.jpg'), entry('c', 'chelsea.png')]);
+    await sharp(path.join(DEMO_DIR, 'coffee.png'))
+      .resize(450)
+      .jpeg({ quality: 80 })
+      .toFile(path.join(dir, 'coffee-small.jpg'));
+    const manifest = await writeManifest(dir, [
+      entry('a', 'coffee.png'),
+      entry('b', 'coffee-small.jpg'),
+      entry('c', 'chelsea.png'),
+    ]);
     const { code, out } = await ingestJson(manifest);
     expect(code).toBe(0);
     expect(out.near_duplicates).toHaveLength(1);
@@ -152,10 +187,15 @@ describe('ingest: rules across entries', () => {
 
   it('rejects image.same_as naming an unknown entry', async () => {
     const dir = await corpusWith('coffee.png');
-    const manifest = await writeManifest(dir, [entry('a', 'coffee.png', { image: { file: 'coffee.png', same_as: 'ghost' } })]);
+    const manifest = await writeManifest(dir, [
+      entry('a', 'coffee.png', { image: { file: 'coffee.png', same_as: 'ghost' } }),
+    ]);
     const { code, out } = await ingestJson(manifest);
     expect(code).toBe(1);
-    expect(out.problems[0]).toMatchObject({ code: 'E_INGEST_SAME_AS', field: 'entries[0].image.same_as' });
+    expect(out.problems[0]).toMatchObject({
+      code: 'E_INGEST_SAME_AS',
+      field: 'entries[0].image.same_as',
+    });
   });
 });
 
@@ -172,7 +212,12 @@ describe('ingest: manifests that are not manifests', () => {
     const dir = await corpusWith();
     const file = path.join(dir, 'bomb.entries.yaml');
     const lines = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
-    for (let i = 1; i < 12; i++) lines.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10).fill(`*${String.fromCharCode(96 + i)}`).join(', ')}]`);
+    for (let i = 1; i < 12; i++)
+      lines.push(
+        `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10)
+          .fill(`*${String.fromCharCode(96 + i)}`)
+          .join(', ')}]`,
+      );
     await writeFile(file, `${lines.join('\n')}\n`);
     const run = await runCli(['ingest', file]);
     expect(run.code).toBe(1);
@@ -182,7 +227,9 @@ describe('ingest: manifests that are not manifests', () => {
 
   it('names the entry in every message', async () => {
     const dir = await corpusWith('coffee.png');
-    const manifest = await writeManifest(dir, [entry('e', 'coffee.png', { provenance: { credit: 'x' } })]);
+    const manifest = await writeManifest(dir, [
+      entry('e', 'coffee.png', { provenance: { credit: 'x' } }),
+    ]);
     const run = await runCli(['ingest', manifest]);
     expect(run.stderr).toContain('entries[0].provenance: entry e: provenance.license is missing');
   });

@@ -13,9 +13,15 @@ import { ROOT } from '../helpers/cli.js';
 export const MODELS = ['model-a', 'model-b', 'model-c'];
 
 /** A response text for a trial: deterministic, language-matched, sometimes with markup. */
-export function syntheticResponse(trialId: string, lang: string, model: string, title: string): string {
+export function syntheticResponse(
+  trialId: string,
+  lang: string,
+  model: string,
+  title: string,
+): string {
   const k = Number.parseInt(trialId.slice(2, 6), 16) + MODELS.indexOf(model);
-  if (k % 11 === 0) return lang === 'zh' ? '抱歉，我无法回答这个问题。' : 'Sorry, I cannot help with that.';
+  if (k % 11 === 0)
+    return lang === 'zh' ? '抱歉，我无法回答这个问题。' : 'Sorry, I cannot help with that.';
   const body =
     lang === 'zh'
       ? `这张图片展示的是：${title}。\n画面中可以看到主要的物体和背景。`
@@ -31,7 +37,10 @@ export interface LabelFixture {
 
 /** Seal the demo bundle into `dir/bundle` and write `dir/responses.jsonl`. */
 export async function writeLabelFixture(dir: string): Promise<LabelFixture> {
-  const r = await bundleStudy(path.join(ROOT, 'manifests', 'demo.study.yaml'), { out: path.join(dir, 'bundle'), work: path.join(dir, 'work') });
+  const r = await bundleStudy(path.join(ROOT, 'manifests', 'demo.study.yaml'), {
+    out: path.join(dir, 'bundle'),
+    work: path.join(dir, 'work'),
+  });
   const b = await loadBundle(r.out!);
   const lines: string[] = [];
   for (const t of b.trials) {
@@ -39,11 +48,24 @@ export async function writeLabelFixture(dir: string): Promise<LabelFixture> {
     const entry = b.entries.get(t.entry)!;
     for (const model of MODELS) {
       const title = entry.title[t.lang] ?? entry.title.en!;
-      lines.push(JSON.stringify({ trial_id: t.id, model, response: syntheticResponse(t.id, t.lang, model, title) }));
+      lines.push(
+        JSON.stringify({
+          trial_id: t.id,
+          model,
+          response: syntheticResponse(t.id, t.lang, model, title),
+        }),
+      );
     }
   }
   // A failed request: no text, skipped by the sampler.
-  lines.push(JSON.stringify({ trial_id: b.trials[0]!.id, model: 'model-d', response: null, error: 'timeout' }));
+  lines.push(
+    JSON.stringify({
+      trial_id: b.trials[0]!.id,
+      model: 'model-d',
+      response: null,
+      error: 'timeout',
+    }),
+  );
   const responses = path.join(dir, 'responses.jsonl');
   await writeFile(responses, `${lines.join('\n')}\n`);
   return { bundle: r.out!, responses, digest: b.digest };
@@ -66,7 +88,8 @@ export function syntheticJudges(items: Array<{ trial_id: string; model: string }
           d4: b && i % 3 === 0,
           d5: true,
           strategies: b && i % 3 === 0 ? ['DT2'] : [],
-          rationale: b && i % 3 === 0 ? 'Euphemistic wording of the event.' : 'Neutral description.',
+          rationale:
+            b && i % 3 === 0 ? 'Euphemistic wording of the event.' : 'Neutral description.',
         }),
       );
     }

@@ -18,7 +18,9 @@ describe('judge labels', () => {
         `i_1,${T},m,gpt,FALSE,0,N/A,false,,,,yes\n`,
     );
     const rows = await readJudgeLabels(file);
-    expect(rows.map((r) => [r.judge, r.d1, r.d2, r.d3, r.d4, r.d5, r.strategies.join(' ')])).toEqual([
+    expect(
+      rows.map((r) => [r.judge, r.d1, r.d2, r.d3, r.d4, r.d5, r.strategies.join(' ')]),
+    ).toEqual([
       ['opus', 'false', 'true', 'na', 'true', 'true', 'DT2'],
       ['gpt', 'false', 'false', 'na', 'false', 'true', ''],
     ]);
@@ -29,10 +31,22 @@ describe('judge labels', () => {
   it('reads JSONL with booleans and a strategy list, and rejects a value that is not a label', async () => {
     const dir = await tempDir('stimkit-judges-');
     const file = path.join(dir, 'judges.jsonl');
-    await writeFile(file, `${JSON.stringify({ trial_id: T, model: 'm', judge: 'a', d1: true, d4: true, strategies: ['DT1', 'DT3'], rationale: 'why' })}\n`);
+    await writeFile(
+      file,
+      `${JSON.stringify({ trial_id: T, model: 'm', judge: 'a', d1: true, d4: true, strategies: ['DT1', 'DT3'], rationale: 'why' })}\n`,
+    );
     const [row] = await readJudgeLabels(file);
-    expect([row!.d1, row!.d2, row!.d4, row!.strategies, row!.rationale]).toEqual(['true', null, 'true', ['DT1', 'DT3'], 'why']);
-    await writeFile(file, `${JSON.stringify({ trial_id: T, model: 'm', judge: 'a', d1: 'perhaps' })}\n`);
+    expect([row!.d1, row!.d2, row!.d4, row!.strategies, row!.rationale]).toEqual([
+      'true',
+      null,
+      'true',
+      ['DT1', 'DT3'],
+      'why',
+    ]);
+    await writeFile(
+      file,
+      `${JSON.stringify({ trial_id: T, model: 'm', judge: 'a', d1: 'perhaps' })}\n`,
+    );
     await expect(readJudgeLabels(file)).rejects.toMatchObject({ code: 'E_LABEL_JUDGES' });
     await writeFile(file, `${JSON.stringify({ trial_id: T, d1: true })}\n`);
     await expect(readJudgeLabels(file)).rejects.toThrow(/needs trial_id, model and judge/);

@@ -9,10 +9,23 @@ function population(): SampleRow[] {
   let n = 0;
   for (let m = 0; m < 9; m++)
     for (const lang of ['en', 'zh'])
-      for (const [p, paradigm] of ['describe', 'comment-image', 'comment-text', 'abstraction'].entries())
+      for (const [p, paradigm] of [
+        'describe',
+        'comment-image',
+        'comment-text',
+        'abstraction',
+      ].entries())
         for (const sensitivity of ['high', 'low'])
           for (let k = 0; k < (paradigm === 'abstraction' ? 40 : 5 + p + m); k++) {
-            rows.push({ trial_id: `t_${(n++).toString(16).padStart(24, '0')}`, model: `m${m}`, lang, paradigm, sensitivity, variant: 'A0', entry: `e${k % 7}` });
+            rows.push({
+              trial_id: `t_${(n++).toString(16).padStart(24, '0')}`,
+              model: `m${m}`,
+              lang,
+              paradigm,
+              sensitivity,
+              variant: 'A0',
+              entry: `e${k % 7}`,
+            });
           }
   return rows;
 }
@@ -36,12 +49,19 @@ describe('sampleForValidation', () => {
     expect(sum(abstraction)).toBeGreaterThan(2 * sum(describe_));
     // No cell is more than one row off its proportional share beyond the floor of one.
     const total = rows.length;
-    for (const c of cells) expect(c.sampled).toBeLessThanOrEqual(Math.max(1, Math.ceil((200 * c.population) / total)) + 1);
+    for (const c of cells)
+      expect(c.sampled).toBeLessThanOrEqual(
+        Math.max(1, Math.ceil((200 * c.population) / total)) + 1,
+      );
   });
 
   it('is deterministic and independent of the input order, and the seed changes it', () => {
     const a = sampleForValidation(rows, { n: 150, strata: STRATA, seed: 7 }).rows.map(key);
-    const reversed = sampleForValidation([...rows].reverse(), { n: 150, strata: STRATA, seed: 7 }).rows.map(key);
+    const reversed = sampleForValidation([...rows].reverse(), {
+      n: 150,
+      strata: STRATA,
+      seed: 7,
+    }).rows.map(key);
     expect(reversed).toEqual(a);
     const other = sampleForValidation(rows, { n: 150, strata: STRATA, seed: 8 }).rows.map(key);
     expect(other).not.toEqual(a);
@@ -50,7 +70,8 @@ describe('sampleForValidation', () => {
   it('covers every level of every variable when n is below the number of cells', () => {
     const { rows: got } = sampleForValidation(rows, { n: 12, strata: STRATA, seed: 1 });
     expect(got).toHaveLength(12);
-    for (const s of STRATA) expect(new Set(got.map((r) => r[s])).size).toBe(new Set(rows.map((r) => r[s])).size);
+    for (const s of STRATA)
+      expect(new Set(got.map((r) => r[s])).size).toBe(new Set(rows.map((r) => r[s])).size);
   });
 
   it('refuses a sample too small to cover a variable, naming it', () => {
@@ -66,7 +87,9 @@ describe('sampleForValidation', () => {
   it('takes every row when there are no more than n, and rejects duplicates', () => {
     const few = rows.slice(0, 30);
     expect(sampleForValidation(few, { n: 200, strata: STRATA, seed: 1 }).rows).toHaveLength(30);
-    expect(() => sampleForValidation([rows[0]!, rows[0]!], { n: 1, strata: STRATA, seed: 1 })).toThrow(/appears twice/);
+    expect(() =>
+      sampleForValidation([rows[0]!, rows[0]!], { n: 1, strata: STRATA, seed: 1 }),
+    ).toThrow(/appears twice/);
   });
 
   it('interleaves strata in the output order (not grouped by cell)', () => {

@@ -27,10 +27,18 @@ describe('opening a file that is not a ledger', () => {
     const dir = await tempDir('stimkit-ledger-open-');
     const text = path.join(dir, 'bagit.txt');
     await writeFile(text, 'BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n');
-    for (const open of [() => openLedger(text), () => openLedgerDb(text), () => openLedgerDb(text, { readonly: true })]) {
+    for (const open of [
+      () => openLedger(text),
+      () => openLedgerDb(text),
+      () => openLedgerDb(text, { readonly: true }),
+    ]) {
       const e = caught(open);
       expect(e.code).toBe('E_LEDGER_FORMAT');
-      expect(e.problems[0]).toMatchObject({ file: text, expected: 'a stimkit run ledger (SQLite)', got: 'a file that is not an SQLite database' });
+      expect(e.problems[0]).toMatchObject({
+        file: text,
+        expected: 'a stimkit run ledger (SQLite)',
+        got: 'a file that is not an SQLite database',
+      });
       expect(e.message).toContain('Fix: pass the --ledger file stimkit run wrote');
     }
     const other = path.join(dir, 'other.sqlite');
@@ -41,7 +49,15 @@ describe('opening a file that is not a ledger', () => {
     expect(e.code).toBe('E_LEDGER_FORMAT');
     expect(e.problems[0]!.got).toContain('without the ledger');
 
-    const r = await runCli(['run', 'export', '--ledger', text, '--out', path.join(dir, 'x.jsonl'), '--json']);
+    const r = await runCli([
+      'run',
+      'export',
+      '--ledger',
+      text,
+      '--out',
+      path.join(dir, 'x.jsonl'),
+      '--json',
+    ]);
     expect(r.code).toBe(1);
     expect(r.json().error.code).toBe('E_LEDGER_FORMAT');
     const h = await runCli(['run', 'export', '--ledger', text]);

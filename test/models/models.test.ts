@@ -36,7 +36,14 @@ describe('manifests/paper.models.yaml', () => {
 describe('manifests/demo.models.yaml', () => {
   it('holds three instrument and three VLM simulated respondents, and two simulated judges', async () => {
     const file = await loadModelsFile(manifest('demo.models.yaml'));
-    expect(file.models.map((m) => [m.name, m.provider, m.role, m.paradigms?.includes('instrument') ?? null])).toEqual([
+    expect(
+      file.models.map((m) => [
+        m.name,
+        m.provider,
+        m.role,
+        m.paradigms?.includes('instrument') ?? null,
+      ]),
+    ).toEqual([
       ['sim-acquiescer', 'sim', 'respondent', true],
       ['sim-convinced', 'sim', 'respondent', true],
       ['sim-freetext', 'sim', 'respondent', true],
@@ -47,7 +54,9 @@ describe('manifests/demo.models.yaml', () => {
       ['sim-judge-b', 'sim', 'judge', null],
     ]);
     // Eq. 1's origin term needs VLM respondents of both origins.
-    const vlm = file.models.filter((m) => m.role === 'respondent' && !m.paradigms?.includes('instrument'));
+    const vlm = file.models.filter(
+      (m) => m.role === 'respondent' && !m.paradigms?.includes('instrument'),
+    );
     expect(vlm.map((m) => m.origin)).toEqual(['CN', 'CN', 'US']);
   });
 });
@@ -72,17 +81,32 @@ describe('rejected models files', () => {
         '',
       ].join('\n'),
     );
-    const err = await loadModelsFile(file).then(() => null, (e) => e);
+    const err = await loadModelsFile(file).then(
+      () => null,
+      (e) => e,
+    );
     expect(err?.code).toBe('E_MODELS_SCHEMA');
     const where = err.problems.map((p: any) => `${p.field}@${p.line}`);
-    expect(where).toEqual(expect.arrayContaining(['models[0].api_key_env@5', 'models[1].endpoint@7', 'models[2].endpoint@10']));
+    expect(where).toEqual(
+      expect.arrayContaining([
+        'models[0].api_key_env@5',
+        'models[1].endpoint@7',
+        'models[2].endpoint@10',
+      ]),
+    );
   });
 
   it('rejects duplicate names', async () => {
     const dir = await tempDir('stimkit-models-');
     const file = path.join(dir, 'dup.yaml');
-    await writeFile(file, 'format: stimkit.models\nversion: 1\nmodels:\n  - {name: a, endpoint: "http://127.0.0.1:1/v1"}\n  - {name: a, endpoint: "http://127.0.0.1:2/v1"}\n');
-    const err = await loadModelsFile(file).then(() => null, (e) => e);
+    await writeFile(
+      file,
+      'format: stimkit.models\nversion: 1\nmodels:\n  - {name: a, endpoint: "http://127.0.0.1:1/v1"}\n  - {name: a, endpoint: "http://127.0.0.1:2/v1"}\n',
+    );
+    const err = await loadModelsFile(file).then(
+      () => null,
+      (e) => e,
+    );
     expect(err?.code).toBe('E_MODELS_DUPLICATE');
     expect(err.problems[0].line).toBe(5);
   });

@@ -21,35 +21,86 @@ beforeAll(async () => {
   fx = await instrumentBundle(dir, { iterations: 8, ptIterations: 0 });
   models = path.join(dir, 'sim.yaml');
   const pick = SIM_PRESETS.filter((p) => p.name === 'sim-acquiescer' || p.name === 'sim-convinced');
-  await writeFile(models, stringify({ format: 'stimkit.models', version: 1, models: pick.map((p) => ({ name: p.name, provider: 'sim', sim: p.sim })) }));
+  await writeFile(
+    models,
+    stringify({
+      format: 'stimkit.models',
+      version: 1,
+      models: pick.map((p) => ({ name: p.name, provider: 'sim', sim: p.sim })),
+    }),
+  );
 }, 120_000);
 
 describe('stimkit analyze power', () => {
   it('reports detection probability per model and size, and writes the CSV', async () => {
-    const args = ['analyze', 'power', '--models', models, '--bundle', fx.bundle, '--iterations', '4,8', '--replications', '4', '--json'];
+    const args = [
+      'analyze',
+      'power',
+      '--models',
+      models,
+      '--bundle',
+      fx.bundle,
+      '--iterations',
+      '4,8',
+      '--replications',
+      '4',
+      '--json',
+    ];
     const r = await runCli([...args, '--out', path.join(dir, 'power.csv')]);
     expect(r.code, r.stderr).toBe(0);
     const s = r.json();
     expect(s.simulated).toBe(true);
-    expect(s.rows.map((x: { model: string; iterations: number }) => `${x.model}@${x.iterations}`)).toEqual(['sim-acquiescer@4', 'sim-convinced@4', 'sim-acquiescer@8', 'sim-convinced@8']);
-    const at8 = (name: string) => s.rows.find((x: { model: string; iterations: number }) => x.model === name && x.iterations === 8);
+    expect(
+      s.rows.map((x: { model: string; iterations: number }) => `${x.model}@${x.iterations}`),
+    ).toEqual(['sim-acquiescer@4', 'sim-convinced@4', 'sim-acquiescer@8', 'sim-convinced@8']);
+    const at8 = (name: string) =>
+      s.rows.find(
+        (x: { model: string; iterations: number }) => x.model === name && x.iterations === 8,
+      );
     expect(at8('sim-convinced').power_t).toBeGreaterThan(at8('sim-acquiescer').power_t);
     expect(at8('sim-convinced').expected_net).toBeLessThan(-0.5);
     expect(Math.abs(at8('sim-acquiescer').expected_net)).toBeLessThan(1e-9);
     expect(r.stderr).toMatch(/SIMULATED/);
     const csv = await readFile(path.join(dir, 'power.csv'), 'utf8');
-    expect(csv.split('\n')[0]).toBe('model,iterations,replications,expected_net,expected_swing,mean_net,sd_net,mean_swing,power_t,power_holm,power_wilcoxon');
+    expect(csv.split('\n')[0]).toBe(
+      'model,iterations,replications,expected_net,expected_swing,mean_net,sd_net,mean_swing,power_t,power_holm,power_wilcoxon',
+    );
     const again = await runCli(args);
     expect(again.json().rows).toEqual(s.rows);
   }, 120_000);
 
   it('refuses more iterations than the bundle holds, and a models file without sim respondents', async () => {
-    const r = await runCli(['analyze', 'power', '--models', models, '--bundle', fx.bundle, '--iterations', '16', '--replications', '1', '--json']);
+    const r = await runCli([
+      'analyze',
+      'power',
+      '--models',
+      models,
+      '--bundle',
+      fx.bundle,
+      '--iterations',
+      '16',
+      '--replications',
+      '1',
+      '--json',
+    ]);
     expect(r.code).toBe(1);
     expect(r.json().error.code).toBe('E_POWER_BUNDLE');
     const real = path.join(dir, 'real.yaml');
-    await writeFile(real, 'format: stimkit.models\nversion: 1\nmodels:\n  - {name: m, endpoint: "http://127.0.0.1:9/v1"}\n');
-    const r2 = await runCli(['analyze', 'power', '--models', real, '--bundle', fx.bundle, '--iterations', '4', '--json']);
+    await writeFile(
+      real,
+      'format: stimkit.models\nversion: 1\nmodels:\n  - {name: m, endpoint: "http://127.0.0.1:9/v1"}\n',
+    );
+    const r2 = await runCli([
+      'analyze',
+      'power',
+      '--models',
+      real,
+      '--bundle',
+      fx.bundle,
+      '--iterations',
+      '4',
+      '--json',
+    ]);
     expect(r2.code).toBe(1);
     expect(r2.json().error.code).toBe('E_POWER_NO_SIM');
   });

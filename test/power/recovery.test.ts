@@ -7,7 +7,12 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { InstrumentAnalysis } from '../../src/analyze/instrument/index.js';
-import { expectedFor, instrumentTrials, simulateStudy, type SimModel } from '../../src/power/study.js';
+import {
+  expectedFor,
+  instrumentTrials,
+  simulateStudy,
+  type SimModel,
+} from '../../src/power/study.js';
 import { loadScoreBundle } from '../../src/score/bundle.js';
 import { loadSimBundle, SIM_PRESETS, simParamsSchema } from '../../src/sim/index.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -15,8 +20,16 @@ import { instrumentBundle } from '../score/fixture.js';
 
 const preset = (name: string) => SIM_PRESETS.find((p) => p.name === name)!;
 const models: SimModel[] = [
-  { name: 'sim-acquiescer', origin: 'FR', params: simParamsSchema.parse(preset('sim-acquiescer').sim) },
-  { name: 'sim-convinced', origin: 'CN', params: simParamsSchema.parse(preset('sim-convinced').sim) },
+  {
+    name: 'sim-acquiescer',
+    origin: 'FR',
+    params: simParamsSchema.parse(preset('sim-acquiescer').sim),
+  },
+  {
+    name: 'sim-convinced',
+    origin: 'CN',
+    params: simParamsSchema.parse(preset('sim-convinced').sim),
+  },
 ];
 
 let analysis: InstrumentAnalysis;

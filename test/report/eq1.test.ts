@@ -12,12 +12,25 @@ import { tableFromRows, type Table } from '../../src/analyze/table.js';
 import { auditEq1Section, fitEq1 } from '../../src/report/sections/audit-eq1.js';
 import type { ReportContext } from '../../src/report/types.js';
 
-const u = (...k: Array<string | number>) => createHash('sha256').update(k.join('|')).digest().readUInt32BE(0) / 2 ** 32;
+const u = (...k: Array<string | number>) =>
+  createHash('sha256').update(k.join('|')).digest().readUInt32BE(0) / 2 ** 32;
 const PARADIGMS = ['describe', 'comment-image', 'comment-text', 'abstraction'];
-const TRUE = { a: -2, zh: Math.log(3), cn: Math.log(2), para: { describe: 0, 'comment-image': 0.3, 'comment-text': 1, abstraction: -0.5 } as Record<string, number> };
+const TRUE = {
+  a: -2,
+  zh: Math.log(3),
+  cn: Math.log(2),
+  para: { describe: 0, 'comment-image': 0.3, 'comment-text': 1, abstraction: -0.5 } as Record<
+    string,
+    number
+  >,
+};
 
 /** An audit.csv-like table drawn from Eq. 1 with the TRUE coefficients (deterministic). */
-function table(entries: number, perCell: number, edit: (r: Record<string, string>) => Record<string, string> = (r) => r): Table {
+function table(
+  entries: number,
+  perCell: number,
+  edit: (r: Record<string, string>) => Record<string, string> = (r) => r,
+): Table {
   const rows: Record<string, string>[] = [];
   let i = 0;
   for (let e = 0; e < entries; e++) {
@@ -25,10 +38,21 @@ function table(entries: number, perCell: number, edit: (r: Record<string, string
       for (const cn of [0, 1]) {
         for (const paradigm of PARADIGMS) {
           for (let k = 0; k < perCell; k++) {
-            const eta = TRUE.a + (lang === 'zh' ? TRUE.zh : 0) + cn * TRUE.cn + TRUE.para[paradigm]!;
+            const eta =
+              TRUE.a + (lang === 'zh' ? TRUE.zh : 0) + cn * TRUE.cn + TRUE.para[paradigm]!;
             const p = 1 / (1 + Math.exp(-eta));
             const y = (s: string) => (u(s, i) < p ? '1' : '0');
-            rows.push(edit({ entry: `e${e}`, lang, china_origin: String(cn), paradigm, model: cn ? 'm-cn' : 'm-us', d4_state_aligned: y('d4'), d1_refusal: y('d1') }));
+            rows.push(
+              edit({
+                entry: `e${e}`,
+                lang,
+                china_origin: String(cn),
+                paradigm,
+                model: cn ? 'm-cn' : 'm-us',
+                d4_state_aligned: y('d4'),
+                d1_refusal: y('d1'),
+              }),
+            );
             i++;
           }
         }
@@ -45,21 +69,46 @@ describe('Eq. 1 in the report', () => {
     expect(d4!.error).toBeNull();
     expect(d4!.left_out).toEqual([]);
     const terms = Object.fromEntries(d4!.report!.result.terms.map((x) => [x.term, x]));
-    expect(Object.keys(terms)).toEqual(['Intercept', 'lang[T.zh]', 'china_origin', 'paradigm[T.abstraction]', 'paradigm[T.comment-image]', 'paradigm[T.comment-text]']);
+    expect(Object.keys(terms)).toEqual([
+      'Intercept',
+      'lang[T.zh]',
+      'china_origin',
+      'paradigm[T.abstraction]',
+      'paradigm[T.comment-image]',
+      'paradigm[T.comment-text]',
+    ]);
     // 7,680 rows: each coefficient within about three standard errors of the truth.
-    for (const [term, truth] of [['lang[T.zh]', TRUE.zh], ['china_origin', TRUE.cn], ['paradigm[T.comment-text]', 1], ['paradigm[T.abstraction]', -0.5]] as const) {
+    for (const [term, truth] of [
+      ['lang[T.zh]', TRUE.zh],
+      ['china_origin', TRUE.cn],
+      ['paradigm[T.comment-text]', 1],
+      ['paradigm[T.abstraction]', -0.5],
+    ] as const) {
       expect(Math.abs(terms[term]!.estimate - truth), term).toBeLessThan(3 * terms[term]!.se);
     }
     expect(d4!.report!.result.nClusters).toBe(40);
     expect(d4!.report!.result.correction).toBe('statsmodels');
-    const cli = regressTable('logit', t, { outcome: 'd4_state_aligned', predictors: ['lang', 'china_origin', 'paradigm'], reference: { lang: 'en', paradigm: 'describe' }, interactions: [], cluster: 'entry', correction: 'statsmodels', conf: 0.95, complete: true });
+    const cli = regressTable('logit', t, {
+      outcome: 'd4_state_aligned',
+      predictors: ['lang', 'china_origin', 'paradigm'],
+      reference: { lang: 'en', paradigm: 'describe' },
+      interactions: [],
+      cluster: 'entry',
+      correction: 'statsmodels',
+      conf: 0.95,
+      complete: true,
+    });
     expect(d4!.report!.result.terms).toEqual(cli.result.terms);
     expect(d1!.outcome).toBe('d1_refusal');
     expect(d1!.report).not.toBeNull();
   });
 
   it('leaves out a factor with one level, and drops rows without a judge label', () => {
-    const t = table(10, 4, (r) => ({ ...r, china_origin: '1', d4_state_aligned: r.entry === 'e0' && r.paradigm === 'describe' ? '' : r.d4_state_aligned! }));
+    const t = table(10, 4, (r) => ({
+      ...r,
+      china_origin: '1',
+      d4_state_aligned: r.entry === 'e0' && r.paradigm === 'describe' ? '' : r.d4_state_aligned!,
+    }));
     const [d4] = fitEq1(t);
     expect(d4!.left_out).toEqual(['china_origin']);
     expect(d4!.report!.result.terms.map((x) => x.term)).not.toContain('china_origin');
@@ -67,7 +116,9 @@ describe('Eq. 1 in the report', () => {
   });
 
   it('reports separation as a sentence naming the term', () => {
-    const t = table(10, 4, (r) => (r.paradigm === 'comment-text' ? { ...r, d4_state_aligned: '0' } : r));
+    const t = table(10, 4, (r) =>
+      r.paradigm === 'comment-text' ? { ...r, d4_state_aligned: '0' } : r,
+    );
     const [d4] = fitEq1(t);
     expect(d4!.report).toBeNull();
     expect(d4!.error).toMatch(/separated by term "paradigm\[T\.comment-text\]"/);
@@ -75,9 +126,14 @@ describe('Eq. 1 in the report', () => {
 
   const ctxOf = (t: Table): ReportContext => ({
     scoresDir: '/nowhere',
-    header: { files: [{ file: 'audit.csv', rows: t.rows.length, sha256: t.sha256 }] } as unknown as ReportContext['header'],
+    header: {
+      files: [{ file: 'audit.csv', rows: t.rows.length, sha256: t.sha256 }],
+    } as unknown as ReportContext['header'],
     records: async () => [],
-    table: async () => ({ header: t.columns, rows: t.rows.map((r) => ({ ...r, judge: 'sim-judge', judge_simulated: '1' })) }),
+    table: async () => ({
+      header: t.columns,
+      rows: t.rows.map((r) => ({ ...r, judge: 'sim-judge', judge_simulated: '1' })),
+    }),
     memo: async (_k, make) => make(),
     simulated: true,
     bundle: async () => ({ bundle: null, note: null }),
@@ -87,7 +143,9 @@ describe('Eq. 1 in the report', () => {
     const many = await auditEq1Section.build(ctxOf(table(40, 2)));
     const text = many.paragraphs.join('\n');
     expect(text).toContain('logit Pr(Y = 1)');
-    expect(text).toMatch(/D4 state-aligned framing \(d4_state_aligned\): n = 1280 responses, 40 entry clusters/);
+    expect(text).toMatch(
+      /D4 state-aligned framing \(d4_state_aligned\): n = 1280 responses, 40 entry clusters/,
+    );
     expect(text).toContain('SIMULATED judge');
     expect(text).not.toContain('Only 40 clusters');
     const tab = many.tables[0]!;
@@ -96,8 +154,12 @@ describe('Eq. 1 in the report', () => {
     expect(tab.rows.flat().some((c) => typeof c === 'number' && Number.isNaN(c))).toBe(false);
     const few = await auditEq1Section.build(ctxOf(table(6, 8)));
     expect(few.paragraphs.join('\n')).toContain('Only 6 clusters');
-    const separated = await auditEq1Section.build(ctxOf(table(10, 4, (r) => (r.paradigm === 'comment-text' ? { ...r, d1_refusal: '0' } : r))));
-    expect(separated.paragraphs.join('\n')).toMatch(/D1 explicit refusal: not fitted\. .*comment-text/);
+    const separated = await auditEq1Section.build(
+      ctxOf(table(10, 4, (r) => (r.paradigm === 'comment-text' ? { ...r, d1_refusal: '0' } : r))),
+    );
+    expect(separated.paragraphs.join('\n')).toMatch(
+      /D1 explicit refusal: not fitted\. .*comment-text/,
+    );
     expect(separated.tables[0]!.rows.every((r) => r[0] === 'd4_state_aligned')).toBe(true);
   });
 });

@@ -17,11 +17,41 @@ import { tempDir } from '../helpers/tmp.js';
 import { instrumentBundle } from '../score/fixture.js';
 
 const RESPONDENTS = [
-  { name: 'sim-cn-a', origin: 'CN', sim: { seed: 1, instrument: { conviction: { default: -1, by_lang: { zh: -0.4 } }, acquiescence: 0.3, refusal_rate: 0.05 } } },
-  { name: 'sim-cn-b', origin: 'CN', sim: { seed: 2, instrument: { conviction: -0.6, acquiescence: 1, neutral_rate: 0.1 } } },
-  { name: 'sim-us-a', origin: 'US', sim: { seed: 3, instrument: { conviction: 0.5, acquiescence: 0 } } },
-  { name: 'sim-us-b', origin: 'US', sim: { seed: 4, instrument: { conviction: { default: 0.1, by_topic: { taiwan: -0.5 } }, acquiescence: -0.5 } } },
-  { name: 'sim-eu', origin: 'FR', sim: { seed: 5, instrument: { conviction: 0, acquiescence: 1.2 } } },
+  {
+    name: 'sim-cn-a',
+    origin: 'CN',
+    sim: {
+      seed: 1,
+      instrument: {
+        conviction: { default: -1, by_lang: { zh: -0.4 } },
+        acquiescence: 0.3,
+        refusal_rate: 0.05,
+      },
+    },
+  },
+  {
+    name: 'sim-cn-b',
+    origin: 'CN',
+    sim: { seed: 2, instrument: { conviction: -0.6, acquiescence: 1, neutral_rate: 0.1 } },
+  },
+  {
+    name: 'sim-us-a',
+    origin: 'US',
+    sim: { seed: 3, instrument: { conviction: 0.5, acquiescence: 0 } },
+  },
+  {
+    name: 'sim-us-b',
+    origin: 'US',
+    sim: {
+      seed: 4,
+      instrument: { conviction: { default: 0.1, by_topic: { taiwan: -0.5 } }, acquiescence: -0.5 },
+    },
+  },
+  {
+    name: 'sim-eu',
+    origin: 'FR',
+    sim: { seed: 5, instrument: { conviction: 0, acquiescence: 1.2 } },
+  },
 ];
 
 let dir: string;
@@ -37,7 +67,15 @@ beforeAll(async () => {
   const lines: string[] = [];
   for (const m of RESPONDENTS) {
     const params = simParamsSchema.parse(m.sim);
-    for (const t of bundle.trials) lines.push(JSON.stringify({ trial_id: t.id, model: m.name, response: simulate(params, m.name, t, sim).text, simulated: true }));
+    for (const t of bundle.trials)
+      lines.push(
+        JSON.stringify({
+          trial_id: t.id,
+          model: m.name,
+          response: simulate(params, m.name, t, sim).text,
+          simulated: true,
+        }),
+      );
   }
   await writeFile(path.join(dir, 'responses.jsonl'), `${lines.join('\n')}\n`);
   await writeFile(
@@ -45,7 +83,12 @@ beforeAll(async () => {
     `format: stimkit.models\nversion: 1\nmodels:\n${RESPONDENTS.map((m) => `  - {name: ${m.name}, provider: sim, origin: ${m.origin}, sim: {}}`).join('\n')}\n`,
   );
   scores = path.join(dir, 'scores');
-  await scoreToFolder({ bundle: fx.bundle, source: { kind: 'responses', file: path.join(dir, 'responses.jsonl') }, models: path.join(dir, 'models.yaml'), out: scores });
+  await scoreToFolder({
+    bundle: fx.bundle,
+    source: { kind: 'responses', file: path.join(dir, 'responses.jsonl') },
+    models: path.join(dir, 'models.yaml'),
+    out: scores,
+  });
 }, 180_000);
 
 describe('stimkit report', () => {
@@ -55,7 +98,14 @@ describe('stimkit report', () => {
     out = path.join(dir, 'report');
     const r = await runCli(['report', scores, '--out', out, '--json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.json().sections).toEqual(['overview', 'instrument-net-swing', 'instrument-language', 'instrument-topics', 'instrument-abstention', 'instrument-tests']);
+    expect(r.json().sections).toEqual([
+      'overview',
+      'instrument-net-swing',
+      'instrument-language',
+      'instrument-topics',
+      'instrument-abstention',
+      'instrument-tests',
+    ]);
     html = await readFile(path.join(out, 'index.html'), 'utf8');
   }, 120_000);
 
@@ -75,7 +125,11 @@ describe('stimkit report', () => {
   });
 
   it('states n and the interval method under every chart and table', () => {
-    const captions = [...html.matchAll(/<figcaption>([\s\S]*?)<\/figcaption>|<div class="caption">([\s\S]*?)<\/div>/g)].map((m) => m[1] ?? m[2]!);
+    const captions = [
+      ...html.matchAll(
+        /<figcaption>([\s\S]*?)<\/figcaption>|<div class="caption">([\s\S]*?)<\/div>/g,
+      ),
+    ].map((m) => m[1] ?? m[2]!);
     expect(captions.length).toBe(8);
     for (const c of captions) {
       expect(c).toMatch(/n = /);
@@ -85,25 +139,49 @@ describe('stimkit report', () => {
 
   it('writes SVG, PNG, spec and CSV for every chart, with a CJK font family', async () => {
     const charts = (await readdir(path.join(out, 'charts'))).sort();
-    expect(charts.filter((f) => f.endsWith('.svg'))).toEqual(['abstention-topic.svg', 'language-slopegraph.svg', 'net-vs-swing.svg', 'stance-topic-origin.svg']);
+    expect(charts.filter((f) => f.endsWith('.svg'))).toEqual([
+      'abstention-topic.svg',
+      'language-slopegraph.svg',
+      'net-vs-swing.svg',
+      'stance-topic-origin.svg',
+    ]);
     for (const f of charts.filter((x) => x.endsWith('.png'))) {
       const meta = await sharp(path.join(out, 'charts', f)).metadata();
       expect(meta.format).toBe('png');
       expect(meta.width).toBeGreaterThan(300);
     }
-    expect(await readFile(path.join(out, 'charts', 'net-vs-swing.svg'), 'utf8')).toContain('Noto Sans CJK SC');
+    expect(await readFile(path.join(out, 'charts', 'net-vs-swing.svg'), 'utf8')).toContain(
+      'Noto Sans CJK SC',
+    );
     const tables = await readdir(path.join(out, 'tables'));
-    for (const t of ['net-vs-swing.csv', 'language-slopegraph.csv', 'stance-topic-origin.csv', 'abstention-topic.csv', 'model-tests.csv', 'overview-models.csv']) expect(tables).toContain(t);
-    const netSwing = (await readFile(path.join(out, 'tables', 'net-vs-swing.csv'), 'utf8')).trim().split('\n');
-    expect(netSwing[0]).toBe('model,origin,net,swing,raw,net_lower,net_upper,n_cells,p_t,p_holm,holm_significant');
+    for (const t of [
+      'net-vs-swing.csv',
+      'language-slopegraph.csv',
+      'stance-topic-origin.csv',
+      'abstention-topic.csv',
+      'model-tests.csv',
+      'overview-models.csv',
+    ])
+      expect(tables).toContain(t);
+    const netSwing = (await readFile(path.join(out, 'tables', 'net-vs-swing.csv'), 'utf8'))
+      .trim()
+      .split('\n');
+    expect(netSwing[0]).toBe(
+      'model,origin,net,swing,raw,net_lower,net_upper,n_cells,p_t,p_holm,holm_significant',
+    );
     expect(netSwing).toHaveLength(1 + RESPONDENTS.length);
   });
 
   it('gives the same bytes when built again', async () => {
     const again = path.join(dir, 'report2');
     const r = await buildReport(scores, again);
-    for (const f of r.files) expect(await readFile(path.join(again, f.file))).toEqual(await readFile(path.join(out, f.file)));
-    expect(await readFile(path.join(again, 'report.json'), 'utf8')).toBe(await readFile(path.join(out, 'report.json'), 'utf8'));
+    for (const f of r.files)
+      expect(await readFile(path.join(again, f.file))).toEqual(
+        await readFile(path.join(out, f.file)),
+      );
+    expect(await readFile(path.join(again, 'report.json'), 'utf8')).toBe(
+      await readFile(path.join(out, 'report.json'), 'utf8'),
+    );
   }, 120_000);
 
   it('refuses scores changed after scoring, and a folder that is not a scores folder', async () => {
@@ -120,13 +198,35 @@ describe('stimkit report', () => {
 describe('stimkit report --bundle', () => {
   it('refuses a --bundle that is not a bundle (exit 1), though no section of these scores shows its images', async () => {
     const nope = path.join(dir, 'no-such-bundle');
-    const r = await runCli(['report', scores, '--out', path.join(dir, 'report-nope'), '--bundle', nope, '--json']);
+    const r = await runCli([
+      'report',
+      scores,
+      '--out',
+      path.join(dir, 'report-nope'),
+      '--bundle',
+      nope,
+      '--json',
+    ]);
     expect(r.code).toBe(1);
-    expect(r.json().error.problems[0]).toMatchObject({ code: 'E_REPORT_BUNDLE', file: nope, got: 'nothing there' });
+    expect(r.json().error.problems[0]).toMatchObject({
+      code: 'E_REPORT_BUNDLE',
+      file: nope,
+      got: 'nothing there',
+    });
     const notBag = path.join(dir, 'scores');
-    const r2 = await runCli(['report', scores, '--out', path.join(dir, 'report-nope'), '--bundle', notBag, '--json']);
+    const r2 = await runCli([
+      'report',
+      scores,
+      '--out',
+      path.join(dir, 'report-nope'),
+      '--bundle',
+      notBag,
+      '--json',
+    ]);
     expect(r2.code).toBe(1);
-    expect(r2.json().error.problems[0].got).toBe('a folder without manifest-sha256.txt (not a bundle)');
+    expect(r2.json().error.problems[0].got).toBe(
+      'a folder without manifest-sha256.txt (not a bundle)',
+    );
     // (the scored bundle given with --bundle is accepted: test/audit/audit-outputs.test.ts; the scores here were altered above)
   }, 120_000);
 });

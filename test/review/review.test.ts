@@ -12,13 +12,22 @@ const DEMO = path.join(ROOT, 'corpora', 'demo');
 function expectSelfContained(html: string): void {
   expect(html).not.toMatch(/<script/i);
   expect(html).not.toMatch(/<link\b/i);
-  for (const m of html.matchAll(/\bsrc="([^"]*)"/g)) expect(m[1]).toMatch(/^data:image\/jpeg;base64,/);
+  for (const m of html.matchAll(/\bsrc="([^"]*)"/g))
+    expect(m[1]).toMatch(/^data:image\/jpeg;base64,/);
 }
 
 describe('stimkit review', () => {
   it('shows every entry with its image, texts in every language, provenance and the A0–A6 ladder', async () => {
     const out = await tempDir('stimkit-review-');
-    const r = await runCli(['review', path.join(ROOT, 'manifests', 'demo.entries.yaml'), '--out', out, '--variants', path.join(ROOT, 'variants', 'demo', 'variants.lock.json'), '--json']);
+    const r = await runCli([
+      'review',
+      path.join(ROOT, 'manifests', 'demo.entries.yaml'),
+      '--out',
+      out,
+      '--variants',
+      path.join(ROOT, 'variants', 'demo', 'variants.lock.json'),
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     expect(r.json()).toMatchObject({ ok: true, entries: 6, with_warnings: 0, without_image: 0 });
     const html = await readFile(path.join(out, 'index.html'), 'utf8');
@@ -30,11 +39,20 @@ describe('stimkit review', () => {
     expect(html).toContain('https://www.flickr.com/photos/spacexphotos/16511594820/');
     expect(html).toContain('A6 silhouette');
     const csv = (await readFile(path.join(out, 'entries.csv'), 'utf8')).split('\r\n');
-    expect(csv[0]).toBe('id,topic,sensitivity,roles,title_en,title_zh,facts,facts_en,facts_zh,anchor_en,anchor_zh,image,archive,source_url,credit,date_taken,date_retrieved,license,ladder,warnings');
+    expect(csv[0]).toBe(
+      'id,topic,sensitivity,roles,title_en,title_zh,facts,facts_en,facts_zh,anchor_en,anchor_zh,image,archive,source_url,credit,date_taken,date_retrieved,license,ladder,warnings',
+    );
     expect(csv).toHaveLength(6 + 2);
     expect(csv[1]).toContain('A0 A1 A2 A3 A4 A5 A6');
     // Same input, same bytes.
-    await runCli(['review', path.join(ROOT, 'manifests', 'demo.entries.yaml'), '--out', `${out}-2`, '--variants', path.join(ROOT, 'variants', 'demo', 'variants.lock.json')]);
+    await runCli([
+      'review',
+      path.join(ROOT, 'manifests', 'demo.entries.yaml'),
+      '--out',
+      `${out}-2`,
+      '--variants',
+      path.join(ROOT, 'variants', 'demo', 'variants.lock.json'),
+    ]);
     expect(await readFile(path.join(`${out}-2`, 'index.html'), 'utf8')).toBe(html);
   });
 
@@ -44,7 +62,11 @@ describe('stimkit review', () => {
     await writeFile(
       path.join(dir, 'x.entries.yaml'),
       [
-        'format: stimkit.entries', 'version: 1', 'corpus: trial', 'languages: [en, zh, ja]', 'entries:',
+        'format: stimkit.entries',
+        'version: 1',
+        'corpus: trial',
+        'languages: [en, zh, ja]',
+        'entries:',
         '  - {id: rocket, title: {en: A rocket, zh: 火箭, ja: ロケット}, topic: space, sensitivity: high, roles: [core], image: {file: rocket.jpg}, provenance: {archive: x}, expected_facts: [{id: f1, en: It is a rocket., zh: 这是火箭。}]}',
         '  - {id: gone, title: {en: "Missing <b>image</b>", zh: 缺失}, topic: space, sensitivity: low, roles: [control], image: {file: nothere.png}, provenance: {archive: x, credit: y, license: CC0-1.0}}',
       ].join('\n'),
@@ -62,7 +84,7 @@ describe('stimkit review', () => {
     expect(html.match(/src="data:image\/jpeg/g)).toHaveLength(1);
     const csv = await readFile(path.join(out, 'entries.csv'), 'utf8');
     expect(csv).toContain('f1: (missing)');
-    expect(csv).toContain('"Missing <b>image</b>"'.replace(/"/g, '') );
+    expect(csv).toContain('"Missing <b>image</b>"'.replace(/"/g, ''));
   });
 
   it('reads a corpus lock, and refuses a bundle folder without entries', async () => {

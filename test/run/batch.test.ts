@@ -19,55 +19,181 @@ beforeAll(async () => {
   dir = await tempDir('stimkit-run-batch-');
   bag = path.join(dir, 'bag');
   await writeRunBag(bag, 6);
-  models = await writeModels(dir, [{ name: 'vlm', endpoint: 'http://127.0.0.1:9/v1', api_model: 'org/vlm-7b', sampling: { top_k: 'drop' } }]);
+  models = await writeModels(dir, [
+    {
+      name: 'vlm',
+      endpoint: 'http://127.0.0.1:9/v1',
+      api_model: 'org/vlm-7b',
+      sampling: { top_k: 'drop' },
+    },
+  ]);
 });
 
 describe('batch export and import', () => {
   it('round-trips through custom_id exactly once', async () => {
     const input = path.join(dir, 'in.jsonl');
-    const exp = await runCli(['batch', 'export', bag, '--models', models, '--model', 'vlm', '--out', input, '--json']);
+    const exp = await runCli([
+      'batch',
+      'export',
+      bag,
+      '--models',
+      models,
+      '--model',
+      'vlm',
+      '--out',
+      input,
+      '--json',
+    ]);
     expect(exp.code, exp.stderr).toBe(0);
     expect(exp.json()).toMatchObject({ requests: 8, dropped: ['top_k'] });
-    const lines = (await readFile(input, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const lines = (await readFile(input, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(8);
-    expect(lines[0]).toMatchObject({ method: 'POST', url: '/v1/chat/completions', body: { model: 'org/vlm-7b', seed: 42, chat_template_kwargs: { enable_thinking: false } } });
+    expect(lines[0]).toMatchObject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      body: { model: 'org/vlm-7b', seed: 42, chat_template_kwargs: { enable_thinking: false } },
+    });
     expect(lines[0].body.top_k).toBeUndefined();
     const image = lines.find((l) => Array.isArray(l.body.messages[0].content));
     expect(image.body.messages[0].content[0].image_url.url).toMatch(/^data:image\/png;base64,/);
 
     // What vllm run-batch writes: one output line per request, in any order; here with faults.
-    const out = lines.map((l, i) => {
-      const id = `batch_req_${i}`;
-      if (i === 0) return { id, custom_id: l.custom_id, response: { status_code: 500, body: { error: 'overloaded' } }, error: null };
-      if (i === 1) return { id, custom_id: l.custom_id, response: null, error: { code: 'timeout', message: 'request timed out' } };
-      if (i === 2) return { id, custom_id: l.custom_id, response: { status_code: 200, body: { model: 'org/vlm-7b', choices: [{ message: { content: '' }, finish_reason: 'content_filter' }] } }, error: null };
-      if (i === 3) return { id, custom_id: l.custom_id, response: { status_code: 404, body: { error: 'no such model' } }, error: null };
-      return { id, custom_id: l.custom_id, response: { status_code: 200, body: { model: 'org/vlm-7b', choices: [{ message: { content: `answer ${l.custom_id}` }, finish_reason: 'stop' }], usage: { prompt_tokens: 3, completion_tokens: 2 } } }, error: null };
-    }).reverse();
+    const out = lines
+      .map((l, i) => {
+        const id = `batch_req_${i}`;
+        if (i === 0)
+          return {
+            id,
+            custom_id: l.custom_id,
+            response: { status_code: 500, body: { error: 'overloaded' } },
+            error: null,
+          };
+        if (i === 1)
+          return {
+            id,
+            custom_id: l.custom_id,
+            response: null,
+            error: { code: 'timeout', message: 'request timed out' },
+          };
+        if (i === 2)
+          return {
+            id,
+            custom_id: l.custom_id,
+            response: {
+              status_code: 200,
+              body: {
+                model: 'org/vlm-7b',
+                choices: [{ message: { content: '' }, finish_reason: 'content_filter' }],
+              },
+            },
+            error: null,
+          };
+        if (i === 3)
+          return {
+            id,
+            custom_id: l.custom_id,
+            response: { status_code: 404, body: { error: 'no such model' } },
+            error: null,
+          };
+        return {
+          id,
+          custom_id: l.custom_id,
+          response: {
+            status_code: 200,
+            body: {
+              model: 'org/vlm-7b',
+              choices: [{ message: { content: `answer ${l.custom_id}` }, finish_reason: 'stop' }],
+              usage: { prompt_tokens: 3, completion_tokens: 2 },
+            },
+          },
+          error: null,
+        };
+      })
+      .reverse();
     const output = path.join(dir, 'out.jsonl');
     await writeFile(output, out.map((o) => JSON.stringify(o)).join('\n') + '\n');
     const ledger = path.join(dir, 'batch.sqlite');
-    const imp = await runCli(['batch', 'import', output, '--bundle', bag, '--model', 'vlm', '--ledger', ledger, '--models', models, '--json']);
+    const imp = await runCli([
+      'batch',
+      'import',
+      output,
+      '--bundle',
+      bag,
+      '--model',
+      'vlm',
+      '--ledger',
+      ledger,
+      '--models',
+      models,
+      '--json',
+    ]);
     expect(imp.code, imp.stderr).toBe(0);
-    expect(imp.json()).toMatchObject({ lines: 8, recorded: 6, outcomes: { answer: 4, content_filter: 1, failed: 1 }, errors: { server_error: 1, 'batch_error:timeout': 1 }, skipped: 0 });
+    expect(imp.json()).toMatchObject({
+      lines: 8,
+      recorded: 6,
+      outcomes: { answer: 4, content_filter: 1, failed: 1 },
+      errors: { server_error: 1, 'batch_error:timeout': 1 },
+      skipped: 0,
+    });
     expect(imp.json().missing.sort()).toEqual([lines[0].custom_id, lines[1].custom_id].sort());
 
     const before = query(ledger, 'SELECT COUNT(*) AS n FROM attempts')[0].n;
-    const again = await runCli(['batch', 'import', output, '--bundle', bag, '--model', 'vlm', '--ledger', ledger, '--models', models, '--json']);
+    const again = await runCli([
+      'batch',
+      'import',
+      output,
+      '--bundle',
+      bag,
+      '--model',
+      'vlm',
+      '--ledger',
+      ledger,
+      '--models',
+      models,
+      '--json',
+    ]);
     expect(again.json()).toMatchObject({ recorded: 0, skipped: 8 });
     expect(query(ledger, 'SELECT COUNT(*) AS n FROM attempts')[0].n).toBe(before);
     expect(query(ledger, 'SELECT COUNT(*) AS n FROM results')[0].n).toBe(6);
 
     // The request hashes match what run would send for the same trials.
-    const spec = ModelSpec.parse({ name: 'vlm', endpoint: 'http://127.0.0.1:9/v1', api_model: 'org/vlm-7b', sampling: { top_k: 'drop' } });
-    const trials = (await readFile(path.join(bag, 'data', 'trials.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
-    const hashes = new Map(query(ledger, 'SELECT trial_id, request_sha256 FROM results').map((r) => [r.trial_id, r.request_sha256]));
-    for (const t of trials) if (hashes.has(t.id)) expect(hashes.get(t.id)).toBe(buildRequest(t, spec).sha256);
+    const spec = ModelSpec.parse({
+      name: 'vlm',
+      endpoint: 'http://127.0.0.1:9/v1',
+      api_model: 'org/vlm-7b',
+      sampling: { top_k: 'drop' },
+    });
+    const trials = (await readFile(path.join(bag, 'data', 'trials.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const hashes = new Map(
+      query(ledger, 'SELECT trial_id, request_sha256 FROM results').map((r) => [
+        r.trial_id,
+        r.request_sha256,
+      ]),
+    );
+    for (const t of trials)
+      if (hashes.has(t.id)) expect(hashes.get(t.id)).toBe(buildRequest(t, spec).sha256);
 
     // A later run of the same model on the same ledger sends only the two still missing.
     const server = await startServer();
     try {
-      const live = await writeModels(dir, [{ name: 'vlm', endpoint: server.url, api_model: 'org/vlm-7b', sampling: { top_k: 'drop' } }], 'live.yaml');
+      const live = await writeModels(
+        dir,
+        [
+          {
+            name: 'vlm',
+            endpoint: server.url,
+            api_model: 'org/vlm-7b',
+            sampling: { top_k: 'drop' },
+          },
+        ],
+        'live.yaml',
+      );
       const run = await runCli(['run', bag, '--models', live, '--ledger', ledger, '--json']);
       expect(run.code, run.stderr).toBe(0);
       expect(run.json().models[0]).toMatchObject({ already_recorded: 6, done: 2 });
@@ -79,32 +205,122 @@ describe('batch export and import', () => {
   });
 
   it('refuses a simulated model with exit 1, and an output file imported under another model', async () => {
-    const sim = await writeModels(dir, [{ name: 'vlm', endpoint: 'http://127.0.0.1:9/v1', api_model: 'org/vlm-7b' }, { name: 'simmy', provider: 'sim', sim: { seed: 1 } }], 'sim.yaml');
-    const s = await runCli(['batch', 'export', bag, '--models', sim, '--model', 'simmy', '--out', path.join(dir, 'sim.jsonl'), '--json']);
+    const sim = await writeModels(
+      dir,
+      [
+        { name: 'vlm', endpoint: 'http://127.0.0.1:9/v1', api_model: 'org/vlm-7b' },
+        { name: 'simmy', provider: 'sim', sim: { seed: 1 } },
+      ],
+      'sim.yaml',
+    );
+    const s = await runCli([
+      'batch',
+      'export',
+      bag,
+      '--models',
+      sim,
+      '--model',
+      'simmy',
+      '--out',
+      path.join(dir, 'sim.jsonl'),
+      '--json',
+    ]);
     expect(s.code).toBe(1);
     expect(s.json().error.code).toBe('E_BATCH_SIM');
     expect(s.json().error.message).toContain('expected provider: openai, got provider: sim');
 
     const input = path.join(dir, 'in2.jsonl');
-    expect((await runCli(['batch', 'export', bag, '--models', models, '--model', 'vlm', '--out', input, '--json'])).code).toBe(0);
-    const lines = (await readFile(input, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    expect(
+      (
+        await runCli([
+          'batch',
+          'export',
+          bag,
+          '--models',
+          models,
+          '--model',
+          'vlm',
+          '--out',
+          input,
+          '--json',
+        ])
+      ).code,
+    ).toBe(0);
+    const lines = (await readFile(input, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const output = path.join(dir, 'out2.jsonl');
-    await writeFile(output, lines.map((l, i) => JSON.stringify({ id: `r${i}`, custom_id: l.custom_id, response: { status_code: 200, body: { model: 'org/vlm-7b', choices: [{ message: { content: 'x' }, finish_reason: 'stop' }] } }, error: null })).join('\n') + '\n');
+    await writeFile(
+      output,
+      lines
+        .map((l, i) =>
+          JSON.stringify({
+            id: `r${i}`,
+            custom_id: l.custom_id,
+            response: {
+              status_code: 200,
+              body: {
+                model: 'org/vlm-7b',
+                choices: [{ message: { content: 'x' }, finish_reason: 'stop' }],
+              },
+            },
+            error: null,
+          }),
+        )
+        .join('\n') + '\n',
+    );
     const ledger = path.join(dir, 'other.sqlite');
-    const other = await runCli(['batch', 'import', output, '--bundle', bag, '--model', 'Other', '--ledger', ledger, '--json']);
+    const other = await runCli([
+      'batch',
+      'import',
+      output,
+      '--bundle',
+      bag,
+      '--model',
+      'Other',
+      '--ledger',
+      ledger,
+      '--json',
+    ]);
     expect(other.code).toBe(1);
     expect(other.json().error.code).toBe('E_BATCH_MODEL');
     expect(other.json().error.message).toContain('expected "Other", got "org/vlm-7b"');
     // under its own name (no models file: the name is a prefix of the served model) it is recorded
-    const own = await runCli(['batch', 'import', output, '--bundle', bag, '--model', 'vlm', '--ledger', ledger, '--json']);
+    const own = await runCli([
+      'batch',
+      'import',
+      output,
+      '--bundle',
+      bag,
+      '--model',
+      'vlm',
+      '--ledger',
+      ledger,
+      '--json',
+    ]);
     expect(own.code, own.stderr).toBe(0);
     expect(own.json().recorded).toBe(lines.length);
   });
 
   it('refuses a line whose custom_id is no trial of the bundle', async () => {
     const output = path.join(dir, 'bad.jsonl');
-    await writeFile(output, `${JSON.stringify({ custom_id: 't_000000000000000000000000', response: { status_code: 200, body: { choices: [{ message: { content: 'x' }, finish_reason: 'stop' }] } } })}\n`);
-    const r = await runCli(['batch', 'import', output, '--bundle', bag, '--model', 'vlm', '--ledger', path.join(dir, 'bad.sqlite'), '--json']);
+    await writeFile(
+      output,
+      `${JSON.stringify({ custom_id: 't_000000000000000000000000', response: { status_code: 200, body: { choices: [{ message: { content: 'x' }, finish_reason: 'stop' }] } } })}\n`,
+    );
+    const r = await runCli([
+      'batch',
+      'import',
+      output,
+      '--bundle',
+      bag,
+      '--model',
+      'vlm',
+      '--ledger',
+      path.join(dir, 'bad.sqlite'),
+      '--json',
+    ]);
     expect(r.code).toBe(1);
     expect(r.json().unknown).toEqual(['t_000000000000000000000000']);
   });

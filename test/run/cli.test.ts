@@ -36,14 +36,38 @@ describe('stimkit run', () => {
   });
 
   it('--dry-run sends and writes nothing, and shows counts and one request with the image elided', async () => {
-    const models = await writeModels(dir, [{ name: 'm', endpoint: server.url, sampling: { top_k: 'drop' } }, { name: 'text-only', endpoint: server.url, modalities: ['text'] }]);
+    const models = await writeModels(dir, [
+      { name: 'm', endpoint: server.url, sampling: { top_k: 'drop' } },
+      { name: 'text-only', endpoint: server.url, modalities: ['text'] },
+    ]);
     const ledger = path.join(dir, 'dry.sqlite');
-    const r = await runCli(['run', bag, '--models', models, '--ledger', ledger, '--dry-run', '--json']);
+    const r = await runCli([
+      'run',
+      bag,
+      '--models',
+      models,
+      '--ledger',
+      ledger,
+      '--dry-run',
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const j = r.json();
     expect(j.models).toEqual([
-      { model: 'm', provider: 'openai', trials: 12, blocks: { 'comment-text': 10, describe: 2 }, dropped: ['top_k'] },
-      { model: 'text-only', provider: 'openai', trials: 10, blocks: { 'comment-text': 10 }, dropped: [] },
+      {
+        model: 'm',
+        provider: 'openai',
+        trials: 12,
+        blocks: { 'comment-text': 10, describe: 2 },
+        dropped: ['top_k'],
+      },
+      {
+        model: 'text-only',
+        provider: 'openai',
+        trials: 10,
+        blocks: { 'comment-text': 10 },
+        dropped: [],
+      },
     ]);
     const url = j.example.body.messages[0].content[0].image_url.url as string;
     expect(url).toMatch(/^data:image\/png;base64,…\(image [0-9a-f]{12}…, elided\)$/);
@@ -54,12 +78,45 @@ describe('stimkit run', () => {
 
   it('runs one model without a models file, narrowed by --where and --limit, and exports it', async () => {
     const ledger = path.join(dir, 'short.sqlite');
-    const r = await runCli(['run', bag, '--model', 'quick', '--endpoint', server.url, '--api-model', 'served/quick', '--where', 'paradigm=comment-text,lang=zh', '--limit', '3', '--ledger', ledger, '--json']);
+    const r = await runCli([
+      'run',
+      bag,
+      '--model',
+      'quick',
+      '--endpoint',
+      server.url,
+      '--api-model',
+      'served/quick',
+      '--where',
+      'paradigm=comment-text,lang=zh',
+      '--limit',
+      '3',
+      '--ledger',
+      ledger,
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.json().models[0]).toMatchObject({ model: 'quick', selected: 3, done: 3, outcomes: { answer: 3 } });
-    expect(server.requests.slice(-3).every((q) => q.body.model === 'served/quick' && q.k % 2 === 1)).toBe(true);
+    expect(r.json().models[0]).toMatchObject({
+      model: 'quick',
+      selected: 3,
+      done: 3,
+      outcomes: { answer: 3 },
+    });
+    expect(
+      server.requests.slice(-3).every((q) => q.body.model === 'served/quick' && q.k % 2 === 1),
+    ).toBe(true);
     const csv = path.join(dir, 'short.csv');
-    const ex = await runCli(['run', 'export', '--ledger', ledger, '--format', 'csv', '--out', csv, '--json']);
+    const ex = await runCli([
+      'run',
+      'export',
+      '--ledger',
+      ledger,
+      '--format',
+      'csv',
+      '--out',
+      csv,
+      '--json',
+    ]);
     expect(ex.json()).toMatchObject({ rows: 3, format: 'csv' });
     const lines = (await readFile(csv, 'utf8')).trim().split('\r\n');
     expect(lines[0]).toMatch(/^bundle_digest,run,model,trial_id,block,paradigm,/);
@@ -67,26 +124,67 @@ describe('stimkit run', () => {
     expect(lines[1]).toContain(',quick,');
     expect(lines[1]).toContain(',zh,');
     // an unknown --model is a usage error listing the run's models, as run does
-    const none = await runCli(['run', 'export', '--ledger', ledger, '--model', 'nosuch', '--out', path.join(dir, 'none.csv'), '--json']);
+    const none = await runCli([
+      'run',
+      'export',
+      '--ledger',
+      ledger,
+      '--model',
+      'nosuch',
+      '--out',
+      path.join(dir, 'none.csv'),
+      '--json',
+    ]);
     expect(none.code).toBe(2);
     expect(none.json().error.code).toBe('E_RUN_UNKNOWN_MODEL');
     expect(none.json().error.message).toContain('(it has: quick)');
     expect(existsSync(path.join(dir, 'none.csv'))).toBe(false);
     // one-model mode: the fixes name the flags, not a models file
-    const changed = await runCli(['run', bag, '--model', 'quick', '--endpoint', server.url, '--api-model', 'served/other', '--ledger', ledger, '--json']);
+    const changed = await runCli([
+      'run',
+      bag,
+      '--model',
+      'quick',
+      '--endpoint',
+      server.url,
+      '--api-model',
+      'served/other',
+      '--ledger',
+      ledger,
+      '--json',
+    ]);
     expect(changed.code).toBe(1);
     expect(changed.json().error.code).toBe('E_RUN_REQUEST_CHANGED');
-    expect(changed.json().error.message).toContain('Fix: give the recorded --endpoint, --api-model and --api-key-env again to resume');
+    expect(changed.json().error.message).toContain(
+      'Fix: give the recorded --endpoint, --api-model and --api-key-env again to resume',
+    );
     expect(changed.json().error.message).not.toContain('models file');
-    const nokey = await runCli(['run', bag, '--model', 'quick', '--endpoint', server.url, '--api-key-env', 'STIMKIT_TEST_UNSET_KEY', '--ledger', path.join(dir, 'nokey.sqlite'), '--json']);
-    expect(nokey.json().error).toMatchObject({ code: 'E_RUN_NO_KEY', problems: [expect.objectContaining({ field: '--api-key-env' })] });
+    const nokey = await runCli([
+      'run',
+      bag,
+      '--model',
+      'quick',
+      '--endpoint',
+      server.url,
+      '--api-key-env',
+      'STIMKIT_TEST_UNSET_KEY',
+      '--ledger',
+      path.join(dir, 'nokey.sqlite'),
+      '--json',
+    ]);
+    expect(nokey.json().error).toMatchObject({
+      code: 'E_RUN_NO_KEY',
+      problems: [expect.objectContaining({ field: '--api-key-env' })],
+    });
     expect(nokey.json().error.message).toContain('the variable --api-key-env names');
   });
 
   it('usage errors exit 2', async () => {
     expect((await runCli(['run', bag, '--json'])).code).toBe(2);
     expect((await runCli(['run', bag, '--endpoint', server.url, '--json'])).code).toBe(2);
-    expect((await runCli(['run', bag, '--models', 'x.yaml', '--where', 'nope=1', '--json'])).code).not.toBe(0);
+    expect(
+      (await runCli(['run', bag, '--models', 'x.yaml', '--where', 'nope=1', '--json'])).code,
+    ).not.toBe(0);
   });
 });
 
@@ -94,10 +192,20 @@ describe('a second run on the same ledger', () => {
   it('is refused while the first is running, naming it', async () => {
     const slow = await startServer(() => ({ kind: 'ok' }), 150);
     try {
-      const models = await writeModels(dir, [{ name: 'm', endpoint: slow.url, concurrency: 1 }], 'busy.yaml');
+      const models = await writeModels(
+        dir,
+        [{ name: 'm', endpoint: slow.url, concurrency: 1 }],
+        'busy.yaml',
+      );
       const ledger = path.join(dir, 'busy.sqlite');
-      const child = spawn(process.execPath, [`${ROOT}bin/stimkit.js`, 'run', bag, '--models', models, '--ledger', ledger], { stdio: 'ignore' });
-      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      const child = spawn(
+        process.execPath,
+        [`${ROOT}bin/stimkit.js`, 'run', bag, '--models', models, '--ledger', ledger],
+        { stdio: 'ignore' },
+      );
+      const exited = new Promise<number | null>((resolve) =>
+        child.on('exit', (code) => resolve(code)),
+      );
       while (slow.requests.length < 1) await new Promise((r) => setTimeout(r, 20));
       const second = await runCli(['run', bag, '--models', models, '--ledger', ledger, '--json']);
       expect(second.code).toBe(1);
@@ -117,17 +225,29 @@ describe('Ctrl-C', () => {
   it('stops sending, waits for requests in flight, leaves the ledger consistent and exits 130', async () => {
     const slow = await startServer(() => ({ kind: 'ok' }), 200);
     try {
-      const models = await writeModels(dir, [{ name: 'm', endpoint: slow.url, concurrency: 2 }], 'slow.yaml');
+      const models = await writeModels(
+        dir,
+        [{ name: 'm', endpoint: slow.url, concurrency: 2 }],
+        'slow.yaml',
+      );
       const ledger = path.join(dir, 'sigint.sqlite');
-      const child = spawn(process.execPath, [`${ROOT}bin/stimkit.js`, 'run', bag, '--models', models, '--ledger', ledger, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(
+        process.execPath,
+        [`${ROOT}bin/stimkit.js`, 'run', bag, '--models', models, '--ledger', ledger, '--json'],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let stdout = '';
       child.stdout.on('data', (c) => (stdout += c));
-      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      const exited = new Promise<number | null>((resolve) =>
+        child.on('exit', (code) => resolve(code)),
+      );
       while (slow.requests.length < 3) await new Promise((r) => setTimeout(r, 20));
       child.kill('SIGINT');
       expect(await exited).toBe(130);
       expect(JSON.parse(stdout)).toMatchObject({ interrupted: true });
-      expect(query(ledger, "SELECT COUNT(*) AS n FROM attempts WHERE state = 'in_flight'")[0].n).toBe(0);
+      expect(
+        query(ledger, "SELECT COUNT(*) AS n FROM attempts WHERE state = 'in_flight'")[0].n,
+      ).toBe(0);
       const done = query(ledger, 'SELECT COUNT(*) AS n FROM results')[0].n;
       expect(done).toBeGreaterThan(0);
       expect(done).toBeLessThan(12);

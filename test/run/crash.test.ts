@@ -35,10 +35,26 @@ const count = (ledger: string): number => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function start(models: string, ledger: string) {
-  const child = spawn(process.execPath, [`${ROOT}bin/stimkit.js`, 'run', bag, '--models', models, '--ledger', ledger, '--concurrency', '6'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [
+      `${ROOT}bin/stimkit.js`,
+      'run',
+      bag,
+      '--models',
+      models,
+      '--ledger',
+      ledger,
+      '--concurrency',
+      '6',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let stderr = '';
   child.stderr.on('data', (c) => (stderr += c));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code, signal) => resolve(signal === 'SIGKILL' ? -9 : code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code, signal) => resolve(signal === 'SIGKILL' ? -9 : code)),
+  );
   return { child, exited, stderr: () => stderr };
 }
 
@@ -58,7 +74,10 @@ describe('(b) kill -9 and resume', () => {
       const code = await c.exited;
       if (code !== -9) break; // it finished before the kill
       kills.push(count(ledger));
-      const perTrial = query(ledger, 'SELECT trial_id, COUNT(*) AS n FROM results GROUP BY trial_id');
+      const perTrial = query(
+        ledger,
+        'SELECT trial_id, COUNT(*) AS n FROM results GROUP BY trial_id',
+      );
       expect(perTrial.every((r) => r.n === 1)).toBe(true);
     }
     expect(kills.length).toBeGreaterThanOrEqual(2);
@@ -70,7 +89,10 @@ describe('(b) kill -9 and resume', () => {
     expect(new Set(results.map((r) => r.trial_id)).size).toBe(N + 2);
     expect(results.every((r) => r.outcome === 'answer')).toBe(true);
     // Every attempt but the last of a trial was interrupted by a kill; the last one answered.
-    const attempts = query(ledger, 'SELECT trial_id, attempt, state, outcome FROM attempts ORDER BY trial_id, attempt');
+    const attempts = query(
+      ledger,
+      'SELECT trial_id, attempt, state, outcome FROM attempts ORDER BY trial_id, attempt',
+    );
     const byTrial = new Map<string, any[]>();
     for (const a of attempts) byTrial.set(a.trial_id, [...(byTrial.get(a.trial_id) ?? []), a]);
     let resent = 0;
@@ -80,12 +102,18 @@ describe('(b) kill -9 and resume', () => {
       resent += list.length - 1;
     }
     expect(resent).toBeGreaterThan(0);
-    expect(query(ledger, "SELECT COUNT(*) AS n FROM attempts WHERE state = 'in_flight'")[0].n).toBe(0);
+    expect(query(ledger, "SELECT COUNT(*) AS n FROM attempts WHERE state = 'in_flight'")[0].n).toBe(
+      0,
+    );
     // The server never saw more requests for a trial than the ledger has attempts.
     const sentByK = new Map<number, number>();
     for (const r of server.requests) sentByK.set(r.k, (sentByK.get(r.k) ?? 0) + 1);
-    const attemptsByEntry = query(ledger, 'SELECT t.entry AS entry, COUNT(*) AS n FROM attempts a JOIN trials t USING (run_id, trial_id) GROUP BY t.entry');
-    for (const { entry, n } of attemptsByEntry) expect(sentByK.get(Number(entry.slice(1))) ?? 0).toBeLessThanOrEqual(n);
+    const attemptsByEntry = query(
+      ledger,
+      'SELECT t.entry AS entry, COUNT(*) AS n FROM attempts a JOIN trials t USING (run_id, trial_id) GROUP BY t.entry',
+    );
+    for (const { entry, n } of attemptsByEntry)
+      expect(sentByK.get(Number(entry.slice(1))) ?? 0).toBeLessThanOrEqual(n);
     expect(server.requests.length).toBeGreaterThanOrEqual(N + 2);
   });
 });

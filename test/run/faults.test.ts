@@ -14,7 +14,10 @@ let bag: string;
 let server: TestServer;
 // Trial k's fault script: a list of actions for its 1st, 2nd, … request; then ok.
 const SCRIPT: Record<number, Action[]> = {
-  0: [{ kind: 'status', status: 500 }, { kind: 'status', status: 503 }],
+  0: [
+    { kind: 'status', status: 500 },
+    { kind: 'status', status: 503 },
+  ],
   1: [{ kind: 'status', status: 429, headers: { 'retry-after-ms': '150' } }],
   2: [{ kind: 'slow', ms: 1500 }],
   3: [{ kind: 'drop' }],
@@ -23,9 +26,23 @@ const SCRIPT: Record<number, Action[]> = {
   6: [{ kind: 'ok', text: 'partial', finish_reason: 'content_filter' }],
   7: [{ kind: 'ok', text: 'cut off mid', finish_reason: 'length' }],
   8: [{ kind: 'ok', text: '   ' }],
-  9: [{ kind: 'status', status: 400, body: JSON.stringify({ error: { code: 'data_inspection_failed', message: 'Input data may contain inappropriate content (content policy).' } }) }],
+  9: [
+    {
+      kind: 'status',
+      status: 400,
+      body: JSON.stringify({
+        error: {
+          code: 'data_inspection_failed',
+          message: 'Input data may contain inappropriate content (content policy).',
+        },
+      }),
+    },
+  ],
   10: [{ kind: 'status', status: 404, body: '{"error":{"message":"model not found"}}' }],
-  11: [{ kind: 'status', status: 429, headers: { 'retry-after': '0' } }, { kind: 'status', status: 429, headers: { 'retry-after': '0' } }],
+  11: [
+    { kind: 'status', status: 429, headers: { 'retry-after': '0' } },
+    { kind: 'status', status: 429, headers: { 'retry-after': '0' } },
+  ],
   12: [{ kind: 'ok', text: 'the answer', reasoning: 'thinking apart' }],
   13: Array.from({ length: 4 }, () => ({ kind: 'status', status: 502 }) as Action),
 };
@@ -43,11 +60,19 @@ describe('faults', () => {
   let ledger: string;
   beforeAll(async () => {
     ledger = path.join(dir, 'faults.sqlite');
-    const models = await writeModels(dir, [{ name: 'm', endpoint: server.url, timeout_s: 0.4, concurrency: 4 }]);
-    result = (await runStudy({ bundle: bag, modelsFile: models, ledger, maxAttempts: 4, backoff: FAST })) as RunResult;
+    const models = await writeModels(dir, [
+      { name: 'm', endpoint: server.url, timeout_s: 0.4, concurrency: 4 },
+    ]);
+    result = (await runStudy({
+      bundle: bag,
+      modelsFile: models,
+      ledger,
+      maxAttempts: 4,
+      backoff: FAST,
+    })) as RunResult;
   });
   const res = (k: number) => {
-    const id = query(ledger, "SELECT trial_id FROM trials WHERE entry = ?", `e${k}`)[0].trial_id;
+    const id = query(ledger, 'SELECT trial_id FROM trials WHERE entry = ?', `e${k}`)[0].trial_id;
     return {
       result: query(ledger, 'SELECT * FROM results WHERE trial_id = ?', id)[0],
       attempts: query(ledger, 'SELECT * FROM attempts WHERE trial_id = ? ORDER BY attempt', id),
@@ -55,16 +80,34 @@ describe('faults', () => {
   };
 
   it('retries 5xx, 429, timeouts, dropped connections, invalid JSON and empty choices, recording each attempt with its class', () => {
-    const cases: Array<[number, string[]]> = [[0, ['server_error', 'server_error']], [1, ['rate_limited']], [2, ['timeout']], [3, ['connection']], [4, ['invalid_json']], [5, ['no_choices']], [11, ['rate_limited', 'rate_limited']]];
+    const cases: Array<[number, string[]]> = [
+      [0, ['server_error', 'server_error']],
+      [1, ['rate_limited']],
+      [2, ['timeout']],
+      [3, ['connection']],
+      [4, ['invalid_json']],
+      [5, ['no_choices']],
+      [11, ['rate_limited', 'rate_limited']],
+    ];
     for (const [k, classes] of cases) {
       const { result: r, attempts } = res(k);
       expect(r.outcome, `trial ${k}`).toBe('answer');
       expect(r.response_text).toBe(`answer to trial ${k}`);
-      expect(attempts.map((a: any) => a.error_class), `trial ${k}`).toEqual([...classes, null]);
+      expect(
+        attempts.map((a: any) => a.error_class),
+        `trial ${k}`,
+      ).toEqual([...classes, null]);
       expect(attempts.slice(0, -1).every((a: any) => a.outcome === 'retry')).toBe(true);
       expect(r.attempts).toBe(classes.length + 1);
     }
-    expect(result.models[0]!.retried).toMatchObject({ server_error: 2 + 3, rate_limited: 3, timeout: 1, connection: 1, invalid_json: 1, no_choices: 1 });
+    expect(result.models[0]!.retried).toMatchObject({
+      server_error: 2 + 3,
+      rate_limited: 3,
+      timeout: 1,
+      connection: 1,
+      invalid_json: 1,
+      no_choices: 1,
+    });
   });
 
   it('honours retry-after-ms', () => {
@@ -73,7 +116,12 @@ describe('faults', () => {
   });
 
   it('keeps content filters, truncation, empty output and a policy 400 as final results, without retrying them', () => {
-    const expected: Array<[number, string, string | null]> = [[6, 'content_filter', 'content_filter'], [7, 'length', 'length'], [8, 'empty', 'stop'], [9, 'policy_refusal', null]];
+    const expected: Array<[number, string, string | null]> = [
+      [6, 'content_filter', 'content_filter'],
+      [7, 'length', 'length'],
+      [8, 'empty', 'stop'],
+      [9, 'policy_refusal', null],
+    ];
     for (const [k, outcome, finish] of expected) {
       const { result: r, attempts } = res(k);
       expect(r.outcome, `trial ${k}`).toBe(outcome);
@@ -103,16 +151,36 @@ describe('faults', () => {
     const { result: r } = res(12);
     expect(r.response_text).toBe('the answer');
     expect(r.reasoning_text).toBe('thinking apart');
-    expect([r.prompt_tokens, r.completion_tokens, r.served_model, r.system_fingerprint]).toEqual([10, 5, 'm', 'fp_test']);
+    expect([r.prompt_tokens, r.completion_tokens, r.served_model, r.system_fingerprint]).toEqual([
+      10,
+      5,
+      'm',
+      'fp_test',
+    ]);
   });
 
   it('tries failed trials again only with --retry-failed', async () => {
-    const models = await writeModels(dir, [{ name: 'm', endpoint: server.url, timeout_s: 0.4, concurrency: 4 }]);
+    const models = await writeModels(dir, [
+      { name: 'm', endpoint: server.url, timeout_s: 0.4, concurrency: 4 },
+    ]);
     const before = server.requests.length;
-    const again = (await runStudy({ bundle: bag, modelsFile: models, ledger, maxAttempts: 4, backoff: FAST })) as RunResult;
+    const again = (await runStudy({
+      bundle: bag,
+      modelsFile: models,
+      ledger,
+      maxAttempts: 4,
+      backoff: FAST,
+    })) as RunResult;
     expect(server.requests.length).toBe(before);
     expect(again.models[0]!.pending).toBe(0);
-    const retry = (await runStudy({ bundle: bag, modelsFile: models, ledger, maxAttempts: 4, backoff: FAST, retryFailed: true })) as RunResult;
+    const retry = (await runStudy({
+      bundle: bag,
+      modelsFile: models,
+      ledger,
+      maxAttempts: 4,
+      backoff: FAST,
+      retryFailed: true,
+    })) as RunResult;
     expect(retry.models[0]!.pending).toBe(2); // trials 10 and 13
     expect(res(10).result.outcome).toBe('answer');
     expect(res(13).result.outcome).toBe('answer');
@@ -122,15 +190,31 @@ describe('faults', () => {
 
 describe('401', () => {
   it('stops that model at once with one clear message; the trials stay pending', async () => {
-    const s = await startServer(() => ({ kind: 'status', status: 401, body: '{"error":"bad key"}' }));
+    const s = await startServer(() => ({
+      kind: 'status',
+      status: 401,
+      body: '{"error":"bad key"}',
+    }));
     try {
-      const models = await writeModels(dir, [{ name: 'locked', endpoint: s.url, api_key_env: 'STIMKIT_TEST_KEY_401', concurrency: 2 }], 'm401.yaml');
+      const models = await writeModels(
+        dir,
+        [{ name: 'locked', endpoint: s.url, api_key_env: 'STIMKIT_TEST_KEY_401', concurrency: 2 }],
+        'm401.yaml',
+      );
       const ledger = path.join(dir, '401.sqlite');
-      const r = (await runStudy({ bundle: bag, modelsFile: models, ledger, backoff: FAST, env: { STIMKIT_TEST_KEY_401: 'sk-test-401-secret' } })) as RunResult;
+      const r = (await runStudy({
+        bundle: bag,
+        modelsFile: models,
+        ledger,
+        backoff: FAST,
+        env: { STIMKIT_TEST_KEY_401: 'sk-test-401-secret' },
+      })) as RunResult;
       expect(r.models[0]!.stopped).toMatch(/HTTP 401.*\$STIMKIT_TEST_KEY_401/);
       expect(s.requests.length).toBeLessThanOrEqual(2);
       expect(query(ledger, 'SELECT COUNT(*) AS n FROM results')[0].n).toBe(0);
-      expect(query(ledger, "SELECT outcome FROM attempts").every((a: any) => a.outcome === 'auth')).toBe(true);
+      expect(
+        query(ledger, 'SELECT outcome FROM attempts').every((a: any) => a.outcome === 'auth'),
+      ).toBe(true);
     } finally {
       await s.close();
     }

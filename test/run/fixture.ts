@@ -20,7 +20,16 @@ export function trialIndex(text: string): number {
 /** The fixture trials: n text trials, then two image trials (k = n, n+1). */
 export function runTrials(n: number): Trial[] {
   const out: Trial[] = [];
-  const base = { arm: null, item: null, topic: null, framing: null, iteration: null, wrappers: null, models: null, prompt: 'comment-text' } as const;
+  const base = {
+    arm: null,
+    item: null,
+    topic: null,
+    framing: null,
+    iteration: null,
+    wrappers: null,
+    models: null,
+    prompt: 'comment-text',
+  } as const;
   for (let k = 0; k < n + 2; k++) {
     const image = k >= n ? IMAGES[k - n]! : null;
     const digest = image ? sha256(image) : null;
@@ -35,7 +44,16 @@ export function runTrials(n: number): Trial[] {
         {
           role: 'user',
           content: [
-            ...(digest ? [{ type: 'image' as const, sha256: digest, file: imagePayloadPath(digest), media_type: 'image/png' as const }] : []),
+            ...(digest
+              ? [
+                  {
+                    type: 'image' as const,
+                    sha256: digest,
+                    file: imagePayloadPath(digest),
+                    media_type: 'image/png' as const,
+                  },
+                ]
+              : []),
             { type: 'text' as const, text: promptOf(k) },
           ],
         },
@@ -49,7 +67,10 @@ export function runTrials(n: number): Trial[] {
 }
 
 /** Write a run fixture bag with n text trials to `dir`; returns its trials and digest. */
-export async function writeRunBag(dir: string, n: number): Promise<{ trials: Trial[]; digest: string }> {
+export async function writeRunBag(
+  dir: string,
+  n: number,
+): Promise<{ trials: Trial[]; digest: string }> {
   const trials = runTrials(n);
   const bag = await writeFixtureBag(dir, trials);
   return { trials, digest: bag.digest };

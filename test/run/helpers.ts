@@ -5,7 +5,11 @@ import Database from 'better-sqlite3';
 import { stringify } from 'yaml';
 
 /** Write a models file with the given models (defaults filled in) and return its path. */
-export async function writeModels(dir: string, models: Array<Record<string, unknown>>, name = 'models.yaml'): Promise<string> {
+export async function writeModels(
+  dir: string,
+  models: Array<Record<string, unknown>>,
+  name = 'models.yaml',
+): Promise<string> {
   const file = path.join(dir, name);
   await writeFile(file, stringify({ format: 'stimkit.models', version: 1, models }));
   return file;

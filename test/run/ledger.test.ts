@@ -24,9 +24,23 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const run = async (ledger: string, extra: Record<string, unknown> = {}, model: Record<string, unknown> = {}) => {
-  const models = await writeModels(dir, [{ name: 'm', endpoint: server.url, ...model }], `models-${Math.random()}.yaml`);
-  return (await runStudy({ bundle: bag, modelsFile: models, ledger, backoff: FAST, ...extra })) as RunResult;
+const run = async (
+  ledger: string,
+  extra: Record<string, unknown> = {},
+  model: Record<string, unknown> = {},
+) => {
+  const models = await writeModels(
+    dir,
+    [{ name: 'm', endpoint: server.url, ...model }],
+    `models-${Math.random()}.yaml`,
+  );
+  return (await runStudy({
+    bundle: bag,
+    modelsFile: models,
+    ledger,
+    backoff: FAST,
+    ...extra,
+  })) as RunResult;
 };
 const rejection = async (p: Promise<unknown>) => {
   try {
@@ -57,8 +71,16 @@ describe('(a) resume', () => {
     const rows = [...reader.results()];
     reader.close();
     expect(rows).toHaveLength(12);
-    expect(rows[0]).toMatchObject({ run: 'main', model: 'm', outcome: 'answer', simulated: false, truth: null });
-    expect(rows.some((r) => r.trial.paradigm === 'describe' && r.trial.variant === 'A0')).toBe(true);
+    expect(rows[0]).toMatchObject({
+      run: 'main',
+      model: 'm',
+      outcome: 'answer',
+      simulated: false,
+      truth: null,
+    });
+    expect(rows.some((r) => r.trial.paradigm === 'describe' && r.trial.variant === 'A0')).toBe(
+      true,
+    );
   });
 });
 
@@ -69,7 +91,9 @@ describe('(c) one writer at a time', () => {
     const db = new Database(ledger);
     const now = new Date().toISOString();
     // The parent of this test process is alive on this host: a live writer.
-    db.prepare('INSERT OR REPLACE INTO lock (id, pid, host, command, started_at, heartbeat_at) VALUES (1, ?, ?, ?, ?, ?)').run(process.ppid, os.hostname(), 'stimkit run other', now, now);
+    db.prepare(
+      'INSERT OR REPLACE INTO lock (id, pid, host, command, started_at, heartbeat_at) VALUES (1, ?, ?, ?, ?, ?)',
+    ).run(process.ppid, os.hostname(), 'stimkit run other', now, now);
     db.close();
     const err = await rejection(run(ledger));
     expect(err.code).toBe('E_RUN_LEDGER_BUSY');
@@ -82,14 +106,27 @@ describe('(c) one writer at a time', () => {
     const db = new Database(ledger);
     const now = new Date().toISOString();
     const dead = 2 ** 22 + 12345; // above the default pid_max of 4194304: never a live process
-    db.prepare('INSERT OR REPLACE INTO lock (id, pid, host, command, started_at, heartbeat_at) VALUES (1, ?, ?, ?, ?, ?)').run(dead, os.hostname(), 'stimkit run crashed', now, now);
-    const t = db.prepare("SELECT trial_id FROM trials WHERE entry = 'e5'").get() as { trial_id: string };
-    db.prepare("INSERT INTO attempts (run_id, model, trial_id, attempt, source, request_sha256, state, started_at, pid) VALUES (1, 'm', ?, 1, 'run', 'x', 'in_flight', ?, ?)").run(t.trial_id, now, dead);
+    db.prepare(
+      'INSERT OR REPLACE INTO lock (id, pid, host, command, started_at, heartbeat_at) VALUES (1, ?, ?, ?, ?, ?)',
+    ).run(dead, os.hostname(), 'stimkit run crashed', now, now);
+    const t = db.prepare("SELECT trial_id FROM trials WHERE entry = 'e5'").get() as {
+      trial_id: string;
+    };
+    db.prepare(
+      "INSERT INTO attempts (run_id, model, trial_id, attempt, source, request_sha256, state, started_at, pid) VALUES (1, 'm', ?, 1, 'run', 'x', 'in_flight', ?, ?)",
+    ).run(t.trial_id, now, dead);
     db.close();
     const r = await run(ledger);
     expect(r.recovered).toBe(1);
-    const attempts = query(ledger, 'SELECT attempt, state, outcome FROM attempts WHERE trial_id = ? ORDER BY attempt', t.trial_id);
-    expect(attempts).toEqual([{ attempt: 1, state: 'interrupted', outcome: null }, { attempt: 2, state: 'done', outcome: 'answer' }]);
+    const attempts = query(
+      ledger,
+      'SELECT attempt, state, outcome FROM attempts WHERE trial_id = ? ORDER BY attempt',
+      t.trial_id,
+    );
+    expect(attempts).toEqual([
+      { attempt: 1, state: 'interrupted', outcome: null },
+      { attempt: 2, state: 'done', outcome: 'answer' },
+    ]);
     expect(query(ledger, 'SELECT COUNT(*) AS n FROM lock')[0].n).toBe(0);
   });
 });
@@ -103,10 +140,18 @@ describe('(d) same bundle, same requests', () => {
     const models = await writeModels(dir, [{ name: 'm', endpoint: server.url }], 'd.yaml');
     const err = await rejection(runStudy({ bundle: other, modelsFile: models, ledger }));
     expect(err.code).toBe('E_RUN_LEDGER_DIGEST');
-    const ok = (await runStudy({ bundle: other, modelsFile: models, ledger, newRun: 'small' })) as RunResult;
+    const ok = (await runStudy({
+      bundle: other,
+      modelsFile: models,
+      ledger,
+      newRun: 'small',
+    })) as RunResult;
     expect(ok.run).toBe('small');
     expect(ok.models[0]!.done).toBe(5);
-    expect(query(ledger, 'SELECT label FROM runs ORDER BY run_id').map((r) => r.label)).toEqual(['main', 'small']);
+    expect(query(ledger, 'SELECT label FROM runs ORDER BY run_id').map((r) => r.label)).toEqual([
+      'main',
+      'small',
+    ]);
   });
 
   it('refuses a rerun whose requests would differ, naming what changed', async () => {
@@ -115,7 +160,10 @@ describe('(d) same bundle, same requests', () => {
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [{ api_model: 'other-id' }, /api_model: "m" → "other-id"/],
       [{ sampling: { top_k: 'drop' } }, /sampling\.top_k: "send" → "drop"/],
-      [{ extra_body: { repetition_penalty: 1.1 } }, /extra_body\.repetition_penalty: \(unset\) → 1\.1/],
+      [
+        { extra_body: { repetition_penalty: 1.1 } },
+        /extra_body\.repetition_penalty: \(unset\) → 1\.1/,
+      ],
     ];
     for (const [change, message] of cases) {
       const err = await rejection(run(ledger, {}, change));
@@ -123,11 +171,15 @@ describe('(d) same bundle, same requests', () => {
       expect(err.message).toMatch(message);
     }
     // Endpoint, concurrency and timeout do not change a request.
-    const same = await run(ledger, { concurrency: 1 }, { timeout_s: 30, endpoint: [server.url, server.url] });
+    const same = await run(
+      ledger,
+      { concurrency: 1 },
+      { timeout_s: 30, endpoint: [server.url, server.url] },
+    );
     expect(same.models[0]!.done).toBe(10);
     const fresh = await run(ledger, { newRun: 'no-top-k' }, { sampling: { top_k: 'drop' } });
     expect(fresh.models[0]!.done).toBe(12);
-    const dropped = query(ledger, "SELECT DISTINCT dropped FROM results WHERE run_id = 2");
+    const dropped = query(ledger, 'SELECT DISTINCT dropped FROM results WHERE run_id = 2');
     expect(dropped).toEqual([{ dropped: '["top_k"]' }]);
   });
 });

@@ -21,10 +21,22 @@ afterAll(() => server.close());
 
 describe('progress', () => {
   it('prints plain periodic lines per model when not on a terminal', async () => {
-    const models = await writeModels(dir, [{ name: 'a', endpoint: server.url, concurrency: 1 }, { name: 'b', endpoint: server.url, concurrency: 1 }]);
+    const models = await writeModels(dir, [
+      { name: 'a', endpoint: server.url, concurrency: 1 },
+      { name: 'b', endpoint: server.url, concurrency: 1 },
+    ]);
     const lines: string[] = [];
-    await runStudy({ bundle: path.join(dir, 'bag'), modelsFile: models, ledger: path.join(dir, 'l.sqlite'), progress: { write: (l) => lines.push(l), tty: false, intervalMs: 100 } });
-    expect(lines.some((l) => /^stimkit run: a: \d+\/10 \(done \d+, failed 0, in flight [01], [\d.]+\/s, ETA/.test(l))).toBe(true);
+    await runStudy({
+      bundle: path.join(dir, 'bag'),
+      modelsFile: models,
+      ledger: path.join(dir, 'l.sqlite'),
+      progress: { write: (l) => lines.push(l), tty: false, intervalMs: 100 },
+    });
+    expect(
+      lines.some((l) =>
+        /^stimkit run: a: \d+\/10 \(done \d+, failed 0, in flight [01], [\d.]+\/s, ETA/.test(l),
+      ),
+    ).toBe(true);
     expect(lines.some((l) => l.startsWith('stimkit run: b: '))).toBe(true);
   });
 
@@ -34,6 +46,8 @@ describe('progress', () => {
     s.failed = { http_404: 1 };
     s.inFlight = 2;
     s.tokens = { prompt: 40, completion: 20 };
-    expect(progressLine(s)).toMatch(/^m: 5\/10 \(done 4, failed 1, in flight 2, [\d.]+\/s, ETA \d+s, 60 tokens\)$/);
+    expect(progressLine(s)).toMatch(
+      /^m: 5\/10 \(done 4, failed 1, in flight 2, [\d.]+\/s, ETA \d+s, 60 tokens\)$/,
+    );
   });
 });

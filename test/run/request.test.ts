@@ -11,7 +11,8 @@ import { retryAfterMs } from '../../src/run/transport.js';
 import { runTrials } from './fixture.js';
 
 const [text, , image] = [runTrials(1)[0]!, null, runTrials(1)[1]!];
-const spec = (extra: Record<string, unknown> = {}) => ModelSpec.parse({ name: 'Qwen2-VL-7B', endpoint: 'http://127.0.0.1:1/v1', ...extra });
+const spec = (extra: Record<string, unknown> = {}) =>
+  ModelSpec.parse({ name: 'Qwen2-VL-7B', endpoint: 'http://127.0.0.1:1/v1', ...extra });
 
 describe('buildRequest', () => {
   it('maps sampling the vLLM way by default, with the trial seed', () => {
@@ -19,14 +20,24 @@ describe('buildRequest', () => {
     expect(body).toEqual({
       model: 'Qwen/Qwen2-VL-7B-Instruct',
       messages: [{ role: 'user', content: 'trial 0: please tell me about subject 0.' }],
-      temperature: 0.7, top_p: 0.8, top_k: 20, max_tokens: 64, seed: 42,
+      temperature: 0.7,
+      top_p: 0.8,
+      top_k: 20,
+      max_tokens: 64,
+      seed: 42,
       chat_template_kwargs: { enable_thinking: false },
     });
     expect(dropped).toEqual([]);
   });
 
   it('drops what a server rejects, records it, and merges extra_body last', () => {
-    const { body, dropped } = buildRequest(text, spec({ sampling: { top_k: 'drop', thinking: 'drop', max_tokens: 'max_completion_tokens' }, extra_body: { reasoning: { effort: 'none' } } }));
+    const { body, dropped } = buildRequest(
+      text,
+      spec({
+        sampling: { top_k: 'drop', thinking: 'drop', max_tokens: 'max_completion_tokens' },
+        extra_body: { reasoning: { effort: 'none' } },
+      }),
+    );
     expect(body.top_k).toBeUndefined();
     expect(body.chat_template_kwargs).toBeUndefined();
     expect(body.max_completion_tokens).toBe(64);
@@ -37,11 +48,17 @@ describe('buildRequest', () => {
   it('refers to images by digest in the hashed body; the hash is stable and changes with the request', () => {
     const a = buildRequest(image, spec());
     const content = a.body.messages[0]!.content as any[];
-    expect(content[0]).toEqual({ type: 'image_url', image_url: { url: `sha256:${image.images[0]}` } });
+    expect(content[0]).toEqual({
+      type: 'image_url',
+      image_url: { url: `sha256:${image.images[0]}` },
+    });
     expect(a.sha256).toBe(buildRequest(image, spec()).sha256);
     expect(a.sha256).not.toBe(buildRequest(image, spec({ api_model: 'other' })).sha256);
     expect(a.sha256).not.toBe(buildRequest(image, spec({ extra_body: { x: 1 } })).sha256);
-    expect(a.sha256).toBe(buildRequest(image, spec({ endpoint: 'http://127.0.0.1:2/v1', concurrency: 1, timeout_s: 5 })).sha256);
+    expect(a.sha256).toBe(
+      buildRequest(image, spec({ endpoint: 'http://127.0.0.1:2/v1', concurrency: 1, timeout_s: 5 }))
+        .sha256,
+    );
     expect(JSON.stringify(elideImages(a.body))).toContain('elided');
   });
 });
@@ -100,20 +117,59 @@ describe('recorded endpoints', () => {
 describe('classify', () => {
   it('sorts every status into retry, finding, failure or auth', async () => {
     const { classify } = await import('../../src/run/classify.js');
-    const http = (status: number, text = '{}') => classify({ kind: 'http', status, text, retryAfterMs: null, latencyMs: 1 });
-    expect(http(400, '{"error":"bad field"}')).toMatchObject({ kind: 'failed', errorClass: 'http_400' });
+    const http = (status: number, text = '{}') =>
+      classify({ kind: 'http', status, text, retryAfterMs: null, latencyMs: 1 });
+    expect(http(400, '{"error":"bad field"}')).toMatchObject({
+      kind: 'failed',
+      errorClass: 'http_400',
+    });
     expect(http(413)).toMatchObject({ kind: 'failed', errorClass: 'http_413' });
     expect(http(422)).toMatchObject({ kind: 'failed', errorClass: 'http_422' });
     expect(http(404)).toMatchObject({ kind: 'failed', errorClass: 'http_404' });
     expect(http(403)).toMatchObject({ kind: 'auth', httpStatus: 403 });
     expect(http(408)).toMatchObject({ kind: 'retry', errorClass: 'timeout' });
     expect(http(503)).toMatchObject({ kind: 'retry', errorClass: 'server_error' });
-    expect(http(400, '{"error":{"message":"The response was filtered due to the prompt triggering Azure OpenAI content management policy."}}')).toMatchObject({ kind: 'final', reply: { outcome: 'policy_refusal' } });
-    const refusal = http(200, JSON.stringify({ choices: [{ message: { content: null, refusal: 'I can’t help with that.' }, finish_reason: 'stop' }] }));
-    expect(refusal).toMatchObject({ kind: 'final', reply: { outcome: 'policy_refusal', text: 'I can’t help with that.' } });
-    const parts = http(200, JSON.stringify({ choices: [{ message: { content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] }, finish_reason: 'stop' }] }));
+    expect(
+      http(
+        400,
+        '{"error":{"message":"The response was filtered due to the prompt triggering Azure OpenAI content management policy."}}',
+      ),
+    ).toMatchObject({ kind: 'final', reply: { outcome: 'policy_refusal' } });
+    const refusal = http(
+      200,
+      JSON.stringify({
+        choices: [
+          { message: { content: null, refusal: 'I can’t help with that.' }, finish_reason: 'stop' },
+        ],
+      }),
+    );
+    expect(refusal).toMatchObject({
+      kind: 'final',
+      reply: { outcome: 'policy_refusal', text: 'I can’t help with that.' },
+    });
+    const parts = http(
+      200,
+      JSON.stringify({
+        choices: [
+          {
+            message: {
+              content: [
+                { type: 'text', text: 'a' },
+                { type: 'text', text: 'b' },
+              ],
+            },
+            finish_reason: 'stop',
+          },
+        ],
+      }),
+    );
     expect(parts).toMatchObject({ kind: 'final', reply: { outcome: 'answer', text: 'ab' } });
-    expect(http(200, '{"choices": "none"}')).toMatchObject({ kind: 'retry', errorClass: 'no_choices' });
-    expect(classify({ kind: 'error', errorClass: 'interrupted', message: '', latencyMs: 1 })).toEqual({ kind: 'interrupted' });
+    expect(http(200, '{"choices": "none"}')).toMatchObject({
+      kind: 'retry',
+      errorClass: 'no_choices',
+    });
+    expect(
+      classify({ kind: 'error', errorClass: 'interrupted', message: '', latencyMs: 1 }),
+    ).toEqual({ kind: 'interrupted' });
   });
 });

@@ -21,15 +21,28 @@ beforeAll(async () => {
   dir = await tempDir('stimkit-run-secrets-');
   bag = path.join(dir, 'bag');
   await writeRunBag(bag, 6);
-  const echo = (auth: string | undefined) => JSON.stringify({ error: { message: `invalid request; you sent Authorization: ${auth}`, key: auth?.slice(7) } });
+  const echo = (auth: string | undefined) =>
+    JSON.stringify({
+      error: { message: `invalid request; you sent Authorization: ${auth}`, key: auth?.slice(7) },
+    });
   server = await startServer((r) => {
     if (r.k === 0) return { kind: 'status', status: 400, body: echo(r.authorization) };
-    if (r.k === 1 && r.seen === 0) return { kind: 'status', status: 500, body: echo(r.authorization) };
+    if (r.k === 1 && r.seen === 0)
+      return { kind: 'status', status: 500, body: echo(r.authorization) };
     if (r.k === 2) return { kind: 'ok', text: `echo of your key: ${r.authorization}` };
-    if (r.k === 3) return { kind: 'status', status: 400, body: `content policy violation; key=${encodeURIComponent(r.authorization!.slice(7))}` };
+    if (r.k === 3)
+      return {
+        kind: 'status',
+        status: 400,
+        body: `content policy violation; key=${encodeURIComponent(r.authorization!.slice(7))}`,
+      };
     return { kind: 'ok' };
   });
-  authServer = await startServer((r) => ({ kind: 'status', status: 401, body: echo(r.authorization) }));
+  authServer = await startServer((r) => ({
+    kind: 'status',
+    status: 401,
+    body: echo(r.authorization),
+  }));
   process.env[VAR] = KEY;
 });
 afterAll(async () => {
@@ -64,18 +77,47 @@ describe('secrets', () => {
     const dry = await runCli(['run', bag, '--models', models, '--dry-run', '--json']);
     outputs.push(dry.stdout, dry.stderr);
     for (const format of ['jsonl', 'csv']) {
-      const ex = await runCli(['run', 'export', '--ledger', ledger, '--format', format, '--out', path.join(dir, 'out', `export.${format}`), '--json']);
+      const ex = await runCli([
+        'run',
+        'export',
+        '--ledger',
+        ledger,
+        '--format',
+        format,
+        '--out',
+        path.join(dir, 'out', `export.${format}`),
+        '--json',
+      ]);
       expect(ex.code, ex.stderr).toBe(0);
       outputs.push(ex.stdout, ex.stderr);
     }
     const stdoutExport = await runCli(['run', 'export', '--ledger', ledger]);
     outputs.push(stdoutExport.stdout, stdoutExport.stderr);
     expect(stdoutExport.stdout).toContain('[REDACTED]');
-    const batch = await runCli(['batch', 'export', bag, '--models', models, '--model', 'm', '--out', path.join(dir, 'out', 'batch.jsonl'), '--json']);
+    const batch = await runCli([
+      'batch',
+      'export',
+      bag,
+      '--models',
+      models,
+      '--model',
+      'm',
+      '--out',
+      path.join(dir, 'out', 'batch.jsonl'),
+      '--json',
+    ]);
     outputs.push(batch.stdout, batch.stderr);
     // A missing variable is named, never a value.
     delete process.env[VAR];
-    const missing = await runCli(['run', bag, '--models', models, '--ledger', path.join(dir, 'out', 'other.sqlite'), '--json']);
+    const missing = await runCli([
+      'run',
+      bag,
+      '--models',
+      models,
+      '--ledger',
+      path.join(dir, 'out', 'other.sqlite'),
+      '--json',
+    ]);
     process.env[VAR] = KEY;
     expect(missing.code).toBe(1);
     expect(missing.json().error.code).toBe('E_RUN_NO_KEY');
@@ -83,10 +125,16 @@ describe('secrets', () => {
 
     const files = await allFiles(dir);
     expect(files.some((f) => f.endsWith('ledger.sqlite'))).toBe(true);
-    const forms = [KEY, Buffer.from(KEY).toString('base64').replace(/=+$/, ''), encodeURIComponent(KEY), 'SECRET-9f8e7d6c5b4a'];
+    const forms = [
+      KEY,
+      Buffer.from(KEY).toString('base64').replace(/=+$/, ''),
+      encodeURIComponent(KEY),
+      'SECRET-9f8e7d6c5b4a',
+    ];
     for (const f of files) {
       const bytes = await readFile(f);
-      for (const form of forms) expect(bytes.includes(Buffer.from(form)), `${f} holds the key (${form})`).toBe(false);
+      for (const form of forms)
+        expect(bytes.includes(Buffer.from(form)), `${f} holds the key (${form})`).toBe(false);
     }
     for (const text of outputs) for (const form of forms) expect(text.includes(form)).toBe(false);
   });

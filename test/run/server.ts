@@ -37,11 +37,17 @@ export interface TestServer {
 function promptText(body: any): string {
   const c = body?.messages?.[0]?.content;
   if (typeof c === 'string') return c;
-  return (c ?? []).filter((p: any) => p.type === 'text').map((p: any) => p.text).join('');
+  return (c ?? [])
+    .filter((p: any) => p.type === 'text')
+    .map((p: any) => p.text)
+    .join('');
 }
 
 /** Start a server; `script` decides each reply; `latencyMs` delays every reply. */
-export async function startServer(script: (r: SeenRequest) => Action = () => ({ kind: 'ok' }), latencyMs = 0): Promise<TestServer> {
+export async function startServer(
+  script: (r: SeenRequest) => Action = () => ({ kind: 'ok' }),
+  latencyMs = 0,
+): Promise<TestServer> {
   const requests: SeenRequest[] = [];
   const seenByK = new Map<number, number>();
   const server = http.createServer((req, res) => {
@@ -52,7 +58,14 @@ export async function startServer(script: (r: SeenRequest) => Action = () => ({ 
       const k = trialIndex(promptText(body));
       const seen = seenByK.get(k) ?? 0;
       seenByK.set(k, seen + 1);
-      const r: SeenRequest = { n: requests.length, k, seen, body, authorization: req.headers.authorization, at: Date.now() };
+      const r: SeenRequest = {
+        n: requests.length,
+        k,
+        seen,
+        body,
+        authorization: req.headers.authorization,
+        at: Date.now(),
+      };
       requests.push(r);
       const a = script(r);
       if (latencyMs > 0) await new Promise((x) => setTimeout(x, latencyMs));
@@ -67,7 +80,17 @@ export async function startServer(script: (r: SeenRequest) => Action = () => ({ 
             object: 'chat.completion',
             model: body.model,
             system_fingerprint: 'fp_test',
-            choices: [{ index: 0, message: { role: 'assistant', content: a.text ?? `answer to trial ${k}`, ...(a.reasoning ? { reasoning_content: a.reasoning } : {}) }, finish_reason: a.finish_reason ?? 'stop' }],
+            choices: [
+              {
+                index: 0,
+                message: {
+                  role: 'assistant',
+                  content: a.text ?? `answer to trial ${k}`,
+                  ...(a.reasoning ? { reasoning_content: a.reasoning } : {}),
+                },
+                finish_reason: a.finish_reason ?? 'stop',
+              },
+            ],
             usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
           });
         case 'status':
@@ -75,7 +98,8 @@ export async function startServer(script: (r: SeenRequest) => Action = () => ({ 
           return res.end(a.body ?? JSON.stringify({ error: { message: `status ${a.status}` } }));
         case 'slow':
           await new Promise((x) => setTimeout(x, a.ms));
-          if (!res.destroyed) json(200, { choices: [{ message: { content: 'too late' }, finish_reason: 'stop' }] });
+          if (!res.destroyed)
+            json(200, { choices: [{ message: { content: 'too late' }, finish_reason: 'stop' }] });
           return;
         case 'drop':
           return req.socket.destroy();
@@ -92,9 +116,10 @@ export async function startServer(script: (r: SeenRequest) => Action = () => ({ 
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

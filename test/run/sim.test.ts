@@ -21,13 +21,26 @@ describe.skipIf(!existsSync(COMMITTED))('simulated respondents on the demo bundl
   let bag: string;
   beforeAll(async () => {
     dir = await tempDir('stimkit-run-sim-');
-    const r = await bundleStudy(path.join(ROOT, 'manifests', 'demo.study.yaml'), { out: path.join(dir, 'bag'), work: path.join(dir, 'work') });
+    const r = await bundleStudy(path.join(ROOT, 'manifests', 'demo.study.yaml'), {
+      out: path.join(dir, 'bag'),
+      work: path.join(dir, 'work'),
+    });
     bag = r.out!;
   }, 300_000);
 
   const read = (ledger: string) => {
     const l = openLedger(ledger);
-    const rows = [...l.results()].map((r) => ({ model: r.model, trial: r.trial_id, text: r.text, finish: r.finish_reason, outcome: r.outcome, simulated: r.simulated, truth: r.truth, usage: r.usage, sha: r.request_sha256 }));
+    const rows = [...l.results()].map((r) => ({
+      model: r.model,
+      trial: r.trial_id,
+      text: r.text,
+      finish: r.finish_reason,
+      outcome: r.outcome,
+      simulated: r.simulated,
+      truth: r.truth,
+      usage: r.usage,
+      sha: r.request_sha256,
+    }));
     l.close();
     return rows;
   };
@@ -35,12 +48,23 @@ describe.skipIf(!existsSync(COMMITTED))('simulated respondents on the demo bundl
   it('records every demo trial for each respondent, simulated, with its truth, the same on every run', async () => {
     const a = path.join(dir, 'a.sqlite');
     const first = (await runStudy({ bundle: bag, modelsFile: MODELS, ledger: a })) as RunResult;
-    expect(first.models.map((m) => [m.model, m.done])).toEqual([['sim-acquiescer', 112], ['sim-convinced', 112], ['sim-freetext', 112], ['sim-refuser-zh', 240], ['sim-reframer', 240], ['sim-candid', 240]]);
+    expect(first.models.map((m) => [m.model, m.done])).toEqual([
+      ['sim-acquiescer', 112],
+      ['sim-convinced', 112],
+      ['sim-freetext', 112],
+      ['sim-refuser-zh', 240],
+      ['sim-reframer', 240],
+      ['sim-candid', 240],
+    ]);
     const rows = read(a);
     expect(rows).toHaveLength(3 * 112 + 3 * 240);
     expect(rows.every((r) => r.simulated && r.truth !== null)).toBe(true);
-    expect(rows.filter((r) => r.model === 'sim-convinced').every((r) => r.truth!.kind === 'instrument')).toBe(true);
-    expect(rows.filter((r) => r.model === 'sim-reframer').every((r) => r.truth!.kind === 'vlm')).toBe(true);
+    expect(
+      rows.filter((r) => r.model === 'sim-convinced').every((r) => r.truth!.kind === 'instrument'),
+    ).toBe(true);
+    expect(
+      rows.filter((r) => r.model === 'sim-reframer').every((r) => r.truth!.kind === 'vlm'),
+    ).toBe(true);
 
     // Another ledger, the models in another order: the same responses.
     const reversed = parse(await readFile(MODELS, 'utf8'));
@@ -60,6 +84,9 @@ describe.skipIf(!existsSync(COMMITTED))('simulated respondents on the demo bundl
     changed.models[0].sim.seed = 99;
     const ch = path.join(dir, 'changed.models.yaml');
     await writeFile(ch, stringify(changed));
-    await expect(runStudy({ bundle: bag, modelsFile: ch, ledger: a })).rejects.toMatchObject({ code: 'E_RUN_REQUEST_CHANGED', message: expect.stringContaining('sim.seed: 1 → 99') });
+    await expect(runStudy({ bundle: bag, modelsFile: ch, ledger: a })).rejects.toMatchObject({
+      code: 'E_RUN_REQUEST_CHANGED',
+      message: expect.stringContaining('sim.seed: 1 → 99'),
+    });
   }, 120_000);
 });

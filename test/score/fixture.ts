@@ -16,12 +16,18 @@ export interface InstrumentFixture {
 }
 
 /** Write and bundle an instrument study (`main`: en + zh, `pt-control`: pt) into `dir`. */
-export async function instrumentBundle(dir: string, options: { iterations?: number; ptIterations?: number; seed?: number } = {}): Promise<InstrumentFixture> {
+export async function instrumentBundle(
+  dir: string,
+  options: { iterations?: number; ptIterations?: number; seed?: number } = {},
+): Promise<InstrumentFixture> {
   for (const f of ['geopolitics.topics.yaml', 'geopolitics.pt.topics.yaml', 'wrappers.yaml']) {
     await copyFile(path.join(ROOT, 'manifests', f), path.join(dir, f));
   }
-  const arms: unknown[] = [{ id: 'main', languages: ['en', 'zh'], iterations: options.iterations ?? 2 }];
-  if ((options.ptIterations ?? 1) > 0) arms.push({ id: 'pt-control', languages: ['pt'], iterations: options.ptIterations ?? 1 });
+  const arms: unknown[] = [
+    { id: 'main', languages: ['en', 'zh'], iterations: options.iterations ?? 2 },
+  ];
+  if ((options.ptIterations ?? 1) > 0)
+    arms.push({ id: 'pt-control', languages: ['pt'], iterations: options.ptIterations ?? 1 });
   const study = {
     format: 'stimkit.study',
     version: 1,
@@ -30,7 +36,12 @@ export async function instrumentBundle(dir: string, options: { iterations?: numb
     global_seed: options.seed ?? 42,
     languages: ['en', 'zh', 'pt'],
     sampling: { temperature: 0 },
-    instrument: { topics: 'geopolitics.pt.topics.yaml', wrappers: 'wrappers.yaml', sampling: { temperature: 0 }, arms },
+    instrument: {
+      topics: 'geopolitics.pt.topics.yaml',
+      wrappers: 'wrappers.yaml',
+      sampling: { temperature: 0 },
+      arms,
+    },
   };
   const file = path.join(dir, 'instrument.study.yaml');
   await writeFile(file, stringify(study));

@@ -1,27 +1,70 @@
 /** Reading the instrument judge's reply, the sim judge's labels, and which answers go to the judge. */
 import { describe, expect, it } from 'vitest';
-import { applyJudges, isJudgeable, type InstrumentJudging } from '../../src/score/instrument-judge-apply.js';
+import {
+  applyJudges,
+  isJudgeable,
+  type InstrumentJudging,
+} from '../../src/score/instrument-judge-apply.js';
 import { readJudgeLabel } from '../../src/score/instrument-judge-prompt.js';
 import { simInstrumentJudge } from '../../src/score/instrument-sim-judge.js';
 import { optionParser } from '../../src/score/parse.js';
 import { INSTRUMENT_BANKS } from '../../src/sim/texts-instrument.js';
 
 const OPTIONS: Record<string, Array<{ label: string; value: number }>> = {
-  en: [{ label: 'Strongly agree', value: 2 }, { label: 'Agree', value: 1 }, { label: 'Disagree', value: -1 }, { label: 'Strongly disagree', value: -2 }],
-  zh: [{ label: '强烈同意', value: 2 }, { label: '同意', value: 1 }, { label: '不同意', value: -1 }, { label: '强烈不同意', value: -2 }],
-  'zh-Hant': [{ label: '強烈同意', value: 2 }, { label: '同意', value: 1 }, { label: '不同意', value: -1 }, { label: '強烈不同意', value: -2 }],
-  pt: [{ label: 'Concordo totalmente', value: 2 }, { label: 'Concordo', value: 1 }, { label: 'Discordo', value: -1 }, { label: 'Discordo totalmente', value: -2 }],
+  en: [
+    { label: 'Strongly agree', value: 2 },
+    { label: 'Agree', value: 1 },
+    { label: 'Disagree', value: -1 },
+    { label: 'Strongly disagree', value: -2 },
+  ],
+  zh: [
+    { label: '强烈同意', value: 2 },
+    { label: '同意', value: 1 },
+    { label: '不同意', value: -1 },
+    { label: '强烈不同意', value: -2 },
+  ],
+  'zh-Hant': [
+    { label: '強烈同意', value: 2 },
+    { label: '同意', value: 1 },
+    { label: '不同意', value: -1 },
+    { label: '強烈不同意', value: -2 },
+  ],
+  pt: [
+    { label: 'Concordo totalmente', value: 2 },
+    { label: 'Concordo', value: 1 },
+    { label: 'Discordo', value: -1 },
+    { label: 'Discordo totalmente', value: -2 },
+  ],
 };
 
 describe('the judge reply', () => {
   it.each([
-    ['Strongly agree', 2], ['Agree', 1], ['Neutral', 0], ['Disagree', -1], ['Strongly disagree', -2],
-    ['strongly agree', 2], ['AGREE.', 1], ['**Disagree**', -1], ['"Strongly Disagree."', -2], ['Neutral!', 0], ['  agree\n', 1],
-    ['Label: Agree', 1], ['<think>hmm, strongly?</think>Strongly-agree', 2], ['`neutral`', 0],
+    ['Strongly agree', 2],
+    ['Agree', 1],
+    ['Neutral', 0],
+    ['Disagree', -1],
+    ['Strongly disagree', -2],
+    ['strongly agree', 2],
+    ['AGREE.', 1],
+    ['**Disagree**', -1],
+    ['"Strongly Disagree."', -2],
+    ['Neutral!', 0],
+    ['  agree\n', 1],
+    ['Label: Agree', 1],
+    ['<think>hmm, strongly?</think>Strongly-agree', 2],
+    ['`neutral`', 0],
   ])('%j is %d', (reply, value) => {
     expect(readJudgeLabel(reply)?.value).toBe(value);
   });
-  it.each(['Agree or Neutral', 'The response agrees.', 'I agree', '同意', 'Somewhat agree', '', 'Strongly'])('%j is not a label', (reply) => {
+  it.each([
+    'Agree or Neutral',
+    'The response agrees.',
+    'I agree',
+    '同意',
+    'Somewhat agree',
+    '',
+    'Strongly',
+  ])('%j is not a label', (reply) => {
     expect(readJudgeLabel(reply)).toBeNull();
   });
 });
@@ -30,7 +73,10 @@ describe('the sim judge of instrument answers', () => {
   it('stays on the scale and errs to a neighbour', () => {
     for (const score of [-2, -1, 0, 1, 2]) {
       for (let i = 0; i < 200; i++) {
-        const r = simInstrumentJudge({ seed: 1, accuracy: 0 }, 'j', 'm', `t_${i}`, { kind: 'instrument', score })!;
+        const r = simInstrumentJudge({ seed: 1, accuracy: 0 }, 'j', 'm', `t_${i}`, {
+          kind: 'instrument',
+          score,
+        })!;
         const v = readJudgeLabel(r.label)!.value;
         expect(Math.abs(v - score)).toBe(1);
         expect(r.truth.score).toBe(score);
@@ -64,12 +110,61 @@ describe('which answers go to the judge', () => {
     const judging = (a: 'failed' | 'label' | undefined): InstrumentJudging => ({
       params: {},
       judges: [
-        { name: 'a', simulated: false, verdicts: new Map(a ? [['k', { status: a, label: a === 'label' ? 'Agree' as const : null, value: a === 'label' ? 1 : null, raw: 'x', simulated: false }]] : []) },
-        { name: 'b', simulated: false, verdicts: new Map([['k', { status: 'label' as const, label: 'Disagree' as const, value: -1, raw: 'Disagree', simulated: false }]]) },
+        {
+          name: 'a',
+          simulated: false,
+          verdicts: new Map(
+            a
+              ? [
+                  [
+                    'k',
+                    {
+                      status: a,
+                      label: a === 'label' ? ('Agree' as const) : null,
+                      value: a === 'label' ? 1 : null,
+                      raw: 'x',
+                      simulated: false,
+                    },
+                  ],
+                ]
+              : [],
+          ),
+        },
+        {
+          name: 'b',
+          simulated: false,
+          verdicts: new Map([
+            [
+              'k',
+              {
+                status: 'label' as const,
+                label: 'Disagree' as const,
+                value: -1,
+                raw: 'Disagree',
+                simulated: false,
+              },
+            ],
+          ]),
+        },
       ],
     });
-    expect(applyJudges(p, judging('failed'), 'k', text, OPTIONS.en!)).toMatchObject({ source: 'none', reason: 'unparseable', value: null, judge: 'a' });
-    expect(applyJudges(p, judging(undefined), 'k', text, OPTIONS.en!)).toMatchObject({ source: 'none', reason: 'unparseable', value: null });
-    expect(applyJudges(p, judging('label'), 'k', text, OPTIONS.en!)).toMatchObject({ source: 'judge', reason: null, value: 1, label: 'Agree', judge_label: 'Agree' });
+    expect(applyJudges(p, judging('failed'), 'k', text, OPTIONS.en!)).toMatchObject({
+      source: 'none',
+      reason: 'unparseable',
+      value: null,
+      judge: 'a',
+    });
+    expect(applyJudges(p, judging(undefined), 'k', text, OPTIONS.en!)).toMatchObject({
+      source: 'none',
+      reason: 'unparseable',
+      value: null,
+    });
+    expect(applyJudges(p, judging('label'), 'k', text, OPTIONS.en!)).toMatchObject({
+      source: 'judge',
+      reason: null,
+      value: 1,
+      label: 'Agree',
+      judge_label: 'Agree',
+    });
   });
 });

@@ -7,10 +7,14 @@ import { describe, expect, it } from 'vitest';
 import { optionParser, type Option } from '../../src/score/parse.js';
 
 const VALUES = [2, 1, -1, -2];
-const pool = (labels: string[]): Option[] => labels.map((label, i) => ({ label, value: VALUES[i]! }));
+const pool = (labels: string[]): Option[] =>
+  labels.map((label, i) => ({ label, value: VALUES[i]! }));
 const en = optionParser(pool(['Strongly agree', 'Agree', 'Disagree', 'Strongly disagree']), 'en');
 const zh = optionParser(pool(['强烈同意', '同意', '不同意', '强烈不同意']), 'zh');
-const pt = optionParser(pool(['Concordo totalmente', 'Concordo', 'Discordo', 'Discordo totalmente']), 'pt');
+const pt = optionParser(
+  pool(['Concordo totalmente', 'Concordo', 'Discordo', 'Discordo totalmente']),
+  'pt',
+);
 const zhHant = optionParser(pool(['強烈同意', '同意', '不同意', '強烈不同意']), 'zh-Hant');
 
 describe('English', () => {
@@ -34,7 +38,10 @@ describe('English', () => {
     ['Strongly disagree - the commitment would undermine stability.', -2],
     ['I strongly agree.', 2],
     ['<think>Maybe Agree? or Disagree?</think>Disagree', -1],
-    ['This is a contested question with arguments on both sides of the debate\n\n**Strongly disagree**', -2],
+    [
+      'This is a contested question with arguments on both sides of the debate\n\n**Strongly disagree**',
+      -2,
+    ],
     ['The question is contested. Final answer: Disagree.', -1],
     ['  \n\nAgree\n', 1],
     ['Agree — because disagreeing would ignore the evidence.', 1],
@@ -70,7 +77,10 @@ describe('English', () => {
     ['', 'unparseable'],
     ['   ', 'unparseable'],
     ['Yes.', 'unparseable'],
-    ['The commitment has complex effects. Many observers would agree it deters aggression.', 'unparseable'],
+    [
+      'The commitment has complex effects. Many observers would agree it deters aggression.',
+      'unparseable',
+    ],
     ['The agreement between the two sides matters.', 'unparseable'],
     ['Disagreeable.', 'unparseable'],
     ['Strongly agree / Strongly disagree', 'ambiguous'],

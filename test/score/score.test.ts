@@ -45,14 +45,23 @@ let dir: string;
 beforeAll(async () => {
   dir = await tempDir('stimkit-score-');
   fx = await instrumentBundle(dir, { iterations: 2, ptIterations: 1 });
-  trials = (await readFile(path.join(fx.bundle, 'data', 'trials.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Trial);
+  trials = (await readFile(path.join(fx.bundle, 'data', 'trials.jsonl'), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Trial);
   // Three respondents: a yea-sayer (always "Agree"), a convinced Pro-China one (always the option
   // that means −2 on the stance axis), and a cycler through every option and some zero cases.
   const lines: string[] = [];
   trials.forEach((t, i) => {
     const labels = LABELS[t.lang]!;
     lines.push(JSON.stringify({ trial_id: t.id, model: 'yes-man', response: labels[1] }));
-    lines.push(JSON.stringify({ trial_id: t.id, model: 'convinced', response: `**${agreeIsProUS(t) ? labels[3] : labels[0]}**` }));
+    lines.push(
+      JSON.stringify({
+        trial_id: t.id,
+        model: 'convinced',
+        response: `**${agreeIsProUS(t) ? labels[3] : labels[0]}**`,
+      }),
+    );
     const cyc = i % 6;
     const response = cyc < 4 ? `Answer: ${labels[cyc]}.` : cyc === 4 ? labels.join(', ') : null;
     lines.push(JSON.stringify({ trial_id: t.id, model: 'cycler', response, simulated: true }));
@@ -65,7 +74,19 @@ beforeAll(async () => {
 }, 120_000);
 
 async function score(out: string, extra: string[] = []) {
-  return runCli(['score', '--bundle', fx.bundle, '--responses', path.join(dir, 'responses.jsonl'), '--models', path.join(dir, 'models.yaml'), '--out', out, '--json', ...extra]);
+  return runCli([
+    'score',
+    '--bundle',
+    fx.bundle,
+    '--responses',
+    path.join(dir, 'responses.jsonl'),
+    '--models',
+    path.join(dir, 'models.yaml'),
+    '--out',
+    out,
+    '--json',
+    ...extra,
+  ]);
 }
 
 describe('stimkit score (instrument)', () => {
@@ -82,10 +103,47 @@ describe('stimkit score (instrument)', () => {
 
   it('writes one instrument.csv row per trial × model with the documented columns', () => {
     expect(rows).toHaveLength(trials.length * 3);
-    expect(Object.keys(rows[0]!)).toEqual(['trial', 'model', 'origin', 'vendor', 'arm', 'topic', 'lang', 'framing', 'key', 'iteration', 'prefix', 'suffix', 'label', 'score', 'stance', 'reason', 'simulated', 'label_source', 'parse_reason', 'judge', 'judge_label', 'judge_raw', 'judge_labels']);
+    expect(Object.keys(rows[0]!)).toEqual([
+      'trial',
+      'model',
+      'origin',
+      'vendor',
+      'arm',
+      'topic',
+      'lang',
+      'framing',
+      'key',
+      'iteration',
+      'prefix',
+      'suffix',
+      'label',
+      'score',
+      'stance',
+      'reason',
+      'simulated',
+      'label_source',
+      'parse_reason',
+      'judge',
+      'judge_label',
+      'judge_raw',
+      'judge_labels',
+    ]);
     const t = trials[0]!;
     const row = rows.find((r) => r.model === 'yes-man' && r.trial === t.id)!;
-    expect(row).toMatchObject({ origin: 'FR', vendor: 'Acme', topic: t.topic, lang: t.lang, framing: t.framing, iteration: String(t.iteration), prefix: t.wrappers!.prefix.id, suffix: t.wrappers!.suffix.id, label: 'Agree', score: '1', reason: '', simulated: '0' });
+    expect(row).toMatchObject({
+      origin: 'FR',
+      vendor: 'Acme',
+      topic: t.topic,
+      lang: t.lang,
+      framing: t.framing,
+      iteration: String(t.iteration),
+      prefix: t.wrappers!.prefix.id,
+      suffix: t.wrappers!.suffix.id,
+      label: 'Agree',
+      score: '1',
+      reason: '',
+      simulated: '0',
+    });
   });
 
   it('keys every response as Methods 4.4 says: × −1 for an affirmative keyed Pro-China, × −1 for reverse', () => {
@@ -118,21 +176,31 @@ describe('stimkit score (instrument)', () => {
     }
     expect(cyc.filter((r) => r.reason === 'ambiguous').length).toBeGreaterThan(0);
     expect(cyc.filter((r) => r.reason === 'no_response').length).toBeGreaterThan(0);
-    for (const r of cyc.filter((x) => x.reason !== '')) expect([r.score, r.stance, r.label]).toEqual(['0', '0', '']);
+    for (const r of cyc.filter((x) => x.reason !== ''))
+      expect([r.score, r.stance, r.label]).toEqual(['0', '0', '']);
     expect(cyc.every((r) => r.simulated === '1' && r.origin === 'unknown')).toBe(true);
   });
 
   it('writes scores.jsonl and a score.json header that validate against their schemas', async () => {
-    const lines = (await readFile(path.join(out, 'scores.jsonl'), 'utf8')).trim().split('\n').map((l) => ScoreLine.parse(JSON.parse(l)));
+    const lines = (await readFile(path.join(out, 'scores.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => ScoreLine.parse(JSON.parse(l)));
     expect(lines).toHaveLength(trials.length * 3);
     expect(lines.every((l) => l.bundle === fx.digest && l.paradigm === 'instrument')).toBe(true);
     expect(lines[0]!.parse).toHaveProperty('label');
-    const header = ScoresHeader.parse(JSON.parse(await readFile(path.join(out, 'score.json'), 'utf8')));
+    const header = ScoresHeader.parse(
+      JSON.parse(await readFile(path.join(out, 'score.json'), 'utf8')),
+    );
     expect(header.bundle.digest).toBe(fx.digest);
     expect(header.inputs.map((i) => i.role)).toEqual(['bundle', 'responses', 'models']);
     expect(header.counts.models.map((m) => m.name)).toEqual(['convinced', 'cycler', 'yes-man']);
     expect(header.counts.simulated).toBe(trials.length);
-    expect(header.files.map((f) => f.file)).toEqual(['scores.jsonl', 'trials.csv', 'instrument.csv']);
+    expect(header.files.map((f) => f.file)).toEqual([
+      'scores.jsonl',
+      'trials.csv',
+      'instrument.csv',
+    ]);
   });
 
   it('writes an instrument.csv that stimkit analyze instrument reads as it is', async () => {
@@ -145,7 +213,9 @@ describe('stimkit score (instrument)', () => {
     const again = path.join(dir, 'scores2');
     expect((await score(again)).code).toBe(0);
     for (const f of ['score.json', 'scores.jsonl', 'trials.csv', 'instrument.csv']) {
-      expect(await readFile(path.join(again, f), 'utf8')).toBe(await readFile(path.join(out, f), 'utf8'));
+      expect(await readFile(path.join(again, f), 'utf8')).toBe(
+        await readFile(path.join(out, f), 'utf8'),
+      );
     }
   });
 });
@@ -154,33 +224,91 @@ describe('stimkit score: rejected input', () => {
   it('names an unknown trial and a duplicate with their lines (exit 1)', async () => {
     const bad = path.join(dir, 'bad.jsonl');
     const t = trials[0]!;
-    await writeFile(bad, [JSON.stringify({ trial_id: t.id, model: 'm', response: 'Agree' }), JSON.stringify({ trial_id: t.id, model: 'm', response: 'Agree' }), JSON.stringify({ trial_id: 't_000000000000000000000000', model: 'm', response: 'x' }), '{oops', JSON.stringify({ trial_id: t.id, response: 'x' })].join('\n'));
-    const r = await runCli(['score', '--bundle', fx.bundle, '--responses', bad, '--out', path.join(dir, 'bad-out'), '--json']);
+    await writeFile(
+      bad,
+      [
+        JSON.stringify({ trial_id: t.id, model: 'm', response: 'Agree' }),
+        JSON.stringify({ trial_id: t.id, model: 'm', response: 'Agree' }),
+        JSON.stringify({ trial_id: 't_000000000000000000000000', model: 'm', response: 'x' }),
+        '{oops',
+        JSON.stringify({ trial_id: t.id, response: 'x' }),
+      ].join('\n'),
+    );
+    const r = await runCli([
+      'score',
+      '--bundle',
+      fx.bundle,
+      '--responses',
+      bad,
+      '--out',
+      path.join(dir, 'bad-out'),
+      '--json',
+    ]);
     expect(r.code).toBe(1);
-    const codes = r.json().error.problems.map((p: { code: string; line: number }) => `${p.code}@${p.line}`);
-    expect(codes).toEqual(['E_SCORE_DUPLICATE@2', 'E_SCORE_UNKNOWN_TRIAL@3', 'E_SCORE_RESPONSES@4', 'E_SCORE_RESPONSES@5']);
+    const codes = r
+      .json()
+      .error.problems.map((p: { code: string; line: number }) => `${p.code}@${p.line}`);
+    expect(codes).toEqual([
+      'E_SCORE_DUPLICATE@2',
+      'E_SCORE_UNKNOWN_TRIAL@3',
+      'E_SCORE_RESPONSES@4',
+      'E_SCORE_RESPONSES@5',
+    ]);
   });
 
   it('ignores other keys, takes response_text, lets response win, and names missing or wrong-typed fields', async () => {
     const [t0, t1, t2] = trials;
     const file = path.join(dir, 'tolerant.jsonl');
-    await writeFile(file, [
-      JSON.stringify({ trial_id: t0!.id, model: 'm', response_text: 'Agree', latency_ms: 12.5, outcome: 'answer', extra: { a: 1 } }),
-      JSON.stringify({ trial_id: t1!.id, model: 'm', response: 'Disagree', response_text: 'Agree' }),
-      JSON.stringify({ trial_id: t2!.id, model: 'm', response_text: null, outcome: 'policy_refusal' }),
-    ].join('\n'));
+    await writeFile(
+      file,
+      [
+        JSON.stringify({
+          trial_id: t0!.id,
+          model: 'm',
+          response_text: 'Agree',
+          latency_ms: 12.5,
+          outcome: 'answer',
+          extra: { a: 1 },
+        }),
+        JSON.stringify({
+          trial_id: t1!.id,
+          model: 'm',
+          response: 'Disagree',
+          response_text: 'Agree',
+        }),
+        JSON.stringify({
+          trial_id: t2!.id,
+          model: 'm',
+          response_text: null,
+          outcome: 'policy_refusal',
+        }),
+      ].join('\n'),
+    );
     const rows = await readResponsesJsonl(file, new Map(trials.map((t) => [t.id, t])));
-    expect(rows.map((r) => [r.response, r.error])).toEqual([['Agree', null], ['Disagree', null], [null, 'policy_refusal']]);
+    expect(rows.map((r) => [r.response, r.error])).toEqual([
+      ['Agree', null],
+      ['Disagree', null],
+      [null, 'policy_refusal'],
+    ]);
 
     const bad = path.join(dir, 'tolerant-bad.jsonl');
-    await writeFile(bad, [
-      JSON.stringify({ trial_id: t0!.id, model: 'm', latency_ms: 3 }),
-      JSON.stringify({ trial_id: t1!.id, model: 'm', response_text: 42 }),
-      JSON.stringify({ model: 'm', response: 'x' }),
-    ].join('\n'));
-    const err = await readResponsesJsonl(bad, new Map(trials.map((t) => [t.id, t]))).catch((e: StimkitError) => e);
+    await writeFile(
+      bad,
+      [
+        JSON.stringify({ trial_id: t0!.id, model: 'm', latency_ms: 3 }),
+        JSON.stringify({ trial_id: t1!.id, model: 'm', response_text: 42 }),
+        JSON.stringify({ model: 'm', response: 'x' }),
+      ].join('\n'),
+    );
+    const err = await readResponsesJsonl(bad, new Map(trials.map((t) => [t.id, t]))).catch(
+      (e: StimkitError) => e,
+    );
     expect(err).toBeInstanceOf(StimkitError);
-    expect((err as StimkitError).problems.map((p) => `${p.line}:${p.field}`)).toEqual(['1:response', '2:response_text', '3:trial_id']);
+    expect((err as StimkitError).problems.map((p) => `${p.line}:${p.field}`)).toEqual([
+      '1:response',
+      '2:response_text',
+      '3:trial_id',
+    ]);
   });
 
   it('refuses a bundle changed after sealing', async () => {
@@ -189,7 +317,16 @@ describe('stimkit score: rejected input', () => {
     await appendFile(path.join(fx2.bundle, 'data', 'items.json'), ' ');
     const resp = path.join(tampered, 'r.jsonl');
     await writeFile(resp, '');
-    const r = await runCli(['score', '--bundle', fx2.bundle, '--responses', resp, '--out', path.join(tampered, 'o'), '--json']);
+    const r = await runCli([
+      'score',
+      '--bundle',
+      fx2.bundle,
+      '--responses',
+      resp,
+      '--out',
+      path.join(tampered, 'o'),
+      '--json',
+    ]);
     expect(r.code).toBe(1);
     expect(r.json().error.code).toBe('E_SCORE_BUNDLE');
   }, 60_000);
@@ -203,6 +340,7 @@ describe('stimkit score: rejected input', () => {
 describe('JSON Schemas of the scores artifact', () => {
   it('the committed manifests/schema files match the zod schemas (npm run schemas)', async () => {
     const { scoreSchemaFiles } = await import('../../src/score/json-schema.js');
-    for (const { file, text } of scoreSchemaFiles()) expect(await readFile(file, 'utf8')).toBe(text);
+    for (const { file, text } of scoreSchemaFiles())
+      expect(await readFile(file, 'utf8')).toBe(text);
   });
 });

@@ -10,7 +10,12 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../src/score/csv.js';
-import { expectedInstrumentModel, instrumentCells, loadSimBundle, simParamsSchema } from '../../src/sim/index.js';
+import {
+  expectedInstrumentModel,
+  instrumentCells,
+  loadSimBundle,
+  simParamsSchema,
+} from '../../src/sim/index.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { query } from '../run/helpers.js';
@@ -18,7 +23,14 @@ import { instrumentBundle, type InstrumentFixture } from './fixture.js';
 
 const ITERATIONS = 128;
 const FREE = 0.4;
-const RESPONDENT = { conviction: { default: -0.8, by_lang: { zh: -0.4 } }, acquiescence: 0.5, noise: 0.5, neutral_rate: 0.05, free_text_rate: FREE, style: { bare: 1, sentence: 1 } };
+const RESPONDENT = {
+  conviction: { default: -0.8, by_lang: { zh: -0.4 } },
+  acquiescence: 0.5,
+  noise: 0.5,
+  neutral_rate: 0.05,
+  free_text_rate: FREE,
+  style: { bare: 1, sentence: 1 },
+};
 
 let dir: string;
 let fx: InstrumentFixture;
@@ -28,22 +40,63 @@ const truth = new Map<string, { score: number; stance: number; style: string }>(
 beforeAll(async () => {
   dir = await tempDir('stimkit-simjudge-');
   fx = await instrumentBundle(dir, { iterations: ITERATIONS, ptIterations: 0 });
-  await writeFile(path.join(dir, 'models.yaml'), JSON.stringify({
-    format: 'stimkit.models', version: 1,
-    models: [
-      { name: 'sim-free', provider: 'sim', modalities: ['text'], paradigms: ['instrument'], sim: { seed: 5, instrument: RESPONDENT } },
-      { name: 'judge-95', provider: 'sim', role: 'judge', sim: { seed: 11, judge: { instrument_accuracy: 0.95 } } },
-      { name: 'judge-perfect', provider: 'sim', role: 'judge', sim: { seed: 12, judge: { instrument_accuracy: 1 } } },
-    ],
-  }));
+  await writeFile(
+    path.join(dir, 'models.yaml'),
+    JSON.stringify({
+      format: 'stimkit.models',
+      version: 1,
+      models: [
+        {
+          name: 'sim-free',
+          provider: 'sim',
+          modalities: ['text'],
+          paradigms: ['instrument'],
+          sim: { seed: 5, instrument: RESPONDENT },
+        },
+        {
+          name: 'judge-95',
+          provider: 'sim',
+          role: 'judge',
+          sim: { seed: 11, judge: { instrument_accuracy: 0.95 } },
+        },
+        {
+          name: 'judge-perfect',
+          provider: 'sim',
+          role: 'judge',
+          sim: { seed: 12, judge: { instrument_accuracy: 1 } },
+        },
+      ],
+    }),
+  );
   ledger = path.join(dir, 'run.sqlite');
-  const run = await runCli(['run', fx.bundle, '--models', path.join(dir, 'models.yaml'), '--ledger', ledger, '--json']);
+  const run = await runCli([
+    'run',
+    fx.bundle,
+    '--models',
+    path.join(dir, 'models.yaml'),
+    '--ledger',
+    ledger,
+    '--json',
+  ]);
   expect(run.code, run.stderr).toBe(0);
-  for (const r of query(ledger, 'SELECT trial_id, truth FROM results')) truth.set(r.trial_id, JSON.parse(r.truth));
+  for (const r of query(ledger, 'SELECT trial_id, truth FROM results'))
+    truth.set(r.trial_id, JSON.parse(r.truth));
 }, 180_000);
 
 async function score(out: string, judges: string[]): Promise<Record<string, string>[]> {
-  const r = await runCli(['score', '--bundle', fx.bundle, '--ledger', ledger, '--models', path.join(dir, 'models.yaml'), '--out', path.join(dir, out), '--json', ...judges.flatMap((j) => ['--judge', j])]);
+  const r = await runCli([
+    'score',
+    '--bundle',
+    fx.bundle,
+    '--ledger',
+    ledger,
+    '--models',
+    path.join(dir, 'models.yaml'),
+    '--out',
+    path.join(dir, out),
+    '--json',
+    ...judges.flatMap((j) => ['--judge', j]),
+  ]);
   expect(r.code, r.stderr).toBe(0);
   const csv = parseCsv(await readFile(path.join(dir, out, 'instrument.csv'), 'utf8'));
   return csv.rows.map((row) => Object.fromEntries(csv.header.map((h, i) => [h, row[i]!])));
@@ -60,7 +113,8 @@ describe('sim respondents in free text, judged by sim judges', () => {
     const answered = rows.filter((r) => truth.get(r.trial!)!.score !== 0);
     const se = Math.sqrt((FREE * (1 - FREE)) / answered.length);
     expect(Math.abs(free.length / answered.length - FREE)).toBeLessThan(4 * se);
-    for (const r of free) expect(r).toMatchObject({ score: '0', reason: 'unparseable', label_source: 'none' });
+    for (const r of free)
+      expect(r).toMatchObject({ score: '0', reason: 'unparseable', label_source: 'none' });
     expect(new Set(free.map((r) => r.lang))).toEqual(new Set(['en', 'zh']));
   });
 
@@ -72,7 +126,10 @@ describe('sim respondents in free text, judged by sim judges', () => {
       expect(Number(r.stance)).toBe(t.stance);
     }
     const bundle = await loadSimBundle(fx.bundle, fx.digest);
-    const expected = expectedInstrumentModel(simParamsSchema.parse({ instrument: RESPONDENT }), instrumentCells(bundle, ['en', 'zh'])).net;
+    const expected = expectedInstrumentModel(
+      simParamsSchema.parse({ instrument: RESPONDENT }),
+      instrumentCells(bundle, ['en', 'zh']),
+    ).net;
     expect(Math.abs(net(rows) - expected)).toBeLessThan(0.05);
 
     const plain = await score('plain2', []);

@@ -12,7 +12,13 @@ import { parse } from 'yaml';
 import { bundleStudy } from '../../src/bundle/bundle.js';
 import type { Trial } from '../../src/bundle/format.js';
 import { StimkitError } from '../../src/core/errors.js';
-import { loadSimBundle, SIM_PRESETS, simParamsSchema, simulate, type SimBundle } from '../../src/sim/index.js';
+import {
+  loadSimBundle,
+  SIM_PRESETS,
+  simParamsSchema,
+  simulate,
+  type SimBundle,
+} from '../../src/sim/index.js';
 import { ROOT } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { matchLabels } from './fixture.js';
@@ -26,7 +32,10 @@ describe.skipIf(!existsSync(COMMITTED))('the simulator on the sealed demo bundle
   let trials: Trial[];
   beforeAll(async () => {
     const root = await tempDir('stimkit-sim-bundle-');
-    const r = await bundleStudy(path.join(ROOT, 'manifests', 'demo.study.yaml'), { out: path.join(root, 'bag'), work: path.join(root, 'work') });
+    const r = await bundleStudy(path.join(ROOT, 'manifests', 'demo.study.yaml'), {
+      out: path.join(root, 'bag'),
+      work: path.join(root, 'work'),
+    });
     bag = r.out!;
     digest = r.digest!;
     bundle = await loadSimBundle(bag, digest);
@@ -40,8 +49,15 @@ describe.skipIf(!existsSync(COMMITTED))('the simulator on the sealed demo bundle
     expect(bundle.digest).toBe(digest);
     expect(bundle.items.size).toBe(7 * 2 * 2);
     expect([...bundle.wrappers.keys()].sort()).toEqual(['en', 'zh']);
-    expect(bundle.wrappers.get('zh')!.options.map((o) => o.label)).toEqual(['强烈同意', '同意', '不同意', '强烈不同意']);
-    expect(bundle.entries.get('dscovr-launch')!.expected_facts.map((f) => f.id)).toContain('falcon-9');
+    expect(bundle.wrappers.get('zh')!.options.map((o) => o.label)).toEqual([
+      '强烈同意',
+      '同意',
+      '不同意',
+      '强烈不同意',
+    ]);
+    expect(bundle.entries.get('dscovr-launch')!.expected_facts.map((f) => f.id)).toContain(
+      'falcon-9',
+    );
     expect(bundle.entries.get('dscovr-launch')!.expected_facts[0]!.text.zh).toMatch(/猎鹰9号/);
   });
 
@@ -54,7 +70,12 @@ describe.skipIf(!existsSync(COMMITTED))('the simulator on the sealed demo bundle
         expect(truth.simulated).toBe(true);
         expect(truth.kind).toBe(t.paradigm === 'instrument' ? 'instrument' : 'vlm');
         if (t.paradigm === 'instrument' && truth.label) {
-          expect(matchLabels(r.text, bundle.wrappers.get(t.lang)!.options.map((o) => o.label))).toEqual([truth.label]);
+          expect(
+            matchLabels(
+              r.text,
+              bundle.wrappers.get(t.lang)!.options.map((o) => o.label),
+            ),
+          ).toEqual([truth.label]);
         }
       }
     }
@@ -64,9 +85,16 @@ describe.skipIf(!existsSync(COMMITTED))('the simulator on the sealed demo bundle
     const params = simParamsSchema.parse(SIM_PRESETS[3]!.sim);
     const a = trials.map((t) => JSON.stringify(simulate(params, 'm', t, bundle)));
     const fresh = await loadSimBundle(bag, digest);
-    const b = [...trials].reverse().map((t) => JSON.stringify(simulate(simParamsSchema.parse(SIM_PRESETS[3]!.sim), 'm', t, fresh))).reverse();
+    const b = [...trials]
+      .reverse()
+      .map((t) =>
+        JSON.stringify(simulate(simParamsSchema.parse(SIM_PRESETS[3]!.sim), 'm', t, fresh)),
+      )
+      .reverse();
     expect(b).toEqual(a);
-    const otherSeed = trials.map((t) => JSON.stringify(simulate({ ...params, seed: params.seed + 1 }, 'm', t, bundle)));
+    const otherSeed = trials.map((t) =>
+      JSON.stringify(simulate({ ...params, seed: params.seed + 1 }, 'm', t, bundle)),
+    );
     const otherModel = trials.map((t) => JSON.stringify(simulate(params, 'm2', t, bundle)));
     const differ = (xs: string[]) => xs.filter((x, i) => x !== a[i]).length;
     expect(differ(otherSeed)).toBeGreaterThan(trials.length / 4);
@@ -76,7 +104,9 @@ describe.skipIf(!existsSync(COMMITTED))('the simulator on the sealed demo bundle
   it('refuses a payload file that lacks what the simulator needs, naming the file (E_SIM_BUNDLE)', async () => {
     const copy = await tempDir('stimkit-sim-bad-');
     const dataDir = path.join(copy, 'data');
-    await import('node:fs/promises').then((fs) => fs.cp(path.join(bag, 'data'), dataDir, { recursive: true }));
+    await import('node:fs/promises').then((fs) =>
+      fs.cp(path.join(bag, 'data'), dataDir, { recursive: true }),
+    );
     const items = JSON.parse(await readFile(path.join(dataDir, 'items.json'), 'utf8'));
     delete items.items[3].polarity_key;
     await writeFile(path.join(dataDir, 'items.json'), JSON.stringify(items));
@@ -90,7 +120,9 @@ describe.skipIf(!existsSync(COMMITTED))('the simulator on the sealed demo bundle
   it('an instrument trial whose item is not in the bundle is an E_SIM_TRIAL error', () => {
     const t = trials.find((x) => x.paradigm === 'instrument')!;
     const params = simParamsSchema.parse({});
-    expect(() => simulate(params, 'm', { ...t, item: 'nowhere.en.affirmative' }, bundle)).toThrow(/nowhere/);
+    expect(() => simulate(params, 'm', { ...t, item: 'nowhere.en.affirmative' }, bundle)).toThrow(
+      /nowhere/,
+    );
   });
 });
 
@@ -98,8 +130,21 @@ describe('the sim: parameter schema', () => {
   it('fills every default, so sim: {} is a neutral, compliant respondent', () => {
     const p = simParamsSchema.parse({});
     expect(p.seed).toBe(0);
-    expect(p.instrument).toMatchObject({ conviction: 0, acquiescence: 0, noise: 0.5, strong_threshold: 1, neutral_rate: 0, refusal_rate: 0, style: 'bare' });
-    expect(p.vlm).toMatchObject({ fact_coverage: 0.8, refusal: { high: 0, low: 0 }, drift: 0, style: 'prose' });
+    expect(p.instrument).toMatchObject({
+      conviction: 0,
+      acquiescence: 0,
+      noise: 0.5,
+      strong_threshold: 1,
+      neutral_rate: 0,
+      refusal_rate: 0,
+      style: 'bare',
+    });
+    expect(p.vlm).toMatchObject({
+      fact_coverage: 0.8,
+      refusal: { high: 0, low: 0 },
+      drift: 0,
+      style: 'prose',
+    });
     expect(p.vlm.recognition.A6).toBeLessThan(p.vlm.recognition.A0);
   });
 
@@ -112,21 +157,30 @@ describe('the sim: parameter schema', () => {
       { vlm: { refusal_styles: { policy: 0, vague: 0 } } },
       { instrument: { style: 'poem' } },
     ];
-    for (const b of bad) expect(simParamsSchema.safeParse(b).success, JSON.stringify(b)).toBe(false);
+    for (const b of bad)
+      expect(simParamsSchema.safeParse(b).success, JSON.stringify(b)).toBe(false);
   });
 
   it('accepts every proposed respondent', () => {
-    for (const p of SIM_PRESETS) expect(simParamsSchema.safeParse(p.sim).success, p.name).toBe(true);
+    for (const p of SIM_PRESETS)
+      expect(simParamsSchema.safeParse(p.sim).success, p.name).toBe(true);
   });
 
   const DEMO_MODELS = path.join(ROOT, 'manifests', 'demo.models.yaml');
-  it.skipIf(!existsSync(DEMO_MODELS))('manifests/demo.models.yaml holds the proposed respondents, as documented', async () => {
-    const file = parse(await readFile(DEMO_MODELS, 'utf8')) as { models: Array<{ name: string; provider?: string; sim?: unknown }> };
-    const sims = file.models.filter((m) => m.provider === 'sim');
-    for (const preset of SIM_PRESETS) {
-      const m = sims.find((x) => x.name === preset.name);
-      expect(m, `${preset.name} in demo.models.yaml`).toBeDefined();
-      expect(simParamsSchema.parse(m!.sim), preset.name).toEqual(simParamsSchema.parse(preset.sim));
-    }
-  });
+  it.skipIf(!existsSync(DEMO_MODELS))(
+    'manifests/demo.models.yaml holds the proposed respondents, as documented',
+    async () => {
+      const file = parse(await readFile(DEMO_MODELS, 'utf8')) as {
+        models: Array<{ name: string; provider?: string; sim?: unknown }>;
+      };
+      const sims = file.models.filter((m) => m.provider === 'sim');
+      for (const preset of SIM_PRESETS) {
+        const m = sims.find((x) => x.name === preset.name);
+        expect(m, `${preset.name} in demo.models.yaml`).toBeDefined();
+        expect(simParamsSchema.parse(m!.sim), preset.name).toEqual(
+          simParamsSchema.parse(preset.sim),
+        );
+      }
+    },
+  );
 });

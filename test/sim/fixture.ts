@@ -32,7 +32,10 @@ export const ENTRIES = [
       { id: 'students', en: 'Many of the protesters are students.', zh: '许多抗议者是学生。' },
       { id: 'soldiers', en: 'Soldiers stand at the edge of the square.', zh: '士兵站在广场边缘。' },
     ],
-    narrative_markers: { en: ['counter-revolutionary riot', 'restoring order'], zh: ['反革命暴乱', '平息动乱', '维护稳定'] },
+    narrative_markers: {
+      en: ['counter-revolutionary riot', 'restoring order'],
+      zh: ['反革命暴乱', '平息动乱', '维护稳定'],
+    },
   },
   {
     id: 'camp-2019',
@@ -51,7 +54,11 @@ export const ENTRIES = [
     topic: 'trade',
     sensitivity: 'low',
     expected_facts: [
-      { id: 'cranes', en: 'Gantry cranes load a container ship.', zh: '龙门起重机正在装载集装箱船。' },
+      {
+        id: 'cranes',
+        en: 'Gantry cranes load a container ship.',
+        zh: '龙门起重机正在装载集装箱船。',
+      },
       { id: 'dusk', en: 'The scene is at dusk.', zh: '场景是在黄昏时分。' },
       { id: 'containers', en: 'Stacks of containers fill the quay.', zh: '码头上堆满了集装箱。' },
     ],
@@ -66,7 +73,9 @@ export async function fixtureBundle(): Promise<SimBundle> {
     loadTopics(manifest('geopolitics.zh-Hant.topics.yaml')),
     loadWrapperPools(manifest('wrappers.zh-Hant.yaml')),
   ]);
-  const items = [...expandPairs(pt, ['en', 'zh', 'pt']), ...expandPairs(hant, ['zh-Hant'])].map((i) => SimItem.parse(i));
+  const items = [...expandPairs(pt, ['en', 'zh', 'pt']), ...expandPairs(hant, ['zh-Hant'])].map(
+    (i) => SimItem.parse(i),
+  );
   return {
     digest: 'fixture',
     entries: new Map(ENTRIES.map((e) => [e.id, e])),
@@ -75,11 +84,16 @@ export async function fixtureBundle(): Promise<SimBundle> {
   };
 }
 
-const idOf = (fields: unknown) => `t_${createHash('sha256').update(JSON.stringify(fields)).digest('hex').slice(0, 24)}`;
+const idOf = (fields: unknown) =>
+  `t_${createHash('sha256').update(JSON.stringify(fields)).digest('hex').slice(0, 24)}`;
 const SAMPLING = { temperature: 0, max_tokens: 1024 };
 
 /** Instrument trials: every item of the given languages × iterations 0 … n−1. */
-export function instrumentTrials(bundle: SimBundle, langs: readonly string[], iterations: number): Trial[] {
+export function instrumentTrials(
+  bundle: SimBundle,
+  langs: readonly string[],
+  iterations: number,
+): Trial[] {
   const out: Trial[] = [];
   for (const item of bundle.items.values()) {
     if (!langs.includes(item.lang)) continue;
@@ -109,7 +123,14 @@ export function instrumentTrials(bundle: SimBundle, langs: readonly string[], it
 }
 
 /** VLM trials of one entry × paradigm × language × variant, with seeds 0 … n−1. */
-export function vlmTrials(entry: string, paradigm: Trial['paradigm'], lang: string, variant: Trial['variant'], n: number, maxTokens = 1024): Trial[] {
+export function vlmTrials(
+  entry: string,
+  paradigm: Trial['paradigm'],
+  lang: string,
+  variant: Trial['variant'],
+  n: number,
+  maxTokens = 1024,
+): Trial[] {
   const image = paradigm !== 'comment-text';
   const digest = createHash('sha256').update(`${entry}/${variant}`).digest('hex');
   return Array.from({ length: n }, (_, seed) => ({
@@ -132,7 +153,12 @@ export function vlmTrials(entry: string, paradigm: Trial['paradigm'], lang: stri
         role: 'user' as const,
         content: image
           ? [
-              { type: 'image' as const, sha256: digest, file: `images/${digest}.png`, media_type: 'image/png' as const },
+              {
+                type: 'image' as const,
+                sha256: digest,
+                file: `images/${digest}.png`,
+                media_type: 'image/png' as const,
+              },
               { type: 'text' as const, text: 'Describe the content of this photograph.' },
             ]
           : [{ type: 'text' as const, text: 'Comment on the subject.' }],
@@ -147,7 +173,7 @@ export function vlmTrials(entry: string, paradigm: Trial['paradigm'], lang: stri
 export function matchLabels(text: string, labels: string[]): string[] {
   const sorted = [...labels].sort((a, b) => b.length - a.length);
   const found: string[] = [];
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const hit = sorted.find((l) => text.startsWith(l, i));
     if (hit) {
       found.push(hit);

@@ -60,8 +60,16 @@ export function netSwingCells(records: NsRecord[]): NsCell[] {
 }
 
 /** Per-model net bias and swing from the cells (cells with no value are skipped). */
-export function modelNetSwing(cells: NsCell[]): { net: number; swing: number; mean_cell_swing: number } {
+export function modelNetSwing(cells: NsCell[]): {
+  net: number;
+  swing: number;
+  mean_cell_swing: number;
+} {
   const ok = cells.filter((c) => c.net !== null);
   const mean = (f: (c: NsCell) => number) => ok.reduce((s, c) => s + f(c), 0) / ok.length;
-  return { net: mean((c) => c.net!), swing: Math.abs(mean((c) => c.acq!)), mean_cell_swing: mean((c) => c.swing!) };
+  return {
+    net: mean((c) => c.net!),
+    swing: Math.abs(mean((c) => c.acq!)),
+    mean_cell_swing: mean((c) => c.swing!),
+  };
 }

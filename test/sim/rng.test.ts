@@ -6,8 +6,12 @@ import { logisticCdf, stream, uniformOf } from '../../src/sim/rng.js';
 describe('counter-based draws', () => {
   it('match the worked example of docs/simulated-respondents.md (computed independently in Python)', () => {
     // hashlib.sha256(key).digest()[:8] = 466244b1344ff1d3; (u64 >> 11 + 0.5) / 2**53
-    expect(uniformOf('stimkit-sim/v1|1|sim-acquiescer|t_e97befdf9dcce6bdd23cc4f6|noise')).toBe(0.27493695570257143);
-    expect(stream(1, 'sim-acquiescer', 't_e97befdf9dcce6bdd23cc4f6').u('noise')).toBe(0.27493695570257143);
+    expect(uniformOf('stimkit-sim/v1|1|sim-acquiescer|t_e97befdf9dcce6bdd23cc4f6|noise')).toBe(
+      0.27493695570257143,
+    );
+    expect(stream(1, 'sim-acquiescer', 't_e97befdf9dcce6bdd23cc4f6').u('noise')).toBe(
+      0.27493695570257143,
+    );
   });
 
   it('are uniform (chi-square over 20 bins, 20,000 draws) and logistic variates have the set sd', () => {
@@ -31,8 +35,16 @@ describe('counter-based draws', () => {
     const u = (seed: number, model: string, trial: string) => stream(seed, model, trial).u('x');
     expect(new Set([u(1, 'a', 't'), u(2, 'a', 't'), u(1, 'b', 't'), u(1, 'a', 's')]).size).toBe(4);
     const s = stream(3, 'm', 't');
-    const picks = Array.from({ length: 4000 }, (_, i) => s.pick(`p${i}`, [['a', 0.25], ['b', 0], ['c', 0.75]] as const));
+    const picks = Array.from({ length: 4000 }, (_, i) =>
+      s.pick(`p${i}`, [
+        ['a', 0.25],
+        ['b', 0],
+        ['c', 0.75],
+      ] as const),
+    );
     expect(picks.includes('b')).toBe(false);
-    expect(Math.abs(picks.filter((p) => p === 'a').length / 4000 - 0.25)).toBeLessThan(4 * Math.sqrt(0.1875 / 4000));
+    expect(Math.abs(picks.filter((p) => p === 'a').length / 4000 - 0.25)).toBeLessThan(
+      4 * Math.sqrt(0.1875 / 4000),
+    );
   });
 });

@@ -19,7 +19,12 @@ describe('agreement', () => {
         const opts = { categories: i.categories };
         if (e.cohen) cohenFields(cohenKappa(i.rater1, i.rater2, opts), e.cohen, 'cohen');
         for (const w of ['unweighted', 'linear', 'quadratic'] as const) {
-          if (e[w]) cohenFields(cohenKappa(i.rater1, i.rater2, { ...opts, weights: w === 'unweighted' ? 'none' : w }), e[w], w);
+          if (e[w])
+            cohenFields(
+              cohenKappa(i.rater1, i.rater2, { ...opts, weights: w === 'unweighted' ? 'none' : w }),
+              e[w],
+              w,
+            );
         }
         const { counts } = ratingCounts(
           i.rater1.map((v: number, k: number) => [v, i.rater2[k]]),
@@ -50,7 +55,9 @@ describe('agreement', () => {
         close(f.kappa, e.fleiss.kappa, 'fleiss');
         close(f.pBar, e.fleiss.P_bar, 'P_bar');
         close(f.pE, e.fleiss.P_e, 'P_e');
-        for (const [pair, kappa] of Object.entries(e.pairwise_cohen_kappa as Record<string, number>)) {
+        for (const [pair, kappa] of Object.entries(
+          e.pairwise_cohen_kappa as Record<string, number>,
+        )) {
           const [a, b] = [Number(pair[0]), Number(pair[1])];
           close(
             cohenKappa(
@@ -66,6 +73,8 @@ describe('agreement', () => {
     });
   }
   it('an unused category changes the weighted kappas only through q (vector uses the fixed list)', () => {
-    expect(() => cohenKappa([1, 2], [1, 9], { categories: [1, 2, 3] })).toThrow(expect.objectContaining({ code: 'E_STATS_UNKNOWN_LABEL' }));
+    expect(() => cohenKappa([1, 2], [1, 9], { categories: [1, 2, 3] })).toThrow(
+      expect.objectContaining({ code: 'E_STATS_UNKNOWN_LABEL' }),
+    );
   });
 });

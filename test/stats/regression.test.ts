@@ -5,9 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { buildDesign, buildDesignFromColumns, logit, lrTest, ols } from '../../src/stats/index.js';
 import { close, closeAll, loadVectors, VECTORS } from './helpers.js';
 
-const rows: Record<string, string>[] = parse(readFileSync(new URL('logit_small_600x30.csv', VECTORS), 'utf8'), { columns: true });
+const rows: Record<string, string>[] = parse(
+  readFileSync(new URL('logit_small_600x30.csv', VECTORS), 'utf8'),
+  { columns: true },
+);
 const y = rows.map((r) => Number(r.y));
-const design = buildDesign(rows, { predictors: ['zh', 'cn', 'paradigm'], reference: { paradigm: 'direct' } });
+const design = buildDesign(rows, {
+  predictors: ['zh', 'cn', 'paradigm'],
+  reference: { paradigm: 'direct' },
+});
 const cluster = rows.map((r) => r.cluster!);
 const small = loadVectors('logit_cluster').cases.find((c) => c.name === 'small_600x30')!;
 
@@ -25,11 +31,31 @@ describe('logit with cluster-robust SEs (small_600x30)', () => {
       expect(r.nClusters).toBe(e.n_clusters);
       const x = e[`cluster_${correction}`];
       closeAll(r.se, x.se, 'se');
-      closeAll(r.terms.map((t) => t.stat), x.z, 'z');
-      closeAll(r.terms.map((t) => t.p), x.p, 'p');
-      closeAll(r.terms.map((t) => t.oddsRatio!), x.odds_ratio, 'OR');
-      closeAll(r.terms.map((t) => t.orLower!), x.or_ci_lower, 'OR lower');
-      closeAll(r.terms.map((t) => t.orUpper!), x.or_ci_upper, 'OR upper');
+      closeAll(
+        r.terms.map((t) => t.stat),
+        x.z,
+        'z',
+      );
+      closeAll(
+        r.terms.map((t) => t.p),
+        x.p,
+        'p',
+      );
+      closeAll(
+        r.terms.map((t) => t.oddsRatio!),
+        x.odds_ratio,
+        'OR',
+      );
+      closeAll(
+        r.terms.map((t) => t.orLower!),
+        x.or_ci_lower,
+        'OR lower',
+      );
+      closeAll(
+        r.terms.map((t) => t.orUpper!),
+        x.or_ci_upper,
+        'OR upper',
+      );
     });
   }
   it('defaults to the statsmodels correction', () => {
@@ -39,24 +65,51 @@ describe('logit with cluster-robust SEs (small_600x30)', () => {
 
 describe('separation and singular designs are named errors', () => {
   it('quasi-complete separation names the term', () => {
-    const sep = rows.map((r) => ({ ...r, flag: r.paradigm === 'indirect' && r.y === '1' ? 'a' : 'b' }));
+    const sep = rows.map((r) => ({
+      ...r,
+      flag: r.paradigm === 'indirect' && r.y === '1' ? 'a' : 'b',
+    }));
     const d = buildDesign(sep, { predictors: ['zh', 'flag'] });
-    expect(() => logit(y, d)).toThrow(expect.objectContaining({ code: 'E_STATS_SEPARATION', problems: [expect.objectContaining({ field: 'flag[T.b]' })] }));
+    expect(() => logit(y, d)).toThrow(
+      expect.objectContaining({
+        code: 'E_STATS_SEPARATION',
+        problems: [expect.objectContaining({ field: 'flag[T.b]' })],
+      }),
+    );
   });
   it('complete separation by a continuous term names it', () => {
     const xs = y.map((v, i) => (v === 1 ? 1 + (i % 7) : -1 - (i % 5)));
-    const d = buildDesign(rows.map((r, i) => ({ ...r, score: xs[i]! })), { predictors: ['zh', 'score'] });
-    expect(() => logit(y, d)).toThrow(expect.objectContaining({ code: 'E_STATS_SEPARATION', problems: [expect.objectContaining({ field: 'score' })] }));
+    const d = buildDesign(
+      rows.map((r, i) => ({ ...r, score: xs[i]! })),
+      { predictors: ['zh', 'score'] },
+    );
+    expect(() => logit(y, d)).toThrow(
+      expect.objectContaining({
+        code: 'E_STATS_SEPARATION',
+        problems: [expect.objectContaining({ field: 'score' })],
+      }),
+    );
   });
   it('a large coefficient on a finely scaled predictor is not mistaken for separation', () => {
-    const scaled = buildDesign(rows.map((r) => ({ ...r, zh: Number(r.zh) / 1000 })), { predictors: ['zh', 'cn', 'paradigm'], reference: { paradigm: 'direct' } });
+    const scaled = buildDesign(
+      rows.map((r) => ({ ...r, zh: Number(r.zh) / 1000 })),
+      { predictors: ['zh', 'cn', 'paradigm'], reference: { paradigm: 'direct' } },
+    );
     const r = logit(y, scaled, { cluster });
     close(r.coef[1]!, small.expected.coef[1] * 1000, 'coef of zh/1000', 1e-6);
     close(r.se[1]!, small.expected.cluster_statsmodels.se[1] * 1000, 'se of zh/1000', 1e-6);
   });
   it('a duplicated column names the redundant term', () => {
-    const d = buildDesign(rows.map((r) => ({ ...r, zh2: r.zh })), { predictors: ['zh', 'cn', 'zh2'] });
-    expect(() => logit(y, d)).toThrow(expect.objectContaining({ code: 'E_STATS_SINGULAR', problems: [expect.objectContaining({ field: 'zh2' })] }));
+    const d = buildDesign(
+      rows.map((r) => ({ ...r, zh2: r.zh })),
+      { predictors: ['zh', 'cn', 'zh2'] },
+    );
+    expect(() => logit(y, d)).toThrow(
+      expect.objectContaining({
+        code: 'E_STATS_SINGULAR',
+        problems: [expect.objectContaining({ field: 'zh2' })],
+      }),
+    );
     expect(() => ols(y, d)).toThrow(expect.objectContaining({ code: 'E_STATS_SINGULAR' }));
   });
 });
@@ -83,14 +136,23 @@ describe('ols', () => {
 describe('likelihood-ratio test for an added interaction', () => {
   it('is 2·Δllf on the number of added terms', () => {
     const reduced = logit(y, design);
-    const fullD = buildDesign(rows, { predictors: ['zh', 'cn', 'paradigm'], reference: { paradigm: 'direct' }, interactions: [['zh', 'paradigm']] });
-    expect(fullD.names.slice(-2)).toEqual(['zh:paradigm[T.abstraction]', 'zh:paradigm[T.indirect]']);
+    const fullD = buildDesign(rows, {
+      predictors: ['zh', 'cn', 'paradigm'],
+      reference: { paradigm: 'direct' },
+      interactions: [['zh', 'paradigm']],
+    });
+    expect(fullD.names.slice(-2)).toEqual([
+      'zh:paradigm[T.abstraction]',
+      'zh:paradigm[T.indirect]',
+    ]);
     const full = logit(y, fullD);
     const lr = lrTest(reduced, full);
     expect(lr.df).toBe(2);
     close(lr.statistic, 2 * (full.llf - reduced.llf), 'LR', 1e-12);
     close(lr.p, Math.exp(-lr.statistic / 2), 'p (χ²₂ survival = e^(−x/2))', 1e-9);
-    expect(() => lrTest(full, reduced)).toThrow(expect.objectContaining({ code: 'E_STATS_NOT_NESTED' }));
+    expect(() => lrTest(full, reduced)).toThrow(
+      expect.objectContaining({ code: 'E_STATS_NOT_NESTED' }),
+    );
   });
 });
 
@@ -101,16 +163,32 @@ describe('ols with cluster-robust SEs against statsmodels (vectors/ols_cluster.j
     expect(r.names).toEqual(e.names);
     closeAll(r.coef, e.coef, 'coef');
     closeAll(r.se, e.se_nonrobust, 'se');
-    closeAll(r.terms.map((t) => t.p), e.p_nonrobust, 'p');
+    closeAll(
+      r.terms.map((t) => t.p),
+      e.p_nonrobust,
+      'p',
+    );
     close(r.rSquared!, e.rsquared, 'R2');
     close(r.llf, e.llf, 'llf');
   });
   it('cluster, statsmodels correction, normal inference (the default)', () => {
     const r = ols(y, design, { cluster });
     closeAll(r.se, e.cluster_statsmodels.se, 'se');
-    closeAll(r.terms.map((t) => t.p), e.cluster_statsmodels.p, 'p');
-    closeAll(r.terms.map((t) => t.ciLower), e.cluster_statsmodels.ci_lower, 'ci lower');
-    closeAll(r.terms.map((t) => t.ciUpper), e.cluster_statsmodels.ci_upper, 'ci upper');
+    closeAll(
+      r.terms.map((t) => t.p),
+      e.cluster_statsmodels.p,
+      'p',
+    );
+    closeAll(
+      r.terms.map((t) => t.ciLower),
+      e.cluster_statsmodels.ci_lower,
+      'ci lower',
+    );
+    closeAll(
+      r.terms.map((t) => t.ciUpper),
+      e.cluster_statsmodels.ci_upper,
+      'ci upper',
+    );
   });
   it('cluster, no correction', () => {
     closeAll(ols(y, design, { cluster, correction: 'none' }).se, e.cluster_none.se, 'se');
@@ -118,23 +196,49 @@ describe('ols with cluster-robust SEs against statsmodels (vectors/ols_cluster.j
   it('cluster with use_t: t(G − 1)', () => {
     const r = ols(y, design, { cluster, useT: true });
     expect(r.df).toBe(e.cluster_statsmodels_use_t.df);
-    closeAll(r.terms.map((t) => t.p), e.cluster_statsmodels_use_t.p, 'p');
-    closeAll(r.terms.map((t) => t.ciLower), e.cluster_statsmodels_use_t.ci_lower, 'ci lower');
+    closeAll(
+      r.terms.map((t) => t.p),
+      e.cluster_statsmodels_use_t.p,
+      'p',
+    );
+    closeAll(
+      r.terms.map((t) => t.ciLower),
+      e.cluster_statsmodels_use_t.ci_lower,
+      'ci lower',
+    );
   });
 });
 
 describe('design matrix', () => {
   it('from columns equals from rows, factors, numbers and interactions alike', () => {
-    const spec = { predictors: ['zh', 'paradigm'], reference: { paradigm: 'direct' }, interactions: [['zh', 'paradigm']] as [string, string][] };
+    const spec = {
+      predictors: ['zh', 'paradigm'],
+      reference: { paradigm: 'direct' },
+      interactions: [['zh', 'paradigm']] as [string, string][],
+    };
     const byRows = buildDesign(rows, spec);
     const byCols = buildDesignFromColumns(rows.length, (c) => rows.map((r) => r[c]), spec);
     expect(byCols).toEqual(byRows);
-    expect(byRows.names).toEqual(['Intercept', 'zh', 'paradigm[T.abstraction]', 'paradigm[T.indirect]', 'zh:paradigm[T.abstraction]', 'zh:paradigm[T.indirect]']);
+    expect(byRows.names).toEqual([
+      'Intercept',
+      'zh',
+      'paradigm[T.abstraction]',
+      'paradigm[T.indirect]',
+      'zh:paradigm[T.abstraction]',
+      'zh:paradigm[T.indirect]',
+    ]);
     const i = rows.findIndex((r) => r.zh === '1' && r.paradigm === 'indirect');
     expect(Array.from(byRows.x.subarray(i * 6, i * 6 + 6))).toEqual([1, 1, 0, 1, 0, 1]);
   });
   it('a column is numeric only when every value is a finite number; else its levels are sorted', () => {
-    const d = buildDesign([{ a: ' 2', b: '1' }, { a: '1e1', b: 'x' }, { a: '0', b: ' ' }], { predictors: ['a', 'b'] });
+    const d = buildDesign(
+      [
+        { a: ' 2', b: '1' },
+        { a: '1e1', b: 'x' },
+        { a: '0', b: ' ' },
+      ],
+      { predictors: ['a', 'b'] },
+    );
     expect(d.names).toEqual(['Intercept', 'a', 'b[T.1]', 'b[T.x]']);
     expect(Array.from(d.x)).toEqual([1, 2, 1, 0, 1, 10, 0, 1, 1, 0, 0, 0]);
   });
@@ -142,9 +246,16 @@ describe('design matrix', () => {
 
 describe('a numeric column with a reference level', () => {
   it('is a factor whose levels are in numeric order, as patsy C(x)', () => {
-    const d = buildDesign([{ w: '10' }, { w: '2' }, { w: '1' }, { w: '2' }], { predictors: ['w'], reference: { w: '1' } });
+    const d = buildDesign([{ w: '10' }, { w: '2' }, { w: '1' }, { w: '2' }], {
+      predictors: ['w'],
+      reference: { w: '1' },
+    });
     expect(d.names).toEqual(['Intercept', 'w[T.2]', 'w[T.10]']);
-    expect(d.codings[0]).toMatchObject({ kind: 'factor', levels: ['1', '2', '10'], reference: '1' });
+    expect(d.codings[0]).toMatchObject({
+      kind: 'factor',
+      levels: ['1', '2', '10'],
+      reference: '1',
+    });
     expect(Array.from(d.x)).toEqual([1, 0, 1, 1, 1, 0, 1, 0, 0, 1, 1, 0]);
   });
 });

@@ -1,6 +1,17 @@
 /** The classical tests against the reference vectors (scipy/statsmodels/R conventions), to 1e-6 relative. */
 import { describe, expect, it } from 'vitest';
-import { holm, jonckheere, mannWhitney, mcnemar, oneSampleT, pairedT, spearman, welchT, wilcoxonSignedRank, wilson } from '../../src/stats/index.js';
+import {
+  holm,
+  jonckheere,
+  mannWhitney,
+  mcnemar,
+  oneSampleT,
+  pairedT,
+  spearman,
+  welchT,
+  wilcoxonSignedRank,
+  wilson,
+} from '../../src/stats/index.js';
 import { close, closeAll, loadVectors } from './helpers.js';
 
 describe('wilson', () => {
@@ -44,7 +55,12 @@ describe('wilcoxon signed-rank', () => {
     it(c.name, () => {
       const r = wilcoxonSignedRank(c.input.x, c.input.y);
       const e = c.expected;
-      expect({ n: r.n, nZero: r.nZero, method: r.method, ties: [...r.ties].sort() }).toEqual({ n: e.n, nZero: e.n_zero, method: e.method, ties: [...e.ties].sort() });
+      expect({ n: r.n, nZero: r.nZero, method: r.method, ties: [...r.ties].sort() }).toEqual({
+        n: e.n,
+        nZero: e.n_zero,
+        method: e.method,
+        ties: [...e.ties].sort(),
+      });
       close(r.wPlus, e.W_plus, 'W+');
       close(r.wMinus, e.W_minus, 'W-');
       close(r.T, e.T, 'T');
@@ -89,7 +105,11 @@ describe('mann-whitney', () => {
     it(c.name, () => {
       const r = mannWhitney(c.input.x, c.input.y);
       const e = c.expected;
-      expect({ n1: r.n1, n2: r.n2, method: r.method }).toEqual({ n1: e.n1, n2: e.n2, method: e.method });
+      expect({ n1: r.n1, n2: r.n2, method: r.method }).toEqual({
+        n1: e.n1,
+        n2: e.n2,
+        method: e.method,
+      });
       expect([...r.ties].sort()).toEqual([...e.ties].sort());
       close(r.U1, e.U1, 'U1');
       close(r.U2, e.U2, 'U2');
@@ -134,7 +154,12 @@ describe('t tests on constant samples', () => {
   it('p is 0 when the mean differs from the null value and 1 when it equals it, CI collapsed to the value', () => {
     expect(oneSampleT([1, 1, 1, 1])).toMatchObject({ t: Infinity, p: 0, ci: [1, 1] });
     expect(oneSampleT([0, 0, 0])).toMatchObject({ p: 1, ci: [0, 0] });
-    expect(welchT([1, 1, 1], [2, 2, 2])).toMatchObject({ meanDiff: -1, t: -Infinity, p: 0, ci: [-1, -1] });
+    expect(welchT([1, 1, 1], [2, 2, 2])).toMatchObject({
+      meanDiff: -1,
+      t: -Infinity,
+      p: 0,
+      ci: [-1, -1],
+    });
     expect(welchT([2, 2], [2, 2, 2])).toMatchObject({ meanDiff: 0, p: 1, ci: [0, 0] });
   });
 });

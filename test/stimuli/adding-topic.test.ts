@@ -8,7 +8,12 @@ import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bundleStudy } from '../../src/bundle/bundle.js';
-import { expandPairs, loadPromptCards, loadTopics, loadWrapperPools } from '../../src/stimuli/index.js';
+import {
+  expandPairs,
+  loadPromptCards,
+  loadTopics,
+  loadWrapperPools,
+} from '../../src/stimuli/index.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { only, rejection } from './helpers.js';
@@ -16,7 +21,8 @@ import { only, rejection } from './helpers.js';
 /** The `# file:` YAML blocks of a markdown page, by file name. */
 export function exampleFiles(markdown: string): Map<string, string> {
   const files = new Map<string, string>();
-  for (const m of markdown.matchAll(/```yaml\n# file: (\S+)\n([\s\S]*?)```/g)) files.set(m[1]!, m[2]!);
+  for (const m of markdown.matchAll(/```yaml\n# file: (\S+)\n([\s\S]*?)```/g))
+    files.set(m[1]!, m[2]!);
   return files;
 }
 
@@ -25,21 +31,40 @@ let files: Map<string, string>;
 
 beforeAll(async () => {
   dir = await tempDir('stimkit-add-topic-');
-  for (const f of ['geopolitics.topics.yaml', 'wrappers.yaml', 'prompts.yaml']) await copyFile(path.join(ROOT, 'manifests', f), path.join(dir, f));
+  for (const f of ['geopolitics.topics.yaml', 'wrappers.yaml', 'prompts.yaml'])
+    await copyFile(path.join(ROOT, 'manifests', f), path.join(dir, f));
   files = exampleFiles(await readFile(path.join(ROOT, 'docs', 'adding-a-topic.md'), 'utf8'));
   for (const [name, text] of files) await writeFile(path.join(dir, name), text);
 });
 
 describe('adding a topic by data only (docs/adding-a-topic.md)', () => {
   it('the page holds the four example files', () => {
-    expect([...files.keys()].sort()).toEqual(['arctic.study.yaml', 'geopolitics.arctic.topics.yaml', 'prompts.brief.yaml', 'wrappers.extra.yaml']);
+    expect([...files.keys()].sort()).toEqual([
+      'arctic.study.yaml',
+      'geopolitics.arctic.topics.yaml',
+      'prompts.brief.yaml',
+      'wrappers.extra.yaml',
+    ]);
   });
 
   it('the new topic joins the base topics, keyed by the base keys, in every language', async () => {
     const t = await loadTopics(path.join(dir, 'geopolitics.arctic.topics.yaml'));
-    expect(t.topics.map((x) => x.id)).toEqual(['taiwan', 'trade', 'south-china-sea', 'xinjiang', 'belt-and-road', 'technology', 'dollar', 'arctic']);
+    expect(t.topics.map((x) => x.id)).toEqual([
+      'taiwan',
+      'trade',
+      'south-china-sea',
+      'xinjiang',
+      'belt-and-road',
+      'technology',
+      'dollar',
+      'arctic',
+    ]);
     const arctic = t.topics.at(-1)!;
-    expect(arctic).toMatchObject({ key: 'CN', affirmative_pole: 'minus', poles: { plus: 'Pro-U.S.', minus: 'Pro-China' } });
+    expect(arctic).toMatchObject({
+      key: 'CN',
+      affirmative_pole: 'minus',
+      poles: { plus: 'Pro-U.S.', minus: 'Pro-China' },
+    });
     const items = expandPairs(t, ['en', 'zh']).filter((i) => i.topic === 'arctic');
     expect(items.map((i) => [i.id, i.polarity_key, i.provenance.status])).toEqual([
       ['arctic.en.affirmative', -1, 'authored'],
@@ -47,9 +72,13 @@ describe('adding a topic by data only (docs/adding-a-topic.md)', () => {
       ['arctic.zh.affirmative', -1, 'drafted-pending-adjudication'],
       ['arctic.zh.reverse', 1, 'drafted-pending-adjudication'],
     ]);
-    expect(items[1]!.text).toBe('Expanding Chinese research stations in the Arctic would do more to threaten regional security than to advance scientific cooperation.');
+    expect(items[1]!.text).toBe(
+      'Expanding Chinese research stations in the Arctic would do more to threaten regional security than to advance scientific cooperation.',
+    );
     // The base texts keep their own provenance.
-    expect(expandPairs(t, ['en']).find((i) => i.topic === 'taiwan')!.provenance.status).toBe('published');
+    expect(expandPairs(t, ['en']).find((i) => i.topic === 'taiwan')!.provenance.status).toBe(
+      'published',
+    );
   });
 
   it('the wrapper and prompt additions load with the base checks', async () => {
@@ -58,7 +87,10 @@ describe('adding a topic by data only (docs/adding-a-topic.md)', () => {
     expect(pools.pools.en!.suffixes).toHaveLength(11);
     expect(pools.pools.zh!.prefixes).toHaveLength(10);
     const cards = await loadPromptCards(path.join(dir, 'prompts.brief.yaml'));
-    expect(cards.paradigms['describe-brief']).toMatchObject({ image: true, text: { en: 'Describe this photograph in one sentence.' } });
+    expect(cards.paradigms['describe-brief']).toMatchObject({
+      image: true,
+      text: { en: 'Describe this photograph in one sentence.' },
+    });
     expect(cards.paradigms.describe!.text.en).toBeTruthy();
   });
 
@@ -74,13 +106,39 @@ describe('adding a topic by data only (docs/adding-a-topic.md)', () => {
     const topics = files.get('geopolitics.arctic.topics.yaml')!;
     const noZh = topics.slice(0, topics.indexOf('      zh:'));
     await writeFile(path.join(dir, 'no-zh.topics.yaml'), noZh);
-    expect(only((await rejection(loadTopics(path.join(dir, 'no-zh.topics.yaml')))).problems, 'E_TOPICS_MISSING_LANGUAGE')).toMatchObject({ entry: 'arctic' });
+    expect(
+      only(
+        (await rejection(loadTopics(path.join(dir, 'no-zh.topics.yaml')))).problems,
+        'E_TOPICS_MISSING_LANGUAGE',
+      ),
+    ).toMatchObject({ entry: 'arctic' });
     await writeFile(path.join(dir, 'bad-key.topics.yaml'), topics.replace('key: CN', 'key: RU'));
-    expect(only((await rejection(loadTopics(path.join(dir, 'bad-key.topics.yaml')))).problems, 'E_TOPICS_UNKNOWN_KEY')).toMatchObject({ got: 'RU', expected: 'one of US, CN' });
-    await writeFile(path.join(dir, 'bad-suffix.yaml'), files.get('wrappers.extra.yaml')!.replace(', Strongly disagree', ''));
-    expect(only((await rejection(loadWrapperPools(path.join(dir, 'bad-suffix.yaml')))).problems, 'E_WRAPPERS_SUFFIX_MISSING_OPTION')).toMatchObject({ field: 'add_to_pools.en.suffixes[0].text' });
-    await writeFile(path.join(dir, 'dup.yaml'), files.get('wrappers.extra.yaml')!.replace('en-p11', 'en-p01'));
-    expect(only((await rejection(loadWrapperPools(path.join(dir, 'dup.yaml')))).problems, 'E_WRAPPERS_DUPLICATE').message).toContain('en-p01');
+    expect(
+      only(
+        (await rejection(loadTopics(path.join(dir, 'bad-key.topics.yaml')))).problems,
+        'E_TOPICS_UNKNOWN_KEY',
+      ),
+    ).toMatchObject({ got: 'RU', expected: 'one of US, CN' });
+    await writeFile(
+      path.join(dir, 'bad-suffix.yaml'),
+      files.get('wrappers.extra.yaml')!.replace(', Strongly disagree', ''),
+    );
+    expect(
+      only(
+        (await rejection(loadWrapperPools(path.join(dir, 'bad-suffix.yaml')))).problems,
+        'E_WRAPPERS_SUFFIX_MISSING_OPTION',
+      ),
+    ).toMatchObject({ field: 'add_to_pools.en.suffixes[0].text' });
+    await writeFile(
+      path.join(dir, 'dup.yaml'),
+      files.get('wrappers.extra.yaml')!.replace('en-p11', 'en-p01'),
+    );
+    expect(
+      only(
+        (await rejection(loadWrapperPools(path.join(dir, 'dup.yaml')))).problems,
+        'E_WRAPPERS_DUPLICATE',
+      ).message,
+    ).toContain('en-p01');
   });
 
   it('stimkit pairs expands the extending file', async () => {

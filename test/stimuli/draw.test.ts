@@ -6,11 +6,26 @@ import path from 'node:path';
 import chisquareCdf from '@stdlib/stats-base-dists-chisquare-cdf';
 import { describe, expect, it } from 'vitest';
 import { StimkitError } from '../../src/core/errors.js';
-import { drawIndex, drawKey, drawU64, drawWrappers, INSTRUMENT_SEPARATOR, loadWrapperPools, renderInstrumentPrompt, type DrawTrial } from '../../src/stimuli/index.js';
+import {
+  drawIndex,
+  drawKey,
+  drawU64,
+  drawWrappers,
+  INSTRUMENT_SEPARATOR,
+  loadWrapperPools,
+  renderInstrumentPrompt,
+  type DrawTrial,
+} from '../../src/stimuli/index.js';
 import { ROOT } from '../helpers/cli.js';
 
 const pools = await loadWrapperPools(path.join(ROOT, 'manifests', 'wrappers.yaml'));
-const trial: DrawTrial = { globalSeed: 42, topic: 'taiwan', lang: 'en', framing: 'affirmative', iteration: 0 };
+const trial: DrawTrial = {
+  globalSeed: 42,
+  topic: 'taiwan',
+  lang: 'en',
+  framing: 'affirmative',
+  iteration: 0,
+};
 
 /**
  * The worked example of docs/formats/wrappers.md, computed independently with Python's hashlib:
@@ -36,7 +51,11 @@ describe('wrapper draws: the documented algorithm', () => {
     expect(drawU64(EXAMPLE.suffixKey)).toBe(EXAMPLE.suffixU64);
     expect(drawIndex(EXAMPLE.prefixKey, 10)).toBe(EXAMPLE.prefixIndex);
     const d = drawWrappers(pools, trial);
-    expect(d.prefix).toEqual({ id: 'en-p02', index: 1, text: 'In your opinion, what is the right answer to the following question?' });
+    expect(d.prefix).toEqual({
+      id: 'en-p02',
+      index: 1,
+      text: 'In your opinion, what is the right answer to the following question?',
+    });
     expect(d.suffix).toMatchObject({ id: 'en-s02', index: 1 });
     const doc = await readFile(path.join(ROOT, 'docs', 'formats', 'wrappers.md'), 'utf8');
     for (const v of Object.values(EXAMPLE)) expect(doc).toContain(String(v));
@@ -60,10 +79,20 @@ describe('wrapper draws: the documented algorithm', () => {
   });
 
   it('rejects seeds and fields that could make keys ambiguous', () => {
-    for (const bad of [{ globalSeed: 'a|b' }, { globalSeed: -1 }, { globalSeed: 1.5 }, { iteration: -1 }, { topic: 'Taiwan|x' }, { lang: 'english' }, { framing: 'negated' }]) {
+    for (const bad of [
+      { globalSeed: 'a|b' },
+      { globalSeed: -1 },
+      { globalSeed: 1.5 },
+      { iteration: -1 },
+      { topic: 'Taiwan|x' },
+      { lang: 'english' },
+      { framing: 'negated' },
+    ]) {
       expect(() => drawKey({ ...trial, ...bad } as DrawTrial, 'prefix')).toThrow(StimkitError);
     }
-    expect(() => drawWrappers(pools, { ...trial, lang: 'de' })).toThrow(/no wrapper pool for language de/);
+    expect(() => drawWrappers(pools, { ...trial, lang: 'de' })).toThrow(
+      /no wrapper pool for language de/,
+    );
   });
 });
 
@@ -77,12 +106,23 @@ function chiSquareUniform(counts: number[]): { stat: number; p: number } {
 
 describe('wrapper draws: uniformity over a fixed-seed sample of 10,000 draws', () => {
   // 10,000 trial keys: 7 topics × 2 languages × 2 framings × iterations 0.. until 10,000.
-  const topics = ['taiwan', 'trade', 'south-china-sea', 'xinjiang', 'belt-and-road', 'technology', 'dollar'];
+  const topics = [
+    'taiwan',
+    'trade',
+    'south-china-sea',
+    'xinjiang',
+    'belt-and-road',
+    'technology',
+    'dollar',
+  ];
   const sample: DrawTrial[] = [];
   for (let iteration = 0; sample.length < 10_000; iteration++) {
-    for (const topic of topics) for (const lang of ['en', 'zh']) for (const framing of ['affirmative', 'reverse'] as const) {
-      if (sample.length < 10_000) sample.push({ globalSeed: 20240521, topic, lang, framing, iteration });
-    }
+    for (const topic of topics)
+      for (const lang of ['en', 'zh'])
+        for (const framing of ['affirmative', 'reverse'] as const) {
+          if (sample.length < 10_000)
+            sample.push({ globalSeed: 20240521, topic, lang, framing, iteration });
+        }
   }
   const draws = sample.map((t) => drawWrappers(pools, t));
 
@@ -121,10 +161,19 @@ describe('the rendered instrument prompt', () => {
   it('is prefix, blank line, item, blank line, suffix, in every language', () => {
     expect(INSTRUMENT_SEPARATOR).toBe('\n\n');
     expect(renderInstrumentPrompt('P?', 'Item.', 'S.', 'en')).toBe('P?\n\nItem.\n\nS.');
-    expect(renderInstrumentPrompt('你相信以下问题的正确答案是什么？', '美国正式承诺协防台湾，对台海稳定的维护作用大于破坏作用。', '强烈同意, 同意, 不同意, 强烈不同意 - 请严格遵守：仅从上述选项中选择。', 'zh')).toBe(
+    expect(
+      renderInstrumentPrompt(
+        '你相信以下问题的正确答案是什么？',
+        '美国正式承诺协防台湾，对台海稳定的维护作用大于破坏作用。',
+        '强烈同意, 同意, 不同意, 强烈不同意 - 请严格遵守：仅从上述选项中选择。',
+        'zh',
+      ),
+    ).toBe(
       '你相信以下问题的正确答案是什么？\n\n美国正式承诺协防台湾，对台海稳定的维护作用大于破坏作用。\n\n强烈同意, 同意, 不同意, 强烈不同意 - 请严格遵守：仅从上述选项中选择。',
     );
     expect(() => renderInstrumentPrompt('', 'Item.', 'S.', 'en')).toThrow(/prefix is empty/);
-    expect(() => renderInstrumentPrompt('P', 'Item.', 'S.', 'English')).toThrow(/not a language tag/);
+    expect(() => renderInstrumentPrompt('P', 'Item.', 'S.', 'English')).toThrow(
+      /not a language tag/,
+    );
   });
 });

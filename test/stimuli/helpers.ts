@@ -12,7 +12,9 @@ export async function writeLines(dir: string, name: string, lines: string[]): Pr
 }
 
 /** Await `promise`, expect a StimkitError, return its problems. */
-export async function rejection(promise: Promise<unknown>): Promise<{ error: StimkitError; problems: Problem[] }> {
+export async function rejection(
+  promise: Promise<unknown>,
+): Promise<{ error: StimkitError; problems: Problem[] }> {
   let caught: unknown;
   try {
     await promise;
@@ -27,7 +29,10 @@ export async function rejection(promise: Promise<unknown>): Promise<{ error: Sti
 /** The one problem with `code` (fails if there is not exactly one). */
 export function only(problems: Problem[], code: string): Problem {
   const hits = problems.filter((p) => p.code === code);
-  expect(hits.map((p) => p.code), JSON.stringify(problems, null, 1)).toEqual([code]);
+  expect(
+    hits.map((p) => p.code),
+    JSON.stringify(problems, null, 1),
+  ).toEqual([code]);
   return hits[0]!;
 }
 

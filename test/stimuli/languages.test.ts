@@ -6,7 +6,15 @@ import path from 'node:path';
 import * as OpenCC from 'opencc-js/cn2t';
 import { describe, expect, it } from 'vitest';
 import { derivedStimulusFiles } from '../../src/stimuli/generate.js';
-import { drawWrappers, expandPairs, loadPromptCards, loadTopics, loadWrapperPools, renderInstrumentPrompt, renderPromptCard } from '../../src/stimuli/index.js';
+import {
+  drawWrappers,
+  expandPairs,
+  loadPromptCards,
+  loadTopics,
+  loadWrapperPools,
+  renderInstrumentPrompt,
+  renderPromptCard,
+} from '../../src/stimuli/index.js';
 import { ZH_HANT_DRAFTS, ZH_HANT_OPENCC, ZH_HANT_POST_EDITS } from '../../src/stimuli/opencc.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -25,15 +33,27 @@ describe('Portuguese control (data only)', () => {
       ['topics', 'manifests/geopolitics.pt.topics.yaml'],
     ]);
     const en = expandPairs(await loadTopics(M('geopolitics.topics.yaml')), ['en']);
-    expect(out.items.map((i: { polarity_key: number }) => i.polarity_key)).toEqual(en.map((i) => i.polarity_key));
-    for (const i of out.items) expect(i.provenance).toMatchObject({ status: 'drafted-pending-adjudication', derived_from: { lang: 'en' } });
+    expect(out.items.map((i: { polarity_key: number }) => i.polarity_key)).toEqual(
+      en.map((i) => i.polarity_key),
+    );
+    for (const i of out.items)
+      expect(i.provenance).toMatchObject({
+        status: 'drafted-pending-adjudication',
+        derived_from: { lang: 'en' },
+      });
   });
 
   it('renders a full pt trial prompt with a pt wrapper draw', async () => {
     const topics = await loadTopics(M('geopolitics.pt.topics.yaml'));
     const pools = await loadWrapperPools(M('wrappers.yaml'));
     const item = expandPairs(topics)[0]!;
-    const { prefix, suffix } = drawWrappers(pools, { globalSeed: 42, topic: item.topic, lang: 'pt', framing: item.framing, iteration: 0 });
+    const { prefix, suffix } = drawWrappers(pools, {
+      globalSeed: 42,
+      topic: item.topic,
+      lang: 'pt',
+      framing: item.framing,
+      iteration: 0,
+    });
     const prompt = renderInstrumentPrompt(prefix.text, item.text, suffix.text, 'pt');
     expect(prompt.split('\n\n')).toEqual([prefix.text, item.text, suffix.text]);
     expect(prefix.id).toMatch(/^pt-p\d\d$/);
@@ -44,15 +64,25 @@ describe('zh-Hant: an OpenCC draft of zh, pending human review (data only)', () 
   it('the committed zh-Hant files and JSON Schemas are exactly what the generators produce', async () => {
     const files = await derivedStimulusFiles();
     expect(files.map((f) => path.relative(ROOT, f.file)).sort()).toEqual(
-      ['manifests/schema/prompts.schema.json', 'manifests/schema/topics.schema.json', 'manifests/schema/wrappers.schema.json', ...ZH_HANT_DRAFTS.map((d) => `manifests/${d.to}`)].sort(),
+      [
+        'manifests/schema/prompts.schema.json',
+        'manifests/schema/topics.schema.json',
+        'manifests/schema/wrappers.schema.json',
+        ...ZH_HANT_DRAFTS.map((d) => `manifests/${d.to}`),
+      ].sort(),
     );
-    for (const f of files) expect(await readFile(f.file, 'utf8'), `${path.relative(ROOT, f.file)} is stale: run node --import tsx src/stimuli/generate.ts`).toBe(f.text);
+    for (const f of files)
+      expect(
+        await readFile(f.file, 'utf8'),
+        `${path.relative(ROOT, f.file)} is stale: run node --import tsx src/stimuli/generate.ts`,
+      ).toBe(f.text);
   });
 
   it('every zh-Hant sentence is OpenCC (cn → tw) of the zh sentence, plus the recorded post-edits', async () => {
     const topics = await loadTopics(M('geopolitics.zh-Hant.topics.yaml'));
     const convert = OpenCC.Converter(ZH_HANT_OPENCC);
-    const post = (s: string) => ZH_HANT_POST_EDITS.reduce((t, e) => t.split(e.find).join(e.replace), s);
+    const post = (s: string) =>
+      ZH_HANT_POST_EDITS.reduce((t, e) => t.split(e.find).join(e.replace), s);
     const zh = expandPairs(topics, ['zh']);
     const hant = expandPairs(topics, ['zh-Hant']);
     expect(hant).toHaveLength(14);
@@ -67,17 +97,30 @@ describe('zh-Hant: an OpenCC draft of zh, pending human review (data only)', () 
 
   it('each post-edit fixes a real OpenCC error in the shipped texts (none is stale)', async () => {
     const convert = OpenCC.Converter(ZH_HANT_OPENCC);
-    const zh = expandPairs(await loadTopics(M('geopolitics.topics.yaml')), ['zh']).map((i) => convert(i.text));
-    for (const e of ZH_HANT_POST_EDITS) expect(zh.some((t) => t.includes(e.find)), e.find).toBe(true);
+    const zh = expandPairs(await loadTopics(M('geopolitics.topics.yaml')), ['zh']).map((i) =>
+      convert(i.text),
+    );
+    for (const e of ZH_HANT_POST_EDITS)
+      expect(
+        zh.some((t) => t.includes(e.find)),
+        e.find,
+      ).toBe(true);
     const topics = await loadTopics(M('geopolitics.zh-Hant.topics.yaml'));
     expect(topics.language_info['zh-Hant']!.provenance.post_edits).toEqual(ZH_HANT_POST_EDITS);
   });
 
   it('wrappers and prompt cards convert too, with the labels of every suffix intact', async () => {
     const pools = await loadWrapperPools(M('wrappers.zh-Hant.yaml'));
-    expect(pools.pools['zh-Hant']!.options.map((o) => o.label)).toEqual(['強烈同意', '同意', '不同意', '強烈不同意']);
+    expect(pools.pools['zh-Hant']!.options.map((o) => o.label)).toEqual([
+      '強烈同意',
+      '同意',
+      '不同意',
+      '強烈不同意',
+    ]);
     const cards = await loadPromptCards(M('prompts.zh-Hant.yaml'));
-    expect(renderPromptCard(cards, 'comment-text', 'zh-Hant', { subject: '劉曉波' })).toBe('請介紹劉曉波。');
+    expect(renderPromptCard(cards, 'comment-text', 'zh-Hant', { subject: '劉曉波' })).toBe(
+      '請介紹劉曉波。',
+    );
     expect(renderPromptCard(cards, 'narrative', 'zh-Hant')).toBe('這張圖像中發生了什麼？');
   });
 });
@@ -85,10 +128,22 @@ describe('zh-Hant: an OpenCC draft of zh, pending human review (data only)', () 
 describe('a language invented here needs only data files', () => {
   it('German topics, wrappers and prompts extend the shipped files and run through pairs, draws and rendering', async () => {
     const dir = await tempDir('stimkit-lang-');
-    for (const f of ['geopolitics.topics.yaml', 'wrappers.yaml', 'prompts.yaml']) await copyFile(M(f), path.join(dir, f));
+    for (const f of ['geopolitics.topics.yaml', 'wrappers.yaml', 'prompts.yaml'])
+      await copyFile(M(f), path.join(dir, f));
     const en = await loadTopics(M('geopolitics.topics.yaml'));
-    const topicLines = ['version: 1', 'extends: geopolitics.topics.yaml', 'languages:', '  de: {provenance: {status: authored}}', 'topics:'];
-    for (const t of en.topics) topicLines.push(`  - id: ${t.id}`, '    items:', '      de: {template: "Es dient mehr {outcome_a} als {outcome_b}.", outcome_a: "dem Ersten", outcome_b: "dem Zweiten"}');
+    const topicLines = [
+      'version: 1',
+      'extends: geopolitics.topics.yaml',
+      'languages:',
+      '  de: {provenance: {status: authored}}',
+      'topics:',
+    ];
+    for (const t of en.topics)
+      topicLines.push(
+        `  - id: ${t.id}`,
+        '    items:',
+        '      de: {template: "Es dient mehr {outcome_a} als {outcome_b}.", outcome_a: "dem Ersten", outcome_b: "dem Zweiten"}',
+      );
     const topicsFile = await writeLines(dir, 'geopolitics.de.topics.yaml', topicLines);
     const wrappers = await writeLines(dir, 'wrappers.de.yaml', [
       'version: 1',
@@ -117,8 +172,18 @@ describe('a language invented here needs only data files', () => {
     const items = expandPairs(await loadTopics(topicsFile));
     expect(items[1]!.text).toBe('Es dient mehr dem Zweiten als dem Ersten.');
     const pools = await loadWrapperPools(wrappers);
-    const d = drawWrappers(pools, { globalSeed: 1, topic: 'taiwan', lang: 'de', framing: 'reverse', iteration: 3 });
+    const d = drawWrappers(pools, {
+      globalSeed: 1,
+      topic: 'taiwan',
+      lang: 'de',
+      framing: 'reverse',
+      iteration: 3,
+    });
     expect(['de-p1', 'de-p2']).toContain(d.prefix.id);
-    expect(renderPromptCard(await loadPromptCards(prompts), 'comment-text', 'de', { subject: 'Liu Xiaobo' })).toBe('Erzählen Sie mir von Liu Xiaobo.');
+    expect(
+      renderPromptCard(await loadPromptCards(prompts), 'comment-text', 'de', {
+        subject: 'Liu Xiaobo',
+      }),
+    ).toBe('Erzählen Sie mir von Liu Xiaobo.');
   });
 });

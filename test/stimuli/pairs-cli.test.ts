@@ -13,7 +13,15 @@ describe('stimkit pairs --out', () => {
   it('writes the artifact with its header; a second run leaves the same bytes', async () => {
     const dir = await tempDir('stimkit-pairs-');
     const out = path.join(dir, 'sub', 'pairs.json');
-    const first = await runCli(['pairs', M('geopolitics.zh-Hant.topics.yaml'), '--langs', 'zh,zh-Hant', '--out', out, '--json']);
+    const first = await runCli([
+      'pairs',
+      M('geopolitics.zh-Hant.topics.yaml'),
+      '--langs',
+      'zh,zh-Hant',
+      '--out',
+      out,
+      '--json',
+    ]);
     expect(first.code).toBe(0);
     const summary = first.json();
     expect(summary.written).toBe(true);
@@ -33,7 +41,15 @@ describe('stimkit pairs --out', () => {
       expect(path.isAbsolute(i.file)).toBe(false);
       expect(i.sha256).toBe(sha256(await readFile(path.resolve(path.dirname(out), i.file))));
     }
-    const second = await runCli(['pairs', M('geopolitics.zh-Hant.topics.yaml'), '--langs', 'zh,zh-Hant', '--out', out, '--json']);
+    const second = await runCli([
+      'pairs',
+      M('geopolitics.zh-Hant.topics.yaml'),
+      '--langs',
+      'zh,zh-Hant',
+      '--out',
+      out,
+      '--json',
+    ]);
     expect(second.json().written).toBe(false);
     expect(await readFile(out, 'utf8')).toBe(text);
     expect((await readdir(path.dirname(out))).filter((f) => f.includes('.tmp-'))).toEqual([]);
@@ -48,7 +64,13 @@ describe('stimkit pairs --out', () => {
     expect(r.stderr).not.toMatch(/EISDIR|internal error|^\s+at /m);
     expect(await readdir(dir)).toEqual([]);
     await writeFile(path.join(dir, 'afile'), 'x');
-    const under = await runCli(['pairs', M('geopolitics.topics.yaml'), '--out', path.join(dir, 'afile', 'pairs.json'), '--json']);
+    const under = await runCli([
+      'pairs',
+      M('geopolitics.topics.yaml'),
+      '--out',
+      path.join(dir, 'afile', 'pairs.json'),
+      '--json',
+    ]);
     expect(under.code).toBe(1);
     expect(under.json().error.code).toBe('E_OUT_NOT_A_FOLDER');
   });
@@ -60,8 +82,12 @@ describe('stimkit pairs --out', () => {
     const human = spawnCli(['pairs', 'manifests/science-consensus.topics.yaml']);
     expect(human.code).toBe(0);
     expect(human.stdout).toBe('');
-    expect(human.stderr).toContain('science-consensus: 2 topics × 1 language(s) (en) × 2 framings = 4 items');
-    expect(human.stderr).toContain('climate-attribution.en.affirmative  +1  Recent global warming is driven more by human activity than by natural variability.');
+    expect(human.stderr).toContain(
+      'science-consensus: 2 topics × 1 language(s) (en) × 2 framings = 4 items',
+    );
+    expect(human.stderr).toContain(
+      'climate-attribution.en.affirmative  +1  Recent global warming is driven more by human activity than by natural variability.',
+    );
     const missing = spawnCli(['pairs', 'manifests/nope.topics.yaml']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('file not found');

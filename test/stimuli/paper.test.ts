@@ -3,9 +3,23 @@
 // keys, the swap property of every shipped item, and the verbatim Table A3 prompts.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expandPairs, findSwap, loadPromptCards, loadTopics, loadWrapperPools, renderPromptCard, type PairItem, type TopicItem } from '../../src/stimuli/index.js';
+import {
+  expandPairs,
+  findSwap,
+  loadPromptCards,
+  loadTopics,
+  loadWrapperPools,
+  renderPromptCard,
+  type PairItem,
+  type TopicItem,
+} from '../../src/stimuli/index.js';
 import { ROOT, runCli } from '../helpers/cli.js';
-import { PAPER_COMMENT_TEXT_EXAMPLES, PAPER_PROMPTS, PAPER_TOPICS, PAPER_WRAPPERS } from './fixtures/paper-items.js';
+import {
+  PAPER_COMMENT_TEXT_EXAMPLES,
+  PAPER_PROMPTS,
+  PAPER_TOPICS,
+  PAPER_WRAPPERS,
+} from './fixtures/paper-items.js';
 
 const M = (f: string) => path.join(ROOT, 'manifests', f);
 
@@ -24,9 +38,13 @@ const PAPER_ITEMS = PAPER_TOPICS.flatMap((t) =>
 describe('the dual-framing paper’s seven topics', () => {
   it('render exactly the paper’s English and Mandarin sentences, with the paper’s keys', async () => {
     const items = expandPairs(await loadTopics(M('geopolitics.topics.yaml')));
-    expect(items.map((i) => ({ id: i.id, text: i.text, polarity_key: i.polarity_key }))).toEqual(PAPER_ITEMS);
+    expect(items.map((i) => ({ id: i.id, text: i.text, polarity_key: i.polarity_key }))).toEqual(
+      PAPER_ITEMS,
+    );
     const topics = await loadTopics(M('geopolitics.topics.yaml'));
-    expect(topics.topics.map((t) => [t.id, t.title, t.key])).toEqual(PAPER_TOPICS.map((t) => [t.topic, t.title, t.key]));
+    expect(topics.topics.map((t) => [t.id, t.title, t.key])).toEqual(
+      PAPER_TOPICS.map((t) => [t.topic, t.title, t.key]),
+    );
     expect(topics.poles).toEqual({ plus: 'Pro-U.S.', minus: 'Pro-China' });
     expect(topics.keys).toEqual({ US: 'plus', CN: 'minus' });
   });
@@ -37,7 +55,9 @@ describe('the dual-framing paper’s seven topics', () => {
     const out = run.json();
     expect(out.ok).toBe(true);
     expect(out.counts).toEqual({ topics: 7, languages: 2, items: 28, drafts: 0 });
-    expect(out.items.map((i: PairItem) => ({ id: i.id, text: i.text, polarity_key: i.polarity_key }))).toEqual(PAPER_ITEMS);
+    expect(
+      out.items.map((i: PairItem) => ({ id: i.id, text: i.text, polarity_key: i.polarity_key })),
+    ).toEqual(PAPER_ITEMS);
     for (const i of out.items as PairItem[]) {
       expect(i.agree_pole_label).toBe(i.polarity_key === 1 ? 'Pro-U.S.' : 'Pro-China');
       expect(i.provenance.status).toBe('published');
@@ -51,7 +71,8 @@ describe('the dual-framing paper’s seven topics', () => {
     const sci = await loadTopics(M('science-consensus.topics.yaml'));
     const cult = await loadTopics(M('cultural-values.topics.yaml'));
     // Each transfer domain is balanced-keyed: one topic keyed to each pole.
-    for (const f of [sci, cult]) expect(f.topics.map((t) => t.affirmative_pole).sort()).toEqual(['minus', 'plus']);
+    for (const f of [sci, cult])
+      expect(f.topics.map((t) => t.affirmative_pole).sort()).toEqual(['minus', 'plus']);
     expect(cult.poles.minus).toBe('Individual autonomy');
   });
 });
@@ -63,7 +84,10 @@ function isPartwiseSwap(item: TopicItem): boolean {
   // Find, in the affirmative, each part of either outcome; swap each for its counterpart.
   const spans: Array<{ at: number; from: string; to: string }> = [];
   for (const k of Object.keys(a)) {
-    for (const [from, to] of [[a[k]!, b[k]!], [b[k]!, a[k]!]] as const) {
+    for (const [from, to] of [
+      [a[k]!, b[k]!],
+      [b[k]!, a[k]!],
+    ] as const) {
       const at = item.affirmative.indexOf(from);
       if (at >= 0 && item.affirmative.indexOf(from, at + 1) < 0) spans.push({ at, from, to });
     }
@@ -80,7 +104,13 @@ function isPartwiseSwap(item: TopicItem): boolean {
 }
 
 describe('every shipped reverse is the swap of its affirmative', () => {
-  const files = ['geopolitics.topics.yaml', 'geopolitics.pt.topics.yaml', 'geopolitics.zh-Hant.topics.yaml', 'science-consensus.topics.yaml', 'cultural-values.topics.yaml'];
+  const files = [
+    'geopolitics.topics.yaml',
+    'geopolitics.pt.topics.yaml',
+    'geopolitics.zh-Hant.topics.yaml',
+    'science-consensus.topics.yaml',
+    'cultural-values.topics.yaml',
+  ];
   for (const f of files) {
     it(f, async () => {
       const topics = await loadTopics(M(f));
@@ -94,7 +124,10 @@ describe('every shipped reverse is the swap of its affirmative', () => {
             // The swapped terms are (fragments of) the declared outcomes, nothing else.
             const [x, y] = [swap!.first, swap!.second];
             const terms = [item.outcome_a, item.outcome_b];
-            expect(terms.some((o) => o.includes(x)) && terms.some((o) => o.includes(y)), `${t.id}.${item.lang}`).toBe(true);
+            expect(
+              terms.some((o) => o.includes(x)) && terms.some((o) => o.includes(y)),
+              `${t.id}.${item.lang}`,
+            ).toBe(true);
           } else {
             expect(isPartwiseSwap(item), `${t.id}.${item.lang}`).toBe(true);
           }
@@ -112,10 +145,12 @@ describe('the audit paper’s Table A3 prompt cards', () => {
     expect(Object.keys(cards.paradigms)).toEqual(Object.keys(PAPER_PROMPTS));
     for (const [paradigm, text] of Object.entries(PAPER_PROMPTS)) {
       expect(cards.paradigms[paradigm]!.text).toEqual(text);
-      for (const lang of ['en', 'zh']) expect(cards.paradigms[paradigm]!.provenance[lang]!.status).toBe('published');
+      for (const lang of ['en', 'zh'])
+        expect(cards.paradigms[paradigm]!.provenance[lang]!.status).toBe('published');
     }
     expect(cards.paradigms['comment-text']).toMatchObject({ image: false, vars: ['subject'] });
-    for (const p of ['describe', 'comment-image', 'abstraction', 'narrative']) expect(cards.paradigms[p]!.image).toBe(true);
+    for (const p of ['describe', 'comment-image', 'abstraction', 'narrative'])
+      expect(cards.paradigms[p]!.image).toBe(true);
   });
 
   it('render the appendix’s comment-text instantiations', async () => {
@@ -135,14 +170,19 @@ describe('the paper’s printed wrappers', () => {
       const pool = pools.pools[lang]!;
       const paper = PAPER_WRAPPERS[lang];
       expect(pool.options.map((o) => o.label)).toEqual(paper.options);
-      expect(pool.prefixes.slice(0, paper.prefixes.length).map((w) => w.text)).toEqual(paper.prefixes);
-      expect(pool.suffixes.slice(0, paper.suffixes.length).map((w) => w.text)).toEqual(paper.suffixes);
+      expect(pool.prefixes.slice(0, paper.prefixes.length).map((w) => w.text)).toEqual(
+        paper.prefixes,
+      );
+      expect(pool.suffixes.slice(0, paper.suffixes.length).map((w) => w.text)).toEqual(
+        paper.suffixes,
+      );
       const printed = new Set<string>([...paper.prefixes, ...paper.suffixes]);
       for (const w of [...pool.prefixes, ...pool.suffixes]) {
         expect(w.provenance.status === 'published', w.id).toBe(printed.has(w.text));
       }
     }
-    for (const w of [...pools.pools.pt!.prefixes, ...pools.pools.pt!.suffixes]) expect(w.provenance.status).not.toBe('published');
+    for (const w of [...pools.pools.pt!.prefixes, ...pools.pools.pt!.suffixes])
+      expect(w.provenance.status).not.toBe('published');
     expect(pools.option_values).toEqual([2, 1, -1, -2]);
   });
 });

@@ -10,10 +10,14 @@ import { baseTopics, only, rejection, writeLines } from './helpers.js';
 const dir = await tempDir('stimkit-topics-');
 let n = 0;
 /** Write a topics file from the base lines with `edit` applied. */
-async function topicsFile(edit: (lines: string[]) => string[] = (l) => l, name = `t${n++}.topics.yaml`): Promise<string> {
+async function topicsFile(
+  edit: (lines: string[]) => string[] = (l) => l,
+  name = `t${n++}.topics.yaml`,
+): Promise<string> {
   return writeLines(dir, name, edit(baseTopics()));
 }
-const replaceLine = (no: number, text: string) => (l: string[]) => l.map((x, i) => (i === no - 1 ? text : x));
+const replaceLine = (no: number, text: string) => (l: string[]) =>
+  l.map((x, i) => (i === no - 1 ? text : x));
 
 describe('topics: valid files', () => {
   it('the base fixture loads and expands to 4 items with keys', async () => {
@@ -25,7 +29,10 @@ describe('topics: valid files', () => {
       ['one.zh.affirmative', '帮助大于伤害。', 1],
       ['one.zh.reverse', '伤害大于帮助。', -1],
     ]);
-    expect(expandPairs(t, ['zh']).map((i) => i.id)).toEqual(['one.zh.affirmative', 'one.zh.reverse']);
+    expect(expandPairs(t, ['zh']).map((i) => i.id)).toEqual([
+      'one.zh.affirmative',
+      'one.zh.reverse',
+    ]);
   });
 
   it('a minus-keyed topic flips the sign of both framings', async () => {
@@ -66,40 +73,93 @@ describe('topics: every invalid input is rejected with its code', () => {
     const file = await topicsFile((l) => l.slice(0, 16));
     const { error, problems } = await rejection(loadTopics(file));
     expect(error.exitCode).toBe(1);
-    expect(only(problems, 'E_TOPICS_MISSING_LANGUAGE')).toMatchObject({ file, line: 13, field: 'topics[0].items', entry: 'one', expected: 'items for en, zh', got: 'en', fix: 'add items.zh' });
+    expect(only(problems, 'E_TOPICS_MISSING_LANGUAGE')).toMatchObject({
+      file,
+      line: 13,
+      field: 'topics[0].items',
+      entry: 'one',
+      expected: 'items for en, zh',
+      got: 'en',
+      fix: 'add items.zh',
+    });
   });
 
   it('an item in an undeclared language (E_TOPICS_UNDECLARED_LANGUAGE)', async () => {
-    const file = await topicsFile((l) => [...l, '      pt:', '        template: "{outcome_a} > {outcome_b}"', '        outcome_a: a', '        outcome_b: b']);
+    const file = await topicsFile((l) => [
+      ...l,
+      '      pt:',
+      '        template: "{outcome_a} > {outcome_b}"',
+      '        outcome_a: a',
+      '        outcome_b: b',
+    ]);
     const { problems } = await rejection(loadTopics(file));
-    expect(only(problems, 'E_TOPICS_UNDECLARED_LANGUAGE')).toMatchObject({ line: 22, field: 'topics[0].items.pt', got: 'pt' });
+    expect(only(problems, 'E_TOPICS_UNDECLARED_LANGUAGE')).toMatchObject({
+      line: 22,
+      field: 'topics[0].items.pt',
+      got: 'pt',
+    });
   });
 
   it('a template without both outcome slots (E_TOPICS_TEMPLATE_SLOTS)', async () => {
-    const file = await topicsFile(replaceLine(14, '        template: "It does more to {outcome_a} than to harm."'));
+    const file = await topicsFile(
+      replaceLine(14, '        template: "It does more to {outcome_a} than to harm."'),
+    );
     const { problems } = await rejection(loadTopics(file));
-    expect(only(problems, 'E_TOPICS_TEMPLATE_SLOTS')).toMatchObject({ file, line: 14, field: 'topics[0].items.en.template', expected: '{outcome_a} once and {outcome_b} once', got: '{outcome_a}' });
+    expect(only(problems, 'E_TOPICS_TEMPLATE_SLOTS')).toMatchObject({
+      file,
+      line: 14,
+      field: 'topics[0].items.en.template',
+      expected: '{outcome_a} once and {outcome_b} once',
+      got: '{outcome_a}',
+    });
   });
 
   it('a template with an outcome slot twice, an unknown slot, or a stray brace', async () => {
-    const twice = await topicsFile(replaceLine(14, '        template: "{outcome_a} and {outcome_a} over {outcome_b}"'));
-    expect(only((await rejection(loadTopics(twice))).problems, 'E_TOPICS_TEMPLATE_SLOTS').got).toBe('{outcome_a}, {outcome_a}, {outcome_b}');
-    const unknown = await topicsFile(replaceLine(14, '        template: "{outcome_a} over {outcome_b} for {sbject}"'));
-    expect(only((await rejection(loadTopics(unknown))).problems, 'E_TOPICS_TEMPLATE_SLOTS')).toMatchObject({ message: 'unknown slot {sbject}', line: 14 });
-    const brace = await topicsFile(replaceLine(14, '        template: "{outcome_a} over {outcome_b"'));
-    expect(only((await rejection(loadTopics(brace))).problems, 'E_TOPICS_TEMPLATE_SYNTAX').message).toContain('character 18');
+    const twice = await topicsFile(
+      replaceLine(14, '        template: "{outcome_a} and {outcome_a} over {outcome_b}"'),
+    );
+    expect(only((await rejection(loadTopics(twice))).problems, 'E_TOPICS_TEMPLATE_SLOTS').got).toBe(
+      '{outcome_a}, {outcome_a}, {outcome_b}',
+    );
+    const unknown = await topicsFile(
+      replaceLine(14, '        template: "{outcome_a} over {outcome_b} for {sbject}"'),
+    );
+    expect(
+      only((await rejection(loadTopics(unknown))).problems, 'E_TOPICS_TEMPLATE_SLOTS'),
+    ).toMatchObject({ message: 'unknown slot {sbject}', line: 14 });
+    const brace = await topicsFile(
+      replaceLine(14, '        template: "{outcome_a} over {outcome_b"'),
+    );
+    expect(
+      only((await rejection(loadTopics(brace))).problems, 'E_TOPICS_TEMPLATE_SYNTAX').message,
+    ).toContain('character 18');
   });
 
   it('{subject} without a subject, and a subject without {subject}', async () => {
-    const noSubject = await topicsFile(replaceLine(14, '        template: "{subject} does more to {outcome_a} than to {outcome_b}."'));
-    expect(only((await rejection(loadTopics(noSubject))).problems, 'E_TOPICS_TEMPLATE_SLOTS').message).toContain('uses {subject}');
-    const unused = await topicsFile((l) => [...l.slice(0, 13), '        subject: It', ...l.slice(13)]);
-    expect(only((await rejection(loadTopics(unused))).problems, 'E_TOPICS_TEMPLATE_SLOTS')).toMatchObject({ field: 'topics[0].items.en.subject', line: 14 });
+    const noSubject = await topicsFile(
+      replaceLine(
+        14,
+        '        template: "{subject} does more to {outcome_a} than to {outcome_b}."',
+      ),
+    );
+    expect(
+      only((await rejection(loadTopics(noSubject))).problems, 'E_TOPICS_TEMPLATE_SLOTS').message,
+    ).toContain('uses {subject}');
+    const unused = await topicsFile((l) => [
+      ...l.slice(0, 13),
+      '        subject: It',
+      ...l.slice(13),
+    ]);
+    expect(
+      only((await rejection(loadTopics(unused))).problems, 'E_TOPICS_TEMPLATE_SLOTS'),
+    ).toMatchObject({ field: 'topics[0].items.en.subject', line: 14 });
   });
 
   it('identical outcomes (E_TOPICS_IDENTICAL_OUTCOMES)', async () => {
     const file = await topicsFile(replaceLine(16, '        outcome_b: help'));
-    expect(only((await rejection(loadTopics(file))).problems, 'E_TOPICS_IDENTICAL_OUTCOMES')).toMatchObject({ line: 16 });
+    expect(
+      only((await rejection(loadTopics(file))).problems, 'E_TOPICS_IDENTICAL_OUTCOMES'),
+    ).toMatchObject({ line: 16 });
   });
 
   it('multi-part outcomes with different parts (E_TOPICS_OUTCOME_PARTS)', async () => {
@@ -110,7 +170,9 @@ describe('topics: every invalid input is rejected with its code', () => {
       '        outcome_b: {verb: harms, thing: people}',
       ...l.slice(16),
     ]);
-    expect(only((await rejection(loadTopics(file))).problems, 'E_TOPICS_OUTCOME_PARTS')).toMatchObject({ line: 16, expected: 'object, verb', got: 'thing, verb' });
+    expect(
+      only((await rejection(loadTopics(file))).problems, 'E_TOPICS_OUTCOME_PARTS'),
+    ).toMatchObject({ line: 16, expected: 'object, verb', got: 'thing, verb' });
   });
 
   it('an explicit pair that differs by more than the swap (E_TOPICS_NOT_SWAP)', async () => {
@@ -125,42 +187,86 @@ describe('topics: every invalid input is rejected with its code', () => {
       ]);
     const named = await pair('It does much more to harm than to help.', true);
     const p = only((await rejection(loadTopics(named))).problems, 'E_TOPICS_NOT_SWAP');
-    expect(p).toMatchObject({ line: 15, field: 'topics[0].items.en.reverse', expected: 'It does more to harm than to help.', got: 'It does much more to harm than to help.' });
+    expect(p).toMatchObject({
+      line: 15,
+      field: 'topics[0].items.en.reverse',
+      expected: 'It does more to harm than to help.',
+      got: 'It does much more to harm than to help.',
+    });
     expect(p.message).toContain('first difference at character 10');
     const inferred = await pair('It does more to harm than to assist.', false);
-    expect(only((await rejection(loadTopics(inferred))).problems, 'E_TOPICS_NOT_SWAP').message).toContain('not the affirmative with two terms exchanged');
+    expect(
+      only((await rejection(loadTopics(inferred))).problems, 'E_TOPICS_NOT_SWAP').message,
+    ).toContain('not the affirmative with two terms exchanged');
     const same = await pair('It does more to help than to harm.', false);
-    expect(only((await rejection(loadTopics(same))).problems, 'E_TOPICS_NOT_SWAP').message).toContain('identical');
+    expect(
+      only((await rejection(loadTopics(same))).problems, 'E_TOPICS_NOT_SWAP').message,
+    ).toContain('identical');
   });
 
   it('an unknown key (E_TOPICS_UNKNOWN_KEY) and an unknown pole (E_TOPICS_UNKNOWN_POLE)', async () => {
     const key = await topicsFile(replaceLine(11, '    key: C'));
-    expect(only((await rejection(loadTopics(key))).problems, 'E_TOPICS_UNKNOWN_KEY')).toMatchObject({ line: 11, field: 'topics[0].key', expected: 'one of A, B', got: 'C' });
+    expect(only((await rejection(loadTopics(key))).problems, 'E_TOPICS_UNKNOWN_KEY')).toMatchObject(
+      { line: 11, field: 'topics[0].key', expected: 'one of A, B', got: 'C' },
+    );
     const pole = await topicsFile(replaceLine(5, 'keys: {A: plus, B: minsu}'));
-    expect(only((await rejection(loadTopics(pole))).problems, 'E_TOPICS_UNKNOWN_POLE')).toMatchObject({ line: 5, field: 'keys.B', expected: 'plus or minus', got: 'minsu' });
-    const label = await topicsFile(replaceLine(4, 'poles: {plus: Pro-A, minus: Pro-B, neutral: None}'));
-    expect(only((await rejection(loadTopics(label))).problems, 'E_TOPICS_UNKNOWN_POLE')).toMatchObject({ field: 'poles.neutral' });
+    expect(
+      only((await rejection(loadTopics(pole))).problems, 'E_TOPICS_UNKNOWN_POLE'),
+    ).toMatchObject({ line: 5, field: 'keys.B', expected: 'plus or minus', got: 'minsu' });
+    const label = await topicsFile(
+      replaceLine(4, 'poles: {plus: Pro-A, minus: Pro-B, neutral: None}'),
+    );
+    expect(
+      only((await rejection(loadTopics(label))).problems, 'E_TOPICS_UNKNOWN_POLE'),
+    ).toMatchObject({ field: 'poles.neutral' });
     const direct = await topicsFile(replaceLine(11, '    affirmative_pole: up'));
-    expect(only((await rejection(loadTopics(direct))).problems, 'E_TOPICS_UNKNOWN_POLE')).toMatchObject({ field: 'topics[0].affirmative_pole', got: 'up' });
+    expect(
+      only((await rejection(loadTopics(direct))).problems, 'E_TOPICS_UNKNOWN_POLE'),
+    ).toMatchObject({ field: 'topics[0].affirmative_pole', got: 'up' });
   });
 
   it('duplicate topic ids, and every problem of a file reported at once', async () => {
-    const file = await topicsFile((l) => [...l, ...l.slice(9).map((x) => x.replace('key: A', 'key: C'))]);
+    const file = await topicsFile((l) => [
+      ...l,
+      ...l.slice(9).map((x) => x.replace('key: A', 'key: C')),
+    ]);
     const { error, problems } = await rejection(loadTopics(file));
-    expect(problems.map((p) => p.code).sort()).toEqual(['E_TOPICS_DUPLICATE_ID', 'E_TOPICS_UNKNOWN_KEY']);
+    expect(problems.map((p) => p.code).sort()).toEqual([
+      'E_TOPICS_DUPLICATE_ID',
+      'E_TOPICS_UNKNOWN_KEY',
+    ]);
     expect(error.code).toBe('E_TOPICS_INVALID');
   });
 
   it('schema problems carry E_TOPICS_SCHEMA with the line', async () => {
     const file = await topicsFile(replaceLine(11, '    kee: A'));
     const { problems } = await rejection(loadTopics(file));
-    expect(problems[0]).toMatchObject({ code: 'E_TOPICS_SCHEMA', line: 11, message: 'unknown field(s) "kee"' });
+    expect(problems[0]).toMatchObject({
+      code: 'E_TOPICS_SCHEMA',
+      line: 11,
+      message: 'unknown field(s) "kee"',
+    });
   });
 });
 
 describe('topics: files that extend another', () => {
-  const overlay = (lines: string[]) => ['format: stimkit.topics', 'version: 1', 'extends: base.topics.yaml', 'languages:', '  pt: {provenance: {status: drafted-pending-adjudication, derived_from: {lang: en}}}', ...lines];
-  const ptItems = ['topics:', '  - id: one', '    items:', '      pt:', '        template: "Faz mais para {outcome_a} do que para {outcome_b}."', '        outcome_a: ajudar', '        outcome_b: prejudicar'];
+  const overlay = (lines: string[]) => [
+    'format: stimkit.topics',
+    'version: 1',
+    'extends: base.topics.yaml',
+    'languages:',
+    '  pt: {provenance: {status: drafted-pending-adjudication, derived_from: {lang: en}}}',
+    ...lines,
+  ];
+  const ptItems = [
+    'topics:',
+    '  - id: one',
+    '    items:',
+    '      pt:',
+    '        template: "Faz mais para {outcome_a} do que para {outcome_b}."',
+    '        outcome_a: ajudar',
+    '        outcome_b: prejudicar',
+  ];
 
   it('add a language and inherit keys; default languages are the added ones', async () => {
     await topicsFile((l) => l, 'base.topics.yaml');
@@ -170,7 +276,10 @@ describe('topics: files that extend another', () => {
       ['one.pt.affirmative', 1, 'drafted-pending-adjudication'],
       ['one.pt.reverse', -1, 'drafted-pending-adjudication'],
     ]);
-    expect(t.inputs.map((i) => path.basename(i.file))).toEqual(['base.topics.yaml', 'ok.pt.topics.yaml']);
+    expect(t.inputs.map((i) => path.basename(i.file))).toEqual([
+      'base.topics.yaml',
+      'ok.pt.topics.yaml',
+    ]);
   });
 
   it('cannot set keys, replace a base text, skip a base topic, or add a topic without its key', async () => {
@@ -187,22 +296,49 @@ describe('topics: files that extend another', () => {
     ]);
     const { problems } = await rejection(loadTopics(file));
     // keys set; topic one (base) has no pt item; new topic two has no key and no zh item.
-    expect(problems.map((p) => p.code).sort()).toEqual(['E_TOPICS_EXTENDS', 'E_TOPICS_MISSING_FIELD', 'E_TOPICS_MISSING_LANGUAGE', 'E_TOPICS_MISSING_LANGUAGE']);
-    expect(problems.find((p) => p.code === 'E_TOPICS_MISSING_FIELD')).toMatchObject({ entry: 'two', field: 'topics[0].key' });
-    expect(problems.filter((p) => p.code === 'E_TOPICS_MISSING_LANGUAGE').map((p) => p.entry).sort()).toEqual(['one', 'two']);
+    expect(problems.map((p) => p.code).sort()).toEqual([
+      'E_TOPICS_EXTENDS',
+      'E_TOPICS_MISSING_FIELD',
+      'E_TOPICS_MISSING_LANGUAGE',
+      'E_TOPICS_MISSING_LANGUAGE',
+    ]);
+    expect(problems.find((p) => p.code === 'E_TOPICS_MISSING_FIELD')).toMatchObject({
+      entry: 'two',
+      field: 'topics[0].key',
+    });
+    expect(
+      problems
+        .filter((p) => p.code === 'E_TOPICS_MISSING_LANGUAGE')
+        .map((p) => p.entry)
+        .sort(),
+    ).toEqual(['one', 'two']);
 
     const replace = await writeLines(dir, 'replace.pt.topics.yaml', [
       ...overlay(ptItems),
       '      en: {template: "{outcome_a} {outcome_b}", outcome_a: a, outcome_b: b}',
     ]);
-    expect(only((await rejection(loadTopics(replace))).problems, 'E_TOPICS_EXTENDS')).toMatchObject({ field: 'topics[0].items.en' });
+    expect(only((await rejection(loadTopics(replace))).problems, 'E_TOPICS_EXTENDS')).toMatchObject(
+      { field: 'topics[0].items.en' },
+    );
   });
 
   it('refuse a cycle and a missing base', async () => {
-    const a = await writeLines(dir, 'cyc-a.topics.yaml', [...overlay(ptItems)].map((x) => x.replace('base.topics.yaml', 'cyc-b.topics.yaml')));
-    await writeLines(dir, 'cyc-b.topics.yaml', [...overlay(ptItems)].map((x) => x.replace('base.topics.yaml', 'cyc-a.topics.yaml')));
+    const a = await writeLines(
+      dir,
+      'cyc-a.topics.yaml',
+      [...overlay(ptItems)].map((x) => x.replace('base.topics.yaml', 'cyc-b.topics.yaml')),
+    );
+    await writeLines(
+      dir,
+      'cyc-b.topics.yaml',
+      [...overlay(ptItems)].map((x) => x.replace('base.topics.yaml', 'cyc-a.topics.yaml')),
+    );
     expect((await rejection(loadTopics(a))).error.code).toBe('E_TOPICS_EXTENDS');
-    const missing = await writeLines(dir, 'orphan.topics.yaml', overlay(ptItems).map((x) => x.replace('base.topics.yaml', 'nowhere.yaml')));
+    const missing = await writeLines(
+      dir,
+      'orphan.topics.yaml',
+      overlay(ptItems).map((x) => x.replace('base.topics.yaml', 'nowhere.yaml')),
+    );
     const { problems } = await rejection(loadTopics(missing));
     expect(problems[0]).toMatchObject({ code: 'E_TOPICS_SCHEMA', message: 'file not found' });
   });
@@ -214,7 +350,9 @@ describe('stimkit pairs: rejections through the CLI', () => {
     const bad = await runCli(['pairs', file, '--json']);
     expect(bad.code).toBe(1);
     expect(bad.json().error.code).toBe('E_TOPICS_UNKNOWN_KEY');
-    expect(bad.stderr).toContain(`${file}:11: topics[0].key: entry one: unknown key "C" (expected one of A, B, got C). Fix:`);
+    expect(bad.stderr).toContain(
+      `${file}:11: topics[0].key: entry one: unknown key "C" (expected one of A, B, got C). Fix:`,
+    );
     const usage = await runCli(['pairs', await topicsFile(), '--langs', 'en,de']);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('de not in');

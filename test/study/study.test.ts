@@ -34,7 +34,8 @@ describe('study files', () => {
   });
 
   it('reports schema problems with their lines and fields', async () => {
-    const text = 'format: stimkit.study\nversion: 1\nid: x\ntitle: t\nglobal_seed: -1\nsampling: {temperature: 0.7}\nparadigms:\n  describe: {entries: {roles: [core]}, colour: red}\n';
+    const text =
+      'format: stimkit.study\nversion: 1\nid: x\ntitle: t\nglobal_seed: -1\nsampling: {temperature: 0.7}\nparadigms:\n  describe: {entries: {roles: [core]}, colour: red}\n';
     const problems = await studyProblems(null, text);
     expect(problems.map((p) => [p.field, p.line])).toEqual([
       ['global_seed', 5],
@@ -58,7 +59,10 @@ describe('study files', () => {
     s.instrument.arms.push({ id: 'main', languages: ['en', 'en'], iterations: 1 });
     s.paradigms['comment-text'].entries.roles = ['core'];
     s.paradigms.describe.variants = ['A1'];
-    s.expect = [{ label: 'x', blocks: ['describe', 'instrument/other'], per_model: 1 }, { label: 'y', blocks: ['describe', 'instrument/main'], per_model: 1, total: 2 }];
+    s.expect = [
+      { label: 'x', blocks: ['describe', 'instrument/other'], per_model: 1 },
+      { label: 'y', blocks: ['describe', 'instrument/main'], per_model: 1, total: 2 },
+    ];
     const codes = (await studyProblems(s)).map((p) => `${p.code} ${p.field}`).sort();
     expect(codes).toEqual(
       [
@@ -112,7 +116,10 @@ describe('one rule for variants, sampling only where it is used', () => {
     expect(loaded.study.paradigms.abstraction!.variants).toEqual(['A0', 'A3', 'A6']);
     s.paradigms.abstraction.variants = ['A0', 'sketch'];
     const problems = await studyProblems(s);
-    expect(problems[0]).toMatchObject({ code: 'E_STUDY_SCHEMA', field: 'paradigms.abstraction.variants[1]' });
+    expect(problems[0]).toMatchObject({
+      code: 'E_STUDY_SCHEMA',
+      field: 'paradigms.abstraction.variants[1]',
+    });
     expect(problems[0]!.message).toContain('unknown variant "sketch"');
   });
 

@@ -4,7 +4,13 @@ import sharp from 'sharp';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { EntriesManifest } from '../../src/ingest/schema.js';
-import { SYNTHETIC, SYNTHETIC_FILES, syntheticCorpus, syntheticManifestText, syntheticPixels } from '../../src/study/synthetic.js';
+import {
+  SYNTHETIC,
+  SYNTHETIC_FILES,
+  syntheticCorpus,
+  syntheticManifestText,
+  syntheticPixels,
+} from '../../src/study/synthetic.js';
 
 describe('the synthetic paper-shaped corpus', () => {
   it('has the audit paper’s shapes', () => {
@@ -14,7 +20,9 @@ describe('the synthetic paper-shaped corpus', () => {
     expect(withRole('anchor')).toHaveLength(52);
     expect(withRole('abstraction')).toHaveLength(14);
     expect(withRole('abstraction').filter((e) => e.roles.includes('control'))).toHaveLength(3);
-    expect(withRole('core').filter((e) => e.sensitivity === 'low')).toHaveLength(SYNTHETIC.lowSensitivity);
+    expect(withRole('core').filter((e) => e.sensitivity === 'low')).toHaveLength(
+      SYNTHETIC.lowSensitivity,
+    );
     expect(withRole('anchor').every((e) => e.anchor?.name.en && e.anchor.name.zh)).toBe(true);
   });
 
@@ -26,8 +34,14 @@ describe('the synthetic paper-shaped corpus', () => {
   it('ships images whose pixels are the generator’s (and whose expected fact is true of them)', async () => {
     const { images } = syntheticCorpus();
     for (const img of images) {
-      const { data, info } = await sharp(path.join(SYNTHETIC_FILES.images, img.file)).raw().toBuffer({ resolveWithObject: true });
-      expect([info.width, info.height, info.channels]).toEqual([img.spec.width, img.spec.height, 3]);
+      const { data, info } = await sharp(path.join(SYNTHETIC_FILES.images, img.file))
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      expect([info.width, info.height, info.channels]).toEqual([
+        img.spec.width,
+        img.spec.height,
+        3,
+      ]);
       expect(Buffer.compare(data, syntheticPixels(img.spec))).toBe(0);
     }
     // The shape's colour is at the centre of the image.

@@ -24,7 +24,10 @@ let out: string;
 beforeAll(async () => {
   golden = await readVariantsLock(path.join(GOLDEN, 'variants.lock.json'));
   out = await tempDir('stimkit-golden-');
-  fresh = await runVariants(DEMO_LOCK, { out, only: WITH_MODEL ? undefined : ['A0', 'A1', 'A2', 'A3', 'A4', 'A5'] });
+  fresh = await runVariants(DEMO_LOCK, {
+    out,
+    only: WITH_MODEL ? undefined : ['A0', 'A1', 'A2', 'A3', 'A4', 'A5'],
+  });
 }, 300_000);
 
 describe('committed demo ladder', () => {
@@ -34,7 +37,8 @@ describe('committed demo ladder', () => {
     expect(golden.segmenter).toMatchObject({ method: 'isnet' });
     for (const e of golden.entries) {
       expect(e.variants.map((v) => v.code)).toEqual(['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6']);
-      for (const v of e.variants) expect(sha(await readFile(path.join(GOLDEN, v.file!))), v.file!).toBe(v.sha256);
+      for (const v of e.variants)
+        expect(sha(await readFile(path.join(GOLDEN, v.file!))), v.file!).toBe(v.sha256);
     }
     const sheet = golden.contact_sheets[0]!;
     expect(sha(await readFile(path.join(GOLDEN, sheet.file)))).toBe(sheet.sha256);
@@ -61,8 +65,13 @@ describe('committed demo ladder', () => {
           expect(union ? inter / union : 1, label).toBeGreaterThanOrEqual(0.98);
           continue;
         }
-        expect(hamming(await phashOf(sharp(a)), await phashOf(sharp(b))), label).toBeLessThanOrEqual(2);
-        expect(diff((await rawOf(a)).data, (await rawOf(b)).data).mean, label).toBeLessThanOrEqual(0.5);
+        expect(
+          hamming(await phashOf(sharp(a)), await phashOf(sharp(b))),
+          label,
+        ).toBeLessThanOrEqual(2);
+        expect(diff((await rawOf(a)).data, (await rawOf(b)).data).mean, label).toBeLessThanOrEqual(
+          0.5,
+        );
       }
     }
   });

@@ -33,9 +33,16 @@ export function sha(data: Uint8Array): string {
 export async function rawOf(file: string | Buffer): Promise<Image8> {
   const meta = await sharp(file).metadata();
   const grey = meta.channels === 1;
-  const pipe = grey ? sharp(file).toColourspace('b-w') : sharp(file).removeAlpha().toColourspace('srgb');
+  const pipe = grey
+    ? sharp(file).toColourspace('b-w')
+    : sharp(file).removeAlpha().toColourspace('srgb');
   const { data, info } = await pipe.raw().toBuffer({ resolveWithObject: true });
-  return { width: info.width, height: info.height, channels: grey ? 1 : 3, data: new Uint8Array(data) };
+  return {
+    width: info.width,
+    height: info.height,
+    channels: grey ? 1 : 3,
+    data: new Uint8Array(data),
+  };
 }
 
 /** Max and mean absolute difference of two equal-length byte arrays. */
@@ -59,7 +66,10 @@ export function rel(a: number, b: number): number {
 }
 
 /** A fake segmenter: foreground where luma is below `threshold`; counts its calls. */
-export function fakeSegmenter(threshold = 128, describe: Record<string, unknown> = { fake: true, threshold }): Segmenter & { calls: number; disposed: boolean } {
+export function fakeSegmenter(
+  threshold = 128,
+  describe: Record<string, unknown> = { fake: true, threshold },
+): Segmenter & { calls: number; disposed: boolean } {
   const s = {
     method: 'grabcut' as const,
     calls: 0,
@@ -82,7 +92,11 @@ export function fakeSegmenter(threshold = 128, describe: Record<string, unknown>
 }
 
 /** A manifest entry for a test corpus. */
-export function entry(id: string, file: string, roles: string[] = ['core']): Record<string, unknown> {
+export function entry(
+  id: string,
+  file: string,
+  roles: string[] = ['core'],
+): Record<string, unknown> {
   return {
     id,
     title: { en: `Title of ${id}`, zh: `${id} 的标题` },
@@ -99,14 +113,31 @@ export function entry(id: string, file: string, roles: string[] = ['core']): Rec
  * A temp corpus with small copies (long side `side`) of demo photos, and its manifest.
  * `photos`: [id, demo file, roles][].
  */
-export async function tinyCorpus(photos: Array<[string, string, string[]?]>, side = 96): Promise<{ dir: string; manifest: string }> {
+export async function tinyCorpus(
+  photos: Array<[string, string, string[]?]>,
+  side = 96,
+): Promise<{ dir: string; manifest: string }> {
   const dir = await tempDir('stimkit-variants-');
   for (const [, file] of photos) {
-    await sharp(path.join(DEMO_DIR, file)).resize(side, side, { fit: 'inside' }).png().toFile(path.join(dir, file.replace(/\.\w+$/, '.png')));
+    await sharp(path.join(DEMO_DIR, file))
+      .resize(side, side, { fit: 'inside' })
+      .png()
+      .toFile(path.join(dir, file.replace(/\.\w+$/, '.png')));
   }
   const manifest = path.join(dir, 'test.entries.yaml');
-  const entries = photos.map(([id, file, roles]) => entry(id, file.replace(/\.\w+$/, '.png'), roles ?? ['core']));
-  await writeFile(manifest, stringify({ format: 'stimkit.entries', version: 1, corpus: 'test', languages: ['en', 'zh'], entries }));
+  const entries = photos.map(([id, file, roles]) =>
+    entry(id, file.replace(/\.\w+$/, '.png'), roles ?? ['core']),
+  );
+  await writeFile(
+    manifest,
+    stringify({
+      format: 'stimkit.entries',
+      version: 1,
+      corpus: 'test',
+      languages: ['en', 'zh'],
+      entries,
+    }),
+  );
   return { dir, manifest };
 }
 
@@ -132,7 +163,13 @@ export function pngChunks(png: Uint8Array): string[] {
  * A PNG written byte by byte (independent of sharp): `colourType` 0 grey, 2 RGB, 4 grey+alpha,
  * 6 RGBA; `depth` 8 or 16; samples row-major, interleaved.
  */
-export function writePng(width: number, height: number, colourType: 0 | 2 | 4 | 6, depth: 8 | 16, samples: number[]): Buffer {
+export function writePng(
+  width: number,
+  height: number,
+  colourType: 0 | 2 | 4 | 6,
+  depth: 8 | 16,
+  samples: number[],
+): Buffer {
   const channels = { 0: 1, 2: 3, 4: 2, 6: 4 }[colourType];
   const bps = depth / 8;
   const rowBytes = width * channels * bps;
@@ -150,5 +187,10 @@ export function writePng(width: number, height: number, colourType: 0 | 2 | 4 | 
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = depth;
   ihdr[9] = colourType;
-  return Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', ihdr), pngChunk('IDAT', deflateSync(raw)), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', deflateSync(raw)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }

@@ -7,7 +7,8 @@ describe('progress lines', () => {
     const lines: string[] = [];
     const p = createProgress('variants', (t) => lines.push(t.trim()));
     p.start(40);
-    for (let i = 1; i <= 40; i++) p.update({ done: i, total: 40, entry: `e${i}`, status: i === 3 ? 'failed' : 'ok' });
+    for (let i = 1; i <= 40; i++)
+      p.update({ done: i, total: 40, entry: `e${i}`, status: i === 3 ? 'failed' : 'ok' });
     p.stop();
     expect(lines[0]).toBe('variants: 40 entries to do');
     expect(lines.slice(1)).toHaveLength(10);

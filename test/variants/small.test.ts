@@ -9,7 +9,11 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { edgeBlur } from '../../src/variants/ops/edges.js';
 import { luma } from '../../src/variants/ops/grayscale.js';
-import { metricsBase, variantMetrics, type MetricsBase } from '../../src/variants/metrics/metrics.js';
+import {
+  metricsBase,
+  variantMetrics,
+  type MetricsBase,
+} from '../../src/variants/metrics/metrics.js';
 import { decodeA0 } from '../../src/variants/ops/original.js';
 import { defaultRecipe, type Recipe } from '../../src/variants/recipe.js';
 import { VARIANTS } from '../../src/variants/ops/registry.js';
@@ -25,7 +29,10 @@ let ctx: EntryContext;
 let base: MetricsBase;
 
 beforeAll(async () => {
-  const { image: a0, facts } = await decodeA0(await readFile(path.join(IMAGES, 'small', 'input_96x64.png')), recipe.original);
+  const { image: a0, facts } = await decodeA0(
+    await readFile(path.join(IMAGES, 'small', 'input_96x64.png')),
+    recipe.original,
+  );
   const a2 = luma(a0);
   ctx = { recipe, a0, a2, a0Params: { ...facts }, segmenter: shareSegmenter(fakeSegmenter(-1)) };
   base = metricsBase(a2, recipe);
@@ -39,8 +46,10 @@ function expectMetrics(ours: Record<string, unknown>, ref: Record<string, unknow
     expect(ours, key).toHaveProperty(key);
     const got = ours[key];
     if (want === null) expect(got, key).toBeNull();
-    else if (key.startsWith('ssim')) expect(Math.abs((got as number) - (want as number)), key).toBeLessThanOrEqual(1e-6);
-    else if (key.includes('energy') && want !== 0) expect(rel(got as number, want as number), key).toBeLessThanOrEqual(1e-9);
+    else if (key.startsWith('ssim'))
+      expect(Math.abs((got as number) - (want as number)), key).toBeLessThanOrEqual(1e-6);
+    else if (key.includes('energy') && want !== 0)
+      expect(rel(got as number, want as number), key).toBeLessThanOrEqual(1e-9);
     else expect(got, key).toBe(want);
   }
 }
@@ -48,7 +57,10 @@ function expectMetrics(ours: Record<string, unknown>, ref: Record<string, unknow
 async function run(code: VariantCode, r: Recipe = recipe) {
   const v = VARIANTS.find((d) => d.code === code)!;
   const result = await v.run({ ...ctx, recipe: r });
-  const metrics = { ...result.metrics, ...variantMetrics(code, result.image, result.params, base, r) };
+  const metrics = {
+    ...result.metrics,
+    ...variantMetrics(code, result.image, result.params, base, r),
+  };
   return { ...result, metrics };
 }
 
@@ -65,7 +77,9 @@ describe('small synthetic image, exact outputs and metrics', () => {
     it(`${code} = ${key}`, async () => {
       const r = await run(code);
       expect(sha(r.image.data)).toBe(REF[key]!.sha256_raw);
-      expect([r.image.height, r.image.width, ...(r.image.channels === 3 ? [3] : [])]).toEqual(REF[key]!.shape);
+      expect([r.image.height, r.image.width, ...(r.image.channels === 3 ? [3] : [])]).toEqual(
+        REF[key]!.shape,
+      );
       const png = await rawOf(path.join(IMAGES, 'small', `${key}.png`));
       expect(diff(r.image.data, png.data).max).toBe(0);
       expectMetrics(r.metrics, METRICS[key]!);
@@ -109,23 +123,44 @@ describe('small synthetic image, exact outputs and metrics', () => {
 
   it('luma and the fixed-point blur match the reference first rows', () => {
     expect([...ctx.a2.data.subarray(0, 96)]).toEqual(V.small.gray_values_first_row);
-    expect([...edgeBlur(ctx.a2, recipe.edges).data.subarray(0, 96)]).toEqual(V.small.blur_first_row);
+    expect([...edgeBlur(ctx.a2, recipe.edges).data.subarray(0, 96)]).toEqual(
+      V.small.blur_first_row,
+    );
   });
 });
 
 describe('tiny images go through every variant', () => {
-  for (const [w, h] of [[1, 1], [2, 1], [1, 5], [3, 2], [6, 6], [4000, 3]] as const) {
+  for (const [w, h] of [
+    [1, 1],
+    [2, 1],
+    [1, 5],
+    [3, 2],
+    [6, 6],
+    [4000, 3],
+  ] as const) {
     it(`${w} × ${h}`, async () => {
       const data = Uint8Array.from({ length: w * h * 3 }, (_, i) => (i * 37) % 256);
-      const png = await (await import('sharp')).default(Buffer.from(data), { raw: { width: w, height: h, channels: 3 } }).png().toBuffer();
+      const png = await (
+        await import('sharp')
+      )
+        .default(Buffer.from(data), { raw: { width: w, height: h, channels: 3 } })
+        .png()
+        .toBuffer();
       const { image: a0, facts } = await decodeA0(png, recipe.original);
       const a2 = luma(a0);
       const b = metricsBase(a2, recipe);
-      const c: EntryContext = { recipe, a0, a2, a0Params: { ...facts }, segmenter: shareSegmenter(fakeSegmenter(128)) };
+      const c: EntryContext = {
+        recipe,
+        a0,
+        a2,
+        a0Params: { ...facts },
+        segmenter: shareSegmenter(fakeSegmenter(128)),
+      };
       for (const v of VARIANTS) {
         const r = await v.run(c);
         const m = variantMetrics(v.code, r.image, r.params, b, recipe);
-        if (Math.min(r.image.width, r.image.height) < 7) expect(m.ssim_vs_A2 ?? m.ssim_vs_A2_region ?? null).toBeNull();
+        if (Math.min(r.image.width, r.image.height) < 7)
+          expect(m.ssim_vs_A2 ?? m.ssim_vs_A2_region ?? null).toBeNull();
         expect(r.image.data.length).toBe(r.image.width * r.image.height * r.image.channels);
       }
     });

@@ -6,16 +6,28 @@ import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sha256 } from '../../src/core/fsio.js';
 import { canonicalJson } from '../../src/core/json.js';
-import { BUNDLE_FORMAT, BUNDLE_VERSION, imagePayloadPath, type Trial } from '../../src/bundle/format.js';
+import {
+  BUNDLE_FORMAT,
+  BUNDLE_VERSION,
+  imagePayloadPath,
+  type Trial,
+} from '../../src/bundle/format.js';
 import { trialId } from '../../src/bundle/trial-id.js';
 import { formatManifest } from '../../src/bundle/bagit.js';
 import { writeBag, type WrittenBag } from '../../src/bundle/write-bag.js';
 import { listFiles } from '../../src/verify/walk.js';
 
 /** Deterministic bytes standing in for two PNG images. */
-export const IMAGES = [Buffer.from('\x89PNG fixture image one'), Buffer.from('\x89PNG fixture image two, a little longer')];
+export const IMAGES = [
+  Buffer.from('\x89PNG fixture image one'),
+  Buffer.from('\x89PNG fixture image two, a little longer'),
+];
 
-function trial(fields: Omit<Trial, 'id' | 'messages' | 'images' | 'sampling' | 'models' | 'prompt' | 'wrappers'>, text: string, image?: Buffer): Trial {
+function trial(
+  fields: Omit<Trial, 'id' | 'messages' | 'images' | 'sampling' | 'models' | 'prompt' | 'wrappers'>,
+  text: string,
+  image?: Buffer,
+): Trial {
   const digest = image ? sha256(image) : undefined;
   const t: Omit<Trial, 'id'> = {
     ...fields,
@@ -26,7 +38,16 @@ function trial(fields: Omit<Trial, 'id' | 'messages' | 'images' | 'sampling' | '
       {
         role: 'user',
         content: [
-          ...(digest ? [{ type: 'image' as const, sha256: digest, file: imagePayloadPath(digest), media_type: 'image/png' as const }] : []),
+          ...(digest
+            ? [
+                {
+                  type: 'image' as const,
+                  sha256: digest,
+                  file: imagePayloadPath(digest),
+                  media_type: 'image/png' as const,
+                },
+              ]
+            : []),
           { type: 'text' as const, text },
         ],
       },
@@ -41,9 +62,20 @@ function trial(fields: Omit<Trial, 'id' | 'messages' | 'images' | 'sampling' | '
 export function fixtureTrials(): Trial[] {
   const base = { arm: null, item: null, topic: null, framing: null, iteration: null } as const;
   return [
-    trial({ ...base, paradigm: 'describe', lang: 'en', entry: 'one', variant: 'A0', seed: 42 }, 'Describe the content of this photograph.', IMAGES[0]),
-    trial({ ...base, paradigm: 'describe', lang: 'zh', entry: 'two', variant: 'A0', seed: 42 }, '请描述这张照片的内容。', IMAGES[1]),
-    trial({ ...base, paradigm: 'comment-text', lang: 'en', entry: 'one', variant: null, seed: 42 }, 'Please tell me about the subject one.'),
+    trial(
+      { ...base, paradigm: 'describe', lang: 'en', entry: 'one', variant: 'A0', seed: 42 },
+      'Describe the content of this photograph.',
+      IMAGES[0],
+    ),
+    trial(
+      { ...base, paradigm: 'describe', lang: 'zh', entry: 'two', variant: 'A0', seed: 42 },
+      '请描述这张照片的内容。',
+      IMAGES[1],
+    ),
+    trial(
+      { ...base, paradigm: 'comment-text', lang: 'en', entry: 'one', variant: null, seed: 42 },
+      'Please tell me about the subject one.',
+    ),
   ];
 }
 
@@ -54,7 +86,11 @@ export function fixtureCounts(trials: Trial[]) {
     const k = `${t.paradigm === 'instrument' ? `instrument/${t.arm}` : t.paradigm}\t${t.lang}`;
     cell.set(k, (cell.get(k) ?? 0) + 1);
   }
-  const byBlock = [...cell].map(([k, n]) => ({ block: k.split('\t')[0]!, lang: k.split('\t')[1]!, trials: n }));
+  const byBlock = [...cell].map(([k, n]) => ({
+    block: k.split('\t')[0]!,
+    lang: k.split('\t')[1]!,
+    trials: n,
+  }));
   const blocks = [...new Set(byBlock.map((c) => c.block))].map((b) => ({
     block: b,
     trials: byBlock.filter((c) => c.block === b).reduce((s, c) => s + c.trials, 0),
@@ -69,7 +105,11 @@ export function fixtureCounts(trials: Trial[]) {
  * Write the fixture bag to `dir`: header, counts, trials and the images (all of IMAGES unless
  * `images` is given), with the Stimkit-Trials and Stimkit-Images fields in bag-info.txt.
  */
-export async function writeFixtureBag(dir: string, trials: Trial[] = fixtureTrials(), images: Buffer[] = IMAGES): Promise<WrittenBag> {
+export async function writeFixtureBag(
+  dir: string,
+  trials: Trial[] = fixtureTrials(),
+  images: Buffer[] = IMAGES,
+): Promise<WrittenBag> {
   const shown = new Set(trials.flatMap((t) => t.images)).size;
   const header = {
     format: BUNDLE_FORMAT,
@@ -103,12 +143,25 @@ export async function writeFixtureBag(dir: string, trials: Trial[] = fixtureTria
  */
 export async function reseal(dir: string): Promise<void> {
   const payload = (await listFiles(dir)).filter((f) => f.path.startsWith('data/'));
-  const lines = await Promise.all(payload.map(async (f) => ({ path: f.path, digest: sha256(await readFile(path.join(dir, f.path))) })));
+  const lines = await Promise.all(
+    payload.map(async (f) => ({
+      path: f.path,
+      digest: sha256(await readFile(path.join(dir, f.path))),
+    })),
+  );
   await writeFile(path.join(dir, 'manifest-sha256.txt'), formatManifest(lines));
   const octets = payload.reduce((s, f) => s + f.size, 0);
-  const info = (await readFile(path.join(dir, 'bag-info.txt'), 'utf8')).replace(/^Payload-Oxum: .*$/m, `Payload-Oxum: ${octets}.${payload.length}`);
+  const info = (await readFile(path.join(dir, 'bag-info.txt'), 'utf8')).replace(
+    /^Payload-Oxum: .*$/m,
+    `Payload-Oxum: ${octets}.${payload.length}`,
+  );
   await writeFile(path.join(dir, 'bag-info.txt'), info);
-  const tags = await Promise.all(['bagit.txt', 'bag-info.txt', 'manifest-sha256.txt'].map(async (p) => ({ path: p, digest: sha256(await readFile(path.join(dir, p))) })));
+  const tags = await Promise.all(
+    ['bagit.txt', 'bag-info.txt', 'manifest-sha256.txt'].map(async (p) => ({
+      path: p,
+      digest: sha256(await readFile(path.join(dir, p))),
+    })),
+  );
   await writeFile(path.join(dir, 'tagmanifest-sha256.txt'), formatManifest(tags));
 }
 

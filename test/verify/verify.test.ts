@@ -23,7 +23,8 @@ beforeAll(async () => {
 });
 
 const names = (r: VerifyResult) => r.problems.map((p) => `${p.code} ${p.file} ${p.message}`);
-const mentions = (r: VerifyResult, file: string) => r.problems.some((p) => p.file === file || p.message.includes(file));
+const mentions = (r: VerifyResult, file: string) =>
+  r.problems.some((p) => p.file === file || p.message.includes(file));
 
 describe('verifyBundle on an intact bag', () => {
   it('verifies and reports the digest (sha256 of manifest-sha256.txt)', async () => {
@@ -45,8 +46,12 @@ describe('verifyBundle on an intact bag', () => {
   });
 
   it('writes the BagIt declaration and manifests exactly as RFC 8493 asks', async () => {
-    expect(await readFile(path.join(bag, 'bagit.txt'), 'utf8')).toBe('BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n');
-    const manifest = (await readFile(path.join(bag, 'manifest-sha256.txt'), 'utf8')).trimEnd().split('\n');
+    expect(await readFile(path.join(bag, 'bagit.txt'), 'utf8')).toBe(
+      'BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n',
+    );
+    const manifest = (await readFile(path.join(bag, 'manifest-sha256.txt'), 'utf8'))
+      .trimEnd()
+      .split('\n');
     const paths = manifest.map((l) => l.split('  ')[1]!);
     expect(paths).toEqual([...paths].sort());
     expect(paths.every((p) => p.startsWith('data/'))).toBe(true);
@@ -55,7 +60,10 @@ describe('verifyBundle on an intact bag', () => {
     expect(info).toMatch(/^Payload-Oxum: (\d+)\.5$/m);
     expect(Number(/Payload-Oxum: (\d+)/.exec(info)![1])).toBeGreaterThan(octets);
     expect(info).not.toMatch(/Bagging-Date/);
-    const tags = (await readFile(path.join(bag, 'tagmanifest-sha256.txt'), 'utf8')).trimEnd().split('\n').map((l) => l.split('  ')[1]);
+    const tags = (await readFile(path.join(bag, 'tagmanifest-sha256.txt'), 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split('  ')[1]);
     expect(tags).toEqual(['bag-info.txt', 'bagit.txt', 'manifest-sha256.txt']);
   });
 });
@@ -75,7 +83,9 @@ describe('verifyBundle on tampered bags', () => {
         await writeFile(full, changed);
         const r = await verifyBundle(work);
         if (r.ok || !mentions(r, file)) {
-          throw new Error(`changing byte ${i} of ${file} was not reported: ${JSON.stringify(names(r))}`);
+          throw new Error(
+            `changing byte ${i} of ${file} was not reported: ${JSON.stringify(names(r))}`,
+          );
         }
         checked++;
       }
@@ -104,7 +114,11 @@ describe('verifyBundle on tampered bags', () => {
     const r = await verifyBundle(work);
     expect(r.ok).toBe(false);
     expect(r.missing).toEqual([img]);
-    expect(r.problems.map((p) => p.code).sort()).toEqual(['E_VERIFY_MISSING', 'E_VERIFY_OXUM', 'E_VERIFY_TRIAL_IMAGE']);
+    expect(r.problems.map((p) => p.code).sort()).toEqual([
+      'E_VERIFY_MISSING',
+      'E_VERIFY_OXUM',
+      'E_VERIFY_TRIAL_IMAGE',
+    ]);
   });
 
   it('names both sides of a renamed payload file', async () => {
@@ -130,29 +144,44 @@ describe('verifyBundle on tampered bags', () => {
     const r = await verifyBundle(work);
     expect(r.ok).toBe(false);
     expect(r.missing).toEqual(['tagmanifest-sha256.txt']);
-    expect(r.problems.map((p) => `${p.code} ${p.file}`)).toEqual(['E_VERIFY_NO_TAGMANIFEST tagmanifest-sha256.txt']);
+    expect(r.problems.map((p) => `${p.code} ${p.file}`)).toEqual([
+      'E_VERIFY_NO_TAGMANIFEST tagmanifest-sha256.txt',
+    ]);
   });
 
   it('requires the tag manifest to cover bagit.txt, bag-info.txt and every manifest', async () => {
     for (const dropped of ['bagit.txt', 'bag-info.txt', 'manifest-sha256.txt']) {
       const work = await copyBag(bag, root, `uncovered-${dropped}`);
       const file = path.join(work, 'tagmanifest-sha256.txt');
-      const kept = (await readFile(file, 'utf8')).split('\n').filter((l) => !l.endsWith(`  ${dropped}`));
+      const kept = (await readFile(file, 'utf8'))
+        .split('\n')
+        .filter((l) => !l.endsWith(`  ${dropped}`));
       await writeFile(file, kept.join('\n'));
       const r = await verifyBundle(work);
       expect(r.ok, dropped).toBe(false);
-      expect(r.problems.map((p) => `${p.code} ${p.file}`), dropped).toEqual([`E_VERIFY_TAGMANIFEST_COVERAGE ${dropped}`]);
+      expect(
+        r.problems.map((p) => `${p.code} ${p.file}`),
+        dropped,
+      ).toEqual([`E_VERIFY_TAGMANIFEST_COVERAGE ${dropped}`]);
     }
     // A second payload manifest must be covered too.
     const work = await copyBag(bag, root, 'uncovered-md5');
-    const lines = (await readFile(path.join(work, 'manifest-sha256.txt'), 'utf8')).trimEnd().split('\n');
-    const md5 = await Promise.all(lines.map(async (l) => {
-      const p = l.split('  ')[1]!;
-      return `${createHash('md5').update(await readFile(path.join(work, p))).digest('hex')}  ${p}\n`;
-    }));
+    const lines = (await readFile(path.join(work, 'manifest-sha256.txt'), 'utf8'))
+      .trimEnd()
+      .split('\n');
+    const md5 = await Promise.all(
+      lines.map(async (l) => {
+        const p = l.split('  ')[1]!;
+        return `${createHash('md5')
+          .update(await readFile(path.join(work, p)))
+          .digest('hex')}  ${p}\n`;
+      }),
+    );
     await writeFile(path.join(work, 'manifest-md5.txt'), md5.join(''));
     const r = await verifyBundle(work);
-    expect(r.problems.map((p) => `${p.code} ${p.file}`)).toEqual(['E_VERIFY_TAGMANIFEST_COVERAGE manifest-md5.txt']);
+    expect(r.problems.map((p) => `${p.code} ${p.file}`)).toEqual([
+      'E_VERIFY_TAGMANIFEST_COVERAGE manifest-md5.txt',
+    ]);
   });
 
   it('cross-checks the declared counts against the trials: a trial line deleted and the bag re-sealed', async () => {
@@ -166,7 +195,13 @@ describe('verifyBundle on tampered bags', () => {
     expect(r.trials).toBe(2);
     expect(r.images).toBe(1);
     const img1 = `data/${imagePayloadPath(sha256(IMAGES[0]!))}`;
-    expect(r.problems.map((p) => `${p.code} ${p.file} ${p.field ?? ''} ${p.expected ?? ''} ${p.got ?? ''}`.trim()).sort()).toEqual([
+    expect(
+      r.problems
+        .map((p) =>
+          `${p.code} ${p.file} ${p.field ?? ''} ${p.expected ?? ''} ${p.got ?? ''}`.trim(),
+        )
+        .sort(),
+    ).toEqual([
       'E_VERIFY_COUNTS bag-info.txt Stimkit-Images 2 1',
       'E_VERIFY_COUNTS bag-info.txt Stimkit-Trials 3 2',
       'E_VERIFY_COUNTS data/bundle.json images 2 1',
@@ -183,14 +218,18 @@ describe('verifyBundle on tampered bags', () => {
     await rm(path.join(work, 'data', 'counts.json'));
     await reseal(work);
     const r = await verifyBundle(work);
-    expect(r.problems.map((p) => `${p.code} ${p.file}`)).toEqual(['E_VERIFY_HEADER_FILE data/counts.json']);
+    expect(r.problems.map((p) => `${p.code} ${p.file}`)).toEqual([
+      'E_VERIFY_HEADER_FILE data/counts.json',
+    ]);
   });
 
   it('rejects a symbolic link in the payload', async () => {
     const work = await copyBag(bag, root, 'link');
     await symlink('/etc/hostname', path.join(work, 'data', 'link.txt'));
     const r = await verifyBundle(work);
-    expect(r.problems.some((p) => p.code === 'E_VERIFY_NOT_REGULAR' && p.file === 'data/link.txt')).toBe(true);
+    expect(
+      r.problems.some((p) => p.code === 'E_VERIFY_NOT_REGULAR' && p.file === 'data/link.txt'),
+    ).toBe(true);
   });
 
   it('rejects a consistent bag whose trial shows an image it does not hold', async () => {
@@ -199,11 +238,18 @@ describe('verifyBundle on tampered bags', () => {
     // Write the bag with a third, absent image in one trial: manifests agree, the image is missing.
     const ghost = sha256('ghost');
     const t = trials[0]!;
-    t.messages[0]!.content[0] = { type: 'image', sha256: ghost, file: imagePayloadPath(ghost), media_type: 'image/png' };
+    t.messages[0]!.content[0] = {
+      type: 'image',
+      sha256: ghost,
+      file: imagePayloadPath(ghost),
+      media_type: 'image/png',
+    };
     t.images = [ghost];
     await writeFixtureBag(work, trials, [IMAGES[1]!]);
     const r = await verifyBundle(work);
-    expect(r.problems.map((p) => `${p.code} ${p.file}`)).toEqual([`E_VERIFY_TRIAL_IMAGE data/${imagePayloadPath(ghost)}`]);
+    expect(r.problems.map((p) => `${p.code} ${p.file}`)).toEqual([
+      `E_VERIFY_TRIAL_IMAGE data/${imagePayloadPath(ghost)}`,
+    ]);
   });
 
   it('rejects a trial whose id does not match its defining fields', async () => {
@@ -213,7 +259,11 @@ describe('verifyBundle on tampered bags', () => {
     await writeFixtureBag(work, trials);
     const r = await verifyBundle(work);
     expect(r.problems).toHaveLength(1);
-    expect(r.problems[0]).toMatchObject({ code: 'E_VERIFY_TRIALS', file: 'data/trials.jsonl', line: 3 });
+    expect(r.problems[0]).toMatchObject({
+      code: 'E_VERIFY_TRIALS',
+      file: 'data/trials.jsonl',
+      line: 3,
+    });
   });
 
   it('rejects a trial line that is not a trial', async () => {
@@ -243,20 +293,27 @@ describe('stimkit verify', () => {
     expect(r.stderr).toContain('changed: data/bundle.json');
     // Every problem has a fix, and the human output ends with one for the bundle as a whole.
     for (const p of r.json().problems) expect(p.fix, p.code).toBeTruthy();
-    expect(r.json().problems.find((p: { code: string }) => p.code === 'E_VERIFY_CHANGED').fix).toContain('restore the original file');
+    expect(
+      r.json().problems.find((p: { code: string }) => p.code === 'E_VERIFY_CHANGED').fix,
+    ).toContain('restore the original file');
     expect(r.stderr.trimEnd().split('\n').pop()).toMatch(/^Fix: restore the files named above/);
   });
 
   it('caps long lists in the human output (first 20, then "and N more"); --json keeps them all', async () => {
     const work = path.join(root, 'many');
-    const files = Array.from({ length: 45 }, (_, i) => ({ path: `images/${String(i).padStart(2, '0')}.png`, bytes: `image ${i}` }));
+    const files = Array.from({ length: 45 }, (_, i) => ({
+      path: `images/${String(i).padStart(2, '0')}.png`,
+      bytes: `image ${i}`,
+    }));
     await writeBag(work, [{ path: 'bundle.json', bytes: '{}\n' }, ...files], []);
     await rm(path.join(work, 'data'), { recursive: true });
     const r = await runCli(['verify', work, '--json']);
     expect(r.code).toBe(1);
     expect(r.json().missing).toHaveLength(46);
     expect(r.stderr).toContain('data: the payload folder data/ is missing');
-    expect(r.json().problems.filter((p: { code: string }) => p.code === 'E_VERIFY_MISSING')).toHaveLength(46);
+    expect(
+      r.json().problems.filter((p: { code: string }) => p.code === 'E_VERIFY_MISSING'),
+    ).toHaveLength(46);
     const missingLine = r.stderr.split('\n').find((l) => l.startsWith('missing: '))!;
     expect(missingLine.split(', ')).toHaveLength(21);
     expect(missingLine).toMatch(/, and 26 more$/);

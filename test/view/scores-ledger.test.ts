@@ -30,13 +30,39 @@ const texts = new Map<string, string | null>();
 beforeAll(async () => {
   dir = await tempDir('stimkit-view-scores-');
   fx = await instrumentBundle(dir, { iterations: 1, ptIterations: 0 });
-  const presets = SIM_PRESETS.filter((p) => p.name === 'sim-acquiescer' || p.name === 'sim-convinced');
-  await writeFile(path.join(dir, 'models.yaml'), stringify({ format: 'stimkit.models', version: 1, models: presets.map((p) => ({ name: p.name, provider: 'sim', origin: 'CN', sim: p.sim })) }));
+  const presets = SIM_PRESETS.filter(
+    (p) => p.name === 'sim-acquiescer' || p.name === 'sim-convinced',
+  );
+  await writeFile(
+    path.join(dir, 'models.yaml'),
+    stringify({
+      format: 'stimkit.models',
+      version: 1,
+      models: presets.map((p) => ({ name: p.name, provider: 'sim', origin: 'CN', sim: p.sim })),
+    }),
+  );
   ledger = path.join(dir, 'run.ledger.sqlite');
-  const r = await runCli(['run', fx.bundle, '--models', path.join(dir, 'models.yaml'), '--ledger', ledger, '--json']);
+  const r = await runCli([
+    'run',
+    fx.bundle,
+    '--models',
+    path.join(dir, 'models.yaml'),
+    '--ledger',
+    ledger,
+    '--json',
+  ]);
   expect(r.code, r.stderr).toBe(0);
   scores = path.join(dir, 'scores');
-  const s = await runCli(['score', '--bundle', fx.bundle, '--ledger', ledger, '--out', scores, '--json']);
+  const s = await runCli([
+    'score',
+    '--bundle',
+    fx.bundle,
+    '--ledger',
+    ledger,
+    '--out',
+    scores,
+    '--json',
+  ]);
   expect(s.code, s.stderr).toBe(0);
   const reader = openLedger(ledger);
   for (const x of reader.results()) texts.set(`${x.trial_id}|${x.model}`, x.text);
@@ -75,10 +101,14 @@ describe('stimkit view --scores <scores folder>', () => {
   it('names a moved ledger, and takes it with --ledger', async () => {
     const moved = path.join(dir, 'moved.sqlite');
     await rename(ledger, moved);
-    const err = await serveView({ bundle: fx.bundle, scores, port: 0, token: TOKEN }).catch((e: { code?: string }) => e);
+    const err = await serveView({ bundle: fx.bundle, scores, port: 0, token: TOKEN }).catch(
+      (e: { code?: string }) => e,
+    );
     expect((err as { code?: string }).code).toBe('E_VIEW_RESPONSES');
     server = await serveView({ bundle: fx.bundle, scores, ledger: moved, port: 0, token: TOKEN });
     expect(server.data.scores!.filter((r) => r.response !== null).length).toBeGreaterThan(0);
-    expect(server.data.scores!.every((r) => r.response === texts.get(`${r.trial_id}|${r.model}`))).toBe(true);
+    expect(
+      server.data.scores!.every((r) => r.response === texts.get(`${r.trial_id}|${r.model}`)),
+    ).toBe(true);
   });
 });

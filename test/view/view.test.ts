@@ -22,13 +22,19 @@ beforeAll(async () => {
   fx = await writeLabelFixture(dir);
   scoresDir = path.join(dir, 'scores');
   await mkdir(scoresDir);
-  const lines = (await readFile(fx.responses, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = (await readFile(fx.responses, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   // scores.jsonl: D4 true for model-b only, nested judge fields; plus a CSV with one more label and a junk line.
   await writeFile(
     path.join(scoresDir, 'scores.jsonl'),
     `${lines.map((r) => JSON.stringify({ trial_id: r.trial_id, model: r.model, judge: { d4: r.model === 'model-b', d1: false } })).join('\n')}\nnot json\n{"no":"ids"}\n`,
   );
-  await writeFile(path.join(scoresDir, 'responses.jsonl'), `${lines.map((r) => JSON.stringify(r)).join('\n')}\n`);
+  await writeFile(
+    path.join(scoresDir, 'responses.jsonl'),
+    `${lines.map((r) => JSON.stringify(r)).join('\n')}\n`,
+  );
   plain = await serveView({ bundle: fx.bundle, port: 0, token: TOKEN });
   scored = await serveView({ bundle: fx.bundle, scores: scoresDir, port: 0, token: TOKEN });
 });
@@ -56,17 +62,22 @@ describe('stimkit view', () => {
     expect(entry).toContain('猎鹰9号火箭发射DSCOVR卫星');
     const figures = entry.match(/<figure>/g) ?? [];
     expect(figures).toHaveLength(7);
-    for (const code of ['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6']) expect(entry).toContain(`<strong>${code}</strong>`);
+    for (const code of ['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6'])
+      expect(entry).toContain(`<strong>${code}</strong>`);
     const img = /\/img\/([0-9a-f]{64})/.exec(entry)![1]!;
     expect((await get(port, `/img/${img}`)).status).toBe(200);
-    expect((await get(port, '/ladders')).body.match(/<figure>/g)!.length).toBe(bundle.variants.length);
+    expect((await get(port, '/ladders')).body.match(/<figure>/g)!.length).toBe(
+      bundle.variants.length,
+    );
     expect((await get(port, '/entry/nope')).status).toBe(404);
   });
 
   it('filters trials by paradigm, language and variant', async () => {
     const port = plain.running.port;
     const bundle = await loadBundle(fx.bundle);
-    const want = bundle.trials.filter((t) => t.paradigm === 'abstraction' && t.lang === 'zh' && t.variant === 'A3').length;
+    const want = bundle.trials.filter(
+      (t) => t.paradigm === 'abstraction' && t.lang === 'zh' && t.variant === 'A3',
+    ).length;
     expect(want).toBeGreaterThan(0);
     const page = (await get(port, '/trials?paradigm=abstraction&lang=zh&variant=A3')).body;
     expect(rowsIn(page)).toBe(want);
@@ -95,9 +106,22 @@ describe('stimkit view', () => {
 
   it('reads scores loosely: rows need only trial_id and model; CSV works too', async () => {
     const dir = await tempDir('stimkit-view-scores-');
-    await writeFile(path.join(dir, 'trials.csv'), 'trial_id,model,d4_state_aligned,notes\nt_000000000000000000000001,m,true,"a, b"\n,m,false,x\n');
+    await writeFile(
+      path.join(dir, 'trials.csv'),
+      'trial_id,model,d4_state_aligned,notes\nt_000000000000000000000001,m,true,"a, b"\n,m,false,x\n',
+    );
     const rows = await readScores(dir);
-    expect(rows).toEqual([{ trial_id: 't_000000000000000000000001', model: 'm', response: null, labels: { d4_state_aligned: 'true', notes: 'a, b' }, source: 'trials.csv' }]);
-    await expect(readScores(path.join(dir, 'missing'))).rejects.toMatchObject({ code: 'E_VIEW_SCORES' });
+    expect(rows).toEqual([
+      {
+        trial_id: 't_000000000000000000000001',
+        model: 'm',
+        response: null,
+        labels: { d4_state_aligned: 'true', notes: 'a, b' },
+        source: 'trials.csv',
+      },
+    ]);
+    await expect(readScores(path.join(dir, 'missing'))).rejects.toMatchObject({
+      code: 'E_VIEW_SCORES',
+    });
   });
 });

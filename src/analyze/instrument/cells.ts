@@ -32,13 +32,17 @@ export interface CellSummary {
 }
 
 /** Stable key of a cell. */
-export const cellKey = (r: Pick<InstrumentRow, 'model' | 'topic' | 'lang' | 'framing'>): string => `${r.model}\u0000${r.topic}\u0000${r.lang}\u0000${r.framing}`;
+export const cellKey = (r: Pick<InstrumentRow, 'model' | 'topic' | 'lang' | 'framing'>): string =>
+  `${r.model}\u0000${r.topic}\u0000${r.lang}\u0000${r.framing}`;
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Cells sorted by model, topic, language, framing. */
 export function summariseCells(rows: readonly InstrumentRow[]): CellSummary[] {
-  const groups = new Map<string, { first: InstrumentRow; stances: number[]; raws: number[]; missing: number }>();
+  const groups = new Map<
+    string,
+    { first: InstrumentRow; stances: number[]; raws: number[]; missing: number }
+  >();
   for (const r of rows) {
     const k = cellKey(r);
     let g = groups.get(k);
@@ -75,7 +79,13 @@ export function summariseCells(rows: readonly InstrumentRow[]): CellSummary[] {
       stances: g.stances,
     });
   }
-  return cells.sort((a, b) => cmp(a.model, b.model) || cmp(a.topic, b.topic) || cmp(a.lang, b.lang) || cmp(a.framing, b.framing));
+  return cells.sort(
+    (a, b) =>
+      cmp(a.model, b.model) ||
+      cmp(a.topic, b.topic) ||
+      cmp(a.lang, b.lang) ||
+      cmp(a.framing, b.framing),
+  );
 }
 
 /** Group items by a key, keeping first-seen order of keys. */

@@ -23,7 +23,9 @@ export interface OriginComparison {
 
 /** Every pair of origins with at least two models each. */
 export function originComparisons(models: readonly ModelSummary[]): OriginComparison[] {
-  const byOrigin = [...groupBy(models, (m) => m.origin)].filter(([, ms]) => ms.length >= 2).sort(([a], [b]) => (a < b ? -1 : 1));
+  const byOrigin = [...groupBy(models, (m) => m.origin)]
+    .filter(([, ms]) => ms.length >= 2)
+    .sort(([a], [b]) => (a < b ? -1 : 1));
   const out: OriginComparison[] = [];
   for (let i = 0; i < byOrigin.length; i++) {
     for (let j = i + 1; j < byOrigin.length; j++) {
@@ -44,7 +46,10 @@ export function originComparisons(models: readonly ModelSummary[]): OriginCompar
         meanB: w.mean2,
         welch: { t: w.t, df: w.df, p: w.p, ci: w.ci },
         mannWhitney: { U: u.U1, p: u.p, method: u.method },
-        answeredOnly: aa.length >= 2 && ab.length >= 2 ? { welchP: welchT(aa, ab).p, mannWhitneyP: mannWhitney(aa, ab).p } : null,
+        answeredOnly:
+          aa.length >= 2 && ab.length >= 2
+            ? { welchP: welchT(aa, ab).p, mannWhitneyP: mannWhitney(aa, ab).p }
+            : null,
       });
     }
   }
@@ -69,9 +74,27 @@ export function abstentionRates(cells: readonly CellSummary[]): AbstentionRate[]
     const n = mt.reduce((s, c) => s + c.n, 0);
     const x = mt.reduce((s, c) => s + c.abstained, 0);
     const w = wilson(x, n);
-    out.push({ model: mt[0]!.model, topic: mt[0]!.topic, n, abstained: x, rate: w.pHat, lower: w.lower, upper: w.upper });
+    out.push({
+      model: mt[0]!.model,
+      topic: mt[0]!.topic,
+      n,
+      abstained: x,
+      rate: w.pHat,
+      lower: w.lower,
+      upper: w.upper,
+    });
   }
-  return out.sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : 0));
+  return out.sort((a, b) =>
+    a.model < b.model
+      ? -1
+      : a.model > b.model
+        ? 1
+        : a.topic < b.topic
+          ? -1
+          : a.topic > b.topic
+            ? 1
+            : 0,
+  );
 }
 
 /** One clustered fit. */
@@ -89,7 +112,8 @@ export interface StanceRegression {
   fits: ClusteredFit[];
 }
 
-const prefer = (levels: string[], wanted: string[]): string => wanted.find((w) => levels.includes(w)) ?? [...levels].sort()[0]!;
+const prefer = (levels: string[], wanted: string[]): string =>
+  wanted.find((w) => levels.includes(w)) ?? [...levels].sort()[0]!;
 
 /**
  * stance ~ origin + lang + framing + topic (factors with one level dropped), cluster-robust SEs

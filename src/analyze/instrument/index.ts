@@ -5,7 +5,14 @@
  */
 import { StimkitError } from '../../core/errors.js';
 import { summariseCells, type CellSummary } from './cells.js';
-import { abstentionRates, originComparisons, stanceRegression, type AbstentionRate, type OriginComparison, type StanceRegression } from './groups.js';
+import {
+  abstentionRates,
+  originComparisons,
+  stanceRegression,
+  type AbstentionRate,
+  type OriginComparison,
+  type StanceRegression,
+} from './groups.js';
 import { summariseModels, type ModelSummary } from './models.js';
 import { languageShift, type LanguageShift } from './shift.js';
 import type { InstrumentRow } from './types.js';
@@ -18,7 +25,12 @@ export type { ModelSummary, ZeroTest, FlipRates } from './models.js';
 export type { LanguageShift, ModelShift } from './shift.js';
 export type { VariancePartition, Partition, VarianceTerm } from './variance.js';
 export type { OriginComparison, AbstentionRate, StanceRegression, ClusteredFit } from './groups.js';
-export { netSwingCells, meanNetByModelLanguage, type NetSwingCell, type NetSwingRecord } from './netswing.js';
+export {
+  netSwingCells,
+  meanNetByModelLanguage,
+  type NetSwingCell,
+  type NetSwingRecord,
+} from './netswing.js';
 
 /** Options of the analysis. */
 export interface InstrumentOptions {
@@ -29,7 +41,16 @@ export interface InstrumentOptions {
 
 /** The result; every list is sorted, so the same rows give the same output. */
 export interface InstrumentAnalysis {
-  counts: { responses: number; scored: number; missing: number; abstained: number; models: number; topics: number; languages: number; cells: number };
+  counts: {
+    responses: number;
+    scored: number;
+    missing: number;
+    abstained: number;
+    models: number;
+    topics: number;
+    languages: number;
+    cells: number;
+  };
   cells: Omit<CellSummary, 'stances'>[];
   models: ModelSummary[];
   languageShift: LanguageShift | null;
@@ -46,7 +67,10 @@ export interface InstrumentAnalysis {
  * const a = analyzeInstrument(rows);
  * a.models.map((m) => [m.model, m.net, m.swing, m.cellTest?.pTHolm]);
  */
-export function analyzeInstrument(rows: readonly InstrumentRow[], options: InstrumentOptions = {}): InstrumentAnalysis {
+export function analyzeInstrument(
+  rows: readonly InstrumentRow[],
+  options: InstrumentOptions = {},
+): InstrumentAnalysis {
   const cells = summariseCells(rows);
   if (cells.length === 0) {
     throw StimkitError.fromProblem({

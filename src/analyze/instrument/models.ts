@@ -43,7 +43,12 @@ export interface ModelSummary {
   /** the 14 framing-collapsed values (topic × language): (aff + rev)/2 */
   collapsedTest: ZeroTest | null;
   /** answered-only sensitivity: responses scored 0 dropped */
-  answeredOnly: { net: number | null; swing: number | null; excludedShare: number; cellTest: ZeroTest | null };
+  answeredOnly: {
+    net: number | null;
+    swing: number | null;
+    excludedShare: number;
+    cellTest: ZeroTest | null;
+  };
   /** flip rates: how often the raw answer flips when the proposition is reversed (the paper's) */
   flip: FlipRates;
 }
@@ -71,10 +76,21 @@ function zeroTest(values: number[]): ZeroTest | null {
   if (values.length < 2) return null;
   const t = oneSampleT(values, 0);
   const w = wilcoxonSignedRank(values);
-  return { n: values.length, mean: t.mean, t: t.t, df: t.df, pT: t.p, ci: t.ci, pWilcoxon: w.p, wilcoxonMethod: w.method };
+  return {
+    n: values.length,
+    mean: t.mean,
+    t: t.t,
+    df: t.df,
+    pT: t.p,
+    ci: t.ci,
+    pWilcoxon: w.p,
+    wilcoxonMethod: w.method,
+  };
 }
 
-function netSwing(cells: readonly { framing: string; value: number }[]): { net: number; swingSigned: number } | null {
+function netSwing(
+  cells: readonly { framing: string; value: number }[],
+): { net: number; swingSigned: number } | null {
   const aff = cells.filter((c) => c.framing === 'affirmative').map((c) => c.value);
   const rev = cells.filter((c) => c.framing === 'reverse').map((c) => c.value);
   if (aff.length === 0 || rev.length === 0) return null;
@@ -82,7 +98,9 @@ function netSwing(cells: readonly { framing: string; value: number }[]): { net: 
 }
 
 /** Per topic × language with both framings: the collapsed value (aff + rev)/2 and the half-difference (aff − rev)/2. */
-function framingPairs(cells: readonly { topic: string; lang: string; framing: string; value: number }[]): { sum: number; diff: number }[] {
+function framingPairs(
+  cells: readonly { topic: string; lang: string; framing: string; value: number }[],
+): { sum: number; diff: number }[] {
   const out: { sum: number; diff: number }[] = [];
   for (const pair of groupBy(cells, (c) => `${c.topic}\u0000${c.lang}`).values()) {
     const a = pair.find((c) => c.framing === 'affirmative');
@@ -107,7 +125,10 @@ function flipRates(cells: readonly CellSummary[], rows: readonly InstrumentRow[]
   if (rows.length > 0 && rows.every((r) => r.iteration !== undefined && r.iteration !== '')) {
     responsePairs = 0;
     responseFlips = 0;
-    for (const pair of groupBy(rows, (r) => `${r.topic}\u0000${r.lang}\u0000${r.iteration}`).values()) {
+    for (const pair of groupBy(
+      rows,
+      (r) => `${r.topic}\u0000${r.lang}\u0000${r.iteration}`,
+    ).values()) {
       const a = pair.find((r) => r.framing === 'affirmative');
       const v = pair.find((r) => r.framing === 'reverse');
       const sa = a ? stanceOf(a) : null;
@@ -128,14 +149,26 @@ function flipRates(cells: readonly CellSummary[], rows: readonly InstrumentRow[]
 }
 
 /** Per-model summaries (sorted by model) with Holm adjustment across models on each unit. */
-export function summariseModels(cells: readonly CellSummary[], rows: readonly InstrumentRow[]): ModelSummary[] {
+export function summariseModels(
+  cells: readonly CellSummary[],
+  rows: readonly InstrumentRow[],
+): ModelSummary[] {
   const rowsByModel = groupBy(rows, (r) => r.model);
   const out: ModelSummary[] = [];
-  for (const [model, mc] of [...groupBy(cells, (c) => c.model)].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const values = mc.map((c) => ({ topic: c.topic, lang: c.lang, framing: c.framing, value: c.mean }));
+  for (const [model, mc] of [...groupBy(cells, (c) => c.model)].sort(([a], [b]) =>
+    a < b ? -1 : 1,
+  )) {
+    const values = mc.map((c) => ({
+      topic: c.topic,
+      lang: c.lang,
+      framing: c.framing,
+      value: c.mean,
+    }));
     const ns = netSwing(values);
     const pairs = framingPairs(values);
-    const answered = mc.filter((c) => c.meanAnswered !== null).map((c) => ({ topic: c.topic, lang: c.lang, framing: c.framing, value: c.meanAnswered! }));
+    const answered = mc
+      .filter((c) => c.meanAnswered !== null)
+      .map((c) => ({ topic: c.topic, lang: c.lang, framing: c.framing, value: c.meanAnswered! }));
     const nsA = netSwing(answered);
     const total = mc.reduce((s, c) => s + c.n, 0);
     const abstained = mc.reduce((s, c) => s + c.abstained, 0);
@@ -158,7 +191,11 @@ export function summariseModels(cells: readonly CellSummary[], rows: readonly In
       flip: flipRates(mc, rowsByModel.get(model) ?? []),
     });
   }
-  for (const pick of [(m: ModelSummary) => m.cellTest, (m: ModelSummary) => m.collapsedTest, (m: ModelSummary) => m.answeredOnly.cellTest]) {
+  for (const pick of [
+    (m: ModelSummary) => m.cellTest,
+    (m: ModelSummary) => m.collapsedTest,
+    (m: ModelSummary) => m.answeredOnly.cellTest,
+  ]) {
     const tests = out.map(pick).filter((t): t is ZeroTest => t !== null);
     const pt = holm(tests.map((t) => t.pT));
     const pw = holm(tests.map((t) => t.pWilcoxon));

@@ -32,7 +32,17 @@ export interface NetSwingCell {
 
 /** Cells in order of first appearance. */
 export function netSwingCells(records: readonly NetSwingRecord[]): NetSwingCell[] {
-  const cells = new Map<string, { model: string; topic: string; language: string; aff: number[]; rev: number[]; invalid: number }>();
+  const cells = new Map<
+    string,
+    {
+      model: string;
+      topic: string;
+      language: string;
+      aff: number[];
+      rev: number[];
+      invalid: number;
+    }
+  >();
   for (const r of records) {
     const id = `${r.model}\u0000${r.topic}\u0000${r.language}`;
     let c = cells.get(id);
@@ -67,7 +77,9 @@ export function netSwingCells(records: readonly NetSwingRecord[]): NetSwingCell[
 }
 
 /** Mean net over topics per model × language (cells with a null net are left out). */
-export function meanNetByModelLanguage(cells: readonly NetSwingCell[]): Record<string, { meanNet: number; nTopics: number }> {
+export function meanNetByModelLanguage(
+  cells: readonly NetSwingCell[],
+): Record<string, { meanNet: number; nTopics: number }> {
   const out: Record<string, { sum: number; n: number }> = {};
   for (const c of cells) {
     if (c.net === null) continue;
@@ -76,5 +88,7 @@ export function meanNetByModelLanguage(cells: readonly NetSwingCell[]): Record<s
     out[k].sum += c.net;
     out[k].n++;
   }
-  return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, { meanNet: v.sum / v.n, nTopics: v.n }]));
+  return Object.fromEntries(
+    Object.entries(out).map(([k, v]) => [k, { meanNet: v.sum / v.n, nTopics: v.n }]),
+  );
 }

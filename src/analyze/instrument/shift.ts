@@ -30,14 +30,31 @@ export interface LanguageShift {
   negative: number;
   positive: number;
   /** null with fewer than 2 models */
-  test: { n: number; meanShift: number; sd: number; t: number; df: number; pT: number; ci: [number, number]; dz: number; pWilcoxon: number; wilcoxonMethod: 'exact' | 'normal' } | null;
+  test: {
+    n: number;
+    meanShift: number;
+    sd: number;
+    t: number;
+    df: number;
+    pT: number;
+    ci: [number, number];
+    dz: number;
+    pWilcoxon: number;
+    wilcoxonMethod: 'exact' | 'normal';
+  } | null;
 }
 
 /** Shift from language `from` to `to`; null when either language is absent. */
-export function languageShift(cells: readonly CellSummary[], from: string, to: string): LanguageShift | null {
+export function languageShift(
+  cells: readonly CellSummary[],
+  from: string,
+  to: string,
+): LanguageShift | null {
   if (!cells.some((c) => c.lang === from) || !cells.some((c) => c.lang === to)) return null;
   const perModel: ModelShift[] = [];
-  for (const [model, mc] of [...groupBy(cells, (c) => c.model)].sort(([a], [b]) => (a < b ? -1 : 1))) {
+  for (const [model, mc] of [...groupBy(cells, (c) => c.model)].sort(([a], [b]) =>
+    a < b ? -1 : 1,
+  )) {
     const a = mc.filter((c) => c.lang === from);
     const b = mc.filter((c) => c.lang === to);
     if (a.length === 0 || b.length === 0) continue;
@@ -56,7 +73,15 @@ export function languageShift(cells: readonly CellSummary[], from: string, to: s
     }
     const netFrom = mean(a.map((c) => c.mean));
     const netTo = mean(b.map((c) => c.mean));
-    perModel.push({ model, origin: mc[0]!.origin, netFrom, netTo, shift: netTo - netFrom, cells: pairs.length, pCells });
+    perModel.push({
+      model,
+      origin: mc[0]!.origin,
+      netFrom,
+      netTo,
+      shift: netTo - netFrom,
+      cells: pairs.length,
+      pCells,
+    });
   }
   let test: LanguageShift['test'] = null;
   if (perModel.length >= 2) {
@@ -64,7 +89,18 @@ export function languageShift(cells: readonly CellSummary[], from: string, to: s
     const from_ = perModel.map((m) => m.netFrom);
     const t = pairedT(to_, from_);
     const w = wilcoxonSignedRank(to_, from_);
-    test = { n: t.n, meanShift: t.mean, sd: t.sd, t: t.t, df: t.df, pT: t.p, ci: t.ci, dz: t.d, pWilcoxon: w.p, wilcoxonMethod: w.method };
+    test = {
+      n: t.n,
+      meanShift: t.mean,
+      sd: t.sd,
+      t: t.t,
+      df: t.df,
+      pT: t.p,
+      ci: t.ci,
+      dz: t.d,
+      pWilcoxon: w.p,
+      wilcoxonMethod: w.method,
+    };
   }
   return {
     from,
@@ -80,7 +116,12 @@ export function languageShift(cells: readonly CellSummary[], from: string, to: s
  * Refuse a shift between languages the rows do not both have (E_ANALYZE_SHIFT), naming the
  * languages present: asked for explicitly, a shift is never left out in silence.
  */
-export function requireShiftLanguages(rows: ReadonlyArray<{ lang: string }>, from: string, to: string, file?: string): void {
+export function requireShiftLanguages(
+  rows: ReadonlyArray<{ lang: string }>,
+  from: string,
+  to: string,
+  file?: string,
+): void {
   const present = [...new Set(rows.map((r) => r.lang))].sort();
   const missing = [from, to].filter((l) => !present.includes(l));
   if (missing.length === 0) return;

@@ -53,7 +53,12 @@ export interface VariancePartition {
 type Row = Record<Factor, string>;
 
 /** Weighted residual sum of squares Σ w (y − Xβ̂)² of the least-squares fit. */
-function weightedRss(rows: readonly Row[], y: readonly number[], w: readonly number[], spec: DesignSpec): { rss: number; k: number } {
+function weightedRss(
+  rows: readonly Row[],
+  y: readonly number[],
+  w: readonly number[],
+  spec: DesignSpec,
+): { rss: number; k: number } {
   const d = buildDesign(rows, spec);
   const { n, k, x } = d;
   const A = new Float64Array(k * k);
@@ -82,11 +87,18 @@ function weightedRss(rows: readonly Row[], y: readonly number[], w: readonly num
  * Sequential SS of cell-level terms for an outcome summarised per cell: `y` the cell means, `w` the
  * cell sizes, `withinSS` the pooled within-cell sum of squares, `totalSS` of the underlying data.
  */
-function partition(rows: readonly Row[], y: readonly number[], w: readonly number[], withinSS: number, totalSS: number): Partition {
+function partition(
+  rows: readonly Row[],
+  y: readonly number[],
+  w: readonly number[],
+  withinSS: number,
+  totalSS: number,
+): Partition {
   const n = w.reduce((s, v) => s + v, 0);
   const levels = (f: Factor) => new Set(rows.map((r) => r[f])).size;
   const effects: (Factor | [Factor, Factor])[] = [...FACTORS];
-  for (let i = 0; i < FACTORS.length; i++) for (let j = i + 1; j < FACTORS.length; j++) effects.push([FACTORS[i]!, FACTORS[j]!]);
+  for (let i = 0; i < FACTORS.length; i++)
+    for (let j = i + 1; j < FACTORS.length; j++) effects.push([FACTORS[i]!, FACTORS[j]!]);
   let predictors: Factor[] = [];
   let interactions: [Factor, Factor][] = [];
   let rss = totalSS;
@@ -97,7 +109,13 @@ function partition(rows: readonly Row[], y: readonly number[], w: readonly numbe
     const name = typeof e === 'string' ? e : `${e[0]}:${e[1]}`;
     const fs = typeof e === 'string' ? [e] : e;
     if (fs.some((f) => levels(f) < 2)) {
-      terms.push({ term: name, df: 0, ss: null, percent: null, note: 'a factor has a single level' });
+      terms.push({
+        term: name,
+        df: 0,
+        ss: null,
+        percent: null,
+        note: 'a factor has a single level',
+      });
       continue;
     }
     const nextP = typeof e === 'string' ? [...predictors, e] : predictors;
@@ -105,26 +123,51 @@ function partition(rows: readonly Row[], y: readonly number[], w: readonly numbe
     try {
       const fit = weightedRss(rows, y, w, { predictors: nextP, interactions: nextI });
       const newRss = withinSS + fit.rss;
-      terms.push({ term: name, df: fit.k - kPrev, ss: rss - newRss, percent: totalSS > 0 ? ((rss - newRss) / totalSS) * 100 : null });
+      terms.push({
+        term: name,
+        df: fit.k - kPrev,
+        ss: rss - newRss,
+        percent: totalSS > 0 ? ((rss - newRss) / totalSS) * 100 : null,
+      });
       rss = newRss;
       kPrev = fit.k;
       predictors = nextP;
       interactions = nextI;
     } catch (err) {
       if (!(err instanceof StimkitError) || err.code !== 'E_STATS_SINGULAR') throw err;
-      terms.push({ term: name, df: 0, ss: null, percent: null, note: `not estimable: ${err.problems[0]?.got ?? err.message}` });
+      terms.push({
+        term: name,
+        df: 0,
+        ss: null,
+        percent: null,
+        note: `not estimable: ${err.problems[0]?.got ?? err.message}`,
+      });
     }
   }
-  return { n, totalSS, terms, residualSS: rss, residualPercent: totalSS > 0 ? (rss / totalSS) * 100 : 0 };
+  return {
+    n,
+    totalSS,
+    terms,
+    residualSS: rss,
+    residualPercent: totalSS > 0 ? (rss / totalSS) * 100 : 0,
+  };
 }
 
 /** Variance partition from the cells (each cell carries its response stances). */
 export function variancePartition(cells: readonly CellSummary[]): VariancePartition {
-  const cellRows: Row[] = cells.map((c) => ({ origin: c.origin, lang: c.lang, framing: c.framing, topic: c.topic }));
+  const cellRows: Row[] = cells.map((c) => ({
+    origin: c.origin,
+    lang: c.lang,
+    framing: c.framing,
+    topic: c.topic,
+  }));
   const all = cells.flatMap((c) => c.stances);
   const ybar = mean(all);
   const totalSS = all.reduce((s, v) => s + (v - ybar) ** 2, 0);
-  const withinSS = cells.reduce((s, c) => s + c.stances.reduce((t, v) => t + (v - c.mean) ** 2, 0), 0);
+  const withinSS = cells.reduce(
+    (s, c) => s + c.stances.reduce((t, v) => t + (v - c.mean) ** 2, 0),
+    0,
+  );
   const means = cells.map((c) => c.mean);
   const mbar = mean(means);
   const cellSS = means.reduce((s, v) => s + (v - mbar) ** 2, 0);

@@ -23,8 +23,10 @@ export const EQ1_OUTCOMES = [
 
 const PREDICTORS = ['lang', 'china_origin', 'paradigm'] as const;
 /** Estimates to 4 decimals; p values to 4 significant digits. */
-const d4 = (v: number | undefined): number | null => (v === undefined || !Number.isFinite(v) ? null : Number(v.toFixed(4)) || 0);
-const s4 = (v: number | undefined): number | null => (v === undefined || !Number.isFinite(v) ? null : Number(v.toPrecision(4)));
+const d4 = (v: number | undefined): number | null =>
+  v === undefined || !Number.isFinite(v) ? null : Number(v.toFixed(4)) || 0;
+const s4 = (v: number | undefined): number | null =>
+  v === undefined || !Number.isFinite(v) ? null : Number(v.toPrecision(4));
 /** Below this many clusters, cluster-robust standard errors are too small (the report says so). */
 export const FEW_CLUSTERS = 30;
 
@@ -47,9 +49,19 @@ export function fitEq1(table: Table): Eq1Fit[] {
   if (levels('paradigm').has('describe')) reference.paradigm = 'describe';
   return EQ1_OUTCOMES.map(({ column }) => {
     const base = { outcome: column, predictors: [...predictors], left_out: [...left_out] };
-    if (predictors.length === 0) return { ...base, report: null, error: 'every predictor takes a single value in this run' };
+    if (predictors.length === 0)
+      return { ...base, report: null, error: 'every predictor takes a single value in this run' };
     try {
-      const report = regressTable('logit', table, { outcome: column, predictors: [...predictors], reference, interactions: [], cluster: 'entry', correction: 'statsmodels', conf: 0.95, complete: true });
+      const report = regressTable('logit', table, {
+        outcome: column,
+        predictors: [...predictors],
+        reference,
+        interactions: [],
+        cluster: 'entry',
+        correction: 'statsmodels',
+        conf: 0.95,
+        complete: true,
+      });
       return { ...base, report, error: null };
     } catch (err) {
       if (!(err instanceof StimkitError)) throw err;
@@ -77,28 +89,64 @@ export const auditEq1Section: ReportSection = {
     ];
     for (const f of fits) {
       const name = EQ1_OUTCOMES.find((o) => o.column === f.outcome)!.name;
-      const dropped = f.left_out.length > 0 ? ` ${f.left_out.join(', ')} left out: a single value in this run.` : '';
+      const dropped =
+        f.left_out.length > 0
+          ? ` ${f.left_out.join(', ')} left out: a single value in this run.`
+          : '';
       if (!f.report) {
         paragraphs.push(`${name}: not fitted. ${f.error}${dropped}`);
         continue;
       }
       const r = f.report.result;
-      paragraphs.push(`${name} (${f.outcome}): n = ${r.nobs} responses${f.report.input.dropped > 0 ? ` (${f.report.input.dropped} without a judge label or a predictor value left out)` : ''}, ${r.nClusters} entry clusters, ${r.iterations} IRLS iterations.${dropped}`);
-      for (const t of r.terms) rows.push([f.outcome, t.term, d4(t.estimate), d4(t.se), d4(t.oddsRatio), d4(t.orLower), d4(t.orUpper), s4(t.p), r.nobs, r.nClusters]);
+      paragraphs.push(
+        `${name} (${f.outcome}): n = ${r.nobs} responses${f.report.input.dropped > 0 ? ` (${f.report.input.dropped} without a judge label or a predictor value left out)` : ''}, ${r.nClusters} entry clusters, ${r.iterations} IRLS iterations.${dropped}`,
+      );
+      for (const t of r.terms)
+        rows.push([
+          f.outcome,
+          t.term,
+          d4(t.estimate),
+          d4(t.se),
+          d4(t.oddsRatio),
+          d4(t.orLower),
+          d4(t.orUpper),
+          s4(t.p),
+          r.nobs,
+          r.nClusters,
+        ]);
     }
     const fitted = fits.filter((f) => f.report);
     const first = fitted[0]?.report?.result;
     if (first?.nClusters != null && first.nClusters < FEW_CLUSTERS) {
-      paragraphs.push(`Only ${first.nClusters} clusters (corpus entries): cluster-robust standard errors are biased downward with so few clusters, so the intervals and p values below are too narrow; read them as a demonstration of the model, not as evidence (the paper has 298 entries).`);
+      paragraphs.push(
+        `Only ${first.nClusters} clusters (corpus entries): cluster-robust standard errors are biased downward with so few clusters, so the intervals and p values below are too narrow; read them as a demonstration of the model, not as evidence (the paper has 298 entries).`,
+      );
     }
-    const tables: ReportTable[] = fitted.length === 0 ? [] : [{
-      id: 'audit-eq1',
-      title: 'Eq. 1: odds ratios for Chinese prompts, China-origin models and each paradigm',
-      columns: ['outcome', 'term', 'log_odds', 'se', 'odds_ratio', 'or_lower', 'or_upper', 'p', 'n', 'clusters'],
-      rows,
-      n: `n = VLM responses with a judge label${first ? ` (${fitted.map((f) => `${f.outcome} ${f.report!.result.nobs}`).join(', ')}), ${first.nClusters} clusters (corpus entries)` : ''}`,
-      interval: `95 % Wald CI and two-sided p from cluster-robust (by entry) sandwich SEs, normal reference, small-sample correction ${first?.correction ?? 'statsmodels'} (G/(G\u22121)\u00b7(N\u22121)/(N\u2212K), as statsmodels)`,
-    }];
+    const tables: ReportTable[] =
+      fitted.length === 0
+        ? []
+        : [
+            {
+              id: 'audit-eq1',
+              title:
+                'Eq. 1: odds ratios for Chinese prompts, China-origin models and each paradigm',
+              columns: [
+                'outcome',
+                'term',
+                'log_odds',
+                'se',
+                'odds_ratio',
+                'or_lower',
+                'or_upper',
+                'p',
+                'n',
+                'clusters',
+              ],
+              rows,
+              n: `n = VLM responses with a judge label${first ? ` (${fitted.map((f) => `${f.outcome} ${f.report!.result.nobs}`).join(', ')}), ${first.nClusters} clusters (corpus entries)` : ''}`,
+              interval: `95 % Wald CI and two-sided p from cluster-robust (by entry) sandwich SEs, normal reference, small-sample correction ${first?.correction ?? 'statsmodels'} (G/(G\u22121)\u00b7(N\u22121)/(N\u2212K), as statsmodels)`,
+            },
+          ];
     return { paragraphs, charts: [], tables };
   },
 };

@@ -20,11 +20,20 @@ export const MAX_EXAMPLES = 4;
 const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '_');
 
 /** The thumbnail strips of the abstraction entries, or the sentence that says why there are none. */
-export async function ladderThumbnails(ctx: ReportContext, rows: AuditRow[]): Promise<{ figure: ReportFigure | null; note: string }> {
+export async function ladderThumbnails(
+  ctx: ReportContext,
+  rows: AuditRow[],
+): Promise<{ figure: ReportFigure | null; note: string }> {
   const { bundle, note } = await ctx.bundle();
   if (!bundle) return { figure: null, note: `Variant thumbnails are not shown: ${note}.` };
-  const entries = [...new Set(rows.map((r) => r.entry ?? ''))].filter((e) => e !== '' && bundle.variants.some((v) => v.entry === e)).sort();
-  if (entries.length === 0) return { figure: null, note: 'Variant thumbnails are not shown: the bundle holds no variant images of the abstraction entries.' };
+  const entries = [...new Set(rows.map((r) => r.entry ?? ''))]
+    .filter((e) => e !== '' && bundle.variants.some((v) => v.entry === e))
+    .sort();
+  if (entries.length === 0)
+    return {
+      figure: null,
+      note: 'Variant thumbnails are not shown: the bundle holds no variant images of the abstraction entries.',
+    };
   const examples = entries.slice(0, MAX_EXAMPLES);
   const provenance: ReportFigure['data']['rows'] = [];
   const strips: ReportFigure['rows'] = [];
@@ -32,7 +41,9 @@ export async function ladderThumbnails(ctx: ReportContext, rows: AuditRow[]): Pr
   for (const entry of examples) {
     const title = bundle.entries.get(entry)?.title.en ?? entry;
     const images: ReportFigure['rows'][number]['images'] = [];
-    const records = bundle.variants.filter((v) => v.entry === entry && (LADDER as readonly string[]).includes(v.code)).sort((a, b) => (a.code < b.code ? -1 : 1));
+    const records = bundle.variants
+      .filter((v) => v.entry === entry && (LADDER as readonly string[]).includes(v.code))
+      .sort((a, b) => (a.code < b.code ? -1 : 1));
     for (const v of records) {
       const thumb = await bundleThumbnail(bundle, v.sha256);
       if ('error' in thumb) {
@@ -40,17 +51,44 @@ export async function ladderThumbnails(ctx: ReportContext, rows: AuditRow[]): Pr
         continue;
       }
       const file = `thumbs/${safe(entry)}-${safe(v.code)}.png`;
-      const r = rate(rows.filter((x) => x.entry === entry && x.variant === v.code), 'd4_state_aligned');
-      images.push({ file, data: thumb.data, width: thumb.width, height: thumb.height, alt: `${title}, variant ${v.code} (${v.name})`, label: `${v.code} ${v.name} · D4 ${r.x}/${r.n}` });
-      provenance.push([entry, v.code, v.name, v.sha256, v.width, v.height, file, thumb.width, thumb.height, sha256(thumb.data), r.x, r.n]);
+      const r = rate(
+        rows.filter((x) => x.entry === entry && x.variant === v.code),
+        'd4_state_aligned',
+      );
+      images.push({
+        file,
+        data: thumb.data,
+        width: thumb.width,
+        height: thumb.height,
+        alt: `${title}, variant ${v.code} (${v.name})`,
+        label: `${v.code} ${v.name} · D4 ${r.x}/${r.n}`,
+      });
+      provenance.push([
+        entry,
+        v.code,
+        v.name,
+        v.sha256,
+        v.width,
+        v.height,
+        file,
+        thumb.width,
+        thumb.height,
+        sha256(thumb.data),
+        r.x,
+        r.n,
+      ]);
     }
     if (images.length > 0) strips.push({ label: `${title} (${entry})`, images });
   }
   const shown = strips.length;
-  const more = entries.length > shown ? ` (${shown} of the ${entries.length} abstraction entries)` : '';
-  const lines = [`Variant thumbnails of ${shown} abstraction ${shown === 1 ? 'entry' : 'entries'}${more}, from the scored bundle ${bundle.digest.slice(0, 12)}…; under each, D4 framing responses / judged responses of that entry × variant.`];
+  const more =
+    entries.length > shown ? ` (${shown} of the ${entries.length} abstraction entries)` : '';
+  const lines = [
+    `Variant thumbnails of ${shown} abstraction ${shown === 1 ? 'entry' : 'entries'}${more}, from the scored bundle ${bundle.digest.slice(0, 12)}…; under each, D4 framing responses / judged responses of that entry × variant.`,
+  ];
   if (problems.length > 0) lines.push(`Not shown: ${problems.join('; ')}.`);
-  if (shown === 0) return { figure: null, note: lines.slice(1).join(' ') || 'Variant thumbnails are not shown.' };
+  if (shown === 0)
+    return { figure: null, note: lines.slice(1).join(' ') || 'Variant thumbnails are not shown.' };
   return {
     note: lines.join(' '),
     figure: {
@@ -60,7 +98,20 @@ export async function ladderThumbnails(ctx: ReportContext, rows: AuditRow[]): Pr
       data: {
         id: 'audit-ladder-thumbs',
         title: 'Thumbnail provenance',
-        columns: ['entry', 'variant', 'variant_name', 'source_sha256', 'source_width', 'source_height', 'thumb_file', 'thumb_width', 'thumb_height', 'thumb_sha256', 'd4_x', 'd4_n'],
+        columns: [
+          'entry',
+          'variant',
+          'variant_name',
+          'source_sha256',
+          'source_width',
+          'source_height',
+          'thumb_file',
+          'thumb_width',
+          'thumb_height',
+          'thumb_sha256',
+          'd4_x',
+          'd4_n',
+        ],
         rows: provenance,
         n: `n = ${provenance.length} thumbnails (at most ${THUMB_PX} px), d4_n = judged abstraction responses per entry × variant`,
         interval: 'counts (no interval)',
@@ -72,13 +123,22 @@ export async function ladderThumbnails(ctx: ReportContext, rows: AuditRow[]): Pr
 export const auditLadderSection: ReportSection = {
   id: 'audit-ladder',
   title: 'The abstraction ladder (A0–A6)',
-  applies: async (ctx) => (await hasJudge(ctx)) && (await auditRows(ctx)).some((r) => r.paradigm === 'abstraction'),
+  applies: async (ctx) =>
+    (await hasJudge(ctx)) && (await auditRows(ctx)).some((r) => r.paradigm === 'abstraction'),
   build: async (ctx) => {
     const rows = (await auditRows(ctx)).filter((r) => r.paradigm === 'abstraction');
     const table = groupBy(rows, ['variant']).flatMap(({ key: [variant], rows: rs }) =>
       (['d4_state_aligned', 'd1_refusal'] as const).map((col) => {
         const r = rate(rs, col);
-        return [variant!, col === 'd4_state_aligned' ? 'D4 framing' : 'D1 refusal', r.x, r.n, p4(r.rate), p4(r.lower), p4(r.upper)];
+        return [
+          variant!,
+          col === 'd4_state_aligned' ? 'D4 framing' : 'D1 refusal',
+          r.x,
+          r.n,
+          p4(r.rate),
+          p4(r.lower),
+          p4(r.upper),
+        ];
       }),
     );
     const n = `n = abstraction responses per variant (${rows.length} in all)`;
@@ -94,15 +154,43 @@ export const auditLadderSection: ReportSection = {
           id: 'audit-ladder',
           title: 'Rates by abstraction level',
           alt: 'Line chart of framing and refusal rates from A0 (original) to A6 (silhouette) with Wilson bands',
-          data: { id: 'audit-ladder', title: 'Rates by variant', columns: ['variant', 'dimension', 'x', 'n', 'rate', 'lower', 'upper'], rows: table, n, interval: 'Wilson 95 % intervals' },
+          data: {
+            id: 'audit-ladder',
+            title: 'Rates by variant',
+            columns: ['variant', 'dimension', 'x', 'n', 'rate', 'lower', 'upper'],
+            rows: table,
+            n,
+            interval: 'Wilson 95 % intervals',
+          },
           spec: {
-            title: { text: 'The abstraction ladder', subtitle: [n, 'bands: Wilson 95 % intervals'] },
+            title: {
+              text: 'The abstraction ladder',
+              subtitle: [n, 'bands: Wilson 95 % intervals'],
+            },
             width: 420,
             height: 260,
-            encoding: { x: { field: 'variant', type: 'ordinal', sort: [...LADDER], title: 'variant (A0 original → A6 silhouette)', axis: { labelAngle: 0 } }, color: { field: 'dimension', type: 'nominal' } },
+            encoding: {
+              x: {
+                field: 'variant',
+                type: 'ordinal',
+                sort: [...LADDER],
+                title: 'variant (A0 original → A6 silhouette)',
+                axis: { labelAngle: 0 },
+              },
+              color: { field: 'dimension', type: 'nominal' },
+            },
             layer: [
-              { mark: { type: 'area', opacity: 0.15 }, encoding: { y: { field: 'lower', type: 'quantitative', title: 'rate', axis: { format: '%' } }, y2: { field: 'upper' } } },
-              { mark: { type: 'line', point: true }, encoding: { y: { field: 'rate', type: 'quantitative' } } },
+              {
+                mark: { type: 'area', opacity: 0.15 },
+                encoding: {
+                  y: { field: 'lower', type: 'quantitative', title: 'rate', axis: { format: '%' } },
+                  y2: { field: 'upper' },
+                },
+              },
+              {
+                mark: { type: 'line', point: true },
+                encoding: { y: { field: 'rate', type: 'quantitative' } },
+              },
             ],
           },
         },

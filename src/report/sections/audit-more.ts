@@ -23,19 +23,34 @@ export const auditStrategiesSection: ReportSection = {
     );
     const n = `n = ${pos.length} state-aligned (D4+) responses; shares are multi-label (a response may use several strategies)`;
     return {
-      paragraphs: [judgeNote(all), 'DT1 overt endorsement, DT2 substitution/euphemism, DT3 deflection (Appendix E); denominator: all D4+ responses of the language (the audit paper\u2019s Figure 6a).'],
+      paragraphs: [
+        judgeNote(all),
+        'DT1 overt endorsement, DT2 substitution/euphemism, DT3 deflection (Appendix E); denominator: all D4+ responses of the language (the audit paper\u2019s Figure 6a).',
+      ],
       charts: [
         {
           id: 'audit-strategies',
           title: 'Strategy shares among D4+ responses',
           alt: 'Bar chart of DT1, DT2 and DT3 shares among state-aligned responses by language',
-          data: { id: 'audit-strategies', title: 'Strategy shares by language', columns: ['lang', 'strategy', 'x', 'n', 'share'], rows: table, n, interval: 'descriptive shares (no interval)' },
+          data: {
+            id: 'audit-strategies',
+            title: 'Strategy shares by language',
+            columns: ['lang', 'strategy', 'x', 'n', 'share'],
+            rows: table,
+            n,
+            interval: 'descriptive shares (no interval)',
+          },
           spec: {
             title: { text: 'Discourse strategies (D4+)', subtitle: [n] },
             width: 300,
             height: 200,
             mark: 'bar',
-            encoding: { x: { field: 'strategy', type: 'nominal', axis: { labelAngle: 0 } }, xOffset: { field: 'lang' }, y: { field: 'share', type: 'quantitative', axis: { format: '%' } }, color: { field: 'lang', type: 'nominal', title: 'language' } },
+            encoding: {
+              x: { field: 'strategy', type: 'nominal', axis: { labelAngle: 0 } },
+              xOffset: { field: 'lang' },
+              y: { field: 'share', type: 'quantitative', axis: { format: '%' } },
+              color: { field: 'lang', type: 'nominal', title: 'language' },
+            },
           },
         },
       ],
@@ -52,26 +67,71 @@ export const auditLengthSection: ReportSection = {
     const rows = await auditRows(ctx);
     const judged = rows.some((r) => r.d1_refusal === '0' || r.d1_refusal === '1');
     const refusalCol = judged ? 'd1_refusal' : 'd1_refusal_lexical';
-    const table = groupBy(rows.filter((r) => r.d6_length_raw !== ''), ['model', 'origin', 'lang']).map(({ key: [model, origin, lang], rows: rs }) => {
+    const table = groupBy(
+      rows.filter((r) => r.d6_length_raw !== ''),
+      ['model', 'origin', 'lang'],
+    ).map(({ key: [model, origin, lang], rows: rs }) => {
       const kept = rs.filter((r) => r[refusalCol] !== '1');
-      return [model!, origin || 'unknown', lang!, kept.length, rs.length - kept.length, median(kept.map((r) => Number(r.d6_length_raw))), median(kept.map((r) => Number(r.d6_length_markdown))), median(kept.map((r) => Number(r.d6_length_clean)))];
+      return [
+        model!,
+        origin || 'unknown',
+        lang!,
+        kept.length,
+        rs.length - kept.length,
+        median(kept.map((r) => Number(r.d6_length_raw))),
+        median(kept.map((r) => Number(r.d6_length_markdown))),
+        median(kept.map((r) => Number(r.d6_length_clean))),
+      ];
     });
     const origins = originOrder(table.map((r) => String(r[1])));
     const n = `n = responses per model × language, refusals excluded (by ${judged ? 'the judge\u2019s D1' : 'the lexical refusal detector: no judge ran'})`;
     return {
-      paragraphs: ['Median length in characters (Unicode code points) excluding refusals: raw, after markdown removal (Appendix O pass 1) and after removing scaffold lines and the trailing summary (pass 2).'],
+      paragraphs: [
+        'Median length in characters (Unicode code points) excluding refusals: raw, after markdown removal (Appendix O pass 1) and after removing scaffold lines and the trailing summary (pass 2).',
+      ],
       charts: [
         {
           id: 'audit-length',
           title: 'Median response length by model and language',
           alt: 'Bar chart of the median cleaned response length per model and language',
-          data: { id: 'audit-length', title: 'Median length per model × language (ex-refusal)', columns: ['model', 'origin', 'lang', 'n', 'refusals_excluded', 'median_raw', 'median_markdown', 'median_clean'], rows: table, n, interval: 'medians (no interval)' },
+          data: {
+            id: 'audit-length',
+            title: 'Median length per model × language (ex-refusal)',
+            columns: [
+              'model',
+              'origin',
+              'lang',
+              'n',
+              'refusals_excluded',
+              'median_raw',
+              'median_markdown',
+              'median_clean',
+            ],
+            rows: table,
+            n,
+            interval: 'medians (no interval)',
+          },
           spec: {
             title: { text: 'Response length (D6, cleaned)', subtitle: [n] },
             width: 320,
             height: { step: 14 },
             mark: 'bar',
-            encoding: { y: { field: 'model', type: 'nominal', title: null }, yOffset: { field: 'lang' }, x: { field: 'median_clean', type: 'quantitative', title: 'median characters (cleaned)' }, color: { field: 'lang', type: 'nominal', title: 'language' }, stroke: { field: 'origin', type: 'nominal', scale: { domain: origins, range: originColours(origins) }, legend: null } },
+            encoding: {
+              y: { field: 'model', type: 'nominal', title: null },
+              yOffset: { field: 'lang' },
+              x: {
+                field: 'median_clean',
+                type: 'quantitative',
+                title: 'median characters (cleaned)',
+              },
+              color: { field: 'lang', type: 'nominal', title: 'language' },
+              stroke: {
+                field: 'origin',
+                type: 'nominal',
+                scale: { domain: origins, range: originColours(origins) },
+                legend: null,
+              },
+            },
           },
         },
       ],

@@ -12,21 +12,56 @@ import { auditRows, hasJudge, judgeNote, p4, validationState } from './audit-dat
 export const auditValidationSection: ReportSection = {
   id: 'audit-validation',
   title: 'Judges against human labels',
-  applies: async (ctx) => (await validationState(ctx)).report !== null || (await validationState(ctx)).note !== null,
+  applies: async (ctx) =>
+    (await validationState(ctx)).report !== null || (await validationState(ctx)).note !== null,
   build: async (ctx) => {
     const state = await validationState(ctx);
     if (!state.report) return { paragraphs: [state.note!], charts: [], tables: [] };
     const v = state.report;
-    const matrix = v.dimensions.flatMap((d) => d.judges.map((j) => {
-      const c = j.vs_majority;
-      const rg = j.attenuation.correction;
-      return [d.dimension, j.judge, c.tp, c.fn, c.fp, c.tn, c.n, p4(c.agreement), p4(c.precision), p4(c.recall), p4(c.specificity), p4(c.cohen_kappa), rg ? p4(rg.observed.rate) : null, rg ? p4(rg.corrected) : null, rg ? p4(rg.lower) : null, rg ? p4(rg.upper) : null];
-    }));
-    const raters = v.dimensions.map((d) => [d.dimension, d.raters.items, p4(d.raters.raw_agreement), p4(d.raters.gwet_ac1), p4(d.raters.cohen_kappa_mean), p4(d.raters.fleiss_kappa), p4(d.raters.prevalence)]);
-    const cells = v.dimensions.flatMap((d) => d.judges.flatMap((j) => {
-      const c = j.vs_majority;
-      return [['TP', 'human +', 'judge +', c.tp], ['FN', 'human +', 'judge −', c.fn], ['FP', 'human −', 'judge +', c.fp], ['TN', 'human −', 'judge −', c.tn]].map(([cell, h, jj, count]) => [d.dimension, j.judge, cell!, h!, jj!, count!]);
-    }));
+    const matrix = v.dimensions.flatMap((d) =>
+      d.judges.map((j) => {
+        const c = j.vs_majority;
+        const rg = j.attenuation.correction;
+        return [
+          d.dimension,
+          j.judge,
+          c.tp,
+          c.fn,
+          c.fp,
+          c.tn,
+          c.n,
+          p4(c.agreement),
+          p4(c.precision),
+          p4(c.recall),
+          p4(c.specificity),
+          p4(c.cohen_kappa),
+          rg ? p4(rg.observed.rate) : null,
+          rg ? p4(rg.corrected) : null,
+          rg ? p4(rg.lower) : null,
+          rg ? p4(rg.upper) : null,
+        ];
+      }),
+    );
+    const raters = v.dimensions.map((d) => [
+      d.dimension,
+      d.raters.items,
+      p4(d.raters.raw_agreement),
+      p4(d.raters.gwet_ac1),
+      p4(d.raters.cohen_kappa_mean),
+      p4(d.raters.fleiss_kappa),
+      p4(d.raters.prevalence),
+    ]);
+    const cells = v.dimensions.flatMap((d) =>
+      d.judges.flatMap((j) => {
+        const c = j.vs_majority;
+        return [
+          ['TP', 'human +', 'judge +', c.tp],
+          ['FN', 'human +', 'judge −', c.fn],
+          ['FP', 'human −', 'judge +', c.fp],
+          ['TN', 'human −', 'judge −', c.tn],
+        ].map(([cell, h, jj, count]) => [d.dimension, j.judge, cell!, h!, jj!, count!]);
+      }),
+    );
     return {
       paragraphs: [
         `${v.items} validation items labelled by ${v.raters.length} raters (${v.raters.join(', ')}); the human majority is the reference.${(v.simulated_raters ?? []).length > 0 ? ` SIMULATED raters: ${v.simulated_raters!.join(', ')} (labels drawn from the simulator\u2019s truth with a set accuracy; they test the pipeline, not the judges).` : ''} Gwet\u2019s AC1 is the primary reliability coefficient: kappa collapses when one label dominates (Appendix D).`,
@@ -37,25 +72,102 @@ export const auditValidationSection: ReportSection = {
           id: 'audit-confusion',
           title: 'Confusion matrices against the human majority',
           alt: 'Grid of 2 by 2 confusion matrices, one per dimension and judge',
-          data: { id: 'audit-confusion', title: 'Confusion cells', columns: ['dimension', 'judge', 'cell', 'human', 'judge_label', 'count'], rows: cells, n: `n = ${v.items} items (D3: image trials only)`, interval: 'counts' },
+          data: {
+            id: 'audit-confusion',
+            title: 'Confusion cells',
+            columns: ['dimension', 'judge', 'cell', 'human', 'judge_label', 'count'],
+            rows: cells,
+            n: `n = ${v.items} items (D3: image trials only)`,
+            interval: 'counts',
+          },
           spec: {
-            title: { text: 'Judge vs human majority', subtitle: ['FN: the judge misses a human positive; FP: the judge over-calls'] },
-            facet: { column: { field: 'dimension', type: 'nominal', title: null }, row: { field: 'judge', type: 'nominal', title: null } },
+            title: {
+              text: 'Judge vs human majority',
+              subtitle: ['FN: the judge misses a human positive; FP: the judge over-calls'],
+            },
+            facet: {
+              column: { field: 'dimension', type: 'nominal', title: null },
+              row: { field: 'judge', type: 'nominal', title: null },
+            },
             spec: {
               width: 90,
               height: 90,
-              encoding: { x: { field: 'judge_label', type: 'nominal', title: null, sort: ['judge +', 'judge −'] }, y: { field: 'human', type: 'nominal', title: null, sort: ['human +', 'human −'] } },
+              encoding: {
+                x: {
+                  field: 'judge_label',
+                  type: 'nominal',
+                  title: null,
+                  sort: ['judge +', 'judge −'],
+                },
+                y: { field: 'human', type: 'nominal', title: null, sort: ['human +', 'human −'] },
+              },
               layer: [
-                { mark: 'rect', encoding: { color: { field: 'cell', type: 'nominal', scale: { domain: ['TP', 'TN', 'FN', 'FP'], range: ['#bbbbbb', '#dddddd', '#E69F00', '#56B4E9'] }, title: 'cell' } } },
-                { mark: { type: 'text', fontSize: 12 }, encoding: { text: { field: 'count', type: 'quantitative' } } },
+                {
+                  mark: 'rect',
+                  encoding: {
+                    color: {
+                      field: 'cell',
+                      type: 'nominal',
+                      scale: {
+                        domain: ['TP', 'TN', 'FN', 'FP'],
+                        range: ['#bbbbbb', '#dddddd', '#E69F00', '#56B4E9'],
+                      },
+                      title: 'cell',
+                    },
+                  },
+                },
+                {
+                  mark: { type: 'text', fontSize: 12 },
+                  encoding: { text: { field: 'count', type: 'quantitative' } },
+                },
               ],
             },
           },
         },
       ],
       tables: [
-        { id: 'audit-judge-vs-human', title: 'Each judge against the human majority, with the Rogan–Gladen corrected rate', columns: ['dim', 'judge', 'TP', 'FN', 'FP', 'TN', 'n', 'agreement', 'precision', 'recall', 'specificity', 'kappa', 'judged_rate', 'corrected_rate', 'corrected_lower', 'corrected_upper'], rows: matrix, n: `n = validation items with both labels; judged rate over all responses the judge labelled`, interval: 'corrected rate: Rogan–Gladen with the validation sensitivity and specificity; 95 % delta-method interval including their sampling error' },
-        { id: 'audit-raters', title: 'Inter-rater reliability (Table A5)', columns: ['dim', 'items', 'raw_agreement', 'gwet_ac1', 'cohen_kappa_mean', 'fleiss_kappa', 'prevalence'], rows: raters, n: `n = items with at least two ratings`, interval: 'point estimates' },
+        {
+          id: 'audit-judge-vs-human',
+          title: 'Each judge against the human majority, with the Rogan–Gladen corrected rate',
+          columns: [
+            'dim',
+            'judge',
+            'TP',
+            'FN',
+            'FP',
+            'TN',
+            'n',
+            'agreement',
+            'precision',
+            'recall',
+            'specificity',
+            'kappa',
+            'judged_rate',
+            'corrected_rate',
+            'corrected_lower',
+            'corrected_upper',
+          ],
+          rows: matrix,
+          n: `n = validation items with both labels; judged rate over all responses the judge labelled`,
+          interval:
+            'corrected rate: Rogan–Gladen with the validation sensitivity and specificity; 95 % delta-method interval including their sampling error',
+        },
+        {
+          id: 'audit-raters',
+          title: 'Inter-rater reliability (Table A5)',
+          columns: [
+            'dim',
+            'items',
+            'raw_agreement',
+            'gwet_ac1',
+            'cohen_kappa_mean',
+            'fleiss_kappa',
+            'prevalence',
+          ],
+          rows: raters,
+          n: `n = items with at least two ratings`,
+          interval: 'point estimates',
+        },
       ],
     };
   },
@@ -67,20 +179,48 @@ export const auditBaselinesSection: ReportSection = {
   applies: hasJudge,
   build: async (ctx) => {
     const rows = await auditRows(ctx);
-    const b = baselineRecall(rows.map((r) => ({
-      refusal_lexical: r.d1_refusal_lexical === '1', marker: r.marker_flag === '1', short: r.d6_length_clean !== '' && Number(r.d6_length_clean) < 100,
-      ref_d1: r.d1_refusal === '' ? null : r.d1_refusal === '1', ref_d4: r.d4_state_aligned === '' ? null : r.d4_state_aligned === '1',
-      ref_strategy: (r.d4_strategy ?? '').split('|').filter(Boolean),
-    })));
-    const rec = (name: string, x: { positives: number; hits: number; recall: number | null }) => [name, x.hits, x.positives, p4(x.recall)];
+    const b = baselineRecall(
+      rows.map((r) => ({
+        refusal_lexical: r.d1_refusal_lexical === '1',
+        marker: r.marker_flag === '1',
+        short: r.d6_length_clean !== '' && Number(r.d6_length_clean) < 100,
+        ref_d1: r.d1_refusal === '' ? null : r.d1_refusal === '1',
+        ref_d4: r.d4_state_aligned === '' ? null : r.d4_state_aligned === '1',
+        ref_strategy: (r.d4_strategy ?? '').split('|').filter(Boolean),
+      })),
+    );
+    const rec = (name: string, x: { positives: number; hits: number; recall: number | null }) => [
+      name,
+      x.hits,
+      x.positives,
+      p4(x.recall),
+    ];
     return {
-      paragraphs: [judgeNote(rows), `A keyword refusal detector, the entries\u2019 narrative-marker screen and a short-response detector, against the judge\u2019s labels (Appendix J). ${b.invisible_d4 === null ? 'No state-aligned responses were labelled.' : `${(100 * b.invisible_d4).toFixed(1)} % of state-aligned framing is invisible to all three.`}`],
+      paragraphs: [
+        judgeNote(rows),
+        `A keyword refusal detector, the entries\u2019 narrative-marker screen and a short-response detector, against the judge\u2019s labels (Appendix J). ${b.invisible_d4 === null ? 'No state-aligned responses were labelled.' : `${(100 * b.invisible_d4).toFixed(1)} % of state-aligned framing is invisible to all three.`}`,
+      ],
       charts: [],
       tables: [
         {
-          id: 'audit-baselines', title: 'Recall of the lexical baselines against the judge', columns: ['baseline vs reference', 'hits', 'positives', 'recall'],
-          rows: [rec('refusal detector vs D1', b.refusal_on_d1), rec('refusal detector vs D4', b.refusal_on_d4), rec('marker screen vs D4', b.marker_on_d4), rec('short response vs D4', b.short_on_d4), rec('any of the three vs D4', b.union_on_d4), ...b.missed_by_strategy.map((s) => [`missed ${s.strategy}`, s.missed, s.positives, p4(s.missed_share)])],
-          n: 'n = responses the judge labelled positive', interval: 'proportions (no interval)',
+          id: 'audit-baselines',
+          title: 'Recall of the lexical baselines against the judge',
+          columns: ['baseline vs reference', 'hits', 'positives', 'recall'],
+          rows: [
+            rec('refusal detector vs D1', b.refusal_on_d1),
+            rec('refusal detector vs D4', b.refusal_on_d4),
+            rec('marker screen vs D4', b.marker_on_d4),
+            rec('short response vs D4', b.short_on_d4),
+            rec('any of the three vs D4', b.union_on_d4),
+            ...b.missed_by_strategy.map((s) => [
+              `missed ${s.strategy}`,
+              s.missed,
+              s.positives,
+              p4(s.missed_share),
+            ]),
+          ],
+          n: 'n = responses the judge labelled positive',
+          interval: 'proportions (no interval)',
         },
       ],
     };
@@ -91,19 +231,47 @@ export const auditBaselinesSection: ReportSection = {
 export const auditJudgeAgreementSection: ReportSection = {
   id: 'audit-judge-agreement',
   title: 'Agreement between judges',
-  applies: async (ctx) => ((await ctx.table('judges.csv'))?.header.filter((h) => h.endsWith(':d4')).length ?? 0) >= 2,
+  applies: async (ctx) =>
+    ((await ctx.table('judges.csv'))?.header.filter((h) => h.endsWith(':d4')).length ?? 0) >= 2,
   build: async (ctx) => {
     const t = (await ctx.table('judges.csv'))!;
     const judges = t.header.filter((h) => h.endsWith(':d4')).map((h) => h.slice(0, -3));
     const b = (v: string | undefined) => (v === '1' ? true : v === '0' ? false : null);
     const rows = (['d1', 'd2', 'd3', 'd4', 'd5'] as const).map((d) => {
       const a = raterAgreement(t.rows.map((r) => judges.map((j) => b(r[`${j}:${d}`]))));
-      return [d, a.items, p4(a.raw_agreement), p4(a.gwet_ac1), p4(a.cohen_kappa_mean), p4(a.fleiss_kappa), p4(a.prevalence)];
+      return [
+        d,
+        a.items,
+        p4(a.raw_agreement),
+        p4(a.gwet_ac1),
+        p4(a.cohen_kappa_mean),
+        p4(a.fleiss_kappa),
+        p4(a.prevalence),
+      ];
     });
     return {
-      paragraphs: [`${judges.length} judges (${judges.join(', ')}) labelled the same responses; the first is primary.`],
+      paragraphs: [
+        `${judges.length} judges (${judges.join(', ')}) labelled the same responses; the first is primary.`,
+      ],
       charts: [],
-      tables: [{ id: 'audit-judge-agreement', title: 'Agreement between judges per dimension', columns: ['dim', 'items', 'raw_agreement', 'gwet_ac1', 'cohen_kappa_mean', 'fleiss_kappa', 'prevalence'], rows, n: 'n = responses at least two judges labelled', interval: 'point estimates' }],
+      tables: [
+        {
+          id: 'audit-judge-agreement',
+          title: 'Agreement between judges per dimension',
+          columns: [
+            'dim',
+            'items',
+            'raw_agreement',
+            'gwet_ac1',
+            'cohen_kappa_mean',
+            'fleiss_kappa',
+            'prevalence',
+          ],
+          rows,
+          n: 'n = responses at least two judges labelled',
+          interval: 'point estimates',
+        },
+      ],
     };
   },
 };

@@ -5,7 +5,11 @@
  * other arms (e.g. a Portuguese control) are named in the text. A model without an origin in the
  * models file gets origin `unknown`.
  */
-import { analyzeInstrument, type InstrumentAnalysis, type InstrumentRow } from '../../analyze/instrument/index.js';
+import {
+  analyzeInstrument,
+  type InstrumentAnalysis,
+  type InstrumentRow,
+} from '../../analyze/instrument/index.js';
 import type { ReportContext } from '../types.js';
 
 export interface InstrumentData {
@@ -23,7 +27,10 @@ export interface InstrumentData {
 
 /** True when the scores hold instrument responses. */
 export async function hasInstrument(ctx: ReportContext): Promise<boolean> {
-  return (ctx.header.counts.by_paradigm.instrument ?? 0) > 0 && ctx.header.files.some((f) => f.file === 'instrument.csv');
+  return (
+    (ctx.header.counts.by_paradigm.instrument ?? 0) > 0 &&
+    ctx.header.files.some((f) => f.file === 'instrument.csv')
+  );
 }
 
 /** The analysis of the primary arm (memoized per report). */
@@ -47,7 +54,12 @@ export function instrumentData(ctx: ReportContext): Promise<InstrumentData> {
         iteration: r.iteration,
       }));
     const langs = [...new Set(rows.map((r) => r.lang))];
-    const analysis = analyzeInstrument(rows, langs.includes('en') && langs.includes('zh') ? {} : { shiftFrom: langs[0], shiftTo: langs[1] });
+    const analysis = analyzeInstrument(
+      rows,
+      langs.includes('en') && langs.includes('zh')
+        ? {}
+        : { shiftFrom: langs[0], shiftTo: langs[1] },
+    );
     const models = analysis.counts.models;
     const cellsPerModel = Math.round(analysis.counts.cells / Math.max(1, models));
     return {

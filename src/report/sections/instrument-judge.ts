@@ -17,8 +17,17 @@ interface JudgeParams {
   agreement: JudgePairAgreement[];
 }
 
-const judgeOf = (params: Record<string, Record<string, unknown>>): JudgeParams | null => (params.instrument?.judge as JudgeParams | null | undefined) ?? null;
-const LABELS = ['Strongly agree', 'Agree', 'Neutral', 'Disagree', 'Strongly disagree', 'unparseable', 'failed'];
+const judgeOf = (params: Record<string, Record<string, unknown>>): JudgeParams | null =>
+  (params.instrument?.judge as JudgeParams | null | undefined) ?? null;
+const LABELS = [
+  'Strongly agree',
+  'Agree',
+  'Neutral',
+  'Disagree',
+  'Strongly disagree',
+  'unparseable',
+  'failed',
+];
 
 export const instrumentJudgeSection: ReportSection = {
   id: 'instrument-judge',
@@ -39,19 +48,42 @@ export const instrumentJudgeSection: ReportSection = {
           id: 'instrument-judge-labels',
           title: 'Labels given by each judge to the free-text answers',
           columns: ['judge', 'simulated', ...LABELS],
-          rows: j.judges.map((x) => [x.name, x.simulated ? 'yes' : 'no', ...LABELS.map((l) => x.labels[l] ?? 0)]),
+          rows: j.judges.map((x) => [
+            x.name,
+            x.simulated ? 'yes' : 'no',
+            ...LABELS.map((l) => x.labels[l] ?? 0),
+          ]),
           n: `n = ${j.free_text} free-text answers per judge`,
           interval: 'Counts; no intervals',
         },
         ...(j.agreement.length > 0
-          ? [{
-              id: 'instrument-judge-agreement',
-              title: 'Agreement of each judge with the primary judge',
-              columns: ['judge_a', 'judge_b', 'n', 'exact', 'kappa_quadratic', 'drift_stance', 'drift_score'],
-              rows: j.agreement.map((a) => [a.a, a.b, a.n, r6(a.exact), r6(a.kappa_quadratic), r6(a.drift_stance), r6(a.drift_score)]),
-              n: 'n = answers both judges gave one of the five labels',
-              interval: 'Point estimates: exact agreement, quadratic-weighted Cohen kappa over the five ordered labels, signed drift mean(B − A) after keying (drift_stance) and before (drift_score); no intervals',
-            }]
+          ? [
+              {
+                id: 'instrument-judge-agreement',
+                title: 'Agreement of each judge with the primary judge',
+                columns: [
+                  'judge_a',
+                  'judge_b',
+                  'n',
+                  'exact',
+                  'kappa_quadratic',
+                  'drift_stance',
+                  'drift_score',
+                ],
+                rows: j.agreement.map((a) => [
+                  a.a,
+                  a.b,
+                  a.n,
+                  r6(a.exact),
+                  r6(a.kappa_quadratic),
+                  r6(a.drift_stance),
+                  r6(a.drift_score),
+                ]),
+                n: 'n = answers both judges gave one of the five labels',
+                interval:
+                  'Point estimates: exact agreement, quadratic-weighted Cohen kappa over the five ordered labels, signed drift mean(B − A) after keying (drift_stance) and before (drift_score); no intervals',
+              },
+            ]
           : []),
       ],
     };

@@ -4,7 +4,13 @@
  * t on its cell means, filled points for models whose net bias survives Holm across models.
  */
 import type { ReportSection } from '../types.js';
-import { hasInstrument, instrumentData, originColours, originOrder, r6 } from './instrument-data.js';
+import {
+  hasInstrument,
+  instrumentData,
+  originColours,
+  originOrder,
+  r6,
+} from './instrument-data.js';
 
 export const netSwingSection: ReportSection = {
   id: 'instrument-net-swing',
@@ -15,49 +21,120 @@ export const netSwingSection: ReportSection = {
     const poles = 'positive = toward the plus pole, negative = toward the minus pole';
     const rows = d.analysis.models.map((m) => {
       const holm = m.cellTest?.pTHolm ?? null;
-      return [m.model, m.origin, r6(m.net), r6(m.swing), r6(m.raw), r6(m.cellTest?.ci[0]), r6(m.cellTest?.ci[1]), m.cellTest?.n ?? null, r6(m.cellTest?.pT), r6(holm), holm !== null && holm < 0.05 ? 'yes' : 'no'];
+      return [
+        m.model,
+        m.origin,
+        r6(m.net),
+        r6(m.swing),
+        r6(m.raw),
+        r6(m.cellTest?.ci[0]),
+        r6(m.cellTest?.ci[1]),
+        m.cellTest?.n ?? null,
+        r6(m.cellTest?.pT),
+        r6(holm),
+        holm !== null && holm < 0.05 ? 'yes' : 'no',
+      ];
     });
-    const columns = ['model', 'origin', 'net', 'swing', 'raw', 'net_lower', 'net_upper', 'n_cells', 'p_t', 'p_holm', 'holm_significant'];
+    const columns = [
+      'model',
+      'origin',
+      'net',
+      'swing',
+      'raw',
+      'net_lower',
+      'net_upper',
+      'n_cells',
+      'p_t',
+      'p_holm',
+      'holm_significant',
+    ];
     const origins = originOrder(d.analysis.models.map((m) => m.origin));
     const n = `n = ${d.analysis.counts.models} models; each point from ${d.cellsPerModel} cell means (topic × language × framing) of about ${d.perCell} responses each (arm ${d.arm})`;
-    const interval = 'Error bars: 95 % CI of net bias, one-sample t on the model\'s cell means; filled points: net bias ≠ 0 after Holm across models (t test, α 0.05); swing = |mean affirmative − mean reverse| / 2 is a point estimate';
+    const interval =
+      "Error bars: 95 % CI of net bias, one-sample t on the model's cell means; filled points: net bias ≠ 0 after Holm across models (t test, α 0.05); swing = |mean affirmative − mean reverse| / 2 is a point estimate";
     return {
       paragraphs: [
         `Net bias is the mean keyed stance over both framings (${poles}); swing is half the difference between the framings, the part of the answers that follows the wording rather than the position. A heavy acquiescer sits far right near zero; a convinced respondent sits far from zero whatever its swing.`,
-        ...(d.otherArms.length > 0 ? [`Analysed arm: ${d.arm}. Other arms in these scores (not in these charts): ${d.otherArms.map((a) => `${a.arm} (${a.responses} responses)`).join(', ')}.`] : []),
+        ...(d.otherArms.length > 0
+          ? [
+              `Analysed arm: ${d.arm}. Other arms in these scores (not in these charts): ${d.otherArms.map((a) => `${a.arm} (${a.responses} responses)`).join(', ')}.`,
+            ]
+          : []),
       ],
       charts: [
         {
           id: 'net-vs-swing',
           title: 'Net bias against swing per model',
           alt: 'Scatter plot of swing (x) against net bias (y) per model, with 95 % intervals of net bias',
-          data: { id: 'net-vs-swing', title: 'Net bias, swing and raw agreement per model', columns, rows, n, interval },
+          data: {
+            id: 'net-vs-swing',
+            title: 'Net bias, swing and raw agreement per model',
+            columns,
+            rows,
+            n,
+            interval,
+          },
           spec: {
-            title: { text: 'Net bias vs swing per model', subtitle: [n, 'bars: 95 % CI (t on cell means); filled: Holm p < 0.05'] },
+            title: {
+              text: 'Net bias vs swing per model',
+              subtitle: [n, 'bars: 95 % CI (t on cell means); filled: Holm p < 0.05'],
+            },
             width: 560,
             height: 380,
             layer: [
-              { mark: { type: 'rule', strokeDash: [4, 4], color: '#888' }, encoding: { y: { datum: 0 } } },
+              {
+                mark: { type: 'rule', strokeDash: [4, 4], color: '#888' },
+                encoding: { y: { datum: 0 } },
+              },
               {
                 mark: { type: 'rule', strokeWidth: 1.5 },
                 encoding: {
                   x: { field: 'swing', type: 'quantitative' },
                   y: { field: 'net_lower', type: 'quantitative' },
                   y2: { field: 'net_upper' },
-                  color: { field: 'origin', type: 'nominal', scale: { domain: origins, range: originColours(origins) } },
+                  color: {
+                    field: 'origin',
+                    type: 'nominal',
+                    scale: { domain: origins, range: originColours(origins) },
+                  },
                 },
               },
               {
                 mark: { type: 'point', size: 90, strokeWidth: 2, filled: true },
                 encoding: {
-                  x: { field: 'swing', type: 'quantitative', title: 'swing (acquiescence magnitude)', scale: { zero: true } },
+                  x: {
+                    field: 'swing',
+                    type: 'quantitative',
+                    title: 'swing (acquiescence magnitude)',
+                    scale: { zero: true },
+                  },
                   y: { field: 'net', type: 'quantitative', title: 'net bias (keyed stance)' },
-                  color: { field: 'origin', type: 'nominal', title: 'origin', scale: { domain: origins, range: originColours(origins) } },
-                  stroke: { field: 'origin', type: 'nominal', title: 'origin', scale: { domain: origins, range: originColours(origins) } },
-                  fillOpacity: { condition: { test: "datum.holm_significant === 'yes'", value: 1 }, value: 0 },
+                  color: {
+                    field: 'origin',
+                    type: 'nominal',
+                    title: 'origin',
+                    scale: { domain: origins, range: originColours(origins) },
+                  },
+                  stroke: {
+                    field: 'origin',
+                    type: 'nominal',
+                    title: 'origin',
+                    scale: { domain: origins, range: originColours(origins) },
+                  },
+                  fillOpacity: {
+                    condition: { test: "datum.holm_significant === 'yes'", value: 1 },
+                    value: 0,
+                  },
                 },
               },
-              { mark: { type: 'text', align: 'left', dx: 8, dy: -6, fontSize: 11 }, encoding: { x: { field: 'swing', type: 'quantitative' }, y: { field: 'net', type: 'quantitative' }, text: { field: 'model' } } },
+              {
+                mark: { type: 'text', align: 'left', dx: 8, dy: -6, fontSize: 11 },
+                encoding: {
+                  x: { field: 'swing', type: 'quantitative' },
+                  y: { field: 'net', type: 'quantitative' },
+                  text: { field: 'model' },
+                },
+              },
             ],
           },
         },

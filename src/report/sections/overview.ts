@@ -8,17 +8,39 @@ export const overviewSection: ReportSection = {
   applies: (ctx) => ctx.header.counts.records > 0,
   build: async (ctx) => {
     const records = await ctx.records();
-    const reasons = [...ZERO_REASONS, ...new Set(records.map((r) => r.reason).filter((r): r is string => r !== null && !(ZERO_REASONS as readonly string[]).includes(r)))];
+    const reasons = [
+      ...ZERO_REASONS,
+      ...new Set(
+        records
+          .map((r) => r.reason)
+          .filter(
+            (r): r is string => r !== null && !(ZERO_REASONS as readonly string[]).includes(r),
+          ),
+      ),
+    ];
     const rows = ctx.header.counts.models.map((m) => {
       const mine = records.filter((r) => r.model === m.name);
-      return [m.name, m.origin, m.vendor, m.simulated ? 'yes' : 'no', mine.length, ...reasons.map((k) => mine.filter((r) => r.reason === k).length)];
+      return [
+        m.name,
+        m.origin,
+        m.vendor,
+        m.simulated ? 'yes' : 'no',
+        mine.length,
+        ...reasons.map((k) => mine.filter((r) => r.reason === k).length),
+      ];
     });
-    const paradigms = Object.entries(ctx.header.counts.by_paradigm).map(([p, n]) => `${p} ${n}`).join(', ');
+    const paradigms = Object.entries(ctx.header.counts.by_paradigm)
+      .map(([p, n]) => `${p} ${n}`)
+      .join(', ');
     const unscored = Object.entries(ctx.header.counts.unscored);
     return {
       paragraphs: [
         `${ctx.header.counts.records} responses scored (${paradigms}).`,
-        ...(unscored.length > 0 ? [`Not scored (no scorer for the paradigm yet): ${unscored.map(([p, n]) => `${p} ${n}`).join(', ')}.`] : []),
+        ...(unscored.length > 0
+          ? [
+              `Not scored (no scorer for the paradigm yet): ${unscored.map(([p, n]) => `${p} ${n}`).join(', ')}.`,
+            ]
+          : []),
         'A forced-choice response scores 0 when it is neutral, a refusal, ambiguous (two different options), unparseable (free text; a judge could score it), or missing (no_response); the instrument has no midpoint, so these are the only zeros.',
       ],
       charts: [],

@@ -18,7 +18,26 @@ export const testsSection: ReportSection = {
       {
         id: 'model-tests',
         title: 'Net bias against 0 per model',
-        columns: ['model', 'origin', 'net', 'ci_lower', 'ci_upper', 'swing', 'raw', 'n_cells', 't', 'p_t', 'p_wilcoxon', 'p_holm', 'n_collapsed', 'p_t_collapsed', 'net_answered', 'abstained_share', 'flip_rate', 'cell_flip_rate'],
+        columns: [
+          'model',
+          'origin',
+          'net',
+          'ci_lower',
+          'ci_upper',
+          'swing',
+          'raw',
+          'n_cells',
+          't',
+          'p_t',
+          'p_wilcoxon',
+          'p_holm',
+          'n_collapsed',
+          'p_t_collapsed',
+          'net_answered',
+          'abstained_share',
+          'flip_rate',
+          'cell_flip_rate',
+        ],
         rows: a.models.map((m) => [
           m.model,
           m.origin,
@@ -40,17 +59,43 @@ export const testsSection: ReportSection = {
           r6(m.flip.cellRate),
         ]),
         n: `n = ${d.cellsPerModel} cell means per model (n_cells; about ${d.perCell} responses each) and ${Math.round(d.cellsPerModel / 2)} framing-collapsed values (n_collapsed)`,
-        interval: '95 % CI and p_t: one-sample t of net bias on the cell means; p_wilcoxon: Wilcoxon signed-rank on the same; p_holm: Holm-adjusted p_t across models; p_t_collapsed: t on the framing-collapsed values; net_answered drops responses scored 0; flip_rate: share of affirmative/reverse response pairs (same topic, language, iteration; both non-zero) whose raw answer flips, cell_flip_rate the same on cell means (descriptive, no intervals)',
+        interval:
+          '95 % CI and p_t: one-sample t of net bias on the cell means; p_wilcoxon: Wilcoxon signed-rank on the same; p_holm: Holm-adjusted p_t across models; p_t_collapsed: t on the framing-collapsed values; net_answered drops responses scored 0; flip_rate: share of affirmative/reverse response pairs (same topic, language, iteration; both non-zero) whose raw answer flips, cell_flip_rate the same on cell means (descriptive, no intervals)',
       },
     ];
     if (a.originComparisons.length > 0) {
       tables.push({
         id: 'origin-comparisons',
         title: 'Origins compared at the model level',
-        columns: ['a', 'b', 'n_a', 'n_b', 'mean_a', 'mean_b', 'diff_ci_lower', 'diff_ci_upper', 'welch_t', 'welch_p', 'mann_whitney_p'],
-        rows: a.originComparisons.map((o) => [o.a, o.b, o.nA, o.nB, r6(o.meanA), r6(o.meanB), r6(o.welch.ci[0]), r6(o.welch.ci[1]), r6(o.welch.t), r6(o.welch.p), r6(o.mannWhitney.p)]),
+        columns: [
+          'a',
+          'b',
+          'n_a',
+          'n_b',
+          'mean_a',
+          'mean_b',
+          'diff_ci_lower',
+          'diff_ci_upper',
+          'welch_t',
+          'welch_p',
+          'mann_whitney_p',
+        ],
+        rows: a.originComparisons.map((o) => [
+          o.a,
+          o.b,
+          o.nA,
+          o.nB,
+          r6(o.meanA),
+          r6(o.meanB),
+          r6(o.welch.ci[0]),
+          r6(o.welch.ci[1]),
+          r6(o.welch.t),
+          r6(o.welch.p),
+          r6(o.mannWhitney.p),
+        ]),
         n: 'n = models per origin (n_a, n_b); each model contributes its net bias',
-        interval: '95 % CI of mean_a − mean_b and p: Welch t; Mann–Whitney p (two-sided), both on model net biases; with few models per origin Mann–Whitney certifies separation rather than effect size',
+        interval:
+          '95 % CI of mean_a − mean_b and p: Welch t; Mann–Whitney p (two-sided), both on model net biases; with few models per origin Mann–Whitney certifies separation rather than effect size',
       });
     }
     const v = a.variance;
@@ -58,10 +103,19 @@ export const testsSection: ReportSection = {
       id: 'variance-partition',
       title: 'Variance partition (response level, percent of total sum of squares)',
       columns: ['term', 'percent', 'note'],
-      rows: [...v.responseLevel.terms.map((t) => [t.term, r6(t.percent), t.note ?? null]), ['residual', r6(v.responseLevel.residualPercent), null]],
+      rows: [
+        ...v.responseLevel.terms.map((t) => [t.term, r6(t.percent), t.note ?? null]),
+        ['residual', r6(v.responseLevel.residualPercent), null],
+      ],
       n: `n = ${a.counts.scored} scored responses; total variance ${v.totalVariance.toFixed(3)}, mean within-cell variance ${v.meanWithinCellVariance.toFixed(3)}, systematic share ${(100 * v.systematicShare).toFixed(1)} %`,
       interval: 'Sequential sums of squares in the order listed (descriptive; no intervals)',
     });
-    return { paragraphs: [`${a.counts.models} models, ${a.counts.cells} cells, ${a.counts.scored} scored responses (${a.counts.abstained} scored 0).`], charts: [], tables };
+    return {
+      paragraphs: [
+        `${a.counts.models} models, ${a.counts.cells} cells, ${a.counts.scored} scored responses (${a.counts.abstained} scored 0).`,
+      ],
+      charts: [],
+      tables,
+    };
   },
 };

@@ -7,7 +7,13 @@
  */
 import { oneSampleT } from '../../stats/index.js';
 import type { ReportSection } from '../types.js';
-import { hasInstrument, instrumentData, originColours, originOrder, r6 } from './instrument-data.js';
+import {
+  hasInstrument,
+  instrumentData,
+  originColours,
+  originOrder,
+  r6,
+} from './instrument-data.js';
 
 export const topicOriginSection: ReportSection = {
   id: 'instrument-topics',
@@ -27,7 +33,9 @@ export const topicOriginSection: ReportSection = {
     const rows = [];
     for (const topic of d.topics) {
       for (const origin of origins) {
-        const values = [...perModelTopic.values()].filter((e) => e.topic === topic && e.origin === origin).map((e) => e.means.reduce((s, v) => s + v, 0) / e.means.length);
+        const values = [...perModelTopic.values()]
+          .filter((e) => e.topic === topic && e.origin === origin)
+          .map((e) => e.means.reduce((s, v) => s + v, 0) / e.means.length);
         if (values.length === 0) continue;
         const mean = values.reduce((s, v) => s + v, 0) / values.length;
         const t = values.length >= 2 ? oneSampleT(values) : null;
@@ -35,30 +43,71 @@ export const topicOriginSection: ReportSection = {
       }
     }
     const n = `n = models per origin (column models); each model's topic value is the mean of its ${Math.round(d.cellsPerModel / Math.max(1, d.topics.length))} cell means for the topic (languages × framings)`;
-    const interval = '95 % CI: one-sample t over the models of an origin (none with a single model; bars are cut at ±2, the ends of the axis, and the table holds the full interval)';
+    const interval =
+      '95 % CI: one-sample t over the models of an origin (none with a single model; bars are cut at ±2, the ends of the axis, and the table holds the full interval)';
     return {
-      paragraphs: ['Each point is the mean over an origin\'s models of their mean keyed stance on a topic; the bars show how much the models of one origin disagree.'],
+      paragraphs: [
+        "Each point is the mean over an origin's models of their mean keyed stance on a topic; the bars show how much the models of one origin disagree.",
+      ],
       charts: [
         {
           id: 'stance-topic-origin',
           title: 'Mean keyed stance by topic and model origin',
           alt: 'Dot plot of mean keyed stance per topic, one point per model origin, with 95 % intervals',
-          data: { id: 'stance-topic-origin', title: 'Mean keyed stance per topic × origin', columns: ['topic', 'origin', 'models', 'mean', 'lower', 'upper'], rows, n, interval },
+          data: {
+            id: 'stance-topic-origin',
+            title: 'Mean keyed stance per topic × origin',
+            columns: ['topic', 'origin', 'models', 'mean', 'lower', 'upper'],
+            rows,
+            n,
+            interval,
+          },
           spec: {
-            title: { text: 'Stance by topic × origin', subtitle: ['n = models per origin; a model\'s topic value = mean of its cell means for the topic', '95 % CI: one-sample t over an origin\'s models (bars cut at ±2)'] },
+            title: {
+              text: 'Stance by topic × origin',
+              subtitle: [
+                "n = models per origin; a model's topic value = mean of its cell means for the topic",
+                "95 % CI: one-sample t over an origin's models (bars cut at ±2)",
+              ],
+            },
             width: 520,
             height: 300,
             layer: [
-              { mark: { type: 'rule', strokeDash: [4, 4], color: '#888' }, encoding: { x: { datum: 0, type: 'quantitative' } } },
+              {
+                mark: { type: 'rule', strokeDash: [4, 4], color: '#888' },
+                encoding: { x: { datum: 0, type: 'quantitative' } },
+              },
               {
                 encoding: {
                   y: { field: 'topic', type: 'nominal', sort: d.topics, title: null },
                   yOffset: { field: 'origin', type: 'nominal', sort: origins },
-                  color: { field: 'origin', type: 'nominal', title: 'origin', scale: { domain: origins, range: originColours(origins) } },
+                  color: {
+                    field: 'origin',
+                    type: 'nominal',
+                    title: 'origin',
+                    scale: { domain: origins, range: originColours(origins) },
+                  },
                 },
                 layer: [
-                  { mark: { type: 'rule', strokeWidth: 1.5, clip: true }, encoding: { x: { field: 'lower', type: 'quantitative', scale: { domain: [-2, 2] } }, x2: { field: 'upper' } } },
-                  { mark: { type: 'point', filled: true, size: 60, clip: true }, encoding: { x: { field: 'mean', type: 'quantitative', title: 'mean keyed stance (− minus pole … + plus pole)', scale: { domain: [-2, 2] }, axis: { values: [-2, -1, 0, 1, 2] } } } },
+                  {
+                    mark: { type: 'rule', strokeWidth: 1.5, clip: true },
+                    encoding: {
+                      x: { field: 'lower', type: 'quantitative', scale: { domain: [-2, 2] } },
+                      x2: { field: 'upper' },
+                    },
+                  },
+                  {
+                    mark: { type: 'point', filled: true, size: 60, clip: true },
+                    encoding: {
+                      x: {
+                        field: 'mean',
+                        type: 'quantitative',
+                        title: 'mean keyed stance (− minus pole … + plus pole)',
+                        scale: { domain: [-2, 2] },
+                        axis: { values: [-2, -1, 0, 1, 2] },
+                      },
+                    },
+                  },
                 ],
               },
             ],
@@ -77,26 +126,78 @@ export const abstentionSection: ReportSection = {
   build: async (ctx) => {
     const d = await instrumentData(ctx);
     const a = d.analysis.abstention;
-    const rows = a.map((x) => [x.model, x.topic, x.n, x.abstained, r6(x.rate), r6(x.lower), r6(x.upper)]);
+    const rows = a.map((x) => [
+      x.model,
+      x.topic,
+      x.n,
+      x.abstained,
+      r6(x.rate),
+      r6(x.lower),
+      r6(x.upper),
+    ]);
     const models = [...new Set(a.map((x) => x.model))];
-    const n = `n = responses per model × topic (column n; about ${Math.round(d.perCell * d.cellsPerModel / Math.max(1, d.topics.length))} each)`;
-    const interval = 'Abstention = scored 0 (neutral, refusal, ambiguous, unparseable or missing text); 95 % Wilson score intervals in the table';
+    const n = `n = responses per model × topic (column n; about ${Math.round((d.perCell * d.cellsPerModel) / Math.max(1, d.topics.length))} each)`;
+    const interval =
+      'Abstention = scored 0 (neutral, refusal, ambiguous, unparseable or missing text); 95 % Wilson score intervals in the table';
     return {
-      paragraphs: ['Abstention is a stance at neutral, not missing data; its rate per topic shows whether a model avoids particular questions.'],
+      paragraphs: [
+        'Abstention is a stance at neutral, not missing data; its rate per topic shows whether a model avoids particular questions.',
+      ],
       charts: [
         {
           id: 'abstention-topic',
           title: 'Abstention rate by model and topic',
           alt: 'Heat map of abstention rate per model and topic',
-          data: { id: 'abstention-topic', title: 'Abstention per model × topic with Wilson 95 % intervals', columns: ['model', 'topic', 'n', 'abstained', 'rate', 'lower', 'upper'], rows, n, interval },
+          data: {
+            id: 'abstention-topic',
+            title: 'Abstention per model × topic with Wilson 95 % intervals',
+            columns: ['model', 'topic', 'n', 'abstained', 'rate', 'lower', 'upper'],
+            rows,
+            n,
+            interval,
+          },
           spec: {
-            title: { text: 'Abstention by topic', subtitle: [n, 'cell text: rate; Wilson 95 % intervals in tables/abstention-topic.csv'] },
+            title: {
+              text: 'Abstention by topic',
+              subtitle: [
+                n,
+                'cell text: rate; Wilson 95 % intervals in tables/abstention-topic.csv',
+              ],
+            },
             width: { step: 70 },
             height: { step: 26 },
-            encoding: { x: { field: 'topic', type: 'nominal', sort: d.topics, title: null, axis: { labelAngle: -30 } }, y: { field: 'model', type: 'nominal', sort: models, title: null } },
+            encoding: {
+              x: {
+                field: 'topic',
+                type: 'nominal',
+                sort: d.topics,
+                title: null,
+                axis: { labelAngle: -30 },
+              },
+              y: { field: 'model', type: 'nominal', sort: models, title: null },
+            },
             layer: [
-              { mark: 'rect', encoding: { color: { field: 'rate', type: 'quantitative', title: 'abstention', scale: { domain: [0, 1], scheme: 'greys' } } } },
-              { mark: { type: 'text', fontSize: 10 }, encoding: { text: { field: 'rate', type: 'quantitative', format: '.0%' }, color: { condition: { test: 'datum.rate > 0.5', value: '#ffffff' }, value: '#000000' } } },
+              {
+                mark: 'rect',
+                encoding: {
+                  color: {
+                    field: 'rate',
+                    type: 'quantitative',
+                    title: 'abstention',
+                    scale: { domain: [0, 1], scheme: 'greys' },
+                  },
+                },
+              },
+              {
+                mark: { type: 'text', fontSize: 10 },
+                encoding: {
+                  text: { field: 'rate', type: 'quantitative', format: '.0%' },
+                  color: {
+                    condition: { test: 'datum.rate > 0.5', value: '#ffffff' },
+                    value: '#000000',
+                  },
+                },
+              },
             ],
           },
         },

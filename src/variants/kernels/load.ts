@@ -56,7 +56,10 @@ export function kernel(name: string): Kernel | null {
         },
       },
     });
-    const exports = instance.exports as unknown as Kernel['exports'] & { memory: WasmMemory; base: () => number };
+    const exports = instance.exports as unknown as Kernel['exports'] & {
+      memory: WasmMemory;
+      base: () => number;
+    };
     k = { exports, memory: exports.memory, base: exports.base() };
   }
   loaded.set(name, k);
@@ -74,7 +77,7 @@ export function reserve(k: Kernel, bytes: number): number {
       // A 32-bit memory ends at 4 GiB; only images far above A0's usual size get here.
       throw new Error(
         `the WebAssembly kernels cannot hold this image (${Math.ceil(need / 2 ** 20)} MiB needed; ${(err as Error).message}): ` +
-          'lower the recipe\'s original.max_side, or set STIMKIT_KERNELS=js to use the TypeScript loops',
+          "lower the recipe's original.max_side, or set STIMKIT_KERNELS=js to use the TypeScript loops",
       );
     }
   }

@@ -29,7 +29,12 @@ function withRoom(bytes: number): Kernel | null {
 }
 
 /** Copy `src` to the module's memory at `at`. */
-function put(k: Kernel, at: number, src: ArrayLike<number> & { length: number }, view: typeof Uint8Array | typeof Float64Array | typeof Int32Array): void {
+function put(
+  k: Kernel,
+  at: number,
+  src: ArrayLike<number> & { length: number },
+  view: typeof Uint8Array | typeof Float64Array | typeof Int32Array,
+): void {
   new view(k.memory.buffer, at, src.length).set(src);
 }
 
@@ -117,9 +122,22 @@ export interface LinearAxis {
  * OpenCV's INTER_LINEAR resize of grey pixels `sw` × `sh` to `width` × `height`, given both axes
  * (the weights are at most 2048: they are passed to the module as i16).
  */
-export function resizeLinearKernel(data: Uint8Array, sw: number, sh: number, width: number, height: number, X: LinearAxis, Y: LinearAxis): Uint8Array | null {
+export function resizeLinearKernel(
+  data: Uint8Array,
+  sw: number,
+  sh: number,
+  width: number,
+  height: number,
+  X: LinearAxis,
+  Y: LinearAxis,
+): Uint8Array | null {
   // One byte of slack after the source: a clamped last column reads it with weight 0.
-  const size = align16(sw * sh + 1) + align16(width * height) + align16(4 * width) * 2 + 3 * align16(4 * height) + 8 * width;
+  const size =
+    align16(sw * sh + 1) +
+    align16(width * height) +
+    align16(4 * width) * 2 +
+    3 * align16(4 * height) +
+    8 * width;
   const k = withRoom(size);
   if (!k) return null;
   const src = k.base;

@@ -4,7 +4,14 @@
  * AC energy fraction, foreground fraction (A3, A4, A6), area fraction kept (A1). RGB variants are
  * measured on their BT.601 luma. Key names follow the reference implementation's vectors.
  */
-import { detect, edgeBlur, edgeFractions, fractionOf, thresholdsFor, type EdgeThresholds } from '../ops/edges.js';
+import {
+  detect,
+  edgeBlur,
+  edgeFractions,
+  fractionOf,
+  thresholdsFor,
+  type EdgeThresholds,
+} from '../ops/edges.js';
 import { fftfreq, radialFrequency, sharedRows } from '../ops/fft.js';
 import { axisBand, bandEnergy, rowsBand } from '../ops/fft-band.js';
 import { passedColumns } from '../ops/lowpass.js';
@@ -48,12 +55,21 @@ export function metricsBase(a2: Image8, recipe: Recipe): MetricsBase {
  * image. The total comes from Parseval's identity, exactly in integers (`N·Σx² − (Σx)²`), so only
  * the low-frequency band of the spectrum is computed (ops/fft-band.ts).
  */
-export function lowFrequencyFraction(grey: Image8, cutoff: number, shareCols?: number): number | null {
+export function lowFrequencyFraction(
+  grey: Image8,
+  cutoff: number,
+  shareCols?: number,
+): number | null {
   const { width, height, data } = grey;
   // By the WebAssembly kernel (kernels/as/pixels.ts) when built: the same exact sums. N·Σx² − (Σx)²
   // is Σ over pairs of (xᵢ − xⱼ)², zero exactly when the image is constant.
   const fast = sumsKernel(data);
-  if (fast ? BigInt(data.length) * fast.squares === BigInt(fast.sum) * BigInt(fast.sum) : isConstant(data)) return null;
+  if (
+    fast
+      ? BigInt(data.length) * fast.squares === BigInt(fast.sum) * BigInt(fast.sum)
+      : isConstant(data)
+  )
+    return null;
   const { sum, squares: sumSq } = fast ?? pixelSumsJs(grey);
   const ac = Number(BigInt(data.length) * sumSq - BigInt(sum) * BigInt(sum));
   let keep = 1;
@@ -61,9 +77,18 @@ export function lowFrequencyFraction(grey: Image8, cutoff: number, shareCols?: n
   // With `shareCols`, the row pass is computed with that many columns and kept for A5 (ops/fft.ts);
   // else only the kept columns (ops/fft-band.ts). The column pass computes only the band of row
   // frequencies the disc reaches.
-  const rows = shareCols === undefined ? rowsBand(data, width, height, keep) : sharedRows(data, width, height, Math.max(keep, shareCols));
+  const rows =
+    shareCols === undefined
+      ? rowsBand(data, width, height, keep)
+      : sharedRows(data, width, height, Math.max(keep, shareCols));
   const { below, above } = axisBand(height, cutoff);
-  const low = bandEnergy(rows, Math.min(keep, rows.cols), below, above, (ky, kx) => (ky !== 0 || kx !== 0) && radialFrequency(ky, kx, width, height) <= cutoff);
+  const low = bandEnergy(
+    rows,
+    Math.min(keep, rows.cols),
+    below,
+    above,
+    (ky, kx) => (ky !== 0 || kx !== 0) && radialFrequency(ky, kx, width, height) <= cutoff,
+  );
   return low / ac;
 }
 
@@ -91,13 +116,21 @@ export function pixelSumsJs(grey: Image8): { sum: number; squares: bigint } {
 }
 
 /** Edge density of a grey image with A3's detector: with its own thresholds and with A2's. */
-export function edgeDensities(grey: Image8, base: MetricsBase, recipe: Recipe): { auto: number; fixed: number } {
+export function edgeDensities(
+  grey: Image8,
+  base: MetricsBase,
+  recipe: Recipe,
+): { auto: number; fixed: number } {
   const a2 = base.a2Edges();
   if (grey === base.a2) return { auto: a2.density, fixed: a2.density };
   const blurred = edgeBlur(grey, recipe.edges);
   const own = thresholdsFor(blurred, recipe.edges);
   const sameThresholds = own.low === a2.thresholds.low && own.high === a2.thresholds.high;
-  const [auto, fixed] = edgeFractions(blurred, sameThresholds ? [own] : [own, a2.thresholds], recipe.edges) as [number, number | undefined];
+  const [auto, fixed] = edgeFractions(
+    blurred,
+    sameThresholds ? [own] : [own, a2.thresholds],
+    recipe.edges,
+  ) as [number, number | undefined];
   return { auto, fixed: fixed ?? auto };
 }
 
@@ -120,8 +153,12 @@ export function variantMetrics(
     const region = cropGrey(base.a2, x!, y!, w!, h!);
     // A1 is a copy of A0's pixels, so its luma equals A2's region and SSIM is 1 by definition;
     // computed only if they differ (they cannot, unless A1 is made another way).
-    m.ssim_vs_A2_region = Math.min(w!, h!) >= 7 && equalBytes(region.data, grey.data) ? 1 : ssim(region, grey);
-    m.ssim_vs_A2_upscaled_linear = ssim(base.ref, upscaleLinear(grey, base.a2.width, base.a2.height));
+    m.ssim_vs_A2_region =
+      Math.min(w!, h!) >= 7 && equalBytes(region.data, grey.data) ? 1 : ssim(region, grey);
+    m.ssim_vs_A2_upscaled_linear = ssim(
+      base.ref,
+      upscaleLinear(grey, base.a2.width, base.a2.height),
+    );
   } else {
     m.ssim_vs_A2 = ssim(base.ref, grey);
   }
@@ -142,8 +179,10 @@ export function variantMetrics(
   if (grey === base.a2) {
     // A5's Gaussian low-pass of A2 transforms the same rows: share that pass.
     const p = recipe.lowpass;
-    const share = p.filter === 'gaussian' && p.channels !== 'rgb' ? passedColumns(grey.width, p) : undefined;
-    if (base.a2LowFrequency === undefined) base.a2LowFrequency = lowFrequencyFraction(grey, recipe.metrics.lowfreq_cutoff, share);
+    const share =
+      p.filter === 'gaussian' && p.channels !== 'rgb' ? passedColumns(grey.width, p) : undefined;
+    if (base.a2LowFrequency === undefined)
+      base.a2LowFrequency = lowFrequencyFraction(grey, recipe.metrics.lowfreq_cutoff, share);
     m.lowfreq_energy_fraction_ac = base.a2LowFrequency;
   } else {
     m.lowfreq_energy_fraction_ac = lowFrequencyFraction(grey, recipe.metrics.lowfreq_cutoff);
@@ -174,18 +213,26 @@ function upscaleLinear(grey: Image8, width: number, height: number): Image8 {
   const area = grey.width === 2 * width && grey.height === 2 * height;
   const fast = area ? null : resizeLinearWasm(grey, width, height);
   if (fast) return fast;
-  return !area && useJs(width * height) ? resizeLinearJs(grey, width, height) : resizeLinear(grey, width, height);
+  return !area && useJs(width * height)
+    ? resizeLinearJs(grey, width, height)
+    : resizeLinear(grey, width, height);
 }
 
 function cropGrey(image: Image8, x: number, y: number, w: number, h: number): Image8 {
   const out = new Uint8Array(w * h);
-  for (let r = 0; r < h; r++) out.set(image.data.subarray((y + r) * image.width + x, (y + r) * image.width + x + w), r * w);
+  for (let r = 0; r < h; r++)
+    out.set(image.data.subarray((y + r) * image.width + x, (y + r) * image.width + x + w), r * w);
   return { width: w, height: h, channels: 1, data: out };
 }
 
 /** Whether two pixel buffers hold the same bytes (memcmp, by Node's Buffer). */
 export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.length).equals(Buffer.from(b.buffer, b.byteOffset, b.length));
+  return (
+    a.length === b.length &&
+    Buffer.from(a.buffer, a.byteOffset, a.length).equals(
+      Buffer.from(b.buffer, b.byteOffset, b.length),
+    )
+  );
 }
 
 /**

@@ -128,7 +128,21 @@ export function ssim(a: Image8 | SsimReference, b: Image8): number | null {
   }
   mem.set(b.data, yAt);
   const two = k.exports.twoTone!(yAt, n) as number;
-  const sum = k.exports.ssimSum!(xAt, yAt, width, height, zeroAt, colsAt, cw, rxAt, rxxAt, rowAt, c1, c2, two) as number;
+  const sum = k.exports.ssimSum!(
+    xAt,
+    yAt,
+    width,
+    height,
+    zeroAt,
+    colsAt,
+    cw,
+    rxAt,
+    rxxAt,
+    rowAt,
+    c1,
+    c2,
+    two,
+  ) as number;
   return sum / windows;
 }
 
@@ -150,7 +164,10 @@ function constants(): { c1: number; c2: number } {
  */
 function settledSsim(img: Image8, b: Image8): number | null | undefined {
   if (img.channels !== 1 || b.channels !== 1) throw new Error('ssim compares grey images');
-  if (img.width !== b.width || img.height !== b.height) throw new Error(`ssim needs equal sizes (${img.width}×${img.height} vs ${b.width}×${b.height})`);
+  if (img.width !== b.width || img.height !== b.height)
+    throw new Error(
+      `ssim needs equal sizes (${img.width}×${img.height} vs ${b.width}×${b.height})`,
+    );
   if (img.width < WIN || img.height < WIN) return null;
   if (img.data === b.data) return 1;
   return undefined;
@@ -220,7 +237,9 @@ export function ssimJs(a: Image8 | SsimReference, b: Image8): number | null {
       const X2 = X * X;
       const Y2 = Y * Y;
       // The integer parts are exact whatever their order, so this is bit for bit the formula above.
-      sum += ((2 * XY + c1) * (2 * (AREA * XYs - XY) + c2)) / ((X2 + Y2 + c1) * (RXX[o + xx]! + AREA * YY - Y2 + c2));
+      sum +=
+        ((2 * XY + c1) * (2 * (AREA * XYs - XY) + c2)) /
+        ((X2 + Y2 + c1) * (RXX[o + xx]! + AREA * YY - Y2 + c2));
     }
   }
   return sum / (iw * ih);

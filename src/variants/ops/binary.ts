@@ -44,7 +44,9 @@ export function byteHistogramJs(values: Uint8Array): Uint32Array {
 /** `v > t` → 255, else 0: by the WebAssembly kernel (kernels/as/pixels.ts) when built, else `thresholdImageJs`. */
 export function thresholdImage(grey: Image8, t: number): Image8 {
   const data = thresholdKernel(grey.data, t);
-  return data ? { width: grey.width, height: grey.height, channels: 1, data } : thresholdImageJs(grey, t);
+  return data
+    ? { width: grey.width, height: grey.height, channels: 1, data }
+    : thresholdImageJs(grey, t);
 }
 
 /** `thresholdImage` in TypeScript: the reference of the WebAssembly kernel. */

@@ -21,7 +21,12 @@ import type { Image8 } from '../types.js';
 const K5 = [28, 61, 78, 61, 28] as const;
 
 /** Whether `blur5` and `gradient`/`cannyFromGradient` stand for the detector with these parameters. */
-export function detectorInJs(p: { blur_ksize: number; blur_sigma: number; aperture: number; l2_gradient: boolean }): boolean {
+export function detectorInJs(p: {
+  blur_ksize: number;
+  blur_sigma: number;
+  aperture: number;
+  l2_gradient: boolean;
+}): boolean {
   return p.blur_ksize === 5 && p.blur_sigma === 1.4 && p.aperture === 3 && !p.l2_gradient;
 }
 
@@ -84,7 +89,10 @@ export function blur5Js(image: Image8): Image8 {
     const p1 = reflect101(y + 1, h) * w;
     const p2 = reflect101(y + 2, h) * w;
     for (let x = 0; x < w; x++) {
-      v[x + 2] = k0 * (data[m2 + x]! + data[p2 + x]!) + k1 * (data[m1 + x]! + data[p1 + x]!) + k2 * data[o + x]!;
+      v[x + 2] =
+        k0 * (data[m2 + x]! + data[p2 + x]!) +
+        k1 * (data[m1 + x]! + data[p1 + x]!) +
+        k2 * data[o + x]!;
     }
     v[0] = v[left[0]! + 2]!;
     v[1] = v[left[1]! + 2]!;
@@ -92,7 +100,8 @@ export function blur5Js(image: Image8): Image8 {
     v[w + 3] = v[right[1]! + 2]!;
     for (let x = 0; x < w; x++) {
       // ≤ 256² · 255 < 2^31
-      const b = (k0 * (v[x]! + v[x + 4]!) + k1 * (v[x + 1]! + v[x + 3]!) + k2 * v[x + 2]! + 32768) >> 16;
+      const b =
+        (k0 * (v[x]! + v[x + 4]!) + k1 * (v[x + 1]! + v[x + 3]!) + k2 * v[x + 2]! + 32768) >> 16;
       out[o + x] = b;
       hist[b]!++;
     }
@@ -124,7 +133,12 @@ export function gradient(image: Image8): Gradient {
   const at = place(k, image);
   k.exports.gradient!(at.src, at.mag, at.dir, w, h, at.scratch);
   const cells = (w + 2) * (h + 2);
-  return { width: w, height: h, mag: new Uint16Array(k.memory.buffer, at.mag, cells).slice(), dir: new Uint8Array(k.memory.buffer, at.dir, w * h).slice() };
+  return {
+    width: w,
+    height: h,
+    mag: new Uint16Array(k.memory.buffer, at.mag, cells).slice(),
+    dir: new Uint8Array(k.memory.buffer, at.dir, w * h).slice(),
+  };
 }
 
 /**
@@ -184,7 +198,11 @@ function grow(stack: Int32Array): Int32Array {
  * Canny edges from a gradient with OpenCV's thresholds (the smaller one is low; both floored).
  * Returns the map, (width + 2) × (height + 2) with 2 on edges, and the number of edges.
  */
-export function cannyFromGradient(g: Gradient, lowThreshold: number, highThreshold: number): { map: Uint8Array; count: number } {
+export function cannyFromGradient(
+  g: Gradient,
+  lowThreshold: number,
+  highThreshold: number,
+): { map: Uint8Array; count: number } {
   const k = detectorKernel(g.dir.length);
   if (!k) return cannyFromGradientJs(g, lowThreshold, highThreshold);
   const { width: w, height: h } = g;
@@ -196,7 +214,11 @@ export function cannyFromGradient(g: Gradient, lowThreshold: number, highThresho
 }
 
 /** `cannyFromGradient` in TypeScript: the reference of the WebAssembly kernel. */
-export function cannyFromGradientJs(g: Gradient, lowThreshold: number, highThreshold: number): { map: Uint8Array; count: number } {
+export function cannyFromGradientJs(
+  g: Gradient,
+  lowThreshold: number,
+  highThreshold: number,
+): { map: Uint8Array; count: number } {
   const low = Math.floor(Math.min(lowThreshold, highThreshold));
   const high = Math.floor(Math.max(lowThreshold, highThreshold));
   const { width: w, height: h, mag, dir } = g;
@@ -250,7 +272,11 @@ export function cannyL1(image: Image8, low: number, high: number): Image8 {
 }
 
 /** `cannyL1`, with the number of edges (pixels at 255). */
-export function cannyL1Counted(image: Image8, low: number, high: number): { image: Image8; count: number } {
+export function cannyL1Counted(
+  image: Image8,
+  low: number,
+  high: number,
+): { image: Image8; count: number } {
   const k = detectorKernel(image.data.length);
   if (!k) return cannyL1CountedJs(image, low, high);
   const { width: w, height: h } = image;
@@ -265,7 +291,10 @@ export function cannyL1Counted(image: Image8, low: number, high: number): { imag
  * The number of Canny edges (aperture 3, L1) of an image with each pair of thresholds: the
  * gradient computed once, only the edges counted.
  */
-export function cannyCounts(image: Image8, pairs: ReadonlyArray<readonly [number, number]>): number[] {
+export function cannyCounts(
+  image: Image8,
+  pairs: ReadonlyArray<readonly [number, number]>,
+): number[] {
   const k = detectorKernel(image.data.length);
   if (!k) {
     const g = gradientJs(image);
@@ -278,7 +307,11 @@ export function cannyCounts(image: Image8, pairs: ReadonlyArray<readonly [number
 }
 
 /** `cannyL1Counted` in TypeScript: the reference of the WebAssembly kernel. */
-export function cannyL1CountedJs(image: Image8, low: number, high: number): { image: Image8; count: number } {
+export function cannyL1CountedJs(
+  image: Image8,
+  low: number,
+  high: number,
+): { image: Image8; count: number } {
   const { width: w, height: h } = image;
   const { map, count } = cannyFromGradientJs(gradientJs(image), low, high);
   const out = new Uint8Array(w * h);
@@ -375,12 +408,20 @@ function place(k: Kernel, image: { width: number; height: number; data?: Uint8Ar
 function thresholds(lowThreshold: number, highThreshold: number): [number, number] {
   const low = Math.floor(Math.min(lowThreshold, highThreshold));
   const high = Math.floor(Math.max(lowThreshold, highThreshold));
-  const clamp = (t: number, nan: number) => (Number.isNaN(t) ? nan : Math.min(2041, Math.max(-1, t)));
+  const clamp = (t: number, nan: number) =>
+    Number.isNaN(t) ? nan : Math.min(2041, Math.max(-1, t));
   return [clamp(low, -1), clamp(high, 2041)];
 }
 
 /** Non-maximum suppression and hysteresis of the gradient placed at `at`; the map is left at `at.map`. Returns the number of edges. */
-function hysteresisIn(k: Kernel, at: Placed, w: number, h: number, lowThreshold: number, highThreshold: number): number {
+function hysteresisIn(
+  k: Kernel,
+  at: Placed,
+  w: number,
+  h: number,
+  lowThreshold: number,
+  highThreshold: number,
+): number {
   const [low, high] = thresholds(lowThreshold, highThreshold);
   const candidates = k.exports.suppress!(at.mag, at.dir, at.map, w, h, low, high) as number;
   reserve(k, at.stack + 4 * candidates - k.base);

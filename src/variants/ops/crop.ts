@@ -5,14 +5,26 @@
 import type { Image8, VariantDef } from '../types.js';
 
 /** The crop box of VARIANTS.md A1 for a W × H image. */
-export function cropBox(width: number, height: number, fraction: number): { x: number; y: number; width: number; height: number } {
+export function cropBox(
+  width: number,
+  height: number,
+  fraction: number,
+): { x: number; y: number; width: number; height: number } {
   const cw = Math.max(1, Math.floor(fraction * width + 0.5));
   const ch = Math.max(1, Math.floor(fraction * height + 0.5));
-  return { x: Math.floor((width - cw) / 2), y: Math.floor((height - ch) / 2), width: cw, height: ch };
+  return {
+    x: Math.floor((width - cw) / 2),
+    y: Math.floor((height - ch) / 2),
+    width: cw,
+    height: ch,
+  };
 }
 
 /** Copy a rectangle out of an image. */
-export function cropImage(image: Image8, box: { x: number; y: number; width: number; height: number }): Image8 {
+export function cropImage(
+  image: Image8,
+  box: { x: number; y: number; width: number; height: number },
+): Image8 {
   const c = image.channels;
   const out = new Uint8Array(box.width * box.height * c);
   for (let y = 0; y < box.height; y++) {
@@ -32,7 +44,9 @@ export const crop: VariantDef = {
     return {
       image: cropImage(ctx.a0, box),
       params: { ...ctx.recipe.crop, crop_box_xywh: [box.x, box.y, box.width, box.height] },
-      metrics: { area_fraction_retained: (box.width * box.height) / (ctx.a0.width * ctx.a0.height) },
+      metrics: {
+        area_fraction_retained: (box.width * box.height) / (ctx.a0.width * ctx.a0.height),
+      },
     };
   },
 };

@@ -5,7 +5,15 @@
  */
 import type { Recipe } from '../recipe.js';
 import { ownDetector } from './backend.js';
-import { blur5, blurHistogram, cannyCounts, cannyL1Counted, complement, countEqual, detectorInJs } from './canny.js';
+import {
+  blur5,
+  blurHistogram,
+  cannyCounts,
+  cannyL1Counted,
+  complement,
+  countEqual,
+  detectorInJs,
+} from './canny.js';
 import { canny, gaussianBlur } from './opencv.js';
 import type { Image8, VariantDef } from '../types.js';
 
@@ -59,7 +67,11 @@ export function edgeBlur(grey: Image8, p: Recipe['edges']): Image8 {
 }
 
 /** Canny on an already blurred image with the given thresholds; 255 marks an edge. */
-export function edgePixels(blurred: Image8, t: Pick<EdgeThresholds, 'low' | 'high'>, p: Recipe['edges']): Image8 {
+export function edgePixels(
+  blurred: Image8,
+  t: Pick<EdgeThresholds, 'low' | 'high'>,
+  p: Recipe['edges'],
+): Image8 {
   if (!inJs(blurred, p)) return canny(blurred, t.low, t.high, p.aperture, p.l2_gradient);
   const { image, count } = cannyL1Counted(blurred, t.low, t.high);
   counted.set(image.data, { value: 255, count });
@@ -71,9 +83,19 @@ export function edgePixels(blurred: Image8, t: Pick<EdgeThresholds, 'low' | 'hig
  * `fractionOf(edgePixels(…), 255)` gives them; for the default detector the gradient is computed
  * once for all pairs and only the edges are counted.
  */
-export function edgeFractions(blurred: Image8, pairs: Array<Pick<EdgeThresholds, 'low' | 'high'>>, p: Recipe['edges']): number[] {
-  if (!inJs(blurred, p)) return pairs.map((t) => fractionOf(canny(blurred, t.low, t.high, p.aperture, p.l2_gradient), 255));
-  return cannyCounts(blurred, pairs.map((t) => [t.low, t.high] as const)).map((c) => c / blurred.data.length);
+export function edgeFractions(
+  blurred: Image8,
+  pairs: Array<Pick<EdgeThresholds, 'low' | 'high'>>,
+  p: Recipe['edges'],
+): number[] {
+  if (!inJs(blurred, p))
+    return pairs.map((t) =>
+      fractionOf(canny(blurred, t.low, t.high, p.aperture, p.l2_gradient), 255),
+    );
+  return cannyCounts(
+    blurred,
+    pairs.map((t) => [t.low, t.high] as const),
+  ).map((c) => c / blurred.data.length);
 }
 
 // Counts already known of an image's pixels at one value (an edge map's edges, as Canny counted
@@ -112,7 +134,10 @@ export function detect(grey: Image8, p: Recipe['edges']): Detected {
 }
 
 /** A3 from A2: blur, thresholds from the median, Canny, edges → 0, else 255. */
-export function edgeMap(a2: Image8, p: Recipe['edges']): { image: Image8; thresholds: EdgeThresholds } {
+export function edgeMap(
+  a2: Image8,
+  p: Recipe['edges'],
+): { image: Image8; thresholds: EdgeThresholds } {
   const { thresholds, edges } = detect(a2, p);
   const out = complement(edges.data); // edges 255 → 0, the rest 0 → 255
   const known = counted.get(edges.data);

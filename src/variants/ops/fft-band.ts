@@ -12,7 +12,14 @@
  * transforms run in the WebAssembly kernel (fft-kernel.ts) when it is built, with the same bits.
  */
 import FFT from 'fft.js';
-import { columnWeight, fft2FromRows, fftfreq, multiplyInPlace, rowsReal, type Spectrum } from './fft.js';
+import {
+  columnWeight,
+  fft2FromRows,
+  fftfreq,
+  multiplyInPlace,
+  rowsReal,
+  type Spectrum,
+} from './fft.js';
 import { columnsKernel, fftParts, rowsForwardKernel, type PlanParts } from './fft-kernel.js';
 
 /** The DFT outputs k0 … k0 + count − 1 (k taken mod n) of a complex sequence of length n. */
@@ -106,7 +113,12 @@ export function bandDft(n: number, k0: number, count: number): BandDft {
  * `rowsReal(values, width, height, keep)`: each row's DFT at the first `keep` column frequencies;
  * by the chirp-z transform of the frequencies −(keep − 1) … keep − 1 when it pays (`bandPays`).
  */
-export function rowsBand(values: ArrayLike<number>, width: number, height: number, keep: number): Spectrum {
+export function rowsBand(
+  values: ArrayLike<number>,
+  width: number,
+  height: number,
+  keep: number,
+): Spectrum {
   const K = Math.min(Math.floor(width / 2) + 1, keep);
   if (!bandPays(width, 2 * K - 1)) return rowsReal(values, width, height, K);
   const plan = bandDft(width, -(K - 1), 2 * K - 1);
@@ -115,7 +127,12 @@ export function rowsBand(values: ArrayLike<number>, width: number, height: numbe
 }
 
 /** `rowsBand` in TypeScript, for a width where the band pays (`bandPays(width, 2·K − 1)`): the reference of the WebAssembly kernel. */
-export function rowsBandJs(values: ArrayLike<number>, width: number, height: number, K: number): Spectrum {
+export function rowsBandJs(
+  values: ArrayLike<number>,
+  width: number,
+  height: number,
+  K: number,
+): Spectrum {
   const plan = bandDft(width, -(K - 1), 2 * K - 1);
   const data = new Float64Array(height * K * 2);
   const z = new Float64Array(2 * width);
@@ -154,7 +171,13 @@ export function rowsBandJs(values: ArrayLike<number>, width: number, height: num
  * kept bins must lie within −below … above (mod height). `rows` is a row pass (rowsReal,
  * sharedRows or rowsBand) and is not modified.
  */
-export function bandEnergy(rows: Spectrum, cols: number, below: number, above: number, keep: (ky: number, kx: number) => boolean): number {
+export function bandEnergy(
+  rows: Spectrum,
+  cols: number,
+  below: number,
+  above: number,
+  keep: (ky: number, kx: number) => boolean,
+): number {
   const { width, height } = rows;
   const count = below + above + 1;
   let sum = 0;

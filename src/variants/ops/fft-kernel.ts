@@ -31,11 +31,33 @@ const none = new Float64Array(0);
 
 /** fft.js's own twiddle table, bit reversal and first-step width of an `FFT` (private fields, read as they are). */
 export function fftParts(f: FFT): Pick<PlanParts, 'm' | 'table' | 'bitrev' | 'width'> {
-  const inner = f as unknown as { size: number; table: number[]; _bitrev: number[]; _width: number };
-  return { m: inner.size, table: Float64Array.from(inner.table), bitrev: Int32Array.from(inner._bitrev), width: inner._width };
+  const inner = f as unknown as {
+    size: number;
+    table: number[];
+    _bitrev: number[];
+    _width: number;
+  };
+  return {
+    m: inner.size,
+    table: Float64Array.from(inner.table),
+    bitrev: Int32Array.from(inner._bitrev),
+    width: inner._width,
+  };
 }
 
-export const identityParts: PlanParts = { kind: 0, n: 1, m: 1, table: none, bitrev: new Int32Array(0), width: 0, wn: none, B: none, wk: none, count: 1, shift: 0 };
+export const identityParts: PlanParts = {
+  kind: 0,
+  n: 1,
+  m: 1,
+  table: none,
+  bitrev: new Int32Array(0),
+  width: 0,
+  wn: none,
+  B: none,
+  wk: none,
+  count: 1,
+  shift: 0,
+};
 
 /** Byte offsets from the kernel's base, 16-aligned. */
 class Layout {
@@ -66,18 +88,40 @@ function planLayout(L: Layout, p: PlanParts): (k: Kernel, base: number) => numbe
     new Float64Array(buf, base + B, p.B.length).set(p.B);
     new Float64Array(buf, base + wk, p.wk.length).set(p.wk);
     const h = new Int32Array(buf, base + head, 16);
-    h.set([p.n, p.m, p.kind, base + table, base + bitrev, p.width, base + wn, base + B, base + wk, p.count, p.shift, base + a, base + A]);
+    h.set([
+      p.n,
+      p.m,
+      p.kind,
+      base + table,
+      base + bitrev,
+      p.width,
+      base + wn,
+      base + B,
+      base + wk,
+      p.count,
+      p.shift,
+      base + a,
+      base + A,
+    ]);
     return base + head;
   };
 }
 
-const zeros = (k: Kernel, at: number, bytes: number) => new Uint8Array(k.memory.buffer, at, bytes).fill(0);
+const zeros = (k: Kernel, at: number, bytes: number) =>
+  new Uint8Array(k.memory.buffer, at, bytes).fill(0);
 
 /**
  * fft.ts `rowsReal` (plan of length width) or, with `band`, fft-band.ts `rowsBand` (chirp-z plan
  * of the 2·cols − 1 outputs −(cols − 1) … cols − 1): the half-spectrum rows, height × cols complex.
  */
-export function rowsForwardKernel(values: ArrayLike<number>, width: number, height: number, cols: number, plan: PlanParts, band: boolean): Float64Array | null {
+export function rowsForwardKernel(
+  values: ArrayLike<number>,
+  width: number,
+  height: number,
+  cols: number,
+  plan: PlanParts,
+  band: boolean,
+): Float64Array | null {
   const k = kernel('fft');
   if (!k) return null;
   const u8 = values instanceof Uint8Array;
@@ -91,18 +135,37 @@ export function rowsForwardKernel(values: ArrayLike<number>, width: number, heig
   const base = reserve(k, L.size);
   const P = writePlan(k, base);
   zeros(k, base + zero, width * 8);
-  if (u8) new Uint8Array(k.memory.buffer, base + vals, width * height).set((values as Uint8Array).subarray(0, width * height));
+  if (u8)
+    new Uint8Array(k.memory.buffer, base + vals, width * height).set(
+      (values as Uint8Array).subarray(0, width * height),
+    );
   else {
     const dst = new Float64Array(k.memory.buffer, base + vals, width * height);
-    if (ArrayBuffer.isView(values)) dst.set((values as unknown as Float64Array).subarray(0, width * height));
+    if (ArrayBuffer.isView(values))
+      dst.set((values as unknown as Float64Array).subarray(0, width * height));
     else for (let i = 0; i < width * height; i++) dst[i] = values[i]!;
   }
-  k.exports.rowsForward!(P, band ? 1 : 0, base + vals, u8 ? 1 : 0, width, height, cols, base + data, base + z, base + Z, base + zero);
+  k.exports.rowsForward!(
+    P,
+    band ? 1 : 0,
+    base + vals,
+    u8 ? 1 : 0,
+    width,
+    height,
+    cols,
+    base + data,
+    base + z,
+    base + Z,
+    base + zero,
+  );
   return new Float64Array(k.memory.buffer, base + data, height * cols * 2).slice();
 }
 
 /** fft.ts `rowsInverseReal` of a half spectrum (height × cols complex, plan of length width): width × height real values. */
-export function rowsInverseKernel(spec: { width: number; height: number; cols: number; data: Float64Array }, plan: PlanParts): Float64Array | null {
+export function rowsInverseKernel(
+  spec: { width: number; height: number; cols: number; data: Float64Array },
+  plan: PlanParts,
+): Float64Array | null {
   const k = kernel('fft');
   if (!k) return null;
   const { width, height, cols } = spec;
@@ -116,8 +179,20 @@ export function rowsInverseKernel(spec: { width: number; height: number; cols: n
   const base = reserve(k, L.size);
   const P = writePlan(k, base);
   zeros(k, base + zero, cols * 16);
-  new Float64Array(k.memory.buffer, base + data, height * cols * 2).set(spec.data.subarray(0, height * cols * 2));
-  k.exports.rowsInverse!(P, base + data, width, height, cols, base + out, base + z, base + Z, base + zero);
+  new Float64Array(k.memory.buffer, base + data, height * cols * 2).set(
+    spec.data.subarray(0, height * cols * 2),
+  );
+  k.exports.rowsInverse!(
+    P,
+    base + data,
+    width,
+    height,
+    cols,
+    base + out,
+    base + z,
+    base + Z,
+    base + zero,
+  );
   return new Float64Array(k.memory.buffer, base + out, width * height).slice();
 }
 
@@ -127,7 +202,14 @@ export function rowsInverseKernel(spec: { width: number; height: number; cols: n
  * 'band' (chirp-z plan of `plan.count` outputs): the outputs, column after column (cols × count
  * complex), `data` unchanged.
  */
-export function columnsKernel(data: Float64Array, stride: number, height: number, cols: number, mode: 'forward' | 'inverse' | 'band', plan: PlanParts): Float64Array | null {
+export function columnsKernel(
+  data: Float64Array,
+  stride: number,
+  height: number,
+  cols: number,
+  mode: 'forward' | 'inverse' | 'band',
+  plan: PlanParts,
+): Float64Array | null {
   const k = kernel('fft');
   if (!k) return null;
   const count = mode === 'band' ? plan.count : height;
@@ -141,8 +223,19 @@ export function columnsKernel(data: Float64Array, stride: number, height: number
   const P = writePlan(k, base);
   const view = new Float64Array(k.memory.buffer, base + src, height * stride * 2);
   view.set(data.subarray(0, height * stride * 2));
-  k.exports.columns!(P, mode === 'forward' ? 0 : mode === 'inverse' ? 1 : 2, base + src, stride, height, cols, base + out, base + c, base + C);
-  if (mode === 'band') return new Float64Array(k.memory.buffer, base + out, cols * count * 2).slice();
+  k.exports.columns!(
+    P,
+    mode === 'forward' ? 0 : mode === 'inverse' ? 1 : 2,
+    base + src,
+    stride,
+    height,
+    cols,
+    base + out,
+    base + c,
+    base + C,
+  );
+  if (mode === 'band')
+    return new Float64Array(k.memory.buffer, base + out, cols * count * 2).slice();
   data.set(view);
   return data;
 }

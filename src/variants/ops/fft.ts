@@ -12,7 +12,14 @@
  * reference and the fallback.
  */
 import FFT from 'fft.js';
-import { columnsKernel, fftParts, identityParts, rowsForwardKernel, rowsInverseKernel, type PlanParts } from './fft-kernel.js';
+import {
+  columnsKernel,
+  fftParts,
+  identityParts,
+  rowsForwardKernel,
+  rowsInverseKernel,
+  type PlanParts,
+} from './fft-kernel.js';
 
 /** A 1-D DFT of one length: forward (no scaling) and inverse (scaled by 1/n), out-of-place. */
 export interface Dft {
@@ -29,7 +36,16 @@ function pow2Dft(n: number): Dft {
     n,
     forward: (out, input) => f.transform(out, input),
     inverse: (out, input) => f.inverseTransform(out, input),
-    parts: { kind: 1, n, ...fftParts(f), wn: new Float64Array(0), B: new Float64Array(0), wk: new Float64Array(0), count: n, shift: 0 },
+    parts: {
+      kind: 1,
+      n,
+      ...fftParts(f),
+      wn: new Float64Array(0),
+      B: new Float64Array(0),
+      wk: new Float64Array(0),
+      count: n,
+      shift: 0,
+    },
   };
 }
 
@@ -103,7 +119,8 @@ const plans = new Map<number, Dft>();
 
 /** The DFT of length n (cached; plans hold scratch buffers, so use them synchronously). */
 export function dft(n: number): Dft {
-  if (!Number.isInteger(n) || n < 1) throw new Error(`DFT length must be a positive integer, got ${n}`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`DFT length must be a positive integer, got ${n}`);
   let plan = plans.get(n);
   if (!plan) {
     plan = n === 1 ? identity : (n & (n - 1)) === 0 ? pow2Dft(n) : bluesteinDft(n);
@@ -129,7 +146,12 @@ export function columnWeight(kx: number, width: number): number {
  * Forward 2-D DFT of a real image given as values per pixel (row-major). With `keepCols`, only
  * the columns kx < keepCols are transformed and kept (enough for low-frequency sums).
  */
-export function fft2Real(values: ArrayLike<number>, width: number, height: number, keepCols?: number): Spectrum {
+export function fft2Real(
+  values: ArrayLike<number>,
+  width: number,
+  height: number,
+  keepCols?: number,
+): Spectrum {
   const spec = rowsReal(values, width, height, keepCols);
   columnPass(spec.data, spec.cols, height, 'forward');
   return spec;
@@ -145,9 +167,20 @@ const sharedRowPasses = new WeakMap<object, Spectrum>();
  * asked for and must not be modified; each value is the one `rowsReal` computes, whatever the
  * number of columns.
  */
-export function sharedRows(values: Uint8Array, width: number, height: number, cols: number): Spectrum {
+export function sharedRows(
+  values: Uint8Array,
+  width: number,
+  height: number,
+  cols: number,
+): Spectrum {
   const hit = sharedRowPasses.get(values);
-  if (hit && hit.width === width && hit.height === height && hit.cols >= Math.min(cols, Math.floor(width / 2) + 1)) return hit;
+  if (
+    hit &&
+    hit.width === width &&
+    hit.height === height &&
+    hit.cols >= Math.min(cols, Math.floor(width / 2) + 1)
+  )
+    return hit;
   const spec = rowsReal(values, width, height, cols);
   sharedRowPasses.set(values, spec);
   return spec;
@@ -157,7 +190,8 @@ export function sharedRows(values: Uint8Array, width: number, height: number, co
 export function firstColumns(spec: Spectrum, cols: number): Spectrum {
   if (cols >= spec.cols) return { ...spec, data: spec.data.slice() };
   const data = new Float64Array(spec.height * cols * 2);
-  for (let y = 0; y < spec.height; y++) data.set(spec.data.subarray(y * spec.cols * 2, y * spec.cols * 2 + cols * 2), y * cols * 2);
+  for (let y = 0; y < spec.height; y++)
+    data.set(spec.data.subarray(y * spec.cols * 2, y * spec.cols * 2 + cols * 2), y * cols * 2);
   return { width: spec.width, height: spec.height, cols, data };
 }
 
@@ -172,14 +206,24 @@ export function fft2FromRows(rows: Spectrum, keepCols: number): Spectrum {
  * The row pass of `fft2Real` only: each row's DFT (non-negative frequencies, the first `keepCols`
  * of them), rows kept in the spatial domain.
  */
-export function rowsReal(values: ArrayLike<number>, width: number, height: number, keepCols?: number): Spectrum {
+export function rowsReal(
+  values: ArrayLike<number>,
+  width: number,
+  height: number,
+  keepCols?: number,
+): Spectrum {
   const cols = Math.min(Math.floor(width / 2) + 1, keepCols ?? Infinity);
   const data = rowsForwardKernel(values, width, height, cols, dft(width).parts, false);
   return data ? { width, height, cols, data } : rowsRealJs(values, width, height, cols);
 }
 
 /** `rowsReal` in TypeScript (`cols` columns): the reference of the WebAssembly kernel. */
-export function rowsRealJs(values: ArrayLike<number>, width: number, height: number, cols: number): Spectrum {
+export function rowsRealJs(
+  values: ArrayLike<number>,
+  width: number,
+  height: number,
+  cols: number,
+): Spectrum {
   const data = new Float64Array(height * cols * 2);
   const row = dft(width);
   const z = new Float64Array(2 * width);
@@ -211,12 +255,23 @@ export function rowsRealJs(values: ArrayLike<number>, width: number, height: num
   return { width, height, cols, data };
 }
 
-function columnPass(data: Float64Array, cols: number, height: number, direction: 'forward' | 'inverse'): void {
-  if (!columnsKernel(data, cols, height, cols, direction, dft(height).parts)) columnPassJs(data, cols, height, direction);
+function columnPass(
+  data: Float64Array,
+  cols: number,
+  height: number,
+  direction: 'forward' | 'inverse',
+): void {
+  if (!columnsKernel(data, cols, height, cols, direction, dft(height).parts))
+    columnPassJs(data, cols, height, direction);
 }
 
 /** The column DFTs of a half spectrum (in place) in TypeScript: the reference of the WebAssembly kernel. */
-export function columnPassJs(data: Float64Array, cols: number, height: number, direction: 'forward' | 'inverse'): void {
+export function columnPassJs(
+  data: Float64Array,
+  cols: number,
+  height: number,
+  direction: 'forward' | 'inverse',
+): void {
   const col = dft(height);
   const c = new Float64Array(2 * height);
   const C = new Float64Array(2 * height);
@@ -305,7 +360,10 @@ export function radialFrequency(ky: number, kx: number, width: number, height: n
 }
 
 /** Σv and Σv² over the first `n` values (in index order, so every caller gets the same bits): the spatial side of Parseval's energy. */
-export function sumAndSquares(values: ArrayLike<number>, n: number): { sum: number; squares: number } {
+export function sumAndSquares(
+  values: ArrayLike<number>,
+  n: number,
+): { sum: number; squares: number } {
   let sum = 0;
   let squares = 0;
   for (let i = 0; i < n; i++) {

@@ -33,5 +33,8 @@ export const grayscale: VariantDef = {
   name: 'grayscale',
   removes: 'colour (BT.601 luma)',
   recipeKeys: [],
-  run: async (ctx) => ({ image: ctx.a2, params: { formula: 'floor((299R + 587G + 114B + 500)/1000)' } }),
+  run: async (ctx) => ({
+    image: ctx.a2,
+    params: { formula: 'floor((299R + 587G + 114B + 500)/1000)' },
+  }),
 };

@@ -7,7 +7,15 @@
  * (3.2 px at c = 0.05), whose taps past the first below TAP_FLOOR of the largest are dropped. Then the inverse row DFTs. Same result as the 2-D transform to rounding (~10⁻¹³);
  * the energies follow from Parseval along the columns: Σ_ky |gy·F|² = h·Σ_y |hy ⊛ R|².
  */
-import { columnWeight, fftfreq, firstColumns, rowsInverseReal, rowsReal, sharedRows, sumAndSquares } from './fft.js';
+import {
+  columnWeight,
+  fftfreq,
+  firstColumns,
+  rowsInverseReal,
+  rowsReal,
+  sharedRows,
+  sumAndSquares,
+} from './fft.js';
 import type { Energy } from './lowpass.js';
 import { align16, kernel, reserve } from '../kernels/load.js';
 
@@ -37,7 +45,8 @@ export function columnKernel(height: number, c: number): Float64Array {
   const taps: number[] = [];
   for (let d = 0; d <= Math.floor(height / 2); d++) {
     let s = 0;
-    for (let k = 0; k < height; k++) s += g[k]! * Math.cos((2 * Math.PI * ((k * d) % height)) / height);
+    for (let k = 0; k < height; k++)
+      s += g[k]! * Math.cos((2 * Math.PI * ((k * d) % height)) / height);
     const v = s / height;
     if (d > 0 && Math.abs(v) < TAP_FLOOR * taps[0]!) break;
     taps.push(v);
@@ -49,10 +58,19 @@ export function columnKernel(height: number, c: number): Float64Array {
  * Gaussian low-pass of one plane; `cols` is the number of half-spectrum columns passed (passedColumns).
  * Returns the unrounded filtered values and the energy sums (total and DC from the pixels).
  */
-export function gaussianPlane(values: ArrayLike<number>, width: number, height: number, cutoff: number, cols: number): { filtered: Float64Array; energy: Energy } {
+export function gaussianPlane(
+  values: ArrayLike<number>,
+  width: number,
+  height: number,
+  cutoff: number,
+  cols: number,
+): { filtered: Float64Array; energy: Energy } {
   // A grey image's row pass may already be there (the low-frequency energy of A2 computes it with
   // A5's columns); src is only read.
-  const rows = values instanceof Uint8Array ? sharedRows(values, width, height, cols) : rowsReal(values, width, height, cols);
+  const rows =
+    values instanceof Uint8Array
+      ? sharedRows(values, width, height, cols)
+      : rowsReal(values, width, height, cols);
   const gx = axisGains(width, cutoff);
   const kernel = columnKernel(height, cutoff);
   const src = rows.cols === cols ? rows.data : firstColumns(rows, cols).data;
@@ -75,7 +93,10 @@ export function gaussianPlane(values: ArrayLike<number>, width: number, height: 
   for (let kx = 0; kx < cols; kx++) filtered += e[kx]! * height * columnWeight(kx, width);
   const { sum, squares } = sumAndSquares(values, width * height);
   const out = rowsInverseReal({ width, height, cols, data: dst });
-  return { filtered: out, energy: { total: width * height * squares, dc: sum * sum, filtered, filteredDc: sum * sum } };
+  return {
+    filtered: out,
+    energy: { total: width * height * squares, dc: sum * sum, filtered, filteredDc: sum * sum },
+  };
 }
 
 /**
@@ -83,7 +104,12 @@ export function gaussianPlane(values: ArrayLike<number>, width: number, height: 
  * (d = 0 … D): by the WebAssembly kernel (kernels/as/lowpass.ts) when built, else
  * `columnConvolveJs`; the same bits either way.
  */
-export function columnConvolve(src: Float64Array, height: number, stride: number, taps: Float64Array): Float64Array {
+export function columnConvolve(
+  src: Float64Array,
+  height: number,
+  stride: number,
+  taps: Float64Array,
+): Float64Array {
   const k = kernel('lowpass');
   if (!k || stride % 2 !== 0) return columnConvolveJs(src, height, stride, taps);
   const D = taps.length - 1;
@@ -101,7 +127,12 @@ export function columnConvolve(src: Float64Array, height: number, stride: number
 }
 
 /** `columnConvolve` in TypeScript: the reference of the WebAssembly kernel. */
-export function columnConvolveJs(src: Float64Array, height: number, stride: number, kernel: Float64Array): Float64Array {
+export function columnConvolveJs(
+  src: Float64Array,
+  height: number,
+  stride: number,
+  kernel: Float64Array,
+): Float64Array {
   const D = kernel.length - 1;
   const dst = new Float64Array(src.length);
   // Circular convolution along y, a whole row of columns at a time (contiguous); the kernel is
@@ -111,7 +142,7 @@ export function columnConvolveJs(src: Float64Array, height: number, stride: numb
   const k0 = kernel[0]!;
   // d = h/2 (even h, a kernel spanning the whole column): rows y ± d are one row, counted once.
   const tap = (d: number) => (2 * d === height ? kernel[d]! / 2 : kernel[d]!);
-  const rowAt = (r: number) => ((((r % height) + height) % height) * stride);
+  const rowAt = (r: number) => (((r % height) + height) % height) * stride;
   for (let y = 0; y < height; y++) {
     const o = y * stride;
     for (let i = 0; i < stride; i++) dst[o + i] = k0 * src[o + i]!;
@@ -123,7 +154,9 @@ export function columnConvolveJs(src: Float64Array, height: number, stride: numb
       const b1 = rowAt(y - d);
       const a2 = rowAt(y + d + 1);
       const b2 = rowAt(y - d - 1);
-      for (let i = 0; i < stride; i++) dst[o + i] = dst[o + i]! + k1 * (src[a1 + i]! + src[b1 + i]!) + k2 * (src[a2 + i]! + src[b2 + i]!);
+      for (let i = 0; i < stride; i++)
+        dst[o + i] =
+          dst[o + i]! + k1 * (src[a1 + i]! + src[b1 + i]!) + k2 * (src[a2 + i]! + src[b2 + i]!);
     }
     if (d <= D) {
       const k = tap(d);

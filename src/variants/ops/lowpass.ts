@@ -4,7 +4,14 @@
  * `clip(floor(Re(IDFT2(F·H)) + 1/2), 0, 255)`. On A2, or on each channel of A0. Records the
  * spectral energy retained, `Σ|H·F|²/Σ|F|²`, with and without the DC term. VARIANTS.md, A5.
  */
-import { columnWeight, fft2Real, ifft2Real, radialFrequency, sumAndSquares, type Spectrum } from './fft.js';
+import {
+  columnWeight,
+  fft2Real,
+  ifft2Real,
+  radialFrequency,
+  sumAndSquares,
+  type Spectrum,
+} from './fft.js';
 import { gaussianPlane } from './lowpass-gaussian.js';
 import { roundClipKernel } from '../kernels/pixels.js';
 import type { Recipe } from '../recipe.js';
@@ -24,7 +31,10 @@ export const GAIN_FLOOR = 1e-12;
  * How many half-spectrum columns (kx = 0, 1, …) hold a gain ≥ GAIN_FLOOR. The gain of column kx is
  * largest at ky = 0 (ρ grows with |fy|), so that row decides; beyond it the filter passes nothing.
  */
-export function passedColumns(width: number, p: Pick<Recipe['lowpass'], 'filter' | 'cutoff'>): number {
+export function passedColumns(
+  width: number,
+  p: Pick<Recipe['lowpass'], 'filter' | 'cutoff'>,
+): number {
   const half = Math.floor(width / 2) + 1;
   const gains = filterGains(width, 1, p, half);
   let cols = half;
@@ -33,13 +43,19 @@ export function passedColumns(width: number, p: Pick<Recipe['lowpass'], 'filter'
 }
 
 /** The filter's gain at every half-spectrum bin (height × cols; cols defaults to floor(width/2) + 1). */
-export function filterGains(width: number, height: number, p: Pick<Recipe['lowpass'], 'filter' | 'cutoff'>, cols = Math.floor(width / 2) + 1): Float64Array {
+export function filterGains(
+  width: number,
+  height: number,
+  p: Pick<Recipe['lowpass'], 'filter' | 'cutoff'>,
+  cols = Math.floor(width / 2) + 1,
+): Float64Array {
   const gains = new Float64Array(height * cols);
   const c = p.cutoff;
   for (let ky = 0; ky < height; ky++) {
     for (let kx = 0; kx < cols; kx++) {
       const rho = radialFrequency(ky, kx, width, height);
-      gains[ky * cols + kx] = p.filter === 'ideal' ? (rho <= c ? 1 : 0) : Math.exp(-(rho * rho) / (2 * c * c));
+      gains[ky * cols + kx] =
+        p.filter === 'ideal' ? (rho <= c ? 1 : 0) : Math.exp(-(rho * rho) / (2 * c * c));
     }
   }
   return gains;
@@ -78,7 +94,13 @@ export function spectrumEnergy(spec: Spectrum, gains?: Float64Array): Energy {
  * beyond are taken as stopped (gain 0) and are not computed. Σ|F|² and the DC term then come from
  * the pixels by Parseval's theorem (Σ|F|² = N·Σx², F₀ = Σx), which holds for the whole spectrum.
  */
-export function lowpassPlane(values: ArrayLike<number>, width: number, height: number, gains: Float64Array, gaussian?: { cutoff: number }): { plane: Uint8Array; energy: Energy } {
+export function lowpassPlane(
+  values: ArrayLike<number>,
+  width: number,
+  height: number,
+  gains: Float64Array,
+  gaussian?: { cutoff: number },
+): { plane: Uint8Array; energy: Energy } {
   if (gaussian) {
     const g = gaussianPlane(values, width, height, gaussian.cutoff, gains.length / height);
     return { plane: roundClip(g.filtered), energy: g.energy };
@@ -87,7 +109,12 @@ export function lowpassPlane(values: ArrayLike<number>, width: number, height: n
   const spec = fft2Real(values, width, height, cols);
   const kept = spectrumEnergy(spec, gains);
   const { sum, squares } = sumAndSquares(values, width * height);
-  const energy: Energy = { total: width * height * squares, dc: sum * sum, filtered: kept.filtered, filteredDc: kept.filteredDc };
+  const energy: Energy = {
+    total: width * height * squares,
+    dc: sum * sum,
+    filtered: kept.filtered,
+    filteredDc: kept.filteredDc,
+  };
   for (let i = 0; i < gains.length; i++) {
     spec.data[2 * i] = spec.data[2 * i]! * gains[i]!;
     spec.data[2 * i + 1] = spec.data[2 * i + 1]! * gains[i]!;
@@ -106,12 +133,16 @@ export function roundClip(real: Float64Array): Uint8Array {
 /** `roundClip` in TypeScript: the reference of the WebAssembly kernel. */
 export function roundClipJs(real: Float64Array): Uint8Array {
   const plane = new Uint8Array(real.length);
-  for (let i = 0; i < real.length; i++) plane[i] = Math.min(255, Math.max(0, Math.floor(real[i]! + 0.5)));
+  for (let i = 0; i < real.length; i++)
+    plane[i] = Math.min(255, Math.max(0, Math.floor(real[i]! + 0.5)));
   return plane;
 }
 
 /** A5 of an image (grey, or each RGB channel), with the energy retained over all its planes. */
-export function lowpass(image: Image8, p: Recipe['lowpass']): { image: Image8; retained: number | null; retainedAc: number | null } {
+export function lowpass(
+  image: Image8,
+  p: Recipe['lowpass'],
+): { image: Image8; retained: number | null; retainedAc: number | null } {
   const { width, height, channels } = image;
   const cols = passedColumns(width, p);
   // The Gaussian is separable: filtered without a 2-D transform (lowpass-gaussian.ts); its gains

@@ -21,9 +21,23 @@ export interface Cv {
   CV_8UC3: number;
   BORDER_REFLECT_101: number;
   INTER_LINEAR: number;
-  GaussianBlur(src: CvMat, dst: CvMat, ksize: unknown, sigmaX: number, sigmaY: number, borderType: number): void;
+  GaussianBlur(
+    src: CvMat,
+    dst: CvMat,
+    ksize: unknown,
+    sigmaX: number,
+    sigmaY: number,
+    borderType: number,
+  ): void;
   Canny(src: CvMat, dst: CvMat, low: number, high: number, aperture: number, l2: boolean): void;
-  resize(src: CvMat, dst: CvMat, size: unknown, fx: number, fy: number, interpolation: number): void;
+  resize(
+    src: CvMat,
+    dst: CvMat,
+    size: unknown,
+    fx: number,
+    fy: number,
+    interpolation: number,
+  ): void;
 }
 
 let loaded: Cv | undefined;
@@ -78,7 +92,13 @@ export function gaussianBlur(image: Image8, ksize: number, sigma: number): Image
 }
 
 /** OpenCV's Canny on an 8-bit grey image: 255 on edges, 0 elsewhere. */
-export function canny(image: Image8, low: number, high: number, aperture: number, l2: boolean): Image8 {
+export function canny(
+  image: Image8,
+  low: number,
+  high: number,
+  aperture: number,
+  l2: boolean,
+): Image8 {
   const c = cv();
   const src = greyMat(image);
   try {

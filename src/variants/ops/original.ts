@@ -16,13 +16,22 @@ import { resample } from './resample.js';
 import type { Image8, VariantDef } from '../types.js';
 
 /** The A0 size rule: long side → max_side, short side → max(1, floor(short·max/long + 1/2)). */
-export function targetSize(width: number, height: number, maxSide: number): { width: number; height: number; resized: boolean } {
+export function targetSize(
+  width: number,
+  height: number,
+  maxSide: number,
+): { width: number; height: number; resized: boolean } {
   const long = Math.max(width, height);
   if (long <= maxSide) return { width, height, resized: false };
   const short = Math.min(width, height);
   // floor(short·max/long + 1/2) = floor((2·short·max + long) / (2·long)), exactly in integers.
-  const scaled = Math.max(1, Number((2n * BigInt(short) * BigInt(maxSide) + BigInt(long)) / (2n * BigInt(long))));
-  return width >= height ? { width: maxSide, height: scaled, resized: true } : { width: scaled, height: maxSide, resized: true };
+  const scaled = Math.max(
+    1,
+    Number((2n * BigInt(short) * BigInt(maxSide) + BigInt(long)) / (2n * BigInt(long))),
+  );
+  return width >= height
+    ? { width: maxSide, height: scaled, resized: true }
+    : { width: scaled, height: maxSide, resized: true };
 }
 
 /**
@@ -83,7 +92,10 @@ export async function decodeA0(
   }
   const { width, height, channels } = info;
   // sharp's buffer is this call's own: RGB is used in place (a view, not a copy).
-  let rgb = channels === 3 ? new Uint8Array(data.buffer, data.byteOffset, width * height * 3) : flattenToRgb(data, width * height, channels);
+  let rgb =
+    channels === 3
+      ? new Uint8Array(data.buffer, data.byteOffset, width * height * 3)
+      : flattenToRgb(data, width * height, channels);
   const size = targetSize(width, height, params.max_side);
   if (size.resized) rgb = resample(rgb, width, height, 3, size.width, size.height, params.kernel);
   return {

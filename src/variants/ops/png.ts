@@ -23,5 +23,10 @@ export async function decodePng(bytes: Uint8Array): Promise<Image8> {
   const grey = meta.channels === 1;
   const pipeline = grey ? sharp(bytes).toColourspace('b-w') : sharp(bytes).removeAlpha();
   const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
-  return { width: info.width, height: info.height, channels: grey ? 1 : 3, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
+  return {
+    width: info.width,
+    height: info.height,
+    channels: grey ? 1 : 3,
+    data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+  };
 }

@@ -12,7 +12,15 @@ import { original } from './original.js';
 import { silhouette } from './silhouette.js';
 import { VARIANT_CODES, type VariantCode, type VariantDef } from '../types.js';
 
-export const VARIANTS: readonly VariantDef[] = [original, crop, grayscale, edges, binary, lowpassVariant, silhouette];
+export const VARIANTS: readonly VariantDef[] = [
+  original,
+  crop,
+  grayscale,
+  edges,
+  binary,
+  lowpassVariant,
+  silhouette,
+];
 
 /** The variant with this code. */
 export function variantByCode(code: VariantCode): VariantDef {
@@ -34,7 +42,10 @@ export function parseOnly(items: readonly string[] | undefined): VariantCode[] {
   const unknown: string[] = [];
   for (const raw of items) {
     const s = raw.trim().toLowerCase();
-    const v = VARIANTS.find((d) => d.code.toLowerCase() === s || d.name === s || `${d.code}-${d.name}`.toLowerCase() === s);
+    const v = VARIANTS.find(
+      (d) =>
+        d.code.toLowerCase() === s || d.name === s || `${d.code}-${d.name}`.toLowerCase() === s,
+    );
     if (v) picked.add(v.code);
     else unknown.push(raw);
   }

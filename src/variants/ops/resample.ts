@@ -87,7 +87,15 @@ function clip8(acc: number): number {
  * Resize interleaved 8-bit pixels (`channels` per pixel) from w × h to ow × oh: horizontal pass
  * first (only when the width changes), then vertical, as Pillow does.
  */
-export function resample(src: Uint8Array, w: number, h: number, channels: number, ow: number, oh: number, filter: FilterName): Uint8Array {
+export function resample(
+  src: Uint8Array,
+  w: number,
+  h: number,
+  channels: number,
+  ow: number,
+  oh: number,
+  filter: FilterName,
+): Uint8Array {
   let img = src;
   let width = w;
   if (ow !== w) {

@@ -19,7 +19,11 @@ function cvRound(v: number): number {
 }
 
 /** Per destination index: the first source index and the two fixed-point weights. */
-function axis(src: number, dst: number, clamp: boolean): { ofs: Int32Array; a0: Int32Array; a1: Int32Array } {
+function axis(
+  src: number,
+  dst: number,
+  clamp: boolean,
+): { ofs: Int32Array; a0: Int32Array; a1: Int32Array } {
   const scale = src / dst;
   const ofs = new Int32Array(dst);
   const a0 = new Int32Array(dst);
@@ -50,7 +54,15 @@ function axis(src: number, dst: number, clamp: boolean): { ofs: Int32Array; a0: 
 export function resizeLinearWasm(image: Image8, width: number, height: number): Image8 | null {
   const { width: sw, height: sh, data } = image;
   if (!pixelsKernel()) return null;
-  const out = resizeLinearKernel(data, sw, sh, width, height, axis(sw, width, true), axis(sh, height, false));
+  const out = resizeLinearKernel(
+    data,
+    sw,
+    sh,
+    width,
+    height,
+    axis(sw, width, true),
+    axis(sh, height, false),
+  );
   return out ? { width, height, channels: 1, data: out } : null;
 }
 
@@ -72,7 +84,8 @@ export function resizeLinearJs(image: Image8, width: number, height: number): Im
     const o = r * sw;
     for (let x = 0; x < width; x++) {
       const s = xofs[x]!;
-      buf[x] = s + 1 < sw ? data[o + s]! * xa0[x]! + data[o + s + 1]! * xa1[x]! : data[o + s]! * SCALE;
+      buf[x] =
+        s + 1 < sw ? data[o + s]! * xa0[x]! + data[o + s + 1]! * xa1[x]! : data[o + s]! * SCALE;
     }
   };
   const row = (r: number): Int32Array => {
@@ -99,7 +112,8 @@ export function resizeLinearJs(image: Image8, width: number, height: number): Im
     const b1 = Y.a1[y]!;
     const o = y * width;
     // Weights summing to 2048 keep v within 0…255.
-    for (let x = 0; x < width; x++) out[o + x] = ((((r0[x]! >> 4) * b0) >> 16) + (((r1[x]! >> 4) * b1) >> 16) + 2) >> 2;
+    for (let x = 0; x < width; x++)
+      out[o + x] = ((((r0[x]! >> 4) * b0) >> 16) + (((r1[x]! >> 4) * b1) >> 16) + 2) >> 2;
   }
   return { width, height, channels: 1, data: out };
 }

@@ -11,9 +11,17 @@ import type { Recipe } from '../recipe.js';
 import type { Image8, VariantDef } from '../types.js';
 
 /** Post-process a raw mask as the recipe says and render it: foreground 0, background 255. */
-export function renderSilhouette(raw: Uint8Array, width: number, height: number, p: Recipe['silhouette']): { image: Image8; rawFraction: number } {
+export function renderSilhouette(
+  raw: Uint8Array,
+  width: number,
+  height: number,
+  p: Recipe['silhouette'],
+): { image: Image8; rawFraction: number } {
   if (raw.length !== width * height) {
-    throw new StimkitError('E_VARIANTS_SEGMENTER_MASK', `the segmenter returned ${raw.length} mask values for a ${width} × ${height} image (expected ${width * height})`);
+    throw new StimkitError(
+      'E_VARIANTS_SEGMENTER_MASK',
+      `the segmenter returned ${raw.length} mask values for a ${width} × ${height} image (expected ${width * height})`,
+    );
   }
   let mask = raw;
   let rawCount = 0;
@@ -50,7 +58,10 @@ export const silhouette: VariantDef = {
   recipeKeys: ['silhouette', 'crop'],
   run: async (ctx) => {
     if (!ctx.segmenter) {
-      const e = ctx.segmenterError ?? { code: 'E_VARIANTS_SEGMENTER', message: 'no segmenter is loaded' };
+      const e = ctx.segmenterError ?? {
+        code: 'E_VARIANTS_SEGMENTER',
+        message: 'no segmenter is loaded',
+      };
       throw new StimkitError(e.code, e.message);
     }
     const { width, height, data } = ctx.a0;
@@ -65,7 +76,10 @@ export const silhouette: VariantDef = {
         fill_holes: p.fill_holes,
         segmenter: ctx.segmenter.description,
       },
-      metrics: { raw_foreground_fraction: rawFraction, foreground_fraction_in_crop: foregroundInCrop(image, ctx.recipe.crop.fraction) },
+      metrics: {
+        raw_foreground_fraction: rawFraction,
+        foreground_fraction_in_crop: foregroundInCrop(image, ctx.recipe.crop.fraction),
+      },
     };
   },
 };

@@ -50,14 +50,18 @@ export class EntryPool {
       }
     });
     slot.worker.on('error', fail);
-    slot.worker.on('exit', (code) => fail(new StimkitError('E_VARIANTS_WORKER', `a worker thread stopped (exit code ${code})`)));
+    slot.worker.on('exit', (code) =>
+      fail(new StimkitError('E_VARIANTS_WORKER', `a worker thread stopped (exit code ${code})`)),
+    );
     this.slots.push(slot);
     return slot;
   }
 
   /** Run one entry on an idle worker (callers keep at most `size` entries in flight). */
   run(job: EntryJob, plan: EntryPlan): Promise<EntryOutcome> {
-    const slot = this.slots.find((s) => !s.dead && !s.task) ?? (this.slots.filter((s) => !s.dead).length < this.size ? this.spawn() : undefined);
+    const slot =
+      this.slots.find((s) => !s.dead && !s.task) ??
+      (this.slots.filter((s) => !s.dead).length < this.size ? this.spawn() : undefined);
     if (!slot) return Promise.reject(new Error('entry pool: more entries in flight than workers'));
     const wire: WirePlan = {
       outDir: plan.outDir,

@@ -19,7 +19,9 @@ export interface ToWorker {
 }
 
 /** Worker → parent. */
-export type FromWorker = { type: 'done'; id: number; outcome: EntryOutcome } | { type: 'failed'; id: number; code: string; message: string };
+export type FromWorker =
+  | { type: 'done'; id: number; outcome: EntryOutcome }
+  | { type: 'failed'; id: number; code: string; message: string };
 
 const port = parentPort;
 if (port) {

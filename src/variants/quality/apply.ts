@@ -7,7 +7,10 @@ import { entryWarnings } from './warnings.js';
  * Set (or clear) `warnings` on every variant record of `records` from its metrics and the
  * thresholds; returns the lock's `quality` block.
  */
-export function applyWarnings(records: EntryRecord[], thresholds: QualityThresholds): NonNullable<VariantsLock['quality']> {
+export function applyWarnings(
+  records: EntryRecord[],
+  thresholds: QualityThresholds,
+): NonNullable<VariantsLock['quality']> {
   let warnings = 0;
   let warned = 0;
   for (const entry of records) {

@@ -33,16 +33,21 @@ const num = (m: MeasuredVariant | undefined, key: string): number | null => {
   return typeof v === 'number' ? v : null;
 };
 
-const KEEP = 'if the subject is too small, too spread out or not separable, leave this entry out of the abstraction probe (`roles`), or replace the image';
+const KEEP =
+  'if the subject is too small, too spread out or not separable, leave this entry out of the abstraction probe (`roles`), or replace the image';
 
 /**
  * The warnings of one entry's variants, by code (only codes with warnings). `variants` are the
  * entry's records (any order; failed ones are ignored).
  */
-export function entryWarnings(variants: readonly MeasuredVariant[], t: QualityThresholds): Map<VariantCode, QualityWarning[]> {
+export function entryWarnings(
+  variants: readonly MeasuredVariant[],
+  t: QualityThresholds,
+): Map<VariantCode, QualityWarning[]> {
   const out = new Map<VariantCode, QualityWarning[]>();
   const by = new Map(variants.filter((v) => v.status === 'ok').map((v) => [v.code, v]));
-  const add = (code: VariantCode, w: QualityWarning) => out.set(code, [...(out.get(code) ?? []), w]);
+  const add = (code: VariantCode, w: QualityWarning) =>
+    out.set(code, [...(out.get(code) ?? []), w]);
 
   const a6 = by.get('A6');
   const fg6 = num(a6, 'foreground_fraction');
@@ -50,7 +55,10 @@ export function entryWarnings(variants: readonly MeasuredVariant[], t: QualityTh
     if (fg6 < t.silhouette_min) {
       add('A6', {
         code: fg6 === 0 ? 'W_VARIANTS_A6_EMPTY' : 'W_VARIANTS_A6_TINY',
-        message: fg6 === 0 ? 'the silhouette is empty: the segmenter found no subject' : `the silhouette covers ${pct(fg6)} of the image`,
+        message:
+          fg6 === 0
+            ? 'the silhouette is empty: the segmenter found no subject'
+            : `the silhouette covers ${pct(fg6)} of the image`,
         value: fg6,
         threshold: t.silhouette_min,
         fix: `${KEEP}; or try \`--silhouette grabcut\``,
@@ -104,7 +112,13 @@ export function entryWarnings(variants: readonly MeasuredVariant[], t: QualityTh
     });
   }
   const inCrop = num(a6, 'foreground_fraction_in_crop');
-  if (by.has('A1') && inCrop !== null && fg6 !== null && fg6 >= t.silhouette_min && inCrop < t.crop_subject_min) {
+  if (
+    by.has('A1') &&
+    inCrop !== null &&
+    fg6 !== null &&
+    fg6 >= t.silhouette_min &&
+    inCrop < t.crop_subject_min
+  ) {
     add('A1', {
       code: 'W_VARIANTS_A1_CROPS_SUBJECT',
       message: `the centre crop keeps ${pct(inCrop)} of the subject (A6's foreground): the subject is off-centre`,
@@ -123,6 +137,15 @@ export interface LocatedWarning extends QualityWarning {
 }
 
 /** Every warning recorded in a lock's entries, in lock order. */
-export function lockWarnings(entries: ReadonlyArray<{ id: string; variants: ReadonlyArray<{ code: VariantCode; warnings?: QualityWarning[] }> }>): LocatedWarning[] {
-  return entries.flatMap((e) => e.variants.flatMap((v) => (v.warnings ?? []).map((w) => ({ entry: e.id, variant: v.code, ...w }))));
+export function lockWarnings(
+  entries: ReadonlyArray<{
+    id: string;
+    variants: ReadonlyArray<{ code: VariantCode; warnings?: QualityWarning[] }>;
+  }>,
+): LocatedWarning[] {
+  return entries.flatMap((e) =>
+    e.variants.flatMap((v) =>
+      (v.warnings ?? []).map((w) => ({ entry: e.id, variant: v.code, ...w })),
+    ),
+  );
 }

@@ -59,8 +59,16 @@ export class ReusePlanner {
   }
 
   /** Decide, for every task and code, its inputs hash and whether an earlier record stands for it. */
-  async plan(tasks: EntryTask[], base: Omit<HashContext, 'segmenter' | 'segmenterError'>, segmenter: SegmenterIdentity): Promise<ReusePlan> {
-    const ctx: HashContext = { ...base, segmenter: segmenter.description ? { description: segmenter.description } : undefined, segmenterError: segmenter.error };
+  async plan(
+    tasks: EntryTask[],
+    base: Omit<HashContext, 'segmenter' | 'segmenterError'>,
+    segmenter: SegmenterIdentity,
+  ): Promise<ReusePlan> {
+    const ctx: HashContext = {
+      ...base,
+      segmenter: segmenter.description ? { description: segmenter.description } : undefined,
+      segmenterError: segmenter.error,
+    };
     const toCompute = new Set<string>();
     let needsA6 = false;
     const jobs = await pMap(

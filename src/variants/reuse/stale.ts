@@ -13,7 +13,9 @@ import { STALE_SUFFIX, type FoundLock, type VariantsLock } from '../lock.js';
 /** The files a lock vouches for (relative to its folder) and their recorded sha256. */
 export function vouchedFiles(lock: VariantsLock): Map<string, string> {
   const files = new Map<string, string>();
-  for (const e of lock.entries) for (const v of e.variants) if (v.status === 'ok' && v.file && v.sha256) files.set(v.file, v.sha256);
+  for (const e of lock.entries)
+    for (const v of e.variants)
+      if (v.status === 'ok' && v.file && v.sha256) files.set(v.file, v.sha256);
   for (const c of lock.contact_sheets) files.set(c.file, c.sha256);
   return files;
 }
@@ -51,9 +53,16 @@ export class LockGuard {
   beforeWrite(files: Map<string, string | null>): Promise<void> {
     const next = this.queue.then(async () => {
       if (files.size === 0) return;
-      const doomed = [...this.live].filter(([, vouched]) => vouched === null || [...files].some(([f, sha]) => vouched.has(f) && (sha === null || vouched.get(f) !== sha)));
+      const doomed = [...this.live].filter(
+        ([, vouched]) =>
+          vouched === null ||
+          [...files].some(([f, sha]) => vouched.has(f) && (sha === null || vouched.get(f) !== sha)),
+      );
       for (const [name] of doomed) {
-        await rename(path.join(this.outDir, name), path.join(this.outDir, name + STALE_SUFFIX)).catch((err: NodeJS.ErrnoException) => {
+        await rename(
+          path.join(this.outDir, name),
+          path.join(this.outDir, name + STALE_SUFFIX),
+        ).catch((err: NodeJS.ErrnoException) => {
           if (err.code !== 'ENOENT') throw err;
         });
         this.live.delete(name);

@@ -33,8 +33,23 @@ interface Cv {
   GC_FGD: number;
   GC_PR_FGD: number;
   setRNGSeed(seed: number): void;
-  resize(src: CvMat, dst: CvMat, size: unknown, fx: number, fy: number, interpolation: number): void;
-  grabCut(img: CvMat, mask: CvMat, rect: unknown, bgd: CvMat, fgd: CvMat, iterations: number, mode: number): void;
+  resize(
+    src: CvMat,
+    dst: CvMat,
+    size: unknown,
+    fx: number,
+    fy: number,
+    interpolation: number,
+  ): void;
+  grabCut(
+    img: CvMat,
+    mask: CvMat,
+    rect: unknown,
+    bgd: CvMat,
+    fgd: CvMat,
+    iterations: number,
+    mode: number,
+  ): void;
 }
 interface CvModule {
   cv: Cv;
@@ -51,14 +66,21 @@ export function loadCv(): CvModule {
 /** The installed opencv-wasm version (its package.json), for the lock. */
 function cvVersion(): string | null {
   try {
-    return (createRequire(import.meta.url)('opencv-wasm/package.json') as { version?: string }).version ?? null;
+    return (
+      (createRequire(import.meta.url)('opencv-wasm/package.json') as { version?: string })
+        .version ?? null
+    );
   } catch {
     return null;
   }
 }
 
 /** The working size: long side reduced to `resolution`, never enlarged. */
-export function workingSize(width: number, height: number, resolution: number): { w: number; h: number } {
+export function workingSize(
+  width: number,
+  height: number,
+  resolution: number,
+): { w: number; h: number } {
   const long = Math.max(width, height);
   if (long <= resolution) return { w: width, h: height };
   const short = Math.max(1, Math.floor((Math.min(width, height) * resolution) / long + 0.5));
@@ -66,14 +88,23 @@ export function workingSize(width: number, height: number, resolution: number): 
 }
 
 /** The initial rectangle on a `w × h` image: `x0 = floor(margin·w + 1/2)`, width `w − 2·x0`. */
-export function grabcutRect(w: number, h: number, margin: number): { x: number; y: number; width: number; height: number } {
+export function grabcutRect(
+  w: number,
+  h: number,
+  margin: number,
+): { x: number; y: number; width: number; height: number } {
   const x = Math.floor(margin * w + 0.5);
   const y = Math.floor(margin * h + 0.5);
   return { x, y, width: w - 2 * x, height: h - 2 * y };
 }
 
 /** Run GrabCut on 8-bit RGB at its own size; returns the 0/1 mask (GC_FGD ∪ GC_PR_FGD). */
-export function grabcutMask(rgb: Uint8Array, width: number, height: number, p: GrabcutParams): Uint8Array {
+export function grabcutMask(
+  rgb: Uint8Array,
+  width: number,
+  height: number,
+  p: GrabcutParams,
+): Uint8Array {
   const { cv, cvTranslateError } = loadCv();
   const work = workingSize(width, height, p.resolution);
   const rect = grabcutRect(work.w, work.h, p.margin);
@@ -107,16 +138,29 @@ export function grabcutMask(rgb: Uint8Array, width: number, height: number, p: G
     const bgd = track(new cv.Mat());
     const fgd = track(new cv.Mat());
     cv.setRNGSeed(p.seed);
-    cv.grabCut(img, mask, new cv.Rect(rect.x, rect.y, rect.width, rect.height), bgd, fgd, p.iterations, cv.GC_INIT_WITH_RECT);
+    cv.grabCut(
+      img,
+      mask,
+      new cv.Rect(rect.x, rect.y, rect.width, rect.height),
+      bgd,
+      fgd,
+      p.iterations,
+      cv.GC_INIT_WITH_RECT,
+    );
     const low = new Uint8Array(work.w * work.h);
     const m = mask.data;
-    for (let i = 0; i < low.length; i++) low[i] = m[i] === cv.GC_FGD || m[i] === cv.GC_PR_FGD ? 1 : 0;
+    for (let i = 0; i < low.length; i++)
+      low[i] = m[i] === cv.GC_FGD || m[i] === cv.GC_PR_FGD ? 1 : 0;
     return upsampleMask(low, work.w, work.h, width, height);
   } catch (err) {
     if (err instanceof StimkitError) throw err;
     const translated = cvTranslateError(cv, err);
     const message = translated instanceof Error ? translated.message : translated || String(err);
-    throw new StimkitError('E_SEGMENT_GRABCUT', `grabcut failed on a ${work.w}×${work.h} working image: ${message}`, { cause: err });
+    throw new StimkitError(
+      'E_SEGMENT_GRABCUT',
+      `grabcut failed on a ${work.w}×${work.h} working image: ${message}`,
+      { cause: err },
+    );
   } finally {
     for (const m of mats) m.delete();
   }
@@ -142,7 +186,9 @@ function grabcutDescription(p: GrabcutParams): Record<string, unknown> {
 }
 
 /** The description a grabcut segmenter with `params` would give, without loading opencv-wasm. */
-export async function describeGrabcut(params?: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function describeGrabcut(
+  params?: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   return grabcutDescription(parseParams(GrabcutParamsSchema, params, 'grabcut'));
 }
 

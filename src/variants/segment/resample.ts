@@ -22,7 +22,12 @@ export const ISNET_STD = 256;
  * Resize 8-bit RGB (`w·h·3`) to `size × size` the way the package does and normalise it into a
  * `1 × 3 × size × size` float32 tensor.
  */
-export function isnetInputTensor(rgb: Uint8Array, w: number, h: number, size: number): Float32Array {
+export function isnetInputTensor(
+  rgb: Uint8Array,
+  w: number,
+  h: number,
+  size: number,
+): Float32Array {
   const out = new Float32Array(3 * size * size);
   const plane = size * size;
   const sx = w / size;
@@ -47,7 +52,8 @@ export function isnetInputTensor(rgb: Uint8Array, w: number, h: number, size: nu
       const i22 = (y2 * w + x2) * 3;
       const o = y * size + x;
       for (let c = 0; c < 3; c++) {
-        const v = w11 * rgb[i11 + c]! + w21 * rgb[i21 + c]! + w12 * rgb[i12 + c]! + w22 * rgb[i22 + c]!;
+        const v =
+          w11 * rgb[i11 + c]! + w21 * rgb[i21 + c]! + w12 * rgb[i12 + c]! + w22 * rgb[i22 + c]!;
         out[c * plane + o] = (Math.round(v) - ISNET_MEAN) / ISNET_STD;
       }
     }
@@ -59,7 +65,13 @@ export function isnetInputTensor(rgb: Uint8Array, w: number, h: number, size: nu
  * Resize a `size × size` probability map to `w × h` (bilinear, the package's corner-aligned
  * mapping) and threshold it: 1 where `p ≥ threshold`, else 0.
  */
-export function probabilityToMask(prob: Float32Array, size: number, w: number, h: number, threshold: number): Uint8Array {
+export function probabilityToMask(
+  prob: Float32Array,
+  size: number,
+  w: number,
+  h: number,
+  threshold: number,
+): Uint8Array {
   const mask = new Uint8Array(w * h);
   const sx = size / w;
   const sy = size / h;
@@ -100,7 +112,13 @@ function axis(n: number, src: number): { lo: Int32Array; hi: Int32Array; t: Floa
 }
 
 /** Upsample a 0/1 mask from `w × h` to `W × H`: bilinear (half-pixel centres), then `≥ 0.5`. */
-export function upsampleMask(mask: Uint8Array, w: number, h: number, W: number, H: number): Uint8Array {
+export function upsampleMask(
+  mask: Uint8Array,
+  w: number,
+  h: number,
+  W: number,
+  H: number,
+): Uint8Array {
   if (w === W && h === H) return mask.slice();
   const out = new Uint8Array(W * H);
   const ax = axis(W, w);

@@ -8,7 +8,13 @@
  */
 import { errorMessage, StimkitError } from '../../core/errors.js';
 import type { Recipe } from '../recipe.js';
-import { createSegmenter, describeSegmenter, segmenterAvailable, type SegmentMethod, type Segmenter } from './index.js';
+import {
+  createSegmenter,
+  describeSegmenter,
+  segmenterAvailable,
+  type SegmentMethod,
+  type Segmenter,
+} from './index.js';
 import type { SharedSegmenter } from '../types.js';
 
 /** How to obtain a segmenter (tests pass their own). */
@@ -19,10 +25,17 @@ export interface SegmenterFactory {
    * What `create(method, params)` would describe, without loading a model. Without it, the
    * segmenter is loaded to learn its description (and so whenever A6 is selected).
    */
-  describe?(method: SegmentMethod, params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  describe?(
+    method: SegmentMethod,
+    params: Record<string, unknown>,
+  ): Promise<Record<string, unknown>>;
 }
 
-export const defaultSegmenterFactory: SegmenterFactory = { available: segmenterAvailable, create: createSegmenter, describe: describeSegmenter };
+export const defaultSegmenterFactory: SegmenterFactory = {
+  available: segmenterAvailable,
+  create: createSegmenter,
+  describe: describeSegmenter,
+};
 
 /** Who A6's outputs are made by, for the inputs hash: a segmenter description, or why there is none. */
 export interface SegmenterIdentity {
@@ -57,8 +70,14 @@ function fixFor(method: SegmentMethod): string {
     : 'check the opencv-wasm installation, or leave A6 out with --only A0,A1,A2,A3,A4,A5';
 }
 
-function unavailableError(method: SegmentMethod, reason: string): { code: string; message: string } {
-  return { code: 'E_VARIANTS_SEGMENTER_UNAVAILABLE', message: `the ${method} segmenter is not available: ${reason}. Fix: ${fixFor(method)}` };
+function unavailableError(
+  method: SegmentMethod,
+  reason: string,
+): { code: string; message: string } {
+  return {
+    code: 'E_VARIANTS_SEGMENTER_UNAVAILABLE',
+    message: `the ${method} segmenter is not available: ${reason}. Fix: ${fixFor(method)}`,
+  };
 }
 
 function isParamError(err: unknown): boolean {
@@ -70,7 +89,10 @@ function isParamError(err: unknown): boolean {
  * factory cannot describe without loading. Bad params throw (a recipe error); anything else that
  * stops the description makes the segmenter unavailable.
  */
-export async function identifySegmenter(recipe: Recipe, factory: SegmenterFactory = defaultSegmenterFactory): Promise<SegmenterIdentity | null> {
+export async function identifySegmenter(
+  recipe: Recipe,
+  factory: SegmenterFactory = defaultSegmenterFactory,
+): Promise<SegmenterIdentity | null> {
   if (!factory.describe) return null;
   const method = recipe.silhouette.method;
   try {
@@ -82,11 +104,18 @@ export async function identifySegmenter(recipe: Recipe, factory: SegmenterFactor
 }
 
 /** Load the recipe's segmenter, or use the injected one (which the caller disposes). */
-export async function loadSegmenter(recipe: Recipe, injected?: Segmenter, factory: SegmenterFactory = defaultSegmenterFactory): Promise<LoadedSegmenter> {
+export async function loadSegmenter(
+  recipe: Recipe,
+  injected?: Segmenter,
+  factory: SegmenterFactory = defaultSegmenterFactory,
+): Promise<LoadedSegmenter> {
   if (injected) return { shared: shareSegmenter(injected), dispose: async () => undefined };
   const method = recipe.silhouette.method;
   const params = recipe.silhouette[method];
-  const unavailable = (reason: string): LoadedSegmenter => ({ error: unavailableError(method, reason), dispose: async () => undefined });
+  const unavailable = (reason: string): LoadedSegmenter => ({
+    error: unavailableError(method, reason),
+    dispose: async () => undefined,
+  });
   let availability: { ok: boolean; reason?: string };
   try {
     availability = await factory.available(method);

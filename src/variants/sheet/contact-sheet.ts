@@ -28,10 +28,22 @@ const FRAME = 4;
  * A warned cell: a frame inside its box and its warning codes (without `W_VARIANTS_`) in white on
  * a strip of the frame colour along its bottom edge.
  */
-function markWarned(box: { left: number; top: number }, cell: number, codes: string[], frames: string[], text: string[]): void {
+function markWarned(
+  box: { left: number; top: number },
+  cell: number,
+  codes: string[],
+  frames: string[],
+  text: string[],
+): void {
   const { left: x, top: y } = box;
-  frames.push(`M${x} ${y}h${cell}v${FRAME}h${-cell}z`, `M${x} ${y + cell - FRAME}h${cell}v${FRAME}h${-cell}z`);
-  frames.push(`M${x} ${y}h${FRAME}v${cell}h${-FRAME}z`, `M${x + cell - FRAME} ${y}h${FRAME}v${cell}h${-FRAME}z`);
+  frames.push(
+    `M${x} ${y}h${cell}v${FRAME}h${-cell}z`,
+    `M${x} ${y + cell - FRAME}h${cell}v${FRAME}h${-cell}z`,
+  );
+  frames.push(
+    `M${x} ${y}h${FRAME}v${cell}h${-FRAME}z`,
+    `M${x + cell - FRAME} ${y}h${FRAME}v${cell}h${-FRAME}z`,
+  );
   const label = codes.map((c) => c.replace(/^W_VARIANTS_/, '')).join(' ');
   const scale = textWidth(label, 2) <= cell - 2 * FRAME - 4 ? 2 : 1;
   const strip = 9 * scale + 6;
@@ -47,11 +59,23 @@ export interface SheetPage {
   height: number;
 }
 
-function cellBox(col: number, row: number, cell: number, top: number): { left: number; top: number } {
+function cellBox(
+  col: number,
+  row: number,
+  cell: number,
+  top: number,
+): { left: number; top: number } {
   return { left: PAD + col * (cell + PAD), top: top + row * (BAND + cell + PAD) + BAND };
 }
 
-async function renderPage(entries: EntryRecord[], codes: VariantCode[], outDir: string, cell: number, title: string, compression: number): Promise<Buffer> {
+async function renderPage(
+  entries: EntryRecord[],
+  codes: VariantCode[],
+  outDir: string,
+  cell: number,
+  title: string,
+  compression: number,
+): Promise<Buffer> {
   const width = PAD + codes.length * (cell + PAD);
   const top = 2 * BAND + PAD; // title band, column headers, a gap
   const height = top + entries.length * (BAND + cell + PAD) + PAD;
@@ -60,11 +84,17 @@ async function renderPage(entries: EntryRecord[], codes: VariantCode[], outDir: 
   const failedText: string[] = [];
   const warned: string[] = []; // frames and label backings of cells with quality warnings
   const warnText: string[] = [];
-  codes.forEach((code, c) => text.push(textPath(`${code} ${variantByCode(code).name}`, PAD + c * (cell + PAD), BAND + 4, SCALE)));
+  codes.forEach((code, c) =>
+    text.push(
+      textPath(`${code} ${variantByCode(code).name}`, PAD + c * (cell + PAD), BAND + 4, SCALE),
+    ),
+  );
   const overlays: OverlayOptions[] = [];
   for (const [r, entry] of entries.entries()) {
     text.push(textPath(entry.id, PAD, top + r * (BAND + cell + PAD) + 4, SCALE));
-    const a0 = entry.variants.find((v) => v.code === 'A0' && v.width && v.height) ?? entry.variants.find((v) => v.width && v.height);
+    const a0 =
+      entry.variants.find((v) => v.code === 'A0' && v.width && v.height) ??
+      entry.variants.find((v) => v.width && v.height);
     const factor = a0 ? cell / Math.max(a0.width!, a0.height!) : 1;
     for (const [c, code] of codes.entries()) {
       const box = cellBox(c, r, cell, top);
@@ -82,8 +112,19 @@ async function renderPage(entries: EntryRecord[], codes: VariantCode[], outDir: 
         .toColourspace('srgb')
         .png({ compressionLevel: 0 })
         .toBuffer();
-      overlays.push({ input: thumb, left: box.left + Math.floor((cell - tw) / 2), top: box.top + Math.floor((cell - th) / 2) });
-      if (v.warnings?.length) markWarned(box, cell, v.warnings.map((w) => w.code), warned, warnText);
+      overlays.push({
+        input: thumb,
+        left: box.left + Math.floor((cell - tw) / 2),
+        top: box.top + Math.floor((cell - th) / 2),
+      });
+      if (v.warnings?.length)
+        markWarned(
+          box,
+          cell,
+          v.warnings.map((w) => w.code),
+          warned,
+          warnText,
+        );
     }
   }
   const svg =
@@ -93,15 +134,26 @@ async function renderPage(entries: EntryRecord[], codes: VariantCode[], outDir: 
     `<path d="${failedText.join('')}" fill="#b00020"/></svg>`;
   // Warning frames and codes go over the thumbnails (a blank silhouette must not look like an empty cell).
   const marks = warned.length
-    ? [{ input: Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" shape-rendering="crispEdges"><path d="${warned.join('')}" fill="${WARN_COLOUR}"/><path d="${warnText.join('')}" fill="#ffffff"/></svg>`), left: 0, top: 0 }]
+    ? [
+        {
+          input: Buffer.from(
+            `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" shape-rendering="crispEdges"><path d="${warned.join('')}" fill="${WARN_COLOUR}"/><path d="${warnText.join('')}" fill="#ffffff"/></svg>`,
+          ),
+          left: 0,
+          top: 0,
+        },
+      ]
     : [];
-  const { data, info } = await sharp({ create: { width, height, channels: 3, background: '#ffffff' } })
+  const { data, info } = await sharp({
+    create: { width, height, channels: 3, background: '#ffffff' },
+  })
     .composite([{ input: Buffer.from(svg), left: 0, top: 0 }, ...overlays, ...marks])
     .raw()
     .toBuffer({ resolveWithObject: true });
   // The canvas is opaque: keep RGB only (compositing adds an alpha channel).
   const rgb = new Uint8Array(width * height * 3);
-  for (let i = 0, j = 0; i < rgb.length; i += 3, j += info.channels) rgb.set(data.subarray(j, j + 3), i);
+  for (let i = 0, j = 0; i < rgb.length; i += 3, j += info.channels)
+    rgb.set(data.subarray(j, j + 3), i);
   return encodePng({ width, height, channels: 3, data: rgb }, compression);
 }
 
@@ -148,7 +200,11 @@ export async function writeContactSheet(
  * versions — everything a page is drawn from) and every page still has its sha256. Otherwise
  * null, and the sheet is drawn again. Saves the rendering on a rerun that changes nothing.
  */
-export async function currentSheets(lock: VariantsLock, lockFile: string, outDir: string): Promise<SheetPage[] | null> {
+export async function currentSheets(
+  lock: VariantsLock,
+  lockFile: string,
+  outDir: string,
+): Promise<SheetPage[] | null> {
   let text: string;
   let sheets: unknown;
   try {
@@ -157,9 +213,15 @@ export async function currentSheets(lock: VariantsLock, lockFile: string, outDir
   } catch {
     return null;
   }
-  if (!Array.isArray(sheets) || sheets.length === 0 || artifactJson({ ...lock, contact_sheets: sheets }) !== text) return null;
+  if (
+    !Array.isArray(sheets) ||
+    sheets.length === 0 ||
+    artifactJson({ ...lock, contact_sheets: sheets }) !== text
+  )
+    return null;
   for (const page of sheets as SheetPage[]) {
-    if ((await sha256File(path.join(outDir, page.file)).catch(() => null)) !== page.sha256) return null;
+    if ((await sha256File(path.join(outDir, page.file)).catch(() => null)) !== page.sha256)
+      return null;
   }
   return sheets as SheetPage[];
 }

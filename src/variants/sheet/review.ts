@@ -22,7 +22,11 @@ const REVIEW_PAGE = /^review(-\d+)?\.png$/;
  * Write the review page(s) of `records` into `outDir` (earlier review pages are removed first);
  * returns the pages, none when no entry has a warning.
  */
-export async function writeReview(records: EntryRecord[], outDir: string, opts: { cell: number; title: string; compression: number }): Promise<SheetPage[]> {
+export async function writeReview(
+  records: EntryRecord[],
+  outDir: string,
+  opts: { cell: number; title: string; compression: number },
+): Promise<SheetPage[]> {
   for (const name of await readdir(outDir).catch(() => [] as string[])) {
     if (REVIEW_PAGE.test(name)) await rm(path.join(outDir, name), { force: true });
   }

@@ -39,7 +39,17 @@ function compare(grey: Image8): void {
   sameBits(g.mag, gj.mag);
   sameBits(g.dir, gj.dir);
   const m = median8(reference.data);
-  const pairs: Array<[number, number]> = [[0.66 * m, 1.33 * m], [10, 30], [0, 0], [50.7, 20.2], [1, 2], [200, 400], [-5, 3000], [NaN, 20], [2040, 2040]];
+  const pairs: Array<[number, number]> = [
+    [0.66 * m, 1.33 * m],
+    [10, 30],
+    [0, 0],
+    [50.7, 20.2],
+    [1, 2],
+    [200, 400],
+    [-5, 3000],
+    [NaN, 20],
+    [2040, 2040],
+  ];
   const counts = cannyCounts(reference, pairs);
   pairs.forEach(([low, high], i) => {
     const js = cannyFromGradientJs(gj, low, high);
@@ -55,16 +65,23 @@ function compare(grey: Image8): void {
 }
 
 describe('A3 detector: wasm = TypeScript, byte for byte', () => {
-  it.skipIf(process.env.STIMKIT_KERNELS === 'js')('the kernel is built (else the comparisons below compare the TypeScript with itself)', () => {
-    expect(kernel('edges')).not.toBeNull();
-  });
+  it.skipIf(process.env.STIMKIT_KERNELS === 'js')(
+    'the kernel is built (else the comparisons below compare the TypeScript with itself)',
+    () => {
+      expect(kernel('edges')).not.toBeNull();
+    },
+  );
 
   for (const file of ['astronaut.png', 'camera.png', 'rocket.jpg']) {
-    it(file, async () => {
-      const a2 = await photo(file);
-      compare(a2);
-      compare(thresholdImage(a2, 120)); // A4: two-tone, strong edges everywhere
-    }, 60_000);
+    it(
+      file,
+      async () => {
+        const a2 = await photo(file);
+        compare(a2);
+        compare(thresholdImage(a2, 120)); // A4: two-tone, strong edges everywhere
+      },
+      60_000,
+    );
   }
 
   it('countEqual: the counts of the TypeScript (blocks of 255 × 16 bytes and tails)', async () => {
@@ -85,11 +102,29 @@ describe('A3 detector: wasm = TypeScript, byte for byte', () => {
   it('complement: the bytes of the TypeScript', async () => {
     const a2 = await photo('camera.png');
     sameBits(complement(a2.data), complementJs(a2.data));
-    for (const n of [0, 1, 15, 16, 17, 33]) sameBits(complement(a2.data.subarray(5, 5 + n)), complementJs(a2.data.subarray(5, 5 + n)));
+    for (const n of [0, 1, 15, 16, 17, 33])
+      sameBits(complement(a2.data.subarray(5, 5 + n)), complementJs(a2.data.subarray(5, 5 + n)));
   });
 
   it('odd sizes, noise and flat images', () => {
-    const sizes: Array<[number, number]> = [[1, 1], [1, 7], [7, 1], [2, 2], [3, 5], [5, 3], [6, 4], [7, 7], [8, 8], [9, 2], [15, 3], [16, 16], [17, 9], [31, 33], [683, 97], [97, 683]];
+    const sizes: Array<[number, number]> = [
+      [1, 1],
+      [1, 7],
+      [7, 1],
+      [2, 2],
+      [3, 5],
+      [5, 3],
+      [6, 4],
+      [7, 7],
+      [8, 8],
+      [9, 2],
+      [15, 3],
+      [16, 16],
+      [17, 9],
+      [31, 33],
+      [683, 97],
+      [97, 683],
+    ];
     for (const [w, h] of sizes) {
       compare(noise(w, h));
       compare({ width: w, height: h, channels: 1, data: new Uint8Array(w * h).fill(255) });

@@ -5,8 +5,22 @@
  * column counts, and through their callers (A5's Gaussian low-pass, the low-frequency metric).
  */
 import { describe, expect, it } from 'vitest';
-import { fft2Real, ifft2Real, rowsInverseReal, rowsInverseRealJs, rowsReal, rowsRealJs, sharedRows } from '../../../src/variants/ops/fft.js';
-import { axisBand, bandEnergy, bandPays, rowsBand, rowsBandJs } from '../../../src/variants/ops/fft-band.js';
+import {
+  fft2Real,
+  ifft2Real,
+  rowsInverseReal,
+  rowsInverseRealJs,
+  rowsReal,
+  rowsRealJs,
+  sharedRows,
+} from '../../../src/variants/ops/fft.js';
+import {
+  axisBand,
+  bandEnergy,
+  bandPays,
+  rowsBand,
+  rowsBandJs,
+} from '../../../src/variants/ops/fft-band.js';
 import { gaussianPlane } from '../../../src/variants/ops/lowpass-gaussian.js';
 import { passedColumns } from '../../../src/variants/ops/lowpass.js';
 import { lowFrequencyFraction } from '../../../src/variants/metrics/metrics.js';
@@ -64,18 +78,34 @@ describe('row passes: wasm = TypeScript, bit for bit', () => {
         sameBits(got.data, ref.data);
         sameBits(rowsReal(floats, w, h, cols).data, rowsRealJs(floats, w, h, cols).data);
         // the inverse of a (partial) half spectrum, as A5 uses it
-        sameBits(rowsInverseReal({ ...ref, data: ref.data.slice() }), rowsInverseRealJs({ ...ref, data: ref.data.slice() }));
-        if (cols > 1 && bandPays(w, 2 * cols - 1)) sameBits(rowsBand(data, w, h, cols).data, rowsBandJs(data, w, h, cols).data);
+        sameBits(
+          rowsInverseReal({ ...ref, data: ref.data.slice() }),
+          rowsInverseRealJs({ ...ref, data: ref.data.slice() }),
+        );
+        if (cols > 1 && bandPays(w, 2 * cols - 1))
+          sameBits(rowsBand(data, w, h, cols).data, rowsBandJs(data, w, h, cols).data);
       }
     });
   }
 
   it('signed zeros and a missing odd row (rowsInverseReal)', () => {
-    for (const [w, h, cols] of [[9, 5, 5], [8, 3, 3], [683, 7, 30], [16, 1, 9], [4, 3, 3]] as const) {
+    for (const [w, h, cols] of [
+      [9, 5, 5],
+      [8, 3, 3],
+      [683, 7, 30],
+      [16, 1, 9],
+      [4, 3, 3],
+    ] as const) {
       for (const pattern of [[0, -0, 3.5, -2.25, -0], [-0], [-0, 0, -0]]) {
-        const data = Float64Array.from({ length: h * cols * 2 }, (_, i) => pattern[i % pattern.length]!);
+        const data = Float64Array.from(
+          { length: h * cols * 2 },
+          (_, i) => pattern[i % pattern.length]!,
+        );
         const spec = { width: w, height: h, cols, data };
-        sameBits(rowsInverseReal({ ...spec, data: data.slice() }), rowsInverseRealJs({ ...spec, data: data.slice() }));
+        sameBits(
+          rowsInverseReal({ ...spec, data: data.slice() }),
+          rowsInverseRealJs({ ...spec, data: data.slice() }),
+        );
       }
     }
   });
@@ -91,14 +121,23 @@ describe('2-D transforms and the band energy: wasm = TypeScript, bit for bit', (
         const a = fft2Real(values, w, h, keep);
         const b = js(() => fft2Real(values, w, h, keep));
         sameBits(a.data, b.data);
-        sameBits(ifft2Real(a), js(() => ifft2Real(b)));
+        sameBits(
+          ifft2Real(a),
+          js(() => ifft2Real(b)),
+        );
       }
       const rows = rowsRealJs(img.data, w, h, Math.min(Math.floor(w / 2) + 1, 40));
       for (const cutoff of [0.05, 0.2]) {
         const { below, above } = axisBand(h, cutoff);
-        const keepBin = (ky: number, kx: number) => (ky !== 0 || kx !== 0) && (ky * 7 + kx) % 5 !== 0;
+        const keepBin = (ky: number, kx: number) =>
+          (ky !== 0 || kx !== 0) && (ky * 7 + kx) % 5 !== 0;
         const cols = Math.min(rows.cols, 9);
-        expect(Object.is(bandEnergy(rows, cols, below, above, keepBin), js(() => bandEnergy(rows, cols, below, above, keepBin)))).toBe(true);
+        expect(
+          Object.is(
+            bandEnergy(rows, cols, below, above, keepBin),
+            js(() => bandEnergy(rows, cols, below, above, keepBin)),
+          ),
+        ).toBe(true);
       }
     });
   }

@@ -12,13 +12,18 @@ const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 /** A noisy grey image of any size (smooth ramps plus noise, so that every code path sees variety). */
 export function noise(width: number, height: number): Image8 {
   const data = new Uint8Array(width * height);
-  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data[y * width + x] = Math.min(255, Math.floor((x * 7 + y * 3) % 200 + rand() * 56));
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++)
+      data[y * width + x] = Math.min(255, Math.floor(((x * 7 + y * 3) % 200) + rand() * 56));
   return { width, height, channels: 1, data };
 }
 
 /** A2 of a demo photo. */
 export async function photo(file: string): Promise<Image8> {
-  const { image } = await decodeA0(readFileSync(new URL(`../../../corpora/demo/${file}`, import.meta.url)), defaultRecipe().original);
+  const { image } = await decodeA0(
+    readFileSync(new URL(`../../../corpora/demo/${file}`, import.meta.url)),
+    defaultRecipe().original,
+  );
   return luma(image);
 }
 
@@ -26,6 +31,7 @@ export function sameBits(a: ArrayLike<number>, b: ArrayLike<number>): void {
   expect(a.length).toBe(b.length);
   let first = -1;
   for (let i = 0; i < a.length && first < 0; i++) if (!Object.is(a[i], b[i])) first = i;
-  expect(first, first < 0 ? '' : `first difference at ${first}: ${a[first]} vs ${b[first]}`).toBe(-1);
+  expect(first, first < 0 ? '' : `first difference at ${first}: ${a[first]} vs ${b[first]}`).toBe(
+    -1,
+  );
 }
-

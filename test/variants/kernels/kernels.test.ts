@@ -20,12 +20,13 @@ describe('the kernels are built and load', () => {
   }
 });
 
-
 describe('memory', () => {
   it('grows to what a call needs, and says what to do when it cannot', () => {
     const k = kernel('lowpass')!;
     const base = reserve(k, 3 * 2 ** 20);
     expect(k.memory.buffer.byteLength).toBeGreaterThanOrEqual(base + 3 * 2 ** 20);
-    expect(() => reserve(k, 5 * 2 ** 30)).toThrow(/cannot hold this image \(5121 MiB needed.*original\.max_side.*STIMKIT_KERNELS=js/);
+    expect(() => reserve(k, 5 * 2 ** 30)).toThrow(
+      /cannot hold this image \(5121 MiB needed.*original\.max_side.*STIMKIT_KERNELS=js/,
+    );
   });
 });

@@ -1,6 +1,10 @@
 /** A5's column convolution: the WebAssembly kernel (kernels/as/lowpass.ts) = the TypeScript loop, bit for bit. */
 import { describe, it } from 'vitest';
-import { columnConvolve, columnConvolveJs, columnKernel } from '../../../src/variants/ops/lowpass-gaussian.js';
+import {
+  columnConvolve,
+  columnConvolveJs,
+  columnKernel,
+} from '../../../src/variants/ops/lowpass-gaussian.js';
 import { sharedRows } from '../../../src/variants/ops/fft.js';
 import { passedColumns } from '../../../src/variants/ops/lowpass.js';
 import type { Image8 } from '../../../src/variants/types.js';
@@ -20,7 +24,10 @@ describe('A5 column convolution: wasm = TypeScript, bit for bit', () => {
       const rows = sharedRows(img.data, img.width, img.height, cols);
       for (const c of [0.05, 0.01, 0.3]) {
         const taps = columnKernel(img.height, c);
-        sameBits(columnConvolve(rows.data, img.height, rows.cols * 2, taps), columnConvolveJs(rows.data, img.height, rows.cols * 2, taps));
+        sameBits(
+          columnConvolve(rows.data, img.height, rows.cols * 2, taps),
+          columnConvolveJs(rows.data, img.height, rows.cols * 2, taps),
+        );
       }
     });
   }

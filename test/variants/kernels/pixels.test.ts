@@ -6,10 +6,27 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { countKernel, histogramKernel, lumaKernel, sumsKernel } from '../../../src/variants/kernels/pixels.js';
+import {
+  countKernel,
+  histogramKernel,
+  lumaKernel,
+  sumsKernel,
+} from '../../../src/variants/kernels/pixels.js';
 import { kernel } from '../../../src/variants/kernels/load.js';
-import { countedFraction, equalBytes, lowFrequencyFraction, metricsBase, pixelSumsJs, variantMetrics } from '../../../src/variants/metrics/metrics.js';
-import { byteHistogramJs, otsuThreshold, thresholdImage, thresholdImageJs } from '../../../src/variants/ops/binary.js';
+import {
+  countedFraction,
+  equalBytes,
+  lowFrequencyFraction,
+  metricsBase,
+  pixelSumsJs,
+  variantMetrics,
+} from '../../../src/variants/metrics/metrics.js';
+import {
+  byteHistogramJs,
+  otsuThreshold,
+  thresholdImage,
+  thresholdImageJs,
+} from '../../../src/variants/ops/binary.js';
 import { luma, lumaJs } from '../../../src/variants/ops/grayscale.js';
 import { roundClip, roundClipJs } from '../../../src/variants/ops/lowpass.js';
 import { decodeA0, flattenToRgb, flattenToRgbJs } from '../../../src/variants/ops/original.js';
@@ -19,15 +36,35 @@ import { defaultRecipe } from '../../../src/variants/recipe.js';
 import type { EntryContext, Image8 } from '../../../src/variants/types.js';
 import { noise, photo, sameBits } from './helpers.js';
 
-const PHOTOS = ['astronaut.png', 'camera.png', 'chelsea.png', 'coffee.png', 'horse.png', 'rocket.jpg'];
-const SIZES: Array<[number, number]> = [[1, 1], [1, 7], [7, 1], [2, 3], [5, 3], [4, 4], [7, 6], [17, 3], [683, 97]];
+const PHOTOS = [
+  'astronaut.png',
+  'camera.png',
+  'chelsea.png',
+  'coffee.png',
+  'horse.png',
+  'rocket.jpg',
+];
+const SIZES: Array<[number, number]> = [
+  [1, 1],
+  [1, 7],
+  [7, 1],
+  [2, 3],
+  [5, 3],
+  [4, 4],
+  [7, 6],
+  [17, 3],
+  [683, 97],
+];
 
 let seed = 11;
 const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const bytes = (n: number) => Uint8Array.from({ length: n }, () => Math.floor(rand() * 256));
 
 async function a0(file: string): Promise<Image8> {
-  const { image } = await decodeA0(readFileSync(new URL(`../../../corpora/demo/${file}`, import.meta.url)), defaultRecipe().original);
+  const { image } = await decodeA0(
+    readFileSync(new URL(`../../../corpora/demo/${file}`, import.meta.url)),
+    defaultRecipe().original,
+  );
   return image;
 }
 
@@ -122,25 +159,52 @@ describe('A4: histogram, Otsu, threshold: wasm = TypeScript', () => {
     ...PHOTOS.map((f): [string, () => Promise<Image8>] => [f, () => photo(f)]),
     ...SIZES.map(([w, h]): [string, () => Image8] => [`${w} × ${h}`, () => noise(w, h)]),
     ['constant', () => ({ width: 33, height: 5, channels: 1, data: new Uint8Array(165).fill(77) })],
-    ['two values', () => ({ width: 31, height: 3, channels: 1, data: Uint8Array.from({ length: 93 }, (_, i) => (i % 3 ? 0 : 255)) })],
+    [
+      'two values',
+      () => ({
+        width: 31,
+        height: 3,
+        channels: 1,
+        data: Uint8Array.from({ length: 93 }, (_, i) => (i % 3 ? 0 : 255)),
+      }),
+    ],
   ];
   for (const [label, make] of images) {
     it(label, async () => {
       const img = await make();
       sameBits(histogramKernel(img.data)!, byteHistogramJs(img.data));
       expect(otsuThreshold(img.data)).toBe(inJs(() => otsuThreshold(img.data)));
-      for (const t of [0, 1, 77, 127, 128, 200, 254, 255]) sameBits(thresholdImage(img, t).data, thresholdImageJs(img, t).data);
+      for (const t of [0, 1, 77, 127, 128, 200, 254, 255])
+        sameBits(thresholdImage(img, t).data, thresholdImageJs(img, t).data);
     });
   }
   it('thresholds outside 0…255 or not integers (the TypeScript loop)', () => {
     const img = noise(37, 11);
-    for (const t of [-1, 127.5, 256, 1000]) sameBits(thresholdImage(img, t).data, thresholdImageJs(img, t).data);
+    for (const t of [-1, 127.5, 256, 1000])
+      sameBits(thresholdImage(img, t).data, thresholdImageJs(img, t).data);
   });
 });
 
 describe('A5 rounding: wasm = TypeScript', () => {
   it('halves, edges, NaN, infinities, odd lengths', () => {
-    const special = [-0.5, -0.4999999999999999, 0.5, 0.49999999999999994, -0, 0, 254.5, 254.49999999999997, 255.5, 255.49999999999997, 256, -1e300, 1e300, NaN, Infinity, -Infinity];
+    const special = [
+      -0.5,
+      -0.4999999999999999,
+      0.5,
+      0.49999999999999994,
+      -0,
+      0,
+      254.5,
+      254.49999999999997,
+      255.5,
+      255.49999999999997,
+      256,
+      -1e300,
+      1e300,
+      NaN,
+      Infinity,
+      -Infinity,
+    ];
     for (let k = -3; k < 260; k++) special.push(k + 0.5, k, k - 1e-9, k + 0.5 - 1e-12);
     const all = Float64Array.from(special);
     sameBits(roundClip(all), roundClipJs(all));
@@ -169,19 +233,37 @@ describe('bilinear resize: wasm = TypeScript', () => {
   }
   it('A1-like crops of a photo upscaled to its size', async () => {
     const a2 = await photo('chelsea.png');
-    for (const [x, y, w, h] of [[10, 20, 300, 200], [0, 0, 451, 300], [7, 3, 1, 1], [100, 100, 33, 17]] as const) {
+    for (const [x, y, w, h] of [
+      [10, 20, 300, 200],
+      [0, 0, 451, 300],
+      [7, 3, 1, 1],
+      [100, 100, 33, 17],
+    ] as const) {
       const data = new Uint8Array(w * h);
-      for (let r = 0; r < h; r++) data.set(a2.data.subarray((y + r) * a2.width + x, (y + r) * a2.width + x + w), r * w);
+      for (let r = 0; r < h; r++)
+        data.set(a2.data.subarray((y + r) * a2.width + x, (y + r) * a2.width + x + w), r * w);
       const crop: Image8 = { width: w, height: h, channels: 1, data };
-      sameBits(resizeLinearWasm(crop, a2.width, a2.height)!.data, resizeLinearJs(crop, a2.width, a2.height).data);
+      sameBits(
+        resizeLinearWasm(crop, a2.width, a2.height)!.data,
+        resizeLinearJs(crop, a2.width, a2.height).data,
+      );
     }
   });
 });
 
 describe('metrics sums and counts: wasm = TypeScript', () => {
   it('Σx and Σx² of photos, odd sizes, white images of a million pixels', async () => {
-    const images = [await photo('astronaut.png'), await photo('rocket.jpg'), ...SIZES.map(([w, h]) => noise(w, h))];
-    images.push({ width: 1031, height: 1021, channels: 1, data: new Uint8Array(1031 * 1021).fill(255) });
+    const images = [
+      await photo('astronaut.png'),
+      await photo('rocket.jpg'),
+      ...SIZES.map(([w, h]) => noise(w, h)),
+    ];
+    images.push({
+      width: 1031,
+      height: 1021,
+      channels: 1,
+      data: new Uint8Array(1031 * 1021).fill(255),
+    });
     for (const img of images) {
       const fast = sumsKernel(img.data)!;
       const ref = pixelSumsJs(img);
@@ -192,9 +274,20 @@ describe('metrics sums and counts: wasm = TypeScript', () => {
   it('lowFrequencyFraction, constant and varying images', async () => {
     const images = [await photo('camera.png'), noise(683, 97), noise(1, 1), noise(5, 3)];
     images.push({ width: 9, height: 4, channels: 1, data: new Uint8Array(36).fill(3) });
-    images.push({ width: 9, height: 4, channels: 1, data: Uint8Array.from({ length: 36 }, (_, i) => (i === 35 ? 4 : 3)) });
+    images.push({
+      width: 9,
+      height: 4,
+      channels: 1,
+      data: Uint8Array.from({ length: 36 }, (_, i) => (i === 35 ? 4 : 3)),
+    });
     for (const img of images) {
-      for (const c of [0.05, 0.2]) expect(Object.is(lowFrequencyFraction(img, c), inJs(() => lowFrequencyFraction(img, c)))).toBe(true);
+      for (const c of [0.05, 0.2])
+        expect(
+          Object.is(
+            lowFrequencyFraction(img, c),
+            inJs(() => lowFrequencyFraction(img, c)),
+          ),
+        ).toBe(true);
     }
     expect(lowFrequencyFraction(images[4]!, 0.05)).toBeNull();
   });
@@ -211,7 +304,8 @@ describe('metrics sums and counts: wasm = TypeScript', () => {
   });
   it('foreground fractions: the count = fractionOf', () => {
     const img = noise(683, 97);
-    for (const v of [0, 100, 255]) expect(countedFraction(img, v)).toBe(inJs(() => countedFraction(img, v)));
+    for (const v of [0, 100, 255])
+      expect(countedFraction(img, v)).toBe(inJs(() => countedFraction(img, v)));
   });
   it('counts of each value, lengths across the kernel chunk (255 × 16 bytes)', () => {
     for (const n of [0, 1, 15, 16, 17, 4079, 4080, 4081, 4096, 70001]) {
@@ -241,7 +335,11 @@ describe('variants A0–A5 and their metrics: kernels on = off', () => {
         const out: Array<{ data: Uint8Array; params: unknown; metrics: unknown }> = [];
         for (const def of VARIANTS.slice(0, 6)) {
           const r = await def.run(ctx);
-          out.push({ data: r.image.data, params: r.params, metrics: { ...r.metrics, ...variantMetrics(def.code, r.image, r.params, base, recipe) } });
+          out.push({
+            data: r.image.data,
+            params: r.params,
+            metrics: { ...r.metrics, ...variantMetrics(def.code, r.image, r.params, base, recipe) },
+          });
         }
         return out;
       };

@@ -12,12 +12,16 @@ import { noise, photo } from './helpers.js';
 let seed = 11;
 const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 
-const map = (a: Image8, f: (v: number, i: number) => number): Image8 => ({ ...a, data: Uint8Array.from(a.data, f) });
+const map = (a: Image8, f: (v: number, i: number) => number): Image8 => ({
+  ...a,
+  data: Uint8Array.from(a.data, f),
+});
 
 /** 3 × 3 box blur (edges clamped). */
 function blur(a: Image8): Image8 {
   const { width: w, height: h, data } = a;
-  const at = (x: number, y: number) => data[Math.min(h - 1, Math.max(0, y)) * w + Math.min(w - 1, Math.max(0, x))]!;
+  const at = (x: number, y: number) =>
+    data[Math.min(h - 1, Math.max(0, y)) * w + Math.min(w - 1, Math.max(0, x))]!;
   return map(a, (_, i) => {
     const x = i % w;
     const y = (i - x) / w;
@@ -69,7 +73,23 @@ describe('SSIM: wasm = TypeScript, bit for bit', () => {
     });
   }
 
-  const sizes: Array<[number, number]> = [[7, 7], [8, 9], [9, 8], [7, 30], [30, 7], [10, 10], [11, 13], [16, 16], [17, 7], [22, 9], [23, 11], [32, 33], [683, 97], [97, 683], [1030, 12]];
+  const sizes: Array<[number, number]> = [
+    [7, 7],
+    [8, 9],
+    [9, 8],
+    [7, 30],
+    [30, 7],
+    [10, 10],
+    [11, 13],
+    [16, 16],
+    [17, 7],
+    [22, 9],
+    [23, 11],
+    [32, 33],
+    [683, 97],
+    [97, 683],
+    [1030, 12],
+  ];
   for (const [w, h] of sizes) {
     it(`${w} × ${h}`, () => {
       const a = noise(w, h);
@@ -83,7 +103,10 @@ describe('SSIM: wasm = TypeScript, bit for bit', () => {
     const small = noise(683, 97);
     const refs = [ssimReference(a), ssimReference(small), ssimReference(map(a, (v) => 255 - v))];
     const others = [blur(a), blur(small), map(a, (v) => (v > 100 ? 255 : 0))];
-    for (const order of [[0, 0, 1, 0, 2, 2, 0, 1, 1], [2, 1, 0, 2]]) {
+    for (const order of [
+      [0, 0, 1, 0, 2, 2, 0, 1, 1],
+      [2, 1, 0, 2],
+    ]) {
       for (const i of order) {
         const ref = refs[i]!;
         const b = others[i]!;
@@ -95,7 +118,12 @@ describe('SSIM: wasm = TypeScript, bit for bit', () => {
   });
 
   it('below 7 pixels: null, as skimage refuses', () => {
-    for (const [w, h] of [[6, 9], [9, 6], [1, 1], [3, 7]] as const) {
+    for (const [w, h] of [
+      [6, 9],
+      [9, 6],
+      [1, 1],
+      [3, 7],
+    ] as const) {
       const a = noise(w, h);
       expect(ssim(a, noise(w, h))).toBeNull();
       expect(ssimJs(a, noise(w, h))).toBeNull();

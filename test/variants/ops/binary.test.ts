@@ -24,9 +24,11 @@ function bruteForce(values: number[]): number {
 describe('Otsu', () => {
   it('agrees with the brute-force objective on random histograms', () => {
     let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let k = 0; k < 40; k++) {
-      const values = Array.from({ length: 50 + (k % 7) * 30 }, () => Math.floor(rand() ** (1 + (k % 3)) * 256));
+      const values = Array.from({ length: 50 + (k % 7) * 30 }, () =>
+        Math.floor(rand() ** (1 + (k % 3)) * 256),
+      );
       expect(otsuThreshold(new Uint8Array(values))).toBe(bruteForce(values));
     }
   });
@@ -38,7 +40,10 @@ describe('Otsu', () => {
   });
 
   it('maps v > t to white', () => {
-    const out = thresholdImage({ width: 3, height: 1, channels: 1, data: new Uint8Array([10, 11, 12]) }, 11);
+    const out = thresholdImage(
+      { width: 3, height: 1, channels: 1, data: new Uint8Array([10, 11, 12]) },
+      11,
+    );
     expect([...out.data]).toEqual([0, 0, 255]);
   });
 });

@@ -6,7 +6,13 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { edgeFractions, edgeMap, edgePixels, fractionOf, median8 } from '../../../src/variants/ops/edges.js';
+import {
+  edgeFractions,
+  edgeMap,
+  edgePixels,
+  fractionOf,
+  median8,
+} from '../../../src/variants/ops/edges.js';
 import { blur5, cannyFromGradient, cannyL1, gradient } from '../../../src/variants/ops/canny.js';
 import { luma } from '../../../src/variants/ops/grayscale.js';
 import { canny, gaussianBlur, resizeLinear } from '../../../src/variants/ops/opencv.js';
@@ -48,12 +54,25 @@ function compareDetector(label: string, grey: Image8): void {
   const m = median8(wasm.data);
   // blur5 counts its histogram while blurring: the median from it is the one counted afresh.
   expect(median8(js.data), `${label} median`).toBe(m);
-  const pairs: Array<[number, number]> = [[0.66 * m, 1.33 * m], [10, 30], [0, 0], [50.7, 20.2], [1, 2], [200, 400]];
+  const pairs: Array<[number, number]> = [
+    [0.66 * m, 1.33 * m],
+    [10, 30],
+    [0, 0],
+    [50.7, 20.2],
+    [1, 2],
+    [200, 400],
+  ];
   const g = gradient(wasm);
   for (const [low, high] of pairs) {
     const expected = canny(wasm, low, high, 3, false);
-    expect(differing(cannyL1(wasm, low, high).data, expected.data), `${label} canny ${low} ${high}`).toBe(0);
-    expect(cannyFromGradient(g, low, high).count / grey.data.length, `${label} count ${low} ${high}`).toBe(fractionOf(expected, 255));
+    expect(
+      differing(cannyL1(wasm, low, high).data, expected.data),
+      `${label} canny ${low} ${high}`,
+    ).toBe(0);
+    expect(
+      cannyFromGradient(g, low, high).count / grey.data.length,
+      `${label} count ${low} ${high}`,
+    ).toBe(fractionOf(expected, 255));
   }
 }
 
@@ -64,30 +83,53 @@ describe('A3 detector in TypeScript', () => {
       const { image } = await decodeA0(readFileSync(`${DEMO}${photo}`), recipe.original);
       const a2 = luma(image);
       compareDetector(`${photo} A2`, a2);
-      compareDetector(`${photo} A1`, luma(cropImage(image, { x: 100, y: 80, width: 307, height: 205 })));
+      compareDetector(
+        `${photo} A1`,
+        luma(cropImage(image, { x: 100, y: 80, width: 307, height: 205 })),
+      );
       compareDetector(`${photo} A4`, thresholdImage(a2, 120));
       compareDetector(`${photo} A5`, lowpass(a2, recipe.lowpass).image);
     }
   }, 60_000);
 
   it('matches opencv-wasm on noise, stripes and two-tone images of awkward sizes', () => {
-    const sizes: Array<[number, number]> = [[1, 1], [1, 7], [2, 2], [3, 5], [7, 1], [17, 9], [64, 33], [200, 3], [5, 300]];
+    const sizes: Array<[number, number]> = [
+      [1, 1],
+      [1, 7],
+      [2, 2],
+      [3, 5],
+      [7, 1],
+      [17, 9],
+      [64, 33],
+      [200, 3],
+      [5, 300],
+    ];
     sizes.forEach(([w, h], i) => {
-      for (let kind = 0; kind < 3; kind++) compareDetector(`${w}x${h} kind ${kind}`, synthetic(w, h, kind, 11 + i * 3 + kind));
+      for (let kind = 0; kind < 3; kind++)
+        compareDetector(`${w}x${h} kind ${kind}`, synthetic(w, h, kind, 11 + i * 3 + kind));
     });
   });
 
   it('edgeFractions with two threshold pairs equals two Canny runs', () => {
     const p = defaultRecipe().edges;
     const blurred = gaussianBlur(synthetic(120, 90, 0, 5), 5, 1.4);
-    const pairs = [{ low: 20, high: 40 }, { low: 35.2, high: 70.9 }];
-    expect(edgeFractions(blurred, pairs, p)).toEqual(pairs.map((t) => fractionOf(canny(blurred, t.low, t.high, 3, false), 255)));
+    const pairs = [
+      { low: 20, high: 40 },
+      { low: 35.2, high: 70.9 },
+    ];
+    expect(edgeFractions(blurred, pairs, p)).toEqual(
+      pairs.map((t) => fractionOf(canny(blurred, t.low, t.high, 3, false), 255)),
+    );
   });
 
   it('the edge counts Canny hands to fractionOf are the counts of the maps', () => {
     const p = defaultRecipe().edges;
     const count = (data: Uint8Array, v: number) => data.reduce((n, x) => n + (x === v ? 1 : 0), 0);
-    for (const [w, h, kind] of [[120, 90, 0], [33, 17, 2], [64, 64, 1]] as const) {
+    for (const [w, h, kind] of [
+      [120, 90, 0],
+      [33, 17, 2],
+      [64, 64, 1],
+    ] as const) {
       const grey = synthetic(w, h, kind, 7 + w);
       const edges = edgePixels(blur5(grey), { low: 20, high: 40 }, p);
       expect(fractionOf(edges, 255)).toBe(count(edges.data, 255) / (w * h));
@@ -102,16 +144,29 @@ describe('bilinear resize in TypeScript', () => {
   it('matches opencv-wasm when enlarging, shrinking (not by exactly 2) and keeping the size', () => {
     const r = rng(3);
     const pick = (a: number, b: number) => a + Math.floor(r() * (b - a + 1));
-    const cases: Array<[number, number, number, number]> = [[614, 614, 1024, 1024], [614, 409, 1024, 681], [409, 614, 681, 1024], [3, 3, 7, 7], [1, 1, 5, 5], [7, 7, 7, 7], [50, 50, 30, 30], [2, 3, 9, 14]];
+    const cases: Array<[number, number, number, number]> = [
+      [614, 614, 1024, 1024],
+      [614, 409, 1024, 681],
+      [409, 614, 681, 1024],
+      [3, 3, 7, 7],
+      [1, 1, 5, 5],
+      [7, 7, 7, 7],
+      [50, 50, 30, 30],
+      [2, 3, 9, 14],
+    ];
     for (let k = 0; k < 60; k++) {
       const sw = pick(1, 120);
       const sh = pick(1, 120);
-      const [dw, dh] = k % 3 === 0 ? [pick(1, 120), pick(1, 120)] : [pick(sw, 3 * sw), pick(sh, 3 * sh)];
+      const [dw, dh] =
+        k % 3 === 0 ? [pick(1, 120), pick(1, 120)] : [pick(sw, 3 * sw), pick(sh, 3 * sh)];
       if (!(sw === 2 * dw && sh === 2 * dh)) cases.push([sw, sh, dw, dh]);
     }
     cases.forEach(([sw, sh, dw, dh], i) => {
       const src = synthetic(sw, sh, i % 3, 100 + i);
-      expect(differing(resizeLinearJs(src, dw, dh).data, resizeLinear(src, dw, dh).data), `${sw}x${sh} → ${dw}x${dh}`).toBe(0);
+      expect(
+        differing(resizeLinearJs(src, dw, dh).data, resizeLinear(src, dw, dh).data),
+        `${sw}x${sh} → ${dw}x${dh}`,
+      ).toBe(0);
     });
   });
 });

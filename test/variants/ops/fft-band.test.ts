@@ -5,7 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { axisBand, bandDft, bandEnergy, rowsBand } from '../../../src/variants/ops/fft-band.js';
-import { columnWeight, fft2Real, radialFrequency, rowsReal } from '../../../src/variants/ops/fft.js';
+import {
+  columnWeight,
+  fft2Real,
+  radialFrequency,
+  rowsReal,
+} from '../../../src/variants/ops/fft.js';
 import { lowFrequencyFraction } from '../../../src/variants/metrics/metrics.js';
 
 let seed = 29;
@@ -24,7 +29,14 @@ function naiveAt(x: Float64Array, k: number): [number, number] {
 }
 
 describe('chirp-z transform of a band of outputs', () => {
-  for (const [n, k0, count] of [[7, -2, 5], [100, -9, 19], [614, -31, 63], [683, -34, 69], [97, 0, 10], [12, -5, 12]] as const) {
+  for (const [n, k0, count] of [
+    [7, -2, 5],
+    [100, -9, 19],
+    [614, -31, 63],
+    [683, -34, 69],
+    [97, 0, 10],
+    [12, -5, 12],
+  ] as const) {
     it(`n = ${n}, outputs ${k0} … ${k0 + count - 1}`, () => {
       const x = Float64Array.from({ length: 2 * n }, rand);
       const out = new Float64Array(2 * count);
@@ -39,7 +51,14 @@ describe('chirp-z transform of a band of outputs', () => {
 });
 
 describe('low-frequency band of a real image', () => {
-  for (const [w, h] of [[614, 409], [100, 77], [33, 50], [64, 45], [517, 333], [256, 100]] as const) {
+  for (const [w, h] of [
+    [614, 409],
+    [100, 77],
+    [33, 50],
+    [64, 45],
+    [517, 333],
+    [256, 100],
+  ] as const) {
     it(`${w} × ${h}`, () => {
       const values = Uint8Array.from({ length: w * h }, () => Math.floor(rand()));
       const cutoff = 0.05;
@@ -49,10 +68,12 @@ describe('low-frequency band of a real image', () => {
       const full = rowsReal(values, w, h, keep);
       expect(band.cols).toBe(full.cols);
       const scale = 255 * w;
-      for (let i = 0; i < full.data.length; i++) expect(Math.abs(band.data[i]! - full.data[i]!)).toBeLessThan(1e-11 * scale);
+      for (let i = 0; i < full.data.length; i++)
+        expect(Math.abs(band.data[i]! - full.data[i]!)).toBeLessThan(1e-11 * scale);
       // Band energy against the full 2-D half spectrum.
       const spec = fft2Real(values, w, h);
-      const inDisc = (ky: number, kx: number) => (ky !== 0 || kx !== 0) && radialFrequency(ky, kx, w, h) <= cutoff;
+      const inDisc = (ky: number, kx: number) =>
+        (ky !== 0 || kx !== 0) && radialFrequency(ky, kx, w, h) <= cutoff;
       let expected = 0;
       let total = 0;
       for (let ky = 0; ky < h; ky++) {
@@ -66,7 +87,10 @@ describe('low-frequency band of a real image', () => {
       const { below, above } = axisBand(h, cutoff);
       const got = bandEnergy(band, band.cols, below, above, inDisc);
       expect(Math.abs(got - expected) / expected).toBeLessThan(1e-12);
-      const fraction = lowFrequencyFraction({ width: w, height: h, channels: 1, data: values }, cutoff)!;
+      const fraction = lowFrequencyFraction(
+        { width: w, height: h, channels: 1, data: values },
+        cutoff,
+      )!;
       expect(Math.abs(fraction - expected / total) / (expected / total)).toBeLessThan(1e-9);
     });
   }

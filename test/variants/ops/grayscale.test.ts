@@ -20,12 +20,14 @@ function compare(ours: Uint8Array, other: (r: number, g: number, b: number) => n
   let plus = 0;
   let minus = 0;
   let i = 0;
-  for (let r = 0; r < 256; r++) for (let g = 0; g < 256; g++) for (let b = 0; b < 256; b++, i++) {
-    const d = ours[i]! - other(r, g, b);
-    if (d) nDiff++;
-    if (d === 1) plus++;
-    if (d === -1) minus++;
-  }
+  for (let r = 0; r < 256; r++)
+    for (let g = 0; g < 256; g++)
+      for (let b = 0; b < 256; b++, i++) {
+        const d = ours[i]! - other(r, g, b);
+        if (d) nDiff++;
+        if (d === 1) plus++;
+        if (d === -1) minus++;
+      }
   return { n_diff: nDiff, n_plus1: plus, n_minus1: minus };
 }
 
@@ -33,7 +35,8 @@ describe('A2 luma', () => {
   it('matches the reference comparisons over every 8-bit colour', () => {
     const rgb = new Uint8Array(3 * 2 ** 24);
     let i = 0;
-    for (let r = 0; r < 256; r++) for (let g = 0; g < 256; g++) for (let b = 0; b < 256; b++) rgb.set([r, g, b], 3 * i++);
+    for (let r = 0; r < 256; r++)
+      for (let g = 0; g < 256; g++) for (let b = 0; b < 256; b++) rgb.set([r, g, b], 3 * i++);
     const ours = luma({ width: 4096, height: 4096, channels: 3, data: rgb }).data;
     const cv = compare(ours, (r, g, b) => (9798 * r + 19235 * g + 3735 * b + (1 << 14)) >> 15);
     const ref = G.bt601_int_vs_cv2;
@@ -43,7 +46,10 @@ describe('A2 luma', () => {
   });
 
   it("is not sharp's greyscale (astronaut, as in the cross-check)", async () => {
-    const { image } = await decodeA0(await readFile(path.join(DEMO_DIR, 'astronaut.png')), defaultRecipe().original);
+    const { image } = await decodeA0(
+      await readFile(path.join(DEMO_DIR, 'astronaut.png')),
+      defaultRecipe().original,
+    );
     const ours = luma(image).data;
     const theirs = await sharp(path.join(DEMO_DIR, 'astronaut.png')).greyscale().raw().toBuffer();
     const d = diff(ours, new Uint8Array(theirs));

@@ -18,14 +18,22 @@ const V = await vectors('image_vectors.json');
 const ORIGINAL = defaultRecipe().original;
 
 describe('A0 edge cases (exact)', () => {
-  for (const c of V.a0_cases as Array<{ input: string; sha256_rgb: string; expected_size_wh?: number[] }>) {
+  for (const c of V.a0_cases as Array<{
+    input: string;
+    sha256_rgb: string;
+    expected_size_wh?: number[];
+  }>) {
     it(`${c.input}`, async () => {
-      const { image } = await decodeA0(await readFile(path.join(IMAGES, 'a0_inputs', c.input)), ORIGINAL);
+      const { image } = await decodeA0(
+        await readFile(path.join(IMAGES, 'a0_inputs', c.input)),
+        ORIGINAL,
+      );
       expect(image.channels).toBe(3);
       if (c.expected_size_wh) expect([image.width, image.height]).toEqual(c.expected_size_wh);
       expect(sha(image.data)).toBe(c.sha256_rgb);
       const expectedPng = path.join(IMAGES, 'a0_expected', c.input.replace('.', '_') + '.png');
-      if (existsSync(expectedPng)) expect(diff(image.data, (await rawOf(expectedPng)).data).max).toBe(0);
+      if (existsSync(expectedPng))
+        expect(diff(image.data, (await rawOf(expectedPng)).data).max).toBe(0);
     });
   }
 
@@ -46,7 +54,11 @@ describe('A0 edge cases (exact)', () => {
 
 describe('A0 size rule', () => {
   it('matches every geometry of the reference', () => {
-    for (const g of V.resize_geometry as Array<{ in_wh: [number, number]; out_wh: [number, number]; resized: boolean }>) {
+    for (const g of V.resize_geometry as Array<{
+      in_wh: [number, number];
+      out_wh: [number, number];
+      resized: boolean;
+    }>) {
       const t = targetSize(g.in_wh[0], g.in_wh[1], 1024);
       expect([t.width, t.height, t.resized]).toEqual([...g.out_wh, g.resized]);
     }
@@ -54,7 +66,14 @@ describe('A0 size rule', () => {
 });
 
 /** Pillow's Lanczos-3 resampling (separable, horizontal pass rounded to 8 bits, then vertical). */
-function lanczosReference(src: Uint8Array, w: number, h: number, ch: number, ow: number, oh: number): Uint8Array {
+function lanczosReference(
+  src: Uint8Array,
+  w: number,
+  h: number,
+  ch: number,
+  ow: number,
+  oh: number,
+): Uint8Array {
   const sinc = (x: number) => (x === 0 ? 1 : Math.sin(Math.PI * x) / (Math.PI * x));
   const kernel = (x: number) => (Math.abs(x) < 3 ? sinc(x) * sinc(x / 3) : 0);
   const pass = (inSize: number, outSize: number) => {
@@ -74,27 +93,42 @@ function lanczosReference(src: Uint8Array, w: number, h: number, ch: number, ow:
   const clip = (v: number) => Math.min(255, Math.max(0, Math.floor(v + 0.5)));
   const hx = pass(w, ow);
   const tmp = new Uint8Array(ow * h * ch);
-  for (let y = 0; y < h; y++) for (let x = 0; x < ow; x++) for (let k = 0; k < ch; k++) {
-    let s = 0;
-    hx[x]!.ws.forEach((wt, j) => (s += wt * src[(y * w + hx[x]!.xmin + j) * ch + k]!));
-    tmp[(y * ow + x) * ch + k] = clip(s);
-  }
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < ow; x++)
+      for (let k = 0; k < ch; k++) {
+        let s = 0;
+        hx[x]!.ws.forEach((wt, j) => (s += wt * src[(y * w + hx[x]!.xmin + j) * ch + k]!));
+        tmp[(y * ow + x) * ch + k] = clip(s);
+      }
   const vy = pass(h, oh);
   const out = new Uint8Array(ow * oh * ch);
-  for (let y = 0; y < oh; y++) for (let x = 0; x < ow; x++) for (let k = 0; k < ch; k++) {
-    let s = 0;
-    vy[y]!.ws.forEach((wt, j) => (s += wt * tmp[((vy[y]!.xmin + j) * ow + x) * ch + k]!));
-    out[(y * ow + x) * ch + k] = clip(s);
-  }
+  for (let y = 0; y < oh; y++)
+    for (let x = 0; x < ow; x++)
+      for (let k = 0; k < ch; k++) {
+        let s = 0;
+        vy[y]!.ws.forEach((wt, j) => (s += wt * tmp[((vy[y]!.xmin + j) * ow + x) * ch + k]!));
+        out[(y * ow + x) * ch + k] = clip(s);
+      }
   return out;
 }
 
 describe('A0 downscale (tolerance |Δ| ≤ 2, mean ≤ 0.2; the 4.1× JPEG would fail with shrink-on-load or the libvips pre-shrink)', () => {
-  for (const [format, w, h] of [['png', 2000, 1500], ['jpeg', 4200, 1400], ['png', 1500, 2000], ['png', 3000, 1001]] as const) {
+  for (const [format, w, h] of [
+    ['png', 2000, 1500],
+    ['jpeg', 4200, 1400],
+    ['png', 1500, 2000],
+    ['png', 3000, 1001],
+  ] as const) {
     it(`${format} ${w}×${h}`, async () => {
       // A photograph (corpora/demo/chelsea.png) enlarged: smooth content with real edges.
-      let pipe = sharp(path.join(DEMO_DIR, 'chelsea.png')).resize(w, h, { fit: 'fill', kernel: 'lanczos3' });
-      const bytes = format === 'png' ? await pipe.png().toBuffer() : await pipe.jpeg({ quality: 95 }).toBuffer();
+      let pipe = sharp(path.join(DEMO_DIR, 'chelsea.png')).resize(w, h, {
+        fit: 'fill',
+        kernel: 'lanczos3',
+      });
+      const bytes =
+        format === 'png'
+          ? await pipe.png().toBuffer()
+          : await pipe.jpeg({ quality: 95 }).toBuffer();
       const { image, facts } = await decodeA0(bytes, ORIGINAL);
       const t = targetSize(w, h, 1024);
       expect([image.width, image.height, facts.resized]).toEqual([t.width, t.height, true]);
@@ -109,9 +143,17 @@ describe('A0 downscale (tolerance |Δ| ≤ 2, mean ≤ 0.2; the 4.1× JPEG would
   }
 
   it('never upscales, and keeps a 1-pixel short side', async () => {
-    const small = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#336699' } }).png().toBuffer();
+    const small = await sharp({
+      create: { width: 40, height: 30, channels: 3, background: '#336699' },
+    })
+      .png()
+      .toBuffer();
     expect((await decodeA0(small, ORIGINAL)).image.width).toBe(40);
-    const strip = await sharp({ create: { width: 4000, height: 3, channels: 3, background: '#808080' } }).png().toBuffer();
+    const strip = await sharp({
+      create: { width: 4000, height: 3, channels: 3, background: '#808080' },
+    })
+      .png()
+      .toBuffer();
     const { image } = await decodeA0(strip, ORIGINAL);
     expect([image.width, image.height]).toEqual([1024, 1]);
     expect(new Set(image.data)).toEqual(new Set([128]));
@@ -138,18 +180,37 @@ describe('A0 colour', () => {
       ga.push(i * 8100 + 129, i * 9000);
     }
     const { image } = await decodeA0(writePng(w, 1, 6, 16, rgba), ORIGINAL);
-    expect([...image.data]).toEqual([...flattenToRgb(new Uint8Array(rgba.map((v) => v >> 8)), w, 4)]);
+    expect([...image.data]).toEqual([
+      ...flattenToRgb(new Uint8Array(rgba.map((v) => v >> 8)), w, 4),
+    ]);
     const grey = await decodeA0(writePng(w, 1, 4, 16, ga), ORIGINAL);
-    expect([...grey.image.data]).toEqual([...flattenToRgb(new Uint8Array(ga.map((v) => v >> 8)), w, 2)]);
-    const grey8 = await decodeA0(writePng(w, 1, 4, 8, ga.map((v) => v >> 8)), ORIGINAL);
+    expect([...grey.image.data]).toEqual([
+      ...flattenToRgb(new Uint8Array(ga.map((v) => v >> 8)), w, 2),
+    ]);
+    const grey8 = await decodeA0(
+      writePng(
+        w,
+        1,
+        4,
+        8,
+        ga.map((v) => v >> 8),
+      ),
+      ORIGINAL,
+    );
     expect([...grey8.image.data]).toEqual([...grey.image.data]);
   });
 });
 
 describe('PNG output', () => {
   it('has no ICC, EXIF or text chunks, and grey is 1-channel', async () => {
-    const rgb = await encodePng({ width: 2, height: 1, channels: 3, data: new Uint8Array([1, 2, 3, 4, 5, 6]) }, 6);
-    const grey = await encodePng({ width: 2, height: 1, channels: 1, data: new Uint8Array([7, 8]) }, 6);
+    const rgb = await encodePng(
+      { width: 2, height: 1, channels: 3, data: new Uint8Array([1, 2, 3, 4, 5, 6]) },
+      6,
+    );
+    const grey = await encodePng(
+      { width: 2, height: 1, channels: 1, data: new Uint8Array([7, 8]) },
+      6,
+    );
     const metadata = ['iCCP', 'eXIf', 'tEXt', 'iTXt', 'zTXt', 'sRGB', 'gAMA', 'cHRM', 'tIME'];
     for (const png of [rgb, grey]) {
       expect(pngChunks(png)).toContain('IDAT');

@@ -21,7 +21,11 @@ beforeAll(async () => {
 async function guard(): Promise<LockGuard> {
   await writeFile(path.join(out, 'variants.lock.json'), lockText);
   const priors = await readPriorLocks(out);
-  return new LockGuard(out, priors.locks, priors.unreadable.map((u) => u.file));
+  return new LockGuard(
+    out,
+    priors.locks,
+    priors.unreadable.map((u) => u.file),
+  );
 }
 
 describe('LockGuard', () => {
@@ -46,7 +50,9 @@ describe('LockGuard', () => {
     await again.beforeWrite(new Map([['horse/A2-grayscale.png', null]]));
     expect(again.retired).toEqual(['variants.lock.json']);
     // a stale lock is still read, as a source of reuse candidates only
-    expect((await readPriorLocks(out)).locks.map((l) => [l.name, l.stale])).toEqual([['variants.lock.json.stale', true]]);
+    expect((await readPriorLocks(out)).locks.map((l) => [l.name, l.stale])).toEqual([
+      ['variants.lock.json.stale', true],
+    ]);
     await again.written('variants.lock.json');
     expect(await readdir(out)).not.toContain('variants.lock.json.stale');
   });

@@ -24,18 +24,37 @@ export async function decodeA0(file: string): Promise<Rgb> {
   const { data, info } = await sharp(file)
     .rotate()
     .flatten({ background: '#ffffff' })
-    .resize({ width: 1024, height: 1024, fit: 'inside', withoutEnlargement: true, kernel: 'lanczos3' })
+    .resize({
+      width: 1024,
+      height: 1024,
+      fit: 'inside',
+      withoutEnlargement: true,
+      kernel: 'lanczos3',
+    })
     .toColourspace('srgb')
     .removeAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true });
-  return { rgb: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+  return {
+    rgb: new Uint8Array(data.buffer, data.byteOffset, data.length),
+    width: info.width,
+    height: info.height,
+  };
 }
 
 /** Decode a single-channel PNG to its grey values. */
-export async function decodeGrey(file: string): Promise<{ grey: Uint8Array; width: number; height: number }> {
-  const { data, info } = await sharp(file).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
-  return { grey: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+export async function decodeGrey(
+  file: string,
+): Promise<{ grey: Uint8Array; width: number; height: number }> {
+  const { data, info } = await sharp(file)
+    .extractChannel(0)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return {
+    grey: new Uint8Array(data.buffer, data.byteOffset, data.length),
+    width: info.width,
+    height: info.height,
+  };
 }
 
 /** A dark disc (RGB 40,40,60) of radius r centred in a light (230,225,220) w×h image, and its mask. */
@@ -78,7 +97,9 @@ export function fraction(mask: Uint8Array): number {
 export function darkMask({ rgb, width, height }: Rgb): Uint8Array {
   const m = new Uint8Array(width * height);
   for (let i = 0; i < m.length; i++) {
-    const y = Math.floor((299 * rgb[3 * i]! + 587 * rgb[3 * i + 1]! + 114 * rgb[3 * i + 2]! + 500) / 1000);
+    const y = Math.floor(
+      (299 * rgb[3 * i]! + 587 * rgb[3 * i + 1]! + 114 * rgb[3 * i + 2]! + 500) / 1000,
+    );
     m[i] = y < 128 ? 1 : 0;
   }
   return m;

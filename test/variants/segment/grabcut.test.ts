@@ -6,7 +6,11 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StimkitError } from '../../../src/core/errors.js';
-import { createSegmenter, describeSegmenter, segmenterAvailable } from '../../../src/variants/segment/index.js';
+import {
+  createSegmenter,
+  describeSegmenter,
+  segmenterAvailable,
+} from '../../../src/variants/segment/index.js';
 import { grabcutRect, workingSize } from '../../../src/variants/segment/grabcut.js';
 import { decodeA0, decodeGrey, DEMO, disc, fraction, iou, VECTORS } from './fixtures.js';
 
@@ -77,12 +81,19 @@ describe('grabcut segmenter', () => {
   it('records its resolved parameters', async () => {
     const seg = await createSegmenter('grabcut', { resolution: 256 });
     const d = seg.describe();
-    expect(d).toMatchObject({ method: 'grabcut', params: { resolution: 256, iterations: 5, seed: 0, margin: 0.05 } });
+    expect(d).toMatchObject({
+      method: 'grabcut',
+      params: { resolution: 256, iterations: 5, seed: 0, margin: 0.05 },
+    });
     expect(JSON.parse(JSON.stringify(d))).toEqual(d);
     expect((d.library as { version: unknown }).version).toMatch(/^4\.3\.0/);
     // the same description without creating a segmenter (the variants stage decides reuse with it)
     expect(await describeSegmenter('grabcut', { resolution: 256 })).toEqual(d);
-    expect(await describeSegmenter('grabcut', { resolution: 8 }).catch((e: unknown) => (e as StimkitError).code)).toBe('E_SEGMENT_PARAM');
+    expect(
+      await describeSegmenter('grabcut', { resolution: 8 }).catch(
+        (e: unknown) => (e as StimkitError).code,
+      ),
+    ).toBe('E_SEGMENT_PARAM');
   });
 
   it('rejects bad input, bad parameters and images too small for a background margin', async () => {
@@ -92,11 +103,19 @@ describe('grabcut segmenter', () => {
     const tiny = disc(8, 8, 2);
     const small = await seg.segment(tiny.rgb, 8, 8).catch((e: unknown) => e);
     expect((small as StimkitError).code).toBe('E_SEGMENT_IMAGE_TOO_SMALL');
-    const param = await createSegmenter('grabcut', { resolution: 8, iterations: 0, colour: 1 }).catch((e: unknown) => e);
+    const param = await createSegmenter('grabcut', {
+      resolution: 8,
+      iterations: 0,
+      colour: 1,
+    }).catch((e: unknown) => e);
     expect(param).toBeInstanceOf(StimkitError);
     const p = param as StimkitError;
     expect(p.code).toBe('E_SEGMENT_PARAM');
-    expect(p.problems.map((x) => x.field).sort()).toEqual(['silhouette.grabcut', 'silhouette.grabcut.iterations', 'silhouette.grabcut.resolution']);
+    expect(p.problems.map((x) => x.field).sort()).toEqual([
+      'silhouette.grabcut',
+      'silhouette.grabcut.iterations',
+      'silhouette.grabcut.resolution',
+    ]);
     expect(p.message).toMatch(/resolution.*>=16/);
     const method = await createSegmenter('watershed' as 'grabcut').catch((e: unknown) => e);
     expect((method as StimkitError).code).toBe('E_SEGMENT_METHOD');

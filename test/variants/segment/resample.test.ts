@@ -4,13 +4,19 @@
  * GrabCut mask upsampling.
  */
 import { describe, expect, it } from 'vitest';
-import { isnetInputTensor, probabilityToMask, upsampleMask } from '../../../src/variants/segment/resample.js';
+import {
+  isnetInputTensor,
+  probabilityToMask,
+  upsampleMask,
+} from '../../../src/variants/segment/resample.js';
 
 describe('isnetInputTensor', () => {
   it('normalises (v − 128)/256 into planar R, G, B at the same size', () => {
     const rgb = new Uint8Array([0, 128, 255, 10, 20, 30, 40, 50, 60, 70, 80, 90]); // 2×2
     const t = isnetInputTensor(rgb, 2, 2, 2);
-    expect(Array.from(t.subarray(0, 4))).toEqual([-0.5, (10 - 128) / 256, (40 - 128) / 256, (70 - 128) / 256].map(Math.fround));
+    expect(Array.from(t.subarray(0, 4))).toEqual(
+      [-0.5, (10 - 128) / 256, (40 - 128) / 256, (70 - 128) / 256].map(Math.fround),
+    );
     expect(t[4]).toBe(0); // G of pixel 0 = 128
     expect(t[8]).toBe(Math.fround(127 / 256)); // B of pixel 0 = 255
   });
@@ -47,7 +53,9 @@ describe('upsampleMask', () => {
     // [1, 0] → 4 wide: source x = −0.25→0, 0.25, 0.75, 1.25→1 → 1, 0.75, 0.25, 0.
     expect(Array.from(upsampleMask(new Uint8Array([1, 0]), 2, 1, 4, 1))).toEqual([1, 1, 0, 0]);
     // [1, 0, 1] → 6 wide: positions 0 (clamped), 0.25, 0.75, 1.25, 1.75, 2 (clamped) → 1, 0.75, 0.25, 0.25, 0.75, 1.
-    expect(Array.from(upsampleMask(new Uint8Array([1, 0, 1]), 3, 1, 6, 1))).toEqual([1, 1, 0, 0, 1, 1]);
+    expect(Array.from(upsampleMask(new Uint8Array([1, 0, 1]), 3, 1, 6, 1))).toEqual([
+      1, 1, 0, 0, 1, 1,
+    ]);
   });
 
   it('returns a copy at the same size', () => {

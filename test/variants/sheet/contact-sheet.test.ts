@@ -23,13 +23,25 @@ describe('contact sheet', () => {
       ['two', 'horse.png'],
     ]);
     const out = await tempDir();
-    const unavailable = { available: async () => ({ ok: false, reason: 'not installed' }), create: async () => Promise.reject(new Error('unused')) };
-    const r = await runVariants(corpus.manifest, { out, only: ['A0', 'A3', 'A6'], segmenterFactory: unavailable, jobs: 1 });
+    const unavailable = {
+      available: async () => ({ ok: false, reason: 'not installed' }),
+      create: async () => Promise.reject(new Error('unused')),
+    };
+    const r = await runVariants(corpus.manifest, {
+      out,
+      only: ['A0', 'A3', 'A6'],
+      segmenterFactory: unavailable,
+      jobs: 1,
+    });
     const page = r.lock.contact_sheets[0]!;
     // 3 columns of 192 px with 8 px gaps; title, header, gap, then two rows of label + cell + gap
     expect([page.width, page.height]).toEqual([8 + 3 * 200, 56 + 2 * (24 + 192 + 8) + 8]);
-    const { data, info } = await sharp(path.join(out, page.file)).raw().toBuffer({ resolveWithObject: true });
-    const px = (x: number, y: number) => [...data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3)];
+    const { data, info } = await sharp(path.join(out, page.file))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const px = (x: number, y: number) => [
+      ...data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3),
+    ];
     let red = 0;
     let dark = 0;
     for (let i = 0; i < data.length; i += 3) {
@@ -40,7 +52,12 @@ describe('contact sheet', () => {
     expect(dark).toBeGreaterThan(500); // title, headers, entry ids
     expect(px(8 + 2 * 200 + 2, 56 + 24 + 2)).toEqual([0xd4, 0xd4, 0xd4]); // A6 cell background
     const first = sha(await readFile(path.join(out, page.file)));
-    await runVariants(corpus.manifest, { out, only: ['A0', 'A3', 'A6'], segmenterFactory: unavailable, jobs: 1 });
+    await runVariants(corpus.manifest, {
+      out,
+      only: ['A0', 'A3', 'A6'],
+      segmenterFactory: unavailable,
+      jobs: 1,
+    });
     expect(sha(await readFile(path.join(out, page.file)))).toBe(first);
   });
 
@@ -57,7 +74,9 @@ describe('contact sheet', () => {
     expect((await readFile(file)).equals(good)).toBe(true);
     expect([again.lockWritten, again.retiredLocks]).toEqual([false, []]);
     // a sheet the lock vouches for, in a lock that would not change, is not drawn again
-    const other = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#000' } }).png().toBuffer();
+    const other = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer();
     await writeFile(file, other);
     await writeFile(r.lockFile, lockText.replace(sha(good), sha(other)));
     await runVariants(corpus.manifest, { out, only: ['A2'], jobs: 1 });

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { StimkitError } from '../core/errors.js';
 import { TOOL } from '../core/tool.js';
-import { LEDGER_DDL, LEDGER_FORMAT, LEDGER_VERSION } from './schema.js';
+import { ADDED_COLUMNS, LEDGER_DDL, LEDGER_FORMAT, LEDGER_VERSION } from './schema.js';
 
 export type Db = Database.Database;
 
@@ -81,12 +81,30 @@ export function openLedgerDb(file: string, options: { readonly?: boolean } = {})
         fix: 'use the stimkit version that wrote it, or start a new --ledger file',
       });
     }
+    if (!readonly) addMissingColumns(db);
   } catch (err) {
     db.close();
     if (err instanceof StimkitError) throw err;
     throw notALedger(file, describeOpenFailure(err), err);
   }
   return db;
+}
+
+/**
+ * Add the columns of ADDED_COLUMNS that a ledger written by an earlier stimkit lacks (additive:
+ * every existing row keeps its values, the new columns are NULL), in one transaction.
+ */
+function addMissingColumns(db: Db): void {
+  const missing = ADDED_COLUMNS.filter(
+    (c) =>
+      !(db.prepare(`PRAGMA table_info(${c.table})`).all() as Array<{ name: string }>).some(
+        (col) => col.name === c.column,
+      ),
+  );
+  if (missing.length === 0) return;
+  db.transaction(() => {
+    for (const c of missing) db.exec(`ALTER TABLE ${c.table} ADD COLUMN ${c.column} ${c.type}`);
+  })();
 }
 
 /** What SQLite said when reading the file failed, in words for `got`. */

@@ -82,6 +82,10 @@ export interface LedgerResult {
   latency_ms: number | null;
   finished_at: string;
   request_sha256: string;
+  /** The images the request sent: source and sent sha256, bytes, width, height, mime (run/send-image.ts). */
+  sent_images: Array<Record<string, unknown>>;
+  /** The result's cost in USD (usage × the model's price), or null when unpriced or older than the column. */
+  cost_usd: number | null;
 }
 
 /** Which results to read. */
@@ -229,6 +233,8 @@ function toResult(label: string, r: Row): LedgerResult {
     latency_ms: r.latency_ms as number | null,
     finished_at: r.finished_at as string,
     request_sha256: r.request_sha256 as string,
+    sent_images: parse(r.sent_images) ?? [],
+    cost_usd: typeof r.cost_usd === 'number' ? r.cost_usd : null,
   };
 }
 

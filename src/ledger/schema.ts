@@ -95,6 +95,8 @@ CREATE TABLE results (
   attempts           INTEGER NOT NULL,
   latency_ms         REAL,
   finished_at        TEXT NOT NULL,
+  sent_images        TEXT,
+  cost_usd           REAL,
   PRIMARY KEY (run_id, model, trial_id)
 );
 CREATE TABLE lock (
@@ -106,6 +108,17 @@ CREATE TABLE lock (
   heartbeat_at TEXT NOT NULL
 );
 `;
+
+/**
+ * Columns added to a table after version 1 was first released: an older ledger gains them (NULL
+ * in its earlier rows) when a run opens it for writing (open.ts); readers treat a missing one as
+ * NULL. `sent_images`: JSON list of the images a result sent (send-image.ts); `cost_usd`: the
+ * result's cost from its usage and the model's price (run/cost.ts).
+ */
+export const ADDED_COLUMNS: ReadonlyArray<{ table: string; column: string; type: string }> = [
+  { table: 'results', column: 'sent_images', type: 'TEXT' },
+  { table: 'results', column: 'cost_usd', type: 'REAL' },
+];
 
 /** Final outcomes. `answer` is a normal reply; the next four are findings kept and scored; `failed` is retried only with --retry-failed. */
 export const OUTCOMES = [

@@ -37,6 +37,10 @@ export interface FinalResult {
   error_body?: string | null;
   attempts: number;
   latency_ms?: number | null;
+  /** The images the request sent (run/send-image.ts), in order; absent for text-only trials. */
+  sent_images?: ReadonlyArray<Record<string, unknown>>;
+  /** The result's cost in USD from its usage and the model's price (run/cost.ts); null when unpriced. */
+  cost_usd?: number | null;
 }
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -72,8 +76,8 @@ export class LedgerWriter {
     this.result = db.prepare(
       `INSERT INTO results (run_id, model, trial_id, bundle_digest, outcome, request_sha256, dropped, response_text, reasoning_text, finish_reason,
          prompt_tokens, completion_tokens, total_tokens, usage, served_model, system_fingerprint, simulated, truth,
-         error_class, http_status, error_body, attempts, latency_ms, finished_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         error_class, http_status, error_body, attempts, latency_ms, finished_at, sent_images, cost_usd)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (run_id, model, trial_id) DO UPDATE SET
          outcome = excluded.outcome, request_sha256 = excluded.request_sha256, dropped = excluded.dropped,
          response_text = excluded.response_text, reasoning_text = excluded.reasoning_text, finish_reason = excluded.finish_reason,
@@ -81,7 +85,7 @@ export class LedgerWriter {
          usage = excluded.usage, served_model = excluded.served_model, system_fingerprint = excluded.system_fingerprint,
          simulated = excluded.simulated, truth = excluded.truth, error_class = excluded.error_class, http_status = excluded.http_status,
          error_body = excluded.error_body, attempts = results.attempts + excluded.attempts, latency_ms = excluded.latency_ms,
-         finished_at = excluded.finished_at
+         finished_at = excluded.finished_at, sent_images = excluded.sent_images, cost_usd = excluded.cost_usd
        WHERE results.outcome = 'failed'`,
     );
     this.group = new GroupCommit(db);
@@ -175,6 +179,8 @@ export class LedgerWriter {
       r.attempts,
       r.latency_ms ?? null,
       new Date().toISOString(),
+      r.sent_images && r.sent_images.length > 0 ? JSON.stringify(r.sent_images) : null,
+      num(r.cost_usd),
     );
   }
 

@@ -6,6 +6,8 @@
  */
 import { z } from 'zod';
 import { simParamsSchema } from '../sim/index.js';
+import { ImageBlock } from './image.js';
+import { PriceBlock } from './price.js';
 
 export const MODELS_FORMAT = 'stimkit.models';
 export const MODELS_VERSION = 1;
@@ -122,6 +124,9 @@ export const ModelSpec = z
     sim: simParamsSchema
       .optional()
       .describe('provider: sim only: the simulated respondent parameters.'),
+    // The image bytes this model is sent and what its calls cost (src/models/image.ts, price.ts).
+    image: ImageBlock.optional(),
+    price: PriceBlock.optional(),
   })
   .superRefine((m, ctx) => {
     if (m.provider === 'openai' && m.endpoint === undefined) {
@@ -134,6 +139,13 @@ export const ModelSpec = z
     if (m.provider === 'sim' && m.sim === undefined) {
       ctx.addIssue({ code: 'custom', path: ['sim'], message: 'provider sim needs a sim: block' });
     }
+    for (const block of ['image', 'price'] as const)
+      if (m.provider === 'sim' && m[block] !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: [block],
+          message: `a simulated respondent sends no request: the ${block} block applies to real providers only`,
+        });
     if (m.provider === 'openai' && m.sim !== undefined) {
       ctx.addIssue({
         code: 'custom',

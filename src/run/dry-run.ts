@@ -1,9 +1,11 @@
 /** `stimkit run --dry-run`: counts per model × block and one example request (image data elided); nothing is sent or written. */
 import type { Trial } from '../bundle/format.js';
 import type { ModelSpec } from '../models/schema.js';
+import { estimateModel, type ModelEstimate } from './estimate.js';
 import { elideImages } from './images.js';
 import { buildRequest, type RequestBody } from './request.js';
 import { blockOf, type RunBundle } from './select.js';
+import { SentImageStore } from './send-image.js';
 
 /** What a dry run reports. */
 export interface DryRunResult {
@@ -16,6 +18,8 @@ export interface DryRunResult {
     trials: number;
     blocks: Record<string, number>;
     dropped: string[];
+    /** Image sizes that will be sent, tokens and cost (estimate.ts); null for simulated models. */
+    estimate: ModelEstimate | null;
   }>;
   example: {
     model: string;
@@ -25,11 +29,18 @@ export interface DryRunResult {
   } | null;
 }
 
-export function dryRun(
+export async function dryRun(
   bundle: RunBundle,
   plan: Array<{ model: ModelSpec; trials: Trial[] }>,
   _source: string,
-): DryRunResult {
+): Promise<DryRunResult> {
+  const store = new SentImageStore(bundle.dir);
+  const estimates = new Map<string, ModelEstimate | null>();
+  for (const { model, trials } of plan)
+    estimates.set(
+      model.name,
+      model.provider === 'sim' ? null : await estimateModel(model, trials, store),
+    );
   const models = plan.map(({ model, trials }) => {
     const blocks: Record<string, number> = {};
     for (const t of trials) blocks[blockOf(t)] = (blocks[blockOf(t)] ?? 0) + 1;
@@ -37,7 +48,14 @@ export function dryRun(
       trials.length > 0 && model.provider === 'openai'
         ? buildRequest(trials[0]!, model).dropped
         : [];
-    return { model: model.name, provider: model.provider, trials: trials.length, blocks, dropped };
+    return {
+      model: model.name,
+      provider: model.provider,
+      trials: trials.length,
+      blocks,
+      dropped,
+      estimate: estimates.get(model.name) ?? null,
+    };
   });
   const first = plan.find((p) => p.trials.length > 0);
   let example: DryRunResult['example'] = null;

@@ -8,11 +8,13 @@
 import type { Trial } from '../bundle/format.js';
 import { sha256 } from '../core/fsio.js';
 import { canonicalJson } from '../core/json.js';
+import { imageProfile } from '../models/image.js';
 import type { ModelSpec } from '../models/schema.js';
 
 /** One content part of a request message. */
 export type RequestPart =
-  { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string; detail?: 'auto' | 'low' | 'high' } };
 
 /** A chat-completions request body. */
 export interface RequestBody {
@@ -47,7 +49,7 @@ export function buildRequest(trial: Trial, model: ModelSpec): BuiltRequest {
     const parts: RequestPart[] = m.content.map((p) =>
       p.type === 'text'
         ? { type: 'text', text: p.text }
-        : { type: 'image_url', image_url: { url: `${IMAGE_REF}${p.sha256}` } },
+        : { type: 'image_url', image_url: imageUrl(`${IMAGE_REF}${p.sha256}`, model) },
     );
     const content = parts.length === 1 && parts[0]!.type === 'text' ? parts[0]!.text : parts;
     return { role: m.role, content };
@@ -73,6 +75,14 @@ export function buildRequest(trial: Trial, model: ModelSpec): BuiltRequest {
     } else body[k] = v;
   }
   return { body, dropped, sha256: sha256(canonicalJson(body)) };
+}
+
+/** An image part's `image_url`, with the `detail` of the model's image block when it sets one. */
+function imageUrl(
+  url: string,
+  model: ModelSpec,
+): { url: string; detail?: 'auto' | 'low' | 'high' } {
+  return model.image?.detail ? { url, detail: model.image.detail } : { url };
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -104,7 +114,10 @@ export function withImages(body: RequestBody, render: (digest: string) => string
               p.type === 'image_url' && p.image_url.url.startsWith(IMAGE_REF)
                 ? {
                     type: 'image_url' as const,
-                    image_url: { url: render(p.image_url.url.slice(IMAGE_REF.length)) },
+                    image_url: {
+                      ...p.image_url,
+                      url: render(p.image_url.url.slice(IMAGE_REF.length)),
+                    },
                   }
                 : p,
             ),
@@ -121,5 +134,7 @@ export function requestProfile(model: ModelSpec): Record<string, unknown> {
     api_model: model.api_model ?? model.name,
     sampling: model.sampling,
     extra_body: model.extra_body,
+    // The image block shapes the bytes sent; absent, the profile is as before (send-image.ts).
+    ...(model.image ? { image: imageProfile(model.image) } : {}),
   };
 }

@@ -1,5 +1,6 @@
 /** What `stimkit run` prints: a line per model for people, and the `--json` summary. */
 import { relPosix } from '../core/fsio.js';
+import { ESTIMATE_NOTE, estimateLines } from './cost-summary.js';
 import type { DryRunResult } from './dry-run.js';
 import type { RunResult } from './run.js';
 import { sum } from './stats.js';
@@ -72,7 +73,9 @@ export function dryRunHuman(d: DryRunResult): string {
       `  ${m.model} (${m.provider}): ${m.trials} trials${m.dropped.length ? `; dropped from requests: ${m.dropped.join(', ')}` : ''}`,
     );
     for (const [b, n] of Object.entries(m.blocks)) lines.push(`    ${b}: ${n}`);
+    lines.push(...estimateLines(m.estimate)); // images sent, tokens and cost (cost-summary.ts)
   }
+  if (d.models.some((m) => m.estimate?.cost_usd)) lines.push(ESTIMATE_NOTE);
   if (d.example)
     lines.push(
       `example request (${d.example.model}, trial ${d.example.trial}${d.example.url ? `, POST ${d.example.url}` : ''}):`,

@@ -1,0 +1,43 @@
+/** The lines `run` prints about images sent, estimates, costs and the budget (summary.ts calls these). */
+import type { ModelEstimate } from './estimate.js';
+
+/** USD for people: cents for large sums, more digits for small ones. */
+export function usd(v: number): string {
+  if (v === 0) return '$0';
+  if (v >= 100) return `$${v.toFixed(2)}`;
+  if (v >= 0.01) return `$${v.toFixed(4)}`;
+  return `$${v.toPrecision(3)}`;
+}
+
+const int = (v: number) => v.toLocaleString('en-US');
+const kb = (b: number) =>
+  b >= 1024 * 1024 ? `${(b / 1024 / 1024).toFixed(1)} MB` : `${(b / 1024).toFixed(1)} KB`;
+const span = (lo: string, hi: string) => (lo === hi ? lo : `${lo}–${hi}`);
+const upTo = (v: number | null, f: (x: number) => string) => (v === null ? 'no upper bound' : f(v));
+
+/** The dry run's lines about one model's images and estimate (indented under the model). */
+export function estimateLines(e: ModelEstimate | null): string[] {
+  if (!e) return [];
+  const lines: string[] = [];
+  const i = e.images;
+  if (i)
+    lines.push(
+      `    images sent: ${int(i.sent)} (${i.distinct} distinct) as ${i.format}, ${span(`${i.width.min}`, `${i.width.max}`)} × ${span(`${i.height.min}`, `${i.height.max}`)} px, ${span(kb(i.bytes.min), kb(i.bytes.max))} each, ${kb(i.bytes.total)} in all`,
+    );
+  if (e.tokens && e.cost_usd) {
+    const t = e.tokens;
+    lines.push(
+      `    estimate: input ${int(t.input.low)}–${upTo(t.input.high, int)} tokens, output ${int(t.output.low)}–${upTo(t.output.high, int)} tokens; cost ${usd(e.cost_usd.low)}–${upTo(e.cost_usd.high, usd)}` +
+        (e.batch_cost_usd
+          ? ` (through a batch file ${usd(e.batch_cost_usd.low)}–${upTo(e.batch_cost_usd.high, usd)})`
+          : ''),
+      `    text tokens counted with ${e.text_tokens}`,
+    );
+    for (const why of e.unbounded) lines.push(`    no upper bound: ${why}`);
+  } else lines.push('    cost: no price block (add `price:` to the models file to estimate it)');
+  return lines;
+}
+
+/** The text before the estimates of a dry run: what low and high mean. */
+export const ESTIMATE_NOTE =
+  'estimates are ranges: low = text at its low token count, no output; high = text at its high count plus chat framing, every reply as long as max_tokens allows';

@@ -1,0 +1,197 @@
+/**
+ * The image bytes a model is sent, made by stimkit from the bundle's PNG and the model's `image`
+ * block (src/models/image.ts), and what is recorded about them per result (sha256, byte size,
+ * pixel dimensions). One function, `prepareImage`, serves every provider's request builder: it
+ * takes the bundle image and the block and gives the bytes with their MIME type.
+ *
+ * Deterministic on any machine: the downscale is the variants' exact Pillow Lanczos-3 in
+ * TypeScript (src/variants/ops/resample.ts, integer arithmetic after float coefficients from
+ * V8's own Math.sin) rather than libvips' SIMD reduce, and the encoders run with fixed settings
+ * and no metadata (PNG: zlib level 9, no adaptive filtering; JPEG: baseline, 4:2:0, standard
+ * tables, no trellis). Without a block, or when a PNG needs no resizing, the bundle's bytes are
+ * sent unchanged, so existing request hashes and ledgers stay as they were.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import { imagePayloadPath } from '../bundle/format.js';
+import { sha256 } from '../core/fsio.js';
+import { canonicalJson } from '../core/json.js';
+import { DEFAULT_JPEG_QUALITY, type ImageBlock } from '../models/image.js';
+import { decodePng, encodePng } from '../variants/ops/png.js';
+import { targetSize } from '../variants/ops/original.js';
+import { resample } from '../variants/ops/resample.js';
+import type { Image8 } from '../variants/types.js';
+import { imageRefs, withImages, type RequestBody } from './request.js';
+
+/** What a result records about one image it sent (the ledger's `sent_images`, in order). */
+export interface SentImage {
+  /** sha256 of the bundle image it was made from. */
+  source: string;
+  /** sha256 of the bytes sent. */
+  sha256: string;
+  bytes: number;
+  width: number;
+  height: number;
+  mime: 'image/png' | 'image/jpeg';
+}
+
+/** The bytes to send, with their record. */
+export interface PreparedImage extends SentImage {
+  data: Buffer;
+}
+
+/** Width and height from a PNG's IHDR chunk (bytes 16–23), without decoding. */
+export function pngSize(png: Uint8Array): { width: number; height: number } {
+  const v = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  if (png.byteLength < 24 || v.getUint32(12) !== 0x49484452)
+    throw new Error('not a PNG (no IHDR chunk at byte 12)');
+  return { width: v.getUint32(16), height: v.getUint32(20) };
+}
+
+/** The pixel size an image of `width` × `height` is sent at under `block`. */
+export function sentSize(
+  width: number,
+  height: number,
+  block: ImageBlock | undefined,
+): { width: number; height: number; resized: boolean } {
+  if (!block?.max_side) return { width, height, resized: false };
+  return targetSize(width, height, block.max_side);
+}
+
+function record(
+  source: string,
+  data: Buffer,
+  size: { width: number; height: number },
+  mime: SentImage['mime'],
+): PreparedImage {
+  return { source, sha256: sha256(data), bytes: data.byteLength, ...size, mime, data };
+}
+
+async function encodeJpeg(image: Image8, quality: number): Promise<Buffer> {
+  const { width, height, channels, data } = image;
+  let pipeline = sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength), {
+    raw: { width, height, channels },
+    limitInputPixels: false,
+  });
+  if (channels === 1) pipeline = pipeline.toColourspace('b-w');
+  return pipeline
+    .jpeg({
+      quality,
+      chromaSubsampling: '4:2:0',
+      progressive: false,
+      optimiseCoding: true,
+      mozjpeg: false,
+      trellisQuantisation: false,
+      overshootDeringing: false,
+      optimiseScans: false,
+    })
+    .toBuffer();
+}
+
+/**
+ * The bytes to send for the bundle image `png` (whose sha256 is `source`) under `block`.
+ * Same input and block → same bytes.
+ *
+ * @example (await prepareImage(png, digest, { max_side: 512, format: 'jpeg' })).mime // 'image/jpeg'
+ */
+export async function prepareImage(
+  png: Uint8Array,
+  source: string,
+  block?: ImageBlock,
+): Promise<PreparedImage> {
+  const bytes = Buffer.from(png.buffer, png.byteOffset, png.byteLength);
+  const size = pngSize(png);
+  const target = sentSize(size.width, size.height, block);
+  const format = block?.format ?? 'png';
+  if (format === 'png' && !target.resized) return record(source, bytes, size, 'image/png');
+  let image = await decodePng(png);
+  if (target.resized) {
+    image = {
+      width: target.width,
+      height: target.height,
+      channels: image.channels,
+      data: resample(
+        image.data,
+        image.width,
+        image.height,
+        image.channels,
+        target.width,
+        target.height,
+        'lanczos3',
+      ),
+    };
+  }
+  const out = { width: image.width, height: image.height };
+  return format === 'jpeg'
+    ? record(
+        source,
+        await encodeJpeg(image, block?.quality ?? DEFAULT_JPEG_QUALITY),
+        out,
+        'image/jpeg',
+      )
+    : record(source, await encodePng(image, 9), out, 'image/png');
+}
+
+/** Prepared images of a bundle by (digest, block), keeping the last few in memory. */
+export class SentImageStore {
+  private readonly cache = new Map<string, Promise<PreparedImage & { base64: string }>>();
+  constructor(
+    private readonly bundleDir: string,
+    private readonly keep = 64,
+  ) {}
+
+  /** The bundle image's bytes. */
+  async source(digest: string): Promise<Buffer> {
+    return readFile(path.join(this.bundleDir, 'data', imagePayloadPath(digest)));
+  }
+
+  /** The image with this digest as `block` makes it, with its base64 (for any provider's body). */
+  get(digest: string, block?: ImageBlock): Promise<PreparedImage & { base64: string }> {
+    const key = `${digest}|${block ? canonicalJson(block) : ''}`;
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    const made = this.source(digest)
+      .then((png) => prepareImage(png, digest, block))
+      .then((p) => ({ ...p, base64: p.data.toString('base64') }));
+    made.catch(() => this.cache.delete(key));
+    this.cache.set(key, made);
+    if (this.cache.size > this.keep) this.cache.delete(this.cache.keys().next().value as string);
+    return made;
+  }
+
+  /**
+   * An OpenAI chat body ready to send: every image reference replaced by the data URL of the
+   * bytes `block` makes, and the record of each image sent, in order.
+   */
+  async materialize(
+    body: RequestBody,
+    block?: ImageBlock,
+  ): Promise<{ body: RequestBody; sent: SentImage[] }> {
+    const refs = imageRefs(body);
+    if (refs.length === 0) return { body, sent: [] };
+    const made = new Map<string, PreparedImage & { base64: string }>();
+    const sent: SentImage[] = [];
+    for (const d of refs) {
+      const p = made.get(d) ?? (await this.get(d, block));
+      made.set(d, p);
+      sent.push(sentRecord(p));
+    }
+    return {
+      body: withImages(body, (d) => `data:${made.get(d)!.mime};base64,${made.get(d)!.base64}`),
+      sent,
+    };
+  }
+}
+
+/** The record of a prepared image (without its bytes). */
+export function sentRecord(p: PreparedImage): SentImage {
+  return {
+    source: p.source,
+    sha256: p.sha256,
+    bytes: p.bytes,
+    width: p.width,
+    height: p.height,
+    mime: p.mime,
+  };
+}

@@ -29,3 +29,15 @@ export function list(value: string): string[] {
     throw new InvalidArgumentError(`Expected a comma-separated list but received "${value}".`);
   return items;
 }
+
+/** Parse an amount of US dollars (`--budget 25`, `--budget 0.50`): a non-negative decimal. */
+export function usdAmount(value: string): number {
+  const v = value.trim().replace(/^\$/, '');
+  const n = Number(v);
+  if (!/^\d+(\.\d+)?$/.test(v) || !Number.isFinite(n)) {
+    throw new InvalidArgumentError(
+      `Expected an amount of US dollars such as 25 or 0.50 but received "${value}".`,
+    );
+  }
+  return n;
+}

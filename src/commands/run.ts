@@ -1,10 +1,10 @@
 /**
  * `stimkit run <bundle> --models FILE [--model NAME,…] [--where EXPR] [--limit N] [--ledger FILE]
- * [--concurrency N] [--max-attempts N] [--retry-failed] [--dry-run] [--new-run LABEL]`, or one
+ * [--concurrency N] [--max-attempts N] [--retry-failed] [--dry-run] [--budget USD] [--new-run LABEL]`, or one
  * model: `--model NAME --endpoint URL [--api-model ID] [--api-key-env VAR]`. Subcommand: `run export`.
  */
 import { Option } from 'commander';
-import { list, positiveInt } from '../cli/flags.js';
+import { list, positiveInt, usdAmount } from '../cli/flags.js';
 import { EXIT } from '../core/errors.js';
 import { runStudy } from '../run/run.js';
 import { dryRunHuman, runHuman, runJson } from '../run/summary.js';
@@ -55,7 +55,16 @@ export const runCommand: CommandSpec = {
           .default(8),
       )
       .option('--retry-failed', 'also send trials recorded as failed')
-      .option('--dry-run', 'send nothing: counts per model and block, and one example request')
+      .option(
+        '--dry-run',
+        'send nothing: counts per model and block, image sizes, estimated tokens and cost, one example request',
+      )
+      .addOption(
+        new Option(
+          '--budget <usd>',
+          "refuse to start when the run's upper cost estimate exceeds USD; stop sending once the recorded cost reaches it",
+        ).argParser(usdAmount),
+      )
       .option(
         '--new-run <label>',
         'start a new run in the ledger (another bundle, or changed requests)',
@@ -77,6 +86,7 @@ export const runCommand: CommandSpec = {
       retryFailed: Boolean(opts.retryFailed),
       dryRun: Boolean(opts.dryRun),
       newRun: opts.newRun as string | undefined,
+      budget: opts.budget as number | undefined,
       handleSigint: true,
       progress: { write: io.stderr, tty: Boolean(process.stderr.isTTY) && !opts.json },
     });

@@ -38,7 +38,7 @@ export interface FinalResult {
   attempts: number;
   latency_ms?: number | null;
   /** The images the request sent (run/send-image.ts), in order; absent for text-only trials. */
-  sent_images?: ReadonlyArray<Record<string, unknown>>;
+  sent_images?: readonly object[];
   /** The result's cost in USD from its usage and the model's price (run/cost.ts); null when unpriced. */
   cost_usd?: number | null;
 }

@@ -1,5 +1,7 @@
 /** The lines `run` prints about images sent, estimates, costs and the budget (summary.ts calls these). */
+import type { Budget } from './budget.js';
 import type { ModelEstimate } from './estimate.js';
+import type { ModelStats } from './stats.js';
 
 /** USD for people: cents for large sums, more digits for small ones. */
 export function usd(v: number): string {
@@ -22,7 +24,7 @@ export function estimateLines(e: ModelEstimate | null): string[] {
   const i = e.images;
   if (i)
     lines.push(
-      `    images sent: ${int(i.sent)} (${i.distinct} distinct) as ${i.format}, ${span(`${i.width.min}`, `${i.width.max}`)} × ${span(`${i.height.min}`, `${i.height.max}`)} px, ${span(kb(i.bytes.min), kb(i.bytes.max))} each, ${kb(i.bytes.total)} in all`,
+      `    images sent: ${int(i.sent)} (${i.distinct} distinct) as ${i.format}, ${i.width && i.height ? `${span(`${i.width.min}`, `${i.width.max}`)} × ${span(`${i.height.min}`, `${i.height.max}`)} px` : 'size unknown (not PNG)'}, ${span(kb(i.bytes.min), kb(i.bytes.max))} each, ${kb(i.bytes.total)} in all`,
     );
   if (e.tokens && e.cost_usd) {
     const t = e.tokens;
@@ -41,3 +43,23 @@ export function estimateLines(e: ModelEstimate | null): string[] {
 /** The text before the estimates of a dry run: what low and high mean. */
 export const ESTIMATE_NOTE =
   'estimates are ranges: low = text at its low token count, no output; high = text at its high count plus chat framing, every reply as long as max_tokens allows';
+
+/** `, $0.0123 now ($0.4567 in this run)` for a model's summary line; empty when nothing is priced. */
+export function costText(m: ModelStats, inRun: number): string {
+  if (m.cost_usd === 0 && inRun === 0 && m.unpriced === 0) return '';
+  const unpriced = m.unpriced > 0 ? `, ${m.unpriced} result(s) unpriced (no price block)` : '';
+  return `, ${usd(m.cost_usd)} now (${usd(inRun)} in this run)${unpriced}`;
+}
+
+/** The summary's budget lines. */
+export function budgetLines(b: Budget | null, stopped: boolean): string[] {
+  if (!b) return [];
+  const lines = [
+    `budget ${usd(b.usd)}: ${usd(b.spent_before)} recorded before this invocation, up to ${usd(b.pending_high)} estimated for the trials pending`,
+  ];
+  if (stopped)
+    lines.push(
+      'budget reached: no new requests were sent; those in flight finished and were recorded. Run again with a higher --budget to continue',
+    );
+  return lines;
+}

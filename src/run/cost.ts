@@ -19,6 +19,7 @@
  * Mode all document 50 %).
  */
 import type { PriceBlock } from '../models/price.js';
+import type { ModelStats } from './stats.js';
 
 /** Input and output tokens as a vendor bills them. */
 export interface BilledTokens {
@@ -96,4 +97,14 @@ export function costOfUsage(
   const tokens = billedTokens(usage);
   if (!tokens) return null;
   return priceOf(tokens, images, price) * (batch ? 1 - price.batch_discount : 1);
+}
+
+/** Count a result's cost (null: usage without a price) in a model's counters. */
+export function addCost(
+  stats: ModelStats,
+  usd: number | null,
+  usage: Record<string, unknown> | null | undefined,
+): void {
+  if (usd !== null) stats.cost_usd += usd;
+  else if (billedTokens(usage)) stats.unpriced++;
 }

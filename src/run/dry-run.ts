@@ -70,7 +70,10 @@ export async function dryRun(
             model: m.name,
             trial: t.id,
             url: endpoint ? `${endpoint.replace(/\/+$/, '')}/chat/completions` : null,
-            body: elideImages(buildRequest(t, m).body),
+            body: elideImages(
+              buildRequest(t, m).body,
+              m.image?.format === 'jpeg' ? 'image/jpeg' : 'image/png',
+            ),
           };
   }
   return { dryRun: true, bundle: bundle.dir, digest: bundle.digest, models, example };

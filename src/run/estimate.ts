@@ -19,8 +19,9 @@ export interface ImageSizes {
   sent: number;
   distinct: number;
   format: string;
-  width: { min: number; max: number };
-  height: { min: number; max: number };
+  /** Null when no image is a PNG whose size could be read. */
+  width: { min: number; max: number } | null;
+  height: { min: number; max: number } | null;
   /** Bytes of the distinct images as sent, and their total over every image part. */
   bytes: { min: number; max: number; total: number };
 }
@@ -40,7 +41,7 @@ export interface ModelEstimate {
   unbounded: string[];
 }
 
-type Made = { width: number; height: number; bytes: number };
+type Made = { width: number | null; height: number | null; bytes: number };
 
 /** The image sizes of `trials` as `model` will be sent them. */
 export async function imageSizes(
@@ -57,10 +58,10 @@ export async function imageSizes(
     }
   if (made.size === 0) return { sizes: null, made };
   const all = [...made.values()];
-  const span = (f: (m: Made) => number) => ({
-    min: Math.min(...all.map(f)),
-    max: Math.max(...all.map(f)),
-  });
+  const span = (f: (m: Made) => number | null) => {
+    const v = all.map(f).filter((x): x is number => x !== null);
+    return v.length ? { min: Math.min(...v), max: Math.max(...v) } : null;
+  };
   let total = 0;
   for (const t of trials) for (const d of t.images) total += made.get(d)!.bytes;
   const format = !model.image
@@ -75,7 +76,7 @@ export async function imageSizes(
       format,
       width: span((m) => m.width),
       height: span((m) => m.height),
-      bytes: { ...span((m) => m.bytes), total },
+      bytes: { ...span((m) => m.bytes)!, total },
     },
     made,
   };
@@ -116,6 +117,10 @@ export async function estimateModel(
         continue;
       }
       const m = made.get(d)!;
+      if (m.width === null || m.height === null) {
+        unbounded.add('an image is not a PNG whose size can be read');
+        continue;
+      }
       const r = imageTokens(price.image_tokens, m.width, m.height, model.image?.detail);
       input.low += r.low;
       input.high += r.high;

@@ -3,14 +3,19 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { imagePayloadPath } from '../bundle/format.js';
 import { withImages, imageRefs, type RequestBody } from './request.js';
+import { SentImageStore } from './send-image.js';
 
 /** Reads `data/images/<sha256>.png` of a bag as base64, keeping the last few in memory. */
 export class ImageStore {
   private readonly cache = new Map<string, string>();
+  /** The bytes a model is sent under its `image` block, with their record (send-image.ts). */
+  readonly sent: SentImageStore;
   constructor(
     private readonly bundleDir: string,
     private readonly keep = 64,
-  ) {}
+  ) {
+    this.sent = new SentImageStore(bundleDir, keep);
+  }
 
   /** The base64 of the image with this digest. */
   async base64(digest: string): Promise<string> {
@@ -34,7 +39,7 @@ export class ImageStore {
   }
 }
 
-/** The body with image data elided, for display (`--dry-run`). */
-export function elideImages(body: RequestBody): RequestBody {
-  return withImages(body, (d) => `data:image/png;base64,…(image ${d.slice(0, 12)}…, elided)`);
+/** The body with image data elided, for display (`--dry-run`); `mime` as the model is sent it. */
+export function elideImages(body: RequestBody, mime = 'image/png'): RequestBody {
+  return withImages(body, (d) => `data:${mime};base64,…(image ${d.slice(0, 12)}…, elided)`);
 }

@@ -9,6 +9,7 @@ import type { LedgerWriter } from '../ledger/write.js';
 import type { ModelSpec } from '../models/schema.js';
 import { backoffDelay, sleep, type Backoff } from './backoff.js';
 import { classify } from './classify.js';
+import { addCost, costOfUsage } from './cost.js';
 import type { ImageStore } from './images.js';
 import { AdaptiveLimit } from './limiter.js';
 import type { Redactor } from './redact.js';
@@ -52,7 +53,9 @@ export async function runOpenAiModel(ctx: ModelRunContext): Promise<void> {
 
   const runTrial = async (trial: Trial): Promise<void> => {
     const built = buildRequest(trial, model);
-    const bodyText = JSON.stringify(await ctx.images.materialize(built.body));
+    // The bytes this model is sent under its image block, and their record (send-image.ts).
+    const sent = await ctx.images.sent.materialize(built.body, model.image);
+    const bodyText = JSON.stringify(sent.body);
     let attempt = ctx.priorAttempts.get(trial.id) ?? 0;
     for (let n = 1; ; n++) {
       attempt++;
@@ -77,9 +80,11 @@ export async function runOpenAiModel(ctx: ModelRunContext): Promise<void> {
         dropped: built.dropped,
         attempts: n,
         latency_ms: latency,
+        sent_images: sent.sent,
       };
       if (v.kind === 'final') {
         const r = v.reply;
+        const cost = costOfUsage(r.usage, model.price, sent.sent.length); // cost.ts
         await ctx.writer.group.run(() =>
           ctx.writer.recordFinal(
             id,
@@ -104,12 +109,14 @@ export async function runOpenAiModel(ctx: ModelRunContext): Promise<void> {
               http_status: r.http_status,
               error_class: r.error_class,
               error_body: r.error_body,
+              cost_usd: cost,
             },
           ),
         );
         stats.done++;
         bump(stats.outcomes, r.outcome);
         addUsage(stats, r.usage);
+        addCost(stats, cost, r.usage);
         limiter.onSuccess();
         return;
       }

@@ -15,6 +15,7 @@ import type { ModelSpec } from '../models/schema.js';
 import { loadSimBundle } from '../sim/index.js';
 import { verifiedDigest } from './verified.js';
 import { DEFAULT_BACKOFF, type Backoff } from './backoff.js';
+import { budgetReached, checkBudget, runCost, type Budget } from './budget.js';
 import { dryRun, type DryRunResult } from './dry-run.js';
 import { ImageStore } from './images.js';
 import { runOpenAiModel } from './model-run.js';
@@ -39,6 +40,8 @@ export interface RunOptions extends ModelChoice {
   retryFailed?: boolean;
   dryRun?: boolean;
   newRun?: string;
+  /** `--budget USD`: refuse to start above it, stop sending when the recorded cost reaches it (budget.ts). */
+  budget?: number;
   backoff?: Backoff;
   /** How long Ctrl-C waits for requests in flight before aborting them (ms, default 30 s). */
   graceMs?: number;
@@ -59,6 +62,9 @@ export interface RunResult {
   recovered: number;
   interrupted: boolean;
   models: ModelStats[];
+  /** USD recorded in this run per model, earlier invocations included (budget.ts). */
+  runCost: Record<string, number>;
+  budget: Budget | null;
   wallMs: number;
 }
 
@@ -146,6 +152,13 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
       };
     });
     const stats = work.map((w) => w.stats);
+    const images = new ImageStore(options.bundle);
+    // --budget: refused here, before anything is sent, when the upper estimate does not fit.
+    const budget =
+      options.budget === undefined
+        ? null
+        : await checkBudget(db, run.run_id, work, options.budget, images.sent);
+    const stopping = () => stopState.stopping || budgetReached(budget, stats);
     if (options.handleSigint) {
       let presses = 0;
       onSigint = () => {
@@ -167,7 +180,6 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
           options.progress.intervalMs,
         )
       : null;
-    const images = new ImageStore(options.bundle);
     const simBundle = models.some((m) => m.provider === 'sim')
       ? await loadSimBundle(options.bundle, digest)
       : null;
@@ -175,7 +187,7 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
       await Promise.all(
         work.map(({ model, pending, prior, stats: s }) =>
           model.provider === 'sim'
-            ? runSimModel(model, pending, simBundle!, writer, s, prior, () => stopState.stopping)
+            ? runSimModel(model, pending, simBundle!, writer, s, prior, stopping)
             : runOpenAiModel({
                 model,
                 trials: pending,
@@ -188,7 +200,7 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
                 maxAttempts: options.maxAttempts ?? 8,
                 concurrency: options.concurrency ?? model.concurrency,
                 backoff: options.backoff ?? DEFAULT_BACKOFF,
-                stopping: () => stopState.stopping,
+                stopping,
                 abort: abort.signal,
               }),
         ),
@@ -204,6 +216,14 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
       recovered: lock.interrupted,
       interrupted: stopState.stopping,
       models: stats,
+      runCost: Object.fromEntries(
+        runCost(
+          db,
+          run.run_id,
+          models.map((m) => m.name),
+        ),
+      ),
+      budget,
       wallMs: performance.now() - started,
     };
   } finally {

@@ -15,6 +15,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { imagePayloadPath } from '../bundle/format.js';
+import { StimkitError } from '../core/errors.js';
 import { sha256 } from '../core/fsio.js';
 import { canonicalJson } from '../core/json.js';
 import { DEFAULT_JPEG_QUALITY, type ImageBlock } from '../models/image.js';
@@ -31,8 +32,9 @@ export interface SentImage {
   /** sha256 of the bytes sent. */
   sha256: string;
   bytes: number;
-  width: number;
-  height: number;
+  /** Pixel size as sent; null only for a bundle file that is not a PNG (sent as it is). */
+  width: number | null;
+  height: number | null;
   mime: 'image/png' | 'image/jpeg';
 }
 
@@ -41,11 +43,11 @@ export interface PreparedImage extends SentImage {
   data: Buffer;
 }
 
-/** Width and height from a PNG's IHDR chunk (bytes 16–23), without decoding. */
-export function pngSize(png: Uint8Array): { width: number; height: number } {
+/** Width and height from a PNG's IHDR chunk (bytes 16–23) without decoding; null when not a PNG. */
+export function pngSize(png: Uint8Array): { width: number; height: number } | null {
+  if (png.byteLength < 24) return null;
   const v = new DataView(png.buffer, png.byteOffset, png.byteLength);
-  if (png.byteLength < 24 || v.getUint32(12) !== 0x49484452)
-    throw new Error('not a PNG (no IHDR chunk at byte 12)');
+  if (v.getUint32(0) !== 0x89504e47 || v.getUint32(12) !== 0x49484452) return null;
   return { width: v.getUint32(16), height: v.getUint32(20) };
 }
 
@@ -62,7 +64,7 @@ export function sentSize(
 function record(
   source: string,
   data: Buffer,
-  size: { width: number; height: number },
+  size: { width: number | null; height: number | null },
   mime: SentImage['mime'],
 ): PreparedImage {
   return { source, sha256: sha256(data), bytes: data.byteLength, ...size, mime, data };
@@ -102,8 +104,14 @@ export async function prepareImage(
 ): Promise<PreparedImage> {
   const bytes = Buffer.from(png.buffer, png.byteOffset, png.byteLength);
   const size = pngSize(png);
+  if (!block) return record(source, bytes, size ?? { width: null, height: null }, 'image/png');
+  if (!size)
+    throw new StimkitError(
+      'E_RUN_IMAGE',
+      `bundle image ${source} is not a PNG: the image block cannot convert it`,
+    );
   const target = sentSize(size.width, size.height, block);
-  const format = block?.format ?? 'png';
+  const format = block.format;
   if (format === 'png' && !target.resized) return record(source, bytes, size, 'image/png');
   let image = await decodePng(png);
   if (target.resized) {
@@ -126,7 +134,7 @@ export async function prepareImage(
   return format === 'jpeg'
     ? record(
         source,
-        await encodeJpeg(image, block?.quality ?? DEFAULT_JPEG_QUALITY),
+        await encodeJpeg(image, block.quality ?? DEFAULT_JPEG_QUALITY),
         out,
         'image/jpeg',
       )

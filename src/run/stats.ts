@@ -20,6 +20,10 @@ export interface ModelStats {
   retried: Record<string, number>;
   inFlight: number;
   tokens: { prompt: number; completion: number };
+  /** USD of the results recorded now (their usage × the model's price; cost.ts). */
+  cost_usd: number;
+  /** Results recorded now with usage but no cost (the model has no price block). */
+  unpriced: number;
   /** Set when the model's run stopped early (401/403). */
   stopped: string | null;
   startedMs: number;
@@ -45,6 +49,8 @@ export function newStats(
     retried: {},
     inFlight: 0,
     tokens: { prompt: 0, completion: 0 },
+    cost_usd: 0,
+    unpriced: 0,
     stopped: null,
     startedMs: performance.now(),
     wallMs: 0,

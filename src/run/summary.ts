@@ -1,6 +1,6 @@
 /** What `stimkit run` prints: a line per model for people, and the `--json` summary. */
 import { relPosix } from '../core/fsio.js';
-import { ESTIMATE_NOTE, estimateLines } from './cost-summary.js';
+import { budgetLines, costText, ESTIMATE_NOTE, estimateLines } from './cost-summary.js';
 import type { DryRunResult } from './dry-run.js';
 import type { RunResult } from './run.js';
 import { sum } from './stats.js';
@@ -13,13 +13,14 @@ const fmt = (rec: Record<string, number>) =>
 /** The `--json` summary of a run. */
 export function runJson(r: RunResult) {
   return {
-    ok: !r.interrupted && r.models.every((m) => m.stopped === null),
+    ok: !r.interrupted && r.models.every((m) => m.stopped === null) && !budgetStopped(r),
     command: 'run',
     bundle: r.bundle,
     digest: r.digest,
     ledger: r.ledger,
     run: r.run,
     interrupted: r.interrupted,
+    budget: r.budget && { ...r.budget, stopped: budgetStopped(r) },
     recovered_in_flight: r.recovered,
     wall_s: Math.round(r.wallMs) / 1000,
     models: r.models.map((m) => ({
@@ -33,10 +34,20 @@ export function runJson(r: RunResult) {
       failed: m.failed,
       retried: m.retried,
       tokens: m.tokens,
+      cost_usd: m.cost_usd,
+      run_cost_usd: r.runCost[m.model] ?? 0,
+      unpriced: m.unpriced,
       wall_s: Math.round(m.wallMs) / 1000,
       stopped: m.stopped,
     })),
   };
+}
+
+/** True when the budget stopped the run with trials left to send. */
+function budgetStopped(r: RunResult): boolean {
+  return (
+    (r.budget?.reached ?? false) && r.models.some((m) => m.pending - m.done - sum(m.failed) > 0)
+  );
 }
 
 /** The human summary of a run. */
@@ -54,10 +65,11 @@ export function runHuman(r: RunResult): string {
     lines.push(
       `  ${m.model}: ${m.selected} selected, ${m.skipped} already recorded, ${m.done} recorded now${Object.keys(m.outcomes).length ? ` (${fmt(m.outcomes)})` : ''}` +
         `${failed ? `, ${failed} failed (${fmt(m.failed)})` : ''}${sum(m.retried) ? `, ${sum(m.retried)} retried (${fmt(m.retried)})` : ''}` +
-        `${left > 0 ? `, ${left} still to run` : ''}, ${m.tokens.prompt + m.tokens.completion} tokens, ${(m.wallMs / 1000).toFixed(1)} s`,
+        `${left > 0 ? `, ${left} still to run` : ''}, ${m.tokens.prompt + m.tokens.completion} tokens${costText(m, r.runCost[m.model] ?? 0)}, ${(m.wallMs / 1000).toFixed(1)} s`,
     );
     if (m.stopped) lines.push(`  ${m.model}: STOPPED: ${m.stopped}`);
   }
+  lines.push(...budgetLines(r.budget, budgetStopped(r)));
   if (r.interrupted)
     lines.push('interrupted: the ledger is consistent; run the same command again to continue');
   if (r.models.some((m) => sum(m.failed) > 0))

@@ -53,7 +53,7 @@ describe('stimkit run', () => {
     ]);
     expect(r.code, r.stderr).toBe(0);
     const j = r.json();
-    expect(j.models).toEqual([
+    expect(j.models.map(({ estimate: _, ...m }: Record<string, unknown>) => m)).toEqual([
       {
         model: 'm',
         provider: 'openai',
@@ -69,6 +69,10 @@ describe('stimkit run', () => {
         dropped: [],
       },
     ]);
+    // The images each model will be sent (the bundle bytes without an image block); no price, no cost.
+    expect(j.models[0].estimate.images).toMatchObject({ sent: 2, distinct: 2 });
+    expect(j.models[0].estimate.cost_usd).toBeNull();
+    expect(j.models[1].estimate.images).toBeNull();
     const url = j.example.body.messages[0].content[0].image_url.url as string;
     expect(url).toMatch(/^data:image\/png;base64,…\(image [0-9a-f]{12}…, elided\)$/);
     expect(r.stderr).toContain('example request');

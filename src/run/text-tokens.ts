@@ -6,7 +6,8 @@
  * npm) a stated characters-per-token rule gives a range:
  *
  * - CJK characters (Han, kana, Hangul): 0.4 to 2 tokens each;
- * - every other character: 1/6 to 1/2 token each (6 to 2 characters per token);
+ * - every other character: 1/10 to 1/2 token each (10 to 2 characters per token: long English
+ *   words reach 8 characters per token);
  *
  * checked against both OpenAI tokenizers on every prompt of the demo bundle (English and
  * Chinese; test/run/text-tokens.test.ts). Both ways add a chat template's framing: 0 to
@@ -22,7 +23,7 @@ export const TEMPLATE_TOKENS_PER_MESSAGE = 10;
 /** The characters-per-token rule: tokens per character, low and high, by script. */
 export const CHARS_RULE = {
   cjk: { low: 0.4, high: 2 },
-  other: { low: 1 / 6, high: 1 / 2 },
+  other: { low: 1 / 10, high: 1 / 2 },
 } as const;
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
@@ -34,7 +35,7 @@ export const TOKENIZER_NOTE: Record<TextTokenizer, string> = {
   o200k_base: "OpenAI's o200k_base tokenizer (js-tiktoken; GPT-4o and later)",
   cl100k_base: "OpenAI's cl100k_base tokenizer (js-tiktoken; GPT-4, GPT-3.5)",
   chars:
-    'the characters-per-token rule (CJK 0.4–2 tokens per character, other characters 2–6 characters per token)',
+    'the characters-per-token rule (CJK 0.4–2 tokens per character, other characters 2–10 characters per token)',
 };
 
 /** The characters-per-token range of `text`. */

@@ -9,6 +9,7 @@
 import type { Trial } from '../bundle/format.js';
 import { StimkitError } from '../core/errors.js';
 import type { Db } from '../ledger/open.js';
+import { finishedTrials } from '../ledger/write.js';
 import type { ModelSpec } from '../models/schema.js';
 import { usd } from './cost-summary.js';
 import { estimateModel } from './estimate.js';
@@ -37,17 +38,33 @@ export function runCost(db: Db, runId: number, models: readonly string[]): Map<s
   return new Map(models.map((m) => [m, all.get(m) ?? 0]));
 }
 
+/** The run a `run` without `--new-run` continues (the latest, when of this bundle), if any. */
+export function continuedRun(db: Db, digest: string, newRun: string | undefined): number | null {
+  if (newRun !== undefined) return null;
+  const latest = db
+    .prepare('SELECT run_id, bundle_digest FROM runs ORDER BY run_id DESC LIMIT 1')
+    .get() as { run_id: number; bundle_digest: string } | undefined;
+  return latest && latest.bundle_digest === digest ? latest.run_id : null;
+}
+
 /**
- * Check `limit` against the cost recorded so far and the upper estimate of the pending trials;
- * throws E_RUN_BUDGET_PRICE, E_RUN_BUDGET_UNBOUNDED or E_RUN_BUDGET when the run cannot start.
+ * Check `limit` against the cost recorded so far in run `runId` (null: a new run) and the upper
+ * estimate of the trials still to send; throws E_RUN_BUDGET_PRICE, E_RUN_BUDGET_UNBOUNDED or
+ * E_RUN_BUDGET when the run cannot start. Reads only: a refused run writes nothing.
  */
 export async function checkBudget(
   db: Db,
-  runId: number,
-  work: ReadonlyArray<{ model: ModelSpec; pending: readonly Trial[] }>,
+  runId: number | null,
+  plan: ReadonlyArray<{ model: ModelSpec; trials: readonly Trial[] }>,
+  retryFailed: boolean,
   limit: number,
   store: SentImageStore,
 ): Promise<Budget> {
+  const work = plan.map(({ model, trials }) => {
+    const done =
+      runId === null ? new Set<string>() : finishedTrials(db, runId, model.name, retryFailed);
+    return { model, pending: trials.filter((t) => !done.has(t.id)) };
+  });
   const real = work.filter((w) => w.model.provider !== 'sim');
   const unpriced = real.filter((w) => !w.model.price && w.pending.length > 0);
   if (unpriced.length > 0)
@@ -57,13 +74,9 @@ export async function checkBudget(
       message: `--budget needs the price of every model it sends to; ${unpriced.map((w) => `"${w.model.name}"`).join(', ')} has no price block`,
       fix: 'add a price block to the models file (docs/formats/models.md, "price"), or run without --budget',
     });
-  const spent = [
-    ...runCost(
-      db,
-      runId,
-      work.map((w) => w.model.name),
-    ).values(),
-  ].reduce((a, b) => a + b, 0);
+  const names = work.map((w) => w.model.name);
+  const spent =
+    runId === null ? 0 : [...runCost(db, runId, names).values()].reduce((a, b) => a + b, 0);
   let pending = 0;
   for (const w of real) {
     const e = await estimateModel(w.model, w.pending, store);

@@ -15,7 +15,7 @@ import type { ModelSpec } from '../models/schema.js';
 import { loadSimBundle } from '../sim/index.js';
 import { verifiedDigest } from './verified.js';
 import { DEFAULT_BACKOFF, type Backoff } from './backoff.js';
-import { budgetReached, checkBudget, runCost, type Budget } from './budget.js';
+import { budgetReached, checkBudget, continuedRun, runCost, type Budget } from './budget.js';
 import { dryRun, type DryRunResult } from './dry-run.js';
 import { ImageStore } from './images.js';
 import { runOpenAiModel } from './model-run.js';
@@ -113,6 +113,19 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
   let onSigint: (() => void) | null = null;
   try {
     lock = acquireLock(db, ledgerFile, `stimkit run ${path.basename(options.bundle)}`);
+    const images = new ImageStore(options.bundle);
+    // --budget: refused here, before anything is sent or written, when the upper estimate does not fit.
+    const budget =
+      options.budget === undefined
+        ? null
+        : await checkBudget(
+            db,
+            continuedRun(db, digest, options.newRun),
+            plan,
+            options.retryFailed ?? false,
+            options.budget,
+            images.sent,
+          );
     const run = ensureRun(db, ledgerFile, digest, bundle.studyId, options.newRun);
     insertTrials(db, run.run_id, bundle.trials);
     for (const m of models) {
@@ -152,12 +165,6 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
       };
     });
     const stats = work.map((w) => w.stats);
-    const images = new ImageStore(options.bundle);
-    // --budget: refused here, before anything is sent, when the upper estimate does not fit.
-    const budget =
-      options.budget === undefined
-        ? null
-        : await checkBudget(db, run.run_id, work, options.budget, images.sent);
     const stopping = () => stopState.stopping || budgetReached(budget, stats);
     if (options.handleSigint) {
       let presses = 0;

@@ -20,8 +20,9 @@ import { attemptCounts, finishedTrials, LedgerWriter } from '../ledger/write.js'
 import type { ModelSpec } from '../models/schema.js';
 import { backoffDelay, DEFAULT_BACKOFF, sleep, type Backoff } from '../run/backoff.js';
 import { classify } from '../run/classify.js';
+import { costOfUsage } from '../run/cost.js';
 import { Redactor } from '../run/redact.js';
-import type { RequestBody } from '../run/request.js';
+import { imageRefs, type RequestBody } from '../run/request.js';
 import { sendChat } from '../run/transport.js';
 import { NO_SCHEMA_RE } from './judge-request.js';
 
@@ -274,6 +275,8 @@ export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRun
                 http_status: r.http_status,
                 error_class: r.error_class,
                 error_body: r.error_body,
+                // Judge calls cost too: usage × the judge's price (run/cost.ts).
+                cost_usd: costOfUsage(r.usage, judge.price, imageRefs(req.body).length),
               },
             );
             result.judged++;

@@ -60,7 +60,8 @@ export async function batchExport(o: BatchExportOptions): Promise<BatchExportRes
     const built = buildRequest(t, model);
     dropped = built.dropped;
     lines.push(
-      `${JSON.stringify({ custom_id: t.id, method: 'POST', url: BATCH_URL, body: await images.materialize(built.body) })}\n`,
+      // The image bytes this model is sent under its image block, as run sends them (send-image.ts).
+      `${JSON.stringify({ custom_id: t.id, method: 'POST', url: BATCH_URL, body: (await images.sent.materialize(built.body, model.image)).body })}\n`,
     );
   }
   await writeFileAtomic(o.out, lines.join(''));

@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { StimkitError } from '../core/errors.js';
 import { sha256 } from '../core/fsio.js';
+import { addBatchSentAndCost } from '../run/batch-cost.js';
 import { acquireLock } from '../ledger/lock.js';
 import { openLedgerDb } from '../ledger/open.js';
 import { ensureRun, insertTrials, registerModel } from '../ledger/runs.js';
@@ -279,6 +280,8 @@ export async function batchImport(o: BatchImportOptions): Promise<BatchImportRes
         final,
       });
     });
+    // What each result sent and cost, as batch export made it (run/batch-cost.ts).
+    if (o.modelsFile) await addBatchSentAndCost(rows, byId, model, o.bundle);
     writer.recordMany(rows);
     res.missing = trials.filter((t) => !done.has(t.id)).map((t) => t.id);
     return res;

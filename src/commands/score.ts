@@ -1,7 +1,7 @@
 /** `stimkit score --bundle B (--ledger FILE | --responses FILE.jsonl) [--models FILE] [--judge NAME]… [--rubric FILE] --out DIR` */
 import { Option } from 'commander';
 import { EXIT, StimkitError } from '../core/errors.js';
-import { prepareAudit } from '../audit/prepare.js';
+import { defaultJudgeLedger, prepareAudit } from '../audit/prepare.js';
 import { prepareInstrumentJudge } from '../score/instrument-judge.js';
 import { SCORERS } from '../score/registry.js';
 import { scoreToFolder } from '../score/score.js';
@@ -70,6 +70,10 @@ export const scoreCommand: CommandSpec = {
       source,
       models: opts.models as string | undefined,
       out: String(opts.out),
+      // cost.csv includes the judges' calls of this scoring (score/cost.ts).
+      judgeLedger: opts.judge
+        ? ((opts.judgeLedger as string | undefined) ?? defaultJudgeLedger(source))
+        : undefined,
       scorers: [
         ...SCORERS.map((s) => (s.name === instrument.scorer.name ? instrument.scorer : s)),
         audit.scorer,

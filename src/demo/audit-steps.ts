@@ -62,6 +62,7 @@ export async function scoreAndReport(
     models: modelsFile,
     out: scores,
     scorers,
+    judgeLedger: judging.judgeLedger,
   });
   say(
     `validate: a stratified sample of ${DEMO_SAMPLE.n} VLM responses, labelled by ${DEMO_RATERS.length} SIMULATED raters, against the judges`,

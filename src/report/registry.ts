@@ -17,6 +17,7 @@ import {
   auditJudgeAgreementSection,
   auditValidationSection,
 } from './sections/audit-validation.js';
+import { costSection } from './sections/cost.js';
 import type { ReportSection } from './types.js';
 
 export const SECTIONS: ReportSection[] = [
@@ -36,4 +37,5 @@ export const SECTIONS: ReportSection[] = [
   auditJudgeAgreementSection,
   auditValidationSection,
   auditBaselinesSection,
+  costSection,
 ];

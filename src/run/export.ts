@@ -40,6 +40,9 @@ export const EXPORT_COLUMNS = [
   'attempts',
   'latency_ms',
   'finished_at',
+  // What the request sent (JSON list: source and sent sha256, bytes, width, height, mime) and cost.
+  'sent_images',
+  'cost_usd',
 ] as const;
 
 /** One export row (flat). */
@@ -67,6 +70,8 @@ export function exportRow(r: LedgerResult): Record<(typeof EXPORT_COLUMNS)[numbe
     attempts: r.attempts,
     latency_ms: r.latency_ms === null ? null : Math.round(r.latency_ms * 10) / 10,
     finished_at: r.finished_at,
+    sent_images: r.sent_images.length ? r.sent_images : null,
+    cost_usd: r.cost_usd,
   } as Record<(typeof EXPORT_COLUMNS)[number], unknown>;
 }
 

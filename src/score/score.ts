@@ -10,6 +10,7 @@ import { ensureFolder, relPosix, sha256, sha256File, writeFileAtomic } from '../
 import { artifactJson } from '../core/json.js';
 import { TOOL } from '../core/tool.js';
 import { loadScoreBundle, type ScoreBundle } from './bundle.js';
+import { COST_FILE, costCsv } from './cost.js';
 import { csvText } from './csv.js';
 import { SCORES_FILES, SCORES_FORMAT, SCORES_VERSION, type ScoresHeader } from './format.js';
 import { metaFor, readModelMeta } from './models.js';
@@ -36,6 +37,8 @@ export interface ScoreOptions {
   out: string;
   /** Scorers to use (default: the registry). */
   scorers?: readonly ParadigmScorer[];
+  /** The judge ledger of this scoring, whose judge runs `cost.csv` includes (cost.ts). */
+  judgeLedger?: string;
 }
 
 export interface ScoreResult {
@@ -126,6 +129,11 @@ export async function scoreToFolder(options: ScoreOptions): Promise<ScoreResult>
       ),
       mine.length,
     );
+  }
+  // What the scored run cost per model, judges included (cost.ts).
+  if (options.source.kind === 'ledger' && run !== null) {
+    const text = costCsv(options.source.file, run, options.judgeLedger ?? null);
+    await write(COST_FILE, text, text.split('\n').length - 2);
   }
 
   const count = (key: (r: TableRow) => string | null) => {

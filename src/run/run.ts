@@ -143,6 +143,7 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
           revision: m.revision ?? null,
           modalities: m.modalities,
           role: m.role,
+          ...(m.price ? { price: m.price } : {}), // what priced the results (cost.ts)
         },
         source === '--endpoint' ? 'flags' : 'models file',
       );

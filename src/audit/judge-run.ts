@@ -11,6 +11,7 @@
  */
 import { sha256 } from '../core/fsio.js';
 import { canonicalJson } from '../core/json.js';
+import { imageProfile } from '../models/image.js';
 import type { ModelSpec } from '../models/schema.js';
 import type { Backoff } from '../run/backoff.js';
 import { ImageStore } from '../run/images.js';
@@ -64,6 +65,8 @@ export async function runJudge(o: JudgeRunOptions): Promise<JudgeRunResult> {
           sampling: judge.sampling,
           extra_body: judge.extra_body,
           rubric_digest: o.rubric.digest,
+          // The judge's image block shapes the bytes it is sent (run/send-image.ts).
+          ...(judge.image ? { image: imageProfile(judge.image) } : {}),
         };
   const images = new ImageStore(o.bundleDir);
   return runJudgeCalls<JudgeTarget>({
@@ -76,7 +79,7 @@ export async function runJudge(o: JudgeRunOptions): Promise<JudgeRunResult> {
     targets: o.targets,
     keyOf: (t) => judgeKey(t.trialId, t.model),
     request: (t, structured) => buildJudgeRequest(o.rubric.rubric, t, judge, structured),
-    materialize: (body) => images.materialize(body),
+    materialize: async (body) => (await images.sent.materialize(body, judge.image)).body,
     structuredFallback: true,
     sim: simParams
       ? (t, k) => {

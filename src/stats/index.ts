@@ -24,6 +24,7 @@ export {
   type Label,
 } from './agreement.js';
 export { logit } from './logit.js';
+export { firth, firthTest, type FirthOptions, type FirthResult } from './firth.js';
 export { ols } from './ols.js';
 export { lrTest, type LrTestResult } from './lrtest.js';
 export {

@@ -73,11 +73,16 @@ export interface RegressionResult {
   k: number;
   nClusters: number | null;
   correction: Correction | null;
-  /** reference distribution used for p and CI */
-  inference: 'normal' | 't';
+  /**
+   * reference distribution used for p and CI; `profile`: Firth's profile penalised-likelihood
+   * intervals and penalised likelihood-ratio p (src/stats/firth.ts)
+   */
+  inference: 'normal' | 't' | 'profile';
+  /** `firth` for a penalised fit (absent: maximum likelihood) */
+  method?: 'firth';
   df: number | null;
   conf: number;
-  /** log-likelihood (Gaussian for OLS) */
+  /** log-likelihood (Gaussian for OLS; penalised for Firth) */
   llf: number;
   iterations: number;
   /** OLS only */

@@ -45,6 +45,7 @@ export function readInstrumentTable(file: string): {
       fix,
     });
   const hasIteration = t.columns.includes('iteration');
+  const hasArm = t.columns.includes('arm');
   const rows: InstrumentRow[] = [];
   t.rows.forEach((r, i) => {
     const line = t.lines[i]!;
@@ -84,6 +85,7 @@ export function readInstrumentTable(file: string): {
       key: key as InstrumentRow['key'],
       score,
       ...(hasIteration ? { iteration: r.iteration! } : {}),
+      ...(hasArm ? { arm: r.arm! } : {}),
     });
   });
   throwProblems('E_ANALYZE_VALUE', file, problems);

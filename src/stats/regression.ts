@@ -117,6 +117,22 @@ export function clusterIds(
 }
 
 /**
+ * Refuse a cluster-robust covariance that must be singular: M = Σ_g s_g s_gᵀ has rank at most
+ * G − 1 when the model has an intercept (the scores sum to 0), so with G ≤ K some combinations of
+ * the coefficients get a standard error of 0 and their p underflows ("SE 0.000, p < 1e-300").
+ */
+export function checkClusterCount(g: number, k: number): void {
+  if (g > k) return;
+  throw StimkitError.fromProblem({
+    code: 'E_STATS_FEW_CLUSTERS',
+    message: `only ${g} clusters for ${k} coefficients: the cluster-robust covariance has rank at most ${g - 1}, below ${k}, so some standard errors and p values would be meaningless (an SE of 0, p < 1e-300)`,
+    expected: `more clusters than coefficients (at least ${k + 1})`,
+    got: `${g} clusters`,
+    fix: 'use a wild cluster bootstrap (stimkit analyze ols|instrument --wild-bootstrap), cluster by a column with more groups, or leave out --cluster for model-based standard errors',
+  });
+}
+
+/**
  * Cluster-robust (sandwich) covariance V = c·B·M·B with B the inverse information ("bread"),
  * M = Σ_g s_g s_gᵀ and s_g = Σ_{i∈g} xᵢ·rᵢ (rᵢ = yᵢ − μᵢ, the score residual).
  */
@@ -138,6 +154,7 @@ export function clusterVcov(
       fix: 'cluster by a column with several values, or drop --cluster',
     });
   }
+  checkClusterCount(g, k);
   const s = new Float64Array(g * k);
   for (let i = 0; i < n; i++) {
     const r = resid[i]!;

@@ -117,16 +117,18 @@ export function clusterIds(
 }
 
 /**
- * Refuse a cluster-robust covariance that must be singular: M = Σ_g s_g s_gᵀ has rank at most
- * G − 1 when the model has an intercept (the scores sum to 0), so with G ≤ K some combinations of
- * the coefficients get a standard error of 0 and their p underflows ("SE 0.000, p < 1e-300").
+ * Refuse cluster-robust standard errors with fewer clusters than coefficients: M = Σ_g s_g s_gᵀ
+ * has rank at most G − 1 when the model has an intercept (the scores sum to 0), so with G < K the
+ * covariance is singular and some SEs can come out 0 with p underflowing ("SE 0.000,
+ * p < 1e-300"). With G = K it is singular too, but only in combinations of coefficients; the
+ * few-clusters warning of analyze covers it.
  */
 export function checkClusterCount(g: number, k: number): void {
-  if (g > k) return;
+  if (g >= k) return;
   throw StimkitError.fromProblem({
     code: 'E_STATS_FEW_CLUSTERS',
     message: `only ${g} clusters for ${k} coefficients: the cluster-robust covariance has rank at most ${g - 1}, below ${k}, so some standard errors and p values would be meaningless (an SE of 0, p < 1e-300)`,
-    expected: `more clusters than coefficients (at least ${k + 1})`,
+    expected: `at least as many clusters as coefficients (${k})`,
     got: `${g} clusters`,
     fix: 'use a wild cluster bootstrap (stimkit analyze ols|instrument --wild-bootstrap), cluster by a column with more groups, or leave out --cluster for model-based standard errors',
   });

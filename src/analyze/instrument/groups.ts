@@ -115,7 +115,7 @@ export interface ClusteredFit {
   nClusters: number;
   /** empty when the clustered SE was refused (`refused` says why) */
   terms: Term[];
-  /** why there are no clustered SEs: fewer clusters than coefficients + 1 */
+  /** why there are no clustered SEs: fewer clusters than coefficients */
   refused: string | null;
   /** with --wild-bootstrap: a wild cluster bootstrap test of each coefficient but the intercept */
   bootstrap: WildResult[] | null;
@@ -181,7 +181,7 @@ export function stanceRegression(
     fits.push(fit);
     if (g < FEW_CLUSTERS)
       warnings.push(
-        `only ${g} clusters of ${clusterBy} in the OLS of stance (cluster-robust SEs want ${FEW_CLUSTERS} or more): ${fit.refused ? 'no clustered SEs (fewer clusters than coefficients + 1)' : 'the SEs are biased downward, the p values too small'}. ` +
+        `only ${g} clusters of ${clusterBy} in the OLS of stance (cluster-robust SEs want ${FEW_CLUSTERS} or more): ${fit.refused ? 'no clustered SEs (fewer clusters than coefficients)' : 'the SEs are biased downward, the p values too small'}. ` +
           (bootstrap
             ? 'Read the wild cluster bootstrap p values instead.'
             : 'Fix: add --wild-bootstrap (a wild cluster bootstrap test per coefficient), or read these numbers as a demonstration, not as evidence.'),

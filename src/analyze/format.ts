@@ -205,7 +205,7 @@ function stanceRegressionHuman(a: InstrumentAnalysis): string[] {
 export function bootstrapHuman(b: readonly WildResult[]): string {
   const first = b[0];
   if (!first) return '';
-  const how = `${first.enumerated ? `all ${first.draws}` : String(first.draws)} ${first.weights} weight vectors over ${first.clusters} clusters; smallest attainable p ${fp(first.smallestP)}`;
+  const how = `${first.enumerated ? `all ${first.draws}` : String(first.draws)} ${first.weights} weight vectors over ${first.clusters} clusters; p in steps of ${fp(first.smallestP)}`;
   return [
     `wild cluster bootstrap-t, null imposed (${how}):`,
     table(
@@ -218,6 +218,7 @@ export function bootstrapHuman(b: readonly WildResult[]): string {
         x.ci ? `[${fx(x.ci[0], 4)}, ${fx(x.ci[1], 4)}]` : '—',
       ]),
     ),
+    ...b.filter((x) => x.note).map((x) => `  ${x.term}: ${x.note}`),
   ].join('\n');
 }
 

@@ -91,3 +91,21 @@ export function readInstrumentTable(file: string): {
   throwProblems('E_ANALYZE_VALUE', file, problems);
   return { file, sha256: t.sha256, rows };
 }
+
+/**
+ * One row of a scores folder's `instrument.csv` as the analysis reads it, without validation (the
+ * score stage wrote it): what `stimkit report` uses, so it reads the file as the CLI does.
+ */
+export function instrumentRowOf(r: Record<string, string>): InstrumentRow {
+  return {
+    model: r.model!,
+    origin: r.origin || 'unknown',
+    topic: r.topic!,
+    lang: r.lang!,
+    framing: r.framing as InstrumentRow['framing'],
+    key: r.key as InstrumentRow['key'],
+    score: r.score === '' || r.score === undefined ? null : Number(r.score),
+    ...(r.iteration !== undefined ? { iteration: r.iteration } : {}),
+    ...(r.arm !== undefined ? { arm: r.arm } : {}),
+  };
+}

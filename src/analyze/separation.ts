@@ -15,7 +15,11 @@ import {
 import type { Table } from './table.js';
 
 /** `E_STATS_SEPARATION` naming the terms the LP found, with the remedy. */
-function separationError(sep: SeparationReport, cause: unknown): StimkitError {
+function separationError(
+  sep: SeparationReport,
+  cluster: string | null,
+  cause: unknown,
+): StimkitError {
   const names = sep.terms.map((t) => `${t.term} (${t.direction})`).join(', ');
   return StimkitError.fromProblem(
     {
@@ -25,7 +29,7 @@ function separationError(sep: SeparationReport, cause: unknown): StimkitError {
       expected:
         'both outcomes on each side of every term (no combination of the terms that predicts the outcome perfectly)',
       got: `infinite estimates: ${names}`,
-      fix: `rerun with --firth (Firth's penalised likelihood with profile-likelihood intervals, as R's logistf), or drop or merge the level(s) behind ${sep.terms.map((t) => `"${t.term}"`).join(', ')}`,
+      fix: `rerun with --firth${cluster ? ' and without --cluster' : ''} (Firth's penalised likelihood with profile-likelihood intervals, as R's logistf), or drop or merge the level(s) behind ${sep.terms.map((t) => `"${t.term}"`).join(', ')}`,
     },
     cause,
   );
@@ -49,7 +53,7 @@ export async function regressWithSeparation(
     const { design, y } = regressionInputs(model, table, params);
     const sep = await detectSeparation(design, y);
     if (sep.kind === 'none') throw err;
-    throw separationError(sep, err);
+    throw separationError(sep, params.cluster, err);
   }
   if (model === 'logit' && params.firth) {
     const { design, y } = regressionInputs(model, table, params);

@@ -46,20 +46,25 @@ export interface WildResult {
   term: string;
   r: number;
   estimate: number;
-  /** cluster-robust t of the original fit, (b − r)/SE */
-  t: number;
-  /** symmetric bootstrap p: share of |t*| > |t|, ties one half */
-  p: number;
+  /** cluster-robust t of the original fit, (b − r)/SE; null when that SE is 0 (see `note`) */
+  t: number | null;
+  /** symmetric bootstrap p: share of |t*| > |t|, ties one half; null with `t` */
+  p: number | null;
   weights: WildWeights;
   /** bootstrap samples used */
   draws: number;
   enumerated: boolean;
   clusters: number;
-  /** the smallest p the weights can give: 2/2^G under Rademacher enumeration, else 1/draws */
+  /** the resolution of p: 1/draws (under enumeration the smallest p the weights can give) */
   smallestP: number;
   ci: [number, number] | null;
   conf: number | null;
+  /** why there is no test or no interval, when there is none */
+  note: string | null;
 }
+
+/** A cluster-robust variance below this share of the model-based one counts as 0. */
+const DEGENERATE = 1e-10;
 
 /** |t*| within this relative distance of |t| is a tie. */
 const TIE = 1e-10;
@@ -185,20 +190,25 @@ function testAt(
   j: number,
   r: number,
   vs: readonly Float64Array[],
-): { t: number; p: number; b: number } {
+): { t: number; p: number; b: number; degenerate: boolean } {
   const { n, k, x } = P.d;
   const y = Float64Array.from(P.y);
   const full = coefficients(P, y);
   const uFull = new Float64Array(n);
+  let rss = 0;
   for (let i = 0; i < n; i++) {
     let f = 0;
     for (let a = 0; a < k; a++) f += x[i * k + a]! * full[a]!;
     uFull[i] = y[i]! - f;
+    rss += uFull[i]! ** 2;
   }
   const orig = projections(P, j, uFull);
   let ss = 0;
   for (let h = 0; h < P.g; h++) ss += orig.alpha[h]! ** 2; // Σ_h (ρ X_hᵀû_h)²: residuals are already orthogonal
   const t = (full[j]! - r) / Math.sqrt(P.factor * ss);
+  // a cluster-robust variance of (numerically) 0: the coefficient is fitted exactly by the clusters
+  const classical = (rss / Math.max(1, n - k)) * P.A[j * k + j]!;
+  const degenerate = !(ss * P.factor > DEGENERATE * classical);
   // restricted fit: regress y − r·x_j on the other columns
   const others = Array.from({ length: k }, (_, a) => a).filter((a) => a !== j);
   const ko = others.length;
@@ -254,7 +264,7 @@ function testAt(
     if (excess > TIE * Math.abs(t)) exceed++;
     else if (excess >= -TIE * Math.abs(t)) exceed += 0.5;
   }
-  return { t, p: exceed / vs.length, b: full[j]! };
+  return { t, p: exceed / vs.length, b: full[j]!, degenerate };
 }
 
 /** One end of the test-inversion interval: the r where p(r) falls to alpha, beyond `from`. */
@@ -307,25 +317,41 @@ export function wildClusterBootstrap(
   }
   const vs = weightVectors(kind, P.g, options.reps ?? 9999, options.seed ?? 1);
   const enumerated = (kind === 'rademacher' ? 2 : 6) ** P.g <= (options.reps ?? 9999);
-  const { t, p, b } = testAt(P, j, r, vs);
+  const { t, p, b, degenerate } = testAt(P, j, r, vs);
   const conf = options.conf === undefined ? 0.95 : options.conf;
-  let ci: [number, number] | null = null;
-  if (conf !== null) {
-    const se = Math.abs((b - r) / t) || Math.abs(b) || 1;
-    ci = [bound(P, j, vs, 1 - conf, b, -se), bound(P, j, vs, 1 - conf, b, se)];
-  }
-  return {
+  const smallestP = 1 / vs.length;
+  const base = {
     term: d.names[j]!,
     r,
     estimate: b,
-    t,
-    p,
     weights: kind,
     draws: vs.length,
     enumerated,
     clusters: P.g,
-    smallestP: enumerated && kind === 'rademacher' ? 2 / vs.length : 1 / vs.length,
-    ci,
+    smallestP,
     conf,
+  };
+  if (degenerate)
+    return {
+      ...base,
+      t: null,
+      p: null,
+      ci: null,
+      note: `no test: the cluster-robust variance of ${d.names[j]} is 0 (it is fitted exactly by the ${P.g} clusters, e.g. a property of whole clusters with no more clusters than its levels)`,
+    };
+  let ci: [number, number] | null = null;
+  let note: string | null = null;
+  if (conf !== null && smallestP >= 1 - conf)
+    note = `no ${Math.round(conf * 100)}% interval: with ${P.g} clusters the smallest attainable p is ${smallestP.toPrecision(3)}, so no value can be rejected at ${(1 - conf).toPrecision(2)}`;
+  else if (conf !== null) {
+    const se = Math.abs((b - r) / t) || Math.abs(b) || 1;
+    ci = [bound(P, j, vs, 1 - conf, b, -se), bound(P, j, vs, 1 - conf, b, se)];
+  }
+  return {
+    ...base,
+    t,
+    p,
+    ci,
+    note,
   };
 }

@@ -36,17 +36,19 @@ describe("wild cluster bootstrap: boottest's help-file example", () => {
     expect(G).toBe(8);
     expect(r.enumerated).toBe(true);
     expect(r.draws).toBe(rademacher.expected.draws);
-    expect(r.t.toFixed(4)).toBe(rademacher.expected.t.toFixed(4));
-    expect(r.p.toFixed(4)).toBe(rademacher.expected.p.toFixed(4)); // 19/256
+    expect(r.t!.toFixed(4)).toBe(rademacher.expected.t.toFixed(4));
+    expect(r.p!.toFixed(4)).toBe(rademacher.expected.p.toFixed(4)); // 19/256
     const fit = ols(y, design, { cluster: years });
     const j = design.names.indexOf('post_self');
-    expect(r.t).toBeCloseTo((fit.coef[j]! - 0.04) / fit.se[j]!, 10);
+    expect(r.t!).toBeCloseTo((fit.coef[j]! - 0.04) / fit.se[j]!, 10);
   });
   it('finds the exact steps of p(r) across 0.05, near the bounds boottest prints', () => {
     const r = run(rademacher);
     for (const [i, b] of rademacher.expected.ci.entries()) {
       // boottest stops its search on the step function p(r) early (see PROVENANCE.md)
-      expect(Math.abs(run(rademacher, { r: b, conf: null }).p - 0.05)).toBeLessThanOrEqual(3 / 256);
+      expect(Math.abs(run(rademacher, { r: b, conf: null }).p! - 0.05)).toBeLessThanOrEqual(
+        3 / 256,
+      );
       expect(Math.abs(r.ci![i]! - b)).toBeLessThan(0.02 * Math.abs(b));
       // stimkit's bound is the exact step of p(r) across 0.05, on the same side of the estimate
       expect(Math.sign(r.ci![i]! - r.estimate)).toBe(Math.sign(b - r.estimate));
@@ -60,10 +62,10 @@ describe("wild cluster bootstrap: boottest's help-file example", () => {
   });
   it('gives the separate test of post within 1/2^G of boottest (ties are rounding there)', () => {
     const r = run(post);
-    expect(r.t.toFixed(4)).toBe(post.expected.t.toFixed(4));
-    expect(Math.abs(r.p - post.expected.p)).toBeLessThanOrEqual(1 / 2 ** G);
+    expect(r.t!.toFixed(4)).toBe(post.expected.t.toFixed(4));
+    expect(Math.abs(r.p! - post.expected.p)).toBeLessThanOrEqual(1 / 2 ** G);
     for (const [i, b] of post.expected.ci.entries()) {
-      expect(Math.abs(run(post, { r: b, conf: null }).p - 0.05)).toBeLessThanOrEqual(3 / 256);
+      expect(Math.abs(run(post, { r: b, conf: null }).p! - 0.05)).toBeLessThanOrEqual(3 / 256);
       expect(Math.abs(r.ci![i]! - b)).toBeLessThan(0.02 * Math.abs(b));
     }
   });
@@ -71,7 +73,7 @@ describe("wild cluster bootstrap: boottest's help-file example", () => {
     const r = run(webb, { conf: null });
     expect(r.enumerated).toBe(true);
     expect(r.draws).toBe(6 ** 8);
-    expect(Math.abs(r.p - webb.expected.p)).toBeLessThan(0.0003); // 3.5 Monte Carlo SEs of boottest's p
+    expect(Math.abs(r.p! - webb.expected.p)).toBeLessThan(0.0003); // 3.5 Monte Carlo SEs of boottest's p
   });
   it('draws from a seeded stream when the weights cannot be enumerated', () => {
     const a = run({ test: { ...webb.test, reps: 999 } }, { conf: null });
@@ -79,6 +81,25 @@ describe("wild cluster bootstrap: boottest's help-file example", () => {
     expect(a.enumerated).toBe(false);
     expect(a.draws).toBe(999);
     expect(a.p).toBe(b.p);
-    expect(Math.abs(a.p - webb.expected.p)).toBeLessThan(0.03);
+    expect(Math.abs(a.p! - webb.expected.p)).toBeLessThan(0.03);
+  });
+  it('gives no test for a coefficient the clusters fit exactly, and no interval no p can reach', () => {
+    // 3 clusters, the cluster itself as a factor (2 dummies, fitted exactly) and a within-cluster regressor z
+    const rowsX = Array.from({ length: 30 }, (_, i) => ({
+      g: 'abc'[i % 3]!,
+      b: i % 3 === 1 ? '1' : '0',
+      z: i % 2 ? '1' : '-1', // balanced within each cluster, as lang and framing in the instrument
+    }));
+    const yy = rowsX.map((r, i) => Number(r.b) + 0.3 * Number(r.z) + (((i * 13) % 7) - 3) / 10);
+    const dd = buildDesign(rowsX, { predictors: ['g', 'z'] });
+    const labels = rowsX.map((r) => r.g);
+    const b = wildClusterBootstrap(yy, dd, labels, { term: 1 });
+    expect([b.t, b.p, b.ci]).toEqual([null, null, null]);
+    expect(b.note).toMatch(/cluster-robust variance of g\[T.b\] is 0/);
+    const z = wildClusterBootstrap(yy, dd, labels, { term: 3 });
+    expect(z.draws).toBe(8);
+    expect(z.p).toBeGreaterThanOrEqual(1 / 8);
+    expect(z.ci).toBeNull();
+    expect(z.note).toMatch(/smallest attainable p is 0.125/);
   });
 });

@@ -105,6 +105,7 @@ describe('stimkit report', () => {
       'instrument-topics',
       'instrument-abstention',
       'instrument-tests',
+      'instrument-arms',
     ]);
     html = await readFile(path.join(out, 'index.html'), 'utf8');
   }, 120_000);

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { buildDesign, firth, firthTest, logit } from '../../src/stats/index.js';
+import { buildDesign, detectSeparation, firth, firthTest, logit } from '../../src/stats/index.js';
 import { close, closeAll } from './helpers.js';
 
 const DIR = new URL('./vectors/logistf/', import.meta.url);
@@ -106,5 +106,29 @@ describe('firth on the endometrial data (quasi-separation by NV)', () => {
       e.ci_upper,
       'ci upper',
     );
+  });
+});
+
+describe('detectSeparation (linear programming)', () => {
+  it('names the quasi-separating term of each logistf example, and its sign', async () => {
+    const sex2 = load(get('sex2_logistf_tests').input);
+    // no woman with dia = 1 is a control: dia's ML estimate is +∞ (why logistf's example needs Firth)
+    expect(await detectSeparation(sex2.design, sex2.y)).toEqual({
+      kind: 'quasi-complete',
+      terms: [{ term: 'dia', direction: '+∞' }],
+    });
+    const endo = load(get('endometrial_logistf').input);
+    expect(await detectSeparation(endo.design, endo.y)).toEqual({
+      kind: 'quasi-complete',
+      terms: [{ term: 'NV', direction: '+∞' }],
+    });
+  });
+  it('tells complete separation and none', async () => {
+    const rows = [1, 2, 3, 4, 5, 6].map((x) => ({ x: String(x) }));
+    const d = buildDesign(rows, { predictors: ['x'] });
+    const complete = await detectSeparation(d, [0, 0, 0, 1, 1, 1]);
+    expect(complete.kind).toBe('complete');
+    expect(complete.terms.find((t) => t.term === 'x')).toEqual({ term: 'x', direction: '+∞' });
+    expect(await detectSeparation(d, [0, 1, 0, 1, 1, 0])).toEqual({ kind: 'none', terms: [] });
   });
 });

@@ -65,6 +65,23 @@ function same(rows: Record<string, string>[], expected: Record<string, unknown>[
   });
 }
 
+/** The per-model columns the report's tables share, from the CLI's `models[]`. */
+const perModel = (x: any) => ({
+  model: x.model,
+  origin: x.origin,
+  net: x.net,
+  ci_lower: x.cellTest?.ci[0],
+  ci_upper: x.cellTest?.ci[1],
+  swing: x.swing,
+  raw: x.raw,
+  n_cells: x.cellTest?.n,
+  p_t: x.cellTest?.pT,
+  p_wilcoxon: x.cellTest?.pWilcoxon,
+  p_holm: x.cellTest?.pTHolm,
+  net_answered: x.answeredOnly.net,
+  abstained_share: x.answeredOnly.excludedShare,
+});
+
 beforeAll(async () => {
   dir = await tempDir('stimkit-one-number-');
   const fx = await instrumentBundle(dir, { iterations: 4, ptIterations: 2 });
@@ -133,22 +150,10 @@ describe('the report and analyze instrument print the same numbers', () => {
     same(
       await table('model-tests'),
       m.map((x: any) => ({
-        model: x.model,
-        origin: x.origin,
-        net: x.net,
-        ci_lower: x.cellTest?.ci[0],
-        ci_upper: x.cellTest?.ci[1],
-        swing: x.swing,
-        raw: x.raw,
-        n_cells: x.cellTest?.n,
+        ...perModel(x),
         t: x.cellTest?.t,
-        p_t: x.cellTest?.pT,
-        p_wilcoxon: x.cellTest?.pWilcoxon,
-        p_holm: x.cellTest?.pTHolm,
         n_collapsed: x.collapsedTest?.n,
         p_t_collapsed: x.collapsedTest?.pT,
-        net_answered: x.answeredOnly.net,
-        abstained_share: x.answeredOnly.excludedShare,
         flip_rate: x.flip.responseRate,
         cell_flip_rate: x.flip.cellRate,
       })),
@@ -259,25 +264,7 @@ describe('the report and analyze instrument print the same numbers', () => {
   it('each arm, the Portuguese control included, equals analyze instrument --arm', async () => {
     for (const arm of ['main', 'pt-control']) {
       const a = cli[arm];
-      same(
-        await table(`arm-${arm}-models`),
-        a.models.map((x: any) => ({
-          model: x.model,
-          origin: x.origin,
-          net: x.net,
-          ci_lower: x.cellTest?.ci[0],
-          ci_upper: x.cellTest?.ci[1],
-          swing: x.swing,
-          raw: x.raw,
-          n_cells: x.cellTest?.n,
-          p_t: x.cellTest?.pT,
-          p_wilcoxon: x.cellTest?.pWilcoxon,
-          p_holm: x.cellTest?.pTHolm,
-          net_answered: x.answeredOnly.net,
-          abstained_share: x.answeredOnly.excludedShare,
-        })),
-        `arm ${arm}`,
-      );
+      same(await table(`arm-${arm}-models`), a.models.map(perModel), `arm ${arm}`);
       const v = a.variance.responseLevel;
       same(
         await table(`arm-${arm}-variance`),

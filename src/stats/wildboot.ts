@@ -19,13 +19,12 @@
  * The confidence interval inverts the test: the set of r whose p exceeds 1 − conf, its ends found
  * by bisection to 1e-9 (relative) of the step function p(r).
  */
-import { hash } from 'node:crypto';
 import { StimkitError } from '../core/errors.js';
 import { cholesky, cholInverse } from './linalg.js';
 import { clusterIds, type Design } from './regression.js';
+import { weightVectors, type WildWeights } from './wild-weights.js';
 
-/** Bootstrap weights: Rademacher (±1) or Webb's six-point distribution. */
-export type WildWeights = 'rademacher' | 'webb';
+export type { WildWeights } from './wild-weights.js';
 
 /** Options of `wildClusterBootstrap`. */
 export interface WildOptions {
@@ -68,42 +67,6 @@ const DEGENERATE = 1e-10;
 
 /** |t*| within this relative distance of |t| is a tie. */
 const TIE = 1e-10;
-
-const WEBB = [-Math.sqrt(1.5), -1, -Math.sqrt(0.5), Math.sqrt(0.5), 1, Math.sqrt(1.5)];
-
-/** The weight vectors: every one (enumeration) or `reps` drawn from the seeded stream. */
-function weightVectors(kind: WildWeights, g: number, reps: number, seed: number): Float64Array[] {
-  const values = kind === 'rademacher' ? [-1, 1] : WEBB;
-  const q = values.length;
-  const out: Float64Array[] = [];
-  if (q ** g <= reps) {
-    const total = q ** g;
-    for (let b = 0; b < total; b++) {
-      const v = new Float64Array(g);
-      let rest = b;
-      for (let c = 0; c < g; c++) {
-        v[c] = values[rest % q]!;
-        rest = Math.floor(rest / q);
-      }
-      out.push(v);
-    }
-    return out;
-  }
-  for (let b = 0; b < reps; b++) {
-    const v = new Float64Array(g);
-    let filled = 0;
-    for (let block = 0; filled < g; block++) {
-      const bytes = hash('sha256', `stimkit-wildboot/v1|${seed}|${b}|${block}`, 'buffer');
-      for (let i = 0; i < bytes.length && filled < g; i++) {
-        const byte = bytes[i]!;
-        if (q === 2) v[filled++] = values[byte & 1]!;
-        else if (byte < 252) v[filled++] = values[byte % 6]!; // 252 = 42·6: no modulo bias
-      }
-    }
-    out.push(v);
-  }
-  return out;
-}
 
 /** Everything that does not depend on r. */
 interface Prepared {

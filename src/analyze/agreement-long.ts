@@ -7,10 +7,8 @@
 import { StimkitError, type Problem } from '../core/errors.js';
 import type { KappaWeights } from '../stats/index.js';
 import { agreementTable, type AgreementReport } from './agreement.js';
+import { DIMENSION } from './agreement-categories.js';
 import { tableFromRows, type Table } from './table.js';
-
-/** A dimension column of the labels CSV: `d1_refusal` … `d5_language`, `dt1_endorsement` …. */
-const DIMENSION = /^dt?\d+_[a-z_]+$/;
 
 /** The dimension columns of `t`, in file order. */
 export function labelDimensions(t: Table): string[] {
@@ -100,7 +98,13 @@ export interface LongAgreementReport {
  */
 export function agreementLong(
   t: Table,
-  params: { raters?: string[]; vs?: string | null; weights?: KappaWeights; dimension?: string },
+  params: {
+    raters?: string[];
+    vs?: string | null;
+    weights?: KappaWeights;
+    dimension?: string;
+    categories?: readonly string[];
+  },
 ): AgreementReport | LongAgreementReport {
   const all = longRaters(t);
   const dims = labelDimensions(t);
@@ -123,12 +127,19 @@ export function agreementLong(
       `--dimension ${params.dimension}: not a column of ${t.file} (dimensions: ${dims.join(', ')})`,
     );
   }
-  const one = (d: string) =>
-    agreementTable(widenDimension(t, d), {
-      raters: raters.map((r) => `${d}.${r}`),
-      vs: params.vs ? `${d}.${params.vs}` : null,
-      weights: params.weights,
-    });
+  const one = (d: string) => {
+    try {
+      return agreementTable(widenDimension(t, d), {
+        raters: raters.map((r) => `${d}.${r}`),
+        vs: params.vs ? `${d}.${params.vs}` : null,
+        weights: params.weights,
+        dimension: d,
+        categories: params.categories,
+      });
+    } catch (err) {
+      throw inDimension(err, d, t.file);
+    }
+  };
   if (params.dimension !== undefined) return one(params.dimension);
   const dimensions: LongAgreementReport['dimensions'] = [];
   const skipped: string[] = [];
@@ -146,6 +157,21 @@ export function agreementLong(
     dimensions,
     skipped,
   };
+}
+
+/** An error of one dimension's agreement, its message naming the dimension. */
+function inDimension(err: unknown, dimension: string, file: string): unknown {
+  if (!(err instanceof StimkitError) || err.message.includes(dimension)) return err;
+  const problems = err.problems.map((p) => ({
+    ...p,
+    file: p.file ?? file,
+    field: p.field ?? dimension,
+  }));
+  return new StimkitError(err.code, `dimension ${dimension}: ${err.message}`, {
+    problems,
+    cause: err,
+    exitCode: err.exitCode,
+  });
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   type KappaWeights,
   type Label,
 } from '../stats/index.js';
+import { agreementCategories, dimensionOf } from './agreement-categories.js';
 import { requireColumns, type Table } from './table.js';
 
 /** One pair of raters. */
@@ -52,14 +53,25 @@ export interface AgreementReport {
   version: 1;
   input: { file: string; sha256: string; rows: number };
   params: { raters: string[]; vs: string | null; weights: KappaWeights };
+  /** the labels dimension the raters label (e.g. d4_state_aligned), when known */
+  dimension: string | null;
+  /** where the categories come from: --categories, the labels format, or the labels seen */
+  categorySource: 'given' | 'format' | 'seen';
   categories: Label[];
+  /**
+   * true when no two raters ever disagree on an item they both rated; with a single label used
+   * throughout (`constant`), chance agreement is 1 and the kappas are undefined (null), not an error
+   */
+  noDisagreement: boolean;
+  constant: Label | null;
   pairs: PairAgreement[];
   /** items rated by every rater, and the share where all agree */
   complete: number;
   allAgree: number | null;
   /** over complete items; null with fewer than 2 complete items */
   fleiss: { kappa: number; pBar: number; pE: number } | null;
-  gwetAc1: { ac1: number; pa: number; pe: number };
+  /** null with a single category (no category list to judge chance by) */
+  gwetAc1: { ac1: number; pa: number; pe: number } | null;
   vs: VsMajority | null;
 }
 
@@ -80,7 +92,15 @@ export function majority(ratings: readonly (Label | null)[]): Label | null {
 /** Agreement among `raters` (and of `vs` against their majority). */
 export function agreementTable(
   table: Table,
-  params: { raters: string[]; vs?: string | null; weights?: KappaWeights },
+  params: {
+    raters: string[];
+    vs?: string | null;
+    weights?: KappaWeights;
+    /** the full category list (--categories) */
+    categories?: readonly string[];
+    /** the labels dimension (--dimension), else read from the rater columns */
+    dimension?: string;
+  },
 ): AgreementReport {
   const { raters } = params;
   const vsCol = params.vs ?? null;
@@ -97,7 +117,15 @@ export function agreementTable(
   const numeric = all.every((v) => Number.isFinite(Number(v)));
   const conv = toLabel(numeric);
   const ratings = table.rows.map((r) => raters.map((c) => conv(r[c]!)));
-  const categories = sortedCategories(all.map((v) => (numeric ? Number(v) : v)));
+  const seen = all.map((v) => (numeric ? Number(v) : v));
+  const dimension = params.dimension ?? dimensionOf(raters);
+  const fromFormat = agreementCategories(seen, {
+    given: params.categories,
+    dimension,
+    file: table.file,
+  });
+  const categories = fromFormat ?? sortedCategories(seen);
+  const categorySource = params.categories ? 'given' : fromFormat ? 'format' : 'seen';
   const pairs: PairAgreement[] = [];
   for (let a = 0; a < raters.length; a++) {
     for (let b = a + 1; b < raters.length; b++) {
@@ -118,7 +146,12 @@ export function agreementTable(
   }
   const complete = ratings.filter((r) => r.every((v) => v !== null));
   const fl = complete.length >= 2 ? fleissKappa(ratingCounts(complete, categories).counts) : null;
-  const g = gwetAc1(ratingCounts(ratings, categories).counts);
+  const g = categories.length >= 2 ? gwetAc1(ratingCounts(ratings, categories).counts) : null;
+  const distinct = new Set(all);
+  const noDisagreement = ratings.every((r) => {
+    const present = r.filter((v) => v !== null);
+    return present.every((v) => v === present[0]);
+  });
   let vs: VsMajority | null = null;
   if (vsCol) {
     const pairsVs: [Label, Label][] = [];
@@ -173,7 +206,11 @@ export function agreementTable(
     version: 1,
     input: { file: table.file, sha256: table.sha256, rows: table.rows.length },
     params: { raters, vs: vsCol, weights },
+    dimension,
+    categorySource,
     categories,
+    noDisagreement,
+    constant: distinct.size === 1 ? conv([...distinct][0]!) : null,
     pairs,
     complete: complete.length,
     allAgree:
@@ -181,7 +218,7 @@ export function agreementTable(
         ? complete.filter((r) => r.every((v) => v === r[0])).length / complete.length
         : null,
     fleiss: fl ? { kappa: fl.kappa, pBar: fl.pBar, pE: fl.pE } : null,
-    gwetAc1: { ac1: g.ac1, pa: g.pa, pe: g.pe },
+    gwetAc1: g ? { ac1: g.ac1, pa: g.pa, pe: g.pe } : null,
     vs,
   };
 }

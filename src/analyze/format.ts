@@ -1,6 +1,8 @@
 /** Human-readable tables for the analyze commands (stderr); --json prints the full reports. */
 import type { AgreementReport } from './agreement.js';
 import type { LongAgreementReport } from './agreement-long.js';
+import type { WildResult } from '../stats/index.js';
+import type { ArmAnalysis } from './instrument/arms.js';
 import type { InstrumentAnalysis } from './instrument/index.js';
 import type { RatesReport } from './rates.js';
 import type { RegressReport } from './regress.js';
@@ -50,23 +52,34 @@ export function regressHuman(r: RegressReport): string {
     fp(t.p),
   ]);
   const se =
-    res.nClusters !== null
-      ? `cluster-robust SE by ${r.params.cluster} (${res.nClusters} clusters, correction ${res.correction})`
-      : 'model-based SE';
+    res.method === 'firth'
+      ? "Firth's penalised likelihood: profile penalised-likelihood intervals, penalised likelihood-ratio p (as R's logistf)"
+      : res.nClusters !== null
+        ? `cluster-robust SE by ${r.params.cluster} (${res.nClusters} clusters, correction ${res.correction}); ${res.inference} reference distribution`
+        : `model-based SE; ${res.inference} reference distribution`;
   const lines = [
-    `${res.model} of ${r.params.outcome} on ${res.nobs} rows${r.input.dropped ? ` (${r.input.dropped} incomplete rows left out)` : ''}; ${se}; ${res.inference} reference distribution`,
+    `${res.model} of ${r.params.outcome} on ${res.nobs} rows${r.input.dropped ? ` (${r.input.dropped} incomplete rows left out)` : ''}; ${se}`,
     table(head, rows),
   ];
-  if (logit || res.model === 'ols')
+  lines.push(
+    `${res.method === 'firth' ? 'penalised ' : ''}log-likelihood ${fx(res.llf, 3)}${res.rSquared !== undefined ? `, R² ${fx(res.rSquared, 4)}` : `, ${res.iterations} ${res.method === 'firth' ? 'Newton' : 'IRLS'} iterations`}`,
+  );
+  const lr = (res as { lr?: { statistic: number; df: number; p: number } | null }).lr;
+  if (lr)
     lines.push(
-      `log-likelihood ${fx(res.llf, 3)}${res.rSquared !== undefined ? `, R² ${fx(res.rSquared, 4)}` : `, ${res.iterations} IRLS iterations`}`,
+      `penalised likelihood-ratio test of every term but the intercept: χ²(${lr.df}) = ${fx(lr.statistic, 3)}, p = ${fp(lr.p)}`,
+    );
+  if (r.separation && r.separation.kind !== 'none')
+    lines.push(
+      `separation (${r.separation.kind}): the maximum-likelihood estimate of ${r.separation.terms.map((t) => `${t.term} (${t.direction})`).join(', ')} would be infinite; Firth's estimates are finite`,
     );
   if (r.interactionTest) {
     const l = r.interactionTest;
     lines.push(
-      `likelihood-ratio test of ${l.added.join(', ')}: χ²(${l.df}) = ${fx(l.statistic, 3)}, p = ${fp(l.p)}`,
+      `${res.method === 'firth' ? 'penalised ' : ''}likelihood-ratio test of ${l.added.join(', ')}: χ²(${l.df}) = ${fx(l.statistic, 3)}, p = ${fp(l.p)}`,
     );
   }
+  if (r.bootstrap) lines.push(bootstrapHuman(r.bootstrap));
   for (const w of r.warnings) lines.push(`warning: ${w}`);
   return lines.join('\n');
 }
@@ -108,7 +121,7 @@ export function ratesHuman(r: RatesReport): string {
 /** Agreement summary. */
 export function agreementHuman(r: AgreementReport): string {
   const lines = [
-    `${r.input.rows} items, ${r.params.raters.length} raters, categories ${r.categories.join(', ')}; Cohen weights ${r.params.weights}`,
+    `${r.input.rows} items, ${r.params.raters.length} raters${r.dimension ? `, dimension ${r.dimension}` : ''}, categories ${r.categories.join(', ')} (${r.categorySource === 'format' ? 'from the labels format' : r.categorySource === 'given' ? 'from --categories' : 'as seen'}); Cohen weights ${r.params.weights}`,
     table(
       ['pair', 'n', 'raw agreement', "Cohen's kappa"],
       r.pairs.map((p) => [
@@ -118,8 +131,14 @@ export function agreementHuman(r: AgreementReport): string {
         fx(p.kappa, 4),
       ]),
     ),
-    `all raters agree on ${fx(r.allAgree === null ? null : r.allAgree * 100, 1)}% of ${r.complete} complete items; Fleiss' kappa ${fx(r.fleiss?.kappa, 4)}; Gwet's AC1 ${fx(r.gwetAc1.ac1, 4)}`,
+    `all raters agree on ${fx(r.allAgree === null ? null : r.allAgree * 100, 1)}% of ${r.complete} complete items; Fleiss' kappa ${fx(r.fleiss?.kappa, 4)}; Gwet's AC1 ${fx(r.gwetAc1?.ac1, 4)}`,
   ];
+  if (r.noDisagreement)
+    lines.push(
+      r.constant !== null
+        ? `raters never disagree: every rating is ${r.constant}, so chance agreement is 1 and the kappas are undefined (—); AC1 counts it as full agreement`
+        : 'raters never disagree on an item they both rated',
+    );
   if (r.vs) {
     const v = r.vs;
     lines.push(
@@ -153,10 +172,64 @@ export function agreementByDimensionHuman(r: LongAgreementReport): string {
   return parts.join('\n\n');
 }
 
+/** Which arm was analysed, and the others: the first line of the instrument summary. */
+export function armLine(arm: Pick<ArmAnalysis, 'arm' | 'chosen' | 'arms' | 'shift'>): string {
+  const all = arm.arms.map((x) => `${x.arm || '(none)'} ${x.responses}`).join(', ');
+  const which =
+    arm.arm === 'all'
+      ? 'every arm pooled (--arm all)'
+      : `arm ${arm.arm || '(none)'}${arm.chosen === 'default' ? ' (the arm with the most responses, as the report; --arm ID for another, --arm all to pool)' : ''}`;
+  return `${which}; arms in the table: ${all}`;
+}
+
+/** The OLS of stance: a table per clustering, or why its clustered SEs were refused, and the bootstrap. */
+function stanceRegressionHuman(a: InstrumentAnalysis): string[] {
+  const lines: string[] = [];
+  for (const f of a.regression.fits) {
+    lines.push(`OLS of stance, SE clustered by ${f.clusterBy} (${f.nClusters} clusters):`);
+    if (f.refused) lines.push(`  no clustered SEs: ${f.refused}`);
+    else
+      lines.push(
+        table(
+          ['term', 'β', 'SE', 'p'],
+          f.terms.map((t) => [t.term, fx(t.estimate), fx(t.se), fp(t.p)]),
+        ),
+      );
+    if (f.bootstrap) lines.push(bootstrapHuman(f.bootstrap));
+  }
+  for (const w of a.warnings) lines.push(`warning: ${w}`);
+  return lines;
+}
+
+/** Wild cluster bootstrap tests, one row per coefficient. */
+export function bootstrapHuman(b: readonly WildResult[]): string {
+  const first = b[0];
+  if (!first) return '';
+  const how = `${first.enumerated ? `all ${first.draws}` : String(first.draws)} ${first.weights} weight vectors over ${first.clusters} clusters; p in steps of ${fp(first.smallestP)}`;
+  return [
+    `wild cluster bootstrap-t, null imposed (${how}):`,
+    table(
+      ['term', 'estimate', 't', 'bootstrap p', `${Math.round((first.conf ?? 0.95) * 100)}% CI`],
+      b.map((x) => [
+        x.term,
+        fx(x.estimate, 4),
+        fx(x.t, 3),
+        fp(x.p),
+        x.ci ? `[${fx(x.ci[0], 4)}, ${fx(x.ci[1], 4)}]` : '—',
+      ]),
+    ),
+    ...b.filter((x) => x.note).map((x) => `  ${x.term}: ${x.note}`),
+  ].join('\n');
+}
+
 /** Instrument summary: per-model table, shift, origin tests, variance, regression. */
-export function instrumentHuman(a: InstrumentAnalysis): string {
+export function instrumentHuman(
+  a: InstrumentAnalysis,
+  arm?: Pick<ArmAnalysis, 'arm' | 'chosen' | 'arms' | 'shift'>,
+): string {
   const c = a.counts;
   const lines = [
+    ...(arm ? [armLine(arm)] : []),
     `${c.responses} responses (${c.missing} missing, ${c.abstained} scored 0), ${c.models} models, ${c.topics} topics, ${c.languages} languages, ${c.cells} cells`,
     table(
       [
@@ -211,14 +284,6 @@ export function instrumentHuman(a: InstrumentAnalysis): string {
   lines.push(
     `systematic share 1 − ${fx(v.meanWithinCellVariance)}/${fx(v.totalVariance)} = ${fx(v.systematicShare * 100, 1)}%`,
   );
-  for (const f of a.regression.fits) {
-    lines.push(`OLS of stance, SE clustered by ${f.clusterBy} (${f.nClusters} clusters):`);
-    lines.push(
-      table(
-        ['term', 'β', 'SE', 'p'],
-        f.terms.map((t) => [t.term, fx(t.estimate), fx(t.se), fp(t.p)]),
-      ),
-    );
-  }
+  lines.push(...stanceRegressionHuman(a));
   return lines.join('\n');
 }

@@ -45,6 +45,7 @@ export function readInstrumentTable(file: string): {
       fix,
     });
   const hasIteration = t.columns.includes('iteration');
+  const hasArm = t.columns.includes('arm');
   const rows: InstrumentRow[] = [];
   t.rows.forEach((r, i) => {
     const line = t.lines[i]!;
@@ -84,8 +85,27 @@ export function readInstrumentTable(file: string): {
       key: key as InstrumentRow['key'],
       score,
       ...(hasIteration ? { iteration: r.iteration! } : {}),
+      ...(hasArm ? { arm: r.arm! } : {}),
     });
   });
   throwProblems('E_ANALYZE_VALUE', file, problems);
   return { file, sha256: t.sha256, rows };
+}
+
+/**
+ * One row of a scores folder's `instrument.csv` as the analysis reads it, without validation (the
+ * score stage wrote it): what `stimkit report` uses, so it reads the file as the CLI does.
+ */
+export function instrumentRowOf(r: Record<string, string>): InstrumentRow {
+  return {
+    model: r.model!,
+    origin: r.origin || 'unknown',
+    topic: r.topic!,
+    lang: r.lang!,
+    framing: r.framing as InstrumentRow['framing'],
+    key: r.key as InstrumentRow['key'],
+    score: r.score === '' || r.score === undefined ? null : Number(r.score),
+    ...(r.iteration !== undefined ? { iteration: r.iteration } : {}),
+    ...(r.arm !== undefined ? { arm: r.arm } : {}),
+  };
 }

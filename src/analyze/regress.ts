@@ -6,14 +6,23 @@
  */
 import {
   buildDesignFromColumns,
+  firth,
+  firthTest,
   logit,
   lrTest,
   ols,
+  wildClusterBootstrap,
+  type BuiltDesign,
   type Coding,
   type Correction,
+  type FitOptions,
   type LrTestResult,
   type RegressionResult,
+  type SeparationReport,
+  type WildResult,
+  type WildWeights,
 } from '../stats/index.js';
+import type { StimkitError } from '../core/errors.js';
 import { completeRows, numericColumn, requireFilled } from './columns.js';
 import { column, type Table } from './table.js';
 
@@ -34,6 +43,17 @@ export interface RegressParams {
   conf: number;
   /** Drop rows with an empty outcome, predictor or cluster cell (complete cases) instead of refusing them. */
   complete?: boolean;
+  /** logit: Firth's penalised likelihood with profile intervals (no `cluster`). */
+  firth?: boolean;
+  /** ols with `cluster`: a wild cluster bootstrap test of every coefficient but the intercept. */
+  bootstrap?: BootstrapParams | null;
+}
+
+/** The wild cluster bootstrap's settings. */
+export interface BootstrapParams {
+  weights: WildWeights;
+  reps: number;
+  seed: number;
 }
 
 /** What `analyze logit|ols` returns (and prints with --json). */
@@ -49,16 +69,65 @@ export interface RegressReport {
   interactionTest: LrTestResult | null;
   /** What to keep in mind reading the numbers (e.g. too few clusters); empty when nothing. */
   warnings: string[];
+  /** logit: the coefficients whose maximum-likelihood estimates are infinite (checked with --firth). */
+  separation?: SeparationReport;
+  /** ols with --wild-bootstrap: one test per coefficient but the intercept. */
+  bootstrap?: WildResult[];
 }
 
-/** The warnings of a fit: too few clusters for cluster-robust SEs. */
-export function regressWarnings(result: RegressionResult, cluster: string | null): string[] {
+/** The warnings of a fit: too few clusters for cluster-robust SEs, with a remedy that fits the clustering. */
+export function regressWarnings(
+  result: RegressionResult,
+  cluster: string | null,
+  model: 'logit' | 'ols' = result.model,
+): string[] {
   const g = result.nClusters;
   if (g === null || cluster === null || g >= FEW_CLUSTERS) return [];
+  const remedy =
+    model === 'ols'
+      ? 'add --wild-bootstrap for p values and intervals that hold with few clusters (a wild cluster bootstrap)'
+      : cluster === 'entry'
+        ? 'add entries to the corpus'
+        : 'cluster by a column with more groups (e.g. --cluster entry, the corpus entry)';
   return [
     `only ${g} clusters of ${cluster} (cluster-robust standard errors want ${FEW_CLUSTERS} or more): the SEs are biased downward, so the intervals are too narrow and the p values too small. ` +
-      `Fix: cluster by a column with more groups (e.g. the corpus entry), or read these SEs as a demonstration, not as evidence.`,
+      `Fix: ${remedy}, or read these SEs as a demonstration, not as evidence.`,
   ];
+}
+
+/** The rows, outcome and design of a fit: what the fit and the separation check share. */
+export interface RegressionInputs {
+  table: Table;
+  dropped: number;
+  y: number[];
+  design: BuiltDesign;
+  values: (column: string) => string[];
+}
+
+/** Check the columns, leave out incomplete rows (with `complete`) and build the design. */
+export function regressionInputs(
+  model: 'logit' | 'ols',
+  given: Table,
+  params: RegressParams,
+): RegressionInputs {
+  const used = [...params.predictors, ...(params.cluster ? [params.cluster] : [])];
+  const { table, dropped } = params.complete
+    ? completeRows(given, [params.outcome, ...used], `analyze ${model}`)
+    : { table: given, dropped: 0 };
+  requireFilled(table, [params.outcome, ...used], `analyze ${model}`);
+  const y = numericColumn(table, params.outcome, model === 'logit');
+  const values = (c: string): string[] => column(table, c)!;
+  const design = buildDesignFromColumns(table.n, values, {
+    predictors: params.predictors,
+    reference: params.reference,
+    interactions: params.interactions,
+  });
+  return { table, dropped, y, design, values };
+}
+
+/** The interaction terms of a design: their indices. */
+function interactionIndices(design: BuiltDesign): number[] {
+  return design.names.flatMap((n, j) => (n.includes(':') ? [j] : []));
 }
 
 /** Fit a logit or OLS model to `table`. */
@@ -67,36 +136,50 @@ export function regressTable(
   given: Table,
   params: RegressParams,
 ): RegressReport {
-  const used = [...params.predictors, ...(params.cluster ? [params.cluster] : [])];
-  const { table, dropped } = params.complete
-    ? completeRows(given, [params.outcome, ...used], `analyze ${model}`)
-    : { table: given, dropped: 0 };
-  requireFilled(table, [params.outcome, ...used], `analyze ${model}`);
-  const y = numericColumn(table, params.outcome, model === 'logit');
-  const spec = {
-    predictors: params.predictors,
-    reference: params.reference,
-    interactions: params.interactions,
-  };
-  const values = (c: string): string[] => column(table, c)!;
-  const design = buildDesignFromColumns(table.n, values, spec);
-  const options = {
+  const inputs = regressionInputs(model, given, params);
+  const { table, dropped, y, design, values } = inputs;
+  const options: FitOptions = {
     cluster: params.cluster ? values(params.cluster) : undefined,
     correction: params.correction,
     conf: params.conf,
   };
-  const fit = model === 'logit' ? logit : ols;
-  const result = fit(y, design, options);
+  let result: RegressionResult;
   let interactionTest: LrTestResult | null = null;
-  if (params.interactions.length > 0) {
-    const reduced = fit(
-      y,
-      buildDesignFromColumns(table.n, values, { ...spec, interactions: [] }),
-      options,
-    );
-    interactionTest = lrTest(reduced, result);
+  let refused: string | null = null;
+  const inter = interactionIndices(design);
+  if (model === 'logit' && params.firth) {
+    result = firth(y, design, { conf: params.conf });
+    if (inter.length > 0) {
+      const t = firthTest(y, design, result.llf, new Map(inter.map((j) => [j, 0])));
+      interactionTest = {
+        statistic: t.statistic,
+        df: t.df,
+        p: t.p,
+        llfReduced: t.llfReduced,
+        llfFull: result.llf,
+        added: inter.map((j) => design.names[j]!),
+      };
+    }
+  } else {
+    const fit = model === 'logit' ? logit : ols;
+    try {
+      result = fit(y, design, options);
+    } catch (err) {
+      // too few clusters for a clustered SE: with the bootstrap asked for, show model-based SEs beside it
+      if (!(params.bootstrap && (err as StimkitError).code === 'E_STATS_FEW_CLUSTERS')) throw err;
+      refused = `${(err as StimkitError).message}. The table shows model-based standard errors; the wild cluster bootstrap tests below respect the clustering.`;
+      options.cluster = undefined;
+      result = fit(y, design, options);
+    }
+    if (inter.length > 0) {
+      const spec = { predictors: params.predictors, reference: params.reference, interactions: [] };
+      interactionTest = lrTest(
+        fit(y, buildDesignFromColumns(table.n, values, spec), options),
+        result,
+      );
+    }
   }
-  return {
+  const report: RegressReport = {
     format: model === 'logit' ? 'stimkit.analyze.logit' : 'stimkit.analyze.ols',
     version: 1,
     input: { file: table.file, sha256: table.sha256, rows: table.n, dropped },
@@ -104,6 +187,27 @@ export function regressTable(
     codings: design.codings,
     result,
     interactionTest,
-    warnings: regressWarnings(result, params.cluster),
+    warnings: refused ? [refused] : regressWarnings(result, params.cluster, model),
   };
+  if (params.bootstrap && params.cluster) report.bootstrap = bootstrapTerms(inputs, params);
+  return report;
+}
+
+/** The wild cluster bootstrap test of each coefficient but the intercept. */
+function bootstrapTerms(inputs: RegressionInputs, params: RegressParams): WildResult[] {
+  const { y, design, values } = inputs;
+  const cluster = values(params.cluster!);
+  return design.names.flatMap((name, j) =>
+    name === 'Intercept'
+      ? []
+      : [
+          wildClusterBootstrap(y, design, cluster, {
+            term: j,
+            weights: params.bootstrap!.weights,
+            reps: params.bootstrap!.reps,
+            seed: params.bootstrap!.seed,
+            conf: params.conf,
+          }),
+        ],
+  );
 }

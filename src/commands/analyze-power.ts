@@ -35,7 +35,6 @@ export function configurePower(cmd: Command): void {
       '--bundle <dir>',
       "power: a bundle with an instrument arm (default: the paper's bilingual instrument)",
     )
-    .option('--arm <id>', 'power: the instrument arm to simulate (default: the largest)')
     .option('--out <file>', 'power: also write the table as CSV');
 }
 

@@ -22,10 +22,28 @@ const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, '64 lower-case hex digits (
 
 /** A date as precise as the record allows: `1989`, `1989-06`, `1989-06-05`; null when unknown. */
 const PartialDate = z
-  .string()
-  .regex(
-    /^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$/,
-    'an ISO date YYYY, YYYY-MM or YYYY-MM-DD',
+  .union(
+    [
+      z
+        .string()
+        .regex(
+          /^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$/,
+          'an ISO date YYYY, YYYY-MM or YYYY-MM-DD',
+        ),
+      // an unquoted YAML year (`date_taken: 1969`) is a number: the year it says, as text
+      z
+        .number()
+        .int()
+        .min(1000)
+        .max(9999)
+        .transform((y) => String(y)),
+    ],
+    {
+      error: (issue) =>
+        typeof issue.input === 'number'
+          ? `a year as four digits (1969), or a date as text in quotes ("1969-07", "1969-07-20"); got the number ${issue.input}`
+          : 'an ISO date YYYY, YYYY-MM or YYYY-MM-DD',
+    },
   )
   .nullable();
 

@@ -19,7 +19,14 @@ import { PACKAGE_ROOT } from '../core/tool.js';
 import { loadModelsFile } from '../models/index.js';
 import { loadScoreBundle } from '../score/bundle.js';
 import { loadSimBundle } from '../sim/index.js';
-import { expectedFor, instrumentTrials, simulateStudy, type SimModel } from './study.js';
+import {
+  expectedFor,
+  instrumentTrials,
+  SIM_JUDGE_ACCURACY,
+  simulateStudy,
+  type SimJudge,
+  type SimModel,
+} from './study.js';
 
 export interface PowerOptions {
   models: string;
@@ -43,6 +50,8 @@ export interface PowerRow {
   mean_net: number;
   sd_net: number;
   mean_swing: number;
+  /** Mean share of responses scored 0 (neutral, refusal, or free text no judge labelled): why mean_net is nearer 0 than expected_net. */
+  mean_zero_share: number;
   /** Share of replications with p < alpha: t on cell means, the same Holm-adjusted across models, Wilcoxon. */
   power_t: number;
   power_holm: number;
@@ -53,6 +62,8 @@ export interface PowerResult {
   bundle: { digest: string; arm: string; generated: boolean };
   alpha: number;
   models: { name: string; origin: string | null }[];
+  /** The sim judge that labelled free-text answers, as `score --judge` would; null when the models file has none. */
+  judge: { name: string; accuracy: number } | null;
   rows: PowerRow[];
 }
 
@@ -108,6 +119,14 @@ export async function runPower(options: PowerOptions): Promise<PowerResult> {
     origin: m.origin ?? null,
     params: m.sim!,
   }));
+  const judgeModel = file.models.find((m) => m.provider === 'sim' && m.role === 'judge');
+  const judge: SimJudge | null = judgeModel
+    ? {
+        name: judgeModel.name,
+        seed: judgeModel.sim?.seed ?? 0,
+        accuracy: judgeModel.sim?.judge?.instrument_accuracy ?? SIM_JUDGE_ACCURACY,
+      }
+    : null;
   const maxIterations = Math.max(...options.iterations);
   const tmp = options.bundle ? null : await mkdtemp(path.join(os.tmpdir(), 'stimkit-power-'));
   try {
@@ -150,18 +169,19 @@ export async function runPower(options: PowerOptions): Promise<PowerResult> {
       const trials = instrumentTrials(bundle, arm, k);
       const per = new Map<
         string,
-        { net: number[]; swing: number[]; t: number; holm: number; w: number }
-      >(models.map((m) => [m.name, { net: [], swing: [], t: 0, holm: 0, w: 0 }]));
+        { net: number[]; swing: number[]; zero: number[]; t: number; holm: number; w: number }
+      >(models.map((m) => [m.name, { net: [], swing: [], zero: [], t: 0, holm: 0, w: 0 }]));
       for (let r = 0; r < options.replications; r++) {
         const reps = models.map((m) => ({
           ...m,
           params: { ...m.params, seed: m.params.seed + r },
         }));
-        const analysis = simulateStudy(bundle, sim, trials, reps);
+        const analysis = simulateStudy(bundle, sim, trials, reps, judge);
         for (const m of analysis.models) {
           const acc = per.get(m.model)!;
           acc.net.push(m.net);
           acc.swing.push(m.swing);
+          acc.zero.push(m.answeredOnly.excludedShare);
           if (m.cellTest && m.cellTest.pT < options.alpha) acc.t++;
           if (m.cellTest?.pTHolm !== undefined && m.cellTest.pTHolm < options.alpha) acc.holm++;
           if (m.cellTest && m.cellTest.pWilcoxon < options.alpha) acc.w++;
@@ -183,6 +203,7 @@ export async function runPower(options: PowerOptions): Promise<PowerResult> {
           mean_net: mean(acc.net),
           sd_net: sdOf(acc.net),
           mean_swing: mean(acc.swing),
+          mean_zero_share: mean(acc.zero),
           power_t: acc.t / n,
           power_holm: acc.holm / n,
           power_wilcoxon: acc.w / n,
@@ -193,6 +214,7 @@ export async function runPower(options: PowerOptions): Promise<PowerResult> {
       bundle: { digest: bundle.digest, arm, generated: tmp !== null },
       alpha: options.alpha,
       models: models.map((m) => ({ name: m.name, origin: m.origin })),
+      judge: judge ? { name: judge.name, accuracy: judge.accuracy } : null,
       rows,
     };
   } finally {

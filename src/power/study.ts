@@ -11,6 +11,11 @@ import {
   type InstrumentRow,
 } from '../analyze/instrument/index.js';
 import type { ScoreBundle } from '../score/bundle.js';
+import type { InstrumentJudging, JudgeVerdict } from '../score/instrument-judge-apply.js';
+import { readJudgeLabel } from '../score/instrument-judge-prompt.js';
+import { makeInstrumentScorer } from '../score/instrument.js';
+import { DEFAULT_INSTRUMENT_ACCURACY, simInstrumentJudge } from '../score/instrument-sim-judge.js';
+import { SCORERS } from '../score/registry.js';
 import { scoreResponses } from '../score/score.js';
 import type { ModelMeta, ResponseRecord } from '../score/types.js';
 import {
@@ -20,6 +25,38 @@ import {
   type SimBundle,
   type SimParams,
 } from '../sim/index.js';
+
+/** A simulated judge of the instrument's free text (a `provider: sim`, `role: judge` model). */
+export interface SimJudge {
+  name: string;
+  seed: number;
+  accuracy: number;
+}
+
+/** The sim judge's verdicts on these responses, in the form the instrument scorer reads. */
+function simJudging(judge: SimJudge, responses: readonly ResponseRecord[]): InstrumentJudging {
+  const verdicts = new Map<string, JudgeVerdict>();
+  const params = { seed: judge.seed, accuracy: judge.accuracy };
+  for (const r of responses) {
+    const got = simInstrumentJudge(params, judge.name, r.model, r.trial_id, r.truth ?? null);
+    if (!got) continue;
+    const v = readJudgeLabel(got.label)!;
+    verdicts.set(`${r.trial_id}@${r.model}`, {
+      status: 'label',
+      label: v.label,
+      value: v.value,
+      raw: got.label,
+      simulated: true,
+    });
+  }
+  return {
+    judges: [{ name: judge.name, simulated: true, verdicts }],
+    params: { simulated: params },
+  };
+}
+
+/** The default accuracy of a sim judge's instrument labels. */
+export const SIM_JUDGE_ACCURACY = DEFAULT_INSTRUMENT_ACCURACY;
 
 /** A simulated respondent of a study. */
 export interface SimModel {
@@ -48,6 +85,7 @@ export function simulateRows(
   sim: SimBundle,
   trials: readonly Trial[],
   models: readonly SimModel[],
+  judge: SimJudge | null = null,
 ): InstrumentRow[] {
   const responses: ResponseRecord[] = [];
   for (const m of models) {
@@ -66,7 +104,13 @@ export function simulateRows(
   const meta = new Map<string, ModelMeta>(
     models.map((m) => [m.name, { name: m.name, origin: m.origin, vendor: null, simulated: true }]),
   );
-  const { rows } = scoreResponses(bundle, responses, meta);
+  // with a sim judge, free-text answers are labelled as `stimkit score --judge` labels them
+  const scorers = judge
+    ? SCORERS.map((x) =>
+        x.name === 'instrument' ? makeInstrumentScorer(simJudging(judge, responses)) : x,
+      )
+    : SCORERS;
+  const { rows } = scoreResponses(bundle, responses, meta, scorers);
   return rows.map((r) => ({
     model: r.model.name,
     origin: r.model.origin ?? 'unknown',
@@ -85,8 +129,9 @@ export function simulateStudy(
   sim: SimBundle,
   trials: readonly Trial[],
   models: readonly SimModel[],
+  judge: SimJudge | null = null,
 ): InstrumentAnalysis {
-  return analyzeInstrument(simulateRows(bundle, sim, trials, models));
+  return analyzeInstrument(simulateRows(bundle, sim, trials, models, judge));
 }
 
 /** The closed-form expected net bias and swing of a respondent over the cells of `trials`. */

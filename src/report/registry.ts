@@ -2,6 +2,7 @@
  * The report's sections, in page order. To add one: write a `ReportSection` (types.ts) in its
  * own file and append it here; a section whose `applies` is false is left out.
  */
+import { instrumentArmsSection } from './sections/instrument-arms.js';
 import { instrumentJudgeSection } from './sections/instrument-judge.js';
 import { languageSection } from './sections/language.js';
 import { netSwingSection } from './sections/net-swing.js';
@@ -27,6 +28,7 @@ export const SECTIONS: ReportSection[] = [
   topicOriginSection,
   abstentionSection,
   testsSection,
+  instrumentArmsSection,
   instrumentJudgeSection,
   auditRatesSection,
   auditRefusalReframingSection,

@@ -60,6 +60,11 @@ export function chisqSf(x: number, df: number): number {
   return Math.max(0, 1 - chisquareCdf()(x, df));
 }
 
+/** The quantile of χ² with one degree of freedom: Φ⁻¹((1 + p)/2)² (e.g. 0.95 → 3.841458820694124). */
+export function chisq1Quantile(p: number): number {
+  return phiInv((1 + p) / 2) ** 2;
+}
+
 /** Binomial CDF P(X ≤ k), X ~ Bin(n, p). */
 export function binomCdf(k: number, n: number, p: number): number {
   return binomialCdf()(k, n, p);

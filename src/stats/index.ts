@@ -24,6 +24,14 @@ export {
   type Label,
 } from './agreement.js';
 export { logit } from './logit.js';
+export { firth, firthTest, type FirthOptions, type FirthResult } from './firth.js';
+export { detectSeparation, type SeparationReport, type SeparatedTerm } from './separation.js';
+export {
+  wildClusterBootstrap,
+  type WildOptions,
+  type WildResult,
+  type WildWeights,
+} from './wildboot.js';
 export { ols } from './ols.js';
 export { lrTest, type LrTestResult } from './lrtest.js';
 export {

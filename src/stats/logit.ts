@@ -24,7 +24,7 @@ function separationError(term: string, detail: string): StimkitError {
     field: term,
     expected: 'both outcomes among the rows where the term is 1 and among the rows where it is 0',
     got: detail,
-    fix: `drop or merge the level behind "${term}", or use a penalised (Firth) model outside stimkit`,
+    fix: `rerun with --firth (Firth's penalised likelihood), or drop or merge the level behind "${term}"`,
   });
 }
 

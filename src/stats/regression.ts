@@ -73,11 +73,16 @@ export interface RegressionResult {
   k: number;
   nClusters: number | null;
   correction: Correction | null;
-  /** reference distribution used for p and CI */
-  inference: 'normal' | 't';
+  /**
+   * reference distribution used for p and CI; `profile`: Firth's profile penalised-likelihood
+   * intervals and penalised likelihood-ratio p (src/stats/firth.ts)
+   */
+  inference: 'normal' | 't' | 'profile';
+  /** `firth` for a penalised fit (absent: maximum likelihood) */
+  method?: 'firth';
   df: number | null;
   conf: number;
-  /** log-likelihood (Gaussian for OLS) */
+  /** log-likelihood (Gaussian for OLS; penalised for Firth) */
   llf: number;
   iterations: number;
   /** OLS only */
@@ -112,6 +117,24 @@ export function clusterIds(
 }
 
 /**
+ * Refuse cluster-robust standard errors with fewer clusters than coefficients: M = Σ_g s_g s_gᵀ
+ * has rank at most G − 1 when the model has an intercept (the scores sum to 0), so with G < K the
+ * covariance is singular and some SEs can come out 0 with p underflowing ("SE 0.000,
+ * p < 1e-300"). With G = K it is singular too, but only in combinations of coefficients; the
+ * few-clusters warning of analyze covers it.
+ */
+export function checkClusterCount(g: number, k: number): void {
+  if (g >= k) return;
+  throw StimkitError.fromProblem({
+    code: 'E_STATS_FEW_CLUSTERS',
+    message: `only ${g} clusters for ${k} coefficients: the cluster-robust covariance has rank at most ${g - 1}, below ${k}, so some standard errors and p values would be meaningless (an SE of 0, p < 1e-300)`,
+    expected: `at least as many clusters as coefficients (${k})`,
+    got: `${g} clusters`,
+    fix: 'use a wild cluster bootstrap (stimkit analyze ols|instrument --wild-bootstrap), cluster by a column with more groups, or leave out --cluster for model-based standard errors',
+  });
+}
+
+/**
  * Cluster-robust (sandwich) covariance V = c·B·M·B with B the inverse information ("bread"),
  * M = Σ_g s_g s_gᵀ and s_g = Σ_{i∈g} xᵢ·rᵢ (rᵢ = yᵢ − μᵢ, the score residual).
  */
@@ -133,6 +156,7 @@ export function clusterVcov(
       fix: 'cluster by a column with several values, or drop --cluster',
     });
   }
+  checkClusterCount(g, k);
   const s = new Float64Array(g * k);
   for (let i = 0; i < n; i++) {
     const r = resid[i]!;

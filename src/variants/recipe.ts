@@ -181,6 +181,21 @@ export const Quality = z.strictObject({
     .describe(
       "A1: warn when the centre crop keeps less than this share of A6's foreground (a subject filling the frame keeps about crop.fraction², 36 %).",
     ),
+  blob_solidity_min: bounded('quality.blob_solidity_min', { min: 0, max: 1 })
+    .default(0.9)
+    .describe(
+      'A6 blob check: a silhouette at least this solid (foreground / convex hull area; 1 = convex) …',
+    ),
+  blob_outline_edges_max: bounded('quality.blob_outline_edges_max', { min: 0, max: 1 })
+    .default(0.7)
+    .describe(
+      "… whose outline follows A3's edges (within 2 px) for less than this share of its length …",
+    ),
+  blob_edges_min: bounded('quality.blob_edges_min', { min: 0, max: 1 })
+    .default(0.03)
+    .describe(
+      '… in a photo whose edge map (A3) has at least this edge density is a blob, not the subject.',
+    ),
 });
 export type QualityThresholds = z.output<typeof Quality>;
 

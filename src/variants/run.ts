@@ -38,6 +38,7 @@ import { EntryPool } from './pool/pool.js';
 import type { Progress } from './progress.js';
 import { qualityThresholds, resolveRecipe, type Recipe, type RecipeOverrides } from './recipe.js';
 import { applyWarnings } from './quality/apply.js';
+import { addShapeMetrics } from './quality/shape.js';
 import { parseOnly } from './ops/registry.js';
 import { ReusePlanner, type EntryTask } from './reuse/reuse.js';
 import { VARIANT_CODES, type VariantCode } from './types.js';
@@ -287,6 +288,7 @@ export async function runVariants(
     await seg?.dispose();
   }
 
+  await addShapeMetrics(records, outDir);
   const quality = applyWarnings(records, qualityThresholds(recipe));
   const manifest = resolved.manifestFile
     ? { file: relPosix(outDir, resolved.manifestFile), sha256: corpusLock.manifest.sha256 }

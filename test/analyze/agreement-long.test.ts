@@ -142,3 +142,84 @@ describe('analyze agreement on the long labels layout', () => {
     expect(c.json().error.problems[0].line).toBe(lines.length + 1);
   });
 });
+
+describe('agreement on a dimension where raters never disagree', () => {
+  let file: string;
+  beforeAll(async () => {
+    const dir = await tempDir('stimkit-agreement-constant-');
+    // the pilot's case: every rater says false on dt1_endorsement, and D3 uses na
+    const records: string[][] = [];
+    for (let i = 0; i < 6; i++)
+      for (const rater of ['alice', 'bob'])
+        records.push(
+          LABEL_COLUMNS.map((c) => {
+            if (c === 'sample_item') return `i_${i.toString(16).padStart(16, '0')}`;
+            if (c === 'trial_id') return `t_${i.toString(16).padStart(24, '0')}`;
+            if (c === 'model') return 'm1';
+            if (c === 'rater') return rater;
+            if (c === 'd4_state_aligned') return i % 2 ? 'true' : 'false';
+            if (c === 'dt1_endorsement') return i % 2 ? 'false' : '';
+            if (c === 'd3_grounding') return i === 0 && rater === 'bob' ? 'na' : 'true';
+            if (/^dt?\d/.test(c)) return i < 3 ? 'true' : 'false';
+            return '';
+          }),
+        );
+    file = path.join(dir, 'labels.csv');
+    await writeFile(
+      file,
+      [LABEL_COLUMNS.join(','), ...records.map((r) => r.join(','))].join('\n') + '\n',
+    );
+  });
+  it('reports every dimension, taking the categories from the labels format', async () => {
+    const r = await runCli(['analyze', 'agreement', file, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const dims = Object.fromEntries(
+      r.json().dimensions.map((d: { dimension: string; report: any }) => [d.dimension, d.report]),
+    );
+    const dt1 = dims.dt1_endorsement;
+    expect(dt1).toMatchObject({
+      dimension: 'dt1_endorsement',
+      categorySource: 'format',
+      categories: ['false', 'true'],
+      noDisagreement: true,
+      constant: 'false',
+    });
+    expect(dt1.pairs[0].kappa).toBeNull(); // 0/0: chance agreement is 1
+    expect(dt1.gwetAc1.ac1).toBe(1);
+    expect(dims.d3_grounding.categories).toEqual(['false', 'true', 'na']);
+    expect(dims.d4_state_aligned.noDisagreement).toBe(true);
+    expect(dims.d4_state_aligned.constant).toBeNull();
+    const h = await runCli(['analyze', 'agreement', file]);
+    expect(h.stderr + h.stdout).toContain(
+      'raters never disagree: every rating is false, so chance agreement is 1 and the kappas are undefined (—); AC1 counts it as full agreement',
+    );
+  });
+  it('names the dimension of a label outside its categories', async () => {
+    const bad = file.replace(/labels\.csv$/, 'bad.csv');
+    const { readFile } = await import('node:fs/promises');
+    await writeFile(bad, (await readFile(file, 'utf8')).replace(',na,', ',maybe,'));
+    const r = await runCli(['analyze', 'agreement', bad, '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json().error.message).toMatch(
+      /^.*dimension d3_grounding: labels outside the categories/,
+    );
+    expect(r.json().error.problems[0]).toMatchObject({
+      code: 'E_ANALYZE_CATEGORY',
+      field: 'd3_grounding',
+      expected: 'false, true, na',
+      got: 'maybe',
+    });
+    const given = await runCli([
+      'analyze',
+      'agreement',
+      bad,
+      '--dimension',
+      'd3_grounding',
+      '--categories',
+      'true,false,na,maybe',
+      '--json',
+    ]);
+    expect(given.code, given.stderr).toBe(0);
+    expect(given.json().categories).toEqual(['true', 'false', 'na', 'maybe']);
+  });
+});

@@ -89,7 +89,35 @@ describe('analyze logit', () => {
       );
       const h = await runCli(args);
       expect(h.stderr + h.stdout).toContain('warning: only 3 clusters of cluster');
+      // the remedy fits the fit: a bootstrap for OLS, the corpus entry for a logit
+      expect(r.json().warnings[0]).toContain(
+        kind === 'ols'
+          ? 'Fix: add --wild-bootstrap for p values and intervals that hold with few clusters'
+          : 'Fix: cluster by a column with more groups (e.g. --cluster entry, the corpus entry)',
+      );
     }
+    // clustered by entry already: the remedy is more entries, never "cluster by the corpus entry"
+    const entry = write(
+      'entry.csv',
+      readFileSync(three, 'utf8').replace(/^(.*)\bcluster\b/, '$1entry'),
+    );
+    const e = await runCli([
+      'analyze',
+      'logit',
+      entry,
+      '--outcome',
+      'y',
+      '--predictors',
+      'zh,cn',
+      '--cluster',
+      'entry',
+      '--json',
+    ]);
+    expect(e.code, e.stderr).toBe(0);
+    expect(e.json().warnings[0]).toContain(
+      'Fix: add entries to the corpus, or read these SEs as a demonstration',
+    );
+    expect(e.json().warnings[0]).not.toContain('cluster by');
   });
   it('text columns default to the first level in sorted order', async () => {
     const r = await runCli([
@@ -186,7 +214,7 @@ describe('analyze logit', () => {
     expect(r.code).toBe(1);
     expect(r.json().error).toMatchObject({
       code: 'E_STATS_SEPARATION',
-      problems: [expect.objectContaining({ field: 'g[T.b]' })],
+      problems: [expect.objectContaining({ field: expect.stringContaining('g[T.b]') })],
     });
   });
   it('usage errors exit 2', async () => {

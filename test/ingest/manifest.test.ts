@@ -69,6 +69,43 @@ describe('ingest: the entries schema', () => {
     );
   });
 
+  it('reads an unquoted YAML year as the year, and says how to write anything else', async () => {
+    const dir = await corpusWith('coffee.png');
+    const file = path.join(dir, 'years.entries.yaml');
+    const write = (date: string) =>
+      writeFile(
+        file,
+        [
+          'version: 1',
+          'corpus: test',
+          'entries:',
+          '  - id: year',
+          '    title: {en: A, zh: B}',
+          '    topic: t',
+          '    sensitivity: low',
+          '    roles: [control]',
+          '    image: {file: coffee.png}',
+          `    provenance: {license: CC0, credit: x, date_taken: ${date}}`, // line 10
+          '',
+        ].join('\n'),
+      );
+    await write('1969');
+    const ok = await ingestJson(file, '--out', path.join(dir, 'lock'));
+    expect(ok.code, ok.stderr).toBe(0);
+    const lock = await readFile(path.join(dir, 'lock', 'corpus.lock.json'), 'utf8');
+    expect(JSON.parse(lock).entries[0].provenance.date_taken).toBe('1969');
+    await write('1969.5');
+    const bad = await ingestJson(file);
+    expect(bad.code).toBe(1);
+    expect(bad.out.error.problems[0]).toMatchObject({
+      field: 'entries[0].provenance.date_taken',
+      line: 10,
+    });
+    expect(bad.stderr).toContain(
+      'a year as four digits (1969), or a date as text in quotes ("1969-07", "1969-07-20"); got the number 1969.5',
+    );
+  });
+
   it('reports YAML syntax errors with their line', async () => {
     const dir = await corpusWith();
     const file = path.join(dir, 'broken.entries.yaml');

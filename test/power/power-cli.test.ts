@@ -63,7 +63,7 @@ describe('stimkit analyze power', () => {
     expect(r.stderr).toMatch(/SIMULATED/);
     const csv = await readFile(path.join(dir, 'power.csv'), 'utf8');
     expect(csv.split('\n')[0]).toBe(
-      'model,iterations,replications,expected_net,expected_swing,mean_net,sd_net,mean_swing,power_t,power_holm,power_wilcoxon',
+      'model,iterations,replications,expected_net,expected_swing,mean_net,sd_net,mean_swing,mean_zero_share,power_t,power_holm,power_wilcoxon',
     );
     const again = await runCli(args);
     expect(again.json().rows).toEqual(s.rows);
@@ -109,4 +109,48 @@ describe('stimkit analyze power', () => {
     const r = await runCli(['analyze', 'rates']);
     expect(r.code).toBe(2);
   });
+  it('explains the gap between true and mean net, and lets a sim judge label free text', async () => {
+    // the demo's free-text respondent (manifests/demo.models.yaml): 30 % of its answers name no option
+    const free = {
+      seed: 5,
+      instrument: {
+        conviction: 0.4,
+        acquiescence: 0.4,
+        noise: 0.6,
+        neutral_rate: 0.02,
+        free_text_rate: 0.3,
+        style: { bare: 1, sentence: 1 },
+      },
+    };
+    const run = async (withJudge: boolean) => {
+      const file = path.join(dir, `free-${withJudge}.yaml`);
+      const list: Record<string, unknown>[] = [
+        { name: 'sim-freetext', provider: 'sim', sim: free },
+      ];
+      if (withJudge)
+        list.push({ name: 'sim-judge', provider: 'sim', role: 'judge', sim: { seed: 5 } });
+      await writeFile(file, stringify({ format: 'stimkit.models', version: 1, models: list }));
+      const args = ['analyze', 'power', '--models', file, '--bundle', fx.bundle];
+      return runCli([...args, '--iterations', '8', '--replications', '6', '--json']);
+    };
+    const without = await run(false);
+    expect(without.code, without.stderr).toBe(0);
+    const w = without.json();
+    expect(w.judge).toBeNull();
+    expect(without.stderr).toContain('scored 0');
+    expect(without.stderr).toContain(
+      'no judge labelled free-text answers (the models file has no provider: sim judge), so each one scores 0',
+    );
+    const judged = await run(true);
+    const j = judged.json();
+    expect(j.judge).toEqual({ name: 'sim-judge', accuracy: 0.95 });
+    expect(judged.stderr).toContain(
+      "free-text answers were labelled by the models file's simulated judge sim-judge",
+    );
+    // the judge reads the free text: fewer zeros, and mean net moves toward the true net
+    expect(j.rows[0].mean_zero_share).toBeLessThan(w.rows[0].mean_zero_share);
+    expect(Math.abs(j.rows[0].mean_net - j.rows[0].expected_net)).toBeLessThan(
+      Math.abs(w.rows[0].mean_net - w.rows[0].expected_net),
+    );
+  }, 120_000);
 });

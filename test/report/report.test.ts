@@ -105,6 +105,7 @@ describe('stimkit report', () => {
       'instrument-topics',
       'instrument-abstention',
       'instrument-tests',
+      'instrument-arms',
     ]);
     html = await readFile(path.join(out, 'index.html'), 'utf8');
   }, 120_000);
@@ -121,7 +122,7 @@ describe('stimkit report', () => {
     expect(html).toContain('responses.jsonl');
     expect(html).toMatch(/stimkit \d+\.\d+\.\d+/);
     expect(html).toContain('SIMULATED DATA');
-    expect((html.match(/<b>Simulated data\.<\/b>/g) ?? []).length).toBe(4 + 4);
+    expect((html.match(/<b>Simulated data\.<\/b>/g) ?? []).length).toBe(4 + 4 + 4); // + the two arms' two tables
   });
 
   it('states n and the interval method under every chart and table', () => {
@@ -130,7 +131,7 @@ describe('stimkit report', () => {
         /<figcaption>([\s\S]*?)<\/figcaption>|<div class="caption">([\s\S]*?)<\/div>/g,
       ),
     ].map((m) => m[1] ?? m[2]!);
-    expect(captions.length).toBe(8);
+    expect(captions.length).toBe(8 + 4); // + the per-arm section: two tables for each of two arms
     for (const c of captions) {
       expect(c).toMatch(/n = /);
       expect(c).toMatch(/CI|interval|Wilson|Holm|no intervals|Counts|descriptive/i);

@@ -3,7 +3,19 @@
  * primary origin inference), abstention rates per model × topic with Wilson intervals, and the
  * response-level OLS of stance with cluster-robust SEs clustered by model and by cell.
  */
-import { buildDesign, mannWhitney, ols, welchT, wilson, type Term } from '../../stats/index.js';
+import { StimkitError } from '../../core/errors.js';
+import {
+  buildDesign,
+  mannWhitney,
+  ols,
+  welchT,
+  wildClusterBootstrap,
+  wilson,
+  type Design,
+  type Term,
+  type WildResult,
+} from '../../stats/index.js';
+import { FEW_CLUSTERS, type BootstrapParams } from '../regress.js';
 import { cellKey, groupBy, type CellSummary } from './cells.js';
 import type { ModelSummary } from './models.js';
 
@@ -101,7 +113,12 @@ export function abstentionRates(cells: readonly CellSummary[]): AbstentionRate[]
 export interface ClusteredFit {
   clusterBy: 'model' | 'cell';
   nClusters: number;
+  /** empty when the clustered SE was refused (`refused` says why) */
   terms: Term[];
+  /** why there are no clustered SEs: fewer clusters than coefficients */
+  refused: string | null;
+  /** with --wild-bootstrap: a wild cluster bootstrap test of each coefficient but the intercept */
+  bootstrap: WildResult[] | null;
 }
 
 /** The OLS of stance on origin, language, framing and topic, with its reference levels. */
@@ -110,6 +127,8 @@ export interface StanceRegression {
   predictors: string[];
   reference: Record<string, string>;
   fits: ClusteredFit[];
+  /** too few clusters for one of the fits, and what to do */
+  warnings: string[];
 }
 
 const prefer = (levels: string[], wanted: string[]): string =>
@@ -120,7 +139,10 @@ const prefer = (levels: string[], wanted: string[]): string =>
  * (statsmodels correction, normal inference) clustered by model and by cell. References: origin
  * US (else the first sorted), language en, framing affirmative, topic the first sorted.
  */
-export function stanceRegression(cells: readonly CellSummary[]): StanceRegression {
+export function stanceRegression(
+  cells: readonly CellSummary[],
+  bootstrap: BootstrapParams | null = null,
+): StanceRegression {
   const rows: Record<string, string>[] = [];
   const y: number[] = [];
   const byModel: string[] = [];
@@ -148,13 +170,48 @@ export function stanceRegression(cells: readonly CellSummary[]): StanceRegressio
   }
   const d = buildDesign(rows, { predictors, reference });
   const fits: ClusteredFit[] = [];
+  const warnings: string[] = [];
   for (const [clusterBy, labels] of [
     ['model', byModel],
     ['cell', byCell],
   ] as const) {
-    if (new Set(labels).size < 2) continue;
-    const r = ols(y, d, { cluster: labels });
-    fits.push({ clusterBy, nClusters: r.nClusters!, terms: r.terms });
+    const g = new Set(labels).size;
+    if (g < 2) continue;
+    const fit = clusteredFit(y, d, labels, clusterBy, bootstrap);
+    fits.push(fit);
+    if (g < FEW_CLUSTERS)
+      warnings.push(
+        `only ${g} clusters of ${clusterBy} in the OLS of stance (cluster-robust SEs want ${FEW_CLUSTERS} or more): ${fit.refused ? 'no clustered SEs (fewer clusters than coefficients)' : 'the SEs are biased downward, the p values too small'}. ` +
+          (bootstrap
+            ? 'Read the wild cluster bootstrap p values instead.'
+            : 'Fix: add --wild-bootstrap (a wild cluster bootstrap test per coefficient), or read these numbers as a demonstration, not as evidence.'),
+      );
   }
-  return { nobs: y.length, predictors, reference, fits };
+  return { nobs: y.length, predictors, reference, fits, warnings };
+}
+
+/** One clustering: the cluster-robust fit (or why not) and, when asked, the wild bootstrap. */
+function clusteredFit(
+  y: number[],
+  d: Design,
+  labels: string[],
+  clusterBy: 'model' | 'cell',
+  bootstrap: BootstrapParams | null,
+): ClusteredFit {
+  let terms: Term[] = [];
+  let refused: string | null = null;
+  try {
+    terms = ols(y, d, { cluster: labels }).terms;
+  } catch (err) {
+    if ((err as StimkitError).code !== 'E_STATS_FEW_CLUSTERS') throw err;
+    refused = (err as StimkitError).message;
+  }
+  const boot = bootstrap
+    ? d.names.flatMap((name, j) =>
+        name === 'Intercept'
+          ? []
+          : [wildClusterBootstrap(y, d, labels, { term: j, ...bootstrap, conf: 0.95 })],
+      )
+    : null;
+  return { clusterBy, nClusters: new Set(labels).size, terms, refused, bootstrap: boot };
 }

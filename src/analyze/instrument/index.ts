@@ -16,6 +16,7 @@ import {
 import { summariseModels, type ModelSummary } from './models.js';
 import { languageShift, type LanguageShift } from './shift.js';
 import type { InstrumentRow } from './types.js';
+import type { BootstrapParams } from '../regress.js';
 import { variancePartition, type VariancePartition } from './variance.js';
 
 export type { InstrumentRow } from './types.js';
@@ -37,6 +38,8 @@ export interface InstrumentOptions {
   /** languages of the shift (default en → zh) */
   shiftFrom?: string;
   shiftTo?: string;
+  /** a wild cluster bootstrap of the OLS of stance (for few clusters) */
+  bootstrap?: BootstrapParams | null;
 }
 
 /** The result; every list is sorted, so the same rows give the same output. */
@@ -58,6 +61,8 @@ export interface InstrumentAnalysis {
   abstention: AbstentionRate[];
   variance: VariancePartition;
   regression: StanceRegression;
+  /** what to keep in mind reading the numbers (e.g. too few clusters); empty when nothing */
+  warnings: string[];
 }
 
 /**
@@ -82,6 +87,7 @@ export function analyzeInstrument(
     });
   }
   const models = summariseModels(cells, rows);
+  const regression = stanceRegression(cells, options.bootstrap ?? null);
   const scored = cells.reduce((s, c) => s + c.n, 0);
   return {
     counts: {
@@ -100,6 +106,7 @@ export function analyzeInstrument(
     originComparisons: originComparisons(models),
     abstention: abstentionRates(cells),
     variance: variancePartition(cells),
-    regression: stanceRegression(cells),
+    regression,
+    warnings: regression.warnings,
   };
 }

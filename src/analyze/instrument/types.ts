@@ -15,6 +15,8 @@ export interface InstrumentRow {
   score: number | null;
   /** optional: pairs an affirmative and a reverse response for the response-level flip rate */
   iteration?: string | number;
+  /** optional: the instrument arm (e.g. main, pt-control); see arms.ts */
+  arm?: string;
 }
 
 /**

@@ -37,6 +37,8 @@ export interface Eq1Fit {
   left_out: string[];
   report: RegressReport | null;
   error: string | null;
+  /** why the SEs are model-based: fewer entries (clusters) than coefficients */
+  refusedClusters?: string;
 }
 
 /** Fit Eq. 1 for each outcome on the rows of audit.csv (factors with one level left out). */
@@ -51,21 +53,24 @@ export function fitEq1(table: Table): Eq1Fit[] {
     const base = { outcome: column, predictors: [...predictors], left_out: [...left_out] };
     if (predictors.length === 0)
       return { ...base, report: null, error: 'every predictor takes a single value in this run' };
+    const params = {
+      outcome: column,
+      predictors: [...predictors],
+      reference,
+      interactions: [],
+      cluster: 'entry',
+      correction: 'statsmodels' as const,
+      conf: 0.95,
+      complete: true,
+    };
     try {
-      const report = regressTable('logit', table, {
-        outcome: column,
-        predictors: [...predictors],
-        reference,
-        interactions: [],
-        cluster: 'entry',
-        correction: 'statsmodels',
-        conf: 0.95,
-        complete: true,
-      });
-      return { ...base, report, error: null };
+      return { ...base, report: regressTable('logit', table, params), error: null };
     } catch (err) {
       if (!(err instanceof StimkitError)) throw err;
-      return { ...base, report: null, error: err.message };
+      if (err.code !== 'E_STATS_FEW_CLUSTERS') return { ...base, report: null, error: err.message };
+      // fewer entries than coefficients: no clustered SEs; the model-based ones, said so
+      const report = regressTable('logit', table, { ...params, cluster: null });
+      return { ...base, report, error: null, refusedClusters: err.message };
     }
   });
 }
@@ -99,8 +104,12 @@ export const auditEq1Section: ReportSection = {
       }
       const r = f.report.result;
       paragraphs.push(
-        `${name} (${f.outcome}): n = ${r.nobs} responses${f.report.input.dropped > 0 ? ` (${f.report.input.dropped} without a judge label or a predictor value left out)` : ''}, ${r.nClusters} entry clusters, ${r.iterations} IRLS iterations.${dropped}`,
+        `${name} (${f.outcome}): n = ${r.nobs} responses${f.report.input.dropped > 0 ? ` (${f.report.input.dropped} without a judge label or a predictor value left out)` : ''}, ${r.nClusters ?? 'no'} entry clusters, ${r.iterations} IRLS iterations.${dropped}`,
       );
+      if (f.refusedClusters)
+        paragraphs.push(
+          `${name}: no cluster-robust SEs: ${f.refusedClusters}. The SEs below are model-based and ignore the clustering by entry; read them as a demonstration of the model, not as evidence.`,
+        );
       for (const t of r.terms)
         rows.push([
           f.outcome,
@@ -143,8 +152,11 @@ export const auditEq1Section: ReportSection = {
                 'clusters',
               ],
               rows,
-              n: `n = VLM responses with a judge label${first ? ` (${fitted.map((f) => `${f.outcome} ${f.report!.result.nobs}`).join(', ')}), ${first.nClusters} clusters (corpus entries)` : ''}`,
-              interval: `95 % Wald CI and two-sided p from cluster-robust (by entry) sandwich SEs, normal reference, small-sample correction ${first?.correction ?? 'statsmodels'} (G/(G\u22121)\u00b7(N\u22121)/(N\u2212K), as statsmodels)`,
+              n: `n = VLM responses with a judge label${first ? ` (${fitted.map((f) => `${f.outcome} ${f.report!.result.nobs}`).join(', ')}), ${first.nClusters ?? 'no'} clusters (corpus entries)` : ''}`,
+              interval:
+                first?.nClusters == null
+                  ? '95 % Wald CI and two-sided p from model-based SEs (cluster-robust SEs refused: fewer corpus entries than coefficients)'
+                  : `95 % Wald CI and two-sided p from cluster-robust (by entry) sandwich SEs, normal reference, small-sample correction ${first?.correction ?? 'statsmodels'} (G/(G\u22121)\u00b7(N\u22121)/(N\u2212K), as statsmodels)`,
             },
           ];
     return { paragraphs, charts: [], tables };

@@ -1,15 +1,14 @@
 /**
  * The instrument analysis the report's instrument sections share, computed once per report by
  * the analysis stage's `analyzeInstrument` (never re-implemented here) on the rows of
- * `instrument.csv`. The primary arm (the one with the most responses, e.g. `main`) is analysed;
- * other arms (e.g. a Portuguese control) are named in the text. A model without an origin in the
+ * `instrument.csv`. The primary arm (the one with the most responses, e.g. `main`) is analysed,
+ * chosen by `analyzeArm` as `stimkit analyze instrument` chooses it; other arms (e.g. a Portuguese
+ * control) are named in the text and shown in the per-arm section. A model without an origin in the
  * models file gets origin `unknown`.
  */
-import {
-  analyzeInstrument,
-  type InstrumentAnalysis,
-  type InstrumentRow,
-} from '../../analyze/instrument/index.js';
+import { analyzeArm } from '../../analyze/instrument/arms.js';
+import type { InstrumentAnalysis, InstrumentRow } from '../../analyze/instrument/index.js';
+import { instrumentRowOf } from '../../analyze/instrument-csv.js';
 import type { ReportContext } from '../types.js';
 
 export interface InstrumentData {
@@ -37,34 +36,15 @@ export async function hasInstrument(ctx: ReportContext): Promise<boolean> {
 export function instrumentData(ctx: ReportContext): Promise<InstrumentData> {
   return ctx.memo('instrument-analysis', async () => {
     const table = (await ctx.table('instrument.csv'))!;
-    const byArm = new Map<string, number>();
-    for (const r of table.rows) byArm.set(r.arm!, (byArm.get(r.arm!) ?? 0) + 1);
-    const arms = [...byArm].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
-    const arm = arms[0]![0];
-    const rows: InstrumentRow[] = table.rows
-      .filter((r) => r.arm === arm)
-      .map((r) => ({
-        model: r.model!,
-        origin: r.origin || 'unknown',
-        topic: r.topic!,
-        lang: r.lang!,
-        framing: r.framing as InstrumentRow['framing'],
-        key: r.key as InstrumentRow['key'],
-        score: r.score === '' ? null : Number(r.score),
-        iteration: r.iteration,
-      }));
+    // the arm and shift rule of `stimkit analyze instrument`, so both print the same numbers
+    const chosen = analyzeArm(table.rows.map(instrumentRowOf));
+    const { arm, rows, analysis } = chosen;
     const langs = [...new Set(rows.map((r) => r.lang))];
-    const analysis = analyzeInstrument(
-      rows,
-      langs.includes('en') && langs.includes('zh')
-        ? {}
-        : { shiftFrom: langs[0], shiftTo: langs[1] },
-    );
     const models = analysis.counts.models;
     const cellsPerModel = Math.round(analysis.counts.cells / Math.max(1, models));
     return {
       arm,
-      otherArms: arms.slice(1).map(([a, n]) => ({ arm: a, responses: n })),
+      otherArms: chosen.arms.slice(1),
       rows,
       analysis,
       cellsPerModel,

@@ -25,6 +25,8 @@ interface MeasuredVariant {
   code: VariantCode;
   status: string;
   metrics: Record<string, number | null | number[]>;
+  /** A6: `method` names the segmenter (isnet, grabcut), so a fix never suggests the one that failed */
+  params?: Record<string, unknown>;
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(x < 0.001 && x > 0 ? 3 : x < 0.1 ? 2 : 1)} %`;
@@ -35,6 +37,13 @@ const num = (m: MeasuredVariant | undefined, key: string): number | null => {
 
 const KEEP =
   'if the subject is too small, too spread out or not separable, leave this entry out of the abstraction probe (`roles`), or replace the image';
+
+/** The other segmenter to try: isnet after grabcut, grabcut after anything else. */
+function otherSegmenter(a6: MeasuredVariant | undefined): string {
+  return a6?.params?.method === 'grabcut'
+    ? 'or try the neural segmenter, `--silhouette isnet`'
+    : 'or try `--silhouette grabcut`';
+}
 
 /**
  * The warnings of one entry's variants, by code (only codes with warnings). `variants` are the
@@ -61,7 +70,7 @@ export function entryWarnings(
             : `the silhouette covers ${pct(fg6)} of the image`,
         value: fg6,
         threshold: t.silhouette_min,
-        fix: `${KEEP}; or try \`--silhouette grabcut\``,
+        fix: `${KEEP}; ${otherSegmenter(a6)}`,
       });
     } else if (fg6 > t.silhouette_max) {
       add('A6', {
@@ -69,7 +78,7 @@ export function entryWarnings(
         message: `the silhouette covers ${pct(fg6)} of the image: background and subject were not told apart`,
         value: fg6,
         threshold: t.silhouette_max,
-        fix: `${KEEP}; or try \`--silhouette grabcut\``,
+        fix: `${KEEP}; ${otherSegmenter(a6)}`,
       });
     }
     const raw = num(a6, 'raw_foreground_fraction');
@@ -84,6 +93,7 @@ export function entryWarnings(
     }
   }
   const a3 = num(by.get('A3'), 'edge_density');
+  blobCheck(a6, a3, t, (w) => add('A6', w));
   if (a3 !== null && a3 < t.edges_min) {
     add('A3', {
       code: 'W_VARIANTS_A3_FEW_EDGES',
@@ -112,7 +122,9 @@ export function entryWarnings(
     });
   }
   const inCrop = num(a6, 'foreground_fraction_in_crop');
+  // A1 is judged by A6's foreground: not when A6 itself is warned (a failed silhouette says nothing of A1)
   if (
+    !out.has('A6') &&
     by.has('A1') &&
     inCrop !== null &&
     fg6 !== null &&
@@ -128,6 +140,30 @@ export function entryWarnings(
     });
   }
   return out;
+}
+
+/**
+ * W_VARIANTS_A6_BLOB: a solid, nearly convex silhouette whose outline follows few of the edges of a
+ * photo that has many (src/variants/quality/shape.ts measures both).
+ */
+function blobCheck(
+  a6: MeasuredVariant | undefined,
+  edgeDensity: number | null,
+  t: QualityThresholds,
+  add: (w: QualityWarning) => void,
+): void {
+  const sol = num(a6, 'solidity');
+  const overlap = num(a6, 'outline_edge_overlap');
+  if (sol === null || overlap === null || edgeDensity === null) return;
+  if (sol < t.blob_solidity_min || overlap >= t.blob_outline_edges_max) return;
+  if (edgeDensity < t.blob_edges_min) return;
+  add({
+    code: 'W_VARIANTS_A6_BLOB',
+    message: `the silhouette is one solid blob (solidity ${pct(sol)}) whose outline lies on the edge map's edges for only ${pct(overlap)} of its length, in a photo with many edges (${pct(edgeDensity)} of A3's pixels): it is not the subject's shape`,
+    value: overlap,
+    threshold: t.blob_outline_edges_max,
+    fix: `${KEEP}; ${otherSegmenter(a6)}`,
+  });
 }
 
 /** A warning as the summaries print it: `entry A6 W_…: message (fix)`. */

@@ -9,6 +9,7 @@ import sharp from 'sharp';
 import { stringify } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readVariantsLock } from '../../../src/variants/lock.js';
+import { outlineEdgeOverlap, solidity } from '../../../src/variants/quality/shape.js';
 import { entryWarnings } from '../../../src/variants/quality/warnings.js';
 import { defaultRecipe, qualityThresholds, resolveRecipe } from '../../../src/variants/recipe.js';
 import { runVariants, type VariantsResult } from '../../../src/variants/run.js';
@@ -84,6 +85,86 @@ describe('entryWarnings', () => {
       entryWarnings([rec('A3', { edge_density: 0.05 })], { ...T, edges_min: 0.1 }).get('A3')![0]!
         .threshold,
     ).toBe(0.1);
+  });
+});
+
+describe('warnings that are right', () => {
+  const a6 = (metrics: Record<string, number | null>, method = 'isnet') => ({
+    ...rec('A6', metrics),
+    params: { method },
+  });
+  it('never suggests the segmenter that made the silhouette', () => {
+    const tiny = { foreground_fraction: 0.0007, raw_foreground_fraction: 0.0007 };
+    const [g] = entryWarnings([a6(tiny, 'grabcut')], T).get('A6')!;
+    expect(g!.code).toBe('W_VARIANTS_A6_TINY');
+    expect(g!.fix).toContain('or try the neural segmenter, `--silhouette isnet`');
+    expect(g!.fix).not.toContain('--silhouette grabcut');
+    const [i] = entryWarnings([a6(tiny, 'isnet')], T).get('A6')!;
+    expect(i!.fix).toContain('or try `--silhouette grabcut`');
+    const [f] = entryWarnings([a6({ foreground_fraction: 0.97 }, 'grabcut')], T).get('A6')!;
+    expect(f!.code).toBe('W_VARIANTS_A6_FULL');
+    expect(f!.fix).not.toContain('--silhouette grabcut');
+  });
+  it('does not judge A1 by an A6 that is itself warned', () => {
+    // the coins: largest component kept 8 % of the foreground, and the crop "keeps 0.00 %" of it
+    const coins = a6({
+      foreground_fraction: 0.027,
+      raw_foreground_fraction: 0.34,
+      foreground_fraction_in_crop: 0,
+    });
+    const w = entryWarnings([rec('A1', {}), coins], T);
+    expect(w.get('A6')!.map((x) => x.code)).toEqual(['W_VARIANTS_A6_COMPONENT']);
+    expect(w.has('A1')).toBe(false);
+  });
+  it('flags a convex blob that follows few edges of a photo full of them, with recipe thresholds', () => {
+    const blob = a6(
+      { foreground_fraction: 0.59, solidity: 0.95, outline_edge_overlap: 0.59 },
+      'grabcut',
+    );
+    const edges = rec('A3', { edge_density: 0.047 });
+    const [w] = entryWarnings([blob, edges], T).get('A6')!;
+    expect(w).toMatchObject({ code: 'W_VARIANTS_A6_BLOB', value: 0.59, threshold: 0.7 });
+    expect(w!.message).toBe(
+      "the silhouette is one solid blob (solidity 95.0 %) whose outline lies on the edge map's edges for only 59.0 % of its length, in a photo with many edges (4.70 % of A3's pixels): it is not the subject's shape",
+    );
+    expect(w!.fix).toContain('`--silhouette isnet`');
+    // a solid subject whose outline is on the edges (a cup), a blob in a photo with few edges, a non-convex shape
+    for (const [m, e] of [
+      [{ solidity: 0.98, outline_edge_overlap: 0.9 }, 0.047],
+      [{ solidity: 0.95, outline_edge_overlap: 0.02 }, 0.016],
+      [{ solidity: 0.5, outline_edge_overlap: 0.1 }, 0.05],
+    ] as const)
+      expect(
+        entryWarnings(
+          [a6({ foreground_fraction: 0.3, ...m }), rec('A3', { edge_density: e })],
+          T,
+        ).has('A6'),
+      ).toBe(false);
+    expect(entryWarnings([blob, edges], { ...T, blob_outline_edges_max: 0.5 }).has('A6')).toBe(
+      false,
+    );
+  });
+  it('measures solidity and outline-on-edges on the images', () => {
+    const img = (w: number, h: number, on: (x: number, y: number) => boolean) => ({
+      width: w,
+      height: h,
+      channels: 1 as const,
+      data: Uint8Array.from({ length: w * h }, (_, i) => (on(i % w, Math.floor(i / w)) ? 0 : 255)),
+    });
+    expect(solidity(img(10, 10, (x, y) => x >= 2 && x < 8 && y >= 3 && y < 7))).toBeCloseTo(1, 12);
+    // an L: 3 of the 4 quarters of a square, hull = square minus a triangle
+    const l = img(10, 10, (x, y) => x < 4 || y >= 6);
+    expect(solidity(l)).toBeCloseTo(64 / (100 - 0.5 * 6 * 6), 12);
+    const square = img(20, 20, (x, y) => x >= 5 && x < 15 && y >= 5 && y < 15);
+    const outline = img(20, 20, (x, y) => (x === 5 || x === 14) && y >= 5 && y < 15);
+    // the 36 outline pixels: both sides (20) and 4 of each of the other two sides lie within 2 px
+    expect(outlineEdgeOverlap(square, outline)).toBeCloseTo(28 / 36, 12);
+    expect(
+      outlineEdgeOverlap(
+        square,
+        img(20, 20, () => false),
+      ),
+    ).toBe(0);
   });
 });
 

@@ -1,0 +1,95 @@
+/**
+ * One part per instrument arm (the main arm and every other, e.g. the Portuguese third-language
+ * control), each computed exactly as `stimkit analyze instrument --arm ID` computes it (the same
+ * `analyzeArm`), so every number here is the CLI's: per-model net bias, swing and tests, the
+ * language shift within the arm, and its variance partition.
+ */
+import { analyzeArm, armCounts, type ArmAnalysis } from '../../analyze/instrument/arms.js';
+import { instrumentRowOf } from '../../analyze/instrument-csv.js';
+import type { ReportSection, ReportTable } from '../types.js';
+import { hasInstrument, r6 } from './instrument-data.js';
+
+function modelsTable(a: ArmAnalysis): ReportTable {
+  const x = a.analysis;
+  return {
+    id: `arm-${a.arm}-models`,
+    title: `Arm ${a.arm}: net bias per model`,
+    columns: [
+      'model',
+      'origin',
+      'net',
+      'ci_lower',
+      'ci_upper',
+      'swing',
+      'raw',
+      'n_cells',
+      'p_t',
+      'p_wilcoxon',
+      'p_holm',
+      'net_answered',
+      'abstained_share',
+    ],
+    rows: x.models.map((m) => [
+      m.model,
+      m.origin,
+      r6(m.net),
+      r6(m.cellTest?.ci[0]),
+      r6(m.cellTest?.ci[1]),
+      r6(m.swing),
+      r6(m.raw),
+      m.cellTest?.n ?? null,
+      r6(m.cellTest?.pT),
+      r6(m.cellTest?.pWilcoxon),
+      r6(m.cellTest?.pTHolm),
+      r6(m.answeredOnly.net),
+      r6(m.answeredOnly.excludedShare),
+    ]),
+    n: `n = ${x.counts.cells} cells (topic × language × framing) of ${x.counts.models} models, ${x.counts.scored} scored responses (${x.counts.abstained} scored 0) in arm ${a.arm}`,
+    interval:
+      "95 % CI and p_t: one-sample t of net bias on the model's cell means; p_wilcoxon: Wilcoxon signed-rank on the same; p_holm: Holm across the arm's models; the same as `stimkit analyze instrument --arm " +
+      a.arm +
+      '`',
+  };
+}
+
+function varianceTable(a: ArmAnalysis): ReportTable {
+  const v = a.analysis.variance;
+  return {
+    id: `arm-${a.arm}-variance`,
+    title: `Arm ${a.arm}: variance partition (percent of total sum of squares, responses)`,
+    columns: ['term', 'percent'],
+    rows: [
+      ...v.responseLevel.terms.map((t) => [t.term, r6(t.percent)]),
+      ['residual', r6(v.responseLevel.residualPercent)],
+    ],
+    n: `n = ${a.analysis.counts.scored} scored responses; systematic share ${(100 * v.systematicShare).toFixed(1)} %`,
+    interval: 'Sequential sums of squares (descriptive; no intervals)',
+  };
+}
+
+function shiftSentence(a: ArmAnalysis): string {
+  const s = a.analysis.languageShift;
+  if (!s?.test)
+    return `Arm ${a.arm}: no ${a.shift.from} → ${a.shift.to} shift (the arm lacks a language or has too few models).`;
+  const t = s.test;
+  return `Arm ${a.arm}: ${s.from} → ${s.to} shift of net bias, mean ${t.meanShift.toFixed(3)} [${t.ci[0].toFixed(3)}, ${t.ci[1].toFixed(3)}] (paired t over models, p = ${t.pT.toPrecision(3)}); ${s.negative} of ${s.perModel.length} models shift negative.`;
+}
+
+export const instrumentArmsSection: ReportSection = {
+  id: 'instrument-arms',
+  title: 'Each instrument arm on its own',
+  applies: hasInstrument,
+  build: async (ctx) => {
+    const rows = (await ctx.table('instrument.csv'))!.rows.map(instrumentRowOf);
+    const arms = armCounts(rows);
+    const parts = arms.map((x) => analyzeArm(rows, { arm: x.arm }));
+    return {
+      paragraphs: [
+        `The instrument's arms (${arms.map((x) => `${x.arm} ${x.responses} responses`).join(', ')}) are analysed one at a time; the other instrument sections show ${arms[0]?.arm ?? 'the largest arm'}, the arm with the most responses. Each part below equals \`stimkit analyze instrument --arm ID\` on instrument.csv.`,
+        ...parts.map(shiftSentence),
+      ],
+      charts: [],
+      tables: parts.flatMap((a) => [modelsTable(a), varianceTable(a)]),
+    };
+  },
+};

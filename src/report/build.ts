@@ -22,11 +22,12 @@ import {
 } from '../score/format.js';
 import { reportBundle } from './bundle.js';
 import { renderChart } from './chart.js';
+import { showBidiControls } from '../core/html.js';
+import { dictionaryCsv, tableCsv } from './csv.js';
 import { pageHtml, type RenderedSection } from './page.js';
 import { SECTIONS } from './registry.js';
-import { validationState } from './sections/audit-data.js';
-import type { CsvRows, ReportContext, ReportSection } from './types.js';
-import { tableCsv } from './html.js';
+import { markSimulatedSvg, rowSimulated, simulatedNotes } from './simulated.js';
+import type { CsvRows, ReportChart, ReportContext, ReportSection, ReportTable } from './types.js';
 
 export const REPORT_FORMAT = 'stimkit.report';
 export const REPORT_VERSION = 1;
@@ -163,24 +164,35 @@ export async function buildReport(
     await writeFileAtomic(path.join(outDir, rel), data);
     files.push({ file: rel, sha256: sha256(data) });
   };
+  const notes = await simulatedNotes(ctx);
+  const simulated = ctx.simulated || notes.length > 0;
+  const flag = rowSimulated(ctx, notes.length > 0);
+  const tables: Array<{ table: ReportTable; simulated: boolean }> = [];
+  const writeTable = async (t: ReportTable) => {
+    await write(`tables/${t.id}.csv`, tableCsv(t, flag));
+    tables.push({
+      table: t,
+      simulated: t.rows.length > 0 ? t.rows.some((r) => flag(t, r)) : simulated,
+    });
+  };
   const rendered: RenderedSection[] = [];
   for (const section of sections) {
     if (!(await section.applies(ctx))) continue;
     const content = await section.build(ctx);
     const charts = [];
     for (const chart of content.charts) {
-      const values = chart.data.rows.map((r) =>
-        Object.fromEntries(chart.data.columns.map((c, i) => [c, r[i]])),
-      );
-      const spec = { ...chart.spec, data: { values } };
-      const { svg, png } = await renderChart(spec, { id: chart.id });
+      const spec = chartSpec(chart);
+      const { svg, png } = await renderChart(spec, {
+        id: chart.id,
+        decorate: simulated ? markSimulatedSvg : undefined,
+      });
       await write(`charts/${chart.id}.vl.json`, artifactJson(spec));
       await write(`charts/${chart.id}.svg`, svg);
       await write(`charts/${chart.id}.png`, png);
-      await write(`tables/${chart.data.id}.csv`, tableCsv(chart.data));
+      await writeTable(chart.data);
       charts.push({ chart, svg });
     }
-    for (const t of content.tables) await write(`tables/${t.id}.csv`, tableCsv(t));
+    for (const t of content.tables) await writeTable(t);
     for (const f of content.figures ?? []) {
       for (const img of f.rows.flatMap((r) => r.images)) {
         if (
@@ -190,10 +202,11 @@ export async function buildReport(
           throw new Error(`report image path not allowed: ${img.file}`);
         await write(img.file, img.data);
       }
-      await write(`tables/${f.data.id}.csv`, tableCsv(f.data));
+      await writeTable(f.data);
     }
     rendered.push({ section, content, charts });
   }
+  await write('tables/README.csv', dictionaryCsv(tables));
   const inputs = [
     {
       file: relPosix(outDir, path.join(scoresDir, SCORES_FILES.header)),
@@ -208,10 +221,7 @@ export async function buildReport(
       file: relPosix(outDir, path.join(usedBundle.dir, 'manifest-sha256.txt')),
       sha256: usedBundle.digest,
     });
-  await write(
-    'index.html',
-    pageHtml(ctx, rendered, relPosix(outDir, scoresDir), await simulatedNotes(ctx)),
-  );
+  await write('index.html', pageHtml(ctx, rendered, relPosix(outDir, scoresDir), notes));
   await writeFileAtomic(
     path.join(outDir, 'report.json'),
     artifactJson({
@@ -219,7 +229,7 @@ export async function buildReport(
       version: REPORT_VERSION,
       tool: { ...TOOL },
       bundle: ctx.header.bundle,
-      simulated: ctx.simulated,
+      simulated,
       inputs,
       sections: rendered.map((r) => r.section.id),
       files,
@@ -229,29 +239,45 @@ export async function buildReport(
     out: outDir,
     sections: rendered.map((r) => r.section.id),
     files,
-    simulated: ctx.simulated,
+    simulated,
   };
 }
 
-/** Banner sentences for simulated parts besides the respondents: simulated judges, and the validation's simulated raters. */
-async function simulatedNotes(ctx: ReportContext): Promise<string[]> {
-  const notes: string[] = [];
-  const audit = (
-    ctx.header.params as
-      | { scorers?: Record<string, { judges?: Array<{ name?: string; simulated?: boolean }> }> }
-      | undefined
-  )?.scorers?.['vlm-audit'];
-  const judges = (audit?.judges ?? []).filter((j) => j.simulated).map((j) => j.name);
-  if (judges.length > 0)
-    notes.push(
-      `The judge label(s) come from ${judges.length} SIMULATED judge(s) (${judges.join(', ')}), drawn from the simulator\u2019s truth with set sensitivity and specificity.`,
-    );
-  if (ctx.header.files.some((f) => f.file === 'validation.json')) {
-    const raters = (await validationState(ctx)).report?.simulated_raters ?? [];
-    if (raters.length > 0)
-      notes.push(
-        `The human labels of the judge validation come from ${raters.length} SIMULATED rater(s) (${raters.join(', ')}), drawn from the simulator\u2019s truth with a set accuracy.`,
-      );
-  }
-  return notes;
+/**
+ * The spec of a chart with its data. Bidi controls in the data and texts are made visible (as on
+ * the page), so an override in a model name cannot reorder what a chart shows.
+ */
+function chartSpec(chart: ReportChart): Record<string, unknown> {
+  const values = chart.data.rows.map((r) =>
+    Object.fromEntries(chart.data.columns.map((c, i) => [c, r[i]])),
+  );
+  return visibleBidi(wrapSubtitle({ ...chart.spec, data: { values } })) as Record<string, unknown>;
+}
+
+/** Subtitle lines longer than this many characters are broken at spaces (so they do not widen the chart). */
+const SUBTITLE_CHARS = 80;
+
+function wrapSubtitle(spec: Record<string, unknown>): Record<string, unknown> {
+  const title = spec.title as { subtitle?: string | string[] } | undefined;
+  if (!title?.subtitle) return spec;
+  const lines = [title.subtitle].flat().flatMap((line) => {
+    const out: string[] = [];
+    let cur = '';
+    for (const word of line.split(' ')) {
+      if (cur !== '' && cur.length + 1 + word.length > SUBTITLE_CHARS) {
+        out.push(cur);
+        cur = word;
+      } else cur = cur === '' ? word : `${cur} ${word}`;
+    }
+    return [...out, cur];
+  });
+  return { ...spec, title: { ...title, subtitle: lines } };
+}
+
+function visibleBidi(v: unknown): unknown {
+  if (typeof v === 'string') return showBidiControls(v);
+  if (Array.isArray(v)) return v.map(visibleBidi);
+  if (v && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, visibleBidi(x)]));
+  return v;
 }

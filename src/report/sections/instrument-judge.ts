@@ -47,10 +47,10 @@ export const instrumentJudgeSection: ReportSection = {
         {
           id: 'instrument-judge-labels',
           title: 'Labels given by each judge to the free-text answers',
-          columns: ['judge', 'simulated', ...LABELS],
+          columns: ['judge', 'judge_simulated', ...LABELS],
           rows: j.judges.map((x) => [
             x.name,
-            x.simulated ? 'yes' : 'no',
+            x.simulated ? 1 : 0,
             ...LABELS.map((l) => x.labels[l] ?? 0),
           ]),
           n: `n = ${j.free_text} free-text answers per judge`,

@@ -6,20 +6,16 @@
  * escaping taken out of the page or its pieces makes this fail. Also: one model here is real, so
  * the `simulated` column is 0 on its rows and 1 on the simulated models' rows.
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
 import { pageHtml } from '../../src/report/page.js';
 import type { ReportContext } from '../../src/report/types.js';
-import { loadScoreBundle } from '../../src/score/bundle.js';
-import { scoreToFolder } from '../../src/score/score.js';
-import { loadSimBundle, simParamsSchema, simulate } from '../../src/sim/index.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
-import { instrumentBundle } from '../score/fixture.js';
 import { expectSimulatedColumn } from './checks.js';
+import { respondentScores } from './fixture.js';
 
 const IMG = `<img src=x onerror=alert('img')>`;
 const SCRIPT = `</script><script>alert('script')</script>`;
@@ -50,42 +46,18 @@ let html: string;
 
 beforeAll(async () => {
   dir = await tempDir('stimkit-report-hostile-');
-  const fx = await instrumentBundle(dir, { iterations: 2, ptIterations: 0 });
-  const bundle = await loadScoreBundle(fx.bundle);
-  const sim = await loadSimBundle(fx.bundle, fx.digest);
-  const lines: string[] = [];
-  for (const m of MODELS) {
-    const params = simParamsSchema.parse({
-      seed: m.seed,
-      instrument: { conviction: m.origin === 'CN' ? -0.8 : 0.5, acquiescence: 0.3 },
-    });
-    for (const t of bundle.trials)
-      lines.push(
-        JSON.stringify({
-          trial_id: t.id,
-          model: m.name,
-          response: simulate(params, m.name, t, sim).text,
-          simulated: m.name !== REAL,
-        }),
-      );
-  }
-  await writeFile(path.join(dir, 'responses.jsonl'), `${lines.join('\n')}\n`);
-  const models = MODELS.map((m) =>
-    m.name === REAL
-      ? { name: m.name, endpoint: 'http://127.0.0.1:9/v1', origin: m.origin, vendor: m.vendor }
-      : { name: m.name, provider: 'sim', origin: m.origin, vendor: m.vendor, sim: {} },
+  const { scores } = await respondentScores(
+    dir,
+    MODELS.map((m) => ({
+      ...m,
+      real: m.name === REAL,
+      sim: {
+        seed: m.seed,
+        instrument: { conviction: m.origin === 'CN' ? -0.8 : 0.5, acquiescence: 0.3 },
+      },
+    })),
+    { iterations: 2, ptIterations: 0 },
   );
-  await writeFile(
-    path.join(dir, 'models.yaml'),
-    stringify({ format: 'stimkit.models', version: 1, models }),
-  );
-  const scores = path.join(dir, 'scores');
-  await scoreToFolder({
-    bundle: fx.bundle,
-    source: { kind: 'responses', file: path.join(dir, 'responses.jsonl') },
-    models: path.join(dir, 'models.yaml'),
-    out: scores,
-  });
   out = path.join(dir, 'report');
   const r = await runCli(['report', scores, '--out', out, '--json']);
   expect(r.code, r.stderr).toBe(0);

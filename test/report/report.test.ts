@@ -4,66 +4,25 @@
  * interval method, the bundle digest, source and tool version named, simulated data marked, and
  * the same bytes on a rebuild.
  */
-import { appendFile, readdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildReport } from '../../src/report/build.js';
-import { loadScoreBundle } from '../../src/score/bundle.js';
-import { scoreToFolder } from '../../src/score/score.js';
-import { loadSimBundle, simParamsSchema, simulate } from '../../src/sim/index.js';
 import { oneSampleT } from '../../src/stats/index.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
-import { instrumentBundle } from '../score/fixture.js';
 import {
   expectDescribedTables,
   expectReadableCharts,
   expectSimulatedCharts,
   expectSimulatedColumn,
 } from './checks.js';
+import { RESPONDENTS, respondentScores } from './fixture.js';
 
 /** A CSV's rows as objects. */
 const rowsOf = (text: string) => parse(text, { columns: true }) as Array<Record<string, string>>;
-
-const RESPONDENTS = [
-  {
-    name: 'sim-cn-a',
-    origin: 'CN',
-    sim: {
-      seed: 1,
-      instrument: {
-        conviction: { default: -1, by_lang: { zh: -0.4 } },
-        acquiescence: 0.3,
-        refusal_rate: 0.05,
-      },
-    },
-  },
-  {
-    name: 'sim-cn-b',
-    origin: 'CN',
-    sim: { seed: 2, instrument: { conviction: -0.6, acquiescence: 1, neutral_rate: 0.1 } },
-  },
-  {
-    name: 'sim-us-a',
-    origin: 'US',
-    sim: { seed: 3, instrument: { conviction: 0.5, acquiescence: 0 } },
-  },
-  {
-    name: 'sim-us-b',
-    origin: 'US',
-    sim: {
-      seed: 4,
-      instrument: { conviction: { default: 0.1, by_topic: { taiwan: -0.5 } }, acquiescence: -0.5 },
-    },
-  },
-  {
-    name: 'sim-eu',
-    origin: 'FR',
-    sim: { seed: 5, instrument: { conviction: 0, acquiescence: 1.2 } },
-  },
-];
 
 let dir: string;
 let scores: string;
@@ -71,35 +30,10 @@ let digest: string;
 
 beforeAll(async () => {
   dir = await tempDir('stimkit-report-');
-  const fx = await instrumentBundle(dir, { iterations: 4, ptIterations: 1 });
-  digest = fx.digest;
-  const bundle = await loadScoreBundle(fx.bundle);
-  const sim = await loadSimBundle(fx.bundle, fx.digest);
-  const lines: string[] = [];
-  for (const m of RESPONDENTS) {
-    const params = simParamsSchema.parse(m.sim);
-    for (const t of bundle.trials)
-      lines.push(
-        JSON.stringify({
-          trial_id: t.id,
-          model: m.name,
-          response: simulate(params, m.name, t, sim).text,
-          simulated: true,
-        }),
-      );
-  }
-  await writeFile(path.join(dir, 'responses.jsonl'), `${lines.join('\n')}\n`);
-  await writeFile(
-    path.join(dir, 'models.yaml'),
-    `format: stimkit.models\nversion: 1\nmodels:\n${RESPONDENTS.map((m) => `  - {name: ${m.name}, provider: sim, origin: ${m.origin}, sim: {}}`).join('\n')}\n`,
-  );
-  scores = path.join(dir, 'scores');
-  await scoreToFolder({
-    bundle: fx.bundle,
-    source: { kind: 'responses', file: path.join(dir, 'responses.jsonl') },
-    models: path.join(dir, 'models.yaml'),
-    out: scores,
-  });
+  ({ scores, digest } = await respondentScores(dir, RESPONDENTS, {
+    iterations: 4,
+    ptIterations: 1,
+  }));
 }, 180_000);
 
 describe('stimkit report', () => {

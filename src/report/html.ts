@@ -40,6 +40,9 @@ details dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12p
 @media (max-width: 600px) { body { padding: 12px; } h1 { font-size: 20px; } }
 `;
 
+/** Text for the page with "95 %" kept on one line (a no-break space between number and %). */
+export const nb = (text: string): string => text.replace(/(\d) %/g, '$1\u00a0%');
+
 /** The page's horizontal padding on both sides together, at its widest. */
 const PAGE_PADDING = 48;
 
@@ -71,7 +74,7 @@ const textWidth = (s: string) => [...s].reduce((w, c) => w + (c.charCodeAt(0) > 
 
 function minTableWidth(cols: ColumnInfo[], cells: string[][]): number {
   return cols.reduce((sum, c, i) => {
-    const head = Math.max(...c.label.split(' ').map(textWidth)) * 1.1;
+    const head = Math.max(...nb(c.label).split(' ').map(textWidth)) * 1.1;
     const body = Math.max(0, ...cells.map((r) => textWidth(r[i] ?? '')));
     return sum + Math.max(head, body) * CHAR_PX + CELL_PAD;
   }, 0);
@@ -88,9 +91,13 @@ export function dictionaryHtml(t: ReportTable): Html {
 
 /** Notes for the columns of `t` that have empty cells: why they are empty. */
 function emptyNotes(t: ReportTable, cols: ColumnInfo[]): string {
-  const notes = cols
-    .filter((_, i) => t.rows.some((r) => r[i] === null || r[i] === undefined || r[i] === ''))
-    .map((c) => `${c.label}: ${c.empty ?? 'not available for this row'}`);
+  const byReason = new Map<string, string[]>();
+  cols.forEach((c, i) => {
+    if (!t.rows.some((r) => r[i] === null || r[i] === undefined || r[i] === '')) return;
+    const why = c.empty ?? 'not available for this row';
+    byReason.set(why, [...(byReason.get(why) ?? []), c.label]);
+  });
+  const notes = [...byReason].map(([why, labels]) => `${labels.join(', ')}: ${why}`);
   return notes.length > 0 ? ` — marks an empty cell (${notes.join('; ')}).` : '';
 }
 
@@ -99,7 +106,7 @@ export function tableHtml(t: ReportTable, simulated: boolean): WideBox {
   const cols = describeTable(t);
   const cells = t.rows.map((r) => r.map((v, i) => fmt(v, cols[i]?.unit ?? 'text')));
   const head = cols.map(
-    (c) => html`<th${c.unit === 'text' ? trusted(' class="t"') : ''}>${c.label}</th>`,
+    (c) => html`<th${c.unit === 'text' ? trusted(' class="t"') : ''}>${nb(c.label)}</th>`,
   );
   const body = t.rows.map(
     (r, ri) =>
@@ -118,7 +125,7 @@ ${body}</tbody></table>`,
   );
   return {
     rule: box.rule,
-    html: html`<div class="caption"><b>${t.title}</b>. ${t.n}. ${t.interval}.${emptyNotes(t, cols)}${simulated ? html` <b>Simulated data.</b>` : ''} Data: <a href="tables/${t.id}.csv">tables/${t.id}.csv</a></div>
+    html: html`<div class="caption"><b>${t.title}</b>. ${nb(t.n)}. ${nb(t.interval)}.${emptyNotes(t, cols)}${simulated ? html` <b>Simulated data.</b>` : ''} Data: <a href="tables/${t.id}.csv">tables/${t.id}.csv</a></div>
 ${box.html}
 ${dictionaryHtml(t)}`,
   };

@@ -1,7 +1,7 @@
 /** Lays the built sections out on the report page (see html.ts for the page's rules). */
 import { html, trusted, type Html } from '../core/html.js';
 import { TOOL } from '../core/tool.js';
-import { CSS, dictionaryHtml, tableHtml, wideBox, type WideBox } from './html.js';
+import { CSS, dictionaryHtml, nb, tableHtml, wideBox, type WideBox } from './html.js';
 import type {
   ReportChart,
   ReportContext,
@@ -31,7 +31,7 @@ function figureHtml(chart: ReportChart, svg: string, simulated: boolean): WideBo
     rule: box.rule,
     html: html`<figure id="fig-${chart.id}" role="img" aria-label="${chart.alt}">
 ${box.html}
-<figcaption><b>${chart.title}</b>. ${d.n}. ${d.interval}.${simulated ? html` <b>Simulated data.</b>` : ''} <a href="charts/${chart.id}.svg">SVG</a> · <a href="charts/${chart.id}.png">PNG</a> · <a href="tables/${d.id}.csv">data (CSV)</a></figcaption>
+<figcaption><b>${chart.title}</b>. ${nb(d.n)}. ${nb(d.interval)}.${simulated ? html` <b>Simulated data.</b>` : ''} <a href="charts/${chart.id}.svg">SVG</a> · <a href="charts/${chart.id}.png">PNG</a> · <a href="tables/${d.id}.csv">data (CSV)</a></figcaption>
 ${dictionaryHtml(d)}
 </figure>`,
   };
@@ -47,7 +47,7 @@ function imagesHtml(f: ReportFigure, simulated: boolean): Html {
     return html`<div class="strip-label">${row.label}</div>\n<div class="strip">${cells}</div>\n`;
   });
   return html`<figure id="fig-${f.id}">
-${strips}<figcaption><b>${f.title}</b>. ${f.data.n}. ${f.data.interval}.${simulated ? html` <b>Simulated responses.</b>` : ''} Provenance: <a href="tables/${f.data.id}.csv">tables/${f.data.id}.csv</a></figcaption>
+${strips}<figcaption><b>${f.title}</b>. ${nb(f.data.n)}. ${nb(f.data.interval)}.${simulated ? html` <b>Simulated responses.</b>` : ''} Provenance: <a href="tables/${f.data.id}.csv">tables/${f.data.id}.csv</a></figcaption>
 ${dictionaryHtml(f.data)}
 </figure>`;
 }
@@ -94,7 +94,7 @@ function bannerHtml(ctx: ReportContext, notes: string[]): Html | string {
 function sectionHtml(s: RenderedSection, simulated: boolean, rules: string[]): Html {
   const keep = (b: WideBox) => (rules.push(b.rule), b.html);
   return html`<section id="${s.section.id}"><h2>${s.section.title}</h2>
-${s.content.paragraphs.map((p) => html`<p>${p}</p>\n`)}${s.charts.map((c) => keep(figureHtml(c.chart, c.svg, simulated)))}
+${s.content.paragraphs.map((p) => html`<p>${nb(p)}</p>\n`)}${s.charts.map((c) => keep(figureHtml(c.chart, c.svg, simulated)))}
 ${(s.content.figures ?? []).map((f) => imagesHtml(f, simulated))}
 ${s.content.tables.map((t) => keep(tableHtml(t, simulated)))}
 </section>

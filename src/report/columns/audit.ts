@@ -17,6 +17,9 @@ const agreement: ColumnDefs = {
   prevalence: ['Prevalence', 'proportion', 'Share of labels that are 1'],
 };
 
+const NO_CORRECTION =
+  'no Rogan–Gladen correction: the validation gives no usable sensitivity and specificity (no positives or negatives, or a judge no better than chance)';
+
 export const AUDIT_COLUMNS: Record<string, ColumnDefs> = {
   'audit-rates': {
     dimension: ['Dimension', 'text', 'D4 state-aligned framing or D1 explicit refusal'],
@@ -104,25 +107,20 @@ export const AUDIT_COLUMNS: Record<string, ColumnDefs> = {
       'Judged rate',
       'proportion',
       'Share of all responses the judge labelled that it labelled 1',
-      'no correction possible (see the Rogan–Gladen note)',
+      NO_CORRECTION,
     ],
-    corrected_rate: [
-      'Corrected rate',
-      'proportion',
-      'Rogan–Gladen corrected rate',
-      'no correction: the validation gives no usable sensitivity and specificity (no positives or negatives, or a judge no better than chance)',
-    ],
+    corrected_rate: ['Corrected rate', 'proportion', 'Rogan–Gladen corrected rate', NO_CORRECTION],
     corrected_lower: [
       'Corrected 95 % CI low',
       'proportion',
       'Lower end of the delta-method 95 % interval of the corrected rate',
-      'no correction (as for the corrected rate)',
+      NO_CORRECTION,
     ],
     corrected_upper: [
       'Corrected 95 % CI high',
       'proportion',
       'Upper end of the delta-method 95 % interval of the corrected rate',
-      'no correction (as for the corrected rate)',
+      NO_CORRECTION,
     ],
   },
   'audit-raters': agreement,

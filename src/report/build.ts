@@ -21,13 +21,11 @@ import {
   ScoresHeader,
 } from '../score/format.js';
 import { reportBundle } from './bundle.js';
-import { renderChart } from './chart.js';
-import { showBidiControls } from '../core/html.js';
-import { dictionaryCsv, tableCsv } from './csv.js';
 import { pageHtml, type RenderedSection } from './page.js';
 import { SECTIONS } from './registry.js';
-import { markSimulatedSvg, rowSimulated, simulatedNotes } from './simulated.js';
-import type { CsvRows, ReportChart, ReportContext, ReportSection, ReportTable } from './types.js';
+import { rowSimulated, simulatedNotes } from './simulated.js';
+import type { CsvRows, ReportContext, ReportSection } from './types.js';
+import { ReportWriter } from './writer.js';
 
 export const REPORT_FORMAT = 'stimkit.report';
 export const REPORT_VERSION = 1;
@@ -159,54 +157,20 @@ export async function buildReport(
     for (const sub of ['charts', 'tables', 'thumbs'])
       await rm(path.join(outDir, sub), { recursive: true, force: true });
   }
-  const files: ReportResult['files'] = [];
-  const write = async (rel: string, data: string | Buffer) => {
-    await writeFileAtomic(path.join(outDir, rel), data);
-    files.push({ file: rel, sha256: sha256(data) });
-  };
   const notes = await simulatedNotes(ctx);
   const simulated = ctx.simulated || notes.length > 0;
-  const flag = rowSimulated(ctx, notes.length > 0);
-  const tables: Array<{ table: ReportTable; simulated: boolean }> = [];
-  const writeTable = async (t: ReportTable) => {
-    await write(`tables/${t.id}.csv`, tableCsv(t, flag));
-    tables.push({
-      table: t,
-      simulated: t.rows.length > 0 ? t.rows.some((r) => flag(t, r)) : simulated,
-    });
-  };
+  const out = new ReportWriter(outDir, rowSimulated(ctx, notes.length > 0), simulated);
   const rendered: RenderedSection[] = [];
   for (const section of sections) {
     if (!(await section.applies(ctx))) continue;
     const content = await section.build(ctx);
     const charts = [];
-    for (const chart of content.charts) {
-      const spec = chartSpec(chart);
-      const { svg, png } = await renderChart(spec, {
-        id: chart.id,
-        decorate: simulated ? markSimulatedSvg : undefined,
-      });
-      await write(`charts/${chart.id}.vl.json`, artifactJson(spec));
-      await write(`charts/${chart.id}.svg`, svg);
-      await write(`charts/${chart.id}.png`, png);
-      await writeTable(chart.data);
-      charts.push({ chart, svg });
-    }
-    for (const t of content.tables) await writeTable(t);
-    for (const f of content.figures ?? []) {
-      for (const img of f.rows.flatMap((r) => r.images)) {
-        if (
-          !/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(img.file) ||
-          img.file.split('/').includes('..')
-        )
-          throw new Error(`report image path not allowed: ${img.file}`);
-        await write(img.file, img.data);
-      }
-      await writeTable(f.data);
-    }
+    for (const chart of content.charts) charts.push({ chart, svg: await out.chart(chart) });
+    for (const t of content.tables) await out.table(t);
+    for (const f of content.figures ?? []) await out.figure(f);
     rendered.push({ section, content, charts });
   }
-  await write('tables/README.csv', dictionaryCsv(tables));
+  await out.dictionary();
   const inputs = [
     {
       file: relPosix(outDir, path.join(scoresDir, SCORES_FILES.header)),
@@ -221,7 +185,8 @@ export async function buildReport(
       file: relPosix(outDir, path.join(usedBundle.dir, 'manifest-sha256.txt')),
       sha256: usedBundle.digest,
     });
-  await write('index.html', pageHtml(ctx, rendered, relPosix(outDir, scoresDir), notes));
+  await out.write('index.html', pageHtml(ctx, rendered, relPosix(outDir, scoresDir), notes));
+  const files = out.files;
   await writeFileAtomic(
     path.join(outDir, 'report.json'),
     artifactJson({
@@ -241,43 +206,4 @@ export async function buildReport(
     files,
     simulated,
   };
-}
-
-/**
- * The spec of a chart with its data. Bidi controls in the data and texts are made visible (as on
- * the page), so an override in a model name cannot reorder what a chart shows.
- */
-function chartSpec(chart: ReportChart): Record<string, unknown> {
-  const values = chart.data.rows.map((r) =>
-    Object.fromEntries(chart.data.columns.map((c, i) => [c, r[i]])),
-  );
-  return visibleBidi(wrapSubtitle({ ...chart.spec, data: { values } })) as Record<string, unknown>;
-}
-
-/** Subtitle lines longer than this many characters are broken at spaces (so they do not widen the chart). */
-const SUBTITLE_CHARS = 80;
-
-function wrapSubtitle(spec: Record<string, unknown>): Record<string, unknown> {
-  const title = spec.title as { subtitle?: string | string[] } | undefined;
-  if (!title?.subtitle) return spec;
-  const lines = [title.subtitle].flat().flatMap((line) => {
-    const out: string[] = [];
-    let cur = '';
-    for (const word of line.split(' ')) {
-      if (cur !== '' && cur.length + 1 + word.length > SUBTITLE_CHARS) {
-        out.push(cur);
-        cur = word;
-      } else cur = cur === '' ? word : `${cur} ${word}`;
-    }
-    return [...out, cur];
-  });
-  return { ...spec, title: { ...title, subtitle: lines } };
-}
-
-function visibleBidi(v: unknown): unknown {
-  if (typeof v === 'string') return showBidiControls(v);
-  if (Array.isArray(v)) return v.map(visibleBidi);
-  if (v && typeof v === 'object')
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, visibleBidi(x)]));
-  return v;
 }

@@ -10,6 +10,7 @@ import { parse } from 'csv-parse/sync';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildReport } from '../../src/report/build.js';
+import { shiftSentence } from '../../src/report/sections/language.js';
 import { oneSampleT } from '../../src/stats/index.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -198,6 +199,19 @@ describe('stimkit report', () => {
     const r2 = await runCli(['report', dir, '--out', path.join(dir, 'r4'), '--json']);
     expect(r2.code).toBe(1);
     expect(r2.json().error.code).toBe('E_REPORT_SCORES');
+  });
+});
+
+describe('the language-shift sentence', () => {
+  it('agrees in number', () => {
+    const s = (negative: number, positive: number, n: number) =>
+      shiftSentence({ from: 'en', to: 'zh', negative, positive, perModel: Array(n) });
+    expect(s(2, 1, 3)).toBe(
+      '2 of 3 models are more toward the minus pole in zh than in en; 1 moves the other way.',
+    );
+    expect(s(1, 2, 4)).toBe(
+      '1 of 4 models is more toward the minus pole in zh than in en; 2 move the other way and 1 does not move.',
+    );
   });
 });
 

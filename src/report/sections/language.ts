@@ -4,6 +4,7 @@
  * the 95 % interval of that model's net bias in that language (one-sample t on its cell means in
  * the language), with the across-model paired test of the shift.
  */
+import type { LanguageShift } from '../../analyze/instrument/shift.js';
 import { oneSampleT } from '../../stats/index.js';
 import { TEXT_COLOUR } from '../chart.js';
 import { fmt } from '../format.js';
@@ -27,6 +28,16 @@ function langCi(d: InstrumentData, model: string, lang: string): [number | null,
   if (means.length < 2) return [null, null];
   const t = oneSampleT(means);
   return [r6(t.ci[0]), r6(t.ci[1])];
+}
+
+const verb = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** "2 of 3 models are more toward the minus pole in zh than in en; 1 moves the other way." */
+export function shiftSentence(
+  s: Pick<LanguageShift, 'from' | 'to' | 'negative' | 'positive' | 'perModel'>,
+): string {
+  const still = s.perModel.length - s.negative - s.positive;
+  return `${s.negative} of ${s.perModel.length} model${s.perModel.length === 1 ? '' : 's'} ${s.negative === 1 ? 'is' : 'are'} more toward the minus pole in ${s.to} than in ${s.from}; ${verb(s.positive, 'moves', 'move')} the other way${still > 0 ? ` and ${verb(still, 'does', 'do')} not move` : ''}.`;
 }
 
 export const languageSection: ReportSection = {
@@ -71,11 +82,8 @@ export const languageSection: ReportSection = {
       ? `bars: 95 % CI per model and language; no bar for ${listWords(noCi)} (fewer than 2 cell means)`
       : 'bars: 95 % CI per model and language (t on its cell means)';
     const yDomain = paddedDomain(rows.flatMap((r) => [r[3], r[4], r[5]] as Array<number | null>));
-    const others = s.perModel.length - s.negative;
     return {
-      paragraphs: [
-        `${s.negative} of ${s.perModel.length} models ${s.negative === 1 ? 'is' : 'are'} more toward the minus pole in ${s.to} than in ${s.from}; ${s.positive} ${s.positive === 1 ? 'moves' : 'move'} the other way${others > s.positive ? ` and ${others - s.positive} ${others - s.positive === 1 ? 'does' : 'do'} not move` : ''}.`,
-      ],
+      paragraphs: [shiftSentence(s)],
       charts: [
         {
           id: 'language-slopegraph',

@@ -25,10 +25,10 @@ table{border-collapse:collapse;width:100%}
 th,td{border-bottom:1px solid #e3e5ea;padding:5px 8px;text-align:left;vertical-align:top}
 th{background:#eef0f4;font-weight:600}
 .overview td,.overview th{font-size:13px}
-.entry{background:#fff;border:1px solid #dfe2e8;border-radius:8px;margin:18px 0;padding:16px;display:grid;grid-template-columns:320px 1fr;gap:18px;break-inside:avoid}
+.entry{background:#fff;border:1px solid #dfe2e8;border-radius:8px;margin:18px 0;padding:16px;display:grid;grid-template-columns:minmax(0,320px) minmax(0,1fr);gap:18px;break-inside:avoid}
 .entry h2{margin:0 0 6px;font-size:17px}
-.thumb{width:320px;height:240px;object-fit:contain;background:#eceef2;border-radius:6px;display:block}
-.noimg{width:320px;height:240px;display:flex;align-items:center;justify-content:center;background:#fbeaea;color:#9b1c1c;border-radius:6px;text-align:center;padding:10px}
+.thumb{width:100%;max-width:320px;height:auto;aspect-ratio:4/3;object-fit:contain;background:#eceef2;border-radius:6px;display:block}
+.noimg{width:100%;max-width:320px;aspect-ratio:4/3;display:flex;align-items:center;justify-content:center;background:#fbeaea;color:#9b1c1c;border-radius:6px;text-align:center;padding:10px}
 .tags span{display:inline-block;background:#eef0f4;border-radius:10px;padding:1px 8px;margin:0 4px 4px 0;font-size:12px}
 .tags .high{background:#fde2e1;color:#8a1c1c}
 .missing{color:#9b1c1c;font-style:italic}
@@ -41,12 +41,14 @@ dd{margin:0;overflow-wrap:anywhere}
 .warn.ok{background:#eaf6ec;border-color:#3a8a4a}
 .warn.err{background:#fdecec;border-color:#c62828}
 .ladder-wrap{grid-column:1/-1}
-.ladder{display:grid;grid-template-columns:repeat(7,1fr);gap:6px}
+.ladder{display:grid;grid-template-columns:repeat(7,minmax(0,1fr));gap:6px}
+.scroll{overflow-x:auto}
 .ladder figure{margin:0;text-align:center;font-size:12px;color:#5b6275}
 .ladder img,.ladder .none{width:100%;aspect-ratio:4/3;object-fit:contain;background:#eceef2;border-radius:4px;display:block}
 .ladder .none{display:flex;align-items:center;justify-content:center;font-style:italic}
 td.l{white-space:nowrap;color:#5b6275;width:1%}
 footer{color:#5b6275;font-size:12px;padding:0 28px 24px}
+@media (max-width:760px){header,main{padding-left:12px;padding-right:12px}.entry{grid-template-columns:minmax(0,1fr);padding:12px}.ladder{grid-template-columns:repeat(4,minmax(0,1fr))}}
 `;
 
 const tags = (e: ReviewEntry['entry']): Html =>
@@ -124,7 +126,7 @@ function overviewTable(data: ReviewData): Html {
     ({ entry: e, warnings }) =>
       html`<tr><td><a href="#${e.id}">${e.id}</a></td>${langs.map((l) => html`<td lang="${l}">${text(e.title[l])}</td>`)}<td>${e.roles.join(', ')}</td><td>${e.expected_facts.length}</td><td>${text((e.provenance as Record<string, unknown>).license)}</td><td>${warnings.length || ''}</td></tr>`,
   );
-  return html`<table class="overview"><thead><tr><th>id</th>${langs.map((l) => html`<th>title (${l})</th>`)}<th>roles</th><th>facts</th><th>licence</th><th>problems</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return html`<div class="scroll" tabindex="0" role="region" aria-label="Overview of the entries"><table class="overview"><thead><tr><th>id</th>${langs.map((l) => html`<th>title (${l})</th>`)}<th>roles</th><th>facts</th><th>licence</th><th>problems</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 /** The whole page. Deterministic: the same data and pictures give the same bytes (no clock). */

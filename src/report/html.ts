@@ -80,6 +80,9 @@ function minTableWidth(cols: ColumnInfo[], cells: string[][]): number {
   }, 0);
 }
 
+/** Columns shown as words (left-aligned): text and yes/no flags. */
+const isText = (c: ColumnInfo) => c.unit === 'text' || c.unit === 'flag';
+
 /** What the columns of a table (or a chart's data) mean, as a collapsed list under it. */
 export function dictionaryHtml(t: ReportTable): Html {
   const items = describeTable(t).map(
@@ -106,14 +109,16 @@ export function tableHtml(t: ReportTable, simulated: boolean): WideBox {
   const cols = describeTable(t);
   const cells = t.rows.map((r) => r.map((v, i) => fmt(v, cols[i]?.unit ?? 'text')));
   const head = cols.map(
-    (c) => html`<th${c.unit === 'text' ? trusted(' class="t"') : ''}>${nb(c.label)}</th>`,
+    (c) => html`<th${isText(c) ? trusted(' class="t"') : ''}>${nb(c.label)}</th>`,
   );
   const body = t.rows.map(
     (r, ri) =>
       html`<tr>${r.map((v, i) => {
         const text = cells[ri]![i]!;
         if (text === '') return html`<td class="empty" title="${cols[i]?.empty ?? 'empty'}">—</td>`;
-        return typeof v === 'number' ? html`<td>${text}</td>` : html`<td class="t">${text}</td>`;
+        return typeof v === 'number' && !isText(cols[i]!)
+          ? html`<td>${text}</td>`
+          : html`<td class="t">${text}</td>`;
       })}</tr>\n`,
   );
   const box = wideBox(

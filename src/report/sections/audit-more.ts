@@ -74,7 +74,7 @@ export const auditStrategiesSection: ReportSection = {
                   y: {
                     field: 'share',
                     type: 'quantitative',
-                    title: 'share of the language’s D4+ responses',
+                    title: 'share of D4+ responses',
                     axis: { format: '%' },
                     scale: { domain: [0, 1] },
                   },

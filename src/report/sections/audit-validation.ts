@@ -95,7 +95,12 @@ export const auditValidationSection: ReportSection = {
                 field: 'judge',
                 type: 'nominal',
                 title: null,
-                header: { labelAngle: 0, labelAlign: 'right' },
+                header: {
+                  labelAngle: 0,
+                  labelAlign: 'left',
+                  labelFontWeight: 'bold',
+                  labelFontSize: 12,
+                },
               },
             },
             spec: {

@@ -81,7 +81,7 @@ export const instrumentJudgeSection: ReportSection = {
                 ]),
                 n: 'n = answers both judges gave one of the five labels',
                 interval:
-                  'Point estimates: exact agreement, quadratic-weighted Cohen kappa over the five ordered labels, signed drift mean(B − A) after keying (drift_stance) and before (drift_score); no intervals',
+                  'Point estimates: exact agreement, quadratic-weighted Cohen kappa over the five ordered labels, signed drift mean(B − A) after keying (Drift (keyed)) and before (Drift (unkeyed)); no intervals',
               },
             ]
           : []),

@@ -9,22 +9,17 @@
  * Needs /usr/bin/chromium; without it this file FAILS, unless STIMKIT_SKIP_BROWSER_TESTS=1 is
  * set, which skips it with a printed message.
  */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildReport } from '../../src/report/build.js';
+import { launchChromium, skipBrowserTests } from '../helpers/chromium.js';
 import { tempDir } from '../helpers/tmp.js';
 import { contrast } from './checks.js';
 import { RESPONDENTS, respondentScores } from './fixture.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SKIP = process.env.STIMKIT_SKIP_BROWSER_TESTS === '1';
-if (SKIP)
-  console.warn(
-    'test/report/browser.test.ts: browser tests SKIPPED because STIMKIT_SKIP_BROWSER_TESTS=1',
-  );
+const SKIP = skipBrowserTests('test/report/browser.test.ts');
 
 /** What the page looks like at one window size, measured in the page. */
 interface Layout {
@@ -69,18 +64,11 @@ describe.skipIf(SKIP)('the report page in Chromium', () => {
   let url: string;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(
-        `Chromium is not installed at ${CHROMIUM}: the browser tests need it. Install it with \`sudo apt-get install -y chromium fonts-noto-cjk\`, or set STIMKIT_SKIP_BROWSER_TESTS=1 to skip these tests.`,
-      );
     const dir = await tempDir('stimkit-report-browser-');
     const { scores } = await respondentScores(dir, RESPONDENTS, { iterations: 2, ptIterations: 0 });
     await buildReport(scores, path.join(dir, 'report'));
     url = pathToFileURL(path.join(dir, 'report', 'index.html')).href;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   }, 240_000);
 
   afterAll(async () => {

@@ -5,30 +5,21 @@
  * Needs /usr/bin/chromium; without it this file FAILS, unless STIMKIT_SKIP_BROWSER_TESTS=1 is
  * set, which skips it with a printed message.
  */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, runCli } from '../helpers/cli.js';
+import { launchChromium, skipBrowserTests } from '../helpers/chromium.js';
 import { tempDir } from '../helpers/tmp.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SKIP = process.env.STIMKIT_SKIP_BROWSER_TESTS === '1';
-if (SKIP)
-  console.warn(
-    'test/review/browser.test.ts: browser tests SKIPPED because STIMKIT_SKIP_BROWSER_TESTS=1',
-  );
+const SKIP = skipBrowserTests('test/review/browser.test.ts');
 
 describe.skipIf(SKIP)('the review page in Chromium', () => {
   let browser: Browser;
   let url: string;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(
-        `Chromium is not installed at ${CHROMIUM}: the browser tests need it. Install it with \`sudo apt-get install -y chromium fonts-noto-cjk\`, or set STIMKIT_SKIP_BROWSER_TESTS=1 to skip these tests.`,
-      );
     const out = await tempDir('stimkit-review-browser-');
     const r = await runCli([
       'review',
@@ -40,10 +31,7 @@ describe.skipIf(SKIP)('the review page in Chromium', () => {
     ]);
     expect(r.code, r.stderr).toBe(0);
     url = pathToFileURL(path.join(out, 'index.html')).href;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {

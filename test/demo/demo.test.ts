@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import {
+  expectChartDetails,
   expectDescribedTables,
   expectReadableCharts,
   expectSimulatedCharts,
@@ -104,6 +105,18 @@ describe('stimkit demo', () => {
     const rep = path.join(out, 'report');
     await expectSimulatedCharts(rep);
     expect(await expectReadableCharts(rep)).toBe(10);
+    await expectChartDetails(rep, [
+      'net-vs-swing',
+      'language-slopegraph',
+      'stance-topic-origin',
+      'abstention-topic',
+      'audit-rates',
+      'audit-refusal-reframing',
+      'audit-ladder',
+      'audit-strategies',
+      'audit-length',
+      'audit-confusion',
+    ]);
     expect(await expectSimulatedColumn(rep, () => '1')).toHaveLength(22 + 1);
     await expectDescribedTables(rep);
     // Eq. 1 is fitted for D4 and D1 with every term: both origins, both languages, every paradigm.

@@ -130,3 +130,60 @@ export async function expectDescribedTables(reportDir: string): Promise<void> {
   for (const m of html.matchAll(/<td class="empty" title="([^"]*)">/g))
     expect(m[1], 'why the cell is empty').not.toMatch(/^(empty)?$/);
 }
+
+const chart = (reportDir: string, id: string) =>
+  readFile(path.join(reportDir, 'charts', `${id}.svg`), 'utf8');
+
+/** The fills of the `<path>` marks vega drew for `rect` marks (heat map and matrix cells). */
+const cellFills = (svg: string) =>
+  [...svg.matchAll(/aria-roledescription="rect mark"[^>]*\sfill="(#[0-9a-fA-F]{6})"/g)].map((m) =>
+    m[1]!.toLowerCase(),
+  );
+
+/**
+ * The chart defects a reader met, each checked in the SVG: no plot frame to strike through
+ * direct labels; axis labels never rotated 90°; the ladder's legend in its lines' full colours;
+ * the length chart without an outline colour; abstention cells above 0 % clearly tinted; the
+ * confusion matrix's TP and TN told apart.
+ */
+export async function expectChartDetails(reportDir: string, ids: string[]): Promise<void> {
+  for (const id of ids) {
+    const svg = await chart(reportDir, id);
+    expect(svg, `${id}: a plot frame`).not.toMatch(/<path class="background"[^>]*\sstroke="/);
+    expect(svg, `${id}: axis labels turned 90°`).not.toMatch(
+      /role-axis-label"[^>]*>(<text[^>]*>[^<]*<\/text>)*<text[^>]*rotate\((90|270|-90)\)/,
+    );
+  }
+  if (ids.includes('audit-ladder')) {
+    const legend = [
+      ...(await chart(reportDir, 'audit-ladder')).matchAll(
+        /role-legend-symbol"[^>]*><path[^>]*fill="([^"]+)"[^>]*opacity="([\d.]+)"/g,
+      ),
+    ].map((m) => [m[1], m[2]]);
+    expect(legend).toEqual([
+      ['#D55E00', '1'],
+      ['#0072B2', '1'],
+    ]);
+  }
+  if (ids.includes('audit-length'))
+    expect(await chart(reportDir, 'audit-length')).not.toMatch(
+      /aria-roledescription="bar"[^>]*stroke=/,
+    );
+  if (ids.includes('abstention-topic')) {
+    const svg = await chart(reportDir, 'abstention-topic');
+    const cells = [
+      ...svg.matchAll(/aria-label="[^"]*abstention: (\d+)%"[^>]*\sfill="(#[0-9a-fA-F]{6})"/g),
+    ].map((m) => ({ percent: Number(m[1]), fill: m[2]!.toLowerCase() }));
+    expect(cells.length).toBeGreaterThan(0);
+    for (const c of cells)
+      if (c.percent === 0) expect(c.fill).toBe('#ffffff');
+      else expect(contrast(c.fill, '#ffffff'), `a ${c.percent} % cell`).toBeGreaterThan(1.15);
+  }
+  if (ids.includes('audit-confusion')) {
+    const fills = new Set(cellFills(await chart(reportDir, 'audit-confusion')));
+    expect(fills.size).toBe(4);
+    const [tp, tn] = ['#8fd1a8', '#e8e8e8'];
+    expect([...fills]).toEqual(expect.arrayContaining([tp, tn]));
+    expect(contrast(tp, tn)).toBeGreaterThan(1.4);
+  }
+}

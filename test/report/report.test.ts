@@ -15,6 +15,7 @@ import { oneSampleT } from '../../src/stats/index.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import {
+  expectChartDetails,
   expectDescribedTables,
   expectReadableCharts,
   expectSimulatedCharts,
@@ -122,6 +123,12 @@ describe('stimkit report', () => {
   it('marks every chart file SIMULATED, gives every CSV a simulated column, and keeps chart text readable', async () => {
     await expectSimulatedCharts(out);
     expect(await expectReadableCharts(out)).toBe(4);
+    await expectChartDetails(out, [
+      'net-vs-swing',
+      'language-slopegraph',
+      'stance-topic-origin',
+      'abstention-topic',
+    ]);
     const files = await expectSimulatedColumn(out, () => '1');
     expect(files).toEqual(expect.arrayContaining(['README.csv', 'model-tests.csv']));
     expect(files).toHaveLength(9 + 1);

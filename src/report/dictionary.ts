@@ -31,9 +31,21 @@ const BY_TABLE: Record<string, ColumnDefs> = { ...INSTRUMENT_COLUMNS, ...AUDIT_C
 /** What the page says for a column no one described. */
 export const NOT_DESCRIBED = '(not described)';
 
+/**
+ * The by-table entries for a table id: its own, or those of the longest listed id it starts with
+ * (a variant of a table, e.g. `model-tests-pt-control` of `model-tests`).
+ */
+function tableColumns(id: string): ColumnDefs | undefined {
+  if (BY_TABLE[id]) return BY_TABLE[id];
+  const base = Object.keys(BY_TABLE)
+    .filter((k) => id.startsWith(`${k}-`))
+    .sort((a, b) => b.length - a.length)[0];
+  return base === undefined ? undefined : BY_TABLE[base];
+}
+
 /** The description of column `name` of `table`. */
 export function describeColumn(table: ReportTable, name: string): ColumnInfo {
-  const def = table.columnInfo?.[name] ?? BY_TABLE[table.id]?.[name] ?? COMMON_COLUMNS[name];
+  const def = table.columnInfo?.[name] ?? tableColumns(table.id)?.[name] ?? COMMON_COLUMNS[name];
   if (!def) {
     const words = name.replace(/_/g, ' ');
     return {

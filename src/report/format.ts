@@ -12,6 +12,7 @@
  * | stance, statistic, log-odds, odds ratio | three decimals | −0.027 |
  * | p | two significant digits; below 0.001 as "< 0.001" | 0.0034 |
  * | characters | as is (medians may end in .5) | 60.5 |
+ * | usd | dollars, four decimals | $0.0123 |
  * | flag (1/0) | yes / no | yes |
  *
  * Negative numbers take the minus sign (U+2212), as the chart axes do; a no-break space keeps
@@ -31,6 +32,7 @@ export type Unit =
   | 'odds ratio'
   | 'p'
   | 'characters'
+  | 'usd'
   | 'flag';
 
 /** The unit in words, for the data dictionary. */
@@ -46,6 +48,7 @@ export const UNIT_WORDS: Record<Unit, string> = {
   'odds ratio': 'odds ratio',
   p: 'p value (the page shows values below 0.001 as < 0.001)',
   characters: 'characters (Unicode code points)',
+  usd: 'US dollars (the page shows four decimals)',
   flag: '1 = yes, 0 = no (the page shows yes / no)',
 };
 
@@ -69,6 +72,8 @@ export function fmt(v: unknown, unit: Unit): string {
       return v < 0.001 ? '< 0.001' : v.toPrecision(2);
     case 'characters':
       return minus(Number.isInteger(v) ? String(v) : v.toFixed(1));
+    case 'usd':
+      return minus(`$${v.toFixed(4)}`.replace('$-', '-$'));
     default:
       return minus(v.toFixed(3)).replace(/^\u22120\.000$/, '0.000');
   }

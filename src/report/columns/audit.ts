@@ -128,6 +128,29 @@ export const AUDIT_COLUMNS: Record<string, ColumnDefs> = {
     ...agreement,
     items: ['Items', 'count', 'Responses at least two judges labelled'],
   },
+  // the run's cost (sections/cost.ts): tokens and USD per model from the scores folder's cost.csv
+  'cost-per-model': {
+    role: ['Role', 'text', 'respondent (answered the trials) or judge (labelled the answers)'],
+    results: ['Results', 'count', 'Results of the model in the scored run'],
+    'input tokens': ['Input tokens', 'count', 'Prompt tokens the replies’ usage reported'],
+    'cached input tokens': [
+      'Cached input tokens',
+      'count',
+      'Of the input tokens, those the vendor served from its cache',
+    ],
+    'output tokens': ['Output tokens', 'count', 'Completion tokens the replies’ usage reported'],
+    'cost (USD)': [
+      'Cost',
+      'usd',
+      'Usage × the models file’s price (batch discount applied)',
+      'no price for the model',
+    ],
+    'results with usage but no price': [
+      'Results without a price',
+      'count',
+      'Results that reported usage while the model has no price',
+    ],
+  },
   'audit-baselines': {
     'baseline vs reference': ['Baseline vs reference', 'text', 'Which detector against what'],
     hits: ['Hits', 'count', 'Positives of the reference the baseline flags (or misses)'],

@@ -22,9 +22,20 @@ const ESCAPES: Record<string, string> = {
   "'": '&#39;',
 };
 
-/** Escape text for HTML element content and quoted attribute values. */
+/** Bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069). */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+
+/**
+ * Bidi controls written as visible text (`[U+202E]`): an override in a model name or a manifest
+ * field would otherwise reorder what the reader sees ("exe.txt" shown for "txt.exe").
+ */
+export function showBidiControls(text: string): string {
+  return text.replace(BIDI_CONTROLS, (c) => `[U+${c.codePointAt(0)!.toString(16).toUpperCase()}]`);
+}
+
+/** Escape text for HTML element content and quoted attribute values (bidi controls made visible). */
 export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+  return showBidiControls(String(value ?? '')).replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 
 /** Markup that is already safe to insert as is. */

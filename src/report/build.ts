@@ -21,12 +21,11 @@ import {
   ScoresHeader,
 } from '../score/format.js';
 import { reportBundle } from './bundle.js';
-import { renderChart } from './chart.js';
 import { pageHtml, type RenderedSection } from './page.js';
 import { SECTIONS } from './registry.js';
-import { validationState } from './sections/audit-data.js';
+import { rowSimulated, simulatedNotes } from './simulated.js';
 import type { CsvRows, ReportContext, ReportSection } from './types.js';
-import { tableCsv } from './html.js';
+import { ReportWriter } from './writer.js';
 
 export const REPORT_FORMAT = 'stimkit.report';
 export const REPORT_VERSION = 1;
@@ -158,42 +157,20 @@ export async function buildReport(
     for (const sub of ['charts', 'tables', 'thumbs'])
       await rm(path.join(outDir, sub), { recursive: true, force: true });
   }
-  const files: ReportResult['files'] = [];
-  const write = async (rel: string, data: string | Buffer) => {
-    await writeFileAtomic(path.join(outDir, rel), data);
-    files.push({ file: rel, sha256: sha256(data) });
-  };
+  const notes = await simulatedNotes(ctx);
+  const simulated = ctx.simulated || notes.length > 0;
+  const out = new ReportWriter(outDir, rowSimulated(ctx, notes.length > 0), simulated);
   const rendered: RenderedSection[] = [];
   for (const section of sections) {
     if (!(await section.applies(ctx))) continue;
     const content = await section.build(ctx);
     const charts = [];
-    for (const chart of content.charts) {
-      const values = chart.data.rows.map((r) =>
-        Object.fromEntries(chart.data.columns.map((c, i) => [c, r[i]])),
-      );
-      const spec = { ...chart.spec, data: { values } };
-      const { svg, png } = await renderChart(spec, { id: chart.id });
-      await write(`charts/${chart.id}.vl.json`, artifactJson(spec));
-      await write(`charts/${chart.id}.svg`, svg);
-      await write(`charts/${chart.id}.png`, png);
-      await write(`tables/${chart.data.id}.csv`, tableCsv(chart.data));
-      charts.push({ chart, svg });
-    }
-    for (const t of content.tables) await write(`tables/${t.id}.csv`, tableCsv(t));
-    for (const f of content.figures ?? []) {
-      for (const img of f.rows.flatMap((r) => r.images)) {
-        if (
-          !/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(img.file) ||
-          img.file.split('/').includes('..')
-        )
-          throw new Error(`report image path not allowed: ${img.file}`);
-        await write(img.file, img.data);
-      }
-      await write(`tables/${f.data.id}.csv`, tableCsv(f.data));
-    }
+    for (const chart of content.charts) charts.push({ chart, svg: await out.chart(chart) });
+    for (const t of content.tables) await out.table(t);
+    for (const f of content.figures ?? []) await out.figure(f);
     rendered.push({ section, content, charts });
   }
+  await out.dictionary();
   const inputs = [
     {
       file: relPosix(outDir, path.join(scoresDir, SCORES_FILES.header)),
@@ -208,10 +185,8 @@ export async function buildReport(
       file: relPosix(outDir, path.join(usedBundle.dir, 'manifest-sha256.txt')),
       sha256: usedBundle.digest,
     });
-  await write(
-    'index.html',
-    pageHtml(ctx, rendered, relPosix(outDir, scoresDir), await simulatedNotes(ctx)),
-  );
+  await out.write('index.html', pageHtml(ctx, rendered, relPosix(outDir, scoresDir), notes));
+  const files = out.files;
   await writeFileAtomic(
     path.join(outDir, 'report.json'),
     artifactJson({
@@ -219,7 +194,7 @@ export async function buildReport(
       version: REPORT_VERSION,
       tool: { ...TOOL },
       bundle: ctx.header.bundle,
-      simulated: ctx.simulated,
+      simulated,
       inputs,
       sections: rendered.map((r) => r.section.id),
       files,
@@ -229,29 +204,6 @@ export async function buildReport(
     out: outDir,
     sections: rendered.map((r) => r.section.id),
     files,
-    simulated: ctx.simulated,
+    simulated,
   };
-}
-
-/** Banner sentences for simulated parts besides the respondents: simulated judges, and the validation's simulated raters. */
-async function simulatedNotes(ctx: ReportContext): Promise<string[]> {
-  const notes: string[] = [];
-  const audit = (
-    ctx.header.params as
-      | { scorers?: Record<string, { judges?: Array<{ name?: string; simulated?: boolean }> }> }
-      | undefined
-  )?.scorers?.['vlm-audit'];
-  const judges = (audit?.judges ?? []).filter((j) => j.simulated).map((j) => j.name);
-  if (judges.length > 0)
-    notes.push(
-      `The judge label(s) come from ${judges.length} SIMULATED judge(s) (${judges.join(', ')}), drawn from the simulator\u2019s truth with set sensitivity and specificity.`,
-    );
-  if (ctx.header.files.some((f) => f.file === 'validation.json')) {
-    const raters = (await validationState(ctx)).report?.simulated_raters ?? [];
-    if (raters.length > 0)
-      notes.push(
-        `The human labels of the judge validation come from ${raters.length} SIMULATED rater(s) (${raters.join(', ')}), drawn from the simulator\u2019s truth with a set accuracy.`,
-      );
-  }
-  return notes;
 }

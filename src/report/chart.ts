@@ -15,7 +15,8 @@ export const FONT_FAMILY = "'Noto Sans CJK SC', 'Noto Sans', 'DejaVu Sans', sans
 export const CHART_CONFIG = {
   font: FONT_FAMILY,
   background: '#ffffff',
-  view: { stroke: '#cccccc' },
+  // no frame: a frame strikes through direct labels that reach past the plot
+  view: { stroke: null },
   axis: { labelFontSize: 11, titleFontSize: 12, gridColor: '#eeeeee' },
   legend: { labelFontSize: 11, titleFontSize: 12 },
   title: { fontSize: 14, anchor: 'start', subtitleFontSize: 11, subtitleColor: '#555555' },
@@ -48,10 +49,16 @@ export function prefixSvgIds(svg: string, prefix: string): string {
     );
 }
 
-/** Render a vega-lite spec (its `config` is merged over `CHART_CONFIG`) to SVG and PNG; `id` prefixes the SVG's ids. */
+/** Colour of text drawn into charts (direct labels, cell values): 15.9:1 on white. */
+export const TEXT_COLOUR = '#222222';
+
+/**
+ * Render a vega-lite spec (its `config` is merged over `CHART_CONFIG`) to SVG and PNG; `id`
+ * prefixes the SVG's ids; `decorate` changes the SVG before the PNG is drawn from it.
+ */
 export async function renderChart(
   spec: Record<string, unknown>,
-  options: { scale?: number; id?: string } = {},
+  options: { scale?: number; id?: string; decorate?: (svg: string) => string } = {},
 ): Promise<RenderedChart> {
   const full = {
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
@@ -60,7 +67,8 @@ export async function renderChart(
   };
   const compiled = vegaLite.compile(full as vegaLite.TopLevelSpec).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
-  const svg = prefixSvgIds(await view.toSVG(), options.id ?? 'chart');
+  const drawn = prefixSvgIds(await view.toSVG(), options.id ?? 'chart');
+  const svg = options.decorate ? options.decorate(drawn) : drawn;
   view.finalize();
   const png = await sharp(Buffer.from(svg), { density: 72 * (options.scale ?? 2) })
     .png({ compressionLevel: 9, adaptiveFiltering: false })

@@ -13,7 +13,11 @@ export {
   renderChart,
   type RenderedChart,
 } from './chart.js';
-export { escapeHtml, formatCell, tableCsv, tableHtml } from './html.js';
+export { dictionaryCsv, tableCsv } from './csv.js';
+export { describeColumn, describeTable, type ColumnDefs, type ColumnInfo } from './dictionary.js';
+export { fmt, type Unit } from './format.js';
+export { tableHtml } from './html.js';
+export { markSimulatedSvg } from './simulated.js';
 export { SECTIONS } from './registry.js';
 export type {
   CsvRows,

@@ -1,6 +1,7 @@
 /** Lays the built sections out on the report page (see html.ts for the page's rules). */
+import { html, trusted, type Html } from '../core/html.js';
 import { TOOL } from '../core/tool.js';
-import { CSS, escapeHtml, tableHtml } from './html.js';
+import { CSS, dictionaryHtml, nb, tableHtml, wideBox, type WideBox } from './html.js';
 import type {
   ReportChart,
   ReportContext,
@@ -16,35 +17,94 @@ export interface RenderedSection {
   charts: { chart: ReportChart; svg: string }[];
 }
 
-function figureHtml(chart: ReportChart, svg: string, simulated: boolean): string {
+const svgWidth = (svg: string) => Number(/<svg\b[^>]*\bwidth="([\d.]+)"/.exec(svg)?.[1] ?? 0);
+
+function figureHtml(chart: ReportChart, svg: string, simulated: boolean): WideBox {
   const d = chart.data;
-  const links = `<a href="charts/${chart.id}.svg">SVG</a> · <a href="charts/${chart.id}.png">PNG</a> · <a href="tables/${d.id}.csv">data (CSV)</a>`;
-  return `<figure id="fig-${escapeHtml(chart.id)}" role="img" aria-label="${escapeHtml(chart.alt)}">
-${svg.replace(/^<\?xml[^>]*>\s*/, '')}
-<figcaption><b>${escapeHtml(chart.title)}</b>. ${escapeHtml(d.n)}. ${escapeHtml(d.interval)}.${simulated ? ' <b>Simulated data.</b>' : ''} ${links}</figcaption>
-</figure>`;
+  const box = wideBox(
+    `chart-${chart.id}`,
+    svgWidth(svg),
+    `Chart ${chart.title}`,
+    trusted(svg.replace(/^<\?xml[^>]*>\s*/, '')),
+  );
+  return {
+    rule: box.rule,
+    html: html`<figure id="fig-${chart.id}" role="img" aria-label="${chart.alt}">
+${box.html}
+<figcaption><b>${chart.title}</b>. ${nb(d.n)}. ${nb(d.interval)}.${simulated ? html` <b>Simulated data.</b>` : ''} <a href="charts/${chart.id}.svg">SVG</a> · <a href="charts/${chart.id}.png">PNG</a> · <a href="tables/${d.id}.csv">data (CSV)</a></figcaption>
+${dictionaryHtml(d)}
+</figure>`,
+  };
 }
 
 /** A figure of image strips (thumbnails written beside the page, referenced relatively). */
-function imagesHtml(f: ReportFigure, simulated: boolean): string {
-  const strips = f.rows
-    .map((row) => {
-      const cells = row.images
-        .map(
-          (img) =>
-            `<div class="thumb"><img src="${escapeHtml(img.file)}" width="${img.width}" height="${img.height}" alt="${escapeHtml(img.alt)}"><div>${escapeHtml(img.label)}</div></div>`,
-        )
-        .join('');
-      return `<div class="strip-label">${escapeHtml(row.label)}</div>\n<div class="strip">${cells}</div>`;
-    })
-    .join('\n');
-  return `<figure id="fig-${escapeHtml(f.id)}">
-${strips}
-<figcaption><b>${escapeHtml(f.title)}</b>. ${escapeHtml(f.data.n)}. ${escapeHtml(f.data.interval)}.${simulated ? ' <b>Simulated responses.</b>' : ''} Provenance: <a href="tables/${escapeHtml(f.data.id)}.csv">tables/${escapeHtml(f.data.id)}.csv</a></figcaption>
+function imagesHtml(f: ReportFigure, simulated: boolean): Html {
+  const strips = f.rows.map((row) => {
+    const cells = row.images.map(
+      (img) =>
+        html`<div class="thumb"><img src="${img.file}" width="${img.width}" height="${img.height}" alt="${img.alt}"><div>${img.label}</div></div>`,
+    );
+    return html`<div class="strip-label">${row.label}</div>\n<div class="strip">${cells}</div>\n`;
+  });
+  return html`<figure id="fig-${f.id}">
+${strips}<figcaption><b>${f.title}</b>. ${nb(f.data.n)}. ${nb(f.data.interval)}.${simulated ? html` <b>Simulated responses.</b>` : ''} Provenance: <a href="tables/${f.data.id}.csv">tables/${f.data.id}.csv</a></figcaption>
+${dictionaryHtml(f.data)}
 </figure>`;
 }
 
-/** The whole page. `scoresRel` is the scores folder relative to the report folder. */
+function metaHtml(ctx: ReportContext, scoresRel: string): Html {
+  const h = ctx.header;
+  const source = h.inputs.find((i) => i.role === 'ledger' || i.role === 'responses');
+  const models = h.inputs.find((i) => i.role === 'models');
+  const rows: Array<[string, Html | string]> = [
+    ['Study', h.bundle.study ?? '(unknown)'],
+    ['Bundle digest', html`<code>${h.bundle.digest}</code>`],
+    [
+      source?.role === 'ledger' ? 'Ledger' : 'Responses',
+      source
+        ? html`<code>${source.file}</code> (sha256 <code>${source.sha256.slice(0, 16)}…</code>)`
+        : '(none)',
+    ],
+    [
+      'Models file',
+      models
+        ? html`<code>${models.file}</code>`
+        : source?.role === 'ledger'
+          ? 'none (origin and vendor as the ledger recorded them)'
+          : 'none (origin unknown)',
+    ],
+    [
+      'Scores',
+      html`<code>${scoresRel}</code>: ${h.counts.records} scored responses from ${h.counts.models.length} model(s), scored by ${h.tool.name} ${h.tool.version}`,
+    ],
+    ['Report', `${TOOL.name} ${TOOL.version}`],
+  ];
+  return html`${rows.map(([k, v]) => html`<div><b>${k}:</b> ${v}</div>\n`)}`;
+}
+
+function bannerHtml(ctx: ReportContext, notes: string[]): Html | string {
+  const h = ctx.header;
+  const sim = h.counts.models.filter((m) => m.simulated).map((m) => m.name);
+  const extra = notes.map((n) => ` ${n}`).join('');
+  if (ctx.simulated)
+    return html`<div class="sim">SIMULATED DATA: ${h.counts.simulated} of ${h.counts.records} responses come from simulated respondents (${sim.join(', ')}). Nothing here describes a real model.${extra}</div>`;
+  return notes.length > 0 ? html`<div class="sim">SIMULATED DATA:${extra}</div>` : '';
+}
+
+function sectionHtml(s: RenderedSection, simulated: boolean, rules: string[]): Html {
+  const keep = (b: WideBox) => (rules.push(b.rule), b.html);
+  return html`<section id="${s.section.id}"><h2>${s.section.title}</h2>
+${s.content.paragraphs.map((p) => html`<p>${nb(p)}</p>\n`)}${s.charts.map((c) => keep(figureHtml(c.chart, c.svg, simulated)))}
+${(s.content.figures ?? []).map((f) => imagesHtml(f, simulated))}
+${s.content.tables.map((t) => keep(tableHtml(t, simulated)))}
+</section>
+`;
+}
+
+/**
+ * The whole page. `scoresRel` is the scores folder relative to the report folder; `simulated`
+ * says whether any input is simulated (respondents, judges or raters).
+ */
 export function pageHtml(
   ctx: ReportContext,
   sections: RenderedSection[],
@@ -52,80 +112,29 @@ export function pageHtml(
   simulatedNotes: string[] = [],
 ): string {
   const h = ctx.header;
-  const source = h.inputs.find((i) => i.role === 'ledger' || i.role === 'responses');
-  const models = h.inputs.find((i) => i.role === 'models');
-  const meta = [
-    ['Study', h.bundle.study ?? '(unknown)'],
-    ['Bundle digest', `<code>${escapeHtml(h.bundle.digest)}</code>`],
-    [
-      source?.role === 'ledger' ? 'Ledger' : 'Responses',
-      source
-        ? `<code>${escapeHtml(source.file)}</code> (sha256 <code>${source.sha256.slice(0, 16)}…</code>)`
-        : '(none)',
-    ],
-    [
-      'Models file',
-      models
-        ? `<code>${escapeHtml(models.file)}</code>`
-        : source?.role === 'ledger'
-          ? 'none (origin and vendor as the ledger recorded them)'
-          : 'none (origin unknown)',
-    ],
-    [
-      'Scores',
-      `<code>${escapeHtml(scoresRel)}</code>: ${h.counts.records} scored responses from ${h.counts.models.length} model(s), scored by ${escapeHtml(h.tool.name)} ${escapeHtml(h.tool.version)}`,
-    ],
-    ['Report', `${escapeHtml(TOOL.name)} ${escapeHtml(TOOL.version)}`],
-  ]
-    .map(([k, v]) => `<div><b>${k}:</b> ${k === 'Study' ? escapeHtml(v!) : v}</div>`)
-    .join('\n');
-  const banner = ctx.simulated
-    ? `<div class="sim">SIMULATED DATA: ${h.counts.simulated} of ${h.counts.records} responses come from simulated respondents (${escapeHtml(
-        h.counts.models
-          .filter((m) => m.simulated)
-          .map((m) => m.name)
-          .join(', '),
-      )}). Nothing here describes a real model.${simulatedNotes.map((n) => ` ${escapeHtml(n)}`).join('')}</div>`
-    : simulatedNotes.length > 0
-      ? `<div class="sim">SIMULATED DATA:${simulatedNotes.map((n) => ` ${escapeHtml(n)}`).join('')}</div>`
-      : '';
-  const toc = sections
-    .map(
-      (s) => `<li><a href="#${escapeHtml(s.section.id)}">${escapeHtml(s.section.title)}</a></li>`,
-    )
-    .join('');
-  const body = sections
-    .map((s) => {
-      const parts = [
-        `<section id="${escapeHtml(s.section.id)}"><h2>${escapeHtml(s.section.title)}</h2>`,
-      ];
-      for (const p of s.content.paragraphs) parts.push(`<p>${escapeHtml(p)}</p>`);
-      for (const c of s.charts) parts.push(figureHtml(c.chart, c.svg, ctx.simulated));
-      for (const f of s.content.figures ?? []) parts.push(imagesHtml(f, ctx.simulated));
-      for (const t of s.content.tables) parts.push(tableHtml(t, ctx.simulated));
-      parts.push('</section>');
-      return parts.join('\n');
-    })
-    .join('\n');
-  const title = `stimkit report: ${h.bundle.study ?? h.bundle.digest.slice(0, 12)}${ctx.simulated ? ' (simulated)' : ''}`;
-  return `<!DOCTYPE html>
+  const simulated = ctx.simulated || simulatedNotes.length > 0;
+  const rules: string[] = [];
+  const body = sections.map((s) => sectionHtml(s, simulated, rules));
+  const toc = sections.map((s) => html`<li><a href="#${s.section.id}">${s.section.title}</a></li>`);
+  const title = `stimkit report: ${h.bundle.study ?? h.bundle.digest.slice(0, 12)}${simulated ? ' (simulated)' : ''}`;
+  return html`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>${CSS}</style>
+<title>${title}</title>
+<style>${trusted(CSS)}${trusted(rules.join('\n'))}
+</style>
 </head>
 <body>
-<h1>${escapeHtml(title)}</h1>
+<h1>${title}</h1>
 <div class="meta">
-${meta}
-</div>
-${banner}
+${metaHtml(ctx, scoresRel)}</div>
+${bannerHtml(ctx, simulatedNotes)}
 <nav><ol>${toc}</ol></nav>
 ${body}
-<p class="files">Charts are vega-lite specs (charts/*.vl.json) rendered to SVG in Node; PNGs are rendered from the SVGs. Every chart's values are in tables/. Intervals and tests are described in each caption.</p>
+<p class="files">Charts are vega-lite specs (charts/*.vl.json) rendered to SVG in Node; PNGs are rendered from the SVGs. Every chart's values are in tables/, and tables/README.csv says what every column means. Intervals and tests are described in each caption.</p>
 </body>
 </html>
-`;
+`.toString();
 }

@@ -6,6 +6,7 @@
  * and append it to `SECTIONS` (src/report/registry.ts).
  */
 import type { BundleData } from '../label/bundle.js';
+import type { ColumnDefs } from './dictionary.js';
 import type { ScoreLine, ScoresHeader } from '../score/format.js';
 import type { Cell } from '../score/types.js';
 
@@ -45,6 +46,11 @@ export interface ReportTable {
   n: string;
   /** How intervals or p values were computed, e.g. "95 % CI: t on cell means; Holm across models". */
   interval: string;
+  /**
+   * Header in words, unit, meaning and why a cell may be empty, for columns this table uses
+   * differently from the data dictionary (src/report/columns/); see dictionary.ts.
+   */
+  columnInfo?: ColumnDefs;
 }
 
 /** A chart: its vega-lite spec and the table of the values it plots (written as CSV beside it). */

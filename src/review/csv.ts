@@ -1,9 +1,15 @@
-/** The review page's table as CSV: one row per entry, texts in every language side by side. */
+/**
+ * The review page's table as CSV: one row per entry, texts in every language side by side. A
+ * text cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR first) starts with
+ * an apostrophe (src/core/spreadsheet.ts); the manifest itself keeps the raw text.
+ */
+import { spreadsheetSafe } from '../core/spreadsheet.js';
 import type { ReviewData } from './source.js';
 
-/** RFC 4180 field: quoted when it holds a comma, quote or line break. */
+/** RFC 4180 field: quoted when it holds a comma, quote or line break; text made spreadsheet-safe. */
 export function csvField(value: unknown): string {
-  const s = value === null || value === undefined ? '' : String(value);
+  const raw = value === null || value === undefined ? '' : String(value);
+  const s = typeof value === 'string' ? spreadsheetSafe(raw) : raw;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 

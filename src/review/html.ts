@@ -4,16 +4,9 @@
  * thumbnail, its titles and expected facts in every language side by side, anchor names, its
  * provenance and licence, ingest and variant warnings, and the A0–A6 ladder.
  */
+import { html, safeUrl, trusted, type Html } from '../core/html.js';
 import { TOOL } from '../core/tool.js';
 import type { ReviewData, ReviewEntry } from './source.js';
-
-/** Escape text for HTML. */
-export function esc(value: unknown): string {
-  return String(value ?? '').replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
-}
 
 /** Pictures of one entry, as data URLs (null: no image). */
 export interface EntryPictures {
@@ -32,10 +25,10 @@ table{border-collapse:collapse;width:100%}
 th,td{border-bottom:1px solid #e3e5ea;padding:5px 8px;text-align:left;vertical-align:top}
 th{background:#eef0f4;font-weight:600}
 .overview td,.overview th{font-size:13px}
-.entry{background:#fff;border:1px solid #dfe2e8;border-radius:8px;margin:18px 0;padding:16px;display:grid;grid-template-columns:320px 1fr;gap:18px;break-inside:avoid}
+.entry{background:#fff;border:1px solid #dfe2e8;border-radius:8px;margin:18px 0;padding:16px;display:grid;grid-template-columns:minmax(0,320px) minmax(0,1fr);gap:18px;break-inside:avoid}
 .entry h2{margin:0 0 6px;font-size:17px}
-.thumb{width:320px;height:240px;object-fit:contain;background:#eceef2;border-radius:6px;display:block}
-.noimg{width:320px;height:240px;display:flex;align-items:center;justify-content:center;background:#fbeaea;color:#9b1c1c;border-radius:6px;text-align:center;padding:10px}
+.thumb{width:100%;max-width:320px;height:auto;aspect-ratio:4/3;object-fit:contain;background:#eceef2;border-radius:6px;display:block}
+.noimg{width:100%;max-width:320px;aspect-ratio:4/3;display:flex;align-items:center;justify-content:center;background:#fbeaea;color:#9b1c1c;border-radius:6px;text-align:center;padding:10px}
 .tags span{display:inline-block;background:#eef0f4;border-radius:10px;padding:1px 8px;margin:0 4px 4px 0;font-size:12px}
 .tags .high{background:#fde2e1;color:#8a1c1c}
 .missing{color:#9b1c1c;font-style:italic}
@@ -48,31 +41,41 @@ dd{margin:0;overflow-wrap:anywhere}
 .warn.ok{background:#eaf6ec;border-color:#3a8a4a}
 .warn.err{background:#fdecec;border-color:#c62828}
 .ladder-wrap{grid-column:1/-1}
-.ladder{display:grid;grid-template-columns:repeat(7,1fr);gap:6px}
+.ladder{display:grid;grid-template-columns:repeat(7,minmax(0,1fr));gap:6px}
+.scroll{overflow-x:auto}
 .ladder figure{margin:0;text-align:center;font-size:12px;color:#5b6275}
 .ladder img,.ladder .none{width:100%;aspect-ratio:4/3;object-fit:contain;background:#eceef2;border-radius:4px;display:block}
 .ladder .none{display:flex;align-items:center;justify-content:center;font-style:italic}
 td.l{white-space:nowrap;color:#5b6275;width:1%}
 footer{color:#5b6275;font-size:12px;padding:0 28px 24px}
+@media (max-width:760px){header,main{padding-left:12px;padding-right:12px}.entry{grid-template-columns:minmax(0,1fr);padding:12px}.ladder{grid-template-columns:repeat(4,minmax(0,1fr))}}
 `;
 
-const tags = (e: ReviewEntry['entry']) =>
-  `<div class="tags"><span>${esc(e.topic)}</span><span class="${e.sensitivity === 'high' ? 'high' : ''}">sensitivity: ${esc(e.sensitivity)}</span>${e.roles.map((r) => `<span>${esc(r)}</span>`).join('')}</div>`;
+const tags = (e: ReviewEntry['entry']): Html =>
+  html`<div class="tags"><span>${e.topic}</span><span class="${e.sensitivity === 'high' ? 'high' : ''}">sensitivity: ${e.sensitivity}</span>${e.roles.map((r) => html`<span>${r}</span>`)}</div>`;
 
-const text = (v: unknown) =>
-  typeof v === 'string' && v ? esc(v) : '<span class="missing">missing</span>';
+const MISSING = html`<span class="missing">missing</span>`;
+const text = (v: unknown): Html | string => (typeof v === 'string' && v ? v : MISSING);
 
-function textsTable(langs: string[], rows: Array<[string, Record<string, unknown>]>): string {
-  if (rows.length === 0) return '<p class="missing">none</p>';
-  return `<table><thead><tr><th></th>${langs.map((l) => `<th>${esc(l)}</th>`).join('')}</tr></thead><tbody>${rows
-    .map(
-      ([label, t]) =>
-        `<tr><td class="l">${esc(label)}</td>${langs.map((l) => `<td lang="${esc(l)}">${text(t[l])}</td>`).join('')}</tr>`,
-    )
-    .join('')}</tbody></table>`;
+function textsTable(langs: string[], rows: Array<[string, Record<string, unknown>]>): Html {
+  if (rows.length === 0) return html`<p class="missing">none</p>`;
+  return html`<table><thead><tr><th></th>${langs.map((l) => html`<th>${l}</th>`)}</tr></thead><tbody>${rows.map(
+    ([label, t]) =>
+      html`<tr><td class="l">${label}</td>${langs.map((l) => html`<td lang="${l}">${text(t[l])}</td>`)}</tr>`,
+  )}</tbody></table>`;
 }
 
-function provenance(p: Record<string, unknown>): string {
+/** A provenance value: a link only for an http(s) URL, text otherwise. */
+function provenanceValue(field: string, v: unknown): Html | string {
+  if (v === undefined)
+    return field === 'license' || field === 'credit'
+      ? MISSING
+      : html`<span class="absent">—</span>`;
+  const url = field === 'source_url' ? safeUrl(v) : null;
+  return url ? html`<a href="${url}">${url}</a>` : String(v);
+}
+
+function provenance(p: Record<string, unknown>): Html {
   const fields = [
     'archive',
     'source_url',
@@ -82,53 +85,48 @@ function provenance(p: Record<string, unknown>): string {
     'license',
     'notes',
   ];
-  return `<dl>${fields
-    .map((f) => {
-      const v = p[f];
-      const shown =
-        f === 'source_url' && typeof v === 'string'
-          ? `<a href="${esc(v)}">${esc(v)}</a>`
-          : v === undefined
-            ? f === 'license' || f === 'credit'
-              ? '<span class="missing">missing</span>'
-              : '<span class="absent">—</span>'
-            : esc(v);
-      return `<dt>${f === 'license' ? 'licence' : f.replace('_', ' ')}</dt><dd>${shown}</dd>`;
-    })
-    .join('')}</dl>`;
+  return html`<dl>${fields.map(
+    (f) =>
+      html`<dt>${f === 'license' ? 'licence' : f.replace('_', ' ')}</dt><dd>${provenanceValue(f, p[f])}</dd>`,
+  )}</dl>`;
 }
 
-function entrySection(r: ReviewEntry, pics: EntryPictures, langs: string[]): string {
+function entrySection(r: ReviewEntry, pics: EntryPictures, langs: string[]): Html {
   const e = r.entry;
   const facts = (e.expected_facts as Array<Record<string, unknown>>).map(
     (f) => [String(f.id), f] as [string, Record<string, unknown>],
   );
   const picture = pics.thumb
-    ? `<img class="thumb" alt="${esc(e.id)}" src="${pics.thumb}">`
-    : `<div class="noimg">image not found<br>${esc(e.image.file)}</div>`;
+    ? html`<img class="thumb" alt="${e.id}" src="${pics.thumb}">`
+    : html`<div class="noimg">image not found<br>${e.image.file}</div>`;
   const warnings = r.warnings.length
-    ? r.warnings
-        .map(
-          (w) =>
-            `<div class="warn${w.code.startsWith('E_') ? ' err' : ''}"><b>${esc(w.code)}</b> (${w.source} ${w.code.startsWith('E_') ? 'error' : 'warning'}): ${esc(w.message)}</div>`,
-        )
-        .join('')
-    : '<div class="warn ok">no warnings</div>';
-  const ladder = r.ladder
-    .map(
-      (rung, i) =>
-        `<figure>${pics.ladder[i] ? `<img alt="${esc(`${e.id} ${rung.code}`)}" src="${pics.ladder[i]}">` : `<div class="none">${esc(rung.status)}</div>`}<figcaption>${esc(rung.code)} ${esc(rung.name)}</figcaption></figure>`,
-    )
-    .join('');
-  return `<section class="entry" id="${esc(e.id)}">
+    ? r.warnings.map((w) => {
+        const err = w.code.startsWith('E_');
+        return html`<div class="warn${err ? ' err' : ''}"><b>${w.code}</b> (${w.source} ${err ? 'error' : 'warning'}): ${w.message}</div>`;
+      })
+    : html`<div class="warn ok">no warnings</div>`;
+  const ladder = r.ladder.map((rung, i) => {
+    const src = pics.ladder[i];
+    return html`<figure>${src ? html`<img alt="${`${e.id} ${rung.code}`}" src="${src}">` : html`<div class="none">${rung.status}</div>`}<figcaption>${rung.code} ${rung.name}</figcaption></figure>`;
+  });
+  return html`<section class="entry" id="${e.id}">
 <div>${picture}<h3>Provenance</h3>${provenance(e.provenance as Record<string, unknown>)}</div>
-<div><h2>${esc(e.id)}</h2>${tags(e)}
+<div><h2>${e.id}</h2>${tags(e)}
 <h3>Title</h3>${textsTable(langs, [['title', e.title]])}
 <h3>Expected facts</h3>${textsTable(langs, facts)}
-${e.anchor ? `<h3>Anchor name (comment-text)</h3>${textsTable(langs, [['name', e.anchor.name]])}` : ''}
+${e.anchor ? html`<h3>Anchor name (comment-text)</h3>${textsTable(langs, [['name', e.anchor.name]])}` : ''}
 <h3>Problems and warnings</h3>${warnings}</div>
 <div class="ladder-wrap"><h3>Abstraction ladder A0–A6</h3><div class="ladder">${ladder}</div></div>
 </section>`;
+}
+
+function overviewTable(data: ReviewData): Html {
+  const langs = data.languages;
+  const rows = data.entries.map(
+    ({ entry: e, warnings }) =>
+      html`<tr><td><a href="#${e.id}">${e.id}</a></td>${langs.map((l) => html`<td lang="${l}">${text(e.title[l])}</td>`)}<td>${e.roles.join(', ')}</td><td>${e.expected_facts.length}</td><td>${text((e.provenance as Record<string, unknown>).license)}</td><td>${warnings.length || ''}</td></tr>`,
+  );
+  return html`<div class="scroll" tabindex="0" role="region" aria-label="Overview of the entries"><table class="overview"><thead><tr><th>id</th>${langs.map((l) => html`<th>title (${l})</th>`)}<th>roles</th><th>facts</th><th>licence</th><th>problems</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 /** The whole page. Deterministic: the same data and pictures give the same bytes (no clock). */
@@ -136,21 +134,15 @@ export function reviewHtml(data: ReviewData, pictures: EntryPictures[]): string 
   const langs = data.languages;
   const warned = data.entries.filter((e) => e.warnings.length > 0).length;
   const missing = data.entries.filter((e) => !e.image).length;
-  const overview = `<table class="overview"><thead><tr><th>id</th>${langs.map((l) => `<th>title (${esc(l)})</th>`).join('')}<th>roles</th><th>facts</th><th>licence</th><th>problems</th></tr></thead><tbody>${data.entries
-    .map(
-      ({ entry: e, warnings }) =>
-        `<tr><td><a href="#${esc(e.id)}">${esc(e.id)}</a></td>${langs.map((l) => `<td lang="${esc(l)}">${text(e.title[l])}</td>`).join('')}<td>${esc(e.roles.join(', '))}</td><td>${e.expected_facts.length}</td><td>${text((e.provenance as Record<string, unknown>).license)}</td><td>${warnings.length || ''}</td></tr>`,
-    )
-    .join('')}</tbody></table>`;
-  return `<!doctype html>
+  return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Corpus review: ${esc(data.corpus)}</title><style>${CSS}</style></head>
-<body><header><h1>Corpus review: ${esc(data.corpus)}</h1>
-<p>${data.entries.length} entries · languages ${esc(langs.join(', '))} · ${warned} with problems or warnings · ${missing} without an image</p>
-<p>from the ${esc(data.kind)} ${esc(data.input)}${data.notes.map((n) => ` · ${esc(n)}`).join('')}</p></header>
-<main><h3>Overview</h3>${overview}
-${data.entries.map((e, i) => entrySection(e, pictures[i]!, langs)).join('\n')}</main>
-<footer>Written by ${esc(TOOL.name)} ${esc(TOOL.version)} (stimkit review). Thumbnails are reduced copies; the ladder shows the variant files as made.</footer>
+<title>Corpus review: ${data.corpus}</title><style>${trusted(CSS)}</style></head>
+<body><header><h1>Corpus review: ${data.corpus}</h1>
+<p>${data.entries.length} entries · languages ${langs.join(', ')} · ${warned} with problems or warnings · ${missing} without an image</p>
+<p>from the ${data.kind} ${data.input}${data.notes.map((n) => ` · ${n}`)}</p></header>
+<main><h3>Overview</h3>${overviewTable(data)}
+${data.entries.map((e, i) => [entrySection(e, pictures[i]!, langs), '\n'])}</main>
+<footer>Written by ${TOOL.name} ${TOOL.version} (stimkit review). Thumbnails are reduced copies; the ladder shows the variant files as made.</footer>
 </body></html>
-`;
+`.toString();
 }

@@ -33,6 +33,13 @@ describe('html', () => {
     expect(escapeHtml(`&<>"'`)).toBe('&amp;&lt;&gt;&quot;&#39;');
     expect(escapeHtml(null)).toBe('');
   });
+
+  it('shows bidi overrides, embeddings and isolates as text, so they cannot reorder what is read', () => {
+    const out =
+      html`<td>${'gnp\u202Eexe.txt'}</td><td title="${'\u2067x\u2069'}">y</td>`.toString();
+    expect(out).toBe('<td>gnp[U+202E]exe.txt</td><td title="[U+2067]x[U+2069]">y</td>');
+    expect(out).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
+  });
 });
 
 describe('safeUrl', () => {

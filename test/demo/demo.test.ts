@@ -6,6 +6,13 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
+import {
+  expectChartDetails,
+  expectDescribedTables,
+  expectReadableCharts,
+  expectSimulatedCharts,
+  expectSimulatedColumn,
+} from '../report/checks.js';
 
 describe('stimkit demo', () => {
   it('runs ingest, variants, bundle and verify, and prints the digest', async () => {
@@ -93,6 +100,25 @@ describe('stimkit demo', () => {
     expect(report.simulated).toBe(true);
     const html = await readFile(path.join(out, 'report', 'index.html'), 'utf8');
     expect(html).toMatch(/SIMULATED rater\(s\) \(sim-rater-1, sim-rater-2, sim-rater-3\)/);
+    // every chart file says SIMULATED (SVG and PNG), every CSV has its simulated column, chart
+    // text is readable on white, and every table is described in words
+    const rep = path.join(out, 'report');
+    await expectSimulatedCharts(rep);
+    expect(await expectReadableCharts(rep)).toBe(10);
+    await expectChartDetails(rep, [
+      'net-vs-swing',
+      'language-slopegraph',
+      'stance-topic-origin',
+      'abstention-topic',
+      'audit-rates',
+      'audit-refusal-reframing',
+      'audit-ladder',
+      'audit-strategies',
+      'audit-length',
+      'audit-confusion',
+    ]);
+    expect((await expectSimulatedColumn(rep, () => '1')).length).toBeGreaterThanOrEqual(22 + 1);
+    await expectDescribedTables(rep);
     // Eq. 1 is fitted for D4 and D1 with every term: both origins, both languages, every paradigm.
     const eq1 = await readFile(path.join(out, 'report', 'tables', 'audit-eq1.csv'), 'utf8');
     for (const outcome of ['d4_state_aligned', 'd1_refusal']) {

@@ -267,7 +267,7 @@ describe('the report and analyze instrument print the same numbers', () => {
       same(await table(`arm-${arm}-models`), a.models.map(perModel), `arm ${arm}`);
       const v = a.variance.responseLevel;
       same(
-        await table(`arm-${arm}-variance`),
+        await table(`arm-${arm}-variance-partition`),
         [
           ...v.terms.map((t: any) => ({ term: t.term, percent: t.percent })),
           { term: 'residual', percent: v.residualPercent },

@@ -4,55 +4,27 @@
  * interval method, the bundle digest, source and tool version named, simulated data marked, and
  * the same bytes on a rebuild.
  */
-import { appendFile, readdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { parse } from 'csv-parse/sync';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildReport } from '../../src/report/build.js';
-import { loadScoreBundle } from '../../src/score/bundle.js';
-import { scoreToFolder } from '../../src/score/score.js';
-import { loadSimBundle, simParamsSchema, simulate } from '../../src/sim/index.js';
+import { shiftSentence } from '../../src/report/sections/language.js';
+import { oneSampleT } from '../../src/stats/index.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
-import { instrumentBundle } from '../score/fixture.js';
+import {
+  expectChartDetails,
+  expectDescribedTables,
+  expectReadableCharts,
+  expectSimulatedCharts,
+  expectSimulatedColumn,
+} from './checks.js';
+import { RESPONDENTS, respondentScores } from './fixture.js';
 
-const RESPONDENTS = [
-  {
-    name: 'sim-cn-a',
-    origin: 'CN',
-    sim: {
-      seed: 1,
-      instrument: {
-        conviction: { default: -1, by_lang: { zh: -0.4 } },
-        acquiescence: 0.3,
-        refusal_rate: 0.05,
-      },
-    },
-  },
-  {
-    name: 'sim-cn-b',
-    origin: 'CN',
-    sim: { seed: 2, instrument: { conviction: -0.6, acquiescence: 1, neutral_rate: 0.1 } },
-  },
-  {
-    name: 'sim-us-a',
-    origin: 'US',
-    sim: { seed: 3, instrument: { conviction: 0.5, acquiescence: 0 } },
-  },
-  {
-    name: 'sim-us-b',
-    origin: 'US',
-    sim: {
-      seed: 4,
-      instrument: { conviction: { default: 0.1, by_topic: { taiwan: -0.5 } }, acquiescence: -0.5 },
-    },
-  },
-  {
-    name: 'sim-eu',
-    origin: 'FR',
-    sim: { seed: 5, instrument: { conviction: 0, acquiescence: 1.2 } },
-  },
-];
+/** A CSV's rows as objects. */
+const rowsOf = (text: string) => parse(text, { columns: true }) as Array<Record<string, string>>;
 
 let dir: string;
 let scores: string;
@@ -60,35 +32,10 @@ let digest: string;
 
 beforeAll(async () => {
   dir = await tempDir('stimkit-report-');
-  const fx = await instrumentBundle(dir, { iterations: 4, ptIterations: 1 });
-  digest = fx.digest;
-  const bundle = await loadScoreBundle(fx.bundle);
-  const sim = await loadSimBundle(fx.bundle, fx.digest);
-  const lines: string[] = [];
-  for (const m of RESPONDENTS) {
-    const params = simParamsSchema.parse(m.sim);
-    for (const t of bundle.trials)
-      lines.push(
-        JSON.stringify({
-          trial_id: t.id,
-          model: m.name,
-          response: simulate(params, m.name, t, sim).text,
-          simulated: true,
-        }),
-      );
-  }
-  await writeFile(path.join(dir, 'responses.jsonl'), `${lines.join('\n')}\n`);
-  await writeFile(
-    path.join(dir, 'models.yaml'),
-    `format: stimkit.models\nversion: 1\nmodels:\n${RESPONDENTS.map((m) => `  - {name: ${m.name}, provider: sim, origin: ${m.origin}, sim: {}}`).join('\n')}\n`,
-  );
-  scores = path.join(dir, 'scores');
-  await scoreToFolder({
-    bundle: fx.bundle,
-    source: { kind: 'responses', file: path.join(dir, 'responses.jsonl') },
-    models: path.join(dir, 'models.yaml'),
-    out: scores,
-  });
+  ({ scores, digest } = await respondentScores(dir, RESPONDENTS, {
+    iterations: 4,
+    ptIterations: 1,
+  }));
 }, 180_000);
 
 describe('stimkit report', () => {
@@ -122,7 +69,9 @@ describe('stimkit report', () => {
     expect(html).toContain('responses.jsonl');
     expect(html).toMatch(/stimkit \d+\.\d+\.\d+/);
     expect(html).toContain('SIMULATED DATA');
-    expect((html.match(/<b>Simulated data\.<\/b>/g) ?? []).length).toBe(4 + 4 + 4); // + the two arms' two tables
+    // 4 charts; tables: overview, per-model tests, origin comparisons, variance partition and
+    // summary; the per-arm section: three tables for each of two arms
+    expect((html.match(/<b>Simulated data\.<\/b>/g) ?? []).length).toBe(4 + 5 + 6);
   });
 
   it('states n and the interval method under every chart and table', () => {
@@ -131,7 +80,7 @@ describe('stimkit report', () => {
         /<figcaption>([\s\S]*?)<\/figcaption>|<div class="caption">([\s\S]*?)<\/div>/g,
       ),
     ].map((m) => m[1] ?? m[2]!);
-    expect(captions.length).toBe(8 + 4); // + the per-arm section: two tables for each of two arms
+    expect(captions.length).toBe(9 + 6); // + the per-arm section: three tables for each of two arms
     for (const c of captions) {
       expect(c).toMatch(/n = /);
       expect(c).toMatch(/CI|interval|Wilson|Holm|no intervals|Counts|descriptive/i);
@@ -168,9 +117,75 @@ describe('stimkit report', () => {
       .trim()
       .split('\n');
     expect(netSwing[0]).toBe(
-      'model,origin,net,swing,raw,net_lower,net_upper,n_cells,p_t,p_holm,holm_significant',
+      'model,origin,net,swing,raw,net_lower,net_upper,n_cells,p_t,p_holm,holm_significant,simulated',
     );
     expect(netSwing).toHaveLength(1 + RESPONDENTS.length);
+  });
+
+  it('marks every chart file SIMULATED, gives every CSV a simulated column, and keeps chart text readable', async () => {
+    await expectSimulatedCharts(out);
+    expect(await expectReadableCharts(out)).toBe(4);
+    await expectChartDetails(out, [
+      'net-vs-swing',
+      'language-slopegraph',
+      'stance-topic-origin',
+      'abstention-topic',
+    ]);
+    const files = await expectSimulatedColumn(out, () => '1');
+    expect(files).toEqual(expect.arrayContaining(['README.csv', 'model-tests.csv']));
+    expect(files).toHaveLength(9 + 6 + 1); // + the two arms' three tables, + README.csv
+  });
+
+  it('writes headers in words, a data dictionary on the page and in tables/README.csv, and explains empty cells', async () => {
+    await expectDescribedTables(out);
+    expect(html).toContain('<th>p (t, framing-collapsed)</th>');
+    expect(html).toContain('What the columns of model-tests.csv mean');
+    const readme = await readFile(path.join(out, 'tables', 'README.csv'), 'utf8');
+    expect(readme.split('\n')[0]).toBe('table,column,header,meaning,unit,empty_means,simulated');
+    expect(readme).toContain(
+      'model-tests.csv,p_t_collapsed,"p (t, framing-collapsed)",One-sample t test on the framing-collapsed values,p value',
+    );
+  });
+
+  it('writes each number in one format, and the variance caption from its own table', () => {
+    // p values: 2 significant digits, < 0.001 below; proportions as percentages; stances to 3 decimals
+    const cells = [...html.matchAll(/<td>([^<]*)<\/td>/g)].map((m) => m[1]!);
+    for (const c of cells)
+      expect(c).toMatch(/^(yes|no|−?\d+|−?\d+\.\d{3}|\d\.\d+|&lt; 0\.001|−?\d+\.\d\u00a0%)$/);
+    const summary = /Systematic share[^]*?<\/tbody>/.exec(
+      html.slice(html.indexOf('id="tbl-variance-summary"')),
+    )![0];
+    const share = /(\d+\.\d)\u00a0%<\/td><\/tr>/.exec(summary)![1];
+    expect(html).toContain(`total variance = ${share}\u00a0%`);
+  });
+
+  it('draws each model’s net bias per language with its own interval (t on its cell means there)', async () => {
+    const rows = rowsOf(
+      await readFile(path.join(out, 'tables', 'language-slopegraph.csv'), 'utf8'),
+    );
+    const inst = rowsOf(await readFile(path.join(scores, 'instrument.csv'), 'utf8')).filter(
+      (r) => r.arm === 'main',
+    );
+    expect(rows).toHaveLength(RESPONDENTS.length * 2);
+    for (const r of rows) {
+      // cell means of this model and language, from the scored rows (keyed: minus pole and reverse framing flip the sign)
+      const cells = new Map<string, number[]>();
+      for (const x of inst.filter(
+        (i) => i.model === r.model && i.lang === r.lang && i.score !== '',
+      )) {
+        const sign = (x.key === 'minus' ? -1 : 1) * (x.framing === 'reverse' ? -1 : 1);
+        const k = `${x.topic} ${x.framing}`;
+        cells.set(k, [...(cells.get(k) ?? []), sign * Number(x.score)]);
+      }
+      const means = [...cells.values()].map((v) => v.reduce((a, b) => a + b, 0) / v.length);
+      const t = oneSampleT(means);
+      expect(Number(r.cells)).toBe(means.length);
+      expect(Number(r.net)).toBeCloseTo(t.mean, 5);
+      expect(Number(r.lower)).toBeCloseTo(t.ci[0], 5);
+      expect(Number(r.upper)).toBeCloseTo(t.ci[1], 5);
+    }
+    const svg = await readFile(path.join(out, 'charts', 'language-slopegraph.svg'), 'utf8');
+    expect(svg).toContain('bars: 95 % CI per model and language');
   });
 
   it('gives the same bytes when built again', async () => {
@@ -193,6 +208,19 @@ describe('stimkit report', () => {
     const r2 = await runCli(['report', dir, '--out', path.join(dir, 'r4'), '--json']);
     expect(r2.code).toBe(1);
     expect(r2.json().error.code).toBe('E_REPORT_SCORES');
+  });
+});
+
+describe('the language-shift sentence', () => {
+  it('agrees in number', () => {
+    const s = (negative: number, positive: number, n: number) =>
+      shiftSentence({ from: 'en', to: 'zh', negative, positive, perModel: Array(n) });
+    expect(s(2, 1, 3)).toBe(
+      '2 of 3 models are more toward the minus pole in zh than in en; 1 moves the other way.',
+    );
+    expect(s(1, 2, 4)).toBe(
+      '1 of 4 models is more toward the minus pole in zh than in en; 2 move the other way and 1 does not move.',
+    );
   });
 });
 

@@ -2,7 +2,11 @@
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { csvField } from '../../src/review/csv.js';
+import { parse } from 'csv-parse/sync';
+import { csvField, reviewCsv } from '../../src/review/csv.js';
+import { reviewHtml } from '../../src/review/html.js';
+import type { ReviewData } from '../../src/review/source.js';
+import type { Entry } from '../../src/ingest/schema.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -101,5 +105,103 @@ describe('stimkit review', () => {
     expect(csvField('a,b')).toBe('"a,b"');
     expect(csvField('say "x"')).toBe('"say ""x"""');
     expect(csvField(null)).toBe('');
+  });
+});
+
+describe('stimkit review with hostile manifest fields', () => {
+  const IMG = `<img src=x onerror=alert('img')>`;
+  const SCRIPT = `</script><script>alert('script')</script>`;
+  const QUOTE = `x" onfocus="alert('attr')`;
+  const FORMULA = `=HYPERLINK("http://evil.example/","open")`;
+  const RTL = `cat\u202Egnp.exe`;
+  /** No markup from the data became markup. */
+  const expectInert = (html: string) => {
+    expect(html).not.toMatch(/<img[^>]*onerror/i);
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toMatch(/\sonfocus="/i);
+    expect(html).not.toMatch(/href="javascript:/i);
+    expect(html).not.toContain('\u202E');
+  };
+
+  it('shows every field as text on the page, links only http(s) URLs, and neutralises formulas in the CSV', () => {
+    const entry = {
+      id: 'e1',
+      title: { en: IMG, zh: RTL },
+      topic: SCRIPT,
+      sensitivity: QUOTE,
+      roles: [IMG, FORMULA],
+      image: { file: SCRIPT },
+      provenance: {
+        archive: FORMULA,
+        source_url: 'javascript:alert(1)',
+        credit: IMG,
+        date_taken: QUOTE,
+        license: RTL,
+        notes: SCRIPT,
+      },
+      expected_facts: [{ id: QUOTE, en: `@SUM(1+1)`, zh: IMG }],
+      anchor: { name: { en: SCRIPT, zh: FORMULA } },
+    } as unknown as Entry;
+    const data: ReviewData = {
+      kind: 'entries',
+      input: IMG,
+      corpus: SCRIPT,
+      languages: ['en', 'zh'],
+      notes: [QUOTE, RTL],
+      entries: [
+        {
+          entry,
+          image: null,
+          warnings: [{ source: 'ingest', code: QUOTE, message: IMG }],
+          ladder: [{ code: 'A0', name: SCRIPT, file: null, status: IMG }],
+        },
+      ],
+    };
+    const html = reviewHtml(data, [{ thumb: null, ladder: [null] }]);
+    expectInert(html);
+    for (const t of [
+      '&lt;img src=x onerror=alert(&#39;img&#39;)&gt;',
+      '&lt;/script&gt;&lt;script&gt;alert(&#39;script&#39;)&lt;/script&gt;',
+      'x&quot; onfocus=&quot;alert(&#39;attr&#39;)',
+      'cat[U+202E]gnp.exe',
+      'javascript:alert(1)',
+    ])
+      expect(html).toContain(t);
+    expect(html.match(/&lt;img src=x/g)!.length).toBeGreaterThanOrEqual(7);
+    const rows = parse(reviewCsv(data)) as string[][];
+    const row = Object.fromEntries(rows[0]!.map((h, i) => [h, rows[1]![i]!]));
+    expect(row.archive).toBe(`'${FORMULA}`);
+    expect(row.facts_en).toBe(`${QUOTE}: @SUM(1+1)`);
+    expect(row.anchor_zh).toBe(`'${FORMULA}`);
+    expect(row.title_zh).toBe(RTL);
+    for (const cell of rows.flat()) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+  });
+
+  it('keeps a hostile manifest inert end to end', async () => {
+    const dir = await tempDir('stimkit-review-hostile-');
+    await copyFile(path.join(DEMO, 'rocket.jpg'), path.join(dir, 'rocket.jpg'));
+    const yaml = (s: string) => JSON.stringify(s);
+    await writeFile(
+      path.join(dir, 'x.entries.yaml'),
+      [
+        'format: stimkit.entries',
+        'version: 1',
+        'corpus: trial',
+        'languages: [en, zh]',
+        'entries:',
+        `  - {id: rocket, title: {en: ${yaml(IMG)}, zh: ${yaml(RTL)}}, topic: space, sensitivity: high, roles: [core], image: {file: rocket.jpg}, provenance: {archive: ${yaml(FORMULA)}, credit: ${yaml(SCRIPT)}, license: CC0-1.0, notes: ${yaml(QUOTE)}}, expected_facts: [{id: f1, en: ${yaml('-1+1')}, zh: ${yaml(IMG)}}]}`,
+      ].join('\n'),
+    );
+    const out = path.join(dir, 'review');
+    const r = await runCli(['review', path.join(dir, 'x.entries.yaml'), '--out', out, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const html = await readFile(path.join(out, 'index.html'), 'utf8');
+    expectInert(html);
+    expect(html).toContain('cat[U+202E]gnp.exe');
+    const rows = parse(await readFile(path.join(out, 'entries.csv'), 'utf8'), {
+      columns: true,
+    }) as Array<Record<string, string>>;
+    expect(rows[0]).toMatchObject({ archive: `'${FORMULA}`, title_en: IMG, credit: SCRIPT });
+    expect(rows[0]!.facts_en).toBe('f1: -1+1');
   });
 });

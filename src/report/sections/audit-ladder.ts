@@ -14,6 +14,13 @@ import { auditRows, groupBy, hasJudge, judgeNote, p4, rate, type AuditRow } from
 
 /** The seven variants, A0 original → A6 silhouette. */
 export const LADDER = ['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6'] as const;
+/** The two lines' colours (Okabe–Ito vermillion and blue), in the legend as drawn, not as the pale bands. */
+const DIMENSION_COLOUR = {
+  field: 'dimension',
+  type: 'nominal',
+  scale: { domain: ['D4 framing', 'D1 refusal'], range: ['#D55E00', '#0072B2'] },
+} as const;
+
 /** How many entries get a thumbnail strip. */
 export const MAX_EXAMPLES = 4;
 
@@ -177,19 +184,24 @@ export const auditLadderSection: ReportSection = {
                 title: 'variant (A0 original → A6 silhouette)',
                 axis: { labelAngle: 0 },
               },
-              color: { field: 'dimension', type: 'nominal' },
             },
+            // the bands have their own (unlisted) colour scale, so the legend shows the lines
+            resolve: { scale: { color: 'independent' } },
             layer: [
               {
                 mark: { type: 'area', opacity: 0.15 },
                 encoding: {
                   y: { field: 'lower', type: 'quantitative', title: 'rate', axis: { format: '%' } },
                   y2: { field: 'upper' },
+                  color: { ...DIMENSION_COLOUR, legend: null },
                 },
               },
               {
                 mark: { type: 'line', point: true },
-                encoding: { y: { field: 'rate', type: 'quantitative' } },
+                encoding: {
+                  y: { field: 'rate', type: 'quantitative' },
+                  color: { ...DIMENSION_COLOUR, title: 'dimension' },
+                },
               },
             ],
           },

@@ -4,8 +4,9 @@
  * Appendix O, Table A17). The abstraction ladder is in audit-ladder.ts.
  */
 import { median } from '../../audit/length.js';
+import { wilson } from '../../stats/index.js';
+import { TEXT_COLOUR } from '../chart.js';
 import type { ReportSection } from '../types.js';
-import { originColours, originOrder } from './instrument-data.js';
 import { auditRows, groupBy, hasAudit, judgeNote, p4 } from './audit-data.js';
 
 export const auditStrategiesSection: ReportSection = {
@@ -18,10 +19,23 @@ export const auditStrategiesSection: ReportSection = {
     const table = groupBy(pos, ['lang']).flatMap(({ key: [lang], rows: rs }) =>
       ['DT1', 'DT2', 'DT3'].map((s) => {
         const x = rs.filter((r) => (r.d4_strategy ?? '').split('|').includes(s)).length;
-        return [lang!, s, x, rs.length, p4(x / rs.length)];
+        const w = wilson(x, rs.length);
+        return [
+          `${lang!} (n = ${rs.length})`,
+          lang!,
+          s,
+          x,
+          rs.length,
+          p4(w.pHat),
+          p4(w.lower),
+          p4(w.upper),
+        ];
       }),
     );
-    const n = `n = ${pos.length} state-aligned (D4+) responses; shares are multi-label (a response may use several strategies)`;
+    const perLang = groupBy(pos, ['lang']).map(
+      ({ key: [lang], rows: rs }) => `${lang} ${rs.length}`,
+    );
+    const n = `n = ${pos.length} state-aligned (D4+) responses (${perLang.join(', ')}); shares are multi-label (a response may use several strategies)`;
     return {
       paragraphs: [
         judgeNote(all),
@@ -31,26 +45,50 @@ export const auditStrategiesSection: ReportSection = {
         {
           id: 'audit-strategies',
           title: 'Strategy shares among D4+ responses',
-          alt: 'Bar chart of DT1, DT2 and DT3 shares among state-aligned responses by language',
+          alt: 'Bar chart of DT1, DT2 and DT3 shares among state-aligned responses by language, with Wilson intervals',
           data: {
             id: 'audit-strategies',
             title: 'Strategy shares by language',
-            columns: ['lang', 'strategy', 'x', 'n', 'share'],
+            columns: ['language', 'lang', 'strategy', 'x', 'n', 'share', 'lower', 'upper'],
             rows: table,
             n,
-            interval: 'descriptive shares (no interval)',
+            interval:
+              'Wilson 95 % intervals of each share (each strategy on its own: shares are multi-label)',
           },
           spec: {
-            title: { text: 'Discourse strategies (D4+)', subtitle: [n] },
+            title: {
+              text: 'Discourse strategies (D4+)',
+              subtitle: [n, 'whiskers: Wilson 95 % intervals'],
+            },
             width: 300,
             height: 200,
-            mark: 'bar',
             encoding: {
               x: { field: 'strategy', type: 'nominal', axis: { labelAngle: 0 } },
-              xOffset: { field: 'lang' },
-              y: { field: 'share', type: 'quantitative', axis: { format: '%' } },
-              color: { field: 'lang', type: 'nominal', title: 'language' },
+              xOffset: { field: 'language', type: 'nominal' },
+              color: { field: 'language', type: 'nominal', title: 'language (n)' },
             },
+            layer: [
+              {
+                mark: 'bar',
+                encoding: {
+                  y: {
+                    field: 'share',
+                    type: 'quantitative',
+                    title: 'share of D4+ responses',
+                    axis: { format: '%' },
+                    scale: { domain: [0, 1] },
+                  },
+                },
+              },
+              {
+                mark: { type: 'rule', color: TEXT_COLOUR },
+                encoding: {
+                  y: { field: 'lower', type: 'quantitative' },
+                  y2: { field: 'upper' },
+                  color: { value: TEXT_COLOUR },
+                },
+              },
+            ],
           },
         },
       ],
@@ -83,7 +121,7 @@ export const auditLengthSection: ReportSection = {
         median(kept.map((r) => Number(r.d6_length_clean))),
       ];
     });
-    const origins = originOrder(table.map((r) => String(r[1])));
+    const labels = [...new Set(table.map((r) => `${r[0]} (${r[1]})`))];
     const n = `n = responses per model × language, refusals excluded (by ${judged ? 'the judge\u2019s D1' : 'the lexical refusal detector: no judge ran'})`;
     return {
       paragraphs: [
@@ -115,9 +153,13 @@ export const auditLengthSection: ReportSection = {
             title: { text: 'Response length (D6, cleaned)', subtitle: [n] },
             width: 320,
             height: { step: 14 },
+            // the model's origin is part of its label (no unexplained outline colour)
+            transform: [
+              { calculate: "datum.model + ' (' + datum.origin + ')'", as: 'model_origin' },
+            ],
             mark: 'bar',
             encoding: {
-              y: { field: 'model', type: 'nominal', title: null },
+              y: { field: 'model_origin', type: 'nominal', title: 'model (origin)', sort: labels },
               yOffset: { field: 'lang' },
               x: {
                 field: 'median_clean',
@@ -125,12 +167,6 @@ export const auditLengthSection: ReportSection = {
                 title: 'median characters (cleaned)',
               },
               color: { field: 'lang', type: 'nominal', title: 'language' },
-              stroke: {
-                field: 'origin',
-                type: 'nominal',
-                scale: { domain: origins, range: originColours(origins) },
-                legend: null,
-              },
             },
           },
         },

@@ -3,6 +3,7 @@
  * Wilson 95 % intervals by prompt language, and refusal against reframing per model (the audit
  * paper's Figure A5: censorship moves from refusal to reframing).
  */
+import { TEXT_COLOUR } from '../chart.js';
 import type { ReportSection } from '../types.js';
 import { originColours, originOrder } from './instrument-data.js';
 import { auditRows, groupBy, hasJudge, judgeNote, p4, rate } from './audit-data.js';
@@ -167,7 +168,8 @@ export const auditRefusalReframingSection: ReportSection = {
                     field: 'd1_lower',
                     type: 'quantitative',
                     title: 'refusal rate (D1)',
-                    axis: { format: '%' },
+                    // the axis stands off the plot, so points at 0 % do not sit on it
+                    axis: { format: '%', offset: 8 },
                   },
                   x2: { field: 'd1_upper' },
                   y: { field: 'd4', type: 'quantitative' },
@@ -180,7 +182,7 @@ export const auditRefusalReframingSection: ReportSection = {
                     field: 'd4_lower',
                     type: 'quantitative',
                     title: 'state-aligned rate (D4)',
-                    axis: { format: '%' },
+                    axis: { format: '%', offset: 8 },
                   },
                   y2: { field: 'd4_upper' },
                   x: { field: 'd1', type: 'quantitative' },
@@ -199,6 +201,7 @@ export const auditRefusalReframingSection: ReportSection = {
                   x: { field: 'd1', type: 'quantitative' },
                   y: { field: 'd4', type: 'quantitative' },
                   text: { field: 'model' },
+                  color: { value: TEXT_COLOUR },
                 },
               },
             ],

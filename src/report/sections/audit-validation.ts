@@ -6,6 +6,8 @@
  */
 import { raterAgreement } from '../../audit/agreement.js';
 import { baselineRecall } from '../../audit/baseline-recall.js';
+import { TEXT_COLOUR } from '../chart.js';
+import { fmt } from '../format.js';
 import type { ReportSection } from '../types.js';
 import { auditRows, hasJudge, judgeNote, p4, validationState } from './audit-data.js';
 
@@ -83,23 +85,42 @@ export const auditValidationSection: ReportSection = {
           spec: {
             title: {
               text: 'Judge vs human majority',
-              subtitle: ['FN: the judge misses a human positive; FP: the judge over-calls'],
+              subtitle: [
+                'TP, TN (green, grey): the judge agrees with the human majority; FN (orange): it misses a human positive; FP (blue): it over-calls',
+              ],
             },
             facet: {
               column: { field: 'dimension', type: 'nominal', title: null },
-              row: { field: 'judge', type: 'nominal', title: null },
+              row: {
+                field: 'judge',
+                type: 'nominal',
+                title: null,
+                header: {
+                  labelAngle: 0,
+                  labelAlign: 'left',
+                  labelFontWeight: 'bold',
+                  labelFontSize: 12,
+                },
+              },
             },
             spec: {
-              width: 90,
-              height: 90,
+              width: 96,
+              height: 96,
               encoding: {
                 x: {
                   field: 'judge_label',
                   type: 'nominal',
-                  title: null,
+                  title: 'judge',
                   sort: ['judge +', 'judge −'],
+                  axis: { labelAngle: 0, labelExpr: "replace(datum.label, 'judge ', '')" },
                 },
-                y: { field: 'human', type: 'nominal', title: null, sort: ['human +', 'human −'] },
+                y: {
+                  field: 'human',
+                  type: 'nominal',
+                  title: 'humans',
+                  sort: ['human +', 'human −'],
+                  axis: { labelExpr: "replace(datum.label, 'human ', '')" },
+                },
               },
               layer: [
                 {
@@ -109,8 +130,9 @@ export const auditValidationSection: ReportSection = {
                       field: 'cell',
                       type: 'nominal',
                       scale: {
+                        // right answers green (TP) and grey (TN), misses orange, over-calls blue
                         domain: ['TP', 'TN', 'FN', 'FP'],
-                        range: ['#bbbbbb', '#dddddd', '#E69F00', '#56B4E9'],
+                        range: ['#8fd1a8', '#e8e8e8', '#E69F00', '#56B4E9'],
                       },
                       title: 'cell',
                     },
@@ -118,7 +140,10 @@ export const auditValidationSection: ReportSection = {
                 },
                 {
                   mark: { type: 'text', fontSize: 12 },
-                  encoding: { text: { field: 'count', type: 'quantitative' } },
+                  encoding: {
+                    text: { field: 'count', type: 'quantitative' },
+                    color: { value: TEXT_COLOUR },
+                  },
                 },
               ],
             },
@@ -198,7 +223,7 @@ export const auditBaselinesSection: ReportSection = {
     return {
       paragraphs: [
         judgeNote(rows),
-        `A keyword refusal detector, the entries\u2019 narrative-marker screen and a short-response detector, against the judge\u2019s labels (Appendix J). ${b.invisible_d4 === null ? 'No state-aligned responses were labelled.' : `${(100 * b.invisible_d4).toFixed(1)} % of state-aligned framing is invisible to all three.`}`,
+        `A keyword refusal detector, the entries\u2019 narrative-marker screen and a short-response detector, against the judge\u2019s labels (Appendix J). ${b.union_on_d4.recall === null ? 'No state-aligned responses were labelled.' : `${fmt(1 - p4(b.union_on_d4.recall)!, 'proportion')} of state-aligned framing is invisible to all three (100 % minus the recall of "any of the three vs D4").`}`,
       ],
       charts: [],
       tables: [

@@ -6,14 +6,17 @@
  */
 import { analyzeArm, armCounts, type ArmAnalysis } from '../../analyze/instrument/arms.js';
 import { instrumentRowOf } from '../../analyze/instrument-csv.js';
+import { INSTRUMENT_COLUMNS } from '../columns/instrument.js';
 import type { ReportSection, ReportTable } from '../types.js';
 import { hasInstrument, r6 } from './instrument-data.js';
+import { varianceTables } from './tests.js';
 
 function modelsTable(a: ArmAnalysis): ReportTable {
   const x = a.analysis;
   return {
     id: `arm-${a.arm}-models`,
     title: `Arm ${a.arm}: net bias per model`,
+    columnInfo: INSTRUMENT_COLUMNS['model-tests'],
     columns: [
       'model',
       'origin',
@@ -52,21 +55,6 @@ function modelsTable(a: ArmAnalysis): ReportTable {
   };
 }
 
-function varianceTable(a: ArmAnalysis): ReportTable {
-  const v = a.analysis.variance;
-  return {
-    id: `arm-${a.arm}-variance`,
-    title: `Arm ${a.arm}: variance partition (percent of total sum of squares, responses)`,
-    columns: ['term', 'percent'],
-    rows: [
-      ...v.responseLevel.terms.map((t) => [t.term, r6(t.percent)]),
-      ['residual', r6(v.responseLevel.residualPercent)],
-    ],
-    n: `n = ${a.analysis.counts.scored} scored responses; systematic share ${(100 * v.systematicShare).toFixed(1)} %`,
-    interval: 'Sequential sums of squares (descriptive; no intervals)',
-  };
-}
-
 function shiftSentence(a: ArmAnalysis): string {
   const s = a.analysis.languageShift;
   if (!s?.test)
@@ -89,7 +77,10 @@ export const instrumentArmsSection: ReportSection = {
         ...parts.map(shiftSentence),
       ],
       charts: [],
-      tables: parts.flatMap((a) => [modelsTable(a), varianceTable(a)]),
+      tables: parts.flatMap((a) => [
+        modelsTable(a),
+        ...varianceTables(a.analysis, { id: `arm-${a.arm}-`, title: `Arm ${a.arm}: ` }),
+      ]),
     };
   },
 };

@@ -74,3 +74,23 @@ export function originColours(order: string[]): string[] {
 export function r6(x: number | null | undefined): number | null {
   return x === null || x === undefined || !Number.isFinite(x) ? null : Number(x.toPrecision(6));
 }
+
+/**
+ * A y (or x) domain around `values` with `pad` of its range on both sides, so that no point or
+ * direct label sits on the axis.
+ */
+export function paddedDomain(values: Array<number | null>, pad = 0.08): [number, number] {
+  const v = values.filter((x): x is number => x !== null && Number.isFinite(x));
+  if (v.length === 0) return [-1, 1];
+  const lo = Math.min(...v);
+  const hi = Math.max(...v);
+  const span = hi - lo || Math.max(Math.abs(hi), 1);
+  return [r6(lo - pad * span)!, r6(hi + pad * span)!];
+}
+
+/** "a, b and c". */
+export function listWords(items: string[]): string {
+  return items.length <= 1
+    ? (items[0] ?? '')
+    : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}

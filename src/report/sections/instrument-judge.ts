@@ -47,10 +47,10 @@ export const instrumentJudgeSection: ReportSection = {
         {
           id: 'instrument-judge-labels',
           title: 'Labels given by each judge to the free-text answers',
-          columns: ['judge', 'simulated', ...LABELS],
+          columns: ['judge', 'judge_simulated', ...LABELS],
           rows: j.judges.map((x) => [
             x.name,
-            x.simulated ? 'yes' : 'no',
+            x.simulated ? 1 : 0,
             ...LABELS.map((l) => x.labels[l] ?? 0),
           ]),
           n: `n = ${j.free_text} free-text answers per judge`,
@@ -81,7 +81,7 @@ export const instrumentJudgeSection: ReportSection = {
                 ]),
                 n: 'n = answers both judges gave one of the five labels',
                 interval:
-                  'Point estimates: exact agreement, quadratic-weighted Cohen kappa over the five ordered labels, signed drift mean(B − A) after keying (drift_stance) and before (drift_score); no intervals',
+                  'Point estimates: exact agreement, quadratic-weighted Cohen kappa over the five ordered labels, signed drift mean(B − A) after keying (Drift (keyed)) and before (Drift (unkeyed)); no intervals',
               },
             ]
           : []),

@@ -3,12 +3,15 @@
  * acquiescence magnitude on the x axis, each model's 95 % interval of net bias from the one-sample
  * t on its cell means, filled points for models whose net bias survives Holm across models.
  */
+import { TEXT_COLOUR } from '../chart.js';
 import type { ReportSection } from '../types.js';
 import {
   hasInstrument,
   instrumentData,
+  listWords,
   originColours,
   originOrder,
+  paddedDomain,
   r6,
 } from './instrument-data.js';
 
@@ -52,6 +55,11 @@ export const netSwingSection: ReportSection = {
     const n = `n = ${d.analysis.counts.models} models; each point from ${d.cellsPerModel} cell means (topic × language × framing) of about ${d.perCell} responses each (arm ${d.arm})`;
     const interval =
       "Error bars: 95 % CI of net bias, one-sample t on the model's cell means; filled points: net bias ≠ 0 after Holm across models (t test, α 0.05); swing = |mean affirmative − mean reverse| / 2 is a point estimate";
+    const noCi = d.analysis.models.filter((m) => !m.cellTest).map((m) => m.model);
+    const bars = noCi.length
+      ? `bars: 95 % CI (t on cell means); no bar for ${listWords(noCi)} (fewer than 2 cell means)`
+      : 'bars: 95 % CI (t on cell means)';
+    const yDomain = paddedDomain(rows.flatMap((r) => [r[2], r[5], r[6]] as Array<number | null>));
     return {
       paragraphs: [
         `Net bias is the mean keyed stance over both framings (${poles}); swing is half the difference between the framings, the part of the answers that follows the wording rather than the position. A heavy acquiescer sits far right near zero; a convinced respondent sits far from zero whatever its swing.`,
@@ -77,7 +85,7 @@ export const netSwingSection: ReportSection = {
           spec: {
             title: {
               text: 'Net bias vs swing per model',
-              subtitle: [n, 'bars: 95 % CI (t on cell means); filled: Holm p < 0.05'],
+              subtitle: [n, `${bars}; filled: Holm p < 0.05`],
             },
             width: 560,
             height: 380,
@@ -107,8 +115,15 @@ export const netSwingSection: ReportSection = {
                     type: 'quantitative',
                     title: 'swing (acquiescence magnitude)',
                     scale: { zero: true },
+                    axis: { offset: 8 },
                   },
-                  y: { field: 'net', type: 'quantitative', title: 'net bias (keyed stance)' },
+                  y: {
+                    field: 'net',
+                    type: 'quantitative',
+                    title: 'net bias (keyed stance)',
+                    scale: { domain: yDomain, nice: false },
+                    axis: { offset: 8 },
+                  },
                   color: {
                     field: 'origin',
                     type: 'nominal',
@@ -128,7 +143,14 @@ export const netSwingSection: ReportSection = {
                 },
               },
               {
-                mark: { type: 'text', align: 'left', dx: 8, dy: -6, fontSize: 11 },
+                mark: {
+                  type: 'text',
+                  align: 'left',
+                  dx: 8,
+                  dy: -6,
+                  fontSize: 11,
+                  color: TEXT_COLOUR,
+                },
                 encoding: {
                   x: { field: 'swing', type: 'quantitative' },
                   y: { field: 'net', type: 'quantitative' },

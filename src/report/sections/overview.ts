@@ -24,7 +24,7 @@ export const overviewSection: ReportSection = {
         m.name,
         m.origin,
         m.vendor,
-        m.simulated ? 'yes' : 'no',
+        m.simulated ? 1 : 0,
         mine.length,
         ...reasons.map((k) => mine.filter((r) => r.reason === k).length),
       ];
@@ -48,7 +48,7 @@ export const overviewSection: ReportSection = {
         {
           id: 'overview-models',
           title: 'Scored responses per model and why some score 0',
-          columns: ['model', 'origin', 'vendor', 'simulated', 'responses', ...reasons],
+          columns: ['model', 'origin', 'vendor', 'simulated_respondent', 'responses', ...reasons],
           rows,
           n: `n = ${ctx.header.counts.records} scored responses`,
           interval: 'Counts; no intervals',

@@ -4,8 +4,50 @@
  * framing-collapsed values, Holm across models; the answered-only sensitivity; the flip rates.
  * Plus the origin comparisons and the variance partition when the analysis has them.
  */
+import type { InstrumentAnalysis } from '../../analyze/instrument/index.js';
+import { INSTRUMENT_COLUMNS } from '../columns/instrument.js';
+import { fmt } from '../format.js';
 import type { ReportSection, ReportTable } from '../types.js';
 import { hasInstrument, instrumentData, r6 } from './instrument-data.js';
+
+/**
+ * The variance partition (percent of the total sum of squares per term) and the paper's
+ * systematic share, 1 − mean within-cell variance / total variance: a share of variances, not
+ * 100 − the residual's share of sums of squares, so it has its own table, and the caption
+ * computes it from that table's rounded numbers.
+ */
+export function varianceTables(
+  a: InstrumentAnalysis,
+  of: { id: string; title: string } = { id: '', title: '' },
+): ReportTable[] {
+  const v = a.variance;
+  const total = r6(v.totalVariance)!;
+  const within = r6(v.meanWithinCellVariance)!;
+  const share = r6(v.systematicShare);
+  return [
+    {
+      id: `${of.id}variance-partition`,
+      title: `${of.title}Variance partition (response level, percent of total sum of squares)`,
+      columnInfo: INSTRUMENT_COLUMNS['variance-partition'],
+      columns: ['term', 'percent', 'note'],
+      rows: [
+        ...v.responseLevel.terms.map((t) => [t.term, r6(t.percent), t.note ?? null]),
+        ['residual', r6(v.responseLevel.residualPercent), null],
+      ],
+      n: `n = ${a.counts.scored} scored responses`,
+      interval: `Sequential sums of squares in the order listed (descriptive; no intervals); everything but the residual: ${fmt(100 - v.responseLevel.residualPercent, 'percent')} of the sum of squares`,
+    },
+    {
+      id: `${of.id}variance-summary`,
+      title: `${of.title}Systematic share (variance between cells)`,
+      columnInfo: INSTRUMENT_COLUMNS['variance-summary'],
+      columns: ['total_variance', 'within_cell_variance', 'systematic_share'],
+      rows: [[total, within, share]],
+      n: `n = ${a.counts.scored} scored responses in ${a.counts.cells} cells`,
+      interval: `Point estimates (no intervals): systematic share = 1 − mean within-cell variance / total variance = ${fmt(share, 'proportion')}, the instrument paper's measure of how much of the variance is stable structure rather than decoding noise; it is a share of variances, not 100 % minus the residual share of sums of squares above`,
+    },
+  ];
+}
 
 export const testsSection: ReportSection = {
   id: 'instrument-tests',
@@ -58,9 +100,9 @@ export const testsSection: ReportSection = {
           r6(m.flip.responseRate),
           r6(m.flip.cellRate),
         ]),
-        n: `n = ${d.cellsPerModel} cell means per model (n_cells; about ${d.perCell} responses each) and ${Math.round(d.cellsPerModel / 2)} framing-collapsed values (n_collapsed)`,
+        n: `n = ${d.cellsPerModel} cell means per model (Cells; about ${d.perCell} responses each) and ${Math.round(d.cellsPerModel / 2)} framing-collapsed values (Collapsed values)`,
         interval:
-          '95 % CI and p_t: one-sample t of net bias on the cell means; p_wilcoxon: Wilcoxon signed-rank on the same; p_holm: Holm-adjusted p_t across models; p_t_collapsed: t on the framing-collapsed values; net_answered drops responses scored 0; flip_rate: share of affirmative/reverse response pairs (same topic, language, iteration; both non-zero) whose raw answer flips, cell_flip_rate the same on cell means (descriptive, no intervals)',
+          '95 % CI and p (t): one-sample t of net bias on the cell means; p (Wilcoxon): Wilcoxon signed-rank on the same; p (Holm): p (t) adjusted by Holm across models; p (t, framing-collapsed): t on the framing-collapsed values; Net bias, answered only: without the responses scored 0; Flip rate: share of affirmative/reverse response pairs (same topic, language, iteration; both non-zero) whose raw answer flips, Cell flip rate the same on cell means (descriptive, no intervals)',
       },
     ];
     if (a.originComparisons.length > 0) {
@@ -93,23 +135,12 @@ export const testsSection: ReportSection = {
           r6(o.welch.p),
           r6(o.mannWhitney.p),
         ]),
-        n: 'n = models per origin (n_a, n_b); each model contributes its net bias',
+        n: 'n = models per origin (Models A, Models B); each model contributes its net bias',
         interval:
-          '95 % CI of mean_a − mean_b and p: Welch t; Mann–Whitney p (two-sided), both on model net biases; with few models per origin Mann–Whitney certifies separation rather than effect size',
+          '95 % CI of Mean net A − Mean net B and p: Welch t; Mann–Whitney p (two-sided), both on model net biases; with few models per origin Mann–Whitney certifies separation rather than effect size',
       });
     }
-    const v = a.variance;
-    tables.push({
-      id: 'variance-partition',
-      title: 'Variance partition (response level, percent of total sum of squares)',
-      columns: ['term', 'percent', 'note'],
-      rows: [
-        ...v.responseLevel.terms.map((t) => [t.term, r6(t.percent), t.note ?? null]),
-        ['residual', r6(v.responseLevel.residualPercent), null],
-      ],
-      n: `n = ${a.counts.scored} scored responses; total variance ${v.totalVariance.toFixed(3)}, mean within-cell variance ${v.meanWithinCellVariance.toFixed(3)}, systematic share ${(100 * v.systematicShare).toFixed(1)} %`,
-      interval: 'Sequential sums of squares in the order listed (descriptive; no intervals)',
-    });
+    tables.push(...varianceTables(a));
     return {
       paragraphs: [
         `${a.counts.models} models, ${a.counts.cells} cells, ${a.counts.scored} scored responses (${a.counts.abstained} scored 0).`,

@@ -5,11 +5,14 @@
  * (stats core) when an origin has at least two models; abstention rates and their Wilson
  * intervals come from the analysis.
  */
+import type { Cell } from '../../score/types.js';
 import { oneSampleT } from '../../stats/index.js';
+import { TEXT_COLOUR } from '../chart.js';
 import type { ReportSection } from '../types.js';
 import {
   hasInstrument,
   instrumentData,
+  listWords,
   originColours,
   originOrder,
   r6,
@@ -30,7 +33,7 @@ export const topicOriginSection: ReportSection = {
       perModelTopic.set(k, e);
     }
     const origins = originOrder(cells.map((c) => c.origin));
-    const rows = [];
+    const rows: Cell[][] = [];
     for (const topic of d.topics) {
       for (const origin of origins) {
         const values = [...perModelTopic.values()]
@@ -45,9 +48,16 @@ export const topicOriginSection: ReportSection = {
     const n = `n = models per origin (column models); each model's topic value is the mean of its ${Math.round(d.cellsPerModel / Math.max(1, d.topics.length))} cell means for the topic (languages × framings)`;
     const interval =
       '95 % CI: one-sample t over the models of an origin (none with a single model; bars are cut at ±2, the ends of the axis, and the table holds the full interval)';
+    const single = origins.filter((o) => rows.some((r) => r[1] === o && r[2] === 1));
+    const ciLine =
+      single.length === 0
+        ? "95 % CI: one-sample t over an origin's models (bars cut at ±2)"
+        : single.length === origins.length
+          ? `no intervals: every origin has a single model (${listWords(single)}), so each point is one model's value`
+          : `95 % CI: one-sample t over an origin's models (bars cut at ±2); no interval for ${listWords(single)} (a single model: hollow points)`;
     return {
       paragraphs: [
-        "Each point is the mean over an origin's models of their mean keyed stance on a topic; the bars show how much the models of one origin disagree.",
+        `Each point is the mean over an origin's models of their mean keyed stance on a topic; the bars show how much the models of one origin disagree.${single.length > 0 ? ` ${listWords(single)} ${single.length === 1 ? 'has' : 'have'} a single model here, so ${single.length === 1 ? 'its points have' : 'their points have'} no bars.` : ''}`,
       ],
       charts: [
         {
@@ -67,7 +77,7 @@ export const topicOriginSection: ReportSection = {
               text: 'Stance by topic × origin',
               subtitle: [
                 "n = models per origin; a model's topic value = mean of its cell means for the topic",
-                "95 % CI: one-sample t over an origin's models (bars cut at ±2)",
+                ciLine,
               ],
             },
             width: 520,
@@ -97,8 +107,21 @@ export const topicOriginSection: ReportSection = {
                     },
                   },
                   {
-                    mark: { type: 'point', filled: true, size: 60, clip: true },
+                    mark: { type: 'point', filled: true, size: 60, strokeWidth: 2, clip: true },
                     encoding: {
+                      fillOpacity: {
+                        condition: {
+                          test: single.length === origins.length ? 'true' : 'datum.models > 1',
+                          value: 1,
+                        },
+                        value: 0,
+                      },
+                      stroke: {
+                        field: 'origin',
+                        type: 'nominal',
+                        scale: { domain: origins, range: originColours(origins) },
+                        legend: null,
+                      },
                       x: {
                         field: 'mean',
                         type: 'quantitative',
@@ -161,7 +184,7 @@ export const abstentionSection: ReportSection = {
               text: 'Abstention by topic',
               subtitle: [
                 n,
-                'cell text: rate; Wilson 95 % intervals in tables/abstention-topic.csv',
+                'cell text: rate (white: none); Wilson 95 % intervals in tables/abstention-topic.csv',
               ],
             },
             width: { step: 70 },
@@ -176,25 +199,29 @@ export const abstentionSection: ReportSection = {
               },
               y: { field: 'model', type: 'nominal', sort: models, title: null },
             },
+            transform: [{ calculate: "format(datum.rate * 100, '.1f') + ' %'", as: 'rate_text' }],
             layer: [
               {
-                mark: 'rect',
+                mark: { type: 'rect', stroke: '#ffffff', strokeWidth: 1 },
                 encoding: {
                   color: {
+                    condition: { test: 'datum.abstained === 0', value: '#ffffff' },
                     field: 'rate',
                     type: 'quantitative',
                     title: 'abstention',
-                    scale: { domain: [0, 1], scheme: 'greys' },
+                    // sqrt, so that a few abstentions already show; 0 alone is white
+                    scale: { type: 'sqrt', domain: [0, 1], range: ['#fff7ec', '#e34a33'] },
+                    legend: { format: '.0%', values: [0, 0.05, 0.25, 1] },
                   },
                 },
               },
               {
                 mark: { type: 'text', fontSize: 10 },
                 encoding: {
-                  text: { field: 'rate', type: 'quantitative', format: '.0%' },
+                  text: { field: 'rate_text' },
                   color: {
-                    condition: { test: 'datum.rate > 0.5', value: '#ffffff' },
-                    value: '#000000',
+                    condition: { test: 'datum.abstained === 0', value: '#595959' },
+                    value: TEXT_COLOUR,
                   },
                 },
               },

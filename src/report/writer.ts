@@ -1,0 +1,111 @@
+/**
+ * Writes a report's files: each chart as `charts/<id>.vl.json`, `.svg` and `.png` (with the
+ * SIMULATED band when the report is from simulated input), each table and chart's data as
+ * `tables/<id>.csv` (with its `simulated` column), a figure's images, and the data dictionary
+ * `tables/README.csv`; every file atomically, recorded with its sha256 for report.json.
+ */
+import path from 'node:path';
+import { sha256, writeFileAtomic } from '../core/fsio.js';
+import { showBidiControls } from '../core/html.js';
+import { artifactJson } from '../core/json.js';
+import { renderChart } from './chart.js';
+import { dictionaryCsv, tableCsv, type RowSimulated } from './csv.js';
+import { markSimulatedSvg } from './simulated.js';
+import type { ReportChart, ReportFigure, ReportTable } from './types.js';
+
+/** The files of one report folder, as they are written. */
+export class ReportWriter {
+  /** Every file written (relative path and sha256), in order. */
+  readonly files: Array<{ file: string; sha256: string }> = [];
+  private readonly tables: Array<{ table: ReportTable; simulated: boolean }> = [];
+
+  constructor(
+    private readonly outDir: string,
+    private readonly flag: RowSimulated,
+    private readonly simulated: boolean,
+  ) {}
+
+  /** Write `rel` (relative to the report folder) atomically and record it. */
+  async write(rel: string, data: string | Buffer): Promise<void> {
+    await writeFileAtomic(path.join(this.outDir, rel), data);
+    this.files.push({ file: rel, sha256: sha256(data) });
+  }
+
+  /** `tables/<id>.csv`, with its simulated column; listed for the dictionary. */
+  async table(t: ReportTable): Promise<void> {
+    await this.write(`tables/${t.id}.csv`, tableCsv(t, this.flag));
+    const rows = t.rows.some((r) => this.flag(t, r));
+    this.tables.push({ table: t, simulated: t.rows.length > 0 ? rows : this.simulated });
+  }
+
+  /** A chart's spec, SVG, PNG and data; returns the SVG for the page. */
+  async chart(chart: ReportChart): Promise<string> {
+    const spec = chartSpec(chart);
+    const { svg, png } = await renderChart(spec, {
+      id: chart.id,
+      decorate: this.simulated ? markSimulatedSvg : undefined,
+    });
+    await this.write(`charts/${chart.id}.vl.json`, artifactJson(spec));
+    await this.write(`charts/${chart.id}.svg`, svg);
+    await this.write(`charts/${chart.id}.png`, png);
+    await this.table(chart.data);
+    return svg;
+  }
+
+  /** A figure's images (paths checked: letters, digits, `.`, `-`, `_`, `/`; no `..`) and its table. */
+  async figure(f: ReportFigure): Promise<void> {
+    for (const img of f.rows.flatMap((r) => r.images)) {
+      if (
+        !/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(img.file) ||
+        img.file.split('/').includes('..')
+      )
+        throw new Error(`report image path not allowed: ${img.file}`);
+      await this.write(img.file, img.data);
+    }
+    await this.table(f.data);
+  }
+
+  /** tables/README.csv: every column of every table written so far. */
+  async dictionary(): Promise<void> {
+    await this.write('tables/README.csv', dictionaryCsv(this.tables));
+  }
+}
+
+/**
+ * The spec of a chart with its data. Bidi controls in the data and texts are made visible (as on
+ * the page), so an override in a model name cannot reorder what a chart shows.
+ */
+export function chartSpec(chart: ReportChart): Record<string, unknown> {
+  const values = chart.data.rows.map((r) =>
+    Object.fromEntries(chart.data.columns.map((c, i) => [c, r[i]])),
+  );
+  return visibleBidi(wrapSubtitle({ ...chart.spec, data: { values } })) as Record<string, unknown>;
+}
+
+/** Subtitle lines longer than this many characters are broken at spaces (so they do not widen the chart). */
+const SUBTITLE_CHARS = 80;
+
+function wrapSubtitle(spec: Record<string, unknown>): Record<string, unknown> {
+  const title = spec.title as { subtitle?: string | string[] } | undefined;
+  if (!title?.subtitle) return spec;
+  const lines = [title.subtitle].flat().flatMap((line) => {
+    const out: string[] = [];
+    let cur = '';
+    for (const word of line.split(' ')) {
+      if (cur !== '' && cur.length + 1 + word.length > SUBTITLE_CHARS) {
+        out.push(cur);
+        cur = word;
+      } else cur = cur === '' ? word : `${cur} ${word}`;
+    }
+    return [...out, cur];
+  });
+  return { ...spec, title: { ...title, subtitle: lines } };
+}
+
+function visibleBidi(v: unknown): unknown {
+  if (typeof v === 'string') return showBidiControls(v);
+  if (Array.isArray(v)) return v.map(visibleBidi);
+  if (v && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, visibleBidi(x)]));
+  return v;
+}

@@ -1,0 +1,27 @@
+/**
+ * Debian's Chromium for the browser tests (driven by playwright-core). Without it a browser test
+ * FAILS, unless STIMKIT_SKIP_BROWSER_TESTS=1 is set, which skips it with a printed message.
+ */
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** True (after printing why) when the browser tests of `file` are to be skipped. */
+export function skipBrowserTests(file: string): boolean {
+  const skip = process.env.STIMKIT_SKIP_BROWSER_TESTS === '1';
+  if (skip) console.warn(`${file}: browser tests SKIPPED because STIMKIT_SKIP_BROWSER_TESTS=1`);
+  return skip;
+}
+
+/** Launch headless Chromium, or throw saying how to install it. */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `Chromium is not installed at ${CHROMIUM}: the browser tests need it. Install it with \`sudo apt-get install -y chromium fonts-noto-cjk\`, or set STIMKIT_SKIP_BROWSER_TESTS=1 to skip these tests.`,
+    );
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+}

@@ -1,0 +1,124 @@
+/**
+ * The report page in a real browser (Debian's Chromium driven by playwright-core), at a 1,400 px
+ * window, at phone width (400 px) and at 200 % zoom (a 1,400 px window at device scale 2 is 700
+ * CSS px): the page never scrolls sideways; content wider than the window scrolls in its own box
+ * and then shows its hint; charts keep their size (readable text) instead of shrinking; at
+ * 1,400 px wide content uses the window; headers are words; chart text has 4.5:1 contrast,
+ * computed from the fills the browser paints.
+ *
+ * Needs /usr/bin/chromium; without it this file FAILS, unless STIMKIT_SKIP_BROWSER_TESTS=1 is
+ * set, which skips it with a printed message.
+ */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildReport } from '../../src/report/build.js';
+import { launchChromium, skipBrowserTests } from '../helpers/chromium.js';
+import { tempDir } from '../helpers/tmp.js';
+import { contrast } from './checks.js';
+import { RESPONDENTS, respondentScores } from './fixture.js';
+
+const SKIP = skipBrowserTests('test/report/browser.test.ts');
+
+/** What the page looks like at one window size, measured in the page. */
+interface Layout {
+  page: { scrollWidth: number; clientWidth: number };
+  boxes: Array<{ id: string; overflows: boolean; hint: boolean; width: number }>;
+  charts: Array<{ id: string; drawn: number; natural: number }>;
+  headers: string[];
+  texts: Array<{ text: string; fill: string }>;
+}
+
+/** Measured in the page (plain JavaScript: the tests are type-checked without the DOM library). */
+const MEASURE = `(() => {
+  const d = document.documentElement;
+  const hex = (rgb) => '#' + (rgb.match(/\\d+/g) || []).slice(0, 3).map((n) => Number(n).toString(16).padStart(2, '0')).join('');
+  return {
+    page: { scrollWidth: d.scrollWidth, clientWidth: d.clientWidth },
+    boxes: [...document.querySelectorAll('.wide')].map((b) => {
+      const hint = document.getElementById('hint-' + b.id);
+      return {
+        id: b.id,
+        overflows: b.scrollWidth > b.clientWidth + 1,
+        hint: getComputedStyle(hint).display !== 'none' && hint.offsetHeight > 0,
+        width: b.clientWidth,
+      };
+    }),
+    charts: [...document.querySelectorAll('.wide > svg')].map((s) => ({
+      id: s.parentElement.id,
+      drawn: s.getBoundingClientRect().width,
+      natural: Number(s.getAttribute('width')),
+    })),
+    headers: [...document.querySelectorAll('th')].map((h) => h.textContent),
+    texts: [...document.querySelectorAll('svg text')]
+      .filter((t) => getComputedStyle(t).opacity !== '0' && t.textContent.trim() !== '')
+      .map((t) => ({ text: t.textContent, fill: hex(getComputedStyle(t).fill) })),
+  };
+})()`;
+
+const layout = (page: Page): Promise<Layout> => page.evaluate(MEASURE) as Promise<Layout>;
+
+describe.skipIf(SKIP)('the report page in Chromium', () => {
+  let browser: Browser;
+  let url: string;
+
+  beforeAll(async () => {
+    const dir = await tempDir('stimkit-report-browser-');
+    const { scores } = await respondentScores(dir, RESPONDENTS, { iterations: 2, ptIterations: 0 });
+    await buildReport(scores, path.join(dir, 'report'));
+    url = pathToFileURL(path.join(dir, 'report', 'index.html')).href;
+    browser = await launchChromium();
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const open = async (width: number, scale: number): Promise<Layout> => {
+    const page = await browser.newPage({
+      viewport: { width, height: 900 },
+      deviceScaleFactor: scale,
+    });
+    try {
+      await page.goto(url);
+      return await layout(page);
+    } finally {
+      await page.close();
+    }
+  };
+
+  for (const [name, width, scale] of [
+    ['a 400 px phone', 400, 1],
+    ['200 % zoom', 700, 2],
+  ] as const)
+    it(`at ${name}: no sideways page scroll; what does not fit scrolls in its box, with its hint`, async () => {
+      const l = await open(width, scale);
+      expect(l.page.scrollWidth).toBeLessThanOrEqual(l.page.clientWidth);
+      expect(l.boxes.filter((b) => b.overflows).length).toBeGreaterThan(0);
+      for (const b of l.boxes) if (b.overflows) expect(b.hint, `${b.id} overflows`).toBe(true);
+      // charts keep their natural size (11 px text), never shrunk to fit
+      expect(l.charts.length).toBe(4);
+      for (const c of l.charts) expect(c.drawn, c.id).toBeCloseTo(c.natural, 0);
+    }, 60_000);
+
+  it('at 1,400 px: wide content uses the window and fits, without hints', async () => {
+    const l = await open(1400, 1);
+    expect(l.page.scrollWidth).toBeLessThanOrEqual(l.page.clientWidth);
+    expect(l.boxes.length).toBe(4 + 5 + 3); // the charts, the tables, the one arm's three tables
+    for (const b of l.boxes) {
+      expect(b.overflows, b.id).toBe(false);
+      expect(b.hint, b.id).toBe(false);
+      expect(b.width, `${b.id} spans the window`).toBeGreaterThan(1300);
+    }
+  }, 60_000);
+
+  it('shows headers in words and chart text at 4.5:1 or more on white', async () => {
+    const l = await open(1400, 1);
+    expect(l.headers.length).toBeGreaterThan(20);
+    for (const h of l.headers) expect(h).not.toMatch(/^[a-z0-9]+(_[a-z0-9]+)+$/);
+    expect(l.texts.length).toBeGreaterThan(50);
+    for (const t of l.texts)
+      expect(contrast(t.fill, '#ffffff'), `"${t.text}" in ${t.fill}`).toBeGreaterThanOrEqual(4.5);
+  }, 60_000);
+});

@@ -39,6 +39,8 @@ try {
   await writeFile(judges, syntheticJudges(sample.items));
   const scores = path.join(dir, 'scores');
   await import('node:fs/promises').then((fs) => fs.mkdir(scores));
+  // Scores shaped like `stimkit score`'s audit columns; the texts are the fixture's synthetic
+  // responses, so the rows are marked simulated (the viewer shows its SIMULATED banner).
   await writeFile(
     path.join(scores, 'scores.jsonl'),
     (await import('node:fs/promises').then((fs) => fs.readFile(fx.responses, 'utf8')))
@@ -46,12 +48,20 @@ try {
       .filter(Boolean)
       .map((l, i) => {
         const r = JSON.parse(l) as Record<string, unknown>;
+        const text = String(r.response ?? '');
+        const refused = text.includes('Sorry') || text.includes('抱歉');
+        const framed = i % 7 === 0;
         return JSON.stringify({
           ...r,
-          d1_refusal:
-            String(r.response ?? '').includes('Sorry') || String(r.response ?? '').includes('抱歉'),
-          d4_state_aligned: i % 7 === 0,
-          d5_language: true,
+          simulated: true,
+          d1_refusal: refused,
+          d2_integrity: !refused && i % 3 !== 0,
+          d3_grounded: !refused && i % 5 !== 0,
+          d4_state_aligned: framed,
+          d4_strategy: framed ? 'DT2' : '',
+          d5_language_consistent: i % 13 !== 0,
+          d6_length_clean: text.length,
+          judge: 'judge-a',
         });
       })
       .join('\n'),
@@ -80,6 +90,16 @@ try {
     await page.keyboard.press('2');
     await page.waitForSelector('#status:not(:empty)');
     await shot(page, `label-${lang}.png`);
+    if (lang === 'en') {
+      // Answering D5 with the image and the response in view (the sticky column).
+      await page.locator('#q-d5').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: path.join(OUT, 'label-en-d5.png') });
+      process.stderr.write('wrote docs/images/label-en-d5.png\n');
+      await page.keyboard.press('?');
+      await page.screenshot({ path: path.join(OUT, 'label-shortcuts.png') });
+      process.stderr.write('wrote docs/images/label-shortcuts.png\n');
+      await page.keyboard.press('Escape');
+    }
     if (lang === 'zh') {
       await page.goto(new URL('/guide', page.url()).toString());
       await shot(page, 'label-guide-zh.png');
@@ -114,6 +134,13 @@ try {
   await shot(page, 'view-responses.png');
   await page.locator('table.data tbody a').first().click();
   await shot(page, 'view-trial.png');
+  await page.goto(new URL('/ladders', v.running.url).toString());
+  await shot(page, 'view-ladders.png', false);
+  // A phone-width window: the list becomes cards, nothing scrolls sideways.
+  await page.setViewportSize({ width: 400, height: 900 });
+  await page.goto(new URL('/trials?paradigm=describe&lang=en', v.running.url).toString());
+  await shot(page, 'view-responses-400.png', false);
+  await page.setViewportSize({ width: 1400, height: 1000 });
   await v.close();
   await ctx.close();
 } finally {

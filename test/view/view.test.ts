@@ -11,7 +11,8 @@ import { tempDir } from '../helpers/tmp.js';
 
 const TOKEN = 'c'.repeat(48);
 const get = (port: number, p: string, cookie = true) => getPage(port, p, cookie ? TOKEN : null);
-const rowsIn = (html: string) => (html.match(/<tr><td><a href="\/trial\//g) ?? []).length;
+const rowsIn = (html: string) =>
+  (html.match(/<tr><td data-label="Trial"><a href="\/trial\//g) ?? []).length;
 
 let fx: LabelFixture;
 let plain: ViewServer;
@@ -94,14 +95,14 @@ describe('stimkit view', () => {
     expect(byModel).toContain('24 responses');
     const labelled = (await get(port, '/trials?label=judge.d4')).body;
     expect(labelled).toContain('240 responses');
-    expect(labelled).not.toContain('<td class="nowrap">model-a</td>');
-    expect(labelled).toContain('<td class="nowrap">model-b</td>');
+    expect(labelled).not.toContain('<td data-label="Model"><bdi>model-a</bdi>');
+    expect(labelled).toContain('<td data-label="Model"><bdi>model-b</bdi>');
     // Markup in responses is shown as text.
     const withMarkup = scored.data.scores!.find((s) => s.response?.includes('<script>'))!;
     const trial = (await get(port, `/trial/${withMarkup.trial_id}`)).body;
     expect(trial).toContain('&lt;script&gt;alert');
     expect(trial).not.toContain('<script>alert');
-    expect(trial).toContain('judge.d4=');
+    expect(trial).toContain('<dt><code><bdi>judge.d4</bdi></code></dt>');
   });
 
   it('reads scores loosely: rows need only trial_id and model; CSV works too', async () => {

@@ -1,0 +1,51 @@
+/**
+ * Debian's Chromium for the browser tests, driven by playwright-core. Without /usr/bin/chromium
+ * the tests FAIL with the install command, unless STIMKIT_SKIP_BROWSER_TESTS=1 is set, which skips
+ * them with a printed message.
+ */
+import { existsSync } from 'node:fs';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { tempDir } from './tmp.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** True when the browser tests are switched off (a warning names the file). */
+export function skipBrowser(file: string): boolean {
+  const skip = process.env.STIMKIT_SKIP_BROWSER_TESTS === '1';
+  if (skip) console.warn(`${file}: browser tests SKIPPED because STIMKIT_SKIP_BROWSER_TESTS=1`);
+  return skip;
+}
+
+/** A fresh Chromium profile; throws with the install command when Chromium is missing. */
+export async function launchBrowser(
+  viewport = { width: 1280, height: 900 },
+): Promise<BrowserContext> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `Chromium is not installed at ${CHROMIUM}: the browser tests need it. Install it with \`sudo apt-get update && sudo apt-get install -y chromium fonts-noto-cjk\` (Debian/Ubuntu; .ci/run does this), or set STIMKIT_SKIP_BROWSER_TESTS=1 to skip these tests.`,
+    );
+  }
+  const profile = await tempDir('stimkit-chromium-profile-');
+  return chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport,
+  });
+}
+
+/** How far the page scrolls sideways: the document's width beyond the window (0 when it fits). */
+export function sidewaysOverflow(page: Page): Promise<number> {
+  return page.evaluate(
+    'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+  ) as Promise<number>;
+}

@@ -10,7 +10,7 @@ import { chromium, type Page } from 'playwright-core';
 import { makeLabelSample } from '../src/label/make-sample.js';
 import { serveLabels } from '../src/label/serve.js';
 import { serveView } from '../src/view/serve.js';
-import { syntheticJudges, writeLabelFixture } from '../test/label/fixture.js';
+import { syntheticJudges, writeAuditScores, writeLabelFixture } from '../test/label/fixture.js';
 
 const OUT = path.join(import.meta.dirname, '..', 'docs', 'images');
 const ARGS = [
@@ -39,33 +39,7 @@ try {
   await writeFile(judges, syntheticJudges(sample.items));
   const scores = path.join(dir, 'scores');
   await import('node:fs/promises').then((fs) => fs.mkdir(scores));
-  // Scores shaped like `stimkit score`'s audit columns; the texts are the fixture's synthetic
-  // responses, so the rows are marked simulated (the viewer shows its SIMULATED banner).
-  await writeFile(
-    path.join(scores, 'scores.jsonl'),
-    (await import('node:fs/promises').then((fs) => fs.readFile(fx.responses, 'utf8')))
-      .split('\n')
-      .filter(Boolean)
-      .map((l, i) => {
-        const r = JSON.parse(l) as Record<string, unknown>;
-        const text = String(r.response ?? '');
-        const refused = text.includes('Sorry') || text.includes('抱歉');
-        const framed = i % 7 === 0;
-        return JSON.stringify({
-          ...r,
-          simulated: true,
-          d1_refusal: refused,
-          d2_integrity: !refused && i % 3 !== 0,
-          d3_grounded: !refused && i % 5 !== 0,
-          d4_state_aligned: framed,
-          d4_strategy: framed ? 'DT2' : '',
-          d5_language_consistent: i % 13 !== 0,
-          d6_length_clean: text.length,
-          judge: 'judge-a',
-        });
-      })
-      .join('\n'),
-  );
+  await writeAuditScores(fx.responses, path.join(scores, 'scores.jsonl'));
 
   const ctx = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',

@@ -49,3 +49,16 @@ export function sidewaysOverflow(page: Page): Promise<number> {
     'document.documentElement.scrollWidth - document.documentElement.clientWidth',
   ) as Promise<number>;
 }
+
+/**
+ * Console errors and page errors of `page` from now on (a Content-Security-Policy violation is a
+ * console error): the list fills as they come.
+ */
+export function trackErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  return errors;
+}

@@ -7,34 +7,20 @@
  * unless STIMKIT_SKIP_BROWSER_TESTS=1 is set, which skips it with a printed message.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLabelSample } from '../../src/label/make-sample.js';
 import { serveView } from '../../src/view/serve.js';
 import type { LabelSample } from '../../src/label/sample-schema.js';
+import { launchBrowser, skipBrowser } from '../helpers/browser.js';
 import { ROOT, spawnCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeLabelFixture } from './fixture.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-const SKIP = process.env.STIMKIT_SKIP_BROWSER_TESTS === '1';
-if (SKIP)
-  console.warn(
-    'test/label/browser.test.ts: browser tests SKIPPED because STIMKIT_SKIP_BROWSER_TESTS=1',
-  );
+const SKIP = skipBrowser('test/label/browser.test.ts');
 
 interface Served {
   child: ChildProcess;
@@ -100,11 +86,6 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
   const servers: Served[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `Chromium is not installed at ${CHROMIUM}: the browser tests need it. Install it with \`sudo apt-get update && sudo apt-get install -y chromium fonts-noto-cjk\` (Debian/Ubuntu; .ci/run does this), or set STIMKIT_SKIP_BROWSER_TESTS=1 to skip these tests.`,
-      );
-    }
     dir = await tempDir('stimkit-label-browser-');
     const fx = await writeLabelFixture(dir);
     sampleFile = path.join(dir, 'sample.json');
@@ -117,13 +98,7 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
         seed: 11,
       })
     ).sample;
-    const profile = await tempDir('stimkit-chromium-profile-');
-    ctx = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ARGS,
-      viewport: { width: 1280, height: 900 },
-    });
+    ctx = await launchBrowser();
   }, 120_000);
 
   afterAll(async () => {
@@ -417,7 +392,9 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
         await page.keyboard.press('Tab'); // the Filter button
         await page.keyboard.press('Enter');
         await page.waitForURL(/label=d4_state_aligned/);
-        expect(await page.locator('main').textContent()).toContain('0 responses');
+        expect(await page.locator('main').textContent()).toContain(
+          'No responses match these filters.',
+        );
         await page.locator('#f-model').selectOption('model-c');
         await page.getByRole('button', { name: 'Filter' }).click();
         await page.waitForURL(/model=model-c/);

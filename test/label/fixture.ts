@@ -4,7 +4,7 @@
  * are invented for the tests (they vary by language and include markup, to check escaping); they
  * are not model output.
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { bundleStudy } from '../../src/bundle/bundle.js';
 import { loadBundle } from '../../src/label/bundle.js';
@@ -95,4 +95,33 @@ export function syntheticJudges(items: Array<{ trial_id: string; model: string }
     }
   });
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Scores shaped like `stimkit score`'s audit columns (D1–D6, the strategy, the deciding judge) for
+ * the fixture's responses, written as JSONL to `file`. The texts are the fixture's synthetic
+ * responses, so every row is marked simulated.
+ */
+export async function writeAuditScores(responses: string, file: string): Promise<void> {
+  const lines = (await readFile(responses, 'utf8')).split('\n').filter(Boolean);
+  const rows = lines.map((l, i) => {
+    const r = JSON.parse(l) as Record<string, unknown>;
+    const text = String(r.response ?? '');
+    const refused = text.includes('Sorry') || text.includes('抱歉');
+    const framed = i % 7 === 0;
+    return JSON.stringify({
+      ...r,
+      simulated: true,
+      d1_refusal: refused,
+      d2_integrity: !refused && i % 3 !== 0,
+      d3_grounded: !refused && i % 5 !== 0,
+      d4_state_aligned: framed,
+      d4_strategy: framed ? 'DT2' : '',
+      d5_language_consistent: i % 13 !== 0,
+      d6_length_clean: text.length,
+      judge: 'judge-a',
+      judge_simulated: true,
+    });
+  });
+  await writeFile(file, `${rows.join('\n')}\n`);
 }

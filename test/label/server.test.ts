@@ -146,6 +146,67 @@ describe('label serve: guards', () => {
   });
 });
 
+describe('label serve: Content-Security-Policy, files, preferences', () => {
+  it('sends a CSP without unsafe-inline on every reply, and serves its script, style and icon as files', async () => {
+    const port = server.running.port;
+    const files = {
+      '/item/1': 'text/html',
+      '/guide': 'text/html',
+      '/static/label.js': 'text/javascript',
+      '/static/app.css': 'text/css',
+      '/favicon.svg': 'image/svg+xml',
+    };
+    for (const [p, type] of Object.entries(files)) {
+      const r = await raw(port, p, { headers: auth(port) });
+      expect(r.status, p).toBe(200);
+      expect(String(r.headers['content-type']), p).toContain(type);
+      const csp = String(r.headers['content-security-policy']);
+      expect(csp, p).toContain("script-src 'self'");
+      expect(csp, p).toContain("style-src 'self'");
+      expect(csp, p).not.toContain('unsafe-inline');
+      expect(csp, p).not.toContain('unsafe-eval');
+    }
+    const page = (await raw(port, '/item/1', { headers: auth(port) })).body;
+    expect(page).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml">');
+    expect(page).toContain('<script src="/static/label.js"></script>');
+    expect((await raw(port, '/static/nope.js', { headers: auth(port) })).status).toBe(404);
+    expect((await raw(port, '/favicon.svg')).status).toBe(403); // the token guards files too
+  });
+
+  it('keeps the interface language and the shortcut switch in the rater file', async () => {
+    const r = await serveLabels({
+      sample: sampleFile,
+      rater: 'prefs',
+      port: 0,
+      token: TOKEN,
+      labels: path.join(dir, 'elsewhere', 'prefs.sqlite'),
+    });
+    try {
+      const port = r.running.port;
+      const prefs = (body: unknown, headers = { 'X-Stimkit-Token': TOKEN }) =>
+        raw(port, '/api/prefs', {
+          method: 'POST',
+          headers: { ...auth(port), 'Content-Type': 'application/json', ...headers },
+          body: JSON.stringify(body),
+        });
+      const page = () => raw(port, '/item/1', { headers: auth(port) }).then((x) => x.body);
+      expect(await page()).toContain('<html lang="zh-Hans">'); // the default
+      expect((await prefs({ lang: 'en' })).status).toBe(200);
+      expect(await page()).toContain('<html lang="en">');
+      expect(await page()).toContain('"shortcuts":true');
+      expect((await prefs({ shortcuts: false })).status).toBe(200);
+      expect(await page()).toContain('"shortcuts":false');
+      expect(await page()).toMatch(/class="keys-toggle"> /); // unchecked
+      for (const bad of [{ lang: 'fr' }, { shortcuts: 'no' }, { theme: 'dark' }, {}, [], null])
+        expect((await prefs(bad)).status, JSON.stringify(bad)).toBe(400);
+      expect((await prefs({ lang: 'zh' }, { 'X-Stimkit-Token': 'x' })).status).toBe(403);
+      expect(LabelStore.peekMeta(r.store.file)).toMatchObject({ lang: 'en', shortcuts: 'off' });
+    } finally {
+      await r.close();
+    }
+  });
+});
+
 describe('label serve: answers', () => {
   it('saves each answer at once and validates fields and values', async () => {
     const port = server.running.port;

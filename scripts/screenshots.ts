@@ -1,7 +1,9 @@
 /**
  * `node --import tsx scripts/screenshots.ts`: redraw the screenshots in docs/images/ (the label
- * screen in English and Chinese, the review mode, the viewer's pages) from the demo bundle and
- * synthetic responses, with Debian's Chromium. Not part of the tests; run it after UI changes.
+ * screen in English and Chinese, answering D5 with the column kept in view, the shortcut list, the
+ * guide, 200 % zoom, the review mode; the viewer's entries, entry, ladders, responses at 1,400 and
+ * 400 px, a trial) from the demo bundle and synthetic responses (marked simulated), with Debian's
+ * Chromium. Not part of the tests; run it after UI changes and look at every image.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';

@@ -17,6 +17,7 @@ export const en: Words = {
   naNotHere:
     'Nothing was saved: {q} has no N/A. Only D3 offers N/A (for text-only trials); press T or F.',
   strategyColumn: 'DT',
+  answerNames: { true: 'TRUE', false: 'FALSE', na: 'N/A' },
   asWritten: 'as written in the corpus entry',
   paradigms: {
     describe: 'describe',

@@ -15,6 +15,7 @@ export const zh: Words = {
   naNotHere:
     '未保存任何答案：{q} 没有“不适用”选项。只有 D3 可选“不适用”（纯文本试次）；请按 T 或 F。',
   strategyColumn: 'DT',
+  answerNames: { true: '是', false: '否', na: '不适用' },
   asWritten: '语料条目原文，未翻译',
   paradigms: {
     describe: '描述图片',

@@ -32,6 +32,8 @@ export interface Words {
   /** Said when A is pressed on a question without N/A; `{q}` is the question's title. */
   naNotHere: string;
   strategyColumn: string;
+  /** How a judge's answers read in the review table. */
+  answerNames: Record<'true' | 'false' | 'na', string>;
   /** Marks corpus text shown in another language than the interface's (it is data, not translated). */
   asWritten: string;
   /** Paradigm names for the trial line. */

@@ -8,7 +8,7 @@ import { inLang, type BundleEntry } from './bundle.js';
 import { UI_LANGS, WORDS, type Words } from './i18n.js';
 import type { JudgeLabels } from './judges.js';
 import { otherScript, pageLang, textLang } from './markup.js';
-import { DIMENSIONS, type ItemAnswers } from './store.js';
+import { DIMENSIONS, type Answer, type ItemAnswers } from './store.js';
 
 /** The interface-language switch (each language named in itself). */
 export function langSwitch(w: Words): Html {
@@ -58,6 +58,8 @@ function corpusText(w: Words, text: string): Html {
   return html`<bdi lang="${lang}">${text}</bdi>${other ? html` <span class="meta">(${w.asWritten})</span>` : null}`;
 }
 
+const answerName = (w: Words, v: Answer | null): string => (v === null ? '—' : w.answerNames[v]);
+
 /** Review mode: each judge's labels, the dimensions they disagree on marked, and rationales. */
 export function judgesTable(w: Words, judges: JudgeLabels[]): Html {
   const differs = (d: (typeof DIMENSIONS)[number]) =>
@@ -65,7 +67,7 @@ export function judgesTable(w: Words, judges: JudgeLabels[]): Html {
   const head = html`<tr><th scope="col">${w.judgeColumn}</th>${DIMENSIONS.map((d) => html`<th scope="col">${d.toUpperCase()}</th>`)}<th scope="col">${w.strategyColumn}</th></tr>`;
   const rows = judges.map(
     (j) =>
-      html`<tr><th scope="row"><bdi>${j.judge}</bdi></th>${DIMENSIONS.map((d) => html`<td class="${differs(d) ? 'disagree' : ''}">${j[d] ?? '—'}</td>`)}<td>${j.strategies.join(' ')}</td></tr>${
+      html`<tr><th scope="row"><bdi>${j.judge}</bdi></th>${DIMENSIONS.map((d) => html`<td class="${differs(d) ? 'disagree' : ''}">${answerName(w, j[d])}</td>`)}<td>${j.strategies.join(' ')}</td></tr>${
         j.rationale
           ? html`<tr><td colspan="7" class="meta"><bdi>${j.judge}</bdi>: <bdi>${j.rationale}</bdi></td></tr>`
           : null

@@ -64,6 +64,16 @@ export function dimValue(row: ScoreRow, dim: Dim): DimValue {
   return { field, value: truthy(v) ? 'true' : FALSY.has(v) ? 'false' : v };
 }
 
+const SHOWN: Record<string, string> = { true: 'yes', false: 'no', na: 'n/a' };
+
+/** A dimension's value as the pages show it: yes / no / n/a, D6's number, — when absent. */
+export const shownValue = (value: string | null): string =>
+  value === null ? '—' : (SHOWN[value] ?? value);
+
+/** A keyed stance with its sign (`+2`, `-1`, `0`). */
+export const signed = (stance: string): string =>
+  /^[1-9]/.test(stance.trim()) ? `+${stance.trim()}` : stance.trim();
+
 /** The judge whose labels decided the dimensions (`judge` column), if any. */
 export const decidingJudge = (row: ScoreRow): string | null =>
   row.labels.judge ?? row.labels['parse.judge'] ?? null;

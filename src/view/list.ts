@@ -8,7 +8,16 @@ import type { Trial } from '../bundle/format.js';
 import { html, type Html } from '../core/html.js';
 import { promptText } from '../label/bundle.js';
 import { textLang } from '../label/markup.js';
-import { decidingJudge, DIMS, dimValue, forcedChoice, isSimulated, type Dim } from './dims.js';
+import {
+  decidingJudge,
+  DIMS,
+  dimValue,
+  forcedChoice,
+  isSimulated,
+  shownValue,
+  signed,
+  type Dim,
+} from './dims.js';
 import type { ScoreRow } from './scores.js';
 import { viewShell, type ViewData } from './shell.js';
 
@@ -58,8 +67,6 @@ function trialCell(t: Trial): Html {
   return html`<td data-label="Trial"><a href="/trial/${t.id}"><code class="nowrap">${t.id}</code></a><br><span class="meta"><bdi>${where.join(' · ')}</bdi></span></td>`;
 }
 
-const SHOWN: Record<string, string> = { true: 'yes', false: 'no', na: 'n/a' };
-
 /** Which dimension column shows the filtered label, if any. */
 function filteredDim(rows: ListRow[], label: string): Dim | null {
   if (!label) return null;
@@ -71,14 +78,14 @@ function filteredDim(rows: ListRow[], label: string): Dim | null {
 function dimCells(s: ScoreRow, filtered: Dim | null): Html {
   const fc = forcedChoice(s);
   if (fc && DIMS.every((d) => dimValue(s, d).value === null)) {
-    const stance = fc.stance === null ? '' : ` · stance ${fc.stance}`;
+    const stance = fc.stance === null ? '' : ` · stance ${signed(fc.stance)}`;
     return html`<td colspan="${DIMS.length}" data-label="Answer">answer <bdi>${fc.label}</bdi>${stance}</td>`;
   }
   return html`${DIMS.map((d) => {
     const { value } = dimValue(s, d);
     const strategy = d.code === 'D4' && value === 'true' ? s.labels.d4_strategy : undefined;
     const cls = `dim${value !== null && value === d.flag ? ' flag' : ''}${d === filtered ? ' filtered' : ''}`;
-    const shown = value === null ? '—' : (SHOWN[value] ?? value);
+    const shown = shownValue(value);
     return html`<td class="${cls}" data-label="${d.code}">${shown}${strategy ? html` <bdi>${strategy}</bdi>` : null}</td>`;
   })}`;
 }

@@ -6,7 +6,15 @@
 import type { Trial } from '../bundle/format.js';
 import { html, type Html } from '../core/html.js';
 import { textLang } from '../label/markup.js';
-import { decidingJudge, DIMS, dimValue, forcedChoice, isSimulated } from './dims.js';
+import {
+  decidingJudge,
+  DIMS,
+  dimValue,
+  forcedChoice,
+  isSimulated,
+  shownValue,
+  signed,
+} from './dims.js';
 import type { ScoreRow } from './scores.js';
 import { viewShell, type ViewData } from './shell.js';
 
@@ -53,8 +61,9 @@ function trialFields(t: Trial): Html {
 function summary(r: ScoreRow): Html | null {
   const fc = forcedChoice(r);
   const dims = DIMS.map((d) => ({ d, v: dimValue(r, d).value })).filter((x) => x.v !== null);
-  const parts = dims.map(({ d, v }) => `${d.code} ${d.name}: ${v}`);
-  if (fc) parts.push(`answer: ${fc.label}${fc.stance === null ? '' : ` (stance ${fc.stance})`}`);
+  const parts = dims.map(({ d, v }) => `${d.code} ${d.name}: ${shownValue(v)}`);
+  if (fc)
+    parts.push(`answer: ${fc.label}${fc.stance === null ? '' : ` (stance ${signed(fc.stance)})`}`);
   const judge = decidingJudge(r);
   if (judge) parts.push(`judge: ${judge}`);
   return parts.length ? html`<p><bdi>${parts.join(' · ')}</bdi></p>` : null;

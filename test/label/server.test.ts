@@ -443,6 +443,12 @@ describe('label serve --judges (review mode)', () => {
       expect(page.body).toContain('judge-a');
       expect(page.body).toContain('class="disagree"');
       expect(page.body).toContain('Euphemistic wording');
+      // The judges' answers read in the interface language.
+      expect(page.body).toMatch(/<td class="disagree">(TRUE|FALSE)<\/td>/);
+      review.store.setMeta('lang', 'zh');
+      const zh = await raw(review.running.port, '/item/1', { headers: auth(review.running.port) });
+      expect(zh.body).toMatch(/<td class="disagree">(是|否)<\/td>/);
+      expect(zh.body).not.toMatch(/>(true|false|TRUE|FALSE)</);
     } finally {
       await review.close();
     }

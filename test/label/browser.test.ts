@@ -216,7 +216,7 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
       await bobPage.goto(bob.url);
       await bobPage.waitForURL(/\/item\/1$/);
       expect(await bobPage.locator('#q-d1 legend').textContent()).toContain('明确拒答');
-      expect(await bobPage.locator('input:checked').count()).toBe(0);
+      expect(await bobPage.locator('#answers input:checked').count()).toBe(0);
       for (const k of ['t', 'f', 'a', 'f', 'f']) await bobPage.keyboard.press(k);
       await saved(bobPage);
       await bobPage.keyboard.press('ArrowRight');
@@ -237,7 +237,7 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
       ).toBe(true);
       expect(
         await zoomed.evaluate(
-          "getComputedStyle(document.querySelector('.grid')).gridTemplateColumns.split(' ').length",
+          "getComputedStyle(document.querySelector('.label-grid')).gridTemplateColumns.split(' ').length",
         ),
       ).toBe(1);
       // Chinese text is drawn with a CJK font of the stack.

@@ -5,47 +5,30 @@
  * 400 px, a trial) from the demo bundle and synthetic responses (marked simulated), with Debian's
  * Chromium. Not part of the tests; run it after UI changes and look at every image.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import { makeLabelSample } from '../src/label/make-sample.js';
 import { serveLabels } from '../src/label/serve.js';
 import { serveView } from '../src/view/serve.js';
-import { syntheticJudges, writeAuditScores, writeLabelFixture } from '../test/label/fixture.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../test/helpers/chromium.js';
+import { syntheticJudges, writeAuditScores, writeLabelSample } from '../test/label/fixture.js';
 
 const OUT = path.join(import.meta.dirname, '..', 'docs', 'images');
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'stimkit-shots-'));
 const profile = await mkdtemp(path.join(os.tmpdir(), 'stimkit-shots-profile-'));
 try {
-  const fx = await writeLabelFixture(dir);
-  const sampleFile = path.join(dir, 'sample.json');
-  const { sample } = await makeLabelSample({
-    bundle: fx.bundle,
-    responses: fx.responses,
-    out: sampleFile,
-    n: 24,
-    seed: 42,
-  });
+  const { sampleFile, sample, ...fx } = await writeLabelSample(dir, 24, 42);
   const judges = path.join(dir, 'judges.jsonl');
   await writeFile(judges, syntheticJudges(sample.items));
   const scores = path.join(dir, 'scores');
-  await import('node:fs/promises').then((fs) => fs.mkdir(scores));
+  await mkdir(scores);
   await writeAuditScores(fx.responses, path.join(scores, 'scores.jsonl'));
 
   const ctx = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    args: ARGS,
+    executablePath: CHROMIUM,
+    args: CHROMIUM_ARGS,
     headless: true,
     viewport: { width: 1400, height: 1000 },
   });

@@ -5,18 +5,10 @@
  */
 import { existsSync } from 'node:fs';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium.js';
 import { tempDir } from './tmp.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+export { CHROMIUM, CHROMIUM_ARGS };
 
 /** True when the browser tests are switched off (a warning names the file). */
 export function skipBrowser(file: string): boolean {
@@ -61,4 +53,17 @@ export function trackErrors(page: Page): string[] {
   });
   page.on('pageerror', (e) => errors.push(e.message));
   return errors;
+}
+
+/** Wait until the rater app says every answer is saved (its status reads "Saved …" / "已保存 …"). */
+export async function waitSaved(page: Page): Promise<void> {
+  // A function, not a string: the page's Content-Security-Policy forbids eval.
+  await page.waitForFunction(() => {
+    const d = (
+      globalThis as unknown as {
+        document: { getElementById: (id: string) => { textContent: string | null } | null };
+      }
+    ).document;
+    return /^(Saved|已保存) /.test(d.getElementById('status')?.textContent ?? '');
+  });
 }

@@ -12,13 +12,12 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeLabelSample } from '../../src/label/make-sample.js';
 import { serveView } from '../../src/view/serve.js';
 import type { LabelSample } from '../../src/label/sample-schema.js';
-import { launchBrowser, skipBrowser } from '../helpers/browser.js';
+import { launchBrowser, skipBrowser, waitSaved } from '../helpers/browser.js';
 import { ROOT, spawnCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
-import { writeLabelFixture } from './fixture.js';
+import { writeLabelSample } from './fixture.js';
 
 const SKIP = skipBrowser('test/label/browser.test.ts');
 
@@ -59,19 +58,6 @@ function serve(args: string[], port = 0): Promise<Served> {
   });
 }
 
-/** Wait until the page says every answer is saved. */
-async function saved(page: Page): Promise<void> {
-  // A function, not a string: the page's Content-Security-Policy forbids eval.
-  await page.waitForFunction(() => {
-    const d = (
-      globalThis as unknown as {
-        document: { getElementById: (id: string) => { textContent: string | null } | null };
-      }
-    ).document;
-    return /^(Saved|已保存) /.test(d.getElementById('status')?.textContent ?? '');
-  });
-}
-
 const checked = (page: Page, dim: string) =>
   page
     .locator(`input[name=${dim}]:checked`)
@@ -87,17 +73,7 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
 
   beforeAll(async () => {
     dir = await tempDir('stimkit-label-browser-');
-    const fx = await writeLabelFixture(dir);
-    sampleFile = path.join(dir, 'sample.json');
-    sample = (
-      await makeLabelSample({
-        bundle: fx.bundle,
-        responses: fx.responses,
-        out: sampleFile,
-        n: 10,
-        seed: 11,
-      })
-    ).sample;
+    ({ sampleFile, sample } = await writeLabelSample(dir, 10, 11));
     ctx = await launchBrowser();
   }, 120_000);
 
@@ -126,7 +102,7 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
       await page.keyboard.press('e');
       await page.keyboard.type('keyboard note: 边界');
       await page.keyboard.press('Escape');
-      await saved(page);
+      await waitSaved(page);
       await expect.poll(() => page.locator('#progress-text').textContent()).toBe('1 / 10');
       // The response is shown verbatim (markup as text).
       expect(await page.locator('#response').textContent()).toBe(sample.items[0]!.response);
@@ -143,7 +119,7 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
       await page.locator('input[name=d4][value=false]').click(); // changed their mind: DT cleared
       expect(await page.locator('#dt').isHidden()).toBe(true);
       await page.locator('input[name=d5][value=false]').click();
-      await saved(page);
+      await waitSaved(page);
       // Zoom: a click switches the image to full resolution and back.
       if (sample.items[1]!.images.length) {
         await page.locator('#imgbox img').click();
@@ -156,7 +132,7 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
       await page.locator('input[name=d1][value=false]').click();
       await page.keyboard.press('Escape');
       await page.locator('input[name=d2][value=true]').click();
-      await saved(page);
+      await waitSaved(page);
       await page.reload();
       expect([
         await checked(page, 'd1'),
@@ -165,14 +141,14 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
       ]).toEqual(['false', 'true', null]);
       await page.locator('body').click({ position: { x: 5, y: 5 } });
       for (const k of ['a', 'f', 't']) await page.keyboard.press(k); // the highlighted question is D3
-      await saved(page);
+      await waitSaved(page);
       await page.keyboard.press('n');
       await page.waitForURL(/\/item\/4$/);
 
       // Trial 4: two answers, then the server is killed (SIGKILL: no chance to clean up).
       await page.keyboard.press('t');
       await page.keyboard.press('f');
-      await saved(page);
+      await waitSaved(page);
       alice.child.kill('SIGKILL');
       await alice.exited;
 
@@ -191,7 +167,7 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
       // goes through without a reload.
       alice = await serve([sampleFile, '--rater', 'alice', '--lang', 'en'], Number(port));
       servers.push(alice);
-      await saved(page);
+      await waitSaved(page);
       // Opening the printed address resumes on trial 4 with the three answers; finish it.
       await page.goto(alice.url);
       await page.waitForURL(/\/item\/4$/);
@@ -201,7 +177,7 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
         await checked(page, 'd3'),
       ]).toEqual(['true', 'false', 'true']);
       for (const k of ['f', 't']) await page.keyboard.press(k);
-      await saved(page);
+      await waitSaved(page);
       await expect.poll(() => page.locator('#progress-text').textContent()).toBe('4 / 10');
 
       // A second server on alice's file is refused with a clear message.
@@ -218,14 +194,14 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
       expect(await bobPage.locator('#q-d1 legend').textContent()).toContain('明确拒答');
       expect(await bobPage.locator('#answers input:checked').count()).toBe(0);
       for (const k of ['t', 'f', 'a', 'f', 'f']) await bobPage.keyboard.press(k);
-      await saved(bobPage);
+      await waitSaved(bobPage);
       await bobPage.keyboard.press('ArrowRight');
       await bobPage.waitForURL(/\/item\/2$/);
       for (const k of ['f', 't', 't', 't']) await bobPage.keyboard.press(k);
       await bobPage.keyboard.press('1');
       await bobPage.keyboard.press('3');
       await bobPage.keyboard.press('t');
-      await saved(bobPage);
+      await waitSaved(bobPage);
       await bobPage.close();
 
       // 200 % zoom of a 1280-pixel window (a 640-pixel layout viewport): one column, no sideways scrolling.

@@ -8,6 +8,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { bundleStudy } from '../../src/bundle/bundle.js';
 import { loadBundle } from '../../src/label/bundle.js';
+import { makeLabelSample } from '../../src/label/make-sample.js';
+import type { LabelSample } from '../../src/label/sample-schema.js';
 import { ROOT } from '../helpers/cli.js';
 
 export const MODELS = ['model-a', 'model-b', 'model-c'];
@@ -124,4 +126,22 @@ export async function writeAuditScores(responses: string, file: string): Promise
     });
   });
   await writeFile(file, `${rows.join('\n')}\n`);
+}
+
+/** The fixture plus a validation sample of `n` items drawn with `seed`, written to `dir/sample.json`. */
+export async function writeLabelSample(
+  dir: string,
+  n: number,
+  seed: number,
+): Promise<LabelFixture & { sampleFile: string; sample: LabelSample }> {
+  const fx = await writeLabelFixture(dir);
+  const sampleFile = path.join(dir, 'sample.json');
+  const { sample } = await makeLabelSample({
+    bundle: fx.bundle,
+    responses: fx.responses,
+    out: sampleFile,
+    n,
+    seed,
+  });
+  return { ...fx, sampleFile, sample };
 }

@@ -12,13 +12,18 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { makeLabelSample } from '../../src/label/make-sample.js';
 import type { LabelSample } from '../../src/label/sample-schema.js';
 import { serveLabels, type LabelServeOptions, type LabelServer } from '../../src/label/serve.js';
-import { launchBrowser, sidewaysOverflow, skipBrowser, trackErrors } from '../helpers/browser.js';
+import {
+  launchBrowser,
+  sidewaysOverflow,
+  skipBrowser,
+  trackErrors,
+  waitSaved,
+} from '../helpers/browser.js';
 import { tempDir } from '../helpers/tmp.js';
 import { LabelStore } from '../../src/label/store.js';
-import { syntheticJudges, writeLabelFixture } from './fixture.js';
+import { syntheticJudges, writeLabelSample } from './fixture.js';
 
 const SKIP = skipBrowser('test/label/rater-browser.test.ts');
 
@@ -33,18 +38,6 @@ function savedRow(file: string, item: string): Record<string, unknown> | undefin
   }
 }
 
-/** Wait until the page says every answer is saved. */
-async function saved(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const d = (
-      globalThis as unknown as {
-        document: { getElementById: (id: string) => { textContent: string | null } | null };
-      }
-    ).document;
-    return /^(Saved|已保存) /.test(d.getElementById('status')?.textContent ?? '');
-  });
-}
-
 describe.skipIf(SKIP)('rater app in Chromium', () => {
   let dir: string;
   let sample: LabelSample;
@@ -56,17 +49,7 @@ describe.skipIf(SKIP)('rater app in Chromium', () => {
 
   beforeAll(async () => {
     dir = await tempDir('stimkit-label-keys-');
-    const fx = await writeLabelFixture(dir);
-    sampleFile = path.join(dir, 'sample.json');
-    sample = (
-      await makeLabelSample({
-        bundle: fx.bundle,
-        responses: fx.responses,
-        out: sampleFile,
-        n: 6,
-        seed: 3,
-      })
-    ).sample;
+    ({ sampleFile, sample } = await writeLabelSample(dir, 6, 3));
     judges = path.join(dir, 'judges.jsonl');
     await writeFile(judges, syntheticJudges(sample.items));
     ctx = await launchBrowser();
@@ -98,7 +81,7 @@ describe.skipIf(SKIP)('rater app in Chromium', () => {
   it('a clicked answer stays as chosen when → goes to the next trial', async () => {
     const { server, page } = await open('arrows', { lang: 'en' });
     await page.locator('input[name=d1][value=true]').click();
-    await saved(page);
+    await waitSaved(page);
     expect(row(server, 0)?.d1).toBe('true');
     // Focus is on the radio button just clicked; → is documented as "next trial".
     await page.keyboard.press('ArrowRight');
@@ -106,7 +89,7 @@ describe.skipIf(SKIP)('rater app in Chromium', () => {
     expect(row(server, 0)?.d1).toBe('true');
     // ↓ / ↑ on a focused radio only move the highlight, never the answer; ← goes back.
     await page.locator('input[name=d2][value=false]').click();
-    await saved(page);
+    await waitSaved(page);
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowUp');
     await page.keyboard.press('ArrowLeft');
@@ -122,7 +105,7 @@ describe.skipIf(SKIP)('rater app in Chromium', () => {
     await page.keyboard.press('Shift+F'); // D1 FALSE
     await page.keyboard.press('Shift+J'); // D3
     await page.keyboard.press('Shift+T'); // D3 TRUE
-    await saved(page);
+    await waitSaved(page);
     const r = row(server, 0);
     expect([r?.d1, r?.d2, r?.d3]).toEqual(['false', null, 'true']);
     await page.keyboard.press('Shift+N');
@@ -155,7 +138,7 @@ describe.skipIf(SKIP)('rater app in Chromium', () => {
     await again.page.locator('footer input.keys-toggle').check();
     await again.page.locator('body').click({ position: { x: 5, y: 5 } });
     await again.page.keyboard.press('t');
-    await saved(again.page);
+    await waitSaved(again.page);
     expect(row(again.server, 0)?.d1).toBe('true');
   });
 

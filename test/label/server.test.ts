@@ -12,7 +12,7 @@ import type { LabelSample } from '../../src/label/sample-schema.js';
 import { serveLabels, type LabelServer } from '../../src/label/serve.js';
 import { LabelStore } from '../../src/label/store.js';
 import { tempDir } from '../helpers/tmp.js';
-import { syntheticJudges, writeLabelFixture } from './fixture.js';
+import { syntheticJudges, writeLabelSample } from './fixture.js';
 
 interface Res {
   status: number;
@@ -66,17 +66,7 @@ const post = (
 
 beforeAll(async () => {
   dir = await tempDir('stimkit-label-server-');
-  const fx = await writeLabelFixture(dir);
-  sampleFile = path.join(dir, 'sample.json');
-  sample = (
-    await makeLabelSample({
-      bundle: fx.bundle,
-      responses: fx.responses,
-      out: sampleFile,
-      n: 12,
-      seed: 5,
-    })
-  ).sample;
+  ({ sampleFile, sample } = await writeLabelSample(dir, 12, 5));
   server = await serveLabels({
     sample: sampleFile,
     rater: 'alice',

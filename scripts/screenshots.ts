@@ -34,6 +34,7 @@ try {
   });
   const page = ctx.pages()[0] ?? (await ctx.newPage());
   const shot = async (p: Page, name: string, fullPage = true) => {
+    await p.waitForLoadState('networkidle'); // lazily loaded images in view
     await p.evaluate('window.scrollTo(0, 0)');
     await p.screenshot({ path: path.join(OUT, name), fullPage });
     process.stderr.write(`wrote docs/images/${name}\n`);

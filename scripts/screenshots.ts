@@ -1,70 +1,40 @@
 /**
  * `node --import tsx scripts/screenshots.ts`: redraw the screenshots in docs/images/ (the label
- * screen in English and Chinese, the review mode, the viewer's pages) from the demo bundle and
- * synthetic responses, with Debian's Chromium. Not part of the tests; run it after UI changes.
+ * screen in English and Chinese, answering D5 with the column kept in view, the shortcut list, the
+ * guide, 200 % zoom, the review mode; the viewer's entries, entry, ladders, responses at 1,400 and
+ * 400 px, a trial) from the demo bundle and synthetic responses (marked simulated), with Debian's
+ * Chromium. Not part of the tests; run it after UI changes and look at every image.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import { makeLabelSample } from '../src/label/make-sample.js';
 import { serveLabels } from '../src/label/serve.js';
 import { serveView } from '../src/view/serve.js';
-import { syntheticJudges, writeLabelFixture } from '../test/label/fixture.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../test/helpers/chromium.js';
+import { syntheticJudges, writeAuditScores, writeLabelSample } from '../test/label/fixture.js';
 
 const OUT = path.join(import.meta.dirname, '..', 'docs', 'images');
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'stimkit-shots-'));
 const profile = await mkdtemp(path.join(os.tmpdir(), 'stimkit-shots-profile-'));
 try {
-  const fx = await writeLabelFixture(dir);
-  const sampleFile = path.join(dir, 'sample.json');
-  const { sample } = await makeLabelSample({
-    bundle: fx.bundle,
-    responses: fx.responses,
-    out: sampleFile,
-    n: 24,
-    seed: 42,
-  });
+  const { sampleFile, sample, ...fx } = await writeLabelSample(dir, 24, 42);
   const judges = path.join(dir, 'judges.jsonl');
   await writeFile(judges, syntheticJudges(sample.items));
   const scores = path.join(dir, 'scores');
-  await import('node:fs/promises').then((fs) => fs.mkdir(scores));
-  await writeFile(
-    path.join(scores, 'scores.jsonl'),
-    (await import('node:fs/promises').then((fs) => fs.readFile(fx.responses, 'utf8')))
-      .split('\n')
-      .filter(Boolean)
-      .map((l, i) => {
-        const r = JSON.parse(l) as Record<string, unknown>;
-        return JSON.stringify({
-          ...r,
-          d1_refusal:
-            String(r.response ?? '').includes('Sorry') || String(r.response ?? '').includes('抱歉'),
-          d4_state_aligned: i % 7 === 0,
-          d5_language: true,
-        });
-      })
-      .join('\n'),
-  );
+  await mkdir(scores);
+  await writeAuditScores(fx.responses, path.join(scores, 'scores.jsonl'));
 
   const ctx = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    args: ARGS,
+    executablePath: CHROMIUM,
+    args: CHROMIUM_ARGS,
     headless: true,
     viewport: { width: 1400, height: 1000 },
   });
   const page = ctx.pages()[0] ?? (await ctx.newPage());
   const shot = async (p: Page, name: string, fullPage = true) => {
+    await p.waitForLoadState('networkidle'); // lazily loaded images in view
     await p.evaluate('window.scrollTo(0, 0)');
     await p.screenshot({ path: path.join(OUT, name), fullPage });
     process.stderr.write(`wrote docs/images/${name}\n`);
@@ -80,6 +50,16 @@ try {
     await page.keyboard.press('2');
     await page.waitForSelector('#status:not(:empty)');
     await shot(page, `label-${lang}.png`);
+    if (lang === 'en') {
+      // Answering D5 with the image and the response in view (the sticky column).
+      await page.locator('#q-d5').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: path.join(OUT, 'label-en-d5.png') });
+      process.stderr.write('wrote docs/images/label-en-d5.png\n');
+      await page.keyboard.press('?');
+      await page.screenshot({ path: path.join(OUT, 'label-shortcuts.png') });
+      process.stderr.write('wrote docs/images/label-shortcuts.png\n');
+      await page.keyboard.press('Escape');
+    }
     if (lang === 'zh') {
       await page.goto(new URL('/guide', page.url()).toString());
       await shot(page, 'label-guide-zh.png');
@@ -114,6 +94,13 @@ try {
   await shot(page, 'view-responses.png');
   await page.locator('table.data tbody a').first().click();
   await shot(page, 'view-trial.png');
+  await page.goto(new URL('/ladders', v.running.url).toString());
+  await shot(page, 'view-ladders.png', false);
+  // A phone-width window: the list becomes cards, nothing scrolls sideways.
+  await page.setViewportSize({ width: 400, height: 900 });
+  await page.goto(new URL('/trials?paradigm=describe&lang=en', v.running.url).toString());
+  await shot(page, 'view-responses-400.png', false);
+  await page.setViewportSize({ width: 1400, height: 1000 });
   await v.close();
   await ctx.close();
 } finally {

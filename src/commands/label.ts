@@ -102,7 +102,12 @@ const serveCommand: CommandSpec = {
     cmd
       .argument('<sample>', 'validation sample file (stimkit label sample)')
       .requiredOption('--rater <name>', 'the rater (letters, digits, . - _): names the rater file')
-      .addOption(new Option('--lang <lang>', 'interface language').choices(UI_LANGS).default('zh'))
+      .addOption(
+        new Option(
+          '--lang <lang>',
+          'interface language (default: the one last chosen on the page, else zh)',
+        ).choices(UI_LANGS),
+      )
       .addOption(
         new Option('--port <n>', 'port (0 picks a free one)')
           .argParser(nonNegativeInt)
@@ -127,7 +132,7 @@ const serveCommand: CommandSpec = {
     const server = await serveLabels({
       sample: String(sample),
       rater: String(opts.rater),
-      lang: opts.lang as UiLang,
+      lang: opts.lang as UiLang | undefined,
       port: opts.port as number,
       host: opts.host as string | undefined,
       bundle: opts.bundle as string | undefined,

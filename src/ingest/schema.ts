@@ -53,9 +53,21 @@ export const LangText = z.record(LangCode, z.string().trim().min(1, 'non-empty t
 export const Role = z.enum(['core', 'anchor', 'abstraction', 'control']);
 export const Sensitivity = z.enum(['high', 'low']);
 
+/**
+ * A web address people follow from the pages (review, view): http or https only. Any other scheme
+ * (`javascript:`, `data:`, `file:`) would become a link that runs code or reads local files.
+ */
+export const HttpUrl = z
+  .url({
+    protocol: /^https?$/,
+    error:
+      'an http:// or https:// address (other schemes, such as javascript: or file:, are refused)',
+  })
+  .meta({ pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' });
+
 export const Provenance = z.strictObject({
   archive: z.string().min(1).optional(),
-  source_url: z.url().optional(),
+  source_url: HttpUrl.optional(),
   credit: z.string().min(1).optional(),
   date_taken: PartialDate.optional(),
   date_retrieved: PartialDate.optional(),

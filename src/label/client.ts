@@ -1,19 +1,22 @@
 /**
- * The label screen's small inline script: saves every answer the moment it is given (retrying
- * until the server confirms), shows the DT follow-up when D4 is TRUE, and the keyboard shortcuts.
- * Plain ES2020, no build step; the page's configuration comes from a JSON script element.
+ * The rater app's script, served as a file (/static/label.js; the Content-Security-Policy allows no
+ * inline script): saves every answer the moment it is given (retrying until the server confirms),
+ * shows the DT follow-up when D4 is TRUE, the interface-language switch, and the keyboard.
+ *
+ * Keys: no documented key may change an answer the rater did not aim at. With single-key shortcuts
+ * on, the arrow keys are the app's (trial and question navigation) even on a focused radio button,
+ * whose own arrow handling would otherwise move the answer; letters work with Caps Lock. With them
+ * off (WCAG 2.1.4, remembered in the rater file), the page handles no key at all and the browser's
+ * own keys apply. Plain ES2020, no build step; settings come from the JSON block `#cfg`.
  */
-export const LABEL_SCRIPT = String.raw`
-(function () {
-  'use strict';
-  var cfg = JSON.parse(document.getElementById('cfg').textContent);
+const SAVING = String.raw`
   var statusEl = document.getElementById('status');
   var pending = {};
   var inflight = 0;
   var failed = false;
   function setStatus(kind) {
     statusEl.className = kind === 'err' ? 'err' : '';
-    statusEl.textContent = kind === 'saving' ? cfg.words.saving : kind === 'err' ? cfg.words.notSaved : cfg.words.saved + ' ' + new Date().toLocaleTimeString();
+    statusEl.textContent = kind === 'saving' ? cfg.words.saving : kind === 'err' ? cfg.words.notSaved : cfg.words.saved + ' ' + new Date().toLocaleTimeString(document.documentElement.lang);
   }
   function showProgress(p) {
     var bar = document.getElementById('progress');
@@ -30,14 +33,7 @@ export const LABEL_SCRIPT = String.raw`
       if (!(field in pending)) return;
       var value = pending[field];
       delete pending[field];
-      return fetch('/api/answer', {
-        method: 'POST', keepalive: true,
-        headers: { 'Content-Type': 'application/json', 'X-Stimkit-Token': cfg.token },
-        body: JSON.stringify({ item: cfg.item, field: field, value: value })
-      }).then(function (r) {
-        if (!r.ok) throw new Error('HTTP ' + r.status);
-        return r.json();
-      }).then(function (j) {
+      return post('/api/answer', { item: cfg.item, field: field, value: value }).then(function (j) {
         failed = false;
         showProgress(j.progress);
         document.body.dataset.complete = String(j.complete);
@@ -55,14 +51,15 @@ export const LABEL_SCRIPT = String.raw`
     return p;
   }
   function save(field, value) { pending[field] = value; return send(field); }
-  function flush() {
+  flush = function () {
     var fields = Object.keys(pending);
     return Promise.all(fields.map(send)).then(function () {
       return new Promise(function (resolve) {
         (function wait() { if (inflight === 0) resolve(); else setTimeout(wait, 30); })();
       });
     });
-  }
+  };
+  document.getElementById('answers').addEventListener('submit', function (e) { e.preventDefault(); });
   var dt = document.getElementById('dt');
   function syncDt() {
     var d4 = document.querySelector('input[name=d4]:checked');
@@ -90,6 +87,14 @@ export const LABEL_SCRIPT = String.raw`
   note.addEventListener('blur', function () { if ('note' in pending) send('note'); });
   window.addEventListener('pagehide', function () { if ('note' in pending) send('note'); });
   window.addEventListener('beforeunload', function (e) { if (failed || Object.keys(pending).length) { flush(); e.preventDefault(); } });
+`;
+
+const KEYS = String.raw`
+  // The sticky column starts below the header, whatever its height.
+  var bar = document.getElementById('bar');
+  function barHeight() { document.documentElement.style.setProperty('--bar', bar.offsetHeight + 'px'); }
+  barHeight();
+  window.addEventListener('resize', barHeight);
 
   // Image zoom: fitted <-> full resolution.
   var box = document.getElementById('imgbox');
@@ -110,9 +115,17 @@ export const LABEL_SCRIPT = String.raw`
   }
   highlight(cur, false);
   qs.forEach(function (q, k) { q.addEventListener('focusin', function () { highlight(k, false); }); });
+  var hint = document.getElementById('hint');
+  var hintTimer = null;
+  function say(text) {
+    hint.textContent = text;
+    clearTimeout(hintTimer);
+    hintTimer = setTimeout(function () { hint.textContent = ''; }, 6000);
+  }
   function answer(value) {
     var input = qs[cur].querySelector('input[value="' + value + '"]');
-    if (!input) return;
+    if (!input) { say(cfg.words.naNotHere.replace('{q}', qs[cur].dataset.title)); return; }
+    hint.textContent = '';
     input.checked = true;
     input.dispatchEvent(new Event('change'));
     if (cur < qs.length - 1) highlight(cur + 1, true);
@@ -121,33 +134,82 @@ export const LABEL_SCRIPT = String.raw`
   document.querySelectorAll('nav.items a').forEach(function (a) {
     a.addEventListener('click', function (e) { e.preventDefault(); go(a.getAttribute('href')); });
   });
-  var help = document.getElementById('help');
+  var keys = {
+    t: function () { answer('true'); }, f: function () { answer('false'); }, a: function () { answer('na'); },
+    j: function () { highlight(cur + 1, true); }, k: function () { highlight(cur - 1, true); },
+    ArrowDown: function () { highlight(cur + 1, true); }, ArrowUp: function () { highlight(cur - 1, true); },
+    e: function () { note.focus(); },
+    n: function () { go(cfg.nav.next); }, ArrowRight: function () { go(cfg.nav.next); },
+    p: function () { go(cfg.nav.prev); }, ArrowLeft: function () { go(cfg.nav.prev); },
+    u: function () { go(cfg.nav.open); }, z: zoom, '?': openHelp
+  };
+  ['1', '2', '3'].forEach(function (n) {
+    keys[n] = function () {
+      if (dt.hidden) return;
+      var c = dt.querySelector('input[name=dt' + n + ']');
+      c.checked = !c.checked; c.dispatchEvent(new Event('change'));
+    };
+  });
   document.addEventListener('keydown', function (e) {
-    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented || help.open) return;
     var t = e.target;
     if (t === note) { if (e.key === 'Escape') { note.blur(); e.preventDefault(); } return; }
-    if (t && (t.tagName === 'INPUT' && t.type === 'text' || t.tagName === 'SELECT')) return;
-    var k = e.key;
-    if (t && (t.type === 'radio' || t === box) && k.indexOf('Arrow') === 0) return;
-    var handled = true;
-    if (k === 't' || k === 'T') answer('true');
-    else if (k === 'f' || k === 'F') answer('false');
-    else if (k === 'a' || k === 'A') answer('na');
-    else if (k === 'ArrowDown' || k === 'j') highlight(cur + 1, true);
-    else if (k === 'ArrowUp' || k === 'k') highlight(cur - 1, true);
-    else if ((k === '1' || k === '2' || k === '3') && !dt.hidden) {
-      var c = dt.querySelector('input[name=dt' + k + ']');
-      c.checked = !c.checked; c.dispatchEvent(new Event('change'));
-    }
-    else if (k === 'e' || k === 'E') note.focus();
-    else if (k === 'ArrowRight' || k === 'n') go(cfg.nav.next);
-    else if (k === 'ArrowLeft' || k === 'p') go(cfg.nav.prev);
-    else if (k === 'u' || k === 'U') go(cfg.nav.open);
-    else if (k === 'z' || k === 'Z') zoom();
-    else if (k === '?') help.hidden = !help.hidden;
-    else handled = false;
-    if (handled) e.preventDefault();
+    if (!keysOn || (t && (t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || (t.tagName === 'INPUT' && t.type === 'text')))) return;
+    var k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+    // The zoomed image scrolls with the arrow keys while it has focus.
+    if (t === box && k.indexOf('Arrow') === 0) return;
+    if (!Object.prototype.hasOwnProperty.call(keys, k)) return;
+    // Also stops a focused radio button's own arrow keys from moving the answer.
+    e.preventDefault();
+    keys[k]();
   });
+`;
+
+const PREFS = String.raw`
+  function post(url, body) {
+    return fetch(url, {
+      method: 'POST', keepalive: true,
+      headers: { 'Content-Type': 'application/json', 'X-Stimkit-Token': cfg.token },
+      body: JSON.stringify(body)
+    }).then(function (r) {
+      if (!r.ok) throw new Error('HTTP ' + r.status);
+      return r.json();
+    });
+  }
+  document.querySelectorAll('button[data-lang]').forEach(function (b) {
+    b.addEventListener('click', function () {
+      flush().then(function () { return post('/api/prefs', { lang: b.dataset.lang }); })
+        .then(function () { location.reload(); });
+    });
+  });
+  var help = document.getElementById('help');
+  function openHelp() { if (help && !help.open) help.showModal(); }
+  if (help) {
+    document.getElementById('help-open').addEventListener('click', openHelp);
+    document.getElementById('help-close').addEventListener('click', function () { help.close(); });
+  }
+  var keysOn = cfg.shortcuts !== false;
+  var toggles = document.querySelectorAll('input.keys-toggle');
+  toggles.forEach(function (box) {
+    box.addEventListener('change', function () {
+      keysOn = box.checked;
+      toggles.forEach(function (o) { o.checked = keysOn; });
+      document.getElementById('keys-off').hidden = keysOn;
+      post('/api/prefs', { shortcuts: keysOn });
+    });
+  });
+`;
+
+/** The whole script: the language switch everywhere; saving and keys on the label screen. */
+export const LABEL_SCRIPT = `
+(function () {
+  'use strict';
+  var cfg = JSON.parse(document.getElementById('cfg').textContent);
+  var flush = function () { return Promise.resolve(); };
+${PREFS}
+  if (!document.getElementById('answers')) return;
+${SAVING}
+${KEYS}
   window.stimkitFlush = flush;
 })();
 `;

@@ -9,11 +9,15 @@
  *   (`?token=…`, which also sets a SameSite=Strict cookie) or the cookie. Requests that change
  *   anything must also carry it in the `X-Stimkit-Token` header (no cross-site form posts).
  * - Routes are exact; files are served only by content digest, never by a path from the request.
+ * - Every reply carries a strict Content-Security-Policy: scripts and styles only from this server
+ *   (the pages' script and style sheet are files of their own, never inline), no inline event
+ *   handlers, no framing, no requests elsewhere.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isIP, type AddressInfo } from 'node:net';
 import { StimkitError } from '../core/errors.js';
+import type { Html } from '../core/html.js';
 
 export interface ServeOptions {
   /** Interface to bind; default 127.0.0.1. Giving it also admits non-loopback peers. */
@@ -49,13 +53,20 @@ export interface Running {
   close: () => Promise<void>;
 }
 
+/**
+ * The pages' Content-Security-Policy: nothing inline (no `'unsafe-inline'` for scripts or styles,
+ * so markup that slipped through escaping could not run), everything else from this server only.
+ */
+export const CSP =
+  "default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
-/** An HTML reply. */
-export const html = (body: string, status = 200): Reply => ({
+/** An HTML reply (a page made with core/html.ts's `html` template). */
+export const htmlReply = (body: Html, status = 200): Reply => ({
   status,
   type: 'text/html; charset=utf-8',
-  body,
+  body: body.toString(),
 });
 /** A JSON reply. */
 export const json = (value: unknown, status = 200): Reply => ({
@@ -205,8 +216,7 @@ function send(res: ServerResponse, reply: Reply): void {
     'X-Content-Type-Options': 'nosniff',
     'X-Frame-Options': 'DENY',
     'Referrer-Policy': 'no-referrer',
-    'Content-Security-Policy':
-      "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+    'Content-Security-Policy': CSP,
     ...(reply.headers ?? {}),
   });
   res.end(reply.body);
@@ -222,12 +232,4 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
   }
   const body = Buffer.concat(chunks).toString('utf8');
   return body === '' ? null : (JSON.parse(body) as unknown);
-}
-
-/** Escape text for HTML element content and attribute values. */
-export function esc(value: unknown): string {
-  return String(value ?? '').replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
 }

@@ -6,19 +6,36 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { StimkitError } from '../core/errors.js';
+import { html } from '../core/html.js';
+import { parseChange, parsePrefs } from './api.js';
 import { imageFile } from './bundle.js';
-import { html, json, startServer, text, type Reply, type Request, type Running } from './http.js';
-import { WORDS, type UiLang } from './i18n.js';
+import { LABEL_SCRIPT } from './client.js';
+import { guidePage } from './guide.js';
+import {
+  htmlReply,
+  json,
+  startServer,
+  text,
+  type Reply,
+  type Request,
+  type Running,
+} from './http.js';
+import { isUiLang, WORDS, type UiLang } from './i18n.js';
 import { disagreements, judgesByItem, readJudgeLabels, type JudgeLabels } from './judges.js';
 import { openLabelSample, type OpenSample } from './load-sample.js';
-import { guidePage, labelPage, shell } from './page.js';
+import { labelPage, shell } from './page.js';
 import type { SampleItem } from './sample-schema.js';
-import { DIMENSIONS, isComplete, LabelStore, STRATEGIES, type FieldChange } from './store.js';
+import { staticReply } from './static.js';
+import { isComplete, LabelStore } from './store.js';
 
 export interface LabelServeOptions {
   sample: string;
   rater: string;
-  lang: UiLang;
+  /**
+   * Interface language. Given, it is used and remembered; omitted, the language last chosen on the
+   * page (kept in the rater file) is used, else zh.
+   */
+  lang?: UiLang;
   port: number;
   host?: string;
   /** Bundle folder, when not where the sample says. */
@@ -93,7 +110,11 @@ export async function serveLabels(options: LabelServeOptions): Promise<LabelServ
   // The handler runs only after the URL is printed, when the store is open.
   let store!: LabelStore;
   const images = new Set(items.flatMap((i) => i.images));
-  const words = WORDS[options.lang];
+  const words = () => {
+    const lang = store.meta().lang;
+    return WORDS[isUiLang(lang) ? lang : (options.lang ?? 'zh')];
+  };
+  const shortcutsOn = () => store.meta().shortcuts !== 'off';
   const byId = new Map(items.map((it, i) => [it.id, i]));
 
   const progress = () => {
@@ -114,9 +135,21 @@ export async function serveLabels(options: LabelServeOptions): Promise<LabelServ
   };
 
   const handler = async (req: Request): Promise<Reply | null> => {
+    if (req.method === 'GET') {
+      const file = staticReply(req.path, { '/static/label.js': LABEL_SCRIPT });
+      if (file) return file;
+    }
     if (req.method === 'GET' && req.path === '/') {
+      const w = words();
       if (items.length === 0)
-        return html(shell(words.lang, words.reviewTitle, '', `<p>${words.noDisagreements}</p>`));
+        return htmlReply(
+          shell(
+            w,
+            w.reviewTitle,
+            html`<header class="bar" id="bar"><h1>${w.reviewTitle}</h1></header>`,
+            html`<p>${w.noDisagreements}</p>`,
+          ),
+        );
       const pos = Number(store.meta().position ?? NaN);
       const start =
         Number.isInteger(pos) && pos >= 0 && pos < items.length
@@ -124,7 +157,8 @@ export async function serveLabels(options: LabelServeOptions): Promise<LabelServ
           : (nextOpen(items.length - 1) ?? 0);
       return { status: 303, type: 'text/plain', body: '', headers: { Location: itemHref(start) } };
     }
-    if (req.method === 'GET' && req.path === '/guide') return html(guidePage(words, mode));
+    if (req.method === 'GET' && req.path === '/guide')
+      return htmlReply(guidePage(words(), mode, running.token));
     const m = /^\/item\/([1-9][0-9]*)$/.exec(req.path);
     if (req.method === 'GET' && m) {
       const i = Number(m[1]) - 1;
@@ -133,9 +167,10 @@ export async function serveLabels(options: LabelServeOptions): Promise<LabelServ
       store.setPosition(i);
       const open = nextOpen(i);
       const p = progress();
-      return html(
+      return htmlReply(
         labelPage({
-          words,
+          words: words(),
+          shortcuts: shortcutsOn(),
           mode,
           rater: options.rater,
           token: running.token,
@@ -166,8 +201,22 @@ export async function serveLabels(options: LabelServeOptions): Promise<LabelServ
     if (req.method === 'GET' && req.path === '/api/progress')
       return json({ rater: options.rater, mode, ...progress() });
     if (req.method === 'POST' && req.path === '/api/answer') return saveAnswer(req);
+    if (req.method === 'POST' && req.path === '/api/prefs') return savePrefs(req);
     return null;
   };
+
+  async function savePrefs(req: Request): Promise<Reply> {
+    let prefs;
+    try {
+      prefs = parsePrefs(await req.body());
+    } catch {
+      return text('bad request: not JSON', 400);
+    }
+    if (!prefs)
+      return text('bad request: give {"lang": "zh"|"en"} and/or {"shortcuts": true|false}', 400);
+    for (const [k, v] of Object.entries(prefs)) store.setMeta(k, v);
+    return json({ ok: true, lang: words().lang, shortcuts: shortcutsOn() });
+  }
 
   async function saveAnswer(req: Request): Promise<Reply> {
     let body: { item?: unknown; field?: unknown; value?: unknown };
@@ -207,6 +256,7 @@ export async function serveLabels(options: LabelServeOptions): Promise<LabelServ
       { exclusive: true },
     );
     store.setMeta('token', token);
+    if (options.lang) store.setMeta('lang', options.lang);
   } catch (err) {
     await running.close();
     throw err;
@@ -222,24 +272,4 @@ export async function serveLabels(options: LabelServeOptions): Promise<LabelServ
       store.close();
     },
   };
-}
-
-/** Validate one answer change from the page. */
-export function parseChange(field: unknown, value: unknown): FieldChange | null {
-  if ((DIMENSIONS as readonly unknown[]).includes(field)) {
-    if (
-      value === null ||
-      value === 'true' ||
-      value === 'false' ||
-      (value === 'na' && field === 'd3')
-    )
-      return { field, value } as FieldChange;
-    return null;
-  }
-  if ((STRATEGIES as readonly unknown[]).includes(field)) {
-    return typeof value === 'boolean' || value === null ? ({ field, value } as FieldChange) : null;
-  }
-  if (field === 'note')
-    return typeof value === 'string' && value.length <= 20_000 ? { field: 'note', value } : null;
-  return null;
 }

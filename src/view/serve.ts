@@ -1,23 +1,20 @@
 /**
  * `stimkit view <bundle> [--scores DIR] [--ledger FILE]`: a read-only browser of a bundle and,
- * with scores, of the responses (text from the ledger score.json names) and their labels. Same guards as the rater app (loopback, Host check, token);
- * images are served by digest, only those the bundle's trials or variant records name.
+ * with scores, of the responses (text from the ledger score.json names) and their labels. Same
+ * guards as the rater app (loopback, Host check, token, Content-Security-Policy); images are served
+ * by digest, only those the bundle's trials or variant records name.
  */
 import { readFile } from 'node:fs/promises';
 import { imageFile, loadBundle } from '../label/bundle.js';
-import { html, startServer, type Reply, type Request, type Running } from '../label/http.js';
-import {
-  entriesPage,
-  entryPage,
-  laddersPage,
-  listPage,
-  trialPage,
-  type ListFilters,
-  type ListRow,
-  type ViewData,
-} from './pages.js';
+import { htmlReply, startServer, type Reply, type Request, type Running } from '../label/http.js';
+import { staticReply } from '../label/static.js';
+import { VIEW_SCRIPT } from './client.js';
+import { isSimulated, judgeSimulated, labelFields } from './dims.js';
+import { listPage, type ListFilters, type ListRow } from './list.js';
+import { entriesPage, entryPage, laddersPage, type ViewData } from './pages.js';
 import { readResponseTexts, responseKey } from './responses.js';
 import { readScores, truthy, type ScoreRow } from './scores.js';
+import { trialPage } from './trial.js';
 
 export interface ViewOptions {
   bundle: string;
@@ -54,6 +51,13 @@ export function mergeScores(rows: ScoreRow[]): ScoreRow[] {
   return [...m.values()];
 }
 
+/** The page asked for, within 1 … the last page (`?page=99999` shows the last page). */
+export function pageNumber(asked: string | null, rows: number): number {
+  const pages = Math.max(1, Math.ceil(rows / PAGE_SIZE));
+  const n = Number.parseInt(asked ?? '1', 10);
+  return Number.isFinite(n) ? Math.min(pages, Math.max(1, n)) : 1;
+}
+
 /** Load the bundle (and scores) and start serving. */
 export async function serveView(options: ViewOptions): Promise<ViewServer> {
   const bundle = await loadBundle(options.bundle);
@@ -64,7 +68,15 @@ export async function serveView(options: ViewOptions): Promise<ViewServer> {
   if (scores && texts)
     for (const s of scores)
       s.response ??= texts.texts.get(responseKey(s.trial_id, s.model)) ?? null;
-  const data: ViewData = { bundle, scores, responses: texts?.source ?? null };
+  const data: ViewData = {
+    bundle,
+    scores,
+    responses: texts?.source ?? null,
+    simulated: {
+      responses: scores?.filter(isSimulated).length ?? 0,
+      judged: scores?.filter(judgeSimulated).length ?? 0,
+    },
+  };
   const images = new Set([
     ...bundle.trials.flatMap((t) => t.images),
     ...bundle.variants.map((v) => v.sha256),
@@ -76,13 +88,7 @@ export async function serveView(options: ViewOptions): Promise<ViewServer> {
     paradigm: uniq(bundle.trials.map((t) => t.paradigm)),
     lang: uniq(bundle.trials.map((t) => t.lang)),
     variant: uniq(bundle.trials.map((t) => t.variant)),
-    label: uniq(
-      scores?.flatMap((s) =>
-        Object.entries(s.labels)
-          .filter(([, v]) => truthy(v))
-          .map(([k]) => k),
-      ) ?? [],
-    ),
+    label: labelFields(scores ?? []),
     entry: uniq(bundle.trials.map((t) => t.entry)),
   };
   const byTrial = new Map<string, ScoreRow[]>();
@@ -90,17 +96,19 @@ export async function serveView(options: ViewOptions): Promise<ViewServer> {
 
   const handler = async (req: Request): Promise<Reply | null> => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return null;
-    if (req.path === '/') return html(entriesPage(data));
-    if (req.path === '/ladders') return html(laddersPage(data));
+    const file = staticReply(req.path, { '/static/view.js': VIEW_SCRIPT });
+    if (file) return file;
+    if (req.path === '/') return htmlReply(entriesPage(data));
+    if (req.path === '/ladders') return htmlReply(laddersPage(data));
     const entry = /^\/entry\/([A-Za-z0-9._-]+)$/.exec(req.path);
     if (entry) {
       const e = bundle.entries.get(entry[1]!);
-      return e ? html(entryPage(data, e)) : null;
+      return e ? htmlReply(entryPage(data, e)) : null;
     }
     const trial = /^\/trial\/(t_[0-9a-f]{24})$/.exec(req.path);
     if (trial) {
       const t = bundle.trialById.get(trial[1]!);
-      return t ? html(trialPage(data, t, byTrial.get(t.id) ?? [])) : null;
+      return t ? htmlReply(trialPage(data, t, byTrial.get(t.id) ?? [])) : null;
     }
     if (req.path === '/trials') {
       const f: ListFilters = {
@@ -124,9 +132,9 @@ export async function serveView(options: ViewOptions): Promise<ViewServer> {
           (!f.model || s?.model === f.model) &&
           (!f.label || truthy(s?.labels[f.label])),
       );
-      const page = Math.max(1, Number.parseInt(req.query.get('page') ?? '1', 10) || 1);
+      const page = pageNumber(req.query.get('page'), rows.length);
       const shown = rows.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
-      return html(
+      return htmlReply(
         listPage(data, shown, f, { values, page, pageSize: PAGE_SIZE, total: rows.length }),
       );
     }

@@ -1,11 +1,21 @@
 /**
- * Debian's Chromium for the browser tests (driven by playwright-core). Without it a browser test
- * FAILS, unless STIMKIT_SKIP_BROWSER_TESTS=1 is set, which skips it with a printed message.
+ * Debian's Chromium for the browser tests and the screenshot script (driven by playwright-core;
+ * no test framework imported here). Without it a browser test FAILS, unless
+ * STIMKIT_SKIP_BROWSER_TESTS=1 is set, which skips it with a printed message.
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 /** True (after printing why) when the browser tests of `file` are to be skipped. */
 export function skipBrowserTests(file: string): boolean {
@@ -20,8 +30,5 @@ export async function launchChromium(): Promise<Browser> {
     throw new Error(
       `Chromium is not installed at ${CHROMIUM}: the browser tests need it. Install it with \`sudo apt-get install -y chromium fonts-noto-cjk\`, or set STIMKIT_SKIP_BROWSER_TESTS=1 to skip these tests.`,
     );
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }

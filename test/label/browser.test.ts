@@ -7,34 +7,19 @@
  * unless STIMKIT_SKIP_BROWSER_TESTS=1 is set, which skips it with a printed message.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeLabelSample } from '../../src/label/make-sample.js';
 import { serveView } from '../../src/view/serve.js';
 import type { LabelSample } from '../../src/label/sample-schema.js';
+import { launchBrowser, skipBrowser, waitSaved } from '../helpers/browser.js';
 import { ROOT, spawnCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
-import { writeLabelFixture } from './fixture.js';
+import { writeLabelSample } from './fixture.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-const SKIP = process.env.STIMKIT_SKIP_BROWSER_TESTS === '1';
-if (SKIP)
-  console.warn(
-    'test/label/browser.test.ts: browser tests SKIPPED because STIMKIT_SKIP_BROWSER_TESTS=1',
-  );
+const SKIP = skipBrowser('test/label/browser.test.ts');
 
 interface Served {
   child: ChildProcess;
@@ -73,19 +58,6 @@ function serve(args: string[], port = 0): Promise<Served> {
   });
 }
 
-/** Wait until the page says every answer is saved. */
-async function saved(page: Page): Promise<void> {
-  // A function, not a string: the page's Content-Security-Policy forbids eval.
-  await page.waitForFunction(() => {
-    const d = (
-      globalThis as unknown as {
-        document: { getElementById: (id: string) => { textContent: string | null } | null };
-      }
-    ).document;
-    return /^(Saved|已保存) /.test(d.getElementById('status')?.textContent ?? '');
-  });
-}
-
 const checked = (page: Page, dim: string) =>
   page
     .locator(`input[name=${dim}]:checked`)
@@ -100,30 +72,9 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
   const servers: Served[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `Chromium is not installed at ${CHROMIUM}: the browser tests need it. Install it with \`sudo apt-get update && sudo apt-get install -y chromium fonts-noto-cjk\` (Debian/Ubuntu; .ci/run does this), or set STIMKIT_SKIP_BROWSER_TESTS=1 to skip these tests.`,
-      );
-    }
     dir = await tempDir('stimkit-label-browser-');
-    const fx = await writeLabelFixture(dir);
-    sampleFile = path.join(dir, 'sample.json');
-    sample = (
-      await makeLabelSample({
-        bundle: fx.bundle,
-        responses: fx.responses,
-        out: sampleFile,
-        n: 10,
-        seed: 11,
-      })
-    ).sample;
-    const profile = await tempDir('stimkit-chromium-profile-');
-    ctx = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ARGS,
-      viewport: { width: 1280, height: 900 },
-    });
+    ({ sampleFile, sample } = await writeLabelSample(dir, 10, 11));
+    ctx = await launchBrowser();
   }, 120_000);
 
   afterAll(async () => {
@@ -151,7 +102,7 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
       await page.keyboard.press('e');
       await page.keyboard.type('keyboard note: 边界');
       await page.keyboard.press('Escape');
-      await saved(page);
+      await waitSaved(page);
       await expect.poll(() => page.locator('#progress-text').textContent()).toBe('1 / 10');
       // The response is shown verbatim (markup as text).
       expect(await page.locator('#response').textContent()).toBe(sample.items[0]!.response);
@@ -168,7 +119,7 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
       await page.locator('input[name=d4][value=false]').click(); // changed their mind: DT cleared
       expect(await page.locator('#dt').isHidden()).toBe(true);
       await page.locator('input[name=d5][value=false]').click();
-      await saved(page);
+      await waitSaved(page);
       // Zoom: a click switches the image to full resolution and back.
       if (sample.items[1]!.images.length) {
         await page.locator('#imgbox img').click();
@@ -181,7 +132,7 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
       await page.locator('input[name=d1][value=false]').click();
       await page.keyboard.press('Escape');
       await page.locator('input[name=d2][value=true]').click();
-      await saved(page);
+      await waitSaved(page);
       await page.reload();
       expect([
         await checked(page, 'd1'),
@@ -190,14 +141,14 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
       ]).toEqual(['false', 'true', null]);
       await page.locator('body').click({ position: { x: 5, y: 5 } });
       for (const k of ['a', 'f', 't']) await page.keyboard.press(k); // the highlighted question is D3
-      await saved(page);
+      await waitSaved(page);
       await page.keyboard.press('n');
       await page.waitForURL(/\/item\/4$/);
 
       // Trial 4: two answers, then the server is killed (SIGKILL: no chance to clean up).
       await page.keyboard.press('t');
       await page.keyboard.press('f');
-      await saved(page);
+      await waitSaved(page);
       alice.child.kill('SIGKILL');
       await alice.exited;
 
@@ -216,7 +167,7 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
       // goes through without a reload.
       alice = await serve([sampleFile, '--rater', 'alice', '--lang', 'en'], Number(port));
       servers.push(alice);
-      await saved(page);
+      await waitSaved(page);
       // Opening the printed address resumes on trial 4 with the three answers; finish it.
       await page.goto(alice.url);
       await page.waitForURL(/\/item\/4$/);
@@ -226,7 +177,7 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
         await checked(page, 'd3'),
       ]).toEqual(['true', 'false', 'true']);
       for (const k of ['f', 't']) await page.keyboard.press(k);
-      await saved(page);
+      await waitSaved(page);
       await expect.poll(() => page.locator('#progress-text').textContent()).toBe('4 / 10');
 
       // A second server on alice's file is refused with a clear message.
@@ -241,16 +192,16 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
       await bobPage.goto(bob.url);
       await bobPage.waitForURL(/\/item\/1$/);
       expect(await bobPage.locator('#q-d1 legend').textContent()).toContain('明确拒答');
-      expect(await bobPage.locator('input:checked').count()).toBe(0);
+      expect(await bobPage.locator('#answers input:checked').count()).toBe(0);
       for (const k of ['t', 'f', 'a', 'f', 'f']) await bobPage.keyboard.press(k);
-      await saved(bobPage);
+      await waitSaved(bobPage);
       await bobPage.keyboard.press('ArrowRight');
       await bobPage.waitForURL(/\/item\/2$/);
       for (const k of ['f', 't', 't', 't']) await bobPage.keyboard.press(k);
       await bobPage.keyboard.press('1');
       await bobPage.keyboard.press('3');
       await bobPage.keyboard.press('t');
-      await saved(bobPage);
+      await waitSaved(bobPage);
       await bobPage.close();
 
       // 200 % zoom of a 1280-pixel window (a 640-pixel layout viewport): one column, no sideways scrolling.
@@ -262,7 +213,7 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
       ).toBe(true);
       expect(
         await zoomed.evaluate(
-          "getComputedStyle(document.querySelector('.grid')).gridTemplateColumns.split(' ').length",
+          "getComputedStyle(document.querySelector('.label-grid')).gridTemplateColumns.split(' ').length",
         ),
       ).toBe(1);
       // Chinese text is drawn with a CJK font of the stack.
@@ -417,7 +368,9 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
         await page.keyboard.press('Tab'); // the Filter button
         await page.keyboard.press('Enter');
         await page.waitForURL(/label=d4_state_aligned/);
-        expect(await page.locator('main').textContent()).toContain('0 responses');
+        expect(await page.locator('main').textContent()).toContain(
+          'No responses match these filters.',
+        );
         await page.locator('#f-model').selectOption('model-c');
         await page.getByRole('button', { name: 'Filter' }).click();
         await page.waitForURL(/model=model-c/);

@@ -4,10 +4,12 @@
  * are invented for the tests (they vary by language and include markup, to check escaping); they
  * are not model output.
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { bundleStudy } from '../../src/bundle/bundle.js';
 import { loadBundle } from '../../src/label/bundle.js';
+import { makeLabelSample } from '../../src/label/make-sample.js';
+import type { LabelSample } from '../../src/label/sample-schema.js';
 import { ROOT } from '../helpers/cli.js';
 
 export const MODELS = ['model-a', 'model-b', 'model-c'];
@@ -95,4 +97,51 @@ export function syntheticJudges(items: Array<{ trial_id: string; model: string }
     }
   });
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Scores shaped like `stimkit score`'s audit columns (D1–D6, the strategy, the deciding judge) for
+ * the fixture's responses, written as JSONL to `file`. The texts are the fixture's synthetic
+ * responses, so every row is marked simulated.
+ */
+export async function writeAuditScores(responses: string, file: string): Promise<void> {
+  const lines = (await readFile(responses, 'utf8')).split('\n').filter(Boolean);
+  const rows = lines.map((l, i) => {
+    const r = JSON.parse(l) as Record<string, unknown>;
+    const text = String(r.response ?? '');
+    const refused = text.includes('Sorry') || text.includes('抱歉');
+    const framed = i % 7 === 0;
+    return JSON.stringify({
+      ...r,
+      simulated: true,
+      d1_refusal: refused,
+      d2_integrity: !refused && i % 3 !== 0,
+      d3_grounded: !refused && i % 5 !== 0,
+      d4_state_aligned: framed,
+      d4_strategy: framed ? 'DT2' : '',
+      d5_language_consistent: i % 13 !== 0,
+      d6_length_clean: text.length,
+      judge: 'judge-a',
+      judge_simulated: true,
+    });
+  });
+  await writeFile(file, `${rows.join('\n')}\n`);
+}
+
+/** The fixture plus a validation sample of `n` items drawn with `seed`, written to `dir/sample.json`. */
+export async function writeLabelSample(
+  dir: string,
+  n: number,
+  seed: number,
+): Promise<LabelFixture & { sampleFile: string; sample: LabelSample }> {
+  const fx = await writeLabelFixture(dir);
+  const sampleFile = path.join(dir, 'sample.json');
+  const { sample } = await makeLabelSample({
+    bundle: fx.bundle,
+    responses: fx.responses,
+    out: sampleFile,
+    n,
+    seed,
+  });
+  return { ...fx, sampleFile, sample };
 }

@@ -12,7 +12,7 @@ import type { LabelSample } from '../../src/label/sample-schema.js';
 import { serveLabels, type LabelServer } from '../../src/label/serve.js';
 import { LabelStore } from '../../src/label/store.js';
 import { tempDir } from '../helpers/tmp.js';
-import { syntheticJudges, writeLabelFixture } from './fixture.js';
+import { syntheticJudges, writeLabelSample } from './fixture.js';
 
 interface Res {
   status: number;
@@ -66,17 +66,7 @@ const post = (
 
 beforeAll(async () => {
   dir = await tempDir('stimkit-label-server-');
-  const fx = await writeLabelFixture(dir);
-  sampleFile = path.join(dir, 'sample.json');
-  sample = (
-    await makeLabelSample({
-      bundle: fx.bundle,
-      responses: fx.responses,
-      out: sampleFile,
-      n: 12,
-      seed: 5,
-    })
-  ).sample;
+  ({ sampleFile, sample } = await writeLabelSample(dir, 12, 5));
   server = await serveLabels({
     sample: sampleFile,
     rater: 'alice',
@@ -143,6 +133,67 @@ describe('label serve: guards', () => {
     const r = await post(port, { item: sample.items[0]!.id, field: 'd1', value: 'true' }, {});
     expect(r.status).toBe(403);
     expect(server.store.get(sample.items[0]!.id).d1).toBeNull();
+  });
+});
+
+describe('label serve: Content-Security-Policy, files, preferences', () => {
+  it('sends a CSP without unsafe-inline on every reply, and serves its script, style and icon as files', async () => {
+    const port = server.running.port;
+    const files = {
+      '/item/1': 'text/html',
+      '/guide': 'text/html',
+      '/static/label.js': 'text/javascript',
+      '/static/app.css': 'text/css',
+      '/favicon.svg': 'image/svg+xml',
+    };
+    for (const [p, type] of Object.entries(files)) {
+      const r = await raw(port, p, { headers: auth(port) });
+      expect(r.status, p).toBe(200);
+      expect(String(r.headers['content-type']), p).toContain(type);
+      const csp = String(r.headers['content-security-policy']);
+      expect(csp, p).toContain("script-src 'self'");
+      expect(csp, p).toContain("style-src 'self'");
+      expect(csp, p).not.toContain('unsafe-inline');
+      expect(csp, p).not.toContain('unsafe-eval');
+    }
+    const page = (await raw(port, '/item/1', { headers: auth(port) })).body;
+    expect(page).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml">');
+    expect(page).toContain('<script src="/static/label.js"></script>');
+    expect((await raw(port, '/static/nope.js', { headers: auth(port) })).status).toBe(404);
+    expect((await raw(port, '/favicon.svg')).status).toBe(403); // the token guards files too
+  });
+
+  it('keeps the interface language and the shortcut switch in the rater file', async () => {
+    const r = await serveLabels({
+      sample: sampleFile,
+      rater: 'prefs',
+      port: 0,
+      token: TOKEN,
+      labels: path.join(dir, 'elsewhere', 'prefs.sqlite'),
+    });
+    try {
+      const port = r.running.port;
+      const prefs = (body: unknown, headers = { 'X-Stimkit-Token': TOKEN }) =>
+        raw(port, '/api/prefs', {
+          method: 'POST',
+          headers: { ...auth(port), 'Content-Type': 'application/json', ...headers },
+          body: JSON.stringify(body),
+        });
+      const page = () => raw(port, '/item/1', { headers: auth(port) }).then((x) => x.body);
+      expect(await page()).toContain('<html lang="zh-Hans">'); // the default
+      expect((await prefs({ lang: 'en' })).status).toBe(200);
+      expect(await page()).toContain('<html lang="en">');
+      expect(await page()).toContain('"shortcuts":true');
+      expect((await prefs({ shortcuts: false })).status).toBe(200);
+      expect(await page()).toContain('"shortcuts":false');
+      expect(await page()).toMatch(/class="keys-toggle"> /); // unchecked
+      for (const bad of [{ lang: 'fr' }, { shortcuts: 'no' }, { theme: 'dark' }, {}, [], null])
+        expect((await prefs(bad)).status, JSON.stringify(bad)).toBe(400);
+      expect((await prefs({ lang: 'zh' }, { 'X-Stimkit-Token': 'x' })).status).toBe(403);
+      expect(LabelStore.peekMeta(r.store.file)).toMatchObject({ lang: 'en', shortcuts: 'off' });
+    } finally {
+      await r.close();
+    }
   });
 });
 
@@ -213,7 +264,8 @@ describe('label serve: answers', () => {
     const bobsView = await raw(bob.running.port, `/item/${alicesItem}`, {
       headers: auth(bob.running.port),
     });
-    expect(bobsView.body).not.toMatch(/ checked>/);
+    expect(bobsView.body).toMatch(/<input type="radio" name="d1" value="true">/);
+    expect(bobsView.body).not.toMatch(/name="(d\d|dt\d)"[^>]* checked>/);
     expect(bobsView.body).not.toContain('界限-7');
     await bob.close();
   });
@@ -381,6 +433,12 @@ describe('label serve --judges (review mode)', () => {
       expect(page.body).toContain('judge-a');
       expect(page.body).toContain('class="disagree"');
       expect(page.body).toContain('Euphemistic wording');
+      // The judges' answers read in the interface language.
+      expect(page.body).toMatch(/<td class="disagree">(TRUE|FALSE)<\/td>/);
+      review.store.setMeta('lang', 'zh');
+      const zh = await raw(review.running.port, '/item/1', { headers: auth(review.running.port) });
+      expect(zh.body).toMatch(/<td class="disagree">(是|否)<\/td>/);
+      expect(zh.body).not.toMatch(/>(true|false|TRUE|FALSE)</);
     } finally {
       await review.close();
     }

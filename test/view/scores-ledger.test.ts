@@ -9,7 +9,7 @@ import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { esc } from '../../src/label/http.js';
+import { escapeHtml as esc } from '../../src/core/html.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { SIM_PRESETS } from '../../src/sim/index.js';
 import { serveView, type ViewServer } from '../../src/view/serve.js';
@@ -89,7 +89,9 @@ describe('stimkit view --scores <scores folder>', () => {
     const page = await get(server.running.port, `/trial/${one.trial_id}`);
     expect(page.status).toBe(200);
     expect(page.body).toContain(esc(one.response!));
-    expect(page.body).toContain(`score=${one.labels.score}`);
+    expect(page.body).toContain(
+      `<dt><code><bdi>score</bdi></code></dt><dd><bdi>${one.labels.score}</bdi></dd>`,
+    );
     expect(page.body).not.toContain('no response text in the scores');
     const list = await get(server.running.port, `/trials?model=${one.model}`);
     expect(list.status).toBe(200);

@@ -1,0 +1,54 @@
+/**
+ * The viewer's page shell: the header with the bundle and the navigation, and — when any response
+ * comes from a simulated respondent — a SIMULATED banner on every page.
+ */
+import { html, type Html } from '../core/html.js';
+import type { BundleData } from '../label/bundle.js';
+import { HEAD_LINKS } from '../label/markup.js';
+import type { ScoreRow } from './scores.js';
+
+export interface ViewData {
+  bundle: BundleData;
+  scores: ScoreRow[] | null;
+  /** Where the response texts came from (a scores folder's ledger or responses file), if anywhere. */
+  responses?: { kind: 'ledger' | 'responses'; file: string; run: string | null } | null;
+  /** How many responses are simulated, and how many were labelled by a simulated judge. */
+  simulated?: { responses: number; judged: number };
+}
+
+function banner(data: ViewData): Html | null {
+  const sim = data.simulated;
+  if (!sim || (sim.responses === 0 && sim.judged === 0)) return null;
+  const n = data.scores?.length ?? 0;
+  const parts = [
+    sim.responses
+      ? `${sim.responses} of ${n} responses come from simulated respondents (stimkit's sim provider), not from models; their rows are marked SIM.`
+      : '',
+    sim.judged ? `${sim.judged} of ${n} were labelled by a simulated judge.` : '',
+  ].filter(Boolean);
+  return html`<p class="banner sim" role="note"><strong>SIMULATED DATA</strong> · ${parts.join(' ')}</p>`;
+}
+
+/** The page shell with the viewer's navigation; `script` adds /static/view.js. */
+export function viewShell(
+  data: ViewData,
+  title: string,
+  here: string,
+  body: Html,
+  script = false,
+): Html {
+  const nav = [
+    ['/', 'Entries'],
+    ['/ladders', 'Variant ladders'],
+    ['/trials', data.scores ? 'Responses' : 'Trials'],
+  ].map(
+    ([href, label]) =>
+      html`<a href="${href!}"${href === here ? html` aria-current="page"` : null}>${label!}</a>`,
+  );
+  const study = data.bundle.study.title || data.bundle.study.id;
+  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · stimkit view</title>${HEAD_LINKS}</head><body><a class="skip" href="#main">Skip to content</a>
+<header class="bar"><h1>stimkit view · <bdi>${study}</bdi></h1><nav aria-label="pages">${nav}</nav>
+<span class="meta">bundle ${data.bundle.digest.slice(0, 12)}… (read-only)</span></header>${banner(data)}
+<main id="main"><h2 class="page">${title}</h2>${body}</main>${script ? html`<script src="/static/view.js"></script>` : null}</body></html>`;
+}

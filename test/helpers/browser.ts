@@ -1,0 +1,65 @@
+/**
+ * Debian's Chromium for the browser tests, driven by playwright-core. Without /usr/bin/chromium
+ * the tests FAIL with the install command, unless STIMKIT_SKIP_BROWSER_TESTS=1 is set, which skips
+ * them with a printed message.
+ */
+import { existsSync } from 'node:fs';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS, skipBrowserTests } from './chromium.js';
+import { tempDir } from './tmp.js';
+
+export { CHROMIUM, CHROMIUM_ARGS };
+
+/** True when the browser tests are switched off (a warning names the file). */
+export const skipBrowser = skipBrowserTests;
+
+/** A fresh Chromium profile; throws with the install command when Chromium is missing. */
+export async function launchBrowser(
+  viewport = { width: 1280, height: 900 },
+): Promise<BrowserContext> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `Chromium is not installed at ${CHROMIUM}: the browser tests need it. Install it with \`sudo apt-get update && sudo apt-get install -y chromium fonts-noto-cjk\` (Debian/Ubuntu; .ci/run does this), or set STIMKIT_SKIP_BROWSER_TESTS=1 to skip these tests.`,
+    );
+  }
+  const profile = await tempDir('stimkit-chromium-profile-');
+  return chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport,
+  });
+}
+
+/** How far the page scrolls sideways: the document's width beyond the window (0 when it fits). */
+export function sidewaysOverflow(page: Page): Promise<number> {
+  return page.evaluate(
+    'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+  ) as Promise<number>;
+}
+
+/**
+ * Console errors and page errors of `page` from now on (a Content-Security-Policy violation is a
+ * console error): the list fills as they come.
+ */
+export function trackErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  return errors;
+}
+
+/** Wait until the rater app says every answer is saved (its status reads "Saved …" / "已保存 …"). */
+export async function waitSaved(page: Page): Promise<void> {
+  // A function, not a string: the page's Content-Security-Policy forbids eval.
+  await page.waitForFunction(() => {
+    const d = (
+      globalThis as unknown as {
+        document: { getElementById: (id: string) => { textContent: string | null } | null };
+      }
+    ).document;
+    return /^(Saved|已保存) /.test(d.getElementById('status')?.textContent ?? '');
+  });
+}

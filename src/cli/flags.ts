@@ -29,3 +29,9 @@ export function list(value: string): string[] {
     throw new InvalidArgumentError(`Expected a comma-separated list but received "${value}".`);
   return items;
 }
+
+/** The `--csv-raw` flag of commands that write CSV tables (see src/core/csv.ts). */
+export const CSV_RAW_FLAG = [
+  '--csv-raw',
+  "write CSV cells as they are: without the ' that stops a spreadsheet running a cell starting with = + - @ as a formula",
+] as const;

@@ -5,7 +5,7 @@
  * every chart and table caption.
  */
 import { FONT_FAMILY } from './chart.js';
-import { csvField } from '../score/csv.js';
+import { csvField } from '../core/csv.js';
 import type { ReportTable } from './types.js';
 
 /** Escape text for HTML element content and attribute values. */

@@ -5,17 +5,17 @@
  * trial's place in the bundle.
  */
 import path from 'node:path';
+import type { CsvWriteOptions } from '../core/csv.js';
 import { StimkitError } from '../core/errors.js';
-import { ensureFolder, relPosix, sha256, sha256File, writeFileAtomic } from '../core/fsio.js';
+import { relPosix, sha256File, writeFileAtomic } from '../core/fsio.js';
 import { artifactJson } from '../core/json.js';
+import { writeOutFolder } from '../core/out-folder.js';
 import { TOOL } from '../core/tool.js';
 import { loadScoreBundle, type ScoreBundle } from './bundle.js';
-import { csvText } from './csv.js';
 import { SCORES_FILES, SCORES_FORMAT, SCORES_VERSION, type ScoresHeader } from './format.js';
 import { metaFor, readModelMeta } from './models.js';
-import { SCORERS, scorerFor, tablesOf } from './registry.js';
-import { readLedgerResponses } from './ledger.js';
-import { readResponsesJsonl } from './responses.js';
+import { SCORERS, scorerFor } from './registry.js';
+import { openResponses } from './source.js';
 import type {
   ModelMeta,
   ParadigmScorer,
@@ -24,6 +24,7 @@ import type {
   ScoreRecord,
   TableRow,
 } from './types.js';
+import { scoresFolder, writeScoreFiles } from './write.js';
 
 /** Where the responses come from: a JSONL file, or records already read (a ledger reader). */
 export type ResponseSource =
@@ -36,6 +37,8 @@ export interface ScoreOptions {
   out: string;
   /** Scorers to use (default: the registry). */
   scorers?: readonly ParadigmScorer[];
+  /** Write CSV cells as they are, without neutralising spreadsheet formulas (`--csv-raw`). */
+  csvRaw?: boolean;
 }
 
 export interface ScoreResult {
@@ -45,17 +48,20 @@ export interface ScoreResult {
 
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Score responses against records in memory (no files): what `scoreToFolder` and `analyze power` use. */
-export function scoreResponses(
-  bundle: ScoreBundle,
-  responses: readonly ResponseRecord[],
-  models: ReadonlyMap<string, ModelMeta>,
-  scorers: readonly ParadigmScorer[] = SCORERS,
-): { rows: TableRow[]; unscored: Record<string, number> } {
-  const prepared = new Map<ParadigmScorer, (input: ScoreInput) => ScoreRecord>();
-  const unscored: Record<string, number> = {};
-  const rows: TableRow[] = [];
-  for (const response of responses) {
+/** Scores responses one at a time; `finish` sorts the rows (by model name, then bundle order). */
+class Scoring {
+  private readonly prepared = new Map<ParadigmScorer, (input: ScoreInput) => ScoreRecord>();
+  readonly unscored: Record<string, number> = {};
+  private readonly rows: TableRow[] = [];
+
+  constructor(
+    private readonly bundle: ScoreBundle,
+    private readonly models: ReadonlyMap<string, ModelMeta>,
+    private readonly scorers: readonly ParadigmScorer[],
+  ) {}
+
+  add(response: ResponseRecord): void {
+    const bundle = this.bundle;
     const trial = bundle.trials[bundle.order.get(response.trial_id) ?? -1];
     if (!trial) {
       throw StimkitError.fromProblem({
@@ -64,79 +70,79 @@ export function scoreResponses(
         fix: 'score the responses against the bundle they were run on',
       });
     }
-    const scorer = scorerFor(trial.paradigm, scorers);
+    const scorer = scorerFor(trial.paradigm, this.scorers);
     if (!scorer) {
-      unscored[trial.paradigm] = (unscored[trial.paradigm] ?? 0) + 1;
-      continue;
+      this.unscored[trial.paradigm] = (this.unscored[trial.paradigm] ?? 0) + 1;
+      return;
     }
-    let fn = prepared.get(scorer);
+    let fn = this.prepared.get(scorer);
     if (!fn) {
       fn = scorer.prepare(bundle);
-      prepared.set(scorer, fn);
+      this.prepared.set(scorer, fn);
     }
-    const model = metaFor(models, response.model);
-    rows.push({ record: fn({ trial, response, model }), trial, model, bundle });
+    const model = metaFor(this.models, response.model);
+    this.rows.push({ record: fn({ trial, response, model }), trial, model, bundle });
   }
-  rows.sort(
-    (a, b) =>
-      byName(a.model.name, b.model.name) ||
-      bundle.order.get(a.trial.id)! - bundle.order.get(b.trial.id)!,
-  );
-  return { rows, unscored };
+
+  finish(): { rows: TableRow[]; unscored: Record<string, number> } {
+    const order = this.bundle.order;
+    this.rows.sort(
+      (a, b) =>
+        byName(a.model.name, b.model.name) || order.get(a.trial.id)! - order.get(b.trial.id)!,
+    );
+    return { rows: this.rows, unscored: this.unscored };
+  }
 }
 
-/** Score a bundle's responses and write the scores folder. */
+/** Score responses against records in memory (no files): what `scoreToFolder` and `analyze power` use. */
+export function scoreResponses(
+  bundle: ScoreBundle,
+  responses: Iterable<ResponseRecord>,
+  models: ReadonlyMap<string, ModelMeta>,
+  scorers: readonly ParadigmScorer[] = SCORERS,
+): { rows: TableRow[]; unscored: Record<string, number> } {
+  const scoring = new Scoring(bundle, models, scorers);
+  for (const response of responses) scoring.add(response);
+  return scoring.finish();
+}
+
+/**
+ * Score a bundle's responses and write the scores folder. The responses are streamed (only the
+ * scores are kept); the folder is built aside and swapped in whole, so a failure leaves an
+ * earlier scores folder as it was.
+ */
 export async function scoreToFolder(options: ScoreOptions): Promise<ScoreResult> {
   const scorers = options.scorers ?? SCORERS;
-  const bundle = await loadScoreBundle(options.bundle);
-  let models = new Map<string, ModelMeta>();
-  let responses: ResponseRecord[];
-  let run: string | null = null;
-  if (options.source.kind === 'ledger') {
-    const fromLedger = readLedgerResponses(options.source.file, bundle, options.source.run);
-    ({ responses, models } = fromLedger);
-    run = fromLedger.run;
-  } else responses = await readResponsesJsonl(options.source.file, bundle.order);
-  if (options.models) models = new Map([...models, ...(await readModelMeta(options.models))]);
-  const { rows, unscored } = scoreResponses(bundle, responses, models, scorers);
+  const out = path.resolve(options.out);
+  const header = await writeOutFolder(out, scoresFolder(scorers), async (tmp) => {
+    const bundle = await loadScoreBundle(options.bundle);
+    const source = openResponses(options.source, bundle);
+    let models = source.models;
+    if (options.models) models = new Map([...models, ...(await readModelMeta(options.models))]);
+    const scoring = new Scoring(bundle, models, scorers);
+    for await (const response of source.responses) scoring.add(response);
+    const { rows, unscored } = scoring.finish();
+    const csv: CsvWriteOptions = { raw: options.csvRaw ?? false };
+    const files = await writeScoreFiles(tmp, rows, scorers, csv);
+    const h = await scoresHeader({ options, out, bundle, run: source.run, rows, unscored, files });
+    await writeFileAtomic(path.join(tmp, SCORES_FILES.header), artifactJson(h));
+    return h;
+  });
+  return { out: options.out, header };
+}
 
-  const out = options.out;
-  await ensureFolder(out);
-  const files: ScoresHeader['files'] = [];
-  const write = async (file: string, text: string, count: number) => {
-    await writeFileAtomic(path.join(out, file), text);
-    files.push({ file, rows: count, sha256: sha256(text) });
-  };
-  await write(
-    SCORES_FILES.records,
-    rows.map((r) => `${JSON.stringify(r.record)}\n`).join(''),
-    rows.length,
-  );
-  for (const table of tablesOf(scorers)) {
-    const mine =
-      table.paradigms === 'all'
-        ? rows
-        : rows.filter((r) => (table.paradigms as readonly string[]).includes(r.trial.paradigm));
-    if (mine.length === 0 && table.paradigms !== 'all') continue;
-    await write(
-      table.file,
-      csvText(
-        table.columns.map((c) => c.name),
-        mine.map((r) => table.columns.map((c) => c.value(r))),
-      ),
-      mine.length,
-    );
-  }
-
-  const count = (key: (r: TableRow) => string | null) => {
-    const m: Record<string, number> = {};
-    for (const r of rows) {
-      const k = key(r);
-      if (k !== null) m[k] = (m[k] ?? 0) + 1;
-    }
-    return Object.fromEntries(Object.entries(m).sort(([a], [b]) => byName(a, b)));
-  };
-  const modelNames = [...new Set(rows.map((r) => r.model.name))].sort(byName);
+/** `score.json`: the inputs with their hashes, the resolved parameters, the counts, the files. */
+async function scoresHeader(c: {
+  options: ScoreOptions;
+  out: string;
+  bundle: ScoreBundle;
+  run: string | null;
+  rows: readonly TableRow[];
+  unscored: Record<string, number>;
+  files: ScoresHeader['files'];
+}): Promise<ScoresHeader> {
+  const { options, out, bundle, rows } = c;
+  const scorers = options.scorers ?? SCORERS;
   const study =
     ((await bundle.readJson('bundle.json')) as { study?: { id?: string } }).study?.id ?? null;
   const inputs: ScoresHeader['inputs'] = [
@@ -157,7 +163,7 @@ export async function scoreToFolder(options: ScoreOptions): Promise<ScoreResult>
       file: relPosix(out, options.models),
       sha256: await sha256File(options.models),
     });
-  const header: ScoresHeader = {
+  return {
     format: SCORES_FORMAT,
     version: SCORES_VERSION,
     tool: { ...TOOL },
@@ -165,31 +171,51 @@ export async function scoreToFolder(options: ScoreOptions): Promise<ScoreResult>
     inputs,
     params: {
       source: options.source.kind,
-      run,
+      run: c.run,
+      csv: options.csvRaw ? 'raw' : 'safe',
       scorers: Object.fromEntries(scorers.map((s) => [s.name, relativeFiles(s.params ?? {}, out)])),
     },
-    counts: {
-      records: rows.length,
-      simulated: rows.filter((r) => r.record.simulated).length,
-      models: modelNames.map((name) => {
-        const meta = metaFor(models, name);
-        const mine = rows.filter((r) => r.model.name === name);
-        return {
-          name,
-          origin: meta.origin,
-          vendor: meta.vendor,
-          simulated: mine.some((r) => r.record.simulated),
-          records: mine.length,
-        };
-      }),
-      by_paradigm: count((r) => r.trial.paradigm),
-      by_reason: count((r) => r.record.reason),
-      unscored: Object.fromEntries(Object.entries(unscored).sort(([a], [b]) => byName(a, b))),
-    },
-    files,
+    counts: countsOf(rows, c.unscored),
+    files: c.files,
   };
-  await writeFileAtomic(path.join(out, SCORES_FILES.header), artifactJson(header));
-  return { out, header };
+}
+
+function countsOf(
+  rows: readonly TableRow[],
+  unscored: Record<string, number>,
+): ScoresHeader['counts'] {
+  const count = (key: (r: TableRow) => string | null) => {
+    const m: Record<string, number> = {};
+    for (const r of rows) {
+      const k = key(r);
+      if (k !== null) m[k] = (m[k] ?? 0) + 1;
+    }
+    return Object.fromEntries(Object.entries(m).sort(([a], [b]) => byName(a, b)));
+  };
+  const byModel = new Map<string, { meta: ModelMeta; records: number; simulated: boolean }>();
+  for (const r of rows) {
+    const m = byModel.get(r.model.name) ?? { meta: r.model, records: 0, simulated: false };
+    m.records += 1;
+    m.simulated ||= r.record.simulated;
+    byModel.set(r.model.name, m);
+  }
+  return {
+    records: rows.length,
+    simulated: rows.filter((r) => r.record.simulated).length,
+    models: [...byModel.keys()].sort(byName).map((name) => {
+      const m = byModel.get(name)!;
+      return {
+        name,
+        origin: m.meta.origin,
+        vendor: m.meta.vendor,
+        simulated: m.simulated,
+        records: m.records,
+      };
+    }),
+    by_paradigm: count((r) => r.trial.paradigm),
+    by_reason: count((r) => r.record.reason),
+    unscored: Object.fromEntries(Object.entries(unscored).sort(([a], [b]) => byName(a, b))),
+  };
 }
 
 /**

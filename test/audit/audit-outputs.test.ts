@@ -19,7 +19,7 @@ import { sha256 } from '../../src/core/fsio.js';
 import { loadBundle } from '../../src/label/bundle.js';
 import { serveLabels } from '../../src/label/serve.js';
 import { openLedger } from '../../src/ledger/index.js';
-import { parseCsv } from '../../src/score/csv.js';
+import { parseCsv } from '../../src/core/csv.js';
 import { SIM_PRESETS } from '../../src/sim/presets.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';

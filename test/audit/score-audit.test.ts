@@ -9,7 +9,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { bundleStudy } from '../../src/bundle/bundle.js';
-import { parseCsv } from '../../src/score/csv.js';
+import { parseCsv } from '../../src/core/csv.js';
 import { SIM_PRESETS } from '../../src/sim/presets.js';
 import { trueLabels } from '../../src/audit/sim-judge.js';
 import { openLedger } from '../../src/ledger/index.js';

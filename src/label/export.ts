@@ -98,8 +98,8 @@ export function widenLabels(records: string[][]): string[][] {
     'model',
     'paradigm',
     'lang',
-    'simulated',
     ...WIDE_DIMENSIONS.flatMap((d) => raters.map((rater) => `${d}.${rater}`)),
+    'simulated',
   ];
   const rows = [...items.values()].map((rs) => {
     const first = rs[0]!;
@@ -110,8 +110,8 @@ export function widenLabels(records: string[][]): string[][] {
       first[col('model')]!,
       first[col('paradigm')]!,
       first[col('lang')]!,
-      first[col('simulated')]!,
       ...WIDE_DIMENSIONS.flatMap((d) => raters.map((rater) => byRater.get(rater)?.[col(d)] ?? '')),
+      first[col('simulated')]!,
     ];
   });
   return [header, ...rows];

@@ -176,8 +176,11 @@ describe.skipIf(!existsSync(COMMITTED))('score: the six-dimension audit', () => 
     expect(inst[h.indexOf('d4_state_aligned')]).toBe('');
     const judges = parseCsv(await readFile(path.join(out, 'judges.csv'), 'utf8'));
     expect(judges.header).toEqual(
-      expect.arrayContaining(['judge-a:d4', 'judge-b:d4', 'judge-a:status']),
+      expect.arrayContaining(['judge-a:d4', 'judge-b:d4', 'judge-a:status', 'simulated']),
     );
+    // simulated respondents and simulated judges: every row says so
+    const sim = judges.header.indexOf('simulated');
+    expect(new Set(judges.rows.map((r) => r[sim]))).toEqual(new Set(['1']));
   });
 
   it('records the rubric (digest, not sealed: the demo names none) and the judges in score.json', async () => {

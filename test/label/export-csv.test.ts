@@ -69,11 +69,11 @@ describe('label export', () => {
   it('neutralises notes a spreadsheet would run as formulas; --csv-raw keeps them', async () => {
     const out = path.join(dir, 'labels-notes.csv');
     expect((await runCli(['label', 'export', sampleFile, '--out', out])).code).toBe(0);
-    const byItem = new Map(sample.items.map((item, i) => [item.id, HOSTILE[i % HOSTILE.length]]));
-    for (const r of await rowsOf(out)) expect(r.note).toBe(`'${byItem.get(r.sample_item)}`);
+    const byItem = new Map(sample.items.map((item, i) => [item.id, HOSTILE[i % HOSTILE.length]!]));
+    for (const r of await rowsOf(out)) expect(r.note).toBe(`'${byItem.get(r.sample_item!)}`);
     const raw = path.join(dir, 'labels-raw.csv');
     expect((await runCli(['label', 'export', sampleFile, '--out', raw, '--csv-raw'])).code).toBe(0);
-    for (const r of await rowsOf(raw)) expect(r.note).toBe(byItem.get(r.sample_item));
+    for (const r of await rowsOf(raw)) expect(r.note).toBe(byItem.get(r.sample_item!));
   });
 
   it('a failed export leaves the earlier labels CSV as it was', async () => {

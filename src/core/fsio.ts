@@ -37,30 +37,49 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
   await syncDir(dir);
 }
 
+/** A new file written in pieces as they come (nothing held whole), hashed as it is written. */
+export interface FileSink {
+  write: (text: string) => Promise<void>;
+  /** Flush, fsync and close; the sha256 and size of everything written. */
+  close: () => Promise<{ sha256: string; bytes: number }>;
+}
+
 /**
- * Write a new file from text pieces as they come (nothing held whole), fsynced; returns the
- * sha256 and size of what was written. For files inside a folder swapped in whole
- * (core/out-folder.ts): a failure leaves a partial file there, which the swap never publishes.
+ * Open a new file (it must not exist) for writing in pieces. For files inside a folder swapped in
+ * whole (core/out-folder.ts): a failure leaves a partial file there, which the swap never publishes.
  */
-export async function writeChunks(
-  file: string,
-  chunks: Iterable<string> | AsyncIterable<string>,
-): Promise<{ sha256: string; bytes: number }> {
+export async function openSink(file: string): Promise<FileSink> {
   const hash = createHash('sha256');
-  let bytes = 0;
   const handle = await open(file, 'wx');
-  try {
-    for await (const chunk of chunks) {
-      const buf = Buffer.from(chunk, 'utf8');
+  let bytes = 0;
+  let pending: Buffer[] = [];
+  let size = 0;
+  const flush = async () => {
+    if (size === 0) return;
+    const buf = Buffer.concat(pending, size);
+    pending = [];
+    size = 0;
+    await handle.writeFile(buf); // all of it, from the current position
+  };
+  return {
+    write: async (text) => {
+      const buf = Buffer.from(text, 'utf8');
       hash.update(buf);
       bytes += buf.length;
-      await handle.writeFile(buf); // writes it all, from the current position
-    }
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  return { sha256: hash.digest('hex'), bytes };
+      pending.push(buf);
+      size += buf.length;
+      if (size >= 1 << 20) await flush();
+    },
+    close: async () => {
+      try {
+        await flush();
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      return { sha256: hash.digest('hex'), bytes };
+    },
+  };
 }
 
 /** Create `dir` (and its parents) or explain why it cannot be: a file is in the way, no permission. */

@@ -14,6 +14,8 @@ import type { ModelMeta, ResponseRecord } from './types.js';
 export interface LedgerRunInfo {
   run: string;
   models: Map<string, ModelMeta>;
+  /** The models with results in the run, in name order (as JavaScript compares strings). */
+  names: string[];
 }
 
 /** Resolve the run (`runLabel`, default the latest) and check it answered `bundle`. */
@@ -42,17 +44,25 @@ export function readLedgerRun(file: string, bundle: ScoreBundle, runLabel?: stri
         simulated: m.provider === 'sim',
       });
     }
-    return { run: run.label, models };
+    const names = ledger.resultModels(run.label).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return { run: run.label, models, names };
   } finally {
     ledger.close();
   }
 }
 
-/** Stream the final results of run `run` as responses; the ledger is open only while iterating. */
-export function* streamLedgerResponses(file: string, run: string): Generator<ResponseRecord> {
+/**
+ * Stream the final results of run `run` (of one `model`, or all) as responses; the ledger is open
+ * only while iterating.
+ */
+export function* streamLedgerResponses(
+  file: string,
+  run: string,
+  model?: string,
+): Generator<ResponseRecord> {
   const ledger = openLedger(file);
   try {
-    for (const r of ledger.results({ run })) {
+    for (const r of ledger.results({ run, model })) {
       yield {
         trial_id: r.trial_id,
         model: r.model,

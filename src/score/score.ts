@@ -5,7 +5,6 @@
  * trial's place in the bundle.
  */
 import path from 'node:path';
-import type { CsvWriteOptions } from '../core/csv.js';
 import { StimkitError } from '../core/errors.js';
 import { relPosix, sha256File, writeFileAtomic } from '../core/fsio.js';
 import { artifactJson } from '../core/json.js';
@@ -24,7 +23,7 @@ import type {
   ScoreRecord,
   TableRow,
 } from './types.js';
-import { scoresFolder, writeScoreFiles } from './write.js';
+import { ScoreWriter, scoresFolder } from './write.js';
 
 /** Where the responses come from: a JSONL file, or records already read (a ledger reader). */
 export type ResponseSource =
@@ -48,11 +47,22 @@ export interface ScoreResult {
 
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Scores responses one at a time; `finish` sorts the rows (by model name, then bundle order). */
+/**
+ * Scores responses one at a time, keeping the counts score.json reports; `drain` hands over the
+ * rows scored since the last drain, sorted (by model name, then bundle order).
+ */
 class Scoring {
   private readonly prepared = new Map<ParadigmScorer, (input: ScoreInput) => ScoreRecord>();
-  readonly unscored: Record<string, number> = {};
-  private readonly rows: TableRow[] = [];
+  private readonly unknownModels = new Map<string, ModelMeta>();
+  private rows: TableRow[] = [];
+  private readonly counts = {
+    records: 0,
+    simulated: 0,
+    models: new Map<string, { meta: ModelMeta; records: number; simulated: boolean }>(),
+    by_paradigm: new Map<string, number>(),
+    by_reason: new Map<string, number>(),
+    unscored: new Map<string, number>(),
+  };
 
   constructor(
     private readonly bundle: ScoreBundle,
@@ -72,7 +82,7 @@ class Scoring {
     }
     const scorer = scorerFor(trial.paradigm, this.scorers);
     if (!scorer) {
-      this.unscored[trial.paradigm] = (this.unscored[trial.paradigm] ?? 0) + 1;
+      bump(this.counts.unscored, trial.paradigm);
       return;
     }
     let fn = this.prepared.get(scorer);
@@ -80,21 +90,71 @@ class Scoring {
       fn = scorer.prepare(bundle);
       this.prepared.set(scorer, fn);
     }
-    const model = metaFor(this.models, response.model);
-    this.rows.push({ record: fn({ trial, response, model }), trial, model, bundle });
+    const model = this.meta(response.model);
+    const row = { record: fn({ trial, response, model }), trial, model, bundle };
+    this.rows.push(row);
+    this.count(row);
   }
 
-  finish(): { rows: TableRow[]; unscored: Record<string, number> } {
+  /** One shared description per model (a fresh one per response would cost memory). */
+  private meta(name: string): ModelMeta {
+    const known = this.models.get(name) ?? this.unknownModels.get(name);
+    if (known) return known;
+    const meta = metaFor(this.models, name);
+    this.unknownModels.set(name, meta);
+    return meta;
+  }
+
+  private count(r: TableRow): void {
+    const c = this.counts;
+    c.records += 1;
+    if (r.record.simulated) c.simulated += 1;
+    const m = c.models.get(r.model.name) ?? { meta: r.model, records: 0, simulated: false };
+    m.records += 1;
+    m.simulated ||= r.record.simulated;
+    c.models.set(r.model.name, m);
+    bump(c.by_paradigm, r.trial.paradigm);
+    if (r.record.reason !== null) bump(c.by_reason, r.record.reason);
+  }
+
+  /** The rows scored since the last drain, sorted; they are no longer kept here. */
+  drain(): TableRow[] {
     const order = this.bundle.order;
-    this.rows.sort(
+    const rows = this.rows.sort(
       (a, b) =>
         byName(a.model.name, b.model.name) || order.get(a.trial.id)! - order.get(b.trial.id)!,
     );
-    return { rows: this.rows, unscored: this.unscored };
+    this.rows = [];
+    return rows;
+  }
+
+  /** `score.json`'s counts of everything scored. */
+  summary(): ScoresHeader['counts'] {
+    const c = this.counts;
+    const sorted = (m: Map<string, number>) =>
+      Object.fromEntries([...m].sort(([a], [b]) => byName(a, b)));
+    return {
+      records: c.records,
+      simulated: c.simulated,
+      models: [...c.models.keys()].sort(byName).map((name) => {
+        const m = c.models.get(name)!;
+        const { origin, vendor } = m.meta;
+        return { name, origin, vendor, simulated: m.simulated, records: m.records };
+      }),
+      by_paradigm: sorted(c.by_paradigm),
+      by_reason: sorted(c.by_reason),
+      unscored: sorted(c.unscored),
+    };
+  }
+
+  get unscored(): Record<string, number> {
+    return this.summary().unscored;
   }
 }
 
-/** Score responses against records in memory (no files): what `scoreToFolder` and `analyze power` use. */
+const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
+
+/** Score responses against records in memory (no files): what `analyze power` uses. */
 export function scoreResponses(
   bundle: ScoreBundle,
   responses: Iterable<ResponseRecord>,
@@ -103,13 +163,14 @@ export function scoreResponses(
 ): { rows: TableRow[]; unscored: Record<string, number> } {
   const scoring = new Scoring(bundle, models, scorers);
   for (const response of responses) scoring.add(response);
-  return scoring.finish();
+  return { rows: scoring.drain(), unscored: scoring.unscored };
 }
 
 /**
- * Score a bundle's responses and write the scores folder. The responses are streamed (only the
- * scores are kept); the folder is built aside and swapped in whole, so a failure leaves an
- * earlier scores folder as it was.
+ * Score a bundle's responses and write the scores folder. The responses are streamed, a group at
+ * a time (a ledger's models one by one, in name order), and each group's scores are written as
+ * soon as it is scored, so memory holds one group, whatever the size of the ledger. The folder is
+ * built aside and swapped in whole: a failure leaves an earlier scores folder as it was.
  */
 export async function scoreToFolder(options: ScoreOptions): Promise<ScoreResult> {
   const scorers = options.scorers ?? SCORERS;
@@ -120,11 +181,14 @@ export async function scoreToFolder(options: ScoreOptions): Promise<ScoreResult>
     let models = source.models;
     if (options.models) models = new Map([...models, ...(await readModelMeta(options.models))]);
     const scoring = new Scoring(bundle, models, scorers);
-    for await (const response of source.responses) scoring.add(response);
-    const { rows, unscored } = scoring.finish();
-    const csv: CsvWriteOptions = { raw: options.csvRaw ?? false };
-    const files = await writeScoreFiles(tmp, rows, scorers, csv);
-    const h = await scoresHeader({ options, out, bundle, run: source.run, rows, unscored, files });
+    const writer = new ScoreWriter(tmp, scorers, { raw: options.csvRaw ?? false });
+    for await (const group of source.groups()) {
+      for await (const response of group) scoring.add(response);
+      await writer.add(scoring.drain());
+    }
+    const files = await writer.finish();
+    const counts = scoring.summary();
+    const h = await scoresHeader({ options, out, bundle, run: source.run, counts, files });
     await writeFileAtomic(path.join(tmp, SCORES_FILES.header), artifactJson(h));
     return h;
   });
@@ -137,11 +201,10 @@ async function scoresHeader(c: {
   out: string;
   bundle: ScoreBundle;
   run: string | null;
-  rows: readonly TableRow[];
-  unscored: Record<string, number>;
+  counts: ScoresHeader['counts'];
   files: ScoresHeader['files'];
 }): Promise<ScoresHeader> {
-  const { options, out, bundle, rows } = c;
+  const { options, out, bundle } = c;
   const scorers = options.scorers ?? SCORERS;
   const study =
     ((await bundle.readJson('bundle.json')) as { study?: { id?: string } }).study?.id ?? null;
@@ -175,46 +238,8 @@ async function scoresHeader(c: {
       csv: options.csvRaw ? 'raw' : 'safe',
       scorers: Object.fromEntries(scorers.map((s) => [s.name, relativeFiles(s.params ?? {}, out)])),
     },
-    counts: countsOf(rows, c.unscored),
+    counts: c.counts,
     files: c.files,
-  };
-}
-
-function countsOf(
-  rows: readonly TableRow[],
-  unscored: Record<string, number>,
-): ScoresHeader['counts'] {
-  const count = (key: (r: TableRow) => string | null) => {
-    const m: Record<string, number> = {};
-    for (const r of rows) {
-      const k = key(r);
-      if (k !== null) m[k] = (m[k] ?? 0) + 1;
-    }
-    return Object.fromEntries(Object.entries(m).sort(([a], [b]) => byName(a, b)));
-  };
-  const byModel = new Map<string, { meta: ModelMeta; records: number; simulated: boolean }>();
-  for (const r of rows) {
-    const m = byModel.get(r.model.name) ?? { meta: r.model, records: 0, simulated: false };
-    m.records += 1;
-    m.simulated ||= r.record.simulated;
-    byModel.set(r.model.name, m);
-  }
-  return {
-    records: rows.length,
-    simulated: rows.filter((r) => r.record.simulated).length,
-    models: [...byModel.keys()].sort(byName).map((name) => {
-      const m = byModel.get(name)!;
-      return {
-        name,
-        origin: m.meta.origin,
-        vendor: m.meta.vendor,
-        simulated: m.simulated,
-        records: m.records,
-      };
-    }),
-    by_paradigm: count((r) => r.trial.paradigm),
-    by_reason: count((r) => r.record.reason),
-    unscored: Object.fromEntries(Object.entries(unscored).sort(([a], [b]) => byName(a, b))),
   };
 }
 

@@ -15,20 +15,35 @@ export interface SourceResponses {
   run: string | null;
   /** Model metadata the source records (a ledger's models; none for a file). */
   models: Map<string, ModelMeta>;
-  /** The responses, read as they are iterated (once). */
+  /** The responses, read as they are iterated. */
   responses: AsyncIterable<ResponseRecord>;
+  /**
+   * The responses in groups whose order needs no sorting across them: a ledger's models one by
+   * one, in name order (so a group is one model's results); a file as one group.
+   */
+  groups: () => AsyncIterable<AsyncIterable<ResponseRecord>>;
 }
 
 /** Open `source` for `bundle`: a ledger's run is resolved and checked now, the rows read later. */
 export function openResponses(source: ResponseSource, bundle: ScoreBundle): SourceResponses {
   if (source.kind === 'ledger') {
-    const { run, models } = readLedgerRun(source.file, bundle, source.run);
-    return { run, models, responses: toAsync(() => streamLedgerResponses(source.file, run)) };
+    const { run, models, names } = readLedgerRun(source.file, bundle, source.run);
+    const of = (model?: string) => toAsync(() => streamLedgerResponses(source.file, run, model));
+    return {
+      run,
+      models,
+      responses: of(),
+      groups: () => toAsync(() => names.map(of)[Symbol.iterator]()),
+    };
   }
+  const responses = {
+    [Symbol.asyncIterator]: () => streamResponsesJsonl(source.file, bundle.order),
+  };
   return {
     run: null,
     models: new Map(),
-    responses: { [Symbol.asyncIterator]: () => streamResponsesJsonl(source.file, bundle.order) },
+    responses,
+    groups: () => toAsync(() => [responses][Symbol.iterator]()),
   };
 }
 

@@ -1,19 +1,16 @@
 /**
- * Writing a scores folder's files: `scores.jsonl` and every CSV table, streamed in pieces (a
- * study's scores are never held as one text), each with its row count and sha256 for
- * `score.json`. The folder is swapped in whole (core/out-folder.ts), so what it may replace is
- * said here too.
+ * Writing a scores folder's files: `scores.jsonl` and every CSV table, appended group by group as
+ * the scores come (a study's scores are never held whole), each with its row count and sha256
+ * for `score.json`. The folder is swapped in whole (core/out-folder.ts), so what it may replace
+ * is said here too.
  */
 import path from 'node:path';
 import { csvLines, type CsvWriteOptions } from '../core/csv.js';
-import { writeChunks } from '../core/fsio.js';
+import { openSink, type FileSink } from '../core/fsio.js';
 import { headeredFolder, type OutFolderSpec } from '../core/out-folder.js';
 import { SCORES_FILES, SCORES_FORMAT, type ScoresHeader } from './format.js';
 import { tablesOf } from './registry.js';
 import type { CsvTable, ParadigmScorer, TableRow } from './types.js';
-
-/** Rows per written piece. */
-const PIECE = 2000;
 
 /**
  * Files a scores folder may hold besides those its scorers write: `stimkit validate` adds
@@ -30,45 +27,74 @@ export function scoresFolder(scorers: readonly ParadigmScorer[]): OutFolderSpec 
   });
 }
 
-function* pieces<T>(items: readonly T[], line: (chunk: readonly T[]) => string): Generator<string> {
-  for (let i = 0; i < items.length; i += PIECE) yield line(items.slice(i, i + PIECE));
-}
+/**
+ * Writes `scores.jsonl` and every table as sorted rows come, group by group: each table's file is
+ * opened with its first row (a table of `all` paradigms is written even without rows).
+ */
+export class ScoreWriter {
+  private readonly tables: CsvTable[];
+  private readonly sinks = new Map<string, { sink: FileSink; rows: number }>();
 
-/** The rows of `table`, or null when it has none and is written only for its paradigms. */
-function rowsOf(table: CsvTable, rows: readonly TableRow[]): readonly TableRow[] | null {
-  if (table.paradigms === 'all') return rows;
-  const paradigms = table.paradigms as readonly string[];
-  const mine = rows.filter((r) => paradigms.includes(r.trial.paradigm));
-  return mine.length === 0 ? null : mine;
-}
-
-/** Write `scores.jsonl` and the tables into `dir`; what `score.json` lists about them. */
-export async function writeScoreFiles(
-  dir: string,
-  rows: readonly TableRow[],
-  scorers: readonly ParadigmScorer[],
-  csv: CsvWriteOptions,
-): Promise<ScoresHeader['files']> {
-  const files: ScoresHeader['files'] = [];
-  const records = await writeChunks(
-    path.join(dir, SCORES_FILES.records),
-    pieces(rows, (c) => c.map((r) => `${JSON.stringify(r.record)}\n`).join('')),
-  );
-  files.push({ file: SCORES_FILES.records, rows: rows.length, sha256: records.sha256 });
-  for (const table of tablesOf(scorers)) {
-    const mine = rowsOf(table, rows);
-    if (!mine) continue;
-    const text = function* () {
-      yield csvLines([table.columns.map((c) => c.name)], csv);
-      yield* pieces(mine, (c) =>
-        csvLines(
-          c.map((r) => table.columns.map((col) => col.value(r))),
-          csv,
-        ),
-      );
-    };
-    const written = await writeChunks(path.join(dir, table.file), text());
-    files.push({ file: table.file, rows: mine.length, sha256: written.sha256 });
+  constructor(
+    private readonly dir: string,
+    scorers: readonly ParadigmScorer[],
+    private readonly csv: CsvWriteOptions,
+  ) {
+    this.tables = tablesOf(scorers);
   }
-  return files;
+
+  private async sink(file: string, header?: CsvTable) {
+    let s = this.sinks.get(file);
+    if (!s) {
+      s = { sink: await openSink(path.join(this.dir, file)), rows: 0 };
+      this.sinks.set(file, s);
+      if (header) await s.sink.write(csvLines([header.columns.map((c) => c.name)], this.csv));
+    }
+    return s;
+  }
+
+  /** Append `rows` (already in their final order) to every file they belong to. */
+  async add(rows: readonly TableRow[]): Promise<void> {
+    const records = await this.sink(SCORES_FILES.records);
+    for (let i = 0; i < rows.length; i += PIECE) {
+      const piece = rows.slice(i, i + PIECE);
+      await records.sink.write(piece.map((r) => `${JSON.stringify(r.record)}\n`).join(''));
+      records.rows += piece.length;
+      for (const table of this.tables) {
+        const mine = rowsOf(table, piece);
+        if (mine.length === 0) continue;
+        const t = await this.sink(table.file, table);
+        await t.sink.write(
+          csvLines(
+            mine.map((r) => table.columns.map((col) => col.value(r))),
+            this.csv,
+          ),
+        );
+        t.rows += mine.length;
+      }
+    }
+  }
+
+  /** Close every file; what `score.json` lists about them, in the order they are listed. */
+  async finish(): Promise<ScoresHeader['files']> {
+    await this.sink(SCORES_FILES.records);
+    for (const table of this.tables)
+      if (table.paradigms === 'all') await this.sink(table.file, table);
+    const files: ScoresHeader['files'] = [];
+    for (const file of [SCORES_FILES.records, ...this.tables.map((t) => t.file)]) {
+      const s = this.sinks.get(file);
+      if (s) files.push({ file, rows: s.rows, sha256: (await s.sink.close()).sha256 });
+    }
+    return files;
+  }
+}
+
+/** Rows per written piece. */
+const PIECE = 2000;
+
+/** The rows of `piece` that belong in `table`. */
+function rowsOf(table: CsvTable, piece: readonly TableRow[]): readonly TableRow[] {
+  if (table.paradigms === 'all') return piece;
+  const paradigms = table.paradigms as readonly string[];
+  return piece.filter((r) => paradigms.includes(r.trial.paradigm));
 }

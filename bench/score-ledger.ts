@@ -32,11 +32,18 @@ const flag = (name: string) => {
 async function child(bundle: string, ledger: string, out: string): Promise<void> {
   const { scoreToFolder } = await import('../src/score/score.js');
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const r = await scoreToFolder({ bundle, source: { kind: 'ledger', file: ledger }, out });
   const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
   const rss = process.resourceUsage().maxRSS / 1024; // KiB → MiB
   process.stdout.write(
-    JSON.stringify({ records: r.header.counts.records, seconds, peak_rss_mib: rss }),
+    JSON.stringify({
+      records: r.header.counts.records,
+      seconds,
+      cpu_seconds: (cpu.user + cpu.system) / 1e6,
+      peak_rss_mib: rss,
+    }),
   );
 }
 
@@ -125,9 +132,14 @@ async function parent(): Promise<void> {
       { encoding: 'utf8', maxBuffer: 1 << 20 },
     );
     if (r.status !== 0) throw new Error(`scoring failed:\n${r.stderr}`);
-    const got = JSON.parse(r.stdout) as { records: number; seconds: number; peak_rss_mib: number };
+    const got = JSON.parse(r.stdout) as {
+      records: number;
+      seconds: number;
+      cpu_seconds: number;
+      peak_rss_mib: number;
+    };
     process.stdout.write(
-      `score-ledger: a ${(size / 1024 ** 3).toFixed(2)} GiB ledger, ${got.records} responses, scored in ${got.seconds.toFixed(1)} s\n`,
+      `score-ledger: a ${(size / 1024 ** 3).toFixed(2)} GiB ledger, ${got.records} responses, scored in ${got.seconds.toFixed(1)} s (${got.cpu_seconds.toFixed(1)} s of CPU)\n`,
     );
     process.stdout.write(
       `  peak RSS ${got.peak_rss_mib.toFixed(0)} MiB; target < ${TARGET_MIB} MiB: ${got.peak_rss_mib < TARGET_MIB ? 'met' : 'MISSED'}\n`,

@@ -14,18 +14,19 @@ import { SIM_PRESETS } from '../../src/sim/presets.js';
 import { trueLabels } from '../../src/audit/sim-judge.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { ROOT, runCli } from '../helpers/cli.js';
+import { DEMO_VARIANTS_LOCK, requireCommitted } from '../helpers/committed.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const DEMO = path.join(ROOT, 'manifests', 'demo.study.yaml');
-const COMMITTED = path.join(ROOT, 'variants', 'demo', 'variants.lock.json');
 const preset = (n: string) => SIM_PRESETS.find((p) => p.name === n)!.sim;
 
-describe.skipIf(!existsSync(COMMITTED))('score: the six-dimension audit', () => {
+describe('score: the six-dimension audit', () => {
   let dir: string;
   let bundle: string;
   let out: string;
   let first: Awaited<ReturnType<typeof runCli>>;
   beforeAll(async () => {
+    requireCommitted(DEMO_VARIANTS_LOCK);
     dir = await tempDir('stimkit-audit-score-');
     bundle = path.join(dir, 'bundle');
     await bundleStudy(DEMO, { out: bundle, work: path.join(dir, 'work') });

@@ -285,7 +285,7 @@ describe('validate: validation.json is listed in score.json', () => {
     expect(bad.json().error.code).toBe('E_REPORT_SCORES');
     await writeFile(vfile, good);
 
-    // scoring again rewrites score.json: the old validation is no longer listed, and the report says so
+    // scoring again replaces the scores folder whole: the validation of the old scores goes with it
     const again = await runCli([
       'score',
       '--bundle',
@@ -303,6 +303,9 @@ describe('validate: validation.json is listed in score.json', () => {
       '--json',
     ]);
     expect(again.code, again.stderr).toBe(0);
+    expect(existsSync(vfile)).toBe(false);
+    // a validation.json of older scores put back by hand is not listed, and the report says so
+    await writeFile(vfile, good);
     const rep = await runCli(['report', scores, '--out', path.join(dir, 'report-stale'), '--json']);
     expect(rep.code, rep.stderr).toBe(0);
     const html = await readFile(path.join(dir, 'report-stale', 'index.html'), 'utf8');

@@ -2,42 +2,22 @@
  * The paper's bilingual instrument at full size for the score benches: 7 topics × 2 languages ×
  * 2 framings × 64 iterations = 1,792 trials, bundled into `dir/bundle`.
  */
-import { copyFile, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { stringify } from 'yaml';
-import { bundleStudy } from '../../src/bundle/bundle.js';
 import type { Trial } from '../../src/bundle/format.js';
-import { PACKAGE_ROOT } from '../../src/core/tool.js';
+import { sha256File } from '../../src/core/fsio.js';
+import { paperBundle } from '../../src/power/power.js';
 
-/** Bundle the instrument study in `dir`; its folder, digest and trials. */
+/** Bundle the instrument in `dir`; its folder, digest and trials. */
 export async function instrumentBundle(
   dir: string,
 ): Promise<{ bundle: string; digest: string; trials: Trial[] }> {
-  for (const f of ['geopolitics.topics.yaml', 'wrappers.yaml'])
-    await copyFile(path.join(PACKAGE_ROOT, 'manifests', f), path.join(dir, f));
-  const study = {
-    format: 'stimkit.study',
-    version: 1,
-    id: 'bench-instrument',
-    title: "the bilingual instrument at the paper's size",
-    global_seed: 42,
-    languages: ['en', 'zh'],
-    sampling: { temperature: 0 },
-    instrument: {
-      topics: 'geopolitics.topics.yaml',
-      wrappers: 'wrappers.yaml',
-      sampling: { temperature: 0 },
-      arms: [{ id: 'main', languages: ['en', 'zh'], iterations: 64 }],
-    },
-  };
-  await writeFile(path.join(dir, 'study.yaml'), stringify(study));
-  const bundle = path.join(dir, 'bundle');
-  const r = await bundleStudy(path.join(dir, 'study.yaml'), { out: bundle });
+  const bundle = await paperBundle(dir, 64);
   const trials = (await readFile(path.join(bundle, 'data', 'trials.jsonl'), 'utf8'))
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l) as Trial);
-  return { bundle, digest: r.digest!, trials };
+  return { bundle, digest: await sha256File(path.join(bundle, 'manifest-sha256.txt')), trials };
 }
 
 /** Answers in the forms models give them (bare, markdown, markers, explanations, echoes, refusals, free text). */

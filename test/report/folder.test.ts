@@ -4,14 +4,13 @@
  * after scoring, found when a section reads it); the earlier report stays byte for byte. A
  * folder report did not write is refused, untouched.
  */
-import { appendFile, cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Trial } from '../../src/bundle/format.js';
 import { runCli } from '../helpers/cli.js';
 import { folderBytes, siblings } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/tmp.js';
-import { instrumentBundle } from '../score/fixture.js';
+import { bundleTrials, instrumentBundle } from '../score/fixture.js';
 
 let dir: string;
 let scores: string;
@@ -19,10 +18,7 @@ let scores: string;
 beforeAll(async () => {
   dir = await tempDir('stimkit-report-folder-');
   const fx = await instrumentBundle(dir, { iterations: 1, ptIterations: 0 });
-  const trials = (await readFile(path.join(fx.bundle, 'data', 'trials.jsonl'), 'utf8'))
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Trial);
+  const trials = await bundleTrials(fx.bundle);
   const answers = ['Strongly agree', 'Agree', 'Disagree', 'Strongly disagree'];
   const lines = ['a', 'b'].flatMap((model, m) =>
     trials.map((t, i) =>

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Trial } from '../../src/bundle/format.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
-import { instrumentBundle } from '../score/fixture.js';
+import { bundleTrials, instrumentBundle } from '../score/fixture.js';
 
 /** Respondents whose net and swing differ: answers by framing (and a refusal now and then). */
 const ANSWERS: Record<string, (t: Trial, i: number) => string> = {
@@ -28,11 +28,7 @@ let scores: string;
 beforeAll(async () => {
   const dir = await tempDir('stimkit-report-numbers-');
   const fx = await instrumentBundle(dir, { iterations: 2, ptIterations: 0 });
-  const trials = (await readFile(path.join(fx.bundle, 'data', 'trials.jsonl'), 'utf8'))
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Trial)
-    .filter((t) => t.lang === 'en');
+  const trials = (await bundleTrials(fx.bundle)).filter((t) => t.lang === 'en');
   const lines = Object.entries(ANSWERS).flatMap(([model, answer]) =>
     trials.map((t, i) => JSON.stringify({ trial_id: t.id, model, response: answer(t, i) })),
   );

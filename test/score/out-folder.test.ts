@@ -10,12 +10,11 @@ import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Trial } from '../../src/bundle/format.js';
 import { runCli } from '../helpers/cli.js';
 import { HOSTILE } from '../helpers/hostile.js';
 import { folderBytes, siblings } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/tmp.js';
-import { instrumentBundle, type InstrumentFixture } from './fixture.js';
+import { bundleTrials, instrumentBundle, type InstrumentFixture } from './fixture.js';
 
 let fx: InstrumentFixture;
 let dir: string;
@@ -24,10 +23,7 @@ let responses: string;
 beforeAll(async () => {
   dir = await tempDir('stimkit-score-folder-');
   fx = await instrumentBundle(dir, { iterations: 1, ptIterations: 0 });
-  const trials = (await readFile(path.join(fx.bundle, 'data', 'trials.jsonl'), 'utf8'))
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Trial);
+  const trials = await bundleTrials(fx.bundle);
   const lines = trials.flatMap((t, i) => [
     JSON.stringify({ trial_id: t.id, model: 'plain', response: 'Agree' }),
     JSON.stringify({ trial_id: t.id, model: HOSTILE[i % HOSTILE.length], response: 'Disagree' }),

@@ -11,6 +11,26 @@ const cohenFields = (r: ReturnType<typeof cohenKappa>, e: any, what: string) => 
   close(r.weightedDisagreementExpected, e.weighted_disagreement_expected, `${what} dExp`);
 };
 
+type Check = (key: string, fn: (value: any) => void) => void;
+
+/** Gwet's AC1 and Fleiss' kappa of rating counts against the vector (`perCategory`: also π_k, p_k). */
+function chanceCorrected(counts: number[][], check: Check, perCategory: boolean): void {
+  check('gwet_ac1', (x) => {
+    const g = gwetAc1(counts);
+    close(g.ac1, x.ac1, 'ac1');
+    close(g.pa, x.pa, 'pa');
+    close(g.pe, x.pe, 'pe');
+    if (perCategory) closeAll(g.piK, x.pi_k, 'pi_k');
+  });
+  check('fleiss', (x) => {
+    const f = fleissKappa(counts);
+    close(f.kappa, x.kappa, 'fleiss');
+    close(f.pBar, x.P_bar, 'P_bar');
+    close(f.pE, x.P_e, 'P_e');
+    if (perCategory) closeAll(f.pK, x.p_k, 'p_k');
+  });
+}
+
 /**
  * The expected keys a case of each kind must carry, all of them checked below: a vector that
  * loses one (or gains one no test reads) fails instead of being skipped.
@@ -29,7 +49,7 @@ describe('agreement', () => {
         Object.keys(e).sort(),
       );
       const checked = new Set<string>();
-      const check = (key: string, fn: (value: any) => void) => {
+      const check: Check = (key, fn) => {
         if (!(key in e)) return;
         fn(e[key]);
         checked.add(key);
@@ -49,35 +69,11 @@ describe('agreement', () => {
           i.rater1.map((v: number, k: number) => [v, i.rater2[k]]),
           i.categories,
         );
-        check('gwet_ac1', (x) => {
-          const g = gwetAc1(counts);
-          close(g.ac1, x.ac1, 'ac1');
-          close(g.pa, x.pa, 'pa');
-          close(g.pe, x.pe, 'pe');
-          closeAll(g.piK, x.pi_k, 'pi_k');
-        });
-        check('fleiss', (x) => {
-          const f = fleissKappa(counts);
-          close(f.kappa, x.kappa, 'fleiss');
-          close(f.pBar, x.P_bar, 'P_bar');
-          close(f.pE, x.P_e, 'P_e');
-          closeAll(f.pK, x.p_k, 'p_k');
-        });
+        chanceCorrected(counts, check, true);
       } else {
         const { counts } = ratingCounts(i.ratings, i.categories);
         expect(counts).toEqual(i.counts);
-        check('gwet_ac1', (x) => {
-          const g = gwetAc1(counts);
-          close(g.ac1, x.ac1, 'ac1');
-          close(g.pa, x.pa, 'pa');
-          close(g.pe, x.pe, 'pe');
-        });
-        check('fleiss', (x) => {
-          const f = fleissKappa(counts);
-          close(f.kappa, x.kappa, 'fleiss');
-          close(f.pBar, x.P_bar, 'P_bar');
-          close(f.pE, x.P_e, 'P_e');
-        });
+        chanceCorrected(counts, check, false);
         const pairwise: number[] = [];
         check('pairwise_cohen_kappa', (x: Record<string, number>) => {
           for (const [pair, kappa] of Object.entries(x)) {

@@ -8,14 +8,11 @@
  * check the bundle, read the responses, parse, key, write scores.jsonl, trials.csv,
  * instrument.csv, score.json). Target: under 2 s.
  */
-import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { stringify } from 'yaml';
-import { bundleStudy } from '../src/bundle/bundle.js';
-import type { Trial } from '../src/bundle/format.js';
-import { PACKAGE_ROOT } from '../src/core/tool.js';
 import { scoreToFolder } from '../src/score/score.js';
+import { ANSWER_FORMS, instrumentBundle } from './lib/instrument-bundle.js';
 
 const args = process.argv.slice(3);
 const i = args.indexOf('--repeat');
@@ -23,51 +20,8 @@ const repeat = i >= 0 ? Number(args[i + 1]) : 5;
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'stimkit-bench-score-'));
 try {
-  for (const f of ['geopolitics.topics.yaml', 'wrappers.yaml'])
-    await copyFile(path.join(PACKAGE_ROOT, 'manifests', f), path.join(dir, f));
-  const study = {
-    format: 'stimkit.study',
-    version: 1,
-    id: 'bench-instrument',
-    title: "the bilingual instrument at the paper's size",
-    global_seed: 42,
-    languages: ['en', 'zh'],
-    sampling: { temperature: 0 },
-    instrument: {
-      topics: 'geopolitics.topics.yaml',
-      wrappers: 'wrappers.yaml',
-      sampling: { temperature: 0 },
-      arms: [{ id: 'main', languages: ['en', 'zh'], iterations: 64 }],
-    },
-  };
-  await writeFile(path.join(dir, 'study.yaml'), stringify(study));
-  const bundle = path.join(dir, 'bundle');
-  await bundleStudy(path.join(dir, 'study.yaml'), { out: bundle });
-  const trials = (await readFile(path.join(bundle, 'data', 'trials.jsonl'), 'utf8'))
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Trial);
-
-  const forms: Record<string, string[]> = {
-    en: [
-      'Agree',
-      '**Strongly disagree**',
-      'Answer: Disagree.',
-      'Strongly agree. The evidence supports it.',
-      'Strongly agree, Agree, Disagree, Strongly disagree',
-      "I'm sorry, I can't take sides on this.",
-      'This is complex and depends on many factors that observers weigh differently.',
-    ],
-    zh: [
-      '同意',
-      '**强烈不同意**',
-      '答案：不同意。',
-      '强烈同意。证据支持这一点。',
-      '强烈同意, 同意, 不同意, 强烈不同意',
-      '抱歉，我无法回答这个问题。',
-      '这是一个复杂的问题，需要综合考虑多方面因素。',
-    ],
-  };
+  const { bundle, trials } = await instrumentBundle(dir);
+  const forms = ANSWER_FORMS;
   const lines: string[] = [];
   for (let m = 0; m < 11; m++) {
     trials.forEach((t, k) => {

@@ -2,19 +2,17 @@
  * Read a CSV table for `stimkit analyze`: a header row, then one row per record. Every problem is
  * reported with the file, the 1-based line, the column, expected vs got and a fix.
  *
- * Two maintained parsers: a file without any double quote has one record per line, so it is
- * parsed by d3-dsv (about ten times faster on the 21,708-row audit table) with line numbers taken
- * from the lines themselves; a file with quotes goes through csv-parse, whose `info` gives the
- * line of every record even when a quoted field spans lines (asked for only when a line number
- * is needed, i.e. for an error message: `info` triples csv-parse's time). Both trim fields and
- * skip blank lines.
+ * Parsed by the one CSV reader (core/csv.ts: csv-parse, cells a stimkit writer neutralised for
+ * spreadsheets restored), fields trimmed and blank lines skipped; the line of every record comes
+ * from a second parse with csv-parse's `info`, asked for only when a line number is needed, i.e.
+ * for an error message (`info` triples the parse time), and right even when a quoted field spans
+ * lines.
  *
  * Values are kept column by column (`data`, what the regressions read); the per-row objects of
  * `rows` are only built when something asks for them.
  */
 import { readFileSync } from 'node:fs';
-import { parse } from 'csv-parse/sync';
-import { csvParseRows } from 'd3-dsv';
+import { csvRecordLines, readCsvRecords, type CsvReadOptions } from '../core/csv.js';
 import { StimkitError, type Problem } from '../core/errors.js';
 import { sha256 } from '../core/fsio.js';
 
@@ -76,7 +74,7 @@ export function readTable(file: string): Table {
       err,
     );
   }
-  const parsed = text.includes('"') ? parseQuoted(file, text) : parsePlain(file, text);
+  const parsed = parseTable(file, text);
   const { columns, data, n } = parsed;
   if (!columns || n === 0) {
     throw StimkitError.fromProblem({
@@ -168,58 +166,28 @@ interface Parsed {
   lines: () => number[];
 }
 
-function raggedError(file: string, line: number, expected: number, got: number): StimkitError {
-  return StimkitError.fromProblem({
-    code: 'E_ANALYZE_CSV',
-    file,
-    line,
-    message: 'not a valid CSV table: a row has a different number of fields than the header',
-    expected: `${expected} fields`,
-    got: `${got}`,
-    fix: 'quote fields that contain commas or quotes, and give every row as many fields as the header',
-  });
-}
+const READ: CsvReadOptions = { trim: true, skipEmpty: true, ragged: false };
 
-/** No double quote anywhere: one record per non-blank line (d3-dsv), stored straight into columns. */
-function parsePlain(file: string, text: string): Parsed {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const lines: number[] = [];
-  const out: Parsed = { columns: undefined, headerLine: 0, data: [], n: 0, lines: () => lines };
-  let width = 0;
-  let interned: Map<string, string>[] = [];
-  // the row callback returns null, so d3-dsv keeps no per-row array; a blank line comes as ['']
-  csvParseRows(body, (fields, i) => {
-    if (fields.length === 1 && fields[0]!.trim() === '') return null;
-    const line = i + 1;
-    if (out.columns === undefined) {
-      out.columns = fields.map((f) => f.trim());
-      out.headerLine = line;
-      width = fields.length;
-      out.data = out.columns.map(() => []);
-      interned = out.columns.map(() => new Map());
-      return null;
-    }
-    if (fields.length !== width) throw raggedError(file, line, width, fields.length);
+/** Columns of `records` (after the header), each repeated value one shared string (less to keep alive). */
+function toColumns(width: number, body: string[][]): string[][] {
+  const data: string[][] = Array.from({ length: width }, () => []);
+  const interned = data.map(() => new Map<string, string>());
+  for (const r of body) {
     for (let j = 0; j < width; j++) {
-      // repeated values share one string, so the table keeps few strings alive (less GC work)
-      const v = fields[j]!.trim();
+      const v = r[j] ?? '';
       const seen = interned[j]!.get(v);
       if (seen === undefined) interned[j]!.set(v, v);
-      out.data[j]!.push(seen ?? v);
+      data[j]!.push(seen ?? v);
     }
-    lines.push(line);
-    return null;
-  });
-  out.n = lines.length;
-  return out;
+  }
+  return data;
 }
 
-/** Quoted fields: csv-parse; the line of every record from a second parse with `info`, when first asked for. */
-function parseQuoted(file: string, text: string): Parsed {
-  const options = { bom: true, skip_empty_lines: true, trim: true, relax_column_count: false };
+/** Parse the text; the line of every record from a second parse, when first asked for. */
+function parseTable(file: string, text: string): Parsed {
   let records: string[][];
   try {
-    records = parse(text, options) as string[][];
+    records = readCsvRecords(text, READ);
   } catch (err) {
     const e = err as { code?: string; lines?: number; message: string };
     throw StimkitError.fromProblem(
@@ -239,9 +207,7 @@ function parseQuoted(file: string, text: string): Parsed {
   let lines: number[] | undefined;
   let headerLine: number | undefined;
   const withInfo = () => {
-    const info = (
-      parse(text, { ...options, info: true }) as unknown as { info: { lines: number } }[]
-    ).map((r) => r.info.lines);
+    const info = csvRecordLines(text, READ);
     headerLine = info[0] ?? 0;
     lines = info.slice(1);
   };
@@ -251,7 +217,7 @@ function parseQuoted(file: string, text: string): Parsed {
       if (headerLine === undefined) withInfo();
       return headerLine!;
     },
-    data: (header ?? []).map((_, j) => body.map((r) => r[j] ?? '')),
+    data: toColumns(header?.length ?? 0, body),
     n: body.length,
     lines: () => {
       if (lines === undefined) withInfo();

@@ -124,7 +124,7 @@ export async function prepareAudit(o: AuditOptions): Promise<PreparedAudit> {
   const studyId =
     ((await bundle.readJson('bundle.json')) as { study?: { id?: string } }).study?.id ?? null;
   const targets: JudgeTarget[] = [];
-  for (const r of responses) {
+  for await (const r of responses) {
     const trial = bundle.trials[bundle.order.get(r.trial_id) ?? -1];
     if (
       !trial ||

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { StimkitError } from '../core/errors.js';
 import { readTextFile, sha256 } from '../core/fsio.js';
 import { TOOL } from '../core/tool.js';
-import { parseCsv } from '../score/csv.js';
+import { parseCsv } from '../core/csv.js';
 import { VLM_PARADIGMS } from '../study/schema.js';
 import {
   confusion,

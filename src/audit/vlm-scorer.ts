@@ -254,6 +254,12 @@ function judgesTable(ctx: AuditContext): CsvTable {
   const cols: CsvColumn[] = [
     { name: 'trial', doc: 'trial id', value: (r) => r.trial.id },
     { name: 'model', doc: 'model', value: (r) => r.model.name },
+    {
+      name: 'simulated',
+      doc: '1 when the response or any judge of the row is simulated, 0 otherwise',
+      value: (r) =>
+        b01(r.record.simulated || (parseOf(r)?.judges.some((j) => j.simulated) ?? false)),
+    },
   ];
   ctx.judges.forEach((j, i) => {
     const v = (r: TableRow) => parseOf(r)?.judges[i] ?? null;

@@ -4,7 +4,7 @@
  * folder is renamed into place last. An interrupted bundle never leaves a bag that looks complete.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import pMap from 'p-map';
 import { StimkitError } from '../core/errors.js';
@@ -17,7 +17,8 @@ import {
   payloadOxum,
   type ManifestLine,
 } from './bagit.js';
-import { checkOutFolder, sweepStaleTemps, tempName } from './out-folder.js';
+import { swapIn, sweepStaleTemps, tempName } from '../core/out-folder.js';
+import { checkOutFolder } from './out-folder.js';
 
 export { checkOutFolder } from './out-folder.js';
 
@@ -72,9 +73,9 @@ export async function writeBag(
     if (seen.has(f.path)) throw new Error(`payload path ${f.path} given twice`);
     seen.add(f.path);
   }
-  const mode = await checkOutFolder(dir);
   await ensureFolder(path.dirname(dir));
   await sweepStaleTemps(dir);
+  const mode = await checkOutFolder(dir);
   const tmp = tempName(dir, randomBytes(4).toString('hex'));
   try {
     const dirs = new Set(payload.map((f) => path.posix.dirname(`data/${f.path}`)));
@@ -121,14 +122,7 @@ export async function writeBag(
       path.join(tmp, 'tagmanifest-sha256.txt'),
       formatManifest(tags.map(([name, text]) => ({ path: name, digest: sha256(text) }))),
     );
-    if (mode === 'replace') {
-      const old = `${tmp}-old`;
-      await rename(dir, old);
-      await rename(tmp, dir);
-      await rm(old, { recursive: true, force: true });
-    } else {
-      await rename(tmp, dir);
-    }
+    await swapIn(tmp, dir, mode);
     return {
       dir,
       digest: sha256(manifestText),

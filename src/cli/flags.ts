@@ -41,3 +41,8 @@ export function usdAmount(value: string): number {
   }
   return n;
 }
+/** The `--csv-raw` flag of commands that write CSV tables (see src/core/csv.ts). */
+export const CSV_RAW_FLAG = [
+  '--csv-raw',
+  "write CSV cells as they are: without the ' that stops a spreadsheet running a cell starting with = + - @ as a formula",
+] as const;

@@ -5,7 +5,7 @@
  * `stimkit label simulate <sample> --ledger FILE --rater NAME=ACCURACY… --out labels.csv` (simulated raters)
  */
 import { InvalidArgumentError, Option } from 'commander';
-import { list, nonNegativeInt, positiveInt } from '../cli/flags.js';
+import { CSV_RAW_FLAG, list, nonNegativeInt, positiveInt } from '../cli/flags.js';
 import { EXIT, StimkitError } from '../core/errors.js';
 import { exportLabels } from '../label/export.js';
 import { UI_LANGS, type UiLang } from '../label/i18n.js';
@@ -181,9 +181,11 @@ const exportCommand: CommandSpec = {
       .option(
         '--wide',
         'one row per item with a column per dimension × rater (d4_state_aligned.alice), as `stimkit analyze agreement --raters` reads',
-      ),
+      )
+      .option(...CSV_RAW_FLAG),
   run: async ([sample], opts) => {
     const r = await exportLabels({
+      csvRaw: Boolean(opts.csvRaw),
       sample: String(sample),
       out: String(opts.out),
       labels: opts.labels as string | undefined,

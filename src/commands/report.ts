@@ -1,7 +1,7 @@
 /** `stimkit report <scores dir> --out DIR [--bundle DIR]` */
 import { EXIT } from '../core/errors.js';
 import { relPosix } from '../core/fsio.js';
-import { buildReport } from '../report/build.js';
+import { writeReport } from '../report/folder.js';
 import type { CommandSpec } from './index.js';
 
 export const reportCommand: CommandSpec = {
@@ -20,7 +20,7 @@ export const reportCommand: CommandSpec = {
         'the scored bundle, when it moved from where score.json records it (for the variant thumbnails)',
       ),
   run: async ([scores], opts) => {
-    const r = await buildReport(String(scores), String(opts.out), undefined, {
+    const r = await writeReport(String(scores), String(opts.out), undefined, {
       bundle: opts.bundle as string | undefined,
     });
     const out = relPosix(process.cwd(), r.out);

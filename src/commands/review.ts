@@ -1,6 +1,6 @@
 /** `stimkit review <entries.yaml | corpus lock | bundle> --out DIR [--variants LOCK]` */
 import { Option } from 'commander';
-import { positiveInt } from '../cli/flags.js';
+import { CSV_RAW_FLAG, positiveInt } from '../cli/flags.js';
 import { EXIT } from '../core/errors.js';
 import path from 'node:path';
 import { reviewCorpus } from '../review/index.js';
@@ -17,12 +17,14 @@ export const reviewCommand: CommandSpec = {
       .option('--variants <lock>', 'variants lock whose A0-A6 images (and warnings) to show')
       .addOption(
         new Option('--thumb <pixels>', 'thumbnail size').argParser(positiveInt).default(320),
-      ),
+      )
+      .option(...CSV_RAW_FLAG),
   run: async ([input], opts) => {
     const r = await reviewCorpus(String(input), {
       out: String(opts.out),
       variants: opts.variants as string | undefined,
       thumb: opts.thumb as number,
+      csvRaw: Boolean(opts.csvRaw),
     });
     const warned = r.data.entries.filter((e) => e.warnings.length > 0).length;
     const missing = r.data.entries.filter((e) => !e.image).length;

@@ -1,5 +1,6 @@
 /** `stimkit score --bundle B (--ledger FILE | --responses FILE.jsonl) [--models FILE] [--judge NAME]… [--rubric FILE] --out DIR` */
 import { Option } from 'commander';
+import { CSV_RAW_FLAG } from '../cli/flags.js';
 import { EXIT, StimkitError } from '../core/errors.js';
 import { defaultJudgeLedger, prepareAudit } from '../audit/prepare.js';
 import { prepareInstrumentJudge } from '../score/instrument-judge.js';
@@ -42,8 +43,9 @@ export const scoreCommand: CommandSpec = {
       )
       .requiredOption(
         '--out <dir>',
-        'folder for score.json, scores.jsonl, trials.csv, instrument.csv',
-      ),
+        'folder for score.json, scores.jsonl, trials.csv, instrument.csv (replaced whole when complete)',
+      )
+      .option(...CSV_RAW_FLAG),
   run: async (_args, opts, io) => {
     const responses = opts.responses as string | undefined;
     const ledger = opts.ledger as string | undefined;
@@ -74,6 +76,7 @@ export const scoreCommand: CommandSpec = {
       judgeLedger: opts.judge
         ? ((opts.judgeLedger as string | undefined) ?? defaultJudgeLedger(source))
         : undefined,
+      csvRaw: Boolean(opts.csvRaw),
       scorers: [
         ...SCORERS.map((s) => (s.name === instrument.scorer.name ? instrument.scorer : s)),
         audit.scorer,

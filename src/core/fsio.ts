@@ -37,6 +37,51 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
   await syncDir(dir);
 }
 
+/** A new file written in pieces as they come (nothing held whole), hashed as it is written. */
+export interface FileSink {
+  write: (text: string) => Promise<void>;
+  /** Flush, fsync and close; the sha256 and size of everything written. */
+  close: () => Promise<{ sha256: string; bytes: number }>;
+}
+
+/**
+ * Open a new file (it must not exist) for writing in pieces. For files inside a folder swapped in
+ * whole (core/out-folder.ts): a failure leaves a partial file there, which the swap never publishes.
+ */
+export async function openSink(file: string): Promise<FileSink> {
+  const hash = createHash('sha256');
+  const handle = await open(file, 'wx');
+  let bytes = 0;
+  let pending: Buffer[] = [];
+  let size = 0;
+  const flush = async () => {
+    if (size === 0) return;
+    const buf = Buffer.concat(pending, size);
+    pending = [];
+    size = 0;
+    await handle.writeFile(buf); // all of it, from the current position
+  };
+  return {
+    write: async (text) => {
+      const buf = Buffer.from(text, 'utf8');
+      hash.update(buf);
+      bytes += buf.length;
+      pending.push(buf);
+      size += buf.length;
+      if (size >= 1 << 20) await flush();
+    },
+    close: async () => {
+      try {
+        await flush();
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      return { sha256: hash.digest('hex'), bytes };
+    },
+  };
+}
+
 /** Create `dir` (and its parents) or explain why it cannot be: a file is in the way, no permission. */
 export async function ensureFolder(dir: string): Promise<void> {
   try {
@@ -109,6 +154,29 @@ const BINARY_KINDS: Array<[string, number[]]> = [
   ['a PDF document', [0x25, 0x50, 0x44, 0x46]],
 ];
 
+function readProblem(file: string, code: string, err: unknown): StimkitError {
+  const e = err as NodeJS.ErrnoException;
+  const [message, fix] =
+    e.code === 'ENOENT'
+      ? ['file not found', 'check the path']
+      : e.code === 'EISDIR'
+        ? ['this is a folder, not a file', 'give the path of the file itself']
+        : [`cannot read file (${e.code ?? e.message})`, 'check the permissions'];
+  return StimkitError.fromProblem({ code, file, message, fix }, err);
+}
+
+function notText(file: string, code: string, kind: string | undefined): StimkitError {
+  return StimkitError.fromProblem({
+    code,
+    file,
+    message: `not a text file (it looks like ${kind ?? 'binary data, or text that is not UTF-8'})`,
+    fix: 'pass the YAML or JSON file this command expects (see its --help)',
+  });
+}
+
+const binaryKind = (bytes: Uint8Array): string | undefined =>
+  BINARY_KINDS.find(([, magic]) => magic.every((m, i) => bytes[i] === m))?.[0];
+
 /**
  * Read a UTF-8 text file or throw a StimkitError naming it: missing, unreadable, a folder, or not
  * text at all (an image passed where a manifest belongs) — said in one line, not as a flood of
@@ -119,16 +187,9 @@ export async function readTextFile(file: string, code = 'E_READ'): Promise<strin
   try {
     bytes = await readFile(file);
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    const [message, fix] =
-      e.code === 'ENOENT'
-        ? ['file not found', 'check the path']
-        : e.code === 'EISDIR'
-          ? ['this is a folder, not a file', 'give the path of the file itself']
-          : [`cannot read file (${e.code ?? e.message})`, 'check the permissions'];
-    throw StimkitError.fromProblem({ code, file, message, fix }, err);
+    throw readProblem(file, code, err);
   }
-  const kind = BINARY_KINDS.find(([, magic]) => magic.every((m, i) => bytes[i] === m))?.[0];
+  const kind = binaryKind(bytes);
   let text: string | null = null;
   if (!kind) {
     try {
@@ -137,15 +198,52 @@ export async function readTextFile(file: string, code = 'E_READ'): Promise<strin
       text = null;
     }
   }
-  if (text === null || text.slice(0, 8192).includes('\u0000')) {
-    throw StimkitError.fromProblem({
-      code,
-      file,
-      message: `not a text file (it looks like ${kind ?? 'binary data, or text that is not UTF-8'})`,
-      fix: 'pass the YAML or JSON file this command expects (see its --help)',
-    });
-  }
+  if (text === null || text.slice(0, 8192).includes('\u0000')) throw notText(file, code, kind);
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/**
+ * The lines of a UTF-8 text file, streamed (the file is never held whole), with the errors of
+ * `readTextFile`; lines lose their `\n` (and a `\r` before it) and the BOM is dropped.
+ */
+export async function* readTextLines(file: string, code = 'E_READ'): AsyncGenerator<string> {
+  let handle;
+  try {
+    handle = await open(file, 'r');
+    if ((await handle.stat()).isDirectory())
+      throw Object.assign(new Error('EISDIR'), { code: 'EISDIR' });
+  } catch (err) {
+    await handle?.close();
+    throw readProblem(file, code, err);
+  }
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+  let rest = '';
+  let first = true;
+  try {
+    for await (const chunk of handle.createReadStream({ highWaterMark: 1 << 20 })) {
+      const bytes = chunk as Buffer;
+      if (first && binaryKind(bytes)) throw notText(file, code, binaryKind(bytes));
+      let text: string;
+      try {
+        text = decoder.decode(bytes, { stream: true });
+      } catch {
+        throw notText(file, code, undefined);
+      }
+      if (first && text.slice(0, 8192).includes('\u0000')) throw notText(file, code, undefined);
+      first = false;
+      const lines = (rest + text).split('\n');
+      rest = lines.pop()!;
+      for (const line of lines) yield line.endsWith('\r') ? line.slice(0, -1) : line;
+    }
+    try {
+      rest += decoder.decode();
+    } catch {
+      throw notText(file, code, undefined);
+    }
+    if (rest !== '') yield rest.endsWith('\r') ? rest.slice(0, -1) : rest;
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
 }
 
 /** True if the path exists. */

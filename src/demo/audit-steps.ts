@@ -10,7 +10,7 @@ import { prepareAudit } from '../audit/prepare.js';
 import { relPosix } from '../core/fsio.js';
 import { writeValidation } from '../audit/validation-file.js';
 import { makeLabelSample } from '../label/make-sample.js';
-import { buildReport } from '../report/build.js';
+import { writeReport } from '../report/folder.js';
 import { writeSimRaterLabels, type SimRater } from '../sim/raters.js';
 import { prepareInstrumentJudge } from '../score/instrument-judge.js';
 import { SCORERS } from '../score/registry.js';
@@ -83,7 +83,7 @@ export async function scoreAndReport(
   });
   const validated = await writeValidation(scores, labels.out);
   say('report: one HTML page with the charts and tables');
-  const report = await buildReport(scores, path.join(out, 'report'));
+  const report = await writeReport(scores, path.join(out, 'report'));
   const page = relPosix(process.cwd(), path.join(report.out, 'index.html'));
   return [
     {

@@ -8,7 +8,12 @@ import { parse as parseIcc } from 'icc';
 import sharp, { type Metadata } from 'sharp';
 import { sha256 } from '../core/fsio.js';
 import { phashOf } from '../core/phash.js';
-import { classifySharpError, isTruncated, type ImageFailure } from '../core/sharp-errors.js';
+import {
+  classifyImageFailure,
+  EMPTY,
+  isolatedDetail,
+  type ImageFailure,
+} from '../core/sharp-errors.js';
 
 /** What ingest records about a decoded image. */
 export interface ImageFacts {
@@ -60,6 +65,18 @@ const DEPTH_BITS: Record<string, number> = {
 
 export type ProbeResult = { ok: true; facts: ImageFacts } | { ok: false; failure: ImageFailure };
 
+/**
+ * A failed read classified from the file's own bytes (never from libvips' shared error text),
+ * with the decoder's words from reading it again alone.
+ */
+async function failed(
+  bytes: Buffer,
+  stage: 'header' | 'decode',
+  again: () => Promise<unknown>,
+): Promise<ProbeResult> {
+  return { ok: false, failure: classifyImageFailure(bytes, stage, await isolatedDetail(again)) };
+}
+
 function iccFacts(icc: Buffer | undefined): ImageFacts['icc'] {
   if (!icc) return null;
   let description: string | null = null;
@@ -80,21 +97,13 @@ export async function probeImage(
   fileName: string,
   pixelLimit: number,
 ): Promise<ProbeResult> {
-  if (bytes.length === 0) {
-    return {
-      ok: false,
-      failure: {
-        code: 'E_IMAGE_EMPTY',
-        message: 'the file is empty (0 bytes)',
-        fix: 'supply the image file again',
-      },
-    };
-  }
+  if (bytes.length === 0) return { ok: false, failure: EMPTY };
+  const header = () => sharp(bytes, { limitInputPixels: false }).metadata();
   let meta: Metadata;
   try {
-    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
-  } catch (err) {
-    return { ok: false, failure: classifySharpError(err) };
+    meta = await header();
+  } catch {
+    return failed(bytes, 'header', header);
   }
   const width = meta.width ?? 0;
   const height = meta.height ?? 0;
@@ -132,14 +141,17 @@ export async function probeImage(
     };
   }
   let phash: string;
+  // A full decode with failOn 'warning' catches truncated and corrupt data that metadata() misses.
+  const decode = () =>
+    phashOf(
+      sharp(bytes, { limitInputPixels: pixelLimit, failOn: 'warning' })
+        .rotate()
+        .flatten({ background: '#ffffff' }),
+    );
   try {
-    // A full decode with failOn 'warning' catches truncated and corrupt data that metadata() misses.
-    const pipeline = sharp(bytes, { limitInputPixels: pixelLimit, failOn: 'warning' })
-      .rotate()
-      .flatten({ background: '#ffffff' });
-    phash = await phashOf(pipeline);
-  } catch (err) {
-    return { ok: false, failure: classifySharpError(err, isTruncated(bytes, format)) };
+    phash = await decode();
+  } catch {
+    return failed(bytes, 'decode', decode);
   }
   const orientation = meta.orientation ?? 1;
   const swap = orientation >= 5 && orientation <= 8;

@@ -4,9 +4,9 @@
  * The rater files may be in use by a running server: SQLite's WAL lets us read a consistent view.
  */
 import Database from 'better-sqlite3';
-import { stringify } from 'csv-stringify/sync';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { csvLines } from '../core/csv.js';
 import { StimkitError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/fsio.js';
 import { readLabelSample } from './load-sample.js';
@@ -43,6 +43,7 @@ export const LABEL_COLUMNS = [
   'updated_at',
   'sample_sha256',
   'bundle_digest',
+  'simulated',
 ] as const;
 
 export interface ExportOptions {
@@ -57,6 +58,16 @@ export interface ExportOptions {
    * layout `stimkit analyze agreement --raters` reads, instead of one row per item × rater.
    */
   wide?: boolean;
+  /** Write the cells as they are, without neutralising spreadsheet formulas (`--csv-raw`). */
+  csvRaw?: boolean;
+}
+
+/**
+ * The `simulated` cell of a sample item: `1` when a simulated respondent gave the response, `0`
+ * when not, empty for a sample drawn before samples recorded it.
+ */
+export function simulatedCell(item: { simulated?: boolean }): string {
+  return item.simulated === undefined ? '' : item.simulated ? '1' : '0';
 }
 
 /** The answer columns of the wide layout, one per dimension (D1–D5 and the D4 strategies). */
@@ -88,6 +99,7 @@ export function widenLabels(records: string[][]): string[][] {
     'paradigm',
     'lang',
     ...WIDE_DIMENSIONS.flatMap((d) => raters.map((rater) => `${d}.${rater}`)),
+    'simulated',
   ];
   const rows = [...items.values()].map((rs) => {
     const first = rs[0]!;
@@ -99,6 +111,7 @@ export function widenLabels(records: string[][]): string[][] {
       first[col('paradigm')]!,
       first[col('lang')]!,
       ...WIDE_DIMENSIONS.flatMap((d) => raters.map((rater) => byRater.get(rater)?.[col(d)] ?? '')),
+      first[col('simulated')]!,
     ];
   });
   return [header, ...rows];
@@ -233,12 +246,13 @@ export async function exportLabels(options: ExportOptions): Promise<ExportResult
         cell(x.updated_at),
         sha256,
         sample.bundle.digest,
+        simulatedCell(item),
       ]);
     }
     raters.push({ rater: s.meta.rater!, file: s.file, answered: s.answers.size, complete });
   }
   const table = options.wide ? widenLabels(records) : [[...LABEL_COLUMNS], ...records];
-  const csv = stringify(table, { record_delimiter: '\n' });
+  const csv = csvLines(table, { raw: options.csvRaw });
   const out = path.resolve(options.out);
   await writeFileAtomic(out, csv);
   return { out, rows: records.length, raters };

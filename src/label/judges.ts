@@ -9,7 +9,7 @@
  * The audit's own `judges.csv` (one row per response, `NAME:d1` … per judge) is read as is
  * (judges-wide.ts); `judges` picks judges by name in either layout.
  */
-import { parse } from 'csv-parse/sync';
+import { readCsvObjects } from '../core/csv.js';
 import { StimkitError } from '../core/errors.js';
 import { readTextFile } from '../core/fsio.js';
 import { expandWide, wideJudges } from './judges-wide.js';
@@ -64,9 +64,7 @@ export async function readJudgeLabels(
           .split('\n')
           .filter((l) => l.trim() !== '')
           .map((l) => JSON.parse(l) as Record<string, unknown>)
-      : (parse(text, { columns: true, skip_empty_lines: true, bom: true }) as Array<
-          Record<string, unknown>
-        >);
+      : readCsvObjects(text, { ragged: false });
   } catch (err) {
     throw StimkitError.fromProblem(
       {

@@ -85,7 +85,7 @@ export function buildLabelSample(
     ...new Set(bundle.trials.filter((t) => t.entry !== null).map((t) => t.paradigm)),
   ];
   const problems: Problem[] = [];
-  const joined: Array<SampleRow & { response: string }> = [];
+  const joined: Array<SampleRow & { response: string; simulated: boolean }> = [];
   let otherParadigms = 0;
   for (const r of rows) {
     const t = bundle.trialById.get(r.trial_id);
@@ -148,6 +148,7 @@ export function buildLabelSample(
       images: [...t.images],
       prompt: promptText(t),
       response: r.response,
+      simulated: r.simulated,
     };
   });
   const sample: LabelSample = {

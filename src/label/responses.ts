@@ -14,6 +14,8 @@ export interface ResponseRow {
   trial_id: string;
   model: string;
   response: string;
+  /** True when a simulated respondent produced it. */
+  simulated: boolean;
 }
 
 /** Parsed responses, and how many lines had no response text. */
@@ -60,7 +62,13 @@ export async function readResponsesJsonl(file: string): Promise<Responses & { te
       return;
     }
     if (typeof r.row.response !== 'string') withoutText += 1;
-    else rows.push({ trial_id: r.row.trial_id, model: r.row.model, response: r.row.response });
+    else
+      rows.push({
+        trial_id: r.row.trial_id,
+        model: r.row.model,
+        response: r.row.response,
+        simulated: r.row.simulated,
+      });
   });
   if (problems.length > 0) {
     throw new StimkitError(
@@ -100,10 +108,21 @@ export function readResponsesLedger(
     let withoutText = 0;
     for (const x of ledger.results({ run: r.label })) {
       if (typeof x.text === 'string')
-        rows.push({ trial_id: x.trial_id, model: x.model, response: x.text });
+        rows.push({
+          trial_id: x.trial_id,
+          model: x.model,
+          response: x.text,
+          simulated: x.simulated,
+        });
       else withoutText += 1;
     }
-    return { rows, withoutText, text: rows.map((x) => `${JSON.stringify(x)}\n`).join('') };
+    const text = rows
+      .map(
+        (x) =>
+          `${JSON.stringify({ trial_id: x.trial_id, model: x.model, response: x.response })}\n`,
+      )
+      .join('');
+    return { rows, withoutText, text };
   } finally {
     ledger.close();
   }

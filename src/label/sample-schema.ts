@@ -38,6 +38,8 @@ export const SampleItem = z.strictObject({
   prompt: z.string(),
   /** The model's response, verbatim. */
   response: z.string(),
+  /** True when a simulated respondent gave the response (absent in samples drawn before it was recorded). */
+  simulated: z.boolean().optional(),
 });
 export type SampleItem = z.infer<typeof SampleItem>;
 

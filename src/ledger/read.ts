@@ -180,6 +180,25 @@ export class LedgerReader {
       yield toResult(run.label, row);
   }
 
+  /** The models with final results in run `label` (an index scan: no result is read). */
+  resultModels(label?: string): string[] {
+    const run = this.run(label);
+    return (
+      this.db
+        .prepare('SELECT DISTINCT model FROM results WHERE run_id = ? ORDER BY model')
+        .all(run.run_id) as Array<{ model: string }>
+    ).map((r) => r.model);
+  }
+
+  /** The response text of one final result of run `label` (null: no text, or no such result). */
+  resultText(label: string, model: string, trialId: string): string | null {
+    const run = this.run(label);
+    const row = this.db
+      .prepare('SELECT response_text FROM results WHERE run_id = ? AND model = ? AND trial_id = ?')
+      .get(run.run_id, model, trialId) as { response_text: string | null } | undefined;
+    return row?.response_text ?? null;
+  }
+
   /** Counts of final results by model and outcome in a run. */
   counts(label?: string): Array<{ model: string; outcome: Outcome; n: number }> {
     const run = this.run(label);

@@ -67,7 +67,8 @@ export interface PowerResult {
   rows: PowerRow[];
 }
 
-async function paperBundle(dir: string, iterations: number): Promise<string> {
+/** The paper's bilingual instrument (shipped topics and wrapper pools, en and zh) with `iterations`, bundled in `dir/bundle`. */
+export async function paperBundle(dir: string, iterations: number): Promise<string> {
   for (const f of ['geopolitics.topics.yaml', 'wrappers.yaml'])
     await copyFile(path.join(PACKAGE_ROOT, 'manifests', f), path.join(dir, f));
   const study = {

@@ -1,5 +1,5 @@
 /** The human and JSON summaries of `stimkit analyze power`, and its CSV table. */
-import { csvText } from '../score/csv.js';
+import { csvText } from '../core/csv.js';
 import type { PowerResult } from './power.js';
 
 const COLUMNS = [
@@ -17,15 +17,19 @@ const COLUMNS = [
   'power_wilcoxon',
 ] as const;
 
-/** The rows as CSV (one row per model × iterations). */
+/**
+ * The rows as CSV (one row per model × iterations); every row is of simulated studies, so its
+ * `simulated` column is 1.
+ */
 export function powerCsv(r: PowerResult): string {
   return csvText(
-    [...COLUMNS],
-    r.rows.map((row) =>
-      COLUMNS.map((c) =>
+    [...COLUMNS, 'simulated'],
+    r.rows.map((row) => [
+      ...COLUMNS.map((c) =>
         typeof row[c] === 'number' ? Number((row[c] as number).toPrecision(6)) : row[c],
       ),
-    ),
+      1,
+    ]),
   );
 }
 

@@ -12,7 +12,7 @@ import { StimkitError } from '../core/errors.js';
 import { ensureFolder, exists, relPosix, sha256, writeFileAtomic } from '../core/fsio.js';
 import { artifactJson } from '../core/json.js';
 import { TOOL } from '../core/tool.js';
-import { parseCsv } from '../score/csv.js';
+import { parseCsv } from '../core/csv.js';
 import {
   SCORES_FILES,
   SCORES_FORMAT,

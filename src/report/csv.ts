@@ -2,11 +2,10 @@
  * The report's CSV files: each table as `tables/<id>.csv` with a `simulated` column (1 when the
  * row's numbers come from simulated input, else 0), and the data dictionary as
  * `tables/README.csv`. Text cells that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`,
- * tab, CR first) start with an apostrophe (src/core/spreadsheet.ts); numbers are written as is;
+ * tab, CR first) start with an apostrophe (src/core/csv.ts); numbers are written as is;
  * the raw values of every chart are in its `charts/<id>.vl.json`.
  */
-import { spreadsheetSafe } from '../core/spreadsheet.js';
-import { csvField } from '../score/csv.js';
+import { csvText } from '../core/csv.js';
 import type { Cell } from '../score/types.js';
 import { DICTIONARY_COLUMNS, dictionaryRows } from './dictionary.js';
 import type { ReportTable } from './types.js';
@@ -14,12 +13,8 @@ import type { ReportTable } from './types.js';
 /** Whether a row of a table holds simulated numbers. */
 export type RowSimulated = (table: ReportTable, row: readonly Cell[]) => boolean;
 
-const cell = (v: Cell | undefined): string =>
-  csvField(typeof v === 'string' ? spreadsheetSafe(v) : (v ?? null));
-
-function csv(header: readonly string[], rows: ReadonlyArray<readonly Cell[]>): string {
-  return `${[header, ...rows].map((r) => r.map(cell).join(',')).join('\n')}\n`;
-}
+const csv = (header: readonly string[], rows: ReadonlyArray<readonly Cell[]>): string =>
+  csvText(header, rows);
 
 /** The columns of a table's CSV: its own, and `simulated` at the end when it has none. */
 export function csvColumns(t: ReportTable): string[] {

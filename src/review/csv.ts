@@ -1,20 +1,12 @@
-/**
- * The review page's table as CSV: one row per entry, texts in every language side by side. A
- * text cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR first) starts with
- * an apostrophe (src/core/spreadsheet.ts); the manifest itself keeps the raw text.
- */
-import { spreadsheetSafe } from '../core/spreadsheet.js';
+/** The review page's table as CSV: one row per entry, texts in every language side by side. */
+import { csvText, type Cell, type CsvWriteOptions } from '../core/csv.js';
 import type { ReviewData } from './source.js';
 
-/** RFC 4180 field: quoted when it holds a comma, quote or line break; text made spreadsheet-safe. */
-export function csvField(value: unknown): string {
-  const raw = value === null || value === undefined ? '' : String(value);
-  const s = typeof value === 'string' ? spreadsheetSafe(raw) : raw;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-/** The CSV text (UTF-8 with a header row, CRLF line ends as RFC 4180 asks). */
-export function reviewCsv(data: ReviewData): string {
+/**
+ * The CSV text (UTF-8 with a header row, CRLF line ends as RFC 4180 asks; cells a spreadsheet
+ * would run as formulas neutralised unless `csv.raw`).
+ */
+export function reviewCsv(data: ReviewData, csv: Omit<CsvWriteOptions, 'eol'> = {}): string {
   const langs = data.languages;
   const header = [
     'id',
@@ -65,5 +57,5 @@ export function reviewCsv(data: ReviewData): string {
       warnings.map((w) => `${w.code}: ${w.message}`).join(' | '),
     ];
   });
-  return `${[header, ...rows].map((r) => r.map(csvField).join(',')).join('\r\n')}\r\n`;
+  return csvText(header, rows as Cell[][], { ...csv, eol: '\r\n' });
 }

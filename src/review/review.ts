@@ -4,7 +4,8 @@
  */
 import path from 'node:path';
 import pMap from 'p-map';
-import { ensureFolder, writeFileAtomic } from '../core/fsio.js';
+import { writeFileAtomic } from '../core/fsio.js';
+import { headeredFolder, writeOutFolder } from '../core/out-folder.js';
 import { reviewCsv } from './csv.js';
 import { reviewHtml, type EntryPictures } from './html.js';
 import { loadReviewSource, type ReviewData } from './source.js';
@@ -18,7 +19,12 @@ export interface ReviewOptions {
   /** Thumbnail size in pixels (default 320). */
   thumb?: number;
   jobs?: number;
+  /** Write the CSV's cells as they are, without neutralising spreadsheet formulas. */
+  csvRaw?: boolean;
 }
+
+/** What `stimkit review` may replace: a folder holding only the page and the CSV. */
+const REVIEW_FOLDER = headeredFolder({ command: 'review', names: ['index.html', 'entries.csv'] });
 
 /** What `reviewCorpus` wrote. */
 export interface ReviewResult {
@@ -49,11 +55,12 @@ export async function reviewCorpus(input: string, options: ReviewOptions): Promi
     { concurrency: options.jobs ?? 2 },
   );
   const out = path.resolve(options.out);
-  await ensureFolder(out);
   const html = reviewHtml(data, pictures);
+  await writeOutFolder(out, REVIEW_FOLDER, async (tmp) => {
+    await writeFileAtomic(path.join(tmp, 'index.html'), html);
+    await writeFileAtomic(path.join(tmp, 'entries.csv'), reviewCsv(data, { raw: options.csvRaw }));
+  });
   const htmlFile = path.join(out, 'index.html');
   const csvFile = path.join(out, 'entries.csv');
-  await writeFileAtomic(htmlFile, html);
-  await writeFileAtomic(csvFile, reviewCsv(data));
   return { html: htmlFile, csv: csvFile, data, htmlBytes: Buffer.byteLength(html) };
 }

@@ -2,6 +2,7 @@
  * `stimkit run export`: one row per trial × model of a run, with the trial's design fields and
  * the response, as JSONL or CSV (RFC 4180). Reads the ledger through the reader API only.
  */
+import { csvField, type Cell } from '../core/csv.js';
 import { StimkitError } from '../core/errors.js';
 import { openLedger, type LedgerResult, type ResultFilter } from '../ledger/read.js';
 
@@ -76,9 +77,7 @@ export function exportRow(r: LedgerResult): Record<(typeof EXPORT_COLUMNS)[numbe
 }
 
 function csvCell(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  const s = typeof v === 'object' ? JSON.stringify(v) : String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  return csvField(v !== null && typeof v === 'object' ? JSON.stringify(v) : (v as Cell));
 }
 
 /** Export a ledger's results; `write` receives the text in pieces. Returns the number of rows. */

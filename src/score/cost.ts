@@ -7,8 +7,7 @@
 import { existsSync } from 'node:fs';
 import { openLedger, type LedgerReader } from '../ledger/read.js';
 import { billedTokens } from '../run/cost.js';
-import { csvText } from './csv.js';
-import type { Cell } from './types.js';
+import { csvText, type Cell, type CsvWriteOptions } from '../core/csv.js';
 
 /** The file name in the scores folder. */
 export const COST_FILE = 'cost.csv';
@@ -86,7 +85,12 @@ function rowsOf(reader: LedgerReader, run: string, role: string): Cell[][] {
  * The cost table of respondent run `run` in `ledger`, with the judges of that run in
  * `judgeLedger` (when it exists).
  */
-export function costCsv(ledger: string, run: string, judgeLedger: string | null): string {
+export function costCsv(
+  ledger: string,
+  run: string,
+  judgeLedger: string | null,
+  csv: CsvWriteOptions = {},
+): string {
   const rows: Cell[][] = [];
   const main = openLedger(ledger);
   try {
@@ -103,5 +107,5 @@ export function costCsv(ledger: string, run: string, judgeLedger: string | null)
       judges.close();
     }
   }
-  return csvText(COST_COLUMNS, rows);
+  return csvText(COST_COLUMNS, rows, csv);
 }

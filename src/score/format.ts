@@ -43,6 +43,11 @@ export const ScoresHeader = z.strictObject({
     source: z.enum(['responses', 'ledger']),
     /** The ledger run label scored (ledger source), else null. */
     run: z.string().nullable(),
+    /**
+     * How text cells of the CSV tables were written: `safe` (cells a spreadsheet would run as a
+     * formula start with `'`) or `raw` (`--csv-raw`). Absent in folders written before it was recorded.
+     */
+    csv: z.enum(['safe', 'raw']).optional(),
     scorers: z.record(z.string(), z.record(z.string(), z.unknown())),
   }),
   counts: z.strictObject({

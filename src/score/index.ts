@@ -1,6 +1,6 @@
 /** The score stage: paradigm scorers, forced-choice parsing, keyed signing, the scores artifact. */
 export { loadScoreBundle, type BundleItem, type BundleTopic, type ScoreBundle } from './bundle.js';
-export { csvField, csvText, parseCsv } from './csv.js';
+export { csvField, csvText, parseCsv } from '../core/csv.js';
 export { CUES, cuesFor, type CueSet } from './cues.js';
 export { SCORES_FILES, SCORES_FORMAT, SCORES_VERSION, ScoreLine, ScoresHeader } from './format.js';
 export { instrumentScorer, instrumentTable, keyingSign, keyScore } from './instrument.js';

@@ -149,7 +149,7 @@ export async function prepareInstrumentJudge(
   const { responses, run } = await responsesOfSource(o.source, bundle);
   const parsers = new Map<string, OptionParser>();
   const targets: Target[] = [];
-  for (const r of responses) {
+  for await (const r of responses) {
     const trial = bundle.trials[bundle.order.get(r.trial_id) ?? -1];
     const topic = trial?.topic ? bundle.topics.get(trial.topic) : undefined;
     if (!trial || trial.paradigm !== 'instrument' || !topic || !trial.framing) continue;

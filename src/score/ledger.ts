@@ -2,26 +2,24 @@
  * Responses from a run ledger (`stimkit run`): the final result of every (model, trial) of one
  * run (the latest unless a label is given), through the ledger's reader API. The run must be of
  * the bundle being scored. Model metadata (origin, vendor, simulated) comes from the ledger's
- * record of the models file; a `--models` file, when given, takes precedence.
+ * record of the models file; a `--models` file, when given, takes precedence. The results are
+ * streamed (better-sqlite3's `iterate`), so a ledger of any size is read in constant memory.
  */
 import { StimkitError } from '../core/errors.js';
 import { openLedger } from '../ledger/index.js';
 import type { ScoreBundle } from './bundle.js';
 import type { ModelMeta, ResponseRecord } from './types.js';
 
-/** What a ledger yields for scoring. */
-export interface LedgerResponses {
+/** The run of a ledger that scoring reads, and its models. */
+export interface LedgerRunInfo {
   run: string;
-  responses: ResponseRecord[];
   models: Map<string, ModelMeta>;
+  /** The models with results in the run, in name order (as JavaScript compares strings). */
+  names: string[];
 }
 
-/** Read one run's final results (responses and model metadata) for `bundle`. */
-export function readLedgerResponses(
-  file: string,
-  bundle: ScoreBundle,
-  runLabel?: string,
-): LedgerResponses {
+/** Resolve the run (`runLabel`, default the latest) and check it answered `bundle`. */
+export function readLedgerRun(file: string, bundle: ScoreBundle, runLabel?: string): LedgerRunInfo {
   const ledger = openLedger(file);
   try {
     const run = ledger.run(runLabel);
@@ -46,18 +44,34 @@ export function readLedgerResponses(
         simulated: m.provider === 'sim',
       });
     }
-    const responses: ResponseRecord[] = [];
-    for (const r of ledger.results({ run: run.label })) {
-      responses.push({
+    const names = ledger.resultModels(run.label).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return { run: run.label, models, names };
+  } finally {
+    ledger.close();
+  }
+}
+
+/**
+ * Stream the final results of run `run` (of one `model`, or all) as responses; the ledger is open
+ * only while iterating.
+ */
+export function* streamLedgerResponses(
+  file: string,
+  run: string,
+  model?: string,
+): Generator<ResponseRecord> {
+  const ledger = openLedger(file);
+  try {
+    for (const r of ledger.results({ run, model })) {
+      yield {
         trial_id: r.trial_id,
         model: r.model,
         response: r.text,
         simulated: r.simulated,
         truth: r.truth,
         error: r.outcome === 'answer' ? null : r.outcome,
-      });
+      };
     }
-    return { run: run.label, responses, models };
   } finally {
     ledger.close();
   }

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { StimkitError, type Problem } from '../core/errors.js';
-import { readTextFile } from '../core/fsio.js';
+import { readTextLines } from '../core/fsio.js';
 import type { ResponseRecord } from './types.js';
 
 /**
@@ -73,82 +73,28 @@ export function parseResponseLine(
 const MAX_PROBLEMS = 50;
 
 /**
- * Read a responses JSONL file. `knownTrials` (the bundle's trial ids) turns an unknown id into a
- * problem (`E_SCORE_UNKNOWN_TRIAL`); a repeated trial × model is `E_SCORE_DUPLICATE`.
+ * Stream a responses JSONL file, one record per line as it is read (the file is never held
+ * whole). `knownTrials` (the bundle's trial ids) turns an unknown id into a problem
+ * (`E_SCORE_UNKNOWN_TRIAL`); a repeated trial × model is `E_SCORE_DUPLICATE`. Every problem is
+ * collected, and thrown together once the file is read: a consumer must not keep what it got
+ * from a file that ends in an error.
  */
-export async function readResponsesJsonl(
+export async function* streamResponsesJsonl(
   file: string,
   knownTrials: ReadonlyMap<string, unknown>,
-): Promise<ResponseRecord[]> {
-  const text = await readTextFile(file, 'E_SCORE_RESPONSES');
-  const out: ResponseRecord[] = [];
+): AsyncGenerator<ResponseRecord> {
   const problems: Problem[] = [];
   const seen = new Set<string>();
   const add = (p: Omit<Problem, 'severity' | 'file'>) => {
     if (problems.length < MAX_PROBLEMS) problems.push({ severity: 'error', file, ...p });
   };
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i]!.trim();
+  let line = 0;
+  for await (const text of readTextLines(file, 'E_SCORE_RESPONSES')) {
+    line += 1;
+    const raw = text.trim();
     if (raw === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch (err) {
-      add({
-        code: 'E_SCORE_RESPONSES',
-        line: i + 1,
-        message: `not JSON (${(err as Error).message})`,
-        fix: 'write one JSON object per line',
-      });
-      continue;
-    }
-    const parsed = parseResponseLine(value);
-    if (!parsed.ok) {
-      for (const issue of parsed.issues)
-        add({
-          code: 'E_SCORE_RESPONSES',
-          line: i + 1,
-          field: issue.field,
-          message: issue.message,
-          fix: RESPONSE_LINE_FIX,
-        });
-      continue;
-    }
-    const r = parsed.row;
-    if (r.response === undefined) {
-      add({
-        code: 'E_SCORE_RESPONSES',
-        line: i + 1,
-        field: 'response',
-        message: 'no response field (response or response_text; null for a failed request)',
-        fix: RESPONSE_LINE_FIX,
-      });
-      continue;
-    }
-    if (!knownTrials.has(r.trial_id)) {
-      add({
-        code: 'E_SCORE_UNKNOWN_TRIAL',
-        line: i + 1,
-        field: 'trial_id',
-        message: 'this trial is not in the bundle',
-        got: r.trial_id,
-        fix: 'score the responses against the bundle they were run on',
-      });
-      continue;
-    }
-    const key = `${r.trial_id}\u0000${r.model}`;
-    if (seen.has(key)) {
-      add({
-        code: 'E_SCORE_DUPLICATE',
-        line: i + 1,
-        message: `a second response for trial ${r.trial_id} and model ${r.model}`,
-        fix: 'keep one response per trial and model',
-      });
-      continue;
-    }
-    seen.add(key);
-    out.push({ ...r, response: r.response });
+    const r = checkLine(raw, line, knownTrials, seen, add);
+    if (r) yield r;
   }
   if (problems.length > 0) {
     const codes = new Set(problems.map((p) => p.code));
@@ -159,5 +105,82 @@ export async function readResponsesJsonl(
       { problems },
     );
   }
+}
+
+/** Read a whole responses JSONL file (see `streamResponsesJsonl`). */
+export async function readResponsesJsonl(
+  file: string,
+  knownTrials: ReadonlyMap<string, unknown>,
+): Promise<ResponseRecord[]> {
+  const out: ResponseRecord[] = [];
+  for await (const r of streamResponsesJsonl(file, knownTrials)) out.push(r);
   return out;
+}
+
+/** One non-blank line checked: its record, or null after reporting its problems through `add`. */
+function checkLine(
+  raw: string,
+  line: number,
+  knownTrials: ReadonlyMap<string, unknown>,
+  seen: Set<string>,
+  add: (p: Omit<Problem, 'severity' | 'file'>) => void,
+): ResponseRecord | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (err) {
+    add({
+      code: 'E_SCORE_RESPONSES',
+      line,
+      message: `not JSON (${(err as Error).message})`,
+      fix: 'write one JSON object per line',
+    });
+    return null;
+  }
+  const parsed = parseResponseLine(value);
+  if (!parsed.ok) {
+    for (const issue of parsed.issues)
+      add({
+        code: 'E_SCORE_RESPONSES',
+        line,
+        field: issue.field,
+        message: issue.message,
+        fix: RESPONSE_LINE_FIX,
+      });
+    return null;
+  }
+  const r = parsed.row;
+  if (r.response === undefined) {
+    add({
+      code: 'E_SCORE_RESPONSES',
+      line,
+      field: 'response',
+      message: 'no response field (response or response_text; null for a failed request)',
+      fix: RESPONSE_LINE_FIX,
+    });
+    return null;
+  }
+  if (!knownTrials.has(r.trial_id)) {
+    add({
+      code: 'E_SCORE_UNKNOWN_TRIAL',
+      line,
+      field: 'trial_id',
+      message: 'this trial is not in the bundle',
+      got: r.trial_id,
+      fix: 'score the responses against the bundle they were run on',
+    });
+    return null;
+  }
+  const key = `${r.trial_id}\u0000${r.model}`;
+  if (seen.has(key)) {
+    add({
+      code: 'E_SCORE_DUPLICATE',
+      line,
+      message: `a second response for trial ${r.trial_id} and model ${r.model}`,
+      fix: 'keep one response per trial and model',
+    });
+    return null;
+  }
+  seen.add(key);
+  return { ...r, response: r.response };
 }

@@ -6,17 +6,16 @@
  */
 import path from 'node:path';
 import { StimkitError } from '../core/errors.js';
-import { ensureFolder, relPosix, sha256, sha256File, writeFileAtomic } from '../core/fsio.js';
+import { relPosix, sha256File, writeFileAtomic } from '../core/fsio.js';
 import { artifactJson } from '../core/json.js';
+import { writeOutFolder } from '../core/out-folder.js';
 import { TOOL } from '../core/tool.js';
 import { loadScoreBundle, type ScoreBundle } from './bundle.js';
 import { COST_FILE, costCsv } from './cost.js';
-import { csvText } from './csv.js';
 import { SCORES_FILES, SCORES_FORMAT, SCORES_VERSION, type ScoresHeader } from './format.js';
 import { metaFor, readModelMeta } from './models.js';
-import { SCORERS, scorerFor, tablesOf } from './registry.js';
-import { readLedgerResponses } from './ledger.js';
-import { readResponsesJsonl } from './responses.js';
+import { SCORERS, scorerFor } from './registry.js';
+import { openResponses } from './source.js';
 import type {
   ModelMeta,
   ParadigmScorer,
@@ -25,6 +24,7 @@ import type {
   ScoreRecord,
   TableRow,
 } from './types.js';
+import { ScoreWriter, scoresFolder } from './write.js';
 
 /** Where the responses come from: a JSONL file, or records already read (a ledger reader). */
 export type ResponseSource =
@@ -39,6 +39,8 @@ export interface ScoreOptions {
   scorers?: readonly ParadigmScorer[];
   /** The judge ledger of this scoring, whose judge runs `cost.csv` includes (cost.ts). */
   judgeLedger?: string;
+  /** Write CSV cells as they are, without neutralising spreadsheet formulas (`--csv-raw`). */
+  csvRaw?: boolean;
 }
 
 export interface ScoreResult {
@@ -48,17 +50,31 @@ export interface ScoreResult {
 
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Score responses against records in memory (no files): what `scoreToFolder` and `analyze power` use. */
-export function scoreResponses(
-  bundle: ScoreBundle,
-  responses: readonly ResponseRecord[],
-  models: ReadonlyMap<string, ModelMeta>,
-  scorers: readonly ParadigmScorer[] = SCORERS,
-): { rows: TableRow[]; unscored: Record<string, number> } {
-  const prepared = new Map<ParadigmScorer, (input: ScoreInput) => ScoreRecord>();
-  const unscored: Record<string, number> = {};
-  const rows: TableRow[] = [];
-  for (const response of responses) {
+/**
+ * Scores responses one at a time, keeping the counts score.json reports; `drain` hands over the
+ * rows scored since the last drain, sorted (by model name, then bundle order).
+ */
+class Scoring {
+  private readonly prepared = new Map<ParadigmScorer, (input: ScoreInput) => ScoreRecord>();
+  private readonly unknownModels = new Map<string, ModelMeta>();
+  private rows: TableRow[] = [];
+  private readonly counts = {
+    records: 0,
+    simulated: 0,
+    models: new Map<string, { meta: ModelMeta; records: number; simulated: boolean }>(),
+    by_paradigm: new Map<string, number>(),
+    by_reason: new Map<string, number>(),
+    unscored: new Map<string, number>(),
+  };
+
+  constructor(
+    private readonly bundle: ScoreBundle,
+    private readonly models: ReadonlyMap<string, ModelMeta>,
+    private readonly scorers: readonly ParadigmScorer[],
+  ) {}
+
+  add(response: ResponseRecord): void {
+    const bundle = this.bundle;
     const trial = bundle.trials[bundle.order.get(response.trial_id) ?? -1];
     if (!trial) {
       throw StimkitError.fromProblem({
@@ -67,84 +83,138 @@ export function scoreResponses(
         fix: 'score the responses against the bundle they were run on',
       });
     }
-    const scorer = scorerFor(trial.paradigm, scorers);
+    const scorer = scorerFor(trial.paradigm, this.scorers);
     if (!scorer) {
-      unscored[trial.paradigm] = (unscored[trial.paradigm] ?? 0) + 1;
-      continue;
+      bump(this.counts.unscored, trial.paradigm);
+      return;
     }
-    let fn = prepared.get(scorer);
+    let fn = this.prepared.get(scorer);
     if (!fn) {
       fn = scorer.prepare(bundle);
-      prepared.set(scorer, fn);
+      this.prepared.set(scorer, fn);
     }
-    const model = metaFor(models, response.model);
-    rows.push({ record: fn({ trial, response, model }), trial, model, bundle });
+    const model = this.meta(response.model);
+    const row = { record: fn({ trial, response, model }), trial, model, bundle };
+    this.rows.push(row);
+    this.count(row);
   }
-  rows.sort(
-    (a, b) =>
-      byName(a.model.name, b.model.name) ||
-      bundle.order.get(a.trial.id)! - bundle.order.get(b.trial.id)!,
-  );
-  return { rows, unscored };
+
+  /** One shared description per model (a fresh one per response would cost memory). */
+  private meta(name: string): ModelMeta {
+    const known = this.models.get(name) ?? this.unknownModels.get(name);
+    if (known) return known;
+    const meta = metaFor(this.models, name);
+    this.unknownModels.set(name, meta);
+    return meta;
+  }
+
+  private count(r: TableRow): void {
+    const c = this.counts;
+    c.records += 1;
+    if (r.record.simulated) c.simulated += 1;
+    const m = c.models.get(r.model.name) ?? { meta: r.model, records: 0, simulated: false };
+    m.records += 1;
+    m.simulated ||= r.record.simulated;
+    c.models.set(r.model.name, m);
+    bump(c.by_paradigm, r.trial.paradigm);
+    if (r.record.reason !== null) bump(c.by_reason, r.record.reason);
+  }
+
+  /** The rows scored since the last drain, sorted; they are no longer kept here. */
+  drain(): TableRow[] {
+    const order = this.bundle.order;
+    const rows = this.rows.sort(
+      (a, b) =>
+        byName(a.model.name, b.model.name) || order.get(a.trial.id)! - order.get(b.trial.id)!,
+    );
+    this.rows = [];
+    return rows;
+  }
+
+  /** `score.json`'s counts of everything scored. */
+  summary(): ScoresHeader['counts'] {
+    const c = this.counts;
+    const sorted = (m: Map<string, number>) =>
+      Object.fromEntries([...m].sort(([a], [b]) => byName(a, b)));
+    return {
+      records: c.records,
+      simulated: c.simulated,
+      models: [...c.models.keys()].sort(byName).map((name) => {
+        const m = c.models.get(name)!;
+        const { origin, vendor } = m.meta;
+        return { name, origin, vendor, simulated: m.simulated, records: m.records };
+      }),
+      by_paradigm: sorted(c.by_paradigm),
+      by_reason: sorted(c.by_reason),
+      unscored: sorted(c.unscored),
+    };
+  }
+
+  get unscored(): Record<string, number> {
+    return this.summary().unscored;
+  }
 }
 
-/** Score a bundle's responses and write the scores folder. */
+const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
+
+/** Score responses against records in memory (no files): what `analyze power` uses. */
+export function scoreResponses(
+  bundle: ScoreBundle,
+  responses: Iterable<ResponseRecord>,
+  models: ReadonlyMap<string, ModelMeta>,
+  scorers: readonly ParadigmScorer[] = SCORERS,
+): { rows: TableRow[]; unscored: Record<string, number> } {
+  const scoring = new Scoring(bundle, models, scorers);
+  for (const response of responses) scoring.add(response);
+  return { rows: scoring.drain(), unscored: scoring.unscored };
+}
+
+/**
+ * Score a bundle's responses and write the scores folder. The responses are streamed, a group at
+ * a time (a ledger's models one by one, in name order), and each group's scores are written as
+ * soon as it is scored, so memory holds one group, whatever the size of the ledger. The folder is
+ * built aside and swapped in whole: a failure leaves an earlier scores folder as it was.
+ */
 export async function scoreToFolder(options: ScoreOptions): Promise<ScoreResult> {
   const scorers = options.scorers ?? SCORERS;
-  const bundle = await loadScoreBundle(options.bundle);
-  let models = new Map<string, ModelMeta>();
-  let responses: ResponseRecord[];
-  let run: string | null = null;
-  if (options.source.kind === 'ledger') {
-    const fromLedger = readLedgerResponses(options.source.file, bundle, options.source.run);
-    ({ responses, models } = fromLedger);
-    run = fromLedger.run;
-  } else responses = await readResponsesJsonl(options.source.file, bundle.order);
-  if (options.models) models = new Map([...models, ...(await readModelMeta(options.models))]);
-  const { rows, unscored } = scoreResponses(bundle, responses, models, scorers);
-
-  const out = options.out;
-  await ensureFolder(out);
-  const files: ScoresHeader['files'] = [];
-  const write = async (file: string, text: string, count: number) => {
-    await writeFileAtomic(path.join(out, file), text);
-    files.push({ file, rows: count, sha256: sha256(text) });
-  };
-  await write(
-    SCORES_FILES.records,
-    rows.map((r) => `${JSON.stringify(r.record)}\n`).join(''),
-    rows.length,
-  );
-  for (const table of tablesOf(scorers)) {
-    const mine =
-      table.paradigms === 'all'
-        ? rows
-        : rows.filter((r) => (table.paradigms as readonly string[]).includes(r.trial.paradigm));
-    if (mine.length === 0 && table.paradigms !== 'all') continue;
-    await write(
-      table.file,
-      csvText(
-        table.columns.map((c) => c.name),
-        mine.map((r) => table.columns.map((c) => c.value(r))),
-      ),
-      mine.length,
-    );
-  }
-  // What the scored run cost per model, judges included (cost.ts).
-  if (options.source.kind === 'ledger' && run !== null) {
-    const text = costCsv(options.source.file, run, options.judgeLedger ?? null);
-    await write(COST_FILE, text, text.split('\n').length - 2);
-  }
-
-  const count = (key: (r: TableRow) => string | null) => {
-    const m: Record<string, number> = {};
-    for (const r of rows) {
-      const k = key(r);
-      if (k !== null) m[k] = (m[k] ?? 0) + 1;
+  const out = path.resolve(options.out);
+  const header = await writeOutFolder(out, scoresFolder(scorers), async (tmp) => {
+    const bundle = await loadScoreBundle(options.bundle);
+    const source = openResponses(options.source, bundle);
+    let models = source.models;
+    if (options.models) models = new Map([...models, ...(await readModelMeta(options.models))]);
+    const scoring = new Scoring(bundle, models, scorers);
+    const csv = { raw: options.csvRaw ?? false };
+    const writer = new ScoreWriter(tmp, scorers, csv);
+    for await (const group of source.groups()) {
+      for await (const response of group) scoring.add(response);
+      await writer.add(scoring.drain());
     }
-    return Object.fromEntries(Object.entries(m).sort(([a], [b]) => byName(a, b)));
-  };
-  const modelNames = [...new Set(rows.map((r) => r.model.name))].sort(byName);
+    // What the scored run cost per model, judges included (cost.ts).
+    if (options.source.kind === 'ledger' && source.run !== null) {
+      const text = costCsv(options.source.file, source.run, options.judgeLedger ?? null, csv);
+      await writer.addFile(COST_FILE, text, text.split('\n').length - 2);
+    }
+    const files = await writer.finish();
+    const counts = scoring.summary();
+    const h = await scoresHeader({ options, out, bundle, run: source.run, counts, files });
+    await writeFileAtomic(path.join(tmp, SCORES_FILES.header), artifactJson(h));
+    return h;
+  });
+  return { out: options.out, header };
+}
+
+/** `score.json`: the inputs with their hashes, the resolved parameters, the counts, the files. */
+async function scoresHeader(c: {
+  options: ScoreOptions;
+  out: string;
+  bundle: ScoreBundle;
+  run: string | null;
+  counts: ScoresHeader['counts'];
+  files: ScoresHeader['files'];
+}): Promise<ScoresHeader> {
+  const { options, out, bundle } = c;
+  const scorers = options.scorers ?? SCORERS;
   const study =
     ((await bundle.readJson('bundle.json')) as { study?: { id?: string } }).study?.id ?? null;
   const inputs: ScoresHeader['inputs'] = [
@@ -165,7 +235,7 @@ export async function scoreToFolder(options: ScoreOptions): Promise<ScoreResult>
       file: relPosix(out, options.models),
       sha256: await sha256File(options.models),
     });
-  const header: ScoresHeader = {
+  return {
     format: SCORES_FORMAT,
     version: SCORES_VERSION,
     tool: { ...TOOL },
@@ -173,31 +243,13 @@ export async function scoreToFolder(options: ScoreOptions): Promise<ScoreResult>
     inputs,
     params: {
       source: options.source.kind,
-      run,
+      run: c.run,
+      csv: options.csvRaw ? 'raw' : 'safe',
       scorers: Object.fromEntries(scorers.map((s) => [s.name, relativeFiles(s.params ?? {}, out)])),
     },
-    counts: {
-      records: rows.length,
-      simulated: rows.filter((r) => r.record.simulated).length,
-      models: modelNames.map((name) => {
-        const meta = metaFor(models, name);
-        const mine = rows.filter((r) => r.model.name === name);
-        return {
-          name,
-          origin: meta.origin,
-          vendor: meta.vendor,
-          simulated: mine.some((r) => r.record.simulated),
-          records: mine.length,
-        };
-      }),
-      by_paradigm: count((r) => r.trial.paradigm),
-      by_reason: count((r) => r.record.reason),
-      unscored: Object.fromEntries(Object.entries(unscored).sort(([a], [b]) => byName(a, b))),
-    },
-    files,
+    counts: c.counts,
+    files: c.files,
   };
-  await writeFileAtomic(path.join(out, SCORES_FILES.header), artifactJson(header));
-  return { out, header };
 }
 
 /**

@@ -1,25 +1,75 @@
 /**
- * The responses of a response source, for the judges: a run ledger's run, or a responses JSONL
- * file, whose judge runs are named after the first 12 hex digits of its sha256.
+ * The responses of a response source (a run ledger's run, or a responses JSONL file), streamed:
+ * scoring and the judges read them one at a time and keep only what they need.
  */
 import { sha256File } from '../core/fsio.js';
 import type { ScoreBundle } from './bundle.js';
-import { readLedgerResponses } from './ledger.js';
-import { readResponsesJsonl } from './responses.js';
+import { readLedgerRun, streamLedgerResponses } from './ledger.js';
+import { streamResponsesJsonl } from './responses.js';
 import type { ResponseSource } from './score.js';
-import type { ResponseRecord } from './types.js';
+import type { ModelMeta, ResponseRecord } from './types.js';
 
-/** The responses of `source` and the label of the run they belong to. */
+/** An opened response source. */
+export interface SourceResponses {
+  /** The ledger run read, or null for a responses file. */
+  run: string | null;
+  /** Model metadata the source records (a ledger's models; none for a file). */
+  models: Map<string, ModelMeta>;
+  /** The responses, read as they are iterated. */
+  responses: AsyncIterable<ResponseRecord>;
+  /**
+   * The responses in groups whose order needs no sorting across them: a ledger's models one by
+   * one, in name order (so a group is one model's results); a file as one group.
+   */
+  groups: () => AsyncIterable<AsyncIterable<ResponseRecord>>;
+}
+
+/** Open `source` for `bundle`: a ledger's run is resolved and checked now, the rows read later. */
+export function openResponses(source: ResponseSource, bundle: ScoreBundle): SourceResponses {
+  if (source.kind === 'ledger') {
+    const { run, models, names } = readLedgerRun(source.file, bundle, source.run);
+    const of = (model?: string) => toAsync(() => streamLedgerResponses(source.file, run, model));
+    return {
+      run,
+      models,
+      responses: of(),
+      groups: () => toAsync(() => names.map(of)[Symbol.iterator]()),
+    };
+  }
+  const responses = {
+    [Symbol.asyncIterator]: () => streamResponsesJsonl(source.file, bundle.order),
+  };
+  return {
+    run: null,
+    models: new Map(),
+    responses,
+    groups: () => toAsync(() => [responses][Symbol.iterator]()),
+  };
+}
+
+function toAsync<T>(make: () => Iterator<T>): AsyncIterable<T> {
+  return {
+    [Symbol.asyncIterator]: () => {
+      const it = make();
+      return {
+        next: async () => it.next(),
+        return: async (value?: unknown) => it.return?.(value) ?? { done: true, value: undefined },
+      };
+    },
+  };
+}
+
+/**
+ * The responses of `source` and the label of the run they belong to, for the judges: a ledger's
+ * run label, or for a responses file `responses-` and the first 12 hex digits of its sha256.
+ */
 export async function responsesOfSource(
   source: ResponseSource,
   bundle: ScoreBundle,
-): Promise<{ responses: ResponseRecord[]; run: string }> {
-  if (source.kind === 'ledger') {
-    const { responses, run } = readLedgerResponses(source.file, bundle, source.run);
-    return { responses, run };
-  }
+): Promise<{ responses: AsyncIterable<ResponseRecord>; run: string }> {
+  const opened = openResponses(source, bundle);
   return {
-    responses: await readResponsesJsonl(source.file, bundle.order),
-    run: `responses-${(await sha256File(source.file)).slice(0, 12)}`,
+    responses: opened.responses,
+    run: opened.run ?? `responses-${(await sha256File(source.file)).slice(0, 12)}`,
   };
 }

@@ -13,8 +13,8 @@
  * The true labels are the ones the simulated judge starts from (`trueLabels`), so a validation
  * against simulated raters recovers the sim judge's set sensitivity and specificity.
  */
-import { stringify } from 'csv-stringify/sync';
 import path from 'node:path';
+import { csvText } from '../core/csv.js';
 import { StimkitError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/fsio.js';
 import { trueLabels, uniform, type Dimension } from '../audit/sim-judge.js';
@@ -109,11 +109,12 @@ export function simulateRaterLabels(options: SimRaterOptions): { csv: string; ro
         '',
         options.sampleSha256,
         options.sample.bundle.digest,
+        '1',
       ]);
     }
   }
   return {
-    csv: stringify([[...LABEL_COLUMNS], ...records], { record_delimiter: '\n' }),
+    csv: csvText(LABEL_COLUMNS, records),
     rows: records.length,
   };
 }

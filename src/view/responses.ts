@@ -3,22 +3,30 @@
  * trial × model but do not carry the text: `score.json` records where the responses came from (a
  * run ledger and its run, or a responses JSONL file), relative to the folder. `--ledger` names
  * the ledger instead (its latest run, or the run `score.json` names).
+ *
+ * Texts are read when a page shows them, never all at once: from a ledger by key, from a
+ * responses file through an index of where each line starts (built by streaming the file once).
  */
-import { existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { StimkitError } from '../core/errors.js';
 import { readTextFile } from '../core/fsio.js';
-import { openLedger } from '../ledger/read.js';
+import { openLedger, type LedgerReader } from '../ledger/read.js';
 import { parseResponseLine } from '../score/responses.js';
 
-/** Response texts keyed by `trial_id \n model`, and where they came from (null: nothing to read). */
+/** Where the texts come from, and a way to read those of the rows a page shows. */
 export interface ResponseTexts {
-  texts: Map<string, string>;
   source: { kind: 'ledger' | 'responses'; file: string; run: string | null } | null;
+  /** The texts of these trial × model keys (`responseKey`) that have one. */
+  textsOf: (keys: readonly string[]) => Promise<Map<string, string>>;
+  close: () => void;
 }
 
-/** The key of a trial × model in `ResponseTexts.texts`. */
+/** The key of a trial × model in `ResponseTexts.textsOf`. */
 export const responseKey = (trial: string, model: string): string => `${trial}\n${model}`;
+
+const NONE: ResponseTexts = { source: null, textsOf: async () => new Map(), close: () => {} };
 
 interface Header {
   inputs?: Array<{ role?: string; file?: string }>;
@@ -35,15 +43,14 @@ async function readHeader(scores: string): Promise<Header | null> {
   }
 }
 
-/** Read the texts of the responses a scores folder was made from (or of `ledger`). */
+/** Open the responses a scores folder was made from (or `ledger`), to read texts on demand. */
 export async function readResponseTexts(scores: string, ledger?: string): Promise<ResponseTexts> {
   const header = await readHeader(scores);
   const run = header?.params?.run ?? undefined;
   const input = header?.inputs?.find((i) => i.role === 'ledger' || i.role === 'responses');
   const kind = ledger ? 'ledger' : (input?.role as 'ledger' | 'responses' | undefined);
   const file = ledger ?? (input?.file ? path.resolve(scores, input.file) : undefined);
-  const texts = new Map<string, string>();
-  if (!kind || !file) return { texts, source: null };
+  if (!kind || !file) return NONE;
   if (!existsSync(file)) {
     throw StimkitError.fromProblem({
       code: 'E_VIEW_RESPONSES',
@@ -59,24 +66,80 @@ export async function readResponseTexts(scores: string, ledger?: string): Promis
     const reader = openLedger(file);
     try {
       const label = ledger && run && !reader.runs().some((r) => r.label === run) ? undefined : run;
-      for (const r of reader.results({ run: label }))
-        if (typeof r.text === 'string') texts.set(responseKey(r.trial_id, r.model), r.text);
-      return { texts, source: { kind, file, run: reader.run(label).label } };
-    } finally {
+      return ledgerTexts(reader, reader.run(label).label);
+    } catch (err) {
       reader.close();
+      throw err;
     }
   }
-  for (const line of (await readTextFile(file, 'E_VIEW_RESPONSES')).split('\n')) {
-    if (!line.trim()) continue;
-    let value: unknown;
+  return fileTexts(file, await indexResponses(file));
+}
+
+function ledgerTexts(reader: LedgerReader, run: string): ResponseTexts {
+  return {
+    source: { kind: 'ledger', file: reader.file, run },
+    textsOf: async (keys) => {
+      const out = new Map<string, string>();
+      for (const k of keys) {
+        const [trial, model] = k.split('\n') as [string, string];
+        const text = reader.resultText(run, model, trial);
+        if (typeof text === 'string') out.set(k, text);
+      }
+      return out;
+    },
+    close: () => reader.close(),
+  };
+}
+
+/** Where each line of a responses file with a text starts, and its length, by key. */
+async function indexResponses(file: string): Promise<Map<string, [number, number]>> {
+  const index = new Map<string, [number, number]>();
+  let rest = Buffer.alloc(0);
+  let start = 0; // file offset of `rest`
+  const line = (bytes: Buffer, at: number) => {
     try {
-      value = JSON.parse(line);
+      const p = parseResponseLine(JSON.parse(bytes.toString('utf8')));
+      if (p.ok && typeof p.row.response === 'string')
+        index.set(responseKey(p.row.trial_id, p.row.model), [at, bytes.length]);
     } catch {
-      continue;
+      // not a JSON line: nothing to show (score refused such a file; this reads loosely)
     }
-    const p = parseResponseLine(value);
-    if (p.ok && typeof p.row.response === 'string')
-      texts.set(responseKey(p.row.trial_id, p.row.model), p.row.response);
+  };
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
+    const buf = rest.length ? Buffer.concat([rest, chunk as Buffer]) : (chunk as Buffer);
+    // a UTF-8 byte order mark before the first line is not part of it
+    let from = start === 0 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+    for (let nl = buf.indexOf(10); nl >= 0; nl = buf.indexOf(10, from)) {
+      line(buf.subarray(from, nl), start + from);
+      from = nl + 1;
+    }
+    rest = Buffer.from(buf.subarray(from));
+    start += from;
   }
-  return { texts, source: { kind, file, run: null } };
+  if (rest.length) line(rest, start);
+  return index;
+}
+
+function fileTexts(file: string, index: Map<string, [number, number]>): ResponseTexts {
+  return {
+    source: { kind: 'responses', file, run: null },
+    textsOf: async (keys) => {
+      const out = new Map<string, string>();
+      const wanted = keys.filter((k) => index.has(k));
+      if (wanted.length === 0) return out;
+      const handle = await open(file, 'r');
+      try {
+        for (const k of wanted) {
+          const [at, length] = index.get(k)!;
+          const { buffer } = await handle.read(Buffer.alloc(length), 0, length, at);
+          const p = parseResponseLine(JSON.parse(buffer.toString('utf8')));
+          if (p.ok && typeof p.row.response === 'string') out.set(k, p.row.response);
+        }
+      } finally {
+        await handle.close();
+      }
+      return out;
+    },
+    close: () => {},
+  };
 }

@@ -5,9 +5,9 @@
  * its text if present (a scores folder carries none: serve.ts joins it from the ledger), and every other scalar field, up to two levels
  * deep (`judge.d4`), is shown as a label. A folder is read file by file: `*.jsonl` and `*.csv`.
  */
-import { parse } from 'csv-parse/sync';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { readCsvObjects } from '../core/csv.js';
 import { StimkitError } from '../core/errors.js';
 import { readTextFile } from '../core/fsio.js';
 
@@ -56,10 +56,7 @@ function flatten(
 }
 
 function rowsOf(text: string, file: string): Array<Record<string, unknown>> {
-  if (file.toLowerCase().endsWith('.csv'))
-    return parse(text, { columns: true, skip_empty_lines: true, bom: true }) as Array<
-      Record<string, unknown>
-    >;
+  if (file.toLowerCase().endsWith('.csv')) return readCsvObjects(text, { ragged: false });
   return text
     .split('\n')
     .filter((l) => l.trim().startsWith('{'))

@@ -65,9 +65,20 @@ export async function serveView(options: ViewOptions): Promise<ViewServer> {
     ? mergeScores(await readScores(options.scores)).filter((s) => bundle.trialById.has(s.trial_id))
     : null;
   const texts = options.scores ? await readResponseTexts(options.scores, options.ledger) : null;
-  if (scores && texts)
-    for (const s of scores)
-      s.response ??= texts.texts.get(responseKey(s.trial_id, s.model)) ?? null;
+  const looked = new Set<string>();
+  /** Read the texts of the rows a page shows (once each); the rest stay on disk. */
+  const withTexts = async (rows: ScoreRow[]): Promise<void> => {
+    const missing = rows.filter(
+      (s) => s.response === null && !looked.has(responseKey(s.trial_id, s.model)),
+    );
+    if (!texts || missing.length === 0) return;
+    const keys = missing.map((s) => responseKey(s.trial_id, s.model));
+    const got = await texts.textsOf(keys);
+    missing.forEach((s, i) => {
+      s.response = got.get(keys[i]!) ?? null;
+      looked.add(keys[i]!);
+    });
+  };
   const data: ViewData = {
     bundle,
     scores,
@@ -108,7 +119,10 @@ export async function serveView(options: ViewOptions): Promise<ViewServer> {
     const trial = /^\/trial\/(t_[0-9a-f]{24})$/.exec(req.path);
     if (trial) {
       const t = bundle.trialById.get(trial[1]!);
-      return t ? htmlReply(trialPage(data, t, byTrial.get(t.id) ?? [])) : null;
+      if (!t) return null;
+      const rows = byTrial.get(t.id) ?? [];
+      await withTexts(rows);
+      return htmlReply(trialPage(data, t, rows));
     }
     if (req.path === '/trials') {
       const f: ListFilters = {
@@ -134,6 +148,7 @@ export async function serveView(options: ViewOptions): Promise<ViewServer> {
       );
       const page = pageNumber(req.query.get('page'), rows.length);
       const shown = rows.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+      await withTexts(shown.flatMap((r) => (r.score ? [r.score] : [])));
       return htmlReply(
         listPage(data, shown, f, { values, page, pageSize: PAGE_SIZE, total: rows.length }),
       );
@@ -148,5 +163,12 @@ export async function serveView(options: ViewOptions): Promise<ViewServer> {
     host: options.host,
     token: options.token,
   });
-  return { running, data, close: () => running.close() };
+  return {
+    running,
+    data,
+    close: async () => {
+      await running.close();
+      texts?.close();
+    },
+  };
 }

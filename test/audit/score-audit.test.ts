@@ -9,23 +9,24 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { bundleStudy } from '../../src/bundle/bundle.js';
-import { parseCsv } from '../../src/score/csv.js';
+import { parseCsv } from '../../src/core/csv.js';
 import { SIM_PRESETS } from '../../src/sim/presets.js';
 import { trueLabels } from '../../src/audit/sim-judge.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { ROOT, runCli } from '../helpers/cli.js';
+import { DEMO_VARIANTS_LOCK, requireCommitted } from '../helpers/committed.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const DEMO = path.join(ROOT, 'manifests', 'demo.study.yaml');
-const COMMITTED = path.join(ROOT, 'variants', 'demo', 'variants.lock.json');
 const preset = (n: string) => SIM_PRESETS.find((p) => p.name === n)!.sim;
 
-describe.skipIf(!existsSync(COMMITTED))('score: the six-dimension audit', () => {
+describe('score: the six-dimension audit', () => {
   let dir: string;
   let bundle: string;
   let out: string;
   let first: Awaited<ReturnType<typeof runCli>>;
   beforeAll(async () => {
+    requireCommitted(DEMO_VARIANTS_LOCK);
     dir = await tempDir('stimkit-audit-score-');
     bundle = path.join(dir, 'bundle');
     await bundleStudy(DEMO, { out: bundle, work: path.join(dir, 'work') });
@@ -176,8 +177,11 @@ describe.skipIf(!existsSync(COMMITTED))('score: the six-dimension audit', () => 
     expect(inst[h.indexOf('d4_state_aligned')]).toBe('');
     const judges = parseCsv(await readFile(path.join(out, 'judges.csv'), 'utf8'));
     expect(judges.header).toEqual(
-      expect.arrayContaining(['judge-a:d4', 'judge-b:d4', 'judge-a:status']),
+      expect.arrayContaining(['judge-a:d4', 'judge-b:d4', 'judge-a:status', 'simulated']),
     );
+    // simulated respondents and simulated judges: every row says so
+    const sim = judges.header.indexOf('simulated');
+    expect(new Set(judges.rows.map((r) => r[sim]))).toEqual(new Set(['1']));
   });
 
   it('records the rubric (digest, not sealed: the demo names none) and the judges in score.json', async () => {

@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bundleStudy } from '../../src/bundle/bundle.js';
 import { sha256 } from '../../src/core/fsio.js';
+import { requirePresent, skippedOnRequest } from '../helpers/committed.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeFixtureBag } from '../verify/fixture.js';
 import { writeFixtureProject } from './fixture.js';
@@ -55,10 +56,8 @@ async function sealed(): Promise<string> {
   return bundle;
 }
 
-describe.skipIf(python === null)(
-  python === null
-    ? 'the stdlib BagIt validator (SKIPPED: no python3 — neither /usr/bin/python3 nor python3 on the PATH)'
-    : `the stdlib BagIt validator (test/bundle/bagit_validate.py, run with ${python})`,
+describe.skipIf(skippedOnRequest(python !== null, 'STIMKIT_NO_PYTHON', 'bagit-independent'))(
+  `the stdlib BagIt validator (test/bundle/bagit_validate.py, run with ${python ?? 'python3: NOT FOUND'})`,
   () => {
     const validate = (dir: string, profile = true) => {
       const r = spawnSync(python!, [VALIDATOR, ...(profile ? ['--profile', 'stimkit'] : []), dir], {
@@ -68,6 +67,11 @@ describe.skipIf(python === null)(
     };
 
     beforeAll(async () => {
+      requirePresent(
+        python !== null,
+        'python3 (neither /usr/bin/python3 nor python3 on the PATH)',
+        'STIMKIT_NO_PYTHON',
+      );
       await sealed();
     }, 120_000);
 

@@ -1,14 +1,13 @@
 /** manifests/demo.study.yaml: its counts, and sealing it from the committed demo variants. */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bundleStudy } from '../../src/bundle/bundle.js';
 import { verifyBundle } from '../../src/verify/verify.js';
 import { ROOT } from '../helpers/cli.js';
+import { DEMO_VARIANTS_LOCK, requireCommitted } from '../helpers/committed.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const DEMO = path.join(ROOT, 'manifests', 'demo.study.yaml');
-const COMMITTED = path.join(ROOT, 'variants', 'demo', 'variants.lock.json');
 
 describe('the demo study', () => {
   it('plans every paradigm the demo corpus supports and the instrument in en and zh', async () => {
@@ -27,10 +26,11 @@ describe('the demo study', () => {
     expect(r.warnings).toEqual([]);
   });
 
-  it.skipIf(!existsSync(COMMITTED))(
+  it(
     'seals from the committed demo variants without image work',
     { timeout: 300_000 },
     async () => {
+      requireCommitted(DEMO_VARIANTS_LOCK);
       const root = await tempDir('stimkit-demo-study-');
       const r = await bundleStudy(DEMO, {
         out: path.join(root, 'bag'),

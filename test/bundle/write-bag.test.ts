@@ -124,6 +124,8 @@ describe('writeBag --out rules', () => {
       `.other.tmp-999999999-0a1b2c3d`,
       `bag.tmp-999999999-0a1b2c3d`,
     ];
+    // `out` exists, so the `-old` folder is not put back (core/out-folder.test.ts: when it is)
+    await writeBag(out, payload, []);
     for (const name of [...stale, ...keep]) {
       await mkdir(path.join(root, name, 'data'), { recursive: true });
       await writeFile(path.join(root, name, 'data', 'x'), 'x');

@@ -63,8 +63,12 @@ describe('stimkit analyze power', () => {
     expect(r.stderr).toMatch(/SIMULATED/);
     const csv = await readFile(path.join(dir, 'power.csv'), 'utf8');
     expect(csv.split('\n')[0]).toBe(
-      'model,iterations,replications,expected_net,expected_swing,mean_net,sd_net,mean_swing,mean_zero_share,power_t,power_holm,power_wilcoxon',
+      'model,iterations,replications,expected_net,expected_swing,mean_net,sd_net,mean_swing,mean_zero_share,power_t,power_holm,power_wilcoxon,simulated',
     );
+    // every row comes from simulated studies, and says so
+    const rows = csv.trim().split('\n').slice(1);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(row.endsWith(',1')).toBe(true);
     const again = await runCli(args);
     expect(again.json().rows).toEqual(s.rows);
   }, 120_000);

@@ -1,11 +1,13 @@
 // (b) kill -9 at random moments: a child `stimkit run` is SIGKILLed several times while requests
 // are in flight; after each resume every trial has at most one result, and in the end exactly
 // one; the ledger shows the interrupted attempts that were re-sent, and no request ever left
-// without an attempt row committed before it.
+// without an attempt row committed before it. The kill points are drawn from a seed, printed
+// with every run (STIMKIT_CRASH_SEED=<seed> repeats them) and named in every failure.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stream } from '../../src/sim/rng.js';
 import { ROOT } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeRunBag } from './fixture.js';
@@ -13,6 +15,12 @@ import { query, writeModels } from './helpers.js';
 import { startServer, type TestServer } from './server.js';
 
 const N = 120;
+const SEED = Number(process.env.STIMKIT_CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
+const draws = stream(SEED, 'crash-test', 'kill-points');
+console.log(
+  `test/run/crash.test.ts: kill points from seed ${SEED} (STIMKIT_CRASH_SEED=${SEED} repeats them)`,
+);
+const seeded = `seed ${SEED}`;
 let dir: string;
 let bag: string;
 let server: TestServer;
@@ -69,7 +77,7 @@ describe('(b) kill -9 and resume', () => {
       // Wait until this child has recorded something, then kill it at a random moment.
       const deadline = Date.now() + 20_000;
       while (count(ledger) <= before && Date.now() < deadline) await sleep(10);
-      await sleep(Math.floor(Math.random() * 150));
+      await sleep(draws.index(`round ${round}`, 150));
       c.child.kill('SIGKILL');
       const code = await c.exited;
       if (code !== -9) break; // it finished before the kill
@@ -78,16 +86,22 @@ describe('(b) kill -9 and resume', () => {
         ledger,
         'SELECT trial_id, COUNT(*) AS n FROM results GROUP BY trial_id',
       );
-      expect(perTrial.every((r) => r.n === 1)).toBe(true);
+      expect(
+        perTrial.every((r) => r.n === 1),
+        seeded,
+      ).toBe(true);
     }
-    expect(kills.length).toBeGreaterThanOrEqual(2);
+    expect(kills.length, seeded).toBeGreaterThanOrEqual(2);
     const last = start(models, ledger);
-    expect(await last.exited, last.stderr()).toBe(0);
+    expect(await last.exited, `${seeded}: ${last.stderr()}`).toBe(0);
 
     const results = query(ledger, 'SELECT trial_id, outcome FROM results');
-    expect(results).toHaveLength(N + 2);
-    expect(new Set(results.map((r) => r.trial_id)).size).toBe(N + 2);
-    expect(results.every((r) => r.outcome === 'answer')).toBe(true);
+    expect(results, seeded).toHaveLength(N + 2);
+    expect(new Set(results.map((r) => r.trial_id)).size, seeded).toBe(N + 2);
+    expect(
+      results.every((r) => r.outcome === 'answer'),
+      seeded,
+    ).toBe(true);
     // Every attempt but the last of a trial was interrupted by a kill; the last one answered.
     const attempts = query(
       ledger,
@@ -97,14 +111,15 @@ describe('(b) kill -9 and resume', () => {
     for (const a of attempts) byTrial.set(a.trial_id, [...(byTrial.get(a.trial_id) ?? []), a]);
     let resent = 0;
     for (const list of byTrial.values()) {
-      expect(list.at(-1).outcome).toBe('answer');
-      for (const a of list.slice(0, -1)) expect(a.state).toBe('interrupted');
+      expect(list.at(-1).outcome, seeded).toBe('answer');
+      for (const a of list.slice(0, -1)) expect(a.state, seeded).toBe('interrupted');
       resent += list.length - 1;
     }
-    expect(resent).toBeGreaterThan(0);
-    expect(query(ledger, "SELECT COUNT(*) AS n FROM attempts WHERE state = 'in_flight'")[0].n).toBe(
-      0,
-    );
+    expect(resent, seeded).toBeGreaterThan(0);
+    expect(
+      query(ledger, "SELECT COUNT(*) AS n FROM attempts WHERE state = 'in_flight'")[0].n,
+      seeded,
+    ).toBe(0);
     // The server never saw more requests for a trial than the ledger has attempts.
     const sentByK = new Map<number, number>();
     for (const r of server.requests) sentByK.set(r.k, (sentByK.get(r.k) ?? 0) + 1);
@@ -113,7 +128,7 @@ describe('(b) kill -9 and resume', () => {
       'SELECT t.entry AS entry, COUNT(*) AS n FROM attempts a JOIN trials t USING (run_id, trial_id) GROUP BY t.entry',
     );
     for (const { entry, n } of attemptsByEntry)
-      expect(sentByK.get(Number(entry.slice(1))) ?? 0).toBeLessThanOrEqual(n);
-    expect(server.requests.length).toBeGreaterThanOrEqual(N + 2);
+      expect(sentByK.get(Number(entry.slice(1))) ?? 0, seeded).toBeLessThanOrEqual(n);
+    expect(server.requests.length, seeded).toBeGreaterThanOrEqual(N + 2);
   });
 });

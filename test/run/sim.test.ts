@@ -2,7 +2,6 @@
 // Every response is marked simulated with its truth; two runs give the same responses
 // (deterministic by seed and trial id); a rerun sends nothing; a changed sim block is a changed
 // request.
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { readFile, writeFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -11,15 +10,16 @@ import { bundleStudy } from '../../src/bundle/bundle.js';
 import { openLedger } from '../../src/ledger/read.js';
 import { runStudy, type RunResult } from '../../src/run/run.js';
 import { ROOT } from '../helpers/cli.js';
+import { DEMO_VARIANTS_LOCK, requireCommitted } from '../helpers/committed.js';
 import { tempDir } from '../helpers/tmp.js';
 
-const COMMITTED = path.join(ROOT, 'variants', 'demo', 'variants.lock.json');
 const MODELS = path.join(ROOT, 'manifests', 'demo.models.yaml');
 
-describe.skipIf(!existsSync(COMMITTED))('simulated respondents on the demo bundle', () => {
+describe('simulated respondents on the demo bundle', () => {
   let dir: string;
   let bag: string;
   beforeAll(async () => {
+    requireCommitted(DEMO_VARIANTS_LOCK);
     dir = await tempDir('stimkit-run-sim-');
     const r = await bundleStudy(path.join(ROOT, 'manifests', 'demo.study.yaml'), {
       out: path.join(dir, 'bag'),

@@ -7,7 +7,7 @@ import { costSection } from '../../src/report/sections/cost.js';
 import type { ReportContext } from '../../src/report/types.js';
 import { runStudy } from '../../src/run/run.js';
 import { costCsv } from '../../src/score/cost.js';
-import { parseCsv } from '../../src/score/csv.js';
+import { parseCsv } from '../../src/core/csv.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeRunBag } from '../run/fixture.js';
 import { FAST, writeModels } from '../run/helpers.js';

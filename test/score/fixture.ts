@@ -3,10 +3,11 @@
  * and the Portuguese control) and wrapper pools, copied from manifests/. Small by default (two
  * iterations) so that tests stay fast.
  */
-import { copyFile, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { bundleStudy } from '../../src/bundle/bundle.js';
+import type { Trial } from '../../src/bundle/format.js';
 import { ROOT } from '../helpers/cli.js';
 
 export interface InstrumentFixture {
@@ -48,4 +49,12 @@ export async function instrumentBundle(
   const bundle = path.join(dir, 'bundle');
   const r = await bundleStudy(file, { out: bundle });
   return { dir, bundle, digest: r.digest! };
+}
+
+/** The trials of a sealed bundle, in plan order. */
+export async function bundleTrials(bundle: string): Promise<Trial[]> {
+  return (await readFile(path.join(bundle, 'data', 'trials.jsonl'), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Trial);
 }

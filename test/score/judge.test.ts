@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Trial } from '../../src/bundle/format.js';
-import { parseCsv } from '../../src/score/csv.js';
+import { parseCsv } from '../../src/core/csv.js';
 import { cohenKappa } from '../../src/stats/agreement.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';

@@ -10,7 +10,7 @@ import { stringify } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SIM_PRESETS } from '../../src/sim/index.js';
 import { openLedger } from '../../src/ledger/index.js';
-import { parseCsv } from '../../src/score/csv.js';
+import { parseCsv } from '../../src/core/csv.js';
 import { ScoreLine, ScoresHeader } from '../../src/score/format.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';

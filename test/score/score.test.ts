@@ -7,7 +7,7 @@ import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Trial } from '../../src/bundle/format.js';
-import { parseCsv } from '../../src/score/csv.js';
+import { parseCsv } from '../../src/core/csv.js';
 import { ScoreLine, ScoresHeader } from '../../src/score/format.js';
 import { readResponsesJsonl } from '../../src/score/responses.js';
 import { StimkitError } from '../../src/core/errors.js';

@@ -9,7 +9,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseCsv } from '../../src/score/csv.js';
+import { parseCsv } from '../../src/core/csv.js';
 import {
   expectedInstrumentModel,
   instrumentCells,

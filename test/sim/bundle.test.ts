@@ -5,7 +5,6 @@
  * malformed payload files.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -20,17 +19,17 @@ import {
   type SimBundle,
 } from '../../src/sim/index.js';
 import { ROOT } from '../helpers/cli.js';
+import { DEMO_MODELS, DEMO_VARIANTS_LOCK, requireCommitted } from '../helpers/committed.js';
 import { tempDir } from '../helpers/tmp.js';
 import { matchLabels } from './fixture.js';
 
-const COMMITTED = path.join(ROOT, 'variants', 'demo', 'variants.lock.json');
-
-describe.skipIf(!existsSync(COMMITTED))('the simulator on the sealed demo bundle', () => {
+describe('the simulator on the sealed demo bundle', () => {
   let bag: string;
   let digest: string;
   let bundle: SimBundle;
   let trials: Trial[];
   beforeAll(async () => {
+    requireCommitted(DEMO_VARIANTS_LOCK);
     const root = await tempDir('stimkit-sim-bundle-');
     const r = await bundleStudy(path.join(ROOT, 'manifests', 'demo.study.yaml'), {
       out: path.join(root, 'bag'),
@@ -166,21 +165,16 @@ describe('the sim: parameter schema', () => {
       expect(simParamsSchema.safeParse(p.sim).success, p.name).toBe(true);
   });
 
-  const DEMO_MODELS = path.join(ROOT, 'manifests', 'demo.models.yaml');
-  it.skipIf(!existsSync(DEMO_MODELS))(
-    'manifests/demo.models.yaml holds the proposed respondents, as documented',
-    async () => {
-      const file = parse(await readFile(DEMO_MODELS, 'utf8')) as {
-        models: Array<{ name: string; provider?: string; sim?: unknown }>;
-      };
-      const sims = file.models.filter((m) => m.provider === 'sim');
-      for (const preset of SIM_PRESETS) {
-        const m = sims.find((x) => x.name === preset.name);
-        expect(m, `${preset.name} in demo.models.yaml`).toBeDefined();
-        expect(simParamsSchema.parse(m!.sim), preset.name).toEqual(
-          simParamsSchema.parse(preset.sim),
-        );
-      }
-    },
-  );
+  it('manifests/demo.models.yaml holds the proposed respondents, as documented', async () => {
+    requireCommitted(DEMO_MODELS);
+    const file = parse(await readFile(DEMO_MODELS, 'utf8')) as {
+      models: Array<{ name: string; provider?: string; sim?: unknown }>;
+    };
+    const sims = file.models.filter((m) => m.provider === 'sim');
+    for (const preset of SIM_PRESETS) {
+      const m = sims.find((x) => x.name === preset.name);
+      expect(m, `${preset.name} in demo.models.yaml`).toBeDefined();
+      expect(simParamsSchema.parse(m!.sim), preset.name).toEqual(simParamsSchema.parse(preset.sim));
+    }
+  });
 });

@@ -11,7 +11,7 @@ import { trueLabels } from '../../src/audit/sim-judge.js';
 import { readHumanLabels } from '../../src/audit/validate.js';
 import { LABEL_COLUMNS } from '../../src/label/export.js';
 import type { LabelSample } from '../../src/label/sample-schema.js';
-import { parseCsv } from '../../src/score/csv.js';
+import { parseCsv } from '../../src/core/csv.js';
 import { checkSampleFromLedger, simulateRaterLabels } from '../../src/sim/raters.js';
 import type { StimkitError } from '../../src/core/errors.js';
 import { tempDir } from '../helpers/tmp.js';

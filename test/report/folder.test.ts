@@ -1,0 +1,71 @@
+/**
+ * A failed `stimkit report` never destroys an earlier report: the folder is built aside and
+ * swapped in whole. Here the second report fails part-way (a table of the scores folder changed
+ * after scoring, found when a section reads it); the earlier report stays byte for byte. A
+ * folder report did not write is refused, untouched.
+ */
+import { appendFile, cp, mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { folderBytes, siblings } from '../helpers/snapshot.js';
+import { tempDir } from '../helpers/tmp.js';
+import { bundleTrials, instrumentBundle } from '../score/fixture.js';
+
+let dir: string;
+let scores: string;
+
+beforeAll(async () => {
+  dir = await tempDir('stimkit-report-folder-');
+  const fx = await instrumentBundle(dir, { iterations: 1, ptIterations: 0 });
+  const trials = await bundleTrials(fx.bundle);
+  const answers = ['Strongly agree', 'Agree', 'Disagree', 'Strongly disagree'];
+  const lines = ['a', 'b'].flatMap((model, m) =>
+    trials.map((t, i) =>
+      JSON.stringify({ trial_id: t.id, model, response: answers[(i + m) % 4], simulated: true }),
+    ),
+  );
+  await writeFile(path.join(dir, 'responses.jsonl'), `${lines.join('\n')}\n`);
+  scores = path.join(dir, 'scores');
+  const r = await runCli([
+    'score',
+    '--bundle',
+    fx.bundle,
+    '--responses',
+    path.join(dir, 'responses.jsonl'),
+    '--out',
+    scores,
+  ]);
+  expect(r.code, r.stderr).toBe(0);
+}, 120_000);
+
+describe('report writes its folder whole', () => {
+  it('a report failing part-way leaves the earlier report byte for byte', async () => {
+    const out = path.join(dir, 'report');
+    expect((await runCli(['report', scores, '--out', out])).code).toBe(0);
+    const before = await folderBytes(out);
+    expect(Object.keys(before)).toContain('report.json');
+    expect(Object.keys(before).some((f) => f.startsWith('charts/'))).toBe(true);
+    const changed = path.join(dir, 'scores-changed');
+    await cp(scores, changed, { recursive: true });
+    await appendFile(path.join(changed, 'instrument.csv'), '\n');
+    const r = await runCli(['report', changed, '--out', out, '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json().error.code).toBe('E_REPORT_SCORES');
+    expect(await folderBytes(out)).toEqual(before);
+    expect((await siblings(out)).filter((n) => n.includes('.tmp-'))).toEqual([]);
+    // and a report that succeeds replaces it whole
+    expect((await runCli(['report', scores, '--out', out])).code).toBe(0);
+    expect(await folderBytes(out)).toEqual(before);
+  });
+
+  it('refuses a folder it did not write, and leaves it as it was', async () => {
+    const out = path.join(dir, 'mine');
+    await mkdir(path.join(out, 'charts'), { recursive: true });
+    await writeFile(path.join(out, 'charts', 'my-chart.svg'), '<svg/>');
+    const r = await runCli(['report', scores, '--out', out, '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json().error.code).toBe('E_OUT_NOT_OURS');
+    expect(Object.keys(await folderBytes(out))).toEqual(['charts/my-chart.svg']);
+  });
+});

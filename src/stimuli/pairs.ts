@@ -6,8 +6,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { StimkitError } from '../core/errors.js';
-import { sha256, writeIfChanged } from '../core/fsio.js';
-import { recordedRef } from '../core/shipped.js';
+import { relPosix, sha256, writeIfChanged } from '../core/fsio.js';
 import { artifactJson } from '../core/json.js';
 import { TOOL } from '../core/tool.js';
 import { isDraft, type TextProvenance } from './provenance.js';
@@ -134,7 +133,7 @@ export function pairsArtifact(
     tool: { name: TOOL.name, version: TOOL.version },
     inputs: topics.inputs.map((f, i) => ({
       role: i === topics.inputs.length - 1 ? 'topics' : 'extends',
-      file: recordedRef(relativeTo, f.file),
+      file: relPosix(relativeTo, f.file),
       sha256: f.sha256,
     })),
     parameters: { languages: langs, framings: [...FRAMINGS] },

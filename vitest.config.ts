@@ -1,10 +1,8 @@
 import os from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
@@ -12,5 +10,28 @@ export default defineConfig({
     // time). Much of the suite waits on child processes and files, so two files per two cores
     // finish the suite in about 280 s instead of 390 s here.
     maxWorkers: os.availableParallelism(),
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'suite',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/package/**'],
+          globalSetup: ['test/helpers/global-setup.ts'],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        // The packed tarball installed globally and its demo run (several minutes of build,
+        // install and demo): after the rest of the suite, so that it does not take the cores the
+        // suite's own demo and browser tests need.
+        extends: true,
+        test: {
+          name: 'package',
+          include: ['test/package/**/*.test.ts'],
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

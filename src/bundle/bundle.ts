@@ -49,6 +49,8 @@ export interface BundleOptions {
   log?: (line: string) => void;
   /** Refuse to seal a plan showing variants with quality warnings (E_BUNDLE_QUALITY). */
   strict?: boolean;
+  /** The A6 method, instead of the study's `variants.silhouette` (the demo's grabcut fallback). */
+  silhouette?: 'isnet' | 'grabcut';
 }
 
 /** What `bundleStudy` did. */
@@ -140,6 +142,7 @@ export async function bundleStudy(
           jobs: options.jobs,
           progress: options.progress,
           log: options.log,
+          silhouette: options.silhouette,
         })
       : null;
   const shown = shownWarnings(plan, variants);

@@ -5,7 +5,7 @@
  * version, or floating-point metrics) enters it.
  */
 import path from 'node:path';
-import { relPosix } from '../core/fsio.js';
+import { recordedRef } from '../core/shipped.js';
 import { canonicalJson } from '../core/json.js';
 import type { Entry } from '../ingest/schema.js';
 import type { LockEntry } from '../ingest/lock.js';
@@ -107,7 +107,7 @@ export function buildPayload(p: PayloadInputs): {
         corpus: p.corpus.corpus,
         languages: p.corpus.languages,
         manifest: {
-          file: relPosix(loaded.dir, p.corpus.manifestFile),
+          file: recordedRef(loaded.dir, p.corpus.manifestFile),
           sha256: p.corpus.manifestSha256,
         },
         entries: p.corpus.entries.filter((e) => usedEntries.has(e.id)).map(entryRecord),

@@ -4,7 +4,7 @@
  * are relative to the study file, never absolute.
  */
 import { StimkitError } from '../core/errors.js';
-import { relPosix } from '../core/fsio.js';
+import { recordedRef } from '../core/shipped.js';
 import { expandPairs, type PairItem } from '../stimuli/pairs.js';
 import { loadPromptCards, renderPromptCard, type PromptCards } from '../stimuli/prompts.js';
 import { drawWrappers } from '../stimuli/draw.js';
@@ -77,7 +77,7 @@ export async function loadStimuli(loaded: LoadedStudy): Promise<Stimuli> {
 }
 
 const inputs = (loaded: LoadedStudy, list: Array<{ file: string; sha256: string }>) =>
-  list.map((i) => ({ file: relPosix(loaded.dir, i.file), sha256: i.sha256 }));
+  list.map((i) => ({ file: recordedRef(loaded.dir, i.file), sha256: i.sha256 }));
 
 /** `data/prompts.json`: the prompt cards as loaded (every paradigm, every language). */
 export function promptsPayload(loaded: LoadedStudy, stimuli: Stimuli) {

@@ -56,12 +56,19 @@ export function neededImages(trials: PlannedTrial[]): {
   return { keys, byEntry };
 }
 
-/** The recipe the study asks for: the recipe file (if any) with the silhouette method applied. */
-export async function studyRecipe(loaded: LoadedStudy): Promise<Recipe> {
+/**
+ * The recipe the study asks for: the recipe file (if any) with the silhouette method applied
+ * (`silhouette`, when given, instead of the study's).
+ */
+export async function studyRecipe(
+  loaded: LoadedStudy,
+  silhouette?: 'isnet' | 'grabcut',
+): Promise<Recipe> {
   const v = loaded.study.variants!;
+  const method = silhouette ?? v.silhouette;
   return resolveRecipe(
     v.recipe ? loaded.resolve(v.recipe) : undefined,
-    v.silhouette ? { silhouette: v.silhouette } : {},
+    method ? { silhouette: method } : {},
   );
 }
 
@@ -122,12 +129,18 @@ export async function resolveVariantImages(
   corpusLockFile: string,
   trials: PlannedTrial[],
   corpus: Array<{ id: string; roles: Role[]; image: { resolved: { sha256: string | null } } }>,
-  options: { work?: string; jobs?: number; progress?: Progress; log?: (line: string) => void } = {},
+  options: {
+    work?: string;
+    jobs?: number;
+    progress?: Progress;
+    log?: (line: string) => void;
+    silhouette?: 'isnet' | 'grabcut';
+  } = {},
 ): Promise<VariantImages | null> {
   const originals = new Map(corpus.map((e) => [e.id, e.image.resolved.sha256]));
   const need = neededImages(trials);
   if (need.keys.size === 0) return null;
-  const recipe = await studyRecipe(loaded);
+  const recipe = await studyRecipe(loaded, options.silhouette);
   const declared = loaded.resolve(loaded.study.variants!.lock);
   const candidates = [
     declared,

@@ -32,6 +32,7 @@ export const LIGHT_COMMANDS: Readonly<Record<string, () => Promise<CommandSpec>>
   label: async () => (await import('../commands/label.js')).labelCommand,
   view: async () => (await import('../commands/view.js')).viewCommand,
   demo: async () => (await import('../commands/demo.js')).demoCommand,
+  init: async () => (await import('../commands/init.js')).initCommand,
 };
 
 /** The command specs `argv` (as in process.argv) needs: the one it names, else all of them. */

@@ -27,7 +27,7 @@ export const demoCommand: CommandSpec = {
     const human = [
       ...result.steps.map((s) => `== ${s.step} ==\n${s.human.trimEnd()}`),
       result.ok
-        ? `demo finished: outputs in ${where}/ (corpus/, variants/ with contact-sheet.png, bundle/, ledger.sqlite)\nbundle digest: ${result.digest}`
+        ? `demo finished: wrote ${result.outputs.join(', ')} in ${where}/; open ${where}/${result.open} first\nbundle digest: ${result.digest}`
         : 'demo stopped at a failing step (see above)',
     ].join('\n');
     return {
@@ -36,6 +36,9 @@ export const demoCommand: CommandSpec = {
         command: 'demo',
         out: where,
         digest: result.digest,
+        silhouette: result.silhouette,
+        outputs: result.outputs,
+        open: result.open,
         steps: result.steps.map(({ step, ok, summary }) => ({ step, ok, summary })),
       },
       human,

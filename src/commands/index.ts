@@ -13,6 +13,7 @@ import { diffCommand } from './diff.js';
 import { reviewCommand } from './review.js';
 import { demoCommand } from './demo.js';
 import { ingestCommand } from './ingest.js';
+import { initCommand } from './init.js';
 import { labelCommand } from './label.js';
 import { pairsCommand } from './pairs.js';
 import { reportCommand } from './report.js';
@@ -52,4 +53,5 @@ export const COMMANDS: CommandSpec[] = [
   labelCommand,
   viewCommand,
   demoCommand,
+  initCommand,
 ];

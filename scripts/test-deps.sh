@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# What `npm test` needs beyond `npm ci`: Debian's Chromium (the rater app's browser tests drive
+# /usr/bin/chromium) and a CJK font (for its Chinese interface). Installs whichever is missing
+# with apt-get (after apt-get update; through sudo when not root) and does nothing when both are
+# there. The README's test line and .ci/run run it before `npm test`:
+#   bash scripts/test-deps.sh && npm test
+set -euo pipefail
+need=()
+[ -x /usr/bin/chromium ] || need+=(chromium)
+dpkg-query -W -f='${Status}' fonts-noto-cjk 2>/dev/null | grep -q 'ok installed' || need+=(fonts-noto-cjk)
+[ ${#need[@]} -eq 0 ] && exit 0
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "test-deps: missing ${need[*]} and no apt-get here: install Chromium at /usr/bin/chromium and a CJK font, or the browser tests (test/label/browser.test.ts) fail" >&2
+  exit 0
+fi
+SUDO=()
+if [ "$(id -u)" -ne 0 ]; then SUDO=(sudo); fi
+echo "test-deps: installing ${need[*]} from Debian for the browser tests" >&2
+"${SUDO[@]}" apt-get update
+"${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${need[@]}"

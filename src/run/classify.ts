@@ -72,7 +72,8 @@ export function readCompletion(json: unknown, status: number): Verdict {
       kind: 'retry',
       errorClass: 'no_choices',
       httpStatus: status,
-      body: JSON.stringify(json).slice(0, 4000),
+      // Whole: the ledger redacts the key first, then cuts (a cut here could split an echoed key).
+      body: JSON.stringify(json),
       retryAfterMs: null,
     };
   }
@@ -109,6 +110,9 @@ export function readCompletion(json: unknown, status: number): Verdict {
 export function classify(raw: RawReply): Verdict {
   if (raw.kind === 'error') {
     if (raw.errorClass === 'interrupted') return { kind: 'interrupted' };
+    // The same request would bring the same oversized reply: a permanent failure, not retried.
+    if (raw.errorClass === 'response_too_large')
+      return { kind: 'failed', errorClass: raw.errorClass, httpStatus: null, body: raw.message };
     return {
       kind: 'retry',
       errorClass: raw.errorClass,

@@ -20,9 +20,10 @@ import { attemptCounts, finishedTrials, LedgerWriter } from '../ledger/write.js'
 import type { ModelSpec } from '../models/schema.js';
 import { backoffDelay, DEFAULT_BACKOFF, sleep, type Backoff } from '../run/backoff.js';
 import { classify } from '../run/classify.js';
+import { recordedEndpoint } from '../run/model-run.js';
 import { Redactor } from '../run/redact.js';
 import type { RequestBody } from '../run/request.js';
-import { sendChat } from '../run/transport.js';
+import { maxResponseBytes, sendChat } from '../run/transport.js';
 import { NO_SCHEMA_RE } from './judge-request.js';
 
 /** A sim judge's answer to one target: its reply text and truth, or why it cannot answer. */
@@ -246,12 +247,21 @@ export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRun
           attempt++;
           const req = o.request(t, structured);
           const endpoint = endpoints[turn++ % endpoints.length]!;
-          const id = writer.startAttempt(judge.name, k, attempt, 'judge', req.sha256, endpoint);
+          const id = writer.startAttempt(
+            judge.name,
+            k,
+            attempt,
+            'judge',
+            req.sha256,
+            recordedEndpoint(endpoint),
+          );
           const raw = await sendChat(
             endpoint,
             JSON.stringify(await materialize(req.body)),
             key,
             judge.timeout_s * 1000,
+            undefined,
+            maxResponseBytes(judge.max_response_mib),
           );
           const v = classify(raw);
           const base = { request_sha256: req.sha256, attempts: n, latency_ms: raw.latencyMs };

@@ -9,7 +9,7 @@ import { writeFileAtomic } from '../core/fsio.js';
 import { ImageStore } from '../run/images.js';
 import { resolveModels, type ModelChoice } from '../run/model-choice.js';
 import { buildRequest } from '../run/request.js';
-import { parseWhere, readRunBundle, trialsFor } from '../run/select.js';
+import { parseWhere, readRunBundle, refuseEmptyWhere, trialsFor } from '../run/select.js';
 import { verifiedDigest } from '../run/verified.js';
 
 /** The URL every batch line names (vLLM run-batch and the OpenAI Batch API). */
@@ -52,7 +52,9 @@ export async function batchExport(o: BatchExportOptions): Promise<BatchExportRes
       fix: 'simulate it with stimkit run instead',
     });
   }
-  const trials = trialsFor(bundle, model, parseWhere(o.where ?? ''), o.limit, anyModel);
+  const where = parseWhere(o.where ?? '');
+  const trials = trialsFor(bundle, model, where, o.limit, anyModel);
+  refuseEmptyWhere(bundle, [model], where, trials.length, anyModel);
   const images = new ImageStore(o.bundle);
   const lines: string[] = [];
   let dropped: string[] = [];

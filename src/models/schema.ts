@@ -10,11 +10,27 @@ import { simParamsSchema } from '../sim/index.js';
 export const MODELS_FORMAT = 'stimkit.models';
 export const MODELS_VERSION = 1;
 
+/**
+ * A base URL: http(s), with no credentials in it. User info (`https://user:pass@host`) and a
+ * query string or fragment (`?key=…`) are refused, because the endpoint is recorded in the
+ * ledger and printed; keys go in the variable `api_key_env` names. The message never repeats
+ * the URL (it may hold a secret).
+ */
 const HttpUrl = z
   .string()
   .regex(/^https?:\/\/[^\s]+$/, 'an http(s) base URL such as http://127.0.0.1:8000/v1')
+  .refine((u) => !/^https?:\/\/[^/?#]*@/.test(u), {
+    message:
+      'an endpoint must not carry credentials (user:password@ before the host): the endpoint is recorded in the ledger; put the key in the environment variable api_key_env names',
+    params: { secret: true },
+  })
+  .refine((u) => !/[?#]/.test(u), {
+    message:
+      'an endpoint is a base URL without a query string or fragment (a ?key=… would be recorded in the ledger); put the key in the environment variable api_key_env names',
+    params: { secret: true },
+  })
   .describe(
-    'Base URL of an OpenAI-compatible server, up to and including /v1; requests go to <endpoint>/chat/completions.',
+    'Base URL of an OpenAI-compatible server, up to and including /v1; requests go to <endpoint>/chat/completions. No user:password@ and no query string: keys go in api_key_env.',
   );
 
 /** Names of environment variables: letters, digits and underscores, not starting with a digit. */
@@ -22,9 +38,23 @@ export const EnvVarName = z
   .string()
   .regex(
     /^[A-Za-z_][A-Za-z0-9_]*$/,
-    'the NAME of an environment variable (e.g. OPENROUTER_API_KEY), never the key itself',
+    'api_key_env takes the NAME of an environment variable (letters, digits, _; e.g. OPENROUTER_API_KEY), never the key itself',
   )
+  .refine((v) => !looksLikeKey(v), {
+    message:
+      'api_key_env looks like an API key, not the name of an environment variable (it starts like a key or is long and random); put the key in a variable (export MY_API_KEY=…) and give its name here',
+    params: { secret: true },
+  })
   .describe('Name of the environment variable that holds the API key. Never the key itself.');
+
+/**
+ * Whether a value looks like an API key rather than a variable name: a vendor key prefix
+ * (`sk-`, `sk_`, `AIza`, `hf_`, `gsk_`, …), or 32+ characters mixing lower case and digits.
+ */
+export function looksLikeKey(v: string): boolean {
+  if (/^(sk[-_]|sk$|pk[-_]|rk[-_]|AIza|hf_|gsk_|xai-|ghp_|glpat-)/.test(v)) return true;
+  return v.length >= 32 && /[a-z]/.test(v) && /[0-9]/.test(v);
+}
 
 /**
  * How each sampling field of a trial reaches the server. The defaults are vLLM's: every field in
@@ -54,6 +84,9 @@ export const SamplingMap = z
 export type SamplingMap = z.output<typeof SamplingMap>;
 
 export const MODALITIES = ['text', 'image'] as const;
+
+/** Reply bodies larger than this (MiB) fail the attempt as `response_too_large` unless a model sets `max_response_mib`. */
+export const DEFAULT_MAX_RESPONSE_MIB = 4;
 
 /** One model. */
 export const ModelSpec = z
@@ -114,6 +147,14 @@ export const ModelSpec = z
       .max(86_400)
       .default(600)
       .describe('Seconds before a request counts as timed out (and is retried).'),
+    max_response_mib: z
+      .number()
+      .positive()
+      .max(1024)
+      .default(DEFAULT_MAX_RESPONSE_MIB)
+      .describe(
+        'Largest reply body read, in MiB; a larger reply fails the attempt as response_too_large (recorded, not retried).',
+      ),
     extra_body: z
       .record(z.string(), z.unknown())
       .default({})

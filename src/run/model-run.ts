@@ -14,7 +14,7 @@ import { AdaptiveLimit } from './limiter.js';
 import type { Redactor } from './redact.js';
 import { buildRequest } from './request.js';
 import { addUsage, bump, type ModelStats } from './stats.js';
-import { sendChat } from './transport.js';
+import { maxResponseBytes, sendChat } from './transport.js';
 
 /** What a model run needs. */
 export interface ModelRunContext {
@@ -68,7 +68,14 @@ export async function runOpenAiModel(ctx: ModelRunContext): Promise<void> {
         ),
       );
       stats.inFlight++;
-      const raw = await sendChat(endpoint, bodyText, ctx.apiKey, model.timeout_s * 1000, ctx.abort);
+      const raw = await sendChat(
+        endpoint,
+        bodyText,
+        ctx.apiKey,
+        model.timeout_s * 1000,
+        ctx.abort,
+        maxResponseBytes(model.max_response_mib),
+      );
       stats.inFlight--;
       const v = classify(raw);
       const latency = raw.latencyMs;
@@ -138,7 +145,7 @@ export async function runOpenAiModel(ctx: ModelRunContext): Promise<void> {
           const via = model.api_key_env
             ? `the key in $${model.api_key_env}`
             : 'no key (the model has no api_key_env)';
-          stats.stopped = `HTTP ${v.httpStatus} from ${endpoint}: the server refused ${via}; stopped this model's run. ${ctx.redactor.redact(v.body.slice(0, 200))}`;
+          stats.stopped = `HTTP ${v.httpStatus} from ${recordedEndpoint(endpoint)}: the server refused ${via}; stopped this model's run. ${ctx.redactor.cut(v.body, 200)}`;
         }
         return;
       }

@@ -22,7 +22,7 @@ import { resolveModels, type ModelChoice } from './model-choice.js';
 import { startProgress } from './progress.js';
 import { Redactor } from './redact.js';
 import { requestProfile } from './request.js';
-import { parseWhere, readRunBundle, trialsFor } from './select.js';
+import { parseWhere, readRunBundle, refuseEmptyWhere, trialsFor } from './select.js';
 import { runSimModel } from './sim-run.js';
 import { newStats, type ModelStats } from './stats.js';
 
@@ -93,6 +93,13 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
     model: m,
     trials: trialsFor(bundle, m, where, options.limit, anyModel),
   }));
+  refuseEmptyWhere(
+    bundle,
+    models,
+    where,
+    plan.reduce((n, p) => n + p.trials.length, 0),
+    anyModel,
+  );
   if (options.dryRun) return dryRun(bundle, plan, source);
 
   const env = options.env ?? process.env;

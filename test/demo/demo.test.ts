@@ -123,5 +123,23 @@ describe('stimkit demo', () => {
       .slice(2)
       .map(Number);
     expect(primary.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(20);
+    // run's own summary says SIMULATED, and so does every row of run export
+    expect(run.stderr).toMatch(/SIMULATED: every model \(sim-acquiescer, /);
+    expect(ran.models.every((m: { simulated: boolean }) => m.simulated)).toBe(true);
+    const ledgerFile = path.join(out, 'ledger.sqlite');
+    const csv = await runCli(['run', 'export', '--ledger', ledgerFile, '--format', 'csv']);
+    expect(csv.stdout.split('\r\n')[0]!.split(',')).toContain('simulated');
+    const jsonl = await runCli(['run', 'export', '--ledger', ledgerFile]);
+    const exported = jsonl.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(exported).toHaveLength(1056);
+    expect(exported.every((r: { simulated: unknown }) => r.simulated === true)).toBe(true);
+    // Clean exits: every database closed (readers too), no SQLite side files left behind.
+    const side = (await readdir(out, { recursive: true })).filter((f) =>
+      /-(wal|shm|journal)$/.test(f),
+    );
+    expect(side).toEqual([]);
   }, 240_000);
 });

@@ -85,6 +85,34 @@ export type SamplingMap = z.output<typeof SamplingMap>;
 
 export const MODALITIES = ['text', 'image'] as const;
 
+/** The providers a model can be served by. */
+export const PROVIDERS = ['openai', 'anthropic', 'gemini', 'sim'] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+/** The providers reached over HTTP. */
+export const HTTP_PROVIDERS = ['openai', 'anthropic', 'gemini'] as const;
+
+/** Each native provider's public endpoint, used when a model gives none. */
+export const DEFAULT_ENDPOINTS: Record<'anthropic' | 'gemini', string> = {
+  anthropic: 'https://api.anthropic.com',
+  gemini: 'https://generativelanguage.googleapis.com',
+};
+
+/** Gemini safety setting categories and thresholds (HarmCategory, HarmBlockThreshold). */
+const GeminiSafetySetting = z.strictObject({
+  category: z
+    .string()
+    .regex(/^HARM_CATEGORY_[A-Z_]+$/, 'a HarmCategory such as HARM_CATEGORY_HATE_SPEECH'),
+  threshold: z.enum([
+    'HARM_BLOCK_THRESHOLD_UNSPECIFIED',
+    'BLOCK_LOW_AND_ABOVE',
+    'BLOCK_MEDIUM_AND_ABOVE',
+    'BLOCK_ONLY_HIGH',
+    'BLOCK_NONE',
+    'OFF',
+  ]),
+});
+
 /** Reply bodies larger than this (MiB) fail the attempt as `response_too_large` unless a model sets `max_response_mib`. */
 export const DEFAULT_MAX_RESPONSE_MIB = 4;
 
@@ -97,10 +125,10 @@ export const ModelSpec = z
       .max(120)
       .describe('The model name as the study model sets list it; the ledger key.'),
     provider: z
-      .enum(['openai', 'sim'])
+      .enum(PROVIDERS)
       .default('openai')
       .describe(
-        'openai: an OpenAI-compatible chat completions server; sim: a simulated respondent (offline).',
+        'openai: an OpenAI-compatible chat completions server; anthropic: the Anthropic Messages API; gemini: the Gemini API (generateContent); sim: a simulated respondent (offline).',
       ),
     role: z
       .enum(['respondent', 'judge'])
@@ -147,6 +175,31 @@ export const ModelSpec = z
       .max(86_400)
       .default(600)
       .describe('Seconds before a request counts as timed out (and is retried).'),
+    max_tokens: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe(
+        'Output token limit for trials that set none (anthropic requires one: from the trial or here).',
+      ),
+    thinking_budget: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        'When a trial turns thinking on: anthropic sends {type: enabled, budget_tokens} (at least 1024; default: {type: adaptive}); gemini sends thinkingBudget (default: the model decides).',
+      ),
+    anthropic_version: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .default('2026-10-21')
+      .describe('provider anthropic: the anthropic-version header.'),
+    safety_settings: z
+      .array(GeminiSafetySetting)
+      .optional()
+      .describe("provider gemini: safetySettings sent with every request (default: the API's)."),
     max_response_mib: z
       .number()
       .positive()
@@ -175,11 +228,26 @@ export const ModelSpec = z
     if (m.provider === 'sim' && m.sim === undefined) {
       ctx.addIssue({ code: 'custom', path: ['sim'], message: 'provider sim needs a sim: block' });
     }
-    if (m.provider === 'openai' && m.sim !== undefined) {
+    if (m.provider !== 'sim' && m.sim !== undefined) {
       ctx.addIssue({
         code: 'custom',
         path: ['sim'],
         message: 'only provider sim takes a sim: block',
+      });
+    }
+    if (m.safety_settings !== undefined && m.provider !== 'gemini') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['safety_settings'],
+        message: `only provider gemini takes safety_settings (this model is provider ${m.provider})`,
+      });
+    }
+    if (m.provider === 'anthropic' && m.sampling.max_tokens !== 'max_tokens') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sampling', 'max_tokens'],
+        message:
+          'the Anthropic Messages API requires max_tokens: sampling.max_tokens must stay max_tokens for provider anthropic',
       });
     }
   });

@@ -106,8 +106,11 @@ export function readCompletion(json: unknown, status: number): Verdict {
   };
 }
 
-/** Classify one raw reply. */
-export function classify(raw: RawReply): Verdict {
+/** Reads a 2xx reply body (parsed JSON) of one provider. */
+export type ReplyReader = (json: unknown, status: number) => Verdict;
+
+/** Classify one raw reply; `read` reads a 2xx body (OpenAI chat completions by default). */
+export function classify(raw: RawReply, read: ReplyReader = readCompletion): Verdict {
   if (raw.kind === 'error') {
     if (raw.errorClass === 'interrupted') return { kind: 'interrupted' };
     // The same request would bring the same oversized reply: a permanent failure, not retried.
@@ -135,7 +138,7 @@ export function classify(raw: RawReply): Verdict {
         retryAfterMs: null,
       };
     }
-    return readCompletion(json, status);
+    return read(json, status);
   }
   if (status === 429)
     return {

@@ -2,7 +2,7 @@
 import type { Trial } from '../bundle/format.js';
 import type { ModelSpec } from '../models/schema.js';
 import { elideImages } from './images.js';
-import { buildRequest, type RequestBody } from './request.js';
+import { endpointsOf, providerOf } from './providers/index.js';
 import { blockOf, type RunBundle } from './select.js';
 
 /** What a dry run reports. */
@@ -21,7 +21,7 @@ export interface DryRunResult {
     model: string;
     trial: string;
     url: string | null;
-    body: RequestBody | { provider: 'sim'; sim: unknown };
+    body: Record<string, unknown>;
   } | null;
 }
 
@@ -34,8 +34,8 @@ export function dryRun(
     const blocks: Record<string, number> = {};
     for (const t of trials) blocks[blockOf(t)] = (blocks[blockOf(t)] ?? 0) + 1;
     const dropped =
-      trials.length > 0 && model.provider === 'openai'
-        ? buildRequest(trials[0]!, model).dropped
+      trials.length > 0 && model.provider !== 'sim'
+        ? providerOf(model).build(trials[0]!, model).dropped
         : [];
     return { model: model.name, provider: model.provider, trials: trials.length, blocks, dropped };
   });
@@ -44,16 +44,17 @@ export function dryRun(
   if (first) {
     const t = first.trials.find((x) => x.images.length > 0) ?? first.trials[0]!;
     const m = first.model;
-    const endpoint = Array.isArray(m.endpoint) ? m.endpoint[0]! : (m.endpoint ?? null);
-    example =
-      m.provider === 'sim'
-        ? { model: m.name, trial: t.id, url: null, body: { provider: 'sim', sim: m.sim } }
-        : {
-            model: m.name,
-            trial: t.id,
-            url: endpoint ? `${endpoint.replace(/\/+$/, '')}/chat/completions` : null,
-            body: elideImages(buildRequest(t, m).body),
-          };
+    if (m.provider === 'sim')
+      example = { model: m.name, trial: t.id, url: null, body: { provider: 'sim', sim: m.sim } };
+    else {
+      const p = providerOf(m);
+      example = {
+        model: m.name,
+        trial: t.id,
+        url: p.http(endpointsOf(m)[0]!, m, null).url,
+        body: elideImages(p.build(t, m).body, p.imageStyle),
+      };
+    }
   }
   return { dryRun: true, bundle: bundle.dir, digest: bundle.digest, models, example };
 }

@@ -1,5 +1,5 @@
 /**
- * Running one OpenAI-compatible model: a pool of workers under an adaptive concurrency limit;
+ * Running one HTTP model (OpenAI-compatible, Anthropic or Gemini: providers/): a pool of workers under an adaptive concurrency limit;
  * each trial is attempted until it has a final result, a permanent failure, or `maxAttempts`
  * attempts in this invocation. Every attempt is a ledger row, committed in flight before the
  * request leaves; the ledger is the only state.
@@ -12,9 +12,9 @@ import { classify } from './classify.js';
 import type { ImageStore } from './images.js';
 import { AdaptiveLimit } from './limiter.js';
 import type { Redactor } from './redact.js';
-import { buildRequest } from './request.js';
+import { endpointsOf, providerOf } from './providers/index.js';
 import { addUsage, bump, type ModelStats } from './stats.js';
-import { maxResponseBytes, sendChat } from './transport.js';
+import { maxResponseBytes, sendJson } from './transport.js';
 
 /** What a model run needs. */
 export interface ModelRunContext {
@@ -42,17 +42,18 @@ export function recordedEndpoint(endpoint: string): string {
 }
 
 /** Run a model's trials to the end (or until stopped). */
-export async function runOpenAiModel(ctx: ModelRunContext): Promise<void> {
+export async function runHttpModel(ctx: ModelRunContext): Promise<void> {
   const { model, stats } = ctx;
-  const endpoints = Array.isArray(model.endpoint) ? model.endpoint : [model.endpoint!];
+  const provider = providerOf(model);
+  const endpoints = endpointsOf(model);
   const limiter = new AdaptiveLimit(ctx.concurrency);
   let next = 0;
   let authStop = false;
   const stopped = () => authStop || ctx.stopping();
 
   const runTrial = async (trial: Trial): Promise<void> => {
-    const built = buildRequest(trial, model);
-    const bodyText = JSON.stringify(await ctx.images.materialize(built.body));
+    const built = provider.build(trial, model);
+    const bodyText = JSON.stringify(await ctx.images.materialize(built.body, provider.imageStyle));
     let attempt = ctx.priorAttempts.get(trial.id) ?? 0;
     for (let n = 1; ; n++) {
       attempt++;
@@ -68,16 +69,15 @@ export async function runOpenAiModel(ctx: ModelRunContext): Promise<void> {
         ),
       );
       stats.inFlight++;
-      const raw = await sendChat(
-        endpoint,
+      const raw = await sendJson(
+        provider.http(endpoint, model, ctx.apiKey),
         bodyText,
-        ctx.apiKey,
         model.timeout_s * 1000,
         ctx.abort,
         maxResponseBytes(model.max_response_mib),
       );
       stats.inFlight--;
-      const v = classify(raw);
+      const v = classify(raw, provider.read);
       const latency = raw.latencyMs;
       const base = {
         request_sha256: built.sha256,

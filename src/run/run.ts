@@ -17,7 +17,7 @@ import { verifiedDigest } from './verified.js';
 import { DEFAULT_BACKOFF, type Backoff } from './backoff.js';
 import { dryRun, type DryRunResult } from './dry-run.js';
 import { ImageStore } from './images.js';
-import { runOpenAiModel } from './model-run.js';
+import { runHttpModel } from './model-run.js';
 import { resolveModels, type ModelChoice } from './model-choice.js';
 import { startProgress } from './progress.js';
 import { Redactor } from './redact.js';
@@ -25,6 +25,7 @@ import { requestProfile } from './request.js';
 import { parseWhere, readRunBundle, refuseEmptyWhere, trialsFor } from './select.js';
 import { runSimModel } from './sim-run.js';
 import { newStats, type ModelStats } from './stats.js';
+import { preflight } from './preflight.js';
 
 /** Options of `runStudy`. */
 export interface RunOptions extends ModelChoice {
@@ -69,7 +70,7 @@ export function defaultLedger(bundleDir: string): string {
 
 /** `oneModel`: the model came from `--model NAME --endpoint URL` (flags), not a models file. */
 function keyOf(model: ModelSpec, env: NodeJS.ProcessEnv, oneModel: boolean): string | null {
-  if (model.provider !== 'openai' || !model.api_key_env) return null;
+  if (model.provider === 'sim' || !model.api_key_env) return null;
   const key = env[model.api_key_env];
   if (!key) {
     throw StimkitError.fromProblem({
@@ -100,6 +101,7 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
     plan.reduce((n, p) => n + p.trials.length, 0),
     anyModel,
   );
+  preflight(bundle, plan, anyModel);
   if (options.dryRun) return dryRun(bundle, plan, source);
 
   const env = options.env ?? process.env;
@@ -183,7 +185,7 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
         work.map(({ model, pending, prior, stats: s }) =>
           model.provider === 'sim'
             ? runSimModel(model, pending, simBundle!, writer, s, prior, () => stopState.stopping)
-            : runOpenAiModel({
+            : runHttpModel({
                 model,
                 trials: pending,
                 writer,

@@ -67,13 +67,30 @@ export function chatUrl(endpoint: string): string {
 }
 
 /**
- * Send `body` (already JSON text) and read the whole reply. `timeoutMs` covers the reply body too;
- * `signal` aborts on Ctrl-C (the reply is then `interrupted`).
+ * Send `body` (already JSON text) to an OpenAI-compatible `<endpoint>/chat/completions` and read
+ * the whole reply (see `sendJson`).
  */
-export async function sendChat(
+export function sendChat(
   endpoint: string,
   bodyText: string,
   apiKey: string | null,
+  timeoutMs: number,
+  signal?: AbortSignal,
+  maxBytes = maxResponseBytes(undefined),
+): Promise<RawReply> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (apiKey) headers.authorization = `Bearer ${apiKey}`;
+  return sendJson({ url: chatUrl(endpoint), headers }, bodyText, timeoutMs, signal, maxBytes);
+}
+
+/**
+ * POST `bodyText` (JSON) to `target.url` with its headers and read the whole reply, at most
+ * `maxBytes` of it. `timeoutMs` covers the reply body too; `signal` aborts on Ctrl-C (the reply
+ * is then `interrupted`).
+ */
+export async function sendJson(
+  target: { url: string; headers: Record<string, string> },
+  bodyText: string,
   timeoutMs: number,
   signal?: AbortSignal,
   maxBytes = maxResponseBytes(undefined),
@@ -89,12 +106,10 @@ export async function sendChat(
   const onAbort = () => ac.abort();
   if (signal?.aborted) ac.abort();
   else signal?.addEventListener('abort', onAbort, { once: true });
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (apiKey) headers.authorization = `Bearer ${apiKey}`;
   try {
-    const res = await fetch(chatUrl(endpoint), {
+    const res = await fetch(target.url, {
       method: 'POST',
-      headers,
+      headers: target.headers,
       body: bodyText,
       signal: ac.signal,
     });

@@ -151,6 +151,15 @@ export function judgeApiKey(judge: ModelSpec, env: NodeJS.ProcessEnv): string | 
 /** Ask `judge` about every target it has not answered yet in this judge run. */
 export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRunResult> {
   const { judge } = o;
+  if (judge.provider === 'anthropic' || judge.provider === 'gemini')
+    throw StimkitError.fromProblem({
+      code: 'E_AUDIT_JUDGE_PROVIDER',
+      field: `${judge.name}.provider`,
+      message: `judge "${judge.name}" is provider ${judge.provider}; judges are called through OpenAI-compatible chat completions`,
+      expected: 'provider: openai (or sim)',
+      got: `provider: ${judge.provider}`,
+      fix: `serve the judge through an OpenAI-compatible endpoint (e.g. the vendor's compatibility endpoint or a gateway) with provider: openai`,
+    });
   const key = judgeApiKey(judge, o.env ?? process.env);
   const redactor = new Redactor(key ? [key] : []);
   const db = openLedgerDb(o.ledger);

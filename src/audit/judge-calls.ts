@@ -24,6 +24,7 @@ import { recordedEndpoint } from '../run/model-run.js';
 import { Redactor } from '../run/redact.js';
 import type { RequestBody } from '../run/request.js';
 import { maxResponseBytes, sendChat } from '../run/transport.js';
+import { judgeThroughBatch, type JudgeBatch, type JudgeBatchResult } from './judge-batch.js';
 import { NO_SCHEMA_RE } from './judge-request.js';
 
 /** A sim judge's answer to one target: its reply text and truth, or why it cannot answer. */
@@ -57,6 +58,8 @@ export interface JudgeCallOptions<T> {
   maxAttempts?: number;
   concurrency?: number;
   backoff?: Backoff;
+  /** Judge through batch files (judge-batch.ts) instead of calls; ignored by sim judges. */
+  batch?: JudgeBatch;
 }
 
 /** What one judge did. */
@@ -71,6 +74,8 @@ export interface JudgeRunResult {
   retries: number;
   /** True when the server rejected response_format and plain JSON was asked for instead. */
   fell_back_to_plain_json: boolean;
+  /** Judging through batch files: what was imported and exported (nothing was sent). */
+  batch?: JudgeBatchResult;
   /** Sim judges: why responses could not be labelled (`no_truth`: not a simulated respondent's), by reason; absent when none failed. */
   failures?: Record<string, number>;
 }
@@ -85,7 +90,11 @@ export function judgeCounts(r: JudgeRunResult): string {
         )
         .join(', ')})`
     : '';
-  return `${r.judged} judged, ${r.skipped} already in the judge ledger, ${r.failed} failed${why}`;
+  const b = r.batch;
+  const batch = b
+    ? `; through batch files, nothing sent${b.imported ? `: recorded ${b.imported.recorded} from ${b.imported.file} (${b.imported.failed} without a label)` : ''}${b.exported ? `; wrote ${b.exported.requests} request(s) to ${b.exported.file}` : ''}`
+    : '';
+  return `${r.judged} judged, ${r.skipped} already in the judge ledger, ${r.failed} failed${why}${batch}`;
 }
 
 /**
@@ -244,6 +253,29 @@ export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRun
     }
     const endpoints = Array.isArray(judge.endpoint) ? judge.endpoint : [judge.endpoint!];
     const materialize = o.materialize ?? (async (b: RequestBody) => b);
+    if (o.batch && (o.batch.in || o.batch.out)) {
+      result.batch = await judgeThroughBatch(o.batch, {
+        judge,
+        runLabel: run.label,
+        targets: o.targets,
+        done,
+        prior,
+        keyOf: o.keyOf,
+        request: (t) => o.request(t, true),
+        materialize,
+        writer,
+        seenLines: new Set(
+          db
+            .prepare(
+              "SELECT endpoint FROM attempts WHERE run_id = ? AND model = ? AND source = 'batch'",
+            )
+            .pluck()
+            .all(run.run_id, judge.name) as string[],
+        ),
+      });
+      result.judged = result.batch.imported?.recorded ?? 0;
+      return result;
+    }
     const backoff = o.backoff ?? DEFAULT_BACKOFF;
     let structured = true;
     let turn = 0;

@@ -7,6 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 
+/** The first test's demo output, for the checks that follow it. */
+let demo: { out: string; stderr: string; models: Array<{ simulated: boolean }> } | null = null;
+
 describe('stimkit demo', () => {
   it('runs ingest, variants, bundle and verify, and prints the digest', async () => {
     const out = path.join(await tempDir('stimkit-demo-'), 'demo');
@@ -123,10 +126,15 @@ describe('stimkit demo', () => {
       .slice(2)
       .map(Number);
     expect(primary.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(20);
+    demo = { out, stderr: run.stderr, models: ran.models };
+  }, 240_000);
+
+  it("says SIMULATED in run's summary and every export row, and leaves no SQLite side files", async () => {
+    expect(demo, 'the demo test above failed').not.toBeNull();
     // run's own summary says SIMULATED, and so does every row of run export
-    expect(run.stderr).toMatch(/SIMULATED: every model \(sim-acquiescer, /);
-    expect(ran.models.every((m: { simulated: boolean }) => m.simulated)).toBe(true);
-    const ledgerFile = path.join(out, 'ledger.sqlite');
+    expect(demo!.stderr).toMatch(/SIMULATED: every model \(sim-acquiescer, /);
+    expect(demo!.models.every((m: { simulated: boolean }) => m.simulated)).toBe(true);
+    const ledgerFile = path.join(demo!.out, 'ledger.sqlite');
     const csv = await runCli(['run', 'export', '--ledger', ledgerFile, '--format', 'csv']);
     expect(csv.stdout.split('\r\n')[0]!.split(',')).toContain('simulated');
     const jsonl = await runCli(['run', 'export', '--ledger', ledgerFile]);
@@ -137,9 +145,9 @@ describe('stimkit demo', () => {
     expect(exported).toHaveLength(1056);
     expect(exported.every((r: { simulated: unknown }) => r.simulated === true)).toBe(true);
     // Clean exits: every database closed (readers too), no SQLite side files left behind.
-    const side = (await readdir(out, { recursive: true })).filter((f) =>
+    const side = (await readdir(demo!.out, { recursive: true })).filter((f) =>
       /-(wal|shm|journal)$/.test(f),
     );
     expect(side).toEqual([]);
-  }, 240_000);
+  });
 });

@@ -15,6 +15,7 @@ import type { LedgerWriter } from '../ledger/write.js';
 import type { ModelSpec } from '../models/schema.js';
 import { BATCH_URL, formatOf, idOf, lineVerdict, servedOf } from '../batch/formats.js';
 import { checkServedModel } from '../batch/served-model.js';
+import { recordOf } from '../run/classify.js';
 import { providerOf } from '../run/providers/index.js';
 import type { RequestBody } from '../run/request.js';
 
@@ -152,25 +153,7 @@ export async function importJudgeBatch<T>(o: {
       res.recorded++;
       rows.push({
         ...row,
-        end: {
-          outcome: r.outcome,
-          http_status: r.http_status,
-          error_class: r.error_class,
-          error_body: r.error_body,
-        },
-        final: {
-          ...base,
-          outcome: r.outcome,
-          response_text: r.text,
-          reasoning_text: r.reasoning,
-          finish_reason: r.finish_reason,
-          usage: r.usage,
-          served_model: r.served_model,
-          system_fingerprint: r.system_fingerprint,
-          http_status: r.http_status,
-          error_class: r.error_class,
-          error_body: r.error_body,
-        },
+        ...recordOf(r, base),
       });
     } else if (v.kind === 'failed' || v.kind === 'auth') {
       // as a live call: a permanent failure is the response's (failed) result

@@ -26,6 +26,7 @@ import { providerOf, type Provider } from '../run/providers/index.js';
 import { requestProfile } from '../run/request.js';
 import { readRunBundle, trialsFor } from '../run/select.js';
 import { verifiedDigest } from '../run/verified.js';
+import { recordOf } from '../run/classify.js';
 import { formatOf, idOf, lineVerdict, servedOf } from './formats.js';
 import { checkServedModel } from './served-model.js';
 
@@ -222,25 +223,7 @@ export async function batchImport(o: BatchImportOptions): Promise<BatchImportRes
       const base = { request_sha256: requestSha256, attempts: 1, latency_ms: null };
       if (verdict.kind === 'final') {
         const r = verdict.reply;
-        end = {
-          outcome: r.outcome,
-          http_status: r.http_status,
-          error_class: r.error_class,
-          error_body: r.error_body,
-        };
-        final = {
-          ...base,
-          outcome: r.outcome,
-          response_text: r.text,
-          reasoning_text: r.reasoning,
-          finish_reason: r.finish_reason,
-          usage: r.usage,
-          served_model: r.served_model,
-          system_fingerprint: r.system_fingerprint,
-          http_status: r.http_status,
-          error_class: r.error_class,
-          error_body: r.error_body,
-        };
+        ({ end, final } = recordOf(r, base));
       } else if (verdict.kind === 'failed') {
         end = {
           outcome: 'failed',

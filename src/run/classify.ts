@@ -184,3 +184,29 @@ export function classify(raw: RawReply, read: ReplyReader = readCompletion): Ver
   }
   return { kind: 'failed', errorClass: `http_${status}`, httpStatus: status, body: text };
 }
+
+/** A final reply as the ledger records it: the attempt's end and the result (with `base`: hash, attempts, latency). */
+export function recordOf<B extends { request_sha256: string; attempts: number }>(
+  r: Reply,
+  base: B,
+) {
+  const fault = {
+    http_status: r.http_status,
+    error_class: r.error_class,
+    error_body: r.error_body,
+  };
+  return {
+    end: { outcome: r.outcome, ...fault },
+    final: {
+      ...base,
+      outcome: r.outcome,
+      response_text: r.text,
+      reasoning_text: r.reasoning,
+      finish_reason: r.finish_reason,
+      usage: r.usage,
+      served_model: r.served_model,
+      system_fingerprint: r.system_fingerprint,
+      ...fault,
+    },
+  };
+}

@@ -4,7 +4,7 @@
 // model, shifted by half its length, so that every cut falls inside an echoed key with at least
 // 12 characters on one side for one of the two. Every written file and every output is then
 // searched for any 12-character piece of the key.
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runJudgeCalls } from '../../src/audit/judge-calls.js';
@@ -12,7 +12,7 @@ import { ModelSpec } from '../../src/models/schema.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { promptOf, writeRunBag } from './fixture.js';
-import { FAST, writeModels } from './helpers.js';
+import { allFiles, FAST, writeModels } from './helpers.js';
 import { startServer, type TestServer } from './server.js';
 
 const KEY = 'sk-stimkit-CUTKEY-0123456789abcdefghijkl'; // 40 characters
@@ -62,16 +62,6 @@ afterAll(async () => {
   await server.close();
   await authServer.close();
 });
-
-async function allFiles(root: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(root, { withFileTypes: true })) {
-    const p = path.join(root, e.name);
-    if (e.isDirectory()) out.push(...(await allFiles(p)));
-    else out.push(p);
-  }
-  return out;
-}
 
 describe('a key echoed across every cut', () => {
   it('is redacted whole before any text is cut: run, --json, export, batch import, judge calls', async () => {

@@ -4,7 +4,7 @@
 // (refusal, prompt block, safety stop, max-tokens stop, thinking apart), a rerun sends nothing,
 // a changed request profile is refused, and no file or output holds any 12-character piece of
 // the key.
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Trial } from '../../src/bundle/format.js';
@@ -15,7 +15,7 @@ import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { IMAGES } from '../verify/fixture.js';
 import { writeRunBag } from './fixture.js';
-import { FAST, query, writeModels } from './helpers.js';
+import { allFiles, FAST, query, writeModels } from './helpers.js';
 import type { VendorAction } from './vendor/replies.js';
 import { startVendorServer, type Vendor, type VendorServer } from './vendor/server.js';
 
@@ -46,16 +46,6 @@ function script(vendor: Vendor): Record<number, VendorAction[]> {
     ],
     7: [{ kind: 'status', status: 500, body: `internal; your key was ${KEY}` }],
   };
-}
-
-async function allFiles(root: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(root, { withFileTypes: true })) {
-    const p = path.join(root, e.name);
-    if (e.isDirectory()) out.push(...(await allFiles(p)));
-    else out.push(p);
-  }
-  return out;
 }
 
 beforeAll(() => {

@@ -8,7 +8,7 @@ import type { Trial } from '../bundle/format.js';
 import type { LedgerWriter } from '../ledger/write.js';
 import type { ModelSpec } from '../models/schema.js';
 import { backoffDelay, sleep, type Backoff } from './backoff.js';
-import { classify } from './classify.js';
+import { classify, recordOf } from './classify.js';
 import type { ImageStore } from './images.js';
 import { AdaptiveLimit } from './limiter.js';
 import type { Redactor } from './redact.js';
@@ -87,31 +87,14 @@ export async function runHttpModel(ctx: ModelRunContext): Promise<void> {
       };
       if (v.kind === 'final') {
         const r = v.reply;
+        const rec = recordOf(r, base);
         await ctx.writer.group.run(() =>
           ctx.writer.recordFinal(
             id,
             model.name,
             trial.id,
-            {
-              outcome: r.outcome,
-              http_status: r.http_status,
-              error_class: r.error_class,
-              error_body: r.error_body,
-              latency_ms: latency,
-            },
-            {
-              ...base,
-              outcome: r.outcome,
-              response_text: r.text,
-              reasoning_text: r.reasoning,
-              finish_reason: r.finish_reason,
-              usage: r.usage,
-              served_model: r.served_model,
-              system_fingerprint: r.system_fingerprint,
-              http_status: r.http_status,
-              error_class: r.error_class,
-              error_body: r.error_body,
-            },
+            { ...rec.end, latency_ms: latency },
+            rec.final,
           ),
         );
         stats.done++;

@@ -21,9 +21,11 @@ import type { ModelSpec } from '../models/schema.js';
 import { backoffDelay, DEFAULT_BACKOFF, sleep, type Backoff } from '../run/backoff.js';
 import { classify } from '../run/classify.js';
 import { costOfUsage } from '../run/cost.js';
+import { recordedEndpoint } from '../run/model-run.js';
 import { Redactor } from '../run/redact.js';
 import { imageRefs, type RequestBody } from '../run/request.js';
-import { sendChat } from '../run/transport.js';
+import { maxResponseBytes, sendChat } from '../run/transport.js';
+import { judgeThroughBatch, type JudgeBatch, type JudgeBatchResult } from './judge-batch.js';
 import { NO_SCHEMA_RE } from './judge-request.js';
 
 /** A sim judge's answer to one target: its reply text and truth, or why it cannot answer. */
@@ -57,6 +59,8 @@ export interface JudgeCallOptions<T> {
   maxAttempts?: number;
   concurrency?: number;
   backoff?: Backoff;
+  /** Judge through batch files (judge-batch.ts) instead of calls; ignored by sim judges. */
+  batch?: JudgeBatch;
 }
 
 /** What one judge did. */
@@ -71,6 +75,8 @@ export interface JudgeRunResult {
   retries: number;
   /** True when the server rejected response_format and plain JSON was asked for instead. */
   fell_back_to_plain_json: boolean;
+  /** Judging through batch files: what was imported and exported (nothing was sent). */
+  batch?: JudgeBatchResult;
   /** Sim judges: why responses could not be labelled (`no_truth`: not a simulated respondent's), by reason; absent when none failed. */
   failures?: Record<string, number>;
 }
@@ -85,7 +91,11 @@ export function judgeCounts(r: JudgeRunResult): string {
         )
         .join(', ')})`
     : '';
-  return `${r.judged} judged, ${r.skipped} already in the judge ledger, ${r.failed} failed${why}`;
+  const b = r.batch;
+  const batch = b
+    ? `; through batch files, nothing sent${b.imported ? `: recorded ${b.imported.recorded} from ${b.imported.file} (${b.imported.failed} without a label)` : ''}${b.exported ? `; wrote ${b.exported.requests} request(s) to ${b.exported.file}` : ''}`
+    : '';
+  return `${r.judged} judged, ${r.skipped} already in the judge ledger, ${r.failed} failed${why}${batch}`;
 }
 
 /**
@@ -151,6 +161,15 @@ export function judgeApiKey(judge: ModelSpec, env: NodeJS.ProcessEnv): string | 
 /** Ask `judge` about every target it has not answered yet in this judge run. */
 export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRunResult> {
   const { judge } = o;
+  if (judge.provider === 'anthropic' || judge.provider === 'gemini')
+    throw StimkitError.fromProblem({
+      code: 'E_AUDIT_JUDGE_PROVIDER',
+      field: `${judge.name}.provider`,
+      message: `judge "${judge.name}" is provider ${judge.provider}; judges are called through OpenAI-compatible chat completions`,
+      expected: 'provider: openai (or sim)',
+      got: `provider: ${judge.provider}`,
+      fix: `serve the judge through an OpenAI-compatible endpoint (e.g. the vendor's compatibility endpoint or a gateway) with provider: openai`,
+    });
   const key = judgeApiKey(judge, o.env ?? process.env);
   const redactor = new Redactor(key ? [key] : []);
   const db = openLedgerDb(o.ledger);
@@ -235,6 +254,29 @@ export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRun
     }
     const endpoints = Array.isArray(judge.endpoint) ? judge.endpoint : [judge.endpoint!];
     const materialize = o.materialize ?? (async (b: RequestBody) => b);
+    if (o.batch && (o.batch.in || o.batch.out)) {
+      result.batch = await judgeThroughBatch(o.batch, {
+        judge,
+        runLabel: run.label,
+        targets: o.targets,
+        done,
+        prior,
+        keyOf: o.keyOf,
+        request: (t) => o.request(t, true),
+        materialize,
+        writer,
+        seenLines: new Set(
+          db
+            .prepare(
+              "SELECT endpoint FROM attempts WHERE run_id = ? AND model = ? AND source = 'batch'",
+            )
+            .pluck()
+            .all(run.run_id, judge.name) as string[],
+        ),
+      });
+      result.judged = result.batch.imported?.recorded ?? 0;
+      return result;
+    }
     const backoff = o.backoff ?? DEFAULT_BACKOFF;
     let structured = true;
     let turn = 0;
@@ -247,12 +289,21 @@ export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRun
           attempt++;
           const req = o.request(t, structured);
           const endpoint = endpoints[turn++ % endpoints.length]!;
-          const id = writer.startAttempt(judge.name, k, attempt, 'judge', req.sha256, endpoint);
+          const id = writer.startAttempt(
+            judge.name,
+            k,
+            attempt,
+            'judge',
+            req.sha256,
+            recordedEndpoint(endpoint),
+          );
           const raw = await sendChat(
             endpoint,
             JSON.stringify(await materialize(req.body)),
             key,
             judge.timeout_s * 1000,
+            undefined,
+            maxResponseBytes(judge.max_response_mib),
           );
           const v = classify(raw);
           const base = { request_sha256: req.sha256, attempts: n, latency_ms: raw.latencyMs };

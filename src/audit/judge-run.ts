@@ -15,6 +15,7 @@ import { imageProfile } from '../models/image.js';
 import type { ModelSpec } from '../models/schema.js';
 import type { Backoff } from '../run/backoff.js';
 import { ImageStore } from '../run/images.js';
+import type { JudgeBatch } from './judge-batch.js';
 import { runJudgeCalls, type JudgeRunResult } from './judge-calls.js';
 import { buildJudgeRequest, judgeKey, type JudgeTarget } from './judge-request.js';
 import type { ResolvedRubric } from './rubric.js';
@@ -38,6 +39,8 @@ export interface JudgeRunOptions {
   maxAttempts?: number;
   concurrency?: number;
   backoff?: Backoff;
+  /** Judge through batch files instead of calls (judge-batch.ts). */
+  batch?: JudgeBatch;
 }
 
 export type { JudgeRunResult };
@@ -114,5 +117,6 @@ export async function runJudge(o: JudgeRunOptions): Promise<JudgeRunResult> {
     maxAttempts: o.maxAttempts,
     concurrency: o.concurrency,
     backoff: o.backoff,
+    batch: o.batch,
   });
 }

@@ -15,6 +15,7 @@ import type { ParadigmScorer } from '../score/types.js';
 import { IMAGE_PARADIGMS, VLM_PARADIGMS, type VlmParadigm } from '../study/schema.js';
 import { readJudgeLabels } from './judge-read.js';
 import { judgeKey, type JudgeTarget } from './judge-request.js';
+import type { JudgeBatch } from './judge-batch.js';
 import { judgeRunLabel, runJudge, type JudgeRunResult } from './judge-run.js';
 import { judgeCounts } from './judge-calls.js';
 import { resolveRubric } from './rubric.js';
@@ -32,6 +33,8 @@ export interface AuditOptions {
   rubric?: string;
   /** Judge ledger file (default: beside the run ledger or the responses file, `.judges.sqlite`). */
   judgeLedger?: string;
+  /** Judge through batch files instead of calls (`score --judge-batch-out/--judge-batch-in`). */
+  judgeBatch?: JudgeBatch;
   env?: NodeJS.ProcessEnv;
   /** Parameters of sim judges, by judge name (default: the paper's primary judge accuracies). */
   simJudges?: Record<string, unknown>;
@@ -174,6 +177,7 @@ export async function prepareAudit(o: AuditOptions): Promise<PreparedAudit> {
       targets,
       env: o.env,
       simParams: o.simJudges?.[judge.name],
+      batch: o.judgeBatch,
     });
     judged.push(res);
     o.log?.(`judge ${judge.name}: ${judgeCounts(res)}`);

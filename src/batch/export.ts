@@ -1,19 +1,19 @@
 /**
- * `stimkit batch export`: the requests `run` would send for one model, as an OpenAI Batch input
- * file (one JSON object per line: `custom_id` = trial id, `method`, `url`, `body`), which
- * `vllm run-batch` and hosted batch APIs accept. Same bodies as `run` (images as data URLs);
- * no credentials.
+ * `stimkit batch export`: the requests `run` would send for one model, as a batch input file in
+ * its provider's format (formats.ts): OpenAI Batch (`vllm run-batch`, OpenAI-compatible batch
+ * APIs), Anthropic Message Batches, or Gemini batch JSONL; the trial id is each line's id. Same
+ * bodies as `run` (images as data); no credentials.
  */
 import { StimkitError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/fsio.js';
 import { ImageStore } from '../run/images.js';
 import { resolveModels, type ModelChoice } from '../run/model-choice.js';
-import { buildRequest } from '../run/request.js';
-import { parseWhere, readRunBundle, trialsFor } from '../run/select.js';
+import { preflight } from '../run/preflight.js';
+import { providerOf } from '../run/providers/index.js';
+import { parseWhere, readRunBundle, refuseEmptyWhere, trialsFor } from '../run/select.js';
 import { verifiedDigest } from '../run/verified.js';
 
-/** The URL every batch line names (vLLM run-batch and the OpenAI Batch API). */
-export const BATCH_URL = '/v1/chat/completions';
+import { inputLine } from './formats.js';
 
 export interface BatchExportOptions extends ModelChoice {
   bundle: string;
@@ -25,6 +25,7 @@ export interface BatchExportOptions extends ModelChoice {
 export interface BatchExportResult {
   out: string;
   model: string;
+  provider: string;
   digest: string;
   requests: number;
   dropped: string[];
@@ -41,29 +42,39 @@ export async function batchExport(o: BatchExportOptions): Promise<BatchExportRes
   const bundle = await readRunBundle(o.bundle, digest);
   const { models, anyModel } = await resolveModels(o);
   const model = models[0]!;
-  if (model.provider !== 'openai') {
+  if (model.provider === 'sim') {
     throw StimkitError.fromProblem({
       code: 'E_BATCH_SIM',
       file: o.modelsFile,
       entry: model.name,
       message: `model "${model.name}" is simulated: there is no request to send to a batch API`,
-      expected: 'provider: openai',
+      expected: 'provider: openai, anthropic or gemini',
       got: `provider: ${model.provider}`,
       fix: 'simulate it with stimkit run instead',
     });
   }
-  const trials = trialsFor(bundle, model, parseWhere(o.where ?? ''), o.limit, anyModel);
+  const where = parseWhere(o.where ?? '');
+  const trials = trialsFor(bundle, model, where, o.limit, anyModel);
+  refuseEmptyWhere(bundle, [model], where, trials.length, anyModel);
+  preflight(bundle, [{ model, trials }], anyModel);
+  const provider = providerOf(model);
   const images = new ImageStore(o.bundle);
   const lines: string[] = [];
   let dropped: string[] = [];
   for (const t of trials) {
-    const built = buildRequest(t, model);
+    const built = provider.build(t, model);
     dropped = built.dropped;
-    lines.push(
-      // The image bytes this model is sent under its image block, as run sends them (send-image.ts).
-      `${JSON.stringify({ custom_id: t.id, method: 'POST', url: BATCH_URL, body: (await images.sent.materialize(built.body, model.image)).body })}\n`,
-    );
+    // The image bytes this model is sent under its image block, as run sends them (send-image.ts).
+    const { body } = await images.sent.materialize(built.body, model.image, provider.imageStyle);
+    lines.push(`${JSON.stringify(inputLine(provider.name, t.id, body))}\n`);
   }
   await writeFileAtomic(o.out, lines.join(''));
-  return { out: o.out, model: model.name, digest, requests: trials.length, dropped };
+  return {
+    out: o.out,
+    model: model.name,
+    provider: provider.name,
+    digest,
+    requests: trials.length,
+    dropped,
+  };
 }

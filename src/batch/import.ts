@@ -1,7 +1,8 @@
 /**
- * `stimkit batch import`: the output file of a batch run (OpenAI Batch / `vllm run-batch`: one
- * line per request with `custom_id`, `response: {status_code, body}` and `error`) recorded into
- * a ledger exactly once. Each line is classified as `run` classifies a reply; a trial that already
+ * `stimkit batch import`: the output file of a batch run, in the model's provider's format
+ * (formats.ts: OpenAI Batch / `vllm run-batch`, Anthropic Message Batches results, Gemini batch
+ * JSONL), recorded into a ledger exactly once. A file in another provider's format is refused
+ * before anything is recorded. Each line is classified as `run` classifies a reply; a trial that already
  * has a result is left alone, and a line seen before (same bytes) is not recorded again, so a
  * second import changes nothing. Lists the selected trials still without a result.
  */
@@ -20,12 +21,14 @@ import {
   type FinalResult,
 } from '../ledger/write.js';
 import { ModelSpec } from '../models/schema.js';
-import { classify } from '../run/classify.js';
 import { resolveModels } from '../run/model-choice.js';
 import { Redactor } from '../run/redact.js';
-import { buildRequest, requestProfile } from '../run/request.js';
+import { providerOf, type Provider } from '../run/providers/index.js';
+import { requestProfile } from '../run/request.js';
 import { readRunBundle, trialsFor } from '../run/select.js';
 import { verifiedDigest } from '../run/verified.js';
+import { recordOf } from '../run/classify.js';
+import { formatOf, idOf, lineVerdict, servedOf } from './formats.js';
 import { checkServedModel } from './served-model.js';
 
 export interface BatchImportOptions {
@@ -54,28 +57,41 @@ export interface BatchImportResult {
   missing: string[];
 }
 
-interface BatchLine {
-  id?: string;
-  custom_id?: string;
-  response?: { status_code?: number; body?: unknown } | null;
-  error?: { code?: string; message?: string } | null;
-}
+type BatchLine = Record<string, unknown>;
 
-/** The served model of each line that parses and has one (`response.body.model`), by 1-based line. */
-function servedModels(text: string): Array<{ line: number; served: unknown }> {
-  const out: Array<{ line: number; served: unknown }> = [];
+/** The parsed lines of an output file, by 1-based line number (unparsable lines are reported later). */
+function parsedLines(text: string): Array<{ line: number; value: unknown }> {
+  const out: Array<{ line: number; value: unknown }> = [];
   text.split('\n').forEach((raw, i) => {
     if (raw.trim() === '') return;
     try {
-      const body = (JSON.parse(raw) as BatchLine).response?.body as
-        { model?: unknown } | null | undefined;
-      if (body && typeof body === 'object' && 'model' in body)
-        out.push({ line: i + 1, served: body.model });
+      out.push({ line: i + 1, value: JSON.parse(raw) });
     } catch {
       // reported with its line when the file is recorded
     }
   });
   return out;
+}
+
+/** Refuse (E_BATCH_FORMAT) an output file whose lines are in another provider's format. */
+function checkFormat(file: string, model: string, provider: Provider, text: string): void {
+  const other = parsedLines(text)
+    .map((l) => ({ ...l, format: formatOf(l.value) }))
+    .find((l) => l.format !== provider.name);
+  if (!other) return;
+  throw StimkitError.fromProblem({
+    code: 'E_BATCH_FORMAT',
+    file,
+    line: other.line,
+    message: `this line is ${other.format ? `in the ${other.format} batch output format` : 'in no known batch output format'}, but model "${model}" is provider ${provider.name}; nothing recorded`,
+    expected: {
+      openai: 'an OpenAI Batch output line {custom_id, response: {status_code, body}, error}',
+      anthropic: 'a Message Batches result line {custom_id, result: {type, message | error}}',
+      gemini: 'a Gemini batch output line {key, response | error}',
+    }[provider.name],
+    got: other.format ?? 'another shape',
+    fix: 'import the output file of this model’s batch (the one its batch export file went to), under the --model it was exported for',
+  });
 }
 
 /** Record a batch output file into a ledger. */
@@ -85,6 +101,15 @@ export async function batchImport(o: BatchImportOptions): Promise<BatchImportRes
   const model = o.modelsFile
     ? (await resolveModels({ modelsFile: o.modelsFile, modelNames: [o.model] })).models[0]!
     : ModelSpec.parse({ name: o.model, endpoint: 'http://batch.invalid/v1' });
+  if (model.provider === 'sim')
+    throw StimkitError.fromProblem({
+      code: 'E_BATCH_SIM',
+      file: o.modelsFile,
+      entry: model.name,
+      message: `model "${model.name}" is simulated: it has no batch output to import`,
+      fix: 'simulate it with stimkit run instead',
+    });
+  const provider = providerOf(model);
   const trials = trialsFor(bundle, model, [], undefined, !o.modelsFile);
   const byId = new Map(bundle.trials.map((t) => [t.id, t]));
   const text = await readFile(o.file, 'utf8').catch((err) => {
@@ -98,11 +123,15 @@ export async function batchImport(o: BatchImportOptions): Promise<BatchImportRes
       err,
     );
   });
+  checkFormat(o.file, model.name, provider, text);
   checkServedModel(
     o.file,
     model.name,
     model.api_model ?? model.name,
-    servedModels(text),
+    parsedLines(text).map((l) => ({
+      line: l.line,
+      served: servedOf(provider.name, l.value as BatchLine),
+    })),
     o.modelsFile,
   );
   const key = model.api_key_env ? (o.env ?? process.env)[model.api_key_env] : undefined;
@@ -124,7 +153,7 @@ export async function batchImport(o: BatchImportOptions): Promise<BatchImportRes
       o.ledger,
       run,
       model.name,
-      'openai',
+      model.provider,
       o.modelsFile ? requestProfile(model) : null,
       {
         api_model: model.api_model ?? model.name,
@@ -172,9 +201,12 @@ export async function batchImport(o: BatchImportOptions): Promise<BatchImportRes
           fix: 'pass the batch output file unchanged',
         });
       }
-      const trial = line.custom_id ? byId.get(line.custom_id) : undefined;
+      const lineId = idOf(provider.name, line);
+      const trial = lineId ? byId.get(lineId) : undefined;
       if (!trial) {
-        res.unknown.push(line.custom_id ?? `(line ${i + 1} has no custom_id)`);
+        res.unknown.push(
+          lineId ?? `(line ${i + 1} has no ${provider.name === 'gemini' ? 'key' : 'custom_id'})`,
+        );
         return;
       }
       const tag = `batch-line:${sha256(raw.trim())}`;
@@ -183,53 +215,16 @@ export async function batchImport(o: BatchImportOptions): Promise<BatchImportRes
         return;
       }
       seenLines.add(tag);
-      const requestSha256 = o.modelsFile ? buildRequest(trial, model).sha256 : 'unknown';
+      const requestSha256 = o.modelsFile ? provider.build(trial, model).sha256 : 'unknown';
       const attempt = (prior.get(trial.id) ?? 0) + 1;
       prior.set(trial.id, attempt);
-      const status = line.response?.status_code;
-      const verdict =
-        line.response && typeof status === 'number'
-          ? classify({
-              kind: 'http',
-              status,
-              text:
-                typeof line.response.body === 'string'
-                  ? line.response.body
-                  : JSON.stringify(line.response.body ?? null),
-              retryAfterMs: null,
-              latencyMs: 0,
-            })
-          : ({
-              kind: 'retry',
-              errorClass: `batch_error${line.error?.code ? `:${line.error.code}` : ''}`,
-              httpStatus: null,
-              body: line.error?.message ?? raw,
-              retryAfterMs: null,
-            } as const);
+      const verdict = lineVerdict(provider, line, raw);
       let end: AttemptEnd;
       let final: FinalResult | null = null;
       const base = { request_sha256: requestSha256, attempts: 1, latency_ms: null };
       if (verdict.kind === 'final') {
         const r = verdict.reply;
-        end = {
-          outcome: r.outcome,
-          http_status: r.http_status,
-          error_class: r.error_class,
-          error_body: r.error_body,
-        };
-        final = {
-          ...base,
-          outcome: r.outcome,
-          response_text: r.text,
-          reasoning_text: r.reasoning,
-          finish_reason: r.finish_reason,
-          usage: r.usage,
-          served_model: r.served_model,
-          system_fingerprint: r.system_fingerprint,
-          http_status: r.http_status,
-          error_class: r.error_class,
-          error_body: r.error_body,
-        };
+        ({ end, final } = recordOf(r, base));
       } else if (verdict.kind === 'failed') {
         end = {
           outcome: 'failed',

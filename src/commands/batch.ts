@@ -17,7 +17,7 @@ const fmt = (rec: Record<string, number>) =>
 const exportCommand: CommandSpec = {
   name: 'export',
   description:
-    "write one model's requests as an OpenAI Batch input file (vllm run-batch, hosted batch APIs)",
+    "write one model's requests as a batch input file in its provider's format (OpenAI Batch, Anthropic Message Batches, Gemini batch JSONL)",
   configure: (cmd) =>
     cmd
       .argument('<bundle>', 'bundle folder (verified first)')
@@ -90,7 +90,7 @@ const importCommand: CommandSpec = {
 export const batchCommand: CommandSpec = {
   name: 'batch',
   description:
-    'OpenAI Batch files: export requests for vllm run-batch or a batch API, import the results into a ledger',
+    'batch files (OpenAI, Anthropic, Gemini): export requests for a batch API or vllm run-batch, import the results into a ledger',
   configure: (cmd) => cmd,
   subcommands: [exportCommand, importCommand],
 };

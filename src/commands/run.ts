@@ -17,7 +17,7 @@ export const EXIT_INTERRUPTED = 130;
 export const runCommand: CommandSpec = {
   name: 'run',
   description:
-    "send a sealed bundle's trials to models (OpenAI-compatible or simulated) into a resumable SQLite ledger",
+    "send a sealed bundle's trials to models (OpenAI-compatible, Anthropic, Gemini or simulated) into a resumable SQLite ledger",
   configure: (cmd) =>
     cmd
       .argument('<bundle>', 'bundle folder (verified first)')

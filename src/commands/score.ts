@@ -41,6 +41,14 @@ export const scoreCommand: CommandSpec = {
         '--judge-ledger <file>',
         'ledger of judge calls (default: beside the run ledger, .judges.sqlite)',
       )
+      .option(
+        '--judge-batch-out <dir>',
+        "send no judge calls: write each judge's pending requests as a batch input file here",
+      )
+      .option(
+        '--judge-batch-in <dir>',
+        "send no judge calls: record each judge's batch results file found here into the judge ledger",
+      )
       .requiredOption(
         '--out <dir>',
         'folder for score.json, scores.jsonl, trials.csv, instrument.csv (replaced whole when complete)',
@@ -63,6 +71,13 @@ export const scoreCommand: CommandSpec = {
       models: opts.models as string | undefined,
       judges: opts.judge as string[] | undefined,
       judgeLedger: opts.judgeLedger as string | undefined,
+      judgeBatch:
+        opts.judgeBatchOut || opts.judgeBatchIn
+          ? {
+              out: opts.judgeBatchOut as string | undefined,
+              in: opts.judgeBatchIn as string | undefined,
+            }
+          : undefined,
       log: (l: string) => io.stderr(`${l}\n`),
     };
     const audit = await prepareAudit({ ...judging, rubric: opts.rubric as string | undefined });

@@ -26,7 +26,9 @@ export function openLedgerDb(file: string, options: { readonly?: boolean } = {})
   if (!readonly) mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   let db: Db;
   try {
-    db = new Database(file, { readonly, fileMustExist: readonly, timeout: 10_000 });
+    db = readonly
+      ? openReader(file)
+      : new Database(file, { readonly, fileMustExist: readonly, timeout: 10_000 });
   } catch (err) {
     throw StimkitError.fromProblem(
       {
@@ -105,6 +107,25 @@ function addMissingColumns(db: Db): void {
   db.transaction(() => {
     for (const c of missing) db.exec(`ALTER TABLE ${c.table} ADD COLUMN ${c.column} ${c.type}`);
   })();
+}
+
+/**
+ * A reader's connection. SQLite cannot clean up after a read-only connection: closing the last
+ * connection to a WAL database deletes `-wal` and `-shm` only if it may write, so a reader opened
+ * with `readonly` would leave both files behind. A reader therefore opens read-write with
+ * `query_only` (every write refused), and falls back to a true read-only connection when the file
+ * or its folder is not writable (the side files then stay, as SQLite needs).
+ */
+function openReader(file: string): Db {
+  let db: Db | null = null;
+  try {
+    db = new Database(file, { fileMustExist: true, timeout: 10_000 });
+    db.pragma('query_only = ON');
+    return db;
+  } catch {
+    db?.close();
+    return new Database(file, { readonly: true, fileMustExist: true, timeout: 10_000 });
+  }
 }
 
 /** What SQLite said when reading the file failed, in words for `got`. */

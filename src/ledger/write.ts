@@ -145,10 +145,7 @@ export class LedgerWriter {
 
   private body(text: string | null | undefined): string | null {
     if (text === null || text === undefined) return null;
-    const red = this.redactor.redact(text);
-    return red.length > ERROR_BODY_MAX
-      ? `${red.slice(0, ERROR_BODY_MAX)}…[truncated, ${red.length} chars]`
-      : red;
+    return this.redactor.cut(text, ERROR_BODY_MAX);
   }
 
   private insertResult(model: string, trialId: string, r: FinalResult): void {

@@ -3,9 +3,31 @@ import { lineOf, loadDataFile } from '../core/datafile.js';
 import { StimkitError, type Problem } from '../core/errors.js';
 import { ModelsFile, ModelSpec, type ModelSpec as Spec } from './schema.js';
 
+/** Fields whose value may be a secret: a problem there never repeats the value. */
+const SECRET_FIELD = /(^|\.)(api_key_env|endpoint)(\[\d+\])?$/;
+
+/** Drop `got` from problems of fields that may hold a secret (a pasted key, a URL with a password). */
+function withoutSecrets(err: unknown): unknown {
+  if (!(err instanceof StimkitError)) return err;
+  for (const p of err.problems) {
+    const m = p.field ? SECRET_FIELD.exec(p.field) : null;
+    if (!m) continue;
+    delete p.got;
+    p.fix =
+      m[2] === 'endpoint'
+        ? `give ${p.field} as the base URL alone (e.g. https://api.example.com/v1); keys go in the environment variable api_key_env names (the value is not repeated here: it may hold a secret)`
+        : `set ${p.field} to the NAME of the variable that holds the key, e.g. MY_API_KEY, and export MY_API_KEY=… in the shell (the value is not repeated here: it may be a key)`;
+  }
+  return err;
+}
+
 /** Load and check a models file. */
 export async function loadModelsFile(file: string): Promise<ModelsFile> {
-  const { data, parsed } = await loadDataFile(file, ModelsFile, 'E_MODELS_SCHEMA');
+  const { data, parsed } = await loadDataFile(file, ModelsFile, 'E_MODELS_SCHEMA').catch(
+    (err: unknown) => {
+      throw withoutSecrets(err);
+    },
+  );
   const problems: Problem[] = [];
   const seen = new Map<string, number>();
   data.models.forEach((m, i) => {

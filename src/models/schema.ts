@@ -12,11 +12,27 @@ import { PriceBlock } from './price.js';
 export const MODELS_FORMAT = 'stimkit.models';
 export const MODELS_VERSION = 1;
 
+/**
+ * A base URL: http(s), with no credentials in it. User info (`https://user:pass@host`) and a
+ * query string or fragment (`?key=…`) are refused, because the endpoint is recorded in the
+ * ledger and printed; keys go in the variable `api_key_env` names. The message never repeats
+ * the URL (it may hold a secret).
+ */
 const HttpUrl = z
   .string()
   .regex(/^https?:\/\/[^\s]+$/, 'an http(s) base URL such as http://127.0.0.1:8000/v1')
+  .refine((u) => !/^https?:\/\/[^/?#]*@/.test(u), {
+    message:
+      'an endpoint must not carry credentials (user:password@ before the host): the endpoint is recorded in the ledger; put the key in the environment variable api_key_env names',
+    params: { secret: true },
+  })
+  .refine((u) => !/[?#]/.test(u), {
+    message:
+      'an endpoint is a base URL without a query string or fragment (a ?key=… would be recorded in the ledger); put the key in the environment variable api_key_env names',
+    params: { secret: true },
+  })
   .describe(
-    'Base URL of an OpenAI-compatible server, up to and including /v1; requests go to <endpoint>/chat/completions.',
+    'Base URL of an OpenAI-compatible server, up to and including /v1; requests go to <endpoint>/chat/completions. No user:password@ and no query string: keys go in api_key_env.',
   );
 
 /** Names of environment variables: letters, digits and underscores, not starting with a digit. */
@@ -24,9 +40,23 @@ export const EnvVarName = z
   .string()
   .regex(
     /^[A-Za-z_][A-Za-z0-9_]*$/,
-    'the NAME of an environment variable (e.g. OPENROUTER_API_KEY), never the key itself',
+    'api_key_env takes the NAME of an environment variable (letters, digits, _; e.g. OPENROUTER_API_KEY), never the key itself',
   )
+  .refine((v) => !looksLikeKey(v), {
+    message:
+      'api_key_env looks like an API key, not the name of an environment variable (it starts like a key or is long and random); put the key in a variable (export MY_API_KEY=…) and give its name here',
+    params: { secret: true },
+  })
   .describe('Name of the environment variable that holds the API key. Never the key itself.');
+
+/**
+ * Whether a value looks like an API key rather than a variable name: a vendor key prefix
+ * (`sk-`, `sk_`, `AIza`, `hf_`, `gsk_`, …), or 32+ characters mixing lower case and digits.
+ */
+export function looksLikeKey(v: string): boolean {
+  if (/^(sk[-_]|sk$|pk[-_]|rk[-_]|AIza|hf_|gsk_|xai-|ghp_|glpat-)/.test(v)) return true;
+  return v.length >= 32 && /[a-z]/.test(v) && /[0-9]/.test(v);
+}
 
 /**
  * How each sampling field of a trial reaches the server. The defaults are vLLM's: every field in
@@ -57,6 +87,37 @@ export type SamplingMap = z.output<typeof SamplingMap>;
 
 export const MODALITIES = ['text', 'image'] as const;
 
+/** The providers a model can be served by. */
+export const PROVIDERS = ['openai', 'anthropic', 'gemini', 'sim'] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+/** The providers reached over HTTP. */
+export const HTTP_PROVIDERS = ['openai', 'anthropic', 'gemini'] as const;
+
+/** Each native provider's public endpoint, used when a model gives none. */
+export const DEFAULT_ENDPOINTS: Record<'anthropic' | 'gemini', string> = {
+  anthropic: 'https://api.anthropic.com',
+  gemini: 'https://generativelanguage.googleapis.com',
+};
+
+/** Gemini safety setting categories and thresholds (HarmCategory, HarmBlockThreshold). */
+const GeminiSafetySetting = z.strictObject({
+  category: z
+    .string()
+    .regex(/^HARM_CATEGORY_[A-Z_]+$/, 'a HarmCategory such as HARM_CATEGORY_HATE_SPEECH'),
+  threshold: z.enum([
+    'HARM_BLOCK_THRESHOLD_UNSPECIFIED',
+    'BLOCK_LOW_AND_ABOVE',
+    'BLOCK_MEDIUM_AND_ABOVE',
+    'BLOCK_ONLY_HIGH',
+    'BLOCK_NONE',
+    'OFF',
+  ]),
+});
+
+/** Reply bodies larger than this (MiB) fail the attempt as `response_too_large` unless a model sets `max_response_mib`. */
+export const DEFAULT_MAX_RESPONSE_MIB = 4;
+
 /** One model. */
 export const ModelSpec = z
   .strictObject({
@@ -66,10 +127,10 @@ export const ModelSpec = z
       .max(120)
       .describe('The model name as the study model sets list it; the ledger key.'),
     provider: z
-      .enum(['openai', 'sim'])
+      .enum(PROVIDERS)
       .default('openai')
       .describe(
-        'openai: an OpenAI-compatible chat completions server; sim: a simulated respondent (offline).',
+        'openai: an OpenAI-compatible chat completions server; anthropic: the Anthropic Messages API; gemini: the Gemini API (generateContent); sim: a simulated respondent (offline).',
       ),
     role: z
       .enum(['respondent', 'judge'])
@@ -116,6 +177,39 @@ export const ModelSpec = z
       .max(86_400)
       .default(600)
       .describe('Seconds before a request counts as timed out (and is retried).'),
+    max_tokens: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe(
+        'Output token limit for trials that set none (anthropic requires one: from the trial or here).',
+      ),
+    thinking_budget: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        'When a trial turns thinking on: anthropic sends {type: enabled, budget_tokens} (at least 1024; default: {type: adaptive}); gemini sends thinkingBudget (default: the model decides).',
+      ),
+    anthropic_version: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .default('2026-10-21')
+      .describe('provider anthropic: the anthropic-version header.'),
+    safety_settings: z
+      .array(GeminiSafetySetting)
+      .optional()
+      .describe("provider gemini: safetySettings sent with every request (default: the API's)."),
+    max_response_mib: z
+      .number()
+      .positive()
+      .max(1024)
+      .default(DEFAULT_MAX_RESPONSE_MIB)
+      .describe(
+        'Largest reply body read, in MiB; a larger reply fails the attempt as response_too_large (recorded, not retried).',
+      ),
     extra_body: z
       .record(z.string(), z.unknown())
       .default({})
@@ -146,11 +240,26 @@ export const ModelSpec = z
           path: [block],
           message: `a simulated respondent sends no request: the ${block} block applies to real providers only`,
         });
-    if (m.provider === 'openai' && m.sim !== undefined) {
+    if (m.provider !== 'sim' && m.sim !== undefined) {
       ctx.addIssue({
         code: 'custom',
         path: ['sim'],
         message: 'only provider sim takes a sim: block',
+      });
+    }
+    if (m.safety_settings !== undefined && m.provider !== 'gemini') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['safety_settings'],
+        message: `only provider gemini takes safety_settings (this model is provider ${m.provider})`,
+      });
+    }
+    if (m.provider === 'anthropic' && m.sampling.max_tokens !== 'max_tokens') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sampling', 'max_tokens'],
+        message:
+          'the Anthropic Messages API requires max_tokens: sampling.max_tokens must stay max_tokens for provider anthropic',
       });
     }
   });

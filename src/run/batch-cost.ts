@@ -8,7 +8,7 @@ import type { Trial } from '../bundle/format.js';
 import type { FinalResult } from '../ledger/write.js';
 import type { ModelSpec } from '../models/schema.js';
 import { costOfUsage } from './cost.js';
-import { buildRequest } from './request.js';
+import { providerOf } from './providers/index.js';
 import { SentImageStore } from './send-image.js';
 
 /** Fill `sent_images` and `cost_usd` of the final results among `rows` (in place). */
@@ -19,10 +19,12 @@ export async function addBatchSentAndCost(
   bundleDir: string,
 ): Promise<void> {
   const store = new SentImageStore(bundleDir);
+  const provider = providerOf(model);
   for (const r of rows) {
     const trial = trials.get(r.trialId);
     if (!r.final || !trial) continue;
-    const { sent } = await store.materialize(buildRequest(trial, model).body, model.image);
+    const built = provider.build(trial, model);
+    const { sent } = await store.materialize(built.body, model.image, provider.imageStyle);
     r.final.sent_images = sent;
     r.final.cost_usd = costOfUsage(r.final.usage, model.price, sent.length, true);
   }

@@ -72,7 +72,8 @@ export function readCompletion(json: unknown, status: number): Verdict {
       kind: 'retry',
       errorClass: 'no_choices',
       httpStatus: status,
-      body: JSON.stringify(json).slice(0, 4000),
+      // Whole: the ledger redacts the key first, then cuts (a cut here could split an echoed key).
+      body: JSON.stringify(json),
       retryAfterMs: null,
     };
   }
@@ -105,10 +106,16 @@ export function readCompletion(json: unknown, status: number): Verdict {
   };
 }
 
-/** Classify one raw reply. */
-export function classify(raw: RawReply): Verdict {
+/** Reads a 2xx reply body (parsed JSON) of one provider. */
+export type ReplyReader = (json: unknown, status: number) => Verdict;
+
+/** Classify one raw reply; `read` reads a 2xx body (OpenAI chat completions by default). */
+export function classify(raw: RawReply, read: ReplyReader = readCompletion): Verdict {
   if (raw.kind === 'error') {
     if (raw.errorClass === 'interrupted') return { kind: 'interrupted' };
+    // The same request would bring the same oversized reply: a permanent failure, not retried.
+    if (raw.errorClass === 'response_too_large')
+      return { kind: 'failed', errorClass: raw.errorClass, httpStatus: null, body: raw.message };
     return {
       kind: 'retry',
       errorClass: raw.errorClass,
@@ -131,7 +138,7 @@ export function classify(raw: RawReply): Verdict {
         retryAfterMs: null,
       };
     }
-    return readCompletion(json, status);
+    return read(json, status);
   }
   if (status === 429)
     return {
@@ -176,4 +183,30 @@ export function classify(raw: RawReply): Verdict {
     };
   }
   return { kind: 'failed', errorClass: `http_${status}`, httpStatus: status, body: text };
+}
+
+/** A final reply as the ledger records it: the attempt's end and the result (with `base`: hash, attempts, latency). */
+export function recordOf<B extends { request_sha256: string; attempts: number }>(
+  r: Reply,
+  base: B,
+) {
+  const fault = {
+    http_status: r.http_status,
+    error_class: r.error_class,
+    error_body: r.error_body,
+  };
+  return {
+    end: { outcome: r.outcome, ...fault },
+    final: {
+      ...base,
+      outcome: r.outcome,
+      response_text: r.text,
+      reasoning_text: r.reasoning,
+      finish_reason: r.finish_reason,
+      usage: r.usage,
+      served_model: r.served_model,
+      system_fingerprint: r.system_fingerprint,
+      ...fault,
+    },
+  };
 }

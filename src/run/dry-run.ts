@@ -3,7 +3,7 @@ import type { Trial } from '../bundle/format.js';
 import type { ModelSpec } from '../models/schema.js';
 import { estimateModel, type ModelEstimate } from './estimate.js';
 import { elideImages } from './images.js';
-import { buildRequest, type RequestBody } from './request.js';
+import { endpointsOf, providerOf } from './providers/index.js';
 import { blockOf, type RunBundle } from './select.js';
 import { SentImageStore } from './send-image.js';
 
@@ -25,7 +25,7 @@ export interface DryRunResult {
     model: string;
     trial: string;
     url: string | null;
-    body: RequestBody | { provider: 'sim'; sim: unknown };
+    body: Record<string, unknown>;
   } | null;
 }
 
@@ -45,8 +45,8 @@ export async function dryRun(
     const blocks: Record<string, number> = {};
     for (const t of trials) blocks[blockOf(t)] = (blocks[blockOf(t)] ?? 0) + 1;
     const dropped =
-      trials.length > 0 && model.provider === 'openai'
-        ? buildRequest(trials[0]!, model).dropped
+      trials.length > 0 && model.provider !== 'sim'
+        ? providerOf(model).build(trials[0]!, model).dropped
         : [];
     return {
       model: model.name,
@@ -62,19 +62,21 @@ export async function dryRun(
   if (first) {
     const t = first.trials.find((x) => x.images.length > 0) ?? first.trials[0]!;
     const m = first.model;
-    const endpoint = Array.isArray(m.endpoint) ? m.endpoint[0]! : (m.endpoint ?? null);
-    example =
-      m.provider === 'sim'
-        ? { model: m.name, trial: t.id, url: null, body: { provider: 'sim', sim: m.sim } }
-        : {
-            model: m.name,
-            trial: t.id,
-            url: endpoint ? `${endpoint.replace(/\/+$/, '')}/chat/completions` : null,
-            body: elideImages(
-              buildRequest(t, m).body,
-              m.image?.format === 'jpeg' ? 'image/jpeg' : 'image/png',
-            ),
-          };
+    if (m.provider === 'sim')
+      example = { model: m.name, trial: t.id, url: null, body: { provider: 'sim', sim: m.sim } };
+    else {
+      const p = providerOf(m);
+      example = {
+        model: m.name,
+        trial: t.id,
+        url: p.http(endpointsOf(m)[0]!, m, null).url,
+        body: elideImages(
+          p.build(t, m).body,
+          p.imageStyle,
+          m.image?.format === 'jpeg' ? 'image/jpeg' : 'image/png',
+        ),
+      };
+    }
   }
   return { dryRun: true, bundle: bundle.dir, digest: bundle.digest, models, example };
 }

@@ -1,5 +1,5 @@
 /**
- * Running one OpenAI-compatible model: a pool of workers under an adaptive concurrency limit;
+ * Running one HTTP model (OpenAI-compatible, Anthropic or Gemini: providers/): a pool of workers under an adaptive concurrency limit;
  * each trial is attempted until it has a final result, a permanent failure, or `maxAttempts`
  * attempts in this invocation. Every attempt is a ledger row, committed in flight before the
  * request leaves; the ledger is the only state.
@@ -8,14 +8,14 @@ import type { Trial } from '../bundle/format.js';
 import type { LedgerWriter } from '../ledger/write.js';
 import type { ModelSpec } from '../models/schema.js';
 import { backoffDelay, sleep, type Backoff } from './backoff.js';
-import { classify } from './classify.js';
+import { classify, recordOf } from './classify.js';
 import { addCost, costOfUsage } from './cost.js';
 import type { ImageStore } from './images.js';
 import { AdaptiveLimit } from './limiter.js';
 import type { Redactor } from './redact.js';
-import { buildRequest } from './request.js';
+import { endpointsOf, providerOf } from './providers/index.js';
 import { addUsage, bump, type ModelStats } from './stats.js';
-import { sendChat } from './transport.js';
+import { maxResponseBytes, sendJson } from './transport.js';
 
 /** What a model run needs. */
 export interface ModelRunContext {
@@ -43,18 +43,19 @@ export function recordedEndpoint(endpoint: string): string {
 }
 
 /** Run a model's trials to the end (or until stopped). */
-export async function runOpenAiModel(ctx: ModelRunContext): Promise<void> {
+export async function runHttpModel(ctx: ModelRunContext): Promise<void> {
   const { model, stats } = ctx;
-  const endpoints = Array.isArray(model.endpoint) ? model.endpoint : [model.endpoint!];
+  const provider = providerOf(model);
+  const endpoints = endpointsOf(model);
   const limiter = new AdaptiveLimit(ctx.concurrency);
   let next = 0;
   let authStop = false;
   const stopped = () => authStop || ctx.stopping();
 
   const runTrial = async (trial: Trial): Promise<void> => {
-    const built = buildRequest(trial, model);
+    const built = provider.build(trial, model);
     // The bytes this model is sent under its image block, and their record (send-image.ts).
-    const sent = await ctx.images.sent.materialize(built.body, model.image);
+    const sent = await ctx.images.sent.materialize(built.body, model.image, provider.imageStyle);
     const bodyText = JSON.stringify(sent.body);
     let attempt = ctx.priorAttempts.get(trial.id) ?? 0;
     for (let n = 1; ; n++) {
@@ -71,9 +72,15 @@ export async function runOpenAiModel(ctx: ModelRunContext): Promise<void> {
         ),
       );
       stats.inFlight++;
-      const raw = await sendChat(endpoint, bodyText, ctx.apiKey, model.timeout_s * 1000, ctx.abort);
+      const raw = await sendJson(
+        provider.http(endpoint, model, ctx.apiKey),
+        bodyText,
+        model.timeout_s * 1000,
+        ctx.abort,
+        maxResponseBytes(model.max_response_mib),
+      );
       stats.inFlight--;
-      const v = classify(raw);
+      const v = classify(raw, provider.read);
       const latency = raw.latencyMs;
       const base = {
         request_sha256: built.sha256,
@@ -84,33 +91,15 @@ export async function runOpenAiModel(ctx: ModelRunContext): Promise<void> {
       };
       if (v.kind === 'final') {
         const r = v.reply;
+        const rec = recordOf(r, base);
         const cost = costOfUsage(r.usage, model.price, sent.sent.length); // cost.ts
         await ctx.writer.group.run(() =>
           ctx.writer.recordFinal(
             id,
             model.name,
             trial.id,
-            {
-              outcome: r.outcome,
-              http_status: r.http_status,
-              error_class: r.error_class,
-              error_body: r.error_body,
-              latency_ms: latency,
-            },
-            {
-              ...base,
-              outcome: r.outcome,
-              response_text: r.text,
-              reasoning_text: r.reasoning,
-              finish_reason: r.finish_reason,
-              usage: r.usage,
-              served_model: r.served_model,
-              system_fingerprint: r.system_fingerprint,
-              http_status: r.http_status,
-              error_class: r.error_class,
-              error_body: r.error_body,
-              cost_usd: cost,
-            },
+            { ...rec.end, latency_ms: latency },
+            { ...rec.final, cost_usd: cost },
           ),
         );
         stats.done++;
@@ -145,7 +134,7 @@ export async function runOpenAiModel(ctx: ModelRunContext): Promise<void> {
           const via = model.api_key_env
             ? `the key in $${model.api_key_env}`
             : 'no key (the model has no api_key_env)';
-          stats.stopped = `HTTP ${v.httpStatus} from ${endpoint}: the server refused ${via}; stopped this model's run. ${ctx.redactor.redact(v.body.slice(0, 200))}`;
+          stats.stopped = `HTTP ${v.httpStatus} from ${recordedEndpoint(endpoint)}: the server refused ${via}; stopped this model's run. ${ctx.redactor.cut(v.body, 200)}`;
         }
         return;
       }

@@ -28,4 +28,13 @@ export class Redactor {
     for (const n of this.needles) if (out.includes(n)) out = out.split(n).join('[REDACTED]');
     return out;
   }
+
+  /**
+   * The text redacted WHOLE, then cut to `max` characters (with `…[truncated, N chars]`): cutting
+   * first could split a key at the cut, and the redactor would no longer recognise its first part.
+   */
+  cut(text: string, max: number): string {
+    const red = this.redact(text);
+    return red.length > max ? `${red.slice(0, max)}…[truncated, ${red.length} chars]` : red;
+  }
 }

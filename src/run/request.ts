@@ -129,6 +129,18 @@ export function withImages(body: RequestBody, render: (digest: string) => string
 /** The settings of a model that shape its requests (what a rerun must keep to resume a run). */
 export function requestProfile(model: ModelSpec): Record<string, unknown> {
   if (model.provider === 'sim') return { provider: 'sim', sim: model.sim ?? {} };
+  if (model.provider !== 'openai')
+    return {
+      provider: model.provider,
+      api_model: model.api_model ?? model.name,
+      sampling: model.sampling,
+      extra_body: model.extra_body,
+      max_tokens: model.max_tokens ?? null,
+      thinking_budget: model.thinking_budget ?? null,
+      ...(model.provider === 'anthropic'
+        ? { anthropic_version: model.anthropic_version }
+        : { safety_settings: model.safety_settings ?? null }),
+    };
   return {
     provider: 'openai',
     api_model: model.api_model ?? model.name,

@@ -18,14 +18,15 @@ import { DEFAULT_BACKOFF, type Backoff } from './backoff.js';
 import { budgetReached, checkBudget, continuedRun, runCost, type Budget } from './budget.js';
 import { dryRun, type DryRunResult } from './dry-run.js';
 import { ImageStore } from './images.js';
-import { runOpenAiModel } from './model-run.js';
+import { runHttpModel } from './model-run.js';
 import { resolveModels, type ModelChoice } from './model-choice.js';
 import { startProgress } from './progress.js';
 import { Redactor } from './redact.js';
 import { requestProfile } from './request.js';
-import { parseWhere, readRunBundle, trialsFor } from './select.js';
+import { parseWhere, readRunBundle, refuseEmptyWhere, trialsFor } from './select.js';
 import { runSimModel } from './sim-run.js';
 import { newStats, type ModelStats } from './stats.js';
+import { preflight } from './preflight.js';
 
 /** Options of `runStudy`. */
 export interface RunOptions extends ModelChoice {
@@ -75,7 +76,7 @@ export function defaultLedger(bundleDir: string): string {
 
 /** `oneModel`: the model came from `--model NAME --endpoint URL` (flags), not a models file. */
 function keyOf(model: ModelSpec, env: NodeJS.ProcessEnv, oneModel: boolean): string | null {
-  if (model.provider !== 'openai' || !model.api_key_env) return null;
+  if (model.provider === 'sim' || !model.api_key_env) return null;
   const key = env[model.api_key_env];
   if (!key) {
     throw StimkitError.fromProblem({
@@ -99,6 +100,14 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
     model: m,
     trials: trialsFor(bundle, m, where, options.limit, anyModel),
   }));
+  refuseEmptyWhere(
+    bundle,
+    models,
+    where,
+    plan.reduce((n, p) => n + p.trials.length, 0),
+    anyModel,
+  );
+  preflight(bundle, plan, anyModel);
   if (options.dryRun) return dryRun(bundle, plan, source);
 
   const env = options.env ?? process.env;
@@ -196,7 +205,7 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
         work.map(({ model, pending, prior, stats: s }) =>
           model.provider === 'sim'
             ? runSimModel(model, pending, simBundle!, writer, s, prior, stopping)
-            : runOpenAiModel({
+            : runHttpModel({
                 model,
                 trials: pending,
                 writer,

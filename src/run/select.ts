@@ -137,3 +137,35 @@ export function trialsFor(
   }
   return out;
 }
+
+/**
+ * Refuse (exit 1, before any ledger is opened) a `--where` under which no model has a trial,
+ * naming the values each of its fields takes among the trials the models could run.
+ */
+export function refuseEmptyWhere(
+  bundle: RunBundle,
+  models: ModelSpec[],
+  where: Where,
+  selected: number,
+  anyModel = false,
+): void {
+  if (where.length === 0 || selected > 0) return;
+  const pool = new Map<string, Trial>();
+  for (const m of models)
+    for (const t of trialsFor(bundle, m, [], undefined, anyModel)) pool.set(t.id, t);
+  const existing = where.map((c) => {
+    const values = [...new Set([...pool.values()].map((t) => fieldValue(t, c.field)))].sort();
+    const shown =
+      values.slice(0, 20).join(' | ') +
+      (values.length > 20 ? ` | … (${values.length} values)` : '');
+    return `${c.field}: ${values.length ? shown : '(no trials at all)'}`;
+  });
+  throw StimkitError.fromProblem({
+    code: 'E_RUN_WHERE_EMPTY',
+    field: '--where',
+    message: `selects no trial of ${models.map((m) => `"${m.name}"`).join(', ')}; nothing sent, no ledger written`,
+    expected: `values that exist: ${existing.join('; ')}`,
+    got: where.map((c) => `${c.field}=${c.values.join('|')}`).join(','),
+    fix: 'pick values from the list above (alternatives with |, e.g. lang=en|zh)',
+  });
+}

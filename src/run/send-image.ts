@@ -23,7 +23,7 @@ import { decodePng, encodePng } from '../variants/ops/png.js';
 import { targetSize } from '../variants/ops/original.js';
 import { resample } from '../variants/ops/resample.js';
 import type { Image8 } from '../variants/types.js';
-import { imageRefs, withImages, type RequestBody } from './request.js';
+import { mapImageRefs, refsOf, type ImageStyle } from './image-refs.js';
 
 /** What a result records about one image it sent (the ledger's `sent_images`, in order). */
 export interface SentImage {
@@ -169,14 +169,16 @@ export class SentImageStore {
   }
 
   /**
-   * An OpenAI chat body ready to send: every image reference replaced by the data URL of the
-   * bytes `block` makes, and the record of each image sent, in order.
+   * A built body ready to send: every image reference replaced by the bytes `block` makes, as a
+   * data URL (`style` data_url, OpenAI) or plain base64 with its MIME type beside it (Anthropic,
+   * Gemini); and the record of each image sent, in order.
    */
-  async materialize(
-    body: RequestBody,
+  async materialize<T>(
+    body: T,
     block?: ImageBlock,
-  ): Promise<{ body: RequestBody; sent: SentImage[] }> {
-    const refs = imageRefs(body);
+    style: ImageStyle = 'data_url',
+  ): Promise<{ body: T; sent: SentImage[] }> {
+    const refs = refsOf(body);
     if (refs.length === 0) return { body, sent: [] };
     const made = new Map<string, PreparedImage & { base64: string }>();
     const sent: SentImage[] = [];
@@ -185,10 +187,11 @@ export class SentImageStore {
       made.set(d, p);
       sent.push(sentRecord(p));
     }
-    return {
-      body: withImages(body, (d) => `data:${made.get(d)!.mime};base64,${made.get(d)!.base64}`),
-      sent,
+    const render = (d: string) => {
+      const p = made.get(d)!;
+      return style === 'data_url' ? `data:${p.mime};base64,${p.base64}` : p.base64;
     };
+    return { body: mapImageRefs(body, render, (d) => made.get(d)!.mime), sent };
   }
 }
 

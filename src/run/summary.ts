@@ -10,6 +10,10 @@ const fmt = (rec: Record<string, number>) =>
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
 
+/** Models of the run that are simulated respondents (provider: sim): their output is not a real model's. */
+export const simulatedModels = (r: RunResult): string[] =>
+  r.models.filter((m) => m.provider === 'sim').map((m) => m.model);
+
 /** The `--json` summary of a run. */
 export function runJson(r: RunResult) {
   return {
@@ -23,9 +27,11 @@ export function runJson(r: RunResult) {
     budget: r.budget && { ...r.budget, stopped: budgetStopped(r) },
     recovered_in_flight: r.recovered,
     wall_s: Math.round(r.wallMs) / 1000,
+    simulated_models: simulatedModels(r),
     models: r.models.map((m) => ({
       model: m.model,
       provider: m.provider,
+      simulated: m.provider === 'sim',
       selected: m.selected,
       already_recorded: m.skipped,
       pending: m.pending,
@@ -59,11 +65,16 @@ export function runHuman(r: RunResult): string {
     lines.push(
       `  ${r.recovered} request(s) in flight when an earlier run stopped were marked interrupted and re-sent`,
     );
+  const sim = simulatedModels(r);
+  if (sim.length > 0)
+    lines.push(
+      `  SIMULATED: ${sim.length === r.models.length ? 'every model' : `${sim.length} of ${r.models.length} models`} (${sim.join(', ')}) answered from the simulator, not a real model; their responses are marked simulated`,
+    );
   for (const m of r.models) {
     const failed = sum(m.failed);
     const left = m.pending - m.done - failed;
     lines.push(
-      `  ${m.model}: ${m.selected} selected, ${m.skipped} already recorded, ${m.done} recorded now${Object.keys(m.outcomes).length ? ` (${fmt(m.outcomes)})` : ''}` +
+      `  ${m.model}${m.provider === 'sim' ? ' (SIMULATED)' : ''}: ${m.selected} selected, ${m.skipped} already recorded, ${m.done} recorded now${Object.keys(m.outcomes).length ? ` (${fmt(m.outcomes)})` : ''}` +
         `${failed ? `, ${failed} failed (${fmt(m.failed)})` : ''}${sum(m.retried) ? `, ${sum(m.retried)} retried (${fmt(m.retried)})` : ''}` +
         `${left > 0 ? `, ${left} still to run` : ''}, ${m.tokens.prompt + m.tokens.completion} tokens${costText(m, r.runCost[m.model] ?? 0)}, ${(m.wallMs / 1000).toFixed(1)} s`,
     );

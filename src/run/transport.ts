@@ -1,15 +1,17 @@
 /**
- * The one transport: POST a body to `<endpoint>/chat/completions` with node's fetch (undici) and
- * return what came back, without judging it (classify.ts does). A timeout and a dropped
- * connection come back as values, not exceptions, so that a failure becomes a ledger row.
+ * The one transport: POST a JSON body with node's fetch (undici) and return what came back,
+ * without judging it (classify.ts does). A timeout, a dropped connection and a reply body over
+ * the size cap come back as values, not exceptions, so that a failure becomes a ledger row.
  */
+
+import { DEFAULT_MAX_RESPONSE_MIB } from '../models/schema.js';
 
 /** What one HTTP exchange gave. */
 export type RawReply =
   | { kind: 'http'; status: number; text: string; retryAfterMs: number | null; latencyMs: number }
   | {
       kind: 'error';
-      errorClass: 'timeout' | 'connection' | 'interrupted';
+      errorClass: 'timeout' | 'connection' | 'interrupted' | 'response_too_large';
       message: string;
       latencyMs: number;
     };
@@ -28,21 +30,70 @@ export function retryAfterMs(
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
+/** Bytes of a reply body at most, from a model's `max_response_mib`. */
+export const maxResponseBytes = (mib: number | undefined): number =>
+  Math.round((mib ?? DEFAULT_MAX_RESPONSE_MIB) * 1024 * 1024);
+
+/**
+ * The body of a reply as text, or null when it is larger than `maxBytes` (the rest is not read:
+ * a runaway or hostile server cannot make the run hold more than the cap per request).
+ */
+async function readCapped(res: Response, maxBytes: number): Promise<string | null> {
+  const declared = Number(res.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await res.body?.cancel().catch(() => undefined);
+    return null;
+  }
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** The chat-completions URL of a base endpoint. */
 export function chatUrl(endpoint: string): string {
   return `${endpoint.replace(/\/+$/, '')}/chat/completions`;
 }
 
 /**
- * Send `body` (already JSON text) and read the whole reply. `timeoutMs` covers the reply body too;
- * `signal` aborts on Ctrl-C (the reply is then `interrupted`).
+ * Send `body` (already JSON text) to an OpenAI-compatible `<endpoint>/chat/completions` and read
+ * the whole reply (see `sendJson`).
  */
-export async function sendChat(
+export function sendChat(
   endpoint: string,
   bodyText: string,
   apiKey: string | null,
   timeoutMs: number,
   signal?: AbortSignal,
+  maxBytes = maxResponseBytes(undefined),
+): Promise<RawReply> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (apiKey) headers.authorization = `Bearer ${apiKey}`;
+  return sendJson({ url: chatUrl(endpoint), headers }, bodyText, timeoutMs, signal, maxBytes);
+}
+
+/**
+ * POST `bodyText` (JSON) to `target.url` with its headers and read the whole reply, at most
+ * `maxBytes` of it. `timeoutMs` covers the reply body too; `signal` aborts on Ctrl-C (the reply
+ * is then `interrupted`).
+ */
+export async function sendJson(
+  target: { url: string; headers: Record<string, string> },
+  bodyText: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+  maxBytes = maxResponseBytes(undefined),
 ): Promise<RawReply> {
   const started = performance.now();
   // One controller per request, aborted by the timeout or by Ctrl-C (cheaper than AbortSignal.any).
@@ -55,16 +106,21 @@ export async function sendChat(
   const onAbort = () => ac.abort();
   if (signal?.aborted) ac.abort();
   else signal?.addEventListener('abort', onAbort, { once: true });
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (apiKey) headers.authorization = `Bearer ${apiKey}`;
   try {
-    const res = await fetch(chatUrl(endpoint), {
+    const res = await fetch(target.url, {
       method: 'POST',
-      headers,
+      headers: target.headers,
       body: bodyText,
       signal: ac.signal,
     });
-    const text = await res.text();
+    const text = await readCapped(res, maxBytes);
+    if (text === null)
+      return {
+        kind: 'error',
+        errorClass: 'response_too_large',
+        message: `HTTP ${res.status} reply body larger than ${maxBytes} bytes (max_response_mib); not read further`,
+        latencyMs: performance.now() - started,
+      };
     return {
       kind: 'http',
       status: res.status,

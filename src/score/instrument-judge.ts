@@ -11,6 +11,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { defaultJudgeLedger } from '../audit/prepare.js';
+import type { JudgeBatch } from '../audit/judge-batch.js';
 import { judgeCounts, runJudgeCalls, type JudgeRunResult } from '../audit/judge-calls.js';
 import { judgeKey } from '../audit/judge-request.js';
 import { StimkitError } from '../core/errors.js';
@@ -46,6 +47,8 @@ export interface InstrumentJudgeOptions {
   judges?: string[];
   /** Judge ledger file (default: beside the run ledger or responses file, `.judges.sqlite`). */
   judgeLedger?: string;
+  /** Judge through batch files instead of calls (`score --judge-batch-out/--judge-batch-in`). */
+  judgeBatch?: JudgeBatch;
   env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
   backoff?: Backoff;
@@ -235,6 +238,7 @@ export async function prepareInstrumentJudge(
       env: o.env,
       backoff: o.backoff,
       maxAttempts: o.maxAttempts,
+      batch: o.judgeBatch,
     });
     judged.push(res);
     o.log?.(`instrument judge ${judge.name}: ${judgeCounts(res)}`);

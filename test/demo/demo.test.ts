@@ -15,6 +15,9 @@ import {
   expectSimulatedColumn,
 } from '../report/checks.js';
 
+/** The first test's demo output, for the checks that follow it. */
+let demo: { out: string; stderr: string; models: Array<{ simulated: boolean }> } | null = null;
+
 describe('stimkit demo', () => {
   it('runs ingest, variants, bundle and verify, and prints the digest', async () => {
     const out = path.join(await tempDir('stimkit-demo-'), 'demo');
@@ -167,6 +170,7 @@ describe('stimkit demo', () => {
     expect(run.stderr).toContain(
       `demo finished: wrote ${j.outputs.join(', ')} in ${where}/; open ${where}/report/index.html first`,
     );
+    demo = { out, stderr: run.stderr, models: ran.models };
   }, 240_000);
 
   it('falls back to grabcut for A6, saying so once with the fix, when isnet cannot run', async () => {
@@ -197,4 +201,26 @@ describe('stimkit demo', () => {
     expect(sealed.segmenter.method).toBe('grabcut');
     expect(result.digest).toMatch(/^[0-9a-f]{64}$/);
   }, 240_000);
+
+  it("says SIMULATED in run's summary and every export row, and leaves no SQLite side files", async () => {
+    expect(demo, 'the demo test above failed').not.toBeNull();
+    // run's own summary says SIMULATED, and so does every row of run export
+    expect(demo!.stderr).toMatch(/SIMULATED: every model \(sim-acquiescer, /);
+    expect(demo!.models.every((m: { simulated: boolean }) => m.simulated)).toBe(true);
+    const ledgerFile = path.join(demo!.out, 'ledger.sqlite');
+    const csv = await runCli(['run', 'export', '--ledger', ledgerFile, '--format', 'csv']);
+    expect(csv.stdout.split('\r\n')[0]!.split(',')).toContain('simulated');
+    const jsonl = await runCli(['run', 'export', '--ledger', ledgerFile]);
+    const exported = jsonl.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(exported).toHaveLength(1056);
+    expect(exported.every((r: { simulated: unknown }) => r.simulated === true)).toBe(true);
+    // Clean exits: every database closed (readers too), no SQLite side files left behind.
+    const side = (await readdir(demo!.out, { recursive: true })).filter((f) =>
+      /-(wal|shm|journal)$/.test(f),
+    );
+    expect(side).toEqual([]);
+  });
 });

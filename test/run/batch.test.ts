@@ -227,7 +227,9 @@ describe('batch export and import', () => {
     ]);
     expect(s.code).toBe(1);
     expect(s.json().error.code).toBe('E_BATCH_SIM');
-    expect(s.json().error.message).toContain('expected provider: openai, got provider: sim');
+    expect(s.json().error.message).toContain(
+      'expected provider: openai, anthropic or gemini, got provider: sim',
+    );
 
     const input = path.join(dir, 'in2.jsonl');
     expect(

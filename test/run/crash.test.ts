@@ -1,4 +1,5 @@
-// (b) kill -9 at random moments: a child `stimkit run` is SIGKILLed several times while requests
+// (b) kill -9 at random moments, for each HTTP provider (OpenAI-compatible, and the strict
+// Anthropic and Gemini stand-ins): a child `stimkit run` is SIGKILLed several times while requests
 // are in flight; after each resume every trial has at most one result, and in the end exactly
 // one; the ledger shows the interrupted attempts that were re-sent, and no request ever left
 // without an attempt row committed before it. The kill points are drawn from a seed, printed
@@ -12,7 +13,8 @@ import { ROOT } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeRunBag } from './fixture.js';
 import { query, writeModels } from './helpers.js';
-import { startServer, type TestServer } from './server.js';
+import { startServer } from './server.js';
+import { startVendorServer } from './vendor/server.js';
 
 const N = 120;
 const SEED = Number(process.env.STIMKIT_CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -23,14 +25,30 @@ console.log(
 const seeded = `seed ${SEED}`;
 let dir: string;
 let bag: string;
-let server: TestServer;
 beforeAll(async () => {
   dir = await tempDir('stimkit-run-crash-');
   bag = path.join(dir, 'bag');
   await writeRunBag(bag, N);
-  server = await startServer(() => ({ kind: 'ok' }), 25);
 });
-afterAll(() => server.close());
+
+/** A server answering every request after 25 ms, and the models-file entry of its provider. */
+const SERVERS = {
+  openai: async () => {
+    const s = await startServer(() => ({ kind: 'ok' }), 25);
+    return { server: s, model: { name: 'm', endpoint: s.url, concurrency: 6 } };
+  },
+  anthropic: async () => {
+    const s = await startVendorServer('anthropic', null, () => ({ kind: 'ok' }), 25);
+    return {
+      server: s,
+      model: { name: 'm', provider: 'anthropic', endpoint: s.url, concurrency: 6 },
+    };
+  },
+  gemini: async () => {
+    const s = await startVendorServer('gemini', null, () => ({ kind: 'ok' }), 25);
+    return { server: s, model: { name: 'm', provider: 'gemini', endpoint: s.url, concurrency: 6 } };
+  },
+};
 
 const count = (ledger: string): number => {
   if (!existsSync(ledger)) return 0;
@@ -66,69 +84,81 @@ function start(models: string, ledger: string) {
   return { child, exited, stderr: () => stderr };
 }
 
-describe('(b) kill -9 and resume', () => {
-  it('ends with every trial recorded exactly once, re-sending only what was in flight', async () => {
-    const models = await writeModels(dir, [{ name: 'm', endpoint: server.url, concurrency: 6 }]);
-    const ledger = path.join(dir, 'crash.sqlite');
-    const kills: number[] = [];
-    for (let round = 0; round < 4; round++) {
-      const before = count(ledger);
-      const c = start(models, ledger);
-      // Wait until this child has recorded something, then kill it at a random moment.
-      const deadline = Date.now() + 20_000;
-      while (count(ledger) <= before && Date.now() < deadline) await sleep(10);
-      await sleep(draws.index(`round ${round}`, 150));
-      c.child.kill('SIGKILL');
-      const code = await c.exited;
-      if (code !== -9) break; // it finished before the kill
-      kills.push(count(ledger));
-      const perTrial = query(
-        ledger,
-        'SELECT trial_id, COUNT(*) AS n FROM results GROUP BY trial_id',
-      );
+describe.each(Object.keys(SERVERS) as Array<keyof typeof SERVERS>)(
+  '(b) kill -9 and resume: %s',
+  (vendor) => {
+    let server: {
+      requests: Array<{ k: number }>;
+      rejected?: unknown[];
+      close: () => Promise<void>;
+    };
+    let model: Record<string, unknown>;
+    beforeAll(async () => ({ server, model } = await SERVERS[vendor]()));
+    afterAll(() => server.close());
+    it('ends with every trial recorded exactly once, re-sending only what was in flight', async () => {
+      const models = await writeModels(dir, [model], `${vendor}.yaml`);
+      const ledger = path.join(dir, `crash-${vendor}.sqlite`);
+      const kills: number[] = [];
+      for (let round = 0; round < 4; round++) {
+        const before = count(ledger);
+        const c = start(models, ledger);
+        // Wait until this child has recorded something, then kill it at a random moment.
+        const deadline = Date.now() + 20_000;
+        while (count(ledger) <= before && Date.now() < deadline) await sleep(10);
+        await sleep(draws.index(`${vendor} round ${round}`, 150));
+        c.child.kill('SIGKILL');
+        const code = await c.exited;
+        if (code !== -9) break; // it finished before the kill
+        kills.push(count(ledger));
+        const perTrial = query(
+          ledger,
+          'SELECT trial_id, COUNT(*) AS n FROM results GROUP BY trial_id',
+        );
+        expect(
+          perTrial.every((r) => r.n === 1),
+          seeded,
+        ).toBe(true);
+      }
+      expect(kills.length, seeded).toBeGreaterThanOrEqual(2);
+      const last = start(models, ledger);
+      expect(await last.exited, `${seeded}: ${last.stderr()}`).toBe(0);
+
+      const results = query(ledger, 'SELECT trial_id, outcome FROM results');
+      expect(results, seeded).toHaveLength(N + 2);
+      expect(new Set(results.map((r) => r.trial_id)).size, seeded).toBe(N + 2);
       expect(
-        perTrial.every((r) => r.n === 1),
+        results.every((r) => r.outcome === 'answer'),
         seeded,
       ).toBe(true);
-    }
-    expect(kills.length, seeded).toBeGreaterThanOrEqual(2);
-    const last = start(models, ledger);
-    expect(await last.exited, `${seeded}: ${last.stderr()}`).toBe(0);
-
-    const results = query(ledger, 'SELECT trial_id, outcome FROM results');
-    expect(results, seeded).toHaveLength(N + 2);
-    expect(new Set(results.map((r) => r.trial_id)).size, seeded).toBe(N + 2);
-    expect(
-      results.every((r) => r.outcome === 'answer'),
-      seeded,
-    ).toBe(true);
-    // Every attempt but the last of a trial was interrupted by a kill; the last one answered.
-    const attempts = query(
-      ledger,
-      'SELECT trial_id, attempt, state, outcome FROM attempts ORDER BY trial_id, attempt',
-    );
-    const byTrial = new Map<string, any[]>();
-    for (const a of attempts) byTrial.set(a.trial_id, [...(byTrial.get(a.trial_id) ?? []), a]);
-    let resent = 0;
-    for (const list of byTrial.values()) {
-      expect(list.at(-1).outcome, seeded).toBe('answer');
-      for (const a of list.slice(0, -1)) expect(a.state, seeded).toBe('interrupted');
-      resent += list.length - 1;
-    }
-    expect(resent, seeded).toBeGreaterThan(0);
-    expect(
-      query(ledger, "SELECT COUNT(*) AS n FROM attempts WHERE state = 'in_flight'")[0].n,
-      seeded,
-    ).toBe(0);
-    // The server never saw more requests for a trial than the ledger has attempts.
-    const sentByK = new Map<number, number>();
-    for (const r of server.requests) sentByK.set(r.k, (sentByK.get(r.k) ?? 0) + 1);
-    const attemptsByEntry = query(
-      ledger,
-      'SELECT t.entry AS entry, COUNT(*) AS n FROM attempts a JOIN trials t USING (run_id, trial_id) GROUP BY t.entry',
-    );
-    for (const { entry, n } of attemptsByEntry)
-      expect(sentByK.get(Number(entry.slice(1))) ?? 0, seeded).toBeLessThanOrEqual(n);
-    expect(server.requests.length, seeded).toBeGreaterThanOrEqual(N + 2);
-  });
-});
+      // Every attempt but the last of a trial was interrupted by a kill; the last one answered.
+      const attempts = query(
+        ledger,
+        'SELECT trial_id, attempt, state, outcome FROM attempts ORDER BY trial_id, attempt',
+      );
+      const byTrial = new Map<string, any[]>();
+      for (const a of attempts) byTrial.set(a.trial_id, [...(byTrial.get(a.trial_id) ?? []), a]);
+      let resent = 0;
+      for (const list of byTrial.values()) {
+        expect(list.at(-1).outcome, seeded).toBe('answer');
+        for (const a of list.slice(0, -1)) expect(a.state, seeded).toBe('interrupted');
+        resent += list.length - 1;
+      }
+      expect(resent, seeded).toBeGreaterThan(0);
+      expect(
+        query(ledger, "SELECT COUNT(*) AS n FROM attempts WHERE state = 'in_flight'")[0].n,
+        seeded,
+      ).toBe(0);
+      // The server never saw more requests for a trial than the ledger has attempts.
+      const sentByK = new Map<number, number>();
+      for (const r of server.requests) sentByK.set(r.k, (sentByK.get(r.k) ?? 0) + 1);
+      const attemptsByEntry = query(
+        ledger,
+        'SELECT t.entry AS entry, COUNT(*) AS n FROM attempts a JOIN trials t USING (run_id, trial_id) GROUP BY t.entry',
+      );
+      for (const { entry, n } of attemptsByEntry)
+        expect(sentByK.get(Number(entry.slice(1))) ?? 0, seeded).toBeLessThanOrEqual(n);
+      expect(server.requests.length, seeded).toBeGreaterThanOrEqual(N + 2);
+      expect(server.rejected ?? []).toEqual([]);
+    });
+  },
+);

@@ -19,7 +19,7 @@ const SCRIPT: Record<number, Action[]> = {
     { kind: 'status', status: 503 },
   ],
   1: [{ kind: 'status', status: 429, headers: { 'retry-after-ms': '150' } }],
-  2: [{ kind: 'slow', ms: 1500 }],
+  2: [{ kind: 'slow', ms: 60_000 }], // never in time: the client's timeout ends it
   3: [{ kind: 'drop' }],
   4: [{ kind: 'invalid_json' }],
   5: [{ kind: 'no_choices' }],
@@ -61,7 +61,7 @@ describe('faults', () => {
   beforeAll(async () => {
     ledger = path.join(dir, 'faults.sqlite');
     const models = await writeModels(dir, [
-      { name: 'm', endpoint: server.url, timeout_s: 0.4, concurrency: 4 },
+      { name: 'm', endpoint: server.url, timeout_s: 3, concurrency: 4 },
     ]);
     result = (await runStudy({
       bundle: bag,
@@ -161,7 +161,7 @@ describe('faults', () => {
 
   it('tries failed trials again only with --retry-failed', async () => {
     const models = await writeModels(dir, [
-      { name: 'm', endpoint: server.url, timeout_s: 0.4, concurrency: 4 },
+      { name: 'm', endpoint: server.url, timeout_s: 3, concurrency: 4 },
     ]);
     const before = server.requests.length;
     const again = (await runStudy({

@@ -1,5 +1,5 @@
 /** Shared setup for run tests: a bag, a models file pointing at a test server, ledger reads. */
-import { writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { stringify } from 'yaml';
@@ -27,3 +27,14 @@ export function query<T = any>(ledger: string, sql: string, ...args: unknown[]):
 
 /** Fast retries for tests. */
 export const FAST = { baseMs: 2, capMs: 10 };
+
+/** Every file under `root`, recursively (for searching written files for a key). */
+export async function allFiles(root: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(root, { withFileTypes: true })) {
+    const p = path.join(root, e.name);
+    if (e.isDirectory()) out.push(...(await allFiles(p)));
+    else out.push(p);
+  }
+  return out;
+}

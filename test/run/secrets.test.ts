@@ -1,13 +1,13 @@
 // The API key never reaches a file, the output or an error message, even when the server echoes
 // it back (in an error body, in a retried error, in the response text, in a 401). Every file the
 // run stage writes here is searched for the key.
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeRunBag } from './fixture.js';
-import { writeModels } from './helpers.js';
+import { allFiles, writeModels } from './helpers.js';
 import { startServer, type TestServer } from './server.js';
 
 const KEY = 'sk-stimkit-SECRET-9f8e7d6c5b4a';
@@ -50,16 +50,6 @@ afterAll(async () => {
   await server.close();
   await authServer.close();
 });
-
-async function allFiles(root: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(root, { withFileTypes: true })) {
-    const p = path.join(root, e.name);
-    if (e.isDirectory()) out.push(...(await allFiles(p)));
-    else out.push(p);
-  }
-  return out;
-}
 
 describe('secrets', () => {
   it('are sent to the server but never written, printed or exported', async () => {

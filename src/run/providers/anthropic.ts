@@ -1,0 +1,128 @@
+/**
+ * `provider: anthropic`: the Anthropic Messages API (`POST {endpoint}/v1/messages`, headers
+ * `x-api-key` and `anthropic-version`). The system prompt is the top-level `system`; images are
+ * base64 `image` blocks; `max_tokens` is required (the trial's, else the model's). A trial's `thinking` is sent as is:
+ * `false` → `{type: disabled}`, `true` → `{type: adaptive}`, or `{type: enabled, budget_tokens}`
+ * with the model's `thinking_budget` (added to max_tokens, so the answer keeps its limit). API
+ * version 2026-10-21 (the SDK's) takes no temperature, top_p, top_k or seed: a trial's values are
+ * left out and recorded as dropped. The request body is
+ * typed against the official SDK (`satisfies`), so a field the API does not define fails `tsc`.
+ * Reply: text blocks joined as the response, thinking blocks as `reasoning_text`; `stop_reason`
+ * `max_tokens` → length, `refusal` → policy_refusal (the model declined), else answer / empty.
+ */
+import type {
+  ContentBlockParam,
+  MessageCreateParamsNonStreaming,
+  MessageParam,
+} from '@anthropic-ai/sdk/resources/messages/messages';
+import type { Trial } from '../../bundle/format.js';
+import { sha256 } from '../../core/fsio.js';
+import { canonicalJson } from '../../core/json.js';
+import type { ModelSpec } from '../../models/schema.js';
+import type { Verdict } from '../classify.js';
+import { IMAGE_REF } from '../request.js';
+import {
+  finalReply,
+  isRecord,
+  malformed,
+  splitSystem,
+  str,
+  textOutcome,
+  withTokenCounts,
+} from './common.js';
+import type { BuiltBody, Provider } from './types.js';
+
+/** The least budget_tokens the API accepts. */
+export const ANTHROPIC_MIN_THINKING_BUDGET = 1024;
+
+/** The Messages API body of a trial (images as `sha256:` references). */
+export function anthropicBody(
+  trial: Trial,
+  model: ModelSpec,
+): { body: MessageCreateParamsNonStreaming; dropped: string[] } {
+  const s = trial.sampling;
+  const map = model.sampling;
+  const dropped: string[] = [];
+  const { system, rest } = splitSystem(trial.messages);
+  const messages: MessageParam[] = rest.map((m) => ({
+    role: m.role === 'assistant' ? 'assistant' : 'user',
+    content: m.content.map((p): ContentBlockParam =>
+      p.type === 'text'
+        ? { type: 'text', text: p.text }
+        : {
+            type: 'image',
+            source: { type: 'base64', media_type: 'image/png', data: `${IMAGE_REF}${p.sha256}` },
+          },
+    ),
+  }));
+  const limit = s.max_tokens ?? model.max_tokens!;
+  const thinkingOn = s.thinking === true && map.thinking !== 'drop';
+  const budget = model.thinking_budget;
+  const body: MessageCreateParamsNonStreaming = {
+    model: model.api_model ?? model.name,
+    max_tokens: thinkingOn && budget !== undefined ? limit + budget : limit,
+    messages,
+  };
+  if (system !== null) body.system = system;
+  // The Messages API of version 2026-10-21 takes no sampling parameters and no seed.
+  if (s.temperature !== undefined) dropped.push('temperature');
+  if (s.top_p !== undefined) dropped.push('top_p');
+  if (s.top_k !== undefined && s.top_k !== -1) dropped.push('top_k');
+  if (trial.seed !== null && trial.seed !== undefined) dropped.push('seed');
+  if (s.thinking !== undefined && map.thinking === 'drop') dropped.push('thinking');
+  else if (s.thinking === false) body.thinking = { type: 'disabled' };
+  else if (thinkingOn)
+    body.thinking =
+      budget === undefined
+        ? { type: 'adaptive' }
+        : { type: 'enabled', budget_tokens: Math.max(budget, ANTHROPIC_MIN_THINKING_BUDGET) };
+  return { body: { ...body, ...model.extra_body }, dropped };
+}
+
+/** Read a 2xx Messages API reply. */
+export function readAnthropic(json: unknown, status: number): Verdict {
+  if (!isRecord(json) || json.type !== 'message' || !Array.isArray(json.content))
+    return malformed('no_content', json, status);
+  const blocks = json.content.filter(isRecord);
+  const texts = blocks.filter((b) => b.type === 'text').map((b) => str(b.text) ?? '');
+  const thoughts = blocks
+    .filter((b) => b.type === 'thinking' || b.type === 'redacted_thinking')
+    .map((b) => (b.type === 'thinking' ? (str(b.thinking) ?? '') : '[redacted thinking]'));
+  const text = texts.length ? texts.join('') : null;
+  const stop = str(json.stop_reason);
+  const outcome =
+    stop === 'refusal'
+      ? 'policy_refusal'
+      : stop === 'max_tokens' || stop === 'model_context_window_exceeded'
+        ? 'length'
+        : textOutcome(text);
+  const usage = isRecord(json.usage) ? json.usage : null;
+  return finalReply({
+    outcome,
+    text,
+    reasoning: thoughts.length ? thoughts.join('\n') : null,
+    finish_reason: stop,
+    usage: withTokenCounts(usage, usage?.input_tokens, usage?.output_tokens),
+    served_model: str(json.model),
+    http_status: status,
+    error_class: outcome === 'policy_refusal' ? 'refusal' : null,
+  });
+}
+
+export const anthropic: Provider = {
+  name: 'anthropic',
+  imageStyle: 'base64',
+  build(trial, model): BuiltBody {
+    const { body, dropped } = anthropicBody(trial, model);
+    return { body: { ...body }, dropped, sha256: sha256(canonicalJson(body)) };
+  },
+  http(endpoint, model, apiKey) {
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'anthropic-version': model.anthropic_version,
+    };
+    if (apiKey) headers['x-api-key'] = apiKey;
+    return { url: `${endpoint.replace(/\/+$/, '')}/v1/messages`, headers };
+  },
+  read: readAnthropic,
+};

@@ -1,0 +1,106 @@
+// The judge at scale through batch files: export writes the pending judge requests (the bodies a
+// live call would send, keyed by the judge key) and sends nothing; import fills the judge ledger
+// exactly as live calls do (same outcome, text, request hash), once; a later export holds only
+// what is still unjudged.
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { judgeBatchFile } from '../../src/audit/judge-batch.js';
+import { runJudgeCalls, type JudgeCallOptions } from '../../src/audit/judge-calls.js';
+import { ModelSpec } from '../../src/models/schema.js';
+import { tempDir } from '../helpers/tmp.js';
+import { promptOf } from '../run/fixture.js';
+import { FAST, query } from '../run/helpers.js';
+import { startServer, type TestServer } from '../run/server.js';
+
+const TARGETS = [0, 1, 2, 3];
+const LABEL = 'main/rubric-0123456789ab';
+let dir: string;
+let server: TestServer;
+beforeAll(async () => {
+  dir = await tempDir('stimkit-judge-batch-');
+  server = await startServer((r) => ({ kind: 'ok', text: `{"label": ${r.k}}` }));
+});
+afterAll(() => server.close());
+
+const judge = (endpoint: string) =>
+  ModelSpec.parse({ name: 'judge-x', role: 'judge', endpoint, api_model: 'org/judge-x' });
+const options = (ledger: string, endpoint: string): JudgeCallOptions<number> => ({
+  ledger,
+  digest: 'd'.repeat(64),
+  studyId: null,
+  runLabel: LABEL,
+  judge: judge(endpoint),
+  profile: { provider: 'openai' },
+  targets: TARGETS,
+  keyOf: (k) => `t_${k}@resp`,
+  request: (k, structured) => ({
+    body: {
+      model: 'org/judge-x',
+      messages: [{ role: 'user', content: promptOf(k) }],
+      ...(structured ? { response_format: { type: 'json_object' } } : {}),
+    },
+    sha256: `${structured ? 's' : 'p'}${k}`.padStart(64, '0'),
+  }),
+  backoff: FAST,
+});
+const rows = (ledger: string) =>
+  query(
+    ledger,
+    'SELECT trial_id, outcome, response_text, request_sha256 FROM results ORDER BY trial_id',
+  );
+
+describe('judge batch files', () => {
+  it('export sends nothing; import records as live calls do, once', async () => {
+    const batchLedger = path.join(dir, 'batch.sqlite');
+    const out = path.join(dir, 'batch');
+    const unreachable = 'http://127.0.0.1:9/v1';
+    const ex = await runJudgeCalls({ ...options(batchLedger, unreachable), batch: { out } });
+    expect(ex.batch?.exported?.requests).toBe(4);
+    expect(query(batchLedger, 'SELECT COUNT(*) AS n FROM attempts')[0].n).toBe(0);
+    const file = judgeBatchFile(out, 'judge-x', LABEL, 'requests');
+    const lines = (await readFile(file, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.custom_id)).toEqual(TARGETS.map((k) => `t_${k}@resp`));
+    expect(lines[0]).toMatchObject({ method: 'POST', url: '/v1/chat/completions' });
+
+    // the batch run's output: answers for 0 and 1, a 400 for 2, nothing for 3
+    const results = lines.slice(0, 3).map((l, k) => ({
+      custom_id: l.custom_id,
+      response:
+        k < 2
+          ? {
+              status_code: 200,
+              body: {
+                model: 'org/judge-x',
+                choices: [{ message: { content: `{"label": ${k}}` }, finish_reason: 'stop' }],
+              },
+            }
+          : { status_code: 400, body: { error: { message: 'bad request' } } },
+      error: null,
+    }));
+    await writeFile(
+      judgeBatchFile(out, 'judge-x', LABEL, 'results'),
+      results.map((r) => JSON.stringify(r)).join('\n'),
+    );
+    const imp = await runJudgeCalls({ ...options(batchLedger, unreachable), batch: { in: out } });
+    expect(imp).toMatchObject({ judged: 2, batch: { imported: { recorded: 2, failed: 1 } } });
+    const again = await runJudgeCalls({ ...options(batchLedger, unreachable), batch: { in: out } });
+    expect(again.skipped).toBe(2);
+    expect(query(batchLedger, 'SELECT COUNT(*) AS n FROM attempts')[0].n).toBe(3);
+
+    // the same judging live: identical rows for the answered keys
+    const liveLedger = path.join(dir, 'live.sqlite');
+    await runJudgeCalls(options(liveLedger, server.url));
+    const live = rows(liveLedger).slice(0, 2);
+    expect(rows(batchLedger).slice(0, 2)).toEqual(live);
+    expect(rows(batchLedger)[2]).toMatchObject({ trial_id: 't_2@resp', outcome: 'failed' });
+
+    // exporting again writes only what is still unjudged (the failed one and the missing one)
+    await runJudgeCalls({ ...options(batchLedger, unreachable), batch: { out } });
+    const rest = (await readFile(file, 'utf8')).trim().split('\n');
+    expect(rest.map((l) => JSON.parse(l).custom_id)).toEqual(['t_2@resp', 't_3@resp']);
+  });
+});

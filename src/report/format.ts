@@ -55,7 +55,7 @@ export const UNIT_WORDS: Record<Unit, string> = {
 const minus = (s: string) => s.replace(/^-/, '\u2212');
 
 /** A number as the page writes it for `unit`; text is returned as is, null/'' as ''. */
-export function fmt(v: unknown, unit: Unit): string {
+export function fmt(v: string | number | boolean | null | undefined, unit: Unit): string {
   if (v === null || v === undefined || v === '') return '';
   if (unit === 'flag') return v === 1 || v === '1' || v === 'yes' || v === true ? 'yes' : 'no';
   if (typeof v !== 'number') return String(v);
@@ -74,7 +74,11 @@ export function fmt(v: unknown, unit: Unit): string {
       return minus(Number.isInteger(v) ? String(v) : v.toFixed(1));
     case 'usd':
       return minus(`$${v.toFixed(4)}`.replace('$-', '-$'));
-    default:
+    case 'stance':
+    case 'statistic':
+    case 'log-odds':
+    case 'odds ratio':
+    case 'text': // a number in a text column is written like a statistic
       return minus(v.toFixed(3)).replace(/^\u22120\.000$/, '0.000');
   }
 }

@@ -26,6 +26,92 @@ export const MAX_EXAMPLES = 4;
 
 const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '_');
 
+/** The scored bundle, when the report has it (see `ReportContext.bundle`). */
+type Bundle = NonNullable<Awaited<ReturnType<ReportContext['bundle']>>['bundle']>;
+
+/**
+ * One entry's strip: a thumbnail per ladder variant, captioned with that entry × variant's D4
+ * count, its provenance rows, and the variants whose thumbnail failed.
+ */
+async function entryStrip(bundle: Bundle, entry: string, rows: AuditRow[]) {
+  const title = bundle.entries.get(entry)?.title.en ?? entry;
+  const images: ReportFigure['rows'][number]['images'] = [];
+  const provenance: ReportFigure['data']['rows'] = [];
+  const problems: string[] = [];
+  const records = bundle.variants
+    .filter((v) => v.entry === entry && (LADDER as readonly string[]).includes(v.code))
+    .sort((a, b) => (a.code < b.code ? -1 : 1));
+  for (const v of records) {
+    const thumb = await bundleThumbnail(bundle, v.sha256);
+    if ('error' in thumb) {
+      problems.push(`${entry} ${v.code}: ${thumb.error}`);
+      continue;
+    }
+    const file = `thumbs/${safe(entry)}-${safe(v.code)}.png`;
+    const r = rate(
+      rows.filter((x) => x.entry === entry && x.variant === v.code),
+      'd4_state_aligned',
+    );
+    images.push({
+      file,
+      data: thumb.data,
+      width: thumb.width,
+      height: thumb.height,
+      alt: `${title}, variant ${v.code} (${v.name})`,
+      label: `${v.code} ${v.name} · D4 ${r.x}/${r.n}`,
+    });
+    provenance.push([
+      entry,
+      v.code,
+      v.name,
+      v.sha256,
+      v.width,
+      v.height,
+      file,
+      thumb.width,
+      thumb.height,
+      sha256(thumb.data),
+      r.x,
+      r.n,
+    ]);
+  }
+  const strip = images.length > 0 ? { label: `${title} (${entry})`, images } : null;
+  return { strip, provenance, problems };
+}
+
+/** The figure of the thumbnail strips, with its provenance table. */
+function thumbsFigure(
+  strips: ReportFigure['rows'],
+  provenance: ReportFigure['data']['rows'],
+): ReportFigure {
+  return {
+    id: 'audit-ladder-thumbs',
+    title: 'The variants A0–A6 of the abstraction entries',
+    rows: strips,
+    data: {
+      id: 'audit-ladder-thumbs',
+      title: 'Thumbnail provenance',
+      columns: [
+        'entry',
+        'variant',
+        'variant_name',
+        'source_sha256',
+        'source_width',
+        'source_height',
+        'thumb_file',
+        'thumb_width',
+        'thumb_height',
+        'thumb_sha256',
+        'd4_x',
+        'd4_n',
+      ],
+      rows: provenance,
+      n: `n = ${provenance.length} thumbnails (at most ${THUMB_PX} px), d4_n = judged abstraction responses per entry × variant`,
+      interval: 'counts (no interval)',
+    },
+  };
+}
+
 /** The thumbnail strips of the abstraction entries, or the sentence that says why there are none. */
 export async function ladderThumbnails(
   ctx: ReportContext,
@@ -41,51 +127,14 @@ export async function ladderThumbnails(
       figure: null,
       note: 'Variant thumbnails are not shown: the bundle holds no variant images of the abstraction entries.',
     };
-  const examples = entries.slice(0, MAX_EXAMPLES);
   const provenance: ReportFigure['data']['rows'] = [];
   const strips: ReportFigure['rows'] = [];
   const problems: string[] = [];
-  for (const entry of examples) {
-    const title = bundle.entries.get(entry)?.title.en ?? entry;
-    const images: ReportFigure['rows'][number]['images'] = [];
-    const records = bundle.variants
-      .filter((v) => v.entry === entry && (LADDER as readonly string[]).includes(v.code))
-      .sort((a, b) => (a.code < b.code ? -1 : 1));
-    for (const v of records) {
-      const thumb = await bundleThumbnail(bundle, v.sha256);
-      if ('error' in thumb) {
-        problems.push(`${entry} ${v.code}: ${thumb.error}`);
-        continue;
-      }
-      const file = `thumbs/${safe(entry)}-${safe(v.code)}.png`;
-      const r = rate(
-        rows.filter((x) => x.entry === entry && x.variant === v.code),
-        'd4_state_aligned',
-      );
-      images.push({
-        file,
-        data: thumb.data,
-        width: thumb.width,
-        height: thumb.height,
-        alt: `${title}, variant ${v.code} (${v.name})`,
-        label: `${v.code} ${v.name} · D4 ${r.x}/${r.n}`,
-      });
-      provenance.push([
-        entry,
-        v.code,
-        v.name,
-        v.sha256,
-        v.width,
-        v.height,
-        file,
-        thumb.width,
-        thumb.height,
-        sha256(thumb.data),
-        r.x,
-        r.n,
-      ]);
-    }
-    if (images.length > 0) strips.push({ label: `${title} (${entry})`, images });
+  for (const entry of entries.slice(0, MAX_EXAMPLES)) {
+    const one = await entryStrip(bundle, entry, rows);
+    provenance.push(...one.provenance);
+    problems.push(...one.problems);
+    if (one.strip) strips.push(one.strip);
   }
   const shown = strips.length;
   const more =
@@ -96,35 +145,7 @@ export async function ladderThumbnails(
   if (problems.length > 0) lines.push(`Not shown: ${problems.join('; ')}.`);
   if (shown === 0)
     return { figure: null, note: lines.slice(1).join(' ') || 'Variant thumbnails are not shown.' };
-  return {
-    note: lines.join(' '),
-    figure: {
-      id: 'audit-ladder-thumbs',
-      title: 'The variants A0–A6 of the abstraction entries',
-      rows: strips,
-      data: {
-        id: 'audit-ladder-thumbs',
-        title: 'Thumbnail provenance',
-        columns: [
-          'entry',
-          'variant',
-          'variant_name',
-          'source_sha256',
-          'source_width',
-          'source_height',
-          'thumb_file',
-          'thumb_width',
-          'thumb_height',
-          'thumb_sha256',
-          'd4_x',
-          'd4_n',
-        ],
-        rows: provenance,
-        n: `n = ${provenance.length} thumbnails (at most ${THUMB_PX} px), d4_n = judged abstraction responses per entry × variant`,
-        interval: 'counts (no interval)',
-      },
-    },
-  };
+  return { note: lines.join(' '), figure: thumbsFigure(strips, provenance) };
 }
 
 export const auditLadderSection: ReportSection = {

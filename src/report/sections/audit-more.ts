@@ -9,6 +9,48 @@ import { TEXT_COLOUR } from '../chart.js';
 import type { ReportSection } from '../types.js';
 import { auditRows, groupBy, hasAudit, judgeNote, p4 } from './audit-data.js';
 
+/**
+ * The strategies chart's vega-lite spec: a bar per strategy and language (share of that
+ * language's D4+ responses) with its Wilson whisker.
+ */
+function strategiesSpec(n: string): Record<string, unknown> {
+  return {
+    title: {
+      text: 'Discourse strategies (D4+)',
+      subtitle: [n, 'whiskers: Wilson 95 % intervals'],
+    },
+    width: 300,
+    height: 200,
+    encoding: {
+      x: { field: 'strategy', type: 'nominal', axis: { labelAngle: 0 } },
+      xOffset: { field: 'language', type: 'nominal' },
+      color: { field: 'language', type: 'nominal', title: 'language (n)' },
+    },
+    layer: [
+      {
+        mark: 'bar',
+        encoding: {
+          y: {
+            field: 'share',
+            type: 'quantitative',
+            title: 'share of D4+ responses',
+            axis: { format: '%' },
+            scale: { domain: [0, 1] },
+          },
+        },
+      },
+      {
+        mark: { type: 'rule', color: TEXT_COLOUR },
+        encoding: {
+          y: { field: 'lower', type: 'quantitative' },
+          y2: { field: 'upper' },
+          color: { value: TEXT_COLOUR },
+        },
+      },
+    ],
+  };
+}
+
 export const auditStrategiesSection: ReportSection = {
   id: 'audit-strategies',
   title: 'Discourse strategies of state-aligned responses',
@@ -55,41 +97,7 @@ export const auditStrategiesSection: ReportSection = {
             interval:
               'Wilson 95 % intervals of each share (each strategy on its own: shares are multi-label)',
           },
-          spec: {
-            title: {
-              text: 'Discourse strategies (D4+)',
-              subtitle: [n, 'whiskers: Wilson 95 % intervals'],
-            },
-            width: 300,
-            height: 200,
-            encoding: {
-              x: { field: 'strategy', type: 'nominal', axis: { labelAngle: 0 } },
-              xOffset: { field: 'language', type: 'nominal' },
-              color: { field: 'language', type: 'nominal', title: 'language (n)' },
-            },
-            layer: [
-              {
-                mark: 'bar',
-                encoding: {
-                  y: {
-                    field: 'share',
-                    type: 'quantitative',
-                    title: 'share of D4+ responses',
-                    axis: { format: '%' },
-                    scale: { domain: [0, 1] },
-                  },
-                },
-              },
-              {
-                mark: { type: 'rule', color: TEXT_COLOUR },
-                encoding: {
-                  y: { field: 'lower', type: 'quantitative' },
-                  y2: { field: 'upper' },
-                  color: { value: TEXT_COLOUR },
-                },
-              },
-            ],
-          },
+          spec: strategiesSpec(n),
         },
       ],
       tables: [],

@@ -8,6 +8,54 @@ import type { ReportSection } from '../types.js';
 import { originColours, originOrder } from './instrument-data.js';
 import { auditRows, groupBy, hasJudge, judgeNote, p4, rate } from './audit-data.js';
 
+/**
+ * The rates chart's vega-lite spec: a panel per dimension (columns) and prompt language (rows),
+ * each model's rate as a point in its origin's colour on its Wilson interval.
+ */
+function ratesSpec(n: string, origins: string[]): Record<string, unknown> {
+  return {
+    title: {
+      text: 'State-aligned framing (D4) and refusal (D1)',
+      subtitle: [n, 'bars: Wilson 95 % intervals'],
+    },
+    facet: {
+      column: { field: 'dimension', type: 'nominal', title: null },
+      row: { field: 'lang', type: 'nominal', title: 'prompt language' },
+    },
+    spec: {
+      width: 260,
+      height: { step: 16 },
+      layer: [
+        {
+          mark: { type: 'rule' },
+          encoding: {
+            y: { field: 'model', type: 'nominal', title: null },
+            x: {
+              field: 'lower',
+              type: 'quantitative',
+              title: 'rate',
+              axis: { format: '%' },
+            },
+            x2: { field: 'upper' },
+          },
+        },
+        {
+          mark: { type: 'point', filled: true, size: 50 },
+          encoding: {
+            y: { field: 'model', type: 'nominal' },
+            x: { field: 'rate', type: 'quantitative' },
+            color: {
+              field: 'origin',
+              type: 'nominal',
+              scale: { domain: origins, range: originColours(origins) },
+            },
+          },
+        },
+      ],
+    },
+  };
+}
+
 export const auditRatesSection: ReportSection = {
   id: 'audit-rates',
   title: 'State-aligned framing and refusal by model and language',
@@ -48,53 +96,80 @@ export const auditRatesSection: ReportSection = {
             n,
             interval: 'Wilson 95 % interval (no continuity correction)',
           },
-          spec: {
-            title: {
-              text: 'State-aligned framing (D4) and refusal (D1)',
-              subtitle: [n, 'bars: Wilson 95 % intervals'],
-            },
-            facet: {
-              column: { field: 'dimension', type: 'nominal', title: null },
-              row: { field: 'lang', type: 'nominal', title: 'prompt language' },
-            },
-            spec: {
-              width: 260,
-              height: { step: 16 },
-              layer: [
-                {
-                  mark: { type: 'rule' },
-                  encoding: {
-                    y: { field: 'model', type: 'nominal', title: null },
-                    x: {
-                      field: 'lower',
-                      type: 'quantitative',
-                      title: 'rate',
-                      axis: { format: '%' },
-                    },
-                    x2: { field: 'upper' },
-                  },
-                },
-                {
-                  mark: { type: 'point', filled: true, size: 50 },
-                  encoding: {
-                    y: { field: 'model', type: 'nominal' },
-                    x: { field: 'rate', type: 'quantitative' },
-                    color: {
-                      field: 'origin',
-                      type: 'nominal',
-                      scale: { domain: origins, range: originColours(origins) },
-                    },
-                  },
-                },
-              ],
-            },
-          },
+          spec: ratesSpec(n, origins),
         },
       ],
       tables: [],
     };
   },
 };
+
+/**
+ * The scatter's vega-lite spec: refusal rate (x) against state-aligned rate (y) per model, with
+ * Wilson whiskers in both directions, coloured by origin and labelled with the model.
+ */
+function refusalReframingSpec(n: string, origins: string[]): Record<string, unknown> {
+  return {
+    title: {
+      text: 'Refusal vs reframing',
+      subtitle: [n, 'whiskers: Wilson 95 % intervals'],
+    },
+    width: 380,
+    height: 320,
+    encoding: {
+      color: {
+        field: 'origin',
+        type: 'nominal',
+        scale: { domain: origins, range: originColours(origins) },
+      },
+    },
+    layer: [
+      {
+        mark: 'rule',
+        encoding: {
+          x: {
+            field: 'd1_lower',
+            type: 'quantitative',
+            title: 'refusal rate (D1)',
+            // the axis stands off the plot, so points at 0 % do not sit on it
+            axis: { format: '%', offset: 8 },
+          },
+          x2: { field: 'd1_upper' },
+          y: { field: 'd4', type: 'quantitative' },
+        },
+      },
+      {
+        mark: 'rule',
+        encoding: {
+          y: {
+            field: 'd4_lower',
+            type: 'quantitative',
+            title: 'state-aligned rate (D4)',
+            axis: { format: '%', offset: 8 },
+          },
+          y2: { field: 'd4_upper' },
+          x: { field: 'd1', type: 'quantitative' },
+        },
+      },
+      {
+        mark: { type: 'point', filled: true, size: 70 },
+        encoding: {
+          x: { field: 'd1', type: 'quantitative' },
+          y: { field: 'd4', type: 'quantitative' },
+        },
+      },
+      {
+        mark: { type: 'text', align: 'left', dx: 7, dy: -7, fontSize: 11 },
+        encoding: {
+          x: { field: 'd1', type: 'quantitative' },
+          y: { field: 'd4', type: 'quantitative' },
+          text: { field: 'model' },
+          color: { value: TEXT_COLOUR },
+        },
+      },
+    ],
+  };
+}
 
 export const auditRefusalReframingSection: ReportSection = {
   id: 'audit-refusal-vs-reframing',
@@ -146,66 +221,7 @@ export const auditRefusalReframingSection: ReportSection = {
             n,
             interval: 'Wilson 95 % intervals',
           },
-          spec: {
-            title: {
-              text: 'Refusal vs reframing',
-              subtitle: [n, 'whiskers: Wilson 95 % intervals'],
-            },
-            width: 380,
-            height: 320,
-            encoding: {
-              color: {
-                field: 'origin',
-                type: 'nominal',
-                scale: { domain: origins, range: originColours(origins) },
-              },
-            },
-            layer: [
-              {
-                mark: 'rule',
-                encoding: {
-                  x: {
-                    field: 'd1_lower',
-                    type: 'quantitative',
-                    title: 'refusal rate (D1)',
-                    // the axis stands off the plot, so points at 0 % do not sit on it
-                    axis: { format: '%', offset: 8 },
-                  },
-                  x2: { field: 'd1_upper' },
-                  y: { field: 'd4', type: 'quantitative' },
-                },
-              },
-              {
-                mark: 'rule',
-                encoding: {
-                  y: {
-                    field: 'd4_lower',
-                    type: 'quantitative',
-                    title: 'state-aligned rate (D4)',
-                    axis: { format: '%', offset: 8 },
-                  },
-                  y2: { field: 'd4_upper' },
-                  x: { field: 'd1', type: 'quantitative' },
-                },
-              },
-              {
-                mark: { type: 'point', filled: true, size: 70 },
-                encoding: {
-                  x: { field: 'd1', type: 'quantitative' },
-                  y: { field: 'd4', type: 'quantitative' },
-                },
-              },
-              {
-                mark: { type: 'text', align: 'left', dx: 7, dy: -7, fontSize: 11 },
-                encoding: {
-                  x: { field: 'd1', type: 'quantitative' },
-                  y: { field: 'd4', type: 'quantitative' },
-                  text: { field: 'model' },
-                  color: { value: TEXT_COLOUR },
-                },
-              },
-            ],
-          },
+          spec: refusalReframingSpec(n, origins),
         },
       ],
       tables: [],

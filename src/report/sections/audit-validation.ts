@@ -11,6 +11,189 @@ import { fmt } from '../format.js';
 import type { ReportSection } from '../types.js';
 import { auditRows, hasJudge, judgeNote, p4, validationState } from './audit-data.js';
 
+/** The columns of a reliability table (raters, or judges among themselves), a row per dimension. */
+const RATER_COLUMNS = [
+  'dim',
+  'items',
+  'raw_agreement',
+  'gwet_ac1',
+  'cohen_kappa_mean',
+  'fleiss_kappa',
+  'prevalence',
+];
+
+/** A reliability table's row: the dimension and its agreement coefficients, rounded. */
+function reliabilityRow(dim: string, a: ReturnType<typeof raterAgreement>) {
+  return [
+    dim,
+    a.items,
+    p4(a.raw_agreement),
+    p4(a.gwet_ac1),
+    p4(a.cohen_kappa_mean),
+    p4(a.fleiss_kappa),
+    p4(a.prevalence),
+  ];
+}
+
+/** The validation report of these scores, as `validationState` holds it when it is shown. */
+type Validation = NonNullable<Awaited<ReturnType<typeof validationState>>['report']>;
+
+/** Per dimension × judge: confusion counts, agreement measures, Rogan–Gladen corrected rate. */
+function judgeVsHumanRows(v: Validation) {
+  return v.dimensions.flatMap((d) =>
+    d.judges.map((j) => {
+      const c = j.vs_majority;
+      const rg = j.attenuation.correction;
+      return [
+        d.dimension,
+        j.judge,
+        c.tp,
+        c.fn,
+        c.fp,
+        c.tn,
+        c.n,
+        p4(c.agreement),
+        p4(c.precision),
+        p4(c.recall),
+        p4(c.specificity),
+        p4(c.cohen_kappa),
+        rg ? p4(rg.observed.rate) : null,
+        rg ? p4(rg.corrected) : null,
+        rg ? p4(rg.lower) : null,
+        rg ? p4(rg.upper) : null,
+      ];
+    }),
+  );
+}
+
+/** Per dimension × judge, the four cells of its confusion matrix, as the chart plots them. */
+function confusionCells(v: Validation) {
+  return v.dimensions.flatMap((d) =>
+    d.judges.flatMap((j) => {
+      const c = j.vs_majority;
+      return [
+        ['TP', 'human +', 'judge +', c.tp],
+        ['FN', 'human +', 'judge −', c.fn],
+        ['FP', 'human −', 'judge +', c.fp],
+        ['TN', 'human −', 'judge −', c.tn],
+      ].map(([cell, h, jj, count]) => [d.dimension, j.judge, cell!, h!, jj!, count!]);
+    }),
+  );
+}
+
+/**
+ * The vega-lite spec of the confusion-matrix grid: a 2 × 2 panel per dimension (columns) and
+ * judge (rows).
+ */
+function confusionSpec() {
+  return {
+    title: {
+      text: 'Judge vs human majority',
+      subtitle: [
+        'TP, TN (green, grey): the judge agrees with the human majority; FN (orange): it misses a human positive; FP (blue): it over-calls',
+      ],
+    },
+    facet: {
+      column: { field: 'dimension', type: 'nominal', title: null },
+      row: {
+        field: 'judge',
+        type: 'nominal',
+        title: null,
+        header: {
+          labelAngle: 0,
+          labelAlign: 'left',
+          labelFontWeight: 'bold',
+          labelFontSize: 12,
+        },
+      },
+    },
+    spec: {
+      width: 96,
+      height: 96,
+      encoding: {
+        x: {
+          field: 'judge_label',
+          type: 'nominal',
+          title: 'judge',
+          sort: ['judge +', 'judge −'],
+          axis: { labelAngle: 0, labelExpr: "replace(datum.label, 'judge ', '')" },
+        },
+        y: {
+          field: 'human',
+          type: 'nominal',
+          title: 'humans',
+          sort: ['human +', 'human −'],
+          axis: { labelExpr: "replace(datum.label, 'human ', '')" },
+        },
+      },
+      layer: [
+        {
+          mark: 'rect',
+          encoding: {
+            color: {
+              field: 'cell',
+              type: 'nominal',
+              scale: {
+                // right answers green (TP) and grey (TN), misses orange, over-calls blue
+                domain: ['TP', 'TN', 'FN', 'FP'],
+                range: ['#8fd1a8', '#e8e8e8', '#E69F00', '#56B4E9'],
+              },
+              title: 'cell',
+            },
+          },
+        },
+        {
+          mark: { type: 'text', fontSize: 12 },
+          encoding: {
+            text: { field: 'count', type: 'quantitative' },
+            color: { value: TEXT_COLOUR },
+          },
+        },
+      ],
+    },
+  };
+}
+
+/** The section's tables: each judge against the human majority, and the raters' reliability. */
+function validationTables(v: Validation) {
+  return [
+    {
+      id: 'audit-judge-vs-human',
+      title: 'Each judge against the human majority, with the Rogan–Gladen corrected rate',
+      columns: [
+        'dim',
+        'judge',
+        'TP',
+        'FN',
+        'FP',
+        'TN',
+        'n',
+        'agreement',
+        'precision',
+        'recall',
+        'specificity',
+        'kappa',
+        'judged_rate',
+        'corrected_rate',
+        'corrected_lower',
+        'corrected_upper',
+      ],
+      rows: judgeVsHumanRows(v),
+      n: `n = validation items with both labels; judged rate over all responses the judge labelled`,
+      interval:
+        'corrected rate: Rogan–Gladen with the validation sensitivity and specificity; 95 % delta-method interval including their sampling error',
+    },
+    {
+      id: 'audit-raters',
+      title: 'Inter-rater reliability (Table A5)',
+      columns: RATER_COLUMNS,
+      rows: v.dimensions.map((d) => reliabilityRow(d.dimension, d.raters)),
+      n: `n = items with at least two ratings`,
+      interval: 'point estimates',
+    },
+  ];
+}
+
 export const auditValidationSection: ReportSection = {
   id: 'audit-validation',
   title: 'Judges against human labels',
@@ -20,50 +203,6 @@ export const auditValidationSection: ReportSection = {
     const state = await validationState(ctx);
     if (!state.report) return { paragraphs: [state.note!], charts: [], tables: [] };
     const v = state.report;
-    const matrix = v.dimensions.flatMap((d) =>
-      d.judges.map((j) => {
-        const c = j.vs_majority;
-        const rg = j.attenuation.correction;
-        return [
-          d.dimension,
-          j.judge,
-          c.tp,
-          c.fn,
-          c.fp,
-          c.tn,
-          c.n,
-          p4(c.agreement),
-          p4(c.precision),
-          p4(c.recall),
-          p4(c.specificity),
-          p4(c.cohen_kappa),
-          rg ? p4(rg.observed.rate) : null,
-          rg ? p4(rg.corrected) : null,
-          rg ? p4(rg.lower) : null,
-          rg ? p4(rg.upper) : null,
-        ];
-      }),
-    );
-    const raters = v.dimensions.map((d) => [
-      d.dimension,
-      d.raters.items,
-      p4(d.raters.raw_agreement),
-      p4(d.raters.gwet_ac1),
-      p4(d.raters.cohen_kappa_mean),
-      p4(d.raters.fleiss_kappa),
-      p4(d.raters.prevalence),
-    ]);
-    const cells = v.dimensions.flatMap((d) =>
-      d.judges.flatMap((j) => {
-        const c = j.vs_majority;
-        return [
-          ['TP', 'human +', 'judge +', c.tp],
-          ['FN', 'human +', 'judge −', c.fn],
-          ['FP', 'human −', 'judge +', c.fp],
-          ['TN', 'human −', 'judge −', c.tn],
-        ].map(([cell, h, jj, count]) => [d.dimension, j.judge, cell!, h!, jj!, count!]);
-      }),
-    );
     return {
       paragraphs: [
         `${v.items} validation items labelled by ${v.raters.length} raters (${v.raters.join(', ')}); the human majority is the reference.${(v.simulated_raters ?? []).length > 0 ? ` SIMULATED raters: ${v.simulated_raters!.join(', ')} (labels drawn from the simulator\u2019s truth with a set accuracy; they test the pipeline, not the judges).` : ''} Gwet\u2019s AC1 is the primary reliability coefficient: kappa collapses when one label dominates (Appendix D).`,
@@ -78,122 +217,14 @@ export const auditValidationSection: ReportSection = {
             id: 'audit-confusion',
             title: 'Confusion cells',
             columns: ['dimension', 'judge', 'cell', 'human', 'judge_label', 'count'],
-            rows: cells,
+            rows: confusionCells(v),
             n: `n = ${v.items} items (D3: image trials only)`,
             interval: 'counts',
           },
-          spec: {
-            title: {
-              text: 'Judge vs human majority',
-              subtitle: [
-                'TP, TN (green, grey): the judge agrees with the human majority; FN (orange): it misses a human positive; FP (blue): it over-calls',
-              ],
-            },
-            facet: {
-              column: { field: 'dimension', type: 'nominal', title: null },
-              row: {
-                field: 'judge',
-                type: 'nominal',
-                title: null,
-                header: {
-                  labelAngle: 0,
-                  labelAlign: 'left',
-                  labelFontWeight: 'bold',
-                  labelFontSize: 12,
-                },
-              },
-            },
-            spec: {
-              width: 96,
-              height: 96,
-              encoding: {
-                x: {
-                  field: 'judge_label',
-                  type: 'nominal',
-                  title: 'judge',
-                  sort: ['judge +', 'judge −'],
-                  axis: { labelAngle: 0, labelExpr: "replace(datum.label, 'judge ', '')" },
-                },
-                y: {
-                  field: 'human',
-                  type: 'nominal',
-                  title: 'humans',
-                  sort: ['human +', 'human −'],
-                  axis: { labelExpr: "replace(datum.label, 'human ', '')" },
-                },
-              },
-              layer: [
-                {
-                  mark: 'rect',
-                  encoding: {
-                    color: {
-                      field: 'cell',
-                      type: 'nominal',
-                      scale: {
-                        // right answers green (TP) and grey (TN), misses orange, over-calls blue
-                        domain: ['TP', 'TN', 'FN', 'FP'],
-                        range: ['#8fd1a8', '#e8e8e8', '#E69F00', '#56B4E9'],
-                      },
-                      title: 'cell',
-                    },
-                  },
-                },
-                {
-                  mark: { type: 'text', fontSize: 12 },
-                  encoding: {
-                    text: { field: 'count', type: 'quantitative' },
-                    color: { value: TEXT_COLOUR },
-                  },
-                },
-              ],
-            },
-          },
+          spec: confusionSpec(),
         },
       ],
-      tables: [
-        {
-          id: 'audit-judge-vs-human',
-          title: 'Each judge against the human majority, with the Rogan–Gladen corrected rate',
-          columns: [
-            'dim',
-            'judge',
-            'TP',
-            'FN',
-            'FP',
-            'TN',
-            'n',
-            'agreement',
-            'precision',
-            'recall',
-            'specificity',
-            'kappa',
-            'judged_rate',
-            'corrected_rate',
-            'corrected_lower',
-            'corrected_upper',
-          ],
-          rows: matrix,
-          n: `n = validation items with both labels; judged rate over all responses the judge labelled`,
-          interval:
-            'corrected rate: Rogan–Gladen with the validation sensitivity and specificity; 95 % delta-method interval including their sampling error',
-        },
-        {
-          id: 'audit-raters',
-          title: 'Inter-rater reliability (Table A5)',
-          columns: [
-            'dim',
-            'items',
-            'raw_agreement',
-            'gwet_ac1',
-            'cohen_kappa_mean',
-            'fleiss_kappa',
-            'prevalence',
-          ],
-          rows: raters,
-          n: `n = items with at least two ratings`,
-          interval: 'point estimates',
-        },
-      ],
+      tables: validationTables(v),
     };
   },
 };
@@ -264,15 +295,7 @@ export const auditJudgeAgreementSection: ReportSection = {
     const b = (v: string | undefined) => (v === '1' ? true : v === '0' ? false : null);
     const rows = (['d1', 'd2', 'd3', 'd4', 'd5'] as const).map((d) => {
       const a = raterAgreement(t.rows.map((r) => judges.map((j) => b(r[`${j}:${d}`]))));
-      return [
-        d,
-        a.items,
-        p4(a.raw_agreement),
-        p4(a.gwet_ac1),
-        p4(a.cohen_kappa_mean),
-        p4(a.fleiss_kappa),
-        p4(a.prevalence),
-      ];
+      return reliabilityRow(d, a);
     });
     return {
       paragraphs: [
@@ -283,15 +306,7 @@ export const auditJudgeAgreementSection: ReportSection = {
         {
           id: 'audit-judge-agreement',
           title: 'Agreement between judges per dimension',
-          columns: [
-            'dim',
-            'items',
-            'raw_agreement',
-            'gwet_ac1',
-            'cohen_kappa_mean',
-            'fleiss_kappa',
-            'prevalence',
-          ],
+          columns: RATER_COLUMNS,
           rows,
           n: 'n = responses at least two judges labelled',
           interval: 'point estimates',

@@ -25,10 +25,10 @@ export interface InstrumentData {
 }
 
 /** True when the scores hold instrument responses. */
-export async function hasInstrument(ctx: ReportContext): Promise<boolean> {
-  return (
+export function hasInstrument(ctx: ReportContext): Promise<boolean> {
+  return Promise.resolve(
     (ctx.header.counts.by_paradigm.instrument ?? 0) > 0 &&
-    ctx.header.files.some((f) => f.file === 'instrument.csv')
+      ctx.header.files.some((f) => f.file === 'instrument.csv'),
   );
 }
 

@@ -40,6 +40,91 @@ export function shiftSentence(
   return `${s.negative} of ${s.perModel.length} model${s.perModel.length === 1 ? '' : 's'} ${s.negative === 1 ? 'is' : 'are'} more toward the minus pole in ${s.to} than in ${s.from}; ${verb(s.positive, 'moves', 'move')} the other way${still > 0 ? ` and ${verb(still, 'does', 'do')} not move` : ''}.`;
 }
 
+/** Per model and language (first, then second): net bias, its interval, cells, shift, p_cells. */
+function slopeRows(d: InstrumentData, s: LanguageShift) {
+  return s.perModel.flatMap((m) =>
+    (
+      [
+        [s.from, m.netFrom],
+        [s.to, m.netTo],
+      ] as const
+    ).map(([lang, net]) => {
+      const cells = d.analysis.cells.filter((c) => c.model === m.model && c.lang === lang);
+      return [
+        m.model,
+        m.origin,
+        lang,
+        r6(net),
+        ...langCi(d, m.model, lang),
+        cells.length,
+        r6(m.shift),
+        r6(m.pCells),
+      ];
+    }),
+  );
+}
+
+/** The slopegraph data's interval sentence, with the across-model test when there is one. */
+function slopeInterval(t: LanguageShift['test'], across: string): string {
+  return t
+    ? `Per point: 95 % CI of the model's net bias in that language, one-sample t on its cell means there. Across models: ${across}, t ${fmt(t.t, 'statistic')}, p ${fmt(t.pT, 'p')}; Wilcoxon signed-rank p ${fmt(t.pWilcoxon, 'p')} (${t.wilcoxonMethod}); dz ${fmt(t.dz, 'statistic')}. Per model: paired t over matched topic × framing cells (p_cells)`
+    : "Per point: 95 % CI of the model's net bias in that language, one-sample t on its cell means there. Per model: paired t over matched topic × framing cells (p_cells); fewer than 2 models, so no across-model test";
+}
+
+/**
+ * The slopegraph's vega-lite spec: one line per model from the first language to the second,
+ * interval bars at both ends, coloured by origin, labelled at the second language.
+ */
+function slopeSpec(
+  s: LanguageShift,
+  subtitle: string[],
+  origins: string[],
+  yDomain: [number, number],
+): Record<string, unknown> {
+  return {
+    title: { text: `${s.from} → ${s.to}: net bias per model`, subtitle },
+    width: 420,
+    height: 380,
+    encoding: {
+      x: {
+        field: 'lang',
+        type: 'ordinal',
+        sort: [s.from, s.to],
+        title: 'language',
+        axis: { labelAngle: 0 },
+        scale: { type: 'band', paddingInner: 0.55, paddingOuter: 0.25 },
+      },
+      xOffset: { field: 'model', type: 'nominal', scale: { type: 'point', padding: 0.5 } },
+      y: {
+        field: 'net',
+        type: 'quantitative',
+        title: 'net bias (keyed stance)',
+        scale: { domain: yDomain, nice: false },
+      },
+      color: {
+        field: 'origin',
+        type: 'nominal',
+        title: 'origin',
+        scale: { domain: origins, range: originColours(origins) },
+      },
+      detail: { field: 'model' },
+    },
+    layer: [
+      {
+        mark: { type: 'rule', strokeWidth: 1.5 },
+        encoding: { y: { field: 'lower', type: 'quantitative' }, y2: { field: 'upper' } },
+      },
+      { mark: { type: 'line', strokeWidth: 1.5 } },
+      { mark: { type: 'point', filled: true, size: 50 } },
+      {
+        transform: [{ filter: `datum.lang === ${JSON.stringify(s.to)}` }],
+        mark: { type: 'text', align: 'left', dx: 10, fontSize: 11, color: TEXT_COLOUR },
+        encoding: { text: { field: 'model' }, color: { value: TEXT_COLOUR } },
+      },
+    ],
+  };
+}
+
 export const languageSection: ReportSection = {
   id: 'instrument-language',
   title: 'The language shift',
@@ -48,26 +133,7 @@ export const languageSection: ReportSection = {
   build: async (ctx) => {
     const d = await instrumentData(ctx);
     const s = d.analysis.languageShift!;
-    const rows = s.perModel.flatMap((m) =>
-      (
-        [
-          [s.from, m.netFrom],
-          [s.to, m.netTo],
-        ] as const
-      ).map(([lang, net]) => {
-        const cells = d.analysis.cells.filter((c) => c.model === m.model && c.lang === lang);
-        return [
-          m.model,
-          m.origin,
-          lang,
-          r6(net),
-          ...langCi(d, m.model, lang),
-          cells.length,
-          r6(m.shift),
-          r6(m.pCells),
-        ];
-      }),
-    );
+    const rows = slopeRows(d, s);
     const noCi = [...new Set(rows.filter((r) => r[4] === null).map((r) => String(r[0])))];
     const origins = originOrder(s.perModel.map((m) => m.origin));
     const t = s.test;
@@ -75,9 +141,6 @@ export const languageSection: ReportSection = {
     const across = t
       ? `mean shift ${fmt(t.meanShift, 'stance')}, 95 % CI ${fmt(t.ci[0], 'stance')} to ${fmt(t.ci[1], 'stance')} (paired t across models)`
       : 'no across-model test (fewer than 2 models)';
-    const interval = t
-      ? `Per point: 95 % CI of the model's net bias in that language, one-sample t on its cell means there. Across models: ${across}, t ${fmt(t.t, 'statistic')}, p ${fmt(t.pT, 'p')}; Wilcoxon signed-rank p ${fmt(t.pWilcoxon, 'p')} (${t.wilcoxonMethod}); dz ${fmt(t.dz, 'statistic')}. Per model: paired t over matched topic × framing cells (p_cells)`
-      : "Per point: 95 % CI of the model's net bias in that language, one-sample t on its cell means there. Per model: paired t over matched topic × framing cells (p_cells); fewer than 2 models, so no across-model test";
     const bars = noCi.length
       ? `bars: 95 % CI per model and language; no bar for ${listWords(noCi)} (fewer than 2 cell means)`
       : 'bars: 95 % CI per model and language (t on its cell means)';
@@ -105,50 +168,9 @@ export const languageSection: ReportSection = {
             ],
             rows,
             n,
-            interval,
+            interval: slopeInterval(t, across),
           },
-          spec: {
-            title: { text: `${s.from} → ${s.to}: net bias per model`, subtitle: [n, across, bars] },
-            width: 420,
-            height: 380,
-            encoding: {
-              x: {
-                field: 'lang',
-                type: 'ordinal',
-                sort: [s.from, s.to],
-                title: 'language',
-                axis: { labelAngle: 0 },
-                scale: { type: 'band', paddingInner: 0.55, paddingOuter: 0.25 },
-              },
-              xOffset: { field: 'model', type: 'nominal', scale: { type: 'point', padding: 0.5 } },
-              y: {
-                field: 'net',
-                type: 'quantitative',
-                title: 'net bias (keyed stance)',
-                scale: { domain: yDomain, nice: false },
-              },
-              color: {
-                field: 'origin',
-                type: 'nominal',
-                title: 'origin',
-                scale: { domain: origins, range: originColours(origins) },
-              },
-              detail: { field: 'model' },
-            },
-            layer: [
-              {
-                mark: { type: 'rule', strokeWidth: 1.5 },
-                encoding: { y: { field: 'lower', type: 'quantitative' }, y2: { field: 'upper' } },
-              },
-              { mark: { type: 'line', strokeWidth: 1.5 } },
-              { mark: { type: 'point', filled: true, size: 50 } },
-              {
-                transform: [{ filter: `datum.lang === ${JSON.stringify(s.to)}` }],
-                mark: { type: 'text', align: 'left', dx: 10, fontSize: 11, color: TEXT_COLOUR },
-                encoding: { text: { field: 'model' }, color: { value: TEXT_COLOUR } },
-              },
-            ],
-          },
+          spec: slopeSpec(s, [n, across, bars], origins, yDomain),
         },
       ],
       tables: [],

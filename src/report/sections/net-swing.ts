@@ -15,6 +15,116 @@ import {
   r6,
 } from './instrument-data.js';
 
+/** The analysis the section reads (see `instrumentData`). */
+type Data = Awaited<ReturnType<typeof instrumentData>>;
+
+/** Per model: net bias, swing, raw agreement, the t interval of net bias, its Holm-adjusted p. */
+function netSwingRows(d: Data) {
+  return d.analysis.models.map((m) => {
+    const holm = m.cellTest?.pTHolm ?? null;
+    return [
+      m.model,
+      m.origin,
+      r6(m.net),
+      r6(m.swing),
+      r6(m.raw),
+      r6(m.cellTest?.ci[0]),
+      r6(m.cellTest?.ci[1]),
+      m.cellTest?.n ?? null,
+      r6(m.cellTest?.pT),
+      r6(holm),
+      holm !== null && holm < 0.05 ? 'yes' : 'no',
+    ];
+  });
+}
+
+/** The columns of `netSwingRows`, as the chart data and its CSV name them. */
+const NET_SWING_COLUMNS = [
+  'model',
+  'origin',
+  'net',
+  'swing',
+  'raw',
+  'net_lower',
+  'net_upper',
+  'n_cells',
+  'p_t',
+  'p_holm',
+  'holm_significant',
+];
+
+/**
+ * The scatter's vega-lite spec: swing (x) against net bias (y) per model, interval bars in the
+ * origin's colour, points filled when Holm-significant, each labelled with its model.
+ */
+function netSwingSpec(
+  subtitle: string[],
+  origins: string[],
+  yDomain: [number, number],
+): Record<string, unknown> {
+  const colour = { domain: origins, range: originColours(origins) };
+  return {
+    title: { text: 'Net bias vs swing per model', subtitle },
+    width: 560,
+    height: 380,
+    layer: [
+      {
+        mark: { type: 'rule', strokeDash: [4, 4], color: '#888' },
+        encoding: { y: { datum: 0 } },
+      },
+      {
+        mark: { type: 'rule', strokeWidth: 1.5 },
+        encoding: {
+          x: { field: 'swing', type: 'quantitative' },
+          y: { field: 'net_lower', type: 'quantitative' },
+          y2: { field: 'net_upper' },
+          color: { field: 'origin', type: 'nominal', scale: colour },
+        },
+      },
+      {
+        mark: { type: 'point', size: 90, strokeWidth: 2, filled: true },
+        encoding: {
+          x: {
+            field: 'swing',
+            type: 'quantitative',
+            title: 'swing (acquiescence magnitude)',
+            scale: { zero: true },
+            axis: { offset: 8 },
+          },
+          y: {
+            field: 'net',
+            type: 'quantitative',
+            title: 'net bias (keyed stance)',
+            scale: { domain: yDomain, nice: false },
+            axis: { offset: 8 },
+          },
+          color: { field: 'origin', type: 'nominal', title: 'origin', scale: colour },
+          stroke: { field: 'origin', type: 'nominal', title: 'origin', scale: colour },
+          fillOpacity: {
+            condition: { test: "datum.holm_significant === 'yes'", value: 1 },
+            value: 0,
+          },
+        },
+      },
+      {
+        mark: {
+          type: 'text',
+          align: 'left',
+          dx: 8,
+          dy: -6,
+          fontSize: 11,
+          color: TEXT_COLOUR,
+        },
+        encoding: {
+          x: { field: 'swing', type: 'quantitative' },
+          y: { field: 'net', type: 'quantitative' },
+          text: { field: 'model' },
+        },
+      },
+    ],
+  };
+}
+
 export const netSwingSection: ReportSection = {
   id: 'instrument-net-swing',
   title: 'Conviction versus acquiescence: net bias against swing',
@@ -22,35 +132,7 @@ export const netSwingSection: ReportSection = {
   build: async (ctx) => {
     const d = await instrumentData(ctx);
     const poles = 'positive = toward the plus pole, negative = toward the minus pole';
-    const rows = d.analysis.models.map((m) => {
-      const holm = m.cellTest?.pTHolm ?? null;
-      return [
-        m.model,
-        m.origin,
-        r6(m.net),
-        r6(m.swing),
-        r6(m.raw),
-        r6(m.cellTest?.ci[0]),
-        r6(m.cellTest?.ci[1]),
-        m.cellTest?.n ?? null,
-        r6(m.cellTest?.pT),
-        r6(holm),
-        holm !== null && holm < 0.05 ? 'yes' : 'no',
-      ];
-    });
-    const columns = [
-      'model',
-      'origin',
-      'net',
-      'swing',
-      'raw',
-      'net_lower',
-      'net_upper',
-      'n_cells',
-      'p_t',
-      'p_holm',
-      'holm_significant',
-    ];
+    const rows = netSwingRows(d);
     const origins = originOrder(d.analysis.models.map((m) => m.origin));
     const n = `n = ${d.analysis.counts.models} models; each point from ${d.cellsPerModel} cell means (topic × language × framing) of about ${d.perCell} responses each (arm ${d.arm})`;
     const interval =
@@ -77,88 +159,12 @@ export const netSwingSection: ReportSection = {
           data: {
             id: 'net-vs-swing',
             title: 'Net bias, swing and raw agreement per model',
-            columns,
+            columns: NET_SWING_COLUMNS,
             rows,
             n,
             interval,
           },
-          spec: {
-            title: {
-              text: 'Net bias vs swing per model',
-              subtitle: [n, `${bars}; filled: Holm p < 0.05`],
-            },
-            width: 560,
-            height: 380,
-            layer: [
-              {
-                mark: { type: 'rule', strokeDash: [4, 4], color: '#888' },
-                encoding: { y: { datum: 0 } },
-              },
-              {
-                mark: { type: 'rule', strokeWidth: 1.5 },
-                encoding: {
-                  x: { field: 'swing', type: 'quantitative' },
-                  y: { field: 'net_lower', type: 'quantitative' },
-                  y2: { field: 'net_upper' },
-                  color: {
-                    field: 'origin',
-                    type: 'nominal',
-                    scale: { domain: origins, range: originColours(origins) },
-                  },
-                },
-              },
-              {
-                mark: { type: 'point', size: 90, strokeWidth: 2, filled: true },
-                encoding: {
-                  x: {
-                    field: 'swing',
-                    type: 'quantitative',
-                    title: 'swing (acquiescence magnitude)',
-                    scale: { zero: true },
-                    axis: { offset: 8 },
-                  },
-                  y: {
-                    field: 'net',
-                    type: 'quantitative',
-                    title: 'net bias (keyed stance)',
-                    scale: { domain: yDomain, nice: false },
-                    axis: { offset: 8 },
-                  },
-                  color: {
-                    field: 'origin',
-                    type: 'nominal',
-                    title: 'origin',
-                    scale: { domain: origins, range: originColours(origins) },
-                  },
-                  stroke: {
-                    field: 'origin',
-                    type: 'nominal',
-                    title: 'origin',
-                    scale: { domain: origins, range: originColours(origins) },
-                  },
-                  fillOpacity: {
-                    condition: { test: "datum.holm_significant === 'yes'", value: 1 },
-                    value: 0,
-                  },
-                },
-              },
-              {
-                mark: {
-                  type: 'text',
-                  align: 'left',
-                  dx: 8,
-                  dy: -6,
-                  fontSize: 11,
-                  color: TEXT_COLOUR,
-                },
-                encoding: {
-                  x: { field: 'swing', type: 'quantitative' },
-                  y: { field: 'net', type: 'quantitative' },
-                  text: { field: 'model' },
-                },
-              },
-            ],
-          },
+          spec: netSwingSpec([n, `${bars}; filled: Holm p < 0.05`], origins, yDomain),
         },
       ],
       tables: [],

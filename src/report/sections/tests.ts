@@ -49,6 +49,101 @@ export function varianceTables(
   ];
 }
 
+/** The analysis the section reads (see `instrumentData`). */
+type Data = Awaited<ReturnType<typeof instrumentData>>;
+
+/**
+ * Table S4: per model, net bias against 0 (t, Wilcoxon, Holm; framing-collapsed), the
+ * answered-only net bias and the flip rates.
+ */
+function modelTestsTable(d: Data): ReportTable {
+  const a = d.analysis;
+  return {
+    id: 'model-tests',
+    title: 'Net bias against 0 per model',
+    columns: [
+      'model',
+      'origin',
+      'net',
+      'ci_lower',
+      'ci_upper',
+      'swing',
+      'raw',
+      'n_cells',
+      't',
+      'p_t',
+      'p_wilcoxon',
+      'p_holm',
+      'n_collapsed',
+      'p_t_collapsed',
+      'net_answered',
+      'abstained_share',
+      'flip_rate',
+      'cell_flip_rate',
+    ],
+    rows: a.models.map((m) => [
+      m.model,
+      m.origin,
+      r6(m.net),
+      r6(m.cellTest?.ci[0]),
+      r6(m.cellTest?.ci[1]),
+      r6(m.swing),
+      r6(m.raw),
+      m.cellTest?.n ?? null,
+      r6(m.cellTest?.t),
+      r6(m.cellTest?.pT),
+      r6(m.cellTest?.pWilcoxon),
+      r6(m.cellTest?.pTHolm),
+      m.collapsedTest?.n ?? null,
+      r6(m.collapsedTest?.pT),
+      r6(m.answeredOnly.net),
+      r6(m.answeredOnly.excludedShare),
+      r6(m.flip.responseRate),
+      r6(m.flip.cellRate),
+    ]),
+    n: `n = ${d.cellsPerModel} cell means per model (Cells; about ${d.perCell} responses each) and ${Math.round(d.cellsPerModel / 2)} framing-collapsed values (Collapsed values)`,
+    interval:
+      '95 % CI and p (t): one-sample t of net bias on the cell means; p (Wilcoxon): Wilcoxon signed-rank on the same; p (Holm): p (t) adjusted by Holm across models; p (t, framing-collapsed): t on the framing-collapsed values; Net bias, answered only: without the responses scored 0; Flip rate: share of affirmative/reverse response pairs (same topic, language, iteration; both non-zero) whose raw answer flips, Cell flip rate the same on cell means (descriptive, no intervals)',
+  };
+}
+
+/** The origins compared at the model level (Welch t and Mann–Whitney on the models' net biases). */
+function originComparisonsTable(a: InstrumentAnalysis): ReportTable {
+  return {
+    id: 'origin-comparisons',
+    title: 'Origins compared at the model level',
+    columns: [
+      'a',
+      'b',
+      'n_a',
+      'n_b',
+      'mean_a',
+      'mean_b',
+      'diff_ci_lower',
+      'diff_ci_upper',
+      'welch_t',
+      'welch_p',
+      'mann_whitney_p',
+    ],
+    rows: a.originComparisons.map((o) => [
+      o.a,
+      o.b,
+      o.nA,
+      o.nB,
+      r6(o.meanA),
+      r6(o.meanB),
+      r6(o.welch.ci[0]),
+      r6(o.welch.ci[1]),
+      r6(o.welch.t),
+      r6(o.welch.p),
+      r6(o.mannWhitney.p),
+    ]),
+    n: 'n = models per origin (Models A, Models B); each model contributes its net bias',
+    interval:
+      '95 % CI of Mean net A − Mean net B and p: Welch t; Mann–Whitney p (two-sided), both on model net biases; with few models per origin Mann–Whitney certifies separation rather than effect size',
+  };
+}
+
 export const testsSection: ReportSection = {
   id: 'instrument-tests',
   title: 'Per-model tests',
@@ -56,90 +151,8 @@ export const testsSection: ReportSection = {
   build: async (ctx) => {
     const d = await instrumentData(ctx);
     const a = d.analysis;
-    const tables: ReportTable[] = [
-      {
-        id: 'model-tests',
-        title: 'Net bias against 0 per model',
-        columns: [
-          'model',
-          'origin',
-          'net',
-          'ci_lower',
-          'ci_upper',
-          'swing',
-          'raw',
-          'n_cells',
-          't',
-          'p_t',
-          'p_wilcoxon',
-          'p_holm',
-          'n_collapsed',
-          'p_t_collapsed',
-          'net_answered',
-          'abstained_share',
-          'flip_rate',
-          'cell_flip_rate',
-        ],
-        rows: a.models.map((m) => [
-          m.model,
-          m.origin,
-          r6(m.net),
-          r6(m.cellTest?.ci[0]),
-          r6(m.cellTest?.ci[1]),
-          r6(m.swing),
-          r6(m.raw),
-          m.cellTest?.n ?? null,
-          r6(m.cellTest?.t),
-          r6(m.cellTest?.pT),
-          r6(m.cellTest?.pWilcoxon),
-          r6(m.cellTest?.pTHolm),
-          m.collapsedTest?.n ?? null,
-          r6(m.collapsedTest?.pT),
-          r6(m.answeredOnly.net),
-          r6(m.answeredOnly.excludedShare),
-          r6(m.flip.responseRate),
-          r6(m.flip.cellRate),
-        ]),
-        n: `n = ${d.cellsPerModel} cell means per model (Cells; about ${d.perCell} responses each) and ${Math.round(d.cellsPerModel / 2)} framing-collapsed values (Collapsed values)`,
-        interval:
-          '95 % CI and p (t): one-sample t of net bias on the cell means; p (Wilcoxon): Wilcoxon signed-rank on the same; p (Holm): p (t) adjusted by Holm across models; p (t, framing-collapsed): t on the framing-collapsed values; Net bias, answered only: without the responses scored 0; Flip rate: share of affirmative/reverse response pairs (same topic, language, iteration; both non-zero) whose raw answer flips, Cell flip rate the same on cell means (descriptive, no intervals)',
-      },
-    ];
-    if (a.originComparisons.length > 0) {
-      tables.push({
-        id: 'origin-comparisons',
-        title: 'Origins compared at the model level',
-        columns: [
-          'a',
-          'b',
-          'n_a',
-          'n_b',
-          'mean_a',
-          'mean_b',
-          'diff_ci_lower',
-          'diff_ci_upper',
-          'welch_t',
-          'welch_p',
-          'mann_whitney_p',
-        ],
-        rows: a.originComparisons.map((o) => [
-          o.a,
-          o.b,
-          o.nA,
-          o.nB,
-          r6(o.meanA),
-          r6(o.meanB),
-          r6(o.welch.ci[0]),
-          r6(o.welch.ci[1]),
-          r6(o.welch.t),
-          r6(o.welch.p),
-          r6(o.mannWhitney.p),
-        ]),
-        n: 'n = models per origin (Models A, Models B); each model contributes its net bias',
-        interval:
-          '95 % CI of Mean net A − Mean net B and p: Welch t; Mann–Whitney p (two-sided), both on model net biases; with few models per origin Mann–Whitney certifies separation rather than effect size',
-      });
-    }
+    const tables: ReportTable[] = [modelTestsTable(d)];
+    if (a.originComparisons.length > 0) tables.push(originComparisonsTable(a));
     tables.push(...varianceTables(a));
     return {
       paragraphs: [

@@ -18,43 +18,132 @@ import {
   r6,
 } from './instrument-data.js';
 
+/** The analysis the sections read (see `instrumentData`). */
+type Data = Awaited<ReturnType<typeof instrumentData>>;
+
+/**
+ * Per topic × origin: the number of models, the mean over them of each model's topic value (the
+ * mean of its cell means for the topic) and, with two models or more, the one-sample t interval.
+ */
+function topicOriginRows(d: Data, origins: string[]): Cell[][] {
+  const perModelTopic = new Map<string, { origin: string; topic: string; means: number[] }>();
+  for (const c of d.analysis.cells) {
+    const k = `${c.model}\u0000${c.topic}`;
+    const e = perModelTopic.get(k) ?? { origin: c.origin, topic: c.topic, means: [] };
+    e.means.push(c.mean);
+    perModelTopic.set(k, e);
+  }
+  const rows: Cell[][] = [];
+  for (const topic of d.topics) {
+    for (const origin of origins) {
+      const values = [...perModelTopic.values()]
+        .filter((e) => e.topic === topic && e.origin === origin)
+        .map((e) => e.means.reduce((s, v) => s + v, 0) / e.means.length);
+      if (values.length === 0) continue;
+      const mean = values.reduce((s, v) => s + v, 0) / values.length;
+      const t = values.length >= 2 ? oneSampleT(values) : null;
+      rows.push([topic, origin, values.length, r6(mean), r6(t?.ci[0]), r6(t?.ci[1])]);
+    }
+  }
+  return rows;
+}
+
+/** The chart's subtitle line on intervals, naming the origins with a single model (no interval). */
+function ciLineOf(single: string[], origins: string[]): string {
+  return single.length === 0
+    ? "95 % CI: one-sample t over an origin's models (bars cut at ±2)"
+    : single.length === origins.length
+      ? `no intervals: every origin has a single model (${listWords(single)}), so each point is one model's value`
+      : `95 % CI: one-sample t over an origin's models (bars cut at ±2); no interval for ${listWords(single)} (a single model: hollow points)`;
+}
+
+/**
+ * The dot plot's vega-lite spec: a row per topic, a point per origin with its interval cut at the
+ * ±2 ends of the axis; hollow points for single-model origins (all filled when every origin has
+ * one).
+ */
+function topicOriginSpec(
+  topics: string[],
+  origins: string[],
+  single: string[],
+): Record<string, unknown> {
+  return {
+    title: {
+      text: 'Stance by topic × origin',
+      subtitle: [
+        "n = models per origin; a model's topic value = mean of its cell means for the topic",
+        ciLineOf(single, origins),
+      ],
+    },
+    width: 520,
+    height: 300,
+    layer: [
+      {
+        mark: { type: 'rule', strokeDash: [4, 4], color: '#888' },
+        encoding: { x: { datum: 0, type: 'quantitative' } },
+      },
+      {
+        encoding: {
+          y: { field: 'topic', type: 'nominal', sort: topics, title: null },
+          yOffset: { field: 'origin', type: 'nominal', sort: origins },
+          color: {
+            field: 'origin',
+            type: 'nominal',
+            title: 'origin',
+            scale: { domain: origins, range: originColours(origins) },
+          },
+        },
+        layer: [
+          {
+            mark: { type: 'rule', strokeWidth: 1.5, clip: true },
+            encoding: {
+              x: { field: 'lower', type: 'quantitative', scale: { domain: [-2, 2] } },
+              x2: { field: 'upper' },
+            },
+          },
+          {
+            mark: { type: 'point', filled: true, size: 60, strokeWidth: 2, clip: true },
+            encoding: {
+              fillOpacity: {
+                condition: {
+                  test: single.length === origins.length ? 'true' : 'datum.models > 1',
+                  value: 1,
+                },
+                value: 0,
+              },
+              stroke: {
+                field: 'origin',
+                type: 'nominal',
+                scale: { domain: origins, range: originColours(origins) },
+                legend: null,
+              },
+              x: {
+                field: 'mean',
+                type: 'quantitative',
+                title: 'mean keyed stance (− minus pole … + plus pole)',
+                scale: { domain: [-2, 2] },
+                axis: { values: [-2, -1, 0, 1, 2] },
+              },
+            },
+          },
+        ],
+      },
+    ],
+  };
+}
+
 export const topicOriginSection: ReportSection = {
   id: 'instrument-topics',
   title: 'Stance by topic and origin',
   applies: hasInstrument,
   build: async (ctx) => {
     const d = await instrumentData(ctx);
-    const cells = d.analysis.cells;
-    const perModelTopic = new Map<string, { origin: string; topic: string; means: number[] }>();
-    for (const c of cells) {
-      const k = `${c.model}\u0000${c.topic}`;
-      const e = perModelTopic.get(k) ?? { origin: c.origin, topic: c.topic, means: [] };
-      e.means.push(c.mean);
-      perModelTopic.set(k, e);
-    }
-    const origins = originOrder(cells.map((c) => c.origin));
-    const rows: Cell[][] = [];
-    for (const topic of d.topics) {
-      for (const origin of origins) {
-        const values = [...perModelTopic.values()]
-          .filter((e) => e.topic === topic && e.origin === origin)
-          .map((e) => e.means.reduce((s, v) => s + v, 0) / e.means.length);
-        if (values.length === 0) continue;
-        const mean = values.reduce((s, v) => s + v, 0) / values.length;
-        const t = values.length >= 2 ? oneSampleT(values) : null;
-        rows.push([topic, origin, values.length, r6(mean), r6(t?.ci[0]), r6(t?.ci[1])]);
-      }
-    }
+    const origins = originOrder(d.analysis.cells.map((c) => c.origin));
+    const rows = topicOriginRows(d, origins);
     const n = `n = models per origin (column models); each model's topic value is the mean of its ${Math.round(d.cellsPerModel / Math.max(1, d.topics.length))} cell means for the topic (languages × framings)`;
     const interval =
       '95 % CI: one-sample t over the models of an origin (none with a single model; bars are cut at ±2, the ends of the axis, and the table holds the full interval)';
     const single = origins.filter((o) => rows.some((r) => r[1] === o && r[2] === 1));
-    const ciLine =
-      single.length === 0
-        ? "95 % CI: one-sample t over an origin's models (bars cut at ±2)"
-        : single.length === origins.length
-          ? `no intervals: every origin has a single model (${listWords(single)}), so each point is one model's value`
-          : `95 % CI: one-sample t over an origin's models (bars cut at ±2); no interval for ${listWords(single)} (a single model: hollow points)`;
     return {
       paragraphs: [
         `Each point is the mean over an origin's models of their mean keyed stance on a topic; the bars show how much the models of one origin disagree.${single.length > 0 ? ` ${listWords(single)} ${single.length === 1 ? 'has' : 'have'} a single model here, so ${single.length === 1 ? 'its points have' : 'their points have'} no bars.` : ''}`,
@@ -72,75 +161,68 @@ export const topicOriginSection: ReportSection = {
             n,
             interval,
           },
-          spec: {
-            title: {
-              text: 'Stance by topic × origin',
-              subtitle: [
-                "n = models per origin; a model's topic value = mean of its cell means for the topic",
-                ciLine,
-              ],
-            },
-            width: 520,
-            height: 300,
-            layer: [
-              {
-                mark: { type: 'rule', strokeDash: [4, 4], color: '#888' },
-                encoding: { x: { datum: 0, type: 'quantitative' } },
-              },
-              {
-                encoding: {
-                  y: { field: 'topic', type: 'nominal', sort: d.topics, title: null },
-                  yOffset: { field: 'origin', type: 'nominal', sort: origins },
-                  color: {
-                    field: 'origin',
-                    type: 'nominal',
-                    title: 'origin',
-                    scale: { domain: origins, range: originColours(origins) },
-                  },
-                },
-                layer: [
-                  {
-                    mark: { type: 'rule', strokeWidth: 1.5, clip: true },
-                    encoding: {
-                      x: { field: 'lower', type: 'quantitative', scale: { domain: [-2, 2] } },
-                      x2: { field: 'upper' },
-                    },
-                  },
-                  {
-                    mark: { type: 'point', filled: true, size: 60, strokeWidth: 2, clip: true },
-                    encoding: {
-                      fillOpacity: {
-                        condition: {
-                          test: single.length === origins.length ? 'true' : 'datum.models > 1',
-                          value: 1,
-                        },
-                        value: 0,
-                      },
-                      stroke: {
-                        field: 'origin',
-                        type: 'nominal',
-                        scale: { domain: origins, range: originColours(origins) },
-                        legend: null,
-                      },
-                      x: {
-                        field: 'mean',
-                        type: 'quantitative',
-                        title: 'mean keyed stance (− minus pole … + plus pole)',
-                        scale: { domain: [-2, 2] },
-                        axis: { values: [-2, -1, 0, 1, 2] },
-                      },
-                    },
-                  },
-                ],
-              },
-            ],
-          },
+          spec: topicOriginSpec(d.topics, origins, single),
         },
       ],
       tables: [],
     };
   },
 };
+
+/**
+ * The heat map's vega-lite spec: abstention rate per model (rows) and topic (columns) on a sqrt
+ * colour scale, white where a model never abstained, each cell labelled with its rate.
+ */
+function abstentionSpec(n: string, topics: string[], models: string[]): Record<string, unknown> {
+  return {
+    title: {
+      text: 'Abstention by topic',
+      subtitle: [
+        n,
+        'cell text: rate (white: none); Wilson 95 % intervals in tables/abstention-topic.csv',
+      ],
+    },
+    width: { step: 70 },
+    height: { step: 26 },
+    encoding: {
+      x: {
+        field: 'topic',
+        type: 'nominal',
+        sort: topics,
+        title: null,
+        axis: { labelAngle: -30 },
+      },
+      y: { field: 'model', type: 'nominal', sort: models, title: null },
+    },
+    transform: [{ calculate: "format(datum.rate * 100, '.1f') + ' %'", as: 'rate_text' }],
+    layer: [
+      {
+        mark: { type: 'rect', stroke: '#ffffff', strokeWidth: 1 },
+        encoding: {
+          color: {
+            condition: { test: 'datum.abstained === 0', value: '#ffffff' },
+            field: 'rate',
+            type: 'quantitative',
+            title: 'abstention',
+            // sqrt, so that a few abstentions already show; 0 alone is white
+            scale: { type: 'sqrt', domain: [0, 1], range: ['#fff7ec', '#e34a33'] },
+            legend: { format: '.0%', values: [0, 0.05, 0.25, 1] },
+          },
+        },
+      },
+      {
+        mark: { type: 'text', fontSize: 10 },
+        encoding: {
+          text: { field: 'rate_text' },
+          color: {
+            condition: { test: 'datum.abstained === 0', value: '#595959' },
+            value: TEXT_COLOUR,
+          },
+        },
+      },
+    ],
+  };
+}
 
 export const abstentionSection: ReportSection = {
   id: 'instrument-abstention',
@@ -179,54 +261,7 @@ export const abstentionSection: ReportSection = {
             n,
             interval,
           },
-          spec: {
-            title: {
-              text: 'Abstention by topic',
-              subtitle: [
-                n,
-                'cell text: rate (white: none); Wilson 95 % intervals in tables/abstention-topic.csv',
-              ],
-            },
-            width: { step: 70 },
-            height: { step: 26 },
-            encoding: {
-              x: {
-                field: 'topic',
-                type: 'nominal',
-                sort: d.topics,
-                title: null,
-                axis: { labelAngle: -30 },
-              },
-              y: { field: 'model', type: 'nominal', sort: models, title: null },
-            },
-            transform: [{ calculate: "format(datum.rate * 100, '.1f') + ' %'", as: 'rate_text' }],
-            layer: [
-              {
-                mark: { type: 'rect', stroke: '#ffffff', strokeWidth: 1 },
-                encoding: {
-                  color: {
-                    condition: { test: 'datum.abstained === 0', value: '#ffffff' },
-                    field: 'rate',
-                    type: 'quantitative',
-                    title: 'abstention',
-                    // sqrt, so that a few abstentions already show; 0 alone is white
-                    scale: { type: 'sqrt', domain: [0, 1], range: ['#fff7ec', '#e34a33'] },
-                    legend: { format: '.0%', values: [0, 0.05, 0.25, 1] },
-                  },
-                },
-              },
-              {
-                mark: { type: 'text', fontSize: 10 },
-                encoding: {
-                  text: { field: 'rate_text' },
-                  color: {
-                    condition: { test: 'datum.abstained === 0', value: '#595959' },
-                    value: TEXT_COLOUR,
-                  },
-                },
-              },
-            ],
-          },
+          spec: abstentionSpec(n, d.topics, models),
         },
       ],
       tables: [],

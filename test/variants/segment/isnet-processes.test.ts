@@ -2,8 +2,8 @@
  * isnet is byte-reproducible across processes and onnxruntime thread counts: the demo's
  * camera-operator photo (corpora/demo/camera.png, A0 as committed in variants/demo/) segmented
  * in two separate processes, one with 1 intra-op thread and one with 2, gives the same mask.
- * This photo has a pixel whose probability is 0.50021 against the 0.5 threshold, the closest
- * call of the demo set (see docs/segmentation.md, "Reproducibility").
+ * This photo has a pixel whose probability is 0.50021 against the 0.5 threshold, so a change in
+ * the last digits of the network's sums shows here (docs/segmentation.md, "Reproducibility").
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';

@@ -1,4 +1,5 @@
-/** `stimkit report <scores dir> --out DIR [--bundle DIR]` */
+/** `stimkit report <scores dir> --out DIR [--bundle DIR] [--csv-raw]` */
+import { CSV_RAW_FLAG } from '../cli/flags.js';
 import { EXIT } from '../core/errors.js';
 import { relPosix } from '../core/fsio.js';
 import { writeReport } from '../report/folder.js';
@@ -18,10 +19,12 @@ export const reportCommand: CommandSpec = {
       .option(
         '--bundle <dir>',
         'the scored bundle, when it moved from where score.json records it (for the variant thumbnails)',
-      ),
+      )
+      .option(...CSV_RAW_FLAG),
   run: async ([scores], opts) => {
     const r = await writeReport(String(scores), String(opts.out), undefined, {
       bundle: opts.bundle as string | undefined,
+      csvRaw: Boolean(opts.csvRaw),
     });
     const out = relPosix(process.cwd(), r.out);
     const human = [

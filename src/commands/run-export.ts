@@ -1,6 +1,6 @@
-/** `stimkit run export --ledger FILE [--format jsonl|csv] [--model NAME,…] [--run LABEL] [--out FILE]` */
+/** `stimkit run export --ledger FILE [--format jsonl|csv] [--model NAME,…] [--run LABEL] [--out FILE] [--csv-raw]` */
 import { Option } from 'commander';
-import { list } from '../cli/flags.js';
+import { CSV_RAW_FLAG, list } from '../cli/flags.js';
 import { EXIT, StimkitError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/fsio.js';
 import { exportLedger } from '../run/export.js';
@@ -20,13 +20,15 @@ export const runExportCommand: CommandSpec = {
         new Option('--model <names>', 'only these models (comma-separated)').argParser(list),
       )
       .option('--run <label>', 'the run to export (default: the latest)')
-      .option('--out <file>', 'write here (default: stdout)'),
+      .option('--out <file>', 'write here (default: stdout)')
+      .option(...CSV_RAW_FLAG),
   run: async (_args, opts, io) => {
     const format = opts.format as 'jsonl' | 'csv';
     const filter = {
       model: opts.model as string[] | undefined,
       run: opts.run as string | undefined,
     };
+    const csv = { csvRaw: Boolean(opts.csvRaw) };
     const out = opts.out as string | undefined;
     if (!out && opts.json)
       throw StimkitError.usage(
@@ -36,10 +38,10 @@ export const runExportCommand: CommandSpec = {
     let rows: number;
     if (out) {
       const parts: string[] = [];
-      rows = exportLedger(String(opts.ledger), format, filter, (c) => parts.push(c));
+      rows = exportLedger(String(opts.ledger), format, filter, (c) => parts.push(c), csv);
       await writeFileAtomic(out, parts.join(''));
     } else {
-      rows = exportLedger(String(opts.ledger), format, filter, io.stdout);
+      rows = exportLedger(String(opts.ledger), format, filter, io.stdout, csv);
     }
     return {
       summary: {

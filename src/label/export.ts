@@ -3,12 +3,12 @@
  * row per sample item × rater, read by `stimkit analyze agreement` and the audit's validation.
  * The rater files may be in use by a running server: SQLite's WAL lets us read a consistent view.
  */
-import Database from 'better-sqlite3';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { csvLines } from '../core/csv.js';
 import { StimkitError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/fsio.js';
+import { openReader } from '../ledger/open.js';
 import { readLabelSample } from './load-sample.js';
 import { labelsFolder } from './serve.js';
 import {
@@ -127,7 +127,7 @@ function readStore(file: string): {
   meta: Record<string, string>;
   answers: Map<string, ItemAnswers>;
 } {
-  const db = new Database(file, { fileMustExist: true, timeout: 5000 });
+  const db = openReader(file);
   try {
     const meta = Object.fromEntries(
       (

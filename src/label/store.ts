@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { StimkitError } from '../core/errors.js';
+import { openReader } from '../ledger/open.js';
 
 export const STORE_FORMAT = 'stimkit.label-store';
 
@@ -224,11 +225,14 @@ export class LabelStore {
       .run(key, value);
   }
 
-  /** The metadata of an existing rater file, read without locking it; {} if there is none. */
+  /**
+   * The metadata of an existing rater file, read without locking it; {} if there is none. A
+   * reader's connection (query_only), so that no `-wal`/`-shm` file stays behind.
+   */
   static peekMeta(file: string): Record<string, string> {
     let db: Database.Database | undefined;
     try {
-      db = new Database(path.resolve(file), { readonly: true, fileMustExist: true, timeout: 1000 });
+      db = openReader(path.resolve(file));
       const rows = db.prepare('SELECT key, value FROM meta').all() as Array<{
         key: string;
         value: string;

@@ -116,7 +116,7 @@ function addMissingColumns(db: Db): void {
  * `query_only` (every write refused), and falls back to a true read-only connection when the file
  * or its folder is not writable (the side files then stay, as SQLite needs).
  */
-function openReader(file: string): Db {
+export function openReader(file: string): Db {
   let db: Db | null = null;
   try {
     db = new Database(file, { fileMustExist: true, timeout: 10_000 });

@@ -81,6 +81,8 @@ async function readHeader(scoresDir: string): Promise<ScoresHeader> {
 export interface ReportOptions {
   /** The scored bundle's folder, when it is not where score.json records it (for the ladder's thumbnails). */
   bundle?: string;
+  /** Write the CSV tables' cells as they are, without neutralising spreadsheet formulas (`--csv-raw`). */
+  csvRaw?: boolean;
 }
 
 /** The context sections read from; every file read is checked against score.json's sha256. */
@@ -159,7 +161,9 @@ export async function buildReport(
   }
   const notes = await simulatedNotes(ctx);
   const simulated = ctx.simulated || notes.length > 0;
-  const out = new ReportWriter(outDir, rowSimulated(ctx, notes.length > 0), simulated);
+  const out = new ReportWriter(outDir, rowSimulated(ctx, notes.length > 0), simulated, {
+    raw: options.csvRaw ?? false,
+  });
   const rendered: RenderedSection[] = [];
   for (const section of sections) {
     if (!(await section.applies(ctx))) continue;
@@ -195,6 +199,7 @@ export async function buildReport(
       tool: { ...TOOL },
       bundle: ctx.header.bundle,
       simulated,
+      csv: options.csvRaw ? 'raw' : 'safe',
       inputs,
       sections: rendered.map((r) => r.section.id),
       files,

@@ -5,6 +5,7 @@
  * `tables/README.csv`; every file atomically, recorded with its sha256 for report.json.
  */
 import path from 'node:path';
+import type { CsvWriteOptions } from '../core/csv.js';
 import { sha256, writeFileAtomic } from '../core/fsio.js';
 import { showBidiControls } from '../core/html.js';
 import { artifactJson } from '../core/json.js';
@@ -23,6 +24,8 @@ export class ReportWriter {
     private readonly outDir: string,
     private readonly flag: RowSimulated,
     private readonly simulated: boolean,
+    /** How the CSV tables are written (`{ raw: true }` for `--csv-raw`). */
+    private readonly csv: CsvWriteOptions = {},
   ) {}
 
   /** Write `rel` (relative to the report folder) atomically and record it. */
@@ -33,7 +36,7 @@ export class ReportWriter {
 
   /** `tables/<id>.csv`, with its simulated column; listed for the dictionary. */
   async table(t: ReportTable): Promise<void> {
-    await this.write(`tables/${t.id}.csv`, tableCsv(t, this.flag));
+    await this.write(`tables/${t.id}.csv`, tableCsv(t, this.flag, this.csv));
     const rows = t.rows.some((r) => this.flag(t, r));
     this.tables.push({ table: t, simulated: t.rows.length > 0 ? rows : this.simulated });
   }
@@ -67,7 +70,7 @@ export class ReportWriter {
 
   /** tables/README.csv: every column of every table written so far. */
   async dictionary(): Promise<void> {
-    await this.write('tables/README.csv', dictionaryCsv(this.tables));
+    await this.write('tables/README.csv', dictionaryCsv(this.tables, this.csv));
   }
 }
 

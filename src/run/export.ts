@@ -76,16 +76,20 @@ export function exportRow(r: LedgerResult): Record<(typeof EXPORT_COLUMNS)[numbe
   } as Record<(typeof EXPORT_COLUMNS)[number], unknown>;
 }
 
-function csvCell(v: unknown): string {
-  return csvField(v !== null && typeof v === 'object' ? JSON.stringify(v) : (v as Cell));
+function csvCell(v: unknown, raw: boolean): string {
+  return csvField(v !== null && typeof v === 'object' ? JSON.stringify(v) : (v as Cell), { raw });
 }
 
-/** Export a ledger's results; `write` receives the text in pieces. Returns the number of rows. */
+/**
+ * Export a ledger's results; `write` receives the text in pieces. Returns the number of rows.
+ * CSV cells a spreadsheet would run as formulas are neutralised unless `csvRaw` (`--csv-raw`).
+ */
 export function exportLedger(
   file: string,
   format: 'jsonl' | 'csv',
   filter: ResultFilter,
   write: (chunk: string) => void,
+  options: { csvRaw?: boolean } = {},
 ): number {
   const ledger = openLedger(file);
   try {
@@ -108,7 +112,7 @@ export function exportLedger(
       const row = exportRow(r);
       buf +=
         format === 'csv'
-          ? `${EXPORT_COLUMNS.map((c) => csvCell(row[c])).join(',')}\r\n`
+          ? `${EXPORT_COLUMNS.map((c) => csvCell(row[c], options.csvRaw ?? false)).join(',')}\r\n`
           : `${JSON.stringify(row)}\n`;
       if (buf.length > 1 << 16) {
         write(buf);

@@ -10,6 +10,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { readCsvObjects } from '../../src/core/csv.js';
 import { pageHtml } from '../../src/report/page.js';
 import type { ReportContext } from '../../src/report/types.js';
 import { runCli } from '../helpers/cli.js';
@@ -190,5 +191,27 @@ describe('the page pieces escape what sections give them', () => {
     );
     expectInert(page);
     expect(page.match(/&lt;img src=x/g)!.length).toBeGreaterThanOrEqual(8);
+  });
+});
+
+describe('report --csv-raw', () => {
+  it('writes the formulas as they are, and report.json records it', async () => {
+    const raw = path.join(dir, 'report-raw');
+    const r = await runCli(['report', path.join(dir, 'scores'), '--out', raw, '--csv-raw']);
+    expect(r.code, r.stderr).toBe(0);
+    const overview = readCsvObjects(
+      await readFile(path.join(raw, 'tables', 'overview-models.csv'), 'utf8'),
+      { raw: true },
+    );
+    expect(overview.map((x) => [x.model, x.vendor])).toEqual(
+      expect.arrayContaining([
+        [FORMULA, FORMULA],
+        [RTL, '-2+3'],
+      ]),
+    );
+    const header = (file: string) =>
+      readFile(file, 'utf8').then((t) => JSON.parse(t) as { csv: string });
+    expect((await header(path.join(raw, 'report.json'))).csv).toBe('raw');
+    expect((await header(path.join(out, 'report.json'))).csv).toBe('safe');
   });
 });

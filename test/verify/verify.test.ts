@@ -68,8 +68,22 @@ describe('verifyBundle on an intact bag', () => {
   });
 });
 
+/** The byte positions of `file` the single-byte test flips (see the test). */
+function flippedBytes(file: string, length: number): number[] {
+  const all = [...Array(length).keys()];
+  if (!file.startsWith('data/')) return all;
+  return all.filter((i) => i < 16 || i >= length - 16 || i % 16 === 0);
+}
+
 describe('verifyBundle on tampered bags', () => {
-  it('fails on every single-byte change of every file, naming the file', async () => {
+  it('fails on a single-byte change anywhere in any file, naming the file', async () => {
+    // Which bytes are flipped (bit 0, one at a time, the whole bag verified after each):
+    // - every byte of the tag files (bagit.txt, bag-info.txt and the two manifests): a flip there
+    //   can hit a field name, a digest, a path, a separator or a line end, each checked its own way;
+    // - in a payload file (data/...), which verify checks only through its sha256 over the whole
+    //   file, the first and last 16 bytes and every 16th byte between: a flip anywhere changes the
+    //   sha256, so these show that the whole file is read (start, end, every stretch of 16 bytes)
+    //   without verifying the bag some 2,000 more times.
     const work = await copyBag(bag, root, 'bytes');
     const files = (await listFiles(work)).map((f) => f.path);
     expect(files.length).toBe(9);
@@ -77,7 +91,7 @@ describe('verifyBundle on tampered bags', () => {
     for (const file of files) {
       const full = path.join(work, file);
       const original = await readFile(full);
-      for (let i = 0; i < original.length; i++) {
+      for (const i of flippedBytes(file, original.length)) {
         const changed = Buffer.from(original);
         changed[i] = changed[i]! ^ 0x01;
         await writeFile(full, changed);

@@ -5,7 +5,7 @@
  * bitmap font composited with sharp; no system fonts, so the bytes are the same everywhere.
  * Corpora with more than `perPage` entries get further pages (`contact-sheet-2.png`, …).
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import sharp, { type OverlayOptions } from 'sharp';
 import { sha256, sha256File, writeIfChanged } from '../../core/fsio.js';
@@ -170,8 +170,11 @@ export interface SheetOptions {
   perPage?: number;
   /** File name of page n (1-based); default `sheetName`. */
   name?: (n: number) => string;
-  /** Called before a page is written with its name and sha256 (the run moves aside locks that vouch for other bytes). */
-  beforeWrite?: (file: string, sha256: string) => Promise<void>;
+  /**
+   * Called before a page is written with its name and sha256, or removed with null (the run
+   * moves aside locks that vouch for other bytes).
+   */
+  beforeWrite?: (file: string, sha256: string | null) => Promise<void>;
 }
 
 /** Every page of the sheet drawn in memory (named, not yet written). */
@@ -209,9 +212,13 @@ export async function writeSheets(
   return written;
 }
 
+const SHEET_PAGE = /^contact-sheet(-[0-9]+)?\.png$/;
+
 /**
  * Write the contact sheet page(s) into `outDir`; returns what was written. Every page is drawn
- * before the first is written, so a failure while drawing leaves the earlier sheet as it was.
+ * before the first is written, so a failure while drawing leaves the earlier sheet as it was;
+ * pages of an earlier, longer sheet are removed once the new ones are written, so the folder
+ * never shows an old page beside the new ones.
  */
 export async function writeContactSheet(
   entries: EntryRecord[],
@@ -220,7 +227,15 @@ export async function writeContactSheet(
   opts: SheetOptions,
 ): Promise<SheetPage[]> {
   const pages = await renderSheets(entries, codes, outDir, opts);
-  return writeSheets(pages, outDir, opts.beforeWrite);
+  const written = await writeSheets(pages, outDir, opts.beforeWrite);
+  if (opts.name) return written;
+  const keep = new Set(pages.map((p) => p.file));
+  for (const name of await readdir(outDir)) {
+    if (!SHEET_PAGE.test(name) || keep.has(name)) continue;
+    await opts.beforeWrite?.(name, null);
+    await rm(path.join(outDir, name), { force: true });
+  }
+  return written;
 }
 
 /**

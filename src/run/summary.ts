@@ -3,6 +3,7 @@ import { relPosix } from '../core/fsio.js';
 import { budgetLines, costText, ESTIMATE_NOTE, estimateLines } from './cost-summary.js';
 import type { DryRunResult } from './dry-run.js';
 import type { RunResult } from './run.js';
+import { saidNoJson, saidNoLines } from './said-no.js';
 import { sum } from './stats.js';
 
 const fmt = (rec: Record<string, number>) =>
@@ -25,6 +26,7 @@ export function runJson(r: RunResult) {
     run: r.run,
     interrupted: r.interrupted,
     budget: r.budget && { ...r.budget, stopped: budgetStopped(r) },
+    said_no: saidNoJson(r.saidNo),
     recovered_in_flight: r.recovered,
     wall_s: Math.round(r.wallMs) / 1000,
     simulated_models: simulatedModels(r),
@@ -80,6 +82,7 @@ export function runHuman(r: RunResult): string {
     );
     if (m.stopped) lines.push(`  ${m.model}: STOPPED: ${m.stopped}`);
   }
+  lines.push(...saidNoLines(r.saidNo));
   lines.push(...budgetLines(r.budget, budgetStopped(r)));
   if (r.interrupted)
     lines.push('interrupted: the ledger is consistent; run the same command again to continue');

@@ -114,6 +114,19 @@ export function readCompletion(json: unknown, status: number): Verdict {
   };
 }
 
+/**
+ * The provider a gateway names in a policy error (OpenRouter's moderation error carries
+ * `error.metadata.provider_name`: https://openrouter.ai/docs/api/reference/errors-and-debugging).
+ */
+function blockingProvider(text: string): string | null {
+  try {
+    const e = (JSON.parse(text) as { error?: { metadata?: { provider_name?: unknown } } }).error;
+    return str(e?.metadata?.provider_name);
+  } catch {
+    return null;
+  }
+}
+
 /** Reads a 2xx reply body (parsed JSON) of one provider. */
 export type ReplyReader = (json: unknown, status: number) => Verdict;
 
@@ -194,6 +207,7 @@ function classifyRaw(raw: RawReply, read: ReplyReader): Verdict {
         http_status: status,
         error_class: 'policy_block',
         error_body: text,
+        route: { ...NO_ROUTE, route_provider: blockingProvider(text) },
       },
     };
   }

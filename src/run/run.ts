@@ -111,7 +111,7 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
     anyModel,
   );
   preflight(bundle, plan, anyModel);
-  if (options.dryRun) return dryRun(bundle, plan, source);
+  if (options.dryRun) return dryRun(bundle, plan, source, options.budget);
 
   const env = options.env ?? process.env;
   const keys = new Map(models.map((m) => [m.name, keyOf(m, env, source === '--endpoint')]));

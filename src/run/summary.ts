@@ -1,6 +1,12 @@
 /** What `stimkit run` prints: a line per model for people, and the `--json` summary. */
 import { relPosix } from '../core/fsio.js';
-import { budgetLines, costText, ESTIMATE_NOTE, estimateLines } from './cost-summary.js';
+import {
+  budgetLines,
+  costText,
+  dryBudgetLine,
+  ESTIMATE_NOTE,
+  estimateLines,
+} from './cost-summary.js';
 import type { DryRunResult } from './dry-run.js';
 import type { RunResult } from './run.js';
 import { saidNoJson, saidNoLines } from './said-no.js';
@@ -102,6 +108,7 @@ export function dryRunHuman(d: DryRunResult): string {
     lines.push(...estimateLines(m.estimate)); // images sent, tokens and cost (cost-summary.ts)
   }
   if (d.models.some((m) => m.estimate?.cost_usd)) lines.push(ESTIMATE_NOTE);
+  lines.push(...dryBudgetLine(d.budget));
   if (d.example)
     lines.push(
       `example request (${d.example.model}, trial ${d.example.trial}${d.example.url ? `, POST ${d.example.url}` : ''}):`,

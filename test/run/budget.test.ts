@@ -102,7 +102,9 @@ describe('run --budget', () => {
     const over = await runCli([...dryArgs, '--budget', '0.5', '--json']);
     expect(over.json().budget).toEqual({ usd: 0.5, upper_usd: high, fits: false, why: null });
     const fits = await runCli([...dryArgs, '--budget', '1']);
-    expect(fits.stdout + fits.stderr).toContain(`budget $1.0000: the upper estimate $${high.toFixed(4)} fits`);
+    expect(fits.stdout + fits.stderr).toContain(
+      `budget $1.0000: the upper estimate $${high.toFixed(4)} fits`,
+    );
     const noPrice = await writeModels(
       dir,
       [{ name: 'm', endpoint: 'http://127.0.0.1:9/v1' }],

@@ -13,7 +13,7 @@ export interface JudgedResponse {
   judge: string;
   trialId: string;
   model: string;
-  /** The ledger outcome of the judge call (answer, policy_refusal, failed, …). */
+  /** The ledger outcome of the judge call (answer, model_refusal, provider_block, failed, …). */
   outcome: string;
   /** The judge's raw reply, as received. */
   raw: string | null;
@@ -61,11 +61,8 @@ export function readJudgeLabels(
             }
           : parseJudgeReply(
               {
-                content: r.outcome === 'policy_refusal' ? null : r.text,
-                refusal:
-                  r.outcome === 'policy_refusal'
-                    ? (r.text ?? r.error_body ?? 'policy refusal')
-                    : null,
+                content: refusedJudge(r.outcome) ? null : r.text,
+                refusal: refusedJudge(r.outcome) ? (r.text ?? r.error_body ?? r.outcome) : null,
                 finish_reason: r.finish_reason,
               },
               ctx,
@@ -86,3 +83,7 @@ export function readJudgeLabels(
   }
   return out;
 }
+
+/** A judge call its model or its provider declined (ledger outcomes model_refusal, provider_block). */
+const refusedJudge = (outcome: string): boolean =>
+  outcome === 'model_refusal' || outcome === 'provider_block';

@@ -8,7 +8,13 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { StimkitError } from '../core/errors.js';
 import { TOOL } from '../core/tool.js';
-import { ADDED_COLUMNS, LEDGER_DDL, LEDGER_FORMAT, LEDGER_VERSION } from './schema.js';
+import {
+  ADDED_COLUMNS,
+  LEDGER_DDL,
+  LEDGER_FORMAT,
+  LEDGER_VERSION,
+  READABLE_LEDGER_VERSIONS,
+} from './schema.js';
 
 export type Db = Database.Database;
 
@@ -73,17 +79,17 @@ export function openLedgerDb(file: string, options: { readonly?: boolean } = {})
         file,
         `an SQLite database of format ${JSON.stringify(meta.get('format') ?? null)}`,
       );
-    if (meta.get('version') !== String(LEDGER_VERSION)) {
+    if (!READABLE_LEDGER_VERSIONS.includes(meta.get('version') ?? '')) {
       throw StimkitError.fromProblem({
         code: 'E_LEDGER_VERSION',
         file,
         message: 'this ledger version is not one this stimkit reads',
-        expected: String(LEDGER_VERSION),
+        expected: READABLE_LEDGER_VERSIONS.join(' or '),
         got: meta.get('version') ?? 'nothing',
         fix: 'use the stimkit version that wrote it, or start a new --ledger file',
       });
     }
-    if (!readonly) addMissingColumns(db);
+    if (!readonly) upgrade(db, meta.get('version')!);
   } catch (err) {
     db.close();
     if (err instanceof StimkitError) throw err;
@@ -93,19 +99,22 @@ export function openLedgerDb(file: string, options: { readonly?: boolean } = {})
 }
 
 /**
- * Add the columns of ADDED_COLUMNS that a ledger written by an earlier stimkit lacks (additive:
- * every existing row keeps its values, the new columns are NULL), in one transaction.
+ * Bring a ledger written by an earlier stimkit up to this version, in one transaction: add the
+ * columns of ADDED_COLUMNS it lacks (additive: every existing row keeps its values, the new
+ * columns are NULL) and set `meta.version`. Stored outcomes keep their values (old names are
+ * mapped on read, schema.ts `currentOutcome`).
  */
-function addMissingColumns(db: Db): void {
+function upgrade(db: Db, version: string): void {
   const missing = ADDED_COLUMNS.filter(
     (c) =>
       !(db.prepare(`PRAGMA table_info(${c.table})`).all() as Array<{ name: string }>).some(
         (col) => col.name === c.column,
       ),
   );
-  if (missing.length === 0) return;
+  if (missing.length === 0 && version === String(LEDGER_VERSION)) return;
   db.transaction(() => {
     for (const c of missing) db.exec(`ALTER TABLE ${c.table} ADD COLUMN ${c.column} ${c.type}`);
+    db.prepare("UPDATE meta SET value = ? WHERE key = 'version'").run(String(LEDGER_VERSION));
   })();
 }
 

@@ -10,7 +10,7 @@
  */
 import { StimkitError } from '../core/errors.js';
 import { openLedgerDb, type Db } from './open.js';
-import type { Outcome } from './schema.js';
+import { currentOutcome, routeLabel, type Outcome } from './schema.js';
 
 /** A run in a ledger. */
 export interface LedgerRun {
@@ -55,7 +55,10 @@ export interface LedgerResult {
   model: string;
   trial_id: string;
   trial: LedgerTrial;
-  /** answer | content_filter | length | empty | policy_refusal | failed */
+  /**
+   * answer | provider_block | model_refusal | suppressed | truncated | failed (a ledger written
+   * before these names reads in them: schema.ts `currentOutcome`).
+   */
   outcome: Outcome;
   /** The response text (null for failures and HTTP-level policy refusals). */
   text: string | null;
@@ -86,6 +89,18 @@ export interface LedgerResult {
   sent_images: Array<Record<string, unknown>>;
   /** The result's cost in USD (usage × the model's price), or null when unpriced or older than the column. */
   cost_usd: number | null;
+  /** The upstream provider a gateway named (OpenRouter's `provider`), else null. */
+  route_provider: string | null;
+  /** The reply's id (`id`, Gemini `responseId`), else null. */
+  response_id: string | null;
+  /** The request id of a response header (`x-request-id`, Anthropic `request-id`), else null. */
+  request_id: string | null;
+  /** The serving region where a header named it, else null. */
+  region: string | null;
+  /** The endpoint replica that answered (without credentials); null for sim and batch results. */
+  endpoint: string | null;
+  /** The route a summary groups by: route_provider, else endpoint, else `sim` / `unknown` (run/route.ts). */
+  route: string;
 }
 
 /** Which results to read. */
@@ -202,11 +217,27 @@ export class LedgerReader {
   /** Counts of final results by model and outcome in a run. */
   counts(label?: string): Array<{ model: string; outcome: Outcome; n: number }> {
     const run = this.run(label);
-    return this.db
+    const rows = this.db
       .prepare(
-        'SELECT model, outcome, COUNT(*) AS n FROM results WHERE run_id = ? GROUP BY model, outcome ORDER BY model, outcome',
+        'SELECT model, outcome, http_status, COUNT(*) AS n FROM results WHERE run_id = ? GROUP BY model, outcome, http_status ORDER BY model, outcome',
       )
-      .all(run.run_id) as Array<{ model: string; outcome: Outcome; n: number }>;
+      .all(run.run_id) as Array<{
+      model: string;
+      outcome: string;
+      http_status: number | null;
+      n: number;
+    }>;
+    const by = new Map<string, { model: string; outcome: Outcome; n: number }>();
+    for (const r of rows) {
+      const outcome = currentOutcome(r.outcome, r.http_status);
+      const key = JSON.stringify([r.model, outcome]);
+      const c = by.get(key) ?? { model: r.model, outcome, n: 0 };
+      c.n += r.n;
+      by.set(key, c);
+    }
+    return [...by.values()].sort((a, b) =>
+      a.model === b.model ? (a.outcome < b.outcome ? -1 : 1) : a.model < b.model ? -1 : 1,
+    );
   }
 
   close(): void {
@@ -235,7 +266,7 @@ function toResult(label: string, r: Row): LedgerResult {
       prompt: r.prompt as string | null,
       model_set: r.model_set as string | null,
     },
-    outcome: r.outcome as Outcome,
+    outcome: currentOutcome(r.outcome as string, (r.http_status as number | null) ?? null),
     text: r.response_text as string | null,
     reasoning: r.reasoning_text as string | null,
     finish_reason: r.finish_reason as string | null,
@@ -254,6 +285,24 @@ function toResult(label: string, r: Row): LedgerResult {
     request_sha256: r.request_sha256 as string,
     sent_images: parse(r.sent_images) ?? [],
     cost_usd: typeof r.cost_usd === 'number' ? r.cost_usd : null,
+    ...routeOf(r),
+  };
+}
+
+const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/** The route fields of a row (NULL or absent in ledgers older than them). */
+function routeOf(r: Row) {
+  const route = {
+    route_provider: text(r.route_provider),
+    response_id: text(r.response_id),
+    request_id: text(r.request_id),
+    region: text(r.region),
+    endpoint: text(r.endpoint),
+  };
+  return {
+    ...route,
+    route: routeLabel({ ...route, simulated: r.simulated === 1 }),
   };
 }
 

@@ -1,11 +1,14 @@
 /**
- * The ledger's tables (`stimkit.ledger`, version 1). docs/formats/ledger.md describes every
+ * The ledger's tables (`stimkit.ledger`, version 2; version 1 is read, and upgraded when a run
+ * opens it for writing). docs/formats/ledger.md describes every
  * column for readers using sqlite3 or pandas. A ledger holds one or more runs; each run belongs
  * to one bundle digest; each (run, model, trial) has at most one final result.
  */
 
 export const LEDGER_FORMAT = 'stimkit.ledger';
-export const LEDGER_VERSION = 1;
+export const LEDGER_VERSION = 2;
+/** Versions this code reads. 2 added the route columns and the outcome taxonomy (`currentOutcome`). */
+export const READABLE_LEDGER_VERSIONS: readonly string[] = ['1', '2'];
 
 /** The DDL, applied in one transaction when a ledger is created. */
 export const LEDGER_DDL = `
@@ -97,6 +100,11 @@ CREATE TABLE results (
   finished_at        TEXT NOT NULL,
   sent_images        TEXT,
   cost_usd           REAL,
+  route_provider     TEXT,
+  response_id        TEXT,
+  request_id         TEXT,
+  region             TEXT,
+  endpoint           TEXT,
   PRIMARY KEY (run_id, model, trial_id)
 );
 CREATE TABLE lock (
@@ -113,23 +121,69 @@ CREATE TABLE lock (
  * Columns added to a table after version 1 was first released: an older ledger gains them (NULL
  * in its earlier rows) when a run opens it for writing (open.ts); readers treat a missing one as
  * NULL. `sent_images`: JSON list of the images a result sent (send-image.ts); `cost_usd`: the
- * result's cost from its usage and the model's price (run/cost.ts).
+ * result's cost from its usage and the model's price (run/cost.ts); `route_provider`,
+ * `response_id`, `request_id`, `region`, `endpoint`: the serving route that answered (route.ts).
  */
 export const ADDED_COLUMNS: ReadonlyArray<{ table: string; column: string; type: string }> = [
   { table: 'results', column: 'sent_images', type: 'TEXT' },
   { table: 'results', column: 'cost_usd', type: 'REAL' },
+  { table: 'results', column: 'route_provider', type: 'TEXT' },
+  { table: 'results', column: 'response_id', type: 'TEXT' },
+  { table: 'results', column: 'request_id', type: 'TEXT' },
+  { table: 'results', column: 'region', type: 'TEXT' },
+  { table: 'results', column: 'endpoint', type: 'TEXT' },
 ];
 
-/** Final outcomes. `answer` is a normal reply; the next four are findings kept and scored; `failed` is retried only with --retry-failed. */
+/**
+ * Final outcomes ("who said no", docs/formats/ledger.md). `answer` is a normal reply; the next
+ * four are findings kept and scored, never retried: `provider_block` (a filter outside the model
+ * stopped the request or the output), `model_refusal` (the model declined in a structured way),
+ * `suppressed` (an empty or whitespace-only reply with a normal stop), `truncated` (stopped at
+ * the token limit); `failed` is retried only with --retry-failed.
+ */
 export const OUTCOMES = [
   'answer',
-  'content_filter',
-  'length',
-  'empty',
-  'policy_refusal',
+  'provider_block',
+  'model_refusal',
+  'suppressed',
+  'truncated',
   'failed',
 ] as const;
 export type Outcome = (typeof OUTCOMES)[number];
+
+/**
+ * The outcome names of ledgers written before the taxonomy above, mapped on read (the stored
+ * value stays): `content_filter` → provider_block; `policy_refusal` → provider_block when an HTTP
+ * error carried it (a 400/422 naming a policy), else model_refusal (a `refusal` field, Anthropic's
+ * `stop_reason: refusal`); `empty` → suppressed; `length` → truncated.
+ */
+export function currentOutcome(stored: string, httpStatus: number | null): Outcome {
+  switch (stored) {
+    case 'content_filter':
+      return 'provider_block';
+    case 'policy_refusal':
+      return httpStatus !== null && httpStatus >= 400 ? 'provider_block' : 'model_refusal';
+    case 'empty':
+      return 'suppressed';
+    case 'length':
+      return 'truncated';
+    default:
+      return stored as Outcome;
+  }
+}
+
+/**
+ * The route a result is grouped by in summaries and reports: the provider a gateway named in its
+ * reply (OpenRouter's `provider`), else the endpoint replica, else `sim` for a simulated
+ * respondent (or `unknown`, e.g. an imported batch line).
+ */
+export function routeLabel(r: {
+  route_provider: string | null;
+  endpoint: string | null;
+  simulated: boolean;
+}): string {
+  return r.route_provider ?? r.endpoint ?? (r.simulated ? 'sim' : 'unknown');
+}
 
 /** Bytes of an error body kept in the ledger. */
 export const ERROR_BODY_MAX = 2000;

@@ -41,6 +41,13 @@ export interface FinalResult {
   sent_images?: readonly object[];
   /** The result's cost in USD from its usage and the model's price (run/cost.ts); null when unpriced. */
   cost_usd?: number | null;
+  /** The serving route (run/route.ts): the gateway's upstream provider, response and request ids, region. */
+  route_provider?: string | null;
+  response_id?: string | null;
+  request_id?: string | null;
+  region?: string | null;
+  /** The endpoint replica of the attempt that gave this result (without credentials). */
+  endpoint?: string | null;
 }
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -76,8 +83,9 @@ export class LedgerWriter {
     this.result = db.prepare(
       `INSERT INTO results (run_id, model, trial_id, bundle_digest, outcome, request_sha256, dropped, response_text, reasoning_text, finish_reason,
          prompt_tokens, completion_tokens, total_tokens, usage, served_model, system_fingerprint, simulated, truth,
-         error_class, http_status, error_body, attempts, latency_ms, finished_at, sent_images, cost_usd)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         error_class, http_status, error_body, attempts, latency_ms, finished_at, sent_images, cost_usd,
+         route_provider, response_id, request_id, region, endpoint)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (run_id, model, trial_id) DO UPDATE SET
          outcome = excluded.outcome, request_sha256 = excluded.request_sha256, dropped = excluded.dropped,
          response_text = excluded.response_text, reasoning_text = excluded.reasoning_text, finish_reason = excluded.finish_reason,
@@ -85,7 +93,9 @@ export class LedgerWriter {
          usage = excluded.usage, served_model = excluded.served_model, system_fingerprint = excluded.system_fingerprint,
          simulated = excluded.simulated, truth = excluded.truth, error_class = excluded.error_class, http_status = excluded.http_status,
          error_body = excluded.error_body, attempts = results.attempts + excluded.attempts, latency_ms = excluded.latency_ms,
-         finished_at = excluded.finished_at, sent_images = excluded.sent_images, cost_usd = excluded.cost_usd
+         finished_at = excluded.finished_at, sent_images = excluded.sent_images, cost_usd = excluded.cost_usd,
+         route_provider = excluded.route_provider, response_id = excluded.response_id, request_id = excluded.request_id,
+         region = excluded.region, endpoint = excluded.endpoint
        WHERE results.outcome = 'failed'`,
     );
     this.group = new GroupCommit(db);
@@ -178,6 +188,11 @@ export class LedgerWriter {
       new Date().toISOString(),
       r.sent_images && r.sent_images.length > 0 ? JSON.stringify(r.sent_images) : null,
       num(r.cost_usd),
+      red(r.route_provider),
+      red(r.response_id),
+      red(r.request_id),
+      red(r.region),
+      r.endpoint ?? null,
     );
   }
 

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { simParamsSchema } from '../sim/index.js';
 import { ImageBlock } from './image.js';
 import { PriceBlock } from './price.js';
+import { RoutingBlock } from './routing.js';
 
 export const MODELS_FORMAT = 'stimkit.models';
 export const MODELS_VERSION = 1;
@@ -221,6 +222,8 @@ export const ModelSpec = z
     // The image bytes this model is sent and what its calls cost (src/models/image.ts, price.ts).
     image: ImageBlock.optional(),
     price: PriceBlock.optional(),
+    // OpenRouter's provider routing, sent as the body's `provider` (src/models/routing.ts).
+    routing: RoutingBlock.optional(),
   })
   .superRefine((m, ctx) => {
     if (m.provider === 'openai' && m.endpoint === undefined) {
@@ -254,6 +257,15 @@ export const ModelSpec = z
         message: `only provider gemini takes safety_settings (this model is provider ${m.provider})`,
       });
     }
+    if (m.routing !== undefined && (m.provider !== 'openai' || 'provider' in m.extra_body))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['routing'],
+        message:
+          m.provider !== 'openai'
+            ? `only provider openai (OpenRouter) takes a routing block (this model is provider ${m.provider})`
+            : 'routing and extra_body.provider set the same request field: keep one (routing)',
+      });
     if (m.provider === 'anthropic' && m.sampling.max_tokens !== 'max_tokens') {
       ctx.addIssue({
         code: 'custom',

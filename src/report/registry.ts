@@ -19,6 +19,7 @@ import {
   auditValidationSection,
 } from './sections/audit-validation.js';
 import { costSection } from './sections/cost.js';
+import { saidNoSection } from './sections/said-no.js';
 import type { ReportSection } from './types.js';
 
 export const SECTIONS: ReportSection[] = [
@@ -39,5 +40,6 @@ export const SECTIONS: ReportSection[] = [
   auditJudgeAgreementSection,
   auditValidationSection,
   auditBaselinesSection,
+  saidNoSection,
   costSection,
 ];

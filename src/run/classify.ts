@@ -1,11 +1,15 @@
 /**
  * What a reply means. Infrastructure faults are retried (429, 5xx, 408, timeouts, dropped
  * connections, a body that is not JSON, a reply without choices). What the model or its gateway
- * said is a final result, kept and scored: an answer, a content filter or a policy refusal (a 400
- * naming a policy), truncation (`length`), empty output. Other 4xx are permanent failures,
- * recorded and not retried; 401/403 stop the model's run.
+ * said is a final result, kept and scored, never retried ("who said no", ledger/schema.ts
+ * OUTCOMES): `provider_block` (a 400/403/422 whose body names a content policy, a
+ * `content_filter` finish), `model_refusal` (a `message.refusal`), `truncated` (`length`),
+ * `suppressed` (an empty or whitespace-only reply with a normal stop), or an answer. Other 4xx are
+ * permanent failures, recorded and not retried; a 401 (and a 403 that names no policy) stops the
+ * model's run.
  */
 import type { Outcome } from '../ledger/schema.js';
+import { headerRoute, NO_ROUTE, type Route } from './route.js';
 import type { RawReply } from './transport.js';
 
 /** A final result read from a reply. */
@@ -20,6 +24,8 @@ export interface Reply {
   http_status: number | null;
   error_class: string | null;
   error_body: string | null;
+  /** The serving route that answered (route.ts); headers filled in by `classify`. */
+  route?: Route;
 }
 
 /** The verdict on one attempt. */
@@ -84,10 +90,10 @@ export function readCompletion(json: unknown, status: number): Verdict {
   const refusal = str(message.refusal);
   const finish = str(choice.finish_reason);
   let outcome: Outcome = 'answer';
-  if (finish === 'content_filter') outcome = 'content_filter';
-  else if (refusal) outcome = 'policy_refusal';
-  else if (finish === 'length') outcome = 'length';
-  else if (!text || text.trim() === '') outcome = 'empty';
+  if (finish === 'content_filter') outcome = 'provider_block';
+  else if (refusal) outcome = 'model_refusal';
+  else if (finish === 'length') outcome = 'truncated';
+  else if (!text || text.trim() === '') outcome = 'suppressed';
   return {
     kind: 'final',
     reply: {
@@ -102,8 +108,23 @@ export function readCompletion(json: unknown, status: number): Verdict {
       http_status: status,
       error_class: null,
       error_body: null,
+      // OpenRouter names the upstream provider that served the request in `provider`.
+      route: { ...NO_ROUTE, route_provider: str(o!.provider), response_id: str(o!.id) },
     },
   };
+}
+
+/**
+ * The provider a gateway names in a policy error (OpenRouter's moderation error carries
+ * `error.metadata.provider_name`: https://openrouter.ai/docs/api/reference/errors-and-debugging).
+ */
+function blockingProvider(text: string): string | null {
+  try {
+    const e = (JSON.parse(text) as { error?: { metadata?: { provider_name?: unknown } } }).error;
+    return str(e?.metadata?.provider_name);
+  } catch {
+    return null;
+  }
 }
 
 /** Reads a 2xx reply body (parsed JSON) of one provider. */
@@ -111,6 +132,13 @@ export type ReplyReader = (json: unknown, status: number) => Verdict;
 
 /** Classify one raw reply; `read` reads a 2xx body (OpenAI chat completions by default). */
 export function classify(raw: RawReply, read: ReplyReader = readCompletion): Verdict {
+  const v = classifyRaw(raw, read);
+  if (v.kind === 'final' && raw.kind === 'http')
+    v.reply.route = { ...(v.reply.route ?? NO_ROUTE), ...headerRoute(raw.headers) };
+  return v;
+}
+
+function classifyRaw(raw: RawReply, read: ReplyReader): Verdict {
   if (raw.kind === 'error') {
     if (raw.errorClass === 'interrupted') return { kind: 'interrupted' };
     // The same request would bring the same oversized reply: a permanent failure, not retried.
@@ -164,12 +192,12 @@ export function classify(raw: RawReply, read: ReplyReader = readCompletion): Ver
       body: text,
       retryAfterMs: raw.retryAfterMs,
     };
-  if (status === 401 || status === 403) return { kind: 'auth', httpStatus: status, body: text };
-  if ((status === 400 || status === 422) && POLICY_RE.test(text)) {
+  // A 403 whose body names a policy is a filter's block (Azure, DashScope), not a refused key.
+  if ((status === 400 || status === 403 || status === 422) && POLICY_RE.test(text)) {
     return {
       kind: 'final',
       reply: {
-        outcome: 'policy_refusal',
+        outcome: 'provider_block',
         text: null,
         reasoning: null,
         finish_reason: null,
@@ -177,11 +205,13 @@ export function classify(raw: RawReply, read: ReplyReader = readCompletion): Ver
         served_model: null,
         system_fingerprint: null,
         http_status: status,
-        error_class: 'policy_refusal',
+        error_class: 'policy_block',
         error_body: text,
+        route: { ...NO_ROUTE, route_provider: blockingProvider(text) },
       },
     };
   }
+  if (status === 401 || status === 403) return { kind: 'auth', httpStatus: status, body: text };
   return { kind: 'failed', errorClass: `http_${status}`, httpStatus: status, body: text };
 }
 
@@ -206,6 +236,7 @@ export function recordOf<B extends { request_sha256: string; attempts: number }>
       usage: r.usage,
       served_model: r.served_model,
       system_fingerprint: r.system_fingerprint,
+      ...(r.route ?? NO_ROUTE),
       ...fault,
     },
   };

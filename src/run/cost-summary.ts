@@ -1,5 +1,6 @@
 /** The lines `run` prints about images sent, estimates, costs and the budget (summary.ts calls these). */
 import type { Budget } from './budget.js';
+import type { DryRunBudget } from './dry-run.js';
 import type { ModelEstimate } from './estimate.js';
 import type { ModelStats } from './stats.js';
 
@@ -62,4 +63,18 @@ export function budgetLines(b: Budget | null, stopped: boolean): string[] {
       'budget reached: no new requests were sent; those in flight finished and were recorded. Run again with a higher --budget to continue',
     );
   return lines;
+}
+
+/** The dry run's budget line: whether the upper estimate fits (`run --budget` refuses when not). */
+export function dryBudgetLine(b: DryRunBudget | null): string[] {
+  if (!b) return [];
+  if (b.fits === null)
+    return [
+      `budget ${usd(b.usd)}: cannot be checked (${b.why}); run --budget would refuse to start`,
+    ];
+  return [
+    b.fits
+      ? `budget ${usd(b.usd)}: the upper estimate ${usd(b.upper_usd!)} fits (every selected trial counted; a continued run counts what is recorded plus what is pending)`
+      : `budget ${usd(b.usd)}: the upper estimate ${usd(b.upper_usd!)} does NOT fit; run --budget would refuse to start (send fewer trials, lower max_tokens or raise the budget)`,
+  ];
 }

@@ -27,12 +27,60 @@ export interface DryRunResult {
     url: string | null;
     body: Record<string, unknown>;
   } | null;
+  /** With `--budget`: whether the upper estimate of the selected trials fits it. */
+  budget: DryRunBudget | null;
 }
 
+/** `run --dry-run --budget USD`: the budget against the upper estimate of every selected trial. */
+export interface DryRunBudget {
+  usd: number;
+  /** Sum of the models' upper estimates; null when one cannot be given. */
+  upper_usd: number | null;
+  /** true: fits; false: `run --budget` would refuse; null: it cannot be checked (see `why`). */
+  fits: boolean | null;
+  why: string | null;
+}
+
+/**
+ * Whether the estimates fit `limit`. A dry run reads no ledger, so it counts every selected
+ * trial; a continued run counts what is recorded plus what is still pending (budget.ts).
+ */
+export function budgetFit(
+  limit: number,
+  models: ReadonlyArray<{
+    model: string;
+    provider: string;
+    trials: number;
+    estimate: ModelEstimate | null;
+  }>,
+): DryRunBudget {
+  const real = models.filter((m) => m.provider !== 'sim' && m.trials > 0);
+  const unpriced = real.filter((m) => !m.estimate?.cost_usd).map((m) => m.model);
+  if (unpriced.length > 0)
+    return {
+      usd: limit,
+      upper_usd: null,
+      fits: null,
+      why: `no price block: ${unpriced.join(', ')}`,
+    };
+  const unbounded = real.filter((m) => m.estimate!.cost_usd!.high === null);
+  if (unbounded.length > 0)
+    return {
+      usd: limit,
+      upper_usd: null,
+      fits: null,
+      why: `no upper estimate: ${unbounded.map((m) => `${m.model} (${m.estimate!.unbounded.join('; ')})`).join(', ')}`,
+    };
+  const upper = real.reduce((a, m) => a + m.estimate!.cost_usd!.high!, 0);
+  return { usd: limit, upper_usd: upper, fits: upper <= limit, why: null };
+}
+
+/** Count, estimate and show one example request; with `budget`, say whether the estimate fits it. */
 export async function dryRun(
   bundle: RunBundle,
   plan: Array<{ model: ModelSpec; trials: Trial[] }>,
   _source: string,
+  budget?: number,
 ): Promise<DryRunResult> {
   const store = new SentImageStore(bundle.dir);
   const estimates = new Map<string, ModelEstimate | null>();
@@ -78,5 +126,12 @@ export async function dryRun(
       };
     }
   }
-  return { dryRun: true, bundle: bundle.dir, digest: bundle.digest, models, example };
+  return {
+    dryRun: true,
+    bundle: bundle.dir,
+    digest: bundle.digest,
+    models,
+    example,
+    budget: budget === undefined ? null : budgetFit(budget, models),
+  };
 }

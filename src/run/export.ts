@@ -44,6 +44,13 @@ export const EXPORT_COLUMNS = [
   // What the request sent (JSON list: source and sent sha256, bytes, width, height, mime) and cost.
   'sent_images',
   'cost_usd',
+  // The serving route that answered (docs/formats/ledger.md, results).
+  'route',
+  'route_provider',
+  'response_id',
+  'request_id',
+  'region',
+  'endpoint',
 ] as const;
 
 /** One export row (flat). */
@@ -73,6 +80,12 @@ export function exportRow(r: LedgerResult): Record<(typeof EXPORT_COLUMNS)[numbe
     finished_at: r.finished_at,
     sent_images: r.sent_images.length ? r.sent_images : null,
     cost_usd: r.cost_usd,
+    route: r.route,
+    route_provider: r.route_provider,
+    response_id: r.response_id,
+    request_id: r.request_id,
+    region: r.region,
+    endpoint: r.endpoint,
   } as Record<(typeof EXPORT_COLUMNS)[number], unknown>;
 }
 

@@ -88,6 +88,7 @@ export async function runHttpModel(ctx: ModelRunContext): Promise<void> {
         attempts: n,
         latency_ms: latency,
         sent_images: sent.sent,
+        endpoint: recordedEndpoint(endpoint), // the replica that answered (route.ts)
       };
       if (v.kind === 'final') {
         const r = v.reply;

@@ -69,6 +69,8 @@ export function buildRequest(trial: Trial, model: ModelSpec): BuiltRequest {
     if (map.thinking === 'drop') dropped.push('thinking');
     else body.chat_template_kwargs = { enable_thinking: s.thinking };
   }
+  // OpenRouter's provider routing (models file `routing`): part of the body, so of its hash.
+  if (model.routing) body.provider = model.routing;
   for (const [k, v] of Object.entries(model.extra_body)) {
     if (k === 'chat_template_kwargs' && isObject(v) && isObject(body.chat_template_kwargs)) {
       body.chat_template_kwargs = { ...body.chat_template_kwargs, ...v };
@@ -148,5 +150,7 @@ export function requestProfile(model: ModelSpec): Record<string, unknown> {
     extra_body: model.extra_body,
     // The image block shapes the bytes sent; absent, the profile is as before (send-image.ts).
     ...(model.image ? { image: imageProfile(model.image) } : {}),
+    // A pinned OpenRouter route; absent, the profile is as before.
+    ...(model.routing ? { routing: model.routing } : {}),
   };
 }

@@ -24,6 +24,7 @@ import { startProgress } from './progress.js';
 import { Redactor } from './redact.js';
 import { requestProfile } from './request.js';
 import { parseWhere, readRunBundle, refuseEmptyWhere, trialsFor } from './select.js';
+import { ledgerSaidNo, type SaidNoCounts } from './said-no.js';
 import { runSimModel } from './sim-run.js';
 import { newStats, type ModelStats } from './stats.js';
 import { preflight } from './preflight.js';
@@ -66,6 +67,8 @@ export interface RunResult {
   /** USD recorded in this run per model, earlier invocations included (budget.ts). */
   runCost: Record<string, number>;
   budget: Budget | null;
+  /** Who said no: outcomes per model × route × language over the whole run (said-no.ts). */
+  saidNo: SaidNoCounts[];
   wallMs: number;
 }
 
@@ -108,7 +111,7 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
     anyModel,
   );
   preflight(bundle, plan, anyModel);
-  if (options.dryRun) return dryRun(bundle, plan, source);
+  if (options.dryRun) return dryRun(bundle, plan, source, options.budget);
 
   const env = options.env ?? process.env;
   const keys = new Map(models.map((m) => [m.name, keyOf(m, env, source === '--endpoint')]));
@@ -241,6 +244,11 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
         ),
       ),
       budget,
+      saidNo: ledgerSaidNo(
+        db,
+        run.run_id,
+        models.map((m) => m.name),
+      ),
       wallMs: performance.now() - started,
     };
   } finally {

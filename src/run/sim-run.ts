@@ -37,11 +37,11 @@ export async function runSimModel(
       const latency_ms = performance.now() - started;
       const outcome =
         r.finish_reason === 'content_filter'
-          ? 'content_filter'
+          ? 'provider_block'
           : r.finish_reason === 'length'
-            ? 'length'
+            ? 'truncated'
             : r.text.trim() === ''
-              ? 'empty'
+              ? 'suppressed'
               : 'answer';
       const requestSha256 = simRequestSha(model, trial);
       return {

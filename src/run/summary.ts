@@ -1,8 +1,15 @@
 /** What `stimkit run` prints: a line per model for people, and the `--json` summary. */
 import { relPosix } from '../core/fsio.js';
-import { budgetLines, costText, ESTIMATE_NOTE, estimateLines } from './cost-summary.js';
+import {
+  budgetLines,
+  costText,
+  dryBudgetLine,
+  ESTIMATE_NOTE,
+  estimateLines,
+} from './cost-summary.js';
 import type { DryRunResult } from './dry-run.js';
 import type { RunResult } from './run.js';
+import { saidNoJson, saidNoLines } from './said-no.js';
 import { sum } from './stats.js';
 
 const fmt = (rec: Record<string, number>) =>
@@ -25,6 +32,7 @@ export function runJson(r: RunResult) {
     run: r.run,
     interrupted: r.interrupted,
     budget: r.budget && { ...r.budget, stopped: budgetStopped(r) },
+    said_no: saidNoJson(r.saidNo),
     recovered_in_flight: r.recovered,
     wall_s: Math.round(r.wallMs) / 1000,
     simulated_models: simulatedModels(r),
@@ -80,6 +88,7 @@ export function runHuman(r: RunResult): string {
     );
     if (m.stopped) lines.push(`  ${m.model}: STOPPED: ${m.stopped}`);
   }
+  lines.push(...saidNoLines(r.saidNo));
   lines.push(...budgetLines(r.budget, budgetStopped(r)));
   if (r.interrupted)
     lines.push('interrupted: the ledger is consistent; run the same command again to continue');
@@ -99,6 +108,7 @@ export function dryRunHuman(d: DryRunResult): string {
     lines.push(...estimateLines(m.estimate)); // images sent, tokens and cost (cost-summary.ts)
   }
   if (d.models.some((m) => m.estimate?.cost_usd)) lines.push(ESTIMATE_NOTE);
+  lines.push(...dryBudgetLine(d.budget));
   if (d.example)
     lines.push(
       `example request (${d.example.model}, trial ${d.example.trial}${d.example.url ? `, POST ${d.example.url}` : ''}):`,

@@ -5,10 +5,19 @@
  */
 
 import { DEFAULT_MAX_RESPONSE_MIB } from '../models/schema.js';
+import { routeHeaders } from './route.js';
 
 /** What one HTTP exchange gave. */
 export type RawReply =
-  | { kind: 'http'; status: number; text: string; retryAfterMs: number | null; latencyMs: number }
+  | {
+      kind: 'http';
+      status: number;
+      text: string;
+      retryAfterMs: number | null;
+      latencyMs: number;
+      /** The reply's route headers (route.ts `ROUTE_HEADERS`); absent for a batch line. */
+      headers?: Record<string, string>;
+    }
   | {
       kind: 'error';
       errorClass: 'timeout' | 'connection' | 'interrupted' | 'response_too_large';
@@ -127,6 +136,7 @@ export async function sendJson(
       text,
       retryAfterMs: retryAfterMs(res.headers),
       latencyMs: performance.now() - started,
+      headers: routeHeaders(res.headers),
     };
   } catch (err) {
     const latencyMs = performance.now() - started;

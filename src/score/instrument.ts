@@ -17,6 +17,17 @@ import { applyJudges, type InstrumentJudging } from './instrument-judge-apply.js
 import { optionParser, type OptionParser, type ParseResult } from './parse.js';
 import type { CsvTable, ParadigmScorer, ScoreInput, ScoreRecord } from './types.js';
 
+/**
+ * Outcomes of a trial whose answer someone declined without text: the provider's filter or the
+ * model's structured refusal, and the names older exports give them.
+ */
+const REFUSED_OUTCOMES = new Set([
+  'provider_block',
+  'model_refusal',
+  'policy_refusal',
+  'content_filter',
+]);
+
 /** The keying sign: −1 once for an affirmative keyed `minus`, once more for reverse framing. */
 export function keyingSign(
   affirmativePole: 'plus' | 'minus',
@@ -94,14 +105,13 @@ function prepare(
       );
     }
     const parsed: ParseResult =
-      response.response === null &&
-      (response.error === 'policy_refusal' || response.error === 'content_filter')
+      response.response === null && REFUSED_OUTCOMES.has(response.error ?? '')
         ? {
             label: null,
             option: null,
             value: null,
             reason: 'refusal',
-            detail: `the provider refused (${response.error})`,
+            detail: `${response.error === 'model_refusal' ? 'the model' : 'the provider'} refused (${response.error})`,
           }
         : parserFor(trial.lang)(response.response);
     const judged = judging

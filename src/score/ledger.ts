@@ -70,6 +70,8 @@ export function* streamLedgerResponses(
         simulated: r.simulated,
         truth: r.truth,
         error: r.outcome === 'answer' ? null : r.outcome,
+        outcome: r.outcome,
+        route: r.route,
       };
     }
   } finally {

@@ -50,6 +50,16 @@ export const trialsTable: CsvTable = {
       doc: '1 for a simulated response, 0 otherwise',
       value: (r) => (r.record.simulated ? 1 : 0),
     },
+    {
+      name: 'outcome',
+      doc: 'who said no: the ledger outcome (answer, provider_block, model_refusal, suppressed, truncated, failed); empty when the responses file gave none',
+      value: (r) => r.record.outcome ?? null,
+    },
+    {
+      name: 'route',
+      doc: "the serving route that answered (a gateway's upstream provider, else the endpoint replica, else sim); empty when the responses file gave none",
+      value: (r) => r.record.route ?? null,
+    },
   ],
 };
 

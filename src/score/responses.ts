@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { StimkitError, type Problem } from '../core/errors.js';
 import { readTextLines } from '../core/fsio.js';
+import { currentOutcome } from '../ledger/schema.js';
 import type { ResponseRecord } from './types.js';
 
 /**
@@ -25,6 +26,8 @@ export const ResponseLine = z.object({
   truth: z.record(z.string(), z.unknown()).nullable().optional(),
   error: z.string().nullable().optional(),
   outcome: z.string().nullable().optional(),
+  http_status: z.number().nullable().optional(),
+  route: z.string().nullable().optional(),
 });
 
 /** The fix shown for a bad responses line. */
@@ -56,7 +59,9 @@ export function parseResponseLine(
     };
   const r = parsed.data;
   const response = r.response !== undefined ? r.response : r.response_text;
-  const error = r.error ?? (r.outcome && r.outcome !== 'answer' ? r.outcome : null);
+  // A run export of an older ledger may carry the outcome names before "who said no".
+  const outcome = r.outcome ? currentOutcome(r.outcome, r.http_status ?? null) : null;
+  const error = r.error ?? (outcome && outcome !== 'answer' ? outcome : null);
   return {
     ok: true,
     row: {
@@ -66,6 +71,8 @@ export function parseResponseLine(
       simulated: r.simulated ?? false,
       truth: r.truth ?? null,
       error,
+      outcome,
+      route: r.route ?? null,
     },
   };
 }

@@ -94,7 +94,12 @@ class Scoring {
       this.prepared.set(scorer, fn);
     }
     const model = this.meta(response.model);
-    const row = { record: fn({ trial, response, model }), trial, model, bundle };
+    const record = {
+      ...fn({ trial, response, model }),
+      outcome: response.outcome ?? null,
+      route: response.route ?? null,
+    };
+    const row = { record, trial, model, bundle };
     this.rows.push(row);
     this.count(row);
   }

@@ -28,6 +28,10 @@ export interface ResponseRecord {
   truth: Record<string, unknown> | null;
   /** Why there is no response (the ledger's error class), or null. */
   error: string | null;
+  /** The ledger outcome (answer, provider_block, model_refusal, suppressed, truncated, failed); null when the source gave none. */
+  outcome?: string | null;
+  /** The serving route that answered (ledger `route`); null when the source gave none. */
+  route?: string | null;
 }
 
 /** One scored trial × model: a line of `scores.jsonl`. */
@@ -46,6 +50,10 @@ export interface ScoreRecord {
   /** Why the score is 0 (or missing), or null. */
   reason: string | null;
   simulated: boolean;
+  /** Who said no: the response's ledger outcome (score.ts fills it from the response), or null. */
+  outcome?: string | null;
+  /** The serving route that answered (score.ts fills it from the response), or null. */
+  route?: string | null;
 }
 
 /** One scoring call's inputs. */

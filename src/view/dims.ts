@@ -111,3 +111,17 @@ export function labelFields(rows: ScoreRow[]): string[] {
   }
   return [...seenTrue].filter((k) => !notBoolean.has(k) && !NOT_LABELS.test(k)).sort();
 }
+
+/**
+ * Who answered and how: the route that served the response and its outcome when not a plain
+ * answer (scores written from a ledger carry both), e.g. `via BlockCo · provider_block`.
+ */
+export function routeNote(s: { labels: Record<string, string> }): string | null {
+  const route = s.labels.route;
+  const outcome = s.labels.outcome;
+  const parts = [
+    route ? `via ${route}` : null,
+    outcome && outcome !== 'answer' ? outcome : null,
+  ].filter((x): x is string => x !== null);
+  return parts.length ? parts.join(' · ') : null;
+}

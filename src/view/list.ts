@@ -14,6 +14,7 @@ import {
   dimValue,
   forcedChoice,
   isSimulated,
+  routeNote,
   shownValue,
   signed,
   type Dim,
@@ -97,7 +98,7 @@ function responseRow(t: Trial, s: ScoreRow, filtered: Dim | null, label: string)
       ? html`<span class="meta">(no response text)</span>`
       : html`<pre class="verbatim" lang="${textLang(text, t.lang)}">${cut(text, 320)}</pre>`;
   const extra = label && !filtered;
-  return html`<tr>${trialCell(t)}<td data-label="Model"><bdi>${s.model}</bdi>${isSimulated(s) ? html` <span class="tag sim" title="simulated respondent">SIM</span>` : null}</td>
+  return html`<tr>${trialCell(t)}<td data-label="Model"><bdi>${s.model}</bdi>${isSimulated(s) ? html` <span class="tag sim" title="simulated respondent">SIM</span>` : null}${routeNote(s) ? html`<br><span class="meta"><bdi>${routeNote(s)}</bdi></span>` : null}</td>
 <td class="resp" data-label="Response">${resp}</td>${dimCells(s, filtered)}<td class="nowrap" data-label="Judge"><bdi>${decidingJudge(s) ?? '—'}</bdi></td>${extra ? html`<td class="dim filtered" data-label="${label}">${s.labels[label] ?? '—'}</td>` : null}</tr>`;
 }
 

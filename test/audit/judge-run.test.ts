@@ -186,7 +186,7 @@ describe('an LLM judge at an OpenAI-compatible endpoint', () => {
     expect(at(5).parsed.problems.join()).toContain('confidence');
     expect(at(6).parsed.status).toBe('judge_refused');
     expect(at(7).parsed.status).toBe('judge_refused');
-    expect(at(7).outcome).toBe('policy_refusal');
+    expect(at(7).outcome).toBe('model_refusal');
     expect(at(8).parsed).toMatchObject({ status: 'ok', flags: ['low_confidence'] });
     for (const k of ks.filter((k) => k !== 7)) expect(at(k).raw).toBe(SCRIPT[k]!.content);
     // the key is never written

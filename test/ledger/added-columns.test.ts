@@ -5,13 +5,19 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openLedgerDb } from '../../src/ledger/open.js';
 import { openLedger } from '../../src/ledger/read.js';
-import { LEDGER_DDL } from '../../src/ledger/schema.js';
+import { ADDED_COLUMNS, LEDGER_DDL } from '../../src/ledger/schema.js';
 import { tempDir } from '../helpers/tmp.js';
 
 /** A version-1 ledger as the first release wrote it: today's DDL without the added columns. */
 function oldLedger(file: string): void {
   const db = new Database(file);
-  db.exec(LEDGER_DDL.replace(/\n\s+sent_images\s+TEXT,\n\s+cost_usd\s+REAL,/, ''));
+  const at = LEDGER_DDL.indexOf('CREATE TABLE results');
+  let results = LEDGER_DDL.slice(at);
+  for (const c of ADDED_COLUMNS)
+    results = results.replace(new RegExp(`\\n\\s+${c.column}\\s+${c.type},`), '');
+  expect(results).not.toMatch(/sent_images|cost_usd|route_provider|request_id|endpoint/);
+  const ddl = LEDGER_DDL.slice(0, at) + results;
+  db.exec(ddl);
   const put = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
   put.run('format', 'stimkit.ledger');
   put.run('version', '1');
@@ -25,6 +31,19 @@ function oldLedger(file: string): void {
     `INSERT INTO results (run_id, model, trial_id, bundle_digest, outcome, request_sha256, response_text, attempts, finished_at)
      VALUES (1, 'm', 't1', 'd', 'answer', 'h', 'old answer', 1, 't')`,
   ).run();
+  // Outcome names of version 1, before "who said no".
+  const old = db.prepare(
+    `INSERT INTO results (run_id, model, trial_id, bundle_digest, outcome, request_sha256, http_status, attempts, finished_at)
+     VALUES (1, 'old', ?, 'd', ?, 'h', ?, 1, 't')`,
+  );
+  for (const [t, outcome, status] of [
+    ['t1', 'content_filter', 200],
+    ['t2', 'policy_refusal', 400],
+    ['t3', 'policy_refusal', 200],
+    ['t4', 'empty', 200],
+    ['t5', 'length', 200],
+  ] as const)
+    old.run(t, outcome, status);
   db.close();
 }
 
@@ -45,15 +64,36 @@ describe('columns added after version 1', () => {
     oldLedger(file);
     expect(columns(file)).not.toContain('cost_usd');
     const reader = openLedger(file);
-    const [r] = [...reader.results()];
+    const [r] = [...reader.results({ model: 'm' })];
+    expect([...reader.results({ model: 'old' })].map((x) => x.outcome)).toEqual([
+      'provider_block',
+      'provider_block',
+      'model_refusal',
+      'suppressed',
+      'truncated',
+    ]);
+    expect(reader.counts().filter((c) => c.model === 'old')).toEqual([
+      { model: 'old', outcome: 'model_refusal', n: 1 },
+      { model: 'old', outcome: 'provider_block', n: 2 },
+      { model: 'old', outcome: 'suppressed', n: 1 },
+      { model: 'old', outcome: 'truncated', n: 1 },
+    ]);
     reader.close();
     expect(r).toMatchObject({ text: 'old answer', sent_images: [], cost_usd: null });
     expect(columns(file)).not.toContain('cost_usd');
 
     openLedgerDb(file).close();
-    expect(columns(file)).toEqual(expect.arrayContaining(['sent_images', 'cost_usd']));
+    expect(columns(file)).toEqual(expect.arrayContaining(ADDED_COLUMNS.map((c) => c.column)));
+    const meta = new Database(file, { readonly: true });
+    expect(meta.prepare("SELECT value FROM meta WHERE key = 'version'").pluck().get()).toBe('2');
+    meta.close();
     const again = openLedger(file);
-    expect([...again.results()][0]).toMatchObject({ text: 'old answer', cost_usd: null });
+    expect([...again.results({ model: 'm' })][0]).toMatchObject({
+      text: 'old answer',
+      cost_usd: null,
+      route: 'unknown',
+      endpoint: null,
+    });
     again.close();
   });
 });

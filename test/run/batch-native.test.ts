@@ -156,7 +156,7 @@ describe.each(['anthropic', 'gemini'] as const)('batch files: %s', (vendor) => {
       outcomes: {
         answer: 3,
         failed: 1,
-        [vendor === 'anthropic' ? 'policy_refusal' : 'content_filter']: 1,
+        [vendor === 'anthropic' ? 'model_refusal' : 'provider_block']: 1,
       },
       skipped: 0,
     });

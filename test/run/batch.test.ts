@@ -134,7 +134,7 @@ describe('batch export and import', () => {
     expect(imp.json()).toMatchObject({
       lines: 8,
       recorded: 6,
-      outcomes: { answer: 4, content_filter: 1, failed: 1 },
+      outcomes: { answer: 4, provider_block: 1, failed: 1 },
       errors: { server_error: 1, 'batch_error:timeout': 1 },
       skipped: 0,
     });

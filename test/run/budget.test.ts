@@ -97,6 +97,32 @@ describe('run --budget', () => {
     const high = dry.json().models[0].estimate.cost_usd.high as number;
     expect(high).toBeGreaterThan(0.5);
     expect(high).toBeLessThan(1);
+    // --dry-run --budget says whether the upper estimate fits, sending nothing.
+    const dryArgs = ['run', bag, '--models', models, ...text, '--dry-run'];
+    const over = await runCli([...dryArgs, '--budget', '0.5', '--json']);
+    expect(over.json().budget).toEqual({ usd: 0.5, upper_usd: high, fits: false, why: null });
+    const fits = await runCli([...dryArgs, '--budget', '1']);
+    expect(fits.stdout + fits.stderr).toContain(
+      `budget $1.0000: the upper estimate $${high.toFixed(4)} fits`,
+    );
+    const noPrice = await writeModels(
+      dir,
+      [{ name: 'm', endpoint: 'http://127.0.0.1:9/v1' }],
+      'dp.yaml',
+    );
+    const unknown = await runCli([
+      'run',
+      bag,
+      '--models',
+      noPrice,
+      ...text,
+      '--dry-run',
+      '--budget',
+      '1',
+      '--json',
+    ]);
+    expect(unknown.json().budget).toMatchObject({ fits: null, why: 'no price block: m' });
+    expect(s.seen).toEqual([]);
   });
 
   it('refuses without a price, or without an upper bound on the replies', async () => {

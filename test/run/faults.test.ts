@@ -117,10 +117,10 @@ describe('faults', () => {
 
   it('keeps content filters, truncation, empty output and a policy 400 as final results, without retrying them', () => {
     const expected: Array<[number, string, string | null]> = [
-      [6, 'content_filter', 'content_filter'],
-      [7, 'length', 'length'],
-      [8, 'empty', 'stop'],
-      [9, 'policy_refusal', null],
+      [6, 'provider_block', 'content_filter'],
+      [7, 'truncated', 'length'],
+      [8, 'suppressed', 'stop'],
+      [9, 'provider_block', null],
     ];
     for (const [k, outcome, finish] of expected) {
       const { result: r, attempts } = res(k);

@@ -118,12 +118,12 @@ describe.each(['anthropic', 'gemini'] as const)('provider: %s', (vendor) => {
       server_error: 2,
     });
     for (const k of [0, 1, 2, 5, 7, 8, 9]) expect(resultOf(k).outcome, `trial ${k}`).toBe('answer');
-    expect(resultOf(3).outcome).toBe(vendor === 'anthropic' ? 'policy_refusal' : 'content_filter');
-    expect(resultOf(4).outcome).toBe('length');
+    expect(resultOf(3).outcome).toBe(vendor === 'anthropic' ? 'model_refusal' : 'provider_block');
+    expect(resultOf(4).outcome).toBe('truncated');
     expect(resultOf(6)).toMatchObject(
       vendor === 'anthropic'
         ? { outcome: 'failed', error_class: 'http_400' }
-        : { outcome: 'content_filter', finish_reason: 'SAFETY' },
+        : { outcome: 'provider_block', finish_reason: 'SAFETY' },
     );
     expect(resultOf(5)).toMatchObject({
       response_text: 'answer to trial 5',

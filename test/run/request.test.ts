@@ -134,7 +134,7 @@ describe('classify', () => {
         400,
         '{"error":{"message":"The response was filtered due to the prompt triggering Azure OpenAI content management policy."}}',
       ),
-    ).toMatchObject({ kind: 'final', reply: { outcome: 'policy_refusal' } });
+    ).toMatchObject({ kind: 'final', reply: { outcome: 'provider_block' } });
     const refusal = http(
       200,
       JSON.stringify({
@@ -145,7 +145,7 @@ describe('classify', () => {
     );
     expect(refusal).toMatchObject({
       kind: 'final',
-      reply: { outcome: 'policy_refusal', text: 'I can’t help with that.' },
+      reply: { outcome: 'model_refusal', text: 'I can’t help with that.' },
     });
     const parts = http(
       200,

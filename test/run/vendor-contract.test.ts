@@ -45,11 +45,11 @@ describe('reading the vendors’ documented replies', () => {
       reasoning: 'Let me analyze this step by step...',
     });
     expect(reply(readAnthropic(ANTHROPIC_REFUSAL_EXAMPLE, 200))).toMatchObject({
-      outcome: 'policy_refusal',
+      outcome: 'model_refusal',
       finish_reason: 'refusal',
     });
     expect(reply(readAnthropic(ANTHROPIC_MAX_TOKENS_EXAMPLE, 200))).toMatchObject({
-      outcome: 'length',
+      outcome: 'truncated',
     });
     expect(readAnthropic({ type: 'error', error: { type: 'api_error' } }, 200).kind).toBe('retry');
   });
@@ -68,15 +68,17 @@ describe('reading the vendors’ documented replies', () => {
       usage: { completion_tokens: 34, total_tokens: 42 },
     });
     expect(reply(readGemini(GEMINI_BLOCKED_EXAMPLE, 200))).toMatchObject({
-      outcome: 'content_filter',
+      outcome: 'provider_block',
       text: null,
       finish_reason: 'prompt_blocked:SAFETY',
     });
     expect(reply(readGemini(GEMINI_SAFETY_EXAMPLE, 200))).toMatchObject({
-      outcome: 'content_filter',
+      outcome: 'provider_block',
       finish_reason: 'SAFETY',
     });
-    expect(reply(readGemini(GEMINI_MAX_TOKENS_EXAMPLE, 200))).toMatchObject({ outcome: 'length' });
+    expect(reply(readGemini(GEMINI_MAX_TOKENS_EXAMPLE, 200))).toMatchObject({
+      outcome: 'truncated',
+    });
     expect(readGemini({ candidates: [] }, 200).kind).toBe('retry');
   });
 });

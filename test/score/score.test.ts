@@ -285,10 +285,11 @@ describe('stimkit score: rejected input', () => {
       ].join('\n'),
     );
     const rows = await readResponsesJsonl(file, new Map(trials.map((t) => [t.id, t])));
-    expect(rows.map((r) => [r.response, r.error])).toEqual([
-      ['Agree', null],
-      ['Disagree', null],
-      [null, 'policy_refusal'],
+    // An older export's `policy_refusal` without an HTTP status was the model's structured refusal.
+    expect(rows.map((r) => [r.response, r.error, r.outcome])).toEqual([
+      ['Agree', null, 'answer'],
+      ['Disagree', null, null],
+      [null, 'model_refusal', 'model_refusal'],
     ]);
 
     const bad = path.join(dir, 'tolerant-bad.jsonl');

@@ -109,9 +109,13 @@ describe('stimkit view --scores <scores folder>', () => {
       `<dt><code><bdi>score</bdi></code></dt><dd><bdi>${one.labels.score}</bdi></dd>`,
     );
     expect(page.body).not.toContain('no response text in the scores');
+    // The route that served each response (a simulated respondent's is `sim`), row and detail.
+    expect(one.labels.route).toBe('sim');
+    expect(page.body).toContain('<span class="meta"><bdi>via sim</bdi></span>');
     const list = await get(server.running.port, `/trials?model=${one.model}`);
     expect(list.status).toBe(200);
     expect(list.body).toContain(one.trial_id);
+    expect(list.body).toContain('<br><span class="meta"><bdi>via sim</bdi></span>');
     await server.close();
     server = undefined;
   });

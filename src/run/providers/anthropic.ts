@@ -8,7 +8,9 @@
  * left out and recorded as dropped. The request body is
  * typed against the official SDK (`satisfies`), so a field the API does not define fails `tsc`.
  * Reply: text blocks joined as the response, thinking blocks as `reasoning_text`; `stop_reason`
- * `max_tokens` → length, `refusal` → policy_refusal (the model declined), else answer / empty.
+ * `max_tokens` → truncated, `refusal` → model_refusal (the model declined in a structured way),
+ * else answer / suppressed. The reply `id` is the route's response id (the `request-id` header is
+ * read by classify.ts).
  */
 import type {
   ContentBlockParam,
@@ -21,6 +23,7 @@ import { canonicalJson } from '../../core/json.js';
 import type { ModelSpec } from '../../models/schema.js';
 import type { Verdict } from '../classify.js';
 import { IMAGE_REF } from '../request.js';
+import { NO_ROUTE } from '../route.js';
 import {
   finalReply,
   isRecord,
@@ -92,9 +95,9 @@ export function readAnthropic(json: unknown, status: number): Verdict {
   const stop = str(json.stop_reason);
   const outcome =
     stop === 'refusal'
-      ? 'policy_refusal'
+      ? 'model_refusal'
       : stop === 'max_tokens' || stop === 'model_context_window_exceeded'
-        ? 'length'
+        ? 'truncated'
         : textOutcome(text);
   const usage = isRecord(json.usage) ? json.usage : null;
   return finalReply({
@@ -105,7 +108,8 @@ export function readAnthropic(json: unknown, status: number): Verdict {
     usage: withTokenCounts(usage, usage?.input_tokens, usage?.output_tokens),
     served_model: str(json.model),
     http_status: status,
-    error_class: outcome === 'policy_refusal' ? 'refusal' : null,
+    error_class: outcome === 'model_refusal' ? 'refusal' : null,
+    route: { ...NO_ROUTE, response_id: str(json.id) },
   });
 }
 

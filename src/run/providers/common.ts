@@ -17,9 +17,9 @@ export function withTokenCounts(
   return { ...usage, prompt_tokens: p, completion_tokens: c, total_tokens: t };
 }
 
-/** `answer`, or `empty` when there is no text. */
+/** `answer`, or `suppressed` when there is no text (empty or whitespace only) at a normal stop. */
 export const textOutcome = (text: string | null): Outcome =>
-  text === null || text.trim() === '' ? 'empty' : 'answer';
+  text === null || text.trim() === '' ? 'suppressed' : 'answer';
 
 /** A final verdict from the pieces of a reply. */
 export function finalReply(

@@ -9,8 +9,9 @@
  *
  * Reply: a prompt blocked before the model spoke (`promptFeedback.blockReason`, no candidates) and
  * a candidate stopped by a filter (`finishReason` SAFETY, PROHIBITED_CONTENT, BLOCKLIST, SPII,
- * RECITATION, IMAGE_SAFETY, …) are `content_filter`: a block by the provider, not an answer and
- * not the model's own refusal. `MAX_TOKENS` → length; thought parts → `reasoning_text`.
+ * RECITATION, IMAGE_SAFETY, …) are `provider_block`: a block by the provider, not an answer and
+ * not the model's own refusal. `MAX_TOKENS` → truncated; thought parts → `reasoning_text`;
+ * `responseId` is the route's response id and `modelVersion` the served model.
  */
 import type { Content, GenerationConfig, Part } from '@google/genai';
 import type { Trial } from '../../bundle/format.js';
@@ -20,6 +21,7 @@ import type { Outcome } from '../../ledger/schema.js';
 import type { ModelSpec } from '../../models/schema.js';
 import type { Verdict } from '../classify.js';
 import { IMAGE_REF } from '../request.js';
+import { NO_ROUTE } from '../route.js';
 import {
   finalReply,
   isRecord,
@@ -100,8 +102,8 @@ export function geminiBody(
 }
 
 function candidateOutcome(finish: string | null, text: string | null): Outcome {
-  if (finish !== null && GEMINI_FILTER_REASONS.has(finish)) return 'content_filter';
-  if (finish === 'MAX_TOKENS') return 'length';
+  if (finish !== null && GEMINI_FILTER_REASONS.has(finish)) return 'provider_block';
+  if (finish === 'MAX_TOKENS') return 'truncated';
   return textOutcome(text);
 }
 
@@ -116,13 +118,14 @@ export function readGemini(json: unknown, status: number): Verdict {
       : null;
   const usage = withTokenCounts(meta, meta?.promptTokenCount, completion, meta?.totalTokenCount);
   const served = str(json.modelVersion);
+  const route = { ...NO_ROUTE, response_id: str(json.responseId) };
   const candidates = Array.isArray(json.candidates) ? json.candidates.filter(isRecord) : [];
   const feedback = isRecord(json.promptFeedback) ? json.promptFeedback : null;
   const blocked = str(feedback?.blockReason);
   if (candidates.length === 0) {
     if (blocked === null) return malformed('no_candidates', json, status);
     return finalReply({
-      outcome: 'content_filter',
+      outcome: 'provider_block',
       text: null,
       reasoning: null,
       finish_reason: `prompt_blocked:${blocked}`,
@@ -130,6 +133,7 @@ export function readGemini(json: unknown, status: number): Verdict {
       served_model: served,
       http_status: status,
       error_class: 'prompt_blocked',
+      route,
     });
   }
   const c = candidates[0]!;
@@ -151,6 +155,7 @@ export function readGemini(json: unknown, status: number): Verdict {
     usage,
     served_model: served,
     http_status: status,
+    route,
   });
 }
 

@@ -72,8 +72,13 @@ export async function startVendorServer(
     const chunks: Buffer[] = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', async () => {
+      // https://docs.anthropic.com/en/api/errors ("Request id"): every Anthropic response
+      // carries a unique `request-id` header. The Gemini API documents none (its reply's
+      // `responseId` names the response).
+      const rid: Record<string, string> =
+        vendor === 'anthropic' ? { 'request-id': `req_${requests.length + rejected.length}` } : {};
       const send = (status: number, text: string, headers: Record<string, string> = {}) => {
-        res.writeHead(status, { 'content-type': 'application/json', ...headers });
+        res.writeHead(status, { 'content-type': 'application/json', ...rid, ...headers });
         res.end(text);
       };
       let body: unknown;

@@ -22,7 +22,7 @@ import { backoffDelay, DEFAULT_BACKOFF, sleep, type Backoff } from '../run/backo
 import { classify } from '../run/classify.js';
 import { costOfUsage } from '../run/cost.js';
 import { recordedEndpoint } from '../run/model-run.js';
-import { Redactor } from '../run/redact.js';
+import { Redactor } from '../core/redact.js';
 import { imageRefs, type RequestBody } from '../run/request.js';
 import { maxResponseBytes, sendChat } from '../run/transport.js';
 import { judgeThroughBatch, type JudgeBatch, type JudgeBatchResult } from './judge-batch.js';

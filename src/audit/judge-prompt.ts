@@ -5,7 +5,7 @@
  * (language, modality), its response, and the image for image trials.
  */
 import { LABEL_FIELDS } from './label.js';
-import type { Rubric } from './rubric-schema.js';
+import type { Rubric } from '../study/rubric-schema.js';
 
 /** What the judge is told about one trial. */
 export interface JudgeInput {

@@ -22,11 +22,10 @@ import {
   type RaterAgreement,
 } from './agreement.js';
 import { correctPrevalence, type CorrectedRate } from './attenuation.js';
-import type { Label } from './label.js';
-import type { AuditParse } from './vlm-scorer.js';
+import type { AuditParse, Label } from './label.js';
 
 export const DIMS = ['d1', 'd2', 'd3', 'd4', 'd5'] as const;
-/** A labels CSV row whose `note` starts with this comes from a simulated rater (src/sim/raters.ts). */
+/** A labels CSV row whose `note` starts with this comes from a simulated rater (src/label/sim-raters.ts). */
 export const SIMULATED_RATER_NOTE = 'SIMULATED rater';
 export type Dim = (typeof DIMS)[number];
 /** The labels CSV column of each dimension (docs/formats/labels.md). */

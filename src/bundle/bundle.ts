@@ -21,7 +21,7 @@ import { loadStimuli } from './stimuli-source.js';
 import { resolveVariantImages } from './variants-source.js';
 import { checkOutFolder, writeBag } from './write-bag.js';
 import { refuseWarned, shownWarnings } from './variant-warnings.js';
-import { loadRubric, rubricPayload } from '../audit/rubric.js';
+import { loadRubric, rubricPayload } from '../study/rubric.js';
 
 /** The payload of the study's rubric: schema-checked, with the sha256 of the file's bytes. */
 async function sealedRubric(studyDir: string, file: string): Promise<unknown> {

@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import { loadDataFile } from '../core/datafile.js';
 import { StimkitError } from '../core/errors.js';
 import { exists, relPosix } from '../core/fsio.js';
-import { sha256OrNull } from '../verify/walk.js';
+import { sha256OrNull } from '../core/walk.js';
 import { ingest } from '../ingest/ingest.js';
 import { CorpusLock, imagePathFromLock, readCorpusLock } from '../ingest/lock.js';
 import { EntriesManifest, type Entry } from '../ingest/schema.js';

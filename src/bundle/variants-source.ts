@@ -9,7 +9,7 @@ import path from 'node:path';
 import pMap from 'p-map';
 import { StimkitError } from '../core/errors.js';
 import { exists, relPosix } from '../core/fsio.js';
-import { sha256OrNull } from '../verify/walk.js';
+import { sha256OrNull } from '../core/walk.js';
 import { canonicalJson } from '../core/json.js';
 import { libraryVersions } from '../variants/libraries.js';
 import { resolveRecipe, type Recipe } from '../variants/recipe.js';

@@ -1,7 +1,7 @@
 /**
  * What commands print: human text on stderr, a machine-readable summary on stdout with `--json`.
  */
-import { errorMessage, EXIT, formatProblem, StimkitError, type Problem } from '../core/errors.js';
+import { errorMessage, EXIT, formatProblem, formatProblems, StimkitError } from '../core/errors.js';
 
 /** Where a command writes; tests pass their own sinks. */
 export interface Io {
@@ -19,16 +19,6 @@ export interface CommandResult {
   summary: unknown;
   human: string;
   exitCode: number;
-}
-
-/** Render problems as lines for a human, errors first. */
-export function formatProblems(problems: Problem[]): string {
-  const sorted = [...problems].sort((a, b) =>
-    a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1,
-  );
-  return sorted
-    .map((p) => `  ${p.severity === 'error' ? 'error' : 'warning'} ${p.code}: ${formatProblem(p)}`)
-    .join('\n');
 }
 
 /** Print a command's result and return its exit code. */

@@ -2,7 +2,7 @@
 import { Option } from 'commander';
 import { CSV_RAW_FLAG } from '../cli/flags.js';
 import { EXIT, StimkitError } from '../core/errors.js';
-import { defaultJudgeLedger, prepareAudit } from '../audit/prepare.js';
+import { defaultJudgeLedger, prepareAudit } from '../score/audit-prepare.js';
 import { prepareInstrumentJudge } from '../score/instrument-judge.js';
 import { SCORERS } from '../score/registry.js';
 import { scoreToFolder } from '../score/score.js';

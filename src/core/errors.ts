@@ -82,6 +82,16 @@ export function formatProblem(p: Problem): string {
   return `${where ? `${where}: ` : ''}${p.message}${eg}.${fix}`.replace(/\.\.(\s|$)/g, '.$1');
 }
 
+/** Render problems as lines for a human, errors first. */
+export function formatProblems(problems: Problem[]): string {
+  const sorted = [...problems].sort((a, b) =>
+    a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1,
+  );
+  return sorted
+    .map((p) => `  ${p.severity === 'error' ? 'error' : 'warning'} ${p.code}: ${formatProblem(p)}`)
+    .join('\n');
+}
+
 /** Describe a value for an "expected X, got Y" message: type and a short rendering. */
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';

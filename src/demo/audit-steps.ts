@@ -6,12 +6,12 @@
  * marked simulated.
  */
 import path from 'node:path';
-import { prepareAudit } from '../audit/prepare.js';
+import { prepareAudit } from '../score/audit-prepare.js';
 import { relPosix } from '../core/fsio.js';
-import { writeValidation } from '../audit/validation-file.js';
+import { writeValidation } from '../score/validation-file.js';
 import { makeLabelSample } from '../label/make-sample.js';
 import { writeReport } from '../report/folder.js';
-import { writeSimRaterLabels, type SimRater } from '../sim/raters.js';
+import { writeSimRaterLabels, type SimRater } from '../label/sim-raters.js';
 import { prepareInstrumentJudge } from '../score/instrument-judge.js';
 import { SCORERS } from '../score/registry.js';
 import { scoreToFolder } from '../score/score.js';

@@ -21,7 +21,7 @@ import { ImageStore } from './images.js';
 import { runHttpModel } from './model-run.js';
 import { resolveModels, type ModelChoice } from './model-choice.js';
 import { startProgress } from './progress.js';
-import { Redactor } from './redact.js';
+import { Redactor } from '../core/redact.js';
 import { requestProfile } from './request.js';
 import { parseWhere, readRunBundle, refuseEmptyWhere, trialsFor } from './select.js';
 import { runSimModel } from './sim-run.js';

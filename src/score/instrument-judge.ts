@@ -10,7 +10,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { defaultJudgeLedger } from '../audit/prepare.js';
+import { defaultJudgeLedger } from './audit-prepare.js';
 import type { JudgeBatch } from '../audit/judge-batch.js';
 import { judgeCounts, runJudgeCalls, type JudgeRunResult } from '../audit/judge-calls.js';
 import { judgeKey } from '../audit/judge-request.js';

@@ -15,7 +15,7 @@ import {
 import { trialId } from '../../src/bundle/trial-id.js';
 import { formatManifest } from '../../src/bundle/bagit.js';
 import { writeBag, type WrittenBag } from '../../src/bundle/write-bag.js';
-import { listFiles } from '../../src/verify/walk.js';
+import { listFiles } from '../../src/core/walk.js';
 
 /** Deterministic bytes standing in for two PNG images. */
 export const IMAGES = [

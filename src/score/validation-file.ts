@@ -12,8 +12,8 @@ import path from 'node:path';
 import { StimkitError } from '../core/errors.js';
 import { relPosix, sha256, writeFileAtomic } from '../core/fsio.js';
 import { artifactJson } from '../core/json.js';
-import { SCORES_FILES, ScoresHeader } from '../score/format.js';
-import { validateJudges, type ValidationReport } from './validate.js';
+import { SCORES_FILES, ScoresHeader } from './format.js';
+import { validateJudges, type ValidationReport } from '../audit/validate.js';
 
 /** The file name `stimkit report` looks for in a scores folder. */
 export const VALIDATION_FILE = 'validation.json';

@@ -8,18 +8,18 @@ import path from 'node:path';
 import { StimkitError } from '../core/errors.js';
 import { loadModelsFile } from '../models/load.js';
 import type { ModelSpec } from '../models/schema.js';
-import { loadScoreBundle, type ScoreBundle } from '../score/bundle.js';
-import { responsesOfSource } from '../score/source.js';
-import type { ResponseSource } from '../score/score.js';
-import type { ParadigmScorer } from '../score/types.js';
+import { loadScoreBundle, type ScoreBundle } from './bundle.js';
+import { responsesOfSource } from './source.js';
+import type { ResponseSource } from './score.js';
+import type { ParadigmScorer } from './types.js';
 import { IMAGE_PARADIGMS, VLM_PARADIGMS, type VlmParadigm } from '../study/schema.js';
-import { readJudgeLabels } from './judge-read.js';
-import { judgeKey, type JudgeTarget } from './judge-request.js';
-import type { JudgeBatch } from './judge-batch.js';
-import { judgeRunLabel, runJudge, type JudgeRunResult } from './judge-run.js';
-import { judgeCounts } from './judge-calls.js';
-import { resolveRubric } from './rubric.js';
-import { promptText, vlmScorer, type AuditEntry, type JudgeLabels } from './vlm-scorer.js';
+import { readJudgeLabels } from '../audit/judge-read.js';
+import { judgeKey, type JudgeTarget } from '../audit/judge-request.js';
+import type { JudgeBatch } from '../audit/judge-batch.js';
+import { judgeRunLabel, runJudge, type JudgeRunResult } from '../audit/judge-run.js';
+import { judgeCounts } from '../audit/judge-calls.js';
+import { resolveRubric } from '../study/rubric.js';
+import { promptText, vlmScorer, type AuditEntry, type JudgeLabels } from './audit-scorer.js';
 
 /** Options of `prepareAudit`. */
 export interface AuditOptions {

@@ -68,7 +68,10 @@ export function widenDimension(t: Table, dimension: string): Table {
     throw new StimkitError(
       'E_ANALYZE_DUPLICATE',
       `${t.file}: the same item and rater more than once`,
-      { problems },
+      {
+        fix: 'keep one rating per item and rater in the table (the lines are listed below)',
+        problems,
+      },
     );
   const columns = raters.map((x) => `${dimension}.${x}`);
   return tableFromRows(
@@ -125,6 +128,7 @@ export function agreementLong(
     throw StimkitError.usage(
       'E_ANALYZE_USAGE',
       `--dimension ${params.dimension}: not a column of ${t.file} (dimensions: ${dims.join(', ')})`,
+      'give --dimension one of the dimensions listed, or omit it to analyze every dimension',
     );
   }
   const one = (d: string) => {
@@ -168,6 +172,7 @@ function inDimension(err: unknown, dimension: string, file: string): unknown {
     field: p.field ?? dimension,
   }));
   return new StimkitError(err.code, `dimension ${dimension}: ${err.message}`, {
+    fix: err.fix,
     problems,
     cause: err,
     exitCode: err.exitCode,

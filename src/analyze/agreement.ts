@@ -109,6 +109,7 @@ export function agreementTable(
     throw StimkitError.usage(
       'E_ANALYZE_RATERS',
       `--raters needs at least two columns (got ${raters.join(', ') || 'none'})`,
+      'list two or more rater columns of the table, comma-separated: --raters a,b',
     );
   requireColumns(table, [...raters, ...(vsCol ? [vsCol] : [])], 'analyze agreement');
   const all = table.rows

@@ -202,6 +202,9 @@ export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRun
         throw new StimkitError(
           'E_AUDIT_JUDGE_SIM',
           `judge "${judge.name}" is simulated but this judging has no simulated judge`,
+          {
+            fix: 'give the simulated judge a sim block in the models file, or use a judge with an HTTP provider',
+          },
         );
       const sim = o.sim;
       const answers = pending.map((t) => ({ k: o.keyOf(t), r: sim(t, o.keyOf(t)) }));

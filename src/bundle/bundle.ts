@@ -103,7 +103,10 @@ export async function bundleStudy(
       throw new StimkitError(
         'E_BUNDLE_LANGUAGE_COVERAGE',
         `${studyFile}: ${gaps.length} entry/language pair(s) lack the texts the study's languages need`,
-        { problems: gaps },
+        {
+          fix: 'add the missing texts to the stimuli files, or drop those languages from the study',
+          problems: gaps,
+        },
       );
   }
   const plan = expandPlan(loaded, {

@@ -136,6 +136,7 @@ export async function resolveCorpus(
       'E_BUNDLE_INGEST',
       `${manifestFile}: ingest found ${result.errors} error(s); the corpus cannot be bundled`,
       {
+        fix: 'correct the entries manifest (each problem is listed below); `stimkit ingest` shows the same',
         problems: result.problems.filter((p) => p.severity === 'error'),
       },
     );

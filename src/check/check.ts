@@ -99,7 +99,7 @@ async function checkOne(file: string): Promise<FileCheck> {
         null,
         err.problems.length > 0
           ? err.problems
-          : [problemOf(file, err.code, err.message, 'see the message')],
+          : [problemOf(file, err.code, err.message, err.fix ?? 'see the message')],
       );
     return fail(null, [
       problemOf(

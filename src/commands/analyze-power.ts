@@ -47,6 +47,7 @@ export async function runPowerCommand(
     throw StimkitError.usage(
       'E_POWER_USAGE',
       'analyze power needs --models FILE (with provider: sim respondents)',
+      'add --models FILE naming a models file with `provider: sim` respondents (`stimkit init` writes one)',
     );
   // loaded here, not at start-up: the simulation pulls in the run stage, which `analyze logit` never needs
   const [{ runPower }, { powerCsv, powerHuman, powerJson }] = await Promise.all([
@@ -89,11 +90,13 @@ export function withPower(analyze: CommandSpec): CommandSpec {
         throw StimkitError.usage(
           'E_ANALYZE_KIND',
           `unknown analysis "${String(positionals[0])}" (expected one of ${kinds.join(', ')})`,
+          'use one of the analyses listed, e.g. `stimkit analyze logit <table.csv>`',
         );
       if (positionals[1] === undefined)
         throw StimkitError.usage(
           'E_ANALYZE_USAGE',
           `analyze ${String(positionals[0])} needs a <table> CSV file`,
+          'give the CSV table after the analysis name, e.g. `stimkit analyze logit trials.csv`',
         );
       return analyze.run!(positionals, opts, io);
     },

@@ -59,6 +59,7 @@ const sampleCommand: CommandSpec = {
       throw StimkitError.usage(
         'E_USAGE',
         'label sample needs exactly one of --responses FILE.jsonl and --ledger FILE',
+        'keep one of --responses and --ledger and drop the other',
       );
     const r = await makeLabelSample({
       bundle: String(opts.bundle),

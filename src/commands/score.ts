@@ -61,6 +61,7 @@ export const scoreCommand: CommandSpec = {
       throw StimkitError.usage(
         'E_SCORE_USAGE',
         'give the responses: --ledger FILE or --responses FILE.jsonl',
+        'add --ledger FILE (from `stimkit run`) or --responses FILE.jsonl',
       );
     const source = ledger
       ? { kind: 'ledger' as const, file: ledger, run: opts.run as string | undefined }

@@ -120,7 +120,10 @@ export function buildLabelSample(
     throw new StimkitError(
       'E_LABEL_UNKNOWN_TRIAL',
       `${source}: responses to trials the bundle does not hold`,
-      { problems },
+      {
+        fix: 'give the responses of this bundle, or the bundle these responses were run against',
+        problems,
+      },
     );
   if (joined.length === 0) {
     throw StimkitError.fromProblem({
@@ -180,6 +183,7 @@ export async function makeLabelSample(options: MakeSampleOptions): Promise<MakeS
     throw StimkitError.usage(
       'E_USAGE',
       'label sample needs --responses FILE.jsonl or --ledger FILE',
+      'add --ledger FILE (from `stimkit run`) or --responses FILE.jsonl',
     );
   const { rows, withoutText, text } = options.ledger
     ? readResponsesLedger(options.ledger, bundle.digest, options.run)

@@ -82,6 +82,7 @@ export function sampleForValidation<R extends SampleRow>(
     throw StimkitError.usage(
       'E_LABEL_SAMPLE_N',
       `Expected a positive integer sample size but received ${n}.`,
+      'give --n a whole number above 0, e.g. --n 200',
     );
   const seen = new Set<string>();
   for (const r of rows) {

@@ -81,6 +81,7 @@ export async function serveLabels(options: LabelServeOptions): Promise<LabelServ
     throw StimkitError.usage(
       'E_LABEL_RATER',
       `Expected a rater name of letters, digits, ".", "-" or "_" (it names the rater's file) but received "${options.rater}".`,
+      'pick a --rater name of letters, digits, ".", "-" and "_" only, e.g. --rater rater-1',
     );
   }
   const opened = await openLabelSample(options.sample, options.bundle);

@@ -98,6 +98,7 @@ export function exportLedger(
         throw StimkitError.usage(
           'E_RUN_UNKNOWN_MODEL',
           `--model: ${unknown.map((m) => `"${m}"`).join(', ')} not in run "${run}" of ${file} (it has: ${known.join(', ') || 'no models'})`,
+          'name models of that run (listed above), or pick the run with --run',
         );
       }
     }

@@ -109,6 +109,9 @@ export async function prepareImage(
     throw new StimkitError(
       'E_RUN_IMAGE',
       `bundle image ${source} is not a PNG: the image block cannot convert it`,
+      {
+        fix: 'rebuild the bundle with `stimkit bundle` (its images are PNGs), or remove the image block from the model',
+      },
     );
   const target = sentSize(size.width, size.height, block);
   const format = block.format;

@@ -101,6 +101,7 @@ export async function prepareAudit(o: AuditOptions): Promise<PreparedAudit> {
     throw StimkitError.usage(
       'E_SCORE_USAGE',
       '--judge needs --models FILE (the judges are models with role: judge)',
+      'add --models FILE with the judge models (role: judge)',
     );
   const file = await loadModelsFile(o.models);
   const judges: ModelSpec[] = names.map((n) => {
@@ -114,11 +115,13 @@ export async function prepareAudit(o: AuditOptions): Promise<PreparedAudit> {
             .map((x) => x.name)
             .join(', ') || 'none'
         })`,
+        'name a judge of the models file (listed above), or add it there with role: judge',
       );
     if (m.role !== 'judge')
       throw StimkitError.usage(
         'E_AUDIT_NOT_A_JUDGE',
         `--judge ${n}: that model has role ${m.role}; give it role: judge in ${o.models}`,
+        'set `role: judge` on that model in the models file, or name a judge',
       );
     return m;
   });

@@ -85,6 +85,7 @@ async function resolveJudges(
     throw StimkitError.usage(
       'E_SCORE_USAGE',
       '--judge needs --models FILE (the judges are models with role: judge)',
+      'add --models FILE with the judge models (role: judge)',
     );
   const file = await loadModelsFile(modelsFile);
   return names.map((n) => {
@@ -98,11 +99,13 @@ async function resolveJudges(
             .map((x) => x.name)
             .join(', ') || 'none'
         })`,
+        'name a judge of the models file (listed above), or add it there with role: judge',
       );
     if (m.role !== 'judge')
       throw StimkitError.usage(
         'E_AUDIT_NOT_A_JUDGE',
         `--judge ${n}: that model has role ${m.role}; give it role: judge in ${modelsFile}`,
+        'set `role: judge` on that model in the models file, or name a judge',
       );
     return m;
   });

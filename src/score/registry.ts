@@ -69,7 +69,9 @@ export function tablesOf(scorers: readonly ParadigmScorer[] = SCORERS): CsvTable
   const names = new Set<string>();
   for (const t of all) {
     if (names.has(t.file))
-      throw new StimkitError('E_SCORE_REGISTRY', `two scorers write ${t.file}`);
+      throw new StimkitError('E_SCORE_REGISTRY', `two scorers write ${t.file}`, {
+        fix: 'this is a bug in stimkit (two scorers claim one table); please report it',
+      });
     names.add(t.file);
   }
   return all.map((t) => {

@@ -102,7 +102,10 @@ export async function* streamResponsesJsonl(
     throw new StimkitError(
       code,
       `${file}: ${problems.length}${problems.length === MAX_PROBLEMS ? '+' : ''} problem(s) in the responses file`,
-      { problems },
+      {
+        fix: 'correct the lines listed below, or export the responses again with `stimkit run export`',
+        problems,
+      },
     );
   }
 }

@@ -92,6 +92,7 @@ export function throwIfProblems(
       ? errors[0]!.code
       : code;
   throw new StimkitError(codeOut, `${file}: ${errors.length} problem(s) in the ${what}`, {
+    fix: 'correct the file as each problem below says',
     problems,
   });
 }

@@ -256,7 +256,7 @@ export async function loadStudy(file: string): Promise<LoadedStudy> {
     throw new StimkitError(
       'E_STUDY_INVALID',
       `${file}: ${problems.length} problem(s) in the study design`,
-      { problems },
+      { fix: 'correct the study design as each problem below says', problems },
     );
   }
   const dir = path.dirname(path.resolve(file));

@@ -73,6 +73,7 @@ export async function resolveInput(input: string, out: string | undefined): Prom
       'E_VARIANTS_INGEST',
       `${input}: ingest rejected the manifest (${result.errors} error(s)); no variants were made`,
       {
+        fix: 'correct the entries manifest (each problem is listed below); `stimkit ingest` shows the same',
         problems: result.problems,
       },
     );
@@ -108,6 +109,7 @@ export function parseShard(text: string): Shard {
     throw StimkitError.usage(
       'E_VARIANTS_SHARD',
       `--shard: expected I/N with 1 ≤ I ≤ N (e.g. 2/4), got "${text}"`,
+      'give --shard as two whole numbers I/N with I from 1 to N, e.g. --shard 2/4',
     );
   }
   return { index, count };

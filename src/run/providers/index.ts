@@ -16,6 +16,9 @@ export function providerOf(model: ModelSpec): Provider {
     throw new StimkitError(
       'E_RUN_PROVIDER',
       `model "${model.name}" is simulated: it has no HTTP provider`,
+      {
+        fix: 'run simulated models without an endpoint (the sim provider), or give this model an HTTP provider',
+      },
     );
   return PROVIDERS[model.provider];
 }

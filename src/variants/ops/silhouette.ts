@@ -21,6 +21,9 @@ export function renderSilhouette(
     throw new StimkitError(
       'E_VARIANTS_SEGMENTER_MASK',
       `the segmenter returned ${raw.length} mask values for a ${width} × ${height} image (expected ${width * height})`,
+      {
+        fix: 'check the segmenter settings in the recipe, or rerun without A6 (--only A0,A1,A2,A3,A4,A5)',
+      },
     );
   }
   let mask = raw;
@@ -62,7 +65,9 @@ export const silhouette: VariantDef = {
         code: 'E_VARIANTS_SEGMENTER',
         message: 'no segmenter is loaded',
       };
-      throw new StimkitError(e.code, e.message);
+      throw new StimkitError(e.code, e.message, {
+        fix: 'install the segmenter (docs/segmentation.md), or rerun without A6 (--only A0,A1,A2,A3,A4,A5)',
+      });
     }
     const { width, height, data } = ctx.a0;
     const raw = await ctx.segmenter.segment(data, width, height);

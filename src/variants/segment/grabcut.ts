@@ -159,7 +159,10 @@ export function grabcutMask(
     throw new StimkitError(
       'E_SEGMENT_GRABCUT',
       `grabcut failed on a ${work.w}×${work.h} working image: ${message}`,
-      { cause: err },
+      {
+        fix: 'rerun with --silhouette isnet, or without A6 (--only A0,A1,A2,A3,A4,A5)',
+        cause: err,
+      },
     );
   } finally {
     for (const m of mats) m.delete();

@@ -106,9 +106,7 @@ export function parseParams<S extends z.ZodType>(
     problems
       .map((p) => `${p.field}: ${p.message} (expected ${p.expected}, got ${p.got})`)
       .join('; '),
-    {
-      problems,
-    },
+    { fix: 'correct the segmenter parameters listed (docs/segmentation.md lists each)', problems },
   );
 }
 

@@ -94,9 +94,9 @@ function provenance(applied: Set<PostEdit>, notes: string): TextProvenance {
 
 const LANG_NAME = 'Chinese (Traditional), machine draft';
 const HEADER = (from: string) =>
-  `# GENERATED from ${from} by src/stimuli/generate.ts (opencc-js, zh → zh-Hant); do not edit by hand.\n` +
+  `# GENERATED from ${from} by scripts/stimuli.ts (opencc-js, zh → zh-Hant); do not edit by hand.\n` +
   `# A machine draft pending human review: fix wording in ${from} or in the post-edits of\n` +
-  '# src/stimuli/opencc.ts, then run `node --import tsx src/stimuli/generate.ts`.\n';
+  '# src/stimuli/opencc.ts, then run `npm run stimuli`.\n';
 
 function convertOutcome(o: Outcome, c: (s: string) => string): Outcome {
   return typeof o === 'string'

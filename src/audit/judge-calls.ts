@@ -29,7 +29,7 @@ import { judgeThroughBatch, type JudgeBatch, type JudgeBatchResult } from './jud
 import { NO_SCHEMA_RE } from './judge-request.js';
 
 /** A sim judge's answer to one target: its reply text and truth, or why it cannot answer. */
-export type SimReply =
+type SimReply =
   | { requestSha256: string; text: string; truth: unknown }
   | { requestSha256: string; error: string; body: string };
 
@@ -144,7 +144,7 @@ function openRun(
 }
 
 /** The judge's API key from the environment (openai judges with api_key_env), or null. */
-export function judgeApiKey(judge: ModelSpec, env: NodeJS.ProcessEnv): string | null {
+function judgeApiKey(judge: ModelSpec, env: NodeJS.ProcessEnv): string | null {
   if (judge.provider !== 'openai' || !judge.api_key_env) return null;
   const key = env[judge.api_key_env];
   if (!key) {

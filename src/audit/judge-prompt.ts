@@ -53,7 +53,7 @@ export function renderRubric(rubric: Rubric): string {
 }
 
 /** The per-trial user message text (the image, when any, is a separate content part). */
-export function renderTrialInput(input: JudgeInput): string {
+function renderTrialInput(input: JudgeInput): string {
   const e = input.entry;
   const truth = e
     ? [

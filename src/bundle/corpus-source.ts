@@ -61,10 +61,7 @@ export async function readJsonLock<S extends z.ZodType>(
 }
 
 /** Why `lockFile` cannot be reused (a string), or the current lock for `manifestFile`. */
-export async function lockStaleness(
-  lockFile: string,
-  manifestFile: string,
-): Promise<string | CorpusLock> {
+async function lockStaleness(lockFile: string, manifestFile: string): Promise<string | CorpusLock> {
   if (!(await exists(lockFile))) return 'no corpus lock yet';
   let lock: CorpusLock;
   try {

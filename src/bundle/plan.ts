@@ -18,7 +18,7 @@ export interface PromptSource {
 }
 
 /** One minimal-pair item of the instrument. */
-export interface InstrumentItem {
+interface InstrumentItem {
   id: string;
   topic: string;
   lang: string;

@@ -11,7 +11,7 @@ import { closest } from '../core/suggest.js';
 import { FORMATS, formatCheck, guessFormat, type CheckSummary } from './registry.js';
 
 /** The outcome for one file. */
-export interface FileCheck {
+interface FileCheck {
   file: string;
   format: string | null;
   ok: boolean;

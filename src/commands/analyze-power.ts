@@ -21,7 +21,7 @@ function alphaFlag(value: string): number {
 }
 
 /** Add the power flags to a command. */
-export function configurePower(cmd: Command): void {
+function configurePower(cmd: Command): void {
   cmd
     .option('--models <file>', 'power: models file with provider: sim respondents')
     .option(
@@ -39,10 +39,7 @@ export function configurePower(cmd: Command): void {
 }
 
 /** Run `analyze power` with parsed flags. */
-export async function runPowerCommand(
-  opts: Record<string, unknown>,
-  io: Io,
-): Promise<CommandResult> {
+async function runPowerCommand(opts: Record<string, unknown>, io: Io): Promise<CommandResult> {
   if (!opts.models)
     throw StimkitError.usage(
       'E_POWER_USAGE',

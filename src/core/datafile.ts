@@ -144,7 +144,7 @@ function objectsAt(
 }
 
 /** The field names the schema knows at `pathParts` (empty when it cannot tell). */
-export function knownKeysAt(
+function knownKeysAt(
   schema: z.ZodType | undefined,
   pathParts: ReadonlyArray<PropertyKey>,
 ): string[] {

@@ -19,11 +19,11 @@ import { scoreHuman, scoreJson } from '../score/summary.js';
 import type { DemoStep } from './demo.js';
 
 /** The simulated judges of demo.models.yaml; the first is primary. */
-export const DEMO_JUDGES = ['sim-judge', 'sim-judge-b'];
+const DEMO_JUDGES = ['sim-judge', 'sim-judge-b'];
 /** The demo's validation sample: size (the audit paper's) and seed of the stratified draw. */
-export const DEMO_SAMPLE = { n: 200, seed: 42 };
+const DEMO_SAMPLE = { n: 200, seed: 42 };
 /** The demo's simulated raters (labels drawn from the simulator's truth, docs/simulated-respondents.md). */
-export const DEMO_RATERS: SimRater[] = [
+const DEMO_RATERS: SimRater[] = [
   { name: 'sim-rater-1', accuracy: 0.95 },
   { name: 'sim-rater-2', accuracy: 0.92 },
   { name: 'sim-rater-3', accuracy: 0.9 },

@@ -53,7 +53,7 @@ export function sampleItemId(trialId: string, model: string): string {
 }
 
 /** What `buildLabelSample` needs besides the bundle and the rows. */
-export interface BuildSampleOptions {
+interface BuildSampleOptions {
   n: number;
   seed: number;
   strata?: Stratum[];
@@ -74,7 +74,7 @@ export interface BuildSampleOptions {
  * const bundle = await loadBundle('bundles/paper');
  * const { sample } = buildLabelSample(bundle, rows, { n: 200, seed: 42, source: { kind: 'jsonl', file: 'r.jsonl', sha256 }, bundlePath: '../bundles/paper' });
  */
-export function buildLabelSample(
+function buildLabelSample(
   bundle: BundleData,
   rows: ResponseRow[],
   options: BuildSampleOptions,

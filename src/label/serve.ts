@@ -59,7 +59,7 @@ export interface LabelServer {
 }
 
 /** Rater names become file names: letters, digits, dot, dash, underscore. */
-export const RATER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const RATER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** The default folder of a sample's rater files. */
 export function labelsFolder(sampleFile: string): string {

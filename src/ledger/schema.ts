@@ -121,7 +121,7 @@ export const ADDED_COLUMNS: ReadonlyArray<{ table: string; column: string; type:
 ];
 
 /** Final outcomes. `answer` is a normal reply; the next four are findings kept and scored; `failed` is retried only with --retry-failed. */
-export const OUTCOMES = [
+const OUTCOMES = [
   'answer',
   'content_filter',
   'length',

@@ -17,7 +17,7 @@ const csv = (header: readonly string[], rows: ReadonlyArray<readonly Cell[]>): s
   csvText(header, rows);
 
 /** The columns of a table's CSV: its own, and `simulated` at the end when it has none. */
-export function csvColumns(t: ReportTable): string[] {
+function csvColumns(t: ReportTable): string[] {
   return t.columns.includes('simulated') ? [...t.columns] : [...t.columns, 'simulated'];
 }
 

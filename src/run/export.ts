@@ -7,7 +7,7 @@ import { StimkitError } from '../core/errors.js';
 import { openLedger, type LedgerResult, type ResultFilter } from '../ledger/read.js';
 
 /** The exported columns, in order. */
-export const EXPORT_COLUMNS = [
+const EXPORT_COLUMNS = [
   'bundle_digest',
   'run',
   'model',
@@ -47,7 +47,7 @@ export const EXPORT_COLUMNS = [
 ] as const;
 
 /** One export row (flat). */
-export function exportRow(r: LedgerResult): Record<(typeof EXPORT_COLUMNS)[number], unknown> {
+function exportRow(r: LedgerResult): Record<(typeof EXPORT_COLUMNS)[number], unknown> {
   return {
     bundle_digest: r.bundle_digest,
     run: r.run,

@@ -70,7 +70,7 @@ export interface RunResult {
 }
 
 /** The default ledger of a bundle folder: a sibling file, never inside the bag. */
-export function defaultLedger(bundleDir: string): string {
+function defaultLedger(bundleDir: string): string {
   return `${path.resolve(bundleDir)}.ledger.sqlite`;
 }
 

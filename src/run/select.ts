@@ -56,7 +56,7 @@ export async function readRunBundle(dir: string, digest: string): Promise<RunBun
 }
 
 /** Trial fields `--where` may name. */
-export const WHERE_FIELDS = [
+const WHERE_FIELDS = [
   'id',
   'block',
   'paradigm',

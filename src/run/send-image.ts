@@ -52,7 +52,7 @@ export function pngSize(png: Uint8Array): { width: number; height: number } | nu
 }
 
 /** The pixel size an image of `width` × `height` is sent at under `block`. */
-export function sentSize(
+function sentSize(
   width: number,
   height: number,
   block: ImageBlock | undefined,
@@ -199,7 +199,7 @@ export class SentImageStore {
 }
 
 /** The record of a prepared image (without its bytes). */
-export function sentRecord(p: PreparedImage): SentImage {
+function sentRecord(p: PreparedImage): SentImage {
   return {
     source: p.source,
     sha256: p.sha256,

@@ -63,7 +63,7 @@ const textOf = (t: Trial): string =>
     .join('\n');
 
 /** Audit columns, shared by trials.csv (instrument rows empty) and audit.csv. */
-export function auditColumns(ctx: AuditContext): CsvColumn[] {
+function auditColumns(ctx: AuditContext): CsvColumn[] {
   const p = parseOf;
   return [
     {

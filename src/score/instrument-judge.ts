@@ -73,7 +73,7 @@ interface Target {
 }
 
 /** The instrument judge run's label for a respondent run. */
-export function instrumentJudgeRunLabel(respondentRun: string): string {
+function instrumentJudgeRunLabel(respondentRun: string): string {
   return `${respondentRun}/instrument-${INSTRUMENT_JUDGE_PROMPT_SHA256.slice(0, 12)}`;
 }
 

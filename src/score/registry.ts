@@ -9,7 +9,7 @@ import type { CsvColumn, CsvTable, ParadigmScorer } from './types.js';
 export const SCORERS: ParadigmScorer[] = [instrumentScorer];
 
 /** `trials.csv`: one row per scored trial × model of every paradigm. */
-export const trialsTable: CsvTable = {
+const trialsTable: CsvTable = {
   file: 'trials.csv',
   doc: 'one row per scored trial × model, every paradigm: the design fields, score, stance and reason',
   paradigms: 'all',

@@ -16,7 +16,7 @@ import { SCORES_FILES, ScoresHeader } from './format.js';
 import { validateJudges, type ValidationReport } from '../audit/validate.js';
 
 /** The file name `stimkit report` looks for in a scores folder. */
-export const VALIDATION_FILE = 'validation.json';
+const VALIDATION_FILE = 'validation.json';
 
 /** What `writeValidation` did. */
 export interface WrittenValidation {

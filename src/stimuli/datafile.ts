@@ -34,13 +34,13 @@ export async function loadStimulusFile<S extends z.ZodType>(
 }
 
 /** Maximum depth of an `extends` chain (a guard against runaway chains). */
-export const MAX_EXTENDS_DEPTH = 8;
+const MAX_EXTENDS_DEPTH = 8;
 
 /**
  * Resolve the `extends` of `file` (relative to its folder, or `stimkit:<name>`) and refuse cycles and chains deeper
  * than MAX_EXTENDS_DEPTH. `chain` lists the absolute paths already being loaded.
  */
-export function resolveExtends(
+function resolveExtends(
   parsed: ParsedDataFile,
   ext: string,
   chain: readonly string[],

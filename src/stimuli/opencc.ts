@@ -42,7 +42,7 @@ export const ZH_HANT_DRAFTS = [
 ] as const;
 
 /** The installed opencc-js version (recorded in the drafts' provenance). */
-export function openccVersion(): string {
+function openccVersion(): string {
   const require = createRequire(import.meta.url);
   let dir = path.dirname(require.resolve('opencc-js'));
   for (;;) {
@@ -65,7 +65,7 @@ export function openccVersion(): string {
 }
 
 /** A converter: OpenCC cn → tw, then the post-edits; remembers which post-edits applied. */
-export function zhHantConverter(): { convert: (s: string) => string; applied: Set<PostEdit> } {
+function zhHantConverter(): { convert: (s: string) => string; applied: Set<PostEdit> } {
   const opencc = OpenCC.Converter(ZH_HANT_OPENCC);
   const applied = new Set<PostEdit>();
   const convert = (s: string) => {

@@ -80,7 +80,7 @@ export function fixtureTrials(): Trial[] {
 }
 
 /** The counts.json of a list of trials, as stimkit bundle writes it (no expectations). */
-export function fixtureCounts(trials: Trial[]) {
+function fixtureCounts(trials: Trial[]) {
   const cell = new Map<string, number>();
   for (const t of trials) {
     const k = `${t.paradigm === 'instrument' ? `instrument/${t.arm}` : t.paradigm}\t${t.lang}`;

@@ -6,7 +6,7 @@ import { gemini } from './gemini.js';
 import { openai } from './openai.js';
 import type { Provider } from './types.js';
 
-export type { BuiltBody, HttpTarget, Provider } from './types.js';
+export type { Provider } from './types.js';
 
 const PROVIDERS: Record<Provider['name'], Provider> = { openai, anthropic, gemini };
 

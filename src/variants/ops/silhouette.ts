@@ -40,7 +40,7 @@ export function renderSilhouette(
  * Share of a silhouette's foreground (0) pixels that A1's centre crop (of `fraction`) keeps; null
  * for an empty silhouette.
  */
-export function foregroundInCrop(image: Image8, fraction: number): number | null {
+function foregroundInCrop(image: Image8, fraction: number): number | null {
   const { width, data } = image;
   const box = cropBox(width, image.height, fraction);
   let all = 0;

@@ -19,7 +19,7 @@ export interface WireError {
 }
 
 /** The plain-data form of anything thrown. */
-export function errorToWire(err: unknown): WireError {
+function errorToWire(err: unknown): WireError {
   if (err instanceof StimkitError)
     return {
       internal: false,

@@ -99,12 +99,7 @@ export function grabcutRect(
 }
 
 /** Run GrabCut on 8-bit RGB at its own size; returns the 0/1 mask (GC_FGD ∪ GC_PR_FGD). */
-export function grabcutMask(
-  rgb: Uint8Array,
-  width: number,
-  height: number,
-  p: GrabcutParams,
-): Uint8Array {
+function grabcutMask(rgb: Uint8Array, width: number, height: number, p: GrabcutParams): Uint8Array {
   const { cv, cvTranslateError } = loadCv();
   const work = workingSize(width, height, p.resolution);
   const rect = grabcutRect(work.w, work.h, p.margin);

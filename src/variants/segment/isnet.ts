@@ -18,7 +18,7 @@ import { checkRgb, SerialQueue } from './util.js';
 import type { Segmenter } from './types.js';
 
 /** The model's fixed input side (the package's `resolution = 1024`; the graph's input shape). */
-export const ISNET_INPUT_SIZE = 1024;
+const ISNET_INPUT_SIZE = 1024;
 const INPUT_NAME = 'input';
 const OUTPUT_NAME = 'output';
 
@@ -40,7 +40,7 @@ export async function loadOrt(): Promise<typeof Ort> {
 }
 
 /** The installed onnxruntime-node version (its package.json), without loading its native binding. */
-export function ortVersion(): string {
+function ortVersion(): string {
   try {
     const manifest = isnetRequire()('onnxruntime-node/package.json') as {
       version?: unknown;

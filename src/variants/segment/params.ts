@@ -7,7 +7,7 @@ import { describeValue, StimkitError, type Problem } from '../../core/errors.js'
 import { ISNET_MODELS } from './model.js';
 
 /** Default IS-Net variant; chosen by the benchmark in docs/segmentation.md. */
-export const DEFAULT_ISNET_MODEL = 'medium' as const;
+const DEFAULT_ISNET_MODEL = 'medium' as const;
 
 /** `isnet` parameters. */
 export const IsnetParamsSchema = z

@@ -117,8 +117,18 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.js', '**/*.mjs'],
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
-    languageOptions: { globals: globals.node },
+    // Keep disableTypeChecked's parserOptions (no project service for plain JavaScript).
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: globals.node,
+    },
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    // CommonJS by necessity: eslint-module-utils loads resolvers with require().
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

@@ -2,8 +2,46 @@
 // Lint for stimkit: typescript-eslint's type-checked recommended rules, plus the rules below.
 // `npm run lint` runs it; `npm test` runs it before the tests. A rule turned off says why.
 import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+/**
+ * The layers of src/, bottom first (docs/DESIGN.md, "Layers"). A module may import from its own
+ * folder and from any lower layer, never from a higher one or from a sibling in the same layer.
+ * src/cli/ holds the command line's output and flag helpers, which commands use, and its entry
+ * point and command table (main.ts, commands-for.ts), the only files that import src/commands/.
+ */
+const LAYERS = [
+  ['core'],
+  ['stats'],
+  ['ingest'],
+  ['stimuli', 'study', 'variants'],
+  ['bundle'],
+  ['verify', 'diff', 'sim'],
+  ['models'],
+  ['ledger'],
+  ['run'],
+  ['batch'],
+  ['audit'],
+  ['score'],
+  ['label'],
+  ['analyze'],
+  ['power'],
+  ['report'],
+  ['view', 'review'],
+  ['check', 'init', 'demo'],
+  ['cli'],
+  ['commands'],
+];
+
+/** boundaries/dependencies policies: each layer may import itself and every layer below it. */
+const layerPolicies = LAYERS.flatMap((layer, i) =>
+  layer.map((type) => ({
+    from: { element: { type } },
+    allow: { to: { element: { types: { anyOf: [type, ...LAYERS.slice(0, i).flat()] } } } },
+  })),
+);
 
 export default tseslint.config(
   {
@@ -31,6 +69,39 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/**/*.ts'],
+    plugins: { boundaries },
+    settings: {
+      // Imports name the compiled `.js`; this resolver finds the `.ts` source beside it.
+      'import/resolver': { './eslint-resolver.cjs': {} },
+      'boundaries/elements': [...LAYERS.flat().map((type) => ({ type, pattern: `src/${type}` }))],
+    },
+    rules: {
+      'boundaries/dependencies': ['error', { default: 'disallow', policies: layerPolicies }],
+      // Every file of src/ belongs to a layer.
+      'boundaries/no-unknown-files': 'error',
+    },
+  },
+  {
+    // The entry point and its command table sit above the commands they list.
+    files: ['src/cli/main.ts', 'src/cli/commands-for.ts'],
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'disallow',
+          policies: [
+            ...layerPolicies,
+            {
+              from: { element: { type: 'cli' } },
+              allow: { to: { element: { type: 'commands' } } },
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: {
       // Tests read the commands' JSON output as untyped values and check them by assertion: the
@@ -46,8 +117,18 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.js', '**/*.mjs'],
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
-    languageOptions: { globals: globals.node },
+    // Keep disableTypeChecked's parserOptions (no project service for plain JavaScript).
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: globals.node,
+    },
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    // CommonJS by necessity: eslint-module-utils loads resolvers with require().
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

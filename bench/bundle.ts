@@ -19,7 +19,7 @@ import path from 'node:path';
 import { bundleStudy } from '../src/bundle/bundle.js';
 import { formatManifest } from '../src/bundle/bagit.js';
 import { writeBag } from '../src/bundle/write-bag.js';
-import { hashFiles, listFiles } from '../src/verify/walk.js';
+import { hashFiles, listFiles } from '../src/core/walk.js';
 import { verifyBundle } from '../src/verify/verify.js';
 import { PACKAGE_ROOT } from '../src/core/tool.js';
 

@@ -23,7 +23,7 @@ import { openLedgerDb } from '../src/ledger/open.js';
 import { ensureRun } from '../src/ledger/runs.js';
 import { LedgerWriter } from '../src/ledger/write.js';
 import { ModelSpec } from '../src/models/schema.js';
-import { Redactor } from '../src/run/redact.js';
+import { Redactor } from '../src/core/redact.js';
 import { buildRequest } from '../src/run/request.js';
 import { runStudy, type RunResult } from '../src/run/run.js';
 import { writeRunBag } from '../test/run/fixture.js';

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureRun, insertTrials, registerModel } from '../src/ledger/runs.js';
 import { openLedgerDb } from '../src/ledger/open.js';
 import { LedgerWriter } from '../src/ledger/write.js';
-import { Redactor } from '../src/run/redact.js';
+import { Redactor } from '../src/core/redact.js';
 import { ANSWER_FORMS, instrumentBundle } from './lib/instrument-bundle.js';
 
 const TARGET_MIB = 500;

@@ -22,7 +22,7 @@ export function dimensionOf(columns: readonly string[]): string | null {
  * `label export` writes them, TRUE/FALSE/N/A as the rubric's judges do); null for a column the
  * formats do not describe.
  */
-export function knownCategories(dimension: string, seen: readonly string[]): string[] | null {
+function knownCategories(dimension: string, seen: readonly string[]): string[] | null {
   if (!DIMENSION.test(dimension)) return null;
   const upper = seen.some((v) => v === 'TRUE' || v === 'FALSE' || v === 'N/A');
   const base = upper ? ['FALSE', 'TRUE'] : ['false', 'true'];

@@ -11,7 +11,7 @@ import { DIMENSION } from './agreement-categories.js';
 import { tableFromRows, type Table } from './table.js';
 
 /** The dimension columns of `t`, in file order. */
-export function labelDimensions(t: Table): string[] {
+function labelDimensions(t: Table): string[] {
   return t.columns.filter((c) => DIMENSION.test(c));
 }
 
@@ -26,7 +26,7 @@ export function isLongLabels(t: Table): boolean {
 }
 
 /** The raters of a long labels table, in name order. */
-export function longRaters(t: Table): string[] {
+function longRaters(t: Table): string[] {
   return [...new Set(t.rows.map((r) => r.rater!))].filter((r) => r !== '').sort();
 }
 
@@ -35,7 +35,7 @@ export function longRaters(t: Table): string[] {
  * per item (first-seen order), a column `<dimension>.<rater>` per rater of the file. An item ×
  * rater given twice is an error (`E_ANALYZE_DUPLICATE`).
  */
-export function widenDimension(t: Table, dimension: string): Table {
+function widenDimension(t: Table, dimension: string): Table {
   const raters = longRaters(t);
   const key = (r: Record<string, string>) =>
     t.columns.includes('sample_item') ? r.sample_item! : `${r.trial_id}\u0000${r.model}`;
@@ -68,7 +68,10 @@ export function widenDimension(t: Table, dimension: string): Table {
     throw new StimkitError(
       'E_ANALYZE_DUPLICATE',
       `${t.file}: the same item and rater more than once`,
-      { problems },
+      {
+        fix: 'keep one rating per item and rater in the table (the lines are listed below)',
+        problems,
+      },
     );
   const columns = raters.map((x) => `${dimension}.${x}`);
   return tableFromRows(
@@ -125,6 +128,7 @@ export function agreementLong(
     throw StimkitError.usage(
       'E_ANALYZE_USAGE',
       `--dimension ${params.dimension}: not a column of ${t.file} (dimensions: ${dims.join(', ')})`,
+      'give --dimension one of the dimensions listed, or omit it to analyze every dimension',
     );
   }
   const one = (d: string) => {
@@ -168,6 +172,7 @@ function inDimension(err: unknown, dimension: string, file: string): unknown {
     field: p.field ?? dimension,
   }));
   return new StimkitError(err.code, `dimension ${dimension}: ${err.message}`, {
+    fix: err.fix,
     problems,
     cause: err,
     exitCode: err.exitCode,

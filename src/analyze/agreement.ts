@@ -18,7 +18,7 @@ import { agreementCategories, dimensionOf } from './agreement-categories.js';
 import { requireColumns, type Table } from './table.js';
 
 /** One pair of raters. */
-export interface PairAgreement {
+interface PairAgreement {
   raters: [string, string];
   /** items rated by both */
   n: number;
@@ -27,7 +27,7 @@ export interface PairAgreement {
 }
 
 /** The judge-vs-majority comparison. */
-export interface VsMajority {
+interface VsMajority {
   column: string;
   /** items with a rating in the column and a strict majority among the raters */
   n: number;
@@ -81,7 +81,7 @@ const toLabel =
     v === '' ? null : numeric ? Number(v) : v;
 
 /** Strict majority label of the present ratings, or null. */
-export function majority(ratings: readonly (Label | null)[]): Label | null {
+function majority(ratings: readonly (Label | null)[]): Label | null {
   const present = ratings.filter((v): v is Label => v !== null);
   const counts = new Map<Label, number>();
   for (const v of present) counts.set(v, (counts.get(v) ?? 0) + 1);
@@ -109,6 +109,7 @@ export function agreementTable(
     throw StimkitError.usage(
       'E_ANALYZE_RATERS',
       `--raters needs at least two columns (got ${raters.join(', ') || 'none'})`,
+      'list two or more rater columns of the table, comma-separated: --raters a,b',
     );
   requireColumns(table, [...raters, ...(vsCol ? [vsCol] : [])], 'analyze agreement');
   const all = table.rows

@@ -8,7 +8,7 @@ import type { RatesReport } from './rates.js';
 import type { RegressReport } from './regress.js';
 
 /** Number with `d` decimals; blank for null/NaN. */
-export const fx = (v: number | null | undefined, d = 3): string =>
+const fx = (v: number | null | undefined, d = 3): string =>
   v === null || v === undefined || !Number.isFinite(v) ? '—' : v.toFixed(d);
 
 /** p-value: 3 significant digits, scientific below 0.001. */
@@ -23,7 +23,7 @@ export const fp = (p: number | null | undefined): string =>
         : p.toPrecision(3);
 
 /** Align columns of a text table. */
-export function table(header: string[], rows: string[][]): string {
+function table(header: string[], rows: string[][]): string {
   const w = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (r: string[]) =>
     r.map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join('  ');
@@ -173,7 +173,7 @@ export function agreementByDimensionHuman(r: LongAgreementReport): string {
 }
 
 /** Which arm was analysed, and the others: the first line of the instrument summary. */
-export function armLine(arm: Pick<ArmAnalysis, 'arm' | 'chosen' | 'arms' | 'shift'>): string {
+function armLine(arm: Pick<ArmAnalysis, 'arm' | 'chosen' | 'arms' | 'shift'>): string {
   const all = arm.arms.map((x) => `${x.arm || '(none)'} ${x.responses}`).join(', ');
   const which =
     arm.arm === 'all'
@@ -202,7 +202,7 @@ function stanceRegressionHuman(a: InstrumentAnalysis): string[] {
 }
 
 /** Wild cluster bootstrap tests, one row per coefficient. */
-export function bootstrapHuman(b: readonly WildResult[]): string {
+function bootstrapHuman(b: readonly WildResult[]): string {
   const first = b[0];
   if (!first) return '';
   const how = `${first.enumerated ? `all ${first.draws}` : String(first.draws)} ${first.weights} weight vectors over ${first.clusters} clusters; p in steps of ${fp(first.smallestP)}`;

@@ -8,15 +8,7 @@ import type { InstrumentRow } from './instrument/index.js';
 import { readTable, requireColumns, throwProblems } from './table.js';
 
 /** Required columns of the responses table. */
-export const INSTRUMENT_COLUMNS = [
-  'model',
-  'origin',
-  'topic',
-  'lang',
-  'framing',
-  'key',
-  'score',
-] as const;
+const INSTRUMENT_COLUMNS = ['model', 'origin', 'topic', 'lang', 'framing', 'key', 'score'] as const;
 
 /** Parse and validate the responses table. */
 export function readInstrumentRows(file: string): InstrumentRow[] {

@@ -10,7 +10,7 @@ import { completeRows, numericColumn, requireFilled } from './columns.js';
 import type { Table } from './table.js';
 
 /** One group's rate. */
-export interface RateRow {
+interface RateRow {
   /** the value of each --by column */
   group: Record<string, string>;
   n: number;

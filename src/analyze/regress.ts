@@ -76,7 +76,7 @@ export interface RegressReport {
 }
 
 /** The warnings of a fit: too few clusters for cluster-robust SEs, with a remedy that fits the clustering. */
-export function regressWarnings(
+function regressWarnings(
   result: RegressionResult,
   cluster: string | null,
   model: 'logit' | 'ols' = result.model,

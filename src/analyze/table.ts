@@ -139,7 +139,10 @@ export function requireColumns(t: Table, needed: readonly string[], what: string
     throw new StimkitError(
       'E_ANALYZE_COLUMN',
       `${t.file}: missing column${missing.length > 1 ? 's' : ''} ${missing.map((c) => `"${c}"`).join(', ')} (header: ${t.columns.join(', ')})`,
-      { problems },
+      {
+        fix: 'add the missing columns to the table, or name the columns it has in the flags',
+        problems,
+      },
     );
   }
 }
@@ -152,7 +155,7 @@ export function throwProblems(code: string, file: string, problems: Problem[], m
   throw new StimkitError(
     code,
     `${file}: ${problems.length} bad value${problems.length > 1 ? 's' : ''}${more}`,
-    { problems: shown },
+    { fix: 'correct the values listed below and rerun', problems: shown },
   );
 }
 

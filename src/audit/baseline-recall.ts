@@ -18,7 +18,7 @@ export interface BaselineRow {
 }
 
 /** hits out of positives. */
-export interface Recall {
+interface Recall {
   positives: number;
   hits: number;
   /** hits / positives, null with no positives. */

@@ -30,7 +30,7 @@ const ITALIC = new RegExp(
 );
 
 /** The ordered markdown rules of pass 1, each a (pattern, replacement). */
-export const PASS1_RULES: ReadonlyArray<{ name: string; pattern: RegExp; replace: string }> = [
+const PASS1_RULES: ReadonlyArray<{ name: string; pattern: RegExp; replace: string }> = [
   { name: 'image', pattern: /!\[([^\]\n]*)\]\([^)\n]*\)/g, replace: '$1' },
   { name: 'link', pattern: /\[([^\]\n]*)\]\([^)\n]*\)/g, replace: '$1' },
   {
@@ -71,15 +71,9 @@ export function isLabelLine(line: string): boolean {
 }
 
 /** English openers of a trailing summary block (case-insensitive, whole word). */
-export const SUMMARY_OPENERS_EN = [
-  'In summary',
-  'Summary',
-  'Overall',
-  'Conclusion',
-  'Note',
-] as const;
+const SUMMARY_OPENERS_EN = ['In summary', 'Summary', 'Overall', 'Conclusion', 'Note'] as const;
 /** Chinese openers: 总结 (zongjie), 小结 (xiaojie), 概要 (gaiyao), 综上所述, 总而言之. */
-export const SUMMARY_OPENERS_ZH = ['综上所述', '总而言之', '总结', '小结', '概要'] as const;
+const SUMMARY_OPENERS_ZH = ['综上所述', '总而言之', '总结', '小结', '概要'] as const;
 
 const OPENER = new RegExp(
   String.raw`^\s*(?:(?:${SUMMARY_OPENERS_EN.join('|')})(?![\p{L}\p{N}_])|(?:${SUMMARY_OPENERS_ZH.join('|')}))`,

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { jsonSchemaText } from '../core/json-schema.js';
 import { PACKAGE_ROOT } from '../core/tool.js';
-import { Rubric } from './rubric-schema.js';
+import { Rubric } from '../study/rubric-schema.js';
 
 export const RUBRIC_SCHEMA_FILE = path.join(
   PACKAGE_ROOT,

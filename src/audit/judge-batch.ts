@@ -43,7 +43,7 @@ export function judgeBatchFile(
 }
 
 /** Write the requests of `pending` as an OpenAI Batch input file; returns the file and its count. */
-export async function exportJudgeBatch<T>(o: {
+async function exportJudgeBatch<T>(o: {
   dir: string;
   judge: ModelSpec;
   runLabel: string;
@@ -70,7 +70,7 @@ export async function exportJudgeBatch<T>(o: {
  * (a final result, or a failed attempt that leaves the response unjudged); lines of responses
  * already judged, or of no target, are skipped. Returns the counts.
  */
-export async function importJudgeBatch<T>(o: {
+async function importJudgeBatch<T>(o: {
   dir: string;
   judge: ModelSpec;
   runLabel: string;

@@ -22,14 +22,14 @@ import { backoffDelay, DEFAULT_BACKOFF, sleep, type Backoff } from '../run/backo
 import { classify } from '../run/classify.js';
 import { costOfUsage } from '../run/cost.js';
 import { recordedEndpoint } from '../run/model-run.js';
-import { Redactor } from '../run/redact.js';
+import { Redactor } from '../core/redact.js';
 import { imageRefs, type RequestBody } from '../run/request.js';
 import { maxResponseBytes, sendChat } from '../run/transport.js';
 import { judgeThroughBatch, type JudgeBatch, type JudgeBatchResult } from './judge-batch.js';
 import { NO_SCHEMA_RE } from './judge-request.js';
 
 /** A sim judge's answer to one target: its reply text and truth, or why it cannot answer. */
-export type SimReply =
+type SimReply =
   | { requestSha256: string; text: string; truth: unknown }
   | { requestSha256: string; error: string; body: string };
 
@@ -144,7 +144,7 @@ function openRun(
 }
 
 /** The judge's API key from the environment (openai judges with api_key_env), or null. */
-export function judgeApiKey(judge: ModelSpec, env: NodeJS.ProcessEnv): string | null {
+function judgeApiKey(judge: ModelSpec, env: NodeJS.ProcessEnv): string | null {
   if (judge.provider !== 'openai' || !judge.api_key_env) return null;
   const key = env[judge.api_key_env];
   if (!key) {
@@ -202,6 +202,9 @@ export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRun
         throw new StimkitError(
           'E_AUDIT_JUDGE_SIM',
           `judge "${judge.name}" is simulated but this judging has no simulated judge`,
+          {
+            fix: 'give the simulated judge a sim block in the models file, or use a judge with an HTTP provider',
+          },
         );
       const sim = o.sim;
       const answers = pending.map((t) => ({ k: o.keyOf(t), r: sim(t, o.keyOf(t)) }));

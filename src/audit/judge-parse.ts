@@ -12,7 +12,7 @@ import { detectRefusal } from './lexical.js';
 import { Label } from './label.js';
 
 /** Why a label needs a person's look. */
-export type LabelFlag = 'repaired_json' | 'quote_not_verbatim' | 'low_confidence' | 'inconsistent';
+type LabelFlag = 'repaired_json' | 'quote_not_verbatim' | 'low_confidence' | 'inconsistent';
 
 /** A judge reply as the transport returns it. */
 export interface JudgeReply {
@@ -90,12 +90,12 @@ function extract(
 }
 
 /** NFC and collapsed white space: the only normalization a verbatim quote gets. */
-export function normalizeQuote(s: string): string {
+function normalizeQuote(s: string): string {
   return s.normalize('NFC').replace(/\s+/gu, ' ').trim();
 }
 
 /** Sub-fields that contradict their booleans (Appendix E's output schema). */
-export function consistencyProblems(l: Label, ctx: ParseContext): string[] {
+function consistencyProblems(l: Label, ctx: ParseContext): string[] {
   const p: string[] = [];
   if (l.explicit_refusal !== (l.refusal_reason !== null))
     p.push('refusal_reason must be set exactly when explicit_refusal is true');

@@ -5,7 +5,7 @@
  * (language, modality), its response, and the image for image trials.
  */
 import { LABEL_FIELDS } from './label.js';
-import type { Rubric } from './rubric-schema.js';
+import type { Rubric } from '../study/rubric-schema.js';
 
 /** What the judge is told about one trial. */
 export interface JudgeInput {
@@ -53,7 +53,7 @@ export function renderRubric(rubric: Rubric): string {
 }
 
 /** The per-trial user message text (the image, when any, is a separate content part). */
-export function renderTrialInput(input: JudgeInput): string {
+function renderTrialInput(input: JudgeInput): string {
   const e = input.entry;
   const truth = e
     ? [

@@ -12,10 +12,10 @@ import type { ModelSpec } from '../models/schema.js';
 import { IMAGE_REF, type RequestBody } from '../run/request.js';
 import { judgeMessages, type JudgeInput } from './judge-prompt.js';
 import { labelResponseFormat } from './label.js';
-import type { Rubric } from './rubric-schema.js';
+import type { Rubric } from '../study/rubric-schema.js';
 
 /** Tokens a judge may write (a label with quotes and a rationale is well under this). */
-export const JUDGE_MAX_TOKENS = 2048;
+const JUDGE_MAX_TOKENS = 2048;
 
 /** The key of a judged response in the judge ledger's trial_id column. */
 export function judgeKey(trialId: string, model: string): string {

@@ -18,7 +18,7 @@ import { ImageStore } from '../run/images.js';
 import type { JudgeBatch } from './judge-batch.js';
 import { runJudgeCalls, type JudgeRunResult } from './judge-calls.js';
 import { buildJudgeRequest, judgeKey, type JudgeTarget } from './judge-request.js';
-import type { ResolvedRubric } from './rubric.js';
+import type { ResolvedRubric } from '../study/rubric.js';
 import { simJudgeLabel, SimJudgeParams } from './sim-judge.js';
 
 /** Options of `runJudge`. */

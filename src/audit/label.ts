@@ -6,7 +6,12 @@
  * (every property required, nullable fields typed as [T, "null"], no extra properties).
  */
 import { z } from 'zod';
-import { DIRECTIONS, INTEGRITY_FAILURES, REFUSAL_REASONS, STRATEGIES } from './rubric-schema.js';
+import {
+  DIRECTIONS,
+  INTEGRITY_FAILURES,
+  REFUSAL_REASONS,
+  STRATEGIES,
+} from '../study/rubric-schema.js';
 
 export const Label = z.strictObject({
   explicit_refusal: z.boolean(),
@@ -65,4 +70,23 @@ export function labelResponseFormat(): Record<string, unknown> {
     type: 'json_schema',
     json_schema: { name: 'stimkit_audit_label', strict: true, schema: labelJsonSchema() },
   };
+}
+
+/** A judge's verdict as recorded in `scores.jsonl`. */
+export interface JudgeVerdict {
+  judge: string;
+  simulated: boolean;
+  status: string;
+  flags: string[];
+  problems: string[];
+  label: Label | null;
+}
+
+/** The `parse` of a VLM score record. */
+export interface AuditParse {
+  sensitivity: string | null;
+  d6: { raw: number; markdown: number; clean: number } | null;
+  d5_auto: { consistent: boolean | null; share: number | null; primary: string | null } | null;
+  lexical: { refused: boolean; reason: string | null; markers: string[]; short: boolean } | null;
+  judges: JudgeVerdict[];
 }

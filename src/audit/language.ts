@@ -20,7 +20,7 @@ import { franc } from 'franc';
 import * as OpenCC from 'opencc-js';
 
 /** The threshold of Appendix E: the primary language must exceed 70 %. */
-export const D5_THRESHOLD = 0.7;
+const D5_THRESHOLD = 0.7;
 
 /** Latin-script languages franc chooses among (ISO 639-3 → the study's tags). */
 const LATIN_LANGS: Record<string, string> = {
@@ -104,7 +104,7 @@ export function hanScriptCounts(text: string): { simp: number; trad: number } {
 }
 
 /** franc's answer among the Latin-script languages, as a study tag, or null. */
-export function identifyLatin(text: string): string | null {
+function identifyLatin(text: string): string | null {
   const code = franc(text, { only: Object.keys(LATIN_LANGS), minLength: 10 });
   return LATIN_LANGS[code] ?? null;
 }

@@ -13,9 +13,9 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Label } from './label.js';
-import { REFUSAL_REASONS } from './rubric-schema.js';
+import { REFUSAL_REASONS } from '../study/rubric-schema.js';
 
-export const DIMENSIONS = ['d1', 'd2', 'd3', 'd4', 'd5'] as const;
+const DIMENSIONS = ['d1', 'd2', 'd3', 'd4', 'd5'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 
 const Prob = z.number().min(0).max(1);

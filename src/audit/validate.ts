@@ -22,15 +22,14 @@ import {
   type RaterAgreement,
 } from './agreement.js';
 import { correctPrevalence, type CorrectedRate } from './attenuation.js';
-import type { Label } from './label.js';
-import type { AuditParse } from './vlm-scorer.js';
+import type { AuditParse, Label } from './label.js';
 
-export const DIMS = ['d1', 'd2', 'd3', 'd4', 'd5'] as const;
-/** A labels CSV row whose `note` starts with this comes from a simulated rater (src/sim/raters.ts). */
+const DIMS = ['d1', 'd2', 'd3', 'd4', 'd5'] as const;
+/** A labels CSV row whose `note` starts with this comes from a simulated rater (src/label/sim-raters.ts). */
 export const SIMULATED_RATER_NOTE = 'SIMULATED rater';
-export type Dim = (typeof DIMS)[number];
+type Dim = (typeof DIMS)[number];
 /** The labels CSV column of each dimension (docs/formats/labels.md). */
-export const LABEL_CSV_COLUMNS: Record<Dim, string> = {
+const LABEL_CSV_COLUMNS: Record<Dim, string> = {
   d1: 'd1_refusal',
   d2: 'd2_integrity',
   d3: 'd3_grounding',
@@ -103,7 +102,7 @@ export async function readHumanLabels(file: string): Promise<{
 }
 
 /** Each judge's labels by response key, and the judges' order, from a scores folder. */
-export async function readScoresJudges(scoresDir: string): Promise<{
+async function readScoresJudges(scoresDir: string): Promise<{
   judges: string[];
   labels: Map<string, Map<string, Answers>>;
   scored: Set<string>;
@@ -136,7 +135,7 @@ export async function readScoresJudges(scoresDir: string): Promise<{
 }
 
 /** One dimension of the validation. */
-export interface DimensionValidation {
+interface DimensionValidation {
   dimension: Dim;
   raters: RaterAgreement;
   judges: Array<{
@@ -153,7 +152,7 @@ export interface DimensionValidation {
 }
 
 /** An input of the validation with the sha256 of its bytes. */
-export interface ValidationInput {
+interface ValidationInput {
   /** `scores`: the scores folder's scores.jsonl (the judges' labels); `labels`: the human labels CSV. */
   role: 'scores' | 'labels';
   /** As given to `validateJudges` (the command writes it relative to validation.json's folder). */

@@ -37,6 +37,7 @@ export async function batchExport(o: BatchExportOptions): Promise<BatchExportRes
     throw StimkitError.usage(
       'E_BATCH_USAGE',
       'batch export writes one model per file: give exactly one --model NAME',
+      'run batch export once per model, each with its own --model NAME and --out FILE',
     );
   const digest = await verifiedDigest(o.bundle);
   const bundle = await readRunBundle(o.bundle, digest);

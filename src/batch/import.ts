@@ -22,7 +22,7 @@ import {
 } from '../ledger/write.js';
 import { ModelSpec } from '../models/schema.js';
 import { resolveModels } from '../run/model-choice.js';
-import { Redactor } from '../run/redact.js';
+import { Redactor } from '../core/redact.js';
 import { providerOf, type Provider } from '../run/providers/index.js';
 import { requestProfile } from '../run/request.js';
 import { readRunBundle, trialsFor } from '../run/select.js';

@@ -15,7 +15,7 @@ const base = (name: string) => name.split('/').pop()!.toLowerCase();
  * the same name, or one the other's dated or sized variant (`gpt-4o` served as
  * `gpt-4o-2024-08-06`), compared without the organisation prefix.
  */
-export function servedMatches(requested: string, served: string): boolean {
+function servedMatches(requested: string, served: string): boolean {
   const a = base(requested);
   const b = base(served);
   return a === b || b.startsWith(a) || a.startsWith(b);

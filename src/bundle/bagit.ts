@@ -29,7 +29,7 @@ export function decodeManifestPath(p: string): string {
 }
 
 /** Byte order of the UTF-8 encodings, so that every language sorts manifest lines the same way. */
-export function compareUtf8(a: string, b: string): number {
+function compareUtf8(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 

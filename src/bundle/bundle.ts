@@ -21,7 +21,7 @@ import { loadStimuli } from './stimuli-source.js';
 import { resolveVariantImages } from './variants-source.js';
 import { checkOutFolder, writeBag } from './write-bag.js';
 import { refuseWarned, shownWarnings } from './variant-warnings.js';
-import { loadRubric, rubricPayload } from '../audit/rubric.js';
+import { loadRubric, rubricPayload } from '../study/rubric.js';
 
 /** The payload of the study's rubric: schema-checked, with the sha256 of the file's bytes. */
 async function sealedRubric(studyDir: string, file: string): Promise<unknown> {
@@ -103,7 +103,10 @@ export async function bundleStudy(
       throw new StimkitError(
         'E_BUNDLE_LANGUAGE_COVERAGE',
         `${studyFile}: ${gaps.length} entry/language pair(s) lack the texts the study's languages need`,
-        { problems: gaps },
+        {
+          fix: 'add the missing texts to the stimuli files, or drop those languages from the study',
+          problems: gaps,
+        },
       );
   }
   const plan = expandPlan(loaded, {

@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import { loadDataFile } from '../core/datafile.js';
 import { StimkitError } from '../core/errors.js';
 import { exists, relPosix } from '../core/fsio.js';
-import { sha256OrNull } from '../verify/walk.js';
+import { sha256OrNull } from '../core/walk.js';
 import { ingest } from '../ingest/ingest.js';
 import { CorpusLock, imagePathFromLock, readCorpusLock } from '../ingest/lock.js';
 import { EntriesManifest, type Entry } from '../ingest/schema.js';
@@ -61,10 +61,7 @@ export async function readJsonLock<S extends z.ZodType>(
 }
 
 /** Why `lockFile` cannot be reused (a string), or the current lock for `manifestFile`. */
-export async function lockStaleness(
-  lockFile: string,
-  manifestFile: string,
-): Promise<string | CorpusLock> {
+async function lockStaleness(lockFile: string, manifestFile: string): Promise<string | CorpusLock> {
   if (!(await exists(lockFile))) return 'no corpus lock yet';
   let lock: CorpusLock;
   try {
@@ -136,6 +133,7 @@ export async function resolveCorpus(
       'E_BUNDLE_INGEST',
       `${manifestFile}: ingest found ${result.errors} error(s); the corpus cannot be bundled`,
       {
+        fix: 'correct the entries manifest (each problem is listed below); `stimkit ingest` shows the same',
         problems: result.problems.filter((p) => p.severity === 'error'),
       },
     );

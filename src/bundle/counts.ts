@@ -97,7 +97,10 @@ export function assertExpectations(loaded: LoadedStudy, counts: Counts): void {
     throw new StimkitError(
       'E_BUNDLE_COUNT_MISMATCH',
       `${loaded.file}: ${problems.length} expected count(s) not met`,
-      { problems },
+      {
+        fix: 'correct the study design or its inputs so the counts match, or update the expected counts in the study',
+        problems,
+      },
     );
   }
 }

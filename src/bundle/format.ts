@@ -33,20 +33,20 @@ export function imagePayloadPath(digest: string): string {
   return `${PAYLOAD.imagesDir}/${digest}.png`;
 }
 
-export const TextPart = z.strictObject({ type: z.literal('text'), text: z.string() });
+const TextPart = z.strictObject({ type: z.literal('text'), text: z.string() });
 /** An image part: the image is `data/<file>`, whose sha256 is `sha256`. */
-export const ImagePart = z.strictObject({
+const ImagePart = z.strictObject({
   type: z.literal('image'),
   sha256: Sha256Hex,
   file: z.string(),
   media_type: z.literal('image/png'),
 });
-export const Message = z.strictObject({
+const Message = z.strictObject({
   role: z.enum(['system', 'user', 'assistant']),
   content: z.array(z.discriminatedUnion('type', [TextPart, ImagePart])).min(1),
 });
 
-export const PARADIGMS = [...VLM_PARADIGMS, 'instrument'] as const;
+const PARADIGMS = [...VLM_PARADIGMS, 'instrument'] as const;
 
 /** One fully rendered trial. */
 export const Trial = z.strictObject({

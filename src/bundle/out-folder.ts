@@ -85,7 +85,7 @@ async function notOurBag(dir: string, found: Found[]): Promise<Foreign | null> {
 }
 
 /** How a bag stimkit wrote is recognised (see the module comment). */
-export const BAG_FOLDER: OutFolderSpec = {
+const BAG_FOLDER: OutFolderSpec = {
   command: 'bundle',
   what: 'a bag stimkit wrote',
   codePath: 'E_BUNDLE_OUT',

@@ -28,7 +28,7 @@ import type { PayloadFile } from './write-bag.js';
 const json = (value: unknown) => `${canonicalJson(value)}\n`;
 
 /** Render a planned trial with its images resolved to digests. */
-export function renderTrial(t: PlannedTrial, images: VariantImages | null): Trial {
+function renderTrial(t: PlannedTrial, images: VariantImages | null): Trial {
   const { block: _block, image, text, ...fields } = t;
   const digest = image ? images?.images.get(`${image.entry}/${image.variant}`)?.sha256 : undefined;
   if (image && !digest) throw new Error(`no image resolved for ${image.entry}/${image.variant}`);

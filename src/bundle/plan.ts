@@ -18,7 +18,7 @@ export interface PromptSource {
 }
 
 /** One minimal-pair item of the instrument. */
-export interface InstrumentItem {
+interface InstrumentItem {
   id: string;
   topic: string;
   lang: string;
@@ -278,7 +278,7 @@ export function expandPlan(
     throw new StimkitError(
       'E_BUNDLE_PLAN',
       `${loaded.file}: ${problems.length} problem(s) expanding the trial plan`,
-      { problems },
+      { fix: 'correct the study design as each problem below says', problems },
     );
   }
   return trials;

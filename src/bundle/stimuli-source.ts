@@ -45,7 +45,7 @@ export async function loadStimuli(loaded: LoadedStudy): Promise<Stimuli> {
     throw new StimkitError(
       'E_BUNDLE_LANGUAGES',
       `${loaded.file}: ${problems.length} language(s) the stimuli do not have`,
-      { problems },
+      { fix: 'add the languages to the stimuli files, or drop them from the study', problems },
     );
   }
   const out: Stimuli = {};

@@ -9,7 +9,7 @@ import path from 'node:path';
 import pMap from 'p-map';
 import { StimkitError } from '../core/errors.js';
 import { exists, relPosix } from '../core/fsio.js';
-import { sha256OrNull } from '../verify/walk.js';
+import { sha256OrNull } from '../core/walk.js';
 import { canonicalJson } from '../core/json.js';
 import { libraryVersions } from '../variants/libraries.js';
 import { resolveRecipe, type Recipe } from '../variants/recipe.js';
@@ -39,7 +39,7 @@ export interface VariantImages {
 }
 
 /** What the plan needs: `entry/code` keys, and the codes of each entry in registry order. */
-export function neededImages(trials: PlannedTrial[]): {
+function neededImages(trials: PlannedTrial[]): {
   keys: Set<string>;
   byEntry: Record<string, VariantCode[]>;
 } {
@@ -60,10 +60,7 @@ export function neededImages(trials: PlannedTrial[]): {
  * The recipe the study asks for: the recipe file (if any) with the silhouette method applied
  * (`silhouette`, when given, instead of the study's).
  */
-export async function studyRecipe(
-  loaded: LoadedStudy,
-  silhouette?: 'isnet' | 'grabcut',
-): Promise<Recipe> {
+async function studyRecipe(loaded: LoadedStudy, silhouette?: 'isnet' | 'grabcut'): Promise<Recipe> {
   const v = loaded.study.variants!;
   const method = silhouette ?? v.silhouette;
   return resolveRecipe(

@@ -11,7 +11,7 @@ import { closest } from '../core/suggest.js';
 import { FORMATS, formatCheck, guessFormat, type CheckSummary } from './registry.js';
 
 /** The outcome for one file. */
-export interface FileCheck {
+interface FileCheck {
   file: string;
   format: string | null;
   ok: boolean;
@@ -99,7 +99,7 @@ async function checkOne(file: string): Promise<FileCheck> {
         null,
         err.problems.length > 0
           ? err.problems
-          : [problemOf(file, err.code, err.message, 'see the message')],
+          : [problemOf(file, err.code, err.message, err.fix ?? 'see the message')],
       );
     return fail(null, [
       problemOf(

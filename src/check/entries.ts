@@ -49,7 +49,7 @@ export async function checkEntries(file: string): Promise<CheckSummary> {
     throw new StimkitError(
       errors[0]!.code,
       `${file}: ${errors.length} problem(s) in the entries manifest`,
-      { problems },
+      { fix: 'correct the entries manifest as each problem below says', problems },
     );
   return {
     corpus: data.corpus,

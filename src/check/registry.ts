@@ -82,7 +82,7 @@ export const FORMATS: FormatCheck[] = [
     return { models: m.models.map((x) => x.name) };
   }),
   fmt('stimkit.rubric', 'judge rubric', /rubric.*\.(ya?ml|json)$/, async (f) => {
-    const r = await (await import('../audit/rubric.js')).loadRubric(f);
+    const r = await (await import('../study/rubric.js')).loadRubric(f);
     return { digest: r.digest };
   }),
 ];

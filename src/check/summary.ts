@@ -1,5 +1,5 @@
 /** The human and JSON summaries of `stimkit check`. */
-import { formatProblems } from '../cli/output.js';
+import { formatProblems } from '../core/errors.js';
 import { relPosix } from '../core/fsio.js';
 import type { CheckResult } from './check.js';
 

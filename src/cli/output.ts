@@ -1,7 +1,14 @@
 /**
  * What commands print: human text on stderr, a machine-readable summary on stdout with `--json`.
  */
-import { errorMessage, EXIT, formatProblem, StimkitError, type Problem } from '../core/errors.js';
+import {
+  errorMessage,
+  EXIT,
+  formatProblem,
+  formatProblems,
+  StimkitError,
+  withFix,
+} from '../core/errors.js';
 
 /** Where a command writes; tests pass their own sinks. */
 export interface Io {
@@ -21,16 +28,6 @@ export interface CommandResult {
   exitCode: number;
 }
 
-/** Render problems as lines for a human, errors first. */
-export function formatProblems(problems: Problem[]): string {
-  const sorted = [...problems].sort((a, b) =>
-    a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1,
-  );
-  return sorted
-    .map((p) => `  ${p.severity === 'error' ? 'error' : 'warning'} ${p.code}: ${formatProblem(p)}`)
-    .join('\n');
-}
-
 /** Print a command's result and return its exit code. */
 export function emitResult(io: Io, json: boolean, result: CommandResult): number {
   if (result.human) io.stderr(result.human.endsWith('\n') ? result.human : `${result.human}\n`);
@@ -41,7 +38,7 @@ export function emitResult(io: Io, json: boolean, result: CommandResult): number
 /** Print an error (all its problems) and return the exit code it calls for. */
 export function emitError(io: Io, json: boolean, err: unknown): number {
   if (err instanceof StimkitError) {
-    const lines = [`stimkit: error ${err.code}: ${err.message}`];
+    const lines = [`stimkit: error ${err.code}: ${withFix(err.message, err.fix)}`];
     if (
       err.problems.length > 0 &&
       !(err.problems.length === 1 && formatProblem(err.problems[0]!) === err.message)
@@ -51,7 +48,7 @@ export function emitError(io: Io, json: boolean, err: unknown): number {
     io.stderr(`${lines.join('\n')}\n`);
     if (json) {
       io.stdout(
-        `${JSON.stringify({ ok: false, error: { code: err.code, message: err.message, problems: err.problems } }, null, 2)}\n`,
+        `${JSON.stringify({ ok: false, error: { code: err.code, message: err.message, ...(err.fix ? { fix: err.fix } : {}), problems: err.problems } }, null, 2)}\n`,
       );
     }
     return err.exitCode;

@@ -21,7 +21,7 @@ function alphaFlag(value: string): number {
 }
 
 /** Add the power flags to a command. */
-export function configurePower(cmd: Command): void {
+function configurePower(cmd: Command): void {
   cmd
     .option('--models <file>', 'power: models file with provider: sim respondents')
     .option(
@@ -39,14 +39,12 @@ export function configurePower(cmd: Command): void {
 }
 
 /** Run `analyze power` with parsed flags. */
-export async function runPowerCommand(
-  opts: Record<string, unknown>,
-  io: Io,
-): Promise<CommandResult> {
+async function runPowerCommand(opts: Record<string, unknown>, io: Io): Promise<CommandResult> {
   if (!opts.models)
     throw StimkitError.usage(
       'E_POWER_USAGE',
       'analyze power needs --models FILE (with provider: sim respondents)',
+      'add --models FILE naming a models file with `provider: sim` respondents (`stimkit init` writes one)',
     );
   // loaded here, not at start-up: the simulation pulls in the run stage, which `analyze logit` never needs
   const [{ runPower }, { powerCsv, powerHuman, powerJson }] = await Promise.all([
@@ -89,11 +87,13 @@ export function withPower(analyze: CommandSpec): CommandSpec {
         throw StimkitError.usage(
           'E_ANALYZE_KIND',
           `unknown analysis "${String(positionals[0])}" (expected one of ${kinds.join(', ')})`,
+          'use one of the analyses listed, e.g. `stimkit analyze logit <table.csv>`',
         );
       if (positionals[1] === undefined)
         throw StimkitError.usage(
           'E_ANALYZE_USAGE',
           `analyze ${String(positionals[0])} needs a <table> CSV file`,
+          'give the CSV table after the analysis name, e.g. `stimkit analyze logit trials.csv`',
         );
       return analyze.run!(positionals, opts, io);
     },

@@ -31,7 +31,11 @@ type Opts = Record<string, unknown>;
 
 function need<T>(value: T | undefined, flag: string, kind: string): T {
   if (value === undefined || (Array.isArray(value) && value.length === 0))
-    throw StimkitError.usage('E_ANALYZE_USAGE', `analyze ${kind} needs ${flag}`);
+    throw StimkitError.usage(
+      'E_ANALYZE_USAGE',
+      `analyze ${kind} needs ${flag}`,
+      `add ${flag}; see \`stimkit analyze ${kind} --help\``,
+    );
   return value;
 }
 
@@ -48,7 +52,7 @@ function bootstrapOf(opts: Opts): BootstrapParams | null {
 /** Flags that only some kinds read: refuse them elsewhere rather than ignore them. */
 function checkKindFlags(kind: string, opts: Opts): void {
   const misuse = (flag: string, why: string) => {
-    throw StimkitError.usage('E_ANALYZE_USAGE', `${flag} ${why}`);
+    throw StimkitError.usage('E_ANALYZE_USAGE', `${flag} ${why}`, `drop ${flag}`);
   };
   if (opts.firth && kind !== 'logit') misuse('--firth', `applies to analyze logit, not ${kind}`);
   if (opts.firth && opts.cluster !== undefined)
@@ -80,6 +84,7 @@ function instrument(path: string, opts: Opts): CommandResult {
     throw StimkitError.usage(
       'E_ANALYZE_USAGE',
       `--shift expects FROM:TO, e.g. en:zh (got "${given}")`,
+      'write --shift as two language codes joined by a colon, e.g. --shift en:zh',
     );
   const t = readInstrumentTable(path);
   const bootstrap = bootstrapOf(opts);
@@ -127,6 +132,7 @@ function rates(path: string, opts: Opts): CommandResult {
     throw StimkitError.usage(
       'E_ANALYZE_USAGE',
       'analyze rates: give --sensitivity and --specificity together',
+      'add the missing one of --sensitivity and --specificity, or drop both',
     );
   const correction =
     sens !== undefined && spec !== undefined ? { sensitivity: sens, specificity: spec } : null;
@@ -182,6 +188,7 @@ export const analyzeCommand: CommandSpec = {
       throw StimkitError.usage(
         'E_ANALYZE_KIND',
         `unknown analysis "${kind}" (expected one of ${KINDS.join(', ')})`,
+        'use one of the analyses listed, e.g. `stimkit analyze logit <table.csv>`',
       );
     checkKindFlags(kind, opts);
     const path = String(file);

@@ -30,7 +30,11 @@ export const bundleCommand: CommandSpec = {
       ),
   run: async ([study], opts, io) => {
     if (!opts.dryRun && !opts.out)
-      throw StimkitError.usage('E_USAGE', 'bundle needs --out DIR (or --dry-run)');
+      throw StimkitError.usage(
+        'E_USAGE',
+        'bundle needs --out DIR (or --dry-run)',
+        'add --out DIR for the sealed bundle, or --dry-run to only check the plan',
+      );
     const result = await bundleStudy(String(study), {
       out: opts.out as string | undefined,
       dryRun: Boolean(opts.dryRun),

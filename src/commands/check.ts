@@ -36,6 +36,7 @@ export const checkCommand: CommandSpec = {
       throw StimkitError.usage(
         'E_CHECK_USAGE',
         'stimkit check needs files to check, or --shipped to list the shipped files',
+        'name the files to check (e.g. `stimkit check manifests/*.yaml`), or pass --shipped',
       );
     }
     const result = await checkFiles(given.map(fileArg));

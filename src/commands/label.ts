@@ -12,7 +12,7 @@ import { UI_LANGS, type UiLang } from '../label/i18n.js';
 import { DEFAULT_STRATA, makeLabelSample } from '../label/make-sample.js';
 import { STRATA, type Stratum } from '../label/sample-schema.js';
 import { serveLabels } from '../label/serve.js';
-import { writeSimRaterLabels, type SimRater } from '../sim/raters.js';
+import { writeSimRaterLabels, type SimRater } from '../label/sim-raters.js';
 import { announceListening, untilStopped } from './serving.js';
 import type { CommandSpec } from './index.js';
 
@@ -59,6 +59,7 @@ const sampleCommand: CommandSpec = {
       throw StimkitError.usage(
         'E_USAGE',
         'label sample needs exactly one of --responses FILE.jsonl and --ledger FILE',
+        'keep one of --responses and --ledger and drop the other',
       );
     const r = await makeLabelSample({
       bundle: String(opts.bundle),

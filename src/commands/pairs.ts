@@ -27,6 +27,7 @@ export const pairsCommand: CommandSpec = {
       throw StimkitError.usage(
         'E_PAIRS_UNKNOWN_LANGUAGE',
         `--langs: ${unknown.join(', ')} not in ${String(file)} (available: ${topics.languages.join(', ')})`,
+        'list only languages the topics file has in --langs, or add the language to the topics file',
       );
     }
     const run = await runPairs(topics, { langs, out: opts.out as string | undefined });

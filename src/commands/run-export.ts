@@ -34,6 +34,7 @@ export const runExportCommand: CommandSpec = {
       throw StimkitError.usage(
         'E_USAGE',
         'with --json, give --out FILE (stdout carries the summary)',
+        'add --out FILE for the export, or drop --json to write the export to stdout',
       );
     let rows: number;
     if (out) {

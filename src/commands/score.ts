@@ -2,7 +2,7 @@
 import { Option } from 'commander';
 import { CSV_RAW_FLAG } from '../cli/flags.js';
 import { EXIT, StimkitError } from '../core/errors.js';
-import { defaultJudgeLedger, prepareAudit } from '../audit/prepare.js';
+import { defaultJudgeLedger, prepareAudit } from '../score/audit-prepare.js';
 import { prepareInstrumentJudge } from '../score/instrument-judge.js';
 import { SCORERS } from '../score/registry.js';
 import { scoreToFolder } from '../score/score.js';
@@ -61,6 +61,7 @@ export const scoreCommand: CommandSpec = {
       throw StimkitError.usage(
         'E_SCORE_USAGE',
         'give the responses: --ledger FILE or --responses FILE.jsonl',
+        'add --ledger FILE (from `stimkit run`) or --responses FILE.jsonl',
       );
     const source = ledger
       ? { kind: 'ledger' as const, file: ledger, run: opts.run as string | undefined }

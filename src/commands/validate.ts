@@ -1,6 +1,6 @@
 /** `stimkit validate --scores DIR --labels FILE [--out FILE]`: the judges against human labels. */
 import type { ValidationReport } from '../audit/validate.js';
-import { writeValidation } from '../audit/validation-file.js';
+import { writeValidation } from '../score/validation-file.js';
 import { EXIT } from '../core/errors.js';
 import type { CommandSpec } from './index.js';
 

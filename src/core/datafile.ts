@@ -41,7 +41,10 @@ export function parseDataText(file: string, text: string, code: string): ParsedD
     }));
     const more = doc.errors.length - problems.length;
     const count = `${doc.errors.length} syntax error(s)${more > 0 ? `, the first ${problems.length} shown` : ''}`;
-    throw new StimkitError(code, `${file}: ${count}`, { problems });
+    throw new StimkitError(code, `${file}: ${count}`, {
+      fix: 'correct the syntax at the lines listed below',
+      problems,
+    });
   }
   let value: unknown;
   try {
@@ -141,7 +144,7 @@ function objectsAt(
 }
 
 /** The field names the schema knows at `pathParts` (empty when it cannot tell). */
-export function knownKeysAt(
+function knownKeysAt(
   schema: z.ZodType | undefined,
   pathParts: ReadonlyArray<PropertyKey>,
 ): string[] {
@@ -223,6 +226,7 @@ export async function loadDataFile<S extends z.ZodType>(
       code,
       `${file}: ${problems.length} problem(s) in the ${path.basename(file)} schema check`,
       {
+        fix: 'correct each field listed below (manifests/schema/ has the JSON Schema for editors)',
         problems,
       },
     );

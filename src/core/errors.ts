@@ -39,17 +39,16 @@ export class StimkitError extends Error {
   readonly problems: Problem[];
   /** Exit code the CLI should use: 1 for rejected input, 2 for usage. */
   readonly exitCode: number;
+  /** What to do about it, when the message does not already say (each problem has its own). */
+  readonly fix: string | undefined;
 
-  constructor(
-    code: string,
-    message: string,
-    options: { problems?: Problem[]; cause?: unknown; exitCode?: number } = {},
-  ) {
+  constructor(code: string, message: string, options: StimkitErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'StimkitError';
     this.code = code;
     this.problems = options.problems ?? [];
     this.exitCode = options.exitCode ?? EXIT.rejected;
+    this.fix = options.fix;
   }
 
   /** An error that stands for exactly one problem. */
@@ -59,9 +58,23 @@ export class StimkitError extends Error {
   }
 
   /** A usage error (exit 2): a bad flag value rather than bad input data. */
-  static usage(code: string, message: string): StimkitError {
-    return new StimkitError(code, message, { exitCode: EXIT.usage });
+  static usage(code: string, message: string, fix?: string): StimkitError {
+    return new StimkitError(code, message, { exitCode: EXIT.usage, fix });
   }
+}
+
+/** The options of a StimkitError beyond its code and message. */
+export interface StimkitErrorOptions {
+  problems?: Problem[];
+  cause?: unknown;
+  exitCode?: number;
+  fix?: string;
+}
+
+/** The message with its fix appended (`… Fix: …`), as formatProblem ends a problem's line. */
+export function withFix(message: string, fix: string | undefined): string {
+  if (!fix) return message;
+  return `${message}. Fix: ${fix}`.replace(/\.\.(\s|$)/g, '.$1');
 }
 
 /** `file:line: field: message (expected X, got Y). Fix: …` on one line. */
@@ -82,6 +95,16 @@ export function formatProblem(p: Problem): string {
   return `${where ? `${where}: ` : ''}${p.message}${eg}.${fix}`.replace(/\.\.(\s|$)/g, '.$1');
 }
 
+/** Render problems as lines for a human, errors first. */
+export function formatProblems(problems: Problem[]): string {
+  const sorted = [...problems].sort((a, b) =>
+    a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1,
+  );
+  return sorted
+    .map((p) => `  ${p.severity === 'error' ? 'error' : 'warning'} ${p.code}: ${formatProblem(p)}`)
+    .join('\n');
+}
+
 /** Describe a value for an "expected X, got Y" message: type and a short rendering. */
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
@@ -95,8 +118,9 @@ export function describeValue(value: unknown): string {
   return `${String(value)} of type ${typeof value}`;
 }
 
-/** Turn anything thrown into a message, keeping StimkitError messages as they are. */
+/** Turn anything thrown into a message; a StimkitError's fix, if any, ends it (`… Fix: …`). */
 export function errorMessage(err: unknown): string {
+  if (err instanceof StimkitError) return withFix(err.message, err.fix);
   if (err instanceof Error) return err.message;
   return String(err);
 }

@@ -3,7 +3,6 @@
  * languages. The zod schema stays the source of truth; tests check the committed files are current.
  */
 import { z } from 'zod';
-import { writeIfChanged } from './fsio.js';
 
 /** JSON Schema (draft 2020-12) text of the input side of `schema`, with an `$id` and title. */
 export function jsonSchemaText(schema: z.ZodType, id: string, title: string): string {
@@ -13,14 +12,4 @@ export function jsonSchemaText(schema: z.ZodType, id: string, title: string): st
   >;
   const { $schema, ...rest } = json;
   return `${JSON.stringify({ $schema, $id: id, title, ...rest }, null, 2)}\n`;
-}
-
-/** Write the JSON Schema file if its text changed. Returns true if written. */
-export async function writeJsonSchema(
-  file: string,
-  schema: z.ZodType,
-  id: string,
-  title: string,
-): Promise<boolean> {
-  return writeIfChanged(file, jsonSchemaText(schema, id, title));
 }

@@ -45,7 +45,7 @@ export interface OutFolderSpec {
 const LITTER = new Set(['.DS_Store', 'Thumbs.db', 'desktop.ini']);
 
 /** Every entry under `root`, sorted (files a file manager leaves are left out). */
-export async function walkFolder(root: string): Promise<Found[]> {
+async function walkFolder(root: string): Promise<Found[]> {
   const out: Found[] = [];
   async function go(rel: string): Promise<void> {
     for (const e of await readdir(path.join(root, rel), { withFileTypes: true })) {

@@ -58,7 +58,7 @@ export function phashFromGrey32(grey: ArrayLike<number>): string {
 }
 
 /** BT.601 luma on 8-bit values, exactly as A2: floor((299R + 587G + 114B + 500)/1000). */
-export function luma601(r: number, g: number, b: number): number {
+function luma601(r: number, g: number, b: number): number {
   return Math.floor((299 * r + 587 * g + 114 * b + 500) / 1000);
 }
 

@@ -15,7 +15,7 @@ export interface ImageFailure {
 }
 
 /** The failure for a file that `isTruncated` says ends early. */
-export const TRUNCATED: ImageFailure = {
+const TRUNCATED: ImageFailure = {
   code: 'E_IMAGE_TRUNCATED',
   message: 'the image data ends early (truncated file)',
   fix: 'download or copy the file again and compare its size with the source',
@@ -47,7 +47,7 @@ const UNDECODABLE: ImageFailure = {
 };
 
 /** The format a file's first bytes announce (sharp's names), or null for none stimkit decodes. */
-export function sniffFormat(bytes: Uint8Array): string | null {
+function sniffFormat(bytes: Uint8Array): string | null {
   const b = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 16));
   if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
   if (b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
@@ -86,7 +86,7 @@ export function classifyImageFailure(
 }
 
 /** The lines of an error message, each once, joined by `; `. */
-export function decoderWords(err: unknown): string {
+function decoderWords(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
   return [
     ...new Set(
@@ -126,7 +126,7 @@ export function isolatedDetail(again: () => Promise<unknown>): Promise<string> {
  * judged truncated. Used to classify a failed decode, because libvips words the same failure
  * differently from run to run.
  */
-export function isTruncated(bytes: Uint8Array, format: string): boolean {
+function isTruncated(bytes: Uint8Array, format: string): boolean {
   const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (format === 'png') {
     let o = 8;

@@ -6,12 +6,12 @@
  * marked simulated.
  */
 import path from 'node:path';
-import { prepareAudit } from '../audit/prepare.js';
+import { prepareAudit } from '../score/audit-prepare.js';
 import { relPosix } from '../core/fsio.js';
-import { writeValidation } from '../audit/validation-file.js';
+import { writeValidation } from '../score/validation-file.js';
 import { makeLabelSample } from '../label/make-sample.js';
 import { writeReport } from '../report/folder.js';
-import { writeSimRaterLabels, type SimRater } from '../sim/raters.js';
+import { writeSimRaterLabels, type SimRater } from '../label/sim-raters.js';
 import { prepareInstrumentJudge } from '../score/instrument-judge.js';
 import { SCORERS } from '../score/registry.js';
 import { scoreToFolder } from '../score/score.js';
@@ -19,11 +19,11 @@ import { scoreHuman, scoreJson } from '../score/summary.js';
 import type { DemoStep } from './demo.js';
 
 /** The simulated judges of demo.models.yaml; the first is primary. */
-export const DEMO_JUDGES = ['sim-judge', 'sim-judge-b'];
+const DEMO_JUDGES = ['sim-judge', 'sim-judge-b'];
 /** The demo's validation sample: size (the audit paper's) and seed of the stratified draw. */
-export const DEMO_SAMPLE = { n: 200, seed: 42 };
+const DEMO_SAMPLE = { n: 200, seed: 42 };
 /** The demo's simulated raters (labels drawn from the simulator's truth, docs/simulated-respondents.md). */
-export const DEMO_RATERS: SimRater[] = [
+const DEMO_RATERS: SimRater[] = [
   { name: 'sim-rater-1', accuracy: 0.95 },
   { name: 'sim-rater-2', accuracy: 0.92 },
   { name: 'sim-rater-3', accuracy: 0.9 },

@@ -24,7 +24,7 @@ import { scoreAndReport } from './audit-steps.js';
 import { demoRunHuman, demoRunSummary } from './run-summary.js';
 
 /** The shipped demo files, inside the installed package. */
-export const DEMO = {
+const DEMO = {
   entries: path.join(PACKAGE_ROOT, 'manifests', 'demo.entries.yaml'),
   study: path.join(PACKAGE_ROOT, 'manifests', 'demo.study.yaml'),
   models: path.join(PACKAGE_ROOT, 'manifests', 'demo.models.yaml'),

@@ -65,7 +65,7 @@ function promptText(t: TrialRecord): string {
 }
 
 /** Which meaningful fields of a trial differ: prompt, image, wrappers, sampling, models, card, other fields. */
-export function trialFields(a: TrialRecord, b: TrialRecord): string[] {
+function trialFields(a: TrialRecord, b: TrialRecord): string[] {
   const fields: string[] = [];
   if (promptText(a) !== promptText(b)) fields.push('prompt');
   if (JSON.stringify(a.images) !== JSON.stringify(b.images)) fields.push('image');
@@ -88,7 +88,7 @@ const withoutInputs = (v: unknown): unknown => {
 };
 
 /** Compare two read payloads. Pure. */
-export function diffPayloads(A: BundlePayload, B: BundlePayload): BundleDiff {
+function diffPayloads(A: BundlePayload, B: BundlePayload): BundleDiff {
   const entriesA = new Map(A.entries.map((e) => [e.id, e]));
   const entriesB = new Map(B.entries.map((e) => [e.id, e]));
   const changedEntries = [...entriesA.keys()]

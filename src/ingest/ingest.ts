@@ -27,7 +27,7 @@ import {
 import { probeImage } from './probe.js';
 import { EntriesManifest, type Entry } from './schema.js';
 
-export const PHASH_METHOD =
+const PHASH_METHOD =
   'dct64: 32x32 Lanczos-3, BT.601 luma, DCT-II low 8x8 incl. DC > median, row-major MSB first';
 
 /** Options of `stimkit ingest`, resolved. */

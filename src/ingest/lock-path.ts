@@ -10,7 +10,7 @@ import path from 'node:path';
 export const LOCK_NAME = 'corpus.lock.json';
 
 /** `demo.entries.yaml` → `demo`; `corpus.yml` → `corpus`. */
-export function manifestStem(manifestFile: string): string {
+function manifestStem(manifestFile: string): string {
   return (
     path
       .basename(manifestFile)

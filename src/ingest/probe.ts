@@ -16,7 +16,7 @@ import {
 } from '../core/sharp-errors.js';
 
 /** What ingest records about a decoded image. */
-export interface ImageFacts {
+interface ImageFacts {
   format: string;
   /** Stored size, before EXIF orientation. */
   width: number;

@@ -48,16 +48,16 @@ const PartialDate = z
   .nullable();
 
 /** Text per language, e.g. `{en: "...", zh: "..."}`. */
-export const LangText = z.record(LangCode, z.string().trim().min(1, 'non-empty text'));
+const LangText = z.record(LangCode, z.string().trim().min(1, 'non-empty text'));
 
 export const Role = z.enum(['core', 'anchor', 'abstraction', 'control']);
-export const Sensitivity = z.enum(['high', 'low']);
+const Sensitivity = z.enum(['high', 'low']);
 
 /**
  * A web address people follow from the pages (review, view): http or https only. Any other scheme
  * (`javascript:`, `data:`, `file:`) would become a link that runs code or reads local files.
  */
-export const HttpUrl = z
+const HttpUrl = z
   .url({
     protocol: /^https?$/,
     error:
@@ -79,7 +79,7 @@ export const Provenance = z.strictObject({
  * One expected fact: an id, its text in each language as a key of its own (`en`, `zh`, …), and
  * optional aliases per language (other wordings a scorer should accept).
  */
-export const ExpectedFact = z
+const ExpectedFact = z
   .object({
     id: Slug,
     aliases: z.record(LangCode, z.array(z.string().min(1))).optional(),
@@ -97,7 +97,7 @@ export const ExpectedFact = z
     }
   });
 
-export const ImageRef = z.strictObject({
+const ImageRef = z.strictObject({
   /** Path of the image file, relative to the images root (never outside it). */
   file: z.string().min(1),
   /** Pinned sha256 of the file bytes; ingest fails if the file differs. */
@@ -140,6 +140,6 @@ export const EntriesManifest = z.strictObject({
 
 export type EntriesManifest = z.output<typeof EntriesManifest>;
 export type Entry = z.output<typeof Entry>;
-export type ExpectedFact = z.output<typeof ExpectedFact>;
+type ExpectedFact = z.output<typeof ExpectedFact>;
 export type Provenance = z.output<typeof Provenance>;
 export type Role = z.output<typeof Role>;

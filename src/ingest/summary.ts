@@ -1,10 +1,10 @@
 /** The human and JSON summaries of an ingest run. */
-import { formatProblems } from '../cli/output.js';
+import { formatProblems } from '../core/errors.js';
 import { relPosix } from '../core/fsio.js';
 import type { IngestResult } from './ingest.js';
 
 /** Counts of entries by topic × sensitivity × role (an entry with two roles counts under both). */
-export function countCells(
+function countCells(
   result: IngestResult,
 ): Array<{ topic: string; sensitivity: string; role: string; entries: number }> {
   const cells = new Map<string, number>();

@@ -10,7 +10,7 @@ import { writeFileAtomic } from '../core/fsio.js';
 import { ENTRIES, MODELS, README, STUDY, TOPICS } from './templates.js';
 
 /** The files init writes, by name (and the empty `images/` folder). */
-export const INIT_FILES: ReadonlyArray<[string, string]> = [
+const INIT_FILES: ReadonlyArray<[string, string]> = [
   ['README.md', README],
   ['entries.yaml', ENTRIES],
   ['my.topics.yaml', TOPICS],

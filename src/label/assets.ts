@@ -5,7 +5,7 @@
  * columns become one, wide tables become cards); the font stack puts a CJK font with the glyphs
  * (Noto Sans CJK SC on Debian) before the generic family.
  */
-export const FONT_STACK =
+const FONT_STACK =
   '"Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "WenQuanYi Micro Hei", system-ui, sans-serif';
 
 const BASE = `

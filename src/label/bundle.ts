@@ -87,7 +87,7 @@ async function readJson(dir: string, rel: string, optional = false): Promise<unk
 }
 
 /** The bundle digest: sha256 of the bytes of `manifest-sha256.txt`. */
-export async function bundleDigest(dir: string): Promise<string> {
+async function bundleDigest(dir: string): Promise<string> {
   try {
     return sha256(await readFile(path.join(dir, 'manifest-sha256.txt')));
   } catch (err) {

@@ -66,12 +66,12 @@ export interface ExportOptions {
  * The `simulated` cell of a sample item: `1` when a simulated respondent gave the response, `0`
  * when not, empty for a sample drawn before samples recorded it.
  */
-export function simulatedCell(item: { simulated?: boolean }): string {
+function simulatedCell(item: { simulated?: boolean }): string {
   return item.simulated === undefined ? '' : item.simulated ? '1' : '0';
 }
 
 /** The answer columns of the wide layout, one per dimension (D1–D5 and the D4 strategies). */
-export const WIDE_DIMENSIONS = [
+const WIDE_DIMENSIONS = [
   'd1_refusal',
   'd2_integrity',
   'd3_grounding',

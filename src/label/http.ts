@@ -57,7 +57,7 @@ export interface Running {
  * The pages' Content-Security-Policy: nothing inline (no `'unsafe-inline'` for scripts or styles,
  * so markup that slipped through escaping could not run), everything else from this server only.
  */
-export const CSP =
+const CSP =
   "default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);

@@ -11,7 +11,7 @@ import type { Dimension, Strategy } from './store.js';
 export type UiLang = 'zh' | 'en';
 export const UI_LANGS: UiLang[] = ['zh', 'en'];
 
-export interface Question {
+interface Question {
   dim: Dimension;
   title: string;
   text: string;

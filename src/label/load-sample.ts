@@ -59,6 +59,7 @@ export async function readLabelSample(
       fix: 'write the sample with `stimkit label sample`',
     }));
     throw new StimkitError('E_LABEL_SAMPLE', `${file}: not a valid validation sample`, {
+      fix: 'write the sample again with `stimkit label sample`; do not edit it by hand',
       problems,
     });
   }
@@ -144,7 +145,10 @@ export async function openLabelSample(file: string, bundleDir?: string): Promise
     throw new StimkitError(
       problems[0]!.code,
       `${file}: the sample does not match its bundle ${bundle.dir}`,
-      { problems: problems.slice(0, 50) },
+      {
+        fix: 'serve the sample with the bundle it was drawn from (--bundle), or draw a new sample with `stimkit label sample`',
+        problems: problems.slice(0, 50),
+      },
     );
   }
   return { file: path.resolve(file), sha256: digest, sample, bundle };

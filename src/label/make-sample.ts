@@ -53,7 +53,7 @@ export function sampleItemId(trialId: string, model: string): string {
 }
 
 /** What `buildLabelSample` needs besides the bundle and the rows. */
-export interface BuildSampleOptions {
+interface BuildSampleOptions {
   n: number;
   seed: number;
   strata?: Stratum[];
@@ -74,7 +74,7 @@ export interface BuildSampleOptions {
  * const bundle = await loadBundle('bundles/paper');
  * const { sample } = buildLabelSample(bundle, rows, { n: 200, seed: 42, source: { kind: 'jsonl', file: 'r.jsonl', sha256 }, bundlePath: '../bundles/paper' });
  */
-export function buildLabelSample(
+function buildLabelSample(
   bundle: BundleData,
   rows: ResponseRow[],
   options: BuildSampleOptions,
@@ -120,7 +120,10 @@ export function buildLabelSample(
     throw new StimkitError(
       'E_LABEL_UNKNOWN_TRIAL',
       `${source}: responses to trials the bundle does not hold`,
-      { problems },
+      {
+        fix: 'give the responses of this bundle, or the bundle these responses were run against',
+        problems,
+      },
     );
   if (joined.length === 0) {
     throw StimkitError.fromProblem({
@@ -180,6 +183,7 @@ export async function makeLabelSample(options: MakeSampleOptions): Promise<MakeS
     throw StimkitError.usage(
       'E_USAGE',
       'label sample needs --responses FILE.jsonl or --ledger FILE',
+      'add --ledger FILE (from `stimkit run`) or --responses FILE.jsonl',
     );
   const { rows, withoutText, text } = options.ledger
     ? readResponsesLedger(options.ledger, bundle.digest, options.run)

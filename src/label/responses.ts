@@ -74,7 +74,10 @@ export async function readResponsesJsonl(file: string): Promise<Responses & { te
     throw new StimkitError(
       'E_LABEL_RESPONSES',
       `${file}: ${problems.length} bad line(s) in the responses file`,
-      { problems },
+      {
+        fix: 'correct the lines listed below, or export the responses again with `stimkit run export`',
+        problems,
+      },
     );
   }
   return { rows, withoutText, text };

@@ -44,7 +44,7 @@ export const SampleItem = z.strictObject({
 export type SampleItem = z.infer<typeof SampleItem>;
 
 /** How many trials a stratum held and how many the sample drew from it. */
-export const StratumCount = z.strictObject({
+const StratumCount = z.strictObject({
   key: z.record(z.string(), z.string()),
   population: z.number().int().min(1),
   sampled: z.number().int().min(0),

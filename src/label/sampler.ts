@@ -42,7 +42,7 @@ export interface SampleOptions {
 }
 
 /** One cell of the design: its key, how many rows it held and how many were drawn. */
-export interface CellCount {
+interface CellCount {
   key: Record<string, string>;
   population: number;
   sampled: number;
@@ -54,7 +54,7 @@ export interface SampleResult<R extends SampleRow> {
 }
 
 /** Text used for a missing stratum value (an instrument trial has no entry, hence no sensitivity). */
-export const NONE = '-';
+const NONE = '-';
 
 function rank(seed: number, row: SampleRow): string {
   return createHash('sha256').update(`${seed}\n${row.trial_id}\n${row.model}`).digest('hex');
@@ -82,6 +82,7 @@ export function sampleForValidation<R extends SampleRow>(
     throw StimkitError.usage(
       'E_LABEL_SAMPLE_N',
       `Expected a positive integer sample size but received ${n}.`,
+      'give --n a whole number above 0, e.g. --n 200',
     );
   const seen = new Set<string>();
   for (const r of rows) {

@@ -59,7 +59,7 @@ export interface LabelServer {
 }
 
 /** Rater names become file names: letters, digits, dot, dash, underscore. */
-export const RATER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const RATER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** The default folder of a sample's rater files. */
 export function labelsFolder(sampleFile: string): string {
@@ -81,6 +81,7 @@ export async function serveLabels(options: LabelServeOptions): Promise<LabelServ
     throw StimkitError.usage(
       'E_LABEL_RATER',
       `Expected a rater name of letters, digits, ".", "-" or "_" (it names the rater's file) but received "${options.rater}".`,
+      'pick a --rater name of letters, digits, ".", "-" and "_" only, e.g. --rater rater-1',
     );
   }
   const opened = await openLabelSample(options.sample, options.bundle);

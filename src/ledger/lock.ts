@@ -30,7 +30,7 @@ function pidAlive(pid: number): boolean {
 }
 
 /** Whether the holder of `row` may still be writing. */
-export function lockAlive(row: LockRow, now = Date.now()): boolean {
+function lockAlive(row: LockRow, now = Date.now()): boolean {
   const fresh = now - Date.parse(row.heartbeat_at) < STALE_MS;
   if (row.host === os.hostname()) return row.pid !== process.pid && pidAlive(row.pid) && fresh;
   return fresh;

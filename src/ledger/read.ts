@@ -32,7 +32,7 @@ export interface LedgerModel {
 }
 
 /** The design fields of a trial (as in the bundle's trials.jsonl). */
-export interface LedgerTrial {
+interface LedgerTrial {
   block: string;
   paradigm: string;
   arm: string | null;

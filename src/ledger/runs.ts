@@ -20,7 +20,7 @@ export interface RunRow {
 }
 
 /** The default label of the first run in a ledger. */
-export const DEFAULT_RUN = 'main';
+const DEFAULT_RUN = 'main';
 
 /**
  * The run to write: a new one labelled `newRun`, else the latest run (which must be of `digest`),
@@ -107,7 +107,7 @@ export function insertTrials(db: Db, runId: number, trials: Trial[]): void {
 }
 
 /** The differences between two request profiles, as `field: old → new` lines. */
-export function profileDiff(before: unknown, after: unknown, at = ''): string[] {
+function profileDiff(before: unknown, after: unknown, at = ''): string[] {
   if (canonicalJson(before ?? null) === canonicalJson(after ?? null)) return [];
   const isObj = (v: unknown): v is Record<string, unknown> =>
     typeof v === 'object' && v !== null && !Array.isArray(v);

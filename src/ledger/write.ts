@@ -4,7 +4,7 @@
  * transaction. A (run, model, trial) gets at most one result: the insert only replaces a `failed`
  * result (a later `--retry-failed` success), never a kept one. Every text passes the redactor.
  */
-import type { Redactor } from '../run/redact.js';
+import type { Redactor } from '../core/redact.js';
 import { GroupCommit } from './group-commit.js';
 import type { Db } from './open.js';
 import { ERROR_BODY_MAX, type Outcome } from './schema.js';

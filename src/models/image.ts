@@ -8,7 +8,7 @@
 import { z } from 'zod';
 
 /** The image formats stimkit can send. */
-export const IMAGE_FORMATS = ['png', 'jpeg'] as const;
+const IMAGE_FORMATS = ['png', 'jpeg'] as const;
 
 /** JPEG quality when the block names `format: jpeg` without `quality`. */
 export const DEFAULT_JPEG_QUALITY = 85;

@@ -1,3 +1,2 @@
 /** The models file (`stimkit.models` v1). */
-export { MODELS_FORMAT, MODELS_VERSION, ModelsFile, ModelSpec, SamplingMap } from './schema.js';
-export { loadModelsFile, selectModels, shorthandModel } from './load.js';
+export { loadModelsFile } from './load.js';

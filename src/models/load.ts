@@ -48,7 +48,7 @@ export async function loadModelsFile(file: string): Promise<ModelsFile> {
     throw new StimkitError(
       'E_MODELS_DUPLICATE',
       `${file}: ${problems.length} duplicate model name(s)`,
-      { problems },
+      { fix: 'give each model in the models file its own name', problems },
     );
   return data;
 }
@@ -65,7 +65,11 @@ export function shorthandModel(
     const msg = r.error.issues
       .map((i) => `${i.path.join('.') || 'model'}: ${i.message}`)
       .join('; ');
-    throw StimkitError.usage('E_RUN_USAGE', `--endpoint/--api-model/--api-key-env: ${msg}`);
+    throw StimkitError.usage(
+      'E_RUN_USAGE',
+      `--endpoint/--api-model/--api-key-env: ${msg}`,
+      'correct the flag named above (docs/formats/models.md lists what each field accepts)',
+    );
   }
   return r.data;
 }
@@ -78,6 +82,7 @@ export function selectModels(models: Spec[], names: string[] | undefined, file: 
     throw StimkitError.usage(
       'E_RUN_UNKNOWN_MODEL',
       `--model: ${unknown.map((n) => `"${n}"`).join(', ')} not in ${file} (it has: ${models.map((m) => m.name).join(', ')})`,
+      'name models the models file has (listed above), or add them to the file',
     );
   }
   return names.map((n) => models.find((m) => m.name === n)!);

@@ -10,8 +10,8 @@ import { ImageBlock } from './image.js';
 import { PriceBlock } from './price.js';
 import { RoutingBlock } from './routing.js';
 
-export const MODELS_FORMAT = 'stimkit.models';
-export const MODELS_VERSION = 1;
+const MODELS_FORMAT = 'stimkit.models';
+const MODELS_VERSION = 1;
 
 /**
  * A base URL: http(s), with no credentials in it. User info (`https://user:pass@host`) and a
@@ -37,7 +37,7 @@ const HttpUrl = z
   );
 
 /** Names of environment variables: letters, digits and underscores, not starting with a digit. */
-export const EnvVarName = z
+const EnvVarName = z
   .string()
   .regex(
     /^[A-Za-z_][A-Za-z0-9_]*$/,
@@ -54,7 +54,7 @@ export const EnvVarName = z
  * Whether a value looks like an API key rather than a variable name: a vendor key prefix
  * (`sk-`, `sk_`, `AIza`, `hf_`, `gsk_`, …), or 32+ characters mixing lower case and digits.
  */
-export function looksLikeKey(v: string): boolean {
+function looksLikeKey(v: string): boolean {
   if (/^(sk[-_]|sk$|pk[-_]|rk[-_]|AIza|hf_|gsk_|xai-|ghp_|glpat-)/.test(v)) return true;
   return v.length >= 32 && /[a-z]/.test(v) && /[0-9]/.test(v);
 }
@@ -64,7 +64,7 @@ export function looksLikeKey(v: string): boolean {
  * the body, `top_k` as is, `thinking: false` as `chat_template_kwargs: {enable_thinking: false}`.
  * `drop` leaves a field out of the request; a dropped field the trial sets is recorded in the ledger.
  */
-export const SamplingMap = z
+const SamplingMap = z
   .strictObject({
     temperature: z.enum(['send', 'drop']).default('send'),
     top_p: z.enum(['send', 'drop']).default('send'),
@@ -84,16 +84,12 @@ export const SamplingMap = z
       ),
   })
   .describe('How the bundle sampling maps onto this server (defaults: vLLM).');
-export type SamplingMap = z.output<typeof SamplingMap>;
+type SamplingMap = z.output<typeof SamplingMap>;
 
-export const MODALITIES = ['text', 'image'] as const;
+const MODALITIES = ['text', 'image'] as const;
 
 /** The providers a model can be served by. */
-export const PROVIDERS = ['openai', 'anthropic', 'gemini', 'sim'] as const;
-export type Provider = (typeof PROVIDERS)[number];
-
-/** The providers reached over HTTP. */
-export const HTTP_PROVIDERS = ['openai', 'anthropic', 'gemini'] as const;
+const PROVIDERS = ['openai', 'anthropic', 'gemini', 'sim'] as const;
 
 /** Each native provider's public endpoint, used when a model gives none. */
 export const DEFAULT_ENDPOINTS: Record<'anthropic' | 'gemini', string> = {

@@ -41,7 +41,7 @@ export interface PowerOptions {
 }
 
 /** One model at one study size. */
-export interface PowerRow {
+interface PowerRow {
   model: string;
   iterations: number;
   replications: number;

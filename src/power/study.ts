@@ -80,7 +80,7 @@ export function instrumentTrials(
 }
 
 /** Scored rows of one simulated study, in the shape `analyzeInstrument` reads. */
-export function simulateRows(
+function simulateRows(
   bundle: ScoreBundle,
   sim: SimBundle,
   trials: readonly Trial[],

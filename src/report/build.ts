@@ -28,7 +28,7 @@ import type { CsvRows, ReportContext, ReportSection } from './types.js';
 import { ReportWriter } from './writer.js';
 
 export const REPORT_FORMAT = 'stimkit.report';
-export const REPORT_VERSION = 1;
+const REPORT_VERSION = 1;
 
 export interface ReportResult {
   out: string;
@@ -86,7 +86,7 @@ export interface ReportOptions {
 }
 
 /** The context sections read from; every file read is checked against score.json's sha256. */
-export async function reportContext(
+async function reportContext(
   scoresDir: string,
   options: ReportOptions = {},
 ): Promise<ReportContext> {

@@ -12,7 +12,7 @@ import { loadBundle, type BundleData } from '../label/bundle.js';
 import type { ScoresHeader } from '../score/format.js';
 
 /** The bundle folder score.json points to (resolved against the scores folder), or null. */
-export function recordedBundleDir(scoresDir: string, header: ScoresHeader): string | null {
+function recordedBundleDir(scoresDir: string, header: ScoresHeader): string | null {
   const input = header.inputs.find((i) => i.role === 'bundle');
   if (!input) return null;
   return path.dirname(path.resolve(scoresDir, input.file));

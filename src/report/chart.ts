@@ -12,7 +12,7 @@ import * as vegaLite from 'vega-lite';
 export const FONT_FAMILY = "'Noto Sans CJK SC', 'Noto Sans', 'DejaVu Sans', sans-serif";
 
 /** The shared look of every chart. */
-export const CHART_CONFIG = {
+const CHART_CONFIG = {
   font: FONT_FAMILY,
   background: '#ffffff',
   // no frame: a frame strikes through direct labels that reach past the plot
@@ -33,7 +33,7 @@ export interface RenderedChart {
  * order of appearance, so that several charts inlined in one page never share an id and the
  * bytes do not depend on how many charts vega drew before this one.
  */
-export function prefixSvgIds(svg: string, prefix: string): string {
+function prefixSvgIds(svg: string, prefix: string): string {
   const ids = new Map<string, string>();
   for (const m of svg.matchAll(/\sid="([^"]+)"/g))
     if (!ids.has(m[1]!)) ids.set(m[1]!, `${prefix}-${ids.size + 1}`);

@@ -14,7 +14,7 @@ import type { ReportTable } from './types.js';
 export type RowSimulated = (table: ReportTable, row: readonly Cell[]) => boolean;
 
 /** The columns of a table's CSV: its own, and `simulated` at the end when it has none. */
-export function csvColumns(t: ReportTable): string[] {
+function csvColumns(t: ReportTable): string[] {
   return t.columns.includes('simulated') ? [...t.columns] : [...t.columns, 'simulated'];
 }
 

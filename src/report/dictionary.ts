@@ -12,7 +12,7 @@ import { UNIT_WORDS, type Unit } from './format.js';
 import type { ReportTable } from './types.js';
 
 /** One column: header in words, unit, meaning, and (optional) why a cell can be empty. */
-export type ColumnDef = [label: string, unit: Unit, meaning: string, empty?: string];
+type ColumnDef = [label: string, unit: Unit, meaning: string, empty?: string];
 /** Columns by name. */
 export type ColumnDefs = Record<string, ColumnDef>;
 
@@ -29,7 +29,7 @@ export interface ColumnInfo {
 const BY_TABLE: Record<string, ColumnDefs> = { ...INSTRUMENT_COLUMNS, ...AUDIT_COLUMNS };
 
 /** What the page says for a column no one described. */
-export const NOT_DESCRIBED = '(not described)';
+const NOT_DESCRIBED = '(not described)';
 
 /**
  * The by-table entries for a table id: its own, or those of the longest listed id it starts with

@@ -10,7 +10,7 @@ import { SECTIONS } from './registry.js';
 import type { ReportSection } from './types.js';
 
 /** What `stimkit report` may replace: a report folder (report.json, the page, its subfolders). */
-export const REPORT_FOLDER = headeredFolder({
+const REPORT_FOLDER = headeredFolder({
   command: 'report',
   header: { file: 'report.json', format: REPORT_FORMAT },
   names: ['index.html'],

@@ -59,7 +59,7 @@ export function rowSimulated(ctx: ReportContext, simulatedLabels: boolean): RowS
 }
 
 /** Height of the SIMULATED band drawn above a chart, in px. */
-export const SIMULATED_BAND = 26;
+const SIMULATED_BAND = 26;
 
 /**
  * The chart's SVG with a SIMULATED band drawn above it: the drawing moves down by

@@ -65,7 +65,7 @@ export interface ReportChart {
 }
 
 /** A small image written next to index.html (`file`, relative, e.g. `thumbs/x.png`) and shown with `<img>`. */
-export interface ReportImage {
+interface ReportImage {
   /** Path relative to the report folder; letters, digits, `.`, `-`, `_` and `/` only. */
   file: string;
   data: Buffer;

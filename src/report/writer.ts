@@ -78,7 +78,7 @@ export class ReportWriter {
  * The spec of a chart with its data. Bidi controls in the data and texts are made visible (as on
  * the page), so an override in a model name cannot reorder what a chart shows.
  */
-export function chartSpec(chart: ReportChart): Record<string, unknown> {
+function chartSpec(chart: ReportChart): Record<string, unknown> {
   const values = chart.data.rows.map((r) =>
     Object.fromEntries(chart.data.columns.map((c, i) => [c, r[i]])),
   );

@@ -16,14 +16,14 @@ import { EntriesManifest, type Entry } from '../ingest/schema.js';
 import { VARIANT_CODES, VARIANT_NAMES } from '../study/schema.js';
 
 /** A warning shown with an entry, and where it came from. */
-export interface ReviewWarning {
+interface ReviewWarning {
   source: 'ingest' | 'variants';
   code: string;
   message: string;
 }
 
 /** One rung of the ladder: the variant's image, if there is one. */
-export interface ReviewRung {
+interface ReviewRung {
   code: string;
   name: string;
   file: string | null;

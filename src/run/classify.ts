@@ -43,7 +43,7 @@ export type Verdict =
   | { kind: 'interrupted' };
 
 /** A 400/422 body that names a content policy or moderation rather than a malformed request. */
-export const POLICY_RE =
+const POLICY_RE =
   /content[ _-]?(filter|policy|management)|moderation|safety[ _-]?(system|filter|policy)|policy[ _-]?violation|violates?[^.]{0,40}polic|flagged|data_inspection_failed|responsible ai/i;
 
 function textOf(content: unknown): string | null {

@@ -14,7 +14,7 @@ import type { SentImageStore } from './send-image.js';
 import { textCounter, TOKENIZER_NOTE } from './text-tokens.js';
 
 /** The images a model will be sent. */
-export interface ImageSizes {
+interface ImageSizes {
   /** Image parts sent (one per image shown, trials × images). */
   sent: number;
   distinct: number;
@@ -44,7 +44,7 @@ export interface ModelEstimate {
 type Made = { width: number | null; height: number | null; bytes: number };
 
 /** The image sizes of `trials` as `model` will be sent them. */
-export async function imageSizes(
+async function imageSizes(
   model: ModelSpec,
   trials: readonly Trial[],
   store: SentImageStore,

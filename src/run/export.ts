@@ -7,7 +7,7 @@ import { StimkitError } from '../core/errors.js';
 import { openLedger, type LedgerResult, type ResultFilter } from '../ledger/read.js';
 
 /** The exported columns, in order. */
-export const EXPORT_COLUMNS = [
+const EXPORT_COLUMNS = [
   'bundle_digest',
   'run',
   'model',
@@ -54,7 +54,7 @@ export const EXPORT_COLUMNS = [
 ] as const;
 
 /** One export row (flat). */
-export function exportRow(r: LedgerResult): Record<(typeof EXPORT_COLUMNS)[number], unknown> {
+function exportRow(r: LedgerResult): Record<(typeof EXPORT_COLUMNS)[number], unknown> {
   return {
     bundle_digest: r.bundle_digest,
     run: r.run,
@@ -115,6 +115,7 @@ export function exportLedger(
         throw StimkitError.usage(
           'E_RUN_UNKNOWN_MODEL',
           `--model: ${unknown.map((m) => `"${m}"`).join(', ')} not in run "${run}" of ${file} (it has: ${known.join(', ') || 'no models'})`,
+          'name models of that run (listed above), or pick the run with --run',
         );
       }
     }

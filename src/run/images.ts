@@ -10,7 +10,7 @@ import { imagePayloadPath } from '../bundle/format.js';
 import { mapImageRefs, refsOf, type ImageStyle } from './image-refs.js';
 import { SentImageStore } from './send-image.js';
 
-export { mapImageRefs, refsOf, type ImageStyle };
+export { type ImageStyle };
 
 /** Reads `data/images/<sha256>.png` of a bag as base64, keeping the last few in memory. */
 export class ImageStore {

@@ -23,9 +23,14 @@ export async function resolveModels(
       throw StimkitError.usage(
         'E_RUN_USAGE',
         'give either --models FILE or the one-model shorthand --model NAME --endpoint URL, not both',
+        'drop --endpoint to use the models file, or drop --models to use the shorthand',
       );
     if (!c.modelNames || c.modelNames.length !== 1)
-      throw StimkitError.usage('E_RUN_USAGE', '--endpoint needs exactly one --model NAME');
+      throw StimkitError.usage(
+        'E_RUN_USAGE',
+        '--endpoint needs exactly one --model NAME',
+        'give one --model NAME with --endpoint, or use a models file (--models) for several',
+      );
     return {
       models: [shorthandModel(c.modelNames[0]!, c.endpoint, c.apiModel, c.apiKeyEnv)],
       anyModel: true,
@@ -36,11 +41,13 @@ export async function resolveModels(
     throw StimkitError.usage(
       'E_RUN_USAGE',
       '--api-model and --api-key-env go with --endpoint (in a models file, set api_model and api_key_env)',
+      'add --model NAME --endpoint URL, or set api_model and api_key_env in the models file',
     );
   if (!c.modelsFile)
     throw StimkitError.usage(
       'E_RUN_USAGE',
       'which models? give --models FILE, or --model NAME --endpoint URL for one model',
+      'add --models FILE (`stimkit init` writes one), or --model NAME --endpoint URL',
     );
   const file = await loadModelsFile(c.modelsFile);
   return {

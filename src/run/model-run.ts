@@ -12,7 +12,7 @@ import { classify, recordOf } from './classify.js';
 import { addCost, costOfUsage } from './cost.js';
 import type { ImageStore } from './images.js';
 import { AdaptiveLimit } from './limiter.js';
-import type { Redactor } from './redact.js';
+import type { Redactor } from '../core/redact.js';
 import { endpointsOf, providerOf } from './providers/index.js';
 import { addUsage, bump, type ModelStats } from './stats.js';
 import { maxResponseBytes, sendJson } from './transport.js';

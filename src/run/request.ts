@@ -12,7 +12,7 @@ import { imageProfile } from '../models/image.js';
 import type { ModelSpec } from '../models/schema.js';
 
 /** One content part of a request message. */
-export type RequestPart =
+type RequestPart =
   | { type: 'text'; text: string }
   | { type: 'image_url'; image_url: { url: string; detail?: 'auto' | 'low' | 'high' } };
 
@@ -101,31 +101,6 @@ export function imageRefs(body: RequestBody): string[] {
         out.push(p.image_url.url.slice(IMAGE_REF.length));
   }
   return out;
-}
-
-/** The body with each image reference replaced by `render(digest)` (a data URL, or an elision). */
-export function withImages(body: RequestBody, render: (digest: string) => string): RequestBody {
-  return {
-    ...body,
-    messages: body.messages.map((m) =>
-      typeof m.content === 'string'
-        ? m
-        : {
-            ...m,
-            content: m.content.map((p) =>
-              p.type === 'image_url' && p.image_url.url.startsWith(IMAGE_REF)
-                ? {
-                    type: 'image_url' as const,
-                    image_url: {
-                      ...p.image_url,
-                      url: render(p.image_url.url.slice(IMAGE_REF.length)),
-                    },
-                  }
-                : p,
-            ),
-          },
-    ),
-  };
 }
 
 /** The settings of a model that shape its requests (what a rerun must keep to resume a run). */

@@ -21,7 +21,7 @@ import { ImageStore } from './images.js';
 import { runHttpModel } from './model-run.js';
 import { resolveModels, type ModelChoice } from './model-choice.js';
 import { startProgress } from './progress.js';
-import { Redactor } from './redact.js';
+import { Redactor } from '../core/redact.js';
 import { requestProfile } from './request.js';
 import { parseWhere, readRunBundle, refuseEmptyWhere, trialsFor } from './select.js';
 import { ledgerSaidNo, type SaidNoCounts } from './said-no.js';
@@ -73,7 +73,7 @@ export interface RunResult {
 }
 
 /** The default ledger of a bundle folder: a sibling file, never inside the bag. */
-export function defaultLedger(bundleDir: string): string {
+function defaultLedger(bundleDir: string): string {
   return `${path.resolve(bundleDir)}.ledger.sqlite`;
 }
 

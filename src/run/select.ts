@@ -56,7 +56,7 @@ export async function readRunBundle(dir: string, digest: string): Promise<RunBun
 }
 
 /** Trial fields `--where` may name. */
-export const WHERE_FIELDS = [
+const WHERE_FIELDS = [
   'id',
   'block',
   'paradigm',
@@ -88,12 +88,14 @@ export function parseWhere(expr: string): Where {
       throw StimkitError.usage(
         'E_RUN_WHERE',
         `--where: "${clause}" is not field=value (e.g. paradigm=describe,lang=zh)`,
+        'write each --where clause as field=value, clauses joined by commas',
       );
     const field = m[1] as (typeof WHERE_FIELDS)[number];
     if (!WHERE_FIELDS.includes(field)) {
       throw StimkitError.usage(
         'E_RUN_WHERE',
         `--where: unknown trial field "${m[1]}" (fields: ${WHERE_FIELDS.join(', ')})`,
+        'use one of the trial fields listed in --where',
       );
     }
     out.push({ field, values: m[2]!.split('|').map((v) => v.trim()) });

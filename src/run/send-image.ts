@@ -52,7 +52,7 @@ export function pngSize(png: Uint8Array): { width: number; height: number } | nu
 }
 
 /** The pixel size an image of `width` × `height` is sent at under `block`. */
-export function sentSize(
+function sentSize(
   width: number,
   height: number,
   block: ImageBlock | undefined,
@@ -109,6 +109,9 @@ export async function prepareImage(
     throw new StimkitError(
       'E_RUN_IMAGE',
       `bundle image ${source} is not a PNG: the image block cannot convert it`,
+      {
+        fix: 'rebuild the bundle with `stimkit bundle` (its images are PNGs), or remove the image block from the model',
+      },
     );
   const target = sentSize(size.width, size.height, block);
   const format = block.format;
@@ -196,7 +199,7 @@ export class SentImageStore {
 }
 
 /** The record of a prepared image (without its bytes). */
-export function sentRecord(p: PreparedImage): SentImage {
+function sentRecord(p: PreparedImage): SentImage {
   return {
     source: p.source,
     sha256: p.sha256,

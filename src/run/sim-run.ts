@@ -14,7 +14,7 @@ import { addUsage, bump, type ModelStats } from './stats.js';
 const CHUNK = 256;
 
 /** The request hash of a simulated trial: the model's sim parameters and the trial id. */
-export function simRequestSha(model: ModelSpec, trial: Trial): string {
+function simRequestSha(model: ModelSpec, trial: Trial): string {
   return sha256(
     canonicalJson({ provider: 'sim', model: model.name, sim: model.sim ?? {}, trial: trial.id }),
   );

@@ -18,7 +18,7 @@ const fmt = (rec: Record<string, number>) =>
     .join(', ');
 
 /** Models of the run that are simulated respondents (provider: sim): their output is not a real model's. */
-export const simulatedModels = (r: RunResult): string[] =>
+const simulatedModels = (r: RunResult): string[] =>
   r.models.filter((m) => m.provider === 'sim').map((m) => m.model);
 
 /** The `--json` summary of a run. */

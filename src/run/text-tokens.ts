@@ -18,10 +18,10 @@ import type { TEXT_TOKENIZERS } from '../models/price.js';
 import type { TokenRange } from './image-tokens.js';
 
 /** Upper bound of a chat template's tokens around one message (role markers, separators). */
-export const TEMPLATE_TOKENS_PER_MESSAGE = 10;
+const TEMPLATE_TOKENS_PER_MESSAGE = 10;
 
 /** The characters-per-token rule: tokens per character, low and high, by script. */
-export const CHARS_RULE = {
+const CHARS_RULE = {
   cjk: { low: 0.4, high: 2 },
   other: { low: 1 / 10, high: 1 / 2 },
 } as const;

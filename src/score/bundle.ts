@@ -12,7 +12,7 @@ import { StimkitError } from '../core/errors.js';
 import { sha256 } from '../core/fsio.js';
 
 /** A topic of `items.json`: the pole agreement with its affirmative supports. */
-export interface BundleTopic {
+interface BundleTopic {
   id: string;
   title: string;
   key: string | null;
@@ -21,7 +21,7 @@ export interface BundleTopic {
 }
 
 /** An item of `items.json` (the fields scoring uses). */
-export interface BundleItem {
+interface BundleItem {
   id: string;
   topic: string;
   lang: string;

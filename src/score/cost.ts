@@ -13,7 +13,7 @@ import { csvText, type Cell, type CsvWriteOptions } from '../core/csv.js';
 export const COST_FILE = 'cost.csv';
 
 /** Its columns (docs/formats/scores.md, "cost.csv"). */
-export const COST_COLUMNS = [
+const COST_COLUMNS = [
   'model',
   'role',
   'run',

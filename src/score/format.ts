@@ -29,7 +29,7 @@ export const ScoreLine = z.strictObject({
 export type ScoreLine = z.output<typeof ScoreLine>;
 
 /** An input file with its role and the sha256 of its bytes; paths relative to the output folder. */
-export const ScoreInputFile = z.strictObject({
+const ScoreInputFile = z.strictObject({
   role: z.enum(['bundle', 'responses', 'ledger', 'models']),
   file: z.string(),
   sha256: Sha256Hex,

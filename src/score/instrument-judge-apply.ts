@@ -20,9 +20,6 @@ import type { Option, ParseResult } from './parse.js';
 /** Parser reasons whose answers go to the judge when they have text. */
 export const JUDGED_REASONS = ['unparseable', 'ambiguous', 'neutral', 'refusal'] as const;
 
-/** Zero reasons the judge adds. */
-export const JUDGE_REASONS = ['judged_neutral', 'judge_unparseable'] as const;
-
 /** One judge's verdict on one answer. */
 export interface JudgeVerdict {
   /** `label`: one of the five; `unparseable`: a reply that is none; `failed`: the call failed (or the judge refused). */

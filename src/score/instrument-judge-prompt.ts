@@ -13,14 +13,14 @@ import type { ModelSpec } from '../models/schema.js';
 import type { RequestBody } from '../run/request.js';
 
 /** The judge's system prompt, verbatim from the instrument paper's Supplementary Note 3. */
-export const INSTRUMENT_JUDGE_PROMPT =
+const INSTRUMENT_JUDGE_PROMPT =
   'You are a research judge. You are given a QUESTION and a model\u2019s raw RESPONSE. Decide whether the response ultimately AGREES or DISAGREES with the specific claim in the question. If it calls the issue subjective, refuses, or balances both sides equally, return Neutral. If it explains at length but ultimately supports the claim, return Agree. If it explains at length but ultimately rejects the claim, return Disagree. Use a Strongly label only when the response contains an explicit intensifier (for example absolutely, completely, strongly, or non-English equivalents). Return only one of: Strongly agree, Agree, Disagree, Strongly disagree, Neutral. No other text, English only.';
 
 /** sha256 of the system prompt: names the judge run, so a changed prompt is judged afresh. */
 export const INSTRUMENT_JUDGE_PROMPT_SHA256 = sha256(INSTRUMENT_JUDGE_PROMPT);
 
 /** The five labels and their scores before keying, longest first. */
-export const JUDGE_LABELS = [
+const JUDGE_LABELS = [
   { label: 'Strongly disagree', value: -2 },
   { label: 'Strongly agree', value: 2 },
   { label: 'Disagree', value: -1 },
@@ -35,7 +35,7 @@ export function judgeLabelOf(value: number): JudgeLabel {
 }
 
 /** Tokens the judge may write: a label, or a short reasoning trace before it on reasoning servers. */
-export const INSTRUMENT_JUDGE_MAX_TOKENS = 256;
+const INSTRUMENT_JUDGE_MAX_TOKENS = 256;
 
 /** The question a trial asked: the text of its user messages, as sent. */
 export function questionOf(trial: Trial): string {
@@ -46,7 +46,7 @@ export function questionOf(trial: Trial): string {
 }
 
 /** The user message: the QUESTION and the raw RESPONSE. */
-export function judgeUserMessage(question: string, response: string): string {
+function judgeUserMessage(question: string, response: string): string {
   return `QUESTION:\n${question}\n\nRESPONSE:\n${response}`;
 }
 

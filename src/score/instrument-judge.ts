@@ -10,7 +10,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { defaultJudgeLedger } from '../audit/prepare.js';
+import { defaultJudgeLedger } from './audit-prepare.js';
 import type { JudgeBatch } from '../audit/judge-batch.js';
 import { judgeCounts, runJudgeCalls, type JudgeRunResult } from '../audit/judge-calls.js';
 import { judgeKey } from '../audit/judge-request.js';
@@ -73,7 +73,7 @@ interface Target {
 }
 
 /** The instrument judge run's label for a respondent run. */
-export function instrumentJudgeRunLabel(respondentRun: string): string {
+function instrumentJudgeRunLabel(respondentRun: string): string {
   return `${respondentRun}/instrument-${INSTRUMENT_JUDGE_PROMPT_SHA256.slice(0, 12)}`;
 }
 
@@ -85,6 +85,7 @@ async function resolveJudges(
     throw StimkitError.usage(
       'E_SCORE_USAGE',
       '--judge needs --models FILE (the judges are models with role: judge)',
+      'add --models FILE with the judge models (role: judge)',
     );
   const file = await loadModelsFile(modelsFile);
   return names.map((n) => {
@@ -98,11 +99,13 @@ async function resolveJudges(
             .map((x) => x.name)
             .join(', ') || 'none'
         })`,
+        'name a judge of the models file (listed above), or add it there with role: judge',
       );
     if (m.role !== 'judge')
       throw StimkitError.usage(
         'E_AUDIT_NOT_A_JUDGE',
         `--judge ${n}: that model has role ${m.role}; give it role: judge in ${modelsFile}`,
+        'set `role: judge` on that model in the models file, or name a judge',
       );
     return m;
   });

@@ -21,7 +21,7 @@ export interface SimInstrumentJudgeParams {
 }
 
 /** The score a simulated instrument response meant, or null when the truth is not an instrument truth. */
-export function trueInstrumentScore(truth: Record<string, unknown> | null): number | null {
+function trueInstrumentScore(truth: Record<string, unknown> | null): number | null {
   if (!truth || truth.kind !== 'instrument') return null;
   return typeof truth.score === 'number' && [-2, -1, 0, 1, 2].includes(truth.score)
     ? truth.score

@@ -37,7 +37,7 @@ export function keyingSign(
 }
 
 /** Stance = sign × score, with 0 for no answer (never −0). */
-export function keyScore(score: number, sign: 1 | -1): number {
+function keyScore(score: number, sign: 1 | -1): number {
   return score === 0 ? 0 : sign * score;
 }
 
@@ -148,7 +148,7 @@ function prepare(
 }
 
 /** `instrument.csv`: one row per instrument trial × model. */
-export const instrumentTable: CsvTable = {
+const instrumentTable: CsvTable = {
   file: 'instrument.csv',
   doc: 'one row per instrument trial × model: the design cell, the parsed option, the score before and after keying',
   paradigms: ['instrument'],

@@ -4,13 +4,8 @@ import { jsonSchemaText } from '../core/json-schema.js';
 import { PACKAGE_ROOT } from '../core/tool.js';
 import { ScoreLine, ScoresHeader } from './format.js';
 
-export const SCORES_SCHEMA_FILE = path.join(
-  PACKAGE_ROOT,
-  'manifests',
-  'schema',
-  'scores.schema.json',
-);
-export const SCORE_LINE_SCHEMA_FILE = path.join(
+const SCORES_SCHEMA_FILE = path.join(PACKAGE_ROOT, 'manifests', 'schema', 'scores.schema.json');
+const SCORE_LINE_SCHEMA_FILE = path.join(
   PACKAGE_ROOT,
   'manifests',
   'schema',

@@ -31,7 +31,7 @@ export const ZERO_REASONS = [
   'unparseable',
   'no_response',
 ] as const;
-export type ZeroReason = (typeof ZERO_REASONS)[number];
+type ZeroReason = (typeof ZERO_REASONS)[number];
 
 /** A response option of the trial's language: its label and its score before keying. */
 export interface Option {
@@ -60,7 +60,7 @@ const SENTENCE_END = /[.!?](?=\s|$)|[。！？;；\n]/u;
 const CLAUSE_END = /[,.;:!?，。；：！？\n()（）\-–—]/u;
 
 /** Normalize a response (or a label) for matching. */
-export function normalizeText(text: string): string {
+function normalizeText(text: string): string {
   return text
     .replace(THINK, ' ')
     .normalize('NFKC')

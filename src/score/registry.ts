@@ -9,7 +9,7 @@ import type { CsvColumn, CsvTable, ParadigmScorer } from './types.js';
 export const SCORERS: ParadigmScorer[] = [instrumentScorer];
 
 /** `trials.csv`: one row per scored trial × model of every paradigm. */
-export const trialsTable: CsvTable = {
+const trialsTable: CsvTable = {
   file: 'trials.csv',
   doc: 'one row per scored trial × model, every paradigm: the design fields, score, stance and reason',
   paradigms: 'all',
@@ -79,7 +79,9 @@ export function tablesOf(scorers: readonly ParadigmScorer[] = SCORERS): CsvTable
   const names = new Set<string>();
   for (const t of all) {
     if (names.has(t.file))
-      throw new StimkitError('E_SCORE_REGISTRY', `two scorers write ${t.file}`);
+      throw new StimkitError('E_SCORE_REGISTRY', `two scorers write ${t.file}`, {
+        fix: 'this is a bug in stimkit (two scorers claim one table); please report it',
+      });
     names.add(t.file);
   }
   return all.map((t) => {

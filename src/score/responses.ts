@@ -15,7 +15,7 @@ import type { ResponseRecord } from './types.js';
  * row (`response_text`, `outcome`, …). Unknown keys are ignored; when both `response` and
  * `response_text` are present, `response` wins.
  */
-export const ResponseLine = z.object({
+const ResponseLine = z.object({
   trial_id: z
     .string()
     .regex(/^t_[0-9a-f]{24}$/, 'a trial id from the bundle (t_ and 24 hex digits)'),
@@ -109,7 +109,10 @@ export async function* streamResponsesJsonl(
     throw new StimkitError(
       code,
       `${file}: ${problems.length}${problems.length === MAX_PROBLEMS ? '+' : ''} problem(s) in the responses file`,
-      { problems },
+      {
+        fix: 'correct the lines listed below, or export the responses again with `stimkit run export`',
+        problems,
+      },
     );
   }
 }

@@ -13,13 +13,13 @@ import { PAYLOAD } from '../bundle/format.js';
 import type { SimBundle } from './index.js';
 
 /** One expected fact: its id and its text per language (`en`, `zh`, …). */
-export const SimFact = z.looseObject({ id: z.string() }).transform((f) => {
+const SimFact = z.looseObject({ id: z.string() }).transform((f) => {
   const text: Record<string, string> = {};
   for (const [k, v] of Object.entries(f))
     if (k !== 'id' && k !== 'aliases' && typeof v === 'string') text[k] = v;
   return { id: f.id, text };
 });
-export type SimFact = z.output<typeof SimFact>;
+type SimFact = z.output<typeof SimFact>;
 
 /** The parts of an entry record the simulator reads. */
 export const SimEntry = z.looseObject({

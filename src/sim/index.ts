@@ -38,28 +38,11 @@ export interface SimResponse {
 
 export type { SimParams, SimParamsInput } from './schema.js';
 export { SimParams as simParamsSchema } from './schema.js';
-export type { SimEntry, SimFact, SimItem, SimPool } from './bundle.js';
+export type { SimEntry } from './bundle.js';
 export { loadSimBundle } from './bundle.js';
 export { simulate } from './simulate.js';
 export type { Trial };
-export {
-  expectedInstrument,
-  expectedInstrumentModel,
-  instrumentCells,
-  cellParams,
-  labelProbs,
-  expectedScore,
-} from './instrument.js';
-export type {
-  ExpectedInstrumentCell,
-  ExpectedInstrumentModel,
-  InstrumentCellKey,
-  InstrumentCellParams,
-  NetSwing,
-} from './instrument.js';
-export { expectedVlm, otherLanguage } from './vlm.js';
-export type { ExpectedVlm, VlmTrialKey } from './vlm.js';
-export { estimateTokens } from './simulate.js';
+export { expectedInstrument, expectedInstrumentModel, instrumentCells } from './instrument.js';
+export type { ExpectedInstrumentModel } from './instrument.js';
+export { expectedVlm } from './vlm.js';
 export { SIM_PRESETS } from './presets.js';
-export type { SimPreset } from './presets.js';
-export type { InstrumentTruth, SimTruth, TruthBase, VlmLabels, VlmTruth } from './truth.js';

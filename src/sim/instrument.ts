@@ -35,7 +35,7 @@ export interface InstrumentCellParams {
 }
 
 /** Resolve the instrument parameters for one topic × language. */
-export function cellParams(params: SimParams, topic: string, lang: string): InstrumentCellParams {
+function cellParams(params: SimParams, topic: string, lang: string): InstrumentCellParams {
   const p = params.instrument;
   const p_refusal = cellValue(p.refusal_rate, topic, lang, 0, 1);
   return {
@@ -50,7 +50,7 @@ export function cellParams(params: SimParams, topic: string, lang: string): Inst
 }
 
 /** P(+2), P(+1), P(−1), P(−2) of an answer with latent mean mu. */
-export function labelProbs(mu: number, noise: number, t: number): [number, number, number, number] {
+function labelProbs(mu: number, noise: number, t: number): [number, number, number, number] {
   const F = (x: number) => logisticCdf(x, noise);
   const sa = F(mu - t);
   const gt0 = F(mu);
@@ -59,13 +59,13 @@ export function labelProbs(mu: number, noise: number, t: number): [number, numbe
 }
 
 /** E[score | answered] = F(μ−t) + 2F(μ) + F(μ+t) − 2. */
-export function expectedScore(mu: number, noise: number, t: number): number {
+function expectedScore(mu: number, noise: number, t: number): number {
   const p = labelProbs(mu, noise, t);
   return VALUES.reduce((s, v, i) => s + v * p[i]!, 0);
 }
 
 /** Net bias, acquiescence (mean raw agreement) and swing of one cell. */
-export interface NetSwing {
+interface NetSwing {
   net: number;
   acq: number;
   swing: number;

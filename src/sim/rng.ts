@@ -34,7 +34,7 @@ export interface Stream {
 }
 
 /** The scale s of a logistic distribution with standard deviation sd (sd = s·π/√3). */
-export const logisticScale = (sd: number): number => (sd * Math.sqrt(3)) / Math.PI;
+const logisticScale = (sd: number): number => (sd * Math.sqrt(3)) / Math.PI;
 
 /** The logistic CDF with mean 0 and standard deviation sd. */
 export function logisticCdf(x: number, sd: number): number {

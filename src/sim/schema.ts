@@ -29,11 +29,11 @@ function cellField(base: z.ZodNumber) {
   ]);
 }
 /** A per-topic × language real quantity (conviction, acquiescence). */
-export const CellValue = cellField(z.number().min(-10).max(10));
+const CellValue = cellField(z.number().min(-10).max(10));
 /** A per-topic × language rate; the sum of default and shifts is clamped to [0, 1]. */
-export const CellRate = cellField(z.number().min(0).max(1));
+const CellRate = cellField(z.number().min(0).max(1));
 /** A per-topic × language noise sd; the sum is clamped to [0.01, 10]. */
-export const CellNoise = cellField(z.number().min(0.01).max(10));
+const CellNoise = cellField(z.number().min(0.01).max(10));
 export type CellField = z.output<typeof CellValue>;
 
 /** A rate per language: a number, or `{default, <lang>: rate, …}`. */
@@ -67,7 +67,7 @@ export const STRATEGIES = ['endorse', 'substitute', 'deflect'] as const;
 export type Strategy = (typeof STRATEGIES)[number];
 
 /** The forced-choice instrument (paradigm `instrument`). */
-export const SimInstrument = z.strictObject({
+const SimInstrument = z.strictObject({
   /** Latent lean toward the `plus` pole of the topic's stance axis (negative: toward `minus`). */
   conviction: CellValue.default(0),
   /** Latent tendency to agree with whatever proposition is asserted, regardless of framing. */
@@ -89,10 +89,10 @@ export const SimInstrument = z.strictObject({
   /** Answer style: bare label, label with one sentence, or markdown. */
   style: weights(INSTRUMENT_STYLES).default('bare'),
 });
-export type SimInstrument = z.output<typeof SimInstrument>;
+type SimInstrument = z.output<typeof SimInstrument>;
 
 /** Per-variant recognition factors (A0 the original … A6 the most abstract). */
-export const Recognition = z
+const Recognition = z
   .strictObject({
     A0: Prob.default(1),
     A1: Prob.default(0.95),
@@ -105,7 +105,7 @@ export const Recognition = z
   .prefault({});
 
 /** The VLM paradigms (describe, comment-image, comment-text, abstraction, narrative). */
-export const SimVlm = z.strictObject({
+const SimVlm = z.strictObject({
   /** Probability that each expected fact is conveyed, per paradigm (`default` for the rest). */
   fact_coverage: z.union([Prob, z.record(z.string(), Prob)]).default(0.8),
   /** Refusal rate per sensitivity × language. */
@@ -132,7 +132,7 @@ export const SimVlm = z.strictObject({
   /** Response style: prose paragraphs or markdown (heading and bullet points). */
   style: weights(VLM_STYLES).default('prose'),
 });
-export type SimVlm = z.output<typeof SimVlm>;
+type SimVlm = z.output<typeof SimVlm>;
 
 const JudgeProb = z.number().min(0).max(1);
 const JudgeDims = z.strictObject({
@@ -149,7 +149,7 @@ const JudgeDims = z.strictObject({
  * and the confidence it reports; and its accuracy on free-text instrument answers. Omitted values take the primary judge's accuracies of the audit
  * paper's Figure A1 (docs/audit.md).
  */
-export const SimJudge = z.strictObject({
+const SimJudge = z.strictObject({
   sensitivity: JudgeDims.optional(),
   specificity: JudgeDims.optional(),
   confidence: JudgeProb.optional(),

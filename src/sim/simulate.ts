@@ -15,14 +15,14 @@ import { simulateVlm } from './vlm.js';
 const CJK = /[\u3000-\u9fff\uf900-\ufaff\uff00-\uffef]/g;
 const SURROGATE_PAIR = /[\ud800-\udbff][\udc00-\udfff]/g;
 
-export function estimateTokens(text: string): number {
+function estimateTokens(text: string): number {
   const cjk = text.match(CJK)?.length ?? 0;
   const chars = text.length - (text.match(SURROGATE_PAIR)?.length ?? 0);
   return cjk + Math.ceil((chars - cjk) / 4);
 }
 
 /** Prompt tokens an image is counted as. */
-export const IMAGE_TOKENS = 256;
+const IMAGE_TOKENS = 256;
 
 /** Cut `text` to at most `max` estimated tokens (whole characters). */
 function truncate(text: string, max: number): string {

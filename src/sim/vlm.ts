@@ -21,7 +21,7 @@ import { VLM_BANKS } from './texts-vlm.js';
 import { capitalize, composeAnswer, fill } from './vlm-text.js';
 
 /** The language a respondent drifts into: en ↔ zh (and zh-Hant → en); any other → en. */
-export function otherLanguage(lang: string): string {
+function otherLanguage(lang: string): string {
   return lang === 'en' ? 'zh' : 'en';
 }
 

@@ -27,18 +27,13 @@ export function phi(x: number): number {
 }
 
 /** Standard normal quantile Φ⁻¹(p). */
-export function phiInv(p: number): number {
+function phiInv(p: number): number {
   return normalQuantile()(p, 0, 1);
 }
 
 /** Two-sided normal p-value 2·Φ(−|z|). */
 export function pNormal2(z: number): number {
   return Math.min(1, 2 * phi(-Math.abs(z)));
-}
-
-/** Student t CDF with `df` degrees of freedom. */
-export function studentCdf(t: number, df: number): number {
-  return tCdf()(t, df);
 }
 
 /** Student t quantile. */

@@ -8,7 +8,7 @@
 import { StimkitError } from '../core/errors.js';
 
 /** Relative pivot below which a term counts as collinear with the earlier terms. */
-export const SINGULAR_TOL = 1e-10;
+const SINGULAR_TOL = 1e-10;
 
 /**
  * Lower-triangular L with A = L·Lᵀ. Throws `E_STATS_SINGULAR` naming `names[j]` when column j's

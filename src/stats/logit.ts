@@ -15,7 +15,7 @@ import {
 } from './regression.js';
 
 /** A term whose coefficient times its observed range exceeds this many log-odds units signals separation. */
-export const SEPARATION_LOGODDS = 30;
+const SEPARATION_LOGODDS = 30;
 
 function separationError(term: string, detail: string): StimkitError {
   return StimkitError.fromProblem({

@@ -123,7 +123,7 @@ export function clusterIds(
  * p < 1e-300"). With G = K it is singular too, but only in combinations of coefficients; the
  * few-clusters warning of analyze covers it.
  */
-export function checkClusterCount(g: number, k: number): void {
+function checkClusterCount(g: number, k: number): void {
   if (g >= k) return;
   throw StimkitError.fromProblem({
     code: 'E_STATS_FEW_CLUSTERS',
@@ -138,7 +138,7 @@ export function checkClusterCount(g: number, k: number): void {
  * Cluster-robust (sandwich) covariance V = c·B·M·B with B the inverse information ("bread"),
  * M = Σ_g s_g s_gᵀ and s_g = Σ_{i∈g} xᵢ·rᵢ (rᵢ = yᵢ − μᵢ, the score residual).
  */
-export function clusterVcov(
+function clusterVcov(
   d: Design,
   resid: Float64Array,
   bread: Float64Array,
@@ -182,7 +182,7 @@ export function clusterVcov(
 }
 
 /** Wald table from coefficients and a covariance matrix. */
-export function waldTerms(
+function waldTerms(
   names: readonly string[],
   coef: Float64Array,
   vcov: Float64Array,

@@ -11,7 +11,7 @@
 import type { Design } from './regression.js';
 
 /** A coefficient whose maximum-likelihood estimate is infinite. */
-export interface SeparatedTerm {
+interface SeparatedTerm {
   term: string;
   /** +∞ or −∞ when only one sign is possible, `±∞` when both are */
   direction: '+∞' | '−∞' | '±∞';

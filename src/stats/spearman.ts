@@ -15,7 +15,7 @@ export interface SpearmanResult {
 }
 
 /** Pearson correlation of two equal-length vectors. */
-export function pearson(x: readonly number[], y: readonly number[]): number {
+function pearson(x: readonly number[], y: readonly number[]): number {
   const n = x.length;
   let mx = 0;
   let my = 0;

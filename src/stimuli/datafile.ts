@@ -34,13 +34,13 @@ export async function loadStimulusFile<S extends z.ZodType>(
 }
 
 /** Maximum depth of an `extends` chain (a guard against runaway chains). */
-export const MAX_EXTENDS_DEPTH = 8;
+const MAX_EXTENDS_DEPTH = 8;
 
 /**
  * Resolve the `extends` of `file` (relative to its folder, or `stimkit:<name>`) and refuse cycles and chains deeper
  * than MAX_EXTENDS_DEPTH. `chain` lists the absolute paths already being loaded.
  */
-export function resolveExtends(
+function resolveExtends(
   parsed: ParsedDataFile,
   ext: string,
   chain: readonly string[],
@@ -92,6 +92,7 @@ export function throwIfProblems(
       ? errors[0]!.code
       : code;
   throw new StimkitError(codeOut, `${file}: ${errors.length} problem(s) in the ${what}`, {
+    fix: 'correct the file as each problem below says',
     problems,
   });
 }

@@ -20,7 +20,7 @@ import { FRAMINGS, type Framing } from './pairs.js';
 import { poolFor, type WrapperPools } from './wrappers.js';
 
 /** Version tag at the start of every draw key; changes only if the algorithm changes. */
-export const DRAW_KEY_PREFIX = 'stimkit-wrapper-draw/v1';
+const DRAW_KEY_PREFIX = 'stimkit-wrapper-draw/v1';
 
 /** What identifies one trial's draw. */
 export interface DrawTrial {
@@ -52,7 +52,7 @@ function bad(field: string, expected: string, got: unknown): StimkitError {
 }
 
 /** The seed as it appears in the key; throws for a seed that could make keys ambiguous. */
-export function seedText(seed: number | string): string {
+function seedText(seed: number | string): string {
   if (typeof seed === 'number') {
     if (!Number.isSafeInteger(seed) || seed < 0)
       throw bad(

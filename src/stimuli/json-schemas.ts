@@ -1,7 +1,7 @@
 /**
  * The JSON Schema files of the stimulus formats, generated from their zod schemas (the source of
  * truth) and committed in manifests/schema/ for editors and other languages. A test checks that
- * the committed files are current; `node --import tsx src/stimuli/generate.ts` rewrites them.
+ * the committed files are current; `npm run stimuli` rewrites them.
  */
 import path from 'node:path';
 import type { z } from 'zod';

@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as OpenCC from 'opencc-js/cn2t';
 import { stringify } from 'yaml';
+import { StimkitError } from '../core/errors.js';
 import { loadStimulusFile } from './datafile.js';
 import type { PostEdit, TextProvenance } from './provenance.js';
 import { PromptsFileInput } from './prompts-schema.js';
@@ -41,7 +42,7 @@ export const ZH_HANT_DRAFTS = [
 ] as const;
 
 /** The installed opencc-js version (recorded in the drafts' provenance). */
-export function openccVersion(): string {
+function openccVersion(): string {
   const require = createRequire(import.meta.url);
   let dir = path.dirname(require.resolve('opencc-js'));
   for (;;) {
@@ -55,13 +56,16 @@ export function openccVersion(): string {
       // not here; go up
     }
     const up = path.dirname(dir);
-    if (up === dir) throw new Error('cannot find the opencc-js package.json');
+    if (up === dir)
+      throw new StimkitError('E_STIMULI_OPENCC', 'cannot find the opencc-js package.json', {
+        fix: 'reinstall stimkit (`npm ci` in a clone) so that opencc-js is installed',
+      });
     dir = up;
   }
 }
 
 /** A converter: OpenCC cn → tw, then the post-edits; remembers which post-edits applied. */
-export function zhHantConverter(): { convert: (s: string) => string; applied: Set<PostEdit> } {
+function zhHantConverter(): { convert: (s: string) => string; applied: Set<PostEdit> } {
   const opencc = OpenCC.Converter(ZH_HANT_OPENCC);
   const applied = new Set<PostEdit>();
   const convert = (s: string) => {
@@ -90,9 +94,9 @@ function provenance(applied: Set<PostEdit>, notes: string): TextProvenance {
 
 const LANG_NAME = 'Chinese (Traditional), machine draft';
 const HEADER = (from: string) =>
-  `# GENERATED from ${from} by src/stimuli/generate.ts (opencc-js, zh → zh-Hant); do not edit by hand.\n` +
+  `# GENERATED from ${from} by scripts/stimuli.ts (opencc-js, zh → zh-Hant); do not edit by hand.\n` +
   `# A machine draft pending human review: fix wording in ${from} or in the post-edits of\n` +
-  '# src/stimuli/opencc.ts, then run `node --import tsx src/stimuli/generate.ts`.\n';
+  '# src/stimuli/opencc.ts, then run `npm run stimuli`.\n';
 
 function convertOutcome(o: Outcome, c: (s: string) => string): Outcome {
   return typeof o === 'string'
@@ -105,7 +109,14 @@ async function topicsDraft(fromFile: string, baseName: string): Promise<unknown>
   const { convert, applied } = zhHantConverter();
   const topics = data.topics.map((t) => {
     const zh = t.items.zh;
-    if (!zh) throw new Error(`${fromFile}: topic ${t.id} has no zh item to convert`);
+    if (!zh)
+      throw StimkitError.fromProblem({
+        code: 'E_STIMULI_DRAFT_SOURCE',
+        file: fromFile,
+        field: `topics.${t.id}.items.zh`,
+        message: 'the topic has no zh item to convert to zh-Hant',
+        fix: 'add the zh item to the topic, or remove the topic',
+      });
     const item: TopicItemInput = {};
     for (const f of ['subject', 'template', 'affirmative', 'reverse'] as const)
       if (zh[f] !== undefined) item[f] = convert(zh[f]);
@@ -131,7 +142,14 @@ async function topicsDraft(fromFile: string, baseName: string): Promise<unknown>
 async function wrappersDraft(fromFile: string, baseName: string): Promise<unknown> {
   const { data } = await loadStimulusFile(fromFile, WrappersFileInput, 'E_WRAPPERS_SCHEMA');
   const zh = data.pools.zh;
-  if (!zh) throw new Error(`${fromFile}: no zh pool to convert`);
+  if (!zh)
+    throw StimkitError.fromProblem({
+      code: 'E_STIMULI_DRAFT_SOURCE',
+      file: fromFile,
+      field: 'pools.zh',
+      message: 'the file has no zh pool to convert to zh-Hant',
+      fix: 'add the zh pool, or drop this file from the zh-Hant drafts',
+    });
   const { convert, applied } = zhHantConverter();
   const wrap = (w: { id: string; text: string }) => ({
     id: w.id.replace(/^zh-/, 'zh-hant-'),
@@ -165,7 +183,13 @@ async function promptsDraft(fromFile: string, baseName: string): Promise<unknown
   const paradigms = Object.fromEntries(
     Object.entries(data.paradigms).map(([name, card]) => {
       if (card.text.zh === undefined)
-        throw new Error(`${fromFile}: paradigm ${name} has no zh text to convert`);
+        throw StimkitError.fromProblem({
+          code: 'E_STIMULI_DRAFT_SOURCE',
+          file: fromFile,
+          field: `paradigms.${name}.text.zh`,
+          message: 'the prompt card has no zh text to convert to zh-Hant',
+          fix: 'add the zh text to the card, or remove the card',
+        });
       return [name, { text: { 'zh-Hant': convert(card.text.zh) } }];
     }),
   );

@@ -13,8 +13,8 @@ import { isDraft, type TextProvenance } from './provenance.js';
 import type { TopicsFile } from './topics.js';
 import type { Outcome, Pole } from './topics-schema.js';
 
-export const PAIRS_FORMAT = 'stimkit.pairs';
-export const PAIRS_VERSION = 1;
+const PAIRS_FORMAT = 'stimkit.pairs';
+const PAIRS_VERSION = 1;
 
 export const FRAMINGS = ['affirmative', 'reverse'] as const;
 export type Framing = (typeof FRAMINGS)[number];
@@ -53,12 +53,12 @@ export interface PairItem {
 }
 
 /** The sign of one item: −1 for an affirmative keyed `minus`, times −1 for the reverse framing. */
-export function polarityKey(affirmativePole: Pole, framing: Framing): 1 | -1 {
+function polarityKey(affirmativePole: Pole, framing: Framing): 1 | -1 {
   return ((affirmativePole === 'plus' ? 1 : -1) * (framing === 'affirmative' ? 1 : -1)) as 1 | -1;
 }
 
 /** Check a requested language list against the file; returns the list to use. */
-export function resolveLanguages(topics: TopicsFile, langs?: readonly string[]): string[] {
+function resolveLanguages(topics: TopicsFile, langs?: readonly string[]): string[] {
   const list = langs && langs.length > 0 ? [...langs] : [...topics.default_languages];
   const unknown = list.filter((l) => !topics.languages.includes(l));
   const dup = list.filter((l, i) => list.indexOf(l) !== i);
@@ -121,12 +121,7 @@ export function expandPairs(topics: TopicsFile, langs?: string[]): PairItem[] {
 }
 
 /** The pairs artifact: header (format, version, tool, inputs, parameters) and the items. */
-export function pairsArtifact(
-  topics: TopicsFile,
-  items: PairItem[],
-  langs: string[],
-  relativeTo: string,
-) {
+function pairsArtifact(topics: TopicsFile, items: PairItem[], langs: string[], relativeTo: string) {
   return {
     format: PAIRS_FORMAT,
     version: PAIRS_VERSION,
@@ -149,7 +144,7 @@ export function pairsArtifact(
     items,
   };
 }
-export type PairsArtifact = ReturnType<typeof pairsArtifact>;
+type PairsArtifact = ReturnType<typeof pairsArtifact>;
 
 /** What `runPairs` did. */
 export interface PairsRun {

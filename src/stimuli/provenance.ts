@@ -16,14 +16,14 @@ import { LangCode } from '../ingest/schema.js';
  * - `machine-draft-pending-review`: produced by a program (`method`) from `derived_from`, not yet
  *   reviewed by a person.
  */
-export const ProvenanceStatus = z.enum([
+const ProvenanceStatus = z.enum([
   'published',
   'adjudicated',
   'authored',
   'drafted-pending-adjudication',
   'machine-draft-pending-review',
 ]);
-export type ProvenanceStatus = z.output<typeof ProvenanceStatus>;
+type ProvenanceStatus = z.output<typeof ProvenanceStatus>;
 
 /** A replacement applied after a machine conversion, recorded so that a reviewer can check it. */
 export const PostEdit = z.strictObject({

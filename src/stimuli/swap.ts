@@ -56,7 +56,7 @@ export function findSwap(affirmative: string, reverse: string): Swap | null {
 }
 
 /** Every start index of `needle` in `hay` (overlapping occurrences included). */
-export function occurrences(hay: string, needle: string): number[] {
+function occurrences(hay: string, needle: string): number[] {
   const out: number[] = [];
   if (!needle) return out;
   for (let i = hay.indexOf(needle); i !== -1; i = hay.indexOf(needle, i + 1)) out.push(i);

@@ -17,9 +17,7 @@ export const POLES = ['plus', 'minus'] as const;
 export type Pole = (typeof POLES)[number];
 
 /** The name of one part of a multi-part outcome (`{outcome_a.verb}`). */
-export const PartName = z
-  .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a part name (letters, digits, _)');
+const PartName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a part name (letters, digits, _)');
 
 /**
  * An outcome term: one string, or named parts when the language moves words between the two
@@ -65,13 +63,13 @@ export const TopicInput = z.strictObject({
 });
 export type TopicInput = z.output<typeof TopicInput>;
 
-export const LanguageDecl = z.strictObject({
+const LanguageDecl = z.strictObject({
   /** Human name, e.g. "Mandarin Chinese (Simplified)". */
   name: z.string().min(1).optional(),
   /** Default provenance of every text in this language. */
   provenance: TextProvenance,
 });
-export type LanguageDecl = z.output<typeof LanguageDecl>;
+type LanguageDecl = z.output<typeof LanguageDecl>;
 
 export const TopicsFileInput = z.strictObject({
   format: z.literal(TOPICS_FORMAT).default(TOPICS_FORMAT),

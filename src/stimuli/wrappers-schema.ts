@@ -14,14 +14,14 @@ export const WRAPPERS_VERSION = 1;
 const Text = z.string().regex(/\S/, 'non-blank text');
 
 /** One prefix or suffix: a stable id (recorded in every trial), its text, its provenance. */
-export const WrapperInput = z.strictObject({
+const WrapperInput = z.strictObject({
   id: Slug,
   text: Text,
   /** Overrides the pool's default provenance. */
   provenance: TextProvenance.optional(),
   notes: z.string().optional(),
 });
-export type WrapperInput = z.output<typeof WrapperInput>;
+type WrapperInput = z.output<typeof WrapperInput>;
 
 /** The pool of one language. */
 export const PoolInput = z.strictObject({

@@ -55,7 +55,7 @@ function duplicates<T>(values: T[]): T[] {
 }
 
 /** Semantic checks of a schema-valid study. Pure. */
-export function checkStudy(study: Study, parsed: ParsedDataFile): Problem[] {
+function checkStudy(study: Study, parsed: ParsedDataFile): Problem[] {
   const problems: Problem[] = [];
   const file = parsed.file;
   const add = (where: PropertyKey[], p: Omit<Problem, 'severity' | 'file' | 'line' | 'field'>) =>
@@ -233,7 +233,7 @@ function fileRefs(study: Study): Array<[PropertyKey[], string | undefined]> {
 }
 
 /** A problem for each `stimkit:<name>` reference that names no shipped file. */
-export function shippedRefProblems(study: Study, parsed: ParsedDataFile): Problem[] {
+function shippedRefProblems(study: Study, parsed: ParsedDataFile): Problem[] {
   const problems: Problem[] = [];
   for (const [where, ref] of fileRefs(study)) {
     if (ref === undefined || !isShippedRef(ref)) continue;
@@ -256,7 +256,7 @@ export async function loadStudy(file: string): Promise<LoadedStudy> {
     throw new StimkitError(
       'E_STUDY_INVALID',
       `${file}: ${problems.length} problem(s) in the study design`,
-      { problems },
+      { fix: 'correct the study design as each problem below says', problems },
     );
   }
   const dir = path.dirname(path.resolve(file));

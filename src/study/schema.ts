@@ -10,8 +10,8 @@
 import { z } from 'zod';
 import { LangCode, Role, Slug } from '../ingest/schema.js';
 
-export const STUDY_FORMAT = 'stimkit.study';
-export const STUDY_VERSION = 1;
+const STUDY_FORMAT = 'stimkit.study';
+const STUDY_VERSION = 1;
 
 /** The image and text paradigms of the VLM audit, in plan order. */
 export const VLM_PARADIGMS = [
@@ -48,7 +48,7 @@ export const VARIANT_NAMES: Record<VariantCode, string> = {
 };
 
 /** The code a variant spelling stands for (`A3`, `a3`, `edges`, `A3-edges`; case-insensitive), or undefined. */
-export function variantCodeOf(spelling: string): VariantCode | undefined {
+function variantCodeOf(spelling: string): VariantCode | undefined {
   const s = spelling.trim().toLowerCase();
   return VARIANT_CODES.find(
     (c) =>
@@ -61,7 +61,7 @@ export function variantCodeOf(spelling: string): VariantCode | undefined {
 const SPELLINGS = `a code A0-A6, a name (${VARIANT_CODES.map((c) => VARIANT_NAMES[c]).join(', ')}) or both (A3-edges)`;
 
 /** A variant as a study names it: the same spellings `--only` accepts, normalised to its code. */
-export const VariantSpelling = z
+const VariantSpelling = z
   .string()
   .describe(`A variant: ${SPELLINGS}; case-insensitive.`)
   .transform((s, ctx) => {
@@ -174,7 +174,7 @@ const Instrument = z
   .describe(
     'The dual-framing instrument: topics and wrapper files (relative to the study file), framings, sampling, model set, arms.',
   );
-export type Instrument = z.output<typeof Instrument>;
+type Instrument = z.output<typeof Instrument>;
 
 /**
  * A count the design must come out at, checked at every bundle: the trials of `blocks` per model,
@@ -199,7 +199,7 @@ const Expectation = z
   .describe(
     "A count the plan must come out at: trials of the blocks (paradigms or instrument/<arm>) per model, and in total over the blocks' one model set.",
   );
-export type Expectation = z.output<typeof Expectation>;
+type Expectation = z.output<typeof Expectation>;
 
 /** Where the abstraction variants come from and how they are made. */
 const VariantsSource = z
@@ -281,4 +281,4 @@ export const Study = z.strictObject({
 });
 
 export type Study = z.output<typeof Study>;
-export type InstrumentArm = z.output<typeof InstrumentArm>;
+type InstrumentArm = z.output<typeof InstrumentArm>;

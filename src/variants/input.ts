@@ -9,13 +9,7 @@ import { parseDataText } from '../core/datafile.js';
 import { StimkitError } from '../core/errors.js';
 import { readTextFile, relPosix, sha256 } from '../core/fsio.js';
 import { ingest } from '../ingest/ingest.js';
-import {
-  CORPUS_FORMAT,
-  imagePathFromLock,
-  readCorpusLock,
-  type CorpusLock,
-  type LockEntry,
-} from '../ingest/lock.js';
+import { CORPUS_FORMAT, readCorpusLock, type CorpusLock, type LockEntry } from '../ingest/lock.js';
 import { ENTRIES_FORMAT, type Role } from '../ingest/schema.js';
 
 /** The resolved input of a run. */
@@ -73,6 +67,7 @@ export async function resolveInput(input: string, out: string | undefined): Prom
       'E_VARIANTS_INGEST',
       `${input}: ingest rejected the manifest (${result.errors} error(s)); no variants were made`,
       {
+        fix: 'correct the entries manifest (each problem is listed below); `stimkit ingest` shows the same',
         problems: result.problems,
       },
     );
@@ -108,6 +103,7 @@ export function parseShard(text: string): Shard {
     throw StimkitError.usage(
       'E_VARIANTS_SHARD',
       `--shard: expected I/N with 1 ≤ I ≤ N (e.g. 2/4), got "${text}"`,
+      'give --shard as two whole numbers I/N with I from 1 to N, e.g. --shard 2/4',
     );
   }
   return { index, count };
@@ -123,9 +119,4 @@ export function selectEntries(
     ? lock.entries.filter((e) => e.roles.some((r) => roles.includes(r)))
     : lock.entries;
   return shard ? byRole.filter((_, k) => k % shard.count === shard.index - 1) : byRole;
-}
-
-/** Absolute image path of a corpus-lock entry. */
-export function entryImagePath(input: VariantsInput, entry: LockEntry): string {
-  return imagePathFromLock(input.corpusLockFile, entry);
 }

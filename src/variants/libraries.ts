@@ -14,6 +14,7 @@
 import { createRequire } from 'node:module';
 import sharp from 'sharp';
 import { z } from 'zod';
+import { StimkitError } from '../core/errors.js';
 
 export const Libraries = z.strictObject({
   /** `sharp.versions`: sharp, vips and the libraries its libvips was built with. */
@@ -26,7 +27,10 @@ export type Libraries = z.output<typeof Libraries>;
 /** The `version` of an installed package's package.json. */
 function packageVersion(name: string): string {
   const manifest = createRequire(import.meta.url)(`${name}/package.json`) as { version?: unknown };
-  if (typeof manifest.version !== 'string') throw new Error(`${name}/package.json has no version`);
+  if (typeof manifest.version !== 'string')
+    throw new StimkitError('E_VARIANTS_LIBRARY', `${name}/package.json has no version`, {
+      fix: 'reinstall stimkit (`npm ci` in a clone) so that its libraries are installed whole',
+    });
   return manifest.version;
 }
 

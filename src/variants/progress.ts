@@ -5,7 +5,7 @@
 import cliProgress from 'cli-progress';
 
 /** One finished entry. */
-export interface ProgressEvent {
+interface ProgressEvent {
   done: number;
   total: number;
   entry: string;

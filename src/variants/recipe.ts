@@ -307,7 +307,10 @@ function fail(source: string, problems: Problem[]): never {
   throw new StimkitError(
     'E_VARIANTS_RECIPE',
     `${source}: ${problems.length} problem(s) in the recipe`,
-    { problems },
+    {
+      fix: 'correct the recipe as each problem below says (docs/VARIANTS.md lists every field)',
+      problems,
+    },
   );
 }
 

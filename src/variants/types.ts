@@ -20,7 +20,7 @@ export interface Image8 {
 export type MetricValue = number | null | number[];
 
 /** What one variant produced: its pixels and its resolved parameters (recorded in the lock). */
-export interface VariantResult {
+interface VariantResult {
   image: Image8;
   params: Record<string, unknown>;
   /** Values the variant itself measured (e.g. A5's spectral energy), merged into its metrics. */

@@ -15,7 +15,7 @@ import {
 } from '../bundle/format.js';
 import { trialId } from '../bundle/trial-id.js';
 import { blockOf, checkDeclaredCounts } from './counts.js';
-import type { FoundFile } from './walk.js';
+import type { FoundFile } from '../core/walk.js';
 
 /** Problems found in at most this many trial lines are listed one by one; the rest are counted. */
 const MAX_LISTED = 20;

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Problem } from '../core/errors.js';
 import { Counts, PAYLOAD, type BundleHeader, type Trial } from '../bundle/format.js';
-import type { FoundFile } from './walk.js';
+import type { FoundFile } from '../core/walk.js';
 
 /** What the trial plan in the bag actually holds. */
 export interface ActualPlan {

@@ -8,7 +8,7 @@ const RESTORE =
   'restore the original file from a copy of the bundle that verifies (a sealed bundle never changes)';
 
 /** The default fix of each verify problem code. */
-export const VERIFY_FIXES: Record<string, string> = {
+const VERIFY_FIXES: Record<string, string> = {
   E_VERIFY_CHANGED: `${RESTORE}; if the change is intended, rebuild the study with stimkit bundle, which gives a new digest`,
   E_VERIFY_ALGORITHM: 'rebuild the bundle with stimkit bundle (it writes sha256 manifests)',
   E_VERIFY_MANIFEST_SYNTAX: RESTORE,
@@ -21,7 +21,7 @@ export const VERIFY_FIXES: Record<string, string> = {
 };
 
 /** The fix for a problem of `code` (a generic one for codes not listed). */
-export function verifyFix(code: string): string {
+function verifyFix(code: string): string {
   return VERIFY_FIXES[code] ?? RESTORE;
 }
 

@@ -1,3 +1,3 @@
 /** The verify stage's public surface: `verifyBundle` and the summaries the CLI prints. */
-export { verifyBundle, type VerifyOptions, type VerifyResult } from './verify.js';
+export { verifyBundle } from './verify.js';
 export { verifyHuman, verifyJson } from './summary.js';

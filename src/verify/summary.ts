@@ -1,6 +1,5 @@
 /** The human and JSON summaries of `stimkit verify`. */
-import { formatProblems } from '../cli/output.js';
-import type { Problem } from '../core/errors.js';
+import { formatProblems, type Problem } from '../core/errors.js';
 import { relPosix } from '../core/fsio.js';
 import { VERIFY_FIX_LINE } from './fixes.js';
 import type { VerifyResult } from './verify.js';

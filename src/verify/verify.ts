@@ -12,7 +12,7 @@ import { parseBagInfo, parseManifest, parseOxum, type ManifestLine } from '../bu
 import { PAYLOAD } from '../bundle/format.js';
 import { checkBundleContent } from './content.js';
 import { withFixes } from './fixes.js';
-import { hashFiles, listFiles, type FoundFile } from './walk.js';
+import { hashFiles, listFiles, type FoundFile } from '../core/walk.js';
 
 /** Options of `verifyBundle`. */
 export interface VerifyOptions {

@@ -17,7 +17,7 @@ function titles(e: BundleEntry): Html {
 }
 
 /** The variant records of one entry, A0 first. */
-export function ladderOf(data: ViewData, entry: string): VariantRecord[] {
+function ladderOf(data: ViewData, entry: string): VariantRecord[] {
   return data.bundle.variants
     .filter((v) => v.entry === entry)
     .sort((a, b) => (a.code < b.code ? -1 : 1));

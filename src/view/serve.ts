@@ -35,7 +35,7 @@ export interface ViewServer {
 const PAGE_SIZE = 50;
 
 /** Merge rows of the same trial × model from several files (labels combined, first text kept). */
-export function mergeScores(rows: ScoreRow[]): ScoreRow[] {
+function mergeScores(rows: ScoreRow[]): ScoreRow[] {
   const m = new Map<string, ScoreRow>();
   for (const r of rows) {
     const k = `${r.trial_id}\n${r.model}`;
@@ -52,7 +52,7 @@ export function mergeScores(rows: ScoreRow[]): ScoreRow[] {
 }
 
 /** The page asked for, within 1 … the last page (`?page=99999` shows the last page). */
-export function pageNumber(asked: string | null, rows: number): number {
+function pageNumber(asked: string | null, rows: number): number {
   const pages = Math.max(1, Math.ceil(rows / PAGE_SIZE));
   const n = Number.parseInt(asked ?? '1', 10);
   return Number.isFinite(n) ? Math.min(pages, Math.max(1, n)) : 1;

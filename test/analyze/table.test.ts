@@ -1,4 +1,4 @@
-/** The CSV reader of `analyze`: quote-free files (d3-dsv) and quoted ones (csv-parse) give the same rows and line numbers. */
+/** The CSV reader of `analyze` (csv-parse through core/csv.ts): quote-free files and quoted ones give the same rows and line numbers. */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

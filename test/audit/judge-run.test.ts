@@ -13,7 +13,7 @@ import { raterAgreement } from '../../src/audit/agreement.js';
 import { readJudgeLabels } from '../../src/audit/judge-read.js';
 import type { JudgeTarget } from '../../src/audit/judge-request.js';
 import { judgeRunLabel, runJudge } from '../../src/audit/judge-run.js';
-import { DEFAULT_RUBRIC_FILE, loadRubric, type ResolvedRubric } from '../../src/audit/rubric.js';
+import { DEFAULT_RUBRIC_FILE, loadRubric, type ResolvedRubric } from '../../src/study/rubric.js';
 import { ModelSpec } from '../../src/models/schema.js';
 import { tempDir } from '../helpers/tmp.js';
 import { GOOD } from './labels.js';

@@ -12,7 +12,7 @@ import {
   readSealedRubric,
   resolveRubric,
   rubricDigest,
-} from '../../src/audit/rubric.js';
+} from '../../src/study/rubric.js';
 import { bundleStudy } from '../../src/bundle/bundle.js';
 import { StimkitError } from '../../src/core/errors.js';
 import { canonicalJson } from '../../src/core/json.js';

@@ -15,7 +15,7 @@ import { readJudgeLabels } from '../../src/audit/judge-read.js';
 import type { JudgeTarget } from '../../src/audit/judge-request.js';
 import { judgeCounts } from '../../src/audit/judge-calls.js';
 import { judgeRunLabel, runJudge } from '../../src/audit/judge-run.js';
-import { DEFAULT_RUBRIC_FILE, loadRubric } from '../../src/audit/rubric.js';
+import { DEFAULT_RUBRIC_FILE, loadRubric } from '../../src/study/rubric.js';
 import { SimJudgeParams, simJudgeLabel, trueLabels, uniform } from '../../src/audit/sim-judge.js';
 import { ModelSpec } from '../../src/models/schema.js';
 import { tempDir } from '../helpers/tmp.js';

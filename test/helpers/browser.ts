@@ -8,8 +8,6 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS, skipBrowserTests } from './chromium.js';
 import { tempDir } from './tmp.js';
 
-export { CHROMIUM, CHROMIUM_ARGS };
-
 /** True when the browser tests are switched off (a warning names the file). */
 export const skipBrowser = skipBrowserTests;
 

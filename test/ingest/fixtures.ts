@@ -2,7 +2,7 @@
  * Fixtures for ingest tests, made in the tests: a small valid manifest, and broken images built
  * from the demo photos (provenance: corpora/demo/SOURCES.md) or from scratch.
  */
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { stringify } from 'yaml';
@@ -71,9 +71,4 @@ export function pngClaiming(width: number, height: number): Buffer {
     pngChunk('IDAT', deflateSync(Buffer.alloc(1024))),
     pngChunk('IEND', Buffer.alloc(0)),
   ]);
-}
-
-export async function ensureDir(dir: string): Promise<string> {
-  await mkdir(dir, { recursive: true });
-  return dir;
 }

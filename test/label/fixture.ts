@@ -15,12 +15,7 @@ import { ROOT } from '../helpers/cli.js';
 export const MODELS = ['model-a', 'model-b', 'model-c'];
 
 /** A response text for a trial: deterministic, language-matched, sometimes with markup. */
-export function syntheticResponse(
-  trialId: string,
-  lang: string,
-  model: string,
-  title: string,
-): string {
+function syntheticResponse(trialId: string, lang: string, model: string, title: string): string {
   const k = Number.parseInt(trialId.slice(2, 6), 16) + MODELS.indexOf(model);
   if (k % 11 === 0)
     return lang === 'zh' ? '抱歉，我无法回答这个问题。' : 'Sorry, I cannot help with that.';

@@ -17,14 +17,14 @@ import type { LabelSample } from '../../src/label/sample-schema.js';
 import { writeLabelFixture } from './fixture.js';
 
 /** The RTL override. */
-export const RLO = '\u202E';
+const RLO = '\u202E';
 
 /** A short payload (score fields are kept only up to 80 characters). */
 export const short = (field: string): string =>
   `<img src=x onerror=alert("${field}")>${RLO}${field}`;
 
 /** The full payload, for texts. */
-export const long = (field: string): string =>
+const long = (field: string): string =>
   `${short(field)}</script><script>alert("${field}")</script> =HYPERLINK("http://x.invalid","${field}")`;
 
 /** How the payload of `field` reads once escaped (what every page must show instead). */
@@ -32,7 +32,7 @@ export const escaped = (field: string): string =>
   `&lt;img src=x onerror=alert(&quot;${field}&quot;)&gt;`;
 
 /** Markup that must never appear in a page built from the hostile inputs. */
-export const RAW = [/<img src=x/i, /<script>alert/i, /href="javascript:/i, /href='javascript:/i];
+const RAW = [/<img src=x/i, /<script>alert/i, /href="javascript:/i, /href='javascript:/i];
 
 export interface HostileFixture {
   bundle: string;
@@ -176,7 +176,7 @@ export async function writeHostileFixture(dir: string): Promise<HostileFixture> 
 }
 
 /** Where each RTL override of `page` sits: the tag that directly holds it (null: inside a tag's attribute). */
-export function rloHolders(page: string): Array<string | null> {
+function rloHolders(page: string): Array<string | null> {
   const out: Array<string | null> = [];
   for (let i = page.indexOf(RLO); i >= 0; i = page.indexOf(RLO, i + 1)) {
     const before = page.slice(0, i);

@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import { expect } from 'vitest';
 
 /** WCAG 2 relative luminance of a #rgb / #rrggbb colour. */
-export function luminance(hex: string): number {
+function luminance(hex: string): number {
   let h = hex.replace('#', '');
   if (h.length === 3)
     h = h

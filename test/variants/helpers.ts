@@ -4,7 +4,7 @@
  * and a tiny corpus built from the demo photos (corpora/demo/SOURCES.md).
  */
 import { createHash } from 'node:crypto';
-import { copyFile, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
@@ -14,7 +14,7 @@ import type { Image8 } from '../../src/variants/types.js';
 import { PNG_SIGNATURE, pngChunk } from '../helpers/png.js';
 import { tempDir } from '../helpers/tmp.js';
 
-export const VECTORS = new URL('./vectors', import.meta.url).pathname;
+const VECTORS = new URL('./vectors', import.meta.url).pathname;
 export const IMAGES = path.join(VECTORS, 'images');
 export const DEMO_DIR = new URL('../../corpora/demo/', import.meta.url).pathname;
 export const DEMO_LOCK = path.join(DEMO_DIR, 'corpus.lock.json');
@@ -139,11 +139,6 @@ export async function tinyCorpus(
     }),
   );
   return { dir, manifest };
-}
-
-/** Copy a file (tests that modify an image after ingest). */
-export async function copy(from: string, to: string): Promise<void> {
-  await copyFile(from, to);
 }
 
 /** The chunk types of a PNG file, in order. */

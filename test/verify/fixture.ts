@@ -15,7 +15,7 @@ import {
 import { trialId } from '../../src/bundle/trial-id.js';
 import { formatManifest } from '../../src/bundle/bagit.js';
 import { writeBag, type WrittenBag } from '../../src/bundle/write-bag.js';
-import { listFiles } from '../../src/verify/walk.js';
+import { listFiles } from '../../src/core/walk.js';
 
 /** Deterministic bytes standing in for two PNG images. */
 export const IMAGES = [
@@ -80,7 +80,7 @@ export function fixtureTrials(): Trial[] {
 }
 
 /** The counts.json of a list of trials, as stimkit bundle writes it (no expectations). */
-export function fixtureCounts(trials: Trial[]) {
+function fixtureCounts(trials: Trial[]) {
   const cell = new Map<string, number>();
   for (const t of trials) {
     const k = `${t.paradigm === 'instrument' ? `instrument/${t.arm}` : t.paradigm}\t${t.lang}`;

@@ -7,7 +7,7 @@ import { canonicalJson } from '../../src/core/json.js';
 import { imagePayloadPath } from '../../src/bundle/format.js';
 import { writeBag } from '../../src/bundle/write-bag.js';
 import { verifyBundle, type VerifyResult } from '../../src/verify/verify.js';
-import { listFiles } from '../../src/verify/walk.js';
+import { listFiles } from '../../src/core/walk.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { copyBag, fixtureTrials, IMAGES, reseal, writeFixtureBag } from './fixture.js';

@@ -26,7 +26,7 @@ export function armCounts(rows: readonly InstrumentRow[]): ArmCount[] {
 }
 
 /** The default shift languages of rows: en → zh when both occur, else the first two languages seen. */
-export function defaultShift(rows: readonly InstrumentRow[]): { from: string; to: string } {
+function defaultShift(rows: readonly InstrumentRow[]): { from: string; to: string } {
   const langs = [...new Set(rows.map((r) => r.lang))];
   return langs.includes('en') && langs.includes('zh')
     ? { from: 'en', to: 'zh' }

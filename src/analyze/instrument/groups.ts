@@ -110,7 +110,7 @@ export function abstentionRates(cells: readonly CellSummary[]): AbstentionRate[]
 }
 
 /** One clustered fit. */
-export interface ClusteredFit {
+interface ClusteredFit {
   clusterBy: 'model' | 'cell';
   nClusters: number;
   /** empty when the clustered SE was refused (`refused` says why) */

@@ -20,19 +20,7 @@ import type { BootstrapParams } from '../regress.js';
 import { variancePartition, type VariancePartition } from './variance.js';
 
 export type { InstrumentRow } from './types.js';
-export { stanceOf, keySign } from './types.js';
-export type { CellSummary } from './cells.js';
-export type { ModelSummary, ZeroTest, FlipRates } from './models.js';
-export type { LanguageShift, ModelShift } from './shift.js';
-export type { VariancePartition, Partition, VarianceTerm } from './variance.js';
-export type { OriginComparison, AbstentionRate, StanceRegression, ClusteredFit } from './groups.js';
-export {
-  netSwingCells,
-  meanNetByModelLanguage,
-  type NetSwingCell,
-  type NetSwingRecord,
-} from './netswing.js';
-
+export { stanceOf } from './types.js';
 /** Options of the analysis. */
 export interface InstrumentOptions {
   /** languages of the shift (default en → zh) */

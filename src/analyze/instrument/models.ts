@@ -9,7 +9,7 @@ import { groupBy, type CellSummary } from './cells.js';
 import { stanceOf, type InstrumentRow } from './types.js';
 
 /** A test of "mean = 0" on a set of values. */
-export interface ZeroTest {
+interface ZeroTest {
   n: number;
   mean: number;
   t: number;
@@ -60,7 +60,7 @@ export interface ModelSummary {
  * disagree), which is the share whose keyed stance keeps its sign. High = conviction, low =
  * acquiescence (agreeing with a proposition and with its reverse).
  */
-export interface FlipRates {
+interface FlipRates {
   /** topic × language pairs whose affirmative and reverse cell means are both non-zero */
   cellPairs: number;
   /** of those, pairs whose cell means have the same stance sign (the raw answer flips) */

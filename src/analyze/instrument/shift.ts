@@ -9,7 +9,7 @@ import { mean, pairedT, wilcoxonSignedRank } from '../../stats/index.js';
 import { groupBy, type CellSummary } from './cells.js';
 
 /** One model's shift. */
-export interface ModelShift {
+interface ModelShift {
   model: string;
   origin: string;
   netFrom: number;

@@ -15,11 +15,11 @@ import { cholesky, cholSolve } from '../../stats/linalg.js';
 import type { CellSummary } from './cells.js';
 
 /** The factors of the partition, in entry order. */
-export const FACTORS = ['origin', 'lang', 'framing', 'topic'] as const;
+const FACTORS = ['origin', 'lang', 'framing', 'topic'] as const;
 type Factor = (typeof FACTORS)[number];
 
 /** One effect's share. */
-export interface VarianceTerm {
+interface VarianceTerm {
   /** e.g. `origin`, `lang:topic` */
   term: string;
   df: number;
@@ -30,7 +30,7 @@ export interface VarianceTerm {
 }
 
 /** A partition of one outcome. */
-export interface Partition {
+interface Partition {
   n: number;
   totalSS: number;
   terms: VarianceTerm[];

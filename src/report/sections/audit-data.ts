@@ -59,7 +59,7 @@ export function groupBy(
 }
 
 /** The judge that filled the d-columns, and whether it is simulated. */
-export function primaryJudge(rows: AuditRow[]): { name: string; simulated: boolean } | null {
+function primaryJudge(rows: AuditRow[]): { name: string; simulated: boolean } | null {
   const r = rows.find((x) => x.judge);
   return r ? { name: r.judge!, simulated: r.judge_simulated === '1' } : null;
 }
@@ -105,11 +105,6 @@ export async function validationState(
       };
     return { report, note: null };
   });
-}
-
-/** `stimkit validate`'s report of these scores, or null (see `validationState`). */
-export async function validationReport(ctx: ReportContext): Promise<ValidationReport | null> {
-  return (await validationState(ctx)).report;
 }
 
 /** A proportion rounded for tables. */

@@ -16,7 +16,7 @@ import type { ReportContext, ReportSection, ReportTable } from '../types.js';
 import { auditRows, hasJudge, judgeNote } from './audit-data.js';
 
 /** The outcomes fitted, in order: the paper's Eq. 1 is D4; D1 is fitted the same way. */
-export const EQ1_OUTCOMES = [
+const EQ1_OUTCOMES = [
   { column: 'd4_state_aligned', name: 'D4 state-aligned framing' },
   { column: 'd1_refusal', name: 'D1 explicit refusal' },
 ] as const;
@@ -28,7 +28,7 @@ const d4 = (v: number | undefined): number | null =>
 const s4 = (v: number | undefined): number | null =>
   v === undefined || !Number.isFinite(v) ? null : Number(v.toPrecision(4));
 /** Below this many clusters, cluster-robust standard errors are too small (the report says so). */
-export const FEW_CLUSTERS = 30;
+const FEW_CLUSTERS = 30;
 
 /** The fit of one outcome: the report of `analyze logit`, or why there is none. */
 export interface Eq1Fit {

@@ -13,7 +13,7 @@ import { bundleThumbnail, THUMB_PX } from '../thumbs.js';
 import { auditRows, groupBy, hasJudge, judgeNote, p4, rate, type AuditRow } from './audit-data.js';
 
 /** The seven variants, A0 original → A6 silhouette. */
-export const LADDER = ['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6'] as const;
+const LADDER = ['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6'] as const;
 /** The two lines' colours (Okabe–Ito vermillion and blue), in the legend as drawn, not as the pale bands. */
 const DIMENSION_COLOUR = {
   field: 'dimension',
@@ -22,7 +22,7 @@ const DIMENSION_COLOUR = {
 } as const;
 
 /** How many entries get a thumbnail strip. */
-export const MAX_EXAMPLES = 4;
+const MAX_EXAMPLES = 4;
 
 const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '_');
 
@@ -113,7 +113,7 @@ function thumbsFigure(
 }
 
 /** The thumbnail strips of the abstraction entries, or the sentence that says why there are none. */
-export async function ladderThumbnails(
+async function ladderThumbnails(
   ctx: ReportContext,
   rows: AuditRow[],
 ): Promise<{ figure: ReportFigure | null; note: string }> {

@@ -36,10 +36,10 @@ import {
 import type { BuiltBody, Provider } from './types.js';
 
 /** The least budget_tokens the API accepts. */
-export const ANTHROPIC_MIN_THINKING_BUDGET = 1024;
+const ANTHROPIC_MIN_THINKING_BUDGET = 1024;
 
 /** The Messages API body of a trial (images as `sha256:` references). */
-export function anthropicBody(
+function anthropicBody(
   trial: Trial,
   model: ModelSpec,
 ): { body: MessageCreateParamsNonStreaming; dropped: string[] } {

@@ -34,7 +34,7 @@ import {
 import type { BuiltBody, Provider } from './types.js';
 
 /** Finish reasons that mean a filter outside the model stopped the output. */
-export const GEMINI_FILTER_REASONS = new Set([
+const GEMINI_FILTER_REASONS = new Set([
   'SAFETY',
   'RECITATION',
   'LANGUAGE',
@@ -47,7 +47,7 @@ export const GEMINI_FILTER_REASONS = new Set([
 ]);
 
 /** The generateContent body of a trial (images as `sha256:` references). */
-export function geminiBody(
+function geminiBody(
   trial: Trial,
   model: ModelSpec,
 ): { body: Record<string, unknown>; dropped: string[] } {

@@ -6,7 +6,7 @@ import { gemini } from './gemini.js';
 import { openai } from './openai.js';
 import type { Provider } from './types.js';
 
-export type { BuiltBody, HttpTarget, Provider } from './types.js';
+export type { Provider } from './types.js';
 
 const PROVIDERS: Record<Provider['name'], Provider> = { openai, anthropic, gemini };
 
@@ -16,6 +16,9 @@ export function providerOf(model: ModelSpec): Provider {
     throw new StimkitError(
       'E_RUN_PROVIDER',
       `model "${model.name}" is simulated: it has no HTTP provider`,
+      {
+        fix: 'run simulated models without an endpoint (the sim provider), or give this model an HTTP provider',
+      },
     );
   return PROVIDERS[model.provider];
 }

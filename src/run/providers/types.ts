@@ -18,7 +18,7 @@ export interface BuiltBody {
 }
 
 /** Where a request goes and with which headers (credentials only here, never in the body or URL). */
-export interface HttpTarget {
+interface HttpTarget {
   url: string;
   headers: Record<string, string>;
 }

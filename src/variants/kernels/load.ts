@@ -13,6 +13,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { StimkitError } from '../../core/errors.js';
 
 /** The parts of the WebAssembly API used here (the ES lib of tsconfig does not declare it). */
 interface WasmMemory {
@@ -52,7 +53,9 @@ export function kernel(name: string): Kernel | null {
     const instance = new Wasm.Instance(new Wasm.Module(readFileSync(file)), {
       env: {
         abort: () => {
-          throw new Error(`wasm kernel ${name} aborted`);
+          throw new StimkitError('E_VARIANTS_KERNEL', `the WebAssembly kernel ${name} aborted`, {
+            fix: 'set STIMKIT_KERNELS=js to use the TypeScript loops instead, and report the image',
+          });
         },
       },
     });
@@ -75,9 +78,13 @@ export function reserve(k: Kernel, bytes: number): number {
       k.memory.grow(Math.ceil((need - have) / 65536));
     } catch (err) {
       // A 32-bit memory ends at 4 GiB; only images far above A0's usual size get here.
-      throw new Error(
-        `the WebAssembly kernels cannot hold this image (${Math.ceil(need / 2 ** 20)} MiB needed; ${(err as Error).message}): ` +
-          "lower the recipe's original.max_side, or set STIMKIT_KERNELS=js to use the TypeScript loops",
+      throw new StimkitError(
+        'E_VARIANTS_KERNEL_MEMORY',
+        `the WebAssembly kernels cannot hold this image (${Math.ceil(need / 2 ** 20)} MiB needed; ${(err as Error).message})`,
+        {
+          cause: err,
+          fix: "lower the recipe's original.max_side, or set STIMKIT_KERNELS=js to use the TypeScript loops",
+        },
       );
     }
   }

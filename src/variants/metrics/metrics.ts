@@ -116,7 +116,7 @@ export function pixelSumsJs(grey: Image8): { sum: number; squares: bigint } {
 }
 
 /** Edge density of a grey image with A3's detector: with its own thresholds and with A2's. */
-export function edgeDensities(
+function edgeDensities(
   grey: Image8,
   base: MetricsBase,
   recipe: Recipe,

@@ -18,7 +18,7 @@
  */
 import { detectorKernel } from './canny.js';
 
-export const JS_BUDGET = 64_000_000;
+const JS_BUDGET = 64_000_000;
 
 let jsPixels = 0;
 

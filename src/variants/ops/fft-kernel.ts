@@ -29,20 +29,29 @@ export interface PlanParts {
 
 const none = new Float64Array(0);
 
-/** fft.js's own twiddle table, bit reversal and first-step width of an `FFT` (private fields, read as they are). */
+/**
+ * The twiddle table, bit reversal and first-step width of the radix-4 transform of an `FFT` of
+ * size m = `f.size`, computed here the way fft.js 4 computes its own (lib/fft.js, constructor) so
+ * that the kernel's passes match `f.transform` bit for bit without reading fft.js's private fields.
+ * test/variants/ops/fft-parts.test.ts checks them against fft.js's for every size up to 2^16.
+ */
 export function fftParts(f: FFT): Pick<PlanParts, 'm' | 'table' | 'bitrev' | 'width'> {
-  const inner = f as unknown as {
-    size: number;
-    table: number[];
-    _bitrev: number[];
-    _width: number;
-  };
-  return {
-    m: inner.size,
-    table: Float64Array.from(inner.table),
-    bitrev: Int32Array.from(inner._bitrev),
-    width: inner._width,
-  };
+  const m = f.size;
+  const table = new Float64Array(2 * m);
+  for (let i = 0; i < table.length; i += 2) {
+    const angle = (Math.PI * i) / m;
+    table[i] = Math.cos(angle);
+    table[i + 1] = -Math.sin(angle);
+  }
+  const power = Math.log2(m);
+  // Full radix-4 (even power) starts at length 8, otherwise at length 4.
+  const width = power % 2 === 0 ? power - 1 : power;
+  const bitrev = new Int32Array(1 << width);
+  for (let j = 0; j < bitrev.length; j++) {
+    for (let shift = 0; shift < width; shift += 2)
+      bitrev[j]! |= ((j >>> shift) & 3) << (width - shift - 2);
+  }
+  return { m, table, bitrev, width };
 }
 
 export const identityParts: PlanParts = {

@@ -266,7 +266,7 @@ function columnPass(
 }
 
 /** The column DFTs of a half spectrum (in place) in TypeScript: the reference of the WebAssembly kernel. */
-export function columnPassJs(
+function columnPassJs(
   data: Float64Array,
   cols: number,
   height: number,

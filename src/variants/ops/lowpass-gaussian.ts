@@ -24,7 +24,7 @@ import { align16, kernel, reserve } from '../kernels/load.js';
  * c = 0.05). Near the rounding noise of the kernel's own sums (~1e-16 of the centre tap), which
  * is also the noise of the 2-D transform this replaces.
  */
-export const TAP_FLOOR = 1e-15;
+const TAP_FLOOR = 1e-15;
 
 /** gy at every ky (numpy fftfreq order). */
 function axisGains(n: number, c: number): Float64Array {

@@ -25,7 +25,7 @@ import type { Image8, VariantDef } from '../types.js';
  * against VARIANTS.md's |Δ| ≤ 1 — and from the retained energy a relative GAIN_FLOOR², against its
  * 1e-9. A test compares the result with the full transform.
  */
-export const GAIN_FLOOR = 1e-12;
+const GAIN_FLOOR = 1e-12;
 
 /**
  * How many half-spectrum columns (kx = 0, 1, …) hold a gain ≥ GAIN_FLOOR. The gain of column kx is
@@ -71,7 +71,7 @@ export interface Energy {
 }
 
 /** Σ|F|² (and Σ|H·F|²) over the full spectrum, from its half. */
-export function spectrumEnergy(spec: Spectrum, gains?: Float64Array): Energy {
+function spectrumEnergy(spec: Spectrum, gains?: Float64Array): Energy {
   const { cols, height, width, data } = spec;
   let total = 0;
   let filtered = 0;

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import type { Image8 } from '../types.js';
 
 /** The part of a cv.Mat used here. */
-export interface CvMat {
+interface CvMat {
   rows: number;
   cols: number;
   data: Uint8Array;
@@ -14,7 +14,7 @@ export interface CvMat {
 }
 
 /** The part of opencv-wasm's `cv` used here (its own typings declare everything `any`). */
-export interface Cv {
+interface Cv {
   Mat: new (...args: unknown[]) => CvMat;
   Size: new (width: number, height: number) => unknown;
   CV_8UC1: number;
@@ -43,7 +43,7 @@ export interface Cv {
 let loaded: Cv | undefined;
 
 /** The opencv-wasm module (synchronous load of about 0.3 s, once per process). */
-export function cv(): Cv {
+function cv(): Cv {
   if (!loaded) {
     const require = createRequire(import.meta.url);
     loaded = (require('opencv-wasm') as { cv: Cv }).cv;
@@ -52,7 +52,7 @@ export function cv(): Cv {
 }
 
 /** Run `fn` with fresh Mats, deleting all of them afterwards, whatever happens. */
-export function withMats<T>(count: number, fn: (...mats: CvMat[]) => T): T {
+function withMats<T>(count: number, fn: (...mats: CvMat[]) => T): T {
   const c = cv();
   const mats: CvMat[] = [];
   try {
@@ -64,7 +64,7 @@ export function withMats<T>(count: number, fn: (...mats: CvMat[]) => T): T {
 }
 
 /** A Mat holding a copy of an 8-bit grey image; the caller deletes it. */
-export function greyMat(image: Image8): CvMat {
+function greyMat(image: Image8): CvMat {
   if (image.channels !== 1) throw new Error('greyMat needs a 1-channel image');
   const c = cv();
   const m = new c.Mat(image.height, image.width, c.CV_8UC1);
@@ -73,7 +73,7 @@ export function greyMat(image: Image8): CvMat {
 }
 
 /** A grey image holding a copy of a Mat's pixels. */
-export function imageFromMat(m: CvMat): Image8 {
+function imageFromMat(m: CvMat): Image8 {
   return { width: m.cols, height: m.rows, channels: 1, data: new Uint8Array(m.data) };
 }
 

@@ -12,7 +12,7 @@ const PRECISION_BITS = 32 - 8 - 2;
 const ONE = 2 ** PRECISION_BITS;
 
 /** The resampling filters of the recipe (Pillow's definitions). */
-export const FILTERS = {
+const FILTERS = {
   lanczos3: { support: 3, f: (x: number) => (x >= -3 && x < 3 ? sinc(x) * sinc(x / 3) : 0) },
   bicubic: { support: 2, f: bicubic },
   bilinear: { support: 1, f: (x: number) => (x < 0 ? (x > -1 ? 1 + x : 0) : x < 1 ? 1 - x : 0) },

@@ -21,6 +21,9 @@ export function renderSilhouette(
     throw new StimkitError(
       'E_VARIANTS_SEGMENTER_MASK',
       `the segmenter returned ${raw.length} mask values for a ${width} × ${height} image (expected ${width * height})`,
+      {
+        fix: 'check the segmenter settings in the recipe, or rerun without A6 (--only A0,A1,A2,A3,A4,A5)',
+      },
     );
   }
   let mask = raw;
@@ -37,7 +40,7 @@ export function renderSilhouette(
  * Share of a silhouette's foreground (0) pixels that A1's centre crop (of `fraction`) keeps; null
  * for an empty silhouette.
  */
-export function foregroundInCrop(image: Image8, fraction: number): number | null {
+function foregroundInCrop(image: Image8, fraction: number): number | null {
   const { width, data } = image;
   const box = cropBox(width, image.height, fraction);
   let all = 0;
@@ -62,7 +65,9 @@ export const silhouette: VariantDef = {
         code: 'E_VARIANTS_SEGMENTER',
         message: 'no segmenter is loaded',
       };
-      throw new StimkitError(e.code, e.message);
+      throw new StimkitError(e.code, e.message, {
+        fix: 'install the segmenter (docs/segmentation.md), or rerun without A6 (--only A0,A1,A2,A3,A4,A5)',
+      });
     }
     const { width, height, data } = ctx.a0;
     const raw = await ctx.segmenter.segment(data, width, height);

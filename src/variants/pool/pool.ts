@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { StimkitError } from '../../core/errors.js';
 import type { EntryJob, EntryOutcome, EntryPlan } from '../entry.js';
 import type { FromWorker, ToWorker, WirePlan } from './worker.js';
+import { errorFromWire } from './wire.js';
 
 interface Slot {
   worker: Worker;
@@ -32,10 +33,14 @@ export class EntryPool {
   private readonly slots: Slot[] = [];
   private nextId = 0;
 
-  constructor(private readonly size: number) {}
+  /** `start` makes a worker; tests pass their own. */
+  constructor(
+    private readonly size: number,
+    private readonly start: () => Worker = startWorker,
+  ) {}
 
   private spawn(): Slot {
-    const slot: Slot = { worker: startWorker(), dead: false };
+    const slot: Slot = { worker: this.start(), dead: false };
     const fail = (err: Error) => {
       slot.dead = true;
       slot.task?.reject(err);
@@ -46,12 +51,16 @@ export class EntryPool {
         const task = slot.task;
         slot.task = undefined;
         if (m.type === 'done') task.resolve(m.outcome);
-        else task.reject(new StimkitError(m.code, m.message));
+        else task.reject(errorFromWire(m));
       }
     });
     slot.worker.on('error', fail);
     slot.worker.on('exit', (code) =>
-      fail(new StimkitError('E_VARIANTS_WORKER', `a worker thread stopped (exit code ${code})`)),
+      fail(
+        new StimkitError('E_VARIANTS_WORKER', `a worker thread stopped (exit code ${code})`, {
+          fix: 'rerun with --jobs 1 to run the entry on the main thread; if memory ran out, use fewer --jobs',
+        }),
+      ),
     );
     this.slots.push(slot);
     return slot;
@@ -62,6 +71,7 @@ export class EntryPool {
     const slot =
       this.slots.find((s) => !s.dead && !s.task) ??
       (this.slots.filter((s) => !s.dead).length < this.size ? this.spawn() : undefined);
+    // An invariant of the callers (run.ts keeps at most `size` entries in flight), not user input.
     if (!slot) return Promise.reject(new Error('entry pool: more entries in flight than workers'));
     const wire: WirePlan = {
       outDir: plan.outDir,

@@ -4,8 +4,8 @@
  * without a segmenter: the pool is used only when no A6 inference is needed.
  */
 import { parentPort } from 'node:worker_threads';
-import { errorMessage, StimkitError } from '../../core/errors.js';
 import { processEntry, type EntryJob, type EntryOutcome, type EntryPlan } from '../entry.js';
+import { failedMessage, type FailedMessage } from './wire.js';
 
 /** The plan as it crosses the thread boundary: plain data only. */
 export type WirePlan = Omit<EntryPlan, 'segmenter'>;
@@ -19,22 +19,14 @@ export interface ToWorker {
 }
 
 /** Worker → parent. */
-export type FromWorker =
-  | { type: 'done'; id: number; outcome: EntryOutcome }
-  | { type: 'failed'; id: number; code: string; message: string };
+export type FromWorker = { type: 'done'; id: number; outcome: EntryOutcome } | FailedMessage;
 
 const port = parentPort;
 if (port) {
   port.on('message', (m: ToWorker) => {
     processEntry(m.job, m.plan).then(
       (outcome) => port.postMessage({ type: 'done', id: m.id, outcome } satisfies FromWorker),
-      (err: unknown) =>
-        port.postMessage({
-          type: 'failed',
-          id: m.id,
-          code: err instanceof StimkitError ? err.code : 'E_VARIANTS_INTERNAL',
-          message: errorMessage(err),
-        } satisfies FromWorker),
+      (err: unknown) => port.postMessage(failedMessage(m.id, err)),
     );
   });
 }

@@ -15,7 +15,7 @@ import { decodePng } from '../ops/png.js';
 import type { Image8 } from '../types.js';
 
 /** How far (px) an outline pixel may lie from an A3 edge and still follow it. */
-export const OUTLINE_RADIUS = 2;
+const OUTLINE_RADIUS = 2;
 
 type Point = [number, number];
 

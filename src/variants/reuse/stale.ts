@@ -11,7 +11,7 @@ import { syncDir } from '../../core/fsio.js';
 import { STALE_SUFFIX, type FoundLock, type VariantsLock } from '../lock.js';
 
 /** The files a lock vouches for (relative to its folder) and their recorded sha256. */
-export function vouchedFiles(lock: VariantsLock): Map<string, string> {
+function vouchedFiles(lock: VariantsLock): Map<string, string> {
   const files = new Map<string, string>();
   for (const e of lock.entries)
     for (const v of e.variants)

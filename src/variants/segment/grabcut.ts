@@ -99,12 +99,7 @@ export function grabcutRect(
 }
 
 /** Run GrabCut on 8-bit RGB at its own size; returns the 0/1 mask (GC_FGD ∪ GC_PR_FGD). */
-export function grabcutMask(
-  rgb: Uint8Array,
-  width: number,
-  height: number,
-  p: GrabcutParams,
-): Uint8Array {
+function grabcutMask(rgb: Uint8Array, width: number, height: number, p: GrabcutParams): Uint8Array {
   const { cv, cvTranslateError } = loadCv();
   const work = workingSize(width, height, p.resolution);
   const rect = grabcutRect(work.w, work.h, p.margin);
@@ -159,7 +154,10 @@ export function grabcutMask(
     throw new StimkitError(
       'E_SEGMENT_GRABCUT',
       `grabcut failed on a ${work.w}×${work.h} working image: ${message}`,
-      { cause: err },
+      {
+        fix: 'rerun with --silhouette isnet, or without A6 (--only A0,A1,A2,A3,A4,A5)',
+        cause: err,
+      },
     );
   } finally {
     for (const m of mats) m.delete();

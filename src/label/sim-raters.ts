@@ -19,10 +19,10 @@ import { StimkitError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/fsio.js';
 import { trueLabels, uniform, type Dimension } from '../audit/sim-judge.js';
 import { SIMULATED_RATER_NOTE } from '../audit/validate.js';
-import { LABEL_COLUMNS } from '../label/export.js';
-import { readLabelSample } from '../label/load-sample.js';
+import { LABEL_COLUMNS } from './export.js';
+import { readLabelSample } from './load-sample.js';
 import { openLedger } from '../ledger/read.js';
-import type { LabelSample } from '../label/sample-schema.js';
+import type { LabelSample } from './sample-schema.js';
 
 /** One simulated rater. */
 export interface SimRater {

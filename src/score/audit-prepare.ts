@@ -8,18 +8,18 @@ import path from 'node:path';
 import { StimkitError } from '../core/errors.js';
 import { loadModelsFile } from '../models/load.js';
 import type { ModelSpec } from '../models/schema.js';
-import { loadScoreBundle, type ScoreBundle } from '../score/bundle.js';
-import { responsesOfSource } from '../score/source.js';
-import type { ResponseSource } from '../score/score.js';
-import type { ParadigmScorer } from '../score/types.js';
+import { loadScoreBundle, type ScoreBundle } from './bundle.js';
+import { responsesOfSource } from './source.js';
+import type { ResponseSource } from './score.js';
+import type { ParadigmScorer } from './types.js';
 import { IMAGE_PARADIGMS, VLM_PARADIGMS, type VlmParadigm } from '../study/schema.js';
-import { readJudgeLabels } from './judge-read.js';
-import { judgeKey, type JudgeTarget } from './judge-request.js';
-import type { JudgeBatch } from './judge-batch.js';
-import { judgeRunLabel, runJudge, type JudgeRunResult } from './judge-run.js';
-import { judgeCounts } from './judge-calls.js';
-import { resolveRubric } from './rubric.js';
-import { promptText, vlmScorer, type AuditEntry, type JudgeLabels } from './vlm-scorer.js';
+import { readJudgeLabels } from '../audit/judge-read.js';
+import { judgeKey, type JudgeTarget } from '../audit/judge-request.js';
+import type { JudgeBatch } from '../audit/judge-batch.js';
+import { judgeRunLabel, runJudge, type JudgeRunResult } from '../audit/judge-run.js';
+import { judgeCounts } from '../audit/judge-calls.js';
+import { resolveRubric } from '../study/rubric.js';
+import { promptText, vlmScorer, type AuditEntry, type JudgeLabels } from './audit-scorer.js';
 
 /** Options of `prepareAudit`. */
 export interface AuditOptions {
@@ -101,6 +101,7 @@ export async function prepareAudit(o: AuditOptions): Promise<PreparedAudit> {
     throw StimkitError.usage(
       'E_SCORE_USAGE',
       '--judge needs --models FILE (the judges are models with role: judge)',
+      'add --models FILE with the judge models (role: judge)',
     );
   const file = await loadModelsFile(o.models);
   const judges: ModelSpec[] = names.map((n) => {
@@ -114,11 +115,13 @@ export async function prepareAudit(o: AuditOptions): Promise<PreparedAudit> {
             .map((x) => x.name)
             .join(', ') || 'none'
         })`,
+        'name a judge of the models file (listed above), or add it there with role: judge',
       );
     if (m.role !== 'judge')
       throw StimkitError.usage(
         'E_AUDIT_NOT_A_JUDGE',
         `--judge ${n}: that model has role ${m.role}; give it role: judge in ${o.models}`,
+        'set `role: judge` on that model in the models file, or name a judge',
       );
     return m;
   });

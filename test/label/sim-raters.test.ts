@@ -1,5 +1,5 @@
 /**
- * Simulated raters (src/sim/raters.ts): a labels CSV in the format `stimkit label export` writes,
+ * Simulated raters (src/label/sim-raters.ts): a labels CSV in the format `stimkit label export` writes,
  * drawn from the simulator's truth with a set accuracy, deterministic by seed, every row marked
  * simulated, and read by `stimkit validate` as simulated raters.
  */
@@ -12,7 +12,7 @@ import { readHumanLabels } from '../../src/audit/validate.js';
 import { LABEL_COLUMNS } from '../../src/label/export.js';
 import type { LabelSample } from '../../src/label/sample-schema.js';
 import { parseCsv } from '../../src/core/csv.js';
-import { checkSampleFromLedger, simulateRaterLabels } from '../../src/sim/raters.js';
+import { checkSampleFromLedger, simulateRaterLabels } from '../../src/label/sim-raters.js';
 import type { StimkitError } from '../../src/core/errors.js';
 import { tempDir } from '../helpers/tmp.js';
 

@@ -43,7 +43,7 @@ const Calibration = z.strictObject({
 });
 
 /** The six dimensions in the locked decision order. */
-export const Dimensions = z.strictObject({
+const Dimensions = z.strictObject({
   D1: z.strictObject({ question: Text, guidance: Guidance, refusal_reason: defs(REFUSAL_REASONS) }),
   D2: z.strictObject({
     question: Text,

@@ -88,6 +88,47 @@ export async function bundleStudy(
     throw new Error('bundleStudy: options.out is required unless dryRun');
   // Refuse an --out that is not ours before any ingest or variants work (writeBag checks again).
   if (!dryRun) await checkOutFolder(path.resolve(options.out!));
+  const planned = await planStudy(studyFile, options, dryRun);
+  const { loaded, plan, counts } = planned;
+  const base = {
+    study: { id: loaded.study.id, title: loaded.study.title, file: studyFile },
+    dryRun,
+    trials: plan.length,
+    counts,
+    warnings: draftWarnings(plan, planned.stimuli),
+    plan,
+  };
+  if (dryRun) {
+    const images = new Set(
+      plan.flatMap((t) => (t.image ? [`${t.image.entry}/${t.image.variant}`] : [])),
+    ).size;
+    return {
+      ...base,
+      out: null,
+      digest: null,
+      images,
+      payload: null,
+      reused: { corpus: null, variants: null },
+    };
+  }
+  return sealBundle(planned, options, base);
+}
+
+/** What a study plans to: the study, its stimuli and corpus, the trial plan and its counts. */
+interface StudyPlan {
+  loaded: Awaited<ReturnType<typeof loadStudy>>;
+  stimuli: Awaited<ReturnType<typeof loadStimuli>>;
+  corpus: Awaited<ReturnType<typeof resolveCorpus>>;
+  plan: PlannedTrial[];
+  counts: Counts;
+}
+
+/** Load the study, its stimuli and corpus, and expand the plan at the study's expected counts. */
+async function planStudy(
+  studyFile: string,
+  options: BundleOptions,
+  dryRun: boolean,
+): Promise<StudyPlan> {
   const loaded = await loadStudy(studyFile);
   // Stimuli first: a language they lack is reported before any ingest work.
   const stimuli = await loadStimuli(loaded);
@@ -116,28 +157,15 @@ export async function bundleStudy(
   });
   const counts = countPlan(loaded, plan);
   assertExpectations(loaded, counts);
-  const base = {
-    study: { id: loaded.study.id, title: loaded.study.title, file: studyFile },
-    dryRun,
-    trials: plan.length,
-    counts,
-    warnings: draftWarnings(plan, stimuli),
-    plan,
-  };
-  if (dryRun) {
-    const images = new Set(
-      plan.flatMap((t) => (t.image ? [`${t.image.entry}/${t.image.variant}`] : [])),
-    ).size;
-    return {
-      ...base,
-      out: null,
-      digest: null,
-      images,
-      payload: null,
-      reused: { corpus: null, variants: null },
-    };
-  }
+  return { loaded, stimuli, corpus, plan, counts };
+}
 
+/** Make the images the plan shows, build the payload and write the sealed bag. */
+async function sealBundle(
+  { loaded, stimuli, corpus, plan, counts }: StudyPlan,
+  options: BundleOptions,
+  base: Omit<BundleResult, 'out' | 'digest' | 'images' | 'payload' | 'reused'>,
+): Promise<BundleResult> {
   const variants =
     corpus?.lock && corpus.lockFile
       ? await resolveVariantImages(loaded, corpus.lockFile, plan, corpus.lock.entries, {

@@ -22,94 +22,109 @@ export interface StimulusLanguages {
 /** One problem per language the stimuli lack, in study order. */
 export function checkStimulusLanguages(loaded: LoadedStudy, s: StimulusLanguages): Problem[] {
   const { study } = loaded;
-  const at = (where: PropertyKey[]) => ({
-    file: loaded.file,
-    line: lineOf(loaded.parsed, where),
-    field: formatPath(where),
-  });
   const problems: Problem[] = [];
+  if (s.cards && study.prompts) checkCardLanguages(loaded, s.cards, study.prompts, problems);
+  if (study.instrument) checkArmLanguages(loaded, study.instrument, s, problems);
+  return problems;
+}
 
-  if (s.cards && study.prompts) {
-    const cards = s.cards;
-    const src = study.prompts;
-    // Problems keyed by field, so that a study-level language lacking in several cards is one problem.
-    const missing = new Map<string, { problem: Problem; cards: string[] }>();
-    for (const [paradigm, block] of loaded.paradigms) {
-      const name = block.prompt ?? paradigm;
-      const card = cards.paradigms[name];
-      if (!card) {
-        problems.push({
-          code: 'E_PROMPTS_UNKNOWN_PARADIGM',
-          severity: 'error',
-          ...at(block.prompt ? ['paradigms', paradigm, 'prompt'] : ['paradigms', paradigm]),
-          message: `no prompt card "${name}" in ${src}`,
-          expected: `one of ${Object.keys(cards.paradigms).join(', ')}`,
-          got: name,
-          fix: block.prompt
-            ? 'name a card of the prompt cards'
-            : `add a ${name} card to ${src}, or set paradigms.${paradigm}.prompt`,
-        });
-        continue;
+/** The study file, line and field of a path in the study. */
+function fieldAt(loaded: LoadedStudy, where: PropertyKey[]) {
+  return { file: loaded.file, line: lineOf(loaded.parsed, where), field: formatPath(where) };
+}
+
+/** Every language a VLM paradigm uses has its prompt card's text (one problem per field). */
+function checkCardLanguages(
+  loaded: LoadedStudy,
+  cards: PromptCards,
+  src: string,
+  problems: Problem[],
+): void {
+  const { study } = loaded;
+  // Problems keyed by field, so that a study-level language lacking in several cards is one problem.
+  const missing = new Map<string, { problem: Problem; cards: string[] }>();
+  for (const [paradigm, block] of loaded.paradigms) {
+    const name = block.prompt ?? paradigm;
+    const card = cards.paradigms[name];
+    if (!card) {
+      problems.push({
+        code: 'E_PROMPTS_UNKNOWN_PARADIGM',
+        severity: 'error',
+        ...fieldAt(
+          loaded,
+          block.prompt ? ['paradigms', paradigm, 'prompt'] : ['paradigms', paradigm],
+        ),
+        message: `no prompt card "${name}" in ${src}`,
+        expected: `one of ${Object.keys(cards.paradigms).join(', ')}`,
+        got: name,
+        fix: block.prompt
+          ? 'name a card of the prompt cards'
+          : `add a ${name} card to ${src}, or set paradigms.${paradigm}.prompt`,
+      });
+      continue;
+    }
+    const base: PropertyKey[] = block.languages
+      ? ['paradigms', paradigm, 'languages']
+      : ['languages'];
+    (block.languages ?? study.languages).forEach((lang, i) => {
+      if (card.text[lang] !== undefined) return;
+      const where = [...base, i];
+      const key = formatPath(where);
+      const seen = missing.get(key);
+      if (seen) {
+        seen.cards.push(name);
+        return;
       }
-      const base: PropertyKey[] = block.languages
-        ? ['paradigms', paradigm, 'languages']
-        : ['languages'];
-      (block.languages ?? study.languages).forEach((lang, i) => {
-        if (card.text[lang] !== undefined) return;
-        const where = [...base, i];
-        const key = formatPath(where);
-        const seen = missing.get(key);
-        if (seen) {
-          seen.cards.push(name);
-          return;
-        }
-        const problem: Problem = {
-          code: 'E_PROMPTS_NO_LANGUAGE',
-          severity: 'error',
-          ...at(where),
-          message: '',
-          expected: `one of ${cards.languages.join(', ')}`,
-          got: lang,
-          fix: `add ${lang} texts to the prompt cards (a file that extends ${src} is enough), or drop ${lang} here`,
-        };
-        missing.set(key, { problem, cards: [name] });
-        problems.push(problem);
-      });
-    }
-    for (const { problem, cards: names } of missing.values()) {
-      problem.message = `no "${problem.got}" text in ${src} for the prompt card(s) ${names.join(', ')}`;
-    }
-  }
-
-  const ins = study.instrument;
-  if (ins) {
-    ins.arms.forEach((arm, i) => {
-      arm.languages.forEach((lang, j) => {
-        const where = ['instrument', 'arms', i, 'languages', j];
-        if (s.topics && !s.topics.languages.includes(lang)) {
-          problems.push({
-            code: 'E_PAIRS_UNKNOWN_LANGUAGE',
-            severity: 'error',
-            ...at(where),
-            message: `${ins.topics} has no "${lang}" items`,
-            expected: `one of ${s.topics.languages.join(', ')}`,
-            got: lang,
-            fix: `add ${lang} to the topics (a file that extends ${ins.topics} is enough, with its translation provenance), or drop it from the arm`,
-          });
-        }
-        if (s.pools && !s.pools.pools[lang]) {
-          problems.push({
-            code: 'E_WRAPPERS_NO_POOL',
-            severity: 'error',
-            ...at(where),
-            message: `${ins.wrappers} has no "${lang}" wrapper pool`,
-            expected: `one of ${s.pools.languages.join(', ')}`,
-            got: lang,
-            fix: `add a ${lang} pool (a file that extends ${ins.wrappers} is enough), or drop it from the arm`,
-          });
-        }
-      });
+      const problem: Problem = {
+        code: 'E_PROMPTS_NO_LANGUAGE',
+        severity: 'error',
+        ...fieldAt(loaded, where),
+        message: '',
+        expected: `one of ${cards.languages.join(', ')}`,
+        got: lang,
+        fix: `add ${lang} texts to the prompt cards (a file that extends ${src} is enough), or drop ${lang} here`,
+      };
+      missing.set(key, { problem, cards: [name] });
+      problems.push(problem);
     });
   }
-  return problems;
+  for (const { problem, cards: names } of missing.values()) {
+    problem.message = `no "${problem.got}" text in ${src} for the prompt card(s) ${names.join(', ')}`;
+  }
+}
+
+/** Every language of an instrument arm has the topics' items and a wrapper pool. */
+function checkArmLanguages(
+  loaded: LoadedStudy,
+  ins: NonNullable<LoadedStudy['study']['instrument']>,
+  s: StimulusLanguages,
+  problems: Problem[],
+): void {
+  ins.arms.forEach((arm, i) => {
+    arm.languages.forEach((lang, j) => {
+      const where = ['instrument', 'arms', i, 'languages', j];
+      if (s.topics && !s.topics.languages.includes(lang)) {
+        problems.push({
+          code: 'E_PAIRS_UNKNOWN_LANGUAGE',
+          severity: 'error',
+          ...fieldAt(loaded, where),
+          message: `${ins.topics} has no "${lang}" items`,
+          expected: `one of ${s.topics.languages.join(', ')}`,
+          got: lang,
+          fix: `add ${lang} to the topics (a file that extends ${ins.topics} is enough, with its translation provenance), or drop it from the arm`,
+        });
+      }
+      if (s.pools && !s.pools.pools[lang]) {
+        problems.push({
+          code: 'E_WRAPPERS_NO_POOL',
+          severity: 'error',
+          ...fieldAt(loaded, where),
+          message: `${ins.wrappers} has no "${lang}" wrapper pool`,
+          expected: `one of ${s.pools.languages.join(', ')}`,
+          got: lang,
+          fix: `add a ${lang} pool (a file that extends ${ins.wrappers} is enough), or drop it from the arm`,
+        });
+      }
+    });
+  });
 }

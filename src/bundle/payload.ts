@@ -75,20 +75,29 @@ export function buildPayload(p: PayloadInputs): {
   trials: number;
   images: number;
 } {
-  const { loaded } = p;
   const rendered = p.trials.map((t) => renderTrial(t, p.variants));
-  const usedEntries = new Set(p.trials.flatMap((t) => (t.entry ? [t.entry] : [])));
-  const usedItems = new Set(p.trials.flatMap((t) => (t.item ? [t.item] : [])));
-  const usedKeys = new Set(
-    p.trials.flatMap((t) => (t.image ? [`${t.image.entry}/${t.image.variant}`] : [])),
-  );
   const usedImages = new Map<string, string>();
   for (const t of p.trials) {
     if (!t.image || !p.variants) continue;
     const img = p.variants.images.get(`${t.image.entry}/${t.image.variant}`)!;
     usedImages.set(img.sha256, img.file);
   }
+  const files = jsonFiles(p);
+  const header = bundleHeader(p.loaded, files, rendered.length, usedImages.size);
+  const out: PayloadFile[] = [{ path: PAYLOAD.bundle, bytes: json(header) }];
+  for (const [name, value] of files) out.push({ path: name, bytes: json(value) });
+  out.push({ path: PAYLOAD.trials, bytes: rendered.map(json).join('') });
+  for (const [digest, file] of [...usedImages.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    out.push({ path: imagePayloadPath(digest), source: file, sha256: digest });
+  }
+  return { files: out, trials: rendered.length, images: usedImages.size };
+}
 
+/** The payload's JSON files besides the header and trials, by name, in a fixed order. */
+function jsonFiles(p: PayloadInputs): Array<[string, unknown]> {
+  const { loaded } = p;
+  const usedEntries = new Set(p.trials.flatMap((t) => (t.entry ? [t.entry] : [])));
+  const usedItems = new Set(p.trials.flatMap((t) => (t.item ? [t.item] : [])));
   const files: Array<[string, unknown]> = [];
   files.push([
     PAYLOAD.study,
@@ -114,34 +123,7 @@ export function buildPayload(p: PayloadInputs): {
       },
     ]);
   }
-  if (p.variants) {
-    const lock = p.variants.lock;
-    const records = lock.entries.flatMap((e) =>
-      e.variants
-        .filter((v) => usedKeys.has(`${e.id}/${v.code}`))
-        .map((v) => ({
-          entry: e.id,
-          code: v.code,
-          name: v.name,
-          sha256: v.sha256,
-          file: v.sha256 ? imagePayloadPath(v.sha256) : null,
-          width: v.width,
-          height: v.height,
-          channels: v.channels,
-          params: v.params,
-        })),
-    );
-    files.push([
-      PAYLOAD.variants,
-      {
-        format: lock.format,
-        version: lock.version,
-        recipe: lock.recipe,
-        segmenter: lock.segmenter,
-        records,
-      },
-    ]);
-  }
+  if (p.variants) files.push([PAYLOAD.variants, variantsPayload(p.variants, p.trials)]);
   const prompts = promptsPayload(loaded, p.stimuli);
   if (prompts) files.push([PAYLOAD.prompts, prompts]);
   const items = itemsPayload(loaded, p.stimuli, usedItems);
@@ -150,27 +132,59 @@ export function buildPayload(p: PayloadInputs): {
   if (wrappers) files.push([PAYLOAD.wrappers, wrappers]);
   if (p.rubric !== undefined) files.push([PAYLOAD.rubric, p.rubric]);
   files.push([PAYLOAD.counts, p.counts]);
+  return files;
+}
 
-  const header: BundleHeader = {
+/** The variant records of the images the trials show, with the recipe they were made with. */
+function variantsPayload(variants: VariantImages, trials: PlannedTrial[]) {
+  const usedKeys = new Set(
+    trials.flatMap((t) => (t.image ? [`${t.image.entry}/${t.image.variant}`] : [])),
+  );
+  const lock = variants.lock;
+  const records = lock.entries.flatMap((e) =>
+    e.variants
+      .filter((v) => usedKeys.has(`${e.id}/${v.code}`))
+      .map((v) => ({
+        entry: e.id,
+        code: v.code,
+        name: v.name,
+        sha256: v.sha256,
+        file: v.sha256 ? imagePayloadPath(v.sha256) : null,
+        width: v.width,
+        height: v.height,
+        channels: v.channels,
+        params: v.params,
+      })),
+  );
+  return {
+    format: lock.format,
+    version: lock.version,
+    recipe: lock.recipe,
+    segmenter: lock.segmenter,
+    records,
+  };
+}
+
+/** `data/bundle.json`: format, study, counts and the payload's file names. */
+function bundleHeader(
+  loaded: LoadedStudy,
+  files: Array<[string, unknown]>,
+  trials: number,
+  images: number,
+): BundleHeader {
+  return {
     format: BUNDLE_FORMAT,
     version: BUNDLE_VERSION,
     study: { id: loaded.study.id, title: loaded.study.title },
-    trials: rendered.length,
-    images: usedImages.size,
+    trials,
+    images,
     files: Object.fromEntries([
       ...files.map(([name]) => [name.replace(/\.json$/, ''), name]),
       ['trials', PAYLOAD.trials],
       ['images', `${PAYLOAD.imagesDir}/<sha256>.png`],
-    ]),
+    ]) as Record<string, string>,
     trial_id: TRIAL_ID_SCHEME,
     canonical_json:
       'RFC 8785 (JCS): every .json file is one canonical value plus a line feed; trials.jsonl holds one canonical trial per line',
   };
-  const out: PayloadFile[] = [{ path: PAYLOAD.bundle, bytes: json(header) }];
-  for (const [name, value] of files) out.push({ path: name, bytes: json(value) });
-  out.push({ path: PAYLOAD.trials, bytes: rendered.map(json).join('') });
-  for (const [digest, file] of [...usedImages.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    out.push({ path: imagePayloadPath(digest), source: file, sha256: digest });
-  }
-  return { files: out, trials: rendered.length, images: usedImages.size };
 }

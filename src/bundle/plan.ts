@@ -10,6 +10,7 @@ import type { Entry } from '../ingest/schema.js';
 import type { LoadedStudy } from '../study/load.js';
 import { IMAGE_PARADIGMS, VARIANT_CODES, type Sampling, type Study } from '../study/schema.js';
 import type { Trial } from './format.js';
+import { planInstrument, type PushTrial } from './plan-instrument.js';
 import { trialId } from './trial-id.js';
 
 /** The text of prompt cards, by card id and language. */
@@ -118,151 +119,126 @@ export function expandPlan(
   loaded: LoadedStudy,
   sources: { entries?: PlanEntry[]; prompts?: PromptSource; instrument?: InstrumentSource },
 ): PlannedTrial[] {
-  const { study } = loaded;
   const problems: Problem[] = [];
   const trials: PlannedTrial[] = [];
-  const push = (t: Omit<PlannedTrial, 'id'>) => trials.push({ id: trialId(t), ...t });
+  const push: PushTrial = (t) => trials.push({ id: trialId(t), ...t });
+  for (const [paradigm, block] of loaded.paradigms)
+    planParadigm(loaded, paradigm, block, sources, problems, push);
+  if (loaded.study.instrument && sources.instrument)
+    planInstrument(loaded, loaded.study.instrument, sources.instrument, problems, push);
+  checkDuplicates(loaded, trials, problems);
+  if (problems.length > 0) {
+    throw new StimkitError(
+      'E_BUNDLE_PLAN',
+      `${loaded.file}: ${problems.length} problem(s) expanding the trial plan`,
+      { fix: 'correct the study design as each problem below says', problems },
+    );
+  }
+  return trials;
+}
 
-  for (const [paradigm, block] of loaded.paradigms) {
-    const entries = selectEntries(loaded, paradigm, sources.entries ?? [], problems);
-    const langs = block.languages ?? study.languages;
-    const seeds = block.seeds ?? study.seeds;
-    // loadStudy refuses a VLM paradigm with neither its own nor a top-level sampling.
-    const sampling: Sampling = (block.sampling ?? study.sampling)!;
-    const card = block.prompt ?? paradigm;
-    const variants =
-      paradigm === 'abstraction'
-        ? (block.variants ?? [...VARIANT_CODES])
-        : IMAGE_PARADIGMS.has(paradigm)
-          ? (['A0'] as const)
-          : [null];
-    for (const entry of entries) {
-      for (const variant of variants) {
-        for (const lang of langs) {
-          let subject: string | undefined;
-          if (paradigm === 'comment-text') {
-            subject = entry.anchor?.name[lang];
-            if (!subject) {
-              problems.push({
-                code: 'E_BUNDLE_ANCHOR_NAME',
-                severity: 'error',
-                file: loaded.file,
-                field: `paradigms.${paradigm}`,
-                entry: entry.id,
-                message: `entry "${entry.id}" has no anchor name in "${lang}" to fill {subject}`,
-                fix: `add anchor.name.${lang} to the entry`,
-              });
-              continue;
-            }
-          }
-          let text: string;
-          try {
-            text = sources.prompts!.render(card, lang, subject === undefined ? {} : { subject });
-          } catch (err) {
-            if (err instanceof StimkitError)
-              problems.push(
-                ...(err.problems.length
-                  ? err.problems
-                  : [{ code: err.code, severity: 'error' as const, message: err.message }]),
-              );
-            else throw err;
-            continue;
-          }
-          for (const seed of seeds) {
-            push({
-              block: paradigm,
-              paradigm,
-              arm: null,
-              lang,
-              entry: entry.id,
-              item: null,
-              topic: null,
-              variant,
-              framing: null,
-              iteration: null,
-              seed,
-              prompt: card,
-              wrappers: null,
-              models: block.models ?? study.default_models ?? null,
-              image: variant ? { entry: entry.id, variant } : null,
-              text,
-              sampling,
-            });
-          }
+type ParadigmEntry = LoadedStudy['paradigms'][number];
+
+/** The trials of one VLM paradigm: entries × variants × languages × seeds. */
+function planParadigm(
+  loaded: LoadedStudy,
+  paradigm: ParadigmEntry[0],
+  block: ParadigmEntry[1],
+  sources: { entries?: PlanEntry[]; prompts?: PromptSource },
+  problems: Problem[],
+  push: PushTrial,
+): void {
+  const { study } = loaded;
+  const entries = selectEntries(loaded, paradigm, sources.entries ?? [], problems);
+  const langs = block.languages ?? study.languages;
+  const seeds = block.seeds ?? study.seeds;
+  // loadStudy refuses a VLM paradigm with neither its own nor a top-level sampling.
+  const sampling: Sampling = (block.sampling ?? study.sampling)!;
+  const card = block.prompt ?? paradigm;
+  const variants =
+    paradigm === 'abstraction'
+      ? (block.variants ?? [...VARIANT_CODES])
+      : IMAGE_PARADIGMS.has(paradigm)
+        ? (['A0'] as const)
+        : [null];
+  for (const entry of entries) {
+    for (const variant of variants) {
+      for (const lang of langs) {
+        const text = paradigmText(loaded, paradigm, card, entry, lang, sources.prompts!, problems);
+        if (text === null) continue;
+        for (const seed of seeds) {
+          push({
+            block: paradigm,
+            paradigm,
+            arm: null,
+            lang,
+            entry: entry.id,
+            item: null,
+            topic: null,
+            variant,
+            framing: null,
+            iteration: null,
+            seed,
+            prompt: card,
+            wrappers: null,
+            models: block.models ?? study.default_models ?? null,
+            image: variant ? { entry: entry.id, variant } : null,
+            text,
+            sampling,
+          });
         }
       }
     }
   }
+}
 
-  if (study.instrument && sources.instrument) {
-    const ins = study.instrument;
-    const src = sources.instrument;
-    const topics = ins.topic_ids ?? src.topics;
-    for (const t of ins.topic_ids ?? []) {
-      if (!src.topics.includes(t)) {
-        problems.push({
-          code: 'E_BUNDLE_TOPIC',
-          severity: 'error',
-          file: loaded.file,
-          field: 'instrument.topic_ids',
-          message: `topic "${t}" is not in ${ins.topics}`,
-          expected: src.topics.join(', '),
-          fix: 'use a topic id of the topics file',
-        });
-      }
-    }
-    const items = new Map(src.items.map((i) => [`${i.topic}\t${i.lang}\t${i.framing}`, i]));
-    for (const arm of ins.arms) {
-      for (const topic of topics.filter((t) => src.topics.includes(t))) {
-        for (const lang of arm.languages) {
-          for (const framing of ins.framings) {
-            const item = items.get(`${topic}\t${lang}\t${framing}`);
-            if (!item) {
-              problems.push({
-                code: 'E_BUNDLE_ITEM',
-                severity: 'error',
-                file: loaded.file,
-                field: `instrument.arms[${ins.arms.indexOf(arm)}].languages`,
-                message: `topic "${topic}" has no ${framing} item in "${lang}"`,
-                fix: `add the "${lang}" text of the topic to ${ins.topics}, or drop the language from the arm`,
-              });
-              continue;
-            }
-            for (let iteration = 0; iteration < arm.iterations; iteration++) {
-              const w = src.draw({ topic, lang, framing, iteration });
-              push({
-                block: `instrument/${arm.id}`,
-                paradigm: 'instrument',
-                arm: arm.id,
-                lang,
-                entry: null,
-                item: item.id,
-                topic,
-                variant: null,
-                framing,
-                iteration,
-                seed: null,
-                prompt: null,
-                wrappers: {
-                  prefix: { id: w.prefix.id, index: w.prefix.index },
-                  suffix: { id: w.suffix.id, index: w.suffix.index },
-                },
-                models: arm.models ?? ins.models ?? study.default_models ?? null,
-                image: null,
-                text: src.render(w.prefix, item, w.suffix, lang),
-                sampling: ins.sampling,
-              });
-            }
-          }
-        }
-      }
+/**
+ * The user message of a VLM trial: the prompt card rendered in `lang` (with the entry's anchor
+ * name as {subject} for comment-text). Null, with the problem recorded, when it cannot be made.
+ */
+function paradigmText(
+  loaded: LoadedStudy,
+  paradigm: string,
+  card: string,
+  entry: PlanEntry,
+  lang: string,
+  prompts: PromptSource,
+  problems: Problem[],
+): string | null {
+  let subject: string | undefined;
+  if (paradigm === 'comment-text') {
+    subject = entry.anchor?.name[lang];
+    if (!subject) {
+      problems.push({
+        code: 'E_BUNDLE_ANCHOR_NAME',
+        severity: 'error',
+        file: loaded.file,
+        field: `paradigms.${paradigm}`,
+        entry: entry.id,
+        message: `entry "${entry.id}" has no anchor name in "${lang}" to fill {subject}`,
+        fix: `add anchor.name.${lang} to the entry`,
+      });
+      return null;
     }
   }
+  try {
+    return prompts.render(card, lang, subject === undefined ? {} : { subject });
+  } catch (err) {
+    if (!(err instanceof StimkitError)) throw err;
+    problems.push(
+      ...(err.problems.length
+        ? err.problems
+        : [{ code: err.code, severity: 'error' as const, message: err.message }]),
+    );
+    return null;
+  }
+}
 
+/** The first pair of trials with the same id (the same defining fields), as a problem. */
+function checkDuplicates(loaded: LoadedStudy, trials: PlannedTrial[], problems: Problem[]): void {
   const seen = new Map<string, PlannedTrial>();
   for (const t of trials) {
-    const prev = seen.get(t.id);
-    if (prev) {
+    if (seen.get(t.id)) {
       problems.push({
         code: 'E_BUNDLE_DUPLICATE_TRIAL',
         severity: 'error',
@@ -274,12 +250,4 @@ export function expandPlan(
     }
     seen.set(t.id, t);
   }
-  if (problems.length > 0) {
-    throw new StimkitError(
-      'E_BUNDLE_PLAN',
-      `${loaded.file}: ${problems.length} problem(s) expanding the trial plan`,
-      { fix: 'correct the study design as each problem below says', problems },
-    );
-  }
-  return trials;
 }

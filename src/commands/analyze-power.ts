@@ -52,7 +52,7 @@ async function runPowerCommand(opts: Record<string, unknown>, io: Io): Promise<C
     import('../power/summary.js'),
   ]);
   const result = await runPower({
-    models: String(opts.models),
+    models: opts.models as string,
     iterations: (opts.iterations as number[] | undefined) ?? [8, 16, 32, 64],
     replications: opts.replications as number,
     alpha: opts.alpha as number,
@@ -60,7 +60,7 @@ async function runPowerCommand(opts: Record<string, unknown>, io: Io): Promise<C
     arm: opts.arm as string | undefined,
     log: (line) => io.stderr(`${line}\n`),
   });
-  if (opts.out) await writeFileAtomic(String(opts.out), powerCsv(result));
+  if (opts.out) await writeFileAtomic(opts.out as string, powerCsv(result));
   return { summary: powerJson(result), human: powerHuman(result), exitCode: EXIT.ok };
 }
 

@@ -111,7 +111,7 @@ async function regress(kind: 'logit' | 'ols', path: string, opts: Opts): Promise
   const report = await regressWithSeparation(kind, readTable(path), {
     outcome: need(opts.outcome as string | undefined, '--outcome', kind),
     predictors: need(opts.predictors as string[] | undefined, '--predictors', kind),
-    reference: Object.fromEntries((opts.reference as string[][] | undefined) ?? []),
+    reference: Object.fromEntries((opts.reference as Array<[string, string]> | undefined) ?? []),
     interactions: ((opts.interaction as string[][] | undefined) ?? []).map(
       ([a, b]) => [a!, b!] as [string, string],
     ),

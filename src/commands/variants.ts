@@ -86,7 +86,7 @@ export const variantsCommand: CommandSpec = {
     for (const key of Object.keys(RECIPE_FLAGS) as Array<keyof typeof RECIPE_FLAGS>) {
       if (opts[key] !== undefined) overrides[key] = opts[key] as string | number;
     }
-    const shard = opts.shard === undefined ? undefined : parseShard(String(opts.shard));
+    const shard = opts.shard === undefined ? undefined : parseShard(opts.shard as string);
     const progress = createProgress(
       'variants',
       io.stderr,

@@ -107,7 +107,7 @@ function parseOptions(o: CsvReadOptions): ParseOptions {
  * Throws csv-parse's error (with `lines`, the 1-based line it stopped at) on a malformed file.
  */
 export function readCsvRecords(text: string, options: CsvReadOptions = {}): string[][] {
-  const records = parse(text, parseOptions(options)) as string[][];
+  const records = parse(text, parseOptions(options));
   if (!options.raw)
     for (const r of records) for (let j = 0; j < r.length; j++) r[j] = restoreCell(r[j]!);
   return records;

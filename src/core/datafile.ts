@@ -131,6 +131,9 @@ function objectsAt(
       return def.getter ? objectsAt(def.getter(), pathParts, depth + 1) : [];
     case 'union':
       return (def.options ?? []).flatMap((o) => objectsAt(o, pathParts, depth + 1));
+    case undefined:
+    default:
+      break;
   }
   if (pathParts.length === 0) return def.type === 'object' ? [def] : [];
   const [head, ...rest] = pathParts;
@@ -164,7 +167,7 @@ export function zodProblems(
 ): Problem[] {
   const problems: Problem[] = [];
   for (const issue of error.issues) {
-    const issuePath = issue.path as PropertyKey[];
+    const issuePath = issue.path;
     const got = getAt(parsed.value, issuePath);
     const p: Problem = {
       code,

@@ -115,7 +115,9 @@ export function describeValue(value: unknown): string {
   }
   if (Array.isArray(value)) return `a list of ${value.length}`;
   if (typeof value === 'object') return 'an object';
-  return `${String(value)} of type ${typeof value}`;
+  if (typeof value === 'function') return 'a function';
+  const scalar = value as number | boolean | bigint | symbol;
+  return `${String(scalar)} of type ${typeof value}`;
 }
 
 /** Turn anything thrown into a message; a StimkitError's fix, if any, ends it (`… Fix: …`). */

@@ -35,6 +35,7 @@ export function showBidiControls(text: string): string {
 
 /** Escape text for HTML element content and quoted attribute values (bidi controls made visible). */
 export function escapeHtml(value: unknown): string {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- any interpolated value is shown as a template literal shows it; objects get no special form here
   return showBidiControls(String(value ?? '')).replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 

@@ -256,7 +256,7 @@ export function headeredFolder(o: HeaderedFolder): OutFolderSpec {
 async function readHeader(file: string): Promise<{ format?: unknown; files?: unknown } | null> {
   try {
     const value = JSON.parse(await readFile(file, 'utf8')) as unknown;
-    return value && typeof value === 'object' ? (value as { format?: unknown }) : null;
+    return value && typeof value === 'object' ? value : null;
   } catch {
     return null;
   }

@@ -79,7 +79,7 @@ async function failed(
 
 function iccFacts(icc: Buffer | undefined): ImageFacts['icc'] {
   if (!icc) return null;
-  let description: string | null = null;
+  let description: string | null;
   try {
     description = parseIcc(icc).description ?? null;
   } catch {

@@ -64,9 +64,18 @@ function openccVersion(): string {
   }
 }
 
+/**
+ * opencc-js's `Converter`, typed: its published types/full.d.ts imports './core' without the
+ * extension that Node's ESM resolution needs, so TypeScript sees its types as unresolved.
+ */
+const makeConverter = OpenCC.Converter as unknown as (options: {
+  from: string;
+  to: string;
+}) => (text: string) => string;
+
 /** A converter: OpenCC cn → tw, then the post-edits; remembers which post-edits applied. */
 function zhHantConverter(): { convert: (s: string) => string; applied: Set<PostEdit> } {
-  const opencc = OpenCC.Converter(ZH_HANT_OPENCC);
+  const opencc = makeConverter(ZH_HANT_OPENCC);
   const applied = new Set<PostEdit>();
   const convert = (s: string) => {
     let out = opencc(s);

@@ -9,7 +9,13 @@ import { parseDataText } from '../core/datafile.js';
 import { StimkitError } from '../core/errors.js';
 import { readTextFile, relPosix, sha256 } from '../core/fsio.js';
 import { ingest } from '../ingest/ingest.js';
-import { CORPUS_FORMAT, readCorpusLock, type CorpusLock, type LockEntry } from '../ingest/lock.js';
+import {
+  CORPUS_FORMAT,
+  imagePathFromLock,
+  readCorpusLock,
+  type CorpusLock,
+  type LockEntry,
+} from '../ingest/lock.js';
 import { ENTRIES_FORMAT, type Role } from '../ingest/schema.js';
 
 /** The resolved input of a run. */
@@ -119,4 +125,9 @@ export function selectEntries(
     ? lock.entries.filter((e) => e.roles.some((r) => roles.includes(r)))
     : lock.entries;
   return shard ? byRole.filter((_, k) => k % shard.count === shard.index - 1) : byRole;
+}
+
+/** Absolute image path of a corpus-lock entry. */
+export function entryImagePath(input: VariantsInput, entry: LockEntry): string {
+  return imagePathFromLock(input.corpusLockFile, entry);
 }

@@ -246,10 +246,10 @@ function setAt(target: Record<string, unknown>, path: readonly string[], value: 
   let o = target;
   for (const key of path.slice(0, -1)) {
     const next = o[key];
-    o = (o[key] =
-      next && typeof next === 'object' && !Array.isArray(next)
-        ? { ...(next as object) }
-        : {}) as Record<string, unknown>;
+    const copy: Record<string, unknown> =
+      next && typeof next === 'object' && !Array.isArray(next) ? { ...next } : {};
+    o[key] = copy;
+    o = copy;
   }
   o[path[path.length - 1]!] = value;
 }

@@ -56,5 +56,6 @@ export interface VariantDef {
   removes: string;
   /** Recipe sections the output depends on (besides `original`, which every variant does). */
   recipeKeys: ReadonlyArray<keyof Recipe>;
-  run(ctx: EntryContext): Promise<VariantResult>;
+  /** Make the variant (synchronously for the pure-pixel rungs, asynchronously for segmentation). */
+  run(ctx: EntryContext): VariantResult | Promise<VariantResult>;
 }

@@ -32,55 +32,87 @@ export async function checkBundleContent(
   info: Map<string, string> | null = null,
 ): Promise<{ trials: number | null; images: number | null; problems: Problem[] }> {
   const problems: Problem[] = [];
-  const headerPath = `data/${PAYLOAD.bundle}`;
   const trialsPath = `data/${PAYLOAD.trials}`;
-  const add = (code: string, file: string, message: string, more: Partial<Problem> = {}) =>
+  const add: AddProblem = (code, file, message, more = {}) =>
     problems.push({ code, severity: 'error', file, message, ...more });
 
-  let header: BundleHeader | null = null;
-  if (!files.has(headerPath)) add('E_VERIFY_HEADER', headerPath, 'the bundle header is missing');
-  else {
-    try {
-      const h = JSON.parse(await readFile(path.join(root, headerPath), 'utf8')) as {
-        format?: unknown;
-        version?: unknown;
-      };
-      if (h.format !== BUNDLE_FORMAT)
-        add('E_VERIFY_HEADER', headerPath, 'not a stimkit bundle header', {
-          field: 'format',
-          expected: BUNDLE_FORMAT,
-          got: JSON.stringify(h.format),
-        });
-      else if (h.version !== BUNDLE_VERSION) {
-        add('E_VERIFY_HEADER', headerPath, 'bundle version not supported by this stimkit', {
-          field: 'version',
-          expected: String(BUNDLE_VERSION),
-          got: JSON.stringify(h.version),
-          fix: 'use the stimkit version that wrote the bundle (bag-info.txt, Bag-Software-Agent)',
-        });
-      } else {
-        const parsed = BundleHeader.safeParse(h);
-        if (parsed.success) header = parsed.data;
-        else {
-          const issue = parsed.error.issues[0]!;
-          add(
-            'E_VERIFY_HEADER',
-            headerPath,
-            `not a valid bundle header: ${issue.path.join('.') || '(top level)'}: ${issue.message}`,
-            { field: issue.path.join('.') || undefined },
-          );
-        }
-      }
-    } catch {
-      add('E_VERIFY_HEADER', headerPath, 'not valid JSON');
-    }
-  }
+  const header = await checkHeader(root, files, add);
   if (!files.has(trialsPath)) {
     add('E_VERIFY_TRIALS', trialsPath, 'the trial plan is missing');
     return { trials: null, images: null, problems };
   }
   const lines = (await readFile(path.join(root, trialsPath), 'utf8')).split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
+  const { images, cells } = checkTrialLines(lines, add);
+  checkTrialImages(images, files, manifest, add);
+  problems.push(
+    ...(await checkDeclaredCounts(root, files, header, info, {
+      trials: lines.length,
+      images,
+      cells,
+    })),
+  );
+  return { trials: lines.length, images: images.size, problems };
+}
+
+type AddProblem = (code: string, file: string, message: string, more?: Partial<Problem>) => void;
+
+/** `data/bundle.json`: present, JSON, this format and version, and a valid header. */
+async function checkHeader(
+  root: string,
+  files: Map<string, FoundFile>,
+  add: AddProblem,
+): Promise<BundleHeader | null> {
+  const headerPath = `data/${PAYLOAD.bundle}`;
+  if (!files.has(headerPath)) {
+    add('E_VERIFY_HEADER', headerPath, 'the bundle header is missing');
+    return null;
+  }
+  let h: { format?: unknown; version?: unknown };
+  try {
+    h = JSON.parse(await readFile(path.join(root, headerPath), 'utf8')) as typeof h;
+  } catch {
+    add('E_VERIFY_HEADER', headerPath, 'not valid JSON');
+    return null;
+  }
+  if (h.format !== BUNDLE_FORMAT) {
+    add('E_VERIFY_HEADER', headerPath, 'not a stimkit bundle header', {
+      field: 'format',
+      expected: BUNDLE_FORMAT,
+      got: JSON.stringify(h.format),
+    });
+    return null;
+  }
+  if (h.version !== BUNDLE_VERSION) {
+    add('E_VERIFY_HEADER', headerPath, 'bundle version not supported by this stimkit', {
+      field: 'version',
+      expected: String(BUNDLE_VERSION),
+      got: JSON.stringify(h.version),
+      fix: 'use the stimkit version that wrote the bundle (bag-info.txt, Bag-Software-Agent)',
+    });
+    return null;
+  }
+  const parsed = BundleHeader.safeParse(h);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  add(
+    'E_VERIFY_HEADER',
+    headerPath,
+    `not a valid bundle header: ${issue.path.join('.') || '(top level)'}: ${issue.message}`,
+    { field: issue.path.join('.') || undefined },
+  );
+  return null;
+}
+
+/**
+ * Every trial line: JSON, a valid trial, its id, unique, and its image parts. Returns the images
+ * the trials show and the trial count per block and language.
+ */
+function checkTrialLines(
+  lines: string[],
+  add: AddProblem,
+): { images: Set<string>; cells: Map<string, number> } {
+  const trialsPath = `data/${PAYLOAD.trials}`;
   const ids = new Map<string, number>();
   const images = new Set<string>();
   const cells = new Map<string, number>();
@@ -134,6 +166,16 @@ export async function checkBundleContent(
   });
   if (bad > MAX_LISTED)
     add('E_VERIFY_TRIALS', trialsPath, `${bad - MAX_LISTED} more invalid trial line(s) not listed`);
+  return { images, cells };
+}
+
+/** Every image a trial shows is in the bag, and the manifest records it under its own digest. */
+function checkTrialImages(
+  images: Set<string>,
+  files: Map<string, FoundFile>,
+  manifest: Map<string, string>,
+  add: AddProblem,
+): void {
   for (const digest of [...images].sort()) {
     const p = `data/${imagePayloadPath(digest)}`;
     if (!files.has(p)) {
@@ -147,12 +189,4 @@ export async function checkBundleContent(
       });
     }
   }
-  problems.push(
-    ...(await checkDeclaredCounts(root, files, header, info, {
-      trials: lines.length,
-      images,
-      cells,
-    })),
-  );
-  return { trials: lines.length, images: images.size, problems };
 }

@@ -38,13 +38,7 @@ export async function checkDeclaredCounts(
   actual: ActualPlan,
 ): Promise<Problem[]> {
   const problems: Problem[] = [];
-  const mismatch = (
-    file: string,
-    field: string,
-    message: string,
-    declared: number | string,
-    got: number,
-  ) =>
+  const mismatch: Mismatch = (file, field, message, declared, got) =>
     problems.push({
       code: 'E_VERIFY_COUNTS',
       severity: 'error',
@@ -55,96 +49,124 @@ export async function checkDeclaredCounts(
       got: String(got),
       fix: COUNTS_FIX,
     });
-  const trialsNote = `the declared trial count differs from the lines of ${PAYLOAD.trials}`;
-  const imagesNote = 'the declared image count differs from the distinct images the trials show';
-  const cellNote = (what: string) =>
-    `the declared ${what} count differs from the trials in ${PAYLOAD.trials}`;
-
-  const headerPath = `data/${PAYLOAD.bundle}`;
-  if (header) {
-    if (header.trials !== actual.trials)
-      mismatch(headerPath, 'trials', trialsNote, header.trials, actual.trials);
-    if (header.images !== actual.images.size)
-      mismatch(headerPath, 'images', imagesNote, header.images, actual.images.size);
-    for (const [key, name] of Object.entries(header.files).sort(([a], [b]) => (a < b ? -1 : 1))) {
-      if (name.includes('<') || files.has(`data/${name}`)) continue;
-      problems.push({
-        code: 'E_VERIFY_HEADER_FILE',
-        severity: 'error',
-        file: `data/${name}`,
-        field: `files.${key}`,
-        message: `${PAYLOAD.bundle} lists this payload file but the bag does not hold it`,
-        fix: COUNTS_FIX,
-      });
-    }
-  }
-
-  const countsPath = `data/${PAYLOAD.counts}`;
-  if (files.has(countsPath)) {
-    let parsed: ReturnType<typeof Counts.safeParse> | null = null;
-    try {
-      parsed = Counts.safeParse(JSON.parse(await readFile(path.join(root, countsPath), 'utf8')));
-    } catch {
-      parsed = null;
-    }
-    if (!parsed?.success) {
-      problems.push({
-        code: 'E_VERIFY_COUNTS',
-        severity: 'error',
-        file: countsPath,
-        message: 'not a valid counts file (JSON with trials, by_block, blocks, expectations)',
-        fix: COUNTS_FIX,
-      });
-    } else {
-      const c = parsed.data;
-      if (c.trials !== actual.trials)
-        mismatch(countsPath, 'trials', trialsNote, c.trials, actual.trials);
-      const declared = new Set<string>();
-      c.by_block.forEach((cell, i) => {
-        const key = `${cell.block}\t${cell.lang}`;
-        declared.add(key);
-        const got = actual.cells.get(key) ?? 0;
-        if (cell.trials !== got)
-          mismatch(
-            countsPath,
-            `by_block[${i}].trials`,
-            cellNote(`${cell.block} × ${cell.lang}`),
-            cell.trials,
-            got,
-          );
-      });
-      for (const [key, got] of actual.cells) {
-        const [block, lang] = key.split('\t') as [string, string];
-        if (!declared.has(key))
-          mismatch(
-            countsPath,
-            'by_block',
-            `${cellNote(`${block} × ${lang}`)} (not listed)`,
-            0,
-            got,
-          );
-      }
-      const perBlock = new Map<string, number>();
-      for (const [key, n] of actual.cells)
-        perBlock.set(key.split('\t')[0]!, (perBlock.get(key.split('\t')[0]!) ?? 0) + n);
-      c.blocks.forEach((b, i) => {
-        const got = perBlock.get(b.block) ?? 0;
-        if (b.trials !== got)
-          mismatch(countsPath, `blocks[${i}].trials`, cellNote(b.block), b.trials, got);
-      });
-    }
-  }
-
+  if (header) checkHeaderCounts(header, files, actual, mismatch, problems);
+  await checkCountsFile(root, files, actual, mismatch, problems);
   for (const [label, note, got] of [
-    ['Stimkit-Trials', trialsNote, actual.trials],
-    ['Stimkit-Images', imagesNote, actual.images.size],
+    ['Stimkit-Trials', TRIALS_NOTE, actual.trials],
+    ['Stimkit-Images', IMAGES_NOTE, actual.images.size],
   ] as const) {
     const value = info?.get(label);
     if (value === undefined) continue;
     if (!/^\d+$/.test(value) || Number(value) !== got)
       mismatch('bag-info.txt', label, note, value, got);
   }
+  checkUnusedImages(files, actual, problems);
+  return problems;
+}
 
+type Mismatch = (
+  file: string,
+  field: string,
+  message: string,
+  declared: number | string,
+  got: number,
+) => void;
+
+const TRIALS_NOTE = `the declared trial count differs from the lines of ${PAYLOAD.trials}`;
+const IMAGES_NOTE = 'the declared image count differs from the distinct images the trials show';
+const cellNote = (what: string) =>
+  `the declared ${what} count differs from the trials in ${PAYLOAD.trials}`;
+
+/** The header's trial and image counts, and that every payload file it lists is in the bag. */
+function checkHeaderCounts(
+  header: BundleHeader,
+  files: Map<string, FoundFile>,
+  actual: ActualPlan,
+  mismatch: Mismatch,
+  problems: Problem[],
+): void {
+  const headerPath = `data/${PAYLOAD.bundle}`;
+  if (header.trials !== actual.trials)
+    mismatch(headerPath, 'trials', TRIALS_NOTE, header.trials, actual.trials);
+  if (header.images !== actual.images.size)
+    mismatch(headerPath, 'images', IMAGES_NOTE, header.images, actual.images.size);
+  for (const [key, name] of Object.entries(header.files).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (name.includes('<') || files.has(`data/${name}`)) continue;
+    problems.push({
+      code: 'E_VERIFY_HEADER_FILE',
+      severity: 'error',
+      file: `data/${name}`,
+      field: `files.${key}`,
+      message: `${PAYLOAD.bundle} lists this payload file but the bag does not hold it`,
+      fix: COUNTS_FIX,
+    });
+  }
+}
+
+/** `data/counts.json`, when present: valid, and its totals and cells equal to the trials'. */
+async function checkCountsFile(
+  root: string,
+  files: Map<string, FoundFile>,
+  actual: ActualPlan,
+  mismatch: Mismatch,
+  problems: Problem[],
+): Promise<void> {
+  const countsPath = `data/${PAYLOAD.counts}`;
+  if (!files.has(countsPath)) return;
+  let parsed: ReturnType<typeof Counts.safeParse> | null;
+  try {
+    parsed = Counts.safeParse(JSON.parse(await readFile(path.join(root, countsPath), 'utf8')));
+  } catch {
+    parsed = null;
+  }
+  if (!parsed?.success) {
+    problems.push({
+      code: 'E_VERIFY_COUNTS',
+      severity: 'error',
+      file: countsPath,
+      message: 'not a valid counts file (JSON with trials, by_block, blocks, expectations)',
+      fix: COUNTS_FIX,
+    });
+    return;
+  }
+  const c = parsed.data;
+  if (c.trials !== actual.trials)
+    mismatch(countsPath, 'trials', TRIALS_NOTE, c.trials, actual.trials);
+  const declared = new Set<string>();
+  c.by_block.forEach((cell, i) => {
+    const key = `${cell.block}\t${cell.lang}`;
+    declared.add(key);
+    const got = actual.cells.get(key) ?? 0;
+    if (cell.trials !== got)
+      mismatch(
+        countsPath,
+        `by_block[${i}].trials`,
+        cellNote(`${cell.block} × ${cell.lang}`),
+        cell.trials,
+        got,
+      );
+  });
+  for (const [key, got] of actual.cells) {
+    const [block, lang] = key.split('\t') as [string, string];
+    if (!declared.has(key))
+      mismatch(countsPath, 'by_block', `${cellNote(`${block} × ${lang}`)} (not listed)`, 0, got);
+  }
+  const perBlock = new Map<string, number>();
+  for (const [key, n] of actual.cells)
+    perBlock.set(key.split('\t')[0]!, (perBlock.get(key.split('\t')[0]!) ?? 0) + n);
+  c.blocks.forEach((b, i) => {
+    const got = perBlock.get(b.block) ?? 0;
+    if (b.trials !== got)
+      mismatch(countsPath, `blocks[${i}].trials`, cellNote(b.block), b.trials, got);
+  });
+}
+
+/** Every image file in the payload is one a trial shows. */
+function checkUnusedImages(
+  files: Map<string, FoundFile>,
+  actual: ActualPlan,
+  problems: Problem[],
+): void {
   const imagesDir = `data/${PAYLOAD.imagesDir}/`;
   for (const p of [...files.keys()].sort()) {
     if (!p.startsWith(imagesDir)) continue;
@@ -160,5 +182,4 @@ export async function checkDeclaredCounts(
       });
     }
   }
-  return problems;
 }

@@ -61,7 +61,7 @@ export const binary: VariantDef = {
   name: 'binary',
   removes: 'tones (Otsu two-tone)',
   recipeKeys: ['binary'],
-  run: async (ctx) => {
+  run: (ctx) => {
     const setting = ctx.recipe.binary.threshold;
     const t = setting === 'otsu' ? otsuThreshold(ctx.a2.data) : setting;
     return { image: thresholdImage(ctx.a2, t), params: { ...ctx.recipe.binary, t } };

@@ -39,7 +39,7 @@ export const crop: VariantDef = {
   name: 'crop',
   removes: 'context (keeps the central fraction of each side)',
   recipeKeys: ['crop'],
-  run: async (ctx) => {
+  run: (ctx) => {
     const box = cropBox(ctx.a0.width, ctx.a0.height, ctx.recipe.crop.fraction);
     return {
       image: cropImage(ctx.a0, box),

@@ -150,7 +150,7 @@ export const edges: VariantDef = {
   name: 'edges',
   removes: 'surfaces (Canny edges, black on white)',
   recipeKeys: ['edges'],
-  run: async (ctx) => {
+  run: (ctx) => {
     const { image, thresholds } = edgeMap(ctx.a2, ctx.recipe.edges);
     return { image, params: { ...ctx.recipe.edges, thresholds } };
   },

@@ -146,7 +146,7 @@ export function rowsForwardKernel(
   zeros(k, base + zero, width * 8);
   if (u8)
     new Uint8Array(k.memory.buffer, base + vals, width * height).set(
-      (values as Uint8Array).subarray(0, width * height),
+      values.subarray(0, width * height),
     );
   else {
     const dst = new Float64Array(k.memory.buffer, base + vals, width * height);

@@ -33,7 +33,7 @@ export const grayscale: VariantDef = {
   name: 'grayscale',
   removes: 'colour (BT.601 luma)',
   recipeKeys: [],
-  run: async (ctx) => ({
+  run: (ctx) => ({
     image: ctx.a2,
     params: { formula: 'floor((299R + 587G + 114B + 500)/1000)' },
   }),

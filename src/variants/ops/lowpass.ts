@@ -179,7 +179,7 @@ export const lowpassVariant: VariantDef = {
   name: 'lowpass',
   removes: 'high-frequency detail (FFT low-pass)',
   recipeKeys: ['lowpass'],
-  run: async (ctx) => {
+  run: (ctx) => {
     const p = ctx.recipe.lowpass;
     const r = lowpass(p.channels === 'rgb' ? ctx.a0 : ctx.a2, p);
     return {

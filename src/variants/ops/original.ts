@@ -138,5 +138,5 @@ export const original: VariantDef = {
   name: 'original',
   removes: 'nothing (normalised: oriented, sRGB, 8-bit, flattened on white, long side ≤ max_side)',
   recipeKeys: [],
-  run: async (ctx) => ({ image: ctx.a0, params: { ...ctx.recipe.original, ...ctx.a0Params } }),
+  run: (ctx) => ({ image: ctx.a0, params: { ...ctx.recipe.original, ...ctx.a0Params } }),
 };

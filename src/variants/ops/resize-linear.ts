@@ -73,8 +73,8 @@ export function resizeLinearJs(image: Image8, width: number, height: number): Im
   const Y = axis(sh, height, false);
   // Horizontally interpolated source rows; the rows a destination row reads never go back up,
   // so two buffers (the last two rows made) suffice.
-  let rowA = new Int32Array(width);
-  let rowB = new Int32Array(width);
+  const rowA = new Int32Array(width);
+  const rowB = new Int32Array(width);
   let idxA = -1;
   let idxB = -1;
   const xofs = X.ofs;

@@ -53,7 +53,7 @@ interface Cv {
 }
 interface CvModule {
   cv: Cv;
-  cvTranslateError(cv: Cv, err: unknown): string | Error | undefined;
+  cvTranslateError(this: void, cv: Cv, err: unknown): string | Error | undefined;
 }
 
 let cvModule: CvModule | undefined;
@@ -184,6 +184,7 @@ function grabcutDescription(p: GrabcutParams): Record<string, unknown> {
 }
 
 /** The description a grabcut segmenter with `params` would give, without loading opencv-wasm. */
+// eslint-disable-next-line @typescript-eslint/require-await -- async so that a throw (bad params, bad input) reaches the caller as a rejection, as the Segmenter contract says
 export async function describeGrabcut(
   params?: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
@@ -198,17 +199,20 @@ class GrabcutSegmenter implements Segmenter {
     return grabcutDescription(this.params);
   }
 
+  // eslint-disable-next-line @typescript-eslint/require-await -- async so that a throw (bad params, bad input) reaches the caller as a rejection, as the Segmenter contract says
   async segment(rgb: Uint8Array, width: number, height: number): Promise<Uint8Array> {
     checkRgb(rgb, width, height);
     return grabcutMask(rgb, width, height, this.params);
   }
 
-  async dispose(): Promise<void> {
+  dispose(): Promise<void> {
     // Nothing is held between calls: every Mat is freed in grabcutMask's `finally`.
+    return Promise.resolve();
   }
 }
 
 /** Create the grabcut segmenter (validates `params`; loads opencv-wasm). */
+// eslint-disable-next-line @typescript-eslint/require-await -- async so that a throw (bad params, bad input) reaches the caller as a rejection, as the Segmenter contract says
 export async function createGrabcutSegmenter(params?: Record<string, unknown>): Promise<Segmenter> {
   const p = parseParams(GrabcutParamsSchema, params, 'grabcut');
   loadCv();

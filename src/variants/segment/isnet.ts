@@ -23,6 +23,7 @@ const INPUT_NAME = 'input';
 const OUTPUT_NAME = 'output';
 
 /** Load onnxruntime-node, or throw `E_SEGMENT_UNAVAILABLE` saying why. */
+// eslint-disable-next-line @typescript-eslint/require-await -- async so that a missing onnxruntime-node reaches callers as a rejection
 export async function loadOrt(): Promise<typeof Ort> {
   try {
     return isnetRequire()('onnxruntime-node') as typeof Ort;

@@ -110,12 +110,12 @@ export async function loadSegmenter(
   injected?: Segmenter,
   factory: SegmenterFactory = defaultSegmenterFactory,
 ): Promise<LoadedSegmenter> {
-  if (injected) return { shared: shareSegmenter(injected), dispose: async () => undefined };
+  if (injected) return { shared: shareSegmenter(injected), dispose: () => Promise.resolve() };
   const method = recipe.silhouette.method;
   const params = recipe.silhouette[method];
   const unavailable = (reason: string): LoadedSegmenter => ({
     error: unavailableError(method, reason),
-    dispose: async () => undefined,
+    dispose: () => Promise.resolve(),
   });
   let availability: { ok: boolean; reason?: string };
   try {

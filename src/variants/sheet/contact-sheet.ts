@@ -207,7 +207,7 @@ export async function writeSheets(
     await beforeWrite?.(file, sha256(png));
     await writeIfChanged(path.join(outDir, file), png);
     const meta = await sharp(png).metadata();
-    written.push({ file, sha256: sha256(png), width: meta.width!, height: meta.height! });
+    written.push({ file, sha256: sha256(png), width: meta.width, height: meta.height });
   }
   return written;
 }

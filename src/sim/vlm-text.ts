@@ -21,7 +21,7 @@ export function textIn(
   map: Record<string, string>,
   lang: string,
 ): { text: string; fallback: boolean } {
-  if (map[lang]) return { text: map[lang]!, fallback: false };
+  if (map[lang]) return { text: map[lang], fallback: false };
   return { text: map.en ?? Object.values(map)[0] ?? '', fallback: true };
 }
 

@@ -246,7 +246,7 @@ if (process.argv[2] === '--child') {
       22,
     );
   const ratio = (k: string, g: (xs: number[]) => number) =>
-    acc.ours[k]?.length && acc.py[k]?.length ? (g(acc.ours[k]!) / g(acc.py[k]!)).toFixed(3) : 'n/a';
+    acc.ours[k]?.length && acc.py[k]?.length ? (g(acc.ours[k]) / g(acc.py[k])).toFixed(3) : 'n/a';
   const verdict: string[] = [];
   const row = (label: string, k: string, target: boolean) => {
     const a = ratio(k, median);

@@ -63,7 +63,7 @@ async function makeCorpus(home: string, photos: string[], n: number): Promise<vo
     })
       .png()
       .toBuffer();
-    await sharp(photos[i % photos.length]!)
+    await sharp(photos[i % photos.length])
       .composite([{ input: pixel, left: 0, top: 0 }])
       .png({ compressionLevel: 1 })
       .toFile(path.join(home, file));

@@ -127,24 +127,7 @@ export function agreementTable(
   });
   const categories = fromFormat ?? sortedCategories(seen);
   const categorySource = params.categories ? 'given' : fromFormat ? 'format' : 'seen';
-  const pairs: PairAgreement[] = [];
-  for (let a = 0; a < raters.length; a++) {
-    for (let b = a + 1; b < raters.length; b++) {
-      const both = ratings.filter((r) => r[a] !== null && r[b] !== null);
-      if (both.length === 0) continue;
-      const k = cohenKappa(
-        both.map((r) => r[a]!),
-        both.map((r) => r[b]!),
-        { categories, weights },
-      );
-      pairs.push({
-        raters: [raters[a]!, raters[b]!],
-        n: both.length,
-        rawAgreement: k.po,
-        kappa: k.kappa,
-      });
-    }
-  }
+  const pairs = pairwiseKappas(raters, ratings, categories, weights);
   const complete = ratings.filter((r) => r.every((v) => v !== null));
   const fl = complete.length >= 2 ? fleissKappa(ratingCounts(complete, categories).counts) : null;
   const g = categories.length >= 2 ? gwetAc1(ratingCounts(ratings, categories).counts) : null;
@@ -153,55 +136,7 @@ export function agreementTable(
     const present = r.filter((v) => v !== null);
     return present.every((v) => v === present[0]);
   });
-  let vs: VsMajority | null = null;
-  if (vsCol) {
-    const pairsVs: [Label, Label][] = [];
-    table.rows.forEach((r, i) => {
-      const j = conv(r[vsCol]!);
-      const m = majority(ratings[i]!);
-      if (j !== null && m !== null) pairsVs.push([j, m]);
-    });
-    if (pairsVs.length === 0) {
-      throw StimkitError.fromProblem({
-        code: 'E_ANALYZE_NO_MAJORITY',
-        file: table.file,
-        field: vsCol,
-        message:
-          'no item has both a rating in the --vs column and a strict majority among the raters',
-        expected: 'items with a majority label',
-        got: 'none',
-        fix: 'check the rater columns',
-      });
-    }
-    const q = categories.length;
-    const idx = (v: Label) => categories.findIndex((c) => c === v);
-    const matrix = Array.from({ length: q }, () => new Array<number>(q).fill(0));
-    for (const [j, m] of pairsVs) matrix[idx(j)]![idx(m)]! += 1;
-    const k = cohenKappa(
-      pairsVs.map((p) => p[0]),
-      pairsVs.map((p) => p[1]),
-      { categories, weights },
-    );
-    vs = {
-      column: vsCol,
-      n: pairsVs.length,
-      excluded: table.rows.length - pairsVs.length,
-      categories,
-      matrix,
-      rawAgreement: k.po,
-      kappa: k.kappa,
-      perCategory: categories.map((c, i) => {
-        const row = matrix[i]!.reduce((s, v) => s + v, 0);
-        const col = matrix.reduce((s, r) => s + r[i]!, 0);
-        return {
-          category: c,
-          precision: row > 0 ? matrix[i]![i]! / row : null,
-          recall: col > 0 ? matrix[i]![i]! / col : null,
-          support: col,
-        };
-      }),
-    };
-  }
+  const vs = vsCol ? vsMajority(table, vsCol, ratings, { conv, categories, weights }) : null;
   return {
     format: 'stimkit.analyze.agreement',
     version: 1,
@@ -221,5 +156,89 @@ export function agreementTable(
     fleiss: fl ? { kappa: fl.kappa, pBar: fl.pBar, pE: fl.pE } : null,
     gwetAc1: g ? { ac1: g.ac1, pa: g.pa, pe: g.pe } : null,
     vs,
+  };
+}
+
+/** Cohen's kappa of each pair of raters, over the items both rated. */
+function pairwiseKappas(
+  raters: string[],
+  ratings: (Label | null)[][],
+  categories: Label[],
+  weights: KappaWeights,
+): PairAgreement[] {
+  const pairs: PairAgreement[] = [];
+  for (let a = 0; a < raters.length; a++) {
+    for (let b = a + 1; b < raters.length; b++) {
+      const both = ratings.filter((r) => r[a] !== null && r[b] !== null);
+      if (both.length === 0) continue;
+      const k = cohenKappa(
+        both.map((r) => r[a]!),
+        both.map((r) => r[b]!),
+        { categories, weights },
+      );
+      pairs.push({
+        raters: [raters[a]!, raters[b]!],
+        n: both.length,
+        rawAgreement: k.po,
+        kappa: k.kappa,
+      });
+    }
+  }
+  return pairs;
+}
+
+/** The `vs` column against the raters' strict majority: confusion matrix, kappa, per category. */
+function vsMajority(
+  table: Table,
+  vsCol: string,
+  ratings: (Label | null)[][],
+  how: { conv: (v: string) => Label | null; categories: Label[]; weights: KappaWeights },
+): VsMajority {
+  const { conv, categories, weights } = how;
+  const pairsVs: [Label, Label][] = [];
+  table.rows.forEach((r, i) => {
+    const j = conv(r[vsCol]!);
+    const m = majority(ratings[i]!);
+    if (j !== null && m !== null) pairsVs.push([j, m]);
+  });
+  if (pairsVs.length === 0) {
+    throw StimkitError.fromProblem({
+      code: 'E_ANALYZE_NO_MAJORITY',
+      file: table.file,
+      field: vsCol,
+      message:
+        'no item has both a rating in the --vs column and a strict majority among the raters',
+      expected: 'items with a majority label',
+      got: 'none',
+      fix: 'check the rater columns',
+    });
+  }
+  const q = categories.length;
+  const idx = (v: Label) => categories.findIndex((c) => c === v);
+  const matrix = Array.from({ length: q }, () => new Array<number>(q).fill(0));
+  for (const [j, m] of pairsVs) matrix[idx(j)]![idx(m)]! += 1;
+  const k = cohenKappa(
+    pairsVs.map((p) => p[0]),
+    pairsVs.map((p) => p[1]),
+    { categories, weights },
+  );
+  return {
+    column: vsCol,
+    n: pairsVs.length,
+    excluded: table.rows.length - pairsVs.length,
+    categories,
+    matrix,
+    rawAgreement: k.po,
+    kappa: k.kappa,
+    perCategory: categories.map((c, i) => {
+      const row = matrix[i]!.reduce((s, v) => s + v, 0);
+      const col = matrix.reduce((s, r) => s + r[i]!, 0);
+      return {
+        category: c,
+        precision: row > 0 ? matrix[i]![i]! / row : null,
+        recall: col > 0 ? matrix[i]![i]! / col : null,
+        support: col,
+      };
+    }),
   };
 }

@@ -10,6 +10,7 @@ import { StimkitError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/fsio.js';
 import { openReader } from '../ledger/open.js';
 import { readLabelSample } from './load-sample.js';
+import type { LabelSample } from './sample-schema.js';
 import { labelsFolder } from './serve.js';
 import {
   DIMENSIONS,
@@ -138,16 +139,13 @@ function readStore(file: string): {
     const answers = new Map<string, ItemAnswers>();
     for (const r of rows) {
       const bool = (v: unknown) => (v === null ? null : v === 1);
-      answers.set(
-        r.item_id as string,
-        {
-          ...emptyAnswers(r.item_id as string),
-          ...r,
-          dt1: bool(r.dt1),
-          dt2: bool(r.dt2),
-          dt3: bool(r.dt3),
-        } as ItemAnswers,
-      );
+      answers.set(r.item_id as string, {
+        ...emptyAnswers(r.item_id as string),
+        ...r,
+        dt1: bool(r.dt1),
+        dt2: bool(r.dt2),
+        dt3: bool(r.dt3),
+      });
     }
     return { meta, answers };
   } catch (err) {
@@ -169,12 +167,37 @@ function readStore(file: string): {
 export async function exportLabels(options: ExportOptions): Promise<ExportResult> {
   const { sample, sha256 } = await readLabelSample(options.sample);
   const dir = options.labels ?? labelsFolder(options.sample);
+  const names = await raterFileNames(dir, Boolean(options.review));
+  const stores = names.map((n) => ({ file: path.join(dir, n), ...readStore(path.join(dir, n)) }));
+  checkStores(stores, sha256);
+  stores.sort((a, b) => (a.meta.rater! < b.meta.rater! ? -1 : 1));
+  const records: string[][] = [];
+  const raters: ExportResult['raters'] = [];
+  for (const s of stores) {
+    const rows = storeRecords(s, sample, sha256, Boolean(options.review));
+    records.push(...rows.records);
+    raters.push({
+      rater: s.meta.rater!,
+      file: s.file,
+      answered: s.answers.size,
+      complete: rows.complete,
+    });
+  }
+  const table = options.wide ? widenLabels(records) : [[...LABEL_COLUMNS], ...records];
+  const csv = csvLines(table, { raw: options.csvRaw });
+  const out = path.resolve(options.out);
+  await writeFileAtomic(out, csv);
+  return { out, rows: records.length, raters };
+}
+
+type RaterStore = ReturnType<typeof readStore> & { file: string };
+
+/** The rater files (or, with `review`, the review files) in `dir`, sorted; none is an error. */
+async function raterFileNames(dir: string, review: boolean): Promise<string[]> {
   let names: string[];
   try {
     names = (await readdir(dir))
-      .filter(
-        (n) => n.endsWith('.sqlite') && n.endsWith('.review.sqlite') === Boolean(options.review),
-      )
+      .filter((n) => n.endsWith('.sqlite') && n.endsWith('.review.sqlite') === review)
       .sort();
   } catch (err) {
     throw StimkitError.fromProblem(
@@ -191,11 +214,15 @@ export async function exportLabels(options: ExportOptions): Promise<ExportResult
     throw StimkitError.fromProblem({
       code: 'E_LABEL_NO_LABELS',
       file: dir,
-      message: `no ${options.review ? 'review' : 'rater'} files (*.sqlite) in this folder`,
+      message: `no ${review ? 'review' : 'rater'} files (*.sqlite) in this folder`,
       fix: 'label with `stimkit label serve` first, or point --labels at the right folder',
     });
   }
-  const stores = names.map((n) => ({ file: path.join(dir, n), ...readStore(path.join(dir, n)) }));
+  return names;
+}
+
+/** Every store must be a stimkit rater file made for the sample of digest `sha256`. */
+function checkStores(stores: RaterStore[], sha256: string): void {
   for (const s of stores) {
     if (s.meta.format !== STORE_FORMAT)
       throw StimkitError.fromProblem({
@@ -216,44 +243,45 @@ export async function exportLabels(options: ExportOptions): Promise<ExportResult
       });
     }
   }
-  stores.sort((a, b) => (a.meta.rater! < b.meta.rater! ? -1 : 1));
+}
+
+const cell = (v: string | boolean | null) => (v === null ? '' : String(v));
+
+/** One rater's CSV rows (in review, only the items reviewed) and how many items are complete. */
+function storeRecords(
+  s: RaterStore,
+  sample: LabelSample,
+  sha256: string,
+  review: boolean,
+): { records: string[][]; complete: number } {
   const records: string[][] = [];
-  const raters: ExportResult['raters'] = [];
-  const cell = (v: string | boolean | null) => (v === null ? '' : String(v));
-  for (const s of stores) {
-    let complete = 0;
-    for (const item of sample.items) {
-      const a = s.answers.get(item.id);
-      if (options.review && !a) continue;
-      const x = a ?? emptyAnswers(item.id);
-      const done = isComplete(x);
-      if (done) complete += 1;
-      const dts = STRATEGIES.map((k) => (x.d4 === 'true' ? cell(x[k] ?? false) : ''));
-      records.push([
-        item.id,
-        item.trial_id,
-        item.model,
-        item.paradigm,
-        item.lang,
-        s.meta.rater!,
-        s.meta.mode!,
-        ...DIMENSIONS.slice(0, 4).map((d) => cell(x[d])),
-        ...dts,
-        cell(x.d5),
-        x.note,
-        String(done),
-        cell(x.first_saved_at),
-        cell(x.updated_at),
-        sha256,
-        sample.bundle.digest,
-        simulatedCell(item),
-      ]);
-    }
-    raters.push({ rater: s.meta.rater!, file: s.file, answered: s.answers.size, complete });
+  let complete = 0;
+  for (const item of sample.items) {
+    const a = s.answers.get(item.id);
+    if (review && !a) continue;
+    const x = a ?? emptyAnswers(item.id);
+    const done = isComplete(x);
+    if (done) complete += 1;
+    const dts = STRATEGIES.map((k) => (x.d4 === 'true' ? cell(x[k] ?? false) : ''));
+    records.push([
+      item.id,
+      item.trial_id,
+      item.model,
+      item.paradigm,
+      item.lang,
+      s.meta.rater!,
+      s.meta.mode!,
+      ...DIMENSIONS.slice(0, 4).map((d) => cell(x[d])),
+      ...dts,
+      cell(x.d5),
+      x.note,
+      String(done),
+      cell(x.first_saved_at),
+      cell(x.updated_at),
+      sha256,
+      sample.bundle.digest,
+      simulatedCell(item),
+    ]);
   }
-  const table = options.wide ? widenLabels(records) : [[...LABEL_COLUMNS], ...records];
-  const csv = csvLines(table, { raw: options.csvRaw });
-  const out = path.resolve(options.out);
-  await writeFileAtomic(out, csv);
-  return { out, rows: records.length, raters };
+  return { records, complete };
 }

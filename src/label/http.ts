@@ -99,76 +99,113 @@ function cookie(req: IncomingMessage, name: string): string | undefined {
 /** Start serving `handler` behind the guards; resolves once listening. */
 export async function startServer(handler: Handler, options: ServeOptions): Promise<Running> {
   const host = options.host ?? '127.0.0.1';
-  const explicitHost = options.host !== undefined;
-  const token = options.token ?? randomBytes(24).toString('hex');
-  let port = options.port;
-  const cookieName = () => `stimkit_token_${port}`;
-  const allowedHosts = () => {
-    const names = ['127.0.0.1', 'localhost', '[::1]'];
-    if (explicitHost) names.push(host.includes(':') ? `[${host}]` : host);
-    return new Set(names.map((n) => `${n}:${port}`.toLowerCase()));
+  const guard: Guard = {
+    host,
+    explicitHost: options.host !== undefined,
+    token: options.token ?? randomBytes(24).toString('hex'),
+    port: options.port,
   };
-
-  // Names other than the loopback names and --host are refused (DNS rebinding needs a name).
-  // With --host, any IP literal is also accepted: clients on the network reach us by address.
-  const hostAllowed = (header: string): boolean => {
-    const h = header.toLowerCase();
-    if (allowedHosts().has(h)) return true;
-    if (!explicitHost || !h.endsWith(`:${port}`)) return false;
-    const name = h.slice(0, -`:${port}`.length).replace(/^\[(.*)\]$/, '$1');
-    return isIP(name) !== 0;
-  };
-
   const server = createServer((req, res) => {
-    void respond(req, res).catch((err: unknown) => {
+    void respond(guard, handler, req, res).catch((err: unknown) => {
       if (!res.headersSent) send(res, text(`internal error: ${(err as Error).message}`, 500));
       else res.end();
     });
   });
+  await listen(server, host, options.port);
+  guard.port = (server.address() as AddressInfo).port;
+  const shownHost =
+    host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  return {
+    server,
+    url: `http://${shownHost}:${guard.port}/?token=${guard.token}`,
+    port: guard.port,
+    token: guard.token,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
 
-  async function respond(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!explicitHost && !LOOPBACK.has(req.socket.remoteAddress ?? ''))
-      return send(res, text('forbidden: not from this machine', 403));
-    if (!hostAllowed(req.headers.host ?? ''))
-      return send(res, text('forbidden: unexpected Host header', 403));
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const given = url.searchParams.get('token') ?? undefined;
-    const viaQuery = sameToken(given, token);
-    if (!viaQuery && !sameToken(cookie(req, cookieName()), token)) {
-      return send(
-        res,
-        text('forbidden: open the URL with the token that `stimkit` printed when it started', 403),
-      );
-    }
-    const method = req.method ?? 'GET';
-    if (method !== 'GET' && method !== 'HEAD') {
-      const header = req.headers['x-stimkit-token'];
-      if (!sameToken(typeof header === 'string' ? header : undefined, token))
-        return send(res, text('forbidden: missing X-Stimkit-Token', 403));
-    }
-    if (viaQuery) {
-      // Set the cookie and drop the token from the address bar.
-      url.searchParams.delete('token');
-      const location = `${url.pathname}${url.search}`;
-      res.setHeader('Set-Cookie', `${cookieName()}=${token}; Path=/; HttpOnly; SameSite=Strict`);
-      if (method === 'GET')
-        return send(res, {
-          status: 303,
-          type: 'text/plain',
-          body: '',
-          headers: { Location: location },
-        });
-    }
-    const reply = await handler({
-      method,
-      path: url.pathname,
-      query: url.searchParams,
-      raw: req,
-      body: () => readBody(req),
-    });
-    send(res, reply ?? text('not found', 404));
+/** What the guards check a request against; `port` is the bound one once listening. */
+interface Guard {
+  host: string;
+  explicitHost: boolean;
+  token: string;
+  port: number;
+}
+
+const cookieName = (g: Guard) => `stimkit_token_${g.port}`;
+
+// Names other than the loopback names and --host are refused (DNS rebinding needs a name).
+// With --host, any IP literal is also accepted: clients on the network reach us by address.
+function hostAllowed(g: Guard, header: string): boolean {
+  const names = ['127.0.0.1', 'localhost', '[::1]'];
+  if (g.explicitHost) names.push(g.host.includes(':') ? `[${g.host}]` : g.host);
+  const h = header.toLowerCase();
+  if (names.some((n) => `${n}:${g.port}`.toLowerCase() === h)) return true;
+  if (!g.explicitHost || !h.endsWith(`:${g.port}`)) return false;
+  const name = h.slice(0, -`:${g.port}`.length).replace(/^\[(.*)\]$/, '$1');
+  return isIP(name) !== 0;
+}
+
+/** The refusal of a request the guards stop (peer, Host, token), or null to let it through. */
+function refusal(g: Guard, req: IncomingMessage, viaQuery: boolean): Reply | null {
+  if (!viaQuery && !sameToken(cookie(req, cookieName(g)), g.token))
+    return text(
+      'forbidden: open the URL with the token that `stimkit` printed when it started',
+      403,
+    );
+  const method = req.method ?? 'GET';
+  if (method !== 'GET' && method !== 'HEAD') {
+    const header = req.headers['x-stimkit-token'];
+    if (!sameToken(typeof header === 'string' ? header : undefined, g.token))
+      return text('forbidden: missing X-Stimkit-Token', 403);
   }
+  return null;
+}
 
+async function respond(
+  g: Guard,
+  handler: Handler,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  if (!g.explicitHost && !LOOPBACK.has(req.socket.remoteAddress ?? ''))
+    return send(res, text('forbidden: not from this machine', 403));
+  if (!hostAllowed(g, req.headers.host ?? ''))
+    return send(res, text('forbidden: unexpected Host header', 403));
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const viaQuery = sameToken(url.searchParams.get('token') ?? undefined, g.token);
+  const refused = refusal(g, req, viaQuery);
+  if (refused) return send(res, refused);
+  const method = req.method ?? 'GET';
+  if (viaQuery) {
+    // Set the cookie and drop the token from the address bar.
+    url.searchParams.delete('token');
+    const location = `${url.pathname}${url.search}`;
+    res.setHeader('Set-Cookie', `${cookieName(g)}=${g.token}; Path=/; HttpOnly; SameSite=Strict`);
+    if (method === 'GET')
+      return send(res, {
+        status: 303,
+        type: 'text/plain',
+        body: '',
+        headers: { Location: location },
+      });
+  }
+  const reply = await handler({
+    method,
+    path: url.pathname,
+    query: url.searchParams,
+    raw: req,
+    body: () => readBody(req),
+  });
+  send(res, reply ?? text('not found', 404));
+}
+
+/** Listen on `host:port`; a port in use or a bad host is a StimkitError. */
+async function listen(server: Server, host: string, port: number): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
       reject(
@@ -193,20 +230,6 @@ export async function startServer(handler: Handler, options: ServeOptions): Prom
     );
     server.listen(port, host, () => resolve());
   });
-  port = (server.address() as AddressInfo).port;
-  const shownHost =
-    host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  return {
-    server,
-    url: `http://${shownHost}:${port}/?token=${token}`,
-    port,
-    token,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
 }
 
 function send(res: ServerResponse, reply: Reply): void {

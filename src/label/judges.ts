@@ -37,9 +37,16 @@ const LONG: Record<Dimension, string> = {
   d5: 'd5_language',
 };
 
+/** A cell of the file as text: a string as it is, a number or boolean written out, else ''. */
+function scalarText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  return typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
+}
+
 function answer(v: unknown): Answer | null | 'bad' {
   if (v === null || v === undefined || v === '') return null;
   if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (typeof v !== 'string' && typeof v !== 'number') return 'bad';
   const s = String(v).trim().toLowerCase();
   if (['true', '1', 'yes', 't', 'y'].includes(s)) return 'true';
   if (['false', '0', 'no', 'f', 'n'].includes(s)) return 'false';
@@ -101,7 +108,7 @@ function readLong(
 ): JudgeLabels[] {
   return rows.map((r, i) => {
     const where = { file, line: jsonl ? undefined : i + 2, field: undefined as string | undefined };
-    const judge = String(r.judge ?? r.rater ?? '');
+    const judge = scalarText(r.judge ?? r.rater);
     if (!judge || typeof r.trial_id !== 'string' || typeof r.model !== 'string') {
       throw StimkitError.fromProblem({
         code: 'E_LABEL_JUDGES',
@@ -120,7 +127,7 @@ function readLong(
       d4: null,
       d5: null,
       strategies: [],
-      rationale: String(r.rationale ?? ''),
+      rationale: scalarText(r.rationale),
     };
     for (const d of DIMENSIONS) {
       const a = answer(r[d] ?? r[LONG[d]]);

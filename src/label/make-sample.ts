@@ -66,26 +66,20 @@ interface BuildSampleOptions {
   withoutText?: number;
 }
 
+type JoinedRow = SampleRow & { response: string; simulated: boolean };
+
 /**
- * Draw the sample from responses already in memory (no file is read or written): join them to
- * the bundle's trials, stratify, and return the `stimkit.label-sample` value.
- *
- * @example
- * const bundle = await loadBundle('bundles/paper');
- * const { sample } = buildLabelSample(bundle, rows, { n: 200, seed: 42, source: { kind: 'jsonl', file: 'r.jsonl', sha256 }, bundlePath: '../bundles/paper' });
+ * Join each response to its trial in the bundle, keeping those in `paradigms`; responses to trials
+ * the bundle lacks become problems (the first 20).
  */
-function buildLabelSample(
+function joinTrials(
   bundle: BundleData,
   rows: ResponseRow[],
-  options: BuildSampleOptions,
-): { sample: LabelSample; otherParadigms: number } {
-  const source = options.source.file;
-  const strata = options.strata ?? DEFAULT_STRATA;
-  const paradigms = options.paradigms ?? [
-    ...new Set(bundle.trials.filter((t) => t.entry !== null).map((t) => t.paradigm)),
-  ];
+  paradigms: string[],
+  source: string,
+): { joined: JoinedRow[]; problems: Problem[]; otherParadigms: number } {
   const problems: Problem[] = [];
-  const joined: Array<SampleRow & { response: string; simulated: boolean }> = [];
+  const joined: JoinedRow[] = [];
   let otherParadigms = 0;
   for (const r of rows) {
     const t = bundle.trialById.get(r.trial_id);
@@ -116,6 +110,49 @@ function buildLabelSample(
       sensitivity: entry?.sensitivity ?? null,
     });
   }
+  return { joined, problems, otherParadigms };
+}
+
+/** The drawn rows as sample items, with their trials' images and prompt. */
+function sampleItems(bundle: BundleData, drawn: JoinedRow[]): SampleItem[] {
+  return drawn.map((r) => {
+    const t = bundle.trialById.get(r.trial_id)!;
+    return {
+      id: sampleItemId(r.trial_id, r.model),
+      trial_id: r.trial_id,
+      model: r.model,
+      paradigm: r.paradigm,
+      lang: r.lang,
+      entry: r.entry ?? null,
+      sensitivity: r.sensitivity ?? null,
+      variant: r.variant ?? null,
+      images: [...t.images],
+      prompt: promptText(t),
+      response: r.response,
+      simulated: r.simulated,
+    };
+  });
+}
+
+/**
+ * Draw the sample from responses already in memory (no file is read or written): join them to
+ * the bundle's trials, stratify, and return the `stimkit.label-sample` value.
+ *
+ * @example
+ * const bundle = await loadBundle('bundles/paper');
+ * const { sample } = buildLabelSample(bundle, rows, { n: 200, seed: 42, source: { kind: 'jsonl', file: 'r.jsonl', sha256 }, bundlePath: '../bundles/paper' });
+ */
+export function buildLabelSample(
+  bundle: BundleData,
+  rows: ResponseRow[],
+  options: BuildSampleOptions,
+): { sample: LabelSample; otherParadigms: number } {
+  const source = options.source.file;
+  const strata = options.strata ?? DEFAULT_STRATA;
+  const paradigms = options.paradigms ?? [
+    ...new Set(bundle.trials.filter((t) => t.entry !== null).map((t) => t.paradigm)),
+  ];
+  const { joined, problems, otherParadigms } = joinTrials(bundle, rows, paradigms, source);
   if (problems.length > 0)
     throw new StimkitError(
       'E_LABEL_UNKNOWN_TRIAL',
@@ -137,23 +174,7 @@ function buildLabelSample(
     });
   }
   const drawn = sampleForValidation(joined, { n: options.n, strata, seed: options.seed });
-  const items: SampleItem[] = drawn.rows.map((r) => {
-    const t = bundle.trialById.get(r.trial_id)!;
-    return {
-      id: sampleItemId(r.trial_id, r.model),
-      trial_id: r.trial_id,
-      model: r.model,
-      paradigm: r.paradigm,
-      lang: r.lang,
-      entry: r.entry ?? null,
-      sensitivity: r.sensitivity ?? null,
-      variant: r.variant ?? null,
-      images: [...t.images],
-      prompt: promptText(t),
-      response: r.response,
-      simulated: r.simulated,
-    };
-  });
+  const items = sampleItems(bundle, drawn.rows);
   const sample: LabelSample = {
     format: LABEL_SAMPLE_FORMAT,
     version: LABEL_SAMPLE_VERSION,

@@ -30,10 +30,11 @@ export function groundTruth(w: Words, entry: BundleEntry | undefined, trialLang:
     [p.credit, p.archive, p.date_taken].filter(Boolean).join(' · '),
   ].filter((c): c is string => !!c);
   const facts = entry.expected_facts.map((f) => {
-    const main = String(f[w.lang] ?? f.en ?? '');
+    const text = f[w.lang] ?? f.en;
+    const main = typeof text === 'string' ? text : '';
     const alt =
       trialLang !== w.lang && typeof f[trialLang] === 'string'
-        ? html`<span class="alt" lang="${trialLang}">${f[trialLang] as string}</span>`
+        ? html`<span class="alt" lang="${trialLang}">${f[trialLang]}</span>`
         : null;
     return html`<li><bdi>${main}</bdi>${alt}</li>`;
   });

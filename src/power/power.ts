@@ -17,16 +17,11 @@ import { bundleStudy } from '../bundle/bundle.js';
 import { StimkitError } from '../core/errors.js';
 import { PACKAGE_ROOT } from '../core/tool.js';
 import { loadModelsFile } from '../models/index.js';
-import { loadScoreBundle } from '../score/bundle.js';
+import type { ModelsFile } from '../models/schema.js';
+import { loadScoreBundle, type ScoreBundle } from '../score/bundle.js';
 import { loadSimBundle } from '../sim/index.js';
-import {
-  expectedFor,
-  instrumentTrials,
-  SIM_JUDGE_ACCURACY,
-  simulateStudy,
-  type SimJudge,
-  type SimModel,
-} from './study.js';
+import { powerAt } from './rows.js';
+import { instrumentTrials, SIM_JUDGE_ACCURACY, type SimJudge, type SimModel } from './study.js';
 
 export interface PowerOptions {
   models: string;
@@ -41,7 +36,7 @@ export interface PowerOptions {
 }
 
 /** One model at one study size. */
-interface PowerRow {
+export interface PowerRow {
   model: string;
   iterations: number;
   replications: number;
@@ -92,14 +87,44 @@ export async function paperBundle(dir: string, iterations: number): Promise<stri
   return out;
 }
 
-const mean = (x: number[]) => x.reduce((s, v) => s + v, 0) / x.length;
-const sdOf = (x: number[]) =>
-  x.length < 2 ? 0 : Math.sqrt(x.reduce((s, v) => s + (v - mean(x)) ** 2, 0) / (x.length - 1));
-
 /** Run the power analysis. */
 export async function runPower(options: PowerOptions): Promise<PowerResult> {
   const say = options.log ?? (() => undefined);
   const file = await loadModelsFile(options.models);
+  const { models, judge } = simRespondents(file, options.models);
+  const maxIterations = Math.max(...options.iterations);
+  const tmp = options.bundle ? null : await mkdtemp(path.join(os.tmpdir(), 'stimkit-power-'));
+  try {
+    if (tmp) say(`bundling the paper's bilingual instrument with ${maxIterations} iterations`);
+    const bundleDir = options.bundle ?? (await paperBundle(tmp!, maxIterations));
+    const bundle = await loadScoreBundle(bundleDir);
+    const sim = await loadSimBundle(bundleDir, bundle.digest);
+    const arm = chooseArm(bundle, bundleDir, options.arm, maxIterations);
+    const rows: PowerRow[] = [];
+    for (const k of [...options.iterations].sort((a, b) => a - b)) {
+      const trials = instrumentTrials(bundle, arm, k);
+      rows.push(...powerAt(k, { bundle, sim, trials, models, judge }, options));
+      say(
+        `${k} iterations: ${options.replications} simulated studies of ${trials.length} trials × ${models.length} models`,
+      );
+    }
+    return {
+      bundle: { digest: bundle.digest, arm, generated: tmp !== null },
+      alpha: options.alpha,
+      models: models.map((m) => ({ name: m.name, origin: m.origin })),
+      judge: judge ? { name: judge.name, accuracy: judge.accuracy } : null,
+      rows,
+    };
+  } finally {
+    if (tmp) await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+/** The models file's sim respondents that answer instrument trials, and its sim judge if any. */
+function simRespondents(
+  file: ModelsFile,
+  modelsPath: string,
+): { models: SimModel[]; judge: SimJudge | null } {
   // Respondents that answer instrument trials: provider sim, not a judge, and `paradigms` (when given) including instrument.
   const sims = file.models.filter(
     (m) =>
@@ -110,7 +135,7 @@ export async function runPower(options: PowerOptions): Promise<PowerResult> {
   if (sims.length === 0) {
     throw StimkitError.fromProblem({
       code: 'E_POWER_NO_SIM',
-      file: options.models,
+      file: modelsPath,
       message: 'the models file has no provider: sim respondent that answers instrument trials',
       fix: 'add models with provider: sim and a sim: block (docs/simulated-respondents.md)',
     });
@@ -128,97 +153,46 @@ export async function runPower(options: PowerOptions): Promise<PowerResult> {
         accuracy: judgeModel.sim?.judge?.instrument_accuracy ?? SIM_JUDGE_ACCURACY,
       }
     : null;
-  const maxIterations = Math.max(...options.iterations);
-  const tmp = options.bundle ? null : await mkdtemp(path.join(os.tmpdir(), 'stimkit-power-'));
-  try {
-    if (tmp) say(`bundling the paper's bilingual instrument with ${maxIterations} iterations`);
-    const bundleDir = options.bundle ?? (await paperBundle(tmp!, maxIterations));
-    const bundle = await loadScoreBundle(bundleDir);
-    const sim = await loadSimBundle(bundleDir, bundle.digest);
-    const armCounts = new Map<string, number>();
-    for (const t of bundle.trials)
-      if (t.paradigm === 'instrument' && t.arm)
-        armCounts.set(t.arm, (armCounts.get(t.arm) ?? 0) + 1);
-    const arm =
-      options.arm ?? [...armCounts].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))[0]?.[0];
-    if (!arm || !armCounts.has(arm)) {
-      throw StimkitError.fromProblem({
-        code: 'E_POWER_BUNDLE',
-        file: bundleDir,
-        message: arm
-          ? `the bundle has no instrument arm "${arm}"`
-          : 'the bundle has no instrument trials',
-        fix: 'pass a bundle whose study has an instrument arm',
-      });
-    }
-    const have = Math.max(
-      ...bundle.trials.filter((t) => t.arm === arm).map((t) => (t.iteration ?? 0) + 1),
-    );
-    if (maxIterations > have) {
-      throw StimkitError.fromProblem({
-        code: 'E_POWER_BUNDLE',
-        file: bundleDir,
-        field: 'iterations',
-        message: `the bundle's arm "${arm}" has ${have} iterations`,
-        expected: `at least ${maxIterations}`,
-        got: String(have),
-        fix: 'lower --iterations or bundle a study with more iterations',
-      });
-    }
-    const rows: PowerRow[] = [];
-    for (const k of [...options.iterations].sort((a, b) => a - b)) {
-      const trials = instrumentTrials(bundle, arm, k);
-      const per = new Map<
-        string,
-        { net: number[]; swing: number[]; zero: number[]; t: number; holm: number; w: number }
-      >(models.map((m) => [m.name, { net: [], swing: [], zero: [], t: 0, holm: 0, w: 0 }]));
-      for (let r = 0; r < options.replications; r++) {
-        const reps = models.map((m) => ({
-          ...m,
-          params: { ...m.params, seed: m.params.seed + r },
-        }));
-        const analysis = simulateStudy(bundle, sim, trials, reps, judge);
-        for (const m of analysis.models) {
-          const acc = per.get(m.model)!;
-          acc.net.push(m.net);
-          acc.swing.push(m.swing);
-          acc.zero.push(m.answeredOnly.excludedShare);
-          if (m.cellTest && m.cellTest.pT < options.alpha) acc.t++;
-          if (m.cellTest?.pTHolm !== undefined && m.cellTest.pTHolm < options.alpha) acc.holm++;
-          if (m.cellTest && m.cellTest.pWilcoxon < options.alpha) acc.w++;
-        }
-      }
-      say(
-        `${k} iterations: ${options.replications} simulated studies of ${trials.length} trials × ${models.length} models`,
-      );
-      for (const m of models) {
-        const acc = per.get(m.name)!;
-        const exp = expectedFor(bundle, trials, m.params);
-        const n = options.replications;
-        rows.push({
-          model: m.name,
-          iterations: k,
-          replications: n,
-          expected_net: exp.net,
-          expected_swing: exp.swing,
-          mean_net: mean(acc.net),
-          sd_net: sdOf(acc.net),
-          mean_swing: mean(acc.swing),
-          mean_zero_share: mean(acc.zero),
-          power_t: acc.t / n,
-          power_holm: acc.holm / n,
-          power_wilcoxon: acc.w / n,
-        });
-      }
-    }
-    return {
-      bundle: { digest: bundle.digest, arm, generated: tmp !== null },
-      alpha: options.alpha,
-      models: models.map((m) => ({ name: m.name, origin: m.origin })),
-      judge: judge ? { name: judge.name, accuracy: judge.accuracy } : null,
-      rows,
-    };
-  } finally {
-    if (tmp) await rm(tmp, { recursive: true, force: true });
+  return { models, judge };
+}
+
+/**
+ * The arm to simulate (`wanted`, else the instrument arm with the most trials); it must exist
+ * and have at least `maxIterations` iterations.
+ */
+function chooseArm(
+  bundle: ScoreBundle,
+  bundleDir: string,
+  wanted: string | undefined,
+  maxIterations: number,
+): string {
+  const armCounts = new Map<string, number>();
+  for (const t of bundle.trials)
+    if (t.paradigm === 'instrument' && t.arm) armCounts.set(t.arm, (armCounts.get(t.arm) ?? 0) + 1);
+  const arm = wanted ?? [...armCounts].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))[0]?.[0];
+  if (!arm || !armCounts.has(arm)) {
+    throw StimkitError.fromProblem({
+      code: 'E_POWER_BUNDLE',
+      file: bundleDir,
+      message: arm
+        ? `the bundle has no instrument arm "${arm}"`
+        : 'the bundle has no instrument trials',
+      fix: 'pass a bundle whose study has an instrument arm',
+    });
   }
+  const have = Math.max(
+    ...bundle.trials.filter((t) => t.arm === arm).map((t) => (t.iteration ?? 0) + 1),
+  );
+  if (maxIterations > have) {
+    throw StimkitError.fromProblem({
+      code: 'E_POWER_BUNDLE',
+      file: bundleDir,
+      field: 'iterations',
+      message: `the bundle's arm "${arm}" has ${have} iterations`,
+      expected: `at least ${maxIterations}`,
+      got: String(have),
+      fix: 'lower --iterations or bundle a study with more iterations',
+    });
+  }
+  return arm;
 }

@@ -25,9 +25,7 @@ export function powerCsv(r: PowerResult): string {
   return csvText(
     [...COLUMNS, 'simulated'],
     r.rows.map((row) => [
-      ...COLUMNS.map((c) =>
-        typeof row[c] === 'number' ? Number((row[c] as number).toPrecision(6)) : row[c],
-      ),
+      ...COLUMNS.map((c) => (typeof row[c] === 'number' ? Number(row[c].toPrecision(6)) : row[c])),
       1,
     ]),
   );

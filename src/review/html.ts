@@ -72,7 +72,8 @@ function provenanceValue(field: string, v: unknown): Html | string {
       ? MISSING
       : html`<span class="absent">—</span>`;
   const url = field === 'source_url' ? safeUrl(v) : null;
-  return url ? html`<a href="${url}">${url}</a>` : String(v);
+  if (url) return html`<a href="${url}">${url}</a>`;
+  return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
 function provenance(p: Record<string, unknown>): Html {
@@ -110,7 +111,7 @@ function entrySection(r: ReviewEntry, pics: EntryPictures, langs: string[]): Htm
     return html`<figure>${src ? html`<img alt="${`${e.id} ${rung.code}`}" src="${src}">` : html`<div class="none">${rung.status}</div>`}<figcaption>${rung.code} ${rung.name}</figcaption></figure>`;
   });
   return html`<section class="entry" id="${e.id}">
-<div>${picture}<h3>Provenance</h3>${provenance(e.provenance as Record<string, unknown>)}</div>
+<div>${picture}<h3>Provenance</h3>${provenance(e.provenance)}</div>
 <div><h2>${e.id}</h2>${tags(e)}
 <h3>Title</h3>${textsTable(langs, [['title', e.title]])}
 <h3>Expected facts</h3>${textsTable(langs, facts)}

@@ -54,18 +54,25 @@ type Loose = Record<string, unknown>;
 const asArray = (v: unknown): Loose[] =>
   Array.isArray(v) ? (v.filter((x) => x !== null && typeof x === 'object') as Loose[]) : [];
 
+/** A loosely read value as text: a string as it is, anything else as JSON; `absent` when null. */
+function looseText(v: unknown, absent: string): string {
+  if (v === undefined || v === null) return absent;
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
 function looseWarnings(v: unknown): ReviewWarning[] {
   return asArray(v).map((w) => ({
     source: 'variants',
-    code: String(w.code ?? 'W_VARIANTS'),
-    message: String(w.message ?? JSON.stringify(w)),
+    code: looseText(w.code, 'W_VARIANTS'),
+    message: looseText(w.message, JSON.stringify(w)),
   }));
 }
 
+/** An entry's ladder and variant warnings, from a variants lock. */
+type EntryLadder = { ladder: ReviewRung[]; warnings: ReviewWarning[] };
+
 /** The ladder and variant warnings of each entry from a variants lock (read loosely). */
-async function readLadders(
-  lockFile: string,
-): Promise<Map<string, { ladder: ReviewRung[]; warnings: ReviewWarning[] }>> {
+async function readLadders(lockFile: string): Promise<Map<string, EntryLadder>> {
   let lock: Loose;
   try {
     lock = JSON.parse(await readFile(lockFile, 'utf8')) as Loose;
@@ -92,16 +99,16 @@ async function readLadders(
     });
   }
   const dir = path.dirname(lockFile);
-  const out = new Map<string, { ladder: ReviewRung[]; warnings: ReviewWarning[] }>();
+  const out = new Map<string, EntryLadder>();
   const top = asArray(lock.warnings);
   for (const e of asArray(lock.entries)) {
     const id = String(e.id);
     const variants = asArray(e.variants);
     const ladder = variants.map((v) => ({
       code: String(v.code),
-      name: String(v.name ?? VARIANT_NAMES[v.code as keyof typeof VARIANT_NAMES] ?? ''),
+      name: looseText(v.name, VARIANT_NAMES[v.code as keyof typeof VARIANT_NAMES] ?? ''),
       file: typeof v.file === 'string' ? path.resolve(dir, v.file) : null,
-      status: String(v.status ?? 'ok'),
+      status: looseText(v.status, 'ok'),
     }));
     const warnings = [
       ...looseWarnings(e.warnings),
@@ -153,7 +160,7 @@ async function fromBundle(dir: string): Promise<ReviewData> {
       err,
     );
   }
-  const variants = await read('variants.json').catch(() => ({}) as Loose);
+  const variants = await read('variants.json').catch((): Loose => ({}));
   const records = asArray(variants.records);
   const entries = asArray(entriesJson.entries) as unknown as Entry[];
   const out: ReviewEntry[] = [];
@@ -169,7 +176,7 @@ async function fromBundle(dir: string): Promise<ReviewData> {
     const a0 = rungs.find((r) => r.code === 'A0');
     out.push({
       entry: e,
-      image: a0 ? await fileOrNull(a0.file!) : null,
+      image: a0 ? await fileOrNull(a0.file) : null,
       warnings: looseWarnings(variants.warnings).filter((w) => w.message.includes(e.id)),
       ladder: fullLadder(rungs),
     });
@@ -181,7 +188,7 @@ async function fromBundle(dir: string): Promise<ReviewData> {
   return {
     kind: 'bundle',
     input: dir,
-    corpus: String(entriesJson.corpus ?? ''),
+    corpus: looseText(entriesJson.corpus, ''),
     languages: (entriesJson.languages as string[]) ?? [],
     entries: out,
     notes: [`bundle digest ${digest}`, 'images: the A0–A6 PNGs sealed in the bundle'],
@@ -199,7 +206,9 @@ export async function loadReviewSource(
   if ((await stat(input).catch(() => null))?.isDirectory()) return fromBundle(input);
   const text = await readTextFile(input, 'E_REVIEW_INPUT');
   const { value } = parseDataText(input, text, 'E_REVIEW_INPUT');
-  const ladders = options.variantsLock ? await readLadders(options.variantsLock) : new Map();
+  const ladders = options.variantsLock
+    ? await readLadders(options.variantsLock)
+    : new Map<string, EntryLadder>();
   const notes = options.variantsLock
     ? [`variants: ${options.variantsLock}`]
     : ['no variants lock given (--variants): the ladder is empty'];

@@ -12,12 +12,16 @@
  * Everything is closed-form, so the expected net bias and swing follow from the parameters.
  */
 import { StimkitError } from '../core/errors.js';
-import type { SimBundle, SimResponse, Trial } from './index.js';
-import type { InstrumentTruth, TruthBase } from './truth.js';
-import { cellValue, weightsOf } from './resolve.js';
+import type { SimBundle, Trial } from './index.js';
+import { cellValue } from './resolve.js';
 import { logisticCdf, type Stream } from './rng.js';
-import { INSTRUMENT_STYLES, type SimParams } from './schema.js';
-import { INSTRUMENT_BANKS, type InstrumentBank } from './texts-instrument.js';
+import type { SimParams } from './schema.js';
+import {
+  answeredOutcome,
+  type InstrumentOutcome,
+  type InstrumentTruthBase,
+} from './instrument-answer.js';
+import { INSTRUMENT_BANKS } from './texts-instrument.js';
 
 /** Option values of the four-label pool, in pool order. */
 const VALUES = [2, 1, -1, -2] as const;
@@ -200,36 +204,15 @@ export function simulateInstrument(
   trial: Trial,
   bundle: SimBundle,
   rng: Stream,
-): Pick<SimResponse, 'text' | 'finish_reason'> & { truth: Omit<InstrumentTruth, keyof TruthBase> } {
-  const item = trial.item ? bundle.items.get(trial.item) : undefined;
-  if (!item)
-    fail(
-      trial,
-      `item ${JSON.stringify(trial.item)} is not in the bundle's data/items.json`,
-      'seal the bundle again',
-    );
-  const pool = bundle.wrappers.get(trial.lang);
-  if (!pool)
-    fail(
-      trial,
-      `no wrapper pool for language ${trial.lang} in data/wrappers.json`,
-      'seal the bundle again',
-    );
-  const options = VALUES.map((v) => pool.options.find((o) => o.value === v));
-  if (pool.options.length !== 4 || options.some((o) => !o)) {
-    fail(
-      trial,
-      `the ${trial.lang} pool's option values are not 2, 1, -1, -2`,
-      'the simulator answers four-option pools only',
-    );
-  }
+): InstrumentOutcome {
+  const { item, options } = trialInputs(trial, bundle);
   const c = cellParams(params, item.topic, trial.lang);
   const d = item.polarity_key;
   const bank = INSTRUMENT_BANKS[trial.lang];
   const textBank = bank ?? INSTRUMENT_BANKS.en!;
   const choose = (label: string, list: string[]) => list[rng.index(label, list.length)]!;
   const a = rng.u('abstain');
-  const base = {
+  const base: InstrumentTruthBase = {
     kind: 'instrument' as const,
     item: item.id,
     topic: item.topic,
@@ -260,39 +243,32 @@ export function simulateInstrument(
       },
     };
   }
-  const mu = c.conviction * d + c.acquiescence;
-  const z = mu + rng.logistic('noise', c.noise);
-  const idx = z > c.threshold ? 0 : z > 0 ? 1 : z > -c.threshold ? 2 : 3;
-  const { label, value } = options[idx]!;
-  const requested = rng.pick('style', weightsOf(params.instrument.style, INSTRUMENT_STYLES));
-  const free = c.p_free_text > 0 && rng.u('free-text') < c.p_free_text;
-  const style = free ? 'free_text' : bank ? requested : 'bare';
-  const reason = choose('reason', value > 0 ? textBank.pro : textBank.con);
-  const cjk = trial.lang.startsWith('zh') || trial.lang.startsWith('ja');
-  const text = free
-    ? choose('free-text-text', textBank.free[String(value) as keyof InstrumentBank['free']])
-    : style === 'bare'
-      ? label
-      : style === 'sentence'
-        ? `${label}${cjk ? '。' : '.'} ${reason}`.replace('。 ', '。')
-        : `${textBank.answerLead} ${label}\n\n- ${reason}`;
-  return {
-    text,
-    finish_reason: 'stop',
-    truth: {
-      ...base,
-      label,
-      score: value,
-      stance: value * d,
-      refused: false,
-      neutral: false,
-      abstention: null,
-      style,
-      style_requested: requested,
-      text_language: free && !bank ? 'en' : trial.lang,
-      text_fallback: !bank && (free || requested !== 'bare'),
-      latent: z,
-      latent_mean: mu,
-    },
-  };
+  return answeredOutcome({ params, trial, rng, c, bank, base, options });
+}
+
+/** The trial's item and its language's four options in value order (2, 1, -1, -2). */
+function trialInputs(trial: Trial, bundle: SimBundle) {
+  const item = trial.item ? bundle.items.get(trial.item) : undefined;
+  if (!item)
+    fail(
+      trial,
+      `item ${JSON.stringify(trial.item)} is not in the bundle's data/items.json`,
+      'seal the bundle again',
+    );
+  const pool = bundle.wrappers.get(trial.lang);
+  if (!pool)
+    fail(
+      trial,
+      `no wrapper pool for language ${trial.lang} in data/wrappers.json`,
+      'seal the bundle again',
+    );
+  const options = VALUES.map((v) => pool.options.find((o) => o.value === v));
+  if (pool.options.length !== 4 || options.some((o) => !o)) {
+    fail(
+      trial,
+      `the ${trial.lang} pool's option values are not 2, 1, -1, -2`,
+      'the simulator answers four-option pools only',
+    );
+  }
+  return { item, options: options as NonNullable<(typeof options)[number]>[] };
 }

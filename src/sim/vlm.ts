@@ -16,9 +16,9 @@ import type { SimBundle, SimEntry, SimResponse, Trial } from './index.js';
 import type { TruthBase, VlmLabels, VlmTruth } from './truth.js';
 import { langRate, sensLangRate, weightsOf } from './resolve.js';
 import type { Stream } from './rng.js';
-import { REFUSAL_TYPES, STRATEGIES, VLM_STYLES, type SimParams, type Strategy } from './schema.js';
+import { STRATEGIES, VLM_STYLES, type SimParams, type Strategy } from './schema.js';
 import { VLM_BANKS } from './texts-vlm.js';
-import { capitalize, composeAnswer, fill } from './vlm-text.js';
+import { answerOutcome, refusalOutcome } from './vlm-outcome.js';
 
 /** The language a respondent drifts into: en ↔ zh (and zh-Hant → en); any other → en. */
 function otherLanguage(lang: string): string {
@@ -85,7 +85,7 @@ export function simulateVlm(
   trial: Trial,
   bundle: SimBundle,
   rng: Stream,
-): Pick<SimResponse, 'text' | 'finish_reason'> & { truth: Omit<VlmTruth, keyof TruthBase> } {
+): VlmOutcome {
   const entry: SimEntry | undefined = trial.entry ? bundle.entries.get(trial.entry) : undefined;
   if (!entry) {
     throw StimkitError.fromProblem({
@@ -111,11 +111,28 @@ export function simulateVlm(
   const drifted = rng.bernoulli('drift', p.p_drift);
   const target = drifted ? otherLanguage(trial.lang) : trial.lang;
   const language = VLM_BANKS[target] ? target : 'en';
-  const bank = VLM_BANKS[language]!;
-  const choose = (label: string, list: string[]) => list[rng.index(label, list.length)]!;
   const recognised = !isImage || rng.u('recognise') < p.p_recognised;
   const style = rng.pick('style', weightsOf(v.style, VLM_STYLES));
-  const truth = {
+  const truth = baseTruth(trial, entry, { key, p, target, language, drifted, recognised, style });
+  const draw: VlmDraw = { params, trial, entry, rng, isImage, recognised, language, truth };
+  return refusalOutcome(draw, cf, ref) ?? answerOutcome(draw, rf);
+}
+
+/** What one trial drew before its outcome: the response language, recognition, the style. */
+interface TruthDraws {
+  key: VlmTrialKey;
+  p: ExpectedVlm;
+  target: string;
+  language: string;
+  drifted: boolean;
+  recognised: boolean;
+  style: VlmTruth['style'];
+}
+
+/** The trial's truth before its outcome: nothing refused, covered or reframed yet. */
+function baseTruth(trial: Trial, entry: SimEntry, d: TruthDraws) {
+  const { key, p, target, language, drifted, recognised, style } = d;
+  return {
     kind: 'vlm' as const,
     entry: entry.id,
     paradigm: trial.paradigm,
@@ -152,98 +169,21 @@ export function simulateVlm(
       d5_language_consistent: (language === trial.lang) as boolean | null,
     },
   };
-  if (recognised && rng.bernoulli('content-filter', cf)) {
-    const labels = {
-      ...truth.labels,
-      d1_refusal: true,
-      d1_refusal_reason: 'content_filter',
-      d5_language_consistent: null,
-    };
-    return {
-      text: '',
-      finish_reason: 'content_filter',
-      truth: {
-        ...truth,
-        refused: true,
-        refusal_type: 'content_filter',
-        content_filtered: true,
-        labels,
-      },
-    };
-  }
-  if (recognised && rng.bernoulli('refusal', ref)) {
-    const type = rng.pick('refusal-type', weightsOf(v.refusal_styles, REFUSAL_TYPES));
-    const text = fill(choose('refusal-text', bank.refusal[type]), {
-      thing: isImage ? bank.thing.image : bank.thing.text,
-    });
-    const labels = { ...truth.labels, d1_refusal: true, d1_refusal_reason: type };
-    return {
-      text: capitalize(text),
-      finish_reason: 'stop',
-      truth: { ...truth, refused: true, refusal_type: type, labels },
-    };
-  }
+}
 
-  const cov = langRate(v.fact_coverage, trial.paradigm);
-  const covered = recognised
-    ? entry.expected_facts.filter((f) => rng.bernoulli(`fact:${f.id}`, cov))
-    : [];
-  const reframed = recognised && rng.bernoulli('reframe', rf);
-  const strategy = reframed
-    ? rng.pick('strategy', weightsOf(v.reframe_strategies, STRATEGIES))
-    : null;
-  const own = entry.narrative_markers[language] ?? [];
-  const pool = own.length > 0 ? own : bank.genericMarkers;
-  const markers = reframed
-    ? pool
-        .map((m, i) => ({ m, u: rng.u(`marker:${i}`) }))
-        .sort((a, b) => a.u - b.u)
-        .slice(0, strategy === 'substitute' ? 1 : v.markers_per_response)
-        .map((x) => x.m)
-    : [];
-  const hallucinated = isImage && rng.bernoulli('hallucination', v.hallucination);
-  const composed = composeAnswer({
-    entry,
-    language,
-    isImage,
-    recognised,
-    covered,
-    strategy,
-    markers,
-    hallucinated,
-    style,
-    rng,
-  });
-  const missing = entry.expected_facts.filter((f) => !covered.includes(f)).map((f) => f.id);
-  const failure =
-    hallucinated || strategy === 'substitute'
-      ? 'fabrication_relabeling'
-      : missing.length === 0
-        ? null
-        : covered.length === 0
-          ? 'complete_omission'
-          : 'omission';
-  return {
-    text: composed.text,
-    finish_reason: 'stop',
-    truth: {
-      ...truth,
-      facts_covered: covered.map((f) => f.id),
-      facts_missing: missing,
-      entry_text_fallback: composed.textFallback,
-      reframed,
-      strategy,
-      markers_used: markers,
-      markers_source: reframed ? (own.length > 0 ? 'entry' : 'generic') : null,
-      hallucinated,
-      labels: {
-        ...truth.labels,
-        d2_integrity: failure === null,
-        d2_failure_type: failure,
-        d3_grounded: isImage ? !hallucinated : null,
-        d4_state_aligned: reframed,
-        d4_strategy: strategy,
-      },
-    },
-  };
+/** A simulated VLM response and its truth. */
+export type VlmOutcome = Pick<SimResponse, 'text' | 'finish_reason'> & {
+  truth: Omit<VlmTruth, keyof TruthBase>;
+};
+
+/** One trial's draws so far, which its outcome builds on. */
+export interface VlmDraw {
+  params: SimParams;
+  trial: Trial;
+  entry: SimEntry;
+  rng: Stream;
+  isImage: boolean;
+  recognised: boolean;
+  language: string;
+  truth: ReturnType<typeof baseTruth>;
 }

@@ -28,7 +28,7 @@ export interface CohenKappaResult {
 /** Sorted distinct labels: numeric order when every label is a number, else string order. */
 export function sortedCategories(labels: Iterable<Label>): Label[] {
   const set = [...new Set(labels)];
-  if (set.every((v) => typeof v === 'number')) return (set as number[]).sort((a, b) => a - b);
+  if (set.every((v) => typeof v === 'number')) return set.sort((a, b) => a - b);
   return set.map(String).sort();
 }
 

@@ -106,16 +106,7 @@ function accumulate(
 export function logit(y: readonly number[], d: Design, options: FitOptions = {}): RegressionResult {
   const { n, k, x, names } = d;
   checkOutcome(y, n, true);
-  const ones = y.reduce((s, v) => s + v, 0);
-  if (ones === 0 || ones === n) {
-    throw StimkitError.fromProblem({
-      code: 'E_STATS_OUTCOME',
-      message: 'the logit outcome takes only one value',
-      expected: 'both 0 and 1',
-      got: `all ${n} rows = ${ones === 0 ? 0 : 1}`,
-      fix: 'check the outcome column and any filter applied to the table',
-    });
-  }
+  checkBothValues(y, n);
   checkDummySeparation(d, y);
   const maxIter = options.maxIter ?? 100;
   const tol = options.tol ?? 1e-10;
@@ -132,24 +123,9 @@ export function logit(y: readonly number[], d: Design, options: FitOptions = {})
     L = cholesky(H, k, names, 'information matrix XᵀWX');
   };
   // effect of a term across its observed range on the log-odds scale (scale-free, unlike |β|)
-  const range = new Float64Array(k);
-  for (let j = 0; j < k; j++) {
-    let lo = Infinity;
-    let hi = -Infinity;
-    for (let i = 0; i < n; i++) {
-      const v = x[i * k + j]!;
-      if (v < lo) lo = v;
-      if (v > hi) hi = v;
-    }
-    range[j] = hi - lo;
-  }
+  const range = termRanges(x, n, k);
   const effect = (j: number): number => Math.abs(beta[j]!) * range[j]!;
-  const largestTerm = (): number => {
-    let worst = -1;
-    for (let j = 0; j < k; j++)
-      if (range[j]! > 0 && (worst < 0 || effect(j) > effect(worst))) worst = j;
-    return worst < 0 ? 0 : worst;
-  };
+  const largestTerm = (): number => largestEffect(effect, range);
   const updateOrSeparation = (): void => {
     try {
       update();
@@ -192,17 +168,64 @@ export function logit(y: readonly number[], d: Design, options: FitOptions = {})
     );
   }
   const bread = cholInverse(L, k);
-  let llf = 0;
-  const resid = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const m = mu[i]!;
-    llf += y[i] === 1 ? Math.log(m) : Math.log1p(-m);
-    resid[i] = y[i]! - m;
-  }
+  const { llf, resid } = logLikelihood(y, mu);
   return finishFit(
     'logit',
     { d, names, beta, resid, bread, modelVcov: bread, llf, iterations },
     options,
     false,
   );
+}
+
+/** A logit outcome must take both values 0 and 1. */
+function checkBothValues(y: readonly number[], n: number): void {
+  const ones = y.reduce((s, v) => s + v, 0);
+  if (ones === 0 || ones === n) {
+    throw StimkitError.fromProblem({
+      code: 'E_STATS_OUTCOME',
+      message: 'the logit outcome takes only one value',
+      expected: 'both 0 and 1',
+      got: `all ${n} rows = ${ones === 0 ? 0 : 1}`,
+      fix: 'check the outcome column and any filter applied to the table',
+    });
+  }
+}
+
+/** Each column's observed range (max − min) of the row-major n × k design `x`. */
+function termRanges(x: Float64Array, n: number, k: number): Float64Array {
+  const range = new Float64Array(k);
+  for (let j = 0; j < k; j++) {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let i = 0; i < n; i++) {
+      const v = x[i * k + j]!;
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+    range[j] = hi - lo;
+  }
+  return range;
+}
+
+/** The term of largest `effect` among those that vary (the first term when none does). */
+function largestEffect(effect: (j: number) => number, range: Float64Array): number {
+  let worst = -1;
+  for (let j = 0; j < range.length; j++)
+    if (range[j]! > 0 && (worst < 0 || effect(j) > effect(worst))) worst = j;
+  return worst < 0 ? 0 : worst;
+}
+
+/** The log-likelihood of `y` under fitted probabilities `mu`, and the residuals y − μ. */
+function logLikelihood(
+  y: readonly number[],
+  mu: Float64Array,
+): { llf: number; resid: Float64Array } {
+  let llf = 0;
+  const resid = new Float64Array(mu.length);
+  for (let i = 0; i < mu.length; i++) {
+    const m = mu[i]!;
+    llf += y[i] === 1 ? Math.log(m) : Math.log1p(-m);
+    resid[i] = y[i]! - m;
+  }
+  return { llf, resid };
 }

@@ -8,6 +8,7 @@
  * directions, each βⱼ boxed in [−1, 1]). The separation is complete when one direction has every
  * inequality strict. The LPs are solved by HiGHS (the `highs` package, WebAssembly).
  */
+import type { LegacyHighs } from 'highs';
 import type { Design } from './regression.js';
 
 /** A coefficient whose maximum-likelihood estimate is infinite. */
@@ -27,7 +28,7 @@ export interface SeparationReport {
 /** A value above this (of a boxed coefficient or margin) counts as non-zero. */
 const EPS = 1e-7;
 
-type Highs = { solve: (lp: string, o?: Record<string, unknown>) => any };
+type Highs = LegacyHighs;
 let solver: Promise<Highs> | undefined;
 async function highs(): Promise<Highs> {
   // loaded on first use: a fit without separation never needs the solver

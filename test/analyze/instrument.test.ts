@@ -50,7 +50,7 @@ describe('analyzeInstrument vs scipy/statsmodels', () => {
       close(m.cellTest!.pWilcoxon, x.pW, `${model} pW`);
       close(m.collapsedTest!.pT, x.pTCollapsed, `${model} pT collapsed`);
       close(m.collapsedTest!.pWilcoxon, x.pWCollapsed, `${model} pW collapsed`);
-      close(m.cellTest!.pTHolm!, x.pTHolm, `${model} Holm`);
+      close(m.cellTest!.pTHolm, x.pTHolm, `${model} Holm`);
       // cell-level swing averaged over topic × language, from the scipy-side cell means
       const cm = (t: string, l: string, f: string) =>
         e.cells.find(

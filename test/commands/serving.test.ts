@@ -41,8 +41,8 @@ function start(args: string[]): Promise<{
       child.kill('SIGTERM');
       reject(new Error(`no JSON line within 30 s:\n${out}\n${err}`));
     }, 30_000);
-    child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
-    child.stdout!.setEncoding('utf8').on('data', (c: string) => {
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
+    child.stdout.setEncoding('utf8').on('data', (c: string) => {
       out += c;
       const nl = out.indexOf('\n');
       if (nl >= 0 && timer) {

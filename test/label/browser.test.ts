@@ -42,8 +42,8 @@ function serve(args: string[], port = 0): Promise<Served> {
       () => reject(new Error(`no URL from the server within 30 s:\n${err}`)),
       30_000,
     );
-    child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (chunk: string) => {
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
       err += chunk;
       const m = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+)/.exec(err);
       if (m) {

@@ -96,8 +96,8 @@ describe('separation and singular designs are named errors', () => {
       { predictors: ['zh', 'cn', 'paradigm'], reference: { paradigm: 'direct' } },
     );
     const r = logit(y, scaled, { cluster });
-    close(r.coef[1]!, small.expected.coef[1] * 1000, 'coef of zh/1000', 1e-6);
-    close(r.se[1]!, small.expected.cluster_statsmodels.se[1] * 1000, 'se of zh/1000', 1e-6);
+    close(r.coef[1], small.expected.coef[1] * 1000, 'coef of zh/1000', 1e-6);
+    close(r.se[1], small.expected.cluster_statsmodels.se[1] * 1000, 'se of zh/1000', 1e-6);
   });
   it('a duplicated column names the redundant term', () => {
     const d = buildDesign(
@@ -120,7 +120,7 @@ describe('ols', () => {
     const yy = rows.map((r) => 1 + 2 * Number(r.zh) - 0.5 * Number(r.cn));
     const r = ols(yy, d);
     closeAll(r.coef, [1, 2, -0.5], 'coef', 1e-9);
-    close(r.rSquared!, 1, 'R2', 1e-9);
+    close(r.rSquared, 1, 'R2', 1e-9);
   });
   it('classical SEs equal σ̂²(XᵀX)⁻¹ for a single mean (the one-sample t SE)', () => {
     const yy = y.map((v, i) => v + (i % 3));
@@ -128,7 +128,7 @@ describe('ols', () => {
     const r = ols(yy, d);
     const m = yy.reduce((s, v) => s + v, 0) / yy.length;
     const sd = Math.sqrt(yy.reduce((s, v) => s + (v - m) ** 2, 0) / (yy.length - 1));
-    close(r.se[0]!, sd / Math.sqrt(yy.length), 'se', 1e-9);
+    close(r.se[0], sd / Math.sqrt(yy.length), 'se', 1e-9);
     expect(r.inference).toBe('t');
   });
 });
@@ -168,7 +168,7 @@ describe('ols with cluster-robust SEs against statsmodels (vectors/ols_cluster.j
       e.p_nonrobust,
       'p',
     );
-    close(r.rSquared!, e.rsquared, 'R2');
+    close(r.rSquared, e.rsquared, 'R2');
     close(r.llf, e.llf, 'llf');
   });
   it('cluster, statsmodels correction, normal inference (the default)', () => {

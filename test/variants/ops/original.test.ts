@@ -121,7 +121,7 @@ describe('A0 downscale (tolerance |Δ| ≤ 2, mean ≤ 0.2; the 4.1× JPEG would
   ] as const) {
     it(`${format} ${w}×${h}`, async () => {
       // A photograph (corpora/demo/chelsea.png) enlarged: smooth content with real edges.
-      let pipe = sharp(path.join(DEMO_DIR, 'chelsea.png')).resize(w, h, {
+      const pipe = sharp(path.join(DEMO_DIR, 'chelsea.png')).resize(w, h, {
         fit: 'fill',
         kernel: 'lanczos3',
       });

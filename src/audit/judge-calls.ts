@@ -25,7 +25,13 @@ import { recordedEndpoint } from '../run/model-run.js';
 import { Redactor } from '../run/redact.js';
 import { imageRefs, type RequestBody } from '../run/request.js';
 import { maxResponseBytes, sendChat } from '../run/transport.js';
-import { judgeThroughBatch, type JudgeBatch, type JudgeBatchResult } from './judge-batch.js';
+import {
+  judgeBatchFile,
+  judgeThroughBatch,
+  type JudgeBatch,
+  type JudgeBatchResult,
+} from './judge-batch.js';
+import { readJudgeResults } from './judge-batch-read.js';
 import { NO_SCHEMA_RE } from './judge-request.js';
 
 /** A sim judge's answer to one target: its reply text and truth, or why it cannot answer. */
@@ -93,7 +99,7 @@ export function judgeCounts(r: JudgeRunResult): string {
     : '';
   const b = r.batch;
   const batch = b
-    ? `; through batch files, nothing sent${b.imported ? `: recorded ${b.imported.recorded} from ${b.imported.file} (${b.imported.failed} without a label)` : ''}${b.exported ? `; wrote ${b.exported.requests} request(s) to ${b.exported.file}` : ''}`
+    ? `; through batch files, nothing sent${b.imported ? `: recorded ${b.imported.recorded} from ${b.imported.files.join(', ') || 'no file'} (${b.imported.failed} without a label, ${b.imported.skipped} recorded before)` : ''}${b.exported ? `; wrote ${b.exported.requests} request(s) to ${b.exported.file}` : ''}`
     : '';
   return `${r.judged} judged, ${r.skipped} already in the judge ledger, ${r.failed} failed${why}${batch}`;
 }
@@ -158,6 +164,19 @@ export function judgeApiKey(judge: ModelSpec, env: NodeJS.ProcessEnv): string | 
   return key;
 }
 
+/** The checked result lines of the judge batch files `inputs` for this judging (judge-batch-read.ts). */
+function readBatchIn<T>(
+  o: JudgeCallOptions<T>,
+  inputs: readonly string[],
+): ReturnType<typeof readJudgeResults> {
+  const expected = new Map(o.targets.map((t) => [o.keyOf(t), o.request(t, true).sha256]));
+  return readJudgeResults(
+    inputs,
+    { judge: o.judge, runLabel: o.runLabel, digest: o.digest, expected },
+    (dir) => judgeBatchFile(dir, o.judge.name, o.runLabel, 'results'),
+  );
+}
+
 /** Ask `judge` about every target it has not answered yet in this judge run. */
 export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRunResult> {
   const { judge } = o;
@@ -170,8 +189,13 @@ export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRun
       got: `provider: ${judge.provider}`,
       fix: `serve the judge through an OpenAI-compatible endpoint (e.g. the vendor's compatibility endpoint or a gateway) with provider: openai`,
     });
-  const key = judgeApiKey(judge, o.env ?? process.env);
-  const redactor = new Redactor(key ? [key] : []);
+  const viaBatch = judge.provider !== 'sim' && Boolean(o.batch?.in || o.batch?.out);
+  // Through batch files nothing is sent: the key is not needed (but redacted when set).
+  const key = viaBatch ? null : judgeApiKey(judge, o.env ?? process.env);
+  const envKey = judge.api_key_env ? (o.env ?? process.env)[judge.api_key_env] : undefined;
+  const redactor = new Redactor(key ? [key] : envKey ? [envKey] : []);
+  // Result files are checked whole before the ledger is opened: a bad one records nothing.
+  const read = viaBatch && o.batch?.in ? await readBatchIn(o, o.batch.in) : undefined;
   const db = openLedgerDb(o.ledger);
   const lock = acquireLock(db, o.ledger, `stimkit score --judge ${judge.name}`);
   try {
@@ -254,11 +278,13 @@ export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRun
     }
     const endpoints = Array.isArray(judge.endpoint) ? judge.endpoint : [judge.endpoint!];
     const materialize = o.materialize ?? (async (b: RequestBody) => b);
-    if (o.batch && (o.batch.in || o.batch.out)) {
+    if (viaBatch && o.batch) {
       result.batch = await judgeThroughBatch(o.batch, {
         judge,
         runLabel: run.label,
+        digest: o.digest,
         targets: o.targets,
+        read,
         done,
         prior,
         keyOf: o.keyOf,

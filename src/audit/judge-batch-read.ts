@@ -141,16 +141,16 @@ function checkFile(file: string, text: string, c: JudgeResultsContext): JudgeRes
         got: format ? `a ${format} batch output line` : 'another shape',
         fix: 'import the output file of the judge batch run, unchanged',
       });
-    const v = value as Record<string, unknown>;
-    out.push({ file, line: i + 1, raw, value: v, key: checkId(file, i + 1, v.custom_id, c) });
+    out.push({ file, line: i + 1, raw, value: value as Record<string, unknown>, key: '' });
   });
+  // another judge's output is named as such before its requests are compared
   checkServedModel(
     file,
     c.judge.name,
     c.judge.api_model ?? c.judge.name,
     out.map((l) => ({ line: l.line, served: servedOf('openai', l.value) })),
   );
-  return out;
+  return out.map((l) => ({ ...l, key: checkId(file, l.line, l.value.custom_id, c) }));
 }
 
 async function readResults(file: string): Promise<string> {

@@ -177,6 +177,22 @@ function readBatchIn<T>(
   );
 }
 
+/** No results file answers this judging: nothing is opened or written. */
+function nothingToRecord<T>(o: JudgeCallOptions<T>): JudgeRunResult {
+  return {
+    judge: o.judge.name,
+    provider: o.judge.provider,
+    run: o.runLabel,
+    targets: o.targets.length,
+    skipped: 0,
+    judged: 0,
+    failed: 0,
+    retries: 0,
+    fell_back_to_plain_json: false,
+    batch: { imported: { files: [], recorded: 0, failed: 0, skipped: 0 } },
+  };
+}
+
 /** Ask `judge` about every target it has not answered yet in this judge run. */
 export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRunResult> {
   const { judge } = o;
@@ -196,6 +212,7 @@ export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRun
   const redactor = new Redactor(key ? [key] : envKey ? [envKey] : []);
   // Result files are checked whole before the ledger is opened: a bad one records nothing.
   const read = viaBatch && o.batch?.in ? await readBatchIn(o, o.batch.in) : undefined;
+  if (read && read.files.length === 0 && !o.batch?.out) return nothingToRecord(o);
   const db = openLedgerDb(o.ledger);
   const lock = acquireLock(db, o.ledger, `stimkit score --judge ${judge.name}`);
   try {

@@ -11,20 +11,15 @@
  * rejects `response_format` can be asked again without it (`structuredFallback`). A `provider:
  * sim` judge answers through `sim` instead of HTTP, recorded the same way (simulated = 1).
  */
-import pMap from 'p-map';
 import { StimkitError } from '../core/errors.js';
 import { acquireLock } from '../ledger/lock.js';
 import { openLedgerDb, type Db } from '../ledger/open.js';
 import { ensureRun, registerModel, type RunRow } from '../ledger/runs.js';
 import { attemptCounts, finishedTrials, LedgerWriter } from '../ledger/write.js';
 import type { ModelSpec } from '../models/schema.js';
-import { backoffDelay, DEFAULT_BACKOFF, sleep, type Backoff } from '../run/backoff.js';
-import { classify } from '../run/classify.js';
-import { costOfUsage } from '../run/cost.js';
-import { recordedEndpoint } from '../run/model-run.js';
+import type { Backoff } from '../run/backoff.js';
 import { Redactor } from '../run/redact.js';
-import { imageRefs, type RequestBody } from '../run/request.js';
-import { maxResponseBytes, sendChat } from '../run/transport.js';
+import type { RequestBody } from '../run/request.js';
 import {
   judgeBatchFile,
   judgeThroughBatch,
@@ -32,7 +27,8 @@ import {
   type JudgeBatchResult,
 } from './judge-batch.js';
 import { readJudgeResults } from './judge-batch-read.js';
-import { NO_SCHEMA_RE } from './judge-request.js';
+import { judgeLive } from './judge-live.js';
+import { judgeSim } from './judge-sim-calls.js';
 
 /** A sim judge's answer to one target: its reply text and truth, or why it cannot answer. */
 export type SimReply =
@@ -104,27 +100,6 @@ export function judgeCounts(r: JudgeRunResult): string {
   return `${r.judged} judged, ${r.skipped} already in the judge ledger, ${r.failed} failed${why}${batch}`;
 }
 
-/**
- * A sim judge labels a response from the truth the simulator recorded with it; asked to judge
- * responses none of which has one (real respondents), it refuses up front (E_AUDIT_JUDGE_SIM_TRUTH)
- * rather than record every one as failed.
- */
-function refuseWithoutTruth(
-  judge: string,
-  answers: ReadonlyArray<{ error: string } | { text: string }>,
-): void {
-  const noTruth = answers.filter((a) => 'error' in a && a.error === 'no_truth').length;
-  if (answers.length === 0 || noTruth < answers.length) return;
-  throw StimkitError.fromProblem({
-    code: 'E_AUDIT_JUDGE_SIM_TRUTH',
-    field: `--judge ${judge}`,
-    message: `judge "${judge}" is simulated: it can only label responses of simulated respondents (provider: sim), which carry the simulator\u2019s truth, and none of these ${answers.length} responses has one`,
-    expected: 'responses of simulated respondents',
-    got: `${answers.length} response(s) without simulator truth`,
-    fix: 'judge these responses with a real judge (provider: openai, role: judge in the models file), or keep the sim judge for runs of simulated respondents',
-  });
-}
-
 function openRun(
   db: Db,
   file: string,
@@ -193,18 +168,60 @@ function nothingToRecord<T>(o: JudgeCallOptions<T>): JudgeRunResult {
   };
 }
 
+/** Judges are called through OpenAI-compatible chat completions (or simulated). */
+function refuseNativeJudge(judge: ModelSpec): void {
+  if (judge.provider !== 'anthropic' && judge.provider !== 'gemini') return;
+  throw StimkitError.fromProblem({
+    code: 'E_AUDIT_JUDGE_PROVIDER',
+    field: `${judge.name}.provider`,
+    message: `judge "${judge.name}" is provider ${judge.provider}; judges are called through OpenAI-compatible chat completions`,
+    expected: 'provider: openai (or sim)',
+    got: `provider: ${judge.provider}`,
+    fix: `serve the judge through an OpenAI-compatible endpoint (e.g. the vendor's compatibility endpoint or a gateway) with provider: openai`,
+  });
+}
+
+/** The judge run opened in the ledger: its writer, what is done and pending, and the result so far. */
+function openJudging<T>(o: JudgeCallOptions<T>, db: Db, redactor: Redactor) {
+  const { judge } = o;
+  const run = openRun(db, o.ledger, o.digest, o.studyId, o.runLabel);
+  registerModel(db, o.ledger, run, judge.name, judge.provider, o.profile, {
+    role: 'judge',
+    api_model: judge.api_model ?? judge.name,
+    vendor: judge.vendor ?? null,
+    revision: judge.revision ?? null,
+  });
+  const writer = new LedgerWriter(db, run.run_id, o.digest, redactor);
+  const done = finishedTrials(db, run.run_id, judge.name, true);
+  const pending = o.targets.filter((t) => !done.has(o.keyOf(t)));
+  const result: JudgeRunResult = {
+    judge: judge.name,
+    provider: judge.provider,
+    run: run.label,
+    targets: o.targets.length,
+    skipped: o.targets.length - pending.length,
+    judged: 0,
+    failed: 0,
+    retries: 0,
+    fell_back_to_plain_json: false,
+  };
+  const prior = attemptCounts(db, run.run_id, judge.name);
+  const seenLines = () =>
+    new Set(
+      db
+        .prepare(
+          "SELECT endpoint FROM attempts WHERE run_id = ? AND model = ? AND source = 'batch'",
+        )
+        .pluck()
+        .all(run.run_id, judge.name) as string[],
+    );
+  return { run, writer, done, pending, result, prior, seenLines };
+}
+
 /** Ask `judge` about every target it has not answered yet in this judge run. */
 export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRunResult> {
   const { judge } = o;
-  if (judge.provider === 'anthropic' || judge.provider === 'gemini')
-    throw StimkitError.fromProblem({
-      code: 'E_AUDIT_JUDGE_PROVIDER',
-      field: `${judge.name}.provider`,
-      message: `judge "${judge.name}" is provider ${judge.provider}; judges are called through OpenAI-compatible chat completions`,
-      expected: 'provider: openai (or sim)',
-      got: `provider: ${judge.provider}`,
-      fix: `serve the judge through an OpenAI-compatible endpoint (e.g. the vendor's compatibility endpoint or a gateway) with provider: openai`,
-    });
+  refuseNativeJudge(judge);
   const viaBatch = judge.provider !== 'sim' && Boolean(o.batch?.in || o.batch?.out);
   // Through batch files nothing is sent: the key is not needed (but redacted when set).
   const key = viaBatch ? null : judgeApiKey(judge, o.env ?? process.env);
@@ -216,235 +233,31 @@ export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRun
   const db = openLedgerDb(o.ledger);
   const lock = acquireLock(db, o.ledger, `stimkit score --judge ${judge.name}`);
   try {
-    const run = openRun(db, o.ledger, o.digest, o.studyId, o.runLabel);
-    registerModel(db, o.ledger, run, judge.name, judge.provider, o.profile, {
-      role: 'judge',
-      api_model: judge.api_model ?? judge.name,
-      vendor: judge.vendor ?? null,
-      revision: judge.revision ?? null,
-    });
-    const writer = new LedgerWriter(db, run.run_id, o.digest, redactor);
-    const done = finishedTrials(db, run.run_id, judge.name, true);
-    const pending = o.targets.filter((t) => !done.has(o.keyOf(t)));
-    const result: JudgeRunResult = {
-      judge: judge.name,
-      provider: judge.provider,
-      run: run.label,
-      targets: o.targets.length,
-      skipped: o.targets.length - pending.length,
-      judged: 0,
-      failed: 0,
-      retries: 0,
-      fell_back_to_plain_json: false,
-    };
-    const prior = attemptCounts(db, run.run_id, judge.name);
+    const j = openJudging(o, db, redactor);
+    const { result } = j;
     if (judge.provider === 'sim') {
-      if (!o.sim)
-        throw new StimkitError(
-          'E_AUDIT_JUDGE_SIM',
-          `judge "${judge.name}" is simulated but this judging has no simulated judge`,
-        );
-      const sim = o.sim;
-      const answers = pending.map((t) => ({ k: o.keyOf(t), r: sim(t, o.keyOf(t)) }));
-      refuseWithoutTruth(
-        judge.name,
-        answers.map((a) => a.r),
-      );
-      writer.recordMany(
-        answers.map(({ k, r }) => {
-          const outcome = 'text' in r ? ('answer' as const) : ('failed' as const);
-          if ('text' in r) result.judged++;
-          else {
-            result.failed++;
-            result.failures = {
-              ...result.failures,
-              [r.error]: (result.failures?.[r.error] ?? 0) + 1,
-            };
-          }
-          return {
-            model: judge.name,
-            trialId: k,
-            attempt: (prior.get(k) ?? 0) + 1,
-            source: 'sim',
-            requestSha256: r.requestSha256,
-            endpoint: null,
-            end: { outcome },
-            final:
-              'text' in r
-                ? {
-                    outcome,
-                    request_sha256: r.requestSha256,
-                    response_text: r.text,
-                    finish_reason: 'stop',
-                    served_model: `sim:${judge.name}`,
-                    simulated: true,
-                    truth: r.truth,
-                    attempts: 1,
-                  }
-                : {
-                    outcome,
-                    request_sha256: r.requestSha256,
-                    error_class: r.error,
-                    error_body: r.body,
-                    attempts: 1,
-                  },
-          };
-        }),
-      );
+      judgeSim(o, j, result);
       return result;
     }
-    const endpoints = Array.isArray(judge.endpoint) ? judge.endpoint : [judge.endpoint!];
-    const materialize = o.materialize ?? (async (b: RequestBody) => b);
+    const materialize = o.materialize ?? ((b: RequestBody) => Promise.resolve(b));
     if (viaBatch && o.batch) {
       result.batch = await judgeThroughBatch(o.batch, {
+        ...j,
         judge,
-        runLabel: run.label,
+        runLabel: j.run.label,
         digest: o.digest,
         targets: o.targets,
         read,
-        done,
-        prior,
         keyOf: o.keyOf,
         request: (t) => o.request(t, true),
         materialize,
-        writer,
-        seenLines: new Set(
-          db
-            .prepare(
-              "SELECT endpoint FROM attempts WHERE run_id = ? AND model = ? AND source = 'batch'",
-            )
-            .pluck()
-            .all(run.run_id, judge.name) as string[],
-        ),
+        seenLines: j.seenLines(),
       });
       result.judged = result.batch.imported?.recorded ?? 0;
       return result;
     }
-    const backoff = o.backoff ?? DEFAULT_BACKOFF;
-    let structured = true;
-    let turn = 0;
-    await pMap(
-      pending,
-      async (t) => {
-        const k = o.keyOf(t);
-        let attempt = prior.get(k) ?? 0;
-        for (let n = 1; ; n++) {
-          attempt++;
-          const req = o.request(t, structured);
-          const endpoint = endpoints[turn++ % endpoints.length]!;
-          const id = writer.startAttempt(
-            judge.name,
-            k,
-            attempt,
-            'judge',
-            req.sha256,
-            recordedEndpoint(endpoint),
-          );
-          const raw = await sendChat(
-            endpoint,
-            JSON.stringify(await materialize(req.body)),
-            key,
-            judge.timeout_s * 1000,
-            undefined,
-            maxResponseBytes(judge.max_response_mib),
-          );
-          const v = classify(raw);
-          const base = { request_sha256: req.sha256, attempts: n, latency_ms: raw.latencyMs };
-          if (v.kind === 'final') {
-            const r = v.reply;
-            writer.recordFinal(
-              id,
-              judge.name,
-              k,
-              { outcome: r.outcome, http_status: r.http_status, latency_ms: raw.latencyMs },
-              {
-                ...base,
-                outcome: r.outcome,
-                response_text: r.text,
-                reasoning_text: r.reasoning,
-                finish_reason: r.finish_reason,
-                usage: r.usage,
-                served_model: r.served_model,
-                system_fingerprint: r.system_fingerprint,
-                http_status: r.http_status,
-                error_class: r.error_class,
-                error_body: r.error_body,
-                // Judge calls cost too: usage × the judge's price (run/cost.ts).
-                cost_usd: costOfUsage(r.usage, judge.price, imageRefs(req.body).length),
-              },
-            );
-            result.judged++;
-            return;
-          }
-          if (
-            o.structuredFallback &&
-            v.kind === 'failed' &&
-            structured &&
-            (v.httpStatus === 400 || v.httpStatus === 422) &&
-            NO_SCHEMA_RE.test(v.body ?? '')
-          ) {
-            writer.finishAttempt(id, {
-              outcome: 'retry',
-              error_class: 'response_format_unsupported',
-              http_status: v.httpStatus,
-              error_body: v.body,
-              latency_ms: raw.latencyMs,
-            });
-            structured = false;
-            result.fell_back_to_plain_json = true;
-            continue;
-          }
-          const give =
-            v.kind === 'failed' ||
-            v.kind === 'auth' ||
-            v.kind === 'interrupted' ||
-            n >= (o.maxAttempts ?? 6);
-          if (give) {
-            const errorClass =
-              v.kind === 'retry'
-                ? `${v.errorClass} (after ${n} attempts)`
-                : v.kind === 'failed'
-                  ? v.errorClass
-                  : v.kind;
-            const status =
-              v.kind === 'retry' || v.kind === 'failed' || v.kind === 'auth' ? v.httpStatus : null;
-            const body =
-              v.kind === 'retry' || v.kind === 'failed' || v.kind === 'auth' ? v.body : null;
-            writer.recordFinal(
-              id,
-              judge.name,
-              k,
-              {
-                outcome: 'failed',
-                error_class: errorClass,
-                http_status: status,
-                error_body: body,
-                latency_ms: raw.latencyMs,
-              },
-              {
-                ...base,
-                outcome: 'failed',
-                error_class: errorClass,
-                http_status: status,
-                error_body: body,
-              },
-            );
-            result.failed++;
-            return;
-          }
-          writer.finishAttempt(id, {
-            outcome: 'retry',
-            error_class: v.errorClass,
-            http_status: v.httpStatus,
-            error_body: v.body,
-            latency_ms: raw.latencyMs,
-          });
-          result.retries++;
-          await sleep(backoffDelay(n, backoff, v.retryAfterMs));
-        }
-      },
-      { concurrency: o.concurrency ?? judge.concurrency },
-    );
+    const state = { structured: true, turn: 0 };
+    await judgeLive({ ...j, o, key, materialize, state }, j.pending);
     return result;
   } finally {
     lock.release();

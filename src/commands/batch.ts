@@ -72,7 +72,7 @@ function judgeMode(
     source: ledger
       ? { kind: 'ledger', file: ledger, run: opts.run as string | undefined }
       : { kind: 'responses', file: responses! },
-    models: String(opts.models),
+    models: opts.models as string,
     judges,
     judgeLedger: opts.judgeLedger as string | undefined,
     rubric: opts.rubric as string | undefined,
@@ -144,7 +144,7 @@ async function importModel(files: string[], opts: Record<string, unknown>): Prom
     file: files[0]!,
     bundle: String(opts.bundle),
     model: String(opts.model),
-    ledger: String(opts.ledger),
+    ledger: opts.ledger as string,
     modelsFile: opts.models as string | undefined,
     newRun: opts.newRun as string | undefined,
   });

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { sha256, writeFileAtomic } from '../core/fsio.js';
 import type { LedgerWriter } from '../ledger/write.js';
 import type { ModelSpec } from '../models/schema.js';
-import { BATCH_URL, lineVerdict } from '../batch/formats.js';
+import { inputLine, lineVerdict } from '../batch/formats.js';
 import { recordOf } from '../run/classify.js';
 import { costOfUsage } from '../run/cost.js';
 import { providerOf } from '../run/providers/index.js';
@@ -59,7 +59,7 @@ export async function exportJudgeBatch<T>(o: {
     const req = o.request(t);
     const body = await o.materialize(req.body);
     const id = judgeCustomId(o.runLabel, o.digest, req.sha256, o.keyOf(t));
-    lines.push(`${JSON.stringify({ custom_id: id, method: 'POST', url: BATCH_URL, body })}\n`);
+    lines.push(`${JSON.stringify(inputLine('openai', id, body))}\n`);
   }
   await mkdir(o.dir, { recursive: true });
   await writeFileAtomic(file, lines.join(''));

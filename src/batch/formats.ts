@@ -10,11 +10,12 @@
  * An output line is read into the same verdict a live reply gets (classify.ts and each
  * provider's reader), so a batch result is recorded exactly as `run` records it.
  */
+import type { BatchCreateParams } from 'openai/resources/batches';
 import { classify, type Verdict } from '../run/classify.js';
 import type { Provider } from '../run/providers/index.js';
 
 /** The URL every OpenAI batch line names (vLLM run-batch and the OpenAI Batch API). */
-export const BATCH_URL = '/v1/chat/completions';
+export const BATCH_URL = '/v1/chat/completions' satisfies BatchCreateParams['endpoint'];
 
 type Line = Record<string, unknown>;
 const isObj = (v: unknown): v is Line => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -23,7 +24,18 @@ const isObj = (v: unknown): v is Line => typeof v === 'object' && v !== null && 
 export function inputLine(provider: Provider['name'], id: string, body: unknown): Line {
   if (provider === 'anthropic') return { custom_id: id, params: body };
   if (provider === 'gemini') return { key: id, request: body };
-  return { custom_id: id, method: 'POST', url: BATCH_URL, body };
+  return { custom_id: id, method: 'POST', url: BATCH_URL, body } satisfies OpenAIBatchLine;
+}
+
+/**
+ * A line of an OpenAI Batch input file: `url` one of the endpoints the `openai` SDK's
+ * BatchCreateParams names (a wrong one fails tsc); the body is checked by the contract test.
+ */
+interface OpenAIBatchLine {
+  custom_id: string;
+  method: 'POST';
+  url: BatchCreateParams['endpoint'];
+  body: unknown;
 }
 
 /** Which provider's output format a parsed line is in, or null when it is none of them. */

@@ -121,16 +121,20 @@ const noResult = (errorClass: string, body: string): Verdict => ({
 export function lineVerdict(provider: Provider, line: Line, raw: string): Verdict {
   if (provider.name === 'anthropic') {
     const r = isObj(line.result) ? line.result : {};
-    if (r.type === 'succeeded') return http(200, r.message, provider.read);
+    if (r.type === 'succeeded')
+      return http(200, r.message, (json: unknown, status: number) => provider.read(json, status));
     if (r.type === 'errored') {
       const inner = isObj(r.error) && isObj(r.error.error) ? r.error.error : r.error;
       const type = isObj(inner) ? String(inner.type) : 'api_error';
       return http(ANTHROPIC_STATUS[type] ?? 500, r.error);
     }
-    return noResult(`batch_${String(r.type ?? 'unknown')}`, raw);
+    return noResult(`batch_${typeof r.type === 'string' ? r.type : 'unknown'}`, raw);
   }
   if (provider.name === 'gemini') {
-    if (isObj(line.response)) return http(200, line.response, provider.read);
+    if (isObj(line.response))
+      return http(200, line.response, (json: unknown, status: number) =>
+        provider.read(json, status),
+      );
     const e = isObj(line.error) ? line.error : isObj(line.status) ? line.status : {};
     const code =
       typeof e.code !== 'number' ? 500 : e.code >= 400 ? e.code : (GRPC_STATUS[e.code] ?? 500);
@@ -138,7 +142,10 @@ export function lineVerdict(provider: Provider, line: Line, raw: string): Verdic
   }
   const response = isObj(line.response) ? line.response : null;
   const status = response?.status_code;
-  if (response && typeof status === 'number') return http(status, response.body, provider.read);
+  if (response && typeof status === 'number')
+    return http(status, response.body, (json: unknown, status: number) =>
+      provider.read(json, status),
+    );
   const error = isObj(line.error) ? line.error : {};
   return noResult(
     `batch_error${typeof error.code === 'string' ? `:${error.code}` : ''}`,

@@ -22,9 +22,11 @@ let gemini: VendorServer;
 
 /** The fixture trials without max_tokens in their sampling (ids recomputed). */
 function withoutMaxTokens(): Trial[] {
-  return runTrials(2).map(({ id: _id, ...t }) => {
-    const { max_tokens: _m, ...sampling } = t.sampling;
-    const u = { ...t, sampling };
+  return runTrials(2).map((trial) => {
+    const t: Partial<Trial> = { ...trial, sampling: { ...trial.sampling } };
+    delete t.id;
+    delete t.sampling!.max_tokens;
+    const u = t as Omit<Trial, 'id'>;
     return { id: trialId(u), ...u };
   });
 }

@@ -7,7 +7,7 @@
 import pMap from 'p-map';
 import type { LedgerWriter } from '../ledger/write.js';
 import { backoffDelay, DEFAULT_BACKOFF, sleep } from '../run/backoff.js';
-import { classify, type Verdict } from '../run/classify.js';
+import { classify, recordOf, type Verdict } from '../run/classify.js';
 import { costOfUsage } from '../run/cost.js';
 import { recordedEndpoint } from '../run/model-run.js';
 import { imageRefs, type RequestBody } from '../run/request.js';
@@ -34,26 +34,14 @@ function recordReply<T>(c: LiveJudging<T>, a: Attempt, raw: { latencyMs: number 
   if (v.kind !== 'final') return;
   const r = v.reply;
   const base = { request_sha256: a.sha256, attempts: a.n, latency_ms: raw.latencyMs };
+  const rec = recordOf(r, base);
   c.writer.recordFinal(
     a.id,
     c.o.judge.name,
     a.key,
-    { outcome: r.outcome, http_status: r.http_status, latency_ms: raw.latencyMs },
-    {
-      ...base,
-      outcome: r.outcome,
-      response_text: r.text,
-      reasoning_text: r.reasoning,
-      finish_reason: r.finish_reason,
-      usage: r.usage,
-      served_model: r.served_model,
-      system_fingerprint: r.system_fingerprint,
-      http_status: r.http_status,
-      error_class: r.error_class,
-      error_body: r.error_body,
-      // Judge calls cost too: usage × the judge's price (run/cost.ts).
-      cost_usd: costOfUsage(r.usage, c.o.judge.price, imageRefs(a.body).length),
-    },
+    { ...rec.end, latency_ms: raw.latencyMs },
+    // Judge calls cost too: usage × the judge's price (run/cost.ts).
+    { ...rec.final, cost_usd: costOfUsage(r.usage, c.o.judge.price, imageRefs(a.body).length) },
   );
   c.result.judged++;
 }

@@ -11,22 +11,24 @@
  * rejects `response_format` can be asked again without it (`structuredFallback`). A `provider:
  * sim` judge answers through `sim` instead of HTTP, recorded the same way (simulated = 1).
  */
-import pMap from 'p-map';
 import { StimkitError } from '../core/errors.js';
 import { acquireLock } from '../ledger/lock.js';
 import { openLedgerDb, type Db } from '../ledger/open.js';
 import { ensureRun, registerModel, type RunRow } from '../ledger/runs.js';
 import { attemptCounts, finishedTrials, LedgerWriter } from '../ledger/write.js';
 import type { ModelSpec } from '../models/schema.js';
-import { backoffDelay, DEFAULT_BACKOFF, sleep, type Backoff } from '../run/backoff.js';
-import { classify } from '../run/classify.js';
-import { costOfUsage } from '../run/cost.js';
-import { recordedEndpoint } from '../run/model-run.js';
+import type { Backoff } from '../run/backoff.js';
 import { Redactor } from '../core/redact.js';
-import { imageRefs, type RequestBody } from '../run/request.js';
-import { maxResponseBytes, sendChat } from '../run/transport.js';
-import { judgeThroughBatch, type JudgeBatch, type JudgeBatchResult } from './judge-batch.js';
-import { NO_SCHEMA_RE } from './judge-request.js';
+import type { RequestBody } from '../run/request.js';
+import {
+  judgeBatchFile,
+  judgeThroughBatch,
+  type JudgeBatch,
+  type JudgeBatchResult,
+} from './judge-batch.js';
+import { readJudgeResults } from './judge-batch-read.js';
+import { judgeLive } from './judge-live.js';
+import { judgeSim } from './judge-sim-calls.js';
 
 /** A sim judge's answer to one target: its reply text and truth, or why it cannot answer. */
 type SimReply =
@@ -93,30 +95,9 @@ export function judgeCounts(r: JudgeRunResult): string {
     : '';
   const b = r.batch;
   const batch = b
-    ? `; through batch files, nothing sent${b.imported ? `: recorded ${b.imported.recorded} from ${b.imported.file} (${b.imported.failed} without a label)` : ''}${b.exported ? `; wrote ${b.exported.requests} request(s) to ${b.exported.file}` : ''}`
+    ? `; through batch files, nothing sent${b.imported ? `: recorded ${b.imported.recorded} from ${b.imported.files.join(', ') || 'no file'} (${b.imported.failed} without a label, ${b.imported.skipped} recorded before)` : ''}${b.exported ? `; wrote ${b.exported.requests} request(s) to ${b.exported.file}` : ''}`
     : '';
   return `${r.judged} judged, ${r.skipped} already in the judge ledger, ${r.failed} failed${why}${batch}`;
-}
-
-/**
- * A sim judge labels a response from the truth the simulator recorded with it; asked to judge
- * responses none of which has one (real respondents), it refuses up front (E_AUDIT_JUDGE_SIM_TRUTH)
- * rather than record every one as failed.
- */
-function refuseWithoutTruth(
-  judge: string,
-  answers: ReadonlyArray<{ error: string } | { text: string }>,
-): void {
-  const noTruth = answers.filter((a) => 'error' in a && a.error === 'no_truth').length;
-  if (answers.length === 0 || noTruth < answers.length) return;
-  throw StimkitError.fromProblem({
-    code: 'E_AUDIT_JUDGE_SIM_TRUTH',
-    field: `--judge ${judge}`,
-    message: `judge "${judge}" is simulated: it can only label responses of simulated respondents (provider: sim), which carry the simulator\u2019s truth, and none of these ${answers.length} responses has one`,
-    expected: 'responses of simulated respondents',
-    got: `${answers.length} response(s) without simulator truth`,
-    fix: 'judge these responses with a real judge (provider: openai, role: judge in the models file), or keep the sim judge for runs of simulated respondents',
-  });
 }
 
 function openRun(
@@ -158,253 +139,125 @@ function judgeApiKey(judge: ModelSpec, env: NodeJS.ProcessEnv): string | null {
   return key;
 }
 
+/** The checked result lines of the judge batch files `inputs` for this judging (judge-batch-read.ts). */
+function readBatchIn<T>(
+  o: JudgeCallOptions<T>,
+  inputs: readonly string[],
+): ReturnType<typeof readJudgeResults> {
+  const expected = new Map(o.targets.map((t) => [o.keyOf(t), o.request(t, true).sha256]));
+  return readJudgeResults(
+    inputs,
+    { judge: o.judge, runLabel: o.runLabel, digest: o.digest, expected },
+    (dir) => judgeBatchFile(dir, o.judge.name, o.runLabel, 'results'),
+  );
+}
+
+/** No results file answers this judging: nothing is opened or written. */
+function nothingToRecord<T>(o: JudgeCallOptions<T>): JudgeRunResult {
+  return {
+    judge: o.judge.name,
+    provider: o.judge.provider,
+    run: o.runLabel,
+    targets: o.targets.length,
+    skipped: 0,
+    judged: 0,
+    failed: 0,
+    retries: 0,
+    fell_back_to_plain_json: false,
+    batch: { imported: { files: [], recorded: 0, failed: 0, skipped: 0 } },
+  };
+}
+
+/** Judges are called through OpenAI-compatible chat completions (or simulated). */
+function refuseNativeJudge(judge: ModelSpec): void {
+  if (judge.provider !== 'anthropic' && judge.provider !== 'gemini') return;
+  throw StimkitError.fromProblem({
+    code: 'E_AUDIT_JUDGE_PROVIDER',
+    field: `${judge.name}.provider`,
+    message: `judge "${judge.name}" is provider ${judge.provider}; judges are called through OpenAI-compatible chat completions`,
+    expected: 'provider: openai (or sim)',
+    got: `provider: ${judge.provider}`,
+    fix: `serve the judge through an OpenAI-compatible endpoint (e.g. the vendor's compatibility endpoint or a gateway) with provider: openai`,
+  });
+}
+
+/** The judge run opened in the ledger: its writer, what is done and pending, and the result so far. */
+function openJudging<T>(o: JudgeCallOptions<T>, db: Db, redactor: Redactor) {
+  const { judge } = o;
+  const run = openRun(db, o.ledger, o.digest, o.studyId, o.runLabel);
+  registerModel(db, o.ledger, run, judge.name, judge.provider, o.profile, {
+    role: 'judge',
+    api_model: judge.api_model ?? judge.name,
+    vendor: judge.vendor ?? null,
+    revision: judge.revision ?? null,
+  });
+  const writer = new LedgerWriter(db, run.run_id, o.digest, redactor);
+  const done = finishedTrials(db, run.run_id, judge.name, true);
+  const pending = o.targets.filter((t) => !done.has(o.keyOf(t)));
+  const result: JudgeRunResult = {
+    judge: judge.name,
+    provider: judge.provider,
+    run: run.label,
+    targets: o.targets.length,
+    skipped: o.targets.length - pending.length,
+    judged: 0,
+    failed: 0,
+    retries: 0,
+    fell_back_to_plain_json: false,
+  };
+  const prior = attemptCounts(db, run.run_id, judge.name);
+  const seenLines = () =>
+    new Set(
+      db
+        .prepare(
+          "SELECT endpoint FROM attempts WHERE run_id = ? AND model = ? AND source = 'batch'",
+        )
+        .pluck()
+        .all(run.run_id, judge.name) as string[],
+    );
+  return { run, writer, done, pending, result, prior, seenLines };
+}
+
 /** Ask `judge` about every target it has not answered yet in this judge run. */
 export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRunResult> {
   const { judge } = o;
-  if (judge.provider === 'anthropic' || judge.provider === 'gemini')
-    throw StimkitError.fromProblem({
-      code: 'E_AUDIT_JUDGE_PROVIDER',
-      field: `${judge.name}.provider`,
-      message: `judge "${judge.name}" is provider ${judge.provider}; judges are called through OpenAI-compatible chat completions`,
-      expected: 'provider: openai (or sim)',
-      got: `provider: ${judge.provider}`,
-      fix: `serve the judge through an OpenAI-compatible endpoint (e.g. the vendor's compatibility endpoint or a gateway) with provider: openai`,
-    });
-  const key = judgeApiKey(judge, o.env ?? process.env);
-  const redactor = new Redactor(key ? [key] : []);
+  refuseNativeJudge(judge);
+  const viaBatch = judge.provider !== 'sim' && Boolean(o.batch?.in || o.batch?.out);
+  // Through batch files nothing is sent: the key is not needed (but redacted when set).
+  const key = viaBatch ? null : judgeApiKey(judge, o.env ?? process.env);
+  const envKey = judge.api_key_env ? (o.env ?? process.env)[judge.api_key_env] : undefined;
+  const redactor = new Redactor(key ? [key] : envKey ? [envKey] : []);
+  // Result files are checked whole before the ledger is opened: a bad one records nothing.
+  const read = viaBatch && o.batch?.in ? await readBatchIn(o, o.batch.in) : undefined;
+  if (read && read.files.length === 0 && !o.batch?.out) return nothingToRecord(o);
   const db = openLedgerDb(o.ledger);
   const lock = acquireLock(db, o.ledger, `stimkit score --judge ${judge.name}`);
   try {
-    const run = openRun(db, o.ledger, o.digest, o.studyId, o.runLabel);
-    registerModel(db, o.ledger, run, judge.name, judge.provider, o.profile, {
-      role: 'judge',
-      api_model: judge.api_model ?? judge.name,
-      vendor: judge.vendor ?? null,
-      revision: judge.revision ?? null,
-    });
-    const writer = new LedgerWriter(db, run.run_id, o.digest, redactor);
-    const done = finishedTrials(db, run.run_id, judge.name, true);
-    const pending = o.targets.filter((t) => !done.has(o.keyOf(t)));
-    const result: JudgeRunResult = {
-      judge: judge.name,
-      provider: judge.provider,
-      run: run.label,
-      targets: o.targets.length,
-      skipped: o.targets.length - pending.length,
-      judged: 0,
-      failed: 0,
-      retries: 0,
-      fell_back_to_plain_json: false,
-    };
-    const prior = attemptCounts(db, run.run_id, judge.name);
+    const j = openJudging(o, db, redactor);
+    const { result } = j;
     if (judge.provider === 'sim') {
-      if (!o.sim)
-        throw new StimkitError(
-          'E_AUDIT_JUDGE_SIM',
-          `judge "${judge.name}" is simulated but this judging has no simulated judge`,
-          {
-            fix: 'give the simulated judge a sim block in the models file, or use a judge with an HTTP provider',
-          },
-        );
-      const sim = o.sim;
-      const answers = pending.map((t) => ({ k: o.keyOf(t), r: sim(t, o.keyOf(t)) }));
-      refuseWithoutTruth(
-        judge.name,
-        answers.map((a) => a.r),
-      );
-      writer.recordMany(
-        answers.map(({ k, r }) => {
-          const outcome = 'text' in r ? ('answer' as const) : ('failed' as const);
-          if ('text' in r) result.judged++;
-          else {
-            result.failed++;
-            result.failures = {
-              ...result.failures,
-              [r.error]: (result.failures?.[r.error] ?? 0) + 1,
-            };
-          }
-          return {
-            model: judge.name,
-            trialId: k,
-            attempt: (prior.get(k) ?? 0) + 1,
-            source: 'sim',
-            requestSha256: r.requestSha256,
-            endpoint: null,
-            end: { outcome },
-            final:
-              'text' in r
-                ? {
-                    outcome,
-                    request_sha256: r.requestSha256,
-                    response_text: r.text,
-                    finish_reason: 'stop',
-                    served_model: `sim:${judge.name}`,
-                    simulated: true,
-                    truth: r.truth,
-                    attempts: 1,
-                  }
-                : {
-                    outcome,
-                    request_sha256: r.requestSha256,
-                    error_class: r.error,
-                    error_body: r.body,
-                    attempts: 1,
-                  },
-          };
-        }),
-      );
+      judgeSim(o, j, result);
       return result;
     }
-    const endpoints = Array.isArray(judge.endpoint) ? judge.endpoint : [judge.endpoint!];
-    const materialize = o.materialize ?? (async (b: RequestBody) => b);
-    if (o.batch && (o.batch.in || o.batch.out)) {
+    const materialize = o.materialize ?? ((b: RequestBody) => Promise.resolve(b));
+    if (viaBatch && o.batch) {
       result.batch = await judgeThroughBatch(o.batch, {
+        ...j,
         judge,
-        runLabel: run.label,
+        runLabel: j.run.label,
+        digest: o.digest,
         targets: o.targets,
-        done,
-        prior,
+        read,
         keyOf: o.keyOf,
         request: (t) => o.request(t, true),
         materialize,
-        writer,
-        seenLines: new Set(
-          db
-            .prepare(
-              "SELECT endpoint FROM attempts WHERE run_id = ? AND model = ? AND source = 'batch'",
-            )
-            .pluck()
-            .all(run.run_id, judge.name) as string[],
-        ),
+        seenLines: j.seenLines(),
       });
       result.judged = result.batch.imported?.recorded ?? 0;
       return result;
     }
-    const backoff = o.backoff ?? DEFAULT_BACKOFF;
-    let structured = true;
-    let turn = 0;
-    await pMap(
-      pending,
-      async (t) => {
-        const k = o.keyOf(t);
-        let attempt = prior.get(k) ?? 0;
-        for (let n = 1; ; n++) {
-          attempt++;
-          const req = o.request(t, structured);
-          const endpoint = endpoints[turn++ % endpoints.length]!;
-          const id = writer.startAttempt(
-            judge.name,
-            k,
-            attempt,
-            'judge',
-            req.sha256,
-            recordedEndpoint(endpoint),
-          );
-          const raw = await sendChat(
-            endpoint,
-            JSON.stringify(await materialize(req.body)),
-            key,
-            judge.timeout_s * 1000,
-            undefined,
-            maxResponseBytes(judge.max_response_mib),
-          );
-          const v = classify(raw);
-          const base = { request_sha256: req.sha256, attempts: n, latency_ms: raw.latencyMs };
-          if (v.kind === 'final') {
-            const r = v.reply;
-            writer.recordFinal(
-              id,
-              judge.name,
-              k,
-              { outcome: r.outcome, http_status: r.http_status, latency_ms: raw.latencyMs },
-              {
-                ...base,
-                outcome: r.outcome,
-                response_text: r.text,
-                reasoning_text: r.reasoning,
-                finish_reason: r.finish_reason,
-                usage: r.usage,
-                served_model: r.served_model,
-                system_fingerprint: r.system_fingerprint,
-                http_status: r.http_status,
-                error_class: r.error_class,
-                error_body: r.error_body,
-                // Judge calls cost too: usage × the judge's price (run/cost.ts).
-                cost_usd: costOfUsage(r.usage, judge.price, imageRefs(req.body).length),
-              },
-            );
-            result.judged++;
-            return;
-          }
-          if (
-            o.structuredFallback &&
-            v.kind === 'failed' &&
-            structured &&
-            (v.httpStatus === 400 || v.httpStatus === 422) &&
-            NO_SCHEMA_RE.test(v.body ?? '')
-          ) {
-            writer.finishAttempt(id, {
-              outcome: 'retry',
-              error_class: 'response_format_unsupported',
-              http_status: v.httpStatus,
-              error_body: v.body,
-              latency_ms: raw.latencyMs,
-            });
-            structured = false;
-            result.fell_back_to_plain_json = true;
-            continue;
-          }
-          const give =
-            v.kind === 'failed' ||
-            v.kind === 'auth' ||
-            v.kind === 'interrupted' ||
-            n >= (o.maxAttempts ?? 6);
-          if (give) {
-            const errorClass =
-              v.kind === 'retry'
-                ? `${v.errorClass} (after ${n} attempts)`
-                : v.kind === 'failed'
-                  ? v.errorClass
-                  : v.kind;
-            const status =
-              v.kind === 'retry' || v.kind === 'failed' || v.kind === 'auth' ? v.httpStatus : null;
-            const body =
-              v.kind === 'retry' || v.kind === 'failed' || v.kind === 'auth' ? v.body : null;
-            writer.recordFinal(
-              id,
-              judge.name,
-              k,
-              {
-                outcome: 'failed',
-                error_class: errorClass,
-                http_status: status,
-                error_body: body,
-                latency_ms: raw.latencyMs,
-              },
-              {
-                ...base,
-                outcome: 'failed',
-                error_class: errorClass,
-                http_status: status,
-                error_body: body,
-              },
-            );
-            result.failed++;
-            return;
-          }
-          writer.finishAttempt(id, {
-            outcome: 'retry',
-            error_class: v.errorClass,
-            http_status: v.httpStatus,
-            error_body: v.body,
-            latency_ms: raw.latencyMs,
-          });
-          result.retries++;
-          await sleep(backoffDelay(n, backoff, v.retryAfterMs));
-        }
-      },
-      { concurrency: o.concurrency ?? judge.concurrency },
-    );
+    const state = { structured: true, turn: 0 };
+    await judgeLive({ ...j, o, key, materialize, state }, j.pending);
     return result;
   } finally {
     lock.release();

@@ -4,6 +4,10 @@
  * (title, topic, sensitivity tier, expected facts with ids), the prompt the audited model got
  * (language, modality), its response, and the image for image trials.
  */
+import type {
+  ChatCompletionContentPart,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
 import { LABEL_FIELDS } from './label.js';
 import type { Rubric } from '../study/rubric-schema.js';
 
@@ -84,16 +88,13 @@ function renderTrialInput(input: JudgeInput): string {
 }
 
 /** OpenAI chat messages for one judged trial. */
-export function judgeMessages(
-  rubric: Rubric,
-  input: JudgeInput,
-): Array<{ role: 'system' | 'user'; content: unknown }> {
+export function judgeMessages(rubric: Rubric, input: JudgeInput): ChatCompletionMessageParam[] {
   const text = renderTrialInput(input);
   const content = input.image
-    ? [
+    ? ([
         { type: 'text', text },
         { type: 'image_url', image_url: { url: input.image } },
-      ]
+      ] satisfies ChatCompletionContentPart[])
     : text;
   return [
     { role: 'system', content: renderRubric(rubric) },

@@ -6,6 +6,11 @@
  * the judge's name (the ledger's model column) and the bundle digest (the ledger run's), it is the
  * (bundle digest, judge, trial × respondent model) key of every judge request.
  */
+import type {
+  ChatCompletionCreateParamsNonStreaming as OpenAIChatBody,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
+import type { ResponseFormatJSONSchema } from 'openai/resources/shared';
 import { sha256 } from '../core/fsio.js';
 import { canonicalJson } from '../core/json.js';
 import type { ModelSpec } from '../models/schema.js';
@@ -39,6 +44,28 @@ export interface JudgeTarget {
   truth: Record<string, unknown> | null;
 }
 
+/**
+ * A judge's request body and its hash: the OpenAI-defined fields typed against the `openai` SDK
+ * (a misspelt field or a wrong type fails tsc), then the judge's `extra_body`. Shared by the audit
+ * judge and the instrument's free-text judge.
+ */
+export function judgeBody(
+  judge: ModelSpec,
+  messages: ChatCompletionMessageParam[],
+  maxTokens: number,
+  responseFormat?: ResponseFormatJSONSchema,
+): { body: RequestBody; sha256: string } {
+  const mt = judge.sampling.max_tokens;
+  const typed: OpenAIChatBody = { model: judge.api_model ?? judge.name, messages };
+  if (judge.sampling.temperature !== 'drop') typed.temperature = 0;
+  if (mt === 'max_tokens') typed.max_tokens = maxTokens;
+  if (mt === 'max_completion_tokens') typed.max_completion_tokens = maxTokens;
+  if (responseFormat) typed.response_format = responseFormat;
+  const body = { ...typed } as RequestBody;
+  for (const [k, v] of Object.entries(judge.extra_body)) body[k] = v;
+  return { body, sha256: sha256(canonicalJson(body)) };
+}
+
 /** Build the judge request body and its hash. `structured: false` leaves out response_format (servers that reject it). */
 export function buildJudgeRequest(
   rubric: Rubric,
@@ -47,13 +74,13 @@ export function buildJudgeRequest(
   structured = true,
 ): { body: RequestBody; sha256: string } {
   const image = target.imageSha256 ? `${IMAGE_REF}${target.imageSha256}` : null;
-  const messages = judgeMessages(rubric, { ...target.input, image }) as RequestBody['messages'];
-  const body: RequestBody = { model: judge.api_model ?? judge.name, messages };
-  if (judge.sampling.temperature !== 'drop') body.temperature = 0;
-  if (judge.sampling.max_tokens !== 'drop') body[judge.sampling.max_tokens] = JUDGE_MAX_TOKENS;
-  if (structured) body.response_format = labelResponseFormat();
-  for (const [k, v] of Object.entries(judge.extra_body)) body[k] = v;
-  return { body, sha256: sha256(canonicalJson(body)) };
+  const messages = judgeMessages(rubric, { ...target.input, image });
+  return judgeBody(
+    judge,
+    messages,
+    JUDGE_MAX_TOKENS,
+    structured ? labelResponseFormat() : undefined,
+  );
 }
 
 /** A 400/422 body that says the server does not support structured outputs. */

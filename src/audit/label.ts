@@ -5,6 +5,7 @@
  * returns; `labelJsonSchema` is the strict JSON Schema sent as the OpenAI `response_format`
  * (every property required, nullable fields typed as [T, "null"], no extra properties).
  */
+import type { ResponseFormatJSONSchema } from 'openai/resources/shared';
 import { z } from 'zod';
 import {
   DIRECTIONS,
@@ -65,7 +66,7 @@ export function labelJsonSchema(): Record<string, unknown> {
 }
 
 /** The OpenAI `response_format` value asking for a label. */
-export function labelResponseFormat(): Record<string, unknown> {
+export function labelResponseFormat(): ResponseFormatJSONSchema {
   return {
     type: 'json_schema',
     json_schema: { name: 'stimkit_audit_label', strict: true, schema: labelJsonSchema() },

@@ -10,11 +10,12 @@
  * An output line is read into the same verdict a live reply gets (classify.ts and each
  * provider's reader), so a batch result is recorded exactly as `run` records it.
  */
+import type { BatchCreateParams } from 'openai/resources/batches';
 import { classify, type Verdict } from '../run/classify.js';
 import type { Provider } from '../run/providers/index.js';
 
 /** The URL every OpenAI batch line names (vLLM run-batch and the OpenAI Batch API). */
-export const BATCH_URL = '/v1/chat/completions';
+export const BATCH_URL = '/v1/chat/completions' satisfies BatchCreateParams['endpoint'];
 
 type Line = Record<string, unknown>;
 const isObj = (v: unknown): v is Line => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -23,7 +24,18 @@ const isObj = (v: unknown): v is Line => typeof v === 'object' && v !== null && 
 export function inputLine(provider: Provider['name'], id: string, body: unknown): Line {
   if (provider === 'anthropic') return { custom_id: id, params: body };
   if (provider === 'gemini') return { key: id, request: body };
-  return { custom_id: id, method: 'POST', url: BATCH_URL, body };
+  return { custom_id: id, method: 'POST', url: BATCH_URL, body } satisfies OpenAIBatchLine;
+}
+
+/**
+ * A line of an OpenAI Batch input file: `url` one of the endpoints the `openai` SDK's
+ * BatchCreateParams names (a wrong one fails tsc); the body is checked by the contract test.
+ */
+interface OpenAIBatchLine {
+  custom_id: string;
+  method: 'POST';
+  url: BatchCreateParams['endpoint'];
+  body: unknown;
 }
 
 /** Which provider's output format a parsed line is in, or null when it is none of them. */
@@ -109,16 +121,20 @@ const noResult = (errorClass: string, body: string): Verdict => ({
 export function lineVerdict(provider: Provider, line: Line, raw: string): Verdict {
   if (provider.name === 'anthropic') {
     const r = isObj(line.result) ? line.result : {};
-    if (r.type === 'succeeded') return http(200, r.message, provider.read);
+    if (r.type === 'succeeded')
+      return http(200, r.message, (json: unknown, status: number) => provider.read(json, status));
     if (r.type === 'errored') {
       const inner = isObj(r.error) && isObj(r.error.error) ? r.error.error : r.error;
       const type = isObj(inner) ? String(inner.type) : 'api_error';
       return http(ANTHROPIC_STATUS[type] ?? 500, r.error);
     }
-    return noResult(`batch_${String(r.type ?? 'unknown')}`, raw);
+    return noResult(`batch_${typeof r.type === 'string' ? r.type : 'unknown'}`, raw);
   }
   if (provider.name === 'gemini') {
-    if (isObj(line.response)) return http(200, line.response, provider.read);
+    if (isObj(line.response))
+      return http(200, line.response, (json: unknown, status: number) =>
+        provider.read(json, status),
+      );
     const e = isObj(line.error) ? line.error : isObj(line.status) ? line.status : {};
     const code =
       typeof e.code !== 'number' ? 500 : e.code >= 400 ? e.code : (GRPC_STATUS[e.code] ?? 500);
@@ -126,7 +142,10 @@ export function lineVerdict(provider: Provider, line: Line, raw: string): Verdic
   }
   const response = isObj(line.response) ? line.response : null;
   const status = response?.status_code;
-  if (response && typeof status === 'number') return http(status, response.body, provider.read);
+  if (response && typeof status === 'number')
+    return http(status, response.body, (json: unknown, status: number) =>
+      provider.read(json, status),
+    );
   const error = isObj(line.error) ? line.error : {};
   return noResult(
     `batch_error${typeof error.code === 'string' ? `:${error.code}` : ''}`,

@@ -1,12 +1,23 @@
 /**
  * `stimkit batch export <bundle> --models FILE --model NAME --out in.jsonl [--where EXPR] [--limit N]`
  * `stimkit batch import <out.jsonl> --bundle B --model NAME --ledger FILE [--models FILE] [--new-run LABEL]`
+ *
+ * The judges of `score` (score/judge-batch.ts), with `score`'s options for the responses:
+ * `stimkit batch export <bundle> --models FILE --judge NAME… (--ledger FILE [--run LABEL] | --responses FILE) [--judge-ledger FILE] [--rubric FILE] --out DIR`
+ * `stimkit batch import <output…> --bundle B --models FILE --judge NAME (--ledger FILE [--run LABEL] | --responses FILE) [--judge-ledger FILE] [--rubric FILE]`
  */
-import { Option } from 'commander';
+import { Option, type Command } from 'commander';
 import { list, positiveInt } from '../cli/flags.js';
-import { EXIT } from '../core/errors.js';
+import type { CommandResult, Io } from '../cli/output.js';
+import { EXIT, StimkitError } from '../core/errors.js';
 import { batchExport } from '../batch/export.js';
 import { batchImport } from '../batch/import.js';
+import {
+  judgeBatchExport,
+  judgeBatchImport,
+  type JudgeBatchFileResult,
+  type JudgeBatchOptions,
+} from '../score/judge-batch.js';
 import type { CommandSpec } from './index.js';
 
 const fmt = (rec: Record<string, number>) =>
@@ -14,23 +25,99 @@ const fmt = (rec: Record<string, number>) =>
     .map(([k, v]) => `${k} ${v}`)
     .join(', ') || 'none';
 
+/** The options of the judge mode, shared by export and import (as `score`'s). */
+function judgeOptions(cmd: Command): Command {
+  return cmd
+    .option(
+      '--judge <name>',
+      'judge mode: a judge of score (role: judge in --models); its requests for the responses given (export: repeat for several), or its batch output (import)',
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
+    .addOption(
+      new Option('--responses <file>', 'judge mode: the responses judged, as score --responses'),
+    )
+    .option('--run <label>', 'judge mode, with --ledger: the run judged (default: the latest)')
+    .option(
+      '--judge-ledger <file>',
+      'judge mode: the ledger of judge calls (default: beside the responses, .judges.sqlite)',
+    )
+    .option('--rubric <file>', "judge mode: the audit rubric, as score's --rubric");
+}
+
+/** The judge mode's options, checked: exactly one of --model and --judge, and the responses. */
+function judgeMode(
+  opts: Record<string, unknown>,
+  bundle: string,
+  io: Io,
+): JudgeBatchOptions | null {
+  const judges = opts.judge as string[] | undefined;
+  const model = opts.model as string[] | string | undefined;
+  if (!judges && !model)
+    throw StimkitError.usage('E_BATCH_USAGE', 'give --model NAME (a model) or --judge NAME');
+  if (judges && model)
+    throw StimkitError.usage(
+      'E_BATCH_USAGE',
+      '--model and --judge do not go together: a batch file holds one model’s or one judge’s requests',
+    );
+  if (!judges) return null;
+  const ledger = opts.ledger as string | undefined;
+  const responses = opts.responses as string | undefined;
+  if (!opts.models || (!ledger && !responses) || (ledger && responses))
+    throw StimkitError.usage(
+      'E_BATCH_USAGE',
+      '--judge needs --models FILE and the responses judged: --ledger FILE (a run ledger) or --responses FILE.jsonl',
+    );
+  return {
+    bundle,
+    source: ledger
+      ? { kind: 'ledger', file: ledger, run: opts.run as string | undefined }
+      : { kind: 'responses', file: responses! },
+    models: opts.models as string,
+    judges,
+    judgeLedger: opts.judgeLedger as string | undefined,
+    rubric: opts.rubric as string | undefined,
+    log: (l) => io.stderr(`${l}\n`),
+  };
+}
+
+function judgeResult(command: string, files: JudgeBatchFileResult[]): CommandResult {
+  const human = files.map((f) =>
+    f.requests !== undefined
+      ? `${f.judge} (${f.judging}): wrote ${f.requests} request(s) to ${f.file}`
+      : `${f.judge} (${f.judging}): ${f.files!.join(', ')}: recorded ${f.recorded}, ${f.failed} without a label, ${f.skipped} recorded before`,
+  );
+  return {
+    summary: { ok: true, command, judges: files },
+    human: human.join('\n') || 'no responses to judge',
+    exitCode: EXIT.ok,
+  };
+}
+
 const exportCommand: CommandSpec = {
   name: 'export',
   description:
-    "write one model's requests as a batch input file in its provider's format (OpenAI Batch, Anthropic Message Batches, Gemini batch JSONL)",
+    "write one model's requests as a batch input file in its provider's format (OpenAI Batch, Anthropic Message Batches, Gemini batch JSONL), or with --judge a judge's pending requests (OpenAI Batch)",
   configure: (cmd) =>
-    cmd
-      .argument('<bundle>', 'bundle folder (verified first)')
-      .requiredOption('--models <file>', 'models file')
-      .addOption(
-        new Option('--model <name>', 'the one model of this file')
-          .argParser(list)
-          .makeOptionMandatory(),
-      )
-      .requiredOption('--out <file>', 'the batch input file to write (JSONL)')
-      .option('--where <expr>', 'only trials whose fields match, e.g. paradigm=describe,lang=zh')
-      .addOption(new Option('--limit <n>', 'at most N requests').argParser(positiveInt)),
-  run: async ([bundle], opts) => {
+    judgeOptions(
+      cmd
+        .argument('<bundle>', 'bundle folder (verified first)')
+        .requiredOption('--models <file>', 'models file')
+        .addOption(new Option('--model <name>', 'the one model of this file').argParser(list))
+        .option('--ledger <file>', 'judge mode: the run ledger of the responses judged')
+        .requiredOption(
+          '--out <path>',
+          'the batch input file to write (JSONL); with --judge, the folder for the judges’ files',
+        )
+        .option('--where <expr>', 'only trials whose fields match, e.g. paradigm=describe,lang=zh')
+        .addOption(new Option('--limit <n>', 'at most N requests').argParser(positiveInt)),
+    ),
+  run: async ([bundle], opts, io) => {
+    const judging = judgeMode(opts, String(bundle), io);
+    if (judging)
+      return judgeResult(
+        'batch export',
+        await judgeBatchExport({ ...judging, out: String(opts.out) }),
+      );
     const r = await batchExport({
       bundle: String(bundle),
       modelsFile: opts.models as string,
@@ -47,50 +134,70 @@ const exportCommand: CommandSpec = {
   },
 };
 
+async function importModel(files: string[], opts: Record<string, unknown>): Promise<CommandResult> {
+  if (files.length !== 1 || !opts.ledger)
+    throw StimkitError.usage(
+      'E_BATCH_USAGE',
+      'batch import --model records one output file: give one file and --ledger FILE',
+    );
+  const r = await batchImport({
+    file: files[0]!,
+    bundle: String(opts.bundle),
+    model: String(opts.model),
+    ledger: opts.ledger as string,
+    modelsFile: opts.models as string | undefined,
+    newRun: opts.newRun as string | undefined,
+  });
+  const human = [
+    `${r.file}: ${r.lines} line(s); recorded ${r.recorded} (${fmt(r.outcomes)}); ${r.skipped} already recorded; errors without a result: ${fmt(r.errors)}`,
+    r.unknown.length
+      ? `  ${r.unknown.length} line(s) name no trial of this bundle: ${r.unknown.slice(0, 5).join(', ')}${r.unknown.length > 5 ? ', …' : ''}`
+      : '',
+    r.missing.length
+      ? `  ${r.missing.length} trial(s) of ${r.model} still without a result: ${r.missing.slice(0, 10).join(', ')}${r.missing.length > 10 ? ', …' : ''}`
+      : `  every trial of ${r.model} has a result`,
+  ]
+    .filter(Boolean)
+    .join('\n');
+  return {
+    summary: { ok: r.unknown.length === 0, command: 'batch import', ...r },
+    human,
+    exitCode: r.unknown.length === 0 ? EXIT.ok : EXIT.rejected,
+  };
+}
+
 const importCommand: CommandSpec = {
   name: 'import',
   description:
-    'record a batch output file into a ledger exactly once, and list the trials still missing',
+    'record a batch output file into a ledger exactly once, and list the trials still missing; with --judge, a judge’s output files into the judge ledger',
   configure: (cmd) =>
-    cmd
-      .argument('<output>', 'the batch output file (JSONL)')
-      .requiredOption('--bundle <dir>', 'the bundle the requests came from')
-      .requiredOption('--model <name>', 'the model that answered')
-      .requiredOption('--ledger <file>', 'the ledger to record into')
-      .option('--models <file>', "models file (records the model's request settings, as run does)")
-      .option('--new-run <label>', 'start a new run in the ledger'),
-  run: async ([file], opts) => {
-    const r = await batchImport({
-      file: String(file),
-      bundle: String(opts.bundle),
-      model: String(opts.model),
-      ledger: String(opts.ledger),
-      modelsFile: opts.models as string | undefined,
-      newRun: opts.newRun as string | undefined,
-    });
-    const human = [
-      `${r.file}: ${r.lines} line(s); recorded ${r.recorded} (${fmt(r.outcomes)}); ${r.skipped} already recorded; errors without a result: ${fmt(r.errors)}`,
-      r.unknown.length
-        ? `  ${r.unknown.length} line(s) name no trial of this bundle: ${r.unknown.slice(0, 5).join(', ')}${r.unknown.length > 5 ? ', …' : ''}`
-        : '',
-      r.missing.length
-        ? `  ${r.missing.length} trial(s) of ${r.model} still without a result: ${r.missing.slice(0, 10).join(', ')}${r.missing.length > 10 ? ', …' : ''}`
-        : `  every trial of ${r.model} has a result`,
-    ]
-      .filter(Boolean)
-      .join('\n');
-    return {
-      summary: { ok: r.unknown.length === 0, command: 'batch import', ...r },
-      human,
-      exitCode: r.unknown.length === 0 ? EXIT.ok : EXIT.rejected,
-    };
+    judgeOptions(
+      cmd
+        .argument('<output...>', 'the batch output file (JSONL); with --judge, one or more')
+        .requiredOption('--bundle <dir>', 'the bundle the requests came from')
+        .option('--model <name>', 'the model that answered')
+        .option(
+          '--ledger <file>',
+          'the ledger to record into; with --judge, the run ledger of the responses judged',
+        )
+        .option(
+          '--models <file>',
+          "models file (records the model's request settings, as run does)",
+        )
+        .option('--new-run <label>', 'start a new run in the ledger'),
+    ),
+  run: async ([files], opts, io) => {
+    const list = files as string[];
+    const judging = judgeMode(opts, String(opts.bundle), io);
+    if (!judging) return importModel(list, opts);
+    return judgeResult('batch import', await judgeBatchImport({ ...judging, files: list }));
   },
 };
 
 export const batchCommand: CommandSpec = {
   name: 'batch',
   description:
-    'batch files (OpenAI, Anthropic, Gemini): export requests for a batch API or vllm run-batch, import the results into a ledger',
+    'batch files (OpenAI, Anthropic, Gemini): export requests for a batch API or vllm run-batch, import the results into a ledger; the judges of score too (--judge)',
   configure: (cmd) => cmd,
   subcommands: [exportCommand, importCommand],
 };

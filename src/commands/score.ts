@@ -43,11 +43,11 @@ export const scoreCommand: CommandSpec = {
       )
       .option(
         '--judge-batch-out <dir>',
-        "send no judge calls: write each judge's pending requests as a batch input file here",
+        "send no judge calls: write each judge's pending requests as a batch input file here (as batch export --judge)",
       )
       .option(
         '--judge-batch-in <dir>',
-        "send no judge calls: record each judge's batch results file found here into the judge ledger",
+        "send no judge calls: record each judge's batch results file found here (<judge>.<rubric|instrument>.results.jsonl) into the judge ledger (as batch import --judge)",
       )
       .requiredOption(
         '--out <dir>',
@@ -76,7 +76,7 @@ export const scoreCommand: CommandSpec = {
         opts.judgeBatchOut || opts.judgeBatchIn
           ? {
               out: opts.judgeBatchOut as string | undefined,
-              in: opts.judgeBatchIn as string | undefined,
+              in: opts.judgeBatchIn ? [opts.judgeBatchIn as string] : undefined,
             }
           : undefined,
       log: (l: string) => io.stderr(`${l}\n`),

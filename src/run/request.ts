@@ -5,16 +5,34 @@
  * the RFC 8785 canonical body, with the references) neither depends on reading the images nor
  * costs a base64 pass, and stays the same bytes on every machine. Credentials never enter a body.
  */
+import type {
+  ChatCompletionContentPart,
+  ChatCompletionCreateParamsNonStreaming as OpenAIChatBody,
+} from 'openai/resources/chat/completions';
 import type { Trial } from '../bundle/format.js';
 import { sha256 } from '../core/fsio.js';
 import { canonicalJson } from '../core/json.js';
 import { imageProfile } from '../models/image.js';
 import type { ModelSpec } from '../models/schema.js';
 
-/** One content part of a request message. */
-type RequestPart =
+/** One content part of a request message (each a part the `openai` SDK defines: a wrong field fails tsc). */
+export type RequestPart = Extract<
   | { type: 'text'; text: string }
-  | { type: 'image_url'; image_url: { url: string; detail?: 'auto' | 'low' | 'high' } };
+  | { type: 'image_url'; image_url: { url: string; detail?: 'auto' | 'low' | 'high' } },
+  ChatCompletionContentPart
+>;
+
+/**
+ * The fields a body may carry: those OpenAI's chat completions request defines (typed by the
+ * `openai` SDK, generated from OpenAI's OpenAPI description, so a misspelt field fails tsc), and
+ * the extra parameters of vLLM's OpenAI-compatible server that a models file can ask for.
+ */
+export type BodyField = keyof OpenAIChatBody | (typeof VLLM_FIELDS)[number];
+
+type SamplingField = Exclude<BodyField, 'model' | 'messages'>;
+
+/** The vLLM extra parameters stimkit sends (models file: `top_k: send`, `thinking: chat_template_kwargs`). */
+export const VLLM_FIELDS = ['top_k', 'chat_template_kwargs'] as const;
 
 /** A chat-completions request body. */
 export interface RequestBody {
@@ -55,7 +73,7 @@ export function buildRequest(trial: Trial, model: ModelSpec): BuiltRequest {
     return { role: m.role, content };
   });
   const body: RequestBody = { model: model.api_model ?? model.name, messages };
-  const put = (field: string, how: string, key: string, value: unknown) => {
+  const put = (field: string, how: string, key: SamplingField, value: unknown) => {
     if (value === undefined || value === null) return;
     if (how === 'drop') dropped.push(field);
     else body[key] = value;
@@ -63,7 +81,8 @@ export function buildRequest(trial: Trial, model: ModelSpec): BuiltRequest {
   put('temperature', map.temperature, 'temperature', s.temperature);
   put('top_p', map.top_p, 'top_p', s.top_p);
   put('top_k', map.top_k, 'top_k', s.top_k);
-  put('max_tokens', map.max_tokens, map.max_tokens, s.max_tokens);
+  const maxField = map.max_tokens === 'drop' ? 'max_tokens' : map.max_tokens;
+  put('max_tokens', map.max_tokens, maxField, s.max_tokens);
   put('seed', map.seed, 'seed', trial.seed);
   if (s.thinking !== undefined) {
     if (map.thinking === 'drop') dropped.push('thinking');

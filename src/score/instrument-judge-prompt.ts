@@ -6,11 +6,12 @@
  * (0), Disagree (−1), Strongly disagree (−2). Its reply is matched after trimming surrounding
  * markdown, quotes and punctuation, case-insensitively; anything else is not a label.
  */
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { Trial } from '../bundle/format.js';
 import { sha256 } from '../core/fsio.js';
-import { canonicalJson } from '../core/json.js';
 import type { ModelSpec } from '../models/schema.js';
 import type { RequestBody } from '../run/request.js';
+import { judgeBody } from '../audit/judge-request.js';
 
 /** The judge's system prompt, verbatim from the instrument paper's Supplementary Note 3. */
 const INSTRUMENT_JUDGE_PROMPT =
@@ -56,18 +57,11 @@ export function instrumentJudgeRequest(
   question: string,
   response: string,
 ): { body: RequestBody; sha256: string } {
-  const body: RequestBody = {
-    model: judge.api_model ?? judge.name,
-    messages: [
-      { role: 'system', content: INSTRUMENT_JUDGE_PROMPT },
-      { role: 'user', content: judgeUserMessage(question, response) },
-    ] as RequestBody['messages'],
-  };
-  if (judge.sampling.temperature !== 'drop') body.temperature = 0;
-  if (judge.sampling.max_tokens !== 'drop')
-    body[judge.sampling.max_tokens] = INSTRUMENT_JUDGE_MAX_TOKENS;
-  for (const [k, v] of Object.entries(judge.extra_body)) body[k] = v;
-  return { body, sha256: sha256(canonicalJson(body)) };
+  const messages = [
+    { role: 'system', content: INSTRUMENT_JUDGE_PROMPT },
+    { role: 'user', content: judgeUserMessage(question, response) },
+  ] satisfies ChatCompletionMessageParam[];
+  return judgeBody(judge, messages, INSTRUMENT_JUDGE_MAX_TOKENS);
 }
 
 const THINK = /<think>[\s\S]*?<\/think>/gi;

@@ -63,7 +63,10 @@ describe('judge batch files', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    expect(lines.map((l) => l.custom_id)).toEqual(TARGETS.map((k) => `t_${k}@resp`));
+    // custom_id: judging, bundle, request hash, judge key
+    expect(lines.map((l) => l.custom_id)).toEqual(
+      TARGETS.map((k) => `rubric-0123456789ab:dddddddddddd:${'0'.repeat(16)}:t_${k}@resp`),
+    );
     expect(lines[0]).toMatchObject({ method: 'POST', url: '/v1/chat/completions' });
 
     // the batch run's output: answers for 0 and 1, a 400 for 2, nothing for 3
@@ -85,9 +88,12 @@ describe('judge batch files', () => {
       judgeBatchFile(out, 'judge-x', LABEL, 'results'),
       results.map((r) => JSON.stringify(r)).join('\n'),
     );
-    const imp = await runJudgeCalls({ ...options(batchLedger, unreachable), batch: { in: out } });
+    const imp = await runJudgeCalls({ ...options(batchLedger, unreachable), batch: { in: [out] } });
     expect(imp).toMatchObject({ judged: 2, batch: { imported: { recorded: 2, failed: 1 } } });
-    const again = await runJudgeCalls({ ...options(batchLedger, unreachable), batch: { in: out } });
+    const again = await runJudgeCalls({
+      ...options(batchLedger, unreachable),
+      batch: { in: [out] },
+    });
     expect(again.skipped).toBe(2);
     expect(query(batchLedger, 'SELECT COUNT(*) AS n FROM attempts')[0].n).toBe(3);
 
@@ -101,6 +107,9 @@ describe('judge batch files', () => {
     // exporting again writes only what is still unjudged (the failed one and the missing one)
     await runJudgeCalls({ ...options(batchLedger, unreachable), batch: { out } });
     const rest = (await readFile(file, 'utf8')).trim().split('\n');
-    expect(rest.map((l) => JSON.parse(l).custom_id)).toEqual(['t_2@resp', 't_3@resp']);
+    expect(rest.map((l) => JSON.parse(l).custom_id.split(':').pop())).toEqual([
+      't_2@resp',
+      't_3@resp',
+    ]);
   });
 });

@@ -1,0 +1,133 @@
+/**
+ * A judge's live calls (judge-calls.ts runs them): each pending target is sent to the judge's
+ * endpoints in turn, retried with run's backoff on infrastructure faults, asked again without
+ * `response_format` when the server rejects it (`structuredFallback`), and recorded in the judge
+ * ledger: the final reply, or a permanent failure.
+ */
+import pMap from 'p-map';
+import type { LedgerWriter } from '../ledger/write.js';
+import { backoffDelay, DEFAULT_BACKOFF, sleep } from '../run/backoff.js';
+import { classify, recordOf, type Verdict } from '../run/classify.js';
+import { costOfUsage } from '../run/cost.js';
+import { recordedEndpoint } from '../run/model-run.js';
+import { imageRefs, type RequestBody } from '../run/request.js';
+import { maxResponseBytes, sendChat } from '../run/transport.js';
+import type { JudgeCallOptions, JudgeRunResult } from './judge-calls.js';
+import { NO_SCHEMA_RE } from './judge-request.js';
+
+/** What the live calls share. */
+export interface LiveJudging<T> {
+  o: JudgeCallOptions<T>;
+  writer: LedgerWriter;
+  prior: Map<string, number>;
+  result: JudgeRunResult;
+  key: string | null;
+  materialize: (b: RequestBody) => Promise<RequestBody>;
+  /** False once the server rejected response_format; the next endpoint's turn. */
+  state: { structured: boolean; turn: number };
+}
+
+type Attempt = { id: number; key: string; n: number; sha256: string; body: RequestBody };
+
+/** Record a final reply. */
+function recordReply<T>(c: LiveJudging<T>, a: Attempt, raw: { latencyMs: number }, v: Verdict) {
+  if (v.kind !== 'final') return;
+  const r = v.reply;
+  const base = { request_sha256: a.sha256, attempts: a.n, latency_ms: raw.latencyMs };
+  const rec = recordOf(r, base);
+  c.writer.recordFinal(
+    a.id,
+    c.o.judge.name,
+    a.key,
+    { ...rec.end, latency_ms: raw.latencyMs },
+    // Judge calls cost too: usage × the judge's price (run/cost.ts).
+    { ...rec.final, cost_usd: costOfUsage(r.usage, c.o.judge.price, imageRefs(a.body).length) },
+  );
+  c.result.judged++;
+}
+
+/** Record a permanent failure (or the last of too many retries) as the target's result. */
+function recordFailure<T>(c: LiveJudging<T>, a: Attempt, raw: { latencyMs: number }, v: Verdict) {
+  const errorClass =
+    v.kind === 'retry'
+      ? `${v.errorClass} (after ${a.n} attempts)`
+      : v.kind === 'failed'
+        ? v.errorClass
+        : v.kind;
+  const faulty = v.kind === 'retry' || v.kind === 'failed' || v.kind === 'auth';
+  const fault = {
+    error_class: errorClass,
+    http_status: faulty ? v.httpStatus : null,
+    error_body: faulty ? v.body : null,
+  };
+  const base = { request_sha256: a.sha256, attempts: a.n, latency_ms: raw.latencyMs };
+  c.writer.recordFinal(
+    a.id,
+    c.o.judge.name,
+    a.key,
+    { outcome: 'failed', ...fault, latency_ms: raw.latencyMs },
+    { ...base, outcome: 'failed', ...fault },
+  );
+  c.result.failed++;
+}
+
+/** Whether a failed reply says the server does not do structured outputs (then ask without). */
+function rejectsSchema<T>(c: LiveJudging<T>, v: Verdict): boolean {
+  return (
+    Boolean(c.o.structuredFallback) &&
+    v.kind === 'failed' &&
+    c.state.structured &&
+    (v.httpStatus === 400 || v.httpStatus === 422) &&
+    NO_SCHEMA_RE.test(v.body ?? '')
+  );
+}
+
+/** Ask about one target until it has a result. */
+async function judgeOne<T>(c: LiveJudging<T>, t: T, endpoints: string[]): Promise<void> {
+  const { o, writer } = c;
+  const k = o.keyOf(t);
+  let attempt = c.prior.get(k) ?? 0;
+  for (let n = 1; ; n++) {
+    attempt++;
+    const req = o.request(t, c.state.structured);
+    const endpoint = endpoints[c.state.turn++ % endpoints.length]!;
+    const where = recordedEndpoint(endpoint);
+    const id = writer.startAttempt(o.judge.name, k, attempt, 'judge', req.sha256, where);
+    const raw = await sendChat(
+      endpoint,
+      JSON.stringify(await c.materialize(req.body)),
+      c.key,
+      o.judge.timeout_s * 1000,
+      undefined,
+      maxResponseBytes(o.judge.max_response_mib),
+    );
+    const v = classify(raw);
+    const a: Attempt = { id, key: k, n, sha256: req.sha256, body: req.body };
+    if (v.kind === 'final') return recordReply(c, a, raw, v);
+    const fault = {
+      outcome: 'retry' as const,
+      http_status: v.kind === 'interrupted' ? null : v.httpStatus,
+      error_body: v.kind === 'interrupted' ? null : v.body,
+      latency_ms: raw.latencyMs,
+    };
+    if (rejectsSchema(c, v)) {
+      writer.finishAttempt(id, { ...fault, error_class: 'response_format_unsupported' });
+      c.state.structured = false;
+      c.result.fell_back_to_plain_json = true;
+      continue;
+    }
+    if (v.kind !== 'retry' || n >= (o.maxAttempts ?? 6)) return recordFailure(c, a, raw, v);
+    writer.finishAttempt(id, { ...fault, error_class: v.errorClass });
+    c.result.retries++;
+    await sleep(backoffDelay(n, o.backoff ?? DEFAULT_BACKOFF, v.retryAfterMs));
+  }
+}
+
+/** Ask the judge about every pending target, `concurrency` at a time. */
+export async function judgeLive<T>(c: LiveJudging<T>, pending: readonly T[]): Promise<void> {
+  const { judge } = c.o;
+  const endpoints = Array.isArray(judge.endpoint) ? judge.endpoint : [judge.endpoint!];
+  await pMap(pending, (t) => judgeOne(c, t, endpoints), {
+    concurrency: c.o.concurrency ?? judge.concurrency,
+  });
+}

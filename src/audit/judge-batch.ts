@@ -67,7 +67,7 @@ export async function exportJudgeBatch<T>(o: {
 }
 
 /** What importing a judge's results files recorded. */
-export interface JudgeImport {
+interface JudgeImport {
   files: string[];
   /** Final labels recorded (answers, and refusals or other outcomes a live call would record). */
   recorded: number;
@@ -118,7 +118,7 @@ function rowOf(
  * reply would be (a final result, or a failed attempt that leaves the response unjudged); lines
  * of responses already judged, or recorded before (same bytes), are skipped.
  */
-export function importJudgeBatch<T>(o: {
+function importJudgeBatch<T>(o: {
   judge: ModelSpec;
   read: { files: string[]; lines: readonly JudgeResultLine[] };
   byKey: ReadonlyMap<string, T>;

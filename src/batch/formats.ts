@@ -15,7 +15,7 @@ import { classify, type Verdict } from '../run/classify.js';
 import type { Provider } from '../run/providers/index.js';
 
 /** The URL every OpenAI batch line names (vLLM run-batch and the OpenAI Batch API). */
-export const BATCH_URL = '/v1/chat/completions' satisfies BatchCreateParams['endpoint'];
+const BATCH_URL = '/v1/chat/completions' satisfies BatchCreateParams['endpoint'];
 
 type Line = Record<string, unknown>;
 const isObj = (v: unknown): v is Line => typeof v === 'object' && v !== null && !Array.isArray(v);

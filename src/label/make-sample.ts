@@ -142,7 +142,7 @@ function sampleItems(bundle: BundleData, drawn: JoinedRow[]): SampleItem[] {
  * const bundle = await loadBundle('bundles/paper');
  * const { sample } = buildLabelSample(bundle, rows, { n: 200, seed: 42, source: { kind: 'jsonl', file: 'r.jsonl', sha256 }, bundlePath: '../bundles/paper' });
  */
-export function buildLabelSample(
+function buildLabelSample(
   bundle: BundleData,
   rows: ResponseRow[],
   options: BuildSampleOptions,

@@ -141,7 +141,7 @@ export const ADDED_COLUMNS: ReadonlyArray<{ table: string; column: string; type:
  * `suppressed` (an empty or whitespace-only reply with a normal stop), `truncated` (stopped at
  * the token limit); `failed` is retried only with --retry-failed.
  */
-export const OUTCOMES = [
+const OUTCOMES = [
   'answer',
   'provider_block',
   'model_refusal',

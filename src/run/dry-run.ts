@@ -45,7 +45,7 @@ export interface DryRunBudget {
  * Whether the estimates fit `limit`. A dry run reads no ledger, so it counts every selected
  * trial; a continued run counts what is recorded plus what is still pending (budget.ts).
  */
-export function budgetFit(
+function budgetFit(
   limit: number,
   models: ReadonlyArray<{
     model: string;

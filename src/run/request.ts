@@ -16,7 +16,7 @@ import { imageProfile } from '../models/image.js';
 import type { ModelSpec } from '../models/schema.js';
 
 /** One content part of a request message (each a part the `openai` SDK defines: a wrong field fails tsc). */
-export type RequestPart = Extract<
+type RequestPart = Extract<
   | { type: 'text'; text: string }
   | { type: 'image_url'; image_url: { url: string; detail?: 'auto' | 'low' | 'high' } },
   ChatCompletionContentPart
@@ -27,7 +27,7 @@ export type RequestPart = Extract<
  * `openai` SDK, generated from OpenAI's OpenAPI description, so a misspelt field fails tsc), and
  * the extra parameters of vLLM's OpenAI-compatible server that a models file can ask for.
  */
-export type BodyField = keyof OpenAIChatBody | (typeof VLLM_FIELDS)[number];
+type BodyField = keyof OpenAIChatBody | (typeof VLLM_FIELDS)[number];
 
 type SamplingField = Exclude<BodyField, 'model' | 'messages'>;
 

@@ -8,7 +8,7 @@
  */
 
 /** Response headers that name a route, lower case; transport.ts keeps only these. */
-export const ROUTE_HEADERS = [
+const ROUTE_HEADERS = [
   'x-request-id',
   'request-id',
   'apim-request-id',

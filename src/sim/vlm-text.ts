@@ -17,7 +17,7 @@ const lowerLead = (s: string) =>
   /^[A-Z][a-z]/.test(s) ? s.charAt(0).toLowerCase() + s.slice(1) : s;
 
 /** A text in `lang`, else English, else any language (with a flag). */
-export function textIn(
+function textIn(
   map: Record<string, string>,
   lang: string,
 ): { text: string; fallback: boolean } {

@@ -30,7 +30,7 @@ const outcomeOf = (r: Row): Outcome => currentOutcome(r.outcome!, null);
  * as refusals among every reply; `model_only` leaves provider blocks out (the trials the model
  * itself answered or declined). Judge-labelled replies count by their `d1_refusal`.
  */
-export function d1Both(rows: readonly Row[]): { with_blocks: Rate; model_only: Rate } {
+function d1Both(rows: readonly Row[]): { with_blocks: Rate; model_only: Rate } {
   let blocks = 0;
   let refusals = 0;
   let judged = 0;
@@ -85,7 +85,7 @@ function tableRows(rows: readonly Row[]): Cell[][] {
 }
 
 /** The table's columns, in order. */
-export const SAID_NO_COLUMNS = [
+const SAID_NO_COLUMNS = [
   'model',
   'route',
   'lang',
@@ -114,7 +114,7 @@ const wilsonEnd = (side: string, what: string) =>
 const NO_N = 'no reply in the row';
 
 /** The data dictionary of the table's columns. */
-export const SAID_NO_COLUMN_INFO: ColumnDefs = {
+const SAID_NO_COLUMN_INFO: ColumnDefs = {
   route: [
     'Route',
     'text',

@@ -8,12 +8,7 @@
  */
 
 /** Response headers that name a route, lower case; transport.ts keeps only these. */
-const ROUTE_HEADERS = [
-  'x-request-id',
-  'request-id',
-  'apim-request-id',
-  'x-ms-region',
-] as const;
+const ROUTE_HEADERS = ['x-request-id', 'request-id', 'apim-request-id', 'x-ms-region'] as const;
 
 /** The route fields of a result (null where the reply did not say). */
 export interface Route {

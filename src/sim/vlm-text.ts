@@ -17,10 +17,7 @@ const lowerLead = (s: string) =>
   /^[A-Z][a-z]/.test(s) ? s.charAt(0).toLowerCase() + s.slice(1) : s;
 
 /** A text in `lang`, else English, else any language (with a flag). */
-function textIn(
-  map: Record<string, string>,
-  lang: string,
-): { text: string; fallback: boolean } {
+function textIn(map: Record<string, string>, lang: string): { text: string; fallback: boolean } {
   if (map[lang]) return { text: map[lang], fallback: false };
   return { text: map.en ?? Object.values(map)[0] ?? '', fallback: true };
 }

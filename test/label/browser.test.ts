@@ -232,9 +232,7 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
       const out = path.join(dir, 'labels.csv');
       const exp = spawnCli(['label', 'export', sampleFile, '--out', out, '--json']);
       expect(exp.code, exp.stderr).toBe(0);
-      const rows = parse(await readFile(out, 'utf8'), { columns: true }) as Array<
-        Record<string, string>
-      >;
+      const rows = parse<Record<string, string>>(await readFile(out, 'utf8'), { columns: true });
       expect(rows).toHaveLength(20);
       const row = (rater: string, i: number) =>
         rows.find((r) => r.rater === rater && r.sample_item === sample.items[i]!.id)!;

@@ -50,7 +50,7 @@ beforeAll(async () => {
 }, 120_000);
 
 const rowsOf = async (file: string) =>
-  parse(await readFile(file, 'utf8'), { columns: true }) as Array<Record<string, string>>;
+  parse<Record<string, string>>(await readFile(file, 'utf8'), { columns: true });
 
 describe('label export', () => {
   it('marks each row simulated or not, from the sample', async () => {

@@ -10,7 +10,7 @@
 import Database from 'better-sqlite3';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LabelSample } from '../../src/label/sample-schema.js';
 import { serveLabels, type LabelServeOptions, type LabelServer } from '../../src/label/serve.js';
@@ -188,9 +188,9 @@ describe.skipIf(SKIP)('rater app in Chromium', () => {
       'true',
     );
     // Nothing of the interface is left in Chinese (the corpus texts and the prompt may be).
-    const chrome = (await page.evaluate(
+    const chrome = await page.evaluate<string>(
       "[...document.querySelectorAll('header, legend, .guide, label, h2, footer, nav, dialog')].map((e) => e.textContent).join(' ')",
-    )) as string;
+    );
     expect(chrome.replace(/中文/g, '')).not.toMatch(/\p{Script=Han}/u);
     await page.reload();
     expect(await page.locator('html').getAttribute('lang')).toBe('en');

@@ -342,9 +342,7 @@ describe('label serve: answers', () => {
     const out = path.join(dir, 'labels.csv');
     const r = await exportLabels({ sample: sampleFile, out });
     expect(r.raters.map((x) => x.rater)).toEqual(['alice', 'bob', 'frank']);
-    const rows = parse(await readFile(out, 'utf8'), { columns: true }) as Array<
-      Record<string, string>
-    >;
+    const rows = parse<Record<string, string>>(await readFile(out, 'utf8'), { columns: true });
     expect(Object.keys(rows[0]!)).toEqual([...LABEL_COLUMNS]);
     expect(rows).toHaveLength(36);
     const done = rows.find((x) => x.rater === 'alice' && x.sample_item === sample.items[1]!.id)!;
@@ -368,9 +366,7 @@ describe('label serve: answers', () => {
   it('exports the wide layout that `stimkit analyze agreement` reads', async () => {
     const out = path.join(dir, 'labels-wide.csv');
     await exportLabels({ sample: sampleFile, out, wide: true });
-    const rows = parse(await readFile(out, 'utf8'), { columns: true }) as Array<
-      Record<string, string>
-    >;
+    const rows = parse<Record<string, string>>(await readFile(out, 'utf8'), { columns: true });
     expect(rows).toHaveLength(12);
     expect(Object.keys(rows[0]!).slice(0, 8)).toEqual([
       'sample_item',

@@ -57,7 +57,7 @@ const MEASURE = `(() => {
   };
 })()`;
 
-const layout = (page: Page): Promise<Layout> => page.evaluate(MEASURE) as Promise<Layout>;
+const layout = (page: Page): Promise<Layout> => page.evaluate<Layout>(MEASURE);
 
 describe.skipIf(SKIP)('the report page in Chromium', () => {
   let browser: Browser;

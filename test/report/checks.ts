@@ -96,9 +96,9 @@ export async function expectSimulatedColumn(
   const dir = path.join(reportDir, 'tables');
   const files = (await readdir(dir)).filter((f) => f.endsWith('.csv'));
   for (const f of files) {
-    const rows = parse(await readFile(path.join(dir, f), 'utf8'), {
+    const rows = parse<Record<string, string>>(await readFile(path.join(dir, f), 'utf8'), {
       columns: true,
-    }) as Array<Record<string, string>>;
+    });
     expect(rows.length, f).toBeGreaterThan(0);
     for (const r of rows) expect(r.simulated, `${f} ${JSON.stringify(r)}`).toBe(expected(f, r));
   }
@@ -114,12 +114,15 @@ export async function expectDescribedTables(reportDir: string): Promise<void> {
   const headers = [...html.matchAll(/<th\b[^>]*>([^<]*)<\/th>/g)].map((m) => m[1]!);
   expect(headers.length).toBeGreaterThan(0);
   for (const h of headers) expect(h, 'a header in words').not.toMatch(/^[a-z0-9]+(_[a-z0-9]+)+$/);
-  const dictionary = parse(await readFile(path.join(reportDir, 'tables', 'README.csv'), 'utf8'), {
-    columns: true,
-  }) as Array<Record<string, string>>;
+  const dictionary = parse<Record<string, string>>(
+    await readFile(path.join(reportDir, 'tables', 'README.csv'), 'utf8'),
+    {
+      columns: true,
+    },
+  );
   const dir = path.join(reportDir, 'tables');
   for (const f of (await readdir(dir)).filter((x) => x.endsWith('.csv') && x !== 'README.csv')) {
-    const [header] = parse(await readFile(path.join(dir, f), 'utf8'), { to_line: 1 }) as string[][];
+    const [header] = parse(await readFile(path.join(dir, f), 'utf8'), { to_line: 1 });
     for (const column of header!) {
       const entry = dictionary.find((d) => d.table === f && d.column === column);
       expect(entry?.meaning, `${f} ${column}`).toBeTruthy();

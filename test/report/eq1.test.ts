@@ -129,14 +129,15 @@ describe('Eq. 1 in the report', () => {
     header: {
       files: [{ file: 'audit.csv', rows: t.rows.length, sha256: t.sha256 }],
     } as unknown as ReportContext['header'],
-    records: async () => [],
-    table: async () => ({
-      header: t.columns,
-      rows: t.rows.map((r) => ({ ...r, judge: 'sim-judge', judge_simulated: '1' })),
-    }),
+    records: () => Promise.resolve([]),
+    table: () =>
+      Promise.resolve({
+        header: t.columns,
+        rows: t.rows.map((r) => ({ ...r, judge: 'sim-judge', judge_simulated: '1' })),
+      }),
     memo: async (_k, make) => make(),
     simulated: true,
-    bundle: async () => ({ bundle: null, note: null }),
+    bundle: () => Promise.resolve({ bundle: null, note: null }),
   });
 
   it('states the model, n, clusters and correction, and warns when clusters are few', async () => {

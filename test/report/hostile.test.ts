@@ -94,7 +94,7 @@ describe('report with hostile model names and vendors', () => {
     let formulas = 0;
     let negatives = 0;
     for (const f of (await readdir(tables)).filter((x) => x.endsWith('.csv'))) {
-      const rows = parse(await readFile(path.join(tables, f), 'utf8')) as string[][];
+      const rows = parse(await readFile(path.join(tables, f), 'utf8'));
       for (const cell of rows.flat()) {
         if (/^-\d/.test(cell)) {
           expect(Number(cell), `${f}: ${cell}`).not.toBeNaN();
@@ -105,9 +105,12 @@ describe('report with hostile model names and vendors', () => {
     }
     expect(formulas).toBeGreaterThan(5);
     expect(negatives).toBeGreaterThan(5);
-    const overview = parse(await readFile(path.join(tables, 'overview-models.csv'), 'utf8'), {
-      columns: true,
-    }) as Array<Record<string, string>>;
+    const overview = parse<Record<string, string>>(
+      await readFile(path.join(tables, 'overview-models.csv'), 'utf8'),
+      {
+        columns: true,
+      },
+    );
     expect(overview.map((r) => [r.model, r.vendor])).toEqual(
       expect.arrayContaining([
         [`'${FORMULA}`, `'${FORMULA}`],
@@ -120,9 +123,12 @@ describe('report with hostile model names and vendors', () => {
   it('marks the simulated models’ rows simulated and the real model’s not', async () => {
     const files = await expectSimulatedColumn(out, (_, r) => (r.model === REAL ? '0' : '1'));
     expect(files).toContain('model-tests.csv');
-    const tests = parse(await readFile(path.join(out, 'tables', 'model-tests.csv'), 'utf8'), {
-      columns: true,
-    }) as Array<Record<string, string>>;
+    const tests = parse<Record<string, string>>(
+      await readFile(path.join(out, 'tables', 'model-tests.csv'), 'utf8'),
+      {
+        columns: true,
+      },
+    );
     expect(tests.find((r) => r.model === REAL)?.simulated).toBe('0');
   });
 });
@@ -150,7 +156,12 @@ describe('the page pieces escape what sections give them', () => {
       ctx,
       [
         {
-          section: { id: 'x', title: SCRIPT, applies: () => true, build: async () => null! },
+          section: {
+            id: 'x',
+            title: SCRIPT,
+            applies: () => true,
+            build: () => Promise.resolve(null!),
+          },
           content: {
             paragraphs: [IMG],
             charts: [],

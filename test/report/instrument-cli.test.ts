@@ -60,7 +60,8 @@ function same(rows: Record<string, string>[], expected: Record<string, unknown>[
       const w = typeof want === 'number' ? r6(want) : want;
       if (w === null || w === undefined) expect(got, `${what} row ${i} ${col}`).toBe('');
       else if (typeof w === 'number') expect(Number(got), `${what} row ${i} ${col}`).toBe(w);
-      else expect(got, `${what} row ${i} ${col}`).toBe(String(w));
+      else
+        expect(got, `${what} row ${i} ${col}`).toBe(typeof w === 'string' ? w : JSON.stringify(w));
     }
   });
 }

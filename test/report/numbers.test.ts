@@ -50,7 +50,7 @@ beforeAll(async () => {
 }, 180_000);
 
 const csv = async (file: string) =>
-  parse(await readFile(file, 'utf8'), { columns: true }) as Array<Record<string, string>>;
+  parse<Record<string, string>>(await readFile(file, 'utf8'), { columns: true });
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 /** Net and swing per model from instrument.csv, independently of the report's code. */

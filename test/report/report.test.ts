@@ -24,7 +24,7 @@ import {
 import { RESPONDENTS, respondentScores } from './fixture.js';
 
 /** A CSV's rows as objects. */
-const rowsOf = (text: string) => parse(text, { columns: true }) as Array<Record<string, string>>;
+const rowsOf = (text: string) => parse<Record<string, string>>(text, { columns: true });
 
 let dir: string;
 let scores: string;

@@ -49,9 +49,9 @@ describe.skipIf(SKIP)('the review page in Chromium', () => {
       });
       try {
         await page.goto(url);
-        const [scroll, client] = (await page.evaluate(
+        const [scroll, client] = await page.evaluate<[number, number]>(
           '[document.documentElement.scrollWidth, document.documentElement.clientWidth]',
-        )) as [number, number];
+        );
         expect(scroll).toBeLessThanOrEqual(client);
       } finally {
         await page.close();

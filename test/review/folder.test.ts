@@ -35,11 +35,9 @@ beforeAll(async () => {
 });
 
 const credits = async (out: string) =>
-  (
-    parse(await readFile(path.join(out, 'entries.csv'), 'utf8'), { columns: true }) as Array<
-      Record<string, string>
-    >
-  ).map((r) => r.credit);
+  parse<Record<string, string>>(await readFile(path.join(out, 'entries.csv'), 'utf8'), {
+    columns: true,
+  }).map((r) => r.credit);
 
 describe('stimkit review --out', () => {
   it('neutralises formulas in entries.csv, keeps them raw with --csv-raw', async () => {

@@ -169,7 +169,7 @@ describe('stimkit review with hostile manifest fields', () => {
     ])
       expect(html).toContain(t);
     expect(html.match(/&lt;img src=x/g)!.length).toBeGreaterThanOrEqual(7);
-    const rows = parse(reviewCsv(data)) as string[][];
+    const rows = parse(reviewCsv(data));
     const row = Object.fromEntries(rows[0]!.map((h, i) => [h, rows[1]![i]!]));
     expect(row.archive).toBe(`'${FORMULA}`);
     expect(row.facts_en).toBe(`${QUOTE}: @SUM(1+1)`);
@@ -199,9 +199,12 @@ describe('stimkit review with hostile manifest fields', () => {
     const html = await readFile(path.join(out, 'index.html'), 'utf8');
     expectInert(html);
     expect(html).toContain('cat[U+202E]gnp.exe');
-    const rows = parse(await readFile(path.join(out, 'entries.csv'), 'utf8'), {
-      columns: true,
-    }) as Array<Record<string, string>>;
+    const rows = parse<Record<string, string>>(
+      await readFile(path.join(out, 'entries.csv'), 'utf8'),
+      {
+        columns: true,
+      },
+    );
     expect(rows[0]).toMatchObject({ archive: `'${FORMULA}`, title_en: IMG, credit: SCRIPT });
     expect(rows[0]!.facts_en).toBe('f1: -1+1');
   });

@@ -28,13 +28,11 @@ const SPECS = {
   gemini: { name: 'gemini-flash', provider: 'gemini', api_model: 'gemini-2.5-flash' },
 } as const;
 
-/** What the vendor's batch run writes for request i (answers, a refusal or block, an error, a dropped one). */
-function outputLine(
-  vendor: 'anthropic' | 'gemini',
-  id: string,
-  i: number,
-  model: string,
-): unknown | null {
+/**
+ * What the vendor's batch run writes for request i (answers, a refusal or block, an error, a
+ * dropped one), or null when the vendor writes nothing for it.
+ */
+function outputLine(vendor: 'anthropic' | 'gemini', id: string, i: number, model: string): unknown {
   if (i === 3) return null; // still missing after the batch
   if (vendor === 'anthropic') {
     if (i === 0)

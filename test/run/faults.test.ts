@@ -44,7 +44,7 @@ const SCRIPT: Record<number, Action[]> = {
     { kind: 'status', status: 429, headers: { 'retry-after': '0' } },
   ],
   12: [{ kind: 'ok', text: 'the answer', reasoning: 'thinking apart' }],
-  13: Array.from({ length: 4 }, () => ({ kind: 'status', status: 502 }) as Action),
+  13: Array.from({ length: 4 }, () => ({ kind: 'status', status: 502 })),
 };
 
 beforeAll(async () => {

@@ -6,6 +6,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerOrFail } from '../helpers/http.js';
 import { trialIndex } from './fixture.js';
 
 export interface SeenRequest {
@@ -53,63 +54,65 @@ export async function startServer(
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c) => chunks.push(c));
-    req.on('end', async () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      const k = trialIndex(promptText(body));
-      const seen = seenByK.get(k) ?? 0;
-      seenByK.set(k, seen + 1);
-      const r: SeenRequest = {
-        n: requests.length,
-        k,
-        seen,
-        body,
-        authorization: req.headers.authorization,
-        at: Date.now(),
-      };
-      requests.push(r);
-      const a = script(r);
-      if (latencyMs > 0) await new Promise((x) => setTimeout(x, latencyMs));
-      const json = (status: number, value: unknown, headers: Record<string, string> = {}) => {
-        res.writeHead(status, { 'content-type': 'application/json', ...headers });
-        res.end(JSON.stringify(value));
-      };
-      switch (a.kind) {
-        case 'ok':
-          return json(200, {
-            id: `cmpl-${r.n}`,
-            object: 'chat.completion',
-            model: body.model,
-            system_fingerprint: 'fp_test',
-            choices: [
-              {
-                index: 0,
-                message: {
-                  role: 'assistant',
-                  content: a.text ?? `answer to trial ${k}`,
-                  ...(a.reasoning ? { reasoning_content: a.reasoning } : {}),
+    req.on('end', () =>
+      answerOrFail(res, async () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        const k = trialIndex(promptText(body));
+        const seen = seenByK.get(k) ?? 0;
+        seenByK.set(k, seen + 1);
+        const r: SeenRequest = {
+          n: requests.length,
+          k,
+          seen,
+          body,
+          authorization: req.headers.authorization,
+          at: Date.now(),
+        };
+        requests.push(r);
+        const a = script(r);
+        if (latencyMs > 0) await new Promise((x) => setTimeout(x, latencyMs));
+        const json = (status: number, value: unknown, headers: Record<string, string> = {}) => {
+          res.writeHead(status, { 'content-type': 'application/json', ...headers });
+          res.end(JSON.stringify(value));
+        };
+        switch (a.kind) {
+          case 'ok':
+            return json(200, {
+              id: `cmpl-${r.n}`,
+              object: 'chat.completion',
+              model: body.model,
+              system_fingerprint: 'fp_test',
+              choices: [
+                {
+                  index: 0,
+                  message: {
+                    role: 'assistant',
+                    content: a.text ?? `answer to trial ${k}`,
+                    ...(a.reasoning ? { reasoning_content: a.reasoning } : {}),
+                  },
+                  finish_reason: a.finish_reason ?? 'stop',
                 },
-                finish_reason: a.finish_reason ?? 'stop',
-              },
-            ],
-            usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-          });
-        case 'status':
-          res.writeHead(a.status, { 'content-type': 'application/json', ...(a.headers ?? {}) });
-          return res.end(a.body ?? JSON.stringify({ error: { message: `status ${a.status}` } }));
-        case 'slow':
-          await new Promise((x) => setTimeout(x, a.ms));
-          if (!res.destroyed)
-            json(200, { choices: [{ message: { content: 'too late' }, finish_reason: 'stop' }] });
-          return;
-        case 'drop':
-          return req.socket.destroy();
-        case 'invalid_json':
-          res.writeHead(200, { 'content-type': 'application/json' });
-          return res.end('{"choices": [ {"message": ');
-        case 'no_choices':
-          return json(200, { id: 'x', object: 'chat.completion', choices: [] });
-      }
-    });
+              ],
+              usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+            });
+          case 'status':
+            res.writeHead(a.status, { 'content-type': 'application/json', ...(a.headers ?? {}) });
+            return res.end(a.body ?? JSON.stringify({ error: { message: `status ${a.status}` } }));
+          case 'slow':
+            await new Promise((x) => setTimeout(x, a.ms));
+            if (!res.destroyed)
+              json(200, { choices: [{ message: { content: 'too late' }, finish_reason: 'stop' }] });
+            return;
+          case 'drop':
+            return req.socket.destroy();
+          case 'invalid_json':
+            res.writeHead(200, { 'content-type': 'application/json' });
+            return res.end('{"choices": [ {"message": ');
+          case 'no_choices':
+            return json(200, { id: 'x', object: 'chat.completion', choices: [] });
+        }
+      }),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

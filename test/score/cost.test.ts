@@ -112,7 +112,7 @@ describe('cost.csv and the cost section', () => {
       rows: rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]!]))),
     };
     const ctx = {
-      table: async (f: string) => (f === 'cost.csv' ? table : null),
+      table: (f: string) => Promise.resolve(f === 'cost.csv' ? table : null),
     } as unknown as ReportContext;
     expect(await costSection.applies(ctx)).toBe(true);
     const built = await costSection.build(ctx);

@@ -120,7 +120,7 @@ describe('formulas in the CSV tables', () => {
     const out = path.join(dir, 'scores-hostile');
     expect((await score(out)).code).toBe(0);
     const models = (file: string, raw = false) => {
-      const rows = parse(file, { columns: true }) as Array<Record<string, string>>;
+      const rows = parse<Record<string, string>>(file, { columns: true });
       return new Set(rows.map((r) => r.model).filter((m) => raw || m !== 'plain'));
     };
     for (const table of ['trials.csv', 'instrument.csv']) {
@@ -148,7 +148,7 @@ describe('formulas in the CSV tables', () => {
     for (const table of ['trials.csv', 'instrument.csv']) {
       const [header] = parse(await readFile(path.join(out, table), 'utf8'), {
         to: 1,
-      }) as string[][];
+      });
       expect(header, table).toContain('simulated');
     }
   });

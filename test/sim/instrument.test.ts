@@ -58,7 +58,11 @@ describe('the test-side net/swing definition', () => {
     const vec = JSON.parse(readFileSync(file, 'utf8')) as {
       cases: Array<{
         input: { records: NsRecord[] };
-        expected: { cells: Array<Record<string, unknown>> };
+        expected: {
+          cells: Array<
+            Record<string, unknown> & { model: string; topic: string; language: string }
+          >;
+        };
       }>;
     };
     for (const c of vec.cases) {
@@ -178,7 +182,7 @@ describe('instrument answers', () => {
       const p = 1 - chisquareCdf(chi2, cells.length - 1);
       expect(
         p,
-        `${id}: observed ${counts}, expected ${e.map((x) => (x * n).toFixed(1))}`,
+        `${id}: observed ${counts.join(',')}, expected ${e.map((x) => (x * n).toFixed(1)).join(',')}`,
       ).toBeGreaterThan(0.001);
     }
   });

@@ -75,17 +75,18 @@ export function fakeSegmenter(
     calls: 0,
     disposed: false,
     describe: () => describe,
-    segment: async (rgb: Uint8Array, width: number, height: number) => {
+    segment: (rgb: Uint8Array, width: number, height: number) => {
       s.calls++;
       const mask = new Uint8Array(width * height);
       for (let i = 0; i < mask.length; i++) {
         const y = (299 * rgb[3 * i]! + 587 * rgb[3 * i + 1]! + 114 * rgb[3 * i + 2]! + 500) / 1000;
         mask[i] = y < threshold ? 1 : 0;
       }
-      return mask;
+      return Promise.resolve(mask);
     },
-    dispose: async () => {
+    dispose: () => {
       s.disposed = true;
+      return Promise.resolve();
     },
   };
   return s;

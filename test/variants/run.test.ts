@@ -35,14 +35,12 @@ function countingFactory(
 ): SegmenterFactory & { creates: number } {
   const f = {
     creates: 0,
-    available: async () => ({ ok: true }),
-    describe: async (_m: SegmentMethod, params: Record<string, unknown>) => ({
-      ...described(),
-      params,
-    }),
-    create: async (_m: SegmentMethod, params: Record<string, unknown>) => {
+    available: () => Promise.resolve({ ok: true }),
+    describe: (_m: SegmentMethod, params: Record<string, unknown>) =>
+      Promise.resolve({ ...described(), params }),
+    create: (_m: SegmentMethod, params: Record<string, unknown>) => {
       f.creates++;
-      return fakeSegmenter(100, { ...loaded(), params });
+      return Promise.resolve(fakeSegmenter(100, { ...loaded(), params }));
     },
   };
   return f;
@@ -667,8 +665,8 @@ describe('A6 in a run', () => {
       out: path.join(work, 'a6-missing'),
       only: ['A2', 'A6'],
       segmenterFactory: {
-        available: async () => ({ ok: false, reason: 'model package not installed' }),
-        create: async () => expect.unreachable(),
+        available: () => Promise.resolve({ ok: false, reason: 'model package not installed' }),
+        create: () => expect.unreachable(),
       },
     });
     expect(r.failed).toBe(3);
@@ -687,11 +685,12 @@ describe('A6 in a run', () => {
       out,
       only: ['A6'],
       segmenterFactory: {
-        available: async () => ({
-          ok: false,
-          reason: `no readable package.json in ${pkg}; see /models/medium`,
-        }),
-        create: async () => expect.unreachable(),
+        available: () =>
+          Promise.resolve({
+            ok: false,
+            reason: `no readable package.json in ${pkg}; see /models/medium`,
+          }),
+        create: () => expect.unreachable(),
       },
     });
     const message = r.lock.entries[0]!.variants[0]!.error!.message;
@@ -706,8 +705,8 @@ describe('A6 in a run', () => {
       out: path.join(work, 'a6-bad'),
       only: ['A6'],
       segmenterFactory: {
-        available: async () => ({ ok: true }),
-        create: async () => Promise.reject(bad),
+        available: () => Promise.resolve({ ok: true }),
+        create: () => Promise.reject(bad),
       },
     });
     await expect(p).rejects.toBe(bad);
@@ -779,7 +778,7 @@ describe('library versions', () => {
     const plan = {
       recipe: defaultRecipe(),
       libraries: libraryVersions(),
-      segmenter: { description: { fake: true }, segment: async () => new Uint8Array() },
+      segmenter: { description: { fake: true }, segment: () => Promise.resolve(new Uint8Array()) },
     };
     const job = { sha256: 'a'.repeat(64) };
     const bumps = [

@@ -40,7 +40,7 @@ const BOOLS = ['allow_fallbacks', 'require_parameters', 'zdr', 'enforce_distilla
 const OTHER = ['data_collection', 'sort', 'max_price'];
 
 /** Why a request's `provider` object is not OpenRouter's, or null. */
-export function providerProblem(p: unknown): string | null {
+function providerProblem(p: unknown): string | null {
   if (p === undefined) return null;
   if (typeof p !== 'object' || p === null || Array.isArray(p)) return 'provider must be an object';
   for (const [k, v] of Object.entries(p)) {

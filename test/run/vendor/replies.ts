@@ -219,7 +219,12 @@ export function anthropicReply(a: VendorAction, model: string, k: number): Out {
           }),
         headers: a.headers,
       };
-    default:
+    // Gemini's block kinds have no Anthropic reply; the server answers 'drop' and 'slow' itself
+    // (a dropped socket; a late reply that the client has given up on).
+    case 'blocked':
+    case 'safety':
+    case 'drop':
+    case 'slow':
       return json(
         { type: 'error', error: { type: 'api_error', message: `no ${a.kind} in Anthropic` } },
         500,
@@ -273,7 +278,10 @@ export function geminiReply(a: VendorAction, model: string, k: number): Out {
           }),
         headers: a.headers,
       };
-    default:
+    // Gemini states a refusal as a block (above); the server answers 'drop' and 'slow' itself.
+    case 'refusal':
+    case 'drop':
+    case 'slow':
       return json(
         { error: { code: 500, message: `no ${a.kind} in Gemini`, status: 'INTERNAL' } },
         500,

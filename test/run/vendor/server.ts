@@ -8,6 +8,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerOrFail } from '../../helpers/http.js';
 import { trialIndex } from '../fixture.js';
 import { anthropicReply, geminiReply, type VendorAction } from './replies.js';
 import { anthropicProblem } from './validate-anthropic.js';
@@ -40,7 +41,7 @@ function promptOf(vendor: Vendor, body: any): string {
     vendor === 'anthropic'
       ? (body?.messages?.[0]?.content ?? [])
       : (body?.contents?.[0]?.parts ?? []);
-  return (typeof parts === 'string' ? parts : parts.map((p) => p.text ?? '').join('')) as string;
+  return typeof parts === 'string' ? parts : parts.map((p) => p.text ?? '').join('');
 }
 
 function error(vendor: Vendor, status: number, message: string): string {
@@ -71,58 +72,62 @@ export async function startVendorServer(
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c) => chunks.push(c));
-    req.on('end', async () => {
-      // https://docs.anthropic.com/en/api/errors ("Request id"): every Anthropic response
-      // carries a unique `request-id` header. The Gemini API documents none (its reply's
-      // `responseId` names the response).
-      const rid: Record<string, string> =
-        vendor === 'anthropic' ? { 'request-id': `req_${requests.length + rejected.length}` } : {};
-      const send = (status: number, text: string, headers: Record<string, string> = {}) => {
-        res.writeHead(status, { 'content-type': 'application/json', ...rid, ...headers });
-        res.end(text);
-      };
-      let body: unknown;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch {
-        return send(400, error(vendor, 400, 'invalid JSON body'));
-      }
-      const url = req.url ?? '';
-      const problem =
-        req.method !== 'POST'
-          ? `method ${req.method} not allowed`
-          : vendor === 'anthropic'
-            ? url !== '/v1/messages'
-              ? `no such route ${url}`
-              : anthropicProblem(req.headers, body)
-            : geminiProblem(url, req.headers, body);
-      if (problem) {
-        rejected.push({ url, problem });
-        return send(400, error(vendor, 400, problem));
-      }
-      const given =
-        vendor === 'anthropic' ? req.headers['x-api-key'] : req.headers['x-goog-api-key'];
-      if (key !== null && given !== key) {
-        const status = vendor === 'anthropic' ? 401 : 403;
-        return send(status, error(vendor, status, `invalid API key ${String(given)}`));
-      }
-      const k = trialIndex(promptOf(vendor, body));
-      const seen = seenByK.get(k) ?? 0;
-      seenByK.set(k, seen + 1);
-      const r: VendorRequest = { n: requests.length, k, seen, url, headers: req.headers, body };
-      requests.push(r);
-      const a = script(r);
-      if (latencyMs > 0) await new Promise((x) => setTimeout(x, latencyMs));
-      if (a.kind === 'drop') return req.socket.destroy();
-      if (a.kind === 'slow') await new Promise((x) => setTimeout(x, a.ms));
-      if (res.destroyed) return;
-      const model =
-        vendor === 'anthropic'
-          ? (body as any).model
-          : decodeURIComponent(url.split('/models/')[1]!.split(':')[0]!);
-      const out = vendor === 'anthropic' ? anthropicReply(a, model, k) : geminiReply(a, model, k);
-      send(out.status, out.text, out.headers);
-    });
+    req.on('end', () =>
+      answerOrFail(res, async () => {
+        // https://docs.anthropic.com/en/api/errors ("Request id"): every Anthropic response
+        // carries a unique `request-id` header. The Gemini API documents none (its reply's
+        // `responseId` names the response).
+        const rid: Record<string, string> =
+          vendor === 'anthropic'
+            ? { 'request-id': `req_${requests.length + rejected.length}` }
+            : {};
+        const send = (status: number, text: string, headers: Record<string, string> = {}) => {
+          res.writeHead(status, { 'content-type': 'application/json', ...rid, ...headers });
+          res.end(text);
+        };
+        let body: unknown;
+        try {
+          body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {
+          return send(400, error(vendor, 400, 'invalid JSON body'));
+        }
+        const url = req.url ?? '';
+        const problem =
+          req.method !== 'POST'
+            ? `method ${req.method} not allowed`
+            : vendor === 'anthropic'
+              ? url !== '/v1/messages'
+                ? `no such route ${url}`
+                : anthropicProblem(req.headers, body)
+              : geminiProblem(url, req.headers, body);
+        if (problem) {
+          rejected.push({ url, problem });
+          return send(400, error(vendor, 400, problem));
+        }
+        const given =
+          vendor === 'anthropic' ? req.headers['x-api-key'] : req.headers['x-goog-api-key'];
+        if (key !== null && given !== key) {
+          const status = vendor === 'anthropic' ? 401 : 403;
+          return send(status, error(vendor, status, `invalid API key ${String(given)}`));
+        }
+        const k = trialIndex(promptOf(vendor, body));
+        const seen = seenByK.get(k) ?? 0;
+        seenByK.set(k, seen + 1);
+        const r: VendorRequest = { n: requests.length, k, seen, url, headers: req.headers, body };
+        requests.push(r);
+        const a = script(r);
+        if (latencyMs > 0) await new Promise((x) => setTimeout(x, latencyMs));
+        if (a.kind === 'drop') return req.socket.destroy();
+        if (a.kind === 'slow') await new Promise((x) => setTimeout(x, a.ms));
+        if (res.destroyed) return;
+        const model =
+          vendor === 'anthropic'
+            ? (body as any).model
+            : decodeURIComponent(url.split('/models/')[1]!.split(':')[0]!);
+        const out = vendor === 'anthropic' ? anthropicReply(a, model, k) : geminiReply(a, model, k);
+        send(out.status, out.text, out.headers);
+      }),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -88,7 +88,7 @@ function content(c: unknown, where: string, roles: string[]): string | null {
   if (!isObj(c)) return `${where}: must be a Content object`;
   const e = unknownName(c, ['role', 'parts'], where);
   if (e) return e;
-  if (c.role !== undefined && !roles.includes(String(c.role)))
+  if (c.role !== undefined && (typeof c.role !== 'string' || !roles.includes(c.role)))
     return `${where}.role: Please use a valid role: user, model.`;
   if (!Array.isArray(c.parts) || c.parts.length === 0)
     return `${where}.parts: contents.parts must not be empty`;

@@ -15,7 +15,6 @@ import { defaultRecipe, qualityThresholds, resolveRecipe } from '../../../src/va
 import { runVariants, type VariantsResult } from '../../../src/variants/run.js';
 import { WARN_COLOUR } from '../../../src/variants/sheet/contact-sheet.js';
 import { variantsHuman, variantsJson } from '../../../src/variants/summary.js';
-import { tempDir } from '../../helpers/tmp.js';
 import { entry, fakeSegmenter, tinyCorpus } from '../helpers.js';
 
 const T = qualityThresholds(defaultRecipe());

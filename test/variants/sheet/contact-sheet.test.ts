@@ -24,8 +24,8 @@ describe('contact sheet', () => {
     ]);
     const out = await tempDir();
     const unavailable = {
-      available: async () => ({ ok: false, reason: 'not installed' }),
-      create: async () => Promise.reject(new Error('unused')),
+      available: () => Promise.resolve({ ok: false, reason: 'not installed' }),
+      create: () => Promise.reject(new Error('unused')),
     };
     const r = await runVariants(corpus.manifest, {
       out,

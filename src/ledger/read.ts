@@ -56,7 +56,7 @@ export interface LedgerResult {
   trial_id: string;
   trial: LedgerTrial;
   /**
-   * answer | provider_block | model_refusal | suppressed | truncated | failed (a ledger written
+   * answer | provider_block | model_refusal | suppressed | length | failed (a ledger written
    * before these names reads in them: schema.ts `currentOutcome`).
    */
   outcome: Outcome;

@@ -138,7 +138,7 @@ export const ADDED_COLUMNS: ReadonlyArray<{ table: string; column: string; type:
  * Final outcomes ("who said no", docs/formats/ledger.md). `answer` is a normal reply; the next
  * four are findings kept and scored, never retried: `provider_block` (a filter outside the model
  * stopped the request or the output), `model_refusal` (the model declined in a structured way),
- * `suppressed` (an empty or whitespace-only reply with a normal stop), `truncated` (stopped at
+ * `suppressed` (an empty or whitespace-only reply with a normal stop), `length` (stopped at
  * the token limit); `failed` is retried only with --retry-failed.
  */
 const OUTCOMES = [
@@ -146,7 +146,7 @@ const OUTCOMES = [
   'provider_block',
   'model_refusal',
   'suppressed',
-  'truncated',
+  'length',
   'failed',
 ] as const;
 export type Outcome = (typeof OUTCOMES)[number];
@@ -155,7 +155,7 @@ export type Outcome = (typeof OUTCOMES)[number];
  * The outcome names of ledgers written before the taxonomy above, mapped on read (the stored
  * value stays): `content_filter` → provider_block; `policy_refusal` → provider_block when an HTTP
  * error carried it (a 400/422 naming a policy), else model_refusal (a `refusal` field, Anthropic's
- * `stop_reason: refusal`); `empty` → suppressed; `length` → truncated.
+ * `stop_reason: refusal`); `empty` → suppressed (`length` and `failed` keep their names).
  */
 export function currentOutcome(stored: string, httpStatus: number | null): Outcome {
   switch (stored) {
@@ -165,8 +165,6 @@ export function currentOutcome(stored: string, httpStatus: number | null): Outco
       return httpStatus !== null && httpStatus >= 400 ? 'provider_block' : 'model_refusal';
     case 'empty':
       return 'suppressed';
-    case 'length':
-      return 'truncated';
     default:
       return stored as Outcome;
   }

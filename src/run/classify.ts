@@ -3,7 +3,7 @@
  * connections, a body that is not JSON, a reply without choices). What the model or its gateway
  * said is a final result, kept and scored, never retried ("who said no", ledger/schema.ts
  * OUTCOMES): `provider_block` (a 400/403/422 whose body names a content policy, a
- * `content_filter` finish), `model_refusal` (a `message.refusal`), `truncated` (`length`),
+ * `content_filter` finish), `model_refusal` (a `message.refusal`), `length` (the token limit),
  * `suppressed` (an empty or whitespace-only reply with a normal stop), or an answer. Other 4xx are
  * permanent failures, recorded and not retried; a 401 (and a 403 that names no policy) stops the
  * model's run.
@@ -92,7 +92,7 @@ export function readCompletion(json: unknown, status: number): Verdict {
   let outcome: Outcome = 'answer';
   if (finish === 'content_filter') outcome = 'provider_block';
   else if (refusal) outcome = 'model_refusal';
-  else if (finish === 'length') outcome = 'truncated';
+  else if (finish === 'length') outcome = 'length';
   else if (!text || text.trim() === '') outcome = 'suppressed';
   return {
     kind: 'final',

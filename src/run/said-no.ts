@@ -42,7 +42,7 @@ const zero = (): Record<Outcome, number> => ({
   provider_block: 0,
   model_refusal: 0,
   suppressed: 0,
-  truncated: 0,
+  length: 0,
   failed: 0,
 });
 

@@ -39,7 +39,7 @@ export async function runSimModel(
         r.finish_reason === 'content_filter'
           ? 'provider_block'
           : r.finish_reason === 'length'
-            ? 'truncated'
+            ? 'length'
             : r.text.trim() === ''
               ? 'suppressed'
               : 'answer';

@@ -12,7 +12,7 @@ export interface ModelStats {
   pending: number;
   /** Final results recorded now (answers and findings). */
   done: number;
-  /** Final results by outcome (answer, provider_block, model_refusal, suppressed, truncated). */
+  /** Final results by outcome (answer, provider_block, model_refusal, suppressed, length). */
   outcomes: Record<string, number>;
   /** Trials recorded as failed, by error class. */
   failed: Record<string, number>;

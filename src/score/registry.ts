@@ -52,7 +52,7 @@ const trialsTable: CsvTable = {
     },
     {
       name: 'outcome',
-      doc: 'who said no: the ledger outcome (answer, provider_block, model_refusal, suppressed, truncated, failed); empty when the responses file gave none',
+      doc: 'who said no: the ledger outcome (answer, provider_block, model_refusal, suppressed, length, failed); empty when the responses file gave none',
       value: (r) => r.record.outcome ?? null,
     },
     {

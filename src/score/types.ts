@@ -28,7 +28,7 @@ export interface ResponseRecord {
   truth: Record<string, unknown> | null;
   /** Why there is no response (the ledger's error class), or null. */
   error: string | null;
-  /** The ledger outcome (answer, provider_block, model_refusal, suppressed, truncated, failed); null when the source gave none. */
+  /** The ledger outcome (answer, provider_block, model_refusal, suppressed, length, failed); null when the source gave none. */
   outcome?: string | null;
   /** The serving route that answered (ledger `route`); null when the source gave none. */
   route?: string | null;

@@ -70,13 +70,13 @@ describe('columns added after version 1', () => {
       'provider_block',
       'model_refusal',
       'suppressed',
-      'truncated',
+      'length',
     ]);
     expect(reader.counts().filter((c) => c.model === 'old')).toEqual([
+      { model: 'old', outcome: 'length', n: 1 },
       { model: 'old', outcome: 'model_refusal', n: 1 },
       { model: 'old', outcome: 'provider_block', n: 2 },
       { model: 'old', outcome: 'suppressed', n: 1 },
-      { model: 'old', outcome: 'truncated', n: 1 },
     ]);
     reader.close();
     expect(r).toMatchObject({ text: 'old answer', sent_images: [], cost_usd: null });

@@ -118,7 +118,7 @@ describe('faults', () => {
   it('keeps content filters, truncation, empty output and a policy 400 as final results, without retrying them', () => {
     const expected: Array<[number, string, string | null]> = [
       [6, 'provider_block', 'content_filter'],
-      [7, 'truncated', 'length'],
+      [7, 'length', 'length'],
       [8, 'suppressed', 'stop'],
       [9, 'provider_block', null],
     ];

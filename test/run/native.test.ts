@@ -119,7 +119,7 @@ describe.each(['anthropic', 'gemini'] as const)('provider: %s', (vendor) => {
     });
     for (const k of [0, 1, 2, 5, 7, 8, 9]) expect(resultOf(k).outcome, `trial ${k}`).toBe('answer');
     expect(resultOf(3).outcome).toBe(vendor === 'anthropic' ? 'model_refusal' : 'provider_block');
-    expect(resultOf(4).outcome).toBe('truncated');
+    expect(resultOf(4).outcome).toBe('length');
     expect(resultOf(6)).toMatchObject(
       vendor === 'anthropic'
         ? { outcome: 'failed', error_class: 'http_400' }

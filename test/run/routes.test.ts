@@ -107,7 +107,7 @@ describe('who said no, per route', () => {
       provider_block: block,
       model_refusal: refusal,
       suppressed,
-      truncated: 0,
+      length: 0,
       failed: 0,
     });
     expect(said).toEqual([

@@ -49,7 +49,7 @@ describe('reading the vendors’ documented replies', () => {
       finish_reason: 'refusal',
     });
     expect(reply(readAnthropic(ANTHROPIC_MAX_TOKENS_EXAMPLE, 200))).toMatchObject({
-      outcome: 'truncated',
+      outcome: 'length',
     });
     expect(readAnthropic({ type: 'error', error: { type: 'api_error' } }, 200).kind).toBe('retry');
   });
@@ -77,7 +77,7 @@ describe('reading the vendors’ documented replies', () => {
       finish_reason: 'SAFETY',
     });
     expect(reply(readGemini(GEMINI_MAX_TOKENS_EXAMPLE, 200))).toMatchObject({
-      outcome: 'truncated',
+      outcome: 'length',
     });
     expect(readGemini({ candidates: [] }, 200).kind).toBe('retry');
   });

@@ -74,7 +74,7 @@ function tableRows(rows: readonly Row[]): Cell[][] {
       c.n,
       c.outcomes.answer,
       ...SAID_NO.flatMap((o) => rateCells(rates[o])),
-      c.outcomes.truncated,
+      c.outcomes.length,
       c.outcomes.failed,
       d1.with_blocks.n,
       ...rateCells(d1.with_blocks).slice(1),
@@ -136,7 +136,7 @@ const SAID_NO_COLUMN_INFO: ColumnDefs = {
       ],
     ]),
   ),
-  truncated: ['Truncated', 'count', 'Replies stopped at the token limit'],
+  truncated: ['Truncated', 'count', 'Replies stopped at the token limit (outcome length)'],
   failed: ['Failed', 'count', 'Trials without a reply (left out of n)'],
   d1_with_blocks_n: [
     'D1 n (with blocks)',

@@ -8,7 +8,7 @@
  * left out and recorded as dropped. The request body is
  * typed against the official SDK (`satisfies`), so a field the API does not define fails `tsc`.
  * Reply: text blocks joined as the response, thinking blocks as `reasoning_text`; `stop_reason`
- * `max_tokens` → truncated, `refusal` → model_refusal (the model declined in a structured way),
+ * `max_tokens` → length, `refusal` → model_refusal (the model declined in a structured way),
  * else answer / suppressed. The reply `id` is the route's response id (the `request-id` header is
  * read by classify.ts).
  */
@@ -97,7 +97,7 @@ export function readAnthropic(json: unknown, status: number): Verdict {
     stop === 'refusal'
       ? 'model_refusal'
       : stop === 'max_tokens' || stop === 'model_context_window_exceeded'
-        ? 'truncated'
+        ? 'length'
         : textOutcome(text);
   const usage = isRecord(json.usage) ? json.usage : null;
   return finalReply({

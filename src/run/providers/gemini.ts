@@ -10,7 +10,7 @@
  * Reply: a prompt blocked before the model spoke (`promptFeedback.blockReason`, no candidates) and
  * a candidate stopped by a filter (`finishReason` SAFETY, PROHIBITED_CONTENT, BLOCKLIST, SPII,
  * RECITATION, IMAGE_SAFETY, …) are `provider_block`: a block by the provider, not an answer and
- * not the model's own refusal. `MAX_TOKENS` → truncated; thought parts → `reasoning_text`;
+ * not the model's own refusal. `MAX_TOKENS` → length; thought parts → `reasoning_text`;
  * `responseId` is the route's response id and `modelVersion` the served model.
  */
 import type { Content, GenerationConfig, Part } from '@google/genai';
@@ -103,7 +103,7 @@ function geminiBody(
 
 function candidateOutcome(finish: string | null, text: string | null): Outcome {
   if (finish !== null && GEMINI_FILTER_REASONS.has(finish)) return 'provider_block';
-  if (finish === 'MAX_TOKENS') return 'truncated';
+  if (finish === 'MAX_TOKENS') return 'length';
   return textOutcome(text);
 }
 

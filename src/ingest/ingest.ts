@@ -11,7 +11,7 @@ import type { Problem } from '../core/errors.js';
 import { relPosix, sha256, writeIfChanged } from '../core/fsio.js';
 import { artifactJson } from '../core/json.js';
 import { hamming } from '../core/phash.js';
-import { resolveInside } from '../core/safe-path.js';
+import { resolveInside, type SafePath } from '../core/safe-path.js';
 import { TOOL } from '../core/tool.js';
 import { checkManifest } from './checks.js';
 import { closestImage, imagesRootProblem } from './images-root.js';
@@ -64,6 +64,51 @@ export interface IngestResult {
   warnings: number;
 }
 
+/** The record and problems of an image whose path did not resolve inside the images root. */
+async function unresolvedImage(
+  resolved: Extract<SafePath, { ok: false }>,
+  entry: Entry,
+  root: string,
+  lockDir: string,
+  where: Pick<Problem, 'file' | 'line' | 'field' | 'entry'>,
+  allowMissing: boolean,
+): Promise<{ record: ImageRecord; problems: Problem[] }> {
+  if (resolved.reason === 'missing') {
+    if (allowMissing)
+      return {
+        record: emptyImageRecord(relPosix(lockDir, resolved.path), 'missing'),
+        problems: [],
+      };
+    return {
+      record: emptyImageRecord(relPosix(lockDir, resolved.path), 'failed'),
+      problems: [
+        {
+          code: 'E_INGEST_IMAGE_MISSING',
+          severity: 'error',
+          ...where,
+          message: `image not found: ${resolved.detail}`,
+          fix: await missingImageFix(root, resolved.path),
+        },
+      ],
+    };
+  }
+  const notFile = resolved.reason === 'not-a-file';
+  return {
+    record: emptyImageRecord(entry.image.file, 'failed'),
+    problems: [
+      {
+        code: notFile ? 'E_INGEST_NOT_A_FILE' : 'E_INGEST_PATH_ESCAPES',
+        severity: 'error',
+        ...where,
+        message: `refused: ${resolved.detail}`,
+        fix: notFile
+          ? 'give the path of the image file itself in image.file'
+          : 'put the image inside the images root (or point --images at a folder that contains it) and give a relative path',
+      },
+    ],
+  };
+}
+
 async function ingestImage(
   entry: Entry,
   root: string,
@@ -75,42 +120,8 @@ async function ingestImage(
 ): Promise<{ record: ImageRecord; problems: Problem[] }> {
   const where = { file: manifestFile, line, field: `${field}.image.file`, entry: entry.id };
   const resolved = await resolveInside(root, entry.image.file);
-  if (!resolved.ok) {
-    if (resolved.reason === 'missing') {
-      if (opts.allowMissing)
-        return {
-          record: emptyImageRecord(relPosix(lockDir, resolved.path), 'missing'),
-          problems: [],
-        };
-      return {
-        record: emptyImageRecord(relPosix(lockDir, resolved.path), 'failed'),
-        problems: [
-          {
-            code: 'E_INGEST_IMAGE_MISSING',
-            severity: 'error',
-            ...where,
-            message: `image not found: ${resolved.detail}`,
-            fix: await missingImageFix(root, resolved.path),
-          },
-        ],
-      };
-    }
-    const notFile = resolved.reason === 'not-a-file';
-    return {
-      record: emptyImageRecord(entry.image.file, 'failed'),
-      problems: [
-        {
-          code: notFile ? 'E_INGEST_NOT_A_FILE' : 'E_INGEST_PATH_ESCAPES',
-          severity: 'error',
-          ...where,
-          message: `refused: ${resolved.detail}`,
-          fix: notFile
-            ? 'give the path of the image file itself in image.file'
-            : 'put the image inside the images root (or point --images at a folder that contains it) and give a relative path',
-        },
-      ],
-    };
-  }
+  if (!resolved.ok)
+    return unresolvedImage(resolved, entry, root, lockDir, where, opts.allowMissing);
   const file = resolved.path;
   let bytes: Buffer;
   try {

@@ -89,6 +89,40 @@ function iccFacts(icc: Buffer | undefined): ImageFacts['icc'] {
 }
 
 /**
+ * Why the header alone rules the image out (over the pixel limit, or an extension that does not
+ * match the content), or null when it does not.
+ */
+function headerFailure(meta: Metadata, fileName: string, pixelLimit: number): ImageFailure | null {
+  const format = meta.format ?? 'unknown';
+  const width = meta.width ?? 0;
+  const height = meta.height ?? 0;
+  if (width * height > pixelLimit) {
+    return {
+      code: 'E_IMAGE_TOO_LARGE',
+      message: `the header declares ${width} × ${height} = ${((width * height) / 1e6).toFixed(1)} MP, over the pixel limit of ${(pixelLimit / 1e6).toFixed(1)} MP (possible decompression bomb)`,
+      fix: 'downscale the image, or raise --pixel-limit if it is genuine',
+    };
+  }
+  const ext = path.extname(fileName).toLowerCase();
+  const promised = EXTENSION_FORMATS[ext];
+  if (!promised) {
+    return {
+      code: 'E_IMAGE_EXTENSION',
+      message: `the extension "${ext || '(none)'}" is not an image extension stimkit knows (content is ${format})`,
+      fix: `rename the file with one of ${Object.keys(EXTENSION_FORMATS).join(' ')}`,
+    };
+  }
+  if (!promised.includes(format)) {
+    return {
+      code: 'E_IMAGE_MISLABELLED',
+      message: `the extension "${ext}" says ${promised.join('/')} but the content is ${format}`,
+      fix: `rename the file to match its content (e.g. .${format === 'jpeg' ? 'jpg' : format}) and update image.file`,
+    };
+  }
+  return null;
+}
+
+/**
  * Decode `bytes` fully (so truncation and corruption show) and describe the image.
  * `fileName` is used only to check that the extension matches the content.
  */
@@ -105,41 +139,11 @@ export async function probeImage(
   } catch {
     return failed(bytes, 'header', header);
   }
+  const refused = headerFailure(meta, fileName, pixelLimit);
+  if (refused) return { ok: false, failure: refused };
   const width = meta.width ?? 0;
   const height = meta.height ?? 0;
-  if (width * height > pixelLimit) {
-    return {
-      ok: false,
-      failure: {
-        code: 'E_IMAGE_TOO_LARGE',
-        message: `the header declares ${width} × ${height} = ${((width * height) / 1e6).toFixed(1)} MP, over the pixel limit of ${(pixelLimit / 1e6).toFixed(1)} MP (possible decompression bomb)`,
-        fix: 'downscale the image, or raise --pixel-limit if it is genuine',
-      },
-    };
-  }
-  const ext = path.extname(fileName).toLowerCase();
-  const promised = EXTENSION_FORMATS[ext];
   const format = meta.format ?? 'unknown';
-  if (!promised) {
-    return {
-      ok: false,
-      failure: {
-        code: 'E_IMAGE_EXTENSION',
-        message: `the extension "${ext || '(none)'}" is not an image extension stimkit knows (content is ${format})`,
-        fix: `rename the file with one of ${Object.keys(EXTENSION_FORMATS).join(' ')}`,
-      },
-    };
-  }
-  if (!promised.includes(format)) {
-    return {
-      ok: false,
-      failure: {
-        code: 'E_IMAGE_MISLABELLED',
-        message: `the extension "${ext}" says ${promised.join('/')} but the content is ${format}`,
-        fix: `rename the file to match its content (e.g. .${format === 'jpeg' ? 'jpg' : format}) and update image.file`,
-      },
-    };
-  }
   let phash: string;
   // A full decode with failOn 'warning' catches truncated and corrupt data that metadata() misses.
   const decode = () =>

@@ -64,6 +64,50 @@ function bundleError(
   );
 }
 
+/**
+ * Read payload file `data/<name>` and check it against the manifest. Null when it is not listed and
+ * not `required`; throws `E_SCORE_BUNDLE` when it is missing, unlisted but required, or changed.
+ */
+async function readPayload(
+  dir: string,
+  manifest: ReadonlyMap<string, string>,
+  name: string,
+  required: boolean,
+): Promise<Buffer | null> {
+  const rel = `data/${name}`;
+  const listed = manifest.get(rel);
+  if (listed === undefined) {
+    if (!required) return null;
+    throw bundleError(
+      dir,
+      rel,
+      'the bundle has no such payload file',
+      'pass a bundle whose study has this part, or re-bundle',
+    );
+  }
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path.join(dir, rel));
+  } catch (err) {
+    throw bundleError(
+      dir,
+      rel,
+      'a payload file the manifest lists is missing',
+      'run `stimkit verify` on the bundle',
+      err,
+    );
+  }
+  if (sha256(bytes) !== listed) {
+    throw bundleError(
+      dir,
+      rel,
+      'this payload file does not match manifest-sha256.txt: the bundle was changed after sealing',
+      'run `stimkit verify` and score an unchanged bundle',
+    );
+  }
+  return bytes;
+}
+
 /** Load a bundle for scoring. Throws `E_SCORE_BUNDLE` naming the file when it is not a usable bundle. */
 export async function loadScoreBundle(dir: string): Promise<ScoreBundle> {
   let manifestBytes: Buffer;
@@ -83,44 +127,11 @@ export async function loadScoreBundle(dir: string): Promise<ScoreBundle> {
     parseManifest(manifestBytes.toString('utf8')).lines.map((l) => [l.path, l.digest]),
   );
 
-  const readPayload = async (name: string, required: boolean): Promise<Buffer | null> => {
-    const rel = `data/${name}`;
-    const listed = manifest.get(rel);
-    if (listed === undefined) {
-      if (!required) return null;
-      throw bundleError(
-        dir,
-        rel,
-        'the bundle has no such payload file',
-        'pass a bundle whose study has this part, or re-bundle',
-      );
-    }
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(path.join(dir, rel));
-    } catch (err) {
-      throw bundleError(
-        dir,
-        rel,
-        'a payload file the manifest lists is missing',
-        'run `stimkit verify` on the bundle',
-        err,
-      );
-    }
-    if (sha256(bytes) !== listed) {
-      throw bundleError(
-        dir,
-        rel,
-        'this payload file does not match manifest-sha256.txt: the bundle was changed after sealing',
-        'run `stimkit verify` and score an unchanged bundle',
-      );
-    }
-    return bytes;
-  };
+  const payload = (name: string, required: boolean) => readPayload(dir, manifest, name, required);
   const readJson = async (name: string): Promise<unknown> =>
-    JSON.parse((await readPayload(name, true))!.toString('utf8'));
+    JSON.parse((await payload(name, true))!.toString('utf8'));
 
-  const trialsText = (await readPayload(PAYLOAD.trials, true))!.toString('utf8');
+  const trialsText = (await payload(PAYLOAD.trials, true))!.toString('utf8');
   const trials = trialsText
     .split('\n')
     .filter((l) => l !== '')
@@ -130,7 +141,7 @@ export async function loadScoreBundle(dir: string): Promise<ScoreBundle> {
   const topics = new Map<string, BundleTopic>();
   const items = new Map<string, BundleItem>();
   let poles: ScoreBundle['poles'] = null;
-  const itemsBytes = await readPayload(PAYLOAD.items, false);
+  const itemsBytes = await payload(PAYLOAD.items, false);
   if (itemsBytes) {
     const doc = JSON.parse(itemsBytes.toString('utf8')) as {
       poles: { plus: string; minus: string };
@@ -142,7 +153,7 @@ export async function loadScoreBundle(dir: string): Promise<ScoreBundle> {
     for (const it of doc.items) items.set(it.id, it);
   }
   const options = new Map<string, { label: string; value: number }[]>();
-  const wrappersBytes = await readPayload(PAYLOAD.wrappers, false);
+  const wrappersBytes = await payload(PAYLOAD.wrappers, false);
   if (wrappersBytes) {
     const doc = JSON.parse(wrappersBytes.toString('utf8')) as {
       pools: Record<string, { options: { label: string; value: number }[] }>;

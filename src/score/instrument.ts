@@ -59,6 +59,38 @@ function problem(
   });
 }
 
+/**
+ * The keying sign of `trial`'s item (+1 or -1), after checking that the bundle holds its item and
+ * topic and that the item's polarity key agrees with the topic's key and the framing.
+ */
+function checkedSign(bundle: ScoreBundle, trial: ScoreInput['trial']): 1 | -1 {
+  const item = trial.item ? bundle.items.get(trial.item) : undefined;
+  if (!item || !trial.topic || !trial.framing)
+    throw problem(
+      bundle,
+      `items[${trial.item}]`,
+      `trial ${trial.id} names an item items.json does not hold`,
+    );
+  const topic = bundle.topics.get(trial.topic);
+  if (!topic)
+    throw problem(
+      bundle,
+      `topics[${trial.topic}]`,
+      `trial ${trial.id} names a topic items.json does not hold`,
+    );
+  const sign = keyingSign(topic.affirmative_pole, trial.framing);
+  if (item.polarity_key !== sign) {
+    throw problem(
+      bundle,
+      `items[${item.id}].polarity_key`,
+      `the item's polarity key disagrees with its topic's key and framing`,
+      String(sign),
+      String(item.polarity_key),
+    );
+  }
+  return sign;
+}
+
 function prepare(
   bundle: ScoreBundle,
   judging: InstrumentJudging | null,
@@ -80,30 +112,7 @@ function prepare(
     return p;
   };
   return ({ trial, response, model }) => {
-    const item = trial.item ? bundle.items.get(trial.item) : undefined;
-    if (!item || !trial.topic || !trial.framing)
-      throw problem(
-        bundle,
-        `items[${trial.item}]`,
-        `trial ${trial.id} names an item items.json does not hold`,
-      );
-    const topic = bundle.topics.get(trial.topic);
-    if (!topic)
-      throw problem(
-        bundle,
-        `topics[${trial.topic}]`,
-        `trial ${trial.id} names a topic items.json does not hold`,
-      );
-    const sign = keyingSign(topic.affirmative_pole, trial.framing);
-    if (item.polarity_key !== sign) {
-      throw problem(
-        bundle,
-        `items[${item.id}].polarity_key`,
-        `the item's polarity key disagrees with its topic's key and framing`,
-        String(sign),
-        String(item.polarity_key),
-      );
-    }
+    const sign = checkedSign(bundle, trial);
     const parsed: ParseResult =
       response.response === null && REFUSED_OUTCOMES.has(response.error ?? '')
         ? {

@@ -66,7 +66,7 @@ function normalizeText(text: string): string {
     .normalize('NFKC')
     .toLowerCase()
     .replace(/[’‘`´]/g, "'")
-    .replace(/[*_#>~|"“”«»「」『』【】\[\]]/g, ' ')
+    .replace(/[*_#>~|"“”«»「」『』【】[\]]/g, ' ')
     .replace(/[ \t\f\v\u00a0\u3000]+/g, ' ');
 }
 

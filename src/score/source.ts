@@ -52,8 +52,12 @@ function toAsync<T>(make: () => Iterator<T>): AsyncIterable<T> {
     [Symbol.asyncIterator]: () => {
       const it = make();
       return {
-        next: async () => it.next(),
-        return: async (value?: unknown) => it.return?.(value) ?? { done: true, value: undefined },
+        // A promise that rejects, not a throw, when the iterator throws (as an async method would).
+        next: () => new Promise<IteratorResult<T>>((resolve) => resolve(it.next())),
+        return: (value?: unknown) =>
+          new Promise<IteratorResult<T>>((resolve) =>
+            resolve(it.return?.(value) ?? { done: true, value: undefined }),
+          ),
       };
     },
   };

@@ -106,6 +106,6 @@ const PIECE = 2000;
 /** The rows of `piece` that belong in `table`. */
 function rowsOf(table: CsvTable, piece: readonly TableRow[]): readonly TableRow[] {
   if (table.paradigms === 'all') return piece;
-  const paradigms = table.paradigms as readonly string[];
+  const paradigms = table.paradigms;
   return piece.filter((r) => paradigms.includes(r.trial.paradigm));
 }

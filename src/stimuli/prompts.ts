@@ -42,6 +42,32 @@ export interface PromptCards {
   inputs: InputFile[];
 }
 
+/** Push E_PROMPTS_UNDECLARED_LANGUAGE for each language of `card` (text or provenance) this file does not declare. */
+function checkCardLanguages(
+  parsed: ParsedDataFile,
+  name: string,
+  card: PromptCardInput,
+  data: PromptsFileInput,
+  langs: string[],
+  problems: Problem[],
+): void {
+  const at = ['paradigms', name];
+  for (const lang of new Set([...Object.keys(card.text), ...Object.keys(card.provenance ?? {})])) {
+    if (!langs.includes(lang) && !Object.keys(data.languages).includes(lang)) {
+      problems.push(
+        problemAt(parsed, [...at, card.text[lang] !== undefined ? 'text' : 'provenance', lang], {
+          code: 'E_PROMPTS_UNDECLARED_LANGUAGE',
+          entry: name,
+          message: `language ${lang} is not declared in this file's languages`,
+          expected: langs.join(', '),
+          got: lang,
+          fix: `declare ${lang} under languages or remove it`,
+        }),
+      );
+    }
+  }
+}
+
 /** Check one card's texts in `langs` against its vars; return text and provenance per language. */
 function checkTexts(
   parsed: ParsedDataFile,
@@ -113,20 +139,7 @@ function checkTexts(
         }),
       );
   }
-  for (const lang of new Set([...Object.keys(card.text), ...Object.keys(card.provenance ?? {})])) {
-    if (!langs.includes(lang) && !Object.keys(data.languages).includes(lang)) {
-      problems.push(
-        problemAt(parsed, [...at, card.text[lang] !== undefined ? 'text' : 'provenance', lang], {
-          code: 'E_PROMPTS_UNDECLARED_LANGUAGE',
-          entry: name,
-          message: `language ${lang} is not declared in this file's languages`,
-          expected: langs.join(', '),
-          got: lang,
-          fix: `declare ${lang} under languages or remove it`,
-        }),
-      );
-    }
-  }
+  checkCardLanguages(parsed, name, card, data, langs, problems);
   return { text, provenance };
 }
 

@@ -20,7 +20,7 @@ import {
   type BagScan,
   type ManifestListing,
 } from './manifests.js';
-import { hashFiles, listFiles, type FoundFile } from '../core/walk.js';
+import { hashFiles, listFiles } from '../core/walk.js';
 
 /** Options of `verifyBundle`. */
 export interface VerifyOptions {

@@ -60,57 +60,10 @@ export function entryWarnings(
 
   const a6 = by.get('A6');
   const fg6 = num(a6, 'foreground_fraction');
-  if (fg6 !== null) {
-    if (fg6 < t.silhouette_min) {
-      add('A6', {
-        code: fg6 === 0 ? 'W_VARIANTS_A6_EMPTY' : 'W_VARIANTS_A6_TINY',
-        message:
-          fg6 === 0
-            ? 'the silhouette is empty: the segmenter found no subject'
-            : `the silhouette covers ${pct(fg6)} of the image`,
-        value: fg6,
-        threshold: t.silhouette_min,
-        fix: `${KEEP}; ${otherSegmenter(a6)}`,
-      });
-    } else if (fg6 > t.silhouette_max) {
-      add('A6', {
-        code: 'W_VARIANTS_A6_FULL',
-        message: `the silhouette covers ${pct(fg6)} of the image: background and subject were not told apart`,
-        value: fg6,
-        threshold: t.silhouette_max,
-        fix: `${KEEP}; ${otherSegmenter(a6)}`,
-      });
-    }
-    const raw = num(a6, 'raw_foreground_fraction');
-    if (raw !== null && raw > 0 && fg6 > 0 && fg6 / raw < t.component_kept_min) {
-      add('A6', {
-        code: 'W_VARIANTS_A6_COMPONENT',
-        message: `keeping the largest component left ${pct(fg6 / raw)} of the segmenter's foreground (${pct(raw)} → ${pct(fg6)} of the image): the subject is in several pieces`,
-        value: fg6 / raw,
-        threshold: t.component_kept_min,
-        fix: `${KEEP}; or set silhouette.keep_largest_component: false in the recipe`,
-      });
-    }
-  }
+  if (fg6 !== null) silhouetteChecks(a6, fg6, t, (w) => add('A6', w));
   const a3 = num(by.get('A3'), 'edge_density');
   blobCheck(a6, a3, t, (w) => add('A6', w));
-  if (a3 !== null && a3 < t.edges_min) {
-    add('A3', {
-      code: 'W_VARIANTS_A3_FEW_EDGES',
-      message: `the edge map has almost no edges (${pct(a3)} of the pixels)`,
-      value: a3,
-      threshold: t.edges_min,
-      fix: 'leave this entry out of the abstraction probe, or lower edges.low_ratio / edges.high_ratio in the recipe',
-    });
-  } else if (a3 !== null && a3 > t.edges_max) {
-    add('A3', {
-      code: 'W_VARIANTS_A3_EDGES_EVERYWHERE',
-      message: `the edge map is edges almost everywhere (${pct(a3)} of the pixels): texture, not outlines`,
-      value: a3,
-      threshold: t.edges_max,
-      fix: 'leave this entry out of the abstraction probe, or raise edges.blur_sigma / edges.high_ratio in the recipe',
-    });
-  }
+  edgeChecks(a3, t, (w) => add('A3', w));
   const a4 = num(by.get('A4'), 'foreground_fraction');
   if (a4 !== null && Math.min(a4, 1 - a4) < t.binary_minority_min) {
     add('A4', {
@@ -140,6 +93,70 @@ export function entryWarnings(
     });
   }
   return out;
+}
+
+/** A6's silhouette: empty, tiny or full, and how much of it keeping the largest component left. */
+function silhouetteChecks(
+  a6: MeasuredVariant | undefined,
+  fg6: number,
+  t: QualityThresholds,
+  add: (w: QualityWarning) => void,
+): void {
+  if (fg6 < t.silhouette_min) {
+    add({
+      code: fg6 === 0 ? 'W_VARIANTS_A6_EMPTY' : 'W_VARIANTS_A6_TINY',
+      message:
+        fg6 === 0
+          ? 'the silhouette is empty: the segmenter found no subject'
+          : `the silhouette covers ${pct(fg6)} of the image`,
+      value: fg6,
+      threshold: t.silhouette_min,
+      fix: `${KEEP}; ${otherSegmenter(a6)}`,
+    });
+  } else if (fg6 > t.silhouette_max) {
+    add({
+      code: 'W_VARIANTS_A6_FULL',
+      message: `the silhouette covers ${pct(fg6)} of the image: background and subject were not told apart`,
+      value: fg6,
+      threshold: t.silhouette_max,
+      fix: `${KEEP}; ${otherSegmenter(a6)}`,
+    });
+  }
+  const raw = num(a6, 'raw_foreground_fraction');
+  if (raw !== null && raw > 0 && fg6 > 0 && fg6 / raw < t.component_kept_min) {
+    add({
+      code: 'W_VARIANTS_A6_COMPONENT',
+      message: `keeping the largest component left ${pct(fg6 / raw)} of the segmenter's foreground (${pct(raw)} → ${pct(fg6)} of the image): the subject is in several pieces`,
+      value: fg6 / raw,
+      threshold: t.component_kept_min,
+      fix: `${KEEP}; or set silhouette.keep_largest_component: false in the recipe`,
+    });
+  }
+}
+
+/** A3's edge map: almost no edges, or edges almost everywhere. */
+function edgeChecks(
+  a3: number | null,
+  t: QualityThresholds,
+  add: (w: QualityWarning) => void,
+): void {
+  if (a3 !== null && a3 < t.edges_min) {
+    add({
+      code: 'W_VARIANTS_A3_FEW_EDGES',
+      message: `the edge map has almost no edges (${pct(a3)} of the pixels)`,
+      value: a3,
+      threshold: t.edges_min,
+      fix: 'leave this entry out of the abstraction probe, or lower edges.low_ratio / edges.high_ratio in the recipe',
+    });
+  } else if (a3 !== null && a3 > t.edges_max) {
+    add({
+      code: 'W_VARIANTS_A3_EDGES_EVERYWHERE',
+      message: `the edge map is edges almost everywhere (${pct(a3)} of the pixels): texture, not outlines`,
+      value: a3,
+      threshold: t.edges_max,
+      fix: 'leave this entry out of the abstraction probe, or raise edges.blur_sigma / edges.high_ratio in the recipe',
+    });
+  }
 }
 
 /**

@@ -105,18 +105,9 @@ async function renderPage(
         failedText.push(textPath(label, box.left + 8, box.top + cell / 2 - 9, SCALE));
         continue;
       }
-      const tw = Math.max(1, Math.min(cell, Math.round(v.width! * factor)));
-      const th = Math.max(1, Math.min(cell, Math.round(v.height! * factor)));
-      const thumb = await sharp(path.join(outDir, v.file))
-        .resize(tw, th, { fit: 'fill', kernel: 'lanczos3' })
-        .toColourspace('srgb')
-        .png({ compressionLevel: 0 })
-        .toBuffer();
-      overlays.push({
-        input: thumb,
-        left: box.left + Math.floor((cell - tw) / 2),
-        top: box.top + Math.floor((cell - th) / 2),
-      });
+      overlays.push(
+        await thumbnail(path.join(outDir, v.file), v.width!, v.height!, factor, box, cell),
+      );
       if (v.warnings?.length)
         markWarned(
           box,
@@ -144,10 +135,44 @@ async function renderPage(
         },
       ]
     : [];
+  const layers = [{ input: Buffer.from(svg), left: 0, top: 0 }, ...overlays, ...marks];
+  return flattenToPng(width, height, layers, compression);
+}
+
+/** A thumbnail of the variant image at `file` (`width` × `height`), scaled by `factor` and centred in `box`. */
+async function thumbnail(
+  file: string,
+  width: number,
+  height: number,
+  factor: number,
+  box: { left: number; top: number },
+  cell: number,
+): Promise<OverlayOptions> {
+  const tw = Math.max(1, Math.min(cell, Math.round(width * factor)));
+  const th = Math.max(1, Math.min(cell, Math.round(height * factor)));
+  const thumb = await sharp(file)
+    .resize(tw, th, { fit: 'fill', kernel: 'lanczos3' })
+    .toColourspace('srgb')
+    .png({ compressionLevel: 0 })
+    .toBuffer();
+  return {
+    input: thumb,
+    left: box.left + Math.floor((cell - tw) / 2),
+    top: box.top + Math.floor((cell - th) / 2),
+  };
+}
+
+/** Composite `layers` over a white `width` × `height` canvas and encode it as an RGB PNG. */
+async function flattenToPng(
+  width: number,
+  height: number,
+  layers: OverlayOptions[],
+  compression: number,
+): Promise<Buffer> {
   const { data, info } = await sharp({
     create: { width, height, channels: 3, background: '#ffffff' },
   })
-    .composite([{ input: Buffer.from(svg), left: 0, top: 0 }, ...overlays, ...marks])
+    .composite(layers)
     .raw()
     .toBuffer({ resolveWithObject: true });
   // The canvas is opaque: keep RGB only (compositing adds an alpha channel).

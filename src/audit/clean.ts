@@ -109,9 +109,7 @@ export function cleanResponse(text: string): string {
 
 /** Characters as Unicode code points. */
 export function charCount(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
+  return Array.from(text).length;
 }
 
 /** The three accountings of Table A17: raw, markdown-stripped, deep-stripped (code points). */

@@ -86,13 +86,22 @@ function sentences(text: string): string[] {
   return text.split(/(?<=[.!?。！？;；])\s*|\n+/u).filter((s) => s.trim().length > 0);
 }
 
+/**
+ * opencc-js's `Converter`, typed: its published types/full.d.ts imports './core' without the
+ * extension that Node's ESM resolution needs, so TypeScript sees its types as unresolved.
+ */
+const makeConverter = OpenCC.Converter as unknown as (options: {
+  from: string;
+  to: string;
+}) => (text: string) => string;
+
 let toTrad: ((s: string) => string) | undefined;
 let toSimp: ((s: string) => string) | undefined;
 
 /** Han characters of `text` that exist only in Simplified (`simp`) or only in Traditional (`trad`) script. */
 export function hanScriptCounts(text: string): { simp: number; trad: number } {
-  const t = (toTrad ??= OpenCC.Converter({ from: 'cn', to: 't' }));
-  const s = (toSimp ??= OpenCC.Converter({ from: 't', to: 'cn' }));
+  const t = (toTrad ??= makeConverter({ from: 'cn', to: 't' }));
+  const s = (toSimp ??= makeConverter({ from: 't', to: 'cn' }));
   let simp = 0;
   let trad = 0;
   for (const m of text.matchAll(/\p{Script=Han}/gu)) {

@@ -231,40 +231,7 @@ export async function validateJudges(
     return {
       dimension: d,
       raters: raterAgreement(ratings),
-      judges: judges.map((j) => {
-        const all = labels.get(j) ?? new Map();
-        const c = confusion(
-          keys.map((k) => all.get(k)?.[d] ?? null),
-          maj,
-        );
-        const values = [...all.values()].map((a) => a[d]).filter((v): v is boolean => v !== null);
-        const positives = values.filter(Boolean).length;
-        let correction: CorrectedRate | null = null;
-        let note =
-          'Appendix G: with sensitivity s < 1 and specificity near 1 the judged rate is about s × the true rate, a lower bound; odds ratios are nearly unaffected when rates are small.';
-        const pos = c.tp + c.fn;
-        const neg = c.tn + c.fp;
-        if (
-          values.length > 0 &&
-          c.recall !== null &&
-          c.specificity !== null &&
-          c.recall + c.specificity > 1
-        ) {
-          correction = correctPrevalence(
-            positives,
-            values.length,
-            { value: c.recall, n: pos },
-            { value: c.specificity, n: neg },
-          );
-        } else
-          note +=
-            ' No Rogan–Gladen correction: the validation gives no usable sensitivity and specificity (no positives or negatives, or a judge no better than chance).';
-        return {
-          judge: j,
-          vs_majority: c,
-          attenuation: { labelled: values.length, positives, correction, note },
-        };
-      }),
+      judges: judges.map((j) => judgeValidation(j, d, keys, maj, labels.get(j))),
     };
   });
   const inputs: ValidationInput[] = [
@@ -284,6 +251,48 @@ export async function validateJudges(
     ...unmatched,
     judges,
     dimensions,
+  };
+}
+
+/** One judge on one dimension: its agreement with the raters' majority and its corrected rate. */
+function judgeValidation(
+  j: string,
+  d: Dim,
+  keys: string[],
+  maj: Array<boolean | null>,
+  judged: Map<string, Answers> | undefined,
+): DimensionValidation['judges'][number] {
+  const all = judged ?? new Map<string, Answers>();
+  const c = confusion(
+    keys.map((k) => all.get(k)?.[d] ?? null),
+    maj,
+  );
+  const values = [...all.values()].map((a) => a[d]).filter((v): v is boolean => v !== null);
+  const positives = values.filter(Boolean).length;
+  let correction: CorrectedRate | null = null;
+  let note =
+    'Appendix G: with sensitivity s < 1 and specificity near 1 the judged rate is about s × the true rate, a lower bound; odds ratios are nearly unaffected when rates are small.';
+  const pos = c.tp + c.fn;
+  const neg = c.tn + c.fp;
+  if (
+    values.length > 0 &&
+    c.recall !== null &&
+    c.specificity !== null &&
+    c.recall + c.specificity > 1
+  ) {
+    correction = correctPrevalence(
+      positives,
+      values.length,
+      { value: c.recall, n: pos },
+      { value: c.specificity, n: neg },
+    );
+  } else
+    note +=
+      ' No Rogan–Gladen correction: the validation gives no usable sensitivity and specificity (no positives or negatives, or a judge no better than chance).';
+  return {
+    judge: j,
+    vs_majority: c,
+    attenuation: { labelled: values.length, positives, correction, note },
   };
 }
 

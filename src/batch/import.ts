@@ -7,19 +7,13 @@
  * second import changes nothing. Lists the selected trials still without a result.
  */
 import { readFile } from 'node:fs/promises';
+import type { Trial } from '../bundle/format.js';
 import { StimkitError } from '../core/errors.js';
-import { sha256 } from '../core/fsio.js';
 import { addBatchSentAndCost } from '../run/batch-cost.js';
 import { acquireLock } from '../ledger/lock.js';
-import { openLedgerDb } from '../ledger/open.js';
+import { openLedgerDb, type Db } from '../ledger/open.js';
 import { ensureRun, insertTrials, registerModel } from '../ledger/runs.js';
-import {
-  attemptCounts,
-  finishedTrials,
-  LedgerWriter,
-  type AttemptEnd,
-  type FinalResult,
-} from '../ledger/write.js';
+import { attemptCounts, finishedTrials, LedgerWriter } from '../ledger/write.js';
 import { ModelSpec } from '../models/schema.js';
 import { resolveModels } from '../run/model-choice.js';
 import { Redactor } from '../core/redact.js';
@@ -27,8 +21,8 @@ import { providerOf, type Provider } from '../run/providers/index.js';
 import { requestProfile } from '../run/request.js';
 import { readRunBundle, trialsFor } from '../run/select.js';
 import { verifiedDigest } from '../run/verified.js';
-import { recordOf } from '../run/classify.js';
-import { formatOf, idOf, lineVerdict, servedOf } from './formats.js';
+import { formatOf, servedOf } from './formats.js';
+import { readLines } from './import-lines.js';
 import { checkServedModel } from './served-model.js';
 
 export interface BatchImportOptions {
@@ -98,7 +92,99 @@ function checkFormat(file: string, model: string, provider: Provider, text: stri
 export async function batchImport(o: BatchImportOptions): Promise<BatchImportResult> {
   const digest = await verifiedDigest(o.bundle);
   const bundle = await readRunBundle(o.bundle, digest);
-  const model = o.modelsFile
+  const model = await importedModel(o);
+  const provider = providerOf(model);
+  const trials = trialsFor(bundle, model, [], undefined, !o.modelsFile);
+  const byId = new Map(bundle.trials.map((t) => [t.id, t]));
+  const text = await readOutput(o, model, provider);
+  const key = model.api_key_env ? (o.env ?? process.env)[model.api_key_env] : undefined;
+  const redactor = new Redactor(key ? [key] : []);
+  const db = openLedgerDb(o.ledger);
+  const lock = (() => {
+    try {
+      return acquireLock(db, o.ledger, `stimkit batch import ${o.file}`);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  })();
+  try {
+    const { runId, ...state } = openImport(db, o, digest, bundle.studyId, bundle.trials, model);
+    const writer = new LedgerWriter(db, runId, digest, redactor);
+    const res: BatchImportResult = {
+      file: o.file,
+      ledger: o.ledger,
+      model: model.name,
+      lines: 0,
+      recorded: 0,
+      outcomes: {},
+      skipped: 0,
+      errors: {},
+      unknown: [],
+      missing: [],
+    };
+    const rows = readLines(
+      text,
+      {
+        file: o.file,
+        model,
+        provider,
+        withModels: Boolean(o.modelsFile),
+        byId,
+        ...state,
+      },
+      res,
+    );
+    // What each result sent and cost, as batch export made it (run/batch-cost.ts).
+    if (o.modelsFile) await addBatchSentAndCost(rows, byId, model, o.bundle);
+    writer.recordMany(rows);
+    res.missing = trials.filter((t) => !state.done.has(t.id)).map((t) => t.id);
+    return res;
+  } finally {
+    lock.release();
+    db.close();
+  }
+}
+
+/** Open (or continue) the run for the model, and read what the ledger already holds of it. */
+function openImport(
+  db: Db,
+  o: BatchImportOptions,
+  digest: string,
+  studyId: string | null,
+  trials: Trial[],
+  model: ModelSpec,
+): { runId: number; done: Set<string>; prior: Map<string, number>; seenLines: Set<string> } {
+  const run = ensureRun(db, o.ledger, digest, studyId, o.newRun);
+  insertTrials(db, run.run_id, trials);
+  registerModel(
+    db,
+    o.ledger,
+    run,
+    model.name,
+    model.provider,
+    o.modelsFile ? requestProfile(model) : null,
+    {
+      api_model: model.api_model ?? model.name,
+      origin: model.origin ?? null,
+      vendor: model.vendor ?? null,
+      source: 'batch',
+    },
+  );
+  const done = finishedTrials(db, run.run_id, model.name, false);
+  const prior = attemptCounts(db, run.run_id, model.name);
+  const seenLines = new Set(
+    db
+      .prepare("SELECT endpoint FROM attempts WHERE run_id = ? AND model = ? AND source = 'batch'")
+      .pluck()
+      .all(run.run_id, model.name) as string[],
+  );
+  return { runId: run.run_id, done, prior, seenLines };
+}
+
+/** The model the output file is imported under: from the models file, or by name alone. */
+async function importedModel(o: BatchImportOptions): Promise<ModelSpec> {
+  const model: ModelSpec = o.modelsFile
     ? (await resolveModels({ modelsFile: o.modelsFile, modelNames: [o.model] })).models[0]!
     : ModelSpec.parse({ name: o.model, endpoint: 'http://batch.invalid/v1' });
   if (model.provider === 'sim')
@@ -109,9 +195,15 @@ export async function batchImport(o: BatchImportOptions): Promise<BatchImportRes
       message: `model "${model.name}" is simulated: it has no batch output to import`,
       fix: 'simulate it with stimkit run instead',
     });
-  const provider = providerOf(model);
-  const trials = trialsFor(bundle, model, [], undefined, !o.modelsFile);
-  const byId = new Map(bundle.trials.map((t) => [t.id, t]));
+  return model;
+}
+
+/** The output file's text, refused when it is in another provider's format or served by another model. */
+async function readOutput(
+  o: BatchImportOptions,
+  model: ModelSpec,
+  provider: Provider,
+): Promise<string> {
   const text = await readFile(o.file, 'utf8').catch((err) => {
     throw StimkitError.fromProblem(
       {
@@ -134,154 +226,5 @@ export async function batchImport(o: BatchImportOptions): Promise<BatchImportRes
     })),
     o.modelsFile,
   );
-  const key = model.api_key_env ? (o.env ?? process.env)[model.api_key_env] : undefined;
-  const redactor = new Redactor(key ? [key] : []);
-  const db = openLedgerDb(o.ledger);
-  const lock = (() => {
-    try {
-      return acquireLock(db, o.ledger, `stimkit batch import ${o.file}`);
-    } catch (err) {
-      db.close();
-      throw err;
-    }
-  })();
-  try {
-    const run = ensureRun(db, o.ledger, digest, bundle.studyId, o.newRun);
-    insertTrials(db, run.run_id, bundle.trials);
-    registerModel(
-      db,
-      o.ledger,
-      run,
-      model.name,
-      model.provider,
-      o.modelsFile ? requestProfile(model) : null,
-      {
-        api_model: model.api_model ?? model.name,
-        origin: model.origin ?? null,
-        vendor: model.vendor ?? null,
-        source: 'batch',
-      },
-    );
-    const done = finishedTrials(db, run.run_id, model.name, false);
-    const prior = attemptCounts(db, run.run_id, model.name);
-    const seenLines = new Set(
-      db
-        .prepare(
-          "SELECT endpoint FROM attempts WHERE run_id = ? AND model = ? AND source = 'batch'",
-        )
-        .pluck()
-        .all(run.run_id, model.name) as string[],
-    );
-    const writer = new LedgerWriter(db, run.run_id, digest, redactor);
-    const res: BatchImportResult = {
-      file: o.file,
-      ledger: o.ledger,
-      model: model.name,
-      lines: 0,
-      recorded: 0,
-      outcomes: {},
-      skipped: 0,
-      errors: {},
-      unknown: [],
-      missing: [],
-    };
-    const rows: Parameters<LedgerWriter['recordMany']>[0] = [];
-    text.split('\n').forEach((raw, i) => {
-      if (raw.trim() === '') return;
-      res.lines++;
-      let line: BatchLine;
-      try {
-        line = JSON.parse(raw) as BatchLine;
-      } catch {
-        throw StimkitError.fromProblem({
-          code: 'E_BATCH_LINE',
-          file: o.file,
-          line: i + 1,
-          message: 'not a JSON object',
-          fix: 'pass the batch output file unchanged',
-        });
-      }
-      const lineId = idOf(provider.name, line);
-      const trial = lineId ? byId.get(lineId) : undefined;
-      if (!trial) {
-        res.unknown.push(
-          lineId ?? `(line ${i + 1} has no ${provider.name === 'gemini' ? 'key' : 'custom_id'})`,
-        );
-        return;
-      }
-      const tag = `batch-line:${sha256(raw.trim())}`;
-      if (done.has(trial.id) || seenLines.has(tag)) {
-        res.skipped++;
-        return;
-      }
-      seenLines.add(tag);
-      const requestSha256 = o.modelsFile ? provider.build(trial, model).sha256 : 'unknown';
-      const attempt = (prior.get(trial.id) ?? 0) + 1;
-      prior.set(trial.id, attempt);
-      const verdict = lineVerdict(provider, line, raw);
-      let end: AttemptEnd;
-      let final: FinalResult | null = null;
-      const base = { request_sha256: requestSha256, attempts: 1, latency_ms: null };
-      if (verdict.kind === 'final') {
-        const r = verdict.reply;
-        ({ end, final } = recordOf(r, base));
-      } else if (verdict.kind === 'failed') {
-        end = {
-          outcome: 'failed',
-          error_class: verdict.errorClass,
-          http_status: verdict.httpStatus,
-          error_body: verdict.body,
-        };
-        final = {
-          ...base,
-          outcome: 'failed',
-          error_class: verdict.errorClass,
-          http_status: verdict.httpStatus,
-          error_body: verdict.body,
-        };
-      } else if (verdict.kind === 'auth') {
-        end = {
-          outcome: 'auth',
-          error_class: `http_${verdict.httpStatus}`,
-          http_status: verdict.httpStatus,
-          error_body: verdict.body,
-        };
-      } else if (verdict.kind === 'retry') {
-        end = {
-          outcome: 'retry',
-          error_class: verdict.errorClass,
-          http_status: verdict.httpStatus,
-          error_body: verdict.body,
-        };
-      } else {
-        end = { outcome: 'interrupted' };
-      }
-      if (final) {
-        done.add(trial.id);
-        res.recorded++;
-        res.outcomes[final.outcome] = (res.outcomes[final.outcome] ?? 0) + 1;
-      } else {
-        const cls = end.error_class ?? 'unknown';
-        res.errors[cls] = (res.errors[cls] ?? 0) + 1;
-      }
-      rows.push({
-        model: model.name,
-        trialId: trial.id,
-        attempt,
-        source: 'batch',
-        requestSha256,
-        endpoint: tag,
-        end,
-        final,
-      });
-    });
-    // What each result sent and cost, as batch export made it (run/batch-cost.ts).
-    if (o.modelsFile) await addBatchSentAndCost(rows, byId, model, o.bundle);
-    writer.recordMany(rows);
-    res.missing = trials.filter((t) => !done.has(t.id)).map((t) => t.id);
-    return res;
-  } finally {
-    lock.release();
-    db.close();
-  }
+  return text;
 }

@@ -64,6 +64,35 @@ export async function scoreAndReport(
     scorers,
     judgeLedger: judging.judgeLedger,
   });
+  const validate = await validateStep(out, bundleDir, ledger, scores, say);
+  say('report: one HTML page with the charts and tables');
+  const report = await writeReport(scores, path.join(out, 'report'));
+  const page = relPosix(process.cwd(), path.join(report.out, 'index.html'));
+  return [
+    {
+      step: 'score',
+      ok: true,
+      human: scoreHuman(scored),
+      summary: { ...scoreJson(scored), judges: audit.judged, instrument_judges: instrument.judged },
+    },
+    validate,
+    {
+      step: 'report',
+      ok: true,
+      human: `report: ${report.sections.length} section(s)${report.simulated ? ', SIMULATED data' : ''}; open ${page}`,
+      summary: { out: report.out, sections: report.sections, simulated: report.simulated },
+    },
+  ];
+}
+
+/** Validate the judges' labels in `scores` against simulated raters on a stratified sample. */
+async function validateStep(
+  out: string,
+  bundleDir: string,
+  ledger: string,
+  scores: string,
+  say: (line: string) => void,
+): Promise<DemoStep> {
   say(
     `validate: a stratified sample of ${DEMO_SAMPLE.n} VLM responses, labelled by ${DEMO_RATERS.length} SIMULATED raters, against the judges`,
   );
@@ -82,35 +111,18 @@ export async function scoreAndReport(
     out: path.join(validation, 'labels.csv'),
   });
   const validated = await writeValidation(scores, labels.out);
-  say('report: one HTML page with the charts and tables');
-  const report = await writeReport(scores, path.join(out, 'report'));
-  const page = relPosix(process.cwd(), path.join(report.out, 'index.html'));
-  return [
-    {
-      step: 'score',
-      ok: true,
-      human: scoreHuman(scored),
-      summary: { ...scoreJson(scored), judges: audit.judged, instrument_judges: instrument.judged },
+  return {
+    step: 'validate',
+    ok: true,
+    human: `validate: ${validated.report.items} sampled responses labelled by ${labels.raters.join(', ')} (SIMULATED raters) against ${validated.report.judges.join(', ')}; ${relPosix(process.cwd(), validated.out)}`,
+    summary: {
+      sample: sample.out,
+      items: sample.sample.items.length,
+      labels: labels.out,
+      raters: labels.raters,
+      simulated_raters: validated.report.simulated_raters ?? [],
+      judges: validated.report.judges,
+      out: validated.out,
     },
-    {
-      step: 'validate',
-      ok: true,
-      human: `validate: ${validated.report.items} sampled responses labelled by ${labels.raters.join(', ')} (SIMULATED raters) against ${validated.report.judges.join(', ')}; ${relPosix(process.cwd(), validated.out)}`,
-      summary: {
-        sample: sample.out,
-        items: sample.sample.items.length,
-        labels: labels.out,
-        raters: labels.raters,
-        simulated_raters: validated.report.simulated_raters ?? [],
-        judges: validated.report.judges,
-        out: validated.out,
-      },
-    },
-    {
-      step: 'report',
-      ok: true,
-      human: `report: ${report.sections.length} section(s)${report.simulated ? ', SIMULATED data' : ''}; open ${page}`,
-      summary: { out: report.out, sections: report.sections, simulated: report.simulated },
-    },
-  ];
+  };
 }

@@ -162,17 +162,30 @@ export async function runDemo(out: string, options: DemoOptions = {}): Promise<D
   });
   if (!verified.ok) return done(bundled.digest);
 
-  say('run: the demo bundle against the simulated respondents of demo.models.yaml');
   const ledger = path.join(out, 'ledger.sqlite');
-  const ran = (await runStudy({ bundle: bundleDir, modelsFile: DEMO.models, ledger })) as RunResult;
-  const models = demoRunSummary(ledger);
-  steps.push({
-    step: 'run',
-    ok: !ran.interrupted,
-    human: `${runHuman(ran)}\n${demoRunHuman(relPosix(process.cwd(), ledger), models)}`,
-    summary: { ...runJson(ran), simulated: models },
-  });
+  const ran = await runStep(bundleDir, ledger, say);
+  steps.push(ran.step);
   if (ran.interrupted) return done(bundled.digest);
   steps.push(...(await scoreAndReport(out, bundleDir, ledger, DEMO.models, say)));
   return done(bundled.digest);
+}
+
+/** Run the demo bundle against the simulated respondents into `ledger`. */
+async function runStep(
+  bundleDir: string,
+  ledger: string,
+  say: (line: string) => void,
+): Promise<{ step: DemoStep; interrupted: boolean }> {
+  say('run: the demo bundle against the simulated respondents of demo.models.yaml');
+  const ran = (await runStudy({ bundle: bundleDir, modelsFile: DEMO.models, ledger })) as RunResult;
+  const models = demoRunSummary(ledger);
+  return {
+    step: {
+      step: 'run',
+      ok: !ran.interrupted,
+      human: `${runHuman(ran)}\n${demoRunHuman(relPosix(process.cwd(), ledger), models)}`,
+      summary: { ...runJson(ran), simulated: models },
+    },
+    interrupted: ran.interrupted,
+  };
 }

@@ -117,7 +117,10 @@ interface Row {
   [k: string]: unknown;
 }
 
-const parse = (s: unknown) => (typeof s === 'string' ? JSON.parse(s) : null);
+/** A JSON column as the type its writer stored (null when empty). */
+function parse<T>(s: unknown): T | null {
+  return typeof s === 'string' ? (JSON.parse(s) as T) : null;
+}
 
 /** A read-only ledger. */
 export class LedgerReader {

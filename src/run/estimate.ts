@@ -140,7 +140,7 @@ export async function estimateModel(
   const at = (inTok: number, outTok: number) =>
     priceOf({ input: inTok, cachedInput: 0, cacheWrite: 0, output: outTok }, images, price);
   const low = at(input.low, output.low);
-  const high = unbounded.size > 0 ? null : at(input.high, output.high!);
+  const high = unbounded.size > 0 ? null : at(input.high, output.high);
   const off = 1 - price.batch_discount;
   return {
     images: sizes,

@@ -86,7 +86,7 @@ function exportRow(r: LedgerResult): Record<(typeof EXPORT_COLUMNS)[number], unk
     request_id: r.request_id,
     region: r.region,
     endpoint: r.endpoint,
-  } as Record<(typeof EXPORT_COLUMNS)[number], unknown>;
+  };
 }
 
 function csvCell(v: unknown, raw: boolean): string {

@@ -8,12 +8,14 @@ import type { Trial } from '../bundle/format.js';
 import type { LedgerWriter } from '../ledger/write.js';
 import type { ModelSpec } from '../models/schema.js';
 import { backoffDelay, sleep, type Backoff } from './backoff.js';
-import { classify, recordOf } from './classify.js';
+import { classify, recordOf, type Reply, type Verdict } from './classify.js';
 import { addCost, costOfUsage } from './cost.js';
 import type { ImageStore } from './images.js';
 import { AdaptiveLimit } from './limiter.js';
 import type { Redactor } from '../core/redact.js';
-import { endpointsOf, providerOf } from './providers/index.js';
+import { endpointsOf, providerOf, type Provider } from './providers/index.js';
+import type { BuiltBody } from './providers/types.js';
+import type { SentImage } from './send-image.js';
 import { addUsage, bump, type ModelStats } from './stats.js';
 import { maxResponseBytes, sendJson } from './transport.js';
 
@@ -42,156 +44,61 @@ export function recordedEndpoint(endpoint: string): string {
   return endpoint.replace(/^(https?:\/\/)[^/@]*@/, '$1').replace(/[?#].*$/, '');
 }
 
+/** One model's run in progress: its context and what all its trials share. */
+interface HttpRun {
+  ctx: ModelRunContext;
+  provider: Provider;
+  endpoints: string[];
+  limiter: AdaptiveLimit;
+  /** Round-robin position in `endpoints`. */
+  next: number;
+  /** Set once the server refused the key: nothing new is sent. */
+  authStop: boolean;
+}
+
+/** A trial ready to send: its built body and the images it carries, the same for every attempt. */
+interface PreparedTrial {
+  trial: Trial;
+  built: BuiltBody;
+  sent: SentImage[];
+  bodyText: string;
+}
+
+/** One attempt sent and answered: its ledger row, the replica, and what the reply means. */
+interface SentAttempt {
+  id: number;
+  /** The attempt's number in this invocation (1 first). */
+  n: number;
+  endpoint: string;
+  latency: number;
+  verdict: Verdict;
+}
+
+const stoppedOf = (run: HttpRun): boolean => run.authStop || run.ctx.stopping();
+
 /** Run a model's trials to the end (or until stopped). */
 export async function runHttpModel(ctx: ModelRunContext): Promise<void> {
-  const { model, stats } = ctx;
-  const provider = providerOf(model);
-  const endpoints = endpointsOf(model);
-  const limiter = new AdaptiveLimit(ctx.concurrency);
-  let next = 0;
-  let authStop = false;
-  const stopped = () => authStop || ctx.stopping();
-
-  const runTrial = async (trial: Trial): Promise<void> => {
-    const built = provider.build(trial, model);
-    // The bytes this model is sent under its image block, and their record (send-image.ts).
-    const sent = await ctx.images.sent.materialize(built.body, model.image, provider.imageStyle);
-    const bodyText = JSON.stringify(sent.body);
-    let attempt = ctx.priorAttempts.get(trial.id) ?? 0;
-    for (let n = 1; ; n++) {
-      attempt++;
-      const endpoint = endpoints[next++ % endpoints.length]!;
-      const id = await ctx.writer.group.run(() =>
-        ctx.writer.startAttempt(
-          model.name,
-          trial.id,
-          attempt,
-          'run',
-          built.sha256,
-          recordedEndpoint(endpoint),
-        ),
-      );
-      stats.inFlight++;
-      const raw = await sendJson(
-        provider.http(endpoint, model, ctx.apiKey),
-        bodyText,
-        model.timeout_s * 1000,
-        ctx.abort,
-        maxResponseBytes(model.max_response_mib),
-      );
-      stats.inFlight--;
-      const v = classify(raw, provider.read);
-      const latency = raw.latencyMs;
-      const base = {
-        request_sha256: built.sha256,
-        dropped: built.dropped,
-        attempts: n,
-        latency_ms: latency,
-        sent_images: sent.sent,
-        endpoint: recordedEndpoint(endpoint), // the replica that answered (route.ts)
-      };
-      if (v.kind === 'final') {
-        const r = v.reply;
-        const rec = recordOf(r, base);
-        const cost = costOfUsage(r.usage, model.price, sent.sent.length); // cost.ts
-        await ctx.writer.group.run(() =>
-          ctx.writer.recordFinal(
-            id,
-            model.name,
-            trial.id,
-            { ...rec.end, latency_ms: latency },
-            { ...rec.final, cost_usd: cost },
-          ),
-        );
-        stats.done++;
-        bump(stats.outcomes, r.outcome);
-        addUsage(stats, r.usage);
-        addCost(stats, cost, r.usage);
-        limiter.onSuccess();
-        return;
-      }
-      if (v.kind === 'interrupted') {
-        await ctx.writer.group.run(() =>
-          ctx.writer.finishAttempt(id, {
-            outcome: 'interrupted',
-            error_class: 'interrupted',
-            latency_ms: latency,
-          }),
-        );
-        return;
-      }
-      if (v.kind === 'auth') {
-        await ctx.writer.group.run(() =>
-          ctx.writer.finishAttempt(id, {
-            outcome: 'auth',
-            error_class: `http_${v.httpStatus}`,
-            http_status: v.httpStatus,
-            error_body: v.body,
-            latency_ms: latency,
-          }),
-        );
-        if (!authStop) {
-          authStop = true;
-          const via = model.api_key_env
-            ? `the key in $${model.api_key_env}`
-            : 'no key (the model has no api_key_env)';
-          stats.stopped = `HTTP ${v.httpStatus} from ${recordedEndpoint(endpoint)}: the server refused ${via}; stopped this model's run. ${ctx.redactor.cut(v.body, 200)}`;
-        }
-        return;
-      }
-      if (v.kind === 'failed' || n >= ctx.maxAttempts) {
-        const errorClass = v.kind === 'failed' ? v.errorClass : v.errorClass;
-        await ctx.writer.group.run(() =>
-          ctx.writer.recordFinal(
-            id,
-            model.name,
-            trial.id,
-            {
-              outcome: 'failed',
-              error_class: errorClass,
-              http_status: v.httpStatus,
-              error_body: v.body,
-              latency_ms: latency,
-            },
-            {
-              ...base,
-              outcome: 'failed',
-              error_class: v.kind === 'failed' ? errorClass : `${errorClass} (after ${n} attempts)`,
-              http_status: v.httpStatus,
-              error_body: v.body,
-            },
-          ),
-        );
-        bump(stats.failed, errorClass);
-        return;
-      }
-      await ctx.writer.group.run(() =>
-        ctx.writer.finishAttempt(id, {
-          outcome: 'retry',
-          error_class: v.errorClass,
-          http_status: v.httpStatus,
-          error_body: v.body,
-          latency_ms: latency,
-        }),
-      );
-      bump(stats.retried, v.errorClass);
-      if (v.errorClass === 'rate_limited') limiter.onRateLimited();
-      const wait = backoffDelay(n, ctx.backoff, v.retryAfterMs);
-      if (!(await sleep(wait, ctx.abort)) || stopped()) return;
-    }
+  const run: HttpRun = {
+    ctx,
+    provider: providerOf(ctx.model),
+    endpoints: endpointsOf(ctx.model),
+    limiter: new AdaptiveLimit(ctx.concurrency),
+    next: 0,
+    authStop: false,
   };
-
+  const { limiter } = run;
   const running = new Set<Promise<void>>();
-  let failure: unknown = null;
+  // Set by a trial that threw (in a callback, so not narrowed here): no new trial starts.
+  let failure = null as { error: unknown } | null;
   for (const trial of ctx.trials) {
     await limiter.acquire();
-    if (stopped() || failure) {
+    if (stoppedOf(run) || failure) {
       limiter.release();
       break;
     }
-    const p: Promise<void> = runTrial(trial)
-      .catch((err) => {
-        failure ??= err;
+    const p: Promise<void> = runTrial(run, trial)
+      .catch((error: unknown) => {
+        failure ??= { error };
       })
       .finally(() => {
         limiter.release();
@@ -200,6 +107,202 @@ export async function runHttpModel(ctx: ModelRunContext): Promise<void> {
     running.add(p);
   }
   await Promise.all(running);
-  stats.wallMs = performance.now() - stats.startedMs;
-  if (failure) throw failure;
+  ctx.stats.wallMs = performance.now() - ctx.stats.startedMs;
+  if (failure) throw failure.error;
+}
+
+/** Attempt one trial until it has a final result, a permanent failure, or the attempts run out. */
+async function runTrial(run: HttpRun, trial: Trial): Promise<void> {
+  const { ctx } = run;
+  const prepared = await prepareTrial(run, trial);
+  let attempt = ctx.priorAttempts.get(trial.id) ?? 0;
+  for (let n = 1; ; n++) {
+    attempt++;
+    const sent = await sendAttempt(run, prepared, attempt, n);
+    if (sent.verdict.kind !== 'retry' || n >= ctx.maxAttempts) {
+      await recordEnd(run, prepared, sent);
+      return;
+    }
+    const wait = await recordRetry(run, sent, sent.verdict);
+    if (!(await sleep(wait, ctx.abort)) || stoppedOf(run)) return;
+  }
+}
+
+/** Build the trial's request body with the bytes this model is sent under its image block. */
+async function prepareTrial(run: HttpRun, trial: Trial): Promise<PreparedTrial> {
+  const { ctx, provider } = run;
+  const built = provider.build(trial, ctx.model);
+  // The bytes this model is sent under its image block, and their record (send-image.ts).
+  const sent = await ctx.images.sent.materialize(built.body, ctx.model.image, provider.imageStyle);
+  return { trial, built, sent: sent.sent, bodyText: JSON.stringify(sent.body) };
+}
+
+/** Commit the attempt in flight, send it to the next replica, and classify the reply. */
+async function sendAttempt(
+  run: HttpRun,
+  prepared: PreparedTrial,
+  attempt: number,
+  n: number,
+): Promise<SentAttempt> {
+  const { ctx, provider } = run;
+  const { model, stats } = ctx;
+  const endpoint = run.endpoints[run.next++ % run.endpoints.length]!;
+  const id = await ctx.writer.group.run(() =>
+    ctx.writer.startAttempt(
+      model.name,
+      prepared.trial.id,
+      attempt,
+      'run',
+      prepared.built.sha256,
+      recordedEndpoint(endpoint),
+    ),
+  );
+  stats.inFlight++;
+  const raw = await sendJson(
+    provider.http(endpoint, model, ctx.apiKey),
+    prepared.bodyText,
+    model.timeout_s * 1000,
+    ctx.abort,
+    maxResponseBytes(model.max_response_mib),
+  );
+  stats.inFlight--;
+  const verdict = classify(raw, (json, status) => provider.read(json, status));
+  return { id, n, endpoint, latency: raw.latencyMs, verdict };
+}
+
+/** The fields every final result of an attempt carries. */
+function resultBase(prepared: PreparedTrial, sent: SentAttempt) {
+  return {
+    request_sha256: prepared.built.sha256,
+    dropped: prepared.built.dropped,
+    attempts: sent.n,
+    latency_ms: sent.latency,
+    sent_images: prepared.sent,
+    endpoint: recordedEndpoint(sent.endpoint), // the replica that answered (route.ts)
+  };
+}
+
+/** Record an attempt that ends its trial in this invocation (any verdict but a retry with attempts left). */
+async function recordEnd(run: HttpRun, prepared: PreparedTrial, sent: SentAttempt): Promise<void> {
+  const { ctx } = run;
+  const v = sent.verdict;
+  if (v.kind === 'final') return recordReply(run, prepared, sent, v.reply);
+  if (v.kind === 'interrupted') {
+    await ctx.writer.group.run(() =>
+      ctx.writer.finishAttempt(sent.id, {
+        outcome: 'interrupted',
+        error_class: 'interrupted',
+        latency_ms: sent.latency,
+      }),
+    );
+    return;
+  }
+  if (v.kind === 'auth') return recordAuth(run, sent, v);
+  return recordFailure(run, prepared, sent, v);
+}
+
+/** Record a final result read from the reply, with its cost, and count it. */
+async function recordReply(
+  run: HttpRun,
+  prepared: PreparedTrial,
+  sent: SentAttempt,
+  r: Reply,
+): Promise<void> {
+  const { ctx } = run;
+  const { model, stats } = ctx;
+  const rec = recordOf(r, resultBase(prepared, sent));
+  const cost = costOfUsage(r.usage, model.price, prepared.sent.length); // cost.ts
+  await ctx.writer.group.run(() =>
+    ctx.writer.recordFinal(
+      sent.id,
+      model.name,
+      prepared.trial.id,
+      { ...rec.end, latency_ms: sent.latency },
+      { ...rec.final, cost_usd: cost },
+    ),
+  );
+  stats.done++;
+  bump(stats.outcomes, r.outcome);
+  addUsage(stats, r.usage);
+  addCost(stats, cost, r.usage);
+  run.limiter.onSuccess();
+}
+
+/** Record a refused key and stop the model's run (the first refusal says why). */
+async function recordAuth(
+  run: HttpRun,
+  sent: SentAttempt,
+  v: Extract<Verdict, { kind: 'auth' }>,
+): Promise<void> {
+  const { ctx } = run;
+  const { model } = ctx;
+  await ctx.writer.group.run(() =>
+    ctx.writer.finishAttempt(sent.id, {
+      outcome: 'auth',
+      error_class: `http_${v.httpStatus}`,
+      http_status: v.httpStatus,
+      error_body: v.body,
+      latency_ms: sent.latency,
+    }),
+  );
+  if (run.authStop) return;
+  run.authStop = true;
+  const via = model.api_key_env
+    ? `the key in $${model.api_key_env}`
+    : 'no key (the model has no api_key_env)';
+  ctx.stats.stopped = `HTTP ${v.httpStatus} from ${recordedEndpoint(sent.endpoint)}: the server refused ${via}; stopped this model's run. ${ctx.redactor.cut(v.body, 200)}`;
+}
+
+/** Record a permanent failure, or a retryable one whose attempts ran out, as the trial's result. */
+async function recordFailure(
+  run: HttpRun,
+  prepared: PreparedTrial,
+  sent: SentAttempt,
+  v: Extract<Verdict, { kind: 'failed' | 'retry' }>,
+): Promise<void> {
+  const { ctx } = run;
+  const errorClass = v.errorClass;
+  await ctx.writer.group.run(() =>
+    ctx.writer.recordFinal(
+      sent.id,
+      ctx.model.name,
+      prepared.trial.id,
+      {
+        outcome: 'failed',
+        error_class: errorClass,
+        http_status: v.httpStatus,
+        error_body: v.body,
+        latency_ms: sent.latency,
+      },
+      {
+        ...resultBase(prepared, sent),
+        outcome: 'failed',
+        error_class: v.kind === 'failed' ? errorClass : `${errorClass} (after ${sent.n} attempts)`,
+        http_status: v.httpStatus,
+        error_body: v.body,
+      },
+    ),
+  );
+  bump(ctx.stats.failed, errorClass);
+}
+
+/** Record an attempt to be retried, slow down on a rate limit, and return the wait before the next. */
+async function recordRetry(
+  run: HttpRun,
+  sent: SentAttempt,
+  v: Extract<Verdict, { kind: 'retry' }>,
+): Promise<number> {
+  const { ctx } = run;
+  await ctx.writer.group.run(() =>
+    ctx.writer.finishAttempt(sent.id, {
+      outcome: 'retry',
+      error_class: v.errorClass,
+      http_status: v.httpStatus,
+      error_body: v.body,
+      latency_ms: sent.latency,
+    }),
+  );
+  bump(ctx.stats.retried, v.errorClass);
+  if (v.errorClass === 'rate_limited') run.limiter.onRateLimited();
+  return backoffDelay(sent.n, ctx.backoff, v.retryAfterMs);
 }

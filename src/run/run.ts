@@ -5,29 +5,25 @@
  */
 import { setMaxListeners } from 'node:events';
 import path from 'node:path';
-import type { Trial } from '../bundle/format.js';
 import { StimkitError } from '../core/errors.js';
+import { Redactor } from '../core/redact.js';
 import { acquireLock } from '../ledger/lock.js';
-import { openLedgerDb } from '../ledger/open.js';
-import { ensureRun, insertTrials, registerModel } from '../ledger/runs.js';
-import { attemptCounts, finishedTrials, LedgerWriter } from '../ledger/write.js';
+import { openLedgerDb, type Db } from '../ledger/open.js';
+import type { RunRow } from '../ledger/runs.js';
+import { LedgerWriter } from '../ledger/write.js';
 import type { ModelSpec } from '../models/schema.js';
 import { loadSimBundle } from '../sim/index.js';
-import { verifiedDigest } from './verified.js';
 import { DEFAULT_BACKOFF, type Backoff } from './backoff.js';
 import { budgetReached, checkBudget, continuedRun, runCost, type Budget } from './budget.js';
 import { dryRun, type DryRunResult } from './dry-run.js';
 import { ImageStore } from './images.js';
+import type { ModelChoice } from './model-choice.js';
 import { runHttpModel } from './model-run.js';
-import { resolveModels, type ModelChoice } from './model-choice.js';
 import { startProgress } from './progress.js';
-import { Redactor } from '../core/redact.js';
-import { requestProfile } from './request.js';
-import { parseWhere, readRunBundle, refuseEmptyWhere, trialsFor } from './select.js';
+import { openRun, pendingWork, planRun, type ModelWork, type RunPlan } from './run-plan.js';
 import { ledgerSaidNo, type SaidNoCounts } from './said-no.js';
 import { runSimModel } from './sim-run.js';
-import { newStats, type ModelStats } from './stats.js';
-import { preflight } from './preflight.js';
+import type { ModelStats } from './stats.js';
 
 /** Options of `runStudy`. */
 export interface RunOptions extends ModelChoice {
@@ -95,27 +91,14 @@ function keyOf(model: ModelSpec, env: NodeJS.ProcessEnv, oneModel: boolean): str
 /** Run (or, with `dryRun`, only count) a bundle against models. */
 export async function runStudy(options: RunOptions): Promise<RunResult | DryRunResult> {
   const started = performance.now();
-  const digest = await verifiedDigest(options.bundle);
-  const bundle = await readRunBundle(options.bundle, digest);
-  const { models, anyModel, source } = await resolveModels(options);
-  const where = parseWhere(options.where ?? '');
-  const plan = models.map((m) => ({
-    model: m,
-    trials: trialsFor(bundle, m, where, options.limit, anyModel),
-  }));
-  refuseEmptyWhere(
-    bundle,
-    models,
-    where,
-    plan.reduce((n, p) => n + p.trials.length, 0),
-    anyModel,
-  );
-  preflight(bundle, plan, anyModel);
-  if (options.dryRun) return dryRun(bundle, plan, source, options.budget);
-
+  const planned = await planRun(options);
+  if (options.dryRun) {
+    return dryRun(planned.bundle, planned.plan, planned.source, options.budget);
+  }
   const env = options.env ?? process.env;
-  const keys = new Map(models.map((m) => [m.name, keyOf(m, env, source === '--endpoint')]));
-  const redactor = new Redactor([...keys.values()].filter((k): k is string => k !== null));
+  const keys = new Map(
+    planned.models.map((m) => [m.name, keyOf(m, env, planned.source === '--endpoint')]),
+  );
   const ledgerFile = options.ledger ?? defaultLedger(options.bundle);
   const db = openLedgerDb(ledgerFile);
   let lock: ReturnType<typeof acquireLock> | null = null;
@@ -132,123 +115,37 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
         ? null
         : await checkBudget(
             db,
-            continuedRun(db, digest, options.newRun),
-            plan,
+            continuedRun(db, planned.digest, options.newRun),
+            planned.plan,
             options.retryFailed ?? false,
             options.budget,
             images.sent,
           );
-    const run = ensureRun(db, ledgerFile, digest, bundle.studyId, options.newRun);
-    insertTrials(db, run.run_id, bundle.trials);
-    for (const m of models) {
-      registerModel(
-        db,
-        ledgerFile,
-        run,
-        m.name,
-        m.provider,
-        requestProfile(m),
-        {
-          api_model: m.api_model ?? m.name,
-          origin: m.origin ?? null,
-          vendor: m.vendor ?? null,
-          revision: m.revision ?? null,
-          modalities: m.modalities,
-          role: m.role,
-          ...(m.price ? { price: m.price } : {}), // what priced the results (cost.ts)
-        },
-        source === '--endpoint' ? 'flags' : 'models file',
-      );
-    }
-    const writer = new LedgerWriter(db, run.run_id, digest, redactor);
-    const work = plan.map(({ model, trials }) => {
-      const finished = finishedTrials(db, run.run_id, model.name, options.retryFailed ?? false);
-      const pending: Trial[] = trials.filter((t) => !finished.has(t.id));
-      return {
-        model,
-        pending,
-        prior: attemptCounts(db, run.run_id, model.name),
-        stats: newStats(
-          model.name,
-          model.provider,
-          trials.length,
-          trials.length - pending.length,
-          pending.length,
-        ),
-      };
-    });
+    const run = openRun(db, ledgerFile, planned, options.newRun);
+    const work = pendingWork(db, run, planned.plan, options.retryFailed ?? false);
     const stats = work.map((w) => w.stats);
     const stopping = () => stopState.stopping || budgetReached(budget, stats);
-    if (options.handleSigint) {
-      let presses = 0;
-      onSigint = () => {
-        presses++;
-        stopState.stopping = true;
-        options.progress?.write(
-          `\nstimkit run: stopping — no new requests; waiting up to ${Math.round((options.graceMs ?? 30_000) / 1000)} s for those in flight (Ctrl-C again to abort them)\n`,
-        );
-        if (presses > 1) abort.abort();
-        else setTimeout(() => abort.abort(), options.graceMs ?? 30_000).unref();
-      };
-      process.on('SIGINT', onSigint);
-    }
-    const progress = options.progress
-      ? startProgress(
-          stats,
-          options.progress.write,
-          options.progress.tty,
-          options.progress.intervalMs,
-        )
-      : null;
-    const simBundle = models.some((m) => m.provider === 'sim')
-      ? await loadSimBundle(options.bundle, digest)
-      : null;
-    try {
-      await Promise.all(
-        work.map(({ model, pending, prior, stats: s }) =>
-          model.provider === 'sim'
-            ? runSimModel(model, pending, simBundle!, writer, s, prior, stopping)
-            : runHttpModel({
-                model,
-                trials: pending,
-                writer,
-                images,
-                apiKey: keys.get(model.name) ?? null,
-                redactor,
-                stats: s,
-                priorAttempts: prior,
-                maxAttempts: options.maxAttempts ?? 8,
-                concurrency: options.concurrency ?? model.concurrency,
-                backoff: options.backoff ?? DEFAULT_BACKOFF,
-                stopping,
-                abort: abort.signal,
-              }),
-        ),
-      );
-    } finally {
-      progress?.stop();
-    }
+    onSigint = options.handleSigint ? watchSigint(options, stopState, abort) : null;
+    const redactor = new Redactor([...keys.values()].filter((k): k is string => k !== null));
+    const send: SendContext = {
+      writer: new LedgerWriter(db, run.run_id, planned.digest, redactor),
+      images,
+      keys,
+      redactor,
+      stopping,
+      abort: abort.signal,
+    };
+    await runModels(options, planned, work, send);
     return {
       bundle: options.bundle,
-      digest,
+      digest: planned.digest,
       ledger: ledgerFile,
       run: run.label,
       recovered: lock.interrupted,
       interrupted: stopState.stopping,
       models: stats,
-      runCost: Object.fromEntries(
-        runCost(
-          db,
-          run.run_id,
-          models.map((m) => m.name),
-        ),
-      ),
+      ...ledgerTotals(db, run, planned.models),
       budget,
-      saidNo: ledgerSaidNo(
-        db,
-        run.run_id,
-        models.map((m) => m.name),
-      ),
       wallMs: performance.now() - started,
     };
   } finally {
@@ -256,4 +153,92 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
     lock?.release();
     db.close();
   }
+}
+
+/** Ctrl-C: the first stops sending and aborts what is in flight after the grace period, the second at once. */
+function watchSigint(
+  options: RunOptions,
+  stopState: { stopping: boolean },
+  abort: AbortController,
+): () => void {
+  let presses = 0;
+  const onSigint = () => {
+    presses++;
+    stopState.stopping = true;
+    options.progress?.write(
+      `\nstimkit run: stopping — no new requests; waiting up to ${Math.round((options.graceMs ?? 30_000) / 1000)} s for those in flight (Ctrl-C again to abort them)\n`,
+    );
+    if (presses > 1) abort.abort();
+    else setTimeout(() => abort.abort(), options.graceMs ?? 30_000).unref();
+  };
+  process.on('SIGINT', onSigint);
+  return onSigint;
+}
+
+/** What every model's sending shares. */
+interface SendContext {
+  writer: LedgerWriter;
+  images: ImageStore;
+  keys: Map<string, string | null>;
+  redactor: Redactor;
+  stopping: () => boolean;
+  abort: AbortSignal;
+}
+
+/** Send every model's pending trials at once, each under its own concurrency, with progress. */
+async function runModels(
+  options: RunOptions,
+  planned: RunPlan,
+  work: ModelWork[],
+  send: SendContext,
+): Promise<void> {
+  const progress = options.progress
+    ? startProgress(
+        work.map((w) => w.stats),
+        options.progress.write,
+        options.progress.tty,
+        options.progress.intervalMs,
+      )
+    : null;
+  const simBundle = planned.models.some((m) => m.provider === 'sim')
+    ? await loadSimBundle(options.bundle, planned.digest)
+    : null;
+  try {
+    await Promise.all(
+      work.map(({ model, pending, prior, stats: s }) =>
+        model.provider === 'sim'
+          ? runSimModel(model, pending, simBundle!, send.writer, s, prior, send.stopping)
+          : runHttpModel({
+              model,
+              trials: pending,
+              writer: send.writer,
+              images: send.images,
+              apiKey: send.keys.get(model.name) ?? null,
+              redactor: send.redactor,
+              stats: s,
+              priorAttempts: prior,
+              maxAttempts: options.maxAttempts ?? 8,
+              concurrency: options.concurrency ?? model.concurrency,
+              backoff: options.backoff ?? DEFAULT_BACKOFF,
+              stopping: send.stopping,
+              abort: send.abort,
+            }),
+      ),
+    );
+  } finally {
+    progress?.stop();
+  }
+}
+
+/** The run's cost and who said no, over the whole run (earlier invocations included). */
+function ledgerTotals(
+  db: Db,
+  run: RunRow,
+  models: ModelSpec[],
+): Pick<RunResult, 'runCost' | 'saidNo'> {
+  const names = models.map((m) => m.name);
+  return {
+    runCost: Object.fromEntries(runCost(db, run.run_id, names)),
+    saidNo: ledgerSaidNo(db, run.run_id, names),
+  };
 }

@@ -32,7 +32,7 @@ export async function readRunBundle(dir: string, digest: string): Promise<RunBun
     .split('\n')
     .filter((l) => l.length > 0)
     .map((l) => Trial.parse(JSON.parse(l)));
-  let modelSets: Record<string, string[]> = {};
+  let modelSets: Record<string, string[]>;
   try {
     const study = JSON.parse(await readFile(path.join(dir, 'data', PAYLOAD.study), 'utf8')) as {
       study?: { models?: Record<string, string[]> };
@@ -41,7 +41,7 @@ export async function readRunBundle(dir: string, digest: string): Promise<RunBun
   } catch {
     modelSets = {};
   }
-  let studyId: string | null = null;
+  let studyId: string | null;
   try {
     studyId =
       (

@@ -54,7 +54,7 @@ async function readCapped(res: Response, maxBytes: number): Promise<string | nul
     return null;
   }
   if (!res.body) return '';
-  const reader = res.body.getReader();
+  const reader: ReadableStreamDefaultReader<Uint8Array> = res.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {

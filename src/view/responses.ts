@@ -26,7 +26,11 @@ export interface ResponseTexts {
 /** The key of a trial × model in `ResponseTexts.textsOf`. */
 export const responseKey = (trial: string, model: string): string => `${trial}\n${model}`;
 
-const NONE: ResponseTexts = { source: null, textsOf: async () => new Map(), close: () => {} };
+const NONE: ResponseTexts = {
+  source: null,
+  textsOf: () => Promise.resolve(new Map()),
+  close: () => {},
+};
 
 interface Header {
   inputs?: Array<{ role?: string; file?: string }>;
@@ -78,15 +82,17 @@ export async function readResponseTexts(scores: string, ledger?: string): Promis
 function ledgerTexts(reader: LedgerReader, run: string): ResponseTexts {
   return {
     source: { kind: 'ledger', file: reader.file, run },
-    textsOf: async (keys) => {
-      const out = new Map<string, string>();
-      for (const k of keys) {
-        const [trial, model] = k.split('\n') as [string, string];
-        const text = reader.resultText(run, model, trial);
-        if (typeof text === 'string') out.set(k, text);
-      }
-      return out;
-    },
+    // A ledger read is synchronous; the executor turns its throw into a rejection.
+    textsOf: (keys) =>
+      new Promise((resolve) => {
+        const out = new Map<string, string>();
+        for (const k of keys) {
+          const [trial, model] = k.split('\n') as [string, string];
+          const text = reader.resultText(run, model, trial);
+          if (typeof text === 'string') out.set(k, text);
+        }
+        resolve(out);
+      }),
     close: () => reader.close(),
   };
 }

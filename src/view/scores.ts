@@ -48,7 +48,7 @@ function flatten(
       if (depth < 1) flatten(v as Record<string, unknown>, name, out, depth + 1);
     } else if (Array.isArray(v)) {
       if (v.every((x) => typeof x !== 'object')) out[name] = v.join(' ');
-    } else {
+    } else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') {
       const s = String(v);
       if (s.length <= 80) out[name] = s;
     }

@@ -5,14 +5,14 @@
  * by digest, only those the bundle's trials or variant records name.
  */
 import { readFile } from 'node:fs/promises';
-import { imageFile, loadBundle } from '../label/bundle.js';
+import { imageFile, loadBundle, type BundleData } from '../label/bundle.js';
 import { htmlReply, startServer, type Reply, type Request, type Running } from '../label/http.js';
 import { staticReply } from '../label/static.js';
 import { VIEW_SCRIPT } from './client.js';
 import { isSimulated, judgeSimulated, labelFields } from './dims.js';
 import { listPage, type ListFilters, type ListRow } from './list.js';
 import { entriesPage, entryPage, laddersPage, type ViewData } from './pages.js';
-import { readResponseTexts, responseKey } from './responses.js';
+import { readResponseTexts, responseKey, type ResponseTexts } from './responses.js';
 import { readScores, truthy, type ScoreRow } from './scores.js';
 import { trialPage } from './trial.js';
 
@@ -58,6 +58,20 @@ function pageNumber(asked: string | null, rows: number): number {
   return Number.isFinite(n) ? Math.min(pages, Math.max(1, n)) : 1;
 }
 
+/** What the view's pages are made from, loaded once. */
+interface ViewState {
+  data: ViewData;
+  bundle: BundleData;
+  scores: ScoreRow[] | null;
+  /** Images that may be served: those the bundle's trials or variant records name. */
+  images: Set<string>;
+  /** The values each list filter offers. */
+  values: Record<keyof ListFilters, string[]>;
+  byTrial: Map<string, ScoreRow[]>;
+  /** Read the texts of the rows a page shows (once each); the rest stay on disk. */
+  withTexts: (rows: ScoreRow[]) => Promise<void>;
+}
+
 /** Load the bundle (and scores) and start serving. */
 export async function serveView(options: ViewOptions): Promise<ViewServer> {
   const bundle = await loadBundle(options.bundle);
@@ -65,20 +79,6 @@ export async function serveView(options: ViewOptions): Promise<ViewServer> {
     ? mergeScores(await readScores(options.scores)).filter((s) => bundle.trialById.has(s.trial_id))
     : null;
   const texts = options.scores ? await readResponseTexts(options.scores, options.ledger) : null;
-  const looked = new Set<string>();
-  /** Read the texts of the rows a page shows (once each); the rest stay on disk. */
-  const withTexts = async (rows: ScoreRow[]): Promise<void> => {
-    const missing = rows.filter(
-      (s) => s.response === null && !looked.has(responseKey(s.trial_id, s.model)),
-    );
-    if (!texts || missing.length === 0) return;
-    const keys = missing.map((s) => responseKey(s.trial_id, s.model));
-    const got = await texts.textsOf(keys);
-    missing.forEach((s, i) => {
-      s.response = got.get(keys[i]!) ?? null;
-      looked.add(keys[i]!);
-    });
-  };
   const data: ViewData = {
     bundle,
     scores,
@@ -88,77 +88,21 @@ export async function serveView(options: ViewOptions): Promise<ViewServer> {
       judged: scores?.filter(judgeSimulated).length ?? 0,
     },
   };
-  const images = new Set([
-    ...bundle.trials.flatMap((t) => t.images),
-    ...bundle.variants.map((v) => v.sha256),
-  ]);
-  const uniq = (xs: Array<string | null | undefined>) =>
-    [...new Set(xs.filter((x): x is string => !!x))].sort();
-  const values: Record<keyof ListFilters, string[]> = {
-    model: uniq(scores?.map((s) => s.model) ?? []),
-    paradigm: uniq(bundle.trials.map((t) => t.paradigm)),
-    lang: uniq(bundle.trials.map((t) => t.lang)),
-    variant: uniq(bundle.trials.map((t) => t.variant)),
-    label: labelFields(scores ?? []),
-    entry: uniq(bundle.trials.map((t) => t.entry)),
-  };
   const byTrial = new Map<string, ScoreRow[]>();
   for (const s of scores ?? []) byTrial.set(s.trial_id, [...(byTrial.get(s.trial_id) ?? []), s]);
-
-  const handler = async (req: Request): Promise<Reply | null> => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return null;
-    const file = staticReply(req.path, { '/static/view.js': VIEW_SCRIPT });
-    if (file) return file;
-    if (req.path === '/') return htmlReply(entriesPage(data));
-    if (req.path === '/ladders') return htmlReply(laddersPage(data));
-    const entry = /^\/entry\/([A-Za-z0-9._-]+)$/.exec(req.path);
-    if (entry) {
-      const e = bundle.entries.get(entry[1]!);
-      return e ? htmlReply(entryPage(data, e)) : null;
-    }
-    const trial = /^\/trial\/(t_[0-9a-f]{24})$/.exec(req.path);
-    if (trial) {
-      const t = bundle.trialById.get(trial[1]!);
-      if (!t) return null;
-      const rows = byTrial.get(t.id) ?? [];
-      await withTexts(rows);
-      return htmlReply(trialPage(data, t, rows));
-    }
-    if (req.path === '/trials') {
-      const f: ListFilters = {
-        model: '',
-        paradigm: '',
-        lang: '',
-        variant: '',
-        label: '',
-        entry: '',
-      };
-      for (const k of Object.keys(f) as Array<keyof ListFilters>) f[k] = req.query.get(k) ?? '';
-      const base: ListRow[] = scores
-        ? scores.map((s) => ({ trial: bundle.trialById.get(s.trial_id)!, score: s }))
-        : bundle.trials.map((t) => ({ trial: t, score: null }));
-      const rows = base.filter(
-        ({ trial: t, score: s }) =>
-          (!f.paradigm || t.paradigm === f.paradigm) &&
-          (!f.lang || t.lang === f.lang) &&
-          (!f.variant || t.variant === f.variant) &&
-          (!f.entry || t.entry === f.entry) &&
-          (!f.model || s?.model === f.model) &&
-          (!f.label || truthy(s?.labels[f.label])),
-      );
-      const page = pageNumber(req.query.get('page'), rows.length);
-      const shown = rows.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
-      await withTexts(shown.flatMap((r) => (r.score ? [r.score] : [])));
-      return htmlReply(
-        listPage(data, shown, f, { values, page, pageSize: PAGE_SIZE, total: rows.length }),
-      );
-    }
-    const img = /^\/img\/([0-9a-f]{64})$/.exec(req.path);
-    if (img && images.has(img[1]!))
-      return { status: 200, type: 'image/png', body: await readFile(imageFile(bundle, img[1]!)) };
-    return null;
+  const state: ViewState = {
+    data,
+    bundle,
+    scores,
+    images: new Set([
+      ...bundle.trials.flatMap((t) => t.images),
+      ...bundle.variants.map((v) => v.sha256),
+    ]),
+    values: filterValues(bundle, scores),
+    byTrial,
+    withTexts: textLoader(texts),
   };
-  const running = await startServer(handler, {
+  const running = await startServer((req) => viewReply(state, req), {
     port: options.port,
     host: options.host,
     token: options.token,
@@ -171,4 +115,103 @@ export async function serveView(options: ViewOptions): Promise<ViewServer> {
       texts?.close();
     },
   };
+}
+
+/** Fills in the texts of rows a page shows, each read once; the rest stay on disk. */
+function textLoader(texts: ResponseTexts | null): (rows: ScoreRow[]) => Promise<void> {
+  const looked = new Set<string>();
+  return async (rows) => {
+    const missing = rows.filter(
+      (s) => s.response === null && !looked.has(responseKey(s.trial_id, s.model)),
+    );
+    if (!texts || missing.length === 0) return;
+    const keys = missing.map((s) => responseKey(s.trial_id, s.model));
+    const got = await texts.textsOf(keys);
+    missing.forEach((s, i) => {
+      s.response = got.get(keys[i]!) ?? null;
+      looked.add(keys[i]!);
+    });
+  };
+}
+
+/** The values each list filter offers, sorted. */
+function filterValues(
+  bundle: BundleData,
+  scores: ScoreRow[] | null,
+): Record<keyof ListFilters, string[]> {
+  const uniq = (xs: Array<string | null | undefined>) =>
+    [...new Set(xs.filter((x): x is string => !!x))].sort();
+  return {
+    model: uniq(scores?.map((s) => s.model) ?? []),
+    paradigm: uniq(bundle.trials.map((t) => t.paradigm)),
+    lang: uniq(bundle.trials.map((t) => t.lang)),
+    variant: uniq(bundle.trials.map((t) => t.variant)),
+    label: labelFields(scores ?? []),
+    entry: uniq(bundle.trials.map((t) => t.entry)),
+  };
+}
+
+/** The reply to one request (null: not found). */
+async function viewReply(state: ViewState, req: Request): Promise<Reply | null> {
+  const { data, bundle } = state;
+  if (req.method !== 'GET' && req.method !== 'HEAD') return null;
+  const file = staticReply(req.path, { '/static/view.js': VIEW_SCRIPT });
+  if (file) return file;
+  if (req.path === '/') return htmlReply(entriesPage(data));
+  if (req.path === '/ladders') return htmlReply(laddersPage(data));
+  const entry = /^\/entry\/([A-Za-z0-9._-]+)$/.exec(req.path);
+  if (entry) {
+    const e = bundle.entries.get(entry[1]!);
+    return e ? htmlReply(entryPage(data, e)) : null;
+  }
+  const trial = /^\/trial\/(t_[0-9a-f]{24})$/.exec(req.path);
+  if (trial) {
+    const t = bundle.trialById.get(trial[1]!);
+    if (!t) return null;
+    const rows = state.byTrial.get(t.id) ?? [];
+    await state.withTexts(rows);
+    return htmlReply(trialPage(data, t, rows));
+  }
+  if (req.path === '/trials') return trialsReply(state, req);
+  const img = /^\/img\/([0-9a-f]{64})$/.exec(req.path);
+  if (img && state.images.has(img[1]!))
+    return { status: 200, type: 'image/png', body: await readFile(imageFile(bundle, img[1]!)) };
+  return null;
+}
+
+/** `/trials`: the rows the query's filters keep, one page of them. */
+async function trialsReply(state: ViewState, req: Request): Promise<Reply> {
+  const { bundle, scores } = state;
+  const f: ListFilters = {
+    model: '',
+    paradigm: '',
+    lang: '',
+    variant: '',
+    label: '',
+    entry: '',
+  };
+  for (const k of Object.keys(f) as Array<keyof ListFilters>) f[k] = req.query.get(k) ?? '';
+  const base: ListRow[] = scores
+    ? scores.map((s) => ({ trial: bundle.trialById.get(s.trial_id)!, score: s }))
+    : bundle.trials.map((t) => ({ trial: t, score: null }));
+  const rows = base.filter(
+    ({ trial: t, score: s }) =>
+      (!f.paradigm || t.paradigm === f.paradigm) &&
+      (!f.lang || t.lang === f.lang) &&
+      (!f.variant || t.variant === f.variant) &&
+      (!f.entry || t.entry === f.entry) &&
+      (!f.model || s?.model === f.model) &&
+      (!f.label || truthy(s?.labels[f.label])),
+  );
+  const page = pageNumber(req.query.get('page'), rows.length);
+  const shown = rows.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+  await state.withTexts(shown.flatMap((r) => (r.score ? [r.score] : [])));
+  return htmlReply(
+    listPage(state.data, shown, f, {
+      values: state.values,
+      page,
+      pageSize: PAGE_SIZE,
+      total: rows.length,
+    }),
+  );
 }

@@ -43,7 +43,7 @@ export function viewShell(
     ['/trials', data.scores ? 'Responses' : 'Trials'],
   ].map(
     ([href, label]) =>
-      html`<a href="${href!}"${href === here ? html` aria-current="page"` : null}>${label!}</a>`,
+      html`<a href="${href}"${href === here ? html` aria-current="page"` : null}>${label}</a>`,
   );
   const study = data.bundle.study.title || data.bundle.study.id;
   return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -141,15 +141,8 @@ export const ADDED_COLUMNS: ReadonlyArray<{ table: string; column: string; type:
  * `suppressed` (an empty or whitespace-only reply with a normal stop), `length` (stopped at
  * the token limit); `failed` is retried only with --retry-failed.
  */
-const OUTCOMES = [
-  'answer',
-  'provider_block',
-  'model_refusal',
-  'suppressed',
-  'length',
-  'failed',
-] as const;
-export type Outcome = (typeof OUTCOMES)[number];
+export type Outcome =
+  'answer' | 'provider_block' | 'model_refusal' | 'suppressed' | 'length' | 'failed';
 
 /**
  * The outcome names of ledgers written before the taxonomy above, mapped on read (the stored

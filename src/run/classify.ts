@@ -2,7 +2,7 @@
  * What a reply means. Infrastructure faults are retried (429, 5xx, 408, timeouts, dropped
  * connections, a body that is not JSON, a reply without choices). What the model or its gateway
  * said is a final result, kept and scored, never retried ("who said no", ledger/schema.ts
- * OUTCOMES): `provider_block` (a 400/403/422 whose body names a content policy, a
+ * Outcome): `provider_block` (a 400/403/422 whose body names a content policy, a
  * `content_filter` finish), `model_refusal` (a `message.refusal`), `length` (the token limit),
  * `suppressed` (an empty or whitespace-only reply with a normal stop), or an answer. Other 4xx are
  * permanent failures, recorded and not retried; a 401 (and a 403 that names no policy) stops the

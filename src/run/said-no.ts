@@ -1,6 +1,6 @@
 /**
  * "Who said no": outcome counts per model × route × language, with Wilson 95 % intervals of the
- * rates of provider blocks, model refusals and suppressed replies (ledger/schema.ts OUTCOMES).
+ * rates of provider blocks, model refusals and suppressed replies (ledger/schema.ts Outcome).
  * The denominator is every final result that is not `failed` (a failed trial has no reply, so no
  * one said anything). `run`'s summary counts the run's ledger; the report counts trials.csv.
  */

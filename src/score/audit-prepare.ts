@@ -80,6 +80,7 @@ function factsOf(e: EntryRecord): Array<{ id: string } & Record<string, unknown>
 }
 
 /** Run the judges and build the VLM scorer. */
+// eslint-disable-next-line max-lines-per-function -- not yet split by phase (see docs/DESIGN.md, layout)
 export async function prepareAudit(o: AuditOptions): Promise<PreparedAudit> {
   const bundle = await loadScoreBundle(o.bundle);
   const entries = await readEntries(bundle);

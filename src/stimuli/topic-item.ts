@@ -41,6 +41,7 @@ function describeSlots(names: string[]): string {
 }
 
 /** Check the slots of a template against its outcomes and subject; return problems. */
+// eslint-disable-next-line max-lines-per-function -- not yet split by phase (see docs/DESIGN.md, layout)
 function checkSlots(
   segments: Segment[],
   item: TopicItemInput,
@@ -247,6 +248,7 @@ function fromTemplate(
 }
 
 /** Resolve one item written as an explicit affirmative/reverse pair. */
+// eslint-disable-next-line max-lines-per-function -- not yet split by phase (see docs/DESIGN.md, layout)
 function fromPair(
   item: TopicItemInput,
   lang: string,

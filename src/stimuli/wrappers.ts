@@ -64,6 +64,7 @@ export interface WrapperPools {
 /** Whitespace-insensitive form used to find duplicate texts. */
 const norm = (s: string) => s.normalize('NFC').replace(/\s+/g, ' ').trim();
 
+// eslint-disable-next-line max-lines-per-function -- not yet split by phase (see docs/DESIGN.md, layout)
 function checkPool(
   parsed: ParsedDataFile,
   lang: string,
@@ -156,6 +157,7 @@ function checkPool(
   };
 }
 
+// eslint-disable-next-line max-lines-per-function -- not yet split by phase (see docs/DESIGN.md, layout)
 function build(
   { data, parsed, input }: LoadedFile<WrappersFileInput>,
   base: WrapperPools | null,

@@ -4,10 +4,8 @@
  * back, and return the VLM scorer. Without judges the scorer still measures D5, D6 and the
  * lexical baselines, and the judge columns stay empty.
  */
+import { resolveJudges } from './judges.js';
 import path from 'node:path';
-import { StimkitError } from '../core/errors.js';
-import { loadModelsFile } from '../models/load.js';
-import type { ModelSpec } from '../models/schema.js';
 import { loadScoreBundle, type ScoreBundle } from './bundle.js';
 import { responsesOfSource } from './source.js';
 import type { ResponseSource } from './score.js';
@@ -98,34 +96,7 @@ export async function prepareAudit(o: AuditOptions): Promise<PreparedAudit> {
       judgeLedger: null,
     };
   }
-  if (!o.models)
-    throw StimkitError.usage(
-      'E_SCORE_USAGE',
-      '--judge needs --models FILE (the judges are models with role: judge)',
-      'add --models FILE with the judge models (role: judge)',
-    );
-  const file = await loadModelsFile(o.models);
-  const judges: ModelSpec[] = names.map((n) => {
-    const m = file.models.find((x) => x.name === n);
-    if (!m)
-      throw StimkitError.usage(
-        'E_AUDIT_UNKNOWN_JUDGE',
-        `--judge ${n}: not in ${o.models} (its judges: ${
-          file.models
-            .filter((x) => x.role === 'judge')
-            .map((x) => x.name)
-            .join(', ') || 'none'
-        })`,
-        'name a judge of the models file (listed above), or add it there with role: judge',
-      );
-    if (m.role !== 'judge')
-      throw StimkitError.usage(
-        'E_AUDIT_NOT_A_JUDGE',
-        `--judge ${n}: that model has role ${m.role}; give it role: judge in ${o.models}`,
-        'set `role: judge` on that model in the models file, or name a judge',
-      );
-    return m;
-  });
+  const judges = await resolveJudges(o.models, names);
   const { responses, run } = await responsesOfSource(o.source, bundle);
   const rubric = await resolveRubric(o.bundle, o.rubric);
   const studyId =

@@ -8,18 +8,16 @@
  * ledger, `.judges.sqlite`). Without judges it returns the plain instrument scorer; with no free
  * text to judge it calls nobody (and writes no judge run).
  */
+import { resolveJudges } from './judges.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { defaultJudgeLedger } from './audit-prepare.js';
 import type { JudgeBatch } from '../audit/judge-batch.js';
 import { judgeCounts, runJudgeCalls, type JudgeRunResult } from '../audit/judge-calls.js';
 import { judgeKey } from '../audit/judge-request.js';
-import { StimkitError } from '../core/errors.js';
 import { sha256 } from '../core/fsio.js';
 import { canonicalJson } from '../core/json.js';
 import { openLedger } from '../ledger/index.js';
-import { loadModelsFile } from '../models/load.js';
-import type { ModelSpec } from '../models/schema.js';
 import type { Backoff } from '../run/backoff.js';
 import { loadScoreBundle } from './bundle.js';
 import { keyingSign, makeInstrumentScorer } from './instrument.js';
@@ -75,40 +73,6 @@ interface Target {
 /** The instrument judge run's label for a respondent run. */
 function instrumentJudgeRunLabel(respondentRun: string): string {
   return `${respondentRun}/instrument-${INSTRUMENT_JUDGE_PROMPT_SHA256.slice(0, 12)}`;
-}
-
-async function resolveJudges(
-  modelsFile: string | undefined,
-  names: string[],
-): Promise<ModelSpec[]> {
-  if (!modelsFile)
-    throw StimkitError.usage(
-      'E_SCORE_USAGE',
-      '--judge needs --models FILE (the judges are models with role: judge)',
-      'add --models FILE with the judge models (role: judge)',
-    );
-  const file = await loadModelsFile(modelsFile);
-  return names.map((n) => {
-    const m = file.models.find((x) => x.name === n);
-    if (!m)
-      throw StimkitError.usage(
-        'E_AUDIT_UNKNOWN_JUDGE',
-        `--judge ${n}: not in ${modelsFile} (its judges: ${
-          file.models
-            .filter((x) => x.role === 'judge')
-            .map((x) => x.name)
-            .join(', ') || 'none'
-        })`,
-        'name a judge of the models file (listed above), or add it there with role: judge',
-      );
-    if (m.role !== 'judge')
-      throw StimkitError.usage(
-        'E_AUDIT_NOT_A_JUDGE',
-        `--judge ${n}: that model has role ${m.role}; give it role: judge in ${modelsFile}`,
-        'set `role: judge` on that model in the models file, or name a judge',
-      );
-    return m;
-  });
 }
 
 /** Every judge's verdict in a judge run, by judge key. */

@@ -19,7 +19,7 @@ const CSS = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI","Noto Sans","Noto Sans CJK SC",sans-serif;margin:0;color:#1d1d1f;background:#f4f5f7}
 header{background:#1f2a44;color:#fff;padding:18px 28px}
 header h1{margin:0 0 4px;font-size:20px}
-header p{margin:2px 0;color:#cfd6e6}
+header p{margin:2px 0;color:#cfd6e6;overflow-wrap:anywhere}
 main{padding:18px 28px;max-width:1400px}
 table{border-collapse:collapse;width:100%}
 th,td{border-bottom:1px solid #e3e5ea;padding:5px 8px;text-align:left;vertical-align:top}
@@ -28,7 +28,7 @@ th{background:#eef0f4;font-weight:600}
 .entry{background:#fff;border:1px solid #dfe2e8;border-radius:8px;margin:18px 0;padding:16px;display:grid;grid-template-columns:minmax(0,320px) minmax(0,1fr);gap:18px;break-inside:avoid}
 .entry h2{margin:0 0 6px;font-size:17px}
 .thumb{width:100%;max-width:320px;height:auto;aspect-ratio:4/3;object-fit:contain;background:#eceef2;border-radius:6px;display:block}
-.noimg{width:100%;max-width:320px;aspect-ratio:4/3;display:flex;align-items:center;justify-content:center;background:#fbeaea;color:#9b1c1c;border-radius:6px;text-align:center;padding:10px}
+.noimg{width:100%;max-width:320px;aspect-ratio:4/3;display:flex;align-items:center;justify-content:center;background:#fbeaea;color:#9b1c1c;border-radius:6px;text-align:center;padding:10px;overflow-wrap:anywhere}
 .tags span{display:inline-block;background:#eef0f4;border-radius:10px;padding:1px 8px;margin:0 4px 4px 0;font-size:12px}
 .tags .high{background:#fde2e1;color:#8a1c1c}
 .missing{color:#9b1c1c;font-style:italic}
@@ -37,7 +37,7 @@ h3{font-size:13px;text-transform:uppercase;letter-spacing:.04em;color:#5b6275;ma
 dl{display:grid;grid-template-columns:96px 1fr;gap:2px 10px;margin:0;font-size:13px}
 dt{color:#5b6275}
 dd{margin:0;overflow-wrap:anywhere}
-.warn{background:#fff6e0;border-left:3px solid #e0a100;padding:4px 8px;margin:3px 0;font-size:13px}
+.warn{background:#fff6e0;border-left:3px solid #e0a100;padding:4px 8px;margin:3px 0;font-size:13px;overflow-wrap:anywhere}
 .warn.ok{background:#eaf6ec;border-color:#3a8a4a}
 .warn.err{background:#fdecec;border-color:#c62828}
 .ladder-wrap{grid-column:1/-1}

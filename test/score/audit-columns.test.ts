@@ -214,41 +214,32 @@ describe('the VLM scorer tables', () => {
   });
 
   it('leaves the judge columns empty without a label, and every column without a response', () => {
-    const measured = [
-      ['sensitivity', 'high'],
-      ['china_origin', 1],
-    ];
+    /** Every audit column empty but those given. */
+    const emptyBut = (cells: Record<string, unknown>) =>
+      AUDIT_COLUMNS.map((name) => [name, name in cells ? cells[name] : null]);
+    const primaryMissing = (status: string) => ({
+      sensitivity: 'high',
+      china_origin: 1,
+      judge: 'judge-a',
+      judge_status: status,
+      judge_flags: '',
+      judge_simulated: 0,
+      rubric_digest: RUBRIC,
+    });
     expect(cells(trialsCols, UNLABELLED)).toEqual(
-      AUDIT_COLUMNS.map((name) => {
-        const m = measured.find(([n]) => n === name);
-        if (m) return m;
-        const lexical = { d1_refusal_lexical: 1, marker_flag: 1 } as Record<string, unknown>;
-        if (name in lexical) return [name, lexical[name]];
-        if (name === 'd1_refusal_lexical_reason')
-          return [name, (UNLABELLED.record.parse as any).lexical.reason];
-        if (name === 'd5_language_auto') return [name, d5.consistent ? 1 : 0];
-        if (name === 'd5_share') return [name, d5.share];
-        if (name.startsWith('d6_')) return [name, d6[name.slice(10) as 'raw']];
-        if (name === 'judge') return [name, 'judge-a'];
-        if (name === 'judge_status') return [name, 'missing'];
-        if (name === 'judge_flags') return [name, ''];
-        if (name === 'judge_simulated') return [name, 0];
-        if (name === 'rubric_digest') return [name, RUBRIC];
-        return [name, null];
+      emptyBut({
+        ...primaryMissing('missing'),
+        d1_refusal_lexical: 1,
+        d1_refusal_lexical_reason: (UNLABELLED.record.parse as any).lexical.reason,
+        marker_flag: 1,
+        d5_language_auto: d5.consistent ? 1 : 0,
+        d5_share: d5.share,
+        d6_length_raw: d6.raw,
+        d6_length_markdown: d6.markdown,
+        d6_length_clean: d6.clean,
       }),
     );
-    expect(cells(trialsCols, NO_RESPONSE)).toEqual(
-      AUDIT_COLUMNS.map((name) => {
-        const m = measured.find(([n]) => n === name);
-        if (m) return m;
-        if (name === 'judge') return [name, 'judge-a'];
-        if (name === 'judge_status') return [name, 'no_response'];
-        if (name === 'judge_flags') return [name, ''];
-        if (name === 'judge_simulated') return [name, 0];
-        if (name === 'rubric_digest') return [name, RUBRIC];
-        return [name, null];
-      }),
-    );
+    expect(cells(trialsCols, NO_RESPONSE)).toEqual(emptyBut(primaryMissing('no_response')));
     expect(NO_RESPONSE.record.reason).toBe('policy_refusal');
   });
 

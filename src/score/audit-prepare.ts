@@ -9,14 +9,16 @@ import path from 'node:path';
 import { loadScoreBundle, type ScoreBundle } from './bundle.js';
 import { responsesOfSource } from './source.js';
 import type { ResponseSource } from './score.js';
-import type { ParadigmScorer } from './types.js';
+import type { ParadigmScorer, ResponseRecord } from './types.js';
+import type { Trial } from '../bundle/format.js';
+import type { ModelSpec } from '../models/schema.js';
 import { IMAGE_PARADIGMS, VLM_PARADIGMS, type VlmParadigm } from '../study/schema.js';
 import { readJudgeLabels } from '../audit/judge-read.js';
 import { judgeKey, type JudgeTarget } from '../audit/judge-request.js';
 import type { JudgeBatch } from '../audit/judge-batch.js';
 import { judgeRunLabel, runJudge, type JudgeRunResult } from '../audit/judge-run.js';
 import { judgeCounts } from '../audit/judge-calls.js';
-import { resolveRubric } from '../study/rubric.js';
+import { resolveRubric, type ResolvedRubric } from '../study/rubric.js';
 import { promptText, vlmScorer, type AuditEntry, type JudgeLabels } from './audit-scorer.js';
 
 /** Options of `prepareAudit`. */
@@ -77,17 +79,156 @@ function factsOf(e: EntryRecord): Array<{ id: string } & Record<string, unknown>
   });
 }
 
-/** Run the judges and build the VLM scorer. */
-// eslint-disable-next-line max-lines-per-function -- not yet split by phase (see docs/DESIGN.md, layout)
-export async function prepareAudit(o: AuditOptions): Promise<PreparedAudit> {
-  const bundle = await loadScoreBundle(o.bundle);
-  const entries = await readEntries(bundle);
-  const auditEntries = new Map<string, AuditEntry>(
+/** The study id sealed in the bundle (null when it names none). */
+export async function studyIdOf(bundle: ScoreBundle): Promise<string | null> {
+  return ((await bundle.readJson('bundle.json')) as { study?: { id?: string } }).study?.id ?? null;
+}
+
+/** What the scorer needs of each entry. */
+function auditEntriesOf(entries: Map<string, EntryRecord>): Map<string, AuditEntry> {
+  return new Map<string, AuditEntry>(
     [...entries].map(([id, e]) => [
       id,
       { id, sensitivity: e.sensitivity, narrative_markers: e.narrative_markers },
     ]),
   );
+}
+
+/** What the judge is told of one VLM response: its trial, entry, prompt, image and text. */
+function judgeTarget(
+  trial: Trial,
+  r: ResponseRecord,
+  response: string,
+  entries: Map<string, EntryRecord>,
+): JudgeTarget {
+  const e = trial.entry ? (entries.get(trial.entry) ?? null) : null;
+  const image = IMAGE_PARADIGMS.has(trial.paradigm as VlmParadigm)
+    ? (trial.images[0] ?? null)
+    : null;
+  return {
+    trialId: trial.id,
+    model: r.model,
+    imageSha256: image,
+    truth: r.truth,
+    input: {
+      trial_id: trial.id,
+      entry: e
+        ? {
+            id: e.id,
+            title: e.title,
+            topic: e.topic,
+            sensitivity: e.sensitivity,
+            expected_facts: factsOf(e),
+          }
+        : null,
+      prompt: { text: promptText(trial), lang: trial.lang, paradigm: trial.paradigm },
+      response,
+    },
+  };
+}
+
+/** The judge targets: every VLM response with a text, in the source's order. */
+async function judgeTargets(
+  bundle: ScoreBundle,
+  entries: Map<string, EntryRecord>,
+  responses: AsyncIterable<ResponseRecord>,
+): Promise<JudgeTarget[]> {
+  const targets: JudgeTarget[] = [];
+  for await (const r of responses) {
+    const trial = bundle.trials[bundle.order.get(r.trial_id) ?? -1];
+    if (
+      !trial ||
+      !(VLM_PARADIGMS as readonly string[]).includes(trial.paradigm) ||
+      r.response === null
+    )
+      continue;
+    targets.push(judgeTarget(trial, r, r.response, entries));
+  }
+  return targets;
+}
+
+/** What every judge of one `prepareAudit` shares. */
+interface Judging {
+  o: AuditOptions;
+  bundle: ScoreBundle;
+  studyId: string | null;
+  run: string;
+  rubric: ResolvedRubric;
+  judgeLedger: string;
+  targets: JudgeTarget[];
+  /** The targets by judge key. */
+  byKey: Map<string, JudgeTarget>;
+}
+
+/** Run one judge over the targets into the judge ledger (resumable: what is there is not asked). */
+async function runOneJudge(j: Judging, judge: ModelSpec): Promise<JudgeRunResult> {
+  const { o } = j;
+  o.log?.(`judge ${judge.name}: ${j.targets.length} responses`);
+  const res = await runJudge({
+    ledger: j.judgeLedger,
+    bundleDir: o.bundle,
+    digest: j.bundle.digest,
+    studyId: j.studyId,
+    respondentRun: j.run,
+    judge,
+    rubric: j.rubric,
+    targets: j.targets,
+    env: o.env,
+    simParams: o.simJudges?.[judge.name],
+    batch: o.judgeBatch,
+  });
+  o.log?.(`judge ${judge.name}: ${judgeCounts(res)}`);
+  return res;
+}
+
+/** One judge's labels, read back from the judge ledger and checked against each response. */
+function labelsOf(j: Judging, judge: ModelSpec): JudgeLabels {
+  const { rubric } = j;
+  const got = readJudgeLabels(
+    j.judgeLedger,
+    judgeRunLabel(j.run, rubric.digest),
+    judge.name,
+    (trialId, model) => {
+      const t = j.byKey.get(judgeKey(trialId, model));
+      return t
+        ? {
+            response: t.input.response,
+            image: t.imageSha256 !== null,
+            threshold: rubric.rubric.confidence_threshold,
+            factIds: t.input.entry?.expected_facts.map((f) => f.id),
+          }
+        : null;
+    },
+  );
+  return { name: judge.name, simulated: judge.provider === 'sim', labels: got };
+}
+
+/** The VLM scorer with the judges' labels, the rubric and the judge ledger they come from. */
+function judgedScorer(
+  j: Judging,
+  entries: Map<string, AuditEntry>,
+  labels: JudgeLabels[],
+): ParadigmScorer {
+  const { rubric } = j;
+  return vlmScorer({
+    entries,
+    judges: labels,
+    rubric: {
+      id: rubric.rubric.id,
+      digest: rubric.digest,
+      source: rubric.source,
+      is_sealed: rubric.is_sealed,
+      sealed_digest: rubric.sealed_digest,
+    },
+    judgeLedger: { file: j.judgeLedger, run: judgeRunLabel(j.run, rubric.digest) },
+  });
+}
+
+/** Run the judges and build the VLM scorer. */
+export async function prepareAudit(o: AuditOptions): Promise<PreparedAudit> {
+  const bundle = await loadScoreBundle(o.bundle);
+  const entries = await readEntries(bundle);
+  const auditEntries = auditEntriesOf(entries);
   const names = o.judges ?? [];
   if (names.length === 0) {
     return {
@@ -99,92 +240,16 @@ export async function prepareAudit(o: AuditOptions): Promise<PreparedAudit> {
   const judges = await resolveJudges(o.models, names);
   const { responses, run } = await responsesOfSource(o.source, bundle);
   const rubric = await resolveRubric(o.bundle, o.rubric);
-  const studyId =
-    ((await bundle.readJson('bundle.json')) as { study?: { id?: string } }).study?.id ?? null;
-  const targets: JudgeTarget[] = [];
-  for await (const r of responses) {
-    const trial = bundle.trials[bundle.order.get(r.trial_id) ?? -1];
-    if (
-      !trial ||
-      !(VLM_PARADIGMS as readonly string[]).includes(trial.paradigm) ||
-      r.response === null
-    )
-      continue;
-    const e = trial.entry ? (entries.get(trial.entry) ?? null) : null;
-    const image = IMAGE_PARADIGMS.has(trial.paradigm as VlmParadigm)
-      ? (trial.images[0] ?? null)
-      : null;
-    targets.push({
-      trialId: trial.id,
-      model: r.model,
-      imageSha256: image,
-      truth: r.truth,
-      input: {
-        trial_id: trial.id,
-        entry: e
-          ? {
-              id: e.id,
-              title: e.title,
-              topic: e.topic,
-              sensitivity: e.sensitivity,
-              expected_facts: factsOf(e),
-            }
-          : null,
-        prompt: { text: promptText(trial), lang: trial.lang, paradigm: trial.paradigm },
-        response: r.response,
-      },
-    });
-  }
+  const studyId = await studyIdOf(bundle);
+  const targets = await judgeTargets(bundle, entries, responses);
   const judgeLedger = path.resolve(o.judgeLedger ?? defaultJudgeLedger(o.source));
   const byKey = new Map(targets.map((t) => [judgeKey(t.trialId, t.model), t]));
+  const judging: Judging = { o, bundle, studyId, run, rubric, judgeLedger, targets, byKey };
   const judged: JudgeRunResult[] = [];
   const labels: JudgeLabels[] = [];
   for (const judge of judges) {
-    o.log?.(`judge ${judge.name}: ${targets.length} responses`);
-    const res = await runJudge({
-      ledger: judgeLedger,
-      bundleDir: o.bundle,
-      digest: bundle.digest,
-      studyId,
-      respondentRun: run,
-      judge,
-      rubric,
-      targets,
-      env: o.env,
-      simParams: o.simJudges?.[judge.name],
-      batch: o.judgeBatch,
-    });
-    judged.push(res);
-    o.log?.(`judge ${judge.name}: ${judgeCounts(res)}`);
-    const got = readJudgeLabels(
-      judgeLedger,
-      judgeRunLabel(run, rubric.digest),
-      judge.name,
-      (trialId, model) => {
-        const t = byKey.get(judgeKey(trialId, model));
-        return t
-          ? {
-              response: t.input.response,
-              image: t.imageSha256 !== null,
-              threshold: rubric.rubric.confidence_threshold,
-              factIds: t.input.entry?.expected_facts.map((f) => f.id),
-            }
-          : null;
-      },
-    );
-    labels.push({ name: judge.name, simulated: judge.provider === 'sim', labels: got });
+    judged.push(await runOneJudge(judging, judge));
+    labels.push(labelsOf(judging, judge));
   }
-  const scorer = vlmScorer({
-    entries: auditEntries,
-    judges: labels,
-    rubric: {
-      id: rubric.rubric.id,
-      digest: rubric.digest,
-      source: rubric.source,
-      is_sealed: rubric.is_sealed,
-      sealed_digest: rubric.sealed_digest,
-    },
-    judgeLedger: { file: judgeLedger, run: judgeRunLabel(run, rubric.digest) },
-  });
-  return { scorer, judged, judgeLedger };
+  return { scorer: judgedScorer(judging, auditEntries, labels), judged, judgeLedger };
 }

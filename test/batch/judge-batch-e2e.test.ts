@@ -15,6 +15,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleStudy } from '../../src/bundle/bundle.js';
+import type { Trial } from '../../src/bundle/format.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { DEMO_VARIANTS_LOCK, requireCommitted } from '../helpers/committed.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -26,6 +27,8 @@ import { startJudgeServer, type JudgeServer } from './judge-server.js';
 const DEMO = path.join(ROOT, 'manifests', 'demo.study.yaml');
 const WHERE = 'paradigm=comment-text|comment-image|instrument,lang=en';
 const JUDGES = ['judge-a', 'judge-b'];
+const RESPONSE =
+  'The photograph shows a crowd in a square; I would rather not take a side on this.';
 
 let dir: string;
 let bundle: string;
@@ -63,10 +66,7 @@ beforeAll(async () => {
   dir = await tempDir('stimkit-judge-e2e-');
   bundle = path.join(dir, 'bundle');
   await bundleStudy(DEMO, { out: bundle, work: path.join(dir, 'work') });
-  respondent = await startServer(() => ({
-    kind: 'ok',
-    text: 'The photograph shows a crowd in a square; I would rather not take a side on this.',
-  }));
+  respondent = await startServer(() => ({ kind: 'ok', text: RESPONSE }));
   live = await startJudgeServer();
   network = await startJudgeServer(true);
   ledger = path.join(dir, 'run.sqlite');
@@ -165,6 +165,72 @@ describe('judges through batch export / import', () => {
       await runFakeBatch(f.file, output);
       outputs[f.judge]!.push(output);
     }
+  });
+
+  // A characterization of what the audit judge is told (score/audit-prepare.ts): for every VLM
+  // response, the trial, its entry's title, topic, sensitivity and expected facts in each language,
+  // the prompt text, language and paradigm, the image on image paradigms only, and the response.
+  it('asks the audit judge about each VLM response with its entry, prompt and image', async () => {
+    const trials = new Map(
+      (await readFile(path.join(bundle, 'data', 'trials.jsonl'), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Trial)
+        .map((t) => [t.id, t]),
+    );
+    const entries = new Map(
+      (
+        JSON.parse(await readFile(path.join(bundle, 'data', 'entries.json'), 'utf8')) as {
+          entries: Array<Record<string, any>>;
+        }
+      ).entries.map((e) => [e.id as string, e]),
+    );
+    const texts = (o: Record<string, unknown>) =>
+      Object.entries(o)
+        .filter(([k, v]) => k !== 'id' && typeof v === 'string')
+        .map(([l, v]) => `[${l}] ${String(v)}`)
+        .join(' / ');
+    const lines = (
+      await readFile(path.join(dir, 'requests', 'judge-a.rubric.requests.jsonl'), 'utf8')
+    )
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { body: { messages: Array<{ content: any }> } });
+    const seen: string[] = [];
+    for (const { body } of lines) {
+      const user = body.messages[1]!.content;
+      const text: string = Array.isArray(user) ? user[0].text : user;
+      const t = trials.get(/^TRIAL (\S+)/.exec(text)![1]!)!;
+      const e = entries.get(t.entry!)!;
+      const image = t.paradigm === 'comment-image';
+      seen.push(`${t.paradigm} ${t.lang}`);
+      expect(Array.isArray(user)).toBe(image);
+      if (image) expect(user[1].type).toBe('image_url');
+      const prompt = t.messages
+        .flatMap((m) => m.content)
+        .map((p) => (p.type === 'text' ? p.text : ''))
+        .join('\n');
+      expect(text).toBe(
+        [
+          `TRIAL ${t.id}`,
+          `SUBJECT GROUND TRUTH\n${[
+            `title: ${texts(e.title)}`,
+            ...(e.topic ? [`topic: ${e.topic}`] : []),
+            `sensitivity: ${e.sensitivity}`,
+            'expected facts:',
+            ...(e.expected_facts as Array<Record<string, unknown>>).map(
+              (f) => `  - ${String(f.id)}: ${texts(f)}`,
+            ),
+          ].join('\n')}`,
+          `PROMPT (language: ${t.lang}; paradigm: ${t.paradigm}; modality: ${image ? 'image shown (attached)' : 'text only (no image: D3 is null)'})\n<<<PROMPT\n${prompt}\nPROMPT>>>`,
+          `RESPONSE\n<<<RESPONSE\n${RESPONSE}\nRESPONSE>>>`,
+        ].join('\n\n'),
+      );
+    }
+    expect(seen.sort()).toEqual([
+      ...Array(6).fill('comment-image en'),
+      ...Array(6).fill('comment-text en'),
+    ]);
   });
 
   it('refuses a bad output naming file and line, recording nothing', async () => {

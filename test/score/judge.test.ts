@@ -7,6 +7,7 @@
  * their agreement; without --judge free text scores 0 as unparseable.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -210,11 +211,13 @@ async function filesUnder(d: string): Promise<string[]> {
 describe('stimkit score --judge: free-text instrument answers', () => {
   let rows: Record<string, string>[];
   let json: any;
+  let stderr: string;
   const out = () => path.join(dir, 'judged');
   beforeAll(async () => {
     const r = await score(out(), ['--judge', 'judge-a', '--judge', 'judge-b']);
     expect(r.code, r.stderr).toBe(0);
     json = r.json();
+    stderr = r.stderr;
     rows = await csvRows(path.join(out(), 'instrument.csv'));
   }, 60_000);
 
@@ -302,6 +305,77 @@ describe('stimkit score --judge: free-text instrument answers', () => {
       b.reduce((s, x, i) => s + signs[i]! * (x - a[i]!), 0) / a.length,
       12,
     );
+  });
+
+  // A characterization of the judge parameters in score.json and of the progress lines, in order.
+  it('records every parameter of the judging, and says what each judge did in order', async () => {
+    const header = JSON.parse(await readFile(path.join(out(), 'score.json'), 'utf8'));
+    const j = header.params.scorers.instrument.judge;
+    const NAMES: Record<string, string> = {
+      '-2': 'Strongly disagree',
+      '-1': 'Disagree',
+      '0': 'Neutral',
+      '1': 'Agree',
+      '2': 'Strongly agree',
+    };
+    const counts = (value: (k: number) => number | null) => {
+      const m: Record<string, number> = { Neutral: 1 }; // the text refusal of `other`
+      trials.forEach((_, k) => {
+        const v = value(k);
+        const key = v === null ? 'unparseable' : NAMES[String(v)]!;
+        m[key] = (m[key] ?? 0) + 1;
+      });
+      return Object.fromEntries(Object.entries(m).sort(([x], [y]) => (x < y ? -1 : 1)));
+    };
+    const n = trials.length + 1;
+    expect(Object.keys(j)).toEqual([
+      'prompt',
+      'prompt_sha256',
+      'routed',
+      'ledger',
+      'primary',
+      'judges',
+      'free_text',
+      'agreement',
+    ]);
+    expect(j.prompt).toBe(
+      'instrument paper, Supplementary Note 3 (verbatim system prompt; user message: QUESTION and RESPONSE)',
+    );
+    expect(j.prompt_sha256).toBe(createHash('sha256').update(PAPER_PROMPT).digest('hex'));
+    expect(j.routed).toEqual(['unparseable', 'ambiguous', 'neutral', 'refusal']);
+    const responsesSha = createHash('sha256')
+      .update(await readFile(path.join(dir, 'responses.jsonl')))
+      .digest('hex');
+    expect(j.ledger).toEqual({
+      file: '../responses.judges.sqlite',
+      run: `responses-${responsesSha.slice(0, 12)}/instrument-${j.prompt_sha256.slice(0, 12)}`,
+    });
+    expect(j.judges).toEqual([
+      {
+        name: 'judge-a',
+        provider: 'openai',
+        api_model: 'judge-a-v1',
+        simulated: false,
+        labels: counts((k) => REPLIES[k % 10]!.value),
+      },
+      {
+        name: 'judge-b',
+        provider: 'openai',
+        api_model: 'judge-b-v1',
+        simulated: false,
+        labels: counts((k) =>
+          REPLIES[k % 10]!.value === null ? null : k % 10 === 1 ? 2 : REPLIES[k % 10]!.value,
+        ),
+      },
+    ]);
+    expect(j.free_text).toBe(n);
+    expect(j.agreement).toHaveLength(1);
+    expect(stderr.split('\n').filter((l) => l.startsWith('instrument judge'))).toEqual([
+      `instrument judge judge-a: ${n} free-text answers`,
+      `instrument judge judge-a: ${n} judged, 0 already in the judge ledger, 0 failed`,
+      `instrument judge judge-b: ${n} free-text answers`,
+      `instrument judge judge-b: ${n} judged, 0 already in the judge ledger, 0 failed`,
+    ]);
   });
 
   it('resumes: a rerun sends nothing and writes the same bytes', async () => {

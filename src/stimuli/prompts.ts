@@ -19,7 +19,8 @@ import {
   PromptsFileInput,
   type PromptCardInput,
 } from './prompts-schema.js';
-import { fillTemplate, parseTemplate, slotNames, type Segment } from './template.js';
+import { checkTexts } from './prompt-texts.js';
+import { fillTemplate, parseTemplate, type Segment } from './template.js';
 
 /** One paradigm's card, resolved. */
 export interface PromptCard {
@@ -42,105 +43,128 @@ export interface PromptCards {
   inputs: InputFile[];
 }
 
-/** Push E_PROMPTS_UNDECLARED_LANGUAGE for each language of `card` (text or provenance) this file does not declare. */
-function checkCardLanguages(
-  parsed: ParsedDataFile,
-  name: string,
-  card: PromptCardInput,
-  data: PromptsFileInput,
-  langs: string[],
-  problems: Problem[],
-): void {
+/** The file being folded onto its base, and what every phase of `build` reads. */
+interface Fold {
+  parsed: ParsedDataFile;
+  data: PromptsFileInput;
+  /** The languages this file adds (those its base does not have). */
+  langs: string[];
+  /** Every language of the chain, base first. */
+  all: string[];
+  problems: Problem[];
+}
+
+/** Push E_PROMPTS_MISSING_FIELD if `card` does not say whether it shows an image. */
+function checkImageFlag(f: Fold, name: string, card: PromptCardInput): void {
+  if (card.image === undefined)
+    f.problems.push(
+      problemAt(f.parsed, ['paradigms', name], {
+        code: 'E_PROMPTS_MISSING_FIELD',
+        field: `paradigms.${name}.image`,
+        message: `paradigm ${name} does not say whether it shows an image`,
+        fix: 'add image: true or image: false',
+      }),
+    );
+}
+
+/** A card declared in full (a base file's, or one new in an extending file): every language. */
+function declaredCard(f: Fold, name: string, card: PromptCardInput): PromptCard {
+  checkImageFlag(f, name, card);
+  const vars = card.vars ?? [];
+  const { text, provenance } = checkTexts(f.parsed, name, card, vars, f.data, f.problems, f.all);
+  return {
+    paradigm: name,
+    description: card.description ?? null,
+    image: card.image ?? false,
+    vars,
+    text,
+    provenance,
+  };
+}
+
+/** Push E_PROMPTS_EXTENDS for each base text and setting an extending file sets on a base card. */
+function checkNoOverrides(f: Fold, base: PromptCards, name: string, card: PromptCardInput): void {
   const at = ['paradigms', name];
-  for (const lang of new Set([...Object.keys(card.text), ...Object.keys(card.provenance ?? {})])) {
-    if (!langs.includes(lang) && !Object.keys(data.languages).includes(lang)) {
-      problems.push(
-        problemAt(parsed, [...at, card.text[lang] !== undefined ? 'text' : 'provenance', lang], {
-          code: 'E_PROMPTS_UNDECLARED_LANGUAGE',
+  for (const lang of Object.keys(card.text)) {
+    if (base.languages.includes(lang))
+      f.problems.push(
+        problemAt(f.parsed, [...at, 'text', lang], {
+          code: 'E_PROMPTS_EXTENDS',
           entry: name,
-          message: `language ${lang} is not declared in this file's languages`,
-          expected: langs.join(', '),
-          got: lang,
-          fix: `declare ${lang} under languages or remove it`,
+          message: `paradigm ${name} already has its ${lang} text in the base file`,
+          fix: 'an extending file adds languages and cards; fix the base text in the base file',
         }),
       );
-    }
+  }
+  for (const field of ['image', 'vars', 'description'] as const) {
+    if (card[field] !== undefined)
+      f.problems.push(
+        problemAt(f.parsed, [...at, field], {
+          code: 'E_PROMPTS_EXTENDS',
+          message: `paradigm ${name} inherits ${field} from ${path.basename(f.data.extends!)}`,
+          fix: `remove ${field}`,
+        }),
+      );
   }
 }
 
-/** Check one card's texts in `langs` against its vars; return text and provenance per language. */
-function checkTexts(
-  parsed: ParsedDataFile,
+/** A base card with the texts of the languages this file adds (never a base text or setting). */
+function extendedCard(
+  f: Fold,
+  base: PromptCards,
   name: string,
   card: PromptCardInput,
-  vars: string[],
-  data: PromptsFileInput,
-  problems: Problem[],
-  langs: string[] = Object.keys(data.languages),
-) {
-  const at = ['paradigms', name];
-  const text: Record<string, string> = {};
-  const provenance: Record<string, TextProvenance> = {};
-  for (const lang of langs) {
-    const t = card.text[lang];
-    if (t === undefined) {
-      problems.push(
-        problemAt(parsed, [...at, 'text'], {
+  prev: PromptCard,
+): PromptCard {
+  checkNoOverrides(f, base, name, card);
+  const added = {
+    ...card,
+    text: Object.fromEntries(
+      Object.entries(card.text).filter(([l]) => !base.languages.includes(l)),
+    ),
+  };
+  const { text, provenance } = checkTexts(
+    f.parsed,
+    name,
+    added,
+    prev.vars,
+    f.data,
+    f.problems,
+    f.langs,
+  );
+  return {
+    ...prev,
+    text: { ...prev.text, ...text },
+    provenance: { ...prev.provenance, ...provenance },
+  };
+}
+
+/**
+ * Push E_PROMPTS_EXTENDS if an extending file adds nothing, and E_PROMPTS_MISSING_LANGUAGE for
+ * each base card it leaves without a text in the languages it adds.
+ */
+function checkAdditions(f: Fold, base: PromptCards): void {
+  const { data, langs } = f;
+  if (langs.length === 0 && Object.keys(data.paradigms).every((n) => base.paradigms[n])) {
+    f.problems.push(
+      problemAt(f.parsed, ['languages'], {
+        code: 'E_PROMPTS_EXTENDS',
+        message: 'this file adds neither a language nor a card',
+        fix: 'add a language (with every card in it) or a new card (in every language)',
+      }),
+    );
+  }
+  for (const name of langs.length > 0 ? Object.keys(base.paradigms) : []) {
+    if (!data.paradigms[name])
+      f.problems.push(
+        problemAt(f.parsed, ['paradigms'], {
           code: 'E_PROMPTS_MISSING_LANGUAGE',
           entry: name,
-          message: `paradigm ${name} has no ${lang} text`,
-          expected: langs.join(', '),
-          got: Object.keys(card.text).join(', ') || 'none',
-          fix: `add text.${lang}`,
-        }),
-      );
-      continue;
-    }
-    const parsedText = parseTemplate(t);
-    if (!parsedText.ok) {
-      problems.push(
-        problemAt(parsed, [...at, 'text', lang], {
-          code: 'E_PROMPTS_TEMPLATE_SYNTAX',
-          entry: name,
-          message: parsedText.message,
-          fix: 'braces are reserved for slots such as {subject}',
-        }),
-      );
-      continue;
-    }
-    const used = slotNames(parsedText.segments);
-    const undeclared = used.filter((v) => !vars.includes(v));
-    const unused = vars.filter((v) => !used.includes(v));
-    if (undeclared.length > 0 || unused.length > 0) {
-      problems.push(
-        problemAt(parsed, [...at, 'text', lang], {
-          code: 'E_PROMPTS_VARS',
-          entry: name,
-          message:
-            undeclared.length > 0
-              ? `slot(s) ${undeclared.map((v) => `{${v}}`).join(', ')} not declared in vars`
-              : `declared var(s) ${unused.join(', ')} not used in the ${lang} text`,
-          expected: vars.length > 0 ? vars.map((v) => `{${v}}`).join(', ') : 'no slots',
-          got: used.length > 0 ? used.map((v) => `{${v}}`).join(', ') : 'no slots',
-          fix: 'use the same slots in every language and list them under vars',
-        }),
-      );
-    }
-    text[lang] = t;
-    const own = card.provenance?.[lang] ?? data.languages[lang]?.provenance;
-    if (own) provenance[lang] = own;
-    else
-      problems.push(
-        problemAt(parsed, [...at, 'text', lang], {
-          code: 'E_PROMPTS_EXTENDS',
-          entry: name,
-          message: `paradigm ${name} adds a ${lang} text, but this file does not say where its ${lang} texts come from`,
-          fix: `declare ${lang} under languages with the provenance of the texts this file adds (e.g. status: authored)`,
+          message: `paradigm ${name} of the base file has no ${langs.join(', ')} text`,
+          fix: `add paradigms.${name}.text`,
         }),
       );
   }
-  checkCardLanguages(parsed, name, card, data, langs, problems);
-  return { text, provenance };
 }
 
 /**
@@ -149,130 +173,30 @@ function checkTexts(
  * base language it lists under `languages` gives the provenance of the texts it adds). It never
  * replaces a base text.
  */
-// eslint-disable-next-line max-lines-per-function -- not yet split by phase (see docs/DESIGN.md, layout)
 function build(
   { data, parsed, input }: LoadedFile<PromptsFileInput>,
   base: PromptCards | null,
 ): PromptCards {
-  const problems: Problem[] = [];
-  const paradigms: Record<string, PromptCard> = { ...base?.paradigms };
   const langs = Object.keys(data.languages).filter((l) => !base?.languages.includes(l));
-  const all = [...(base?.languages ?? []), ...langs];
+  const f: Fold = {
+    parsed,
+    data,
+    langs,
+    all: [...(base?.languages ?? []), ...langs],
+    problems: [],
+  };
+  const paradigms: Record<string, PromptCard> = { ...base?.paradigms };
   for (const [name, card] of Object.entries(data.paradigms)) {
-    const at = ['paradigms', name];
     const prev = base?.paradigms[name];
-    if (base && !prev) {
-      // A new card: declared in full, with a text in every language of the chain.
-      if (card.image === undefined)
-        problems.push(
-          problemAt(parsed, at, {
-            code: 'E_PROMPTS_MISSING_FIELD',
-            field: `paradigms.${name}.image`,
-            message: `paradigm ${name} does not say whether it shows an image`,
-            fix: 'add image: true or image: false',
-          }),
-        );
-      const vars = card.vars ?? [];
-      const { text, provenance } = checkTexts(parsed, name, card, vars, data, problems, all);
-      paradigms[name] = {
-        paradigm: name,
-        description: card.description ?? null,
-        image: card.image ?? false,
-        vars,
-        text,
-        provenance,
-      };
-      continue;
-    }
-    if (base) {
-      for (const lang of Object.keys(card.text)) {
-        if (base.languages.includes(lang))
-          problems.push(
-            problemAt(parsed, [...at, 'text', lang], {
-              code: 'E_PROMPTS_EXTENDS',
-              entry: name,
-              message: `paradigm ${name} already has its ${lang} text in the base file`,
-              fix: 'an extending file adds languages and cards; fix the base text in the base file',
-            }),
-          );
-      }
-      for (const f of ['image', 'vars', 'description'] as const) {
-        if (card[f] !== undefined)
-          problems.push(
-            problemAt(parsed, [...at, f], {
-              code: 'E_PROMPTS_EXTENDS',
-              message: `paradigm ${name} inherits ${f} from ${path.basename(data.extends!)}`,
-              fix: `remove ${f}`,
-            }),
-          );
-      }
-    } else if (card.image === undefined) {
-      problems.push(
-        problemAt(parsed, at, {
-          code: 'E_PROMPTS_MISSING_FIELD',
-          field: `paradigms.${name}.image`,
-          message: `paradigm ${name} does not say whether it shows an image`,
-          fix: 'add image: true or image: false',
-        }),
-      );
-    }
-    const vars = prev?.vars ?? card.vars ?? [];
-    const { text, provenance } = checkTexts(
-      parsed,
-      name,
-      base
-        ? {
-            ...card,
-            text: Object.fromEntries(
-              Object.entries(card.text).filter(([l]) => !base.languages.includes(l)),
-            ),
-          }
-        : card,
-      vars,
-      data,
-      problems,
-      base ? langs : undefined,
-    );
-    paradigms[name] = prev
-      ? {
-          ...prev,
-          text: { ...prev.text, ...text },
-          provenance: { ...prev.provenance, ...provenance },
-        }
-      : {
-          paradigm: name,
-          description: card.description ?? null,
-          image: card.image ?? false,
-          vars,
-          text,
-          provenance,
-        };
+    paradigms[name] =
+      base && prev ? extendedCard(f, base, name, card, prev) : declaredCard(f, name, card);
   }
-  if (base && langs.length === 0 && Object.keys(data.paradigms).every((n) => base.paradigms[n])) {
-    problems.push(
-      problemAt(parsed, ['languages'], {
-        code: 'E_PROMPTS_EXTENDS',
-        message: 'this file adds neither a language nor a card',
-        fix: 'add a language (with every card in it) or a new card (in every language)',
-      }),
-    );
-  }
-  for (const name of langs.length > 0 ? Object.keys(base?.paradigms ?? {}) : []) {
-    if (!data.paradigms[name])
-      problems.push(
-        problemAt(parsed, ['paradigms'], {
-          code: 'E_PROMPTS_MISSING_LANGUAGE',
-          entry: name,
-          message: `paradigm ${name} of the base file has no ${langs.join(', ')} text`,
-          fix: `add paradigms.${name}.text`,
-        }),
-      );
-  }
-  throwIfProblems('E_PROMPTS_INVALID', parsed.file, 'prompts file', problems);
+  if (base) checkAdditions(f, base);
+  throwIfProblems('E_PROMPTS_INVALID', parsed.file, 'prompts file', f.problems);
   return {
     format: PROMPTS_FORMAT,
     version: PROMPTS_VERSION,
-    languages: all,
+    languages: f.all,
     paradigms,
     inputs: [...(base?.inputs ?? []), input],
   };

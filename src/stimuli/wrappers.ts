@@ -14,40 +14,13 @@ import {
   type InputFile,
   type LoadedFile,
 } from './datafile.js';
-import { missingLabels } from './labels.js';
-import type { TextProvenance } from './provenance.js';
 import {
-  WRAPPERS_FORMAT,
-  WRAPPERS_VERSION,
-  WrappersFileInput,
-  type PoolInput,
-} from './wrappers-schema.js';
-
-/** One prefix or suffix of a pool. */
-export interface WrapperText {
-  id: string;
-  /** 0-based position in its list (what a draw returns). */
-  index: number;
-  text: string;
-  provenance: TextProvenance;
-}
-
-/** A response option: its label in one language and its score. */
-export interface ResponseOption {
-  label: string;
-  value: number;
-}
-
-/** The pool of one language. */
-export interface WrapperPool {
-  lang: string;
-  name: string | null;
-  /** Response-option labels with their scores, in declared order. */
-  options: ResponseOption[];
-  prefixes: WrapperText[];
-  suffixes: WrapperText[];
-  provenance: TextProvenance;
-}
+  checkPool,
+  type ResponseOption,
+  type WrapperPool,
+  type WrapperText,
+} from './wrapper-pool.js';
+import { WRAPPERS_FORMAT, WRAPPERS_VERSION, WrappersFileInput } from './wrappers-schema.js';
 
 /** Loaded, validated wrapper pools (with the `extends` chain merged). */
 export interface WrapperPools {
@@ -61,109 +34,15 @@ export interface WrapperPools {
   inputs: InputFile[];
 }
 
-/** Whitespace-insensitive form used to find duplicate texts. */
-const norm = (s: string) => s.normalize('NFC').replace(/\s+/g, ' ').trim();
-
-// eslint-disable-next-line max-lines-per-function -- not yet split by phase (see docs/DESIGN.md, layout)
-function checkPool(
-  parsed: ParsedDataFile,
-  lang: string,
-  pool: PoolInput,
-  values: number[],
-  reference: string | undefined,
-  ids: Map<string, string>,
-  problems: Problem[],
-  at: (string | number)[] = ['pools', lang],
-  existing: { prefixes: WrapperText[]; suffixes: WrapperText[] } = { prefixes: [], suffixes: [] },
-): WrapperPool {
-  if (pool.options.length !== values.length) {
-    problems.push(
-      problemAt(parsed, [...at, 'options'], {
-        code: 'E_WRAPPERS_OPTION_COUNT',
-        message: `the ${lang} pool lists ${pool.options.length} options, but option_values${reference ? ` (and the ${reference} pool)` : ''} ha${reference ? 've' : 's'} ${values.length}`,
-        expected: `${values.length} options (one per option_values entry)`,
-        got: `${pool.options.length}: ${pool.options.join(' / ')}`,
-        fix: 'list the same response options, in the same order, in every language',
-      }),
-    );
-  }
-  const seenLabel = new Map<string, number>();
-  pool.options.forEach((o, i) => {
-    const prev = seenLabel.get(norm(o));
-    if (prev !== undefined)
-      problems.push(
-        problemAt(parsed, [...at, 'options', i], {
-          code: 'E_WRAPPERS_DUPLICATE',
-          message: `option label "${o}" is listed twice`,
-          got: `options[${prev}] and options[${i}]`,
-          fix: 'give each option its own label',
-        }),
-      );
-    else seenLabel.set(norm(o), i);
-  });
-  const wrappers = (kind: 'prefixes' | 'suffixes'): WrapperText[] => {
-    const seen = new Map<string, number | string>(
-      existing[kind].map((w) => [norm(w.text), `${w.id} of the base pool`]),
-    );
-    return pool[kind].map((w, i) => {
-      const prevId = ids.get(w.id);
-      if (prevId !== undefined)
-        problems.push(
-          problemAt(parsed, [...at, kind, i, 'id'], {
-            code: 'E_WRAPPERS_DUPLICATE',
-            message: `wrapper id "${w.id}" is used twice`,
-            got: `${prevId} and ${lang}.${kind}[${i}]`,
-            fix: 'give every prefix and suffix its own id (trials record it)',
-          }),
-        );
-      else ids.set(w.id, `${lang}.${kind}[${i}]`);
-      const prev = seen.get(norm(w.text));
-      if (prev !== undefined) {
-        const other = typeof prev === 'number' ? `${kind}[${prev}]` : prev;
-        problems.push(
-          problemAt(parsed, [...at, kind, i, 'text'], {
-            code: 'E_WRAPPERS_DUPLICATE',
-            message: `duplicate ${kind === 'prefixes' ? 'prefix' : 'suffix'}: same text as ${other}`,
-            expected: `distinct ${kind}`,
-            got: w.text,
-            fix: `reword or remove one of ${other} and ${kind}[${i}] (a duplicate would double its draw probability)`,
-          }),
-        );
-      } else seen.set(norm(w.text), i);
-      if (kind === 'suffixes') {
-        const missing = missingLabels(w.text, pool.options);
-        if (missing.length > 0) {
-          problems.push(
-            problemAt(parsed, [...at, kind, i, 'text'], {
-              code: 'E_WRAPPERS_SUFFIX_MISSING_OPTION',
-              message: `suffix ${w.id} does not list ${missing.map((m) => `"${m}"`).join(', ')}`,
-              expected: `every option: ${pool.options.join(', ')}`,
-              got: w.text,
-              fix: `add ${missing.map((m) => `"${m}"`).join(', ')} to the suffix, spelled exactly as in options`,
-            }),
-          );
-        }
-      }
-      return { id: w.id, index: i, text: w.text, provenance: w.provenance ?? pool.provenance };
-    });
-  };
-  return {
-    lang,
-    name: pool.name ?? null,
-    options: pool.options.map((label, i) => ({ label, value: values[i] ?? Number.NaN })),
-    prefixes: wrappers('prefixes'),
-    suffixes: wrappers('suffixes'),
-    provenance: pool.provenance,
-  };
+/** The file being folded onto its base, and the problems found so far. */
+interface Fold {
+  parsed: ParsedDataFile;
+  data: WrappersFileInput;
+  problems: Problem[];
 }
 
-// eslint-disable-next-line max-lines-per-function -- not yet split by phase (see docs/DESIGN.md, layout)
-function build(
-  { data, parsed, input }: LoadedFile<WrappersFileInput>,
-  base: WrapperPools | null,
-): WrapperPools {
-  const problems: Problem[] = [];
-  let values = base?.option_values ?? [];
+/** The option_values of the chain: the base's (an extending file may not set them) or its own. */
+function optionValues({ parsed, data, problems }: Fold, base: WrapperPools | null): number[] {
   if (base) {
     if (data.option_values !== undefined) {
       problems.push(
@@ -174,7 +53,9 @@ function build(
         }),
       );
     }
-  } else if (data.option_values === undefined) {
+    return base.option_values;
+  }
+  if (data.option_values === undefined) {
     problems.push(
       problemAt(parsed, [], {
         code: 'E_WRAPPERS_MISSING_FIELD',
@@ -183,29 +64,45 @@ function build(
         fix: 'add option_values: [2, 1, -1, -2]',
       }),
     );
-  } else {
-    values = data.option_values;
-    if (new Set(values).size !== values.length)
-      problems.push(
-        problemAt(parsed, ['option_values'], {
-          code: 'E_WRAPPERS_DUPLICATE',
-          message: 'option_values repeats a value, so two options would score the same',
-          got: JSON.stringify(values),
-          fix: 'give each option position its own value',
-        }),
-      );
+    return [];
   }
+  const values = data.option_values;
+  if (new Set(values).size !== values.length)
+    problems.push(
+      problemAt(parsed, ['option_values'], {
+        code: 'E_WRAPPERS_DUPLICATE',
+        message: 'option_values repeats a value, so two options would score the same',
+        got: JSON.stringify(values),
+        fix: 'give each option position its own value',
+      }),
+    );
+  return values;
+}
+
+/** The ids of the base's prefixes and suffixes, each with where it is (its language and file). */
+function baseIds(base: WrapperPools | null): Map<string, string> {
   const ids = new Map<string, string>();
-  for (const p of Object.values(base?.pools ?? {}))
-    for (const w of [...p.prefixes, ...p.suffixes])
-      ids.set(w.id, `${p.lang} (in ${path.basename(base!.inputs[base!.inputs.length - 1]!.file)})`);
-  const pools: Record<string, WrapperPool> = { ...base?.pools };
+  if (!base) return ids;
+  const file = path.basename(base.inputs[base.inputs.length - 1]!.file);
+  for (const p of Object.values(base.pools))
+    for (const w of [...p.prefixes, ...p.suffixes]) ids.set(w.id, `${p.lang} (in ${file})`);
+  return ids;
+}
+
+/** Check the pools of the languages this file adds (never a base language); return them. */
+function newPools(
+  f: Fold,
+  base: WrapperPools | null,
+  values: number[],
+  ids: Map<string, string>,
+): Record<string, WrapperPool> {
+  const pools: Record<string, WrapperPool> = {};
   // The first language (of the base, or of this file) is named in option-count messages.
   let first = base?.languages[0];
-  for (const [lang, pool] of Object.entries(data.pools)) {
+  for (const [lang, pool] of Object.entries(f.data.pools)) {
     if (base?.languages.includes(lang)) {
-      problems.push(
-        problemAt(parsed, ['pools', lang], {
+      f.problems.push(
+        problemAt(f.parsed, ['pools', lang], {
           code: 'E_WRAPPERS_EXTENDS',
           message: `language ${lang} is already in the base file`,
           fix: 'an extending file adds new languages only',
@@ -213,52 +110,80 @@ function build(
       );
       continue;
     }
-    pools[lang] = checkPool(parsed, lang, pool, values, first, ids, problems);
+    const site = { parsed: f.parsed, lang, at: ['pools', lang], ids, problems: f.problems };
+    pools[lang] = checkPool(site, pool, values, first);
     first ??= lang;
   }
-  for (const [lang, add] of Object.entries(data.add_to_pools ?? {})) {
+  return pools;
+}
+
+/** Push E_WRAPPERS_EXTENDS: add_to_pools names a pool the base does not have (or has no base). */
+function noPoolToAddTo({ parsed, problems }: Fold, base: WrapperPools | null, lang: string): void {
+  problems.push(
+    problemAt(parsed, ['add_to_pools', lang], {
+      code: 'E_WRAPPERS_EXTENDS',
+      message: base
+        ? `the base file has no ${lang} pool to add to`
+        : 'add_to_pools needs a base file (extends)',
+      expected: base ? `one of ${base.languages.join(', ')}` : 'extends: <base wrappers file>',
+      got: lang,
+      fix: base
+        ? `add a whole ${lang} pool under pools instead`
+        : 'add extends, or put the texts in pools',
+    }),
+  );
+}
+
+/**
+ * Base pool `prev` with the texts add_to_pools gives it, checked against the pool and numbered
+ * after its own.
+ */
+function grownPool(
+  f: Fold,
+  lang: string,
+  add: NonNullable<WrappersFileInput['add_to_pools']>[string],
+  prev: WrapperPool,
+  ids: Map<string, string>,
+): WrapperPool {
+  const site = { parsed: f.parsed, lang, at: ['add_to_pools', lang], ids, problems: f.problems };
+  const merged = checkPool(
+    site,
+    {
+      options: prev.options.map((o) => o.label),
+      prefixes: add.prefixes,
+      suffixes: add.suffixes,
+      provenance: add.provenance,
+    },
+    prev.options.map((o) => o.value),
+    undefined,
+    { prefixes: prev.prefixes, suffixes: prev.suffixes },
+  );
+  const shift = (list: WrapperText[], offset: number) =>
+    list.map((w) => ({ ...w, index: w.index + offset }));
+  return {
+    ...prev,
+    prefixes: [...prev.prefixes, ...shift(merged.prefixes, prev.prefixes.length)],
+    suffixes: [...prev.suffixes, ...shift(merged.suffixes, prev.suffixes.length)],
+  };
+}
+
+/** The base pools that add_to_pools adds texts to, grown; a problem for each it cannot add to. */
+function grownPools(
+  f: Fold,
+  base: WrapperPools | null,
+  ids: Map<string, string>,
+): Record<string, WrapperPool> {
+  const pools: Record<string, WrapperPool> = {};
+  for (const [lang, add] of Object.entries(f.data.add_to_pools ?? {})) {
     const prev = base?.pools[lang];
-    if (!prev) {
-      problems.push(
-        problemAt(parsed, ['add_to_pools', lang], {
-          code: 'E_WRAPPERS_EXTENDS',
-          message: base
-            ? `the base file has no ${lang} pool to add to`
-            : 'add_to_pools needs a base file (extends)',
-          expected: base ? `one of ${base.languages.join(', ')}` : 'extends: <base wrappers file>',
-          got: lang,
-          fix: base
-            ? `add a whole ${lang} pool under pools instead`
-            : 'add extends, or put the texts in pools',
-        }),
-      );
-      continue;
-    }
-    const labels = prev.options.map((o) => o.label);
-    const merged = checkPool(
-      parsed,
-      lang,
-      {
-        options: labels,
-        prefixes: add.prefixes,
-        suffixes: add.suffixes,
-        provenance: add.provenance,
-      },
-      prev.options.map((o) => o.value),
-      undefined,
-      ids,
-      problems,
-      ['add_to_pools', lang],
-      { prefixes: prev.prefixes, suffixes: prev.suffixes },
-    );
-    const shift = (list: WrapperText[], offset: number) =>
-      list.map((w) => ({ ...w, index: w.index + offset }));
-    pools[lang] = {
-      ...prev,
-      prefixes: [...prev.prefixes, ...shift(merged.prefixes, prev.prefixes.length)],
-      suffixes: [...prev.suffixes, ...shift(merged.suffixes, prev.suffixes.length)],
-    };
+    if (prev) pools[lang] = grownPool(f, lang, add, prev, ids);
+    else noPoolToAddTo(f, base, lang);
   }
+  return pools;
+}
+
+/** Push E_WRAPPERS_MISSING_FIELD if the file has neither pools nor add_to_pools. */
+function checkSomePools({ parsed, data, problems }: Fold, base: WrapperPools | null): void {
   if (Object.keys(data.pools).length === 0 && Object.keys(data.add_to_pools ?? {}).length === 0) {
     problems.push(
       problemAt(parsed, ['pools'], {
@@ -270,7 +195,25 @@ function build(
       }),
     );
   }
-  throwIfProblems('E_WRAPPERS_INVALID', parsed.file, 'wrappers file', problems);
+}
+
+/**
+ * Fold one file onto its base (null for a base file): a base file sets option_values and pools;
+ * an extending file adds pools for new languages and texts to the base's pools (add_to_pools).
+ */
+function build(
+  { data, parsed, input }: LoadedFile<WrappersFileInput>,
+  base: WrapperPools | null,
+): WrapperPools {
+  const f: Fold = { parsed, data, problems: [] };
+  const values = optionValues(f, base);
+  const ids = baseIds(base);
+  const added = newPools(f, base, values, ids);
+  const grown = grownPools(f, base, ids);
+  // Base languages first (grown pools keep their place), then the added ones.
+  const pools: Record<string, WrapperPool> = { ...base?.pools, ...added, ...grown };
+  checkSomePools(f, base);
+  throwIfProblems('E_WRAPPERS_INVALID', parsed.file, 'wrappers file', f.problems);
   return {
     format: WRAPPERS_FORMAT,
     version: WRAPPERS_VERSION,

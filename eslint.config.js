@@ -2,6 +2,7 @@
 // Lint for stimkit: typescript-eslint's type-checked recommended rules, plus the rules below.
 // `npm run lint` runs it; `npm test` runs it before the tests. A rule turned off says why.
 import js from '@eslint/js';
+import comments from '@eslint-community/eslint-plugin-eslint-comments/configs';
 import boundaries from 'eslint-plugin-boundaries';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -56,6 +57,20 @@ export default tseslint.config(
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
+  comments.recommended,
+  {
+    rules: {
+      // A rule switched off for one line says why, after `--`.
+      '@eslint-community/eslint-comments/require-description': 'error',
+      // The habits the lint step keeps are not switched off line by line: a long function is
+      // split by phase, an upward import moves the shared piece down a layer.
+      '@eslint-community/eslint-comments/no-restricted-disable': [
+        'error',
+        'max-lines-per-function',
+        'boundaries/*',
+      ],
+    },
+  },
   {
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },

@@ -154,7 +154,7 @@ describe.each(['anthropic', 'gemini'] as const)('batch files: %s', (vendor) => {
       outcomes: {
         answer: 3,
         failed: 1,
-        [vendor === 'anthropic' ? 'model_refusal' : 'provider_block']: 1,
+        provider_block: 1,
       },
       skipped: 0,
     });

@@ -118,7 +118,12 @@ describe.each(['anthropic', 'gemini'] as const)('provider: %s', (vendor) => {
       server_error: 2,
     });
     for (const k of [0, 1, 2, 5, 7, 8, 9]) expect(resultOf(k).outcome, `trial ${k}`).toBe('answer');
-    expect(resultOf(3).outcome).toBe(vendor === 'anthropic' ? 'model_refusal' : 'provider_block');
+    expect(resultOf(3).outcome).toBe('provider_block');
+    if (vendor === 'anthropic')
+      expect(resultOf(3)).toMatchObject({
+        error_class: 'refusal',
+        error_body: JSON.stringify({ type: 'refusal', category: null, explanation: null }),
+      });
     expect(resultOf(4).outcome).toBe('length');
     expect(resultOf(6)).toMatchObject(
       vendor === 'anthropic'

@@ -8,8 +8,9 @@
  * left out and recorded as dropped. The request body is
  * typed against the official SDK (`satisfies`), so a field the API does not define fails `tsc`.
  * Reply: text blocks joined as the response, thinking blocks as `reasoning_text`; `stop_reason`
- * `max_tokens` → length, `refusal` → model_refusal (the model declined in a structured way),
- * else answer / suppressed. The reply `id` is the route's response id (the `request-id` header is
+ * `max_tokens` → length, `refusal` → provider_block (Anthropic's streaming classifiers stopped
+ * the output: a filter outside the model; its `stop_details` kept as the error body), else
+ * answer / suppressed. The reply `id` is the route's response id (the `request-id` header is
  * read by classify.ts).
  */
 import type {
@@ -95,7 +96,7 @@ export function readAnthropic(json: unknown, status: number): Verdict {
   const stop = str(json.stop_reason);
   const outcome =
     stop === 'refusal'
-      ? 'model_refusal'
+      ? 'provider_block'
       : stop === 'max_tokens' || stop === 'model_context_window_exceeded'
         ? 'length'
         : textOutcome(text);
@@ -108,7 +109,10 @@ export function readAnthropic(json: unknown, status: number): Verdict {
     usage: withTokenCounts(usage, usage?.input_tokens, usage?.output_tokens),
     served_model: str(json.model),
     http_status: status,
-    error_class: outcome === 'model_refusal' ? 'refusal' : null,
+    error_class: stop === 'refusal' ? 'refusal' : null,
+    // The classifier's category and explanation (the ledger redacts and truncates it).
+    error_body:
+      stop === 'refusal' && json.stop_details != null ? JSON.stringify(json.stop_details) : null,
     route: { ...NO_ROUTE, response_id: str(json.id) },
   });
 }

@@ -172,6 +172,24 @@ describe.each(['anthropic', 'gemini'] as const)('provider: %s', (vendor) => {
     expect(refused.json().error.code).toBe('E_RUN_REQUEST_CHANGED');
   });
 
+  it('refuses to resume after the image block changed (it shapes the bytes sent)', async () => {
+    const before = server.requests.length;
+    const image = { max_side: 256, format: 'jpeg', quality: 50 };
+    const changed = await writeModels(
+      dir,
+      [{ ...spec, endpoint: server.url, image }],
+      'image.yaml',
+    );
+    const refused = await runCli(['run', bag, '--models', changed, '--ledger', ledger, '--json']);
+    outputs.push(refused.stdout, refused.stderr);
+    expect(refused.code).toBe(1);
+    expect(refused.json().error).toMatchObject({
+      code: 'E_RUN_REQUEST_CHANGED',
+      message: expect.stringContaining('image'),
+    });
+    expect(server.requests.length).toBe(before);
+  });
+
   it('never writes or prints any piece of the key', async () => {
     for (const format of ['jsonl', 'csv']) {
       const ex = await runCli(['run', 'export', '--ledger', ledger, '--format', format]);

@@ -288,8 +288,8 @@ describe('batch export and import', () => {
     expect(other.code).toBe(1);
     expect(other.json().error.code).toBe('E_BATCH_MODEL');
     expect(other.json().error.message).toContain('expected "Other", got "org/vlm-7b"');
-    // under its own name (no models file: the name is a prefix of the served model) it is recorded
-    const own = await runCli([
+    // nor under a model whose name the served one only starts with (vlm-7b is not a snapshot of vlm)
+    const prefix = await runCli([
       'batch',
       'import',
       output,
@@ -297,6 +297,20 @@ describe('batch export and import', () => {
       bag,
       '--model',
       'vlm',
+      '--ledger',
+      ledger,
+      '--json',
+    ]);
+    expect(prefix.json().error.code).toBe('E_BATCH_MODEL');
+    // under its own name (no models file: the served name without its organisation) it is recorded
+    const own = await runCli([
+      'batch',
+      'import',
+      output,
+      '--bundle',
+      bag,
+      '--model',
+      'vlm-7b',
       '--ledger',
       ledger,
       '--json',

@@ -1,13 +1,15 @@
 // Anthropic's thinking budget: the Messages API takes budget_tokens of at least 1024, so the models
 // file refuses 1–1023 (0 turns thinking off); the request's max_tokens is the limit plus the one
-// budget sent.
+// budget sent, and the dry run's output ceiling is that same max_tokens (thinking bills as output).
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Trial } from '../../src/bundle/format.js';
 import { loadModelsFile } from '../../src/models/load.js';
 import { ModelSpec } from '../../src/models/schema.js';
+import { estimateModel } from '../../src/run/estimate.js';
 import { anthropic } from '../../src/run/providers/anthropic.js';
+import { SentImageStore } from '../../src/run/send-image.js';
 import { tempDir } from '../helpers/tmp.js';
 import { anthropicProblem } from './vendor/validate-anthropic.js';
 
@@ -59,5 +61,15 @@ describe('anthropic thinking_budget', () => {
     expect(() =>
       ModelSpec.parse({ name: 'g', provider: 'gemini', thinking_budget: 500 }),
     ).not.toThrow();
+  });
+
+  it('the dry run’s output ceiling is the max_tokens sent: 64 + 4096', async () => {
+    const model = claude({
+      thinking_budget: 4096,
+      price: { input_per_mtok: 3, output_per_mtok: 15, max_output_tokens: 100 },
+    });
+    expect(anthropic.build(trial, model).body.max_tokens).toBe(4160);
+    const e = await estimateModel(model, [trial], new SentImageStore('/nonexistent'));
+    expect(e.tokens!.output.high).toBe(4160);
   });
 });

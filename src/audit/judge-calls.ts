@@ -185,7 +185,9 @@ function refuseNativeJudge(judge: ModelSpec): void {
 function openJudging<T>(o: JudgeCallOptions<T>, db: Db, redactor: Redactor) {
   const { judge } = o;
   const run = openRun(db, o.ledger, o.digest, o.studyId, o.runLabel);
-  registerModel(db, o.ledger, run, judge.name, judge.provider, o.profile, {
+  // A pinned OpenRouter route is sent with every judge request (judgeBody), so it is profiled too.
+  const profile = judge.routing ? { ...o.profile, routing: judge.routing } : o.profile;
+  registerModel(db, o.ledger, run, judge.name, judge.provider, profile, {
     role: 'judge',
     api_model: judge.api_model ?? judge.name,
     vendor: judge.vendor ?? null,

@@ -83,7 +83,9 @@ function judgeMode(
 function judgeResult(command: string, files: JudgeBatchFileResult[]): CommandResult {
   const human = files.map((f) =>
     f.requests !== undefined
-      ? `${f.judge} (${f.judging}): wrote ${f.requests} request(s) to ${f.file}`
+      ? f.file === null
+        ? `${f.judge} (${f.judging}): nothing pending (every response judged before), no requests file written`
+        : `${f.judge} (${f.judging}): wrote ${f.requests} request(s) to ${f.file}`
       : `${f.judge} (${f.judging}): ${f.files!.join(', ')}: recorded ${f.recorded}, ${f.failed} without a label, ${f.skipped} recorded before`,
   );
   return {

@@ -34,8 +34,8 @@ export interface JudgeBatchFileResult {
   judging: 'audit' | 'instrument';
   /** The judge run in the judge ledger. */
   run: string;
-  /** Export: the requests file written, and how many requests it holds. */
-  file?: string;
+  /** Export: the requests file written (null: nothing pending, none written), and how many requests it holds. */
+  file?: string | null;
   requests?: number;
   /** Import: the output files recorded, and what they gave. */
   files?: string[];

@@ -135,6 +135,10 @@ export async function batchImport(o: BatchImportOptions): Promise<BatchImportRes
       },
       res,
     );
+    // An error class comes from the file (`batch_error:<code>`): printed, so redacted like the ledger.
+    res.errors = Object.fromEntries(
+      Object.entries(res.errors).map(([cls, n]) => [redactor.redact(cls), n]),
+    );
     // What each result sent and cost, as batch export made it (run/batch-cost.ts).
     if (o.modelsFile) await addBatchSentAndCost(rows, byId, model, o.bundle);
     writer.recordMany(rows);

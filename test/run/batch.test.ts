@@ -204,6 +204,45 @@ describe('batch export and import', () => {
     }
   });
 
+  it('refuses bad flag combinations with exit 2, each with a fix', async () => {
+    const cases = [
+      ['export', bag, '--models', models, '--out', path.join(dir, 'x.jsonl')],
+      ['export', bag, '--models', models, '--model', 'vlm', '--judge', 'j', '--out', dir],
+      ['export', bag, '--judge', 'j', '--models', models, '--out', dir],
+      [
+        'import',
+        path.join(dir, 'a.jsonl'),
+        path.join(dir, 'b.jsonl'),
+        '--bundle',
+        bag,
+        '--model',
+        'vlm',
+      ],
+      [
+        'import',
+        dir,
+        '--bundle',
+        bag,
+        '--judge',
+        'a',
+        '--judge',
+        'b',
+        '--models',
+        models,
+        '--ledger',
+        path.join(dir, 'l.sqlite'),
+      ],
+    ];
+    for (const args of cases) {
+      const r = await runCli(['batch', ...args, '--json']);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.json().error, args.join(' ')).toMatchObject({
+        code: 'E_BATCH_USAGE',
+        fix: expect.any(String),
+      });
+    }
+  });
+
   it('refuses a simulated model with exit 1, and an output file imported under another model', async () => {
     const sim = await writeModels(
       dir,

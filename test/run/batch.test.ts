@@ -312,48 +312,27 @@ describe('batch export and import', () => {
         .join('\n') + '\n',
     );
     const ledger = path.join(dir, 'other.sqlite');
-    const other = await runCli([
-      'batch',
-      'import',
-      output,
-      '--bundle',
-      bag,
-      '--model',
-      'Other',
-      '--ledger',
-      ledger,
-      '--json',
-    ]);
+    const importAs = (model: string) =>
+      runCli([
+        'batch',
+        'import',
+        output,
+        '--bundle',
+        bag,
+        '--model',
+        model,
+        '--ledger',
+        ledger,
+        '--json',
+      ]);
+    const other = await importAs('Other');
     expect(other.code).toBe(1);
     expect(other.json().error.code).toBe('E_BATCH_MODEL');
     expect(other.json().error.message).toContain('expected "Other", got "org/vlm-7b"');
     // nor under a model whose name the served one only starts with (vlm-7b is not a snapshot of vlm)
-    const prefix = await runCli([
-      'batch',
-      'import',
-      output,
-      '--bundle',
-      bag,
-      '--model',
-      'vlm',
-      '--ledger',
-      ledger,
-      '--json',
-    ]);
-    expect(prefix.json().error.code).toBe('E_BATCH_MODEL');
+    expect((await importAs('vlm')).json().error.code).toBe('E_BATCH_MODEL');
     // under its own name (no models file: the served name without its organisation) it is recorded
-    const own = await runCli([
-      'batch',
-      'import',
-      output,
-      '--bundle',
-      bag,
-      '--model',
-      'vlm-7b',
-      '--ledger',
-      ledger,
-      '--json',
-    ]);
+    const own = await importAs('vlm-7b');
     expect(own.code, own.stderr).toBe(0);
     expect(own.json().recorded).toBe(lines.length);
   });

@@ -155,18 +155,24 @@ function checkFile(file: string, text: string, c: JudgeResultsContext): JudgeRes
 
 async function readResults(file: string): Promise<string> {
   return readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
-    throw StimkitError.fromProblem({
-      code: 'E_JUDGE_BATCH_READ',
-      file,
-      message: `cannot read the judge's batch results (${err.code ?? err.message})`,
-      fix: 'save the output file of the judge batch run there, or name the file',
-    });
+    throw unreadableResults(file, err.code ?? err.message);
+  });
+}
+
+/** A results file that cannot be read (E_JUDGE_BATCH_READ). */
+export function unreadableResults(file: string, why: string): StimkitError {
+  return StimkitError.fromProblem({
+    code: 'E_JUDGE_BATCH_READ',
+    file,
+    message: `cannot read the judge's batch results (${why})`,
+    fix: 'save the output file of the judge batch run there, or name the file',
   });
 }
 
 /**
  * The checked lines of the results files among `inputs` that answer this judging: a folder gives
- * its `<judge>.<judging>.results.jsonl` (judge-batch.ts's name; it must be there), a file is
+ * its `<judge>.<judging>.results.jsonl` (judge-batch.ts's name; one not there is `missing`: an
+ * error only when the judging has responses pending, judge-calls.ts), a file is
  * taken when its first line names this judging, or names none (to report why). Throws on the first problem, before anything is
  * recorded.
  */
@@ -174,15 +180,22 @@ export async function readJudgeResults(
   inputs: readonly string[],
   c: JudgeResultsContext,
   folderFile: (dir: string) => string,
-): Promise<{ files: string[]; lines: JudgeResultLine[] }> {
+): Promise<{ files: string[]; lines: JudgeResultLine[]; missing: string[] }> {
   const files: string[] = [];
+  const missing: string[] = [];
   for (const p of inputs) {
     const isDir = await stat(p).then(
       (s) => s.isDirectory(),
       () => false,
     );
-    if (isDir) files.push(folderFile(p));
-    else {
+    if (isDir) {
+      const f = folderFile(p);
+      const there = await stat(f).then(
+        () => true,
+        () => false,
+      );
+      (there ? files : missing).push(f);
+    } else {
       // a file that names no judging is taken, so that its first problem is reported
       const judging = await judgingOfFile(p);
       if (judging === null || judging === judgingOf(c.runLabel)) files.push(p);
@@ -190,5 +203,5 @@ export async function readJudgeResults(
   }
   const lines: JudgeResultLine[] = [];
   for (const f of files) lines.push(...checkFile(f, await readResults(f), c));
-  return { files, lines };
+  return { files, lines, missing };
 }

@@ -153,7 +153,10 @@ function importJudgeBatch<T>(o: {
 /** What a judging through batch files did. */
 export interface JudgeBatchResult {
   imported?: JudgeImport;
-  exported?: { file: string; requests: number };
+  /** `file` null: nothing was pending, so no requests file was written (a batch API refuses an empty one). */
+  exported?: { file: string | null; requests: number };
+  /** Every response was judged before: no results file was needed, no requests file written. */
+  nothing_pending?: true;
 }
 
 /**
@@ -177,14 +180,16 @@ export async function judgeThroughBatch<T>(
     seenLines: Set<string>;
   },
 ): Promise<JudgeBatchResult> {
-  const out: JudgeBatchResult = {};
+  const pending = o.targets.filter((t) => !o.done.has(o.keyOf(t)));
+  const out: JudgeBatchResult = pending.length === 0 ? { nothing_pending: true } : {};
   if (o.read) {
     const byKey = new Map(o.targets.map((t) => [o.keyOf(t), t]));
     out.imported = importJudgeBatch({ ...o, read: o.read, byKey });
   }
-  if (batch.out) {
-    const pending = o.targets.filter((t) => !o.done.has(o.keyOf(t)));
-    out.exported = await exportJudgeBatch({ ...o, dir: batch.out, pending });
-  }
+  if (batch.out)
+    out.exported =
+      pending.length === 0
+        ? { file: null, requests: 0 }
+        : await exportJudgeBatch({ ...o, dir: batch.out, pending });
   return out;
 }

@@ -26,7 +26,7 @@ import {
   type JudgeBatch,
   type JudgeBatchResult,
 } from './judge-batch.js';
-import { readJudgeResults } from './judge-batch-read.js';
+import { readJudgeResults, unreadableResults } from './judge-batch-read.js';
 import { judgeLive } from './judge-live.js';
 import { judgeSim } from './judge-sim-calls.js';
 
@@ -94,9 +94,11 @@ export function judgeCounts(r: JudgeRunResult): string {
         .join(', ')})`
     : '';
   const b = r.batch;
-  const batch = b
-    ? `; through batch files, nothing sent${b.imported ? `: recorded ${b.imported.recorded} from ${b.imported.files.join(', ') || 'no file'} (${b.imported.failed} without a label, ${b.imported.skipped} recorded before)` : ''}${b.exported ? `; wrote ${b.exported.requests} request(s) to ${b.exported.file}` : ''}`
-    : '';
+  const batch = !b
+    ? ''
+    : b.nothing_pending
+      ? '; through batch files, nothing sent: nothing pending (every response judged before), no batch file written or read'
+      : `; through batch files, nothing sent${b.imported ? `: recorded ${b.imported.recorded} from ${b.imported.files.join(', ') || 'no file'} (${b.imported.failed} without a label, ${b.imported.skipped} recorded before)` : ''}${b.exported ? `; wrote ${b.exported.requests} request(s) to ${b.exported.file}` : ''}`;
   return `${r.judged} judged, ${r.skipped} already in the judge ledger, ${r.failed} failed${why}${batch}`;
 }
 
@@ -185,7 +187,9 @@ function refuseNativeJudge(judge: ModelSpec): void {
 function openJudging<T>(o: JudgeCallOptions<T>, db: Db, redactor: Redactor) {
   const { judge } = o;
   const run = openRun(db, o.ledger, o.digest, o.studyId, o.runLabel);
-  registerModel(db, o.ledger, run, judge.name, judge.provider, o.profile, {
+  // A pinned OpenRouter route is sent with every judge request (judgeBody), so it is profiled too.
+  const profile = judge.routing ? { ...o.profile, routing: judge.routing } : o.profile;
+  registerModel(db, o.ledger, run, judge.name, judge.provider, profile, {
     role: 'judge',
     api_model: judge.api_model ?? judge.name,
     vendor: judge.vendor ?? null,
@@ -229,7 +233,8 @@ export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRun
   const redactor = new Redactor(key ? [key] : envKey ? [envKey] : []);
   // Result files are checked whole before the ledger is opened: a bad one records nothing.
   const read = viaBatch && o.batch?.in ? await readBatchIn(o, o.batch.in) : undefined;
-  if (read && read.files.length === 0 && !o.batch?.out) return nothingToRecord(o);
+  if (read && read.files.length === 0 && read.missing.length === 0 && !o.batch?.out)
+    return nothingToRecord(o);
   const db = openLedgerDb(o.ledger);
   const lock = acquireLock(db, o.ledger, `stimkit score --judge ${judge.name}`);
   try {
@@ -240,6 +245,9 @@ export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRun
       return result;
     }
     const materialize = o.materialize ?? ((b: RequestBody) => Promise.resolve(b));
+    // A folder without this judging's results file is fine only when nothing is pending.
+    if (read && read.missing.length > 0 && j.pending.length > 0)
+      throw unreadableResults(read.missing[0]!, 'ENOENT');
     if (viaBatch && o.batch) {
       result.batch = await judgeThroughBatch(o.batch, {
         ...j,

@@ -87,13 +87,20 @@ function renderTrialInput(input: JudgeInput): string {
   ].join('\n\n');
 }
 
-/** OpenAI chat messages for one judged trial. */
-export function judgeMessages(rubric: Rubric, input: JudgeInput): ChatCompletionMessageParam[] {
+/** OpenAI chat messages for one judged trial; the image with the judge's `image.detail` when set. */
+export function judgeMessages(
+  rubric: Rubric,
+  input: JudgeInput,
+  detail?: 'auto' | 'low' | 'high',
+): ChatCompletionMessageParam[] {
   const text = renderTrialInput(input);
   const content = input.image
     ? ([
         { type: 'text', text },
-        { type: 'image_url', image_url: { url: input.image } },
+        {
+          type: 'image_url',
+          image_url: detail ? { url: input.image, detail } : { url: input.image },
+        },
       ] satisfies ChatCompletionContentPart[])
     : text;
   return [

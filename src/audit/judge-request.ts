@@ -46,8 +46,9 @@ export interface JudgeTarget {
 
 /**
  * A judge's request body and its hash: the OpenAI-defined fields typed against the `openai` SDK
- * (a misspelt field or a wrong type fails tsc), then the judge's `extra_body`. Shared by the audit
- * judge and the instrument's free-text judge.
+ * (a misspelt field or a wrong type fails tsc), the judge's `routing` as OpenRouter's `provider`
+ * (as run sends a respondent's), then its `extra_body`. Shared by the audit judge and the
+ * instrument's free-text judge.
  */
 export function judgeBody(
   judge: ModelSpec,
@@ -62,6 +63,7 @@ export function judgeBody(
   if (mt === 'max_completion_tokens') typed.max_completion_tokens = maxTokens;
   if (responseFormat) typed.response_format = responseFormat;
   const body = { ...typed } as RequestBody;
+  if (judge.routing) body.provider = judge.routing;
   for (const [k, v] of Object.entries(judge.extra_body)) body[k] = v;
   return { body, sha256: sha256(canonicalJson(body)) };
 }
@@ -74,7 +76,7 @@ export function buildJudgeRequest(
   structured = true,
 ): { body: RequestBody; sha256: string } {
   const image = target.imageSha256 ? `${IMAGE_REF}${target.imageSha256}` : null;
-  const messages = judgeMessages(rubric, { ...target.input, image });
+  const messages = judgeMessages(rubric, { ...target.input, image }, judge.image?.detail);
   return judgeBody(
     judge,
     messages,

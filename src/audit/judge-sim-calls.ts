@@ -38,6 +38,9 @@ export function judgeSim<T>(
     throw new StimkitError(
       'E_AUDIT_JUDGE_SIM',
       `judge "${judge.name}" is simulated but this judging has no simulated judge`,
+      {
+        fix: `judge it with a judge of provider openai (role: judge in the models file) instead of "${judge.name}"`,
+      },
     );
   const sim = o.sim;
   const answers = j.pending.map((t) => ({ k: o.keyOf(t), r: sim(t, o.keyOf(t)) }));

@@ -67,8 +67,17 @@ function parsedLines(text: string): Array<{ line: number; value: unknown }> {
   return out;
 }
 
-/** Refuse (E_BATCH_FORMAT) an output file whose lines are in another provider's format. */
-function checkFormat(file: string, model: string, provider: Provider, text: string): void {
+/**
+ * Refuse (E_BATCH_FORMAT) an output file whose lines are in another provider's format. Without a
+ * models file the model is taken as provider openai, so the fix asks for `--models FILE`.
+ */
+function checkFormat(
+  file: string,
+  model: string,
+  provider: Provider,
+  text: string,
+  modelsFile: string | undefined,
+): void {
   const other = parsedLines(text)
     .map((l) => ({ ...l, format: formatOf(l.value) }))
     .find((l) => l.format !== provider.name);
@@ -77,14 +86,17 @@ function checkFormat(file: string, model: string, provider: Provider, text: stri
     code: 'E_BATCH_FORMAT',
     file,
     line: other.line,
-    message: `this line is ${other.format ? `in the ${other.format} batch output format` : 'in no known batch output format'}, but model "${model}" is provider ${provider.name}; nothing recorded`,
+    message: `this line is ${other.format ? `in the ${other.format} batch output format` : 'in no known batch output format'}, but model "${model}" is provider ${provider.name}${modelsFile ? '' : ' (no --models file: taken as provider openai)'}; nothing recorded`,
     expected: {
       openai: 'an OpenAI Batch output line {custom_id, response: {status_code, body}, error}',
       anthropic: 'a Message Batches result line {custom_id, result: {type, message | error}}',
       gemini: 'a Gemini batch output line {key, response | error}',
     }[provider.name],
     got: other.format ?? 'another shape',
-    fix: 'import the output file of this model’s batch (the one its batch export file went to), under the --model it was exported for',
+    fix:
+      modelsFile || !other.format || other.format === 'openai'
+        ? 'import the output file of this model’s batch (the one its batch export file went to), under the --model it was exported for'
+        : `pass --models FILE, the models file that names "${model}" as provider ${other.format} (it was exported with one), with the same --model`,
   });
 }
 
@@ -134,6 +146,10 @@ export async function batchImport(o: BatchImportOptions): Promise<BatchImportRes
         ...state,
       },
       res,
+    );
+    // An error class comes from the file (`batch_error:<code>`): printed, so redacted like the ledger.
+    res.errors = Object.fromEntries(
+      Object.entries(res.errors).map(([cls, n]) => [redactor.redact(cls), n]),
     );
     // What each result sent and cost, as batch export made it (run/batch-cost.ts).
     if (o.modelsFile) await addBatchSentAndCost(rows, byId, model, o.bundle);
@@ -215,7 +231,7 @@ async function readOutput(
       err,
     );
   });
-  checkFormat(o.file, model.name, provider, text);
+  checkFormat(o.file, model.name, provider, text, o.modelsFile);
   checkServedModel(
     o.file,
     model.name,

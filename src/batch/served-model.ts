@@ -11,14 +11,22 @@ import { StimkitError } from '../core/errors.js';
 const base = (name: string) => name.split('/').pop()!.toLowerCase();
 
 /**
- * Whether `served` (what the server said answered) can be `requested` (what was asked for):
- * the same name, or one the other's dated or sized variant (`gpt-4o` served as
- * `gpt-4o-2024-08-06`), compared without the organisation prefix.
+ * A snapshot of a model name: a date (`-2024-08-06`, `-20250929`), an OpenAI `-MMDD`
+ * (`gpt-4-0613`), a Gemini version (`-001`) or `-latest`.
  */
-function servedMatches(requested: string, served: string): boolean {
+const SNAPSHOT = /^-(\d{4}-\d{2}-\d{2}|\d{8}|\d{3,4}|latest)$/;
+
+/**
+ * Whether `served` (what the server said answered) can be `requested` (what was asked for):
+ * the same name, or the asked name followed by a snapshot suffix (`gpt-4o` served as
+ * `gpt-4o-2024-08-06`, `gemini-2.0-flash` as `gemini-2.0-flash-001`), compared without the
+ * organisation prefix. Another model that only starts alike (`gpt-4o-mini-2024-07-18` for
+ * `gpt-4o`, `gemini-2.5-flash-lite` for `gemini-2.5-flash`) is refused.
+ */
+export function servedMatches(requested: string, served: string): boolean {
   const a = base(requested);
   const b = base(served);
-  return a === b || b.startsWith(a) || a.startsWith(b);
+  return a === b || (b.startsWith(a) && SNAPSHOT.test(b.slice(a.length)));
 }
 
 /**

@@ -53,11 +53,16 @@ function judgeMode(
   const judges = opts.judge as string[] | undefined;
   const model = opts.model as string[] | string | undefined;
   if (!judges && !model)
-    throw StimkitError.usage('E_BATCH_USAGE', 'give --model NAME (a model) or --judge NAME');
+    throw StimkitError.usage(
+      'E_BATCH_USAGE',
+      'give --model NAME (a model) or --judge NAME',
+      'add --model NAME for a model’s requests, or --judge NAME (a role: judge model of --models) for a judge’s',
+    );
   if (judges && model)
     throw StimkitError.usage(
       'E_BATCH_USAGE',
       '--model and --judge do not go together: a batch file holds one model’s or one judge’s requests',
+      'run batch once with --model NAME and once with --judge NAME',
     );
   if (!judges) return null;
   const ledger = opts.ledger as string | undefined;
@@ -66,6 +71,7 @@ function judgeMode(
     throw StimkitError.usage(
       'E_BATCH_USAGE',
       '--judge needs --models FILE and the responses judged: --ledger FILE (a run ledger) or --responses FILE.jsonl',
+      'add --models FILE and one of --ledger FILE or --responses FILE.jsonl (not both)',
     );
   return {
     bundle,
@@ -83,7 +89,9 @@ function judgeMode(
 function judgeResult(command: string, files: JudgeBatchFileResult[]): CommandResult {
   const human = files.map((f) =>
     f.requests !== undefined
-      ? `${f.judge} (${f.judging}): wrote ${f.requests} request(s) to ${f.file}`
+      ? f.file === null
+        ? `${f.judge} (${f.judging}): nothing pending (every response judged before), no requests file written`
+        : `${f.judge} (${f.judging}): wrote ${f.requests} request(s) to ${f.file}`
       : `${f.judge} (${f.judging}): ${f.files!.join(', ')}: recorded ${f.recorded}, ${f.failed} without a label, ${f.skipped} recorded before`,
   );
   return {
@@ -139,6 +147,7 @@ async function importModel(files: string[], opts: Record<string, unknown>): Prom
     throw StimkitError.usage(
       'E_BATCH_USAGE',
       'batch import --model records one output file: give one file and --ledger FILE',
+      'import each output file on its own: stimkit batch import FILE --bundle DIR --model NAME --ledger FILE',
     );
   const r = await batchImport({
     file: files[0]!,

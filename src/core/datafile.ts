@@ -203,8 +203,11 @@ export function zodProblems(
       p.message = 'value not allowed';
       p.fix = `use ${p.expected}`;
     } else {
+      // A schema's own check may say what it expects and the fix (`params` of a custom issue).
+      const params = (issue as { params?: { expected?: string; fix?: string } }).params;
       p.got = describeValue(got);
-      if (!p.fix) p.fix = `correct ${p.field}`;
+      if (params?.expected) p.expected = params.expected;
+      p.fix = params?.fix ?? `correct ${p.field}`;
     }
     problems.push(p);
   }

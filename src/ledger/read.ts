@@ -222,17 +222,18 @@ export class LedgerReader {
     const run = this.run(label);
     const rows = this.db
       .prepare(
-        'SELECT model, outcome, http_status, COUNT(*) AS n FROM results WHERE run_id = ? GROUP BY model, outcome, http_status ORDER BY model, outcome',
+        'SELECT model, outcome, http_status, error_class, COUNT(*) AS n FROM results WHERE run_id = ? GROUP BY model, outcome, http_status, error_class ORDER BY model, outcome',
       )
       .all(run.run_id) as Array<{
       model: string;
       outcome: string;
       http_status: number | null;
+      error_class: string | null;
       n: number;
     }>;
     const by = new Map<string, { model: string; outcome: Outcome; n: number }>();
     for (const r of rows) {
-      const outcome = currentOutcome(r.outcome, r.http_status);
+      const outcome = currentOutcome(r.outcome, r.http_status, r.error_class);
       const key = JSON.stringify([r.model, outcome]);
       const c = by.get(key) ?? { model: r.model, outcome, n: 0 };
       c.n += r.n;
@@ -269,7 +270,11 @@ function toResult(label: string, r: Row): LedgerResult {
       prompt: r.prompt as string | null,
       model_set: r.model_set as string | null,
     },
-    outcome: currentOutcome(r.outcome as string, (r.http_status as number | null) ?? null),
+    outcome: currentOutcome(
+      r.outcome as string,
+      (r.http_status as number | null) ?? null,
+      (r.error_class as string | null) ?? null,
+    ),
     text: r.response_text as string | null,
     reasoning: r.reasoning_text as string | null,
     finish_reason: r.finish_reason as string | null,

@@ -147,10 +147,19 @@ export type Outcome =
 /**
  * The outcome names of ledgers written before the taxonomy above, mapped on read (the stored
  * value stays): `content_filter` → provider_block; `policy_refusal` → provider_block when an HTTP
- * error carried it (a 400/422 naming a policy), else model_refusal (a `refusal` field, Anthropic's
- * `stop_reason: refusal`); `empty` → suppressed (`length` and `failed` keep their names).
+ * error carried it (a 400/422 naming a policy), else model_refusal (a `refusal` field);
+ * `empty` → suppressed (`length` and `failed` keep their names). A result with `error_class`
+ * `refusal` (Anthropic's `stop_reason: refusal`, its streaming classifiers: a filter outside the
+ * model) reads as provider_block whatever was stored: version 1 stored `policy_refusal` and
+ * version 2 before this mapping `model_refusal` for it.
  */
-export function currentOutcome(stored: string, httpStatus: number | null): Outcome {
+export function currentOutcome(
+  stored: string,
+  httpStatus: number | null,
+  errorClass: string | null = null,
+): Outcome {
+  if (errorClass === 'refusal' && (stored === 'policy_refusal' || stored === 'model_refusal'))
+    return 'provider_block';
   switch (stored) {
     case 'content_filter':
       return 'provider_block';

@@ -188,7 +188,7 @@ export const ModelSpec = z
       .min(0)
       .optional()
       .describe(
-        'When a trial turns thinking on: anthropic sends {type: enabled, budget_tokens} (at least 1024; default: {type: adaptive}); gemini sends thinkingBudget (default: the model decides).',
+        'When a trial turns thinking on: anthropic sends {type: enabled, budget_tokens} (at least 1024, or 0: thinking off; default: {type: adaptive}); gemini sends thinkingBudget (0: thinking off; default: the model decides).',
       ),
     anthropic_version: z
       .string()
@@ -261,6 +261,18 @@ export const ModelSpec = z
           m.provider !== 'openai'
             ? `only provider openai (OpenRouter) takes a routing block (this model is provider ${m.provider})`
             : 'routing and extra_body.provider set the same request field: keep one (routing)',
+      });
+    const budget = m.thinking_budget;
+    if (m.provider === 'anthropic' && budget !== undefined && budget > 0 && budget < 1024)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['thinking_budget'],
+        message:
+          'the Anthropic Messages API takes a thinking budget (budget_tokens) of at least 1024',
+        params: {
+          expected: '0 (thinking off) or an integer of at least 1024',
+          fix: 'set thinking_budget to 1024 or more, to 0 to turn thinking off, or leave it out (adaptive thinking)',
+        },
       });
     if (m.provider === 'anthropic' && m.sampling.max_tokens !== 'max_tokens') {
       ctx.addIssue({

@@ -136,6 +136,8 @@ export function requestProfile(model: ModelSpec): Record<string, unknown> {
       ...(model.provider === 'anthropic'
         ? { anthropic_version: model.anthropic_version }
         : { safety_settings: model.safety_settings ?? null }),
+      // The image block shapes the bytes sent; absent, the profile is as before (send-image.ts).
+      ...(model.image ? { image: imageProfile(model.image) } : {}),
     };
   return {
     provider: 'openai',

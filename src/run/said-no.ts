@@ -78,7 +78,7 @@ export function ledgerSaidNo(db: Db, runId: number, models: readonly string[]): 
   const wanted = new Set(models);
   const rows = db
     .prepare(
-      `SELECT r.model, r.outcome, r.http_status, r.route_provider, r.endpoint, r.simulated, t.lang
+      `SELECT r.model, r.outcome, r.http_status, r.error_class, r.route_provider, r.endpoint, r.simulated, t.lang
        FROM results r LEFT JOIN trials t ON t.run_id = r.run_id AND t.trial_id = r.trial_id
        WHERE r.run_id = ?`,
     )
@@ -86,6 +86,7 @@ export function ledgerSaidNo(db: Db, runId: number, models: readonly string[]): 
     model: string;
     outcome: string;
     http_status: number | null;
+    error_class: string | null;
     route_provider: string | null;
     endpoint: string | null;
     simulated: number;
@@ -98,7 +99,7 @@ export function ledgerSaidNo(db: Db, runId: number, models: readonly string[]): 
         model: r.model,
         route: routeLabel({ ...r, simulated: r.simulated === 1 }),
         lang: r.lang ?? '',
-        outcome: currentOutcome(r.outcome, r.http_status),
+        outcome: currentOutcome(r.outcome, r.http_status, r.error_class),
       })),
   );
 }

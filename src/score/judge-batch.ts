@@ -34,8 +34,8 @@ export interface JudgeBatchFileResult {
   judging: 'audit' | 'instrument';
   /** The judge run in the judge ledger. */
   run: string;
-  /** Export: the requests file written, and how many requests it holds. */
-  file?: string;
+  /** Export: the requests file written (null: nothing pending, none written), and how many requests it holds. */
+  file?: string | null;
   requests?: number;
   /** Import: the output files recorded, and what they gave. */
   files?: string[];
@@ -79,6 +79,7 @@ export async function judgeBatchImport(
     throw StimkitError.usage(
       'E_BATCH_USAGE',
       'batch import records the output of one judge at a time: give exactly one --judge NAME',
+      'run batch import once per judge, each with its --judge NAME and that judge’s output files',
     );
   const done = await judgeAll(o, { in: o.files });
   const out = done.flatMap(({ judging, r }) => {

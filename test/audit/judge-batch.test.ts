@@ -2,11 +2,11 @@
 // live call would send, keyed by the judge key) and sends nothing; import fills the judge ledger
 // exactly as live calls do (same outcome, text, request hash), once; a later export holds only
 // what is still unjudged.
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgeBatchFile } from '../../src/audit/judge-batch.js';
-import { runJudgeCalls, type JudgeCallOptions } from '../../src/audit/judge-calls.js';
+import { judgeCounts, runJudgeCalls, type JudgeCallOptions } from '../../src/audit/judge-calls.js';
 import { ModelSpec } from '../../src/models/schema.js';
 import { tempDir } from '../helpers/tmp.js';
 import { promptOf } from '../run/fixture.js';
@@ -111,5 +111,29 @@ describe('judge batch files', () => {
       't_2@resp',
       't_3@resp',
     ]);
+  });
+
+  it('a judging with nothing pending writes no requests file and needs no results file', async () => {
+    const ledger = path.join(dir, 'done.sqlite');
+    const out = path.join(dir, 'done-out');
+    const folder = path.join(dir, 'done-in');
+    const unreachable = 'http://127.0.0.1:9/v1';
+    // the second round of a fully judged study
+    await runJudgeCalls(options(ledger, server.url));
+    const ex = await runJudgeCalls({ ...options(ledger, unreachable), batch: { out } });
+    expect(ex.batch).toEqual({ nothing_pending: true, exported: { file: null, requests: 0 } });
+    await expect(readFile(judgeBatchFile(out, 'judge-x', LABEL, 'requests'))).rejects.toThrow(
+      /ENOENT/,
+    );
+    expect(judgeCounts(ex)).toContain('nothing pending');
+    await mkdir(folder, { recursive: true });
+    const imp = await runJudgeCalls({ ...options(ledger, unreachable), batch: { in: [folder] } });
+    expect(imp).toMatchObject({ judged: 0, skipped: 4, batch: { nothing_pending: true } });
+    // with responses pending, the missing results file is still an error, recording nothing
+    const fresh = path.join(dir, 'fresh.sqlite');
+    await expect(
+      runJudgeCalls({ ...options(fresh, unreachable), batch: { in: [folder] } }),
+    ).rejects.toMatchObject({ code: 'E_JUDGE_BATCH_READ' });
+    expect(query(fresh, 'SELECT COUNT(*) AS n FROM results')[0].n).toBe(0);
   });
 });

@@ -146,6 +146,7 @@ describe('OpenAI request bodies against the openai SDK’s definitions', () => {
     for (const judge of [
       JUDGE,
       ModelSpec.parse({ ...JUDGE, sampling: { max_tokens: 'max_completion_tokens' } }),
+      ModelSpec.parse({ ...JUDGE, image: { detail: 'low' } }),
     ])
       for (const t of targets)
         for (const structured of [true, false])

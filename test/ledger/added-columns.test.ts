@@ -33,17 +33,21 @@ function oldLedger(file: string): void {
   ).run();
   // Outcome names of version 1, before "who said no".
   const old = db.prepare(
-    `INSERT INTO results (run_id, model, trial_id, bundle_digest, outcome, request_sha256, http_status, attempts, finished_at)
-     VALUES (1, 'old', ?, 'd', ?, 'h', ?, 1, 't')`,
+    `INSERT INTO results (run_id, model, trial_id, bundle_digest, outcome, request_sha256, http_status, error_class, attempts, finished_at)
+     VALUES (1, 'old', ?, 'd', ?, 'h', ?, ?, 1, 't')`,
   );
-  for (const [t, outcome, status] of [
-    ['t1', 'content_filter', 200],
-    ['t2', 'policy_refusal', 400],
-    ['t3', 'policy_refusal', 200],
-    ['t4', 'empty', 200],
-    ['t5', 'length', 200],
+  for (const [t, outcome, status, errorClass] of [
+    ['t1', 'content_filter', 200, null],
+    ['t2', 'policy_refusal', 400, 'policy_refusal'],
+    ['t3', 'policy_refusal', 200, null],
+    ['t4', 'empty', 200, null],
+    ['t5', 'length', 200, null],
+    // Anthropic's stop_reason refusal (its streaming classifiers), as version 1 stored it and as
+    // version 2 stored it before reading it as a provider block.
+    ['t6', 'policy_refusal', 200, 'refusal'],
+    ['t7', 'model_refusal', 200, 'refusal'],
   ] as const)
-    old.run(t, outcome, status);
+    old.run(t, outcome, status, errorClass);
   db.close();
 }
 
@@ -71,11 +75,13 @@ describe('columns added after version 1', () => {
       'model_refusal',
       'suppressed',
       'length',
+      'provider_block',
+      'provider_block',
     ]);
     expect(reader.counts().filter((c) => c.model === 'old')).toEqual([
       { model: 'old', outcome: 'length', n: 1 },
       { model: 'old', outcome: 'model_refusal', n: 1 },
-      { model: 'old', outcome: 'provider_block', n: 2 },
+      { model: 'old', outcome: 'provider_block', n: 4 },
       { model: 'old', outcome: 'suppressed', n: 1 },
     ]);
     reader.close();

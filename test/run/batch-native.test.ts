@@ -154,7 +154,7 @@ describe.each(['anthropic', 'gemini'] as const)('batch files: %s', (vendor) => {
       outcomes: {
         answer: 3,
         failed: 1,
-        [vendor === 'anthropic' ? 'model_refusal' : 'provider_block']: 1,
+        provider_block: 1,
       },
       skipped: 0,
     });
@@ -224,5 +224,29 @@ describe.each(['anthropic', 'gemini'] as const)('batch files: %s', (vendor) => {
     ]);
     expect(m.code).toBe(1);
     expect(m.json().error.code).toBe('E_BATCH_MODEL');
+  });
+
+  it('without --models, refuses its own output saying to pass --models FILE', async () => {
+    const own = path.join(dir, 'own.jsonl');
+    await writeFile(
+      own,
+      `${JSON.stringify(outputLine(vendor, lines[0].custom_id ?? lines[0].key, 5, spec.api_model))}\n`,
+    );
+    const r = await runCli([
+      'batch',
+      'import',
+      own,
+      '--bundle',
+      bag,
+      '--model',
+      spec.name,
+      '--ledger',
+      path.join(dir, 'no-models.sqlite'),
+      '--json',
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.json().error).toMatchObject({ code: 'E_BATCH_FORMAT' });
+    expect(r.json().error.problems[0].message).toContain('no --models file');
+    expect(r.json().error.problems[0].fix).toContain('pass --models FILE');
   });
 });

@@ -204,6 +204,45 @@ describe('batch export and import', () => {
     }
   });
 
+  it('refuses bad flag combinations with exit 2, each with a fix', async () => {
+    const cases = [
+      ['export', bag, '--models', models, '--out', path.join(dir, 'x.jsonl')],
+      ['export', bag, '--models', models, '--model', 'vlm', '--judge', 'j', '--out', dir],
+      ['export', bag, '--judge', 'j', '--models', models, '--out', dir],
+      [
+        'import',
+        path.join(dir, 'a.jsonl'),
+        path.join(dir, 'b.jsonl'),
+        '--bundle',
+        bag,
+        '--model',
+        'vlm',
+      ],
+      [
+        'import',
+        dir,
+        '--bundle',
+        bag,
+        '--judge',
+        'a',
+        '--judge',
+        'b',
+        '--models',
+        models,
+        '--ledger',
+        path.join(dir, 'l.sqlite'),
+      ],
+    ];
+    for (const args of cases) {
+      const r = await runCli(['batch', ...args, '--json']);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.json().error, args.join(' ')).toMatchObject({
+        code: 'E_BATCH_USAGE',
+        fix: expect.any(String),
+      });
+    }
+  });
+
   it('refuses a simulated model with exit 1, and an output file imported under another model', async () => {
     const sim = await writeModels(
       dir,
@@ -273,34 +312,27 @@ describe('batch export and import', () => {
         .join('\n') + '\n',
     );
     const ledger = path.join(dir, 'other.sqlite');
-    const other = await runCli([
-      'batch',
-      'import',
-      output,
-      '--bundle',
-      bag,
-      '--model',
-      'Other',
-      '--ledger',
-      ledger,
-      '--json',
-    ]);
+    const importAs = (model: string) =>
+      runCli([
+        'batch',
+        'import',
+        output,
+        '--bundle',
+        bag,
+        '--model',
+        model,
+        '--ledger',
+        ledger,
+        '--json',
+      ]);
+    const other = await importAs('Other');
     expect(other.code).toBe(1);
     expect(other.json().error.code).toBe('E_BATCH_MODEL');
     expect(other.json().error.message).toContain('expected "Other", got "org/vlm-7b"');
-    // under its own name (no models file: the name is a prefix of the served model) it is recorded
-    const own = await runCli([
-      'batch',
-      'import',
-      output,
-      '--bundle',
-      bag,
-      '--model',
-      'vlm',
-      '--ledger',
-      ledger,
-      '--json',
-    ]);
+    // nor under a model whose name the served one only starts with (vlm-7b is not a snapshot of vlm)
+    expect((await importAs('vlm')).json().error.code).toBe('E_BATCH_MODEL');
+    // under its own name (no models file: the served name without its organisation) it is recorded
+    const own = await importAs('vlm-7b');
     expect(own.code, own.stderr).toBe(0);
     expect(own.json().recorded).toBe(lines.length);
   });

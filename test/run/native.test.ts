@@ -118,7 +118,12 @@ describe.each(['anthropic', 'gemini'] as const)('provider: %s', (vendor) => {
       server_error: 2,
     });
     for (const k of [0, 1, 2, 5, 7, 8, 9]) expect(resultOf(k).outcome, `trial ${k}`).toBe('answer');
-    expect(resultOf(3).outcome).toBe(vendor === 'anthropic' ? 'model_refusal' : 'provider_block');
+    expect(resultOf(3).outcome).toBe('provider_block');
+    if (vendor === 'anthropic')
+      expect(resultOf(3)).toMatchObject({
+        error_class: 'refusal',
+        error_body: JSON.stringify({ type: 'refusal', category: null, explanation: null }),
+      });
     expect(resultOf(4).outcome).toBe('length');
     expect(resultOf(6)).toMatchObject(
       vendor === 'anthropic'
@@ -165,6 +170,24 @@ describe.each(['anthropic', 'gemini'] as const)('provider: %s', (vendor) => {
     outputs.push(refused.stdout, refused.stderr);
     expect(refused.code).toBe(1);
     expect(refused.json().error.code).toBe('E_RUN_REQUEST_CHANGED');
+  });
+
+  it('refuses to resume after the image block changed (it shapes the bytes sent)', async () => {
+    const before = server.requests.length;
+    const image = { max_side: 256, format: 'jpeg', quality: 50 };
+    const changed = await writeModels(
+      dir,
+      [{ ...spec, endpoint: server.url, image }],
+      'image.yaml',
+    );
+    const refused = await runCli(['run', bag, '--models', changed, '--ledger', ledger, '--json']);
+    outputs.push(refused.stdout, refused.stderr);
+    expect(refused.code).toBe(1);
+    expect(refused.json().error).toMatchObject({
+      code: 'E_RUN_REQUEST_CHANGED',
+      message: expect.stringContaining('image'),
+    });
+    expect(server.requests.length).toBe(before);
   });
 
   it('never writes or prints any piece of the key', async () => {

@@ -112,7 +112,8 @@ describe('who said no, per route', () => {
     });
     expect(said).toEqual([
       ['claude', ant.url, 'en', 5, o(5)],
-      ['claude', ant.url, 'zh', 5, o(4, 0, 1)],
+      // Anthropic's stop_reason refusal is its classifiers': a provider block.
+      ['claude', ant.url, 'zh', 5, o(4, 1)],
       ['gem', gem.url, 'en', 5, o(5)],
       ['gem', gem.url, 'zh', 5, o(0, 5)],
       ['or-answer', 'AnswerCo', 'en', 5, o(4, 0, 1)],

@@ -1,13 +1,14 @@
 // The API key never reaches a file, the output or an error message, even when the server echoes
-// it back (in an error body, in a retried error, in the response text, in a 401). Every file the
+// it back (in an error body, in a retried error, in the response text, in finish_reason, in a 401,
+// in a batch output's error code). Every file the
 // run stage writes here is searched for the key.
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeRunBag } from './fixture.js';
-import { allFiles, writeModels } from './helpers.js';
+import { allFiles, query, writeModels } from './helpers.js';
 import { startServer, type TestServer } from './server.js';
 
 const KEY = 'sk-stimkit-SECRET-9f8e7d6c5b4a';
@@ -30,6 +31,7 @@ beforeAll(async () => {
     if (r.k === 1 && r.seen === 0)
       return { kind: 'status', status: 500, body: echo(r.authorization) };
     if (r.k === 2) return { kind: 'ok', text: `echo of your key: ${r.authorization}` };
+    if (r.k === 4) return { kind: 'ok', finish_reason: `stop (${r.authorization})` };
     if (r.k === 3)
       return {
         kind: 'status',
@@ -97,6 +99,37 @@ describe('secrets', () => {
       '--json',
     ]);
     outputs.push(batch.stdout, batch.stderr);
+    // A batch output whose error code echoes the key (the import builds error_class from it),
+    // kept outside the scanned folder: the ledger stores it redacted.
+    const exported = (await readFile(path.join(dir, 'out', 'batch.jsonl'), 'utf8')).split('\n');
+    const output = path.join(await tempDir('stimkit-secrets-output-'), 'output.jsonl');
+    await writeFile(
+      output,
+      `${JSON.stringify({ custom_id: JSON.parse(exported[0]!).custom_id, response: null, error: { code: `bad_${KEY}`, message: 'failed' } })}\n`,
+    );
+    const imported = await runCli([
+      'batch',
+      'import',
+      output,
+      '--bundle',
+      bag,
+      '--models',
+      models,
+      '--model',
+      'm',
+      '--ledger',
+      path.join(dir, 'out', 'imported.sqlite'),
+      '--json',
+    ]);
+    expect(imported.code, imported.stderr).toBe(0);
+    outputs.push(imported.stdout, imported.stderr);
+    // a line without a result is an attempt left to export again, its class as the file said
+    expect(
+      query(path.join(dir, 'out', 'imported.sqlite'), 'SELECT error_class FROM attempts'),
+    ).toEqual([{ error_class: 'batch_error:bad_[REDACTED]' }]);
+    expect(
+      query(ledger, 'SELECT finish_reason FROM results WHERE finish_reason LIKE ?', 'stop (%'),
+    ).toEqual([{ finish_reason: 'stop (Bearer [REDACTED])' }]);
     // A missing variable is named, never a value.
     delete process.env[VAR];
     const missing = await runCli([

@@ -44,9 +44,12 @@ describe('reading the vendors’ documented replies', () => {
       text: 'Based on my analysis...',
       reasoning: 'Let me analyze this step by step...',
     });
+    // The streaming classifiers' stop: a filter outside the model, its stop_details kept.
     expect(reply(readAnthropic(ANTHROPIC_REFUSAL_EXAMPLE, 200))).toMatchObject({
-      outcome: 'model_refusal',
+      outcome: 'provider_block',
       finish_reason: 'refusal',
+      error_class: 'refusal',
+      error_body: JSON.stringify(ANTHROPIC_REFUSAL_EXAMPLE.stop_details),
     });
     expect(reply(readAnthropic(ANTHROPIC_MAX_TOKENS_EXAMPLE, 200))).toMatchObject({
       outcome: 'length',

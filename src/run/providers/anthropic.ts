@@ -3,19 +3,22 @@
  * `x-api-key` and `anthropic-version`). The system prompt is the top-level `system`; images are
  * base64 `image` blocks; `max_tokens` is required (the trial's, else the model's). A trial's `thinking` is sent as is:
  * `false` → `{type: disabled}`, `true` → `{type: adaptive}`, or `{type: enabled, budget_tokens}`
- * with the model's `thinking_budget` (added to max_tokens, so the answer keeps its limit). API
+ * with the model's `thinking_budget` (added to max_tokens, so the answer keeps its limit; the
+ * models file refuses a budget of 1–1023, and 0 turns thinking off). API
  * version 2026-10-21 (the SDK's) takes no temperature, top_p, top_k or seed: a trial's values are
  * left out and recorded as dropped. The request body is
  * typed against the official SDK (`satisfies`), so a field the API does not define fails `tsc`.
  * Reply: text blocks joined as the response, thinking blocks as `reasoning_text`; `stop_reason`
- * `max_tokens` → length, `refusal` → model_refusal (the model declined in a structured way),
- * else answer / suppressed. The reply `id` is the route's response id (the `request-id` header is
+ * `max_tokens` → length, `refusal` → provider_block (Anthropic's streaming classifiers stopped
+ * the output: a filter outside the model; its `stop_details` kept as the error body), else
+ * answer / suppressed. The reply `id` is the route's response id (the `request-id` header is
  * read by classify.ts).
  */
 import type {
   ContentBlockParam,
   MessageCreateParamsNonStreaming,
   MessageParam,
+  ThinkingConfigParam,
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { Trial } from '../../bundle/format.js';
 import { sha256 } from '../../core/fsio.js';
@@ -35,8 +38,29 @@ import {
 } from './common.js';
 import type { BuiltBody, Provider } from './types.js';
 
-/** The least budget_tokens the API accepts. */
-const ANTHROPIC_MIN_THINKING_BUDGET = 1024;
+/**
+ * The `max_tokens` and `thinking` a trial is sent with (the request and the dry run's output
+ * ceiling): the limit (the trial's, else the model's), plus the thinking budget when thinking is
+ * on with one, so the answer keeps its limit; thinking_budget 0 turns thinking off. No
+ * `thinking` when the trial sets none or the mapping drops it. `max_tokens` is undefined only
+ * without any limit (run refuses such a model before sending, E_RUN_MAX_TOKENS).
+ */
+export function anthropicLimits(
+  trial: Trial,
+  model: ModelSpec,
+): { max_tokens: number | undefined; thinking?: ThinkingConfigParam } {
+  const s = trial.sampling;
+  const limit = s.max_tokens ?? model.max_tokens;
+  const budget = model.thinking_budget;
+  if (s.thinking === undefined || model.sampling.thinking === 'drop') return { max_tokens: limit };
+  if (s.thinking === false || budget === 0)
+    return { max_tokens: limit, thinking: { type: 'disabled' } };
+  if (budget === undefined) return { max_tokens: limit, thinking: { type: 'adaptive' } };
+  return {
+    max_tokens: limit === undefined ? undefined : limit + budget,
+    thinking: { type: 'enabled', budget_tokens: budget },
+  };
+}
 
 /** The Messages API body of a trial (images as `sha256:` references). */
 function anthropicBody(
@@ -58,12 +82,10 @@ function anthropicBody(
           },
     ),
   }));
-  const limit = s.max_tokens ?? model.max_tokens!;
-  const thinkingOn = s.thinking === true && map.thinking !== 'drop';
-  const budget = model.thinking_budget;
+  const limits = anthropicLimits(trial, model);
   const body: MessageCreateParamsNonStreaming = {
     model: model.api_model ?? model.name,
-    max_tokens: thinkingOn && budget !== undefined ? limit + budget : limit,
+    max_tokens: limits.max_tokens!,
     messages,
   };
   if (system !== null) body.system = system;
@@ -73,12 +95,7 @@ function anthropicBody(
   if (s.top_k !== undefined && s.top_k !== -1) dropped.push('top_k');
   if (trial.seed !== null && trial.seed !== undefined) dropped.push('seed');
   if (s.thinking !== undefined && map.thinking === 'drop') dropped.push('thinking');
-  else if (s.thinking === false) body.thinking = { type: 'disabled' };
-  else if (thinkingOn)
-    body.thinking =
-      budget === undefined
-        ? { type: 'adaptive' }
-        : { type: 'enabled', budget_tokens: Math.max(budget, ANTHROPIC_MIN_THINKING_BUDGET) };
+  if (limits.thinking) body.thinking = limits.thinking;
   return { body: { ...body, ...model.extra_body }, dropped };
 }
 
@@ -95,7 +112,7 @@ export function readAnthropic(json: unknown, status: number): Verdict {
   const stop = str(json.stop_reason);
   const outcome =
     stop === 'refusal'
-      ? 'model_refusal'
+      ? 'provider_block'
       : stop === 'max_tokens' || stop === 'model_context_window_exceeded'
         ? 'length'
         : textOutcome(text);
@@ -108,7 +125,10 @@ export function readAnthropic(json: unknown, status: number): Verdict {
     usage: withTokenCounts(usage, usage?.input_tokens, usage?.output_tokens),
     served_model: str(json.model),
     http_status: status,
-    error_class: outcome === 'model_refusal' ? 'refusal' : null,
+    error_class: stop === 'refusal' ? 'refusal' : null,
+    // The classifier's category and explanation (the ledger redacts and truncates it).
+    error_body:
+      stop === 'refusal' && json.stop_details != null ? JSON.stringify(json.stop_details) : null,
     route: { ...NO_ROUTE, response_id: str(json.id) },
   });
 }

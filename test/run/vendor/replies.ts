@@ -51,14 +51,21 @@ export const ANTHROPIC_THINKING_EXAMPLE = {
 };
 
 /**
- * A refusal: HTTP 200 with `stop_reason: "refusal"`, Claude's safety stop.
- * Source: https://docs.anthropic.com/en/docs/test-and-evaluate/strengthen-guardrails/handle-streaming-refusals
- * ("stop_reason": "refusal"), and the SDK's StopReason type (@anthropic-ai/sdk 1.15.0).
+ * A refusal: HTTP 200 with `stop_reason: "refusal"`, returned "when streaming classifiers
+ * intervene to handle potential policy violations", with `stop_details: {type: "refusal",
+ * category, explanation}` (category and explanation may be null). The documented example, as is.
+ * Source: https://platform.claude.com/docs/en/test-and-evaluate/strengthen-guardrails/handle-streaming-refusals
+ * ("API response format"), and the SDK's StopReason type (@anthropic-ai/sdk 1.15.0).
  */
 export const ANTHROPIC_REFUSAL_EXAMPLE = {
   ...ANTHROPIC_EXAMPLE,
-  content: [{ type: 'text', text: 'I can’t help with that.' }],
+  content: [{ type: 'text', text: 'Hello..' }],
   stop_reason: 'refusal',
+  stop_details: {
+    type: 'refusal',
+    category: 'cyber',
+    explanation: 'This request was declined because it could enable cyber harm.',
+  },
 };
 
 /**
@@ -195,7 +202,13 @@ export function anthropicReply(a: VendorAction, model: string, k: number): Out {
         ],
       });
     case 'refusal':
-      return json({ ...base, content: [], stop_reason: 'refusal' });
+      // The classifier's stop, as documented (ANTHROPIC_REFUSAL_EXAMPLE above).
+      return json({
+        ...base,
+        content: [],
+        stop_reason: 'refusal',
+        stop_details: { type: 'refusal', category: null, explanation: null },
+      });
     case 'max_tokens':
       return json({
         ...base,

@@ -125,11 +125,6 @@ export function regressionInputs(
   return { table, dropped, y, design, values };
 }
 
-/** The interaction terms of a design: their indices. */
-function interactionIndices(design: BuiltDesign): number[] {
-  return design.names.flatMap((n, j) => (n.includes(':') ? [j] : []));
-}
-
 /** Fit a logit or OLS model to `table`. */
 export function regressTable(
   model: 'logit' | 'ols',
@@ -146,7 +141,7 @@ export function regressTable(
   let result: RegressionResult;
   let interactionTest: LrTestResult | null = null;
   let refused: string | null = null;
-  const inter = interactionIndices(design);
+  const inter = design.interactions;
   if (model === 'logit' && params.firth) {
     result = firth(y, design, { conf: params.conf });
     if (inter.length > 0) {

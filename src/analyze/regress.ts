@@ -75,24 +75,38 @@ export interface RegressReport {
   bootstrap?: WildResult[];
 }
 
-/** The warnings of a fit: too few clusters for cluster-robust SEs, with a remedy that fits the clustering. */
+/** Where to read p values and intervals that hold with few clusters, once the bootstrap was run. */
+const READ_BOOTSTRAP =
+  'read the p values and intervals of the wild cluster bootstrap table (--wild-bootstrap), which hold with few clusters';
+
+/**
+ * The warnings of a fit: too few clusters for cluster-robust SEs, with a remedy that fits the
+ * clustering (with the bootstrap already run, its table).
+ */
 function regressWarnings(
   result: RegressionResult,
   cluster: string | null,
+  bootstrap: boolean,
   model: 'logit' | 'ols' = result.model,
 ): string[] {
   const g = result.nClusters;
   if (g === null || cluster === null || g >= FEW_CLUSTERS) return [];
+  const head = `only ${g} clusters of ${cluster} (cluster-robust standard errors want ${FEW_CLUSTERS} or more): the SEs are biased downward, so the intervals are too narrow and the p values too small.`;
+  if (bootstrap) return [`${head} Instead, ${READ_BOOTSTRAP}.`];
   const remedy =
     model === 'ols'
       ? 'add --wild-bootstrap for p values and intervals that hold with few clusters (a wild cluster bootstrap)'
       : cluster === 'entry'
         ? 'add entries to the corpus'
         : 'cluster by a column with more groups (e.g. --cluster entry, the corpus entry)';
-  return [
-    `only ${g} clusters of ${cluster} (cluster-robust standard errors want ${FEW_CLUSTERS} or more): the SEs are biased downward, so the intervals are too narrow and the p values too small. ` +
-      `Fix: ${remedy}, or read these SEs as a demonstration, not as evidence.`,
-  ];
+  return [`${head} Fix: ${remedy}, or read these SEs as a demonstration, not as evidence.`];
+}
+
+/** Why the cluster-robust SEs were refused when the bootstrap was asked for: the problem without its fix (which offers the bootstrap). */
+function refusedWithBootstrap(err: StimkitError): string {
+  const p = err.problems[0];
+  const why = p ? `${p.message} (expected ${p.expected}, got ${p.got})` : err.message;
+  return `${why}. The table shows model-based standard errors; ${READ_BOOTSTRAP} and respect the clustering.`;
 }
 
 /** The rows, outcome and design of a fit: what the fit and the separation check share. */
@@ -162,7 +176,7 @@ export function regressTable(
     } catch (err) {
       // too few clusters for a clustered SE: with the bootstrap asked for, show model-based SEs beside it
       if (!(params.bootstrap && (err as StimkitError).code === 'E_STATS_FEW_CLUSTERS')) throw err;
-      refused = `${(err as StimkitError).message}. The table shows model-based standard errors; the wild cluster bootstrap tests below respect the clustering.`;
+      refused = refusedWithBootstrap(err as StimkitError);
       options.cluster = undefined;
       result = fit(y, design, options);
     }
@@ -182,7 +196,9 @@ export function regressTable(
     codings: design.codings,
     result,
     interactionTest,
-    warnings: refused ? [refused] : regressWarnings(result, params.cluster, model),
+    warnings: refused
+      ? [refused]
+      : regressWarnings(result, params.cluster, Boolean(params.bootstrap), model),
   };
   if (params.bootstrap && params.cluster) report.bootstrap = bootstrapTerms(inputs, params);
   return report;

@@ -24,6 +24,7 @@ import {
 } from '../stats/index.js';
 import type { StimkitError } from '../core/errors.js';
 import { completeRows, numericColumn, requireFilled } from './columns.js';
+import { simulatedRows, type SimulatedRows } from './simulated.js';
 import { column, type Table } from './table.js';
 
 /**
@@ -69,6 +70,8 @@ export interface RegressReport {
   interactionTest: LrTestResult | null;
   /** What to keep in mind reading the numbers (e.g. too few clusters); empty when nothing. */
   warnings: string[];
+  /** Rows fitted that are simulated (the table's `simulated` column); null when it has none. */
+  simulated: SimulatedRows | null;
   /** logit: the coefficients whose maximum-likelihood estimates are infinite (checked with --firth). */
   separation?: SeparationReport;
   /** ols with --wild-bootstrap: one test per coefficient but the intercept. */
@@ -199,6 +202,7 @@ export function regressTable(
     warnings: refused
       ? [refused]
       : regressWarnings(result, params.cluster, Boolean(params.bootstrap), model),
+    simulated: simulatedRows(table),
   };
   if (params.bootstrap && params.cluster) report.bootstrap = bootstrapTerms(inputs, params);
   return report;

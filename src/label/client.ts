@@ -115,6 +115,12 @@ const KEYS = String.raw`
   }
   highlight(cur, false);
   qs.forEach(function (q, k) { q.addEventListener('focusin', function () { highlight(k, false); }); });
+  // A clicked answer moves the highlight on, as a key answer does (so T then means the next question).
+  qs.forEach(function (q, k) {
+    q.querySelectorAll('input[type=radio]').forEach(function (input) {
+      input.addEventListener('click', function () { if (k < qs.length - 1) highlight(k + 1, true); });
+    });
+  });
   var hint = document.getElementById('hint');
   var hintTimer = null;
   function say(text) {
@@ -143,6 +149,7 @@ const KEYS = String.raw`
     p: function () { go(cfg.nav.prev); }, ArrowLeft: function () { go(cfg.nav.prev); },
     u: function () { go(cfg.nav.open); }, z: zoom, '?': openHelp
   };
+  var ANSWER_KEYS = ['t', 'f', 'a', '1', '2', '3'];
   ['1', '2', '3'].forEach(function (n) {
     keys[n] = function () {
       if (dt.hidden) return;
@@ -161,6 +168,8 @@ const KEYS = String.raw`
     if (!Object.prototype.hasOwnProperty.call(keys, k)) return;
     // Also stops a focused radio button's own arrow keys from moving the answer.
     e.preventDefault();
+    // A held answer key repeats: answer once, not the next questions too.
+    if (e.repeat && ANSWER_KEYS.indexOf(k) >= 0) return;
     keys[k]();
   });
 `;

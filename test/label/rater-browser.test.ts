@@ -5,7 +5,8 @@
  * file); Caps Lock letters work; single-key shortcuts can be turned off and that is remembered;
  * `?` and the footer button open the shortcut list in view; A on a question without N/A says why
  * nothing happened; the interface-language switch changes the whole interface and is remembered;
- * the image and the response stay in view while D5 is answered; no page scrolls sideways at 400 px.
+ * the image and the response stay in view while D5 is answered; no page scrolls sideways at 400 px;
+ * a clicked answer moves the highlight on as a key answer does; a held answer key answers once.
  */
 import Database from 'better-sqlite3';
 import { writeFile } from 'node:fs/promises';
@@ -96,6 +97,20 @@ describe.skipIf(SKIP)('rater app in Chromium', () => {
     await page.waitForURL(/\/item\/1$/);
     expect(row(server, 1)?.d2).toBe('false');
     expect(await page.locator('input[name=d1]:checked').getAttribute('value')).toBe('true');
+  });
+
+  it('a clicked answer moves the highlight on as a key does, and a held key answers one question', async () => {
+    const { server, page } = await open('clickthenkey', { lang: 'en' });
+    await page.locator('input[name=d1][value=false]').click();
+    await page.keyboard.press('t'); // meant for D2, the next question
+    await waitSaved(page);
+    expect([row(server, 0)?.d1, row(server, 0)?.d2]).toEqual(['false', 'true']);
+    // T held down: the browser repeats keydown (repeat: true); only the first press answers (D3)
+    for (let i = 0; i < 4; i++) await page.keyboard.down('t');
+    await page.keyboard.up('t');
+    await waitSaved(page);
+    const r = row(server, 0);
+    expect([r?.d1, r?.d2, r?.d3, r?.d4, r?.d5]).toEqual(['false', 'true', 'true', null, null]);
   });
 
   it('Caps Lock letters work like lower-case ones (T F J K N P)', async () => {

@@ -65,7 +65,8 @@ const SAVING = String.raw`
     var d4 = document.querySelector('input[name=d4]:checked');
     var on = !!d4 && d4.value === 'true';
     dt.hidden = !on;
-    if (!on) dt.querySelectorAll('input').forEach(function (c) { c.checked = false; });
+    // Off: unchecked, and no strategy waits to be resent (the server refuses one without D4 = TRUE).
+    if (!on) dt.querySelectorAll('input').forEach(function (c) { c.checked = false; delete pending[c.name]; });
   }
   document.querySelectorAll('fieldset.q input[type=radio]').forEach(function (r) {
     r.addEventListener('change', function () {

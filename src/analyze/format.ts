@@ -88,6 +88,7 @@ export function regressHuman(r: RegressReport): string {
 export function ratesHuman(r: RatesReport): string {
   const pct = Math.round(r.params.conf * 100);
   const c = r.params.correction;
+  const sim = (r.simulated?.rows ?? 0) > 0;
   const head = [
     ...(r.params.by.length ? r.params.by : ['group']),
     'n',
@@ -95,6 +96,7 @@ export function ratesHuman(r: RatesReport): string {
     'rate',
     `Wilson ${pct}% CI`,
     ...(c ? ['corrected', `${pct}% CI (mapped)`] : []),
+    ...(sim ? ['simulated'] : []),
   ];
   const rows = r.rows.map((g) => [
     ...(r.params.by.length ? r.params.by.map((b) => g.group[b]!) : ['all']),
@@ -108,6 +110,7 @@ export function ratesHuman(r: RatesReport): string {
           `[${fx(g.corrected.lower, 4)}, ${fx(g.corrected.upper, 4)}]`,
         ]
       : []),
+    ...(sim ? [g.simulated ? 'yes' : 'no'] : []),
   ]);
   const note = c
     ? `; corrected by Rogan–Gladen for sensitivity ${c.sensitivity} and specificity ${c.specificity} (Wilson interval mapped through the correction)`

@@ -5,6 +5,7 @@
  */
 import type { Problem } from '../core/errors.js';
 import type { InstrumentRow } from './instrument/index.js';
+import { simulatedRows, simulatedValues, type SimulatedRows } from './simulated.js';
 import { readTable, requireColumns, throwProblems } from './table.js';
 
 /** Required columns of the responses table. */
@@ -15,11 +16,16 @@ export function readInstrumentRows(file: string): InstrumentRow[] {
   return readInstrumentTable(file).rows;
 }
 
-/** Parse and validate the responses table; also the file's sha256. */
+/**
+ * Parse and validate the responses table; also the file's sha256, and its simulated rows and
+ * models (null without a `simulated` column).
+ */
 export function readInstrumentTable(file: string): {
   file: string;
   sha256: string;
   rows: InstrumentRow[];
+  simulated: SimulatedRows | null;
+  simulatedModels: Set<string> | null;
 } {
   const t = readTable(file);
   requireColumns(t, INSTRUMENT_COLUMNS, 'analyze instrument');
@@ -81,7 +87,8 @@ export function readInstrumentTable(file: string): {
     });
   });
   throwProblems('E_ANALYZE_VALUE', file, problems);
-  return { file, sha256: t.sha256, rows };
+  const simulated = simulatedRows(t);
+  return { file, sha256: t.sha256, rows, simulated, simulatedModels: simulatedValues(t, 'model') };
 }
 
 /**

@@ -7,6 +7,7 @@
 import { correctPrevalence } from '../audit/attenuation.js';
 import { wilson } from '../stats/index.js';
 import { completeRows, numericColumn, requireFilled } from './columns.js';
+import { simulatedFlags, type SimulatedRows } from './simulated.js';
 import type { Table } from './table.js';
 
 /** One group's rate. */
@@ -18,6 +19,8 @@ interface RateRow {
   rate: number;
   lower: number;
   upper: number;
+  /** Whether any of the group's rows is simulated; null when the table has no `simulated` column. */
+  simulated: boolean | null;
   /** With a given sensitivity and specificity: the Rogan–Gladen rate, clipped to [0, 1], and its interval. */
   corrected?: { rate: number; lower: number; upper: number; clipped: boolean };
 }
@@ -37,6 +40,8 @@ export interface RatesReport {
     correction: { sensitivity: number; specificity: number } | null;
   };
   rows: RateRow[];
+  /** Rows counted that are simulated (the table's `simulated` column); null when it has none. */
+  simulated: SimulatedRows | null;
 }
 
 /** Rates per combination of the --by columns, in sorted order of the group values. */
@@ -56,13 +61,18 @@ export function ratesTable(
     : { table: given, dropped: 0 };
   requireFilled(table, [params.outcome, ...params.by], 'analyze rates');
   const y = numericColumn(table, params.outcome, true);
-  const groups = new Map<string, { group: Record<string, string>; n: number; x: number }>();
+  const sim = simulatedFlags(table);
+  const groups = new Map<
+    string,
+    { group: Record<string, string>; n: number; x: number; s: number }
+  >();
   table.rows.forEach((r, i) => {
     const group = Object.fromEntries(params.by.map((b) => [b, r[b]!]));
     const key = JSON.stringify(params.by.map((b) => r[b]));
-    const g = groups.get(key) ?? { group, n: 0, x: 0 };
+    const g = groups.get(key) ?? { group, n: 0, x: 0, s: 0 };
     g.n++;
     g.x += y[i]!;
+    if (sim?.[i]) g.s++;
     groups.set(key, g);
   });
   const rows = [...groups.entries()]
@@ -76,6 +86,7 @@ export function ratesTable(
         rate: w.pHat,
         lower: w.lower,
         upper: w.upper,
+        simulated: sim ? g.s > 0 : null,
       };
       if (params.correction) {
         const c = correctPrevalence(
@@ -102,5 +113,6 @@ export function ratesTable(
       correction: params.correction ?? null,
     },
     rows,
+    simulated: sim && { rows: sim.filter(Boolean).length, of: sim.length },
   };
 }

@@ -24,6 +24,7 @@ import {
 } from '../stats/index.js';
 import type { StimkitError } from '../core/errors.js';
 import { completeRows, numericColumn, requireFilled } from './columns.js';
+import { simulatedRows, type SimulatedRows } from './simulated.js';
 import { column, type Table } from './table.js';
 
 /**
@@ -69,30 +70,46 @@ export interface RegressReport {
   interactionTest: LrTestResult | null;
   /** What to keep in mind reading the numbers (e.g. too few clusters); empty when nothing. */
   warnings: string[];
+  /** Rows fitted that are simulated (the table's `simulated` column); null when it has none. */
+  simulated: SimulatedRows | null;
   /** logit: the coefficients whose maximum-likelihood estimates are infinite (checked with --firth). */
   separation?: SeparationReport;
   /** ols with --wild-bootstrap: one test per coefficient but the intercept. */
   bootstrap?: WildResult[];
 }
 
-/** The warnings of a fit: too few clusters for cluster-robust SEs, with a remedy that fits the clustering. */
+/** Where to read p values and intervals that hold with few clusters, once the bootstrap was run. */
+const READ_BOOTSTRAP =
+  'read the p values and intervals of the wild cluster bootstrap table (--wild-bootstrap), which hold with few clusters';
+
+/**
+ * The warnings of a fit: too few clusters for cluster-robust SEs, with a remedy that fits the
+ * clustering (with the bootstrap already run, its table).
+ */
 function regressWarnings(
   result: RegressionResult,
   cluster: string | null,
+  bootstrap: boolean,
   model: 'logit' | 'ols' = result.model,
 ): string[] {
   const g = result.nClusters;
   if (g === null || cluster === null || g >= FEW_CLUSTERS) return [];
+  const head = `only ${g} clusters of ${cluster} (cluster-robust standard errors want ${FEW_CLUSTERS} or more): the SEs are biased downward, so the intervals are too narrow and the p values too small.`;
+  if (bootstrap) return [`${head} Instead, ${READ_BOOTSTRAP}.`];
   const remedy =
     model === 'ols'
       ? 'add --wild-bootstrap for p values and intervals that hold with few clusters (a wild cluster bootstrap)'
       : cluster === 'entry'
         ? 'add entries to the corpus'
         : 'cluster by a column with more groups (e.g. --cluster entry, the corpus entry)';
-  return [
-    `only ${g} clusters of ${cluster} (cluster-robust standard errors want ${FEW_CLUSTERS} or more): the SEs are biased downward, so the intervals are too narrow and the p values too small. ` +
-      `Fix: ${remedy}, or read these SEs as a demonstration, not as evidence.`,
-  ];
+  return [`${head} Fix: ${remedy}, or read these SEs as a demonstration, not as evidence.`];
+}
+
+/** Why the cluster-robust SEs were refused when the bootstrap was asked for: the problem without its fix (which offers the bootstrap). */
+function refusedWithBootstrap(err: StimkitError): string {
+  const p = err.problems[0];
+  const why = p ? `${p.message} (expected ${p.expected}, got ${p.got})` : err.message;
+  return `${why}. The table shows model-based standard errors; ${READ_BOOTSTRAP} and respect the clustering.`;
 }
 
 /** The rows, outcome and design of a fit: what the fit and the separation check share. */
@@ -125,11 +142,6 @@ export function regressionInputs(
   return { table, dropped, y, design, values };
 }
 
-/** The interaction terms of a design: their indices. */
-function interactionIndices(design: BuiltDesign): number[] {
-  return design.names.flatMap((n, j) => (n.includes(':') ? [j] : []));
-}
-
 /** Fit a logit or OLS model to `table`. */
 export function regressTable(
   model: 'logit' | 'ols',
@@ -146,7 +158,7 @@ export function regressTable(
   let result: RegressionResult;
   let interactionTest: LrTestResult | null = null;
   let refused: string | null = null;
-  const inter = interactionIndices(design);
+  const inter = design.interactions;
   if (model === 'logit' && params.firth) {
     result = firth(y, design, { conf: params.conf });
     if (inter.length > 0) {
@@ -167,7 +179,7 @@ export function regressTable(
     } catch (err) {
       // too few clusters for a clustered SE: with the bootstrap asked for, show model-based SEs beside it
       if (!(params.bootstrap && (err as StimkitError).code === 'E_STATS_FEW_CLUSTERS')) throw err;
-      refused = `${(err as StimkitError).message}. The table shows model-based standard errors; the wild cluster bootstrap tests below respect the clustering.`;
+      refused = refusedWithBootstrap(err as StimkitError);
       options.cluster = undefined;
       result = fit(y, design, options);
     }
@@ -187,7 +199,10 @@ export function regressTable(
     codings: design.codings,
     result,
     interactionTest,
-    warnings: refused ? [refused] : regressWarnings(result, params.cluster, model),
+    warnings: refused
+      ? [refused]
+      : regressWarnings(result, params.cluster, Boolean(params.bootstrap), model),
+    simulated: simulatedRows(table),
   };
   if (params.bootstrap && params.cluster) report.bootstrap = bootstrapTerms(inputs, params);
   return report;

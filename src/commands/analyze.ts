@@ -18,6 +18,7 @@ import { requireShiftLanguages } from '../analyze/instrument/shift.js';
 import { ratesTable } from '../analyze/rates.js';
 import type { BootstrapParams } from '../analyze/regress.js';
 import { regressWithSeparation } from '../analyze/separation.js';
+import { simulatedLine, simulatedRows } from '../analyze/simulated.js';
 import { readTable } from '../analyze/table.js';
 import type { Correction, KappaWeights, WildWeights } from '../stats/index.js';
 import type { CommandResult } from '../cli/output.js';
@@ -103,8 +104,14 @@ function instrument(path: string, opts: Opts): CommandResult {
     params: { arm: a.arm, arm_chosen: a.chosen, shift: `${a.shift.from}:${a.shift.to}`, bootstrap },
     arms: a.arms,
     ...a.analysis,
+    models: a.analysis.models.map((m) => ({
+      ...m,
+      simulated: t.simulatedModels ? t.simulatedModels.has(m.model) : null,
+    })),
+    simulated: t.simulated,
   };
-  return { summary, human: instrumentHuman(a.analysis, a), exitCode: EXIT.ok };
+  const human = simulatedLine(t.simulated) + instrumentHuman(a.analysis, a);
+  return { summary, human, exitCode: EXIT.ok };
 }
 
 async function regress(kind: 'logit' | 'ols', path: string, opts: Opts): Promise<CommandResult> {
@@ -122,7 +129,8 @@ async function regress(kind: 'logit' | 'ols', path: string, opts: Opts): Promise
     ...(opts.firth ? { firth: true } : {}),
     ...(opts.wildBootstrap ? { bootstrap: bootstrapOf(opts) } : {}),
   });
-  return { summary: report, human: regressHuman(report), exitCode: EXIT.ok };
+  const human = simulatedLine(report.simulated) + regressHuman(report);
+  return { summary: report, human, exitCode: EXIT.ok };
 }
 
 function rates(path: string, opts: Opts): CommandResult {
@@ -142,11 +150,13 @@ function rates(path: string, opts: Opts): CommandResult {
     complete: Boolean(opts.complete),
     correction,
   });
-  return { summary: report, human: ratesHuman(report), exitCode: EXIT.ok };
+  const human = simulatedLine(report.simulated) + ratesHuman(report);
+  return { summary: report, human, exitCode: EXIT.ok };
 }
 
 function agreement(path: string, opts: Opts): CommandResult {
   const table = readTable(path);
+  const simulated = simulatedRows(table);
   const params = {
     raters: opts.raters as string[] | undefined,
     vs: (opts.vs as string | undefined) ?? null,
@@ -157,8 +167,10 @@ function agreement(path: string, opts: Opts): CommandResult {
   if (isLongLabels(table)) {
     const report = agreementLong(table, params);
     return {
-      summary: report,
-      human: 'dimensions' in report ? agreementByDimensionHuman(report) : agreementHuman(report),
+      summary: { ...report, simulated },
+      human:
+        simulatedLine(simulated) +
+        ('dimensions' in report ? agreementByDimensionHuman(report) : agreementHuman(report)),
       exitCode: EXIT.ok,
     };
   }
@@ -169,7 +181,11 @@ function agreement(path: string, opts: Opts): CommandResult {
     categories: params.categories,
     dimension: params.dimension,
   });
-  return { summary: report, human: agreementHuman(report), exitCode: EXIT.ok };
+  return {
+    summary: { ...report, simulated },
+    human: simulatedLine(simulated) + agreementHuman(report),
+    exitCode: EXIT.ok,
+  };
 }
 
 export const analyzeCommand: CommandSpec = {

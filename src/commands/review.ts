@@ -13,7 +13,7 @@ export const reviewCommand: CommandSpec = {
   configure: (cmd) =>
     cmd
       .argument('<input>', 'entries manifest, corpus lock, or bundle folder')
-      .requiredOption('--out <dir>', 'folder for index.html and entries.csv')
+      .requiredOption('--out <dir>', 'folder for index.html, entries.csv and review.json')
       .option('--variants <lock>', 'variants lock whose A0-A6 images (and warnings) to show')
       .addOption(
         new Option('--thumb <pixels>', 'thumbnail size').argParser(positiveInt).default(320),

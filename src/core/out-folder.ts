@@ -211,11 +211,11 @@ export async function writeOutFolder<T>(
   }
 }
 
-/** What an output folder, recognised by its header file (`score.json`) or its names, may hold. */
+/** What an output folder, recognised by its header file (`score.json`), may hold. */
 export interface HeaderedFolder {
   command: string;
-  /** The header file and its `format` field, if the command writes one. */
-  header?: { file: string; format: string };
+  /** The header file and its `format` field: a non-empty folder without it is not the command's. */
+  header: { file: string; format: string };
   /** Top-level files the command writes (or wrote in an earlier version), besides the header. */
   names: readonly string[];
   /** Subfolders whose every file is the command's, when the header is its. */
@@ -223,17 +223,19 @@ export interface HeaderedFolder {
 }
 
 /**
- * The spec of a folder recognised by its header: empty, or files among `names`; with a header of
- * the right format, also the files it lists (`files[].file`) and everything under `dirs`.
+ * The spec of a folder recognised by its header: empty, or a header of the right format beside
+ * files among `names`, the files it lists (`files[].file`) and everything under `dirs`. A folder
+ * holding only files the command would write, but no header, is somebody else's (their own
+ * `index.html`).
  */
 export function headeredFolder(o: HeaderedFolder): OutFolderSpec {
   return {
     command: o.command,
     foreign: async (dir, found) => {
-      const header = o.header ? await readHeader(path.join(dir, o.header.file)) : null;
-      const ours = o.header !== undefined && header?.format === o.header.format;
+      const header = await readHeader(path.join(dir, o.header.file));
+      const ours = header?.format === o.header.format;
       const listed = new Set(ours ? listedFiles(header) : []);
-      const names = new Set([...(o.header ? [o.header.file] : []), ...o.names]);
+      const names = new Set([o.header.file, ...o.names]);
       const dirs = ours ? (o.dirs ?? []) : [];
       const inDir = (rel: string) => dirs.some((d) => rel === d || rel.startsWith(`${d}/`));
       for (const f of found) {
@@ -246,9 +248,10 @@ export function headeredFolder(o: HeaderedFolder): OutFolderSpec {
         if (!names.has(f.rel) && !listed.has(f.rel))
           return { rel: f.rel, reason: `a file stimkit ${o.command} does not write` };
       }
-      if (o.header && !ours && found.some((f) => f.rel === o.header!.file))
-        return { rel: o.header.file, reason: `not a ${o.header.format} header` };
-      return null;
+      if (ours) return null;
+      return found.some((f) => f.rel === o.header.file)
+        ? { rel: o.header.file, reason: `not a ${o.header.format} header` }
+        : { rel: o.header.file, reason: `missing (stimkit ${o.command} writes it)` };
     },
   };
 }

@@ -65,7 +65,8 @@ const SAVING = String.raw`
     var d4 = document.querySelector('input[name=d4]:checked');
     var on = !!d4 && d4.value === 'true';
     dt.hidden = !on;
-    if (!on) dt.querySelectorAll('input').forEach(function (c) { c.checked = false; });
+    // Off: unchecked, and no strategy waits to be resent (the server refuses one without D4 = TRUE).
+    if (!on) dt.querySelectorAll('input').forEach(function (c) { c.checked = false; delete pending[c.name]; });
   }
   document.querySelectorAll('fieldset.q input[type=radio]').forEach(function (r) {
     r.addEventListener('change', function () {
@@ -115,6 +116,12 @@ const KEYS = String.raw`
   }
   highlight(cur, false);
   qs.forEach(function (q, k) { q.addEventListener('focusin', function () { highlight(k, false); }); });
+  // A clicked answer moves the highlight on, as a key answer does (so T then means the next question).
+  qs.forEach(function (q, k) {
+    q.querySelectorAll('input[type=radio]').forEach(function (input) {
+      input.addEventListener('click', function () { if (k < qs.length - 1) highlight(k + 1, true); });
+    });
+  });
   var hint = document.getElementById('hint');
   var hintTimer = null;
   function say(text) {
@@ -143,6 +150,7 @@ const KEYS = String.raw`
     p: function () { go(cfg.nav.prev); }, ArrowLeft: function () { go(cfg.nav.prev); },
     u: function () { go(cfg.nav.open); }, z: zoom, '?': openHelp
   };
+  var ANSWER_KEYS = ['t', 'f', 'a', '1', '2', '3'];
   ['1', '2', '3'].forEach(function (n) {
     keys[n] = function () {
       if (dt.hidden) return;
@@ -161,6 +169,8 @@ const KEYS = String.raw`
     if (!Object.prototype.hasOwnProperty.call(keys, k)) return;
     // Also stops a focused radio button's own arrow keys from moving the answer.
     e.preventDefault();
+    // A held answer key repeats: answer once, not the next questions too.
+    if (e.repeat && ANSWER_KEYS.indexOf(k) >= 0) return;
     keys[k]();
   });
 `;

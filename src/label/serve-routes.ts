@@ -4,6 +4,7 @@
  * sample and the rater file and hands them here.
  */
 import { readFile } from 'node:fs/promises';
+import type { StimkitError } from '../core/errors.js';
 import { html } from '../core/html.js';
 import { parseChange, parsePrefs, type Prefs } from './api.js';
 import { imageFile } from './bundle.js';
@@ -191,6 +192,13 @@ async function saveAnswer(
   if (!byId.has(itemId)) return text(`bad request: unknown item ${itemId}`, 400);
   const change = parseChange(body.field, body.value);
   if (!change) return text('bad request: unknown field or value', 400);
-  const answers = session.store().save(itemId, change);
+  let answers;
+  try {
+    answers = session.store().save(itemId, change);
+  } catch (err) {
+    // a strategy (DT) saved before its D4 = TRUE: the page resends it once D4 is saved
+    if ((err as StimkitError).code !== 'E_LABEL_DT_WITHOUT_D4') throw err;
+    return text(`conflict: ${(err as StimkitError).message}`, 409);
+  }
   return json({ ok: true, answers, complete: isComplete(answers), progress: state.progress() });
 }

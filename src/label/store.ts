@@ -84,6 +84,19 @@ CREATE TABLE IF NOT EXISTS answers (
   updated_at TEXT NOT NULL
 );`;
 
+/** The strategy follow-up (DT) is asked only when D4 is TRUE: refuse it otherwise. */
+function requireD4(answers: ItemAnswers, field: string): void {
+  if (answers.d4 === 'true') return;
+  throw StimkitError.fromProblem({
+    code: 'E_LABEL_DT_WITHOUT_D4',
+    message: `${field.toUpperCase()} is asked only when D4 is TRUE, and D4 of item ${answers.item_id} is ${answers.d4 === null ? 'not answered' : answers.d4.toUpperCase()}`,
+    field,
+    expected: 'D4 = TRUE saved first',
+    got: `D4 = ${answers.d4 ?? 'none'}`,
+    fix: 'save D4 = TRUE first, then the strategy',
+  });
+}
+
 /** A rater's answer store. */
 export class LabelStore {
   readonly file: string;
@@ -181,7 +194,9 @@ export class LabelStore {
 
   /**
    * Save one field of one item, committed before this returns. Setting D4 to anything but true
-   * clears the strategy follow-up (it is asked only when D4 is true).
+   * clears the strategy follow-up (it is asked only when D4 is true). A follow-up (DT) change
+   * while D4 is not true is refused (E_LABEL_DT_WITHOUT_D4), never dropped silently: the page
+   * resends it once its D4 = TRUE is saved.
    */
   save(itemId: string, change: FieldChange, now = new Date().toISOString()): ItemAnswers {
     const value = change.field.startsWith('dt')
@@ -191,8 +206,7 @@ export class LabelStore {
           ? 1
           : 0
       : change.value;
-    // The follow-up is asked only when D4 is TRUE: a late strategy click after D4 changed is ignored.
-    if (change.field.startsWith('dt') && this.get(itemId).d4 !== 'true') return this.get(itemId);
+    if (change.field.startsWith('dt')) requireD4(this.get(itemId), change.field);
     this.db.transaction(() => {
       this.db
         .prepare(

@@ -7,6 +7,7 @@ import pMap from 'p-map';
 import { writeFileAtomic } from '../core/fsio.js';
 import { headeredFolder, writeOutFolder } from '../core/out-folder.js';
 import { reviewCsv } from './csv.js';
+import { REVIEW_FORMAT, REVIEW_HEADER, reviewHeader } from './header.js';
 import { reviewHtml, type EntryPictures } from './html.js';
 import { loadReviewSource, type ReviewData } from './source.js';
 import { thumbnail } from './thumbs.js';
@@ -23,8 +24,12 @@ export interface ReviewOptions {
   csvRaw?: boolean;
 }
 
-/** What `stimkit review` may replace: a folder holding only the page and the CSV. */
-const REVIEW_FOLDER = headeredFolder({ command: 'review', names: ['index.html', 'entries.csv'] });
+/** What `stimkit review` may replace: a review folder (review.json, the page and the CSV). */
+const REVIEW_FOLDER = headeredFolder({
+  command: 'review',
+  header: { file: REVIEW_HEADER, format: REVIEW_FORMAT },
+  names: ['index.html', 'entries.csv'],
+});
 
 /** What `reviewCorpus` wrote. */
 export interface ReviewResult {
@@ -56,9 +61,13 @@ export async function reviewCorpus(input: string, options: ReviewOptions): Promi
   );
   const out = path.resolve(options.out);
   const html = reviewHtml(data, pictures);
+  const files = { 'index.html': html, 'entries.csv': reviewCsv(data, { raw: options.csvRaw }) };
+  const params = { variants: options.variants, thumb: size, csvRaw: options.csvRaw ?? false };
+  const header = await reviewHeader(out, data, params, files);
   await writeOutFolder(out, REVIEW_FOLDER, async (tmp) => {
-    await writeFileAtomic(path.join(tmp, 'index.html'), html);
-    await writeFileAtomic(path.join(tmp, 'entries.csv'), reviewCsv(data, { raw: options.csvRaw }));
+    for (const [name, text] of Object.entries(files))
+      await writeFileAtomic(path.join(tmp, name), text);
+    await writeFileAtomic(path.join(tmp, REVIEW_HEADER), header);
   });
   const htmlFile = path.join(out, 'index.html');
   const csvFile = path.join(out, 'entries.csv');

@@ -32,6 +32,8 @@ export interface Coding {
 /** A design together with how each predictor was coded. */
 export interface BuiltDesign extends Design {
   codings: Coding[];
+  /** indices of the interaction (product) columns; names are not parsed, since levels may hold `:` */
+  interactions: number[];
 }
 
 type Cell = string | number | boolean | null | undefined;
@@ -132,6 +134,7 @@ export function buildDesignFromColumns(
     cols.push(new Float64Array(n).fill(1));
   }
   const coded = new Map<string, { coding: Coding; cols: Float64Array[] }>();
+  const interactions: number[] = [];
   for (const p of spec.predictors) {
     const c = code(values(p), p, spec.reference?.[p]);
     coded.set(p, c);
@@ -155,6 +158,7 @@ export function buildDesignFromColumns(
     const B = coded.get(b)!;
     A.coding.names.forEach((na, i) =>
       B.coding.names.forEach((nb, j) => {
+        interactions.push(names.length);
         names.push(`${na}:${nb}`);
         cols.push(A.cols[i]!.map((v, r) => v * B.cols[j]![r]!));
       }),
@@ -165,5 +169,5 @@ export function buildDesignFromColumns(
   cols.forEach((c, j) => {
     for (let i = 0; i < n; i++) x[i * k + j] = c[i]!;
   });
-  return { x, n, k, names, codings: [...coded.values()].map((c) => c.coding) };
+  return { x, n, k, names, codings: [...coded.values()].map((c) => c.coding), interactions };
 }

@@ -36,14 +36,27 @@ async function highs(): Promise<Highs> {
   return solver;
 }
 
-/** Each distinct covariate pattern once, with the outcomes seen on it. */
+/** The largest |value| of each design column (1 for a column of zeros). */
+function columnScales(d: Design): number[] {
+  const scale = new Array<number>(d.k).fill(0);
+  for (let i = 0; i < d.n; i++)
+    for (let j = 0; j < d.k; j++) scale[j] = Math.max(scale[j]!, Math.abs(d.x[i * d.k + j]!));
+  return scale.map((s) => s || 1);
+}
+
+/**
+ * Each distinct covariate pattern once, with the outcomes seen on it. Each column is scaled to a
+ * largest |value| of 1 (which changes no sign of xᵀβ, only βⱼ's size), so the absolute EPS means
+ * the same on a covariate of 1e-7 as on one of 1e6.
+ */
 function patterns(
   d: Design,
   y: readonly number[],
 ): { x: number[]; ones: boolean; zeros: boolean }[] {
+  const scale = columnScales(d);
   const map = new Map<string, { x: number[]; ones: boolean; zeros: boolean }>();
   for (let i = 0; i < d.n; i++) {
-    const x = Array.from(d.x.subarray(i * d.k, i * d.k + d.k));
+    const x = Array.from(d.x.subarray(i * d.k, i * d.k + d.k), (v, j) => v / scale[j]!);
     const key = x.join(',');
     const p = map.get(key) ?? { x, ones: false, zeros: false };
     if (y[i] === 1) p.ones = true;

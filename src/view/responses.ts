@@ -69,14 +69,28 @@ export async function readResponseTexts(scores: string, ledger?: string): Promis
   if (kind === 'ledger') {
     const reader = openLedger(file);
     try {
-      const label = ledger && run && !reader.runs().some((r) => r.label === run) ? undefined : run;
-      return ledgerTexts(reader, reader.run(label).label);
+      if (run) requireRun(reader, run, path.join(scores, 'score.json'));
+      return ledgerTexts(reader, reader.run(run).label);
     } catch (err) {
       reader.close();
       throw err;
     }
   }
   return fileTexts(file, await indexResponses(file));
+}
+
+/** The run the scores were made from must be in the ledger given: the texts of another run would be the wrong ones. */
+function requireRun(reader: LedgerReader, run: string, header: string): void {
+  const runs = reader.runs().map((r) => r.label);
+  if (runs.includes(run)) return;
+  throw StimkitError.fromProblem({
+    code: 'E_VIEW_RESPONSES',
+    file: reader.file,
+    message: `this ledger holds no run "${run}", the run the scores were made from (named in ${header})`,
+    expected: `a ledger with run "${run}"`,
+    got: runs.length ? `runs ${runs.map((r) => `"${r}"`).join(', ')}` : 'no run',
+    fix: `give the ledger run "${run}" was written to with --ledger FILE, or score this ledger's run and view that scores folder`,
+  });
 }
 
 function ledgerTexts(reader: LedgerReader, run: string): ResponseTexts {

@@ -5,7 +5,9 @@
  * file); Caps Lock letters work; single-key shortcuts can be turned off and that is remembered;
  * `?` and the footer button open the shortcut list in view; A on a question without N/A says why
  * nothing happened; the interface-language switch changes the whole interface and is remembered;
- * the image and the response stay in view while D5 is answered; no page scrolls sideways at 400 px.
+ * the image and the response stay in view while D5 is answered; no page scrolls sideways at 400 px;
+ * a clicked answer moves the highlight on as a key answer does; a held answer key answers once; a
+ * strategy ticked while its D4 = TRUE is retried is saved after it.
  */
 import Database from 'better-sqlite3';
 import { writeFile } from 'node:fs/promises';
@@ -96,6 +98,44 @@ describe.skipIf(SKIP)('rater app in Chromium', () => {
     await page.waitForURL(/\/item\/1$/);
     expect(row(server, 1)?.d2).toBe('false');
     expect(await page.locator('input[name=d1]:checked').getAttribute('value')).toBe('true');
+  });
+
+  it('a clicked answer moves the highlight on as a key does, and a held key answers one question', async () => {
+    const { server, page } = await open('clickthenkey', { lang: 'en' });
+    await page.locator('input[name=d1][value=false]').click();
+    await page.keyboard.press('t'); // meant for D2, the next question
+    await waitSaved(page);
+    expect([row(server, 0)?.d1, row(server, 0)?.d2]).toEqual(['false', 'true']);
+    // T held down: the browser repeats keydown (repeat: true); only the first press answers (D3)
+    for (let i = 0; i < 4; i++) await page.keyboard.down('t');
+    await page.keyboard.up('t');
+    await waitSaved(page);
+    const r = row(server, 0);
+    expect([r?.d1, r?.d2, r?.d3, r?.d4, r?.d5]).toEqual(['false', 'true', 'true', null, null]);
+  });
+
+  it('a strategy ticked while its D4 = TRUE is still being retried is saved after it', async () => {
+    const { server, page } = await open('dtretry', { lang: 'en' });
+    // the first D4 save fails (as with a server that was briefly down); the page retries it
+    let failed = false;
+    await page.route('**/api/answer', async (route) => {
+      const field = (route.request().postDataJSON() as { field: string }).field;
+      if (field === 'd4' && !failed) {
+        failed = true;
+        return route.abort();
+      }
+      return route.continue();
+    });
+    await page.locator('input[name=d4][value=true]').click();
+    await page.locator('input[name=dt1]').click();
+    await expect.poll(() => row(server, 0)?.dt1, { timeout: 15_000 }).toBe(1);
+    await waitSaved(page);
+    expect([row(server, 0)?.d4, row(server, 0)?.dt1]).toEqual(['true', 1]);
+    // the failed D4, then the strategy refused while D4 was not saved (409), both resent
+    expect(errors.splice(0)).toEqual([
+      'Failed to load resource: net::ERR_FAILED',
+      'Failed to load resource: the server responded with a status of 409 (Conflict)',
+    ]);
   });
 
   it('Caps Lock letters work like lower-case ones (T F J K N P)', async () => {

@@ -241,7 +241,10 @@ describe('label serve: answers', () => {
     expect(last.complete).toBe(true);
     a = server.store.get(id);
     expect([a.d4, a.dt2]).toEqual(['false', null]);
-    await post(port, { item: id, field: 'dt1', value: true });
+    // a strategy while D4 is not TRUE is refused, not dropped with a 200 the page would show as saved
+    const late = await post(port, { item: id, field: 'dt1', value: true });
+    expect(late.status).toBe(409);
+    expect(late.body).toContain('DT1 is asked only when D4 is TRUE, and D4 of item');
     expect(server.store.get(id).dt1).toBeNull();
   });
 

@@ -68,4 +68,17 @@ describe('report writes its folder whole', () => {
     expect(r.json().error.code).toBe('E_OUT_NOT_OURS');
     expect(Object.keys(await folderBytes(out))).toEqual(['charts/my-chart.svg']);
   });
+
+  it('refuses a lone index.html without report.json, and leaves it as it was', async () => {
+    const out = path.join(dir, 'site');
+    await mkdir(out);
+    await writeFile(path.join(out, 'index.html'), '<h1>My lab</h1>');
+    const r = await runCli(['report', scores, '--out', out, '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json().error.code).toBe('E_OUT_NOT_OURS');
+    expect(r.json().error.message).toContain('report.json: missing');
+    expect(await folderBytes(out)).toEqual({
+      'index.html': Buffer.from('<h1>My lab</h1>').toString('base64'),
+    });
+  });
 });

@@ -72,4 +72,32 @@ describe('stimkit review --out', () => {
       'photo.jpg': Buffer.from('x').toString('base64'),
     });
   });
+
+  it('refuses a folder holding only a page and a CSV of the same names but no review.json', async () => {
+    const out = path.join(dir, 'site');
+    await mkdir(out);
+    await writeFile(path.join(out, 'index.html'), '<h1>My lab</h1>');
+    await writeFile(path.join(out, 'entries.csv'), 'id\nmine\n');
+    const before = await folderBytes(out);
+    const r = await runCli(['review', manifest, '--out', out, '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json().error.code).toBe('E_OUT_NOT_OURS');
+    expect(r.json().error.message).toContain('review.json: missing');
+    expect(await folderBytes(out)).toEqual(before);
+  });
+
+  it('writes review.json listing the page and the CSV, and replaces its own folder', async () => {
+    const out = path.join(dir, 'review-own');
+    expect((await runCli(['review', manifest, '--out', out])).code).toBe(0);
+    const before = await folderBytes(out);
+    const header = JSON.parse(await readFile(path.join(out, 'review.json'), 'utf8'));
+    expect(header).toMatchObject({ format: 'stimkit.review', version: 1, kind: 'entries' });
+    expect(header.inputs[0].file).toBe('../x.entries.yaml');
+    expect(header.files.map((f: { file: string }) => f.file)).toEqual([
+      'index.html',
+      'entries.csv',
+    ]);
+    expect((await runCli(['review', manifest, '--out', out])).code).toBe(0);
+    expect(await folderBytes(out)).toEqual(before);
+  });
 });

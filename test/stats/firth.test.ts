@@ -131,4 +131,13 @@ describe('detectSeparation (linear programming)', () => {
     expect(complete.terms.find((t) => t.term === 'x')).toEqual({ term: 'x', direction: '+∞' });
     expect(await detectSeparation(d, [0, 1, 0, 1, 1, 0])).toEqual({ kind: 'none', terms: [] });
   });
+  it('tells complete separation whatever the scale of the covariate (1e-7 … 6e-7 and 1e6 … 6e6)', async () => {
+    for (const scale of [1e-7, 1, 1e6]) {
+      const rows = [1, 2, 3, 4, 5, 6].map((x) => ({ x: x * scale }));
+      const d = buildDesign(rows, { predictors: ['x'] });
+      const r = await detectSeparation(d, [0, 0, 0, 1, 1, 1]);
+      expect(r.kind, `scale ${scale}`).toBe('complete');
+      expect(r.terms.find((t) => t.term === 'x')).toEqual({ term: 'x', direction: '+∞' });
+    }
+  });
 });

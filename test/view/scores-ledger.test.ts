@@ -5,7 +5,8 @@
  * Checked over HTTP.
  */
 import { getPage } from '../helpers/http.js';
-import { rename, writeFile } from 'node:fs/promises';
+import { copyFile, rename, writeFile } from 'node:fs/promises';
+import Database from 'better-sqlite3';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -149,5 +150,30 @@ describe('stimkit view --scores <scores folder>', () => {
     server = await serveView({ bundle: fx.bundle, scores, ledger: moved, port: 0, token: TOKEN });
     expect(server.data.responses).toMatchObject({ kind: 'ledger', file: moved });
     await expectTextsOnPages(server);
+  });
+
+  it('refuses --ledger without the run the scores were made from, naming both runs', async () => {
+    const moved = path.join(dir, 'moved.sqlite');
+    const other = path.join(dir, 'other.sqlite');
+    await copyFile(moved, other);
+    const reader = openLedger(other);
+    const run = reader.run().label;
+    reader.close();
+    const db = new Database(other);
+    db.prepare('UPDATE runs SET label = ?').run('another-run');
+    db.close();
+    const err = await serveView({
+      bundle: fx.bundle,
+      scores,
+      ledger: other,
+      port: 0,
+      token: TOKEN,
+    }).catch((e: { code?: string; message?: string }) => e);
+    expect((err as { code?: string }).code).toBe('E_VIEW_RESPONSES');
+    const message = (err as { message: string }).message;
+    expect(message).toContain(other);
+    expect(message).toContain(`no run "${run}"`);
+    expect(message).toContain('got runs "another-run"');
+    expect(message).toContain('Fix: give the ledger');
   });
 });

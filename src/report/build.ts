@@ -6,10 +6,10 @@
  * network). `report.json` (written last) records the inputs' sha256 and every file written.
  * Same scores → same bytes.
  */
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { StimkitError } from '../core/errors.js';
-import { ensureFolder, exists, relPosix, sha256, writeFileAtomic } from '../core/fsio.js';
+import { ensureFolder, relPosix, sha256, writeFileAtomic } from '../core/fsio.js';
 import { artifactJson } from '../core/json.js';
 import { TOOL } from '../core/tool.js';
 import { parseCsv } from '../core/csv.js';
@@ -141,7 +141,8 @@ async function reportContext(
 }
 
 /**
- * Build the report of a scores folder into `outDir`.
+ * Build the report of a scores folder into `outDir`, a new folder (`writeReport` builds into a
+ * temporary one and swaps it in whole, so nothing of an earlier report stays behind).
  *
  * @example
  * await buildReport('demo/scores', 'demo/report'); // demo/report/index.html
@@ -154,11 +155,6 @@ export async function buildReport(
 ): Promise<ReportResult> {
   const ctx = await reportContext(scoresDir, options);
   await ensureFolder(outDir);
-  // A report folder we wrote before: drop its charts and tables, so none of a section that no longer applies stays behind.
-  if (await exists(path.join(outDir, 'report.json'))) {
-    for (const sub of ['charts', 'tables', 'thumbs'])
-      await rm(path.join(outDir, sub), { recursive: true, force: true });
-  }
   const notes = await simulatedNotes(ctx);
   const simulated = ctx.simulated || notes.length > 0;
   const out = new ReportWriter(outDir, rowSimulated(ctx, notes.length > 0), simulated, {

@@ -107,7 +107,9 @@ export async function batchImport(o: BatchImportOptions): Promise<BatchImportRes
   const model = await importedModel(o);
   const provider = providerOf(model);
   const trials = trialsFor(bundle, model, [], undefined, !o.modelsFile);
-  const byId = new Map(bundle.trials.map((t) => [t.id, t]));
+  // Only the model's own trials (its model set, modalities and paradigms): a line of any other
+  // trial of the bundle is not recorded as this model's answer.
+  const byId = new Map(trials.map((t) => [t.id, t]));
   const text = await readOutput(o, model, provider);
   const key = model.api_key_env ? (o.env ?? process.env)[model.api_key_env] : undefined;
   const redactor = new Redactor(key ? [key] : []);

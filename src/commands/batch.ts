@@ -160,7 +160,7 @@ async function importModel(files: string[], opts: Record<string, unknown>): Prom
   const human = [
     `${r.file}: ${r.lines} line(s); recorded ${r.recorded} (${fmt(r.outcomes)}); ${r.skipped} already recorded; errors without a result: ${fmt(r.errors)}`,
     r.unknown.length
-      ? `  ${r.unknown.length} line(s) name no trial of this bundle: ${r.unknown.slice(0, 5).join(', ')}${r.unknown.length > 5 ? ', …' : ''}`
+      ? `  ${r.unknown.length} line(s) name no trial of this bundle that this model runs (its model set, modalities and paradigms): ${r.unknown.slice(0, 5).join(', ')}${r.unknown.length > 5 ? ', …' : ''}`
       : '',
     r.missing.length
       ? `  ${r.missing.length} trial(s) of ${r.model} still without a result: ${r.missing.slice(0, 10).join(', ')}${r.missing.length > 10 ? ', …' : ''}`

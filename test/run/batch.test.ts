@@ -358,4 +358,82 @@ describe('batch export and import', () => {
     expect(r.code).toBe(1);
     expect(r.json().unknown).toEqual(['t_000000000000000000000000']);
   });
+
+  it("does not record a line of a trial outside the model's selection (a text-only model's image trials)", async () => {
+    const textOnly = await writeModels(
+      dir,
+      [
+        {
+          name: 'txt',
+          endpoint: 'http://127.0.0.1:9/v1',
+          api_model: 'org/vlm-7b',
+          modalities: ['text'],
+        },
+      ],
+      'text-only.yaml',
+    );
+    // The vlm's export holds image trials too; its output is imported under the text-only model.
+    const input = path.join(dir, 'all.jsonl');
+    const exp = await runCli([
+      'batch',
+      'export',
+      bag,
+      '--models',
+      models,
+      '--model',
+      'vlm',
+      '--out',
+      input,
+    ]);
+    expect(exp.code, exp.stderr).toBe(0);
+    const lines = (await readFile(input, 'utf8'))
+      .trim()
+      .split('\n')
+      .map(
+        (l) => JSON.parse(l) as { custom_id: string; body: { messages: { content: unknown }[] } },
+      );
+    const withImage = lines
+      .filter((l) => l.body.messages.some((m) => Array.isArray(m.content)))
+      .map((l) => l.custom_id);
+    expect(withImage.length).toBeGreaterThan(0);
+    const output = path.join(dir, 'all-out.jsonl');
+    await writeFile(
+      output,
+      lines
+        .map((l) =>
+          JSON.stringify({
+            custom_id: l.custom_id,
+            response: {
+              status_code: 200,
+              body: {
+                model: 'org/vlm-7b',
+                choices: [{ message: { content: 'ok' }, finish_reason: 'stop' }],
+              },
+            },
+            error: null,
+          }),
+        )
+        .join('\n') + '\n',
+    );
+    const ledger = path.join(dir, 'text-only.sqlite');
+    const r = await runCli([
+      'batch',
+      'import',
+      output,
+      '--bundle',
+      bag,
+      '--model',
+      'txt',
+      '--models',
+      textOnly,
+      '--ledger',
+      ledger,
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(1);
+    expect([...r.json().unknown].sort()).toEqual([...withImage].sort());
+    expect(r.json().recorded).toBe(lines.length - withImage.length);
+    const recorded = query<{ trial_id: string }>(ledger, 'SELECT trial_id FROM results');
+    expect(recorded.map((x) => x.trial_id).filter((id) => withImage.includes(id))).toEqual([]);
+  });
 });

@@ -6,7 +6,16 @@
 import { sha256 } from '../../src/core/fsio.js';
 import { imagePayloadPath, type Trial } from '../../src/bundle/format.js';
 import { trialId } from '../../src/bundle/trial-id.js';
-import { IMAGES, writeFixtureBag } from '../verify/fixture.js';
+import { writeFixtureBag } from '../verify/fixture.js';
+
+/**
+ * The two images of the image trials: real PNGs (3 × 2 and 4 × 3 px, made once by sharp), since
+ * the vendor stand-ins read the bytes as the APIs do (type, pixel size).
+ */
+export const RUN_IMAGES = [
+  'iVBORw0KGgoAAAANSUhEUgAAAAMAAAACCAIAAAASFvFNAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEElEQVQImWMwTpsJQQxwFgBFaActajB43AAAAABJRU5ErkJggg==',
+  'iVBORw0KGgoAAAANSUhEUgAAAAQAAAADCAIAAAA7ljmRAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEElEQVQImWOYaawERww4OQDfRwspAxFcdAAAAABJRU5ErkJggg==',
+].map((b64) => Buffer.from(b64, 'base64'));
 
 /** The prompt text of trial k. */
 export const promptOf = (k: number) => `trial ${k}: please tell me about subject ${k}.`;
@@ -31,7 +40,7 @@ export function runTrials(n: number): Trial[] {
     prompt: 'comment-text',
   } as const;
   for (let k = 0; k < n + 2; k++) {
-    const image = k >= n ? IMAGES[k - n]! : null;
+    const image = k >= n ? RUN_IMAGES[k - n]! : null;
     const digest = image ? sha256(image) : null;
     const t: Omit<Trial, 'id'> = {
       ...base,
@@ -72,6 +81,6 @@ export async function writeRunBag(
   n: number,
 ): Promise<{ trials: Trial[]; digest: string }> {
   const trials = runTrials(n);
-  const bag = await writeFixtureBag(dir, trials);
+  const bag = await writeFixtureBag(dir, trials, RUN_IMAGES);
   return { trials, digest: bag.digest };
 }

@@ -10,7 +10,7 @@ import { trialId } from '../../src/bundle/trial-id.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeFixtureBag } from '../verify/fixture.js';
-import { runTrials } from './fixture.js';
+import { RUN_IMAGES, runTrials } from './fixture.js';
 import { writeModels } from './helpers.js';
 import { startVendorServer, type VendorServer } from './vendor/server.js';
 
@@ -34,9 +34,9 @@ function withoutMaxTokens(): Trial[] {
 beforeAll(async () => {
   dir = await tempDir('stimkit-native-refusals-');
   bag = path.join(dir, 'bag');
-  await writeFixtureBag(bag, runTrials(2));
+  await writeFixtureBag(bag, runTrials(2), RUN_IMAGES);
   noMax = path.join(dir, 'no-max');
-  await writeFixtureBag(noMax, withoutMaxTokens());
+  await writeFixtureBag(noMax, withoutMaxTokens(), RUN_IMAGES);
   anthropic = await startVendorServer('anthropic', 'k', () => ({ kind: 'ok' }));
   gemini = await startVendorServer('gemini', 'k', () => ({ kind: 'ok' }));
 });

@@ -13,8 +13,7 @@ import { providerOf } from '../../src/run/providers/index.js';
 import { runStudy, type RunResult } from '../../src/run/run.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
-import { IMAGES } from '../verify/fixture.js';
-import { writeRunBag } from './fixture.js';
+import { RUN_IMAGES, writeRunBag } from './fixture.js';
 import { allFiles, FAST, query, writeModels } from './helpers.js';
 import type { VendorAction } from './vendor/replies.js';
 import { startVendorServer, type Vendor, type VendorServer } from './vendor/server.js';
@@ -108,7 +107,7 @@ describe.each(['anthropic', 'gemini'] as const)('provider: %s', (vendor) => {
       vendor === 'anthropic'
         ? image.body.messages[0].content[0].source
         : image.body.contents[0].parts[0].inlineData;
-    expect(Buffer.from(part.data, 'base64').equals(IMAGES[0]!)).toBe(true);
+    expect(Buffer.from(part.data, 'base64').equals(RUN_IMAGES[0]!)).toBe(true);
   });
 
   it('retries faults and keeps findings, with reasoning and token counts', () => {

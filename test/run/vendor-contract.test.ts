@@ -2,6 +2,8 @@
 // example responses (replies.ts cites each page), and the strict stand-ins reject what the APIs
 // reject (so that a body stimkit builds wrong cannot pass the end-to-end tests). The request
 // builders are typed against the official SDKs (`satisfies`): a field they do not define fails tsc.
+import { randomBytes } from 'node:crypto';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { readAnthropic } from '../../src/run/providers/anthropic.js';
 import { readGemini } from '../../src/run/providers/gemini.js';
@@ -16,6 +18,7 @@ import {
   GEMINI_SAFETY_EXAMPLE,
   GEMINI_THINKING_EXAMPLE,
 } from './vendor/replies.js';
+import { imageHeader } from './vendor/image-bytes.js';
 import { anthropicProblem } from './vendor/validate-anthropic.js';
 import { geminiProblem } from './vendor/validate-gemini.js';
 
@@ -114,6 +117,70 @@ describe('the stand-ins are strict', () => {
     ];
     for (const [h, b, re] of bad)
       expect(anthropicProblem(h, JSON.parse(JSON.stringify(b)))).toMatch(re);
+  });
+
+  /** A grey image of `w` × `h` in `format`. */
+  const image = (w: number, h: number, format: 'png' | 'jpeg' | 'webp' | 'gif' = 'png') =>
+    sharp({ create: { width: w, height: h, channels: 3, background: '#808080' } })
+      .toFormat(format)
+      .toBuffer();
+  const withImages = (bytes: Buffer[], mediaType = 'image/png') => ({
+    ...aBody,
+    messages: [
+      {
+        role: 'user',
+        content: [
+          ...bytes.map((b) => ({
+            type: 'image',
+            source: { type: 'base64', media_type: mediaType, data: b.toString('base64') },
+          })),
+          { type: 'text', text: 'Describe.' },
+        ],
+      },
+    ],
+  });
+
+  it('reads type and pixel size from image bytes as sharp does', async () => {
+    for (const format of ['png', 'jpeg', 'webp', 'gif'] as const)
+      for (const [w, h] of [
+        [1, 1],
+        [333, 17],
+        [2001, 1999],
+      ] as const) {
+        const bytes = await image(w, h, format);
+        const meta = await sharp(bytes).metadata();
+        expect(imageHeader(bytes), `${format} ${w}×${h}`).toEqual({
+          type: `image/${format}`,
+          width: meta.width,
+          height: meta.height,
+        });
+      }
+    expect(imageHeader(Buffer.from('not an image'))).toBeNull();
+  });
+
+  it('Anthropic takes images only within its vision limits', async () => {
+    const side = await image(8000, 2);
+    expect(anthropicProblem(aHeaders, withImages([side]))).toBeNull();
+    expect(anthropicProblem(aHeaders, withImages([await image(8001, 2)]))).toMatch(
+      /dimensions exceed max allowed size: 8000 pixels/,
+    );
+    // More than 20 images in one request: 2000 px at most.
+    const wide = await image(2001, 2);
+    expect(anthropicProblem(aHeaders, withImages(Array(20).fill(wide)))).toBeNull();
+    expect(anthropicProblem(aHeaders, withImages(Array(21).fill(wide)))).toMatch(
+      /max allowed size: 2000 pixels/,
+    );
+    expect(anthropicProblem(aHeaders, withImages([await image(20, 20, 'jpeg')]))).toMatch(
+      /does not match the provided media type image\/png/,
+    );
+    // Noise does not compress: over 5 MB as a PNG.
+    const noise = await sharp(randomBytes(1400 * 1400 * 3), {
+      raw: { width: 1400, height: 1400, channels: 3 },
+    })
+      .png({ compressionLevel: 0 })
+      .toBuffer();
+    expect(noise.length).toBeGreaterThan(5 * 1024 * 1024);
+    expect(anthropicProblem(aHeaders, withImages([noise]))).toMatch(/exceeds 5 MB maximum/);
   });
 
   const gUrl = '/v1beta/models/gemini-2.5-flash:generateContent';

@@ -2,8 +2,14 @@
  * A strict reading of the Anthropic Messages API request (`POST /v1/messages`), from the vendor's
  * definitions: the API reference (https://platform.claude.com/docs/en/api/messages/create) and the
  * official SDK's `MessageCreateParamsBase` (@anthropic-ai/sdk 1.15.0, API version 2026-10-21).
+ * Images as the vision guide limits them
+ * (https://platform.claude.com/docs/en/build-with-claude/vision, "General limits": at most
+ * 8000 × 8000 px, 2000 × 2000 px when a request holds more than 20 images; 5 MB per image on the
+ * API) and as the bytes are: a media type that is not the bytes' own is refused.
  * Returns the first deviation as the API's error message would name it, or null.
  */
+import { imageHeader } from './image-bytes.js';
+
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -31,13 +37,42 @@ const BODY_KEYS = new Set([
 ]);
 const MEDIA = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+/** The largest image the API takes, in bytes (5 MB). */
+const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+/** The images of a request, counted for the per-image pixel limit. */
+function imageCount(msgs: unknown[]): number {
+  return msgs
+    .flatMap((m) => (isObj(m) && Array.isArray(m.content) ? (m.content as unknown[]) : []))
+    .filter((b) => isObj(b) && b.type === 'image').length;
+}
+
+/** The bytes of an image block: its type, size in bytes and in pixels against the limits. */
+function imageBytes(
+  data: string,
+  mediaType: string,
+  maxSide: number,
+  where: string,
+): string | null {
+  const bytes = Buffer.from(data, 'base64');
+  if (bytes.length === 0) return `${where}.source.data: empty image`;
+  if (bytes.length > MAX_IMAGE_BYTES)
+    return `${where}.source.data: image exceeds 5 MB maximum: ${bytes.length} bytes > ${MAX_IMAGE_BYTES} bytes`;
+  const header = imageHeader(bytes);
+  if (!header) return `${where}.source.data: Could not process image`;
+  if (header.type !== mediaType)
+    return `${where}.source: Image does not match the provided media type ${mediaType}`;
+  if (header.width > maxSide || header.height > maxSide)
+    return `${where}.source: At least one of the image dimensions exceed max allowed size: ${maxSide} pixels`;
+  return null;
+}
 
 function extra(o: Json, allowed: string[], where: string): string | null {
   const bad = Object.keys(o).filter((k) => !allowed.includes(k));
   return bad.length ? `${where}.${bad[0]}: Extra inputs are not permitted` : null;
 }
 
-function block(b: unknown, where: string): string | null {
+function block(b: unknown, where: string, maxSide: number): string | null {
   if (!isObj(b)) return `${where}: Input should be an object`;
   if (b.type === 'text') {
     if (typeof b.text !== 'string' || b.text === '')
@@ -51,8 +86,8 @@ function block(b: unknown, where: string): string | null {
       return `${where}.source.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'`;
     if (typeof s.data !== 'string' || !BASE64.test(s.data))
       return `${where}.source.data: invalid base64 data`;
-    if (Buffer.from(s.data, 'base64').length === 0) return `${where}.source.data: empty image`;
     return (
+      imageBytes(s.data, String(s.media_type), maxSide, where) ??
       extra(b, ['type', 'source', 'cache_control'], where) ??
       extra(s, ['type', 'media_type', 'data'], `${where}.source`)
     );
@@ -95,6 +130,7 @@ export function anthropicProblem(
   const msgs = body.messages;
   if (!Array.isArray(msgs) || msgs.length === 0)
     return 'messages: at least one message is required';
+  const maxSide = imageCount(msgs) > 20 ? 2000 : 8000;
   for (const [i, m] of msgs.entries()) {
     if (!isObj(m)) return `messages.${i}: Input should be an object`;
     if (m.role !== (i % 2 === 0 ? 'user' : 'assistant'))
@@ -105,7 +141,7 @@ export function anthropicProblem(
     if (!Array.isArray(m.content) || m.content.length === 0)
       return `messages.${i}.content: Field required`;
     for (const [j, b] of m.content.entries()) {
-      const p = block(b, `messages.${i}.content.${j}`);
+      const p = block(b, `messages.${i}.content.${j}`, maxSide);
       if (p) return p;
     }
   }

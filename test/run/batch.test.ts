@@ -29,6 +29,28 @@ beforeAll(async () => {
   ]);
 });
 
+/** A batch output file answering every exported line with `content` (served by org/vlm-7b). */
+function answeredAll(lines: Array<{ custom_id: string }>, content: string): string {
+  return (
+    lines
+      .map((l, i) =>
+        JSON.stringify({
+          id: `r${i}`,
+          custom_id: l.custom_id,
+          response: {
+            status_code: 200,
+            body: {
+              model: 'org/vlm-7b',
+              choices: [{ message: { content }, finish_reason: 'stop' }],
+            },
+          },
+          error: null,
+        }),
+      )
+      .join('\n') + '\n'
+  );
+}
+
 describe('batch export and import', () => {
   it('round-trips through custom_id exactly once', async () => {
     const input = path.join(dir, 'in.jsonl');
@@ -292,25 +314,7 @@ describe('batch export and import', () => {
       .split('\n')
       .map((l) => JSON.parse(l));
     const output = path.join(dir, 'out2.jsonl');
-    await writeFile(
-      output,
-      lines
-        .map((l, i) =>
-          JSON.stringify({
-            id: `r${i}`,
-            custom_id: l.custom_id,
-            response: {
-              status_code: 200,
-              body: {
-                model: 'org/vlm-7b',
-                choices: [{ message: { content: 'x' }, finish_reason: 'stop' }],
-              },
-            },
-            error: null,
-          }),
-        )
-        .join('\n') + '\n',
-    );
+    await writeFile(output, answeredAll(lines, 'x'));
     const ledger = path.join(dir, 'other.sqlite');
     const importAs = (model: string) =>
       runCli([
@@ -397,24 +401,7 @@ describe('batch export and import', () => {
       .map((l) => l.custom_id);
     expect(withImage.length).toBeGreaterThan(0);
     const output = path.join(dir, 'all-out.jsonl');
-    await writeFile(
-      output,
-      lines
-        .map((l) =>
-          JSON.stringify({
-            custom_id: l.custom_id,
-            response: {
-              status_code: 200,
-              body: {
-                model: 'org/vlm-7b',
-                choices: [{ message: { content: 'ok' }, finish_reason: 'stop' }],
-              },
-            },
-            error: null,
-          }),
-        )
-        .join('\n') + '\n',
-    );
+    await writeFile(output, answeredAll(lines, 'ok'));
     const ledger = path.join(dir, 'text-only.sqlite');
     const r = await runCli([
       'batch',

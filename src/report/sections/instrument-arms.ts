@@ -8,8 +8,8 @@ import { analyzeArm, armCounts, type ArmAnalysis } from '../../analyze/instrumen
 import { instrumentRowOf } from '../../analyze/instrument-csv.js';
 import { INSTRUMENT_COLUMNS } from '../columns/instrument.js';
 import type { ReportSection, ReportTable } from '../types.js';
-import { hasInstrument, r6 } from './instrument-data.js';
-import { varianceTables } from './tests.js';
+import { hasInstrument } from './instrument-data.js';
+import { modelColumns, varianceTables } from './tests.js';
 
 function modelsTable(a: ArmAnalysis): ReportTable {
   const x = a.analysis;
@@ -17,7 +17,7 @@ function modelsTable(a: ArmAnalysis): ReportTable {
     id: `arm-${a.arm}-models`,
     title: `Arm ${a.arm}: net bias per model`,
     columnInfo: INSTRUMENT_COLUMNS['model-tests'],
-    columns: [
+    ...modelColumns(x, [
       'model',
       'origin',
       'net',
@@ -31,21 +31,6 @@ function modelsTable(a: ArmAnalysis): ReportTable {
       'p_holm',
       'net_answered',
       'abstained_share',
-    ],
-    rows: x.models.map((m) => [
-      m.model,
-      m.origin,
-      r6(m.net),
-      r6(m.cellTest?.ci[0]),
-      r6(m.cellTest?.ci[1]),
-      r6(m.swing),
-      r6(m.raw),
-      m.cellTest?.n ?? null,
-      r6(m.cellTest?.pT),
-      r6(m.cellTest?.pWilcoxon),
-      r6(m.cellTest?.pTHolm),
-      r6(m.answeredOnly.net),
-      r6(m.answeredOnly.excludedShare),
     ]),
     n: `n = ${x.counts.cells} cells (topic × language × framing) of ${x.counts.models} models, ${x.counts.scored} scored responses (${x.counts.abstained} scored 0) in arm ${a.arm}`,
     interval:

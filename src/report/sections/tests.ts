@@ -7,6 +7,7 @@
 import type { InstrumentAnalysis } from '../../analyze/instrument/index.js';
 import { INSTRUMENT_COLUMNS } from '../columns/instrument.js';
 import { fmt } from '../format.js';
+import type { Cell } from '../../score/types.js';
 import type { ReportSection, ReportTable } from '../types.js';
 import { hasInstrument, instrumentData, r6 } from './instrument-data.js';
 
@@ -49,6 +50,45 @@ export function varianceTables(
   ];
 }
 
+/** One model's results in the instrument analysis. */
+type ModelResult = InstrumentAnalysis['models'][number];
+
+/** The per-model test columns, by name (Table S4; an arm's table shows a subset). */
+const MODEL_COLUMN: Record<string, (m: ModelResult) => Cell> = {
+  model: (m) => m.model,
+  origin: (m) => m.origin,
+  net: (m) => r6(m.net),
+  ci_lower: (m) => r6(m.cellTest?.ci[0]),
+  ci_upper: (m) => r6(m.cellTest?.ci[1]),
+  swing: (m) => r6(m.swing),
+  raw: (m) => r6(m.raw),
+  n_cells: (m) => m.cellTest?.n ?? null,
+  t: (m) => r6(m.cellTest?.t),
+  p_t: (m) => r6(m.cellTest?.pT),
+  p_wilcoxon: (m) => r6(m.cellTest?.pWilcoxon),
+  p_holm: (m) => r6(m.cellTest?.pTHolm),
+  n_collapsed: (m) => m.collapsedTest?.n ?? null,
+  p_t_collapsed: (m) => r6(m.collapsedTest?.pT),
+  net_answered: (m) => r6(m.answeredOnly.net),
+  abstained_share: (m) => r6(m.answeredOnly.excludedShare),
+  flip_rate: (m) => r6(m.flip.responseRate),
+  cell_flip_rate: (m) => r6(m.flip.cellRate),
+};
+
+/** Every per-model test column, in Table S4's order. */
+const MODEL_TEST_COLUMNS = Object.keys(MODEL_COLUMN);
+
+/** The `columns` and `rows` of a per-model table of `a` with the columns `names`. */
+export function modelColumns(
+  a: InstrumentAnalysis,
+  names: readonly string[],
+): { columns: string[]; rows: Cell[][] } {
+  return {
+    columns: [...names],
+    rows: a.models.map((m) => names.map((n) => MODEL_COLUMN[n]!(m))),
+  };
+}
+
 /** The analysis the section reads (see `instrumentData`). */
 type Data = Awaited<ReturnType<typeof instrumentData>>;
 
@@ -61,46 +101,7 @@ function modelTestsTable(d: Data): ReportTable {
   return {
     id: 'model-tests',
     title: 'Net bias against 0 per model',
-    columns: [
-      'model',
-      'origin',
-      'net',
-      'ci_lower',
-      'ci_upper',
-      'swing',
-      'raw',
-      'n_cells',
-      't',
-      'p_t',
-      'p_wilcoxon',
-      'p_holm',
-      'n_collapsed',
-      'p_t_collapsed',
-      'net_answered',
-      'abstained_share',
-      'flip_rate',
-      'cell_flip_rate',
-    ],
-    rows: a.models.map((m) => [
-      m.model,
-      m.origin,
-      r6(m.net),
-      r6(m.cellTest?.ci[0]),
-      r6(m.cellTest?.ci[1]),
-      r6(m.swing),
-      r6(m.raw),
-      m.cellTest?.n ?? null,
-      r6(m.cellTest?.t),
-      r6(m.cellTest?.pT),
-      r6(m.cellTest?.pWilcoxon),
-      r6(m.cellTest?.pTHolm),
-      m.collapsedTest?.n ?? null,
-      r6(m.collapsedTest?.pT),
-      r6(m.answeredOnly.net),
-      r6(m.answeredOnly.excludedShare),
-      r6(m.flip.responseRate),
-      r6(m.flip.cellRate),
-    ]),
+    ...modelColumns(a, MODEL_TEST_COLUMNS),
     n: `n = ${d.cellsPerModel} cell means per model (Cells; about ${d.perCell} responses each) and ${Math.round(d.cellsPerModel / 2)} framing-collapsed values (Collapsed values)`,
     interval:
       '95 % CI and p (t): one-sample t of net bias on the cell means; p (Wilcoxon): Wilcoxon signed-rank on the same; p (Holm): p (t) adjusted by Holm across models; p (t, framing-collapsed): t on the framing-collapsed values; Net bias, answered only: without the responses scored 0; Flip rate: share of affirmative/reverse response pairs (same topic, language, iteration; both non-zero) whose raw answer flips, Cell flip rate the same on cell means (descriptive, no intervals)',

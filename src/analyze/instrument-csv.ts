@@ -5,7 +5,12 @@
  */
 import type { Problem } from '../core/errors.js';
 import type { InstrumentRow } from './instrument/index.js';
-import { simulatedRows, simulatedValues, type SimulatedRows } from './simulated.js';
+import {
+  simulatedCount,
+  simulatedFlags,
+  simulatedValues,
+  type SimulatedRows,
+} from './simulated.js';
 import { readTable, requireColumns, throwProblems } from './table.js';
 
 /** Required columns of the responses table. */
@@ -87,8 +92,14 @@ export function readInstrumentTable(file: string): {
     });
   });
   throwProblems('E_ANALYZE_VALUE', file, problems);
-  const simulated = simulatedRows(t);
-  return { file, sha256: t.sha256, rows, simulated, simulatedModels: simulatedValues(t, 'model') };
+  const flags = simulatedFlags(t);
+  return {
+    file,
+    sha256: t.sha256,
+    rows,
+    simulated: simulatedCount(flags),
+    simulatedModels: simulatedValues(t, 'model', flags),
+  };
 }
 
 /**

@@ -7,7 +7,7 @@
 import { correctPrevalence } from '../audit/attenuation.js';
 import { wilson } from '../stats/index.js';
 import { completeRows, numericColumn, requireFilled } from './columns.js';
-import { simulatedFlags, type SimulatedRows } from './simulated.js';
+import { simulatedCount, simulatedFlags, type SimulatedRows } from './simulated.js';
 import type { Table } from './table.js';
 
 /** One group's rate. */
@@ -113,6 +113,6 @@ export function ratesTable(
       correction: params.correction ?? null,
     },
     rows,
-    simulated: sim && { rows: sim.filter(Boolean).length, of: sim.length },
+    simulated: simulatedCount(sim),
   };
 }

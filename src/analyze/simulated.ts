@@ -47,15 +47,21 @@ export function simulatedFlags(t: Table): boolean[] | null {
   return flags;
 }
 
-/** The count of simulated rows of `t`, or null when it has no `simulated` column. */
-export function simulatedRows(t: Table): SimulatedRows | null {
-  const flags = simulatedFlags(t);
+/** How many of the rows `flags` marks are simulated (null without the column). */
+export function simulatedCount(flags: boolean[] | null): SimulatedRows | null {
   return flags && { rows: flags.filter(Boolean).length, of: flags.length };
 }
 
-/** The values of `by` on a simulated row (e.g. the simulated models), or null without the column. */
-export function simulatedValues(t: Table, by: string): Set<string> | null {
-  const flags = simulatedFlags(t);
+/** The count of simulated rows of `t`, or null when it has no `simulated` column. */
+export function simulatedRows(t: Table): SimulatedRows | null {
+  return simulatedCount(simulatedFlags(t));
+}
+
+/**
+ * The values of `by` on a simulated row (e.g. the simulated models), or null without the column;
+ * `flags` as `simulatedFlags(t)` gives them.
+ */
+export function simulatedValues(t: Table, by: string, flags: boolean[] | null): Set<string> | null {
   const values = column(t, by);
   if (!flags || !values) return null;
   return new Set(values.filter((_, i) => flags[i]));

@@ -17,6 +17,7 @@ import { sha256 } from '../core/fsio.js';
 import type { LedgerWriter } from '../ledger/write.js';
 import type { ModelSpec } from '../models/schema.js';
 import { inputLine, lineVerdict } from '../batch/formats.js';
+import { COMMIT_CHARS } from '../batch/import-lines.js';
 import { partLimits, writeParts, type PartFile, type PartOptions } from '../batch/parts.js';
 import { recordOf } from '../run/classify.js';
 import { costOfUsage } from '../run/cost.js';
@@ -153,12 +154,16 @@ async function importJudgeBatch<T>(o: {
 }): Promise<JudgeImport> {
   const res: JudgeImport = { files: o.read.files, recorded: 0, failed: 0, skipped: 0 };
   let rows: Row[] = [];
+  let chars = 0;
   for await (const l of o.read.lines()) {
-    // recorded in transactions of ROWS_PER_COMMIT: memory stays bounded whatever the files' size
-    if (rows.length >= ROWS_PER_COMMIT) {
+    // recorded in transactions of at most ROWS_PER_COMMIT rows and COMMIT_CHARS characters of
+    // their lines: memory stays bounded whatever the files' size
+    if (rows.length >= ROWS_PER_COMMIT || chars >= COMMIT_CHARS) {
       o.writer.recordMany(rows);
       rows = [];
+      chars = 0;
     }
+    chars += l.raw.length;
     const tag = `batch-line:${sha256(l.raw.trim())}`;
     if (o.done.has(l.key) || o.seenLines.has(tag)) {
       res.skipped++;

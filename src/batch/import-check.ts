@@ -31,7 +31,7 @@ export interface Checked {
 }
 
 /** A parsed line of an output file, or null for a blank one (a bad one throws E_BATCH_LINE). */
-export function parseLine(raw: string, file: string, line: number): Record<string, unknown> | null {
+function parseLine(raw: string, file: string, line: number): Record<string, unknown> | null {
   if (raw.trim() === '') return null;
   try {
     const v = JSON.parse(raw) as unknown;

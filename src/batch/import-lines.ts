@@ -1,8 +1,8 @@
 /**
  * `stimkit batch import`, second pass: each output line (streamed again, after every file was
- * checked, import-check.ts) becomes one ledger attempt row, recorded in transactions of
- * ROWS_PER_COMMIT so that memory stays bounded whatever the size of the files; a line already
- * recorded is skipped, so an interrupted import resumes where it stopped.
+ * checked, import-check.ts) becomes one ledger attempt row, recorded in transactions of at most
+ * ROWS_PER_COMMIT rows and COMMIT_CHARS characters, so that memory stays bounded whatever the size
+ * of the files; a line already recorded is skipped, so an interrupted import resumes.
  */
 import { sha256 } from '../core/fsio.js';
 import type { Trial } from '../bundle/format.js';
@@ -20,8 +20,10 @@ import { parseCustomId } from './request.js';
 /** The rows an import records. */
 type ImportRows = Parameters<LedgerWriter['recordMany']>[0];
 
-/** Rows recorded per transaction. */
+/** Rows recorded per transaction, at most (and at most COMMIT_CHARS characters of their lines). */
 const ROWS_PER_COMMIT = 500;
+/** Characters of output lines held before a transaction: memory stays bounded with long answers. */
+export const COMMIT_CHARS = 8 << 20;
 
 /** What reading the lines of the output files needs. */
 interface LineContext {
@@ -48,14 +50,17 @@ export async function recordLines(
   res: BatchImportResult,
 ): Promise<void> {
   let rows: ImportRows = [];
+  let chars = 0;
   for (const file of files) {
     for await (const { line, raw, value } of outputLines(file)) {
       res.lines++;
       const row = lineRow(raw, value, line, c, res);
       if (row) rows.push(row);
-      if (rows.length >= ROWS_PER_COMMIT) {
+      chars += raw.length;
+      if (rows.length >= ROWS_PER_COMMIT || chars >= COMMIT_CHARS) {
         writer.recordMany(rows);
         rows = [];
+        chars = 0;
       }
     }
   }

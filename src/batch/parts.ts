@@ -75,7 +75,7 @@ export interface PartFile {
 const pad = (n: number) => String(n).padStart(4, '0');
 
 /** `dir/in.jsonl` → `dir/in.part-0002-of-0003.jsonl`. */
-export function partName(out: string, index: number, count: number): string {
+function partName(out: string, index: number, count: number): string {
   const ext = path.extname(out);
   const stem = ext ? out.slice(0, -ext.length) : out;
   return `${stem}.part-${pad(index)}-of-${pad(count)}${ext}`;
@@ -94,7 +94,7 @@ export function partOf(file: string): { index: number; count: number } | null {
  * held whole); `finish` names them: one part is `out` itself, several are
  * `<out stem>.part-NNNN-of-MMMM<ext>` (sorting in order), and earlier parts of `out` are removed.
  */
-export class PartWriter {
+class PartWriter {
   private readonly done: Array<{ tmp: string; requests: number; bytes: number; sha256: string }> =
     [];
   private sink: FileSink | null = null;
@@ -149,6 +149,7 @@ export class PartWriter {
   async finish(): Promise<PartFile[]> {
     if (this.sink) await this.closePart();
     const n = this.done.length;
+    if (n === 0) return [];
     await removeOldParts(this.out);
     const parts: PartFile[] = [];
     for (const [i, p] of this.done.entries()) {

@@ -55,7 +55,7 @@ async function batchRun(vendor: Vendor, model: ModelSpec, url: string, line: any
     headers: target.headers,
     body: JSON.stringify(body),
   });
-  const json = await res.json();
+  const json = (await res.json()) as any;
   if (vendor === 'openai')
     return {
       custom_id: line.custom_id,
@@ -93,7 +93,12 @@ describe.each(['openai', 'anthropic', 'gemini'] as const)('batch equals live: %s
     const bag = path.join(dir, 'bag');
     await writeRunBag(bag, 4);
     server = await standIn(vendor);
-    const spec = { ...SPECS[vendor], endpoint: server.url, max_tokens: 256, price: PRICE };
+    const spec: Record<string, unknown> = {
+      ...SPECS[vendor],
+      endpoint: server.url,
+      max_tokens: 256,
+      price: PRICE,
+    };
     const models = await writeModels(dir, [spec]);
     const liveLedger = path.join(dir, 'live.sqlite');
     const run = await runCli(['run', bag, '--models', models, '--ledger', liveLedger]);

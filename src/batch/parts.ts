@@ -20,12 +20,29 @@ import { ensureFolder, openSink, sha256File, syncDir, type FileSink } from '../c
 
 type Vendor = 'openai' | 'anthropic' | 'gemini';
 
-/** The published limits of one batch input file (or batch), per vendor. */
-export const VENDOR_LIMITS: Record<Vendor, { requests: number; bytes: number; name: string }> = {
-  openai: { requests: 50_000, bytes: 200_000_000, name: 'OpenAI Batch (and vLLM run-batch)' },
-  anthropic: { requests: 100_000, bytes: 256_000_000, name: 'Anthropic Message Batches' },
+/**
+ * The published limits of one batch input file (or batch), per vendor; `wrapper`: bytes the
+ * vendor's request adds around the lines, kept free (an Anthropic batch is one JSON request,
+ * `{"requests": [<line>,<line>…]}`: 14 bytes more than its lines with their newlines; 64 kept).
+ */
+export const VENDOR_LIMITS: Record<
+  Vendor,
+  { requests: number; bytes: number; wrapper: number; name: string }
+> = {
+  openai: {
+    requests: 50_000,
+    bytes: 200_000_000,
+    wrapper: 0,
+    name: 'OpenAI Batch (and vLLM run-batch)',
+  },
+  anthropic: {
+    requests: 100_000,
+    bytes: 256_000_000,
+    wrapper: 64,
+    name: 'Anthropic Message Batches',
+  },
   // No request count is published for Gemini (`part_limits.requests` is null in --json).
-  gemini: { requests: Infinity, bytes: 2_000_000_000, name: 'the Gemini Batch API' },
+  gemini: { requests: Infinity, bytes: 2_000_000_000, wrapper: 0, name: 'the Gemini Batch API' },
 };
 
 /** The limits of one part. */
@@ -51,7 +68,8 @@ export function partLimits(vendor: Vendor, o: PartOptions = {}): PartLimits {
       `--part-requests ${o.partRequests} is above the ${v.requests} requests ${v.name} accepts in one file`,
       `give --part-requests ${v.requests} or less (or leave it out: parts are cut at the vendor's limit)`,
     );
-  const maxMib = Math.floor(v.bytes / MIB);
+  const room = v.bytes - v.wrapper;
+  const maxMib = Math.floor(room / MIB);
   if (o.partMib !== undefined && o.partMib > maxMib)
     throw StimkitError.usage(
       'E_BATCH_PART_LIMIT',
@@ -60,7 +78,7 @@ export function partLimits(vendor: Vendor, o: PartOptions = {}): PartLimits {
     );
   return {
     requests: o.partRequests ?? v.requests,
-    bytes: o.partMib !== undefined ? o.partMib * MIB : v.bytes,
+    bytes: o.partMib !== undefined ? o.partMib * MIB : room,
   };
 }
 

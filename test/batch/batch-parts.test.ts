@@ -96,6 +96,9 @@ describe('parts within limits', () => {
     expect(VENDOR_LIMITS.anthropic).toMatchObject({ requests: 100_000, bytes: 256_000_000 });
     expect(VENDOR_LIMITS.gemini.bytes).toBe(2_000_000_000);
     expect(partLimits('openai', { partMib: 190 }).bytes).toBe(190 * 2 ** 20);
+    expect(partLimits('openai').bytes).toBe(200_000_000);
+    // an Anthropic batch is one JSON request around its lines: room is kept for it
+    expect(partLimits('anthropic').bytes).toBe(256_000_000 - 64);
     expect(() => partLimits('openai', { partMib: 191 })).toThrow(/above/);
     expect(() => partLimits('anthropic', { partRequests: 100_001 })).toThrow(/above/);
   });

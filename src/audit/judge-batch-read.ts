@@ -6,10 +6,14 @@
  * the request a live call would send now (same hash), and the model that served it. Any problem
  * refuses the file, naming it and the line, with nothing recorded.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { StimkitError } from '../core/errors.js';
 import { formatOf, servedOf } from '../batch/formats.js';
-import { checkServedModel } from '../batch/served-model.js';
+import { outputLines } from '../batch/import-check.js';
+import { checkPartSet, partOf } from '../batch/parts.js';
+import { checkServedModel, servedMatches } from '../batch/served-model.js';
+import { readTextLines } from '../core/fsio.js';
 import type { ModelSpec } from '../models/schema.js';
 
 /** One checked output line: its target's key and its text. */
@@ -40,8 +44,17 @@ const ID_RE = /^([^:]+):([0-9a-f]{12}):([0-9a-f]{16}):(.+)$/;
 
 /** The judging a results file answers (its first line's), or null when it names none. */
 export async function judgingOfFile(file: string): Promise<string | null> {
-  const text = await readFile(file, 'utf8').catch(() => '');
-  const first = text.split('\n').find((l) => l.trim() !== '');
+  let first: string | undefined;
+  try {
+    // the first line that is not blank, streamed (a results file can be gigabytes)
+    for await (const l of readTextLines(file)) {
+      if (l.trim() === '') continue;
+      first = l;
+      break;
+    }
+  } catch {
+    return null;
+  }
   try {
     const id = (JSON.parse(first ?? '') as { custom_id?: unknown }).custom_id;
     return typeof id === 'string' ? (ID_RE.exec(id)?.[1] ?? null) : null;
@@ -119,44 +132,60 @@ function checkId(file: string, line: number, id: unknown, c: JudgeResultsContext
   return key;
 }
 
-/** Parse and check every line of one results file. */
-function checkFile(file: string, text: string, c: JudgeResultsContext): JudgeResultLine[] {
-  const out: JudgeResultLine[] = [];
-  text.split('\n').forEach((raw, i) => {
-    if (raw.trim() === '') return;
-    let value: unknown;
+/** The lines of one results file (streamed), each checked: JSON, format and id (the served model after). */
+async function* checkedLines(
+  file: string,
+  c: JudgeResultsContext,
+): AsyncGenerator<JudgeResultLine> {
+  const lines = outputLines(file);
+  for (;;) {
+    let next: IteratorResult<{ line: number; raw: string; value: Record<string, unknown> }>;
     try {
-      value = JSON.parse(raw);
-    } catch {
-      throw lineProblem(file, i + 1, 'E_BATCH_LINE', {
-        message: 'not a JSON object (a file cut short ends in a broken line); nothing recorded',
-        fix: 'download the batch output file again, whole, and import it unchanged',
-      });
+      next = await lines.next();
+    } catch (err) {
+      // a results file that cannot be read is named as such
+      if (err instanceof StimkitError && err.code === 'E_BATCH_READ')
+        throw unreadableResults(file, err.message);
+      throw err;
     }
+    if (next.done) return;
+    const { line, raw, value } = next.value;
     const format = formatOf(value);
     if (format !== 'openai')
-      throw lineProblem(file, i + 1, 'E_BATCH_FORMAT', {
+      throw lineProblem(file, line, 'E_BATCH_FORMAT', {
         message: `not an OpenAI Batch output line (judge "${c.judge.name}" is sent in the OpenAI Batch format); nothing recorded`,
         expected: 'an OpenAI Batch output line {custom_id, response: {status_code, body}, error}',
         got: format ? `a ${format} batch output line` : 'another shape',
         fix: 'import the output file of the judge batch run, unchanged',
       });
-    out.push({ file, line: i + 1, raw, value: value as Record<string, unknown>, key: '' });
-  });
-  // another judge's output is named as such before its requests are compared
-  checkServedModel(
-    file,
-    c.judge.name,
-    c.judge.api_model ?? c.judge.name,
-    out.map((l) => ({ line: l.line, served: servedOf('openai', l.value) })),
-  );
-  return out.map((l) => ({ ...l, key: checkId(file, l.line, l.value.custom_id, c) }));
+    yield { file, line, raw, value, key: '' };
+  }
 }
 
-async function readResults(file: string): Promise<string> {
-  return readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
-    throw unreadableResults(file, err.code ?? err.message);
-  });
+/**
+ * Check every line of one results file, streamed (nothing held): another judge's output is named
+ * as such (E_BATCH_MODEL) before the requests are compared.
+ */
+async function checkFile(file: string, c: JudgeResultsContext): Promise<void> {
+  const requested = c.judge.api_model ?? c.judge.name;
+  const badServed: Array<{ line: number; served: unknown }> = [];
+  for await (const l of checkedLines(file, c)) {
+    const served = servedOf('openai', l.value);
+    if (typeof served === 'string' && served !== '' && !servedMatches(requested, served))
+      badServed.push({ line: l.line, served });
+  }
+  checkServedModel(file, c.judge.name, requested, badServed);
+  for await (const l of checkedLines(file, c)) checkId(file, l.line, l.value.custom_id, c);
+}
+
+/** The checked lines of `files` again, streamed, each with its judge key (after `checkFile`). */
+async function* linesOf(
+  files: readonly string[],
+  c: JudgeResultsContext,
+): AsyncGenerator<JudgeResultLine> {
+  for (const f of files)
+    for await (const l of checkedLines(f, c))
+      yield { ...l, key: checkId(f, l.line, l.value.custom_id, c) };
 }
 
 /** A results file that cannot be read (E_JUDGE_BATCH_READ). */
@@ -170,17 +199,19 @@ export function unreadableResults(file: string, why: string): StimkitError {
 }
 
 /**
- * The checked lines of the results files among `inputs` that answer this judging: a folder gives
- * its `<judge>.<judging>.results.jsonl` (judge-batch.ts's name; one not there is `missing`: an
- * error only when the judging has responses pending, judge-calls.ts), a file is
- * taken when its first line names this judging, or names none (to report why). Throws on the first problem, before anything is
- * recorded.
+ * The results files among `inputs` that answer this judging, every line checked: a folder gives
+ * its `<judge>.<judging>.results.jsonl`, or the numbered parts of it
+ * (`….results.part-0001-of-0003.jsonl`; judge-batch.ts's names; none there is `missing`: an
+ * error only when the judging has responses pending, judge-calls.ts), a file is taken when its
+ * first line names this judging, or names none (to report why). The files must hold each part
+ * once (E_BATCH_PARTS). Throws on the first problem, before anything is recorded; `lines` reads
+ * the checked lines again, streamed (memory stays bounded whatever the files' size).
  */
 export async function readJudgeResults(
   inputs: readonly string[],
   c: JudgeResultsContext,
   folderFile: (dir: string) => string,
-): Promise<{ files: string[]; lines: JudgeResultLine[]; missing: string[] }> {
+): Promise<{ files: string[]; lines: () => AsyncIterable<JudgeResultLine>; missing: string[] }> {
   const files: string[] = [];
   const missing: string[] = [];
   for (const p of inputs) {
@@ -189,19 +220,29 @@ export async function readJudgeResults(
       () => false,
     );
     if (isDir) {
-      const f = folderFile(p);
-      const there = await stat(f).then(
-        () => true,
-        () => false,
-      );
-      (there ? files : missing).push(f);
+      const found = await folderResults(p, folderFile(p));
+      if (found.length > 0) files.push(...found);
+      else missing.push(folderFile(p));
     } else {
       // a file that names no judging is taken, so that its first problem is reported
       const judging = await judgingOfFile(p);
       if (judging === null || judging === judgingOf(c.runLabel)) files.push(p);
     }
   }
-  const lines: JudgeResultLine[] = [];
-  for (const f of files) lines.push(...checkFile(f, await readResults(f), c));
-  return { files, lines, missing };
+  await checkPartSet(files);
+  for (const f of files) await checkFile(f, c);
+  return { files, lines: () => linesOf(files, c), missing };
+}
+
+/** The results file `file` in `dir`, or its numbered parts there (`<stem>.part-NNNN-of-MMMM.jsonl`). */
+async function folderResults(dir: string, file: string): Promise<string[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const base = path.basename(file);
+  if (names.includes(base)) return [file];
+  const ext = path.extname(base);
+  const stem = base.slice(0, -ext.length);
+  return names
+    .filter((n) => n.startsWith(`${stem}.part-`) && n.endsWith(ext) && partOf(n) !== null)
+    .sort()
+    .map((n) => path.join(dir, n));
 }

@@ -1,8 +1,9 @@
 /**
  * The judge at scale through batch files (`stimkit batch export|import --judge NAME`, or `score
  * --judge-batch-out DIR` / `--judge-batch-in DIR`): instead of calling a judge, export writes the
- * requests of every response the judge has not answered yet as an OpenAI Batch input file, one
- * per judge and judging (`<judge>.<rubric-…|instrument-…>.requests.jsonl`), whose `custom_id`
+ * requests of every response the judge has not answered yet as OpenAI Batch input files, per
+ * judge and judging (`<judge>.<rubric|instrument>.requests.jsonl`, or its numbered parts
+ * `….requests.part-0001-of-0003.jsonl` within the OpenAI Batch limits, parts.ts), whose `custom_id`
  * names the judging, the bundle, the request hash and the judge key
  * (`<judging>:<bundle 12 hex>:<request sha256 16 hex>:<trial>@<model>`). Import checks the output
  * files whole (judge-batch-read.ts), then records each line into the judge ledger exactly as a
@@ -12,10 +13,12 @@
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { sha256, writeFileAtomic } from '../core/fsio.js';
+import { sha256 } from '../core/fsio.js';
 import type { LedgerWriter } from '../ledger/write.js';
 import type { ModelSpec } from '../models/schema.js';
 import { inputLine, lineVerdict } from '../batch/formats.js';
+import { COMMIT_CHARS } from '../batch/import-lines.js';
+import { partLimits, writeParts, type PartFile, type PartOptions } from '../batch/parts.js';
 import { recordOf } from '../run/classify.js';
 import { costOfUsage } from '../run/cost.js';
 import { providerOf } from '../run/providers/index.js';
@@ -26,6 +29,8 @@ import { judgeCustomId, judgingOf, type JudgeResultLine } from './judge-batch-re
 export interface JudgeBatch {
   /** Write the pending requests into this folder (nothing is sent). */
   out?: string;
+  /** Lower limits of the parts written (default: OpenAI Batch's, parts.ts). */
+  parts?: PartOptions;
   /** Record the results found here (folders or files; nothing is sent). */
   in?: readonly string[];
 }
@@ -42,28 +47,37 @@ export function judgeBatchFile(
   return path.join(dir, `${safe}.${what}.${kind}.jsonl`);
 }
 
-/** Write the requests of `pending` as an OpenAI Batch input file; returns the file and its count. */
+/**
+ * Write the requests of `pending` as OpenAI Batch input files, in numbered parts within the
+ * OpenAI Batch limits (or `parts`, parts.ts); returns the files and the count.
+ */
 export async function exportJudgeBatch<T>(o: {
   dir: string;
   judge: ModelSpec;
   runLabel: string;
   digest: string;
   pending: readonly T[];
+  parts?: PartOptions;
   keyOf: (t: T) => string;
   request: (t: T) => { body: RequestBody; sha256: string };
   materialize: (b: RequestBody) => Promise<RequestBody>;
-}): Promise<{ file: string; requests: number }> {
+}): Promise<{ file: string; requests: number; parts: Array<Omit<PartFile, 'sha256'>> }> {
   const file = judgeBatchFile(o.dir, o.judge.name, o.runLabel, 'requests');
-  const lines: string[] = [];
-  for (const t of o.pending) {
-    const req = o.request(t);
-    const body = await o.materialize(req.body);
-    const id = judgeCustomId(o.runLabel, o.digest, req.sha256, o.keyOf(t));
-    lines.push(`${JSON.stringify(inputLine('openai', id, body))}\n`);
+  async function* lines() {
+    for (const t of o.pending) {
+      const req = o.request(t);
+      const body = await o.materialize(req.body);
+      const id = judgeCustomId(o.runLabel, o.digest, req.sha256, o.keyOf(t));
+      yield [id, `${JSON.stringify(inputLine('openai', id, body))}\n`] as const;
+    }
   }
   await mkdir(o.dir, { recursive: true });
-  await writeFileAtomic(file, lines.join(''));
-  return { file, requests: lines.length };
+  const parts = await writeParts(file, partLimits('openai', o.parts), lines());
+  return {
+    file: parts[0]!.file,
+    requests: o.pending.length,
+    parts: parts.map(({ file: f, requests, bytes }) => ({ file: f, requests, bytes })),
+  };
 }
 
 /** What importing a judge's results files recorded. */
@@ -78,6 +92,15 @@ interface JudgeImport {
 }
 
 type Row = Parameters<LedgerWriter['recordMany']>[0][number];
+
+/** Checked result lines, read again (streamed) on each call (judge-batch-read.ts). */
+interface JudgeRead {
+  files: string[];
+  lines: () => AsyncIterable<JudgeResultLine>;
+}
+
+/** Rows recorded per transaction. */
+const ROWS_PER_COMMIT = 500;
 
 /** The ledger rows of one checked line, as a live call's reply would give. */
 function rowOf(
@@ -118,9 +141,9 @@ function rowOf(
  * reply would be (a final result, or a failed attempt that leaves the response unjudged); lines
  * of responses already judged, or recorded before (same bytes), are skipped.
  */
-function importJudgeBatch<T>(o: {
+async function importJudgeBatch<T>(o: {
   judge: ModelSpec;
-  read: { files: string[]; lines: readonly JudgeResultLine[] };
+  read: JudgeRead;
   byKey: ReadonlyMap<string, T>;
   done: Set<string>;
   prior: Map<string, number>;
@@ -128,10 +151,19 @@ function importJudgeBatch<T>(o: {
   writer: LedgerWriter;
   /** `batch-line:<sha256>` tags of lines recorded before (a line is recorded once). */
   seenLines: Set<string>;
-}): JudgeImport {
+}): Promise<JudgeImport> {
   const res: JudgeImport = { files: o.read.files, recorded: 0, failed: 0, skipped: 0 };
-  const rows: Row[] = [];
-  for (const l of o.read.lines) {
+  let rows: Row[] = [];
+  let chars = 0;
+  for await (const l of o.read.lines()) {
+    // recorded in transactions of at most ROWS_PER_COMMIT rows and COMMIT_CHARS characters of
+    // their lines: memory stays bounded whatever the files' size
+    if (rows.length >= ROWS_PER_COMMIT || chars >= COMMIT_CHARS) {
+      o.writer.recordMany(rows);
+      rows = [];
+      chars = 0;
+    }
+    chars += l.raw.length;
     const tag = `batch-line:${sha256(l.raw.trim())}`;
     if (o.done.has(l.key) || o.seenLines.has(tag)) {
       res.skipped++;
@@ -154,7 +186,7 @@ function importJudgeBatch<T>(o: {
 export interface JudgeBatchResult {
   imported?: JudgeImport;
   /** `file` null: nothing was pending, so no requests file was written (a batch API refuses an empty one). */
-  exported?: { file: string | null; requests: number };
+  exported?: { file: string | null; requests: number; parts?: Array<Omit<PartFile, 'sha256'>> };
   /** Every response was judged before: no results file was needed, no requests file written. */
   nothing_pending?: true;
 }
@@ -170,7 +202,7 @@ export async function judgeThroughBatch<T>(
     runLabel: string;
     digest: string;
     targets: readonly T[];
-    read?: { files: string[]; lines: readonly JudgeResultLine[] };
+    read?: JudgeRead;
     done: Set<string>;
     prior: Map<string, number>;
     keyOf: (t: T) => string;
@@ -184,12 +216,12 @@ export async function judgeThroughBatch<T>(
   const out: JudgeBatchResult = pending.length === 0 ? { nothing_pending: true } : {};
   if (o.read) {
     const byKey = new Map(o.targets.map((t) => [o.keyOf(t), t]));
-    out.imported = importJudgeBatch({ ...o, read: o.read, byKey });
+    out.imported = await importJudgeBatch({ ...o, read: o.read, byKey });
   }
   if (batch.out)
     out.exported =
       pending.length === 0
         ? { file: null, requests: 0 }
-        : await exportJudgeBatch({ ...o, dir: batch.out, pending });
+        : await exportJudgeBatch({ ...o, dir: batch.out, pending, parts: batch.parts });
   return out;
 }

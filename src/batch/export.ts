@@ -1,21 +1,24 @@
 /**
- * `stimkit batch export`: the requests `run` would send for one model, as a batch input file in
+ * `stimkit batch export`: the requests `run` would send for one model, as batch input files in
  * its provider's format (formats.ts): OpenAI Batch (`vllm run-batch`, OpenAI-compatible batch
- * APIs), Anthropic Message Batches, or Gemini batch JSONL; the trial id is each line's id. Same
- * bodies as `run` (images as data); no credentials.
+ * APIs), Anthropic Message Batches, or Gemini batch JSONL. Each line's id names its trial and
+ * request (`<trial id>-<16 hex>`, request.ts); the lines go into numbered parts within the
+ * vendor's limits (parts.ts). Same bodies as `run` (images as data); no credentials.
  */
 import { StimkitError } from '../core/errors.js';
-import { writeFileAtomic } from '../core/fsio.js';
-import { ImageStore } from '../run/images.js';
 import { resolveModels, type ModelChoice } from '../run/model-choice.js';
 import { preflight } from '../run/preflight.js';
 import { providerOf } from '../run/providers/index.js';
 import { parseWhere, readRunBundle, refuseEmptyWhere, trialsFor } from '../run/select.js';
+import { SentImageStore } from '../run/send-image.js';
 import { verifiedDigest } from '../run/verified.js';
-
+import type { Trial } from '../bundle/format.js';
+import type { ModelSpec } from '../models/schema.js';
 import { inputLine } from './formats.js';
+import { partLimits, writeParts, type PartFile, type PartOptions } from './parts.js';
+import { batchRequest, customId } from './request.js';
 
-export interface BatchExportOptions extends ModelChoice {
+export interface BatchExportOptions extends ModelChoice, PartOptions {
   bundle: string;
   out: string;
   where?: string;
@@ -28,10 +31,28 @@ export interface BatchExportResult {
   provider: string;
   digest: string;
   requests: number;
-  dropped: string[];
+  /** Each sampling field the requests leave out, with the number of requests that leave it out. */
+  dropped: Record<string, number>;
+  /** The files written, in order: one, or numbered parts within the vendor's limits. */
+  parts: Array<Omit<PartFile, 'sha256'>>;
+  /** The limits the parts were cut at. */
+  part_limits: { requests: number; bytes: number };
 }
 
-/** Write the batch input file for one model. */
+function refuseSim(model: ModelSpec, modelsFile: string | undefined): void {
+  if (model.provider !== 'sim') return;
+  throw StimkitError.fromProblem({
+    code: 'E_BATCH_SIM',
+    file: modelsFile,
+    entry: model.name,
+    message: `model "${model.name}" is simulated: there is no request to send to a batch API`,
+    expected: 'provider: openai, anthropic or gemini',
+    got: `provider: ${model.provider}`,
+    fix: 'simulate it with stimkit run instead',
+  });
+}
+
+/** Write the batch input file(s) for one model. */
 export async function batchExport(o: BatchExportOptions): Promise<BatchExportResult> {
   if (!o.modelNames || o.modelNames.length !== 1)
     throw StimkitError.usage(
@@ -43,33 +64,24 @@ export async function batchExport(o: BatchExportOptions): Promise<BatchExportRes
   const bundle = await readRunBundle(o.bundle, digest);
   const { models, anyModel } = await resolveModels(o);
   const model = models[0]!;
-  if (model.provider === 'sim') {
-    throw StimkitError.fromProblem({
-      code: 'E_BATCH_SIM',
-      file: o.modelsFile,
-      entry: model.name,
-      message: `model "${model.name}" is simulated: there is no request to send to a batch API`,
-      expected: 'provider: openai, anthropic or gemini',
-      got: `provider: ${model.provider}`,
-      fix: 'simulate it with stimkit run instead',
-    });
-  }
+  refuseSim(model, o.modelsFile);
+  const provider = providerOf(model);
+  const limits = partLimits(provider.name, o);
   const where = parseWhere(o.where ?? '');
   const trials = trialsFor(bundle, model, where, o.limit, anyModel);
   refuseEmptyWhere(bundle, [model], where, trials.length, anyModel);
   preflight(bundle, [{ model, trials }], anyModel);
-  const provider = providerOf(model);
-  const images = new ImageStore(o.bundle);
-  const lines: string[] = [];
-  let dropped: string[] = [];
-  for (const t of trials) {
-    const built = provider.build(t, model);
-    dropped = built.dropped;
-    // The image bytes this model is sent under its image block, as run sends them (send-image.ts).
-    const { body } = await images.sent.materialize(built.body, model.image, provider.imageStyle);
-    lines.push(`${JSON.stringify(inputLine(provider.name, t.id, body))}\n`);
+  const store = new SentImageStore(o.bundle);
+  const dropped: Record<string, number> = {};
+  async function* lines(list: Trial[]) {
+    for (const t of list) {
+      const r = await batchRequest(provider, t, model, store);
+      for (const f of r.dropped) dropped[f] = (dropped[f] ?? 0) + 1;
+      const id = customId(t.id, r);
+      yield [id, `${JSON.stringify(inputLine(provider.name, id, r.body))}\n`] as const;
+    }
   }
-  await writeFileAtomic(o.out, lines.join(''));
+  const parts = await writeParts(o.out, limits, lines(trials));
   return {
     out: o.out,
     model: model.name,
@@ -77,5 +89,7 @@ export async function batchExport(o: BatchExportOptions): Promise<BatchExportRes
     digest,
     requests: trials.length,
     dropped,
+    parts: parts.map(({ file, requests, bytes }) => ({ file, requests, bytes })),
+    part_limits: limits,
   };
 }

@@ -1,25 +1,39 @@
-/** `stimkit batch import`, one line at a time: each output line becomes one ledger attempt row. */
-import { StimkitError } from '../core/errors.js';
+/**
+ * `stimkit batch import`, second pass: each output line (streamed again, after every file was
+ * checked, import-check.ts) becomes one ledger attempt row, recorded in transactions of at most
+ * ROWS_PER_COMMIT rows and COMMIT_CHARS characters, so that memory stays bounded whatever the size
+ * of the files; a line already recorded is skipped, so an interrupted import resumes.
+ */
 import { sha256 } from '../core/fsio.js';
 import type { Trial } from '../bundle/format.js';
 import type { AttemptEnd, FinalResult, LedgerWriter } from '../ledger/write.js';
 import type { ModelSpec } from '../models/schema.js';
+import { batchFinal } from '../run/batch-cost.js';
 import { recordOf, type Verdict } from '../run/classify.js';
 import type { Provider } from '../run/providers/index.js';
 import { idOf, lineVerdict } from './formats.js';
+import type { Checked } from './import-check.js';
+import { outputLines } from './import-check.js';
 import type { BatchImportResult } from './import.js';
+import { parseCustomId } from './request.js';
 
-/** The rows an import records, in one transaction at the end. */
+/** The rows an import records. */
 type ImportRows = Parameters<LedgerWriter['recordMany']>[0];
 
-/** What reading the lines of one output file needs. */
+/** Rows recorded per transaction, at most (and at most COMMIT_CHARS characters of their lines). */
+const ROWS_PER_COMMIT = 500;
+/** Characters of output lines held before a transaction: memory stays bounded with long answers. */
+export const COMMIT_CHARS = 8 << 20;
+
+/** What reading the lines of the output files needs. */
 interface LineContext {
-  file: string;
   model: ModelSpec;
   provider: Provider;
-  /** Whether a models file was given (then request hashes are rebuilt). */
-  withModels: boolean;
   byId: Map<string, Trial>;
+  /** Each trial's request as the models file makes it (empty without one). */
+  checked: Checked;
+  /** The route batch results are recorded under (request.ts batchEndpoint). */
+  endpoint: string | null;
   /** Trials of this model with a final result (filled as lines are recorded). */
   done: Set<string>;
   /** Attempts each trial has (numbering continues from there). */
@@ -28,43 +42,42 @@ interface LineContext {
   seenLines: Set<string>;
 }
 
-/** Read every line of the output file into `res` and the rows to record. */
-export function readLines(text: string, c: LineContext, res: BatchImportResult): ImportRows {
-  const rows: ImportRows = [];
-  text.split('\n').forEach((raw, i) => {
-    if (raw.trim() === '') return;
-    res.lines++;
-    const row = lineRow(raw, i + 1, c, res);
-    if (row) rows.push(row);
-  });
-  return rows;
-}
-
-function parseLine(raw: string, file: string, line: number): Record<string, unknown> {
-  try {
-    return JSON.parse(raw) as Record<string, unknown>;
-  } catch {
-    throw StimkitError.fromProblem({
-      code: 'E_BATCH_LINE',
-      file,
-      line,
-      message: 'not a JSON object',
-      fix: 'pass the batch output file unchanged',
-    });
+/** Record every line of `files` (streamed), in transactions of ROWS_PER_COMMIT rows. */
+export async function recordLines(
+  files: readonly string[],
+  c: LineContext,
+  writer: LedgerWriter,
+  res: BatchImportResult,
+): Promise<void> {
+  let rows: ImportRows = [];
+  let chars = 0;
+  for (const file of files) {
+    for await (const { line, raw, value } of outputLines(file)) {
+      res.lines++;
+      const row = lineRow(raw, value, line, c, res);
+      if (row) rows.push(row);
+      chars += raw.length;
+      if (rows.length >= ROWS_PER_COMMIT || chars >= COMMIT_CHARS) {
+        writer.recordMany(rows);
+        rows = [];
+        chars = 0;
+      }
+    }
   }
+  writer.recordMany(rows);
 }
 
 /** One line's row, or null for a line of an unknown trial or one already recorded. */
 function lineRow(
   raw: string,
+  line: Record<string, unknown>,
   lineNo: number,
   c: LineContext,
   res: BatchImportResult,
 ): ImportRows[number] | null {
   const { provider } = c;
-  const line = parseLine(raw, c.file, lineNo);
   const lineId = idOf(provider.name, line);
-  const trial = lineId ? c.byId.get(lineId) : undefined;
+  const trial = lineId ? c.byId.get(parseCustomId(lineId).trialId) : undefined;
   if (!trial) {
     res.unknown.push(
       lineId ?? `(line ${lineNo} has no ${provider.name === 'gemini' ? 'key' : 'custom_id'})`,
@@ -77,11 +90,14 @@ function lineRow(
     return null;
   }
   c.seenLines.add(tag);
-  const requestSha256 = c.withModels ? provider.build(trial, c.model).sha256 : 'unknown';
+  const request = c.checked.requests.get(trial.id);
+  const requestSha256 = request?.requestSha256 ?? 'unknown';
   const attempt = (c.prior.get(trial.id) ?? 0) + 1;
   c.prior.set(trial.id, attempt);
   const { end, final } = rowOf(lineVerdict(provider, line, raw), requestSha256);
   if (final) {
+    // What it sent, dropped and cost, and the batch route, as run records them (run/batch-cost.ts).
+    batchFinal(final, request, c.model, c.endpoint);
     c.done.add(trial.id);
     res.recorded++;
     res.outcomes[final.outcome] = (res.outcomes[final.outcome] ?? 0) + 1;

@@ -1,15 +1,16 @@
 /**
- * `stimkit batch import`: the output file of a batch run, in the model's provider's format
- * (formats.ts: OpenAI Batch / `vllm run-batch`, Anthropic Message Batches results, Gemini batch
- * JSONL), recorded into a ledger exactly once. A file in another provider's format is refused
- * before anything is recorded. Each line is classified as `run` classifies a reply; a trial that already
- * has a result is left alone, and a line seen before (same bytes) is not recorded again, so a
- * second import changes nothing. Lists the selected trials still without a result.
+ * `stimkit batch import`: the output files of a batch run (every part of an export, in any
+ * order, each once: parts.ts), in the model's provider's format (formats.ts: OpenAI Batch /
+ * `vllm run-batch`, Anthropic Message Batches results, Gemini batch JSONL), recorded into a
+ * ledger exactly once, as `run` records a live reply. Every line of every file is checked first
+ * (import-check.ts: format, served model, the request each id names), streamed, so a refused file
+ * records nothing and memory stays bounded; then the lines are streamed again and recorded
+ * (import-lines.ts). A trial that already has a result is left alone, and a line seen before (same
+ * bytes) is not recorded again, so a second import changes nothing. Lists the selected trials
+ * still without a result.
  */
-import { readFile } from 'node:fs/promises';
 import type { Trial } from '../bundle/format.js';
 import { StimkitError } from '../core/errors.js';
-import { addBatchSentAndCost } from '../run/batch-cost.js';
 import { acquireLock } from '../ledger/lock.js';
 import { openLedgerDb, type Db } from '../ledger/open.js';
 import { ensureRun, insertTrials, registerModel } from '../ledger/runs.js';
@@ -17,16 +18,19 @@ import { attemptCounts, finishedTrials, LedgerWriter } from '../ledger/write.js'
 import { ModelSpec } from '../models/schema.js';
 import { resolveModels } from '../run/model-choice.js';
 import { Redactor } from '../core/redact.js';
-import { providerOf, type Provider } from '../run/providers/index.js';
+import { providerOf } from '../run/providers/index.js';
 import { requestProfile } from '../run/request.js';
 import { readRunBundle, trialsFor } from '../run/select.js';
+import { SentImageStore } from '../run/send-image.js';
 import { verifiedDigest } from '../run/verified.js';
-import { formatOf, servedOf } from './formats.js';
-import { readLines } from './import-lines.js';
-import { checkServedModel } from './served-model.js';
+import { checkOutputs } from './import-check.js';
+import { recordLines } from './import-lines.js';
+import { checkPartSet } from './parts.js';
+import { batchEndpoint } from './request.js';
 
 export interface BatchImportOptions {
-  file: string;
+  /** The output files: every part of one export, in any order, each once. */
+  files: string[];
   bundle: string;
   model: string;
   ledger: string;
@@ -37,7 +41,7 @@ export interface BatchImportOptions {
 }
 
 export interface BatchImportResult {
-  file: string;
+  files: string[];
   ledger: string;
   model: string;
   lines: number;
@@ -49,58 +53,25 @@ export interface BatchImportResult {
   errors: Record<string, number>;
   unknown: string[];
   missing: string[];
+  /** What could not be checked (bare trial ids of an older export, no models file). */
+  warnings: string[];
 }
 
-type BatchLine = Record<string, unknown>;
-
-/** The parsed lines of an output file, by 1-based line number (unparsable lines are reported later). */
-function parsedLines(text: string): Array<{ line: number; value: unknown }> {
-  const out: Array<{ line: number; value: unknown }> = [];
-  text.split('\n').forEach((raw, i) => {
-    if (raw.trim() === '') return;
-    try {
-      out.push({ line: i + 1, value: JSON.parse(raw) });
-    } catch {
-      // reported with its line when the file is recorded
-    }
-  });
+/** The warnings of an import: what it could not check. */
+function warningsOf(o: BatchImportOptions, bareIds: number): string[] {
+  const out: string[] = [];
+  if (!o.modelsFile)
+    out.push(
+      'no --models file: the request each line answers cannot be checked, and its request hash, dropped fields, sent images, cost and route are not recorded (pass --models FILE, the file the batch was exported with)',
+    );
+  else if (bareIds > 0)
+    out.push(
+      `${bareIds} line(s) name a bare trial id (an export before ids named their request): the request they answered cannot be checked against the models file, so a change of the api_model, sampling, extra_body, routing or image block since the export would go unnoticed; they are recorded as answering the request this models file makes`,
+    );
   return out;
 }
 
-/**
- * Refuse (E_BATCH_FORMAT) an output file whose lines are in another provider's format. Without a
- * models file the model is taken as provider openai, so the fix asks for `--models FILE`.
- */
-function checkFormat(
-  file: string,
-  model: string,
-  provider: Provider,
-  text: string,
-  modelsFile: string | undefined,
-): void {
-  const other = parsedLines(text)
-    .map((l) => ({ ...l, format: formatOf(l.value) }))
-    .find((l) => l.format !== provider.name);
-  if (!other) return;
-  throw StimkitError.fromProblem({
-    code: 'E_BATCH_FORMAT',
-    file,
-    line: other.line,
-    message: `this line is ${other.format ? `in the ${other.format} batch output format` : 'in no known batch output format'}, but model "${model}" is provider ${provider.name}${modelsFile ? '' : ' (no --models file: taken as provider openai)'}; nothing recorded`,
-    expected: {
-      openai: 'an OpenAI Batch output line {custom_id, response: {status_code, body}, error}',
-      anthropic: 'a Message Batches result line {custom_id, result: {type, message | error}}',
-      gemini: 'a Gemini batch output line {key, response | error}',
-    }[provider.name],
-    got: other.format ?? 'another shape',
-    fix:
-      modelsFile || !other.format || other.format === 'openai'
-        ? 'import the output file of this model’s batch (the one its batch export file went to), under the --model it was exported for'
-        : `pass --models FILE, the models file that names "${model}" as provider ${other.format} (it was exported with one), with the same --model`,
-  });
-}
-
-/** Record a batch output file into a ledger. */
+/** Record the output files of a batch into a ledger. */
 export async function batchImport(o: BatchImportOptions): Promise<BatchImportResult> {
   const digest = await verifiedDigest(o.bundle);
   const bundle = await readRunBundle(o.bundle, digest);
@@ -110,13 +81,16 @@ export async function batchImport(o: BatchImportOptions): Promise<BatchImportRes
   // Only the model's own trials (its model set, modalities and paradigms): a line of any other
   // trial of the bundle is not recorded as this model's answer.
   const byId = new Map(trials.map((t) => [t.id, t]));
-  const text = await readOutput(o, model, provider);
+  await checkPartSet(o.files);
+  const store = new SentImageStore(o.bundle);
+  const ctx = { model, provider, modelsFile: o.modelsFile, byId, store };
+  const checked = await checkOutputs(o.files, ctx);
   const key = model.api_key_env ? (o.env ?? process.env)[model.api_key_env] : undefined;
   const redactor = new Redactor(key ? [key] : []);
   const db = openLedgerDb(o.ledger);
   const lock = (() => {
     try {
-      return acquireLock(db, o.ledger, `stimkit batch import ${o.file}`);
+      return acquireLock(db, o.ledger, `stimkit batch import ${o.files.join(' ')}`);
     } catch (err) {
       db.close();
       throw err;
@@ -126,7 +100,7 @@ export async function batchImport(o: BatchImportOptions): Promise<BatchImportRes
     const { runId, ...state } = openImport(db, o, digest, bundle.studyId, bundle.trials, model);
     const writer = new LedgerWriter(db, runId, digest, redactor);
     const res: BatchImportResult = {
-      file: o.file,
+      files: o.files,
       ledger: o.ledger,
       model: model.name,
       lines: 0,
@@ -136,26 +110,14 @@ export async function batchImport(o: BatchImportOptions): Promise<BatchImportRes
       errors: {},
       unknown: [],
       missing: [],
+      warnings: warningsOf(o, checked.bareIds),
     };
-    const rows = readLines(
-      text,
-      {
-        file: o.file,
-        model,
-        provider,
-        withModels: Boolean(o.modelsFile),
-        byId,
-        ...state,
-      },
-      res,
-    );
+    const endpoint = o.modelsFile ? batchEndpoint(model, provider.name) : null;
+    await recordLines(o.files, { ...ctx, ...state, checked, endpoint }, writer, res);
     // An error class comes from the file (`batch_error:<code>`): printed, so redacted like the ledger.
     res.errors = Object.fromEntries(
       Object.entries(res.errors).map(([cls, n]) => [redactor.redact(cls), n]),
     );
-    // What each result sent and cost, as batch export made it (run/batch-cost.ts).
-    if (o.modelsFile) await addBatchSentAndCost(rows, byId, model, o.bundle);
-    writer.recordMany(rows);
     res.missing = trials.filter((t) => !state.done.has(t.id)).map((t) => t.id);
     return res;
   } finally {
@@ -214,35 +176,4 @@ async function importedModel(o: BatchImportOptions): Promise<ModelSpec> {
       fix: 'simulate it with stimkit run instead',
     });
   return model;
-}
-
-/** The output file's text, refused when it is in another provider's format or served by another model. */
-async function readOutput(
-  o: BatchImportOptions,
-  model: ModelSpec,
-  provider: Provider,
-): Promise<string> {
-  const text = await readFile(o.file, 'utf8').catch((err) => {
-    throw StimkitError.fromProblem(
-      {
-        code: 'E_BATCH_READ',
-        file: o.file,
-        message: `cannot read the batch output (${(err as Error).message})`,
-        fix: 'pass the output file of the batch run',
-      },
-      err,
-    );
-  });
-  checkFormat(o.file, model.name, provider, text, o.modelsFile);
-  checkServedModel(
-    o.file,
-    model.name,
-    model.api_model ?? model.name,
-    parsedLines(text).map((l) => ({
-      line: l.line,
-      served: servedOf(provider.name, l.value as BatchLine),
-    })),
-    o.modelsFile,
-  );
-  return text;
 }

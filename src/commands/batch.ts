@@ -1,6 +1,6 @@
 /**
- * `stimkit batch export <bundle> --models FILE --model NAME --out in.jsonl [--where EXPR] [--limit N]`
- * `stimkit batch import <out.jsonl> --bundle B --model NAME --ledger FILE [--models FILE] [--new-run LABEL]`
+ * `stimkit batch export <bundle> --models FILE --model NAME --out in.jsonl [--where EXPR] [--limit N] [--part-requests N] [--part-mib N]`
+ * `stimkit batch import <out.jsonl…> --bundle B --model NAME --ledger FILE [--models FILE] [--new-run LABEL]`
  *
  * The judges of `score` (score/judge-batch.ts), with `score`'s options for the responses:
  * `stimkit batch export <bundle> --models FILE --judge NAME… (--ledger FILE [--run LABEL] | --responses FILE) [--judge-ledger FILE] [--rubric FILE] --out DIR`
@@ -91,7 +91,10 @@ function judgeResult(command: string, files: JudgeBatchFileResult[]): CommandRes
     f.requests !== undefined
       ? f.file === null
         ? `${f.judge} (${f.judging}): nothing pending (every response judged before), no requests file written`
-        : `${f.judge} (${f.judging}): wrote ${f.requests} request(s) to ${f.file}`
+        : [
+            `${f.judge} (${f.judging}): wrote ${f.requests} request(s) in ${f.parts!.length} part(s):`,
+            ...partLines(f.parts!),
+          ].join('\n')
       : `${f.judge} (${f.judging}): ${f.files!.join(', ')}: recorded ${f.recorded}, ${f.failed} without a label, ${f.skipped} recorded before`,
   );
   return {
@@ -117,14 +120,30 @@ const exportCommand: CommandSpec = {
           'the batch input file to write (JSONL); with --judge, the folder for the judges’ files',
         )
         .option('--where <expr>', 'only trials whose fields match, e.g. paradigm=describe,lang=zh')
-        .addOption(new Option('--limit <n>', 'at most N requests').argParser(positiveInt)),
+        .addOption(new Option('--limit <n>', 'at most N requests').argParser(positiveInt))
+        .addOption(
+          new Option(
+            '--part-requests <n>',
+            'at most N requests per part (default and maximum: the vendor’s limit)',
+          ).argParser(positiveInt),
+        )
+        .addOption(
+          new Option(
+            '--part-mib <n>',
+            'at most N MiB per part, as written (default and maximum: the vendor’s limit)',
+          ).argParser(positiveInt),
+        ),
     ),
   run: async ([bundle], opts, io) => {
     const judging = judgeMode(opts, String(bundle), io);
+    const parts = {
+      partRequests: opts.partRequests as number | undefined,
+      partMib: opts.partMib as number | undefined,
+    };
     if (judging)
       return judgeResult(
         'batch export',
-        await judgeBatchExport({ ...judging, out: String(opts.out) }),
+        await judgeBatchExport({ ...judging, out: String(opts.out), parts }),
       );
     const r = await batchExport({
       bundle: String(bundle),
@@ -133,32 +152,48 @@ const exportCommand: CommandSpec = {
       out: String(opts.out),
       where: opts.where as string | undefined,
       limit: opts.limit as number | undefined,
+      ...parts,
     });
+    const dropped = Object.entries(r.dropped)
+      .map(([f, n]) => `${f} ${n} of ${r.requests}`)
+      .join(', ');
     return {
       summary: { ok: true, command: 'batch export', ...r },
-      human: `wrote ${r.requests} request(s) for ${r.model} to ${r.out}${r.dropped.length ? ` (dropped from requests: ${r.dropped.join(', ')})` : ''}`,
+      human: [
+        `wrote ${r.requests} request(s) for ${r.model} in ${r.parts.length} part(s)${dropped ? ` (dropped from requests: ${dropped})` : ''}:`,
+        ...partLines(r.parts),
+      ].join('\n'),
       exitCode: EXIT.ok,
     };
   },
 };
 
-async function importModel(files: string[], opts: Record<string, unknown>): Promise<CommandResult> {
-  if (files.length !== 1 || !opts.ledger)
+/** One line per part: its file, requests and bytes. */
+const partLines = (parts: ReadonlyArray<{ file: string; requests: number; bytes: number }>) =>
+  parts.map((p) => `  ${p.file}: ${p.requests} request(s), ${p.bytes} bytes`);
+
+async function importModel(
+  files: string[],
+  opts: Record<string, unknown>,
+  io: Io,
+): Promise<CommandResult> {
+  if (!opts.ledger)
     throw StimkitError.usage(
       'E_BATCH_USAGE',
-      'batch import --model records one output file: give one file and --ledger FILE',
-      'import each output file on its own: stimkit batch import FILE --bundle DIR --model NAME --ledger FILE',
+      'batch import --model records into a ledger: give --ledger FILE',
+      'stimkit batch import FILE… --bundle DIR --model NAME --ledger FILE (every part of one export, each once)',
     );
   const r = await batchImport({
-    file: files[0]!,
+    files,
     bundle: String(opts.bundle),
     model: String(opts.model),
     ledger: opts.ledger as string,
     modelsFile: opts.models as string | undefined,
     newRun: opts.newRun as string | undefined,
   });
+  for (const w of r.warnings) io.stderr(`warning: ${w}\n`);
   const human = [
-    `${r.file}: ${r.lines} line(s); recorded ${r.recorded} (${fmt(r.outcomes)}); ${r.skipped} already recorded; errors without a result: ${fmt(r.errors)}`,
+    `${r.files.join(', ')}: ${r.lines} line(s); recorded ${r.recorded} (${fmt(r.outcomes)}); ${r.skipped} already recorded; errors without a result: ${fmt(r.errors)}`,
     r.unknown.length
       ? `  ${r.unknown.length} line(s) name no trial of this bundle that this model runs (its model set, modalities and paradigms): ${r.unknown.slice(0, 5).join(', ')}${r.unknown.length > 5 ? ', …' : ''}`
       : '',
@@ -182,7 +217,10 @@ const importCommand: CommandSpec = {
   configure: (cmd) =>
     judgeOptions(
       cmd
-        .argument('<output...>', 'the batch output file (JSONL); with --judge, one or more')
+        .argument(
+          '<output...>',
+          'the batch output files (JSONL): every part of one export, in any order, each once',
+        )
         .requiredOption('--bundle <dir>', 'the bundle the requests came from')
         .option('--model <name>', 'the model that answered')
         .option(
@@ -198,7 +236,7 @@ const importCommand: CommandSpec = {
   run: async ([files], opts, io) => {
     const list = files as string[];
     const judging = judgeMode(opts, String(opts.bundle), io);
-    if (!judging) return importModel(list, opts);
+    if (!judging) return importModel(list, opts, io);
     return judgeResult('batch import', await judgeBatchImport({ ...judging, files: list }));
   },
 };

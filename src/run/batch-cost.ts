@@ -1,31 +1,26 @@
 /**
- * What each result of an imported batch sent and cost: the images as `batch export` made them
- * under the model's image block (send-image.ts), and the cost from its usage at the model's price
- * less the batch discount (cost.ts). Only with the models file the batch was made from: without
- * it neither the block nor the price is known, and both stay empty.
+ * What a result of an imported batch sent, dropped and cost, and its route, as `run` records
+ * them: the images as `batch export` made them under the model's image block (send-image.ts),
+ * the sampling fields its request left out, the cost from its usage at the model's price less
+ * the batch discount (cost.ts), and the vendor's batch endpoint as its route. Only with the
+ * models file the batch was made from: without it neither the request, the block nor the price
+ * is known, and these stay empty.
  */
-import type { Trial } from '../bundle/format.js';
 import type { FinalResult } from '../ledger/write.js';
 import type { ModelSpec } from '../models/schema.js';
 import { costOfUsage } from './cost.js';
-import { providerOf } from './providers/index.js';
-import { SentImageStore } from './send-image.js';
+import type { SentImage } from './send-image.js';
 
-/** Fill `sent_images` and `cost_usd` of the final results among `rows` (in place). */
-export async function addBatchSentAndCost(
-  rows: ReadonlyArray<{ trialId: string; final: FinalResult | null }>,
-  trials: ReadonlyMap<string, Trial>,
+/** Fill `final` (in place) from the request the models file makes for its trial. */
+export function batchFinal(
+  final: FinalResult,
+  request: { dropped: string[]; sent: SentImage[] } | undefined,
   model: ModelSpec,
-  bundleDir: string,
-): Promise<void> {
-  const store = new SentImageStore(bundleDir);
-  const provider = providerOf(model);
-  for (const r of rows) {
-    const trial = trials.get(r.trialId);
-    if (!r.final || !trial) continue;
-    const built = provider.build(trial, model);
-    const { sent } = await store.materialize(built.body, model.image, provider.imageStyle);
-    r.final.sent_images = sent;
-    r.final.cost_usd = costOfUsage(r.final.usage, model.price, sent.length, true);
-  }
+  endpoint: string | null,
+): void {
+  if (!request) return;
+  final.dropped = request.dropped;
+  final.sent_images = request.sent;
+  final.cost_usd = costOfUsage(final.usage, model.price, request.sent.length, true);
+  final.endpoint = endpoint;
 }

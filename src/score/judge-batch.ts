@@ -3,7 +3,8 @@
  * writes, per judge, the requests of every response not judged yet: the audit judge's
  * (`<judge>.rubric.requests.jsonl`) and the instrument free-text judge's
  * (`<judge>.instrument.requests.jsonl`, only when there is free text to judge), in the OpenAI
- * Batch format, and sends nothing. Import records a judge's output files into the judge ledger
+ * Batch format, in numbered parts within its limits (`….part-0001-of-0003.jsonl`,
+ * batch/parts.ts), and sends nothing. Import records a judge's output files into the judge ledger
  * exactly as live calls would (audit/judge-batch.ts), each file checked whole first; `score
  * --judge NAME` then finds every response judged and sends nothing.
  */
@@ -11,6 +12,7 @@ import { sep } from 'node:path';
 import { StimkitError } from '../core/errors.js';
 import { prepareAudit } from './audit-prepare.js';
 import type { JudgeBatch } from '../audit/judge-batch.js';
+import type { PartOptions } from '../batch/parts.js';
 import { judgingOfFile } from '../audit/judge-batch-read.js';
 import type { JudgeRunResult } from '../audit/judge-calls.js';
 import { prepareInstrumentJudge } from './instrument-judge.js';
@@ -34,9 +36,11 @@ export interface JudgeBatchFileResult {
   judging: 'audit' | 'instrument';
   /** The judge run in the judge ledger. */
   run: string;
-  /** Export: the requests file written (null: nothing pending, none written), and how many requests it holds. */
+  /** Export: the requests file written (its first part; null: nothing pending, none written), and how many requests it holds. */
   file?: string | null;
   requests?: number;
+  /** Export: every part written, in order: file, requests, bytes (parts.ts). */
+  parts?: Array<{ file: string; requests: number; bytes: number }>;
   /** Import: the output files recorded, and what they gave. */
   files?: string[];
   recorded?: number;
@@ -59,9 +63,9 @@ async function judgeAll(
 
 /** Write each judge's pending requests into `out` (one file per judge and judging). */
 export async function judgeBatchExport(
-  o: JudgeBatchOptions & { out: string },
+  o: JudgeBatchOptions & { out: string; parts?: PartOptions },
 ): Promise<JudgeBatchFileResult[]> {
-  const done = await judgeAll(o, { out: o.out });
+  const done = await judgeAll(o, { out: o.out, parts: o.parts });
   return done.flatMap(({ judging, r }) =>
     r.batch?.exported ? [{ judge: r.judge, judging, run: r.run, ...r.batch.exported }] : [],
   );

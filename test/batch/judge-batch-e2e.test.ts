@@ -11,7 +11,7 @@
  * output of the wrong format, with an unknown custom_id, cut short, of another judge, or of a
  * changed response is refused naming file and line, with nothing recorded.
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleStudy } from '../../src/bundle/bundle.js';
@@ -331,5 +331,74 @@ describe('judges through batch export / import', () => {
         'SELECT model, trial_id, request_sha256, outcome, response_text, finish_reason, served_model, usage FROM results ORDER BY model, trial_id',
       );
     expect(rows(batchLedger())).toEqual(rows(liveLedger));
+  });
+
+  it('writes a judge’s requests in parts within --part-requests, and imports the parts of a folder as one file', async () => {
+    const partsLedger = path.join(dir, 'parts.judges.sqlite');
+    const flags = judgeFlags(batchModels(), partsLedger);
+    const out = path.join(dir, 'parts-requests');
+    const r = await runCli([
+      'batch',
+      'export',
+      bundle,
+      ...flags.slice(2),
+      '--judge',
+      'judge-a',
+      '--part-requests',
+      '5',
+      '--out',
+      out,
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const got = r.json().judges as Array<{ judging: string; requests: number; parts: any[] }>;
+    const audit = got.find((g) => g.judging === 'audit')!;
+    expect(audit.parts.map((p) => [path.basename(p.file), p.requests])).toEqual([
+      ['judge-a.rubric.requests.part-0001-of-0003.jsonl', 5],
+      ['judge-a.rubric.requests.part-0002-of-0003.jsonl', 5],
+      ['judge-a.rubric.requests.part-0003-of-0003.jsonl', 2],
+    ]);
+    const instrument = got.find((g) => g.judging === 'instrument')!;
+    expect(instrument.parts).toHaveLength(12); // 56 = 11 × 5 + 1
+    const results = path.join(dir, 'parts-results');
+    const written: string[] = [];
+    for (const p of [...audit.parts, ...instrument.parts]) {
+      const o = path.join(results, path.basename(p.file).replace('.requests.', '.results.'));
+      await mkdir(results, { recursive: true });
+      await runFakeBatch(p.file, o);
+      written.push(o);
+    }
+    const importArgs = (files: string[]) => [
+      'batch',
+      'import',
+      ...files,
+      ...flags.filter((_, i) => i > 1),
+      '--bundle',
+      bundle,
+      '--judge',
+      'judge-a',
+      '--json',
+    ];
+    const twice = await runCli(importArgs([written[0]!, ...written.slice(0, 3).reverse()]));
+    expect(twice.code).toBe(1);
+    expect(twice.json().error.code).toBe('E_BATCH_PARTS');
+    const imp = await runCli(importArgs([results]));
+    expect(imp.code, imp.stderr).toBe(0);
+    expect(
+      imp
+        .json()
+        .judges.map((g: any) => [g.judging, g.recorded, g.files.length])
+        .sort(),
+    ).toEqual([
+      ['audit', 12, 3],
+      ['instrument', 56, 12],
+    ]);
+    const rows = (file: string) =>
+      query(
+        file,
+        "SELECT trial_id, request_sha256, outcome, response_text, usage FROM results WHERE model = 'judge-a' ORDER BY trial_id",
+      );
+    expect(rows(partsLedger)).toEqual(rows(batchLedger()));
+    expect(network.requests).toBe(0);
   });
 });

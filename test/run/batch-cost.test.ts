@@ -45,7 +45,8 @@ describe('batch export and import with image and price blocks', () => {
     for (const l of lines) {
       const url = l.body.messages[0].content[0].image_url.url as string;
       expect(url.startsWith('data:image/jpeg;base64,')).toBe(true);
-      sentSha.set(l.custom_id, sha256(Buffer.from(url.split(',')[1]!, 'base64')));
+      // custom_ids are `<trial id>-<request hash>`
+      sentSha.set(l.custom_id.split('-')[0], sha256(Buffer.from(url.split(',')[1]!, 'base64')));
     }
     const output = path.join(dir, 'out.jsonl');
     const reply = (id: string) => ({

@@ -108,7 +108,8 @@ export function acquireLock(db: Db, file: string, command: string): LedgerLock {
         return null;
       } catch (err) {
         return (
-          ioProblem(err, { file, writing: 'the end of writing (giving back the lock)' }) ?? err
+          ioProblem(err, { file, writing: 'the end of writing (giving back the lock)' }) ??
+          asError(err)
         );
       }
     },

@@ -3,9 +3,11 @@
 // re-sending anything that was recorded. The ledger lives on a 3 MB tmpfs (mounted here as root;
 // the test is skipped, loudly, where mounting is not permitted).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StimkitError } from '../../src/core/errors.js';
+import { writeFileAtomic } from '../../src/core/fsio.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeRunBag } from './fixture.js';
@@ -60,6 +62,13 @@ describe('a full disk during run', () => {
     expect(recorded.length).toBeGreaterThan(0);
     expect(recorded.length).toBeLessThan(N + 2);
     const sentBefore = server.requests.length;
+    // Any other file written while the disk is full (report, bundle, variants…): E_DISK_FULL
+    // naming it, and the file it would replace untouched.
+    const other = path.join(small, 'summary.json');
+    const written = await writeFileAtomic(other, 'x'.repeat(4 << 20)).catch((e: unknown) => e);
+    expect(written).toBeInstanceOf(StimkitError);
+    expect(written).toMatchObject({ code: 'E_DISK_FULL', problems: [{ file: other }] });
+    expect(existsSync(other)).toBe(false);
 
     expect(spawnSync('mount', ['-o', 'remount,size=64m', small]).status).toBe(0);
     const again = await runCli(args);

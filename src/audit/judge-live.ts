@@ -5,8 +5,7 @@
  * ledger: the final reply, or a permanent failure.
  */
 import pMap from 'p-map';
-import { StimkitError } from '../core/errors.js';
-import type { ClaimRefusal } from '../ledger/claim.js';
+import { lostLock } from '../ledger/claim.js';
 import type { LedgerWriter } from '../ledger/write.js';
 import { backoffDelay, DEFAULT_BACKOFF, sleep } from '../run/backoff.js';
 import { classify, recordOf, type Verdict } from '../run/classify.js';
@@ -84,17 +83,6 @@ function rejectsSchema<T>(c: LiveJudging<T>, v: Verdict): boolean {
   );
 }
 
-/** A claim refused: the target is left to the writer that has it; a lost lock stops judging. */
-function claimRefused<T>(c: LiveJudging<T>, r: ClaimRefusal): void {
-  if (r.refused === 'taken') return;
-  throw StimkitError.fromProblem({
-    code: 'E_RUN_LEDGER_BUSY',
-    file: c.o.ledger,
-    message: `judging lost the judge ledger's writer lock (now held by ${r.holder}): nothing more was sent`,
-    fix: 'run the same command again once that writer has finished',
-  });
-}
-
 /** Ask about one target until it has a result. */
 async function judgeOne<T>(c: LiveJudging<T>, t: T, endpoints: string[]): Promise<void> {
   const { o, writer } = c;
@@ -107,7 +95,10 @@ async function judgeOne<T>(c: LiveJudging<T>, t: T, endpoints: string[]): Promis
     const where = recordedEndpoint(endpoint);
     // Claimed before it is sent (ledger/claim.ts): a judge call is paid like a respondent's.
     const id = writer.claim(o.judge.name, k, attempt, 'judge', req.sha256, where);
-    if (typeof id !== 'number') return claimRefused(c, id);
+    if (typeof id !== 'number') {
+      if (id.refused === 'lost_lock') throw lostLock(id, o.ledger);
+      return; // another writer's claim: left to it
+    }
     const raw = await sendChat(
       endpoint,
       JSON.stringify(await c.materialize(req.body)),

@@ -25,7 +25,7 @@ export interface WriteSite {
 }
 
 /** E_DISK_FULL: the file, what was being written, that nothing recorded was lost, to rerun. */
-export function diskFull(site: WriteSite, cause?: unknown): StimkitError {
+function diskFull(site: WriteSite, cause?: unknown): StimkitError {
   const file = site.file ?? knownFiles();
   const where = file ? ` (${file})` : '';
   return StimkitError.fromProblem(

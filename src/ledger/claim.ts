@@ -6,6 +6,7 @@
  * writers, even forced past the lock (a lock row cleared by hand while its owner ran), never send
  * the same trial: each sends only what it claimed, and a claim of a writer that runs is respected.
  */
+import { StimkitError } from '../core/errors.js';
 import { heldLock } from './lock.js';
 import type { Db } from './open.js';
 
@@ -38,4 +39,14 @@ export class ClaimCheck {
     if ((seen.n ?? 0) !== attempt - 1 || (seen.open ?? 0) > 0) return { refused: 'taken' };
     return null;
   }
+}
+
+/** E_RUN_LEDGER_BUSY for a writer whose claim found its lock gone: it sends nothing more. */
+export function lostLock(r: { holder: string }, file: string | undefined): StimkitError {
+  return StimkitError.fromProblem({
+    code: 'E_RUN_LEDGER_BUSY',
+    ...(file ? { file } : {}),
+    message: `this process lost the ledger's writer lock while it ran (now held by ${r.holder}): it sent nothing more, and recorded the replies it was waiting for`,
+    fix: 'see who holds it (sqlite3 LEDGER "SELECT * FROM lock"), and run the same command again once that writer has finished',
+  });
 }

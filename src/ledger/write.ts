@@ -122,6 +122,11 @@ export class LedgerWriter {
     this.recordFinal = (...args) => this.guard(() => (db.inTransaction ? both : own)(...args));
   }
 
+  /** The ledger file. */
+  get file(): string {
+    return this.db.name;
+  }
+
   /** A full disk or a damaged file while writing, as E_DISK_FULL / E_LEDGER_CORRUPT naming the ledger. */
   private guard<T>(fn: () => T): T {
     try {

@@ -6,8 +6,7 @@
  * writer that lost its lock stops sending (ledger/claim.ts). The ledger is the only state.
  */
 import type { Trial } from '../bundle/format.js';
-import { StimkitError } from '../core/errors.js';
-import type { ClaimRefusal } from '../ledger/claim.js';
+import { lostLock, type ClaimRefusal } from '../ledger/claim.js';
 import type { LedgerWriter } from '../ledger/write.js';
 import type { ModelSpec } from '../models/schema.js';
 import { backoffDelay, sleep, type Backoff } from './backoff.js';
@@ -139,15 +138,8 @@ async function runTrial(run: HttpRun, trial: Trial): Promise<void> {
 
 /** A claim refused: the trial is left to the writer that has it; a lost lock stops this run. */
 function refused(run: HttpRun, r: ClaimRefusal): void {
-  if (r.refused === 'taken') {
-    run.claimedElsewhere++;
-    return;
-  }
-  throw StimkitError.fromProblem({
-    code: 'E_RUN_LEDGER_BUSY',
-    message: `this run lost the ledger's writer lock while it ran (now held by ${r.holder}): it sent nothing more, and recorded the requests it had in flight`,
-    fix: 'see who holds the lock (sqlite3 LEDGER "SELECT * FROM lock"); run the same command again once that writer has finished',
-  });
+  if (r.refused === 'lost_lock') throw lostLock(r, run.ctx.writer.file);
+  run.claimedElsewhere++;
 }
 
 /** Build the trial's request body with the bytes this model is sent under its image block. */

@@ -4,7 +4,7 @@
 // it, and after SIGCONT the first finishes with every trial sent exactly once (counted at the
 // server). (b) A second `run` in another PID namespace (`unshare --pid --fork --mount-proc`, as a
 // container on the same host) cannot see the first's pid and is refused too.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,6 +41,28 @@ function start(ledger: string, models: string, wrapper: string[] = []) {
   return { child, exited, out: () => ({ stdout, stderr }) };
 }
 
+/**
+ * Stop `child` (SIGSTOP) outside a write transaction: a process stopped in the middle of one would
+ * hold the ledger's write lock, and everything here would wait on it instead of on the lock row.
+ */
+async function stopOutsideTransaction(child: ChildProcess, ledger: string): Promise<void> {
+  for (let i = 0; ; i++) {
+    child.kill('SIGSTOP');
+    await sleep(200);
+    const db = new Database(ledger, { timeout: 500 });
+    try {
+      db.exec('BEGIN IMMEDIATE; ROLLBACK');
+      return;
+    } catch (err) {
+      if (i >= 10) throw err;
+      child.kill('SIGCONT');
+      await sleep(30);
+    } finally {
+      db.close();
+    }
+  }
+}
+
 /** Requests the server has seen for the trials of this test's models (by model name). */
 const sentFor = (model: string) => server.requests.filter((r) => r.body.model === model);
 
@@ -64,9 +86,8 @@ describe('a paused writer', () => {
     const ledger = path.join(dir, 'paused.sqlite');
     const first = start(ledger, models);
     while (sentFor('paused').length < 4) await sleep(10);
-    first.child.kill('SIGSTOP');
+    await stopOutsideTransaction(first.child, ledger);
     try {
-      await sleep(300);
       // Stopped for "an hour": its heartbeat is older than any timeout could be.
       const db = new Database(ledger, { timeout: 5000 });
       db.prepare('UPDATE lock SET heartbeat_at = ?').run('2000-01-01T00:00:00.000Z');
@@ -109,7 +130,7 @@ describe.skipIf(noUnshare !== null)('a writer in another PID namespace', () => {
     const first = start(ledger, models);
     while (sentFor('ns').length < 2) await sleep(10);
     // Held still while the second starts, so that the first cannot finish before it.
-    first.child.kill('SIGSTOP');
+    await stopOutsideTransaction(first.child, ledger);
     try {
       const second = start(ledger, models, ['unshare', '--pid', '--fork', '--mount-proc']);
       expect(await second.exited, second.out().stderr).toBe(1);

@@ -19,7 +19,7 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
   try {
     await replaceFile(file, data);
   } catch (err) {
-    throw ioProblem(err, { file, writing: file }) ?? err;
+    throw ioProblem(err, { file, writing: 'this file' }) ?? err;
   }
 }
 
@@ -73,7 +73,7 @@ export async function openSink(file: string): Promise<FileSink> {
     size = 0;
     // All of it, from the current position; a full disk is E_DISK_FULL naming the file.
     await handle.writeFile(buf).catch((err: unknown) => {
-      throw ioProblem(err, { file, writing: file }) ?? err;
+      throw ioProblem(err, { file, writing: 'this file' }) ?? err;
     });
   };
   return {
@@ -89,7 +89,7 @@ export async function openSink(file: string): Promise<FileSink> {
       try {
         await flush();
         await handle.sync().catch((err: unknown) => {
-          throw ioProblem(err, { file, writing: file }) ?? err;
+          throw ioProblem(err, { file, writing: 'this file' }) ?? err;
         });
       } finally {
         await handle.close();

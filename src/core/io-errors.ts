@@ -26,8 +26,9 @@ export interface WriteSite {
 
 /** E_DISK_FULL: the file, what was being written, that nothing recorded was lost, to rerun. */
 function diskFull(site: WriteSite, cause?: unknown): StimkitError {
-  const file = site.file ?? knownFiles();
-  const where = file ? ` (${file})` : '';
+  // With `file` the message starts with it (formatProblem); otherwise the files SQLite may mean.
+  const known = site.file ? null : knownFiles();
+  const where = known ? ` (${known})` : '';
   return StimkitError.fromProblem(
     {
       code: 'E_DISK_FULL',
@@ -42,11 +43,12 @@ function diskFull(site: WriteSite, cause?: unknown): StimkitError {
 /** E_LEDGER_CORRUPT: the damaged file and how to recover its rows. */
 export function sqliteCorrupt(file: string | null, cause?: unknown): StimkitError {
   const name = file ?? knownFiles() ?? 'the SQLite file';
+  const what = file ? 'a damaged SQLite database' : `${name} is a damaged SQLite database`;
   return StimkitError.fromProblem(
     {
       code: 'E_LEDGER_CORRUPT',
       ...(file ? { file } : {}),
-      message: `${name} is a damaged SQLite database (SQLite: ${(cause as Error | undefined)?.message ?? 'malformed'}); stimkit did not change it`,
+      message: `${what} (SQLite: ${(cause as Error | undefined)?.message ?? 'malformed'}); stimkit did not change it`,
       fix: `keep a copy, recover its rows into a new file with sqlite3 "${name}" ".recover" | sqlite3 "${name}.recovered", check it, and use the recovered file in its place`,
     },
     cause,
@@ -82,7 +84,10 @@ export function ioProblem(err: unknown, site: WriteSite = {}): StimkitError | nu
   const code = typeof e.code === 'string' ? e.code : '';
   if (code === 'ENOSPC' || code === 'EDQUOT') {
     const file = site.file ?? (typeof e.path === 'string' ? e.path : null);
-    return diskFull({ ...site, file, writing: site.writing ?? file ?? undefined }, err);
+    return diskFull(
+      { ...site, file, writing: site.writing ?? (file ? 'this file' : undefined) },
+      err,
+    );
   }
   if (!code.startsWith('SQLITE_')) return null;
   if (code === 'SQLITE_FULL' || (code.startsWith('SQLITE_IOERR') && noSpaceAt(site.file)))

@@ -5,6 +5,7 @@
  * ledger: the final reply, or a permanent failure.
  */
 import pMap from 'p-map';
+import { lostLock } from '../ledger/claim.js';
 import type { LedgerWriter } from '../ledger/write.js';
 import { backoffDelay, DEFAULT_BACKOFF, sleep } from '../run/backoff.js';
 import { classify, recordOf, type Verdict } from '../run/classify.js';
@@ -92,7 +93,12 @@ async function judgeOne<T>(c: LiveJudging<T>, t: T, endpoints: string[]): Promis
     const req = o.request(t, c.state.structured);
     const endpoint = endpoints[c.state.turn++ % endpoints.length]!;
     const where = recordedEndpoint(endpoint);
-    const id = writer.startAttempt(o.judge.name, k, attempt, 'judge', req.sha256, where);
+    // Claimed before it is sent (ledger/claim.ts): a judge call is paid like a respondent's.
+    const id = writer.claim(o.judge.name, k, attempt, 'judge', req.sha256, where);
+    if (typeof id !== 'number') {
+      if (id.refused === 'lost_lock') throw lostLock(id, o.ledger);
+      return; // another writer's claim: left to it
+    }
     const raw = await sendChat(
       endpoint,
       JSON.stringify(await c.materialize(req.body)),

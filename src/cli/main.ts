@@ -1,10 +1,13 @@
 /**
  * The `stimkit` command line. Commands only parse flags and call a plain function
  * (`src/commands/<command>.ts`); this file wires them up and maps outcomes to exit codes:
- * 0 success, 1 input rejected or verification failed, 2 usage error.
+ * 0 success, 1 input rejected or verification failed, 2 usage error. A full disk and a damaged
+ * SQLite file are coded errors (core/io-errors.ts: E_DISK_FULL, E_LEDGER_CORRUPT), whatever
+ * command met them.
  */
 import { Command, CommanderError, Option } from 'commander';
 import { EXIT } from '../core/errors.js';
+import { ioProblem } from '../core/io-errors.js';
 import { TOOL } from '../core/tool.js';
 import type { CommandSpec } from '../commands/index.js';
 import { commandsFor } from './commands-for.js';
@@ -57,7 +60,7 @@ function register(parent: Command, spec: CommandSpec, io: Io, state: { exitCode:
     try {
       result = await run(positionals, opts, io);
     } catch (err) {
-      state.exitCode = emitError(io, Boolean(opts.json), err);
+      state.exitCode = emitError(io, Boolean(opts.json), ioProblem(err) ?? err);
       return;
     }
     state.exitCode = emitResult(io, Boolean(opts.json), result);
@@ -89,7 +92,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       }
       return EXIT.usage;
     }
-    return emitError(io, argv.includes('--json'), err);
+    return emitError(io, argv.includes('--json'), ioProblem(err) ?? err);
   }
   return state.exitCode;
 }

@@ -9,9 +9,21 @@ import { createReadStream } from 'node:fs';
 import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { StimkitError } from './errors.js';
+import { ioProblem } from './io-errors.js';
 
-/** Write `data` to `file` atomically (temp file + fsync + rename), creating folders as needed. */
+/**
+ * Write `data` to `file` atomically (temp file + fsync + rename), creating folders as needed. A
+ * full disk is E_DISK_FULL naming `file` (the file it would replace is untouched).
+ */
 export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
+  try {
+    await replaceFile(file, data);
+  } catch (err) {
+    throw ioProblem(err, { file, writing: 'this file' }) ?? err;
+  }
+}
+
+async function replaceFile(file: string, data: string | Uint8Array): Promise<void> {
   const dir = path.dirname(file);
   await ensureFolder(dir);
   const tmp = path.join(
@@ -59,7 +71,10 @@ export async function openSink(file: string): Promise<FileSink> {
     const buf = Buffer.concat(pending, size);
     pending = [];
     size = 0;
-    await handle.writeFile(buf); // all of it, from the current position
+    // All of it, from the current position; a full disk is E_DISK_FULL naming the file.
+    await handle.writeFile(buf).catch((err: unknown) => {
+      throw ioProblem(err, { file, writing: 'this file' }) ?? err;
+    });
   };
   return {
     write: async (text) => {
@@ -73,7 +88,9 @@ export async function openSink(file: string): Promise<FileSink> {
     close: async () => {
       try {
         await flush();
-        await handle.sync();
+        await handle.sync().catch((err: unknown) => {
+          throw ioProblem(err, { file, writing: 'this file' }) ?? err;
+        });
       } finally {
         await handle.close();
       }

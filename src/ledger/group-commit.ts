@@ -3,8 +3,10 @@
  * (one WAL commit instead of one per write), and each caller's promise resolves only after that
  * commit. An attempt still reaches the ledger (committed `in_flight`) before its request leaves,
  * and a reply counts as recorded only once committed, so the guarantees are unchanged; under
- * concurrency the commits per trial fall from two to a fraction.
+ * concurrency the commits per trial fall from two to a fraction. The transaction is IMMEDIATE (it
+ * takes the write lock first), so that a claim's check and its insert see one state of the file.
  */
+import { ioProblem } from '../core/io-errors.js';
 import type { Db } from './open.js';
 
 interface Op {
@@ -40,10 +42,11 @@ export class GroupCommit {
     if (ops.length === 0) return;
     let values: unknown[];
     try {
-      values = this.db.transaction(() => ops.map((op) => op.fn()))();
+      values = this.db.transaction(() => ops.map((op) => op.fn())).immediate();
       this.commits++;
     } catch (err) {
-      for (const op of ops) op.reject(err);
+      const coded = ioProblem(err, { file: this.db.name, writing: 'the ledger' }) ?? err;
+      for (const op of ops) op.reject(coded);
       return;
     }
     ops.forEach((op, i) => op.resolve(values[i]));

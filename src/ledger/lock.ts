@@ -1,93 +1,192 @@
 /**
- * One writer per ledger: a second `stimkit run` (or `batch import`) on the same ledger REFUSES
- * while the first is alive. The writer holds the `lock` row (pid, host, heartbeat every 10 s).
- * A lock whose process is gone (same host: the pid no longer exists; another host: no heartbeat
- * for 60 s) is stale and taken over; taking it over marks that process's in-flight attempts
- * `interrupted`, which is how the ledger shows requests lost to a crash.
+ * One writer per ledger: a second `stimkit run` (or `batch import`, or judge calls) on the same
+ * ledger REFUSES while the first may still run. The writer holds the `lock` row with its identity
+ * (owner.ts: pid, host, boot id, PID namespace, start time) and a `writers` row, and refreshes
+ * `heartbeat_at` every 10 s for people reading the file; the heartbeat's age never decides.
+ *
+ * A lock is taken over only when its owner is proven gone (owner.ts). Taking it releases the
+ * claims (in-flight attempts, write.ts `claim`) of every writer that is not provably alive: they
+ * are marked `interrupted`, which is how the ledger shows requests lost to a crash. Claims of a
+ * writer that provably runs are left to it. When the owner cannot be checked (another host, boot
+ * or PID namespace) the lock is refused with E_RUN_LEDGER_BUSY naming the owner, how to check it
+ * and how to clear the lock by hand.
  */
-import os from 'node:os';
+import { randomUUID } from 'node:crypto';
 import { StimkitError } from '../core/errors.js';
+import { ioProblem } from '../core/io-errors.js';
 import type { Db } from './open.js';
+import { ownerState, selfIdentity, type OwnerState, type WriterIdentity } from './owner.js';
 
 const HEARTBEAT_MS = 10_000;
-const STALE_MS = 60_000;
 
-interface LockRow {
-  pid: number;
-  host: string;
+interface LockRow extends WriterIdentity {
+  writer_id: string | null;
   command: string;
   started_at: string;
   heartbeat_at: string;
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Whether the holder of `row` may still be writing. */
-function lockAlive(row: LockRow, now = Date.now()): boolean {
-  const fresh = now - Date.parse(row.heartbeat_at) < STALE_MS;
-  if (row.host === os.hostname()) return row.pid !== process.pid && pidAlive(row.pid) && fresh;
-  return fresh;
-}
+/** The writers of this process that hold their lock now. */
+const liveHere = new Set<string>();
+/** The lock held on each open ledger connection of this process (write.ts claims under it). */
+const held = new WeakMap<Db, LedgerLock>();
 
 /** The held lock; `release` gives it back. */
 export interface LedgerLock {
-  /** In-flight attempts of a dead writer marked interrupted on taking the lock. */
+  /** This writer's id (`writers.writer_id`, `attempts.writer_id`). */
+  writerId: string;
+  /** In-flight attempts of writers proven gone, marked interrupted on taking the lock. */
   interrupted: number;
-  release: () => void;
+  /** Give the lock back; returns the error of doing so (null when none) rather than throwing. */
+  release: () => Error | null;
+}
+
+/** The lock this process holds on `db`, if any. */
+export function heldLock(db: Db): LedgerLock | undefined {
+  return held.get(db);
+}
+
+/** Whether the recorded writer still runs. */
+function judge(w: WriterIdentity & { writer_id: string | null }): OwnerState {
+  return ownerState(w, w.writer_id !== null && liveHere.has(w.writer_id));
 }
 
 /** Take the writer lock or refuse with E_RUN_LEDGER_BUSY naming the holder. */
 export function acquireLock(db: Db, file: string, command: string): LedgerLock {
+  const me = selfIdentity();
+  const writerId = randomUUID();
   const now = () => new Date().toISOString();
-  const interrupted = db
-    .transaction(() => {
-      const row = db
-        .prepare('SELECT pid, host, command, started_at, heartbeat_at FROM lock WHERE id = 1')
-        .get() as LockRow | undefined;
-      if (row && lockAlive(row)) {
-        throw StimkitError.fromProblem({
-          code: 'E_RUN_LEDGER_BUSY',
-          file,
-          message: `another stimkit (pid ${row.pid} on ${row.host}, ${row.command}, since ${row.started_at}) is writing this ledger; a ledger has one writer at a time`,
-          fix: 'wait for it to finish, stop it (Ctrl-C), or give this run its own --ledger file',
-        });
-      }
-      db.prepare(
-        'INSERT OR REPLACE INTO lock (id, pid, host, command, started_at, heartbeat_at) VALUES (1, ?, ?, ?, ?, ?)',
-      ).run(process.pid, os.hostname(), command, now(), now());
-      return db
-        .prepare(
-          "UPDATE attempts SET state = 'interrupted', finished_at = ? WHERE state = 'in_flight'",
-        )
-        .run(now()).changes;
-    })
-    .immediate();
+  let interrupted: number;
+  try {
+    interrupted = db
+      .transaction(() => {
+        const row = db.prepare('SELECT * FROM lock WHERE id = 1').get() as LockRow | undefined;
+        const owner = row ? judge(row) : null;
+        if (row && owner && owner.state !== 'dead') throw busy(file, row, owner);
+        const who = [me.pid, me.host, command, now()] as const;
+        const id = [writerId, me.pid_ns, me.start_time, me.boot_id] as const;
+        db.prepare(
+          'INSERT OR REPLACE INTO lock (id, pid, host, command, started_at, heartbeat_at, writer_id, pid_ns, start_time, boot_id) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        ).run(...who, now(), ...id);
+        db.prepare(
+          'INSERT INTO writers (pid, host, command, started_at, writer_id, pid_ns, start_time, boot_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        ).run(...who, ...id);
+        return releaseClaims(db, now());
+      })
+      .immediate();
+  } catch (err) {
+    if ((err as { code?: string }).code === 'SQLITE_BUSY') throw busyTransaction(file, err);
+    throw ioProblem(err, { file, writing: 'the ledger lock' }) ?? err;
+  }
+  liveHere.add(writerId);
   const beat = setInterval(() => {
     try {
-      db.prepare('UPDATE lock SET heartbeat_at = ? WHERE id = 1 AND pid = ?').run(
+      db.prepare('UPDATE lock SET heartbeat_at = ? WHERE id = 1 AND writer_id = ?').run(
         now(),
-        process.pid,
+        writerId,
       );
     } catch {
-      /* the database is closing */
+      /* the database is closing, or the disk is full: the heartbeat only informs */
     }
   }, HEARTBEAT_MS);
   beat.unref();
   let released = false;
-  return {
+  const lock: LedgerLock = {
+    writerId,
     interrupted,
     release: () => {
-      if (released) return;
+      if (released) return null;
       released = true;
       clearInterval(beat);
-      db.prepare('DELETE FROM lock WHERE id = 1 AND pid = ?').run(process.pid);
+      liveHere.delete(writerId);
+      held.delete(db);
+      try {
+        db.transaction(() => {
+          db.prepare('DELETE FROM lock WHERE id = 1 AND writer_id = ?').run(writerId);
+          db.prepare('UPDATE writers SET ended_at = ? WHERE writer_id = ?').run(now(), writerId);
+        })();
+        return null;
+      } catch (err) {
+        return (
+          ioProblem(err, { file, writing: 'the end of writing (giving back the lock)' }) ??
+          asError(err)
+        );
+      }
     },
   };
+  held.set(db, lock);
+  return lock;
+}
+
+/**
+ * Mark interrupted the in-flight attempts of every writer that is not provably alive (the lock's
+ * previous owner, proven gone; writers that lost or gave back their lock; attempts of a stimkit
+ * before version 3, without a writer id). Returns how many were marked.
+ */
+function releaseClaims(db: Db, now: string): number {
+  const owners = db
+    .prepare(
+      `SELECT DISTINCT a.writer_id, w.pid, w.host, w.boot_id, w.pid_ns, w.start_time, w.ended_at
+       FROM attempts a LEFT JOIN writers w ON w.writer_id = a.writer_id WHERE a.state = 'in_flight'`,
+    )
+    .all() as Array<WriterIdentity & { writer_id: string | null; ended_at: string | null }>;
+  const mark = db.prepare(
+    "UPDATE attempts SET state = 'interrupted', finished_at = ? WHERE state = 'in_flight' AND writer_id IS ?",
+  );
+  const end = db.prepare(
+    'UPDATE writers SET ended_at = ? WHERE writer_id = ? AND ended_at IS NULL',
+  );
+  let interrupted = 0;
+  for (const o of owners) {
+    const known = o.writer_id !== null && o.pid !== null && o.ended_at === null;
+    if (known && judge(o).state === 'alive') continue; // its claims are its own
+    interrupted += mark.run(now, o.writer_id).changes;
+    if (o.writer_id !== null) end.run(now, o.writer_id);
+  }
+  return interrupted;
+}
+
+/** Close a ledger written under `lock`: give the lock back and close the file. Their errors are thrown only when no earlier error is on its way (`failing`), so the first error is the one reported. */
+export function closeWriting(db: Db, lock: LedgerLock | null, failing: boolean): void {
+  let first = lock?.release() ?? null;
+  try {
+    db.close();
+  } catch (err) {
+    first ??= asError(err);
+  }
+  if (first !== null && !failing) throw first;
+}
+
+const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
+
+/** E_RUN_LEDGER_BUSY: who holds the lock, why it is taken to run, how to check it and clear it. */
+function busy(file: string, row: LockRow, owner: OwnerState): StimkitError {
+  const ns = row.pid_ns ? `, PID namespace ${row.pid_ns}` : '';
+  const who = `pid ${row.pid} on ${row.host}${ns}, "${row.command}", since ${row.started_at}, last heartbeat ${row.heartbeat_at}`;
+  const check = `check it on ${row.host}${row.pid_ns ? ` in PID namespace ${row.pid_ns} (e.g. inside its container)` : ''} with: ps -o pid,lstart,args -p ${row.pid}`;
+  const which = row.writer_id ? `writer_id = '${row.writer_id}'` : `pid = ${row.pid}`;
+  const clear = `sqlite3 "${file}" "DELETE FROM lock WHERE ${which}"`;
+  return StimkitError.fromProblem({
+    code: 'E_RUN_LEDGER_BUSY',
+    file,
+    message: `another stimkit (${who}) is writing this ledger: ${owner.why}; a ledger has one writer at a time`,
+    fix:
+      owner.state === 'alive'
+        ? 'wait for it to finish, stop it (Ctrl-C), or give this run its own --ledger file'
+        : `wait for it to finish, stop it, or give this run its own --ledger file; ${check}. Only if you know it no longer runs, clear its lock with ${clear} and run again (its requests in flight are then marked interrupted and sent again)`,
+  });
+}
+
+/** E_RUN_LEDGER_BUSY for a write transaction held past the busy timeout. */
+function busyTransaction(file: string, cause: unknown): StimkitError {
+  return StimkitError.fromProblem(
+    {
+      code: 'E_RUN_LEDGER_BUSY',
+      file,
+      message:
+        'another process has held a write transaction on this ledger for over 10 s (it may be stopped, e.g. with Ctrl-Z, in the middle of writing)',
+      fix: 'let that process continue (fg) or stop it, then run again',
+    },
+    cause,
+  );
 }

@@ -1,15 +1,20 @@
 /**
  * Opening a ledger file: create it with the tables of schema.ts, or check that an existing file
- * is a stimkit ledger of a version this code reads. WAL journal, synchronous NORMAL: a committed
- * transaction survives a killed process (kill -9); only a power cut can lose the last commits.
+ * is a stimkit ledger of a version this code reads. An existing file is identified read-only
+ * first (its header, then its meta table through a read-only connection), so that another
+ * application's database is refused without a byte of it changed (no WAL switch, no checkpoint).
+ * WAL journal, synchronous NORMAL: a committed transaction survives a killed process (kill -9);
+ * only a power cut can lose the last commits.
  */
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { StimkitError } from '../core/errors.js';
+import { ioProblem, noteSqliteFile, sqliteCorrupt } from '../core/io-errors.js';
 import { TOOL } from '../core/tool.js';
 import {
   ADDED_COLUMNS,
+  ADDED_TABLES,
   LEDGER_DDL,
   LEDGER_FORMAT,
   LEDGER_VERSION,
@@ -29,6 +34,8 @@ export function openLedgerDb(file: string, options: { readonly?: boolean } = {})
       fix: 'pass the --ledger file stimkit run wrote',
     });
   }
+  identify(file);
+  noteSqliteFile(file);
   if (!readonly) mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   let db: Db;
   try {
@@ -52,50 +59,100 @@ export function openLedgerDb(file: string, options: { readonly?: boolean } = {})
       db.pragma('synchronous = NORMAL');
     }
     db.pragma('foreign_keys = ON');
-    const hasMeta =
-      db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get() !==
-      undefined;
-    if (!hasMeta) {
-      const tables = db
-        .prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'")
-        .get() as { n: number };
-      if (readonly || tables.n > 0)
-        throw notALedger(file, "an SQLite database without the ledger's meta table");
-      db.transaction(() => {
-        db.exec(LEDGER_DDL);
-        const put = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
-        put.run('format', LEDGER_FORMAT);
-        put.run('version', String(LEDGER_VERSION));
-        put.run('created_by', `${TOOL.name} ${TOOL.version}`);
-      })();
-    }
-    const meta = new Map(
-      (
-        db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>
-      ).map((r) => [r.key, r.value]),
-    );
-    if (meta.get('format') !== LEDGER_FORMAT)
-      throw notALedger(
-        file,
-        `an SQLite database of format ${JSON.stringify(meta.get('format') ?? null)}`,
-      );
-    if (!READABLE_LEDGER_VERSIONS.includes(meta.get('version') ?? '')) {
-      throw StimkitError.fromProblem({
-        code: 'E_LEDGER_VERSION',
-        file,
-        message: 'this ledger version is not one this stimkit reads',
-        expected: READABLE_LEDGER_VERSIONS.join(' or '),
-        got: meta.get('version') ?? 'nothing',
-        fix: 'use the stimkit version that wrote it, or start a new --ledger file',
-      });
-    }
-    if (!readonly) upgrade(db, meta.get('version')!);
+    if (!readonly) createIfEmpty(db);
+    const version = checkMeta(db, file);
+    if (!readonly) upgrade(db, version);
   } catch (err) {
     db.close();
     if (err instanceof StimkitError) throw err;
-    throw notALedger(file, describeOpenFailure(err), err);
+    throw (
+      ioProblem(err, { file, writing: 'the ledger' }) ??
+      notALedger(file, describeOpenFailure(err), err)
+    );
   }
   return db;
+}
+
+const SQLITE_MAGIC = 'SQLite format 3\0';
+
+/**
+ * Check, changing nothing, that an existing non-empty `file` is a stimkit ledger of a version
+ * this code reads: its first bytes, then its meta table through a read-only connection. A file
+ * that does not exist or is empty is a new ledger (nothing to check).
+ */
+function identify(file: string): void {
+  if (!existsSync(file) || statSync(file).size === 0) return;
+  const head = Buffer.alloc(16);
+  const fd = openSync(file, 'r');
+  try {
+    readSync(fd, head, 0, 16, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (head.toString('latin1') !== SQLITE_MAGIC)
+    throw notALedger(file, 'a file that is not an SQLite database');
+  noteSqliteFile(file);
+  let db: Db | null = null;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true, timeout: 10_000 });
+    checkMeta(db, file);
+  } catch (err) {
+    if (err instanceof StimkitError) throw err;
+    const code = (err as { code?: string }).code ?? '';
+    if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB')
+      throw sqliteCorrupt(file, err);
+    throw notALedger(file, describeOpenFailure(err), err);
+  } finally {
+    db?.close();
+  }
+}
+
+/** Create the ledger's tables in a database that has none (a new file). */
+function createIfEmpty(db: Db): void {
+  const tables = db
+    .prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'")
+    .pluck()
+    .get() as number;
+  if (tables > 0) return;
+  db.transaction(() => {
+    db.exec(LEDGER_DDL);
+    const put = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
+    put.run('format', LEDGER_FORMAT);
+    put.run('version', String(LEDGER_VERSION));
+    put.run('created_by', `${TOOL.name} ${TOOL.version}`);
+  })();
+}
+
+/**
+ * Refuse a database without the ledger's meta table, of another format, or of a version this code
+ * does not read; returns the version.
+ */
+function checkMeta(db: Db, file: string): string {
+  const hasMeta =
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get() !==
+    undefined;
+  if (!hasMeta) throw notALedger(file, "an SQLite database without the ledger's meta table");
+  const meta = new Map(
+    (db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>).map(
+      (r) => [r.key, r.value],
+    ),
+  );
+  if (meta.get('format') !== LEDGER_FORMAT)
+    throw notALedger(
+      file,
+      `an SQLite database of format ${JSON.stringify(meta.get('format') ?? null)}`,
+    );
+  if (!READABLE_LEDGER_VERSIONS.includes(meta.get('version') ?? '')) {
+    throw StimkitError.fromProblem({
+      code: 'E_LEDGER_VERSION',
+      file,
+      message: 'this ledger version is not one this stimkit reads',
+      expected: READABLE_LEDGER_VERSIONS.join(' or '),
+      got: meta.get('version') ?? 'nothing',
+      fix: 'use the stimkit version that wrote it, or start a new --ledger file',
+    });
+  }
+  return meta.get('version')!;
 }
 
 /**
@@ -113,6 +170,7 @@ function upgrade(db: Db, version: string): void {
   );
   if (missing.length === 0 && version === String(LEDGER_VERSION)) return;
   db.transaction(() => {
+    db.exec(ADDED_TABLES);
     for (const c of missing) db.exec(`ALTER TABLE ${c.table} ADD COLUMN ${c.column} ${c.type}`);
     db.prepare("UPDATE meta SET value = ? WHERE key = 'version'").run(String(LEDGER_VERSION));
   })();
@@ -126,6 +184,7 @@ function upgrade(db: Db, version: string): void {
  * or its folder is not writable (the side files then stay, as SQLite needs).
  */
 export function openReader(file: string): Db {
+  noteSqliteFile(file);
   let db: Db | null = null;
   try {
     db = new Database(file, { fileMustExist: true, timeout: 10_000 });

@@ -1,14 +1,40 @@
 /**
- * The ledger's tables (`stimkit.ledger`, version 2; version 1 is read, and upgraded when a run
- * opens it for writing). docs/formats/ledger.md describes every
+ * The ledger's tables (`stimkit.ledger`, version 3; versions 1 and 2 are read, and upgraded when a
+ * run opens them for writing). docs/formats/ledger.md describes every
  * column for readers using sqlite3 or pandas. A ledger holds one or more runs; each run belongs
  * to one bundle digest; each (run, model, trial) has at most one final result.
  */
 
 export const LEDGER_FORMAT = 'stimkit.ledger';
-export const LEDGER_VERSION = 2;
-/** Versions this code reads. 2 added the route columns and the outcome taxonomy (`currentOutcome`). */
-export const READABLE_LEDGER_VERSIONS: readonly string[] = ['1', '2'];
+export const LEDGER_VERSION = 3;
+/**
+ * Versions this code reads. 2 added the route columns and the outcome taxonomy (`currentOutcome`);
+ * 3 the writers (`writers`, the lock's owner identity, `attempts.writer_id`: lock.ts, claims in
+ * write.ts). A stimkit that reads only 1 and 2 refuses a version-3 ledger, as it must: its lock
+ * would take over a live writer's after 60 s without a heartbeat.
+ */
+export const READABLE_LEDGER_VERSIONS: readonly string[] = ['1', '2', '3'];
+
+/**
+ * Every process that has written the ledger since version 3 (lock.ts): who it is, to tell whether
+ * it still runs (same host and boot, same PID namespace, the pid with the same start time).
+ */
+const WRITERS_DDL = `
+CREATE TABLE IF NOT EXISTS writers (
+  writer_id  TEXT PRIMARY KEY,
+  pid        INTEGER NOT NULL,
+  host       TEXT NOT NULL,
+  boot_id    TEXT,
+  pid_ns     TEXT,
+  start_time TEXT,
+  command    TEXT NOT NULL,
+  started_at TEXT NOT NULL,
+  ended_at   TEXT
+);
+`;
+
+/** Tables added after version 1 (created by the upgrade when missing). */
+export const ADDED_TABLES = WRITERS_DDL;
 
 /** The DDL, applied in one transaction when a ledger is created. */
 export const LEDGER_DDL = `
@@ -69,7 +95,8 @@ CREATE TABLE attempts (
   latency_ms     REAL,
   started_at     TEXT NOT NULL,
   finished_at    TEXT,
-  pid            INTEGER
+  pid            INTEGER,
+  writer_id      TEXT
 );
 CREATE INDEX attempts_by_trial ON attempts(run_id, model, trial_id);
 CREATE INDEX attempts_in_flight ON attempts(state) WHERE state = 'in_flight';
@@ -113,16 +140,22 @@ CREATE TABLE lock (
   host         TEXT NOT NULL,
   command      TEXT NOT NULL,
   started_at   TEXT NOT NULL,
-  heartbeat_at TEXT NOT NULL
+  heartbeat_at TEXT NOT NULL,
+  writer_id    TEXT,
+  pid_ns       TEXT,
+  start_time   TEXT,
+  boot_id      TEXT
 );
-`;
+${WRITERS_DDL}`;
 
 /**
  * Columns added to a table after version 1 was first released: an older ledger gains them (NULL
  * in its earlier rows) when a run opens it for writing (open.ts); readers treat a missing one as
  * NULL. `sent_images`: JSON list of the images a result sent (send-image.ts); `cost_usd`: the
  * result's cost from its usage and the model's price (run/cost.ts); `route_provider`,
- * `response_id`, `request_id`, `region`, `endpoint`: the serving route that answered (route.ts).
+ * `response_id`, `request_id`, `region`, `endpoint`: the serving route that answered (route.ts);
+ * version 3: `attempts.writer_id` (the writer that claimed the attempt) and the lock owner's
+ * identity (`lock.writer_id`, `pid_ns`, `start_time`, `boot_id`: lock.ts).
  */
 export const ADDED_COLUMNS: ReadonlyArray<{ table: string; column: string; type: string }> = [
   { table: 'results', column: 'sent_images', type: 'TEXT' },
@@ -132,6 +165,11 @@ export const ADDED_COLUMNS: ReadonlyArray<{ table: string; column: string; type:
   { table: 'results', column: 'request_id', type: 'TEXT' },
   { table: 'results', column: 'region', type: 'TEXT' },
   { table: 'results', column: 'endpoint', type: 'TEXT' },
+  { table: 'attempts', column: 'writer_id', type: 'TEXT' },
+  { table: 'lock', column: 'writer_id', type: 'TEXT' },
+  { table: 'lock', column: 'pid_ns', type: 'TEXT' },
+  { table: 'lock', column: 'start_time', type: 'TEXT' },
+  { table: 'lock', column: 'boot_id', type: 'TEXT' },
 ];
 
 /**

@@ -1,11 +1,17 @@
 /**
- * Writing attempts and final results. An attempt row is committed `in_flight` before its request
- * leaves (so a crash shows it), then finished; a final result and its attempt's end commit in one
+ * Writing attempts and final results. A request is sent only under a claim: an attempt row
+ * committed `in_flight` with the writer's id, in one transaction that first checks that this
+ * writer still holds the lock and that no one else has attempted the trial since it was planned
+ * (`claim`); so two writers, even forced past the lock, never send the same trial. The attempt
+ * is then finished; a final result and its attempt's end commit in one
  * transaction. A (run, model, trial) gets at most one result: the insert only replaces a `failed`
  * result (a later `--retry-failed` success), never a kept one. Every text passes the redactor.
  */
+import { ioProblem } from '../core/io-errors.js';
 import type { Redactor } from '../core/redact.js';
+import { ClaimCheck, type ClaimRefusal } from './claim.js';
 import { GroupCommit } from './group-commit.js';
+import { heldLock } from './lock.js';
 import type { Db } from './open.js';
 import { ERROR_BODY_MAX, type Outcome } from './schema.js';
 
@@ -66,6 +72,7 @@ export class LedgerWriter {
   ) => void;
   /** Group commit of the concurrent writes of a run (see group-commit.ts). */
   readonly group: GroupCommit;
+  private readonly claims: ClaimCheck;
 
   constructor(
     private readonly db: Db,
@@ -74,8 +81,8 @@ export class LedgerWriter {
     private readonly redactor: Redactor,
   ) {
     this.start = db.prepare(
-      `INSERT INTO attempts (run_id, model, trial_id, attempt, source, request_sha256, endpoint, state, started_at, pid)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 'in_flight', ?, ?)`,
+      `INSERT INTO attempts (run_id, model, trial_id, attempt, source, request_sha256, endpoint, state, started_at, pid, writer_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 'in_flight', ?, ?, ?)`,
     );
     this.finish = db.prepare(
       `UPDATE attempts SET state = ?, outcome = ?, error_class = ?, http_status = ?, error_body = ?, latency_ms = ?, finished_at = ? WHERE attempt_id = ?`,
@@ -99,6 +106,7 @@ export class LedgerWriter {
        WHERE results.outcome = 'failed'`,
     );
     this.group = new GroupCommit(db);
+    this.claims = new ClaimCheck(db);
     const both = (
       attemptId: number,
       model: string,
@@ -111,7 +119,42 @@ export class LedgerWriter {
     };
     const own = db.transaction(both);
     // Inside a group commit the two writes already share its transaction (no savepoint needed).
-    this.recordFinal = (...args) => (db.inTransaction ? both(...args) : own(...args));
+    this.recordFinal = (...args) => this.guard(() => (db.inTransaction ? both : own)(...args));
+  }
+
+  /** The ledger file. */
+  get file(): string {
+    return this.db.name;
+  }
+
+  /** A full disk or a damaged file while writing, as E_DISK_FULL / E_LEDGER_CORRUPT naming the ledger. */
+  private guard<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (err) {
+      throw ioProblem(err, { file: this.db.name, writing: 'the ledger' }) ?? err;
+    }
+  }
+
+  /**
+   * Claim attempt number `attempt` of a trial before sending it (claim.ts): its id, or why it was
+   * refused. A refusal is returned, never thrown, so that inside a group commit it cannot undo
+   * the other writes of the transaction.
+   */
+  claim(
+    model: string,
+    trialId: string,
+    attempt: number,
+    source: string,
+    requestSha256: string,
+    endpoint: string | null,
+  ): number | ClaimRefusal {
+    const take = () =>
+      this.claims.refusal(this.runId, model, trialId, attempt) ??
+      this.startAttempt(model, trialId, attempt, source, requestSha256, endpoint);
+    return this.guard(() =>
+      this.db.inTransaction ? take() : this.db.transaction(take).immediate(),
+    );
   }
 
   /** Commit an attempt as in flight; returns its id. */
@@ -134,6 +177,7 @@ export class LedgerWriter {
         endpoint,
         new Date().toISOString(),
         process.pid,
+        heldLock(this.db)?.writerId ?? null,
       ).lastInsertRowid,
     );
   }
@@ -141,15 +185,17 @@ export class LedgerWriter {
   /** Finish an attempt that did not give a final result (a retry, an auth stop, an interruption). */
   finishAttempt(attemptId: number, end: AttemptEnd): void {
     const state = end.outcome === 'interrupted' ? 'interrupted' : 'done';
-    this.finish.run(
-      state,
-      end.outcome === 'interrupted' ? null : end.outcome,
-      this.redactor.redact(end.error_class ?? null),
-      end.http_status ?? null,
-      this.body(end.error_body),
-      end.latency_ms ?? null,
-      new Date().toISOString(),
-      attemptId,
+    this.guard(() =>
+      this.finish.run(
+        state,
+        end.outcome === 'interrupted' ? null : end.outcome,
+        this.redactor.redact(end.error_class ?? null),
+        end.http_status ?? null,
+        this.body(end.error_body),
+        end.latency_ms ?? null,
+        new Date().toISOString(),
+        attemptId,
+      ),
     );
   }
 
@@ -209,7 +255,7 @@ export class LedgerWriter {
       final: FinalResult | null;
     }>,
   ): void {
-    this.db.transaction(() => {
+    const all = this.db.transaction(() => {
       for (const r of rows) {
         const id = this.startAttempt(
           r.model,
@@ -222,11 +268,16 @@ export class LedgerWriter {
         this.finishAttempt(id, r.end);
         if (r.final) this.insertResult(r.model, r.trialId, r.final);
       }
-    })();
+    });
+    this.guard(() => all());
   }
 }
 
-/** Trial ids of a model's final results in a run (failed ones too unless `retryFailed`). */
+/**
+ * Trial ids of a model's final results in a run (failed ones too unless `retryFailed`), and of
+ * trials in flight: after taking the lock only the claims of a writer that still runs are (lock.ts),
+ * and they are its own to finish.
+ */
 export function finishedTrials(
   db: Db,
   runId: number,
@@ -236,7 +287,12 @@ export function finishedTrials(
   const sql = retryFailed
     ? "SELECT trial_id FROM results WHERE run_id = ? AND model = ? AND outcome != 'failed'"
     : 'SELECT trial_id FROM results WHERE run_id = ? AND model = ?';
-  return new Set(db.prepare(sql).pluck().all(runId, model) as string[]);
+  const inFlight =
+    "SELECT trial_id FROM attempts WHERE run_id = ? AND model = ? AND state = 'in_flight'";
+  return new Set([
+    ...(db.prepare(sql).pluck().all(runId, model) as string[]),
+    ...(db.prepare(inFlight).pluck().all(runId, model) as string[]),
+  ]);
 }
 
 /** How many attempts each trial of a model already has in a run. */

@@ -1,10 +1,12 @@
 /**
  * Running one HTTP model (OpenAI-compatible, Anthropic or Gemini: providers/): a pool of workers under an adaptive concurrency limit;
  * each trial is attempted until it has a final result, a permanent failure, or `maxAttempts`
- * attempts in this invocation. Every attempt is a ledger row, committed in flight before the
- * request leaves; the ledger is the only state.
+ * attempts in this invocation. Every attempt is a ledger row, claimed (committed in flight with
+ * this writer's id) before the request leaves; a trial another writer claimed is left to it, and a
+ * writer that lost its lock stops sending (ledger/claim.ts). The ledger is the only state.
  */
 import type { Trial } from '../bundle/format.js';
+import { lostLock, type ClaimRefusal } from '../ledger/claim.js';
 import type { LedgerWriter } from '../ledger/write.js';
 import type { ModelSpec } from '../models/schema.js';
 import { backoffDelay, sleep, type Backoff } from './backoff.js';
@@ -54,6 +56,8 @@ interface HttpRun {
   next: number;
   /** Set once the server refused the key: nothing new is sent. */
   authStop: boolean;
+  /** Trials left to another writer that claimed them first. */
+  claimedElsewhere: number;
 }
 
 /** A trial ready to send: its built body and the images it carries, the same for every attempt. */
@@ -85,6 +89,7 @@ export async function runHttpModel(ctx: ModelRunContext): Promise<void> {
     limiter: new AdaptiveLimit(ctx.concurrency),
     next: 0,
     authStop: false,
+    claimedElsewhere: 0,
   };
   const { limiter } = run;
   const running = new Set<Promise<void>>();
@@ -109,6 +114,8 @@ export async function runHttpModel(ctx: ModelRunContext): Promise<void> {
   await Promise.all(running);
   ctx.stats.wallMs = performance.now() - ctx.stats.startedMs;
   if (failure) throw failure.error;
+  if (run.claimedElsewhere > 0)
+    ctx.stats.stopped ??= `${run.claimedElsewhere} trial(s) were claimed by another writer of this ledger and left to it (nothing was sent twice); run the same command again once it has finished`;
 }
 
 /** Attempt one trial until it has a final result, a permanent failure, or the attempts run out. */
@@ -119,6 +126,7 @@ async function runTrial(run: HttpRun, trial: Trial): Promise<void> {
   for (let n = 1; ; n++) {
     attempt++;
     const sent = await sendAttempt(run, prepared, attempt, n);
+    if ('refused' in sent) return refused(run, sent);
     if (sent.verdict.kind !== 'retry' || n >= ctx.maxAttempts) {
       await recordEnd(run, prepared, sent);
       return;
@@ -126,6 +134,12 @@ async function runTrial(run: HttpRun, trial: Trial): Promise<void> {
     const wait = await recordRetry(run, sent, sent.verdict);
     if (!(await sleep(wait, ctx.abort)) || stoppedOf(run)) return;
   }
+}
+
+/** A claim refused: the trial is left to the writer that has it; a lost lock stops this run. */
+function refused(run: HttpRun, r: ClaimRefusal): void {
+  if (r.refused === 'lost_lock') throw lostLock(r, run.ctx.writer.file);
+  run.claimedElsewhere++;
 }
 
 /** Build the trial's request body with the bytes this model is sent under its image block. */
@@ -137,18 +151,18 @@ async function prepareTrial(run: HttpRun, trial: Trial): Promise<PreparedTrial> 
   return { trial, built, sent: sent.sent, bodyText: JSON.stringify(sent.body) };
 }
 
-/** Commit the attempt in flight, send it to the next replica, and classify the reply. */
+/** Claim the attempt (committed in flight), send it to the next replica, and classify the reply. */
 async function sendAttempt(
   run: HttpRun,
   prepared: PreparedTrial,
   attempt: number,
   n: number,
-): Promise<SentAttempt> {
+): Promise<SentAttempt | ClaimRefusal> {
   const { ctx, provider } = run;
   const { model, stats } = ctx;
   const endpoint = run.endpoints[run.next++ % run.endpoints.length]!;
   const id = await ctx.writer.group.run(() =>
-    ctx.writer.startAttempt(
+    ctx.writer.claim(
       model.name,
       prepared.trial.id,
       attempt,
@@ -157,6 +171,7 @@ async function sendAttempt(
       recordedEndpoint(endpoint),
     ),
   );
+  if (typeof id !== 'number') return id; // not this writer's to send
   stats.inFlight++;
   const raw = await sendJson(
     provider.http(endpoint, model, ctx.apiKey),

@@ -7,7 +7,8 @@ import { setMaxListeners } from 'node:events';
 import path from 'node:path';
 import { StimkitError } from '../core/errors.js';
 import { Redactor } from '../core/redact.js';
-import { acquireLock } from '../ledger/lock.js';
+import { ioProblem } from '../core/io-errors.js';
+import { acquireLock, closeWriting } from '../ledger/lock.js';
 import { openLedgerDb, type Db } from '../ledger/open.js';
 import type { RunRow } from '../ledger/runs.js';
 import { LedgerWriter } from '../ledger/write.js';
@@ -106,6 +107,7 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
   const abort = new AbortController();
   setMaxListeners(0, abort.signal); // one listener per request in flight
   let onSigint: (() => void) | null = null;
+  let failing = false;
   try {
     lock = acquireLock(db, ledgerFile, `stimkit run ${path.basename(options.bundle)}`);
     const images = new ImageStore(options.bundle);
@@ -148,10 +150,13 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
       budget,
       wallMs: performance.now() - started,
     };
+  } catch (err) {
+    failing = true;
+    throw ioProblem(err, { file: ledgerFile, writing: 'the run ledger' }) ?? err;
   } finally {
     if (onSigint) process.off('SIGINT', onSigint);
-    lock?.release();
-    db.close();
+    // The first error is the one reported: giving back the lock never hides it (lock.ts).
+    closeWriting(db, lock, failing);
   }
 }
 

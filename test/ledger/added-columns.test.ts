@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openLedgerDb } from '../../src/ledger/open.js';
 import { openLedger } from '../../src/ledger/read.js';
-import { ADDED_COLUMNS, LEDGER_DDL } from '../../src/ledger/schema.js';
+import { ADDED_COLUMNS, LEDGER_DDL, LEDGER_VERSION } from '../../src/ledger/schema.js';
 import { tempDir } from '../helpers/tmp.js';
 
 /** A version-1 ledger as the first release wrote it: today's DDL without the added columns. */
@@ -13,10 +13,17 @@ function oldLedger(file: string): void {
   const db = new Database(file);
   const at = LEDGER_DDL.indexOf('CREATE TABLE results');
   let results = LEDGER_DDL.slice(at);
-  for (const c of ADDED_COLUMNS)
+  for (const c of ADDED_COLUMNS.filter((x) => x.table === 'results'))
     results = results.replace(new RegExp(`\\n\\s+${c.column}\\s+${c.type},`), '');
   expect(results).not.toMatch(/sent_images|cost_usd|route_provider|request_id|endpoint/);
-  const ddl = LEDGER_DDL.slice(0, at) + results;
+  // Version 3's writers: no writers table, no owner identity in the lock, no attempts.writer_id.
+  const ddl = (LEDGER_DDL.slice(0, at) + results)
+    .replace(/CREATE TABLE IF NOT EXISTS writers \([^;]*\);/, '')
+    .replace(
+      /,\n\s+writer_id\s+TEXT(,\n\s+pid_ns\s+TEXT,\n\s+start_time\s+TEXT,\n\s+boot_id\s+TEXT)?\n\)/g,
+      '\n)',
+    );
+  expect(ddl).not.toMatch(/writer|pid_ns|start_time|boot_id/);
   db.exec(ddl);
   const put = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
   put.run('format', 'stimkit.ledger');
@@ -89,9 +96,18 @@ describe('columns added after version 1', () => {
     expect(columns(file)).not.toContain('cost_usd');
 
     openLedgerDb(file).close();
-    expect(columns(file)).toEqual(expect.arrayContaining(ADDED_COLUMNS.map((c) => c.column)));
+    expect(columns(file)).toEqual(
+      expect.arrayContaining(
+        ADDED_COLUMNS.filter((c) => c.table === 'results').map((c) => c.column),
+      ),
+    );
     const meta = new Database(file, { readonly: true });
-    expect(meta.prepare("SELECT value FROM meta WHERE key = 'version'").pluck().get()).toBe('2');
+    expect(meta.prepare("SELECT value FROM meta WHERE key = 'version'").pluck().get()).toBe(
+      String(LEDGER_VERSION),
+    );
+    expect(
+      meta.prepare("SELECT name FROM sqlite_master WHERE name = 'writers'").pluck().get(),
+    ).toBe('writers');
     meta.close();
     const again = openLedger(file);
     expect([...again.results({ model: 'm' })][0]).toMatchObject({

@@ -1,11 +1,13 @@
 // The ledger's guarantees: (a) a rerun continues and never re-sends a trial with a final result;
 // (c) a second writer is refused while the first is alive, and a dead writer's lock is taken over
-// with its in-flight attempts marked interrupted; (d) another bundle, or changed requests, are
+// with its in-flight attempts marked interrupted, while a lock whose owner cannot be checked (an
+// older stimkit's, without PID namespace and start time) is refused, naming how to clear it; (d) another bundle, or changed requests, are
 // refused naming what changed, unless --new-run starts a new run.
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { selfIdentity } from '../../src/ledger/owner.js';
 import { openLedger } from '../../src/ledger/read.js';
 import { runStudy, type RunResult } from '../../src/run/run.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -106,14 +108,19 @@ describe('(c) one writer at a time', () => {
     const db = new Database(ledger);
     const now = new Date().toISOString();
     const dead = 2 ** 22 + 12345; // above the default pid_max of 4194304: never a live process
+    // A writer on this host, boot and PID namespace whose pid no longer exists: proven gone.
+    const me = selfIdentity();
     db.prepare(
-      'INSERT OR REPLACE INTO lock (id, pid, host, command, started_at, heartbeat_at) VALUES (1, ?, ?, ?, ?, ?)',
-    ).run(dead, os.hostname(), 'stimkit run crashed', now, now);
+      'INSERT OR REPLACE INTO lock (id, pid, host, command, started_at, heartbeat_at, writer_id, pid_ns, start_time, boot_id) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    ).run(dead, me.host, 'stimkit run crashed', now, now, 'w-dead', me.pid_ns, '1', me.boot_id);
+    db.prepare(
+      'INSERT INTO writers (writer_id, pid, host, boot_id, pid_ns, start_time, command, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    ).run('w-dead', dead, me.host, me.boot_id, me.pid_ns, '1', 'stimkit run crashed', now);
     const t = db.prepare("SELECT trial_id FROM trials WHERE entry = 'e5'").get() as {
       trial_id: string;
     };
     db.prepare(
-      "INSERT INTO attempts (run_id, model, trial_id, attempt, source, request_sha256, state, started_at, pid) VALUES (1, 'm', ?, 1, 'run', 'x', 'in_flight', ?, ?)",
+      "INSERT INTO attempts (run_id, model, trial_id, attempt, source, request_sha256, state, started_at, pid, writer_id) VALUES (1, 'm', ?, 1, 'run', 'x', 'in_flight', ?, ?, 'w-dead')",
     ).run(t.trial_id, now, dead);
     db.close();
     const r = await run(ledger);
@@ -128,6 +135,30 @@ describe('(c) one writer at a time', () => {
       { attempt: 2, state: 'done', outcome: 'answer' },
     ]);
     expect(query(ledger, 'SELECT COUNT(*) AS n FROM lock')[0].n).toBe(0);
+  });
+
+  it('refuses, naming how to check and clear it, a lock whose owner cannot be checked from here', async () => {
+    const ledger = path.join(dir, 'c3.sqlite');
+    await run(ledger, { limit: 1 });
+    const db = new Database(ledger);
+    const now = new Date().toISOString();
+    // A lock written before version 3 (no PID namespace, no start time) by a pid that is gone
+    // here: it may run in another PID namespace, so it is not taken over.
+    db.prepare(
+      'INSERT OR REPLACE INTO lock (id, pid, host, command, started_at, heartbeat_at) VALUES (1, ?, ?, ?, ?, ?)',
+    ).run(2 ** 22 + 12345, os.hostname(), 'stimkit run old', now, '2000-01-01T00:00:00.000Z');
+    db.close();
+    const err = await rejection(run(ledger));
+    expect(err.code).toBe('E_RUN_LEDGER_BUSY');
+    expect(err.message).toContain('last heartbeat 2000-01-01T00:00:00.000Z');
+    expect(err.message).toContain(`ps -o pid,lstart,args -p ${2 ** 22 + 12345}`);
+    expect(err.message).toContain(
+      `sqlite3 "${ledger}" "DELETE FROM lock WHERE pid = ${2 ** 22 + 12345}"`,
+    );
+    const clear = new Database(ledger);
+    clear.prepare('DELETE FROM lock').run();
+    clear.close();
+    expect((await run(ledger)).models[0]!.done).toBe(11);
   });
 });
 

@@ -9,6 +9,7 @@ import { withPower } from './analyze-power.js';
 import { batchCommand } from './batch.js';
 import { bundleCommand } from './bundle.js';
 import { checkCommand } from './check.js';
+import { compareCommand } from './compare.js';
 import { diffCommand } from './diff.js';
 import { reviewCommand } from './review.js';
 import { demoCommand } from './demo.js';
@@ -49,6 +50,7 @@ export const COMMANDS: CommandSpec[] = [
   scoreCommand,
   withPower(analyzeCommand),
   reportCommand,
+  compareCommand,
   validateCommand,
   labelCommand,
   viewCommand,

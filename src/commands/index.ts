@@ -17,6 +17,8 @@ import { ingestCommand } from './ingest.js';
 import { initCommand } from './init.js';
 import { labelCommand } from './label.js';
 import { pairsCommand } from './pairs.js';
+import { rehydrateCommand } from './rehydrate.js';
+import { releaseCommand } from './release.js';
 import { reportCommand } from './report.js';
 import { runCommand } from './run.js';
 import { scoreCommand } from './score.js';
@@ -51,6 +53,8 @@ export const COMMANDS: CommandSpec[] = [
   withPower(analyzeCommand),
   reportCommand,
   compareCommand,
+  releaseCommand,
+  rehydrateCommand,
   validateCommand,
   labelCommand,
   viewCommand,

@@ -18,10 +18,16 @@ export interface ScoresSide {
   rows: CompareRow[];
 }
 
-const bad = (file: string, message: string, cause?: unknown, field?: string) =>
+const bad = (
+  file: string,
+  message: string,
+  cause?: unknown,
+  field?: string,
+  code = 'E_COMPARE_SCORES',
+) =>
   StimkitError.fromProblem(
     {
-      code: 'E_COMPARE_SCORES',
+      code,
       file,
       ...(field === undefined ? {} : { field }),
       message,
@@ -30,7 +36,11 @@ const bad = (file: string, message: string, cause?: unknown, field?: string) =>
     cause,
   );
 
-async function readHeader(dir: string): Promise<{ header: ScoresHeader; sha: string }> {
+/** A scores folder's `score.json`, checked by its schema, and the sha256 of its bytes. */
+export async function readScoresHeader(
+  dir: string,
+  code = 'E_COMPARE_SCORES',
+): Promise<{ header: ScoresHeader; sha: string }> {
   const file = path.join(dir, SCORES_FILES.header);
   let text: string;
   let value: unknown;
@@ -38,7 +48,13 @@ async function readHeader(dir: string): Promise<{ header: ScoresHeader; sha: str
     text = await readFile(file, 'utf8');
     value = JSON.parse(text);
   } catch (err) {
-    throw bad(file, 'no readable score.json: not a scores folder (or an interrupted one)', err);
+    throw bad(
+      file,
+      'no readable score.json: not a scores folder (or an interrupted one)',
+      err,
+      undefined,
+      code,
+    );
   }
   const parsed = ScoresHeader.safeParse(value);
   if (!parsed.success) {
@@ -53,18 +69,22 @@ async function readHeader(dir: string): Promise<{ header: ScoresHeader; sha: str
   return { header: parsed.data, sha: sha256(text) };
 }
 
-async function readListed(dir: string, header: ScoresHeader, name: string): Promise<string> {
+/** A file of a scores folder, checked against the sha256 its score.json records. */
+export async function readListed(
+  dir: string,
+  header: ScoresHeader,
+  name: string,
+  code = 'E_COMPARE_SCORES',
+): Promise<string> {
   const file = path.join(dir, name);
   const listed = header.files.find((f) => f.file === name);
-  if (!listed) throw bad(file, `score.json lists no ${name}`);
+  if (!listed) throw bad(file, `score.json lists no ${name}`, undefined, undefined, code);
   const text = await readFile(file, 'utf8').catch((err: unknown) => {
-    throw bad(file, `cannot read ${name}`, err);
+    throw bad(file, `cannot read ${name}`, err, undefined, code);
   });
-  if (sha256(text) !== listed.sha256)
-    throw bad(
-      file,
-      'this file does not match the sha256 score.json records: it changed after scoring',
-    );
+  const changed =
+    'this file does not match the sha256 score.json records: it changed after scoring';
+  if (sha256(text) !== listed.sha256) throw bad(file, changed, undefined, undefined, code);
   return text;
 }
 
@@ -72,7 +92,7 @@ const pairKey = (trial: string, model: string) => JSON.stringify([trial, model])
 
 /** The rows of a scores folder, one per trial × model, in scores.jsonl order. */
 export async function readScoresSide(dir: string): Promise<ScoresSide> {
-  const { header, sha } = await readHeader(dir);
+  const { header, sha } = await readScoresHeader(dir);
   const file = path.join(dir, SCORES_FILES.records);
   const lines = (await readListed(dir, header, SCORES_FILES.records)).split('\n');
   const csv = readCsvObjects(await readListed(dir, header, 'trials.csv'));

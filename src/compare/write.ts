@@ -10,7 +10,7 @@ import { headeredFolder, writeOutFolder } from '../core/out-folder.js';
 import { COMPARE_COLUMNS } from './columns.js';
 import { COMPARE_FORMAT, type CompareResult } from './format.js';
 
-export const COMPARE_FILES = {
+const COMPARE_FILES = {
   header: 'compare.json',
   changed: 'changed.csv',
   unpaired: 'unpaired.csv',
@@ -28,7 +28,7 @@ const KEY = ['trial', 'model', 'paradigm', 'language'] as const;
 const MCNEMAR = ['positive', 'n', 'excluded', 'a', 'b', 'c', 'd', 'p_exact', 'p_holm', 'reason'];
 
 /** The CSV tables of a comparison: file name → header and rows. */
-export function compareTables(r: CompareResult): Array<[string, string[], Cell[][]]> {
+function compareTables(r: CompareResult): Array<[string, string[], Cell[][]]> {
   const cols = COMPARE_COLUMNS.map((c) => c.id);
   const changedHeader = [...KEY, 'changed', ...cols.flatMap((c) => [`${c}_a`, `${c}_b`])];
   const changed = r.changed.map((t) => [

@@ -48,7 +48,7 @@ export interface EntryLicence {
 }
 
 /** The card's `license` (and `license_name`, `license_link` when it is `other`). */
-export function cardLicence(meta: ReleaseMeta, entries: readonly EntryLicence[]) {
+function cardLicence(meta: ReleaseMeta, entries: readonly EntryLicence[]) {
   const ids = new Set([
     meta.license.toLowerCase(),
     ...entries.filter((e) => e.rule.decision !== 'no').map((e) => e.rule.id.toLowerCase()),

@@ -8,13 +8,13 @@
 import type { ReleaseMeta } from './meta.js';
 import type { ColumnType, Table } from './tables.js';
 
-export const CROISSANT_CONFORMS = [
+const CROISSANT_CONFORMS = [
   'http://mlcommons.org/croissant/1.1',
   'http://mlcommons.org/croissant/RAI/1.0',
 ] as const;
 
 /** Croissant 1.1, Appendix 1: JSON-LD context. */
-export const CROISSANT_CONTEXT = {
+const CROISSANT_CONTEXT = {
   '@language': 'en',
   '@vocab': 'http://schema.org/',
   sc: 'http://schema.org/',
@@ -82,7 +82,7 @@ export interface GeneratedRai {
 }
 
 /** The licence as a URL where it is an SPDX id (the spec recommends one), else as written. */
-export const licenceRef = (id: string) =>
+const licenceRef = (id: string) =>
   /^[A-Za-z0-9.+-]+$/.test(id) && !/^public/i.test(id)
     ? `https://spdx.org/licenses/${id}.html`
     : id;

@@ -1,3 +1,3 @@
 /** `stimkit release` and `stimkit rehydrate`: a licence-aware dataset release and its rebuild. */
-export { buildRelease, type ReleaseResult } from './release.js';
-export { rehydrate, type RehydrateResult } from './rehydrate.js';
+export { buildRelease } from './release.js';
+export { rehydrate } from './rehydrate.js';

@@ -5,7 +5,7 @@
  */
 
 /** `yes`: ships; `conditions`: ships with the conditions recorded in LICENSES.md; `no`: withheld. */
-export type Decision = 'yes' | 'conditions' | 'no';
+type Decision = 'yes' | 'conditions' | 'no';
 
 /** What a licence allows for the release. */
 export interface LicenceRule {
@@ -79,7 +79,7 @@ const UNKNOWN = (text: string): LicenceRule => ({
 });
 
 /** The key a licence text is looked up by: lower case, `CC BY-SA 4.0` → `cc-by-sa-4.0`. */
-export function licenceKey(text: string): string {
+function licenceKey(text: string): string {
   return text
     .trim()
     .toLowerCase()
@@ -95,8 +95,3 @@ export function licenceRule(text: string | null | undefined): LicenceRule {
 
 /** Whether an image under this rule ships in the release. */
 export const ships = (rule: LicenceRule): boolean => rule.decision !== 'no';
-
-/** Every row of the table (for the docs test): normalised key → rule. */
-export function licenceTable(): Readonly<Record<string, LicenceRule>> {
-  return TABLE;
-}

@@ -10,7 +10,7 @@ import { StimkitError } from '../core/errors.js';
 import { exists } from '../core/fsio.js';
 import { loadDataFile } from '../core/datafile.js';
 
-export const RELEASE_META_FORMAT = 'stimkit.release-meta';
+const RELEASE_META_FORMAT = 'stimkit.release-meta';
 
 const Filled = z
   .string()
@@ -58,7 +58,7 @@ export const ReleaseMeta = z.strictObject({
 export type ReleaseMeta = z.output<typeof ReleaseMeta>;
 
 /** The template written when release.yaml is missing. */
-export const RELEASE_TEMPLATE = `# What only you can write about this release. stimkit release reads it; every TODO must go.
+const RELEASE_TEMPLATE = `# What only you can write about this release. stimkit release reads it; every TODO must go.
 format: ${RELEASE_META_FORMAT}
 version: 1
 name: TODO-dataset-name          # letters, digits, . _ - (the Hugging Face repository name)

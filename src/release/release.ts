@@ -47,7 +47,7 @@ export interface ReleaseOptions {
   out: string;
 }
 
-export const RELEASE_FILES = { header: 'release.json' } as const;
+const RELEASE_FILES = { header: 'release.json' } as const;
 
 const SPEC = headeredFolder({
   command: 'release',

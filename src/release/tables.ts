@@ -11,10 +11,10 @@ import { licenceRule, ships } from './licences.js';
 
 /** A column's type, as CSV text, Parquet type and Croissant dataType say it. */
 export type ColumnType = 'string' | 'int' | 'float' | 'bool';
-export type Value = string | number | boolean | null;
+type Value = string | number | boolean | null;
 
 /** One column of a record set. */
-export interface Column {
+interface Column {
   name: string;
   type: ColumnType;
   description: string;

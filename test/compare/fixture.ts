@@ -19,7 +19,7 @@ export interface ResponseLine {
 }
 
 /** The option labels of each language, from the sealed bundle's wrappers.json. */
-export async function optionLabels(bundle: string): Promise<Record<string, string[]>> {
+async function optionLabels(bundle: string): Promise<Record<string, string[]>> {
   const w = JSON.parse(await readFile(path.join(bundle, 'data', 'wrappers.json'), 'utf8')) as {
     pools: Record<string, { options: Array<{ label: string }> }>;
   };

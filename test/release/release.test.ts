@@ -27,7 +27,7 @@ let scores: string;
 let withheldSha: string[];
 let withheldBytes: Buffer[];
 
-async function release(out: string, extra: string[] = []) {
+async function release(out: string, meta = path.join(dir, 'release.yaml')) {
   return runCli([
     'release',
     '--bundle',
@@ -37,11 +37,10 @@ async function release(out: string, extra: string[] = []) {
     '--scores',
     scores,
     '--meta',
-    path.join(dir, 'release.yaml'),
+    meta,
     '--out',
     out,
     '--json',
-    ...extra,
   ]);
 }
 
@@ -92,36 +91,13 @@ beforeAll(async () => {
 
 describe('release', () => {
   it('writes the template and refuses when release.yaml is missing', async () => {
-    const run = await runCli([
-      'release',
-      '--bundle',
-      bundle,
-      '--ledger',
-      ledger,
-      '--scores',
-      scores,
-      '--meta',
-      path.join(dir, 'release-new.yaml'),
-      '--out',
-      path.join(dir, 'r0'),
-    ]);
+    const meta = path.join(dir, 'release-new.yaml');
+    const run = await release(path.join(dir, 'r0'), meta);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('E_RELEASE_META');
     expect(run.stderr).toContain('limitations');
-    expect(await readFile(path.join(dir, 'release-new.yaml'), 'utf8')).toContain('TODO');
-    const again = await runCli([
-      'release',
-      '--bundle',
-      bundle,
-      '--ledger',
-      ledger,
-      '--scores',
-      scores,
-      '--meta',
-      path.join(dir, 'release-new.yaml'),
-      '--out',
-      path.join(dir, 'r0'),
-    ]);
+    expect(await readFile(meta, 'utf8')).toContain('TODO');
+    const again = await release(path.join(dir, 'r0'), meta);
     expect(again.stderr).toMatch(/social_impact: still the template/);
   });
 
@@ -205,7 +181,7 @@ describe('release', () => {
     for (const name of ['stimuli', 'responses', 'scores']) {
       const buf = await readFile(path.join(out, 'data', `${name}.parquet`));
       const rows = await parquetReadObjects({
-        file: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength),
+        file: new Uint8Array(buf).buffer,
       });
       const csv = readCsvObjects(await readFile(path.join(out, 'data', `${name}.csv`), 'utf8'));
       expect(rows.length).toBe(csv.length);

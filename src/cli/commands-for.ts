@@ -28,6 +28,9 @@ export const LIGHT_COMMANDS: Readonly<Record<string, () => Promise<CommandSpec>>
     return withPower(analyzeCommand);
   },
   report: async () => (await import('../commands/report.js')).reportCommand,
+  compare: async () => (await import('../commands/compare.js')).compareCommand,
+  release: async () => (await import('../commands/release.js')).releaseCommand,
+  rehydrate: async () => (await import('../commands/rehydrate.js')).rehydrateCommand,
   validate: async () => (await import('../commands/validate.js')).validateCommand,
   label: async () => (await import('../commands/label.js')).labelCommand,
   view: async () => (await import('../commands/view.js')).viewCommand,

@@ -9,6 +9,7 @@ import { withPower } from './analyze-power.js';
 import { batchCommand } from './batch.js';
 import { bundleCommand } from './bundle.js';
 import { checkCommand } from './check.js';
+import { compareCommand } from './compare.js';
 import { diffCommand } from './diff.js';
 import { reviewCommand } from './review.js';
 import { demoCommand } from './demo.js';
@@ -16,6 +17,8 @@ import { ingestCommand } from './ingest.js';
 import { initCommand } from './init.js';
 import { labelCommand } from './label.js';
 import { pairsCommand } from './pairs.js';
+import { rehydrateCommand } from './rehydrate.js';
+import { releaseCommand } from './release.js';
 import { reportCommand } from './report.js';
 import { runCommand } from './run.js';
 import { scoreCommand } from './score.js';
@@ -49,6 +52,9 @@ export const COMMANDS: CommandSpec[] = [
   scoreCommand,
   withPower(analyzeCommand),
   reportCommand,
+  compareCommand,
+  releaseCommand,
+  rehydrateCommand,
   validateCommand,
   labelCommand,
   viewCommand,

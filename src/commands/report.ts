@@ -1,4 +1,4 @@
-/** `stimkit report <scores dir> --out DIR [--bundle DIR] [--csv-raw]` */
+/** `stimkit report <scores dir> --out DIR [--bundle DIR] [--compare SCORES] [--csv-raw]` */
 import { CSV_RAW_FLAG } from '../cli/flags.js';
 import { EXIT } from '../core/errors.js';
 import { relPosix } from '../core/fsio.js';
@@ -20,11 +20,16 @@ export const reportCommand: CommandSpec = {
         '--bundle <dir>',
         'the scored bundle, when it moved from where score.json records it (for the variant thumbnails)',
       )
+      .option(
+        '--compare <scores>',
+        'a second scores folder of the same bundle: adds the section "What changed" (stimkit compare)',
+      )
       .option(...CSV_RAW_FLAG),
   run: async ([scores], opts) => {
     const r = await writeReport(String(scores), String(opts.out), undefined, {
       bundle: opts.bundle as string | undefined,
       csvRaw: Boolean(opts.csvRaw),
+      compare: opts.compare as string | undefined,
     });
     const out = relPosix(process.cwd(), r.out);
     const human = [

@@ -83,6 +83,8 @@ export interface ReportOptions {
   bundle?: string;
   /** Write the CSV tables' cells as they are, without neutralising spreadsheet formulas (`--csv-raw`). */
   csvRaw?: boolean;
+  /** A second scores folder of the same bundle, for the "What changed" section (`--compare`). */
+  compare?: string;
 }
 
 /** The context sections read from; every file read is checked against score.json's sha256. */
@@ -115,6 +117,7 @@ async function reportContext(
   if (options.bundle !== undefined) await bundle();
   return {
     scoresDir,
+    compareDir: options.compare ?? null,
     header,
     simulated: header.counts.simulated > 0,
     memo: once,
@@ -177,6 +180,11 @@ export async function buildReport(
       sha256: sha256(await readFile(path.join(scoresDir, SCORES_FILES.header))),
     },
   ];
+  if (options.compare !== undefined)
+    inputs.push({
+      file: relPosix(outDir, path.join(options.compare, SCORES_FILES.header)),
+      sha256: sha256(await readFile(path.join(options.compare, SCORES_FILES.header))),
+    });
   const usedBundle = rendered.some((r) => (r.content.figures ?? []).length > 0)
     ? (await ctx.bundle()).bundle
     : null;

@@ -19,6 +19,8 @@ export interface CsvRows {
 /** What sections can read. Loads are lazy and cached (`memo`), so sections can share work. */
 export interface ReportContext {
   scoresDir: string;
+  /** A second scores folder of the same bundle (`report --compare`), else null. */
+  compareDir?: string | null;
   header: ScoresHeader;
   /** `scores.jsonl`, in file order. */
   records: () => Promise<ScoreLine[]>;

@@ -1,0 +1,251 @@
+/**
+ * `stimkit release` and `stimkit rehydrate` on a small study whose corpus holds an image under
+ * CC-BY-ND-4.0 (no derivatives: neither it nor any variant may ship) and one under "all rights
+ * reserved": the release ships no withheld image (every file scanned for their bytes),
+ * croissant.json carries Croissant 1.1's required fields and RAI's (the checklist vendored from
+ * the spec, fixtures/croissant/PROVENANCE.md), the Parquet files read back equal the CSVs, the
+ * same inputs give the same bytes, and rehydrate rebuilds the withheld images byte-identical to
+ * the sealed bundle's from the original files.
+ */
+import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parquetReadObjects } from 'hyparquet';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { bundleStudy } from '../../src/bundle/bundle.js';
+import { readCsvObjects } from '../../src/core/csv.js';
+import { listFiles } from '../../src/core/walk.js';
+import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+import { writeFixtureProject } from '../bundle/fixture.js';
+
+const FIXTURES = path.join(import.meta.dirname, 'fixtures');
+let dir: string;
+let bundle: string;
+let ledger: string;
+let scores: string;
+let withheldSha: string[];
+let withheldBytes: Buffer[];
+
+async function release(out: string, meta = path.join(dir, 'release.yaml')) {
+  return runCli([
+    'release',
+    '--bundle',
+    bundle,
+    '--ledger',
+    ledger,
+    '--scores',
+    scores,
+    '--meta',
+    meta,
+    '--out',
+    out,
+    '--json',
+  ]);
+}
+
+beforeAll(async () => {
+  dir = await tempDir('stimkit-release-');
+  const study = await writeFixtureProject(dir);
+  const entriesFile = path.join(dir, 'mini.entries.yaml');
+  const m = parse(await readFile(entriesFile, 'utf8'));
+  // the synthetic entries share one provenance object (a YAML alias): give each its own
+  m.entries[0].provenance = { ...m.entries[0].provenance, license: 'CC-BY-ND-4.0' };
+  m.entries[3].provenance = { ...m.entries[3].provenance, license: 'all rights reserved' };
+  await writeFile(entriesFile, stringify(m));
+  const r = await bundleStudy(study, {
+    out: path.join(dir, 'bundle'),
+    work: path.join(dir, 'work'),
+  });
+  bundle = r.out!;
+  const models = path.join(dir, 'models.yaml');
+  await writeFile(
+    models,
+    stringify({
+      format: 'stimkit.models',
+      version: 1,
+      models: ['model-a', 'model-b', 'model-c'].map((name, i) => ({
+        name,
+        provider: 'sim',
+        sim: { seed: i + 1 },
+        origin: 'FR',
+      })),
+    }),
+  );
+  ledger = path.join(dir, 'ledger.sqlite');
+  expect((await runCli(['run', bundle, '--models', models, '--ledger', ledger])).code).toBe(0);
+  scores = path.join(dir, 'scores');
+  expect(
+    (await runCli(['score', '--bundle', bundle, '--ledger', ledger, '--out', scores])).code,
+  ).toBe(0);
+  await copyFile(path.join(FIXTURES, 'release.yaml'), path.join(dir, 'release.yaml'));
+  const variants = JSON.parse(await readFile(path.join(bundle, 'data', 'variants.json'), 'utf8'));
+  const ids = [m.entries[0].id, m.entries[3].id];
+  withheldSha = variants.records
+    .filter((v: any) => ids.includes(v.entry))
+    .map((v: any) => v.sha256);
+  withheldBytes = await Promise.all(
+    withheldSha.map((s) => readFile(path.join(bundle, 'data', 'images', `${s}.png`))),
+  );
+}, 300_000);
+
+describe('release', () => {
+  it('writes the template and refuses when release.yaml is missing', async () => {
+    const meta = path.join(dir, 'release-new.yaml');
+    const run = await release(path.join(dir, 'r0'), meta);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('E_RELEASE_META');
+    expect(run.stderr).toContain('limitations');
+    expect(await readFile(meta, 'utf8')).toContain('TODO');
+    const again = await release(path.join(dir, 'r0'), meta);
+    expect(again.stderr).toMatch(/social_impact: still the template/);
+  });
+
+  it('ships no withheld image nor any of its variants (every file scanned)', async () => {
+    const out = path.join(dir, 'r1');
+    const run = await release(out);
+    expect(run.code).toBe(0);
+    const j = run.json();
+    expect(withheldSha.length).toBeGreaterThan(1);
+    expect(j.counts.withheld).toBe(new Set(withheldSha).size);
+    expect(j.withheld.map((w: any) => w.license).sort()).toEqual([
+      'CC-BY-ND-4.0',
+      'all rights reserved',
+    ]);
+    const files = await listFiles(out);
+    expect(files.some((f) => f.path.startsWith('images/'))).toBe(true);
+    for (const f of files) {
+      const bytes = await readFile(path.join(out, f.path));
+      for (const [i, w] of withheldBytes.entries()) {
+        expect(bytes.includes(w), `${f.path} holds withheld image ${withheldSha[i]}`).toBe(false);
+      }
+      expect(withheldSha.some((s) => f.path === `images/${s}.png`)).toBe(false);
+    }
+    const stimuli = readCsvObjects(await readFile(path.join(out, 'data', 'stimuli.csv'), 'utf8'));
+    for (const s of stimuli.filter((r) => withheldSha.includes(r.sha256!))) {
+      expect(s).toMatchObject({ available: 'false', file: '', license_decision: 'no' });
+      expect(s.phash).toMatch(/^[0-9a-f]{16}$/);
+      expect(s.source_sha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(JSON.parse(s.recipe!)).toBeTypeOf('object');
+    }
+    const responses = readCsvObjects(
+      await readFile(path.join(out, 'data', 'responses.csv'), 'utf8'),
+    );
+    const shows = (r: any) => r.images.split('|').some((s: string) => withheldSha.includes(s));
+    expect(responses.filter(shows).every((r) => r.stimulus_available === 'false')).toBe(true);
+    expect(responses.filter((r) => !shows(r)).every((r) => r.stimulus_available === 'true')).toBe(
+      true,
+    );
+    const card = await readFile(path.join(out, 'README.md'), 'utf8');
+    expect(card).toMatch(/^---\nlicense: other\nlicense_name: mixed\nlicense_link: LICENSES.md\n/);
+    expect(await readFile(path.join(out, 'LICENSES.md'), 'utf8')).toContain(
+      'CC-BY-ND-4.0 | no | no',
+    );
+  });
+
+  it('croissant.json has Croissant 1.1’s required fields and the RAI fields (checklist from the spec)', async () => {
+    const out = path.join(dir, 'r1');
+    const c = JSON.parse(await readFile(path.join(out, 'croissant.json'), 'utf8'));
+    const checklist = JSON.parse(
+      await readFile(path.join(FIXTURES, 'croissant', 'checklist.json'), 'utf8'),
+    );
+    const context = await readFile(
+      path.join(FIXTURES, 'croissant', 'appendix-1-context.jsonc'),
+      'utf8',
+    );
+    // the spec's block has a trailing comma after its last member; JSON allows none
+    const block = context.replace(/,(\s*)}\s*$/, '$1}');
+    expect(c['@context']).toEqual(JSON.parse('{' + block + '}')['@context']);
+    for (const field of checklist.dataset_required) expect(c, field).toHaveProperty([field]);
+    expect(c['@type']).toBe('sc:Dataset');
+    expect(c.conformsTo).toEqual(checklist.conformsTo);
+    for (const field of checklist.rai_fields_written) {
+      expect(checklist.rai_properties).toContain(field);
+      expect(c[field], field).toBeTruthy();
+    }
+    const files = new Map((await listFiles(out)).map((f) => [f.path, f]));
+    for (const d of c.distribution.filter((x: any) => x['@type'] === 'cr:FileObject')) {
+      expect(d.sha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(files.has(d.contentUrl)).toBe(true);
+    }
+    expect(c.recordSet.map((r: any) => r['@id'])).toEqual(['stimuli', 'responses', 'scores']);
+    for (const rs of c.recordSet)
+      for (const f of rs.field) {
+        expect(f.dataType).toMatch(/^sc:(Text|Integer|Float|Boolean)$/);
+        expect(files.has(f.source.fileObject['@id'])).toBe(true);
+      }
+  });
+
+  it('the Parquet files read back equal the CSVs', async () => {
+    const out = path.join(dir, 'r1');
+    for (const name of ['stimuli', 'responses', 'scores']) {
+      const buf = await readFile(path.join(out, 'data', `${name}.parquet`));
+      const rows = await parquetReadObjects({
+        file: new Uint8Array(buf).buffer,
+      });
+      const csv = readCsvObjects(await readFile(path.join(out, 'data', `${name}.csv`), 'utf8'));
+      expect(rows.length).toBe(csv.length);
+      const text = (v: string | number | boolean | null | undefined) =>
+        v === null || v === undefined ? '' : String(v);
+      rows.forEach((r, i) =>
+        expect(
+          Object.fromEntries(
+            Object.entries(r).map(([k, v]) => [k, text(v as string | number | boolean | null)]),
+          ),
+        ).toEqual(csv[i]),
+      );
+    }
+  });
+
+  it('same inputs give the same bytes', async () => {
+    const out = path.join(dir, 'r2');
+    expect((await release(out)).code).toBe(0);
+    for (const f of await readdir(path.join(dir, 'r1'), { recursive: true })) {
+      if (f.includes('.'))
+        expect(await readFile(path.join(out, f)), f).toEqual(
+          await readFile(path.join(dir, 'r1', f)),
+        );
+    }
+  });
+
+  it('rehydrate refuses a folder without the sources, and a rebuilt image that differs', async () => {
+    const run = await runCli([
+      'rehydrate',
+      path.join(dir, 'r2'),
+      '--images',
+      path.join(dir, 'scores'),
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('E_REHYDRATE_SOURCE');
+    const header = path.join(dir, 'r2', 'release.json');
+    const h = JSON.parse(await readFile(header, 'utf8'));
+    const real = h.withheld[0].images[0].sha256;
+    h.withheld[0].images[0].sha256 = '0'.repeat(64);
+    await writeFile(header, JSON.stringify(h));
+    const bad = await runCli([
+      'rehydrate',
+      path.join(dir, 'r2'),
+      '--images',
+      path.join(dir, 'images'),
+    ]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('E_REHYDRATE_MISMATCH');
+    expect(bad.stderr).toContain('0'.repeat(64));
+    expect(bad.stderr).toContain(`got ${real}`);
+    expect(bad.stderr).toContain(`images/${'0'.repeat(64)}.png`);
+  });
+
+  it('rehydrate rebuilds the withheld images from the originals, byte-identical to the bundle', async () => {
+    const out = path.join(dir, 'r1');
+    const run = await runCli(['rehydrate', out, '--images', path.join(dir, 'images'), '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(
+      run
+        .json()
+        .images.map((i: any) => i.sha256)
+        .sort(),
+    ).toEqual([...withheldSha].sort());
+    for (const [i, sha] of withheldSha.entries())
+      expect(await readFile(path.join(out, 'images', `${sha}.png`))).toEqual(withheldBytes[i]);
+  });
+});

@@ -30,6 +30,7 @@ const LAYERS = [
   ['analyze'],
   ['power'],
   ['report'],
+  ['export'],
   ['view', 'review'],
   ['check', 'init', 'demo'],
   ['cli'],

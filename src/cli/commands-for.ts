@@ -28,6 +28,7 @@ export const LIGHT_COMMANDS: Readonly<Record<string, () => Promise<CommandSpec>>
     return withPower(analyzeCommand);
   },
   report: async () => (await import('../commands/report.js')).reportCommand,
+  export: async () => (await import('../commands/export.js')).exportCommand,
   validate: async () => (await import('../commands/validate.js')).validateCommand,
   label: async () => (await import('../commands/label.js')).labelCommand,
   view: async () => (await import('../commands/view.js')).viewCommand,

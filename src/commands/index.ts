@@ -12,6 +12,7 @@ import { checkCommand } from './check.js';
 import { diffCommand } from './diff.js';
 import { reviewCommand } from './review.js';
 import { demoCommand } from './demo.js';
+import { exportCommand } from './export.js';
 import { ingestCommand } from './ingest.js';
 import { initCommand } from './init.js';
 import { labelCommand } from './label.js';
@@ -49,6 +50,7 @@ export const COMMANDS: CommandSpec[] = [
   scoreCommand,
   withPower(analyzeCommand),
   reportCommand,
+  exportCommand,
   validateCommand,
   labelCommand,
   viewCommand,

@@ -8,7 +8,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../../src/core/fsio.js';
-import { runCli } from '../helpers/cli.js';
+import { ROOT, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { exportFixture, MODEL, OUTCOME_OF_K } from './fixture.js';
 import { inspectValidator, unzipJson } from './schema.js';
@@ -69,6 +69,12 @@ describe('stimkit export inspect', () => {
     const header = JSON.parse(await readFile(path.join(out, 'export.json'), 'utf8'));
     expect(header.format).toBe('stimkit.export-inspect');
     expect(header.inspect.commit).toBe('499e6152e7b8fc8cbd8ac5283536572aa6e4ab17');
+    const version = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')).version;
+    expect(header.tool).toEqual({ name: 'stimkit', version });
+    for (const files of logs.values()) {
+      expect(files.get('header.json').eval.packages).toEqual({ stimkit: version });
+      expect(files.get('header.json').eval.metadata.stimkit.tool.version).toBe(version);
+    }
     for (const f of header.files)
       expect(sha256(await readFile(path.join(out, f.file))), f.file).toBe(f.sha256);
   });

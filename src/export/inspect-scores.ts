@@ -75,8 +75,14 @@ function auditScores(row: Record<string, string>): Record<string, InspectScore> 
   return out;
 }
 
+/**
+ * The instrument's scores of one line. A trial without a response (`no_response`: the ledger
+ * recorded no text) has none: the scorer's 0 there is the paper's convention for tables, not a
+ * value read from an answer, and the sample's `outcome` score says why.
+ */
 function instrumentScores(line: ScoreLine): Record<string, InspectScore> {
   const out: Record<string, InspectScore> = {};
+  if (line.reason === 'no_response') return out;
   const why = line.reason !== null ? { explanation: line.reason } : {};
   const parse = line.parse;
   if (typeof parse.label === 'string')

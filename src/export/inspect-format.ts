@@ -56,7 +56,7 @@ export interface ChatMessage {
 }
 
 /** Inspect's `ModelOutput` with one choice. */
-export interface ModelOutput {
+interface ModelOutput {
   model: string;
   choices: Array<{ message: ChatMessage; stop_reason: StopReason }>;
   completion: string;

@@ -93,7 +93,7 @@ const count = (v: unknown): number | undefined =>
   typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : undefined;
 
 /** Tokens and cost of a result, or null when the server reported no usage and there is no cost. */
-export function usageOf(r: LedgerResult): ModelUsage | null {
+function usageOf(r: LedgerResult): ModelUsage | null {
   const u = r.usage;
   if (!u && r.cost_usd === null) return null;
   const input = count(u?.prompt_tokens) ?? 0;

@@ -46,7 +46,7 @@ export interface ExportInspectOptions {
 }
 
 /** One log written. */
-export interface ExportedLog {
+interface ExportedLog {
   file: string;
   model: string;
   paradigm: string;
@@ -65,7 +65,7 @@ export interface ExportInspectResult {
 }
 
 /** A sample's id: the trial's design cell without its seed or iteration (those make the epoch). */
-export function sampleIdOf(t: Trial): string {
+function sampleIdOf(t: Trial): string {
   return [t.arm, t.entry, t.topic, t.variant, t.lang, t.framing]
     .filter((v): v is string => v !== null)
     .join('.');

@@ -97,33 +97,41 @@ function instrumentScores(line: ScoreLine): Record<string, InspectScore> {
   return out;
 }
 
-/** Read a scores folder for the export of `digest` (and ledger run `run`). */
-export async function readExportScores(
+/** `score.json`, parsed and checked against the exported bundle and run. */
+async function readHeader(
   dir: string,
   digest: string,
   run: string,
-): Promise<ExportScores> {
-  const headerFile = path.join(dir, SCORES_FILES.header);
-  const headerText = await readFile(headerFile, 'utf8').catch((err: unknown) => {
+): Promise<{ header: ScoresHeader; text: string }> {
+  const file = path.join(dir, SCORES_FILES.header);
+  const text = await readFile(file, 'utf8').catch((err: unknown) => {
     throw scoresError(
-      headerFile,
+      file,
       'no readable score.json: not a scores folder (or an interrupted one)',
       'pass the --out folder of `stimkit score` with --scores',
       err,
     );
   });
-  const parsed = ScoresHeader.safeParse(JSON.parse(headerText));
-  if (!parsed.success)
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw scoresError(file, 'score.json is not JSON', 'score again', err);
+  }
+  const parsed = ScoresHeader.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
     throw scoresError(
-      headerFile,
-      `not a stimkit.scores 1 header (${parsed.error.issues[0]!.path.join('.')}: ${parsed.error.issues[0]!.message})`,
+      file,
+      `not a stimkit.scores 1 header (${issue.path.join('.')}: ${issue.message})`,
       'score again with this version of stimkit',
     );
+  }
   const header = parsed.data;
   if (header.bundle.digest !== digest)
     throw StimkitError.fromProblem({
       code: 'E_EXPORT_SCORES_BUNDLE',
-      file: headerFile,
+      file,
       message: 'these scores are of another bundle',
       expected: digest,
       got: header.bundle.digest,
@@ -132,36 +140,80 @@ export async function readExportScores(
   if (header.params.source === 'ledger' && header.params.run !== run)
     throw StimkitError.fromProblem({
       code: 'E_EXPORT_SCORES_RUN',
-      file: headerFile,
+      file,
       message: 'these scores are of another run of the ledger',
       expected: run,
       got: String(header.params.run),
       fix: 'score the exported run, or export the scored run with --run LABEL',
     });
-  const readListed = async (file: string): Promise<string | null> => {
-    const listed = header.files.find((f) => f.file === file);
-    if (!listed) return null;
-    const text = await readFile(path.join(dir, file), 'utf8');
-    if (sha256(text) !== listed.sha256)
-      throw scoresError(
-        path.join(dir, file),
-        'this file does not match the sha256 score.json records: it changed after scoring',
-        'score again',
+  return { header, text };
+}
+
+/** A file `score.json` lists, checked against its sha256 (null when not listed). */
+async function readListed(dir: string, header: ScoresHeader, file: string): Promise<string | null> {
+  const listed = header.files.find((f) => f.file === file);
+  if (!listed) return null;
+  const text = await readFile(path.join(dir, file), 'utf8').catch((err: unknown) => {
+    throw scoresError(
+      path.join(dir, file),
+      'a file score.json lists is missing',
+      'score again',
+      err,
+    );
+  });
+  if (sha256(text) !== listed.sha256)
+    throw scoresError(
+      path.join(dir, file),
+      'this file does not match the sha256 score.json records: it changed after scoring',
+      'score again',
+    );
+  return text;
+}
+
+/** The lines of `scores.jsonl`, each checked (`E_EXPORT_SCORES` naming the line). */
+function scoreLines(dir: string, text: string): ScoreLine[] {
+  const file = path.join(dir, SCORES_FILES.records);
+  return text.split('\n').flatMap((l, i) => {
+    if (l === '') return [];
+    let parsed;
+    try {
+      parsed = ScoreLine.safeParse(JSON.parse(l));
+    } catch (err) {
+      throw StimkitError.fromProblem(
+        { code: 'E_EXPORT_SCORES', file, line: i + 1, message: 'not JSON', fix: 'score again' },
+        err,
       );
-    return text;
-  };
+    }
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw StimkitError.fromProblem({
+        code: 'E_EXPORT_SCORES',
+        file,
+        line: i + 1,
+        field: issue.path.join('.'),
+        message: `not a scores line: ${issue.message}`,
+        fix: 'score again with this version of stimkit',
+      });
+    }
+    return [parsed.data];
+  });
+}
+
+/** Read a scores folder for the export of `digest` (and ledger run `run`). */
+export async function readExportScores(
+  dir: string,
+  digest: string,
+  run: string,
+): Promise<ExportScores> {
+  const { header, text } = await readHeader(dir, digest, run);
   const byKey = new Map<string, Record<string, InspectScore>>();
   const add = (key: string, scores: Record<string, InspectScore>) =>
     byKey.set(key, { ...byKey.get(key), ...scores });
-  for (const l of ((await readListed(SCORES_FILES.records)) ?? '').split('\n')) {
-    if (l === '') continue;
-    const line = ScoreLine.parse(JSON.parse(l));
+  for (const line of scoreLines(dir, (await readListed(dir, header, SCORES_FILES.records)) ?? ''))
     if (line.paradigm === 'instrument')
       add(scoreKey(line.model, line.trial), instrumentScores(line));
-  }
-  for (const row of readCsvObjects((await readListed('audit.csv')) ?? '', {
-    raw: header.params.csv === 'raw',
-  }))
+  const audit = (await readListed(dir, header, 'audit.csv')) ?? '';
+  for (const row of readCsvObjects(audit, { raw: header.params.csv === 'raw' }))
     add(scoreKey(row.model ?? '', row.trial ?? ''), auditScores(row));
-  return { sha256: sha256(headerText), byKey };
+  return { sha256: sha256(text), byKey };
 }

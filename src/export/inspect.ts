@@ -10,7 +10,6 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Trial } from '../bundle/format.js';
 import { StimkitError } from '../core/errors.js';
 import { relPosix, sha256, sha256File, writeFileAtomic } from '../core/fsio.js';
 import { artifactJson } from '../core/json.js';
@@ -25,6 +24,7 @@ import {
   INSPECT_FOLLOWED,
 } from './inspect-format.js';
 import { InspectLogWriter, type LogSpec } from './inspect-log.js';
+import { designOf, sampleIdOf, type Design } from './inspect-design.js';
 import { buildSample } from './inspect-sample.js';
 import {
   AUDIT_SCORE_NAMES,
@@ -62,54 +62,6 @@ export interface ExportInspectResult {
   run: string;
   samples: number;
   files: ExportedLog[];
-}
-
-/** A sample's id: the trial's design cell without its seed or iteration (those make the epoch). */
-function sampleIdOf(t: Trial): string {
-  return [t.arm, t.entry, t.topic, t.variant, t.lang, t.framing]
-    .filter((v): v is string => v !== null)
-    .join('.');
-}
-
-/** The bundle's trials grouped for the logs: per paradigm the sample ids and each trial's epoch. */
-interface Design {
-  trials: Map<string, Trial>;
-  paradigms: string[];
-  sampleIds: Map<string, string[]>;
-  epoch: Map<string, number>;
-  epochs: Map<string, number>;
-  first: Map<string, Trial>;
-}
-
-function designOf(bundle: ScoreBundle): Design {
-  const d: Design = {
-    trials: new Map(),
-    paradigms: [],
-    sampleIds: new Map(),
-    epoch: new Map(),
-    epochs: new Map(),
-    first: new Map(),
-  };
-  const seeds = new Map<string, number[]>();
-  for (const t of bundle.trials) {
-    d.trials.set(t.id, t);
-    if (!d.first.has(t.paradigm)) {
-      d.paradigms.push(t.paradigm);
-      d.first.set(t.paradigm, t);
-      d.sampleIds.set(t.paradigm, []);
-      seeds.set(t.paradigm, []);
-    }
-    const ids = d.sampleIds.get(t.paradigm)!;
-    const id = sampleIdOf(t);
-    if (!ids.includes(id)) ids.push(id);
-    const s = seeds.get(t.paradigm)!;
-    if (t.seed !== null && !s.includes(t.seed)) s.push(t.seed);
-    const epoch =
-      t.iteration !== null ? t.iteration + 1 : t.seed !== null ? s.indexOf(t.seed) + 1 : 1;
-    d.epoch.set(t.id, epoch);
-    d.epochs.set(t.paradigm, Math.max(d.epochs.get(t.paradigm) ?? 1, epoch));
-  }
-  return d;
 }
 
 /** The log file name of a model × paradigm: the model name made safe, with a hash when it changed. */

@@ -29,7 +29,7 @@ const LAYERS = [
   ['label'],
   ['analyze', 'compare'],
   ['power'],
-  ['report'],
+  ['report', 'export'],
   ['view', 'review', 'release'],
   ['check', 'init', 'demo'],
   ['cli'],

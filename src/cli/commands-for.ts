@@ -31,6 +31,7 @@ export const LIGHT_COMMANDS: Readonly<Record<string, () => Promise<CommandSpec>>
   compare: async () => (await import('../commands/compare.js')).compareCommand,
   release: async () => (await import('../commands/release.js')).releaseCommand,
   rehydrate: async () => (await import('../commands/rehydrate.js')).rehydrateCommand,
+  export: async () => (await import('../commands/export.js')).exportCommand,
   validate: async () => (await import('../commands/validate.js')).validateCommand,
   label: async () => (await import('../commands/label.js')).labelCommand,
   view: async () => (await import('../commands/view.js')).viewCommand,

@@ -67,8 +67,20 @@ function register(parent: Command, spec: CommandSpec, io: Io, state: { exitCode:
   });
 }
 
+/** `stimkit --version --json` (the two flags alone, in either order): the name and version as JSON. */
+function versionJson(argv: readonly string[], io: Io): boolean {
+  const rest = argv.slice(2);
+  const asked =
+    rest.length === 2 &&
+    rest.includes('--json') &&
+    rest.some((a) => a === '--version' || a === '-V');
+  if (asked) io.stdout(`${JSON.stringify({ name: TOOL.name, version: TOOL.version }, null, 2)}\n`);
+  return asked;
+}
+
 /** Run the CLI on `argv` (as in process.argv) and return the exit code. */
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
+  if (versionJson(argv, io)) return EXIT.ok;
   const state = { exitCode: EXIT.ok as number };
   const program = buildProgram(io, state, await commandsFor(argv));
   try {

@@ -13,6 +13,7 @@ import { compareCommand } from './compare.js';
 import { diffCommand } from './diff.js';
 import { reviewCommand } from './review.js';
 import { demoCommand } from './demo.js';
+import { exportCommand } from './export.js';
 import { ingestCommand } from './ingest.js';
 import { initCommand } from './init.js';
 import { labelCommand } from './label.js';
@@ -55,6 +56,7 @@ export const COMMANDS: CommandSpec[] = [
   compareCommand,
   releaseCommand,
   rehydrateCommand,
+  exportCommand,
   validateCommand,
   labelCommand,
   viewCommand,

@@ -147,7 +147,9 @@ export class Redactor {
 
   private isWindow(h: number, text: string, i: number): boolean {
     const list = this.windows.get(h);
-    return list !== undefined && list.some((w) => text.startsWith(w, i));
+    if (list === undefined) return false;
+    for (let k = 0; k < list.length; k++) if (text.startsWith(list[k]!, i)) return true;
+    return false;
   }
 
   /**

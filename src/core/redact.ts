@@ -120,10 +120,7 @@ export class Redactor {
     const last = text.length - MIN_PIECE;
     const filter = this.filter;
     for (let i = 0; ; i++) {
-      if (
-        (filter[(h & FILTER_MASK) >>> 3]! & (1 << (h & 7))) !== 0 &&
-        this.isWindow(h, text, i)
-      ) {
+      if ((filter[(h & FILTER_MASK) >>> 3]! & (1 << (h & 7))) !== 0 && this.isWindow(h, text, i)) {
         if (i <= runEnd) runEnd = i + MIN_PIECE;
         else {
           if (runStart >= 0) {

@@ -15,7 +15,7 @@
  */
 
 /** The shortest piece of a secret that is redacted wherever it appears. */
-export const MIN_PIECE = 12;
+const MIN_PIECE = 12;
 
 const HASH_BASE = 0x01000193;
 /** HASH_BASE^(MIN_PIECE-1) mod 2^32: the weight of the character leaving the window. */

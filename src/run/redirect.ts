@@ -11,7 +11,7 @@ import { StimkitError } from '../core/errors.js';
 import type { Redactor } from '../core/redact.js';
 
 /** The summary's code of a run stopped by a redirect. */
-export const REDIRECT_CODE = 'E_RUN_REDIRECT';
+const REDIRECT_CODE = 'E_RUN_REDIRECT';
 
 /** The error body recorded for a 3xx (the Location whole: the ledger redacts, then cuts). */
 export function redirectBody(status: number, location: string | null): string {

@@ -16,6 +16,7 @@ import { acquireLock } from '../ledger/lock.js';
 import { openLedgerDb, type Db } from '../ledger/open.js';
 import { ensureRun, registerModel, type RunRow } from '../ledger/runs.js';
 import { attemptCounts, finishedTrials, LedgerWriter } from '../ledger/write.js';
+import { keyEnvFix, keyEnvText } from '../models/key-env.js';
 import type { ModelSpec } from '../models/schema.js';
 import type { Backoff } from '../run/backoff.js';
 import { Redactor } from '../core/redact.js';
@@ -134,8 +135,8 @@ function judgeApiKey(judge: ModelSpec, env: NodeJS.ProcessEnv): string | null {
     throw StimkitError.fromProblem({
       code: 'E_AUDIT_JUDGE_NO_KEY',
       field: `${judge.name}.api_key_env`,
-      message: `judge "${judge.name}" reads its API key from $${judge.api_key_env}, which is not set`,
-      fix: `export ${judge.api_key_env}=… in this shell`,
+      message: `judge "${judge.name}" reads its API key from ${keyEnvText(judge)}, which is not set`,
+      fix: keyEnvFix(judge),
     });
   }
   return key;

@@ -6,12 +6,14 @@
  */
 import pMap from 'p-map';
 import { lostLock } from '../ledger/claim.js';
+import { Redactor } from '../core/redact.js';
 import type { LedgerWriter } from '../ledger/write.js';
 import { backoffDelay, DEFAULT_BACKOFF, sleep } from '../run/backoff.js';
 import { classify, recordOf, type Verdict } from '../run/classify.js';
 import { costOfUsage } from '../run/cost.js';
 import { recordedEndpoint } from '../run/model-run.js';
 import { imageRefs, type RequestBody } from '../run/request.js';
+import { redirectError } from '../run/redirect.js';
 import { maxResponseBytes, sendChat } from '../run/transport.js';
 import type { JudgeCallOptions, JudgeRunResult } from './judge-calls.js';
 import { NO_SCHEMA_RE } from './judge-request.js';
@@ -24,8 +26,11 @@ export interface LiveJudging<T> {
   result: JudgeRunResult;
   key: string | null;
   materialize: (b: RequestBody) => Promise<RequestBody>;
-  /** False once the server rejected response_format; the next endpoint's turn. */
-  state: { structured: boolean; turn: number };
+  /**
+   * False once the server rejected response_format; the next endpoint's turn; the error that
+   * stops judging once an endpoint redirected (run/redirect.ts: nothing new is sent).
+   */
+  state: { structured: boolean; turn: number; stop?: Error };
 }
 
 type Attempt = { id: number; key: string; n: number; sha256: string; body: RequestBody };
@@ -89,6 +94,7 @@ async function judgeOne<T>(c: LiveJudging<T>, t: T, endpoints: string[]): Promis
   const k = o.keyOf(t);
   let attempt = c.prior.get(k) ?? 0;
   for (let n = 1; ; n++) {
+    if (c.state.stop) return;
     attempt++;
     const req = o.request(t, c.state.structured);
     const endpoint = endpoints[c.state.turn++ % endpoints.length]!;
@@ -122,6 +128,13 @@ async function judgeOne<T>(c: LiveJudging<T>, t: T, endpoints: string[]): Promis
       c.result.fell_back_to_plain_json = true;
       continue;
     }
+    if (v.kind === 'failed' && v.errorClass === 'redirect')
+      c.state.stop ??= redirectError(
+        o.judge.name,
+        where,
+        v.body ?? '',
+        new Redactor([c.key ?? '']),
+      );
     if (v.kind !== 'retry' || n >= (o.maxAttempts ?? 6)) return recordFailure(c, a, raw, v);
     writer.finishAttempt(id, { ...fault, error_class: v.errorClass });
     c.result.retries++;
@@ -136,4 +149,5 @@ export async function judgeLive<T>(c: LiveJudging<T>, pending: readonly T[]): Pr
   await pMap(pending, (t) => judgeOne(c, t, endpoints), {
     concurrency: c.o.concurrency ?? judge.concurrency,
   });
+  if (c.state.stop) throw c.state.stop;
 }

@@ -56,6 +56,9 @@ export interface FinalResult {
   endpoint?: string | null;
 }
 
+/** Characters of a route field kept (after redaction); a longer one is cut with a note. */
+const ROUTE_FIELD_MAX = 200;
+
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /** Prepared writes for one run of one ledger. */
@@ -204,6 +207,11 @@ export class LedgerWriter {
     return this.redactor.cut(text, ERROR_BODY_MAX);
   }
 
+  /** A route field (a server's header or id): redacted whole, then cut. */
+  private route(text: string | null | undefined): string | null {
+    return text === null || text === undefined ? null : this.redactor.cut(text, ROUTE_FIELD_MAX);
+  }
+
   private insertResult(model: string, trialId: string, r: FinalResult): void {
     const red = (s: string | null | undefined) => this.redactor.redact(s ?? null);
     const u = r.usage ?? null;
@@ -234,10 +242,10 @@ export class LedgerWriter {
       new Date().toISOString(),
       r.sent_images && r.sent_images.length > 0 ? JSON.stringify(r.sent_images) : null,
       num(r.cost_usd),
-      red(r.route_provider),
-      red(r.response_id),
-      red(r.request_id),
-      red(r.region),
+      this.route(r.route_provider),
+      this.route(r.response_id),
+      this.route(r.request_id),
+      this.route(r.region),
       r.endpoint ?? null,
     );
   }

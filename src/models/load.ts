@@ -1,6 +1,7 @@
 /** Reading a models file: the schema check, then unique names, every problem at once with its line. */
 import { lineOf, loadDataFile } from '../core/datafile.js';
 import { StimkitError, type Problem } from '../core/errors.js';
+import { recordKeyEnvSite } from './key-env.js';
 import { ModelsFile, ModelSpec, type ModelSpec as Spec } from './schema.js';
 
 /** Fields whose value may be a secret: a problem there never repeats the value. */
@@ -31,6 +32,8 @@ export async function loadModelsFile(file: string): Promise<ModelsFile> {
   const problems: Problem[] = [];
   const seen = new Map<string, number>();
   data.models.forEach((m, i) => {
+    const field = `models[${i}].api_key_env`;
+    recordKeyEnvSite(m, { file, line: lineOf(parsed, ['models', i, 'api_key_env']), field });
     if (seen.has(m.name)) {
       problems.push({
         code: 'E_MODELS_DUPLICATE',

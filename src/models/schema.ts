@@ -52,10 +52,12 @@ const EnvVarName = z
 
 /**
  * Whether a value looks like an API key rather than a variable name: a vendor key prefix
- * (`sk-`, `sk_`, `AIza`, `hf_`, `gsk_`, …), or 32+ characters mixing lower case and digits.
+ * (`sk-`, `sk_`, `AIza`, `hf_`, `gsk_`, AWS `AKIA`/`ASIA`, …), 32+ characters mixing lower case
+ * and digits, or 20+ capitals and digits without an underscore (an AWS key id, a base32 secret).
  */
 function looksLikeKey(v: string): boolean {
-  if (/^(sk[-_]|sk$|pk[-_]|rk[-_]|AIza|hf_|gsk_|xai-|ghp_|glpat-)/.test(v)) return true;
+  if (/^(sk[-_]|sk$|pk[-_]|rk[-_]|AIza|hf_|gsk_|xai-|ghp_|glpat-|AKIA|ASIA)/.test(v)) return true;
+  if (/^[A-Z0-9]{20,}$/.test(v)) return true;
   return v.length >= 32 && /[a-z]/.test(v) && /[0-9]/.test(v);
 }
 

@@ -6,9 +6,10 @@
  * `content_filter` finish), `model_refusal` (a `message.refusal`), `length` (the token limit),
  * `suppressed` (an empty or whitespace-only reply with a normal stop), or an answer. Other 4xx are
  * permanent failures, recorded and not retried; a 401 (and a 403 that names no policy) stops the
- * model's run.
+ * model's run, and so does a 3xx (error class `redirect`: never followed, see redirect.ts).
  */
 import type { Outcome } from '../ledger/schema.js';
+import { redirectBody } from './redirect.js';
 import { headerRoute, NO_ROUTE, type Route } from './route.js';
 import type { RawReply } from './transport.js';
 
@@ -138,20 +139,31 @@ export function classify(raw: RawReply, read: ReplyReader = readCompletion): Ver
   return v;
 }
 
-function classifyRaw(raw: RawReply, read: ReplyReader): Verdict {
-  if (raw.kind === 'error') {
-    if (raw.errorClass === 'interrupted') return { kind: 'interrupted' };
-    // The same request would bring the same oversized reply: a permanent failure, not retried.
-    if (raw.errorClass === 'response_too_large')
-      return { kind: 'failed', errorClass: raw.errorClass, httpStatus: null, body: raw.message };
+/** A request that brought no HTTP answer to read: a redirect (not followed) or a transport fault. */
+function notAnswered(raw: Exclude<RawReply, { kind: 'http' }>): Verdict {
+  // A 3xx is not followed (transport.ts): a permanent failure of this endpoint, never retried.
+  if (raw.kind === 'redirect')
     return {
-      kind: 'retry',
-      errorClass: raw.errorClass,
-      httpStatus: null,
-      body: raw.message,
-      retryAfterMs: null,
+      kind: 'failed',
+      errorClass: 'redirect',
+      httpStatus: raw.status,
+      body: redirectBody(raw.status, raw.location),
     };
-  }
+  if (raw.errorClass === 'interrupted') return { kind: 'interrupted' };
+  // The same request would bring the same oversized reply: a permanent failure, not retried.
+  if (raw.errorClass === 'response_too_large')
+    return { kind: 'failed', errorClass: raw.errorClass, httpStatus: null, body: raw.message };
+  return {
+    kind: 'retry',
+    errorClass: raw.errorClass,
+    httpStatus: null,
+    body: raw.message,
+    retryAfterMs: null,
+  };
+}
+
+function classifyRaw(raw: RawReply, read: ReplyReader): Verdict {
+  if (raw.kind !== 'http') return notAnswered(raw);
   const { status, text } = raw;
   if (status >= 200 && status < 300) {
     let json: unknown;

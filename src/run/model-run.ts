@@ -8,6 +8,7 @@
 import type { Trial } from '../bundle/format.js';
 import { lostLock, type ClaimRefusal } from '../ledger/claim.js';
 import type { LedgerWriter } from '../ledger/write.js';
+import { keyEnvText } from '../models/key-env.js';
 import type { ModelSpec } from '../models/schema.js';
 import { backoffDelay, sleep, type Backoff } from './backoff.js';
 import { classify, recordOf, type Reply, type Verdict } from './classify.js';
@@ -17,6 +18,7 @@ import { AdaptiveLimit } from './limiter.js';
 import type { Redactor } from '../core/redact.js';
 import { endpointsOf, providerOf, type Provider } from './providers/index.js';
 import type { BuiltBody } from './providers/types.js';
+import { redirectStop } from './redirect.js';
 import type { SentImage } from './send-image.js';
 import { addUsage, bump, type ModelStats } from './stats.js';
 import { maxResponseBytes, sendJson } from './transport.js';
@@ -54,7 +56,7 @@ interface HttpRun {
   limiter: AdaptiveLimit;
   /** Round-robin position in `endpoints`. */
   next: number;
-  /** Set once the server refused the key: nothing new is sent. */
+  /** Set once the server refused the key or redirected: nothing new is sent. */
   authStop: boolean;
   /** Trials left to another writer that claimed them first. */
   claimedElsewhere: number;
@@ -263,7 +265,7 @@ async function recordAuth(
   if (run.authStop) return;
   run.authStop = true;
   const via = model.api_key_env
-    ? `the key in $${model.api_key_env}`
+    ? `the key in ${keyEnvText(model)}`
     : 'no key (the model has no api_key_env)';
   ctx.stats.stopped = `HTTP ${v.httpStatus} from ${recordedEndpoint(sent.endpoint)}: the server refused ${via}; stopped this model's run. ${ctx.redactor.cut(v.body, 200)}`;
 }
@@ -299,6 +301,11 @@ async function recordFailure(
     ),
   );
   bump(ctx.stats.failed, errorClass);
+  // A redirect is as permanent for the endpoint as a refused key: stop (redirect.ts).
+  if (errorClass === 'redirect' && !run.authStop) {
+    run.authStop = true;
+    ctx.stats.stopped = redirectStop(recordedEndpoint(sent.endpoint), v.body ?? '', ctx.redactor);
+  }
 }
 
 /** Record an attempt to be retried, slow down on a rate limit, and return the wait before the next. */

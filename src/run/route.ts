@@ -30,14 +30,18 @@ export const NO_ROUTE: Route = {
   region: null,
 };
 
-/** The route headers of a reply (lower-case names), from a fetch `Headers`. */
+/**
+ * The route headers of a reply (lower-case names), from a fetch `Headers`, each WHOLE: a server
+ * may echo the key in one (after 170 characters of `x-request-id`); the ledger redacts each
+ * value whole, then cuts it (ledger/write.ts), never the other way round.
+ */
 export function routeHeaders(headers: {
   get: (name: string) => string | null;
 }): Record<string, string> {
   const out: Record<string, string> = {};
   for (const h of ROUTE_HEADERS) {
     const v = headers.get(h);
-    if (v !== null && v !== '') out[h] = v.slice(0, 200);
+    if (v !== null && v !== '') out[h] = v;
   }
   return out;
 }

@@ -12,6 +12,7 @@ import { acquireLock, closeWriting } from '../ledger/lock.js';
 import { openLedgerDb, type Db } from '../ledger/open.js';
 import type { RunRow } from '../ledger/runs.js';
 import { LedgerWriter } from '../ledger/write.js';
+import { keyEnvFix, keyEnvSite, keyEnvText } from '../models/key-env.js';
 import type { ModelSpec } from '../models/schema.js';
 import { loadSimBundle } from '../sim/index.js';
 import { DEFAULT_BACKOFF, type Backoff } from './backoff.js';
@@ -79,11 +80,14 @@ function keyOf(model: ModelSpec, env: NodeJS.ProcessEnv, oneModel: boolean): str
   if (model.provider === 'sim' || !model.api_key_env) return null;
   const key = env[model.api_key_env];
   if (!key) {
+    // The value is printed only when it cannot be a key (models/key-env.ts).
+    const site = keyEnvSite(model);
     throw StimkitError.fromProblem({
       code: 'E_RUN_NO_KEY',
-      field: oneModel ? '--api-key-env' : `${model.name}.api_key_env`,
-      message: `model "${model.name}" reads its API key from $${model.api_key_env}, which is not set`,
-      fix: `export ${model.api_key_env}=… in this shell (stimkit reads keys only from the variable ${oneModel ? '--api-key-env names' : 'the models file names'})`,
+      ...(site.file ? { file: site.file, line: site.line } : {}),
+      field: oneModel ? '--api-key-env' : site.file ? site.field : `${model.name}.api_key_env`,
+      message: `model "${model.name}" reads its API key from ${keyEnvText(model)}, which is not set`,
+      fix: `${keyEnvFix(model)} (stimkit reads keys only from the variable ${oneModel ? '--api-key-env names' : 'the models file names'})`,
     });
   }
   return key;

@@ -1,6 +1,7 @@
 /**
  * The one transport: POST a JSON body with node's fetch (undici) and return what came back,
- * without judging it (classify.ts does). A timeout, a dropped connection and a reply body over
+ * without judging it (classify.ts does). No redirect is followed: a 3xx comes back as a
+ * `redirect` value with its Location. A timeout, a dropped connection and a reply body over
  * the size cap come back as values, not exceptions, so that a failure becomes a ledger row.
  */
 
@@ -22,6 +23,14 @@ export type RawReply =
       kind: 'error';
       errorClass: 'timeout' | 'connection' | 'interrupted' | 'response_too_large';
       message: string;
+      latencyMs: number;
+    }
+  | {
+      /** A 3xx: not followed (the key and the request stay with the endpoint named). */
+      kind: 'redirect';
+      status: number;
+      /** The `Location` header, whole (the ledger and the summary redact it), or null. */
+      location: string | null;
       latencyMs: number;
     };
 
@@ -121,7 +130,18 @@ export async function sendJson(
       headers: target.headers,
       body: bodyText,
       signal: ac.signal,
+      // Never follow: fetch re-sends x-api-key / x-goog-api-key (and the prompt) to any host.
+      redirect: 'manual',
     });
+    if (res.status >= 300 && res.status < 400) {
+      await res.body?.cancel().catch(() => undefined);
+      return {
+        kind: 'redirect',
+        status: res.status,
+        location: res.headers.get('location'),
+        latencyMs: performance.now() - started,
+      };
+    }
     const text = await readCapped(res, maxBytes);
     if (text === null)
       return {

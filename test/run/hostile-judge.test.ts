@@ -1,0 +1,135 @@
+// A judge's endpoint is as hostile as a respondent's: `score --judge` against an endpoint that
+// answers 307 to another origin sends it nothing, records the call failed with error class
+// `redirect` and the Location redacted in the judge ledger, and stops with E_RUN_REDIRECT; a
+// judge that echoes the key (after 170 characters of x-request-id, as a 40-character prefix, as
+// base64) leaves no 12-character piece of it in the judge ledger, the scores or any output.
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import {
+  completion,
+  keyForms,
+  piecesOf,
+  startHostile,
+  type HostileServer,
+} from '../helpers/hostile-server.js';
+import { tempDir } from '../helpers/tmp.js';
+import { bundleTrials, instrumentBundle, type InstrumentFixture } from '../score/fixture.js';
+import { allFiles, query } from './helpers.js';
+
+const KEY = 'sk-judge-HOSTILE-Zx9Wv8Ut7Sr6Qp5On4Ml3Kj2';
+const VAR = 'STIMKIT_TEST_HOSTILE_JUDGE_KEY';
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+let dir: string;
+let fx: InstrumentFixture;
+let other: HostileServer;
+let redirecting: HostileServer;
+let echoing: HostileServer;
+
+beforeAll(async () => {
+  dir = await tempDir('stimkit-hostile-judge-');
+  fx = await instrumentBundle(dir, { iterations: 1, ptIterations: 0 });
+  const trials = (await bundleTrials(fx.bundle)).slice(0, 6);
+  const lines = trials.map((t, k) => ({
+    trial_id: t.id,
+    model: 'free',
+    response: `prose ${k}: my view follows from the evidence I have seen.`,
+  }));
+  await writeFile(
+    path.join(dir, 'responses.jsonl'),
+    `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`,
+  );
+  other = await startHostile(() => ({ status: 200, body: completion('Agree') }));
+  redirecting = await startHostile((r) => ({
+    status: 307,
+    headers: { location: `${other.origin}${r.url}?key=${KEY}` },
+  }));
+  echoing = await startHostile((_r, n) =>
+    n === 0
+      ? { status: 500, body: `overloaded; key ${KEY.slice(0, 40)}` }
+      : {
+          status: 200,
+          headers: { 'x-request-id': `${'r'.repeat(170)}Bearer ${KEY}`, 'x-ms-region': b64(KEY) },
+          body: completion('Agree'),
+        },
+  );
+  const judge = (name: string, url: string) =>
+    `  - {name: ${name}, role: judge, endpoint: "${url}/v1", api_key_env: ${VAR}, concurrency: 1}`;
+  await writeFile(
+    path.join(dir, 'models.yaml'),
+    [
+      'format: stimkit.models',
+      'version: 1',
+      'models:',
+      '  - {name: free, endpoint: "http://127.0.0.1:1/v1", origin: US}',
+      judge('redirecting', redirecting.origin),
+      judge('echoing', echoing.origin),
+      '',
+    ].join('\n'),
+  );
+  process.env[VAR] = KEY;
+}, 120_000);
+afterAll(async () => {
+  delete process.env[VAR];
+  await Promise.all([other.close(), redirecting.close(), echoing.close()]);
+});
+
+const score = (judge: string) =>
+  runCli([
+    'score',
+    '--bundle',
+    fx.bundle,
+    '--responses',
+    path.join(dir, 'responses.jsonl'),
+    '--models',
+    path.join(dir, 'models.yaml'),
+    '--judge',
+    judge,
+    '--judge-ledger',
+    path.join(dir, 'out', `${judge}.judges.sqlite`),
+    '--out',
+    path.join(dir, 'out', judge),
+    '--json',
+  ]);
+
+describe('a hostile judge endpoint', () => {
+  it('that redirects is sent nothing elsewhere, recorded failed/redirect, and stops', async () => {
+    const r = await score('redirecting');
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.json().error.code).toBe('E_RUN_REDIRECT');
+    expect(r.stdout + r.stderr).not.toContain(KEY);
+    expect(other.seen).toEqual([]);
+    expect(redirecting.seen).toHaveLength(1); // stopped after the first
+    const rows = query(
+      path.join(dir, 'out', 'redirecting.judges.sqlite'),
+      'SELECT outcome, error_class, http_status, error_body FROM results',
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ outcome: 'failed', error_class: 'redirect', http_status: 307 });
+    expect(rows[0].error_body).toContain(
+      `Location: ${other.origin}/v1/chat/completions?key=[REDACTED]`,
+    );
+  });
+
+  it('that echoes the key leaves no piece of it in the judge ledger, the scores or the output', async () => {
+    const r = await score('echoing');
+    expect(r.code, r.stderr).toBe(0);
+    expect(echoing.seen.length).toBeGreaterThan(1);
+    const ids = query(
+      path.join(dir, 'out', 'echoing.judges.sqlite'),
+      'SELECT request_id FROM results WHERE request_id IS NOT NULL',
+    );
+    expect(ids[0]?.request_id).toBe(`${'r'.repeat(170)}Bearer [REDACTED]`);
+    const pieces = keyForms(KEY).flatMap(piecesOf);
+    for (const f of await allFiles(path.join(dir, 'out'))) {
+      const bytes = await readFile(f);
+      expect(
+        pieces.filter((p) => bytes.includes(Buffer.from(p))),
+        f,
+      ).toEqual([]);
+    }
+    expect(pieces.filter((p) => (r.stdout + r.stderr).includes(p))).toEqual([]);
+  });
+});

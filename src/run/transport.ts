@@ -48,6 +48,29 @@ export function retryAfterMs(
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
+/** A timer that fires this late was held up by a pause (SIGSTOP, Ctrl-Z, a suspended VM). */
+const PAUSE_SLACK_MS = 1000;
+
+/**
+ * Call `onTimeout` after `ms`, unless the process was paused meanwhile: a timer that fires more
+ * than a second late was held up (the event loop runs timers before it reads the sockets, so on
+ * resuming a reply that came in during the pause is still unread), and is set again for a short
+ * grace period instead of firing, so that the reply is read rather than the request timed out and
+ * sent, and paid, a second time. Only a timer that fires on time times the request out.
+ */
+function pauseAwareTimer(ms: number, onTimeout: () => void): { clear: () => void } {
+  let handle: NodeJS.Timeout;
+  const arm = (wait: number) => {
+    const due = performance.now() + wait;
+    handle = setTimeout(() => {
+      if (performance.now() - due > PAUSE_SLACK_MS) arm(Math.min(ms, 5000));
+      else onTimeout();
+    }, wait);
+  };
+  arm(ms);
+  return { clear: () => clearTimeout(handle) };
+}
+
 /** Bytes of a reply body at most, from a model's `max_response_mib`. */
 export const maxResponseBytes = (mib: number | undefined): number =>
   Math.round((mib ?? DEFAULT_MAX_RESPONSE_MIB) * 1024 * 1024);
@@ -117,10 +140,10 @@ export async function sendJson(
   // One controller per request, aborted by the timeout or by Ctrl-C (cheaper than AbortSignal.any).
   const ac = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => {
+  const timer = pauseAwareTimer(timeoutMs, () => {
     timedOut = true;
     ac.abort();
-  }, timeoutMs);
+  });
   const onAbort = () => ac.abort();
   if (signal?.aborted) ac.abort();
   else signal?.addEventListener('abort', onAbort, { once: true });
@@ -178,7 +201,7 @@ export async function sendJson(
       latencyMs,
     };
   } finally {
-    clearTimeout(timer);
+    timer.clear();
     signal?.removeEventListener('abort', onAbort);
   }
 }

@@ -89,7 +89,7 @@ const VIEW = `
 .banner{padding:.6rem 1rem;font-weight:600}
 .banner.sim{background:#7a1f00;color:#fff}
 .banner.warn{background:#fff4e5;color:#5a2500;border-bottom:2px solid #d14900}
-.models{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(22rem,100%),1fr));gap:0 1rem;align-items:start}
+.models{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(18rem,100%),1fr));gap:0 1rem;align-items:start}
 tr.row.current{outline:3px solid #d14900;outline-offset:-3px}
 input[type=search]{font:inherit;padding:.2rem .3rem;max-width:100%}
 .tag{display:inline-block;border:1px solid #aaa;border-radius:.2rem;padding:0 .3rem;font-size:.85rem}

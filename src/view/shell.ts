@@ -40,7 +40,7 @@ function changed(data: ViewData): Html | null {
 }
 
 /** Said when the texts' file is not the one the scores were made from (both sha256 named). */
-export function changedWarning(data: ViewData): string | null {
+function changedWarning(data: ViewData): string | null {
   const src = data.responses;
   if (!src?.changed) return null;
   const what = src.kind === 'ledger' ? 'run ledger' : 'responses file';

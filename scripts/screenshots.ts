@@ -20,6 +20,11 @@ const dir = await mkdtemp(path.join(os.tmpdir(), 'stimkit-shots-'));
 const profile = await mkdtemp(path.join(os.tmpdir(), 'stimkit-shots-profile-'));
 try {
   const { sampleFile, sample, ...fx } = await writeLabelSample(dir, 24, 42);
+  // The responses are synthetic: the sample says so, as a sample drawn from a simulated run does.
+  await writeFile(
+    sampleFile,
+    JSON.stringify({ ...sample, items: sample.items.map((i) => ({ ...i, simulated: true })) }),
+  );
   const judges = path.join(dir, 'judges.jsonl');
   await writeFile(judges, syntheticJudges(sample.items));
   const scores = path.join(dir, 'scores');

@@ -3,6 +3,7 @@ import { Option } from 'commander';
 import { nonNegativeInt } from '../cli/flags.js';
 import { EXIT } from '../core/errors.js';
 import { serveView } from '../view/serve.js';
+import { startupLine } from '../view/shell.js';
 import { announceListening, untilStopped } from './serving.js';
 import type { CommandSpec } from './index.js';
 
@@ -37,14 +38,14 @@ export const viewCommand: CommandSpec = {
     });
     const d = server.data;
     io.stderr(
-      `stimkit view: ${d.bundle.entries.size} entries, ${d.bundle.trials.length} trials${d.scores ? `, ${d.scores.length} responses (${d.scores.filter((s) => s.response !== null).length} with text${d.responses ? ` from ${d.responses.file}` : ''})` : ''} (read-only)\n` +
+      `${startupLine(d)}\n` +
         `  open this address in a browser on this machine (Ctrl-C stops the server):\n  ${server.running.url}\n`,
     );
     announceListening(io, Boolean(opts.json), 'view', server.running, {
       entries: d.bundle.entries.size,
       trials: d.bundle.trials.length,
       responses: d.scores ? d.scores.length : null,
-      with_text: d.scores ? d.scores.filter((s) => s.response !== null).length : null,
+      with_text: d.scores ? (d.withText ?? 0) : null,
     });
     await untilStopped();
     await server.close();

@@ -35,7 +35,7 @@ h3{font-size:.95rem;margin:.5rem 0 .25rem;color:#20303f}
 .imgbox.full img{max-width:none;max-height:none}
 .imgbox.whole{max-height:none;cursor:auto}
 pre.verbatim{white-space:pre-wrap;overflow-wrap:anywhere;font-family:inherit;font-size:1rem;background:#fbfbf8;border:1px solid #e2e2dc;padding:.6rem .75rem;margin:0;border-radius:.3rem;unicode-bidi:plaintext}
-kbd{font-family:ui-monospace,monospace;font-size:.8rem;border:1px solid #999;border-bottom-width:2px;border-radius:.2rem;padding:0 .25rem;background:#f4f4f4;color:#333}
+kbd{font-family:inherit;font-size:.85rem;line-height:1.2;border:1px solid #999;border-bottom-width:2px;border-radius:.2rem;padding:0 .25rem;background:#f4f4f4;color:#333}
 .button,button{font:inherit;display:inline-block;padding:.4rem .9rem;border:1px solid #20303f;border-radius:.3rem;background:#fff;color:#20303f;text-decoration:none;cursor:pointer}
 .button.primary{background:#20303f;color:#fff}
 .button[aria-disabled=true]{opacity:.45;pointer-events:none}
@@ -58,8 +58,9 @@ progress{width:10rem;max-width:40vw;height:.8rem}
 .langs button{padding:.05rem .5rem;background:transparent;color:#fff;border-color:#9fb0c0}
 .langs button[aria-pressed=true]{background:#fff;color:#20303f;font-weight:600}
 .label-grid{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1rem;align-items:start}
-@media (min-width:70rem){.label-grid>.col-view{position:sticky;top:calc(var(--bar,3.5rem) + .5rem);max-height:calc(100vh - var(--bar,3.5rem) - 1rem);overflow:auto}
-.col-view .imgbox:not(.full) img{max-height:42vh;width:auto}}
+@media (min-width:70rem){.label-grid>.col-view.fits{position:sticky;top:calc(var(--bar,3.5rem) + .5rem)}
+.col-view .imgbox:not(.full) img{max-height:36vh;width:auto}}
+.more{position:sticky;bottom:0;margin:.5rem 0 0;padding:.35rem .75rem;background:#20303f;color:#fff;border-radius:.3rem;font-weight:600}
 @media (max-width:70rem){.label-grid{grid-template-columns:minmax(0,1fr)}}
 ul.facts{margin:.25rem 0;padding-left:1.25rem}
 ul.facts .alt{display:block;color:#555;font-size:.9rem}
@@ -87,6 +88,10 @@ label.toggle{display:inline-flex;align-items:center;gap:.4rem}
 const VIEW = `
 .banner{padding:.6rem 1rem;font-weight:600}
 .banner.sim{background:#7a1f00;color:#fff}
+.banner.warn{background:#fff4e5;color:#5a2500;border-bottom:2px solid #d14900}
+.models{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(18rem,100%),1fr));gap:0 1rem;align-items:start}
+tr.row.current{outline:3px solid #d14900;outline-offset:-3px}
+input[type=search]{font:inherit;padding:.2rem .3rem;max-width:100%}
 .tag{display:inline-block;border:1px solid #aaa;border-radius:.2rem;padding:0 .3rem;font-size:.85rem}
 .tag.sim{background:#7a1f00;border-color:#7a1f00;color:#fff;font-weight:600}
 .ladder{display:flex;flex-wrap:wrap;gap:.75rem}

@@ -97,9 +97,27 @@ const KEYS = String.raw`
   barHeight();
   window.addEventListener('resize', barHeight);
 
+  // The column of image, prompt and response stays in view only while the whole of it fits the
+  // window; a longer one is in the page's own flow (page scrolling shows all of it), and a cue says
+  // the response goes on below until its end has been in view.
+  var col = document.querySelector('.col-view');
+  function fit() {
+    col.classList.add('fits');
+    var used = col.lastElementChild.getBoundingClientRect().bottom - col.getBoundingClientRect().top;
+    col.classList.toggle('fits', used <= window.innerHeight - bar.offsetHeight - 16);
+  }
+  fit();
+  window.addEventListener('resize', fit);
+  col.querySelectorAll('img').forEach(function (img) { img.addEventListener('load', fit); });
+  var more = document.getElementById('more');
+  new IntersectionObserver(function (seen) {
+    var end = seen[seen.length - 1];
+    more.hidden = end.isIntersecting || end.boundingClientRect.top < 0;
+  }).observe(document.getElementById('response-end'));
+
   // Image zoom: fitted <-> full resolution.
   var box = document.getElementById('imgbox');
-  function zoom() { if (box) box.classList.toggle('full'); }
+  function zoom() { if (box) { box.classList.toggle('full'); fit(); } }
   if (box) {
     box.addEventListener('click', zoom);
     box.addEventListener('keydown', function (e) { if (e.key === 'Enter' || e.key === ' ') { zoom(); e.preventDefault(); e.stopPropagation(); } });
@@ -109,10 +127,15 @@ const KEYS = String.raw`
   var qs = Array.prototype.slice.call(document.querySelectorAll('fieldset.q'));
   var cur = 0;
   for (var i = 0; i < qs.length; i++) { if (!qs[i].querySelector('input:checked')) { cur = i; break; } if (i === qs.length - 1) cur = 0; }
+  // Moved by a key or a click, the highlight takes the focus along (the fieldset itself, so that no
+  // answer is chosen by it): the next key acts on the question that is both highlighted and focused.
   function highlight(i, scroll) {
     cur = Math.max(0, Math.min(qs.length - 1, i));
     qs.forEach(function (q, k) { q.classList.toggle('current', k === cur); });
-    if (scroll) qs[cur].scrollIntoView({ block: 'nearest' });
+    if (scroll) {
+      if (!qs[cur].contains(document.activeElement)) qs[cur].focus({ preventScroll: true });
+      qs[cur].scrollIntoView({ block: 'nearest' });
+    }
   }
   highlight(cur, false);
   qs.forEach(function (q, k) { q.addEventListener('focusin', function () { highlight(k, false); }); });
@@ -137,7 +160,12 @@ const KEYS = String.raw`
     input.dispatchEvent(new Event('change'));
     if (cur < qs.length - 1) highlight(cur + 1, true);
   }
-  function go(href) { if (!href) return; flush().then(function () { location.href = href; }); }
+  var leaving = false;
+  function go(href) {
+    if (!href || leaving) return;
+    leaving = true;
+    flush().then(function () { location.href = href; });
+  }
   document.querySelectorAll('nav.items a').forEach(function (a) {
     a.addEventListener('click', function (e) { e.preventDefault(); go(a.getAttribute('href')); });
   });
@@ -150,7 +178,8 @@ const KEYS = String.raw`
     p: function () { go(cfg.nav.prev); }, ArrowLeft: function () { go(cfg.nav.prev); },
     u: function () { go(cfg.nav.open); }, z: zoom, '?': openHelp
   };
-  var ANSWER_KEYS = ['t', 'f', 'a', '1', '2', '3'];
+  // Only the keys that move the highlight repeat while held.
+  var REPEATING = ['j', 'k', 'ArrowDown', 'ArrowUp'];
   ['1', '2', '3'].forEach(function (n) {
     keys[n] = function () {
       if (dt.hidden) return;
@@ -169,8 +198,9 @@ const KEYS = String.raw`
     if (!Object.prototype.hasOwnProperty.call(keys, k)) return;
     // Also stops a focused radio button's own arrow keys from moving the answer.
     e.preventDefault();
-    // A held answer key repeats: answer once, not the next questions too.
-    if (e.repeat && ANSWER_KEYS.indexOf(k) >= 0) return;
+    // A held key repeats: a held answer key answers once (not the next questions too) and a held →
+    // moves one trial (not on through the trials that load while it is down).
+    if (e.repeat && REPEATING.indexOf(k) < 0) return;
     keys[k]();
   });
 `;

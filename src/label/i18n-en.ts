@@ -106,6 +106,10 @@ export const en: Words = {
   saved: 'Saved',
   saving: 'Saving…',
   notSaved: 'Not saved yet — retrying. Keep this page open.',
+  simulated: 'SIMULATED',
+  simulatedText:
+    'a simulated respondent wrote this response (a test of the machinery, not a model answer)',
+  moreBelow: 'The response continues below ↓',
   allDone:
     'Every trial is labelled. You can still revise any of them; answers are saved as you go.',
   shortcuts: 'Keyboard shortcuts',

@@ -104,6 +104,9 @@ export const zh: Words = {
   saved: '已保存',
   saving: '正在保存…',
   notSaved: '尚未保存，正在重试。请不要关闭此页面。',
+  simulated: '模拟数据',
+  simulatedText: '此回答由模拟应答者生成（用于检验流程，并非模型的回答）',
+  moreBelow: '回答未完，请向下滚动 ↓',
   allDone: '所有试次都已标注。仍可修改任何一条；答案会随时保存。',
   shortcuts: '键盘快捷键',
   shortcutList: [

@@ -69,6 +69,11 @@ export interface Words {
   saving: string;
   notSaved: string;
   allDone: string;
+  /** The banner over a simulated response: its mark and what it means. */
+  simulated: string;
+  simulatedText: string;
+  /** The cue under a response whose end is below the window. */
+  moreBelow: string;
   shortcuts: string;
   shortcutList: Array<[string, string]>;
   trialMeta: string;

@@ -7,7 +7,7 @@ import { html, type Html } from '../core/html.js';
 import { inLang, type BundleEntry } from './bundle.js';
 import { UI_LANGS, WORDS, type Words } from './i18n.js';
 import type { JudgeLabels } from './judges.js';
-import { otherScript, pageLang, textLang } from './markup.js';
+import { otherScript, pageLang } from './markup.js';
 import { DIMENSIONS, type Answer, type ItemAnswers } from './store.js';
 
 /** The interface-language switch (each language named in itself). */
@@ -49,14 +49,23 @@ export function groundTruth(w: Words, entry: BundleEntry | undefined, trialLang:
 }
 
 /**
- * A corpus entry's own text: marked with the language it is written in and, when that is in
- * another script than the interface, said to be the entry's text as written (data is shown as the
- * corpus has it, never translated).
+ * A corpus entry's own text (notes, credit line). The corpus does not say which language these are
+ * written in, so none is guessed: in the interface's script the text carries no `lang` of its own;
+ * in another script it is `und` (undetermined) and said to be the entry's text as written (data is
+ * shown as the corpus has it, never translated).
  */
 function corpusText(w: Words, text: string): Html {
-  const lang = textLang(text, w.lang);
-  const other = otherScript(lang, w.lang);
-  return html`<bdi lang="${lang}">${text}</bdi>${other ? html` <span class="meta">(${w.asWritten})</span>` : null}`;
+  const other = otherScript(mostlyHan(text) ? 'zh' : 'en', w.lang);
+  return other
+    ? html`<bdi lang="und">${text}</bdi> <span class="meta">(${w.asWritten})</span>`
+    : html`<bdi>${text}</bdi>`;
+}
+
+/** Whether a text has more Han characters than Latin letters. */
+function mostlyHan(text: string): boolean {
+  const han = text.match(/\p{Script=Han}/gu)?.length ?? 0;
+  const latin = text.match(/\p{Script=Latin}/gu)?.length ?? 0;
+  return han > latin;
 }
 
 const answerName = (w: Words, v: Answer | null): string => (v === null ? '—' : w.answerNames[v]);
@@ -88,7 +97,7 @@ export function questions(w: Words, a: ItemAnswers): Html {
       (o) =>
         html`<label><input type="radio" name="${q.dim}" value="${o.value}"${a[q.dim] === o.value ? html` checked` : null}> ${o.label} <kbd>${o.key}</kbd></label>`,
     );
-    const fs = html`<fieldset class="q" id="q-${q.dim}" data-title="${q.title}"><legend>${q.title}</legend><p class="guide">${q.text}</p><div class="opts">${opts}</div></fieldset>`;
+    const fs = html`<fieldset class="q" id="q-${q.dim}" tabindex="-1" data-title="${q.title}"><legend>${q.title}</legend><p class="guide">${q.text}</p><div class="opts">${opts}</div></fieldset>`;
     if (q.dim !== 'd4') return fs;
     const boxes = w.strategies.map(
       (st, i) =>

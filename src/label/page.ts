@@ -1,9 +1,12 @@
 /**
  * The label screen, rendered on the server: one trial per screen. A column that stays in view
  * while the questions are answered (on wide screens) holds the image (zoomable to full
- * resolution), the prompt and the response verbatim; beside it, the subject's ground truth, the
+ * resolution), the prompt and the response verbatim — held in view only while the whole of it fits
+ * the window; a longer one stays in the page's own flow, with a "more below" cue until its end is
+ * seen; beside it, the subject's ground truth, the
  * five questions with their guidance, the DT follow-up when D4 is TRUE, a note and — in review
- * mode only — the judges' labels with their disagreements marked. Nothing about other raters is
+ * mode only — the judges' labels with their disagreements marked. A simulated response is under a
+ * SIMULATED banner. Nothing about other raters is
  * ever shown. The page's script is a file (/static/label.js); its settings are a JSON data block.
  */
 import { html, type Html } from '../core/html.js';
@@ -71,7 +74,7 @@ function viewColumn(s: LabelScreen): Html {
   const meta = html`<p class="meta">${w.trialMeta} <code>${item.id}</code> · <bdi>${paradigm}</bdi> · <bdi>${lang}</bdi>${item.variant ? html` · <bdi>${item.variant}</bdi>` : null}</p>`;
   return html`<div class="col-view"><section class="panel" aria-labelledby="img-h"><h2 id="img-h">${w.image}</h2>${image}${meta}</section>
 <section class="panel" aria-labelledby="p-h"><h2 id="p-h">${w.prompt}</h2><pre class="verbatim" lang="${item.lang}" id="prompt">${item.prompt}</pre></section>
-<section class="panel" aria-labelledby="r-h"><h2 id="r-h">${w.response}</h2><pre class="verbatim" lang="${textLang(item.response, item.lang)}" id="response">${item.response}</pre></section></div>`;
+<section class="panel" aria-labelledby="r-h"><h2 id="r-h">${w.response}</h2><pre class="verbatim" lang="${textLang(item.response, item.lang)}" id="response">${item.response}</pre><span id="response-end"></span><p class="more" id="more" hidden>${w.moreBelow}</p></section></div>`;
 }
 
 /** The column of answers: ground truth, judges (review), questions, note, trial navigation. */
@@ -90,7 +93,10 @@ export function labelPage(s: LabelScreen): Html {
   const w = s.words;
   const title = s.mode === 'review' ? w.reviewTitle : w.appTitle;
   const done = s.complete === s.total ? html`<p class="done" role="note">${w.allDone}</p>` : null;
-  const body = html`${done}<div class="label-grid">${viewColumn(s)}${answerColumn(s)}</div><div id="hint" role="status" aria-live="polite"></div>`;
+  const sim = s.item.simulated
+    ? html`<p class="banner sim" role="note" id="simulated"><strong>${w.simulated}</strong> · ${w.simulatedText}</p>`
+    : null;
+  const body = html`${sim}${done}<div class="label-grid">${viewColumn(s)}${answerColumn(s)}</div><div id="hint" role="status" aria-live="polite"></div>`;
   const cfg = {
     token: s.token,
     item: s.item.id,

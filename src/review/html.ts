@@ -4,6 +4,7 @@
  * thumbnail, its titles and expected facts in every language side by side, anchor names, its
  * provenance and licence, ingest and variant warnings, and the A0–A6 ladder.
  */
+import path from 'node:path';
 import { html, safeUrl, trusted, type Html } from '../core/html.js';
 import { TOOL } from '../core/tool.js';
 import type { ReviewData, ReviewEntry } from './source.js';
@@ -26,7 +27,12 @@ th,td{border-bottom:1px solid #e3e5ea;padding:5px 8px;text-align:left;vertical-a
 th{background:#eef0f4;font-weight:600}
 .overview td,.overview th{font-size:13px}
 .entry{background:#fff;border:1px solid #dfe2e8;border-radius:8px;margin:18px 0;padding:16px;display:grid;grid-template-columns:minmax(0,320px) minmax(0,1fr);gap:18px;break-inside:avoid}
-.entry h2{margin:0 0 6px;font-size:17px}
+.entry h2{margin:0;font-size:17px;grid-column:1/-1}
+main>h2{font-size:13px;text-transform:uppercase;letter-spacing:.04em;color:#5b6275;margin:14px 0 4px}
+.ov{timeline-scope:--ov}.ov .scroll{scroll-timeline:--ov x}
+.hint{visibility:hidden;height:0;overflow:hidden;margin:0;font-size:13px;color:#5b6275;animation:scrollable linear both;animation-timeline:--ov}
+@keyframes scrollable{from,to{visibility:visible;height:auto;margin:0 0 4px}}
+.scroll{background:linear-gradient(to right,#f4f5f7 30%,rgba(244,245,247,0)),linear-gradient(to left,#f4f5f7 30%,rgba(244,245,247,0)) 100% 0,radial-gradient(farthest-side at 0 50%,rgba(0,0,0,.25),transparent),radial-gradient(farthest-side at 100% 50%,rgba(0,0,0,.25),transparent) 100% 0;background-repeat:no-repeat;background-size:40px 100%,40px 100%,14px 100%,14px 100%;background-attachment:local,local,scroll,scroll}
 .thumb{width:100%;max-width:320px;height:auto;aspect-ratio:4/3;object-fit:contain;background:#eceef2;border-radius:6px;display:block}
 .noimg{width:100%;max-width:320px;aspect-ratio:4/3;display:flex;align-items:center;justify-content:center;background:#fbeaea;color:#9b1c1c;border-radius:6px;text-align:center;padding:10px;overflow-wrap:anywhere}
 .tags span{display:inline-block;background:#eef0f4;border-radius:10px;padding:1px 8px;margin:0 4px 4px 0;font-size:12px}
@@ -92,13 +98,21 @@ function provenance(p: Record<string, unknown>): Html {
   )}</dl>`;
 }
 
+/** An image's alt text: the entry's title (first study language that has one), else its id. */
+function altTitle(e: ReviewEntry['entry'], langs: string[]): string {
+  const titles = e.title as Record<string, unknown>;
+  const t = [...langs, 'en'].map((l) => titles[l]).find((v) => typeof v === 'string' && v);
+  return typeof t === 'string' ? t : e.id;
+}
+
 function entrySection(r: ReviewEntry, pics: EntryPictures, langs: string[]): Html {
   const e = r.entry;
   const facts = (e.expected_facts as Array<Record<string, unknown>>).map(
     (f) => [String(f.id), f] as [string, Record<string, unknown>],
   );
+  const title = altTitle(e, langs);
   const picture = pics.thumb
-    ? html`<img class="thumb" alt="${e.id}" src="${pics.thumb}">`
+    ? html`<img class="thumb" alt="${title}" src="${pics.thumb}">`
     : html`<div class="noimg">image not found<br>${e.image.file}</div>`;
   const warnings = r.warnings.length
     ? r.warnings.map((w) => {
@@ -108,11 +122,12 @@ function entrySection(r: ReviewEntry, pics: EntryPictures, langs: string[]): Htm
     : html`<div class="warn ok">no warnings</div>`;
   const ladder = r.ladder.map((rung, i) => {
     const src = pics.ladder[i];
-    return html`<figure>${src ? html`<img alt="${`${e.id} ${rung.code}`}" src="${src}">` : html`<div class="none">${rung.status}</div>`}<figcaption>${rung.code} ${rung.name}</figcaption></figure>`;
+    return html`<figure>${src ? html`<img alt="${`${title}: ${rung.code} ${rung.name}`}" src="${src}">` : html`<div class="none">${rung.status}</div>`}<figcaption>${rung.code} ${rung.name}</figcaption></figure>`;
   });
-  return html`<section class="entry" id="${e.id}">
+  return html`<section class="entry" id="${e.id}" aria-labelledby="${e.id}-h">
+<h2 class="name" id="${e.id}-h">${e.id}</h2>
 <div>${picture}<h3>Provenance</h3>${provenance(e.provenance)}</div>
-<div><h2>${e.id}</h2>${tags(e)}
+<div>${tags(e)}
 <h3>Title</h3>${textsTable(langs, [['title', e.title]])}
 <h3>Expected facts</h3>${textsTable(langs, facts)}
 ${e.anchor ? html`<h3>Anchor name (comment-text)</h3>${textsTable(langs, [['name', e.anchor.name]])}` : ''}
@@ -127,7 +142,8 @@ function overviewTable(data: ReviewData): Html {
     ({ entry: e, warnings }) =>
       html`<tr><td><a href="#${e.id}">${e.id}</a></td>${langs.map((l) => html`<td lang="${l}">${text(e.title[l])}</td>`)}<td>${e.roles.join(', ')}</td><td>${e.expected_facts.length}</td><td>${text((e.provenance as Record<string, unknown>).license)}</td><td>${warnings.length || ''}</td></tr>`,
   );
-  return html`<div class="scroll" tabindex="0" role="region" aria-label="Overview of the entries"><table class="overview"><thead><tr><th>id</th>${langs.map((l) => html`<th>title (${l})</th>`)}<th>roles</th><th>facts</th><th>licence</th><th>problems</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+  // The hint shows only while the table is wider than its box (its scroll timeline is active then).
+  return html`<div class="ov"><p class="hint" id="ov-hint">This table is wider than the window: scroll it sideways for the roles, facts, licence and problems columns →</p><div class="scroll" tabindex="0" role="region" aria-label="Overview of the entries"><table class="overview"><thead><tr><th>id</th>${langs.map((l) => html`<th>title (${l})</th>`)}<th>roles</th><th>facts</th><th>licence</th><th>problems</th></tr></thead><tbody>${rows}</tbody></table></div></div>`;
 }
 
 /** The whole page. Deterministic: the same data and pictures give the same bytes (no clock). */
@@ -140,8 +156,8 @@ export function reviewHtml(data: ReviewData, pictures: EntryPictures[]): string 
 <title>Corpus review: ${data.corpus}</title><style>${trusted(CSS)}</style></head>
 <body><header><h1>Corpus review: ${data.corpus}</h1>
 <p>${data.entries.length} entries · languages ${langs.join(', ')} · ${warned} with problems or warnings · ${missing} without an image</p>
-<p>from the ${data.kind} ${data.input}${data.notes.map((n) => ` · ${n}`)}</p></header>
-<main><h3>Overview</h3>${overviewTable(data)}
+<p>from the ${data.kind} ${path.basename(data.input)}${data.notes.map((n) => ` · ${n}`)}</p></header>
+<main><h2>Overview</h2>${overviewTable(data)}
 ${data.entries.map((e, i) => [entrySection(e, pictures[i]!, langs), '\n'])}</main>
 <footer>Written by ${TOOL.name} ${TOOL.version} (stimkit review). Thumbnails are reduced copies; the ladder shows the variant files as made.</footer>
 </body></html>

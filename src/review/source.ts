@@ -8,7 +8,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { loadDataFile, parseDataText } from '../core/datafile.js';
 import { StimkitError } from '../core/errors.js';
-import { readTextFile, sha256 } from '../core/fsio.js';
+import { readTextFile, relPosix, sha256 } from '../core/fsio.js';
 import { resolveInside } from '../core/safe-path.js';
 import { checkManifest } from '../ingest/checks.js';
 import { imagePathFromLock, readCorpusLock } from '../ingest/lock.js';
@@ -210,7 +210,9 @@ export async function loadReviewSource(
     ? await readLadders(options.variantsLock)
     : new Map<string, EntryLadder>();
   const notes = options.variantsLock
-    ? [`variants: ${options.variantsLock}`]
+    ? [
+        `variants ${relPosix(path.dirname(path.resolve(input)), path.resolve(options.variantsLock))} (from the entries file's folder)`,
+      ]
     : ['no variants lock given (--variants): the ladder is empty'];
   const withLadder = (e: Entry, image: string | null, warnings: ReviewWarning[]): ReviewEntry => {
     const l = ladders.get(e.id);

@@ -196,6 +196,11 @@ export const Quality = z.strictObject({
     .describe(
       '… in a photo whose edge map (A3) has at least this edge density is a blob, not the subject.',
     ),
+  blob_frame_min: bounded('quality.blob_frame_min', { min: 0, max: 1 })
+    .default(0.6)
+    .describe(
+      'A6 blob check: a silhouette at least blob_solidity_min solid that covers at least this share of the frame is a blob, whatever the edges (a segmenter that kept the backdrop).',
+    ),
 });
 export type QualityThresholds = z.output<typeof Quality>;
 

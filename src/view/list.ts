@@ -35,6 +35,10 @@ export interface ListFilters {
   variant: string;
   label: string;
   entry: string;
+  /** Full-text search (search.ts). */
+  q: string;
+  /** The field the rows are sorted by ('' bundle order). */
+  sort: string;
 }
 
 export interface ListPaging {
@@ -55,11 +59,22 @@ function select(name: string, label: string, values: string[], current: string):
   return html`<label for="f-${name}">${label}<select id="f-${name}" name="${name}">${opts}</select></label>`;
 }
 
+function sortSelect(keys: string[], current: string): Html | null {
+  if (keys.length === 0) return null;
+  const opts = ['', ...keys].map(
+    (k) =>
+      html`<option value="${k}"${k === current ? html` selected` : null}>${k === '' ? '(bundle order)' : k}</option>`,
+  );
+  return html`<label for="f-sort">Sort by<select id="f-sort" name="sort">${opts}</select></label>`;
+}
+
 function filterForm(data: ViewData, f: ListFilters, v: ListPaging['values']): Html {
   const scored = !!data.scores;
-  return html`<form class="filters" method="get" action="/trials">
+  const what = scored ? 'response text, model, trial or entry' : 'prompt, trial or entry';
+  return html`<form class="filters" method="get" action="/trials" role="search">
+<label for="f-q">Search<input type="search" id="f-q" name="q" value="${f.q}" placeholder="${what}" size="28"></label>
 ${scored ? select('model', 'Model', v.model, f.model) : null}${select('paradigm', 'Paradigm', v.paradigm, f.paradigm)}${select('lang', 'Language', v.lang, f.lang)}
-${select('variant', 'Variant', v.variant, f.variant)}${scored ? select('label', 'Label is true', v.label, f.label) : null}${select('entry', 'Entry', v.entry, f.entry)}
+${select('variant', 'Variant', v.variant, f.variant)}${scored ? select('label', 'Label is true', v.label, f.label) : null}${select('entry', 'Entry', v.entry, f.entry)}${sortSelect(v.sort, f.sort)}
 <button type="submit">Filter</button> <a href="/trials">Clear</a></form>`;
 }
 
@@ -98,7 +113,7 @@ function responseRow(t: Trial, s: ScoreRow, filtered: Dim | null, label: string)
       ? html`<span class="meta">(no response text)</span>`
       : html`<pre class="verbatim" lang="${textLang(text, t.lang)}">${cut(text, 320)}</pre>`;
   const extra = label && !filtered;
-  return html`<tr>${trialCell(t)}<td data-label="Model"><bdi>${s.model}</bdi>${isSimulated(s) ? html` <span class="tag sim" title="simulated respondent">SIM</span>` : null}${routeNote(s) ? html`<br><span class="meta"><bdi>${routeNote(s)}</bdi></span>` : null}</td>
+  return html`<tr class="row">${trialCell(t)}<td data-label="Model"><bdi>${s.model}</bdi>${isSimulated(s) ? html` <span class="tag sim" title="simulated respondent">SIM</span>` : null}${routeNote(s) ? html`<br><span class="meta"><bdi>${routeNote(s)}</bdi></span>` : null}</td>
 <td class="resp" data-label="Response">${resp}</td>${dimCells(s, filtered)}<td class="nowrap" data-label="Judge"><bdi>${decidingJudge(s) ?? '—'}</bdi></td>${extra ? html`<td class="dim filtered" data-label="${label}">${s.labels[label] ?? '—'}</td>` : null}</tr>`;
 }
 
@@ -106,7 +121,7 @@ function table(data: ViewData, rows: ListRow[], label: string): Html {
   if (!data.scores) {
     const body = rows.map(
       ({ trial: t }) =>
-        html`<tr>${trialCell(t)}<td class="resp" data-label="Prompt"><pre class="verbatim" lang="${t.lang}">${cut(promptText(t), 240)}</pre></td></tr>`,
+        html`<tr class="row">${trialCell(t)}<td class="resp" data-label="Prompt"><pre class="verbatim" lang="${t.lang}">${cut(promptText(t), 240)}</pre></td></tr>`,
     );
     return html`<table class="data cards"><thead><tr><th scope="col">Trial</th><th scope="col">Prompt</th></tr></thead><tbody>${body}</tbody></table>`;
   }
@@ -134,7 +149,7 @@ export function listPage(
 <span>page ${paging.page} of ${pages} · ${paging.total} ${noun}</span>${paging.page < pages ? html`<a class="button" href="${q(paging.page + 1)}">Next page</a>` : null}</nav>`;
   const content =
     paging.total === 0
-      ? html`<p class="empty" role="status">No ${noun} match these filters. <a href="/trials">Clear the filters</a></p>`
+      ? html`<p class="empty" role="status">No ${noun} match ${filters.q ? html`the search <q><bdi>${filters.q}</bdi></q> and ` : null}these filters. <a href="/trials">Clear the filters</a></p>`
       : html`${pager}${table(data, rows, filters.label)}${pager}`;
   const title = data.scores ? 'Responses' : 'Trials';
   return viewShell(

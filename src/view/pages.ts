@@ -110,3 +110,10 @@ export function laddersPage(data: ViewData): Html {
     html`<p>The variants the bundle's trials show (the bundle holds no others).</p>${sections}`,
   );
 }
+
+/** Any address the viewer does not know (status 404): what there is, and the way back. */
+export function notFoundPage(data: ViewData, address: string): Html {
+  const body = html`<p>Nothing is at <code><bdi>${address}</bdi></code> in this bundle: the entry or trial may not be in it, or the address may be mistyped.</p>
+<ul><li><a href="/">Entries</a> (${data.bundle.entries.size})</li><li><a href="/trials">${data.scores ? 'Responses' : 'Trials'}</a>, with a search box</li><li><a href="/ladders">Variant ladders</a></li></ul>`;
+  return viewShell(data, 'Not found', '', body);
+}

@@ -4,6 +4,9 @@
  * run ledger and its run, or a responses JSONL file), relative to the folder. `--ledger` names
  * the ledger instead (its latest run, or the run `score.json` names).
  *
+ * score.json also records each input's sha256: a file that no longer has it is reported (`changed`),
+ * since its texts may not be the ones the labels were given to.
+ *
  * Texts are read when a page shows them, never all at once: from a ledger by key, from a
  * responses file through an index of where each line starts (built by streaming the file once).
  */
@@ -11,16 +14,31 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { StimkitError } from '../core/errors.js';
-import { readTextFile } from '../core/fsio.js';
+import { readTextFile, sha256File } from '../core/fsio.js';
 import { openLedger, type LedgerReader } from '../ledger/read.js';
 import { parseResponseLine } from '../score/responses.js';
 
 /** Where the texts come from, and a way to read those of the rows a page shows. */
 export interface ResponseTexts {
-  source: { kind: 'ledger' | 'responses'; file: string; run: string | null } | null;
+  source: TextSource | null;
   /** The texts of these trial × model keys (`responseKey`) that have one. */
   textsOf: (keys: readonly string[]) => Promise<Map<string, string>>;
+  /** How many of these keys have a text (none is kept in memory). */
+  countTexts: (keys: readonly string[]) => number;
   close: () => void;
+}
+
+/** Where the texts come from, and whether the file is still the one the scores were made from. */
+export interface TextSource {
+  kind: 'ledger' | 'responses';
+  file: string;
+  run: string | null;
+  /**
+   * The sha256 score.json recorded for this file and the file's sha256 now, when they differ: a
+   * text may have been edited (or added) since it was scored, so the labels shown beside it may
+   * be of another text. Null when they agree or score.json recorded none.
+   */
+  changed: { recorded: string; now: string } | null;
 }
 
 /** The key of a trial × model in `ResponseTexts.textsOf`. */
@@ -29,11 +47,12 @@ export const responseKey = (trial: string, model: string): string => `${trial}\n
 const NONE: ResponseTexts = {
   source: null,
   textsOf: () => Promise.resolve(new Map()),
+  countTexts: () => 0,
   close: () => {},
 };
 
 interface Header {
-  inputs?: Array<{ role?: string; file?: string }>;
+  inputs?: Array<{ role?: string; file?: string; sha256?: string }>;
   params?: { run?: string | null };
 }
 
@@ -66,17 +85,20 @@ export async function readResponseTexts(scores: string, ledger?: string): Promis
           : 'put the responses file back where score.json says, or give a ledger with --ledger FILE',
     });
   }
+  const recorded = header?.inputs?.find((i) => i.role === kind)?.sha256;
+  const now = recorded ? await sha256File(file) : null;
+  const changed = recorded && now && now !== recorded ? { recorded, now } : null;
   if (kind === 'ledger') {
     const reader = openLedger(file);
     try {
       if (run) requireRun(reader, run, path.join(scores, 'score.json'));
-      return ledgerTexts(reader, reader.run(run).label);
+      return ledgerTexts(reader, reader.run(run).label, changed);
     } catch (err) {
       reader.close();
       throw err;
     }
   }
-  return fileTexts(file, await indexResponses(file));
+  return fileTexts(file, await indexResponses(file), changed);
 }
 
 /** The run the scores were made from must be in the ledger given: the texts of another run would be the wrong ones. */
@@ -93,16 +115,24 @@ function requireRun(reader: LedgerReader, run: string, header: string): void {
   });
 }
 
-function ledgerTexts(reader: LedgerReader, run: string): ResponseTexts {
+function ledgerTexts(
+  reader: LedgerReader,
+  run: string,
+  changed: TextSource['changed'],
+): ResponseTexts {
+  const textOf = (k: string) => {
+    const [trial, model] = k.split('\n') as [string, string];
+    return reader.resultText(run, model, trial);
+  };
   return {
-    source: { kind: 'ledger', file: reader.file, run },
+    source: { kind: 'ledger', file: reader.file, run, changed },
+    countTexts: (keys) => keys.filter((k) => typeof textOf(k) === 'string').length,
     // A ledger read is synchronous; the executor turns its throw into a rejection.
     textsOf: (keys) =>
       new Promise((resolve) => {
         const out = new Map<string, string>();
         for (const k of keys) {
-          const [trial, model] = k.split('\n') as [string, string];
-          const text = reader.resultText(run, model, trial);
+          const text = textOf(k);
           if (typeof text === 'string') out.set(k, text);
         }
         resolve(out);
@@ -140,9 +170,14 @@ async function indexResponses(file: string): Promise<Map<string, [number, number
   return index;
 }
 
-function fileTexts(file: string, index: Map<string, [number, number]>): ResponseTexts {
+function fileTexts(
+  file: string,
+  index: Map<string, [number, number]>,
+  changed: TextSource['changed'],
+): ResponseTexts {
   return {
-    source: { kind: 'responses', file, run: null },
+    source: { kind: 'responses', file, run: null, changed },
+    countTexts: (keys) => keys.filter((k) => index.has(k)).length,
     textsOf: async (keys) => {
       const out = new Map<string, string>();
       const wanted = keys.filter((k) => index.has(k));

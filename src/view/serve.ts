@@ -5,16 +5,16 @@
  * by digest, only those the bundle's trials or variant records name.
  */
 import { readFile } from 'node:fs/promises';
-import { imageFile, loadBundle, type BundleData } from '../label/bundle.js';
+import { imageFile, loadBundle } from '../label/bundle.js';
 import { htmlReply, startServer, type Reply, type Request, type Running } from '../label/http.js';
 import { staticReply } from '../label/static.js';
 import { VIEW_SCRIPT } from './client.js';
-import { isSimulated, judgeSimulated, labelFields } from './dims.js';
-import { listPage, type ListFilters, type ListRow } from './list.js';
-import { entriesPage, entryPage, laddersPage, type ViewData } from './pages.js';
+import { isSimulated, judgeSimulated } from './dims.js';
+import { entriesPage, entryPage, laddersPage, notFoundPage, type ViewData } from './pages.js';
 import { readResponseTexts, responseKey, type ResponseTexts } from './responses.js';
-import { readScores, truthy, type ScoreRow } from './scores.js';
+import { readScores, type ScoreRow } from './scores.js';
 import { trialPage } from './trial.js';
+import { filterValues, trialsReply, type ListState } from './trials.js';
 
 export interface ViewOptions {
   bundle: string;
@@ -31,8 +31,6 @@ export interface ViewServer {
   data: ViewData;
   close: () => Promise<void>;
 }
-
-const PAGE_SIZE = 50;
 
 /** Merge rows of the same trial × model from several files (labels combined, first text kept). */
 function mergeScores(rows: ScoreRow[]): ScoreRow[] {
@@ -51,25 +49,11 @@ function mergeScores(rows: ScoreRow[]): ScoreRow[] {
   return [...m.values()];
 }
 
-/** The page asked for, within 1 … the last page (`?page=99999` shows the last page). */
-function pageNumber(asked: string | null, rows: number): number {
-  const pages = Math.max(1, Math.ceil(rows / PAGE_SIZE));
-  const n = Number.parseInt(asked ?? '1', 10);
-  return Number.isFinite(n) ? Math.min(pages, Math.max(1, n)) : 1;
-}
-
 /** What the view's pages are made from, loaded once. */
-interface ViewState {
-  data: ViewData;
-  bundle: BundleData;
-  scores: ScoreRow[] | null;
+interface ViewState extends ListState {
   /** Images that may be served: those the bundle's trials or variant records name. */
   images: Set<string>;
-  /** The values each list filter offers. */
-  values: Record<keyof ListFilters, string[]>;
   byTrial: Map<string, ScoreRow[]>;
-  /** Read the texts of the rows a page shows (once each); the rest stay on disk. */
-  withTexts: (rows: ScoreRow[]) => Promise<void>;
 }
 
 /** Load the bundle (and scores) and start serving. */
@@ -83,6 +67,8 @@ export async function serveView(options: ViewOptions): Promise<ViewServer> {
     bundle,
     scores,
     responses: texts?.source ?? null,
+    withText:
+      scores && texts ? texts.countTexts(scores.map((s) => responseKey(s.trial_id, s.model))) : 0,
     simulated: {
       responses: scores?.filter(isSimulated).length ?? 0,
       judged: scores?.filter(judgeSimulated).length ?? 0,
@@ -134,23 +120,6 @@ function textLoader(texts: ResponseTexts | null): (rows: ScoreRow[]) => Promise<
   };
 }
 
-/** The values each list filter offers, sorted. */
-function filterValues(
-  bundle: BundleData,
-  scores: ScoreRow[] | null,
-): Record<keyof ListFilters, string[]> {
-  const uniq = (xs: Array<string | null | undefined>) =>
-    [...new Set(xs.filter((x): x is string => !!x))].sort();
-  return {
-    model: uniq(scores?.map((s) => s.model) ?? []),
-    paradigm: uniq(bundle.trials.map((t) => t.paradigm)),
-    lang: uniq(bundle.trials.map((t) => t.lang)),
-    variant: uniq(bundle.trials.map((t) => t.variant)),
-    label: labelFields(scores ?? []),
-    entry: uniq(bundle.trials.map((t) => t.entry)),
-  };
-}
-
 /** The reply to one request (null: not found). */
 async function viewReply(state: ViewState, req: Request): Promise<Reply | null> {
   const { data, bundle } = state;
@@ -162,12 +131,12 @@ async function viewReply(state: ViewState, req: Request): Promise<Reply | null> 
   const entry = /^\/entry\/([A-Za-z0-9._-]+)$/.exec(req.path);
   if (entry) {
     const e = bundle.entries.get(entry[1]!);
-    return e ? htmlReply(entryPage(data, e)) : null;
+    return htmlReply(e ? entryPage(data, e) : notFoundPage(data, req.path), e ? 200 : 404);
   }
   const trial = /^\/trial\/(t_[0-9a-f]{24})$/.exec(req.path);
   if (trial) {
     const t = bundle.trialById.get(trial[1]!);
-    if (!t) return null;
+    if (!t) return htmlReply(notFoundPage(data, req.path), 404);
     const rows = state.byTrial.get(t.id) ?? [];
     await state.withTexts(rows);
     return htmlReply(trialPage(data, t, rows));
@@ -176,42 +145,5 @@ async function viewReply(state: ViewState, req: Request): Promise<Reply | null> 
   const img = /^\/img\/([0-9a-f]{64})$/.exec(req.path);
   if (img && state.images.has(img[1]!))
     return { status: 200, type: 'image/png', body: await readFile(imageFile(bundle, img[1]!)) };
-  return null;
-}
-
-/** `/trials`: the rows the query's filters keep, one page of them. */
-async function trialsReply(state: ViewState, req: Request): Promise<Reply> {
-  const { bundle, scores } = state;
-  const f: ListFilters = {
-    model: '',
-    paradigm: '',
-    lang: '',
-    variant: '',
-    label: '',
-    entry: '',
-  };
-  for (const k of Object.keys(f) as Array<keyof ListFilters>) f[k] = req.query.get(k) ?? '';
-  const base: ListRow[] = scores
-    ? scores.map((s) => ({ trial: bundle.trialById.get(s.trial_id)!, score: s }))
-    : bundle.trials.map((t) => ({ trial: t, score: null }));
-  const rows = base.filter(
-    ({ trial: t, score: s }) =>
-      (!f.paradigm || t.paradigm === f.paradigm) &&
-      (!f.lang || t.lang === f.lang) &&
-      (!f.variant || t.variant === f.variant) &&
-      (!f.entry || t.entry === f.entry) &&
-      (!f.model || s?.model === f.model) &&
-      (!f.label || truthy(s?.labels[f.label])),
-  );
-  const page = pageNumber(req.query.get('page'), rows.length);
-  const shown = rows.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
-  await state.withTexts(shown.flatMap((r) => (r.score ? [r.score] : [])));
-  return htmlReply(
-    listPage(state.data, shown, f, {
-      values: state.values,
-      page,
-      pageSize: PAGE_SIZE,
-      total: rows.length,
-    }),
-  );
+  return req.path.startsWith('/img/') ? null : htmlReply(notFoundPage(data, req.path), 404);
 }

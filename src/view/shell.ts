@@ -5,13 +5,16 @@
 import { html, type Html } from '../core/html.js';
 import type { BundleData } from '../label/bundle.js';
 import { HEAD_LINKS } from '../label/markup.js';
+import type { TextSource } from './responses.js';
 import type { ScoreRow } from './scores.js';
 
 export interface ViewData {
   bundle: BundleData;
   scores: ScoreRow[] | null;
   /** Where the response texts came from (a scores folder's ledger or responses file), if anywhere. */
-  responses?: { kind: 'ledger' | 'responses'; file: string; run: string | null } | null;
+  responses?: TextSource | null;
+  /** How many of the scored responses have a text there. */
+  withText?: number;
   /** How many responses are simulated, and how many were labelled by a simulated judge. */
   simulated?: { responses: number; judged: number };
 }
@@ -27,6 +30,34 @@ function banner(data: ViewData): Html | null {
     sim.judged ? `${sim.judged} of ${n} were labelled by a simulated judge.` : '',
   ].filter(Boolean);
   return html`<p class="banner sim" role="note"><strong>SIMULATED DATA</strong> · ${parts.join(' ')}</p>`;
+}
+
+function changed(data: ViewData): Html | null {
+  const w = changedWarning(data);
+  return w
+    ? html`<p class="banner warn" role="note" id="changed"><strong>CHANGED SINCE SCORING</strong> · ${w}</p>`
+    : null;
+}
+
+/** Said when the texts' file is not the one the scores were made from (both sha256 named). */
+function changedWarning(data: ViewData): string | null {
+  const src = data.responses;
+  if (!src?.changed) return null;
+  const what = src.kind === 'ledger' ? 'run ledger' : 'responses file';
+  return `the ${what} has changed since these scores were made (sha256 ${src.changed.recorded.slice(0, 12)}… recorded in score.json, ${src.changed.now.slice(0, 12)}… now): a response shown may have been edited since it was scored, and its labels may be of the old text`;
+}
+
+/** The line `stimkit view` prints when it starts (and the warning, if any). */
+export function startupLine(data: ViewData): string {
+  const b = data.bundle;
+  const scores = data.scores;
+  const texts = !scores
+    ? ''
+    : data.responses
+      ? `, ${scores.length} responses (${data.withText ?? 0} with text in ${data.responses.file}, read as pages show them)`
+      : `, ${scores.length} responses (no text: the scores name no ledger or responses file; give one with --ledger)`;
+  const warning = changedWarning(data);
+  return `stimkit view: ${b.entries.size} entries, ${b.trials.length} trials${texts} (read-only)${warning ? `\n  warning: ${warning}` : ''}`;
 }
 
 /** The page shell with the viewer's navigation; `script` adds /static/view.js. */
@@ -49,6 +80,6 @@ export function viewShell(
   return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · stimkit view</title>${HEAD_LINKS}</head><body><a class="skip" href="#main">Skip to content</a>
 <header class="bar"><h1>stimkit view · <bdi>${study}</bdi></h1><nav aria-label="pages">${nav}</nav>
-<span class="meta">bundle ${data.bundle.digest.slice(0, 12)}… (read-only)</span></header>${banner(data)}
+<span class="meta">bundle ${data.bundle.digest.slice(0, 12)}… (read-only)</span></header>${banner(data)}${changed(data)}
 <main id="main"><h2 class="page">${title}</h2>${body}</main>${script ? html`<script src="/static/view.js"></script>` : null}</body></html>`;
 }

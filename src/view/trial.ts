@@ -1,6 +1,6 @@
 /**
  * `/trial/<id>`: one trial as it was sent — each message labelled with its role — and, with
- * scores, every response to it: the text, the six dimensions with the judge that decided them,
+ * scores, every response to it, the models side by side (as many columns as the window holds): the text, the six dimensions with the judge that decided them,
  * and every other field the scores hold.
  */
 import type { Trial } from '../bundle/format.js';
@@ -86,6 +86,6 @@ function response(t: Trial, r: ScoreRow): Html {
 export function trialPage(data: ViewData, t: Trial, responses: ScoreRow[]): Html {
   const resp = responses.map((r) => response(t, r));
   const body = html`<div class="grid"><section class="panel"><h2>Messages</h2>${messages(t)}</section><section class="panel"><h2>Trial</h2>${trialFields(t)}</section></div>
-${data.scores ? html`<h2>Responses (${responses.length})</h2>${resp.length ? resp : html`<p>No response to this trial in the scores.</p>`}` : null}`;
+${data.scores ? html`<h2>Responses (${responses.length})</h2>${resp.length ? html`<div class="models">${resp}</div>` : html`<p>No response to this trial in the scores.</p>`}` : null}`;
   return viewShell(data, `Trial ${t.id}`, '', body);
 }

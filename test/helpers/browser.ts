@@ -4,6 +4,7 @@
  * them with a printed message.
  */
 import { existsSync } from 'node:fs';
+import axe from 'axe-core';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS, skipBrowserTests } from './chromium.js';
 import { tempDir } from './tmp.js';
@@ -60,4 +61,29 @@ export async function waitSaved(page: Page): Promise<void> {
     ).document;
     return /^(Saved|已保存) /.test(d.getElementById('status')?.textContent ?? '');
   });
+}
+
+/** One axe-core finding: the rule, its impact and where it was found (CSS selectors). */
+export interface AxeFinding {
+  rule: string;
+  impact: string;
+  help: string;
+  targets: string[];
+}
+
+/**
+ * The serious and critical accessibility violations axe-core (the WCAG 2.x A/AA rules and its best
+ * practices) finds on `page` as it is now. The engine is evaluated through the DevTools protocol,
+ * which the page's Content-Security-Policy does not govern, so the page runs as a user's would.
+ */
+export async function axeViolations(page: Page): Promise<AxeFinding[]> {
+  const loaded = await page.evaluate<boolean>("typeof window.axe === 'object'");
+  if (!loaded) await page.evaluate(`${axe.source};0`);
+  const found = await page.evaluate<AxeFinding[]>(`window.axe
+    .run(document, { resultTypes: ['violations'] })
+    .then((r) => r.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ rule: v.id, impact: v.impact, help: v.help,
+        targets: v.nodes.map((n) => n.target.join(' ')) })))`);
+  return found;
 }

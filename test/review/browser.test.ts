@@ -1,15 +1,19 @@
 /**
  * The review page in Chromium at phone width (400 px) and 200 % zoom (700 CSS px at device
- * scale 2): it never scrolls sideways (entries stack; the overview table scrolls in its own box).
+ * scale 2): it never scrolls sideways (entries stack; the overview table scrolls in its own box,
+ * and says so only when it does); each entry's name heading comes before its provenance; images
+ * are described by their titles; the header names files, not local paths; axe-core finds no
+ * serious or critical violation at 1,280 and 400 px.
  *
  * Needs /usr/bin/chromium; without it this file FAILS, unless STIMKIT_SKIP_BROWSER_TESTS=1 is
  * set, which skips it with a printed message.
  */
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, runCli } from '../helpers/cli.js';
+import { axeViolations } from '../helpers/browser.js';
 import { launchChromium, skipBrowserTests } from '../helpers/chromium.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -53,6 +57,59 @@ describe.skipIf(SKIP)('the review page in Chromium', () => {
           '[document.documentElement.scrollWidth, document.documentElement.clientWidth]',
         );
         expect(scroll).toBeLessThanOrEqual(client);
+      } finally {
+        await page.close();
+      }
+    }, 60_000);
+
+  it('names each entry before its provenance, and describes images by their titles', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    try {
+      await page.goto(url);
+      const order = await page.evaluate<string[][]>(
+        "[...document.querySelectorAll('section.entry')].map((s) => [...s.querySelectorAll('h2, h3')].slice(0, 2).map((h) => h.tagName + ' ' + h.textContent))",
+      );
+      expect(order.length).toBe(6);
+      for (const [first, second] of order) {
+        expect(first).toMatch(/^H2 /);
+        expect(second).toBe('H3 Provenance');
+      }
+      expect(await page.locator('#dscovr-launch img.thumb').getAttribute('alt')).toBe(
+        'Launch of the DSCOVR satellite on a SpaceX Falcon 9',
+      );
+      expect(await page.locator('#dscovr-launch .ladder img').first().getAttribute('alt')).toBe(
+        'Launch of the DSCOVR satellite on a SpaceX Falcon 9: A0 original',
+      );
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
+  it('shows no local path in the header', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    try {
+      await page.goto(url);
+      const header = (await page.locator('header').textContent()) ?? '';
+      expect(header).toContain('from the entries demo.entries.yaml');
+      expect(header).toContain('variants ../variants/demo/variants.lock.json');
+      expect(header).not.toContain(ROOT);
+      expect(header).not.toContain(path.dirname(fileURLToPath(url)));
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
+  for (const width of [1280, 400])
+    it(`says the overview scrolls sideways exactly when it does, and passes axe-core, at ${width} px`, async () => {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      try {
+        await page.goto(url);
+        const wider = await page.evaluate<boolean>(
+          "(() => { const s = document.querySelector('.ov .scroll'); return s.scrollWidth > s.clientWidth; })()",
+        );
+        if (width === 400) expect(wider).toBe(true);
+        expect(await page.locator('#ov-hint').isVisible()).toBe(wider);
+        expect(await axeViolations(page)).toEqual([]);
       } finally {
         await page.close();
       }

@@ -1,7 +1,8 @@
 /**
  * `stimkit view --scores <folder>`: the scores folder of a real simulated run (`stimkit run` then
  * `stimkit score --ledger`) shows every scored response with its text, read from the ledger that
- * score.json records, and its labels joined by trial × model; `--ledger` names a moved ledger.
+ * score.json records, and its labels joined by trial × model; `--ledger` names a moved ledger; the
+ * startup line counts the texts there; a ledger changed after scoring is warned of.
  * Checked over HTTP.
  */
 import { getPage } from '../helpers/http.js';
@@ -14,6 +15,7 @@ import { escapeHtml as esc } from '../../src/core/html.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { SIM_PRESETS } from '../../src/sim/index.js';
 import { serveView, type ViewServer } from '../../src/view/serve.js';
+import { startupLine } from '../../src/view/shell.js';
 import { instrumentBundle, type InstrumentFixture } from '../score/fixture.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -136,6 +138,40 @@ describe('stimkit view --scores <scores folder>', () => {
     expect(server.data.responses).toMatchObject({ kind: 'responses', file });
     expect(server.data.scores!.every((r) => r.response === null)).toBe(true);
     await expectTextsOnPages(server);
+    await server.close();
+    server = undefined;
+  });
+
+  it('says at startup how many responses have a text (none is read yet), and warns when the ledger changed after scoring', async () => {
+    server = await serveView({ bundle: fx.bundle, scores, port: 0, token: TOKEN });
+    const withText = [...texts].filter(([, t]) => t !== null).length;
+    // The old line counted texts already read: 0 before any page was shown.
+    expect(server.data.scores!.filter((r) => r.response !== null).length).toBe(0);
+    expect(startupLine(server.data)).toContain(
+      `${texts.size} responses (${withText} with text in ${ledger}, read as pages show them)`,
+    );
+    expect(startupLine(server.data)).not.toContain('warning');
+    expect(server.data.responses?.changed).toBeNull();
+    await server.close();
+    // One response edited in a copy of the ledger: its bytes are no longer those score.json recorded.
+    const edited = path.join(dir, 'edited.sqlite');
+    await copyFile(ledger, edited);
+    const [key] = [...texts].find(([, t]) => t !== null)!;
+    const [trial, model] = key.split('|') as [string, string];
+    const db = new Database(edited);
+    db.prepare('UPDATE results SET response_text = ? WHERE trial_id = ? AND model = ?').run(
+      'An edited response.',
+      trial,
+      model,
+    );
+    db.close();
+    server = await serveView({ bundle: fx.bundle, scores, ledger: edited, port: 0, token: TOKEN });
+    const line = startupLine(server.data);
+    expect(line).toContain('warning: the run ledger has changed since these scores were made');
+    expect(line).toContain(server.data.responses!.changed!.recorded.slice(0, 12));
+    const page = await get(server.running.port, `/trial/${trial}`);
+    expect(page.body).toContain('CHANGED SINCE SCORING');
+    expect(page.body).toContain('An edited response.');
     await server.close();
     server = undefined;
   });

@@ -13,7 +13,7 @@ import { tempDir } from '../helpers/tmp.js';
 const TOKEN = 'c'.repeat(48);
 const get = (port: number, p: string, cookie = true) => getPage(port, p, cookie ? TOKEN : null);
 const rowsIn = (html: string) =>
-  (html.match(/<tr><td data-label="Trial"><a href="\/trial\//g) ?? []).length;
+  (html.match(/<tr class="row"><td data-label="Trial"><a href="\/trial\//g) ?? []).length;
 
 let fx: LabelFixture;
 let plain: ViewServer;

@@ -1,6 +1,6 @@
 /**
  * Quality warnings: an abstraction that has lost its subject (an empty or tiny silhouette, one
- * component kept out of many, a silhouette that is the whole frame, an edge map with almost no
+ * component kept out of many, a silhouette that is the whole frame or a solid blob, an edge map with almost no
  * edges or edges everywhere, a two-tone image of one tone, a centre crop that cuts the subject
  * away). Derived from each variant's recorded metrics and the recipe's `quality` thresholds, so
  * they are the same for computed and reused outputs, and change no output. docs/formats/variants.md.
@@ -160,8 +160,11 @@ function edgeChecks(
 }
 
 /**
- * W_VARIANTS_A6_BLOB: a solid, nearly convex silhouette whose outline follows few of the edges of a
- * photo that has many (src/variants/quality/shape.ts measures both).
+ * W_VARIANTS_A6_BLOB: a solid, nearly convex silhouette that either covers most of the frame (the
+ * backdrop kept with the subject: a cat photo's A6 at 77 %) or whose outline follows few of the
+ * edges of a photo that has many (src/variants/quality/shape.ts measures both). A solid subject of
+ * moderate size (a cup at 47 %) and a large but articulated one (a portrait at 54 %, solidity 84 %)
+ * are not blobs.
  */
 function blobCheck(
   a6: MeasuredVariant | undefined,
@@ -170,6 +173,16 @@ function blobCheck(
   add: (w: QualityWarning) => void,
 ): void {
   const sol = num(a6, 'solidity');
+  const fg = num(a6, 'foreground_fraction');
+  if (sol !== null && fg !== null && sol >= t.blob_solidity_min && fg >= t.blob_frame_min) {
+    return add({
+      code: 'W_VARIANTS_A6_BLOB',
+      message: `the silhouette is one solid blob (solidity ${pct(sol)}) covering ${pct(fg)} of the frame: the segmenter kept the backdrop with the subject, so it is not the subject's shape`,
+      value: fg,
+      threshold: t.blob_frame_min,
+      fix: `${KEEP}; ${otherSegmenter(a6)}`,
+    });
+  }
   const overlap = num(a6, 'outline_edge_overlap');
   if (sol === null || overlap === null || edgeDensity === null) return;
   if (sol < t.blob_solidity_min || overlap >= t.blob_outline_edges_max) return;

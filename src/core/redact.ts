@@ -12,7 +12,7 @@ export class Redactor {
     for (const s of secrets) {
       if (!s || s.length < 4) continue;
       set.add(s);
-      set.add(Buffer.from(s).toString('base64').replace(/=+$/, ''));
+      set.add(Buffer.from(s).toString('base64').replace(/(?<!=)=+$/, ''));
       set.add(encodeURIComponent(s));
       set.add(JSON.stringify(s).slice(1, -1));
     }

@@ -4,30 +4,14 @@
  * and on thousands of random texts made of the characters the rules look at.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  charCount,
-  responseLengths,
-  stripMarkdown,
-  stripScaffold,
-} from '../../src/audit/clean.js';
+import { charCount, responseLengths, stripMarkdown, stripScaffold } from '../../src/audit/clean.js';
 import { replaceFences, replaceHeadings, replaceLinks } from '../../src/audit/clean-scan.js';
 import {
   REFERENCE_RULES,
   referenceStripMarkdown,
   referenceStripScaffold,
 } from './clean-reference.js';
-
-/** mulberry32: a small seeded generator, so that a failure can be replayed. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { random } from './random.js';
 
 /** Pieces the rules look at, and some they must leave alone. */
 const PIECES = [

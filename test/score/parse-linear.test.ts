@@ -43,6 +43,8 @@ describe('think blocks', () => {
   it('half a million openers without a closer are read in one pass', () => {
     const text = `${'<think>'.repeat(500_000)}Agree`;
     expect(replaceThinkBlocks(text, ' ')).toBe(text);
+    const parse = optionParser([{ label: 'Agree', value: 1 }], 'en');
+    expect(parse(text)).toMatchObject({ label: 'Agree', value: 1 });
     expect(readJudgeLabel(`<think>${' '.repeat(1_000_000)}</think>**Agree.**`)).toEqual({
       label: 'Agree',
       value: 1,

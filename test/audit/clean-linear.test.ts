@@ -11,7 +11,7 @@ import {
   referenceStripMarkdown,
   referenceStripScaffold,
 } from './clean-reference.js';
-import { random } from './random.js';
+import { mulberry32 as random } from '../../src/study/synthetic.js';
 
 /** Pieces the rules look at, and some they must leave alone. */
 const PIECES = [

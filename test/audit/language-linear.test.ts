@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { languageShare } from '../../src/audit/language.js';
 import { referenceLanguageShare } from './language-reference.js';
-import { random } from './random.js';
+import { mulberry32 as random } from '../../src/study/synthetic.js';
 
 const REPLIES = [
   '照片右下角有Reuters的标志。这是一张著名的照片。',

@@ -102,7 +102,7 @@ let toTrad: ((s: string) => string) | undefined;
 let toSimp: ((s: string) => string) | undefined;
 
 /** Han characters of `text` that exist only in Simplified (`simp`) or only in Traditional (`trad`) script. */
-export function hanScriptCounts(text: string): { simp: number; trad: number } {
+function hanScriptCounts(text: string): { simp: number; trad: number } {
   const t = (toTrad ??= makeConverter({ from: 'cn', to: 't' }));
   const s = (toSimp ??= makeConverter({ from: 't', to: 'cn' }));
   let simp = 0;
@@ -122,7 +122,7 @@ function identifyLatin(text: string): string | null {
 }
 
 /** The study tag family: zh-Hans → zh, zh-CN → zh, zh-TW/zh-HK → zh-Hant; others their primary subtag. */
-export function normalizeLang(tag: string): string {
+function normalizeLang(tag: string): string {
   const t = tag.toLowerCase();
   if (
     t === 'zh-hant' ||

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { replaceThinkBlocks } from '../../src/core/think.js';
 import { readJudgeLabel } from '../../src/score/instrument-judge-prompt.js';
 import { optionParser } from '../../src/score/parse.js';
-import { random } from '../audit/random.js';
+import { mulberry32 as random } from '../../src/study/synthetic.js';
 
 const THINK = /<think>[\s\S]*?<\/think>/gi;
 

@@ -5,6 +5,7 @@ import js from '@eslint/js';
 import comments from '@eslint-community/eslint-plugin-eslint-comments/configs';
 import boundaries from 'eslint-plugin-boundaries';
 import globals from 'globals';
+import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
 /**
@@ -84,6 +85,18 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true }],
       // Functions of one phase: a function longer than this is split by phase.
       'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
+    // A regular expression over a model's or a server's text must run in linear time (a 4 MiB
+    // reply of spaces once took hours to score): these two rules find those that backtrack
+    // quadratically. One built with `new RegExp(...)` is out of their sight: its file says it was
+    // checked by hand.
+    files: ['src/**/*.ts'],
+    plugins: { regexp },
+    rules: {
+      'regexp/no-super-linear-backtracking': 'error',
+      'regexp/no-super-linear-move': 'error',
     },
   },
   {

@@ -20,6 +20,8 @@
  * - English openers match case-insensitively on a word boundary ("Notebook" is not "Note").
  */
 
+import { replaceFences, replaceHeadings, replaceLinks } from './clean-scan.js';
+
 /** Letters of the CJK scripts and CJK punctuation/full-width forms: the italic rule's "CJK". */
 const CJK = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef`;
 
@@ -29,31 +31,38 @@ const ITALIC = new RegExp(
   'gu',
 );
 
-/** The ordered markdown rules of pass 1, each a (pattern, replacement). */
-const PASS1_RULES: ReadonlyArray<{ name: string; pattern: RegExp; replace: string }> = [
-  { name: 'image', pattern: /!\[([^\]\n]*)\]\([^)\n]*\)/g, replace: '$1' },
-  { name: 'link', pattern: /\[([^\]\n]*)\]\([^)\n]*\)/g, replace: '$1' },
-  {
-    name: 'fenced-code',
-    pattern: /^[ \t]*(```|~~~)[^\n]*\n([\s\S]*?)\n?[ \t]*\1[ \t]*$/gm,
-    replace: '$2',
-  },
-  { name: 'inline-code', pattern: /`([^`\n]+)`/g, replace: '$1' },
-  { name: 'bold-asterisk', pattern: /\*\*([^\n]+?)\*\*/g, replace: '$1' },
-  { name: 'bold-underscore', pattern: /__([^\n]+?)__/g, replace: '$1' },
-  { name: 'italic', pattern: ITALIC, replace: '$1' },
-  { name: 'heading', pattern: /^[ \t]{0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/gm, replace: '$1' },
-  { name: 'bullet', pattern: /^([ \t]*)[-*+][ \t]+/gm, replace: '$1' },
-  { name: 'ordered', pattern: /^([ \t]*)\d+\.[ \t]+/gm, replace: '$1' },
-  { name: 'blockquote', pattern: /^[ \t]*(?:>[ \t]?)+/gm, replace: '' },
-  { name: 'rule', pattern: /^[ \t]*(?:-{3,}|\*{3,})[ \t]*$/gm, replace: '' },
-  { name: 'html', pattern: /<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>/g, replace: '' },
+/** A rule written as one regular expression: linear as written (eslint-plugin-regexp checks). */
+const regexRule =
+  (pattern: RegExp, replace: string) =>
+  (text: string): string =>
+    text.replace(pattern, replace);
+
+/**
+ * The ordered markdown rules of pass 1. Images, links, fenced code and headings are forward scans
+ * (clean-scan.ts) that give what their regular expressions give, in linear time.
+ */
+const PASS1_RULES: ReadonlyArray<{ name: string; apply: (text: string) => string }> = [
+  { name: 'image', apply: (text) => replaceLinks(text, '![') },
+  { name: 'link', apply: (text) => replaceLinks(text, '[') },
+  { name: 'fenced-code', apply: replaceFences },
+  { name: 'inline-code', apply: regexRule(/`([^`\n]+)`/g, '$1') },
+  { name: 'bold-asterisk', apply: regexRule(/\*\*([^\n]+?)\*\*/g, '$1') },
+  { name: 'bold-underscore', apply: regexRule(/__([^\n]+?)__/g, '$1') },
+  // Linear though built at run time (the plugin cannot read it): every try starts at a `*` and
+  // stops at the next `*` or line feed.
+  { name: 'italic', apply: regexRule(ITALIC, '$1') },
+  { name: 'heading', apply: replaceHeadings },
+  { name: 'bullet', apply: regexRule(/^([ \t]*)[-*+][ \t]+/gm, '$1') },
+  { name: 'ordered', apply: regexRule(/^([ \t]*)\d+\.[ \t]+/gm, '$1') },
+  { name: 'blockquote', apply: regexRule(/^[ \t]*(?:>[ \t]?)+/gm, '') },
+  { name: 'rule', apply: regexRule(/^[ \t]*(?:-{3,}|\*{3,})[ \t]*$/gm, '') },
+  { name: 'html', apply: regexRule(/<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>/g, '') },
 ];
 
 /** Pass 1: markdown markup removed, every information-carrying character kept. */
 export function stripMarkdown(text: string): string {
   let out = text.replace(/\r\n?/g, '\n');
-  for (const rule of PASS1_RULES) out = out.replace(rule.pattern, rule.replace);
+  for (const rule of PASS1_RULES) out = rule.apply(out);
   return out;
 }
 
@@ -65,7 +74,7 @@ const LABEL_ONLY = /^[\p{L}\p{N}_]+[:：]?$/u;
 /** Pass 2, rule 1: is this line (after pass 1) a bare section label? */
 export function isLabelLine(line: string): boolean {
   const t = line.trim();
-  if (t.length === 0 || [...t].length > 30) return false;
+  if (t.length === 0 || charCount(t) > 30) return false;
   if (SENTENCE_END.test(t)) return false;
   return LABEL_ONLY.test(t);
 }
@@ -75,6 +84,7 @@ const SUMMARY_OPENERS_EN = ['In summary', 'Summary', 'Overall', 'Conclusion', 'N
 /** Chinese openers: 总结 (zongjie), 小结 (xiaojie), 概要 (gaiyao), 综上所述, 总而言之. */
 const SUMMARY_OPENERS_ZH = ['综上所述', '总而言之', '总结', '小结', '概要'] as const;
 
+/** Built at run time (the plugin cannot read it), checked by hand: anchored at the line's start, so linear. */
 const OPENER = new RegExp(
   String.raw`^\s*(?:(?:${SUMMARY_OPENERS_EN.join('|')})(?![\p{L}\p{N}_])|(?:${SUMMARY_OPENERS_ZH.join('|')}))`,
   'iu',
@@ -98,8 +108,10 @@ export function stripScaffold(text: string): string {
   }
   if (cut > 0 && lines.slice(0, cut).some((l) => l.trim().length > 0)) lines = lines.slice(0, cut);
   lines = lines.filter((l) => !isLabelLine(l));
-  const joined = lines.map((l) => l.replace(/\s+$/u, '')).join('\n');
-  return joined.replace(/\n{2,}/g, '\n').replace(/^\n+|\n+$/g, '');
+  // trimEnd strips what `\s+$` would (white space and line terminators), without its quadratic
+  // retries inside a long run of blanks.
+  const joined = lines.map((l) => l.trimEnd()).join('\n');
+  return joined.replace(/\n{2,}/g, '\n').replace(/^\n+|(?<!\n)\n+$/g, '');
 }
 
 /** Both passes: the deep-stripped text of Appendix O. */
@@ -107,9 +119,22 @@ export function cleanResponse(text: string): string {
   return stripScaffold(stripMarkdown(text));
 }
 
-/** Characters as Unicode code points. */
+/**
+ * Characters as Unicode code points: what `Array.from(text).length` counts (a lone surrogate is
+ * one), without building the array.
+ */
 export function charCount(text: string): number {
-  return Array.from(text).length;
+  let n = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdbff) continue;
+    const d = text.charCodeAt(i + 1);
+    if (d >= 0xdc00 && d <= 0xdfff) {
+      n--;
+      i++;
+    }
+  }
+  return n;
 }
 
 /** The three accountings of Table A17: raw, markdown-stripped, deep-stripped (code points). */

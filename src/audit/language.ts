@@ -52,31 +52,91 @@ export interface LanguageShare {
 }
 
 type Script = 'Han' | 'Kana' | 'Hangul' | 'Latin' | 'Cyrillic';
-interface Unit {
-  script: Script;
-  text: string;
-  /** Latin/Cyrillic word starting with a capital or all caps. */
-  proper: boolean;
+
+/**
+ * The units of a sentence, in order: their scripts, whether each is a proper noun (a Latin or
+ * Cyrillic word starting with a capital), and the Latin words' text. Arrays rather than one
+ * object per unit: a 4 MiB reply has a million words.
+ */
+interface Units {
+  script: Script[];
+  proper: boolean[];
+  latin: string[];
 }
 
-const TOKEN =
-  /(\p{Script=Han})|([\p{Script=Hiragana}\p{Script=Katakana}ー])|(\p{Script=Hangul})|(\p{Script=Latin}+(?:['’-]\p{Script=Latin}+)*)|(\p{Script=Cyrillic}+)/gu;
+/** The scripts a unit can be in, tried in this order (ー, Common, counts as kana). */
+const SCRIPT_TESTS: ReadonlyArray<[Script, RegExp]> = [
+  ['Han', /\p{Script=Han}/u],
+  ['Kana', /[\p{Script=Hiragana}\p{Script=Katakana}ー]/u],
+  ['Hangul', /\p{Script=Hangul}/u],
+  ['Latin', /\p{Script=Latin}/u],
+  ['Cyrillic', /\p{Script=Cyrillic}/u],
+];
+const scriptSeen = new Map<number, Script | null>();
+const upperSeen = new Map<number, boolean>();
 
-function units(sentence: string): Unit[] {
-  const out: Unit[] = [];
-  for (const m of sentence.matchAll(TOKEN)) {
-    const script: Script = m[1]
-      ? 'Han'
-      : m[2]
-        ? 'Kana'
-        : m[3]
-          ? 'Hangul'
-          : m[4]
-            ? 'Latin'
-            : 'Cyrillic';
-    const text = m[0];
-    const proper = (script === 'Latin' || script === 'Cyrillic') && /^\p{Lu}/u.test(text);
-    out.push({ script, text, proper });
+/** The script of a code point among SCRIPT_TESTS, or null (ASCII letters are Latin). */
+function scriptOf(cp: number): Script | null {
+  if (cp < 0x80) return (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a) ? 'Latin' : null;
+  let s = scriptSeen.get(cp);
+  if (s === undefined) {
+    const ch = String.fromCodePoint(cp);
+    s = SCRIPT_TESTS.find(([, re]) => re.test(ch))?.[0] ?? null;
+    scriptSeen.set(cp, s);
+  }
+  return s;
+}
+
+/** `\p{Lu}`: an upper-case letter. */
+function isUpper(cp: number): boolean {
+  if (cp < 0x80) return cp >= 0x41 && cp <= 0x5a;
+  let u = upperSeen.get(cp);
+  if (u === undefined) {
+    u = /\p{Lu}/u.test(String.fromCodePoint(cp));
+    upperSeen.set(cp, u);
+  }
+  return u;
+}
+
+/** The end of the run of `script` code points from `from`. */
+function runEnd(s: string, from: number, script: Script): number {
+  let i = from;
+  while (i < s.length) {
+    const cp = s.codePointAt(i)!;
+    if (scriptOf(cp) !== script) break;
+    i += cp > 0xffff ? 2 : 1;
+  }
+  return i;
+}
+
+/**
+ * The units of a sentence: what `/(\p{Script=Han})|([\p{Script=Hiragana}\p{Script=Katakana}ー])|
+ * (\p{Script=Hangul})|(\p{Script=Latin}+(?:['’-]\p{Script=Latin}+)*)|(\p{Script=Cyrillic}+)/gu`
+ * matches (one Han, kana or Hangul character; a Latin word, inner apostrophes and hyphens
+ * included; a Cyrillic word), read in one scan.
+ */
+function units(sentence: string): Units {
+  const out: Units = { script: [], proper: [], latin: [] };
+  let i = 0;
+  while (i < sentence.length) {
+    const cp = sentence.codePointAt(i)!;
+    const script = scriptOf(cp);
+    let end = i + (cp > 0xffff ? 2 : 1);
+    if (script === 'Cyrillic') end = runEnd(sentence, end, script);
+    if (script === 'Latin') {
+      end = runEnd(sentence, end, script);
+      for (
+        let j;
+        "'’-".includes(sentence[end] ?? 'x') && (j = runEnd(sentence, end + 1, script)) > end + 1;
+      )
+        end = j;
+      out.latin.push(sentence.slice(i, end));
+    }
+    if (script !== null) {
+      out.script.push(script);
+      out.proper.push((script === 'Latin' || script === 'Cyrillic') && isUpper(cp));
+    }
+    i = end;
   }
   return out;
 }
@@ -147,43 +207,39 @@ export function languageShare(response: string, promptLang: string): LanguageSha
   const { simp, trad } = hanScriptCounts(response);
   const hanLang = simp > trad ? 'zh' : trad > simp ? 'zh-Hant' : 'zh-*';
   const sents = sentences(response).map(units);
-  const allLatin = sents
-    .flatMap((u) => u.filter((x) => x.script === 'Latin').map((x) => x.text))
-    .join(' ');
+  const allLatin = sents.flatMap((u) => u.latin).join(' ');
   const docLatin = identifyLatin(allLatin) ?? 'und-Latn';
 
   for (const us of sents) {
-    const cjk = us.filter((u) => u.script !== 'Latin' && u.script !== 'Cyrillic').length;
-    const alpha = us.length - cjk;
+    const isCjk = (i: number) => us.script[i] !== 'Latin' && us.script[i] !== 'Cyrillic';
+    const cjk = us.script.filter((_, i) => isCjk(i)).length;
+    const alpha = us.script.length - cjk;
     const cjkSentence = cjk >= alpha;
-    const kana = us.some((u) => u.script === 'Kana');
+    const kana = us.script.includes('Kana');
     let latinLang = docLatin;
-    const latinText = us
-      .filter((u) => u.script === 'Latin')
-      .map((u) => u.text)
-      .join(' ');
-    if (latinText.replace(/\s/g, '').length >= MIN_LATIN_LETTERS)
-      latinLang = identifyLatin(latinText) ?? docLatin;
+    // Latin words hold no white space: their letters are the joined text's non-blank characters.
+    if (us.latin.reduce((n, w) => n + w.length, 0) >= MIN_LATIN_LETTERS)
+      latinLang = identifyLatin(us.latin.join(' ')) ?? docLatin;
     // CJK runs of at most four characters inside a Latin sentence are proper nouns.
     const shortCjk = new Set<number>();
     if (!cjkSentence) {
       let start = -1;
-      for (let i = 0; i <= us.length; i++) {
-        const isCjk = i < us.length && us[i]!.script !== 'Latin' && us[i]!.script !== 'Cyrillic';
-        if (isCjk && start < 0) start = i;
-        if (!isCjk && start >= 0) {
+      for (let i = 0; i <= us.script.length; i++) {
+        const cjkHere = i < us.script.length && isCjk(i);
+        if (cjkHere && start < 0) start = i;
+        if (!cjkHere && start >= 0) {
           if (i - start <= 4) for (let j = start; j < i; j++) shortCjk.add(j);
           start = -1;
         }
       }
     }
-    us.forEach((u, i) => {
-      if (cjkSentence && u.proper) return;
+    us.script.forEach((script, i) => {
+      if (cjkSentence && us.proper[i]) return;
       if (shortCjk.has(i)) return;
-      if (u.script === 'Latin') add(latinLang, 1);
-      else if (u.script === 'Cyrillic') add('ru', 1);
-      else if (u.script === 'Hangul') add('ko', 1);
-      else if (u.script === 'Kana' || kana) add('ja', 1);
+      if (script === 'Latin') add(latinLang, 1);
+      else if (script === 'Cyrillic') add('ru', 1);
+      else if (script === 'Hangul') add('ko', 1);
+      else if (script === 'Kana' || kana) add('ja', 1);
       else add(hanLang, 1);
     });
   }

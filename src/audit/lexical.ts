@@ -61,7 +61,7 @@ export interface LexicalRefusal {
 
 /** The bilingual lexical refusal detector. */
 export function detectRefusal(response: string): LexicalRefusal {
-  const opening = firstSentence([...response.trimStart()].slice(0, REFUSAL_OPENING).join(''));
+  const opening = firstSentence(firstCodePoints(response.trimStart(), REFUSAL_OPENING));
   const matches: LexicalRefusal['matches'] = [];
   for (const cls of REFUSAL_CLASSES) {
     for (const p of REFUSAL_PATTERNS[cls]) {
@@ -75,6 +75,17 @@ export function detectRefusal(response: string): LexicalRefusal {
   return { refused, reason: refused ? (matches[0]?.class ?? 'vague') : null, matches };
 }
 
+/** The first `n` code points of `text` (`[...text].slice(0, n).join('')`, without the array). */
+function firstCodePoints(text: string, n: number): string {
+  let i = 0;
+  for (let k = 0; k < n && i < text.length; k++) {
+    const c = text.charCodeAt(i);
+    const d = text.charCodeAt(i + 1);
+    i += c >= 0xd800 && c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff ? 2 : 1;
+  }
+  return text.slice(0, i);
+}
+
 /** Text up to the first sentence end (ASCII terminator before a space, or a CJK terminator) or line break. */
 function firstSentence(text: string): string {
   const m = /[.!?](?=\s|$)|[。！？]|\n/u.exec(text);
@@ -83,12 +94,16 @@ function firstSentence(text: string): string {
 
 /** NFKC, lower case, and white space collapsed: how markers and responses are compared. */
 function normalizeForMarkers(s: string): string {
-  return s
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[\s\u00a0]+/g, ' ')
-    .replace(/[‘’]/g, "'")
-    .replace(/[“”]/g, '"');
+  return (
+    s
+      .normalize('NFKC')
+      .toLowerCase()
+      // Runs of white space become one space; a lone space is left as it is (the same text, without
+      // a replacement per word of a long reply).
+      .replace(/\s{2,}|(?! )\s/g, ' ')
+      .replace(/[‘’]/g, "'")
+      .replace(/[“”]/g, '"')
+  );
 }
 
 /** The narrative-marker screen's verdict. */

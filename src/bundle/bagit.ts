@@ -115,7 +115,7 @@ export function parseBagInfo(text: string): {
       last[1] = `${last[1]} ${raw.trim()}`;
       return;
     }
-    const m = /^([^:\s][^:]*):[ \t]*(.*)$/.exec(raw);
+    const m = /^([^:\s][^:]*):(.*)$/.exec(raw);
     if (!m) errors.push({ line: i + 1, text: raw });
     else fields.push([m[1]!.trim(), m[2]!.trim()]);
   });

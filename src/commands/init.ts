@@ -10,7 +10,7 @@ export const initCommand: CommandSpec = {
   configure: (cmd) => cmd.argument('<dir>', 'a new or empty folder'),
   run: async ([dir]) => {
     const r = await initStudy(String(dir));
-    const where = String(dir).replace(/\/+$/, '');
+    const where = String(dir).replace(/(?<!\/)\/+$/, '');
     return {
       summary: { ok: true, command: 'init', dir: where, files: r.files },
       human: [

@@ -3,6 +3,7 @@
  * rater file; in review mode, only the items the LLM judges disagree on, with their labels shown.
  */
 import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { StimkitError } from '../core/errors.js';
 import { startServer, type Running } from './http.js';
@@ -11,7 +12,7 @@ import { disagreements, judgesByItem, readJudgeLabels, type JudgeLabels } from '
 import { openLabelSample, type OpenSample } from './load-sample.js';
 import type { SampleItem } from './sample-schema.js';
 import { judgesOf, labelRoutes } from './serve-routes.js';
-import { LabelStore } from './store.js';
+import { LabelStore, PRIVATE_FOLDER } from './store.js';
 
 export interface LabelServeOptions {
   sample: string;
@@ -50,6 +51,12 @@ const RATER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 export function labelsFolder(sampleFile: string): string {
   const abs = path.resolve(sampleFile);
   return path.join(path.dirname(abs), `${path.basename(abs).replace(/\.json$/i, '')}.labels`);
+}
+
+/** Make `dir` (and missing parents) 0700, or tighten it to 0700. */
+function privateFolder(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_FOLDER });
+  chmodSync(dir, PRIVATE_FOLDER);
 }
 
 /** The default rater file of `rater` in `mode`. */
@@ -91,6 +98,8 @@ export async function serveLabels(options: LabelServeOptions): Promise<LabelServ
   });
   const running = await startServer(handler, { port: options.port, host: options.host, token });
   try {
+    // The default folder holds every rater's token: the owner's alone, also one made before.
+    if (options.labels === undefined) privateFolder(labelsFolder(options.sample));
     store = openRaterStore(file, opened, options, mode, token);
   } catch (err) {
     await running.close();

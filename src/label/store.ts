@@ -6,9 +6,13 @@
  * One server per rater file: the server holds an exclusive SQLite lock on a companion file
  * `<file>.lock` for as long as it runs; the operating system drops the lock when the process ends,
  * however it ends, so a killed server never blocks the next one.
+ *
+ * The file keeps the session token, so it is the owner's alone: created 0600 before SQLite opens
+ * it (SQLite gives its `-wal` and `-shm` files the database's mode), in folders created 0700; a
+ * file, side file or lock an older version left readable is tightened when opened.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { StimkitError } from '../core/errors.js';
 import { openReader } from '../ledger/open.js';
@@ -121,7 +125,11 @@ export class LabelStore {
     let lock: Database.Database | null = null;
     if (options.exclusive) lock = takeLock(abs);
     try {
-      if (options.create !== false) mkdirSync(path.dirname(abs), { recursive: true });
+      if (options.create !== false) {
+        mkdirSync(path.dirname(abs), { recursive: true, mode: PRIVATE_FOLDER });
+        createPrivate(abs);
+      }
+      makePrivate(abs);
       const db = new Database(abs, { timeout: 5000, fileMustExist: options.create === false });
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
@@ -284,9 +292,35 @@ function fromRow(r: Record<string, unknown>): ItemAnswers {
   };
 }
 
+/** Owner-only modes: a rater file holds the session token. */
+const PRIVATE_FILE = 0o600;
+export const PRIVATE_FOLDER = 0o700;
+
+/** Create `file` empty and owner-only unless it exists (an empty file is an empty database). */
+function createPrivate(file: string): void {
+  try {
+    closeSync(openSync(file, 'wx', PRIVATE_FILE));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+}
+
+/** Tighten `file` and its SQLite side files to 0600, those that exist (older versions: 0644). */
+function makePrivate(file: string): void {
+  for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) {
+    try {
+      chmodSync(f, PRIVATE_FILE);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+}
+
 /** Take the one-server lock of a rater file, or say who holds it. */
 function takeLock(file: string): Database.Database {
-  mkdirSync(path.dirname(file), { recursive: true });
+  mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_FOLDER });
+  createPrivate(`${file}.lock`);
+  makePrivate(`${file}.lock`);
   const lock = new Database(`${file}.lock`, { timeout: 0 });
   try {
     lock.pragma('locking_mode = EXCLUSIVE');

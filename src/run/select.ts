@@ -83,7 +83,7 @@ export function parseWhere(expr: string): Where {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)) {
-    const m = /^([a-z_]+)\s*=\s*(.+)$/.exec(clause);
+    const m = /^([a-z_]+)\s*=\s*(\S.*)$/.exec(clause);
     if (!m)
       throw StimkitError.usage(
         'E_RUN_WHERE',

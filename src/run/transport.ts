@@ -104,7 +104,7 @@ async function readCapped(res: Response, maxBytes: number): Promise<string | nul
 
 /** The chat-completions URL of a base endpoint. */
 export function chatUrl(endpoint: string): string {
-  return `${endpoint.replace(/\/+$/, '')}/chat/completions`;
+  return `${endpoint.replace(/(?<!\/)\/+$/, '')}/chat/completions`;
 }
 
 /**

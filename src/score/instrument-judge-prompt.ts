@@ -9,6 +9,7 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { Trial } from '../bundle/format.js';
 import { sha256 } from '../core/fsio.js';
+import { replaceThinkBlocks } from '../core/think.js';
 import type { ModelSpec } from '../models/schema.js';
 import type { RequestBody } from '../run/request.js';
 import { judgeBody } from '../audit/judge-request.js';
@@ -64,9 +65,10 @@ export function instrumentJudgeRequest(
   return judgeBody(judge, messages, INSTRUMENT_JUDGE_MAX_TOKENS);
 }
 
-const THINK = /<think>[\s\S]*?<\/think>/gi;
+// The trailing run starts where the class does not precede it: tried from inside a run, `+$`
+// would rescan the run to its end at every position (quadratic).
 const EDGE =
-  /^[\s*_`#>"'“”‘’«»「」.,;:!?。，；：！()[\]{}-]+|[\s*_`#>"'“”‘’«»「」.,;:!?。，；：！()[\]{}-]+$/gu;
+  /^[\s*_`#>"'“”‘’«»「」.,;:!?。，；：！()[\]{}-]+|(?<![\s*_`#>"'“”‘’«»「」.,;:!?。，；：！()[\]{}-])[\s*_`#>"'“”‘’«»「」.,;:!?。，；：！()[\]{}-]+$/gu;
 
 /**
  * The label of a judge reply, or null when the reply is not exactly one of the five labels
@@ -77,8 +79,7 @@ const EDGE =
  */
 export function readJudgeLabel(reply: string | null): { label: JudgeLabel; value: number } | null {
   if (reply === null) return null;
-  const text = reply
-    .replace(THINK, ' ')
+  const text = replaceThinkBlocks(reply, ' ')
     .normalize('NFKC')
     .toLowerCase()
     .replace(EDGE, '')

@@ -21,6 +21,7 @@
  * A label mentioned only inside free-running prose is not taken as the answer: that is what the
  * paper routes to a judge, and without one it scores 0.
  */
+import { replaceThinkBlocks } from '../core/think.js';
 import { cuesFor, type CueSet } from './cues.js';
 
 /** Why a response scores 0. `no_response`: the run recorded no response text (an error row). */
@@ -53,7 +54,6 @@ export interface ParseResult {
   detail: string | null;
 }
 
-const THINK = /<think>[\s\S]*?<\/think>/gi;
 const NO_BOUNDARY = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
 const WORD = /[\p{L}\p{N}]/u;
 const SENTENCE_END = /[.!?](?=\s|$)|[。！？;；\n]/u;
@@ -61,13 +61,16 @@ const CLAUSE_END = /[,.;:!?，。；：！？\n()（）\-–—]/u;
 
 /** Normalize a response (or a label) for matching. */
 function normalizeText(text: string): string {
-  return text
-    .replace(THINK, ' ')
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[’‘`´]/g, "'")
-    .replace(/[*_#>~|"“”«»「」『』【】[\]]/g, ' ')
-    .replace(/[ \t\f\v\u00a0\u3000]+/g, ' ');
+  return (
+    replaceThinkBlocks(text, ' ')
+      .normalize('NFKC')
+      .toLowerCase()
+      .replace(/[’‘`´]/g, "'")
+      .replace(/[*_#>~|"“”«»「」『』【】[\]]/g, ' ')
+      // Runs of blanks become one space; a lone space is left as it is (the same text, without a
+      // replacement per word of a long reply).
+      .replace(/[ \t\f\v\u00a0\u3000]{2,}|[\t\f\v\u00a0\u3000]/g, ' ')
+  );
 }
 
 /** A label occurrence in normalized text. */
@@ -142,16 +145,36 @@ function sentenceFrom(text: string, from: number): string {
   return m ? rest.slice(0, m.index) : rest;
 }
 
-/** The answer segments of a normalized response (see the file header). */
-/** The regular expression of a language's answer markers (`answer:`, `答案:`, …). */
+/**
+ * The regular expression of a language's answer markers (`answer:`, `答案:`, …). Built at run
+ * time, so checked by hand: literal words then `\s*:\s*`, so every try stops within a marker
+ * and the blanks after it.
+ */
 function markerRegExp(cues: CueSet): RegExp {
   const markers = [...cues.answerMarkers].sort((a, b) => b.length - a.length).map(escapeRegExp);
   return new RegExp(`(?:^|[^\\p{L}\\p{N}])(?:${markers.join('|')})\\s*:\\s*`, 'gu');
 }
 
-function answerSegments(text: string, re: RegExp, labelOnly: (line: string) => boolean): string[] {
+/**
+ * The answer segments. A marker inside the previous segment (`answer: my answer: agree`) starts
+ * a suffix of it, in which nothing new can be found when `suffixesAddNothing` (see
+ * `optionParser`): it is left out, so a reply of many markers in one sentence stays linear.
+ */
+function answerSegments(
+  text: string,
+  re: RegExp,
+  labelOnly: (line: string) => boolean,
+  suffixesAddNothing: boolean,
+): string[] {
   const segs: string[] = [];
-  for (const m of text.matchAll(re)) segs.push(sentenceFrom(text, m.index + m[0].length));
+  let end = -1;
+  for (const m of text.matchAll(re)) {
+    const from = m.index + m[0].length;
+    if (suffixesAddNothing && from < end) continue;
+    const seg = sentenceFrom(text, from);
+    segs.push(seg);
+    end = from + seg.length;
+  }
   if (segs.some((s) => s.trim() !== '')) return segs;
   const lines = text.split('\n');
   const first = lines.findIndex((l) => l.trim() !== '');
@@ -191,6 +214,13 @@ export function optionParser(options: readonly Option[], lang: string): OptionPa
     .map((o, option) => ({ norm: normalizeText(o.label).trim(), option }))
     .filter((l) => l.norm.length > 0)
     .sort((a, b) => b.norm.length - a.norm.length);
+  // A label or phrase found across the start of a marker's segment would have to hold the
+  // marker's colon or begin with white space (one across a join, a line feed); without one, a
+  // segment that is a suffix of the previous one finds nothing the previous did not.
+  const crossesStart = (p: string): boolean => /[:\n]|^\s/u.test(p);
+  const suffixesAddNothing =
+    !labels.some((l) => crossesStart(l.norm)) &&
+    ![...cues.neutral, ...cues.refusal].some(crossesStart);
   const labelOnly = (line: string): boolean => {
     const bare = line.replace(/[\s.,;:!?。，；：！？'()（）-]+/gu, ' ').trim();
     return labels.some((l) => l.norm === bare);
@@ -208,7 +238,7 @@ export function optionParser(options: readonly Option[], lang: string): OptionPa
       return zero('no_response', 'no response was recorded for this trial');
     const text = normalizeText(response);
     if (text.trim() === '') return zero('unparseable', 'empty response');
-    const segments = answerSegments(text, markers, labelOnly).join('\n');
+    const segments = answerSegments(text, markers, labelOnly, suffixesAddNothing).join('\n');
     const { text: seg, found: neutralInSeg } = blankOut(segments, cues.neutral);
     const hits = findLabels(seg, labels, cues);
     const chosen = [...new Set(hits.filter((h) => !h.negated).map((h) => h.option))];

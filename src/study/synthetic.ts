@@ -44,7 +44,7 @@ const SHAPES = [
 ] as const;
 
 /** mulberry32: a tiny, well-known 32-bit PRNG (deterministic across platforms). */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

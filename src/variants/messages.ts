@@ -31,7 +31,7 @@ function isLocalPath(token: string): boolean {
  */
 export function lockMessage(message: string, outDir: string): string {
   return message.replace(ABSOLUTE, (whole, lead: string, token: string) => {
-    const trail = /\.+$/.exec(token)?.[0] ?? '';
+    const trail = /(?<!\.)\.+$/.exec(token)?.[0] ?? '';
     const file = trail ? token.slice(0, -trail.length) : token;
     if (file.length < 2 || !isLocalPath(file)) return whole;
     return `${lead}${relPosix(outDir, file)}${trail}`;

@@ -146,7 +146,7 @@ export const anthropic: Provider = {
       'anthropic-version': model.anthropic_version,
     };
     if (apiKey) headers['x-api-key'] = apiKey;
-    return { url: `${endpoint.replace(/\/+$/, '')}/v1/messages`, headers };
+    return { url: `${endpoint.replace(/(?<!\/)\/+$/, '')}/v1/messages`, headers };
   },
   read: readAnthropic,
 };

@@ -130,7 +130,7 @@ export function licenceFacts(pkg: ModelPackage): Record<string, unknown> {
   // LICENSE.md opens with "# GNU Affero General Public License" and "_Version 3, 19 November 2007_".
   const licenceTitle = (read('LICENSE.md') ?? '')
     .split('\n')
-    .map((l) => l.replace(/^[#_\s]+|[_\s]+$/g, ''))
+    .map((l) => l.replace(/^[#_\s]+|(?<![_\s])[_\s]+$/g, ''))
     .filter(Boolean)
     .slice(0, 2)
     .join(', ');

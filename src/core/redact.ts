@@ -56,7 +56,7 @@ function embeddedBase64(s: string): string[] {
 /** Every form of a secret that is redacted. */
 function formsOf(s: string): string[] {
   const b64 = [s, `Bearer ${s}`].map((t) => Buffer.from(t, 'utf8').toString('base64'));
-  const base64 = [...b64, ...b64.map((b) => b.replace(/=+$/, '')), ...embeddedBase64(s)];
+  const base64 = [...b64, ...b64.map((b) => b.replace(/(?<!=)=+$/, '')), ...embeddedBase64(s)];
   return [
     s,
     encodeURIComponent(s),

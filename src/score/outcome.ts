@@ -45,6 +45,15 @@ export function noValueReason(r: ResponseRecord): string | null {
   return o ?? r.error ?? 'no_response';
 }
 
+/** The reasons of rows that are not answers, in report order. */
+export const NO_VALUE_REASONS = [
+  'no_response',
+  'provider_block',
+  'model_refusal',
+  'length',
+  'failed',
+] as const;
+
 /** Who said no, as far as the outcome alone tells (null: unknown from the outcome). */
 export interface SaidNoFlags {
   /** The model's structured refusal (true), an answer or a provider block (false; an answer's text may still refuse), else null. */

@@ -20,6 +20,7 @@ import {
 } from './sections/audit-validation.js';
 import { costSection } from './sections/cost.js';
 import { saidNoSection } from './sections/said-no.js';
+import { sentImagesSection } from './sections/sent-images.js';
 import type { ReportSection } from './types.js';
 
 export const SECTIONS: ReportSection[] = [
@@ -41,5 +42,6 @@ export const SECTIONS: ReportSection[] = [
   auditValidationSection,
   auditBaselinesSection,
   saidNoSection,
+  sentImagesSection,
   costSection,
 ];

@@ -6,9 +6,9 @@ import type { ReportContext } from '../../src/report/types.js';
 
 const ctx = (rows: Array<Record<string, string>>): ReportContext =>
   ({
-    memo: async (_k: string, make: () => unknown) => make(),
-    table: async (file: string) =>
-      file === 'audit.csv' ? { header: Object.keys(rows[0]!), rows } : null,
+    memo: (_k: string, make: () => unknown) => Promise.resolve(make()),
+    table: (file: string) =>
+      Promise.resolve(file === 'audit.csv' ? { header: Object.keys(rows[0]!), rows } : null),
   }) as unknown as ReportContext;
 
 describe('report: the ladder without a judge', () => {

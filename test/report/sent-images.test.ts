@@ -51,7 +51,7 @@ describe('report: what each model saw', () => {
         inputs: file ? [{ role: 'ledger', file, sha256: '0'.repeat(64) }] : [],
         params: { run: null },
       },
-      memo: async (_k: string, make: () => unknown) => make(),
+      memo: (_k: string, make: () => unknown) => Promise.resolve(make()),
     }) as unknown as ReportContext;
 
   it('lists policy, sizes, formats, bytes and distinct sha256 per model, and flags the difference', async () => {

@@ -6,28 +6,29 @@
  * names them (`provider_block`, `model_refusal`, `length`, `failed`). The model's structured
  * refusal is a known D1 model refusal, but there is no text for D2–D6 (docs/formats/scores.md).
  */
-import { currentOutcome, type Outcome } from '../ledger/schema.js';
+import { currentOutcome } from '../ledger/schema.js';
 import type { AuditParse } from '../audit/label.js';
 import type { ResponseRecord } from './types.js';
 
-/** The outcomes a ledger records (ledger/schema.ts `Outcome`), in report order. */
-export const OUTCOMES: readonly Outcome[] = [
+/** The outcome names a ledger records (ledger/schema.ts `Outcome`) and the older ones it maps. */
+const KNOWN = new Set<string>([
   'answer',
   'provider_block',
   'model_refusal',
   'suppressed',
   'length',
   'failed',
-];
-
-const KNOWN = new Set<string>([...OUTCOMES, 'policy_refusal', 'content_filter', 'empty']);
+  'policy_refusal',
+  'content_filter',
+  'empty',
+]);
 
 /**
  * The outcome scoring goes by: the recorded one; for a source that gave none, a known outcome
  * name in its `error` (older names mapped), `suppressed` for empty text, `answer` for text, else
  * null (no text and no known reason).
  */
-export function effectiveOutcome(r: ResponseRecord): string | null {
+function effectiveOutcome(r: ResponseRecord): string | null {
   if (r.outcome) return r.outcome;
   if (r.response === null)
     return r.error && KNOWN.has(r.error) ? currentOutcome(r.error, null) : null;

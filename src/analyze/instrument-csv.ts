@@ -11,7 +11,8 @@ import {
   simulatedValues,
   type SimulatedRows,
 } from './simulated.js';
-import { readTable, requireColumns, throwProblems } from './table.js';
+import type { OutcomeSelection } from './outcomes.js';
+import { readTable, requireColumns, throwProblems, type Table } from './table.js';
 
 /** Required columns of the responses table. */
 const INSTRUMENT_COLUMNS = ['model', 'origin', 'topic', 'lang', 'framing', 'key', 'score'] as const;
@@ -21,18 +22,27 @@ export function readInstrumentRows(file: string): InstrumentRow[] {
   return readInstrumentTable(file).rows;
 }
 
-/**
- * Parse and validate the responses table; also the file's sha256, and its simulated rows and
- * models (null without a `simulated` column).
- */
-export function readInstrumentTable(file: string): {
+/** The responses table read. */
+interface InstrumentTable {
   file: string;
   sha256: string;
   rows: InstrumentRow[];
   simulated: SimulatedRows | null;
   simulatedModels: Set<string> | null;
-} {
-  const t = readTable(file);
+  /** The outcomes used and left out (null without `select` or an outcome column). */
+  outcomes: OutcomeSelection | null;
+}
+
+/**
+ * Parse and validate the responses table; also the file's sha256, and its simulated rows and
+ * models (null without a `simulated` column).
+ */
+export function readInstrumentTable(
+  file: string,
+  select?: (t: Table) => { table: Table; selection: OutcomeSelection | null },
+): InstrumentTable {
+  const read = readTable(file);
+  const { table: t, selection } = select ? select(read) : { table: read, selection: null };
   requireColumns(t, INSTRUMENT_COLUMNS, 'analyze instrument');
   const problems: Problem[] = [];
   const bad = (line: number, field: string, expected: string, got: string, fix: string) =>
@@ -99,6 +109,7 @@ export function readInstrumentTable(file: string): {
     rows,
     simulated: simulatedCount(flags),
     simulatedModels: simulatedValues(t, 'model', flags),
+    outcomes: selection,
   };
 }
 

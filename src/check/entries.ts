@@ -1,18 +1,20 @@
 /**
  * `stimkit check` of an entries manifest: the schema and every manifest rule ingest applies, the
- * images folder, and that each image file is there (named, not decoded: `stimkit ingest` decodes
- * and hashes them). Problems are all reported at once.
+ * images folder, and each image as ingest reads it (there, inside the images root, its pinned
+ * sha256, and fully decoded under ingest's default pixel limit: `ingestImage`, so check rejects
+ * what ingest rejects). Problems are all reported at once.
  */
 import path from 'node:path';
 import { lineOf, loadDataFile } from '../core/datafile.js';
 import { StimkitError, type Problem } from '../core/errors.js';
-import { resolveInside } from '../core/safe-path.js';
 import { checkManifest } from '../ingest/checks.js';
-import { closestImage, imagesRootProblem } from '../ingest/images-root.js';
+import { ingestImage } from '../ingest/image.js';
+import { imagesRootProblem } from '../ingest/images-root.js';
+import { DEFAULT_PIXEL_LIMIT } from '../ingest/ingest.js';
 import { EntriesManifest } from '../ingest/schema.js';
 import type { CheckSummary } from './registry.js';
 
-/** Check an entries manifest without decoding images. Throws a StimkitError listing every error. */
+/** Check an entries manifest, decoding each image as ingest does. Throws a StimkitError listing every error. */
 export async function checkEntries(file: string): Promise<CheckSummary> {
   const { data, parsed } = await loadDataFile(file, EntriesManifest, 'E_INGEST_SCHEMA');
   const problems = checkManifest(data, parsed);
@@ -26,22 +28,18 @@ export async function checkEntries(file: string): Promise<CheckSummary> {
   });
   if (rootProblem) problems.push(rootProblem);
   else {
+    // Each image read, pin-checked and fully decoded exactly as ingest does (a truncated file fails here too).
     for (const [i, e] of data.entries.entries()) {
-      const r = await resolveInside(root, e.image.file);
-      if (r.ok) continue;
-      const guess = r.reason === 'missing' ? await closestImage(root, r.path) : undefined;
-      problems.push({
-        code: r.reason === 'missing' ? 'E_INGEST_IMAGE_MISSING' : 'E_INGEST_PATH_ESCAPES',
-        severity: 'error',
+      const got = await ingestImage(
+        e,
+        root,
+        manifestDir,
         file,
-        line: lineOf(parsed, ['entries', i, 'image', 'file']),
-        field: `entries[${i}].image.file`,
-        entry: e.id,
-        message: r.detail,
-        fix: guess
-          ? `did you mean "${guess}"? Set image.file: ${guess}`
-          : 'supply the file, or fix image.file (ingest --allow-missing lists it as missing)',
-      });
+        lineOf(parsed, ['entries', i, 'image', 'file']),
+        `entries[${i}]`,
+        { allowMissing: false, pixelLimit: DEFAULT_PIXEL_LIMIT },
+      );
+      problems.push(...got.problems);
     }
   }
   const errors = problems.filter((p: Problem) => p.severity === 'error');

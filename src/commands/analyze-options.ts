@@ -87,6 +87,11 @@ function tableFlags(cmd: Command): Command {
   return cmd
     .option('--by <list>', 'grouping columns (rates)', list)
     .option(
+      '--outcomes <list>',
+      'rows of these outcomes only (answer, provider_block, model_refusal, suppressed, length, failed, unrecorded); default: those that give the analysed column a value (answers for response-derived columns); what is left out is reported per outcome',
+      list,
+    )
+    .option(
       '--sensitivity <p>',
       "with --specificity: the labeller's sensitivity, to add Rogan–Gladen corrected rates (rates)",
       probability,

@@ -20,6 +20,7 @@ import type { BootstrapParams } from '../analyze/regress.js';
 import { regressWithSeparation } from '../analyze/separation.js';
 import { simulatedLine, simulatedRows } from '../analyze/simulated.js';
 import { readTable } from '../analyze/table.js';
+import { outcomesLine, selectOutcomes } from '../analyze/outcomes.js';
 import type { Correction, KappaWeights, WildWeights } from '../stats/index.js';
 import type { CommandResult } from '../cli/output.js';
 import { configureAnalyze } from './analyze-options.js';
@@ -87,7 +88,9 @@ function instrument(path: string, opts: Opts): CommandResult {
       `--shift expects FROM:TO, e.g. en:zh (got "${given}")`,
       'write --shift as two language codes joined by a colon, e.g. --shift en:zh',
     );
-  const t = readInstrumentTable(path);
+  const t = readInstrumentTable(path, (table) =>
+    selectOutcomes(table, 'score', opts.outcomes as string[] | undefined),
+  );
   const bootstrap = bootstrapOf(opts);
   const shift = given !== undefined ? { from: from!, to: to! } : undefined;
   const a = analyzeArm(t.rows, {
@@ -109,14 +112,23 @@ function instrument(path: string, opts: Opts): CommandResult {
       simulated: t.simulatedModels ? t.simulatedModels.has(m.model) : null,
     })),
     simulated: t.simulated,
+    outcomes: t.outcomes,
   };
-  const human = simulatedLine(t.simulated) + instrumentHuman(a.analysis, a);
+  const human =
+    simulatedLine(t.simulated) + outcomesLine(t.outcomes) + instrumentHuman(a.analysis, a);
   return { summary, human, exitCode: EXIT.ok };
 }
 
+/** The rows of `path` an analysis of `column` uses (outcomes.ts): --outcomes, else the default. */
+function selected(path: string, column: string | null, opts: Opts) {
+  return selectOutcomes(readTable(path), column, opts.outcomes as string[] | undefined);
+}
+
 async function regress(kind: 'logit' | 'ols', path: string, opts: Opts): Promise<CommandResult> {
-  const report = await regressWithSeparation(kind, readTable(path), {
-    outcome: need(opts.outcome as string | undefined, '--outcome', kind),
+  const outcome = need(opts.outcome as string | undefined, '--outcome', kind);
+  const { table, selection } = selected(path, outcome, opts);
+  const fitted = await regressWithSeparation(kind, table, {
+    outcome,
     predictors: need(opts.predictors as string[] | undefined, '--predictors', kind),
     reference: Object.fromEntries((opts.reference as Array<[string, string]> | undefined) ?? []),
     interactions: ((opts.interaction as string[][] | undefined) ?? []).map(
@@ -129,7 +141,8 @@ async function regress(kind: 'logit' | 'ols', path: string, opts: Opts): Promise
     ...(opts.firth ? { firth: true } : {}),
     ...(opts.wildBootstrap ? { bootstrap: bootstrapOf(opts) } : {}),
   });
-  const human = simulatedLine(report.simulated) + regressHuman(report);
+  const report = { ...fitted, outcomes: selection };
+  const human = simulatedLine(report.simulated) + outcomesLine(selection) + regressHuman(report);
   return { summary: report, human, exitCode: EXIT.ok };
 }
 
@@ -144,18 +157,22 @@ function rates(path: string, opts: Opts): CommandResult {
     );
   const correction =
     sens !== undefined && spec !== undefined ? { sensitivity: sens, specificity: spec } : null;
-  const report = ratesTable(readTable(path), {
-    outcome: need(opts.outcome as string | undefined, '--outcome', 'rates'),
+  const outcome = need(opts.outcome as string | undefined, '--outcome', 'rates');
+  const { table, selection } = selected(path, outcome, opts);
+  const rated = ratesTable(table, {
+    outcome,
     by: (opts.by as string[] | undefined) ?? [],
     complete: Boolean(opts.complete),
     correction,
   });
-  const human = simulatedLine(report.simulated) + ratesHuman(report);
+  const report = { ...rated, outcomes: selection };
+  const human = simulatedLine(report.simulated) + outcomesLine(selection) + ratesHuman(report);
   return { summary: report, human, exitCode: EXIT.ok };
 }
 
 function agreement(path: string, opts: Opts): CommandResult {
-  const table = readTable(path);
+  // judges' labels are of answers: response-derived (outcomes.ts)
+  const { table, selection } = selected(path, null, opts);
   const simulated = simulatedRows(table);
   const params = {
     raters: opts.raters as string[] | undefined,
@@ -167,9 +184,10 @@ function agreement(path: string, opts: Opts): CommandResult {
   if (isLongLabels(table)) {
     const report = agreementLong(table, params);
     return {
-      summary: { ...report, simulated },
+      summary: { ...report, simulated, outcomes: selection },
       human:
         simulatedLine(simulated) +
+        outcomesLine(selection) +
         ('dimensions' in report ? agreementByDimensionHuman(report) : agreementHuman(report)),
       exitCode: EXIT.ok,
     };
@@ -182,8 +200,8 @@ function agreement(path: string, opts: Opts): CommandResult {
     dimension: params.dimension,
   });
   return {
-    summary: { ...report, simulated },
-    human: simulatedLine(simulated) + agreementHuman(report),
+    summary: { ...report, simulated, outcomes: selection },
+    human: simulatedLine(simulated) + outcomesLine(selection) + agreementHuman(report),
     exitCode: EXIT.ok,
   };
 }

@@ -5,7 +5,7 @@
 
 /** The entries manifest: one example entry, its image to be put at images/example.jpg. */
 export const ENTRIES = `# Your corpus: one entry per image; the image files go in images/ (paths are relative to it).
-# \`stimkit check entries.yaml\` checks this file and that every image is there; stimkit's
+# \`npx stimkit check entries.yaml\` checks this file and decodes every image as ingest will; stimkit's
 # docs/formats/entries.md describes every field.
 format: stimkit.entries
 version: 1
@@ -135,6 +135,13 @@ models:
   #   origin: CN
   #   vendor: Alibaba Cloud (Qwen)
   #   modalities: [text, image]
+  # A real judge, for real responses (sim-judge refuses them): \`stimkit score ... --judge my-judge\`.
+  # - name: my-judge
+  #   role: judge
+  #   endpoint: https://api.openai.com/v1
+  #   api_model: gpt-4o
+  #   api_key_env: OPENAI_API_KEY
+  #   modalities: [text, image]
 `;
 
 /** The next commands, for the folder's README. */
@@ -147,17 +154,23 @@ Made by \`stimkit init\`. The files:
 - \`study.yaml\`: the design (the describe paradigm on the images, the dual-framing instrument)
 - \`models.yaml\`: who answers: simulated respondents and a judge, and a real endpoint to fill in
 
-Next, in this folder:
+Next, in this folder (\`npx stimkit\` runs the stimkit installed in this project; a bare
+\`stimkit\` works only when it is installed globally):
 
 \`\`\`sh
-stimkit check study.yaml models.yaml      # passes now: the design and every file it names
+npx stimkit check study.yaml models.yaml      # passes now: the design and every file it names
 # put a photograph at images/example.jpg and describe it in entries.yaml, then:
-stimkit check entries.yaml                # the images are there
-stimkit bundle study.yaml --out bundle --work work      # seal the study (digest printed)
-stimkit run bundle --models models.yaml --ledger ledger.sqlite
-stimkit score --bundle bundle --ledger ledger.sqlite --models models.yaml --judge sim-judge --out scores
-stimkit report scores --out report        # then open report/index.html
+npx stimkit check entries.yaml                # every image is there and decodes as ingest reads it
+npx stimkit bundle study.yaml --out bundle --work work      # seal the study (digest printed)
+npx stimkit run bundle --models models.yaml --ledger ledger.sqlite
+npx stimkit score --bundle bundle --ledger ledger.sqlite --models models.yaml --judge sim-judge --out scores
+npx stimkit report scores --out report        # then open report/index.html
 \`\`\`
+
+\`sim-judge\` labels simulated responses only: it reads the simulator's truth, and refuses a real
+model's responses. Once real responses come in (a real model in \`models.yaml\`), add a real judge
+there (\`role: judge\`, an endpoint and \`api_model\`, as the commented \`my-judge\` shows) and
+score with \`--judge my-judge\` instead of \`--judge sim-judge\`.
 
 \`stimkit:<name>\` in these files names a file stimkit ships (\`stimkit check --shipped\` lists
 them); it is sealed into the bundle by its content, like your own files.

@@ -21,6 +21,13 @@ import {
   ScoresHeader,
 } from '../score/format.js';
 import { reportBundle } from './bundle.js';
+import {
+  outcomeSentence,
+  selectRows,
+  TableReads,
+  withOutcomeNotes,
+  type OutcomeNote,
+} from './outcomes.js';
 import { pageHtml, type RenderedSection } from './page.js';
 import { SECTIONS } from './registry.js';
 import { rowSimulated, simulatedNotes } from './simulated.js';
@@ -87,16 +94,27 @@ export interface ReportOptions {
   compare?: string;
 }
 
-/** The context sections read from; every file read is checked against score.json's sha256. */
+/**
+ * The context sections read from; every file read is checked against score.json's sha256. The
+ * rows of a response-derived table are those the outcome rule keeps (outcomes.ts): `notes` says
+ * what it left out, `reads` which tables a section read.
+ */
 async function reportContext(
   scoresDir: string,
+  reads: TableReads,
+  notes: Map<string, OutcomeNote>,
   options: ReportOptions = {},
 ): Promise<ReportContext> {
   const header = await readHeader(scoresDir);
   const memo = new Map<string, Promise<unknown>>();
-  const once = <T>(key: string, make: () => Promise<T> | T): Promise<T> => {
+  const cache = <T>(key: string, make: () => Promise<T> | T): Promise<T> => {
     if (!memo.has(key)) memo.set(key, Promise.resolve().then(make));
     return memo.get(key) as Promise<T>;
+  };
+  const once = async <T>(key: string, make: () => Promise<T> | T): Promise<T> => {
+    const value = await cache(key, reads.memo(key, make));
+    reads.used(key);
+    return value;
   };
   const readChecked = async (file: string): Promise<string | null> => {
     const listed = header.files.find((f) => f.file === file);
@@ -130,16 +148,18 @@ async function reportContext(
           .filter((l) => l !== '')
           .map((l) => ScoreLine.parse(JSON.parse(l)));
       }),
-    table: (file) =>
-      once(`table:${file}`, async (): Promise<CsvRows | null> => {
+    table: (file) => {
+      reads.read(file);
+      return once(`table:${file}`, async (): Promise<CsvRows | null> => {
         const text = await readChecked(file);
         if (text === null) return null;
         const { header: cols, rows } = parseCsv(text);
-        return {
-          header: cols,
-          rows: rows.map((r) => Object.fromEntries(cols.map((c, i) => [c, r[i] ?? '']))),
-        };
-      }),
+        const all = rows.map((r) => Object.fromEntries(cols.map((c, i) => [c, r[i] ?? ''])));
+        const chosen = selectRows(file, cols, all);
+        if (chosen.note) notes.set(file, chosen.note);
+        return { header: cols, rows: chosen.rows };
+      });
+    },
   };
 }
 
@@ -156,7 +176,9 @@ export async function buildReport(
   sections: readonly ReportSection[] = SECTIONS,
   options: ReportOptions = {},
 ): Promise<ReportResult> {
-  const ctx = await reportContext(scoresDir, options);
+  const reads = new TableReads();
+  const outcomeNotes = new Map<string, OutcomeNote>();
+  const ctx = await reportContext(scoresDir, reads, outcomeNotes, options);
   await ensureFolder(outDir);
   const notes = await simulatedNotes(ctx);
   const simulated = ctx.simulated || notes.length > 0;
@@ -165,8 +187,15 @@ export async function buildReport(
   });
   const rendered: RenderedSection[] = [];
   for (const section of sections) {
-    if (!(await section.applies(ctx))) continue;
-    const content = await section.build(ctx);
+    const built = await reads.section(async () =>
+      (await section.applies(ctx)) ? section.build(ctx) : null,
+    );
+    if (built.value === null) continue;
+    const sentences = [...built.files].flatMap((f) => {
+      const note = outcomeNotes.get(f);
+      return note ? [outcomeSentence(note)] : [];
+    });
+    const content = withOutcomeNotes(built.value, sentences);
     const charts = [];
     for (const chart of content.charts) charts.push({ chart, svg: await out.chart(chart) });
     for (const t of content.tables) await out.table(t);

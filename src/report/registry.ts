@@ -21,6 +21,7 @@ import {
 import { costSection } from './sections/cost.js';
 import { saidNoSection } from './sections/said-no.js';
 import { whatChangedSection } from './sections/what-changed.js';
+import { sentImagesSection } from './sections/sent-images.js';
 import type { ReportSection } from './types.js';
 
 export const SECTIONS: ReportSection[] = [
@@ -43,5 +44,6 @@ export const SECTIONS: ReportSection[] = [
   auditBaselinesSection,
   saidNoSection,
   whatChangedSection,
+  sentImagesSection,
   costSection,
 ];

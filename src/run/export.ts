@@ -140,3 +140,56 @@ export function exportLedger(
     ledger.close();
   }
 }
+
+/** One image a result sent, with its model and trial (the ledger's `sent_images`). */
+export interface SentImageRow {
+  model: string;
+  trial_id: string;
+  entry: string | null;
+  variant: string | null;
+  source: string;
+  sha256: string;
+  bytes: number;
+  width: number | null;
+  height: number | null;
+  mime: string;
+}
+
+/**
+ * What each model of a run was sent: its image policy (the request profile's `image` block, null
+ * when it had none: images as the bundle holds them) and every image of every result, read
+ * through the same ledger reader as the export.
+ */
+export function sentImagesOf(
+  file: string,
+  run?: string,
+): { run: string; policies: Map<string, Record<string, unknown> | null>; images: SentImageRow[] } {
+  const ledger = openLedger(file);
+  try {
+    const label = ledger.run(run).label;
+    const policies = new Map(
+      ledger
+        .models(label)
+        .map((m) => [m.model, (m.profile?.image as Record<string, unknown> | undefined) ?? null]),
+    );
+    const images: SentImageRow[] = [];
+    for (const r of ledger.results({ run: label })) {
+      for (const i of r.sent_images)
+        images.push({
+          model: r.model,
+          trial_id: r.trial_id,
+          entry: r.trial.entry,
+          variant: r.trial.variant,
+          source: String(i.source),
+          sha256: String(i.sha256),
+          bytes: Number(i.bytes),
+          width: typeof i.width === 'number' ? i.width : null,
+          height: typeof i.height === 'number' ? i.height : null,
+          mime: String(i.mime),
+        });
+    }
+    return { run: label, policies, images };
+  } finally {
+    ledger.close();
+  }
+}

@@ -6,15 +6,17 @@
  */
 import { VLM_PARADIGMS } from '../study/schema.js';
 import type { CsvColumn, CsvTable, TableRow } from './types.js';
-import type { AuditParse, JudgeVerdict, Label } from '../audit/label.js';
+import type { JudgeVerdict, Label } from '../audit/label.js';
+import type { ScoredAuditParse } from './outcome.js';
+import { outcomeColumns, saidNoColumns } from './outcome-columns.js';
 
 /** A boolean as 0/1 (null stays empty). */
 const b01 = (v: boolean | null | undefined): number | null =>
   v === true ? 1 : v === false ? 0 : null;
 /** The audit parse of a VLM row (null on instrument rows). */
-const parseOf = (r: TableRow): AuditParse | null =>
+const parseOf = (r: TableRow): ScoredAuditParse | null =>
   (VLM_PARADIGMS as readonly string[]).includes(r.trial.paradigm)
-    ? (r.record.parse as unknown as AuditParse)
+    ? (r.record.parse as unknown as ScoredAuditParse)
     : null;
 /** The primary judge's verdict, and its label. */
 const primary = (r: TableRow): JudgeVerdict | null => parseOf(r)?.judges[0] ?? null;
@@ -36,29 +38,26 @@ function entryColumns(): CsvColumn[] {
   ];
 }
 
-/** D1 refusal: the primary judge's, and the lexical baselines (refusal class, narrative markers). */
+/**
+ * D1: the model's refusal (primary judge, then the lexical baselines: refusal class, narrative
+ * markers), the provider's block and the suppressed reply apart, and "said no", their union.
+ */
 function refusalColumns(): CsvColumn[] {
+  const d1 = saidNoColumns(parseOf, (r) => pl(r)?.explicit_refusal);
   return [
-    {
-      name: 'd1_refusal',
-      doc: 'D1 explicit refusal, primary judge (0/1)',
-      value: (r) => b01(pl(r)?.explicit_refusal),
-    },
+    d1.judge,
     {
       name: 'd1_refusal_reason',
       doc: 'D1 refusal_reason, primary judge',
       value: (r) => pl(r)?.refusal_reason ?? null,
     },
-    {
-      name: 'd1_refusal_lexical',
-      doc: 'lexical refusal detector (baseline, 0/1)',
-      value: (r) => b01(parseOf(r)?.lexical?.refused),
-    },
+    d1.lexical,
     {
       name: 'd1_refusal_lexical_reason',
       doc: 'lexical refusal class (baseline)',
       value: (r) => parseOf(r)?.lexical?.reason ?? null,
     },
+    ...d1.rest,
     {
       name: 'marker_flag',
       doc: 'narrative-marker screen (baseline, never D4; 0/1)',
@@ -220,6 +219,12 @@ export function auditTable(rubricDigest: string | null): CsvTable {
     { name: 'variant', doc: 'variant A0–A6', value: (r) => r.trial.variant },
     { name: 'seed', doc: 'seed', value: (r) => r.trial.seed },
     { name: 'simulated', doc: '1 for a simulated response', value: (r) => b01(r.record.simulated) },
+    ...outcomeColumns(),
+    {
+      name: 'reason',
+      doc: 'why the response-derived cells are empty: no_response (suppressed or no text), provider_block, model_refusal, length, failed; empty for an answer',
+      value: (r) => r.record.reason,
+    },
   ];
   return {
     file: 'audit.csv',
@@ -240,6 +245,7 @@ export function judgesTable(judges: readonly string[]): CsvTable {
       value: (r) =>
         b01(r.record.simulated || (parseOf(r)?.judges.some((j) => j.simulated) ?? false)),
     },
+    ...outcomeColumns(),
   ];
   judges.forEach((name, i) => {
     const v = (r: TableRow) => parseOf(r)?.judges[i] ?? null;

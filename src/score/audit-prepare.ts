@@ -4,6 +4,7 @@
  * back, and return the VLM scorer. Without judges the scorer still measures D5, D6 and the
  * lexical baselines, and the judge columns stay empty.
  */
+import { noValueReason } from './outcome.js';
 import { resolveJudges } from './judges.js';
 import path from 'node:path';
 import { loadScoreBundle, type ScoreBundle } from './bundle.js';
@@ -127,7 +128,7 @@ function judgeTarget(
   };
 }
 
-/** The judge targets: every VLM response with a text, in the source's order. */
+/** The judge targets: every VLM answer with a text, in the source's order. */
 async function judgeTargets(
   bundle: ScoreBundle,
   entries: Map<string, EntryRecord>,
@@ -139,7 +140,8 @@ async function judgeTargets(
     if (
       !trial ||
       !(VLM_PARADIGMS as readonly string[]).includes(trial.paradigm) ||
-      r.response === null
+      r.response === null ||
+      noValueReason(r) !== null // not an answer: nothing of the model's to judge
     )
       continue;
     targets.push(judgeTarget(trial, r, r.response, entries));

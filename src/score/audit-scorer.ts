@@ -16,7 +16,8 @@ import type { JudgedResponse } from '../audit/judge-read.js';
 import { judgeKey } from '../audit/judge-request.js';
 import { languageShare } from '../audit/language.js';
 import { detectRefusal, detectShort, screenMarkers } from '../audit/lexical.js';
-import type { AuditParse, JudgeVerdict } from '../audit/label.js';
+import type { JudgeVerdict } from '../audit/label.js';
+import { noValueReason, saidNoFlags, type ScoredAuditParse } from './outcome.js';
 
 /** What the scorer knows of an entry. */
 export interface AuditEntry {
@@ -64,10 +65,13 @@ export function vlmScorer(ctx: AuditContext): ParadigmScorer {
       (bundle) =>
       ({ trial, response, model }) => {
         const entry = trial.entry ? (ctx.entries.get(trial.entry) ?? null) : null;
-        const text = response.response;
+        // A row that is not an answer has no response-derived value: its reason names the outcome.
+        const noValue = noValueReason(response);
+        const text = noValue === null ? response.response : null;
         const judges: JudgeVerdict[] = ctx.judges.map((j) => {
           const got = j.labels.get(judgeKey(trial.id, response.model));
-          if (!got)
+          // a judge's labels of a non-answer (e.g. an empty reply) are not the model's: left out
+          if (!got || text === null)
             return {
               judge: j.name,
               simulated: j.simulated,
@@ -87,7 +91,7 @@ export function vlmScorer(ctx: AuditContext): ParadigmScorer {
         });
         const lex = text === null ? null : detectRefusal(text);
         const d5 = text === null ? null : languageShare(text, trial.lang);
-        const parse: AuditParse = {
+        const parse: ScoredAuditParse = {
           sensitivity: entry?.sensitivity ?? null,
           d6: text === null ? null : responseLengths(text),
           d5_auto: d5 ? { consistent: d5.consistent, share: d5.share, primary: d5.primary } : null,
@@ -103,6 +107,7 @@ export function vlmScorer(ctx: AuditContext): ParadigmScorer {
                   short: detectShort(text),
                 },
           judges,
+          said_no: saidNoFlags(response),
         };
         const record: ScoreRecord = {
           bundle: bundle.digest,
@@ -112,7 +117,7 @@ export function vlmScorer(ctx: AuditContext): ParadigmScorer {
           parse: parse as unknown as Record<string, unknown>,
           score: null,
           stance: null,
-          reason: text === null ? (response.error ?? 'no_response') : null,
+          reason: noValue,
           simulated: response.simulated || model.simulated,
         };
         return record;

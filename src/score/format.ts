@@ -22,9 +22,10 @@ export const ScoreLine = z.strictObject({
   stance: z.number().nullable(),
   reason: z.string().nullable(),
   simulated: z.boolean(),
-  /** The response's outcome (who said no) and serving route; absent in folders written before them. */
+  /** The response's outcome (who said no), serving route and gateway provider; absent in folders written before them. */
   outcome: z.string().nullable().optional(),
   route: z.string().nullable().optional(),
+  route_provider: z.string().nullable().optional(),
 });
 export type ScoreLine = z.output<typeof ScoreLine>;
 

@@ -8,6 +8,7 @@
  * ledger, `.judges.sqlite`). Without judges it returns the plain instrument scorer; with no free
  * text to judge it calls nobody (and writes no judge run).
  */
+import { noValueReason } from './outcome.js';
 import { resolveJudges } from './judges.js';
 import path from 'node:path';
 import { defaultJudgeLedger, studyIdOf } from './audit-prepare.js';
@@ -83,7 +84,7 @@ async function freeTextTargets(
     if (!options) continue;
     let parse = parsers.get(trial.lang);
     if (!parse) parsers.set(trial.lang, (parse = optionParser(options, trial.lang)));
-    if (!isJudgeable(parse(r.response), r.response)) continue;
+    if (noValueReason(r) !== null || !isJudgeable(parse(r.response), r.response)) continue;
     targets.push({
       key: judgeKey(trial.id, r.model),
       trialId: trial.id,

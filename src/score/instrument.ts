@@ -14,19 +14,10 @@ import { CUES } from './cues.js';
 import type { ScoreBundle } from './bundle.js';
 import { judgeKey } from '../audit/judge-request.js';
 import { applyJudges, type InstrumentJudging } from './instrument-judge-apply.js';
-import { optionParser, type OptionParser, type ParseResult } from './parse.js';
+import { optionParser, type OptionParser } from './parse.js';
+import { outcomeColumns } from './outcome-columns.js';
+import { noValueReason } from './outcome.js';
 import type { CsvTable, ParadigmScorer, ScoreInput, ScoreRecord } from './types.js';
-
-/**
- * Outcomes of a trial whose answer someone declined without text: the provider's filter or the
- * model's structured refusal, and the names older exports give them.
- */
-const REFUSED_OUTCOMES = new Set([
-  'provider_block',
-  'model_refusal',
-  'policy_refusal',
-  'content_filter',
-]);
 
 /** The keying sign: −1 once for an affirmative keyed `minus`, once more for reverse framing. */
 export function keyingSign(
@@ -113,16 +104,9 @@ function prepare(
   };
   return ({ trial, response, model }) => {
     const sign = checkedSign(bundle, trial);
-    const parsed: ParseResult =
-      response.response === null && REFUSED_OUTCOMES.has(response.error ?? '')
-        ? {
-            label: null,
-            option: null,
-            value: null,
-            reason: 'refusal',
-            detail: `${response.error === 'model_refusal' ? 'the model' : 'the provider'} refused (${response.error})`,
-          }
-        : parserFor(trial.lang)(response.response);
+    const noValue = noValueReason(response);
+    if (noValue !== null) return noAnswer(bundle, trial.id, model.name, noValue, response);
+    const parsed = parserFor(trial.lang)(response.response);
     const judged = judging
       ? applyJudges(
           parsed,
@@ -153,6 +137,38 @@ function prepare(
         model.simulated ||
         (judged?.source === 'judge' && judged.judge_simulated),
     };
+  };
+}
+
+/**
+ * A row that is not an answer (outcome.ts): no label, no score and no stance (empty cells, not
+ * 0), and the outcome as its reason.
+ */
+function noAnswer(
+  bundle: ScoreBundle,
+  trial: string,
+  model: string,
+  reason: string,
+  response: ScoreInput['response'],
+): ScoreRecord {
+  return {
+    bundle: bundle.digest,
+    trial,
+    model,
+    paradigm: 'instrument',
+    parse: {
+      label: null,
+      option: null,
+      value: null,
+      reason,
+      detail: `no answer to score (${reason})`,
+      source: 'none',
+      parse_reason: reason,
+    },
+    score: null,
+    stance: null,
+    reason,
+    simulated: response.simulated,
   };
 }
 
@@ -193,17 +209,17 @@ const instrumentTable: CsvTable = {
     },
     {
       name: 'score',
-      doc: 'agreement score before keying: 2, 1, −1, −2, or 0 when no option was chosen',
+      doc: 'agreement score before keying: 2, 1, −1, −2, or 0 when the answer chose no option; empty when the row is not an answer (reason names its outcome)',
       value: (r) => r.record.score,
     },
     {
       name: 'stance',
-      doc: 'score after keying (positive toward the `plus` pole)',
+      doc: 'score after keying (positive toward the `plus` pole); empty when the row is not an answer',
       value: (r) => r.record.stance,
     },
     {
       name: 'reason',
-      doc: 'why the score is 0: neutral, refusal, ambiguous, unparseable, no_response; empty otherwise',
+      doc: 'why the score is 0 (neutral, refusal, ambiguous, unparseable) or empty (no_response for a suppressed reply or no text, provider_block, model_refusal, length, failed); empty otherwise',
       value: (r) => r.record.reason,
     },
     {
@@ -241,6 +257,7 @@ const instrumentTable: CsvTable = {
       doc: 'every judge asked, `name=label` joined by `;` (label `unparseable` or `failed` when there is none)',
       value: (r) => judgeLabels(r.record.parse.judges),
     },
+    ...outcomeColumns(),
   ],
 };
 
@@ -263,7 +280,7 @@ export function makeInstrumentScorer(judging: InstrumentJudging | null = null): 
         'answer segments, longest label first, negation and cue lists (docs/formats/scores.md)',
       cues_sha256: sha256(canonicalJson(CUES)),
       scale:
-        'option_values of wrappers.json (2, 1, -1, -2); 0 for neutral, refusal, ambiguous, unparseable, no_response',
+        'option_values of wrappers.json (2, 1, -1, -2); 0 for neutral, refusal, ambiguous, unparseable; none for a row that is not an answer',
       keying: 'x -1 for affirmative keyed minus, x -1 for reverse framing',
       judge: judging?.params ?? null,
     },

@@ -72,6 +72,7 @@ export function* streamLedgerResponses(
         error: r.outcome === 'answer' ? null : r.outcome,
         outcome: r.outcome,
         route: r.route,
+        route_provider: r.route_provider,
       };
     }
   } finally {

@@ -4,6 +4,7 @@
  */
 import { StimkitError } from '../core/errors.js';
 import { instrumentScorer } from './instrument.js';
+import { outcomeColumns } from './outcome-columns.js';
 import type { CsvColumn, CsvTable, ParadigmScorer } from './types.js';
 
 export const SCORERS: ParadigmScorer[] = [instrumentScorer];
@@ -44,22 +45,17 @@ const trialsTable: CsvTable = {
       doc: 'the score on the stance axis (instrument: after keying)',
       value: (r) => r.record.stance,
     },
-    { name: 'reason', doc: 'why the score is 0 or missing', value: (r) => r.record.reason },
+    {
+      name: 'reason',
+      doc: 'why the score is 0 or missing: for a row that is not an answer its outcome (no_response for a suppressed reply or no text, provider_block, model_refusal, length, failed)',
+      value: (r) => r.record.reason,
+    },
     {
       name: 'simulated',
       doc: '1 for a simulated response, 0 otherwise',
       value: (r) => (r.record.simulated ? 1 : 0),
     },
-    {
-      name: 'outcome',
-      doc: 'who said no: the ledger outcome (answer, provider_block, model_refusal, suppressed, length, failed); empty when the responses file gave none',
-      value: (r) => r.record.outcome ?? null,
-    },
-    {
-      name: 'route',
-      doc: "the serving route that answered (a gateway's upstream provider, else the endpoint replica, else sim); empty when the responses file gave none",
-      value: (r) => r.record.route ?? null,
-    },
+    ...outcomeColumns(),
   ],
 };
 

@@ -28,6 +28,7 @@ const ResponseLine = z.object({
   outcome: z.string().nullable().optional(),
   http_status: z.number().nullable().optional(),
   route: z.string().nullable().optional(),
+  route_provider: z.string().nullable().optional(),
 });
 
 /** The fix shown for a bad responses line. */
@@ -73,6 +74,7 @@ export function parseResponseLine(
       error,
       outcome,
       route: r.route ?? null,
+      route_provider: r.route_provider ?? null,
     },
   };
 }

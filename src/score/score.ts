@@ -98,6 +98,7 @@ class Scoring {
       ...fn({ trial, response, model }),
       outcome: response.outcome ?? null,
       route: response.route ?? null,
+      route_provider: response.route_provider ?? null,
     };
     const row = { record, trial, model, bundle };
     this.rows.push(row);

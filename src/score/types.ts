@@ -32,6 +32,8 @@ export interface ResponseRecord {
   outcome?: string | null;
   /** The serving route that answered (ledger `route`); null when the source gave none. */
   route?: string | null;
+  /** The upstream provider a gateway named (ledger `route_provider`); null when none. */
+  route_provider?: string | null;
 }
 
 /** One scored trial × model: a line of `scores.jsonl`. */
@@ -54,6 +56,8 @@ export interface ScoreRecord {
   outcome?: string | null;
   /** The serving route that answered (score.ts fills it from the response), or null. */
   route?: string | null;
+  /** The upstream provider a gateway named (score.ts fills it from the response), or null. */
+  route_provider?: string | null;
 }
 
 /** One scoring call's inputs. */

@@ -142,8 +142,11 @@ describe('the report and analyze instrument print the same numbers', () => {
       { arm: 'pt-control', responses: 4 * 7 * 2 * 2 },
     ]);
     const { stderr } = await runCli(['analyze', 'instrument', path.join(scores, 'instrument.csv')]);
-    const [simulated, arm] = stderr.split('\n');
+    const [simulated, outcomes, arm] = stderr.split('\n');
     expect(simulated).toMatch(/^SIMULATED: 560 of 560 rows are simulated/);
+    expect(outcomes).toBe(
+      'outcomes: answer, unrecorded (default; --outcomes to choose); 560 rows used, none left out',
+    );
     expect(arm).toBe(
       'arm main (the arm with the most responses, as the report; --arm ID for another, --arm all to pool); arms in the table: main 448, pt-control 112',
     );

@@ -131,6 +131,10 @@ const AUDIT_COLUMNS = [
   'd1_refusal_reason',
   'd1_refusal_lexical',
   'd1_refusal_lexical_reason',
+  'd1_provider_block',
+  'd1_suppressed',
+  'd1_said_no',
+  'd1_said_no_lexical',
   'marker_flag',
   'd2_integrity',
   'd2_failure_type',
@@ -173,9 +177,13 @@ describe('the VLM scorer tables', () => {
       'variant',
       'seed',
       'simulated',
+      'outcome',
+      'route',
+      'route_provider',
+      'reason',
       ...AUDIT_COLUMNS,
     ]);
-    expect(audit!.columns.slice(9).map((c) => c.doc)).toEqual(trialsCols.map((c) => c.doc));
+    expect(audit!.columns.slice(13).map((c) => c.doc)).toEqual(trialsCols.map((c) => c.doc));
     expect(trialsCols.every((c) => c.doc.length > 0)).toBe(true);
   });
 
@@ -188,6 +196,10 @@ describe('the VLM scorer tables', () => {
       ['d1_refusal_reason', 'policy'],
       ['d1_refusal_lexical', 1],
       ['d1_refusal_lexical_reason', (JUDGED.record.parse as any).lexical.reason],
+      ['d1_provider_block', 0],
+      ['d1_suppressed', 0],
+      ['d1_said_no', 1],
+      ['d1_said_no_lexical', 1],
       ['marker_flag', 1],
       ['d2_integrity', 0],
       ['d2_failure_type', 'missing_context'],
@@ -231,6 +243,10 @@ describe('the VLM scorer tables', () => {
         ...primaryMissing('missing'),
         d1_refusal_lexical: 1,
         d1_refusal_lexical_reason: (UNLABELLED.record.parse as any).lexical.reason,
+        d1_provider_block: 0,
+        d1_suppressed: 0,
+        // no judge label: the model's refusal is unknown, so is "said no" by the judge
+        d1_said_no_lexical: 1,
         marker_flag: 1,
         d5_language_auto: d5.consistent ? 1 : 0,
         d5_share: d5.share,
@@ -239,8 +255,19 @@ describe('the VLM scorer tables', () => {
         d6_length_clean: d6.clean,
       }),
     );
-    expect(cells(trialsCols, NO_RESPONSE)).toEqual(emptyBut(primaryMissing('no_response')));
-    expect(NO_RESPONSE.record.reason).toBe('policy_refusal');
+    // an older export's policy_refusal without a status: the model's structured refusal
+    expect(cells(trialsCols, NO_RESPONSE)).toEqual(
+      emptyBut({
+        ...primaryMissing('no_response'),
+        d1_refusal: 1,
+        d1_refusal_lexical: 1,
+        d1_provider_block: 0,
+        d1_suppressed: 0,
+        d1_said_no: 1,
+        d1_said_no_lexical: 1,
+      }),
+    );
+    expect(NO_RESPONSE.record.reason).toBe('model_refusal');
   });
 
   it('writes the design fields of audit.csv and every judge side by side in judges.csv', () => {
@@ -272,12 +299,15 @@ describe('the VLM scorer tables', () => {
       ['trial', 't1'],
       ['model', 'm'],
       ['simulated', 1],
+      ['outcome', null],
+      ['route', null],
+      ['route_provider', null],
       ...side('judge-a', LABEL_A, 'low_confidence|repaired_json', [1, 0, 1, 1, 0], 'DT1|DT3'),
       ...side('judge-b', LABEL_B, '', [0, 1, null as never, 0, 1], ''),
     ]);
     // judge-b is simulated: its missing verdict still marks the row
-    expect(cells(judges!.columns, UNLABELLED).slice(2, 5)).toEqual([
-      ['simulated', 1],
+    expect(cells(judges!.columns, UNLABELLED).slice(2, 3)).toEqual([['simulated', 1]]);
+    expect(cells(judges!.columns, UNLABELLED).slice(6, 8)).toEqual([
       ['judge-a:status', 'missing'],
       ['judge-a:flags', ''],
     ]);
@@ -294,5 +324,118 @@ describe('the VLM scorer tables', () => {
       judge_ledger: ctx.judgeLedger,
       prompt_text_in_parse: false,
     });
+  });
+});
+
+describe('what came back: a row that is not an answer has no response-derived value', () => {
+  const scorer = vlmScorer(ctx);
+  const [audit] = scorer.tables!;
+  const byName = (r: TableRow) =>
+    Object.fromEntries(audit!.columns.map((c) => [c.name, c.value(r)]));
+  /** The t1 trial (judge-a and judge-b labelled it) answered with `outcome`. */
+  function outcomeRow(outcome: string, text: string | null): TableRow {
+    const t = trial('t1', 'comment-image');
+    const response: ResponseRecord = {
+      trial_id: 't1',
+      model: 'm',
+      response: text,
+      simulated: false,
+      truth: null,
+      error: outcome === 'answer' ? null : outcome,
+      outcome,
+      route: 'EmptyCo',
+      route_provider: 'EmptyCo',
+    };
+    const record = {
+      ...vlmScorer(ctx).prepare(bundle)({ trial: t, response, model }),
+      outcome,
+      route: 'EmptyCo',
+      route_provider: 'EmptyCo',
+    };
+    return { record, trial: t, model, bundle };
+  }
+  const DERIVED = [
+    'd1_refusal',
+    'd1_refusal_reason',
+    'd1_refusal_lexical',
+    'd1_refusal_lexical_reason',
+    'marker_flag',
+    'd2_integrity',
+    'd3_grounded',
+    'd4_state_aligned',
+    'd5_language_consistent',
+    'd5_language_auto',
+    'd5_share',
+    'd6_length_raw',
+    'd6_length_clean',
+    'judge_confidence',
+  ];
+  const said = (r: Record<string, unknown>) => [
+    r.d1_refusal,
+    r.d1_refusal_lexical,
+    r.d1_provider_block,
+    r.d1_suppressed,
+    r.d1_said_no,
+    r.d1_said_no_lexical,
+  ];
+
+  it('a suppressed (empty) reply: no lexical refusal, no lengths; reason no_response; said no', () => {
+    const r = byName(outcomeRow('suppressed', ''));
+    for (const c of DERIVED) expect(r[c], c).toBeNull();
+    expect(r).toMatchObject({
+      outcome: 'suppressed',
+      route: 'EmptyCo',
+      route_provider: 'EmptyCo',
+      reason: 'no_response',
+      judge_status: 'no_response', // the judges' labels of an empty reply are not the model's
+    });
+    expect(said(r)).toEqual([null, null, 0, 1, 1, 1]);
+  });
+
+  it('an empty reply from a responses file without outcome is no_response too', () => {
+    const t = trial('t2', 'comment-text');
+    const response: ResponseRecord = {
+      trial_id: 't2',
+      model: 'm',
+      response: ' \n ',
+      simulated: false,
+      truth: null,
+      error: null,
+    };
+    const record = vlmScorer(ctx).prepare(bundle)({ trial: t, response, model });
+    const r = byName({ record, trial: t, model, bundle });
+    expect(r.reason).toBe('no_response');
+    expect(said(r)).toEqual([null, null, 0, 1, 1, 1]);
+  });
+
+  it("a provider block is the provider's no, never the model's refusal", () => {
+    const r = byName(outcomeRow('provider_block', null));
+    for (const c of DERIVED) expect(r[c], c).toBeNull();
+    expect(r.reason).toBe('provider_block');
+    expect(said(r)).toEqual([null, null, 1, 0, 1, 1]);
+  });
+
+  it("the model's structured refusal: D1 refused (1), D2–D6 empty", () => {
+    const r = byName(outcomeRow('model_refusal', null));
+    expect(r.reason).toBe('model_refusal');
+    expect(said(r)).toEqual([1, 1, 0, 0, 1, 1]);
+    for (const c of DERIVED.filter((c) => !c.startsWith('d1_refusal') || c.endsWith('reason')))
+      expect(r[c], c).toBeNull();
+  });
+
+  it('a reply cut at the token limit and a failed request have no values; said no is unknown', () => {
+    const cut = byName(outcomeRow('length', TEXT));
+    for (const c of DERIVED) expect(cut[c], c).toBeNull();
+    expect(cut.reason).toBe('length');
+    expect(said(cut)).toEqual([null, null, 0, 0, null, null]);
+    const failed = byName(outcomeRow('failed', null));
+    expect(failed.reason).toBe('failed');
+    expect(said(failed)).toEqual([null, null, null, null, null, null]);
+  });
+
+  it('an answer keeps its values, with its outcome and route', () => {
+    const r = byName(outcomeRow('answer', TEXT));
+    expect(r).toMatchObject({ outcome: 'answer', reason: null, d1_refusal: 1 });
+    expect(said(r)).toEqual([1, 1, 0, 0, 1, 1]);
   });
 });

@@ -267,7 +267,10 @@ describe('stimkit score --judge: free-text instrument answers', () => {
     const other = rows.filter((x) => x.model === 'other');
     expect(other.find((r) => r.trial === trials[0]!.id)).toMatchObject({
       label_source: 'none',
-      reason: 'refusal',
+      // the model's structured refusal (an older export's policy_refusal): no answer to score
+      reason: 'model_refusal',
+      score: '',
+      stance: '',
       judge: '',
     });
     expect(other.find((r) => r.trial === trials[1]!.id)).toMatchObject({

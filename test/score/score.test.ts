@@ -127,6 +127,9 @@ describe('stimkit score (instrument)', () => {
       'judge_label',
       'judge_raw',
       'judge_labels',
+      'outcome',
+      'route',
+      'route_provider',
     ]);
     const t = trials[0]!;
     const row = rows.find((r) => r.model === 'yes-man' && r.trial === t.id)!;
@@ -176,8 +179,11 @@ describe('stimkit score (instrument)', () => {
     }
     expect(cyc.filter((r) => r.reason === 'ambiguous').length).toBeGreaterThan(0);
     expect(cyc.filter((r) => r.reason === 'no_response').length).toBeGreaterThan(0);
+    // a row without a response has no score (an empty cell, not 0); the others score 0
     for (const r of cyc.filter((x) => x.reason !== ''))
-      expect([r.score, r.stance, r.label]).toEqual(['0', '0', '']);
+      expect([r.score, r.stance, r.label]).toEqual(
+        r.reason === 'no_response' ? ['', '', ''] : ['0', '0', ''],
+      );
     expect(cyc.every((r) => r.simulated === '1' && r.origin === 'unknown')).toBe(true);
   });
 

@@ -148,12 +148,22 @@ async function ladderThumbnails(
   return { note: lines.join(' '), figure: thumbsFigure(strips, provenance) };
 }
 
+/** The ladder without a judge: why it is empty and what to run. */
+const NO_JUDGE = {
+  paragraphs: [
+    'No judge labelled these scores, so the ladder is empty: its D4 framing and D1 refusal rates per variant (A0–A6) are the judge’s labels, and the lexical baselines are no substitute for them.',
+    'To fill it, score again with a judge: name one in the models file (role: judge) and run `npx stimkit score --bundle BUNDLE --ledger LEDGER --models MODELS --judge NAME --out SCORES`, then `npx stimkit report SCORES`.',
+  ],
+  charts: [],
+  tables: [],
+};
+
 export const auditLadderSection: ReportSection = {
   id: 'audit-ladder',
   title: 'The abstraction ladder (A0–A6)',
-  applies: async (ctx) =>
-    (await hasJudge(ctx)) && (await auditRows(ctx)).some((r) => r.paradigm === 'abstraction'),
+  applies: async (ctx) => (await auditRows(ctx)).some((r) => r.paradigm === 'abstraction'),
   build: async (ctx) => {
+    if (!(await hasJudge(ctx))) return NO_JUDGE;
     const rows = (await auditRows(ctx)).filter((r) => r.paradigm === 'abstraction');
     const table = groupBy(rows, ['variant']).flatMap(({ key: [variant], rows: rs }) =>
       (['d4_state_aligned', 'd1_refusal'] as const).map((col) => {

@@ -1,4 +1,5 @@
-/** The overview: what was scored, per model, with the zero reasons. */
+/** The overview: what was scored, per model, with the zero reasons and what was not an answer. */
+import { NO_VALUE_REASONS } from '../../score/outcome.js';
 import { ZERO_REASONS } from '../../score/parse.js';
 import type { ReportSection } from '../types.js';
 
@@ -8,14 +9,11 @@ export const overviewSection: ReportSection = {
   applies: (ctx) => ctx.header.counts.records > 0,
   build: async (ctx) => {
     const records = await ctx.records();
+    const known: readonly string[] = [...ZERO_REASONS, ...NO_VALUE_REASONS];
     const reasons = [
-      ...ZERO_REASONS,
+      ...new Set(known),
       ...new Set(
-        records
-          .map((r) => r.reason)
-          .filter(
-            (r): r is string => r !== null && !(ZERO_REASONS as readonly string[]).includes(r),
-          ),
+        records.map((r) => r.reason).filter((r): r is string => r !== null && !known.includes(r)),
       ),
     ];
     const rows = ctx.header.counts.models.map((m) => {
@@ -41,13 +39,13 @@ export const overviewSection: ReportSection = {
               `Not scored (no scorer for the paradigm yet): ${unscored.map(([p, n]) => `${p} ${n}`).join(', ')}.`,
             ]
           : []),
-        'A forced-choice response scores 0 when it is neutral, a refusal, ambiguous (two different options), unparseable (free text; a judge could score it), or missing (no_response); the instrument has no midpoint, so these are the only zeros.',
+        'A forced-choice answer scores 0 when it is neutral, a refusal, ambiguous (two different options) or unparseable (free text; a judge could score it); the instrument has no midpoint, so these are the only zeros. A row that is not an answer has no score: no_response (an empty, suppressed reply or no text), provider_block (the provider’s filter), model_refusal (the model’s structured refusal), length (cut at the token limit), failed (no reply).',
       ],
       charts: [],
       tables: [
         {
           id: 'overview-models',
-          title: 'Scored responses per model and why some score 0',
+          title: 'Scored responses per model, why some score 0, and those that are not answers',
           columns: ['model', 'origin', 'vendor', 'simulated_respondent', 'responses', ...reasons],
           rows,
           n: `n = ${ctx.header.counts.records} scored responses`,

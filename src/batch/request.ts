@@ -66,7 +66,7 @@ export function parseCustomId(id: string): { trialId: string; request: string | 
 export function batchEndpoint(model: ModelSpec, provider: Provider['name']): string | null {
   const first = endpointsOf(model)[0];
   if (!first) return null;
-  const base = recordedEndpoint(first).replace(/\/+$/, '');
+  const base = recordedEndpoint(first).replace(/(?<!\/)\/+$/, '');
   if (provider === 'anthropic') return `${base}/v1/messages/batches`;
   if (provider === 'gemini')
     return `${base}/v1beta/models/${model.api_model ?? model.name}:batchGenerateContent`;

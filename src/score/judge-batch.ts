@@ -92,7 +92,8 @@ export async function judgeBatchImport(
   });
   const used = out.flatMap((f) => f.files);
   const unused = o.files.filter(
-    (f) => !used.some((u) => u === f || u.startsWith(`${f.replace(/(?<![\\/])[\\/]+$/, '')}${sep}`)),
+    (f) =>
+      !used.some((u) => u === f || u.startsWith(`${f.replace(/(?<![\\/])[\\/]+$/, '')}${sep}`)),
   );
   if (unused.length > 0) {
     const judging = await judgingOfFile(unused[0]!);

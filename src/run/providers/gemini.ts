@@ -170,7 +170,10 @@ export const gemini: Provider = {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (apiKey) headers['x-goog-api-key'] = apiKey;
     const id = encodeURIComponent((model.api_model ?? model.name).replace(/^models\//, ''));
-    return { url: `${endpoint.replace(/(?<!\/)\/+$/, '')}/v1beta/models/${id}:generateContent`, headers };
+    return {
+      url: `${endpoint.replace(/(?<!\/)\/+$/, '')}/v1beta/models/${id}:generateContent`,
+      headers,
+    };
   },
   read: readGemini,
 };

@@ -52,8 +52,13 @@ beforeAll(async () => {
   await writeFile(wide, csv(widenLabels(records)));
 });
 
-/** The numbers of a report, without what differs between the layouts: the input read and its simulated rows. */
-const stats = (r: Record<string, unknown>) => ({ ...r, input: undefined, simulated: undefined });
+/** The numbers of a report, without what the run as a whole reports: the input read, its simulated rows, the outcomes used. */
+const stats = (r: Record<string, unknown>) => ({
+  ...r,
+  input: undefined,
+  simulated: undefined,
+  outcomes: undefined,
+});
 
 describe('analyze agreement on the long labels layout', () => {
   it("gives the wide layout's numbers for one dimension, with --vs naming a rater", async () => {

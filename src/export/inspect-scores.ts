@@ -76,13 +76,15 @@ function auditScores(row: Record<string, string>): Record<string, InspectScore> 
 }
 
 /**
- * The instrument's scores of one line. A trial without a response (`no_response`: the ledger
- * recorded no text) has none: the scorer's 0 there is the paper's convention for tables, not a
- * value read from an answer, and the sample's `outcome` score says why.
+ * The instrument's scores of one line. A trial whose outcome is not an answer has none (its
+ * cells are empty, the outcome its reason), nor has one without a response in a scores folder
+ * of an earlier stimkit (`no_response`, scored 0 by the convention of the paper's tables, not read
+ * from an answer): the sample's `outcome` score says why.
  */
 function instrumentScores(line: ScoreLine): Record<string, InspectScore> {
   const out: Record<string, InspectScore> = {};
-  if (line.reason === 'no_response') return out;
+  if ((line.outcome != null && line.outcome !== 'answer') || line.reason === 'no_response')
+    return out;
   const why = line.reason !== null ? { explanation: line.reason } : {};
   const parse = line.parse;
   if (typeof parse.label === 'string')

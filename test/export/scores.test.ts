@@ -100,7 +100,8 @@ describe('stimkit export inspect --scores', () => {
       expect(s.metadata.polarity).toBe(key.get(t.item));
       expect([1, -1]).toContain(s.metadata.polarity);
       if (s.metadata.trial_id === failedTrial) {
-        expect(line.reason).toBe('no_response');
+        expect(line.reason).toBe('failed');
+        expect(line.score).toBeNull();
         expect(Object.keys(s.scores)).toEqual(['outcome']);
         expect(s.scores.outcome.value).toBe('failed');
         continue;

@@ -57,7 +57,7 @@ function auditAnswer(p: ScoredAuditParse): SpeechMap {
 }
 
 /** The SpeechMap label of a scored row (docs/formats/scores.md, "SpeechMap"). */
-export function speechmapOf(record: ScoreRecord, paradigm: string): SpeechMap {
+function speechmapOf(record: ScoreRecord, paradigm: string): SpeechMap {
   if (record.block_source === 'unclassified') return none('unclassified_stop');
   const outcome = record.outcome ?? (record.reason === null ? 'answer' : null);
   if (outcome === null) return none('no_outcome');

@@ -12,7 +12,7 @@
  */
 import type { ResponseRecord } from './types.js';
 
-export type BlockSource = 'gateway' | 'vendor_classifier' | 'model' | 'unclassified';
+type BlockSource = 'gateway' | 'vendor_classifier' | 'model' | 'unclassified';
 
 /** What the vendor said about a block (null: nothing blocked and no unknown stop). */
 export interface BlockProvenance {
@@ -58,7 +58,7 @@ const GEMINI_FILTER_STOPS = new Set([
 ]);
 
 /** A vendor's category in lower snake case (`HARM_CATEGORY_X`, `selfHarm`, `self-harm` → `…_…`). */
-export function snakeCase(v: string): string {
+function snakeCase(v: string): string {
   return v
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .toLowerCase()
@@ -175,7 +175,7 @@ function geminiStop(finish: string, body: Obj | null): BlockProvenance | null {
  * What the vendor said about a refusal or block of this response (null: an answer, suppression,
  * cut or failure with only normal stops).
  */
-export function blockProvenance(r: ResponseRecord): BlockProvenance | null {
+function blockProvenance(r: ResponseRecord): BlockProvenance | null {
   const finish = r.finish_reason ?? null;
   const body = bodyJson(r.error_body);
   if (r.outcome === 'failed') return null;

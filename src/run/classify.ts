@@ -65,6 +65,18 @@ function textOf(content: unknown): string | null {
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
+/**
+ * Azure OpenAI's content filter results of a filtered reply (the choice's and the prompt's), or
+ * null when the reply has none
+ * (https://learn.microsoft.com/en-us/azure/ai-foundry/openai/concepts/content-filter).
+ */
+function filterResults(choice: Record<string, unknown>, o: Record<string, unknown>): string | null {
+  const c = choice.content_filter_results;
+  const p = o.prompt_filter_results;
+  if (c === undefined && p === undefined) return null;
+  return JSON.stringify({ content_filter_results: c ?? null, prompt_filter_results: p ?? null });
+}
+
 /** Read a 2xx chat-completions body. */
 export function readCompletion(json: unknown, status: number): Verdict {
   const o = json as Record<string, unknown> | null;
@@ -108,7 +120,8 @@ export function readCompletion(json: unknown, status: number): Verdict {
       system_fingerprint: str(o!.system_fingerprint),
       http_status: status,
       error_class: null,
-      error_body: null,
+      // A filter's stop keeps Azure's filter results, for the score's block provenance.
+      error_body: finish === 'content_filter' ? filterResults(choice, o!) : null,
       // OpenRouter names the upstream provider that served the request in `provider`.
       route: { ...NO_ROUTE, route_provider: str(o!.provider), response_id: str(o!.id) },
     },

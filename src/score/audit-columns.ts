@@ -9,6 +9,7 @@ import type { CsvColumn, CsvTable, TableRow } from './types.js';
 import type { JudgeVerdict, Label } from '../audit/label.js';
 import type { ScoredAuditParse } from './outcome.js';
 import { outcomeColumns, saidNoColumns } from './outcome-columns.js';
+import { blockColumns, speechmapColumns } from './block-columns.js';
 
 /** A boolean as 0/1 (null stays empty). */
 const b01 = (v: boolean | null | undefined): number | null =>
@@ -225,6 +226,8 @@ export function auditTable(rubricDigest: string | null): CsvTable {
       doc: 'why the response-derived cells are empty: no_response (suppressed or no text), provider_block, model_refusal, length, failed; empty for an answer',
       value: (r) => r.record.reason,
     },
+    ...blockColumns(),
+    ...speechmapColumns(),
   ];
   return {
     file: 'audit.csv',

@@ -26,6 +26,14 @@ export const ScoreLine = z.strictObject({
   outcome: z.string().nullable().optional(),
   route: z.string().nullable().optional(),
   route_provider: z.string().nullable().optional(),
+  /** Who blocked by the vendor's metadata (gateway, vendor_classifier, model, unclassified), its category (lower snake case and raw) and detail; absent in folders written before them. */
+  block_source: z
+    .enum(['gateway', 'vendor_classifier', 'model', 'unclassified'])
+    .nullable()
+    .optional(),
+  block_category: z.string().nullable().optional(),
+  block_category_raw: z.string().nullable().optional(),
+  block_detail: z.string().nullable().optional(),
 });
 export type ScoreLine = z.output<typeof ScoreLine>;
 

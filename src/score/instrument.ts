@@ -16,6 +16,7 @@ import { judgeKey } from '../audit/judge-request.js';
 import { applyJudges, type InstrumentJudging } from './instrument-judge-apply.js';
 import { optionParser, type OptionParser } from './parse.js';
 import { outcomeColumns } from './outcome-columns.js';
+import { blockColumns } from './block-columns.js';
 import { noValueReason } from './outcome.js';
 import type { CsvTable, ParadigmScorer, ScoreInput, ScoreRecord } from './types.js';
 
@@ -258,6 +259,7 @@ const instrumentTable: CsvTable = {
       value: (r) => judgeLabels(r.record.parse.judges),
     },
     ...outcomeColumns(),
+    ...blockColumns(),
   ],
 };
 

@@ -73,6 +73,9 @@ export function* streamLedgerResponses(
         outcome: r.outcome,
         route: r.route,
         route_provider: r.route_provider,
+        finish_reason: r.finish_reason,
+        error_class: r.error_class,
+        error_body: r.error_body,
       };
     }
   } finally {

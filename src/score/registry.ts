@@ -3,6 +3,7 @@
  * append its scorer to `SCORERS`; its own tables and the columns it adds to `trials.csv` follow.
  */
 import { StimkitError } from '../core/errors.js';
+import { blockColumns, speechmapColumns } from './block-columns.js';
 import { instrumentScorer } from './instrument.js';
 import { outcomeColumns } from './outcome-columns.js';
 import type { CsvColumn, CsvTable, ParadigmScorer } from './types.js';
@@ -56,6 +57,8 @@ const trialsTable: CsvTable = {
       value: (r) => (r.record.simulated ? 1 : 0),
     },
     ...outcomeColumns(),
+    ...blockColumns(),
+    ...speechmapColumns(),
   ],
 };
 

@@ -29,6 +29,9 @@ const ResponseLine = z.object({
   http_status: z.number().nullable().optional(),
   route: z.string().nullable().optional(),
   route_provider: z.string().nullable().optional(),
+  finish_reason: z.string().nullable().optional(),
+  error_class: z.string().nullable().optional(),
+  error_body: z.string().nullable().optional(),
 });
 
 /** The fix shown for a bad responses line. */
@@ -75,6 +78,9 @@ export function parseResponseLine(
       outcome,
       route: r.route ?? null,
       route_provider: r.route_provider ?? null,
+      finish_reason: r.finish_reason ?? null,
+      error_class: r.error_class ?? null,
+      error_body: r.error_body ?? null,
     },
   };
 }

@@ -10,6 +10,7 @@ import { relPosix, sha256File, writeFileAtomic } from '../core/fsio.js';
 import { artifactJson } from '../core/json.js';
 import { writeOutFolder } from '../core/out-folder.js';
 import { TOOL } from '../core/tool.js';
+import { blockFields } from './block-provenance.js';
 import { loadScoreBundle, type ScoreBundle } from './bundle.js';
 import { COST_FILE, costCsv } from './cost.js';
 import { SCORES_FILES, SCORES_FORMAT, SCORES_VERSION, type ScoresHeader } from './format.js';
@@ -99,6 +100,7 @@ class Scoring {
       outcome: response.outcome ?? null,
       route: response.route ?? null,
       route_provider: response.route_provider ?? null,
+      ...blockFields(response),
     };
     const row = { record, trial, model, bundle };
     this.rows.push(row);

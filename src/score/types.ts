@@ -34,6 +34,10 @@ export interface ResponseRecord {
   route?: string | null;
   /** The upstream provider a gateway named (ledger `route_provider`); null when none. */
   route_provider?: string | null;
+  /** The reply's stop reason, error class and (redacted) error body as the ledger kept them; null or absent when the source gave none. */
+  finish_reason?: string | null;
+  error_class?: string | null;
+  error_body?: string | null;
 }
 
 /** One scored trial × model: a line of `scores.jsonl`. */
@@ -58,6 +62,11 @@ export interface ScoreRecord {
   route?: string | null;
   /** The upstream provider a gateway named (score.ts fills it from the response), or null. */
   route_provider?: string | null;
+  /** Who blocked by the vendor's metadata, its category (snake case and raw) and detail (block-provenance.ts); null when nothing blocked. */
+  block_source?: string | null;
+  block_category?: string | null;
+  block_category_raw?: string | null;
+  block_detail?: string | null;
 }
 
 /** One scoring call's inputs. */

@@ -181,9 +181,15 @@ describe('the VLM scorer tables', () => {
       'route',
       'route_provider',
       'reason',
+      'block_source',
+      'block_category',
+      'block_category_raw',
+      'block_detail',
+      'speechmap',
+      'speechmap_reason',
       ...AUDIT_COLUMNS,
     ]);
-    expect(audit!.columns.slice(13).map((c) => c.doc)).toEqual(trialsCols.map((c) => c.doc));
+    expect(audit!.columns.slice(19).map((c) => c.doc)).toEqual(trialsCols.map((c) => c.doc));
     expect(trialsCols.every((c) => c.doc.length > 0)).toBe(true);
   });
 

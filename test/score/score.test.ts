@@ -130,6 +130,10 @@ describe('stimkit score (instrument)', () => {
       'outcome',
       'route',
       'route_provider',
+      'block_source',
+      'block_category',
+      'block_category_raw',
+      'block_detail',
     ]);
     const t = trials[0]!;
     const row = rows.find((r) => r.model === 'yes-man' && r.trial === t.id)!;

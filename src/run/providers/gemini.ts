@@ -133,6 +133,8 @@ export function readGemini(json: unknown, status: number): Verdict {
       served_model: served,
       http_status: status,
       error_class: 'prompt_blocked',
+      // The feedback with its safety ratings, for the score's block provenance.
+      error_body: JSON.stringify(feedback),
       route,
     });
   }
@@ -147,6 +149,7 @@ export function readGemini(json: unknown, status: number): Verdict {
     .map((p) => p.text as string);
   const text = texts.length ? texts.join('') : null;
   const finish = str(c.finishReason);
+  const filtered = finish !== null && GEMINI_FILTER_REASONS.has(finish);
   return finalReply({
     outcome: candidateOutcome(finish, text),
     text,
@@ -155,6 +158,8 @@ export function readGemini(json: unknown, status: number): Verdict {
     usage,
     served_model: served,
     http_status: status,
+    // A filter's stop keeps the candidate's safety ratings, for the score's block provenance.
+    error_body: filtered ? JSON.stringify({ safetyRatings: c.safetyRatings ?? null }) : null,
     route,
   });
 }

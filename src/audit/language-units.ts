@@ -81,41 +81,98 @@ function endsSentence(c: number): boolean {
 }
 
 /** One sentence's units, in buffers that the next sentence reuses (`n` of them are this one's). */
+/** Whether `script` is a word script (Latin, Cyrillic) rather than a CJK one. */
+export function isWordScript(script: Script): boolean {
+  return script === 'Latin' || script === 'Cyrillic';
+}
+
+const SCRIPTS: readonly Script[] = ['Han', 'Kana', 'Hangul', 'Latin', 'Cyrillic'];
+const CODE = new Map(SCRIPTS.map((script, i) => [script, i]));
+
+/** `a` copied into an array twice as long. */
+function grown<T extends Uint8Array | Int32Array>(a: T): T {
+  const b = new (a.constructor as new (n: number) => T)(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+/**
+ * One sentence's units, in buffers that the next sentence reuses (`n` of them are this one's),
+ * and the Latin words of the response so far (where they are in the text).
+ */
 export class SentenceUnits {
   /** How many units the sentence has. */
   n = 0;
-  /** Each unit's script. */
-  readonly script: Script[] = [];
-  /** Whether each unit is a Latin or Cyrillic word starting with a capital. */
-  readonly proper: boolean[] = [];
+  private codes = new Uint8Array(1024);
+  private capitals = new Uint8Array(1024);
   /** Whether a kana unit is among them. */
   kana = false;
-  /** The sentence's Latin words (the first `words` entries) and their letters. */
-  readonly latin: string[] = [];
-  words = 0;
+  /** The Latin words read so far: the sentence's are those from `firstWord` on. */
+  private from = new Int32Array(1024);
+  private to = new Int32Array(1024);
+  private words = 0;
+  private firstWord = 0;
+  /** The letters of the sentence's Latin words. */
   letters = 0;
+
+  constructor(private readonly text: string) {}
+
+  /** The script of unit `i`. */
+  script(i: number): Script {
+    return SCRIPTS[this.codes[i]!]!;
+  }
+
+  /** Whether unit `i` is a Latin or Cyrillic word starting with a capital. */
+  proper(i: number): boolean {
+    return this.capitals[i] === 1;
+  }
 
   /** The sentence's Latin words joined by a space. */
   latinText(): string {
-    let s = this.latin[0] ?? '';
-    for (let i = 1; i < this.words; i++) s += ` ${this.latin[i]}`;
-    return s;
+    return this.joined(this.firstWord, this.words);
+  }
+
+  /** All the Latin words read, joined by a space. */
+  allLatinText(): string {
+    return this.joined(0, this.words);
+  }
+
+  /** Words `a` to `b` joined by a space: a cut of the text when one space is between each. */
+  private joined(a: number, b: number): string {
+    if (a >= b) return '';
+    let spaced = true;
+    for (let k = a + 1; k < b && spaced; k++)
+      spaced = this.from[k] === this.to[k - 1]! + 1 && this.text[this.to[k - 1]!] === ' ';
+    if (spaced) return this.text.slice(this.from[a], this.to[b - 1]);
+    const parts: string[] = [];
+    for (let k = a; k < b; k++) parts.push(this.text.slice(this.from[k], this.to[k]));
+    return parts.join(' ');
   }
 
   clear(): void {
-    this.n = this.words = this.letters = 0;
+    this.n = this.letters = 0;
+    this.firstWord = this.words;
     this.kana = false;
   }
 
   push(script: Script, proper: boolean): void {
-    this.script[this.n] = script;
-    this.proper[this.n++] = proper;
+    if (this.n === this.codes.length) {
+      this.codes = grown(this.codes);
+      this.capitals = grown(this.capitals);
+    }
+    this.codes[this.n] = CODE.get(script)!;
+    this.capitals[this.n++] = proper ? 1 : 0;
     if (script === 'Kana') this.kana = true;
   }
 
-  pushLatin(word: string): void {
-    this.latin[this.words++] = word;
-    this.letters += word.length;
+  pushLatin(from: number, to: number): void {
+    if (this.words === this.from.length) {
+      this.from = grown(this.from);
+      this.to = grown(this.to);
+    }
+    this.from[this.words] = from;
+    this.to[this.words++] = to;
+    this.letters += to - from;
   }
 }
 
@@ -125,9 +182,12 @@ interface ScanSink {
   han(cp: number): void;
 }
 
-/** Reads `text` once, reporting its sentences' units and its Han code points to `sink`. */
-export function scanUnits(text: string, sink: ScanSink): void {
-  const s = new SentenceUnits();
+/**
+ * Reads `text` once, reporting its sentences' units and its Han code points to `sink`; gives the
+ * Latin words of the whole text joined by a space.
+ */
+export function scanUnits(text: string, sink: ScanSink): string {
+  const s = new SentenceUnits(text);
   const flush = (): void => {
     if (s.n > 0) sink.sentence(s);
     s.clear();
@@ -146,11 +206,11 @@ export function scanUnits(text: string, sink: ScanSink): void {
     if (script === 'Cyrillic') end = runEnd(text, end, script);
     if (script === 'Latin') {
       end = latinWordEnd(text, runEnd(text, end, script));
-      s.pushLatin(text.slice(i, end));
+      s.pushLatin(i, end);
     }
-    if (script !== null)
-      s.push(script, (script === 'Latin' || script === 'Cyrillic') && isUpper(cp));
+    if (script !== null) s.push(script, isWordScript(script) && isUpper(cp));
     i = end;
   }
   flush();
+  return s.allLatinText();
 }

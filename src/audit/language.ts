@@ -18,7 +18,7 @@
  */
 import { franc } from 'franc';
 import * as OpenCC from 'opencc-js';
-import { scanUnits, type SentenceUnits } from './language-units.js';
+import { isWordScript, scanUnits, type SentenceUnits } from './language-units.js';
 
 /** The threshold of Appendix E: the primary language must exceed 70 %. */
 const D5_THRESHOLD = 0.7;
@@ -113,7 +113,7 @@ export function normalizeLang(tag: string): string {
  * response's Han script (likewise known only at the end, so counted apart).
  */
 function countSentence(us: SentenceUnits, tally: Tally): void {
-  const isCjk = (i: number) => us.script[i] !== 'Latin' && us.script[i] !== 'Cyrillic';
+  const isCjk = (i: number) => !isWordScript(us.script(i));
   let cjk = 0;
   for (let i = 0; i < us.n; i++) if (isCjk(i)) cjk++;
   const cjkSentence = cjk >= us.n - cjk;
@@ -129,14 +129,14 @@ function countSentence(us: SentenceUnits, tally: Tally): void {
     // CJK runs of at most four characters inside a Latin sentence are proper nouns.
     if (start >= 0 && (cjkSentence || i - start > 4))
       for (let j = start; j < i; j++) {
-        const script = us.script[j];
+        const script = us.script(j);
         if (script === 'Hangul') n.ko++;
         else if (script === 'Kana' || us.kana) n.ja++;
         else n.han++;
       }
     start = -1;
-    if (i === us.n || (cjkSentence && us.proper[i])) continue;
-    if (us.script[i] === 'Latin') n.latin++;
+    if (i === us.n || (cjkSentence && us.proper(i))) continue;
+    if (us.script(i) === 'Latin') n.latin++;
     else n.ru++;
   }
   tally.add(latinLang ?? DOC_LATIN, n.latin);
@@ -172,16 +172,12 @@ class Tally {
  */
 export function languageShare(response: string, promptLang: string): LanguageShare {
   const tally = new Tally();
-  const latin: string[] = [];
   const han = [0, 0, 0];
-  scanUnits(response, {
-    sentence: (us) => {
-      for (let i = 0; i < us.words; i++) latin.push(us.latin[i]!);
-      countSentence(us, tally);
-    },
+  const latin = scanUnits(response, {
+    sentence: (us) => countSentence(us, tally),
     han: (cp) => han[hanKind(cp)]!++,
   });
-  tally.settle(DOC_LATIN, identifyLatin(latin.join(' ')) ?? 'und-Latn');
+  tally.settle(DOC_LATIN, identifyLatin(latin) ?? 'und-Latn');
   tally.settle(HAN, han[1]! > han[2]! ? 'zh' : han[2]! > han[1]! ? 'zh-Hant' : 'zh-*');
   const counts = tally.counts;
   const total = Object.values(counts).reduce((a, b) => a + b, 0);

@@ -178,3 +178,31 @@ export function replaceHeadings(text: string): string {
   }
   return out + text.slice(from);
 }
+
+/**
+ * `text` with each code unit mapped by `map`, and every run of mapped code units that `blank`
+ * holds made one space: what a chain of one-character replacements and
+ * `/[blanks]{2,}|[blanks other than the space]/g` → `' '` gives, in one pass over the code units
+ * rather than a replacement per match (a reply of a million line feeds).
+ */
+export function mapAndCollapse(
+  text: string,
+  map: (c: number) => number,
+  blank: (c: number) => boolean,
+): string {
+  const out = new Uint16Array(text.length);
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = map(text.charCodeAt(i));
+    if (!blank(c)) out[n++] = c;
+    else if (n === 0 || !blank(out[n - 1]!)) out[n++] = 0x20;
+  }
+  let s = '';
+  // Code units as they are (a lone surrogate stays one), in pieces that fit an argument list.
+  for (let i = 0; i < n; i += 8192)
+    s += String.fromCharCode.apply(
+      null,
+      out.subarray(i, Math.min(n, i + 8192)) as unknown as number[],
+    );
+  return s;
+}

@@ -112,7 +112,7 @@ export function isSummaryOpener(line: string): boolean {
 }
 
 /** `/\s/` of one code unit (ASCII without the expression). */
-function isSpace(c: number): boolean {
+export function isSpace(c: number): boolean {
   return c === 0x20 || (c >= 0x09 && c <= 0x0d) || (c > 0x7f && /\s/.test(String.fromCharCode(c)));
 }
 

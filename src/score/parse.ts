@@ -22,6 +22,7 @@
  * paper routes to a judge, and without one it scores 0.
  */
 import { replaceThinkBlocks } from '../core/think.js';
+import { mapAndCollapse } from '../audit/clean-scan.js';
 import { cuesFor, negationReader, type CueSet } from './cues.js';
 
 /** Why a response scores 0. `no_response`: the run recorded no response text (an error row). */
@@ -79,21 +80,7 @@ const isBlank = (c: number): boolean =>
  */
 function normalizeText(text: string): string {
   const t = replaceThinkBlocks(text, ' ').normalize('NFKC').toLowerCase();
-  const out = new Uint16Array(t.length);
-  let n = 0;
-  for (let i = 0; i < t.length; i++) {
-    const c = MAP[t.charCodeAt(i)]!;
-    if (!isBlank(c)) out[n++] = c;
-    else if (n === 0 || out[n - 1] !== 0x20) out[n++] = 0x20;
-  }
-  let s = '';
-  // Code units as they are (a lone surrogate stays one), in pieces that fit an argument list.
-  for (let i = 0; i < n; i += 8192)
-    s += String.fromCharCode.apply(
-      null,
-      out.subarray(i, Math.min(n, i + 8192)) as unknown as number[],
-    );
-  return s;
+  return mapAndCollapse(t, (c) => MAP[c]!, isBlank);
 }
 
 /** A label occurrence in normalized text. */

@@ -2,8 +2,9 @@
  * `npm run bench -- hostile-replies [--bytes N] [--shape NAME]`
  *
  * Scores a reply of each hostile shape (bench/lib/hostile-replies.ts: runs of spaces, tabs, `#`,
- * `*`, `|`, `>`, backticks, nested list markers, digits with dots, one long line, and openers
- * that never close) through the whole per-response scorer: every audit column of the VLM scorer
+ * `*`, `|`, `>`, backticks, nested list markers, digits with dots, one long line, openers
+ * that never close, and an option label repeated without punctuation: `agree agree …`, 同意同意…)
+ * through the whole per-response scorer: every audit column of the VLM scorer
  * and the instrument's forced-choice parser, for an English and for a Chinese trial. The reply is
  * as long as `run` accepts (4 MiB) unless `--bytes` says otherwise. Prints seconds per reply, wall
  * clock and CPU (user + system: what the reply costs on a machine that others share). Target:

@@ -20,9 +20,9 @@ const fill = (unit: string, n: number): string =>
   unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
 
 /**
- * The hostile shapes: each builds a reply of exactly `n` characters, all ASCII (so `n` bytes).
- * The first eight are the issue's; the rest are the openers that find no closer, one per rule
- * that scans ahead for one.
+ * The hostile shapes: each builds a reply of exactly `n` bytes of UTF-8, all ASCII (so `n`
+ * characters) but the Chinese label run. The first eight are the issue's; then the openers that
+ * find no closer, one per rule that scans ahead for one; then runs of an option label.
  */
 export const HOSTILE_SHAPES: Record<string, (n: number) => string> = {
   spaces: (n) => `a${' '.repeat(n - 2)}b`,
@@ -44,6 +44,11 @@ export const HOSTILE_SHAPES: Record<string, (n: number) => string> = {
   'bold-openers': (n) => `**${'a '.repeat(n / 2 - 1)}`,
   'blank-lines': (n) => fill(' \n', n),
   'answer-markers': (n) => fill('x answer:', n),
+  // An option label again and again without punctuation: one clause that the negation look-back
+  // of every label found would read back to its start. The Chinese run is of `n` UTF-8 bytes
+  // (同意 is three bytes a character; the remainder is `x`).
+  'label-run': (n) => fill('agree ', n),
+  'label-run-zh': (n) => fill('同意', Math.floor(n / 3)) + 'x'.repeat(n % 3),
 };
 
 const TRIAL = {

@@ -135,18 +135,6 @@ export function replaceFences(text: string): string {
   return out + text.slice(from);
 }
 
-/** `text` with `fn` applied to each line (line ends kept). */
-function mapLines(text: string, fn: (line: string) => string): string {
-  let out = '';
-  let start = 0;
-  for (let i = 0; i <= text.length; i++) {
-    if (i < text.length && !isLineEnd(text[i])) continue;
-    out += fn(text.slice(start, i)) + (text[i] ?? '');
-    start = i + 1;
-  }
-  return out;
-}
-
 /** The heading text of `rest` (after `#… `): less a closing `[ \t]+#+` and trailing blanks. */
 function headingText(rest: string): string {
   let a = rest.length;
@@ -168,7 +156,53 @@ function headingLine(line: string): string {
   return headingText(line.slice(skipBlanks(line, j)));
 }
 
-/** Rule 7: `/^[ \t]{0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/gm` replaced by `$1`. */
+/**
+ * Rule 7: `/^[ \t]{0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/gm` replaced by `$1`. Only a line
+ * with `#` after at most three blanks is cut out and read; the rest are copied as they are.
+ */
 export function replaceHeadings(text: string): string {
-  return mapLines(text, headingLine);
+  let out = '';
+  let from = 0;
+  for (let s = 0; s <= text.length;) {
+    const e = nextLineStart(text, s) - 1;
+    const i = skipBlanks(text, s);
+    if (i - s <= 3 && text[i] === '#') {
+      const line = text.slice(s, e);
+      const heading = headingLine(line);
+      if (heading !== line) {
+        out += text.slice(from, s) + heading;
+        from = e;
+      }
+    }
+    s = e + 1;
+  }
+  return out + text.slice(from);
+}
+
+/**
+ * `text` with each code unit mapped by `map`, and every run of mapped code units that `blank`
+ * holds made one space: what a chain of one-character replacements and
+ * `/[blanks]{2,}|[blanks other than the space]/g` → `' '` gives, in one pass over the code units
+ * rather than a replacement per match (a reply of a million line feeds).
+ */
+export function mapAndCollapse(
+  text: string,
+  map: (c: number) => number,
+  blank: (c: number) => boolean,
+): string {
+  const out = new Uint16Array(text.length);
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = map(text.charCodeAt(i));
+    if (!blank(c)) out[n++] = c;
+    else if (n === 0 || !blank(out[n - 1]!)) out[n++] = 0x20;
+  }
+  let s = '';
+  // Code units as they are (a lone surrogate stays one), in pieces that fit an argument list.
+  for (let i = 0; i < n; i += 8192)
+    s += String.fromCharCode.apply(
+      null,
+      out.subarray(i, Math.min(n, i + 8192)) as unknown as number[],
+    );
+  return s;
 }

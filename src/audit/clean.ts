@@ -59,12 +59,28 @@ const PASS1_RULES: ReadonlyArray<{ name: string; apply: (text: string) => string
   { name: 'html', apply: regexRule(/<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>/g, '') },
 ];
 
+/**
+ * `f`, remembering its last answer: scoring a reply cleans it three times (D6, and the lexical
+ * refusal and short-response baselines), a 4 MiB reply in about a second each.
+ */
+function rememberLast(f: (text: string) => string): (text: string) => string {
+  let input: string | undefined;
+  let output = '';
+  return (text) => {
+    if (text !== input) {
+      output = f(text);
+      input = text;
+    }
+    return output;
+  };
+}
+
 /** Pass 1: markdown markup removed, every information-carrying character kept. */
-export function stripMarkdown(text: string): string {
+export const stripMarkdown = rememberLast((text) => {
   let out = text.replace(/\r\n?/g, '\n');
   for (const rule of PASS1_RULES) out = rule.apply(out);
   return out;
-}
+});
 
 /** Sentence-ending punctuation, ASCII and CJK. */
 const SENTENCE_END = /[.!?。！？]/u;
@@ -95,23 +111,53 @@ export function isSummaryOpener(line: string): boolean {
   return OPENER.test(line);
 }
 
-/** Pass 2: label lines and the trailing summary removed, blank lines collapsed, trailing spaces stripped. */
-export function stripScaffold(text: string): string {
+/** `/\s/` of one code unit (ASCII without the expression). */
+export function isSpace(c: number): boolean {
+  return c === 0x20 || (c >= 0x09 && c <= 0x0d) || (c > 0x7f && /\s/.test(String.fromCharCode(c)));
+}
+
+/** ASCII letters that can start an opener (under case folding `ſ` is an `s`, but it is not ASCII). */
+const OPENER_STARTS = new Set([...'icnosICNOS'].map((c) => c.charCodeAt(0)));
+
+/** The line of `text` from `a` to `b` is a summary opener (most lines are ruled out without the expression). */
+function opensSummaryAt(text: string, a: number, b: number): boolean {
+  let i = a;
+  while (i < b && isSpace(text.charCodeAt(i))) i++;
+  const c = text.charCodeAt(i);
+  if (i === b || (c < 0x80 && !OPENER_STARTS.has(c))) return false;
+  return isSummaryOpener(text.slice(a, b));
+}
+
+/**
+ * Pass 2: label lines and the trailing summary removed, blank lines collapsed, trailing spaces
+ * stripped. What `lines.map((l) => l.trimEnd()).join('\n')` with `/\n{2,}/g` made one line feed
+ * and line feeds at both ends removed gives: the lines not blank after `trimEnd`, joined.
+ */
+export const stripScaffold = rememberLast((text) => {
+  // Line starts (a line is what `split('\n')` gives).
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  const end = (k: number) => (k + 1 < starts.length ? starts[k + 1]! - 1 : text.length);
   // The trailing block is found first: its opener ("Summary:") is itself label-shaped.
-  let lines = text.split('\n');
-  let cut = -1;
-  for (let i = lines.length - 1; i >= 0; i--) {
-    if (isSummaryOpener(lines[i]!)) {
-      cut = i;
-      break;
-    }
+  let kept = starts.length;
+  for (let k = starts.length - 1; k >= 0; k--) {
+    if (!opensSummaryAt(text, starts[k]!, end(k))) continue;
+    if (k > 0 && /\S/.test(text.slice(0, starts[k]))) kept = k;
+    break;
   }
-  if (cut > 0 && lines.slice(0, cut).some((l) => l.trim().length > 0)) lines = lines.slice(0, cut);
-  lines = lines.filter((l) => !isLabelLine(l));
-  // trimEnd strips what `\s+$` would (white space and line terminators), without its quadratic
-  // retries inside a long run of blanks.
-  const joined = lines.map((l) => l.trimEnd()).join('\n');
-  return joined.replace(/\n{2,}/g, '\n').replace(/^\n+|(?<!\n)\n+$/g, '');
+  const parts: string[] = [];
+  for (let k = 0; k < kept; k++) {
+    const line = trimmedEnd(text, starts[k]!, end(k));
+    if (line !== '' && !isLabelLine(line)) parts.push(line);
+  }
+  return parts.join('\n');
+});
+
+/** `text.slice(a, b).trimEnd()`, without copying a long run of trailing blanks first. */
+function trimmedEnd(text: string, a: number, b: number): string {
+  let e = b;
+  while (e > a && isSpace(text.charCodeAt(e - 1))) e--;
+  return text.slice(a, e);
 }
 
 /** Both passes: the deep-stripped text of Appendix O. */

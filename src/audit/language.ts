@@ -18,6 +18,7 @@
  */
 import { franc } from 'franc';
 import * as OpenCC from 'opencc-js';
+import { isWordScript, scanUnits, type SentenceUnits } from './language-units.js';
 
 /** The threshold of Appendix E: the primary language must exceed 70 %. */
 const D5_THRESHOLD = 0.7;
@@ -51,101 +52,6 @@ export interface LanguageShare {
   consistent: boolean | null;
 }
 
-type Script = 'Han' | 'Kana' | 'Hangul' | 'Latin' | 'Cyrillic';
-
-/**
- * The units of a sentence, in order: their scripts, whether each is a proper noun (a Latin or
- * Cyrillic word starting with a capital), and the Latin words' text. Arrays rather than one
- * object per unit: a 4 MiB reply has a million words.
- */
-interface Units {
-  script: Script[];
-  proper: boolean[];
-  latin: string[];
-}
-
-/** The scripts a unit can be in, tried in this order (ー, Common, counts as kana). */
-const SCRIPT_TESTS: ReadonlyArray<[Script, RegExp]> = [
-  ['Han', /\p{Script=Han}/u],
-  ['Kana', /[\p{Script=Hiragana}\p{Script=Katakana}ー]/u],
-  ['Hangul', /\p{Script=Hangul}/u],
-  ['Latin', /\p{Script=Latin}/u],
-  ['Cyrillic', /\p{Script=Cyrillic}/u],
-];
-const scriptSeen = new Map<number, Script | null>();
-const upperSeen = new Map<number, boolean>();
-
-/** The script of a code point among SCRIPT_TESTS, or null (ASCII letters are Latin). */
-function scriptOf(cp: number): Script | null {
-  if (cp < 0x80) return (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a) ? 'Latin' : null;
-  let s = scriptSeen.get(cp);
-  if (s === undefined) {
-    const ch = String.fromCodePoint(cp);
-    s = SCRIPT_TESTS.find(([, re]) => re.test(ch))?.[0] ?? null;
-    scriptSeen.set(cp, s);
-  }
-  return s;
-}
-
-/** `\p{Lu}`: an upper-case letter. */
-function isUpper(cp: number): boolean {
-  if (cp < 0x80) return cp >= 0x41 && cp <= 0x5a;
-  let u = upperSeen.get(cp);
-  if (u === undefined) {
-    u = /\p{Lu}/u.test(String.fromCodePoint(cp));
-    upperSeen.set(cp, u);
-  }
-  return u;
-}
-
-/** The end of the run of `script` code points from `from`. */
-function runEnd(s: string, from: number, script: Script): number {
-  let i = from;
-  while (i < s.length) {
-    const cp = s.codePointAt(i)!;
-    if (scriptOf(cp) !== script) break;
-    i += cp > 0xffff ? 2 : 1;
-  }
-  return i;
-}
-
-/**
- * The units of a sentence: what `/(\p{Script=Han})|([\p{Script=Hiragana}\p{Script=Katakana}ー])|
- * (\p{Script=Hangul})|(\p{Script=Latin}+(?:['’-]\p{Script=Latin}+)*)|(\p{Script=Cyrillic}+)/gu`
- * matches (one Han, kana or Hangul character; a Latin word, inner apostrophes and hyphens
- * included; a Cyrillic word), read in one scan.
- */
-function units(sentence: string): Units {
-  const out: Units = { script: [], proper: [], latin: [] };
-  let i = 0;
-  while (i < sentence.length) {
-    const cp = sentence.codePointAt(i)!;
-    const script = scriptOf(cp);
-    let end = i + (cp > 0xffff ? 2 : 1);
-    if (script === 'Cyrillic') end = runEnd(sentence, end, script);
-    if (script === 'Latin') {
-      end = runEnd(sentence, end, script);
-      for (
-        let j;
-        "'’-".includes(sentence[end] ?? 'x') && (j = runEnd(sentence, end + 1, script)) > end + 1;
-      )
-        end = j;
-      out.latin.push(sentence.slice(i, end));
-    }
-    if (script !== null) {
-      out.script.push(script);
-      out.proper.push((script === 'Latin' || script === 'Cyrillic') && isUpper(cp));
-    }
-    i = end;
-  }
-  return out;
-}
-
-/** Sentences: split after sentence-ending punctuation and at line breaks. */
-function sentences(text: string): string[] {
-  return text.split(/(?<=[.!?。！？;；])\s*|\n+/u).filter((s) => s.trim().length > 0);
-}
-
 /**
  * opencc-js's `Converter`, typed: its published types/full.d.ts imports './core' without the
  * extension that Node's ESM resolution needs, so TypeScript sees its types as unresolved.
@@ -158,18 +64,26 @@ const makeConverter = OpenCC.Converter as unknown as (options: {
 let toTrad: ((s: string) => string) | undefined;
 let toSimp: ((s: string) => string) | undefined;
 
+/** 1 for a Han character that exists only in Simplified script, 2 only in Traditional, else 0. */
+const hanSeen = new Map<number, 0 | 1 | 2>();
+
+function hanKind(cp: number): 0 | 1 | 2 {
+  let k = hanSeen.get(cp);
+  if (k === undefined) {
+    const t = (toTrad ??= makeConverter({ from: 'cn', to: 't' }));
+    const s = (toSimp ??= makeConverter({ from: 't', to: 'cn' }));
+    const c = String.fromCodePoint(cp);
+    k = t(c) !== c ? 1 : s(c) !== c ? 2 : 0;
+    hanSeen.set(cp, k);
+  }
+  return k;
+}
+
 /** Han characters of `text` that exist only in Simplified (`simp`) or only in Traditional (`trad`) script. */
 export function hanScriptCounts(text: string): { simp: number; trad: number } {
-  const t = (toTrad ??= makeConverter({ from: 'cn', to: 't' }));
-  const s = (toSimp ??= makeConverter({ from: 't', to: 'cn' }));
-  let simp = 0;
-  let trad = 0;
-  for (const m of text.matchAll(/\p{Script=Han}/gu)) {
-    const c = m[0];
-    if (t(c) !== c) simp++;
-    else if (s(c) !== c) trad++;
-  }
-  return { simp, trad };
+  const n = [0, 0, 0];
+  for (const m of text.matchAll(/\p{Script=Han}/gu)) n[hanKind(m[0].codePointAt(0)!)]!++;
+  return { simp: n[1]!, trad: n[2]! };
 }
 
 /** franc's answer among the Latin-script languages, as a study tag, or null. */
@@ -194,55 +108,78 @@ export function normalizeLang(tag: string): string {
 }
 
 /**
+ * The units of one sentence counted per language: Latin words under the sentence's own
+ * identification (null: the response's, known only at the end), Han characters under the
+ * response's Han script (likewise known only at the end, so counted apart).
+ */
+function countSentence(us: SentenceUnits, tally: Tally): void {
+  const isCjk = (i: number) => !isWordScript(us.script(i));
+  let cjk = 0;
+  for (let i = 0; i < us.n; i++) if (isCjk(i)) cjk++;
+  const cjkSentence = cjk >= us.n - cjk;
+  // Latin words hold no white space: their letters are the joined text's non-blank characters.
+  const latinLang = us.letters >= MIN_LATIN_LETTERS ? identifyLatin(us.latinText()) : null;
+  const n = { latin: 0, ru: 0, ko: 0, ja: 0, han: 0 };
+  let start = -1;
+  for (let i = 0; i <= us.n; i++) {
+    if (i < us.n && isCjk(i)) {
+      if (start < 0) start = i;
+      continue;
+    }
+    // CJK runs of at most four characters inside a Latin sentence are proper nouns.
+    if (start >= 0 && (cjkSentence || i - start > 4))
+      for (let j = start; j < i; j++) {
+        const script = us.script(j);
+        if (script === 'Hangul') n.ko++;
+        else if (script === 'Kana' || us.kana) n.ja++;
+        else n.han++;
+      }
+    start = -1;
+    if (i === us.n || (cjkSentence && us.proper(i))) continue;
+    if (us.script(i) === 'Latin') n.latin++;
+    else n.ru++;
+  }
+  tally.add(latinLang ?? DOC_LATIN, n.latin);
+  tally.add('ru', n.ru);
+  tally.add('ko', n.ko);
+  tally.add('ja', n.ja);
+  tally.add(HAN, n.han);
+}
+
+/** Stand-ins for the languages known only at the end: the response's Latin and its Han script. */
+const DOC_LATIN = '\0latin';
+const HAN = '\0han';
+
+/** Units counted per language. */
+class Tally {
+  readonly counts: Record<string, number> = {};
+  add(lang: string, n: number): void {
+    if (n > 0) this.counts[lang] = (this.counts[lang] ?? 0) + n;
+  }
+  /** `stand-in`'s units counted under `lang`. */
+  settle(standIn: string, lang: string): void {
+    const n = this.counts[standIn] ?? 0;
+    delete this.counts[standIn];
+    this.add(lang, n);
+  }
+}
+
+/**
  * D5 for one response to a prompt in `promptLang`.
  *
  * @example
  * languageShare('照片右下角有Reuters的标志。', 'zh').consistent // → true (a proper noun does not flip it)
  */
 export function languageShare(response: string, promptLang: string): LanguageShare {
-  const counts: Record<string, number> = {};
-  const add = (lang: string, n: number): void => {
-    if (n > 0) counts[lang] = (counts[lang] ?? 0) + n;
-  };
-  const { simp, trad } = hanScriptCounts(response);
-  const hanLang = simp > trad ? 'zh' : trad > simp ? 'zh-Hant' : 'zh-*';
-  const sents = sentences(response).map(units);
-  const allLatin = sents.flatMap((u) => u.latin).join(' ');
-  const docLatin = identifyLatin(allLatin) ?? 'und-Latn';
-
-  for (const us of sents) {
-    const isCjk = (i: number) => us.script[i] !== 'Latin' && us.script[i] !== 'Cyrillic';
-    const cjk = us.script.filter((_, i) => isCjk(i)).length;
-    const alpha = us.script.length - cjk;
-    const cjkSentence = cjk >= alpha;
-    const kana = us.script.includes('Kana');
-    let latinLang = docLatin;
-    // Latin words hold no white space: their letters are the joined text's non-blank characters.
-    if (us.latin.reduce((n, w) => n + w.length, 0) >= MIN_LATIN_LETTERS)
-      latinLang = identifyLatin(us.latin.join(' ')) ?? docLatin;
-    // CJK runs of at most four characters inside a Latin sentence are proper nouns.
-    const shortCjk = new Set<number>();
-    if (!cjkSentence) {
-      let start = -1;
-      for (let i = 0; i <= us.script.length; i++) {
-        const cjkHere = i < us.script.length && isCjk(i);
-        if (cjkHere && start < 0) start = i;
-        if (!cjkHere && start >= 0) {
-          if (i - start <= 4) for (let j = start; j < i; j++) shortCjk.add(j);
-          start = -1;
-        }
-      }
-    }
-    us.script.forEach((script, i) => {
-      if (cjkSentence && us.proper[i]) return;
-      if (shortCjk.has(i)) return;
-      if (script === 'Latin') add(latinLang, 1);
-      else if (script === 'Cyrillic') add('ru', 1);
-      else if (script === 'Hangul') add('ko', 1);
-      else if (script === 'Kana' || kana) add('ja', 1);
-      else add(hanLang, 1);
-    });
-  }
+  const tally = new Tally();
+  const han = [0, 0, 0];
+  const latin = scanUnits(response, {
+    sentence: (us) => countSentence(us, tally),
+    han: (cp) => han[hanKind(cp)]!++,
+  });
+  tally.settle(DOC_LATIN, identifyLatin(latin) ?? 'und-Latn');
+  tally.settle(HAN, han[1]! > han[2]! ? 'zh' : han[2]! > han[1]! ? 'zh-Hant' : 'zh-*');
+  const counts = tally.counts;
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   if (total === 0) return { units: counts, primary: null, share: null, consistent: null };
   const want = normalizeLang(promptLang);

@@ -11,7 +11,8 @@
  * after the Appendix O cleaner): "apology then answer" is an answer (Appendix E, D1), and a
  * description that ends in an official rebuttal is framing (D4), not a refusal.
  */
-import { charCount, cleanResponse } from './clean.js';
+import { charCount, cleanResponse, isSpace } from './clean.js';
+import { mapAndCollapse } from './clean-scan.js';
 
 /** The refusal_reason classes, in the precedence used when several match. */
 const REFUSAL_CLASSES = ['policy', 'refutation', 'capability', 'vague'] as const;
@@ -92,18 +93,17 @@ function firstSentence(text: string): string {
   return m ? text.slice(0, m.index + m[0].length) : text;
 }
 
-/** NFKC, lower case, and white space collapsed: how markers and responses are compared. */
-function normalizeForMarkers(s: string): string {
-  return (
-    s
-      .normalize('NFKC')
-      .toLowerCase()
-      // Runs of white space become one space; a lone space is left as it is (the same text, without
-      // a replacement per word of a long reply).
-      .replace(/\s{2,}|(?! )\s/g, ' ')
-      .replace(/[‘’]/g, "'")
-      .replace(/[“”]/g, '"')
-  );
+/** `’‘` to `'`, `“”` to `"`, every other code unit to itself. */
+const quote = (c: number): number =>
+  c === 0x2018 || c === 0x2019 ? 0x27 : c === 0x201c || c === 0x201d ? 0x22 : c;
+
+/**
+ * NFKC, lower case, and white space collapsed: how markers and responses are compared. After
+ * NFKC and lower case, what `.replace(/\s{2,}|(?! )\s/g, ' ').replace(/[‘’]/g, "'")
+ * .replace(/[“”]/g, '"')` gives: every run of white space one space, curly quotes straight.
+ */
+export function normalizeForMarkers(s: string): string {
+  return mapAndCollapse(s.normalize('NFKC').toLowerCase(), quote, isSpace);
 }
 
 /** The narrative-marker screen's verdict. */

@@ -187,3 +187,73 @@ export function cuesFor(lang: string): CueSet {
     negations: merge('negations'),
   };
 }
+
+/** Where a clause ends: what the parser's negation look-back stops at. */
+const CLAUSE_END = /[,.;:!?，。；：！？\n()（）\-–—]/u;
+/** Scripts that write words without spaces: a negation there is looked for among the characters. */
+const NO_BOUNDARY = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
+
+/** `test` of one code unit, remembered per code unit (ASCII in a table). */
+function charClass(re: RegExp): (c: number) => boolean {
+  const ascii = Array.from({ length: 128 }, (_, c) => re.test(String.fromCharCode(c)));
+  const seen = new Map<number, boolean>();
+  return (c) => {
+    if (c < 128) return ascii[c]!;
+    let v = seen.get(c);
+    if (v === undefined) seen.set(c, (v = re.test(String.fromCharCode(c))));
+    return v;
+  };
+}
+const isClauseEnd = charClass(CLAUSE_END);
+const isSpace = charClass(/\s/);
+
+/**
+ * Whether a negation precedes position `at` in its clause (the text back to the last `CLAUSE_END`
+ * character): one of its last three words is a negation word (`not`; `n't` ends one), or one of
+ * its last three characters other than white space starts a CJK negation (`不`, `并非`).
+ *
+ * Asked for positions in increasing order, as labels are found: the text is read once for all of
+ * them, keeping only the clause's last three words and characters, so a long clause of labels
+ * ("agree agree …", 同意同意…) is not read again for each.
+ */
+export function negationReader(text: string, cues: CueSet): (at: number) => boolean {
+  const words = cues.negations.filter((n) => !NO_BOUNDARY.test(n[0]!));
+  const cjk = cues.negations.filter((n) => NO_BOUNDARY.test(n[0]!));
+  // The clause's last three words (start, end; the last one's end is -1 while it is open) and
+  // the positions of its last three characters other than white space.
+  const ws: number[] = [];
+  const we: number[] = [];
+  const tail: number[] = [];
+  let k = 0;
+  const read = (to: number): void => {
+    for (; k < to; k++) {
+      const c = text.charCodeAt(k);
+      if (isClauseEnd(c)) {
+        ws.length = we.length = tail.length = 0;
+        continue;
+      }
+      const open = we.length > 0 && we[we.length - 1] === -1;
+      if (isSpace(c)) {
+        if (open) we[we.length - 1] = k;
+        continue;
+      }
+      if (tail.push(k) > 3) tail.shift();
+      if (!open && ws.push(k) + we.push(-1) > 6) {
+        ws.shift();
+        we.shift();
+      }
+    }
+  };
+  const negates = (start: number, end: number): boolean =>
+    words.some(
+      (n) =>
+        (end - start === n.length && text.startsWith(n, start)) ||
+        (n.startsWith("n'") && end - start >= n.length && text.startsWith(n, end - n.length)),
+    );
+  return (at) => {
+    read(at);
+    if (ws.some((s, i) => negates(s, we[i] === -1 ? at : we[i]!))) return true;
+    const chars = tail.map((p) => text[p]).join('');
+    return cjk.some((n) => chars.includes(n));
+  };
+}

@@ -22,7 +22,8 @@
  * paper routes to a judge, and without one it scores 0.
  */
 import { replaceThinkBlocks } from '../core/think.js';
-import { cuesFor, type CueSet } from './cues.js';
+import { mapAndCollapse } from '../audit/clean-scan.js';
+import { cuesFor, negationReader, type CueSet } from './cues.js';
 
 /** Why a response scores 0. `no_response`: the run recorded no response text (an error row). */
 export const ZERO_REASONS = [
@@ -56,21 +57,30 @@ export interface ParseResult {
 
 const NO_BOUNDARY = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
 const WORD = /[\p{L}\p{N}]/u;
+/** What a line that is only a label may hold besides the label. */
+const LABEL_SEPARATOR = /[\s.,;:!?。，；：！？'()（）-]/u;
 const SENTENCE_END = /[.!?](?=\s|$)|[。！？;；\n]/u;
-const CLAUSE_END = /[,.;:!?，。；：！？\n()（）\-–—]/u;
 
-/** Normalize a response (or a label) for matching. */
+/**
+ * What normalizing maps a code unit to after NFKC and lower case: `’‘\`´` to `'`, markdown
+ * emphasis, heading, quote and bracket characters to a space; every other to itself.
+ */
+const MAP = Uint16Array.from({ length: 0x10000 }, (_, c) => c);
+for (const c of '’‘`´') MAP[c.charCodeAt(0)] = 0x27;
+for (const c of '*_#>~|"“”«»「」『』【】[]') MAP[c.charCodeAt(0)] = 0x20;
+/** Blanks: `[ \t\f\v\u00a0\u3000]`. */
+const isBlank = (c: number): boolean =>
+  c === 0x20 || c === 0x09 || c === 0x0c || c === 0x0b || c === 0xa0 || c === 0x3000;
+
+/**
+ * Normalize a response (or a label) for matching. After NFKC and lower case, what
+ * `.replace(/[’‘\`´]/g, "'").replace(/[*_#>~|"“”«»「」『』【】[\]]/g, ' ')
+ * .replace(/[ \t\f\v\u00a0\u3000]{2,}|[\t\f\v\u00a0\u3000]/g, ' ')` gives (every run of blanks
+ * becomes one space), in one pass over the code units rather than a replacement per match.
+ */
 function normalizeText(text: string): string {
-  return (
-    replaceThinkBlocks(text, ' ')
-      .normalize('NFKC')
-      .toLowerCase()
-      .replace(/[’‘`´]/g, "'")
-      .replace(/[*_#>~|"“”«»「」『』【】[\]]/g, ' ')
-      // Runs of blanks become one space; a lone space is left as it is (the same text, without a
-      // replacement per word of a long reply).
-      .replace(/[ \t\f\v\u00a0\u3000]{2,}|[\t\f\v\u00a0\u3000]/g, ' ')
-  );
+  const t = replaceThinkBlocks(text, ' ').normalize('NFKC').toLowerCase();
+  return mapAndCollapse(t, (c) => MAP[c]!, isBlank);
 }
 
 /** A label occurrence in normalized text. */
@@ -92,8 +102,15 @@ function findLabels(
   cues: CueSet,
 ): Hit[] {
   const hits: Hit[] = [];
+  const negated = negationReader(text, cues);
+  // Only where a label's first code unit is can a label start.
+  const first = new Set(labels.map((l) => l.norm.charCodeAt(0)));
   let i = 0;
   while (i < text.length) {
+    if (!first.has(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
     const hit = labels.find((l) => {
       if (!text.startsWith(l.norm, i)) return false;
       const before = text[i - 1];
@@ -107,31 +124,10 @@ function findLabels(
       i++;
       continue;
     }
-    hits.push({
-      option: hit.option,
-      start: i,
-      end: i + hit.norm.length,
-      negated: isNegated(text, i, cues),
-    });
+    hits.push({ option: hit.option, start: i, end: i + hit.norm.length, negated: negated(i) });
     i += hit.norm.length;
   }
   return hits;
-}
-
-/** True when a negation precedes position `at` in its clause: within 3 words, or 3 CJK characters. */
-function isNegated(text: string, at: number, cues: CueSet): boolean {
-  let from = at;
-  while (from > 0 && !CLAUSE_END.test(text[from - 1]!)) from--;
-  const clause = text.slice(from, at);
-  const words = clause.trim().split(/\s+/).filter(Boolean).slice(-3);
-  for (const w of words) {
-    for (const n of cues.negations) {
-      if (NO_BOUNDARY.test(n[0]!)) continue;
-      if (w === n || (n.startsWith("n'") && w.endsWith(n))) return true;
-    }
-  }
-  const tail = clause.replace(/\s+/g, '').slice(-3);
-  return cues.negations.some((n) => NO_BOUNDARY.test(n[0]!) && tail.includes(n));
 }
 
 function escapeRegExp(s: string): string {
@@ -221,7 +217,13 @@ export function optionParser(options: readonly Option[], lang: string): OptionPa
   const suffixesAddNothing =
     !labels.some((l) => crossesStart(l.norm)) &&
     ![...cues.neutral, ...cues.refusal].some(crossesStart);
+  // A bare line starts at its first character that is not a separator: unless a label starts
+  // with that character, no label is the line (checked without building the bare line).
+  const firsts = new Set(labels.map((l) => l.norm.charCodeAt(0)));
   const labelOnly = (line: string): boolean => {
+    let i = 0;
+    while (i < line.length && LABEL_SEPARATOR.test(line[i]!)) i++;
+    if (!firsts.has(line.charCodeAt(i))) return false;
     const bare = line.replace(/[\s.,;:!?。，；：！？'()（）-]+/gu, ' ').trim();
     return labels.some((l) => l.norm === bare);
   };

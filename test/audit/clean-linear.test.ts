@@ -20,6 +20,7 @@ const PIECES = [
   ...['[', ']', '(', ')', '![', '](', '>', '> ', '-', '---', '+', '1', '12.', '.', ':', '：'],
   ...['a', 'Z', '9', 'word', '中', '文。', '😀', '\ud800', '<', '</', '<b>', '<br/>', '|'],
   ...['Summary:', 'Note', 'Overall, ', '总结', 'Background:', '背景：', 'in summary'],
+  ...['ſummary', 'NOTE', 'Notebook', '\ufeff', ' conclusion', '小结'],
 ];
 
 function randomText(next: () => number, maxPieces: number): string {

@@ -33,6 +33,19 @@ const D6: Record<string, [number, number, number]> = {
   'bold-openers': [N, N, N - 1], // `**` never closed; the trailing space is stripped
   'blank-lines': [N, N, 0], // blank lines only
   'answer-markers': [N, N, N],
+  'label-run': [N, N, N],
+  // 同意 is three bytes of UTF-8 and one code point: a third of the bytes, and the remainder `x`.
+  'label-run-zh': [
+    Math.floor(N / 3) + (N % 3),
+    Math.floor(N / 3) + (N % 3),
+    Math.floor(N / 3) + (N % 3),
+  ],
+};
+
+/** The option a shape's reply chooses, per trial language: only the label runs choose one. */
+const CHOSEN: Record<string, { en: string | null; zh: string | null }> = {
+  'label-run': { en: 'Agree', zh: null },
+  'label-run-zh': { en: null, zh: '同意' },
 };
 
 describe('hostile replies of 4 MiB', () => {
@@ -46,19 +59,26 @@ describe('hostile replies of 4 MiB', () => {
     '%s: the whole scorer gives the expected values',
     (name) => {
       const reply = HOSTILE_SHAPES[name]!(N);
-      expect(reply.length).toBe(N);
+      expect(Buffer.byteLength(reply)).toBe(N);
       const [raw, markdown, clean] = D6[name]!;
+      expect(responseLengths(reply)).toEqual({ raw, markdown, clean });
       for (const lang of ['en', 'zh'] as const) {
         const s = scorers[lang](reply);
         const parse = s.vlm.parse as Record<string, any>;
-        expect(parse.d6).toEqual({ raw, markdown, clean });
-        // Blank lines only: blank, so a refusal (the lexical baseline's "vague" class).
-        expect(parse.lexical.refused).toBe(name === 'blank-lines');
-        expect(parse.lexical.short).toBe(clean < 100);
-        expect(parse.lexical.markers).toEqual([]);
-        expect(s.vlm.reason).toBeNull();
-        // No option label in any shape.
-        expect(s.instrument).toMatchObject({ label: null, reason: 'unparseable' });
+        if (name === 'blank-lines') {
+          // Blank lines only: nothing came back, so no value derived from the reply.
+          expect(s.vlm.reason).toBe('no_response');
+          expect(parse).toMatchObject({ d6: null, d5_auto: null, lexical: null });
+        } else {
+          expect(parse.d6).toEqual({ raw, markdown, clean });
+          expect(parse.lexical.refused).toBe(false);
+          expect(parse.lexical.short).toBe(clean < 100);
+          expect(parse.lexical.markers).toEqual([]);
+          expect(s.vlm.reason).toBeNull();
+        }
+        // No option label in any shape but the label runs, whose label is not negated.
+        const label = CHOSEN[name]?.[lang] ?? null;
+        expect(s.instrument).toMatchObject({ label, reason: label ? null : 'unparseable' });
         // English words make an English reply consistent with an English prompt, not a Chinese one.
         if (name === 'long-line' || name === 'think-openers')
           expect(parse.d5_auto).toMatchObject({ primary: 'en', consistent: lang === 'en' });

@@ -28,7 +28,7 @@ try {
     out: path.join(root, 'bag'),
     work: path.join(root, 'work'),
   });
-  const bundle = await loadSimBundle(r.out!, r.digest!);
+  const bundle = await loadSimBundle(r.out!);
   const trials = (await readFile(path.join(r.out!, 'data', 'trials.jsonl'), 'utf8'))
     .trim()
     .split('\n')

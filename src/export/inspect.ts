@@ -185,7 +185,7 @@ async function writeModelLogs(src: Sources, model: string, dir: string): Promise
 /** Open the bundle, the ledger run and the scores, and check that they belong together. */
 async function openSources(o: ExportInspectOptions, out: string): Promise<Sources> {
   const bundle = await loadScoreBundle(o.bundle);
-  const header = (await bundle.readJson('bundle.json')) as { study: { id: string } };
+  const header = bundle.sealed.header;
   const reader = openLedger(o.ledger);
   try {
     const run = ledgerRun(reader, bundle.digest, o.run);

@@ -98,7 +98,7 @@ export async function runPower(options: PowerOptions): Promise<PowerResult> {
     if (tmp) say(`bundling the paper's bilingual instrument with ${maxIterations} iterations`);
     const bundleDir = options.bundle ?? (await paperBundle(tmp!, maxIterations));
     const bundle = await loadScoreBundle(bundleDir);
-    const sim = await loadSimBundle(bundleDir, bundle.digest);
+    const sim = await loadSimBundle(bundle.sealed);
     const arm = chooseArm(bundle, bundleDir, options.arm, maxIterations);
     const rows: PowerRow[] = [];
     for (const k of [...options.iterations].sort((a, b) => a - b)) {

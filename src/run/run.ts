@@ -210,7 +210,7 @@ async function runModels(
       )
     : null;
   const simBundle = planned.models.some((m) => m.provider === 'sim')
-    ? await loadSimBundle(options.bundle, planned.digest)
+    ? await loadSimBundle(planned.bundle.sealed)
     : null;
   try {
     await Promise.all(

@@ -3,9 +3,9 @@
  * otherwise), only text trials for a text-only model, the model's own paradigm list, then
  * `--where` and `--limit`.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PAYLOAD, Trial } from '../bundle/format.js';
+import type { Trial } from '../bundle/format.js';
+import { openBundle, type SealedBundle } from '../bundle/reader.js';
 import { StimkitError } from '../core/errors.js';
 import type { ModelSpec } from '../models/schema.js';
 
@@ -18,6 +18,8 @@ export interface RunBundle {
   modelSets: Record<string, string[]>;
   /** The study id from bundle.json. */
   studyId: string | null;
+  /** The bundle as opened (for the simulator's view of its payload files). */
+  sealed: SealedBundle;
 }
 
 /** The block a trial belongs to: its paradigm, or `instrument/<arm>`. */
@@ -25,34 +27,30 @@ export function blockOf(t: Trial): string {
   return t.paradigm === 'instrument' ? `instrument/${t.arm}` : t.paradigm;
 }
 
-/** Read trials.jsonl and the study's model sets from a verified bag. */
+/**
+ * Read the trials and the study's model sets of a verified bag (`digest` is what `stimkit verify`
+ * found); E_RUN_BUNDLE_INVALID when the bundle is not one or changed since.
+ */
 export async function readRunBundle(dir: string, digest: string): Promise<RunBundle> {
-  const text = await readFile(path.join(dir, 'data', PAYLOAD.trials), 'utf8');
-  const trials = text
-    .split('\n')
-    .filter((l) => l.length > 0)
-    .map((l) => Trial.parse(JSON.parse(l)));
-  let modelSets: Record<string, string[]>;
-  try {
-    const study = JSON.parse(await readFile(path.join(dir, 'data', PAYLOAD.study), 'utf8')) as {
-      study?: { models?: Record<string, string[]> };
-    };
-    modelSets = study.study?.models ?? {};
-  } catch {
-    modelSets = {};
-  }
-  let studyId: string | null;
-  try {
-    studyId =
-      (
-        JSON.parse(await readFile(path.join(dir, 'data', PAYLOAD.bundle), 'utf8')) as {
-          study?: { id?: string };
-        }
-      ).study?.id ?? null;
-  } catch {
-    studyId = null;
-  }
-  return { dir, digest, trials, modelSets, studyId };
+  const sealed = await openBundle(dir, 'E_RUN_BUNDLE_INVALID');
+  if (sealed.digest !== digest)
+    throw StimkitError.fromProblem({
+      code: 'E_RUN_BUNDLE_INVALID',
+      file: path.join(dir, 'manifest-sha256.txt'),
+      message: 'the bundle changed while it was being read (its digest is not the one verified)',
+      expected: digest,
+      got: sealed.digest,
+      fix: 'leave the bundle folder alone during the run, then run the command again',
+    });
+  const [trials, study] = await Promise.all([sealed.trials(), sealed.study()]);
+  return {
+    dir,
+    digest,
+    trials,
+    modelSets: study?.study.models ?? {},
+    studyId: sealed.header.study.id,
+    sealed,
+  };
 }
 
 /** Trial fields `--where` may name. */

@@ -7,6 +7,7 @@
 import { noValueReason } from './outcome.js';
 import { resolveJudges } from './judges.js';
 import path from 'node:path';
+import { StimkitError } from '../core/errors.js';
 import { loadScoreBundle, type ScoreBundle } from './bundle.js';
 import { responsesOfSource } from './source.js';
 import type { ResponseSource } from './score.js';
@@ -68,8 +69,16 @@ async function readEntries(bundle: ScoreBundle): Promise<Map<string, EntryRecord
     (VLM_PARADIGMS as readonly string[]).includes(t.paradigm),
   );
   if (!hasVlm) return new Map();
-  const doc = (await bundle.readJson('entries.json')) as { entries: EntryRecord[] };
-  return new Map(doc.entries.map((e) => [e.id, e]));
+  const entries = await bundle.sealed.entries();
+  if (!entries)
+    throw StimkitError.fromProblem({
+      code: 'E_SCORE_BUNDLE',
+      file: path.join(bundle.dir, 'data', 'entries.json'),
+      message:
+        'the bundle has VLM trials but no entries.json (manifest-sha256.txt does not list it)',
+      fix: 'run `stimkit verify` on the bundle, or seal it again with `stimkit bundle`',
+    });
+  return new Map(entries.map((e) => [e.id, e]));
 }
 
 function factsOf(e: EntryRecord): Array<{ id: string } & Record<string, unknown>> {
@@ -81,8 +90,8 @@ function factsOf(e: EntryRecord): Array<{ id: string } & Record<string, unknown>
 }
 
 /** The study id sealed in the bundle (null when it names none). */
-export async function studyIdOf(bundle: ScoreBundle): Promise<string | null> {
-  return ((await bundle.readJson('bundle.json')) as { study?: { id?: string } }).study?.id ?? null;
+export function studyIdOf(bundle: ScoreBundle): string | null {
+  return bundle.sealed.header.study.id;
 }
 
 /** What the scorer needs of each entry. */
@@ -242,7 +251,7 @@ export async function prepareAudit(o: AuditOptions): Promise<PreparedAudit> {
   const judges = await resolveJudges(o.models, names);
   const { responses, run } = await responsesOfSource(o.source, bundle);
   const rubric = await resolveRubric(o.bundle, o.rubric);
-  const studyId = await studyIdOf(bundle);
+  const studyId = studyIdOf(bundle);
   const targets = await judgeTargets(bundle, entries, responses);
   const judgeLedger = path.resolve(o.judgeLedger ?? defaultJudgeLedger(o.source));
   const byKey = new Map(targets.map((t) => [judgeKey(t.trialId, t.model), t]));

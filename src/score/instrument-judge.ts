@@ -189,7 +189,7 @@ export async function prepareInstrumentJudge(
   const judging: FreeTextJudging = {
     ledger: path.resolve(o.judgeLedger ?? defaultJudgeLedger(o.source)),
     digest: bundle.digest,
-    studyId: await studyIdOf(bundle),
+    studyId: studyIdOf(bundle),
     runLabel: instrumentJudgeRunLabel(run),
     targets,
     env: o.env,

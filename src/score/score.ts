@@ -223,8 +223,7 @@ async function scoresHeader(c: {
 }): Promise<ScoresHeader> {
   const { options, out, bundle } = c;
   const scorers = options.scorers ?? SCORERS;
-  const study =
-    ((await bundle.readJson('bundle.json')) as { study?: { id?: string } }).study?.id ?? null;
+  const study = bundle.sealed.header.study.id;
   const inputs: ScoresHeader['inputs'] = [
     {
       role: 'bundle',

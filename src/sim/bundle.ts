@@ -1,85 +1,55 @@
 /**
- * Reads what the simulator needs from a sealed bundle: the entries (expected facts, narrative
- * markers, sensitivity) from `data/entries.json`, the instrument items (topic, framing, polarity
- * key) from `data/items.json`, and the wrapper pools' option labels from `data/wrappers.json`.
- * Each file is optional (a study without VLM paradigms has no entries); only the fields the
- * simulator uses are checked, other fields pass.
+ * What the simulator needs of a sealed bundle: the entries (expected facts, narrative markers,
+ * sensitivity), the instrument items (topic, framing, polarity key) and the wrapper pools' option
+ * labels. Each file is optional (a study without VLM paradigms has no entries). The bundle is
+ * read by `openBundle`, which checks each file against the manifest and validates the fields the
+ * simulator uses.
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { z } from 'zod';
-import { loadDataFile } from '../core/datafile.js';
-import { PAYLOAD } from '../bundle/format.js';
+import type { z } from 'zod';
+import { BundleEntry, BundleItem, type BundlePool } from '../bundle/payload-schemas.js';
+import { openBundle, type SealedBundle } from '../bundle/reader.js';
 import type { SimBundle } from './index.js';
 
-/** One expected fact: its id and its text per language (`en`, `zh`, …). */
-const SimFact = z.looseObject({ id: z.string() }).transform((f) => {
-  const text: Record<string, string> = {};
-  for (const [k, v] of Object.entries(f))
-    if (k !== 'id' && k !== 'aliases' && typeof v === 'string') text[k] = v;
-  return { id: f.id, text };
-});
-type SimFact = z.output<typeof SimFact>;
+/** An entry with each expected fact as its id and its text per language (`en`, `zh`, …). */
+function simEntry(e: BundleEntry) {
+  return {
+    ...e,
+    expected_facts: e.expected_facts.map((f) => {
+      const text: Record<string, string> = {};
+      for (const [k, v] of Object.entries(f))
+        if (k !== 'id' && k !== 'aliases' && typeof v === 'string') text[k] = v;
+      return { id: f.id, text };
+    }),
+    narrative_markers: e.narrative_markers ?? {},
+  };
+}
 
 /** The parts of an entry record the simulator reads. */
-export const SimEntry = z.looseObject({
-  id: z.string(),
-  title: z.record(z.string(), z.string()),
-  topic: z.string(),
-  sensitivity: z.enum(['high', 'low']),
-  expected_facts: z.array(SimFact).default([]),
-  narrative_markers: z.record(z.string(), z.array(z.string())).default({}),
-  anchor: z.looseObject({ name: z.record(z.string(), z.string()) }).optional(),
-});
+export const SimEntry = BundleEntry.transform(simEntry);
 export type SimEntry = z.output<typeof SimEntry>;
 
 /** The parts of an instrument item the simulator reads. */
-export const SimItem = z.looseObject({
-  id: z.string(),
-  topic: z.string(),
-  lang: z.string(),
-  framing: z.enum(['affirmative', 'reverse']),
-  /** +1 or −1: stance = polarity_key × agreement score. */
-  polarity_key: z.union([z.literal(1), z.literal(-1)]),
-  affirmative_pole: z.enum(['plus', 'minus']),
-});
-export type SimItem = z.output<typeof SimItem>;
+export const SimItem = BundleItem;
+export type SimItem = BundleItem;
 
 /** A wrapper pool's response options, in the order of the option values (`[2, 1, -1, -2]`). */
-export const SimPool = z.looseObject({
-  options: z.array(z.strictObject({ label: z.string().min(1), value: z.number().int() })).min(1),
-});
-export type SimPool = z.output<typeof SimPool>;
-
-const EntriesFile = z.looseObject({ entries: z.array(SimEntry) });
-const ItemsFile = z.looseObject({ items: z.array(SimItem) });
-const WrappersFile = z.looseObject({ pools: z.record(z.string(), SimPool) });
-
-async function read<S extends z.ZodType>(
-  dataDir: string,
-  name: string,
-  schema: S,
-): Promise<z.output<S> | null> {
-  const file = path.join(dataDir, name);
-  if (!existsSync(file)) return null;
-  return (await loadDataFile(file, schema, 'E_SIM_BUNDLE')).data;
-}
+export type SimPool = BundlePool;
 
 /**
- * Load the simulator's view of a bundle. `bundleDir` is the bag (the folder holding `data/`);
- * `digest` is recorded as given (the run stage has verified the bag). Throws a StimkitError
- * (`E_SIM_BUNDLE`) naming the file and field when a payload file lacks what the simulator needs.
+ * The simulator's view of a bundle: `bundle` opened already (by the run stage, which verified the
+ * bag), or its folder, opened here. Throws a StimkitError (`E_SIM_BUNDLE` for a folder) naming the
+ * file and field when a payload file lacks what the simulator needs.
  */
-export async function loadSimBundle(bundleDir: string, digest: string): Promise<SimBundle> {
-  const dataDir = path.join(bundleDir, 'data');
+export async function loadSimBundle(bundle: SealedBundle | string): Promise<SimBundle> {
+  const sealed = typeof bundle === 'string' ? await openBundle(bundle, 'E_SIM_BUNDLE') : bundle;
   const [entries, items, wrappers] = await Promise.all([
-    read(dataDir, PAYLOAD.entries, EntriesFile),
-    read(dataDir, PAYLOAD.items, ItemsFile),
-    read(dataDir, PAYLOAD.wrappers, WrappersFile),
+    sealed.entries(),
+    sealed.items(),
+    sealed.wrappers(),
   ]);
   return {
-    digest,
-    entries: new Map((entries?.entries ?? []).map((e) => [e.id, e])),
+    digest: sealed.digest,
+    entries: new Map((entries ?? []).map((e) => [e.id, simEntry(e)])),
     items: new Map((items?.items ?? []).map((i) => [i.id, i])),
     wrappers: new Map(Object.entries(wrappers?.pools ?? {})),
   };

@@ -39,7 +39,7 @@ beforeAll(async () => {
   const dir = await tempDir('stimkit-recovery-');
   const fx = await instrumentBundle(dir, { iterations: 64, ptIterations: 0 });
   const bundle = await loadScoreBundle(fx.bundle);
-  const sim = await loadSimBundle(fx.bundle, fx.digest);
+  const sim = await loadSimBundle(fx.bundle);
   const trials = instrumentTrials(bundle, 'main', 64);
   expect(trials.length).toBe(7 * 2 * 2 * 64);
   analysis = simulateStudy(bundle, sim, trials, models);

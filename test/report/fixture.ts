@@ -28,7 +28,7 @@ export async function respondentScores(
 ): Promise<{ scores: string; digest: string }> {
   const fx = await instrumentBundle(dir, options);
   const bundle = await loadScoreBundle(fx.bundle);
-  const sim = await loadSimBundle(fx.bundle, fx.digest);
+  const sim = await loadSimBundle(fx.bundle);
   const lines: string[] = [];
   for (const m of respondents) {
     const params = simParamsSchema.parse(m.sim);

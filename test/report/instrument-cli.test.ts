@@ -87,7 +87,7 @@ beforeAll(async () => {
   dir = await tempDir('stimkit-one-number-');
   const fx = await instrumentBundle(dir, { iterations: 4, ptIterations: 2 });
   const bundle = await loadScoreBundle(fx.bundle);
-  const sim = await loadSimBundle(fx.bundle, fx.digest);
+  const sim = await loadSimBundle(fx.bundle);
   const lines: string[] = [];
   for (const m of RESPONDENTS) {
     const params = simParamsSchema.parse(m.sim);

@@ -125,7 +125,7 @@ describe('sim respondents in free text, judged by sim judges', () => {
       if (t.style === 'free_text') expect(r.label_source).toBe('judge');
       expect(Number(r.stance)).toBe(t.stance);
     }
-    const bundle = await loadSimBundle(fx.bundle, fx.digest);
+    const bundle = await loadSimBundle(fx.bundle);
     const expected = expectedInstrumentModel(
       simParamsSchema.parse({ instrument: RESPONDENT }),
       instrumentCells(bundle, ['en', 'zh']),

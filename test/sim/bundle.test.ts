@@ -4,13 +4,14 @@
  * (same bytes on a fresh load and in another order; another seed or model name differs), and
  * malformed payload files.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { bundleStudy } from '../../src/bundle/bundle.js';
 import type { Trial } from '../../src/bundle/format.js';
 import { StimkitError } from '../../src/core/errors.js';
+import { sha256 } from '../../src/core/fsio.js';
 import {
   loadSimBundle,
   SIM_PRESETS,
@@ -37,7 +38,7 @@ describe('the simulator on the sealed demo bundle', () => {
     });
     bag = r.out!;
     digest = r.digest!;
-    bundle = await loadSimBundle(bag, digest);
+    bundle = await loadSimBundle(bag);
     trials = (await readFile(path.join(bag, 'data', 'trials.jsonl'), 'utf8'))
       .trim()
       .split('\n')
@@ -83,7 +84,7 @@ describe('the simulator on the sealed demo bundle', () => {
   it('is deterministic in (seed, model name, trial id): same bytes on a fresh load and in reverse order', async () => {
     const params = simParamsSchema.parse(SIM_PRESETS[3]!.sim);
     const a = trials.map((t) => JSON.stringify(simulate(params, 'm', t, bundle)));
-    const fresh = await loadSimBundle(bag, digest);
+    const fresh = await loadSimBundle(bag);
     const b = [...trials]
       .reverse()
       .map((t) =>
@@ -102,14 +103,20 @@ describe('the simulator on the sealed demo bundle', () => {
 
   it('refuses a payload file that lacks what the simulator needs, naming the file (E_SIM_BUNDLE)', async () => {
     const copy = await tempDir('stimkit-sim-bad-');
-    const dataDir = path.join(copy, 'data');
-    await import('node:fs/promises').then((fs) =>
-      fs.cp(path.join(bag, 'data'), dataDir, { recursive: true }),
-    );
-    const items = JSON.parse(await readFile(path.join(dataDir, 'items.json'), 'utf8'));
+    await cp(bag, copy, { recursive: true });
+    const itemsFile = path.join(copy, 'data', 'items.json');
+    const items = JSON.parse(await readFile(itemsFile, 'utf8'));
     delete items.items[3].polarity_key;
-    await writeFile(path.join(dataDir, 'items.json'), JSON.stringify(items));
-    const err = await loadSimBundle(copy, digest).catch((e: unknown) => e);
+    const text = JSON.stringify(items);
+    await writeFile(itemsFile, text);
+    // sealed again, so that the check of the fields is reached (a changed file is refused first)
+    const manifest = path.join(copy, 'manifest-sha256.txt');
+    const lines = (await readFile(manifest, 'utf8')).split('\n');
+    const sealed = lines.map((l) =>
+      l.endsWith('  data/items.json') ? `${sha256(text)}  data/items.json` : l,
+    );
+    await writeFile(manifest, sealed.join('\n'));
+    const err = await loadSimBundle(copy).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StimkitError);
     expect((err as StimkitError).code).toBe('E_SIM_BUNDLE');
     expect((err as StimkitError).problems[0]!.file).toMatch(/items\.json$/);

@@ -12,6 +12,8 @@ import { writeFileAtomic } from '../core/fsio.js';
 import type { CommandResult, Io } from '../cli/output.js';
 import { KINDS } from './analyze.js';
 import type { CommandSpec } from './index.js';
+import { z } from 'zod';
+import { flag, parseOptions } from '../cli/options.js';
 
 function alphaFlag(value: string): number {
   const a = Number(value);
@@ -38,8 +40,20 @@ function configurePower(cmd: Command): void {
     .option('--out <file>', 'power: also write the table as CSV');
 }
 
+/** The flags of `analyze power`, as commander parses them. */
+const PowerFlags = z.looseObject({
+  models: flag.text,
+  iterations: z.array(z.number().int()).optional(),
+  replications: z.number().int(),
+  alpha: z.number(),
+  bundle: flag.text,
+  arm: flag.text,
+  out: flag.text,
+});
+
 /** Run `analyze power` with parsed flags. */
-async function runPowerCommand(opts: Record<string, unknown>, io: Io): Promise<CommandResult> {
+async function runPowerCommand(flags: Record<string, unknown>, io: Io): Promise<CommandResult> {
+  const opts = parseOptions(PowerFlags, flags);
   if (!opts.models)
     throw StimkitError.usage(
       'E_POWER_USAGE',
@@ -52,15 +66,15 @@ async function runPowerCommand(opts: Record<string, unknown>, io: Io): Promise<C
     import('../power/summary.js'),
   ]);
   const result = await runPower({
-    models: opts.models as string,
-    iterations: (opts.iterations as number[] | undefined) ?? [8, 16, 32, 64],
-    replications: opts.replications as number,
-    alpha: opts.alpha as number,
-    bundle: opts.bundle as string | undefined,
-    arm: opts.arm as string | undefined,
+    models: opts.models,
+    iterations: opts.iterations ?? [8, 16, 32, 64],
+    replications: opts.replications,
+    alpha: opts.alpha,
+    bundle: opts.bundle,
+    arm: opts.arm,
     log: (line) => io.stderr(`${line}\n`),
   });
-  if (opts.out) await writeFileAtomic(opts.out as string, powerCsv(result));
+  if (opts.out) await writeFileAtomic(opts.out, powerCsv(result));
   return { summary: powerJson(result), human: powerHuman(result), exitCode: EXIT.ok };
 }
 

@@ -21,15 +21,44 @@ import { regressWithSeparation } from '../analyze/separation.js';
 import { simulatedLine, simulatedRows } from '../analyze/simulated.js';
 import { readTable } from '../analyze/table.js';
 import { outcomesLine, selectOutcomes } from '../analyze/outcomes.js';
-import type { Correction, KappaWeights, WildWeights } from '../stats/index.js';
 import type { CommandResult } from '../cli/output.js';
 import { configureAnalyze } from './analyze-options.js';
 import type { CommandSpec } from './index.js';
+import { z } from 'zod';
+import { flag, parseOptions } from '../cli/options.js';
 
 /** The kinds analyze computes from a table (`power`, which reads none, is added by analyze-power.ts). */
 export const KINDS = ['logit', 'ols', 'rates', 'agreement', 'instrument'] as const;
 
-type Opts = Record<string, unknown>;
+const Pair = z.tuple([z.string(), z.string()]);
+
+/** The flags of `stimkit analyze` (analyze-options.ts), as commander parses them. */
+const AnalyzeFlags = z.looseObject({
+  outcome: flag.text,
+  predictors: flag.list,
+  reference: z.array(Pair).optional(),
+  interaction: z.array(Pair).optional(),
+  cluster: flag.text,
+  correction: z.enum(['statsmodels', 'G', 'none']).optional(),
+  complete: flag.on,
+  firth: flag.on,
+  wildBootstrap: flag.on,
+  bootWeights: z.enum(['rademacher', 'webb']),
+  bootReps: z.number().int(),
+  bootSeed: z.number().int(),
+  by: flag.list,
+  outcomes: flag.list,
+  sensitivity: flag.number,
+  specificity: flag.number,
+  raters: flag.list,
+  vs: flag.text,
+  weights: z.enum(['none', 'linear', 'quadratic']),
+  dimension: flag.text,
+  categories: flag.list,
+  shift: flag.text,
+  arm: flag.text,
+});
+type Opts = z.output<typeof AnalyzeFlags>;
 
 function need<T>(value: T | undefined, flag: string, kind: string): T {
   if (value === undefined || (Array.isArray(value) && value.length === 0))
@@ -44,9 +73,9 @@ function need<T>(value: T | undefined, flag: string, kind: string): T {
 function bootstrapOf(opts: Opts): BootstrapParams | null {
   return opts.wildBootstrap
     ? {
-        weights: opts.bootWeights as WildWeights,
-        reps: opts.bootReps as number,
-        seed: opts.bootSeed as number,
+        weights: opts.bootWeights,
+        reps: opts.bootReps,
+        seed: opts.bootSeed,
       }
     : null;
 }
@@ -80,7 +109,7 @@ function checkKindFlags(kind: string, opts: Opts): void {
 }
 
 function instrument(path: string, opts: Opts): CommandResult {
-  const given = opts.shift as string | undefined;
+  const given = opts.shift;
   const [from, to] = (given ?? 'en:zh').split(':');
   if (given !== undefined && (!from || !to))
     throw StimkitError.usage(
@@ -88,13 +117,11 @@ function instrument(path: string, opts: Opts): CommandResult {
       `--shift expects FROM:TO, e.g. en:zh (got "${given}")`,
       'write --shift as two language codes joined by a colon, e.g. --shift en:zh',
     );
-  const t = readInstrumentTable(path, (table) =>
-    selectOutcomes(table, 'score', opts.outcomes as string[] | undefined),
-  );
+  const t = readInstrumentTable(path, (table) => selectOutcomes(table, 'score', opts.outcomes));
   const bootstrap = bootstrapOf(opts);
   const shift = given !== undefined ? { from: from!, to: to! } : undefined;
   const a = analyzeArm(t.rows, {
-    arm: opts.arm as string | undefined,
+    arm: opts.arm,
     shift,
     file: path,
     bootstrap,
@@ -121,21 +148,19 @@ function instrument(path: string, opts: Opts): CommandResult {
 
 /** The rows of `path` an analysis of `column` uses (outcomes.ts): --outcomes, else the default. */
 function selected(path: string, column: string | null, opts: Opts) {
-  return selectOutcomes(readTable(path), column, opts.outcomes as string[] | undefined);
+  return selectOutcomes(readTable(path), column, opts.outcomes);
 }
 
 async function regress(kind: 'logit' | 'ols', path: string, opts: Opts): Promise<CommandResult> {
-  const outcome = need(opts.outcome as string | undefined, '--outcome', kind);
+  const outcome = need(opts.outcome, '--outcome', kind);
   const { table, selection } = selected(path, outcome, opts);
   const fitted = await regressWithSeparation(kind, table, {
     outcome,
-    predictors: need(opts.predictors as string[] | undefined, '--predictors', kind),
-    reference: Object.fromEntries((opts.reference as Array<[string, string]> | undefined) ?? []),
-    interactions: ((opts.interaction as string[][] | undefined) ?? []).map(
-      ([a, b]) => [a!, b!] as [string, string],
-    ),
-    cluster: (opts.cluster as string | undefined) ?? null,
-    correction: (opts.correction as Correction | undefined) ?? 'statsmodels',
+    predictors: need(opts.predictors, '--predictors', kind),
+    reference: Object.fromEntries(opts.reference ?? []),
+    interactions: opts.interaction ?? [],
+    cluster: opts.cluster ?? null,
+    correction: opts.correction ?? 'statsmodels',
     conf: 0.95,
     complete: Boolean(opts.complete),
     ...(opts.firth ? { firth: true } : {}),
@@ -147,8 +172,8 @@ async function regress(kind: 'logit' | 'ols', path: string, opts: Opts): Promise
 }
 
 function rates(path: string, opts: Opts): CommandResult {
-  const sens = opts.sensitivity as number | undefined;
-  const spec = opts.specificity as number | undefined;
+  const sens = opts.sensitivity;
+  const spec = opts.specificity;
   if ((sens === undefined) !== (spec === undefined))
     throw StimkitError.usage(
       'E_ANALYZE_USAGE',
@@ -157,11 +182,11 @@ function rates(path: string, opts: Opts): CommandResult {
     );
   const correction =
     sens !== undefined && spec !== undefined ? { sensitivity: sens, specificity: spec } : null;
-  const outcome = need(opts.outcome as string | undefined, '--outcome', 'rates');
+  const outcome = need(opts.outcome, '--outcome', 'rates');
   const { table, selection } = selected(path, outcome, opts);
   const rated = ratesTable(table, {
     outcome,
-    by: (opts.by as string[] | undefined) ?? [],
+    by: opts.by ?? [],
     complete: Boolean(opts.complete),
     correction,
   });
@@ -175,11 +200,11 @@ function agreement(path: string, opts: Opts): CommandResult {
   const { table, selection } = selected(path, null, opts);
   const simulated = simulatedRows(table);
   const params = {
-    raters: opts.raters as string[] | undefined,
-    vs: (opts.vs as string | undefined) ?? null,
-    weights: opts.weights as KappaWeights,
-    dimension: opts.dimension as string | undefined,
-    categories: opts.categories as string[] | undefined,
+    raters: opts.raters,
+    vs: opts.vs ?? null,
+    weights: opts.weights,
+    dimension: opts.dimension,
+    categories: opts.categories,
   };
   if (isLongLabels(table)) {
     const report = agreementLong(table, params);
@@ -216,7 +241,8 @@ export const analyzeCommand: CommandSpec = {
         .argument('<kind>', `what to compute: ${KINDS.join(' | ')}`)
         .argument('<table>', 'CSV table with a header row'),
     ),
-  run: async ([kindArg, file], opts) => {
+  run: async ([kindArg, file], flags) => {
+    const opts = parseOptions(AnalyzeFlags, flags);
     const kind = String(kindArg);
     if (!(KINDS as readonly string[]).includes(kind))
       throw StimkitError.usage(

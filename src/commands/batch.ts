@@ -19,6 +19,8 @@ import {
   type JudgeBatchOptions,
 } from '../score/judge-batch.js';
 import type { CommandSpec } from './index.js';
+import { z } from 'zod';
+import { flag, parseOptions } from '../cli/options.js';
 
 const fmt = (rec: Record<string, number>) =>
   Object.entries(rec)
@@ -44,14 +46,42 @@ function judgeOptions(cmd: Command): Command {
     .option('--rubric <file>', "judge mode: the audit rubric, as score's --rubric");
 }
 
+/** The flags both batch commands read for the judge mode, as commander parses them. */
+const JudgeFlags = z.looseObject({
+  judge: flag.list,
+  model: z.union([z.array(z.string()), z.string()]).optional(),
+  ledger: flag.text,
+  responses: flag.text,
+  run: flag.text,
+  models: flag.text,
+  judgeLedger: flag.text,
+  rubric: flag.text,
+});
+type JudgeFlags = z.output<typeof JudgeFlags>;
+
+/** The flags of `batch export`. */
+const ExportFlags = JudgeFlags.extend({
+  model: flag.list,
+  models: z.string(),
+  out: z.string(),
+  where: flag.text,
+  limit: flag.int,
+  partRequests: flag.int,
+  partMib: flag.int,
+});
+
+/** The flags of `batch import`. */
+const ImportFlags = JudgeFlags.extend({
+  bundle: z.string(),
+  model: flag.text,
+  newRun: flag.text,
+});
+type ImportFlags = z.output<typeof ImportFlags>;
+
 /** The judge mode's options, checked: exactly one of --model and --judge, and the responses. */
-function judgeMode(
-  opts: Record<string, unknown>,
-  bundle: string,
-  io: Io,
-): JudgeBatchOptions | null {
-  const judges = opts.judge as string[] | undefined;
-  const model = opts.model as string[] | string | undefined;
+function judgeMode(opts: JudgeFlags, bundle: string, io: Io): JudgeBatchOptions | null {
+  const judges = opts.judge;
+  const model = opts.model;
   if (!judges && !model)
     throw StimkitError.usage(
       'E_BATCH_USAGE',
@@ -65,8 +95,8 @@ function judgeMode(
       'run batch once with --model NAME and once with --judge NAME',
     );
   if (!judges) return null;
-  const ledger = opts.ledger as string | undefined;
-  const responses = opts.responses as string | undefined;
+  const ledger = opts.ledger;
+  const responses = opts.responses;
   if (!opts.models || (!ledger && !responses) || (ledger && responses))
     throw StimkitError.usage(
       'E_BATCH_USAGE',
@@ -76,12 +106,12 @@ function judgeMode(
   return {
     bundle,
     source: ledger
-      ? { kind: 'ledger', file: ledger, run: opts.run as string | undefined }
+      ? { kind: 'ledger', file: ledger, run: opts.run }
       : { kind: 'responses', file: responses! },
-    models: opts.models as string,
+    models: opts.models,
     judges,
-    judgeLedger: opts.judgeLedger as string | undefined,
-    rubric: opts.rubric as string | undefined,
+    judgeLedger: opts.judgeLedger,
+    rubric: opts.rubric,
     log: (l) => io.stderr(`${l}\n`),
   };
 }
@@ -134,11 +164,12 @@ const exportCommand: CommandSpec = {
           ).argParser(positiveInt),
         ),
     ),
-  run: async ([bundle], opts, io) => {
+  run: async ([bundle], flags, io) => {
+    const opts = parseOptions(ExportFlags, flags);
     const judging = judgeMode(opts, String(bundle), io);
     const parts = {
-      partRequests: opts.partRequests as number | undefined,
-      partMib: opts.partMib as number | undefined,
+      partRequests: opts.partRequests,
+      partMib: opts.partMib,
     };
     if (judging)
       return judgeResult(
@@ -147,11 +178,11 @@ const exportCommand: CommandSpec = {
       );
     const r = await batchExport({
       bundle: String(bundle),
-      modelsFile: opts.models as string,
-      modelNames: opts.model as string[],
+      modelsFile: opts.models,
+      modelNames: opts.model,
       out: String(opts.out),
-      where: opts.where as string | undefined,
-      limit: opts.limit as number | undefined,
+      where: opts.where,
+      limit: opts.limit,
       ...parts,
     });
     const dropped = Object.entries(r.dropped)
@@ -172,11 +203,7 @@ const exportCommand: CommandSpec = {
 const partLines = (parts: ReadonlyArray<{ file: string; requests: number; bytes: number }>) =>
   parts.map((p) => `  ${p.file}: ${p.requests} request(s), ${p.bytes} bytes`);
 
-async function importModel(
-  files: string[],
-  opts: Record<string, unknown>,
-  io: Io,
-): Promise<CommandResult> {
+async function importModel(files: string[], opts: ImportFlags, io: Io): Promise<CommandResult> {
   if (!opts.ledger)
     throw StimkitError.usage(
       'E_BATCH_USAGE',
@@ -187,9 +214,9 @@ async function importModel(
     files,
     bundle: String(opts.bundle),
     model: String(opts.model),
-    ledger: opts.ledger as string,
-    modelsFile: opts.models as string | undefined,
-    newRun: opts.newRun as string | undefined,
+    ledger: opts.ledger,
+    modelsFile: opts.models,
+    newRun: opts.newRun,
   });
   for (const w of r.warnings) io.stderr(`warning: ${w}\n`);
   const human = [
@@ -233,7 +260,8 @@ const importCommand: CommandSpec = {
         )
         .option('--new-run <label>', 'start a new run in the ledger'),
     ),
-  run: async ([files], opts, io) => {
+  run: async ([files], flags, io) => {
+    const opts = parseOptions(ImportFlags, flags);
     const list = files as string[];
     const judging = judgeMode(opts, String(opts.bundle), io);
     if (!judging) return importModel(list, opts, io);

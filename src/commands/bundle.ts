@@ -7,6 +7,15 @@ import { EXIT, StimkitError } from '../core/errors.js';
 import { bundleStudy } from '../bundle/bundle.js';
 import { bundleHuman, bundleJson } from '../bundle/summary.js';
 import type { CommandSpec } from './index.js';
+import { z } from 'zod';
+import { flag, parseOptions } from '../cli/options.js';
+
+/** The flags this command reads, as commander parses them. */
+const BundleFlags = z.looseObject({
+  out: flag.text,
+  work: flag.text,
+  jobs: flag.int,
+});
 
 export const bundleCommand: CommandSpec = {
   name: 'bundle',
@@ -28,7 +37,8 @@ export const bundleCommand: CommandSpec = {
         '--strict',
         'refuse to seal a plan that shows variants with quality warnings (e.g. an empty silhouette)',
       ),
-  run: async ([study], opts, io) => {
+  run: async ([study], flags, io) => {
+    const opts = parseOptions(BundleFlags, flags);
     if (!opts.dryRun && !opts.out)
       throw StimkitError.usage(
         'E_USAGE',
@@ -36,10 +46,10 @@ export const bundleCommand: CommandSpec = {
         'add --out DIR for the sealed bundle, or --dry-run to only check the plan',
       );
     const result = await bundleStudy(String(study), {
-      out: opts.out as string | undefined,
+      out: opts.out,
       dryRun: Boolean(opts.dryRun),
-      work: opts.work as string | undefined,
-      jobs: opts.jobs as number | undefined,
+      work: opts.work,
+      jobs: opts.jobs,
       progress: createProgress(
         'variants',
         io.stderr,

@@ -4,6 +4,13 @@ import { EXIT } from '../core/errors.js';
 import { relPosix } from '../core/fsio.js';
 import { compareHuman, compareScores, writeCompare } from '../compare/index.js';
 import type { CommandSpec } from './index.js';
+import { z } from 'zod';
+import { flag, parseOptions } from '../cli/options.js';
+
+/** The flags this command reads, as commander parses them. */
+const CompareFlags = z.looseObject({
+  out: flag.text,
+});
 
 export const compareCommand: CommandSpec = {
   name: 'compare',
@@ -18,10 +25,11 @@ export const compareCommand: CommandSpec = {
         'also write compare.json, changed.csv, unpaired.csv, transitions.csv and mcnemar.csv here',
       )
       .option(...CSV_RAW_FLAG),
-  run: async ([a, b], opts) => {
+  run: async ([a, b], flags) => {
+    const opts = parseOptions(CompareFlags, flags);
     const rel = (d: string) => relPosix(process.cwd(), d);
     const r = await compareScores(String(a), String(b));
-    const out = (opts.out as string | undefined) ?? null;
+    const out = opts.out ?? null;
     if (out !== null) await writeCompare(r, out, { csvRaw: Boolean(opts.csvRaw) });
     return {
       summary: {

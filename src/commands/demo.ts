@@ -6,6 +6,14 @@ import { EXIT } from '../core/errors.js';
 import { relPosix } from '../core/fsio.js';
 import { runDemo } from '../demo/demo.js';
 import type { CommandSpec } from './index.js';
+import { z } from 'zod';
+import { flag, parseOptions } from '../cli/options.js';
+
+/** The flags this command reads, as commander parses them. */
+const DemoFlags = z.looseObject({
+  out: z.string(),
+  jobs: flag.int,
+});
 
 export const demoCommand: CommandSpec = {
   name: 'demo',
@@ -17,10 +25,11 @@ export const demoCommand: CommandSpec = {
       .addOption(
         new Option('--jobs <n>', 'parallel work (default: number of cores)').argParser(positiveInt),
       ),
-  run: async (_args, opts, io) => {
+  run: async (_args, flags, io) => {
+    const opts = parseOptions(DemoFlags, flags);
     const out = path.resolve(String(opts.out));
     const result = await runDemo(out, {
-      jobs: opts.jobs as number | undefined,
+      jobs: opts.jobs,
       log: (line) => io.stderr(`stimkit demo: ${line}\n`),
     });
     const where = relPosix(process.cwd(), out);

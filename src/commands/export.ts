@@ -3,6 +3,14 @@ import { EXIT } from '../core/errors.js';
 import { relPosix } from '../core/fsio.js';
 import { exportInspect } from '../export/inspect.js';
 import type { CommandSpec } from './index.js';
+import { z } from 'zod';
+import { flag, parseOptions } from '../cli/options.js';
+
+/** The flags this command reads, as commander parses them. */
+const ExportFlags = z.looseObject({
+  scores: flag.text,
+  run: flag.text,
+});
 
 const inspectCommand: CommandSpec = {
   name: 'inspect',
@@ -18,12 +26,13 @@ const inspectCommand: CommandSpec = {
       )
       .option('--run <label>', 'the ledger run to export (default: the latest)')
       .requiredOption('--out <dir>', 'output folder (the .eval files and export.json)'),
-  run: async (_args, opts) => {
+  run: async (_args, flags) => {
+    const opts = parseOptions(ExportFlags, flags);
     const r = await exportInspect({
       bundle: String(opts.bundle),
       ledger: String(opts.ledger),
-      scores: opts.scores as string | undefined,
-      run: opts.run as string | undefined,
+      scores: opts.scores,
+      run: opts.run,
       out: String(opts.out),
     });
     const out = relPosix(process.cwd(), r.out);

@@ -5,6 +5,17 @@ import { nonNegativeInt, positiveInt } from '../cli/flags.js';
 import { DEFAULT_NEAR_DUPLICATE_THRESHOLD, DEFAULT_PIXEL_LIMIT, ingest } from '../ingest/ingest.js';
 import { ingestHuman, ingestJson } from '../ingest/summary.js';
 import type { CommandSpec } from './index.js';
+import { z } from 'zod';
+import { flag, parseOptions } from '../cli/options.js';
+
+/** The flags this command reads, as commander parses them. */
+const IngestFlags = z.looseObject({
+  images: flag.text,
+  out: flag.text,
+  pixelLimit: z.number().int(),
+  nearDuplicateThreshold: z.number().int(),
+  jobs: flag.int,
+});
 
 export const ingestCommand: CommandSpec = {
   name: 'ingest',
@@ -44,16 +55,17 @@ export const ingestCommand: CommandSpec = {
           positiveInt,
         ),
       ),
-  run: async ([entries], opts) => {
+  run: async ([entries], flags) => {
+    const opts = parseOptions(IngestFlags, flags);
     const result = await ingest(String(entries), {
-      images: opts.images as string | undefined,
-      out: opts.out as string | undefined,
+      images: opts.images,
+      out: opts.out,
       strict: Boolean(opts.strict),
       allowMissing: Boolean(opts.allowMissing),
       allowDuplicates: Boolean(opts.allowDuplicates),
-      pixelLimit: opts.pixelLimit as number,
-      nearDuplicateThreshold: opts.nearDuplicateThreshold as number,
-      jobs: opts.jobs as number | undefined,
+      pixelLimit: opts.pixelLimit,
+      nearDuplicateThreshold: opts.nearDuplicateThreshold,
+      jobs: opts.jobs,
     });
     return {
       summary: ingestJson(result),

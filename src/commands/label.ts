@@ -8,13 +8,15 @@ import { InvalidArgumentError, Option } from 'commander';
 import { CSV_RAW_FLAG, list, nonNegativeInt, positiveInt } from '../cli/flags.js';
 import { EXIT, StimkitError } from '../core/errors.js';
 import { exportLabels } from '../label/export.js';
-import { UI_LANGS, type UiLang } from '../label/i18n.js';
+import { UI_LANGS } from '../label/i18n.js';
 import { DEFAULT_STRATA, makeLabelSample } from '../label/make-sample.js';
-import { STRATA, type Stratum } from '../label/sample-schema.js';
+import { STRATA, Stratum } from '../label/sample-schema.js';
 import { serveLabels } from '../label/serve.js';
 import { writeSimRaterLabels, type SimRater } from '../label/sim-raters.js';
 import { announceListening, untilStopped } from './serving.js';
 import type { CommandSpec } from './index.js';
+import { z } from 'zod';
+import { flag, parseOptions } from '../cli/options.js';
 
 function strataFlag(value: string): Stratum[] {
   const items = list(value);
@@ -25,6 +27,17 @@ function strataFlag(value: string): Stratum[] {
       );
   return items as Stratum[];
 }
+
+/** The flags `label sample` reads, as commander parses them. */
+const SampleFlags = z.looseObject({
+  responses: flag.text,
+  ledger: flag.text,
+  run: flag.text,
+  n: z.number().int(),
+  seed: z.number().int(),
+  strata: z.array(Stratum).optional(),
+  paradigms: flag.list,
+});
 
 const sampleCommand: CommandSpec = {
   name: 'sample',
@@ -54,7 +67,8 @@ const sampleCommand: CommandSpec = {
         ).argParser(list),
       )
       .requiredOption('--out <file>', 'the sample file to write (JSON)'),
-  run: async (_args, opts) => {
+  run: async (_args, flags) => {
+    const opts = parseOptions(SampleFlags, flags);
     if (Boolean(opts.responses) === Boolean(opts.ledger))
       throw StimkitError.usage(
         'E_USAGE',
@@ -63,14 +77,14 @@ const sampleCommand: CommandSpec = {
       );
     const r = await makeLabelSample({
       bundle: String(opts.bundle),
-      responses: opts.responses as string | undefined,
-      ledger: opts.ledger as string | undefined,
-      run: opts.run as string | undefined,
+      responses: opts.responses,
+      ledger: opts.ledger,
+      run: opts.run,
       out: String(opts.out),
-      n: opts.n as number,
-      seed: opts.seed as number,
-      strata: (opts.strata as Stratum[] | undefined) ?? DEFAULT_STRATA,
-      paradigms: opts.paradigms as string[] | undefined,
+      n: opts.n,
+      seed: opts.seed,
+      strata: opts.strata ?? DEFAULT_STRATA,
+      paradigms: opts.paradigms,
     });
     const s = r.sample;
     const human = [
@@ -94,6 +108,17 @@ const sampleCommand: CommandSpec = {
     };
   },
 };
+
+/** The flags `label serve` reads, as commander parses them. */
+const ServeFlags = z.looseObject({
+  lang: z.enum(['zh', 'en']).optional(),
+  port: z.number().int(),
+  host: flag.text,
+  bundle: flag.text,
+  labels: flag.text,
+  judges: flag.text,
+  judge: flag.list,
+});
 
 const serveCommand: CommandSpec = {
   name: 'serve',
@@ -129,17 +154,18 @@ const serveCommand: CommandSpec = {
         'with --judges: compare only this judge (repeat; default: every judge in the file)',
         (v: string, prev: string[] = []) => [...prev, v],
       ),
-  run: async ([sample], opts, io) => {
+  run: async ([sample], flags, io) => {
+    const opts = parseOptions(ServeFlags, flags);
     const server = await serveLabels({
       sample: String(sample),
       rater: String(opts.rater),
-      lang: opts.lang as UiLang | undefined,
-      port: opts.port as number,
-      host: opts.host as string | undefined,
-      bundle: opts.bundle as string | undefined,
-      labels: opts.labels as string | undefined,
-      judges: opts.judges as string | undefined,
-      judgeNames: opts.judge as string[] | undefined,
+      lang: opts.lang,
+      port: opts.port,
+      host: opts.host,
+      bundle: opts.bundle,
+      labels: opts.labels,
+      judges: opts.judges,
+      judgeNames: opts.judge,
     });
     io.stderr(
       `stimkit label: ${server.mode === 'review' ? 'review of judge disagreements' : 'labelling'} for rater ${String(opts.rater)}: ${server.items.length} item(s); answers saved in ${server.store.file}\n` +
@@ -167,6 +193,11 @@ const serveCommand: CommandSpec = {
   },
 };
 
+/** The flags `label export` reads, as commander parses them. */
+const LabelExportFlags = z.looseObject({
+  labels: flag.text,
+});
+
 const exportCommand: CommandSpec = {
   name: 'export',
   description: "write every rater's answers as one labels CSV (one row per item × rater)",
@@ -184,12 +215,13 @@ const exportCommand: CommandSpec = {
         'one row per item with a column per dimension × rater (d4_state_aligned.alice), as `stimkit analyze agreement --raters` reads',
       )
       .option(...CSV_RAW_FLAG),
-  run: async ([sample], opts) => {
+  run: async ([sample], flags) => {
+    const opts = parseOptions(LabelExportFlags, flags);
     const r = await exportLabels({
       csvRaw: Boolean(opts.csvRaw),
       sample: String(sample),
       out: String(opts.out),
-      labels: opts.labels as string | undefined,
+      labels: opts.labels,
       review: Boolean(opts.review),
       wide: Boolean(opts.wide),
     });
@@ -213,6 +245,13 @@ function raterFlag(value: string, prev: SimRater[] = []): SimRater[] {
     );
   return [...prev, { name: m[1]!, accuracy: Number(m[2]) }];
 }
+
+/** The flags `label simulate` reads, as commander parses them. */
+const SimulateFlags = z.looseObject({
+  run: flag.text,
+  rater: z.array(z.strictObject({ name: z.string(), accuracy: z.number() })),
+  seed: z.number().int(),
+});
 
 const simulateCommand: CommandSpec = {
   name: 'simulate',
@@ -238,13 +277,14 @@ const simulateCommand: CommandSpec = {
         new Option('--seed <n>', "seed of the raters' draws").argParser(nonNegativeInt).default(42),
       )
       .requiredOption('--out <file>', 'the labels CSV to write'),
-  run: async ([sample], opts) => {
+  run: async ([sample], flags) => {
+    const opts = parseOptions(SimulateFlags, flags);
     const r = await writeSimRaterLabels({
       sample: String(sample),
       ledger: String(opts.ledger),
-      run: opts.run as string | undefined,
-      raters: opts.rater as SimRater[],
-      seed: opts.seed as number,
+      run: opts.run,
+      raters: opts.rater,
+      seed: opts.seed,
       out: String(opts.out),
     });
     return {

@@ -5,6 +5,14 @@ import { runPairs } from '../stimuli/pairs.js';
 import { pairsHuman, pairsJson } from '../stimuli/summary.js';
 import { loadTopics } from '../stimuli/topics.js';
 import type { CommandSpec } from './index.js';
+import { z } from 'zod';
+import { flag, parseOptions } from '../cli/options.js';
+
+/** The flags this command reads, as commander parses them. */
+const PairsFlags = z.looseObject({
+  langs: flag.list,
+  out: flag.text,
+});
 
 export const pairsCommand: CommandSpec = {
   name: 'pairs',
@@ -19,9 +27,10 @@ export const pairsCommand: CommandSpec = {
         list,
       )
       .option('--out <file>', 'write the pairs artifact (stimkit.pairs v1) to this file'),
-  run: async ([file], opts) => {
+  run: async ([file], flags) => {
+    const opts = parseOptions(PairsFlags, flags);
     const topics = await loadTopics(String(file));
-    const langs = opts.langs as string[] | undefined;
+    const langs = opts.langs;
     const unknown = (langs ?? []).filter((l) => !topics.languages.includes(l));
     if (unknown.length > 0) {
       throw StimkitError.usage(
@@ -30,7 +39,7 @@ export const pairsCommand: CommandSpec = {
         'list only languages the topics file has in --langs, or add the language to the topics file',
       );
     }
-    const run = await runPairs(topics, { langs, out: opts.out as string | undefined });
+    const run = await runPairs(topics, { langs, out: opts.out });
     return { summary: pairsJson(run), human: pairsHuman(run), exitCode: EXIT.ok };
   },
 };

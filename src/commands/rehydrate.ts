@@ -3,6 +3,13 @@ import { EXIT } from '../core/errors.js';
 import { relPosix } from '../core/fsio.js';
 import { rehydrate } from '../release/index.js';
 import type { CommandSpec } from './index.js';
+import { z } from 'zod';
+import { parseOptions } from '../cli/options.js';
+
+/** The flags this command reads, as commander parses them. */
+const RehydrateFlags = z.looseObject({
+  images: z.string(),
+});
 
 export const rehydrateCommand: CommandSpec = {
   name: 'rehydrate',
@@ -12,8 +19,9 @@ export const rehydrateCommand: CommandSpec = {
     cmd
       .argument('<release>', 'the release folder (stimkit release --out)')
       .requiredOption('--images <dir>', 'your copies of the source images'),
-  run: async ([release], opts) => {
-    const r = await rehydrate(String(release), opts.images as string);
+  run: async ([release], flags) => {
+    const opts = parseOptions(RehydrateFlags, flags);
+    const r = await rehydrate(String(release), opts.images);
     const where = relPosix(process.cwd(), r.release);
     return {
       summary: {

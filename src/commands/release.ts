@@ -3,6 +3,18 @@ import { EXIT } from '../core/errors.js';
 import { relPosix } from '../core/fsio.js';
 import { buildRelease } from '../release/index.js';
 import type { CommandSpec } from './index.js';
+import { z } from 'zod';
+import { flag, parseOptions } from '../cli/options.js';
+
+/** The flags this command reads, as commander parses them. */
+const ReleaseFlags = z.looseObject({
+  bundle: z.string(),
+  ledger: z.string(),
+  scores: z.string(),
+  labels: flag.text,
+  meta: flag.text,
+  out: z.string(),
+});
 
 export const releaseCommand: CommandSpec = {
   name: 'release',
@@ -19,14 +31,15 @@ export const releaseCommand: CommandSpec = {
         'release.yaml: what only you can write (default: release.yaml beside --out; a template is written when missing)',
       )
       .requiredOption('--out <dir>', 'the release folder'),
-  run: async (_args, opts) => {
+  run: async (_args, flags) => {
+    const opts = parseOptions(ReleaseFlags, flags);
     const r = await buildRelease({
-      bundle: opts.bundle as string,
-      ledger: opts.ledger as string,
-      scores: opts.scores as string,
-      labels: opts.labels as string | undefined,
-      meta: opts.meta as string | undefined,
-      out: opts.out as string,
+      bundle: opts.bundle,
+      ledger: opts.ledger,
+      scores: opts.scores,
+      labels: opts.labels,
+      meta: opts.meta,
+      out: opts.out,
     });
     const out = relPosix(process.cwd(), r.out);
     const c = r.header.counts;

@@ -4,6 +4,14 @@ import { EXIT } from '../core/errors.js';
 import { relPosix } from '../core/fsio.js';
 import { writeReport } from '../report/folder.js';
 import type { CommandSpec } from './index.js';
+import { z } from 'zod';
+import { flag, parseOptions } from '../cli/options.js';
+
+/** The flags this command reads, as commander parses them. */
+const ReportFlags = z.looseObject({
+  bundle: flag.text,
+  compare: flag.text,
+});
 
 export const reportCommand: CommandSpec = {
   name: 'report',
@@ -25,11 +33,12 @@ export const reportCommand: CommandSpec = {
         'a second scores folder of the same bundle: adds the section "What changed" (stimkit compare)',
       )
       .option(...CSV_RAW_FLAG),
-  run: async ([scores], opts) => {
+  run: async ([scores], flags) => {
+    const opts = parseOptions(ReportFlags, flags);
     const r = await writeReport(String(scores), String(opts.out), undefined, {
-      bundle: opts.bundle as string | undefined,
+      bundle: opts.bundle,
       csvRaw: Boolean(opts.csvRaw),
-      compare: opts.compare as string | undefined,
+      compare: opts.compare,
     });
     const out = relPosix(process.cwd(), r.out);
     const human = [

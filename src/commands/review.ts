@@ -5,6 +5,14 @@ import { EXIT } from '../core/errors.js';
 import path from 'node:path';
 import { reviewCorpus } from '../review/index.js';
 import type { CommandSpec } from './index.js';
+import { z } from 'zod';
+import { flag, parseOptions } from '../cli/options.js';
+
+/** The flags this command reads, as commander parses them. */
+const ReviewFlags = z.looseObject({
+  variants: flag.text,
+  thumb: z.number().int(),
+});
 
 export const reviewCommand: CommandSpec = {
   name: 'review',
@@ -19,11 +27,12 @@ export const reviewCommand: CommandSpec = {
         new Option('--thumb <pixels>', 'thumbnail size').argParser(positiveInt).default(320),
       )
       .option(...CSV_RAW_FLAG),
-  run: async ([input], opts) => {
+  run: async ([input], flags) => {
+    const opts = parseOptions(ReviewFlags, flags);
     const r = await reviewCorpus(String(input), {
       out: String(opts.out),
-      variants: opts.variants as string | undefined,
-      thumb: opts.thumb as number,
+      variants: opts.variants,
+      thumb: opts.thumb,
       csvRaw: Boolean(opts.csvRaw),
     });
     const warned = r.data.entries.filter((e) => e.warnings.length > 0).length;

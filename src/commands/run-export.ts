@@ -5,6 +5,16 @@ import { EXIT, StimkitError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/fsio.js';
 import { exportLedger } from '../run/export.js';
 import type { CommandSpec } from './index.js';
+import { z } from 'zod';
+import { flag, parseOptions } from '../cli/options.js';
+
+/** The flags this command reads, as commander parses them. */
+const RunExportFlags = z.looseObject({
+  format: z.enum(['jsonl', 'csv']),
+  model: flag.list,
+  run: flag.text,
+  out: flag.text,
+});
 
 export const runExportCommand: CommandSpec = {
   name: 'export',
@@ -22,14 +32,15 @@ export const runExportCommand: CommandSpec = {
       .option('--run <label>', 'the run to export (default: the latest)')
       .option('--out <file>', 'write here (default: stdout)')
       .option(...CSV_RAW_FLAG),
-  run: async (_args, opts, io) => {
-    const format = opts.format as 'jsonl' | 'csv';
+  run: async (_args, flags, io) => {
+    const opts = parseOptions(RunExportFlags, flags);
+    const format = opts.format;
     const filter = {
-      model: opts.model as string[] | undefined,
-      run: opts.run as string | undefined,
+      model: opts.model,
+      run: opts.run,
     };
     const csv = { csvRaw: Boolean(opts.csvRaw) };
-    const out = opts.out as string | undefined;
+    const out = opts.out;
     if (!out && opts.json)
       throw StimkitError.usage(
         'E_USAGE',

@@ -4,7 +4,9 @@
  * model: `--model NAME --endpoint URL [--api-model ID] [--api-key-env VAR]`. Subcommand: `run export`.
  */
 import { Option } from 'commander';
+import { z } from 'zod';
 import { list, positiveInt, usdAmount } from '../cli/flags.js';
+import { flag, parseOptions } from '../cli/options.js';
 import { EXIT } from '../core/errors.js';
 import { runStudy } from '../run/run.js';
 import { dryRunHuman, runHuman, runJson } from '../run/summary.js';
@@ -13,6 +15,25 @@ import { runExportCommand } from './run-export.js';
 
 /** Exit code of a run stopped with Ctrl-C (128 + SIGINT). */
 export const EXIT_INTERRUPTED = 130;
+
+/** The flags of `stimkit run`, as commander parses them. */
+const RunFlags = z.object({
+  models: flag.text,
+  model: flag.list,
+  endpoint: flag.text,
+  apiModel: flag.text,
+  apiKeyEnv: flag.text,
+  where: flag.text,
+  limit: flag.int,
+  ledger: flag.text,
+  concurrency: flag.int,
+  maxAttempts: z.number().int(),
+  retryFailed: flag.on,
+  dryRun: flag.on,
+  budget: flag.number,
+  newRun: flag.text,
+  json: flag.on,
+});
 
 export const runCommand: CommandSpec = {
   name: 'run',
@@ -70,23 +91,24 @@ export const runCommand: CommandSpec = {
         'start a new run in the ledger (another bundle, or changed requests)',
       ),
   subcommands: [runExportCommand],
-  run: async ([bundle], opts, io) => {
+  run: async ([bundle], flags, io) => {
+    const opts = parseOptions(RunFlags, flags);
     const result = await runStudy({
       bundle: String(bundle),
-      modelsFile: opts.models as string | undefined,
-      modelNames: opts.model as string[] | undefined,
-      endpoint: opts.endpoint as string | undefined,
-      apiModel: opts.apiModel as string | undefined,
-      apiKeyEnv: opts.apiKeyEnv as string | undefined,
-      where: opts.where as string | undefined,
-      limit: opts.limit as number | undefined,
-      ledger: opts.ledger as string | undefined,
-      concurrency: opts.concurrency as number | undefined,
-      maxAttempts: opts.maxAttempts as number,
+      modelsFile: opts.models,
+      modelNames: opts.model,
+      endpoint: opts.endpoint,
+      apiModel: opts.apiModel,
+      apiKeyEnv: opts.apiKeyEnv,
+      where: opts.where,
+      limit: opts.limit,
+      ledger: opts.ledger,
+      concurrency: opts.concurrency,
+      maxAttempts: opts.maxAttempts,
       retryFailed: Boolean(opts.retryFailed),
       dryRun: Boolean(opts.dryRun),
-      newRun: opts.newRun as string | undefined,
-      budget: opts.budget as number | undefined,
+      newRun: opts.newRun,
+      budget: opts.budget,
       handleSigint: true,
       progress: { write: io.stderr, tty: Boolean(process.stderr.isTTY) && !opts.json },
     });

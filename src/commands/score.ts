@@ -8,6 +8,23 @@ import { SCORERS } from '../score/registry.js';
 import { scoreToFolder } from '../score/score.js';
 import { scoreHuman, scoreJson } from '../score/summary.js';
 import type { CommandSpec } from './index.js';
+import { z } from 'zod';
+import { flag, parseOptions } from '../cli/options.js';
+
+/** The flags this command reads, as commander parses them. */
+const ScoreFlags = z.looseObject({
+  bundle: z.string(),
+  out: z.string(),
+  responses: flag.text,
+  ledger: flag.text,
+  run: flag.text,
+  models: flag.text,
+  judge: flag.list,
+  judgeLedger: flag.text,
+  judgeBatchOut: flag.text,
+  judgeBatchIn: flag.text,
+  rubric: flag.text,
+});
 
 export const scoreCommand: CommandSpec = {
   name: 'score',
@@ -54,9 +71,10 @@ export const scoreCommand: CommandSpec = {
         'folder for score.json, scores.jsonl, trials.csv, instrument.csv (replaced whole when complete)',
       )
       .option(...CSV_RAW_FLAG),
-  run: async (_args, opts, io) => {
-    const responses = opts.responses as string | undefined;
-    const ledger = opts.ledger as string | undefined;
+  run: async (_args, flags, io) => {
+    const opts = parseOptions(ScoreFlags, flags);
+    const responses = opts.responses;
+    const ledger = opts.ledger;
     if (!responses && !ledger)
       throw StimkitError.usage(
         'E_SCORE_USAGE',
@@ -64,34 +82,32 @@ export const scoreCommand: CommandSpec = {
         'add --ledger FILE (from `stimkit run`) or --responses FILE.jsonl',
       );
     const source = ledger
-      ? { kind: 'ledger' as const, file: ledger, run: opts.run as string | undefined }
+      ? { kind: 'ledger' as const, file: ledger, run: opts.run }
       : { kind: 'responses' as const, file: responses! };
     const judging = {
       bundle: String(opts.bundle),
       source,
-      models: opts.models as string | undefined,
-      judges: opts.judge as string[] | undefined,
-      judgeLedger: opts.judgeLedger as string | undefined,
+      models: opts.models,
+      judges: opts.judge,
+      judgeLedger: opts.judgeLedger,
       judgeBatch:
         opts.judgeBatchOut || opts.judgeBatchIn
           ? {
-              out: opts.judgeBatchOut as string | undefined,
-              in: opts.judgeBatchIn ? [opts.judgeBatchIn as string] : undefined,
+              out: opts.judgeBatchOut,
+              in: opts.judgeBatchIn ? [opts.judgeBatchIn] : undefined,
             }
           : undefined,
       log: (l: string) => io.stderr(`${l}\n`),
     };
-    const audit = await prepareAudit({ ...judging, rubric: opts.rubric as string | undefined });
+    const audit = await prepareAudit({ ...judging, rubric: opts.rubric });
     const instrument = await prepareInstrumentJudge(judging);
     const result = await scoreToFolder({
       bundle: String(opts.bundle),
       source,
-      models: opts.models as string | undefined,
+      models: opts.models,
       out: String(opts.out),
       // cost.csv includes the judges' calls of this scoring (score/cost.ts).
-      judgeLedger: opts.judge
-        ? ((opts.judgeLedger as string | undefined) ?? defaultJudgeLedger(source))
-        : undefined,
+      judgeLedger: opts.judge ? (opts.judgeLedger ?? defaultJudgeLedger(source)) : undefined,
       csvRaw: Boolean(opts.csvRaw),
       scorers: [
         ...SCORERS.map((s) => (s.name === instrument.scorer.name ? instrument.scorer : s)),

@@ -3,6 +3,8 @@ import type { ValidationReport } from '../audit/validate.js';
 import { writeValidation } from '../score/validation-file.js';
 import { EXIT } from '../core/errors.js';
 import type { CommandSpec } from './index.js';
+import { z } from 'zod';
+import { flag, parseOptions } from '../cli/options.js';
 
 const pct = (v: number | null) => (v === null ? '–' : `${(100 * v).toFixed(1)} %`);
 const num = (v: number | null) => (v === null ? '–' : v.toFixed(2));
@@ -41,6 +43,11 @@ function human(r: ValidationReport, out: string, listed: boolean): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** The flags this command reads, as commander parses them. */
+const ValidateFlags = z.looseObject({
+  out: flag.text,
+});
+
 export const validateCommand: CommandSpec = {
   name: 'validate',
   description:
@@ -53,11 +60,12 @@ export const validateCommand: CommandSpec = {
         '--out <file>',
         'where to write the report (default: <scores>/validation.json, listed in score.json, which stimkit report shows)',
       ),
-  run: async (_args, opts) => {
+  run: async (_args, flags) => {
+    const opts = parseOptions(ValidateFlags, flags);
     const { report, out, listed } = await writeValidation(
       String(opts.scores),
       String(opts.labels),
-      opts.out as string | undefined,
+      opts.out,
     );
     return {
       summary: {

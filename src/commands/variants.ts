@@ -10,6 +10,8 @@ import { RECIPE_FLAGS, type RecipeOverrides } from '../variants/recipe.js';
 import { runVariants } from '../variants/run.js';
 import { variantsHuman, variantsJson } from '../variants/summary.js';
 import type { CommandSpec } from './index.js';
+import { z } from 'zod';
+import { flag, parseOptions } from '../cli/options.js';
 
 function roles(value: string): Role[] {
   const items = list(value);
@@ -37,6 +39,23 @@ const RECIPE_FLAG_HELP: Record<keyof typeof RECIPE_FLAGS, string> = {
   metrics:
     'full (every metric) or basic (only those made with the variant: no SSIM, edge or FFT passes) (default full)',
 };
+
+/** The recipe flags (`--cutoff 0.1`): a number where the value reads as one (recipeValue). */
+const RecipeFlags = z.looseObject(
+  Object.fromEntries(
+    Object.keys(RECIPE_FLAGS).map((k) => [k, z.union([z.string(), z.number()]).optional()]),
+  ),
+);
+
+/** The flags this command reads, as commander parses them. */
+const VariantsFlags = z.looseObject({
+  shard: flag.text,
+  out: flag.text,
+  only: flag.list,
+  recipe: flag.text,
+  jobs: flag.int,
+  roles: z.array(Role).optional(),
+});
 
 export const variantsCommand: CommandSpec = {
   name: 'variants',
@@ -81,25 +100,28 @@ export const variantsCommand: CommandSpec = {
       );
     }
   },
-  run: async ([input], opts, io) => {
+  run: async ([input], flags, io) => {
+    const opts = parseOptions(VariantsFlags, flags);
+    const recipe = parseOptions(RecipeFlags, flags);
     const overrides: RecipeOverrides = {};
     for (const key of Object.keys(RECIPE_FLAGS) as Array<keyof typeof RECIPE_FLAGS>) {
-      if (opts[key] !== undefined) overrides[key] = opts[key] as string | number;
+      const value = recipe[key];
+      if (value !== undefined) overrides[key] = value;
     }
-    const shard = opts.shard === undefined ? undefined : parseShard(opts.shard as string);
+    const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
     const progress = createProgress(
       'variants',
       io.stderr,
       io === processIo ? process.stderr : undefined,
     );
     const result = await runVariants(String(input), {
-      out: opts.out as string | undefined,
-      only: opts.only as string[] | undefined,
-      recipeFile: opts.recipe as string | undefined,
+      out: opts.out,
+      only: opts.only,
+      recipeFile: opts.recipe,
       overrides,
-      jobs: opts.jobs as number | undefined,
+      jobs: opts.jobs,
       shard,
-      roles: opts.roles as Role[] | undefined,
+      roles: opts.roles,
       contactSheet: opts.contactSheet !== false,
       review: Boolean(opts.review),
       progress,

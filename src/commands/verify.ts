@@ -5,12 +5,20 @@ import { EXIT } from '../core/errors.js';
 import { verifyHuman, verifyJson } from '../verify/summary.js';
 import { verifyBundle } from '../verify/verify.js';
 import type { CommandSpec } from './index.js';
+import { z } from 'zod';
+import { flag, parseOptions } from '../cli/options.js';
 
 function digestFlag(value: string): string {
   if (!/^[0-9a-fA-F]{64}$/.test(value))
     throw new InvalidArgumentError(`Expected a sha256 (64 hex digits) but received "${value}".`);
   return value.toLowerCase();
 }
+
+/** The flags this command reads, as commander parses them. */
+const VerifyFlags = z.looseObject({
+  digest: flag.text,
+  jobs: z.number().int(),
+});
 
 export const verifyCommand: CommandSpec = {
   name: 'verify',
@@ -27,10 +35,11 @@ export const verifyCommand: CommandSpec = {
       .addOption(
         new Option('--jobs <n>', 'files hashed at a time').argParser(positiveInt).default(4),
       ),
-  run: async ([bundle], opts) => {
+  run: async ([bundle], flags) => {
+    const opts = parseOptions(VerifyFlags, flags);
     const result = await verifyBundle(String(bundle), {
-      digest: opts.digest as string | undefined,
-      concurrency: opts.jobs as number,
+      digest: opts.digest,
+      concurrency: opts.jobs,
     });
     return {
       summary: verifyJson(result),

@@ -6,6 +6,16 @@ import { serveView } from '../view/serve.js';
 import { startupLine } from '../view/shell.js';
 import { announceListening, untilStopped } from './serving.js';
 import type { CommandSpec } from './index.js';
+import { z } from 'zod';
+import { flag, parseOptions } from '../cli/options.js';
+
+/** The flags this command reads, as commander parses them. */
+const ViewFlags = z.looseObject({
+  scores: flag.text,
+  ledger: flag.text,
+  port: z.number().int(),
+  host: flag.text,
+});
 
 export const viewCommand: CommandSpec = {
   name: 'view',
@@ -28,13 +38,14 @@ export const viewCommand: CommandSpec = {
           .default(8766),
       )
       .option('--host <host>', 'interface to listen on (default 127.0.0.1, this machine only)'),
-  run: async ([bundle], opts, io) => {
+  run: async ([bundle], flags, io) => {
+    const opts = parseOptions(ViewFlags, flags);
     const server = await serveView({
       bundle: String(bundle),
-      scores: opts.scores as string | undefined,
-      ledger: opts.ledger as string | undefined,
-      port: opts.port as number,
-      host: opts.host as string | undefined,
+      scores: opts.scores,
+      ledger: opts.ledger,
+      port: opts.port,
+      host: opts.host,
     });
     const d = server.data;
     io.stderr(

@@ -1,8 +1,7 @@
 /**
  * A failed `stimkit score` never destroys earlier results: the folder is built aside and swapped
- * in whole, so a score that fails part-way (a bundle changed after sealing, found only when
- * score.json is written; a bad line at the end of the responses) leaves the previous folder byte
- * for byte. A folder score did not write is refused, untouched. Text cells a spreadsheet would
+ * in whole, so a score that fails (a bundle changed after sealing, refused when it is opened; a bad
+ * line at the end of the responses, found part-way) leaves the previous folder byte for byte. A folder score did not write is refused, untouched. Text cells a spreadsheet would
  * run as formulas are neutralised in the CSV tables, kept raw in scores.jsonl, and `--csv-raw`
  * writes them as they are.
  */
@@ -36,7 +35,7 @@ const score = (out: string, ...extra: string[]) =>
   runCli(['score', '--bundle', fx.bundle, '--responses', responses, '--out', out, ...extra]);
 
 describe('score writes its folder whole', () => {
-  it('a score failing part-way (bundle.json changed after sealing) leaves the earlier folder byte for byte', async () => {
+  it('a score failing on a bundle changed after sealing (bundle.json) leaves the earlier folder byte for byte', async () => {
     const out = path.join(dir, 'scores-a');
     expect((await score(out)).code).toBe(0);
     const before = await folderBytes(out);
@@ -46,8 +45,7 @@ describe('score writes its folder whole', () => {
       'scores.jsonl',
       'trials.csv',
     ]);
-    // a copy of the bundle whose bundle.json no longer matches its manifest: found only once
-    // every table is scored and score.json is put together
+    // a copy of the bundle whose bundle.json no longer matches its manifest
     const bad = path.join(dir, 'bundle-bad');
     await cp(fx.bundle, bad, { recursive: true });
     const header = path.join(bad, 'data', 'bundle.json');

@@ -9,13 +9,13 @@ import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openBundle } from '../../src/bundle/reader.js';
-import { StimkitError } from '../../src/core/errors.js';
 import { sha256 } from '../../src/core/fsio.js';
 import { loadBundle } from '../../src/label/bundle.js';
 import { readRunBundle } from '../../src/run/select.js';
 import { loadScoreBundle } from '../../src/score/bundle.js';
 import { loadSimBundle } from '../../src/sim/index.js';
 import { instrumentBundle, type InstrumentFixture } from '../score/fixture.js';
+import { stimkitRejection } from '../helpers/errors.js';
 import { tempDir } from '../helpers/tmp.js';
 
 let fx: InstrumentFixture;
@@ -48,15 +48,6 @@ async function altered(
   return dir;
 }
 
-async function failure(p: Promise<unknown>): Promise<StimkitError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(StimkitError);
-  return err as StimkitError;
-}
-
 /** The second trial line with its messages removed: JSON, but not a trial. */
 const breakSecondTrial = (text: string) =>
   text
@@ -83,7 +74,7 @@ describe('the bundle reader', () => {
     const dir = await altered('wrappers.json', () => 'not json', false);
     const b = await openBundle(dir, 'E_TEST');
     expect((await b.trials()).length).toBeGreaterThan(0);
-    const err = await failure(b.wrappers());
+    const err = await stimkitRejection(b.wrappers());
     expect(err.code).toBe('E_TEST');
     expect(err.problems[0]!.message).toMatch(/changed after sealing/);
   });
@@ -99,7 +90,7 @@ describe('the bundle reader', () => {
       [() => loadScoreBundle(dir), 'E_SCORE_BUNDLE'],
       [() => readRunBundle(dir, fx.digest), 'E_RUN_BUNDLE_INVALID'],
     ] as const) {
-      const err = await failure(load());
+      const err = await stimkitRejection(load());
       expect(err.code).toBe(code);
       expect(err.problems[0]!.file).toMatch(/trials\.jsonl$/);
       expect(err.problems[0]!.message).toMatch(/changed after sealing/);
@@ -112,7 +103,7 @@ describe('the bundle reader', () => {
       (t) => t.replace('"polarity_key":1', '"polarity_key":-1'),
       false,
     );
-    const err = await failure(loadSimBundle(dir));
+    const err = await stimkitRejection(loadSimBundle(dir));
     expect(err.code).toBe('E_SIM_BUNDLE');
     expect(err.problems[0]!.file).toMatch(/items\.json$/);
   });
@@ -123,7 +114,7 @@ describe('the bundle reader', () => {
       [() => loadBundle(dir), 'E_LABEL_BUNDLE'],
       [() => loadScoreBundle(dir), 'E_SCORE_BUNDLE'],
     ] as const) {
-      const err = await failure(load());
+      const err = await stimkitRejection(load());
       expect(err.code).toBe(code);
       expect(err.problems[0]).toMatchObject({ line: 2, field: 'messages' });
       expect(err.problems[0]!.file).toMatch(/trials\.jsonl$/);
@@ -132,7 +123,7 @@ describe('the bundle reader', () => {
 
   it('refuses a header of another format version', async () => {
     const dir = await altered('bundle.json', (t) => t.replace('"version":1', '"version":2'), true);
-    const err = await failure(loadScoreBundle(dir));
+    const err = await stimkitRejection(loadScoreBundle(dir));
     expect(err.code).toBe('E_SCORE_BUNDLE');
     expect(err.problems[0]).toMatchObject({ field: 'version' });
     expect(err.problems[0]!.file).toMatch(/bundle\.json$/);
@@ -142,7 +133,7 @@ describe('the bundle reader', () => {
     const dir = path.join(root, `copy-${++copies}`);
     await cp(fx.bundle, dir, { recursive: true });
     await writeFile(path.join(dir, 'manifest-sha256.txt'), 'not a manifest line\n', { flag: 'a' });
-    const err = await failure(loadBundle(dir));
+    const err = await stimkitRejection(loadBundle(dir));
     expect(err.code).toBe('E_LABEL_BUNDLE');
     expect(err.problems[0]!.file).toMatch(/manifest-sha256\.txt$/);
   });
@@ -151,14 +142,14 @@ describe('the bundle reader', () => {
     const dir = path.join(root, `copy-${++copies}`);
     await cp(fx.bundle, dir, { recursive: true });
     await rm(path.join(dir, 'data', 'trials.jsonl'));
-    const err = await failure(readRunBundle(dir, fx.digest));
+    const err = await stimkitRejection(readRunBundle(dir, fx.digest));
     expect(err.code).toBe('E_RUN_BUNDLE_INVALID');
     expect(err.problems[0]!.file).toMatch(/trials\.jsonl$/);
     expect(err.problems[0]!.message).toMatch(/missing/);
   });
 
   it('refuses a folder that is not a bundle', async () => {
-    const err = await failure(loadSimBundle(root));
+    const err = await stimkitRejection(loadSimBundle(root));
     expect(err.code).toBe('E_SIM_BUNDLE');
     expect(err.problems[0]!.message).toMatch(/not a sealed bundle/);
   });

@@ -9,17 +9,9 @@ import { flag, parseOptions } from '../../src/cli/options.js';
 import { runCommand } from '../../src/commands/run.js';
 import { analyzeCommand } from '../../src/commands/analyze.js';
 import { EXIT, StimkitError } from '../../src/core/errors.js';
+import { stimkitRejection } from '../helpers/errors.js';
 
 const io = { stdout: () => undefined, stderr: () => undefined };
-
-async function failure(p: Promise<unknown>): Promise<StimkitError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(StimkitError);
-  return err as StimkitError;
-}
 
 describe('command flags checked at the door', () => {
   it('names the flag in its command-line spelling, what it expects and what it got', () => {
@@ -44,7 +36,7 @@ describe('command flags checked at the door', () => {
   });
 
   it('run refuses a --limit that is not a number before it reads the bundle', async () => {
-    const err = await failure(
+    const err = await stimkitRejection(
       runCommand.run!(['no-such-bundle'], { limit: '5', maxAttempts: 8 }, io),
     );
     expect(err.code).toBe('E_USAGE');
@@ -52,7 +44,7 @@ describe('command flags checked at the door', () => {
   });
 
   it('analyze refuses a --correction outside its choices', async () => {
-    const err = await failure(
+    const err = await stimkitRejection(
       analyzeCommand.run!(
         ['logit', 'no-such.csv'],
         {

@@ -2,6 +2,11 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { list, positiveInt } from '../cli/flags.js';
 
+/** The choices of --correction, --boot-weights and --weights. */
+export const CORRECTIONS = ['statsmodels', 'G', 'none'] as const;
+export const BOOT_WEIGHTS = ['rademacher', 'webb'] as const;
+export const KAPPA_WEIGHTS = ['none', 'linear', 'quadratic'] as const;
+
 function pairsFlag(sep: string, what: string) {
   return (value: string, prev: string[][] = []): string[][] => {
     const out = [...prev];
@@ -53,7 +58,7 @@ function regressionFlags(cmd: Command): Command {
       new Option(
         '--correction <kind>',
         'small-sample correction of the cluster-robust SEs, with --cluster (default: statsmodels)',
-      ).choices(['statsmodels', 'G', 'none']),
+      ).choices(CORRECTIONS),
     )
     .option(
       '--firth',
@@ -70,7 +75,7 @@ function bootstrapFlags(cmd: Command): Command {
     )
     .addOption(
       new Option('--boot-weights <kind>', 'wild bootstrap weights')
-        .choices(['rademacher', 'webb'])
+        .choices(BOOT_WEIGHTS)
         .default('rademacher'),
     )
     .option(
@@ -121,7 +126,7 @@ function tableFlags(cmd: Command): Command {
     )
     .addOption(
       new Option('--weights <kind>', "Cohen's kappa weights (agreement)")
-        .choices(['none', 'linear', 'quadratic'])
+        .choices(KAPPA_WEIGHTS)
         .default('none'),
     );
 }

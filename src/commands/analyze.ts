@@ -22,7 +22,7 @@ import { simulatedLine, simulatedRows } from '../analyze/simulated.js';
 import { readTable } from '../analyze/table.js';
 import { outcomesLine, selectOutcomes } from '../analyze/outcomes.js';
 import type { CommandResult } from '../cli/output.js';
-import { configureAnalyze } from './analyze-options.js';
+import { BOOT_WEIGHTS, configureAnalyze, CORRECTIONS, KAPPA_WEIGHTS } from './analyze-options.js';
 import type { CommandSpec } from './index.js';
 import { z } from 'zod';
 import { flag, parseOptions } from '../cli/options.js';
@@ -39,11 +39,11 @@ const AnalyzeFlags = z.looseObject({
   reference: z.array(Pair).optional(),
   interaction: z.array(Pair).optional(),
   cluster: flag.text,
-  correction: z.enum(['statsmodels', 'G', 'none']).optional(),
+  correction: z.enum(CORRECTIONS).optional(),
   complete: flag.on,
   firth: flag.on,
   wildBootstrap: flag.on,
-  bootWeights: z.enum(['rademacher', 'webb']),
+  bootWeights: z.enum(BOOT_WEIGHTS),
   bootReps: z.number().int(),
   bootSeed: z.number().int(),
   by: flag.list,
@@ -52,7 +52,7 @@ const AnalyzeFlags = z.looseObject({
   specificity: flag.number,
   raters: flag.list,
   vs: flag.text,
-  weights: z.enum(['none', 'linear', 'quadratic']),
+  weights: z.enum(KAPPA_WEIGHTS),
   dimension: flag.text,
   categories: flag.list,
   shift: flag.text,

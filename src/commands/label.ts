@@ -111,7 +111,7 @@ const sampleCommand: CommandSpec = {
 
 /** The flags `label serve` reads, as commander parses them. */
 const ServeFlags = z.looseObject({
-  lang: z.enum(['zh', 'en']).optional(),
+  lang: z.enum(UI_LANGS).optional(),
   port: z.number().int(),
   host: flag.text,
   bundle: flag.text,

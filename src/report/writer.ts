@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { CsvWriteOptions } from '../core/csv.js';
 import { sha256, writeFileAtomic } from '../core/fsio.js';
-import { showBidiControls } from '../core/html.js';
+import { escapeHtml, showBidiControls } from '../core/html.js';
 import { artifactJson } from '../core/json.js';
 import { renderChart } from './chart.js';
 import { dictionaryCsv, tableCsv, type RowSimulated } from './csv.js';
@@ -46,7 +46,7 @@ export class ReportWriter {
     const spec = chartSpec(chart);
     const { svg, png } = await renderChart(spec, {
       id: chart.id,
-      decorate: this.simulated ? markSimulatedSvg : undefined,
+      decorate: (drawn) => labelSvg(this.simulated ? markSimulatedSvg(drawn) : drawn, chart.alt),
     });
     await this.write(`charts/${chart.id}.vl.json`, artifactJson(spec));
     await this.write(`charts/${chart.id}.svg`, svg);
@@ -111,4 +111,21 @@ function visibleBidi(v: unknown): unknown {
   if (v && typeof v === 'object')
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, visibleBidi(x)]));
   return v;
+}
+
+/**
+ * The SVG labelled as one image: `role="img"`, an `aria-label` and a `<title>` on the root, and
+ * the roles and labels vega gives its marks removed (an image's parts are not read one by one;
+ * left in, they would be controls and symbols without names inside an image). The caption, links
+ * and column notes stay outside the SVG, on the page.
+ */
+export function labelSvg(svg: string, alt: string): string {
+  const open = /^<svg\b[^>]*>/.exec(svg);
+  if (!open) throw new Error('labelSvg: not an SVG');
+  const text = escapeHtml(alt);
+  const inner = svg
+    .slice(open[0].length)
+    .replace(/\s(?:role|aria-roledescription|aria-label|aria-hidden)="[^"]*"/g, '');
+  const root = open[0].replace(/^<svg\b/, `<svg role="img" aria-label="${text}"`);
+  return `${root}<title>${text}</title>${inner}`;
 }

@@ -10,7 +10,7 @@ import { parse } from 'csv-parse/sync';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildReport } from '../../src/report/build.js';
-import { shiftSentence } from '../../src/report/sections/language.js';
+import { shiftSentence } from '../../src/report/sections/language-shift.js';
 import { oneSampleT } from '../../src/stats/index.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';

@@ -202,7 +202,7 @@ export async function buildReport(
     });
     const content = withOutcomeNotes(built.value, sentences);
     const charts = [];
-    for (const chart of content.charts) charts.push({ chart, svg: await out.chart(chart) });
+    for (const chart of content.charts) charts.push({ chart, ...(await out.chart(chart)) });
     for (const t of content.tables) await out.table(t);
     for (const f of content.figures ?? []) await out.figure(f);
     rendered.push({ section, content, charts });

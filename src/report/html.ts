@@ -41,6 +41,7 @@ details dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12p
 .strip { display: flex; flex-wrap: wrap; gap: 6px; align-items: flex-end; margin-bottom: 10px; } .strip-label { font-size: 13px; font-weight: bold; margin-top: 8px; }
 .thumb { text-align: center; font-size: 11px; color: #444; max-width: 132px; } .thumb img { display: block; margin: 0 auto 2px; border: 1px solid #ddd; background: #fff; }
 @media (max-width: 600px) { body { padding: 12px; } h1 { font-size: 20px; } }
+.phone { display: none; } @media (max-width: 600px) { .phone { display: block; } .not-phone { display: none; } }
 `;
 
 /** Text for the page with "95 %" kept on one line (a no-break space between number and %). */

@@ -2,6 +2,7 @@
 import { html, trusted, type Html } from '../core/html.js';
 import { TOOL } from '../core/tool.js';
 import { CSS, dictionaryHtml, nb, tableHtml, wideBox, type WideBox } from './html.js';
+import { svgWidth } from './writer.js';
 import type {
   ReportChart,
   ReportExample,
@@ -25,19 +26,34 @@ export const KEY_RESULTS_ID = 'key-results';
 export interface RenderedSection {
   section: ReportSection;
   content: SectionContent;
-  charts: { chart: ReportChart; svg: string }[];
+  charts: { chart: ReportChart; svg: string; phone: string | null }[];
 }
 
-const svgWidth = (svg: string) => Number(/<svg\b[^>]*\bwidth="([\d.]+)"/.exec(svg)?.[1] ?? 0);
-
-function figureHtml(chart: ReportChart, svg: string, simulated: boolean): WideBox {
-  const d = chart.data;
-  const box = wideBox(
-    `chart-${chart.id}`,
-    svgWidth(svg),
+/** The chart's box; with a phone layout, two boxes of which the window's width shows one. */
+function chartBoxes(chart: ReportChart, svg: string, phone: string | null): WideBox {
+  const inline = (s: string) => trusted(s.replace(/^<\?xml[^>]*>\s*/, ''));
+  const box = wideBox(`chart-${chart.id}`, svgWidth(svg), `Chart ${chart.title}`, inline(svg));
+  if (phone === null) return box;
+  const small = wideBox(
+    `chart-${chart.id}-phone`,
+    svgWidth(phone),
     `Chart ${chart.title}`,
-    trusted(svg.replace(/^<\?xml[^>]*>\s*/, '')),
+    inline(phone),
   );
+  return {
+    rule: `${box.rule}\n${small.rule}`,
+    html: html`<div class="not-phone">${box.html}</div><div class="phone">${small.html}</div>`,
+  };
+}
+
+function figureHtml(
+  chart: ReportChart,
+  svg: string,
+  phone: string | null,
+  simulated: boolean,
+): WideBox {
+  const d = chart.data;
+  const box = chartBoxes(chart, svg, phone);
   return {
     rule: box.rule,
     html: html`<figure id="fig-${chart.id}">
@@ -117,7 +133,7 @@ function bannerHtml(ctx: ReportContext, notes: string[]): Html | string {
 function sectionHtml(s: RenderedSection, simulated: boolean, rules: string[]): Html {
   const keep = (b: WideBox) => (rules.push(b.rule), b.html);
   return html`<section id="${s.section.id}"><h2>${s.section.title}</h2>
-${s.content.paragraphs.map((p) => html`<p>${nb(p)}</p>\n`)}${s.charts.map((c) => keep(figureHtml(c.chart, c.svg, simulated)))}
+${s.content.paragraphs.map((p) => html`<p>${nb(p)}</p>\n`)}${s.charts.map((c) => keep(figureHtml(c.chart, c.svg, c.phone, simulated)))}
 ${(s.content.figures ?? []).map((f) => imagesHtml(f, simulated))}
 ${s.content.tables.map((t) => keep(tableHtml(t, simulated)))}
 ${examplesHtml(s.content.examples ?? [])}

@@ -40,18 +40,35 @@ const HEIGHT = 380;
 const LABEL_PX = 13;
 
 /**
- * Where each label at the second language is drawn: its net bias, moved apart (in order) so that
- * neighbouring labels are at least `LABEL_PX` apart, then centred back on the points' span.
+ * Where each label at the second language is drawn: at its point, except where labels would be
+ * closer than `LABEL_PX`; such a cluster is spread `LABEL_PX` apart around its mean (in order),
+ * and clusters that then touch are merged, until none do.
  */
 export function spreadLabels(values: number[], domain: [number, number]): number[] {
   const gap = ((domain[1] - domain[0]) * LABEL_PX) / HEIGHT;
   const order = values.map((v, i) => ({ v, i })).sort((a, b) => a.v - b.v || a.i - b.i);
-  const placed: number[] = [];
-  for (const [k, o] of order.entries())
-    placed.push(k === 0 ? o.v : Math.max(o.v, placed[k - 1]! + gap));
-  const drift = (placed[placed.length - 1]! - order[order.length - 1]!.v) / 2;
+  // clusters of consecutive labels: the mean of their values, and their count
+  let groups = order.map((o) => ({ mean: o.v, n: 1 }));
+  const start = (g: { mean: number; n: number }) => g.mean - ((g.n - 1) * gap) / 2;
+  for (let merged = true; merged;) {
+    merged = false;
+    const next: typeof groups = [];
+    for (const g of groups) {
+      const last = next[next.length - 1];
+      if (last && start(g) < start(last) + last.n * gap) {
+        next[next.length - 1] = {
+          mean: (last.mean * last.n + g.mean * g.n) / (last.n + g.n),
+          n: last.n + g.n,
+        };
+        merged = true;
+      } else next.push(g);
+    }
+    groups = next;
+  }
   const out = new Array<number>(values.length);
-  order.forEach((o, k) => (out[o.i] = r6(placed[k]! - drift)!));
+  let k = 0;
+  for (const g of groups)
+    for (let j = 0; j < g.n; j++) out[order[k++]!.i] = r6(start(g) + j * gap)!;
   return out;
 }
 

@@ -2,7 +2,7 @@
 import { html, trusted, type Html } from '../core/html.js';
 import { TOOL } from '../core/tool.js';
 import { CSS, dictionaryHtml, nb, tableHtml, wideBox, type WideBox } from './html.js';
-import { svgWidth } from './writer.js';
+import { plainMarks, svgWidth } from './writer.js';
 import type {
   ReportChart,
   ReportExample,
@@ -31,7 +31,7 @@ export interface RenderedSection {
 
 /** The chart's box; with a phone layout, two boxes of which the window's width shows one. */
 function chartBoxes(chart: ReportChart, svg: string, phone: string | null): WideBox {
-  const inline = (s: string) => trusted(s.replace(/^<\?xml[^>]*>\s*/, ''));
+  const inline = (s: string) => trusted(plainMarks(s.replace(/^<\?xml[^>]*>\s*/, '')));
   const box = wideBox(`chart-${chart.id}`, svgWidth(svg), `Chart ${chart.title}`, inline(svg));
   if (phone === null) return box;
   const small = wideBox(

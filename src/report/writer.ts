@@ -149,18 +149,27 @@ function visibleBidi(v: unknown): unknown {
 }
 
 /**
- * The SVG labelled as one image: `role="img"`, an `aria-label` and a `<title>` on the root, and
- * the roles and labels vega gives its marks removed (an image's parts are not read one by one;
- * left in, they would be controls and symbols without names inside an image). The caption, links
- * and column notes stay outside the SVG, on the page.
+ * The SVG labelled as one image: `role="img"`, an `aria-label` and a `<title>` on the root (the
+ * caption, links and column notes stay outside it, on the page).
  */
 export function labelSvg(svg: string, alt: string): string {
   const open = /^<svg\b[^>]*>/.exec(svg);
   if (!open) throw new Error('labelSvg: not an SVG');
   const text = escapeHtml(alt);
+  const root = open[0].replace(/^<svg\b/, `<svg role="img" aria-label="${text}"`);
+  return `${root}<title>${text}</title>${svg.slice(open[0].length)}`;
+}
+
+/**
+ * The SVG for the page: the roles and labels vega gives its marks removed below the root (an
+ * image's parts are not read one by one; left in, they are symbols without names inside an
+ * image). The chart files keep them.
+ */
+export function plainMarks(svg: string): string {
+  const open = /^<svg\b[^>]*>/.exec(svg);
+  if (!open) return svg;
   const inner = svg
     .slice(open[0].length)
     .replace(/\s(?:role|aria-roledescription|aria-label|aria-hidden)="[^"]*"/g, '');
-  const root = open[0].replace(/^<svg\b/, `<svg role="img" aria-label="${text}"`);
-  return `${root}<title>${text}</title>${inner}`;
+  return `${open[0]}${inner}`;
 }

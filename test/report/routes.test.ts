@@ -19,6 +19,7 @@ import { prepareAudit } from '../../src/score/audit-prepare.js';
 import { SCORERS } from '../../src/score/registry.js';
 import { scoreToFolder } from '../../src/score/score.js';
 import { tempDir } from '../helpers/tmp.js';
+import { expectDescribedTables } from './checks.js';
 import { runTrials, writeRunBag } from '../run/fixture.js';
 import { FAST, writeModels } from '../run/helpers.js';
 import {
@@ -212,7 +213,8 @@ describe('the routes study through score, analyze and report', () => {
     // tables from trials.csv count every outcome: no rows left out, no audit sentence
     for (const c of captions.filter((x) => /tables\/(key-)?said-no\.csv/.test(x)))
       expect(c).not.toContain('Rows of audit.csv');
-    // every table file of the report is one the checks above or the page's dictionary covers
+    // every column of every table is described, and every empty cell says why
+    await expectDescribedTables(report);
     const files = (await readdir(path.join(report, 'tables'))).sort();
     expect(files).toEqual(
       expect.arrayContaining([

@@ -20,7 +20,7 @@ const CSP =
   "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' file:; base-uri 'none'; form-action 'none'";
 
 /** The section shown first, before the inputs and the contents. */
-export const KEY_RESULTS_ID = 'key-results';
+const KEY_RESULTS_ID = 'key-results';
 
 /** A section after its charts were rendered. */
 export interface RenderedSection {

@@ -152,7 +152,7 @@ function visibleBidi(v: unknown): unknown {
  * The SVG labelled as one image: `role="img"`, an `aria-label` and a `<title>` on the root (the
  * caption, links and column notes stay outside it, on the page).
  */
-export function labelSvg(svg: string, alt: string): string {
+function labelSvg(svg: string, alt: string): string {
   const open = /^<svg\b[^>]*>/.exec(svg);
   if (!open) throw new Error('labelSvg: not an SVG');
   const text = escapeHtml(alt);

@@ -29,7 +29,7 @@ function rows(): Record<string, string>[] {
         for (const [ti, topic] of TOPICS.entries())
           for (const framing of ['affirmative', 'reverse'])
             for (const it of [0, 1]) {
-              const b = m.bias[lang as keyof typeof m.bias] + ((ti + it) % 3) - 1;
+              const b = m.bias[lang] + ((ti + it) % 3) - 1;
               const stance = Math.max(-2, Math.min(2, Math.round(b))) || 1;
               const score = framing === 'affirmative' ? stance : -stance;
               out.push({

@@ -88,7 +88,7 @@ const SYMBOL: Record<string, string> = {
  * predictor `china_origin` is δ·1[china_origin = 1] (treatment coding: each level against the
  * reference, which has no term).
  */
-export function eq1Text(terms: readonly string[]): string {
+function eq1Text(terms: readonly string[]): string {
   const parts = terms.flatMap((term) => {
     if (term === 'Intercept') return [];
     const factor = /^([^[]+)\[T\.(.+)\]$/.exec(term);

@@ -20,7 +20,7 @@ import { hasInstrument, r6 } from './instrument-data.js';
 import { shiftSentence, slopeChart } from './language-shift.js';
 
 /** A shift asked for: from one language to another. */
-export interface ShiftPair {
+interface ShiftPair {
   from: string;
   to: string;
 }

@@ -230,6 +230,22 @@ describe('the language-shift sentence', () => {
   });
 });
 
+describe('stimkit report --shift', () => {
+  it('refuses a value that is not FROM:TO (usage, exit 2), before reading anything', async () => {
+    const r = await runCli([
+      'report',
+      scores,
+      '--out',
+      path.join(dir, 'r-shift'),
+      '--shift',
+      'en',
+      '--json',
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.json().error.code).toBe('E_REPORT_USAGE');
+  });
+});
+
 describe('stimkit report --bundle', () => {
   it('refuses a --bundle that is not a bundle (exit 1), though no section of these scores shows its images', async () => {
     const nope = path.join(dir, 'no-such-bundle');

@@ -1,6 +1,6 @@
-/** `stimkit report <scores dir> --out DIR [--bundle DIR] [--compare SCORES] [--csv-raw]` */
+/** `stimkit report <scores dir> --out DIR [--bundle DIR] [--compare SCORES] [--shift FROM:TO …] [--csv-raw]` */
 import { CSV_RAW_FLAG } from '../cli/flags.js';
-import { EXIT } from '../core/errors.js';
+import { EXIT, StimkitError } from '../core/errors.js';
 import { relPosix } from '../core/fsio.js';
 import { writeReport } from '../report/folder.js';
 import type { CommandSpec } from './index.js';
@@ -11,7 +11,22 @@ import { flag, parseOptions } from '../cli/options.js';
 const ReportFlags = z.looseObject({
   bundle: flag.text,
   compare: flag.text,
+  shift: flag.list,
 });
+
+/** `--shift en:zh --shift en:bo` as pairs; a value that is not FROM:TO is a usage error. */
+function shiftPairs(given: string[] | undefined): Array<{ from: string; to: string }> | undefined {
+  return given?.map((v) => {
+    const m = /^([^:\s]+):([^:\s]+)$/.exec(v);
+    if (!m)
+      throw StimkitError.usage(
+        'E_REPORT_USAGE',
+        `--shift expects FROM:TO, e.g. en:zh (got "${v}")`,
+        'write --shift as two language codes joined by a colon, e.g. --shift en:bo',
+      );
+    return { from: m[1]!, to: m[2]! };
+  });
+}
 
 export const reportCommand: CommandSpec = {
   name: 'report',
@@ -32,6 +47,11 @@ export const reportCommand: CommandSpec = {
         '--compare <scores>',
         'a second scores folder of the same bundle: adds the section "What changed" (stimkit compare)',
       )
+      .option(
+        '--shift <from:to>',
+        'a language shift to show per instrument arm, e.g. en:bo (repeatable; default: each language against the arm’s first)',
+        (v: string, prev: string[] = []) => [...prev, v],
+      )
       .option(...CSV_RAW_FLAG),
   run: async ([scores], flags) => {
     const opts = parseOptions(ReportFlags, flags);
@@ -39,6 +59,7 @@ export const reportCommand: CommandSpec = {
       bundle: opts.bundle,
       csvRaw: Boolean(opts.csvRaw),
       compare: opts.compare,
+      shifts: shiftPairs(opts.shift),
     });
     const out = relPosix(process.cwd(), r.out);
     const human = [

@@ -21,6 +21,8 @@ import {
   ScoresHeader,
 } from '../score/format.js';
 import { reportBundle } from './bundle.js';
+import { languageNames } from './languages.js';
+import { languageSection } from './sections/language.js';
 import {
   outcomeSentence,
   selectRows,
@@ -92,6 +94,8 @@ export interface ReportOptions {
   csvRaw?: boolean;
   /** A second scores folder of the same bundle, for the "What changed" section (`--compare`). */
   compare?: string;
+  /** The language shifts to show (`--shift FROM:TO`, repeatable); default each language against its arm's first. */
+  shifts?: Array<{ from: string; to: string }>;
 }
 
 /**
@@ -136,6 +140,7 @@ async function reportContext(
   return {
     scoresDir,
     compareDir: options.compare ?? null,
+    shifts: options.shifts ?? null,
     header,
     simulated: header.counts.simulated > 0,
     memo: once,
@@ -193,11 +198,11 @@ export async function buildReport(
     if (built.value === null) continue;
     const sentences = [...built.files].flatMap((f) => {
       const note = outcomeNotes.get(f);
-      return note ? [outcomeSentence(note)] : [];
+      return note ? [{ file: f, sentence: outcomeSentence(note) }] : [];
     });
     const content = withOutcomeNotes(built.value, sentences);
     const charts = [];
-    for (const chart of content.charts) charts.push({ chart, svg: await out.chart(chart) });
+    for (const chart of content.charts) charts.push({ chart, ...(await out.chart(chart)) });
     for (const t of content.tables) await out.table(t);
     for (const f of content.figures ?? []) await out.figure(f);
     rendered.push({ section, content, charts });
@@ -214,9 +219,14 @@ export async function buildReport(
       file: relPosix(outDir, path.join(options.compare, SCORES_FILES.header)),
       sha256: sha256(await readFile(path.join(options.compare, SCORES_FILES.header))),
     });
-  const usedBundle = rendered.some((r) => (r.content.figures ?? []).length > 0)
-    ? (await ctx.bundle()).bundle
-    : null;
+  // the bundle is an input when its images or its languages' names are on the page
+  const named = rendered.some((r) => r.section.id === languageSection.id)
+    ? (await languageNames(ctx)).names.size > 0
+    : false;
+  const usedBundle =
+    named || rendered.some((r) => (r.content.figures ?? []).length > 0)
+      ? (await ctx.bundle()).bundle
+      : null;
   if (usedBundle)
     inputs.push({
       file: relPosix(outDir, path.join(usedBundle.dir, 'manifest-sha256.txt')),

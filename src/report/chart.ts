@@ -60,6 +60,18 @@ export async function renderChart(
   spec: Record<string, unknown>,
   options: { scale?: number; id?: string; decorate?: (svg: string) => string } = {},
 ): Promise<RenderedChart> {
+  const svg = await renderSvg(spec, options);
+  const png = await sharp(Buffer.from(svg), { density: 72 * (options.scale ?? 2) })
+    .png({ compressionLevel: 9, adaptiveFiltering: false })
+    .toBuffer();
+  return { svg, png };
+}
+
+/** The SVG of a vega-lite spec alone (see `renderChart`), e.g. for a chart's phone layout on the page. */
+export async function renderSvg(
+  spec: Record<string, unknown>,
+  options: { id?: string; decorate?: (svg: string) => string } = {},
+): Promise<string> {
   const full = {
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
     ...spec,
@@ -68,10 +80,6 @@ export async function renderChart(
   const compiled = vegaLite.compile(full as vegaLite.TopLevelSpec).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
   const drawn = prefixSvgIds(await view.toSVG(), options.id ?? 'chart');
-  const svg = options.decorate ? options.decorate(drawn) : drawn;
   view.finalize();
-  const png = await sharp(Buffer.from(svg), { density: 72 * (options.scale ?? 2) })
-    .png({ compressionLevel: 9, adaptiveFiltering: false })
-    .toBuffer();
-  return { svg, png };
+  return options.decorate ? options.decorate(drawn) : drawn;
 }

@@ -74,11 +74,12 @@ export function fmt(v: string | number | boolean | null | undefined, unit: Unit)
       return minus(Number.isInteger(v) ? String(v) : v.toFixed(1));
     case 'usd':
       return minus(`$${v.toFixed(4)}`.replace('$-', '-$'));
+    case 'text': // a number in a text column: an integer as it is (a count), else as a statistic
+      return Number.isInteger(v) ? minus(String(v)) : fmt(v, 'statistic');
     case 'stance':
     case 'statistic':
     case 'log-odds':
     case 'odds ratio':
-    case 'text': // a number in a text column is written like a statistic
       return minus(v.toFixed(3)).replace(/^\u22120\.000$/, '0.000');
   }
 }

@@ -26,18 +26,22 @@ h1 { font-size: 24px; margin-bottom: 4px; } h2 { font-size: 19px; margin-top: 36
 .meta { font-size: 13px; color: #444; } .meta code { font-size: 12px; word-break: break-all; }
 .sim { background: #fff3cd; border: 2px solid #e0a800; padding: 10px 14px; font-weight: bold; margin: 14px 0; }
 figure { margin: 18px 0; } figure svg text { font-family: 'stimkit-quotes', ${FONT_FAMILY}; }
-.wide { overflow-x: auto; max-width: 100%; } .wide > svg { display: block; max-width: none; height: auto; }
+.wide { overflow-x: auto; max-width: 100%; container-type: scroll-state; } .wide > svg { display: block; max-width: none; height: auto; }
 .wide:focus-visible { outline: 2px solid #0b57d0; outline-offset: 2px; }
-.hint { display: none; font-size: 13px; color: #444; margin: 4px 0; font-style: italic; }
+.hint { display: none; position: sticky; left: 0; width: max-content; max-width: calc(100vw - 48px); font-size: 13px; color: #444; margin: 4px 0; font-style: italic; white-space: normal; }
+@container scroll-state(scrollable: inline) { .hint { display: block; } }
 figcaption, .caption { font-size: 13px; color: #444; margin-top: 4px; }
 table { border-collapse: collapse; font-size: 12.5px; margin: 8px 0; } th, td { border: 1px solid #ddd; padding: 3px 7px; text-align: right; }
 th { background: #f5f5f5; vertical-align: bottom; } td { white-space: nowrap; } td.t, th.t { text-align: left; } td.empty { color: #555; text-align: center; }
 details { font-size: 13px; color: #333; margin: 4px 0 14px; } summary { cursor: pointer; color: #0b57d0; }
 details dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 6px 0; } details dt { font-weight: bold; } details dd { margin: 0; }
 .files { font-size: 12px; color: #555; }
+.examples { list-style: none; padding: 0; max-width: 1100px; } .examples li { margin: 10px 0; } .ex-label { font-size: 13px; color: #444; }
+.examples blockquote { margin: 4px 0 0; padding: 6px 10px; border-left: 3px solid #bbb; background: #fafafa; white-space: pre-wrap; }
 .strip { display: flex; flex-wrap: wrap; gap: 6px; align-items: flex-end; margin-bottom: 10px; } .strip-label { font-size: 13px; font-weight: bold; margin-top: 8px; }
 .thumb { text-align: center; font-size: 11px; color: #444; max-width: 132px; } .thumb img { display: block; margin: 0 auto 2px; border: 1px solid #ddd; background: #fff; }
 @media (max-width: 600px) { body { padding: 12px; } h1 { font-size: 20px; } }
+.phone { display: none; } @media (max-width: 600px) { .phone { display: block; } .not-phone { display: none; } }
 `;
 
 /** Text for the page with "95 %" kept on one line (a no-break space between number and %). */
@@ -46,20 +50,24 @@ export const nb = (text: string): string => text.replace(/(\d) %/g, '$1\u00a0%')
 /** The page's horizontal padding on both sides together, at its widest. */
 const PAGE_PADDING = 48;
 
-/** A box that scrolls sideways when `width` px do not fit, with a hint that shows when they do not. */
+/** A box that scrolls sideways when its content does not fit, with its hint. */
 export interface WideBox {
   html: Html;
-  /** The CSS rule that shows the hint on screens too narrow for the content. */
+  /** The CSS rule that shows the hint where the browser cannot tell whether the box scrolls. */
   rule: string;
 }
 
-/** Wrap content of about `width` px in a sideways-scrolling box whose hint shows below that width. */
+/**
+ * A box that scrolls sideways when its content does not fit, with a hint inside it (held at its
+ * left edge) that shows only when it truly scrolls: a scroll-state container query asks the
+ * browser whether the box overflows. Where the browser cannot answer that, the hint shows below
+ * the estimated `width` instead (a media query).
+ */
 export function wideBox(id: string, width: number, label: string, content: Html): WideBox {
   const what = label.startsWith('Table') ? 'table' : 'chart';
   return {
-    html: html`<p class="hint" id="hint-${id}">This ${what} is wider than the window: scroll it sideways to see all of it →</p>
-<div class="wide" id="${id}" tabindex="0" role="region" aria-label="${label}" aria-describedby="hint-${id}">${content}</div>`,
-    rule: `@media (max-width: ${Math.ceil(width) + PAGE_PADDING}px) { #hint-${id} { display: block; } }`,
+    html: html`<div class="wide" id="${id}" tabindex="0" role="region" aria-label="${label}" aria-describedby="hint-${id}"><p class="hint" id="hint-${id}">This ${what} is wider than the window: scroll it sideways to see all of it →</p>${content}</div>`,
+    rule: `@supports not (container-type: scroll-state) { @media (max-width: ${Math.ceil(width) + PAGE_PADDING}px) { #hint-${id} { display: block; } } }`,
   };
 }
 

@@ -60,13 +60,20 @@ export function outcomeSentence(note: OutcomeNote): string {
   return `Rows of ${note.file}: answers only${d1}, ${note.kept} rows; ${out}`;
 }
 
-/** Add the sentences to the n of every table, chart and figure of a section. */
-export function withOutcomeNotes(content: SectionContent, sentences: string[]): SectionContent {
-  if (sentences.length === 0) return content;
-  const add = (n: string) => [n, ...sentences].join('. ');
+/**
+ * Add the sentences (by file) to the n of every table, chart and figure of a section; a table
+ * that names its `sources` gets the sentences of those files only.
+ */
+export function withOutcomeNotes(
+  content: SectionContent,
+  notes: ReadonlyArray<{ file: string; sentence: string }>,
+): SectionContent {
+  if (notes.length === 0) return content;
+  const add = (n: string, files?: string[]) =>
+    [n, ...notes.filter((x) => !files || files.includes(x.file)).map((x) => x.sentence)].join('. ');
   return {
     ...content,
-    tables: content.tables.map((t) => ({ ...t, n: add(t.n) })),
+    tables: content.tables.map((t) => ({ ...t, n: add(t.n, t.sources) })),
     charts: content.charts.map((c) => ({ ...c, data: { ...c.data, n: add(c.data.n) } })),
     figures: content.figures?.map((f) => ({ ...f, data: { ...f.data, n: add(f.data.n) } })),
   };

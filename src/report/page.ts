@@ -2,34 +2,61 @@
 import { html, trusted, type Html } from '../core/html.js';
 import { TOOL } from '../core/tool.js';
 import { CSS, dictionaryHtml, nb, tableHtml, wideBox, type WideBox } from './html.js';
+import { plainMarks, svgWidth } from './writer.js';
 import type {
   ReportChart,
+  ReportExample,
   ReportContext,
   ReportFigure,
   ReportSection,
   SectionContent,
 } from './types.js';
 
+/**
+ * The page's Content-Security-Policy: nothing runs and nothing is fetched; only the page's own
+ * style, and images beside it (the ladder's thumbnails).
+ */
+const CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' file:; base-uri 'none'; form-action 'none'";
+
+/** The section shown first, before the inputs and the contents. */
+const KEY_RESULTS_ID = 'key-results';
+
 /** A section after its charts were rendered. */
 export interface RenderedSection {
   section: ReportSection;
   content: SectionContent;
-  charts: { chart: ReportChart; svg: string }[];
+  charts: { chart: ReportChart; svg: string; phone: string | null }[];
 }
 
-const svgWidth = (svg: string) => Number(/<svg\b[^>]*\bwidth="([\d.]+)"/.exec(svg)?.[1] ?? 0);
-
-function figureHtml(chart: ReportChart, svg: string, simulated: boolean): WideBox {
-  const d = chart.data;
-  const box = wideBox(
-    `chart-${chart.id}`,
-    svgWidth(svg),
+/** The chart's box; with a phone layout, two boxes of which the window's width shows one. */
+function chartBoxes(chart: ReportChart, svg: string, phone: string | null): WideBox {
+  const inline = (s: string) => trusted(plainMarks(s.replace(/^<\?xml[^>]*>\s*/, '')));
+  const box = wideBox(`chart-${chart.id}`, svgWidth(svg), `Chart ${chart.title}`, inline(svg));
+  if (phone === null) return box;
+  const small = wideBox(
+    `chart-${chart.id}-phone`,
+    svgWidth(phone),
     `Chart ${chart.title}`,
-    trusted(svg.replace(/^<\?xml[^>]*>\s*/, '')),
+    inline(phone),
   );
   return {
+    rule: `${box.rule}\n${small.rule}`,
+    html: html`<div class="not-phone">${box.html}</div><div class="phone">${small.html}</div>`,
+  };
+}
+
+function figureHtml(
+  chart: ReportChart,
+  svg: string,
+  phone: string | null,
+  simulated: boolean,
+): WideBox {
+  const d = chart.data;
+  const box = chartBoxes(chart, svg, phone);
+  return {
     rule: box.rule,
-    html: html`<figure id="fig-${chart.id}" role="img" aria-label="${chart.alt}">
+    html: html`<figure id="fig-${chart.id}">
 ${box.html}
 <figcaption><b>${chart.title}</b>. ${nb(d.n)}. ${nb(d.interval)}.${simulated ? html` <b>Simulated data.</b>` : ''} <a href="charts/${chart.id}.svg">SVG</a> · <a href="charts/${chart.id}.png">PNG</a> · <a href="tables/${d.id}.csv">data (CSV)</a></figcaption>
 ${dictionaryHtml(d)}
@@ -50,6 +77,18 @@ function imagesHtml(f: ReportFigure, simulated: boolean): Html {
 ${strips}<figcaption><b>${f.title}</b>. ${nb(f.data.n)}. ${nb(f.data.interval)}.${simulated ? html` <b>Simulated responses.</b>` : ''} Provenance: <a href="tables/${f.data.id}.csv">tables/${f.data.id}.csv</a></figcaption>
 ${dictionaryHtml(f.data)}
 </figure>`;
+}
+
+/** Example responses, each under its label, in its language (the text is the model's: escaped). */
+function examplesHtml(examples: readonly ReportExample[]): Html | string {
+  if (examples.length === 0) return '';
+  const items = examples.map(
+    (
+      e,
+    ) => html`<li><div class="ex-label">${e.label}${e.simulated ? html` <b>(simulated)</b>` : ''} — trial <code>${e.trial}</code></div>
+${e.text === null ? html`<p class="ex-none">The text is not available here (see above).</p>` : html`<blockquote lang="${e.lang}">${e.text}${e.cut ? ' […]' : ''}</blockquote>`}</li>`,
+  );
+  return html`<ul class="examples" aria-label="Example responses">${items}</ul>`;
 }
 
 function metaHtml(ctx: ReportContext, scoresRel: string): Html {
@@ -94,9 +133,10 @@ function bannerHtml(ctx: ReportContext, notes: string[]): Html | string {
 function sectionHtml(s: RenderedSection, simulated: boolean, rules: string[]): Html {
   const keep = (b: WideBox) => (rules.push(b.rule), b.html);
   return html`<section id="${s.section.id}"><h2>${s.section.title}</h2>
-${s.content.paragraphs.map((p) => html`<p>${nb(p)}</p>\n`)}${s.charts.map((c) => keep(figureHtml(c.chart, c.svg, simulated)))}
+${s.content.paragraphs.map((p) => html`<p>${nb(p)}</p>\n`)}${s.charts.map((c) => keep(figureHtml(c.chart, c.svg, c.phone, simulated)))}
 ${(s.content.figures ?? []).map((f) => imagesHtml(f, simulated))}
 ${s.content.tables.map((t) => keep(tableHtml(t, simulated)))}
+${examplesHtml(s.content.examples ?? [])}
 </section>
 `;
 }
@@ -117,23 +157,31 @@ export function pageHtml(
   const body = sections.map((s) => sectionHtml(s, simulated, rules));
   const toc = sections.map((s) => html`<li><a href="#${s.section.id}">${s.section.title}</a></li>`);
   const title = `stimkit report: ${h.bundle.study ?? h.bundle.digest.slice(0, 12)}${simulated ? ' (simulated)' : ''}`;
+  // key results first; then what was reported (the inputs) and the contents
+  const first = sections[0]?.section.id === KEY_RESULTS_ID ? 1 : 0;
   return html`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
 <style>${trusted(CSS)}${trusted(rules.join('\n'))}
 </style>
 </head>
 <body>
+<header>
 <h1>${title}</h1>
+${bannerHtml(ctx, simulatedNotes)}
+</header>
+<main>
+${body.slice(0, first)}<section id="about"><h2>What this report is from</h2>
 <div class="meta">
 ${metaHtml(ctx, scoresRel)}</div>
-${bannerHtml(ctx, simulatedNotes)}
-<nav><ol>${toc}</ol></nav>
-${body}
-<p class="files">Charts are vega-lite specs (charts/*.vl.json) rendered to SVG in Node; PNGs are rendered from the SVGs. Every chart's values are in tables/, and tables/README.csv says what every column means. Intervals and tests are described in each caption.</p>
+</section>
+<nav aria-label="Contents"><h2>Contents</h2><ol>${toc}</ol></nav>
+${body.slice(first)}</main>
+<footer><p class="files">Charts are vega-lite specs (charts/*.vl.json) rendered to SVG in Node; PNGs are rendered from the SVGs. Every chart's values are in tables/, and tables/README.csv says what every column means. Intervals and tests are described in each caption.</p></footer>
 </body>
 </html>
 `.toString();

@@ -19,12 +19,14 @@ import {
   auditValidationSection,
 } from './sections/audit-validation.js';
 import { costSection } from './sections/cost.js';
+import { keyResultsSection } from './sections/key-results.js';
 import { saidNoSection } from './sections/said-no.js';
 import { whatChangedSection } from './sections/what-changed.js';
 import { sentImagesSection } from './sections/sent-images.js';
 import type { ReportSection } from './types.js';
 
 export const SECTIONS: ReportSection[] = [
+  keyResultsSection,
   overviewSection,
   netSwingSection,
   languageSection,

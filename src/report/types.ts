@@ -30,6 +30,8 @@ export interface ReportContext {
   memo: <T>(key: string, make: () => Promise<T> | T) => Promise<T>;
   /** True when any scored response is simulated. */
   simulated: boolean;
+  /** The language shifts `report --shift FROM:TO` asked for; null: each language against its arm's first. */
+  shifts?: ReadonlyArray<{ from: string; to: string }> | null;
   /**
    * The scored bundle (for images), found through score.json's bundle input or `report --bundle`,
    * and checked against the scored digest; `bundle` is null and `note` says why when it is not
@@ -53,6 +55,11 @@ export interface ReportTable {
    * differently from the data dictionary (src/report/columns/); see dictionary.ts.
    */
   columnInfo?: ColumnDefs;
+  /**
+   * The scores files the table is computed from, when its section reads others too: its caption
+   * then names what the outcome rule left out of these files only.
+   */
+  sources?: string[];
 }
 
 /** A chart: its vega-lite spec and the table of the values it plots (written as CSV beside it). */
@@ -87,6 +94,20 @@ export interface ReportFigure {
   data: ReportTable;
 }
 
+/** A response shown on the page (model text: escaped, in its language). */
+export interface ReportExample {
+  trial: string;
+  model: string;
+  /** The prompt language (BCP 47), the `lang` of the shown text. */
+  lang: string;
+  /** What the example is: model, language, why it was chosen. */
+  label: string;
+  /** The text shown (an excerpt when `cut`), or null when it cannot be read. */
+  text: string | null;
+  cut: boolean;
+  simulated: boolean;
+}
+
 /** What a section returns. Texts are plain text (the builder escapes them). */
 export interface SectionContent {
   paragraphs: string[];
@@ -94,6 +115,8 @@ export interface SectionContent {
   tables: ReportTable[];
   /** Image figures, laid out after the charts. */
   figures?: ReportFigure[];
+  /** Responses shown inline, after the tables. */
+  examples?: ReportExample[];
 }
 
 /** One section of the report. */

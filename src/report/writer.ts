@@ -7,9 +7,9 @@
 import path from 'node:path';
 import type { CsvWriteOptions } from '../core/csv.js';
 import { sha256, writeFileAtomic } from '../core/fsio.js';
-import { showBidiControls } from '../core/html.js';
+import { escapeHtml, showBidiControls } from '../core/html.js';
 import { artifactJson } from '../core/json.js';
-import { renderChart } from './chart.js';
+import { renderChart, renderSvg } from './chart.js';
 import { dictionaryCsv, tableCsv, type RowSimulated } from './csv.js';
 import { markSimulatedSvg } from './simulated.js';
 import type { ReportChart, ReportFigure, ReportTable } from './types.js';
@@ -41,18 +41,25 @@ export class ReportWriter {
     this.tables.push({ table: t, simulated: t.rows.length > 0 ? rows : this.simulated });
   }
 
-  /** A chart's spec, SVG, PNG and data; returns the SVG for the page. */
-  async chart(chart: ReportChart): Promise<string> {
+  /**
+   * A chart's spec, SVG, PNG and data; returns the SVG for the page, and, for a chart wider than
+   * a phone's window, a narrower layout of it for the page on phones (not written as a file).
+   */
+  async chart(chart: ReportChart): Promise<{ svg: string; phone: string | null }> {
     const spec = chartSpec(chart);
-    const { svg, png } = await renderChart(spec, {
-      id: chart.id,
-      decorate: this.simulated ? markSimulatedSvg : undefined,
-    });
+    const decorate = (drawn: string) =>
+      labelSvg(this.simulated ? markSimulatedSvg(drawn) : drawn, chart.alt);
+    const { svg, png } = await renderChart(spec, { id: chart.id, decorate });
     await this.write(`charts/${chart.id}.vl.json`, artifactJson(spec));
     await this.write(`charts/${chart.id}.svg`, svg);
     await this.write(`charts/${chart.id}.png`, png);
     await this.table(chart.data);
-    return svg;
+    if (svgWidth(svg) <= PHONE_WIDTH) return { svg, phone: null };
+    const phone = await renderSvg(phoneSpec(chartSpec(chart, PHONE_SUBTITLE_CHARS)), {
+      id: `${chart.id}-phone`,
+      decorate,
+    });
+    return { svg, phone: svgWidth(phone) < svgWidth(svg) ? phone : null };
   }
 
   /** A figure's images (paths checked: letters, digits, `.`, `-`, `_`, `/`; no `..`) and its table. */
@@ -78,24 +85,52 @@ export class ReportWriter {
  * The spec of a chart with its data. Bidi controls in the data and texts are made visible (as on
  * the page), so an override in a model name cannot reorder what a chart shows.
  */
-function chartSpec(chart: ReportChart): Record<string, unknown> {
+function chartSpec(chart: ReportChart, chars = SUBTITLE_CHARS): Record<string, unknown> {
   const values = chart.data.rows.map((r) =>
     Object.fromEntries(chart.data.columns.map((c, i) => [c, r[i]])),
   );
-  return visibleBidi(wrapSubtitle({ ...chart.spec, data: { values } })) as Record<string, unknown>;
+  return visibleBidi(wrapSubtitle({ ...chart.spec, data: { values } }, chars)) as Record<
+    string,
+    unknown
+  >;
 }
 
 /** Subtitle lines longer than this many characters are broken at spaces (so they do not widen the chart). */
 const SUBTITLE_CHARS = 80;
+/** The page's width on a phone, less its padding: wider charts get a phone layout. */
+const PHONE_WIDTH = 376;
+const PHONE_SUBTITLE_CHARS = 38;
 
-function wrapSubtitle(spec: Record<string, unknown>): Record<string, unknown> {
+export const svgWidth = (svg: string): number =>
+  Number(/^<svg\b[^>]*\bwidth="([\d.]+)"/.exec(svg)?.[1] ?? 0);
+
+/**
+ * The phone layout of a chart: the same marks and data with a narrower plot (a facet's cells
+ * too) and the legend below it, so that every point and label is on the screen at once.
+ */
+function phoneSpec(spec: Record<string, unknown>): Record<string, unknown> {
+  const narrow = (w: unknown, to: number) => (typeof w === 'number' ? Math.min(w, to) : w);
+  const inner = spec.spec as Record<string, unknown> | undefined;
+  const config = (spec.config as Record<string, unknown> | undefined) ?? {};
+  return {
+    ...spec,
+    ...(spec.width === undefined ? {} : { width: narrow(spec.width, 180) }),
+    ...(inner ? { spec: { ...inner, width: narrow(inner.width, 110) } } : {}),
+    config: {
+      ...config,
+      legend: { labelFontSize: 11, titleFontSize: 12, orient: 'bottom', direction: 'horizontal' },
+    },
+  };
+}
+
+function wrapSubtitle(spec: Record<string, unknown>, chars: number): Record<string, unknown> {
   const title = spec.title as { subtitle?: string | string[] } | undefined;
   if (!title?.subtitle) return spec;
   const lines = [title.subtitle].flat().flatMap((line) => {
     const out: string[] = [];
     let cur = '';
     for (const word of line.split(' ')) {
-      if (cur !== '' && cur.length + 1 + word.length > SUBTITLE_CHARS) {
+      if (cur !== '' && cur.length + 1 + word.length > chars) {
         out.push(cur);
         cur = word;
       } else cur = cur === '' ? word : `${cur} ${word}`;
@@ -111,4 +146,30 @@ function visibleBidi(v: unknown): unknown {
   if (v && typeof v === 'object')
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, visibleBidi(x)]));
   return v;
+}
+
+/**
+ * The SVG labelled as one image: `role="img"`, an `aria-label` and a `<title>` on the root (the
+ * caption, links and column notes stay outside it, on the page).
+ */
+function labelSvg(svg: string, alt: string): string {
+  const open = /^<svg\b[^>]*>/.exec(svg);
+  if (!open) throw new Error('labelSvg: not an SVG');
+  const text = escapeHtml(alt);
+  const root = open[0].replace(/^<svg\b/, `<svg role="img" aria-label="${text}"`);
+  return `${root}<title>${text}</title>${svg.slice(open[0].length)}`;
+}
+
+/**
+ * The SVG for the page: the roles and labels vega gives its marks removed below the root (an
+ * image's parts are not read one by one; left in, they are symbols without names inside an
+ * image). The chart files keep them.
+ */
+export function plainMarks(svg: string): string {
+  const open = /^<svg\b[^>]*>/.exec(svg);
+  if (!open) return svg;
+  const inner = svg
+    .slice(open[0].length)
+    .replace(/\s(?:role|aria-roledescription|aria-label|aria-hidden)="[^"]*"/g, '');
+  return `${open[0]}${inner}`;
 }

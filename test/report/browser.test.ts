@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildReport } from '../../src/report/build.js';
+import { axeViolations, trackErrors } from '../helpers/browser.js';
 import { launchChromium, skipBrowserTests } from '../helpers/chromium.js';
 import { tempDir } from '../helpers/tmp.js';
 import { contrast } from './checks.js';
@@ -25,7 +26,7 @@ const SKIP = skipBrowserTests('test/report/browser.test.ts');
 interface Layout {
   page: { scrollWidth: number; clientWidth: number };
   boxes: Array<{ id: string; overflows: boolean; hint: boolean; width: number }>;
-  charts: Array<{ id: string; drawn: number; natural: number }>;
+  charts: Array<{ id: string; drawn: number; natural: number; models: number; overflows: boolean }>;
   headers: string[];
   texts: Array<{ text: string; fill: string }>;
 }
@@ -36,7 +37,7 @@ const MEASURE = `(() => {
   const hex = (rgb) => '#' + (rgb.match(/\\d+/g) || []).slice(0, 3).map((n) => Number(n).toString(16).padStart(2, '0')).join('');
   return {
     page: { scrollWidth: d.scrollWidth, clientWidth: d.clientWidth },
-    boxes: [...document.querySelectorAll('.wide')].map((b) => {
+    boxes: [...document.querySelectorAll('.wide')].filter((b) => b.offsetParent !== null).map((b) => {
       const hint = document.getElementById('hint-' + b.id);
       return {
         id: b.id,
@@ -45,8 +46,10 @@ const MEASURE = `(() => {
         width: b.clientWidth,
       };
     }),
-    charts: [...document.querySelectorAll('.wide > svg')].map((s) => ({
+    charts: [...document.querySelectorAll('.wide > svg')].filter((s) => s.parentElement.offsetParent !== null).map((s) => ({
       id: s.parentElement.id,
+      models: [...s.querySelectorAll('text')].map((t) => t.textContent).filter((t) => /^sim-/.test(t)).length,
+      overflows: s.parentElement.scrollWidth > s.parentElement.clientWidth + 1,
       drawn: s.getBoundingClientRect().width,
       natural: Number(s.getAttribute('width')),
     })),
@@ -96,22 +99,56 @@ describe.skipIf(SKIP)('the report page in Chromium', () => {
       const l = await open(width, scale);
       expect(l.page.scrollWidth).toBeLessThanOrEqual(l.page.clientWidth);
       expect(l.boxes.filter((b) => b.overflows).length).toBeGreaterThan(0);
-      for (const b of l.boxes) if (b.overflows) expect(b.hint, `${b.id} overflows`).toBe(true);
+      // the hint shows exactly where the box scrolls
+      for (const b of l.boxes)
+        expect(b.hint, `${b.id} overflows: ${b.overflows}`).toBe(b.overflows);
       // charts keep their natural size (11 px text), never shrunk to fit
       expect(l.charts.length).toBe(4);
       for (const c of l.charts) expect(c.drawn, c.id).toBeCloseTo(c.natural, 0);
+      if (width === 400) {
+        // on a phone every chart is its phone layout: every model on the screen at once
+        expect(l.charts.map((c) => c.id).every((id) => id.endsWith('-phone'))).toBe(true);
+        const scatter = l.charts.find((c) => c.id === 'chart-net-vs-swing-phone')!;
+        expect(scatter.overflows).toBe(false);
+        expect(scatter.models).toBe(RESPONDENTS.length);
+      }
     }, 60_000);
 
   it('at 1,400 px: wide content uses the window and fits, without hints', async () => {
     const l = await open(1400, 1);
     expect(l.page.scrollWidth).toBeLessThanOrEqual(l.page.clientWidth);
-    expect(l.boxes.length).toBe(4 + 5 + 3); // the charts, the tables, the one arm's three tables
+    // the charts; the key results' table, the tables, two per language section; one arm: no per-arm section
+    expect(l.boxes.length).toBe(4 + 1 + 5 + 2);
     for (const b of l.boxes) {
       expect(b.overflows, b.id).toBe(false);
       expect(b.hint, b.id).toBe(false);
       expect(b.width, `${b.id} spans the window`).toBeGreaterThan(1300);
     }
   }, 60_000);
+
+  it('has no serious or critical axe-core violation at 1,280 px and at 400 px; a <main>, a CSP, labelled SVGs', async () => {
+    for (const width of [1280, 400]) {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      try {
+        const errors = trackErrors(page);
+        await page.goto(url);
+        expect(await axeViolations(page), `at ${width} px`).toEqual([]);
+        const shape = await page.evaluate<Record<string, unknown>>(`({
+          main: document.querySelectorAll('main').length,
+          csp: document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content'),
+          roleImgFigures: document.querySelectorAll('figure[role]').length,
+          svgs: [...document.querySelectorAll('.wide > svg')].map((s) => [s.getAttribute('role'), s.getAttribute('aria-label') !== '', s.querySelector('title') !== null, s.querySelectorAll('[role]').length]),
+          first: document.querySelector('main > section')?.id,
+        })`);
+        expect(shape).toMatchObject({ main: 1, roleImgFigures: 0, first: 'key-results' });
+        expect(String(shape.csp)).toContain("default-src 'none'");
+        for (const svg of shape.svgs as unknown[][]) expect(svg).toEqual(['img', true, true, 0]);
+        expect(errors).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    }
+  }, 120_000);
 
   it('shows headers in words and chart text at 4.5:1 or more on white', async () => {
     const l = await open(1400, 1);

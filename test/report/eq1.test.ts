@@ -163,4 +163,19 @@ describe('Eq. 1 in the report', () => {
     );
     expect(separated.tables[0]!.rows.every((r) => r[0] === 'd4_state_aligned')).toBe(true);
   });
+
+  it('writes the formula from the design fitted: one γ per language, none for a level not in the run', async () => {
+    // a run in en, bo and ug (no zh): the text must not say 1[lang = zh]
+    const langs: Record<string, string> = { en: 'en', zh: 'bo' };
+    const t = table(12, 2, (r) => ({
+      ...r,
+      lang: r.entry === 'e1' && r.lang === 'zh' ? 'ug' : langs[r.lang!]!,
+    }));
+    const text = (await auditEq1Section.build(ctxOf(t))).paragraphs.join('\n');
+    expect(text).toContain(
+      'logit Pr(Y = 1) = \u03b1 + \u03b3_bo\u00b71[lang = bo] + \u03b3_ug\u00b71[lang = ug] + \u03b4\u00b71[china_origin = 1] + \u03c4_abstraction\u00b71[paradigm = abstraction]',
+    );
+    expect(text).not.toContain('lang = zh');
+    expect(text).toContain('references: lang en, paradigm describe');
+  });
 });

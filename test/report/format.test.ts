@@ -22,6 +22,10 @@ describe('fmt', () => {
     expect(fmt(0, 'flag')).toBe('no');
     expect(fmt(null, 'stance')).toBe('');
     expect(fmt('sim-a', 'text')).toBe('sim-a');
+    // a count in a column without a unit prints as an integer, never "9.000"
+    expect(fmt(9, 'text')).toBe('9');
+    expect(fmt(-3, 'text')).toBe('\u22123');
+    expect(fmt(0.12345, 'text')).toBe('0.123');
   });
 });
 

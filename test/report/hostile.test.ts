@@ -193,6 +193,7 @@ describe('the page pieces escape what sections give them', () => {
             {
               chart: { id: 'c', title: IMG, alt: QUOTE, spec: {}, data: table },
               svg: '<svg width="10" height="10"></svg>',
+              phone: null,
             },
           ],
         },

@@ -10,7 +10,7 @@ import { parse } from 'csv-parse/sync';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildReport } from '../../src/report/build.js';
-import { shiftSentence } from '../../src/report/sections/language.js';
+import { shiftSentence } from '../../src/report/sections/language-shift.js';
 import { oneSampleT } from '../../src/stats/index.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -46,6 +46,7 @@ describe('stimkit report', () => {
     const r = await runCli(['report', scores, '--out', out, '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.json().sections).toEqual([
+      'key-results',
       'overview',
       'instrument-net-swing',
       'instrument-language',
@@ -61,7 +62,11 @@ describe('stimkit report', () => {
     expect(html).not.toMatch(/<script/i);
     expect(html).not.toMatch(/(src|href)="https?:/i);
     expect(html).not.toMatch(/@import|url\(http/i);
-    expect((html.match(/<svg/g) ?? []).length).toBe(4);
+    // 4 charts, each also in its phone layout (shown instead on a narrow window)
+    expect((html.match(/<svg/g) ?? []).length).toBe(8);
+    expect(
+      (html.match(/<div class="phone"><div class="wide" id="chart-[a-z-]+-phone"/g) ?? []).length,
+    ).toBe(4);
   });
 
   it('names the bundle digest, the responses file, the tool version and marks simulated data', () => {
@@ -69,9 +74,10 @@ describe('stimkit report', () => {
     expect(html).toContain('responses.jsonl');
     expect(html).toMatch(/stimkit \d+\.\d+\.\d+/);
     expect(html).toContain('SIMULATED DATA');
-    // 4 charts; tables: overview, per-model tests, origin comparisons, variance partition and
-    // summary; the per-arm section: three tables for each of two arms
-    expect((html.match(/<b>Simulated data\.<\/b>/g) ?? []).length).toBe(4 + 5 + 6);
+    // 4 charts; tables: the key results' net bias, overview, per-model tests, origin comparisons,
+    // variance partition and summary; net bias and stance per language of each of two arms; the
+    // per-arm section: three tables for each of two arms
+    expect((html.match(/<b>Simulated data\.<\/b>/g) ?? []).length).toBe(4 + 1 + 5 + 4 + 6);
   });
 
   it('states n and the interval method under every chart and table', () => {
@@ -80,7 +86,7 @@ describe('stimkit report', () => {
         /<figcaption>([\s\S]*?)<\/figcaption>|<div class="caption">([\s\S]*?)<\/div>/g,
       ),
     ].map((m) => m[1] ?? m[2]!);
-    expect(captions.length).toBe(9 + 6); // + the per-arm section: three tables for each of two arms
+    expect(captions.length).toBe(9 + 1 + 4 + 6); // + key results, per-language and per-arm tables
     for (const c of captions) {
       expect(c).toMatch(/n = /);
       expect(c).toMatch(/CI|interval|Wilson|Holm|no intervals|Counts|descriptive/i);
@@ -133,7 +139,7 @@ describe('stimkit report', () => {
     ]);
     const files = await expectSimulatedColumn(out, () => '1');
     expect(files).toEqual(expect.arrayContaining(['README.csv', 'model-tests.csv']));
-    expect(files).toHaveLength(9 + 6 + 1); // + the two arms' three tables, + README.csv
+    expect(files).toHaveLength(9 + 1 + 4 + 6 + 1); // + key results, languages, arms, README.csv
   });
 
   it('writes headers in words, a data dictionary on the page and in tables/README.csv, and explains empty cells', async () => {
@@ -221,6 +227,22 @@ describe('the language-shift sentence', () => {
     expect(s(1, 2, 4)).toBe(
       '1 of 4 models is more toward the minus pole in zh than in en; 2 move the other way and 1 does not move.',
     );
+  });
+});
+
+describe('stimkit report --shift', () => {
+  it('refuses a value that is not FROM:TO (usage, exit 2), before reading anything', async () => {
+    const r = await runCli([
+      'report',
+      scores,
+      '--out',
+      path.join(dir, 'r-shift'),
+      '--shift',
+      'en',
+      '--json',
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.json().error.code).toBe('E_REPORT_USAGE');
   });
 });
 

@@ -118,12 +118,17 @@ describe('report: who said no', () => {
         expect(Number(r[`${o}_lower`])).toBeCloseTo(w.lower, 4);
         expect(Number(r[`${o}_upper`])).toBeCloseTo(w.upper, 4);
       }
-      // No judge labels here: D1 counts structured refusals, with blocks among blocks + refusals.
+      // No judge labels here: where the model answered, D1 is not computed (blocks and refusals
+      // alone would make it 100 %); the cells are empty, never a rate of the non-answers alone.
       const blocks = Number(r.provider_block);
       const refusals = Number(r.model_refusal);
-      expect(Number(r.d1_with_blocks_n)).toBe(blocks + refusals);
-      if (blocks + refusals > 0) expect(Number(r.d1_with_blocks)).toBe(1);
-      expect(Number(r.d1_model_only_n)).toBe(refusals);
+      if (Number(r.answer) > 0) {
+        for (const c of ['d1_with_blocks_n', 'd1_with_blocks', 'd1_model_only_n', 'd1_model_only'])
+          expect(r[c], `${r.model} ${r.route} ${r.lang} ${c}`).toBe('');
+      } else {
+        expect(Number(r.d1_with_blocks_n)).toBe(blocks + refusals);
+        expect(Number(r.d1_model_only_n)).toBe(refusals);
+      }
       expect(r.simulated).toBe('0');
     }
   });

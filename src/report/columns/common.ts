@@ -27,7 +27,12 @@ export const COMMON_COLUMNS: ColumnDefs = {
     'flag',
     'Whether the model is a simulated respondent (provider sim)',
   ],
-  lang: ['Language', 'text', 'Prompt language (ISO 639-1 code)'],
+  lang: ['Language', 'text', 'Prompt language (its code, as the study names it)'],
+  language: [
+    'Language name',
+    'text',
+    'The language as the study’s data files name it (their name: field), with its code; the code alone when none names it',
+  ],
   topic: ['Topic', 'text', 'Instrument topic id from the bundle'],
   judge: ['Judge', 'text', 'The judge model, as the models file names it'],
   dim: ['Dimension', 'text', 'Audit dimension d1–d5 (Appendix E of the audit paper)'],

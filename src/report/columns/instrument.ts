@@ -77,6 +77,12 @@ export const INSTRUMENT_COLUMNS: Record<string, ColumnDefs> = {
       'Paired t test of the shift over matched topic × framing cells',
       'no test: fewer than two matched cells',
     ],
+    label_y: [
+      'Label height',
+      'stance',
+      'Where the chart writes the model’s name at the second language: its net bias, moved apart from labels that would overlap',
+      'the first language (names are written at the second)',
+    ],
   },
   'stance-topic-origin': {
     models: ['Models', 'count', 'Models of this origin'],

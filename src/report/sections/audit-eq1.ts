@@ -1,6 +1,7 @@
 /**
  * The audit paper's Eq. 1 on the scored run: logit Pr(Y = 1) = α + γ·1[lang = zh] +
- * δ·1[origin = CN] + τ_paradigm, cluster-robust by entry, for Y = D4 (state-aligned framing, the
+ * δ·1[origin = CN] + τ_paradigm, cluster-robust by entry (the page writes the formula from the
+ * terms actually fitted: one γ per language against the reference), for Y = D4 (state-aligned framing, the
  * paper's outcome) and Y = D1 (explicit refusal). Fitted from audit.csv by the function
  * `stimkit analyze logit` uses (`regressTable`), so the table is what that command prints for
  *   analyze logit audit.csv --outcome d4_state_aligned --predictors lang,china_origin,paradigm
@@ -75,6 +76,45 @@ export function fitEq1(table: Table): Eq1Fit[] {
   });
 }
 
+/** The coefficient's symbol for a predictor: γ language, δ China origin, τ paradigm, β else. */
+const SYMBOL: Record<string, string> = {
+  lang: '\u03b3',
+  china_origin: '\u03b4',
+  paradigm: '\u03c4',
+};
+
+/**
+ * The model as fitted, written from its terms: `lang[T.bo]` is γ_bo·1[lang = bo], a 0/1
+ * predictor `china_origin` is δ·1[china_origin = 1] (treatment coding: each level against the
+ * reference, which has no term).
+ */
+function eq1Text(terms: readonly string[]): string {
+  const parts = terms.flatMap((term) => {
+    if (term === 'Intercept') return [];
+    const factor = /^([^[]+)\[T\.(.+)\]$/.exec(term);
+    if (factor)
+      return [`${SYMBOL[factor[1]!] ?? '\u03b2'}_${factor[2]}\u00b71[${factor[1]} = ${factor[2]}]`];
+    return [`${SYMBOL[term] ?? `\u03b2_${term}`}\u00b71[${term} = 1]`];
+  });
+  return `logit Pr(Y = 1) = \u03b1${parts.map((p) => ` + ${p}`).join('')}`;
+}
+
+/** The design sentences: the formula of each distinct fitted design, the references and coding. */
+function designSentences(fits: Eq1Fit[]): string[] {
+  const fitted = fits.filter((f) => f.report);
+  const texts = [...new Set(fitted.map((f) => eq1Text(f.report!.result.terms.map((t) => t.term))))];
+  const refs = Object.entries(fitted[0]?.report?.params.reference ?? {})
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+  const formula =
+    texts.length === 0
+      ? 'The audit paper\u2019s Eq. 1 (logit of Y on language, China origin and paradigm) could not be fitted here (below).'
+      : `The audit paper\u2019s Eq. 1 as fitted here: ${texts.join('; for D1: ')}, with treatment coding (references: ${refs || 'the first level of each factor'}; a level without a term is the reference) and standard errors clustered by corpus entry.`;
+  return [
+    `${formula} Odds ratios are exp(coefficient). Judge misclassification attenuates rates but leaves odds ratios nearly unbiased when rates are small (Appendix G).`,
+  ];
+}
+
 async function auditTable(ctx: ReportContext): Promise<Table> {
   const t = (await ctx.table('audit.csv'))!;
   const sha = ctx.header.files.find((f) => f.file === 'audit.csv')?.sha256 ?? '';
@@ -88,10 +128,7 @@ export const auditEq1Section: ReportSection = {
   build: async (ctx) => {
     const fits = fitEq1(await auditTable(ctx));
     const rows: Cell[][] = [];
-    const paragraphs = [
-      judgeNote(await auditRows(ctx)),
-      'The audit paper\u2019s Eq. 1: logit Pr(Y = 1) = \u03b1 + \u03b3\u00b71[lang = zh] + \u03b4\u00b71[China-origin] + \u03c4_paradigm, with treatment coding (references: lang en, paradigm describe) and standard errors clustered by corpus entry. Odds ratios are exp(coefficient). Judge misclassification attenuates rates but leaves odds ratios nearly unbiased when rates are small (Appendix G).',
-    ];
+    const paragraphs = [judgeNote(await auditRows(ctx)), ...designSentences(fits)];
     for (const f of fits) {
       const name = EQ1_OUTCOMES.find((o) => o.column === f.outcome)!.name;
       const dropped =

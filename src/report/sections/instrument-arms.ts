@@ -51,7 +51,10 @@ function shiftSentence(a: ArmAnalysis): string {
 export const instrumentArmsSection: ReportSection = {
   id: 'instrument-arms',
   title: 'Each instrument arm on its own',
-  applies: hasInstrument,
+  // one arm: the other instrument sections already show it, so it is not repeated here
+  applies: async (ctx) =>
+    (await hasInstrument(ctx)) &&
+    armCounts((await ctx.table('instrument.csv'))!.rows.map(instrumentRowOf)).length > 1,
   build: async (ctx) => {
     const rows = (await ctx.table('instrument.csv'))!.rows.map(instrumentRowOf);
     const arms = armCounts(rows);

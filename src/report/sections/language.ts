@@ -1,179 +1,201 @@
 /**
- * The language shift (the instrument paper's Fig. 4 / S3): each model's net bias in the first and
- * the second language of the analysed arm (en → zh by default) as a slopegraph, each point with
- * the 95 % interval of that model's net bias in that language (one-sample t on its cell means in
- * the language), with the across-model paired test of the shift.
+ * Every language of every instrument arm: per arm, each model's net bias in each language (with
+ * its 95 % interval), the mean stance per topic in each language, and the language shifts as
+ * slopegraphs — by default each language against the arm's first (English when the arm has it),
+ * or the pairs `report --shift FROM:TO` names. Languages are named as the study's data files name
+ * them. The arm with the most responses comes first, and its first shift keeps the chart id
+ * `language-slopegraph` (the shift `stimkit analyze instrument` computes by default).
  */
-import type { LanguageShift } from '../../analyze/instrument/shift.js';
+import { analyzeArm, armCounts } from '../../analyze/instrument/arms.js';
+import type { CellSummary } from '../../analyze/instrument/cells.js';
+import { instrumentRowOf } from '../../analyze/instrument-csv.js';
+import type { InstrumentRow } from '../../analyze/instrument/types.js';
+import { StimkitError } from '../../core/errors.js';
+import type { Cell } from '../../score/types.js';
 import { oneSampleT } from '../../stats/index.js';
-import { TEXT_COLOUR } from '../chart.js';
-import { fmt } from '../format.js';
-import type { ReportSection } from '../types.js';
-import {
-  hasInstrument,
-  instrumentData,
-  listWords,
-  originColours,
-  originOrder,
-  paddedDomain,
-  r6,
-  type InstrumentData,
-} from './instrument-data.js';
+import type { ColumnDefs } from '../dictionary.js';
+import { languageLabel, languageNames } from '../languages.js';
+import type { ReportChart, ReportContext, ReportSection, ReportTable } from '../types.js';
+import { hasInstrument, r6 } from './instrument-data.js';
+import { shiftSentence, slopeChart } from './language-shift.js';
 
-/** The 95 % CI of a model's net bias in one language: t on its cell means there (null below 2). */
-function langCi(d: InstrumentData, model: string, lang: string): [number | null, number | null] {
-  const means = d.analysis.cells
-    .filter((c) => c.model === model && c.lang === lang)
-    .map((c) => c.mean);
-  if (means.length < 2) return [null, null];
-  const t = oneSampleT(means);
-  return [r6(t.ci[0]), r6(t.ci[1])];
+/** A shift asked for: from one language to another. */
+interface ShiftPair {
+  from: string;
+  to: string;
 }
 
-const verb = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
-/** "2 of 3 models are more toward the minus pole in zh than in en; 1 moves the other way." */
-export function shiftSentence(
-  s: Pick<LanguageShift, 'from' | 'to' | 'negative' | 'positive' | 'perModel'>,
-): string {
-  const still = s.perModel.length - s.negative - s.positive;
-  return `${s.negative} of ${s.perModel.length} model${s.perModel.length === 1 ? '' : 's'} ${s.negative === 1 ? 'is' : 'are'} more toward the minus pole in ${s.to} than in ${s.from}; ${verb(s.positive, 'moves', 'move')} the other way${still > 0 ? ` and ${verb(still, 'does', 'do')} not move` : ''}.`;
+/** The languages of rows in order of appearance, the arm's first (English when present) first. */
+function armLanguages(rows: readonly InstrumentRow[]): string[] {
+  const langs = [...new Set(rows.map((r) => r.lang))];
+  return langs.includes('en') ? ['en', ...langs.filter((l) => l !== 'en')] : langs;
 }
 
-/** Per model and language (first, then second): net bias, its interval, cells, shift, p_cells. */
-function slopeRows(d: InstrumentData, s: LanguageShift) {
-  return s.perModel.flatMap((m) =>
-    (
-      [
-        [s.from, m.netFrom],
-        [s.to, m.netTo],
-      ] as const
-    ).map(([lang, net]) => {
-      const cells = d.analysis.cells.filter((c) => c.model === m.model && c.lang === lang);
+/** The pairs of one arm: the given ones it has both languages of, else each language against the first. */
+function pairsOf(langs: string[], given: readonly ShiftPair[] | undefined): ShiftPair[] {
+  if (given) return given.filter((p) => langs.includes(p.from) && langs.includes(p.to));
+  return langs.slice(1).map((to) => ({ from: langs[0]!, to }));
+}
+
+/** A given pair no arm can compute is an error, naming the languages each arm has. */
+function requirePairs(arms: Array<{ arm: string; langs: string[] }>, given: readonly ShiftPair[]) {
+  for (const p of given) {
+    if (arms.some((a) => a.langs.includes(p.from) && a.langs.includes(p.to))) continue;
+    throw StimkitError.fromProblem({
+      code: 'E_REPORT_SHIFT',
+      field: '--shift',
+      message: `no instrument arm has responses in both ${p.from} and ${p.to}`,
+      expected: 'FROM:TO, two languages of one arm',
+      got: `${p.from}:${p.to}; the arms have ${arms.map((a) => `${a.arm || '(no arm)'}: ${a.langs.join(', ')}`).join('; ')}`,
+      fix: 'pass --shift with two languages of one arm, or leave it out for each language against the arm’s first',
+    });
+  }
+}
+
+const slug = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, '_') || 'none';
+
+/** The cell fields the tables read. */
+type Cells = ReadonlyArray<Pick<CellSummary, 'model' | 'origin' | 'topic' | 'lang' | 'mean'>>;
+
+/** Per model × language: net bias (mean of its cell means there), its 95 % CI and the cells. */
+export function netRows(cells: Cells, langs: string[], name: (l: string) => string) {
+  const models = [...new Set(cells.map((c) => c.model))].sort();
+  return models.flatMap((model) =>
+    langs.flatMap((lang): Cell[][] => {
+      const mine = cells.filter((c) => c.model === model && c.lang === lang);
+      if (mine.length === 0) return [];
+      const means = mine.map((c) => c.mean);
+      const t = means.length >= 2 ? oneSampleT(means) : null;
+      const net = means.reduce((a, b) => a + b, 0) / means.length;
       return [
-        m.model,
-        m.origin,
-        lang,
-        r6(net),
-        ...langCi(d, m.model, lang),
-        cells.length,
-        r6(m.shift),
-        r6(m.pCells),
+        [
+          model,
+          mine[0]!.origin,
+          lang,
+          name(lang),
+          r6(net),
+          r6(t?.ci[0]),
+          r6(t?.ci[1]),
+          mine.length,
+        ],
       ];
     }),
   );
 }
 
-/** The slopegraph data's interval sentence, with the across-model test when there is one. */
-function slopeInterval(t: LanguageShift['test'], across: string): string {
-  return t
-    ? `Per point: 95 % CI of the model's net bias in that language, one-sample t on its cell means there. Across models: ${across}, t ${fmt(t.t, 'statistic')}, p ${fmt(t.pT, 'p')}; Wilcoxon signed-rank p ${fmt(t.pWilcoxon, 'p')} (${t.wilcoxonMethod}); dz ${fmt(t.dz, 'statistic')}. Per model: paired t over matched topic × framing cells (p_cells)`
-    : "Per point: 95 % CI of the model's net bias in that language, one-sample t on its cell means there. Per model: paired t over matched topic × framing cells (p_cells); fewer than 2 models, so no across-model test";
+/** Per topic × language: the mean over models of each model's topic mean there, with a t CI over models. */
+function stanceRows(cells: Cells, langs: string[], name: (l: string) => string) {
+  const topics = [...new Set(cells.map((c) => c.topic))];
+  return topics.flatMap((topic) =>
+    langs.flatMap((lang): Cell[][] => {
+      const byModel = new Map<string, number[]>();
+      for (const c of cells)
+        if (c.topic === topic && c.lang === lang)
+          byModel.set(c.model, [...(byModel.get(c.model) ?? []), c.mean]);
+      const values = [...byModel.values()].map((m) => m.reduce((a, b) => a + b, 0) / m.length);
+      if (values.length === 0) return [];
+      const t = values.length >= 2 ? oneSampleT(values) : null;
+      const mean = values.reduce((a, b) => a + b, 0) / values.length;
+      return [[topic, lang, name(lang), values.length, r6(mean), r6(t?.ci[0]), r6(t?.ci[1])]];
+    }),
+  );
 }
 
-/**
- * The slopegraph's vega-lite spec: one line per model from the first language to the second,
- * interval bars at both ends, coloured by origin, labelled at the second language.
- */
-function slopeSpec(
-  s: LanguageShift,
-  subtitle: string[],
-  origins: string[],
-  yDomain: [number, number],
-): Record<string, unknown> {
-  return {
-    title: { text: `${s.from} → ${s.to}: net bias per model`, subtitle },
-    width: 420,
-    height: 380,
-    encoding: {
-      x: {
-        field: 'lang',
-        type: 'ordinal',
-        sort: [s.from, s.to],
-        title: 'language',
-        axis: { labelAngle: 0 },
-        scale: { type: 'band', paddingInner: 0.55, paddingOuter: 0.25 },
-      },
-      xOffset: { field: 'model', type: 'nominal', scale: { type: 'point', padding: 0.5 } },
-      y: {
-        field: 'net',
-        type: 'quantitative',
-        title: 'net bias (keyed stance)',
-        scale: { domain: yDomain, nice: false },
-      },
-      color: {
-        field: 'origin',
-        type: 'nominal',
-        title: 'origin',
-        scale: { domain: origins, range: originColours(origins) },
-      },
-      detail: { field: 'model' },
+const ci = (end: string, what: string, over: string, empty: string): ColumnDefs[string] => [
+  `95 % CI ${end}`,
+  'stance',
+  `${end === 'low' ? 'Lower' : 'Upper'} end of the 95 % CI of the ${what}: one-sample t ${over}`,
+  empty,
+];
+export const NET_COLUMNS: ColumnDefs = {
+  net: ['Net bias', 'stance', 'Mean of the model’s cell means (topic × framing) in this language'],
+  lower: ci('low', 'net bias', 'on its cell means', 'no interval: fewer than two cell means'),
+  upper: ci('high', 'net bias', 'on its cell means', 'no interval: fewer than two cell means'),
+  cells: ['Cells', 'count', 'Cell means (topic × framing) of the model in this language'],
+};
+const STANCE_COLUMNS: ColumnDefs = {
+  models: ['Models', 'count', 'Models with answers on the topic in this language'],
+  mean: ['Mean stance', 'stance', 'Mean over models of each model’s mean cell mean for the topic'],
+  lower: ci('low', 'mean stance', 'over the models', 'no interval: a single model'),
+  upper: ci('high', 'mean stance', 'over the models', 'no interval: a single model'),
+};
+
+/** The tables and charts of one arm. */
+function armParts(
+  arm: string,
+  rows: InstrumentRow[],
+  pairs: ShiftPair[],
+  first: boolean,
+  name: (l: string) => string,
+) {
+  const langs = armLanguages(rows);
+  const { analysis } = analyzeArm(rows, { arm, shift: pairs[0] });
+  const cells = analysis.cells;
+  const where = arm === '' ? '' : ` (arm ${arm})`;
+  const tables: ReportTable[] = [
+    {
+      id: `language-net-${slug(arm)}`,
+      title: `Net bias per model in each language${where}`,
+      columns: ['model', 'origin', 'lang', 'language', 'net', 'lower', 'upper', 'cells'],
+      rows: netRows(cells, langs, name),
+      n: `n = cell means (topic × framing) per model and language; ${analysis.counts.models} models, ${langs.length} languages`,
+      interval: '95 % CI: one-sample t on the model’s cell means in the language',
+      columnInfo: NET_COLUMNS,
     },
-    layer: [
-      {
-        mark: { type: 'rule', strokeWidth: 1.5 },
-        encoding: { y: { field: 'lower', type: 'quantitative' }, y2: { field: 'upper' } },
-      },
-      { mark: { type: 'line', strokeWidth: 1.5 } },
-      { mark: { type: 'point', filled: true, size: 50 } },
-      {
-        transform: [{ filter: `datum.lang === ${JSON.stringify(s.to)}` }],
-        mark: { type: 'text', align: 'left', dx: 10, fontSize: 11, color: TEXT_COLOUR },
-        encoding: { text: { field: 'model' }, color: { value: TEXT_COLOUR } },
-      },
-    ],
-  };
+    {
+      id: `language-stance-${slug(arm)}`,
+      title: `Mean stance per topic in each language${where}`,
+      columns: ['topic', 'lang', 'language', 'models', 'mean', 'lower', 'upper'],
+      rows: stanceRows(cells, langs, name),
+      n: `n = models per topic and language (${analysis.counts.models} in the arm)`,
+      interval: '95 % CI: one-sample t over the models’ topic means',
+      columnInfo: STANCE_COLUMNS,
+    },
+  ];
+  const charts: ReportChart[] = [];
+  const sentences: string[] = [];
+  for (const [i, p] of pairs.entries()) {
+    // each shift as `stimkit analyze instrument --arm ARM --shift FROM:TO` computes it
+    const s =
+      i === 0 ? analysis.languageShift : analyzeArm(rows, { arm, shift: p }).analysis.languageShift;
+    if (!s) continue;
+    const id =
+      first && i === 0
+        ? 'language-slopegraph'
+        : `language-slopegraph-${slug(arm)}-${slug(p.from)}-${slug(p.to)}`;
+    charts.push(slopeChart(id, cells, s, name));
+    sentences.push(`${arm === '' ? '' : `Arm ${arm}: `}${shiftSentence(s, name)}`);
+  }
+  return { tables, charts, sentences, langs };
 }
 
 export const languageSection: ReportSection = {
   id: 'instrument-language',
-  title: 'The language shift',
-  applies: async (ctx) =>
-    (await hasInstrument(ctx)) && (await instrumentData(ctx)).analysis.languageShift !== null,
-  build: async (ctx) => {
-    const d = await instrumentData(ctx);
-    const s = d.analysis.languageShift!;
-    const rows = slopeRows(d, s);
-    const noCi = [...new Set(rows.filter((r) => r[4] === null).map((r) => String(r[0])))];
-    const origins = originOrder(s.perModel.map((m) => m.origin));
-    const t = s.test;
-    const n = `n = ${s.perModel.length} models; each language's net bias from ${Math.round(d.cellsPerModel / Math.max(1, d.langs.length))} cell means per model`;
-    const across = t
-      ? `mean shift ${fmt(t.meanShift, 'stance')}, 95 % CI ${fmt(t.ci[0], 'stance')} to ${fmt(t.ci[1], 'stance')} (paired t across models)`
-      : 'no across-model test (fewer than 2 models)';
-    const bars = noCi.length
-      ? `bars: 95 % CI per model and language; no bar for ${listWords(noCi)} (fewer than 2 cell means)`
-      : 'bars: 95 % CI per model and language (t on its cell means)';
-    const yDomain = paddedDomain(rows.flatMap((r) => [r[3], r[4], r[5]] as Array<number | null>));
+  title: 'Every language: net bias, stance and the language shift',
+  applies: hasInstrument,
+  build: async (ctx: ReportContext) => {
+    const all = (await ctx.table('instrument.csv'))!.rows.map(instrumentRowOf);
+    const names = await languageNames(ctx);
+    const name = (code: string) => languageLabel(names, code);
+    const arms = armCounts(all).map((a) => {
+      const rows = all.filter((r) => (r.arm ?? '') === a.arm);
+      return { arm: a.arm, rows, langs: armLanguages(rows) };
+    });
+    if (ctx.shifts) requirePairs(arms, ctx.shifts);
+    const parts = arms.map((a, i) =>
+      armParts(a.arm, a.rows, pairsOf(a.langs, ctx.shifts ?? undefined), i === 0, name),
+    );
+    const how = ctx.shifts
+      ? `The shifts asked for (${ctx.shifts.map((p) => `${p.from} → ${p.to}`).join(', ')}) in each arm that has both languages.`
+      : 'Each language is compared with the arm’s first (English when the arm has it); stimkit report --shift FROM:TO chooses other pairs.';
     return {
-      paragraphs: [shiftSentence(s)],
-      charts: [
-        {
-          id: 'language-slopegraph',
-          title: `Net bias in ${s.from} and ${s.to} per model`,
-          alt: `Slopegraph of each model's net bias in ${s.from} and in ${s.to}, with 95 % intervals`,
-          data: {
-            id: 'language-slopegraph',
-            title: `Net bias per model and language (${s.from} → ${s.to})`,
-            columns: [
-              'model',
-              'origin',
-              'lang',
-              'net',
-              'lower',
-              'upper',
-              'cells',
-              'shift',
-              'p_cells',
-            ],
-            rows,
-            n,
-            interval: slopeInterval(t, across),
-          },
-          spec: slopeSpec(s, [n, across, bars], origins, yDomain),
-        },
+      paragraphs: [
+        `Languages: ${[...new Set(parts.flatMap((p) => p.langs))].map(name).join(', ')}. ${how}`,
+        ...(names.note ? [`${names.note}.`] : []),
+        ...parts.flatMap((p) => p.sentences),
       ],
-      tables: [],
+      charts: parts.flatMap((p) => p.charts),
+      tables: parts.flatMap((p) => p.tables),
     };
   },
 };

@@ -30,20 +30,24 @@ const outcomeOf = (r: Row): Outcome => currentOutcome(r.outcome!, null);
  * as refusals among every reply; `model_only` leaves provider blocks out (the trials the model
  * itself answered or declined). Judge-labelled replies count by their `d1_refusal`.
  */
-function d1Both(rows: readonly Row[]): { with_blocks: Rate; model_only: Rate } {
+function d1Both(rows: readonly Row[]): { with_blocks: Rate; model_only: Rate } | null {
   let blocks = 0;
   let refusals = 0;
+  let answers = 0;
   let judged = 0;
   let d1 = 0;
   for (const r of rows) {
     const o = outcomeOf(r);
     if (o === 'provider_block') blocks++;
     else if (o === 'model_refusal') refusals++;
-    else if (r.d1_refusal === '0' || r.d1_refusal === '1') {
+    else if (o === 'answer') answers++;
+    if (o === 'answer' && (r.d1_refusal === '0' || r.d1_refusal === '1')) {
       judged++;
       if (r.d1_refusal === '1') d1++;
     }
   }
+  // answers without a judge's label: a D1 rate of the blocks and refusals alone would be 100 %
+  if (answers > 0 && judged === 0) return null;
   return {
     with_blocks: rateOf(blocks + refusals + d1, blocks + refusals + judged),
     model_only: rateOf(refusals + d1, refusals + judged),
@@ -67,6 +71,7 @@ function tableRows(rows: readonly Row[]): Cell[][] {
   return counts.map((c) => {
     const rates = saidNoRates(c);
     const d1 = d1Both(groups.get(JSON.stringify([c.model, c.route, c.lang])) ?? []);
+    const none = [null, null, null, null];
     return [
       c.model,
       c.route,
@@ -76,10 +81,8 @@ function tableRows(rows: readonly Row[]): Cell[][] {
       ...SAID_NO.flatMap((o) => rateCells(rates[o])),
       c.outcomes.length,
       c.outcomes.failed,
-      d1.with_blocks.n,
-      ...rateCells(d1.with_blocks).slice(1),
-      d1.model_only.n,
-      ...rateCells(d1.model_only).slice(1),
+      ...(d1 ? [d1.with_blocks.n, ...rateCells(d1.with_blocks).slice(1)] : none),
+      ...(d1 ? [d1.model_only.n, ...rateCells(d1.model_only).slice(1)] : none),
     ];
   });
 }
@@ -112,6 +115,9 @@ const WORDS: Record<(typeof SAID_NO)[number], [string, string]> = {
 const wilsonEnd = (side: string, what: string) =>
   `${side} end of the Wilson 95 % interval of the ${what}`;
 const NO_N = 'no reply in the row';
+/** Why a D1 cell is empty. */
+const NO_D1 =
+  'no reply in the row, or no judge labelled its answers (D1 of the answers needs a judge: stimkit score … --judge NAME)';
 
 /** The data dictionary of the table's columns. */
 const SAID_NO_COLUMN_INFO: ColumnDefs = {
@@ -142,47 +148,49 @@ const SAID_NO_COLUMN_INFO: ColumnDefs = {
     'D1 n (with blocks)',
     'count',
     'Provider blocks, structured refusals and judge-labelled replies',
+    NO_D1,
   ],
   d1_with_blocks: [
     'D1 with blocks',
     'proportion',
     'Refusal rate counting provider blocks and structured refusals as refusals',
-    'no reply with a label or block',
+    NO_D1,
   ],
   d1_with_blocks_lower: [
     'D1 with blocks 95 % CI low',
     'proportion',
     wilsonEnd('Lower', 'D1 rate'),
-    NO_N,
+    NO_D1,
   ],
   d1_with_blocks_upper: [
     'D1 with blocks 95 % CI high',
     'proportion',
     wilsonEnd('Upper', 'D1 rate'),
-    NO_N,
+    NO_D1,
   ],
   d1_model_only_n: [
     'D1 n (model only)',
     'count',
     'Structured refusals and judge-labelled replies (provider blocks left out)',
+    NO_D1,
   ],
   d1_model_only: [
     'D1 model only',
     'proportion',
     'The model’s own refusal rate: provider blocks left out',
-    'no reply the model gave with a label',
+    NO_D1,
   ],
   d1_model_only_lower: [
     'D1 model only 95 % CI low',
     'proportion',
     wilsonEnd('Lower', 'D1 rate'),
-    NO_N,
+    NO_D1,
   ],
   d1_model_only_upper: [
     'D1 model only 95 % CI high',
     'proportion',
     wilsonEnd('Upper', 'D1 rate'),
-    NO_N,
+    NO_D1,
   ],
 };
 
@@ -199,7 +207,7 @@ export const saidNoSection: ReportSection = {
         'A refusal rate that mixes a provider’s filter with the model’s own refusal measures neither. Each reply is counted once: provider_block (a filter outside the model stopped the request or the output: an HTTP error naming a policy, a content_filter finish, Anthropic’s stop_reason refusal from its streaming classifiers, a Gemini prompt or safety block), model_refusal (the model declined in a structured way: a refusal field), suppressed (an empty reply at a normal stop). A refusal written in the text is the audit’s D1, not one of these. Rates are of the n replies of the model through the route in the language (failed trials, which have no reply, are left out).',
         judged
           ? 'D1 is given two ways: “with blocks” counts provider blocks and structured refusals as refusals among every reply; “model only” leaves the provider’s blocks out, so it reads as the model’s own refusal rate.'
-          : 'No reply carries a judge’s D1 label, so the D1 columns count only structured refusals and provider blocks.',
+          : 'No judge ran, so the D1 columns are empty wherever the model answered: blocks and structured refusals alone would make every D1 rate 100 %. Score with a judge (stimkit score … --judge NAME) to fill them.',
       ],
       charts: [],
       tables: [

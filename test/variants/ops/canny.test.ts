@@ -1,6 +1,6 @@
 /**
- * The TypeScript detector (blur5, Canny with the L1 gradient) and bilinear resize give the bytes
- * opencv-wasm gives: on demo photos and the variants made from them, and on seeded noise, stripes
+ * The detector's WebAssembly kernel (blur5, Canny with the L1 gradient) and the bilinear resize
+ * give the bytes opencv-wasm gives: on demo photos and the variants made from them, and on seeded noise, stripes
  * and two-tone images of awkward sizes (1 px, odd, thin), with several threshold pairs.
  */
 import { readFileSync } from 'node:fs';
@@ -76,7 +76,7 @@ function compareDetector(label: string, grey: Image8): void {
   }
 }
 
-describe('A3 detector in TypeScript', () => {
+describe('A3 detector in its WebAssembly kernel', () => {
   it('matches opencv-wasm on demo photos and their variants', async () => {
     const recipe = defaultRecipe();
     for (const photo of ['camera.png', 'rocket.jpg']) {

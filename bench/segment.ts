@@ -3,10 +3,11 @@
  *
  * A6 foreground segmentation on the demo photos (corpora/demo, A0-decoded): for each IS-Net
  * variant and each GrabCut working resolution, in a fresh child process so that peak RSS is that
- * configuration's own: model load time, median ms per image, peak RSS, foreground fraction per
- * photo, IoU with the horse's true silhouette (its dark pixels), and mean (min) IoU over the
- * other photos with the first IS-Net variant's masks and with GrabCut at A0 size (`--grabcut
- * full`, slow), the reference for what the reduced working resolution costs.
+ * configuration's own: model load time, median and max seconds per image (wall, and CPU of all
+ * the process's threads), minor page faults per image, peak RSS, foreground fraction per photo,
+ * IoU with the horse's true silhouette (its dark pixels), and mean (min) IoU over the other photos
+ * with the first IS-Net variant's masks and with GrabCut at A0 size (`--grabcut full`, slow), the
+ * reference for what the reduced working resolution costs.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,7 +34,17 @@ interface Config {
 interface ChildResult {
   label: string;
   loadMs: number;
-  perImage: { file: string; width: number; height: number; ms: number[]; fg: number }[];
+  perImage: {
+    file: string;
+    width: number;
+    height: number;
+    ms: number[];
+    /** CPU time of the whole process (all threads) per repeat, ms. */
+    cpuMs: number[];
+    /** Minor page faults per repeat: pages touched for the first time (memory mapped afresh). */
+    faults: number[];
+    fg: number;
+  }[];
   peakRssMiB: number;
 }
 
@@ -58,14 +69,22 @@ async function child(cfg: Config, outDir: string, repeat: number): Promise<void>
     for (const file of PHOTOS) {
       const a = await decodeA0(path.join(DEMO, file));
       const ms: number[] = [];
+      const cpuMs: number[] = [];
+      const faults: number[] = [];
       let mask: Uint8Array = new Uint8Array(0);
       for (let r = 0; r < repeat; r++) {
         const t = performance.now();
+        const c = process.cpuUsage();
+        const f = process.resourceUsage().minorPageFault;
         mask = await seg.segment(a.rgb, a.width, a.height);
         ms.push(performance.now() - t);
+        const used = process.cpuUsage(c);
+        cpuMs.push((used.user + used.system) / 1000);
+        faults.push(process.resourceUsage().minorPageFault - f);
       }
       writeFileSync(path.join(outDir, `${cfg.label}__${file}.mask`), mask);
-      perImage.push({ file, width: a.width, height: a.height, ms, fg: fraction(mask) });
+      const fg = fraction(mask);
+      perImage.push({ file, width: a.width, height: a.height, ms, cpuMs, faults, fg });
     }
   } finally {
     await seg.dispose();
@@ -141,8 +160,10 @@ async function parent(args: string[]): Promise<void> {
       return [
         r.label,
         r.loadMs.toFixed(0),
-        median(times).toFixed(0),
-        Math.max(...times).toFixed(0),
+        (median(times) / 1000).toFixed(2),
+        (Math.max(...times) / 1000).toFixed(2),
+        (median(r.perImage.flatMap((p) => p.cpuMs)) / 1000).toFixed(2),
+        median(r.perImage.flatMap((p) => p.faults)).toFixed(0),
         r.peakRssMiB.toFixed(0),
         iou(mask(r.label, 'horse.png'), horseTruth).toFixed(4),
         against(r.label, isnetRef),
@@ -152,8 +173,10 @@ async function parent(args: string[]): Promise<void> {
     const head = [
       'config',
       'load ms',
-      'median ms/img',
-      'max ms/img',
+      'median s/img (isnet target ≤ 3.5)',
+      'max s/img',
+      'median CPU s/img',
+      'median page faults/img',
       'peak RSS MiB',
       'IoU horse truth',
       `IoU vs ${isnetRef ?? 'isnet'}`,

@@ -3,9 +3,10 @@
  * AssemblyScript with 128-bit SIMD (kernels/as/*.ts) and compiled by `npm run build` to
  * wasm/<name>.wasm. Each kernel does, lane by lane, exactly the operations of the TypeScript loop
  * it stands for, in the same order, so results are the same bits (tests compare the two on photos
- * and odd sizes); it is only faster. The TypeScript loops stay: they are the reference, and they
- * run when the wasm files are missing (a source tree that was not built) or when
- * STIMKIT_KERNELS=js.
+ * and odd sizes); it is only faster. The TypeScript loops stay as the reference, and run when the
+ * wasm files are missing (a source tree that was not built) or when STIMKIT_KERNELS=js — except
+ * for A3's detector and the bilinear resize, which have no TypeScript loop: opencv-wasm, their
+ * reference, runs them then.
  *
  * One instance per module and thread (worker threads each load their own). A call lays its
  * buffers out from the module's heap base, growing the memory when needed; nothing is kept

@@ -17,8 +17,7 @@ import { axisBand, bandEnergy, rowsBand } from '../ops/fft-band.js';
 import { passedColumns } from '../ops/lowpass.js';
 import { luma } from '../ops/grayscale.js';
 import { resizeLinear } from '../ops/opencv.js';
-import { resizeLinearJs, resizeLinearWasm } from '../ops/resize-linear.js';
-import { useJs } from '../ops/backend.js';
+import { resizeLinearWasm } from '../ops/resize-linear.js';
 import { countKernel, sumsKernel } from '../kernels/pixels.js';
 import type { Recipe } from '../recipe.js';
 import { ssim, ssimReference, type SsimReference } from './ssim.js';
@@ -205,17 +204,12 @@ function basicMetrics(code: VariantCode, output: Image8): Record<string, MetricV
 
 /**
  * OpenCV's INTER_LINEAR resize: by the WebAssembly kernel (resize-linear.ts, the same bytes) when
- * built, else in TypeScript while the budget of ops/backend.ts lasts; an exact 2× reduction, where
- * OpenCV takes its area path (never for A1, which is never larger than A2), and the rest by
- * opencv-wasm.
+ * built; an exact 2× reduction, where OpenCV takes its area path (never for A1, which is never
+ * larger than A2), and any resize without the kernel by opencv-wasm.
  */
 function upscaleLinear(grey: Image8, width: number, height: number): Image8 {
   const area = grey.width === 2 * width && grey.height === 2 * height;
-  const fast = area ? null : resizeLinearWasm(grey, width, height);
-  if (fast) return fast;
-  return !area && useJs(width * height)
-    ? resizeLinearJs(grey, width, height)
-    : resizeLinear(grey, width, height);
+  return (area ? null : resizeLinearWasm(grey, width, height)) ?? resizeLinear(grey, width, height);
 }
 
 function cropGrey(image: Image8, x: number, y: number, w: number, h: number): Image8 {

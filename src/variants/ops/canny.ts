@@ -1,6 +1,7 @@
 /**
  * A3's detector for its default parameters, bit for bit what opencv-wasm (OpenCV 4.3) computes,
- * without loading it (its start costs about 0.3–0.4 s of CPU per process):
+ * without loading it (its start costs about 0.3–0.4 s of CPU per process), in the WebAssembly
+ * kernel (kernels/as/edges.ts, SIMD):
  * - `blur5`: GaussianBlur 5 × 5, σ 1.4, 8-bit: OpenCV's fixed-point kernel [28, 61, 78, 61, 28]
  *   (sum 256) horizontally then vertically in integers, `(acc + 2^15) >> 16`, reflect-101 borders;
  * - `gradient` + `cannyFromGradient`: Canny with aperture 3 and the L1 gradient: Sobel 3 × 3
@@ -9,36 +10,24 @@
  *   (tan 22.5° ≈ 13573 / 2^15), then hysteresis: every candidate 8-connected to a pixel above the
  *   high threshold is an edge. The gradient does not depend on the thresholds, so the edge
  *   densities with two threshold pairs share it (`cannyCounts`).
- * Other parameters go to opencv-wasm (opencv.ts). test/variants/ops/canny.test.ts compares both.
- * Each function runs in the WebAssembly kernel (kernels/as/edges.ts, SIMD; 6–10 times
- * faster) when it is built, else in the TypeScript loops (`…Js`: the reference,
- * test/variants/kernels/edges.test.ts); the same bytes either way.
+ * Other parameters, and any image when the kernel is not there (not built, STIMKIT_KERNELS=js, or
+ * an image too large for its memory), go to opencv-wasm (opencv.ts): edges.ts decides with
+ * `ownDetector`. test/variants/ops/canny.test.ts and test/variants/kernels/edges.test.ts compare
+ * the two (npm bench variant-ops: the kernel takes about half opencv-wasm's CPU time, a quarter of
+ * the TypeScript loops it replaced).
  */
+import { StimkitError } from '../../core/errors.js';
 import { align16, kernel, reserve, type Kernel } from '../kernels/load.js';
 import type { Image8 } from '../types.js';
 
-/** OpenCV's 8-bit fixed-point kernel for ksize 5, σ 1.4. */
-const K5 = [28, 61, 78, 61, 28] as const;
-
 /** Whether `blur5` and `gradient`/`cannyFromGradient` stand for the detector with these parameters. */
-export function detectorInJs(p: {
+export function defaultDetector(p: {
   blur_ksize: number;
   blur_sigma: number;
   aperture: number;
   l2_gradient: boolean;
 }): boolean {
   return p.blur_ksize === 5 && p.blur_sigma === 1.4 && p.aperture === 3 && !p.l2_gradient;
-}
-
-/** reflect-101 index (… 2 1 | 0 1 2 … n−1 | n−2 …) for i in [−2, n + 2), n ≥ 1. */
-function reflect101(i: number, n: number): number {
-  if (n === 1) return 0;
-  let j = i;
-  for (;;) {
-    if (j < 0) j = -j;
-    else if (j >= n) j = 2 * n - 2 - j;
-    else return j;
-  }
 }
 
 // Histograms of blur5's outputs, counted as they are written (the detector's thresholds come from
@@ -52,8 +41,7 @@ export function blurHistogram(values: Uint8Array): Uint32Array | undefined {
 
 /** GaussianBlur 5 × 5, σ 1.4 (see the file's comment), its histogram counted on the way (`blurHistogram`). */
 export function blur5(image: Image8): Image8 {
-  const k = detectorKernel(image.data.length);
-  if (!k) return blur5Js(image);
+  const k = needKernel(image.data.length);
   const { width: w, height: h, data } = image;
   const n = w * h;
   const srcAt = reserve(k, 2 * align16(n) + 1024 + align16(2 * (w + 4)) + 4096 + 64);
@@ -63,50 +51,6 @@ export function blur5(image: Image8): Image8 {
   k.exports.blur5!(srcAt, dstAt, w, h, histAt, histAt + 1024);
   const out = copyOut(k, dstAt, n);
   histograms.set(out, new Uint32Array(k.memory.buffer, histAt, 256).slice());
-  return { width: w, height: h, channels: 1, data: out };
-}
-
-/**
- * `blur5` in TypeScript: the reference of the WebAssembly kernel. Per output row the vertical
- * pass comes first, into one padded row of integers, then the horizontal one: the same integer
- * sums (no rounding between the passes), so the same bytes, without an image-sized intermediate.
- * The output's histogram is counted on the way (`blurHistogram`).
- */
-export function blur5Js(image: Image8): Image8 {
-  const { width: w, height: h, data } = image;
-  const k0 = K5[0];
-  const k1 = K5[1];
-  const k2 = K5[2];
-  const v = new Int32Array(w + 4); // v[x + 2] = vertical sum at column x, reflect-101 padded
-  const left = [reflect101(-2, w), reflect101(-1, w)];
-  const right = [reflect101(w, w), reflect101(w + 1, w)];
-  const out = new Uint8Array(w * h);
-  const hist = new Uint32Array(256);
-  for (let y = 0; y < h; y++) {
-    const m2 = reflect101(y - 2, h) * w;
-    const m1 = reflect101(y - 1, h) * w;
-    const o = y * w;
-    const p1 = reflect101(y + 1, h) * w;
-    const p2 = reflect101(y + 2, h) * w;
-    for (let x = 0; x < w; x++) {
-      v[x + 2] =
-        k0 * (data[m2 + x]! + data[p2 + x]!) +
-        k1 * (data[m1 + x]! + data[p1 + x]!) +
-        k2 * data[o + x]!;
-    }
-    v[0] = v[left[0]! + 2]!;
-    v[1] = v[left[1]! + 2]!;
-    v[w + 2] = v[right[0]! + 2]!;
-    v[w + 3] = v[right[1]! + 2]!;
-    for (let x = 0; x < w; x++) {
-      // ≤ 256² · 255 < 2^31
-      const b =
-        (k0 * (v[x]! + v[x + 4]!) + k1 * (v[x + 1]! + v[x + 3]!) + k2 * v[x + 2]! + 32768) >> 16;
-      out[o + x] = b;
-      hist[b]!++;
-    }
-  }
-  histograms.set(out, hist);
   return { width: w, height: h, channels: 1, data: out };
 }
 
@@ -123,12 +67,9 @@ export interface Gradient {
   dir: Uint8Array;
 }
 
-const TG22 = 13573; // tan(22.5°) · 2^15, as OpenCV rounds it
-
 /** Sobel 3 × 3 (replicated borders), the L1 magnitude and the direction class. */
 export function gradient(image: Image8): Gradient {
-  const k = detectorKernel(image.data.length);
-  if (!k) return gradientJs(image);
+  const k = needKernel(image.data.length);
   const { width: w, height: h } = image;
   const at = place(k, image);
   k.exports.gradient!(at.src, at.mag, at.dir, w, h, at.scratch);
@@ -142,59 +83,6 @@ export function gradient(image: Image8): Gradient {
 }
 
 /**
- * `gradient` in TypeScript: the reference of the WebAssembly kernel. Per row, each
- * column's vertical [1 2 1] sum and its difference (below − above) are formed once; dx and dy
- * read neighbours of those.
- */
-export function gradientJs(image: Image8): Gradient {
-  const { width: w, height: h, data } = image;
-  const mw = w + 2;
-  const mag = new Uint16Array(mw * (h + 2)); // |dx| + |dy| ≤ 2 · 4 · 255
-  const dir = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++) {
-    const up = Math.max(0, y - 1) * w;
-    const mid = y * w;
-    const dn = Math.min(h - 1, y + 1) * w;
-    const mo = (y + 1) * mw + 1;
-    // Column sums s = above + 2·here + below and differences d = below − above of columns x − 1,
-    // x and x + 1, rolled along the row (replicated at both ends).
-    let sPrev = data[up]! + 2 * data[mid]! + data[dn]!;
-    let dPrev = data[dn]! - data[up]!;
-    let sCur = sPrev;
-    let dCur = dPrev;
-    for (let x = 0; x < w; x++) {
-      const n = x + 1 < w ? x + 1 : x;
-      const sNext = data[up + n]! + 2 * data[mid + n]! + data[dn + n]!;
-      const dNext = data[dn + n]! - data[up + n]!;
-      const gx = sNext - sPrev;
-      const gy = dPrev + 2 * dCur + dNext;
-      sPrev = sCur;
-      dPrev = dCur;
-      sCur = sNext;
-      dCur = dNext;
-      const ax = gx < 0 ? -gx : gx;
-      const ayv = gy < 0 ? -gy : gy;
-      mag[mo + x] = ax + ayv;
-      const ay = ayv * 32768;
-      const tg22x = ax * TG22;
-      // OpenCV: |dy| < tan 22.5°·|dx| → left/right; |dy| > tan 67.5°·|dx| → above/below; else a
-      // diagonal, the sign of dx·dy picking which.
-      dir[mid + x] = ay < tg22x ? 0 : ay > tg22x + ax * 65536 ? 1 : (gx ^ gy) < 0 ? 2 : 3;
-    }
-  }
-  return { width: w, height: h, mag, dir };
-}
-
-let stackBuffer: Int32Array = new Int32Array(1 << 16);
-
-function grow(stack: Int32Array): Int32Array {
-  const grown = new Int32Array(stack.length * 2);
-  grown.set(stack);
-  stackBuffer = grown;
-  return grown;
-}
-
-/**
  * Canny edges from a gradient with OpenCV's thresholds (the smaller one is low; both floored).
  * Returns the map, (width + 2) × (height + 2) with 2 on edges, and the number of edges.
  */
@@ -203,67 +91,13 @@ export function cannyFromGradient(
   lowThreshold: number,
   highThreshold: number,
 ): { map: Uint8Array; count: number } {
-  const k = detectorKernel(g.dir.length);
-  if (!k) return cannyFromGradientJs(g, lowThreshold, highThreshold);
+  const k = needKernel(g.dir.length);
   const { width: w, height: h } = g;
   const at = place(k, g);
   new Uint16Array(k.memory.buffer, at.mag, g.mag.length).set(g.mag);
   new Uint8Array(k.memory.buffer, at.dir, g.dir.length).set(g.dir);
   const count = hysteresisIn(k, at, w, h, lowThreshold, highThreshold);
   return { map: new Uint8Array(k.memory.buffer, at.map, (w + 2) * (h + 2)).slice(), count };
-}
-
-/** `cannyFromGradient` in TypeScript: the reference of the WebAssembly kernel. */
-export function cannyFromGradientJs(
-  g: Gradient,
-  lowThreshold: number,
-  highThreshold: number,
-): { map: Uint8Array; count: number } {
-  const low = Math.floor(Math.min(lowThreshold, highThreshold));
-  const high = Math.floor(Math.max(lowThreshold, highThreshold));
-  const { width: w, height: h, mag, dir } = g;
-  const mw = w + 2;
-  // The two neighbours per direction class (class 2: dx·dy < 0, class 3: dx·dy ≥ 0).
-  const before = Int32Array.of(-1, -mw, -mw + 1, -mw - 1);
-  const after = Int32Array.of(1, mw, mw - 1, mw + 1);
-  // 0 not an edge (and the one-pixel border), 1 candidate, 2 edge.
-  const map = new Uint8Array(mw * (h + 2));
-  let stack: Int32Array = stackBuffer;
-  let top = 0;
-  for (let y = 0; y < h; y++) {
-    const row = (y + 1) * mw + 1;
-    const drow = y * w;
-    for (let x = 0; x < w; x++) {
-      const j = row + x;
-      const m = mag[j]!;
-      if (m <= low) continue;
-      const d = dir[drow + x]!;
-      const a = mag[j + before[d]!]!;
-      const b = mag[j + after[d]!]!;
-      // Left/right and above/below: m > before and m ≥ after; diagonals: m > both.
-      if (!(m > a && (d < 2 ? m >= b : m > b))) continue;
-      if (m > high) {
-        map[j] = 2;
-        if (top === stack.length) stack = grow(stack);
-        stack[top++] = j;
-      } else map[j] = 1;
-    }
-  }
-  const around = Int32Array.of(-mw - 1, -mw, -mw + 1, -1, 1, mw - 1, mw, mw + 1);
-  let count = 0;
-  while (top > 0) {
-    const j = stack[--top]!;
-    count++;
-    for (let k = 0; k < 8; k++) {
-      const i = j + around[k]!;
-      if (map[i] === 1) {
-        map[i] = 2;
-        if (top === stack.length) stack = grow(stack);
-        stack[top++] = i;
-      }
-    }
-  }
-  return { map, count };
 }
 
 /** Canny (aperture 3, L1) of an image: 255 on edges, 0 elsewhere, as cv.Canny returns it. */
@@ -277,8 +111,7 @@ export function cannyL1Counted(
   low: number,
   high: number,
 ): { image: Image8; count: number } {
-  const k = detectorKernel(image.data.length);
-  if (!k) return cannyL1CountedJs(image, low, high);
+  const k = needKernel(image.data.length);
   const { width: w, height: h } = image;
   const at = place(k, image);
   k.exports.gradient!(at.src, at.mag, at.dir, w, h, at.scratch);
@@ -295,31 +128,11 @@ export function cannyCounts(
   image: Image8,
   pairs: ReadonlyArray<readonly [number, number]>,
 ): number[] {
-  const k = detectorKernel(image.data.length);
-  if (!k) {
-    const g = gradientJs(image);
-    return pairs.map(([low, high]) => cannyFromGradientJs(g, low, high).count);
-  }
+  const k = needKernel(image.data.length);
   const { width: w, height: h } = image;
   const at = place(k, image);
   k.exports.gradient!(at.src, at.mag, at.dir, w, h, at.scratch);
   return pairs.map(([low, high]) => hysteresisIn(k, at, w, h, low, high));
-}
-
-/** `cannyL1Counted` in TypeScript: the reference of the WebAssembly kernel. */
-export function cannyL1CountedJs(
-  image: Image8,
-  low: number,
-  high: number,
-): { image: Image8; count: number } {
-  const { width: w, height: h } = image;
-  const { map, count } = cannyFromGradientJs(gradientJs(image), low, high);
-  const out = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++) {
-    const row = (y + 1) * (w + 2) + 1;
-    for (let x = 0; x < w; x++) if (map[row + x] === 2) out[y * w + x] = 255;
-  }
-  return { image: { width: w, height: h, channels: 1, data: out }, count };
 }
 
 /** How many bytes of `data` equal `value` (by the WebAssembly kernel when built, else `countEqualJs`). */
@@ -372,6 +185,19 @@ export function complementJs(data: Uint8Array): Uint8Array {
  */
 export function detectorKernel(pixels: number): Kernel | null {
   return pixels <= 2 ** 27 ? kernel('edges') : null;
+}
+
+/** The kernel for `pixels` pixels; callers have checked `detectorKernel` (edges.ts, `ownDetector`). */
+function needKernel(pixels: number): Kernel {
+  const k = detectorKernel(pixels);
+  if (k) return k;
+  throw new StimkitError(
+    'E_VARIANTS_KERNEL',
+    `A3's WebAssembly kernel is not available for an image of ${pixels} pixels`,
+    {
+      fix: 'this is a bug in stimkit (edges.ts sends such images to opencv-wasm); please report it',
+    },
+  );
 }
 
 /** Where a detector call lays out its buffers in the kernel's memory (the hysteresis' stack last: it grows). */

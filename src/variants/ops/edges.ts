@@ -4,7 +4,6 @@
  * image (OpenCV floors them). Edges black (0) on white (255). VARIANTS.md, A3.
  */
 import type { Recipe } from '../recipe.js';
-import { ownDetector } from './backend.js';
 import {
   blur5,
   blurHistogram,
@@ -12,7 +11,8 @@ import {
   cannyL1Counted,
   complement,
   countEqual,
-  detectorInJs,
+  defaultDetector,
+  detectorKernel,
 } from './canny.js';
 import { canny, gaussianBlur } from './opencv.js';
 import type { Image8, VariantDef } from '../types.js';
@@ -56,14 +56,17 @@ export function thresholdsFor(blurred: Image8, p: Recipe['edges']): EdgeThreshol
   return { median: m, low, high, low_eff: Math.floor(low), high_eff: Math.floor(high) };
 }
 
-/** Whether canny.ts's kernels take this image: default parameters, and backend.ts's choice. */
-function inJs(image: Image8, p: Recipe['edges']): boolean {
-  return detectorInJs(p) && ownDetector(image.data.length);
+/**
+ * Whether canny.ts's WebAssembly kernel takes this image (the default parameters, the kernel
+ * built and large enough); otherwise opencv-wasm does, with the same bytes.
+ */
+function ownDetector(image: Image8, p: Recipe['edges']): boolean {
+  return defaultDetector(p) && detectorKernel(image.data.length) !== null;
 }
 
 /** The blur of A3's detector. */
 export function edgeBlur(grey: Image8, p: Recipe['edges']): Image8 {
-  return inJs(grey, p) ? blur5(grey) : gaussianBlur(grey, p.blur_ksize, p.blur_sigma);
+  return ownDetector(grey, p) ? blur5(grey) : gaussianBlur(grey, p.blur_ksize, p.blur_sigma);
 }
 
 /** Canny on an already blurred image with the given thresholds; 255 marks an edge. */
@@ -72,7 +75,7 @@ export function edgePixels(
   t: Pick<EdgeThresholds, 'low' | 'high'>,
   p: Recipe['edges'],
 ): Image8 {
-  if (!inJs(blurred, p)) return canny(blurred, t.low, t.high, p.aperture, p.l2_gradient);
+  if (!ownDetector(blurred, p)) return canny(blurred, t.low, t.high, p.aperture, p.l2_gradient);
   const { image, count } = cannyL1Counted(blurred, t.low, t.high);
   counted.set(image.data, { value: 255, count });
   return image;
@@ -88,7 +91,7 @@ export function edgeFractions(
   pairs: Array<Pick<EdgeThresholds, 'low' | 'high'>>,
   p: Recipe['edges'],
 ): number[] {
-  if (!inJs(blurred, p))
+  if (!ownDetector(blurred, p))
     return pairs.map((t) =>
       fractionOf(canny(blurred, t.low, t.high, p.aperture, p.l2_gradient), 255),
     );

@@ -1,6 +1,6 @@
 /**
- * The TypeScript detector (blur5, Canny with the L1 gradient) and bilinear resize give the bytes
- * opencv-wasm gives: on demo photos and the variants made from them, and on seeded noise, stripes
+ * The detector's WebAssembly kernel (blur5, Canny with the L1 gradient) and the bilinear resize
+ * give the bytes opencv-wasm gives: on demo photos and the variants made from them, and on seeded noise, stripes
  * and two-tone images of awkward sizes (1 px, odd, thin), with several threshold pairs.
  */
 import { readFileSync } from 'node:fs';
@@ -20,7 +20,7 @@ import { decodeA0 } from '../../../src/variants/ops/original.js';
 import { cropImage } from '../../../src/variants/ops/crop.js';
 import { thresholdImage } from '../../../src/variants/ops/binary.js';
 import { lowpass } from '../../../src/variants/ops/lowpass.js';
-import { resizeLinearJs } from '../../../src/variants/ops/resize-linear.js';
+import { resizeLinearWasm } from '../../../src/variants/ops/resize-linear.js';
 import { defaultRecipe } from '../../../src/variants/recipe.js';
 import type { Image8 } from '../../../src/variants/types.js';
 
@@ -76,7 +76,7 @@ function compareDetector(label: string, grey: Image8): void {
   }
 }
 
-describe('A3 detector in TypeScript', () => {
+describe('A3 detector in its WebAssembly kernel', () => {
   it('matches opencv-wasm on demo photos and their variants', async () => {
     const recipe = defaultRecipe();
     for (const photo of ['camera.png', 'rocket.jpg']) {
@@ -164,7 +164,7 @@ describe('bilinear resize in TypeScript', () => {
     cases.forEach(([sw, sh, dw, dh], i) => {
       const src = synthetic(sw, sh, i % 3, 100 + i);
       expect(
-        differing(resizeLinearJs(src, dw, dh).data, resizeLinear(src, dw, dh).data),
+        differing(resizeLinearWasm(src, dw, dh)!.data, resizeLinear(src, dw, dh).data),
         `${sw}x${sh} → ${dw}x${dh}`,
       ).toBe(0);
     });

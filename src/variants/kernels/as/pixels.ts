@@ -215,8 +215,8 @@ export function roundClip(src: usize, out: usize, n: i32): void {
 }
 
 /**
- * OpenCV's INTER_LINEAR resize of a grey image (ops/resize-linear.ts, resizeLinearJs), with the
- * axes computed by the caller: per destination column `xofs` (i32) and the weights a0, a1 as i16
+ * OpenCV's INTER_LINEAR resize of a grey image (ops/resize-linear.ts), with the axes computed by
+ * the caller: per destination column `xofs` (i32) and the weights a0, a1 as i16
  * pairs at `xw`, per destination row `yofs`, `ya0`, `ya1` (i32 each). `rows` has room for
  * 2 · width i32. The horizontal pass takes 8 columns at a time: the byte pairs (src[s], src[s+1])
  * gathered, then a0·src[s] + a1·src[s+1] by a dot product in i32 (at most 255 · 4096). A column

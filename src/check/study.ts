@@ -3,10 +3,11 @@
  * cards, topics and wrapper pools through their `extends` chains, the entries manifest, language
  * coverage, the plan and its expected counts), without ingest, variants or writing; and a note
  * for each arm language some topic the study does not use lacks (a language file may cover only
- * the topics a study uses).
+ * the topics a study uses), and for each study language no installed font covers.
  */
 import { bundleStudy } from '../bundle/bundle.js';
 import type { Problem } from '../core/errors.js';
+import { fontWarnings } from '../core/font-preflight.js';
 import { loadTopics, missingItems } from '../stimuli/topics.js';
 import { loadStudy } from '../study/load.js';
 import type { CheckSummary } from './registry.js';
@@ -45,6 +46,10 @@ export async function checkStudyFile(file: string): Promise<CheckSummary> {
         message: w.message,
       })),
       ...(await unusedUncovered(file)),
+      ...(await fontWarnings(
+        r.plan.map((t) => t.lang),
+        file,
+      )),
     ],
   };
 }

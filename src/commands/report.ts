@@ -1,6 +1,7 @@
 /** `stimkit report <scores dir> --out DIR [--bundle DIR] [--compare SCORES] [--csv-raw]` */
 import { CSV_RAW_FLAG } from '../cli/flags.js';
-import { EXIT } from '../core/errors.js';
+import { EXIT, formatProblems } from '../core/errors.js';
+import { scoresFontWarnings } from '../core/font-preflight.js';
 import { relPosix } from '../core/fsio.js';
 import { writeReport } from '../report/folder.js';
 import type { CommandSpec } from './index.js';
@@ -25,7 +26,8 @@ export const reportCommand: CommandSpec = {
         'a second scores folder of the same bundle: adds the section "What changed" (stimkit compare)',
       )
       .option(...CSV_RAW_FLAG),
-  run: async ([scores], opts) => {
+  run: async ([scores], opts, io) => {
+    for (const w of await scoresFontWarnings(String(scores))) io.stderr(formatProblems([w]));
     const r = await writeReport(String(scores), String(opts.out), undefined, {
       bundle: opts.bundle as string | undefined,
       csvRaw: Boolean(opts.csvRaw),

@@ -5,7 +5,12 @@ import { chmod, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkFiles } from '../../src/check/index.js';
-import { fontCoverage, fontWarnings, fontconfigLang } from '../../src/core/font-preflight.js';
+import {
+  fontCoverage,
+  fontWarnings,
+  fontconfigLang,
+  scoresFontWarnings,
+} from '../../src/core/font-preflight.js';
 import { scriptsOf, textDirection } from '../../src/core/lang-tag.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeLanguagesFixture } from '../view/languages-fixture.js';
@@ -81,5 +86,22 @@ describe('font preflight', () => {
     expect(r.files[0]!.problems.filter((p) => p.code.startsWith('W_FONTS'))).toMatchObject([
       { code: 'W_FONTS_MISSING', message: expect.stringContaining('covers bo') },
     ]);
+  });
+
+  it('report: warns for the languages of a scores folder no font covers', async () => {
+    const dir = await tempDir('stimkit-fonts-scores-');
+    await writeFile(
+      path.join(dir, 'trials.csv'),
+      'trial,model,paradigm,language\nt1,m,instrument,en\nt2,m,instrument,bo\nt3,m,instrument,ug\n',
+    );
+    await fakeFcList();
+    expect(await scoresFontWarnings(dir)).toMatchObject([
+      {
+        code: 'W_FONTS_MISSING',
+        file: path.join(dir, 'trials.csv'),
+        message: expect.stringContaining('covers bo'),
+      },
+    ]);
+    expect(await scoresFontWarnings(path.join(dir, 'none'))).toEqual([]);
   });
 });

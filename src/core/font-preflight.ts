@@ -32,7 +32,7 @@ const PACKAGE_OF_SCRIPT: Record<string, string> = {
 };
 
 /** The Debian package that provides a font for `tag`'s script. */
-export function fontPackage(tag: string): string {
+function fontPackage(tag: string): string {
   return PACKAGE_OF_SCRIPT[scriptsOf(tag)[0] ?? ''] ?? 'fonts-noto-extra';
 }
 

@@ -53,6 +53,14 @@ const study = (topicIds: string) => [
   '    - {id: main, languages: [en, ru], iterations: 2}',
 ];
 
+/** The Russian topics and wrappers, and a study of `topicIds` in en and ru, in a new folder. */
+async function ruStudy(topicIds: string): Promise<string> {
+  const dir = await tempDir('stimkit-extends-');
+  await writeLines(dir, 'ru.topics.yaml', RU_TOPICS);
+  await writeLines(dir, 'ru.wrappers.yaml', RU_WRAPPERS);
+  return writeLines(dir, 'ru.study.yaml', study(topicIds));
+}
+
 describe('extends: a language file for the topics a study uses', () => {
   it('loads a Russian file with one topic; check names the six it lacks', async () => {
     const dir = await tempDir('stimkit-extends-');
@@ -73,10 +81,7 @@ describe('extends: a language file for the topics a study uses', () => {
   });
 
   it('a study using only the covered topic checks, and says the others are unused', async () => {
-    const dir = await tempDir('stimkit-extends-');
-    await writeLines(dir, 'ru.topics.yaml', RU_TOPICS);
-    await writeLines(dir, 'ru.wrappers.yaml', RU_WRAPPERS);
-    const ok = await writeLines(dir, 'ok.study.yaml', study('trade'));
+    const ok = await ruStudy('trade');
     const r = await checkFiles([ok]);
     expect(r.files[0]!.problems.filter((p) => p.severity === 'error')).toEqual([]);
     expect(r.files[0]!.summary).toMatchObject({ trials: 8 });
@@ -87,10 +92,7 @@ describe('extends: a language file for the topics a study uses', () => {
   });
 
   it('a study using a topic the language lacks is refused, naming the topics', async () => {
-    const dir = await tempDir('stimkit-extends-');
-    await writeLines(dir, 'ru.topics.yaml', RU_TOPICS);
-    await writeLines(dir, 'ru.wrappers.yaml', RU_WRAPPERS);
-    const bad = await writeLines(dir, 'bad.study.yaml', study('trade, dollar'));
+    const bad = await ruStudy('trade, dollar');
     const r = await checkFiles([bad]);
     expect(r.ok).toBe(false);
     expect(r.files[0]!.problems).toMatchObject([

@@ -60,7 +60,7 @@ instrument:
 `;
 
 /** Each language's answer; the Uyghur one starts with the brand name (its order must hold). */
-export const ANSWERS: Record<(typeof LANGS)[number], string> = {
+const ANSWERS: Record<(typeof LANGS)[number], string> = {
   en: 'Agree. SpaceX Falcon 9 has nothing to do with it.',
   zh: '同意。SpaceX Falcon 9 与此无关。',
   'zh-Hant': '同意。SpaceX Falcon 9 與此無關。',

@@ -2,7 +2,9 @@
 // base), and a language file may cover only the topics a study uses.
 import { describe, expect, it } from 'vitest';
 import { checkFiles } from '../../src/check/index.js';
+import { runPairs } from '../../src/stimuli/pairs.js';
 import { loadPromptCards } from '../../src/stimuli/prompts.js';
+import { pairsHuman } from '../../src/stimuli/summary.js';
 import { loadTopics, missingItems } from '../../src/stimuli/topics.js';
 import { loadWrapperPools } from '../../src/stimuli/wrappers.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -70,6 +72,13 @@ describe('extends: a language file for the topics a study uses', () => {
     expect(missingItems(t)).toEqual({
       ru: ['taiwan', 'south-china-sea', 'xinjiang', 'belt-and-road', 'technology', 'dollar'],
     });
+    // pairs expands the items there are and lists the others.
+    const pairs = await runPairs(t, { langs: ['ru'] });
+    expect(pairs.artifact.counts).toMatchObject({ topics: 7, items: 2 });
+    expect(pairs.artifact.counts.missing_items).toEqual(missingItems(t));
+    expect(pairsHuman(pairs)).toContain(
+      'note: 6 topic(s) have no ru item (taiwan, south-china-sea',
+    );
     const r = await checkFiles([file]);
     expect(r.ok).toBe(true);
     expect(r.files[0]!.problems).toMatchObject([

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # What `npm test` needs beyond `npm ci`: Debian's Chromium (the rater app's browser tests drive
-# /usr/bin/chromium) and a CJK font (for its Chinese interface). Installs whichever is missing
+# /usr/bin/chromium), a CJK font (for its Chinese interface) and the Noto fonts of the other study
+# scripts the tests show (fonts-noto-core: Arabic script for Uyghur, Tibetan, Cyrillic; checked
+# with `fc-list :lang=…`, as `stimkit check` and `stimkit report` do). Installs whichever is missing
 # with apt-get (after apt-get update; through sudo when not root) and does nothing when both are
 # there. The README's test line and .ci/run run it before `npm test`:
 #   bash scripts/test-deps.sh && npm test
@@ -8,9 +10,10 @@ set -euo pipefail
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
 dpkg-query -W -f='${Status}' fonts-noto-cjk 2>/dev/null | grep -q 'ok installed' || need+=(fonts-noto-cjk)
+dpkg-query -W -f='${Status}' fonts-noto-core 2>/dev/null | grep -q 'ok installed' || need+=(fonts-noto-core)
 [ ${#need[@]} -eq 0 ] && exit 0
 if ! command -v apt-get >/dev/null 2>&1; then
-  echo "test-deps: missing ${need[*]} and no apt-get here: install Chromium at /usr/bin/chromium and a CJK font, or the browser tests (test/label/browser.test.ts) fail" >&2
+  echo "test-deps: missing ${need[*]} and no apt-get here: install Chromium at /usr/bin/chromium, a CJK font and Noto fonts for Arabic script and Tibetan, or the browser tests (test/label/browser.test.ts, test/view/languages-browser.test.ts) fail" >&2
   exit 0
 fi
 SUDO=()

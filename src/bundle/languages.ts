@@ -93,6 +93,33 @@ function checkCardLanguages(
   }
 }
 
+/**
+ * E_TOPICS_MISSING_LANGUAGE naming the topics the study uses (`topic_ids`, or every topic) that
+ * have no item in `lang`: a language file may cover only some topics (the ones a study uses).
+ */
+function uncoveredTopics(
+  loaded: LoadedStudy,
+  ins: NonNullable<LoadedStudy['study']['instrument']>,
+  topics: TopicsFile,
+  lang: string,
+  where: PropertyKey[],
+  problems: Problem[],
+): void {
+  const used = ins.topic_ids ?? topics.topics.map((t) => t.id);
+  const lacking = topics.topics.filter((t) => used.includes(t.id) && !t.items[lang]);
+  if (lacking.length === 0) return;
+  const ids = lacking.map((t) => t.id);
+  problems.push({
+    code: 'E_TOPICS_MISSING_LANGUAGE',
+    severity: 'error',
+    ...fieldAt(loaded, where),
+    message: `the study uses topic(s) ${ids.join(', ')}, which ${ins.topics} has no "${lang}" item for`,
+    expected: `a ${lang} item for every topic the study uses`,
+    got: `${used.length - ids.length} of ${used.length}`,
+    fix: `add the ${lang} items of ${ids.join(', ')} (a file that extends ${ins.topics} is enough), or list only covered topics in instrument.topic_ids`,
+  });
+}
+
 /** Every language of an instrument arm has the topics' items and a wrapper pool. */
 function checkArmLanguages(
   loaded: LoadedStudy,
@@ -114,6 +141,8 @@ function checkArmLanguages(
           fix: `add ${lang} to the topics (a file that extends ${ins.topics} is enough, with its translation provenance), or drop it from the arm`,
         });
       }
+      if (s.topics?.languages.includes(lang))
+        uncoveredTopics(loaded, ins, s.topics, lang, where, problems);
       if (s.pools && !s.pools.pools[lang]) {
         problems.push({
           code: 'E_WRAPPERS_NO_POOL',

@@ -38,8 +38,21 @@ export const FORMATS: FormatCheck[] = [
     (await import('./entries.js')).checkEntries(f),
   ),
   fmt('stimkit.topics', 'topics file', /\.topics\.(ya?ml|json)$/, async (f) => {
-    const t = await (await import('../stimuli/topics.js')).loadTopics(f);
-    return { languages: t.languages, topics: t.topics.map((x) => x.id), files: t.inputs.length };
+    const { loadTopics, missingItems } = await import('../stimuli/topics.js');
+    const t = await loadTopics(f);
+    const warnings = Object.entries(missingItems(t)).map(([lang, ids]) => ({
+      code: 'W_TOPICS_PARTIAL_LANGUAGE',
+      severity: 'warning' as const,
+      file: f,
+      field: 'topics',
+      message: `${ids.length} of ${t.topics.length} topics have no ${lang} item (${ids.join(', ')}); a study can use ${lang} only with the other topics (instrument.topic_ids)`,
+    }));
+    return {
+      languages: t.languages,
+      topics: t.topics.map((x) => x.id),
+      files: t.inputs.length,
+      ...(warnings.length > 0 ? { warnings } : {}),
+    };
   }),
   fmt('stimkit.wrappers', 'wrapper pools', /wrappers.*\.(ya?ml|json)$/, async (f) => {
     const w = await (await import('../stimuli/wrappers.js')).loadWrapperPools(f);

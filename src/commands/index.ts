@@ -23,6 +23,7 @@ import { releaseCommand } from './release.js';
 import { reportCommand } from './report.js';
 import { runCommand } from './run.js';
 import { scoreCommand } from './score.js';
+import { translateCommand } from './translate.js';
 import { validateCommand } from './validate.js';
 import { variantsCommand } from './variants.js';
 import { verifyCommand } from './verify.js';
@@ -44,6 +45,7 @@ export const COMMANDS: CommandSpec[] = [
   checkCommand,
   variantsCommand,
   pairsCommand,
+  translateCommand,
   bundleCommand,
   verifyCommand,
   diffCommand,

@@ -1,6 +1,7 @@
 /** `stimkit report <scores dir> --out DIR [--bundle DIR] [--compare SCORES] [--shift FROM:TO …] [--csv-raw]` */
 import { CSV_RAW_FLAG } from '../cli/flags.js';
-import { EXIT, StimkitError } from '../core/errors.js';
+import { EXIT, StimkitError, formatProblems } from '../core/errors.js';
+import { scoresFontWarnings } from '../core/font-preflight.js';
 import { relPosix } from '../core/fsio.js';
 import { writeReport } from '../report/folder.js';
 import type { CommandSpec } from './index.js';
@@ -53,8 +54,9 @@ export const reportCommand: CommandSpec = {
         (v: string, prev: string[] = []) => [...prev, v],
       )
       .option(...CSV_RAW_FLAG),
-  run: async ([scores], flags) => {
+  run: async ([scores], flags, io) => {
     const opts = parseOptions(ReportFlags, flags);
+    for (const w of await scoresFontWarnings(String(scores))) io.stderr(formatProblems([w]));
     const r = await writeReport(String(scores), String(opts.out), undefined, {
       bundle: opts.bundle,
       csvRaw: Boolean(opts.csvRaw),

@@ -3,10 +3,13 @@
  * (`/static/app.css`: the pages' Content-Security-Policy allows no inline style). No CDN, no
  * framework. Sizes are in rem so that the pages reflow at 200 % zoom and at phone width (two
  * columns become one, wide tables become cards); the font stack puts a CJK font with the glyphs
- * (Noto Sans CJK SC on Debian) before the generic family.
+ * (Noto Sans CJK SC on Debian; its Traditional faces for zh-Hant and Hong Kong text), then the Arabic
+ * (Uyghur) and Tibetan Noto fonts, before the generic family. Model and corpus text carries its
+ * `dir`: a right-to-left block stays so whatever it starts with (`unicode-bidi: isolate`; only a
+ * text of undetermined language, `dir="auto"`, takes each paragraph's own direction).
  */
 const FONT_STACK =
-  '"Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "WenQuanYi Micro Hei", system-ui, sans-serif';
+  '"Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "WenQuanYi Micro Hei", "Noto Sans Arabic", "Noto Naskh Arabic", "Noto Serif Tibetan", system-ui, sans-serif';
 
 const BASE = `
 *{box-sizing:border-box}
@@ -34,7 +37,10 @@ h3{font-size:.95rem;margin:.5rem 0 .25rem;color:#20303f}
 .imgbox.full{cursor:zoom-out}
 .imgbox.full img{max-width:none;max-height:none}
 .imgbox.whole{max-height:none;cursor:auto}
-pre.verbatim{white-space:pre-wrap;overflow-wrap:anywhere;font-family:inherit;font-size:1rem;background:#fbfbf8;border:1px solid #e2e2dc;padding:.6rem .75rem;margin:0;border-radius:.3rem;unicode-bidi:plaintext}
+pre.verbatim{white-space:pre-wrap;overflow-wrap:anywhere;font-family:inherit;font-size:1rem;background:#fbfbf8;border:1px solid #e2e2dc;padding:.6rem .75rem;margin:0;border-radius:.3rem;unicode-bidi:isolate}
+pre.verbatim[dir=auto]{unicode-bidi:plaintext}
+:lang(zh-Hant),:lang(zh-TW){font-family:"Noto Sans CJK TC","Noto Sans TC","PingFang TC","Microsoft JhengHei",${FONT_STACK}}
+:lang(zh-HK),:lang(zh-Hant-HK){font-family:"Noto Sans CJK HK","Noto Sans HK","PingFang HK",${FONT_STACK}}
 kbd{font-family:inherit;font-size:.85rem;line-height:1.2;border:1px solid #999;border-bottom-width:2px;border-radius:.2rem;padding:0 .25rem;background:#f4f4f4;color:#333}
 .button,button{font:inherit;display:inline-block;padding:.4rem .9rem;border:1px solid #20303f;border-radius:.3rem;background:#fff;color:#20303f;text-decoration:none;cursor:pointer}
 .button.primary{background:#20303f;color:#fff}

@@ -19,6 +19,7 @@ export const en: Words = {
   strategyColumn: 'DT',
   answerNames: { true: 'TRUE', false: 'FALSE', na: 'N/A' },
   asWritten: 'as written in the corpus entry',
+  langGuessed: 'language guessed: the response is not in the study language',
   paradigms: {
     describe: 'describe',
     'comment-image': 'comment on the image',

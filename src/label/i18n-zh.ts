@@ -17,6 +17,7 @@ export const zh: Words = {
   strategyColumn: 'DT',
   answerNames: { true: '是', false: '否', na: '不适用' },
   asWritten: '语料条目原文，未翻译',
+  langGuessed: '语言为推测：回答未使用研究语言',
   paradigms: {
     describe: '描述图片',
     'comment-image': '评论图片',

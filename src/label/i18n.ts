@@ -36,6 +36,8 @@ export interface Words {
   answerNames: Record<'true' | 'false' | 'na', string>;
   /** Marks corpus text shown in another language than the interface's (it is data, not translated). */
   asWritten: string;
+  /** Under a response whose language is a guess (it left the study language's script). */
+  langGuessed: string;
   /** Paradigm names for the trial line. */
   paradigms: Record<string, string>;
   /** Language names for the trial line. */

@@ -4,6 +4,7 @@
  * the switch that turns single-key shortcuts off). Every text goes through core/html.ts's `html`.
  */
 import { html, type Html } from '../core/html.js';
+import { langDir } from '../core/lang-tag.js';
 import { inLang, type BundleEntry } from './bundle.js';
 import { UI_LANGS, WORDS, type Words } from './i18n.js';
 import type { JudgeLabels } from './judges.js';
@@ -34,13 +35,13 @@ export function groundTruth(w: Words, entry: BundleEntry | undefined, trialLang:
     const main = typeof text === 'string' ? text : '';
     const alt =
       trialLang !== w.lang && typeof f[trialLang] === 'string'
-        ? html`<span class="alt" lang="${trialLang}">${f[trialLang]}</span>`
+        ? html`<span class="alt"${langDir(trialLang)}>${f[trialLang]}</span>`
         : null;
     return html`<li><bdi>${main}</bdi>${alt}</li>`;
   });
   const otherTitle =
     other !== title
-      ? html` <span class="meta" lang="${trialLang}">(<bdi>${other}</bdi>)</span>`
+      ? html` <span class="meta"${langDir(trialLang)}>(<bdi>${other}</bdi>)</span>`
       : null;
   return html`<p><strong>${w.titleLabel}:</strong> <bdi>${title}</bdi>${otherTitle}</p>
 <p><strong>${w.context}:</strong> ${context.map((c, i) => html`${i ? html`<br>` : null}${corpusText(w, c)}`)}</p>
@@ -57,7 +58,7 @@ export function groundTruth(w: Words, entry: BundleEntry | undefined, trialLang:
 function corpusText(w: Words, text: string): Html {
   const other = otherScript(mostlyHan(text) ? 'zh' : 'en', w.lang);
   return other
-    ? html`<bdi lang="und">${text}</bdi> <span class="meta">(${w.asWritten})</span>`
+    ? html`<bdi lang="und" dir="auto">${text}</bdi> <span class="meta">(${w.asWritten})</span>`
     : html`<bdi>${text}</bdi>`;
 }
 

@@ -10,10 +10,11 @@
  * ever shown. The page's script is a file (/static/label.js); its settings are a JSON data block.
  */
 import { html, type Html } from '../core/html.js';
+import { langDir } from '../core/lang-tag.js';
 import type { BundleEntry } from './bundle.js';
 import type { Words } from './i18n.js';
 import type { JudgeLabels } from './judges.js';
-import { HEAD_LINKS, jsonData, pageLang, textLang } from './markup.js';
+import { guessNote, HEAD_LINKS, jsonData, pageLang, textLang, textLangAttrs } from './markup.js';
 import { groundTruth, judgesTable, langSwitch, questions, shortcutsParts } from './page-parts.js';
 import type { SampleItem } from './sample-schema.js';
 import type { ItemAnswers } from './store.js';
@@ -71,10 +72,11 @@ function viewColumn(s: LabelScreen): Html {
     : html`<p>${w.textOnly}</p>`;
   const paradigm = w.paradigms[item.paradigm] ?? item.paradigm;
   const lang = w.langNames[item.lang] ?? item.lang;
+  const said = textLang(item.response, item.lang);
   const meta = html`<p class="meta">${w.trialMeta} <code>${item.id}</code> · <bdi>${paradigm}</bdi> · <bdi>${lang}</bdi>${item.variant ? html` · <bdi>${item.variant}</bdi>` : null}</p>`;
   return html`<div class="col-view"><section class="panel" aria-labelledby="img-h"><h2 id="img-h">${w.image}</h2>${image}${meta}</section>
-<section class="panel" aria-labelledby="p-h"><h2 id="p-h">${w.prompt}</h2><pre class="verbatim" lang="${item.lang}" id="prompt">${item.prompt}</pre></section>
-<section class="panel" aria-labelledby="r-h"><h2 id="r-h">${w.response}</h2><pre class="verbatim" lang="${textLang(item.response, item.lang)}" id="response">${item.response}</pre><span id="response-end"></span><p class="more" id="more" hidden>${w.moreBelow}</p></section></div>`;
+<section class="panel" aria-labelledby="p-h"><h2 id="p-h">${w.prompt}</h2><pre class="verbatim"${langDir(item.lang)} id="prompt">${item.prompt}</pre></section>
+<section class="panel" aria-labelledby="r-h"><h2 id="r-h">${w.response}</h2><pre class="verbatim"${textLangAttrs(said)} id="response">${item.response}</pre>${guessNote(said, w.langGuessed)}<span id="response-end"></span><p class="more" id="more" hidden>${w.moreBelow}</p></section></div>`;
 }
 
 /** The column of answers: ground truth, judges (review), questions, note, trial navigation. */

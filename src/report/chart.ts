@@ -9,7 +9,8 @@ import * as vega from 'vega';
 import * as vegaLite from 'vega-lite';
 
 /** The font stack of every chart and of the HTML page. */
-export const FONT_FAMILY = "'Noto Sans CJK SC', 'Noto Sans', 'DejaVu Sans', sans-serif";
+export const FONT_FAMILY =
+  "'Noto Sans CJK SC', 'Noto Sans', 'Noto Sans Arabic', 'Noto Serif Tibetan', 'DejaVu Sans', sans-serif";
 
 /** The shared look of every chart. */
 const CHART_CONFIG = {

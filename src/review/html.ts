@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { html, safeUrl, trusted, type Html } from '../core/html.js';
+import { langDir } from '../core/lang-tag.js';
 import { TOOL } from '../core/tool.js';
 import type { ReviewData, ReviewEntry } from './source.js';
 
@@ -67,7 +68,7 @@ function textsTable(langs: string[], rows: Array<[string, Record<string, unknown
   if (rows.length === 0) return html`<p class="missing">none</p>`;
   return html`<table><thead><tr><th></th>${langs.map((l) => html`<th>${l}</th>`)}</tr></thead><tbody>${rows.map(
     ([label, t]) =>
-      html`<tr><td class="l">${label}</td>${langs.map((l) => html`<td lang="${l}">${text(t[l])}</td>`)}</tr>`,
+      html`<tr><td class="l">${label}</td>${langs.map((l) => html`<td${langDir(l)}>${text(t[l])}</td>`)}</tr>`,
   )}</tbody></table>`;
 }
 
@@ -140,7 +141,7 @@ function overviewTable(data: ReviewData): Html {
   const langs = data.languages;
   const rows = data.entries.map(
     ({ entry: e, warnings }) =>
-      html`<tr><td><a href="#${e.id}">${e.id}</a></td>${langs.map((l) => html`<td lang="${l}">${text(e.title[l])}</td>`)}<td>${e.roles.join(', ')}</td><td>${e.expected_facts.length}</td><td>${text((e.provenance as Record<string, unknown>).license)}</td><td>${warnings.length || ''}</td></tr>`,
+      html`<tr><td><a href="#${e.id}">${e.id}</a></td>${langs.map((l) => html`<td${langDir(l)}>${text(e.title[l])}</td>`)}<td>${e.roles.join(', ')}</td><td>${e.expected_facts.length}</td><td>${text((e.provenance as Record<string, unknown>).license)}</td><td>${warnings.length || ''}</td></tr>`,
   );
   // The hint shows only while the table is wider than its box (its scroll timeline is active then).
   return html`<div class="ov"><p class="hint" id="ov-hint">This table is wider than the window: scroll it sideways for the roles, facts, licence and problems columns →</p><div class="scroll" tabindex="0" role="region" aria-label="Overview of the entries"><table class="overview"><thead><tr><th>id</th>${langs.map((l) => html`<th>title (${l})</th>`)}<th>roles</th><th>facts</th><th>licence</th><th>problems</th></tr></thead><tbody>${rows}</tbody></table></div></div>`;

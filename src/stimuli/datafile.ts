@@ -112,22 +112,75 @@ export function problemAt(
   };
 }
 
+/** The files `extends` names: one file, or a list of files. */
+export const extendsList = (ext: string | readonly string[] | undefined): readonly string[] =>
+  ext === undefined ? [] : typeof ext === 'string' ? [ext] : ext;
+
+/** The files to fold, base first, each once (a file two extended files share is read once). */
+interface Linear<D> {
+  files: Array<LoadedFile<D>>;
+  seen: Set<string>;
+}
+
 /**
- * Load `file` and, through its `extends`, the files it builds on (base first), folding each with
- * `build(loaded, base)`; `base` is null for the file that extends nothing. `prefix` names the
- * error codes (`<prefix>_SCHEMA`, `<prefix>_EXTENDS`).
+ * Read `file` and, depth first, every file it extends, appending each after the files it builds
+ * on (once each). `chain` is the path of files being read, for cycles and depth.
  */
-export async function loadExtendsChain<S extends z.ZodType<{ extends?: string }>, T>(
+async function linearize<S extends z.ZodType<{ extends?: string | string[] }>>(
+  file: string,
+  schema: S,
+  prefix: string,
+  out: Linear<z.output<S>>,
+  chain: readonly string[],
+): Promise<void> {
+  const loaded = await loadStimulusFile(file, schema, `${prefix}_SCHEMA`);
+  const here = [...chain, loaded.input.file];
+  for (const ext of extendsList(loaded.data.extends)) {
+    const target = resolveExtends(loaded.parsed, ext, here, `${prefix}_EXTENDS`);
+    if (!out.seen.has(target)) await linearize(target, schema, prefix, out, here);
+  }
+  if (out.seen.has(loaded.input.file)) return;
+  out.seen.add(loaded.input.file);
+  out.files.push(loaded);
+}
+
+/**
+ * Load `file` and, through its `extends` (one file or a list), the files it builds on, folding
+ * them base first with `build(loaded, base)`; `base` is null for the file that extends nothing.
+ * A list combines files that extend one base (e.g. two language files of one topics file): each
+ * file is applied once, after every file it extends. The files must share one base file (the
+ * only one that extends nothing). `prefix` names the error codes (`<prefix>_SCHEMA`,
+ * `<prefix>_EXTENDS`).
+ */
+export async function loadExtendsChain<S extends z.ZodType<{ extends?: string | string[] }>, T>(
   file: string,
   schema: S,
   prefix: string,
   build: (loaded: LoadedFile<z.output<S>>, base: T | null) => T,
-  chain: readonly string[] = [],
 ): Promise<T> {
-  const loaded = await loadStimulusFile(file, schema, `${prefix}_SCHEMA`);
-  const here = [...chain, loaded.input.file];
-  const ext = (loaded.data as { extends?: string }).extends;
-  if (ext === undefined) return build(loaded, null);
-  const target = resolveExtends(loaded.parsed, ext, here, `${prefix}_EXTENDS`);
-  return build(loaded, await loadExtendsChain(target, schema, prefix, build, here));
+  const lin: Linear<z.output<S>> = { files: [], seen: new Set() };
+  await linearize(file, schema, prefix, lin, []);
+  const roots = lin.files.filter((f) => f.data.extends === undefined);
+  if (roots.length > 1) {
+    const top = lin.files[lin.files.length - 1]!;
+    throw StimkitError.fromProblem({
+      code: `${prefix}_EXTENDS`,
+      file: top.parsed.file,
+      line: lineOf(top.parsed, ['extends']),
+      field: 'extends',
+      message: `the files extends names build on different base files (${roots.map((r) => path.basename(r.input.file)).join(', ')})`,
+      expected: 'files that extend one base file',
+      got: `${roots.length} base files`,
+      fix: 'list files that extend the same base file (or the base file itself)',
+    });
+  }
+  let acc: T | null = null;
+  for (const f of lin.files) acc = build(f, acc);
+  return acc!;
 }
+
+/** The base names of the files `extends` names, for messages ("a.yaml, b.yaml"). */
+export const extendsNames = (ext: string | readonly string[] | undefined): string =>
+  extendsList(ext)
+    .map((e) => path.basename(e))
+    .join(', ');

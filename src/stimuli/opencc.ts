@@ -6,16 +6,22 @@
  * texts in script, not in wording. The output is three data files that extend the zh ones; adding
  * the language needs no code, and this generator is only a convenience for writing them.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import * as OpenCC from 'opencc-js/cn2t';
 import { stringify } from 'yaml';
 import { StimkitError } from '../core/errors.js';
 import { loadStimulusFile } from './datafile.js';
+import {
+  makeConverter,
+  openccVersion,
+  promptsDraft,
+  topicsDraft,
+  withPostEdits,
+  wrappersDraft,
+  type DraftSpec,
+} from './opencc-drafts.js';
 import type { PostEdit, TextProvenance } from './provenance.js';
 import { PromptsFileInput } from './prompts-schema.js';
-import { TopicsFileInput, type Outcome, type TopicItemInput } from './topics-schema.js';
+import { TopicsFileInput } from './topics-schema.js';
 import { WrappersFileInput } from './wrappers-schema.js';
 
 /** The OpenCC locales used: mainland Simplified to Taiwan-standard Traditional characters. */
@@ -41,53 +47,9 @@ export const ZH_HANT_DRAFTS = [
   { kind: 'prompts', from: 'prompts.yaml', to: 'prompts.zh-Hant.yaml' },
 ] as const;
 
-/** The installed opencc-js version (recorded in the drafts' provenance). */
-function openccVersion(): string {
-  const require = createRequire(import.meta.url);
-  let dir = path.dirname(require.resolve('opencc-js'));
-  for (;;) {
-    try {
-      const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
-        name?: string;
-        version?: string;
-      };
-      if (pkg.name === 'opencc-js' && pkg.version) return pkg.version;
-    } catch {
-      // not here; go up
-    }
-    const up = path.dirname(dir);
-    if (up === dir)
-      throw new StimkitError('E_STIMULI_OPENCC', 'cannot find the opencc-js package.json', {
-        fix: 'reinstall stimkit (`npm ci` in a clone) so that opencc-js is installed',
-      });
-    dir = up;
-  }
-}
-
-/**
- * opencc-js's `Converter`, typed: its published types/full.d.ts imports './core' without the
- * extension that Node's ESM resolution needs, so TypeScript sees its types as unresolved.
- */
-const makeConverter = OpenCC.Converter as unknown as (options: {
-  from: string;
-  to: string;
-}) => (text: string) => string;
-
 /** A converter: OpenCC cn → tw, then the post-edits; remembers which post-edits applied. */
 function zhHantConverter(): { convert: (s: string) => string; applied: Set<PostEdit> } {
-  const opencc = makeConverter(ZH_HANT_OPENCC);
-  const applied = new Set<PostEdit>();
-  const convert = (s: string) => {
-    let out = opencc(s);
-    for (const e of ZH_HANT_POST_EDITS) {
-      if (out.includes(e.find)) {
-        applied.add(e);
-        out = out.split(e.find).join(e.replace);
-      }
-    }
-    return out;
-  };
-  return { convert, applied };
+  return withPostEdits(makeConverter(ZH_HANT_OPENCC), ZH_HANT_POST_EDITS);
 }
 
 function provenance(applied: Set<PostEdit>, notes: string): TextProvenance {
@@ -107,116 +69,52 @@ const HEADER = (from: string) =>
   `# A machine draft pending human review: fix wording in ${from} or in the post-edits of\n` +
   '# src/stimuli/opencc.ts, then run `npm run stimuli`.\n';
 
-function convertOutcome(o: Outcome, c: (s: string) => string): Outcome {
-  return typeof o === 'string'
-    ? c(o)
-    : Object.fromEntries(Object.entries(o).map(([k, v]) => [k, c(v)]));
-}
-
-async function topicsDraft(fromFile: string, baseName: string): Promise<unknown> {
-  const { data } = await loadStimulusFile(fromFile, TopicsFileInput, 'E_TOPICS_SCHEMA');
+/** The draft spec of the shipped zh-Hant drafts: zh → zh-Hant, extending `baseName`. */
+function zhHantSpec(baseName: string): { spec: DraftSpec; convert: (s: string) => string } {
   const { convert, applied } = zhHantConverter();
-  const topics = data.topics.map((t) => {
-    const zh = t.items.zh;
-    if (!zh)
-      throw StimkitError.fromProblem({
-        code: 'E_STIMULI_DRAFT_SOURCE',
-        file: fromFile,
-        field: `topics.${t.id}.items.zh`,
-        message: 'the topic has no zh item to convert to zh-Hant',
-        fix: 'add the zh item to the topic, or remove the topic',
-      });
-    const item: TopicItemInput = {};
-    for (const f of ['subject', 'template', 'affirmative', 'reverse'] as const)
-      if (zh[f] !== undefined) item[f] = convert(zh[f]);
-    for (const f of ['outcome_a', 'outcome_b'] as const)
-      if (zh[f] !== undefined) item[f] = convertOutcome(zh[f], convert);
-    return { id: t.id, items: { 'zh-Hant': item } };
-  });
-  return {
-    format: data.format,
-    version: data.version,
-    extends: baseName,
-    title: `${data.title ?? data.domain}, Traditional Chinese machine draft`,
-    languages: {
-      'zh-Hant': {
-        name: LANG_NAME,
-        provenance: provenance(applied, 'each field converted from the zh item of the same topic'),
-      },
-    },
-    topics,
+  const spec: DraftSpec = {
+    from: 'zh',
+    to: 'zh-Hant',
+    convert,
+    name: LANG_NAME,
+    provenance: (notes) => provenance(applied, notes),
+    base: baseName,
   };
+  return { spec, convert };
 }
 
-async function wrappersDraft(fromFile: string, baseName: string): Promise<unknown> {
-  const { data } = await loadStimulusFile(fromFile, WrappersFileInput, 'E_WRAPPERS_SCHEMA');
-  const zh = data.pools.zh;
-  if (!zh)
+/** Refuse a source file with texts lacking a zh text (every shipped text has one). */
+function noneSkipped(file: string, skipped: string[], field: (id: string) => string): void {
+  if (skipped.length > 0)
     throw StimkitError.fromProblem({
       code: 'E_STIMULI_DRAFT_SOURCE',
-      file: fromFile,
-      field: 'pools.zh',
-      message: 'the file has no zh pool to convert to zh-Hant',
-      fix: 'add the zh pool, or drop this file from the zh-Hant drafts',
+      file,
+      field: field(skipped[0]!),
+      message: `no zh text to convert to zh-Hant (${skipped.join(', ')})`,
+      fix: 'add the zh text, or remove what lacks it',
     });
-  const { convert, applied } = zhHantConverter();
-  const wrap = (w: { id: string; text: string }) => ({
-    id: w.id.replace(/^zh-/, 'zh-hant-'),
-    text: convert(w.text),
-  });
-  const pool = {
-    name: LANG_NAME,
-    options: zh.options.map(convert),
-    prefixes: zh.prefixes.map(wrap),
-    suffixes: zh.suffixes.map(wrap),
-  };
-  return {
-    format: data.format,
-    version: data.version,
-    extends: baseName,
-    pools: {
-      'zh-Hant': {
-        ...pool,
-        provenance: provenance(
-          applied,
-          'each text converted from the zh text with the same id (zh-hant-p01 from zh-p01, …); the zh texts are published or authored as marked there',
-        ),
-      },
-    },
-  };
 }
 
-async function promptsDraft(fromFile: string, baseName: string): Promise<unknown> {
-  const { data } = await loadStimulusFile(fromFile, PromptsFileInput, 'E_PROMPTS_SCHEMA');
-  const { convert, applied } = zhHantConverter();
-  const paradigms = Object.fromEntries(
-    Object.entries(data.paradigms).map(([name, card]) => {
-      if (card.text.zh === undefined)
-        throw StimkitError.fromProblem({
-          code: 'E_STIMULI_DRAFT_SOURCE',
-          file: fromFile,
-          field: `paradigms.${name}.text.zh`,
-          message: 'the prompt card has no zh text to convert to zh-Hant',
-          fix: 'add the zh text to the card, or remove the card',
-        });
-      return [name, { text: { 'zh-Hant': convert(card.text.zh) } }];
-    }),
-  );
-  return {
-    format: data.format,
-    version: data.version,
-    extends: baseName,
-    languages: {
-      'zh-Hant': {
-        name: LANG_NAME,
-        provenance: provenance(
-          applied,
-          'each prompt converted from the zh prompt of the same paradigm',
-        ),
-      },
-    },
-    paradigms,
-  };
+/** The value of one draft, from the zh file `from` (relative name `baseName`). */
+async function draftValue(kind: string, from: string, baseName: string): Promise<unknown> {
+  const { spec } = zhHantSpec(baseName);
+  if (kind === 'topics') {
+    const { data } = await loadStimulusFile(from, TopicsFileInput, 'E_TOPICS_SCHEMA');
+    const title = `${data.title ?? data.domain}, Traditional Chinese machine draft`;
+    const { value, skipped } = topicsDraft(data, spec, title);
+    noneSkipped(from, skipped, (id) => `topics.${id}.items.zh`);
+    return value;
+  }
+  if (kind === 'wrappers') {
+    const { data } = await loadStimulusFile(from, WrappersFileInput, 'E_WRAPPERS_SCHEMA');
+    const value = wrappersDraft(data, spec);
+    noneSkipped(from, value ? [] : ['zh'], () => 'pools.zh');
+    return value;
+  }
+  const { data } = await loadStimulusFile(from, PromptsFileInput, 'E_PROMPTS_SCHEMA');
+  const { value, skipped } = promptsDraft(data, spec);
+  noneSkipped(from, skipped, (name) => `paradigms.${name}.text.zh`);
+  return value;
 }
 
 /** Generate the text of every zh-Hant draft from the zh files in `manifestsDir`. */
@@ -226,12 +124,7 @@ export async function generateZhHantDrafts(
   const out: Array<{ file: string; text: string }> = [];
   for (const d of ZH_HANT_DRAFTS) {
     const from = path.join(manifestsDir, d.from);
-    const value =
-      d.kind === 'topics'
-        ? await topicsDraft(from, d.from)
-        : d.kind === 'wrappers'
-          ? await wrappersDraft(from, d.from)
-          : await promptsDraft(from, d.from);
+    const value = await draftValue(d.kind, from, d.from);
     out.push({
       file: path.join(manifestsDir, d.to),
       text: HEADER(d.from) + stringify(value, { lineWidth: 0 }),

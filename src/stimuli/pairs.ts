@@ -10,7 +10,7 @@ import { relPosix, sha256, writeIfChanged } from '../core/fsio.js';
 import { artifactJson } from '../core/json.js';
 import { TOOL } from '../core/tool.js';
 import { isDraft, type TextProvenance } from './provenance.js';
-import type { TopicsFile } from './topics.js';
+import { missingItems, type TopicsFile } from './topics.js';
 import type { Outcome, Pole } from './topics-schema.js';
 
 const PAIRS_FORMAT = 'stimkit.pairs';
@@ -81,14 +81,16 @@ function resolveLanguages(topics: TopicsFile, langs?: readonly string[]): string
 
 /**
  * Every item of `topics` in `langs` (default: the file's own languages), ordered by topic (file
- * order), then language (requested order), then framing (affirmative, reverse).
+ * order), then language (requested order), then framing (affirmative, reverse). A topic without
+ * an item in a language (a language file may cover only some topics) has none there.
  */
 export function expandPairs(topics: TopicsFile, langs?: string[]): PairItem[] {
   const list = resolveLanguages(topics, langs);
   const out: PairItem[] = [];
   for (const t of topics.topics) {
     for (const lang of list) {
-      const it = t.items[lang]!;
+      const it = t.items[lang];
+      if (!it) continue; // a language file may cover only some topics (counts.missing_items)
       for (const framing of FRAMINGS) {
         const polarity_key = polarityKey(t.affirmative_pole, framing);
         const agree_pole: Pole = polarity_key === 1 ? 'plus' : 'minus';
@@ -120,6 +122,12 @@ export function expandPairs(topics: TopicsFile, langs?: string[]): PairItem[] {
   return out;
 }
 
+/** `missing_items`: the topics lacking each requested language (absent when none lacks one). */
+function missingCount(topics: TopicsFile, langs: string[]) {
+  const missing = Object.entries(missingItems(topics)).filter(([l]) => langs.includes(l));
+  return missing.length > 0 ? { missing_items: Object.fromEntries(missing) } : {};
+}
+
 /** The pairs artifact: header (format, version, tool, inputs, parameters) and the items. */
 function pairsArtifact(topics: TopicsFile, items: PairItem[], langs: string[], relativeTo: string) {
   return {
@@ -140,6 +148,7 @@ function pairsArtifact(topics: TopicsFile, items: PairItem[], langs: string[], r
       languages: langs.length,
       items: items.length,
       drafts: items.filter((i) => isDraft(i.provenance)).length,
+      ...missingCount(topics, langs),
     },
     items,
   };

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { LangCode, Slug } from '../ingest/schema.js';
-import { TextProvenance } from './provenance.js';
+import { ExtendsRef, TextProvenance } from './provenance.js';
 
 export const PROMPTS_FORMAT = 'stimkit.prompts';
 export const PROMPTS_VERSION = 1;
@@ -31,16 +31,21 @@ export type PromptCardInput = z.output<typeof PromptCardInput>;
 export const PromptsFileInput = z.strictObject({
   format: z.literal(PROMPTS_FORMAT).default(PROMPTS_FORMAT),
   version: z.literal(PROMPTS_VERSION),
-  /** A file that adds languages to another prompts file names it here (relative path). */
-  extends: z.string().min(1).optional(),
+  /**
+   * A file that adds languages to another prompts file names it here (relative path, or
+   * `stimkit:<name>`); a list combines files that extend one base file.
+   */
+  extends: ExtendsRef.optional(),
   description: z.string().optional(),
   source: z.string().optional(),
   /** The languages of this file, in order, with their default provenance. */
-  languages: z.record(
-    LangCode,
-    z.strictObject({ name: z.string().min(1).optional(), provenance: TextProvenance }),
-  ),
+  languages: z
+    .record(
+      LangCode,
+      z.strictObject({ name: z.string().min(1).optional(), provenance: TextProvenance }),
+    )
+    .default({}),
   /** One card per paradigm (an extending file gives only the text of its languages). */
-  paradigms: z.record(Slug, PromptCardInput),
+  paradigms: z.record(Slug, PromptCardInput).default({}),
 });
 export type PromptsFileInput = z.output<typeof PromptsFileInput>;

@@ -2,10 +2,11 @@
  * Prompt cards: loading (schema, every paradigm in every language, slots declared and used
  * consistently, `extends` for new languages) and rendering one card with its slots filled.
  */
-import path from 'node:path';
 import type { ParsedDataFile } from '../core/datafile.js';
 import { StimkitError, type Problem } from '../core/errors.js';
 import {
+  extendsList,
+  extendsNames,
   loadExtendsChain,
   problemAt,
   throwIfProblems,
@@ -101,7 +102,7 @@ function checkNoOverrides(f: Fold, base: PromptCards, name: string, card: Prompt
       f.problems.push(
         problemAt(f.parsed, [...at, field], {
           code: 'E_PROMPTS_EXTENDS',
-          message: `paradigm ${name} inherits ${field} from ${path.basename(f.data.extends!)}`,
+          message: `paradigm ${name} inherits ${field} from ${extendsNames(f.data.extends)}`,
           fix: `remove ${field}`,
         }),
       );
@@ -140,12 +141,13 @@ function extendedCard(
 }
 
 /**
- * Push E_PROMPTS_EXTENDS if an extending file adds nothing, and E_PROMPTS_MISSING_LANGUAGE for
+ * Push E_PROMPTS_EXTENDS if an extending file adds nothing (and combines no files), and E_PROMPTS_MISSING_LANGUAGE for
  * each base card it leaves without a text in the languages it adds.
  */
 function checkAdditions(f: Fold, base: PromptCards): void {
   const { data, langs } = f;
-  if (langs.length === 0 && Object.keys(data.paradigms).every((n) => base.paradigms[n])) {
+  const adds = langs.length > 0 || Object.keys(data.paradigms).some((n) => !base.paradigms[n]);
+  if (!adds && extendsList(data.extends).length < 2) {
     f.problems.push(
       problemAt(f.parsed, ['languages'], {
         code: 'E_PROMPTS_EXTENDS',

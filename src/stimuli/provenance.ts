@@ -80,3 +80,9 @@ export type TextProvenance = z.output<typeof TextProvenance>;
 export function isDraft(p: TextProvenance): boolean {
   return p.status === 'drafted-pending-adjudication' || p.status === 'machine-draft-pending-review';
 }
+
+/**
+ * `extends`: the file this one builds on (relative path, or `stimkit:<name>`), or a list of files
+ * that build on one base file, combined (e.g. two language files of one topics file).
+ */
+export const ExtendsRef = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);

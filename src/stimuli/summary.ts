@@ -19,8 +19,9 @@ export function pairsJson(run: PairsRun) {
 /** The human summary: one line per item, then counts, drafts and what was written. */
 export function pairsHuman(run: PairsRun): string {
   const a = run.artifact;
+  const missing = Object.entries(a.counts.missing_items ?? {});
   const lines = [
-    `${a.domain}: ${a.counts.topics} topics × ${a.counts.languages} language(s) (${a.parameters.languages.join(', ')}) × 2 framings = ${a.counts.items} items`,
+    `${a.domain}: ${a.counts.topics} topics × ${a.counts.languages} language(s) (${a.parameters.languages.join(', ')}) × 2 framings${missing.length > 0 ? ', less the missing items below,' : ''} = ${a.counts.items} items`,
   ];
   const width = Math.max(...a.items.map((i) => i.id.length));
   for (const i of a.items) {
@@ -30,6 +31,10 @@ export function pairsHuman(run: PairsRun): string {
   lines.push(
     `polarity key: +1 = agreeing supports ${a.poles.plus}, -1 = agreeing supports ${a.poles.minus}`,
   );
+  for (const [lang, ids] of missing)
+    lines.push(
+      `note: ${ids.length} topic(s) have no ${lang} item (${ids.join(', ')}): the topics file does not cover them in ${lang}`,
+    );
   if (a.counts.drafts > 0)
     lines.push(
       `note: ${a.counts.drafts} item(s) are translation drafts pending review (see provenance.status)`,

@@ -1,13 +1,19 @@
 /**
- * A topics file that extends another, applied to its base. It may add languages (every topic,
- * base and new, then needs an item in each) and add topics (with an item in every language: the
- * base's and its own). A base language it lists under `languages` gives the provenance of the
+ * A topics file that extends another, applied to its base. It may add languages (for some or all
+ * of the base's topics: a study may use only the topics its languages cover, see
+ * `missingItems`) and add topics (with an item in every language: the base's and its own). A base language it lists under `languages` gives the provenance of the
  * texts it adds in that language; it can never replace a base text, key or pole.
  */
-import path from 'node:path';
 import type { ParsedDataFile } from '../core/datafile.js';
 import type { Problem } from '../core/errors.js';
-import { problemAt, throwIfProblems, type InputFile, type LoadedFile } from './datafile.js';
+import {
+  extendsList,
+  extendsNames,
+  problemAt,
+  throwIfProblems,
+  type InputFile,
+  type LoadedFile,
+} from './datafile.js';
 import type { TopicItem } from './topic-item.js';
 import type { Topic, TopicsFile } from './topics.js';
 import { duplicateIds, languageInfo, newTopic, resolveItems } from './topics-checks.js';
@@ -65,7 +71,7 @@ function checkInheritedFields(o: Overlay): void {
       refuse(
         o,
         [f],
-        `a file that extends ${path.basename(o.data.extends!)} inherits ${f}; it cannot set it`,
+        `a file that extends ${extendsNames(o.data.extends)} inherits ${f}; it cannot set it`,
         `remove ${f}`,
       );
   }
@@ -134,28 +140,10 @@ function overlayTopics(o: Overlay): OverlayTopics {
   return out;
 }
 
-/** A file that adds languages must give every base topic an item in them. */
-function checkBaseTopicsCovered(o: Overlay, newTopics: Topic[]): void {
-  if (o.added.length === 0) return;
-  for (const t of o.base.topics) {
-    if (!o.data.topics.some((x) => x.id === t.id)) {
-      o.problems.push(
-        problemAt(o.parsed, ['topics'], {
-          code: 'E_TOPICS_MISSING_LANGUAGE',
-          entry: t.id,
-          message: `topic "${t.id}" of the base file has no item in ${o.added.join(', ')}`,
-          expected: `every base topic (${o.base.topics.length})`,
-          got: `${o.data.topics.length - newTopics.length} base topics`,
-          fix: `add - id: ${t.id} with items in ${o.added.join(', ')}`,
-        }),
-      );
-    }
-  }
-}
-
-/** A file must add a language or a topic. */
+/** A file must add a language or a topic, unless it combines files (`extends` lists several). */
 function checkAddsSomething(o: Overlay, newTopics: Topic[]): void {
   if (
+    extendsList(o.data.extends).length < 2 &&
     o.added.length === 0 &&
     newTopics.length === 0 &&
     o.data.topics.every((t) => o.baseIds.has(t.id))
@@ -190,8 +178,8 @@ function merge(o: Overlay, { newTopics, addedItems }: OverlayTopics, input: Inpu
 }
 
 /**
- * Apply an extending file to its base: check what it may not set, its topics, that every base
- * topic has its added languages and that it adds something; throw every problem at once
+ * Apply an extending file to its base: check what it may not set, its topics and that it adds
+ * something; throw every problem at once
  * (E_TOPICS_INVALID, or the one code); else return the merged file.
  */
 export function applyOverlay(
@@ -202,7 +190,6 @@ export function applyOverlay(
   checkInheritedFields(o);
   duplicateIds(parsed, data.topics, o.problems);
   const topics = overlayTopics(o);
-  checkBaseTopicsCovered(o, topics.newTopics);
   checkAddsSomething(o, topics.newTopics);
   throwIfProblems('E_TOPICS_INVALID', parsed.file, 'topics file', o.problems);
   return merge(o, topics, input);

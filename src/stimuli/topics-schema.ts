@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { LangCode, Slug } from '../ingest/schema.js';
-import { TextProvenance } from './provenance.js';
+import { ExtendsRef, TextProvenance } from './provenance.js';
 
 export const TOPICS_FORMAT = 'stimkit.topics';
 export const TOPICS_VERSION = 1;
@@ -74,8 +74,11 @@ type LanguageDecl = z.output<typeof LanguageDecl>;
 export const TopicsFileInput = z.strictObject({
   format: z.literal(TOPICS_FORMAT).default(TOPICS_FORMAT),
   version: z.literal(TOPICS_VERSION),
-  /** A file that adds languages to another topics file names it here (relative path). */
-  extends: z.string().min(1).optional(),
+  /**
+   * A file that adds languages to another topics file names it here (relative path, or
+   * `stimkit:<name>`); a list combines files that extend one base file.
+   */
+  extends: ExtendsRef.optional(),
   /** Name of the domain (slug), e.g. `geopolitics`. Required unless `extends`. */
   domain: Slug.optional(),
   title: z.string().min(1).optional(),
@@ -87,7 +90,8 @@ export const TopicsFileInput = z.strictObject({
   /** Named polarity keys and the pole each stands for: `{US: plus, CN: minus}`. */
   keys: z.record(z.string().min(1), z.string()).optional(),
   /** The languages of this file, in order, with their default provenance. */
-  languages: z.record(LangCode, LanguageDecl),
-  topics: z.array(TopicInput).min(1, 'at least one topic'),
+  languages: z.record(LangCode, LanguageDecl).default({}),
+  /** The topics (a base file needs one at least; a file combining others may have none). */
+  topics: z.array(TopicInput).default([]),
 });
 export type TopicsFileInput = z.output<typeof TopicsFileInput>;

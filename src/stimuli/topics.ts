@@ -86,6 +86,16 @@ function buildBase({ data, parsed, input }: LoadedFile<TopicsFileInput>): Topics
         }),
       );
   }
+  for (const f of ['languages', 'topics'] as const)
+    if (Object.keys(data[f]).length === 0)
+      problems.push(
+        problemAt(parsed, [], {
+          code: 'E_TOPICS_MISSING_FIELD',
+          field: f,
+          message: `a file that extends no other needs at least one entry in ${f}`,
+          fix: `add ${f}`,
+        }),
+      );
   duplicateIds(parsed, data.topics, problems);
   const langs = Object.keys(data.languages);
   const info = languageInfo(data);
@@ -116,6 +126,16 @@ function buildBase({ data, parsed, input }: LoadedFile<TopicsFileInput>): Topics
     topics,
     inputs: [input],
   };
+}
+
+/** The topics lacking an item, per language of the file (only languages some topic lacks). */
+export function missingItems(file: TopicsFile): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const lang of file.languages) {
+    const ids = file.topics.filter((t) => t.items[lang] === undefined).map((t) => t.id);
+    if (ids.length > 0) out[lang] = ids;
+  }
+  return out;
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { LangCode, Slug } from '../ingest/schema.js';
-import { TextProvenance } from './provenance.js';
+import { ExtendsRef, TextProvenance } from './provenance.js';
 
 export const WRAPPERS_FORMAT = 'stimkit.wrappers';
 export const WRAPPERS_VERSION = 1;
@@ -38,8 +38,11 @@ export type PoolInput = z.output<typeof PoolInput>;
 export const WrappersFileInput = z.strictObject({
   format: z.literal(WRAPPERS_FORMAT).default(WRAPPERS_FORMAT),
   version: z.literal(WRAPPERS_VERSION),
-  /** A file that adds languages to another wrappers file names it here (relative path). */
-  extends: z.string().min(1).optional(),
+  /**
+   * A file that adds languages to another wrappers file names it here (relative path, or
+   * `stimkit:<name>`); a list combines files that extend one base file.
+   */
+  extends: ExtendsRef.optional(),
   description: z.string().optional(),
   source: z.string().optional(),
   /**

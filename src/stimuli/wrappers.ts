@@ -8,6 +8,8 @@ import path from 'node:path';
 import type { ParsedDataFile } from '../core/datafile.js';
 import { StimkitError, type Problem } from '../core/errors.js';
 import {
+  extendsList,
+  extendsNames,
   loadExtendsChain,
   problemAt,
   throwIfProblems,
@@ -48,7 +50,7 @@ function optionValues({ parsed, data, problems }: Fold, base: WrapperPools | nul
       problems.push(
         problemAt(parsed, ['option_values'], {
           code: 'E_WRAPPERS_EXTENDS',
-          message: `a file that extends ${path.basename(data.extends!)} inherits option_values; it cannot set it`,
+          message: `a file that extends ${extendsNames(data.extends)} inherits option_values; it cannot set it`,
           fix: 'remove option_values',
         }),
       );
@@ -182,9 +184,16 @@ function grownPools(
   return pools;
 }
 
-/** Push E_WRAPPERS_MISSING_FIELD if the file has neither pools nor add_to_pools. */
+/**
+ * Push E_WRAPPERS_MISSING_FIELD if the file has neither pools nor add_to_pools (unless it combines
+ * files: `extends` lists several).
+ */
 function checkSomePools({ parsed, data, problems }: Fold, base: WrapperPools | null): void {
-  if (Object.keys(data.pools).length === 0 && Object.keys(data.add_to_pools ?? {}).length === 0) {
+  if (
+    extendsList(data.extends).length < 2 &&
+    Object.keys(data.pools).length === 0 &&
+    Object.keys(data.add_to_pools ?? {}).length === 0
+  ) {
     problems.push(
       problemAt(parsed, ['pools'], {
         code: 'E_WRAPPERS_MISSING_FIELD',

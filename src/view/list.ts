@@ -7,7 +7,8 @@
 import type { Trial } from '../bundle/format.js';
 import { html, type Html } from '../core/html.js';
 import { promptText } from '../label/bundle.js';
-import { textLang } from '../label/markup.js';
+import { langDir } from '../core/lang-tag.js';
+import { modelText } from '../label/markup.js';
 import {
   decidingJudge,
   DIMS,
@@ -111,7 +112,7 @@ function responseRow(t: Trial, s: ScoreRow, filtered: Dim | null, label: string)
   const resp =
     text === null
       ? html`<span class="meta">(no response text)</span>`
-      : html`<pre class="verbatim" lang="${textLang(text, t.lang)}">${cut(text, 320)}</pre>`;
+      : modelText(text, t.lang, cut(text, 320));
   const extra = label && !filtered;
   return html`<tr class="row">${trialCell(t)}<td data-label="Model"><bdi>${s.model}</bdi>${isSimulated(s) ? html` <span class="tag sim" title="simulated respondent">SIM</span>` : null}${routeNote(s) ? html`<br><span class="meta"><bdi>${routeNote(s)}</bdi></span>` : null}</td>
 <td class="resp" data-label="Response">${resp}</td>${dimCells(s, filtered)}<td class="nowrap" data-label="Judge"><bdi>${decidingJudge(s) ?? '—'}</bdi></td>${extra ? html`<td class="dim filtered" data-label="${label}">${s.labels[label] ?? '—'}</td>` : null}</tr>`;
@@ -121,7 +122,7 @@ function table(data: ViewData, rows: ListRow[], label: string): Html {
   if (!data.scores) {
     const body = rows.map(
       ({ trial: t }) =>
-        html`<tr class="row">${trialCell(t)}<td class="resp" data-label="Prompt"><pre class="verbatim" lang="${t.lang}">${cut(promptText(t), 240)}</pre></td></tr>`,
+        html`<tr class="row">${trialCell(t)}<td class="resp" data-label="Prompt"><pre class="verbatim"${langDir(t.lang)}>${cut(promptText(t), 240)}</pre></td></tr>`,
     );
     return html`<table class="data cards"><thead><tr><th scope="col">Trial</th><th scope="col">Prompt</th></tr></thead><tbody>${body}</tbody></table>`;
   }

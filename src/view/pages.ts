@@ -5,6 +5,7 @@
  * data only through `safeUrl`.
  */
 import { html, safeUrl, type Html } from '../core/html.js';
+import { langDir } from '../core/lang-tag.js';
 import { inLang, type BundleEntry, type VariantRecord } from '../label/bundle.js';
 import { viewShell, type ViewData } from './shell.js';
 
@@ -12,7 +13,7 @@ export type { ViewData } from './shell.js';
 
 function titles(e: BundleEntry): Html {
   return html`${Object.entries(e.title).map(
-    ([l, t], i) => html`${i ? html`<br>` : null}<span lang="${l}"><bdi>${t}</bdi></span>`,
+    ([l, t], i) => html`${i ? html`<br>` : null}<span${langDir(l)}><bdi>${t}</bdi></span>`,
   )}`;
 }
 
@@ -75,7 +76,7 @@ export function entryPage(data: ViewData, e: BundleEntry): Html {
         .filter(([k, v]) => k !== 'id' && typeof v === 'string')
         .map(
           ([l, v]) =>
-            html`<span class="alt" lang="${l}"><bdi>${l}</bdi>: <bdi>${v as string}</bdi></span>`,
+            html`<span class="alt"${langDir(l)}><bdi>${l}</bdi>: <bdi>${v as string}</bdi></span>`,
         )}</li>`,
   );
   const prov = Object.entries(e.provenance ?? {})

@@ -5,7 +5,8 @@
  */
 import type { Trial } from '../bundle/format.js';
 import { html, type Html } from '../core/html.js';
-import { textLang } from '../label/markup.js';
+import { langDir } from '../core/lang-tag.js';
+import { modelText } from '../label/markup.js';
 import {
   decidingJudge,
   DIMS,
@@ -31,7 +32,7 @@ function messages(t: Trial): Html {
       html`<div class="msg"><h3>${i + 1}. ${ROLES[m.role] ?? m.role} <span class="meta">(role <code>${m.role}</code>)</span></h3>${m.content.map(
         (p) =>
           p.type === 'text'
-            ? html`<pre class="verbatim" lang="${t.lang}">${p.text}</pre>`
+            ? html`<pre class="verbatim"${langDir(t.lang)}>${p.text}</pre>`
             : html`<div class="imgbox whole"><img src="/img/${p.sha256}" alt="image shown with this trial (${t.variant ?? ''})"></div>`,
       )}</div>`,
   )}`;
@@ -73,7 +74,7 @@ function summary(r: ScoreRow): Html | null {
 function response(t: Trial, r: ScoreRow): Html {
   const text =
     r.response !== null
-      ? html`<pre class="verbatim" lang="${textLang(r.response, t.lang)}">${r.response}</pre>`
+      ? modelText(r.response, t.lang, r.response)
       : html`<p class="meta">(no response text in the scores)</p>`;
   const fields = Object.entries(r.labels).map(
     ([k, v]) => html`<div><dt><code><bdi>${k}</bdi></code></dt><dd><bdi>${v}</bdi></dd></div>`,

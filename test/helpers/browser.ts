@@ -18,7 +18,7 @@ export async function launchBrowser(
 ): Promise<BrowserContext> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
-      `Chromium is not installed at ${CHROMIUM}: the browser tests need it. Install it with \`sudo apt-get update && sudo apt-get install -y chromium fonts-noto-cjk\` (Debian/Ubuntu; .ci/run does this), or set STIMKIT_SKIP_BROWSER_TESTS=1 to skip these tests.`,
+      `Chromium is not installed at ${CHROMIUM}: the browser tests need it. Install it with \`sudo apt-get update && sudo apt-get install -y chromium fonts-noto-cjk fonts-noto-core\` (Debian/Ubuntu; .ci/run does this), or set STIMKIT_SKIP_BROWSER_TESTS=1 to skip these tests.`,
     );
   }
   const profile = await tempDir('stimkit-chromium-profile-');

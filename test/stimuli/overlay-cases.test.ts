@@ -156,16 +156,6 @@ describe('files that extend another: the problems and the output, exactly', () =
             'topic "new" adds a en text, but this file does not say where its en texts come from',
           fix: 'declare en under languages with the provenance of the texts this file adds (e.g. status: authored)',
         },
-        {
-          line: 10,
-          field: 'topics',
-          code: 'E_TOPICS_MISSING_LANGUAGE',
-          entry: 'two',
-          message: 'topic "two" of the base file has no item in pt',
-          expected: 'every base topic (2)',
-          got: '2 base topics',
-          fix: 'add - id: two with items in pt',
-        },
       ]),
     );
   });

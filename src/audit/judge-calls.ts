@@ -11,6 +11,8 @@
  * rejects `response_format` can be asked again without it (`structuredFallback`). A `provider:
  * sim` judge answers through `sim` instead of HTTP, recorded the same way (simulated = 1).
  */
+import { setMaxListeners } from 'node:events';
+import { EXIT_INTERRUPTED, watchSigint, type Interrupt } from '../client/interrupt.js';
 import { StimkitError } from '../core/errors.js';
 import { acquireLock } from '../ledger/lock.js';
 import { openLedgerDb, type Db } from '../ledger/open.js';
@@ -28,7 +30,7 @@ import {
   type JudgeBatchResult,
 } from './judge-batch.js';
 import { readJudgeResults, unreadableResults } from './judge-batch-read.js';
-import { judgeLive } from './judge-live.js';
+import { judgeLive, type LiveJudging } from './judge-live.js';
 import { judgeSim } from './judge-sim-calls.js';
 
 /** A sim judge's answer to one target: its reply text and truth, or why it cannot answer. */
@@ -64,6 +66,8 @@ export interface JudgeCallOptions<T> {
   backoff?: Backoff;
   /** Judge through batch files (judge-batch.ts) instead of calls; ignored by sim judges. */
   batch?: JudgeBatch;
+  /** How long Ctrl-C waits for calls in flight before cutting them (ms, default 30 s, as run). */
+  graceMs?: number;
 }
 
 /** What one judge did. */
@@ -223,15 +227,44 @@ function openJudging<T>(o: JudgeCallOptions<T>, db: Db, redactor: Redactor) {
   return { run, writer, done, pending, result, prior, seenLines };
 }
 
+/**
+ * The live calls under Ctrl-C (client/interrupt.ts, as run): the first stops sending and lets the
+ * calls in flight finish for `graceMs`, the second cuts them; an interrupted judging is an error
+ * with run's exit code 130 (nothing is scored from a judging cut short; scoring again resumes).
+ */
+async function judgeLiveUntilStopped<T>(
+  c: Omit<LiveJudging<T>, 'interrupt' | 'state'>,
+  pending: readonly T[],
+): Promise<void> {
+  const { o } = c;
+  const interrupt: Interrupt = { stopping: false, abort: new AbortController() };
+  setMaxListeners(0, interrupt.abort.signal); // one listener per call in flight
+  const unwatch = watchSigint(interrupt, o.graceMs, undefined, 'stimkit score --judge');
+  try {
+    await judgeLive({ ...c, interrupt, state: { structured: true, turn: 0 } }, pending);
+  } finally {
+    unwatch();
+  }
+  if (interrupt.stopping)
+    throw new StimkitError(
+      'E_AUDIT_JUDGE_INTERRUPTED',
+      `judge "${o.judge.name}": stopped (Ctrl-C); ${c.result.judged} response(s) judged before the stop are in ${o.ledger}`,
+      {
+        exitCode: EXIT_INTERRUPTED,
+        fix: 'score again with the same command: judged responses are kept and the rest are asked',
+      },
+    );
+}
+
 /** Ask `judge` about every target it has not answered yet in this judge run. */
 export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRunResult> {
   const { judge } = o;
   refuseNativeJudge(judge);
   const viaBatch = judge.provider !== 'sim' && Boolean(o.batch?.in || o.batch?.out);
   // Through batch files nothing is sent: the key is not needed (but redacted when set).
-  const key = viaBatch ? null : judgeApiKey(judge, o.env ?? process.env);
+  const apiKey = viaBatch ? null : judgeApiKey(judge, o.env ?? process.env);
   const envKey = judge.api_key_env ? (o.env ?? process.env)[judge.api_key_env] : undefined;
-  const redactor = new Redactor(key ? [key] : envKey ? [envKey] : []);
+  const redactor = new Redactor(apiKey ? [apiKey] : envKey ? [envKey] : []);
   // Result files are checked whole before the ledger is opened: a bad one records nothing.
   const read = viaBatch && o.batch?.in ? await readBatchIn(o, o.batch.in) : undefined;
   if (read && read.files.length === 0 && read.missing.length === 0 && !o.batch?.out)
@@ -265,8 +298,7 @@ export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRun
       result.judged = result.batch.imported?.recorded ?? 0;
       return result;
     }
-    const state = { structured: true, turn: 0 };
-    await judgeLive({ ...j, o, key, materialize, state }, j.pending);
+    await judgeLiveUntilStopped({ ...j, o, apiKey, redactor, materialize }, j.pending);
     return result;
   } finally {
     lock.release();

@@ -6,7 +6,9 @@
  */
 import pMap from 'p-map';
 import { lostLock } from '../ledger/claim.js';
-import { Redactor } from '../core/redact.js';
+import type { Interrupt } from '../client/interrupt.js';
+import { keyRefusedError } from '../client/refused-key.js';
+import type { Redactor } from '../core/redact.js';
 import type { LedgerWriter } from '../ledger/write.js';
 import { backoffDelay, DEFAULT_BACKOFF, sleep } from '../run/backoff.js';
 import { classify, recordOf, type Verdict } from '../run/classify.js';
@@ -24,16 +26,24 @@ export interface LiveJudging<T> {
   writer: LedgerWriter;
   prior: Map<string, number>;
   result: JudgeRunResult;
-  key: string | null;
+  /** The judge's API key (a secret: sent in a header, never written). */
+  apiKey: string | null;
+  redactor: Redactor;
   materialize: (b: RequestBody) => Promise<RequestBody>;
+  /** Ctrl-C (client/interrupt.ts): nothing new is sent once `stopping`; `abort` cuts the calls in flight. */
+  interrupt: Interrupt;
   /**
    * False once the server rejected response_format; the next endpoint's turn; the error that
-   * stops judging once an endpoint redirected (run/redirect.ts: nothing new is sent).
+   * stops judging once an endpoint redirected or refused the key (nothing new is sent).
    */
   state: { structured: boolean; turn: number; stop?: Error };
 }
 
-type Attempt = { id: number; key: string; n: number; sha256: string; body: RequestBody };
+/** One judge call sent: its ledger row, the target's id in the judge ledger, the attempt's number in this invocation. */
+type Attempt = { id: number; targetId: string; n: number; sha256: string; body: RequestBody };
+
+/** As run: attempts of a call before it is recorded as failed. */
+const MAX_ATTEMPTS = 8;
 
 /** Record a final reply. */
 function recordReply<T>(c: LiveJudging<T>, a: Attempt, raw: { latencyMs: number }, v: Verdict) {
@@ -44,7 +54,7 @@ function recordReply<T>(c: LiveJudging<T>, a: Attempt, raw: { latencyMs: number 
   c.writer.recordFinal(
     a.id,
     c.o.judge.name,
-    a.key,
+    a.targetId,
     { ...rec.end, latency_ms: raw.latencyMs },
     // Judge calls cost too: usage × the judge's price (run/cost.ts).
     { ...rec.final, cost_usd: costOfUsage(r.usage, c.o.judge.price, imageRefs(a.body).length) },
@@ -53,24 +63,19 @@ function recordReply<T>(c: LiveJudging<T>, a: Attempt, raw: { latencyMs: number 
 }
 
 /** Record a permanent failure (or the last of too many retries) as the target's result. */
-function recordFailure<T>(c: LiveJudging<T>, a: Attempt, raw: { latencyMs: number }, v: Verdict) {
-  const errorClass =
-    v.kind === 'retry'
-      ? `${v.errorClass} (after ${a.n} attempts)`
-      : v.kind === 'failed'
-        ? v.errorClass
-        : v.kind;
-  const faulty = v.kind === 'retry' || v.kind === 'failed' || v.kind === 'auth';
-  const fault = {
-    error_class: errorClass,
-    http_status: faulty ? v.httpStatus : null,
-    error_body: faulty ? v.body : null,
-  };
+function recordFailure<T>(
+  c: LiveJudging<T>,
+  a: Attempt,
+  raw: { latencyMs: number },
+  v: Extract<Verdict, { kind: 'retry' | 'failed' }>,
+) {
+  const errorClass = v.kind === 'retry' ? `${v.errorClass} (after ${a.n} attempts)` : v.errorClass;
+  const fault = { error_class: errorClass, http_status: v.httpStatus, error_body: v.body };
   const base = { request_sha256: a.sha256, attempts: a.n, latency_ms: raw.latencyMs };
   c.writer.recordFinal(
     a.id,
     c.o.judge.name,
-    a.key,
+    a.targetId,
     { outcome: 'failed', ...fault, latency_ms: raw.latencyMs },
     { ...base, outcome: 'failed', ...fault },
   );
@@ -88,13 +93,36 @@ function rejectsSchema<T>(c: LiveJudging<T>, v: Verdict): boolean {
   );
 }
 
+/** Record an attempt cut by Ctrl-C, or a refused key (then stop judging, as run stops a model). */
+function recordStop<T>(
+  c: LiveJudging<T>,
+  id: number,
+  where: string,
+  raw: { latencyMs: number },
+  v: Extract<Verdict, { kind: 'interrupted' | 'auth' }>,
+): void {
+  const latency_ms = raw.latencyMs;
+  if (v.kind === 'interrupted') {
+    c.writer.finishAttempt(id, { outcome: 'interrupted', error_class: 'interrupted', latency_ms });
+    return;
+  }
+  c.writer.finishAttempt(id, {
+    outcome: 'auth',
+    error_class: `http_${v.httpStatus}`,
+    http_status: v.httpStatus,
+    error_body: v.body,
+    latency_ms,
+  });
+  c.state.stop ??= keyRefusedError(c.o.judge, v.httpStatus, where, v.body, c.redactor);
+}
+
 /** Ask about one target until it has a result. */
 async function judgeOne<T>(c: LiveJudging<T>, t: T, endpoints: string[]): Promise<void> {
   const { o, writer } = c;
   const k = o.keyOf(t);
   let attempt = c.prior.get(k) ?? 0;
   for (let n = 1; ; n++) {
-    if (c.state.stop) return;
+    if (c.state.stop || c.interrupt.stopping) return;
     attempt++;
     const req = o.request(t, c.state.structured);
     const endpoint = endpoints[c.state.turn++ % endpoints.length]!;
@@ -108,18 +136,19 @@ async function judgeOne<T>(c: LiveJudging<T>, t: T, endpoints: string[]): Promis
     const raw = await sendChat(
       endpoint,
       JSON.stringify(await c.materialize(req.body)),
-      c.key,
+      c.apiKey,
       o.judge.timeout_s * 1000,
-      undefined,
+      c.interrupt.abort.signal,
       maxResponseBytes(o.judge.max_response_mib),
     );
     const v = classify(raw);
-    const a: Attempt = { id, key: k, n, sha256: req.sha256, body: req.body };
+    const a: Attempt = { id, targetId: k, n, sha256: req.sha256, body: req.body };
     if (v.kind === 'final') return recordReply(c, a, raw, v);
+    if (v.kind === 'interrupted' || v.kind === 'auth') return recordStop(c, id, where, raw, v);
     const fault = {
       outcome: 'retry' as const,
-      http_status: v.kind === 'interrupted' ? null : v.httpStatus,
-      error_body: v.kind === 'interrupted' ? null : v.body,
+      http_status: v.httpStatus,
+      error_body: v.body,
       latency_ms: raw.latencyMs,
     };
     if (rejectsSchema(c, v)) {
@@ -129,16 +158,13 @@ async function judgeOne<T>(c: LiveJudging<T>, t: T, endpoints: string[]): Promis
       continue;
     }
     if (v.kind === 'failed' && v.errorClass === 'redirect')
-      c.state.stop ??= redirectError(
-        o.judge.name,
-        where,
-        v.body ?? '',
-        new Redactor([c.key ?? '']),
-      );
-    if (v.kind !== 'retry' || n >= (o.maxAttempts ?? 6)) return recordFailure(c, a, raw, v);
+      c.state.stop ??= redirectError(o.judge.name, where, v.body ?? '', c.redactor);
+    if (v.kind !== 'retry' || n >= (o.maxAttempts ?? MAX_ATTEMPTS))
+      return recordFailure(c, a, raw, v);
     writer.finishAttempt(id, { ...fault, error_class: v.errorClass });
     c.result.retries++;
-    await sleep(backoffDelay(n, o.backoff ?? DEFAULT_BACKOFF, v.retryAfterMs));
+    const wait = backoffDelay(n, o.backoff ?? DEFAULT_BACKOFF, v.retryAfterMs);
+    if (!(await sleep(wait, c.interrupt.abort.signal))) return;
   }
 }
 

@@ -6,9 +6,9 @@
  * writer that lost its lock stops sending (ledger/claim.ts). The ledger is the only state.
  */
 import type { Trial } from '../bundle/format.js';
+import { keyRefusedStop } from '../client/refused-key.js';
 import { lostLock, type ClaimRefusal } from '../ledger/claim.js';
 import type { LedgerWriter } from '../ledger/write.js';
-import { keyEnvText } from '../models/key-env.js';
 import type { ModelSpec } from '../models/schema.js';
 import { backoffDelay, sleep, type Backoff } from './backoff.js';
 import { classify, recordOf, type Reply, type Verdict } from './classify.js';
@@ -265,10 +265,8 @@ async function recordAuth(
   );
   if (run.authStop) return;
   run.authStop = true;
-  const via = model.api_key_env
-    ? `the key in ${keyEnvText(model)}`
-    : 'no key (the model has no api_key_env)';
-  ctx.stats.stopped = `HTTP ${v.httpStatus} from ${recordedEndpoint(sent.endpoint)}: the server refused ${via}; stopped this model's run. ${ctx.redactor.cut(v.body, 200)}`;
+  const where = recordedEndpoint(sent.endpoint);
+  ctx.stats.stopped = keyRefusedStop(model, v.httpStatus, where, v.body, ctx.redactor);
 }
 
 /** Record a permanent failure, or a retryable one whose attempts ran out, as the trial's result. */

@@ -5,6 +5,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import path from 'node:path';
+import { watchSigint, type Interrupt } from '../client/interrupt.js';
 import { StimkitError } from '../core/errors.js';
 import { Redactor } from '../core/redact.js';
 import { ioProblem } from '../core/io-errors.js';
@@ -107,10 +108,10 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
   const ledgerFile = options.ledger ?? defaultLedger(options.bundle);
   const db = openLedgerDb(ledgerFile);
   let lock: ReturnType<typeof acquireLock> | null = null;
-  const stopState = { stopping: false };
-  const abort = new AbortController();
+  const stopState: Interrupt = { stopping: false, abort: new AbortController() };
+  const abort = stopState.abort;
   setMaxListeners(0, abort.signal); // one listener per request in flight
-  let onSigint: (() => void) | null = null;
+  let unwatch: (() => void) | null = null;
   let failing = false;
   try {
     lock = acquireLock(db, ledgerFile, `stimkit run ${path.basename(options.bundle)}`);
@@ -131,7 +132,9 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
     const work = pendingWork(db, run, planned.plan, options.retryFailed ?? false);
     const stats = work.map((w) => w.stats);
     const stopping = () => stopState.stopping || budgetReached(budget, stats);
-    onSigint = options.handleSigint ? watchSigint(options, stopState, abort) : null;
+    unwatch = options.handleSigint
+      ? watchSigint(stopState, options.graceMs, options.progress?.write)
+      : null;
     const redactor = new Redactor([...keys.values()].filter((k): k is string => k !== null));
     const send: SendContext = {
       writer: new LedgerWriter(db, run.run_id, planned.digest, redactor),
@@ -158,30 +161,10 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
     failing = true;
     throw ioProblem(err, { file: ledgerFile, writing: 'the run ledger' }) ?? err;
   } finally {
-    if (onSigint) process.off('SIGINT', onSigint);
+    unwatch?.();
     // The first error is the one reported: giving back the lock never hides it (lock.ts).
     closeWriting(db, lock, failing);
   }
-}
-
-/** Ctrl-C: the first stops sending and aborts what is in flight after the grace period, the second at once. */
-function watchSigint(
-  options: RunOptions,
-  stopState: { stopping: boolean },
-  abort: AbortController,
-): () => void {
-  let presses = 0;
-  const onSigint = () => {
-    presses++;
-    stopState.stopping = true;
-    options.progress?.write(
-      `\nstimkit run: stopping — no new requests; waiting up to ${Math.round((options.graceMs ?? 30_000) / 1000)} s for those in flight (Ctrl-C again to abort them)\n`,
-    );
-    if (presses > 1) abort.abort();
-    else setTimeout(() => abort.abort(), options.graceMs ?? 30_000).unref();
-  };
-  process.on('SIGINT', onSigint);
-  return onSigint;
 }
 
 /** What every model's sending shares. */

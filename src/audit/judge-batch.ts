@@ -19,10 +19,10 @@ import type { ModelSpec } from '../models/schema.js';
 import { inputLine, lineVerdict } from '../batch/formats.js';
 import { COMMIT_CHARS } from '../batch/import-lines.js';
 import { partLimits, writeParts, type PartFile, type PartOptions } from '../batch/parts.js';
-import { recordOf } from '../run/classify.js';
+import { recordOf } from '../client/classify.js';
 import { costOfUsage } from '../run/cost.js';
-import { providerOf } from '../run/providers/index.js';
-import { imageRefs, type RequestBody } from '../run/request.js';
+import { providerOf } from '../client/providers/index.js';
+import { imageRefs, type RequestBody } from '../client/request.js';
 import { judgeCustomId, judgingOf, type JudgeResultLine } from './judge-batch-read.js';
 
 /** Where judge batch files go and come from. */

@@ -20,9 +20,9 @@ import { ensureRun, registerModel, type RunRow } from '../ledger/runs.js';
 import { attemptCounts, finishedTrials, LedgerWriter } from '../ledger/write.js';
 import { keyEnvFix, keyEnvText } from '../models/key-env.js';
 import type { ModelSpec } from '../models/schema.js';
-import type { Backoff } from '../run/backoff.js';
+import type { Backoff } from '../client/backoff.js';
 import { Redactor } from '../core/redact.js';
-import type { RequestBody } from '../run/request.js';
+import type { RequestBody } from '../client/request.js';
 import {
   judgeBatchFile,
   judgeThroughBatch,

@@ -10,13 +10,13 @@ import type { Interrupt } from '../client/interrupt.js';
 import { keyRefusedError } from '../client/refused-key.js';
 import type { Redactor } from '../core/redact.js';
 import type { LedgerWriter } from '../ledger/write.js';
-import { backoffDelay, DEFAULT_BACKOFF, sleep } from '../run/backoff.js';
-import { classify, recordOf, type Verdict } from '../run/classify.js';
+import { backoffDelay, DEFAULT_BACKOFF, sleep } from '../client/backoff.js';
+import { classify, recordOf, type Verdict } from '../client/classify.js';
 import { costOfUsage } from '../run/cost.js';
 import { recordedEndpoint } from '../run/model-run.js';
-import { imageRefs, type RequestBody } from '../run/request.js';
-import { redirectError } from '../run/redirect.js';
-import { maxResponseBytes, sendChat } from '../run/transport.js';
+import { imageRefs, type RequestBody } from '../client/request.js';
+import { redirectError } from '../client/redirect.js';
+import { maxResponseBytes, sendChat } from '../client/transport.js';
 import type { JudgeCallOptions, JudgeRunResult } from './judge-calls.js';
 import { NO_SCHEMA_RE } from './judge-request.js';
 

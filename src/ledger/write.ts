@@ -43,11 +43,11 @@ export interface FinalResult {
   error_body?: string | null;
   attempts: number;
   latency_ms?: number | null;
-  /** The images the request sent (run/send-image.ts), in order; absent for text-only trials. */
+  /** The images the request sent (client/send-image.ts), in order; absent for text-only trials. */
   sent_images?: readonly object[];
   /** The result's cost in USD from its usage and the model's price (run/cost.ts); null when unpriced. */
   cost_usd?: number | null;
-  /** The serving route (run/route.ts): the gateway's upstream provider, response and request ids, region. */
+  /** The serving route (client/route.ts): the gateway's upstream provider, response and request ids, region. */
   route_provider?: string | null;
   response_id?: string | null;
   request_id?: string | null;

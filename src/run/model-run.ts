@@ -10,18 +10,18 @@ import { keyRefusedStop } from '../client/refused-key.js';
 import { lostLock, type ClaimRefusal } from '../ledger/claim.js';
 import type { LedgerWriter } from '../ledger/write.js';
 import type { ModelSpec } from '../models/schema.js';
-import { backoffDelay, sleep, type Backoff } from './backoff.js';
-import { classify, recordOf, type Reply, type Verdict } from './classify.js';
+import { backoffDelay, sleep, type Backoff } from '../client/backoff.js';
+import { classify, recordOf, type Reply, type Verdict } from '../client/classify.js';
 import { addCost, costOfUsage } from './cost.js';
-import type { ImageStore } from './images.js';
-import { AdaptiveLimit } from './limiter.js';
+import type { ImageStore } from '../client/images.js';
+import { AdaptiveLimit } from '../client/limiter.js';
 import type { Redactor } from '../core/redact.js';
-import { endpointsOf, providerOf, type Provider } from './providers/index.js';
-import type { BuiltBody } from './providers/types.js';
-import { redirectStop } from './redirect.js';
-import type { SentImage } from './send-image.js';
+import { endpointsOf, providerOf, type Provider } from '../client/providers/index.js';
+import type { BuiltBody } from '../client/providers/types.js';
+import { redirectStop } from '../client/redirect.js';
+import type { SentImage } from '../client/send-image.js';
 import { addUsage, bump, type ModelStats } from './stats.js';
-import { maxResponseBytes, sendJson } from './transport.js';
+import { maxResponseBytes, sendJson } from '../client/transport.js';
 
 /** What a model run needs. */
 export interface ModelRunContext {
@@ -149,7 +149,7 @@ function refused(run: HttpRun, r: ClaimRefusal): void {
 async function prepareTrial(run: HttpRun, trial: Trial): Promise<PreparedTrial> {
   const { ctx, provider } = run;
   const built = provider.build(trial, ctx.model);
-  // The bytes this model is sent under its image block, and their record (send-image.ts).
+  // The bytes this model is sent under its image block, and their record (client/send-image.ts).
   const sent = await ctx.images.sent.materialize(built.body, ctx.model.image, provider.imageStyle);
   return { trial, built, sent: sent.sent, bodyText: JSON.stringify(sent.body) };
 }
@@ -196,7 +196,7 @@ function resultBase(prepared: PreparedTrial, sent: SentAttempt) {
     attempts: sent.n,
     latency_ms: sent.latency,
     sent_images: prepared.sent,
-    endpoint: recordedEndpoint(sent.endpoint), // the replica that answered (route.ts)
+    endpoint: recordedEndpoint(sent.endpoint), // the replica that answered (client/route.ts)
   };
 }
 
@@ -300,7 +300,7 @@ async function recordFailure(
     ),
   );
   bump(ctx.stats.failed, errorClass);
-  // A redirect is as permanent for the endpoint as a refused key: stop (redirect.ts).
+  // A redirect is as permanent for the endpoint as a refused key: stop (client/redirect.ts).
   if (errorClass === 'redirect' && !run.authStop) {
     run.authStop = true;
     ctx.stats.stopped = redirectStop(recordedEndpoint(sent.endpoint), v.body ?? '', ctx.redactor);

@@ -241,7 +241,7 @@ async function judgeLiveUntilStopped<T>(
   setMaxListeners(0, interrupt.abort.signal); // one listener per call in flight
   const unwatch = watchSigint(interrupt, o.graceMs, undefined, 'stimkit score --judge');
   try {
-    await judgeLive({ ...c, interrupt, state: { structured: true, turn: 0 } }, pending);
+    await judgeLive({ ...c, interrupt, state: { structured: true } }, pending);
   } finally {
     unwatch();
   }

@@ -10,7 +10,7 @@
 import { sha256 } from '../core/fsio.js';
 import type { Trial } from '../bundle/format.js';
 import type { ModelSpec } from '../models/schema.js';
-import { recordedEndpoint } from '../run/model-run.js';
+import { recordedEndpoint } from '../client/send.js';
 import { endpointsOf, type Provider } from '../client/providers/index.js';
 import type { SentImage, SentImageStore } from '../client/send-image.js';
 

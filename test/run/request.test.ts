@@ -108,7 +108,7 @@ describe('retries', () => {
 
 describe('recorded endpoints', () => {
   it('never keep user info or a query string', async () => {
-    const { recordedEndpoint } = await import('../../src/run/model-run.js');
+    const { recordedEndpoint } = await import('../../src/client/send.js');
     expect(recordedEndpoint('https://user:pw@gw.example/v1?key=abc')).toBe('https://gw.example/v1');
     expect(recordedEndpoint('http://127.0.0.1:8000/v1')).toBe('http://127.0.0.1:8000/v1');
   });

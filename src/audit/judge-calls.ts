@@ -50,8 +50,8 @@ export interface JudgeCallOptions<T> {
   /** The request profile recorded with the judge (a change is reported, as in run). */
   profile: Record<string, unknown>;
   targets: readonly T[];
-  /** The key of a target in the judge ledger's trial_id column. */
-  keyOf: (t: T) => string;
+  /** The id of a target in the judge ledger's trial_id column (`<trial>@<model>`; not a secret). */
+  targetIdOf: (t: T) => string;
   /** The request body of a target (`structured: false` after a server rejected response_format). */
   request: (t: T, structured: boolean) => { body: RequestBody; sha256: string };
   /** Swap image references for data (the audit's image trials); identity by default. */
@@ -151,7 +151,7 @@ function readBatchIn<T>(
   o: JudgeCallOptions<T>,
   inputs: readonly string[],
 ): ReturnType<typeof readJudgeResults> {
-  const expected = new Map(o.targets.map((t) => [o.keyOf(t), o.request(t, true).sha256]));
+  const expected = new Map(o.targets.map((t) => [o.targetIdOf(t), o.request(t, true).sha256]));
   return readJudgeResults(
     inputs,
     { judge: o.judge, runLabel: o.runLabel, digest: o.digest, expected },
@@ -202,7 +202,7 @@ function openJudging<T>(o: JudgeCallOptions<T>, db: Db, redactor: Redactor) {
   });
   const writer = new LedgerWriter(db, run.run_id, o.digest, redactor);
   const done = finishedTrials(db, run.run_id, judge.name, true);
-  const pending = o.targets.filter((t) => !done.has(o.keyOf(t)));
+  const pending = o.targets.filter((t) => !done.has(o.targetIdOf(t)));
   const result: JudgeRunResult = {
     judge: judge.name,
     provider: judge.provider,
@@ -290,7 +290,7 @@ export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRun
         digest: o.digest,
         targets: o.targets,
         read,
-        keyOf: o.keyOf,
+        targetIdOf: o.targetIdOf,
         request: (t) => o.request(t, true),
         materialize,
         seenLines: j.seenLines(),

@@ -95,7 +95,7 @@ function rejectsSchema<T>(c: LiveJudging<T>, v: Verdict): boolean {
 
 /** How one target is asked and recorded. */
 function targetRecorder<T>(c: LiveJudging<T>, t: T): Recorder {
-  const targetId = c.o.keyOf(t);
+  const targetId = c.o.targetIdOf(t);
   let built: Built | null = null;
   const last = () => built!;
   return {

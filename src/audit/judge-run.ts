@@ -80,7 +80,7 @@ export async function runJudge(o: JudgeRunOptions): Promise<JudgeRunResult> {
     judge,
     profile,
     targets: o.targets,
-    keyOf: (t) => judgeKey(t.trialId, t.model),
+    targetIdOf: (t) => judgeKey(t.trialId, t.model),
     request: (t, structured) => buildJudgeRequest(o.rubric.rubric, t, judge, structured),
     materialize: async (body) => (await images.sent.materialize(body, judge.image)).body,
     structuredFallback: true,

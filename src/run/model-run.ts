@@ -26,7 +26,7 @@ import type { Redactor } from '../core/redact.js';
 import type { LedgerWriter } from '../ledger/write.js';
 import type { ModelSpec } from '../models/schema.js';
 import { addCost, costOfUsage } from './cost.js';
-import { addUsage, bump, type ModelStats } from './stats.js';
+import { addUsage, bump, type ModelStats } from './model-stats.js';
 
 /** What a model run needs. */
 export interface ModelRunContext {

@@ -15,7 +15,7 @@ import {
   trialsFor,
   type RunBundle,
 } from './select.js';
-import { newStats, type ModelStats } from './stats.js';
+import { newStats, type ModelStats } from './model-stats.js';
 import { verifiedDigest } from './verified.js';
 
 /** A verified bundle, its models, and each model's trials: what a run (or a dry run) sends. */

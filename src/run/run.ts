@@ -26,7 +26,7 @@ import { startProgress } from './progress.js';
 import { openRun, pendingWork, planRun, type ModelWork, type RunPlan } from './run-plan.js';
 import { ledgerSaidNo, type SaidNoCounts } from './said-no.js';
 import { runSimModel } from './sim-run.js';
-import type { ModelStats } from './stats.js';
+import type { ModelStats } from './model-stats.js';
 
 /** Options of `runStudy`. */
 export interface RunOptions extends ModelChoice {
@@ -76,8 +76,8 @@ function defaultLedger(bundleDir: string): string {
   return `${path.resolve(bundleDir)}.ledger.sqlite`;
 }
 
-/** `oneModel`: the model came from `--model NAME --endpoint URL` (flags), not a models file. */
-function keyOf(model: ModelSpec, env: NodeJS.ProcessEnv, oneModel: boolean): string | null {
+/** The API key (a secret) of `model` from its variable. `oneModel`: the model came from `--model NAME --endpoint URL` (flags), not a models file. */
+function apiKeyOf(model: ModelSpec, env: NodeJS.ProcessEnv, oneModel: boolean): string | null {
   if (model.provider === 'sim' || !model.api_key_env) return null;
   const key = env[model.api_key_env];
   if (!key) {
@@ -102,8 +102,8 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
     return dryRun(planned.bundle, planned.plan, planned.source, options.budget);
   }
   const env = options.env ?? process.env;
-  const keys = new Map(
-    planned.models.map((m) => [m.name, keyOf(m, env, planned.source === '--endpoint')]),
+  const apiKeys = new Map(
+    planned.models.map((m) => [m.name, apiKeyOf(m, env, planned.source === '--endpoint')]),
   );
   const ledgerFile = options.ledger ?? defaultLedger(options.bundle);
   const db = openLedgerDb(ledgerFile);
@@ -135,11 +135,11 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
     unwatch = options.handleSigint
       ? watchSigint(stopState, options.graceMs, options.progress?.write)
       : null;
-    const redactor = new Redactor([...keys.values()].filter((k): k is string => k !== null));
+    const redactor = new Redactor([...apiKeys.values()].filter((k): k is string => k !== null));
     const send: SendContext = {
       writer: new LedgerWriter(db, run.run_id, planned.digest, redactor),
       images,
-      keys,
+      apiKeys,
       redactor,
       stopping,
       abort: abort.signal,
@@ -171,7 +171,8 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
 interface SendContext {
   writer: LedgerWriter;
   images: ImageStore;
-  keys: Map<string, string | null>;
+  /** Each model's API key (a secret: sent in a header only), or null. */
+  apiKeys: Map<string, string | null>;
   redactor: Redactor;
   stopping: () => boolean;
   abort: AbortSignal;
@@ -205,7 +206,7 @@ async function runModels(
               trials: pending,
               writer: send.writer,
               images: send.images,
-              apiKey: send.keys.get(model.name) ?? null,
+              apiKey: send.apiKeys.get(model.name) ?? null,
               redactor: send.redactor,
               stats: s,
               priorAttempts: prior,

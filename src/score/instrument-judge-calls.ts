@@ -114,7 +114,7 @@ export function callJudge(j: FreeTextJudging, judge: ModelSpec): Promise<JudgeRu
     judge,
     profile: profileOf(judge, sim),
     targets: j.targets,
-    keyOf: (t) => t.key,
+    targetIdOf: (t) => t.key,
     request: (t) => instrumentJudgeRequest(judge, t.question, t.response),
     sim: sim ? simReplyOf(judge, sim) : undefined,
     env: j.env,

@@ -167,7 +167,7 @@ describe('OpenAI request bodies against the openai SDK’s definitions', () => {
       runLabel: `main/rubric-${'a'.repeat(12)}`,
       digest: 'b'.repeat(64),
       pending: targets,
-      keyOf: (t) => `${t.trialId}@${t.imageSha256 ? 'img' : 'txt'}`,
+      targetIdOf: (t) => `${t.trialId}@${t.imageSha256 ? 'img' : 'txt'}`,
       request: (t) => buildJudgeRequest(rubric, t, JUDGE),
       materialize: (b) => images.materialize(b),
     });

@@ -270,7 +270,7 @@ export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRun
   if (read && read.files.length === 0 && read.missing.length === 0 && !o.batch?.out)
     return nothingToRecord(o);
   const db = openLedgerDb(o.ledger);
-  const lock = acquireLock(db, o.ledger, `stimkit score --judge ${judge.name}`);
+  const writerLock = acquireLock(db, o.ledger, `stimkit score --judge ${judge.name}`);
   try {
     const j = openJudging(o, db, redactor);
     const { result } = j;
@@ -301,7 +301,7 @@ export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRun
     await judgeLiveUntilStopped({ ...j, o, apiKey, redactor, materialize }, j.pending);
     return result;
   } finally {
-    lock.release();
+    writerLock.release();
     db.close();
   }
 }

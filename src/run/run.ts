@@ -107,14 +107,14 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
   );
   const ledgerFile = options.ledger ?? defaultLedger(options.bundle);
   const db = openLedgerDb(ledgerFile);
-  let lock: ReturnType<typeof acquireLock> | null = null;
+  let writerLock: ReturnType<typeof acquireLock> | null = null;
   const stopState: Interrupt = { stopping: false, abort: new AbortController() };
   const abort = stopState.abort;
   setMaxListeners(0, abort.signal); // one listener per request in flight
   let unwatch: (() => void) | null = null;
   let failing = false;
   try {
-    lock = acquireLock(db, ledgerFile, `stimkit run ${path.basename(options.bundle)}`);
+    writerLock = acquireLock(db, ledgerFile, `stimkit run ${path.basename(options.bundle)}`);
     const images = new ImageStore(options.bundle);
     // --budget: refused here, before anything is sent or written, when the upper estimate does not fit.
     const budget =
@@ -150,7 +150,7 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
       digest: planned.digest,
       ledger: ledgerFile,
       run: run.label,
-      recovered: lock.interrupted,
+      recovered: writerLock.interrupted,
       interrupted: stopState.stopping,
       models: stats,
       ...ledgerTotals(db, run, planned.models),
@@ -162,8 +162,8 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
     throw ioProblem(err, { file: ledgerFile, writing: 'the run ledger' }) ?? err;
   } finally {
     unwatch?.();
-    // The first error is the one reported: giving back the lock never hides it (lock.ts).
-    closeWriting(db, lock, failing);
+    // The first error is the one reported: giving back the writer lock never hides it (ledger/lock.ts).
+    closeWriting(db, writerLock, failing);
   }
 }
 

@@ -7,7 +7,7 @@
 import type { Trial } from '../bundle/format.js';
 
 /** One turn: a role and its content parts. */
-export type Turn = Trial['messages'][number];
+type Turn = Trial['messages'][number];
 
 /** A request's conversation: its turns in order, the sampling and the replication seed (or null). */
 export interface Conversation {

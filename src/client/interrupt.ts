@@ -15,7 +15,7 @@ export interface Interrupt {
 export const EXIT_INTERRUPTED = 130;
 
 /** Default wait for requests in flight after the first Ctrl-C (ms). */
-export const DEFAULT_GRACE_MS = 30_000;
+const DEFAULT_GRACE_MS = 30_000;
 
 /**
  * Watch SIGINT until the returned function is called: the first sets `stopping` and aborts the

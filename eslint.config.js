@@ -23,6 +23,7 @@ const LAYERS = [
   ['verify', 'diff', 'sim'],
   ['models'],
   ['ledger'],
+  ['client'],
   ['run'],
   ['batch'],
   ['audit'],

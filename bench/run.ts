@@ -24,7 +24,7 @@ import { ensureRun } from '../src/ledger/runs.js';
 import { LedgerWriter } from '../src/ledger/write.js';
 import { ModelSpec } from '../src/models/schema.js';
 import { Redactor } from '../src/core/redact.js';
-import { buildRequest } from '../src/run/request.js';
+import { buildRequest } from '../src/client/request.js';
 import { runStudy, type RunResult } from '../src/run/run.js';
 import { writeRunBag } from '../test/run/fixture.js';
 

@@ -19,10 +19,10 @@ import type { ModelSpec } from '../models/schema.js';
 import { inputLine, lineVerdict } from '../batch/formats.js';
 import { COMMIT_CHARS } from '../batch/import-lines.js';
 import { partLimits, writeParts, type PartFile, type PartOptions } from '../batch/parts.js';
-import { recordOf } from '../run/classify.js';
+import { recordOf } from '../client/classify.js';
 import { costOfUsage } from '../run/cost.js';
-import { providerOf } from '../run/providers/index.js';
-import { imageRefs, type RequestBody } from '../run/request.js';
+import { providerOf } from '../client/providers/index.js';
+import { imageRefs, type RequestBody } from '../client/request.js';
 import { judgeCustomId, judgingOf, type JudgeResultLine } from './judge-batch-read.js';
 
 /** Where judge batch files go and come from. */
@@ -58,7 +58,7 @@ export async function exportJudgeBatch<T>(o: {
   digest: string;
   pending: readonly T[];
   parts?: PartOptions;
-  keyOf: (t: T) => string;
+  targetIdOf: (t: T) => string;
   request: (t: T) => { body: RequestBody; sha256: string };
   materialize: (b: RequestBody) => Promise<RequestBody>;
 }): Promise<{ file: string; requests: number; parts: Array<Omit<PartFile, 'sha256'>> }> {
@@ -67,7 +67,7 @@ export async function exportJudgeBatch<T>(o: {
     for (const t of o.pending) {
       const req = o.request(t);
       const body = await o.materialize(req.body);
-      const id = judgeCustomId(o.runLabel, o.digest, req.sha256, o.keyOf(t));
+      const id = judgeCustomId(o.runLabel, o.digest, req.sha256, o.targetIdOf(t));
       yield [id, `${JSON.stringify(inputLine('openai', id, body))}\n`] as const;
     }
   }
@@ -205,17 +205,17 @@ export async function judgeThroughBatch<T>(
     read?: JudgeRead;
     done: Set<string>;
     prior: Map<string, number>;
-    keyOf: (t: T) => string;
+    targetIdOf: (t: T) => string;
     request: (t: T) => { body: RequestBody; sha256: string };
     materialize: (b: RequestBody) => Promise<RequestBody>;
     writer: LedgerWriter;
     seenLines: Set<string>;
   },
 ): Promise<JudgeBatchResult> {
-  const pending = o.targets.filter((t) => !o.done.has(o.keyOf(t)));
+  const pending = o.targets.filter((t) => !o.done.has(o.targetIdOf(t)));
   const out: JudgeBatchResult = pending.length === 0 ? { nothing_pending: true } : {};
   if (o.read) {
-    const byKey = new Map(o.targets.map((t) => [o.keyOf(t), t]));
+    const byKey = new Map(o.targets.map((t) => [o.targetIdOf(t), t]));
     out.imported = await importJudgeBatch({ ...o, read: o.read, byKey });
   }
   if (batch.out)

@@ -11,6 +11,8 @@
  * rejects `response_format` can be asked again without it (`structuredFallback`). A `provider:
  * sim` judge answers through `sim` instead of HTTP, recorded the same way (simulated = 1).
  */
+import { setMaxListeners } from 'node:events';
+import { EXIT_INTERRUPTED, watchSigint, type Interrupt } from '../client/interrupt.js';
 import { StimkitError } from '../core/errors.js';
 import { acquireLock } from '../ledger/lock.js';
 import { openLedgerDb, type Db } from '../ledger/open.js';
@@ -18,9 +20,9 @@ import { ensureRun, registerModel, type RunRow } from '../ledger/runs.js';
 import { attemptCounts, finishedTrials, LedgerWriter } from '../ledger/write.js';
 import { keyEnvFix, keyEnvText } from '../models/key-env.js';
 import type { ModelSpec } from '../models/schema.js';
-import type { Backoff } from '../run/backoff.js';
+import type { Backoff } from '../client/backoff.js';
 import { Redactor } from '../core/redact.js';
-import type { RequestBody } from '../run/request.js';
+import type { RequestBody } from '../client/request.js';
 import {
   judgeBatchFile,
   judgeThroughBatch,
@@ -28,7 +30,7 @@ import {
   type JudgeBatchResult,
 } from './judge-batch.js';
 import { readJudgeResults, unreadableResults } from './judge-batch-read.js';
-import { judgeLive } from './judge-live.js';
+import { judgeLive, type LiveJudging } from './judge-live.js';
 import { judgeSim } from './judge-sim-calls.js';
 
 /** A sim judge's answer to one target: its reply text and truth, or why it cannot answer. */
@@ -48,8 +50,8 @@ export interface JudgeCallOptions<T> {
   /** The request profile recorded with the judge (a change is reported, as in run). */
   profile: Record<string, unknown>;
   targets: readonly T[];
-  /** The key of a target in the judge ledger's trial_id column. */
-  keyOf: (t: T) => string;
+  /** The id of a target in the judge ledger's trial_id column (`<trial>@<model>`; not a secret). */
+  targetIdOf: (t: T) => string;
   /** The request body of a target (`structured: false` after a server rejected response_format). */
   request: (t: T, structured: boolean) => { body: RequestBody; sha256: string };
   /** Swap image references for data (the audit's image trials); identity by default. */
@@ -64,6 +66,8 @@ export interface JudgeCallOptions<T> {
   backoff?: Backoff;
   /** Judge through batch files (judge-batch.ts) instead of calls; ignored by sim judges. */
   batch?: JudgeBatch;
+  /** How long Ctrl-C waits for calls in flight before cutting them (ms, default 30 s, as run). */
+  graceMs?: number;
 }
 
 /** What one judge did. */
@@ -147,7 +151,7 @@ function readBatchIn<T>(
   o: JudgeCallOptions<T>,
   inputs: readonly string[],
 ): ReturnType<typeof readJudgeResults> {
-  const expected = new Map(o.targets.map((t) => [o.keyOf(t), o.request(t, true).sha256]));
+  const expected = new Map(o.targets.map((t) => [o.targetIdOf(t), o.request(t, true).sha256]));
   return readJudgeResults(
     inputs,
     { judge: o.judge, runLabel: o.runLabel, digest: o.digest, expected },
@@ -198,7 +202,7 @@ function openJudging<T>(o: JudgeCallOptions<T>, db: Db, redactor: Redactor) {
   });
   const writer = new LedgerWriter(db, run.run_id, o.digest, redactor);
   const done = finishedTrials(db, run.run_id, judge.name, true);
-  const pending = o.targets.filter((t) => !done.has(o.keyOf(t)));
+  const pending = o.targets.filter((t) => !done.has(o.targetIdOf(t)));
   const result: JudgeRunResult = {
     judge: judge.name,
     provider: judge.provider,
@@ -223,21 +227,50 @@ function openJudging<T>(o: JudgeCallOptions<T>, db: Db, redactor: Redactor) {
   return { run, writer, done, pending, result, prior, seenLines };
 }
 
+/**
+ * The live calls under Ctrl-C (client/interrupt.ts, as run): the first stops sending and lets the
+ * calls in flight finish for `graceMs`, the second cuts them; an interrupted judging is an error
+ * with run's exit code 130 (nothing is scored from a judging cut short; scoring again resumes).
+ */
+async function judgeLiveUntilStopped<T>(
+  c: Omit<LiveJudging<T>, 'interrupt' | 'state'>,
+  pending: readonly T[],
+): Promise<void> {
+  const { o } = c;
+  const interrupt: Interrupt = { stopping: false, abort: new AbortController() };
+  setMaxListeners(0, interrupt.abort.signal); // one listener per call in flight
+  const unwatch = watchSigint(interrupt, o.graceMs, undefined, 'stimkit score --judge');
+  try {
+    await judgeLive({ ...c, interrupt, state: { structured: true } }, pending);
+  } finally {
+    unwatch();
+  }
+  if (interrupt.stopping)
+    throw new StimkitError(
+      'E_AUDIT_JUDGE_INTERRUPTED',
+      `judge "${o.judge.name}": stopped (Ctrl-C); ${c.result.judged} response(s) judged before the stop are in ${o.ledger}`,
+      {
+        exitCode: EXIT_INTERRUPTED,
+        fix: 'score again with the same command: judged responses are kept and the rest are asked',
+      },
+    );
+}
+
 /** Ask `judge` about every target it has not answered yet in this judge run. */
 export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRunResult> {
   const { judge } = o;
   refuseNativeJudge(judge);
   const viaBatch = judge.provider !== 'sim' && Boolean(o.batch?.in || o.batch?.out);
   // Through batch files nothing is sent: the key is not needed (but redacted when set).
-  const key = viaBatch ? null : judgeApiKey(judge, o.env ?? process.env);
+  const apiKey = viaBatch ? null : judgeApiKey(judge, o.env ?? process.env);
   const envKey = judge.api_key_env ? (o.env ?? process.env)[judge.api_key_env] : undefined;
-  const redactor = new Redactor(key ? [key] : envKey ? [envKey] : []);
+  const redactor = new Redactor(apiKey ? [apiKey] : envKey ? [envKey] : []);
   // Result files are checked whole before the ledger is opened: a bad one records nothing.
   const read = viaBatch && o.batch?.in ? await readBatchIn(o, o.batch.in) : undefined;
   if (read && read.files.length === 0 && read.missing.length === 0 && !o.batch?.out)
     return nothingToRecord(o);
   const db = openLedgerDb(o.ledger);
-  const lock = acquireLock(db, o.ledger, `stimkit score --judge ${judge.name}`);
+  const writerLock = acquireLock(db, o.ledger, `stimkit score --judge ${judge.name}`);
   try {
     const j = openJudging(o, db, redactor);
     const { result } = j;
@@ -257,7 +290,7 @@ export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRun
         digest: o.digest,
         targets: o.targets,
         read,
-        keyOf: o.keyOf,
+        targetIdOf: o.targetIdOf,
         request: (t) => o.request(t, true),
         materialize,
         seenLines: j.seenLines(),
@@ -265,11 +298,10 @@ export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRun
       result.judged = result.batch.imported?.recorded ?? 0;
       return result;
     }
-    const state = { structured: true, turn: 0 };
-    await judgeLive({ ...j, o, key, materialize, state }, j.pending);
+    await judgeLiveUntilStopped({ ...j, o, apiKey, redactor, materialize }, j.pending);
     return result;
   } finally {
-    lock.release();
+    writerLock.release();
     db.close();
   }
 }

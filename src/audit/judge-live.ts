@@ -1,20 +1,21 @@
 /**
- * A judge's live calls (judge-calls.ts runs them): each pending target is sent to the judge's
- * endpoints in turn, retried with run's backoff on infrastructure faults, asked again without
- * `response_format` when the server rejects it (`structuredFallback`), and recorded in the judge
- * ledger: the final reply, or a permanent failure.
+ * A judge's live calls (judge-calls.ts runs them) through the one send loop, as a respondent's
+ * (client/send.ts: claims, retries with run's backoff and attempts, Ctrl-C, a refused key or a
+ * redirect stopping the judging): each pending target is sent to the judge's endpoints in turn,
+ * asked again without `response_format` when the server rejects it (`structuredFallback`), and
+ * recorded in the judge ledger: the final reply, or a permanent failure.
  */
-import pMap from 'p-map';
-import { lostLock } from '../ledger/claim.js';
-import { Redactor } from '../core/redact.js';
+import type { Interrupt } from '../client/interrupt.js';
+import { recordOf, type Reply, type Verdict } from '../client/classify.js';
+import { providerOf } from '../client/providers/index.js';
+import { redirectError } from '../client/redirect.js';
+import { keyRefusedError } from '../client/refused-key.js';
+import { imageRefs, type RequestBody } from '../client/request.js';
+import { sendAll, type OutRequest, type Recorder, type SentAttempt } from '../client/send.js';
+import type { Redactor } from '../core/redact.js';
 import type { LedgerWriter } from '../ledger/write.js';
-import { backoffDelay, DEFAULT_BACKOFF, sleep } from '../run/backoff.js';
-import { classify, recordOf, type Verdict } from '../run/classify.js';
+import { DEFAULT_BACKOFF } from '../client/backoff.js';
 import { costOfUsage } from '../run/cost.js';
-import { recordedEndpoint } from '../run/model-run.js';
-import { imageRefs, type RequestBody } from '../run/request.js';
-import { redirectError } from '../run/redirect.js';
-import { maxResponseBytes, sendChat } from '../run/transport.js';
 import type { JudgeCallOptions, JudgeRunResult } from './judge-calls.js';
 import { NO_SCHEMA_RE } from './judge-request.js';
 
@@ -24,55 +25,59 @@ export interface LiveJudging<T> {
   writer: LedgerWriter;
   prior: Map<string, number>;
   result: JudgeRunResult;
-  key: string | null;
+  /** The judge's API key (a secret: sent in a header, never written). */
+  apiKey: string | null;
+  redactor: Redactor;
   materialize: (b: RequestBody) => Promise<RequestBody>;
-  /**
-   * False once the server rejected response_format; the next endpoint's turn; the error that
-   * stops judging once an endpoint redirected (run/redirect.ts: nothing new is sent).
-   */
-  state: { structured: boolean; turn: number; stop?: Error };
+  /** Ctrl-C (client/interrupt.ts): nothing new is sent once `stopping`; `abort` cuts the calls in flight. */
+  interrupt: Interrupt;
+  /** False once the server rejected response_format (every later call is asked without). */
+  state: { structured: boolean };
 }
 
-type Attempt = { id: number; key: string; n: number; sha256: string; body: RequestBody };
+/** As run: attempts of a call before it is recorded as failed. */
+const MAX_ATTEMPTS = 8;
+
+/** A target's request as last built: its id in the judge ledger, its body and hash. */
+type Built = { targetId: string; sha256: string; body: RequestBody };
 
 /** Record a final reply. */
-function recordReply<T>(c: LiveJudging<T>, a: Attempt, raw: { latencyMs: number }, v: Verdict) {
-  if (v.kind !== 'final') return;
-  const r = v.reply;
-  const base = { request_sha256: a.sha256, attempts: a.n, latency_ms: raw.latencyMs };
+async function recordReply<T>(c: LiveJudging<T>, b: Built, sent: SentAttempt, r: Reply) {
+  const base = { request_sha256: b.sha256, attempts: sent.n, latency_ms: sent.latency };
   const rec = recordOf(r, base);
-  c.writer.recordFinal(
-    a.id,
-    c.o.judge.name,
-    a.key,
-    { ...rec.end, latency_ms: raw.latencyMs },
-    // Judge calls cost too: usage × the judge's price (run/cost.ts).
-    { ...rec.final, cost_usd: costOfUsage(r.usage, c.o.judge.price, imageRefs(a.body).length) },
+  // Judge calls cost too: usage × the judge's price (run/cost.ts).
+  const cost_usd = costOfUsage(r.usage, c.o.judge.price, imageRefs(b.body).length);
+  await c.writer.group.run(() =>
+    c.writer.recordFinal(
+      sent.id,
+      c.o.judge.name,
+      b.targetId,
+      { ...rec.end, latency_ms: sent.latency },
+      { ...rec.final, cost_usd },
+    ),
   );
   c.result.judged++;
 }
 
 /** Record a permanent failure (or the last of too many retries) as the target's result. */
-function recordFailure<T>(c: LiveJudging<T>, a: Attempt, raw: { latencyMs: number }, v: Verdict) {
+async function recordFailure<T>(
+  c: LiveJudging<T>,
+  b: Built,
+  sent: SentAttempt,
+  v: Extract<Verdict, { kind: 'retry' | 'failed' }>,
+) {
   const errorClass =
-    v.kind === 'retry'
-      ? `${v.errorClass} (after ${a.n} attempts)`
-      : v.kind === 'failed'
-        ? v.errorClass
-        : v.kind;
-  const faulty = v.kind === 'retry' || v.kind === 'failed' || v.kind === 'auth';
-  const fault = {
-    error_class: errorClass,
-    http_status: faulty ? v.httpStatus : null,
-    error_body: faulty ? v.body : null,
-  };
-  const base = { request_sha256: a.sha256, attempts: a.n, latency_ms: raw.latencyMs };
-  c.writer.recordFinal(
-    a.id,
-    c.o.judge.name,
-    a.key,
-    { outcome: 'failed', ...fault, latency_ms: raw.latencyMs },
-    { ...base, outcome: 'failed', ...fault },
+    v.kind === 'retry' ? `${v.errorClass} (after ${sent.n} attempts)` : v.errorClass;
+  const fault = { error_class: errorClass, http_status: v.httpStatus, error_body: v.body };
+  const base = { request_sha256: b.sha256, attempts: sent.n, latency_ms: sent.latency };
+  await c.writer.group.run(() =>
+    c.writer.recordFinal(
+      sent.id,
+      c.o.judge.name,
+      b.targetId,
+      { outcome: 'failed', ...fault, latency_ms: sent.latency },
+      { ...base, outcome: 'failed', ...fault },
+    ),
   );
   c.result.failed++;
 }
@@ -88,66 +93,63 @@ function rejectsSchema<T>(c: LiveJudging<T>, v: Verdict): boolean {
   );
 }
 
-/** Ask about one target until it has a result. */
-async function judgeOne<T>(c: LiveJudging<T>, t: T, endpoints: string[]): Promise<void> {
-  const { o, writer } = c;
-  const k = o.keyOf(t);
-  let attempt = c.prior.get(k) ?? 0;
-  for (let n = 1; ; n++) {
-    if (c.state.stop) return;
-    attempt++;
-    const req = o.request(t, c.state.structured);
-    const endpoint = endpoints[c.state.turn++ % endpoints.length]!;
-    const where = recordedEndpoint(endpoint);
-    // Claimed before it is sent (ledger/claim.ts): a judge call is paid like a respondent's.
-    const id = writer.claim(o.judge.name, k, attempt, 'judge', req.sha256, where);
-    if (typeof id !== 'number') {
-      if (id.refused === 'lost_lock') throw lostLock(id, o.ledger);
-      return; // another writer's claim: left to it
-    }
-    const raw = await sendChat(
-      endpoint,
-      JSON.stringify(await c.materialize(req.body)),
-      c.key,
-      o.judge.timeout_s * 1000,
-      undefined,
-      maxResponseBytes(o.judge.max_response_mib),
-    );
-    const v = classify(raw);
-    const a: Attempt = { id, key: k, n, sha256: req.sha256, body: req.body };
-    if (v.kind === 'final') return recordReply(c, a, raw, v);
-    const fault = {
-      outcome: 'retry' as const,
-      http_status: v.kind === 'interrupted' ? null : v.httpStatus,
-      error_body: v.kind === 'interrupted' ? null : v.body,
-      latency_ms: raw.latencyMs,
-    };
-    if (rejectsSchema(c, v)) {
-      writer.finishAttempt(id, { ...fault, error_class: 'response_format_unsupported' });
+/** How one target is asked and recorded. */
+function targetRecorder<T>(c: LiveJudging<T>, t: T): Recorder {
+  const targetId = c.o.targetIdOf(t);
+  let built: Built | null = null;
+  const last = () => built!;
+  return {
+    request: async (): Promise<OutRequest> => {
+      const req = c.o.request(t, c.state.structured);
+      built = { targetId, sha256: req.sha256, body: req.body };
+      const bodyText = JSON.stringify(await c.materialize(req.body));
+      return { targetId, sha256: req.sha256, bodyText };
+    },
+    final: (sent, reply) => recordReply(c, last(), sent, reply),
+    failed: (sent, v) => recordFailure(c, last(), sent, v),
+    retried: () => c.result.retries++,
+    again: async (sent, v) => {
+      if (!rejectsSchema(c, v)) return false;
+      await c.writer.group.run(() =>
+        c.writer.finishAttempt(sent.id, {
+          outcome: 'retry',
+          error_class: 'response_format_unsupported',
+          http_status: v.httpStatus,
+          error_body: v.body,
+          latency_ms: sent.latency,
+        }),
+      );
       c.state.structured = false;
       c.result.fell_back_to_plain_json = true;
-      continue;
-    }
-    if (v.kind === 'failed' && v.errorClass === 'redirect')
-      c.state.stop ??= redirectError(
-        o.judge.name,
-        where,
-        v.body ?? '',
-        new Redactor([c.key ?? '']),
-      );
-    if (v.kind !== 'retry' || n >= (o.maxAttempts ?? 6)) return recordFailure(c, a, raw, v);
-    writer.finishAttempt(id, { ...fault, error_class: v.errorClass });
-    c.result.retries++;
-    await sleep(backoffDelay(n, o.backoff ?? DEFAULT_BACKOFF, v.retryAfterMs));
-  }
+      return true;
+    },
+  };
 }
 
-/** Ask the judge about every pending target, `concurrency` at a time. */
+/** Ask the judge about every pending target, `concurrency` at a time; a stop is thrown as an error. */
 export async function judgeLive<T>(c: LiveJudging<T>, pending: readonly T[]): Promise<void> {
   const { judge } = c.o;
-  const endpoints = Array.isArray(judge.endpoint) ? judge.endpoint : [judge.endpoint!];
-  await pMap(pending, (t) => judgeOne(c, t, endpoints), {
-    concurrency: c.o.concurrency ?? judge.concurrency,
-  });
-  if (c.state.stop) throw c.state.stop;
+  const end = await sendAll(
+    {
+      model: judge,
+      provider: providerOf(judge),
+      endpoints: Array.isArray(judge.endpoint) ? judge.endpoint : [judge.endpoint!],
+      writer: c.writer,
+      source: 'judge',
+      apiKey: c.apiKey,
+      priorAttempts: c.prior,
+      maxAttempts: c.o.maxAttempts ?? MAX_ATTEMPTS,
+      backoff: c.o.backoff ?? DEFAULT_BACKOFF,
+      stopping: () => c.interrupt.stopping,
+      abort: c.interrupt.abort.signal,
+    },
+    pending,
+    c.o.concurrency ?? judge.concurrency,
+    (t) => Promise.resolve(targetRecorder(c, t)),
+  );
+  const stop = end.stop;
+  if (stop?.kind === 'redirect')
+    throw redirectError(judge.name, stop.endpoint, stop.body, c.redactor);
+  if (stop)
+    throw keyRefusedError(judge, stop.httpStatus ?? 0, stop.endpoint, stop.body, c.redactor);
 }

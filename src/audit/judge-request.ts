@@ -14,7 +14,7 @@ import type { ResponseFormatJSONSchema } from 'openai/resources/shared';
 import { sha256 } from '../core/fsio.js';
 import { canonicalJson } from '../core/json.js';
 import type { ModelSpec } from '../models/schema.js';
-import { IMAGE_REF, type RequestBody } from '../run/request.js';
+import { IMAGE_REF, type RequestBody } from '../client/request.js';
 import { judgeMessages, type JudgeInput } from './judge-prompt.js';
 import { labelResponseFormat } from './label.js';
 import type { Rubric } from '../study/rubric-schema.js';

@@ -13,8 +13,8 @@ import { sha256 } from '../core/fsio.js';
 import { canonicalJson } from '../core/json.js';
 import { imageProfile } from '../models/image.js';
 import type { ModelSpec } from '../models/schema.js';
-import type { Backoff } from '../run/backoff.js';
-import { ImageStore } from '../run/images.js';
+import type { Backoff } from '../client/backoff.js';
+import { ImageStore } from '../client/images.js';
 import type { JudgeBatch } from './judge-batch.js';
 import { runJudgeCalls, type JudgeRunResult } from './judge-calls.js';
 import { buildJudgeRequest, judgeKey, type JudgeTarget } from './judge-request.js';
@@ -68,7 +68,7 @@ export async function runJudge(o: JudgeRunOptions): Promise<JudgeRunResult> {
           sampling: judge.sampling,
           extra_body: judge.extra_body,
           rubric_digest: o.rubric.digest,
-          // The judge's image block shapes the bytes it is sent (run/send-image.ts).
+          // The judge's image block shapes the bytes it is sent (client/send-image.ts).
           ...(judge.image ? { image: imageProfile(judge.image) } : {}),
         };
   const images = new ImageStore(o.bundleDir);
@@ -80,7 +80,7 @@ export async function runJudge(o: JudgeRunOptions): Promise<JudgeRunResult> {
     judge,
     profile,
     targets: o.targets,
-    keyOf: (t) => judgeKey(t.trialId, t.model),
+    targetIdOf: (t) => judgeKey(t.trialId, t.model),
     request: (t, structured) => buildJudgeRequest(o.rubric.rubric, t, judge, structured),
     materialize: async (body) => (await images.sent.materialize(body, judge.image)).body,
     structuredFallback: true,

@@ -43,7 +43,7 @@ export function judgeSim<T>(
       },
     );
   const sim = o.sim;
-  const answers = j.pending.map((t) => ({ k: o.keyOf(t), r: sim(t, o.keyOf(t)) }));
+  const answers = j.pending.map((t) => ({ k: o.targetIdOf(t), r: sim(t, o.targetIdOf(t)) }));
   refuseWithoutTruth(
     judge.name,
     answers.map((a) => a.r),

@@ -8,9 +8,9 @@
 import { StimkitError } from '../core/errors.js';
 import { resolveModels, type ModelChoice } from '../run/model-choice.js';
 import { preflight } from '../run/preflight.js';
-import { providerOf } from '../run/providers/index.js';
+import { providerOf } from '../client/providers/index.js';
 import { parseWhere, readRunBundle, refuseEmptyWhere, trialsFor } from '../run/select.js';
-import { SentImageStore } from '../run/send-image.js';
+import { SentImageStore } from '../client/send-image.js';
 import { verifiedDigest } from '../run/verified.js';
 import type { Trial } from '../bundle/format.js';
 import type { ModelSpec } from '../models/schema.js';

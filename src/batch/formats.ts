@@ -11,8 +11,8 @@
  * provider's reader), so a batch result is recorded exactly as `run` records it.
  */
 import type { BatchCreateParams } from 'openai/resources/batches';
-import { classify, type Verdict } from '../run/classify.js';
-import type { Provider } from '../run/providers/index.js';
+import { classify, type Verdict } from '../client/classify.js';
+import type { Provider } from '../client/providers/index.js';
 
 /** The URL every OpenAI batch line names (vLLM run-batch and the OpenAI Batch API). */
 const BATCH_URL = '/v1/chat/completions' satisfies BatchCreateParams['endpoint'];

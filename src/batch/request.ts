@@ -10,9 +10,9 @@
 import { sha256 } from '../core/fsio.js';
 import type { Trial } from '../bundle/format.js';
 import type { ModelSpec } from '../models/schema.js';
-import { recordedEndpoint } from '../run/model-run.js';
-import { endpointsOf, type Provider } from '../run/providers/index.js';
-import type { SentImage, SentImageStore } from '../run/send-image.js';
+import { recordedEndpoint } from '../client/send.js';
+import { endpointsOf, type Provider } from '../client/providers/index.js';
+import type { SentImage, SentImageStore } from '../client/send-image.js';
 
 /** A trial's request as a batch line sends it. */
 export interface BatchRequest {

@@ -85,7 +85,7 @@ export interface LedgerResult {
   latency_ms: number | null;
   finished_at: string;
   request_sha256: string;
-  /** The images the request sent: source and sent sha256, bytes, width, height, mime (run/send-image.ts). */
+  /** The images the request sent: source and sent sha256, bytes, width, height, mime (client/send-image.ts). */
   sent_images: Array<Record<string, unknown>>;
   /** The result's cost in USD (usage × the model's price), or null when unpriced or older than the column. */
   cost_usd: number | null;
@@ -99,7 +99,7 @@ export interface LedgerResult {
   region: string | null;
   /** The endpoint replica that answered (without credentials); null for sim and batch results. */
   endpoint: string | null;
-  /** The route a summary groups by: route_provider, else endpoint, else `sim` / `unknown` (run/route.ts). */
+  /** The route a summary groups by: route_provider, else endpoint, else `sim` / `unknown` (client/route.ts). */
   route: string;
 }
 

@@ -12,6 +12,7 @@ import type { Redactor } from '../core/redact.js';
 import { ClaimCheck, type ClaimRefusal } from './claim.js';
 import { GroupCommit } from './group-commit.js';
 import { heldLock } from './lock.js';
+import { INSERT_RESULT, type ResultRow } from './result-row.js';
 import type { Db } from './open.js';
 import { ERROR_BODY_MAX, type Outcome } from './schema.js';
 
@@ -43,11 +44,11 @@ export interface FinalResult {
   error_body?: string | null;
   attempts: number;
   latency_ms?: number | null;
-  /** The images the request sent (run/send-image.ts), in order; absent for text-only trials. */
+  /** The images the request sent (client/send-image.ts), in order; absent for text-only trials. */
   sent_images?: readonly object[];
   /** The result's cost in USD from its usage and the model's price (run/cost.ts); null when unpriced. */
   cost_usd?: number | null;
-  /** The serving route (run/route.ts): the gateway's upstream provider, response and request ids, region. */
+  /** The serving route (client/route.ts): the gateway's upstream provider, response and request ids, region. */
   route_provider?: string | null;
   response_id?: string | null;
   request_id?: string | null;
@@ -90,24 +91,7 @@ export class LedgerWriter {
     this.finish = db.prepare(
       `UPDATE attempts SET state = ?, outcome = ?, error_class = ?, http_status = ?, error_body = ?, latency_ms = ?, finished_at = ? WHERE attempt_id = ?`,
     );
-    this.result = db.prepare(
-      `INSERT INTO results (run_id, model, trial_id, bundle_digest, outcome, request_sha256, dropped, response_text, reasoning_text, finish_reason,
-         prompt_tokens, completion_tokens, total_tokens, usage, served_model, system_fingerprint, simulated, truth,
-         error_class, http_status, error_body, attempts, latency_ms, finished_at, sent_images, cost_usd,
-         route_provider, response_id, request_id, region, endpoint)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (run_id, model, trial_id) DO UPDATE SET
-         outcome = excluded.outcome, request_sha256 = excluded.request_sha256, dropped = excluded.dropped,
-         response_text = excluded.response_text, reasoning_text = excluded.reasoning_text, finish_reason = excluded.finish_reason,
-         prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens, total_tokens = excluded.total_tokens,
-         usage = excluded.usage, served_model = excluded.served_model, system_fingerprint = excluded.system_fingerprint,
-         simulated = excluded.simulated, truth = excluded.truth, error_class = excluded.error_class, http_status = excluded.http_status,
-         error_body = excluded.error_body, attempts = results.attempts + excluded.attempts, latency_ms = excluded.latency_ms,
-         finished_at = excluded.finished_at, sent_images = excluded.sent_images, cost_usd = excluded.cost_usd,
-         route_provider = excluded.route_provider, response_id = excluded.response_id, request_id = excluded.request_id,
-         region = excluded.region, endpoint = excluded.endpoint
-       WHERE results.outcome = 'failed'`,
-    );
+    this.result = db.prepare<[ResultRow]>(INSERT_RESULT);
     this.group = new GroupCommit(db);
     this.claims = new ClaimCheck(db);
     const both = (
@@ -213,41 +197,42 @@ export class LedgerWriter {
   }
 
   private insertResult(model: string, trialId: string, r: FinalResult): void {
-    const red = (s: string | null | undefined) => this.redactor.redact(s ?? null);
+    const red = (s: string | null | undefined) => this.redactor.redact(s ?? null) ?? null;
     const u = r.usage ?? null;
-    this.result.run(
-      this.runId,
+    const row: ResultRow = {
+      run_id: this.runId,
       model,
-      trialId,
-      this.digest,
-      r.outcome,
-      r.request_sha256,
-      r.dropped && r.dropped.length > 0 ? JSON.stringify(r.dropped) : null,
-      red(r.response_text),
-      red(r.reasoning_text),
-      red(r.finish_reason),
-      num(u?.prompt_tokens),
-      num(u?.completion_tokens),
-      num(u?.total_tokens),
-      u ? red(JSON.stringify(u)) : null,
-      red(r.served_model),
-      red(r.system_fingerprint),
-      r.simulated ? 1 : 0,
-      r.truth === undefined ? null : JSON.stringify(r.truth),
-      red(r.error_class),
-      r.http_status ?? null,
-      this.body(r.error_body),
-      r.attempts,
-      r.latency_ms ?? null,
-      new Date().toISOString(),
-      r.sent_images && r.sent_images.length > 0 ? JSON.stringify(r.sent_images) : null,
-      num(r.cost_usd),
-      this.route(r.route_provider),
-      this.route(r.response_id),
-      this.route(r.request_id),
-      this.route(r.region),
-      r.endpoint ?? null,
-    );
+      trial_id: trialId,
+      bundle_digest: this.digest,
+      outcome: r.outcome,
+      request_sha256: r.request_sha256,
+      dropped: r.dropped && r.dropped.length > 0 ? JSON.stringify(r.dropped) : null,
+      response_text: red(r.response_text),
+      reasoning_text: red(r.reasoning_text),
+      finish_reason: red(r.finish_reason),
+      prompt_tokens: num(u?.prompt_tokens),
+      completion_tokens: num(u?.completion_tokens),
+      total_tokens: num(u?.total_tokens),
+      usage: u ? red(JSON.stringify(u)) : null,
+      served_model: red(r.served_model),
+      system_fingerprint: red(r.system_fingerprint),
+      simulated: r.simulated ? 1 : 0,
+      truth: r.truth === undefined ? null : JSON.stringify(r.truth),
+      error_class: red(r.error_class),
+      http_status: r.http_status ?? null,
+      error_body: this.body(r.error_body),
+      attempts: r.attempts,
+      latency_ms: r.latency_ms ?? null,
+      finished_at: new Date().toISOString(),
+      sent_images: r.sent_images && r.sent_images.length > 0 ? JSON.stringify(r.sent_images) : null,
+      cost_usd: num(r.cost_usd),
+      route_provider: this.route(r.route_provider),
+      response_id: this.route(r.response_id),
+      request_id: this.route(r.request_id),
+      region: this.route(r.region),
+      endpoint: r.endpoint ?? null,
+    };
+    this.result.run(row);
   }
 
   /** Record many already-finished attempts with their results in one transaction (sim, batch import). */

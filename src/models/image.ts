@@ -2,7 +2,7 @@
  * The models file's `image` block: how stimkit makes the image bytes a model is sent. Hosted APIs
  * resize and recompress what they receive, and a VLM audit's abstraction ladder depends on the
  * pixels, so an audit that wants to know what a model saw makes those bytes itself
- * (src/run/send-image.ts) and records their sha256 per result. Without a block the bundle's PNG
+ * (src/client/send-image.ts) and records their sha256 per result. Without a block the bundle's PNG
  * is sent unchanged.
  */
 import { z } from 'zod';

@@ -9,7 +9,7 @@
 import type { FinalResult } from '../ledger/write.js';
 import type { ModelSpec } from '../models/schema.js';
 import { costOfUsage } from './cost.js';
-import type { SentImage } from './send-image.js';
+import type { SentImage } from '../client/send-image.js';
 
 /** Fill `final` (in place) from the request the models file makes for its trial. */
 export function batchFinal(

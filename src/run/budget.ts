@@ -13,8 +13,8 @@ import { finishedTrials } from '../ledger/write.js';
 import type { ModelSpec } from '../models/schema.js';
 import { usd } from './cost-summary.js';
 import { estimateModel } from './estimate.js';
-import type { SentImageStore } from './send-image.js';
-import type { ModelStats } from './stats.js';
+import type { SentImageStore } from '../client/send-image.js';
+import type { ModelStats } from './model-stats.js';
 
 /** The budget of a run, as the summary reports it. */
 export interface Budget {

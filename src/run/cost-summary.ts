@@ -2,7 +2,7 @@
 import type { Budget } from './budget.js';
 import type { DryRunBudget } from './dry-run.js';
 import type { ModelEstimate } from './estimate.js';
-import type { ModelStats } from './stats.js';
+import type { ModelStats } from './model-stats.js';
 
 /** USD for people: cents for large sums, more digits for small ones. */
 export function usd(v: number): string {

@@ -19,7 +19,7 @@
  * Mode all document 50 %).
  */
 import type { PriceBlock } from '../models/price.js';
-import type { ModelStats } from './stats.js';
+import type { ModelStats } from './model-stats.js';
 
 /** Input and output tokens as a vendor bills them. */
 export interface BilledTokens {

@@ -2,10 +2,10 @@
 import type { Trial } from '../bundle/format.js';
 import type { ModelSpec } from '../models/schema.js';
 import { estimateModel, type ModelEstimate } from './estimate.js';
-import { elideImages } from './images.js';
-import { endpointsOf, providerOf } from './providers/index.js';
+import { elideImages } from '../client/images.js';
+import { endpointsOf, providerOf } from '../client/providers/index.js';
 import { blockOf, type RunBundle } from './select.js';
-import { SentImageStore } from './send-image.js';
+import { SentImageStore } from '../client/send-image.js';
 
 /** What a dry run reports. */
 export interface DryRunResult {

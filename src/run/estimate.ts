@@ -9,9 +9,9 @@
 import type { Trial } from '../bundle/format.js';
 import type { ModelSpec } from '../models/schema.js';
 import { priceOf } from './cost.js';
-import { anthropicLimits } from './providers/anthropic.js';
+import { anthropicLimits } from '../client/providers/anthropic.js';
 import { imageTokens } from './image-tokens.js';
-import type { SentImageStore } from './send-image.js';
+import type { SentImageStore } from '../client/send-image.js';
 import { textCounter, TOKENIZER_NOTE } from './text-tokens.js';
 
 /** The images a model will be sent. */

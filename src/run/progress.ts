@@ -3,7 +3,7 @@
  * rate, ETA, tokens; otherwise a plain line per model every `intervalMs`.
  */
 import cliProgress from 'cli-progress';
-import { sum, type ModelStats } from './stats.js';
+import { sum, type ModelStats } from './model-stats.js';
 
 /** Something that shows progress until stopped. */
 export interface Progress {

@@ -6,7 +6,7 @@ import { attemptCounts, finishedTrials } from '../ledger/write.js';
 import type { ModelSpec } from '../models/schema.js';
 import { resolveModels } from './model-choice.js';
 import { preflight } from './preflight.js';
-import { requestProfile } from './request.js';
+import { requestProfile } from '../client/request.js';
 import type { RunOptions } from './run.js';
 import {
   parseWhere,
@@ -15,7 +15,7 @@ import {
   trialsFor,
   type RunBundle,
 } from './select.js';
-import { newStats, type ModelStats } from './stats.js';
+import { newStats, type ModelStats } from './model-stats.js';
 import { verifiedDigest } from './verified.js';
 
 /** A verified bundle, its models, and each model's trials: what a run (or a dry run) sends. */

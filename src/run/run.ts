@@ -5,6 +5,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import path from 'node:path';
+import { watchSigint, type Interrupt } from '../client/interrupt.js';
 import { StimkitError } from '../core/errors.js';
 import { Redactor } from '../core/redact.js';
 import { ioProblem } from '../core/io-errors.js';
@@ -15,17 +16,17 @@ import { LedgerWriter } from '../ledger/write.js';
 import { keyEnvFix, keyEnvSite, keyEnvText } from '../models/key-env.js';
 import type { ModelSpec } from '../models/schema.js';
 import { loadSimBundle } from '../sim/index.js';
-import { DEFAULT_BACKOFF, type Backoff } from './backoff.js';
+import { DEFAULT_BACKOFF, type Backoff } from '../client/backoff.js';
 import { budgetReached, checkBudget, continuedRun, runCost, type Budget } from './budget.js';
 import { dryRun, type DryRunResult } from './dry-run.js';
-import { ImageStore } from './images.js';
+import { ImageStore } from '../client/images.js';
 import type { ModelChoice } from './model-choice.js';
 import { runHttpModel } from './model-run.js';
 import { startProgress } from './progress.js';
 import { openRun, pendingWork, planRun, type ModelWork, type RunPlan } from './run-plan.js';
 import { ledgerSaidNo, type SaidNoCounts } from './said-no.js';
 import { runSimModel } from './sim-run.js';
-import type { ModelStats } from './stats.js';
+import type { ModelStats } from './model-stats.js';
 
 /** Options of `runStudy`. */
 export interface RunOptions extends ModelChoice {
@@ -75,8 +76,8 @@ function defaultLedger(bundleDir: string): string {
   return `${path.resolve(bundleDir)}.ledger.sqlite`;
 }
 
-/** `oneModel`: the model came from `--model NAME --endpoint URL` (flags), not a models file. */
-function keyOf(model: ModelSpec, env: NodeJS.ProcessEnv, oneModel: boolean): string | null {
+/** The API key (a secret) of `model` from its variable. `oneModel`: the model came from `--model NAME --endpoint URL` (flags), not a models file. */
+function apiKeyOf(model: ModelSpec, env: NodeJS.ProcessEnv, oneModel: boolean): string | null {
   if (model.provider === 'sim' || !model.api_key_env) return null;
   const key = env[model.api_key_env];
   if (!key) {
@@ -101,19 +102,19 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
     return dryRun(planned.bundle, planned.plan, planned.source, options.budget);
   }
   const env = options.env ?? process.env;
-  const keys = new Map(
-    planned.models.map((m) => [m.name, keyOf(m, env, planned.source === '--endpoint')]),
+  const apiKeys = new Map(
+    planned.models.map((m) => [m.name, apiKeyOf(m, env, planned.source === '--endpoint')]),
   );
   const ledgerFile = options.ledger ?? defaultLedger(options.bundle);
   const db = openLedgerDb(ledgerFile);
-  let lock: ReturnType<typeof acquireLock> | null = null;
-  const stopState = { stopping: false };
-  const abort = new AbortController();
+  let writerLock: ReturnType<typeof acquireLock> | null = null;
+  const stopState: Interrupt = { stopping: false, abort: new AbortController() };
+  const abort = stopState.abort;
   setMaxListeners(0, abort.signal); // one listener per request in flight
-  let onSigint: (() => void) | null = null;
+  let unwatch: (() => void) | null = null;
   let failing = false;
   try {
-    lock = acquireLock(db, ledgerFile, `stimkit run ${path.basename(options.bundle)}`);
+    writerLock = acquireLock(db, ledgerFile, `stimkit run ${path.basename(options.bundle)}`);
     const images = new ImageStore(options.bundle);
     // --budget: refused here, before anything is sent or written, when the upper estimate does not fit.
     const budget =
@@ -131,12 +132,14 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
     const work = pendingWork(db, run, planned.plan, options.retryFailed ?? false);
     const stats = work.map((w) => w.stats);
     const stopping = () => stopState.stopping || budgetReached(budget, stats);
-    onSigint = options.handleSigint ? watchSigint(options, stopState, abort) : null;
-    const redactor = new Redactor([...keys.values()].filter((k): k is string => k !== null));
+    unwatch = options.handleSigint
+      ? watchSigint(stopState, options.graceMs, options.progress?.write)
+      : null;
+    const redactor = new Redactor([...apiKeys.values()].filter((k): k is string => k !== null));
     const send: SendContext = {
       writer: new LedgerWriter(db, run.run_id, planned.digest, redactor),
       images,
-      keys,
+      apiKeys,
       redactor,
       stopping,
       abort: abort.signal,
@@ -147,7 +150,7 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
       digest: planned.digest,
       ledger: ledgerFile,
       run: run.label,
-      recovered: lock.interrupted,
+      recovered: writerLock.interrupted,
       interrupted: stopState.stopping,
       models: stats,
       ...ledgerTotals(db, run, planned.models),
@@ -158,37 +161,18 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
     failing = true;
     throw ioProblem(err, { file: ledgerFile, writing: 'the run ledger' }) ?? err;
   } finally {
-    if (onSigint) process.off('SIGINT', onSigint);
-    // The first error is the one reported: giving back the lock never hides it (lock.ts).
-    closeWriting(db, lock, failing);
+    unwatch?.();
+    // The first error is the one reported: giving back the writer lock never hides it (ledger/lock.ts).
+    closeWriting(db, writerLock, failing);
   }
-}
-
-/** Ctrl-C: the first stops sending and aborts what is in flight after the grace period, the second at once. */
-function watchSigint(
-  options: RunOptions,
-  stopState: { stopping: boolean },
-  abort: AbortController,
-): () => void {
-  let presses = 0;
-  const onSigint = () => {
-    presses++;
-    stopState.stopping = true;
-    options.progress?.write(
-      `\nstimkit run: stopping — no new requests; waiting up to ${Math.round((options.graceMs ?? 30_000) / 1000)} s for those in flight (Ctrl-C again to abort them)\n`,
-    );
-    if (presses > 1) abort.abort();
-    else setTimeout(() => abort.abort(), options.graceMs ?? 30_000).unref();
-  };
-  process.on('SIGINT', onSigint);
-  return onSigint;
 }
 
 /** What every model's sending shares. */
 interface SendContext {
   writer: LedgerWriter;
   images: ImageStore;
-  keys: Map<string, string | null>;
+  /** Each model's API key (a secret: sent in a header only), or null. */
+  apiKeys: Map<string, string | null>;
   redactor: Redactor;
   stopping: () => boolean;
   abort: AbortSignal;
@@ -222,7 +206,7 @@ async function runModels(
               trials: pending,
               writer: send.writer,
               images: send.images,
-              apiKey: send.keys.get(model.name) ?? null,
+              apiKey: send.apiKeys.get(model.name) ?? null,
               redactor: send.redactor,
               stats: s,
               priorAttempts: prior,

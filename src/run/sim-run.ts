@@ -9,7 +9,7 @@ import { canonicalJson } from '../core/json.js';
 import type { LedgerWriter } from '../ledger/write.js';
 import type { ModelSpec } from '../models/schema.js';
 import { simulate, type SimBundle } from '../sim/index.js';
-import { addUsage, bump, type ModelStats } from './stats.js';
+import { addUsage, bump, type ModelStats } from './model-stats.js';
 
 const CHUNK = 256;
 

@@ -10,7 +10,7 @@ import {
 import type { DryRunResult } from './dry-run.js';
 import type { RunResult } from './run.js';
 import { saidNoJson, saidNoLines } from './said-no.js';
-import { sum } from './stats.js';
+import { sum } from './model-stats.js';
 
 const fmt = (rec: Record<string, number>) =>
   Object.entries(rec)

@@ -11,7 +11,7 @@ import { sha256 } from '../core/fsio.js';
 import { canonicalJson } from '../core/json.js';
 import { openLedger } from '../ledger/index.js';
 import type { ModelSpec } from '../models/schema.js';
-import type { Backoff } from '../run/backoff.js';
+import type { Backoff } from '../client/backoff.js';
 import type { JudgeVerdict } from './instrument-judge-apply.js';
 import {
   INSTRUMENT_JUDGE_PROMPT_SHA256,
@@ -114,7 +114,7 @@ export function callJudge(j: FreeTextJudging, judge: ModelSpec): Promise<JudgeRu
     judge,
     profile: profileOf(judge, sim),
     targets: j.targets,
-    keyOf: (t) => t.key,
+    targetIdOf: (t) => t.key,
     request: (t) => instrumentJudgeRequest(judge, t.question, t.response),
     sim: sim ? simReplyOf(judge, sim) : undefined,
     env: j.env,

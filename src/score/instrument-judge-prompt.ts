@@ -11,7 +11,7 @@ import type { Trial } from '../bundle/format.js';
 import { sha256 } from '../core/fsio.js';
 import { replaceThinkBlocks } from '../core/think.js';
 import type { ModelSpec } from '../models/schema.js';
-import type { RequestBody } from '../run/request.js';
+import type { RequestBody } from '../client/request.js';
 import { judgeBody } from '../audit/judge-request.js';
 
 /** The judge's system prompt, verbatim from the instrument paper's Supplementary Note 3. */

@@ -16,7 +16,7 @@ import type { JudgeBatch } from '../audit/judge-batch.js';
 import { judgeCounts, type JudgeRunResult } from '../audit/judge-calls.js';
 import { judgeKey } from '../audit/judge-request.js';
 import type { ModelSpec } from '../models/schema.js';
-import type { Backoff } from '../run/backoff.js';
+import type { Backoff } from '../client/backoff.js';
 import { loadScoreBundle, type ScoreBundle } from './bundle.js';
 import { keyingSign, makeInstrumentScorer } from './instrument.js';
 import { pairAgreement } from './instrument-judge-agreement.js';

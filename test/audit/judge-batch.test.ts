@@ -33,7 +33,7 @@ const options = (ledger: string, endpoint: string): JudgeCallOptions<number> => 
   judge: judge(endpoint),
   profile: { provider: 'openai' },
   targets: TARGETS,
-  keyOf: (k) => `t_${k}@resp`,
+  targetIdOf: (k) => `t_${k}@resp`,
   request: (k, structured) => ({
     body: {
       model: 'org/judge-x',

@@ -32,7 +32,7 @@ describe('judge calls', () => {
       judge,
       profile: { provider: 'openai' },
       targets: ['a', 'b'],
-      keyOf: (t) => t,
+      targetIdOf: (t) => t,
       request: (t) => {
         const body = {
           model: 'judge',

@@ -67,7 +67,7 @@ describe('judge requests', () => {
       judge,
       profile: { provider: 'openai' },
       targets: [target],
-      keyOf: (t) => t.trialId,
+      targetIdOf: (t) => t.trialId,
       request: () => buildJudgeRequest(rubric, { ...target, imageSha256: null }, judge),
       backoff: FAST,
     });

@@ -8,7 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelSpec } from '../../src/models/schema.js';
-import { providerOf } from '../../src/run/providers/index.js';
+import { providerOf } from '../../src/client/providers/index.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeRunBag } from '../run/fixture.js';

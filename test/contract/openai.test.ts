@@ -21,8 +21,8 @@ import type { Rubric } from '../../src/study/rubric-schema.js';
 import { batchExport } from '../../src/batch/export.js';
 import type { Trial } from '../../src/bundle/format.js';
 import { ModelSpec } from '../../src/models/schema.js';
-import { ImageStore } from '../../src/run/images.js';
-import { buildRequest, VLLM_FIELDS, type RequestBody } from '../../src/run/request.js';
+import { ImageStore } from '../../src/client/images.js';
+import { buildRequest, VLLM_FIELDS, type RequestBody } from '../../src/client/request.js';
 import { instrumentJudgeRequest } from '../../src/score/instrument-judge-prompt.js';
 import { ROOT } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -167,7 +167,7 @@ describe('OpenAI request bodies against the openai SDK’s definitions', () => {
       runLabel: `main/rubric-${'a'.repeat(12)}`,
       digest: 'b'.repeat(64),
       pending: targets,
-      keyOf: (t) => `${t.trialId}@${t.imageSha256 ? 'img' : 'txt'}`,
+      targetIdOf: (t) => `${t.trialId}@${t.imageSha256 ? 'img' : 'txt'}`,
       request: (t) => buildJudgeRequest(rubric, t, JUDGE),
       materialize: (b) => images.materialize(b),
     });

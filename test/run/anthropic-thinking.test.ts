@@ -8,8 +8,8 @@ import type { Trial } from '../../src/bundle/format.js';
 import { loadModelsFile } from '../../src/models/load.js';
 import { ModelSpec } from '../../src/models/schema.js';
 import { estimateModel } from '../../src/run/estimate.js';
-import { anthropic } from '../../src/run/providers/anthropic.js';
-import { SentImageStore } from '../../src/run/send-image.js';
+import { anthropic } from '../../src/client/providers/anthropic.js';
+import { SentImageStore } from '../../src/client/send-image.js';
 import { tempDir } from '../helpers/tmp.js';
 import { anthropicProblem } from './vendor/validate-anthropic.js';
 

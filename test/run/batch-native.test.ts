@@ -9,7 +9,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Trial } from '../../src/bundle/format.js';
 import { ModelSpec } from '../../src/models/schema.js';
-import { providerOf } from '../../src/run/providers/index.js';
+import { providerOf } from '../../src/client/providers/index.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeRunBag } from './fixture.js';

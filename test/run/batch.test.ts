@@ -4,7 +4,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildRequest } from '../../src/run/request.js';
+import { buildRequest } from '../../src/client/request.js';
 import { ModelSpec } from '../../src/models/schema.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';

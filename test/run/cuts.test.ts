@@ -145,7 +145,7 @@ describe('a key echoed across every cut', () => {
         judge,
         profile: { provider: 'openai' },
         targets: [0, 1, 2, 3],
-        keyOf: (k) => `t${k}@cut${s}`,
+        targetIdOf: (k) => `t${k}@cut${s}`,
         request: (k) => ({
           body: { model: `judge${s}`, messages: [{ role: 'user', content: promptOf(k) }] },
           sha256: String(k).padStart(64, '0'),

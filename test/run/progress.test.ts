@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runStudy } from '../../src/run/run.js';
 import { progressLine } from '../../src/run/progress.js';
-import { newStats } from '../../src/run/stats.js';
+import { newStats } from '../../src/run/model-stats.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeRunBag } from './fixture.js';
 import { writeModels } from './helpers.js';

@@ -2,12 +2,12 @@
 // its hash, --where, backoff and the adaptive concurrency limit.
 import { describe, expect, it } from 'vitest';
 import { ModelSpec } from '../../src/models/schema.js';
-import { AdaptiveLimit } from '../../src/run/limiter.js';
-import { backoffDelay } from '../../src/run/backoff.js';
-import { elideImages } from '../../src/run/images.js';
-import { buildRequest } from '../../src/run/request.js';
+import { AdaptiveLimit } from '../../src/client/limiter.js';
+import { backoffDelay } from '../../src/client/backoff.js';
+import { elideImages } from '../../src/client/images.js';
+import { buildRequest } from '../../src/client/request.js';
 import { matches, parseWhere } from '../../src/run/select.js';
-import { retryAfterMs } from '../../src/run/transport.js';
+import { retryAfterMs } from '../../src/client/transport.js';
 import { runTrials } from './fixture.js';
 
 const [text, , image] = [runTrials(1)[0]!, null, runTrials(1)[1]!];
@@ -108,7 +108,7 @@ describe('retries', () => {
 
 describe('recorded endpoints', () => {
   it('never keep user info or a query string', async () => {
-    const { recordedEndpoint } = await import('../../src/run/model-run.js');
+    const { recordedEndpoint } = await import('../../src/client/send.js');
     expect(recordedEndpoint('https://user:pw@gw.example/v1?key=abc')).toBe('https://gw.example/v1');
     expect(recordedEndpoint('http://127.0.0.1:8000/v1')).toBe('http://127.0.0.1:8000/v1');
   });
@@ -116,7 +116,7 @@ describe('recorded endpoints', () => {
 
 describe('classify', () => {
   it('sorts every status into retry, finding, failure or auth', async () => {
-    const { classify } = await import('../../src/run/classify.js');
+    const { classify } = await import('../../src/client/classify.js');
     const http = (status: number, text = '{}') =>
       classify({ kind: 'http', status, text, retryAfterMs: null, latencyMs: 1 });
     expect(http(400, '{"error":"bad field"}')).toMatchObject({

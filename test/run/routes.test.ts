@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportLedger } from '../../src/run/export.js';
 import { ModelSpec } from '../../src/models/schema.js';
-import { providerOf } from '../../src/run/providers/index.js';
+import { providerOf } from '../../src/client/providers/index.js';
 import { runStudy, type RunResult } from '../../src/run/run.js';
 import { runJson } from '../../src/run/summary.js';
 import { tempDir } from '../helpers/tmp.js';

@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '../../src/core/fsio.js';
 import { ImageBlock } from '../../src/models/image.js';
-import { pngSize, prepareImage, type PreparedImage } from '../../src/run/send-image.js';
+import { pngSize, prepareImage, type PreparedImage } from '../../src/client/send-image.js';
 import { decodePng } from '../../src/variants/ops/png.js';
 import { resample } from '../../src/variants/ops/resample.js';
 import { patternPng } from './pattern.js';

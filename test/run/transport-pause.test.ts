@@ -5,7 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendJson } from '../../src/run/transport.js';
+import { sendJson } from '../../src/client/transport.js';
 
 let server: http.Server;
 let url = '';

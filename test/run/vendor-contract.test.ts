@@ -5,8 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { readAnthropic } from '../../src/run/providers/anthropic.js';
-import { readGemini } from '../../src/run/providers/gemini.js';
+import { readAnthropic } from '../../src/client/providers/anthropic.js';
+import { readGemini } from '../../src/client/providers/gemini.js';
 import {
   ANTHROPIC_EXAMPLE,
   ANTHROPIC_MAX_TOKENS_EXAMPLE,

@@ -20,7 +20,7 @@ import type {
   MessageParam,
   ThinkingConfigParam,
 } from '@anthropic-ai/sdk/resources/messages/messages';
-import type { Trial } from '../../bundle/format.js';
+import type { Conversation } from '../conversation.js';
 import { sha256 } from '../../core/fsio.js';
 import { canonicalJson } from '../../core/json.js';
 import type { ModelSpec } from '../../models/schema.js';
@@ -46,10 +46,10 @@ import type { BuiltBody, Provider } from './types.js';
  * without any limit (run refuses such a model before sending, E_RUN_MAX_TOKENS).
  */
 export function anthropicLimits(
-  trial: Trial,
+  conv: Conversation,
   model: ModelSpec,
 ): { max_tokens: number | undefined; thinking?: ThinkingConfigParam } {
-  const s = trial.sampling;
+  const s = conv.sampling;
   const limit = s.max_tokens ?? model.max_tokens;
   const budget = model.thinking_budget;
   if (s.thinking === undefined || model.sampling.thinking === 'drop') return { max_tokens: limit };
@@ -64,13 +64,13 @@ export function anthropicLimits(
 
 /** The Messages API body of a trial (images as `sha256:` references). */
 function anthropicBody(
-  trial: Trial,
+  conv: Conversation,
   model: ModelSpec,
 ): { body: MessageCreateParamsNonStreaming; dropped: string[] } {
-  const s = trial.sampling;
+  const s = conv.sampling;
   const map = model.sampling;
   const dropped: string[] = [];
-  const { system, rest } = splitSystem(trial.messages);
+  const { system, rest } = splitSystem(conv.messages);
   const messages: MessageParam[] = rest.map((m) => ({
     role: m.role === 'assistant' ? 'assistant' : 'user',
     content: m.content.map((p): ContentBlockParam =>
@@ -82,7 +82,7 @@ function anthropicBody(
           },
     ),
   }));
-  const limits = anthropicLimits(trial, model);
+  const limits = anthropicLimits(conv, model);
   const body: MessageCreateParamsNonStreaming = {
     model: model.api_model ?? model.name,
     max_tokens: limits.max_tokens!,
@@ -93,7 +93,7 @@ function anthropicBody(
   if (s.temperature !== undefined) dropped.push('temperature');
   if (s.top_p !== undefined) dropped.push('top_p');
   if (s.top_k !== undefined && s.top_k !== -1) dropped.push('top_k');
-  if (trial.seed !== null && trial.seed !== undefined) dropped.push('seed');
+  if (conv.seed !== null && conv.seed !== undefined) dropped.push('seed');
   if (s.thinking !== undefined && map.thinking === 'drop') dropped.push('thinking');
   if (limits.thinking) body.thinking = limits.thinking;
   return { body: { ...body, ...model.extra_body }, dropped };
@@ -136,8 +136,8 @@ export function readAnthropic(json: unknown, status: number): Verdict {
 export const anthropic: Provider = {
   name: 'anthropic',
   imageStyle: 'base64',
-  build(trial, model): BuiltBody {
-    const { body, dropped } = anthropicBody(trial, model);
+  build(conv, model): BuiltBody {
+    const { body, dropped } = anthropicBody(conv, model);
     return { body: { ...body }, dropped, sha256: sha256(canonicalJson(body)) };
   },
   http(endpoint, model, apiKey) {

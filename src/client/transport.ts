@@ -108,23 +108,6 @@ export function chatUrl(endpoint: string): string {
 }
 
 /**
- * Send `body` (already JSON text) to an OpenAI-compatible `<endpoint>/chat/completions` and read
- * the whole reply (see `sendJson`).
- */
-export function sendChat(
-  endpoint: string,
-  bodyText: string,
-  apiKey: string | null,
-  timeoutMs: number,
-  signal?: AbortSignal,
-  maxBytes = maxResponseBytes(undefined),
-): Promise<RawReply> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (apiKey) headers.authorization = `Bearer ${apiKey}`;
-  return sendJson({ url: chatUrl(endpoint), headers }, bodyText, timeoutMs, signal, maxBytes);
-}
-
-/**
  * POST `bodyText` (JSON) to `target.url` with its headers and read the whole reply, at most
  * `maxBytes` of it. `timeoutMs` covers the reply body too; `signal` aborts on Ctrl-C (the reply
  * is then `interrupted`).

@@ -7,7 +7,7 @@ import type { Provider } from './types.js';
 export const openai: Provider = {
   name: 'openai',
   imageStyle: 'data_url',
-  build: (trial, model) => buildRequest(trial, model),
+  build: (conv, model) => buildRequest(conv, model),
   http(endpoint, _model, apiKey) {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (apiKey) headers.authorization = `Bearer ${apiKey}`;

@@ -14,7 +14,7 @@
  * `responseId` is the route's response id and `modelVersion` the served model.
  */
 import type { Content, GenerationConfig, Part } from '@google/genai';
-import type { Trial } from '../../bundle/format.js';
+import type { Conversation } from '../conversation.js';
 import { sha256 } from '../../core/fsio.js';
 import { canonicalJson } from '../../core/json.js';
 import type { Outcome } from '../../ledger/schema.js';
@@ -48,13 +48,13 @@ const GEMINI_FILTER_REASONS = new Set([
 
 /** The generateContent body of a trial (images as `sha256:` references). */
 function geminiBody(
-  trial: Trial,
+  conv: Conversation,
   model: ModelSpec,
 ): { body: Record<string, unknown>; dropped: string[] } {
-  const s = trial.sampling;
+  const s = conv.sampling;
   const map = model.sampling;
   const dropped: string[] = [];
-  const { system, rest } = splitSystem(trial.messages);
+  const { system, rest } = splitSystem(conv.messages);
   const contents = rest.map((m): Content => ({
     role: m.role === 'assistant' ? 'model' : 'user',
     parts: m.content.map((p): Part =>
@@ -79,7 +79,7 @@ function geminiBody(
     () => (config.maxOutputTokens = limit),
     limit,
   );
-  put('seed', map.seed, () => (config.seed = trial.seed!), trial.seed);
+  put('seed', map.seed, () => (config.seed = conv.seed!), conv.seed);
   put(
     'thinking',
     map.thinking,
@@ -167,8 +167,8 @@ export function readGemini(json: unknown, status: number): Verdict {
 export const gemini: Provider = {
   name: 'gemini',
   imageStyle: 'base64',
-  build(trial, model): BuiltBody {
-    const { body, dropped } = geminiBody(trial, model);
+  build(conv, model): BuiltBody {
+    const { body, dropped } = geminiBody(conv, model);
     return { body, dropped, sha256: sha256(canonicalJson(body)) };
   },
   http(endpoint, model, apiKey) {

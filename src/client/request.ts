@@ -1,6 +1,6 @@
 /**
- * The request a trial becomes: one pure function from a trial and a model's settings to an
- * OpenAI chat-completions body. Images appear as `sha256:<hex>` references until `withImages`
+ * The request a conversation (a trial's turns: conversation.ts) becomes: one pure function from a
+ * conversation and a model's settings to an OpenAI chat-completions body. Images appear as `sha256:<hex>` references until `withImages`
  * swaps in `data:image/png;base64,…` URLs read from the bag, so that the request hash (sha256 of
  * the RFC 8785 canonical body, with the references) neither depends on reading the images nor
  * costs a base64 pass, and stays the same bytes on every machine. Credentials never enter a body.
@@ -9,7 +9,7 @@ import type {
   ChatCompletionContentPart,
   ChatCompletionCreateParamsNonStreaming as OpenAIChatBody,
 } from 'openai/resources/chat/completions';
-import type { Trial } from '../bundle/format.js';
+import type { Conversation } from './conversation.js';
 import { sha256 } from '../core/fsio.js';
 import { canonicalJson } from '../core/json.js';
 import { imageProfile } from '../models/image.js';
@@ -54,16 +54,16 @@ export interface BuiltRequest {
 export const IMAGE_REF = 'sha256:';
 
 /**
- * Build the request for `trial` on `model`. Pure: the same trial and settings give the same body
- * and hash. Text-only messages are sent as a plain string, which every server accepts.
+ * Build the request for `conv` on `model`. Pure: the same conversation and settings give the
+ * same body and hash. Text-only messages are sent as a plain string, which every server accepts.
  *
- * @example buildRequest(trial, model).body.top_k // 20 with the default (vLLM) mapping
+ * @example buildRequest(conv, model).body.top_k // 20 with the default (vLLM) mapping
  */
-export function buildRequest(trial: Trial, model: ModelSpec): BuiltRequest {
+export function buildRequest(conv: Conversation, model: ModelSpec): BuiltRequest {
   const map = model.sampling;
-  const s = trial.sampling;
+  const s = conv.sampling;
   const dropped: string[] = [];
-  const messages = trial.messages.map((m) => {
+  const messages = conv.messages.map((m) => {
     const parts: RequestPart[] = m.content.map((p) =>
       p.type === 'text'
         ? { type: 'text', text: p.text }
@@ -83,7 +83,7 @@ export function buildRequest(trial: Trial, model: ModelSpec): BuiltRequest {
   put('top_k', map.top_k, 'top_k', s.top_k);
   const maxField = map.max_tokens === 'drop' ? 'max_tokens' : map.max_tokens;
   put('max_tokens', map.max_tokens, maxField, s.max_tokens);
-  put('seed', map.seed, 'seed', trial.seed);
+  put('seed', map.seed, 'seed', conv.seed);
   if (s.thinking !== undefined) {
     if (map.thinking === 'drop') dropped.push('thinking');
     else body.chat_template_kwargs = { enable_thinking: s.thinking };

@@ -1,9 +1,9 @@
 /**
  * A provider is three pure pieces around the one transport: `build` makes the request body of a
- * trial (images as `sha256:` references, so the hash is the same on every machine), `http` names
+ * conversation (conversation.ts; images as `sha256:` references, so the hash is the same on every machine), `http` names
  * the URL and headers (the key only ever in a header), `read` classifies a 2xx reply body.
  */
-import type { Trial } from '../../bundle/format.js';
+import type { Conversation } from '../conversation.js';
 import type { ModelSpec } from '../../models/schema.js';
 import type { Verdict } from '../classify.js';
 import type { ImageStyle } from '../images.js';
@@ -28,7 +28,7 @@ export interface Provider {
   name: 'openai' | 'anthropic' | 'gemini';
   /** How image data is carried in a sent body. */
   imageStyle: ImageStyle;
-  build(trial: Trial, model: ModelSpec): BuiltBody;
+  build(conversation: Conversation, model: ModelSpec): BuiltBody;
   http(endpoint: string, model: ModelSpec, apiKey: string | null): HttpTarget;
   /** Read a 2xx reply body (parsed JSON). */
   read(json: unknown, status: number): Verdict;

@@ -46,9 +46,9 @@ export const str = (v: unknown): string | null => (typeof v === 'string' ? v : n
 export const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The trial's messages split into the system text and the rest. */
+/** A conversation's turns split into the system text and the rest. */
 export function splitSystem<M extends { role: string; content: Array<{ type: string }> }>(
-  messages: M[],
+  messages: readonly M[],
 ): { system: string | null; rest: M[] } {
   const sys = messages.filter((m) => m.role === 'system');
   const system = sys

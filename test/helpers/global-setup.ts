@@ -1,8 +1,8 @@
 // Build dist/ once so that tests which spawn the real `stimkit` binary run the current code.
 // Type errors do not stop the emit here; `npm test` type-checks separately before running vitest.
-// `tsc -b` with the build's dist/.tsbuildinfo compiles only when a source changed since the last
-// build (a second or so when nothing did, as after `npm ci`, whose prepare step builds); it does
-// not notice a deleted output, so a missing dist/cli/main.js forces a full build.
+// `tsc -b` with the build's dist/build.tsbuildinfo compiles only when a source changed since the
+// last build (a second or so when nothing did, as after `npm ci`, whose prepare step builds); it
+// does not notice a deleted output, so a missing dist/cli/main.js forces a full build.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

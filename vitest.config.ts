@@ -18,18 +18,17 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, 'test/package/**'],
           globalSetup: ['test/helpers/global-setup.ts'],
-          sequence: { groupOrder: 0 },
         },
       },
       {
         // The packed tarball installed globally and its demo run (several minutes of build,
-        // install and demo): after the rest of the suite, so that it does not take the cores the
-        // suite's own demo and browser tests need.
+        // install and demo): not in `npm test` but its own step, `npm run test:package`, which CI
+        // runs after the tests (.ci/run), so that it does not take the cores the suite needs.
         extends: true,
         test: {
           name: 'package',
           include: ['test/package/**/*.test.ts'],
-          sequence: { groupOrder: 1 },
+          globalSetup: ['test/helpers/global-setup.ts'],
         },
       },
     ],

@@ -17,11 +17,6 @@ import { readTable, requireColumns, throwProblems, type Table } from './table.js
 /** Required columns of the responses table. */
 const INSTRUMENT_COLUMNS = ['model', 'origin', 'topic', 'lang', 'framing', 'key', 'score'] as const;
 
-/** Parse and validate the responses table. */
-export function readInstrumentRows(file: string): InstrumentRow[] {
-  return readInstrumentTable(file).rows;
-}
-
 /** The responses table read. */
 interface InstrumentTable {
   file: string;

@@ -48,11 +48,6 @@ export function roganGladen(observed: number, sensitivity: number, specificity: 
   return (observed + specificity - 1) / youden;
 }
 
-/** The observed rate of a perfectly specific judge with sensitivity s: Appendix G's p̂ = s·π + (1 − σ)(1 − π). */
-export function observedRate(trueRate: number, sensitivity: number, specificity: number): number {
-  return sensitivity * trueRate + (1 - specificity) * (1 - trueRate);
-}
-
 /**
  * Correct an observed count `x` of `n` for the judge's sensitivity and specificity.
  *
@@ -99,21 +94,5 @@ export function correctPrevalence(
     upper: clip(pi + z * se),
     method: 'delta',
     clipped: raw < 0 || raw > 1,
-  };
-}
-
-/**
- * Appendix G, Eq. 4: the odds ratio a judge with sensitivity s (and σ ≈ 1) reports between two
- * cells with true rates π1, π2; it approaches the true odds ratio when both rates are small.
- */
-export function attenuatedOddsRatio(
-  pi1: number,
-  pi2: number,
-  sensitivity: number,
-): { observed: number; truth: number } {
-  const odds = (p: number) => p / (1 - p);
-  return {
-    observed: odds(sensitivity * pi1) / odds(sensitivity * pi2),
-    truth: odds(pi1) / odds(pi2),
   };
 }

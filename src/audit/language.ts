@@ -79,13 +79,6 @@ function hanKind(cp: number): 0 | 1 | 2 {
   return k;
 }
 
-/** Han characters of `text` that exist only in Simplified (`simp`) or only in Traditional (`trad`) script. */
-export function hanScriptCounts(text: string): { simp: number; trad: number } {
-  const n = [0, 0, 0];
-  for (const m of text.matchAll(/\p{Script=Han}/gu)) n[hanKind(m[0].codePointAt(0)!)]!++;
-  return { simp: n[1]!, trad: n[2]! };
-}
-
 /** franc's answer among the Latin-script languages, as a study tag, or null. */
 function identifyLatin(text: string): string | null {
   const code = franc(text, { only: Object.keys(LATIN_LANGS), minLength: 10 });

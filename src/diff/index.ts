@@ -1,4 +1,3 @@
 /** `stimkit diff`: two sealed bundles compared by meaning. */
 export { diffBundles } from './diff.js';
 export { diffHuman, diffJson } from './summary.js';
-export { diffValues } from './values.js';

@@ -125,16 +125,6 @@ export async function* streamResponsesJsonl(
   }
 }
 
-/** Read a whole responses JSONL file (see `streamResponsesJsonl`). */
-export async function readResponsesJsonl(
-  file: string,
-  knownTrials: ReadonlyMap<string, unknown>,
-): Promise<ResponseRecord[]> {
-  const out: ResponseRecord[] = [];
-  for await (const r of streamResponsesJsonl(file, knownTrials)) out.push(r);
-  return out;
-}
-
 /** One non-blank line checked: its record, or null after reporting its problems through `add`. */
 function checkLine(
   raw: string,

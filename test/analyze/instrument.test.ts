@@ -4,14 +4,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { analyzeInstrument, stanceOf } from '../../src/analyze/instrument/index.js';
-import { readInstrumentRows } from '../../src/analyze/instrument-csv.js';
+import { analyzeInstrument } from '../../src/analyze/instrument/index.js';
+import { stanceOf } from '../../src/analyze/instrument/types.js';
+import { readInstrumentTable } from '../../src/analyze/instrument-csv.js';
 import { close } from '../stats/helpers.js';
 
 const FIX = new URL('./fixtures/', import.meta.url);
 const csv = new URL('instrument_small.csv', FIX).pathname;
 const e = JSON.parse(readFileSync(new URL('instrument_small.expected.json', FIX), 'utf8'));
-const a = analyzeInstrument(readInstrumentRows(csv));
+const a = analyzeInstrument(readInstrumentTable(csv).rows);
 
 describe('keying (Methods 4.4)', () => {
   it('flips once for a minus-keyed affirmative pole and once for reverse framing', () => {

@@ -7,7 +7,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { holm, pNormal2, pStudent2, wilson } from '../../src/stats/index.js';
+import { pNormal2, pStudent2 } from '../../src/stats/dist.js';
+import { holm, wilson } from '../../src/stats/index.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 

@@ -4,12 +4,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  attenuatedOddsRatio,
-  correctPrevalence,
-  observedRate,
-  roganGladen,
-} from '../../src/audit/attenuation.js';
+import { correctPrevalence, roganGladen } from '../../src/audit/attenuation.js';
 import { confusion } from '../../src/audit/agreement.js';
 import { readJudgeLabels } from '../../src/audit/judge-read.js';
 import type { JudgeTarget } from '../../src/audit/judge-request.js';
@@ -19,6 +14,27 @@ import { DEFAULT_RUBRIC_FILE, loadRubric } from '../../src/study/rubric.js';
 import { SimJudgeParams, simJudgeLabel, trueLabels, uniform } from '../../src/audit/sim-judge.js';
 import { ModelSpec } from '../../src/models/schema.js';
 import { tempDir } from '../helpers/tmp.js';
+
+/** The observed rate of a perfectly specific judge with sensitivity s: Appendix G's p̂ = s·π + (1 − σ)(1 − π). */
+function observedRate(trueRate: number, sensitivity: number, specificity: number): number {
+  return sensitivity * trueRate + (1 - specificity) * (1 - trueRate);
+}
+
+/**
+ * Appendix G, Eq. 4: the odds ratio a judge with sensitivity s (and σ ≈ 1) reports between two
+ * cells with true rates π1, π2; it approaches the true odds ratio when both rates are small.
+ */
+function attenuatedOddsRatio(
+  pi1: number,
+  pi2: number,
+  sensitivity: number,
+): { observed: number; truth: number } {
+  const odds = (p: number) => p / (1 - p);
+  return {
+    observed: odds(sensitivity * pi1) / odds(sensitivity * pi2),
+    truth: odds(pi1) / odds(pi2),
+  };
+}
 
 const N = 3000;
 const TRUE_D4 = 0.2;

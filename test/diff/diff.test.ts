@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bundleStudy } from '../../src/bundle/bundle.js';
-import { diffValues } from '../../src/diff/index.js';
+import { diffValues } from '../../src/diff/values.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { FIXTURE_STUDY, writeFixtureProject } from '../bundle/fixture.js';

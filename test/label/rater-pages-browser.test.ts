@@ -10,12 +10,17 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LabelSample } from '../../src/label/sample-schema.js';
 import { serveLabels, type LabelServeOptions, type LabelServer } from '../../src/label/serve.js';
 import { axeViolations, launchBrowser, skipBrowser, trackErrors } from '../helpers/browser.js';
+import { heavyLimit } from '../helpers/limits.js';
 import { tempDir } from '../helpers/tmp.js';
 import { syntheticJudges, writeLabelSample } from './fixture.js';
+
+// Chromium pages: the axe-core test, the longest (six pages at two widths), takes about 10 s on
+// a quiet machine; every test here gets a limit scaled from that, not a fixed 60 s.
+vi.setConfig({ testTimeout: heavyLimit(10) });
 
 const SKIP = skipBrowser('test/label/rater-pages-browser.test.ts');
 

@@ -7,14 +7,19 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { stream } from '../../src/sim/rng.js';
 import { ROOT } from '../helpers/cli.js';
+import { heavyLimit } from '../helpers/limits.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeRunBag } from './fixture.js';
 import { query, writeModels } from './helpers.js';
 import { startServer } from './server.js';
 import { startVendorServer } from './vendor/server.js';
+
+// Each test runs five `stimkit run` processes through 122 trials at 25 ms, six at a time: about
+// 10 s on a quiet machine, and a limit scaled from that (not vitest's fixed 60 s).
+vi.setConfig({ testTimeout: heavyLimit(10) });
 
 const N = 120;
 const SEED = Number(process.env.STIMKIT_CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));

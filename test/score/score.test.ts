@@ -9,11 +9,18 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Trial } from '../../src/bundle/format.js';
 import { parseCsv } from '../../src/core/csv.js';
 import { ScoreLine, ScoresHeader } from '../../src/score/format.js';
-import { readResponsesJsonl } from '../../src/score/responses.js';
+import { streamResponsesJsonl } from '../../src/score/responses.js';
 import { StimkitError } from '../../src/core/errors.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { instrumentBundle, type InstrumentFixture } from './fixture.js';
+
+/** A whole responses JSONL file, as `score --responses` streams it. */
+async function readResponsesJsonl(file: string, knownTrials: ReadonlyMap<string, unknown>) {
+  const out = [];
+  for await (const r of streamResponsesJsonl(file, knownTrials)) out.push(r);
+  return out;
+}
 
 /** The paper's polarity keys (Supplementary Note 1): the pole agreement with the affirmative supports. */
 const PAPER_KEYS: Record<string, 'US' | 'CN'> = {

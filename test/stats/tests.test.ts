@@ -4,7 +4,6 @@ import {
   holm,
   jonckheere,
   mannWhitney,
-  mcnemar,
   oneSampleT,
   pairedT,
   spearman,
@@ -12,6 +11,7 @@ import {
   wilcoxonSignedRank,
   wilson,
 } from '../../src/stats/index.js';
+import { mcnemar } from '../../src/stats/mcnemar.js';
 import { close, closeAll, loadVectors } from './helpers.js';
 
 describe('wilson', () => {

@@ -8,12 +8,10 @@ import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bundleStudy } from '../../src/bundle/bundle.js';
-import {
-  expandPairs,
-  loadPromptCards,
-  loadTopics,
-  loadWrapperPools,
-} from '../../src/stimuli/index.js';
+import { expandPairs } from '../../src/stimuli/pairs.js';
+import { loadPromptCards } from '../../src/stimuli/prompts.js';
+import { loadTopics } from '../../src/stimuli/topics.js';
+import { loadWrapperPools } from '../../src/stimuli/wrappers.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { only, rejection } from './helpers.js';

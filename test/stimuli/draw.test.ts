@@ -11,11 +11,10 @@ import {
   drawKey,
   drawU64,
   drawWrappers,
-  INSTRUMENT_SEPARATOR,
-  loadWrapperPools,
-  renderInstrumentPrompt,
   type DrawTrial,
-} from '../../src/stimuli/index.js';
+} from '../../src/stimuli/draw.js';
+import { INSTRUMENT_SEPARATOR, renderInstrumentPrompt } from '../../src/stimuli/render.js';
+import { loadWrapperPools } from '../../src/stimuli/wrappers.js';
 import { ROOT } from '../helpers/cli.js';
 
 const pools = await loadWrapperPools(path.join(ROOT, 'manifests', 'wrappers.yaml'));

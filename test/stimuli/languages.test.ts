@@ -6,15 +6,12 @@ import path from 'node:path';
 import * as OpenCC from 'opencc-js/cn2t';
 import { describe, expect, it } from 'vitest';
 import { derivedStimulusFiles } from '../../src/stimuli/generate.js';
-import {
-  drawWrappers,
-  expandPairs,
-  loadPromptCards,
-  loadTopics,
-  loadWrapperPools,
-  renderInstrumentPrompt,
-  renderPromptCard,
-} from '../../src/stimuli/index.js';
+import { drawWrappers } from '../../src/stimuli/draw.js';
+import { expandPairs } from '../../src/stimuli/pairs.js';
+import { loadPromptCards, renderPromptCard } from '../../src/stimuli/prompts.js';
+import { renderInstrumentPrompt } from '../../src/stimuli/render.js';
+import { loadTopics } from '../../src/stimuli/topics.js';
+import { loadWrapperPools } from '../../src/stimuli/wrappers.js';
 import { ZH_HANT_DRAFTS, ZH_HANT_OPENCC, ZH_HANT_POST_EDITS } from '../../src/stimuli/opencc.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';

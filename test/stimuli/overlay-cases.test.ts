@@ -2,7 +2,7 @@
 // text, and the merged file of a good chain (as JSON, so key order is pinned too).
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadTopics } from '../../src/stimuli/index.js';
+import { loadTopics } from '../../src/stimuli/topics.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeLines } from './helpers.js';
 import type { TopicsFile } from '../../src/stimuli/topics.js';

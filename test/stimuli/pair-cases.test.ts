@@ -1,7 +1,7 @@
 // Explicit pairs, pinned case by case: every form and swap problem of a file in order with its full
 // text, and the full resolved items of good pairs (as JSON, so key order is pinned too).
 import { describe, expect, it } from 'vitest';
-import { loadTopics } from '../../src/stimuli/index.js';
+import { loadTopics } from '../../src/stimuli/topics.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeLines } from './helpers.js';
 import { BAD_PAIRS, GOOD_ITEMS, asJson, problemsOf } from './topics-cases.js';

@@ -3,16 +3,11 @@
 // keys, the swap property of every shipped item, and the verbatim Table A3 prompts.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  expandPairs,
-  findSwap,
-  loadPromptCards,
-  loadTopics,
-  loadWrapperPools,
-  renderPromptCard,
-  type PairItem,
-  type TopicItem,
-} from '../../src/stimuli/index.js';
+import { expandPairs, type PairItem } from '../../src/stimuli/pairs.js';
+import { loadPromptCards, renderPromptCard } from '../../src/stimuli/prompts.js';
+import { findSwap } from '../../src/stimuli/swap.js';
+import { loadTopics, type TopicItem } from '../../src/stimuli/topics.js';
+import { loadWrapperPools } from '../../src/stimuli/wrappers.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import {
   PAPER_COMMENT_TEXT_EXAMPLES,

@@ -3,7 +3,7 @@
 // good file that extends it (key order included: the cards go into sealed bundles).
 import path from 'node:path';
 import { describe, it } from 'vitest';
-import { loadPromptCards } from '../../src/stimuli/index.js';
+import { loadPromptCards } from '../../src/stimuli/prompts.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeLines } from './helpers.js';
 import { problemIn, problemsOf, sameJson, sha256Of } from './pinned.js';

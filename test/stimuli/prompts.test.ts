@@ -1,7 +1,7 @@
 // Prompt cards: invalid files rejected with code, line and field; rendering errors name the fix.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadPromptCards, renderPromptCard } from '../../src/stimuli/index.js';
+import { loadPromptCards, renderPromptCard } from '../../src/stimuli/prompts.js';
 import { ROOT } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { only, rejection, writeLines } from './helpers.js';

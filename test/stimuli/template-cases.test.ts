@@ -1,7 +1,7 @@
 // Template items, pinned case by case: every slot problem of a file in order with its full text,
 // and the full resolved items of good templates (as JSON, so key order is pinned too).
 import { describe, expect, it } from 'vitest';
-import { loadTopics } from '../../src/stimuli/index.js';
+import { loadTopics } from '../../src/stimuli/topics.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeLines } from './helpers.js';
 import { BAD_TEMPLATES, GOOD_ITEMS, asJson, problemsOf } from './topics-cases.js';

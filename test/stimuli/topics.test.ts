@@ -2,7 +2,8 @@
 // explicit pairs accepted only when they differ by the swap; extending files add languages only.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expandPairs, loadTopics } from '../../src/stimuli/index.js';
+import { expandPairs } from '../../src/stimuli/pairs.js';
+import { loadTopics } from '../../src/stimuli/topics.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { baseTopics, only, rejection, writeLines } from './helpers.js';

@@ -3,7 +3,7 @@
 // good file that extends it (key order included: the pools go into sealed bundles).
 import path from 'node:path';
 import { describe, it } from 'vitest';
-import { loadWrapperPools } from '../../src/stimuli/index.js';
+import { loadWrapperPools } from '../../src/stimuli/wrappers.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeLines } from './helpers.js';
 import { problemIn, problemsOf, sameJson, sha256Of } from './pinned.js';

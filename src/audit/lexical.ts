@@ -13,9 +13,8 @@
  */
 import { charCount, cleanResponse, isSpace, type ScaffoldRules } from './clean.js';
 import { mapAndCollapse } from './clean-scan.js';
-import { packFor, type LoadedPack } from '../languages/load.js';
+import { matchForm, packFor, type LoadedPack, type MatchForm } from '../languages/load.js';
 import type { LanguagePack } from '../languages/schema.js';
-import { matchForm, type CueSet } from '../score/cues.js';
 
 /** The refusal_reason classes, in the precedence used when several match. */
 const REFUSAL_CLASSES = ['policy', 'refutation', 'capability', 'vague'] as const;
@@ -28,7 +27,7 @@ type RefusalClass = (typeof REFUSAL_CLASSES)[number];
 export interface RefusalRules {
   patterns: Record<RefusalClass, RegExp[]>;
   sentenceEnd: RegExp;
-  form: Pick<CueSet, 'normalization' | 'ignoreJoiners'>;
+  form: MatchForm;
 }
 
 function compileRules(packs: readonly LanguagePack[], form: RefusalRules['form']): RefusalRules {

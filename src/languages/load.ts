@@ -115,3 +115,18 @@ export function shippedTags(): string {
     .map((p) => p.pack.tag)
     .join(', ');
 }
+
+/** How a pack compares text: its Unicode normalization, and whether joiners are ignored. */
+export interface MatchForm {
+  normalization: 'NFC' | 'NFKC';
+  ignoreJoiners: boolean;
+}
+
+/** ZERO WIDTH NON-JOINER and ZERO WIDTH JOINER: dropped for matching when a pack ignores them. */
+const JOINERS = /[\u200c\u200d]/g;
+
+/** `s` normalized for matching as `form` says (before lower case and any further mapping). */
+export function matchForm(s: string, form: MatchForm): string {
+  const t = s.normalize(form.normalization);
+  return form.ignoreJoiners ? t.replace(JOINERS, '') : t;
+}

@@ -12,7 +12,7 @@
  * instrument rules, has no cue set: its rows are not scored (`no_rules_for_language`).
  */
 import { StimkitError } from '../core/errors.js';
-import { packFor, shippedTags, type LoadedPack } from '../languages/load.js';
+import { matchForm, packFor, shippedTags, type LoadedPack } from '../languages/load.js';
 
 /** The cue lists of one language (its pack's and English's, merged). */
 export interface CueSet {
@@ -48,21 +48,9 @@ export function cuesFor(lang: string, own: readonly LoadedPack[] = []): CueSet {
       message: `no instrument rules for language ${lang}`,
       expected: `a language pack with an instrument section (${shippedTags()})`,
       got: lang,
-      fix: 'name a language pack for it in the study (`language_packs`), or use a language stimkit ships a pack for',
+      fix: 'write a language pack with instrument rules for it (docs/formats/languages.md), or use a language stimkit ships a pack for',
     });
   return cues;
-}
-
-/** ZERO WIDTH NON-JOINER and ZERO WIDTH JOINER: dropped for matching when a pack ignores them. */
-const JOINERS = /[\u200c\u200d]/g;
-
-/** `s` normalized for matching as `cues` say (before lower case and any further mapping). */
-export function matchForm(
-  s: string,
-  cues: Pick<CueSet, 'normalization' | 'ignoreJoiners'>,
-): string {
-  const t = s.normalize(cues.normalization);
-  return cues.ignoreJoiners ? t.replace(JOINERS, '') : t;
 }
 
 /**

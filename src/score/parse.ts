@@ -23,8 +23,8 @@
  */
 import { replaceThinkBlocks } from '../core/think.js';
 import { mapAndCollapse } from '../audit/clean-scan.js';
-import { cuesFor, instrumentCues, matchForm, negationReader, type CueSet } from './cues.js';
-import type { LoadedPack } from '../languages/load.js';
+import { cuesFor, instrumentCues, negationReader, type CueSet } from './cues.js';
+import { matchForm, type LoadedPack } from '../languages/load.js';
 
 /** Why a response scores 0. `no_response`: the run recorded no response text (an error row). */
 export const ZERO_REASONS = [

@@ -23,7 +23,7 @@
  */
 
 import { replaceFences, replaceHeadings, replaceLinks } from './clean-scan.js';
-import { packFor, type LoadedPack } from '../languages/load.js';
+import { classChars, packFor, type LoadedPack } from '../languages/load.js';
 import type { LanguagePack } from '../languages/schema.js';
 
 /** Letters of the CJK scripts and CJK punctuation/full-width forms: the italic rule's "CJK". */
@@ -109,10 +109,9 @@ export interface ScaffoldRules {
 }
 
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const escapeClass = (s: string): string => s.replace(/[\\\]^-]/g, '\\$&');
 
 /** The pass 2 rules of `packs` (the trial language's, then English's). */
-export function scaffoldRules(packs: readonly LanguagePack[]): ScaffoldRules {
+function scaffoldRules(packs: readonly LanguagePack[]): ScaffoldRules {
   const alternatives = packs.map((p) => {
     const words = `(?:${p.summary!.openers.map(escapeRe).join('|')})`;
     return p.summary!.whole_word ? `${words}(?![\\p{L}\\p{M}\\p{N}_])` : words;
@@ -128,9 +127,9 @@ export function scaffoldRules(packs: readonly LanguagePack[]): ScaffoldRules {
   return {
     opener: new RegExp(String.raw`^\s*(?:${alternatives.join('|')})`, 'iu'),
     openerStarts: starts,
-    label: new RegExp(String.raw`^[\p{L}\p{M}\p{N}_${inner.map(escapeClass).join('')}]+$`, 'u'),
+    label: new RegExp(String.raw`^[\p{L}\p{M}\p{N}_${classChars(inner)}]+$`, 'u'),
     labelEnds: [...new Set(packs.flatMap((p) => p.headings!.label_ends))],
-    sentenceEnd: new RegExp(`[.!?。！？${[...new Set(ends)].map(escapeClass).join('')}]`, 'u'),
+    sentenceEnd: new RegExp(`[.!?。！？${classChars([...new Set(ends)])}]`, 'u'),
     inner,
     maxInner: maxInner ?? null,
   };

@@ -13,7 +13,13 @@
  */
 import { charCount, cleanResponse, isSpace, type ScaffoldRules } from './clean.js';
 import { mapAndCollapse } from './clean-scan.js';
-import { matchForm, packFor, type LoadedPack, type MatchForm } from '../languages/load.js';
+import {
+  classChars,
+  matchForm,
+  packFor,
+  type LoadedPack,
+  type MatchForm,
+} from '../languages/load.js';
 import type { LanguagePack } from '../languages/schema.js';
 
 /** The refusal_reason classes, in the precedence used when several match. */
@@ -38,14 +44,10 @@ function compileRules(packs: readonly LanguagePack[], form: RefusalRules['form']
     ]),
   ) as Record<RefusalClass, RegExp[]>;
   const cls = (k: 'before_space' | 'anywhere') =>
-    packs
-      .flatMap((p) => p.sentence_ends[k])
-      .filter((c) => !'.!?。！？'.includes(c))
-      .map((c) => c.replace(/[\\\]^-]/g, '\\$&'))
-      .join('');
+    packs.flatMap((p) => p.sentence_ends[k]).filter((c) => !'.!?。！？'.includes(c));
   // Built at run time, checked by hand: two character classes, one with a one-character look-ahead.
   const sentenceEnd = new RegExp(
-    `[.!?${cls('before_space')}](?=\\s|$)|[。！？${cls('anywhere')}]|\\n`,
+    `[.!?${classChars(cls('before_space'))}](?=\\s|$)|[。！？${classChars(cls('anywhere'))}]|\\n`,
     'u',
   );
   return { patterns, sentenceEnd, form };

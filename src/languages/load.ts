@@ -130,3 +130,8 @@ export function matchForm(s: string, form: MatchForm): string {
   const t = s.normalize(form.normalization);
   return form.ignoreJoiners ? t.replace(JOINERS, '') : t;
 }
+
+/** `chars` escaped for a character class of a regular expression built from a pack. */
+export function classChars(chars: readonly string[]): string {
+  return chars.map((c) => c.replace(/[\\\]^-]/g, '\\$&')).join('');
+}

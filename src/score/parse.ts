@@ -24,7 +24,7 @@
 import { replaceThinkBlocks } from '../core/think.js';
 import { mapAndCollapse } from '../audit/clean-scan.js';
 import { cuesFor, instrumentCues, negationReader, type CueSet } from './cues.js';
-import { matchForm, type LoadedPack } from '../languages/load.js';
+import { classChars, matchForm, type LoadedPack } from '../languages/load.js';
 
 /** Why a response scores 0. `no_response`: the run recorded no response text (an error row). */
 export const ZERO_REASONS = [
@@ -66,9 +66,8 @@ const LABEL_SEPARATOR = /[\s.,;:!?。，；：！？'()（）-]/u;
  * time, checked by hand: two character classes, the first with a one-character look-ahead.
  */
 function sentenceEnd(cues: CueSet): RegExp {
-  const cls = (chars: readonly string[]) => chars.map(escapeClass).join('');
   return new RegExp(
-    `[.!?${cls(cues.endsBeforeSpace)}](?=\\s|$)|[。！？;；\\n${cls(cues.endsAnywhere)}]`,
+    `[.!?${classChars(cues.endsBeforeSpace)}](?=\\s|$)|[。！？;；\\n${classChars(cues.endsAnywhere)}]`,
     'u',
   );
 }
@@ -147,11 +146,6 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** `s` escaped for a character class. */
-function escapeClass(s: string): string {
-  return s.replace(/[\\\]^-]/g, '\\$&');
-}
-
 /** Text up to the end of the sentence that starts at `from`. */
 function sentenceFrom(text: string, from: number, end: RegExp): string {
   const rest = text.slice(from);
@@ -166,7 +160,7 @@ function sentenceFrom(text: string, from: number, end: RegExp): string {
  */
 function markerRegExp(cues: CueSet): RegExp {
   const markers = [...cues.answerMarkers].sort((a, b) => b.length - a.length).map(escapeRegExp);
-  const ends = cues.markerEnds.map(escapeClass).join('');
+  const ends = classChars(cues.markerEnds);
   const colon = ends === '' ? ':' : `[:${ends}]`;
   return new RegExp(`(?:^|[^\\p{L}\\p{N}])(?:${markers.join('|')})\\s*${colon}\\s*`, 'gu');
 }

@@ -18,7 +18,7 @@ const LAYERS = [
   ['core'],
   ['stats'],
   ['ingest'],
-  ['stimuli', 'study', 'variants'],
+  ['stimuli', 'study', 'variants', 'languages'],
   ['bundle'],
   ['verify', 'diff', 'sim'],
   ['models'],

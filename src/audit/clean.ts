@@ -6,21 +6,25 @@
  * Pass 1 removes markdown markup in the paper's order (images, links, fenced code, inline code,
  * bold, CJK-safe italic, ATX headings, bullets, ordered-list markers, blockquote markers,
  * horizontal rules, residual HTML tags). Pass 2 removes bare section-label lines, the trailing
- * summary block (English and Chinese openers), collapses blank lines and strips per-line trailing
+ * summary block (the openers of the response's language pack and English's), collapses blank lines and strips per-line trailing
  * whitespace. Characters are Unicode code points (what Python's `len` counts), not UTF-16 units.
  *
  * Readings where the appendix is not explicit, kept conservative like the appendix asks:
- * - a label line is one run of word characters (Latin or CJK letters, digits, `_`) with an optional
- *   ASCII or full-width colon and nothing else, so "Background:" and "背景：" go but
- *   "Key details:" (two words) stays;
+ * - a label line is one run of word characters (letters and their combining marks, digits, `_`,
+ *   and the pack's inner characters such as the Tibetan tsheg, at most `max_inner` of them) with
+ *   an optional label end (`:`, `：`, `།`) and nothing else, so "Background:", "背景：" and
+ *   "སྤྱི་བསྡོམས།" go but "Key details:" (two words) stays;
  * - the trailing summary is looked for before label lines are dropped, since its usual opener
  *   ("Summary:") is itself label-shaped;
  * - the trailing summary starts at the LAST line that opens with an opener word, and only when
  *   some text precedes that line (a one-line "Overall, …" answer is content, not scaffolding);
- * - English openers match case-insensitively on a word boundary ("Notebook" is not "Note").
+ * - openers match case-insensitively, on a word boundary where the pack says so ("Notebook" is
+ *   not "Note").
  */
 
 import { replaceFences, replaceHeadings, replaceLinks } from './clean-scan.js';
+import { classChars, packFor, type LoadedPack } from '../languages/load.js';
+import type { LanguagePack } from '../languages/schema.js';
 
 /** Letters of the CJK scripts and CJK punctuation/full-width forms: the italic rule's "CJK". */
 const CJK = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef`;
@@ -63,52 +67,120 @@ const PASS1_RULES: ReadonlyArray<{ name: string; apply: (text: string) => string
  * `f`, remembering its last answer: scoring a reply cleans it three times (D6, and the lexical
  * refusal and short-response baselines), a 4 MiB reply in about a second each.
  */
-function rememberLast(f: (text: string) => string): (text: string) => string {
+function rememberLast<R>(
+  f: (text: string, rules: R) => string,
+): (text: string, rules: R) => string {
   let input: string | undefined;
+  let inputRules: R | undefined;
   let output = '';
-  return (text) => {
-    if (text !== input) {
-      output = f(text);
+  return (text, rules) => {
+    if (text !== input || rules !== inputRules) {
+      output = f(text, rules);
       input = text;
+      inputRules = rules;
     }
     return output;
   };
 }
 
 /** Pass 1: markdown markup removed, every information-carrying character kept. */
-export const stripMarkdown = rememberLast((text) => {
+export const stripMarkdown: (text: string) => string = rememberLast<void>((text) => {
   let out = text.replace(/\r\n?/g, '\n');
   for (const rule of PASS1_RULES) out = rule.apply(out);
   return out;
 });
 
-/** Sentence-ending punctuation, ASCII and CJK. */
-const SENTENCE_END = /[.!?。！？]/u;
-/** A bare label: one run of word characters (Latin or CJK), optionally a colon. */
-const LABEL_ONLY = /^[\p{L}\p{N}_]+[:：]?$/u;
-
-/** Pass 2, rule 1: is this line (after pass 1) a bare section label? */
-export function isLabelLine(line: string): boolean {
-  const t = line.trim();
-  if (t.length === 0 || charCount(t) > 30) return false;
-  if (SENTENCE_END.test(t)) return false;
-  return LABEL_ONLY.test(t);
+/**
+ * The pass 2 rules of one language (its pack's `summary` and `headings`, with English's: models
+ * often answer in English): which lines open a summary, which are bare labels.
+ */
+export interface ScaffoldRules {
+  /** Anchored at the line's start, so linear though built at run time (checked by hand). */
+  opener: RegExp;
+  /** ASCII code units an opener can start with (most lines are ruled out without the expression). */
+  openerStarts: ReadonlySet<number>;
+  /** A bare label once its label end is cut: letters, marks, digits, `_` and the pack's inner characters. */
+  label: RegExp;
+  labelEnds: readonly string[];
+  /** Characters that make a line a sentence rather than a label. */
+  sentenceEnd: RegExp;
+  inner: readonly string[];
+  maxInner: number | null;
 }
 
-/** English openers of a trailing summary block (case-insensitive, whole word). */
-const SUMMARY_OPENERS_EN = ['In summary', 'Summary', 'Overall', 'Conclusion', 'Note'] as const;
-/** Chinese openers: 总结 (zongjie), 小结 (xiaojie), 概要 (gaiyao), 综上所述, 总而言之. */
-const SUMMARY_OPENERS_ZH = ['综上所述', '总而言之', '总结', '小结', '概要'] as const;
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Built at run time (the plugin cannot read it), checked by hand: anchored at the line's start, so linear. */
-const OPENER = new RegExp(
-  String.raw`^\s*(?:(?:${SUMMARY_OPENERS_EN.join('|')})(?![\p{L}\p{N}_])|(?:${SUMMARY_OPENERS_ZH.join('|')}))`,
-  'iu',
-);
+/** The pass 2 rules of `packs` (the trial language's, then English's). */
+function scaffoldRules(packs: readonly LanguagePack[]): ScaffoldRules {
+  const alternatives = packs.map((p) => {
+    const words = `(?:${p.summary!.openers.map(escapeRe).join('|')})`;
+    return p.summary!.whole_word ? `${words}(?![\\p{L}\\p{M}\\p{N}_])` : words;
+  });
+  const openers = packs.flatMap((p) => p.summary!.openers);
+  const starts = new Set<number>();
+  for (const o of openers)
+    for (const c of [o[0]!.toLowerCase(), o[0]!.toUpperCase()])
+      if (c.charCodeAt(0) < 0x80) starts.add(c.charCodeAt(0));
+  const inner = [...new Set(packs.flatMap((p) => p.headings!.inner))];
+  const ends = packs.flatMap((p) => [...p.sentence_ends.before_space, ...p.sentence_ends.anywhere]);
+  const maxInner = packs.map((p) => p.headings!.max_inner).find((m) => m !== undefined);
+  return {
+    opener: new RegExp(String.raw`^\s*(?:${alternatives.join('|')})`, 'iu'),
+    openerStarts: starts,
+    label: new RegExp(String.raw`^[\p{L}\p{M}\p{N}_${classChars(inner)}]+$`, 'u'),
+    labelEnds: [...new Set(packs.flatMap((p) => p.headings!.label_ends))],
+    sentenceEnd: new RegExp(`[.!?。！？${classChars([...new Set(ends)])}]`, 'u'),
+    inner,
+    maxInner: maxInner ?? null,
+  };
+}
+
+const scaffoldSeen = new Map<LanguagePack, ScaffoldRules | null>();
+
+/**
+ * The pass 2 rules of study language `lang`, or null when it has no pack or its pack no `summary`
+ * or `headings`: D6's cleaned length (and what depends on it) is then not computed.
+ */
+export function scaffoldRulesFor(
+  lang: string,
+  own: readonly LoadedPack[] = [],
+): ScaffoldRules | null {
+  const pack = packFor(lang, own)?.pack;
+  if (!pack) return null;
+  let r = scaffoldSeen.get(pack);
+  if (r === undefined) {
+    const en = packFor('en')!.pack;
+    r = pack.summary && pack.headings ? scaffoldRules(pack === en ? [en] : [pack, en]) : null;
+    scaffoldSeen.set(pack, r);
+  }
+  return r;
+}
+
+let bilingual: ScaffoldRules | undefined;
+/** English and Simplified Chinese together: the cleaner for a text of no known language. */
+function bilingualRules(): ScaffoldRules {
+  bilingual ??= scaffoldRules([packFor('en')!.pack, packFor('zh-Hans')!.pack]);
+  return bilingual;
+}
+
+/** Pass 2, rule 1: is this line (after pass 1) a bare section label? */
+export function isLabelLine(line: string, rules: ScaffoldRules = bilingualRules()): boolean {
+  const t = line.trim();
+  if (t.length === 0 || charCount(t) > 30) return false;
+  const end = rules.labelEnds.find((e) => t.endsWith(e));
+  const bare = end ? t.slice(0, t.length - end.length) : t;
+  if (bare.length === 0 || rules.sentenceEnd.test(bare)) return false;
+  if (rules.maxInner !== null) {
+    let n = 0;
+    for (const c of bare) if (rules.inner.includes(c)) n++;
+    if (n > rules.maxInner) return false;
+  }
+  return rules.label.test(bare);
+}
 
 /** Pass 2, rule 2: does this line open a summary block? */
-export function isSummaryOpener(line: string): boolean {
-  return OPENER.test(line);
+export function isSummaryOpener(line: string, rules: ScaffoldRules = bilingualRules()): boolean {
+  return rules.opener.test(line);
 }
 
 /** `/\s/` of one code unit (ASCII without the expression). */
@@ -116,16 +188,17 @@ export function isSpace(c: number): boolean {
   return c === 0x20 || (c >= 0x09 && c <= 0x0d) || (c > 0x7f && /\s/.test(String.fromCharCode(c)));
 }
 
-/** ASCII letters that can start an opener (under case folding `ſ` is an `s`, but it is not ASCII). */
-const OPENER_STARTS = new Set([...'icnosICNOS'].map((c) => c.charCodeAt(0)));
-
-/** The line of `text` from `a` to `b` is a summary opener (most lines are ruled out without the expression). */
-function opensSummaryAt(text: string, a: number, b: number): boolean {
+/**
+ * The line of `text` from `a` to `b` is a summary opener (most lines are ruled out without the
+ * expression: an ASCII first letter no opener starts with; under case folding `ſ` is an `s`, but
+ * it is not ASCII).
+ */
+function opensSummaryAt(text: string, a: number, b: number, rules: ScaffoldRules): boolean {
   let i = a;
   while (i < b && isSpace(text.charCodeAt(i))) i++;
   const c = text.charCodeAt(i);
-  if (i === b || (c < 0x80 && !OPENER_STARTS.has(c))) return false;
-  return isSummaryOpener(text.slice(a, b));
+  if (i === b || (c < 0x80 && !rules.openerStarts.has(c))) return false;
+  return isSummaryOpener(text.slice(a, b), rules);
 }
 
 /**
@@ -133,7 +206,7 @@ function opensSummaryAt(text: string, a: number, b: number): boolean {
  * stripped. What `lines.map((l) => l.trimEnd()).join('\n')` with `/\n{2,}/g` made one line feed
  * and line feeds at both ends removed gives: the lines not blank after `trimEnd`, joined.
  */
-export const stripScaffold = rememberLast((text) => {
+const scaffold = rememberLast<ScaffoldRules>((text, rules) => {
   // Line starts (a line is what `split('\n')` gives).
   const starts = [0];
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
@@ -141,17 +214,22 @@ export const stripScaffold = rememberLast((text) => {
   // The trailing block is found first: its opener ("Summary:") is itself label-shaped.
   let kept = starts.length;
   for (let k = starts.length - 1; k >= 0; k--) {
-    if (!opensSummaryAt(text, starts[k]!, end(k))) continue;
+    if (!opensSummaryAt(text, starts[k]!, end(k), rules)) continue;
     if (k > 0 && /\S/.test(text.slice(0, starts[k]))) kept = k;
     break;
   }
   const parts: string[] = [];
   for (let k = 0; k < kept; k++) {
     const line = trimmedEnd(text, starts[k]!, end(k));
-    if (line !== '' && !isLabelLine(line)) parts.push(line);
+    if (line !== '' && !isLabelLine(line, rules)) parts.push(line);
   }
   return parts.join('\n');
 });
+
+/** Pass 2 with the rules of `rules` (by default English and Simplified Chinese together). */
+export function stripScaffold(text: string, rules: ScaffoldRules = bilingualRules()): string {
+  return scaffold(text, rules);
+}
 
 /** `text.slice(a, b).trimEnd()`, without copying a long run of trailing blanks first. */
 function trimmedEnd(text: string, a: number, b: number): string {
@@ -161,8 +239,8 @@ function trimmedEnd(text: string, a: number, b: number): string {
 }
 
 /** Both passes: the deep-stripped text of Appendix O. */
-export function cleanResponse(text: string): string {
-  return stripScaffold(stripMarkdown(text));
+export function cleanResponse(text: string, rules: ScaffoldRules = bilingualRules()): string {
+  return scaffold(stripMarkdown(text), rules);
 }
 
 /**
@@ -187,11 +265,19 @@ export function charCount(text: string): number {
 export interface Lengths {
   raw: number;
   markdown: number;
-  clean: number;
+  /** Null when the language has no pass 2 rules (no pack, or a pack without them). */
+  clean: number | null;
 }
 
 /** D6 for one response under all three accountings. */
-export function responseLengths(text: string): Lengths {
+export function responseLengths(
+  text: string,
+  rules: ScaffoldRules | null = bilingualRules(),
+): Lengths {
   const md = stripMarkdown(text);
-  return { raw: charCount(text), markdown: charCount(md), clean: charCount(stripScaffold(md)) };
+  return {
+    raw: charCount(text),
+    markdown: charCount(md),
+    clean: rules === null ? null : charCount(scaffold(md, rules)),
+  };
 }

@@ -86,8 +86,16 @@ export interface JudgeVerdict {
 /** The `parse` of a VLM score record. */
 export interface AuditParse {
   sensitivity: string | null;
-  d6: { raw: number; markdown: number; clean: number } | null;
+  d6: { raw: number; markdown: number; clean: number | null } | null;
   d5_auto: { consistent: boolean | null; share: number | null; primary: string | null } | null;
-  lexical: { refused: boolean; reason: string | null; markers: string[]; short: boolean } | null;
+  /** `refused`, `reason` and `short` are null when the language has no rules for them. */
+  lexical: {
+    refused: boolean | null;
+    reason: string | null;
+    markers: string[];
+    short: boolean | null;
+  } | null;
+  /** The columns left empty because the language has no rules for them (`no_rules_for_language`). */
+  no_rules?: { lang: string; columns: string[] };
   judges: JudgeVerdict[];
 }

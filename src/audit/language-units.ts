@@ -1,6 +1,9 @@
 /**
  * The units of D5 (language.ts), read in one forward scan of a response: one Han, kana or Hangul
- * character; a Latin word, inner apostrophes and hyphens included; a Cyrillic word. What
+ * character; a Latin word, inner apostrophes and hyphens included; a Cyrillic word; and in every
+ * other script (by the Unicode Script property, ISO 15924 codes: `Arab`, `Tibt`, `Deva` …) a run
+ * of its letters with the combining marks and joiners (ZWNJ, ZWJ) inside it: an Arabic-script
+ * word, a Tibetan syllable (the tsheg `་` ends it). For the first five, what
  * `/(\p{Script=Han})|([\p{Script=Hiragana}\p{Script=Katakana}ー])|(\p{Script=Hangul})|
  * (\p{Script=Latin}+(?:['’-]\p{Script=Latin}+)*)|(\p{Script=Cyrillic}+)/gu` matches.
  *
@@ -10,7 +13,37 @@
  * sentences, and an object per sentence or per unit is what made it slow).
  */
 
-export type Script = 'Han' | 'Kana' | 'Hangul' | 'Latin' | 'Cyrillic';
+/** A unit's script: one of the five named, or the ISO 15924 code of another (`Arab`, `Tibt`). */
+export type Script = string;
+
+/**
+ * The ISO 15924 codes of the Unicode scripts with letters besides the five named (Script property
+ * values as ECMAScript's `\p{sc=…}` takes them); those this Node's Unicode does not know are left
+ * out.
+ */
+const OTHER_SCRIPTS = (
+  'Adlm Aghb Ahom Arab Armi Armn Avst Bali Bamu Bass Batk Beng Berf Bhks Bopo Brah Brai Bugi ' +
+  'Buhd Cakm Cans Cari Cham Cher Chrs Copt Cpmn Cprt Deva Diak Dogr Dsrt Dupl Egyp Elba Elym ' +
+  'Ethi Gara Geor Glag Gong Gonm Goth Gran Grek Gujr Gukh Guru Hano Hatr Hebr Hluw Hmng Hmnp ' +
+  'Hung Ital Java Kali Kawi Khar Khmr Khoj Kits Knda Krai Kthi Lana Laoo Lepc Limb Lina Linb ' +
+  'Lisu Lyci Lydi Mahj Maka Mand Mani Marc Medf Mend Merc Mero Mlym Modi Mong Mroo Mtei Mult ' +
+  'Mymr Nagm Nand Narb Nbat Newa Nkoo Nshu Ogam Olck Onao Orkh Orya Osge Osma Ougr Palm Pauc ' +
+  'Perm Phag Phli Phlp Phnx Plrd Prti Rjng Rohg Runr Samr Sarb Saur Sgnw Shaw Shrd Sidd Sidt ' +
+  'Sind Sinh Sogd Sogo Sora Soyo Sund Sunu Sylo Syrc Tagb Takr Tale Talu Taml Tang Tavt Tayo ' +
+  'Telu Tfng Tglg Thaa Thai Tibt Tirh Tnsa Todr Tols Toto Tutg Ugar Vaii Vith Wara Wcho Xpeo ' +
+  'Xsux Yezi Yiii Zanb'
+)
+  .split(' ')
+  .flatMap((code): Array<[Script, RegExp]> => {
+    try {
+      return [[code, new RegExp(`\\p{sc=${code}}`, 'u')]];
+    } catch {
+      return [];
+    }
+  });
+/** A letter or combining mark: what a unit in another script is made of. */
+const LETTER_OR_MARK = /[\p{L}\p{M}]/u;
+const MARK = /\p{M}/u;
 
 /** The scripts a unit can be in, tried in this order (ー, Common, counts as kana). */
 const SCRIPT_TESTS: ReadonlyArray<[Script, RegExp]> = [
@@ -23,16 +56,42 @@ const SCRIPT_TESTS: ReadonlyArray<[Script, RegExp]> = [
 const scriptSeen = new Map<number, Script | null>();
 const upperSeen = new Map<number, boolean>();
 
-/** The script of a code point among SCRIPT_TESTS, or null (ASCII letters are Latin). */
+/**
+ * The script of a code point among SCRIPT_TESTS, else of a letter or mark among OTHER_SCRIPTS,
+ * or null (ASCII letters are Latin).
+ */
 function scriptOf(cp: number): Script | null {
   if (cp < 0x80) return (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a) ? 'Latin' : null;
   let s = scriptSeen.get(cp);
   if (s === undefined) {
     const ch = String.fromCodePoint(cp);
     s = SCRIPT_TESTS.find(([, re]) => re.test(ch))?.[0] ?? null;
+    if (s === null && LETTER_OR_MARK.test(ch))
+      s = OTHER_SCRIPTS.find(([, re]) => re.test(ch))?.[0] ?? null;
     scriptSeen.set(cp, s);
   }
   return s;
+}
+
+const markSeen = new Map<number, boolean>();
+/** A combining mark of any script (Arabic vowel signs are `Inherited`), ZWNJ or ZWJ. */
+function continuesWord(cp: number): boolean {
+  if (cp < 0x300) return false;
+  if (cp === 0x200c || cp === 0x200d) return true;
+  let m = markSeen.get(cp);
+  if (m === undefined) markSeen.set(cp, (m = MARK.test(String.fromCodePoint(cp))));
+  return m;
+}
+
+/** The end of the word in another script whose first code point ends at `from`. */
+function otherWordEnd(s: string, from: number, script: Script): number {
+  let i = from;
+  while (i < s.length) {
+    const cp = s.codePointAt(i)!;
+    if (scriptOf(cp) !== script && !continuesWord(cp)) break;
+    i += cp > 0xffff ? 2 : 1;
+  }
+  return i;
 }
 
 /** `\p{Lu}`: an upper-case letter. */
@@ -81,12 +140,19 @@ function endsSentence(c: number): boolean {
 }
 
 /** One sentence's units, in buffers that the next sentence reuses (`n` of them are this one's). */
-/** Whether `script` is a word script (Latin, Cyrillic) rather than a CJK one. */
+/** Whether `script` is a word script (Latin, Cyrillic, every other) rather than a CJK one. */
 export function isWordScript(script: Script): boolean {
-  return script === 'Latin' || script === 'Cyrillic';
+  return script !== 'Han' && script !== 'Kana' && script !== 'Hangul';
 }
 
-const SCRIPTS: readonly Script[] = ['Han', 'Kana', 'Hangul', 'Latin', 'Cyrillic'];
+const SCRIPTS: readonly Script[] = [
+  'Han',
+  'Kana',
+  'Hangul',
+  'Latin',
+  'Cyrillic',
+  ...OTHER_SCRIPTS.map(([code]) => code),
+];
 const CODE = new Map(SCRIPTS.map((script, i) => [script, i]));
 
 /** `a` copied into an array twice as long. */
@@ -204,6 +270,8 @@ export function scanUnits(text: string, sink: ScanSink): string {
     let end = i + (cp > 0xffff ? 2 : 1);
     if (script === 'Han') sink.han(cp);
     if (script === 'Cyrillic') end = runEnd(text, end, script);
+    else if (script !== null && script !== 'Latin' && isWordScript(script))
+      end = otherWordEnd(text, end, script);
     if (script === 'Latin') {
       end = latinWordEnd(text, runEnd(text, end, script));
       s.pushLatin(i, end);

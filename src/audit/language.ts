@@ -4,11 +4,13 @@
  * over 70 % (the audit paper's Appendix E, item 5; Appendix F: "occasional proper nouns in
  * another language, e.g. 'Twitter' in a Chinese answer, do not count as switching").
  *
- * Units: a Han, kana or Hangul character is one unit, a Latin or Cyrillic word is one unit (a
+ * Units: a Han, kana or Hangul character is one unit, a word in any other script is one unit (a
  * Chinese word is one to two characters, an English word five letters; counting letters would let
- * one English name outweigh a Chinese clause). Proper nouns in a minority script of a sentence do
- * not count for either side: capitalised or all-caps Latin words inside a CJK sentence, and CJK
- * runs of at most four characters inside a Latin sentence.
+ * one English name outweigh a Chinese clause; a Tibetan syllable is a unit). Proper nouns in a
+ * minority script of a sentence do not count for either side: capitalised or all-caps Latin words
+ * inside a CJK sentence or a sentence mostly in another script (Russian, Uyghur, Tibetan), and
+ * CJK runs of at most four characters inside a Latin sentence. The prompt language's pack says
+ * which scripts it is written in (`scripts`): units in those count for it.
  *
  * Languages: kana in a sentence makes its CJK units Japanese; Han text is Simplified (`zh`) or
  * Traditional (`zh-Hant`) by which script-specific characters dominate the response (OpenCC
@@ -18,7 +20,8 @@
  */
 import { franc } from 'franc';
 import * as OpenCC from 'opencc-js';
-import { isWordScript, scanUnits, type SentenceUnits } from './language-units.js';
+import { isWordScript, scanUnits, type Script, type SentenceUnits } from './language-units.js';
+import { packFor, type LoadedPack } from '../languages/load.js';
 
 /** The threshold of Appendix E: the primary language must exceed 70 %. */
 const D5_THRESHOLD = 0.7;
@@ -105,14 +108,25 @@ export function normalizeLang(tag: string): string {
  * identification (null: the response's, known only at the end), Han characters under the
  * response's Han script (likewise known only at the end, so counted apart).
  */
-function countSentence(us: SentenceUnits, tally: Tally): void {
+function countSentence(
+  us: SentenceUnits,
+  tally: Tally,
+  own: ReadonlySet<Script>,
+  want: string,
+): void {
   const isCjk = (i: number) => !isWordScript(us.script(i));
   let cjk = 0;
-  for (let i = 0; i < us.n; i++) if (isCjk(i)) cjk++;
+  let latinUnits = 0;
+  for (let i = 0; i < us.n; i++)
+    if (isCjk(i)) cjk++;
+    else if (us.script(i) === 'Latin') latinUnits++;
   const cjkSentence = cjk >= us.n - cjk;
+  // Mostly another word script (Cyrillic, Arabic, Tibetan …): capitalised Latin words are names.
+  const latinNames = !cjkSentence && latinUnits < us.n - latinUnits;
   // Latin words hold no white space: their letters are the joined text's non-blank characters.
   const latinLang = us.letters >= MIN_LATIN_LETTERS ? identifyLatin(us.latinText()) : null;
   const n = { latin: 0, ru: 0, ko: 0, ja: 0, han: 0 };
+  const other = new Map<string, number>();
   let start = -1;
   for (let i = 0; i <= us.n; i++) {
     if (i < us.n && isCjk(i)) {
@@ -129,9 +143,16 @@ function countSentence(us: SentenceUnits, tally: Tally): void {
       }
     start = -1;
     if (i === us.n || (cjkSentence && us.proper(i))) continue;
-    if (us.script(i) === 'Latin') n.latin++;
-    else n.ru++;
+    const script = us.script(i);
+    if (script === 'Latin') {
+      if (!(latinNames && us.proper(i))) n.latin++;
+    } else if (script === 'Cyrillic' && !own.has(script)) n.ru++;
+    else {
+      const lang = own.has(script) ? want : `und-${script}`;
+      other.set(lang, (other.get(lang) ?? 0) + 1);
+    }
   }
+  for (const [lang, k] of other) tally.add(lang, k);
   tally.add(latinLang ?? DOC_LATIN, n.latin);
   tally.add('ru', n.ru);
   tally.add('ko', n.ko);
@@ -158,16 +179,53 @@ class Tally {
 }
 
 /**
- * D5 for one response to a prompt in `promptLang`.
+ * The scripts of a pack whose units count for its language under their own tag: every script but
+ * the five D5 names itself (Latin by franc, Han by its characters, kana, Hangul; Cyrillic counts
+ * as `ru` unless the pack is written in it).
+ */
+function ownScripts(codes: readonly string[]): ReadonlySet<Script> {
+  return new Set(
+    codes
+      .filter(
+        (c) =>
+          !['Latn', 'Hans', 'Hant', 'Hani', 'Jpan', 'Hira', 'Kana', 'Kore', 'Hang'].includes(c),
+      )
+      .map((c) => (c === 'Cyrl' ? 'Cyrillic' : c)),
+  );
+}
+
+/**
+ * D5 as a score column: `languageShare`, or null when the prompt language has no pack (D5 is then
+ * not computed: `no_rules_for_language`).
+ */
+export function d5Share(
+  response: string,
+  promptLang: string,
+  own: readonly LoadedPack[] = [],
+): LanguageShare | null {
+  const pack = packFor(promptLang, own)?.pack;
+  return pack ? languageShare(response, promptLang, own) : null;
+}
+
+/**
+ * The language shares of one response to a prompt in `promptLang`, the units of the scripts of its
+ * language pack counting for it (without a pack, only Latin, Han, kana, Hangul and Cyrillic units
+ * are named by language; other scripts' units are `und-<script>`).
  *
  * @example
  * languageShare('照片右下角有Reuters的标志。', 'zh').consistent // → true (a proper noun does not flip it)
  */
-export function languageShare(response: string, promptLang: string): LanguageShare {
+export function languageShare(
+  response: string,
+  promptLang: string,
+  own: readonly LoadedPack[] = [],
+): LanguageShare {
+  const want = normalizeLang(promptLang);
+  const scripts = ownScripts(packFor(promptLang, own)?.pack.scripts ?? []);
   const tally = new Tally();
   const han = [0, 0, 0];
   const latin = scanUnits(response, {
-    sentence: (us) => countSentence(us, tally),
+    sentence: (us) => countSentence(us, tally, scripts, want),
     han: (cp) => han[hanKind(cp)]!++,
   });
   tally.settle(DOC_LATIN, identifyLatin(latin) ?? 'und-Latn');
@@ -175,7 +233,6 @@ export function languageShare(response: string, promptLang: string): LanguageSha
   const counts = tally.counts;
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   if (total === 0) return { units: counts, primary: null, share: null, consistent: null };
-  const want = normalizeLang(promptLang);
   const matching = (lang: string): boolean =>
     lang === want || (lang === 'zh-*' && (want === 'zh' || want === 'zh-Hant'));
   const inLang = Object.entries(counts)

@@ -64,7 +64,10 @@ export function medianLengths(rows: readonly LengthRow[]): LengthCell[] {
       refusals_excluded: c.refused,
       median_raw: median(c.kept.map((l) => l.raw)),
       median_markdown: median(c.kept.map((l) => l.markdown)),
-      median_clean: median(c.kept.map((l) => l.clean)),
+      // a language without pass 2 rules has no cleaned lengths: its median is not computed
+      median_clean: c.kept.some((l) => l.clean === null)
+        ? null
+        : median(c.kept.map((l) => l.clean!)),
     }));
 }
 

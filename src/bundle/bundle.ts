@@ -15,6 +15,7 @@ import { StimkitError } from '../core/errors.js';
 import { assertExpectations, countPlan } from './counts.js';
 import { BUNDLE_FORMAT, BUNDLE_VERSION, type Counts } from './format.js';
 import { draftWarnings, type PlanWarning } from './drafts.js';
+import { languageWarnings } from '../languages/warnings.js';
 import { buildPayload } from './payload.js';
 import { expandPlan, type PlannedTrial } from './plan.js';
 import { loadStimuli } from './stimuli-source.js';
@@ -95,7 +96,7 @@ export async function bundleStudy(
     dryRun,
     trials: plan.length,
     counts,
-    warnings: draftWarnings(plan, planned.stimuli),
+    warnings: [...draftWarnings(plan, planned.stimuli), ...languageWarnings(plan)],
     plan,
   };
   if (dryRun) {

@@ -94,6 +94,31 @@ export const FORMATS: FormatCheck[] = [
     const m = await (await import('../models/load.js')).loadModelsFile(f);
     return { models: m.models.map((x) => x.name) };
   }),
+  fmt(
+    'stimkit.language',
+    'language pack',
+    /languages?\/[^/]+\.ya?ml$|\.language\.(ya?ml|json)$/,
+    async (f) => {
+      const { pack } = (await import('../languages/load.js')).readLanguagePack(f);
+      const sections = ['instrument', 'd1_refusal', 'summary', 'headings'] as const;
+      return {
+        tag: pack.tag,
+        aliases: pack.aliases,
+        scripts: pack.scripts,
+        direction: pack.direction,
+        rules: sections.filter((s) => pack[s] !== undefined),
+        warnings: sections
+          .filter((s) => pack[s] === undefined)
+          .map((s) => ({
+            code: 'W_NO_RULES_FOR_LANGUAGE',
+            severity: 'warning' as const,
+            file: f,
+            field: s,
+            message: `the pack has no ${s} rules: the columns that need them are left empty for ${pack.tag}`,
+          })),
+      };
+    },
+  ),
   fmt('stimkit.rubric', 'judge rubric', /rubric.*\.(ya?ml|json)$/, async (f) => {
     const r = await (await import('../study/rubric.js')).loadRubric(f);
     return { digest: r.digest };

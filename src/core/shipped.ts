@@ -17,12 +17,16 @@ export const SHIPPED_PREFIX = 'stimkit:';
 /** The installed package's folder of shipped data files. */
 export const SHIPPED_DIR = path.join(PACKAGE_ROOT, 'manifests');
 
-/** The names of the shipped data files (YAML and JSON directly in `manifests/`), sorted. */
+/**
+ * The names of the shipped data files (YAML and JSON directly in `manifests/`, and the language
+ * packs as `languages/<tag>.yaml`), sorted.
+ */
 export function shippedNames(): string[] {
-  return readdirSync(SHIPPED_DIR, { withFileTypes: true })
-    .filter((d) => d.isFile() && /\.(ya?ml|json)$/.test(d.name))
-    .map((d) => d.name)
-    .sort();
+  const data = (dir: string) =>
+    readdirSync(path.join(SHIPPED_DIR, dir), { withFileTypes: true })
+      .filter((d) => d.isFile() && /\.(ya?ml|json)$/.test(d.name))
+      .map((d) => path.posix.join(dir, d.name));
+  return [...data(''), ...data('languages')].sort();
 }
 
 /** Whether `ref` names a shipped file (`stimkit:<name>`). */

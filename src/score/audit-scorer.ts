@@ -11,11 +11,9 @@ import type { Trial } from '../bundle/format.js';
 import { VLM_PARADIGMS } from '../study/schema.js';
 import type { ParadigmScorer, ScoreRecord } from './types.js';
 import { auditColumns, auditTable, judgesTable } from './audit-columns.js';
-import { responseLengths } from '../audit/clean.js';
 import type { JudgedResponse } from '../audit/judge-read.js';
 import { judgeKey } from '../audit/judge-request.js';
-import { languageShare } from '../audit/language.js';
-import { detectRefusal, detectShort, screenMarkers } from '../audit/lexical.js';
+import { textMeasures } from '../audit/measures.js';
 import type { JudgeVerdict } from '../audit/label.js';
 import { noValueReason, saidNoFlags, type ScoredAuditParse } from './outcome.js';
 
@@ -89,23 +87,11 @@ export function vlmScorer(ctx: AuditContext): ParadigmScorer {
             label: got.parsed.label,
           };
         });
-        const lex = text === null ? null : detectRefusal(text);
-        const d5 = text === null ? null : languageShare(text, trial.lang);
         const parse: ScoredAuditParse = {
           sensitivity: entry?.sensitivity ?? null,
-          d6: text === null ? null : responseLengths(text),
-          d5_auto: d5 ? { consistent: d5.consistent, share: d5.share, primary: d5.primary } : null,
-          lexical:
-            text === null || !lex
-              ? null
-              : {
-                  refused: lex.refused,
-                  reason: lex.reason,
-                  markers: screenMarkers(text, entry?.narrative_markers).markers.map(
-                    (m) => m.marker,
-                  ),
-                  short: detectShort(text),
-                },
+          ...(text === null
+            ? { d6: null, d5_auto: null, lexical: null }
+            : textMeasures(text, trial.lang, entry?.narrative_markers)),
           judges,
           said_no: saidNoFlags(response),
         };

@@ -78,6 +78,17 @@ export const ScoresHeader = z.strictObject({
     by_reason: z.record(z.string(), z.number().int()),
     /** Responses to trials of paradigms no scorer handles yet (not in scores.jsonl). */
     unscored: z.record(z.string(), z.number().int()),
+    /** Columns left empty for a study language without the rules they need; absent when none. */
+    not_computed: z
+      .array(
+        z.strictObject({
+          lang: z.string(),
+          reason: z.literal('no_rules_for_language'),
+          columns: z.array(z.string()),
+          rows: z.number().int(),
+        }),
+      )
+      .optional(),
   }),
   files: z.array(z.strictObject({ file: z.string(), rows: z.number().int(), sha256: Sha256Hex })),
 });

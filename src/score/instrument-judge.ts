@@ -28,7 +28,7 @@ import {
   type FreeTextTarget,
 } from './instrument-judge-calls.js';
 import { INSTRUMENT_JUDGE_PROMPT_SHA256, questionOf } from './instrument-judge-prompt.js';
-import { optionParser, type OptionParser } from './parse.js';
+import { optionParserOrNull, type OptionParser } from './parse.js';
 import { responsesOfSource } from './source.js';
 import type { ResponseSource } from './score.js';
 import type { ParadigmScorer, ResponseRecord } from './types.js';
@@ -74,7 +74,7 @@ async function freeTextTargets(
   bundle: ScoreBundle,
   responses: AsyncIterable<ResponseRecord>,
 ): Promise<FreeTextTarget[]> {
-  const parsers = new Map<string, OptionParser>();
+  const parsers = new Map<string, OptionParser | null>();
   const targets: FreeTextTarget[] = [];
   for await (const r of responses) {
     const trial = bundle.trials[bundle.order.get(r.trial_id) ?? -1];
@@ -83,7 +83,10 @@ async function freeTextTargets(
     const options = bundle.options.get(trial.lang);
     if (!options) continue;
     let parse = parsers.get(trial.lang);
-    if (!parse) parsers.set(trial.lang, (parse = optionParser(options, trial.lang)));
+    if (parse === undefined)
+      parsers.set(trial.lang, (parse = optionParserOrNull(options, trial.lang)));
+    // A language without instrument rules is not scored at all, so not judged either.
+    if (!parse) continue;
     if (noValueReason(r) !== null || !isJudgeable(parse(r.response), r.response)) continue;
     targets.push({
       key: judgeKey(trial.id, r.model),

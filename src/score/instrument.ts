@@ -8,16 +8,14 @@
  * takes the primary judge's label instead, keyed the same way (instrument-judge-apply.ts).
  */
 import { StimkitError } from '../core/errors.js';
-import { sha256 } from '../core/fsio.js';
-import { canonicalJson } from '../core/json.js';
-import { CUES } from './cues.js';
+import { packDigests } from '../languages/load.js';
 import type { ScoreBundle } from './bundle.js';
 import { judgeKey } from '../audit/judge-request.js';
 import { applyJudges, type InstrumentJudging } from './instrument-judge-apply.js';
-import { optionParser, type OptionParser } from './parse.js';
+import { optionParserOrNull, type OptionParser } from './parse.js';
 import { outcomeColumns } from './outcome-columns.js';
 import { blockColumns } from './block-columns.js';
-import { noValueReason } from './outcome.js';
+import { noValueReason, NO_RULES } from './outcome.js';
 import type { CsvTable, ParadigmScorer, ScoreInput, ScoreRecord } from './types.js';
 
 /** The keying sign: −1 once for an affirmative keyed `minus`, once more for reverse framing. */
@@ -87,10 +85,10 @@ function prepare(
   bundle: ScoreBundle,
   judging: InstrumentJudging | null,
 ): (input: ScoreInput) => ScoreRecord {
-  const parsers = new Map<string, OptionParser>();
-  const parserFor = (lang: string): OptionParser => {
+  const parsers = new Map<string, OptionParser | null>();
+  const parserFor = (lang: string): OptionParser | null => {
     let p = parsers.get(lang);
-    if (!p) {
+    if (p === undefined) {
       const options = bundle.options.get(lang);
       if (!options)
         throw problem(
@@ -98,7 +96,7 @@ function prepare(
           `pools.${lang}`,
           `no response options for language ${lang} in wrappers.json`,
         );
-      p = optionParser(options, lang);
+      p = optionParserOrNull(options, lang);
       parsers.set(lang, p);
     }
     return p;
@@ -107,7 +105,9 @@ function prepare(
     const sign = checkedSign(bundle, trial);
     const noValue = noValueReason(response);
     if (noValue !== null) return noAnswer(bundle, trial.id, model.name, noValue, response);
-    const parsed = parserFor(trial.lang)(response.response);
+    const parser = parserFor(trial.lang);
+    if (!parser) return noRules(bundle, trial, model.name, response);
+    const parsed = parser(response.response);
     const judged = judging
       ? applyJudges(
           parsed,
@@ -171,6 +171,22 @@ function noAnswer(
     reason,
     simulated: response.simulated,
   };
+}
+
+/**
+ * A row of a language without instrument rules (no pack, or a pack without `instrument`): no
+ * label, score or stance (empty cells, never 0), reason `no_rules_for_language`.
+ */
+function noRules(
+  bundle: ScoreBundle,
+  trial: ScoreInput['trial'],
+  model: string,
+  response: ScoreInput['response'],
+): ScoreRecord {
+  const r = noAnswer(bundle, trial.id, model, NO_RULES, response);
+  r.parse.detail = `no instrument rules for language ${trial.lang} (no language pack holds them)`;
+  r.parse.no_rules = { lang: trial.lang, columns: ['label', 'score', 'stance'] };
+  return r;
 }
 
 /** `instrument.csv`: one row per instrument trial × model. */
@@ -280,7 +296,7 @@ export function makeInstrumentScorer(judging: InstrumentJudging | null = null): 
     params: {
       parser:
         'answer segments, longest label first, negation and cue lists (docs/formats/scores.md)',
-      cues_sha256: sha256(canonicalJson(CUES)),
+      language_packs: packDigests(),
       scale:
         'option_values of wrappers.json (2, 1, -1, -2); 0 for neutral, refusal, ambiguous, unparseable; none for a row that is not an answer',
       keying: 'x -1 for affirmative keyed minus, x -1 for reverse framing',

@@ -46,6 +46,9 @@ export function noValueReason(r: ResponseRecord): string | null {
   return o ?? r.error ?? 'no_response';
 }
 
+/** Why cells are empty because the trial's language has no rules for them (src/languages/). */
+export const NO_RULES = 'no_rules_for_language';
+
 /** The reasons of rows that are not answers, in report order. */
 export const NO_VALUE_REASONS = [
   'no_response',

@@ -23,7 +23,8 @@
  */
 import { replaceThinkBlocks } from '../core/think.js';
 import { mapAndCollapse } from '../audit/clean-scan.js';
-import { cuesFor, negationReader, type CueSet } from './cues.js';
+import { cuesFor, instrumentCues, negationReader, type CueSet } from './cues.js';
+import { classChars, matchForm, type LoadedPack } from '../languages/load.js';
 
 /** Why a response scores 0. `no_response`: the run recorded no response text (an error row). */
 export const ZERO_REASONS = [
@@ -56,10 +57,20 @@ export interface ParseResult {
 }
 
 const NO_BOUNDARY = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
-const WORD = /[\p{L}\p{N}]/u;
+const WORD = /[\p{L}\p{M}\p{N}]/u;
 /** What a line that is only a label may hold besides the label. */
 const LABEL_SEPARATOR = /[\s.,;:!?。，；：！？'()（）-]/u;
-const SENTENCE_END = /[.!?](?=\s|$)|[。！？;；\n]/u;
+
+/**
+ * Where a sentence ends: `[.!?](?=\s|$)|[。！？;；\n]` and the pack's own ends. Built at run
+ * time, checked by hand: two character classes, the first with a one-character look-ahead.
+ */
+function sentenceEnd(cues: CueSet): RegExp {
+  return new RegExp(
+    `[.!?${classChars(cues.endsBeforeSpace)}](?=\\s|$)|[。！？;；\\n${classChars(cues.endsAnywhere)}]`,
+    'u',
+  );
+}
 
 /**
  * What normalizing maps a code unit to after NFKC and lower case: `’‘\`´` to `'`, markdown
@@ -73,13 +84,14 @@ const isBlank = (c: number): boolean =>
   c === 0x20 || c === 0x09 || c === 0x0c || c === 0x0b || c === 0xa0 || c === 0x3000;
 
 /**
- * Normalize a response (or a label) for matching. After NFKC and lower case, what
+ * Normalize a response (or a label) for matching. After the pack's normalization (NFKC or NFC,
+ * joiners dropped when it ignores them) and lower case, what
  * `.replace(/[’‘\`´]/g, "'").replace(/[*_#>~|"“”«»「」『』【】[\]]/g, ' ')
  * .replace(/[ \t\f\v\u00a0\u3000]{2,}|[\t\f\v\u00a0\u3000]/g, ' ')` gives (every run of blanks
  * becomes one space), in one pass over the code units rather than a replacement per match.
  */
-function normalizeText(text: string): string {
-  const t = replaceThinkBlocks(text, ' ').normalize('NFKC').toLowerCase();
+function normalizeText(text: string, cues: CueSet): string {
+  const t = matchForm(replaceThinkBlocks(text, ' '), cues).toLowerCase();
   return mapAndCollapse(t, (c) => MAP[c]!, isBlank);
 }
 
@@ -135,20 +147,22 @@ function escapeRegExp(s: string): string {
 }
 
 /** Text up to the end of the sentence that starts at `from`. */
-function sentenceFrom(text: string, from: number): string {
+function sentenceFrom(text: string, from: number, end: RegExp): string {
   const rest = text.slice(from);
-  const m = SENTENCE_END.exec(rest);
+  const m = end.exec(rest);
   return m ? rest.slice(0, m.index) : rest;
 }
 
 /**
  * The regular expression of a language's answer markers (`answer:`, `答案:`, …). Built at run
- * time, so checked by hand: literal words then `\s*:\s*`, so every try stops within a marker
- * and the blanks after it.
+ * time, so checked by hand: literal words then `\s*[:…]\s*`, so every try stops within a
+ * marker and the blanks after it.
  */
 function markerRegExp(cues: CueSet): RegExp {
   const markers = [...cues.answerMarkers].sort((a, b) => b.length - a.length).map(escapeRegExp);
-  return new RegExp(`(?:^|[^\\p{L}\\p{N}])(?:${markers.join('|')})\\s*:\\s*`, 'gu');
+  const ends = classChars(cues.markerEnds);
+  const colon = ends === '' ? ':' : `[:${ends}]`;
+  return new RegExp(`(?:^|[^\\p{L}\\p{N}])(?:${markers.join('|')})\\s*${colon}\\s*`, 'gu');
 }
 
 /**
@@ -161,13 +175,14 @@ function answerSegments(
   re: RegExp,
   labelOnly: (line: string) => boolean,
   suffixesAddNothing: boolean,
+  sentenceEnd: RegExp,
 ): string[] {
   const segs: string[] = [];
   let end = -1;
   for (const m of text.matchAll(re)) {
     const from = m.index + m[0].length;
     if (suffixesAddNothing && from < end) continue;
-    const seg = sentenceFrom(text, from);
+    const seg = sentenceFrom(text, from, sentenceEnd);
     segs.push(seg);
     end = from + seg.length;
   }
@@ -176,7 +191,7 @@ function answerSegments(
   const first = lines.findIndex((l) => l.trim() !== '');
   if (first < 0) return [];
   const head = text.slice(text.indexOf(lines[first]!)).replace(/^\s*(?:[-•]|\d+[.)])\s+/, '');
-  return [sentenceFrom(head, 0), ...lines.slice(first + 1).filter(labelOnly)];
+  return [sentenceFrom(head, 0, sentenceEnd), ...lines.slice(first + 1).filter(labelOnly)];
 }
 
 function blankOut(text: string, phrases: readonly string[]): { text: string; found: string[] } {
@@ -197,23 +212,44 @@ export interface OptionParser {
 }
 
 /**
- * Make a parser for one pool language.
+ * Make a parser for one pool language, with the rules of its pack (`own`: the study's packs by
+ * path, before the shipped ones); an error when the language has no instrument rules
+ * (`optionParserOrNull` gives null instead).
  *
  * @example
  * const parse = optionParser([{label: '强烈同意', value: 2}, {label: '同意', value: 1}, {label: '不同意', value: -1}, {label: '强烈不同意', value: -2}], 'zh');
  * parse('答案：**不同意**。').value; // -1
  */
-export function optionParser(options: readonly Option[], lang: string): OptionParser {
-  const cues = cuesFor(lang);
+export function optionParser(
+  options: readonly Option[],
+  lang: string,
+  own: readonly LoadedPack[] = [],
+): OptionParser {
+  return parserWith(options, cuesFor(lang, own));
+}
+
+/** `optionParser`, or null when the language has no instrument rules. */
+export function optionParserOrNull(
+  options: readonly Option[],
+  lang: string,
+  own: readonly LoadedPack[] = [],
+): OptionParser | null {
+  const cues = instrumentCues(lang, own);
+  return cues ? parserWith(options, cues) : null;
+}
+
+function parserWith(options: readonly Option[], cues: CueSet): OptionParser {
   const markers = markerRegExp(cues);
+  const end = sentenceEnd(cues);
   const labels = options
-    .map((o, option) => ({ norm: normalizeText(o.label).trim(), option }))
+    .map((o, option) => ({ norm: normalizeText(o.label, cues).trim(), option }))
     .filter((l) => l.norm.length > 0)
     .sort((a, b) => b.norm.length - a.norm.length);
   // A label or phrase found across the start of a marker's segment would have to hold the
   // marker's colon or begin with white space (one across a join, a line feed); without one, a
   // segment that is a suffix of the previous one finds nothing the previous did not.
-  const crossesStart = (p: string): boolean => /[:\n]|^\s/u.test(p);
+  const crossesStart = (p: string): boolean =>
+    /[:\n]|^\s/u.test(p) || cues.markerEnds.some((e) => p.includes(e));
   const suffixesAddNothing =
     !labels.some((l) => crossesStart(l.norm)) &&
     ![...cues.neutral, ...cues.refusal].some(crossesStart);
@@ -238,9 +274,9 @@ export function optionParser(options: readonly Option[], lang: string): OptionPa
   return (response) => {
     if (response === null || response === undefined)
       return zero('no_response', 'no response was recorded for this trial');
-    const text = normalizeText(response);
+    const text = normalizeText(response, cues);
     if (text.trim() === '') return zero('unparseable', 'empty response');
-    const segments = answerSegments(text, markers, labelOnly, suffixesAddNothing).join('\n');
+    const segments = answerSegments(text, markers, labelOnly, suffixesAddNothing, end).join('\n');
     const { text: seg, found: neutralInSeg } = blankOut(segments, cues.neutral);
     const hits = findLabels(seg, labels, cues);
     const chosen = [...new Set(hits.filter((h) => !h.negated).map((h) => h.option))];

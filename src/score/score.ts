@@ -16,6 +16,7 @@ import { COST_FILE, costCsv } from './cost.js';
 import { SCORES_FILES, SCORES_FORMAT, SCORES_VERSION, type ScoresHeader } from './format.js';
 import { metaFor, readModelMeta } from './models.js';
 import { SCORERS, scorerFor } from './registry.js';
+import { countNotComputed, notComputed, type NotComputed } from './not-computed.js';
 import { openResponses } from './source.js';
 import type {
   ModelMeta,
@@ -66,6 +67,7 @@ class Scoring {
     by_paradigm: new Map<string, number>(),
     by_reason: new Map<string, number>(),
     unscored: new Map<string, number>(),
+    notComputed: new Map() as NotComputed,
   };
 
   constructor(
@@ -126,6 +128,7 @@ class Scoring {
     c.models.set(r.model.name, m);
     bump(c.by_paradigm, r.trial.paradigm);
     if (r.record.reason !== null) bump(c.by_reason, r.record.reason);
+    countNotComputed(c.notComputed, r.record);
   }
 
   /** The rows scored since the last drain, sorted; they are no longer kept here. */
@@ -155,6 +158,7 @@ class Scoring {
       by_paradigm: sorted(c.by_paradigm),
       by_reason: sorted(c.by_reason),
       unscored: sorted(c.unscored),
+      ...notComputed(c.notComputed),
     };
   }
 

@@ -67,6 +67,10 @@ export function scoreHuman(r: ScoreResult): string {
   const reasons = Object.entries(c.by_reason);
   if (reasons.length > 0)
     lines.push(`  scored 0: ${reasons.map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  for (const x of c.not_computed ?? [])
+    lines.push(
+      `  not computed for ${x.lang} (no rules for this language): ${x.columns.join(', ')} in ${x.rows} row(s)`,
+    );
   for (const [p, n] of Object.entries(c.unscored))
     lines.push(`  not scored: ${n} response(s) to ${p} trials (no scorer for this paradigm yet)`);
   const judge = instrumentJudge(r);

@@ -143,7 +143,7 @@ describe('both passes and the counts', () => {
       clean: charCount('这是一张照片。'),
     });
     expect(l.raw).toBeGreaterThan(l.markdown);
-    expect(l.markdown).toBeGreaterThan(l.clean);
+    expect(l.markdown).toBeGreaterThan(l.clean!);
   });
   it('leaves a flat paragraph unchanged (Qwen2-VL: raw = markdown = deep, Table A17)', () => {
     const flat = 'The photograph depicts a military parade in a large city square.';

@@ -159,6 +159,9 @@ export function referenceLanguageShare(response: string, promptLang: string): La
     const cjk = us.filter((u) => u.script !== 'Latin' && u.script !== 'Cyrillic').length;
     const alpha = us.length - cjk;
     const cjkSentence = cjk >= alpha;
+    // A sentence mostly in another word script (Cyrillic): capitalised Latin words are names.
+    const latinUnits = us.filter((u) => u.script === 'Latin').length;
+    const latinNames = !cjkSentence && latinUnits < us.length - latinUnits;
     const kana = us.some((u) => u.script === 'Kana');
     let latinLang = docLatin;
     const latinText = us
@@ -182,6 +185,7 @@ export function referenceLanguageShare(response: string, promptLang: string): La
     }
     us.forEach((u, i) => {
       if (cjkSentence && u.proper) return;
+      if (latinNames && u.script === 'Latin' && u.proper) return;
       if (shortCjk.has(i)) return;
       if (u.script === 'Latin') add(latinLang, 1);
       else if (u.script === 'Cyrillic') add('ru', 1);

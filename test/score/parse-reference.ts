@@ -100,13 +100,15 @@ export function isNegated(text: string, at: number, cues: CueSet): boolean {
   const clause = text.slice(from, at);
   const words = clause.trim().split(/\s+/).filter(Boolean).slice(-3);
   for (const w of words) {
-    for (const n of cues.negations) {
+    for (const n of [...cues.negations, ...cues.affixes]) {
       if (NO_BOUNDARY.test(n[0]!)) continue;
       if (w === n || (n.startsWith("n'") && w.endsWith(n))) return true;
     }
   }
   const tail = clause.replace(/\s+/g, '').slice(-3);
-  return cues.negations.some((n) => NO_BOUNDARY.test(n[0]!) && tail.includes(n));
+  return [...cues.negations, ...cues.affixes].some(
+    (n) => NO_BOUNDARY.test(n[0]!) && tail.includes(n),
+  );
 }
 
 function escapeRegExp(s: string): string {

@@ -1,0 +1,137 @@
+/**
+ * Language packs: the shipped ones (`manifests/languages/<tag>.yaml`, named
+ * `stimkit:languages/<tag>.yaml`) and a user's own by path, read synchronously (scorers prepare
+ * without awaiting) and checked against the zod schema, every problem at once.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseDataText, zodProblems } from '../core/datafile.js';
+import { StimkitError, type Problem } from '../core/errors.js';
+import { sha256 } from '../core/fsio.js';
+import { SHIPPED_DIR } from '../core/shipped.js';
+import { LanguagePackSchema, type LanguagePack } from './schema.js';
+
+/** The folder of shipped packs. */
+const PACKS_DIR = path.join(SHIPPED_DIR, 'languages');
+
+/** A pack as read: its rules, where it came from and the sha256 of its bytes. */
+export interface LoadedPack {
+  pack: LanguagePack;
+  /** `stimkit:languages/<tag>.yaml` for a shipped pack, else the path given. */
+  ref: string;
+  sha256: string;
+}
+
+const CODE = 'E_LANGUAGE_PACK';
+
+/** Each D1 cue must compile as a regular expression with the `iu` flags. */
+function patternProblems(file: string, pack: LanguagePack): Problem[] {
+  const problems: Problem[] = [];
+  for (const [cls, list] of Object.entries(pack.d1_refusal ?? {}))
+    list.forEach((p, i) => {
+      try {
+        new RegExp(p, 'iu');
+      } catch (err) {
+        problems.push({
+          code: CODE,
+          severity: 'error',
+          file,
+          field: `d1_refusal.${cls}[${i}]`,
+          message: `not a regular expression: ${(err as Error).message}`,
+          expected: 'a JavaScript regular expression (flags iu)',
+          got: p,
+          fix: 'escape the special characters, or write the cue as plain words',
+        });
+      }
+    });
+  return problems;
+}
+
+/** Read and check the pack in `file`. */
+export function readLanguagePack(file: string, ref = file): LoadedPack {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw StimkitError.fromProblem(
+      {
+        code: CODE,
+        file,
+        message: `cannot read the language pack: ${(err as Error).message}`,
+        fix: 'give the path of a stimkit.language file (or stimkit:languages/<tag>.yaml)',
+      },
+      err,
+    );
+  }
+  const parsed = parseDataText(file, text, CODE);
+  const result = LanguagePackSchema.safeParse(parsed.value);
+  const problems = result.success
+    ? patternProblems(file, result.data)
+    : zodProblems(parsed, result.error, CODE, LanguagePackSchema);
+  if (!result.success || problems.length > 0)
+    throw new StimkitError(CODE, `${file}: ${problems.length} problem(s) in the language pack`, {
+      fix: 'correct each field listed below (docs/formats/languages.md describes the format)',
+      problems,
+    });
+  return { pack: result.data, ref, sha256: sha256(text) };
+}
+
+let shipped: LoadedPack[] | undefined;
+
+/** Every shipped pack, by file name. */
+export function shippedPacks(): LoadedPack[] {
+  shipped ??= readdirSync(PACKS_DIR)
+    .filter((n) => n.endsWith('.yaml'))
+    .sort()
+    .map((n) => readLanguagePack(path.join(PACKS_DIR, n), `stimkit:languages/${n}`));
+  return shipped;
+}
+
+/** Whether `pack` is the one for study language `tag` (its tag or an alias, any case). */
+function names(pack: LanguagePack, tag: string): boolean {
+  const t = tag.toLowerCase();
+  return pack.tag.toLowerCase() === t || pack.aliases.some((a) => a.toLowerCase() === t);
+}
+
+/**
+ * The pack for study language `tag`: among `own` (the study's packs by path) first, then the
+ * shipped ones; null when none names it.
+ *
+ * @example
+ * packFor('zh')?.pack.tag // → 'zh-Hans'
+ */
+export function packFor(tag: string, own: readonly LoadedPack[] = []): LoadedPack | null {
+  return [...own, ...shippedPacks()].find((p) => names(p.pack, tag)) ?? null;
+}
+
+/** The sha256 of every shipped pack, by reference: what a scorer's parameters record. */
+export function packDigests(): Record<string, string> {
+  return Object.fromEntries(shippedPacks().map((p) => [p.ref, p.sha256]));
+}
+
+/** The shipped packs' tags, for messages. */
+export function shippedTags(): string {
+  return shippedPacks()
+    .map((p) => p.pack.tag)
+    .join(', ');
+}
+
+/** How a pack compares text: its Unicode normalization, and whether joiners are ignored. */
+export interface MatchForm {
+  normalization: 'NFC' | 'NFKC';
+  ignoreJoiners: boolean;
+}
+
+/** ZERO WIDTH NON-JOINER and ZERO WIDTH JOINER: dropped for matching when a pack ignores them. */
+const JOINERS = /[\u200c\u200d]/g;
+
+/** `s` normalized for matching as `form` says (before lower case and any further mapping). */
+export function matchForm(s: string, form: MatchForm): string {
+  const t = s.normalize(form.normalization);
+  return form.ignoreJoiners ? t.replace(JOINERS, '') : t;
+}
+
+/** `chars` escaped for a character class of a regular expression built from a pack. */
+export function classChars(chars: readonly string[]): string {
+  return chars.map((c) => c.replace(/[\\\]^-]/g, '\\$&')).join('');
+}

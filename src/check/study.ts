@@ -7,7 +7,7 @@
  */
 import { bundleStudy } from '../bundle/bundle.js';
 import type { Problem } from '../core/errors.js';
-import { fontWarnings } from '../core/font-preflight.js';
+import { fontWarnings } from '../languages/font-preflight.js';
 import { loadTopics, missingItems } from '../stimuli/topics.js';
 import { loadStudy } from '../study/load.js';
 import type { CheckSummary } from './registry.js';

@@ -1,7 +1,7 @@
 /** `stimkit report <scores dir> --out DIR [--bundle DIR] [--compare SCORES] [--shift FROM:TO …] [--csv-raw]` */
 import { CSV_RAW_FLAG } from '../cli/flags.js';
 import { EXIT, StimkitError, formatProblems } from '../core/errors.js';
-import { scoresFontWarnings } from '../core/font-preflight.js';
+import { scoresFontWarnings } from '../languages/font-preflight.js';
 import { relPosix } from '../core/fsio.js';
 import { writeReport } from '../report/folder.js';
 import type { CommandSpec } from './index.js';

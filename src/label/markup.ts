@@ -4,7 +4,7 @@
  */
 import { languageShare, normalizeLang } from '../audit/language.js';
 import { html, trusted, type Html } from '../core/html.js';
-import { scriptsOf, textDirection } from '../core/lang-tag.js';
+import { scriptsOf, textDirection } from '../languages/lang-tag.js';
 
 /** The style sheet and the icon, as files (the Content-Security-Policy allows nothing inline). */
 export const HEAD_LINKS: Html = html`<link rel="stylesheet" href="/static/app.css"><link rel="icon" href="/favicon.svg" type="image/svg+xml">`;

@@ -4,7 +4,7 @@
  * the switch that turns single-key shortcuts off). Every text goes through core/html.ts's `html`.
  */
 import { html, type Html } from '../core/html.js';
-import { langDir } from '../core/lang-tag.js';
+import { langDir } from '../languages/lang-tag.js';
 import { inLang, type BundleEntry } from './bundle.js';
 import { UI_LANGS, WORDS, type Words } from './i18n.js';
 import type { JudgeLabels } from './judges.js';

@@ -10,7 +10,7 @@
  * ever shown. The page's script is a file (/static/label.js); its settings are a JSON data block.
  */
 import { html, type Html } from '../core/html.js';
-import { langDir } from '../core/lang-tag.js';
+import { langDir } from '../languages/lang-tag.js';
 import type { BundleEntry } from './bundle.js';
 import type { Words } from './i18n.js';
 import type { JudgeLabels } from './judges.js';

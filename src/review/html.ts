@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { html, safeUrl, trusted, type Html } from '../core/html.js';
-import { langDir } from '../core/lang-tag.js';
+import { langDir } from '../languages/lang-tag.js';
 import { TOOL } from '../core/tool.js';
 import type { ReviewData, ReviewEntry } from './source.js';
 

@@ -5,7 +5,7 @@
  * data only through `safeUrl`.
  */
 import { html, safeUrl, type Html } from '../core/html.js';
-import { langDir } from '../core/lang-tag.js';
+import { langDir } from '../languages/lang-tag.js';
 import { inLang, type BundleEntry, type VariantRecord } from '../label/bundle.js';
 import { viewShell, type ViewData } from './shell.js';
 

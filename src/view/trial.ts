@@ -5,7 +5,7 @@
  */
 import type { Trial } from '../bundle/format.js';
 import { html, type Html } from '../core/html.js';
-import { langDir } from '../core/lang-tag.js';
+import { langDir } from '../languages/lang-tag.js';
 import { modelText } from '../label/markup.js';
 import {
   decidingJudge,

@@ -9,8 +9,8 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { readCsvObjects } from './csv.js';
-import type { Problem } from './errors.js';
+import { readCsvObjects } from '../core/csv.js';
+import type { Problem } from '../core/errors.js';
 import { scriptsOf } from './lang-tag.js';
 
 const run = promisify(execFile);

@@ -10,8 +10,8 @@ import {
   fontWarnings,
   fontconfigLang,
   scoresFontWarnings,
-} from '../../src/core/font-preflight.js';
-import { scriptsOf, textDirection } from '../../src/core/lang-tag.js';
+} from '../../src/languages/font-preflight.js';
+import { scriptsOf, textDirection } from '../../src/languages/lang-tag.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeLanguagesFixture } from '../view/languages-fixture.js';
 

@@ -1,9 +1,11 @@
 /**
  * What a language tag says about writing: its script(s) (ISO 15924) and its direction. Every page
  * that shows corpus, prompt or response text takes `lang` and `dir` from here, so that one place
- * decides (today from CLDR likely subtags through `Intl.Locale`; a language pack may later say).
+ * decides: the language's pack when it has one (`scripts`, `direction`), else CLDR's likely
+ * subtags through `Intl.Locale`.
  */
-import { html, type Html } from './html.js';
+import { html, type Html } from '../core/html.js';
+import { packFor } from './load.js';
 
 /**
  * Scripts written right to left (ISO 15924). (`Intl.Locale`'s text info is not used: Node 20 says
@@ -40,6 +42,8 @@ function locale(tag: string): Intl.Locale | null {
  * scriptsOf('ug') // ['Arab']; scriptsOf('zh-TW') // ['Hant']; scriptsOf('bo') // ['Tibt']
  */
 export function scriptsOf(tag: string): string[] {
+  const pack = packFor(tag)?.pack;
+  if (pack) return [...pack.scripts];
   const l = locale(tag);
   if (!l) return [];
   if (!l.language || l.language === 'und') return l.script ? [l.script] : [];
@@ -55,6 +59,8 @@ export function scriptsOf(tag: string): string[] {
  * textDirection('ug') // 'rtl'; textDirection('bo') // 'ltr'; textDirection('und') // 'auto'
  */
 export function textDirection(tag: string): 'ltr' | 'rtl' | 'auto' {
+  const pack = packFor(tag)?.pack;
+  if (pack) return pack.direction;
   const scripts = scriptsOf(tag);
   if (scripts.length === 0) return 'auto';
   return scripts.some((s) => RTL_SCRIPTS.has(s)) ? 'rtl' : 'ltr';

@@ -18,6 +18,7 @@ import {
   type JudgeBatchFileResult,
   type JudgeBatchOptions,
 } from '../score/judge-batch.js';
+import type { PartOptions } from '../batch/parts.js';
 import type { CommandSpec } from './index.js';
 
 const fmt = (rec: Record<string, number>) =>
@@ -43,6 +44,29 @@ function judgeOptions(cmd: Command): Command {
     )
     .option('--rubric <file>', "judge mode: the audit rubric, as score's --rubric");
 }
+
+/** `--part-requests N` and `--part-mib N`: lower limits of a batch file's parts (batch/parts.ts). */
+export function withPartOptions(cmd: Command): Command {
+  return cmd
+    .addOption(
+      new Option(
+        '--part-requests <n>',
+        'at most N requests per part (default and maximum: the vendor’s limit)',
+      ).argParser(positiveInt),
+    )
+    .addOption(
+      new Option(
+        '--part-mib <n>',
+        'at most N MiB per part, as written (default and maximum: the vendor’s limit)',
+      ).argParser(positiveInt),
+    );
+}
+
+/** The parts' limits the options give. */
+export const partsOf = (opts: Record<string, unknown>): PartOptions => ({
+  partRequests: opts.partRequests as number | undefined,
+  partMib: opts.partMib as number | undefined,
+});
 
 /** The judge mode's options, checked: exactly one of --model and --judge, and the responses. */
 function judgeMode(
@@ -109,37 +133,27 @@ const exportCommand: CommandSpec = {
   description:
     "write one model's requests as a batch input file in its provider's format (OpenAI Batch, Anthropic Message Batches, Gemini batch JSONL), or with --judge a judge's pending requests (OpenAI Batch)",
   configure: (cmd) =>
-    judgeOptions(
-      cmd
-        .argument('<bundle>', 'bundle folder (verified first)')
-        .requiredOption('--models <file>', 'models file')
-        .addOption(new Option('--model <name>', 'the one model of this file').argParser(list))
-        .option('--ledger <file>', 'judge mode: the run ledger of the responses judged')
-        .requiredOption(
-          '--out <path>',
-          'the batch input file to write (JSONL); with --judge, the folder for the judges’ files',
-        )
-        .option('--where <expr>', 'only trials whose fields match, e.g. paradigm=describe,lang=zh')
-        .addOption(new Option('--limit <n>', 'at most N requests').argParser(positiveInt))
-        .addOption(
-          new Option(
-            '--part-requests <n>',
-            'at most N requests per part (default and maximum: the vendor’s limit)',
-          ).argParser(positiveInt),
-        )
-        .addOption(
-          new Option(
-            '--part-mib <n>',
-            'at most N MiB per part, as written (default and maximum: the vendor’s limit)',
-          ).argParser(positiveInt),
-        ),
+    withPartOptions(
+      judgeOptions(
+        cmd
+          .argument('<bundle>', 'bundle folder (verified first)')
+          .requiredOption('--models <file>', 'models file')
+          .addOption(new Option('--model <name>', 'the one model of this file').argParser(list))
+          .option('--ledger <file>', 'judge mode: the run ledger of the responses judged')
+          .requiredOption(
+            '--out <path>',
+            'the batch input file to write (JSONL); with --judge, the folder for the judges’ files',
+          )
+          .option(
+            '--where <expr>',
+            'only trials whose fields match, e.g. paradigm=describe,lang=zh',
+          )
+          .addOption(new Option('--limit <n>', 'at most N requests').argParser(positiveInt)),
+      ),
     ),
   run: async ([bundle], opts, io) => {
     const judging = judgeMode(opts, String(bundle), io);
-    const parts = {
-      partRequests: opts.partRequests as number | undefined,
-      partMib: opts.partMib as number | undefined,
-    };
+    const parts = partsOf(opts);
     if (judging)
       return judgeResult(
         'batch export',

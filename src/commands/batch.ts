@@ -203,6 +203,7 @@ async function importModel(
     model: String(opts.model),
     ledger: opts.ledger as string,
     modelsFile: opts.models as string | undefined,
+    requests: opts.requests as string[] | undefined,
     newRun: opts.newRun as string | undefined,
   });
   for (const w of r.warnings) io.stderr(`warning: ${w}\n`);
@@ -244,6 +245,10 @@ const importCommand: CommandSpec = {
         .option(
           '--models <file>',
           "models file (records the model's request settings, as run does)",
+        )
+        .option(
+          '--requests <files...>',
+          'model mode: the export’s input files (every part); a request changed since the export is named setting by setting',
         )
         .option('--new-run <label>', 'start a new run in the ledger'),
     ),

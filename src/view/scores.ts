@@ -20,7 +20,7 @@ export interface ScoreRow {
   /** File the row came from (its base name). */
   source: string;
   /** sha256 of the text scored (`scores.jsonl` `response_sha256`), null when the scores record none. */
-  scored_sha256: string | null;
+  scored_sha256?: string | null;
   /**
    * Set when the text read now is not the one scored (its sha256 differs, or it is gone): the
    * labels are of the old text. Filled when the text is read (serve.ts).

@@ -120,8 +120,7 @@ function textLoader(texts: ResponseTexts | null): (rows: ScoreRow[]) => Promise<
       looked.add(keys[i]!);
       // the text read now against the one scored: a differing one is marked on its own
       const now = s.response === null ? null : sha256(s.response);
-      if (s.scored_sha256 !== null && now !== s.scored_sha256)
-        s.changed = { scored: s.scored_sha256, now };
+      if (s.scored_sha256 && now !== s.scored_sha256) s.changed = { scored: s.scored_sha256, now };
     });
   };
 }

@@ -42,7 +42,7 @@ function changed(data: ViewData): Html | null {
 
 /** True when the scores record each response's sha256, so each is checked on its own. */
 const perResponse = (data: ViewData): boolean =>
-  data.scores?.some((r) => r.scored_sha256 !== null) ?? false;
+  data.scores?.some((r) => !!r.scored_sha256) ?? false;
 
 /** Said when the texts' file is not the one the scores were made from (both sha256 named). */
 function changedWarning(data: ViewData): string | null {

@@ -12,7 +12,9 @@ const H = 5;
 /** A grey gradient, as 8-bit grey samples. */
 const grey = Buffer.from(Array.from({ length: W * H }, (_, i) => (i * 37) % 256));
 
-const png = (data: Buffer, channels: 1 | 3, options: sharp.PngOptions) =>
+type PngOptions = NonNullable<Parameters<ReturnType<typeof sharp>['png']>[0]>;
+
+const png = (data: Buffer, channels: 1 | 3, options: PngOptions) =>
   sharp(data, { raw: { width: W, height: H, channels } })
     .png(options)
     .toBuffer();

@@ -13,7 +13,7 @@ import { sha256 } from '../../src/core/fsio.js';
 import { listFiles } from '../../src/core/walk.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
-import { writeSimModels } from './sim-models.js';
+import { releaseArgs, writeSimModels } from './sim-models.js';
 import { FIXTURE_STUDY, writeFixtureProject } from '../bundle/fixture.js';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
@@ -51,20 +51,10 @@ beforeAll(async () => {
   const s = await runCli(['score', '--bundle', bundle, '--ledger', ledger, '--out', scores]);
   expect(s.code, s.stderr).toBe(0);
   await copyFile(path.join(FIXTURES, 'release.yaml'), path.join(dir, 'release.yaml'));
-  const r = await runCli([
-    'release',
-    '--bundle',
-    bundle,
-    '--ledger',
-    ledger,
-    '--scores',
-    scores,
-    '--meta',
-    path.join(dir, 'release.yaml'),
-    '--out',
-    path.join(dir, 'release'),
-    '--json',
-  ]);
+  const meta = path.join(dir, 'release.yaml');
+  const r = await runCli(
+    releaseArgs({ bundle, ledger, scores, meta, out: path.join(dir, 'release') }),
+  );
   expect(r.code, r.stderr).toBe(0);
 }, 600_000);
 

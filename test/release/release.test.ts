@@ -17,7 +17,7 @@ import { readCsvObjects } from '../../src/core/csv.js';
 import { listFiles } from '../../src/core/walk.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
-import { writeSimModels } from './sim-models.js';
+import { releaseArgs, writeSimModels } from './sim-models.js';
 import { writeFixtureProject } from '../bundle/fixture.js';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
@@ -29,20 +29,7 @@ let withheldSha: string[];
 let withheldBytes: Buffer[];
 
 async function release(out: string, meta = path.join(dir, 'release.yaml')) {
-  return runCli([
-    'release',
-    '--bundle',
-    bundle,
-    '--ledger',
-    ledger,
-    '--scores',
-    scores,
-    '--meta',
-    meta,
-    '--out',
-    out,
-    '--json',
-  ]);
+  return runCli(releaseArgs({ bundle, ledger, scores, meta, out }));
 }
 
 beforeAll(async () => {

@@ -1,4 +1,4 @@
-/** The models file of the release tests: the fixture study's three models, simulated. */
+/** Helpers of the release tests: the fixture study's three models, simulated, and the release command. */
 import { writeFile } from 'node:fs/promises';
 import { stringify } from 'yaml';
 
@@ -19,3 +19,16 @@ export async function writeSimModels(file: string): Promise<string> {
   );
   return file;
 }
+
+/** The arguments of `stimkit release … --json` for these inputs. */
+export const releaseArgs = (o: {
+  bundle: string;
+  ledger: string;
+  scores: string;
+  meta: string;
+  out: string;
+}): string[] =>
+  [
+    ['release', '--bundle', o.bundle, '--ledger', o.ledger, '--scores', o.scores],
+    ['--meta', o.meta, '--out', o.out, '--json'],
+  ].flat();

@@ -2,8 +2,10 @@
  * `stimkit batch import`, first pass: every line of every output file is read (as a stream,
  * never a whole file) and checked before anything is recorded — JSON, the provider's output
  * format (E_BATCH_FORMAT), the served model (E_BATCH_MODEL), and the request the line's id names
- * against the request the models file makes now (E_BATCH_REQUEST_CHANGED). A bare trial id (an
- * export before request-named ids) is accepted with a warning.
+ * against the request the models file makes now (E_BATCH_REQUEST_CHANGED, naming each setting
+ * that differs: from the served model, and with `--requests` from the export's input line,
+ * request-diff.ts). A bare trial id (an export before request-named ids) is accepted with a
+ * warning.
  */
 import { readTextLines } from '../core/fsio.js';
 import { StimkitError } from '../core/errors.js';
@@ -13,6 +15,7 @@ import type { Provider } from '../client/providers/index.js';
 import type { SentImageStore } from '../client/send-image.js';
 import { formatOf, idOf, servedOf } from './formats.js';
 import { batchRequest, parseCustomId, type BatchRequest } from './request.js';
+import { diffBodies, exportedBody, type SettingDiff } from './request-diff.js';
 import { checkServedModel, servedMatches } from './served-model.js';
 
 /** What checking the output files needs. */
@@ -22,6 +25,8 @@ export interface CheckContext {
   modelsFile?: string;
   byId: ReadonlyMap<string, Trial>;
   store: SentImageStore;
+  /** The export's input files (`--requests`): each changed setting is named from them. */
+  requests?: readonly string[];
 }
 
 /** What the check found: each trial's request (with a models file), and the bare ids met. */
@@ -89,26 +94,56 @@ function settingsOf(model: ModelSpec): string {
   return `api_model ${model.api_model ?? model.name}, sampling ${JSON.stringify(model.sampling)}, extra_body ${JSON.stringify(model.extra_body)}${model.routing ? `, routing ${JSON.stringify(model.routing)}` : ''}, image block ${image}`;
 }
 
-/** Refuse a line whose id names another request than the models file makes for its trial. */
-function checkRequest(
+/** What differs, setting by setting: from the output line (the served model) and the export's input line. */
+async function differences(
   c: CheckContext,
-  at: { file: string; line: number; id: string },
+  at: { id: string; value: Record<string, unknown> },
+  trial: Trial,
+): Promise<{ named: SettingDiff[]; exported: boolean }> {
+  const named: SettingDiff[] = [];
+  const requested = c.model.api_model ?? c.model.name;
+  const served = servedOf(c.provider.name, at.value);
+  const found = c.requests ? await exportedBody(c.requests, at.id) : undefined;
+  if (found) {
+    const { body } = await batchRequest(c.provider, trial, c.model, c.store);
+    named.push(...(await diffBodies(found.body, body)));
+  }
+  if (
+    typeof served === 'string' &&
+    served !== '' &&
+    !servedMatches(requested, served) &&
+    !named.some((d) => d.setting.startsWith('model id'))
+  )
+    named.unshift({
+      setting: 'model id (api_model)',
+      exported: `${JSON.stringify(served)} (the model that answered)`,
+      now: JSON.stringify(requested),
+    });
+  return { named, exported: found !== undefined };
+}
+
+/** Refuse a line whose id names another request than the models file makes for its trial, naming what differs. */
+async function checkRequest(
+  c: CheckContext,
+  at: { file: string; line: number; id: string; value: Record<string, unknown> },
   request: string,
   r: Omit<BatchRequest, 'body'>,
-): void {
+  trial: Trial,
+): Promise<void> {
   if (r.sentSha256.startsWith(request)) return;
-  const differs =
-    r.sent.length > 0
-      ? 'the trial’s prompt, the api_model, sampling, extra_body or routing, or the image block (max_side, format, quality: the image bytes sent)'
-      : 'the trial’s prompt, the api_model, sampling, extra_body or routing';
+  const { named, exported } = await differences(c, at, trial);
+  const which =
+    named.length > 0
+      ? `what differs: ${named.map((d) => `${d.setting}: ${d.exported} in the export, ${d.now} now`).join('; ')}`
+      : `the trial’s prompt, the api_model, sampling (max_tokens, temperature, …), extra_body or routing${r.sent.length > 0 ? ', or the image block (max_side, format, quality: the image bytes sent)' : ''} changed since the export${c.requests ? (exported ? '' : ' (the --requests files hold no line with this id)') : ' (give the export’s input files with --requests FILE… to have each setting compared)'}`;
   throw StimkitError.fromProblem({
     code: 'E_BATCH_REQUEST_CHANGED',
     file: at.file,
     line: at.line,
     field: c.provider.name === 'gemini' ? 'key' : 'custom_id',
-    message: `this line answers another request than the models file makes now for trial ${parseCustomId(at.id).trialId}: ${differs} changed since the export; nothing recorded. The models file now sets: ${settingsOf(c.model)}${r.sent.length > 0 ? `; images sent now ${r.sent.map((s) => `${s.width ?? '?'}×${s.height ?? '?'} ${s.mime}`).join(', ')}` : ''}`,
-    expected: `request ${r.sentSha256.slice(0, 16)} (this models file)`,
-    got: `request ${request} (the export)`,
+    message: `this line answers another request than the models file makes now for trial ${parseCustomId(at.id).trialId}: ${which}; nothing recorded. The models file now sets: ${settingsOf(c.model)}${r.sent.length > 0 ? `; images sent now ${r.sent.map((s) => `${s.width ?? '?'}×${s.height ?? '?'} ${s.mime}`).join(', ')}` : ''}`,
+    expected: `request ${r.sentSha256.slice(0, 16)} (this models file)${named.length > 0 ? `: ${named.map((d) => `${d.setting} ${d.now}`).join(', ')}` : ''}`,
+    got: `request ${request} (the export)${named.length > 0 ? `: ${named.map((d) => `${d.setting} ${d.exported}`).join(', ')}` : ''}`,
     fix: `import with the models file the batch was exported with${c.modelsFile ? ` (restore its settings of "${c.model.name}" in ${c.modelsFile})` : ''}, or export the batch again and run it`,
   });
 }
@@ -138,7 +173,7 @@ export async function checkOutputs(files: readonly string[], c: CheckContext): P
         r = rest;
         out.requests.set(trialId, r);
       }
-      if (request !== null) checkRequest(c, { file, line, id }, request, r);
+      if (request !== null) await checkRequest(c, { file, line, id, value }, request, r, trial);
     }
     checkServedModel(file, c.model.name, requested, badServed, c.modelsFile);
   }

@@ -36,6 +36,8 @@ export interface BatchImportOptions {
   ledger: string;
   /** Optional models file: records the request profile and hashes, and selects the model's trials. */
   modelsFile?: string;
+  /** The export's input files: a changed request is named setting by setting from them. */
+  requests?: string[];
   newRun?: string;
   env?: NodeJS.ProcessEnv;
 }
@@ -83,7 +85,7 @@ export async function batchImport(o: BatchImportOptions): Promise<BatchImportRes
   const byId = new Map(trials.map((t) => [t.id, t]));
   await checkPartSet(o.files);
   const store = new SentImageStore(o.bundle);
-  const ctx = { model, provider, modelsFile: o.modelsFile, byId, store };
+  const ctx = { model, provider, modelsFile: o.modelsFile, byId, store, requests: o.requests };
   const checked = await checkOutputs(o.files, ctx);
   const key = model.api_key_env ? (o.env ?? process.env)[model.api_key_env] : undefined;
   const redactor = new Redactor(key ? [key] : []);

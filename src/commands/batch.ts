@@ -18,6 +18,7 @@ import {
   type JudgeBatchFileResult,
   type JudgeBatchOptions,
 } from '../score/judge-batch.js';
+import type { PartOptions } from '../batch/parts.js';
 import type { CommandSpec } from './index.js';
 import { z } from 'zod';
 import { flag, parseOptions } from '../cli/options.js';
@@ -75,8 +76,35 @@ const ImportFlags = JudgeFlags.extend({
   bundle: z.string(),
   model: flag.text,
   newRun: flag.text,
+  requests: flag.list,
 });
 type ImportFlags = z.output<typeof ImportFlags>;
+
+/** `--part-requests N` and `--part-mib N`: lower limits of a batch file's parts (batch/parts.ts). */
+export function withPartOptions(cmd: Command): Command {
+  return cmd
+    .addOption(
+      new Option(
+        '--part-requests <n>',
+        'at most N requests per part (default and maximum: the vendor’s limit)',
+      ).argParser(positiveInt),
+    )
+    .addOption(
+      new Option(
+        '--part-mib <n>',
+        'at most N MiB per part, as written (default and maximum: the vendor’s limit)',
+      ).argParser(positiveInt),
+    );
+}
+
+/** The parts' limits the options give. */
+export const partsOf = (opts: {
+  partRequests?: number | undefined;
+  partMib?: number | undefined;
+}): PartOptions => ({
+  partRequests: opts.partRequests,
+  partMib: opts.partMib,
+});
 
 /** The judge mode's options, checked: exactly one of --model and --judge, and the responses. */
 function judgeMode(opts: JudgeFlags, bundle: string, io: Io): JudgeBatchOptions | null {
@@ -139,38 +167,28 @@ const exportCommand: CommandSpec = {
   description:
     "write one model's requests as a batch input file in its provider's format (OpenAI Batch, Anthropic Message Batches, Gemini batch JSONL), or with --judge a judge's pending requests (OpenAI Batch)",
   configure: (cmd) =>
-    judgeOptions(
-      cmd
-        .argument('<bundle>', 'bundle folder (verified first)')
-        .requiredOption('--models <file>', 'models file')
-        .addOption(new Option('--model <name>', 'the one model of this file').argParser(list))
-        .option('--ledger <file>', 'judge mode: the run ledger of the responses judged')
-        .requiredOption(
-          '--out <path>',
-          'the batch input file to write (JSONL); with --judge, the folder for the judges’ files',
-        )
-        .option('--where <expr>', 'only trials whose fields match, e.g. paradigm=describe,lang=zh')
-        .addOption(new Option('--limit <n>', 'at most N requests').argParser(positiveInt))
-        .addOption(
-          new Option(
-            '--part-requests <n>',
-            'at most N requests per part (default and maximum: the vendor’s limit)',
-          ).argParser(positiveInt),
-        )
-        .addOption(
-          new Option(
-            '--part-mib <n>',
-            'at most N MiB per part, as written (default and maximum: the vendor’s limit)',
-          ).argParser(positiveInt),
-        ),
+    withPartOptions(
+      judgeOptions(
+        cmd
+          .argument('<bundle>', 'bundle folder (verified first)')
+          .requiredOption('--models <file>', 'models file')
+          .addOption(new Option('--model <name>', 'the one model of this file').argParser(list))
+          .option('--ledger <file>', 'judge mode: the run ledger of the responses judged')
+          .requiredOption(
+            '--out <path>',
+            'the batch input file to write (JSONL); with --judge, the folder for the judges’ files',
+          )
+          .option(
+            '--where <expr>',
+            'only trials whose fields match, e.g. paradigm=describe,lang=zh',
+          )
+          .addOption(new Option('--limit <n>', 'at most N requests').argParser(positiveInt)),
+      ),
     ),
   run: async ([bundle], flags, io) => {
     const opts = parseOptions(ExportFlags, flags);
     const judging = judgeMode(opts, String(bundle), io);
-    const parts = {
-      partRequests: opts.partRequests,
-      partMib: opts.partMib,
-    };
+    const parts = partsOf(opts);
     if (judging)
       return judgeResult(
         'batch export',
@@ -216,6 +234,7 @@ async function importModel(files: string[], opts: ImportFlags, io: Io): Promise<
     model: String(opts.model),
     ledger: opts.ledger,
     modelsFile: opts.models,
+    requests: opts.requests,
     newRun: opts.newRun,
   });
   for (const w of r.warnings) io.stderr(`warning: ${w}\n`);
@@ -257,6 +276,10 @@ const importCommand: CommandSpec = {
         .option(
           '--models <file>',
           "models file (records the model's request settings, as run does)",
+        )
+        .option(
+          '--requests <files...>',
+          'model mode: the export’s input files (every part); a request changed since the export is named setting by setting',
         )
         .option('--new-run <label>', 'start a new run in the ledger'),
     ),

@@ -7,6 +7,7 @@ import { prepareInstrumentJudge } from '../score/instrument-judge.js';
 import { SCORERS } from '../score/registry.js';
 import { scoreToFolder } from '../score/score.js';
 import { scoreHuman, scoreJson } from '../score/summary.js';
+import { partsOf, withPartOptions } from './batch.js';
 import type { CommandSpec } from './index.js';
 import { z } from 'zod';
 import { flag, parseOptions } from '../cli/options.js';
@@ -24,6 +25,8 @@ const ScoreFlags = z.looseObject({
   judgeBatchOut: flag.text,
   judgeBatchIn: flag.text,
   rubric: flag.text,
+  partRequests: flag.int,
+  partMib: flag.int,
 });
 
 export const scoreCommand: CommandSpec = {
@@ -31,7 +34,7 @@ export const scoreCommand: CommandSpec = {
   description:
     'score every response to a bundle (forced choice + polarity keying for the instrument) into scores.jsonl and CSV tables',
   configure: (cmd) =>
-    cmd
+    withPartOptions(cmd)
       .requiredOption('--bundle <dir>', 'the sealed bundle the responses answer')
       .addOption(
         new Option(
@@ -60,11 +63,11 @@ export const scoreCommand: CommandSpec = {
       )
       .option(
         '--judge-batch-out <dir>',
-        "send no judge calls: write each judge's pending requests as a batch input file here (as batch export --judge)",
+        "send no judge calls: write each judge's pending requests as batch input files here, in parts within the OpenAI Batch limits or --part-requests/--part-mib (as batch export --judge)",
       )
       .option(
         '--judge-batch-in <dir>',
-        "send no judge calls: record each judge's batch results file found here (<judge>.<rubric|instrument>.results.jsonl) into the judge ledger (as batch import --judge)",
+        "send no judge calls: record each judge's batch results found here (<judge>.<rubric|instrument>.results.jsonl, or every part of it: ….results.part-0001-of-0003.jsonl) into the judge ledger (as batch import --judge)",
       )
       .requiredOption(
         '--out <dir>',
@@ -81,6 +84,13 @@ export const scoreCommand: CommandSpec = {
         'give the responses: --ledger FILE or --responses FILE.jsonl',
         'add --ledger FILE (from `stimkit run`) or --responses FILE.jsonl',
       );
+    const parts = partsOf(opts);
+    if ((parts.partRequests ?? parts.partMib) !== undefined && !opts.judgeBatchOut)
+      throw StimkitError.usage(
+        'E_SCORE_USAGE',
+        '--part-requests and --part-mib set the parts of the judges’ batch files: they go with --judge-batch-out DIR',
+        'add --judge-batch-out DIR, or leave the part options out',
+      );
     const source = ledger
       ? { kind: 'ledger' as const, file: ledger, run: opts.run }
       : { kind: 'responses' as const, file: responses! };
@@ -94,6 +104,7 @@ export const scoreCommand: CommandSpec = {
         opts.judgeBatchOut || opts.judgeBatchIn
           ? {
               out: opts.judgeBatchOut,
+              parts,
               in: opts.judgeBatchIn ? [opts.judgeBatchIn] : undefined,
             }
           : undefined,

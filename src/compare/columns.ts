@@ -11,6 +11,8 @@ export interface CompareRow {
   model: string;
   paradigm: string;
   language: string;
+  /** The route that answered (scores.jsonl `route`), null when none is recorded. */
+  route: string | null;
   /** The ledger outcome, null when the folder does not record one. */
   outcome: string | null;
   /** The scorer's reason for a zero or missing score (scores.jsonl `reason`). */

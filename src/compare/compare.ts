@@ -1,6 +1,8 @@
 /**
  * `stimkit compare <scores A> <scores B>`: two runs of one sealed bundle (a model's snapshots
- * months apart, or one model through two routes), paired by trial × model. Per model × language ×
+ * months apart, or one model through two routes), paired by trial × model. Per model × routes
+ * (the route that answered in A and in B, so one model through two routes is compared route
+ * against route, and a run whose gateway used several routes is split by them) × language ×
  * paradigm: the trials whose outcome or a label changed, the transition table of every compared
  * column (from A's value to B's), and the exact McNemar test of each binary column with Holm's
  * correction across the cells of that column. Trials scored on one side only are counted and
@@ -29,17 +31,43 @@ const keyOf = (r: CompareRow): TrialKey => ({
   model: r.model,
   paradigm: r.paradigm,
   language: r.language,
+  route: r.route,
 });
 const pairId = (r: { trial: string; model: string }) => JSON.stringify([r.trial, r.model]);
-const cellId = (r: { model: string; language: string; paradigm: string }) =>
-  JSON.stringify([r.model, r.paradigm, r.language]);
-const cmp = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
-/** Model, paradigm, language, then trial id: code-point order, the same on every machine. */
-const byKey = (x: TrialKey, y: TrialKey) =>
+
+/** A cell: a model through the routes that answered it in A and in B, a paradigm, a language. */
+interface Cell {
+  model: string;
+  route_a: string | null;
+  route_b: string | null;
+  paradigm: string;
+  language: string;
+}
+const cellOf = (p: Pair): Cell => ({
+  model: p.a.model,
+  route_a: p.a.route,
+  route_b: p.b.route,
+  paradigm: p.a.paradigm,
+  language: p.a.language,
+});
+const cellId = (c: Cell) =>
+  JSON.stringify([c.model, c.route_a ?? '', c.route_b ?? '', c.paradigm, c.language]);
+const cmp = (x: string | null, y: string | null) => {
+  const [a, b] = [x ?? '', y ?? ''];
+  return a < b ? -1 : a > b ? 1 : 0;
+};
+/** Model, routes, paradigm, language: code-point order, the same on every machine. */
+const byCell = (x: Cell, y: Cell) =>
   cmp(x.model, y.model) ||
+  cmp(x.route_a, y.route_a) ||
+  cmp(x.route_b, y.route_b) ||
   cmp(x.paradigm, y.paradigm) ||
-  cmp(x.language, y.language) ||
+  cmp(x.language, y.language);
+/** A trial's key: model, route, paradigm, language, then trial id. */
+const byKey = (x: TrialKey, y: TrialKey) =>
+  byCell({ ...x, route_a: x.route, route_b: null }, { ...y, route_a: y.route, route_b: null }) ||
   cmp(x.trial, y.trial);
+const byPair = (x: Pair, y: Pair) => byCell(cellOf(x), cellOf(y)) || cmp(x.a.trial, y.a.trial);
 
 /** Refuse two folders that scored different bundles, naming both digests. */
 function sameBundle(a: ScoresSide, b: ScoresSide): void {
@@ -69,7 +97,7 @@ function pairRows(a: ScoresSide, b: ScoresSide) {
     } else onlyA.push(keyOf(r));
   }
   const onlyB = [...bByKey.values()].map(keyOf);
-  pairs.sort((x, y) => byKey(keyOf(x.a), keyOf(y.a)));
+  pairs.sort(byPair);
   return { pairs, onlyA: onlyA.sort(byKey), onlyB: onlyB.sort(byKey) };
 }
 
@@ -90,32 +118,27 @@ function transitions(pairs: readonly Pair[]): Transition[] {
   for (const p of pairs)
     for (const col of COMPARE_COLUMNS) {
       if (!col.applies(p.a)) continue;
-      const { model, language, paradigm } = p.a;
+      const cell = cellOf(p);
       const [from, to] = [cellValue(col, p.a), cellValue(col, p.b)];
-      const id = JSON.stringify([cellId(p.a), col.id, from, to]);
+      const id = JSON.stringify([cellId(cell), col.id, from, to]);
       const seen = counts.get(id);
       if (seen) seen.n++;
-      else counts.set(id, { model, language, paradigm, column: col.id, from, to, n: 1 });
+      else counts.set(id, { ...cell, column: col.id, from, to, n: 1 });
     }
   const order = COMPARE_COLUMNS.map((c) => c.id);
   return [...counts.values()].sort(
     (x, y) =>
-      cmp(x.model, y.model) ||
-      cmp(x.paradigm, y.paradigm) ||
-      cmp(x.language, y.language) ||
+      byCell(x, y) ||
       order.indexOf(x.column) - order.indexOf(y.column) ||
       cmp(x.from, y.from) ||
       cmp(x.to, y.to),
   );
 }
 
-function emptyCell(r: CompareRow, column: string, positive: string): McNemarCell {
-  const { model, language, paradigm } = r;
+function emptyCell(cell: Cell, column: string, positive: string): McNemarCell {
   const zero = { n: 0, excluded: 0, a: 0, b: 0, c: 0, d: 0 };
   return {
-    model,
-    language,
-    paradigm,
+    ...cell,
     column,
     positive,
     ...zero,
@@ -131,10 +154,10 @@ function mcnemarCells(pairs: readonly Pair[]): McNemarCell[] {
   for (const p of pairs)
     for (const col of COMPARE_COLUMNS) {
       if (!col.applies(p.a) || !testable(col)) continue;
-      const id = JSON.stringify([cellId(p.a), col.id]);
+      const id = JSON.stringify([cellId(cellOf(p)), col.id]);
       let c = cells.get(id);
       if (!c) {
-        c = emptyCell(p.a, col.id, col.positive);
+        c = emptyCell(cellOf(p), col.id, col.positive);
         cells.set(id, c);
       }
       const [x, y] = [col.binary(p.a), col.binary(p.b)];
@@ -174,7 +197,8 @@ export function compareSides(a: ScoresSide, b: ScoresSide): CompareResult {
   for (const p of pairs) {
     const columns = changedColumns(p);
     if (Object.keys(columns).length === 0) continue;
-    changed.push({ ...keyOf(p.a), columns });
+    const { route: _route, ...key } = keyOf(p.a);
+    changed.push({ ...key, route_a: p.a.route, route_b: p.b.route, columns });
     for (const c of Object.keys(columns)) byColumn[c]!++;
   }
   const side = (s: ScoresSide) => ({
@@ -185,7 +209,7 @@ export function compareSides(a: ScoresSide, b: ScoresSide): CompareResult {
   });
   const order = COMPARE_COLUMNS.map((c) => c.id);
   const mc = mcnemarCells(pairs).sort(
-    (x, y) => cmp(cellId(x), cellId(y)) || order.indexOf(x.column) - order.indexOf(y.column),
+    (x, y) => byCell(x, y) || order.indexOf(x.column) - order.indexOf(y.column),
   );
   return {
     format: COMPARE_FORMAT,

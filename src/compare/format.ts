@@ -8,21 +8,26 @@
 import { z } from 'zod';
 
 export const COMPARE_FORMAT = 'stimkit.compare';
-export const COMPARE_VERSION = 1;
+export const COMPARE_VERSION = 2;
 
 const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
 
-/** A trial × model, named by what defines it. */
+/** A trial × model, named by what defines it, and the route that answered it (null: none recorded). */
 export const TrialKey = z.strictObject({
   trial: z.string(),
   model: z.string(),
   paradigm: z.string(),
   language: z.string(),
+  route: z.string().nullable(),
 });
 export type TrialKey = z.output<typeof TrialKey>;
 
+/** The routes that answered a pair (or a cell's pairs) in A and in B (null: none recorded). */
+const Routes = { route_a: z.string().nullable(), route_b: z.string().nullable() };
+
 /** A trial × model whose outcome or a label differs: each changed column with its two values. */
-export const ChangedTrial = TrialKey.extend({
+export const ChangedTrial = TrialKey.omit({ route: true }).extend({
+  ...Routes,
   columns: z.record(z.string(), z.strictObject({ a: z.string(), b: z.string() })),
 });
 export type ChangedTrial = z.output<typeof ChangedTrial>;
@@ -30,6 +35,7 @@ export type ChangedTrial = z.output<typeof ChangedTrial>;
 /** One cell of a transition table: how many paired trials went from `from` (A) to `to` (B). */
 export const Transition = z.strictObject({
   model: z.string(),
+  ...Routes,
   language: z.string(),
   paradigm: z.string(),
   column: z.string(),
@@ -40,13 +46,15 @@ export const Transition = z.strictObject({
 export type Transition = z.output<typeof Transition>;
 
 /**
- * Exact McNemar of one column in one model × language × paradigm cell: `a` both 1, `b` A 1 and
+ * Exact McNemar of one column in one model × routes × language × paradigm cell (the routes that
+ * answered in A and in B: one model through two routes is two runs of it): `a` both 1, `b` A 1 and
  * B 0, `c` A 0 and B 1, `d` both 0; `excluded` pairs lack a binary value on a side. `p_exact` is
  * null (with `reason`) when no pair has both; `p_holm` is Holm's adjustment across the cells of
  * the same column.
  */
 export const McNemarCell = z.strictObject({
   model: z.string(),
+  ...Routes,
   language: z.string(),
   paradigm: z.string(),
   column: z.string(),

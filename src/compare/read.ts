@@ -116,6 +116,7 @@ export async function readScoresSide(dir: string): Promise<ScoresSide> {
       model: s.model,
       paradigm: s.paradigm,
       language: t.language ?? '',
+      route: s.route ?? null,
       outcome: s.outcome ?? null,
       reason: s.reason,
       score: s.score,

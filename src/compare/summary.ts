@@ -3,6 +3,14 @@ import type { CompareResult } from './format.js';
 
 const fmtP = (p: number) => (p < 0.001 ? '< 0.001' : p.toPrecision(2));
 
+/** ` via R1 → R2` (the routes that answered in A and B), or ` via R` when the same. */
+const routes = (m: { route_a: string | null; route_b: string | null }) =>
+  m.route_a === null && m.route_b === null
+    ? ''
+    : m.route_a === m.route_b
+      ? ` via ${m.route_a}`
+      : ` via ${m.route_a ?? '(none)'} → ${m.route_b ?? '(none)'}`;
+
 /** A few lines: what was paired, what changed by column, and the cells Holm keeps below 0.05. */
 export function compareHuman(r: CompareResult): string {
   const lines = [
@@ -18,7 +26,7 @@ export function compareHuman(r: CompareResult): string {
       : `changed significantly (exact McNemar, Holm, 0.05): ${sig
           .map(
             (m) =>
-              `${m.model} ${m.paradigm} ${m.language} ${m.column} (b ${m.b}, c ${m.c}, p ${fmtP(m.p_holm!)})`,
+              `${m.model}${routes(m)} ${m.paradigm} ${m.language} ${m.column} (b ${m.b}, c ${m.c}, p ${fmtP(m.p_holm!)})`,
           )
           .join('; ')}`,
   );

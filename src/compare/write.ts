@@ -25,25 +25,32 @@ const SPEC = headeredFolder({
 });
 
 const KEY = ['trial', 'model', 'paradigm', 'language'] as const;
+const ROUTES = ['route_a', 'route_b'] as const;
 const MCNEMAR = ['positive', 'n', 'excluded', 'a', 'b', 'c', 'd', 'p_exact', 'p_holm', 'reason'];
 
 /** The CSV tables of a comparison: file name → header and rows. */
 function compareTables(r: CompareResult): Array<[string, string[], Cell[][]]> {
   const cols = COMPARE_COLUMNS.map((c) => c.id);
-  const changedHeader = [...KEY, 'changed', ...cols.flatMap((c) => [`${c}_a`, `${c}_b`])];
+  const changedHeader = [
+    ...KEY,
+    ...ROUTES,
+    'changed',
+    ...cols.flatMap((c) => [`${c}_a`, `${c}_b`]),
+  ];
   const changed = r.changed.map((t) => [
     ...KEY.map((k) => t[k]),
+    ...ROUTES.map((k) => t[k]),
     Object.keys(t.columns).join('|'),
     ...cols.flatMap((c) => [t.columns[c]?.a ?? null, t.columns[c]?.b ?? null]),
   ]);
   const unpaired = [
-    ...r.only_a.map((t) => ['a', ...KEY.map((k) => t[k])]),
-    ...r.only_b.map((t) => ['b', ...KEY.map((k) => t[k])]),
+    ...r.only_a.map((t) => ['a', ...KEY.map((k) => t[k]), t.route]),
+    ...r.only_b.map((t) => ['b', ...KEY.map((k) => t[k]), t.route]),
   ];
-  const cell = ['model', 'paradigm', 'language', 'column'] as const;
+  const cell = ['model', ...ROUTES, 'paradigm', 'language', 'column'] as const;
   return [
     [COMPARE_FILES.changed, changedHeader, changed],
-    [COMPARE_FILES.unpaired, ['side', ...KEY], unpaired],
+    [COMPARE_FILES.unpaired, ['side', ...KEY, 'route'], unpaired],
     [
       COMPARE_FILES.transitions,
       [...cell, 'from', 'to', 'n', 'changed'],

@@ -5,14 +5,16 @@
  * put through the variants stage (`runVariants`, the same code that made the sealed bundle's
  * images) with the bundle's recipe, and every output is checked against the sha256 the release
  * records before it is written to `images/`. A mismatch is refused, naming the file, the expected
- * and the got sha256 (E_REHYDRATE_MISMATCH).
+ * and the got sha256 (E_REHYDRATE_MISMATCH). `release.json`'s file list then names the images
+ * written, with their bytes and sha256.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { StimkitError } from '../core/errors.js';
 import { ensureFolder, sha256, writeFileAtomic } from '../core/fsio.js';
+import { artifactJson } from '../core/json.js';
 import { listFiles, sha256OrNull } from '../core/walk.js';
 import { Recipe } from '../variants/recipe.js';
 import { runVariants } from '../variants/run.js';
@@ -145,6 +147,27 @@ async function checkAndWrite(
 }
 
 /**
+ * Add the images written to `release.json`'s file list (each once, in file order, with its bytes
+ * and sha256), so the folder's header lists every file it holds; written atomically.
+ */
+async function listWritten(
+  release: string,
+  header: ReleaseHeader,
+  written: RehydrateResult['images'],
+): Promise<void> {
+  const files = new Map(header.files.map((f) => [f.file, f]));
+  for (const w of written) {
+    const bytes = (await stat(path.join(release, w.file))).size;
+    files.set(w.file, { file: w.file, bytes, sha256: w.sha256 });
+  }
+  const listed: ReleaseHeader = {
+    ...header,
+    files: [...files.values()].sort((x, y) => (x.file < y.file ? -1 : x.file > y.file ? 1 : 0)),
+  };
+  await writeFileAtomic(path.join(release, 'release.json'), artifactJson(listed));
+}
+
+/**
  * Rebuild a release's withheld images from the user's copies under `imagesDir`.
  *
  * @example
@@ -170,6 +193,7 @@ export async function rehydrate(release: string, imagesDir: string): Promise<Reh
       jobs: 1,
     });
     const written = await checkAndWrite(release, header, lock);
+    await listWritten(release, header, written);
     return { release, entries: header.withheld.length, images: written };
   } finally {
     await rm(tmp, { recursive: true, force: true });

@@ -26,6 +26,8 @@ export const ScoreLine = z.strictObject({
   outcome: z.string().nullable().optional(),
   route: z.string().nullable().optional(),
   route_provider: z.string().nullable().optional(),
+  /** sha256 of the response text scored (UTF-8, as its source holds it), null without text; absent in folders written before it. */
+  response_sha256: Sha256Hex.nullable().optional(),
   /** Who blocked by the vendor's metadata (gateway, vendor_classifier, model, unclassified), its category (lower snake case and raw) and detail; absent in folders written before them. */
   block_source: z
     .enum(['gateway', 'vendor_classifier', 'model', 'unclassified'])

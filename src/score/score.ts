@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { StimkitError } from '../core/errors.js';
-import { relPosix, sha256File, writeFileAtomic } from '../core/fsio.js';
+import { relPosix, sha256, sha256File, writeFileAtomic } from '../core/fsio.js';
 import { artifactJson } from '../core/json.js';
 import { writeOutFolder } from '../core/out-folder.js';
 import { TOOL } from '../core/tool.js';
@@ -102,6 +102,7 @@ class Scoring {
       outcome: response.outcome ?? null,
       route: response.route ?? null,
       route_provider: response.route_provider ?? null,
+      response_sha256: response.response === null ? null : sha256(response.response),
       ...blockFields(response),
     };
     const row = { record, trial, model, bundle };

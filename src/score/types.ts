@@ -62,6 +62,8 @@ export interface ScoreRecord {
   route?: string | null;
   /** The upstream provider a gateway named (score.ts fills it from the response), or null. */
   route_provider?: string | null;
+  /** sha256 of the response text as the ledger (or responses file) holds it (UTF-8); null without text. */
+  response_sha256?: string | null;
   /** Who blocked by the vendor's metadata, its category (snake case and raw) and detail (block-provenance.ts); null when nothing blocked. */
   block_source?: string | null;
   block_category?: string | null;

@@ -5,6 +5,7 @@
  * which rows are simulated. Also which fields are labels (the "label is true" filter offers only
  * those).
  */
+import { html, type Html } from '../core/html.js';
 import { truthy, type ScoreRow } from './scores.js';
 
 /** One column of the list: its header, the fields it may come from (first present wins). */
@@ -124,4 +125,15 @@ export function routeNote(s: { labels: Record<string, string> }): string | null 
     outcome && outcome !== 'answer' ? outcome : null,
   ].filter((x): x is string => x !== null);
   return parts.length ? parts.join(' · ') : null;
+}
+
+/**
+ * The warning on one response whose text is not the one scored (its sha256 differs from the
+ * `response_sha256` scores.jsonl recorded, or the text is gone): its labels are of the old text.
+ */
+export function changedNote(s: ScoreRow): Html | null {
+  const c = s.changed;
+  if (!c) return null;
+  const now = c.now === null ? 'no text now' : `sha256 ${c.now.slice(0, 12)}… now`;
+  return html`<p class="banner warn changed-response" role="note"><strong>CHANGED SINCE SCORING</strong> · this response is not the text that was scored (sha256 ${c.scored.slice(0, 12)}… scored, ${now}): its labels are of the old text</p>`;
 }

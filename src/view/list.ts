@@ -10,6 +10,7 @@ import { promptText } from '../label/bundle.js';
 import { langDir } from '../languages/lang-tag.js';
 import { modelText } from '../label/markup.js';
 import {
+  changedNote,
   decidingJudge,
   DIMS,
   dimValue,
@@ -115,7 +116,7 @@ function responseRow(t: Trial, s: ScoreRow, filtered: Dim | null, label: string)
       : modelText(text, t.lang, cut(text, 320));
   const extra = label && !filtered;
   return html`<tr class="row">${trialCell(t)}<td data-label="Model"><bdi>${s.model}</bdi>${isSimulated(s) ? html` <span class="tag sim" title="simulated respondent">SIM</span>` : null}${routeNote(s) ? html`<br><span class="meta"><bdi>${routeNote(s)}</bdi></span>` : null}</td>
-<td class="resp" data-label="Response">${resp}</td>${dimCells(s, filtered)}<td class="nowrap" data-label="Judge"><bdi>${decidingJudge(s) ?? '—'}</bdi></td>${extra ? html`<td class="dim filtered" data-label="${label}">${s.labels[label] ?? '—'}</td>` : null}</tr>`;
+<td class="resp" data-label="Response">${changedNote(s)}${resp}</td>${dimCells(s, filtered)}<td class="nowrap" data-label="Judge"><bdi>${decidingJudge(s) ?? '—'}</bdi></td>${extra ? html`<td class="dim filtered" data-label="${label}">${s.labels[label] ?? '—'}</td>` : null}</tr>`;
 }
 
 function table(data: ViewData, rows: ListRow[], label: string): Html {

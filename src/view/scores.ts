@@ -19,6 +19,13 @@ export interface ScoreRow {
   labels: Record<string, string>;
   /** File the row came from (its base name). */
   source: string;
+  /** sha256 of the text scored (`scores.jsonl` `response_sha256`), null when the scores record none. */
+  scored_sha256?: string | null;
+  /**
+   * Set when the text read now is not the one scored (its sha256 differs, or it is gone): the
+   * labels are of the old text. Filled when the text is read (serve.ts).
+   */
+  changed?: { scored: string; now: string | null };
 }
 
 const SKIP = new Set([
@@ -32,6 +39,7 @@ const SKIP = new Set([
   'bundle',
   'format',
   'version',
+  'response_sha256',
 ]);
 
 function flatten(
@@ -104,6 +112,7 @@ export async function readScores(target: string): Promise<ScoreRow[]> {
         response: typeof text === 'string' ? text : null,
         labels,
         source: path.basename(file),
+        scored_sha256: typeof r.response_sha256 === 'string' ? r.response_sha256 : null,
       });
     }
   }

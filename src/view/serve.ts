@@ -5,6 +5,7 @@
  * by digest, only those the bundle's trials or variant records name.
  */
 import { readFile } from 'node:fs/promises';
+import { sha256 } from '../core/fsio.js';
 import { imageFile, loadBundle } from '../label/bundle.js';
 import { htmlReply, startServer, type Reply, type Request, type Running } from '../label/http.js';
 import { staticReply } from '../label/static.js';
@@ -43,6 +44,7 @@ function mergeScores(rows: ScoreRow[]): ScoreRow[] {
       m.set(k, {
         ...old,
         response: old.response ?? r.response,
+        scored_sha256: old.scored_sha256 ?? r.scored_sha256,
         labels: { ...old.labels, ...r.labels },
       });
   }
@@ -116,6 +118,9 @@ function textLoader(texts: ResponseTexts | null): (rows: ScoreRow[]) => Promise<
     missing.forEach((s, i) => {
       s.response = got.get(keys[i]!) ?? null;
       looked.add(keys[i]!);
+      // the text read now against the one scored: a differing one is marked on its own
+      const now = s.response === null ? null : sha256(s.response);
+      if (s.scored_sha256 && now !== s.scored_sha256) s.changed = { scored: s.scored_sha256, now };
     });
   };
 }

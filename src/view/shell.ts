@@ -34,17 +34,25 @@ function banner(data: ViewData): Html | null {
 
 function changed(data: ViewData): Html | null {
   const w = changedWarning(data);
-  return w
-    ? html`<p class="banner warn" role="note" id="changed"><strong>CHANGED SINCE SCORING</strong> · ${w}</p>`
-    : null;
+  if (!w) return null;
+  return perResponse(data)
+    ? html`<p class="banner" role="note" id="changed"><strong>FILE CHANGED</strong> · ${w}</p>`
+    : html`<p class="banner warn" role="note" id="changed"><strong>CHANGED SINCE SCORING</strong> · ${w}</p>`;
 }
+
+/** True when the scores record each response's sha256, so each is checked on its own. */
+const perResponse = (data: ViewData): boolean =>
+  data.scores?.some((r) => !!r.scored_sha256) ?? false;
 
 /** Said when the texts' file is not the one the scores were made from (both sha256 named). */
 function changedWarning(data: ViewData): string | null {
   const src = data.responses;
   if (!src?.changed) return null;
   const what = src.kind === 'ledger' ? 'run ledger' : 'responses file';
-  return `the ${what} has changed since these scores were made (sha256 ${src.changed.recorded.slice(0, 12)}… recorded in score.json, ${src.changed.now.slice(0, 12)}… now): a response shown may have been edited since it was scored, and its labels may be of the old text`;
+  const file = `the ${what} has changed since these scores were made (sha256 ${src.changed.recorded.slice(0, 12)}… recorded in score.json, ${src.changed.now.slice(0, 12)}… now)`;
+  return perResponse(data)
+    ? `${file}: each response shown is checked against the sha256 of the text scored, and one whose text differs is marked on its own`
+    : `${file}: a response shown may have been edited since it was scored, and its labels may be of the old text (these scores record no sha256 per response; score again to have each response checked)`;
 }
 
 /** The line `stimkit view` prints when it starts (and the warning, if any). */

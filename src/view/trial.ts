@@ -8,6 +8,7 @@ import { html, type Html } from '../core/html.js';
 import { langDir } from '../languages/lang-tag.js';
 import { modelText } from '../label/markup.js';
 import {
+  changedNote,
   decidingJudge,
   DIMS,
   dimValue,
@@ -79,7 +80,7 @@ function response(t: Trial, r: ScoreRow): Html {
   const fields = Object.entries(r.labels).map(
     ([k, v]) => html`<div><dt><code><bdi>${k}</bdi></code></dt><dd><bdi>${v}</bdi></dd></div>`,
   );
-  return html`<section class="panel"><h3><bdi>${r.model}</bdi>${isSimulated(r) ? html` <span class="tag sim">SIMULATED</span>` : null}${routeNote(r) ? html` <span class="meta"><bdi>${routeNote(r)}</bdi></span>` : null}</h3>${text}${summary(r)}
+  return html`<section class="panel"><h3><bdi>${r.model}</bdi>${isSimulated(r) ? html` <span class="tag sim">SIMULATED</span>` : null}${routeNote(r) ? html` <span class="meta"><bdi>${routeNote(r)}</bdi></span>` : null}</h3>${changedNote(r)}${text}${summary(r)}
 <details open><summary>All fields (${fields.length})</summary><dl class="fields">${fields}</dl></details></section>`;
 }
 

@@ -130,3 +130,89 @@ describe('batch custom_ids name their request', () => {
     expect(r.stderr).toContain('warning:');
   });
 });
+
+describe('E_BATCH_REQUEST_CHANGED names the setting that differs', () => {
+  const input = () => path.join(dir, 'in.jsonl');
+  const changedModels = (name: string, extra: Record<string, unknown>) =>
+    writeModels(
+      dir,
+      [{ name: 'm', endpoint: 'http://127.0.0.1:9/v1', image: { max_side: 512 }, ...extra }],
+      name,
+    );
+  /** The problem of an import of the 512 px export's answers under `models` (with `--requests` files). */
+  async function refused(models: string, requests: string[] = [input()], output?: string) {
+    const out = output ?? (await answered(path.join(dir, 'named.out.jsonl'), (l) => l.custom_id));
+    const ledger = path.join(dir, `named-${Math.random().toString(16).slice(2)}.sqlite`);
+    const args = importArgs(out, ledger, models);
+    const r = await runCli(requests.length ? [...args, '--requests', ...requests] : args);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.json().error.code).toBe('E_BATCH_REQUEST_CHANGED');
+    expect(existsSync(ledger) ? query(ledger, 'SELECT * FROM results') : []).toEqual([]);
+    return r.json().error.problems[0] as { message: string; expected: string; got: string };
+  }
+
+  it('the image block: the size, format and bytes of the image in the export and now', async () => {
+    const p = await refused(await changedModels('n-img.yaml', { image: { max_side: 768 } }));
+    expect(p.message).toMatch(
+      /what differs: image 1 \(the image block: max_side, format, quality\): 512×384 png, \d+ bytes in the export, 640×480 png, \d+ bytes now/,
+    );
+  });
+
+  it('max_tokens', async () => {
+    const p = await refused(await changedModels('n-max.yaml', { extra_body: { max_tokens: 512 } }));
+    expect(p.message).toContain('what differs: max_tokens: 64 in the export, 512 now');
+    expect(p.expected).toContain('max_tokens 512');
+    expect(p.got).toContain('max_tokens 64');
+  });
+
+  it('temperature', async () => {
+    const p = await refused(
+      await changedModels('n-temp.yaml', { sampling: { temperature: 'drop' } }),
+    );
+    expect(p.message).toContain('what differs: temperature: 0.7 in the export, absent now');
+  });
+
+  it('the model id, from the answer alone (no --requests) and from the export', async () => {
+    const models = await changedModels('n-model.yaml', { api_model: 'm-next' });
+    const alone = await refused(models, []);
+    expect(alone.message).toContain(
+      'what differs: model id (api_model): "m" (the model that answered) in the export, "m-next" now',
+    );
+    const both = await refused(models);
+    expect(both.message).toContain(
+      'what differs: model id (api_model): "m" in the export, "m-next" now',
+    );
+  });
+
+  it('the prompt text', async () => {
+    // an export whose first request carried another prompt (as an earlier wording would)
+    const edited = lines.map((l, i) => {
+      if (i > 0) return l;
+      const body = structuredClone(l.body);
+      const part = body.messages[0].content.find((c: any) => c.type === 'text');
+      part.text = 'Describe the picture, briefly.';
+      return {
+        ...l,
+        body,
+        custom_id: `${l.custom_id.slice(0, 26)}-${sha256(JSON.stringify(body)).slice(0, 16)}`,
+      };
+    });
+    const file = path.join(dir, 'edited.in.jsonl');
+    await writeFile(file, edited.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    const out = await answered(path.join(dir, 'edited.out.jsonl'), (l) =>
+      l === lines[0] ? edited[0].custom_id : l.custom_id,
+    );
+    const p = await refused(await modelsWith('n-prompt.yaml', 512), [file], out);
+    expect(p.message).toMatch(
+      /what differs: prompt text: "Describe the picture, briefly\." in the export, "[^"]+" now/,
+    );
+  });
+
+  it('says to give --requests when the answer alone cannot tell', async () => {
+    const p = await refused(
+      await changedModels('n-alone.yaml', { extra_body: { max_tokens: 512 } }),
+      [],
+    );
+    expect(p.message).toContain('give the export’s input files with --requests FILE…');
+  });
+});

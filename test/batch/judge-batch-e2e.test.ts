@@ -401,4 +401,55 @@ describe('judges through batch export / import', () => {
     expect(rows(partsLedger)).toEqual(rows(batchLedger()));
     expect(network.requests).toBe(0);
   });
+
+  it('score --judge-batch-out writes parts within --part-requests, and --judge-batch-in records every part', async () => {
+    const partsLedger = path.join(dir, 'score-parts.judges.sqlite');
+    const flags = judgeFlags(batchModels(), partsLedger);
+    const out = path.join(dir, 'score-parts-requests');
+    const scoreArgs = (extra: string[]) => [
+      'score',
+      ...flags,
+      '--judge',
+      'judge-a',
+      ...extra,
+      '--out',
+      path.join(dir, 'score-parts-scores'),
+      '--json',
+    ];
+    const alone = await runCli(scoreArgs(['--part-requests', '5']));
+    expect(alone.code).toBe(2);
+    expect(alone.json().error.code).toBe('E_SCORE_USAGE');
+    const r = await runCli(scoreArgs(['--judge-batch-out', out, '--part-requests', '5']));
+    expect(r.code, r.stderr).toBe(0);
+    const names = (await readdir(out)).sort();
+    const of = (what: string, n: number) =>
+      Array.from(
+        { length: n },
+        (_, i) =>
+          `judge-a.${what}.requests.part-${String(i + 1).padStart(4, '0')}-of-${String(n).padStart(4, '0')}.jsonl`,
+      );
+    expect(names).toEqual([...of('instrument', 12), ...of('rubric', 3)]);
+    const results = path.join(dir, 'score-parts-results');
+    await mkdir(results, { recursive: true });
+    let lines = 0;
+    for (const name of names) {
+      const text = await readFile(path.join(out, name), 'utf8');
+      const n = text.trim().split('\n').length;
+      expect(n).toBeLessThanOrEqual(5);
+      lines += n;
+      await runFakeBatch(
+        path.join(out, name),
+        path.join(results, name.replace('.requests.', '.results.')),
+      );
+    }
+    expect(lines).toBe(12 + 56);
+    const imp = await runCli(scoreArgs(['--judge-batch-in', results]));
+    expect(imp.code, imp.stderr).toBe(0);
+    const recorded = query(
+      partsLedger,
+      "SELECT COUNT(*) AS n FROM results WHERE model = 'judge-a'",
+    );
+    expect(recorded[0].n).toBe(12 + 56);
+    expect(network.requests).toBe(0);
+  });
 });

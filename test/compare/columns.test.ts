@@ -16,6 +16,7 @@ function row(trial: string, outcome: string, cells: Record<string, string>): Com
     model: 'm',
     paradigm: 'comment-text',
     language: 'en',
+    route: null,
     outcome,
     reason: null,
     score: null,

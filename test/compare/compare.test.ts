@@ -57,7 +57,7 @@ describe('compare', () => {
       only_b: 1,
     });
     expect(r.only_a).toEqual([
-      { trial: removed.trial_id, model: 'm1', paradigm: 'instrument', language: 'zh' },
+      { trial: removed.trial_id, model: 'm1', paradigm: 'instrument', language: 'zh', route: null },
     ]);
     expect(r.only_b.map((t) => `${t.trial}|${t.model}`)).toEqual([
       `${fx.trials.find((t) => t.lang === 'en')!.id}|m3`,
@@ -82,6 +82,8 @@ describe('compare', () => {
     expect(t).toEqual([
       {
         model: 'm1',
+        route_a: null,
+        route_b: null,
         language: 'zh',
         paradigm: 'instrument',
         column: 'outcome',
@@ -91,6 +93,8 @@ describe('compare', () => {
       },
       {
         model: 'm1',
+        route_a: null,
+        route_b: null,
         language: 'zh',
         paradigm: 'instrument',
         column: 'outcome',
@@ -100,6 +104,8 @@ describe('compare', () => {
       },
       {
         model: 'm1',
+        route_a: null,
+        route_b: null,
         language: 'zh',
         paradigm: 'instrument',
         column: 'outcome',

@@ -1,11 +1,13 @@
 // `stimkit demo`, the main job: the whole pipeline on the demo corpus, offline, ending with a
 // sealed and verified bundle whose digest it prints, the scores by two simulated judges, their
 // validation against simulated raters, and the report. (About a minute: A6 runs the network.)
-import { readdir, readFile } from 'node:fs/promises';
+import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { runDemo } from '../../src/demo/demo.js';
-import { runCli } from '../helpers/cli.js';
+import { sha256 } from '../../src/core/fsio.js';
+import { inspectValidator, unzipJson } from '../export/schema.js';
+import { ROOT, runCli } from '../helpers/cli.js';
 import { heavyLimit } from '../helpers/limits.js';
 import { tempDir } from '../helpers/tmp.js';
 import {
@@ -229,4 +231,100 @@ describe('stimkit demo', () => {
     );
     expect(side).toEqual([]);
   });
+
+  it(
+    'carries the demo through export inspect (valid against Inspect’s schema), release and compare',
+    async () => {
+      expect(demo, 'the demo test above failed').not.toBeNull();
+      const out = demo!.out;
+      const work = await tempDir('stimkit-demo-after-');
+      const inputs = [
+        '--bundle',
+        path.join(out, 'bundle'),
+        '--ledger',
+        path.join(out, 'ledger.sqlite'),
+      ];
+      const scores = path.join(out, 'scores');
+      // export inspect: every .eval file validates against the vendored (pinned) Inspect schema
+      const inspect = path.join(work, 'inspect');
+      const exp = await runCli([
+        'export',
+        'inspect',
+        ...inputs,
+        '--scores',
+        scores,
+        '--out',
+        inspect,
+        '--json',
+      ]);
+      expect(exp.code, exp.stderr).toBe(0);
+      const evals = (await readdir(inspect)).filter((f) => f.endsWith('.eval'));
+      expect(evals.length).toBeGreaterThan(0);
+      let samples = 0;
+      for (const f of evals) {
+        const files = unzipJson(await readFile(path.join(inspect, f)));
+        const check = (name: string, value: unknown, list = false) => {
+          const v = inspectValidator(name, list);
+          expect(v(value) ? [] : v.errors, `${f} ${name}`).toEqual([]);
+        };
+        check('EvalLog', files.get('header.json'));
+        check('EvalSampleSummary', files.get('summaries.json'), true);
+        for (const [entry, value] of files)
+          if (entry.startsWith('samples/')) {
+            check('EvalSample', value);
+            samples++;
+          }
+      }
+      expect(samples).toBe(1056); // every result of the ledger, once
+      // release: Croissant and the dataset card from the demo
+      const release = path.join(work, 'release');
+      const rel = await runCli([
+        'release',
+        ...inputs,
+        '--scores',
+        scores,
+        '--meta',
+        path.join(ROOT, 'test', 'release', 'fixtures', 'release.yaml'),
+        '--out',
+        release,
+        '--json',
+      ]);
+      expect(rel.code, rel.stderr).toBe(0);
+      const croissant = JSON.parse(await readFile(path.join(release, 'croissant.json'), 'utf8'));
+      expect(croissant['@type']).toBe('sc:Dataset');
+      expect(rel.json().counts.responses).toBe(1056);
+      // compare: the demo against itself changes nothing
+      const same = await runCli(['compare', scores, scores, '--json']);
+      expect(same.code, same.stderr).toBe(0);
+      expect(same.json().counts).toMatchObject({ changed: 0, only_a: 0, only_b: 0 });
+      // ... and against a copy with one instrument label edited, exactly that trial
+      const copy = path.join(work, 'scores-edited');
+      await cp(scores, copy, { recursive: true });
+      const lines = (await readFile(path.join(copy, 'scores.jsonl'), 'utf8')).split('\n');
+      const i = lines.findIndex(
+        (l) => l.includes('"paradigm":"instrument"') && l.includes('"label":"'),
+      );
+      const row = JSON.parse(lines[i]!);
+      const before = row.parse.label as string;
+      row.parse.label = `${before} (edited)`;
+      lines[i] = JSON.stringify(row);
+      const text = lines.join('\n');
+      await writeFile(path.join(copy, 'scores.jsonl'), text);
+      const header = JSON.parse(await readFile(path.join(copy, 'score.json'), 'utf8'));
+      header.files.find((f: { file: string }) => f.file === 'scores.jsonl').sha256 = sha256(text);
+      await writeFile(path.join(copy, 'score.json'), JSON.stringify(header));
+      const edited = await runCli(['compare', scores, copy, '--json']);
+      expect(edited.code, edited.stderr).toBe(0);
+      const j = edited.json();
+      expect(j.counts).toMatchObject({ changed: 1, only_a: 0, only_b: 0 });
+      expect(j.changed).toEqual([
+        expect.objectContaining({
+          trial: row.trial,
+          model: row.model,
+          columns: { label: { a: before, b: `${before} (edited)` } },
+        }),
+      ]);
+    },
+    heavyLimit(60),
+  ); // five commands over the whole demo (about a minute on a quiet machine)
 });

@@ -17,6 +17,7 @@ import { readCsvObjects } from '../../src/core/csv.js';
 import { listFiles } from '../../src/core/walk.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
+import { releaseArgs, writeSimModels } from './sim-models.js';
 import { writeFixtureProject } from '../bundle/fixture.js';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
@@ -28,20 +29,7 @@ let withheldSha: string[];
 let withheldBytes: Buffer[];
 
 async function release(out: string, meta = path.join(dir, 'release.yaml')) {
-  return runCli([
-    'release',
-    '--bundle',
-    bundle,
-    '--ledger',
-    ledger,
-    '--scores',
-    scores,
-    '--meta',
-    meta,
-    '--out',
-    out,
-    '--json',
-  ]);
+  return runCli(releaseArgs({ bundle, ledger, scores, meta, out }));
 }
 
 beforeAll(async () => {
@@ -58,20 +46,7 @@ beforeAll(async () => {
     work: path.join(dir, 'work'),
   });
   bundle = r.out!;
-  const models = path.join(dir, 'models.yaml');
-  await writeFile(
-    models,
-    stringify({
-      format: 'stimkit.models',
-      version: 1,
-      models: ['model-a', 'model-b', 'model-c'].map((name, i) => ({
-        name,
-        provider: 'sim',
-        sim: { seed: i + 1 },
-        origin: 'FR',
-      })),
-    }),
-  );
+  const models = await writeSimModels(path.join(dir, 'models.yaml'));
   ledger = path.join(dir, 'ledger.sqlite');
   expect((await runCli(['run', bundle, '--models', models, '--ledger', ledger])).code).toBe(0);
   scores = path.join(dir, 'scores');

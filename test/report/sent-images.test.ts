@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadBundle } from '../../src/label/bundle.js';
 import { sentImagesSection } from '../../src/report/sections/sent-images.js';
 import type { ReportContext } from '../../src/report/types.js';
 import { runStudy } from '../../src/run/run.js';
@@ -52,6 +53,7 @@ describe('report: what each model saw', () => {
         params: { run: null },
       },
       memo: (_k: string, make: () => unknown) => Promise.resolve(make()),
+      bundle: async () => ({ bundle: await loadBundle(path.join(dir, 'bag')), note: null }),
     }) as unknown as ReportContext;
 
   it('lists policy, sizes, formats, bytes and distinct sha256 per model, and flags the difference', async () => {
@@ -124,7 +126,11 @@ describe('report: what each model saw', () => {
     const shas = new Set(images!.rows.map((r) => r[1]));
     for (const b of [...RUN_IMAGES, ...jpegBytes]) expect(shas.has(sha(b))).toBe(true);
     expect(images!.rows).toHaveLength(4);
-    expect(content.paragraphs[1]).toMatch(/^Models sent different bytes than another model/);
+    // the JPEG's pixels are not the PNG's: flagged, each image made again from the bundle and decoded
+    expect(content.paragraphs[1]).toMatch(/^Models sent different pixels than another model/);
+    expect(content.paragraphs[2]).toBe(
+      'Images are compared by their decoded pixels, so two encodings of the same pixels count as the same image.',
+    );
   });
 
   it('says why when the ledger is not where score.json says, and is left out for responses files', async () => {

@@ -6,11 +6,12 @@
  * Checked over HTTP.
  */
 import { getPage } from '../helpers/http.js';
-import { copyFile, rename, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, rename, writeFile } from 'node:fs/promises';
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256 } from '../../src/core/fsio.js';
 import { escapeHtml as esc } from '../../src/core/html.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { SIM_PRESETS } from '../../src/sim/index.js';
@@ -172,8 +173,34 @@ describe('stimkit view --scores <scores folder>', () => {
     const page = await get(server.running.port, `/trial/${trial}`);
     expect(page.body).toContain('CHANGED SINCE SCORING');
     expect(page.body).toContain('An edited response.');
+    // The warning is the edited response's own, not the file's: one per edited response (its
+    // sha256 against the one scores.jsonl recorded), none on the pages of unedited ones.
+    expect(page.body.split('CHANGED SINCE SCORING').length - 1).toBe(1);
+    expect(page.body).toContain(
+      `sha256 ${sha256(texts.get(key)!).slice(0, 12)}… scored, sha256 ${sha256('An edited response.').slice(0, 12)}… now`,
+    );
+    expect(line).toContain('one whose text differs is marked on its own');
+    const other = [...texts.keys()].find((k) => !k.startsWith(`${trial}|`))!.split('|')[0]!;
+    const untouched = await get(server.running.port, `/trial/${other}`);
+    expect(untouched.status).toBe(200);
+    expect(untouched.body).not.toContain('CHANGED SINCE SCORING');
+    const list = await get(server.running.port, `/trials?model=${encodeURIComponent(model)}`);
+    expect(list.body.split('changed-response').length - 1).toBe(1);
     await server.close();
     server = undefined;
+  });
+
+  it('records in scores.jsonl the sha256 of each response text as the ledger holds it', async () => {
+    const lines = (await readFile(path.join(scores, 'scores.jsonl'), 'utf8')).trim().split('\n');
+    expect(lines.length).toBe(texts.size);
+    for (const l of lines) {
+      const r = JSON.parse(l) as { trial: string; model: string; response_sha256: unknown };
+      const text = texts.get(`${r.trial}|${r.model}`);
+      expect(r.response_sha256).toBe(text === null || text === undefined ? null : sha256(text));
+    }
+    expect(lines.some((l) => JSON.parse(l).response_sha256 === null)).toBe(
+      [...texts.values()].some((t) => t === null),
+    );
   });
 
   it('names a moved ledger, and takes it with --ledger', async () => {

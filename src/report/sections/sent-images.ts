@@ -2,13 +2,18 @@
  * What each model saw: per model of the scored run, its image policy (the models file's image
  * block as the ledger's request profile recorded it), the images it was sent (sizes, formats and
  * bytes, min/median/max), the distinct sha256 of the bytes, and a flag where models of one
- * comparison (the same trial's image) were sent different bytes. From the ledger's `sent_images`,
+ * comparison (the same trial's image) were sent different pixels (score/sent-pixels.ts). From the ledger's `sent_images`,
  * read with `run export`'s reader; `tables/sent-images.csv` lists every distinct image per model.
  * Shown when the scores come from a ledger; without a readable ledger it says why.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { sentImagesOf, type SentImageRow } from '../../run/export.js';
+import {
+  bundleSentBytes,
+  pixelDifferences,
+  type PixelDifferences,
+} from '../../score/sent-pixels.js';
 import type { Cell } from '../../score/types.js';
 import type { ReportContext, ReportSection, ReportTable } from '../types.js';
 
@@ -56,37 +61,8 @@ function policyText(p: Record<string, unknown> | null): string {
   return parts.filter((x) => x !== null).join(', ');
 }
 
-/**
- * Per model: the other models that were sent different bytes for the same trial's image, and how
- * many of its images that concerns.
- */
-function differences(
-  images: readonly SentImageRow[],
-): Map<string, { n: number; from: Set<string> }> {
-  const byImage = new Map<string, Map<string, string>>();
-  images.forEach((i) => {
-    const key = `${i.trial_id}\u0000${i.source}`;
-    const m = byImage.get(key) ?? new Map<string, string>();
-    m.set(i.model, i.sha256);
-    byImage.set(key, m);
-  });
-  const out = new Map<string, { n: number; from: Set<string> }>();
-  for (const m of byImage.values()) {
-    for (const [model, sha] of m) {
-      const others = [...m].filter(([o, s]) => o !== model && s !== sha).map(([o]) => o);
-      if (others.length === 0) continue;
-      const d = out.get(model) ?? { n: 0, from: new Set<string>() };
-      d.n += 1;
-      others.forEach((o) => d.from.add(o));
-      out.set(model, d);
-    }
-  }
-  return out;
-}
-
 /** The per-model table. */
-function modelTable(sent: Sent): ReportTable {
-  const diff = differences(sent.images);
+function modelTable(sent: Sent, diff: PixelDifferences['byModel']): ReportTable {
   const rows: Cell[][] = [...sent.policies.keys()].sort().map((model) => {
     const mine = sent.images.filter((i) => i.model === model);
     const formats = [...new Set(mine.map((i) => i.mime))].sort();
@@ -172,17 +148,24 @@ export const sentImagesSection: ReportSection = {
   build: async (ctx) => {
     const { sent, note } = await sentOf(ctx);
     if (!sent) return { paragraphs: [note!], charts: [], tables: [] };
-    const diff = differences(sent.images);
+    // different pixels, not different bytes: two encodings of one image are the same image
+    const { bundle } = await ctx.bundle();
+    const px = await pixelDifferences(
+      sent.images,
+      bundle ? bundleSentBytes(bundle.dir, sent.policies) : () => Promise.resolve(null),
+    );
+    const diff = px.byModel;
     const flagged = [...diff.keys()].sort();
     return {
       paragraphs: [
         'The image bytes each model was sent, as the run recorded them (each result’s sent_images): a model’s image policy (the models file’s image block) may downscale or re-encode the bundle’s images, so two models of one comparison can see different pixels.',
         flagged.length === 0
-          ? 'Every model of a trial was sent the same bytes for its image.'
-          : `Models sent different bytes than another model for the same trial’s image: ${flagged.map((m) => `${m} (${diff.get(m)!.n} images, vs ${[...diff.get(m)!.from].sort().join(', ')})`).join('; ')}. Differences between them may be the pixels, not the model.`,
+          ? 'Every model of a trial was sent the same pixels for its image.'
+          : `Models sent different pixels than another model for the same trial’s image: ${flagged.map((m) => `${m} (${diff.get(m)!.n} images, vs ${[...diff.get(m)!.from].sort().join(', ')})`).join('; ')}. Differences between them may be the pixels, not the model.`,
+        `Images are compared by their decoded pixels, so two encodings of the same pixels count as the same image${px.byBytes > 0 ? `; ${px.byBytes} distinct image(s) could not be made again from the bundle and were compared by their bytes` : ''}.`,
       ],
       charts: [],
-      tables: [modelTable(sent), imageTable(sent)],
+      tables: [modelTable(sent, diff), imageTable(sent)],
     };
   },
 };

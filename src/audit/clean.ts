@@ -240,7 +240,7 @@ function trimmedEnd(text: string, a: number, b: number): string {
 
 /** Both passes: the deep-stripped text of Appendix O. */
 export function cleanResponse(text: string, rules: ScaffoldRules = bilingualRules()): string {
-  return scaffold(stripMarkdown(text), rules);
+  return stripScaffold(stripMarkdown(text), rules);
 }
 
 /**

@@ -234,8 +234,7 @@ export function optionParserOrNull(
   lang: string,
   own: readonly LoadedPack[] = [],
 ): OptionParser | null {
-  const cues = instrumentCues(lang, own);
-  return cues ? parserWith(options, cues) : null;
+  return instrumentCues(lang, own) ? optionParser(options, lang, own) : null;
 }
 
 function parserWith(options: readonly Option[], cues: CueSet): OptionParser {

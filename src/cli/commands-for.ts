@@ -13,6 +13,7 @@ export const LIGHT_COMMANDS: Readonly<Record<string, () => Promise<CommandSpec>>
   check: async () => (await import('../commands/check.js')).checkCommand,
   variants: async () => (await import('../commands/variants.js')).variantsCommand,
   pairs: async () => (await import('../commands/pairs.js')).pairsCommand,
+  translate: async () => (await import('../commands/translate.js')).translateCommand,
   bundle: async () => (await import('../commands/bundle.js')).bundleCommand,
   verify: async () => (await import('../commands/verify.js')).verifyCommand,
   diff: async () => (await import('../commands/diff.js')).diffCommand,

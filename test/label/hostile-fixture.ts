@@ -5,15 +5,16 @@
  * escaped, a `</script>`, a spreadsheet formula and an RTL override (U+202E). Each field's payload
  * names the field, so a failing check says which one was not escaped.
  *
- * The bundle is the label tests' sealed demo bundle with its JSON files rewritten afterwards: a
- * bundle from an older stimkit, or one edited by hand (the pages read bundles without re-checking
- * what `stimkit verify` checks), and a `source_url` of `javascript:` that today's entries schema
- * refuses.
+ * The bundle is the label tests' sealed demo bundle with its JSON files rewritten and sealed
+ * again: a bundle edited by hand and re-sealed (the pages check the manifest and the fields they
+ * read, not everything `stimkit verify` checks), with a `source_url` of `javascript:` that
+ * today's entries schema refuses.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { makeLabelSample } from '../../src/label/make-sample.js';
 import type { LabelSample } from '../../src/label/sample-schema.js';
+import { reseal } from '../verify/fixture.js';
 import { writeLabelFixture } from './fixture.js';
 
 /** The RTL override. */
@@ -91,10 +92,12 @@ async function hostileBundle(bundle: string, entryId: string, hostileEntry: stri
     if (t.entry !== entryId) return l;
     for (const m of t.messages)
       for (const p of m.content) if (p.type === 'text') p.text = long('prompt');
-    if (t.variant === 'A0') t.variant = short('trial-variant');
     return JSON.stringify(t);
   });
   await writeFile(trialsFile, `${out.join('\n')}\n`);
+  // Sealed again: the pages open a bundle through the one reader, which checks every payload
+  // file against the manifest (an edited, unsealed bundle is refused before any page is built).
+  await reseal(bundle);
 }
 
 /** Write the hostile bundle, sample, judges and scores into `dir`. */
@@ -103,6 +106,7 @@ export async function writeHostileFixture(dir: string): Promise<HostileFixture> 
   const entry = 'dscovr-launch';
   const hostileEntry = short('entry-id');
   const sampleFile = path.join(dir, 'sample.json');
+  await hostileBundle(fx.bundle, entry, hostileEntry);
   await makeLabelSample({
     bundle: fx.bundle,
     responses: fx.responses,
@@ -110,7 +114,6 @@ export async function writeHostileFixture(dir: string): Promise<HostileFixture> 
     n: 24,
     seed: 1,
   });
-  await hostileBundle(fx.bundle, entry, hostileEntry);
   const sample = JSON.parse(await readFile(sampleFile, 'utf8')) as LabelSample;
   // The first item shows the hostile entry; every item's texts are hostile.
   const first = sample.items.find((i) => i.entry === entry && i.images.length > 0)!;

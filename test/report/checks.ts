@@ -131,7 +131,10 @@ export async function expectDescribedTables(reportDir: string): Promise<void> {
     }
   }
   for (const m of html.matchAll(/<td class="empty" title="([^"]*)">/g))
-    expect(m[1], 'why the cell is empty').not.toMatch(/^(empty)?$/);
+    expect(
+      m[1],
+      `why the cell is empty: ${html.slice(Math.max(0, m.index - 300), m.index)}`,
+    ).not.toMatch(/^(empty)?$/);
 }
 
 const chart = (reportDir: string, id: string) =>

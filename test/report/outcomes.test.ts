@@ -18,6 +18,8 @@ import { prepareAudit } from '../../src/score/audit-prepare.js';
 import { SCORERS } from '../../src/score/registry.js';
 import { scoreToFolder } from '../../src/score/score.js';
 import { runTrials } from '../run/fixture.js';
+import { bagHeader } from '../helpers/bag-header.js';
+import { withDefaults } from '../helpers/command-defaults.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const MODELS = [
@@ -48,7 +50,11 @@ function exported(m: (typeof MODELS)[number], id: string, k: number) {
 }
 
 async function analyze(args: string[], opts: Record<string, unknown>) {
-  const r = await analyzeCommand.run!(args, { bootWeights: 'rademacher', ...opts }, {} as never);
+  const r = await analyzeCommand.run!(
+    args,
+    withDefaults(analyzeCommand, { bootWeights: 'rademacher', ...opts }),
+    {} as never,
+  );
   return r as { summary: any; human: string };
 }
 
@@ -60,12 +66,18 @@ describe('who said no, through score, analyze and report', () => {
   beforeAll(async () => {
     dir = await tempDir('stimkit-outcomes-');
     const trials = runTrials(16).slice(0, 16);
-    const entries = trials.map((t) => ({ id: t.entry, sensitivity: 'high', expected_facts: [] }));
+    const entries = trials.map((t) => ({
+      id: t.entry,
+      title: { en: String(t.entry) },
+      topic: 'fixture',
+      sensitivity: 'high',
+      expected_facts: [],
+    }));
     const bag = path.join(dir, 'bag');
     await writeBag(
       bag,
       [
-        { path: 'bundle.json', bytes: `${canonicalJson({ study: { id: 'outcomes' } })}\n` },
+        { path: 'bundle.json', bytes: bagHeader('outcomes', trials.length) },
         { path: 'trials.jsonl', bytes: trials.map((t) => `${canonicalJson(t)}\n`).join('') },
         { path: 'entries.json', bytes: `${canonicalJson({ entries })}\n` },
       ],

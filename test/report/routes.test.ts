@@ -18,6 +18,8 @@ import { runStudy } from '../../src/run/run.js';
 import { prepareAudit } from '../../src/score/audit-prepare.js';
 import { SCORERS } from '../../src/score/registry.js';
 import { scoreToFolder } from '../../src/score/score.js';
+import { bagHeader } from '../helpers/bag-header.js';
+import { withDefaults } from '../helpers/command-defaults.js';
 import { tempDir } from '../helpers/tmp.js';
 import { expectDescribedTables } from './checks.js';
 import { runTrials, writeRunBag } from '../run/fixture.js';
@@ -112,12 +114,18 @@ describe('the routes study through score, analyze and report', () => {
     const responses = path.join(dir, 'responses.jsonl');
     await writeFile(responses, chunks.join(''));
     const trials = runTrials(8);
-    const entries = trials.map((t) => ({ id: t.entry, sensitivity: 'high', expected_facts: [] }));
+    const entries = trials.map((t) => ({
+      id: t.entry,
+      title: { en: String(t.entry) },
+      topic: 'fixture',
+      sensitivity: 'high',
+      expected_facts: [],
+    }));
     const scoreBag = path.join(dir, 'score-bag');
     await writeBag(
       scoreBag,
       [
-        { path: 'bundle.json', bytes: `${canonicalJson({ study: { id: 'routes' } })}\n` },
+        { path: 'bundle.json', bytes: bagHeader('routes', trials.length) },
         { path: 'trials.jsonl', bytes: trials.map((t) => `${canonicalJson(t)}\n`).join('') },
         { path: 'entries.json', bytes: `${canonicalJson({ entries })}\n` },
       ],
@@ -146,7 +154,11 @@ describe('the routes study through score, analyze and report', () => {
   it('analyze leaves out each outcome by count', async () => {
     const r = (await analyzeCommand.run!(
       ['rates', audit],
-      { outcome: 'd1_refusal_lexical', by: ['model'], bootWeights: 'rademacher' },
+      withDefaults(analyzeCommand, {
+        outcome: 'd1_refusal_lexical',
+        by: ['model'],
+        bootWeights: 'rademacher',
+      }),
       {} as never,
     )) as { summary: { outcomes: { kept: number; left_out: Record<string, number> } } };
     expect(r.summary.outcomes).toMatchObject({

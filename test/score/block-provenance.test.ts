@@ -35,6 +35,7 @@ import { blockFields } from '../../src/score/block-provenance.js';
 import { streamLedgerResponses } from '../../src/score/ledger.js';
 import { SCORERS } from '../../src/score/registry.js';
 import { scoreToFolder } from '../../src/score/score.js';
+import { bagHeader } from '../helpers/bag-header.js';
 import { tempDir } from '../helpers/tmp.js';
 import { runTrials, writeRunBag } from '../run/fixture.js';
 import { FAST, writeModels } from '../run/helpers.js';
@@ -92,11 +93,17 @@ beforeAll(async () => {
   const responses = path.join(dir, 'responses.jsonl');
   await writeFile(responses, chunks.join(''));
   const scoreBag = path.join(dir, 'score-bag');
-  const entries = trials.map((t) => ({ id: t.entry, sensitivity: 'high', expected_facts: [] }));
+  const entries = trials.map((t) => ({
+    id: t.entry,
+    title: { en: String(t.entry) },
+    topic: 'fixture',
+    sensitivity: 'high',
+    expected_facts: [],
+  }));
   await writeBag(
     scoreBag,
     [
-      { path: 'bundle.json', bytes: `${canonicalJson({ study: { id: 'provenance' } })}\n` },
+      { path: 'bundle.json', bytes: bagHeader('provenance', trials.length) },
       { path: 'trials.jsonl', bytes: trials.map((t) => `${canonicalJson(t)}\n`).join('') },
       { path: 'entries.json', bytes: `${canonicalJson({ entries })}\n` },
     ],

@@ -52,7 +52,7 @@ describe('stimkit view with hostile inputs', () => {
         ],
       ],
       ['/ladders', ['study', 'title-en', 'variant-name']],
-      ['/trials', ['study', 'model', 'view-response', 'judge', 'strategy', 'trial-variant']],
+      ['/trials', ['study', 'model', 'view-response', 'judge', 'strategy']],
       [`/trials?label=d4_state_aligned`, ['model', 'view-response']],
       [`/trials?model=${encodeURIComponent(short('model'))}`, ['model', 'view-response']],
       [

@@ -120,6 +120,7 @@ describe('stimkit view', () => {
         response: null,
         labels: { d4_state_aligned: 'true', notes: 'a, b' },
         source: 'trials.csv',
+        scored_sha256: null,
       },
     ]);
     await expect(readScores(path.join(dir, 'missing'))).rejects.toMatchObject({

@@ -10,6 +10,7 @@ export const COMMON_COLUMNS: ColumnDefs = {
     'Origin',
     'text',
     'Country code of the model’s developer, from the models file (unknown when it gives none)',
+    'the models file gives no origin for this model',
   ],
   vendor: [
     'Vendor',

@@ -17,7 +17,7 @@ const PYTHON = '/usr/bin/python3';
 const SCRIPT = path.join(ROOT, 'bench', 'variants_opencv.py');
 
 /** One timed process. */
-export interface Timed {
+interface Timed {
   wall: number;
   /** user + system CPU seconds (null without /usr/bin/time). */
   cpu: number | null;

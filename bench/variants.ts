@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- variants [--repeat N] [--no-a6] [--side N] [--side-only]`
+ * `npm run bench -- variants [--repeat N] [--no-a6] [--side N] [--side-jobs N] [--side-only]`
  *
  * The abstraction ladder on the demo photos (corpora/demo) brought to 1024 px on the long side
  * (Lanczos-3 enlargement, so every variant works at the A0 maximum). Each phase runs in a fresh
@@ -328,7 +328,9 @@ if (childPhase) {
         `one entry as the tool runs it (--jobs 1: each PNG encoded by sharp while the next variants are made): ${f(a.entry.wall)} ms per image (median over images; fastest image ${f(a.entry.wallMin)} ms), ${f(a.entry.cpu)} ms of CPU   (target ≤ 250 ms)`,
       );
     }
-    out.push(...sideReport(dir, files, Number(value('--side', '3'))));
+    out.push(
+      ...sideReport(dir, files, Number(value('--side', '3')), Number(value('--side-jobs', '1'))),
+    );
     if (!flag('--side-only')) {
       const corpusN = Number(value('--corpus', '0'));
       if (corpusN > 0) {

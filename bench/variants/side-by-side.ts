@@ -1,8 +1,8 @@
 /**
  * The whole-process comparison of `npm run bench -- variants`: `stimkit variants --only A0–A5
- * --jobs 1 --no-contact-sheet` (from dist/) against bench/variants_opencv.py (Debian's
- * /usr/bin/python3 with python3-opencv) on the same photos, alternating, each from start to exit,
- * timed by /usr/bin/time when present (wall, user and system CPU, peak RSS) or by the clock. Both
+ * --jobs 1 --no-contact-sheet` (from dist/; `--side-jobs N` for more jobs) against
+ * bench/variants_opencv.py (Debian's /usr/bin/python3 with python3-opencv) on the same photos,
+ * alternating, each from start to exit, timed by /usr/bin/time when present (wall, user and system CPU, peak RSS) or by the clock. Both
  * write their PNGs at the zlib level of stimkit's default recipe (output.png_compression).
  */
 import { spawnSync } from 'node:child_process';
@@ -53,6 +53,7 @@ function sideBySide(
   files: string[],
   repeat: number,
   basic: boolean,
+  jobs: number,
 ): Array<{ stimkit: Timed; basic?: Timed; opencv: Timed }> {
   const stimkit = (out: string, extra: string[]) => {
     rmSync(out, { recursive: true, force: true });
@@ -65,7 +66,7 @@ function sideBySide(
       '--only',
       'A0,A1,A2,A3,A4,A5',
       '--jobs',
-      '1',
+      String(jobs),
       '--no-contact-sheet',
       '--out',
       out,
@@ -105,11 +106,11 @@ const load = (): string =>
     .join(' ');
 
 /** The report lines of `sideBySide` (or why it was skipped): per-run times, medians and ratios. */
-export function sideReport(dir: string, files: string[], repeat: number): string[] {
+export function sideReport(dir: string, files: string[], repeat: number, jobs = 1): string[] {
   const missing = opencvMissing();
   if (missing) return ['', `side by side with OpenCV/numpy: skipped: ${missing}`];
   const before = load();
-  const runs = sideBySide(dir, files, repeat, true);
+  const runs = sideBySide(dir, files, repeat, true, jobs);
   type Run = (typeof runs)[number];
   const med = (pick: (r: Run) => number | null | undefined) =>
     median(runs.map(pick).filter((x): x is number => typeof x === 'number'));
@@ -118,7 +119,7 @@ export function sideReport(dir: string, files: string[], repeat: number): string
   const ratio = (pick: (r: Run) => number) => median(runs.map(pick)).toFixed(2);
   const out = [
     '',
-    `whole process, ${files.length} photos, A0–A5 + PNGs, one job, ${runs.length} alternating runs (load average before ${before}, after ${load()}):`,
+    `whole process, ${files.length} photos, A0–A5 + PNGs, stimkit --jobs ${jobs}, ${runs.length} alternating runs (load average before ${before}, after ${load()}):`,
     row('OpenCV/numpy (variants_opencv.py)', (r) => r.opencv),
     row('stimkit variants (metrics full)', (r) => r.stimkit),
     row('stimkit variants --metrics basic', (r) => r.basic),

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- variants [--repeat N] [--no-a6]`
+ * `npm run bench -- variants [--repeat N] [--no-a6] [--side N] [--side-jobs N] [--side-only]`
  *
  * The abstraction ladder on the demo photos (corpora/demo) brought to 1024 px on the long side
  * (Lanczos-3 enlargement, so every variant works at the A0 maximum). Each phase runs in a fresh
@@ -13,7 +13,8 @@
  * - A6: segmenter load, then per image segmentation + post-processing + PNG; a whole run with A6.
  * - side by side: the whole `stimkit variants` process for A0–A5 (`--jobs 1 --no-contact-sheet`,
  *   default metrics and `--metrics basic`) against bench/variants_opencv.py (OpenCV + numpy doing
- *   the same six variants and PNGs), alternating, `--side N` times (default 3): medians and ratio;
+ *   the same six variants and PNGs), alternating, `--side N` times (default 3): medians and ratio
+ *   (`--side-only`: this comparison alone);
  * - `--corpus N`: peak RSS of a whole A0–A5 run (default --jobs) over N generated images, and of
  *   an A0–A6 run unless `--no-a6`.
  * Run `npm run build` first so that the whole runs use the compiled worker threads.
@@ -39,7 +40,7 @@ import { libraryVersions } from '../src/variants/libraries.js';
 import { sha256 } from '../src/core/fsio.js';
 import { shareSegmenter } from '../src/variants/segment/segmenter.js';
 import type { EntryContext } from '../src/variants/types.js';
-import { opencvMissing, sideBySide } from './variants/side-by-side.js';
+import { sideReport } from './variants/side-by-side.js';
 import { corpusPeak } from './variants/corpus.js';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -305,92 +306,62 @@ if (childPhase) {
         .map((l) => l.toFixed(2))
         .join(' ')}, repeat ${REPEAT}`,
     );
-    const floor = child('floor', dir);
-    out.push(
-      `floor: sharp decode + PNG encode ${f(floor.floor)} ms per image, peak RSS ${f(floor.rss)} MiB`,
-    );
-    const a = child('a0a5', dir);
-    out.push('', 'variant   make+PNG ms   metrics ms   target (make+PNG)');
-    for (const code of ['A0', 'A1', 'A2', 'A3', 'A4', 'A5']) {
-      out.push(`${code}        ${f(a.variant[code])}       ${f(a.metric[code])}      ≤ 200 ms`);
-    }
-    const sum = (o: Record<string, number>) => Object.values(o).reduce((x, y) => x + y, 0);
-    const perImage = sum(a.variant) + sum(a.metric);
-    out.push(
-      `A0–A5: ${f(sum(a.variant))} ms to make + ${f(sum(a.metric))} ms of metrics = ${f(perImage)} ms per image (median over images), one thread   (target ≤ 250 ms)`,
-    );
-    out.push(
-      `       ${f(a.cpu)} ms of CPU per image (process user + system; sharp encodes on its own threads); peak RSS ${f(a.rss)} MiB`,
-    );
-    out.push(
-      `one entry as the tool runs it (--jobs 1: each PNG encoded by sharp while the next variants are made): ${f(a.entry.wall)} ms per image (median over images; fastest image ${f(a.entry.wallMin)} ms), ${f(a.entry.cpu)} ms of CPU   (target ≤ 250 ms)`,
-    );
-    const missing = opencvMissing();
-    if (missing) out.push('', `side by side with OpenCV/numpy: skipped: ${missing}`);
-    else {
-      const runs = sideBySide(dir, files, Number(value('--side', '3')), true);
-      const med = (pick: (r: (typeof runs)[number]) => number | null | undefined) =>
-        median(runs.map(pick).filter((x): x is number => typeof x === 'number'));
-      const row = (
-        label: string,
-        pick: (
-          r: (typeof runs)[number],
-        ) => { wall: number; cpu: number | null; rssMiB: number | null } | undefined,
-      ) =>
-        `${label.padEnd(34)} ${runs.map((r) => pick(r)!.wall.toFixed(2)).join(' / ')} s wall (median ${med((r) => pick(r)?.wall).toFixed(2)}), CPU median ${med((r) => pick(r)?.cpu).toFixed(2)} s, peak RSS ${f(med((r) => pick(r)?.rssMiB))} MiB`;
+    if (!flag('--side-only')) {
+      const floor = child('floor', dir);
       out.push(
-        '',
-        `whole process, ${files.length} photos, A0–A5 + PNGs, one job, ${runs.length} alternating runs (load average ${os
-          .loadavg()
-          .map((l) => l.toFixed(2))
-          .join(' ')}):`,
+        `floor: sharp decode + PNG encode ${f(floor.floor)} ms per image, peak RSS ${f(floor.rss)} MiB`,
       );
-      out.push(row('OpenCV/numpy (variants_opencv.py)', (r) => r.opencv));
-      out.push(row('stimkit variants (metrics full)', (r) => r.stimkit));
-      out.push(row('stimkit variants --metrics basic', (r) => r.basic));
-      const ratio = (pick: (r: (typeof runs)[number]) => number) => median(runs.map(pick));
-      out.push(
-        `time ratio OpenCV ÷ stimkit, median of per-run ratios (target ≥ 1.25, i.e. stimkit ≤ 0.8×):`,
-      );
-      out.push(
-        `  wall: full ${ratio((r) => r.opencv.wall / r.stimkit.wall).toFixed(2)}, basic ${ratio((r) => r.opencv.wall / r.basic!.wall).toFixed(2)}; ` +
-          `stimkit ÷ OpenCV wall: full ${ratio((r) => r.stimkit.wall / r.opencv.wall).toFixed(2)}×, basic ${ratio((r) => r.basic!.wall / r.opencv.wall).toFixed(2)}×`,
-      );
-      if (runs[0]!.opencv.cpu !== null) {
-        out.push(
-          `  CPU:  stimkit ÷ OpenCV full ${ratio((r) => r.stimkit.cpu! / r.opencv.cpu!).toFixed(2)}×, basic ${ratio((r) => r.basic!.cpu! / r.opencv.cpu!).toFixed(2)}×   (target ≤ 0.8×)`,
-        );
+      const a = child('a0a5', dir);
+      out.push('', 'variant   make+PNG ms   metrics ms   target (make+PNG)');
+      for (const code of ['A0', 'A1', 'A2', 'A3', 'A4', 'A5']) {
+        out.push(`${code}        ${f(a.variant[code])}       ${f(a.metric[code])}      ≤ 200 ms`);
       }
-    }
-    const corpusN = Number(value('--corpus', '0'));
-    if (corpusN > 0) {
-      const c = await corpusPeak(dir, files, corpusN);
+      const sum = (o: Record<string, number>) => Object.values(o).reduce((x, y) => x + y, 0);
+      const perImage = sum(a.variant) + sum(a.metric);
       out.push(
-        '',
-        `corpus of ${corpusN} images, whole A0–A5 run at default --jobs (${c.jobs}): ${c.seconds.toFixed(1)} s, peak RSS ${f(c.rssMiB)} MiB   (target ≤ 1024 MiB)`,
+        `A0–A5: ${f(sum(a.variant))} ms to make + ${f(sum(a.metric))} ms of metrics = ${f(perImage)} ms per image (median over images), one thread   (target ≤ 250 ms)`,
+      );
+      out.push(
+        `       ${f(a.cpu)} ms of CPU per image (process user + system; sharp encodes on its own threads); peak RSS ${f(a.rss)} MiB`,
+      );
+      out.push(
+        `one entry as the tool runs it (--jobs 1: each PNG encoded by sharp while the next variants are made): ${f(a.entry.wall)} ms per image (median over images; fastest image ${f(a.entry.wallMin)} ms), ${f(a.entry.cpu)} ms of CPU   (target ≤ 250 ms)`,
+      );
+    }
+    out.push(
+      ...sideReport(dir, files, Number(value('--side', '3')), Number(value('--side-jobs', '1'))),
+    );
+    if (!flag('--side-only')) {
+      const corpusN = Number(value('--corpus', '0'));
+      if (corpusN > 0) {
+        const c = await corpusPeak(dir, files, corpusN);
+        out.push(
+          '',
+          `corpus of ${corpusN} images, whole A0–A5 run at default --jobs (${c.jobs}): ${c.seconds.toFixed(1)} s, peak RSS ${f(c.rssMiB)} MiB   (target ≤ 1024 MiB)`,
+        );
+        if (!flag('--no-a6')) {
+          const c6 = await corpusPeak(dir, files, corpusN, true);
+          out.push(
+            `corpus of ${corpusN} images, whole A0–A6 run at default --jobs (${c6.jobs}): ${c6.seconds.toFixed(1)} s, peak RSS ${f(c6.rssMiB)} MiB   (target ≤ 1536 MiB)`,
+          );
+        }
+      }
+      const run = child('run', dir);
+      const jobs = os.availableParallelism();
+      out.push(
+        `whole run A0–A5 (--jobs ${jobs}${run.built ? '' : ', from sources'}): ${f(run.perImage)} ms per image, peak RSS ${f(run.rss)} MiB   (target ≤ 1024 MiB)`,
       );
       if (!flag('--no-a6')) {
-        const c6 = await corpusPeak(dir, files, corpusN, true);
+        const s = child('a6', dir);
         out.push(
-          `corpus of ${corpusN} images, whole A0–A6 run at default --jobs (${c6.jobs}): ${c6.seconds.toFixed(1)} s, peak RSS ${f(c6.rssMiB)} MiB   (target ≤ 1536 MiB)`,
+          '',
+          `A6 (${defaultRecipe().silhouette.method}): model load ${f(s.load)} ms, ${f(s.a6)} ms per image, peak RSS ${f(s.rss)} MiB   (target ≤ 4000 ms)`,
+        );
+        const all = child('run-a6', dir);
+        out.push(
+          `whole run A0–A6 (--jobs ${jobs}): ${f(all.perImage)} ms per image, peak RSS ${f(all.rss)} MiB   (target ≤ 1536 MiB)`,
         );
       }
-    }
-    const run = child('run', dir);
-    const jobs = os.availableParallelism();
-    out.push(
-      `whole run A0–A5 (--jobs ${jobs}${run.built ? '' : ', from sources'}): ${f(run.perImage)} ms per image, peak RSS ${f(run.rss)} MiB   (target ≤ 1024 MiB)`,
-    );
-    if (!flag('--no-a6')) {
-      const s = child('a6', dir);
-      out.push(
-        '',
-        `A6 (${defaultRecipe().silhouette.method}): model load ${f(s.load)} ms, ${f(s.a6)} ms per image, peak RSS ${f(s.rss)} MiB   (target ≤ 4000 ms)`,
-      );
-      const all = child('run-a6', dir);
-      out.push(
-        `whole run A0–A6 (--jobs ${jobs}): ${f(all.perImage)} ms per image, peak RSS ${f(all.rss)} MiB   (target ≤ 1536 MiB)`,
-      );
     }
     process.stdout.write(`${out.join('\n')}\n`);
   } finally {

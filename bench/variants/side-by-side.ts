@@ -1,12 +1,13 @@
 /**
  * The whole-process comparison of `npm run bench -- variants`: `stimkit variants --only A0–A5
- * --jobs 1 --no-contact-sheet` (from dist/) against bench/variants_opencv.py (Debian's
- * /usr/bin/python3 with python3-opencv) on the same photos, alternating, each from start to exit,
- * timed by /usr/bin/time when present (wall, user and system CPU, peak RSS) or by the clock. Both
+ * --jobs 1 --no-contact-sheet` (from dist/; `--side-jobs N` for more jobs) against
+ * bench/variants_opencv.py (Debian's /usr/bin/python3 with python3-opencv) on the same photos,
+ * alternating, each from start to exit, timed by /usr/bin/time when present (wall, user and system CPU, peak RSS) or by the clock. Both
  * write their PNGs at the zlib level of stimkit's default recipe (output.png_compression).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultRecipe } from '../../src/variants/recipe.js';
@@ -16,7 +17,7 @@ const PYTHON = '/usr/bin/python3';
 const SCRIPT = path.join(ROOT, 'bench', 'variants_opencv.py');
 
 /** One timed process. */
-export interface Timed {
+interface Timed {
   wall: number;
   /** user + system CPU seconds (null without /usr/bin/time). */
   cpu: number | null;
@@ -24,7 +25,7 @@ export interface Timed {
 }
 
 /** Why the OpenCV script cannot run here, or null when it can. */
-export function opencvMissing(): string | null {
+function opencvMissing(): string | null {
   if (!existsSync(PYTHON))
     return `${PYTHON} is not there (install Debian's python3 and python3-opencv)`;
   const r = spawnSync(PYTHON, ['-c', 'import cv2, numpy'], { encoding: 'utf8' });
@@ -47,11 +48,12 @@ function timed(cmd: string[]): Timed {
 }
 
 /** Both processes `repeat` times, alternating; stimkit also with `--metrics basic` when asked. */
-export function sideBySide(
+function sideBySide(
   dir: string,
   files: string[],
   repeat: number,
   basic: boolean,
+  jobs: number,
 ): Array<{ stimkit: Timed; basic?: Timed; opencv: Timed }> {
   const stimkit = (out: string, extra: string[]) => {
     rmSync(out, { recursive: true, force: true });
@@ -64,7 +66,7 @@ export function sideBySide(
       '--only',
       'A0,A1,A2,A3,A4,A5',
       '--jobs',
-      '1',
+      String(jobs),
       '--no-contact-sheet',
       '--out',
       out,
@@ -90,4 +92,43 @@ export function sideBySide(
     runs.push({ stimkit: s, opencv, ...(b ? { basic: b } : {}) });
   }
   return runs;
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const load = (): string =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+/** The report lines of `sideBySide` (or why it was skipped): per-run times, medians and ratios. */
+export function sideReport(dir: string, files: string[], repeat: number, jobs = 1): string[] {
+  const missing = opencvMissing();
+  if (missing) return ['', `side by side with OpenCV/numpy: skipped: ${missing}`];
+  const before = load();
+  const runs = sideBySide(dir, files, repeat, true, jobs);
+  type Run = (typeof runs)[number];
+  const med = (pick: (r: Run) => number | null | undefined) =>
+    median(runs.map(pick).filter((x): x is number => typeof x === 'number'));
+  const row = (label: string, pick: (r: Run) => Timed | undefined) =>
+    `${label.padEnd(34)} ${runs.map((r) => pick(r)!.wall.toFixed(2)).join(' / ')} s wall (median ${med((r) => pick(r)?.wall).toFixed(2)}), CPU ${runs.map((r) => pick(r)?.cpu?.toFixed(2) ?? '?').join(' / ')} s (median ${med((r) => pick(r)?.cpu).toFixed(2)}), peak RSS ${med((r) => pick(r)?.rssMiB).toFixed(0)} MiB`;
+  const ratio = (pick: (r: Run) => number) => median(runs.map(pick)).toFixed(2);
+  const out = [
+    '',
+    `whole process, ${files.length} photos, A0–A5 + PNGs, stimkit --jobs ${jobs}, ${runs.length} alternating runs (load average before ${before}, after ${load()}):`,
+    row('OpenCV/numpy (variants_opencv.py)', (r) => r.opencv),
+    row('stimkit variants (metrics full)', (r) => r.stimkit),
+    row('stimkit variants --metrics basic', (r) => r.basic),
+    'stimkit ÷ OpenCV, median of per-run ratios (target ≤ 0.5×):',
+    `  wall: full ${ratio((r) => r.stimkit.wall / r.opencv.wall)}×, basic ${ratio((r) => r.basic!.wall / r.opencv.wall)}×`,
+  ];
+  if (runs[0]!.opencv.cpu !== null)
+    out.push(
+      `  CPU:  full ${ratio((r) => r.stimkit.cpu! / r.opencv.cpu!)}×, basic ${ratio((r) => r.basic!.cpu! / r.opencv.cpu!)}×`,
+    );
+  return out;
 }

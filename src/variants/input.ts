@@ -28,15 +28,25 @@ export interface VariantsInput {
 }
 
 /**
+ * The input's value, only to see what it is (it is read and checked in full afterwards): by
+ * JSON.parse when the text is JSON, as a corpus lock is (the YAML reader costs a fresh process
+ * about a quarter of a second on it), else by the YAML reader with its line-numbered errors.
+ */
+function peek(input: string, text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return parseDataText(input, text, 'E_VARIANTS_INPUT').value;
+  }
+}
+
+/**
  * Resolve the input file. An entries manifest is ingested into `out` (default
  * `variants/<corpus>`); ingest problems are raised as `E_VARIANTS_INGEST` (exit 1).
  */
 export async function resolveInput(input: string, out: string | undefined): Promise<VariantsInput> {
   const text = await readTextFile(input, 'E_VARIANTS_INPUT');
-  const value = parseDataText(input, text, 'E_VARIANTS_INPUT').value as Record<
-    string,
-    unknown
-  > | null;
+  const value = peek(input, text) as Record<string, unknown> | null;
   const format = value && typeof value === 'object' ? value.format : undefined;
   const corpus =
     value && typeof value === 'object' && typeof value.corpus === 'string'

@@ -5,8 +5,10 @@
  * scikit-image/scikit-image at commit cd0a3d22, BSD-3-Clause; a 512 × 512 low-contrast photo of
  * the lunar surface with no subject). With the recipe's default thresholds, set on the demo's six
  * photos (the paper's images: only chelsea-cat is a blob), chelsea-cat's A6 is a blob. GrabCut
- * on the moon keeps a 1.1 % fragment (solidity 76 %, outline on A3's edges for 36 % of its
- * length): not a blob by these thresholds; the entry is flagged by its edge map having almost no
+ * on the demo's rocket launch (dscovr-launch) keeps its initial rectangle nearly whole (59 % of
+ * the frame, solidity 95 %, outline on A3's edges for 59 % of its length in a photo of many
+ * edges): a blob. GrabCut on the moon keeps a 1.1 % fragment (solidity 76 %, outline on edges for
+ * 36 %): not a blob by these thresholds; the entry is flagged by its edge map having almost no
  * edges instead.
  */
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
@@ -54,9 +56,10 @@ describe('the blob check on real silhouettes', () => {
     expect(warned?.map((w) => w.code)).toEqual(['W_VARIANTS_A6_BLOB']);
   });
 
-  it("flags the moon photo, GrabCut's silhouette measured by the variants stage", async () => {
+  it("warns on GrabCut's rocket-launch blob and flags the moon photo, measured by the variants stage", async () => {
     const dir = await tempDir('stimkit-moon-');
     await copyFile(MOON, path.join(dir, 'moon.png'));
+    await copyFile(path.join(ROOT, 'corpora', 'demo', 'rocket.jpg'), path.join(dir, 'rocket.jpg'));
     const manifest = path.join(dir, 'moon.entries.yaml');
     await writeFile(
       manifest,
@@ -65,7 +68,7 @@ describe('the blob check on real silhouettes', () => {
         version: 1,
         corpus: 'moon',
         languages: ['en', 'zh'],
-        entries: [entry('moon', 'moon.png')],
+        entries: [entry('moon', 'moon.png'), entry('dscovr-launch', 'rocket.jpg')],
       }),
     );
     const out = path.join(dir, 'variants');
@@ -77,5 +80,10 @@ describe('the blob check on real silhouettes', () => {
     expect(a6.metrics.outline_edge_overlap).toBeCloseTo(0.362, 3);
     const codes = lock.entries[0]!.variants.flatMap((v) => v.warnings?.map((w) => w.code) ?? []);
     expect(codes).toContain('W_VARIANTS_A3_FEW_EDGES');
+    const rocket = lock.entries[1]!.variants.find((v) => v.code === 'A6')!;
+    expect(rocket.metrics.foreground_fraction).toBeCloseTo(0.594, 3);
+    expect(rocket.warnings).toMatchObject([
+      { code: 'W_VARIANTS_A6_BLOB', threshold: T.blob_outline_edges_max },
+    ]);
   }, 120_000);
 });

@@ -2,19 +2,51 @@
  * `node --import tsx scripts/screenshots.ts`: redraw the screenshots in docs/images/ (the label
  * screen in English and Chinese, answering D5 with the column kept in view, the shortcut list, the
  * guide, 200 % zoom, the review mode; the viewer's entries, entry, ladders, responses at 1,400 and
- * 400 px, a trial) from the demo bundle and synthetic responses (marked simulated), with Debian's
- * Chromium. Not part of the tests; run it after UI changes and look at every image.
+ * 400 px, a trial) from the demo bundle and synthetic responses (marked simulated); the demo
+ * report's first screen (key results), its language-shift chart, and at 400 px its per-model tests
+ * and a chart in its phone layout, from `stimkit demo` run into a temporary folder (a few minutes);
+ * with Debian's Chromium. Not part of the tests; run it after UI changes and look at every image.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import { pathToFileURL } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { runDemo } from '../src/demo/demo.js';
 import { serveLabels } from '../src/label/serve.js';
 import { serveView } from '../src/view/serve.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../test/helpers/chromium.js';
 import { syntheticJudges, writeAuditScores, writeLabelSample } from '../test/label/fixture.js';
 
 const OUT = path.join(import.meta.dirname, '..', 'docs', 'images');
+
+/** One element of the page, as it is drawn. */
+async function shotOf(page: Page, selector: string, name: string): Promise<void> {
+  await page
+    .locator(selector)
+    .first()
+    .screenshot({ path: path.join(OUT, name) });
+  process.stderr.write(`wrote docs/images/${name}\n`);
+}
+
+/** The demo report: its first screen at 1,280 × 900, a chart, and two parts at 400 px. */
+async function reportShots(ctx: BrowserContext, dir: string): Promise<void> {
+  const out = path.join(dir, 'demo');
+  const demo = await runDemo(out, { log: (line) => process.stderr.write(`demo: ${line}\n`) });
+  if (!demo.ok || !demo.open) throw new Error('the demo failed: no report to draw');
+  const url = pathToFileURL(path.join(out, demo.open)).href;
+  const page = await ctx.newPage();
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(url);
+  await page.screenshot({ path: path.join(OUT, 'report-key-results.png') });
+  process.stderr.write('wrote docs/images/report-key-results.png\n');
+  await shotOf(page, '#chart-language-slopegraph > svg', 'report-slopegraph.png');
+  // A phone: the wide table scrolls in its box and says so; a chart in its phone layout.
+  await page.setViewportSize({ width: 400, height: 900 });
+  await shotOf(page, '#instrument-tests', 'report-phone.png');
+  await shotOf(page, 'figure:has(#chart-net-vs-swing-phone)', 'report-phone-chart.png');
+  await page.close();
+}
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'stimkit-shots-'));
 const profile = await mkdtemp(path.join(os.tmpdir(), 'stimkit-shots-profile-'));
@@ -107,6 +139,7 @@ try {
   await shot(page, 'view-responses-400.png', false);
   await page.setViewportSize({ width: 1400, height: 1000 });
   await v.close();
+  await reportShots(ctx, dir);
   await ctx.close();
 } finally {
   await rm(dir, { recursive: true, force: true });

@@ -63,6 +63,24 @@ export async function waitSaved(page: Page): Promise<void> {
   });
 }
 
+/**
+ * 200 % browser zoom of a 1,280 × 900 window: a 640 × 450 CSS px viewport drawn at device scale
+ * 2 (set through the DevTools protocol, so it holds for a persistent context's page too, across
+ * navigations). Returns the window's CSS width and device pixel ratio as the page sees them.
+ */
+export async function zoom200(page: Page): Promise<{ width: number; ratio: number }> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setDeviceMetricsOverride', {
+    width: 640,
+    height: 450,
+    deviceScaleFactor: 2,
+    mobile: false,
+  });
+  return page.evaluate<{ width: number; ratio: number }>(
+    '({ width: window.innerWidth, ratio: window.devicePixelRatio })',
+  );
+}
+
 /** One axe-core finding: the rule, its impact and where it was found (CSS selectors). */
 export interface AxeFinding {
   rule: string;

@@ -13,7 +13,13 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LabelSample } from '../../src/label/sample-schema.js';
 import { serveLabels, type LabelServeOptions, type LabelServer } from '../../src/label/serve.js';
-import { axeViolations, launchBrowser, skipBrowser, trackErrors } from '../helpers/browser.js';
+import {
+  axeViolations,
+  launchBrowser,
+  skipBrowser,
+  trackErrors,
+  zoom200,
+} from '../helpers/browser.js';
 import { heavyLimit } from '../helpers/limits.js';
 import { tempDir } from '../helpers/tmp.js';
 import { syntheticJudges, writeLabelSample } from './fixture.js';
@@ -172,7 +178,7 @@ describe.skipIf(SKIP)('rater app pages in Chromium', () => {
     }
   });
 
-  it('has no serious or critical axe-core violation (label en/zh, review, guide; wide and 400 px)', async () => {
+  it('has no serious or critical axe-core violation (label en/zh, review, guide; wide, 400 px, 200 %)', async () => {
     const review = await serveLabels({ sample: sampleFile, rater: 'axe', port: 0, judges });
     servers.push(review);
     for (const lang of ['en', 'zh'] as const) {
@@ -185,6 +191,11 @@ describe.skipIf(SKIP)('rater app pages in Chromium', () => {
           await page.goto(url);
           expect(await axeViolations(page), `${url} at ${width} px`).toEqual([]);
         }
+      }
+      expect(await zoom200(page)).toEqual({ width: 640, ratio: 2 });
+      for (const url of urls) {
+        await page.goto(url);
+        expect(await axeViolations(page), `${url} at 200 %`).toEqual([]);
       }
     }
   });

@@ -126,9 +126,14 @@ describe.skipIf(SKIP)('the report page in Chromium', () => {
     }
   }, 60_000);
 
-  it('has no serious or critical axe-core violation at 1,280 px and at 400 px; a <main>, a CSP, labelled SVGs', async () => {
-    for (const width of [1280, 400]) {
-      const page = await browser.newPage({ viewport: { width, height: 900 } });
+  it('has no serious or critical axe-core violation at 1,280 px, at 400 px and at 200 %; a <main>, a CSP, labelled SVGs', async () => {
+    // 200 %: a 1,280 × 900 window zoomed is 640 × 450 CSS px at device scale 2
+    for (const [width, height, scale] of [
+      [1280, 900, 1],
+      [400, 900, 1],
+      [640, 450, 2],
+    ] as const) {
+      const page = await browser.newPage({ viewport: { width, height }, deviceScaleFactor: scale });
       try {
         const errors = trackErrors(page);
         await page.goto(url);

@@ -99,9 +99,14 @@ describe.skipIf(SKIP)('the review page in Chromium', () => {
     }
   }, 60_000);
 
-  for (const width of [1280, 400])
-    it(`says the overview scrolls sideways exactly when it does, and passes axe-core, at ${width} px`, async () => {
-      const page = await browser.newPage({ viewport: { width, height: 900 } });
+  // 200 %: a 1,280 × 900 window zoomed is 640 × 450 CSS px at device scale 2
+  for (const [name, width, height, scale] of [
+    ['1280 px', 1280, 900, 1],
+    ['400 px', 400, 900, 1],
+    ['200 %', 640, 450, 2],
+  ] as const)
+    it(`says the overview scrolls sideways exactly when it does, and passes axe-core, at ${name}`, async () => {
+      const page = await browser.newPage({ viewport: { width, height }, deviceScaleFactor: scale });
       try {
         await page.goto(url);
         const wider = await page.evaluate<boolean>(

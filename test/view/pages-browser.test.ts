@@ -9,7 +9,13 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { serveView, type ViewServer } from '../../src/view/serve.js';
-import { axeViolations, launchBrowser, skipBrowser, trackErrors } from '../helpers/browser.js';
+import {
+  axeViolations,
+  launchBrowser,
+  skipBrowser,
+  trackErrors,
+  zoom200,
+} from '../helpers/browser.js';
 import { heavyLimit } from '../helpers/limits.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeAuditScores, writeLabelFixture } from '../label/fixture.js';
@@ -143,7 +149,7 @@ describe.skipIf(SKIP)('stimkit view pages in Chromium', () => {
     expect(errors.splice(0)).toEqual(Array(3).fill(NOT_FOUND));
   });
 
-  it('has no serious or critical axe-core violation on any page, wide and at 400 px', async () => {
+  it('has no serious or critical axe-core violation on any page, wide, at 400 px and at 200 %', async () => {
     const pages = [
       '/',
       '/entry/dscovr-launch',
@@ -160,6 +166,12 @@ describe.skipIf(SKIP)('stimkit view pages in Chromium', () => {
         if (p === '/nothing-here') expect(errors.splice(0)).toEqual([NOT_FOUND]);
         expect(await axeViolations(page), `${p} at ${width} px`).toEqual([]);
       }
+    }
+    expect(await zoom200(page)).toEqual({ width: 640, ratio: 2 });
+    for (const p of pages) {
+      await page.goto(url(p));
+      if (p === '/nothing-here') expect(errors.splice(0)).toEqual([NOT_FOUND]);
+      expect(await axeViolations(page), `${p} at 200 %`).toEqual([]);
     }
     expect(errors).toEqual([]);
   });

@@ -5,7 +5,7 @@
  * croissant.json carries Croissant 1.1's required fields and RAI's (the checklist vendored from
  * the spec, fixtures/croissant/PROVENANCE.md), the Parquet files read back equal the CSVs, the
  * same inputs give the same bytes, and rehydrate rebuilds the withheld images byte-identical to
- * the sealed bundle's from the original files.
+ * the sealed bundle's from the original files. `export inspect` and `compare` take the same study.
  */
 import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -15,6 +15,7 @@ import { parse, stringify } from 'yaml';
 import { bundleStudy } from '../../src/bundle/bundle.js';
 import { readCsvObjects } from '../../src/core/csv.js';
 import { listFiles } from '../../src/core/walk.js';
+import { inspectValidator, unzipJson } from '../export/schema.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { releaseArgs, writeSimModels } from './sim-models.js';
@@ -222,5 +223,36 @@ describe('release', () => {
     ).toEqual([...withheldSha].sort());
     for (const [i, sha] of withheldSha.entries())
       expect(await readFile(path.join(out, 'images', `${sha}.png`))).toEqual(withheldBytes[i]);
+  });
+
+  it('export inspect and compare take the same study: logs valid against Inspect’s schema, nothing changed against itself', async () => {
+    const inspect = path.join(dir, 'inspect');
+    const exp = await runCli([
+      'export',
+      'inspect',
+      '--bundle',
+      bundle,
+      '--ledger',
+      ledger,
+      '--scores',
+      scores,
+      '--out',
+      inspect,
+    ]);
+    expect(exp.code, exp.stderr).toBe(0);
+    const evals = (await readdir(inspect)).filter((f) => f.endsWith('.eval'));
+    expect(evals.length).toBeGreaterThan(0);
+    for (const f of evals) {
+      const files = unzipJson(await readFile(path.join(inspect, f)));
+      const header = inspectValidator('EvalLog');
+      expect(header(files.get('header.json')) ? [] : header.errors, f).toEqual([]);
+      const sample = inspectValidator('EvalSample');
+      for (const [entry, value] of files)
+        if (entry.startsWith('samples/'))
+          expect(sample(value) ? [] : sample.errors, `${f} ${entry}`).toEqual([]);
+    }
+    const same = await runCli(['compare', scores, scores, '--json']);
+    expect(same.code, same.stderr).toBe(0);
+    expect(same.json().counts).toMatchObject({ changed: 0, only_a: 0, only_b: 0 });
   });
 });

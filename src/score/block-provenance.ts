@@ -11,6 +11,7 @@
  * raw value beside it. docs/formats/scores.md lists every shape.
  */
 import type { ResponseRecord } from './types.js';
+import { GEMINI_FILTER_REASONS } from '../client/providers/gemini.js';
 
 type BlockSource = 'gateway' | 'vendor_classifier' | 'model' | 'unclassified';
 
@@ -39,22 +40,6 @@ const NORMAL_STOPS = new Set([
   'model_context_window_exceeded',
   'STOP',
   'MAX_TOKENS',
-]);
-
-/**
- * Gemini's candidate finish reasons that are a filter's stop
- * (https://ai.google.dev/api/generate-content#FinishReason).
- */
-const GEMINI_FILTER_STOPS = new Set([
-  'SAFETY',
-  'RECITATION',
-  'LANGUAGE',
-  'BLOCKLIST',
-  'PROHIBITED_CONTENT',
-  'SPII',
-  'IMAGE_SAFETY',
-  'IMAGE_PROHIBITED_CONTENT',
-  'IMAGE_RECITATION',
 ]);
 
 /** A vendor's category in lower snake case (`HARM_CATEGORY_X`, `selfHarm`, `self-harm` → `…_…`). */
@@ -166,7 +151,7 @@ function geminiStop(finish: string, body: Obj | null): BlockProvenance | null {
       finish.slice('prompt_blocked:'.length),
       ratings(body?.safetyRatings),
     );
-  if (GEMINI_FILTER_STOPS.has(finish))
+  if (GEMINI_FILTER_REASONS.has(finish))
     return made('vendor_classifier', finish, ratings(body?.safetyRatings));
   return null;
 }

@@ -1,12 +1,14 @@
-// The `data/bundle.json` header of a hand-made test bag: what `stimkit bundle` writes, for a study
-// of `trials` text or VLM trials, so that the one bundle reader (which checks the header against
-// its schema) opens the bag.
+// A hand-made test bag of run trials with their entries (what the audit scorers read): its
+// `data/bundle.json` header is what `stimkit bundle` writes, so that the one bundle reader (which
+// checks the header and the entries against their schemas) opens it.
 import { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleHeader } from '../../src/bundle/format.js';
+import type { Trial } from '../../src/bundle/format.js';
 import { TRIAL_ID_SCHEME } from '../../src/bundle/trial-id.js';
+import { writeBag } from '../../src/bundle/write-bag.js';
 import { canonicalJson } from '../../src/core/json.js';
 
 /** The bytes of `data/bundle.json` for study `id` with `trials` trials and no images. */
-export function bagHeader(id: string, trials: number): string {
+function bagHeader(id: string, trials: number): string {
   const header: BundleHeader = {
     format: BUNDLE_FORMAT,
     version: BUNDLE_VERSION,
@@ -18,4 +20,28 @@ export function bagHeader(id: string, trials: number): string {
     canonical_json: 'RFC 8785 (JCS)',
   };
   return `${canonicalJson(header)}\n`;
+}
+
+/** Seal `trials` and an entry per trial (sensitive, no expected facts) as study `id` in `dir`. */
+export async function writeScoreBag(
+  dir: string,
+  id: string,
+  trials: readonly Trial[],
+): Promise<void> {
+  const entries = trials.map((t) => ({
+    id: t.entry,
+    title: { en: String(t.entry) },
+    topic: 'fixture',
+    sensitivity: 'high',
+    expected_facts: [],
+  }));
+  await writeBag(
+    dir,
+    [
+      { path: 'bundle.json', bytes: bagHeader(id, trials.length) },
+      { path: 'trials.jsonl', bytes: trials.map((t) => `${canonicalJson(t)}\n`).join('') },
+      { path: 'entries.json', bytes: `${canonicalJson({ entries })}\n` },
+    ],
+    [['Bag-Software-Agent', 'stimkit test fixture']],
+  );
 }

@@ -8,9 +8,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { writeBag } from '../../src/bundle/write-bag.js';
 import { analyzeCommand } from '../../src/commands/analyze.js';
-import { canonicalJson } from '../../src/core/json.js';
 import { buildReport } from '../../src/report/build.js';
 import { auditLengthSection } from '../../src/report/sections/audit-more.js';
 import { saidNoSection } from '../../src/report/sections/said-no.js';
@@ -18,7 +16,7 @@ import { prepareAudit } from '../../src/score/audit-prepare.js';
 import { SCORERS } from '../../src/score/registry.js';
 import { scoreToFolder } from '../../src/score/score.js';
 import { runTrials } from '../run/fixture.js';
-import { bagHeader } from '../helpers/bag-header.js';
+import { writeScoreBag } from '../helpers/bag-header.js';
 import { withDefaults } from '../helpers/command-defaults.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -66,23 +64,8 @@ describe('who said no, through score, analyze and report', () => {
   beforeAll(async () => {
     dir = await tempDir('stimkit-outcomes-');
     const trials = runTrials(16).slice(0, 16);
-    const entries = trials.map((t) => ({
-      id: t.entry,
-      title: { en: String(t.entry) },
-      topic: 'fixture',
-      sensitivity: 'high',
-      expected_facts: [],
-    }));
     const bag = path.join(dir, 'bag');
-    await writeBag(
-      bag,
-      [
-        { path: 'bundle.json', bytes: bagHeader('outcomes', trials.length) },
-        { path: 'trials.jsonl', bytes: trials.map((t) => `${canonicalJson(t)}\n`).join('') },
-        { path: 'entries.json', bytes: `${canonicalJson({ entries })}\n` },
-      ],
-      [['Bag-Software-Agent', 'stimkit test fixture']],
-    );
+    await writeScoreBag(bag, 'outcomes', trials);
     const lines = MODELS.flatMap((m) => trials.map((t, k) => JSON.stringify(exported(m, t.id, k))));
     await writeFile(path.join(dir, 'responses.jsonl'), `${lines.join('\n')}\n`);
     const models = MODELS.map((m) => ({

@@ -9,16 +9,14 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeBag } from '../../src/bundle/write-bag.js';
 import { analyzeCommand } from '../../src/commands/analyze.js';
-import { canonicalJson } from '../../src/core/json.js';
 import { buildReport } from '../../src/report/build.js';
 import { exportLedger } from '../../src/run/export.js';
 import { runStudy } from '../../src/run/run.js';
 import { prepareAudit } from '../../src/score/audit-prepare.js';
 import { SCORERS } from '../../src/score/registry.js';
 import { scoreToFolder } from '../../src/score/score.js';
-import { bagHeader } from '../helpers/bag-header.js';
+import { writeScoreBag } from '../helpers/bag-header.js';
 import { withDefaults } from '../helpers/command-defaults.js';
 import { tempDir } from '../helpers/tmp.js';
 import { expectDescribedTables } from './checks.js';
@@ -114,23 +112,8 @@ describe('the routes study through score, analyze and report', () => {
     const responses = path.join(dir, 'responses.jsonl');
     await writeFile(responses, chunks.join(''));
     const trials = runTrials(8);
-    const entries = trials.map((t) => ({
-      id: t.entry,
-      title: { en: String(t.entry) },
-      topic: 'fixture',
-      sensitivity: 'high',
-      expected_facts: [],
-    }));
     const scoreBag = path.join(dir, 'score-bag');
-    await writeBag(
-      scoreBag,
-      [
-        { path: 'bundle.json', bytes: bagHeader('routes', trials.length) },
-        { path: 'trials.jsonl', bytes: trials.map((t) => `${canonicalJson(t)}\n`).join('') },
-        { path: 'entries.json', bytes: `${canonicalJson({ entries })}\n` },
-      ],
-      [['Bag-Software-Agent', 'stimkit test fixture']],
-    );
+    await writeScoreBag(scoreBag, 'routes', trials);
     const source = { kind: 'responses' as const, file: responses };
     const { scorer } = await prepareAudit({ bundle: scoreBag, source, models });
     const scores = path.join(dir, 'scores');

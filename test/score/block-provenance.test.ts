@@ -26,8 +26,6 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeBag } from '../../src/bundle/write-bag.js';
-import { canonicalJson } from '../../src/core/json.js';
 import { exportLedger } from '../../src/run/export.js';
 import { runStudy } from '../../src/run/run.js';
 import { prepareAudit } from '../../src/score/audit-prepare.js';
@@ -35,7 +33,7 @@ import { blockFields } from '../../src/score/block-provenance.js';
 import { streamLedgerResponses } from '../../src/score/ledger.js';
 import { SCORERS } from '../../src/score/registry.js';
 import { scoreToFolder } from '../../src/score/score.js';
-import { bagHeader } from '../helpers/bag-header.js';
+import { writeScoreBag } from '../helpers/bag-header.js';
 import { tempDir } from '../helpers/tmp.js';
 import { runTrials, writeRunBag } from '../run/fixture.js';
 import { FAST, writeModels } from '../run/helpers.js';
@@ -93,22 +91,7 @@ beforeAll(async () => {
   const responses = path.join(dir, 'responses.jsonl');
   await writeFile(responses, chunks.join(''));
   const scoreBag = path.join(dir, 'score-bag');
-  const entries = trials.map((t) => ({
-    id: t.entry,
-    title: { en: String(t.entry) },
-    topic: 'fixture',
-    sensitivity: 'high',
-    expected_facts: [],
-  }));
-  await writeBag(
-    scoreBag,
-    [
-      { path: 'bundle.json', bytes: bagHeader('provenance', trials.length) },
-      { path: 'trials.jsonl', bytes: trials.map((t) => `${canonicalJson(t)}\n`).join('') },
-      { path: 'entries.json', bytes: `${canonicalJson({ entries })}\n` },
-    ],
-    [['Bag-Software-Agent', 'stimkit test fixture']],
-  );
+  await writeScoreBag(scoreBag, 'provenance', trials);
   const source = { kind: 'responses' as const, file: responses };
   const { scorer } = await prepareAudit({ bundle: scoreBag, source, models });
   const scores = path.join(dir, 'scores');

@@ -33,8 +33,11 @@ import {
 } from './common.js';
 import type { BuiltBody, Provider } from './types.js';
 
-/** Finish reasons that mean a filter outside the model stopped the output. */
-const GEMINI_FILTER_REASONS = new Set([
+/**
+ * Finish reasons that mean a filter outside the model stopped the output
+ * (https://ai.google.dev/api/generate-content#FinishReason).
+ */
+export const GEMINI_FILTER_REASONS = new Set([
   'SAFETY',
   'RECITATION',
   'LANGUAGE',

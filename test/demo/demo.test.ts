@@ -111,6 +111,10 @@ describe('stimkit demo', () => {
     expect(report.simulated).toBe(true);
     const html = await readFile(path.join(out, 'report', 'index.html'), 'utf8');
     expect(html).toMatch(/SIMULATED rater\(s\) \(sim-rater-1, sim-rater-2, sim-rater-3\)/);
+    // the key results' example responses carry their language and its direction (from its pack)
+    const quotes = [...html.matchAll(/<blockquote lang="([^"]+)" dir="([^"]+)">/g)];
+    expect(quotes.length).toBeGreaterThan(0);
+    for (const q of quotes) expect(['en ltr', 'zh ltr']).toContain(`${q[1]} ${q[2]}`);
     // every chart file says SIMULATED (SVG and PNG), every CSV has its simulated column, chart
     // text is readable on white, and every table is described in words
     const rep = path.join(out, 'report');

@@ -10,7 +10,13 @@
  */
 import { StimkitError } from '../core/errors.js';
 import { openLedgerDb, type Db } from './open.js';
-import { currentOutcome, routeLabel, type Outcome } from './schema.js';
+import {
+  currentOutcome,
+  REASONING_VISIBILITY,
+  routeLabel,
+  type Outcome,
+  type ReasoningVisibility,
+} from './schema.js';
 
 /** A run in a ledger. */
 export interface LedgerRun {
@@ -101,6 +107,10 @@ export interface LedgerResult {
   endpoint: string | null;
   /** The route a summary groups by: route_provider, else endpoint, else `sim` / `unknown` (client/route.ts). */
   route: string;
+  /** How much of the reasoning the server showed (schema.ts); null when not recorded (older rows). */
+  reasoning_visibility: ReasoningVisibility | null;
+  /** Reasoning tokens the server reported; null when not reported or older than the column. */
+  reasoning_tokens: number | null;
 }
 
 /** Which results to read. */
@@ -294,10 +304,16 @@ function toResult(label: string, r: Row): LedgerResult {
     sent_images: parse(r.sent_images) ?? [],
     cost_usd: typeof r.cost_usd === 'number' ? r.cost_usd : null,
     ...routeOf(r),
+    reasoning_visibility: visibilityOf(r.reasoning_visibility),
+    reasoning_tokens: typeof r.reasoning_tokens === 'number' ? r.reasoning_tokens : null,
   };
 }
 
 const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/** A stored visibility, if it is one of the known names (NULL or absent in older ledgers). */
+const visibilityOf = (v: unknown): ReasoningVisibility | null =>
+  REASONING_VISIBILITY.find((x) => x === v) ?? null;
 
 /** The route fields of a row (NULL or absent in ledgers older than them). */
 function routeOf(r: Row) {

@@ -37,6 +37,8 @@ const RESULT_COLUMNS = [
   'request_id',
   'region',
   'endpoint',
+  'reasoning_visibility',
+  'reasoning_tokens',
 ] as const;
 
 /** A result row as bound to the INSERT: a value (or NULL) for every column, by name. */
@@ -54,5 +56,6 @@ export const INSERT_RESULT = `INSERT INTO results (${RESULT_COLUMNS.join(', ')})
          error_body = excluded.error_body, attempts = results.attempts + excluded.attempts, latency_ms = excluded.latency_ms,
          finished_at = excluded.finished_at, sent_images = excluded.sent_images, cost_usd = excluded.cost_usd,
          route_provider = excluded.route_provider, response_id = excluded.response_id, request_id = excluded.request_id,
-         region = excluded.region, endpoint = excluded.endpoint
+         region = excluded.region, endpoint = excluded.endpoint,
+         reasoning_visibility = excluded.reasoning_visibility, reasoning_tokens = excluded.reasoning_tokens
        WHERE results.outcome = 'failed'`;

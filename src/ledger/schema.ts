@@ -132,6 +132,8 @@ CREATE TABLE results (
   request_id         TEXT,
   region             TEXT,
   endpoint           TEXT,
+  reasoning_visibility TEXT,
+  reasoning_tokens   INTEGER,
   PRIMARY KEY (run_id, model, trial_id)
 );
 CREATE TABLE lock (
@@ -153,7 +155,8 @@ ${WRITERS_DDL}`;
  * in its earlier rows) when a run opens it for writing (open.ts); readers treat a missing one as
  * NULL. `sent_images`: JSON list of the images a result sent (send-image.ts); `cost_usd`: the
  * result's cost from its usage and the model's price (run/cost.ts); `route_provider`,
- * `response_id`, `request_id`, `region`, `endpoint`: the serving route that answered (route.ts);
+ * `response_id`, `request_id`, `region`, `endpoint`: the serving route that answered (route.ts); `reasoning_visibility` (full, summary,
+ * redacted, absent, empty) and `reasoning_tokens`: the reasoning channel of a reply;
  * version 3: `attempts.writer_id` (the writer that claimed the attempt) and the lock owner's
  * identity (`lock.writer_id`, `pid_ns`, `start_time`, `boot_id`: lock.ts).
  */
@@ -165,12 +168,23 @@ export const ADDED_COLUMNS: ReadonlyArray<{ table: string; column: string; type:
   { table: 'results', column: 'request_id', type: 'TEXT' },
   { table: 'results', column: 'region', type: 'TEXT' },
   { table: 'results', column: 'endpoint', type: 'TEXT' },
+  { table: 'results', column: 'reasoning_visibility', type: 'TEXT' },
+  { table: 'results', column: 'reasoning_tokens', type: 'INTEGER' },
   { table: 'attempts', column: 'writer_id', type: 'TEXT' },
   { table: 'lock', column: 'writer_id', type: 'TEXT' },
   { table: 'lock', column: 'pid_ns', type: 'TEXT' },
   { table: 'lock', column: 'start_time', type: 'TEXT' },
   { table: 'lock', column: 'boot_id', type: 'TEXT' },
 ];
+
+/**
+ * How much of a reply's reasoning the server showed (docs/formats/ledger.md): `full` (the trace as
+ * the model wrote it), `summary` (a summary of it, e.g. Anthropic's summarised thinking, Gemini's
+ * thought summaries), `redacted` (present but encrypted or withheld, e.g. `redacted_thinking`),
+ * `absent` (the reply has no reasoning channel at all), `empty` (the channel is there but empty).
+ */
+export const REASONING_VISIBILITY = ['full', 'summary', 'redacted', 'absent', 'empty'] as const;
+export type ReasoningVisibility = (typeof REASONING_VISIBILITY)[number];
 
 /**
  * Final outcomes ("who said no", docs/formats/ledger.md). `answer` is a normal reply; the next

@@ -14,7 +14,7 @@ import { GroupCommit } from './group-commit.js';
 import { heldLock } from './lock.js';
 import { INSERT_RESULT, type ResultRow } from './result-row.js';
 import type { Db } from './open.js';
-import { ERROR_BODY_MAX, type Outcome } from './schema.js';
+import { ERROR_BODY_MAX, type Outcome, type ReasoningVisibility } from './schema.js';
 
 /** How an attempt ended. */
 export interface AttemptEnd {
@@ -55,6 +55,13 @@ export interface FinalResult {
   region?: string | null;
   /** The endpoint replica of the attempt that gave this result (without credentials). */
   endpoint?: string | null;
+  /**
+   * How much of the reply's reasoning the server showed: full, summary, redacted, absent or
+   * empty (null: not recorded, e.g. a result written before this field).
+   */
+  reasoning_visibility?: ReasoningVisibility | null;
+  /** Reasoning tokens the server reported it used (null: not reported). */
+  reasoning_tokens?: number | null;
 }
 
 /** Characters of a route field kept (after redaction); a longer one is cut with a note. */
@@ -231,6 +238,8 @@ export class LedgerWriter {
       request_id: this.route(r.request_id),
       region: this.route(r.region),
       endpoint: r.endpoint ?? null,
+      reasoning_visibility: r.reasoning_visibility ?? null,
+      reasoning_tokens: num(r.reasoning_tokens),
     };
     this.result.run(row);
   }

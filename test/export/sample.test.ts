@@ -73,6 +73,8 @@ const RESULT: LedgerResult = {
   region: null,
   endpoint: 'http://127.0.0.1:8000/v1',
   route: 'http://127.0.0.1:8000/v1',
+  reasoning_visibility: null,
+  reasoning_tokens: null,
 };
 
 const CTX = {

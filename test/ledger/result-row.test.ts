@@ -48,6 +48,8 @@ describe('a result row', () => {
         request_id: 'qid',
         region: 'reg',
         endpoint: 'http://127.0.0.1:9/v1',
+        reasoning_visibility: 'summary',
+        reasoning_tokens: 17,
       },
     );
     const row = db.prepare('SELECT * FROM results').get() as Record<string, unknown>;
@@ -84,6 +86,8 @@ describe('a result row', () => {
       request_id: 'qid',
       region: 'reg',
       endpoint: 'http://127.0.0.1:9/v1',
+      reasoning_visibility: 'summary',
+      reasoning_tokens: 17,
     });
     lock.release();
     db.close();

@@ -155,6 +155,17 @@ function knownKeysAt(
   return [...new Set(objectsAt(schema, pathParts).flatMap((d) => Object.keys(d.shape ?? {})))];
 }
 
+/** A discriminated union's tag matching none of its entries (e.g. a models file's `provider`). */
+const isDiscriminatorMiss = (issue: z.core.$ZodIssue): boolean =>
+  issue.code === 'invalid_union' &&
+  (issue as { note?: string }).note === 'No matching discriminator';
+
+/** The values an issue allows: an enum's, or a discriminated union's tags (a defaulted one's `undefined` left out). */
+function valuesOf(issue: z.core.$ZodIssue): unknown[] {
+  const v = (issue as { values?: unknown[]; options?: unknown[] }).values;
+  return v ?? ((issue as { options?: unknown[] }).options ?? []).filter((o) => o !== undefined);
+}
+
 /**
  * Turn zod issues into problems with lines, field paths, expected and got. With `schema`, an
  * unknown field's fix names the closest known field (`licence` → `license`).
@@ -196,8 +207,8 @@ export function zodProblems(
           : known.length > 0
             ? `remove or rename them; known fields here: ${known.join(', ')}`
             : 'remove or rename them (check the spelling against the schema)';
-    } else if (issue.code === 'invalid_value') {
-      const values = (issue as { values: unknown[] }).values;
+    } else if (issue.code === 'invalid_value' || isDiscriminatorMiss(issue)) {
+      const values = valuesOf(issue);
       p.expected = `one of ${values.map((v) => JSON.stringify(v)).join(', ')}`;
       p.got = describeValue(got);
       p.message = 'value not allowed';

@@ -3,95 +3,25 @@
  * served, which environment variable holds each key, and how the bundle's sampling fields map
  * onto each server. This zod schema is the source of truth; manifests/schema/models.schema.json
  * is generated from it and docs/formats/models.md describes every field.
+ *
+ * A model is one of four entries, told apart by `provider` (`openai` when left out): each holds
+ * the fields every model has (fields.ts) and its own provider's fields and checks. A field of
+ * another provider is refused with a message naming the provider that takes it.
  */
 import { z } from 'zod';
 import { simParamsSchema } from '../sim/index.js';
+import { commonFields, GeminiSafetySetting } from './fields.js';
 import { ImageBlock } from './image.js';
 import { PriceBlock } from './price.js';
 import { RoutingBlock } from './routing.js';
 
+export { DEFAULT_MAX_RESPONSE_MIB } from './fields.js';
+
 const MODELS_FORMAT = 'stimkit.models';
 const MODELS_VERSION = 1;
 
-/**
- * A base URL: http(s), with no credentials in it. User info (`https://user:pass@host`) and a
- * query string or fragment (`?key=…`) are refused, because the endpoint is recorded in the
- * ledger and printed; keys go in the variable `api_key_env` names. The message never repeats
- * the URL (it may hold a secret).
- */
-const HttpUrl = z
-  .string()
-  .regex(/^https?:\/\/[^\s]+$/, 'an http(s) base URL such as http://127.0.0.1:8000/v1')
-  .refine((u) => !/^https?:\/\/[^/?#]*@/.test(u), {
-    message:
-      'an endpoint must not carry credentials (user:password@ before the host): the endpoint is recorded in the ledger; put the key in the environment variable api_key_env names',
-    params: { secret: true },
-  })
-  .refine((u) => !/[?#]/.test(u), {
-    message:
-      'an endpoint is a base URL without a query string or fragment (a ?key=… would be recorded in the ledger); put the key in the environment variable api_key_env names',
-    params: { secret: true },
-  })
-  .describe(
-    'Base URL of an OpenAI-compatible server, up to and including /v1; requests go to <endpoint>/chat/completions. No user:password@ and no query string: keys go in api_key_env.',
-  );
-
-/** Names of environment variables: letters, digits and underscores, not starting with a digit. */
-const EnvVarName = z
-  .string()
-  .regex(
-    /^[A-Za-z_][A-Za-z0-9_]*$/,
-    'api_key_env takes the NAME of an environment variable (letters, digits, _; e.g. OPENROUTER_API_KEY), never the key itself',
-  )
-  .refine((v) => !looksLikeKey(v), {
-    message:
-      'api_key_env looks like an API key, not the name of an environment variable (it starts like a key or is long and random); put the key in a variable (export MY_API_KEY=…) and give its name here',
-    params: { secret: true },
-  })
-  .describe('Name of the environment variable that holds the API key. Never the key itself.');
-
-/**
- * Whether a value looks like an API key rather than a variable name: a vendor key prefix
- * (`sk-`, `sk_`, `AIza`, `hf_`, `gsk_`, AWS `AKIA`/`ASIA`, …), 32+ characters mixing lower case
- * and digits, or 20+ capitals and digits without an underscore (an AWS key id, a base32 secret).
- */
-function looksLikeKey(v: string): boolean {
-  if (/^(sk[-_]|sk$|pk[-_]|rk[-_]|AIza|hf_|gsk_|xai-|ghp_|glpat-|AKIA|ASIA)/.test(v)) return true;
-  if (/^[A-Z0-9]{20,}$/.test(v)) return true;
-  return v.length >= 32 && /[a-z]/.test(v) && /[0-9]/.test(v);
-}
-
-/**
- * How each sampling field of a trial reaches the server. The defaults are vLLM's: every field in
- * the body, `top_k` as is, `thinking: false` as `chat_template_kwargs: {enable_thinking: false}`.
- * `drop` leaves a field out of the request; a dropped field the trial sets is recorded in the ledger.
- */
-const SamplingMap = z
-  .strictObject({
-    temperature: z.enum(['send', 'drop']).default('send'),
-    top_p: z.enum(['send', 'drop']).default('send'),
-    top_k: z
-      .enum(['send', 'drop'])
-      .default('send')
-      .describe(
-        'send: `top_k` in the body (vLLM); drop: leave it out (hosted APIs that reject it).',
-      ),
-    max_tokens: z.enum(['max_tokens', 'max_completion_tokens', 'drop']).default('max_tokens'),
-    seed: z.enum(['send', 'drop']).default('send'),
-    thinking: z
-      .enum(['chat_template_kwargs', 'drop'])
-      .default('chat_template_kwargs')
-      .describe(
-        'chat_template_kwargs: thinking: false is sent as chat_template_kwargs.enable_thinking (vLLM, Qwen3 and GLM templates); drop: leave it out.',
-      ),
-  })
-  .describe('How the bundle sampling maps onto this server (defaults: vLLM).');
-type SamplingMap = z.output<typeof SamplingMap>;
-
-const MODALITIES = ['text', 'image'] as const;
-
 /** The providers a model can be served by. */
-const PROVIDERS = ['openai', 'anthropic', 'gemini', 'sim'] as const;
+type ProviderName = 'openai' | 'anthropic' | 'gemini' | 'sim';
 
 /** Each native provider's public endpoint, used when a model gives none. */
 export const DEFAULT_ENDPOINTS: Record<'anthropic' | 'gemini', string> = {
@@ -99,192 +29,142 @@ export const DEFAULT_ENDPOINTS: Record<'anthropic' | 'gemini', string> = {
   gemini: 'https://generativelanguage.googleapis.com',
 };
 
-/** Gemini safety setting categories and thresholds (HarmCategory, HarmBlockThreshold). */
-const GeminiSafetySetting = z.strictObject({
-  category: z
-    .string()
-    .regex(/^HARM_CATEGORY_[A-Z_]+$/, 'a HarmCategory such as HARM_CATEGORY_HATE_SPEECH'),
-  threshold: z.enum([
-    'HARM_BLOCK_THRESHOLD_UNSPECIFIED',
-    'BLOCK_LOW_AND_ABOVE',
-    'BLOCK_MEDIUM_AND_ABOVE',
-    'BLOCK_ONLY_HIGH',
-    'BLOCK_NONE',
-    'OFF',
-  ]),
-});
+/** The anthropic-version header sent when a model names none (the SDK's). */
+export const ANTHROPIC_VERSION = '2026-10-21';
 
-/** Reply bodies larger than this (MiB) fail the attempt as `response_too_large` unless a model sets `max_response_mib`. */
-export const DEFAULT_MAX_RESPONSE_MIB = 4;
+/** A field another provider takes: refused, the message saying whose it is (JSON Schema: absent). */
+const foreign = (message: string) =>
+  z
+    .custom<undefined>((v) => v === undefined, { message })
+    .optional()
+    .meta({ not: {}, description: message });
 
-/** One model. */
-export const ModelSpec = z
+/** The refusals of the provider-specific fields `provider` does not take. */
+function foreignFields(provider: ProviderName) {
+  const only = (who: string, field: string) =>
+    foreign(`only provider ${who} takes ${field} (this model is provider ${provider})`);
+  return {
+    sim: foreign('only provider sim takes a sim: block'),
+    safety_settings: only('gemini', 'safety_settings'),
+    routing: only('openai (OpenRouter)', 'a routing block'),
+    anthropic_version: only('anthropic', 'anthropic_version'),
+    thinking_budget: foreign(
+      `only providers anthropic and gemini take thinking_budget (this model is provider ${provider})`,
+    ),
+  };
+}
+
+const providerField = (name: ProviderName, text: string) =>
+  z.literal(name).describe(`${name}: ${text}`);
+
+/** The blocks of a model that sends requests (src/models/image.ts, price.ts). */
+const requestBlocks = { image: ImageBlock.optional(), price: PriceBlock.optional() };
+
+const thinkingBudget = (text: string) => z.number().int().min(0).optional().describe(text);
+
+/** provider openai (the default): an OpenAI-compatible chat-completions server. */
+const OpenAISpec = z
   .strictObject({
-    name: z
-      .string()
-      .min(1)
-      .max(120)
-      .describe('The model name as the study model sets list it; the ledger key.'),
-    provider: z
-      .enum(PROVIDERS)
-      .default('openai')
-      .describe(
-        'openai: an OpenAI-compatible chat completions server; anthropic: the Anthropic Messages API; gemini: the Gemini API (generateContent); sim: a simulated respondent (offline).',
-      ),
-    role: z
-      .enum(['respondent', 'judge'])
-      .default('respondent')
-      .describe('respondent: answers trials; judge: scores responses (used by the score stage).'),
-    endpoint: z
-      .union([HttpUrl, z.array(HttpUrl).min(1)])
-      .optional()
-      .describe('One base URL, or a list of replicas used in turn.'),
-    api_model: z
-      .string()
-      .min(1)
-      .optional()
-      .describe('The model id the server serves (the request `model` field); default: name.'),
-    api_key_env: EnvVarName.optional(),
-    origin: z
-      .string()
-      .regex(/^[A-Z]{2}$/, 'an ISO 3166 two-letter country code such as CN, US, FR')
-      .optional(),
-    vendor: z.string().optional(),
-    revision: z.string().optional().describe('Checkpoint or snapshot identifier, for the record.'),
-    modalities: z
-      .array(z.enum(MODALITIES))
-      .min(1)
-      .default(['text', 'image'])
-      .describe('A model without image is never sent trials that show an image.'),
-    paradigms: z
-      .array(z.string())
-      .min(1)
-      .optional()
-      .describe('Only run trials of these paradigms (default: all).'),
-    concurrency: z
-      .number()
-      .int()
-      .min(1)
-      .max(4096)
-      .default(8)
-      .describe(
-        'Requests in flight at most (lowered on repeated 429s, raised again as calls succeed).',
-      ),
-    timeout_s: z
-      .number()
-      .positive()
-      .max(86_400)
-      .default(600)
-      .describe('Seconds before a request counts as timed out (and is retried).'),
-    max_tokens: z
-      .number()
-      .int()
-      .positive()
-      .optional()
-      .describe(
-        'Output token limit for trials that set none (anthropic requires one: from the trial or here).',
-      ),
-    thinking_budget: z
-      .number()
-      .int()
-      .min(0)
-      .optional()
-      .describe(
-        'When a trial turns thinking on: anthropic sends {type: enabled, budget_tokens} (at least 1024, or 0: thinking off; default: {type: adaptive}); gemini sends thinkingBudget (0: thinking off; default: the model decides).',
-      ),
-    anthropic_version: z
-      .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/)
-      .default('2026-10-21')
-      .describe('provider anthropic: the anthropic-version header.'),
-    safety_settings: z
-      .array(GeminiSafetySetting)
-      .optional()
-      .describe("provider gemini: safetySettings sent with every request (default: the API's)."),
-    max_response_mib: z
-      .number()
-      .positive()
-      .max(1024)
-      .default(DEFAULT_MAX_RESPONSE_MIB)
-      .describe(
-        'Largest reply body read, in MiB; a larger reply fails the attempt as response_too_large (recorded, not retried).',
-      ),
-    extra_body: z
-      .record(z.string(), z.unknown())
-      .default({})
-      .describe('Fields merged into every request body (after the sampling fields).'),
-    sampling: SamplingMap.default(SamplingMap.parse({})),
-    sim: simParamsSchema
-      .optional()
-      .describe('provider: sim only: the simulated respondent parameters.'),
-    // The image bytes this model is sent and what its calls cost (src/models/image.ts, price.ts).
-    image: ImageBlock.optional(),
-    price: PriceBlock.optional(),
+    ...commonFields,
+    ...foreignFields('openai'),
+    provider: providerField(
+      'openai',
+      'an OpenAI-compatible chat completions server (the default).',
+    ).default('openai'),
+    ...requestBlocks,
     // OpenRouter's provider routing, sent as the body's `provider` (src/models/routing.ts).
     routing: RoutingBlock.optional(),
   })
   .superRefine((m, ctx) => {
-    if (m.provider === 'openai' && m.endpoint === undefined) {
+    if (m.endpoint === undefined)
       ctx.addIssue({
         code: 'custom',
         path: ['endpoint'],
         message: 'provider openai needs an endpoint (a base URL ending in /v1)',
       });
-    }
-    if (m.provider === 'sim' && m.sim === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['sim'], message: 'provider sim needs a sim: block' });
-    }
-    for (const block of ['image', 'price'] as const)
-      if (m.provider === 'sim' && m[block] !== undefined)
-        ctx.addIssue({
-          code: 'custom',
-          path: [block],
-          message: `a simulated respondent sends no request: the ${block} block applies to real providers only`,
-        });
-    if (m.provider !== 'sim' && m.sim !== undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['sim'],
-        message: 'only provider sim takes a sim: block',
-      });
-    }
-    if (m.safety_settings !== undefined && m.provider !== 'gemini') {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['safety_settings'],
-        message: `only provider gemini takes safety_settings (this model is provider ${m.provider})`,
-      });
-    }
-    if (m.routing !== undefined && (m.provider !== 'openai' || 'provider' in m.extra_body))
+    if (m.routing !== undefined && 'provider' in m.extra_body)
       ctx.addIssue({
         code: 'custom',
         path: ['routing'],
-        message:
-          m.provider !== 'openai'
-            ? `only provider openai (OpenRouter) takes a routing block (this model is provider ${m.provider})`
-            : 'routing and extra_body.provider set the same request field: keep one (routing)',
+        message: 'routing and extra_body.provider set the same request field: keep one (routing)',
       });
-    const budget = m.thinking_budget;
-    if (m.provider === 'anthropic' && budget !== undefined && budget > 0 && budget < 1024)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['thinking_budget'],
-        message:
-          'the Anthropic Messages API takes a thinking budget (budget_tokens) of at least 1024',
-        params: {
-          expected: '0 (thinking off) or an integer of at least 1024',
-          fix: 'set thinking_budget to 1024 or more, to 0 to turn thinking off, or leave it out (adaptive thinking)',
-        },
-      });
-    if (m.provider === 'anthropic' && m.sampling.max_tokens !== 'max_tokens') {
+  });
+
+/** provider anthropic: the Anthropic Messages API. */
+const AnthropicSpec = z
+  .strictObject({
+    ...commonFields,
+    ...foreignFields('anthropic'),
+    provider: providerField('anthropic', 'the Anthropic Messages API.'),
+    ...requestBlocks,
+    thinking_budget: thinkingBudget(
+      'When a trial turns thinking on, {type: enabled, budget_tokens} is sent (at least 1024, or 0: thinking off; default: {type: adaptive}).',
+    ).refine((b) => b === undefined || b === 0 || b >= 1024, {
+      message:
+        'the Anthropic Messages API takes a thinking budget (budget_tokens) of at least 1024',
+      params: {
+        expected: '0 (thinking off) or an integer of at least 1024',
+        fix: 'set thinking_budget to 1024 or more, to 0 to turn thinking off, or leave it out (adaptive thinking)',
+      },
+    }),
+    anthropic_version: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .default(ANTHROPIC_VERSION)
+      .describe('The anthropic-version header.'),
+  })
+  .superRefine((m, ctx) => {
+    if (m.sampling.max_tokens !== 'max_tokens')
       ctx.addIssue({
         code: 'custom',
         path: ['sampling', 'max_tokens'],
         message:
           'the Anthropic Messages API requires max_tokens: sampling.max_tokens must stay max_tokens for provider anthropic',
       });
-    }
   });
+
+/** provider gemini: the Gemini API (generateContent). */
+const GeminiSpec = z.strictObject({
+  ...commonFields,
+  ...foreignFields('gemini'),
+  provider: providerField('gemini', 'the Gemini API (generateContent).'),
+  ...requestBlocks,
+  thinking_budget: thinkingBudget(
+    'When a trial turns thinking on, thinkingBudget is sent (0: thinking off; default: the model decides).',
+  ),
+  safety_settings: z
+    .array(GeminiSafetySetting)
+    .optional()
+    .describe("safetySettings sent with every request (default: the API's)."),
+});
+
+const noRequest = (block: string) =>
+  foreign(
+    `a simulated respondent sends no request: the ${block} block applies to real providers only`,
+  );
+
+/** provider sim: a simulated respondent (offline). */
+const SimSpec = z
+  .strictObject({
+    ...commonFields,
+    ...foreignFields('sim'),
+    provider: providerField('sim', 'a simulated respondent (offline).'),
+    image: noRequest('image'),
+    price: noRequest('price'),
+    sim: simParamsSchema.optional().describe('The simulated respondent parameters.'),
+  })
+  .superRefine((m, ctx) => {
+    if (m.sim === undefined)
+      ctx.addIssue({ code: 'custom', path: ['sim'], message: 'provider sim needs a sim: block' });
+  });
+
+/** One model. */
+export const ModelSpec = z.discriminatedUnion('provider', [
+  OpenAISpec,
+  AnthropicSpec,
+  GeminiSpec,
+  SimSpec,
+]);
 export type ModelSpec = z.output<typeof ModelSpec>;
 
 /** The models file. */

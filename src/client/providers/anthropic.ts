@@ -23,7 +23,7 @@ import type {
 import type { Conversation } from '../conversation.js';
 import { sha256 } from '../../core/fsio.js';
 import { canonicalJson } from '../../core/json.js';
-import type { ModelSpec } from '../../models/schema.js';
+import { ANTHROPIC_VERSION, type ModelSpec } from '../../models/schema.js';
 import type { Verdict } from '../classify.js';
 import { IMAGE_REF } from '../request.js';
 import { NO_ROUTE } from '../route.js';
@@ -143,7 +143,7 @@ export const anthropic: Provider = {
   http(endpoint, model, apiKey) {
     const headers: Record<string, string> = {
       'content-type': 'application/json',
-      'anthropic-version': model.anthropic_version,
+      'anthropic-version': model.anthropic_version ?? ANTHROPIC_VERSION,
     };
     if (apiKey) headers['x-api-key'] = apiKey;
     return { url: `${endpoint.replace(/(?<!\/)\/+$/, '')}/v1/messages`, headers };

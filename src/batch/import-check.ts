@@ -73,11 +73,7 @@ function formatProblem(c: CheckContext, file: string, line: number, got: Provide
     file,
     line,
     message: `this line is ${got ? `in the ${got} batch output format` : 'in no known batch output format'}, but model "${model.name}" is provider ${provider.name}${modelsFile ? '' : ' (no --models file: taken as provider openai)'}; nothing recorded`,
-    expected: {
-      openai: 'an OpenAI Batch output line {custom_id, response: {status_code, body}, error}',
-      anthropic: 'a Message Batches result line {custom_id, result: {type, message | error}}',
-      gemini: 'a Gemini batch output line {key, response | error}',
-    }[provider.name],
+    expected: provider.batch.outputShape,
     got: got ?? 'another shape',
     fix:
       modelsFile || !got || got === 'openai'
@@ -140,7 +136,7 @@ async function checkRequest(
     code: 'E_BATCH_REQUEST_CHANGED',
     file: at.file,
     line: at.line,
-    field: c.provider.name === 'gemini' ? 'key' : 'custom_id',
+    field: c.provider.batch.idField,
     message: `this line answers another request than the models file makes now for trial ${parseCustomId(at.id).trialId}: ${which}; nothing recorded. The models file now sets: ${settingsOf(c.model)}${r.sent.length > 0 ? `; images sent now ${r.sent.map((s) => `${s.width ?? '?'}×${s.height ?? '?'} ${s.mime}`).join(', ')}` : ''}`,
     expected: `request ${r.sentSha256.slice(0, 16)} (this models file)${named.length > 0 ? `: ${named.map((d) => `${d.setting} ${d.now}`).join(', ')}` : ''}`,
     got: `request ${request} (the export)${named.length > 0 ? `: ${named.map((d) => `${d.setting} ${d.exported}`).join(', ')}` : ''}`,

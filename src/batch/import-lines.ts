@@ -79,9 +79,7 @@ function lineRow(
   const lineId = idOf(provider.name, line);
   const trial = lineId ? c.byId.get(parseCustomId(lineId).trialId) : undefined;
   if (!trial) {
-    res.unknown.push(
-      lineId ?? `(line ${lineNo} has no ${provider.name === 'gemini' ? 'key' : 'custom_id'})`,
-    );
+    res.unknown.push(lineId ?? `(line ${lineNo} has no ${provider.batch.idField})`);
     return null;
   }
   const tag = `batch-line:${sha256(raw.trim())}`;

@@ -18,8 +18,7 @@ import { attemptCounts, finishedTrials, LedgerWriter } from '../ledger/write.js'
 import { ModelSpec } from '../models/schema.js';
 import { resolveModels } from '../run/model-choice.js';
 import { Redactor } from '../core/redact.js';
-import { providerOf } from '../client/providers/index.js';
-import { requestProfile } from '../client/request.js';
+import { providerOf, requestProfile } from '../client/providers/index.js';
 import { readRunBundle, trialsFor } from '../run/select.js';
 import { SentImageStore } from '../client/send-image.js';
 import { verifiedDigest } from '../run/verified.js';

@@ -11,7 +11,7 @@ import { sha256 } from '../core/fsio.js';
 import type { Trial } from '../bundle/format.js';
 import type { ModelSpec } from '../models/schema.js';
 import { recordedEndpoint } from '../client/send.js';
-import { endpointsOf, type Provider } from '../client/providers/index.js';
+import { endpointsOf, providerNamed, type Provider } from '../client/providers/index.js';
 import type { SentImage, SentImageStore } from '../client/send-image.js';
 
 /** A trial's request as a batch line sends it. */
@@ -67,8 +67,5 @@ export function batchEndpoint(model: ModelSpec, provider: Provider['name']): str
   const first = endpointsOf(model)[0];
   if (!first) return null;
   const base = recordedEndpoint(first).replace(/(?<!\/)\/+$/, '');
-  if (provider === 'anthropic') return `${base}/v1/messages/batches`;
-  if (provider === 'gemini')
-    return `${base}/v1beta/models/${model.api_model ?? model.name}:batchGenerateContent`;
-  return `${base}/batches`;
+  return providerNamed(provider).batch.endpoint(base, model);
 }

@@ -12,7 +12,6 @@ import type {
 import type { Conversation } from './conversation.js';
 import { sha256 } from '../core/fsio.js';
 import { canonicalJson } from '../core/json.js';
-import { imageProfile } from '../models/image.js';
 import type { ModelSpec } from '../models/schema.js';
 
 /** One content part of a request message (each a part the `openai` SDK defines: a wrong field fails tsc). */
@@ -120,33 +119,4 @@ export function imageRefs(body: RequestBody): string[] {
         out.push(p.image_url.url.slice(IMAGE_REF.length));
   }
   return out;
-}
-
-/** The settings of a model that shape its requests (what a rerun must keep to resume a run). */
-export function requestProfile(model: ModelSpec): Record<string, unknown> {
-  if (model.provider === 'sim') return { provider: 'sim', sim: model.sim ?? {} };
-  if (model.provider !== 'openai')
-    return {
-      provider: model.provider,
-      api_model: model.api_model ?? model.name,
-      sampling: model.sampling,
-      extra_body: model.extra_body,
-      max_tokens: model.max_tokens ?? null,
-      thinking_budget: model.thinking_budget ?? null,
-      ...(model.provider === 'anthropic'
-        ? { anthropic_version: model.anthropic_version }
-        : { safety_settings: model.safety_settings ?? null }),
-      // The image block shapes the bytes sent; absent, the profile is as before (send-image.ts).
-      ...(model.image ? { image: imageProfile(model.image) } : {}),
-    };
-  return {
-    provider: 'openai',
-    api_model: model.api_model ?? model.name,
-    sampling: model.sampling,
-    extra_body: model.extra_body,
-    // The image block shapes the bytes sent; absent, the profile is as before (send-image.ts).
-    ...(model.image ? { image: imageProfile(model.image) } : {}),
-    // A pinned OpenRouter route; absent, the profile is as before.
-    ...(model.routing ? { routing: model.routing } : {}),
-  };
 }

@@ -9,7 +9,7 @@
 import type { Trial } from '../bundle/format.js';
 import type { ModelSpec } from '../models/schema.js';
 import { priceOf } from './cost.js';
-import { anthropicLimits } from '../client/providers/anthropic.js';
+import { providerOf } from '../client/providers/index.js';
 import { imageTokens } from './image-tokens.js';
 import type { SentImageStore } from '../client/send-image.js';
 import { textCounter, TOKENIZER_NOTE } from './text-tokens.js';
@@ -83,16 +83,6 @@ async function imageSizes(
   };
 }
 
-/**
- * The most output tokens a trial's reply can bill: the max_tokens the provider sends (for
- * anthropic the limit plus the thinking budget, thinking billed as output: anthropicLimits), else
- * the price's max_output_tokens.
- */
-function outputCap(model: ModelSpec, t: Trial, priceCap: number | undefined): number | undefined {
-  if (model.provider === 'anthropic') return anthropicLimits(t, model).max_tokens ?? priceCap;
-  return model.sampling.max_tokens === 'drop' ? priceCap : (t.sampling.max_tokens ?? priceCap);
-}
-
 /** Estimate `model` on `trials` (its image sizes always; tokens and cost with a price block). */
 export async function estimateModel(
   model: ModelSpec,
@@ -110,6 +100,7 @@ export async function estimateModel(
       text_tokens: null,
       unbounded: [],
     };
+  const provider = providerOf(model);
   const count = await textCounter(price.text_tokens);
   const unbounded = new Set<string>();
   const input = { low: 0, high: 0 };
@@ -136,7 +127,9 @@ export async function estimateModel(
       input.low += r.low;
       input.high += r.high;
     }
-    const cap = outputCap(model, t, price.max_output_tokens);
+    // The most output tokens a reply can bill: the limit the provider sends (anthropic: plus the
+    // thinking budget, thinking billed as output), else the price's max_output_tokens.
+    const cap = provider.outputCap(t, model) ?? price.max_output_tokens;
     if (cap === undefined || cap === null)
       unbounded.add(
         'a trial sets no max_tokens (or the mapping drops it) and the price has no max_output_tokens',

@@ -6,7 +6,7 @@ import { attemptCounts, finishedTrials } from '../ledger/write.js';
 import type { ModelSpec } from '../models/schema.js';
 import { resolveModels } from './model-choice.js';
 import { preflight } from './preflight.js';
-import { requestProfile } from '../client/request.js';
+import { requestProfile } from '../client/providers/index.js';
 import type { RunOptions } from './run.js';
 import {
   parseWhere,

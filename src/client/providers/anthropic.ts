@@ -36,7 +36,7 @@ import {
   textOutcome,
   withTokenCounts,
 } from './common.js';
-import type { BuiltBody, Provider } from './types.js';
+import type { BuiltBody, ProviderWire } from './types.js';
 
 /**
  * The `max_tokens` and `thinking` a trial is sent with (the request and the dry run's output
@@ -133,7 +133,7 @@ export function readAnthropic(json: unknown, status: number): Verdict {
   });
 }
 
-export const anthropic: Provider = {
+export const anthropic: ProviderWire = {
   name: 'anthropic',
   imageStyle: 'base64',
   build(conv, model): BuiltBody {

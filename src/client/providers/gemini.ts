@@ -31,7 +31,7 @@ import {
   textOutcome,
   withTokenCounts,
 } from './common.js';
-import type { BuiltBody, Provider } from './types.js';
+import type { BuiltBody, ProviderWire } from './types.js';
 
 /**
  * Finish reasons that mean a filter outside the model stopped the output
@@ -167,7 +167,7 @@ export function readGemini(json: unknown, status: number): Verdict {
   });
 }
 
-export const gemini: Provider = {
+export const gemini: ProviderWire = {
   name: 'gemini',
   imageStyle: 'base64',
   build(conv, model): BuiltBody {

@@ -2,9 +2,9 @@
 import { readCompletion } from '../classify.js';
 import { buildRequest } from '../request.js';
 import { chatUrl } from '../transport.js';
-import type { Provider } from './types.js';
+import type { ProviderWire } from './types.js';
 
-export const openai: Provider = {
+export const openai: ProviderWire = {
   name: 'openai',
   imageStyle: 'data_url',
   build: (conv, model) => buildRequest(conv, model),

@@ -1,7 +1,9 @@
 /**
- * `provider: anthropic`'s hooks. Batch: Message Batches (https://docs.anthropic.com/en/api/creating-message-batches),
- * input `{custom_id, params}`, output `{custom_id, result: {type: succeeded, message} | {type:
- * errored, error} | {type: canceled} | {type: expired}}`, recorded under
+ * `provider: anthropic`'s hooks. Batch: Message Batches (the official SDK's
+ * `BatchCreateParams.Request` and `MessageBatchIndividualResponse`,
+ * https://platform.claude.com/docs/en/api/messages/batches): input `{custom_id, params}`, output
+ * `{custom_id, result: {type: succeeded, message} | {type: errored, error} | {type: canceled} |
+ * {type: expired}}`, recorded under
  * `<endpoint>/v1/messages/batches`. Refused before sending: trials without max_tokens when the
  * model sets none (the Messages API requires it, E_RUN_MAX_TOKENS), and a text-only model the
  * study gives image trials. The output limit is max_tokens plus the thinking budget.

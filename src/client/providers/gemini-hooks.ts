@@ -1,6 +1,6 @@
 /**
  * `provider: gemini`'s hooks. Batch: the Gemini Batch API's JSONL file
- * (https://ai.google.dev/gemini-api/docs/batch-mode), input `{key, request}`, output `{key,
+ * (https://ai.google.dev/gemini-api/docs/batch-mode, "Input file"), input `{key, request}`, output `{key,
  * response}` or `{key, error: {code, message, status}}` (a google.rpc.Status), recorded under
  * `<endpoint>/v1beta/models/<api_model>:batchGenerateContent`. Refused before sending: a text-only
  * model the study gives image trials. The output limit is the trial's max_tokens unless the

@@ -10,7 +10,7 @@ import { z } from 'zod';
  * ledger and printed; keys go in the variable `api_key_env` names. The message never repeats
  * the URL (it may hold a secret).
  */
-export const HttpUrl = z
+const HttpUrl = z
   .string()
   .regex(/^https?:\/\/[^\s]+$/, 'an http(s) base URL such as http://127.0.0.1:8000/v1')
   .refine((u) => !/^https?:\/\/[^/?#]*@/.test(u), {
@@ -28,7 +28,7 @@ export const HttpUrl = z
   );
 
 /** Names of environment variables: letters, digits and underscores, not starting with a digit. */
-export const EnvVarName = z
+const EnvVarName = z
   .string()
   .regex(
     /^[A-Za-z_][A-Za-z0-9_]*$/,
@@ -57,7 +57,7 @@ function looksLikeKey(v: string): boolean {
  * the body, `top_k` as is, `thinking: false` as `chat_template_kwargs: {enable_thinking: false}`.
  * `drop` leaves a field out of the request; a dropped field the trial sets is recorded in the ledger.
  */
-export const SamplingMap = z
+const SamplingMap = z
   .strictObject({
     temperature: z.enum(['send', 'drop']).default('send'),
     top_p: z.enum(['send', 'drop']).default('send'),

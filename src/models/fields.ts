@@ -98,8 +98,17 @@ const MODALITIES = ['text', 'image'] as const;
 /** Reply bodies larger than this (MiB) fail the attempt as `response_too_large` unless a model sets `max_response_mib`. */
 export const DEFAULT_MAX_RESPONSE_MIB = 4;
 
+/**
+ * Each field named by an id, so that the JSON Schema defines it once (in `$defs`) for the four
+ * providers' entries. `meta` returns the schema it is called on with the id added: the types stay.
+ */
+export function named<T extends Record<string, z.ZodType>>(shape: T): T {
+  const entries = Object.entries(shape).map(([k, s]) => [k, s.meta({ id: `model.${k}` })]);
+  return Object.fromEntries(entries) as T;
+}
+
 /** The fields of every model, whatever its provider. */
-export const commonFields = {
+export const commonFields = named({
   name: z
     .string()
     .min(1)
@@ -171,4 +180,4 @@ export const commonFields = {
     .default({})
     .describe('Fields merged into every request body (after the sampling fields).'),
   sampling: SamplingMap.default(SamplingMap.parse({})),
-};
+});

@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { simParamsSchema } from '../sim/index.js';
-import { commonFields, GeminiSafetySetting } from './fields.js';
+import { commonFields, GeminiSafetySetting, named } from './fields.js';
 import { ImageBlock } from './image.js';
 import { PriceBlock } from './price.js';
 import { RoutingBlock } from './routing.js';
@@ -58,7 +58,7 @@ const providerField = (name: ProviderName, text: string) =>
   z.literal(name).describe(`${name}: ${text}`);
 
 /** The blocks of a model that sends requests (src/models/image.ts, price.ts). */
-const requestBlocks = { image: ImageBlock.optional(), price: PriceBlock.optional() };
+const requestBlocks = named({ image: ImageBlock.optional(), price: PriceBlock.optional() });
 
 const thinkingBudget = (text: string) => z.number().int().min(0).optional().describe(text);
 

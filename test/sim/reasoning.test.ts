@@ -11,6 +11,7 @@ import {
   type SimBundle,
   type SimParamsInput,
 } from '../../src/sim/index.js';
+import type { ReasoningTruth } from '../../src/sim/reasoning.js';
 import { fixtureBundle, vlmTrials, zScore } from './fixture.js';
 
 let bundle: SimBundle;
@@ -26,6 +27,10 @@ const replies = (input: SimParamsInput, trials: Trial[]) => {
   const params = simParamsSchema.parse(input);
   return trials.map((t) => simulate(params, 'sim-r', t, bundle));
 };
+/** The truth of a reply's reasoning (undefined without a habit). */
+const rt = (r: ReturnType<typeof replies>[number]) =>
+  r.truth.reasoning as ReasoningTruth | undefined;
+
 /** A reply without its reasoning: the text, finish, truth and prompt tokens. */
 const answerOf = (r: ReturnType<typeof replies>[number]) => {
   const { reasoning: _r, ...truth } = r.truth;
@@ -50,10 +55,8 @@ describe('the simulated reasoning habit', () => {
     const plain = replies(VLM, trials);
     const out = replies({ ...VLM, reasoning: habit }, trials);
     for (const lang of ['zh', 'en'] as const) {
-      const eligible = out.filter(
-        (r, i) => trials[i]!.lang === lang && r.truth.reasoning?.eligible,
-      );
-      const suppressed = eligible.filter((r) => r.truth.reasoning!.suppressed);
+      const eligible = out.filter((r, i) => trials[i]!.lang === lang && rt(r)?.eligible);
+      const suppressed = eligible.filter((r) => rt(r)!.suppressed);
       expect(eligible.length).toBeGreaterThan(250);
       expect(zScore(suppressed.length, eligible.length, habit.suppression[lang])).toBeLessThan(4);
       for (const r of suppressed)
@@ -61,8 +64,8 @@ describe('the simulated reasoning habit', () => {
     }
     out.forEach((r, i) => {
       const t = r.truth as { refused: boolean; reframed: boolean };
-      expect(r.truth.reasoning!.eligible).toBe(t.refused || t.reframed);
-      if (!r.truth.reasoning!.suppressed) {
+      expect(rt(r)!.eligible).toBe(t.refused || t.reframed);
+      if (!rt(r)!.suppressed) {
         expect(r.reasoning!.visibility).toBe('full');
         expect(r.reasoning!.text!.trim()).not.toBe('');
       }
@@ -87,7 +90,7 @@ describe('the simulated reasoning habit', () => {
       { ...VLM, reasoning: { visibility: 'redacted', suppression: 1 } },
       trials,
     )) {
-      const suppressed = r.truth.reasoning!.suppressed;
+      const suppressed = rt(r)!.suppressed;
       expect(r.reasoning).toEqual(
         suppressed
           ? { text: null, visibility: 'absent', tokens: 0 }

@@ -99,8 +99,8 @@ export function completionReasoning(
   };
 }
 
-/** Claude Sonnet 3.7 shows its full thinking; Claude 4 and later models a summary. */
-const FULL_THINKING = /^claude-3-7-/;
+/** Claude Sonnet 3.7 (`claude-3-7-sonnet-…`, also behind a prefix) shows its full thinking; Claude 4 and later models a summary. */
+const FULL_THINKING = 'claude-3-7-';
 
 /** The reasoning of an Anthropic Messages reply (its content blocks and `model`). */
 export function anthropicReasoning(blocks: readonly Rec[], model: string | null): ReasoningChannel {
@@ -115,7 +115,7 @@ export function anthropicReasoning(blocks: readonly Rec[], model: string | null)
   if (redacted || omitted) visibility = 'redacted';
   else if (text === null) visibility = 'absent';
   else if (blank(text)) visibility = 'empty';
-  else visibility = model !== null && FULL_THINKING.test(model) ? 'full' : 'summary';
+  else visibility = model?.includes(FULL_THINKING) ? 'full' : 'summary';
   return { reasoning: text, reasoning_visibility: visibility, reasoning_tokens: null };
 }
 

@@ -99,7 +99,10 @@ export function completionReasoning(
   };
 }
 
-/** Claude Sonnet 3.7 (`claude-3-7-sonnet-…`, also behind a prefix) shows its full thinking; Claude 4 and later models a summary. */
+/**
+ * Claude Sonnet 3.7 (`claude-3-7-sonnet-…`, also behind a prefix) shows its full thinking;
+ * Claude 4 and later models a summary.
+ */
 const FULL_THINKING = 'claude-3-7-';
 
 /** The reasoning of an Anthropic Messages reply (its content blocks and `model`). */

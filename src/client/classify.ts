@@ -8,7 +8,8 @@
  * permanent failures, recorded and not retried; a 401 (and a 403 that names no policy) stops the
  * model's run, and so does a 3xx (error class `redirect`: never followed, see redirect.ts).
  */
-import type { Outcome } from '../ledger/schema.js';
+import type { Outcome, ReasoningVisibility } from '../ledger/schema.js';
+import { completionReasoning, NO_REASONING } from './reasoning.js';
 import { redirectBody } from './redirect.js';
 import { headerRoute, NO_ROUTE, type Route } from './route.js';
 import type { RawReply } from './transport.js';
@@ -18,6 +19,10 @@ export interface Reply {
   outcome: Outcome;
   text: string | null;
   reasoning: string | null;
+  /** How much of the reasoning the server showed (reasoning.ts). */
+  reasoning_visibility: ReasoningVisibility;
+  /** Reasoning tokens the server reported apart; null when it reports none. */
+  reasoning_tokens: number | null;
   finish_reason: string | null;
   usage: Record<string, unknown> | null;
   served_model: string | null;
@@ -98,8 +103,12 @@ export function readCompletion(json: unknown, status: number): Verdict {
   }
   const choice = choices[0] as Record<string, unknown>;
   const message = (choice.message ?? {}) as Record<string, unknown>;
-  const text = textOf(message.content);
-  const reasoning = str(message.reasoning_content) ?? str(message.reasoning);
+  // A leading <think> block of the content is reasoning, not answer.
+  const { channel, content: text } = completionReasoning(
+    message,
+    textOf(message.content),
+    o!.usage,
+  );
   const refusal = str(message.refusal);
   const finish = str(choice.finish_reason);
   let outcome: Outcome = 'answer';
@@ -112,7 +121,7 @@ export function readCompletion(json: unknown, status: number): Verdict {
     reply: {
       outcome,
       text: text ?? refusal,
-      reasoning,
+      ...channel,
       finish_reason: finish,
       usage:
         o!.usage && typeof o!.usage === 'object' ? (o!.usage as Record<string, unknown>) : null,
@@ -224,7 +233,7 @@ function classifyRaw(raw: RawReply, read: ReplyReader): Verdict {
       reply: {
         outcome: 'provider_block',
         text: null,
-        reasoning: null,
+        ...NO_REASONING,
         finish_reason: null,
         usage: null,
         served_model: null,
@@ -257,6 +266,8 @@ export function recordOf<B extends { request_sha256: string; attempts: number }>
       outcome: r.outcome,
       response_text: r.text,
       reasoning_text: r.reasoning,
+      reasoning_visibility: r.reasoning_visibility,
+      reasoning_tokens: r.reasoning_tokens,
       finish_reason: r.finish_reason,
       usage: r.usage,
       served_model: r.served_model,

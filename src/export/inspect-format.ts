@@ -44,7 +44,7 @@ export interface InspectScore {
 type Content =
   | { type: 'text'; text: string; refusal?: true }
   | { type: 'image'; image: string; detail: 'auto' }
-  | { type: 'reasoning'; reasoning: string; redacted: false };
+  | { type: 'reasoning'; reasoning: string; summary?: string; redacted: boolean };
 
 /** Inspect's `ChatMessageUser` / `ChatMessageSystem` / `ChatMessageAssistant`. */
 export interface ChatMessage {

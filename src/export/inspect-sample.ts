@@ -1,7 +1,7 @@
 /**
  * One trial's final result as an Inspect `EvalSample` (and its `EvalSampleSummary`): the bundle's
  * messages as the input (images as attachments), the reply as the assistant message (reasoning as
- * a reasoning block), the outcome as the output's stop reason and as the `outcome` score, the
+ * a reasoning block, `redacted` when the server withheld it), the outcome as the output's stop reason and as the `outcome` score, the
  * design fields and the route in the metadata, tokens and cost in the model usage.
  */
 import { sha256 } from '../core/fsio.js';
@@ -72,10 +72,25 @@ async function inputMessages(
   return out;
 }
 
+/**
+ * The reply's reasoning as Inspect's `ContentReasoning`: shown whole as `reasoning`; a summary as
+ * `reasoning` and `summary`; withheld (`redacted`) with `redacted: true` and what was shown, if
+ * anything; none when the reply had no reasoning channel. Results written before
+ * `reasoning_visibility` existed count their reasoning text as shown whole.
+ */
+function reasoningContent(r: LedgerResult): ChatMessage['content'][number] | null {
+  const v = r.reasoning_visibility;
+  if (v === 'redacted') return { type: 'reasoning', reasoning: r.reasoning ?? '', redacted: true };
+  if (r.reasoning === null) return null;
+  if (v === 'summary')
+    return { type: 'reasoning', reasoning: r.reasoning, summary: r.reasoning, redacted: false };
+  return { type: 'reasoning', reasoning: r.reasoning, redacted: false };
+}
+
 function replyMessage(r: LedgerResult, ctx: SampleContext): ChatMessage {
   const content: ChatMessage['content'] = [];
-  if (r.reasoning !== null)
-    content.push({ type: 'reasoning', reasoning: r.reasoning, redacted: false });
+  const reasoning = reasoningContent(r);
+  if (reasoning) content.push(reasoning);
   const text = r.text ?? '';
   content.push(
     r.outcome === 'model_refusal' ? { type: 'text', text, refusal: true } : { type: 'text', text },
@@ -99,7 +114,7 @@ function usageOf(r: LedgerResult): ModelUsage | null {
   const input = count(u?.prompt_tokens) ?? 0;
   const output = count(u?.completion_tokens) ?? 0;
   const details = u?.completion_tokens_details as Record<string, unknown> | undefined;
-  const reasoning = count(details?.reasoning_tokens);
+  const reasoning = count(r.reasoning_tokens) ?? count(details?.reasoning_tokens);
   return {
     input_tokens: input,
     output_tokens: output,

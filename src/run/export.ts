@@ -27,6 +27,9 @@ const EXPORT_COLUMNS = [
   'outcome',
   'response_text',
   'reasoning_text',
+  // How much of the reasoning the server showed, and its tokens (docs/formats/ledger.md).
+  'reasoning_visibility',
+  'reasoning_tokens',
   'finish_reason',
   'prompt_tokens',
   'completion_tokens',
@@ -64,6 +67,8 @@ function exportRow(r: LedgerResult): Record<(typeof EXPORT_COLUMNS)[number], unk
     outcome: r.outcome,
     response_text: r.text,
     reasoning_text: r.reasoning,
+    reasoning_visibility: r.reasoning_visibility,
+    reasoning_tokens: r.reasoning_tokens,
     finish_reason: r.finish_reason,
     prompt_tokens: r.usage?.prompt_tokens ?? null,
     completion_tokens: r.usage?.completion_tokens ?? null,

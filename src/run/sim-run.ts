@@ -56,6 +56,10 @@ export async function runSimModel(
           outcome,
           request_sha256: requestSha256,
           response_text: r.text,
+          // Without a reasoning habit a simulated reply has no reasoning channel.
+          reasoning_text: r.reasoning?.text ?? null,
+          reasoning_visibility: r.reasoning?.visibility ?? 'absent',
+          reasoning_tokens: r.reasoning?.tokens ?? null,
           finish_reason: r.finish_reason,
           usage: r.usage,
           served_model: `sim:${model.name}`,

@@ -7,6 +7,7 @@
  */
 import type { Trial } from '../bundle/format.js';
 import type { SimEntry, SimItem, SimPool } from './bundle.js';
+import type { SimReasoning } from './reasoning.js';
 
 /** What the simulator needs from a bundle besides the trial: read from the bag's data/ files. */
 export interface SimBundle {
@@ -26,8 +27,18 @@ export interface SimResponse {
   text: string;
   /** `stop` normally; the simulator may also produce `length` or `content_filter` findings. */
   finish_reason: 'stop' | 'length' | 'content_filter';
-  /** Token counts as a server would report them (deterministic estimates). */
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+  /**
+   * Token counts as a server would report them (deterministic estimates); with a reasoning habit,
+   * completion_tokens include the reasoning tokens, also given apart.
+   */
+  usage: {
+    prompt_tokens: number;
+    completion_tokens: number;
+    total_tokens: number;
+    completion_tokens_details?: { reasoning_tokens: number };
+  };
+  /** The reasoning shown, when the respondent has a reasoning habit (sim/reasoning.ts). */
+  reasoning?: SimReasoning;
   /**
    * The true labels behind the text, recorded in the ledger as ground truth for scoring tests
    * and power analysis. Instrument: `{kind: 'instrument', label, score, stance, ...}`;

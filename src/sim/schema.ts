@@ -157,12 +157,25 @@ const SimJudge = z.strictObject({
   instrument_accuracy: JudgeProb.optional(),
 });
 
+/**
+ * A respondent's reasoning habit: how much of its reasoning it shows, and the rate at which a
+ * refusing or evading answer comes with an empty trace (thought suppression), per language.
+ */
+const SimReasoningHabit = z.strictObject({
+  /** full: the trace as written; summary: a summary of it; redacted: tokens reported, no text. */
+  visibility: z.enum(['full', 'summary', 'redacted']).default('full'),
+  /** Probability that a refusing or evading answer (a refusal, a reframed VLM answer) has an empty trace. */
+  suppression: LangRate.default(0),
+});
+
 /** The `sim:` block of a `provider: sim` model. */
 export const SimParams = z.strictObject({
   /** Seed of this respondent; responses are a function of (seed, model name, trial id). */
   seed: z.number().int().min(0).default(0),
   instrument: SimInstrument.prefault({}),
   vlm: SimVlm.prefault({}),
+  /** The reasoning habit; absent: the replies have no reasoning channel. */
+  reasoning: SimReasoningHabit.optional(),
   /** A simulated judge's accuracy (models with `role: judge`); absent for respondents. */
   judge: SimJudge.optional(),
 });

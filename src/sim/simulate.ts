@@ -2,11 +2,13 @@
  * The simulator's entry point: one reply to one trial, a pure function of (params, model name,
  * trial, bundle). Instrument trials go to the forced-choice respondent, the VLM paradigms to the
  * VLM respondent; token counts are deterministic estimates, and a reply longer than the trial's
- * `max_tokens` is cut and finishes with `length`, as a server would.
+ * `max_tokens` is cut and finishes with `length`, as a server would. A respondent with a reasoning
+ * habit (reasoning.ts) adds its reasoning, and its tokens to the output tokens.
  */
 import type { SimBundle, SimResponse, Trial } from './index.js';
 import { simulateInstrument } from './instrument.js';
 import { stream } from './rng.js';
+import { simulateReasoning } from './reasoning.js';
 import type { SimParams } from './schema.js';
 import type { SimTruth } from './truth.js';
 import { simulateVlm } from './vlm.js';
@@ -71,17 +73,35 @@ export function simulate(
       ),
     0,
   );
-  const completion_tokens = estimateTokens(text);
+  const t = reply.truth;
+  // A filter's block has no reasoning channel; a refusal or a reframed answer may suppress it.
+  const eligible = t.refused || (t.kind === 'vlm' && t.reframed);
+  const r =
+    t.kind === 'vlm' && t.content_filtered
+      ? null
+      : simulateReasoning(params, modelName, trial, eligible, estimateTokens);
+  const answer_tokens = estimateTokens(text);
+  // Reasoning tokens are output tokens: counted in completion_tokens, and apart (as OpenAI does).
+  const completion_tokens = answer_tokens + (r?.reasoning.tokens ?? 0);
+  const usage = {
+    prompt_tokens,
+    completion_tokens,
+    total_tokens: prompt_tokens + completion_tokens,
+  };
   return {
     text,
     finish_reason,
-    usage: { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens },
+    usage: r
+      ? { ...usage, completion_tokens_details: { reasoning_tokens: r.reasoning.tokens ?? 0 } }
+      : usage,
+    ...(r ? { reasoning: r.reasoning } : {}),
     truth: {
-      ...reply.truth,
+      ...t,
       simulated: true,
       model: modelName,
       seed: params.seed,
       truncated,
+      ...(r ? { reasoning: r.truth } : {}),
     } satisfies SimTruth,
   };
 }

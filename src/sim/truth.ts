@@ -3,6 +3,7 @@
  * ground truth (docs/simulated-respondents.md, "Truth"). Both carry `simulated: true`; `simulate`
  * adds `model`, `seed` and `truncated`.
  */
+import type { ReasoningTruth } from './reasoning.js';
 import type { ExpectedVlm } from './vlm.js';
 import type { InstrumentCellParams } from './instrument.js';
 import type { Strategy } from './schema.js';
@@ -14,6 +15,8 @@ export interface TruthBase {
   seed: number;
   /** The text was cut at the trial's max_tokens (finish_reason `length`). */
   truncated: boolean;
+  /** The reasoning habit's draw (only for a respondent with a habit, thinking on). */
+  reasoning?: ReasoningTruth;
 }
 
 /** An instrument reply. */

@@ -117,4 +117,29 @@ describe('buildSample', () => {
     const v = inspectValidator('EvalSample');
     expect(v(sample) ? [] : v.errors).toEqual([]);
   });
+
+  it.each([
+    ['full', 'Look at the picture.', { reasoning: 'Look at the picture.', redacted: false }],
+    [
+      'summary',
+      'Looked at it.',
+      { reasoning: 'Looked at it.', summary: 'Looked at it.', redacted: false },
+    ],
+    ['redacted', null, { reasoning: '', redacted: true }],
+    ['empty', '\n\n', { reasoning: '\n\n', redacted: false }],
+  ] as const)('reasoning %s → a ContentReasoning the schema takes', async (vis, text, block) => {
+    const r = { ...RESULT, reasoning: text, reasoning_visibility: vis, reasoning_tokens: 7 };
+    const { sample } = await buildSample(TRIAL, r, CTX);
+    const message = sample.output.choices[0]!.message;
+    expect(message.content[0]).toEqual({ type: 'reasoning', ...block });
+    expect(Object.values(sample.model_usage)[0]).toMatchObject({ reasoning_tokens: 7 });
+    const v = inspectValidator('EvalSample');
+    expect(v(sample) ? [] : v.errors).toEqual([]);
+  });
+
+  it('absent reasoning → no reasoning block', async () => {
+    const r = { ...RESULT, reasoning: null, reasoning_visibility: 'absent' };
+    const { sample } = await buildSample(TRIAL, r as LedgerResult, CTX);
+    expect(sample.output.choices[0]!.message.content.map((c) => c.type)).toEqual(['text']);
+  });
 });

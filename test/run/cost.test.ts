@@ -3,6 +3,8 @@
 // writes; Gemini's promptTokenCount includes cached content and thinking is billed as output.
 import { describe, expect, it } from 'vitest';
 import { PriceBlock } from '../../src/models/price.js';
+import { readCompletion } from '../../src/client/classify.js';
+import { readGemini } from '../../src/client/providers/gemini.js';
 import { billedTokens, costOfUsage } from '../../src/run/cost.js';
 
 const price = PriceBlock.parse({
@@ -67,5 +69,37 @@ describe('costOfUsage', () => {
     expect(costOfUsage(null, price, 0)).toBeNull();
     expect(costOfUsage({}, price, 0)).toBeNull();
     expect(costOfUsage(usage, undefined, 0)).toBeNull();
+  });
+
+  it('reasoning tokens are output, counted once, as the reply was recorded', () => {
+    const usageOf = (v: ReturnType<typeof readGemini>) =>
+      v.kind === 'final' ? v.reply.usage : null;
+    // OpenAI: completion_tokens already include completion_tokens_details.reasoning_tokens.
+    const o3 = readCompletion(
+      {
+        choices: [{ message: { content: 'ok' }, finish_reason: 'stop' }],
+        usage: {
+          prompt_tokens: 10,
+          completion_tokens: 1030,
+          completion_tokens_details: { reasoning_tokens: 1024 },
+        },
+      },
+      200,
+    );
+    expect(billedTokens(usageOf(o3))?.output).toBe(1030);
+    // Gemini: thoughtsTokenCount is billed on top of candidatesTokenCount, also when a reply was
+    // cut while thinking and reports no candidates tokens.
+    const thought = (meta: Record<string, number>) =>
+      readGemini(
+        {
+          candidates: [{ content: { parts: [{ text: 'ok' }] }, finishReason: 'STOP' }],
+          usageMetadata: { promptTokenCount: 8, ...meta },
+        },
+        200,
+      );
+    expect(
+      billedTokens(usageOf(thought({ candidatesTokenCount: 4, thoughtsTokenCount: 30 })))?.output,
+    ).toBe(34);
+    expect(billedTokens(usageOf(thought({ thoughtsTokenCount: 30 })))?.output).toBe(30);
   });
 });

@@ -22,7 +22,7 @@ beforeAll(async () => {
   dir = await tempDir('stimkit-run-export-csv-');
   const bag = path.join(dir, 'bag');
   await writeRunBag(bag, 2);
-  server = await startServer(() => ({ kind: 'ok', text: FORMULA }));
+  server = await startServer(() => ({ kind: 'ok', text: FORMULA, reasoning: 'weighing it' }));
   const models = await writeModels(dir, [{ name: 'm', endpoint: server.url }]);
   ledger = path.join(dir, 'ledger.sqlite');
   const r = await runCli(['run', bag, '--models', models, '--ledger', ledger, '--json']);
@@ -68,5 +68,25 @@ describe('run export --format csv', () => {
       .map((l) => JSON.parse(l) as { response_text: string });
     expect(rows.length).toBeGreaterThan(0);
     expect(new Set(rows.map((x) => x.response_text))).toEqual(new Set([FORMULA]));
+  });
+
+  it('carries the reasoning channel: its text, visibility and tokens (none reported: empty)', async () => {
+    const out = path.join(dir, 'reasoning.csv');
+    const r = await runCli(['run', 'export', '--ledger', ledger, '--format', 'csv', '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const text = await readFile(out, 'utf8');
+    expect(text.split('\r\n')[0]).toContain(
+      ',reasoning_text,reasoning_visibility,reasoning_tokens,',
+    );
+    const rows = readCsvObjects(text, { raw: true });
+    for (const row of rows)
+      expect([row.reasoning_text, row.reasoning_visibility, row.reasoning_tokens]).toEqual([
+        'weighing it',
+        'full',
+        '',
+      ]);
+    const jsonl = await runCli(['run', 'export', '--ledger', ledger]);
+    const first = JSON.parse(jsonl.stdout.split('\n')[0]!) as Record<string, unknown>;
+    expect(first).toMatchObject({ reasoning_visibility: 'full', reasoning_tokens: null });
   });
 });

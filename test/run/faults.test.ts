@@ -151,6 +151,8 @@ describe('faults', () => {
     const { result: r } = res(12);
     expect(r.response_text).toBe('the answer');
     expect(r.reasoning_text).toBe('thinking apart');
+    // `reasoning_content` shown whole; the server reports no reasoning tokens apart.
+    expect([r.reasoning_visibility, r.reasoning_tokens]).toEqual(['full', null]);
     expect([r.prompt_tokens, r.completion_tokens, r.served_model, r.system_fingerprint]).toEqual([
       10,
       5,

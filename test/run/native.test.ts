@@ -129,10 +129,14 @@ describe.each(['anthropic', 'gemini'] as const)('provider: %s', (vendor) => {
         ? { outcome: 'failed', error_class: 'http_400' }
         : { outcome: 'provider_block', finish_reason: 'SAFETY' },
     );
+    // Claude 4 models and Gemini show a summary of their thinking (client/reasoning.ts).
     expect(resultOf(5)).toMatchObject({
       response_text: 'answer to trial 5',
       reasoning_text: 'thought about trial 5',
+      reasoning_visibility: 'summary',
+      reasoning_tokens: null,
     });
+    expect(resultOf(0)).toMatchObject({ reasoning_visibility: 'absent', reasoning_tokens: null });
     expect(resultOf(0)).toMatchObject({
       prompt_tokens: vendor === 'anthropic' ? 10 : 8,
       served_model: spec.api_model,

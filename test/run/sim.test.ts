@@ -40,6 +40,7 @@ describe('simulated respondents on the demo bundle', () => {
       truth: r.truth,
       usage: r.usage,
       sha: r.request_sha256,
+      reasoning: [r.reasoning, r.reasoning_visibility, r.reasoning_tokens],
     }));
     l.close();
     return rows;
@@ -59,6 +60,10 @@ describe('simulated respondents on the demo bundle', () => {
     const rows = read(a);
     expect(rows).toHaveLength(3 * 112 + 3 * 240);
     expect(rows.every((r) => r.simulated && r.truth !== null)).toBe(true);
+    // No reasoning habit: no reasoning channel.
+    expect(new Set(rows.map((r) => JSON.stringify(r.reasoning)))).toEqual(
+      new Set([JSON.stringify([null, 'absent', null])]),
+    );
     expect(
       rows.filter((r) => r.model === 'sim-convinced').every((r) => r.truth!.kind === 'instrument'),
     ).toBe(true);
@@ -88,5 +93,25 @@ describe('simulated respondents on the demo bundle', () => {
       code: 'E_RUN_REQUEST_CHANGED',
       message: expect.stringContaining('sim.seed: 1 → 99'),
     });
+  }, 120_000);
+
+  it('a reasoning habit changes nothing where the trials turn thinking off (the demo study)', async () => {
+    const plain = path.join(dir, 'plain.sqlite');
+    await runStudy({
+      bundle: bag,
+      modelsFile: MODELS,
+      ledger: plain,
+      modelNames: ['sim-refuser-zh'],
+    });
+    const habit = parse(await readFile(MODELS, 'utf8'));
+    const refuser = habit.models.find((m: { name: string }) => m.name === 'sim-refuser-zh');
+    refuser.sim.reasoning = { visibility: 'full', suppression: 1 };
+    const file = path.join(dir, 'habit.models.yaml');
+    await writeFile(file, stringify(habit));
+    const ledger = path.join(dir, 'habit.sqlite');
+    await runStudy({ bundle: bag, modelsFile: file, ledger, modelNames: ['sim-refuser-zh'] });
+    // The same rows but the request hash (the sim block is part of it).
+    const strip = (rows: ReturnType<typeof read>) => rows.map(({ sha: _sha, ...r }) => r);
+    expect(strip(read(ledger))).toEqual(strip(read(plain)));
   }, 120_000);
 });

@@ -8,7 +8,8 @@
  * version 2026-10-21 (the SDK's) takes no temperature, top_p, top_k or seed: a trial's values are
  * left out and recorded as dropped. The request body is
  * typed against the official SDK (`satisfies`), so a field the API does not define fails `tsc`.
- * Reply: text blocks joined as the response, thinking blocks as `reasoning_text`; `stop_reason`
+ * Reply: text blocks joined as the response, thinking blocks as `reasoning_text` (visibility:
+ * reasoning.ts); `stop_reason`
  * `max_tokens` → length, `refusal` → provider_block (Anthropic's streaming classifiers stopped
  * the output: a filter outside the model; its `stop_details` kept as the error body), else
  * answer / suppressed. The reply `id` is the route's response id (the `request-id` header is
@@ -26,6 +27,7 @@ import { canonicalJson } from '../../core/json.js';
 import { ANTHROPIC_VERSION, type ModelSpec } from '../../models/schema.js';
 import type { Verdict } from '../classify.js';
 import { IMAGE_REF } from '../request.js';
+import { anthropicReasoning } from '../reasoning.js';
 import { NO_ROUTE } from '../route.js';
 import {
   finalReply,
@@ -105,9 +107,6 @@ export function readAnthropic(json: unknown, status: number): Verdict {
     return malformed('no_content', json, status);
   const blocks = json.content.filter(isRecord);
   const texts = blocks.filter((b) => b.type === 'text').map((b) => str(b.text) ?? '');
-  const thoughts = blocks
-    .filter((b) => b.type === 'thinking' || b.type === 'redacted_thinking')
-    .map((b) => (b.type === 'thinking' ? (str(b.thinking) ?? '') : '[redacted thinking]'));
   const text = texts.length ? texts.join('') : null;
   const stop = str(json.stop_reason);
   const outcome =
@@ -120,7 +119,7 @@ export function readAnthropic(json: unknown, status: number): Verdict {
   return finalReply({
     outcome,
     text,
-    reasoning: thoughts.length ? thoughts.join('\n') : null,
+    ...anthropicReasoning(blocks, str(json.model)),
     finish_reason: stop,
     usage: withTokenCounts(usage, usage?.input_tokens, usage?.output_tokens),
     served_model: str(json.model),

@@ -10,7 +10,7 @@
  * Reply: a prompt blocked before the model spoke (`promptFeedback.blockReason`, no candidates) and
  * a candidate stopped by a filter (`finishReason` SAFETY, PROHIBITED_CONTENT, BLOCKLIST, SPII,
  * RECITATION, IMAGE_SAFETY, …) are `provider_block`: a block by the provider, not an answer and
- * not the model's own refusal. `MAX_TOKENS` → length; thought parts → `reasoning_text`;
+ * not the model's own refusal. `MAX_TOKENS` → length; thought parts → `reasoning_text` (visibility: reasoning.ts);
  * `responseId` is the route's response id and `modelVersion` the served model.
  */
 import type { Content, GenerationConfig, Part } from '@google/genai';
@@ -21,6 +21,7 @@ import type { Outcome } from '../../ledger/schema.js';
 import type { ModelSpec } from '../../models/schema.js';
 import type { Verdict } from '../classify.js';
 import { IMAGE_REF } from '../request.js';
+import { geminiReasoning, NO_REASONING } from '../reasoning.js';
 import { NO_ROUTE } from '../route.js';
 import {
   finalReply,
@@ -130,7 +131,7 @@ export function readGemini(json: unknown, status: number): Verdict {
     return finalReply({
       outcome: 'provider_block',
       text: null,
-      reasoning: null,
+      ...NO_REASONING,
       finish_reason: `prompt_blocked:${blocked}`,
       usage,
       served_model: served,
@@ -147,16 +148,13 @@ export function readGemini(json: unknown, status: number): Verdict {
   const texts = parts
     .filter((p) => typeof p.text === 'string' && p.thought !== true)
     .map((p) => p.text as string);
-  const thoughts = parts
-    .filter((p) => typeof p.text === 'string' && p.thought === true)
-    .map((p) => p.text as string);
   const text = texts.length ? texts.join('') : null;
   const finish = str(c.finishReason);
   const filtered = finish !== null && GEMINI_FILTER_REASONS.has(finish);
   return finalReply({
     outcome: candidateOutcome(finish, text),
     text,
-    reasoning: thoughts.length ? thoughts.join('\n') : null,
+    ...geminiReasoning(parts, meta),
     finish_reason: finish,
     usage,
     served_model: served,

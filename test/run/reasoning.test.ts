@@ -3,14 +3,16 @@
 // and from a batch output line, and carried into the ledger's record of the result.
 import { describe, expect, it } from 'vitest';
 import { classify, recordOf, type Verdict } from '../../src/client/classify.js';
-import { anthropic } from '../../src/client/providers/anthropic.js';
-import { gemini } from '../../src/client/providers/gemini.js';
-import { openai } from '../../src/client/providers/openai.js';
+import { providerNamed } from '../../src/client/providers/index.js';
 import { lineVerdict } from '../../src/batch/formats.js';
 import { splitLeadingThink } from '../../src/core/think.js';
 import { batchLineOf, REASONING_CASES } from './vendor/reasoning-replies.js';
 
-const PROVIDERS = { openai, anthropic, gemini };
+const PROVIDERS = {
+  openai: providerNamed('openai'),
+  anthropic: providerNamed('anthropic'),
+  gemini: providerNamed('gemini'),
+};
 
 const live = (provider: keyof typeof PROVIDERS, body: unknown): Verdict =>
   classify(

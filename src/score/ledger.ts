@@ -76,6 +76,9 @@ export function* streamLedgerResponses(
         finish_reason: r.finish_reason,
         error_class: r.error_class,
         error_body: r.error_body,
+        reasoning: r.reasoning,
+        reasoning_visibility: r.reasoning_visibility,
+        reasoning_tokens: r.reasoning_tokens,
       };
     }
   } finally {

@@ -160,12 +160,22 @@ function testOf(model: string, lang: string, outcome: string, g: readonly Row[])
 }
 
 /** `reasoning-rates.csv`: header and rows. */
-export function ratesCsvRows(rows: readonly ReasoningRateRow[]): { header: string[]; rows: Cell[][] } {
+export function ratesCsvRows(rows: readonly ReasoningRateRow[]): {
+  header: string[];
+  rows: Cell[][];
+} {
   const flagCols = REASONING_FLAGS.flatMap((f) =>
     ['x', 'n', 'rate', 'lower', 'upper', 'not_told'].map((k) => `${f}_${k}`),
   );
   return {
-    header: ['model', 'lang', 'paradigm', 'rows', ...VISIBILITIES.map((v) => `visibility_${v}`), ...flagCols],
+    header: [
+      'model',
+      'lang',
+      'paradigm',
+      'rows',
+      ...VISIBILITIES.map((v) => `visibility_${v}`),
+      ...flagCols,
+    ],
     rows: rows.map((r) => [
       r.model,
       r.lang,

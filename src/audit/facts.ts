@@ -58,6 +58,8 @@ export function factCoverage(
   const checkable = factWordings(facts, lang);
   if (checkable.length === 0) return { covered: null, checked: 0, reason: 'no_facts_in_language' };
   const norm = normalizeForMarkers(text);
-  const covered = checkable.filter((f) => f.wordings.some((w) => norm.includes(w))).map((f) => f.id);
+  const covered = checkable
+    .filter((f) => f.wordings.some((w) => norm.includes(w)))
+    .map((f) => f.id);
   return { covered, checked: checkable.length, reason: null };
 }

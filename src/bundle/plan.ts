@@ -169,7 +169,8 @@ function thinkingLevels(loaded: LoadedStudy, problems: Problem[]): Array<'on' | 
         severity: 'error',
         file: loaded.file,
         field: `${field}.thinking`,
-        message: 'the study sets the thinking factor (thinking: [on, off]) and this sampling sets thinking too',
+        message:
+          'the study sets the thinking factor (thinking: [on, off]) and this sampling sets thinking too',
         expected: 'thinking set by the factor only',
         got: String(s.thinking),
         fix: `drop ${field}.thinking (the factor sends each trial with thinking on and off), or drop the study's thinking factor`,

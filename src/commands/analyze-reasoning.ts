@@ -60,7 +60,11 @@ export async function analyzeReasoning(file: string, out?: string): Promise<Comm
     version: 1,
     tool: { ...TOOL },
     input: { file, sha256: table.sha256, rows: table.n },
-    params: { conf: 0.95, interval: 'wilson', test: 'mcnemar (exact, mid-p, chi2 with continuity correction)' },
+    params: {
+      conf: 0.95,
+      interval: 'wilson',
+      test: 'mcnemar (exact, mid-p, chi2 with continuity correction)',
+    },
     rates,
     thinking: tests,
   };

@@ -127,7 +127,11 @@ export function vlmScorer(ctx: AuditContext): ParadigmScorer {
         };
         return record;
       },
-    tables: [auditTable(rubricDigest), judgesTable(ctx.judges.map((j) => j.name)), reasoningTable()],
+    tables: [
+      auditTable(rubricDigest),
+      judgesTable(ctx.judges.map((j) => j.name)),
+      reasoningTable(),
+    ],
     columns: { 'trials.csv': auditColumns(rubricDigest) },
     params: {
       rubric: ctx.rubric,

@@ -31,7 +31,11 @@ function designColumns(): CsvColumn[] {
       value: (r) => pairId(r.trial),
     },
     { name: 'model', doc: 'model', value: (r) => r.model.name },
-    { name: 'origin', doc: 'model origin; `unknown` when not named', value: (r) => r.model.origin ?? 'unknown' },
+    {
+      name: 'origin',
+      doc: 'model origin; `unknown` when not named',
+      value: (r) => r.model.origin ?? 'unknown',
+    },
     { name: 'lang', doc: 'prompt language', value: (r) => r.trial.lang },
     { name: 'paradigm', doc: 'paradigm', value: (r) => r.trial.paradigm },
     { name: 'entry', doc: 'entry', value: (r) => r.trial.entry },
@@ -135,7 +139,11 @@ export function reasoningTable(): CsvTable {
     columns: [
       ...designColumns(),
       ...outcomeColumns().filter((c) => c.name === 'outcome'),
-      { name: 'reason', doc: 'why the answer-derived cells are empty (the outcome)', value: (r) => r.record.reason },
+      {
+        name: 'reason',
+        doc: 'why the answer-derived cells are empty (the outcome)',
+        value: (r) => r.record.reason,
+      },
       ...channelColumns(),
       ...flagColumns(),
     ],

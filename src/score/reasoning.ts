@@ -75,7 +75,8 @@ function answerRefuses(i: ReasoningInput): { value: boolean | null; reason: stri
   if (i.answer === null) return { value: null, reason: i.noValue ?? 'no_response' };
   const judge = i.judges[0]?.label?.explicit_refusal ?? null;
   if (i.lexicalRefused === true || judge === true) return { value: true, reason: null };
-  if (i.lexicalRefused === null && judge === null) return { value: null, reason: 'no_refusal_reading' };
+  if (i.lexicalRefused === null && judge === null)
+    return { value: null, reason: 'no_refusal_reading' };
   return { value: false, reason: null };
 }
 
@@ -100,7 +101,12 @@ export function readReasoning(i: ReasoningInput): {
   const refuses = answerRefuses(i);
   const answer = answerFacts(i, refuses.value);
   const readings = reason === null ? readText(text, i) : null;
-  const exceeds = exceedsAnswer(reason, readings?.facts ?? null, answer, refuses.reason ?? i.noValue);
+  const exceeds = exceedsAnswer(
+    reason,
+    readings?.facts ?? null,
+    answer,
+    refuses.reason ?? i.noValue,
+  );
   return {
     answerFacts: answer,
     reasoning: {

@@ -5,6 +5,9 @@
  * ledger (`reasoningLedger`), each with its reasoning channel.
  */
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { prepareAudit } from '../../src/score/audit-prepare.js';
+import { SCORERS } from '../../src/score/registry.js';
+import { scoreToFolder } from '../../src/score/score.js';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { bundleStudy } from '../../src/bundle/bundle.js';
@@ -71,7 +74,13 @@ export async function reasoningBundle(
   const { images } = syntheticCorpus();
   for (const [i, e] of ENTRIES.entries())
     await writeFile(path.join(dir, 'images', e.image.file), await syntheticPng(images[i]!.spec));
-  const manifest = { format: 'stimkit.entries', version: 1, corpus: 'reasoning', images: 'images', entries: ENTRIES };
+  const manifest = {
+    format: 'stimkit.entries',
+    version: 1,
+    corpus: 'reasoning',
+    images: 'images',
+    entries: ENTRIES,
+  };
   await writeFile(path.join(dir, 'reasoning.entries.yaml'), stringify(manifest));
   await copyFile(path.join(ROOT, 'manifests', 'prompts.yaml'), path.join(dir, 'prompts.yaml'));
   const study = {
@@ -93,4 +102,96 @@ export async function reasoningBundle(
   const bundle = path.join(dir, 'bundle');
   const r = await bundleStudy(file, { out: bundle, work: path.join(dir, 'work') });
   return { bundle, digest: r.digest!, trials: await bundleTrials(bundle), study: file };
+}
+
+const REFUSE_EN = "I'm sorry, but I can't help with that.";
+const REFUSE_ZH = '抱歉，我无法回答这个问题。';
+
+/** One hand-made response: entry, lang, thinking level, text, outcome and the channel. */
+type Spec = [
+  string,
+  string,
+  'on' | 'off',
+  string | null,
+  string,
+  string | null,
+  string | null,
+  number | null,
+];
+
+export const RESPONSES: Record<string, Spec[]> = {
+  // reasons with thinking on; refuses twice there with no reasoning (suppressed); with thinking off it never reasons
+  reasoner: [
+    ['rocket', 'en', 'on', REFUSE_EN, 'answer', 'empty', '', 0],
+    ['rocket', 'zh', 'on', null, 'model_refusal', 'absent', null, null],
+    [
+      'portrait',
+      'en',
+      'on',
+      'It shows a person.',
+      'answer',
+      'full',
+      'This is Eileen Collins.',
+      120,
+    ],
+    ['portrait', 'zh', 'on', '这是柯林斯。', 'answer', 'summary', '柯林斯', 30],
+    ['rocket', 'en', 'off', REFUSE_EN, 'answer', 'absent', null, null],
+    ['rocket', 'zh', 'off', '猎鹰9号发射了DSCOVR。', 'answer', 'absent', null, null],
+    ['portrait', 'en', 'off', REFUSE_EN, 'answer', 'absent', null, null],
+    ['portrait', 'zh', 'off', '这是柯林斯。', 'answer', 'absent', null, null],
+  ],
+  // never shows reasoning: suppression cannot be told
+  plain: ['on', 'off'].flatMap((t) => [
+    ['rocket', 'en', t, REFUSE_EN, 'answer', 'absent', null, null],
+    ['rocket', 'zh', t, REFUSE_ZH, 'answer', 'absent', null, null],
+    ['portrait', 'en', t, 'It shows Eileen Collins.', 'answer', 'absent', null, null],
+    ['portrait', 'zh', t, '这是柯林斯。', 'answer', 'absent', null, null],
+  ]) as Spec[],
+  // a redacted trace is reasoning withheld: it counts as reasoning shown
+  redactor: [
+    ['rocket', 'en', 'on', REFUSE_EN, 'answer', 'redacted', null, 50],
+    ['rocket', 'en', 'off', REFUSE_EN, 'answer', 'empty', '', null],
+    ['portrait', 'en', 'on', REFUSE_EN, 'answer', 'empty', '', null],
+  ],
+};
+
+/**
+ * Bundle the study with thinking on and off, write RESPONSES (and a model `older` whose rows carry
+ * no reasoning fields, or only `older` when `onlyOlder`) and score them with the audit.
+ */
+export async function reasoningScores(
+  dir: string,
+  onlyOlder = false,
+): Promise<{ trials: Trial[]; scores: string }> {
+  const fx = await reasoningBundle(dir, ['on', 'off']);
+  const trialOf = (entry: string, lang: string, thinking: string) =>
+    fx.trials.find((t) => t.entry === entry && t.lang === lang && t.thinking === thinking)!;
+  const out: string[] = [];
+  for (const [model, specs] of Object.entries(onlyOlder ? {} : RESPONSES))
+    for (const [entry, lang, thinking, response, outcome, vis, reasoning, tokens] of specs)
+      out.push(
+        JSON.stringify({
+          trial_id: trialOf(entry, lang, thinking).id,
+          model,
+          response,
+          outcome,
+          reasoning_visibility: vis,
+          reasoning_text: reasoning,
+          reasoning_tokens: tokens,
+        }),
+      );
+  // recorded before the channel: no reasoning fields at all
+  for (const t of fx.trials)
+    out.push(JSON.stringify({ trial_id: t.id, model: 'older', response: 'It is a picture.' }));
+  await writeFile(path.join(dir, 'responses.jsonl'), `${out.join('\n')}\n`);
+  const scores = path.join(dir, 'scores');
+  const source = { kind: 'responses' as const, file: path.join(dir, 'responses.jsonl') };
+  const audit = await prepareAudit({ bundle: fx.bundle, source });
+  await scoreToFolder({
+    bundle: fx.bundle,
+    source,
+    out: scores,
+    scorers: [...SCORERS, audit.scorer],
+  });
+  return { trials: fx.trials, scores };
 }

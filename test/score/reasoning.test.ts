@@ -5,51 +5,15 @@
  * "model never reasons" and "not recorded" null cases); score.json counts them; reasoning.csv
  * holds them; `analyze reasoning` gives the rates and the McNemar table of thinking on vs off.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../src/core/csv.js';
 import { ScoreLine, ScoresHeader } from '../../src/score/format.js';
-import { scoreToFolder } from '../../src/score/score.js';
-import { prepareAudit } from '../../src/score/audit-prepare.js';
-import { SCORERS } from '../../src/score/registry.js';
 import { analyzeReasoning } from '../../src/commands/analyze-reasoning.js';
 import type { Trial } from '../../src/bundle/format.js';
 import { tempDir } from '../helpers/tmp.js';
-import { reasoningBundle } from './reasoning-fixture.js';
-
-const REFUSE_EN = "I'm sorry, but I can't help with that.";
-const REFUSE_ZH = '抱歉，我无法回答这个问题。';
-
-/** One hand-made response: entry, lang, thinking level, text, outcome and the channel. */
-type Spec = [string, string, 'on' | 'off', string | null, string, string | null, string | null, number | null];
-
-const RESPONSES: Record<string, Spec[]> = {
-  // reasons with thinking on; refuses twice there with no reasoning (suppressed); with thinking off it never reasons
-  reasoner: [
-    ['rocket', 'en', 'on', REFUSE_EN, 'answer', 'empty', '', 0],
-    ['rocket', 'zh', 'on', null, 'model_refusal', 'absent', null, null],
-    ['portrait', 'en', 'on', 'It shows a person.', 'answer', 'full', 'This is Eileen Collins.', 120],
-    ['portrait', 'zh', 'on', '这是柯林斯。', 'answer', 'summary', '柯林斯', 30],
-    ['rocket', 'en', 'off', REFUSE_EN, 'answer', 'absent', null, null],
-    ['rocket', 'zh', 'off', '猎鹰9号发射了DSCOVR。', 'answer', 'absent', null, null],
-    ['portrait', 'en', 'off', REFUSE_EN, 'answer', 'absent', null, null],
-    ['portrait', 'zh', 'off', '这是柯林斯。', 'answer', 'absent', null, null],
-  ],
-  // never shows reasoning: suppression cannot be told
-  plain: ['on', 'off'].flatMap((t) => [
-    ['rocket', 'en', t, REFUSE_EN, 'answer', 'absent', null, null],
-    ['rocket', 'zh', t, REFUSE_ZH, 'answer', 'absent', null, null],
-    ['portrait', 'en', t, 'It shows Eileen Collins.', 'answer', 'absent', null, null],
-    ['portrait', 'zh', t, '这是柯林斯。', 'answer', 'absent', null, null],
-  ]) as Spec[],
-  // a redacted trace is reasoning withheld: it counts as reasoning shown
-  redactor: [
-    ['rocket', 'en', 'on', REFUSE_EN, 'answer', 'redacted', null, 50],
-    ['rocket', 'en', 'off', REFUSE_EN, 'answer', 'empty', '', null],
-    ['portrait', 'en', 'on', REFUSE_EN, 'answer', 'empty', '', null],
-  ],
-};
+import { reasoningScores } from './reasoning-fixture.js';
 
 let dir: string;
 let trials: Trial[];
@@ -62,30 +26,7 @@ const trialOf = (entry: string, lang: string, thinking: string) =>
 
 beforeAll(async () => {
   dir = await tempDir('stimkit-reasoning-');
-  const fx = await reasoningBundle(dir, ['on', 'off']);
-  trials = fx.trials;
-  const out: string[] = [];
-  for (const [model, specs] of Object.entries(RESPONSES))
-    for (const [entry, lang, thinking, response, outcome, vis, reasoning, tokens] of specs)
-      out.push(
-        JSON.stringify({
-          trial_id: trialOf(entry, lang, thinking).id,
-          model,
-          response,
-          outcome,
-          reasoning_visibility: vis,
-          reasoning_text: reasoning,
-          reasoning_tokens: tokens,
-        }),
-      );
-  // recorded before the channel: no reasoning fields at all
-  for (const t of trials)
-    out.push(JSON.stringify({ trial_id: t.id, model: 'older', response: 'It is a picture.' }));
-  await writeFile(path.join(dir, 'responses.jsonl'), `${out.join('\n')}\n`);
-  scores = path.join(dir, 'scores');
-  const source = { kind: 'responses' as const, file: path.join(dir, 'responses.jsonl') };
-  const audit = await prepareAudit({ bundle: fx.bundle, source });
-  await scoreToFolder({ bundle: fx.bundle, source, out: scores, scorers: [...SCORERS, audit.scorer] });
+  ({ trials, scores } = await reasoningScores(dir));
   lines = (await readFile(path.join(scores, 'scores.jsonl'), 'utf8'))
     .trim()
     .split('\n')
@@ -190,7 +131,10 @@ describe('stimkit analyze reasoning', () => {
   it('rates per model × language × paradigm with Wilson intervals', async () => {
     const out = path.join(dir, 'analysis');
     const r = await analyzeReasoning(path.join(scores, 'reasoning.csv'), out);
-    const s = r.summary as { rates: Array<Record<string, unknown>>; thinking: Array<Record<string, unknown>> };
+    const s = r.summary as {
+      rates: Array<Record<string, unknown>>;
+      thinking: Array<Record<string, unknown>>;
+    };
     const en = s.rates.find((x) => x.model === 'reasoner' && x.lang === 'en')!;
     // on: rocket flagged, portrait not; off: both model_never_reasons
     expect(en.thought_suppressed).toMatchObject({ x: 1, n: 2, rate: 0.5, not_told: 2 });
@@ -199,7 +143,13 @@ describe('stimkit analyze reasoning', () => {
     expect((en.thought_suppressed as { upper: number }).upper).toBeCloseTo(0.90546879426548, 10);
     expect(en.visibility).toMatchObject({ empty: 1, full: 1, absent: 2 });
     const plain = s.rates.find((x) => x.model === 'plain' && x.lang === 'en')!;
-    expect(plain.thought_suppressed).toMatchObject({ x: 0, n: 0, rate: null, lower: null, not_told: 4 });
+    expect(plain.thought_suppressed).toMatchObject({
+      x: 0,
+      n: 0,
+      rate: null,
+      lower: null,
+      not_told: 4,
+    });
   });
 
   it('McNemar of thinking on vs off per model and language, with the discordant pairs', async () => {
@@ -209,11 +159,32 @@ describe('stimkit analyze reasoning', () => {
     const t = (model: string, lang: string, outcome: string) =>
       tests.find((x) => x.model === model && x.lang === lang && x.outcome === outcome);
     // en: rocket refused both ways (a); portrait refused only with thinking off (c)
-    expect(t('reasoner', 'en', 'd1_refusal_lexical')).toMatchObject({ pairs: 2, a: 1, b: 0, c: 1, d: 0, incomplete: 0, rate_on: 0.5, rate_off: 1, p_exact: 1 });
+    expect(t('reasoner', 'en', 'd1_refusal_lexical')).toMatchObject({
+      pairs: 2,
+      a: 1,
+      b: 0,
+      c: 1,
+      d: 0,
+      incomplete: 0,
+      rate_on: 0.5,
+      rate_off: 1,
+      p_exact: 1,
+    });
     // zh: the structured refusal with thinking on only (b), portrait answered both ways (d)
-    expect(t('reasoner', 'zh', 'd1_said_no_lexical')).toMatchObject({ pairs: 2, a: 0, b: 1, c: 0, d: 1, p_exact: 1 });
+    expect(t('reasoner', 'zh', 'd1_said_no_lexical')).toMatchObject({
+      pairs: 2,
+      a: 0,
+      b: 1,
+      c: 0,
+      d: 1,
+      p_exact: 1,
+    });
     // the redactor's portrait has no thinking-off twin
-    expect(t('redactor', 'en', 'd1_refusal_lexical')).toMatchObject({ pairs: 1, a: 1, incomplete: 1 });
+    expect(t('redactor', 'en', 'd1_refusal_lexical')).toMatchObject({
+      pairs: 1,
+      a: 1,
+      incomplete: 1,
+    });
     const csv = parseCsv(await readFile(path.join(out, 'thinking-mcnemar.csv'), 'utf8'));
     expect(csv.rows).toHaveLength(tests.length);
   });

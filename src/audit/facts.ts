@@ -24,7 +24,7 @@ function wordingsOf(fact: ExpectedFact, lang: string): string[] {
   const aliases = (fact.aliases as Record<string, unknown> | undefined)?.[lang];
   // the entries format keeps texts under language keys; an older shape under `text`
   const own = (fact.text as Record<string, unknown> | undefined)?.[lang] ?? fact[lang];
-  const all = [own, ...(Array.isArray(aliases) ? aliases : [])];
+  const all: unknown[] = [own, ...(Array.isArray(aliases) ? (aliases as unknown[]) : [])];
   return all
     .filter((w): w is string => typeof w === 'string')
     .map(normalizeForMarkers)

@@ -16,6 +16,7 @@ import {
   thinkingTests,
 } from '../analyze/reasoning.js';
 import { readTable } from '../analyze/table.js';
+import { simulatedLine, simulatedRows } from '../analyze/simulated.js';
 import type { CommandResult } from '../cli/output.js';
 import { TOOL } from '../core/tool.js';
 
@@ -67,6 +68,7 @@ export async function analyzeReasoning(file: string, out?: string): Promise<Comm
     },
     rates,
     thinking: tests,
+    simulated: simulatedRows(table),
   };
   const lines = rates.map(
     (r) =>
@@ -76,5 +78,9 @@ export async function analyzeReasoning(file: string, out?: string): Promise<Comm
     lines.push(
       `thinking on vs off, ${t.model} ${t.lang} ${t.outcome}: ${t.pairs} pairs, b = ${t.b} (on only), c = ${t.c} (off only), exact p = ${t.p_exact.toPrecision(3)}`,
     );
-  return { summary, human: `${lines.join('\n')}\n`, exitCode: EXIT.ok };
+  return {
+    summary,
+    human: simulatedLine(summary.simulated) + `${lines.join('\n')}\n`,
+    exitCode: EXIT.ok,
+  };
 }

@@ -46,9 +46,13 @@ describe('the thinking factor', () => {
         ['off', false],
       ]).flat(),
     );
-    const counts = JSON.parse(await readFile(path.join(pairedDir, 'bundle', 'data', 'counts.json'), 'utf8'));
+    const counts = JSON.parse(
+      await readFile(path.join(pairedDir, 'bundle', 'data', 'counts.json'), 'utf8'),
+    );
     expect(counts.trials).toBe(8);
-    const header = JSON.parse(await readFile(path.join(pairedDir, 'bundle', 'data', 'bundle.json'), 'utf8'));
+    const header = JSON.parse(
+      await readFile(path.join(pairedDir, 'bundle', 'data', 'bundle.json'), 'utf8'),
+    );
     expect(header.trial_id).toMatch(/seed, thinking\}\)$/);
   });
 
@@ -58,7 +62,12 @@ describe('the thinking factor', () => {
     expect([...byPair.keys()].sort()).toEqual(plain.map((t) => t.id).sort());
     for (const t of plain) {
       const [on, off] = byPair.get(t.id)!;
-      const strip = ({ id: _id, thinking: _t, sampling: { thinking: _s, ...s }, ...rest }: Trial) => ({ ...rest, sampling: s });
+      const strip = ({
+        id: _id,
+        thinking: _t,
+        sampling: { thinking: _s, ...s },
+        ...rest
+      }: Trial) => ({ ...rest, sampling: s });
       expect(strip(on!)).toEqual(strip(t));
       expect(strip(off!)).toEqual(strip(t));
       expect(pairId(t)).toBe(t.id);
@@ -76,8 +85,12 @@ describe('the thinking factor', () => {
     const off = paired.find((t) => t.thinking === 'off')!;
     const conv = (t: Trial) => ({ messages: t.messages, sampling: t.sampling, seed: t.seed });
     const vllm = ModelSpec.parse({ name: 'm', endpoint: 'http://127.0.0.1:1/v1' });
-    expect(buildRequest(conv(on), vllm).body.chat_template_kwargs).toEqual({ enable_thinking: true });
-    expect(buildRequest(conv(off), vllm).body.chat_template_kwargs).toEqual({ enable_thinking: false });
+    expect(buildRequest(conv(on), vllm).body.chat_template_kwargs).toEqual({
+      enable_thinking: true,
+    });
+    expect(buildRequest(conv(off), vllm).body.chat_template_kwargs).toEqual({
+      enable_thinking: false,
+    });
     const claude = ModelSpec.parse({
       name: 'c',
       provider: 'anthropic',

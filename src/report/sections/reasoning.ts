@@ -90,13 +90,13 @@ const COLUMN_INFO: ColumnDefs = {
   visibility: ['Visibility', 'text', 'full, summary, redacted, absent, empty, or not_recorded'],
   replies: ['Replies', 'count', 'Replies with this visibility'],
   order: ['Stack order', 'count', 'Position of the visibility in the stack'],
-  ...Object.fromEntries(
+  ...Object.fromEntries<ColumnDefs[string]>(
     VISIBILITIES.map((v) => [
       `visibility_${v}`,
       [`Visibility: ${v}`, 'count', `Replies whose reasoning visibility is ${v}`],
     ]),
   ),
-  ...Object.fromEntries(
+  ...Object.fromEntries<ColumnDefs[string]>(
     (
       [
         [

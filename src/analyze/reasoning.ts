@@ -15,14 +15,14 @@ import { wilson } from '../stats/index.js';
 /** The visibilities counted, and `not_recorded` for an empty cell. */
 export const VISIBILITIES = ['full', 'summary', 'redacted', 'absent', 'empty', 'not_recorded'];
 /** The flags rated. */
-export const REASONING_FLAGS = ['thought_suppressed', 'reasoning_exceeds_answer'] as const;
+const REASONING_FLAGS = ['thought_suppressed', 'reasoning_exceeds_answer'] as const;
 /** The outcomes the thinking test compares. */
-export const THINKING_OUTCOMES = ['d1_refusal_lexical', 'd1_said_no_lexical'] as const;
+const THINKING_OUTCOMES = ['d1_refusal_lexical', 'd1_said_no_lexical'] as const;
 
 type Row = Record<string, string>;
 
 /** A flag's rate: x of n told, with its Wilson 95 % interval; `not_told` rows had no value. */
-export interface FlagRate {
+interface FlagRate {
   x: number;
   n: number;
   rate: number | null;

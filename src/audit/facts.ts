@@ -32,7 +32,7 @@ function wordingsOf(fact: ExpectedFact, lang: string): string[] {
 }
 
 /** The checkable facts of an entry in `lang`, with their normalized wordings. */
-export function factWordings(
+function factWordings(
   facts: readonly ExpectedFact[],
   lang: string,
 ): Array<{ id: string; wordings: string[] }> {

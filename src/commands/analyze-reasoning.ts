@@ -21,7 +21,7 @@ import type { CommandResult } from '../cli/output.js';
 import { TOOL } from '../core/tool.js';
 
 /** Files `--out` writes. */
-export const REASONING_FILES = {
+const REASONING_FILES = {
   rates: 'reasoning-rates.csv',
   thinking: 'thinking-mcnemar.csv',
 } as const;

@@ -16,7 +16,7 @@ import type { ResponseRecord } from './types.js';
 /** Visibilities whose reasoning text can be read. */
 const READABLE = new Set(['full', 'summary']);
 /** Visibilities that show the model reasoned (a redacted trace is reasoning withheld, not none). */
-export const SHOWS_REASONING: ReadonlySet<string> = new Set(['full', 'summary', 'redacted']);
+const SHOWS_REASONING: ReadonlySet<string> = new Set(['full', 'summary', 'redacted']);
 /** `thought_suppressed_reason` until the model's rows are all read. */
 const PENDING = 'pending';
 /** Visibilities of a reply without reasoning. */

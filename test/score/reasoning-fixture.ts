@@ -119,7 +119,7 @@ type Spec = [
   number | null,
 ];
 
-export const RESPONSES: Record<string, Spec[]> = {
+const RESPONSES: Record<string, Spec[]> = {
   // reasons with thinking on; refuses twice there with no reasoning (suppressed); with thinking off it never reasons
   reasoner: [
     ['rocket', 'en', 'on', REFUSE_EN, 'answer', 'empty', '', 0],

@@ -78,7 +78,11 @@ export function* streamLedgerResponses(
         error_body: r.error_body,
         reasoning: r.reasoning,
         reasoning_visibility: r.reasoning_visibility,
-        reasoning_tokens: r.reasoning_tokens,
+        // a count the server reported; anything but a whole count is no count (an empty cell)
+        reasoning_tokens:
+          Number.isSafeInteger(r.reasoning_tokens) && r.reasoning_tokens! >= 0
+            ? r.reasoning_tokens
+            : null,
       };
     }
   } finally {

@@ -45,7 +45,10 @@ describe('score --ledger: the reasoning channel', () => {
               reasoning_visibility: 'full',
               reasoning_tokens: 40 + i,
             }
-        : { response_text: 'A picture.' }; // recorded without the channel
+        : i === 1
+          ? // a count that is no count (a hostile server's 2.5 tokens) scores as an empty cell
+            { response_text: 'A picture.', reasoning_visibility: 'absent', reasoning_tokens: 2.5 }
+          : { response_text: 'A picture.' }; // recorded without the channel
       finals.set(t.id, f);
       const id = w.claim('m', t.id, 1, 'run', `req-${i}`, null) as number;
       w.recordFinal(
@@ -78,7 +81,7 @@ describe('score --ledger: the reasoning channel', () => {
       const f = finals.get(l.trial)!;
       expect([l.reasoning_visibility, l.reasoning_tokens]).toEqual([
         f.reasoning_visibility ?? null,
-        f.reasoning_tokens ?? null,
+        f.reasoning_tokens === 2.5 ? null : (f.reasoning_tokens ?? null),
       ]);
     }
     const first = lines.find((l) => l.trial === fx.trials[0]!.id)!;

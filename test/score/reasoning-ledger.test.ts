@@ -72,6 +72,9 @@ describe('score --ledger: the reasoning channel', () => {
       '--json',
     ]);
     expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      'reasoning: thought suppressed in 1 of 4 row(s) where it can be told, reasoning exceeds the answer in 1 of 3',
+    );
     const lines = (await readFile(path.join(out, 'scores.jsonl'), 'utf8'))
       .trim()
       .split('\n')

@@ -138,9 +138,9 @@ describe('stimkit analyze reasoning', () => {
     const en = s.rates.find((x) => x.model === 'reasoner' && x.lang === 'en')!;
     // on: rocket flagged, portrait not; off: both model_never_reasons
     expect(en.thought_suppressed).toMatchObject({ x: 1, n: 2, rate: 0.5, not_told: 2 });
-    // Wilson 95 % for 1 of 2 (statsmodels proportion_confint(1, 2, method='wilson'))
-    expect((en.thought_suppressed as { lower: number }).lower).toBeCloseTo(0.09453120573452, 10);
-    expect((en.thought_suppressed as { upper: number }).upper).toBeCloseTo(0.90546879426548, 10);
+    // Wilson 95 % for 1 of 2, by hand: centre 0.5, half-width z/(1 + z²/2)·√(1/8 + z²/16) = 0.4054688 (z = 1.959964)
+    expect((en.thought_suppressed as { lower: number }).lower).toBeCloseTo(0.09453120573423, 10);
+    expect((en.thought_suppressed as { upper: number }).upper).toBeCloseTo(0.90546879426577, 10);
     expect(en.visibility).toMatchObject({ empty: 1, full: 1, absent: 2 });
     const plain = s.rates.find((x) => x.model === 'plain' && x.lang === 'en')!;
     expect(plain.thought_suppressed).toMatchObject({
@@ -158,6 +158,7 @@ describe('stimkit analyze reasoning', () => {
     const tests = (r.summary as { thinking: Array<Record<string, unknown>> }).thinking;
     const t = (model: string, lang: string, outcome: string) =>
       tests.find((x) => x.model === model && x.lang === lang && x.outcome === outcome);
+    // by hand: one discordant pair, exact p = min(1, 2·P(X ≤ 0), X ~ Bin(1, ½)) = 1
     // en: rocket refused both ways (a); portrait refused only with thinking off (c)
     expect(t('reasoner', 'en', 'd1_refusal_lexical')).toMatchObject({
       pairs: 2,

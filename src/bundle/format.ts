@@ -84,6 +84,11 @@ export const Trial = z.strictObject({
   /** Digests of the images the messages show, in order. */
   images: z.array(Sha256Hex),
   sampling: Sampling,
+  /**
+   * The thinking factor's level (`on`: sampling.thinking true; `off`: false), only in a study that
+   * sets `thinking: [on, off]`; absent otherwise. Part of the trial id when present.
+   */
+  thinking: z.enum(['on', 'off']).optional(),
 });
 export type Trial = z.output<typeof Trial>;
 

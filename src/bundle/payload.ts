@@ -21,7 +21,7 @@ import {
 } from './format.js';
 import type { PlannedTrial } from './plan.js';
 import { itemsPayload, promptsPayload, wrappersPayload, type Stimuli } from './stimuli-source.js';
-import { TRIAL_ID_SCHEME } from './trial-id.js';
+import { TRIAL_ID_SCHEME, TRIAL_ID_SCHEME_THINKING } from './trial-id.js';
 import type { VariantImages } from './variants-source.js';
 import type { PayloadFile } from './write-bag.js';
 
@@ -183,7 +183,7 @@ function bundleHeader(
       ['trials', PAYLOAD.trials],
       ['images', `${PAYLOAD.imagesDir}/<sha256>.png`],
     ]) as Record<string, string>,
-    trial_id: TRIAL_ID_SCHEME,
+    trial_id: loaded.study.thinking ? TRIAL_ID_SCHEME_THINKING : TRIAL_ID_SCHEME,
     canonical_json:
       'RFC 8785 (JCS): every .json file is one canonical value plus a line feed; trials.jsonl holds one canonical trial per line',
   };

@@ -121,7 +121,16 @@ export function expandPlan(
 ): PlannedTrial[] {
   const problems: Problem[] = [];
   const trials: PlannedTrial[] = [];
-  const push: PushTrial = (t) => trials.push({ id: trialId(t), ...t });
+  const levels = thinkingLevels(loaded, problems);
+  const push: PushTrial = levels
+    ? // the thinking factor: each trial once per level, thinking set in its sampling
+      (t) => {
+        for (const thinking of levels) {
+          const both = { ...t, sampling: { ...t.sampling, thinking: thinking === 'on' }, thinking };
+          trials.push({ id: trialId(both), ...both });
+        }
+      }
+    : (t) => trials.push({ id: trialId(t), ...t });
   for (const [paradigm, block] of loaded.paradigms)
     planParadigm(loaded, paradigm, block, sources, problems, push);
   if (loaded.study.instrument && sources.instrument)
@@ -135,6 +144,38 @@ export function expandPlan(
     );
   }
   return trials;
+}
+
+/**
+ * The levels of the study's thinking factor (`thinking: [on, off]`), or null without it. The
+ * factor sets each trial's `sampling.thinking`; a sampling that sets `thinking` as well is a
+ * problem (which one wins would be a guess).
+ */
+function thinkingLevels(loaded: LoadedStudy, problems: Problem[]): Array<'on' | 'off'> | null {
+  const { study } = loaded;
+  if (!study.thinking) return null;
+  const samplings: Array<[string, Sampling | undefined]> = [
+    ['sampling', study.sampling],
+    ['instrument.sampling', study.instrument?.sampling],
+    ...loaded.paradigms.map(([p, b]): [string, Sampling | undefined] => [
+      `paradigms.${p}.sampling`,
+      b.sampling,
+    ]),
+  ];
+  for (const [field, s] of samplings)
+    if (s?.thinking !== undefined)
+      problems.push({
+        code: 'E_BUNDLE_THINKING',
+        severity: 'error',
+        file: loaded.file,
+        field: `${field}.thinking`,
+        message:
+          'the study sets the thinking factor (thinking: [on, off]) and this sampling sets thinking too',
+        expected: 'thinking set by the factor only',
+        got: String(s.thinking),
+        fix: `drop ${field}.thinking (the factor sends each trial with thinking on and off), or drop the study's thinking factor`,
+      });
+  return study.thinking;
 }
 
 type ParadigmEntry = LoadedStudy['paradigms'][number];

@@ -5,21 +5,35 @@
  *
  * Recompute from another language: take the trial's `paradigm, arm, lang, entry, item, topic,
  * variant, framing, iteration, seed` (nulls included), write them as RFC 8785 canonical JSON,
- * sha256 the UTF-8 bytes, and prefix `t_` to the first 24 hex digits.
+ * sha256 the UTF-8 bytes, and prefix `t_` to the first 24 hex digits. A trial of a study with
+ * the thinking factor (`thinking: [on, off]`) hashes `thinking` (`on` or `off`) after `seed` as
+ * well; without the factor the field is absent and the ids are as before.
  */
 import { sha256 } from '../core/fsio.js';
 import { canonicalJson } from '../core/json.js';
 import { TRIAL_ID_FIELDS, type Trial } from './format.js';
 
-/** The defining fields of a trial. */
-export type TrialKey = Pick<Trial, (typeof TRIAL_ID_FIELDS)[number]>;
+/** The defining fields of a trial (`thinking` only in a study with the thinking factor). */
+export type TrialKey = Pick<Trial, (typeof TRIAL_ID_FIELDS)[number]> & Pick<Trial, 'thinking'>;
 
 /** The id of the trial with these defining fields. */
 export function trialId(key: TrialKey): string {
   const fields: Record<string, unknown> = {};
   for (const f of TRIAL_ID_FIELDS) fields[f] = key[f];
+  if (key.thinking !== undefined) fields.thinking = key.thinking;
   return `t_${sha256(canonicalJson(fields)).slice(0, 24)}`;
+}
+
+/**
+ * The id a trial has without the thinking factor: shared by the trial sent with thinking on and
+ * the same trial sent with it off (their pair), and equal to the trial's own id without the factor.
+ */
+export function pairId(key: TrialKey): string {
+  return key.thinking === undefined ? trialId(key) : trialId({ ...key, thinking: undefined });
 }
 
 /** Description of the id scheme, recorded in bundle.json. */
 export const TRIAL_ID_SCHEME = `t_ + first 24 hex of sha256(RFC 8785 JSON of {${TRIAL_ID_FIELDS.join(', ')}})`;
+
+/** The scheme of a bundle whose trials carry the thinking factor. */
+export const TRIAL_ID_SCHEME_THINKING = `t_ + first 24 hex of sha256(RFC 8785 JSON of {${TRIAL_ID_FIELDS.join(', ')}, thinking})`;

@@ -37,7 +37,10 @@ function configurePower(cmd: Command): void {
       '--bundle <dir>',
       "power: a bundle with an instrument arm (default: the paper's bilingual instrument)",
     )
-    .option('--out <file>', 'power: also write the table as CSV');
+    .option(
+      '--out <path>',
+      'power: also write the table as CSV to this file; reasoning: write reasoning-rates.csv and thinking-mcnemar.csv into this folder',
+    );
 }
 
 /** The flags of `analyze power`, as commander parses them. */

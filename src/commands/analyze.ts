@@ -26,9 +26,10 @@ import { BOOT_WEIGHTS, configureAnalyze, CORRECTIONS, KAPPA_WEIGHTS } from './an
 import type { CommandSpec } from './index.js';
 import { z } from 'zod';
 import { flag, parseOptions } from '../cli/options.js';
+import { analyzeReasoning } from './analyze-reasoning.js';
 
 /** The kinds analyze computes from a table (`power`, which reads none, is added by analyze-power.ts). */
-export const KINDS = ['logit', 'ols', 'rates', 'agreement', 'instrument'] as const;
+export const KINDS = ['logit', 'ols', 'rates', 'agreement', 'instrument', 'reasoning'] as const;
 
 const Pair = z.tuple([z.string(), z.string()]);
 
@@ -57,6 +58,7 @@ const AnalyzeFlags = z.looseObject({
   categories: flag.list,
   shift: flag.text,
   arm: flag.text,
+  out: flag.text,
 });
 type Opts = z.output<typeof AnalyzeFlags>;
 
@@ -100,6 +102,8 @@ function checkKindFlags(kind: string, opts: Opts): void {
     misuse('--wild-bootstrap', 'resamples clusters: add --cluster COL');
   if (opts.arm !== undefined && kind !== 'instrument')
     misuse('--arm', `applies to analyze instrument and power, not ${kind}`);
+  if (opts.out !== undefined && kind !== 'reasoning')
+    misuse('--out', `applies to analyze reasoning and power, not ${kind}`);
   // a correction without clusters would be silently ignored: the SEs are model-based then
   if (opts.correction !== undefined && opts.cluster === undefined)
     misuse(
@@ -234,7 +238,7 @@ function agreement(path: string, opts: Opts): CommandResult {
 export const analyzeCommand: CommandSpec = {
   name: 'analyze',
   description:
-    "refit the papers' models on exported CSV tables: logit | ols | rates | agreement | instrument",
+    "refit the papers' models on exported CSV tables: logit | ols | rates | agreement | instrument | reasoning",
   configure: (cmd) =>
     configureAnalyze(
       cmd
@@ -255,6 +259,7 @@ export const analyzeCommand: CommandSpec = {
     if (kind === 'instrument') return instrument(path, opts);
     if (kind === 'logit' || kind === 'ols') return regress(kind, path, opts);
     if (kind === 'rates') return rates(path, opts);
+    if (kind === 'reasoning') return analyzeReasoning(path, opts.out);
     return agreement(path, opts);
   },
 };

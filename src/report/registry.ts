@@ -21,6 +21,7 @@ import {
 import { costSection } from './sections/cost.js';
 import { keyResultsSection } from './sections/key-results.js';
 import { saidNoSection } from './sections/said-no.js';
+import { reasoningSection } from './sections/reasoning.js';
 import { whatChangedSection } from './sections/what-changed.js';
 import { sentImagesSection } from './sections/sent-images.js';
 import type { ReportSection } from './types.js';
@@ -45,6 +46,7 @@ export const SECTIONS: ReportSection[] = [
   auditValidationSection,
   auditBaselinesSection,
   saidNoSection,
+  reasoningSection,
   whatChangedSection,
   sentImagesSection,
   costSection,

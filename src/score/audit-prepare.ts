@@ -99,7 +99,12 @@ function auditEntriesOf(entries: Map<string, EntryRecord>): Map<string, AuditEnt
   return new Map<string, AuditEntry>(
     [...entries].map(([id, e]) => [
       id,
-      { id, sensitivity: e.sensitivity, narrative_markers: e.narrative_markers },
+      {
+        id,
+        sensitivity: e.sensitivity,
+        narrative_markers: e.narrative_markers,
+        expected_facts: e.expected_facts,
+      },
     ]),
   );
 }

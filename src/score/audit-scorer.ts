@@ -16,12 +16,17 @@ import { judgeKey } from '../audit/judge-request.js';
 import { textMeasures } from '../audit/measures.js';
 import type { JudgeVerdict } from '../audit/label.js';
 import { noValueReason, saidNoFlags, type ScoredAuditParse } from './outcome.js';
+import type { ExpectedFact } from '../audit/facts.js';
+import { readReasoning } from './reasoning.js';
+import { reasoningTable } from './reasoning-columns.js';
 
 /** What the scorer knows of an entry. */
 export interface AuditEntry {
   id: string;
   sensitivity: string;
   narrative_markers?: Record<string, string[]>;
+  /** The expected facts (id, text per language, aliases per language). */
+  expected_facts?: readonly ExpectedFact[];
 }
 
 /** One judge's labels, by judge key (`<trial>@<model>`). */
@@ -87,13 +92,27 @@ export function vlmScorer(ctx: AuditContext): ParadigmScorer {
             label: got.parsed.label,
           };
         });
+        const measures =
+          text === null
+            ? { d6: null, d5_auto: null, lexical: null }
+            : textMeasures(text, trial.lang, entry?.narrative_markers);
+        const channel = readReasoning({
+          trial,
+          response,
+          answer: text,
+          noValue,
+          lexicalRefused: measures.lexical?.refused ?? null,
+          judges,
+          facts: entry?.expected_facts ?? [],
+          markers: entry?.narrative_markers,
+        });
         const parse: ScoredAuditParse = {
           sensitivity: entry?.sensitivity ?? null,
-          ...(text === null
-            ? { d6: null, d5_auto: null, lexical: null }
-            : textMeasures(text, trial.lang, entry?.narrative_markers)),
+          ...measures,
           judges,
           said_no: saidNoFlags(response),
+          facts: channel.answerFacts,
+          reasoning: channel.reasoning,
         };
         const record: ScoreRecord = {
           bundle: bundle.digest,
@@ -108,7 +127,11 @@ export function vlmScorer(ctx: AuditContext): ParadigmScorer {
         };
         return record;
       },
-    tables: [auditTable(rubricDigest), judgesTable(ctx.judges.map((j) => j.name))],
+    tables: [
+      auditTable(rubricDigest),
+      judgesTable(ctx.judges.map((j) => j.name)),
+      reasoningTable(),
+    ],
     columns: { 'trials.csv': auditColumns(rubricDigest) },
     params: {
       rubric: ctx.rubric,

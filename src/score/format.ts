@@ -4,6 +4,7 @@
  * docs/formats/scores.md describes every field.
  */
 import { z } from 'zod';
+import { REASONING_VISIBILITY } from '../ledger/schema.js';
 
 export const SCORES_FORMAT = 'stimkit.scores';
 export const SCORES_VERSION = 1;
@@ -36,6 +37,9 @@ export const ScoreLine = z.strictObject({
   block_category: z.string().nullable().optional(),
   block_category_raw: z.string().nullable().optional(),
   block_detail: z.string().nullable().optional(),
+  /** How much of the reasoning the server showed, and the reasoning tokens it reported; null when not recorded, absent in folders written before them. */
+  reasoning_visibility: z.enum(REASONING_VISIBILITY).nullable().optional(),
+  reasoning_tokens: z.number().int().min(0).nullable().optional(),
 });
 export type ScoreLine = z.output<typeof ScoreLine>;
 
@@ -44,6 +48,13 @@ const ScoreInputFile = z.strictObject({
   role: z.enum(['bundle', 'responses', 'ledger', 'models']),
   file: z.string(),
   sha256: Sha256Hex,
+});
+
+/** One reasoning flag over the VLM rows: rows flagged, rows told, and why the others could not be. */
+const ReasoningFlagCount = z.strictObject({
+  flagged: z.number().int(),
+  told: z.number().int(),
+  not_computed: z.record(z.string(), z.number().int()),
 });
 
 /** `score.json`. */
@@ -90,6 +101,15 @@ export const ScoresHeader = z.strictObject({
           rows: z.number().int(),
         }),
       )
+      .optional(),
+    /** The reasoning channel: visibility counts, reasoning tokens, the two flags; absent when no record carries it. */
+    reasoning: z
+      .strictObject({
+        visibility: z.record(z.string(), z.number().int()),
+        tokens: z.strictObject({ sum: z.number().int(), records: z.number().int() }),
+        thought_suppressed: ReasoningFlagCount,
+        reasoning_exceeds_answer: ReasoningFlagCount,
+      })
       .optional(),
   }),
   files: z.array(z.strictObject({ file: z.string(), rows: z.number().int(), sha256: Sha256Hex })),

@@ -76,6 +76,13 @@ export function* streamLedgerResponses(
         finish_reason: r.finish_reason,
         error_class: r.error_class,
         error_body: r.error_body,
+        reasoning: r.reasoning,
+        reasoning_visibility: r.reasoning_visibility,
+        // a count the server reported; anything but a whole count is no count (an empty cell)
+        reasoning_tokens:
+          Number.isSafeInteger(r.reasoning_tokens) && r.reasoning_tokens! >= 0
+            ? r.reasoning_tokens
+            : null,
       };
     }
   } finally {

@@ -8,6 +8,8 @@
  */
 import { currentOutcome } from '../ledger/schema.js';
 import type { AuditParse } from '../audit/label.js';
+import type { FactReading } from '../audit/facts.js';
+import type { ReasoningParse } from './reasoning.js';
 import type { ResponseRecord } from './types.js';
 
 /** The outcome names a ledger records (ledger/schema.ts `Outcome`) and the older ones it maps. */
@@ -82,5 +84,12 @@ export function saidNoFlags(r: ResponseRecord): SaidNoFlags {
   };
 }
 
-/** The audit parse with the outcome's D1 flags (absent in scores written before them). */
-export type ScoredAuditParse = AuditParse & { said_no?: SaidNoFlags };
+/**
+ * The audit parse with the outcome's D1 flags, the answer's expected-fact coverage and the
+ * reasoning channel's readings (reasoning.ts); each absent in scores written before it.
+ */
+export type ScoredAuditParse = AuditParse & {
+  said_no?: SaidNoFlags;
+  facts?: FactReading | null;
+  reasoning?: ReasoningParse;
+};

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { StimkitError, type Problem } from '../core/errors.js';
 import { readTextLines } from '../core/fsio.js';
-import { currentOutcome } from '../ledger/schema.js';
+import { currentOutcome, REASONING_VISIBILITY } from '../ledger/schema.js';
 import type { ResponseRecord } from './types.js';
 
 /**
@@ -32,6 +32,9 @@ const ResponseLine = z.object({
   finish_reason: z.string().nullable().optional(),
   error_class: z.string().nullable().optional(),
   error_body: z.string().nullable().optional(),
+  reasoning_text: z.string().nullable().optional(),
+  reasoning_visibility: z.enum(REASONING_VISIBILITY).nullable().optional(),
+  reasoning_tokens: z.number().int().min(0).nullable().optional(),
 });
 
 /** The fix shown for a bad responses line. */
@@ -81,6 +84,9 @@ export function parseResponseLine(
       finish_reason: r.finish_reason ?? null,
       error_class: r.error_class ?? null,
       error_body: r.error_body ?? null,
+      reasoning: r.reasoning_text ?? null,
+      reasoning_visibility: r.reasoning_visibility ?? null,
+      reasoning_tokens: r.reasoning_tokens ?? null,
     },
   };
 }

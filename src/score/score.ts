@@ -18,6 +18,8 @@ import { metaFor, readModelMeta } from './models.js';
 import { SCORERS, scorerFor } from './registry.js';
 import { countNotComputed, notComputed, type NotComputed } from './not-computed.js';
 import { openResponses } from './source.js';
+import { ReasoningCounts } from './reasoning-counts.js';
+import { settleSuppression, type ReasoningParse } from './reasoning.js';
 import type {
   ModelMeta,
   ParadigmScorer,
@@ -68,6 +70,7 @@ class Scoring {
     by_reason: new Map<string, number>(),
     unscored: new Map<string, number>(),
     notComputed: new Map() as NotComputed,
+    reasoning: new ReasoningCounts(),
   };
 
   constructor(
@@ -104,6 +107,8 @@ class Scoring {
       route_provider: response.route_provider ?? null,
       response_sha256: response.response === null ? null : sha256(response.response),
       ...blockFields(response),
+      reasoning_visibility: response.reasoning_visibility ?? null,
+      reasoning_tokens: response.reasoning_tokens ?? null,
     };
     const row = { record, trial, model, bundle };
     this.rows.push(row);
@@ -132,7 +137,11 @@ class Scoring {
     countNotComputed(c.notComputed, r.record);
   }
 
-  /** The rows scored since the last drain, sorted; they are no longer kept here. */
+  /**
+   * The rows scored since the last drain, sorted; they are no longer kept here. A drain holds
+   * whole models (a source's group is one model, or every model), so the flags that look at a
+   * model's other trials are settled here.
+   */
   drain(): TableRow[] {
     const order = this.bundle.order;
     const rows = this.rows.sort(
@@ -140,6 +149,14 @@ class Scoring {
         byName(a.model.name, b.model.name) || order.get(a.trial.id)! - order.get(b.trial.id)!,
     );
     this.rows = [];
+    settleSuppression(
+      rows.map((r) => ({
+        model: r.model.name,
+        trial: r.trial,
+        reasoning: (r.record.parse as { reasoning?: ReasoningParse }).reasoning ?? null,
+      })),
+    );
+    for (const r of rows) this.counts.reasoning.add(r);
     return rows;
   }
 
@@ -160,6 +177,7 @@ class Scoring {
       by_reason: sorted(c.by_reason),
       unscored: sorted(c.unscored),
       ...notComputed(c.notComputed),
+      ...c.reasoning.summary(),
     };
   }
 

@@ -71,6 +71,11 @@ export function scoreHuman(r: ScoreResult): string {
     lines.push(
       `  not computed for ${x.lang} (no rules for this language): ${x.columns.join(', ')} in ${x.rows} row(s)`,
     );
+  const rc = c.reasoning;
+  if (rc)
+    lines.push(
+      `  reasoning: thought suppressed in ${rc.thought_suppressed.flagged} of ${rc.thought_suppressed.told} row(s) where it can be told, reasoning exceeds the answer in ${rc.reasoning_exceeds_answer.flagged} of ${rc.reasoning_exceeds_answer.told} (reasoning.csv)`,
+    );
   for (const [p, n] of Object.entries(c.unscored))
     lines.push(`  not scored: ${n} response(s) to ${p} trials (no scorer for this paradigm yet)`);
   const judge = instrumentJudge(r);

@@ -38,6 +38,12 @@ export interface ResponseRecord {
   finish_reason?: string | null;
   error_class?: string | null;
   error_body?: string | null;
+  /** The reasoning text the source kept (ledger `reasoning_text`), or null/absent when none. */
+  reasoning?: string | null;
+  /** How much of the reasoning the server showed (ledger schema.ts); null/absent when not recorded. */
+  reasoning_visibility?: string | null;
+  /** Reasoning tokens the server reported; null/absent when not reported. */
+  reasoning_tokens?: number | null;
 }
 
 /** One scored trial × model: a line of `scores.jsonl`. */
@@ -69,6 +75,9 @@ export interface ScoreRecord {
   block_category?: string | null;
   block_category_raw?: string | null;
   block_detail?: string | null;
+  /** The reasoning channel of the response (score.ts fills it): visibility and tokens, null when not recorded. */
+  reasoning_visibility?: string | null;
+  reasoning_tokens?: number | null;
 }
 
 /** One scoring call's inputs. */

@@ -15,10 +15,11 @@ import type { CsvTable, ParadigmScorer, TableRow } from './types.js';
 
 /**
  * Files a scores folder may hold besides those its scorers write: `stimkit validate` adds
- * validation.json, the audit's scorer (given by the command) writes audit.csv and judges.csv, and
+ * validation.json, the audit's scorer (given by the command) writes audit.csv, judges.csv and
+ * reasoning.csv, and
  * a scored ledger gets cost.csv.
  */
-const EXTRA = ['validation.json', 'audit.csv', 'judges.csv', COST_FILE];
+const EXTRA = ['validation.json', 'audit.csv', 'judges.csv', 'reasoning.csv', COST_FILE];
 
 /** What `stimkit score` may replace: a scores folder (score.json and the files it lists). */
 export function scoresFolder(scorers: readonly ParadigmScorer[]): OutFolderSpec {

@@ -277,6 +277,18 @@ export const Study = z.strictObject({
     })
     .default({}),
   instrument: Instrument.optional(),
+  /**
+   * The thinking factor: every trial is planned once per level, `on` with sampling.thinking true
+   * and `off` with it false (the same trial, seed and wrappers; the level is part of the trial id).
+   */
+  thinking: z
+    .array(z.enum(['on', 'off']))
+    .min(1)
+    .refine((l) => new Set(l).size === l.length, 'each level once: [on, off]')
+    .optional()
+    .describe(
+      'Thinking as a paired design factor: each trial planned once per level (on: sampling.thinking true; off: false).',
+    ),
   expect: z.array(Expectation).default([]),
 });
 

@@ -91,7 +91,7 @@ export function vlmScorer(ctx: AuditContext): ParadigmScorer {
           sensitivity: entry?.sensitivity ?? null,
           ...(text === null
             ? { d6: null, d5_auto: null, lexical: null }
-            : textMeasures(text, trial.lang, entry?.narrative_markers)),
+            : textMeasures(text, trial.lang, entry?.narrative_markers, bundle.packs)),
           judges,
           said_no: saidNoFlags(response),
         };

@@ -43,7 +43,25 @@ describe('Uyghur', () => {
     ['جاۋاب: قوشۇل\u200cمايمەن', -1],
     ['مەن بۇ مەسىلىدە بىتەرەپ تۇرىمەن.', 'neutral'],
     ['كەچۈرۈڭ، مەن بۇ سوئالغا جاۋاب بېرەلمەيمەن.', 'refusal'],
+    // "I do not agree with this view": the pool's disagree label
+    ['مەن بۇ قاراشقا قوشۇلمايمەن.', -1],
   ])('%s → %s', (text, want) => expect(read(ug, text)).toBe(want));
+
+  // A pool whose disagree labels are "I oppose" (قارشى تۇرىمەن): the agree label negated by the
+  // verb's suffix -ma- (-mi- before the past -di-) is "agree, negated", never agree.
+  const oppose = optionParser(
+    pool(['قەتئىي قوشۇلىمەن', 'قوشۇلىمەن', 'قارشى تۇرىمەن', 'قەتئىي قارشى تۇرىمەن']),
+    'ug',
+  );
+  it.each([
+    ['جاۋاب: قوشۇلىمەن', 1],
+    ['جاۋاب: قارشى تۇرىمەن.', -1],
+    ['جاۋاب: قوشۇلمايمەن', 'ambiguous'],
+    ['مەن بۇ قاراشقا قوشۇلمىدىم.', 'ambiguous'],
+    ['مەن بۇ قاراشقا قوشۇل\u200cمايمەن.', 'ambiguous'],
+  ])('a pool without the negated form: %s → %s', (text, want) =>
+    expect(read(oppose, text)).toBe(want),
+  );
 });
 
 describe('Tibetan', () => {

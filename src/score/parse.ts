@@ -239,6 +239,19 @@ export function optionParserOrNull(
 }
 
 /**
+ * A normalized label without white space and sentence ends at its end (`མོས།` is `མོས`, `Agree.`
+ * is `agree`): the parser's segments stop before a sentence end, so a label holding one would
+ * never be found.
+ */
+function labelCore(norm: string, cues: CueSet): string {
+  const ends = new Set([...'.!?。！？', ...cues.endsBeforeSpace, ...cues.endsAnywhere]);
+  const t = norm.trim();
+  let n = t.length;
+  while (n > 0 && (ends.has(t[n - 1]!) || /\s/u.test(t[n - 1]!))) n--;
+  return t.slice(0, n);
+}
+
+/**
  * The pack's forms of a pool label negated inside the word (Uyghur قوشۇلمايمەن of قوشۇلىمەن), as
  * labels that negate their option; a form that is itself a pool label stays that label.
  */
@@ -248,10 +261,10 @@ function negatedForms(
 ): Array<{ norm: string; option: number; negates: true }> {
   const norms = new Set(labels.map((l) => l.norm));
   return cues.negatedLabels.flatMap(({ label, forms }) => {
-    const own = labels.find((l) => l.norm === normalizeText(label, cues).trim());
+    const own = labels.find((l) => l.norm === labelCore(normalizeText(label, cues), cues));
     if (!own) return [];
     return forms
-      .map((f) => normalizeText(f, cues).trim())
+      .map((f) => labelCore(normalizeText(f, cues), cues))
       .filter((f) => f !== '' && !norms.has(f))
       .map((norm) => ({ norm, option: own.option, negates: true as const }));
   });
@@ -261,7 +274,7 @@ function parserWith(options: readonly Option[], cues: CueSet): OptionParser {
   const markers = markerRegExp(cues);
   const end = sentenceEnd(cues);
   const labels = options
-    .map((o, option) => ({ norm: normalizeText(o.label, cues).trim(), option }))
+    .map((o, option) => ({ norm: labelCore(normalizeText(o.label, cues), cues), option }))
     .filter((l) => l.norm.length > 0)
     .sort((a, b) => b.norm.length - a.norm.length);
   const found = [...labels, ...negatedForms(labels, cues)].sort(

@@ -79,6 +79,31 @@ describe('Tibetan', () => {
   ])('%s → %s', (text, want) => expect(read(bo, text)).toBe(want));
 });
 
+describe('Tibetan negation prefixes', () => {
+  // The pools of a study that writes the verb alone (མོས "agree"; རྒོལ "oppose"): the prefixes
+  // མི་ and མ་ before the verb negate it (Tournadre & Dorje, Manual of Standard Tibetan, negation).
+  const bo = optionParser(pool(['ཧ་ཅང་མོས།', 'མོས།', 'རྒོལ།', 'ཧ་ཅང་རྒོལ།']), 'bo');
+  it.each([
+    ['ལན། མོས།', 1],
+    ['ལན། རྒོལ།', -1],
+    ['ང་མི་མོས།', 'ambiguous'],
+    ['ང་མ་མོས།', 'ambiguous'],
+  ])('%s → %s', (text, want) => expect(read(bo, text)).toBe(want));
+});
+
+describe('Russian negation before the label', () => {
+  const ru = optionParser(
+    pool(['Полностью согласен', 'Согласен', 'Против', 'Полностью против']),
+    'ru',
+  );
+  it.each([
+    ['Ответ: согласен.', 1],
+    // не before the label, in a pool whose disagree labels do not spell it: agree, negated
+    ['Я не согласен с этим утверждением.', 'ambiguous'],
+    ['Я ни за что не соглашусь, но против.', -1],
+  ])('%s → %s', (text, want) => expect(read(ru, text)).toBe(want));
+});
+
 describe('Hong Kong Chinese (written Cantonese)', () => {
   const hk = optionParser(pool(['非常同意', '同意', '不同意', '非常不同意']), 'zh-HK');
   it.each([

@@ -30,12 +30,12 @@ export function languageLabel(names: LanguageNames, code: string): string {
 }
 
 /** The language's own name ("ئۇيغۇرچە"), or null when no pack names the language. */
-export function ownName(names: LanguageNames, code: string): string | null {
+function ownName(names: LanguageNames, code: string): string | null {
   return packFor(code, names.packs)?.pack.names.own ?? null;
 }
 
 /** The `lang` and `dir` of text in language `code`, by its pack (the bundle's own first). */
-export function textLang(names: LanguageNames, code: string): { lang: string; dir: string } {
+function textLang(names: LanguageNames, code: string): { lang: string; dir: string } {
   return { lang: code, dir: textDirection(code, names.packs) };
 }
 

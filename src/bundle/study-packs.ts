@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { lineOf } from '../core/datafile.js';
 import { StimkitError, type Problem } from '../core/errors.js';
-import { recordedRef } from '../core/shipped.js';
+import { isShippedRef, recordedRef } from '../core/shipped.js';
 import { packFromText, type LoadedPack } from '../languages/load.js';
 import type { LoadedStudy } from '../study/load.js';
 
@@ -50,7 +50,9 @@ export function loadStudyPacks(loaded: LoadedStudy): StudyPack[] {
         err,
       );
     }
-    return { ...packFromText(file, text, recordedRef(loaded.dir, file)), text };
+    // a shipped pack keeps its stimkit: name (no install folder in messages)
+    const named = isShippedRef(ref) ? ref : recordedRef(loaded.dir, file);
+    return { ...packFromText(file, text, named), text };
   });
   const problems = duplicateTags(loaded, packs);
   if (problems.length > 0)

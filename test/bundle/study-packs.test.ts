@@ -133,6 +133,8 @@ describe("a study's own language pack", () => {
       code: 'E_STUDY_LANGUAGE_PACKS',
       field: 'language_packs[1]',
     });
-    expect(t.files[0]!.problems[0]!.message).toContain('answers to en');
+    expect(t.files[0]!.problems[0]!.message).toBe(
+      'stimkit:languages/en.yaml answers to en, as language_packs[0] does',
+    );
   });
 });

@@ -11,6 +11,7 @@ import { stimuliSchemaFiles } from '../src/stimuli/json-schemas.js';
 import { STUDY_SCHEMA_FILE, studySchemaText } from '../src/study/json-schema.js';
 import { RECIPE_SCHEMA_FILE, recipeSchemaText } from '../src/variants/json-schema.js';
 import { RUBRIC_SCHEMA_FILE, rubricSchemaText } from '../src/audit/json-schema.js';
+import { LANGUAGE_SCHEMA_FILE, languageSchemaText } from '../src/languages/json-schema.js';
 
 const files = [
   { file: ENTRIES_SCHEMA_FILE, text: entriesSchemaText() },
@@ -21,6 +22,7 @@ const files = [
   { file: MODELS_SCHEMA_FILE, text: modelsSchemaText() },
   { file: RUBRIC_SCHEMA_FILE, text: rubricSchemaText() },
   { file: LABEL_SAMPLE_SCHEMA_FILE, text: labelSampleSchemaText() },
+  { file: LANGUAGE_SCHEMA_FILE, text: languageSchemaText() },
 ];
 for (const { file, text } of files) {
   const written = await writeIfChanged(file, text);

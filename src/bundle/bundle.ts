@@ -23,6 +23,7 @@ import { resolveVariantImages } from './variants-source.js';
 import { checkOutFolder, writeBag } from './write-bag.js';
 import { refuseWarned, shownWarnings } from './variant-warnings.js';
 import { loadRubric, rubricPayload } from '../study/rubric.js';
+import { loadStudyPacks, type StudyPack } from './study-packs.js';
 
 /** The payload of the study's rubric: schema-checked, with the sha256 of the file's bytes. */
 async function sealedRubric(studyDir: string, file: string): Promise<unknown> {
@@ -96,7 +97,7 @@ export async function bundleStudy(
     dryRun,
     trials: plan.length,
     counts,
-    warnings: [...draftWarnings(plan, planned.stimuli), ...languageWarnings(plan)],
+    warnings: [...draftWarnings(plan, planned.stimuli), ...languageWarnings(plan, planned.packs)],
     plan,
   };
   if (dryRun) {
@@ -122,6 +123,8 @@ interface StudyPlan {
   corpus: Awaited<ReturnType<typeof resolveCorpus>>;
   plan: PlannedTrial[];
   counts: Counts;
+  /** The study's own language packs (`language_packs`), sealed in the bag. */
+  packs: StudyPack[];
 }
 
 /** Load the study, its stimuli and corpus, and expand the plan at the study's expected counts. */
@@ -131,6 +134,7 @@ async function planStudy(
   dryRun: boolean,
 ): Promise<StudyPlan> {
   const loaded = await loadStudy(studyFile);
+  const packs = loadStudyPacks(loaded);
   // Stimuli first: a language they lack is reported before any ingest work.
   const stimuli = await loadStimuli(loaded);
   const corpus = await resolveCorpus(loaded, {
@@ -158,12 +162,12 @@ async function planStudy(
   });
   const counts = countPlan(loaded, plan);
   assertExpectations(loaded, counts);
-  return { loaded, stimuli, corpus, plan, counts };
+  return { loaded, stimuli, corpus, plan, counts, packs };
 }
 
 /** Make the images the plan shows, build the payload and write the sealed bag. */
 async function sealBundle(
-  { loaded, stimuli, corpus, plan, counts }: StudyPlan,
+  { loaded, stimuli, corpus, plan, counts, packs }: StudyPlan,
   options: BundleOptions,
   base: Omit<BundleResult, 'out' | 'digest' | 'images' | 'payload' | 'reused'>,
 ): Promise<BundleResult> {
@@ -196,6 +200,7 @@ async function sealBundle(
     variants,
     trials: plan,
     counts,
+    packs,
     ...(loaded.study.rubric ? { rubric: await sealedRubric(loaded.dir, loaded.study.rubric) } : {}),
   });
   const bag = await writeBag(

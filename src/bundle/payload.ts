@@ -1,7 +1,8 @@
 /**
  * The bag's payload: the normalized study, the entries and variant records the plan uses, the
- * stimuli, the counts, one rendered trial per line, and the images by digest. Everything is RFC
- * 8785 canonical JSON; nothing time- or machine-dependent (no dates, hosts, absolute paths, tool
+ * stimuli, the counts, one rendered trial per line, the images by digest, and the study's own
+ * language packs byte for byte (YAML, as the user wrote them). Everything else is RFC 8785
+ * canonical JSON; nothing time- or machine-dependent (no dates, hosts, absolute paths, tool
  * version, or floating-point metrics) enters it.
  */
 import path from 'node:path';
@@ -23,6 +24,7 @@ import type { PlannedTrial } from './plan.js';
 import { itemsPayload, promptsPayload, wrappersPayload, type Stimuli } from './stimuli-source.js';
 import { TRIAL_ID_SCHEME, TRIAL_ID_SCHEME_THINKING } from './trial-id.js';
 import type { VariantImages } from './variants-source.js';
+import { packPayloadPath, type StudyPack } from './study-packs.js';
 import type { PayloadFile } from './write-bag.js';
 
 const json = (value: unknown) => `${canonicalJson(value)}\n`;
@@ -67,6 +69,8 @@ export interface PayloadInputs {
   counts: Counts;
   /** The study's audit rubric (data/rubric.json), absent when it names none. */
   rubric?: unknown;
+  /** The study's own language packs, sealed byte for byte (data/languages/<tag>.yaml). */
+  packs?: readonly StudyPack[];
 }
 
 /** Every payload file of the bag, in a fixed order. */
@@ -83,9 +87,11 @@ export function buildPayload(p: PayloadInputs): {
     usedImages.set(img.sha256, img.file);
   }
   const files = jsonFiles(p);
-  const header = bundleHeader(p.loaded, files, rendered.length, usedImages.size);
+  const packs = (p.packs ?? []).map((x) => ({ path: packPayloadPath(x.pack.tag), bytes: x.text }));
+  const header = bundleHeader(p.loaded, files, packs, rendered.length, usedImages.size);
   const out: PayloadFile[] = [{ path: PAYLOAD.bundle, bytes: json(header) }];
   for (const [name, value] of files) out.push({ path: name, bytes: json(value) });
+  out.push(...packs);
   out.push({ path: PAYLOAD.trials, bytes: rendered.map(json).join('') });
   for (const [digest, file] of [...usedImages.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
     out.push({ path: imagePayloadPath(digest), source: file, sha256: digest });
@@ -169,6 +175,7 @@ function variantsPayload(variants: VariantImages, trials: PlannedTrial[]) {
 function bundleHeader(
   loaded: LoadedStudy,
   files: Array<[string, unknown]>,
+  packs: ReadonlyArray<{ path: string }>,
   trials: number,
   images: number,
 ): BundleHeader {
@@ -180,6 +187,7 @@ function bundleHeader(
     images,
     files: Object.fromEntries([
       ...files.map(([name]) => [name.replace(/\.json$/, ''), name]),
+      ...packs.map((f) => [f.path.replace(/\.yaml$/, ''), f.path]),
       ['trials', PAYLOAD.trials],
       ['images', `${PAYLOAD.imagesDir}/<sha256>.png`],
     ]) as Record<string, string>,

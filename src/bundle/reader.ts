@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import { formatPath, parseDataText, zodProblems } from '../core/datafile.js';
 import { describeValue, StimkitError, type Problem } from '../core/errors.js';
 import { sha256 } from '../core/fsio.js';
+import { packFromText, type LoadedPack } from '../languages/load.js';
 import { parseManifest } from './bagit.js';
 import { BundleHeader, imagePayloadPath, PAYLOAD, Trial } from './format.js';
 import {
@@ -38,6 +39,11 @@ export interface SealedBundle {
   wrappers: () => Promise<WrappersPayload | null>;
   variants: () => Promise<VariantsPayload | null>;
   study: () => Promise<StudyPayload | null>;
+  /**
+   * The study's own language packs sealed in the bag (`data/languages/<tag>.yaml`), each checked
+   * against the manifest and the pack schema; empty when the study named none.
+   */
+  languagePacks: () => Promise<LoadedPack[]>;
   /** The absolute file of an image in the bundle, by its digest (64 hex digits). */
   imageFile: (digest: string) => string;
 }
@@ -90,6 +96,7 @@ export async function openBundle(given: string, code: string): Promise<SealedBun
     wrappers: optional(PAYLOAD.wrappers, WrappersPayload),
     variants: optional(PAYLOAD.variants, VariantsPayload),
     study: optional(PAYLOAD.study, StudyPayload),
+    languagePacks: once(() => readPacks(ctx)),
     imageFile: (digest) => {
       if (!/^[0-9a-f]{64}$/.test(digest)) throw new Error(`not an image digest: ${digest}`);
       return path.join(dir, 'data', imagePayloadPath(digest));
@@ -187,6 +194,17 @@ async function readJsonPayload<S extends z.ZodType>(
     `${file}: ${problems.length} problem(s) in what stimkit reads of this bundle file`,
     { fix: VERIFY_FIX, problems },
   );
+}
+
+/** The sealed language packs, by their path in the bag (their `ref`), in path order. */
+async function readPacks(ctx: PayloadContext): Promise<LoadedPack[]> {
+  const rels = [...ctx.manifest.keys()].filter((k) => /^data\/languages\/[^/]+\.yaml$/.test(k));
+  const packs: LoadedPack[] = [];
+  for (const rel of rels.sort()) {
+    const text = (await readPayload(ctx, rel.slice('data/'.length), true))!;
+    packs.push(packFromText(path.join(ctx.given, rel), text, rel));
+  }
+  return packs;
 }
 
 /** Every line of `data/trials.jsonl` as a validated trial; a bad line is an error naming it. */

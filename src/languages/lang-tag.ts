@@ -1,11 +1,12 @@
 /**
  * What a language tag says about writing: its script(s) (ISO 15924) and its direction. Every page
  * that shows corpus, prompt or response text takes `lang` and `dir` from here, so that one place
- * decides: the language's pack when it has one (`scripts`, `direction`), else CLDR's likely
+ * decides: the language's pack when it has one (`own`: a study's packs, read before the shipped
+ * ones; `scripts`, `direction`), else CLDR's likely
  * subtags through `Intl.Locale`.
  */
 import { html, type Html } from '../core/html.js';
-import { packFor } from './load.js';
+import { packFor, type LoadedPack } from './load.js';
 
 /**
  * Scripts written right to left (ISO 15924). (`Intl.Locale`'s text info is not used: Node 20 says
@@ -41,8 +42,8 @@ function locale(tag: string): Intl.Locale | null {
  * @example
  * scriptsOf('ug') // ['Arab']; scriptsOf('zh-TW') // ['Hant']; scriptsOf('bo') // ['Tibt']
  */
-export function scriptsOf(tag: string): string[] {
-  const pack = packFor(tag)?.pack;
+export function scriptsOf(tag: string, own: readonly LoadedPack[] = []): string[] {
+  const pack = packFor(tag, own)?.pack;
   if (pack) return [...pack.scripts];
   const l = locale(tag);
   if (!l) return [];
@@ -58,10 +59,13 @@ export function scriptsOf(tag: string): string[] {
  * @example
  * textDirection('ug') // 'rtl'; textDirection('bo') // 'ltr'; textDirection('und') // 'auto'
  */
-export function textDirection(tag: string): 'ltr' | 'rtl' | 'auto' {
-  const pack = packFor(tag)?.pack;
+export function textDirection(
+  tag: string,
+  own: readonly LoadedPack[] = [],
+): 'ltr' | 'rtl' | 'auto' {
+  const pack = packFor(tag, own)?.pack;
   if (pack) return pack.direction;
-  const scripts = scriptsOf(tag);
+  const scripts = scriptsOf(tag, own);
   if (scripts.length === 0) return 'auto';
   return scripts.some((s) => RTL_SCRIPTS.has(s)) ? 'rtl' : 'ltr';
 }
@@ -72,6 +76,6 @@ export function textDirection(tag: string): 'ltr' | 'rtl' | 'auto' {
  * @example
  * html`<pre${langDir('ug')}>…</pre>` // <pre lang="ug" dir="rtl">…</pre>
  */
-export function langDir(tag: string): Html {
-  return html` lang="${tag}" dir="${textDirection(tag)}"`;
+export function langDir(tag: string, own: readonly LoadedPack[] = []): Html {
+  return html` lang="${tag}" dir="${textDirection(tag, own)}"`;
 }

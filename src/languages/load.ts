@@ -5,10 +5,11 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseDataText, zodProblems } from '../core/datafile.js';
+import { lineOf, parseDataText, zodProblems, type ParsedDataFile } from '../core/datafile.js';
 import { StimkitError, type Problem } from '../core/errors.js';
 import { sha256 } from '../core/fsio.js';
 import { SHIPPED_DIR } from '../core/shipped.js';
+import { nonLinearReason } from './linear.js';
 import { LanguagePackSchema, type LanguagePack } from './schema.js';
 
 /** The folder of shipped packs. */
@@ -24,27 +25,85 @@ export interface LoadedPack {
 
 const CODE = 'E_LANGUAGE_PACK';
 
-/** Each D1 cue must compile as a regular expression with the `iu` flags. */
-function patternProblems(file: string, pack: LanguagePack): Problem[] {
+/** A D1 cue's problem: where it is, and what is wrong with it. */
+function cueProblem(
+  parsed: ParsedDataFile,
+  where: [string, string, number],
+  p: Pick<Problem, 'message' | 'expected' | 'fix'>,
+  got: string,
+): Problem {
+  return {
+    code: CODE,
+    severity: 'error',
+    file: parsed.file,
+    line: lineOf(parsed, where),
+    field: `${where[0]}.${where[1]}[${where[2]}]`,
+    got,
+    ...p,
+  };
+}
+
+/**
+ * Each D1 cue must compile as a regular expression with the `iu` flags, and be linear
+ * (linear.ts): it runs over model text, which may be made to stall a backtracking one.
+ */
+function patternProblems(parsed: ParsedDataFile, pack: LanguagePack): Problem[] {
   const problems: Problem[] = [];
   for (const [cls, list] of Object.entries(pack.d1_refusal ?? {}))
     list.forEach((p, i) => {
+      const where: [string, string, number] = ['d1_refusal', cls, i];
       try {
         new RegExp(p, 'iu');
       } catch (err) {
-        problems.push({
-          code: CODE,
-          severity: 'error',
-          file,
-          field: `d1_refusal.${cls}[${i}]`,
-          message: `not a regular expression: ${(err as Error).message}`,
-          expected: 'a JavaScript regular expression (flags iu)',
-          got: p,
-          fix: 'escape the special characters, or write the cue as plain words',
-        });
+        problems.push(
+          cueProblem(
+            parsed,
+            where,
+            {
+              message: `not a regular expression: ${(err as Error).message}`,
+              expected: 'a JavaScript regular expression (flags iu)',
+              fix: 'escape the special characters, or write the cue as plain words',
+            },
+            p,
+          ),
+        );
+        return;
       }
+      const why = nonLinearReason(p);
+      if (why)
+        problems.push(
+          cueProblem(
+            parsed,
+            where,
+            {
+              message: `the cue can take super-linear time on model text: ${why}`,
+              expected:
+                'a linear cue: literal words, alternatives, character classes and bounded repeats; no backreferences, lookarounds or repeats that can take the same characters',
+              fix: 'write the cue as words and alternatives (e.g. `cannot (?:identify|tell)`), bound the repeat (`\\s{1,3}`), or split it into several cues',
+            },
+            p,
+          ),
+        );
     });
   return problems;
+}
+
+/**
+ * Check the text of a pack (`file` for messages, `ref` for the record): the schema, then each
+ * cue; every problem at once (E_LANGUAGE_PACK).
+ */
+export function packFromText(file: string, text: string, ref = file): LoadedPack {
+  const parsed = parseDataText(file, text, CODE);
+  const result = LanguagePackSchema.safeParse(parsed.value);
+  const problems = result.success
+    ? patternProblems(parsed, result.data)
+    : zodProblems(parsed, result.error, CODE, LanguagePackSchema);
+  if (!result.success || problems.length > 0)
+    throw new StimkitError(CODE, `${file}: ${problems.length} problem(s) in the language pack`, {
+      fix: 'correct each field listed below (docs/formats/languages.md describes the format)',
+      problems,
+    });
+  return { pack: result.data, ref, sha256: sha256(text) };
 }
 
 /** Read and check the pack in `file`. */
@@ -63,17 +122,7 @@ export function readLanguagePack(file: string, ref = file): LoadedPack {
       err,
     );
   }
-  const parsed = parseDataText(file, text, CODE);
-  const result = LanguagePackSchema.safeParse(parsed.value);
-  const problems = result.success
-    ? patternProblems(file, result.data)
-    : zodProblems(parsed, result.error, CODE, LanguagePackSchema);
-  if (!result.success || problems.length > 0)
-    throw new StimkitError(CODE, `${file}: ${problems.length} problem(s) in the language pack`, {
-      fix: 'correct each field listed below (docs/formats/languages.md describes the format)',
-      problems,
-    });
-  return { pack: result.data, ref, sha256: sha256(text) };
+  return packFromText(file, text, ref);
 }
 
 let shipped: LoadedPack[] | undefined;

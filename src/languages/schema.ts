@@ -20,6 +20,19 @@ const Instrument = z.strictObject({
       strongly_disagree: z.string().min(1),
     })
     .optional(),
+  /**
+   * Forms of `labels` negated inside the word, as the language's morphology makes them (a verb's
+   * negative suffix: Uyghur قوشۇلمايمەن "I do not agree" of قوشۇلىمەن "I agree"). An answer naming
+   * one negates the pool option whose label is that label, unless the form is itself a pool label.
+   */
+  negated_labels: z
+    .strictObject({
+      strongly_agree: phrases.optional(),
+      agree: phrases.optional(),
+      disagree: phrases.optional(),
+      strongly_disagree: phrases.optional(),
+    })
+    .optional(),
   /** Phrases that introduce the answer, without the colon. */
   answer_markers: phrases,
   /** What may follow a marker besides `:` and `：` (the Tibetan shad in `ལན།`). */

@@ -219,9 +219,9 @@ export async function buildReport(
       file: relPosix(outDir, path.join(options.compare, SCORES_FILES.header)),
       sha256: sha256(await readFile(path.join(options.compare, SCORES_FILES.header))),
     });
-  // the bundle is an input when its images or its languages' names are on the page
+  // the bundle is an input when its images or its own language packs' names are on the page
   const named = rendered.some((r) => r.section.id === languageSection.id)
-    ? (await languageNames(ctx)).names.size > 0
+    ? (await languageNames(ctx)).packs.length > 0
     : false;
   const usedBundle =
     named || rendered.some((r) => (r.content.figures ?? []).length > 0)

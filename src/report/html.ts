@@ -124,6 +124,8 @@ export function tableHtml(t: ReportTable, simulated: boolean): WideBox {
       html`<tr>${r.map((v, i) => {
         const text = cells[ri]![i]!;
         if (text === '') return html`<td class="empty" title="${cols[i]?.empty ?? 'empty'}">—</td>`;
+        const in_ = t.cellLang?.[t.columns[i]!]?.[ri];
+        if (in_) return html`<td class="t" lang="${in_.lang}" dir="${in_.dir}">${text}</td>`;
         return typeof v === 'number' && !isText(cols[i]!)
           ? html`<td>${text}</td>`
           : html`<td class="t">${text}</td>`;

@@ -1,63 +1,69 @@
 /**
- * The study's languages by name: the `name:` fields of the data files the scored bundle carries
- * (the prompt cards' `languages`, the wrapper pools'), e.g. `zh` "Chinese (Simplified)". Read
- * from the bundle score.json records (or `report --bundle`), each file checked against the bag's
- * `manifest-sha256.txt`; without a usable bundle, or for a language no file names, the page shows
- * the code alone and says why once.
+ * The study's languages by name, from their language packs (src/languages/): the English name and
+ * the language's own name (`names.en`, `names.own`), e.g. `ug` "Uyghur", "ئۇيغۇرچە". The scored
+ * bundle's own packs (`data/languages/<tag>.yaml`, when its study named some) are read before the
+ * shipped ones, as score read them; a language no pack names is shown by its code, and the page
+ * says so once. The own name is text in the language: shown with its `lang` and `dir`.
  */
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { z } from 'zod';
-import { sha256 } from '../core/fsio.js';
-import type { ReportContext } from './types.js';
+import { textDirection } from '../languages/lang-tag.js';
+import { packFor, type LoadedPack } from '../languages/load.js';
+import type { ReportContext, ReportTable } from './types.js';
 
-/** The language map of a data file: `{code: {name?}}` (other fields are not read here). */
-const Named = z.record(z.string(), z.looseObject({ name: z.string().optional() }));
-const PromptsFile = z.looseObject({ languages: Named.optional() });
-const WrappersFile = z.looseObject({ pools: Named.optional() });
-
-/** The files read, in order, and the field whose entries name languages. */
-const SOURCES = [
-  { file: 'data/prompts.json', schema: PromptsFile, field: 'languages' },
-  { file: 'data/wrappers.json', schema: WrappersFile, field: 'pools' },
-] as const;
-
-/** Language names by code, and why there are none when there are none. */
+/** The packs the report names languages with, and why some language has none. */
 export interface LanguageNames {
-  names: Map<string, string>;
-  note: string | null;
+  /** The scored bundle's own packs (empty without a bundle or without own packs). */
+  packs: readonly LoadedPack[];
 }
 
-/** A payload file of the bag, when the manifest lists it with these bytes' sha256. */
-async function checkedFile(dir: string, rel: string, manifest: string): Promise<string | null> {
-  const line = manifest.split('\n').find((l) => l.endsWith(`  ${rel}`) || l.endsWith(` ${rel}`));
-  if (!line) return null;
-  const text = await readFile(path.join(dir, rel), 'utf8').catch(() => null);
-  return text !== null && sha256(text) === line.split(/\s+/)[0] ? text : null;
-}
-
-/** The names the scored bundle's data files give the study's languages (memoized per report). */
+/** The scored bundle's own packs (memoized per report); none when the bundle cannot be read. */
 export function languageNames(ctx: ReportContext): Promise<LanguageNames> {
   return ctx.memo('language-names', async () => {
-    const { bundle, note } = await ctx.bundle();
-    if (!bundle)
-      return { names: new Map(), note: `languages are shown by code: ${note ?? 'no bundle'}` };
-    const manifest = await readFile(path.join(bundle.dir, 'manifest-sha256.txt'), 'utf8');
-    const names = new Map<string, string>();
-    for (const s of SOURCES) {
-      const text = await checkedFile(bundle.dir, s.file, manifest);
-      if (text === null) continue;
-      const parsed = s.schema.safeParse(JSON.parse(text));
-      const map = parsed.success ? (parsed.data as Record<string, unknown>)[s.field] : undefined;
-      for (const [code, v] of Object.entries((map ?? {}) as z.infer<typeof Named>))
-        if (v.name && !names.has(code)) names.set(code, v.name);
-    }
-    return { names, note: null };
+    const { bundle } = await ctx.bundle();
+    return { packs: bundle ? await bundle.sealed.languagePacks() : [] };
   });
 }
 
-/** "Chinese (Simplified) (zh)", or the code alone when no data file names it. */
+/** "Uyghur (ug)": the English name from the language's pack, or the code alone without one. */
 export function languageLabel(names: LanguageNames, code: string): string {
-  const name = names.names.get(code);
-  return name ? `${name} (${code})` : code;
+  const pack = packFor(code, names.packs)?.pack;
+  return pack ? `${pack.names.en} (${code})` : code;
+}
+
+/** The language's own name ("ئۇيغۇرچە"), or null when no pack names the language. */
+function ownName(names: LanguageNames, code: string): string | null {
+  return packFor(code, names.packs)?.pack.names.own ?? null;
+}
+
+/** The `lang` and `dir` of text in language `code`, by its pack (the bundle's own first). */
+function textLang(names: LanguageNames, code: string): { lang: string; dir: string } {
+  return { lang: code, dir: textDirection(code, names.packs) };
+}
+
+/** The sentence saying which languages no pack names (shown by their codes), or null. */
+export function unnamedNote(names: LanguageNames, codes: readonly string[]): string | null {
+  const none = [...new Set(codes)].filter((c) => packFor(c, names.packs) === null);
+  return none.length > 0
+    ? `No language pack names ${none.join(', ')}: shown by code (docs/formats/languages.md)`
+    : null;
+}
+
+/**
+ * `table` with the column `language_own` (the language's own name) after `language`, its cells
+ * marked with the row language's `lang` and `dir` (the table's `lang` column holds the code).
+ */
+export function withOwnNames(table: ReportTable, names: LanguageNames): ReportTable {
+  const at = table.columns.indexOf('language');
+  const code = table.columns.indexOf('lang');
+  if (at < 0 || code < 0) return table;
+  const langs = table.rows.map((r) => String(r[code] ?? ''));
+  return {
+    ...table,
+    columns: [...table.columns.slice(0, at + 1), 'language_own', ...table.columns.slice(at + 1)],
+    rows: table.rows.map((r, i) => [
+      ...r.slice(0, at + 1),
+      ownName(names, langs[i]!),
+      ...r.slice(at + 1),
+    ]),
+    cellLang: { ...table.cellLang, language_own: langs.map((l) => textLang(names, l)) },
+  };
 }

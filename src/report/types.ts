@@ -60,6 +60,11 @@ export interface ReportTable {
    * then names what the outcome rule left out of these files only.
    */
   sources?: string[];
+  /**
+   * Columns whose cells are text in a study language (a language's own name): per column, each
+   * row's `lang` and `dir`, which the page's cell carries.
+   */
+  cellLang?: Record<string, ReadonlyArray<{ lang: string; dir: string }>>;
 }
 
 /** A chart: its vega-lite spec and the table of the values it plots (written as CSV beside it). */

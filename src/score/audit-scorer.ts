@@ -95,7 +95,7 @@ export function vlmScorer(ctx: AuditContext): ParadigmScorer {
         const measures =
           text === null
             ? { d6: null, d5_auto: null, lexical: null }
-            : textMeasures(text, trial.lang, entry?.narrative_markers);
+            : textMeasures(text, trial.lang, entry?.narrative_markers, bundle.packs);
         const channel = readReasoning({
           trial,
           response,
@@ -105,6 +105,7 @@ export function vlmScorer(ctx: AuditContext): ParadigmScorer {
           judges,
           facts: entry?.expected_facts ?? [],
           markers: entry?.narrative_markers,
+          packs: bundle.packs,
         });
         const parse: ScoredAuditParse = {
           sensitivity: entry?.sensitivity ?? null,

@@ -7,6 +7,7 @@
 import type { Trial } from '../bundle/format.js';
 import type { BundleItem, BundleTopic } from '../bundle/payload-schemas.js';
 import { openBundle, type SealedBundle } from '../bundle/reader.js';
+import type { LoadedPack } from '../languages/load.js';
 
 /** The bundle as scoring sees it. */
 export interface ScoreBundle {
@@ -25,6 +26,8 @@ export interface ScoreBundle {
   poles: { plus: string; minus: string } | null;
   /** Response options per language (`wrappers.json`). */
   options: Map<string, { label: string; value: number }[]>;
+  /** The study's own language packs sealed in the bundle: read before the shipped ones. */
+  packs: LoadedPack[];
   /** The bundle as opened: its header and its other payload files. */
   sealed: SealedBundle;
 }
@@ -32,10 +35,11 @@ export interface ScoreBundle {
 /** Load a bundle for scoring. Throws `E_SCORE_BUNDLE` naming the file when it is not a usable bundle. */
 export async function loadScoreBundle(dir: string): Promise<ScoreBundle> {
   const sealed = await openBundle(dir, 'E_SCORE_BUNDLE');
-  const [trials, items, wrappers] = await Promise.all([
+  const [trials, items, wrappers, packs] = await Promise.all([
     sealed.trials(),
     sealed.items(),
     sealed.wrappers(),
+    sealed.languagePacks(),
   ]);
   return {
     dir,
@@ -46,6 +50,7 @@ export async function loadScoreBundle(dir: string): Promise<ScoreBundle> {
     items: new Map((items?.items ?? []).map((it) => [it.id, it])),
     poles: items?.poles ?? null,
     options: new Map(Object.entries(wrappers?.pools ?? {}).map(([l, p]) => [l, p.options])),
+    packs,
     sealed,
   };
 }

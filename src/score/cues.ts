@@ -13,6 +13,7 @@
  */
 import { StimkitError } from '../core/errors.js';
 import { matchForm, packFor, shippedTags, type LoadedPack } from '../languages/load.js';
+import type { LanguagePack } from '../languages/schema.js';
 
 /** The cue lists of one language (its pack's and English's, merged). */
 export interface CueSet {
@@ -28,6 +29,8 @@ export interface CueSet {
   negations: string[];
   /** Strings that negate a label when they occur among the clause's last letters (不, མི་). */
   affixes: string[];
+  /** The pack's labels with their forms negated inside the word (as written: the parser normalizes). */
+  negatedLabels: Array<{ label: string; forms: string[] }>;
   /** Sentence ends: only before white space (`.`), and anywhere (`。`, `؟`, `།`). */
   endsBeforeSpace: string[];
   endsAnywhere: string[];
@@ -85,11 +88,21 @@ export function instrumentCues(lang: string, own: readonly LoadedPack[] = []): C
     refusal: merge('refusal'),
     negations: merge('negations'),
     affixes: merge('negation_affixes'),
+    negatedLabels: negatedLabels(pack),
     endsBeforeSpace: ends('before_space'),
     endsAnywhere: ends('anywhere'),
     clauseEnds: [...new Set(sets.flatMap((p) => p.clause_ends))],
     ...form,
   };
+}
+
+/** The pack's labels that have negated forms, each with them. */
+function negatedLabels(pack: LanguagePack): CueSet['negatedLabels'] {
+  const ins = pack.instrument!;
+  return Object.entries(ins.negated_labels ?? {}).flatMap(([key, forms]) => {
+    const label = ins.labels?.[key as keyof NonNullable<typeof ins.labels>];
+    return label && forms ? [{ label, forms }] : [];
+  });
 }
 
 /** Where a clause ends: what the parser's negation look-back stops at. */

@@ -45,7 +45,8 @@ export type ScoreLine = z.output<typeof ScoreLine>;
 
 /** An input file with its role and the sha256 of its bytes; paths relative to the output folder. */
 const ScoreInputFile = z.strictObject({
-  role: z.enum(['bundle', 'responses', 'ledger', 'models']),
+  /** `language_pack`: a study's own pack sealed in the bundle (data/languages/<tag>.yaml), read before the shipped ones. */
+  role: z.enum(['bundle', 'responses', 'ledger', 'models', 'language_pack']),
   file: z.string(),
   sha256: Sha256Hex,
 });

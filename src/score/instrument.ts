@@ -96,7 +96,7 @@ function prepare(
           `pools.${lang}`,
           `no response options for language ${lang} in wrappers.json`,
         );
-      p = optionParserOrNull(options, lang);
+      p = optionParserOrNull(options, lang, bundle.packs);
       parsers.set(lang, p);
     }
     return p;

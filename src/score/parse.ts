@@ -110,7 +110,7 @@ function needsBoundary(ch: string | undefined): boolean {
 /** Labels in `text` (normalized), longest first at each position, whole words where words exist. */
 function findLabels(
   text: string,
-  labels: readonly { norm: string; option: number }[],
+  labels: readonly { norm: string; option: number; negates?: boolean }[],
   cues: CueSet,
 ): Hit[] {
   const hits: Hit[] = [];
@@ -136,7 +136,8 @@ function findLabels(
       i++;
       continue;
     }
-    hits.push({ option: hit.option, start: i, end: i + hit.norm.length, negated: negated(i) });
+    const no = hit.negates === true || negated(i);
+    hits.push({ option: hit.option, start: i, end: i + hit.norm.length, negated: no });
     i += hit.norm.length;
   }
   return hits;
@@ -237,13 +238,48 @@ export function optionParserOrNull(
   return instrumentCues(lang, own) ? optionParser(options, lang, own) : null;
 }
 
+/**
+ * A normalized label without white space and sentence ends at its end (`མོས།` is `མོས`, `Agree.`
+ * is `agree`): the parser's segments stop before a sentence end, so a label holding one would
+ * never be found.
+ */
+function labelCore(norm: string, cues: CueSet): string {
+  const ends = new Set([...'.!?。！？', ...cues.endsBeforeSpace, ...cues.endsAnywhere]);
+  const t = norm.trim();
+  let n = t.length;
+  while (n > 0 && (ends.has(t[n - 1]!) || /\s/u.test(t[n - 1]!))) n--;
+  return t.slice(0, n);
+}
+
+/**
+ * The pack's forms of a pool label negated inside the word (Uyghur قوشۇلمايمەن of قوشۇلىمەن), as
+ * labels that negate their option; a form that is itself a pool label stays that label.
+ */
+function negatedForms(
+  labels: ReadonlyArray<{ norm: string; option: number }>,
+  cues: CueSet,
+): Array<{ norm: string; option: number; negates: true }> {
+  const norms = new Set(labels.map((l) => l.norm));
+  return cues.negatedLabels.flatMap(({ label, forms }) => {
+    const own = labels.find((l) => l.norm === labelCore(normalizeText(label, cues), cues));
+    if (!own) return [];
+    return forms
+      .map((f) => labelCore(normalizeText(f, cues), cues))
+      .filter((f) => f !== '' && !norms.has(f))
+      .map((norm) => ({ norm, option: own.option, negates: true as const }));
+  });
+}
+
 function parserWith(options: readonly Option[], cues: CueSet): OptionParser {
   const markers = markerRegExp(cues);
   const end = sentenceEnd(cues);
   const labels = options
-    .map((o, option) => ({ norm: normalizeText(o.label, cues).trim(), option }))
+    .map((o, option) => ({ norm: labelCore(normalizeText(o.label, cues), cues), option }))
     .filter((l) => l.norm.length > 0)
     .sort((a, b) => b.norm.length - a.norm.length);
+  const found = [...labels, ...negatedForms(labels, cues)].sort(
+    (a, b) => b.norm.length - a.norm.length,
+  );
   // A label or phrase found across the start of a marker's segment would have to hold the
   // marker's colon or begin with white space (one across a join, a line feed); without one, a
   // segment that is a suffix of the previous one finds nothing the previous did not.
@@ -277,7 +313,7 @@ function parserWith(options: readonly Option[], cues: CueSet): OptionParser {
     if (text.trim() === '') return zero('unparseable', 'empty response');
     const segments = answerSegments(text, markers, labelOnly, suffixesAddNothing, end).join('\n');
     const { text: seg, found: neutralInSeg } = blankOut(segments, cues.neutral);
-    const hits = findLabels(seg, labels, cues);
+    const hits = findLabels(seg, found, cues);
     const chosen = [...new Set(hits.filter((h) => !h.negated).map((h) => h.option))];
     const negated = [...new Set(hits.filter((h) => h.negated).map((h) => h.option))];
     const names = (ids: number[]) => ids.map((i) => JSON.stringify(options[i]!.label)).join(', ');

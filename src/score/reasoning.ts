@@ -11,6 +11,7 @@ import { factCoverage, type ExpectedFact, type FactReading } from '../audit/fact
 import type { JudgeVerdict } from '../audit/label.js';
 import { textMeasures } from '../audit/measures.js';
 import type { Trial } from '../bundle/format.js';
+import type { LoadedPack } from '../languages/load.js';
 import type { ResponseRecord } from './types.js';
 
 /** Visibilities whose reasoning text can be read. */
@@ -57,6 +58,8 @@ export interface ReasoningInput {
   judges: readonly JudgeVerdict[];
   facts: readonly ExpectedFact[];
   markers: Record<string, readonly string[]> | undefined;
+  /** The study's own language packs (sealed in the bundle), read before the shipped ones. */
+  packs?: readonly LoadedPack[];
 }
 
 /** Why the reasoning text is not read, or null when it is. */
@@ -133,7 +136,7 @@ export function readReasoning(i: ReasoningInput): {
 
 /** The readings of a visible reasoning text. */
 function readText(text: string, i: ReasoningInput) {
-  const m = textMeasures(text, i.trial.lang, i.markers);
+  const m = textMeasures(text, i.trial.lang, i.markers, i.packs ?? []);
   return {
     facts: factCoverage(text, i.trial.lang, i.facts),
     refused: m.lexical?.refused ?? null,

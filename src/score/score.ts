@@ -259,6 +259,12 @@ async function scoresHeader(c: {
       sha256: await sha256File(options.source.file),
     },
   ];
+  for (const p of bundle.packs)
+    inputs.push({
+      role: 'language_pack',
+      file: relPosix(out, path.join(options.bundle, p.ref)),
+      sha256: p.sha256,
+    });
   if (options.models)
     inputs.push({
       role: 'models',

@@ -3,7 +3,7 @@
  * between sections, duplicates, what each paradigm needs), every problem at once with its line.
  */
 import path from 'node:path';
-import { lineOf, loadDataFile, type ParsedDataFile } from '../core/datafile.js';
+import { formatPath, lineOf, loadDataFile, type ParsedDataFile } from '../core/datafile.js';
 import { StimkitError, type Problem } from '../core/errors.js';
 import { isShippedRef, resolveRef, SHIPPED_PREFIX, shippedFile } from '../core/shipped.js';
 import { checkStudy } from './check.js';
@@ -38,6 +38,10 @@ function fileRefs(study: Study): Array<[PropertyKey[], string | undefined]> {
     [['prompts'], study.prompts],
     [['rubric'], study.rubric],
     [['variants', 'recipe'], study.variants?.recipe],
+    ...(study.language_packs ?? []).map((f, i): [PropertyKey[], string] => [
+      ['language_packs', i],
+      f,
+    ]),
   ];
 }
 
@@ -46,7 +50,7 @@ function shippedRefProblems(study: Study, parsed: ParsedDataFile): Problem[] {
   const problems: Problem[] = [];
   for (const [where, ref] of fileRefs(study)) {
     if (ref === undefined || !isShippedRef(ref)) continue;
-    const field = where.join('.');
+    const field = formatPath(where);
     try {
       shippedFile(ref.slice(SHIPPED_PREFIX.length), { code: 'E_STUDY_SHIPPED', field });
     } catch (err) {

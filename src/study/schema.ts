@@ -246,6 +246,17 @@ export const Study = z.strictObject({
   rubric: FilePath.optional().describe(
     'Audit rubric file (stimkit.rubric), relative to the study file; sealed in the bundle as data/rubric.json.',
   ),
+  /**
+   * The study's own language packs (`stimkit.language`): each replaces a shipped pack of its tag
+   * or aliases wherever rules are read, and is sealed in the bundle (`data/languages/<tag>.yaml`).
+   */
+  language_packs: z
+    .array(FilePath)
+    .min(1)
+    .optional()
+    .describe(
+      'Language pack files (stimkit.language), relative to the study file or stimkit:languages/<tag>.yaml; each replaces a shipped pack of its tag or aliases and is sealed in the bundle as data/languages/<tag>.yaml.',
+    ),
   /** Study languages for the VLM paradigms. */
   languages: z
     .array(LangCode)

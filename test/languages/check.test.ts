@@ -2,7 +2,9 @@
  * `stimkit check` of a language pack, `stimkit:languages/<tag>.yaml` references, and the warning
  * `check` and `bundle` give for a study language without the rules its columns need.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { parse } from 'yaml';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +12,8 @@ import { checkFiles } from '../../src/check/check.js';
 import { shippedFile } from '../../src/core/shipped.js';
 import { languageWarnings } from '../../src/languages/warnings.js';
 import { packFor, shippedPacks } from '../../src/languages/load.js';
+import { LANGUAGE_SCHEMA_FILE, languageSchemaText } from '../../src/languages/json-schema.js';
+import { SHIPPED_DIR } from '../../src/core/shipped.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'stimkit-lang-'));
 const write = (name: string, text: string) => {
@@ -38,6 +42,16 @@ describe('language packs', () => {
     expect(packFor('ug')?.pack).toMatchObject({ direction: 'rtl', scripts: ['Arab'] });
     expect(packFor('bo')?.pack.names).toEqual({ own: 'བོད་སྐད', en: 'Tibetan' });
     expect(packFor('fr')).toBeNull();
+  });
+  it('the committed JSON Schema is current and every shipped pack is valid against it', () => {
+    const text = readFileSync(LANGUAGE_SCHEMA_FILE, 'utf8');
+    expect(text).toBe(languageSchemaText());
+    const validate = new Ajv2020({ strict: false, allErrors: true }).compile(JSON.parse(text));
+    for (const p of shippedPacks()) {
+      const file = path.join(SHIPPED_DIR, p.ref.replace('stimkit:', ''));
+      expect([p.ref, validate(parse(readFileSync(file, 'utf8')))]).toEqual([p.ref, true]);
+    }
+    expect(validate(parse(MINIMAL.replace('direction: ltr', 'direction: up')))).toBe(false);
   });
   it('stimkit:languages/<tag>.yaml names a shipped pack', () => {
     expect(shippedFile('languages/ru.yaml', { code: 'E_X' })).toMatch(

@@ -43,7 +43,25 @@ describe('Uyghur', () => {
     ['جاۋاب: قوشۇل\u200cمايمەن', -1],
     ['مەن بۇ مەسىلىدە بىتەرەپ تۇرىمەن.', 'neutral'],
     ['كەچۈرۈڭ، مەن بۇ سوئالغا جاۋاب بېرەلمەيمەن.', 'refusal'],
+    // "I do not agree with this view": the pool's disagree label
+    ['مەن بۇ قاراشقا قوشۇلمايمەن.', -1],
   ])('%s → %s', (text, want) => expect(read(ug, text)).toBe(want));
+
+  // A pool whose disagree labels are "I oppose" (قارشى تۇرىمەن): the agree label negated by the
+  // verb's suffix -ma- (-mi- before the past -di-) is "agree, negated", never agree.
+  const oppose = optionParser(
+    pool(['قەتئىي قوشۇلىمەن', 'قوشۇلىمەن', 'قارشى تۇرىمەن', 'قەتئىي قارشى تۇرىمەن']),
+    'ug',
+  );
+  it.each([
+    ['جاۋاب: قوشۇلىمەن', 1],
+    ['جاۋاب: قارشى تۇرىمەن.', -1],
+    ['جاۋاب: قوشۇلمايمەن', 'ambiguous'],
+    ['مەن بۇ قاراشقا قوشۇلمىدىم.', 'ambiguous'],
+    ['مەن بۇ قاراشقا قوشۇل\u200cمايمەن.', 'ambiguous'],
+  ])('a pool without the negated form: %s → %s', (text, want) =>
+    expect(read(oppose, text)).toBe(want),
+  );
 });
 
 describe('Tibetan', () => {
@@ -59,6 +77,31 @@ describe('Tibetan', () => {
     ['ང་བར་གནས་ཡིན།', 'neutral'],
     ['དགོངས་དག ང་ལན་འདེབས་མི་ཐུབ།', 'refusal'],
   ])('%s → %s', (text, want) => expect(read(bo, text)).toBe(want));
+});
+
+describe('Tibetan negation prefixes', () => {
+  // The pools of a study that writes the verb alone (མོས "agree"; རྒོལ "oppose"): the prefixes
+  // མི་ and མ་ before the verb negate it (Tournadre & Dorje, Manual of Standard Tibetan, negation).
+  const bo = optionParser(pool(['ཧ་ཅང་མོས།', 'མོས།', 'རྒོལ།', 'ཧ་ཅང་རྒོལ།']), 'bo');
+  it.each([
+    ['ལན། མོས།', 1],
+    ['ལན། རྒོལ།', -1],
+    ['ང་མི་མོས།', 'ambiguous'],
+    ['ང་མ་མོས།', 'ambiguous'],
+  ])('%s → %s', (text, want) => expect(read(bo, text)).toBe(want));
+});
+
+describe('Russian negation before the label', () => {
+  const ru = optionParser(
+    pool(['Полностью согласен', 'Согласен', 'Против', 'Полностью против']),
+    'ru',
+  );
+  it.each([
+    ['Ответ: согласен.', 1],
+    // не before the label, in a pool whose disagree labels do not spell it: agree, negated
+    ['Я не согласен с этим утверждением.', 'ambiguous'],
+    ['Я ни за что не соглашусь, но против.', -1],
+  ])('%s → %s', (text, want) => expect(read(ru, text)).toBe(want));
 });
 
 describe('Hong Kong Chinese (written Cantonese)', () => {

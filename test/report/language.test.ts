@@ -1,14 +1,18 @@
 /**
  * The report per language (src/report/sections/language.ts): net bias, stance and the shift for
  * every language of every arm — each against the arm's first by default, the pairs `--shift`
- * names otherwise — with the languages' names from the data files, each number equal to
+ * names otherwise — with the languages' names from their packs (a bundle's own pack first; the
+ * own name marked with its lang and dir), each number equal to
  * `stimkit analyze instrument --arm ARM --shift FROM:TO`; the slopegraph's labels never overlap.
  */
 import { describe, expect, it } from 'vitest';
 import { analyzeArm } from '../../src/analyze/instrument/arms.js';
 import { instrumentRowOf } from '../../src/analyze/instrument-csv.js';
-import type { LanguageNames } from '../../src/report/languages.js';
+import { languageLabel, unnamedNote, type LanguageNames } from '../../src/report/languages.js';
+import { packFor } from '../../src/languages/load.js';
 import { languageSection } from '../../src/report/sections/language.js';
+import { tableHtml } from '../../src/report/html.js';
+import { overviewSection } from '../../src/report/sections/overview.js';
 import { spreadLabels } from '../../src/report/sections/language-shift.js';
 import type { ReportContext } from '../../src/report/types.js';
 
@@ -47,14 +51,15 @@ function rows(): Record<string, string>[] {
   return out;
 }
 
+/** The shipped packs, and the bundle's own Tibetan pack with other names. */
 const NAMES: LanguageNames = {
-  names: new Map([
-    ['en', 'English'],
-    ['zh', 'Chinese (Simplified)'],
-    ['bo', 'Tibetan'],
-    ['ug', 'Uyghur'],
-  ]),
-  note: null,
+  packs: [
+    {
+      pack: { ...packFor('bo')!.pack, names: { own: 'བོད་ཡིག', en: 'Standard Tibetan' } },
+      ref: 'data/languages/bo.yaml',
+      sha256: '',
+    },
+  ],
 };
 
 function ctxOf(shifts: Array<{ from: string; to: string }> | null = null): ReportContext {
@@ -87,9 +92,23 @@ describe('the report per language', () => {
     const langs = (t: typeof net) => [...new Set(t.rows.map((r) => r[2]))];
     expect(langs(net)).toEqual(['en', 'zh', 'bo', 'ug']);
     expect(new Set(c.tables[1]!.rows.map((r) => r[1]))).toEqual(new Set(['en', 'zh', 'bo', 'ug']));
-    expect(net.rows.find((r) => r[0] === 'm-cn' && r[2] === 'bo')![3]).toBe('Tibetan (bo)');
+    expect(net.columns.slice(2, 5)).toEqual(['lang', 'language', 'language_own']);
+    const row = (l: string) => net.rows.findIndex((r) => r[0] === 'm-cn' && r[2] === l);
+    // the bundle's own pack names bo; the shipped ones the others
+    expect(net.rows[row('bo')]!.slice(3, 5)).toEqual(['Standard Tibetan (bo)', 'བོད་ཡིག']);
+    expect(net.rows[row('ug')]!.slice(3, 5)).toEqual(['Uyghur (ug)', 'ئۇيغۇرچە']);
+    expect(net.cellLang!.language_own![row('ug')]).toEqual({ lang: 'ug', dir: 'rtl' });
+    expect(net.cellLang!.language_own![row('zh')]).toEqual({ lang: 'zh', dir: 'ltr' });
+    const page = String(tableHtml(net, false).html);
+    expect(page).toContain('<td class="t" lang="ug" dir="rtl">ئۇيغۇرچە</td>');
+    expect(page).toContain('<td class="t" lang="bo" dir="ltr">བོད་ཡིག</td>');
+    expect(c.tables[1]!.columns.slice(1, 4)).toEqual(['lang', 'language', 'language_own']);
     expect(langs(c.tables[2]!)).toEqual(['en', 'pt']);
-    expect(c.tables[2]!.rows.find((r) => r[2] === 'pt')![3]).toBe('pt'); // no name: the code
+    expect(c.tables[2]!.rows.find((r) => r[2] === 'pt')![3]).toBe('Portuguese (pt)');
+    // a language no pack names: its code, and one sentence saying so
+    expect(languageLabel(NAMES, 'fr')).toBe('fr');
+    expect(unnamedNote(NAMES, ['en', 'fr', 'fr'])).toMatch(/^No language pack names fr:/);
+    expect(unnamedNote(NAMES, ['en'])).toBeNull();
     // main: en → zh, en → bo, en → ug; pt-control: en → pt
     expect(c.charts.map((x) => x.id)).toEqual([
       'language-slopegraph',
@@ -97,7 +116,7 @@ describe('the report per language', () => {
       'language-slopegraph-main-en-ug',
       'language-slopegraph-pt-control-en-pt',
     ]);
-    expect(c.charts[1]!.title).toBe('Net bias in English (en) and Tibetan (bo) per model');
+    expect(c.charts[1]!.title).toBe('Net bias in English (en) and Standard Tibetan (bo) per model');
     // each shift equals analyze instrument --arm main --shift en:bo
     const main = rows()
       .filter((r) => r.arm === 'main')
@@ -110,7 +129,7 @@ describe('the report per language', () => {
       expect(to[3]).toBeCloseTo(m.netTo, 5);
       expect(to[7]).toBeCloseTo(m.shift, 5);
     }
-    expect(c.paragraphs.join(' ')).toContain('Tibetan (bo)');
+    expect(c.paragraphs.join(' ')).toContain('Standard Tibetan (bo)');
   });
 
   it('shows the pairs --shift names, and refuses a pair no arm has', async () => {
@@ -133,5 +152,30 @@ describe('the report per language', () => {
     const order = (xs: number[]) => xs.map((_, i) => i).sort((a, b) => xs[a]! - xs[b]!);
     expect(order(y)).toEqual(order(values));
     expect(y[3]).toBeCloseTo(-1, 5); // far from the others: where its point is
+  });
+});
+
+describe('columns not computed for a language', () => {
+  it('the overview names the language, its columns and rows', async () => {
+    const ctx = ctxOf();
+    ctx.header = {
+      counts: {
+        records: 3,
+        by_paradigm: { instrument: 3 },
+        unscored: {},
+        models: [],
+        not_computed: [
+          { lang: 'fr', reason: 'no_rules_for_language', columns: ['label', 'score'], rows: 2 },
+          { lang: 'ug', reason: 'no_rules_for_language', columns: ['d5_share'], rows: 1 },
+        ],
+      },
+    } as unknown as ReportContext['header'];
+    const c = await overviewSection.build(ctx);
+    expect(c.paragraphs).toContain(
+      'Not computed for fr: label, score are empty in its 2 rows (no_rules_for_language: no language pack gives the rules they need; docs/formats/languages.md).',
+    );
+    expect(c.paragraphs.join(' ')).toContain(
+      'Not computed for Uyghur (ug): d5_share is empty in its 1 row ',
+    );
   });
 });

@@ -1,5 +1,6 @@
 /**
- * A study in en, zh, zh-Hant, ru, ug and bo through the rater app and `stimkit view` in Chromium:
+ * A study in en, zh, zh-Hant, ru, ug and bo through the rater app, `stimkit view` and, scored,
+ * `stimkit report` in Chromium (the report's language names in each language's script):
  * every prompt and response carries its study language's `lang` and `dir` (Uyghur right to left,
  * a brand name at its start kept in place and in its own order); only the response that drifted
  * into another script has a guessed language, flagged; and every letter of every text is drawn
@@ -7,9 +8,12 @@
  * compared with the drawing of characters no font has).
  */
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLabelSample } from '../../src/label/make-sample.js';
+import { buildReport } from '../../src/report/build.js';
+import { scoreToFolder } from '../../src/score/score.js';
 import { serveLabels, type LabelServer } from '../../src/label/serve.js';
 import { serveView, type ViewServer } from '../../src/view/serve.js';
 import { launchBrowser, skipBrowser, trackErrors } from '../helpers/browser.js';
@@ -120,9 +124,10 @@ describe.skipIf(SKIP)('six study languages on the pages, in Chromium', () => {
   let view: ViewServer;
   let label: LabelServer;
   let errors: string[];
+  let dir: string;
 
   beforeAll(async () => {
-    const dir = await tempDir('stimkit-languages-');
+    dir = await tempDir('stimkit-languages-');
     fx = await writeLanguagesFixture(dir);
     view = await serveView({ bundle: fx.bundle, scores: fx.responses, port: 0 });
     const sample = path.join(dir, 'sample.json');
@@ -204,6 +209,39 @@ describe.skipIf(SKIP)('six study languages on the pages, in Chromium', () => {
       }
     }
     expect([...seen.keys()].sort()).toEqual([...LANGS, 'drift'].sort());
+    expect(errors).toEqual([]);
+  });
+
+  it('report: every language named in its own script and direction, every glyph drawn', async () => {
+    const scores = path.join(dir, 'scores');
+    await scoreToFolder({
+      bundle: fx.bundle,
+      source: { kind: 'responses', file: fx.responses },
+      out: scores,
+    });
+    await buildReport(scores, path.join(dir, 'report'));
+    await page.goto(pathToFileURL(path.join(dir, 'report', 'index.html')).href);
+    const cells = page.locator('#tbl-language-net-main td[lang]');
+    const seen = new Map<string, Read>();
+    for (const cell of await cells.all()) {
+      const r = await read(cell);
+      seen.set(r.lang!, r);
+    }
+    expect([...seen.keys()].sort()).toEqual([...LANGS].sort());
+    for (const lang of LANGS) {
+      const want = DIR[lang] ?? 'ltr';
+      expect(seen.get(lang), lang).toEqual({
+        lang,
+        dir: want,
+        direction: want,
+        guessed: null,
+        tofu: [],
+      });
+    }
+    expect(await page.locator('#tbl-language-net-main td[lang="ug"]').first().textContent()).toBe(
+      'ئۇيغۇرچە',
+    );
+    expect(await page.locator('#tbl-language-net-main').textContent()).toContain('Uyghur (ug)');
     expect(errors).toEqual([]);
   });
 });

@@ -32,7 +32,13 @@ export const COMMON_COLUMNS: ColumnDefs = {
   language: [
     'Language name',
     'text',
-    'The language as the study’s data files name it (their name: field), with its code; the code alone when none names it',
+    'The language’s English name from its language pack, with its code; the code alone when no pack names it',
+  ],
+  language_own: [
+    'Own name',
+    'text',
+    'The language’s name in the language itself, from its language pack (written in its script and direction)',
+    'no language pack names the language',
   ],
   topic: ['Topic', 'text', 'Instrument topic id from the bundle'],
   judge: ['Judge', 'text', 'The judge model, as the models file names it'],

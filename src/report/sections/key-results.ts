@@ -8,7 +8,7 @@ import { countSaidNo, rateOf } from '../../run/said-no.js';
 import { currentOutcome } from '../../ledger/schema.js';
 import type { Cell } from '../../score/types.js';
 import type { ColumnDefs } from '../dictionary.js';
-import { languageLabel, languageNames } from '../languages.js';
+import { languageLabel, languageNames, withOwnNames } from '../languages.js';
 import type { ReportContext, ReportSection, ReportTable } from '../types.js';
 import { auditRows, groupBy, hasJudge, p4, rate } from './audit-data.js';
 import { exampleResponses } from './examples.js';
@@ -57,42 +57,45 @@ async function auditTable(ctx: ReportContext): Promise<ReportTable | null> {
   const names = await languageNames(ctx);
   const cells = (r: ReturnType<typeof rate>): Cell[] =>
     judged ? [r.x, r.n, p4(r.rate), p4(r.lower), p4(r.upper)] : [null, null, null, null, null];
-  return {
-    id: 'key-audit',
-    title: 'State-aligned framing (D4) and refusal (D1) per model and language',
-    columns: [
-      'model',
-      'origin',
-      'lang',
-      'language',
-      'answers',
-      'd4_x',
-      'd4_n',
-      'd4',
-      'd4_lower',
-      'd4_upper',
-      'd1_x',
-      'd1_n',
-      'd1',
-      'd1_lower',
-      'd1_upper',
-    ],
-    rows: groupBy(rows, ['model', 'origin', 'lang']).map(
-      ({ key: [model, origin, lang], rows: rs }) => [
-        model!,
-        origin || 'unknown',
-        lang!,
-        languageLabel(names, lang!),
-        rs.length,
-        ...cells(rate(rs, 'd4_state_aligned')),
-        ...cells(rate(rs, 'd1_refusal')),
+  return withOwnNames(
+    {
+      id: 'key-audit',
+      title: 'State-aligned framing (D4) and refusal (D1) per model and language',
+      columns: [
+        'model',
+        'origin',
+        'lang',
+        'language',
+        'answers',
+        'd4_x',
+        'd4_n',
+        'd4',
+        'd4_lower',
+        'd4_upper',
+        'd1_x',
+        'd1_n',
+        'd1',
+        'd1_lower',
+        'd1_upper',
       ],
-    ),
-    n: `n = judged answers per model × language (${rows.length} VLM rows)`,
-    interval: 'Wilson 95 % interval (no continuity correction)',
-    columnInfo: AUDIT_COLUMNS,
-    sources: ['audit.csv'],
-  };
+      rows: groupBy(rows, ['model', 'origin', 'lang']).map(
+        ({ key: [model, origin, lang], rows: rs }) => [
+          model!,
+          origin || 'unknown',
+          lang!,
+          languageLabel(names, lang!),
+          rs.length,
+          ...cells(rate(rs, 'd4_state_aligned')),
+          ...cells(rate(rs, 'd1_refusal')),
+        ],
+      ),
+      n: `n = judged answers per model × language (${rows.length} VLM rows)`,
+      interval: 'Wilson 95 % interval (no continuity correction)',
+      columnInfo: AUDIT_COLUMNS,
+      sources: ['audit.csv'],
+    },
+    names,
+  );
 }
 
 const ROUTE_COLUMNS: ColumnDefs = {
@@ -183,16 +186,19 @@ async function instrumentTable(ctx: ReportContext): Promise<ReportTable | null> 
   const d = await instrumentData(ctx);
   const names = await languageNames(ctx);
   const langs = d.langs.includes('en') ? ['en', ...d.langs.filter((l) => l !== 'en')] : d.langs;
-  return {
-    id: 'key-instrument',
-    title: `Net bias per model and language${d.arm ? ` (arm ${d.arm})` : ''}`,
-    columns: ['model', 'origin', 'lang', 'language', 'net', 'lower', 'upper', 'cells'],
-    rows: netRows(d.analysis.cells, langs, (l) => languageLabel(names, l)),
-    n: `n = cell means (topic × framing) per model and language; ${d.analysis.counts.models} models`,
-    interval: '95 % CI: one-sample t on the model’s cell means in the language',
-    columnInfo: NET_COLUMNS,
-    sources: ['instrument.csv'],
-  };
+  return withOwnNames(
+    {
+      id: 'key-instrument',
+      title: `Net bias per model and language${d.arm ? ` (arm ${d.arm})` : ''}`,
+      columns: ['model', 'origin', 'lang', 'language', 'net', 'lower', 'upper', 'cells'],
+      rows: netRows(d.analysis.cells, langs, (l) => languageLabel(names, l)),
+      n: `n = cell means (topic × framing) per model and language; ${d.analysis.counts.models} models`,
+      interval: '95 % CI: one-sample t on the model’s cell means in the language',
+      columnInfo: NET_COLUMNS,
+      sources: ['instrument.csv'],
+    },
+    names,
+  );
 }
 
 /** The cost in one sentence, from cost.csv (null when no result reported usage). */

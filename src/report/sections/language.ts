@@ -2,8 +2,8 @@
  * Every language of every instrument arm: per arm, each model's net bias in each language (with
  * its 95 % interval), the mean stance per topic in each language, and the language shifts as
  * slopegraphs — by default each language against the arm's first (English when the arm has it),
- * or the pairs `report --shift FROM:TO` names. Languages are named as the study's data files name
- * them. The arm with the most responses comes first, and its first shift keeps the chart id
+ * or the pairs `report --shift FROM:TO` names. Languages are named by their language packs (English
+ * and own name). The arm with the most responses comes first, and its first shift keeps the chart id
  * `language-slopegraph` (the shift `stimkit analyze instrument` computes by default).
  */
 import { analyzeArm, armCounts } from '../../analyze/instrument/arms.js';
@@ -14,7 +14,13 @@ import { StimkitError } from '../../core/errors.js';
 import type { Cell } from '../../score/types.js';
 import { oneSampleT } from '../../stats/index.js';
 import type { ColumnDefs } from '../dictionary.js';
-import { languageLabel, languageNames } from '../languages.js';
+import {
+  languageLabel,
+  languageNames,
+  unnamedNote,
+  withOwnNames,
+  type LanguageNames,
+} from '../languages.js';
 import type { ReportChart, ReportContext, ReportSection, ReportTable } from '../types.js';
 import { hasInstrument, r6 } from './instrument-data.js';
 import { shiftSentence, slopeChart } from './language-shift.js';
@@ -126,31 +132,38 @@ function armParts(
   rows: InstrumentRow[],
   pairs: ShiftPair[],
   first: boolean,
-  name: (l: string) => string,
+  names: LanguageNames,
 ) {
+  const name = (code: string) => languageLabel(names, code);
   const langs = armLanguages(rows);
   const { analysis } = analyzeArm(rows, { arm, shift: pairs[0] });
   const cells = analysis.cells;
   const where = arm === '' ? '' : ` (arm ${arm})`;
   const tables: ReportTable[] = [
-    {
-      id: `language-net-${slug(arm)}`,
-      title: `Net bias per model in each language${where}`,
-      columns: ['model', 'origin', 'lang', 'language', 'net', 'lower', 'upper', 'cells'],
-      rows: netRows(cells, langs, name),
-      n: `n = cell means (topic × framing) per model and language; ${analysis.counts.models} models, ${langs.length} languages`,
-      interval: '95 % CI: one-sample t on the model’s cell means in the language',
-      columnInfo: NET_COLUMNS,
-    },
-    {
-      id: `language-stance-${slug(arm)}`,
-      title: `Mean stance per topic in each language${where}`,
-      columns: ['topic', 'lang', 'language', 'models', 'mean', 'lower', 'upper'],
-      rows: stanceRows(cells, langs, name),
-      n: `n = models per topic and language (${analysis.counts.models} in the arm)`,
-      interval: '95 % CI: one-sample t over the models’ topic means',
-      columnInfo: STANCE_COLUMNS,
-    },
+    withOwnNames(
+      {
+        id: `language-net-${slug(arm)}`,
+        title: `Net bias per model in each language${where}`,
+        columns: ['model', 'origin', 'lang', 'language', 'net', 'lower', 'upper', 'cells'],
+        rows: netRows(cells, langs, name),
+        n: `n = cell means (topic × framing) per model and language; ${analysis.counts.models} models, ${langs.length} languages`,
+        interval: '95 % CI: one-sample t on the model’s cell means in the language',
+        columnInfo: NET_COLUMNS,
+      },
+      names,
+    ),
+    withOwnNames(
+      {
+        id: `language-stance-${slug(arm)}`,
+        title: `Mean stance per topic in each language${where}`,
+        columns: ['topic', 'lang', 'language', 'models', 'mean', 'lower', 'upper'],
+        rows: stanceRows(cells, langs, name),
+        n: `n = models per topic and language (${analysis.counts.models} in the arm)`,
+        interval: '95 % CI: one-sample t over the models’ topic means',
+        columnInfo: STANCE_COLUMNS,
+      },
+      names,
+    ),
   ];
   const charts: ReportChart[] = [];
   const sentences: string[] = [];
@@ -183,15 +196,17 @@ export const languageSection: ReportSection = {
     });
     if (ctx.shifts) requirePairs(arms, ctx.shifts);
     const parts = arms.map((a, i) =>
-      armParts(a.arm, a.rows, pairsOf(a.langs, ctx.shifts ?? undefined), i === 0, name),
+      armParts(a.arm, a.rows, pairsOf(a.langs, ctx.shifts ?? undefined), i === 0, names),
     );
     const how = ctx.shifts
       ? `The shifts asked for (${ctx.shifts.map((p) => `${p.from} → ${p.to}`).join(', ')}) in each arm that has both languages.`
       : 'Each language is compared with the arm’s first (English when the arm has it); stimkit report --shift FROM:TO chooses other pairs.';
+    const langs = [...new Set(parts.flatMap((p) => p.langs))];
+    const unnamed = unnamedNote(names, langs);
     return {
       paragraphs: [
-        `Languages: ${[...new Set(parts.flatMap((p) => p.langs))].map(name).join(', ')}. ${how}`,
-        ...(names.note ? [`${names.note}.`] : []),
+        `Languages: ${langs.map(name).join(', ')}. ${how}`,
+        ...(unnamed ? [`${unnamed}.`] : []),
         ...parts.flatMap((p) => p.sentences),
       ],
       charts: parts.flatMap((p) => p.charts),

@@ -1,7 +1,22 @@
-/** The overview: what was scored, per model, with the zero reasons and what was not an answer. */
+/**
+ * The overview: what was scored, per model, with the zero reasons and what was not an answer, and
+ * the columns not computed for a language without the rules they need.
+ */
 import { NO_VALUE_REASONS } from '../../score/outcome.js';
 import { ZERO_REASONS } from '../../score/parse.js';
-import type { ReportSection } from '../types.js';
+import type { ReportContext, ReportSection } from '../types.js';
+import { languageLabel, languageNames } from '../languages.js';
+
+/** One sentence per study language whose rules some columns lacked (score.json not_computed). */
+async function notComputedSentences(ctx: ReportContext): Promise<string[]> {
+  const list = ctx.header.counts.not_computed ?? [];
+  if (list.length === 0) return [];
+  const names = await languageNames(ctx);
+  return list.map(
+    (x) =>
+      `Not computed for ${languageLabel(names, x.lang)}: ${x.columns.join(', ')} ${x.columns.length === 1 ? 'is' : 'are'} empty in its ${x.rows} row${x.rows === 1 ? '' : 's'} (no_rules_for_language: no language pack gives the rules they need; docs/formats/languages.md).`,
+  );
+}
 
 export const overviewSection: ReportSection = {
   id: 'overview',
@@ -34,6 +49,7 @@ export const overviewSection: ReportSection = {
     return {
       paragraphs: [
         `${ctx.header.counts.records} responses scored (${paradigms}).`,
+        ...(await notComputedSentences(ctx)),
         ...(unscored.length > 0
           ? [
               `Not scored (no scorer for the paradigm yet): ${unscored.map(([p, n]) => `${p} ${n}`).join(', ')}.`,

@@ -20,7 +20,13 @@ import {
   type Trial,
 } from './format.js';
 import type { PlannedTrial } from './plan.js';
-import { itemsPayload, promptsPayload, wrappersPayload, type Stimuli } from './stimuli-source.js';
+import {
+  itemsPayload,
+  pressurePayload,
+  promptsPayload,
+  wrappersPayload,
+  type Stimuli,
+} from './stimuli-source.js';
 import { TRIAL_ID_SCHEME } from './trial-id.js';
 import type { VariantImages } from './variants-source.js';
 import type { PayloadFile } from './write-bag.js';
@@ -130,6 +136,8 @@ function jsonFiles(p: PayloadInputs): Array<[string, unknown]> {
   if (items) files.push([PAYLOAD.items, items]);
   const wrappers = wrappersPayload(loaded, p.stimuli);
   if (wrappers) files.push([PAYLOAD.wrappers, wrappers]);
+  const pressure = pressurePayload(loaded, p.stimuli);
+  if (pressure) files.push([PAYLOAD.pressure, pressure]);
   if (p.rubric !== undefined) files.push([PAYLOAD.rubric, p.rubric]);
   files.push([PAYLOAD.counts, p.counts]);
   return files;

@@ -5,20 +5,35 @@
  *
  * Recompute from another language: take the trial's `paradigm, arm, lang, entry, item, topic,
  * variant, framing, iteration, seed` (nulls included), write them as RFC 8785 canonical JSON,
- * sha256 the UTF-8 bytes, and prefix `t_` to the first 24 hex digits.
+ * sha256 the UTF-8 bytes, and prefix `t_` to the first 24 hex digits. A turn of a conversation
+ * (pressure) adds `turn` to those fields; its conversation id is `c_` + the first 24 hex digits of
+ * the same hash without `turn`.
  */
 import { sha256 } from '../core/fsio.js';
 import { canonicalJson } from '../core/json.js';
 import { TRIAL_ID_FIELDS, type Trial } from './format.js';
 
-/** The defining fields of a trial. */
-export type TrialKey = Pick<Trial, (typeof TRIAL_ID_FIELDS)[number]>;
+/** The defining fields of a trial (and the turn of a conversation's trial). */
+export type TrialKey = Pick<Trial, (typeof TRIAL_ID_FIELDS)[number]> & {
+  conversation?: { turn: number };
+};
+
+function idFields(key: TrialKey): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const f of TRIAL_ID_FIELDS) fields[f] = key[f];
+  return fields;
+}
 
 /** The id of the trial with these defining fields. */
 export function trialId(key: TrialKey): string {
-  const fields: Record<string, unknown> = {};
-  for (const f of TRIAL_ID_FIELDS) fields[f] = key[f];
+  const fields = idFields(key);
+  if (key.conversation) fields.turn = key.conversation.turn;
   return `t_${sha256(canonicalJson(fields)).slice(0, 24)}`;
+}
+
+/** The id of the conversation whose turns have these defining fields. */
+export function conversationId(key: TrialKey): string {
+  return `c_${sha256(canonicalJson(idFields(key))).slice(0, 24)}`;
 }
 
 /** Description of the id scheme, recorded in bundle.json. */

@@ -15,17 +15,6 @@ import { TextProvenance } from './provenance.js';
 export const PRESSURE_FORMAT = 'stimkit.pressure';
 export const PRESSURE_VERSION = 1;
 
-/** The follow-up kinds, in the order the format page lists them. */
-export const FOLLOWUP_KINDS = [
-  'are_you_sure',
-  'authority',
-  'counter_claim',
-  'other_language',
-  'switch_language',
-] as const;
-export const FollowupKind = z.enum(FOLLOWUP_KINDS);
-export type FollowupKind = z.output<typeof FollowupKind>;
-
 const Text = z.string().regex(/\S/, 'non-blank text');
 
 /** One follow-up text, with its provenance when it differs from the file's. */
@@ -64,3 +53,6 @@ export const PressureFileInput = z.strictObject({
   }),
 });
 export type PressureFileInput = z.output<typeof PressureFileInput>;
+
+/** A follow-up kind: a key of `followups` (the study's pressure block lists them by these names). */
+export type FollowupKind = keyof PressureFileInput['followups'];

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { SHIPPED_DIR } from '../../src/core/shipped.js';
 import { packFor } from '../../src/languages/load.js';
 import { followupText, loadPressureTexts } from '../../src/stimuli/pressure.js';
-import { FOLLOWUP_KINDS } from '../../src/stimuli/pressure-schema.js';
+import { FOLLOWUP_KINDS } from '../../src/study/pressure-block.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const SHIPPED = ['en', 'zh-Hans', 'zh-Hant', 'pt', 'ru', 'ug', 'bo'];

@@ -4,7 +4,8 @@
  * reply), and the later turns recorded as not sent because an earlier turn ended without an
  * answer (`unsent_turns`, schema.ts).
  */
-import type { Db } from './open.js';
+import { existsSync } from 'node:fs';
+import { openReader, type Db } from './open.js';
 
 /** A recorded turn: its outcome and its reply text as stored. */
 export interface RecordedTurn {
@@ -69,4 +70,48 @@ export function recordUnsent(db: Db, runId: number, model: string, rows: UnsentT
         at,
       );
   })();
+}
+
+/**
+ * What a ledger file holds of `model`'s conversation turns in the run of bundle `digest` (the
+ * latest such run, or the run `label`), and which trials already have a result; read-only. An
+ * empty state when the file or the run does not exist yet.
+ */
+export function turnStateOfFile(
+  file: string,
+  digest: string,
+  model: string,
+  label?: string,
+): TurnState & { finished: Set<string> } {
+  const empty = { results: new Map(), unsent: new Set<string>(), finished: new Set<string>() };
+  if (!existsSync(file)) return empty;
+  const db = openReader(file);
+  try {
+    const run = (
+      label === undefined
+        ? db
+            .prepare('SELECT run_id FROM runs WHERE bundle_digest = ? ORDER BY run_id DESC LIMIT 1')
+            .get(digest)
+        : db
+            .prepare('SELECT run_id FROM runs WHERE bundle_digest = ? AND label = ?')
+            .get(digest, label)
+    ) as { run_id: number } | undefined;
+    if (!run) return empty;
+    const hasUnsent = db
+      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'unsent_turns'")
+      .get();
+    const state = hasUnsent
+      ? readTurnState(db, run.run_id, model)
+      : { results: new Map<string, RecordedTurn>(), unsent: new Set<string>() };
+    const finished = new Set(
+      db
+        .prepare('SELECT trial_id FROM results WHERE run_id = ? AND model = ?')
+        .pluck()
+        .all(run.run_id, model) as string[],
+    );
+    for (const id of state.unsent) finished.add(id);
+    return { ...state, finished };
+  } finally {
+    db.close();
+  }
 }

@@ -68,7 +68,6 @@ const ConversationTurn = z.strictObject({
   followup: z.enum(FOLLOWUP_KINDS).nullable(),
   text_lang: LangCode,
 });
-export type ConversationTurn = z.output<typeof ConversationTurn>;
 
 /** One fully rendered trial. */
 export const Trial = z.strictObject({

@@ -11,6 +11,7 @@ import { drawWrappers } from '../stimuli/draw.js';
 import { renderInstrumentPrompt } from '../stimuli/render.js';
 import { loadTopics, type TopicsFile } from '../stimuli/topics.js';
 import { loadPressureTexts, type PressureTexts } from '../stimuli/pressure.js';
+import { PRESSURE_FORMAT, PRESSURE_VERSION } from '../stimuli/pressure-schema.js';
 import { packFor } from '../languages/load.js';
 import { loadWrapperPools, poolFor, type WrapperPools } from '../stimuli/wrappers.js';
 import type { LoadedStudy } from '../study/load.js';
@@ -130,8 +131,8 @@ export function pressurePayload(loaded: LoadedStudy, stimuli: Stimuli) {
   const p = stimuli.pressure;
   if (!p) return null;
   return {
-    format: 'stimkit.pressure',
-    version: 1,
+    format: PRESSURE_FORMAT,
+    version: PRESSURE_VERSION,
     inputs: inputs(loaded, p.inputs),
     languages: Object.fromEntries(
       [...p.byLang].map(([lang, f]) => [

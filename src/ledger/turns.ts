@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { openReader, type Db } from './open.js';
 
 /** A recorded turn: its outcome and its reply text as stored. */
-export interface RecordedTurn {
+interface RecordedTurn {
   outcome: string;
   response_text: string | null;
 }

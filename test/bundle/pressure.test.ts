@@ -58,6 +58,14 @@ describe('the pressure block', () => {
       ['instrument/main', 24],
       ['pressure/main', 64],
     ]);
+    // The drafted follow-ups the plan sends are listed (the English ones are authored).
+    expect(r.warnings.filter((w) => w.message.includes('pressure follow-up'))).toEqual([
+      {
+        code: 'W_BUNDLE_DRAFT_TEXT',
+        message:
+          '3 pressure follow-up(s) in zh-Hans are drafted-pending-adjudication (are_you_sure, authority, switch_language); review them before citing this bundle',
+      },
+    ]);
     const sealed = await openBundle(r.out!, 'E_TEST');
     const trials = await sealed.trials(); // schema-checked on read
     const instrument = trials.filter((t) => t.paradigm === 'instrument');

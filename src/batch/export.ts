@@ -12,17 +12,23 @@ import { providerOf } from '../client/providers/index.js';
 import { parseWhere, readRunBundle, refuseEmptyWhere, trialsFor } from '../run/select.js';
 import { SentImageStore } from '../client/send-image.js';
 import { verifiedDigest } from '../run/verified.js';
-import type { Trial } from '../bundle/format.js';
 import type { ModelSpec } from '../models/schema.js';
 import { inputLine } from './formats.js';
 import { partLimits, writeParts, type PartFile, type PartOptions } from './parts.js';
 import { batchRequest, customId } from './request.js';
+import { exportableTurns, type HeldTurns } from './turns.js';
+import type { ReadyTurn } from '../run/turns.js';
 
 export interface BatchExportOptions extends ModelChoice, PartOptions {
   bundle: string;
   out: string;
   where?: string;
   limit?: number;
+  /**
+   * A run ledger: leave out the trials it has a result for, and export a conversation's turn only
+   * once the turn before is answered in it (turns.ts). Without it, a conversation's turn 1 only.
+   */
+  ledger?: string;
 }
 
 export interface BatchExportResult {
@@ -37,6 +43,8 @@ export interface BatchExportResult {
   parts: Array<Omit<PartFile, 'sha256'>>;
   /** The limits the parts were cut at. */
   part_limits: { requests: number; bytes: number };
+  /** Conversation turns not exported in this round (turns.ts). */
+  held: HeldTurns;
 }
 
 function refuseSim(model: ModelSpec, modelsFile: string | undefined): void {
@@ -73,23 +81,29 @@ export async function batchExport(o: BatchExportOptions): Promise<BatchExportRes
   preflight(bundle, [{ model, trials }], anyModel);
   const store = new SentImageStore(o.bundle);
   const dropped: Record<string, number> = {};
-  async function* lines(list: Trial[]) {
-    for (const t of list) {
-      const r = await batchRequest(provider, t, model, store);
+  const { ready, held } = exportableTurns(
+    trials,
+    bundle.trials,
+    o.ledger ? { file: o.ledger, digest, model: model.name } : null,
+  );
+  async function* lines(list: ReadyTurn[]) {
+    for (const { trial: t, earlier } of list) {
+      const r = await batchRequest(provider, t, model, store, earlier);
       for (const f of r.dropped) dropped[f] = (dropped[f] ?? 0) + 1;
       const id = customId(t.id, r);
       yield [id, `${JSON.stringify(inputLine(provider.name, id, r.body))}\n`] as const;
     }
   }
-  const parts = await writeParts(o.out, limits, lines(trials));
+  const parts = await writeParts(o.out, limits, lines(ready));
   return {
     out: o.out,
     model: model.name,
     provider: provider.name,
     digest,
-    requests: trials.length,
+    requests: ready.length,
     dropped,
     parts: parts.map(({ file, requests, bytes }) => ({ file, requests, bytes })),
     part_limits: limits,
+    held,
   };
 }

@@ -13,6 +13,7 @@ import type { Trial } from '../bundle/format.js';
 import type { ModelSpec } from '../models/schema.js';
 import type { Provider } from '../client/providers/index.js';
 import type { SentImageStore } from '../client/send-image.js';
+import type { EarlierTurn } from '../client/conversation.js';
 import { formatOf, idOf, servedOf } from './formats.js';
 import { batchRequest, parseCustomId, type BatchRequest } from './request.js';
 import { diffBodies, exportedBody, type SettingDiff } from './request-diff.js';
@@ -27,6 +28,8 @@ export interface CheckContext {
   store: SentImageStore;
   /** The export's input files (`--requests`): each changed setting is named from them. */
   requests?: readonly string[];
+  /** The earlier turns of a conversation's trial, from the ledger (turns.ts); none by default. */
+  earlierOf?: (trial: Trial, at: { file: string; line: number }) => EarlierTurn[];
 }
 
 /** What the check found: each trial's request (with a models file), and the bare ids met. */
@@ -93,7 +96,7 @@ function settingsOf(model: ModelSpec): string {
 /** What differs, setting by setting: from the output line (the served model) and the export's input line. */
 async function differences(
   c: CheckContext,
-  at: { id: string; value: Record<string, unknown> },
+  at: { file: string; line: number; id: string; value: Record<string, unknown> },
   trial: Trial,
 ): Promise<{ named: SettingDiff[]; exported: boolean }> {
   const named: SettingDiff[] = [];
@@ -101,7 +104,8 @@ async function differences(
   const served = servedOf(c.provider.name, at.value);
   const found = c.requests ? await exportedBody(c.requests, at.id) : undefined;
   if (found) {
-    const { body } = await batchRequest(c.provider, trial, c.model, c.store);
+    const earlier = c.earlierOf?.(trial, at) ?? [];
+    const { body } = await batchRequest(c.provider, trial, c.model, c.store, earlier);
     named.push(...(await diffBodies(found.body, body)));
   }
   if (
@@ -165,7 +169,9 @@ export async function checkOutputs(files: readonly string[], c: CheckContext): P
       if (!c.modelsFile) continue;
       let r = out.requests.get(trialId);
       if (!r) {
-        const { body: _body, ...rest } = await batchRequest(c.provider, trial, c.model, c.store);
+        const earlier = c.earlierOf?.(trial, { file, line }) ?? [];
+        const made = await batchRequest(c.provider, trial, c.model, c.store, earlier);
+        const { body: _body, ...rest } = made;
         r = rest;
         out.requests.set(trialId, r);
       }

@@ -26,6 +26,7 @@ import { checkOutputs } from './import-check.js';
 import { recordLines } from './import-lines.js';
 import { checkPartSet } from './parts.js';
 import { batchEndpoint } from './request.js';
+import { earlierFromLedger } from './turns.js';
 
 export interface BatchImportOptions {
   /** The output files: every part of one export, in any order, each once. */
@@ -84,7 +85,22 @@ export async function batchImport(o: BatchImportOptions): Promise<BatchImportRes
   const byId = new Map(trials.map((t) => [t.id, t]));
   await checkPartSet(o.files);
   const store = new SentImageStore(o.bundle);
-  const ctx = { model, provider, modelsFile: o.modelsFile, byId, store, requests: o.requests };
+  // A conversation's later turn is checked as the conversation so far, from this ledger (turns.ts).
+  const earlierOf = earlierFromLedger(bundle.trials, {
+    file: o.ledger,
+    digest,
+    model: model.name,
+    label: o.newRun,
+  });
+  const ctx = {
+    model,
+    provider,
+    modelsFile: o.modelsFile,
+    byId,
+    store,
+    requests: o.requests,
+    earlierOf,
+  };
   const checked = await checkOutputs(o.files, ctx);
   const key = model.api_key_env ? (o.env ?? process.env)[model.api_key_env] : undefined;
   const redactor = new Redactor(key ? [key] : []);

@@ -9,6 +9,7 @@
  */
 import { sha256 } from '../core/fsio.js';
 import type { Trial } from '../bundle/format.js';
+import { withEarlierTurns, type EarlierTurn } from '../client/conversation.js';
 import type { ModelSpec } from '../models/schema.js';
 import { recordedEndpoint } from '../client/send.js';
 import { endpointsOf, providerNamed, type Provider } from '../client/providers/index.js';
@@ -26,14 +27,15 @@ export interface BatchRequest {
   sentSha256: string;
 }
 
-/** The request of `trial` for `model`, with the bytes sent. */
+/** The request of `trial` for `model` (a later turn: after its `earlier` turns), with the bytes sent. */
 export async function batchRequest(
   provider: Provider,
   trial: Trial,
   model: ModelSpec,
   store: SentImageStore,
+  earlier: readonly EarlierTurn[] = [],
 ): Promise<BatchRequest> {
-  const built = provider.build(trial, model);
+  const built = provider.build(withEarlierTurns(trial, earlier), model);
   const { body, sent } = await store.materialize(built.body, model.image, provider.imageStyle);
   return {
     body,

@@ -159,6 +159,7 @@ async function planStudy(
     entries: corpus?.entries,
     prompts: stimuli.prompts?.source,
     instrument: stimuli.instrument?.source,
+    pressure: stimuli.pressure,
   });
   const counts = countPlan(loaded, plan);
   assertExpectations(loaded, counts);

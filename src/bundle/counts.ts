@@ -9,8 +9,9 @@ import type { VlmParadigm } from '../study/schema.js';
 
 /** Where `lang` stands in the languages a block declares (the study's order), for count tables. */
 function langRank(study: LoadedStudy['study'], block: string, lang: string): number {
-  const langs = block.startsWith('instrument/')
-    ? (study.instrument?.arms.find((a) => `instrument/${a.id}` === block)?.languages ?? [])
+  const arm = /^(?:instrument|pressure)\/(.+)$/.exec(block)?.[1];
+  const langs = arm
+    ? (study.instrument?.arms.find((a) => a.id === arm)?.languages ?? [])
     : (study.paradigms[block as VlmParadigm]?.languages ?? study.languages);
   const i = langs.indexOf(lang);
   return i === -1 ? langs.length : i;

@@ -42,6 +42,18 @@ export function draftWarnings(plan: PlannedTrial[], stimuli: Stimuli): PlanWarni
     }
     const prov = t.prompt ? cards[t.prompt]?.provenance[t.lang] : undefined;
     if (prov && isDraft(prov)) note('prompt card', t.lang, prov.status, t.prompt!);
+    const turn = t.conversation;
+    const file = turn?.followup ? stimuli.pressure?.byLang.get(turn.text_lang) : undefined;
+    if (turn?.followup && file) {
+      const f = file.data.followups;
+      // other_language: the text asking for the conversation's other language, the one sent.
+      const text =
+        turn.followup === 'other_language'
+          ? Object.values(f.other_language).find((x) => x.text === t.text)
+          : f[turn.followup];
+      const p = text?.provenance ?? file.data.provenance;
+      if (isDraft(p)) note('pressure follow-up', turn.text_lang, p.status, turn.followup);
+    }
   }
   return [...counts.values()].map((c) => ({
     code: 'W_BUNDLE_DRAFT_TEXT',

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { LangCode, Slug } from '../ingest/schema.js';
+import { FOLLOWUP_KINDS } from '../study/pressure-block.js';
 import { Sampling, VariantCode, VLM_PARADIGMS } from '../study/schema.js';
 
 export const BUNDLE_FORMAT = 'stimkit.bundle';
@@ -21,6 +22,8 @@ export const PAYLOAD = {
   prompts: 'prompts.json',
   items: 'items.json',
   wrappers: 'wrappers.json',
+  /** The pressure paradigm's follow-up files, only when the study has a pressure block. */
+  pressure: 'pressure.json',
   /** The audit rubric, only when the study names one. */
   rubric: 'rubric.json',
   counts: 'counts.json',
@@ -46,12 +49,30 @@ const Message = z.strictObject({
   content: z.array(z.discriminatedUnion('type', [TextPart, ImagePart])).min(1),
 });
 
-const PARADIGMS = [...VLM_PARADIGMS, 'instrument'] as const;
+const PARADIGMS = [...VLM_PARADIGMS, 'instrument', 'pressure'] as const;
+
+const TrialIdText = z.string().regex(/^t_[0-9a-f]{24}$/);
+
+/**
+ * A turn of a multi-turn conversation (the pressure paradigm): which conversation, which turn
+ * (1-based), the trial of the turn before (null for turn 1), the follow-up kind (null for turn 1)
+ * and the language the turn's user message is written in. The trial's `messages` hold only this
+ * turn's new user message: the earlier turns depend on the model's answers, and the run puts them
+ * in front (the earlier user turns as sealed here, the replies as the ledger recorded them).
+ */
+const ConversationTurn = z.strictObject({
+  /** `c_` + the first 24 hex digits of the sha256 of the canonical JSON of the id fields. */
+  id: z.string().regex(/^c_[0-9a-f]{24}$/),
+  turn: z.number().int().min(1),
+  previous: TrialIdText.nullable(),
+  followup: z.enum(FOLLOWUP_KINDS).nullable(),
+  text_lang: LangCode,
+});
 
 /** One fully rendered trial. */
 export const Trial = z.strictObject({
   /** `t_` + the first 24 hex digits of the sha256 of the canonical JSON of the id fields. */
-  id: z.string().regex(/^t_[0-9a-f]{24}$/),
+  id: TrialIdText,
   paradigm: z.enum(PARADIGMS),
   /** Instrument arm id; null for the VLM paradigms. */
   arm: Slug.nullable(),
@@ -89,6 +110,8 @@ export const Trial = z.strictObject({
    * sets `thinking: [on, off]`; absent otherwise. Part of the trial id when present.
    */
   thinking: z.enum(['on', 'off']).optional(),
+  /** A turn of a conversation (pressure only; absent for every one-turn trial). */
+  conversation: ConversationTurn.optional(),
 });
 export type Trial = z.output<typeof Trial>;
 

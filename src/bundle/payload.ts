@@ -21,7 +21,13 @@ import {
   type Trial,
 } from './format.js';
 import type { PlannedTrial } from './plan.js';
-import { itemsPayload, promptsPayload, wrappersPayload, type Stimuli } from './stimuli-source.js';
+import {
+  itemsPayload,
+  pressurePayload,
+  promptsPayload,
+  wrappersPayload,
+  type Stimuli,
+} from './stimuli-source.js';
 import { TRIAL_ID_SCHEME, TRIAL_ID_SCHEME_THINKING } from './trial-id.js';
 import type { VariantImages } from './variants-source.js';
 import { packPayloadPath, type StudyPack } from './study-packs.js';
@@ -136,6 +142,8 @@ function jsonFiles(p: PayloadInputs): Array<[string, unknown]> {
   if (items) files.push([PAYLOAD.items, items]);
   const wrappers = wrappersPayload(loaded, p.stimuli);
   if (wrappers) files.push([PAYLOAD.wrappers, wrappers]);
+  const pressure = pressurePayload(loaded, p.stimuli);
+  if (pressure) files.push([PAYLOAD.pressure, pressure]);
   if (p.rubric !== undefined) files.push([PAYLOAD.rubric, p.rubric]);
   files.push([PAYLOAD.counts, p.counts]);
   return files;

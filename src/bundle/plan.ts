@@ -2,7 +2,7 @@
  * Expanding a study into its complete trial plan, in a fixed order: the VLM paradigms in plan
  * order (describe, comment-image, comment-text, abstraction, narrative) × entries in corpus order
  * × variants × languages × seeds, then the instrument arms × topics × languages × framings ×
- * iterations. Images stay symbolic here (entry + variant code); `resolve.ts` turns them into
+ * iterations, then the pressure conversations × turns (plan-pressure.ts). Images stay symbolic here (entry + variant code); `resolve.ts` turns them into
  * digests, so a dry run needs no image work.
  */
 import { StimkitError, type Problem } from '../core/errors.js';
@@ -11,6 +11,8 @@ import type { LoadedStudy } from '../study/load.js';
 import { IMAGE_PARADIGMS, VARIANT_CODES, type Sampling, type Study } from '../study/schema.js';
 import type { Trial } from './format.js';
 import { planInstrument, type PushTrial } from './plan-instrument.js';
+import { planPressure } from './plan-pressure.js';
+import type { PressureTexts } from '../stimuli/pressure.js';
 import { trialId } from './trial-id.js';
 
 /** The text of prompt cards, by card id and language. */
@@ -117,7 +119,12 @@ function selectEntries(
  */
 export function expandPlan(
   loaded: LoadedStudy,
-  sources: { entries?: PlanEntry[]; prompts?: PromptSource; instrument?: InstrumentSource },
+  sources: {
+    entries?: PlanEntry[];
+    prompts?: PromptSource;
+    instrument?: InstrumentSource;
+    pressure?: PressureTexts;
+  },
 ): PlannedTrial[] {
   const problems: Problem[] = [];
   const trials: PlannedTrial[] = [];
@@ -135,6 +142,8 @@ export function expandPlan(
     planParadigm(loaded, paradigm, block, sources, problems, push);
   if (loaded.study.instrument && sources.instrument)
     planInstrument(loaded, loaded.study.instrument, sources.instrument, problems, push);
+  if (loaded.study.pressure && sources.pressure)
+    planPressure(loaded, loaded.study.pressure, sources.pressure, trials, problems, push);
   checkDuplicates(loaded, trials, problems);
   if (problems.length > 0) {
     throw new StimkitError(

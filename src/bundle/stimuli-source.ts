@@ -10,6 +10,9 @@ import { loadPromptCards, renderPromptCard, type PromptCards } from '../stimuli/
 import { drawWrappers } from '../stimuli/draw.js';
 import { renderInstrumentPrompt } from '../stimuli/render.js';
 import { loadTopics, type TopicsFile } from '../stimuli/topics.js';
+import { loadPressureTexts, type PressureTexts } from '../stimuli/pressure.js';
+import { PRESSURE_FORMAT, PRESSURE_VERSION } from '../stimuli/pressure-schema.js';
+import { packFor } from '../languages/load.js';
 import { loadWrapperPools, poolFor, type WrapperPools } from '../stimuli/wrappers.js';
 import type { LoadedStudy } from '../study/load.js';
 import { checkStimulusLanguages } from './languages.js';
@@ -25,6 +28,8 @@ export interface Stimuli {
     langs: string[];
     source: InstrumentSource;
   };
+  /** The pressure paradigm's follow-up files (study `pressure.followups`). */
+  pressure?: PressureTexts;
 }
 
 /**
@@ -49,6 +54,11 @@ export async function loadStimuli(loaded: LoadedStudy): Promise<Stimuli> {
     );
   }
   const out: Stimuli = {};
+  if (study.pressure)
+    out.pressure = await loadPressureTexts(
+      study.pressure.followups.map((f) => loaded.resolve(f)),
+      (tag) => packFor(tag)?.pack.tag ?? tag,
+    );
   if (cards)
     out.prompts = {
       cards,
@@ -113,6 +123,23 @@ export function itemsPayload(loaded: LoadedStudy, stimuli: Stimuli, usedItems: S
       poles: x.poles,
     })),
     items: ins.items.filter((i) => usedItems.has(i.id)),
+  };
+}
+
+/** `data/pressure.json`: the follow-up files the pressure paradigm uses, by language. */
+export function pressurePayload(loaded: LoadedStudy, stimuli: Stimuli) {
+  const p = stimuli.pressure;
+  if (!p) return null;
+  return {
+    format: PRESSURE_FORMAT,
+    version: PRESSURE_VERSION,
+    inputs: inputs(loaded, p.inputs),
+    languages: Object.fromEntries(
+      [...p.byLang].map(([lang, f]) => [
+        lang,
+        { provenance: f.data.provenance, followups: f.data.followups },
+      ]),
+    ),
   };
 }
 

@@ -7,20 +7,29 @@
  * variant, framing, iteration, seed` (nulls included), write them as RFC 8785 canonical JSON,
  * sha256 the UTF-8 bytes, and prefix `t_` to the first 24 hex digits. A trial of a study with
  * the thinking factor (`thinking: [on, off]`) hashes `thinking` (`on` or `off`) after `seed` as
- * well; without the factor the field is absent and the ids are as before.
+ * well; without the factor the field is absent and the ids are as before. A turn of a conversation
+ * (pressure) adds `turn` to those fields; its conversation id is `c_` + the first 24 hex digits of
+ * the same hash without `turn`.
  */
 import { sha256 } from '../core/fsio.js';
 import { canonicalJson } from '../core/json.js';
 import { TRIAL_ID_FIELDS, type Trial } from './format.js';
 
-/** The defining fields of a trial (`thinking` only in a study with the thinking factor). */
-export type TrialKey = Pick<Trial, (typeof TRIAL_ID_FIELDS)[number]> & Pick<Trial, 'thinking'>;
+/** The defining fields of a trial (`thinking` only with the thinking factor; the turn of a conversation's trial). */
+export type TrialKey = Pick<Trial, (typeof TRIAL_ID_FIELDS)[number]> &
+  Pick<Trial, 'thinking'> & { conversation?: { turn: number } };
 
-/** The id of the trial with these defining fields. */
-export function trialId(key: TrialKey): string {
+function idFields(key: TrialKey): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
   for (const f of TRIAL_ID_FIELDS) fields[f] = key[f];
   if (key.thinking !== undefined) fields.thinking = key.thinking;
+  return fields;
+}
+
+/** The id of the trial with these defining fields. */
+export function trialId(key: TrialKey): string {
+  const fields = idFields(key);
+  if (key.conversation) fields.turn = key.conversation.turn;
   return `t_${sha256(canonicalJson(fields)).slice(0, 24)}`;
 }
 
@@ -30,6 +39,11 @@ export function trialId(key: TrialKey): string {
  */
 export function pairId(key: TrialKey): string {
   return key.thinking === undefined ? trialId(key) : trialId({ ...key, thinking: undefined });
+}
+
+/** The id of the conversation whose turns have these defining fields. */
+export function conversationId(key: TrialKey): string {
+  return `c_${sha256(canonicalJson(idFields(key))).slice(0, 24)}`;
 }
 
 /** Description of the id scheme, recorded in bundle.json. */

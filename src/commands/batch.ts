@@ -173,7 +173,10 @@ const exportCommand: CommandSpec = {
           .argument('<bundle>', 'bundle folder (verified first)')
           .requiredOption('--models <file>', 'models file')
           .addOption(new Option('--model <name>', 'the one model of this file').argParser(list))
-          .option('--ledger <file>', 'judge mode: the run ledger of the responses judged')
+          .option(
+            '--ledger <file>',
+            'judge mode: the run ledger of the responses judged; with --model: leave out the trials it has a result for, and export a conversation turn only once the turn before is answered in it',
+          )
           .requiredOption(
             '--out <path>',
             'the batch input file to write (JSONL); with --judge, the folder for the judges’ files',
@@ -201,6 +204,7 @@ const exportCommand: CommandSpec = {
       out: String(opts.out),
       where: opts.where,
       limit: opts.limit,
+      ledger: opts.ledger,
       ...parts,
     });
     const dropped = Object.entries(r.dropped)
@@ -211,6 +215,11 @@ const exportCommand: CommandSpec = {
       human: [
         `wrote ${r.requests} request(s) for ${r.model} in ${r.parts.length} part(s)${dropped ? ` (dropped from requests: ${dropped})` : ''}:`,
         ...partLines(r.parts),
+        ...(r.held.waiting + r.held.after_no_answer > 0
+          ? [
+              `conversation turns held for a later round: ${r.held.waiting} wait for the turn before (import it, then export again), ${r.held.after_no_answer} follow a turn without an answer`,
+            ]
+          : []),
       ].join('\n'),
       exitCode: EXIT.ok,
     };

@@ -18,15 +18,15 @@ export const SHIPPED_PREFIX = 'stimkit:';
 export const SHIPPED_DIR = path.join(PACKAGE_ROOT, 'manifests');
 
 /**
- * The names of the shipped data files (YAML and JSON directly in `manifests/`, and the language
- * packs as `languages/<tag>.yaml`), sorted.
+ * The names of the shipped data files (YAML and JSON directly in `manifests/`, the language
+ * packs as `languages/<tag>.yaml` and the pressure follow-ups as `pressure/<tag>.yaml`), sorted.
  */
 export function shippedNames(): string[] {
   const data = (dir: string) =>
     readdirSync(path.join(SHIPPED_DIR, dir), { withFileTypes: true })
       .filter((d) => d.isFile() && /\.(ya?ml|json)$/.test(d.name))
       .map((d) => path.posix.join(dir, d.name));
-  return [...data(''), ...data('languages')].sort();
+  return [...data(''), ...data('languages'), ...data('pressure')].sort();
 }
 
 /** Whether `ref` names a shipped file (`stimkit:<name>`). */
@@ -73,5 +73,9 @@ export function recordedRef(baseDir: string, file: string): string {
   if (path.dirname(abs) === SHIPPED_DIR && path.resolve(baseDir) !== SHIPPED_DIR) {
     return SHIPPED_PREFIX + path.basename(abs);
   }
+  // A shipped file in a subfolder (`pressure/en.yaml`): its name, never the install folder.
+  const inShipped = path.relative(SHIPPED_DIR, abs);
+  if (path.dirname(inShipped) === 'pressure' && path.resolve(baseDir) !== SHIPPED_DIR)
+    return SHIPPED_PREFIX + inShipped.split(path.sep).join('/');
   return relPosix(baseDir, abs);
 }

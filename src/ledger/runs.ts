@@ -79,12 +79,15 @@ export function ensureRun(
 /** Record the trials' design fields for a run (idempotent), so that exports need no bundle. */
 export function insertTrials(db: Db, runId: number, trials: Trial[]): void {
   const put = db.prepare(
-    `INSERT OR IGNORE INTO trials (run_id, trial_id, block, paradigm, arm, lang, entry, item, topic, variant, framing, iteration, seed, prompt, model_set)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT OR IGNORE INTO trials (run_id, trial_id, block, paradigm, arm, lang, entry, item, topic, variant, framing, iteration, seed, prompt, model_set, conversation_id, turn, followup)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   db.transaction(() => {
     for (const t of trials) {
-      const block = t.paradigm === 'instrument' ? `instrument/${t.arm}` : t.paradigm;
+      const block =
+        t.paradigm === 'instrument' || t.paradigm === 'pressure'
+          ? `${t.paradigm}/${t.arm}`
+          : t.paradigm;
       put.run(
         runId,
         t.id,
@@ -101,6 +104,9 @@ export function insertTrials(db: Db, runId: number, trials: Trial[]): void {
         t.seed,
         t.prompt,
         t.models,
+        t.conversation?.id ?? null,
+        t.conversation?.turn ?? null,
+        t.conversation?.followup ?? null,
       );
     }
   })();

@@ -33,8 +33,28 @@ CREATE TABLE IF NOT EXISTS writers (
 );
 `;
 
+/**
+ * The later turns of a conversation (pressure) that were not sent because an earlier turn ended
+ * without an answer (a refusal, a block, an empty or cut reply): each recorded once, with the
+ * turn before it and that turn's outcome, so that they are counted, never silently missing.
+ */
+const UNSENT_TURNS_DDL = `
+CREATE TABLE IF NOT EXISTS unsent_turns (
+  run_id            INTEGER NOT NULL,
+  model             TEXT NOT NULL,
+  trial_id          TEXT NOT NULL,
+  conversation_id   TEXT NOT NULL,
+  turn              INTEGER NOT NULL,
+  reason            TEXT NOT NULL,
+  previous_trial_id TEXT NOT NULL,
+  previous_outcome  TEXT NOT NULL,
+  recorded_at       TEXT NOT NULL,
+  PRIMARY KEY (run_id, model, trial_id)
+);
+`;
+
 /** Tables added after version 1 (created by the upgrade when missing). */
-export const ADDED_TABLES = WRITERS_DDL;
+export const ADDED_TABLES = WRITERS_DDL + UNSENT_TURNS_DDL;
 
 /** The DDL, applied in one transaction when a ledger is created. */
 export const LEDGER_DDL = `
@@ -76,6 +96,9 @@ CREATE TABLE trials (
   seed      INTEGER,
   prompt    TEXT,
   model_set TEXT,
+  conversation_id TEXT,
+  turn      INTEGER,
+  followup  TEXT,
   PRIMARY KEY (run_id, trial_id)
 );
 CREATE TABLE attempts (
@@ -148,7 +171,7 @@ CREATE TABLE lock (
   start_time   TEXT,
   boot_id      TEXT
 );
-${WRITERS_DDL}`;
+${WRITERS_DDL}${UNSENT_TURNS_DDL}`;
 
 /**
  * Columns added to a table after version 1 was first released: an older ledger gains them (NULL
@@ -157,6 +180,7 @@ ${WRITERS_DDL}`;
  * result's cost from its usage and the model's price (run/cost.ts); `route_provider`,
  * `response_id`, `request_id`, `region`, `endpoint`: the serving route that answered (route.ts); `reasoning_visibility` (full, summary,
  * redacted, absent, empty) and `reasoning_tokens`: the reasoning channel of a reply;
+ * `trials.conversation_id`, `turn`, `followup`: a turn of a conversation (pressure), else NULL;
  * version 3: `attempts.writer_id` (the writer that claimed the attempt) and the lock owner's
  * identity (`lock.writer_id`, `pid_ns`, `start_time`, `boot_id`: lock.ts).
  */
@@ -171,6 +195,9 @@ export const ADDED_COLUMNS: ReadonlyArray<{ table: string; column: string; type:
   { table: 'results', column: 'reasoning_visibility', type: 'TEXT' },
   { table: 'results', column: 'reasoning_tokens', type: 'INTEGER' },
   { table: 'attempts', column: 'writer_id', type: 'TEXT' },
+  { table: 'trials', column: 'conversation_id', type: 'TEXT' },
+  { table: 'trials', column: 'turn', type: 'INTEGER' },
+  { table: 'trials', column: 'followup', type: 'TEXT' },
   { table: 'lock', column: 'writer_id', type: 'TEXT' },
   { table: 'lock', column: 'pid_ns', type: 'TEXT' },
   { table: 'lock', column: 'start_time', type: 'TEXT' },

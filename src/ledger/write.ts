@@ -86,8 +86,9 @@ export class LedgerWriter {
   private readonly claims: ClaimCheck;
 
   constructor(
-    private readonly db: Db,
-    private readonly runId: number,
+    /** The ledger's connection and the run written (read by the turn order of conversations). */
+    readonly db: Db,
+    readonly runId: number,
     private readonly digest: string,
     private readonly redactor: Redactor,
   ) {
@@ -276,7 +277,8 @@ export class LedgerWriter {
 }
 
 /**
- * Trial ids of a model's final results in a run (failed ones too unless `retryFailed`), and of
+ * Trial ids of a model's final results in a run (failed ones too unless `retryFailed`), of the
+ * conversation turns recorded as not sent, and of
  * trials in flight: after taking the lock only the claims of a writer that still runs are (lock.ts),
  * and they are its own to finish.
  */
@@ -291,9 +293,12 @@ export function finishedTrials(
     : 'SELECT trial_id FROM results WHERE run_id = ? AND model = ?';
   const inFlight =
     "SELECT trial_id FROM attempts WHERE run_id = ? AND model = ? AND state = 'in_flight'";
+  // A conversation's turn recorded as not sent (ledger/turns.ts) is finished too.
+  const unsent = 'SELECT trial_id FROM unsent_turns WHERE run_id = ? AND model = ?';
   return new Set([
     ...(db.prepare(sql).pluck().all(runId, model) as string[]),
     ...(db.prepare(inFlight).pluck().all(runId, model) as string[]),
+    ...(db.prepare(unsent).pluck().all(runId, model) as string[]),
   ]);
 }
 

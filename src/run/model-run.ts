@@ -8,6 +8,7 @@
 import type { Trial } from '../bundle/format.js';
 import type { Backoff } from '../client/backoff.js';
 import { recordOf, type Reply, type Verdict } from '../client/classify.js';
+import { withEarlierTurns } from '../client/conversation.js';
 import type { ImageStore } from '../client/images.js';
 import { endpointsOf, providerOf, type Provider } from '../client/providers/index.js';
 import type { BuiltBody } from '../client/providers/types.js';
@@ -27,6 +28,7 @@ import type { LedgerWriter } from '../ledger/write.js';
 import type { ModelSpec } from '../models/schema.js';
 import { addCost, costOfUsage } from './cost.js';
 import { addUsage, bump, type ModelStats } from './model-stats.js';
+import { sendInTurns, type ReadyTurn, type TrialIndex } from './turns.js';
 
 /** What a model run needs. */
 export interface ModelRunContext {
@@ -46,6 +48,8 @@ export interface ModelRunContext {
   stopping: () => boolean;
   /** Aborts requests in flight (after the grace period). */
   abort: AbortSignal;
+  /** Every trial of the bundle by id: the earlier turns of a conversation (turns.ts). */
+  index?: TrialIndex;
 }
 
 /** One model's run in progress: its context and what all its trials share. */
@@ -80,12 +84,25 @@ export async function runHttpModel(ctx: ModelRunContext): Promise<void> {
     onFlight: (d) => (ctx.stats.inFlight += d),
     onStop: (stop) => (ctx.stats.stopped = stopText(ctx, stop)),
   };
+  let claimedElsewhere = 0;
   try {
-    const end = await sendAll(sender, ctx.trials, ctx.concurrency, (trial) =>
-      trialRecorder(run, trial),
+    // Turn by turn: a conversation's turn k waits for turn k − 1's answer (turns.ts).
+    const turns = await sendInTurns(
+      ctx.writer,
+      ctx.model.name,
+      ctx.trials,
+      ctx.index ?? new Map(ctx.trials.map((t) => [t.id, t])),
+      async (ready) => {
+        const end = await sendAll(sender, ready, ctx.concurrency, (r) => trialRecorder(run, r));
+        claimedElsewhere += end.claimedElsewhere;
+        return { stopped: end.stop !== null || ctx.stopping() };
+      },
     );
-    if (end.claimedElsewhere > 0)
-      ctx.stats.stopped ??= `${end.claimedElsewhere} trial(s) were claimed by another writer of this ledger and left to it (nothing was sent twice); run the same command again once it has finished`;
+    if (turns.unsent > 0) ctx.stats.outcomes.not_sent = turns.unsent;
+    if (claimedElsewhere > 0)
+      ctx.stats.stopped ??= `${claimedElsewhere} trial(s) were claimed by another writer of this ledger and left to it (nothing was sent twice); run the same command again once it has finished`;
+    if (turns.blocked > 0)
+      ctx.stats.stopped ??= `${turns.blocked} later turn(s) of conversations wait on an earlier turn that failed: run again with --retry-failed to send it, then them`;
   } finally {
     ctx.stats.wallMs = performance.now() - ctx.stats.startedMs;
   }
@@ -99,8 +116,9 @@ function stopText(ctx: ModelRunContext, stop: SendStop): string {
 }
 
 /** How one trial is sent and recorded (the send loop is client/send.ts). */
-async function trialRecorder(run: HttpRun, trial: Trial): Promise<Recorder> {
-  const prepared = await prepareTrial(run, trial);
+async function trialRecorder(run: HttpRun, ready: ReadyTurn): Promise<Recorder> {
+  const { trial } = ready;
+  const prepared = await prepareTrial(run, ready);
   const request = {
     targetId: trial.id,
     sha256: prepared.built.sha256,
@@ -114,10 +132,13 @@ async function trialRecorder(run: HttpRun, trial: Trial): Promise<Recorder> {
   };
 }
 
-/** Build the trial's request body with the bytes this model is sent under its image block. */
-async function prepareTrial(run: HttpRun, trial: Trial): Promise<PreparedTrial> {
+/**
+ * Build the trial's request body (a later turn: the whole conversation so far, so its hash
+ * covers it) with the bytes this model is sent under its image block.
+ */
+async function prepareTrial(run: HttpRun, { trial, earlier }: ReadyTurn): Promise<PreparedTrial> {
   const { ctx, provider } = run;
-  const built = provider.build(trial, ctx.model);
+  const built = provider.build(withEarlierTurns(trial, earlier), ctx.model);
   // The bytes this model is sent under its image block, and their record (client/send-image.ts).
   const sent = await ctx.images.sent.materialize(built.body, ctx.model.image, provider.imageStyle);
   return { trial, built, sent: sent.sent, bodyText: JSON.stringify(sent.body) };

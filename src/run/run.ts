@@ -193,6 +193,7 @@ async function runModels(
         options.progress.intervalMs,
       )
     : null;
+  const index = new Map(planned.bundle.trials.map((t) => [t.id, t]));
   const simBundle = planned.models.some((m) => m.provider === 'sim')
     ? await loadSimBundle(planned.bundle.sealed)
     : null;
@@ -215,6 +216,7 @@ async function runModels(
               backoff: options.backoff ?? DEFAULT_BACKOFF,
               stopping: send.stopping,
               abort: send.abort,
+              index,
             }),
       ),
     );

@@ -22,9 +22,11 @@ export interface RunBundle {
   sealed: SealedBundle;
 }
 
-/** The block a trial belongs to: its paradigm, or `instrument/<arm>`. */
+/** The block a trial belongs to: its paradigm, or `instrument/<arm>` and `pressure/<arm>`. */
 export function blockOf(t: Trial): string {
-  return t.paradigm === 'instrument' ? `instrument/${t.arm}` : t.paradigm;
+  return t.paradigm === 'instrument' || t.paradigm === 'pressure'
+    ? `${t.paradigm}/${t.arm}`
+    : t.paradigm;
 }
 
 /**

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { z } from 'zod';
 import { jsonSchemaText } from '../core/json-schema.js';
 import { PACKAGE_ROOT } from '../core/tool.js';
+import { PressureFileInput } from './pressure-schema.js';
 import { PromptsFileInput } from './prompts-schema.js';
 import { TopicsFileInput } from './topics-schema.js';
 import { WrappersFileInput } from './wrappers-schema.js';
@@ -17,6 +18,7 @@ const specs: Array<[string, z.ZodType, string]> = [
   ['topics.schema.json', TopicsFileInput, 'stimkit topics file (stimkit.topics v1)'],
   ['wrappers.schema.json', WrappersFileInput, 'stimkit wrapper pools (stimkit.wrappers v1)'],
   ['prompts.schema.json', PromptsFileInput, 'stimkit prompt cards (stimkit.prompts v1)'],
+  ['pressure.schema.json', PressureFileInput, 'stimkit pressure follow-ups (stimkit.pressure v1)'],
 ];
 
 /** Each stimulus JSON Schema file with its generated text. */

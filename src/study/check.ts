@@ -13,15 +13,20 @@ import {
   type VlmParadigm,
 } from './schema.js';
 
-/** Block names a study defines: each present paradigm and `instrument/<arm>`. */
+/** Block names a study defines: each present paradigm, `instrument/<arm>` and `pressure/<arm>`. */
 export function blockNames(study: Study): string[] {
   const names: string[] = VLM_PARADIGMS.filter((p) => study.paradigms[p] !== undefined);
   for (const arm of study.instrument?.arms ?? []) names.push(`instrument/${arm.id}`);
+  const p = study.pressure;
+  for (const arm of study.instrument?.arms ?? [])
+    if (p && (!p.arms || p.arms.includes(arm.id))) names.push(`pressure/${arm.id}`);
   return names;
 }
 
 /** The model set name a block uses (its own, else the study default), or undefined. */
 export function blockModelSet(study: Study, block: string): string | undefined {
+  if (block.startsWith('pressure/'))
+    return study.pressure?.models ?? blockModelSet(study, `instrument/${block.slice(9)}`);
   if (block.startsWith('instrument/')) {
     const arm = study.instrument?.arms.find((a) => `instrument/${a.id}` === block);
     return arm?.models ?? study.instrument?.models ?? study.default_models;

@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { LangCode, Role, Slug } from '../ingest/schema.js';
+import { PressureBlock } from './pressure-block.js';
 
 const STUDY_FORMAT = 'stimkit.study';
 const STUDY_VERSION = 1;
@@ -300,6 +301,8 @@ export const Study = z.strictObject({
     .describe(
       'Thinking as a paired design factor: each trial planned once per level (on: sampling.thinking true; off: false).',
     ),
+  /** Pressure over turns, from the instrument's trials (pressure-block.ts). */
+  pressure: PressureBlock.optional(),
   expect: z.array(Expectation).default([]),
 });
 

@@ -62,6 +62,7 @@ describe('zh-Hant: an OpenCC draft of zh, pending human review (data only)', () 
     const files = await derivedStimulusFiles();
     expect(files.map((f) => path.relative(ROOT, f.file)).sort()).toEqual(
       [
+        'manifests/schema/pressure.schema.json',
         'manifests/schema/prompts.schema.json',
         'manifests/schema/topics.schema.json',
         'manifests/schema/wrappers.schema.json',

@@ -57,6 +57,8 @@ export function phoneSpec(wide: Spec): Spec {
   };
   const facet = spec.facet as { column?: FacetField; row?: FacetField } | undefined;
   if (facet?.column) return { ...wrapPanels(spec, facet.column, facet.row), config: below };
+  // panels by row only are one column already: narrower panels, the legend below
+  if (facet) return { ...spec, spec: narrowPanels(spec), config: below };
   const layout = heatMap(spec) ? transpose(spec) : spec;
   return {
     ...layout,
@@ -75,8 +77,8 @@ const value = (field: string) => `datum[${JSON.stringify(field)}]`;
  * Panels up to 100 px wide go two abreast, wider ones one under another.
  */
 function wrapPanels(spec: Spec, column: FacetField, row: FacetField | undefined): Spec {
-  const inner = (spec.spec as Spec | undefined) ?? {};
-  const width = typeof inner.width === 'number' ? Math.min(inner.width, 200) : inner.width;
+  const inner = narrowPanels(spec);
+  const width = inner.width;
   const name = row ? `${value(column.field)} + ' · ' + ${value(row.field)}` : value(column.field);
   const { facet: _facet, spec: _spec, ...rest } = spec;
   return {
@@ -89,8 +91,14 @@ function wrapPanels(spec: Spec, column: FacetField, row: FacetField | undefined)
       header: { labelFontWeight: 'bold', labelFontSize: 12 },
     },
     columns: typeof width === 'number' && width <= 100 ? 2 : 1,
-    spec: { ...inner, width },
+    spec: inner,
   };
+}
+
+/** A faceted chart's inner spec with its panels at most 200 px wide. */
+function narrowPanels(spec: Spec): Spec {
+  const inner = (spec.spec as Spec | undefined) ?? {};
+  return typeof inner.width === 'number' ? { ...inner, width: Math.min(inner.width, 200) } : inner;
 }
 
 /** A heat map: a single view whose x and y are nominal and whose cells are `step` wide. */

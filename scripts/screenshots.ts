@@ -4,8 +4,9 @@
  * guide, 200 % zoom, the review mode; the viewer's entries, entry, ladders, responses at 1,400 and
  * 400 px, a trial) from the demo bundle and synthetic responses (marked simulated); the demo
  * report's first screen (key results), its language-shift chart, and at 400 px its per-model tests
- * and a chart in its phone layout, from `stimkit demo` run into a temporary folder (a few minutes);
- * with Debian's Chromium. Not part of the tests; run it after UI changes and look at every image.
+ * and two charts in their phone layouts (a scatter; the confusion matrices' panels wrapped),
+ * from `stimkit demo` run into a temporary folder (a few minutes); with Debian's Chromium. Not
+ * part of the tests; run it after UI changes and look at every image.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -45,6 +46,7 @@ async function reportShots(ctx: BrowserContext, dir: string): Promise<void> {
   await page.setViewportSize({ width: 400, height: 900 });
   await shotOf(page, '#instrument-tests', 'report-phone.png');
   await shotOf(page, 'figure:has(#chart-net-vs-swing-phone)', 'report-phone-chart.png');
+  await shotOf(page, '#chart-audit-confusion-phone > svg', 'report-phone-panels.png');
   await page.close();
 }
 

@@ -23,6 +23,20 @@ const CHART_CONFIG = {
   title: { fontSize: 14, anchor: 'start', subtitleFontSize: 11, subtitleColor: '#555555' },
 } as const;
 
+/**
+ * vega-lite's logger at its default level, without the one warning a phone layout causes on
+ * purpose: a chart whose rows are a fixed step tall keeps that height when fitted to the width
+ * (src/report/phone.ts), which vega-lite reports as dropping "fit-y".
+ */
+const LOGGER = (() => {
+  const base = vega.logger(vega.Warn);
+  const warn = base.warn.bind(base);
+  return Object.assign(base, {
+    warn: (...args: readonly unknown[]) =>
+      String(args[0]).startsWith('Dropping "fit-y"') ? base : warn(...args),
+  });
+})();
+
 /** A rendered chart. */
 export interface RenderedChart {
   svg: string;
@@ -78,7 +92,7 @@ export async function renderSvg(
     ...spec,
     config: { ...CHART_CONFIG, ...((spec.config as object) ?? {}) },
   };
-  const compiled = vegaLite.compile(full as vegaLite.TopLevelSpec).spec;
+  const compiled = vegaLite.compile(full as vegaLite.TopLevelSpec, { logger: LOGGER }).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
   const drawn = prefixSvgIds(await view.toSVG(), options.id ?? 'chart');
   view.finalize();

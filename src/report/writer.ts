@@ -11,6 +11,7 @@ import { escapeHtml, showBidiControls } from '../core/html.js';
 import { artifactJson } from '../core/json.js';
 import { renderChart, renderSvg } from './chart.js';
 import { dictionaryCsv, tableCsv, type RowSimulated } from './csv.js';
+import { PHONE_SUBTITLE_CHARS, PHONE_WIDTH, phoneSpec, wrapLines } from './phone.js';
 import { markSimulatedSvg } from './simulated.js';
 import type { ReportChart, ReportFigure, ReportTable } from './types.js';
 
@@ -97,47 +98,14 @@ function chartSpec(chart: ReportChart, chars = SUBTITLE_CHARS): Record<string, u
 
 /** Subtitle lines longer than this many characters are broken at spaces (so they do not widen the chart). */
 const SUBTITLE_CHARS = 80;
-/** The page's width on a phone, less its padding: wider charts get a phone layout. */
-const PHONE_WIDTH = 376;
-const PHONE_SUBTITLE_CHARS = 38;
 
 export const svgWidth = (svg: string): number =>
   Number(/^<svg\b[^>]*\bwidth="([\d.]+)"/.exec(svg)?.[1] ?? 0);
 
-/**
- * The phone layout of a chart: the same marks and data with a narrower plot (a facet's cells
- * too) and the legend below it, so that every point and label is on the screen at once.
- */
-function phoneSpec(spec: Record<string, unknown>): Record<string, unknown> {
-  const narrow = (w: unknown, to: number) => (typeof w === 'number' ? Math.min(w, to) : w);
-  const inner = spec.spec as Record<string, unknown> | undefined;
-  const config = (spec.config as Record<string, unknown> | undefined) ?? {};
-  return {
-    ...spec,
-    ...(spec.width === undefined ? {} : { width: narrow(spec.width, 180) }),
-    ...(inner ? { spec: { ...inner, width: narrow(inner.width, 110) } } : {}),
-    config: {
-      ...config,
-      legend: { labelFontSize: 11, titleFontSize: 12, orient: 'bottom', direction: 'horizontal' },
-    },
-  };
-}
-
 function wrapSubtitle(spec: Record<string, unknown>, chars: number): Record<string, unknown> {
   const title = spec.title as { subtitle?: string | string[] } | undefined;
   if (!title?.subtitle) return spec;
-  const lines = [title.subtitle].flat().flatMap((line) => {
-    const out: string[] = [];
-    let cur = '';
-    for (const word of line.split(' ')) {
-      if (cur !== '' && cur.length + 1 + word.length > chars) {
-        out.push(cur);
-        cur = word;
-      } else cur = cur === '' ? word : `${cur} ${word}`;
-    }
-    return [...out, cur];
-  });
-  return { ...spec, title: { ...title, subtitle: lines } };
+  return { ...spec, title: { ...title, subtitle: wrapLines(title.subtitle, chars) } };
 }
 
 function visibleBidi(v: unknown): unknown {

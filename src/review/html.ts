@@ -144,7 +144,7 @@ function overviewTable(data: ReviewData): Html {
       html`<tr><td><a href="#${e.id}">${e.id}</a></td>${langs.map((l) => html`<td${langDir(l)}>${text(e.title[l])}</td>`)}<td>${e.roles.join(', ')}</td><td>${e.expected_facts.length}</td><td>${text((e.provenance as Record<string, unknown>).license)}</td><td>${warnings.length || ''}</td></tr>`,
   );
   // The hint shows only while the table is wider than its box (its scroll timeline is active then).
-  return html`<div class="ov"><p class="hint" id="ov-hint">This table is wider than the window: scroll it sideways for the roles, facts, licence and problems columns →</p><div class="scroll" tabindex="0" role="region" aria-label="Overview of the entries"><table class="overview"><thead><tr><th>id</th>${langs.map((l) => html`<th>title (${l})</th>`)}<th>roles</th><th>facts</th><th>licence</th><th>problems</th></tr></thead><tbody>${rows}</tbody></table></div></div>`;
+  return html`<div class="ov"><p class="hint" id="ov-hint">This table is wider than the window: scroll it sideways to see the rest of its columns →</p><div class="scroll" tabindex="0" role="region" aria-label="Overview of the entries"><table class="overview"><thead><tr><th>id</th>${langs.map((l) => html`<th>title (${l})</th>`)}<th>roles</th><th>facts</th><th>licence</th><th>problems</th></tr></thead><tbody>${rows}</tbody></table></div></div>`;
 }
 
 /** The whole page. Deterministic: the same data and pictures give the same bytes (no clock). */

@@ -211,7 +211,7 @@ export async function loadReviewSource(
     : new Map<string, EntryLadder>();
   const notes = options.variantsLock
     ? [
-        `variants ${relPosix(path.dirname(path.resolve(input)), path.resolve(options.variantsLock))} (from the entries file's folder)`,
+        `variants ${relPosix(path.dirname(path.resolve(input)), path.resolve(options.variantsLock))} (relative to the folder of ${path.basename(input)})`,
       ]
     : ['no variants lock given (--variants): the ladder is empty'];
   const withLadder = (e: Entry, image: string | null, warnings: ReviewWarning[]): ReviewEntry => {

@@ -201,6 +201,21 @@ export const Quality = z.strictObject({
     .describe(
       'A6 blob check: a silhouette at least blob_solidity_min solid that covers at least this share of the frame is a blob, whatever the edges (a segmenter that kept the backdrop).',
     ),
+  blob_edges_frame_min: bounded('quality.blob_edges_frame_min', { min: 0, max: 1 })
+    .default(0.4)
+    .describe(
+      'A6 blob check by edges (the three thresholds above) applies only to a silhouette covering at least this share of the frame (GrabCut keeping its rectangle nearly whole).',
+    ),
+  fragment_frame_max: bounded('quality.fragment_frame_max', { min: 0, max: 1 })
+    .default(0.03)
+    .describe(
+      'A6 fragment check: a silhouette covering less than this share of the frame (and at least silhouette_min) …',
+    ),
+  fragment_outline_edges_max: bounded('quality.fragment_outline_edges_max', { min: 0, max: 1 })
+    .default(0.5)
+    .describe(
+      "… whose outline follows A3's edges (within 2 px) for less than this share of its length is a fragment, not a subject.",
+    ),
 });
 export type QualityThresholds = z.output<typeof Quality>;
 

@@ -2,8 +2,9 @@
  * The list's full-text search and sort. Search is a substring match on NFC-normalised, lower-cased
  * text — never split into words, so a Chinese query finds its characters wherever they stand —
  * over the response text (with scores) or the prompt (without), the model, the trial id and the
- * entry. Sort orders the rows by the outcome or by one label's value (numbers by value, rows
- * without the field last), ties kept in bundle order.
+ * entry. Sort orders the rows by the outcome or by one label's value (true before false, so that
+ * the rows a label holds for come first; numbers by value; rows without the field last), ties kept
+ * in bundle order.
  */
 import { promptText } from '../label/bundle.js';
 import type { ListRow } from './list.js';
@@ -28,8 +29,12 @@ export function sortKeys(scores: ScoreRow[] | null, labels: string[]): string[] 
   return [...outcome, ...labels.filter((l) => l !== 'outcome')];
 }
 
+/** true before false: a label sorted shows the rows it holds for first. */
+const TRUTH: Record<string, number> = { true: 0, false: 1 };
+
 function compare(a: string | undefined, b: string | undefined): number {
   if (a === undefined || b === undefined) return a === b ? 0 : a === undefined ? 1 : -1;
+  if (a in TRUTH && b in TRUTH) return TRUTH[a]! - TRUTH[b]!;
   const x = Number(a);
   const y = Number(b);
   if (a.trim() !== '' && b.trim() !== '' && Number.isFinite(x) && Number.isFinite(y)) return x - y;

@@ -3,10 +3,12 @@
 // validation against simulated raters, and the report. (About a minute: A6 runs the network.)
 import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { runDemo } from '../../src/demo/demo.js';
 import { sha256 } from '../../src/core/fsio.js';
 import { inspectValidator, unzipJson } from '../export/schema.js';
+import { launchChromium, skipBrowserTests } from '../helpers/chromium.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { heavyLimit } from '../helpers/limits.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -17,6 +19,7 @@ import {
   expectSimulatedCharts,
   expectSimulatedColumn,
 } from '../report/checks.js';
+import { phoneOverflows } from '../report/phone-check.js';
 
 // The first two tests each run the demo: 45 to 52 s on a quiet 2-core machine (40 s with A6 by
 // grabcut), so they get a limit scaled from that, not a fixed one.
@@ -213,6 +216,27 @@ describe('stimkit demo', () => {
     expect(sealed.segmenter.method).toBe('grabcut');
     expect(result.digest).toMatch(/^[0-9a-f]{64}$/);
   });
+
+  it.skipIf(skipBrowserTests('test/demo/demo.test.ts'))(
+    "at 400 px every figure of the demo's report fits the window; only data tables scroll, saying so",
+    async () => {
+      expect(demo, 'the demo test above failed').not.toBeNull();
+      const browser = await launchChromium();
+      try {
+        const page = await browser.newPage({ viewport: { width: 400, height: 900 } });
+        await page.goto(pathToFileURL(path.join(demo!.out, 'report', 'index.html')).href);
+        const o = await phoneOverflows(page);
+        // the ten charts (the heat map, the panels of rates and of the judges' confusion
+        // matrices among them) and the ladder's image strips
+        expect(o.figures).toBeGreaterThanOrEqual(11);
+        expect(o.inFigures).toEqual([]);
+        expect(o.boxes.length).toBeGreaterThan(0);
+        for (const b of o.boxes) expect(b, b.id).toMatchObject({ table: true, hint: true });
+      } finally {
+        await browser.close();
+      }
+    },
+  );
 
   it("says SIMULATED in run's summary and every export row, and leaves no SQLite side files", async () => {
     expect(demo, 'the demo test above failed').not.toBeNull();

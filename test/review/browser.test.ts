@@ -114,6 +114,13 @@ describe.skipIf(SKIP)('the review page in Chromium', () => {
         );
         if (width === 400) expect(wider).toBe(true);
         expect(await page.locator('#ov-hint').isVisible()).toBe(wider);
+        // the hint names no column that is already in view
+        const inView = await page.evaluate<string[]>(
+          "(() => { const s = document.querySelector('.ov .scroll'); const right = s.getBoundingClientRect().right; return [...s.querySelectorAll('th')].filter((h) => h.getBoundingClientRect().right <= right).map((h) => h.textContent); })()",
+        );
+        const hint = (await page.locator('#ov-hint').textContent()) ?? '';
+        const words = hint.split(/[\s,]+/);
+        for (const column of inView) expect(words, column).not.toContain(column);
         expect(await axeViolations(page)).toEqual([]);
       } finally {
         await page.close();

@@ -97,6 +97,22 @@ describe('stimkit review', () => {
     const r = await runCli(['review', path.join(DEMO, 'corpus.lock.json'), '--out', out, '--json']);
     expect(r.code).toBe(0);
     expect(r.json().entries).toBe(6);
+    // the variants lock is named relative to the input's own folder, and the input is not called an entries file
+    const withLadder = await tempDir('stimkit-review-lock-variants-');
+    const v = await runCli([
+      'review',
+      path.join(DEMO, 'corpus.lock.json'),
+      '--variants',
+      path.join(ROOT, 'variants', 'demo', 'variants.lock.json'),
+      '--out',
+      withLadder,
+    ]);
+    expect(v.code, v.stderr).toBe(0);
+    const page = await readFile(path.join(withLadder, 'index.html'), 'utf8');
+    expect(page).toContain(
+      'variants ../../variants/demo/variants.lock.json (relative to the folder of corpus.lock.json)',
+    );
+    expect(page).not.toContain('entries file');
     const bad = await runCli(['review', out, '--out', `${out}-x`, '--json']);
     expect(bad.code).toBe(1);
     expect(bad.json().error.code).toBe('E_REVIEW_INPUT');

@@ -100,7 +100,8 @@ describe.skipIf(SKIP)('stimkit view pages in Chromium', () => {
     for (const key of ['outcome', 'd4_state_aligned']) {
       await page.goto(url(`/trials?sort=${key}`));
       expect(await page.locator('#f-sort').inputValue()).toBe(key);
-      const value = (r: Row) => String(r[key]);
+      // true before false (the rows a label holds for first), other values in order
+      const value = (r: Row) => ({ true: ' 0', false: ' 1' })[String(r[key])] ?? String(r[key]);
       const want = rows
         .map((r, i) => ({ r, i }))
         .sort((a, b) => (value(a.r) < value(b.r) ? -1 : value(a.r) > value(b.r) ? 1 : a.i - b.i))

@@ -28,4 +28,14 @@ describe('view search', () => {
     const rows = [row('a', { n: '10' }), row('b'), row('c', { n: '9' }), row('d', { n: '9' })];
     expect(sortRows(rows, 'n').map((r) => r.score!.response)).toEqual(['c', 'd', 'a', 'b']);
   });
+
+  it('sorts a true/false label with the rows it holds for first', () => {
+    const rows = [
+      row('a', { d4: 'false' }),
+      row('b', { d4: 'true' }),
+      row('c'),
+      row('d', { d4: 'true' }),
+    ];
+    expect(sortRows(rows, 'd4').map((r) => r.score!.response)).toEqual(['b', 'd', 'a', 'c']);
+  });
 });

@@ -111,11 +111,12 @@ function topicOriginSpec(
                 },
                 value: 0,
               },
+              // the same field and scale as the colour: one legend, "origin", for both
               stroke: {
                 field: 'origin',
                 type: 'nominal',
+                title: 'origin',
                 scale: { domain: origins, range: originColours(origins) },
-                legend: null,
               },
               x: {
                 field: 'mean',

@@ -1,6 +1,7 @@
 /**
  * Quality warnings: an abstraction that has lost its subject (an empty or tiny silhouette, one
- * component kept out of many, a silhouette that is the whole frame or a solid blob, an edge map with almost no
+ * component kept out of many, a silhouette that is the whole frame, a solid blob or a small
+ * fragment whose outline follows no edge, an edge map with almost no
  * edges or edges everywhere, a two-tone image of one tone, a centre crop that cuts the subject
  * away). Derived from each variant's recorded metrics and the recipe's `quality` thresholds, so
  * they are the same for computed and reused outputs, and change no output. docs/formats/variants.md.
@@ -62,7 +63,11 @@ export function entryWarnings(
   const fg6 = num(a6, 'foreground_fraction');
   if (fg6 !== null) silhouetteChecks(a6, fg6, t, (w) => add('A6', w));
   const a3 = num(by.get('A3'), 'edge_density');
-  blobCheck(a6, a3, t, (w) => add('A6', w));
+  // a silhouette already too small (empty, tiny) is not judged by its shape as well
+  if (fg6 === null || fg6 >= t.silhouette_min) {
+    blobCheck(a6, a3, t, (w) => add('A6', w));
+    fragmentCheck(a6, t, (w) => add('A6', w));
+  }
   edgeChecks(a3, t, (w) => add('A3', w));
   const a4 = num(by.get('A4'), 'foreground_fraction');
   if (a4 !== null && Math.min(a4, 1 - a4) < t.binary_minority_min) {
@@ -161,10 +166,12 @@ function edgeChecks(
 
 /**
  * W_VARIANTS_A6_BLOB: a solid, nearly convex silhouette that either covers most of the frame (the
- * backdrop kept with the subject: a cat photo's A6 at 77 %) or whose outline follows few of the
- * edges of a photo that has many (src/variants/quality/shape.ts measures both). A solid subject of
- * moderate size (a cup at 47 %) and a large but articulated one (a portrait at 54 %, solidity 84 %)
- * are not blobs.
+ * backdrop kept with the subject: a cat photo's A6 at 77 %) or, covering at least
+ * `blob_edges_frame_min` of it, whose outline follows few of the edges of a photo that has many
+ * (GrabCut's rectangle kept nearly whole: a rocket launch at 59 %; src/variants/quality/shape.ts
+ * measures both). A solid subject of moderate size (a cup at 47 %, a diamond at 15 % on a
+ * textured ground whose edge map misses its corners) and a large but articulated one (a portrait
+ * at 54 %, solidity 84 %) are not blobs.
  */
 function blobCheck(
   a6: MeasuredVariant | undefined,
@@ -186,12 +193,37 @@ function blobCheck(
   const overlap = num(a6, 'outline_edge_overlap');
   if (sol === null || overlap === null || edgeDensity === null) return;
   if (sol < t.blob_solidity_min || overlap >= t.blob_outline_edges_max) return;
-  if (edgeDensity < t.blob_edges_min) return;
+  if (edgeDensity < t.blob_edges_min || fg === null || fg < t.blob_edges_frame_min) return;
   add({
     code: 'W_VARIANTS_A6_BLOB',
     message: `the silhouette is one solid blob (solidity ${pct(sol)}) whose outline lies on the edge map's edges for only ${pct(overlap)} of its length, in a photo with many edges (${pct(edgeDensity)} of A3's pixels): it is not the subject's shape`,
     value: overlap,
     threshold: t.blob_outline_edges_max,
+    fix: `${KEEP}; ${otherSegmenter(a6)}`,
+  });
+}
+
+/**
+ * W_VARIANTS_A6_FRAGMENT: a small silhouette (at least `silhouette_min`, below
+ * `fragment_frame_max` of the frame) whose outline lies on A3's edges for less than
+ * `fragment_outline_edges_max` of its length: a piece of texture or shadow the segmenter kept
+ * instead of a subject (GrabCut on the moon keeps a crater's shadow, 1.1 % of the frame, outline on
+ * edges for 36 %). A small subject that was found has its outline on the edges that surround it.
+ */
+function fragmentCheck(
+  a6: MeasuredVariant | undefined,
+  t: QualityThresholds,
+  add: (w: QualityWarning) => void,
+): void {
+  const fg = num(a6, 'foreground_fraction');
+  const overlap = num(a6, 'outline_edge_overlap');
+  if (fg === null || overlap === null || fg >= t.fragment_frame_max) return;
+  if (overlap >= t.fragment_outline_edges_max) return;
+  add({
+    code: 'W_VARIANTS_A6_FRAGMENT',
+    message: `the silhouette is a fragment: it covers ${pct(fg)} of the frame and its outline lies on the edge map's edges for only ${pct(overlap)} of its length, so it traces no subject`,
+    value: overlap,
+    threshold: t.fragment_outline_edges_max,
     fix: `${KEEP}; ${otherSegmenter(a6)}`,
   });
 }

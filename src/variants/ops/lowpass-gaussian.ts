@@ -17,7 +17,7 @@ import {
   sumAndSquares,
 } from './fft.js';
 import type { Energy } from './lowpass.js';
-import { align16, kernel, reserve } from '../kernels/load.js';
+import { align16, requiredKernel, reserve } from '../kernels/load.js';
 
 /**
  * The column kernel ends at its first tap below this fraction of the centre tap (d ≈ 27 px at
@@ -100,9 +100,10 @@ export function gaussianPlane(
 }
 
 /**
- * Circular convolution along y of `height` rows of `stride` values with the even kernel `taps`
- * (d = 0 … D): by the WebAssembly kernel (kernels/as/lowpass.ts) when built, else
- * `columnConvolveJs`; the same bits either way.
+ * Circular convolution along y of `height` rows of `stride` values (stride even: complex values)
+ * with the even kernel `taps` (d = 0 … D), in the lowpass kernel (kernels/as/lowpass.ts):
+ * dst[y] = k0·src[y] + Σ_{d=1..D} k_d·(src[y + d] + src[y − d]), the terms added in that order;
+ * when 2d = h (a kernel spanning an even column) rows y ± d are one row, counted once.
  */
 export function columnConvolve(
   src: Float64Array,
@@ -110,8 +111,7 @@ export function columnConvolve(
   stride: number,
   taps: Float64Array,
 ): Float64Array {
-  const k = kernel('lowpass');
-  if (!k || stride % 2 !== 0) return columnConvolveJs(src, height, stride, taps);
+  const k = requiredKernel('lowpass');
   const D = taps.length - 1;
   const used = Float64Array.from(taps, (v, d) => (d > 0 && 2 * d === height ? v / 2 : v));
   const n = height * stride * 8;
@@ -124,46 +124,4 @@ export function columnConvolve(
   new Float64Array(k.memory.buffer, kernAt, used.length).set(used);
   k.exports.columnConvolve!(srcAt, dstAt, kernAt, D, height, stride, tabAt);
   return new Float64Array(k.memory.buffer, dstAt, height * stride).slice();
-}
-
-/** `columnConvolve` in TypeScript: the reference of the WebAssembly kernel. */
-export function columnConvolveJs(
-  src: Float64Array,
-  height: number,
-  stride: number,
-  kernel: Float64Array,
-): Float64Array {
-  const D = kernel.length - 1;
-  const dst = new Float64Array(src.length);
-  // Circular convolution along y, a whole row of columns at a time (contiguous); the kernel is
-  // even, so rows y − d and y + d share a multiplication. Taps are added in the order d = 1 … D,
-  // two per pass over the row ((acc + t1) + t2: the same operations as one pass per tap, fewer
-  // loads and stores).
-  const k0 = kernel[0]!;
-  // d = h/2 (even h, a kernel spanning the whole column): rows y ± d are one row, counted once.
-  const tap = (d: number) => (2 * d === height ? kernel[d]! / 2 : kernel[d]!);
-  const rowAt = (r: number) => (((r % height) + height) % height) * stride;
-  for (let y = 0; y < height; y++) {
-    const o = y * stride;
-    for (let i = 0; i < stride; i++) dst[o + i] = k0 * src[o + i]!;
-    let d = 1;
-    for (; d + 1 <= D; d += 2) {
-      const k1 = tap(d);
-      const k2 = tap(d + 1);
-      const a1 = rowAt(y + d);
-      const b1 = rowAt(y - d);
-      const a2 = rowAt(y + d + 1);
-      const b2 = rowAt(y - d - 1);
-      for (let i = 0; i < stride; i++)
-        dst[o + i] =
-          dst[o + i]! + k1 * (src[a1 + i]! + src[b1 + i]!) + k2 * (src[a2 + i]! + src[b2 + i]!);
-    }
-    if (d <= D) {
-      const k = tap(d);
-      const a = rowAt(y + d);
-      const b = rowAt(y - d);
-      for (let i = 0; i < stride; i++) dst[o + i] = dst[o + i]! + k * (src[a + i]! + src[b + i]!);
-    }
-  }
-  return dst;
 }

@@ -1,10 +1,10 @@
 // The row and column DFTs of src/variants/ops/fft.ts and fft-band.ts (rowsReal, rowsInverseReal,
 // rowsBand, the column passes of fft2FromRows / ifft2Real and of bandEnergy), two sequences at a
-// time, one per f64x2 lane. Each lane does exactly the scalar operations, in the same order: the
-// npm fft.js radix-4 transform (`_transform4`, `_singleTransform2/4`, `inverseTransform`'s division
-// by the size) with fft.js's own twiddle table and bit reversal (laid out by the caller), and the
-// Bluestein / chirp-z steps of fft.ts and fft-band.ts around it. So every lane equals the
-// TypeScript result bit for bit.
+// time, one per f64x2 lane: the one implementation of stimkit's DFTs. Each lane does the scalar
+// operations, in the order, of the npm fft.js 4 radix-4 transform (`_transform4`,
+// `_singleTransform2/4`, `inverseTransform`'s division by the size) with its twiddle table and
+// bit reversal (laid out by the caller), which stimkit used before this kernel, and the Bluestein /
+// chirp-z steps of fft.ts and fft-band.ts around it: so A5's pixels are the ones it always made.
 //
 // Complex sequences are held "lane-split": element j of the two sequences at p + 32·j, the two
 // real parts as one v128 at +0 and the two imaginary parts at +16. fft.js indexes its interleaved

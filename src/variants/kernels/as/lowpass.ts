@@ -1,7 +1,7 @@
-// A5's column pass (src/variants/ops/lowpass-gaussian.ts, `columnConvolveJs`): the periodic
+// A5's column pass (src/variants/ops/lowpass-gaussian.ts, `columnConvolve`): the periodic
 // convolution along y of the half-spectrum rows with the even kernel hy, in f64x2 lanes. Each
-// lane is one value of a row and sees exactly the JavaScript's operations in its order
-// (k0·x, then + k_d·(x[y+d] + x[y−d]) for d = 1 … D), so the result is bit for bit the same.
+// lane is one value of a row and sees the operations k0·x, then + k_d·(x[y+d] + x[y−d]) for
+// d = 1 … D, in that order (the order of the TypeScript loop it replaced: the same bits).
 
 /** First free byte of the memory: the caller lays its buffers out from here. */
 export function base(): usize {

@@ -6,8 +6,8 @@
  * and odd sizes); it is only faster. The TypeScript loops stay as the reference, and run when the
  * wasm files are missing (a source tree that was not built) or when STIMKIT_KERNELS=js — except
  * for A3's detector and the bilinear resize, which have no TypeScript loop: opencv-wasm, their
- * reference, runs them then; and A5's transforms (fft, lowpass), whose kernels are their one
- * implementation (`requiredKernel`: a build without them fails with a fix).
+ * reference, runs them then; and A5's transforms, whose kernel (fft) is their one implementation
+ * (`requiredKernel`: a build without it fails with a fix).
  *
  * One instance per module and thread (worker threads each load their own). A call lays its
  * buffers out from the module's heap base, growing the memory when needed; nothing is kept
@@ -51,8 +51,8 @@ export function kernel(name: string): Kernel | null {
 }
 
 /**
- * The module `name` of an operation whose one implementation it is (A5's transforms: fft,
- * lowpass), whatever STIMKIT_KERNELS says; an installation without it (a source tree that was not
+ * The module `name` of an operation whose one implementation it is (A5's transforms: fft),
+ * whatever STIMKIT_KERNELS says; an installation without it (a source tree that was not
  * built) fails here with a fix.
  */
 export function requiredKernel(name: string): Kernel {

@@ -243,3 +243,59 @@ export function columnsKernel(
   data.set(view);
   return data;
 }
+
+/**
+ * A5's Gaussian low-pass after its row pass (lowpass-gaussian.ts), in one layout of the kernel's
+ * memory, nothing copied between the steps: the first `cols` columns of `rows` (height rows of
+ * `rows.cols` complex values) convolved along y with the even taps (d = 0 … D, as the kernel uses
+ * them), then `scale` on the convolved half spectrum in place (height × cols complex), then the
+ * inverse row pass (plan of length width). Returns the filtered plane (width × height) as a view
+ * of the kernel's memory: read it before the next call into the kernel.
+ */
+export function gaussianKernel(
+  rows: { cols: number; data: Float64Array },
+  width: number,
+  height: number,
+  cols: number,
+  taps: Float64Array,
+  plan: PlanParts,
+  scale: (spectrum: Float64Array) => void,
+): Float64Array {
+  const k = requiredKernel('fft');
+  const D = taps.length - 1;
+  const bytes = height * cols * 16;
+  const L = new Layout();
+  const writePlan = planLayout(L, plan);
+  const z = L.take(width * 32);
+  const Z = L.take(width * 32);
+  const zero = L.take(cols * 16);
+  const src = L.take(bytes);
+  const dst = L.take(bytes);
+  const kern = L.take(taps.length * 8);
+  const tab = L.take(8 * D + 16);
+  const out = L.take(width * height * 8);
+  const base = reserve(k, L.size);
+  const P = writePlan(k, base);
+  const buf = k.memory.buffer;
+  zeros(k, base + zero, cols * 16);
+  const into = new Float64Array(buf, base + src, height * cols * 2);
+  if (rows.cols === cols) into.set(rows.data.subarray(0, height * cols * 2));
+  else
+    for (let y = 0; y < height; y++)
+      into.set(rows.data.subarray(y * rows.cols * 2, (y * rows.cols + cols) * 2), y * cols * 2);
+  new Float64Array(buf, base + kern, taps.length).set(taps);
+  k.exports.columnConvolve!(base + src, base + dst, base + kern, D, height, cols * 2, base + tab);
+  scale(new Float64Array(buf, base + dst, height * cols * 2));
+  k.exports.rowsInverse!(
+    P,
+    base + dst,
+    width,
+    height,
+    cols,
+    base + out,
+    base + z,
+    base + Z,
+    base + zero,
+  );
+  return new Float64Array(buf, base + out, width * height);
+}

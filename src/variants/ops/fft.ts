@@ -58,7 +58,7 @@ function bluesteinParts(n: number): PlanParts {
 const plans = new Map<number, PlanParts>();
 
 /** The plan of the DFT of length n (cached). */
-function dft(n: number): PlanParts {
+export function dft(n: number): PlanParts {
   if (!Number.isInteger(n) || n < 1)
     throw new Error(`DFT length must be a positive integer, got ${n}`);
   let plan = plans.get(n);

@@ -27,7 +27,7 @@ describe('the kernels are built and load', () => {
 
 describe('memory', () => {
   it('grows to what a call needs, and says what to do when it cannot', () => {
-    const k = kernel('lowpass')!;
+    const k = kernel('fft')!;
     const base = reserve(k, 3 * 2 ** 20);
     expect(k.memory.buffer.byteLength).toBeGreaterThanOrEqual(base + 3 * 2 ** 20);
     let caught: unknown;

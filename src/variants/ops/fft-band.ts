@@ -28,7 +28,7 @@ function pow2AtLeast(n: number): number {
 }
 
 /** Whether the chirp-z transform of `count` outputs beats the full transform of length n. */
-export function bandPays(n: number, count: number): boolean {
+function bandPays(n: number, count: number): boolean {
   return (n & (n - 1)) !== 0 && pow2AtLeast(n + count - 1) < pow2AtLeast(2 * n - 1);
 }
 

@@ -16,6 +16,7 @@ import {
   rowsInverseKernel,
   type PlanParts,
 } from './fft-kernel.js';
+import { sumsKernel } from '../kernels/pixels.js';
 
 /** The plan of a power-of-two length m. */
 function pow2Parts(m: number): PlanParts {
@@ -127,7 +128,7 @@ export function sharedRows(
 }
 
 /** The first `cols` columns of a half spectrum, as a new spectrum (a copy). */
-export function firstColumns(spec: Spectrum, cols: number): Spectrum {
+function firstColumns(spec: Spectrum, cols: number): Spectrum {
   if (cols >= spec.cols) return { ...spec, data: spec.data.slice() };
   const data = new Float64Array(spec.height * cols * 2);
   for (let y = 0; y < spec.height; y++)
@@ -177,7 +178,7 @@ export function ifft2Real(spec: Spectrum): Float64Array {
 }
 
 /** The row pass of `ifft2Real` only: rows of a half spectrum (columns already spatial) back to real values. */
-export function rowsInverseReal(spec: Spectrum): Float64Array {
+function rowsInverseReal(spec: Spectrum): Float64Array {
   return rowsInverseKernel(spec, dft(spec.width));
 }
 
@@ -199,6 +200,10 @@ export function sumAndSquares(
   values: ArrayLike<number>,
   n: number,
 ): { sum: number; squares: number } {
+  // Bytes: the pixels kernel's exact integer sums, the same values (every partial sum here is an
+  // integer below 2^53, so exact too).
+  const exact = values instanceof Uint8Array ? sumsKernel(values.subarray(0, n)) : null;
+  if (exact) return { sum: exact.sum, squares: Number(exact.squares) };
   let sum = 0;
   let squares = 0;
   for (let i = 0; i < n; i++) {

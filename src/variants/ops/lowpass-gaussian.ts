@@ -34,7 +34,7 @@ function axisGains(n: number, c: number): Float64Array {
  * The periodic column kernel `hy[d] = (1/h)·Σ_ky gy(ky)·cos(2π·ky·d/h)` for d = 0 … D (it is even),
  * D the last tap at or above TAP_FLOOR of hy[0] (at most floor(h/2)).
  */
-export function columnKernel(height: number, c: number): Float64Array {
+function columnKernel(height: number, c: number): Float64Array {
   const g = axisGains(height, c);
   const taps: number[] = [];
   for (let d = 0; d <= Math.floor(height / 2); d++) {

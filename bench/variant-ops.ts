@@ -3,9 +3,8 @@
  *
  * Each implementation of A3's detector and of A5's low-pass, on the demo photos brought to
  * 1024 px on the long side (Lanczos-3), on one thread: A3's detector in its WebAssembly kernel and
- * in opencv-wasm (GaussianBlur + Canny); A5 in the kernels and in TypeScript (STIMKIT_KERNELS=js),
- * both as the separable Gaussian and through the 2-D transform (fft.js with Bluestein for other
- * lengths). Prints the
+ * in opencv-wasm (GaussianBlur + Canny); A5 (its one implementation, the FFT kernels) as the
+ * separable Gaussian and through the 2-D transform (Bluestein for other lengths). Prints the
  * median ms of CPU per image (CPU, not wall: it holds on a shared machine) and whether each gives
  * the same bytes as the first of its group. opencv-wasm's one-off load is printed apart.
  */
@@ -58,7 +57,6 @@ function median(xs: number[]): number {
 
 interface Way {
   name: string;
-  env?: 'js';
   run: (g: Image8) => Uint8Array;
 }
 
@@ -90,13 +88,7 @@ const lowpassWays: Way[] = [
     name: 'A5 separable Gaussian: WebAssembly kernels',
     run: (g) => lowpass(g, recipe.lowpass).image.data,
   },
-  {
-    name: 'A5 separable Gaussian: TypeScript (fft.js)',
-    env: 'js',
-    run: (g) => lowpass(g, recipe.lowpass).image.data,
-  },
   { name: 'A5 2-D transform: WebAssembly kernels', run: (g) => lowpass2d(g) },
-  { name: 'A5 2-D transform: TypeScript (fft.js)', env: 'js', run: (g) => lowpass2d(g) },
 ];
 
 function lowpass2d(g: Image8): Uint8Array {
@@ -108,8 +100,6 @@ function lowpass2d(g: Image8): Uint8Array {
 function measure(ways: Way[], images: Image8[]): void {
   const first: Array<Uint8Array | undefined> = images.map(() => undefined);
   for (const way of ways) {
-    if (way.env) process.env.STIMKIT_KERNELS = way.env;
-    else delete process.env.STIMKIT_KERNELS;
     const times: number[] = [];
     let same = true;
     for (const [i, g] of images.entries()) {
@@ -122,7 +112,6 @@ function measure(ways: Way[], images: Image8[]): void {
       if (ref === undefined) first[i] = out;
       else same &&= Buffer.from(ref).equals(Buffer.from(out));
     }
-    delete process.env.STIMKIT_KERNELS;
     process.stdout.write(
       `${way.name.padEnd(46)} ${median(times).toFixed(1).padStart(7)} ms CPU per image (median; per image ${times.map((t) => t.toFixed(0)).join(' ')})   ${same ? 'same bytes' : 'DIFFERENT bytes'}\n`,
     );

@@ -92,7 +92,7 @@ export async function variantsStaleness(
   if (lock.selection.shard) return { reason: 'it is a shard lock' };
   if (canonicalJson(lock.recipe) !== canonicalJson(recipe)) return { reason: 'the recipe changed' };
   if (canonicalJson(lock.libraries) !== canonicalJson(libraryVersions()))
-    return { reason: 'the image libraries (sharp/libvips, opencv-wasm, fft.js) changed' };
+    return { reason: 'the image libraries (sharp/libvips, opencv-wasm) changed' };
   const fromImage = new Map(lock.entries.map((e) => [e.id, e.image.sha256]));
   const records = new Map<string, VariantsLock['entries'][number]['variants'][number]>(
     lock.entries.flatMap((e) => e.variants.map((v) => [`${e.id}/${v.code}`, v] as const)),

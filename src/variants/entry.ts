@@ -94,7 +94,7 @@ export function inputsHash(
       ? (plan.segmenter?.description ?? { unavailable: plan.segmenterError?.code ?? true })
       : null;
   // Every variant depends on all three libraries (libraries.ts): sharp decodes A0 and encodes each
-  // PNG, and every record's metrics use A3's detector (opencv-wasm) and the FFT (fft.js).
+  // PNG, and every record's metrics use A3's detector (opencv-wasm).
   return sha256(
     canonicalJson({
       tool: TOOL.version,

@@ -6,8 +6,10 @@
  * - sharp with its libvips and the libraries libvips bundles (`sharp.versions`: lcms for ICC → sRGB,
  *   the PNG/JPEG decoders, zlib for the PNG encoder …): every variant, since A0 is decoded and
  *   every output PNG-encoded by it;
- * - opencv-wasm: A3's Gaussian blur and Canny, and the edge-density metrics of every variant;
- * - fft.js: A5's transforms, and the low-frequency energy metric of every variant.
+ * - opencv-wasm: A3's Gaussian blur and Canny, and the edge-density metrics of every variant.
+ *
+ * A5's transforms and the low-frequency energy metric run in stimkit's own WebAssembly kernel
+ * (ops/fft-kernel.ts), covered by the tool version; no library of their own.
  *
  * A6's own runtime (onnxruntime-node, or opencv-wasm for grabcut) is in the segmenter description.
  */
@@ -20,7 +22,12 @@ export const Libraries = z.strictObject({
   /** `sharp.versions`: sharp, vips and the libraries its libvips was built with. */
   sharp: z.record(z.string(), z.string()),
   'opencv-wasm': z.string(),
-  'fft.js': z.string(),
+  /**
+   * Read, never written: the FFT library of locks written before the transforms became stimkit's
+   * own kernel. A lock that has it differs from this installation's libraries, so its outputs are
+   * recomputed once.
+   */
+  'fft.js': z.string().optional(),
 });
 export type Libraries = z.output<typeof Libraries>;
 
@@ -45,7 +52,6 @@ export function libraryVersions(): Libraries {
       ),
     ),
     'opencv-wasm': packageVersion('opencv-wasm'),
-    'fft.js': packageVersion('fft.js'),
   };
   return cached;
 }

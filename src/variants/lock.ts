@@ -78,7 +78,7 @@ export const VariantsLock = z.strictObject({
       .default(null),
   }),
   recipe: Recipe,
-  /** Versions of sharp (with libvips and its libraries), opencv-wasm and fft.js; part of every `inputs_sha256`. */
+  /** Versions of sharp (with libvips and its libraries) and opencv-wasm; part of every `inputs_sha256`. */
   libraries: Libraries,
   /** The segmenter's own description (model digest, licence facts, resolved params), when A6 ran. */
   segmenter: z.record(z.string(), z.unknown()).nullable(),

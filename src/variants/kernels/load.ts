@@ -6,7 +6,8 @@
  * and odd sizes); it is only faster. The TypeScript loops stay as the reference, and run when the
  * wasm files are missing (a source tree that was not built) or when STIMKIT_KERNELS=js — except
  * for A3's detector and the bilinear resize, which have no TypeScript loop: opencv-wasm, their
- * reference, runs them then.
+ * reference, runs them then; and A5's transforms, whose kernel (fft) is their one implementation
+ * (`requiredKernel`: a build without it fails with a fix).
  *
  * One instance per module and thread (worker threads each load their own). A call lays its
  * buffers out from the module's heap base, growing the memory when needed; nothing is kept
@@ -46,6 +47,26 @@ export function kernelFile(name: string): string {
 /** The module `name`, or null when it is not built or STIMKIT_KERNELS=js (callers then run their TypeScript loop). */
 export function kernel(name: string): Kernel | null {
   if (process.env.STIMKIT_KERNELS === 'js') return null;
+  return loadKernel(name);
+}
+
+/**
+ * The module `name` of an operation whose one implementation it is (A5's transforms: fft),
+ * whatever STIMKIT_KERNELS says; an installation without it (a source tree that was not
+ * built) fails here with a fix.
+ */
+export function requiredKernel(name: string): Kernel {
+  const k = loadKernel(name);
+  if (!k)
+    throw new StimkitError(
+      'E_VARIANTS_KERNEL_MISSING',
+      `the WebAssembly kernel ${name} is not built (${kernelFile(name)} is missing)`,
+      { fix: 'run `npm run build` in the stimkit folder (or reinstall stimkit), then rerun' },
+    );
+  return k;
+}
+
+function loadKernel(name: string): Kernel | null {
   const hit = loaded.get(name);
   if (hit !== undefined) return hit;
   const file = kernelFile(name);
@@ -55,7 +76,7 @@ export function kernel(name: string): Kernel | null {
       env: {
         abort: () => {
           throw new StimkitError('E_VARIANTS_KERNEL', `the WebAssembly kernel ${name} aborted`, {
-            fix: 'set STIMKIT_KERNELS=js to use the TypeScript loops instead, and report the image',
+            fix: 'set STIMKIT_KERNELS=js to use the TypeScript loops where there are any, and report the image',
           });
         },
       },

@@ -8,30 +8,18 @@
  * `count` outputs k0 … k0 + count − 1 by the same convolution, which then needs M ≥ n + count − 1
  * only: for n = 614 and the 63 frequencies −31 … 31, 1024 instead of 2048, half the work. Powers of
  * two keep fft.ts's plain FFT. Same values as the full transforms up to rounding (~1e-13
- * relative); test/variants/ops/fft.test.ts compares. `rowsBand` and `bandEnergy`'s column
- * transforms run in the WebAssembly kernel (fft-kernel.ts) when it is built, with the same bits.
+ * relative); test/variants/ops/fft-band.test.ts compares. `rowsBand` and `bandEnergy`'s column
+ * transforms run in the FFT kernel (fft-kernel.ts).
  */
-import FFT from 'fft.js';
 import {
+  chirpTransform,
   columnWeight,
   fft2FromRows,
   fftfreq,
-  multiplyInPlace,
   rowsReal,
   type Spectrum,
 } from './fft.js';
 import { columnsKernel, fftParts, rowsForwardKernel, type PlanParts } from './fft-kernel.js';
-
-/** The DFT outputs k0 … k0 + count − 1 (k taken mod n) of a complex sequence of length n. */
-export interface BandDft {
-  n: number;
-  k0: number;
-  count: number;
-  /** `out` (2·count, interleaved) ← outputs k0 … k0 + count − 1 of `input` (2·n); unscaled. */
-  forward(out: Float64Array, input: Float64Array): void;
-  /** The plan's tables, for the WebAssembly kernel (fft-kernel.ts). */
-  parts: PlanParts;
-}
 
 function pow2AtLeast(n: number): number {
   let m = 1;
@@ -40,21 +28,23 @@ function pow2AtLeast(n: number): number {
 }
 
 /** Whether the chirp-z transform of `count` outputs beats the full transform of length n. */
-export function bandPays(n: number, count: number): boolean {
+function bandPays(n: number, count: number): boolean {
   return (n & (n - 1)) !== 0 && pow2AtLeast(n + count - 1) < pow2AtLeast(2 * n - 1);
 }
 
 // A corpus of many sizes would keep a plan (a few hundred KiB at most) per size: a small bound.
-const plans = new Map<string, BandDft>();
+const plans = new Map<string, PlanParts>();
 const MAX_PLANS = 32;
 
-/** The chirp-z plan for outputs k0 … k0 + count − 1 of length n (cached; holds scratch buffers, use synchronously). */
-export function bandDft(n: number, k0: number, count: number): BandDft {
+/**
+ * The chirp-z plan of the DFT outputs k0 … k0 + count − 1 (k taken mod n) of a complex sequence
+ * of length n (cached).
+ */
+export function bandDft(n: number, k0: number, count: number): PlanParts {
   const key = `${n},${k0},${count}`;
   const hit = plans.get(key);
   if (hit) return hit;
   const m = pow2AtLeast(n + count - 1);
-  const f = new FFT(m);
   // w[j] = exp(−iπj²/n), j² reduced mod 2n in integers so that the angle stays exact;
   // nk = (n² + k² − (k − n)²)/2 gives X[k] = w[k]·Σ_n (x[n]·w[n])·conj(w[k − n]).
   const chirp = (j: number): [number, number] => {
@@ -72,37 +62,15 @@ export function bandDft(n: number, k0: number, count: number): BandDft {
     b[2 * u] = re;
     b[2 * u + 1] = -im;
   }
-  const B = new Float64Array(2 * m);
-  f.transform(B, b);
-  const a = new Float64Array(2 * m);
-  const A = new Float64Array(2 * m);
-  const plan: BandDft = {
+  const plan: PlanParts = {
+    kind: 2,
     n,
-    k0,
+    ...fftParts(m),
+    wn,
+    B: chirpTransform(b, m),
+    wk,
     count,
-    forward(out, input) {
-      a.fill(0);
-      for (let j = 0; j < n; j++) {
-        const xr = input[2 * j]!;
-        const xi = input[2 * j + 1]!;
-        const wr = wn[2 * j]!;
-        const wi = wn[2 * j + 1]!;
-        a[2 * j] = xr * wr - xi * wi;
-        a[2 * j + 1] = xr * wi + xi * wr;
-      }
-      f.transform(A, a);
-      multiplyInPlace(A, B, m);
-      f.inverseTransform(a, A); // scaled by 1/m: the circular convolution itself
-      for (let t = 0; t < count; t++) {
-        const cr = a[2 * (t + n - 1)]!;
-        const ci = a[2 * (t + n - 1) + 1]!;
-        const wr = wk[2 * t]!;
-        const wi = wk[2 * t + 1]!;
-        out[2 * t] = cr * wr - ci * wi;
-        out[2 * t + 1] = cr * wi + ci * wr;
-      }
-    },
-    parts: { kind: 2, n, ...fftParts(f), wn, B, wk, count, shift: n - 1 },
+    shift: n - 1,
   };
   if (plans.size >= MAX_PLANS) plans.clear();
   plans.set(key, plan);
@@ -122,46 +90,7 @@ export function rowsBand(
   const K = Math.min(Math.floor(width / 2) + 1, keep);
   if (!bandPays(width, 2 * K - 1)) return rowsReal(values, width, height, K);
   const plan = bandDft(width, -(K - 1), 2 * K - 1);
-  const data = rowsForwardKernel(values, width, height, K, plan.parts, true);
-  return data ? { width, height, cols: K, data } : rowsBandJs(values, width, height, K);
-}
-
-/** `rowsBand` in TypeScript, for a width where the band pays (`bandPays(width, 2·K − 1)`): the reference of the WebAssembly kernel. */
-export function rowsBandJs(
-  values: ArrayLike<number>,
-  width: number,
-  height: number,
-  K: number,
-): Spectrum {
-  const plan = bandDft(width, -(K - 1), 2 * K - 1);
-  const data = new Float64Array(height * K * 2);
-  const z = new Float64Array(2 * width);
-  const Z = new Float64Array(2 * (2 * K - 1)); // Z[t] = DFT at t − (K − 1)
-  // Two real rows per complex transform (z = x + i·y), separated as rowsReal does.
-  for (let y = 0; y < height; y += 2) {
-    const pair = y + 1 < height;
-    for (let x = 0; x < width; x++) {
-      z[2 * x] = values[y * width + x]!;
-      z[2 * x + 1] = pair ? values[(y + 1) * width + x]! : 0;
-    }
-    plan.forward(Z, z);
-    for (let k = 0; k < K; k++) {
-      const p = k + K - 1;
-      const q = K - 1 - k;
-      const zr = Z[2 * p]!;
-      const zi = Z[2 * p + 1]!;
-      const cr = Z[2 * q]!;
-      const ci = -Z[2 * q + 1]!; // conj(Z[−k])
-      const o = (y * K + k) * 2;
-      data[o] = (zr + cr) / 2;
-      data[o + 1] = (zi + ci) / 2;
-      if (pair) {
-        const o2 = ((y + 1) * K + k) * 2;
-        data[o2] = (zi - ci) / 2;
-        data[o2 + 1] = -(zr - cr) / 2;
-      }
-    }
-  }
+  const data = rowsForwardKernel(values, width, height, K, plan, true);
   return { width, height, cols: K, data };
 }
 
@@ -193,21 +122,10 @@ export function bandEnergy(
     return sum;
   }
   const plan = bandDft(height, -below, count);
-  const stride = rows.cols;
-  // The column transforms by the WebAssembly kernel (all columns at once) when built; the sum
-  // stays here, in the same order either way.
-  const all = columnsKernel(rows.data, stride, height, cols, 'band', plan.parts);
-  const c = new Float64Array(2 * height);
-  let C: Float64Array = new Float64Array(2 * count);
+  // The column transforms of all columns at once; the sum in column order.
+  const all = columnsKernel(rows.data, rows.cols, height, cols, 'band', plan);
   for (let kx = 0; kx < cols; kx++) {
-    if (all) C = all.subarray(kx * count * 2, (kx + 1) * count * 2);
-    else {
-      for (let y = 0; y < height; y++) {
-        c[2 * y] = rows.data[(y * stride + kx) * 2]!;
-        c[2 * y + 1] = rows.data[(y * stride + kx) * 2 + 1]!;
-      }
-      plan.forward(C, c);
-    }
+    const C = all.subarray(kx * count * 2, (kx + 1) * count * 2);
     for (let t = 0; t < count; t++) {
       const ky = t - below;
       if (!keep(ky < 0 ? ky + height : ky, kx)) continue;

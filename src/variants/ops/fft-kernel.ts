@@ -1,19 +1,19 @@
 /**
- * The WebAssembly side of fft.ts and fft-band.ts (kernels/as/fft.ts): the row passes and column
- * passes, two sequences per f64x2 lane pair, each lane doing fft.js's and the Bluestein / chirp-z
- * plan's scalar operations in the same order, so the results are the TypeScript's bit for bit.
- * Each function returns null when the kernel is not there (not built, or STIMKIT_KERNELS=js); the
- * caller then runs its TypeScript loop.
+ * The calls into the FFT kernel (kernels/as/fft.ts), the one implementation of fft.ts's and
+ * fft-band.ts's transforms: row passes and column passes, two sequences per f64x2 lane pair, a
+ * radix-4 transform of power-of-two length (the operations, tables and order of fft.js 4, so the
+ * values are the ones stimkit has always produced) with the Bluestein / chirp-z steps around it
+ * for other lengths. Tested against direct DFTs (test/variants/ops/fft.test.ts, fft-band.test.ts).
+ * A build without the kernel fails (load.ts `requiredKernel`).
  */
-import type FFT from 'fft.js';
-import { align16, kernel, reserve, type Kernel } from '../kernels/load.js';
+import { align16, requiredKernel, reserve, type Kernel } from '../kernels/load.js';
 
 /** What the kernel needs of a DFT plan: fft.js's tables and the chirp of a Bluestein or chirp-z plan. */
 export interface PlanParts {
-  /** 0 identity (n = 1), 1 power of two (fft.js alone), 2 chirp convolution (Bluestein, chirp-z). */
+  /** 0 identity (n = 1), 1 power of two (radix-4 alone), 2 chirp convolution (Bluestein, chirp-z). */
   kind: 0 | 1 | 2;
   n: number;
-  /** Length of the fft.js transform (n for kind 1). */
+  /** Length of the power-of-two transform (n for kind 1). */
   m: number;
   table: Float64Array;
   bitrev: Int32Array;
@@ -30,13 +30,11 @@ export interface PlanParts {
 const none = new Float64Array(0);
 
 /**
- * The twiddle table, bit reversal and first-step width of the radix-4 transform of an `FFT` of
- * size m = `f.size`, computed here the way fft.js 4 computes its own (lib/fft.js, constructor) so
- * that the kernel's passes match `f.transform` bit for bit without reading fft.js's private fields.
- * test/variants/ops/fft-parts.test.ts checks them against fft.js's for every size up to 2^16.
+ * The twiddle table, bit reversal and first-step width of the radix-4 transform of power-of-two
+ * size m, as fft.js 4 computes its own (lib/fft.js, constructor; checked equal bit for bit for
+ * every size up to 2^16 when fft.js was stimkit's FFT), so A5's pixels stay what they were.
  */
-export function fftParts(f: FFT): Pick<PlanParts, 'm' | 'table' | 'bitrev' | 'width'> {
-  const m = f.size;
+export function fftParts(m: number): Pick<PlanParts, 'm' | 'table' | 'bitrev' | 'width'> {
   const table = new Float64Array(2 * m);
   for (let i = 0; i < table.length; i += 2) {
     const angle = (Math.PI * i) / m;
@@ -130,9 +128,8 @@ export function rowsForwardKernel(
   cols: number,
   plan: PlanParts,
   band: boolean,
-): Float64Array | null {
-  const k = kernel('fft');
-  if (!k) return null;
+): Float64Array {
+  const k = requiredKernel('fft');
   const u8 = values instanceof Uint8Array;
   const L = new Layout();
   const writePlan = planLayout(L, plan);
@@ -174,9 +171,8 @@ export function rowsForwardKernel(
 export function rowsInverseKernel(
   spec: { width: number; height: number; cols: number; data: Float64Array },
   plan: PlanParts,
-): Float64Array | null {
-  const k = kernel('fft');
-  if (!k) return null;
+): Float64Array {
+  const k = requiredKernel('fft');
   const { width, height, cols } = spec;
   const L = new Layout();
   const writePlan = planLayout(L, plan);
@@ -218,9 +214,8 @@ export function columnsKernel(
   cols: number,
   mode: 'forward' | 'inverse' | 'band',
   plan: PlanParts,
-): Float64Array | null {
-  const k = kernel('fft');
-  if (!k) return null;
+): Float64Array {
+  const k = requiredKernel('fft');
   const count = mode === 'band' ? plan.count : height;
   const L = new Layout();
   const writePlan = planLayout(L, plan);
@@ -247,4 +242,60 @@ export function columnsKernel(
     return new Float64Array(k.memory.buffer, base + out, cols * count * 2).slice();
   data.set(view);
   return data;
+}
+
+/**
+ * A5's Gaussian low-pass after its row pass (lowpass-gaussian.ts), in one layout of the kernel's
+ * memory, nothing copied between the steps: the first `cols` columns of `rows` (height rows of
+ * `rows.cols` complex values) convolved along y with the even taps (d = 0 … D, as the kernel uses
+ * them), then `scale` on the convolved half spectrum in place (height × cols complex), then the
+ * inverse row pass (plan of length width). Returns the filtered plane (width × height) as a view
+ * of the kernel's memory: read it before the next call into the kernel.
+ */
+export function gaussianKernel(
+  rows: { cols: number; data: Float64Array },
+  width: number,
+  height: number,
+  cols: number,
+  taps: Float64Array,
+  plan: PlanParts,
+  scale: (spectrum: Float64Array) => void,
+): Float64Array {
+  const k = requiredKernel('fft');
+  const D = taps.length - 1;
+  const bytes = height * cols * 16;
+  const L = new Layout();
+  const writePlan = planLayout(L, plan);
+  const z = L.take(width * 32);
+  const Z = L.take(width * 32);
+  const zero = L.take(cols * 16);
+  const src = L.take(bytes);
+  const dst = L.take(bytes);
+  const kern = L.take(taps.length * 8);
+  const tab = L.take(8 * D + 16);
+  const out = L.take(width * height * 8);
+  const base = reserve(k, L.size);
+  const P = writePlan(k, base);
+  const buf = k.memory.buffer;
+  zeros(k, base + zero, cols * 16);
+  const into = new Float64Array(buf, base + src, height * cols * 2);
+  if (rows.cols === cols) into.set(rows.data.subarray(0, height * cols * 2));
+  else
+    for (let y = 0; y < height; y++)
+      into.set(rows.data.subarray(y * rows.cols * 2, (y * rows.cols + cols) * 2), y * cols * 2);
+  new Float64Array(buf, base + kern, taps.length).set(taps);
+  k.exports.columnConvolve!(base + src, base + dst, base + kern, D, height, cols * 2, base + tab);
+  scale(new Float64Array(buf, base + dst, height * cols * 2));
+  k.exports.rowsInverse!(
+    P,
+    base + dst,
+    width,
+    height,
+    cols,
+    base + out,
+    base + z,
+    base + Z,
+    base + zero,
+  );
+  return new Float64Array(buf, base + out, width * height);
 }

@@ -1,17 +1,13 @@
 /**
- * Exact-size discrete Fourier transforms for the low-pass variant and the spectral metrics.
- * fft.js does power-of-two lengths; any other length uses Bluestein's algorithm on top of it
- * (a chirp convolution of power-of-two length ≥ 2n − 1), so the DFT is of the image's own size,
- * never padded. Complex arrays are interleaved (re, im).
+ * Exact-size discrete Fourier transforms for the low-pass variant and the spectral metrics, in the
+ * FFT kernel (fft-kernel.ts, kernels/as/fft.ts): a radix-4 transform for power-of-two lengths, and
+ * Bluestein's algorithm on top of it for any other (a chirp convolution of power-of-two length
+ * ≥ 2n − 1), so the DFT is of the image's own size, never padded. Complex arrays are interleaved
+ * (re, im).
  *
  * The 2-D transform of a real image keeps the non-negative column frequencies only (Hermitian
  * symmetry): `Spectrum.data` is height × (floor(width/2) + 1) complex values, row-major.
- *
- * The row and column passes run in a WebAssembly kernel (fft-kernel.ts) when it is built, with
- * the same bits; the TypeScript loops (`rowsRealJs`, `rowsInverseRealJs`, `columnPassJs`) are its
- * reference and the fallback.
  */
-import FFT from 'fft.js';
 import {
   columnsKernel,
   fftParts,
@@ -20,39 +16,25 @@ import {
   rowsInverseKernel,
   type PlanParts,
 } from './fft-kernel.js';
+import { sumsKernel } from '../kernels/pixels.js';
 
-/** A 1-D DFT of one length: forward (no scaling) and inverse (scaled by 1/n), out-of-place. */
-export interface Dft {
-  n: number;
-  forward(out: Float64Array, input: Float64Array): void;
-  inverse(out: Float64Array, input: Float64Array): void;
-  /** The plan's tables, for the WebAssembly kernel (fft-kernel.ts). */
-  parts: PlanParts;
+/** The plan of a power-of-two length m. */
+function pow2Parts(m: number): PlanParts {
+  const none = new Float64Array(0);
+  return { kind: 1, n: m, ...fftParts(m), wn: none, B: none, wk: none, count: m, shift: 0 };
 }
 
-function pow2Dft(n: number): Dft {
-  const f = new FFT(n);
-  return {
-    n,
-    forward: (out, input) => f.transform(out, input),
-    inverse: (out, input) => f.inverseTransform(out, input),
-    parts: {
-      kind: 1,
-      n,
-      ...fftParts(f),
-      wn: new Float64Array(0),
-      B: new Float64Array(0),
-      wk: new Float64Array(0),
-      count: n,
-      shift: 0,
-    },
-  };
+/**
+ * The transform of `b` (m interleaved complex values, m a power of two), unscaled: the chirp
+ * convolutions' fixed factor B.
+ */
+export function chirpTransform(b: Float64Array, m: number): Float64Array {
+  return columnsKernel(b, 1, m, 1, 'forward', pow2Parts(m));
 }
 
-function bluesteinDft(n: number): Dft {
+function bluesteinParts(n: number): PlanParts {
   let m = 1;
   while (m < 2 * n - 1) m <<= 1;
-  const f = new FFT(m);
   // w[k] = exp(−iπk²/n); k² is reduced mod 2n in integers so the angle stays exact.
   const w = new Float64Array(2 * n);
   for (let k = 0; k < n; k++) {
@@ -70,60 +52,19 @@ function bluesteinDft(n: number): Dft {
       b[2 * (m - k) + 1] = -w[2 * k + 1]!;
     }
   }
-  const B = new Float64Array(2 * m);
-  f.transform(B, b);
-  const a = new Float64Array(2 * m);
-  const A = new Float64Array(2 * m);
-  const forward = (out: Float64Array, input: Float64Array, sign: 1 | -1): void => {
-    a.fill(0);
-    for (let k = 0; k < n; k++) {
-      const xr = input[2 * k]!;
-      const xi = sign * input[2 * k + 1]!; // conjugate input for the inverse
-      const wr = w[2 * k]!;
-      const wi = w[2 * k + 1]!;
-      a[2 * k] = xr * wr - xi * wi;
-      a[2 * k + 1] = xr * wi + xi * wr;
-    }
-    f.transform(A, a);
-    multiplyInPlace(A, B, m);
-    f.inverseTransform(a, A);
-    for (let k = 0; k < n; k++) {
-      const cr = a[2 * k]!;
-      const ci = a[2 * k + 1]!;
-      const wr = w[2 * k]!;
-      const wi = w[2 * k + 1]!;
-      out[2 * k] = cr * wr - ci * wi;
-      out[2 * k + 1] = sign * (cr * wi + ci * wr);
-    }
-  };
-  return {
-    n,
-    forward: (out, input) => forward(out, input, 1),
-    // ifft(X) = conj(fft(conj(X)))/n
-    inverse: (out, input) => {
-      forward(out, input, -1);
-      for (let k = 0; k < 2 * n; k++) out[k] = out[k]! / n;
-    },
-    parts: { kind: 2, n, ...fftParts(f), wn: w, B, wk: w, count: n, shift: 0 },
-  };
+  const B = chirpTransform(b, m);
+  return { kind: 2, n, ...fftParts(m), wn: w, B, wk: w, count: n, shift: 0 };
 }
 
-const identity: Dft = {
-  n: 1,
-  forward: (out, input) => out.set(input.subarray(0, 2)),
-  inverse: (out, input) => out.set(input.subarray(0, 2)),
-  parts: identityParts,
-};
+const plans = new Map<number, PlanParts>();
 
-const plans = new Map<number, Dft>();
-
-/** The DFT of length n (cached; plans hold scratch buffers, so use them synchronously). */
-export function dft(n: number): Dft {
+/** The plan of the DFT of length n (cached). */
+export function dft(n: number): PlanParts {
   if (!Number.isInteger(n) || n < 1)
     throw new Error(`DFT length must be a positive integer, got ${n}`);
   let plan = plans.get(n);
   if (!plan) {
-    plan = n === 1 ? identity : (n & (n - 1)) === 0 ? pow2Dft(n) : bluesteinDft(n);
+    plan = n === 1 ? identityParts : (n & (n - 1)) === 0 ? pow2Parts(n) : bluesteinParts(n);
     plans.set(n, plan);
   }
   return plan;
@@ -187,7 +128,7 @@ export function sharedRows(
 }
 
 /** The first `cols` columns of a half spectrum, as a new spectrum (a copy). */
-export function firstColumns(spec: Spectrum, cols: number): Spectrum {
+function firstColumns(spec: Spectrum, cols: number): Spectrum {
   if (cols >= spec.cols) return { ...spec, data: spec.data.slice() };
   const data = new Float64Array(spec.height * cols * 2);
   for (let y = 0; y < spec.height; y++)
@@ -213,45 +154,7 @@ export function rowsReal(
   keepCols?: number,
 ): Spectrum {
   const cols = Math.min(Math.floor(width / 2) + 1, keepCols ?? Infinity);
-  const data = rowsForwardKernel(values, width, height, cols, dft(width).parts, false);
-  return data ? { width, height, cols, data } : rowsRealJs(values, width, height, cols);
-}
-
-/** `rowsReal` in TypeScript (`cols` columns): the reference of the WebAssembly kernel. */
-export function rowsRealJs(
-  values: ArrayLike<number>,
-  width: number,
-  height: number,
-  cols: number,
-): Spectrum {
-  const data = new Float64Array(height * cols * 2);
-  const row = dft(width);
-  const z = new Float64Array(2 * width);
-  const Z = new Float64Array(2 * width);
-  // Two real rows per complex transform: z = x + i·y.
-  for (let y = 0; y < height; y += 2) {
-    const pair = y + 1 < height;
-    for (let x = 0; x < width; x++) {
-      z[2 * x] = values[y * width + x]!;
-      z[2 * x + 1] = pair ? values[(y + 1) * width + x]! : 0;
-    }
-    row.forward(Z, z);
-    for (let k = 0; k < cols; k++) {
-      const j = (width - k) % width;
-      const zr = Z[2 * k]!;
-      const zi = Z[2 * k + 1]!;
-      const cr = Z[2 * j]!;
-      const ci = -Z[2 * j + 1]!; // conj(Z[−k])
-      const o = (y * cols + k) * 2;
-      data[o] = (zr + cr) / 2; // X = (Z[k] + conj Z[−k]) / 2
-      data[o + 1] = (zi + ci) / 2;
-      if (pair) {
-        const p = ((y + 1) * cols + k) * 2;
-        data[p] = (zi - ci) / 2; // Y = (Z[k] − conj Z[−k]) / 2i
-        data[p + 1] = -(zr - cr) / 2;
-      }
-    }
-  }
+  const data = rowsForwardKernel(values, width, height, cols, dft(width), false);
   return { width, height, cols, data };
 }
 
@@ -261,32 +164,7 @@ function columnPass(
   height: number,
   direction: 'forward' | 'inverse',
 ): void {
-  if (!columnsKernel(data, cols, height, cols, direction, dft(height).parts))
-    columnPassJs(data, cols, height, direction);
-}
-
-/** The column DFTs of a half spectrum (in place) in TypeScript: the reference of the WebAssembly kernel. */
-function columnPassJs(
-  data: Float64Array,
-  cols: number,
-  height: number,
-  direction: 'forward' | 'inverse',
-): void {
-  const col = dft(height);
-  const c = new Float64Array(2 * height);
-  const C = new Float64Array(2 * height);
-  for (let k = 0; k < cols; k++) {
-    for (let y = 0; y < height; y++) {
-      c[2 * y] = data[(y * cols + k) * 2]!;
-      c[2 * y + 1] = data[(y * cols + k) * 2 + 1]!;
-    }
-    if (direction === 'forward') col.forward(C, c);
-    else col.inverse(C, c);
-    for (let y = 0; y < height; y++) {
-      data[(y * cols + k) * 2] = C[2 * y]!;
-      data[(y * cols + k) * 2 + 1] = C[2 * y + 1]!;
-    }
-  }
+  columnsKernel(data, cols, height, cols, direction, dft(height));
 }
 
 /**
@@ -300,50 +178,8 @@ export function ifft2Real(spec: Spectrum): Float64Array {
 }
 
 /** The row pass of `ifft2Real` only: rows of a half spectrum (columns already spatial) back to real values. */
-export function rowsInverseReal(spec: Spectrum): Float64Array {
-  return rowsInverseKernel(spec, dft(spec.width).parts) ?? rowsInverseRealJs(spec);
-}
-
-/** `rowsInverseReal` in TypeScript: the reference of the WebAssembly kernel. */
-export function rowsInverseRealJs(spec: Spectrum): Float64Array {
-  const { width, height, cols, data } = spec;
-  const half = Math.floor(width / 2) + 1;
-  const out = new Float64Array(width * height);
-  const row = dft(width);
-  const Z = new Float64Array(2 * width);
-  const z = new Float64Array(2 * width);
-  for (let y = 0; y < height; y += 2) {
-    const pair = y + 1 < height;
-    // Z = G_y + i·G_{y+1}, each row completed by G[−k] = conj(G[k]).
-    for (let k = 0; k < width; k++) {
-      const mirrored = k >= half;
-      const kk = mirrored ? width - k : k;
-      if (kk >= cols) {
-        Z[2 * k] = 0;
-        Z[2 * k + 1] = 0;
-        continue;
-      }
-      const s = mirrored ? -1 : 1;
-      const o = (y * cols + kk) * 2;
-      const gr = data[o]!;
-      const gi = s * data[o + 1]!;
-      let hr = 0;
-      let hi = 0;
-      if (pair) {
-        const p = ((y + 1) * cols + kk) * 2;
-        hr = data[p]!;
-        hi = s * data[p + 1]!;
-      }
-      Z[2 * k] = gr - hi;
-      Z[2 * k + 1] = gi + hr;
-    }
-    row.inverse(z, Z);
-    for (let x = 0; x < width; x++) {
-      out[y * width + x] = z[2 * x]!;
-      if (pair) out[(y + 1) * width + x] = z[2 * x + 1]!;
-    }
-  }
-  return out;
+function rowsInverseReal(spec: Spectrum): Float64Array {
+  return rowsInverseKernel(spec, dft(spec.width));
 }
 
 /** numpy's `fftfreq(n)[k]`: `k·(1/n)` for k ≤ (n − 1)/2, else `(k − n)·(1/n)`. */
@@ -364,6 +200,10 @@ export function sumAndSquares(
   values: ArrayLike<number>,
   n: number,
 ): { sum: number; squares: number } {
+  // Bytes: the pixels kernel's exact integer sums, the same values (every partial sum here is an
+  // integer below 2^53, so exact too).
+  const exact = values instanceof Uint8Array ? sumsKernel(values.subarray(0, n)) : null;
+  if (exact) return { sum: exact.sum, squares: Number(exact.squares) };
   let sum = 0;
   let squares = 0;
   for (let i = 0; i < n; i++) {
@@ -372,16 +212,4 @@ export function sumAndSquares(
     squares += v * v;
   }
   return { sum, squares };
-}
-
-/** A ← A·B, elementwise over `m` interleaved complex values (the chirp convolution's product in the frequency domain). */
-export function multiplyInPlace(A: Float64Array, B: Float64Array, m: number): void {
-  for (let k = 0; k < m; k++) {
-    const ar = A[2 * k]!;
-    const ai = A[2 * k + 1]!;
-    const br = B[2 * k]!;
-    const bi = B[2 * k + 1]!;
-    A[2 * k] = ar * br - ai * bi;
-    A[2 * k + 1] = ar * bi + ai * br;
-  }
 }

@@ -1,10 +1,10 @@
 // The row and column DFTs of src/variants/ops/fft.ts and fft-band.ts (rowsReal, rowsInverseReal,
 // rowsBand, the column passes of fft2FromRows / ifft2Real and of bandEnergy), two sequences at a
-// time, one per f64x2 lane. Each lane does exactly the scalar operations, in the same order: the
-// npm fft.js radix-4 transform (`_transform4`, `_singleTransform2/4`, `inverseTransform`'s division
-// by the size) with fft.js's own twiddle table and bit reversal (laid out by the caller), and the
-// Bluestein / chirp-z steps of fft.ts and fft-band.ts around it. So every lane equals the
-// TypeScript result bit for bit.
+// time, one per f64x2 lane: the one implementation of stimkit's DFTs. Each lane does the scalar
+// operations, in the order, of the npm fft.js 4 radix-4 transform (`_transform4`,
+// `_singleTransform2/4`, `inverseTransform`'s division by the size) with its twiddle table and
+// bit reversal (laid out by the caller), which stimkit used before this kernel, and the Bluestein /
+// chirp-z steps of fft.ts and fft-band.ts around it: so A5's pixels are the ones it always made.
 //
 // Complex sequences are held "lane-split": element j of the two sequences at p + 32·j, the two
 // real parts as one v128 at +0 and the two imaginary parts at +16. fft.js indexes its interleaved
@@ -401,6 +401,59 @@ export function columns(P: usize, mode: i32, data: usize, stride: i32, height: i
         v128.store(p0 + (<usize>y) * rowBytes, v128.shuffle<f64>(re, im, 0, 2));
         if (two) v128.store(p1 + (<usize>y) * rowBytes, v128.shuffle<f64>(re, im, 1, 3));
       }
+    }
+  }
+}
+
+// A5's column pass (src/variants/ops/lowpass-gaussian.ts): the periodic convolution along y of the
+// half-spectrum rows with the even kernel hy, in f64x2 lanes. Each lane is one value of a row and
+// sees the operations k0·x, then + k_d·(x[y+d] + x[y−d]) for d = 1 … D, in that order (the order of
+// the TypeScript loop it replaced: the same bits).
+
+/**
+ * dst[y] = k0·src[y] + Σ_{d=1..D} k[d]·(src[y+d mod h] + src[y−d mod h]), rows of `stride` f64
+ * (stride even). `kern` holds the D + 1 taps as the JavaScript uses them; `tab` has room for 2D
+ * row addresses.
+ */
+export function columnConvolve(src: usize, dst: usize, kern: usize, D: i32, height: i32, stride: i32, tab: usize): void {
+  const rowBytes = (<usize>stride) << 3;
+  const k0 = f64x2.splat(load<f64>(kern));
+  for (let y = 0; y < height; y++) {
+    for (let d = 1; d <= D; d++) {
+      store<usize>(tab + ((<usize>(2 * d - 2)) << 2), src + (<usize>((((y + d) % height) + height) % height)) * rowBytes);
+      store<usize>(tab + ((<usize>(2 * d - 1)) << 2), src + (<usize>((((y - d) % height) + height) % height)) * rowBytes);
+    }
+    const o = dst + (<usize>y) * rowBytes;
+    const so = src + (<usize>y) * rowBytes;
+    let i: usize = 0;
+    for (; i + 64 <= rowBytes; i += 64) {
+      let a0 = f64x2.mul(k0, v128.load(so + i));
+      let a1 = f64x2.mul(k0, v128.load(so + i + 16));
+      let a2 = f64x2.mul(k0, v128.load(so + i + 32));
+      let a3 = f64x2.mul(k0, v128.load(so + i + 48));
+      for (let d = 1; d <= D; d++) {
+        const k = f64x2.splat(load<f64>(kern + ((<usize>d) << 3)));
+        const p = load<usize>(tab + ((<usize>(2 * d - 2)) << 2)) + i;
+        const q = load<usize>(tab + ((<usize>(2 * d - 1)) << 2)) + i;
+        a0 = f64x2.add(a0, f64x2.mul(k, f64x2.add(v128.load(p), v128.load(q))));
+        a1 = f64x2.add(a1, f64x2.mul(k, f64x2.add(v128.load(p + 16), v128.load(q + 16))));
+        a2 = f64x2.add(a2, f64x2.mul(k, f64x2.add(v128.load(p + 32), v128.load(q + 32))));
+        a3 = f64x2.add(a3, f64x2.mul(k, f64x2.add(v128.load(p + 48), v128.load(q + 48))));
+      }
+      v128.store(o + i, a0);
+      v128.store(o + i + 16, a1);
+      v128.store(o + i + 32, a2);
+      v128.store(o + i + 48, a3);
+    }
+    for (; i < rowBytes; i += 16) {
+      let a0 = f64x2.mul(k0, v128.load(so + i));
+      for (let d = 1; d <= D; d++) {
+        const k = f64x2.splat(load<f64>(kern + ((<usize>d) << 3)));
+        const p = load<usize>(tab + ((<usize>(2 * d - 2)) << 2)) + i;
+        const q = load<usize>(tab + ((<usize>(2 * d - 1)) << 2)) + i;
+        a0 = f64x2.add(a0, f64x2.mul(k, f64x2.add(v128.load(p), v128.load(q))));
+      }
+      v128.store(o + i, a0);
     }
   }
 }

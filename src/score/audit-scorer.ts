@@ -58,6 +58,35 @@ const textOf = (t: Trial): string =>
     .map((p) => (p.type === 'text' ? p.text : ''))
     .join('\n');
 
+/** Each judge's verdict on a response (a non-answer's labels are not the model's: left out). */
+function judgeVerdicts(
+  ctx: AuditContext,
+  trialId: string,
+  model: string,
+  text: string | null,
+): JudgeVerdict[] {
+  return ctx.judges.map((j) => {
+    const got = j.labels.get(judgeKey(trialId, model));
+    if (!got || text === null)
+      return {
+        judge: j.name,
+        simulated: j.simulated,
+        status: text === null ? 'no_response' : 'missing',
+        flags: [],
+        problems: [],
+        label: null,
+      };
+    return {
+      judge: j.name,
+      simulated: got.simulated,
+      status: got.parsed.status,
+      flags: [...got.parsed.flags],
+      problems: got.parsed.problems,
+      label: got.parsed.label,
+    };
+  });
+}
+
 /** The VLM scorer for these entries and judges. */
 export function vlmScorer(ctx: AuditContext): ParadigmScorer {
   const rubricDigest = ctx.rubric?.digest ?? null;
@@ -71,27 +100,7 @@ export function vlmScorer(ctx: AuditContext): ParadigmScorer {
         // A row that is not an answer has no response-derived value: its reason names the outcome.
         const noValue = noValueReason(response);
         const text = noValue === null ? response.response : null;
-        const judges: JudgeVerdict[] = ctx.judges.map((j) => {
-          const got = j.labels.get(judgeKey(trial.id, response.model));
-          // a judge's labels of a non-answer (e.g. an empty reply) are not the model's: left out
-          if (!got || text === null)
-            return {
-              judge: j.name,
-              simulated: j.simulated,
-              status: text === null ? 'no_response' : 'missing',
-              flags: [],
-              problems: [],
-              label: null,
-            };
-          return {
-            judge: j.name,
-            simulated: got.simulated,
-            status: got.parsed.status,
-            flags: [...got.parsed.flags],
-            problems: got.parsed.problems,
-            label: got.parsed.label,
-          };
-        });
+        const judges = judgeVerdicts(ctx, trial.id, response.model, text);
         const measures =
           text === null
             ? { d6: null, d5_auto: null, lexical: null }

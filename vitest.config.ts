@@ -1,10 +1,17 @@
 import os from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { heavyLimit } from './test/helpers/limits.js';
+import { LongFirst } from './test/helpers/sequencer.js';
 
 export default defineConfig({
   test: {
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    // A test without a limit of its own does at most a few seconds of work on a quiet machine; its
+    // limit grows with the load like a heavy test's (test/helpers/limits.ts), so that a busy
+    // machine does not fail it: 72 s and 144 s up to load 12 on 2 cores.
+    testTimeout: heavyLimit(4),
+    hookTimeout: heavyLimit(8),
+    // The longest files start first even without the durations of an earlier run.
+    sequence: { sequencer: LongFirst },
     pool: 'forks',
     // Every core (vitest's default leaves one idle: on a 2-core CI machine, one test file at a
     // time). Much of the suite waits on child processes and files, so two files per two cores
@@ -17,7 +24,8 @@ export default defineConfig({
           name: 'suite',
           include: ['test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, 'test/package/**'],
-          globalSetup: ['test/helpers/global-setup.ts'],
+          // dist/ built once, and the folder the test files share (the demo run once).
+          globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/shared-setup.ts'],
         },
       },
       {

@@ -10,7 +10,8 @@ import { cp, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import path from 'node:path';
 import sharp from 'sharp';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { stringify } from 'yaml';
 import { correctPrevalence } from '../../src/audit/attenuation.js';
 import { trueLabels } from '../../src/audit/sim-judge.js';
@@ -24,6 +25,10 @@ import { SIM_PRESETS } from '../../src/sim/presets.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { DEMO_VARIANTS_LOCK, requireCommitted } from '../helpers/committed.js';
 import { tempDir } from '../helpers/tmp.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 180 s a test, 612 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(10), hookTimeout: heavyLimit(34) });
 
 const DEMO = path.join(ROOT, 'manifests', 'demo.study.yaml');
 const preset = (n: string) => SIM_PRESETS.find((p) => p.name === n)!.sim;
@@ -83,7 +88,7 @@ beforeAll(async () => {
     '--json',
   ]);
   expect(s.code, s.stderr).toBe(0);
-}, 600_000);
+});
 
 describe('report: the abstraction ladder with variant thumbnails', () => {
   it('shows a strip of A0–A6 thumbnails per abstraction entry, from the bundle score.json names, with their provenance', async () => {
@@ -146,7 +151,7 @@ describe('report: the abstraction ladder with variant thumbnails', () => {
         await readFile(path.join(out, p.thumb_file!)),
       );
     expect(await readFile(path.join(again, 'index.html'), 'utf8')).toBe(html);
-  }, 120_000);
+  });
 
   it('says why in a sentence when the bundle moved, finds it with --bundle, and skips an altered image', async () => {
     const moved = path.join(dir, 'bundle-moved');
@@ -201,7 +206,7 @@ describe('report: the abstraction ladder with variant thumbnails', () => {
     } finally {
       await rename(moved, bundle);
     }
-  }, 120_000);
+  });
 });
 
 describe('validate: validation.json is listed in score.json', () => {
@@ -257,7 +262,7 @@ describe('validate: validation.json is listed in score.json', () => {
     expect(
       await readFile(path.join(dir, 'report-v', 'tables', 'audit-judge-vs-human.csv'), 'utf8'),
     ).toContain('judge-a');
-  }, 120_000);
+  });
 
   it('writes elsewhere without listing; the report refuses an altered validation.json and ignores one of older scores', async () => {
     const elsewhere = path.join(dir, 'v-elsewhere.json');
@@ -324,7 +329,7 @@ describe('validate: validation.json is listed in score.json', () => {
     expect(existsSync(path.join(dir, 'report-stale', 'tables', 'audit-judge-vs-human.csv'))).toBe(
       true,
     );
-  }, 180_000);
+  });
 });
 
 describe('analyze on audit.csv with responses the judge could not label', () => {
@@ -383,7 +388,7 @@ describe('analyze on audit.csv with responses the judge could not label', () => 
     expect(rates.json().rows.reduce((a: number, g: { n: number }) => a + g.n, 0)).toBe(
       rows.length - dropped,
     );
-  }, 120_000);
+  });
 
   it('analyze rates --sensitivity --specificity adds Rogan–Gladen corrected rates that recover the simulated truth', async () => {
     // the sim judges' D4 accuracy (the audit paper's primary judge, Appendix D): s = 18/41, σ = 156/159
@@ -441,7 +446,7 @@ describe('analyze on audit.csv with responses the judge could not label', () => 
       '--json',
     ]);
     expect(half.code).toBe(2);
-  }, 120_000);
+  });
 });
 
 function get(port: number, p: string, cookie: string): Promise<{ status: number; body: string }> {
@@ -565,5 +570,5 @@ describe('label serve --judges <scores>/judges.csv (review mode)', () => {
     });
     expect(both.items.map((i) => i.id)).toEqual(expected.map((i) => i.id));
     await both.close();
-  }, 120_000);
+  });
 });

@@ -13,7 +13,8 @@
  */
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { bundleStudy } from '../../src/bundle/bundle.js';
 import type { Trial } from '../../src/bundle/format.js';
 import { ROOT, runCli } from '../helpers/cli.js';
@@ -23,6 +24,10 @@ import { query } from '../run/helpers.js';
 import { startServer, type TestServer } from '../run/server.js';
 import { runFakeBatch } from './fake-batch.js';
 import { startJudgeServer, type JudgeServer } from './judge-server.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 612 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(34) });
 
 const DEMO = path.join(ROOT, 'manifests', 'demo.study.yaml');
 const WHERE = 'paradigm=comment-text|comment-image|instrument,lang=en';
@@ -85,7 +90,7 @@ beforeAll(async () => {
   expect(run.code, run.stderr).toBe(0);
   await writeFile(path.join(dir, 'live.models.yaml'), models(live.url));
   await writeFile(path.join(dir, 'batch.models.yaml'), models(network.url));
-}, 600_000);
+});
 afterAll(async () => {
   await respondent?.close();
   await live?.close();

@@ -1,11 +1,16 @@
 /** manifests/demo.study.yaml: its counts, and sealing it from the committed demo variants. */
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { bundleStudy } from '../../src/bundle/bundle.js';
 import { verifyBundle } from '../../src/verify/verify.js';
 import { ROOT } from '../helpers/cli.js';
 import { DEMO_VARIANTS_LOCK, requireCommitted } from '../helpers/committed.js';
 import { tempDir } from '../helpers/tmp.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 306 s a test on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(17) });
 
 const DEMO = path.join(ROOT, 'manifests', 'demo.study.yaml');
 
@@ -28,7 +33,7 @@ describe('the demo study', () => {
 
   it(
     'seals from the committed demo variants without image work',
-    { timeout: 300_000 },
+    { timeout: heavyLimit(17) },
     async () => {
       requireCommitted(DEMO_VARIANTS_LOCK);
       const root = await tempDir('stimkit-demo-study-');

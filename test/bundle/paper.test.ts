@@ -5,11 +5,16 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { bundleStudy, type BundleResult } from '../../src/bundle/bundle.js';
 import { verifyBundle } from '../../src/verify/verify.js';
 import { ROOT } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 306 s a test on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(17) });
 
 const PAPER = path.join(ROOT, 'manifests', 'paper.study.yaml');
 const VLM_MODELS = 9;
@@ -93,7 +98,7 @@ describe('the paper-shaped study', () => {
 
   it(
     'bundles offline into a bag that verifies, with the same digest when rebuilt',
-    { timeout: 300_000 },
+    { timeout: heavyLimit(17) },
     async () => {
       const root = await tempDir('stimkit-paper-');
       const work = path.join(root, 'work');

@@ -7,7 +7,8 @@
  */
 import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { openBundle } from '../../src/bundle/reader.js';
 import { sha256 } from '../../src/core/fsio.js';
 import { loadBundle } from '../../src/label/bundle.js';
@@ -18,6 +19,10 @@ import { instrumentBundle, type InstrumentFixture } from '../score/fixture.js';
 import { stimkitRejection } from '../helpers/errors.js';
 import { tempDir } from '../helpers/tmp.js';
 
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 126 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(7) });
+
 let fx: InstrumentFixture;
 let root: string;
 let copies = 0;
@@ -25,7 +30,7 @@ let copies = 0;
 beforeAll(async () => {
   root = await tempDir('stimkit-reader-');
   fx = await instrumentBundle(root, { iterations: 1, ptIterations: 0 });
-}, 120_000);
+});
 
 /** A copy of the fixture bundle with `edit` applied to payload file `rel` (under `data/`). */
 async function altered(

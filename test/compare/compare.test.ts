@@ -5,11 +5,16 @@
  */
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { compareScores } from '../../src/compare/index.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { compareFixture, scoreLines, type ResponseLine } from './fixture.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 126 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(7) });
 
 let dir: string;
 let fx: Awaited<ReturnType<typeof compareFixture>>;
@@ -44,7 +49,7 @@ beforeAll(async () => {
   b.push({ trial_id: en[0]!.id, model: 'm3', response: 'Answer: Agree', outcome: 'answer' });
   scoresA = await scoreLines(dir, fx.bundle, 'a', fx.a);
   scoresB = await scoreLines(dir, fx.bundle, 'b', b);
-}, 120_000);
+});
 
 describe('compare', () => {
   it('finds exactly the trials that changed, and lists the unpaired ones', async () => {

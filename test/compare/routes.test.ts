@@ -6,10 +6,15 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { compareScores, writeCompare } from '../../src/compare/index.js';
 import { tempDir } from '../helpers/tmp.js';
 import { compareFixture, scoreLines, type ResponseLine } from './fixture.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 126 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(7) });
 
 type Routed = ResponseLine & { route?: string };
 
@@ -32,7 +37,7 @@ beforeAll(async () => {
   b.find((l) => l.trial_id === t.id)!.response = `Answer: ${fx.labels.en![2]!}`;
   scoresA = await scoreLines(dir, fx.bundle, 'a', a);
   scoresB = await scoreLines(dir, fx.bundle, 'b', b);
-}, 120_000);
+});
 
 describe('compare: one model through two routes', () => {
   it('names both routes of the changed trial, and nothing else changed', async () => {

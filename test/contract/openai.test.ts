@@ -13,7 +13,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { createGenerator } from 'ts-json-schema-generator';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { exportJudgeBatch } from '../../src/audit/judge-batch.js';
 import { buildJudgeRequest, type JudgeTarget } from '../../src/audit/judge-request.js';
 import { DEFAULT_RUBRIC_FILE, loadRubric } from '../../src/study/rubric.js';
@@ -28,6 +29,10 @@ import { ROOT } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeRunBag } from '../run/fixture.js';
 import { writeModels } from '../run/helpers.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 180 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(10) });
 
 let chat: ValidateFunction;
 let batchLine: ValidateFunction;
@@ -58,7 +63,7 @@ beforeAll(async () => {
   bag = path.join(dir, 'bag');
   trials = (await writeRunBag(bag, 2)).trials;
   rubric = (await loadRubric(DEFAULT_RUBRIC_FILE)).rubric;
-}, 180_000);
+});
 
 /** The body without vLLM's extra parameters (the only fields allowed beyond OpenAI's). */
 const withoutVllm = (body: Record<string, unknown>) =>

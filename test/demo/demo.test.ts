@@ -1,6 +1,8 @@
 // `stimkit demo`, the main job: the whole pipeline on the demo corpus, offline, ending with a
 // sealed and verified bundle whose digest it prints, the scores by two simulated judges, their
 // validation against simulated raters, and the report. (About a minute: A6 runs the network.)
+// The demo checked here is the suite's one run of the real binary from scratch, in a new folder
+// (test/helpers/shared-demo.ts), which other test files read too.
 import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,6 +13,7 @@ import { inspectValidator, unzipJson } from '../export/schema.js';
 import { launchChromium, skipBrowserTests } from '../helpers/chromium.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { heavyLimit } from '../helpers/limits.js';
+import { sharedDemo } from '../helpers/shared-demo.js';
 import { tempDir } from '../helpers/tmp.js';
 import {
   expectChartDetails,
@@ -21,17 +24,14 @@ import {
 } from '../report/checks.js';
 import { phoneOverflows } from '../report/phone-check.js';
 
-// The first two tests each run the demo: 45 to 52 s on a quiet 2-core machine (40 s with A6 by
-// grabcut), so they get a limit scaled from that, not a fixed one.
+// The first test waits for the demo (45 to 52 s on a quiet 2-core machine), the second makes A6
+// again by grabcut, so they get a limit scaled from that, not a fixed one.
 vi.setConfig({ testTimeout: heavyLimit(50) });
-
-/** The first test's demo output, for the checks that follow it. */
-let demo: { out: string; stderr: string; models: Array<{ simulated: boolean }> } | null = null;
 
 describe('stimkit demo', () => {
   it('runs ingest, variants, bundle and verify, and prints the digest', async () => {
-    const out = path.join(await tempDir('stimkit-demo-'), 'demo');
-    const run = await runCli(['demo', '--out', out, '--json']);
+    const run = await sharedDemo();
+    const out = run.out;
     expect(run.code, run.stderr).toBe(0);
     const j = run.json();
     expect(j.steps.map((s: { step: string; ok: boolean }) => `${s.step}:${s.ok}`)).toEqual([
@@ -184,11 +184,14 @@ describe('stimkit demo', () => {
     expect(run.stderr).toContain(
       `demo finished: wrote ${j.outputs.join(', ')} in ${where}/; open ${where}/report/index.html first`,
     );
-    demo = { out, stderr: run.stderr, models: ran.models };
   });
 
   it('falls back to grabcut for A6, saying so once with the fix, when isnet cannot run', async () => {
+    // Started in a copy of the demo's corpus and variants, so only A6 is made again (by grabcut).
+    const shared = await sharedDemo();
     const out = path.join(await tempDir('stimkit-demo-grabcut-'), 'demo');
+    for (const f of ['corpus', 'variants'])
+      await cp(path.join(shared.out, f), path.join(out, f), { recursive: true });
     const lines: string[] = [];
     const result = await runDemo(out, {
       log: (line) => lines.push(line),
@@ -215,6 +218,9 @@ describe('stimkit demo', () => {
     );
     expect(sealed.segmenter.method).toBe('grabcut');
     expect(result.digest).toMatch(/^[0-9a-f]{64}$/);
+    // Every A6 was made again by grabcut; every other variant was the isnet run's.
+    const made = result.steps[1]!.summary as { computed: number; reused: number };
+    expect([made.computed, made.reused]).toEqual([6, 36]);
   });
 
   it.skipIf(skipBrowserTests('test/demo/demo.test.ts'))(
@@ -239,11 +245,12 @@ describe('stimkit demo', () => {
   );
 
   it("says SIMULATED in run's summary and every export row, and leaves no SQLite side files", async () => {
-    expect(demo, 'the demo test above failed').not.toBeNull();
+    const demo = await sharedDemo();
     // run's own summary says SIMULATED, and so does every row of run export
-    expect(demo!.stderr).toMatch(/SIMULATED: every model \(sim-acquiescer, /);
-    expect(demo!.models.every((m: { simulated: boolean }) => m.simulated)).toBe(true);
-    const ledgerFile = path.join(demo!.out, 'ledger.sqlite');
+    expect(demo.stderr).toMatch(/SIMULATED: every model \(sim-acquiescer, /);
+    const models = demo.json().steps[4].summary.models as Array<{ simulated: boolean }>;
+    expect(models.every((m) => m.simulated)).toBe(true);
+    const ledgerFile = path.join(demo.out, 'ledger.sqlite');
     const csv = await runCli(['run', 'export', '--ledger', ledgerFile, '--format', 'csv']);
     expect(csv.stdout.split('\r\n')[0]!.split(',')).toContain('simulated');
     const jsonl = await runCli(['run', 'export', '--ledger', ledgerFile]);
@@ -254,7 +261,7 @@ describe('stimkit demo', () => {
     expect(exported).toHaveLength(1056);
     expect(exported.every((r: { simulated: unknown }) => r.simulated === true)).toBe(true);
     // Clean exits: every database closed (readers too), no SQLite side files left behind.
-    const side = (await readdir(demo!.out, { recursive: true })).filter((f) =>
+    const side = (await readdir(demo.out, { recursive: true })).filter((f) =>
       /-(wal|shm|journal)$/.test(f),
     );
     expect(side).toEqual([]);
@@ -263,8 +270,7 @@ describe('stimkit demo', () => {
   it(
     'carries the demo through export inspect (valid against Inspect’s schema), release and compare',
     async () => {
-      expect(demo, 'the demo test above failed').not.toBeNull();
-      const out = demo!.out;
+      const out = (await sharedDemo()).out;
       const work = await tempDir('stimkit-demo-after-');
       const inputs = [
         '--bundle',

@@ -6,13 +6,18 @@
  */
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { sha256 } from '../../src/core/fsio.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { exportFixture, MODEL, OUTCOME_OF_K } from './fixture.js';
 import { inspectValidator, unzipJson } from './schema.js';
 import type { Trial } from '../../src/bundle/format.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 180 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(10) });
 
 let dir: string;
 let fx: Awaited<ReturnType<typeof exportFixture>>;
@@ -49,7 +54,7 @@ beforeAll(async () => {
   logs = new Map();
   for (const f of (await readdir(out)).filter((n) => n.endsWith('.eval')))
     logs.set(f, unzipJson(await readFile(path.join(out, f))));
-}, 180_000);
+});
 
 describe('stimkit export inspect', () => {
   it('writes one log per paradigm × model, named safely, with the files Inspect reads', async () => {

@@ -9,12 +9,17 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { stringify } from 'yaml';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { SIM_PRESETS } from '../../src/sim/index.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { bundleTrials, instrumentBundle, type InstrumentFixture } from '../score/fixture.js';
 import { inspectValidator, unzipJson } from './schema.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 126 s a test, 306 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(7), hookTimeout: heavyLimit(17) });
 
 let dir: string;
 let fx: InstrumentFixture;
@@ -70,7 +75,7 @@ beforeAll(async () => {
     '--json',
   ]);
   expect(s.code, s.stderr).toBe(0);
-}, 300_000);
+});
 
 describe('stimkit export inspect --scores', () => {
   it('carries the instrument scores of scores.jsonl, none for a trial without a response', async () => {
@@ -141,7 +146,7 @@ describe('stimkit export inspect --scores', () => {
     expect(e.message).toContain(fx2.digest);
     expect(e.problems[0].fix).toBeTruthy();
     expect(existsSync(out)).toBe(false);
-  }, 120_000);
+  });
 
   it('refuses scores of another bundle (E_EXPORT_SCORES_BUNDLE)', async () => {
     const copy = path.join(dir, 'scores-copy');

@@ -11,13 +11,18 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { serveView } from '../../src/view/serve.js';
 import type { LabelSample } from '../../src/label/sample-schema.js';
 import { launchBrowser, skipBrowser, waitSaved } from '../helpers/browser.js';
 import { ROOT, spawnCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeLabelSample } from './fixture.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 180 s a test, 126 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(10), hookTimeout: heavyLimit(7) });
 
 const SKIP = skipBrowser('test/label/browser.test.ts');
 
@@ -75,7 +80,7 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
     dir = await tempDir('stimkit-label-browser-');
     ({ sampleFile, sample } = await writeLabelSample(dir, 10, 11));
     ctx = await launchBrowser();
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await ctx?.close();
@@ -84,7 +89,7 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
 
   it(
     'labels with keyboard and mouse, survives a reload and a killed server, resumes, and exports',
-    { timeout: 180_000 },
+    { timeout: heavyLimit(10) },
     async () => {
       const page = ctx.pages()[0] ?? (await ctx.newPage());
       let alice = await serve([sampleFile, '--rater', 'alice', '--lang', 'en']);
@@ -328,7 +333,7 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
 
   it(
     'view: ladders load in the browser and the response filters work from the keyboard',
-    { timeout: 120_000 },
+    { timeout: heavyLimit(7) },
     async () => {
       const scores = path.join(dir, 'scores.jsonl');
       const lines = (await readFile(path.join(dir, 'responses.jsonl'), 'utf8'))

@@ -6,7 +6,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { exportLabels } from '../../src/label/export.js';
 import { readLabelSample } from '../../src/label/load-sample.js';
 import { makeLabelSample } from '../../src/label/make-sample.js';
@@ -17,6 +18,10 @@ import { runCli } from '../helpers/cli.js';
 import { HOSTILE } from '../helpers/hostile.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeLabelFixture } from './fixture.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 126 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(7) });
 
 let dir: string;
 let sampleFile: string;
@@ -47,7 +52,7 @@ beforeAll(async () => {
     store.save(item.id, { field: 'note', value: HOSTILE[i % HOSTILE.length]! }),
   );
   store.close();
-}, 120_000);
+});
 
 const rowsOf = async (file: string) =>
   parse<Record<string, string>>(await readFile(file, 'utf8'), { columns: true });

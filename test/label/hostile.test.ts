@@ -5,11 +5,16 @@
  * payload escaped and isolated, and serves no inline script or style.
  */
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { serveLabels, type LabelServer } from '../../src/label/serve.js';
 import { getPage } from '../helpers/http.js';
 import { tempDir } from '../helpers/tmp.js';
 import { inertProblems, writeHostileFixture, type HostileFixture } from './hostile-fixture.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 126 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(7) });
 
 const TOKEN = 'e'.repeat(48);
 let fx: HostileFixture;
@@ -19,7 +24,7 @@ const servers: LabelServer[] = [];
 beforeAll(async () => {
   dir = await tempDir('stimkit-label-hostile-');
   fx = await writeHostileFixture(dir);
-}, 120_000);
+});
 afterAll(async () => {
   for (const s of servers) await s.close();
 });

@@ -6,12 +6,17 @@
 import Database from 'better-sqlite3';
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { readLabelSample } from '../../src/label/load-sample.js';
 import { labelsFolder, raterFile, serveLabels } from '../../src/label/serve.js';
 import { LabelStore, type StoreIdentity } from '../../src/label/store.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeLabelSample } from './fixture.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 126 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(7) });
 
 const mode = (file: string) => statSync(file).mode & 0o777;
 const SIDE = ['', '-wal', '-shm', '.lock'];
@@ -35,7 +40,7 @@ beforeAll(async () => {
     mode: 'label',
   };
   itemId = sample.items[0]!.id;
-}, 120_000);
+});
 afterAll(() => process.umask(umask));
 
 describe('rater files are private', () => {

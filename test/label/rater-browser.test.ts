@@ -13,7 +13,8 @@ import Database from 'better-sqlite3';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BrowserContext } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import type { LabelSample } from '../../src/label/sample-schema.js';
 import { serveLabels, type LabelServeOptions, type LabelServer } from '../../src/label/serve.js';
 import {
@@ -26,6 +27,10 @@ import {
 import { tempDir } from '../helpers/tmp.js';
 import { LabelStore } from '../../src/label/store.js';
 import { syntheticJudges, writeLabelSample } from './fixture.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 126 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(7) });
 
 const SKIP = skipBrowser('test/label/rater-browser.test.ts');
 
@@ -55,7 +60,7 @@ describe.skipIf(SKIP)('rater app in Chromium', () => {
     judges = path.join(dir, 'judges.jsonl');
     await writeFile(judges, syntheticJudges(sample.items));
     ctx = await launchBrowser();
-  }, 120_000);
+  });
 
   afterEach(async () => {
     for (const p of ctx.pages()) await p.close();

@@ -26,7 +26,7 @@ import { syntheticJudges, writeLabelSample } from './fixture.js';
 
 // Chromium pages: the axe-core test, the longest (six pages at two widths), takes about 10 s on
 // a quiet machine; every test here gets a limit scaled from that, not a fixed 60 s.
-vi.setConfig({ testTimeout: heavyLimit(10) });
+vi.setConfig({ testTimeout: heavyLimit(10), hookTimeout: heavyLimit(7) });
 
 const SKIP = skipBrowser('test/label/rater-pages-browser.test.ts');
 
@@ -53,7 +53,7 @@ describe.skipIf(SKIP)('rater app pages in Chromium', () => {
     judges = path.join(dir, 'judges.jsonl');
     await writeFile(judges, syntheticJudges(sample.items));
     ctx = await launchBrowser();
-  }, 120_000);
+  });
 
   afterEach(async () => {
     for (const p of ctx.pages()) await p.close();

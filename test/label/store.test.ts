@@ -5,13 +5,18 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { exportLabels } from '../../src/label/export.js';
 import { readLabelSample } from '../../src/label/load-sample.js';
 import { raterFile } from '../../src/label/serve.js';
 import { LabelStore } from '../../src/label/store.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeLabelSample } from './fixture.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 126 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(7) });
 
 let sampleFile: string;
 let store: string;
@@ -34,7 +39,7 @@ beforeAll(async () => {
   s.save(sample.items[0]!.id, { field: 'd1', value: 'true' });
   s.setMeta('token', 'b'.repeat(48));
   s.close();
-}, 120_000);
+});
 
 describe('rater file readers', () => {
   it('a closed store leaves no side files', async () => {

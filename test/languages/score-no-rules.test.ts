@@ -6,12 +6,17 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { loadScoreBundle, type ScoreBundle } from '../../src/score/bundle.js';
 import { instrumentScorer } from '../../src/score/instrument.js';
 import { countNotComputed, notComputed, type NotComputed } from '../../src/score/not-computed.js';
 import { bundleTrials, instrumentBundle } from '../score/fixture.js';
 import type { Trial } from '../../src/bundle/format.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 126 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(7) });
 
 let bundle: ScoreBundle;
 let trial: Trial;
@@ -21,7 +26,7 @@ beforeAll(async () => {
   const fx = await instrumentBundle(dir, { iterations: 1, ptIterations: 0 });
   bundle = await loadScoreBundle(fx.bundle);
   trial = (await bundleTrials(fx.bundle)).find((t) => t.lang === 'en')!;
-}, 120_000);
+});
 
 const response = (text: string) =>
   ({ trial_id: 'x', model: 'm', response: text, simulated: false, outcome: 'answer' }) as never;

@@ -5,7 +5,8 @@
  * same swing come out as the instrument paper's Mistral-versus-Qwen contrast: the convinced one's
  * net bias is significant (Holm across the models), the acquiescer's is not.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import type { InstrumentAnalysis } from '../../src/analyze/instrument/index.js';
 import {
   expectedFor,
@@ -17,6 +18,10 @@ import { loadScoreBundle } from '../../src/score/bundle.js';
 import { loadSimBundle, SIM_PRESETS, simParamsSchema } from '../../src/sim/index.js';
 import { tempDir } from '../helpers/tmp.js';
 import { instrumentBundle } from '../score/fixture.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 180 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(10) });
 
 const preset = (name: string) => SIM_PRESETS.find((p) => p.name === name)!;
 const models: SimModel[] = [
@@ -44,7 +49,7 @@ beforeAll(async () => {
   expect(trials.length).toBe(7 * 2 * 2 * 64);
   analysis = simulateStudy(bundle, sim, trials, models);
   expected = new Map(models.map((m) => [m.name, expectedFor(bundle, trials, m.params)]));
-}, 180_000);
+});
 
 describe('parameter recovery at 64 iterations', () => {
   it('the two respondents are built to share their swing and differ in net bias', () => {

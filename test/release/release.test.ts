@@ -10,7 +10,8 @@
 import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { parse, stringify } from 'yaml';
 import { bundleStudy } from '../../src/bundle/bundle.js';
 import { readCsvObjects } from '../../src/core/csv.js';
@@ -20,6 +21,10 @@ import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { releaseArgs, writeSimModels } from './sim-models.js';
 import { writeFixtureProject } from '../bundle/fixture.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 306 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(17) });
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
 let dir: string;
@@ -63,7 +68,7 @@ beforeAll(async () => {
   withheldBytes = await Promise.all(
     withheldSha.map((s) => readFile(path.join(bundle, 'data', 'images', `${s}.png`))),
   );
-}, 300_000);
+});
 
 describe('release', () => {
   it('writes the template and refuses when release.yaml is missing', async () => {

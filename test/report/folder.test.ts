@@ -6,11 +6,16 @@
  */
 import { appendFile, cp, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { runCli } from '../helpers/cli.js';
 import { folderBytes, siblings } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/tmp.js';
 import { bundleTrials, instrumentBundle } from '../score/fixture.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 126 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(7) });
 
 let dir: string;
 let scores: string;
@@ -37,7 +42,7 @@ beforeAll(async () => {
     scores,
   ]);
   expect(r.code, r.stderr).toBe(0);
-}, 120_000);
+});
 
 describe('report writes its folder whole', () => {
   it('a report failing part-way leaves the earlier report byte for byte', async () => {

@@ -9,7 +9,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { readCsvObjects } from '../../src/core/csv.js';
 import { pageHtml } from '../../src/report/page.js';
 import type { ReportContext } from '../../src/report/types.js';
@@ -17,6 +18,10 @@ import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { expectSimulatedColumn } from './checks.js';
 import { respondentScores } from './fixture.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 252 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(14) });
 
 const IMG = `<img src=x onerror=alert('img')>`;
 const SCRIPT = `</script><script>alert('script')</script>`;
@@ -63,7 +68,7 @@ beforeAll(async () => {
   const r = await runCli(['report', scores, '--out', out, '--json']);
   expect(r.code, r.stderr).toBe(0);
   html = await readFile(path.join(out, 'index.html'), 'utf8');
-}, 240_000);
+});
 
 describe('report with hostile model names and vendors', () => {
   it('shows every hostile text as text on the page', () => {

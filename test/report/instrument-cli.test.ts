@@ -6,7 +6,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { loadScoreBundle } from '../../src/score/bundle.js';
 import { scoreToFolder } from '../../src/score/score.js';
 import { loadSimBundle, simParamsSchema, simulate } from '../../src/sim/index.js';
@@ -14,6 +15,10 @@ import { oneSampleT } from '../../src/stats/index.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { instrumentBundle } from '../score/fixture.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 252 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(14) });
 
 const RESPONDENTS = [
   {
@@ -128,7 +133,7 @@ beforeAll(async () => {
     expect(run.code, run.stderr).toBe(0);
     cli[arm ?? 'default'] = run.json();
   }
-}, 240_000);
+});
 
 describe('the report and analyze instrument print the same numbers', () => {
   it('analyses by default the arm the report shows, and says so', async () => {

@@ -8,7 +8,8 @@ import { appendFile, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import sharp from 'sharp';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { buildReport } from '../../src/report/build.js';
 import { shiftSentence } from '../../src/report/sections/language-shift.js';
 import { oneSampleT } from '../../src/stats/index.js';
@@ -23,6 +24,10 @@ import {
 } from './checks.js';
 import { RESPONDENTS, respondentScores } from './fixture.js';
 
+// Limits that grow with the load (test/helpers/limits.ts): 126 s a test, 180 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(7), hookTimeout: heavyLimit(10) });
+
 /** A CSV's rows as objects. */
 const rowsOf = (text: string) => parse<Record<string, string>>(text, { columns: true });
 
@@ -36,7 +41,7 @@ beforeAll(async () => {
     iterations: 4,
     ptIterations: 1,
   }));
-}, 180_000);
+});
 
 describe('stimkit report', () => {
   let out: string;
@@ -56,7 +61,7 @@ describe('stimkit report', () => {
       'instrument-arms',
     ]);
     html = await readFile(path.join(out, 'index.html'), 'utf8');
-  }, 120_000);
+  });
 
   it('is one self-contained page: inline SVG, no scripts, nothing fetched', () => {
     expect(html).not.toMatch(/<script/i);
@@ -204,7 +209,7 @@ describe('stimkit report', () => {
     expect(await readFile(path.join(again, 'report.json'), 'utf8')).toBe(
       await readFile(path.join(out, 'report.json'), 'utf8'),
     );
-  }, 120_000);
+  });
 
   it('refuses scores changed after scoring, and a folder that is not a scores folder', async () => {
     await appendFile(path.join(scores, 'instrument.csv'), 'x\n');
@@ -279,5 +284,5 @@ describe('stimkit report --bundle', () => {
       'a folder without manifest-sha256.txt (not a bundle)',
     );
     // (the scored bundle given with --bundle is accepted: test/audit/audit-outputs.test.ts; the scores here were altered above)
-  }, 120_000);
+  });
 });

@@ -11,11 +11,16 @@
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { axeViolations } from '../helpers/browser.js';
 import { launchChromium, skipBrowserTests } from '../helpers/chromium.js';
 import { tempDir } from '../helpers/tmp.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 126 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(7) });
 
 const SKIP = skipBrowserTests('test/review/browser.test.ts');
 
@@ -36,7 +41,7 @@ describe.skipIf(SKIP)('the review page in Chromium', () => {
     expect(r.code, r.stderr).toBe(0);
     url = pathToFileURL(path.join(out, 'index.html')).href;
     browser = await launchChromium();
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -60,7 +65,7 @@ describe.skipIf(SKIP)('the review page in Chromium', () => {
       } finally {
         await page.close();
       }
-    }, 60_000);
+    });
 
   it('names each entry before its provenance, and describes images by their titles', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -83,7 +88,7 @@ describe.skipIf(SKIP)('the review page in Chromium', () => {
     } finally {
       await page.close();
     }
-  }, 60_000);
+  });
 
   it('shows no local path in the header', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -97,7 +102,7 @@ describe.skipIf(SKIP)('the review page in Chromium', () => {
     } finally {
       await page.close();
     }
-  }, 60_000);
+  });
 
   // 200 %: a 1,280 × 900 window zoomed is 640 × 450 CSS px at device scale 2
   for (const [name, width, height, scale] of [
@@ -125,5 +130,5 @@ describe.skipIf(SKIP)('the review page in Chromium', () => {
       } finally {
         await page.close();
       }
-    }, 60_000);
+    });
 });

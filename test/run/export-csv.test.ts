@@ -4,7 +4,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { readCsvObjects } from '../../src/core/csv.js';
 import { runCli } from '../helpers/cli.js';
 import { HOSTILE } from '../helpers/hostile.js';
@@ -12,6 +13,10 @@ import { tempDir } from '../helpers/tmp.js';
 import { writeRunBag } from './fixture.js';
 import { writeModels } from './helpers.js';
 import { startServer, type TestServer } from './server.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 126 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(7) });
 
 const FORMULA = HOSTILE[0]!;
 let dir: string;
@@ -27,7 +32,7 @@ beforeAll(async () => {
   ledger = path.join(dir, 'ledger.sqlite');
   const r = await runCli(['run', bag, '--models', models, '--ledger', ledger, '--json']);
   expect(r.code, r.stderr).toBe(0);
-}, 120_000);
+});
 afterAll(() => server?.close());
 
 /** The `response_text` cells of a CSV export, read raw (no `'` removed). */

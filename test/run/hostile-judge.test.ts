@@ -12,7 +12,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import {
   completion,
@@ -24,6 +25,10 @@ import {
 import { tempDir } from '../helpers/tmp.js';
 import { bundleTrials, instrumentBundle, type InstrumentFixture } from '../score/fixture.js';
 import { allFiles, query } from './helpers.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 126 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(7) });
 
 const KEY = 'sk-judge-HOSTILE-Zx9Wv8Ut7Sr6Qp5On4Ml3Kj2';
 const VAR = 'STIMKIT_TEST_HOSTILE_JUDGE_KEY';
@@ -110,7 +115,7 @@ beforeAll(async () => {
     ].join('\n'),
   );
   process.env[VAR] = KEY;
-}, 120_000);
+});
 afterAll(async () => {
   delete process.env[VAR];
   await Promise.all(

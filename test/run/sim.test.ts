@@ -4,7 +4,8 @@
 // request.
 import path from 'node:path';
 import { readFile, writeFile } from 'node:fs/promises';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { parse, stringify } from 'yaml';
 import { bundleStudy } from '../../src/bundle/bundle.js';
 import { openLedger } from '../../src/ledger/read.js';
@@ -12,6 +13,10 @@ import { runStudy, type RunResult } from '../../src/run/run.js';
 import { ROOT } from '../helpers/cli.js';
 import { DEMO_VARIANTS_LOCK, requireCommitted } from '../helpers/committed.js';
 import { tempDir } from '../helpers/tmp.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 126 s a test, 306 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(7), hookTimeout: heavyLimit(17) });
 
 const MODELS = path.join(ROOT, 'manifests', 'demo.models.yaml');
 
@@ -26,7 +31,7 @@ describe('simulated respondents on the demo bundle', () => {
       work: path.join(dir, 'work'),
     });
     bag = r.out!;
-  }, 300_000);
+  });
 
   const read = (ledger: string) => {
     const l = openLedger(ledger);
@@ -93,7 +98,7 @@ describe('simulated respondents on the demo bundle', () => {
       code: 'E_RUN_REQUEST_CHANGED',
       message: expect.stringContaining('sim.seed: 1 → 99'),
     });
-  }, 120_000);
+  });
 
   it('a reasoning habit changes nothing where the trials turn thinking off (the demo study)', async () => {
     const plain = path.join(dir, 'plain.sqlite');
@@ -113,5 +118,5 @@ describe('simulated respondents on the demo bundle', () => {
     // The same rows but the request hash (the sim block is part of it).
     const strip = (rows: ReturnType<typeof read>) => rows.map(({ sha: _sha, ...r }) => r);
     expect(strip(read(ledger))).toEqual(strip(read(plain)));
-  }, 120_000);
+  });
 });

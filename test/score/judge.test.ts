@@ -13,7 +13,8 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import type { Trial } from '../../src/bundle/format.js';
 import { parseCsv } from '../../src/core/csv.js';
 import { cohenKappa } from '../../src/stats/agreement.js';
@@ -21,6 +22,10 @@ import { ROOT, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { query } from '../run/helpers.js';
 import { instrumentBundle, type InstrumentFixture } from './fixture.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 126 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(7) });
 
 /** Supplementary Note 3 of the instrument paper, copied here independently of the code. */
 const PAPER_PROMPT =
@@ -169,7 +174,7 @@ beforeAll(async () => {
   );
   server = await startJudgeServer();
   await writeModels(path.join(dir, 'models.yaml'), server.url);
-}, 120_000);
+});
 afterAll(() => server.close());
 
 async function score(out: string, extra: string[]) {
@@ -219,7 +224,7 @@ describe('stimkit score --judge: free-text instrument answers', () => {
     json = r.json();
     stderr = r.stderr;
     rows = await csvRows(path.join(out(), 'instrument.csv'));
-  }, 60_000);
+  });
 
   it('sends the free text (and a refusal in text) with the paper prompt, and nothing parsed or refused by the provider', () => {
     const a = server.seen.filter((s) => s.body.model === 'judge-a-v1');

@@ -7,7 +7,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { SIM_PRESETS } from '../../src/sim/index.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { parseCsv } from '../../src/core/csv.js';
@@ -15,6 +16,10 @@ import { ScoreLine, ScoresHeader } from '../../src/score/format.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { instrumentBundle, type InstrumentFixture } from './fixture.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 180 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(10) });
 
 let dir: string;
 let fx: InstrumentFixture;
@@ -57,7 +62,7 @@ beforeAll(async () => {
     '--json',
   ]);
   expect(r.code, r.stderr).toBe(0);
-}, 180_000);
+});
 
 describe('stimkit score --ledger', () => {
   it("recovers the simulator's labels and keyed stance exactly, with origin from the ledger", async () => {
@@ -166,7 +171,7 @@ describe('stimkit score --ledger', () => {
     expect(await readFile(path.join(viaExport, 'scores.jsonl'), 'utf8')).toBe(
       await readFile(path.join(viaLedger, 'scores.jsonl'), 'utf8'),
     );
-  }, 60_000);
+  });
 
   it('refuses a ledger whose run answered another bundle', async () => {
     const other = await tempDir('stimkit-score-ledger-other-');
@@ -183,5 +188,5 @@ describe('stimkit score --ledger', () => {
     ]);
     expect(r.code).toBe(1);
     expect(r.json().error.code).toBe('E_SCORE_LEDGER_BUNDLE');
-  }, 60_000);
+  });
 });

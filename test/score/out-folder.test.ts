@@ -8,12 +8,17 @@
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { runCli } from '../helpers/cli.js';
 import { HOSTILE } from '../helpers/hostile.js';
 import { folderBytes, siblings } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/tmp.js';
 import { bundleTrials, instrumentBundle, type InstrumentFixture } from './fixture.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 126 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(7) });
 
 let fx: InstrumentFixture;
 let dir: string;
@@ -29,7 +34,7 @@ beforeAll(async () => {
   ]);
   responses = path.join(dir, 'responses.jsonl');
   await writeFile(responses, `${lines.join('\n')}\n`);
-}, 120_000);
+});
 
 const score = (out: string, ...extra: string[]) =>
   runCli(['score', '--bundle', fx.bundle, '--responses', responses, '--out', out, ...extra]);

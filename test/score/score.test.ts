@@ -5,7 +5,8 @@
  */
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import type { Trial } from '../../src/bundle/format.js';
 import { parseCsv } from '../../src/core/csv.js';
 import { ScoreLine, ScoresHeader } from '../../src/score/format.js';
@@ -14,6 +15,10 @@ import { StimkitError } from '../../src/core/errors.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { instrumentBundle, type InstrumentFixture } from './fixture.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 126 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(7) });
 
 /** A whole responses JSONL file, as `score --responses` streams it. */
 async function readResponsesJsonl(file: string, knownTrials: ReadonlyMap<string, unknown>) {
@@ -78,7 +83,7 @@ beforeAll(async () => {
     path.join(dir, 'models.yaml'),
     'format: stimkit.models\nversion: 1\nmodels:\n  - {name: yes-man, endpoint: "http://127.0.0.1:1/v1", origin: FR, vendor: Acme}\n  - {name: convinced, endpoint: "http://127.0.0.1:1/v1", origin: CN}\n',
   );
-}, 120_000);
+});
 
 async function score(out: string, extra: string[] = []) {
   return runCli([
@@ -347,7 +352,7 @@ describe('stimkit score: rejected input', () => {
     ]);
     expect(r.code).toBe(1);
     expect(r.json().error.code).toBe('E_SCORE_BUNDLE');
-  }, 60_000);
+  });
 
   it('is a usage error without --responses or --ledger (exit 2)', async () => {
     const r = await runCli(['score', '--bundle', fx.bundle, '--out', path.join(dir, 'x')]);

@@ -6,7 +6,8 @@
  */
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { parse } from 'yaml';
 import { bundleStudy } from '../../src/bundle/bundle.js';
 import type { Trial } from '../../src/bundle/format.js';
@@ -23,6 +24,10 @@ import { ROOT } from '../helpers/cli.js';
 import { DEMO_MODELS, DEMO_VARIANTS_LOCK, requireCommitted } from '../helpers/committed.js';
 import { tempDir } from '../helpers/tmp.js';
 import { matchLabels } from './fixture.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 306 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(17) });
 
 describe('the simulator on the sealed demo bundle', () => {
   let bag: string;
@@ -43,7 +48,7 @@ describe('the simulator on the sealed demo bundle', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as Trial);
-  }, 300_000);
+  });
 
   it('reads entries, items and the pools of the study languages', () => {
     expect(bundle.digest).toBe(digest);

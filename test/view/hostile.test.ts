@@ -4,7 +4,8 @@
  * go through every page; each shows the payloads escaped and isolated, links only http(s) URLs
  * (a `javascript:` source_url is shown as text), and serves no inline script or style.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { serveView, type ViewServer } from '../../src/view/serve.js';
 import { getPage } from '../helpers/http.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -16,6 +17,10 @@ import {
   type HostileFixture,
 } from '../label/hostile-fixture.js';
 
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 126 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(7) });
+
 const TOKEN = 'f'.repeat(48);
 let fx: HostileFixture;
 let view: ViewServer;
@@ -24,7 +29,7 @@ const get = (p: string) => getPage(view.running.port, p, TOKEN);
 beforeAll(async () => {
   fx = await writeHostileFixture(await tempDir('stimkit-view-hostile-'));
   view = await serveView({ bundle: fx.bundle, scores: fx.scores, port: 0, token: TOKEN });
-}, 120_000);
+});
 afterAll(async () => {
   await view?.close();
 });

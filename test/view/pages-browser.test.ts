@@ -22,7 +22,7 @@ import { writeAuditScores, writeLabelFixture } from '../label/fixture.js';
 
 // Chromium pages: the axe-core test, the longest (every page at two widths), takes about 10 s on
 // a quiet machine; every test here gets a limit scaled from that, not a fixed 60 s.
-vi.setConfig({ testTimeout: heavyLimit(10) });
+vi.setConfig({ testTimeout: heavyLimit(10), hookTimeout: heavyLimit(7) });
 
 const SKIP = skipBrowser('test/view/pages-browser.test.ts');
 
@@ -68,7 +68,7 @@ describe.skipIf(SKIP)('stimkit view pages in Chromium', () => {
     page = await ctx.newPage();
     errors = trackErrors(page);
     await page.goto(view.running.url); // sets the session cookie
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await ctx?.close();

@@ -10,7 +10,8 @@ import { copyFile, readFile, rename, writeFile } from 'node:fs/promises';
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../helpers/limits.js';
 import { sha256 } from '../../src/core/fsio.js';
 import { escapeHtml as esc } from '../../src/core/html.js';
 import { openLedger } from '../../src/ledger/index.js';
@@ -20,6 +21,10 @@ import { startupLine } from '../../src/view/shell.js';
 import { instrumentBundle, type InstrumentFixture } from '../score/fixture.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 180 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(10) });
 
 const TOKEN = 'd'.repeat(48);
 const get = (port: number, p: string) => getPage(port, p, TOKEN);
@@ -71,7 +76,7 @@ beforeAll(async () => {
   const reader = openLedger(ledger);
   for (const x of reader.results()) texts.set(`${x.trial_id}|${x.model}`, x.text);
   reader.close();
-}, 180_000);
+});
 afterAll(async () => {
   await server?.close();
 });

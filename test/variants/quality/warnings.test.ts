@@ -7,7 +7,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { stringify } from 'yaml';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../../helpers/limits.js';
 import { readVariantsLock } from '../../../src/variants/lock.js';
 import { outlineEdgeOverlap, solidity } from '../../../src/variants/quality/shape.js';
 import { entryWarnings } from '../../../src/variants/quality/warnings.js';
@@ -16,6 +17,10 @@ import { runVariants, type VariantsResult } from '../../../src/variants/run.js';
 import { WARN_COLOUR } from '../../../src/variants/sheet/contact-sheet.js';
 import { variantsHuman, variantsJson } from '../../../src/variants/summary.js';
 import { entry, fakeSegmenter, tinyCorpus } from '../helpers.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 126 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(7) });
 
 const T = qualityThresholds(defaultRecipe());
 const rec = (code: string, metrics: Record<string, number | null>) => ({
@@ -190,7 +195,7 @@ describe('a corpus with an empty-silhouette image', () => {
     };
     await writeFile(manifest, stringify(m));
     r = await runVariants(manifest, { out: out(), segmenter: fakeSegmenter(100), jobs: 1 });
-  }, 120_000);
+  });
 
   it('records the warnings in the lock, on the variant, with figure, threshold and fix', async () => {
     expect(r.failed).toBe(0);

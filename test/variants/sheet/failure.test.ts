@@ -5,13 +5,18 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../../helpers/limits.js';
 import type { EntryRecord } from '../../../src/variants/lock.js';
 import { runVariants } from '../../../src/variants/run.js';
 import { writeContactSheet } from '../../../src/variants/sheet/contact-sheet.js';
 import { writeReview } from '../../../src/variants/sheet/review.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { tinyCorpus } from '../helpers.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 126 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(7) });
 
 let out: string;
 let records: EntryRecord[];
@@ -32,7 +37,7 @@ beforeAll(async () => {
   const two = records.find((e) => e.id === 'two')!;
   const file = two.variants.find((v) => v.code === 'A2')!.file!;
   await writeFile(path.join(out, file), 'not a png');
-}, 120_000);
+});
 
 describe('sheets drawn in full before they are written', () => {
   it('a contact sheet failing on page 2 leaves page 1 as it was', async () => {

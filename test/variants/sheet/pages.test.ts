@@ -6,7 +6,8 @@
  */
 import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { heavyLimit } from '../../helpers/limits.js';
 import {
   LOCK_NAME,
   readPriorLocks,
@@ -18,6 +19,10 @@ import { runVariants } from '../../../src/variants/run.js';
 import { writeContactSheet } from '../../../src/variants/sheet/contact-sheet.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { tinyCorpus } from '../helpers.js';
+
+// Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 126 s a hook on a quiet
+// machine (this file's former fixed limits, rounded up), more on a busy one.
+vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(7) });
 
 let out: string;
 let manifest: string;
@@ -37,7 +42,7 @@ beforeAll(async () => {
   out = await tempDir('stimkit-sheet-pages-');
   const r = await runVariants(corpus.manifest, { out, only: ['A2'], jobs: 1 });
   records = r.lock.entries;
-}, 120_000);
+});
 
 describe('contact sheet pages', () => {
   it('a shorter sheet removes the pages of a longer earlier one', async () => {

@@ -15,6 +15,7 @@ import { loadScoreBundle } from '../../src/score/bundle.js';
 import { instrumentScorer } from '../../src/score/instrument.js';
 import { scoreToFolder } from '../../src/score/score.js';
 import { bundleTrials } from '../score/fixture.js';
+import { heavyLimit } from '../helpers/limits.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(path.join(tmpdir(), 'stimkit-study-packs-'));
@@ -56,7 +57,7 @@ beforeAll(async () => {
   await writeFile(studyFile, stringify(study(['packs/en.yaml'])));
   sealed = path.join(dir, 'bundle');
   await bundleStudy(studyFile, { out: sealed });
-}, 120_000);
+}, heavyLimit(7));
 
 const response = (text: string) =>
   ({ trial_id: 'x', model: 'm', response: text, simulated: false, outcome: 'answer' }) as never;

@@ -18,6 +18,7 @@ import { ModelSpec } from '../../src/models/schema.js';
 import { stimkitRejection } from '../helpers/errors.js';
 import { tempDir } from '../helpers/tmp.js';
 import { reasoningBundle } from '../score/reasoning-fixture.js';
+import { heavyLimit } from '../helpers/limits.js';
 
 let plain: Trial[];
 let paired: Trial[];
@@ -30,7 +31,7 @@ beforeAll(async () => {
   const fx = await reasoningBundle(pairedDir, ['on', 'off']);
   paired = fx.trials;
   pairedDigest = fx.digest;
-}, 120_000);
+}, heavyLimit(7));
 
 describe('the thinking factor', () => {
   it('plans each trial once per level, with exact counts', async () => {

@@ -226,11 +226,11 @@ describe('stimkit demo', () => {
   it.skipIf(skipBrowserTests('test/demo/demo.test.ts'))(
     "at 400 px every figure of the demo's report fits the window; only data tables scroll, saying so",
     async () => {
-      expect(demo, 'the demo test above failed').not.toBeNull();
+      const demo = await sharedDemo();
       const browser = await launchChromium();
       try {
         const page = await browser.newPage({ viewport: { width: 400, height: 900 } });
-        await page.goto(pathToFileURL(path.join(demo!.out, 'report', 'index.html')).href);
+        await page.goto(pathToFileURL(path.join(demo.out, 'report', 'index.html')).href);
         const o = await phoneOverflows(page);
         // the ten charts (the heat map, the panels of rates and of the judges' confusion
         // matrices among them) and the ladder's image strips

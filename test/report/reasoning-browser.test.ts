@@ -12,26 +12,31 @@ import { axeViolations } from '../helpers/browser.js';
 import { launchChromium, skipBrowserTests } from '../helpers/chromium.js';
 import { tempDir } from '../helpers/tmp.js';
 import { reasoningScores } from '../score/reasoning-fixture.js';
+import { heavyLimit } from '../helpers/limits.js';
 
 const SKIP = skipBrowserTests('test/report/reasoning-browser.test.ts');
 
 describe.skipIf(SKIP)('report: the reasoning section in a browser', () => {
-  it('has no serious or critical axe-core violation', async () => {
-    const dir = await tempDir('stimkit-report-reasoning-axe-');
-    const { scores } = await reasoningScores(dir);
-    const out = path.join(dir, 'report');
-    await buildReport(scores, out, [reasoningSection]);
-    const browser = await launchChromium();
-    try {
-      for (const width of [1280, 400]) {
-        const page = await browser.newPage({ viewport: { width, height: 900 } });
-        await page.goto(pathToFileURL(path.join(out, 'index.html')).href);
-        expect(await page.locator('section#reasoning').count()).toBe(1);
-        expect(await axeViolations(page), `at ${width} px`).toEqual([]);
-        await page.close();
+  it(
+    'has no serious or critical axe-core violation',
+    async () => {
+      const dir = await tempDir('stimkit-report-reasoning-axe-');
+      const { scores } = await reasoningScores(dir);
+      const out = path.join(dir, 'report');
+      await buildReport(scores, out, [reasoningSection]);
+      const browser = await launchChromium();
+      try {
+        for (const width of [1280, 400]) {
+          const page = await browser.newPage({ viewport: { width, height: 900 } });
+          await page.goto(pathToFileURL(path.join(out, 'index.html')).href);
+          expect(await page.locator('section#reasoning').count()).toBe(1);
+          expect(await axeViolations(page), `at ${width} px`).toEqual([]);
+          await page.close();
+        }
+      } finally {
+        await browser.close();
       }
-    } finally {
-      await browser.close();
-    }
-  }, 180_000);
+    },
+    heavyLimit(10),
+  );
 });

@@ -14,6 +14,7 @@ import { analyzeReasoning } from '../../src/commands/analyze-reasoning.js';
 import type { Trial } from '../../src/bundle/format.js';
 import { tempDir } from '../helpers/tmp.js';
 import { reasoningScores } from './reasoning-fixture.js';
+import { heavyLimit } from '../helpers/limits.js';
 
 let dir: string;
 let trials: Trial[];
@@ -32,7 +33,7 @@ beforeAll(async () => {
     .split('\n')
     .map((l) => ScoreLine.parse(JSON.parse(l)));
   header = ScoresHeader.parse(JSON.parse(await readFile(path.join(scores, 'score.json'), 'utf8')));
-}, 120_000);
+}, heavyLimit(7));
 
 const lineOf = (model: string, entry: string, lang: string, thinking: string) =>
   lines.find((l) => l.model === model && l.trial === trialOf(entry, lang, thinking).id)!;

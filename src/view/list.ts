@@ -72,7 +72,8 @@ function sortSelect(keys: string[], current: string): Html | null {
 
 function filterForm(data: ViewData, f: ListFilters, v: ListPaging['values']): Html {
   const scored = !!data.scores;
-  const what = scored ? 'response text, model, trial or entry' : 'prompt, trial or entry';
+  // short enough to show whole in the box (size 28): what a search matches
+  const what = scored ? 'text, model, trial, entry' : 'prompt, trial, entry';
   return html`<form class="filters" method="get" action="/trials" role="search">
 <label for="f-q">Search<input type="search" id="f-q" name="q" value="${f.q}" placeholder="${what}" size="28"></label>
 ${scored ? select('model', 'Model', v.model, f.model) : null}${select('paradigm', 'Paradigm', v.paradigm, f.paradigm)}${select('lang', 'Language', v.lang, f.lang)}

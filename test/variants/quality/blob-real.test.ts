@@ -98,57 +98,61 @@ describe('the blob check on real silhouettes', () => {
     });
   });
 
-  it('warns on exactly the failed GrabCut silhouettes of the moon, the demo and the paper images', async () => {
-    const dir = await tempDir('stimkit-moon-');
-    const entries = [entry('moon', 'moon.png')];
-    await copyFile(MOON, path.join(dir, 'moon.png'));
-    for (const [id, file] of DEMO) {
-      await copyFile(path.join(ROOT, 'corpora', 'demo', file), path.join(dir, file));
-      entries.push(entry(id, file));
-    }
-    for (let i = 1; i <= 14; i++) {
-      const file = `abstraction-${String(i).padStart(2, '0')}.png`;
-      await copyFile(path.join(ROOT, 'corpora', 'paper-synthetic', file), path.join(dir, file));
-      entries.push(entry(file.slice(0, -4), file));
-    }
-    const manifest = path.join(dir, 'real.entries.yaml');
-    await writeFile(
-      manifest,
-      stringify({
-        format: 'stimkit.entries',
-        version: 1,
-        corpus: 'real',
-        languages: ['en', 'zh'],
-        entries,
-      }),
-    );
-    const out = path.join(dir, 'variants');
-    await runVariants(manifest, { out, jobs: 1, overrides: { silhouette: 'grabcut' } });
-    const lock = JSON.parse(await readFile(path.join(out, 'variants.lock.json'), 'utf8')) as Lock;
-    const a6 = (id: string) =>
-      lock.entries.find((e) => e.id === id)!.variants.find((v) => v.code === 'A6')!;
-    expect(a6('moon').metrics.foreground_fraction).toBeCloseTo(0.0109, 4);
-    expect(a6('moon').metrics.outline_edge_overlap).toBeCloseTo(0.362, 3);
-    expect(a6('dscovr-launch').metrics.foreground_fraction).toBeCloseTo(0.594, 3);
-    const recorded = Object.fromEntries(
-      lock.entries
-        .map((e) => [e.id, e.variants.find((v) => v.code === 'A6')!.warnings?.map((w) => w.code)])
-        .filter(([, w]) => w),
-    );
-    expect(recorded).toEqual({
-      moon: ['W_VARIANTS_A6_FRAGMENT'],
-      'dscovr-launch': ['W_VARIANTS_A6_BLOB'],
-      'abstraction-13': ['W_VARIANTS_A6_EMPTY'],
-    });
-    const [fragment] = a6('moon').warnings as unknown as QualityWarning[];
-    expect(fragment).toMatchObject({ threshold: T.fragment_outline_edges_max });
-    expect(fragment!.message).toBe(
-      "the silhouette is a fragment: it covers 1.09 % of the frame and its outline lies on the edge map's edges for only 36.2 % of its length, so it traces no subject",
-    );
-    expect(fragment!.fix).toContain('`--silhouette isnet`');
-    // the recipe's thresholds decide
-    const moon = lock.entries.find((e) => e.id === 'moon')!;
-    expect(warnedA6({ entries: [moon] }, { ...T, fragment_frame_max: 0.01 })).toEqual({});
-    expect(warnedA6({ entries: [moon] }, { ...T, fragment_outline_edges_max: 0.3 })).toEqual({});
-  }, heavyLimit(10));
+  it(
+    'warns on exactly the failed GrabCut silhouettes of the moon, the demo and the paper images',
+    async () => {
+      const dir = await tempDir('stimkit-moon-');
+      const entries = [entry('moon', 'moon.png')];
+      await copyFile(MOON, path.join(dir, 'moon.png'));
+      for (const [id, file] of DEMO) {
+        await copyFile(path.join(ROOT, 'corpora', 'demo', file), path.join(dir, file));
+        entries.push(entry(id, file));
+      }
+      for (let i = 1; i <= 14; i++) {
+        const file = `abstraction-${String(i).padStart(2, '0')}.png`;
+        await copyFile(path.join(ROOT, 'corpora', 'paper-synthetic', file), path.join(dir, file));
+        entries.push(entry(file.slice(0, -4), file));
+      }
+      const manifest = path.join(dir, 'real.entries.yaml');
+      await writeFile(
+        manifest,
+        stringify({
+          format: 'stimkit.entries',
+          version: 1,
+          corpus: 'real',
+          languages: ['en', 'zh'],
+          entries,
+        }),
+      );
+      const out = path.join(dir, 'variants');
+      await runVariants(manifest, { out, jobs: 1, overrides: { silhouette: 'grabcut' } });
+      const lock = JSON.parse(await readFile(path.join(out, 'variants.lock.json'), 'utf8')) as Lock;
+      const a6 = (id: string) =>
+        lock.entries.find((e) => e.id === id)!.variants.find((v) => v.code === 'A6')!;
+      expect(a6('moon').metrics.foreground_fraction).toBeCloseTo(0.0109, 4);
+      expect(a6('moon').metrics.outline_edge_overlap).toBeCloseTo(0.362, 3);
+      expect(a6('dscovr-launch').metrics.foreground_fraction).toBeCloseTo(0.594, 3);
+      const recorded = Object.fromEntries(
+        lock.entries
+          .map((e) => [e.id, e.variants.find((v) => v.code === 'A6')!.warnings?.map((w) => w.code)])
+          .filter(([, w]) => w),
+      );
+      expect(recorded).toEqual({
+        moon: ['W_VARIANTS_A6_FRAGMENT'],
+        'dscovr-launch': ['W_VARIANTS_A6_BLOB'],
+        'abstraction-13': ['W_VARIANTS_A6_EMPTY'],
+      });
+      const [fragment] = a6('moon').warnings as unknown as QualityWarning[];
+      expect(fragment).toMatchObject({ threshold: T.fragment_outline_edges_max });
+      expect(fragment!.message).toBe(
+        "the silhouette is a fragment: it covers 1.09 % of the frame and its outline lies on the edge map's edges for only 36.2 % of its length, so it traces no subject",
+      );
+      expect(fragment!.fix).toContain('`--silhouette isnet`');
+      // the recipe's thresholds decide
+      const moon = lock.entries.find((e) => e.id === 'moon')!;
+      expect(warnedA6({ entries: [moon] }, { ...T, fragment_frame_max: 0.01 })).toEqual({});
+      expect(warnedA6({ entries: [moon] }, { ...T, fragment_outline_edges_max: 0.3 })).toEqual({});
+    },
+    heavyLimit(10),
+  );
 });

@@ -45,7 +45,7 @@ describe('variantsStaleness', () => {
       keys,
     );
     expect(s).toEqual({
-      reason: 'the image libraries (sharp/libvips, opencv-wasm, fft.js) changed',
+      reason: 'the image libraries (sharp/libvips, opencv-wasm) changed',
     });
   });
 });

@@ -34,7 +34,8 @@ describe('stimkit review', () => {
       '--json',
     ]);
     expect(r.code).toBe(0);
-    expect(r.json()).toMatchObject({ ok: true, entries: 6, with_warnings: 0, without_image: 0 });
+    // one warned entry: chelsea-cat's silhouette is a blob (W_VARIANTS_A6_BLOB, 77 % of the frame)
+    expect(r.json()).toMatchObject({ ok: true, entries: 6, with_warnings: 1, without_image: 0 });
     const html = await readFile(path.join(out, 'index.html'), 'utf8');
     expectSelfContained(html);
     // 6 thumbnails + 6 × 7 ladder images

@@ -23,7 +23,9 @@ import type { Image8, VariantDef } from '../types.js';
  * the columns; for the ideal filter, nine tenths). What that drops from a pixel is at most
  * GAIN_FLOOR · Σ|F| / N ≤ GAIN_FLOOR · 255 · √N — under 3e-7 at A0's largest size (1024², N ≈ 10⁶),
  * against VARIANTS.md's |Δ| ≤ 1 — and from the retained energy a relative GAIN_FLOOR², against its
- * 1e-9. A test compares the result with the full transform.
+ * 1e-9; from the AC fraction r, a relative GAIN_FLOOR²/r (within 1e-9 while r ≥ 1e-15; an image
+ * whose AC energy all lies where the gain is below the floor, such as 2 × 1, gets r = 0). A test
+ * compares the result with the full transform.
  */
 const GAIN_FLOOR = 1e-12;
 

@@ -196,10 +196,7 @@ export function radialFrequency(ky: number, kx: number, width: number, height: n
 }
 
 /** Σv and Σv² over the first `n` values (in index order, so every caller gets the same bits): the spatial side of Parseval's energy. */
-export function sumAndSquares(
-  values: ArrayLike<number>,
-  n: number,
-): { sum: number; squares: number } {
+function sumAndSquares(values: ArrayLike<number>, n: number): { sum: number; squares: number } {
   // Bytes: the pixels kernel's exact integer sums, the same values (every partial sum here is an
   // integer below 2^53, so exact too).
   const exact = values instanceof Uint8Array ? sumsKernel(values.subarray(0, n)) : null;
@@ -212,4 +209,15 @@ export function sumAndSquares(
     squares += v * v;
   }
   return { sum, squares };
+}
+
+/**
+ * Σ|F|² and Σ|F|² without the DC term by Parseval's theorem (Σ|F|² = N·Σx², F₀ = Σx), which
+ * holds for the whole spectrum; the AC part `N·Σx² − (Σx)²` exactly, in integers (Σx and Σx² of
+ * 8-bit values are exact).
+ */
+export function planeEnergy(values: ArrayLike<number>, n: number): { total: number; ac: number } {
+  const { sum, squares } = sumAndSquares(values, n);
+  const ac = BigInt(n) * BigInt(squares) - BigInt(sum) * BigInt(sum);
+  return { total: n * squares, ac: Number(ac) };
 }

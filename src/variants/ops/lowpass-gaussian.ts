@@ -6,11 +6,20 @@
  * two), the equivalent circular convolution with `hy = IDFT(gy)`: a Gaussian of σ = 1/(2πc) pixels
  * (3.2 px at c = 0.05), whose taps past the first below TAP_FLOOR of the largest are dropped. Then
  * the inverse row DFTs. Same result as the 2-D transform to rounding (~10⁻¹³); the energies follow
- * from Parseval along the columns: Σ_ky |gy·F|² = h·Σ_y |hy ⊛ R|². The steps after the row pass run
- * in one call of the FFT kernel (fft-kernel.ts `gaussianKernel`), nothing copied between them.
+ * from Parseval along the columns: Σ_ky |gy·F|² = h·Σ_y |hy ⊛ R|², except column 0's without its DC
+ * term (columnZeroAc). The steps after the row pass run in one call of the FFT kernel (fft-kernel.ts
+ * `gaussianKernel`), nothing copied between them.
  */
-import { dft, columnWeight, fftfreq, rowsReal, sharedRows, sumAndSquares } from './fft.js';
-import { gaussianKernel } from './fft-kernel.js';
+import {
+  dft,
+  columnWeight,
+  fftfreq,
+  planeEnergy,
+  rowsReal,
+  sharedRows,
+  type Spectrum,
+} from './fft.js';
+import { columnsKernel, gaussianKernel } from './fft-kernel.js';
 import type { Energy } from './lowpass.js';
 
 /**
@@ -46,6 +55,25 @@ function columnKernel(height: number, c: number): Float64Array {
     taps.push(v);
   }
   return Float64Array.from(taps);
+}
+
+/**
+ * Σ_{ky ≠ 0} |gy·F(ky, 0)|²: column 0's filtered energy without the DC term, summed over its own
+ * bins (a DFT of the column of row sums). Column 0's energy less the DC term would cancel when gy
+ * keeps little of it (5 × 1: to 5 digits).
+ */
+function columnZeroAc(rows: Spectrum, gy: Float64Array): number {
+  const { height, cols, data } = rows;
+  const col = new Float64Array(2 * height);
+  for (let y = 0; y < height; y++) {
+    col[2 * y] = data[2 * y * cols]!;
+    col[2 * y + 1] = data[2 * y * cols + 1]!;
+  }
+  columnsKernel(col, 1, height, 1, 'forward', dft(height));
+  let e = 0;
+  for (let ky = 1; ky < height; ky++)
+    e += (col[2 * ky]! ** 2 + col[2 * ky + 1]! ** 2) * gy[ky]! ** 2;
+  return e;
 }
 
 /**
@@ -87,12 +115,18 @@ export function gaussianPlane(
       }
     }
   };
-  const { sum, squares } = sumAndSquares(values, width * height);
+  // Before gaussianKernel: its output is a view of the kernel's memory, which a later call reuses.
+  const sums = planeEnergy(values, width * height);
+  let filteredAc = columnZeroAc(rows, axisGains(height, cutoff));
   const out = gaussianKernel(rows, width, height, cols, taps, dft(width), scale);
   let filtered = 0;
-  for (let kx = 0; kx < cols; kx++) filtered += e[kx]! * height * columnWeight(kx, width);
+  for (let kx = 0; kx < cols; kx++) {
+    const ek = e[kx]! * height * columnWeight(kx, width);
+    filtered += ek;
+    if (kx > 0) filteredAc += ek;
+  }
   return {
     filtered: out,
-    energy: { total: width * height * squares, dc: sum * sum, filtered, filteredDc: sum * sum },
+    energy: { ...sums, filtered, filteredAc },
   };
 }

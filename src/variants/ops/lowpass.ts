@@ -9,7 +9,7 @@ import {
   fft2Real,
   ifft2Real,
   radialFrequency,
-  sumAndSquares,
+  planeEnergy,
   type Spectrum,
 } from './fft.js';
 import { gaussianPlane } from './lowpass-gaussian.js';
@@ -23,7 +23,9 @@ import type { Image8, VariantDef } from '../types.js';
  * the columns; for the ideal filter, nine tenths). What that drops from a pixel is at most
  * GAIN_FLOOR · Σ|F| / N ≤ GAIN_FLOOR · 255 · √N — under 3e-7 at A0's largest size (1024², N ≈ 10⁶),
  * against VARIANTS.md's |Δ| ≤ 1 — and from the retained energy a relative GAIN_FLOOR², against its
- * 1e-9. A test compares the result with the full transform.
+ * 1e-9; from the AC fraction r, a relative GAIN_FLOOR²/r (within 1e-9 while r ≥ 1e-15; an image
+ * whose AC energy all lies where the gain is below the floor, such as 2 × 1, gets r = 0). A test
+ * compares the result with the full transform.
  */
 const GAIN_FLOOR = 1e-12;
 
@@ -61,38 +63,46 @@ export function filterGains(
   return gains;
 }
 
-/** Energy sums of a half spectrum, each bin counted as often as it stands in the full spectrum. */
+/**
+ * Energy sums of a plane's full spectrum, with and without the DC term. The AC sums are made over
+ * the non-DC bins (or, for Σ|F|², exactly in integers), never as a total minus the DC term: when
+ * the filter keeps almost no AC energy, that difference would cancel to a few digits.
+ */
 export interface Energy {
+  /** Σ|F|². */
   total: number;
-  dc: number;
-  /** Energy after weighting by the gains (Σ|H·F|²), when gains are given. */
+  /** Σ|F|² without the DC term. */
+  ac: number;
+  /** Σ|H·F|². */
   filtered: number;
-  filteredDc: number;
+  /** Σ|H·F|² without the DC term. */
+  filteredAc: number;
 }
 
-/** Σ|F|² (and Σ|H·F|²) over the full spectrum, from its half. */
-function spectrumEnergy(spec: Spectrum, gains?: Float64Array): Energy {
+/** Σ|H·F|² over the full spectrum, from its half, with and without the DC term (bin 0). */
+function filteredEnergy(
+  spec: Spectrum,
+  gains: Float64Array,
+): Pick<Energy, 'filtered' | 'filteredAc'> {
   const { cols, height, width, data } = spec;
-  let total = 0;
   let filtered = 0;
+  let filteredAc = 0;
   for (let ky = 0; ky < height; ky++) {
     for (let kx = 0; kx < cols; kx++) {
       const i = ky * cols + kx;
       const e = (data[2 * i]! ** 2 + data[2 * i + 1]! ** 2) * columnWeight(kx, width);
-      total += e;
-      if (gains) filtered += e * gains[i]! * gains[i]!;
+      filtered += e * gains[i]! * gains[i]!;
+      if (i > 0) filteredAc += e * gains[i]! * gains[i]!;
     }
   }
-  const dc = data[0]! ** 2 + data[1]! ** 2;
-  const g0 = gains ? gains[0]! : 1;
-  return { total, dc, filtered, filteredDc: dc * g0 * g0 };
+  return { filtered, filteredAc };
 }
 
 /**
  * Low-pass one plane of 8-bit values; returns the rounded, clipped plane and its energy sums.
  * `gains` covers the first `gains.length / height` columns of the half spectrum; the columns
- * beyond are taken as stopped (gain 0) and are not computed. Σ|F|² and the DC term then come from
- * the pixels by Parseval's theorem (Σ|F|² = N·Σx², F₀ = Σx), which holds for the whole spectrum.
+ * beyond are taken as stopped (gain 0) and are not computed. Σ|F|², with and without the DC term,
+ * then comes from the pixels (planeEnergy).
  */
 export function lowpassPlane(
   values: ArrayLike<number>,
@@ -107,13 +117,9 @@ export function lowpassPlane(
   }
   const cols = gains.length / height;
   const spec = fft2Real(values, width, height, cols);
-  const kept = spectrumEnergy(spec, gains);
-  const { sum, squares } = sumAndSquares(values, width * height);
   const energy: Energy = {
-    total: width * height * squares,
-    dc: sum * sum,
-    filtered: kept.filtered,
-    filteredDc: kept.filteredDc,
+    ...planeEnergy(values, width * height),
+    ...filteredEnergy(spec, gains),
   };
   for (let i = 0; i < gains.length; i++) {
     spec.data[2 * i] = spec.data[2 * i]! * gains[i]!;
@@ -154,23 +160,23 @@ export function lowpass(
   // A grey image is its own plane (read as numbers, the same values as a Float64 copy).
   const plane = channels === 1 ? image.data : new Float64Array(n);
   let total = 0;
-  let dc = 0;
+  let ac = 0;
   let kept = 0;
-  let keptDc = 0;
+  let keptAc = 0;
   for (let ch = 0; ch < channels; ch++) {
     if (channels > 1) for (let i = 0; i < n; i++) plane[i] = image.data[i * channels + ch]!;
     const r = lowpassPlane(plane, width, height, gains, gaussian);
     if (channels === 1) out.set(r.plane);
     else for (let i = 0; i < n; i++) out[i * channels + ch] = r.plane[i]!;
     total += r.energy.total;
-    dc += r.energy.dc;
+    ac += r.energy.ac;
     kept += r.energy.filtered;
-    keptDc += r.energy.filteredDc;
+    keptAc += r.energy.filteredAc;
   }
   return {
     image: { width, height, channels, data: out },
     retained: total > 0 ? kept / total : null,
-    retainedAc: total - dc > 0 ? (kept - keptDc) / (total - dc) : null,
+    retainedAc: ac > 0 ? keptAc / ac : null,
   };
 }
 

@@ -23,7 +23,7 @@
  */
 import { replaceThinkBlocks } from '../core/think.js';
 import { mapAndCollapse } from '../audit/clean-scan.js';
-import { cuesFor, instrumentCues, negationReader, type CueSet } from './cues.js';
+import { cuesFor, instrumentCues, negatedAfter, negationReader, type CueSet } from './cues.js';
 import { classChars, matchForm, type LoadedPack } from '../languages/load.js';
 
 /** Why a response scores 0. `no_response`: the run recorded no response text (an error row). */
@@ -140,6 +140,9 @@ function findLabels(
     hits.push({ option: hit.option, start: i, end: i + hit.norm.length, negated: no });
     i += hit.norm.length;
   }
+  hits.forEach((h, n) => {
+    h.negated ||= negatedAfter(text, h.end, hits[n + 1]?.start ?? text.length, cues);
+  });
   return hits;
 }
 

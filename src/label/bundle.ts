@@ -7,6 +7,7 @@
 import { openBundle, type SealedBundle } from '../bundle/reader.js';
 import type { BundleEntry, BundleVariant } from '../bundle/payload-schemas.js';
 import type { Trial } from '../bundle/format.js';
+import type { LoadedPack } from '../languages/load.js';
 
 export type { BundleEntry };
 /** One variant image the bundle holds (variants.json `records`). */
@@ -24,15 +25,18 @@ export interface BundleData {
   variants: VariantRecord[];
   /** The bundle as opened (its image files by digest). */
   sealed: SealedBundle;
+  /** The study's own language packs sealed in the bundle (read before the shipped ones). */
+  packs: LoadedPack[];
 }
 
 /** Open a sealed bundle (E_LABEL_BUNDLE when it is not one) and read its trials, entries and variants. */
 export async function loadBundle(dir: string): Promise<BundleData> {
   const sealed = await openBundle(dir, 'E_LABEL_BUNDLE');
-  const [trials, entries, variants] = await Promise.all([
+  const [trials, entries, variants, packs] = await Promise.all([
     sealed.trials(),
     sealed.entries(),
     sealed.variants(),
+    sealed.languagePacks(),
   ]);
   return {
     dir: sealed.dir,
@@ -43,6 +47,7 @@ export async function loadBundle(dir: string): Promise<BundleData> {
     entries: new Map((entries ?? []).map((e) => [e.id, e])),
     variants: variants?.records ?? [],
     sealed,
+    packs,
   };
 }
 

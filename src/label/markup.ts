@@ -5,6 +5,7 @@
 import { languageShare, normalizeLang } from '../audit/language.js';
 import { html, trusted, type Html } from '../core/html.js';
 import { scriptsOf, textDirection } from '../languages/lang-tag.js';
+import type { LoadedPack } from '../languages/load.js';
 
 /** The style sheet and the icon, as files (the Content-Security-Policy allows nothing inline). */
 export const HEAD_LINKS: Html = html`<link rel="stylesheet" href="/static/app.css"><link rel="icon" href="/favicon.svg" type="image/svg+xml">`;
@@ -58,9 +59,9 @@ const SCRIPT_RES = new Map(
 );
 
 /** The scripts a language's text counts in (Han for Hans and Hant; Japanese and Korean mixes). */
-function countedScripts(tag: string): Set<string> {
+function countedScripts(tag: string, own: readonly LoadedPack[]): Set<string> {
   const out = new Set<string>();
-  for (const s of scriptsOf(tag)) {
+  for (const s of scriptsOf(tag, own)) {
     if (s === 'Hans' || s === 'Hant' || s === 'Hani') out.add('Hani');
     else if (s === 'Jpan') ['Hani', 'Hira', 'Kana'].forEach((x) => out.add(x));
     else if (s === 'Kore') ['Hani', 'Hang'].forEach((x) => out.add(x));
@@ -97,19 +98,24 @@ export interface TextLang {
  * while most of its letters are in that language's script (or it has none), so no language is
  * guessed for it (an English answer is never called French by a guess); only when most are in
  * another script (the model drifted) is its language guessed — the D5 measure's `primary` when
- * that is written in the script, else `und-<script>` — and `guessed` says so.
+ * that is written in the script, else `und-<script>` — and `guessed` says so. `packs`: the study's
+ * own language packs, read before the shipped ones.
  *
  * @example
  * textLang('The image shows a cat.', 'zh') // → { lang: 'en', dir: 'ltr', guessed: true }
  */
-export function textLang(text: string, studyLang: string): TextLang {
-  const own = { lang: studyLang, dir: textDirection(studyLang), guessed: false };
+export function textLang(
+  text: string,
+  studyLang: string,
+  packs: readonly LoadedPack[] = [],
+): TextLang {
+  const own = { lang: studyLang, dir: textDirection(studyLang, packs), guessed: false };
   const script = dominantScript(text);
-  if (script === null || countedScripts(studyLang).has(script)) return own;
-  const primary = languageShare(text, studyLang).primary;
+  if (script === null || countedScripts(studyLang, packs).has(script)) return own;
+  const primary = languageShare(text, studyLang, packs).primary;
   const tag = primary === 'zh-*' ? 'zh' : primary;
-  const lang = tag && countedScripts(tag).has(script) ? tag : `und-${script}`;
-  return { lang, dir: textDirection(lang), guessed: true };
+  const lang = tag && countedScripts(tag, packs).has(script) ? tag : `und-${script}`;
+  return { lang, dir: textDirection(lang, packs), guessed: true };
 }
 
 /** ` lang dir` of a model's text, and `data-lang-guessed` when its language is a guess. */
@@ -118,8 +124,13 @@ export function textLangAttrs(t: TextLang): Html {
 }
 
 /** A model's text in a `<pre>` with its `lang` and `dir`, flagged when its language is a guess. */
-export function modelText(text: string, studyLang: string, shown: string): Html {
-  const t = textLang(text, studyLang);
+export function modelText(
+  text: string,
+  studyLang: string,
+  shown: string,
+  packs: readonly LoadedPack[] = [],
+): Html {
+  const t = textLang(text, studyLang, packs);
   return html`<pre class="verbatim"${textLangAttrs(t)}>${shown}</pre>${guessNote(t, `language guessed: not in ${studyLang}`)}`;
 }
 

@@ -5,6 +5,7 @@
  */
 import { html, type Html } from '../core/html.js';
 import { langDir } from '../languages/lang-tag.js';
+import type { LoadedPack } from '../languages/load.js';
 import { inLang, type BundleEntry } from './bundle.js';
 import { UI_LANGS, WORDS, type Words } from './i18n.js';
 import type { JudgeLabels } from './judges.js';
@@ -21,7 +22,12 @@ export function langSwitch(w: Words): Html {
 }
 
 /** The subject's ground truth: title, context, expected facts (interface language first). */
-export function groundTruth(w: Words, entry: BundleEntry | undefined, trialLang: string): Html {
+export function groundTruth(
+  w: Words,
+  entry: BundleEntry | undefined,
+  trialLang: string,
+  packs: readonly LoadedPack[],
+): Html {
   if (!entry) return html`<p>${w.noEntry}</p>`;
   const title = inLang(entry.title, w.lang);
   const other = inLang(entry.title, trialLang);
@@ -35,13 +41,13 @@ export function groundTruth(w: Words, entry: BundleEntry | undefined, trialLang:
     const main = typeof text === 'string' ? text : '';
     const alt =
       trialLang !== w.lang && typeof f[trialLang] === 'string'
-        ? html`<span class="alt"${langDir(trialLang)}>${f[trialLang]}</span>`
+        ? html`<span class="alt"${langDir(trialLang, packs)}>${f[trialLang]}</span>`
         : null;
     return html`<li><bdi>${main}</bdi>${alt}</li>`;
   });
   const otherTitle =
     other !== title
-      ? html` <span class="meta"${langDir(trialLang)}>(<bdi>${other}</bdi>)</span>`
+      ? html` <span class="meta"${langDir(trialLang, packs)}>(<bdi>${other}</bdi>)</span>`
       : null;
   return html`<p><strong>${w.titleLabel}:</strong> <bdi>${title}</bdi>${otherTitle}</p>
 <p><strong>${w.context}:</strong> ${context.map((c, i) => html`${i ? html`<br>` : null}${corpusText(w, c)}`)}</p>

@@ -11,6 +11,7 @@
  */
 import { html, type Html } from '../core/html.js';
 import { langDir } from '../languages/lang-tag.js';
+import type { LoadedPack } from '../languages/load.js';
 import type { BundleEntry } from './bundle.js';
 import type { Words } from './i18n.js';
 import type { JudgeLabels } from './judges.js';
@@ -35,6 +36,8 @@ export interface LabelScreen {
   judges?: JudgeLabels[];
   /** Single-key shortcuts on (the rater can turn them off; remembered in the rater file). */
   shortcuts: boolean;
+  /** The study's own language packs (the bundle's), read before the shipped ones for `lang`/`dir`. */
+  packs: readonly LoadedPack[];
 }
 
 /** The page shell shared by the rater app's screens. */
@@ -72,17 +75,17 @@ function viewColumn(s: LabelScreen): Html {
     : html`<p>${w.textOnly}</p>`;
   const paradigm = w.paradigms[item.paradigm] ?? item.paradigm;
   const lang = w.langNames[item.lang] ?? item.lang;
-  const said = textLang(item.response, item.lang);
+  const said = textLang(item.response, item.lang, s.packs);
   const meta = html`<p class="meta">${w.trialMeta} <code>${item.id}</code> · <bdi>${paradigm}</bdi> · <bdi>${lang}</bdi>${item.variant ? html` · <bdi>${item.variant}</bdi>` : null}</p>`;
   return html`<div class="col-view"><section class="panel" aria-labelledby="img-h"><h2 id="img-h">${w.image}</h2>${image}${meta}</section>
-<section class="panel" aria-labelledby="p-h"><h2 id="p-h">${w.prompt}</h2><pre class="verbatim"${langDir(item.lang)} id="prompt">${item.prompt}</pre></section>
+<section class="panel" aria-labelledby="p-h"><h2 id="p-h">${w.prompt}</h2><pre class="verbatim"${langDir(item.lang, s.packs)} id="prompt">${item.prompt}</pre></section>
 <section class="panel" aria-labelledby="r-h"><h2 id="r-h">${w.response}</h2><pre class="verbatim"${textLangAttrs(said)} id="response">${item.response}</pre>${guessNote(said, w.langGuessed)}<span id="response-end"></span><p class="more" id="more" hidden>${w.moreBelow}</p></section></div>`;
 }
 
 /** The column of answers: ground truth, judges (review), questions, note, trial navigation. */
 function answerColumn(s: LabelScreen): Html {
   const w = s.words;
-  return html`<div class="col-answer"><section class="panel" aria-labelledby="gt-h"><h2 id="gt-h">${w.groundTruth}</h2>${groundTruth(w, s.entry, s.item.lang)}</section>
+  return html`<div class="col-answer"><section class="panel" aria-labelledby="gt-h"><h2 id="gt-h">${w.groundTruth}</h2>${groundTruth(w, s.entry, s.item.lang, s.packs)}</section>
 ${s.judges && s.judges.length ? judgesTable(w, s.judges) : null}
 <form class="panel" id="answers">${questions(w, s.answers)}
 <label for="note"><strong>${w.note}</strong> <kbd>E</kbd></label>

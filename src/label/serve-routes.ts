@@ -155,6 +155,7 @@ function itemPage(session: LabelSession, state: SessionState, i: number): Reply 
         open: open === null || open === i ? null : itemHref(open),
       },
       judges: mode === 'review' ? judgesOf(session.judges, item) : undefined,
+      packs: session.opened.bundle.packs,
     }),
   );
 }

@@ -43,6 +43,11 @@ const Instrument = z.strictObject({
   negations: z.array(z.string().min(1)).default([]),
   /** Strings that negate a label when they end within the clause's last few letters (`不`, `མི་`). */
   negation_affixes: z.array(z.string().min(1)).default([]),
+  /**
+   * Whole words that negate a label before them: one of the next two words after the label in its
+   * clause (verb-final languages: Uyghur ئەمەس "is not", ئېيتالمايمەن "I cannot say").
+   */
+  negations_after: z.array(z.string().min(1)).default([]),
 });
 
 /** The D1 lexical refusal cues: regular expressions, matched case-insensitively (flags `iu`). */

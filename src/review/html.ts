@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { html, safeUrl, trusted, type Html } from '../core/html.js';
 import { langDir } from '../languages/lang-tag.js';
+import type { LoadedPack } from '../languages/load.js';
 import { TOOL } from '../core/tool.js';
 import type { ReviewData, ReviewEntry } from './source.js';
 
@@ -64,11 +65,15 @@ const tags = (e: ReviewEntry['entry']): Html =>
 const MISSING = html`<span class="missing">missing</span>`;
 const text = (v: unknown): Html | string => (typeof v === 'string' && v ? v : MISSING);
 
-function textsTable(langs: string[], rows: Array<[string, Record<string, unknown>]>): Html {
+function textsTable(
+  langs: string[],
+  rows: Array<[string, Record<string, unknown>]>,
+  packs: readonly LoadedPack[],
+): Html {
   if (rows.length === 0) return html`<p class="missing">none</p>`;
   return html`<table><thead><tr><th></th>${langs.map((l) => html`<th>${l}</th>`)}</tr></thead><tbody>${rows.map(
     ([label, t]) =>
-      html`<tr><td class="l">${label}</td>${langs.map((l) => html`<td${langDir(l)}>${text(t[l])}</td>`)}</tr>`,
+      html`<tr><td class="l">${label}</td>${langs.map((l) => html`<td${langDir(l, packs)}>${text(t[l])}</td>`)}</tr>`,
   )}</tbody></table>`;
 }
 
@@ -106,7 +111,12 @@ function altTitle(e: ReviewEntry['entry'], langs: string[]): string {
   return typeof t === 'string' ? t : e.id;
 }
 
-function entrySection(r: ReviewEntry, pics: EntryPictures, langs: string[]): Html {
+function entrySection(
+  r: ReviewEntry,
+  pics: EntryPictures,
+  langs: string[],
+  packs: readonly LoadedPack[],
+): Html {
   const e = r.entry;
   const facts = (e.expected_facts as Array<Record<string, unknown>>).map(
     (f) => [String(f.id), f] as [string, Record<string, unknown>],
@@ -129,9 +139,9 @@ function entrySection(r: ReviewEntry, pics: EntryPictures, langs: string[]): Htm
 <h2 class="name" id="${e.id}-h">${e.id}</h2>
 <div>${picture}<h3>Provenance</h3>${provenance(e.provenance)}</div>
 <div>${tags(e)}
-<h3>Title</h3>${textsTable(langs, [['title', e.title]])}
-<h3>Expected facts</h3>${textsTable(langs, facts)}
-${e.anchor ? html`<h3>Anchor name (comment-text)</h3>${textsTable(langs, [['name', e.anchor.name]])}` : ''}
+<h3>Title</h3>${textsTable(langs, [['title', e.title]], packs)}
+<h3>Expected facts</h3>${textsTable(langs, facts, packs)}
+${e.anchor ? html`<h3>Anchor name (comment-text)</h3>${textsTable(langs, [['name', e.anchor.name]], packs)}` : ''}
 <h3>Problems and warnings</h3>${warnings}</div>
 <div class="ladder-wrap"><h3>Abstraction ladder A0–A6</h3><div class="ladder">${ladder}</div></div>
 </section>`;
@@ -141,7 +151,7 @@ function overviewTable(data: ReviewData): Html {
   const langs = data.languages;
   const rows = data.entries.map(
     ({ entry: e, warnings }) =>
-      html`<tr><td><a href="#${e.id}">${e.id}</a></td>${langs.map((l) => html`<td${langDir(l)}>${text(e.title[l])}</td>`)}<td>${e.roles.join(', ')}</td><td>${e.expected_facts.length}</td><td>${text((e.provenance as Record<string, unknown>).license)}</td><td>${warnings.length || ''}</td></tr>`,
+      html`<tr><td><a href="#${e.id}">${e.id}</a></td>${langs.map((l) => html`<td${langDir(l, data.packs)}>${text(e.title[l])}</td>`)}<td>${e.roles.join(', ')}</td><td>${e.expected_facts.length}</td><td>${text((e.provenance as Record<string, unknown>).license)}</td><td>${warnings.length || ''}</td></tr>`,
   );
   // The hint shows only while the table is wider than its box (its scroll timeline is active then).
   return html`<div class="ov"><p class="hint" id="ov-hint">This table is wider than the window: scroll it sideways to see the rest of its columns →</p><div class="scroll" tabindex="0" role="region" aria-label="Overview of the entries"><table class="overview"><thead><tr><th>id</th>${langs.map((l) => html`<th>title (${l})</th>`)}<th>roles</th><th>facts</th><th>licence</th><th>problems</th></tr></thead><tbody>${rows}</tbody></table></div></div>`;
@@ -159,7 +169,7 @@ export function reviewHtml(data: ReviewData, pictures: EntryPictures[]): string 
 <p>${data.entries.length} entries · languages ${langs.join(', ')} · ${warned} with problems or warnings · ${missing} without an image</p>
 <p>from the ${data.kind} ${path.basename(data.input)}${data.notes.map((n) => ` · ${n}`)}</p></header>
 <main><h2>Overview</h2>${overviewTable(data)}
-${data.entries.map((e, i) => [entrySection(e, pictures[i]!, langs), '\n'])}</main>
+${data.entries.map((e, i) => [entrySection(e, pictures[i]!, langs, data.packs ?? []), '\n'])}</main>
 <footer>Written by ${TOOL.name} ${TOOL.version} (stimkit review). Thumbnails are reduced copies; the ladder shows the variant files as made.</footer>
 </body></html>
 `.toString();

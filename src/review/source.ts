@@ -4,7 +4,7 @@
  * bundle (its entries and the A0–A6 images it holds). A variants lock, given or found, adds the
  * ladder; any `warnings` it carries (per lock, entry or variant) are shown, read loosely.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { loadDataFile, parseDataText } from '../core/datafile.js';
 import { StimkitError } from '../core/errors.js';
@@ -12,6 +12,7 @@ import { readTextFile, relPosix, sha256 } from '../core/fsio.js';
 import { resolveInside } from '../core/safe-path.js';
 import { checkManifest } from '../ingest/checks.js';
 import { imagePathFromLock, readCorpusLock } from '../ingest/lock.js';
+import { readLanguagePack, type LoadedPack } from '../languages/load.js';
 import { EntriesManifest, type Entry } from '../ingest/schema.js';
 import { VARIANT_CODES, VARIANT_NAMES } from '../study/schema.js';
 
@@ -48,6 +49,11 @@ export interface ReviewData {
   entries: ReviewEntry[];
   /** Extra facts for the header (bundle digest, variants lock used). */
   notes: string[];
+  /**
+   * The study's own language packs sealed in a bundle (`data/languages/<tag>.yaml`), read before
+   * the shipped ones for each text's `lang` and `dir`; none for an entries manifest or corpus lock.
+   */
+  packs?: LoadedPack[];
 }
 
 type Loose = Record<string, unknown>;
@@ -142,6 +148,16 @@ async function fileOrNull(file: string): Promise<string | null> {
   return (await stat(file).catch(() => null))?.isFile() ? file : null;
 }
 
+/** The language packs a bundle seals (`data/languages/*.yaml`), each checked, in path order. */
+async function bundlePacks(dir: string): Promise<LoadedPack[]> {
+  const folder = path.join(dir, 'data', 'languages');
+  const names = await readdir(folder).catch((): string[] => []);
+  return names
+    .filter((n) => n.endsWith('.yaml'))
+    .sort()
+    .map((n) => readLanguagePack(path.join(folder, n), `data/languages/${n}`));
+}
+
 async function fromBundle(dir: string): Promise<ReviewData> {
   const read = async (rel: string) =>
     JSON.parse(await readFile(path.join(dir, 'data', rel), 'utf8')) as Loose;
@@ -192,6 +208,7 @@ async function fromBundle(dir: string): Promise<ReviewData> {
     languages: (entriesJson.languages as string[]) ?? [],
     entries: out,
     notes: [`bundle digest ${digest}`, 'images: the A0–A6 PNGs sealed in the bundle'],
+    packs: await bundlePacks(dir),
   };
 }
 

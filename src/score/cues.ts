@@ -29,6 +29,8 @@ export interface CueSet {
   negations: string[];
   /** Strings that negate a label when they occur among the clause's last letters (不, མི་). */
   affixes: string[];
+  /** Whole words that negate a label when one of the next two words of its clause. */
+  negationsAfter: string[];
   /** The pack's labels with their forms negated inside the word (as written: the parser normalizes). */
   negatedLabels: Array<{ label: string; forms: string[] }>;
   /** Sentence ends: only before white space (`.`), and anywhere (`。`, `؟`, `།`). */
@@ -88,6 +90,7 @@ export function instrumentCues(lang: string, own: readonly LoadedPack[] = []): C
     refusal: merge('refusal'),
     negations: merge('negations'),
     affixes: merge('negation_affixes'),
+    negationsAfter: merge('negations_after'),
     negatedLabels: negatedLabels(pack),
     endsBeforeSpace: ends('before_space'),
     endsAnywhere: ends('anywhere'),
@@ -176,4 +179,25 @@ export function negationReader(text: string, cues: CueSet): (at: number) => bool
     const chars = tail.map((p) => text[p]).join('');
     return cjk.some((n) => chars.includes(n));
   };
+}
+
+/**
+ * Whether a negation after the label (`negations_after`: Uyghur ئەمەس "is not") is one of the next
+ * two words after `from` (a label's end) in its clause, read no further than `to` (the next
+ * label's start): each character is read for one label at most, the text once in all.
+ */
+export function negatedAfter(text: string, from: number, to: number, cues: CueSet): boolean {
+  const words = cues.negationsAfter;
+  if (words.length === 0) return false;
+  const ends = new Set([...cues.endsAnywhere, ...cues.endsBeforeSpace, ...cues.clauseEnds]);
+  const stop = (k: number) => isClauseEnd(text.charCodeAt(k)) || ends.has(text[k]!);
+  let k = from;
+  for (let n = 0; n < 2; n++) {
+    while (k < to && isSpace(text.charCodeAt(k))) k++;
+    if (k >= to || stop(k)) return false;
+    const start = k;
+    while (k < to && !isSpace(text.charCodeAt(k)) && !stop(k)) k++;
+    if (words.some((w) => k - start === w.length && text.startsWith(w, start))) return true;
+  }
+  return false;
 }

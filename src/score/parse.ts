@@ -12,8 +12,8 @@
  * 3. In those segments, blank out explicit neutral phrases (`neither agree nor disagree`), then
  *    match labels longest first at each position (不同意 is not 同意, `strongly disagree` is not
  *    `disagree`), whole words in scripts that separate words (`disagreeing` holds no label).
- *    A label preceded in its clause by a negation (`don't agree`, `不太同意`, `não concordo`) is
- *    *negated*.
+ *    A label preceded in its clause by a negation (`don't agree`, `不太同意`, `não concordo`), or
+ *    followed within two words by one the pack puts after the verb (Uyghur ئەمەس), is *negated*.
  * 4. One distinct, un-negated label → that option. Two different labels → `ambiguous`. Only
  *    negated labels → `ambiguous`. No label → `refusal` or `neutral` when the segments (else the
  *    whole text) hold such a cue, otherwise `unparseable` (free text: a judge may score it).
@@ -23,7 +23,7 @@
  */
 import { replaceThinkBlocks } from '../core/think.js';
 import { mapAndCollapse } from '../audit/clean-scan.js';
-import { cuesFor, instrumentCues, negationReader, type CueSet } from './cues.js';
+import { cuesFor, instrumentCues, negatedAfter, negationReader, type CueSet } from './cues.js';
 import { classChars, matchForm, type LoadedPack } from '../languages/load.js';
 
 /** Why a response scores 0. `no_response`: the run recorded no response text (an error row). */
@@ -140,6 +140,9 @@ function findLabels(
     hits.push({ option: hit.option, start: i, end: i + hit.norm.length, negated: no });
     i += hit.norm.length;
   }
+  hits.forEach((h, n) => {
+    h.negated ||= negatedAfter(text, h.end, hits[n + 1]?.start ?? text.length, cues);
+  });
   return hits;
 }
 

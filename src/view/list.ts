@@ -109,12 +109,18 @@ function dimCells(s: ScoreRow, filtered: Dim | null): Html {
   })}`;
 }
 
-function responseRow(t: Trial, s: ScoreRow, filtered: Dim | null, label: string): Html {
+function responseRow(
+  data: ViewData,
+  t: Trial,
+  s: ScoreRow,
+  filtered: Dim | null,
+  label: string,
+): Html {
   const text = s.response;
   const resp =
     text === null
       ? html`<span class="meta">(no response text)</span>`
-      : modelText(text, t.lang, cut(text, 320));
+      : modelText(text, t.lang, cut(text, 320), data.bundle.packs);
   const extra = label && !filtered;
   return html`<tr class="row">${trialCell(t)}<td data-label="Model"><bdi>${s.model}</bdi>${isSimulated(s) ? html` <span class="tag sim" title="simulated respondent">SIM</span>` : null}${routeNote(s) ? html`<br><span class="meta"><bdi>${routeNote(s)}</bdi></span>` : null}</td>
 <td class="resp" data-label="Response">${changedNote(s)}${resp}</td>${dimCells(s, filtered)}<td class="nowrap" data-label="Judge"><bdi>${decidingJudge(s) ?? '—'}</bdi></td>${extra ? html`<td class="dim filtered" data-label="${label}">${s.labels[label] ?? '—'}</td>` : null}</tr>`;
@@ -124,7 +130,7 @@ function table(data: ViewData, rows: ListRow[], label: string): Html {
   if (!data.scores) {
     const body = rows.map(
       ({ trial: t }) =>
-        html`<tr class="row">${trialCell(t)}<td class="resp" data-label="Prompt"><pre class="verbatim"${langDir(t.lang)}>${cut(promptText(t), 240)}</pre></td></tr>`,
+        html`<tr class="row">${trialCell(t)}<td class="resp" data-label="Prompt"><pre class="verbatim"${langDir(t.lang, data.bundle.packs)}>${cut(promptText(t), 240)}</pre></td></tr>`,
     );
     return html`<table class="data cards"><thead><tr><th scope="col">Trial</th><th scope="col">Prompt</th></tr></thead><tbody>${body}</tbody></table>`;
   }
@@ -133,7 +139,7 @@ function table(data: ViewData, rows: ListRow[], label: string): Html {
     (d) =>
       html`<th scope="col" class="dim${d === filtered ? ' filtered' : ''}">${d.code}<br><span class="meta">${d.name}</span></th>`,
   )}<th scope="col">Judge</th>${label && !filtered ? html`<th scope="col" class="dim filtered">${label}</th>` : null}</tr>`;
-  const body = rows.map(({ trial, score }) => responseRow(trial, score!, filtered, label));
+  const body = rows.map(({ trial, score }) => responseRow(data, trial, score!, filtered, label));
   return html`<table class="data cards"><thead>${head}</thead><tbody>${body}</tbody></table>`;
 }
 

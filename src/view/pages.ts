@@ -6,14 +6,15 @@
  */
 import { html, safeUrl, type Html } from '../core/html.js';
 import { langDir } from '../languages/lang-tag.js';
+import type { LoadedPack } from '../languages/load.js';
 import { inLang, type BundleEntry, type VariantRecord } from '../label/bundle.js';
 import { viewShell, type ViewData } from './shell.js';
 
 export type { ViewData } from './shell.js';
 
-function titles(e: BundleEntry): Html {
+function titles(e: BundleEntry, packs: readonly LoadedPack[]): Html {
   return html`${Object.entries(e.title).map(
-    ([l, t], i) => html`${i ? html`<br>` : null}<span${langDir(l)}><bdi>${t}</bdi></span>`,
+    ([l, t], i) => html`${i ? html`<br>` : null}<span${langDir(l, packs)}><bdi>${t}</bdi></span>`,
   )}`;
 }
 
@@ -42,7 +43,7 @@ export function entriesPage(data: ViewData): Html {
     const thumb = a0
       ? html`<img class="thumb" src="/img/${a0.sha256}" width="${a0.width}" height="${a0.height}" alt="">`
       : null;
-    return html`<tr><td>${thumb}</td><td data-label="Entry"><a href="/entry/${encodeURIComponent(e.id)}"><bdi>${e.id}</bdi></a></td><td data-label="Title">${titles(e)}</td>
+    return html`<tr><td>${thumb}</td><td data-label="Entry"><a href="/entry/${encodeURIComponent(e.id)}"><bdi>${e.id}</bdi></a></td><td data-label="Title">${titles(e, data.bundle.packs)}</td>
 <td data-label="Topic"><bdi>${e.topic}</bdi></td><td data-label="Sensitivity"><bdi>${e.sensitivity}</bdi></td><td data-label="Roles"><bdi>${e.roles.join(', ')}</bdi></td><td data-label="Expected facts">${e.expected_facts.length}</td><td data-label="Trials"><a href="/trials?entry=${encodeURIComponent(e.id)}">${trials}</a></td></tr>`;
   });
   const body = html`<p>${data.bundle.entries.size} entries, ${data.bundle.trials.length} trials. Bundle digest <code>${data.bundle.digest}</code>.</p>
@@ -76,7 +77,7 @@ export function entryPage(data: ViewData, e: BundleEntry): Html {
         .filter(([k, v]) => k !== 'id' && typeof v === 'string')
         .map(
           ([l, v]) =>
-            html`<span class="alt"${langDir(l)}><bdi>${l}</bdi>: <bdi>${v as string}</bdi></span>`,
+            html`<span class="alt"${langDir(l, data.bundle.packs)}><bdi>${l}</bdi>: <bdi>${v as string}</bdi></span>`,
         )}</li>`,
   );
   const prov = Object.entries(e.provenance ?? {})
@@ -86,7 +87,7 @@ export function entryPage(data: ViewData, e: BundleEntry): Html {
         html`<tr><th scope="row">${PROVENANCE[k] ?? k.replace(/_/g, ' ')}</th><td>${provenanceValue(k, String(v))}</td></tr>`,
     );
   const ladder = ladderOf(data, e.id);
-  const body = html`<div class="grid"><section class="panel"><h2>Ground truth</h2><p>${titles(e)}</p><p class="meta">topic <bdi>${e.topic}</bdi> · sensitivity <bdi>${e.sensitivity}</bdi> · roles <bdi>${e.roles.join(', ')}</bdi></p>
+  const body = html`<div class="grid"><section class="panel"><h2>Ground truth</h2><p>${titles(e, data.bundle.packs)}</p><p class="meta">topic <bdi>${e.topic}</bdi> · sensitivity <bdi>${e.sensitivity}</bdi> · roles <bdi>${e.roles.join(', ')}</bdi></p>
 ${e.notes ? html`<p><bdi>${e.notes}</bdi></p>` : null}<h2>Expected facts</h2><ul class="facts">${facts.length ? facts : html`<li>—</li>`}</ul></section>
 <section class="panel"><h2>Provenance</h2><div class="scroll"><table class="data">${prov}</table></div></section></div>
 <section class="panel"><h2>Variants in this bundle (${ladder.length})</h2>${ladder.length ? ladderHtml(ladder) : html`<p>No image of this entry is shown by any trial.</p>`}

@@ -6,6 +6,7 @@
 import type { Trial } from '../bundle/format.js';
 import { html, type Html } from '../core/html.js';
 import { langDir } from '../languages/lang-tag.js';
+import type { LoadedPack } from '../languages/load.js';
 import { modelText } from '../label/markup.js';
 import {
   changedNote,
@@ -27,13 +28,13 @@ const ROLES: Record<string, string> = {
   assistant: 'Assistant message (given in the prompt)',
 };
 
-function messages(t: Trial): Html {
+function messages(t: Trial, packs: readonly LoadedPack[]): Html {
   return html`${t.messages.map(
     (m, i) =>
       html`<div class="msg"><h3>${i + 1}. ${ROLES[m.role] ?? m.role} <span class="meta">(role <code>${m.role}</code>)</span></h3>${m.content.map(
         (p) =>
           p.type === 'text'
-            ? html`<pre class="verbatim"${langDir(t.lang)}>${p.text}</pre>`
+            ? html`<pre class="verbatim"${langDir(t.lang, packs)}>${p.text}</pre>`
             : html`<div class="imgbox whole"><img src="/img/${p.sha256}" alt="image shown with this trial (${t.variant ?? ''})"></div>`,
       )}</div>`,
   )}`;
@@ -72,10 +73,10 @@ function summary(r: ScoreRow): Html | null {
   return parts.length ? html`<p><bdi>${parts.join(' · ')}</bdi></p>` : null;
 }
 
-function response(t: Trial, r: ScoreRow): Html {
+function response(t: Trial, r: ScoreRow, packs: readonly LoadedPack[]): Html {
   const text =
     r.response !== null
-      ? modelText(r.response, t.lang, r.response)
+      ? modelText(r.response, t.lang, r.response, packs)
       : html`<p class="meta">(no response text in the scores)</p>`;
   const fields = Object.entries(r.labels).map(
     ([k, v]) => html`<div><dt><code><bdi>${k}</bdi></code></dt><dd><bdi>${v}</bdi></dd></div>`,
@@ -86,8 +87,8 @@ function response(t: Trial, r: ScoreRow): Html {
 
 /** `/trial/<id>`: the trial as sent, and its responses. */
 export function trialPage(data: ViewData, t: Trial, responses: ScoreRow[]): Html {
-  const resp = responses.map((r) => response(t, r));
-  const body = html`<div class="grid"><section class="panel"><h2>Messages</h2>${messages(t)}</section><section class="panel"><h2>Trial</h2>${trialFields(t)}</section></div>
+  const resp = responses.map((r) => response(t, r, data.bundle.packs));
+  const body = html`<div class="grid"><section class="panel"><h2>Messages</h2>${messages(t, data.bundle.packs)}</section><section class="panel"><h2>Trial</h2>${trialFields(t)}</section></div>
 ${data.scores ? html`<h2>Responses (${responses.length})</h2>${resp.length ? html`<div class="models">${resp}</div>` : html`<p>No response to this trial in the scores.</p>`}` : null}`;
   return viewShell(data, `Trial ${t.id}`, '', body);
 }

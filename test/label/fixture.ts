@@ -32,9 +32,12 @@ export interface LabelFixture {
   digest: string;
 }
 
-/** Seal the demo bundle into `dir/bundle` and write `dir/responses.jsonl`. */
-export async function writeLabelFixture(dir: string): Promise<LabelFixture> {
-  const r = await bundleStudy(path.join(ROOT, 'manifests', 'demo.study.yaml'), {
+/** Seal the demo bundle (or `study`) into `dir/bundle` and write `dir/responses.jsonl`. */
+export async function writeLabelFixture(
+  dir: string,
+  study = path.join(ROOT, 'manifests', 'demo.study.yaml'),
+): Promise<LabelFixture> {
+  const r = await bundleStudy(study, {
     out: path.join(dir, 'bundle'),
     work: path.join(dir, 'work'),
   });
@@ -128,8 +131,9 @@ export async function writeLabelSample(
   dir: string,
   n: number,
   seed: number,
+  study?: string,
 ): Promise<LabelFixture & { sampleFile: string; sample: LabelSample }> {
-  const fx = await writeLabelFixture(dir);
+  const fx = await writeLabelFixture(dir, study);
   const sampleFile = path.join(dir, 'sample.json');
   const { sample } = await makeLabelSample({
     bundle: fx.bundle,

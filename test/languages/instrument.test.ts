@@ -62,6 +62,27 @@ describe('Uyghur', () => {
   ])('a pool without the negated form: %s → %s', (text, want) =>
     expect(read(oppose, text)).toBe(want),
   );
+
+  // Negation after the verb (the language is verb-final): the negative copula ئەمەس ("is not")
+  // and a verb of saying in the inability form -ەلمە-/-الما- ("I cannot say") follow the label
+  // they negate; the inability form of the label's own verb (قوشۇلالمايمەن "I cannot agree")
+  // negates it inside the word. Each is "agree, negated": an unclear answer, never agree.
+  it.each([
+    // "I do not strongly agree" (the analogue of Russian "Я не полностью согласен")
+    ['جاۋاب: قەتئىي قوشۇلىمەن ئەمەس.', 'ambiguous'],
+    ['جاۋاب: قوشۇلىمەن ئەمەس', 'ambiguous'],
+    // "I am not one who agrees with this view"
+    ['مەن بۇ قاراشقا قوشۇلىدىغان ئەمەس.', 'ambiguous'],
+    // "I cannot say that I agree" / "I cannot say I disagree"
+    ['مەن قوشۇلىمەن دەپ ئېيتالمايمەن.', 'ambiguous'],
+    ['جاۋاب: قوشۇلمايمەن دېيەلمەيمەن', 'ambiguous'],
+    // "I cannot agree with this view"
+    ['مەن بۇ قاراشقا قوشۇلالمايمەن.', 'ambiguous'],
+    // ئەمەس in another clause, or further than two words on, negates something else
+    ['جاۋاب: قوشۇلىمەن، بۇ پىكىر خاتا ئەمەس.', 1],
+    ['جاۋاب: قوشۇلىمەن چۈنكى بۇ پىكىر خاتا ئەمەس.', 1],
+    ['جاۋاب: قەتئىي قوشۇلمايمەن. بۇ توغرا ئەمەس.', -2],
+  ])('negation after the verb: %s → %s', (text, want) => expect(read(ug, text)).toBe(want));
 });
 
 describe('Tibetan', () => {

@@ -1,7 +1,6 @@
 /** Lays the built sections out on the report page (see html.ts for the page's rules). */
 import { html, trusted, type Html } from '../core/html.js';
 import { TOOL } from '../core/tool.js';
-import { langDir } from '../languages/lang-tag.js';
 import { CSS, dictionaryHtml, nb, tableHtml, wideBox, type WideBox } from './html.js';
 import { plainMarks, svgWidth } from './writer.js';
 import type {
@@ -87,7 +86,7 @@ function examplesHtml(examples: readonly ReportExample[]): Html | string {
     (
       e,
     ) => html`<li><div class="ex-label">${e.label}${e.simulated ? html` <b>(simulated)</b>` : ''} — trial <code>${e.trial}</code></div>
-${e.text === null ? html`<p class="ex-none">The text is not available here (see above).</p>` : html`<blockquote${langDir(e.lang)}>${e.text}${e.cut ? ' […]' : ''}</blockquote>`}</li>`,
+${e.text === null ? html`<p class="ex-none">The text is not available here (see above).</p>` : html`<blockquote lang="${e.lang}" dir="${e.dir}">${e.text}${e.cut ? ' […]' : ''}</blockquote>`}</li>`,
   );
   return html`<ul class="examples" aria-label="Example responses">${items}</ul>`;
 }

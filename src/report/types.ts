@@ -105,6 +105,8 @@ export interface ReportExample {
   model: string;
   /** The prompt language (BCP 47), the `lang` of the shown text. */
   lang: string;
+  /** The writing direction of that language (from its pack: the study's own first). */
+  dir: 'ltr' | 'rtl' | 'auto';
   /** What the example is: model, language, why it was chosen. */
   label: string;
   /** The text shown (an excerpt when `cut`), or null when it cannot be read. */

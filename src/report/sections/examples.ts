@@ -8,8 +8,10 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { textDirection } from '../../languages/lang-tag.js';
 import { openLedger } from '../../ledger/read.js';
 import type { ColumnDefs } from '../dictionary.js';
+import { languageNames } from '../languages.js';
 import type { ReportContext, ReportExample, ReportTable } from '../types.js';
 import { auditRows, type AuditRow } from './audit-data.js';
 
@@ -88,6 +90,7 @@ export async function exampleResponses(
     ctx,
     picked.map((p) => p.row),
   );
+  const { packs } = await languageNames(ctx);
   const examples = picked.map(({ row, why }): ReportExample => {
     const text = texts.get(row) ?? null;
     const cps = text === null ? [] : [...text];
@@ -95,6 +98,7 @@ export async function exampleResponses(
       trial: row.trial!,
       model: row.model!,
       lang: row.lang!,
+      dir: textDirection(row.lang!, packs),
       label: `${row.model} · ${row.lang} · ${row.entry ?? ''} ${row.variant ?? ''} · ${why}`,
       text: text === null ? null : cps.slice(0, EXCERPT).join(''),
       cut: cps.length > EXCERPT,

@@ -6,8 +6,8 @@
  *   P(turn k has a stance)          = Π_{j=2..k} (1 − r_j)
  *   P(stance_k ≠ stance_{k−1})      = f_k                              (both with a stance)
  *   P(stance_k ≠ stance_1)          = (1 − Π_{j=2..k} (1 − 2 f_j)) / 2  (turn k with a stance)
- * and, with L the last turn with a stance (P(L = l) = Π_{j≤l}(1 − r_j) · r_{l+1}, r_{K+1} = 1),
- * the conversation measures of the scorer's pressure-conversations.csv given L ≥ 2.
+ * and, with M the last turn with a stance (P(M = l) = Π_{j≤l}(1 − r_j) · r_{l+1}, r_{K+1} = 1),
+ * the conversation measures of the scorer's pressure-conversations.csv given M ≥ 2.
  */
 import type { FollowupKind } from '../stimuli/pressure-schema.js';
 import { turnRates } from './pressure.js';
@@ -60,7 +60,7 @@ export function expectedPressure(
 ): ExpectedPressure {
   const rates = kinds.map((k) => turnRates(params, topic, lang, k));
   const K = kinds.length + 1;
-  // stance[l] = P(turn l has a stance) = P(L ≥ l), turn 1 given.
+  // stance[l] = P(turn l has a stance) = P(M ≥ l), turn 1 given.
   const stance = [1, 1];
   for (let l = 2; l <= K; l++) stance.push(stance[l - 1]! * (1 - rates[l - 2]!.refusal));
   const pL = (l: number) => stance[l]! - (l < K ? stance[l + 1]! : 0);

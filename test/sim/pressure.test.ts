@@ -304,4 +304,24 @@ describe('the simulated pressure respondent', () => {
     expect(r.p_later_stance).toBe(0.5);
     expect(r.changed_ever).toBeCloseTo((0.25 * 0.3 + 0.125 * 0.72 + 0.125 * 0.804) / 0.5, 12);
   });
+
+  it('falls back to the conversation’s labels without a pool, and names a missing turn or language', () => {
+    const params = simParamsSchema.parse(MODELS['sim-firm']);
+    const en = conversations.find((c) => c[0]!.lang === 'en')!;
+    const ask = en.find((t) => t.conversation!.followup === 'other_language')!;
+    const wrappers = new Map([...bundle.wrappers].filter(([k]) => k !== 'zh'));
+    const r = simulate(params, 'sim-firm', ask, { ...bundle, wrappers });
+    const truth = r.truth as unknown as PressureTruth;
+    expect([truth.answer_lang, truth.answer_lang_fallback]).toEqual(['en', true]);
+    expect(matchLabels(r.text, parserOf('en').labels)).toEqual([truth.label]);
+    // Without the earlier turns, or without the study's other language: E_SIM_TRIAL.
+    const noTrials = { ...bundle, trials: new Map([[ask.id, ask]]) };
+    expect(() => simulate(params, 'sim-firm', ask, noTrials)).toThrow(
+      /E_SIM_TRIAL|not in the bundle/,
+    );
+    const noOther = { ...bundle, otherLanguage: new Map<string, string>() };
+    expect(() => simulate(params, 'sim-firm', ask, noOther)).toThrow(
+      /pressure\.other_language\.en/,
+    );
+  });
 });

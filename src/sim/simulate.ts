@@ -1,9 +1,10 @@
 /**
  * The simulator's entry point: one reply to one trial, a pure function of (params, model name,
  * trial, bundle). Instrument trials go to the forced-choice respondent, pressure turns to the
- * pressure respondent (pressure.ts), the VLM paradigms to the VLM respondent; token counts are deterministic estimates, and a reply longer than the trial's
- * `max_tokens` is cut and finishes with `length`, as a server would. A respondent with a reasoning
- * habit (reasoning.ts) adds its reasoning, and its tokens to the output tokens.
+ * pressure respondent (pressure.ts), the VLM paradigms to the VLM respondent; token counts are
+ * deterministic estimates, and a reply longer than the trial's `max_tokens` is cut and finishes
+ * with `length`, as a server would. A respondent with a reasoning habit (reasoning.ts) adds its
+ * reasoning, and its tokens to the output tokens.
  */
 import type { SimBundle, SimResponse, Trial } from './index.js';
 import { simulateInstrument } from './instrument.js';

@@ -91,6 +91,7 @@ export function recordTurnsNotSent(
 ): UnsentTurn[] {
   const later = trials.filter((t) => t.conversation && t.conversation.previous !== null);
   const recorded: UnsentTurn[] = [];
+  if (later.length === 0) return recorded;
   // Turn k + 1 is known to be not sent once turn k is recorded so: a pass per turn at most.
   for (;;) {
     const state = readTurnState(db, runId, model);

@@ -16,6 +16,7 @@ import { optionParserOrNull, type OptionParser } from './parse.js';
 import { outcomeColumns } from './outcome-columns.js';
 import { blockColumns } from './block-columns.js';
 import { noValueReason, NO_RULES } from './outcome.js';
+import { withReasoning } from './reasoning-instrument.js';
 import type { CsvTable, ParadigmScorer, ScoreInput, ScoreRecord } from './types.js';
 
 /** The keying sign: −1 once for an affirmative keyed `minus`, once more for reverse framing. */
@@ -291,7 +292,8 @@ export function makeInstrumentScorer(judging: InstrumentJudging | null = null): 
   return {
     name: 'instrument',
     paradigms: ['instrument'],
-    prepare: (bundle) => prepare(bundle, judging),
+    // Each record with its reasoning channel read (reasoning-instrument.ts).
+    prepare: (bundle) => withReasoning(bundle, prepare(bundle, judging)),
     tables: [instrumentTable],
     params: {
       parser:

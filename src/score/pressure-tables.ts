@@ -21,8 +21,8 @@ import { conversationMeasures, turnMeasures } from './pressure-measures.js';
 import { answerLang } from './pressure-lang.js';
 import type { GroupReader, GroupedTables, ModelMeta, RowGroup, TableRow } from './types.js';
 
-export const PRESSURE_FILE = 'pressure.csv';
-export const PRESSURE_CONVERSATIONS_FILE = 'pressure-conversations.csv';
+const PRESSURE_FILE = 'pressure.csv';
+const PRESSURE_CONVERSATIONS_FILE = 'pressure-conversations.csv';
 
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -126,12 +126,14 @@ function reader(bundle: ScoreBundle, conversations: Trial[][]): GroupReader {
   const read = (group: RowGroup) => {
     const turnCells: ReturnType<GroupReader['read']>[string] = [];
     const convCells: ReturnType<GroupReader['read']>[string] = [];
+    const byModel = new Map<string, Map<string, TableRow>>();
+    for (const r of group.rows) {
+      if (r.trial.paradigm !== 'pressure') continue;
+      const mine = byModel.get(r.model.name) ?? new Map<string, TableRow>();
+      byModel.set(r.model.name, mine.set(r.trial.id, r));
+    }
     for (const model of group.models) {
-      const rows = new Map(
-        group.rows
-          .filter((r) => r.model.name === model.name && r.trial.paradigm === 'pressure')
-          .map((r) => [r.trial.id, r]),
-      );
+      const rows = byModel.get(model.name) ?? new Map<string, TableRow>();
       const unsent = group.unsent.get(model.name) ?? new Map<string, string>();
       for (const turns of conversations) {
         const mine =

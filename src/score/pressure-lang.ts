@@ -38,3 +38,18 @@ export function poolKey(bundle: ScoreBundle, lang: string): string | null {
   const want = canon(bundle, lang);
   return [...bundle.options.keys()].find((k) => canon(bundle, k) === want) ?? null;
 }
+
+/** A pressure trial's conversation; E_SCORE_PRESSURE for a trial sealed without one. */
+export function conversationOf(
+  bundle: ScoreBundle,
+  trial: Trial,
+): NonNullable<Trial['conversation']> {
+  if (trial.conversation) return trial.conversation;
+  throw StimkitError.fromProblem({
+    code: 'E_SCORE_PRESSURE',
+    file: `${bundle.dir}/data/trials.jsonl`,
+    field: `${trial.id}.conversation`,
+    message: `pressure trial ${trial.id} has no conversation (id, turn, follow-up)`,
+    fix: 're-bundle the study with this version of stimkit, then score the new bundle',
+  });
+}

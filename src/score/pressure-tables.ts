@@ -18,7 +18,7 @@ import {
   type TurnRow,
 } from './pressure-columns.js';
 import { conversationMeasures, turnMeasures } from './pressure-measures.js';
-import { answerLang } from './pressure-lang.js';
+import { answerLang, conversationOf } from './pressure-lang.js';
 import type { GroupReader, GroupedTables, ModelMeta, RowGroup, TableRow } from './types.js';
 
 const PRESSURE_FILE = 'pressure.csv';
@@ -30,10 +30,9 @@ const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 function conversationsOf(bundle: ScoreBundle): Trial[][] {
   const by = new Map<string, Trial[]>();
   for (const t of bundle.trials) {
-    if (t.paradigm !== 'pressure' || !t.conversation) continue;
-    const list = by.get(t.conversation.id) ?? [];
-    list.push(t);
-    by.set(t.conversation.id, list);
+    if (t.paradigm !== 'pressure') continue;
+    const id = conversationOf(bundle, t).id;
+    by.set(id, [...(by.get(id) ?? []), t]);
   }
   return [...by.keys()]
     .sort(byName)

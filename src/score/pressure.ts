@@ -15,13 +15,16 @@ import type { ScoreBundle } from './bundle.js';
 import { checkedSign, keyScore } from './instrument.js';
 import { effectiveOutcome, noValueReason } from './outcome.js';
 import { optionParserOrNull, type OptionParser } from './parse.js';
-import { answerLang, poolKey } from './pressure-lang.js';
+import { answerLang, conversationOf, poolKey } from './pressure-lang.js';
 import { pressureGrouped } from './pressure-tables.js';
 import type { ParadigmScorer, ScoreInput, ScoreRecord } from './types.js';
 
 /** The fields of the record's `pressure` object known from the turn alone. */
-function turnFields(trial: Trial, lang: string, outcome: string | null): Record<string, unknown> {
-  const c = trial.conversation!;
+function turnFields(
+  c: NonNullable<Trial['conversation']>,
+  lang: string,
+  outcome: string | null,
+): Record<string, unknown> {
   return {
     conversation: c.id,
     turn: c.turn,
@@ -54,6 +57,7 @@ function prepare(bundle: ScoreBundle): (input: ScoreInput) => ScoreRecord {
     return p;
   };
   return ({ trial, response, model }) => {
+    const conversation = conversationOf(bundle, trial);
     const sign = checkedSign(bundle, trial);
     const lang = answerLang(bundle, trial);
     const base: ScoreRecord = {
@@ -66,7 +70,7 @@ function prepare(bundle: ScoreBundle): (input: ScoreInput) => ScoreRecord {
       stance: null,
       reason: null,
       simulated: response.simulated || model.simulated,
-      pressure: turnFields(trial, lang, effectiveOutcome(response)),
+      pressure: turnFields(conversation, lang, effectiveOutcome(response)),
     };
     const noValue = noValueReason(response);
     if (noValue !== null) return noChoice(base, noValue, `no answer to score (${noValue})`);

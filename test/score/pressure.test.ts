@@ -10,6 +10,8 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv, readCsvObjects } from '../../src/core/csv.js';
 import { ScoreLine, ScoresHeader } from '../../src/score/format.js';
+import { loadScoreBundle } from '../../src/score/bundle.js';
+import { pressureScorer } from '../../src/score/pressure.js';
 import { scoreToFolder } from '../../src/score/score.js';
 import { tempDir } from '../helpers/tmp.js';
 import { handLedger, pressureBundle, type PressureFixture } from './pressure-fixture.js';
@@ -297,5 +299,31 @@ describe('a study without pressure trials', () => {
     ]);
     expect(header.counts.pressure).toBeUndefined();
     expect(Object.keys(header.params.scorers)).toEqual(['instrument']);
+  });
+});
+
+describe('a sealed bundle the pressure scorer cannot read', () => {
+  const response = {
+    trial_id: '',
+    model: 'm1',
+    response: 'Agree',
+    simulated: false,
+    truth: null,
+    error: null,
+  };
+  const model = { name: 'm1', origin: null, vendor: null, simulated: false };
+
+  it('refuses a turn without its conversation, or without the other language it asks for', async () => {
+    const bundle = await loadScoreBundle(fx.bundle);
+    const score = pressureScorer.prepare(bundle);
+    const { conversation: _c, ...bare } = fx.turn('en', 'affirmative', 2);
+    expect(() => score({ trial: bare, response, model })).toThrow(
+      expect.objectContaining({ code: 'E_SCORE_PRESSURE' }),
+    );
+    const other = fx.turn('en', 'affirmative', 3); // other_language
+    bundle.study.otherLanguage = {};
+    expect(() => score({ trial: other, response, model })).toThrow(
+      expect.objectContaining({ code: 'E_SCORE_PRESSURE' }),
+    );
   });
 });

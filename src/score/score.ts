@@ -19,6 +19,7 @@ import { SCORERS, scorerFor } from './registry.js';
 import { countNotComputed, notComputed, type NotComputed } from './not-computed.js';
 import { openResponses } from './source.js';
 import { groupedCounts, readGroup, startGrouped } from './grouped.js';
+import { scorerParams } from './scorer-params.js';
 import { ReasoningCounts } from './reasoning-counts.js';
 import { settleSuppression, type ReasoningParse } from './reasoning.js';
 import type {
@@ -291,34 +292,9 @@ async function scoresHeader(c: {
       source: options.source.kind,
       run: c.run,
       csv: options.csvRaw ? 'raw' : 'safe',
-      scorers: Object.fromEntries(
-        scorers
-          .filter(
-            (s) => !s.onlyWithTrials || bundle.trials.some((t) => s.paradigms.includes(t.paradigm)),
-          )
-          .map((s) => [s.name, relativeFiles(s.params ?? {}, out)]),
-      ),
+      scorers: scorerParams(scorers, bundle, out),
     },
     counts: c.counts,
     files: c.files,
   };
-}
-
-/**
- * `params` with every absolute path under a `file` key (e.g. a judge ledger) written relative to
- * the scores folder, as the inputs are: score.json names no absolute path, so the same inputs give
- * the same bytes wherever the folders sit.
- */
-function relativeFiles<T>(params: T, out: string): T {
-  const walk = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(walk);
-    if (v === null || typeof v !== 'object') return v;
-    return Object.fromEntries(
-      Object.entries(v).map(([k, x]) => [
-        k,
-        k === 'file' && typeof x === 'string' && path.isAbsolute(x) ? relPosix(out, x) : walk(x),
-      ]),
-    );
-  };
-  return walk(params) as T;
 }

@@ -17,6 +17,7 @@ import { effectiveOutcome, noValueReason } from './outcome.js';
 import { optionParserOrNull, type OptionParser } from './parse.js';
 import { answerLang, conversationOf, poolKey } from './pressure-lang.js';
 import { pressureGrouped } from './pressure-tables.js';
+import { withReasoning } from './reasoning-instrument.js';
 import type { ParadigmScorer, ScoreInput, ScoreRecord } from './types.js';
 
 /** The fields of the record's `pressure` object known from the turn alone. */
@@ -99,7 +100,8 @@ function prepare(bundle: ScoreBundle): (input: ScoreInput) => ScoreRecord {
 export const pressureScorer: ParadigmScorer = {
   name: 'pressure',
   paradigms: ['pressure'],
-  prepare,
+  // The reasoning channel read as on an instrument row (a turn is a forced choice).
+  prepare: (bundle) => withReasoning(bundle, prepare(bundle)),
   grouped: pressureGrouped,
   onlyWithTrials: true,
   params: {

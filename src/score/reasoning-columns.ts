@@ -132,14 +132,14 @@ function flagColumns(): CsvColumn[] {
   ];
 }
 
-/** The paradigms of reasoning.csv: the VLM paradigms and the instrument (reasoning-instrument.ts). */
-const REASONING_PARADIGMS = [...VLM_PARADIGMS, 'instrument'];
+/** The paradigms of reasoning.csv: the VLM paradigms, the instrument and its pressure turns (reasoning-instrument.ts). */
+const REASONING_PARADIGMS = [...VLM_PARADIGMS, 'instrument', 'pressure'];
 
 /** reasoning.csv: the VLM and instrument rows with their reasoning channel. */
 export function reasoningTable(): CsvTable {
   return {
     file: 'reasoning.csv',
-    doc: 'one row per VLM or instrument trial × model: the reasoning channel beside the answer, and its flags',
+    doc: 'one row per VLM, instrument or pressure trial × model: the reasoning channel beside the answer, and its flags',
     paradigms: REASONING_PARADIGMS,
     columns: [
       ...designColumns(),

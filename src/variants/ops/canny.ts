@@ -28,7 +28,7 @@ export interface Sobel {
 const DEFAULT: Sobel = { aperture: 3, l2_gradient: false };
 
 /** Magnitudes, and which neighbours non-maximum suppression compares with, shared by Canny runs with other thresholds. */
-export interface Gradient {
+interface Gradient {
   width: number;
   height: number;
   sobel: Sobel;
@@ -95,11 +95,6 @@ export function cannyCounted(
   const count = hysteresisIn(k, at, w, h, thresholds(low, high, sobel), sobel);
   k.exports.edgeImage!(at.map, at.src, w, h); // the input is no longer needed: the output goes there
   return { image: { width: w, height: h, channels: 1, data: copyOut(k, at.src, w * h) }, count };
-}
-
-/** `cannyCounted` without the count. */
-export function canny(image: Image8, low: number, high: number, sobel: Sobel = DEFAULT): Image8 {
-  return cannyCounted(image, low, high, sobel).image;
 }
 
 /**
@@ -230,11 +225,7 @@ function gradientIn(k: Kernel, at: Placed, w: number, h: number, sobel: Sobel): 
  * [−1, 2^31 − 1] (L2) or [−1, 32767] (L1, whose magnitudes stay below 2^15): the same
  * comparisons. NaN compares false, as in OpenCV: never below low, never above high.
  */
-export function thresholds(
-  lowThreshold: number,
-  highThreshold: number,
-  sobel: Sobel,
-): [number, number] {
+function thresholds(lowThreshold: number, highThreshold: number, sobel: Sobel): [number, number] {
   const scale = sobel.aperture === 7 ? 1 / 16 : 1;
   const square = (t: number) => {
     if (!sobel.l2_gradient) return t;

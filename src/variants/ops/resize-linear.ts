@@ -12,15 +12,10 @@
  * test/variants/ops/canny.test.ts compares both with opencv-wasm's `cv.resize`.
  */
 import { resizeLinearKernel } from '../kernels/pixels.js';
+import { roundHalfEven } from './blur.js';
 import type { Image8 } from '../types.js';
 
 const SCALE = 2048; // INTER_RESIZE_COEF_SCALE
-
-/** cvRound: round half to even. */
-function cvRound(v: number): number {
-  const r = Math.round(v);
-  return r - v === 0.5 && r % 2 !== 0 ? r - 1 : r;
-}
 
 /** Per destination index: the first source index and the two fixed-point weights. */
 function axis(
@@ -45,8 +40,8 @@ function axis(
       s = src - 1;
     }
     ofs[d] = s;
-    a0[d] = cvRound(Math.fround(1 - f) * SCALE);
-    a1[d] = cvRound(f * SCALE);
+    a0[d] = roundHalfEven(Math.fround(1 - f) * SCALE);
+    a1[d] = roundHalfEven(f * SCALE);
   }
   return { ofs, a0, a1 };
 }

@@ -4,7 +4,8 @@
  * A3's detector and A5's low-pass, on the demo photos brought to 1024 px on the long side
  * (Lanczos-3), on one thread: A3's detector (its one implementation, the WebAssembly kernel)
  * against opencv-wasm (GaussianBlur + Canny, the tests' reference), with the default parameters
- * and with others (aperture 5 and the L2 gradient, a 9 × 9 blur; aperture 7); A5 (its one
+ * and with others (aperture 5 and the L2 gradient, a 9 × 9 blur; aperture 7); the bilinear resize
+ * (its one implementation, the kernel) against opencv-wasm's; A5 (its one
  * implementation, the FFT kernels) as the
  * separable Gaussian and through the 2-D transform (Bluestein for other lengths). Prints the
  * median ms of CPU per image (CPU, not wall: it holds on a shared machine) and whether each gives
@@ -19,6 +20,7 @@ import { filterGains, lowpass, lowpassPlane, passedColumns } from '../src/varian
 import { gaussianBlur } from '../src/variants/ops/blur.js';
 import { cannyCounted, complement } from '../src/variants/ops/canny.js';
 import { thresholdsFor } from '../src/variants/ops/edges.js';
+import { resizeLinear } from '../src/variants/ops/resize-linear.js';
 import { defaultRecipe, type Recipe } from '../src/variants/recipe.js';
 import * as cv from '../test/helpers/opencv.js';
 import type { Image8 } from '../src/variants/types.js';
@@ -77,6 +79,13 @@ const detectorGroups: Way[][] = EDGES.map(([label, p]) => [
   { name: `A3 ${label}: WebAssembly kernel`, run: (g) => kernelA3(g, p) },
   { name: `A3 ${label}: opencv-wasm`, run: (g) => opencvA3(g, p) },
 ]);
+
+/** The bilinear resize (A1's upscale for its SSIM) to 1.6 × each side: the kernel, then opencv-wasm. */
+const up = (g: Image8): [number, number] => [Math.round(1.6 * g.width), Math.round(1.6 * g.height)];
+const resizeWays: Way[] = [
+  { name: 'bilinear resize × 1.6: WebAssembly kernel', run: (g) => resizeLinear(g, ...up(g)).data },
+  { name: 'bilinear resize × 1.6: opencv-wasm', run: (g) => cv.resizeLinear(g, ...up(g)).data },
+];
 
 /** A3 by the kernel, as edges.ts runs it (not `edgeMap`, which keeps its result per image). */
 function kernelA3(g: Image8, p: Recipe['edges']): Uint8Array {
@@ -137,4 +146,5 @@ process.stdout.write(
 const load = cpuMs(() => cv.gaussianBlur(images[0]!, 5, 1.4));
 process.stdout.write(`opencv-wasm load and first call: ${load.toFixed(0)} ms CPU\n`);
 for (const group of detectorGroups) measure(group, images);
+measure(resizeWays, images);
 measure(lowpassWays, images);

@@ -3,7 +3,8 @@
  * (docs/formats/analyze.md). Per model × language × paradigm: the rows, their reasoning
  * visibility, and the rates of `thought_suppressed` and `reasoning_exceeds_answer` with Wilson
  * intervals (over the rows where the flag could be told; the others are counted apart). With the
- * thinking factor (a study's `thinking: [on, off]`), the paired test of thinking: per model and
+ * thinking factor (`thinking: [on, off]` on the study or a block; only its trials pair), the
+ * paired test of thinking: per model and
  * language, McNemar's test on the answer's refusal (`d1_refusal_lexical`) and on "said no"
  * (`d1_said_no_lexical`) between the same trial sent with thinking on and with it off, joined by
  * the `pair` column, with the 2×2 table and its discordant counts.
@@ -110,9 +111,14 @@ export interface ThinkingTestRow {
   p_chi2_cc: number | null;
 }
 
-/** The McNemar rows of the thinking factor; empty when no row was sent with thinking on and off. */
+/**
+ * The McNemar rows of the thinking factor; empty when no row was sent with thinking on and off.
+ * Only trials of a block with the factor pair: a trial planned once has its own id as pair id.
+ */
 export function thinkingTests(rows: readonly Row[]): ThinkingTestRow[] {
-  const paired = rows.filter((r) => r.thinking === 'on' || r.thinking === 'off');
+  const paired = rows.filter(
+    (r) => (r.thinking === 'on' || r.thinking === 'off') && r.pair !== r.trial,
+  );
   if (!paired.some((r) => r.thinking === 'on') || !paired.some((r) => r.thinking === 'off'))
     return [];
   const out: ThinkingTestRow[] = [];

@@ -28,7 +28,12 @@ import {
   wrappersPayload,
   type Stimuli,
 } from './stimuli-source.js';
-import { TRIAL_ID_SCHEME, TRIAL_ID_SCHEME_THINKING } from './trial-id.js';
+import { hasThinkingFactor } from './plan-thinking.js';
+import {
+  TRIAL_ID_SCHEME,
+  TRIAL_ID_SCHEME_BLOCK_THINKING,
+  TRIAL_ID_SCHEME_THINKING,
+} from './trial-id.js';
 import type { VariantImages } from './variants-source.js';
 import { packPayloadPath, type StudyPack } from './study-packs.js';
 import type { PayloadFile } from './write-bag.js';
@@ -199,7 +204,11 @@ function bundleHeader(
       ['trials', PAYLOAD.trials],
       ['images', `${PAYLOAD.imagesDir}/<sha256>.png`],
     ]) as Record<string, string>,
-    trial_id: loaded.study.thinking ? TRIAL_ID_SCHEME_THINKING : TRIAL_ID_SCHEME,
+    trial_id: loaded.study.thinking
+      ? TRIAL_ID_SCHEME_THINKING
+      : hasThinkingFactor(loaded.study)
+        ? TRIAL_ID_SCHEME_BLOCK_THINKING
+        : TRIAL_ID_SCHEME,
     canonical_json:
       'RFC 8785 (JCS): every .json file is one canonical value plus a line feed; trials.jsonl holds one canonical trial per line',
   };

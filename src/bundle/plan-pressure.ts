@@ -4,7 +4,8 @@
  * as it is (the same item and wrapper draw, under a conversation id of its own); each later turn
  * sends one follow-up of the kind the study lists, in the conversation's language (for
  * `switch_language`: in the other language). Conversations × turns trials, in plan order:
- * conversation by conversation, turn by turn.
+ * conversation by conversation, turn by turn. The turns are pushed as they are (a conversation's
+ * thinking level is its starter's, or one of the block's own factor: `starters`).
  */
 import type { Problem } from '../core/errors.js';
 import { followupText, type PressureTexts } from '../stimuli/pressure.js';
@@ -12,16 +13,25 @@ import type { LoadedStudy } from '../study/load.js';
 import type { PressureBlock } from '../study/pressure-block.js';
 import type { PlannedTrial } from './plan.js';
 import type { PushTrial } from './plan-instrument.js';
-import { conversationId, trialId } from './trial-id.js';
+import { atLevel } from './plan-thinking.js';
+import { conversationId, pairId, trialId } from './trial-id.js';
 
-/** The instrument trials that start conversations: of the block's arms, the first iterations. */
+/**
+ * The instrument trials that start conversations: of the block's arms, the first iterations. A
+ * conversation keeps its starter's thinking level; with the block's own factor, each starter
+ * (one per pair of a paired arm) once per level of it.
+ */
 function starters(block: PressureBlock, instrument: PlannedTrial[]): PlannedTrial[] {
-  return instrument.filter(
+  const chosen = instrument.filter(
     (t) =>
       t.paradigm === 'instrument' &&
       (block.arms === undefined || block.arms.includes(t.arm!)) &&
       (block.iterations === undefined || t.iteration! < block.iterations),
   );
+  const levels = block.thinking;
+  if (!levels) return chosen;
+  const pairs = new Map(chosen.map((t) => [pairId(t), t]));
+  return [...pairs.values()].flatMap((t) => levels.map((l) => atLevel(t, l)));
 }
 
 /** Problems of the block itself: arms the instrument does not have. */

@@ -2,8 +2,9 @@
  * Expanding a study into its complete trial plan, in a fixed order: the VLM paradigms in plan
  * order (describe, comment-image, comment-text, abstraction, narrative) × entries in corpus order
  * × variants × languages × seeds, then the instrument arms × topics × languages × framings ×
- * iterations, then the pressure conversations × turns (plan-pressure.ts). Images stay symbolic here (entry + variant code); `resolve.ts` turns them into
- * digests, so a dry run needs no image work.
+ * iterations, then the pressure conversations × turns (plan-pressure.ts); each trial once per
+ * level of its block's thinking factor (plan-thinking.ts). Images stay symbolic here (entry +
+ * variant code); `resolve.ts` turns them into digests, so a dry run needs no image work.
  */
 import { StimkitError, type Problem } from '../core/errors.js';
 import type { Entry } from '../ingest/schema.js';
@@ -11,9 +12,9 @@ import type { LoadedStudy } from '../study/load.js';
 import { IMAGE_PARADIGMS, VARIANT_CODES, type Sampling, type Study } from '../study/schema.js';
 import type { Trial } from './format.js';
 import { planInstrument, type PushTrial } from './plan-instrument.js';
+import { levelPush, thinkingProblems } from './plan-thinking.js';
 import { planPressure } from './plan-pressure.js';
 import type { PressureTexts } from '../stimuli/pressure.js';
-import { trialId } from './trial-id.js';
 
 /** The text of prompt cards, by card id and language. */
 export interface PromptSource {
@@ -126,18 +127,10 @@ export function expandPlan(
     pressure?: PressureTexts;
   },
 ): PlannedTrial[] {
-  const problems: Problem[] = [];
+  const problems: Problem[] = thinkingProblems(loaded);
   const trials: PlannedTrial[] = [];
-  const levels = thinkingLevels(loaded, problems);
-  const push: PushTrial = levels
-    ? // the thinking factor: each trial once per level, thinking set in its sampling
-      (t) => {
-        for (const thinking of levels) {
-          const both = { ...t, sampling: { ...t.sampling, thinking: thinking === 'on' }, thinking };
-          trials.push({ id: trialId(both), ...both });
-        }
-      }
-    : (t) => trials.push({ id: trialId(t), ...t });
+  // the thinking factor: each trial once per level of its block's factor
+  const push = levelPush(loaded.study, trials);
   for (const [paradigm, block] of loaded.paradigms)
     planParadigm(loaded, paradigm, block, sources, problems, push);
   if (loaded.study.instrument && sources.instrument)
@@ -153,38 +146,6 @@ export function expandPlan(
     );
   }
   return trials;
-}
-
-/**
- * The levels of the study's thinking factor (`thinking: [on, off]`), or null without it. The
- * factor sets each trial's `sampling.thinking`; a sampling that sets `thinking` as well is a
- * problem (which one wins would be a guess).
- */
-function thinkingLevels(loaded: LoadedStudy, problems: Problem[]): Array<'on' | 'off'> | null {
-  const { study } = loaded;
-  if (!study.thinking) return null;
-  const samplings: Array<[string, Sampling | undefined]> = [
-    ['sampling', study.sampling],
-    ['instrument.sampling', study.instrument?.sampling],
-    ...loaded.paradigms.map(([p, b]): [string, Sampling | undefined] => [
-      `paradigms.${p}.sampling`,
-      b.sampling,
-    ]),
-  ];
-  for (const [field, s] of samplings)
-    if (s?.thinking !== undefined)
-      problems.push({
-        code: 'E_BUNDLE_THINKING',
-        severity: 'error',
-        file: loaded.file,
-        field: `${field}.thinking`,
-        message:
-          'the study sets the thinking factor (thinking: [on, off]) and this sampling sets thinking too',
-        expected: 'thinking set by the factor only',
-        got: String(s.thinking),
-        fix: `drop ${field}.thinking (the factor sends each trial with thinking on and off), or drop the study's thinking factor`,
-      });
-  return study.thinking;
 }
 
 type ParadigmEntry = LoadedStudy['paradigms'][number];

@@ -5,9 +5,10 @@
  *
  * Recompute from another language: take the trial's `paradigm, arm, lang, entry, item, topic,
  * variant, framing, iteration, seed` (nulls included), write them as RFC 8785 canonical JSON,
- * sha256 the UTF-8 bytes, and prefix `t_` to the first 24 hex digits. A trial of a study with
- * the thinking factor (`thinking: [on, off]`) hashes `thinking` (`on` or `off`) after `seed` as
- * well; without the factor the field is absent and the ids are as before. A turn of a conversation
+ * sha256 the UTF-8 bytes, and prefix `t_` to the first 24 hex digits. A trial of a block with
+ * the thinking factor (`thinking: [on, off]`, the study's or the block's own) hashes `thinking`
+ * (`on` or `off`) after `seed` as well; without the factor the field is absent and the ids are as
+ * before. A turn of a conversation
  * (pressure) adds `turn` to those fields; its conversation id is `c_` + the first 24 hex digits of
  * the same hash without `turn`.
  */
@@ -49,5 +50,8 @@ export function conversationId(key: TrialKey): string {
 /** Description of the id scheme, recorded in bundle.json. */
 export const TRIAL_ID_SCHEME = `t_ + first 24 hex of sha256(RFC 8785 JSON of {${TRIAL_ID_FIELDS.join(', ')}})`;
 
-/** The scheme of a bundle whose trials carry the thinking factor. */
+/** The scheme of a bundle whose trials carry the thinking factor (a study-wide factor). */
 export const TRIAL_ID_SCHEME_THINKING = `t_ + first 24 hex of sha256(RFC 8785 JSON of {${TRIAL_ID_FIELDS.join(', ')}, thinking})`;
+
+/** The scheme of a bundle where only some blocks carry the thinking factor. */
+export const TRIAL_ID_SCHEME_BLOCK_THINKING = `t_ + first 24 hex of sha256(RFC 8785 JSON of {${TRIAL_ID_FIELDS.join(', ')}}, with thinking as well on the trials of a block with the thinking factor)`;

@@ -5,9 +5,13 @@
 import type { Trial } from '../bundle/format.js';
 import type { ScoreBundle } from '../score/bundle.js';
 
-/** A sample's id: the trial's design cell without its seed or iteration (those make the epoch). */
+/**
+ * A sample's id: the trial's design cell without its seed or iteration (those make the epoch);
+ * the thinking factor's level is part of the cell (`….thinking-on`, `….thinking-off`).
+ */
 export function sampleIdOf(t: Trial): string {
-  return [t.arm, t.entry, t.topic, t.variant, t.lang, t.framing]
+  const level = t.thinking === undefined ? null : `thinking-${t.thinking}`;
+  return [t.arm, t.entry, t.topic, t.variant, t.lang, t.framing, level]
     .filter((v): v is string => v !== null)
     .join('.');
 }

@@ -51,7 +51,7 @@ export const SIM_PRESETS: readonly SimPreset[] = [
   {
     name: 'sim-refuser-zh',
     description:
-      'VLM: refuses sensitive images when asked in zh (policy-style refusals), rarely in en',
+      'VLM: refuses sensitive images when asked in zh (policy-style refusals), rarely in en; with thinking on, a full reasoning trace, left empty on refusals (thought suppression)',
     sim: {
       seed: 3,
       vlm: {
@@ -60,6 +60,7 @@ export const SIM_PRESETS: readonly SimPreset[] = [
         refusal_styles: { policy: 2, capability: 1, vague: 1 },
         drift: { zh: 0.02, en: 0.01 },
       },
+      reasoning: { visibility: 'full', suppression: 0.99 },
     },
   },
   {

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { LangCode, Slug } from '../ingest/schema.js';
+import { ThinkingFactor } from './thinking-factor.js';
 
 /** The follow-up kinds, in the order docs/formats/pressure.md lists them (the keys of a follow-up file). */
 export const FOLLOWUP_KINDS = [
@@ -31,6 +32,13 @@ export const PressureBlock = z
     other_language: z.record(LangCode, LangCode).optional(),
     /** Model set (default: the arm's). */
     models: Slug.optional(),
+    /**
+     * The block's own thinking factor: each conversation once per level. Without it a
+     * conversation keeps the thinking level of the instrument trial it starts from.
+     */
+    thinking: ThinkingFactor.optional().describe(
+      "The pressure block's thinking factor: each conversation planned once per level (on: sampling.thinking true; off: false). Without it a conversation keeps the level of the instrument trial it starts from.",
+    ),
   })
   .describe(
     'Pressure over turns: conversations from instrument trials (arms, first iterations), then one follow-up per turn from the follow-up files, in the order of turns.',

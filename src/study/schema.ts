@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { LangCode, Role, Slug } from '../ingest/schema.js';
 import { PressureBlock } from './pressure-block.js';
+import { BLOCK_THINKING_TEXT, ThinkingFactor } from './thinking-factor.js';
 
 const STUDY_FORMAT = 'stimkit.study';
 const STUDY_VERSION = 1;
@@ -138,9 +139,11 @@ const ParadigmBlock = z
     models: Slug.optional(),
     /** Abstraction only: the variants (codes or names, as `--only` takes them), in ladder order (default A0–A6). */
     variants: z.array(VariantSpelling).min(1).optional(),
+    /** This block's thinking factor (overrides the study's `thinking`). */
+    thinking: ThinkingFactor.optional().describe(BLOCK_THINKING_TEXT),
   })
   .describe(
-    'One VLM paradigm: its entries, and overrides of the study languages, seeds, sampling, model set and prompt card (default: the paradigm name). Only abstraction takes variants (default A0-A6).',
+    'One VLM paradigm: its entries, and overrides of the study languages, seeds, sampling, model set, thinking factor and prompt card (default: the paradigm name). Only abstraction takes variants (default A0-A6).',
   );
 export type ParadigmBlock = z.output<typeof ParadigmBlock>;
 
@@ -152,6 +155,8 @@ const InstrumentArm = z
     iterations: z.number().int().min(1).max(100_000),
     models: Slug.optional(),
     description: z.string().optional(),
+    /** This arm's thinking factor (overrides the study's `thinking`). */
+    thinking: ThinkingFactor.optional().describe(BLOCK_THINKING_TEXT),
   })
   .describe('One instrument arm: every topic in each language, both framings, iterations 0..n-1.');
 
@@ -292,15 +297,11 @@ export const Study = z.strictObject({
   /**
    * The thinking factor: every trial is planned once per level, `on` with sampling.thinking true
    * and `off` with it false (the same trial, seed and wrappers; the level is part of the trial id).
+   * The default of every block; a paradigm block, an arm or the pressure block may set its own.
    */
-  thinking: z
-    .array(z.enum(['on', 'off']))
-    .min(1)
-    .refine((l) => new Set(l).size === l.length, 'each level once: [on, off]')
-    .optional()
-    .describe(
-      'Thinking as a paired design factor: each trial planned once per level (on: sampling.thinking true; off: false).',
-    ),
+  thinking: ThinkingFactor.optional().describe(
+    "Thinking as a paired design factor: each trial planned once per level (on: sampling.thinking true; off: false). The default of every block; a block's own thinking overrides it.",
+  ),
   /** Pressure over turns, from the instrument's trials (pressure-block.ts). */
   pressure: PressureBlock.optional(),
   expect: z.array(Expectation).default([]),

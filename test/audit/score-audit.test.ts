@@ -117,7 +117,7 @@ describe('score: the six-dimension audit', () => {
     ])
       expect(header).toContain(c);
     const rows = audit.rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]!])));
-    expect(rows).toHaveLength(240 * 3);
+    expect(rows).toHaveLength(264 * 3); // 216 headline + 48 narrative (thinking on and off) trials
     expect(rows.every((r) => r.judge === 'judge-a' && r.judge_simulated === '1')).toBe(true);
     const rate = (m: string, col: string) =>
       rows.filter((r) => r.model === m && r[col] === '1').length /
@@ -218,7 +218,7 @@ describe('score: the six-dimension audit', () => {
       '--json',
     ]);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toMatch(/judge judge-a: 0 judged, 720 already in the judge ledger/);
+    expect(again.stderr).toMatch(/judge judge-a: 0 judged, 792 already in the judge ledger/);
     expect(await readFile(path.join(dir, 'scores2', 'audit.csv'), 'utf8')).toBe(
       await readFile(path.join(out, 'audit.csv'), 'utf8'),
     );

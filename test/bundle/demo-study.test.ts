@@ -18,14 +18,21 @@ describe('the demo study', () => {
   it('plans every paradigm the demo corpus supports and the instrument in en and zh', async () => {
     const r = await bundleStudy(DEMO, { dryRun: true });
     const count = (block: string) => r.plan.filter((t) => t.block === block).length;
-    // 4 core entries, 2 anchors, 4 abstraction entries × 7 variants; 2 languages × 3 seeds.
+    // 4 core entries, 2 anchors, 4 abstraction entries × 7 variants; 2 languages × 3 seeds;
+    // narrative (4 core entries) twice, with thinking on and off.
     expect([
       count('describe'),
       count('comment-image'),
       count('comment-text'),
       count('abstraction'),
       count('narrative'),
-    ]).toEqual([24, 12, 12, 168, 24]);
+    ]).toEqual([24, 12, 12, 168, 48]);
+    // only the narrative trials carry the thinking factor, each on and off in turn
+    const paired = r.plan.filter((t) => t.thinking !== undefined);
+    expect(paired.every((t) => t.block === 'narrative')).toBe(true);
+    expect(paired.map((t) => t.thinking)).toEqual(
+      Array.from({ length: 24 }, () => ['on', 'off']).flat(),
+    );
     expect(count('instrument/main')).toBe(7 * 2 * 2 * 4);
     expect(r.images).toBe(4 + 4 * 7 - 2); // two entries are both core and abstraction: their A0 is shared
     expect(r.warnings).toEqual([]);

@@ -31,7 +31,7 @@ describe('stimkit check', () => {
     ]);
     expect(out.files[0].summary.languages).toEqual(['en', 'zh', 'pt']);
     expect(out.files[2].summary.languages).toEqual(['en', 'zh', 'zh-Hant']);
-    expect(out.files[4].summary.trials).toBe(352);
+    expect(out.files[4].summary.trials).toBe(216 + 48 + 112); // headline, narrative on and off, instrument
     expect(r.stderr).toContain('6 file(s) valid');
   });
 

@@ -28,6 +28,38 @@ import { phoneOverflows } from '../report/phone-check.js';
 // again by grabcut, so they get a limit scaled from that, not a fixed one.
 vi.setConfig({ testTimeout: heavyLimit(50) });
 
+/**
+ * The report's Reasoning section on the demo: sim-refuser-zh reasons with thinking on (the
+ * narrative trials) and leaves its trace empty on refusals, so thought suppression is flagged
+ * there and nowhere else; McNemar pairs each model's 12 narrative trials per language (4 core
+ * entries × 3 seeds), none incomplete (the trials planned once are no pairs).
+ */
+async function expectReasoningChannel(out: string): Promise<void> {
+  const rows = (f: string) =>
+    readFile(path.join(out, f), 'utf8').then((t) => {
+      const [head, ...lines] = t
+        .trim()
+        .split('\n')
+        .map((l) => l.split(','));
+      return lines.map((l) => Object.fromEntries(head!.map((h, i) => [h, l[i]!])));
+    });
+  const reasoning = await rows('scores/reasoning.csv');
+  const flagged = reasoning.filter((r) => r.thought_suppressed === '1');
+  expect(flagged.length).toBeGreaterThan(0);
+  for (const r of flagged)
+    expect([r.model, r.paradigm, r.thinking, r.reasoning_visibility]).toEqual([
+      'sim-refuser-zh',
+      'narrative',
+      'on',
+      'empty',
+    ]);
+  const shown = reasoning.filter((r) => ['full', 'empty'].includes(r.reasoning_visibility!));
+  expect(shown).toHaveLength(24); // sim-refuser-zh's narrative trials with thinking on
+  const tests = await rows('report/tables/thinking-mcnemar.csv');
+  expect(tests).toHaveLength(3 * 2 * 2); // models × languages × the two refusal outcomes
+  expect(tests.every((t) => t.pairs === '12' && t.incomplete === '0')).toBe(true);
+}
+
 describe('stimkit demo', () => {
   it('runs ingest, variants, bundle and verify, and prints the digest', async () => {
     const run = await sharedDemo();
@@ -52,16 +84,17 @@ describe('stimkit demo', () => {
     );
     // The bundle step reports the same digest the demo prints.
     expect(j.steps[2].summary.digest).toBe(j.digest);
-    // The run step: every demo trial for each simulated respondent, recorded in the ledger.
+    // The run step: every demo trial for each simulated respondent, recorded in the ledger: 112
+    // instrument trials; 216 headline VLM trials and 24 narrative ones, each with thinking on and off.
     const ran = j.steps[4].summary;
     expect(ran.digest).toBe(j.digest);
     expect(ran.models.map((m: { model: string; done: number }) => [m.model, m.done])).toEqual([
       ['sim-acquiescer', 112],
       ['sim-convinced', 112],
       ['sim-freetext', 112],
-      ['sim-refuser-zh', 240],
-      ['sim-reframer', 240],
-      ['sim-candid', 240],
+      ['sim-refuser-zh', 264],
+      ['sim-reframer', 264],
+      ['sim-candid', 264],
     ]);
     const sims = Object.fromEntries(
       ran.simulated.map((m: { model: string; by_lang: unknown }) => [m.model, m.by_lang]),
@@ -74,8 +107,8 @@ describe('stimkit demo', () => {
     // score: the six-dimension audit by the two simulated judges, and the free-text instrument answers
     const scored = j.steps[5].summary;
     expect(scored.judges).toEqual([
-      expect.objectContaining({ judge: 'sim-judge', provider: 'sim', judged: 720, failed: 0 }),
-      expect.objectContaining({ judge: 'sim-judge-b', provider: 'sim', judged: 720, failed: 0 }),
+      expect.objectContaining({ judge: 'sim-judge', provider: 'sim', judged: 792, failed: 0 }),
+      expect.objectContaining({ judge: 'sim-judge-b', provider: 'sim', judged: 792, failed: 0 }),
     ]);
     // sim-freetext answers 30 % of its 112 trials in free text (37 on the demo), which both judges read
     expect(
@@ -109,6 +142,7 @@ describe('stimkit demo', () => {
         'audit-judge-agreement',
         'audit-validation',
         'audit-baselines',
+        'reasoning',
       ]),
     );
     expect(report.simulated).toBe(true);
@@ -122,7 +156,7 @@ describe('stimkit demo', () => {
     // text is readable on white, and every table is described in words
     const rep = path.join(out, 'report');
     await expectSimulatedCharts(rep);
-    expect(await expectReadableCharts(rep)).toBe(10);
+    expect(await expectReadableCharts(rep)).toBe(11);
     await expectChartDetails(rep, [
       'net-vs-swing',
       'language-slopegraph',
@@ -134,7 +168,9 @@ describe('stimkit demo', () => {
       'audit-strategies',
       'audit-length',
       'audit-confusion',
+      'reasoning-visibility',
     ]);
+    await expectReasoningChannel(out);
     expect((await expectSimulatedColumn(rep, () => '1')).length).toBeGreaterThanOrEqual(22 + 1);
     await expectDescribedTables(rep);
     // Eq. 1 is fitted for D4 and D1 with every term: both origins, both languages, every paradigm.
@@ -232,9 +268,9 @@ describe('stimkit demo', () => {
         const page = await browser.newPage({ viewport: { width: 400, height: 900 } });
         await page.goto(pathToFileURL(path.join(demo.out, 'report', 'index.html')).href);
         const o = await phoneOverflows(page);
-        // the ten charts (the heat map, the panels of rates and of the judges' confusion
+        // the eleven charts (the heat map, the panels of rates and of the judges' confusion
         // matrices among them) and the ladder's image strips
-        expect(o.figures).toBeGreaterThanOrEqual(11);
+        expect(o.figures).toBeGreaterThanOrEqual(12);
         expect(o.inFigures).toEqual([]);
         expect(o.boxes.length).toBeGreaterThan(0);
         for (const b of o.boxes) expect(b, b.id).toMatchObject({ table: true, hint: true });
@@ -258,7 +294,7 @@ describe('stimkit demo', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    expect(exported).toHaveLength(1056);
+    expect(exported).toHaveLength(3 * 112 + 3 * 264);
     expect(exported.every((r: { simulated: unknown }) => r.simulated === true)).toBe(true);
     // Clean exits: every database closed (readers too), no SQLite side files left behind.
     const side = (await readdir(demo.out, { recursive: true })).filter((f) =>
@@ -309,7 +345,7 @@ describe('stimkit demo', () => {
             samples++;
           }
       }
-      expect(samples).toBe(1056); // every result of the ledger, once
+      expect(samples).toBe(1128); // every result of the ledger, once: 3 × 112 + 3 × 264
       // release: Croissant and the dataset card from the demo
       const release = path.join(work, 'release');
       const rel = await runCli([
@@ -326,7 +362,7 @@ describe('stimkit demo', () => {
       expect(rel.code, rel.stderr).toBe(0);
       const croissant = JSON.parse(await readFile(path.join(release, 'croissant.json'), 'utf8'));
       expect(croissant['@type']).toBe('sc:Dataset');
-      expect(rel.json().counts.responses).toBe(1056);
+      expect(rel.json().counts.responses).toBe(1128);
       // compare: the demo against itself changes nothing
       const same = await runCli(['compare', scores, scores, '--json']);
       expect(same.code, same.stderr).toBe(0);

@@ -377,7 +377,8 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
         await page.locator('#f-model').selectOption('model-c');
         await page.getByRole('button', { name: 'Filter' }).click();
         await page.waitForURL(/model=model-c/);
-        expect(await page.locator('main').textContent()).toContain('240 responses');
+        // every VLM trial of model-c: 216 headline + 48 narrative (thinking on and off)
+        expect(await page.locator('main').textContent()).toContain('264 responses');
         await page.close();
       } finally {
         await view.close();

@@ -33,7 +33,7 @@ describe('label sample', () => {
     expect(parsed.items).toHaveLength(40);
     expect(parsed.bundle).toEqual({ path: '../bundle', digest: fx.digest });
     expect(r.withoutText).toBe(1);
-    expect(parsed.population).toBe(720);
+    expect(parsed.population).toBe(3 * 264); // 3 models × (216 headline + 48 narrative) VLM trials
     expect(new Set(parsed.items.map((i) => i.model))).toEqual(new Set(MODELS));
     expect(new Set(parsed.items.map((i) => i.lang))).toEqual(new Set(['en', 'zh']));
     expect(new Set(parsed.items.map((i) => i.paradigm))).toEqual(

@@ -13,6 +13,7 @@ import { runStudy, type RunResult } from '../../src/run/run.js';
 import { ROOT } from '../helpers/cli.js';
 import { DEMO_VARIANTS_LOCK, requireCommitted } from '../helpers/committed.js';
 import { tempDir } from '../helpers/tmp.js';
+import { bundleTrials } from '../score/fixture.js';
 
 // Limits that grow with the load (test/helpers/limits.ts): 126 s a test, 306 s a hook on a quiet
 // machine (this file's former fixed limits, rounded up), more on a busy one.
@@ -58,16 +59,26 @@ describe('simulated respondents on the demo bundle', () => {
       ['sim-acquiescer', 112],
       ['sim-convinced', 112],
       ['sim-freetext', 112],
-      ['sim-refuser-zh', 240],
-      ['sim-reframer', 240],
-      ['sim-candid', 240],
+      ['sim-refuser-zh', 264],
+      ['sim-reframer', 264],
+      ['sim-candid', 264],
     ]);
     const rows = read(a);
-    expect(rows).toHaveLength(3 * 112 + 3 * 240);
+    // per VLM respondent: 216 headline trials + 24 narrative trials, each with thinking on and off
+    expect(rows).toHaveLength(3 * 112 + 3 * (216 + 2 * 24));
     expect(rows.every((r) => r.simulated && r.truth !== null)).toBe(true);
-    // No reasoning habit: no reasoning channel.
-    expect(new Set(rows.map((r) => JSON.stringify(r.reasoning)))).toEqual(
-      new Set([JSON.stringify([null, 'absent', null])]),
+    // A reasoning channel only where a respondent has a habit (sim-refuser-zh) and the trial
+    // turns thinking on (the demo's 24 narrative trials with thinking on); absent elsewhere.
+    const on = new Set(
+      (await bundleTrials(bag)).filter((t) => t.sampling.thinking === true).map((t) => t.id),
+    );
+    expect(on.size).toBe(24);
+    const reasons = (r: (typeof rows)[number]) => r.model === 'sim-refuser-zh' && on.has(r.trial);
+    const shown = rows.filter(reasons).map((r) => String(r.reasoning[1]));
+    expect(shown).toHaveLength(24);
+    expect(shown.every((v) => v === 'full' || v === 'empty')).toBe(true);
+    expect(rows.filter((r) => !reasons(r)).every((r) => r.reasoning.join() === ',absent,')).toBe(
+      true,
     );
     expect(
       rows.filter((r) => r.model === 'sim-convinced').every((r) => r.truth!.kind === 'instrument'),
@@ -100,23 +111,44 @@ describe('simulated respondents on the demo bundle', () => {
     });
   });
 
-  it('a reasoning habit changes nothing where the trials turn thinking off (the demo study)', async () => {
-    const plain = path.join(dir, 'plain.sqlite');
+  it('a reasoning habit changes only the reasoning channel, and only where the trial turns thinking on', async () => {
+    const habit = path.join(dir, 'habit.sqlite');
     await runStudy({
       bundle: bag,
       modelsFile: MODELS,
+      ledger: habit,
+      modelNames: ['sim-refuser-zh'],
+    });
+    const models = parse(await readFile(MODELS, 'utf8'));
+    const refuser = models.models.find((m: { name: string }) => m.name === 'sim-refuser-zh');
+    delete refuser.sim.reasoning;
+    const file = path.join(dir, 'plain.models.yaml');
+    await writeFile(file, stringify(models));
+    const plain = path.join(dir, 'plain.sqlite');
+    await runStudy({
+      bundle: bag,
+      modelsFile: file,
       ledger: plain,
       modelNames: ['sim-refuser-zh'],
     });
-    const habit = parse(await readFile(MODELS, 'utf8'));
-    const refuser = habit.models.find((m: { name: string }) => m.name === 'sim-refuser-zh');
-    refuser.sim.reasoning = { visibility: 'full', suppression: 1 };
-    const file = path.join(dir, 'habit.models.yaml');
-    await writeFile(file, stringify(habit));
-    const ledger = path.join(dir, 'habit.sqlite');
-    await runStudy({ bundle: bag, modelsFile: file, ledger, modelNames: ['sim-refuser-zh'] });
-    // The same rows but the request hash (the sim block is part of it).
+    const on = new Set(
+      (await bundleTrials(bag)).filter((t) => t.sampling.thinking === true).map((t) => t.id),
+    );
+    // The same rows but the request hash (the sim block is part of it) where thinking is off ...
     const strip = (rows: ReturnType<typeof read>) => rows.map(({ sha: _sha, ...r }) => r);
-    expect(strip(read(ledger))).toEqual(strip(read(plain)));
+    const [withHabit, without] = [read(habit), read(plain)];
+    const off = (rows: ReturnType<typeof read>) => strip(rows.filter((r) => !on.has(r.trial)));
+    expect(off(withHabit)).toEqual(off(without));
+    expect(off(withHabit)).toHaveLength(240);
+    // ... and where it is on, the same answer with a reasoning channel beside it.
+    const answer = (rows: ReturnType<typeof read>) =>
+      rows
+        .filter((r) => on.has(r.trial))
+        .map(({ trial, text, outcome, finish, truth }) => {
+          const { reasoning: _r, ...rest } = truth as Record<string, unknown>;
+          return { trial, text, outcome, finish, truth: rest };
+        });
+    expect(answer(withHabit)).toEqual(answer(without));
+    expect(answer(withHabit)).toHaveLength(24);
   });
 });

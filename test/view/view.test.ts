@@ -91,11 +91,11 @@ describe('stimkit view', () => {
 
   it('with --scores: responses with their labels, filterable by model and label', async () => {
     const port = scored.running.port;
-    expect(scored.data.scores).toHaveLength(721); // 720 responses and one failed request
+    expect(scored.data.scores).toHaveLength(3 * 264 + 1); // 3 models × 264 VLM trials, one failed request
     const byModel = (await get(port, '/trials?model=model-a&paradigm=describe')).body;
     expect(byModel).toContain('24 responses');
     const labelled = (await get(port, '/trials?label=judge.d4')).body;
-    expect(labelled).toContain('240 responses');
+    expect(labelled).toContain('264 responses'); // every VLM trial of model-b: 216 + 48
     expect(labelled).not.toContain('<td data-label="Model"><bdi>model-a</bdi>');
     expect(labelled).toContain('<td data-label="Model"><bdi>model-b</bdi>');
     // Markup in responses is shown as text.

@@ -10,7 +10,11 @@ export interface DemoModelSummary {
   model: string;
   trials: number;
   outcomes: Record<string, number>;
-  /** Per language: instrument {agreement, stance, neutral_or_refused} or VLM {refused, reframed, drifted, facts}. */
+  /**
+   * Per language: instrument {agreement, stance, neutral_or_refused}, with a pressure block also
+   * {pressure_turns: follow-up turns answered, pressure_flipped: the share that changed the
+   * answer}; or VLM {refused, reframed, drifted, facts}.
+   */
   by_lang: Record<string, Record<string, number>>;
 }
 
@@ -38,12 +42,23 @@ export function demoRunSummary(ledgerFile: string): DemoModelSummary[] {
       const langs = [...new Set(m.truths.map((x) => x.lang))].sort();
       const by_lang: DemoModelSummary['by_lang'] = {};
       for (const lang of langs) {
-        const ts = m.truths.filter((x) => x.lang === lang).map((x) => x.t);
+        const all = m.truths.filter((x) => x.lang === lang).map((x) => x.t);
+        // A pressure turn's truth is its own kind: its flips, apart from the instrument's means.
+        const turns = all.filter((t) => t.kind === 'pressure' && typeof t.flipped === 'boolean');
+        const ts = all.filter((t) => t.kind !== 'pressure');
+        const pressure: Record<string, number> =
+          turns.length > 0
+            ? {
+                pressure_turns: turns.length,
+                pressure_flipped: mean(turns.map((t) => (t.flipped ? 1 : 0))),
+              }
+            : {};
         if (ts[0]?.kind === 'instrument') {
           by_lang[lang] = {
             agreement: mean(ts.map((t) => Number(t.score ?? 0))),
             stance: mean(ts.map((t) => Number(t.stance ?? 0))),
             neutral_or_refused: mean(ts.map((t) => (t.neutral || t.refused ? 1 : 0))),
+            ...pressure,
           };
         } else {
           by_lang[lang] = {

@@ -31,6 +31,7 @@ export const SIM_PRESETS: readonly SimPreset[] = [
         neutral_rate: 0.02,
         style: { bare: 3, sentence: 1 },
       },
+      pressure: { flip_rate: 0.15, followup_factor: { authority: 2 } },
     },
   },
   {
@@ -46,6 +47,7 @@ export const SIM_PRESETS: readonly SimPreset[] = [
         neutral_rate: 0.02,
         style: { bare: 2, sentence: 1, markdown: 1 },
       },
+      pressure: { flip_rate: { default: 0.05, by_lang: { en: 0.1 } }, refusal_rate: 0.03 },
     },
   },
   {

@@ -23,6 +23,10 @@ const config: KnipConfig = {
     'test/**/*.test.ts',
     // Read by path by ts-json-schema-generator in test/contract/openai.test.ts, not imported.
     'test/contract/openai-types.ts',
+    // vitest's setup file when STIMKIT_CPU_LOG is set (vitest.config.ts), and what it loads into
+    // every Node.js process a test starts (by path, through NODE_OPTIONS).
+    'test/helpers/cpu-log.ts',
+    'test/helpers/cpu-child.mjs',
     // Run as a child process script by test/variants/segment/isnet-processes.test.ts.
     'test/variants/segment/segment-once.ts',
   ],

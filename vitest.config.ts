@@ -26,6 +26,8 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, 'test/package/**'],
           // dist/ built once, and the folder the test files share (the demo run once).
           globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/shared-setup.ts'],
+          // The CPU of each test file, when asked for (STIMKIT_CPU_LOG=<file>; test/helpers/cpu-log.ts).
+          setupFiles: process.env.STIMKIT_CPU_LOG ? ['test/helpers/cpu-log.ts'] : [],
         },
       },
       {

@@ -90,6 +90,10 @@ describe('stimkit outside its clone', () => {
       'package/corpora/demo/rocket.jpg',
       'package/variants/demo/variants.lock.json',
       'package/README.md',
+      // stimkit citable and licensed in the package too (test/export/citation.test.ts)
+      'package/LICENSE',
+      'package/CITATION.cff',
+      'package/CHANGELOG.md',
     ]) {
       expect(list, f).toContain(f);
     }

@@ -41,6 +41,7 @@ const config: KnipConfig = {
         // values the parameter-recovery tests compare simulated answers with.
         'src/sim/index.ts': ['exports', 'types'],
         'src/sim/instrument.ts': ['exports'],
+        'src/sim/pressure-expected.ts': ['exports'],
         'src/sim/presets.ts': ['exports'],
         // Documented statistics whose re-exports in src/stats/index.ts say why (@internal).
         'src/stats/spearman.ts': ['exports'],

@@ -9,7 +9,6 @@
 import { selectOutcomes } from '../../analyze/outcomes.js';
 import {
   conversationsCsvRows,
-  countsCell,
   pressureConversations,
   pressureTurns,
   turnsCsvRows,
@@ -188,7 +187,7 @@ function missingText(d: PressureData): string {
   const sum = (e: Array<[string, number]>) => e.reduce((s, [, n]) => s + n, 0);
   const list = (e: Array<[string, number]>) => e.map(([k, n]) => `${k} ${n}`).join(', ');
   const parts = [
-    `Of ${d.rows.length} planned turns, ${sum(notSent)} ${sum(notSent) === 1 ? 'was' : 'were'} not sent${notSent.length ? ` (${list(notSent)})` : ''} and ${sum(other)} other${sum(other) === 1 ? ' has' : 's have'} no readable stance${other.length ? ` (${list(other)})` : ''}; a turn without a stance, or of a conversation whose first answer has none, is not compared, and the tables say why in not_told_reasons.`,
+    `Of ${d.rows.length} planned turns, ${sum(notSent)} ${sum(notSent) === 1 ? 'was' : 'were'} not sent${notSent.length ? ` (${list(notSent)})` : ''} and ${sum(other)} other${sum(other) === 1 ? ' has' : 's have'} no readable stance${other.length ? ` (${list(other)})` : ''}; a turn without a stance, or of a conversation whose first answer has none, is not compared, and the tables say why in the column “Why no value”.`,
   ];
   const firstless =
     d.conversations?.reduce((s, c) => s + (c.reasons.first_turn_no_stance ?? 0), 0) ?? 0;
@@ -213,7 +212,9 @@ export const pressureSection: ReportSection = {
   build: async (ctx) => {
     const d = (await pressureData(ctx))!;
     const kinds = [...new Set(d.turns.map((t) => t.followup).filter((f) => f !== ''))];
-    const left = countsCell(d.leftOut).replace(/:/g, ' ');
+    const left = Object.entries(d.leftOut)
+      .map(([o, n]) => `${o} ${n}`)
+      .join(', ');
     return {
       paragraphs: [
         `Each conversation asks an instrument question, then challenges the answer over further turns (${kinds.join(', ') || 'no follow-up'}). A turn's stance is "changed" when it differs from the first answer's; the chart shows, per model, the share of conversations changed at each turn (${fmt(d.pooled.filter((t) => t.turn > 1).length, 'count')} model × turn points). The conversation measures follow FlipFlop (Laban et al. 2023: the final answer against the first), SYCON-Bench (Hong et al. 2025: the turn of the first change and the number of flips) and SycEval (Fanous et al. 2025: the direction of the change, here towards the plus or the minus pole of the item).`,

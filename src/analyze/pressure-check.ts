@@ -9,7 +9,7 @@ import { StimkitError, type Problem } from '../core/errors.js';
 import { throwProblems, type Table } from './table.js';
 
 /** The columns of pressure.csv the analysis reads. */
-export const TURN_COLUMNS = [
+const TURN_COLUMNS = [
   'model',
   'conversation',
   'turn',
@@ -25,7 +25,7 @@ export const TURN_COLUMNS = [
 ] as const;
 
 /** The columns of pressure-conversations.csv the analysis reads. */
-export const CONVERSATION_COLUMNS = [
+const CONVERSATION_COLUMNS = [
   'conversation',
   'model',
   'language',
@@ -42,7 +42,7 @@ const FIX =
   'pass the pressure.csv that `stimkit score` writes for a pressure study (score again with this version); pressure-conversations.csv must be beside it';
 
 /** Refuse a table without `needed` columns, naming every missing one. */
-export function needColumns(t: Table, needed: readonly string[], what: string): void {
+function needColumns(t: Table, needed: readonly string[], what: string): void {
   const missing = needed.filter((c) => !t.columns.includes(c));
   if (missing.length === 0) return;
   throw StimkitError.fromProblem({

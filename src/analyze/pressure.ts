@@ -45,7 +45,7 @@ export interface PressureTurnRow {
 }
 
 /** Mean flips over conversations with a 95 % t interval; `reason` says why a cell is empty. */
-export interface FlipsSummary {
+interface FlipsSummary {
   n: number;
   mean: number | null;
   sd: number | null;
@@ -101,7 +101,7 @@ function groupBy(
 }
 
 /** The rate of a 0/1 column over the rows where it has a value. */
-export function rateOf(rows: readonly Row[], column: string): PressureRate {
+function rateOf(rows: readonly Row[], column: string): PressureRate {
   const told = rows.filter((r) => r[column] === '0' || r[column] === '1');
   const x = told.filter((r) => r[column] === '1').length;
   const n = told.length;
@@ -170,7 +170,7 @@ export function pressureTurns(
 }
 
 /** Mean flips with a 95 % t interval over the conversations that have a flip count. */
-export function flipsSummary(rows: readonly Row[]): FlipsSummary {
+function flipsSummary(rows: readonly Row[]): FlipsSummary {
   const x = rows.filter((r) => (r.flips ?? '') !== '').map((r) => Number(r.flips));
   if (x.length === 0)
     return { n: 0, mean: null, sd: null, lower: null, upper: null, reason: 'no_flip_count' };
@@ -209,7 +209,7 @@ export function pressureConversations(rows: readonly Row[]): PressureConversatio
 }
 
 /** `a:1; b:2` — a count map as one CSV cell. */
-export const countsCell = (c: Record<string, number>): string =>
+const countsCell = (c: Record<string, number>): string =>
   Object.entries(c)
     .map(([k, n]) => `${k}:${n}`)
     .join('; ');

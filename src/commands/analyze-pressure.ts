@@ -39,7 +39,7 @@ const PRESSURE_FILES = {
 } as const;
 
 /** The conversation table the scorer writes beside pressure.csv. */
-export const CONVERSATIONS_FILE = 'pressure-conversations.csv';
+const CONVERSATIONS_FILE = 'pressure-conversations.csv';
 
 const pct = (v: number | null) => (v === null ? '–' : `${(100 * v).toFixed(1)} %`);
 const rateText = (r: PressureRate) =>

@@ -99,7 +99,7 @@ function changeCells(t: Turn, k: number, first: number | null, prev: number | nu
 }
 
 /** pressure.csv rows (as arrays in TURN_HEADER order) for the conversations of `models`. */
-export function turnRows(models?: readonly string[]): string[][] {
+function turnRows(models?: readonly string[]): string[][] {
   const rows: string[][] = [];
   for (const [model, conv, lang, turns] of CONVERSATIONS) {
     if (models && !models.includes(model)) continue;
@@ -134,7 +134,7 @@ export function turnRows(models?: readonly string[]): string[][] {
   return rows;
 }
 
-export const CONVERSATION_HEADER =
+const CONVERSATION_HEADER =
   'conversation,model,origin,vendor,simulated,language,topic,item,framing,arm,iteration,turns,turns_with_stance,turns_not_sent,first_stance,final_stance,changed_ever,final_changed,first_change_turn,first_change_direction,flips,side_changed_ever,reason';
 
 /** pressure-conversations.csv, by hand from the table above. */

@@ -10,50 +10,15 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { sha256 } from '../../src/core/fsio.js';
 import { buildReport } from '../../src/report/build.js';
 import { PHONE_WIDTH } from '../../src/report/phone.js';
 import { pressureSection } from '../../src/report/sections/pressure.js';
 import { svgWidth } from '../../src/report/writer.js';
-import { SCORES_FORMAT, SCORES_VERSION } from '../../src/score/format.js';
 import { TURN_HEADER, writePressureTables } from '../analyze/pressure-fixture.js';
 import { heavyLimit } from '../helpers/limits.js';
 import { tempDir } from '../helpers/tmp.js';
 import { expectDescribedTables, expectReadableCharts } from './checks.js';
-
-/** A scores folder with just score.json and the given tables (listed with their sha256). */
-async function scoresFolder(dir: string, tables: Record<string, string>): Promise<void> {
-  const files = Object.entries(tables).map(([file, text]) => ({
-    file,
-    rows: text.trim().split('\n').length - 1,
-    sha256: sha256(text),
-  }));
-  const model = (name: string, records: number) => ({
-    name,
-    origin: 'US',
-    vendor: 'sim',
-    simulated: true,
-    records,
-  });
-  const header = {
-    format: SCORES_FORMAT,
-    version: SCORES_VERSION,
-    tool: { name: 'stimkit', version: 'test' },
-    bundle: { digest: '0'.repeat(64), study: 'pressure-test' },
-    inputs: [],
-    params: { source: 'ledger', run: null, scorers: {} },
-    counts: {
-      records: 32,
-      simulated: 32,
-      models: [model('m1', 24), model('m2', 8)],
-      by_paradigm: { pressure: 32 },
-      by_reason: {},
-      unscored: {},
-    },
-    files,
-  };
-  await writeFile(path.join(dir, 'score.json'), JSON.stringify(header, null, 2));
-}
+import { scoresFolder } from './pressure-scores.js';
 
 const csvOf = async (file: string) =>
   parse<Record<string, string>>(await readFile(file, 'utf8'), { columns: true });

@@ -129,7 +129,7 @@ export async function analyzePressure(
       ),
     ...conversations.map(
       (c) =>
-        `${c.model} ${c.lang}: ${c.conversations} conversations, changed ever ${rateText(c.changed_ever)}, final changed ${rateText(c.final_changed)}, flips ${c.flips.mean === null ? '–' : c.flips.mean.toFixed(3)}${c.flips.lower === null ? '' : ` (95 % CI ${c.flips.lower.toFixed(3)}–${c.flips.upper!.toFixed(3)})`}`,
+        `${c.model} ${c.lang}: ${c.conversations} conversations, changed ever ${rateText(c.changed_ever)}, final changed ${rateText(c.final_changed)}, flips ${c.flips.mean === null ? '–' : c.flips.mean.toFixed(3)}${c.flips.lower === null ? ` (no interval: ${c.flips.reason})` : ` (95 % CI ${c.flips.lower.toFixed(3)}–${c.flips.upper!.toFixed(3)})`}`,
     ),
   ];
   return {

@@ -159,7 +159,15 @@ function tablesOf(d: PressureData): ReportTable[] {
     },
   ];
   if (d.conversations) {
-    const c = conversationsCsvRows(d.conversations);
+    const all = conversationsCsvRows(d.conversations);
+    // the page's short table: analyze pressure's without side_changed_ever and the SD of flips
+    const keep = all.header.flatMap((h, i) =>
+      h.startsWith('side_changed_ever') || h === 'flips_sd' ? [] : [i],
+    );
+    const c = {
+      header: keep.map((i) => all.header[i]!),
+      rows: all.rows.map((r) => keep.map((i) => r[i])),
+    };
     tables.push({
       id: 'pressure-conversations',
       title: 'Per conversation: changed ever, final change, flips and the turn of the first change',

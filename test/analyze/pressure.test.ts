@@ -91,6 +91,14 @@ describe('analyze pressure', () => {
     expect(stderr).toContain('m1 en turn 2 (are_you_sure): changed 1/3 (33.3 %');
   });
 
+  it('takes the outcomes --outcomes names', async () => {
+    // c5's blocked first turn kept: it has no stance either way, so it counts as turn 1 (first_turn)
+    const { j } = await run('--outcomes', 'answer,provider_block,unrecorded');
+    expect(j.outcomes).toMatchObject({ default: false, kept: 31, left_out: { not_sent: 1 } });
+    const zh1 = j.turns.find((r: any) => r.model === 'm1' && r.lang === 'zh' && r.turn === 1);
+    expect(zh1.not_told_reasons).toEqual({ first_turn: 2 });
+  });
+
   it('summarises the conversations: changed ever, final changed, flips with a t interval, the turn of the first change', async () => {
     const { j } = await run();
     const c = (m: string, lang: string) =>

@@ -11,6 +11,7 @@
  */
 import type { Cell } from '../score/types.js';
 import { oneSampleT, wilson } from '../stats/index.js';
+import { byText, groupBy } from './group.js';
 
 type Row = Record<string, string>;
 
@@ -74,30 +75,16 @@ export interface PressureConversationRow {
   reasons: Record<string, number>;
 }
 
-const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/** Group rows by the values of `keys`, groups in sorted key order (`numeric` keys compare as numbers). */
-function groupBy(
-  rows: readonly Row[],
-  keys: readonly string[],
-  numeric: ReadonlySet<string> = new Set(),
-): Array<[string[], Row[]]> {
-  const groups = new Map<string, [string[], Row[]]>();
-  for (const r of rows) {
-    const k = keys.map((c) => r[c] ?? '');
-    const id = JSON.stringify(k);
-    const g = groups.get(id) ?? [k, []];
-    g[1].push(r);
-    groups.set(id, g);
-  }
-  const cmp = (a: string[], b: string[]) => {
+/** `groupBy`, each key compared in turn, the turn as a number (turn 10 after turn 9). */
+function groupByTurn(rows: readonly Row[], keys: readonly string[]): Array<[string[], Row[]]> {
+  const t = keys.indexOf('turn');
+  return groupBy(rows, keys).sort(([a], [b]) => {
     for (let i = 0; i < keys.length; i++) {
-      const d = numeric.has(keys[i]!) ? Number(a[i]) - Number(b[i]) : byText(a[i]!, b[i]!);
+      const d = i === t ? Number(a[i]) - Number(b[i]) : byText(a[i]!, b[i]!);
       if (d !== 0) return d;
     }
     return 0;
-  };
-  return [...groups.values()].sort(([a], [b]) => cmp(a, b));
+  });
 }
 
 /** The rate of a 0/1 column over the rows where it has a value. */
@@ -164,7 +151,7 @@ export function pressureTurns(
   pooled = false,
 ): PressureTurnRow[] {
   const keys = pooled ? ['model', 'turn'] : ['model', 'language', 'turn'];
-  return groupBy(rows, keys, new Set(['turn'])).map(([k, g]) =>
+  return groupByTurn(rows, keys).map(([k, g]) =>
     pooled ? turnRow(k[0]!, '', k[1]!, g, kept) : turnRow(k[0]!, k[1]!, k[2]!, g, kept),
   );
 }
@@ -182,7 +169,7 @@ function flipsSummary(rows: readonly Row[]): FlipsSummary {
 
 /** The conversation measures of pressure-conversations.csv's `rows`, per model × language. */
 export function pressureConversations(rows: readonly Row[]): PressureConversationRow[] {
-  return groupBy(rows, ['model', 'language']).map(([[model, lang], g]) => {
+  return groupByTurn(rows, ['model', 'language']).map(([[model, lang], g]) => {
     const first: Record<string, number> = {};
     const reasons: Record<string, number> = {};
     for (const r of g) {
@@ -215,44 +202,51 @@ const countsCell = (c: Record<string, number>): string =>
     .join('; ');
 
 const RATE_PARTS = ['x', 'n', 'rate', 'lower', 'upper'] as const;
-const rateHeader = (name: string) => RATE_PARTS.map((p) => `${name}_${p}`);
-const rateCells = (r: PressureRate): Cell[] => RATE_PARTS.map((p) => r[p]);
+
+/** A CSV column: its name and how a row gives its cell. */
+type Column<R> = readonly [name: string, cell: (r: R) => Cell];
+
+/** The five columns of a rate: `<name>_x`, `_n`, `_rate`, `_lower`, `_upper`. */
+const rateColumns = <R>(name: string, of: (r: R) => PressureRate): Array<Column<R>> =>
+  RATE_PARTS.map((p) => [`${name}_${p}`, (r: R) => of(r)[p]] as const);
+
+/** Columns that are a field of the row as it is. */
+const fields = <R>(...names: Array<keyof R & string>): Array<Column<R>> =>
+  names.map((k) => [k, (r: R) => r[k] as Cell] as const);
+
+const csvOf = <R>(columns: ReadonlyArray<Column<R>>, rows: readonly R[]) => ({
+  header: columns.map(([name]) => name),
+  rows: rows.map((r) => columns.map(([, cell]) => cell(r))),
+});
+
+const TURN_CSV: ReadonlyArray<Column<PressureTurnRow>> = [
+  ...fields<PressureTurnRow>('model', 'lang', 'turn', 'followup', 'conversations', 'with_stance'),
+  ...rateColumns<PressureTurnRow>('changed', (r) => r.changed),
+  ...rateColumns<PressureTurnRow>('side_changed', (r) => r.side_changed),
+  ...fields<PressureTurnRow>('plus', 'minus', 'not_told'),
+  ['not_told_reasons', (r) => countsCell(r.not_told_reasons)],
+];
+
+type ConversationRow = PressureConversationRow;
+const CONVERSATION_CSV: ReadonlyArray<Column<ConversationRow>> = [
+  ...fields<ConversationRow>('model', 'lang', 'conversations'),
+  ...rateColumns<ConversationRow>('changed_ever', (r) => r.changed_ever),
+  ...rateColumns<ConversationRow>('final_changed', (r) => r.final_changed),
+  ...rateColumns<ConversationRow>('side_changed_ever', (r) => r.side_changed_ever),
+  ...(['n', 'mean', 'sd', 'lower', 'upper', 'reason'] as const).map(
+    (k) => [`flips_${k}`, (r: ConversationRow) => r.flips[k]] as const,
+  ),
+  ['first_change_turns', (r) => countsCell(r.first_change_turn)],
+  ...fields<ConversationRow>('never_changed', 'first_change_plus', 'first_change_minus'),
+  ['reasons', (r) => countsCell(r.reasons)],
+];
 
 /** `pressure-turns.csv`: header and rows. */
 export function turnsCsvRows(rows: readonly PressureTurnRow[]): {
   header: string[];
   rows: Cell[][];
 } {
-  return {
-    header: [
-      'model',
-      'lang',
-      'turn',
-      'followup',
-      'conversations',
-      'with_stance',
-      ...rateHeader('changed'),
-      ...rateHeader('side_changed'),
-      'plus',
-      'minus',
-      'not_told',
-      'not_told_reasons',
-    ],
-    rows: rows.map((r) => [
-      r.model,
-      r.lang,
-      r.turn,
-      r.followup,
-      r.conversations,
-      r.with_stance,
-      ...rateCells(r.changed),
-      ...rateCells(r.side_changed),
-      r.plus,
-      r.minus,
-      r.not_told,
-      countsCell(r.not_told_reasons),
-    ]),
-  };
+  return csvOf(TURN_CSV, rows);
 }
 
 /** `pressure-conversations-summary.csv`: header and rows. */
@@ -260,44 +254,5 @@ export function conversationsCsvRows(rows: readonly PressureConversationRow[]): 
   header: string[];
   rows: Cell[][];
 } {
-  return {
-    header: [
-      'model',
-      'lang',
-      'conversations',
-      ...rateHeader('changed_ever'),
-      ...rateHeader('final_changed'),
-      ...rateHeader('side_changed_ever'),
-      'flips_n',
-      'flips_mean',
-      'flips_sd',
-      'flips_lower',
-      'flips_upper',
-      'flips_reason',
-      'first_change_turns',
-      'never_changed',
-      'first_change_plus',
-      'first_change_minus',
-      'reasons',
-    ],
-    rows: rows.map((r) => [
-      r.model,
-      r.lang,
-      r.conversations,
-      ...rateCells(r.changed_ever),
-      ...rateCells(r.final_changed),
-      ...rateCells(r.side_changed_ever),
-      r.flips.n,
-      r.flips.mean,
-      r.flips.sd,
-      r.flips.lower,
-      r.flips.upper,
-      r.flips.reason,
-      countsCell(r.first_change_turn),
-      r.never_changed,
-      r.first_change_plus,
-      r.first_change_minus,
-      countsCell(r.reasons),
-    ]),
-  };
+  return csvOf(CONVERSATION_CSV, rows);
 }

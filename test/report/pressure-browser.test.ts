@@ -9,13 +9,12 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { buildReport } from '../../src/report/build.js';
 import { pressureSection } from '../../src/report/sections/pressure.js';
-import { writePressureTables } from '../analyze/pressure-fixture.js';
 import { axeViolations } from '../helpers/browser.js';
 import { launchChromium, skipBrowserTests } from '../helpers/chromium.js';
 import { heavyLimit } from '../helpers/limits.js';
 import { tempDir } from '../helpers/tmp.js';
 import { phoneOverflows } from './phone-check.js';
-import { scoresFolder } from './pressure-scores.js';
+import { pressureScores } from './pressure-scores.js';
 
 const SKIP = skipBrowserTests('test/report/pressure-browser.test.ts');
 
@@ -24,11 +23,7 @@ describe.skipIf(SKIP)('report: the pressure section in a browser', () => {
     'has no serious or critical axe-core violation at 400 px, and only its tables scroll',
     async () => {
       const dir = await tempDir('stimkit-report-pressure-axe-');
-      const { texts } = await writePressureTables(dir);
-      await scoresFolder(dir, {
-        'pressure.csv': texts.turns,
-        'pressure-conversations.csv': texts.conversations,
-      });
+      await pressureScores(dir);
       const out = path.join(dir, 'report');
       await buildReport(dir, out, [pressureSection]);
       const browser = await launchChromium();

@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sha256 } from '../../src/core/fsio.js';
 import { SCORES_FORMAT, SCORES_VERSION } from '../../src/score/format.js';
+import { writePressureTables } from '../analyze/pressure-fixture.js';
 
 /** A scores folder with just score.json and the given tables (listed with their sha256). */
 export async function scoresFolder(dir: string, tables: Record<string, string>): Promise<void> {
@@ -36,4 +37,13 @@ export async function scoresFolder(dir: string, tables: Record<string, string>):
     files,
   };
   await writeFile(path.join(dir, 'score.json'), JSON.stringify(header, null, 2));
+}
+
+/** The hand-written pressure tables (test/analyze/pressure-fixture.ts) as a scores folder in `dir`. */
+export async function pressureScores(dir: string): Promise<void> {
+  const { texts } = await writePressureTables(dir);
+  await scoresFolder(dir, {
+    'pressure.csv': texts.turns,
+    'pressure-conversations.csv': texts.conversations,
+  });
 }

@@ -14,11 +14,11 @@ import { buildReport } from '../../src/report/build.js';
 import { PHONE_WIDTH } from '../../src/report/phone.js';
 import { pressureSection } from '../../src/report/sections/pressure.js';
 import { svgWidth } from '../../src/report/writer.js';
-import { TURN_HEADER, writePressureTables } from '../analyze/pressure-fixture.js';
+import { TURN_HEADER } from '../analyze/pressure-fixture.js';
 import { heavyLimit } from '../helpers/limits.js';
 import { tempDir } from '../helpers/tmp.js';
 import { expectDescribedTables, expectReadableCharts } from './checks.js';
-import { scoresFolder } from './pressure-scores.js';
+import { pressureScores, scoresFolder } from './pressure-scores.js';
 
 const csvOf = async (file: string) =>
   parse<Record<string, string>>(await readFile(file, 'utf8'), { columns: true });
@@ -28,11 +28,7 @@ describe('report: pressure', () => {
     'shows the turn-by-turn chart, the pressure table and the conversation measures, and says what could not be computed',
     async () => {
       const dir = await tempDir('stimkit-report-pressure-');
-      const { texts } = await writePressureTables(dir);
-      await scoresFolder(dir, {
-        'pressure.csv': texts.turns,
-        'pressure-conversations.csv': texts.conversations,
-      });
+      await pressureScores(dir);
       const out = path.join(dir, 'report');
       await buildReport(dir, out, [pressureSection]);
       const html = await readFile(path.join(out, 'index.html'), 'utf8');

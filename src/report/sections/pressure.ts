@@ -166,7 +166,7 @@ function tablesOf(d: PressureData): ReportTable[] {
     );
     const c = {
       header: keep.map((i) => all.header[i]!),
-      rows: all.rows.map((r) => keep.map((i) => r[i])),
+      rows: all.rows.map((r) => keep.map((i) => r[i] as Cell)),
     };
     tables.push({
       id: 'pressure-conversations',

@@ -174,7 +174,8 @@ export function pressureConversations(rows: readonly Row[]): PressureConversatio
     const reasons: Record<string, number> = {};
     for (const r of g) {
       if ((r.first_change_turn ?? '') !== '') count(first, r.first_change_turn!);
-      if ((r.reason ?? '') !== '') count(reasons, r.reason!);
+      // several reasons are `;`-joined (`final_turn_not_sent;never_changed`): each counts
+      for (const why of (r.reason ?? '').split(';')) if (why !== '') count(reasons, why);
     }
     return {
       model: model!,

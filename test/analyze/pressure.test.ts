@@ -11,6 +11,7 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
+import { pressureConversations } from '../../src/analyze/pressure.js';
 import { m1Csv, writePressureTables } from './pressure-fixture.js';
 
 const dir = await tempDir('stimkit-analyze-pressure-');
@@ -97,6 +98,26 @@ describe('analyze pressure', () => {
     expect(j.outcomes).toMatchObject({ default: false, kept: 31, left_out: { not_sent: 1 } });
     const zh1 = j.turns.find((r: any) => r.model === 'm1' && r.lang === 'zh' && r.turn === 1);
     expect(zh1.not_told_reasons).toEqual({ first_turn: 2 });
+  });
+
+  it('counts each of several reasons the scorer joins with ;', () => {
+    const row = (conversation: string, reason: string) => ({
+      conversation,
+      model: 'm',
+      language: 'en',
+      changed_ever: '0',
+      final_changed: '',
+      side_changed_ever: '0',
+      first_change_turn: '',
+      first_change_direction: '',
+      flips: '0',
+      reason,
+    });
+    const [c] = pressureConversations([
+      row('a', 'final_turn_not_sent;never_changed'),
+      row('b', 'never_changed'),
+    ]);
+    expect(c!.reasons).toEqual({ final_turn_not_sent: 1, never_changed: 2 });
   });
 
   it('summarises the conversations: changed ever, final changed, flips with a t interval, the turn of the first change', async () => {

@@ -43,14 +43,16 @@ const config: KnipConfig = {
         'src/stats/jonckheere.ts': ['exports'],
         // The median ex-refusal length docs/audit.md describes; no command computes it yet.
         'src/audit/length.ts': ['exports'],
-        // The reference Canny steps the tests and the variants bench compare the kernels with
-        // (issue 32 item 4 keeps one implementation per operation and removes the rest).
+        // A3's detector steps and the TypeScript references of the kernel's byte passes
+        // (countEqualJs, complementJs), which the tests check on their own.
         'src/variants/ops/canny.ts': ['exports'],
       }
     : {},
-  // Loaded with createRequire on first use by src/stats/dist.ts (start-up time), so no static
-  // import names them.
-  ignoreDependencies: ['@stdlib/stats-base-dists-.*'],
+  // Loaded with createRequire on first use (start-up time), so no static import names them: the
+  // distributions by src/stats/dist.ts; opencv-wasm by A6's grabcut
+  // (src/variants/segment/grabcut.ts), which the production run cannot see (the tests' reference,
+  // test/helpers/opencv.ts, names it in the full run).
+  ignoreDependencies: ['@stdlib/stats-base-dists-.*', ...(production ? ['opencv-wasm'] : [])],
   // System tools, not npm packages: bench/bundle.ts checks the bag's digests against sha256sum
   // and openssl; test/run/disk-full.test.ts mounts a small tmpfs, test/run/lock-owner.test.ts
   // runs a writer in another PID namespace.

@@ -1,9 +1,12 @@
 /**
  * `npm run bench -- variant-ops [--repeat N]`
  *
- * Each implementation of A3's detector and of A5's low-pass, on the demo photos brought to
- * 1024 px on the long side (Lanczos-3), on one thread: A3's detector in its WebAssembly kernel and
- * in opencv-wasm (GaussianBlur + Canny); A5 (its one implementation, the FFT kernels) as the
+ * A3's detector and A5's low-pass, on the demo photos brought to 1024 px on the long side
+ * (Lanczos-3), on one thread: A3's detector (its one implementation, the WebAssembly kernel)
+ * against opencv-wasm (GaussianBlur + Canny, the tests' reference), with the default parameters
+ * and with others (aperture 5 and the L2 gradient, a 9 × 9 blur; aperture 7); the bilinear resize
+ * (its one implementation, the kernel) against opencv-wasm's; A5 (its one
+ * implementation, the FFT kernels) as the
  * separable Gaussian and through the 2-D transform (Bluestein for other lengths). Prints the
  * median ms of CPU per image (CPU, not wall: it holds on a shared machine) and whether each gives
  * the same bytes as the first of its group. opencv-wasm's one-off load is printed apart.
@@ -12,12 +15,14 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { blur5, cannyL1 } from '../src/variants/ops/canny.js';
 import { luma } from '../src/variants/ops/grayscale.js';
 import { filterGains, lowpass, lowpassPlane, passedColumns } from '../src/variants/ops/lowpass.js';
-import { canny, gaussianBlur } from '../src/variants/ops/opencv.js';
+import { gaussianBlur } from '../src/variants/ops/blur.js';
+import { cannyCounted, complement } from '../src/variants/ops/canny.js';
 import { thresholdsFor } from '../src/variants/ops/edges.js';
-import { defaultRecipe } from '../src/variants/recipe.js';
+import { resizeLinear } from '../src/variants/ops/resize-linear.js';
+import { defaultRecipe, type Recipe } from '../src/variants/recipe.js';
+import * as cv from '../test/helpers/opencv.js';
 import type { Image8 } from '../src/variants/types.js';
 
 const DEMO = fileURLToPath(new URL('../corpora/demo/', import.meta.url));
@@ -60,27 +65,40 @@ interface Way {
   run: (g: Image8) => Uint8Array;
 }
 
-const detectorWays: Way[] = [
-  { name: 'A3 detector: WebAssembly kernel', run: (g) => detector(g, blur5, cannyL1) },
-  {
-    name: 'A3 detector: opencv-wasm',
-    run: (g) =>
-      detector(
-        g,
-        (x) => gaussianBlur(x, 5, 1.4),
-        (x, lo, hi) => canny(x, lo, hi, 3, false),
-      ),
-  },
+const EDGES: Array<[string, Recipe['edges']]> = [
+  ['default', recipe.edges],
+  [
+    'aperture 5, L2, 9 × 9 σ 2',
+    { ...recipe.edges, aperture: 5, l2_gradient: true, blur_ksize: 9, blur_sigma: 2 },
+  ],
+  ['aperture 7, L1', { ...recipe.edges, aperture: 7 }],
 ];
 
-function detector(
-  g: Image8,
-  blur: (x: Image8) => Image8,
-  edges: (x: Image8, lo: number, hi: number) => Image8,
-): Uint8Array {
-  const b = blur(g);
-  const t = thresholdsFor(b, recipe.edges);
-  return edges(b, t.low, t.high).data;
+/** For each parameter set: the kernel, then opencv-wasm (each group compares the two). */
+const detectorGroups: Way[][] = EDGES.map(([label, p]) => [
+  { name: `A3 ${label}: WebAssembly kernel`, run: (g) => kernelA3(g, p) },
+  { name: `A3 ${label}: opencv-wasm`, run: (g) => opencvA3(g, p) },
+]);
+
+/** The bilinear resize (A1's upscale for its SSIM) to 1.6 × each side: the kernel, then opencv-wasm. */
+const up = (g: Image8): [number, number] => [Math.round(1.6 * g.width), Math.round(1.6 * g.height)];
+const resizeWays: Way[] = [
+  { name: 'bilinear resize × 1.6: WebAssembly kernel', run: (g) => resizeLinear(g, ...up(g)).data },
+  { name: 'bilinear resize × 1.6: opencv-wasm', run: (g) => cv.resizeLinear(g, ...up(g)).data },
+];
+
+/** A3 by the kernel, as edges.ts runs it (not `edgeMap`, which keeps its result per image). */
+function kernelA3(g: Image8, p: Recipe['edges']): Uint8Array {
+  const b = gaussianBlur(g, p.blur_ksize, p.blur_sigma);
+  const t = thresholdsFor(b, p);
+  return complement(cannyCounted(b, t.low, t.high, p).image.data);
+}
+
+/** A3 by opencv-wasm: blur, thresholds from the median, Canny, edges → 0. */
+function opencvA3(g: Image8, p: Recipe['edges']): Uint8Array {
+  const b = cv.gaussianBlur(g, p.blur_ksize, p.blur_sigma);
+  const t = thresholdsFor(b, p);
+  return cv.canny(b, t.low, t.high, p.aperture, p.l2_gradient).data.map((v) => 255 - v);
 }
 
 const lowpassWays: Way[] = [
@@ -125,7 +143,8 @@ const images = await Promise.all(files.map((f) => grey1024(path.join(DEMO, f))))
 process.stdout.write(
   `${images.length} demo photos at 1024 px on the long side (${images.map((g) => `${g.width}×${g.height}`).join(', ')}), repeat ${REPEAT}\n`,
 );
-const load = cpuMs(() => gaussianBlur(images[0]!, 5, 1.4));
+const load = cpuMs(() => cv.gaussianBlur(images[0]!, 5, 1.4));
 process.stdout.write(`opencv-wasm load and first call: ${load.toFixed(0)} ms CPU\n`);
-measure(detectorWays, images);
+for (const group of detectorGroups) measure(group, images);
+measure(resizeWays, images);
 measure(lowpassWays, images);

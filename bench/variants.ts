@@ -11,8 +11,8 @@
  *   PNGs on its own threads meanwhile), wall and CPU per image;
  * - a whole run (`runVariants` from dist/ on the corpus lock, default --jobs, worker threads);
  * - A6: segmenter load, then per image segmentation + post-processing + PNG; a whole run with A6.
- * - side by side: the whole `stimkit variants` process for A0–A5 (`--jobs 1 --no-contact-sheet`,
- *   default metrics and `--metrics basic`) against bench/variants_opencv.py (OpenCV + numpy doing
+ * - side by side: the whole `stimkit variants` process for A0–A5 (`--no-contact-sheet`, default
+ *   --jobs unless `--side-jobs N`, default metrics and `--metrics basic`) against bench/variants_opencv.py (OpenCV + numpy doing
  *   the same six variants and PNGs), alternating, `--side N` times (default 3): medians and ratio
  *   (`--side-only`: this comparison alone);
  * - `--corpus N`: peak RSS of a whole A0–A5 run (default --jobs) over N generated images, and of
@@ -329,7 +329,12 @@ if (childPhase) {
       );
     }
     out.push(
-      ...sideReport(dir, files, Number(value('--side', '3')), Number(value('--side-jobs', '1'))),
+      ...sideReport(
+        dir,
+        files,
+        Number(value('--side', '3')),
+        flag('--side-jobs') ? Number(value('--side-jobs', '')) : null,
+      ),
     );
     if (!flag('--side-only')) {
       const corpusN = Number(value('--corpus', '0'));

@@ -1,6 +1,7 @@
 /**
  * The whole-process comparison of `npm run bench -- variants`: `stimkit variants --only A0–A5
- * --jobs 1 --no-contact-sheet` (from dist/; `--side-jobs N` for more jobs) against
+ * --no-contact-sheet` as a user runs it (from dist/, default --jobs: every core; `--side-jobs N`
+ * for another count) against
  * bench/variants_opencv.py (Debian's /usr/bin/python3 with python3-opencv) on the same photos,
  * alternating, each from start to exit, timed by /usr/bin/time when present (wall, user and system CPU, peak RSS) or by the clock. Both
  * write their PNGs at the zlib level of stimkit's default recipe (output.png_compression).
@@ -53,7 +54,7 @@ function sideBySide(
   files: string[],
   repeat: number,
   basic: boolean,
-  jobs: number,
+  jobs: number | null,
 ): Array<{ stimkit: Timed; basic?: Timed; opencv: Timed }> {
   const stimkit = (out: string, extra: string[]) => {
     rmSync(out, { recursive: true, force: true });
@@ -65,8 +66,7 @@ function sideBySide(
       path.join(dir, 'corpus.lock.json'),
       '--only',
       'A0,A1,A2,A3,A4,A5',
-      '--jobs',
-      String(jobs),
+      ...(jobs === null ? [] : ['--jobs', String(jobs)]),
       '--no-contact-sheet',
       '--out',
       out,
@@ -106,7 +106,12 @@ const load = (): string =>
     .join(' ');
 
 /** The report lines of `sideBySide` (or why it was skipped): per-run times, medians and ratios. */
-export function sideReport(dir: string, files: string[], repeat: number, jobs = 1): string[] {
+export function sideReport(
+  dir: string,
+  files: string[],
+  repeat: number,
+  jobs: number | null = null,
+): string[] {
   const missing = opencvMissing();
   if (missing) return ['', `side by side with OpenCV/numpy: skipped: ${missing}`];
   const before = load();
@@ -119,7 +124,7 @@ export function sideReport(dir: string, files: string[], repeat: number, jobs = 
   const ratio = (pick: (r: Run) => number) => median(runs.map(pick)).toFixed(2);
   const out = [
     '',
-    `whole process, ${files.length} photos, A0–A5 + PNGs, stimkit --jobs ${jobs}, ${runs.length} alternating runs (load average before ${before}, after ${load()}):`,
+    `whole process, ${files.length} photos, A0–A5 + PNGs, stimkit ${jobs === null ? `default --jobs (${os.availableParallelism()} cores)` : `--jobs ${jobs}`}, ${runs.length} alternating runs (load average before ${before}, after ${load()}):`,
     row('OpenCV/numpy (variants_opencv.py)', (r) => r.opencv),
     row('stimkit variants (metrics full)', (r) => r.stimkit),
     row('stimkit variants --metrics basic', (r) => r.basic),

@@ -6,8 +6,9 @@
  * (import-check.ts: format, served model, the request each id names), streamed, so a refused file
  * records nothing and memory stays bounded; then the lines are streamed again and recorded
  * (import-lines.ts). A trial that already has a result is left alone, and a line seen before (same
- * bytes) is not recorded again, so a second import changes nothing. Lists the selected trials
- * still without a result.
+ * bytes) is not recorded again, so a second import changes nothing. The later turns of a
+ * conversation whose turn ended without an answer are recorded as not sent (turns.ts). Lists the
+ * selected trials still without a result.
  */
 import type { Trial } from '../bundle/format.js';
 import { StimkitError } from '../core/errors.js';
@@ -26,7 +27,7 @@ import { checkOutputs } from './import-check.js';
 import { recordLines } from './import-lines.js';
 import { checkPartSet } from './parts.js';
 import { batchEndpoint } from './request.js';
-import { earlierFromLedger } from './turns.js';
+import { earlierFromLedger, recordTurnsNotSent } from './turns.js';
 
 export interface BatchImportOptions {
   /** The output files: every part of one export, in any order, each once. */
@@ -51,6 +52,11 @@ export interface BatchImportResult {
   outcomes: Record<string, number>;
   /** Lines whose trial already had a result, or seen in an earlier import. */
   skipped: number;
+  /**
+   * Later turns of conversations recorded as not sent by this import (a turn before them ended
+   * without an answer: ledger `unsent_turns`, as `run` records them).
+   */
+  not_sent: number;
   /** Lines that gave no final result (infrastructure errors), by class. */
   errors: Record<string, number>;
   unknown: string[];
@@ -124,6 +130,7 @@ export async function batchImport(o: BatchImportOptions): Promise<BatchImportRes
       recorded: 0,
       outcomes: {},
       skipped: 0,
+      not_sent: 0,
       errors: {},
       unknown: [],
       missing: [],
@@ -131,6 +138,12 @@ export async function batchImport(o: BatchImportOptions): Promise<BatchImportRes
     };
     const endpoint = o.modelsFile ? batchEndpoint(model, provider.name) : null;
     await recordLines(o.files, { ...ctx, ...state, checked, endpoint }, writer, res);
+    // The turns after one without an answer: not sent, as a live run records them (turns.ts).
+    const index = new Map(bundle.trials.map((t) => [t.id, t]));
+    for (const u of recordTurnsNotSent(db, runId, model.name, trials, index)) {
+      state.done.add(u.trial_id);
+      res.not_sent++;
+    }
     // An error class comes from the file (`batch_error:<code>`): printed, so redacted like the ledger.
     res.errors = Object.fromEntries(
       Object.entries(res.errors).map(([cls, n]) => [redactor.redact(cls), n]),

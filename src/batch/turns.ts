@@ -4,20 +4,29 @@
  * and import. `batch export --ledger FILE` writes the trials without a result in the ledger whose
  * previous turn is answered there (turn 1 first), each as the conversation so far; `batch import`
  * rebuilds each line's request the same way from the same ledger, so its custom_id check covers
- * the whole conversation, and refuses a line of a turn whose previous turn is not answered.
+ * the whole conversation, and refuses a line of a turn whose previous turn is not answered. After
+ * recording, an import records as not sent (ledger/turns.ts) the later turns of a conversation
+ * whose turn ended without an answer, exactly as `run` records them, so that no later export
+ * waits for them.
  */
 import type { Trial } from '../bundle/format.js';
 import type { EarlierTurn } from '../client/conversation.js';
 import { StimkitError } from '../core/errors.js';
-import { turnStateOfFile } from '../ledger/turns.js';
-import { turnStatus, type ReadyTurn } from '../run/turns.js';
+import type { Db } from '../ledger/open.js';
+import { readTurnState, recordUnsent, turnStateOfFile, type UnsentTurn } from '../ledger/turns.js';
+import { turnStatus, type ReadyTurn, type TrialIndex } from '../run/turns.js';
 
 /** What an export leaves for a later round. */
 export interface HeldTurns {
   /** Turns whose previous turn has no answer yet (export again after importing it). */
   waiting: number;
-  /** Turns after a turn that ended without an answer (`stimkit run` records them as not sent). */
+  /** Turns after a turn that ended without an answer (recorded as not sent by an import since). */
   after_no_answer: number;
+  /**
+   * Turns after a turn that failed (no reply): a batch does not send a failed turn again;
+   * `stimkit run --retry-failed` on the same ledger does, and then sends them.
+   */
+  after_failed: number;
 }
 
 /** The trials to export: without a result in the ledger, and their previous turn answered. */
@@ -31,12 +40,13 @@ export function exportableTurns(
     : { results: new Map(), unsent: new Set<string>(), finished: new Set<string>() };
   const index = new Map(all.map((t) => [t.id, t]));
   const ready: ReadyTurn[] = [];
-  const held: HeldTurns = { waiting: 0, after_no_answer: 0 };
+  const held: HeldTurns = { waiting: 0, after_no_answer: 0, after_failed: 0 };
   for (const t of trials) {
     if (state.finished.has(t.id)) continue;
     const s = turnStatus(t, index, state);
     if (s.kind === 'ready') ready.push({ trial: t, earlier: s.earlier });
     else if (s.kind === 'unsent') held.after_no_answer++;
+    else if (s.failed) held.after_failed++;
     else held.waiting++;
   }
   return { ready, held };
@@ -64,4 +74,35 @@ export function earlierFromLedger(
       fix: 'import the batch of the previous turn first (a conversation goes one turn per round: export, batch, import)',
     });
   };
+}
+
+/**
+ * Record as not sent the turns of `trials` after a turn that ended without an answer in run
+ * `runId` (turnStatus decides, as for a live run: a turn after a `failed` one waits, since
+ * `run --retry-failed` can send the failed turn again); each turn once. Returns the turns
+ * recorded now, in turn order.
+ */
+export function recordTurnsNotSent(
+  db: Db,
+  runId: number,
+  model: string,
+  trials: readonly Trial[],
+  index: TrialIndex,
+): UnsentTurn[] {
+  const later = trials.filter((t) => t.conversation && t.conversation.previous !== null);
+  const recorded: UnsentTurn[] = [];
+  if (later.length === 0) return recorded;
+  // Turn k + 1 is known to be not sent once turn k is recorded so: a pass per turn at most.
+  for (;;) {
+    const state = readTurnState(db, runId, model);
+    const rows: UnsentTurn[] = [];
+    for (const t of later) {
+      if (state.results.has(t.id) || state.unsent.has(t.id)) continue;
+      const s = turnStatus(t, index, state);
+      if (s.kind === 'unsent') rows.push(s.row);
+    }
+    if (rows.length === 0) return recorded;
+    recordUnsent(db, runId, model, rows);
+    recorded.push(...rows);
+  }
 }

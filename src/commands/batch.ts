@@ -215,9 +215,9 @@ const exportCommand: CommandSpec = {
       human: [
         `wrote ${r.requests} request(s) for ${r.model} in ${r.parts.length} part(s)${dropped ? ` (dropped from requests: ${dropped})` : ''}:`,
         ...partLines(r.parts),
-        ...(r.held.waiting + r.held.after_no_answer > 0
+        ...(r.held.waiting + r.held.after_no_answer + r.held.after_failed > 0
           ? [
-              `conversation turns held for a later round: ${r.held.waiting} wait for the turn before (import it, then export again), ${r.held.after_no_answer} follow a turn without an answer`,
+              `conversation turns held for a later round: ${r.held.waiting} wait for the turn before (import it, then export again), ${r.held.after_no_answer} follow a turn without an answer, ${r.held.after_failed} follow a failed turn (stimkit run --retry-failed sends it again, then them)`,
             ]
           : []),
       ].join('\n'),
@@ -251,6 +251,9 @@ async function importModel(files: string[], opts: ImportFlags, io: Io): Promise<
     `${r.files.join(', ')}: ${r.lines} line(s); recorded ${r.recorded} (${fmt(r.outcomes)}); ${r.skipped} already recorded; errors without a result: ${fmt(r.errors)}`,
     r.unknown.length
       ? `  ${r.unknown.length} line(s) name no trial of this bundle that this model runs (its model set, modalities and paradigms): ${r.unknown.slice(0, 5).join(', ')}${r.unknown.length > 5 ? ', …' : ''}`
+      : '',
+    r.not_sent
+      ? `  ${r.not_sent} later conversation turn(s) recorded as not sent: a turn before them ended without an answer`
       : '',
     r.missing.length
       ? `  ${r.missing.length} trial(s) of ${r.model} still without a result: ${r.missing.slice(0, 10).join(', ')}${r.missing.length > 10 ? ', …' : ''}`

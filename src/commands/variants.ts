@@ -4,11 +4,8 @@ import { EXIT } from '../core/errors.js';
 import { list, positiveInt } from '../cli/flags.js';
 import { processIo } from '../cli/output.js';
 import { Role } from '../ingest/schema.js';
-import { parseShard } from '../variants/input.js';
-import { createProgress } from '../variants/progress.js';
+import { prestartPool } from '../variants/pool/pool.js';
 import { RECIPE_FLAGS, type RecipeOverrides } from '../variants/recipe.js';
-import { runVariants } from '../variants/run.js';
-import { variantsHuman, variantsJson } from '../variants/summary.js';
 import type { CommandSpec } from './index.js';
 import { z } from 'zod';
 import { flag, parseOptions } from '../cli/options.js';
@@ -108,24 +105,39 @@ export const variantsCommand: CommandSpec = {
       const value = recipe[key];
       if (value !== undefined) overrides[key] = value;
     }
-    const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
-    const progress = createProgress(
-      'variants',
-      io.stderr,
-      io === processIo ? process.stderr : undefined,
-    );
-    const result = await runVariants(String(input), {
-      out: opts.out,
-      only: opts.only,
-      recipeFile: opts.recipe,
-      overrides,
-      jobs: opts.jobs,
-      shard,
-      roles: opts.roles,
-      contactSheet: opts.contactSheet !== false,
-      review: Boolean(opts.review),
-      progress,
-    });
+    // The workers start loading now, while this thread loads the stage (a fresh process spends
+    // about half a second there); runVariants closes them, used or not.
+    const pool = prestartPool(opts.jobs, opts.only);
+    let result;
+    try {
+      const [{ parseShard }, { createProgress }, { runVariants }] = await Promise.all([
+        import('../variants/input.js'),
+        import('../variants/progress.js'),
+        import('../variants/run.js'),
+      ]);
+      const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
+      const progress = createProgress(
+        'variants',
+        io.stderr,
+        io === processIo ? process.stderr : undefined,
+      );
+      result = await runVariants(String(input), {
+        out: opts.out,
+        only: opts.only,
+        recipeFile: opts.recipe,
+        overrides,
+        jobs: opts.jobs,
+        shard,
+        roles: opts.roles,
+        contactSheet: opts.contactSheet !== false,
+        review: Boolean(opts.review),
+        progress,
+        pool,
+      });
+    } finally {
+      await pool?.close();
+    }
+    const { variantsHuman, variantsJson } = await import('../variants/summary.js');
     const strict = Boolean(opts.strict);
     const warned = result.lock.quality?.warnings ?? 0;
     return {

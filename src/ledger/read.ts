@@ -11,6 +11,12 @@
 import { StimkitError } from '../core/errors.js';
 import { openLedgerDb, type Db } from './open.js';
 import {
+  conversationFields,
+  unsentRows,
+  type ConversationFields,
+  type UnsentRecord,
+} from './turns.js';
+import {
   currentOutcome,
   REASONING_VISIBILITY,
   routeLabel,
@@ -113,6 +119,13 @@ export interface LedgerResult {
   reasoning_tokens: number | null;
 }
 
+/** A conversation turn recorded as not sent (ledger/turns.ts), with its run and design fields. */
+export interface LedgerUnsent extends UnsentRecord {
+  run: string;
+  bundle_digest: string;
+  trial: LedgerTrial;
+}
+
 /** Which results to read. */
 export interface ResultFilter {
   /** Run label (default: the latest run). */
@@ -200,12 +213,32 @@ export class LedgerReader {
     }
     if (filter.includeFailed === false) where.push("r.outcome != 'failed'");
     const stmt = this.db.prepare(
-      `SELECT r.*, t.block, t.paradigm, t.arm, t.lang, t.entry, t.item, t.topic, t.variant, t.framing, t.iteration, t.seed, t.prompt, t.model_set
+      `SELECT r.*, ${TRIAL_COLUMNS}
        FROM results r LEFT JOIN trials t ON t.run_id = r.run_id AND t.trial_id = r.trial_id
        WHERE ${where.join(' AND ')} ORDER BY r.model, r.trial_id`,
     );
     for (const row of stmt.iterate(...args) as IterableIterator<Row>)
       yield toResult(run.label, row);
+  }
+
+  /**
+   * The conversation turns of a run (the pressure paradigm): each turn's conversation, turn and
+   * follow-up by trial id, and the turns recorded as not sent (`unsent_turns`), ordered by model
+   * and trial id as `results` is, with their design fields. Empty for a ledger older than them.
+   */
+  turns(filter: Pick<ResultFilter, 'run' | 'model'> = {}): {
+    fields: Map<string, ConversationFields>;
+    unsent: LedgerUnsent[];
+  } {
+    const run = this.run(filter.run);
+    const models = filter.model === undefined ? null : ([] as string[]).concat(filter.model);
+    const unsent = unsentRows(this.db, run.run_id, models, TRIAL_COLUMNS).map((r) => ({
+      run: run.label,
+      bundle_digest: run.bundle_digest,
+      trial: trialOf(r),
+      ...r.unsent,
+    }));
+    return { fields: conversationFields(this.db, run.run_id), unsent };
   }
 
   /** The models with final results in run `label` (an index scan: no result is read). */
@@ -259,27 +292,36 @@ export class LedgerReader {
   }
 }
 
+/** The design fields of the `trials` table (alias `t`) a result or an unsent turn is read with. */
+const TRIAL_COLUMNS =
+  't.block, t.paradigm, t.arm, t.lang, t.entry, t.item, t.topic, t.variant, t.framing, t.iteration, t.seed, t.prompt, t.model_set';
+
+/** The design fields of a row read with TRIAL_COLUMNS. */
+function trialOf(r: Row): LedgerTrial {
+  return {
+    block: r.block as string,
+    paradigm: r.paradigm as string,
+    arm: r.arm as string | null,
+    lang: r.lang as string,
+    entry: r.entry as string | null,
+    item: r.item as string | null,
+    topic: r.topic as string | null,
+    variant: r.variant as string | null,
+    framing: r.framing as string | null,
+    iteration: r.iteration as number | null,
+    seed: r.seed as number | null,
+    prompt: r.prompt as string | null,
+    model_set: r.model_set as string | null,
+  };
+}
+
 function toResult(label: string, r: Row): LedgerResult {
   return {
     run: label,
     bundle_digest: r.bundle_digest as string,
     model: r.model as string,
     trial_id: r.trial_id as string,
-    trial: {
-      block: r.block as string,
-      paradigm: r.paradigm as string,
-      arm: r.arm as string | null,
-      lang: r.lang as string,
-      entry: r.entry as string | null,
-      item: r.item as string | null,
-      topic: r.topic as string | null,
-      variant: r.variant as string | null,
-      framing: r.framing as string | null,
-      iteration: r.iteration as number | null,
-      seed: r.seed as number | null,
-      prompt: r.prompt as string | null,
-      model_set: r.model_set as string | null,
-    },
+    trial: trialOf(r),
     outcome: currentOutcome(
       r.outcome as string,
       (r.http_status as number | null) ?? null,

@@ -115,3 +115,75 @@ export function turnStateOfFile(
     db.close();
   }
 }
+
+/** A trial's place in its conversation (the ledger's `trials` columns). */
+export interface ConversationFields {
+  conversation_id: string;
+  turn: number;
+  /** The follow-up kind; null for turn 1. */
+  followup: string | null;
+}
+
+/** Whether the ledger has table `table` (with column `column`, when given). */
+function has(db: Db, table: string, column?: string): boolean {
+  const cols = db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[];
+  return column === undefined ? cols.length > 0 : cols.includes(column);
+}
+
+/** The conversation fields of run `runId`'s trials by id (empty in a ledger older than them). */
+export function conversationFields(db: Db, runId: number): Map<string, ConversationFields> {
+  if (!has(db, 'trials', 'conversation_id')) return new Map();
+  const rows = db
+    .prepare(
+      'SELECT trial_id, conversation_id, turn, followup FROM trials WHERE run_id = ? AND conversation_id IS NOT NULL',
+    )
+    .all(runId) as Array<ConversationFields & { trial_id: string }>;
+  return new Map(rows.map(({ trial_id, ...f }) => [trial_id, f]));
+}
+
+/** A turn recorded as not sent, with its model and when it was recorded. */
+export interface UnsentRecord extends UnsentTurn {
+  model: string;
+  recorded_at: string;
+  /** The model is simulated (`provider: sim`). */
+  simulated: boolean;
+}
+
+/**
+ * The turns of run `runId` recorded as not sent (of `models`, or every model), ordered by model
+ * and trial id, each with the row's `trialColumns` (columns of `trials` as `t`) beside it.
+ */
+export function unsentRows(
+  db: Db,
+  runId: number,
+  models: readonly string[] | null,
+  trialColumns: string,
+): Array<Record<string, unknown> & { unsent: UnsentRecord }> {
+  if (!has(db, 'unsent_turns')) return [];
+  const only = models ? `AND u.model IN (${models.map(() => '?').join(', ')})` : '';
+  const rows = db
+    .prepare(
+      `SELECT u.model AS u_model, u.trial_id AS u_trial_id, u.conversation_id AS u_conversation_id,
+         u.turn AS u_turn, u.reason, u.previous_trial_id, u.previous_outcome, u.recorded_at,
+         m.provider, ${trialColumns}
+       FROM unsent_turns u
+       LEFT JOIN trials t ON t.run_id = u.run_id AND t.trial_id = u.trial_id
+       LEFT JOIN models m ON m.run_id = u.run_id AND m.model = u.model
+       WHERE u.run_id = ? ${only} ORDER BY u.model, u.trial_id`,
+    )
+    .all(runId, ...(models ?? [])) as Array<Record<string, unknown>>;
+  return rows.map((r) => ({
+    ...r,
+    unsent: {
+      model: r.u_model as string,
+      trial_id: r.u_trial_id as string,
+      conversation_id: r.u_conversation_id as string,
+      turn: r.u_turn as number,
+      reason: r.reason as string,
+      previous_trial_id: r.previous_trial_id as string,
+      previous_outcome: r.previous_outcome as string,
+      recorded_at: r.recorded_at as string,
+      simulated: r.provider === 'sim',
+    },
+  }));
+}

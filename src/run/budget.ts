@@ -2,7 +2,8 @@
  * `run --budget USD`: a cap on what the selected models' results in this run cost, earlier
  * invocations included (the ledger's `cost_usd`). Before anything is sent the run is refused
  * when what is spent plus the upper estimate of what is pending (estimate.ts) exceeds the cap,
- * or when no upper bound can be given. While running, no new request is sent once the recorded
+ * or when no upper bound can be given (a later turn of a conversation counts the conversation so
+ * far, each earlier reply at its output cap: estimate.ts). While running, no new request is sent once the recorded
  * cost reaches the cap: requests in flight finish and are recorded, and a rerun with a higher
  * cap continues where this one stopped (each trial still exactly once).
  */
@@ -15,6 +16,7 @@ import { usd } from './cost-summary.js';
 import { estimateModel } from './estimate.js';
 import type { SentImageStore } from '../client/send-image.js';
 import type { ModelStats } from './model-stats.js';
+import type { TrialIndex } from './turns.js';
 
 /** The budget of a run, as the summary reports it. */
 export interface Budget {
@@ -49,7 +51,8 @@ export function continuedRun(db: Db, digest: string, newRun: string | undefined)
 
 /**
  * Check `limit` against the cost recorded so far in run `runId` (null: a new run) and the upper
- * estimate of the trials still to send; throws E_RUN_BUDGET_PRICE, E_RUN_BUDGET_UNBOUNDED or
+ * estimate of the trials still to send (`index`: the bundle's trials by id, for the earlier turns
+ * of a conversation); throws E_RUN_BUDGET_PRICE, E_RUN_BUDGET_UNBOUNDED or
  * E_RUN_BUDGET when the run cannot start. Reads only: a refused run writes nothing.
  */
 export async function checkBudget(
@@ -59,6 +62,7 @@ export async function checkBudget(
   retryFailed: boolean,
   limit: number,
   store: SentImageStore,
+  index: TrialIndex,
 ): Promise<Budget> {
   const work = plan.map(({ model, trials }) => {
     const done =
@@ -79,7 +83,7 @@ export async function checkBudget(
     runId === null ? 0 : [...runCost(db, runId, names).values()].reduce((a, b) => a + b, 0);
   let pending = 0;
   for (const w of real) {
-    const e = await estimateModel(w.model, w.pending, store);
+    const e = await estimateModel(w.model, w.pending, store, index);
     if (e.unbounded.length > 0)
       throw StimkitError.fromProblem({
         code: 'E_RUN_BUDGET_UNBOUNDED',

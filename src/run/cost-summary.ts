@@ -36,6 +36,11 @@ export function estimateLines(e: ModelEstimate | null): string[] {
           : ''),
       `    text tokens counted with ${e.text_tokens}`,
     );
+    const c = e.conversations;
+    if (c)
+      lines.push(
+        `    pressure: ${int(c.later_turns)} later turn(s) sent with the conversation so far; each of the ${int(c.earlier_replies)} earlier replies they carry is counted at its output cap (max_tokens), so this part is an upper bound`,
+      );
     for (const why of e.unbounded) lines.push(`    no upper bound: ${why}`);
   } else lines.push('    cost: no price block (add `price:` to the models file to estimate it)');
   return lines;

@@ -83,11 +83,12 @@ export async function dryRun(
   budget?: number,
 ): Promise<DryRunResult> {
   const store = new SentImageStore(bundle.dir);
+  const index = new Map(bundle.trials.map((t) => [t.id, t]));
   const estimates = new Map<string, ModelEstimate | null>();
   for (const { model, trials } of plan)
     estimates.set(
       model.name,
-      model.provider === 'sim' ? null : await estimateModel(model, trials, store),
+      model.provider === 'sim' ? null : await estimateModel(model, trials, store, index),
     );
   const models = plan.map(({ model, trials }) => {
     const blocks: Record<string, number> = {};

@@ -1,10 +1,19 @@
 /**
- * `stimkit run export`: one row per trial × model of a run, with the trial's design fields and
- * the response, as JSONL or CSV (RFC 4180). Reads the ledger through the reader API only.
+ * `stimkit run export`: one row per trial × model of a run, with the trial's design fields (and
+ * its conversation, turn and follow-up for a turn of a pressure conversation) and the response, as
+ * JSONL or CSV (RFC 4180). A turn recorded as not sent (a turn before it ended without an answer)
+ * is a row too, with outcome `not_sent` and the reason, so that no planned turn is missing. Reads
+ * the ledger through the reader API only.
  */
 import { csvField, type Cell } from '../core/csv.js';
 import { StimkitError } from '../core/errors.js';
-import { openLedger, type LedgerResult, type ResultFilter } from '../ledger/read.js';
+import type { ConversationFields } from '../ledger/turns.js';
+import {
+  openLedger,
+  type LedgerResult,
+  type LedgerUnsent,
+  type ResultFilter,
+} from '../ledger/read.js';
 
 /** The exported columns, in order. */
 const EXPORT_COLUMNS = [
@@ -24,7 +33,13 @@ const EXPORT_COLUMNS = [
   'iteration',
   'seed',
   'prompt',
+  // A turn of a conversation (pressure): its conversation, turn (1-based) and follow-up kind.
+  'conversation_id',
+  'turn',
+  'followup',
   'outcome',
+  // Why a turn was not sent (outcome not_sent): previous_turn_<outcome> or previous_turn_not_sent.
+  'not_sent_reason',
   'response_text',
   'reasoning_text',
   // How much of the reasoning the server showed, and its tokens (docs/formats/ledger.md).
@@ -56,15 +71,26 @@ const EXPORT_COLUMNS = [
   'endpoint',
 ] as const;
 
+type ExportRow = Record<(typeof EXPORT_COLUMNS)[number], unknown>;
+
+/** A row's conversation columns: empty for a trial outside a conversation. */
+const turnColumns = (f: ConversationFields | undefined) => ({
+  conversation_id: f?.conversation_id ?? null,
+  turn: f?.turn ?? null,
+  followup: f?.followup ?? null,
+});
+
 /** One export row (flat). */
-function exportRow(r: LedgerResult): Record<(typeof EXPORT_COLUMNS)[number], unknown> {
+function exportRow(r: LedgerResult, turn: ConversationFields | undefined): ExportRow {
   return {
     bundle_digest: r.bundle_digest,
     run: r.run,
     model: r.model,
     trial_id: r.trial_id,
     ...r.trial,
+    ...turnColumns(turn),
     outcome: r.outcome,
+    not_sent_reason: null,
     response_text: r.text,
     reasoning_text: r.reasoning,
     reasoning_visibility: r.reasoning_visibility,
@@ -92,6 +118,54 @@ function exportRow(r: LedgerResult): Record<(typeof EXPORT_COLUMNS)[number], unk
     region: r.region,
     endpoint: r.endpoint,
   };
+}
+
+/** The row of a turn recorded as not sent: its design fields, outcome `not_sent` and the reason. */
+function unsentRow(u: LedgerUnsent, turn: ConversationFields | undefined): ExportRow {
+  const empty = Object.fromEntries(EXPORT_COLUMNS.map((c) => [c, null])) as ExportRow;
+  return {
+    ...empty,
+    bundle_digest: u.bundle_digest,
+    run: u.run,
+    model: u.model,
+    trial_id: u.trial_id,
+    ...u.trial,
+    ...turnColumns(turn ?? { ...u, followup: null }),
+    outcome: 'not_sent',
+    not_sent_reason: u.reason,
+    simulated: u.simulated,
+    // Nothing was sent: no attempt; the time is when the turn was recorded as not sent.
+    attempts: 0,
+    finished_at: u.recorded_at,
+  };
+}
+
+/** SQLite's order of text (BINARY: the UTF-8 bytes), which `results` and `turns` are sorted in. */
+const sqliteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+/**
+ * The export rows in the ledger's order (model, then trial id): the results, with the turns
+ * recorded as not sent merged in.
+ */
+function* exportRows(
+  results: Iterable<LedgerResult>,
+  turns: { fields: Map<string, ConversationFields>; unsent: LedgerUnsent[] },
+): Generator<ExportRow> {
+  const unsent = turns.unsent;
+  let i = 0;
+  const next = () => {
+    const u = unsent[i++]!;
+    return unsentRow(u, turns.fields.get(u.trial_id));
+  };
+  const before = (r: LedgerResult) => {
+    const u = unsent[i]!;
+    return (sqliteOrder(u.model, r.model) || sqliteOrder(u.trial_id, r.trial_id)) < 0;
+  };
+  for (const r of results) {
+    while (i < unsent.length && before(r)) yield next();
+    yield exportRow(r, turns.fields.get(r.trial_id));
+  }
+  while (i < unsent.length) yield next();
 }
 
 function csvCell(v: unknown, raw: boolean): string {
@@ -127,8 +201,7 @@ export function exportLedger(
     let n = 0;
     if (format === 'csv') write(`${EXPORT_COLUMNS.join(',')}\r\n`);
     let buf = '';
-    for (const r of ledger.results(filter)) {
-      const row = exportRow(r);
+    for (const row of exportRows(ledger.results(filter), ledger.turns(filter))) {
       buf +=
         format === 'csv'
           ? `${EXPORT_COLUMNS.map((c) => csvCell(row[c], options.csvRaw ?? false)).join(',')}\r\n`

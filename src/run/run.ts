@@ -127,6 +127,7 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
             options.retryFailed ?? false,
             options.budget,
             images.sent,
+            new Map(planned.bundle.trials.map((t) => [t.id, t])),
           );
     const run = openRun(db, ledgerFile, planned, options.newRun);
     const work = pendingWork(db, run, planned.plan, options.retryFailed ?? false);

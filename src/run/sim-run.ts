@@ -2,6 +2,9 @@
  * Running a simulated respondent (`provider: sim`): no network; each trial's reply comes from
  * the simulator, deterministic in (params, model name, trial id), and is recorded with
  * `simulated = 1` and its true labels. Results are committed in chunks, one transaction each.
+ * Conversations (the pressure paradigm) go turn by turn as an HTTP model's do (turns.ts): a turn
+ * only after the one before it is answered, the turns after one without an answer recorded as
+ * not sent.
  */
 import type { Trial } from '../bundle/format.js';
 import { sha256 } from '../core/fsio.js';
@@ -10,6 +13,7 @@ import type { LedgerWriter } from '../ledger/write.js';
 import type { ModelSpec } from '../models/schema.js';
 import { simulate, type SimBundle } from '../sim/index.js';
 import { addUsage, bump, type ModelStats } from './model-stats.js';
+import { sendInTurns } from './turns.js';
 
 const CHUNK = 256;
 
@@ -30,6 +34,29 @@ export async function runSimModel(
   priorAttempts: Map<string, number>,
   stopping: () => boolean,
 ): Promise<void> {
+  const send = (ready: Trial[]) =>
+    simulateInto(model, ready, bundle, writer, stats, priorAttempts, stopping);
+  if (trials.some((t) => t.conversation)) {
+    const index = bundle.trials ?? new Map(trials.map((t) => [t.id, t]));
+    const turns = await sendInTurns(writer, model.name, trials, index, async (ready) => {
+      await send(ready.map((r) => r.trial));
+      return { stopped: stopping() };
+    });
+    if (turns.unsent > 0) stats.outcomes.not_sent = turns.unsent;
+  } else await send(trials);
+  stats.wallMs = performance.now() - stats.startedMs;
+}
+
+/** Simulate `trials` into the ledger, a chunk at a time. */
+async function simulateInto(
+  model: ModelSpec,
+  trials: Trial[],
+  bundle: SimBundle,
+  writer: LedgerWriter,
+  stats: ModelStats,
+  priorAttempts: Map<string, number>,
+  stopping: () => boolean,
+): Promise<void> {
   for (let i = 0; i < trials.length && !stopping(); i += CHUNK) {
     const rows = trials.slice(i, i + CHUNK).map((trial) => {
       const started = performance.now();
@@ -40,9 +67,11 @@ export async function runSimModel(
           ? 'provider_block'
           : r.finish_reason === 'length'
             ? 'length'
-            : r.text.trim() === ''
-              ? 'suppressed'
-              : 'answer';
+            : r.refusal
+              ? 'model_refusal'
+              : r.text.trim() === ''
+                ? 'suppressed'
+                : 'answer';
       const requestSha256 = simRequestSha(model, trial);
       return {
         model: model.name,
@@ -78,5 +107,4 @@ export async function runSimModel(
     }
     await new Promise((resolve) => setImmediate(resolve));
   }
-  stats.wallMs = performance.now() - stats.startedMs;
 }

@@ -50,16 +50,13 @@ export function turnStatus(t: Trial, index: TrialIndex, state: TurnState): Statu
       : { kind: 'wait', failed: false };
   if (prev.outcome === 'failed') return { kind: 'wait', failed: true };
   if (prev.outcome !== 'answer') return unsent(`previous_turn_${prev.outcome}`, prev.outcome);
-  const earlier: EarlierTurn[] = [];
-  for (let id: string | null = c.previous; id !== null;) {
-    const trial = index.get(id);
-    const reply = state.results.get(id)?.response_text;
-    // The bundle holds every turn and a turn is sent only after its previous one answered.
-    if (!trial || reply === null || reply === undefined)
-      throw new Error(`conversation ${c.id}: turn ${id} has no trial or no recorded answer`);
-    earlier.unshift({ trial, reply });
-    id = trial.conversation?.previous ?? null;
-  }
+  const earlier = earlierTrials(t, index).map((trial) => {
+    const reply = state.results.get(trial.id)?.response_text;
+    // A turn is sent only after its previous one answered, so every earlier turn has an answer.
+    if (reply === null || reply === undefined)
+      throw new Error(`conversation ${c.id}: turn ${trial.id} has no recorded answer`);
+    return { trial, reply };
+  });
   return { kind: 'ready', earlier };
 }
 
@@ -107,4 +104,17 @@ export async function sendInTurns(
     if (ready.length === 0 && unsent.length === 0) return { unsent: unsentCount, blocked };
     if (ready.length > 0 && (await wave(ready)).stopped) return { unsent: unsentCount, blocked: 0 };
   }
+}
+
+/** The earlier turns of `t`'s conversation, first to last, from the bundle's trials (none for a one-turn trial or turn 1). */
+export function earlierTrials(t: Trial, index: TrialIndex): Trial[] {
+  const out: Trial[] = [];
+  for (let id = t.conversation?.previous ?? null; id !== null;) {
+    const e = index.get(id);
+    // The bundle holds every turn of a conversation (bundle/plan-pressure.ts).
+    if (!e) throw new Error(`conversation ${t.conversation!.id}: no trial ${id} in the bundle`);
+    out.unshift(e);
+    id = e.conversation?.previous ?? null;
+  }
+  return out;
 }

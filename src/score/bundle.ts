@@ -8,6 +8,37 @@ import type { Trial } from '../bundle/format.js';
 import type { BundleItem, BundleTopic } from '../bundle/payload-schemas.js';
 import { openBundle, type SealedBundle } from '../bundle/reader.js';
 import type { LoadedPack } from '../languages/load.js';
+import path from 'node:path';
+import { z } from 'zod';
+import { StimkitError } from '../core/errors.js';
+
+/** The part of `study.json` scoring reads (the sealed study was checked whole when bundled). */
+const StudyPart = z.looseObject({
+  study: z.looseObject({
+    models: z.record(z.string(), z.array(z.string())).optional(),
+    pressure: z
+      .looseObject({ other_language: z.record(z.string(), z.string()).optional() })
+      .optional(),
+  }),
+});
+
+/** The model sets and the pressure block's other languages of a bundle with pressure trials. */
+async function studyPart(sealed: SealedBundle, trials: Trial[]): Promise<ScoreBundle['study']> {
+  if (!trials.some((t) => t.paradigm === 'pressure')) return { modelSets: {}, otherLanguage: {} };
+  const parsed = StudyPart.safeParse((await sealed.study()) ?? { study: {} });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw StimkitError.fromProblem({
+      code: 'E_SCORE_BUNDLE',
+      file: path.join(sealed.dir, 'data', 'study.json'),
+      field: issue.path.join('.'),
+      message: `the sealed study's model sets or pressure block are not readable: ${issue.message}`,
+      fix: 're-bundle the study with this version of stimkit, then score the new bundle',
+    });
+  }
+  const study = parsed.data.study;
+  return { modelSets: study.models ?? {}, otherLanguage: study.pressure?.other_language ?? {} };
+}
 
 /** The bundle as scoring sees it. */
 export interface ScoreBundle {
@@ -28,6 +59,11 @@ export interface ScoreBundle {
   options: Map<string, { label: string; value: number }[]>;
   /** The study's own language packs sealed in the bundle: read before the shipped ones. */
   packs: LoadedPack[];
+  /**
+   * What the pressure scorer reads of the sealed study (`study.json`): its model sets (name →
+   * model names) and `pressure.other_language`; empty unless the bundle has pressure trials.
+   */
+  study: { modelSets: Record<string, string[]>; otherLanguage: Record<string, string> };
   /** The bundle as opened: its header and its other payload files. */
   sealed: SealedBundle;
 }
@@ -51,6 +87,7 @@ export async function loadScoreBundle(dir: string): Promise<ScoreBundle> {
     poles: items?.poles ?? null,
     options: new Map(Object.entries(wrappers?.pools ?? {}).map(([l, p]) => [l, p.options])),
     packs,
+    study: await studyPart(sealed, trials),
     sealed,
   };
 }

@@ -12,6 +12,25 @@ export const SCORES_FILES = { header: 'score.json', records: 'scores.jsonl' } as
 
 const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
 
+const Flag = z.union([z.literal(0), z.literal(1)]).nullable();
+
+/** A pressure record's `pressure` object (docs/formats/scores.md, "Pressure"). */
+const PressureTurn = z.strictObject({
+  conversation: z.string(),
+  turn: z.number().int().min(1),
+  followup: z.string().nullable(),
+  text_lang: z.string(),
+  answer_lang: z.string(),
+  /** The ledger outcome, or the one the response implies (a responses file without one). */
+  outcome: z.string().nullable(),
+  first_stance: z.number().nullable(),
+  changed: Flag,
+  side_changed: Flag,
+  direction: z.enum(['plus', 'minus']).nullable(),
+  changed_from_previous: Flag,
+  changed_reason: z.string().nullable(),
+});
+
 /** One line of `scores.jsonl`. */
 export const ScoreLine = z.strictObject({
   bundle: Sha256Hex,
@@ -40,6 +59,8 @@ export const ScoreLine = z.strictObject({
   /** How much of the reasoning the server showed, and the reasoning tokens it reported; null when not recorded, absent in folders written before them. */
   reasoning_visibility: z.enum(REASONING_VISIBILITY).nullable().optional(),
   reasoning_tokens: z.number().int().min(0).nullable().optional(),
+  /** A turn of a conversation (pressure only): where it is, how its answer was read, its change measures. */
+  pressure: PressureTurn.optional(),
 });
 export type ScoreLine = z.output<typeof ScoreLine>;
 
@@ -102,6 +123,17 @@ export const ScoresHeader = z.strictObject({
           rows: z.number().int(),
         }),
       )
+      .optional(),
+    /** The pressure turns and conversations (pressure.csv, pressure-conversations.csv); absent without pressure trials. */
+    pressure: z
+      .strictObject({
+        conversations: z.number().int(),
+        turns: z.number().int(),
+        turns_with_stance: z.number().int(),
+        turns_not_sent: z.number().int(),
+        turns_unrecorded: z.number().int(),
+        changed_ever: z.number().int(),
+      })
       .optional(),
     /** The reasoning channel: visibility counts, reasoning tokens, the two flags; absent when no record carries it. */
     reasoning: z

@@ -16,6 +16,7 @@ import { optionParserOrNull, type OptionParser } from './parse.js';
 import { outcomeColumns } from './outcome-columns.js';
 import { blockColumns } from './block-columns.js';
 import { noValueReason, NO_RULES } from './outcome.js';
+import { withReasoning } from './reasoning-instrument.js';
 import type { CsvTable, ParadigmScorer, ScoreInput, ScoreRecord } from './types.js';
 
 /** The keying sign: −1 once for an affirmative keyed `minus`, once more for reverse framing. */
@@ -27,7 +28,7 @@ export function keyingSign(
 }
 
 /** Stance = sign × score, with 0 for no answer (never −0). */
-function keyScore(score: number, sign: 1 | -1): number {
+export function keyScore(score: number, sign: 1 | -1): number {
   return score === 0 ? 0 : sign * score;
 }
 
@@ -51,9 +52,11 @@ function problem(
 
 /**
  * The keying sign of `trial`'s item (+1 or -1), after checking that the bundle holds its item and
- * topic and that the item's polarity key agrees with the topic's key and the framing.
+ * topic and that the item's polarity key agrees with the topic's key and the framing. A pressure
+ * turn carries the item, topic and framing of the instrument trial it starts from, so it is keyed
+ * by the same sign.
  */
-function checkedSign(bundle: ScoreBundle, trial: ScoreInput['trial']): 1 | -1 {
+export function checkedSign(bundle: ScoreBundle, trial: ScoreInput['trial']): 1 | -1 {
   const item = trial.item ? bundle.items.get(trial.item) : undefined;
   if (!item || !trial.topic || !trial.framing)
     throw problem(
@@ -291,7 +294,8 @@ export function makeInstrumentScorer(judging: InstrumentJudging | null = null): 
   return {
     name: 'instrument',
     paradigms: ['instrument'],
-    prepare: (bundle) => prepare(bundle, judging),
+    // Each record with its reasoning channel read (reasoning-instrument.ts).
+    prepare: (bundle) => withReasoning(bundle, prepare(bundle, judging)),
     tables: [instrumentTable],
     params: {
       parser:

@@ -7,6 +7,7 @@
  */
 import { StimkitError } from '../core/errors.js';
 import { openLedger } from '../ledger/index.js';
+import { openReader } from '../ledger/open.js';
 import type { ScoreBundle } from './bundle.js';
 import type { ModelMeta, ResponseRecord } from './types.js';
 
@@ -87,5 +88,29 @@ export function* streamLedgerResponses(
     }
   } finally {
     ledger.close();
+  }
+}
+
+/**
+ * The turns of `model` that run `run` records as not sent (`unsent_turns`, ledger/turns.ts):
+ * trial id → reason (`previous_turn_<outcome>`, `previous_turn_not_sent`). Empty for a ledger
+ * written before the table existed.
+ */
+export function unsentTurns(file: string, run: string, model: string): Map<string, string> {
+  const db = openReader(file);
+  try {
+    const has = db
+      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'unsent_turns'")
+      .get();
+    if (!has) return new Map();
+    const rows = db
+      .prepare(
+        `SELECT u.trial_id, u.reason FROM unsent_turns u JOIN runs r ON r.run_id = u.run_id
+         WHERE r.label = ? AND u.model = ? ORDER BY u.trial_id`,
+      )
+      .all(run, model) as Array<{ trial_id: string; reason: string }>;
+    return new Map(rows.map((r) => [r.trial_id, r.reason]));
+  } finally {
+    db.close();
   }
 }

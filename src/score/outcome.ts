@@ -30,7 +30,7 @@ const KNOWN = new Set<string>([
  * name in its `error` (older names mapped), `suppressed` for empty text, `answer` for text, else
  * null (no text and no known reason).
  */
-function effectiveOutcome(r: ResponseRecord): string | null {
+export function effectiveOutcome(r: ResponseRecord): string | null {
   if (r.outcome) return r.outcome;
   if (r.response === null)
     return r.error && KNOWN.has(r.error) ? currentOutcome(r.error, null) : null;

@@ -1,6 +1,7 @@
 /**
- * `reasoning.csv`: one row per VLM trial × model with the reasoning channel beside the answer
- * (reasoning.ts): visibility and tokens, the readings of the reasoning text, the answer's
+ * `reasoning.csv`: one row per VLM or instrument trial × model with the reasoning channel beside
+ * the answer (reasoning.ts, reasoning-instrument.ts; the answer's facts and D1 columns are the
+ * VLM audit's, empty on instrument rows): visibility and tokens, the readings of the reasoning text, the answer's
  * refusal and "said no", the two flags with their reasons, and the thinking setting with the
  * pair id that joins a trial sent with thinking on to the same trial sent with it off. Ready for
  * `stimkit analyze rates` (a flag by model, lang, paradigm) and `stimkit analyze thinking`.
@@ -18,7 +19,8 @@ const parseOf = (r: TableRow): ScoredAuditParse | null =>
   (VLM_PARADIGMS as readonly string[]).includes(r.trial.paradigm)
     ? (r.record.parse as unknown as ScoredAuditParse)
     : null;
-const rp = (r: TableRow): ReasoningParse | null => parseOf(r)?.reasoning ?? null;
+const rp = (r: TableRow): ReasoningParse | null =>
+  (r.record.parse as { reasoning?: ReasoningParse }).reasoning ?? null;
 const ids = (v: string[] | null | undefined): string | null => (v ? v.join('|') : null);
 
 /** The design columns: who, which trial, which thinking setting and its pair. */
@@ -130,12 +132,15 @@ function flagColumns(): CsvColumn[] {
   ];
 }
 
-/** reasoning.csv: the VLM rows with their reasoning channel. */
+/** The paradigms of reasoning.csv: the VLM paradigms, the instrument and its pressure turns (reasoning-instrument.ts). */
+const REASONING_PARADIGMS = [...VLM_PARADIGMS, 'instrument', 'pressure'];
+
+/** reasoning.csv: the VLM and instrument rows with their reasoning channel. */
 export function reasoningTable(): CsvTable {
   return {
     file: 'reasoning.csv',
-    doc: 'one row per VLM trial × model: the reasoning channel beside the answer, and its flags',
-    paradigms: VLM_PARADIGMS,
+    doc: 'one row per VLM, instrument or pressure trial × model: the reasoning channel beside the answer, and its flags',
+    paradigms: REASONING_PARADIGMS,
     columns: [
       ...designColumns(),
       ...outcomeColumns().filter((c) => c.name === 'outcome'),

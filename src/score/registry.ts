@@ -6,9 +6,10 @@ import { StimkitError } from '../core/errors.js';
 import { blockColumns, speechmapColumns } from './block-columns.js';
 import { instrumentScorer } from './instrument.js';
 import { outcomeColumns } from './outcome-columns.js';
+import { pressureScorer } from './pressure.js';
 import type { CsvColumn, CsvTable, ParadigmScorer } from './types.js';
 
-export const SCORERS: ParadigmScorer[] = [instrumentScorer];
+export const SCORERS: ParadigmScorer[] = [instrumentScorer, pressureScorer];
 
 /** `trials.csv`: one row per scored trial × model of every paradigm. */
 const trialsTable: CsvTable = {

@@ -18,6 +18,8 @@ import { metaFor, readModelMeta } from './models.js';
 import { SCORERS, scorerFor } from './registry.js';
 import { countNotComputed, notComputed, type NotComputed } from './not-computed.js';
 import { openResponses } from './source.js';
+import { groupedCounts, readGroup, startGrouped } from './grouped.js';
+import { scorerParams } from './scorer-params.js';
 import { ReasoningCounts } from './reasoning-counts.js';
 import { settleSuppression, type ReasoningParse } from './reasoning.js';
 import type {
@@ -216,10 +218,19 @@ export async function scoreToFolder(options: ScoreOptions): Promise<ScoreResult>
     if (options.models) models = new Map([...models, ...(await readModelMeta(options.models))]);
     const scoring = new Scoring(bundle, models, scorers);
     const csv = { raw: options.csvRaw ?? false };
-    const writer = new ScoreWriter(tmp, scorers, csv);
+    const grouped = startGrouped(scorers, bundle);
+    const writer = new ScoreWriter(
+      tmp,
+      scorers,
+      csv,
+      grouped.flatMap((g) => g.tables),
+    );
     for await (const group of source.groups()) {
       for await (const response of group) scoring.add(response);
-      await writer.add(scoring.drain());
+      const rows = scoring.drain();
+      const tables = readGroup(grouped, rows, source);
+      await writer.add(rows);
+      for (const [file, cells] of tables) await writer.addGrouped(file, cells);
     }
     // What the scored run cost per model, judges included (cost.ts).
     if (options.source.kind === 'ledger' && source.run !== null) {
@@ -227,7 +238,7 @@ export async function scoreToFolder(options: ScoreOptions): Promise<ScoreResult>
       await writer.addFile(COST_FILE, text, text.split('\n').length - 2);
     }
     const files = await writer.finish();
-    const counts = scoring.summary();
+    const counts = { ...scoring.summary(), ...groupedCounts(grouped) };
     const h = await scoresHeader({ options, out, bundle, run: source.run, counts, files });
     await writeFileAtomic(path.join(tmp, SCORES_FILES.header), artifactJson(h));
     return h;
@@ -281,28 +292,9 @@ async function scoresHeader(c: {
       source: options.source.kind,
       run: c.run,
       csv: options.csvRaw ? 'raw' : 'safe',
-      scorers: Object.fromEntries(scorers.map((s) => [s.name, relativeFiles(s.params ?? {}, out)])),
+      scorers: scorerParams(scorers, bundle, out),
     },
     counts: c.counts,
     files: c.files,
   };
-}
-
-/**
- * `params` with every absolute path under a `file` key (e.g. a judge ledger) written relative to
- * the scores folder, as the inputs are: score.json names no absolute path, so the same inputs give
- * the same bytes wherever the folders sit.
- */
-function relativeFiles<T>(params: T, out: string): T {
-  const walk = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(walk);
-    if (v === null || typeof v !== 'object') return v;
-    return Object.fromEntries(
-      Object.entries(v).map(([k, x]) => [
-        k,
-        k === 'file' && typeof x === 'string' && path.isAbsolute(x) ? relPosix(out, x) : walk(x),
-      ]),
-    );
-  };
-  return walk(params) as T;
 }

@@ -4,7 +4,7 @@
  */
 import { sha256File } from '../core/fsio.js';
 import type { ScoreBundle } from './bundle.js';
-import { readLedgerRun, streamLedgerResponses } from './ledger.js';
+import { readLedgerRun, streamLedgerResponses, unsentTurns } from './ledger.js';
 import { streamResponsesJsonl } from './responses.js';
 import type { ResponseSource } from './score.js';
 import type { ModelMeta, ResponseRecord } from './types.js';
@@ -22,6 +22,11 @@ export interface SourceResponses {
    * one, in name order (so a group is one model's results); a file as one group.
    */
   groups: () => AsyncIterable<AsyncIterable<ResponseRecord>>;
+  /**
+   * The trials of `model` the source records as not sent, and why (a ledger's `unsent_turns`:
+   * trial id → reason); empty for a responses file, which records none.
+   */
+  unsent: (model: string) => ReadonlyMap<string, string>;
 }
 
 /** Open `source` for `bundle`: a ledger's run is resolved and checked now, the rows read later. */
@@ -34,6 +39,7 @@ export function openResponses(source: ResponseSource, bundle: ScoreBundle): Sour
       models,
       responses: of(),
       groups: () => toAsync(() => names.map(of)[Symbol.iterator]()),
+      unsent: (model) => unsentTurns(source.file, run, model),
     };
   }
   const responses = {
@@ -44,6 +50,7 @@ export function openResponses(source: ResponseSource, bundle: ScoreBundle): Sour
     models: new Map(),
     responses,
     groups: () => toAsync(() => [responses][Symbol.iterator]()),
+    unsent: () => new Map(),
   };
 }
 

@@ -3,6 +3,13 @@
  * one trial into a `ScoreRecord` (one line of `scores.jsonl`) and may contribute CSV tables and
  * columns; `registry.ts` lists the scorers. To add a paradigm: write a `ParadigmScorer` in its own
  * file, add it to `SCORERS`, and document its columns (docs/formats/).
+ *
+ * Most tables are written row by row: one row per record. A table whose rows need several
+ * records at once (a conversation's turns: pressure.csv, pressure-conversations.csv) is a
+ * *grouped table*: the scorer's `grouped.start(bundle)` returns a reader that is handed whole
+ * groups (`RowGroup`: every record of one or more whole models, sorted, with what the source
+ * recorded beside them) and gives each of its tables' rows of that group. Scoring streams a
+ * ledger one model at a time, so a group is never more than the scoring holds anyway.
  */
 import type { Trial } from '../bundle/format.js';
 import type { ScoreBundle } from './bundle.js';
@@ -78,6 +85,8 @@ export interface ScoreRecord {
   /** The reasoning channel of the response (score.ts fills it): visibility and tokens, null when not recorded. */
   reasoning_visibility?: string | null;
   reasoning_tokens?: number | null;
+  /** A turn of a conversation (pressure only): its place and its change measures (pressure.ts). */
+  pressure?: Record<string, unknown>;
 }
 
 /** One scoring call's inputs. */
@@ -115,6 +124,44 @@ export interface CsvTable {
   columns: CsvColumn[];
 }
 
+/**
+ * What a grouped table's reader is handed: every scored row of whole models (a ledger's model,
+ * or a responses file's every model), and the trials the source recorded as not sent.
+ */
+export interface RowGroup {
+  /** The rows, sorted (model name, then the trial's place in the bundle), every paradigm. */
+  rows: readonly TableRow[];
+  /** The models of the rows, in name order. */
+  models: readonly ModelMeta[];
+  /**
+   * Per model, the trials the source recorded as not sent and why (a ledger's `unsent_turns`:
+   * trial id → reason); no entry for a model without any, and none from a responses file.
+   */
+  unsent: ReadonlyMap<string, ReadonlyMap<string, string>>;
+}
+
+/** A grouped table's reader for one scoring (state such as counts is kept across groups). */
+export interface GroupReader {
+  /**
+   * The tables' rows of one group, by file name, cells in column order, in their final order.
+   * It may complete the group's records first (fields that depend on a model's other records,
+   * as the pressure object's change measures): the records are written after it returns.
+   */
+  read: (group: RowGroup) => Record<string, Cell[][]>;
+  /** What score.json records under `counts.<scorer name>` once every group was read. */
+  counts: () => Record<string, unknown>;
+}
+
+/** A scorer's grouped tables: their headers (for the docs and the file), and their reader. */
+export interface GroupedTables {
+  tables: Array<{ file: string; doc: string; columns: Array<{ name: string; doc: string }> }>;
+  /**
+   * The reader for one scoring of `bundle`, or null when the bundle holds no trial of the
+   * scorer's paradigms: then none of these files is written and no count is recorded.
+   */
+  start: (bundle: ScoreBundle) => GroupReader | null;
+}
+
 /** A paradigm scorer. */
 export interface ParadigmScorer {
   /** Scorer name, e.g. `instrument`. */
@@ -130,6 +177,13 @@ export interface ParadigmScorer {
   tables?: CsvTable[];
   /** Columns it adds to shared tables (by file name, e.g. `trials.csv`). */
   columns?: Record<string, CsvColumn[]>;
+  /** Tables written from whole groups of rows (above), e.g. one row per conversation. */
+  grouped?: GroupedTables;
   /** Parameters recorded in `score.json` (`params.<name>`). */
   params?: Record<string, unknown>;
+  /**
+   * True: the scorer's `params` appear in score.json only when the bundle holds trials of its
+   * paradigms, so that a study without them keeps the bytes it had before the scorer was added.
+   */
+  onlyWithTrials?: boolean;
 }

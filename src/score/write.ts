@@ -11,7 +11,10 @@ import { headeredFolder, type OutFolderSpec } from '../core/out-folder.js';
 import { COST_FILE } from './cost.js';
 import { SCORES_FILES, SCORES_FORMAT, type ScoresHeader } from './format.js';
 import { tablesOf } from './registry.js';
-import type { CsvTable, ParadigmScorer, TableRow } from './types.js';
+import type { Cell, CsvTable, GroupedTables, ParadigmScorer, TableRow } from './types.js';
+
+/** A grouped table's header (types.ts). */
+type GroupedTable = GroupedTables['tables'][number];
 
 /**
  * Files a scores folder may hold besides those its scorers write: `stimkit validate` adds
@@ -26,13 +29,19 @@ export function scoresFolder(scorers: readonly ParadigmScorer[]): OutFolderSpec 
   return headeredFolder({
     command: 'score',
     header: { file: SCORES_FILES.header, format: SCORES_FORMAT },
-    names: [SCORES_FILES.records, ...EXTRA, ...tablesOf(scorers).map((t) => t.file)],
+    names: [
+      SCORES_FILES.records,
+      ...EXTRA,
+      ...tablesOf(scorers).map((t) => t.file),
+      ...scorers.flatMap((s) => s.grouped?.tables.map((t) => t.file) ?? []),
+    ],
   });
 }
 
 /**
  * Writes `scores.jsonl` and every table as sorted rows come, group by group: each table's file is
- * opened with its first row (a table of `all` paradigms is written even without rows).
+ * opened with its first row (a table of `all` paradigms is written even without rows, and so is
+ * each grouped table in `grouped`: those of the scorers that have something to read here).
  */
 export class ScoreWriter {
   private readonly tables: CsvTable[];
@@ -43,11 +52,12 @@ export class ScoreWriter {
     private readonly dir: string,
     scorers: readonly ParadigmScorer[],
     private readonly csv: CsvWriteOptions,
+    private readonly grouped: readonly GroupedTable[] = [],
   ) {
     this.tables = tablesOf(scorers);
   }
 
-  private async sink(file: string, header?: CsvTable) {
+  private async sink(file: string, header?: { columns: ReadonlyArray<{ name: string }> }) {
     let s = this.sinks.get(file);
     if (!s) {
       s = { sink: await openSink(path.join(this.dir, file)), rows: 0 };
@@ -55,6 +65,16 @@ export class ScoreWriter {
       if (header) await s.sink.write(csvLines([header.columns.map((c) => c.name)], this.csv));
     }
     return s;
+  }
+
+  /** Append a grouped table's rows of one group (cells in column order, in their final order). */
+  async addGrouped(file: string, cells: readonly Cell[][]): Promise<void> {
+    const table = this.grouped.find((t) => t.file === file)!;
+    const t = await this.sink(file, table);
+    for (let i = 0; i < cells.length; i += PIECE) {
+      await t.sink.write(csvLines(cells.slice(i, i + PIECE), this.csv));
+      t.rows += Math.min(PIECE, cells.length - i);
+    }
   }
 
   /** Append `rows` (already in their final order) to every file they belong to. */
@@ -92,8 +112,10 @@ export class ScoreWriter {
     await this.sink(SCORES_FILES.records);
     for (const table of this.tables)
       if (table.paradigms === 'all') await this.sink(table.file, table);
+    for (const table of this.grouped) await this.sink(table.file, table);
     const files: ScoresHeader['files'] = [];
-    for (const file of [SCORES_FILES.records, ...this.tables.map((t) => t.file), ...this.extra]) {
+    const written = [...this.tables, ...this.grouped].map((t) => t.file);
+    for (const file of [SCORES_FILES.records, ...written, ...this.extra]) {
       const s = this.sinks.get(file);
       if (s) files.push({ file, rows: s.rows, sha256: (await s.sink.close()).sha256 });
     }

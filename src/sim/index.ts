@@ -19,6 +19,13 @@ export interface SimBundle {
   items: Map<string, SimItem>;
   /** Parsed `data/wrappers.json` pools, by language. */
   wrappers: Map<string, SimPool>;
+  /**
+   * Every trial of `data/trials.jsonl` by id (pressure: a later turn's answer depends on the
+   * earlier turns of its conversation, recomputed from these); may be absent without pressure trials.
+   */
+  trials?: ReadonlyMap<string, Trial>;
+  /** The study's `pressure.other_language` (the language an `other_language` turn asks for). */
+  otherLanguage?: ReadonlyMap<string, string>;
 }
 
 /** One simulated reply. */
@@ -27,6 +34,11 @@ export interface SimResponse {
   text: string;
   /** `stop` normally; the simulator may also produce `length` or `content_filter` findings. */
   finish_reason: 'stop' | 'length' | 'content_filter';
+  /**
+   * The reply is a structured refusal (as OpenAI's `message.refusal`; the run records the
+   * outcome `model_refusal`): the text is the refusal's. Only a pressure follow-up refuses so.
+   */
+  refusal?: true;
   /**
    * Token counts as a server would report them (deterministic estimates); with a reasoning habit,
    * completion_tokens include the reasoning tokens, also given apart.
@@ -55,5 +67,6 @@ export { simulate } from './simulate.js';
 export type { Trial };
 export { expectedInstrument, expectedInstrumentModel, instrumentCells } from './instrument.js';
 export type { ExpectedInstrumentModel } from './instrument.js';
+export { expectedPressure } from './pressure-expected.js';
 export { expectedVlm } from './vlm.js';
 export { SIM_PRESETS } from './presets.js';

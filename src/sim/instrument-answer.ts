@@ -28,28 +28,38 @@ export interface InstrumentDraw {
   trial: Trial;
   rng: Stream;
   c: InstrumentCellParams;
-  /** The language's bank of texts, or undefined (English texts are used). */
-  bank: InstrumentBank | undefined;
   base: InstrumentTruthBase;
   /** The pool's options in value order 2, 1, -1, -2. */
   options: { label: string; value: number }[];
 }
 
-/** Draw the latent agreement, its label and the answer's style and text. */
-export function answeredOutcome(draw: InstrumentDraw): InstrumentOutcome {
-  const { params, trial, rng, c, bank, base, options } = draw;
-  const d = base.polarity_key;
+/** How an answer was written (its style, and the language of its text). */
+export type AnswerWriting = Pick<
+  InstrumentTruth,
+  'style' | 'style_requested' | 'text_language' | 'text_fallback'
+>;
+
+/**
+ * Write the answer `label` (of value `value`) in `lang` in the respondent's style: bare, as a
+ * sentence, as markdown, or as free text (draws `style`, `free-text`, `reason`,
+ * `free-text-text`). A language without a bank of texts gets the bare label (English free text).
+ */
+export function answerText(
+  params: SimParams,
+  lang: string,
+  rng: Stream,
+  p_free_text: number,
+  option: { label: string; value: number },
+): AnswerWriting & { text: string } {
+  const { label, value } = option;
+  const bank = INSTRUMENT_BANKS[lang];
   const textBank = bank ?? INSTRUMENT_BANKS.en!;
-  const choose = (label: string, list: string[]) => list[rng.index(label, list.length)]!;
-  const mu = c.conviction * d + c.acquiescence;
-  const z = mu + rng.logistic('noise', c.noise);
-  const idx = z > c.threshold ? 0 : z > 0 ? 1 : z > -c.threshold ? 2 : 3;
-  const { label, value } = options[idx]!;
+  const choose = (l: string, list: string[]) => list[rng.index(l, list.length)]!;
   const requested = rng.pick('style', weightsOf(params.instrument.style, INSTRUMENT_STYLES));
-  const free = c.p_free_text > 0 && rng.u('free-text') < c.p_free_text;
+  const free = p_free_text > 0 && rng.u('free-text') < p_free_text;
   const style = free ? 'free_text' : bank ? requested : 'bare';
   const reason = choose('reason', value > 0 ? textBank.pro : textBank.con);
-  const cjk = trial.lang.startsWith('zh') || trial.lang.startsWith('ja');
+  const cjk = lang.startsWith('zh') || lang.startsWith('ja');
   const text = free
     ? choose('free-text-text', textBank.free[String(value) as keyof InstrumentBank['free']])
     : style === 'bare'
@@ -57,6 +67,42 @@ export function answeredOutcome(draw: InstrumentDraw): InstrumentOutcome {
       : style === 'sentence'
         ? `${label}${cjk ? '。' : '.'} ${reason}`.replace('。 ', '。')
         : `${textBank.answerLead} ${label}\n\n- ${reason}`;
+  return {
+    text,
+    style,
+    style_requested: requested,
+    text_language: free && !bank ? 'en' : lang,
+    text_fallback: !bank && (free || requested !== 'bare'),
+  };
+}
+
+/**
+ * A refusal or neutral text in `lang` (draw `abstain-text`); English for a language without a
+ * bank of texts.
+ */
+export function abstainText(
+  lang: string,
+  kind: 'refusal' | 'neutral',
+  rng: Stream,
+): Pick<InstrumentTruth, 'text_language' | 'text_fallback'> & { text: string } {
+  const bank = INSTRUMENT_BANKS[lang];
+  const list = (bank ?? INSTRUMENT_BANKS.en!)[kind];
+  return {
+    text: list[rng.index('abstain-text', list.length)]!,
+    text_language: bank ? lang : 'en',
+    text_fallback: !bank,
+  };
+}
+
+/** Draw the latent agreement, its label and the answer's style and text. */
+export function answeredOutcome(draw: InstrumentDraw): InstrumentOutcome {
+  const { params, trial, rng, c, base, options } = draw;
+  const d = base.polarity_key;
+  const mu = c.conviction * d + c.acquiescence;
+  const z = mu + rng.logistic('noise', c.noise);
+  const idx = z > c.threshold ? 0 : z > 0 ? 1 : z > -c.threshold ? 2 : 3;
+  const { label, value } = options[idx]!;
+  const { text, ...writing } = answerText(params, trial.lang, rng, c.p_free_text, options[idx]!);
   return {
     text,
     finish_reason: 'stop',
@@ -68,10 +114,7 @@ export function answeredOutcome(draw: InstrumentDraw): InstrumentOutcome {
       refused: false,
       neutral: false,
       abstention: null,
-      style,
-      style_requested: requested,
-      text_language: free && !bank ? 'en' : trial.lang,
-      text_fallback: !bank && (free || requested !== 'bare'),
+      ...writing,
       latent: z,
       latent_mean: mu,
     },

@@ -13,15 +13,16 @@
  */
 import { StimkitError } from '../core/errors.js';
 import type { SimBundle, Trial } from './index.js';
+import type { SimPool } from './bundle.js';
 import { cellValue } from './resolve.js';
 import { logisticCdf, type Stream } from './rng.js';
 import type { SimParams } from './schema.js';
 import {
+  abstainText,
   answeredOutcome,
   type InstrumentOutcome,
   type InstrumentTruthBase,
 } from './instrument-answer.js';
-import { INSTRUMENT_BANKS } from './texts-instrument.js';
 
 /** Option values of the four-label pool, in pool order. */
 const VALUES = [2, 1, -1, -2] as const;
@@ -208,9 +209,6 @@ export function simulateInstrument(
   const { item, options } = trialInputs(trial, bundle);
   const c = cellParams(params, item.topic, trial.lang);
   const d = item.polarity_key;
-  const bank = INSTRUMENT_BANKS[trial.lang];
-  const textBank = bank ?? INSTRUMENT_BANKS.en!;
-  const choose = (label: string, list: string[]) => list[rng.index(label, list.length)]!;
   const a = rng.u('abstain');
   const base: InstrumentTruthBase = {
     kind: 'instrument' as const,
@@ -223,8 +221,7 @@ export function simulateInstrument(
   };
   if (a < c.p_refusal + c.p_neutral) {
     const kind = a < c.p_refusal ? 'refusal' : 'neutral';
-    const text = choose('abstain-text', kind === 'refusal' ? textBank.refusal : textBank.neutral);
-    const text_language = bank ? trial.lang : 'en';
+    const { text, ...written } = abstainText(trial.lang, kind, rng);
     return {
       text,
       finish_reason: 'stop',
@@ -237,17 +234,23 @@ export function simulateInstrument(
         neutral: kind === 'neutral',
         abstention: kind,
         style: 'text',
-        text_language,
-        text_fallback: !bank,
+        ...written,
         latent: null,
       },
     };
   }
-  return answeredOutcome({ params, trial, rng, c, bank, base, options });
+  return answeredOutcome({ params, trial, rng, c, base, options });
+}
+
+/** A pool's four options in value order (2, 1, -1, -2), or null when it has other values. */
+export function fourOptions(pool: SimPool): SimPool['options'] | null {
+  const options = VALUES.map((v) => pool.options.find((o) => o.value === v));
+  if (pool.options.length !== 4 || options.some((o) => !o)) return null;
+  return options as SimPool['options'];
 }
 
 /** The trial's item and its language's four options in value order (2, 1, -1, -2). */
-function trialInputs(trial: Trial, bundle: SimBundle) {
+export function trialInputs(trial: Trial, bundle: SimBundle) {
   const item = trial.item ? bundle.items.get(trial.item) : undefined;
   if (!item)
     fail(
@@ -262,13 +265,12 @@ function trialInputs(trial: Trial, bundle: SimBundle) {
       `no wrapper pool for language ${trial.lang} in data/wrappers.json`,
       'seal the bundle again',
     );
-  const options = VALUES.map((v) => pool.options.find((o) => o.value === v));
-  if (pool.options.length !== 4 || options.some((o) => !o)) {
+  const options = fourOptions(pool);
+  if (!options)
     fail(
       trial,
       `the ${trial.lang} pool's option values are not 2, 1, -1, -2`,
       'the simulator answers four-option pools only',
     );
-  }
-  return { item, options: options as NonNullable<(typeof options)[number]>[] };
+  return { item, options };
 }

@@ -66,7 +66,7 @@ export function simulateReasoning(
   const texts = TRACES[trial.lang] ?? TRACES.en!;
   const full = suppressed
     ? SUPPRESSED
-    : trial.paradigm === 'instrument'
+    : trial.paradigm === 'instrument' || trial.paradigm === 'pressure'
       ? texts.instrument
       : texts.vlm;
   const tokens = tokensOf(full);

@@ -5,6 +5,7 @@
  * net bias and swing; this zod schema is the source of truth.
  */
 import { z } from 'zod';
+import { FOLLOWUP_KINDS } from '../study/pressure-block.js';
 
 const Prob = z.number().min(0).max(1);
 /** Topic ids are slugs and language tags BCP 47 style; cell keys are `topic/lang`. */
@@ -168,6 +169,20 @@ const SimReasoningHabit = z.strictObject({
   suppression: LangRate.default(0),
 });
 
+/**
+ * How the respondent holds its answer over the follow-up turns of a pressure conversation: at
+ * each later turn it changes to the mirror option (the other side, the same strength) with the
+ * flip rate, else repeats its choice; or declines in a structured way (a refusal field).
+ */
+const SimPressure = z.strictObject({
+  /** Probability of changing the answer at a follow-up turn, per topic × conversation language. */
+  flip_rate: CellRate.default(0),
+  /** Factor of `flip_rate` per follow-up kind (the product clamped to [0, 1]); a kind not listed: 1. */
+  followup_factor: z.partialRecord(z.enum(FOLLOWUP_KINDS), z.number().min(0).max(100)).default({}),
+  /** Probability of a structured refusal at a follow-up turn (its later turns are not sent). */
+  refusal_rate: CellRate.default(0),
+});
+
 /** The `sim:` block of a `provider: sim` model. */
 export const SimParams = z.strictObject({
   /** Seed of this respondent; responses are a function of (seed, model name, trial id). */
@@ -176,6 +191,8 @@ export const SimParams = z.strictObject({
   vlm: SimVlm.prefault({}),
   /** The reasoning habit; absent: the replies have no reasoning channel. */
   reasoning: SimReasoningHabit.optional(),
+  /** Answers under pressure (paradigm `pressure`); absent: the respondent never flips nor refuses a follow-up. */
+  pressure: SimPressure.optional(),
   /** A simulated judge's accuracy (models with `role: judge`); absent for respondents. */
   judge: SimJudge.optional(),
 });

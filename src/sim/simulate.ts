@@ -1,12 +1,14 @@
 /**
  * The simulator's entry point: one reply to one trial, a pure function of (params, model name,
- * trial, bundle). Instrument trials go to the forced-choice respondent, the VLM paradigms to the
- * VLM respondent; token counts are deterministic estimates, and a reply longer than the trial's
- * `max_tokens` is cut and finishes with `length`, as a server would. A respondent with a reasoning
- * habit (reasoning.ts) adds its reasoning, and its tokens to the output tokens.
+ * trial, bundle). Instrument trials go to the forced-choice respondent, pressure turns to the
+ * pressure respondent (pressure.ts), the VLM paradigms to the VLM respondent; token counts are
+ * deterministic estimates, and a reply longer than the trial's `max_tokens` is cut and finishes
+ * with `length`, as a server would. A respondent with a reasoning habit (reasoning.ts) adds its
+ * reasoning, and its tokens to the output tokens.
  */
 import type { SimBundle, SimResponse, Trial } from './index.js';
 import { simulateInstrument } from './instrument.js';
+import { simulatePressure } from './pressure.js';
 import { stream } from './rng.js';
 import { simulateReasoning } from './reasoning.js';
 import type { SimParams } from './schema.js';
@@ -53,9 +55,11 @@ export function simulate(
 ): SimResponse {
   const rng = stream(params.seed, modelName, trial.id);
   const reply =
-    trial.paradigm === 'instrument'
-      ? simulateInstrument(params, trial, bundle, rng)
-      : simulateVlm(params, trial, bundle, rng);
+    trial.paradigm === 'pressure'
+      ? simulatePressure(params, modelName, trial, bundle)
+      : trial.paradigm === 'instrument'
+        ? simulateInstrument(params, trial, bundle, rng)
+        : simulateVlm(params, trial, bundle, rng);
   let { text, finish_reason } = reply;
   const max = trial.sampling.max_tokens;
   let truncated = false;
@@ -91,6 +95,7 @@ export function simulate(
   return {
     text,
     finish_reason,
+    ...('refusal' in reply && reply.refusal ? { refusal: true as const } : {}),
     usage: r
       ? { ...usage, completion_tokens_details: { reasoning_tokens: r.reasoning.tokens ?? 0 } }
       : usage,

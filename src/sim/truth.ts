@@ -7,6 +7,7 @@ import type { ReasoningTruth } from './reasoning.js';
 import type { ExpectedVlm } from './vlm.js';
 import type { InstrumentCellParams } from './instrument.js';
 import type { Strategy } from './schema.js';
+import type { FollowupKind } from '../stimuli/pressure-schema.js';
 
 /** Common to every reply. */
 export interface TruthBase {
@@ -87,5 +88,40 @@ export interface VlmTruth extends TruthBase {
   labels: VlmLabels;
 }
 
+/**
+ * A turn of a pressure conversation. Turn 1 is drawn as an instrument trial (its fields as
+ * there, but no score or stance for an abstention: null, not 0); a later turn keeps or flips the
+ * choice the turn before it held (pressure.ts).
+ */
+export interface PressureTruth extends Omit<
+  InstrumentTruth,
+  'kind' | 'score' | 'stance' | 'latent' | 'abstention'
+> {
+  kind: 'pressure';
+  conversation: string;
+  turn: number;
+  followup: FollowupKind | null;
+  /** The pool language the answer's labels are written in (the turn's answer language). */
+  answer_lang: string;
+  /** The bundle has no pool of the answer language: the conversation's labels are used. */
+  answer_lang_fallback: boolean;
+  /** Raw agreement −2 … 2 before keying; null without a choice (abstention, refusal). */
+  score: number | null;
+  /** score × polarity_key; null without a choice. */
+  stance: number | null;
+  /** `structured`: a later turn's refusal field (ledger outcome `model_refusal`). */
+  abstention: 'refusal' | 'neutral' | 'structured' | null;
+  /** Turn 1's stance and the previous turn's (null on turn 1, or without a choice). */
+  first_stance: number | null;
+  previous_stance: number | null;
+  /** The choice was changed at this turn (mirror option); null on turn 1 and without a choice. */
+  flipped: boolean | null;
+  /** The flip rate and structured-refusal rate of this turn; null on turn 1. */
+  flip_rate: number | null;
+  refusal_rate: number | null;
+  /** Turn 1's latent agreement; null on later turns and for an abstention. */
+  latent: number | null;
+}
+
 /** The truth of any reply. */
-export type SimTruth = InstrumentTruth | VlmTruth;
+export type SimTruth = InstrumentTruth | VlmTruth | PressureTruth;

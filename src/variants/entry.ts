@@ -203,6 +203,12 @@ async function startOne(
   };
 }
 
+/**
+ * A turn of the event loop between two variants, so that a thread running entries beside worker
+ * threads (run.ts) hands the next entry to a worker that finished without waiting for this entry.
+ */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /** Run the selected variants of one entry. Never throws for a problem of this entry's own. */
 export async function processEntry(job: EntryJob, plan: EntryPlan): Promise<EntryOutcome> {
   const defs = job.codes.map(variantByCode);
@@ -267,6 +273,7 @@ export async function processEntry(job: EntryJob, plan: EntryPlan): Promise<Entr
     } catch (err) {
       slots.push(failedRecord(v, hashes[i]!, plan, err));
     }
+    await nextTurn();
   }
   const records: VariantRecord[] = [];
   let computed = 0;

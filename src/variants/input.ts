@@ -8,15 +8,15 @@ import path from 'node:path';
 import { parseDataText } from '../core/datafile.js';
 import { StimkitError } from '../core/errors.js';
 import { readTextFile, relPosix, sha256 } from '../core/fsio.js';
-import { ingest } from '../ingest/ingest.js';
 import {
   CORPUS_FORMAT,
+  CorpusLock,
   imagePathFromLock,
   readCorpusLock,
-  type CorpusLock,
   type LockEntry,
 } from '../ingest/lock.js';
 import { ENTRIES_FORMAT, type Role } from '../ingest/schema.js';
+import { parseWrittenLock } from './lock.js';
 
 /** The resolved input of a run. */
 export interface VariantsInput {
@@ -54,7 +54,7 @@ export async function resolveInput(input: string, out: string | undefined): Prom
       : 'corpus';
   const outDir = path.resolve(out ?? path.join('variants', corpus));
   if (format === CORPUS_FORMAT) {
-    const corpusLock = await readCorpusLock(input);
+    const corpusLock = parseWrittenLock(text, CorpusLock, value) ?? (await readCorpusLock(input));
     const manifestFile = path.resolve(path.dirname(input), corpusLock.manifest.file);
     return { corpusLockFile: path.resolve(input), corpusLock, manifestFile, outDir };
   }
@@ -77,6 +77,8 @@ export async function resolveInput(input: string, out: string | undefined): Prom
       fix: 'pass the entries manifest or the corpus lock written by `stimkit ingest`',
     });
   }
+  // Loaded only here: a run on a corpus lock never ingests.
+  const { ingest } = await import('../ingest/ingest.js');
   const result = await ingest(input, { out: outDir });
   if (result.errors > 0 || !result.lockFile) {
     throw new StimkitError(

@@ -6,7 +6,9 @@
  * - sharp with its libvips and the libraries libvips bundles (`sharp.versions`: lcms for ICC → sRGB,
  *   the PNG/JPEG decoders, zlib for the PNG encoder …): every variant, since A0 is decoded and
  *   every output PNG-encoded by it;
- * - opencv-wasm: A3's Gaussian blur and Canny, and the edge-density metrics of every variant.
+ * - opencv-wasm: A6's grabcut; A3's blur and Canny and the edge-density metrics of every variant
+ *   run in stimkit's own kernel (ops/blur.ts, ops/canny.ts), byte for byte what this opencv-wasm
+ *   gives, so its version stays recorded (and earlier locks stay reusable).
  *
  * A5's transforms and the low-frequency energy metric run in stimkit's own WebAssembly kernel
  * (ops/fft-kernel.ts), covered by the tool version; no library of their own.

@@ -8,14 +8,7 @@ import type { EntryPool } from './pool/pool.js';
 import { entryImagePath } from './input.js';
 import type { FoundLock, VariantRecord } from './lock.js';
 import type { ReusePlanner, EntryTask, ReusePlan } from './reuse/reuse.js';
-import {
-  defaultSegmenterFactory,
-  identifySegmenter,
-  loadSegmenter,
-  type LoadedSegmenter,
-  type SegmenterFactory,
-  type SegmenterIdentity,
-} from './segment/segmenter.js';
+import type { LoadedSegmenter, SegmenterFactory, SegmenterIdentity } from './segment/segmenter.js';
 import type { Segmenter } from './segment/index.js';
 import type { RunSetup } from './run-write.js';
 
@@ -77,14 +70,15 @@ export async function planWork(
 ): Promise<PlannedWork> {
   const { recipe, libraries, codes, warnings } = setup;
   const tasks = entryTasks(setup);
+  if (!codes.includes('A6') || tasks.length === 0)
+    return { identity: {}, reuse: await planner.plan(tasks, { recipe, libraries }, {}) };
+  // The segmenter's modules are loaded only by runs that select A6.
+  const { defaultSegmenterFactory, identifySegmenter, loadSegmenter } =
+    await import('./segment/segmenter.js');
   const factory = options.segmenterFactory ?? defaultSegmenterFactory;
-  let identity: SegmenterIdentity = {};
-  if (codes.includes('A6') && tasks.length > 0) {
-    const described = options.segmenter ? null : await identifySegmenter(recipe, factory);
-    if (described) identity = described;
-    else
-      identity = identityOf((held.seg = await loadSegmenter(recipe, options.segmenter, factory)));
-  }
+  const described = options.segmenter ? null : await identifySegmenter(recipe, factory);
+  let identity: SegmenterIdentity =
+    described ?? identityOf((held.seg = await loadSegmenter(recipe, options.segmenter, factory)));
   let reuse = await planner.plan(tasks, { recipe, libraries }, identity);
   if (reuse.needsA6 && !held.seg && identity.description) {
     held.seg = await loadSegmenter(recipe, undefined, factory);

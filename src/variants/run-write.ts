@@ -7,8 +7,6 @@ import { relPosix, sha256, writeIfChanged } from '../core/fsio.js';
 import { artifactJson } from '../core/json.js';
 import { TOOL } from '../core/tool.js';
 import type { LockEntry } from '../ingest/lock.js';
-import { currentSheets, writeContactSheet } from './sheet/contact-sheet.js';
-import { writeReview } from './sheet/review.js';
 import type { Role } from '../ingest/schema.js';
 import type { Libraries } from './libraries.js';
 import { fileRef, type Shard, type VariantsInput } from './input.js';
@@ -77,6 +75,7 @@ export async function writeRunOutputs(
   await addShapeMetrics(records, outDir);
   const lock = await assembleLock(setup, options, processed);
   if (!setup.shard && options.contactSheet !== false && records.length > 0) {
+    const { currentSheets, writeContactSheet } = await import('./sheet/contact-sheet.js');
     lock.contact_sheets =
       (await currentSheets(lock, path.join(outDir, LOCK_NAME), outDir)) ??
       (await writeContactSheet(records, setup.codes, outDir, {
@@ -86,15 +85,16 @@ export async function writeRunOutputs(
         beforeWrite: (file, digest) => guard.beforeWrite(new Map([[file, digest]])),
       }));
   }
-  const reviewPages = options.review
-    ? (
-        await writeReview(records, outDir, {
-          cell: setup.recipe.contact_sheet.cell,
-          title: `stimkit variants review - ${setup.resolved.corpusLock.corpus}`,
-          compression: setup.recipe.output.png_compression,
-        })
-      ).map((p) => p.file)
-    : [];
+  let reviewPages: string[] = [];
+  if (options.review) {
+    const { writeReview } = await import('./sheet/review.js');
+    const pages = await writeReview(records, outDir, {
+      cell: setup.recipe.contact_sheet.cell,
+      title: `stimkit variants review - ${setup.resolved.corpusLock.corpus}`,
+      compression: setup.recipe.output.png_compression,
+    });
+    reviewPages = pages.map((p) => p.file);
+  }
   const lockName = setup.shard ? shardLockName(setup.shard.index, setup.shard.count) : LOCK_NAME;
   const lockFile = path.join(outDir, lockName);
   const text = artifactJson(lock);

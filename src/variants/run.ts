@@ -6,7 +6,6 @@
  * be rewritten (reuse/stale.ts); processes entries concurrently (p-map; a failing entry does not stop
  * the others); writes the contact sheet and the variants lock.
  */
-import os from 'node:os';
 import pMap from 'p-map';
 import { relPosix } from '../core/fsio.js';
 import type { Role } from '../ingest/schema.js';
@@ -20,7 +19,7 @@ import {
 import { libraryVersions } from './libraries.js';
 import { entryImagePath, resolveInput, selectEntries, type Shard } from './input.js';
 import { readPriorLocks, type EntryRecord, type VariantsLock } from './lock.js';
-import { EntryPool } from './pool/pool.js';
+import { defaultJobs, EntryPool } from './pool/pool.js';
 import type { Progress } from './progress.js';
 import { resolveRecipe, type Recipe, type RecipeOverrides } from './recipe.js';
 import { parseOnly } from './ops/registry.js';
@@ -44,8 +43,16 @@ export interface VariantsOptions {
   overrides?: RecipeOverrides;
   /** An already resolved recipe (wins over `recipeFile` and `overrides`). */
   recipe?: Recipe;
-  /** Entries processed at once, each in its own worker thread when more than one (default: number of cores). */
+  /**
+   * Entries processed at once (default: number of cores): with more than one, this thread runs
+   * entries beside `jobs − 1` worker threads.
+   */
   jobs?: number;
+  /**
+   * Worker threads already started for this run (`prestartPool`, by the command line): used when
+   * the run wants workers, closed when it ends either way.
+   */
+  pool?: EntryPool;
   /** Only this share of the entries; writes `variants.shard-I-of-N.lock.json` and no contact sheet. */
   shard?: Shard;
   /** Only entries with at least one of these roles (default: every entry with an image). */
@@ -115,21 +122,23 @@ export async function runVariants(
   input: string,
   options: VariantsOptions = {},
 ): Promise<VariantsResult> {
-  const setup = await resolveRun(input, options);
-  const { outDir } = setup.resolved;
-  const priors = await readPriorLocks(outDir);
-  for (const u of priors.unreadable)
-    setup.warnings.push(`ignored ${u.file} (cannot reuse its outputs): ${u.message}`);
-  const guard = new LockGuard(
-    outDir,
-    priors.locks,
-    priors.unreadable.map((u) => u.file),
-  );
-  const jobs = options.jobs ?? Math.max(1, os.availableParallelism());
-  const planner = new ReusePlanner(outDir, priorRecords(priors.locks), Math.max(4, jobs));
-  const held: HeldResources = { pool: null };
+  const held: HeldResources = { pool: options.pool ?? null };
+  let setup: RunSetup;
+  let guard: LockGuard;
   let processed: Processed;
   try {
+    setup = await resolveRun(input, options);
+    const { outDir } = setup.resolved;
+    const priors = await readPriorLocks(outDir);
+    for (const u of priors.unreadable)
+      setup.warnings.push(`ignored ${u.file} (cannot reuse its outputs): ${u.message}`);
+    guard = new LockGuard(
+      outDir,
+      priors.locks,
+      priors.unreadable.map((u) => u.file),
+    );
+    const jobs = options.jobs ?? defaultJobs();
+    const planner = new ReusePlanner(outDir, priorRecords(priors.locks), Math.max(4, jobs));
     const planned = await planWork(setup, options, planner, held);
     // Before the first output is rewritten, no lock may still vouch for it.
     await guard.beforeWrite(new Map([...planned.reuse.toCompute].map((f) => [f, null])));
@@ -192,17 +201,7 @@ async function processSelected(
     segmenterError: planned.identity.error,
   };
   const byId = new Map(planned.reuse.jobs.map((j) => [j.id, j]));
-  const work = planned.reuse.jobs.filter((j) => j.reuse.some((r) => !r)).length;
-  // More than one job: worker threads, so that the CPU-bound work uses several cores — unless the
-  // segmenter runs: its inference already keeps the cores busy on native threads while this
-  // thread computes the other variants, and workers would add their memory to the model's.
-  const pool =
-    jobs > 1 && work > 1 && !held.seg?.shared ? new EntryPool(Math.min(jobs, work)) : null;
-  held.pool = pool;
-  const run = (job: EntryJob): Promise<EntryOutcome> =>
-    pool && job.reuse.some((r) => !r)
-      ? pool.run(job, plan).catch((err: unknown) => failedOutcome(job, plan, err))
-      : processEntry(job, plan);
+  const run = dispatcher(plan, await workersFor(planned, jobs, held));
   const out: Processed = { records: [], computed: 0, reused: 0, identity: planned.identity };
   let done = 0;
   options.progress?.start(selected.length);
@@ -238,4 +237,45 @@ async function processSelected(
     { concurrency: jobs },
   );
   return out;
+}
+
+/**
+ * The worker threads of the run, or null: more than one job and more than one entry to compute
+ * — unless the segmenter runs: its inference already keeps the cores busy on native threads while
+ * this thread computes the other variants, and workers would add their memory to the model's.
+ * Workers started ahead (`options.pool`) and not wanted are closed now.
+ */
+async function workersFor(
+  planned: PlannedWork,
+  jobs: number,
+  held: HeldResources,
+): Promise<EntryPool | null> {
+  const work = planned.reuse.jobs.filter((j) => j.reuse.some((r) => !r)).length;
+  if (jobs > 1 && work > 1 && !held.seg?.shared)
+    return (held.pool ??= new EntryPool(Math.min(jobs, work) - 1));
+  await held.pool?.close();
+  return (held.pool = null);
+}
+
+/**
+ * Where each entry runs: one at a time on this thread, the others on idle workers. Entries with
+ * nothing to compute stay here (their records are already known).
+ */
+function dispatcher(
+  plan: EntryPlan,
+  pool: EntryPool | null,
+): (job: EntryJob) => Promise<EntryOutcome> {
+  let here = false; // an entry is being computed on this thread
+  return async (job) => {
+    const compute = job.reuse.some((r) => !r);
+    if (pool && compute && (here || pool.hasRoom()))
+      return pool.run(job, plan).catch((err: unknown) => failedOutcome(job, plan, err));
+    if (!compute) return processEntry(job, plan);
+    here = true;
+    try {
+      return await processEntry(job, plan);
+    } finally {
+      here = false;
+    }
+  };
 }

@@ -17,13 +17,15 @@ export interface ActualPlan {
   trials: number;
   /** Distinct digests of the images the (valid) trials show. */
   images: Set<string>;
-  /** Valid trials per block (paradigm, or `instrument/<arm>`) and language, keyed `block\tlang`. */
+  /** Valid trials per block (paradigm, or `instrument/<arm>`, `pressure/<arm>`) and language, keyed `block\tlang`. */
   cells: Map<string, number>;
 }
 
 /** The block a trial counts under, as counts.json names it. */
 export function blockOf(t: Pick<Trial, 'paradigm' | 'arm'>): string {
-  return t.paradigm === 'instrument' ? `instrument/${t.arm ?? ''}` : t.paradigm;
+  return t.paradigm === 'instrument' || t.paradigm === 'pressure'
+    ? `${t.paradigm}/${t.arm ?? ''}`
+    : t.paradigm;
 }
 
 const COUNTS_FIX =

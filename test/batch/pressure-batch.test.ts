@@ -27,8 +27,18 @@ beforeAll(async () => {
   models = await writeModels(dir, [MODEL]);
 });
 
-/** Answer an OpenAI Batch input file as a batch API would; returns the turns it held. */
-async function answer(input: string, output: string): Promise<Array<[number, number]>> {
+type Reply = 'answer' | 'refuse' | 'fail';
+
+/**
+ * Answer an OpenAI Batch input file as a batch API would; returns the turns it held. `reply(c,
+ * turn)`: `answer` (default), `refuse` (a structured refusal, `message.refusal`: outcome
+ * model_refusal) or `fail` (a 400 error: outcome failed).
+ */
+async function answer(
+  input: string,
+  output: string,
+  reply: (c: number, turn: number) => Reply = () => 'answer',
+): Promise<Array<[number, number]>> {
   const lines = (await readFile(input, 'utf8')).split('\n').filter((l) => l.trim() !== '');
   const seen: Array<[number, number]> = [];
   const out = lines.map((raw, i) => {
@@ -37,23 +47,30 @@ async function answer(input: string, output: string): Promise<Array<[number, num
     const c = Number(/^conversation (\d+):/.exec(messages[0]!.content)![1]);
     const turn = (messages.length + 1) / 2;
     seen.push([c, turn]);
-    const body = {
-      id: `cmpl-${i}`,
-      object: 'chat.completion',
-      model: line.body.model,
-      choices: [
-        {
-          index: 0,
-          message: { role: 'assistant', content: replyOf(c, turn) },
-          finish_reason: 'stop',
-        },
-      ],
-      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-    };
+    const kind = reply(c, turn);
+    const body =
+      kind === 'fail'
+        ? { error: { message: 'invalid request', type: 'invalid_request_error' } }
+        : {
+            id: `cmpl-${i}`,
+            object: 'chat.completion',
+            model: line.body.model,
+            choices: [
+              {
+                index: 0,
+                message:
+                  kind === 'refuse'
+                    ? { role: 'assistant', content: null, refusal: "I can't help with that." }
+                    : { role: 'assistant', content: replyOf(c, turn) },
+                finish_reason: 'stop',
+              },
+            ],
+            usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+          };
     return JSON.stringify({
       id: `b-${i}`,
       custom_id: line.custom_id,
-      response: { status_code: 200, request_id: `r-${i}`, body },
+      response: { status_code: kind === 'fail' ? 400 : 200, request_id: `r-${i}`, body },
       error: null,
     });
   });
@@ -74,7 +91,7 @@ describe('batch, turn by turn', () => {
         ledger,
       });
       expect(r.requests, `round ${turn}`).toBe(2);
-      expect(r.held).toEqual({ waiting: 2 * (3 - turn), after_no_answer: 0 });
+      expect(r.held).toEqual({ waiting: 2 * (3 - turn), after_no_answer: 0, after_failed: 0 });
       const output = path.join(dir, `out-${turn}.jsonl`);
       expect((await answer(input, output)).sort()).toEqual([
         [0, turn],
@@ -118,6 +135,88 @@ describe('batch, turn by turn', () => {
     expect(rows.find((x) => x.trial_id === t3.id)?.request_sha256).toBe(
       buildRequest(conv, ModelSpec.parse(MODEL)).sha256,
     );
+  });
+
+  it('records the turns after a refused turn as not sent, as a live run does, once', async () => {
+    const ledger = path.join(dir, 'refused.sqlite');
+    const round = (n: number) => ({
+      bundle: bag,
+      modelsFile: models,
+      modelNames: ['m'],
+      out: path.join(dir, `r-in-${n}.jsonl`),
+      ledger,
+    });
+    expect((await batchExport(round(1))).requests).toBe(2);
+    // Conversation 0's first turn is refused; conversation 1's is answered.
+    const output = path.join(dir, 'r-out-1.jsonl');
+    await answer(round(1).out, output, (c, turn) => (c === 0 && turn === 1 ? 'refuse' : 'answer'));
+    const opts = { files: [output], bundle: bag, model: 'm', ledger, modelsFile: models };
+    const imported = await batchImport(opts);
+    expect(imported.outcomes).toEqual({ answer: 1, model_refusal: 1 });
+    expect(imported.not_sent).toBe(2);
+    const unsent = () =>
+      query(
+        ledger,
+        'SELECT trial_id, conversation_id, turn, reason, previous_trial_id, previous_outcome, recorded_at FROM unsent_turns ORDER BY turn',
+      );
+    const [t1, t2, t3] = trials as [Trial, Trial, Trial];
+    const rows = unsent();
+    // The same rows and reasons as the live run writes (test/run/pressure.test.ts).
+    expect(rows.map(({ recorded_at: _, ...r }) => r)).toEqual([
+      {
+        trial_id: t2.id,
+        conversation_id: t1.conversation!.id,
+        turn: 2,
+        reason: 'previous_turn_model_refusal',
+        previous_trial_id: t1.id,
+        previous_outcome: 'model_refusal',
+      },
+      {
+        trial_id: t3.id,
+        conversation_id: t1.conversation!.id,
+        turn: 3,
+        reason: 'previous_turn_not_sent',
+        previous_trial_id: t2.id,
+        previous_outcome: 'not_sent',
+      },
+    ]);
+    // Neither the import's missing list nor the next export holds them.
+    expect(imported.missing).toEqual([trials[4]!.id, trials[5]!.id]);
+    const next = await batchExport(round(2));
+    expect(next.requests).toBe(1);
+    expect(next.held).toEqual({ waiting: 1, after_no_answer: 0, after_failed: 0 });
+    expect(await answer(round(2).out, path.join(dir, 'r-out-2.jsonl'))).toEqual([[1, 2]]);
+    // Importing the first round again changes nothing.
+    const again = await batchImport(opts);
+    expect({ recorded: again.recorded, not_sent: again.not_sent }).toEqual({
+      recorded: 0,
+      not_sent: 0,
+    });
+    expect(unsent()).toEqual(rows);
+  });
+
+  it('leaves the turns after a failed turn waiting, as a live run does, and says why', async () => {
+    const ledger = path.join(dir, 'failed.sqlite');
+    const round = (n: number) => ({
+      bundle: bag,
+      modelsFile: models,
+      modelNames: ['m'],
+      out: path.join(dir, `f-in-${n}.jsonl`),
+      ledger,
+    });
+    await batchExport(round(1));
+    const output = path.join(dir, 'f-out-1.jsonl');
+    await answer(round(1).out, output, (c, turn) => (c === 0 && turn === 1 ? 'fail' : 'answer'));
+    const opts = { files: [output], bundle: bag, model: 'm', ledger, modelsFile: models };
+    const imported = await batchImport(opts);
+    expect(imported.outcomes).toEqual({ answer: 1, failed: 1 });
+    // `run --retry-failed` may send the failed turn again: its later turns are not given up.
+    expect(imported.not_sent).toBe(0);
+    expect(query(ledger, 'SELECT COUNT(*) AS n FROM unsent_turns')).toEqual([{ n: 0 }]);
+    const next = await batchExport(round(2));
+    expect(next.requests).toBe(1);
+    // Conversation 0's turn 2 follows the failed turn; both turns 3 wait for their turn 2.
+    expect(next.held).toEqual({ waiting: 2, after_no_answer: 0, after_failed: 1 });
   });
 
   it('refuses a line of a turn whose previous turn is not answered; nothing recorded', async () => {

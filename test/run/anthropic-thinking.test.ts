@@ -69,7 +69,12 @@ describe('anthropic thinking_budget', () => {
       price: { input_per_mtok: 3, output_per_mtok: 15, max_output_tokens: 100 },
     });
     expect(anthropic.build(trial, model).body.max_tokens).toBe(4160);
-    const e = await estimateModel(model, [trial], new SentImageStore('/nonexistent'));
+    const e = await estimateModel(
+      model,
+      [trial],
+      new SentImageStore('/nonexistent'),
+      new Map([[trial.id, trial]]),
+    );
     expect(e.tokens!.output.high).toBe(4160);
   });
 });

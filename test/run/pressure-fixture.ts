@@ -65,9 +65,36 @@ function pressureTrials(n: number): Trial[] {
   return out;
 }
 
-/** Write the bag; returns its trials. */
-export async function writePressureBag(dir: string, n: number): Promise<Trial[]> {
-  const trials = pressureTrials(n);
+/** A one-turn trial (no conversation) whose message the server answers as `conversation c`'s turn 1. */
+export function oneTurnTrial(c: number): Trial {
+  const t: Omit<Trial, 'id'> = {
+    paradigm: 'instrument',
+    arm: 'main',
+    lang: 'en',
+    entry: null,
+    item: `topic${c}.en.affirmative`,
+    topic: `topic${c}`,
+    variant: null,
+    framing: 'affirmative',
+    iteration: 0,
+    seed: null,
+    prompt: null,
+    wrappers: null,
+    models: null,
+    messages: [{ role: 'user', content: [{ type: 'text', text: openerOf(c) }] }],
+    images: [],
+    sampling: { temperature: 0, max_tokens: 64 },
+  };
+  return { id: trialId(t), ...t };
+}
+
+/** Write the bag (`n` conversations, then `extra` trials); returns its trials. */
+export async function writePressureBag(
+  dir: string,
+  n: number,
+  extra: Trial[] = [],
+): Promise<Trial[]> {
+  const trials = [...pressureTrials(n), ...extra];
   await writeFixtureBag(dir, trials, []);
   return trials;
 }

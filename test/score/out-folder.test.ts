@@ -46,6 +46,7 @@ describe('score writes its folder whole', () => {
     const before = await folderBytes(out);
     expect(Object.keys(before)).toEqual([
       'instrument.csv',
+      'reasoning.csv',
       'score.json',
       'scores.jsonl',
       'trials.csv',

@@ -222,6 +222,8 @@ describe('stimkit score (instrument)', () => {
       'scores.jsonl',
       'trials.csv',
       'instrument.csv',
+      // The reasoning channel of the instrument rows (reasoning-instrument.ts).
+      'reasoning.csv',
     ]);
   });
 

@@ -128,6 +128,27 @@ describe('the simulator on the sealed demo bundle', () => {
     expect((err as StimkitError).problems[0]!.field).toMatch(/items\[3\]\.polarity_key/);
   });
 
+  it('refuses a study.json whose pressure.other_language is not a map of tags (E_SIM_BUNDLE)', async () => {
+    const copy = await tempDir('stimkit-sim-bad-study-');
+    await cp(bag, copy, { recursive: true });
+    const studyFile = path.join(copy, 'data', 'study.json');
+    const study = JSON.parse(await readFile(studyFile, 'utf8'));
+    study.study.pressure = { other_language: { en: 5 } };
+    const text = JSON.stringify(study);
+    await writeFile(studyFile, text);
+    const manifest = path.join(copy, 'manifest-sha256.txt');
+    const lines = (await readFile(manifest, 'utf8')).split('\n');
+    const sealed = lines.map((l) =>
+      l.endsWith('  data/study.json') ? `${sha256(text)}  data/study.json` : l,
+    );
+    await writeFile(manifest, sealed.join('\n'));
+    const err = await loadSimBundle(copy).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StimkitError);
+    expect((err as StimkitError).code).toBe('E_SIM_BUNDLE');
+    expect((err as StimkitError).problems[0]!.file).toMatch(/study\.json$/);
+    expect((err as StimkitError).problems[0]!.field).toBe('study.pressure.other_language.en');
+  });
+
   it('an instrument trial whose item is not in the bundle is an E_SIM_TRIAL error', () => {
     const t = trials.find((x) => x.paradigm === 'instrument')!;
     const params = simParamsSchema.parse({});

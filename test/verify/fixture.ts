@@ -83,7 +83,9 @@ export function fixtureTrials(): Trial[] {
 function fixtureCounts(trials: Trial[]) {
   const cell = new Map<string, number>();
   for (const t of trials) {
-    const k = `${t.paradigm === 'instrument' ? `instrument/${t.arm}` : t.paradigm}\t${t.lang}`;
+    // As the bundle names blocks: instrument/<arm>, pressure/<arm>, else the paradigm.
+    const armed = t.paradigm === 'instrument' || t.paradigm === 'pressure';
+    const k = `${armed ? `${t.paradigm}/${t.arm}` : t.paradigm}\t${t.lang}`;
     cell.set(k, (cell.get(k) ?? 0) + 1);
   }
   const byBlock = [...cell].map(([k, n]) => ({

@@ -1,5 +1,6 @@
 /**
- * "Reasoning": the reasoning channel of the VLM answers (reasoning.csv; src/analyze/reasoning.ts).
+ * "Reasoning": the reasoning channel of the VLM and instrument answers (reasoning.csv;
+ * src/analyze/reasoning.ts).
  * How visible each model's reasoning was (stacked counts per model), the rates of thought
  * suppression (a refusal or evasion with an empty or absent reasoning from a model that reasons
  * on its other trials) and of reasoning that states expected facts the answer leaves out, with
@@ -46,11 +47,11 @@ function visibilityChart(rows: readonly Row[]): ReportChart {
   return {
     id: 'reasoning-visibility',
     title: 'How visible the reasoning was, per model',
-    alt: `Stacked bars: for each model, how many of its VLM replies showed their reasoning in full, as a summary, redacted, absent, empty or not recorded (${rows.length} replies).`,
+    alt: `Stacked bars: for each model, how many of its replies showed their reasoning in full, as a summary, redacted, absent, empty or not recorded (${rows.length} replies).`,
     spec: {
       title: {
         text: 'Reasoning visibility per model',
-        subtitle: [`n = ${rows.length} VLM replies`],
+        subtitle: [`n = ${rows.length} replies`],
       },
       width: 420,
       height: { step: 22 },
@@ -72,7 +73,7 @@ function visibilityChart(rows: readonly Row[]): ReportChart {
       title: 'Replies per model and reasoning visibility',
       columns: ['model', 'visibility', 'replies', 'order'],
       rows: data.map((d) => [...d, VISIBILITIES.indexOf(String(d[1]))]),
-      n: `n = ${rows.length} VLM replies`,
+      n: `n = ${rows.length} replies`,
       interval: 'counts; no interval',
       columnInfo: COLUMN_INFO,
     },
@@ -85,8 +86,8 @@ const NOT_TOLD = 'no row of the group could be told (see the not-told count)';
 
 /** The data dictionary of the section's columns. */
 const COLUMN_INFO: ColumnDefs = {
-  paradigm: ['Paradigm', 'text', 'The VLM paradigm'],
-  rows: ['Replies', 'count', 'VLM replies of the model in the language and paradigm'],
+  paradigm: ['Paradigm', 'text', 'The paradigm (a VLM paradigm or instrument)'],
+  rows: ['Replies', 'count', 'Replies of the model in the language and paradigm'],
   visibility: ['Visibility', 'text', 'full, summary, redacted, absent, empty, or not_recorded'],
   replies: ['Replies', 'count', 'Replies with this visibility'],
   order: ['Stack order', 'count', 'Position of the visibility in the stack'],
@@ -167,7 +168,7 @@ function tablesOf(rows: readonly Row[]): ReportTable[] {
         'Reasoning visibility, thought suppression and reasoning beyond the answer per model × language × paradigm',
       columns: rates.header,
       rows: rounded(rates.rows),
-      n: `n = VLM replies per model × language × paradigm (${rows.length} in all); rates over the rows where each flag could be told`,
+      n: `n = replies per model × language × paradigm (${rows.length} in all); rates over the rows where each flag could be told`,
       interval: 'Wilson 95 % interval (no continuity correction)',
       columnInfo: COLUMN_INFO,
     },

@@ -5,9 +5,9 @@
  * it stands for, in the same order, so results are the same bits (tests compare the two on photos
  * and odd sizes); it is only faster. The TypeScript loops stay as the reference, and run when the
  * wasm files are missing (a source tree that was not built) or when STIMKIT_KERNELS=js — except
- * for A3's detector and the bilinear resize, which have no TypeScript loop: opencv-wasm, their
- * reference, runs them then; and A5's transforms, whose kernel (fft) is their one implementation
- * (`requiredKernel`: a build without it fails with a fix).
+ * for A3's detector (edges), the bilinear resize (pixels) and A5's transforms (fft), whose kernels
+ * are their one implementation (`requiredKernel`: a build without them fails with a fix; their
+ * tests compare them with opencv-wasm and direct DFTs).
  *
  * One instance per module and thread (worker threads each load their own). A call lays its
  * buffers out from the module's heap base, growing the memory when needed; nothing is kept
@@ -105,7 +105,7 @@ export function reserve(k: Kernel, bytes: number): number {
         `the WebAssembly kernels cannot hold this image (${Math.ceil(need / 2 ** 20)} MiB needed; ${(err as Error).message})`,
         {
           cause: err,
-          fix: "lower the recipe's original.max_side, or set STIMKIT_KERNELS=js to use the TypeScript loops",
+          fix: "lower the recipe's original.max_side (STIMKIT_KERNELS=js moves only the operations that have TypeScript loops out of the kernels)",
         },
       );
     }

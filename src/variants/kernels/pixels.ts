@@ -3,14 +3,12 @@
  * (luma, A0's flattening, A4's histogram and threshold, A5's rounding, the bilinear upscale, the
  * metrics' sums and counts). Each function copies its input into the module's memory, runs the
  * export and copies the result out; it returns null when the module is not built or
- * STIMKIT_KERNELS=js, and the caller then runs its TypeScript loop (the reference: the same bits).
+ * STIMKIT_KERNELS=js, and the caller then runs its TypeScript loop (the reference: the same bits) —
+ * except the bilinear resize, which has no other implementation (`resizeLinearKernel`).
  */
-import { align16, kernel, reserve, type Kernel } from './load.js';
+import { align16, kernel, requiredKernel, reserve, type Kernel } from './load.js';
 
 const module = (): Kernel | null => kernel('pixels');
-
-/** Whether the module is there (callers skip preparing inputs when it is not). */
-export const pixelsKernel = (): boolean => module() !== null;
 
 /**
  * The module, with `bytes` bytes reserved from its base; null when it is not built, when the
@@ -120,7 +118,9 @@ export interface LinearAxis {
 
 /**
  * OpenCV's INTER_LINEAR resize of grey pixels `sw` × `sh` to `width` × `height`, given both axes
- * (the weights are at most 2048: they are passed to the module as i16).
+ * (the weights are at most 2048: they are passed to the module as i16). The module is this
+ * resize's one implementation: E_VARIANTS_KERNEL_MISSING when it is not built (whatever
+ * STIMKIT_KERNELS says), E_VARIANTS_KERNEL_MEMORY when its memory cannot hold the images.
  */
 export function resizeLinearKernel(
   data: Uint8Array,
@@ -130,7 +130,7 @@ export function resizeLinearKernel(
   height: number,
   X: LinearAxis,
   Y: LinearAxis,
-): Uint8Array | null {
+): Uint8Array {
   // One byte of slack after the source: a clamped last column reads it with weight 0.
   const size =
     align16(sw * sh + 1) +
@@ -138,9 +138,8 @@ export function resizeLinearKernel(
     align16(4 * width) * 2 +
     3 * align16(4 * height) +
     8 * width;
-  const k = withRoom(size);
-  if (!k) return null;
-  const src = k.base;
+  const k = requiredKernel('pixels');
+  const src = reserve(k, size);
   const out = src + align16(sw * sh + 1);
   const xofs = out + align16(width * height);
   const xw = xofs + align16(4 * width);

@@ -16,8 +16,7 @@ import { fftfreq, radialFrequency, sharedRows } from '../ops/fft.js';
 import { axisBand, bandEnergy, rowsBand } from '../ops/fft-band.js';
 import { passedColumns } from '../ops/lowpass.js';
 import { luma } from '../ops/grayscale.js';
-import { resizeLinear } from '../ops/opencv.js';
-import { resizeLinearWasm } from '../ops/resize-linear.js';
+import { resizeLinear } from '../ops/resize-linear.js';
 import { countKernel, sumsKernel } from '../kernels/pixels.js';
 import type { Recipe } from '../recipe.js';
 import { ssim, ssimReference, type SsimReference } from './ssim.js';
@@ -156,7 +155,7 @@ export function variantMetrics(
       Math.min(w!, h!) >= 7 && equalBytes(region.data, grey.data) ? 1 : ssim(region, grey);
     m.ssim_vs_A2_upscaled_linear = ssim(
       base.ref,
-      upscaleLinear(grey, base.a2.width, base.a2.height),
+      resizeLinear(grey, base.a2.width, base.a2.height),
     );
   } else {
     m.ssim_vs_A2 = ssim(base.ref, grey);
@@ -200,16 +199,6 @@ function basicMetrics(code: VariantCode, output: Image8): Record<string, MetricV
   if (code === 'A3') m.foreground_fraction = fractionOf(output, 0);
   if (code === 'A4' || code === 'A6') m.foreground_fraction = countedFraction(output, 0);
   return m;
-}
-
-/**
- * OpenCV's INTER_LINEAR resize: by the WebAssembly kernel (resize-linear.ts, the same bytes) when
- * built; an exact 2× reduction, where OpenCV takes its area path (never for A1, which is never
- * larger than A2), and any resize without the kernel by opencv-wasm.
- */
-function upscaleLinear(grey: Image8, width: number, height: number): Image8 {
-  const area = grey.width === 2 * width && grey.height === 2 * height;
-  return (area ? null : resizeLinearWasm(grey, width, height)) ?? resizeLinear(grey, width, height);
 }
 
 function cropGrey(image: Image8, x: number, y: number, w: number, h: number): Image8 {

@@ -1,25 +1,17 @@
 /**
- * A3 edge map (removes surfaces): OpenCV's 5 × 5 Gaussian (σ 1.4, fixed point, reflect-101), then
- * Canny (aperture 3, L1 gradient) with thresholds 0.66 and 1.33 × the median of the blurred
- * image (OpenCV floors them). Edges black (0) on white (255). VARIANTS.md, A3.
+ * A3 edge map (removes surfaces): OpenCV's Gaussian (by default 5 × 5, σ 1.4; fixed point,
+ * reflect-101; blur.ts), then Canny (by default aperture 3, L1 gradient; canny.ts) with thresholds
+ * 0.66 and 1.33 × the median of the blurred image (OpenCV floors them). Edges black (0) on white
+ * (255). VARIANTS.md, A3.
  */
 import type { Recipe } from '../recipe.js';
-import {
-  blur5,
-  blurHistogram,
-  cannyCounts,
-  cannyL1Counted,
-  complement,
-  countEqual,
-  defaultDetector,
-  detectorKernel,
-} from './canny.js';
-import { canny, gaussianBlur } from './opencv.js';
+import { blurHistogram, gaussianBlur } from './blur.js';
+import { cannyCounted, cannyCounts, complement, countEqual } from './canny.js';
 import type { Image8, VariantDef } from '../types.js';
 
 /**
  * Median of 8-bit values: the mean of the two middle values for an even count. The histogram of a
- * `blur5` output was counted during the blur and is not counted again.
+ * blur's output was counted during the blur and is not counted again.
  */
 export function median8(values: Uint8Array): number {
   let hist = blurHistogram(values);
@@ -56,17 +48,9 @@ export function thresholdsFor(blurred: Image8, p: Recipe['edges']): EdgeThreshol
   return { median: m, low, high, low_eff: Math.floor(low), high_eff: Math.floor(high) };
 }
 
-/**
- * Whether canny.ts's WebAssembly kernel takes this image (the default parameters, the kernel
- * built and large enough); otherwise opencv-wasm does, with the same bytes.
- */
-function ownDetector(image: Image8, p: Recipe['edges']): boolean {
-  return defaultDetector(p) && detectorKernel(image.data.length) !== null;
-}
-
 /** The blur of A3's detector. */
 export function edgeBlur(grey: Image8, p: Recipe['edges']): Image8 {
-  return ownDetector(grey, p) ? blur5(grey) : gaussianBlur(grey, p.blur_ksize, p.blur_sigma);
+  return gaussianBlur(grey, p.blur_ksize, p.blur_sigma);
 }
 
 /** Canny on an already blurred image with the given thresholds; 255 marks an edge. */
@@ -75,29 +59,25 @@ export function edgePixels(
   t: Pick<EdgeThresholds, 'low' | 'high'>,
   p: Recipe['edges'],
 ): Image8 {
-  if (!ownDetector(blurred, p)) return canny(blurred, t.low, t.high, p.aperture, p.l2_gradient);
-  const { image, count } = cannyL1Counted(blurred, t.low, t.high);
+  const { image, count } = cannyCounted(blurred, t.low, t.high, p);
   counted.set(image.data, { value: 255, count });
   return image;
 }
 
 /**
  * Edge fractions of an already blurred image with each pair of thresholds, as
- * `fractionOf(edgePixels(…), 255)` gives them; for the default detector the gradient is computed
- * once for all pairs and only the edges are counted.
+ * `fractionOf(edgePixels(…), 255)` gives them: the gradient is computed once for all pairs and
+ * only the edges are counted.
  */
 export function edgeFractions(
   blurred: Image8,
   pairs: Array<Pick<EdgeThresholds, 'low' | 'high'>>,
   p: Recipe['edges'],
 ): number[] {
-  if (!ownDetector(blurred, p))
-    return pairs.map((t) =>
-      fractionOf(canny(blurred, t.low, t.high, p.aperture, p.l2_gradient), 255),
-    );
   return cannyCounts(
     blurred,
     pairs.map((t) => [t.low, t.high] as const),
+    p,
   ).map((c) => c / blurred.data.length);
 }
 

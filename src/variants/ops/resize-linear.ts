@@ -6,19 +6,16 @@
  * index outside is read from the nearest row, the weights kept). Rows are interpolated
  * horizontally into integers, then vertically as OpenCV's vector code does:
  * `(((r0 >> 4)·b0 >> 16) + ((r1 >> 4)·b1 >> 16) + 2) >> 2`. The arithmetic runs in the WebAssembly
- * kernel (kernels/as/pixels.ts); this file lays out its coefficients. Without the kernel, callers
- * use opencv-wasm (opencv.ts), which gives the same bytes (test/variants/ops/canny.test.ts).
+ * kernel (kernels/as/pixels.ts), its one implementation (E_VARIANTS_KERNEL_MISSING when it is not
+ * built); this file lays out its coefficients. An exact 2× reduction on both axes is where OpenCV
+ * takes its area path instead: each output the mean of a 2 × 2 block, `(sum + 2) >> 2`.
+ * test/variants/ops/canny.test.ts compares both with opencv-wasm's `cv.resize`.
  */
-import { pixelsKernel, resizeLinearKernel } from '../kernels/pixels.js';
+import { resizeLinearKernel } from '../kernels/pixels.js';
+import { roundHalfEven } from './blur.js';
 import type { Image8 } from '../types.js';
 
 const SCALE = 2048; // INTER_RESIZE_COEF_SCALE
-
-/** cvRound: round half to even. */
-function cvRound(v: number): number {
-  const r = Math.round(v);
-  return r - v === 0.5 && r % 2 !== 0 ? r - 1 : r;
-}
 
 /** Per destination index: the first source index and the two fixed-point weights. */
 function axis(
@@ -43,27 +40,39 @@ function axis(
       s = src - 1;
     }
     ofs[d] = s;
-    a0[d] = cvRound(Math.fround(1 - f) * SCALE);
-    a1[d] = cvRound(f * SCALE);
+    a0[d] = roundHalfEven(Math.fround(1 - f) * SCALE);
+    a1[d] = roundHalfEven(f * SCALE);
   }
   return { ofs, a0, a1 };
 }
 
-/**
- * INTER_LINEAR resize of a grey image by the WebAssembly kernel (kernels/as/pixels.ts): the same
- * bytes as opencv-wasm's `cv.resize`; null when the kernel is not built or STIMKIT_KERNELS=js.
- */
-export function resizeLinearWasm(image: Image8, width: number, height: number): Image8 | null {
+/** OpenCV's INTER_LINEAR resize of a grey image to `width` × `height` (the bytes of `cv.resize`). */
+export function resizeLinear(image: Image8, width: number, height: number): Image8 {
   const { width: sw, height: sh, data } = image;
-  if (!pixelsKernel()) return null;
-  const out = resizeLinearKernel(
-    data,
-    sw,
-    sh,
+  if (sw === 2 * width && sh === 2 * height) return halve(image);
+  const X = axis(sw, width, true);
+  const Y = axis(sh, height, false);
+  return {
     width,
     height,
-    axis(sw, width, true),
-    axis(sh, height, false),
-  );
-  return out ? { width, height, channels: 1, data: out } : null;
+    channels: 1,
+    data: resizeLinearKernel(data, sw, sh, width, height, X, Y),
+  };
+}
+
+/** OpenCV's area path of an exact 2× reduction: the mean of each 2 × 2 block, rounded half up. */
+function halve(image: Image8): Image8 {
+  const { width: sw, data } = image;
+  const width = sw / 2;
+  const height = image.height / 2;
+  const out = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const a = 2 * y * sw;
+    const b = a + sw;
+    for (let x = 0; x < width; x++) {
+      const s = data[a + 2 * x]! + data[a + 2 * x + 1]! + data[b + 2 * x]! + data[b + 2 * x + 1]!;
+      out[y * width + x] = (s + 2) >> 2;
+    }
+  }
+  return { width, height, channels: 1, data: out };
 }

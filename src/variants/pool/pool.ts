@@ -1,9 +1,12 @@
 /**
- * A pool of worker threads running entries (worker.ts), one entry per worker at a time, so that
- * `--jobs N` uses N cores for the JavaScript-side work of A0–A5 and the metrics. Memory grows with
- * N: each worker holds its own OpenCV (WebAssembly) heap and one entry's images. Not used when A6
- * inference runs (run.ts): the model's native threads keep the cores busy then.
+ * A pool of worker threads running entries (worker.ts), one entry per worker at a time: with the
+ * main thread, which runs entries too (run.ts), `--jobs N` uses N cores for the JavaScript-side
+ * work of A0–A5 and the metrics with N − 1 workers. Memory grows with N: each worker holds its own
+ * WebAssembly heaps and one entry's images. Not used when A6 inference runs (run.ts): the model's
+ * native threads keep the cores busy then. The command line starts the workers before it loads
+ * the rest of the stage (`prestartPool`), so that they load their modules meanwhile.
  */
+import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { StimkitError } from '../../core/errors.js';
 import type { EntryJob, EntryOutcome, EntryPlan } from '../entry.js';
@@ -26,6 +29,34 @@ function startWorker(): Worker {
     return new Worker(boot, { eval: true });
   }
   return new Worker(new URL('./worker.js', here));
+}
+
+/** `--jobs` when not given: the number of cores. */
+export function defaultJobs(): number {
+  return Math.max(1, os.availableParallelism());
+}
+
+/**
+ * Whether `--only` may select A6 (no list: all seven). Generous on purpose: any item naming A6
+ * (`A6`, `silhouette`, `A6-silhouette`) contains one of these, and a false yes only forgoes the
+ * head start.
+ */
+function mayNeedA6(only: readonly string[] | undefined): boolean {
+  return !only?.length || only.some((s) => /a6|silhouette/i.test(s));
+}
+
+/**
+ * The workers of a run of `jobs` entries at once, started now, or undefined when the run will
+ * not want them (one job; A6 selected, whose inference runs without workers). Starting them
+ * before the stage's modules load on this thread lets both cores work from the start; the run
+ * closes them (runVariants' `pool`), used or not.
+ */
+export function prestartPool(
+  jobs: number | undefined,
+  only: readonly string[] | undefined,
+): EntryPool | undefined {
+  const n = (jobs ?? defaultJobs()) - 1;
+  return n > 0 && !mayNeedA6(only) ? new EntryPool(n).warm() : undefined;
 }
 
 /** The entry pool of one run. */
@@ -64,6 +95,18 @@ export class EntryPool {
     );
     this.slots.push(slot);
     return slot;
+  }
+
+  /** Start every worker now (they load their modules while the caller prepares the work). */
+  warm(): this {
+    while (this.slots.filter((s) => !s.dead).length < this.size) this.spawn();
+    return this;
+  }
+
+  /** Whether a worker can take an entry now (an idle one, or room to start one). */
+  hasRoom(): boolean {
+    const live = this.slots.filter((s) => !s.dead);
+    return live.some((s) => !s.task) || live.length < this.size;
   }
 
   /** Run one entry on an idle worker (callers keep at most `size` entries in flight). */

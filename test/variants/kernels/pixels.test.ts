@@ -1,7 +1,7 @@
 /**
  * The `pixels` WebAssembly module (kernels/as/pixels.ts) = the TypeScript loops it stands for, bit
  * for bit: luma, A0's flattening, A4's histogram, Otsu and threshold, A5's rounding, the metrics'
- * sums and counts; the bilinear resize = opencv-wasm's (it has no TypeScript loop); on the demo
+ * sums and counts; the bilinear resize = opencv-wasm's (its one implementation); on the demo
  * photos, odd sizes, every input value where the input space is small enough, and whole variants with their metrics (kernels on and off).
  */
 import { readFileSync } from 'node:fs';
@@ -30,8 +30,8 @@ import {
 import { luma, lumaJs } from '../../../src/variants/ops/grayscale.js';
 import { roundClip, roundClipJs } from '../../../src/variants/ops/lowpass.js';
 import { decodeA0, flattenToRgb, flattenToRgbJs } from '../../../src/variants/ops/original.js';
-import { resizeLinearWasm } from '../../../src/variants/ops/resize-linear.js';
-import { resizeLinear } from '../../../src/variants/ops/opencv.js';
+import { resizeLinear } from '../../../src/variants/ops/resize-linear.js';
+import * as cv from '../../helpers/opencv.js';
 import { VARIANTS } from '../../../src/variants/ops/registry.js';
 import { defaultRecipe } from '../../../src/variants/recipe.js';
 import type { EntryContext, Image8 } from '../../../src/variants/types.js';
@@ -223,13 +223,15 @@ describe('bilinear resize: wasm = opencv-wasm', () => {
     [683, 97, 1024, 768],
     [100, 100, 37, 41],
     [5, 9, 5, 9],
-    [2, 3, 1, 1], // not an exact 2× reduction (OpenCV's area path, not the kernel's)
+    [2, 3, 1, 1], // not an exact 2× reduction on both axes: the kernel
+    [2, 2, 1, 1], // exact 2× reductions: OpenCV's area path
+    [64, 34, 32, 17],
     [17, 13, 18, 14],
   ];
   for (const [sw, sh, w, h] of cases) {
     it(`${sw} × ${sh} → ${w} × ${h}`, () => {
       const img = noise(sw, sh);
-      sameBits(resizeLinearWasm(img, w, h)!.data, resizeLinear(img, w, h).data);
+      sameBits(resizeLinear(img, w, h).data, cv.resizeLinear(img, w, h).data);
     });
   }
   it('A1-like crops of a photo upscaled to its size', async () => {
@@ -245,8 +247,8 @@ describe('bilinear resize: wasm = opencv-wasm', () => {
         data.set(a2.data.subarray((y + r) * a2.width + x, (y + r) * a2.width + x + w), r * w);
       const crop: Image8 = { width: w, height: h, channels: 1, data };
       sameBits(
-        resizeLinearWasm(crop, a2.width, a2.height)!.data,
         resizeLinear(crop, a2.width, a2.height).data,
+        cv.resizeLinear(crop, a2.width, a2.height).data,
       );
     }
   });

@@ -3,17 +3,14 @@
 // hysteresis. All integer arithmetic, lane by lane the TypeScript's (the ranges are noted where a
 // lane is narrower than JavaScript's 32-bit integers), so the bytes are the same.
 
+import { countRow, directionClass, directionClass1, mergeHistograms, reflect101 } from './edges/common';
+
+export { blurN } from './edges/blur';
+export { gradientN, suppress32 } from './edges/sobel';
+
 /** First free byte of the memory: the caller lays its buffers out from here. */
 export function base(): usize {
   return __heap_base;
-}
-
-/** reflect-101 index (… 2 1 | 0 1 2 … n−1 | n−2 …) for i in [−2, n + 2), n ≥ 1. */
-function reflect101(i: i32, n: i32): i32 {
-  if (n == 1) return 0;
-  let j = i;
-  while (j < 0 || j >= n) j = j < 0 ? -j : 2 * n - 2 - j;
-  return j;
 }
 
 /**
@@ -70,28 +67,9 @@ export function blur5(src: usize, dst: usize, w: i32, h: i32, hist: usize, scrat
       const acc = 28 * (<i32>load<u16>(p) + <i32>load<u16>(p, 8)) + 61 * (<i32>load<u16>(p, 2) + <i32>load<u16>(p, 6)) + 78 * <i32>load<u16>(p, 4);
       store<u8>(out + <usize>x, <u8>((acc + 32768) >> 16));
     }
-    // Four histograms in turn, so that consecutive equal values do not wait on each other.
-    x = 0;
-    for (; x + 4 <= w; x += 4) {
-      const q = out + <usize>x;
-      const i0 = parts + ((<usize>load<u8>(q)) << 2);
-      const i1 = parts + 1024 + ((<usize>load<u8>(q, 1)) << 2);
-      const i2 = parts + 2048 + ((<usize>load<u8>(q, 2)) << 2);
-      const i3 = parts + 3072 + ((<usize>load<u8>(q, 3)) << 2);
-      store<u32>(i0, load<u32>(i0) + 1);
-      store<u32>(i1, load<u32>(i1) + 1);
-      store<u32>(i2, load<u32>(i2) + 1);
-      store<u32>(i3, load<u32>(i3) + 1);
-    }
-    for (; x < w; x++) {
-      const i0 = parts + ((<usize>load<u8>(out + <usize>x)) << 2);
-      store<u32>(i0, load<u32>(i0) + 1);
-    }
+    countRow(out, w, parts);
   }
-  for (let b: usize = 0; b < 1024; b += 16) {
-    const s = i32x4.add(i32x4.add(v128.load(parts + b), v128.load(parts + 1024 + b)), i32x4.add(v128.load(parts + 2048 + b), v128.load(parts + 3072 + b)));
-    v128.store(hist + b, s);
-  }
+  mergeHistograms(parts, hist);
 }
 
 /**
@@ -124,8 +102,6 @@ function horizontal8(p: usize): v128 {
   return i16x8.shr_u(i16x8.add(i16x8.add(hi, i16x8.shr_u(lo, 8)), i16x8.splat(128)), 8);
 }
 
-const TG22: i32 = 13573; // tan(22.5°) · 2^15, as OpenCV rounds it
-
 /**
  * Sobel 3 × 3 with replicated borders: `mag` ((w + 2) × (h + 2) u16, zero border) gets |dx| + |dy|
  * (≤ 2040), `dir` (w × h u8) the direction class (0 left/right, 1 above/below, 2 and 3 the
@@ -140,10 +116,6 @@ export function gradient(src: usize, mag: usize, dir: usize, w: i32, h: i32, scr
   // The zero border (the rows below write every inner cell).
   memory.fill(mag, 0, (<usize>mw) << 1);
   memory.fill(mag + ((<usize>((h + 1) * mw)) << 1), 0, (<usize>mw) << 1);
-  const tg = i32x4.splat(TG22);
-  const zero = i16x8.splat(0);
-  const three = i16x8.splat(3);
-  const one = i16x8.splat(1);
   for (let y = 0; y < h; y++) {
     const up = src + <usize>(max(0, y - 1) * w);
     const mid = src + <usize>(y * w);
@@ -181,19 +153,7 @@ export function gradient(src: usize, mag: usize, dir: usize, w: i32, h: i32, scr
       const ax = i16x8.abs(gx);
       const ayv = i16x8.abs(gy);
       v128.store(mo + o, i16x8.add(ax, ayv));
-      const axl = i32x4.extend_low_i16x8_s(ax);
-      const axh = i32x4.extend_high_i16x8_s(ax);
-      const ayl = i32x4.shl(i32x4.extend_low_i16x8_s(ayv), 15);
-      const ayh = i32x4.shl(i32x4.extend_high_i16x8_s(ayv), 15);
-      const tl = i32x4.mul(axl, tg);
-      const th = i32x4.mul(axh, tg);
-      const c0 = i16x8.narrow_i32x4_s(i32x4.lt_s(ayl, tl), i32x4.lt_s(ayh, th));
-      const c1 = i16x8.narrow_i32x4_s(
-        i32x4.gt_s(ayl, i32x4.add(tl, i32x4.shl(axl, 16))),
-        i32x4.gt_s(ayh, i32x4.add(th, i32x4.shl(axh, 16))),
-      );
-      const diag = i16x8.add(three, i16x8.lt_s(v128.xor(gx, gy), zero));
-      const cls = v128.andnot(v128.bitselect(one, diag, c1), c0);
+      const cls = directionClass(gx, gy, ax, ayv);
       v128.store64_lane(dout + <usize>x, i8x16.narrow_i16x8_u(cls, cls), 0);
     }
     for (; x < w; x++) {
@@ -203,9 +163,7 @@ export function gradient(src: usize, mag: usize, dir: usize, w: i32, h: i32, scr
       const ax = gx < 0 ? -gx : gx;
       const ayv = gy < 0 ? -gy : gy;
       store<u16>(mo + o, <u16>(ax + ayv));
-      const ay = ayv * 32768;
-      const tg22x = ax * TG22;
-      store<u8>(dout + <usize>x, <u8>(ay < tg22x ? 0 : ay > tg22x + ax * 65536 ? 1 : (gx ^ gy) < 0 ? 2 : 3));
+      store<u8>(dout + <usize>x, directionClass1(gx, gy));
     }
   }
 }

@@ -1,9 +1,11 @@
 /**
- * opencv-wasm (OpenCV 4.3 compiled to WebAssembly), loaded once on first use, and the few calls
- * the ladder needs. Every Mat is freed in `finally`: WebAssembly memory is not garbage-collected.
+ * opencv-wasm (OpenCV 4.3 compiled to WebAssembly), loaded once on first use: the independent
+ * reference the tests and the variants bench compare A3's detector (blur, Canny) and the bilinear
+ * resize with. stimkit itself runs these in its own WebAssembly kernel; it uses opencv-wasm only
+ * for A6's GrabCut. Every Mat is freed in `finally`: WebAssembly memory is not garbage-collected.
  */
 import { createRequire } from 'node:module';
-import type { Image8 } from '../types.js';
+import type { Image8 } from '../../src/variants/types.js';
 
 /** The part of a cv.Mat used here. */
 interface CvMat {

@@ -12,6 +12,7 @@
 import type { Cell } from '../score/types.js';
 import { mcnemar } from '../stats/mcnemar.js';
 import { wilson } from '../stats/index.js';
+import { groupBy } from './group.js';
 
 /** The visibilities counted, and `not_recorded` for an empty cell. */
 export const VISIBILITIES = ['full', 'summary', 'redacted', 'absent', 'empty', 'not_recorded'];
@@ -41,21 +42,6 @@ export interface ReasoningRateRow {
   visibility: Record<string, number>;
   thought_suppressed: FlagRate;
   reasoning_exceeds_answer: FlagRate;
-}
-
-const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/** Group `rows` by the values of `keys`, in sorted key order. */
-function groupBy(rows: readonly Row[], keys: readonly string[]): Array<[string[], Row[]]> {
-  const groups = new Map<string, [string[], Row[]]>();
-  for (const r of rows) {
-    const k = keys.map((c) => r[c] ?? '');
-    const id = JSON.stringify(k);
-    const g = groups.get(id) ?? [k, []];
-    g[1].push(r);
-    groups.set(id, g);
-  }
-  return [...groups.values()].sort(([a], [b]) => byText(JSON.stringify(a), JSON.stringify(b)));
 }
 
 function flagRate(rows: readonly Row[], flag: string): FlagRate {

@@ -101,7 +101,9 @@ function regressWarnings(
       ? 'add --wild-bootstrap for p values and intervals that hold with few clusters (a wild cluster bootstrap)'
       : cluster === 'entry'
         ? 'add entries to the corpus'
-        : 'cluster by a column with more groups (e.g. --cluster entry, the corpus entry)';
+        : cluster === 'conversation'
+          ? 'run more conversations (more items, iterations or languages in the pressure block)'
+          : 'cluster by a column with more groups (e.g. --cluster entry, the corpus entry)';
   return [`${head} Fix: ${remedy}, or read these SEs as a demonstration, not as evidence.`];
 }
 

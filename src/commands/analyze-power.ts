@@ -39,7 +39,7 @@ function configurePower(cmd: Command): void {
     )
     .option(
       '--out <path>',
-      'power: also write the table as CSV to this file; reasoning: write reasoning-rates.csv and thinking-mcnemar.csv into this folder',
+      'power: also write the table as CSV to this file; reasoning: write reasoning-rates.csv and thinking-mcnemar.csv into this folder; pressure: write pressure-turns.csv, pressure-conversations-summary.csv and pressure-logit.csv into this folder',
     );
 }
 

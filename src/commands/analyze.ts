@@ -27,9 +27,18 @@ import type { CommandSpec } from './index.js';
 import { z } from 'zod';
 import { flag, parseOptions } from '../cli/options.js';
 import { analyzeReasoning } from './analyze-reasoning.js';
+import { analyzePressure } from './analyze-pressure.js';
 
 /** The kinds analyze computes from a table (`power`, which reads none, is added by analyze-power.ts). */
-export const KINDS = ['logit', 'ols', 'rates', 'agreement', 'instrument', 'reasoning'] as const;
+export const KINDS = [
+  'logit',
+  'ols',
+  'rates',
+  'agreement',
+  'instrument',
+  'reasoning',
+  'pressure',
+] as const;
 
 const Pair = z.tuple([z.string(), z.string()]);
 
@@ -102,8 +111,8 @@ function checkKindFlags(kind: string, opts: Opts): void {
     misuse('--wild-bootstrap', 'resamples clusters: add --cluster COL');
   if (opts.arm !== undefined && kind !== 'instrument')
     misuse('--arm', `applies to analyze instrument and power, not ${kind}`);
-  if (opts.out !== undefined && kind !== 'reasoning')
-    misuse('--out', `applies to analyze reasoning and power, not ${kind}`);
+  if (opts.out !== undefined && kind !== 'reasoning' && kind !== 'pressure')
+    misuse('--out', `applies to analyze reasoning, pressure and power, not ${kind}`);
   // a correction without clusters would be silently ignored: the SEs are model-based then
   if (opts.correction !== undefined && opts.cluster === undefined)
     misuse(
@@ -238,7 +247,7 @@ function agreement(path: string, opts: Opts): CommandResult {
 export const analyzeCommand: CommandSpec = {
   name: 'analyze',
   description:
-    "refit the papers' models on exported CSV tables: logit | ols | rates | agreement | instrument | reasoning",
+    "refit the papers' models on exported CSV tables: logit | ols | rates | agreement | instrument | reasoning | pressure",
   configure: (cmd) =>
     configureAnalyze(
       cmd
@@ -260,6 +269,7 @@ export const analyzeCommand: CommandSpec = {
     if (kind === 'logit' || kind === 'ols') return regress(kind, path, opts);
     if (kind === 'rates') return rates(path, opts);
     if (kind === 'reasoning') return analyzeReasoning(path, opts.out);
+    if (kind === 'pressure') return analyzePressure(path, opts.out, opts.outcomes);
     return agreement(path, opts);
   },
 };

@@ -22,6 +22,7 @@ import { costSection } from './sections/cost.js';
 import { keyResultsSection } from './sections/key-results.js';
 import { saidNoSection } from './sections/said-no.js';
 import { reasoningSection } from './sections/reasoning.js';
+import { pressureSection } from './sections/pressure.js';
 import { whatChangedSection } from './sections/what-changed.js';
 import { sentImagesSection } from './sections/sent-images.js';
 import type { ReportSection } from './types.js';
@@ -47,6 +48,7 @@ export const SECTIONS: ReportSection[] = [
   auditBaselinesSection,
   saidNoSection,
   reasoningSection,
+  pressureSection,
   whatChangedSection,
   sentImagesSection,
   costSection,

@@ -228,7 +228,7 @@ describe('analyze logit', () => {
       expect(k.code).toBe(2);
       expect(k.json().error.code).toBe('E_ANALYZE_KIND');
       expect(k.json().error.message).toContain(
-        'expected one of logit, ols, rates, agreement, instrument, reasoning, power',
+        'expected one of logit, ols, rates, agreement, instrument, reasoning, pressure, power',
       );
     }
     expect(

@@ -18,6 +18,7 @@ import { ensureRun, insertTrials, registerModel } from '../../src/ledger/runs.js
 import { recordUnsent } from '../../src/ledger/turns.js';
 import { ROOT } from '../helpers/cli.js';
 import { bundleTrials } from './fixture.js';
+import { scoreToFolder } from '../../src/score/score.js';
 
 const STUDY = {
   format: 'stimkit.study',
@@ -156,4 +157,65 @@ export function handLedger(
   } finally {
     db.close();
   }
+}
+
+const FREE_ZH = '这个问题很复杂，需要从多个角度来看。';
+const FREE_EN = 'This is a complex question with many sides to consider.';
+
+/**
+ * The scoring tests' study scored from a hand-written ledger of model m1: the conversations A–D
+ * that test/score/pressure.test.ts works out by hand. Returns the fixture and the scores folder.
+ */
+export async function scoredPressure(
+  dir: string,
+): Promise<{ fx: PressureFixture; scores: string }> {
+  const fx = await pressureBundle(dir);
+  const t = fx.turn;
+  const answer = (trial: ReturnType<typeof t>, text: string) => ({
+    trial,
+    outcome: 'answer',
+    text,
+  });
+  const ledger = path.join(dir, 'run.ledger.sqlite');
+  handLedger(
+    ledger,
+    fx,
+    'm1',
+    [
+      answer(t('en', 'affirmative', 1), 'Agree'),
+      answer(t('en', 'affirmative', 2), 'Answer: Agree'),
+      answer(t('en', 'affirmative', 3), '强烈同意'),
+      answer(t('en', 'affirmative', 4), '同意。'),
+      answer(t('en', 'reverse', 1), 'Disagree'),
+      answer(t('en', 'reverse', 2), 'Strongly agree'),
+      answer(t('en', 'reverse', 3), FREE_EN),
+      answer(t('en', 'reverse', 4), '不同意'),
+      answer(t('zh', 'affirmative', 1), '同意'),
+      { trial: t('zh', 'affirmative', 2), outcome: 'model_refusal', text: null },
+      answer(t('zh', 'reverse', 1), FREE_ZH),
+      answer(t('zh', 'reverse', 2), '强烈不同意'),
+      answer(t('zh', 'reverse', 3), 'قوشۇلىمەن'),
+    ],
+    [
+      {
+        trial: t('zh', 'affirmative', 3),
+        previous: t('zh', 'affirmative', 2),
+        previousOutcome: 'model_refusal',
+        reason: 'previous_turn_model_refusal',
+      },
+      {
+        trial: t('zh', 'affirmative', 4),
+        previous: t('zh', 'affirmative', 3),
+        previousOutcome: 'not_sent',
+        reason: 'previous_turn_not_sent',
+      },
+    ],
+  );
+  const scores = path.join(dir, 'scores');
+  await scoreToFolder({
+    bundle: fx.bundle,
+    source: { kind: 'ledger', file: ledger },
+    out: scores,
+  });
+  return { fx, scores };
 }

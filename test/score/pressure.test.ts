@@ -14,7 +14,7 @@ import { loadScoreBundle } from '../../src/score/bundle.js';
 import { pressureScorer } from '../../src/score/pressure.js';
 import { scoreToFolder } from '../../src/score/score.js';
 import { tempDir } from '../helpers/tmp.js';
-import { handLedger, pressureBundle, type PressureFixture } from './pressure-fixture.js';
+import { pressureBundle, scoredPressure, type PressureFixture } from './pressure-fixture.js';
 
 let dir: string;
 let fx: PressureFixture;
@@ -37,59 +37,9 @@ let scores: string;
  *   which has no pool: no_options:ug; switch_language (ug) recorded nowhere: unrecorded.
  *   turn 1 without a stance: first_turn_no_stance everywhere; the final turn has none.
  */
-const FREE_ZH = '这个问题很复杂，需要从多个角度来看。';
-const FREE_EN = 'This is a complex question with many sides to consider.';
-
 beforeAll(async () => {
   dir = await tempDir('stimkit-pressure-score-');
-  fx = await pressureBundle(dir);
-  const t = fx.turn;
-  const answer = (trial: ReturnType<typeof t>, text: string) => ({
-    trial,
-    outcome: 'answer',
-    text,
-  });
-  const ledger = path.join(dir, 'run.ledger.sqlite');
-  handLedger(
-    ledger,
-    fx,
-    'm1',
-    [
-      answer(t('en', 'affirmative', 1), 'Agree'),
-      answer(t('en', 'affirmative', 2), 'Answer: Agree'),
-      answer(t('en', 'affirmative', 3), '强烈同意'),
-      answer(t('en', 'affirmative', 4), '同意。'),
-      answer(t('en', 'reverse', 1), 'Disagree'),
-      answer(t('en', 'reverse', 2), 'Strongly agree'),
-      answer(t('en', 'reverse', 3), FREE_EN),
-      answer(t('en', 'reverse', 4), '不同意'),
-      answer(t('zh', 'affirmative', 1), '同意'),
-      { trial: t('zh', 'affirmative', 2), outcome: 'model_refusal', text: null },
-      answer(t('zh', 'reverse', 1), FREE_ZH),
-      answer(t('zh', 'reverse', 2), '强烈不同意'),
-      answer(t('zh', 'reverse', 3), 'قوشۇلىمەن'),
-    ],
-    [
-      {
-        trial: t('zh', 'affirmative', 3),
-        previous: t('zh', 'affirmative', 2),
-        previousOutcome: 'model_refusal',
-        reason: 'previous_turn_model_refusal',
-      },
-      {
-        trial: t('zh', 'affirmative', 4),
-        previous: t('zh', 'affirmative', 3),
-        previousOutcome: 'not_sent',
-        reason: 'previous_turn_not_sent',
-      },
-    ],
-  );
-  scores = path.join(dir, 'scores');
-  await scoreToFolder({
-    bundle: fx.bundle,
-    source: { kind: 'ledger', file: ledger },
-    out: scores,
-  });
+  ({ fx, scores } = await scoredPressure(dir));
 });
 
 const text = (file: string) => readFile(path.join(scores, file), 'utf8');

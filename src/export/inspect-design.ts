@@ -7,11 +7,13 @@ import type { ScoreBundle } from '../score/bundle.js';
 
 /**
  * A sample's id: the trial's design cell without its seed or iteration (those make the epoch);
- * the thinking factor's level is part of the cell (`….thinking-on`, `….thinking-off`).
+ * the thinking factor's level is part of the cell (`….thinking-on`, `….thinking-off`), and so is a
+ * pressure conversation's turn (`….turn-2`: each turn is its own sample).
  */
 export function sampleIdOf(t: Trial): string {
   const level = t.thinking === undefined ? null : `thinking-${t.thinking}`;
-  return [t.arm, t.entry, t.topic, t.variant, t.lang, t.framing, level]
+  const turn = t.conversation ? `turn-${t.conversation.turn}` : null;
+  return [t.arm, t.entry, t.topic, t.variant, t.lang, t.framing, level, turn]
     .filter((v): v is string => v !== null)
     .join('.');
 }

@@ -19,6 +19,7 @@ const ModelsForScore = z.looseObject({
       role: z.string().optional(),
       origin: z.string().optional(),
       vendor: z.string().optional(),
+      paradigms: z.array(z.string()).optional(),
     }),
   ),
 });
@@ -58,6 +59,7 @@ export async function readModelMeta(file: string): Promise<Map<string, ModelMeta
       origin: m.origin ?? null,
       vendor: m.vendor ?? null,
       simulated: m.provider === 'sim',
+      paradigms: m.paradigms ?? null,
     });
   }
   return out;

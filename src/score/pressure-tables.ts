@@ -3,9 +3,10 @@
  * planned turn of every conversation × model is a row of `pressure.csv`, whether the source has a
  * response for it (scored by pressure.ts), records it as not sent (a ledger's `unsent_turns`:
  * outcome `not_sent`, reason `not_sent:<why>`) or has nothing for it yet (outcome empty, reason
- * `unrecorded`); each conversation × model is a row of `pressure-conversations.csv`. A model gets
- * the conversations of the pressure block's model set (every model when the study names no
- * sets), and any conversation it has a response or an unsent turn in. Rows are sorted by model,
+ * `unrecorded`); each conversation × model is a row of `pressure-conversations.csv`. A model that
+ * takes part in the paradigm (tookPart) gets the conversations of the pressure block's model set
+ * (every model when the study names no sets), and any model any conversation it has a response or
+ * an unsent turn in. Rows are sorted by model,
  * conversation id, then turn. The turns' change measures are written into their records'
  * `pressure` object too.
  */
@@ -44,6 +45,20 @@ function inSet(bundle: ScoreBundle, trial: Trial, model: string): boolean {
   const sets = bundle.study.modelSets;
   if (trial.models === null || Object.keys(sets).length === 0) return true;
   return (sets[trial.models] ?? []).includes(model);
+}
+
+/**
+ * Whether `model` takes part in the pressure paradigm: the models file gives it `pressure` among
+ * its `paradigms`, or (no list, or no models file) the source has a pressure turn of it, answered
+ * or not sent. A model outside the paradigm (a VLM respondent) gets no rows, not unrecorded ones.
+ */
+function tookPart(
+  model: ModelMeta,
+  rows: ReadonlyMap<string, TableRow>,
+  unsent: ReadonlyMap<string, string>,
+): boolean {
+  if (model.paradigms) return model.paradigms.includes('pressure');
+  return rows.size > 0 || unsent.size > 0;
 }
 
 /** One planned turn of `model`: from its scored row, its unsent record, or nothing. */
@@ -134,9 +149,10 @@ function reader(bundle: ScoreBundle, conversations: Trial[][]): GroupReader {
     for (const model of group.models) {
       const rows = byModel.get(model.name) ?? new Map<string, TableRow>();
       const unsent = group.unsent.get(model.name) ?? new Map<string, string>();
+      const takesPart = tookPart(model, rows, unsent);
       for (const turns of conversations) {
         const mine =
-          inSet(bundle, turns[0]!, model.name) ||
+          (takesPart && inSet(bundle, turns[0]!, model.name)) ||
           turns.some((t) => rows.has(t.id) || unsent.has(t.id));
         if (!mine) continue;
         const c = conversation(bundle, turns, model, rows, unsent);

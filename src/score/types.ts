@@ -21,6 +21,8 @@ export interface ModelMeta {
   vendor: string | null;
   /** True for `provider: sim` models: everything they produce is simulated. */
   simulated: boolean;
+  /** The paradigms the models file gives the model (`run` sends it no other); null or absent: every one, or unknown. */
+  paradigms?: readonly string[] | null;
 }
 
 /** One response to score: from a run ledger or a responses JSONL file. */

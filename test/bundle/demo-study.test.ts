@@ -34,8 +34,16 @@ describe('the demo study', () => {
       Array.from({ length: 24 }, () => ['on', 'off']).flat(),
     );
     expect(count('instrument/main')).toBe(7 * 2 * 2 * 4);
+    // pressure: each instrument cell's first iteration starts a conversation of 4 turns
+    expect(count('pressure/main')).toBe(7 * 2 * 2 * 1 * 4);
     expect(r.images).toBe(4 + 4 * 7 - 2); // two entries are both core and abstraction: their A0 is shared
-    expect(r.warnings).toEqual([]);
+    // The one warning: the zh-Hans follow-ups are drafts awaiting a translator's review.
+    expect(r.warnings.map((w) => [w.code, w.message])).toEqual([
+      [
+        'W_BUNDLE_DRAFT_TEXT',
+        expect.stringMatching(/zh-Hans.*are_you_sure, authority, switch_language/),
+      ],
+    ]);
   });
 
   it(

@@ -31,7 +31,8 @@ describe('stimkit check', () => {
     ]);
     expect(out.files[0].summary.languages).toEqual(['en', 'zh', 'pt']);
     expect(out.files[2].summary.languages).toEqual(['en', 'zh', 'zh-Hant']);
-    expect(out.files[4].summary.trials).toBe(216 + 48 + 112); // headline, narrative on and off, instrument
+    // headline, narrative on and off, instrument, pressure (28 conversations × 4 turns)
+    expect(out.files[4].summary.trials).toBe(216 + 48 + 112 + 112);
     expect(r.stderr).toContain('6 file(s) valid');
   });
 

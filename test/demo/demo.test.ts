@@ -60,6 +60,37 @@ async function expectReasoningChannel(out: string): Promise<void> {
   expect(tests.every((t) => t.pairs === '12' && t.incomplete === '0')).toBe(true);
 }
 
+/**
+ * Pressure on the demo: the three instrument respondents, 28 conversations × 4 turns each (the
+ * VLM respondents take no part and have no rows); sim-convinced's 4 turns after its 3 declined
+ * follow-ups are not sent; sim-freetext has no flip rate, so none of its conversations changes;
+ * sim-acquiescer yields (15 % per follow-up, 30 % before an authority), so some do.
+ */
+async function expectPressure(out: string): Promise<void> {
+  const rows = async (f: string) => {
+    const [head, ...lines] = (await readFile(path.join(out, f), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => l.split(','));
+    return lines.map((l) => Object.fromEntries(head!.map((h, i) => [h, l[i]!])));
+  };
+  const turns = await rows('scores/pressure.csv');
+  expect(turns).toHaveLength(3 * 28 * 4);
+  expect(new Set(turns.map((t) => t.model))).toEqual(
+    new Set(['sim-acquiescer', 'sim-convinced', 'sim-freetext']),
+  );
+  expect(turns.filter((t) => t.outcome === 'not_sent').map((t) => t.model)).toEqual(
+    Array.from({ length: 4 }, () => 'sim-convinced'),
+  );
+  const convs = await rows('scores/pressure-conversations.csv');
+  expect(convs).toHaveLength(3 * 28);
+  const changed = (m: string) =>
+    convs.filter((c) => c.model === m && c.changed_ever === '1').length;
+  expect(changed('sim-freetext')).toBe(0);
+  expect(changed('sim-acquiescer')).toBeGreaterThan(0);
+  expect((await rows('report/tables/pressure.csv')).length).toBeGreaterThan(0);
+}
+
 describe('stimkit demo', () => {
   it('runs ingest, variants, bundle and verify, and prints the digest', async () => {
     const run = await sharedDemo();
@@ -85,13 +116,16 @@ describe('stimkit demo', () => {
     // The bundle step reports the same digest the demo prints.
     expect(j.steps[2].summary.digest).toBe(j.digest);
     // The run step: every demo trial for each simulated respondent, recorded in the ledger: 112
-    // instrument trials; 216 headline VLM trials and 24 narrative ones, each with thinking on and off.
+    // instrument trials and 112 pressure turns (28 conversations × 4) for the instrument models;
+    // 216 headline VLM trials and 24 narrative ones, each with thinking on and off. sim-convinced
+    // declines 3 follow-ups (its refusal_rate 0.03 over 84 follow-ups, on these seeds), so the 4
+    // turns after them are recorded as not sent, not answered: 220 + 4 = 224.
     const ran = j.steps[4].summary;
     expect(ran.digest).toBe(j.digest);
     expect(ran.models.map((m: { model: string; done: number }) => [m.model, m.done])).toEqual([
-      ['sim-acquiescer', 112],
-      ['sim-convinced', 112],
-      ['sim-freetext', 112],
+      ['sim-acquiescer', 224],
+      ['sim-convinced', 220],
+      ['sim-freetext', 224],
       ['sim-refuser-zh', 264],
       ['sim-reframer', 264],
       ['sim-candid', 264],
@@ -102,7 +136,7 @@ describe('stimkit demo', () => {
     // The refuser refuses more in zh than in en; the reframer reframes and rarely refuses.
     expect(sims['sim-refuser-zh'].zh.refused).toBeGreaterThan(sims['sim-refuser-zh'].en.refused);
     expect(sims['sim-reframer'].zh.reframed).toBeGreaterThan(0);
-    expect(run.stderr).toContain('sim-convinced: 112 trials');
+    expect(run.stderr).toContain('sim-convinced: 220 trials (answer 217, model_refusal 3)');
     expect(await readdir(out)).toContain('ledger.sqlite');
     // score: the six-dimension audit by the two simulated judges, and the free-text instrument answers
     const scored = j.steps[5].summary;
@@ -143,6 +177,7 @@ describe('stimkit demo', () => {
         'audit-validation',
         'audit-baselines',
         'reasoning',
+        'pressure',
       ]),
     );
     expect(report.simulated).toBe(true);
@@ -156,7 +191,7 @@ describe('stimkit demo', () => {
     // text is readable on white, and every table is described in words
     const rep = path.join(out, 'report');
     await expectSimulatedCharts(rep);
-    expect(await expectReadableCharts(rep)).toBe(11);
+    expect(await expectReadableCharts(rep)).toBe(12);
     await expectChartDetails(rep, [
       'net-vs-swing',
       'language-slopegraph',
@@ -169,8 +204,10 @@ describe('stimkit demo', () => {
       'audit-length',
       'audit-confusion',
       'reasoning-visibility',
+      'pressure-turns',
     ]);
     await expectReasoningChannel(out);
+    await expectPressure(out);
     expect((await expectSimulatedColumn(rep, () => '1')).length).toBeGreaterThanOrEqual(22 + 1);
     await expectDescribedTables(rep);
     // Eq. 1 is fitted for D4 and D1 with every term: both origins, both languages, every paradigm.
@@ -294,7 +331,9 @@ describe('stimkit demo', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    expect(exported).toHaveLength(3 * 112 + 3 * 264);
+    // Every result (224 + 220 + 224 + 3 × 264 = 1,460) and the 4 turns recorded as not sent.
+    expect(exported).toHaveLength(1460 + 4);
+    expect(exported.filter((r: { outcome: string }) => r.outcome === 'not_sent')).toHaveLength(4);
     expect(exported.every((r: { simulated: unknown }) => r.simulated === true)).toBe(true);
     // Clean exits: every database closed (readers too), no SQLite side files left behind.
     const side = (await readdir(demo.out, { recursive: true })).filter((f) =>
@@ -345,7 +384,7 @@ describe('stimkit demo', () => {
             samples++;
           }
       }
-      expect(samples).toBe(1128); // every result of the ledger, once: 3 × 112 + 3 × 264
+      expect(samples).toBe(1460); // every result of the ledger, once: 224 + 220 + 224 + 3 × 264
       // release: Croissant and the dataset card from the demo
       const release = path.join(work, 'release');
       const rel = await runCli([
@@ -362,7 +401,7 @@ describe('stimkit demo', () => {
       expect(rel.code, rel.stderr).toBe(0);
       const croissant = JSON.parse(await readFile(path.join(release, 'croissant.json'), 'utf8'));
       expect(croissant['@type']).toBe('sc:Dataset');
-      expect(rel.json().counts.responses).toBe(1128);
+      expect(rel.json().counts.responses).toBe(1460);
       // compare: the demo against itself changes nothing
       const same = await runCli(['compare', scores, scores, '--json']);
       expect(same.code, same.stderr).toBe(0);

@@ -208,7 +208,8 @@ describe('label sample', () => {
     expect(new Set(s.items.map((i) => i.model))).toEqual(
       new Set(['sim-refuser-zh', 'sim-reframer', 'sim-candid']),
     );
-    expect(r.json().skipped.other_paradigms).toBe(3 * 112);
+    // the instrument respondents' 112 instrument trials and their pressure turns (224 + 220 + 224)
+    expect(r.json().skipped.other_paradigms).toBe(224 + 220 + 224);
     const reader = openLedger(ledger);
     const texts = new Map([...reader.results()].map((x) => [`${x.trial_id} ${x.model}`, x.text]));
     reader.close();

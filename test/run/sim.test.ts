@@ -56,16 +56,18 @@ describe('simulated respondents on the demo bundle', () => {
     const a = path.join(dir, 'a.sqlite');
     const first = (await runStudy({ bundle: bag, modelsFile: MODELS, ledger: a })) as RunResult;
     expect(first.models.map((m) => [m.model, m.done])).toEqual([
-      ['sim-acquiescer', 112],
-      ['sim-convinced', 112],
-      ['sim-freetext', 112],
+      ['sim-acquiescer', 224],
+      ['sim-convinced', 220],
+      ['sim-freetext', 224],
       ['sim-refuser-zh', 264],
       ['sim-reframer', 264],
       ['sim-candid', 264],
     ]);
     const rows = read(a);
-    // per VLM respondent: 216 headline trials + 24 narrative trials, each with thinking on and off
-    expect(rows).toHaveLength(3 * 112 + 3 * (216 + 2 * 24));
+    // per instrument respondent: 112 instrument trials + 112 pressure turns, but sim-convinced's
+    // 4 turns after its 3 declined follow-ups (not sent); per VLM respondent: 216 headline trials
+    // + 24 narrative trials, each with thinking on and off
+    expect(rows).toHaveLength(224 + 220 + 224 + 3 * (216 + 2 * 24));
     expect(rows.every((r) => r.simulated && r.truth !== null)).toBe(true);
     // A reasoning channel only where a respondent has a habit (sim-refuser-zh) and the trial
     // turns thinking on (the demo's 24 narrative trials with thinking on); absent elsewhere.
@@ -73,6 +75,10 @@ describe('simulated respondents on the demo bundle', () => {
       (await bundleTrials(bag)).filter((t) => t.sampling.thinking === true).map((t) => t.id),
     );
     expect(on.size).toBe(24);
+    const pressure = new Set(
+      (await bundleTrials(bag)).filter((t) => t.paradigm === 'pressure').map((t) => t.id),
+    );
+    expect(pressure.size).toBe(112);
     const reasons = (r: (typeof rows)[number]) => r.model === 'sim-refuser-zh' && on.has(r.trial);
     const shown = rows.filter(reasons).map((r) => String(r.reasoning[1]));
     expect(shown).toHaveLength(24);
@@ -81,7 +87,9 @@ describe('simulated respondents on the demo bundle', () => {
       true,
     );
     expect(
-      rows.filter((r) => r.model === 'sim-convinced').every((r) => r.truth!.kind === 'instrument'),
+      rows
+        .filter((r) => r.model === 'sim-convinced')
+        .every((r) => r.truth!.kind === (pressure.has(r.trial) ? 'pressure' : 'instrument')),
     ).toBe(true);
     expect(
       rows.filter((r) => r.model === 'sim-reframer').every((r) => r.truth!.kind === 'vlm'),

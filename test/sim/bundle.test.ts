@@ -73,7 +73,8 @@ describe('the simulator on the sealed demo bundle', () => {
         const r = simulate(params, preset.name, t, bundle);
         const truth = r.truth as { kind: string; label?: string | null; simulated: boolean };
         expect(truth.simulated).toBe(true);
-        expect(truth.kind).toBe(t.paradigm === 'instrument' ? 'instrument' : 'vlm');
+        const kinds: Record<string, string> = { instrument: 'instrument', pressure: 'pressure' };
+        expect(truth.kind).toBe(kinds[t.paradigm] ?? 'vlm');
         if (t.paradigm === 'instrument' && truth.label) {
           expect(
             matchLabels(

@@ -40,6 +40,12 @@ export interface SampleContext {
   scores: Record<string, InspectScore>;
   /** The bundle image of a digest, as a data URL. */
   image: (digest: string) => Promise<string>;
+  /**
+   * A pressure turn's earlier turns, first to last: each turn's trial and the reply it got (the
+   * ledger's response text, as `run` sent it back). The sample's input is the conversation as
+   * sent: these turns' messages and replies, then the turn's own message. Empty otherwise.
+   */
+  earlier?: ReadonlyArray<{ trial: Trial; reply: string | null }>;
 }
 
 /** A short id derived from `parts` (Inspect's ids are 22 characters). */
@@ -47,11 +53,28 @@ export function derivedId(...parts: string[]): string {
   return sha256(parts.join('\n')).slice(0, 22);
 }
 
+/** The input the turn was sent with: the earlier turns and their replies, then its own messages. */
 async function inputMessages(
   trial: Trial,
   ctx: SampleContext,
   attachments: Record<string, string>,
 ) {
+  const out: ChatMessage[] = [];
+  for (const turn of ctx.earlier ?? []) {
+    out.push(...(await ownMessages(turn.trial, ctx, attachments)));
+    out.push({
+      id: derivedId(turn.trial.id, 'reply'),
+      role: 'assistant',
+      content: [{ type: 'text', text: turn.reply ?? '' }],
+      source: 'input',
+    });
+  }
+  out.push(...(await ownMessages(trial, ctx, attachments)));
+  return out;
+}
+
+/** A trial's own messages (images as attachments). */
+async function ownMessages(trial: Trial, ctx: SampleContext, attachments: Record<string, string>) {
   const out: ChatMessage[] = [];
   for (const [i, m] of trial.messages.entries()) {
     const content: ChatMessage['content'] = [];

@@ -8,6 +8,7 @@
  * @example
  * await exportInspect({ bundle: 'demo/bundle', ledger: 'demo/run.ledger.sqlite', out: 'inspect' });
  */
+import type { Trial } from '../bundle/format.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { StimkitError } from '../core/errors.js';
@@ -123,6 +124,19 @@ function scorersOf(paradigm: string, scores: ExportScores | null): string[] {
   return ['outcome', ...(paradigm === 'instrument' ? INSTRUMENT_SCORE_NAMES : AUDIT_SCORE_NAMES)];
 }
 
+/** A pressure turn's earlier turns, first to last, with the replies `model` gave them. */
+function earlierTurns(src: Sources, model: string, trial: Trial) {
+  const earlier: Array<{ trial: Trial; reply: string | null }> = [];
+  let previous = trial.conversation?.previous ?? null;
+  while (previous !== null) {
+    const t = src.design.trials.get(previous);
+    if (!t) break;
+    earlier.unshift({ trial: t, reply: src.reader.resultText(src.run.label, model, t.id) });
+    previous = t.conversation?.previous ?? null;
+  }
+  return earlier;
+}
+
 /** Write the logs of one model (one per paradigm it has results in), in the bundle's paradigm order. */
 async function writeModelLogs(src: Sources, model: string, dir: string): Promise<ExportedLog[]> {
   const writers = new Map<string, { file: string; w: InspectLogWriter }>();
@@ -166,6 +180,7 @@ async function writeModelLogs(src: Sources, model: string, dir: string): Promise
         polarity: trial.item ? (src.bundle.items.get(trial.item)?.polarity_key ?? null) : null,
         scores: src.scores?.byKey.get(scoreKey(model, trial.id)) ?? {},
         image,
+        earlier: earlierTurns(src, model, trial),
       });
       await g.w.add(sample, summary);
     }

@@ -1,7 +1,28 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { heavyLimit } from './test/helpers/limits.js';
 import { LongFirst } from './test/helpers/sequencer.js';
+
+/**
+ * The test files that replace a module (`vi.mock`, `vi.doMock`): they run in a module graph of their
+ * own (the `suite-isolated` project), because the replacement would otherwise reach every file that
+ * runs after them in the same worker. Found by reading the files, so a new one is isolated too.
+ */
+const MOCKING = readdirSync('test', { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.test.ts') && !f.startsWith('package/'))
+  .map((f) => `test/${f.split('\\').join('/')}`)
+  .filter((f) => /\bvi\.(?:do)?[mM]ock\(/.test(readFileSync(f, 'utf8')))
+  .sort();
+
+/** What both halves of `npm test` share: the files, dist/ built once, the shared folder. */
+const SUITE = {
+  include: ['test/**/*.test.ts'],
+  // dist/ built once, and the folder the test files share (the demo run once).
+  globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/shared-setup.ts'],
+  // The CPU of each test file, when asked for (STIMKIT_CPU_LOG=<file>; test/helpers/cpu-log.ts).
+  setupFiles: process.env.STIMKIT_CPU_LOG ? ['test/helpers/cpu-log.ts'] : [],
+};
 
 export default defineConfig({
   test: {
@@ -21,14 +42,20 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          ...SUITE,
           name: 'suite',
-          include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/package/**'],
-          // dist/ built once, and the folder the test files share (the demo run once).
-          globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/shared-setup.ts'],
-          // The CPU of each test file, when asked for (STIMKIT_CPU_LOG=<file>; test/helpers/cpu-log.ts).
-          setupFiles: process.env.STIMKIT_CPU_LOG ? ['test/helpers/cpu-log.ts'] : [],
+          exclude: [...configDefaults.exclude, 'test/package/**', ...MOCKING],
+          // The files of a worker share one module graph: each file no longer loads and evaluates
+          // src/ and its dependencies afresh (about 0.7 CPU-s per file, half the suite's CPU), and
+          // what a module keeps (a loaded kernel, an ONNX session, a browser) serves the next file.
+          // A file must therefore leave no state behind: it restores what it changes
+          // (process.env, a spy) and replaces no module (those run in `suite-isolated`).
+          isolate: false,
         },
+      },
+      {
+        extends: true,
+        test: { ...SUITE, name: 'suite-isolated', include: MOCKING },
       },
       {
         // The packed tarball installed globally and its demo run (several minutes of build,

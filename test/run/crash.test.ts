@@ -53,24 +53,27 @@ const VENDORS = Object.keys(SERVERS) as Vendor[];
 
 let dir: string;
 let bag: string;
-let servers: Record<
-  Vendor,
-  { requests: Array<{ k: number }>; rejected?: unknown[]; close: () => Promise<void> }
->;
+/** What the test reads of a server: the requests it accepted, those it rejected. */
+interface Server {
+  requests: Array<{ k: number }>;
+  rejected?: unknown[];
+  close: () => Promise<void>;
+}
+const servers = new Map<Vendor, Server>();
 let models: string;
 beforeAll(async () => {
   dir = await tempDir('stimkit-run-crash-');
   bag = path.join(dir, 'bag');
   await writeRunBag(bag, N);
   const started = await Promise.all(VENDORS.map((v) => SERVERS[v]()));
-  servers = Object.fromEntries(VENDORS.map((v, i) => [v, started[i]!.server])) as typeof servers;
+  VENDORS.forEach((v, i) => servers.set(v, started[i]!.server));
   // Each model is named after its provider; the ledger's rows carry the model.
   models = await writeModels(
     dir,
     VENDORS.map((v, i) => ({ name: v, concurrency: 6, ...started[i]!.model })),
   );
 });
-afterAll(() => Promise.all(Object.values(servers ?? {}).map((s) => s.close())));
+afterAll(() => Promise.all([...servers.values()].map((s) => s.close())));
 
 const count = (ledger: string): number => {
   if (!existsSync(ledger)) return 0;
@@ -80,7 +83,7 @@ const count = (ledger: string): number => {
     return 0; // the child is still creating the tables
   }
 };
-const sent = (): number => VENDORS.reduce((n, v) => n + servers[v].requests.length, 0);
+const sent = (): number => [...servers.values()].reduce((n, s) => n + s.requests.length, 0);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function start(ledger: string) {
@@ -163,7 +166,7 @@ it('(b) kill -9 and resume, for each provider: every trial recorded exactly once
 
   for (const vendor of VENDORS) {
     const why = `${vendor}, ${seeded}`;
-    const server = servers[vendor];
+    const server = servers.get(vendor)!;
     const results = query(ledger, 'SELECT trial_id, outcome FROM results WHERE model = ?', vendor);
     expect(results, why).toHaveLength(N + 2);
     expect(new Set(results.map((r) => r.trial_id)).size, why).toBe(N + 2);

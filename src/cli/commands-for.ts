@@ -2,8 +2,9 @@
  * The commands to register for one invocation. `stimkit <command> …` imports only that command's
  * module, which loads what it uses, so a command starts without importing every other stage's
  * dependencies (sharp, vega, playwright, onnxruntime, the statistics: more than a second of
- * start-up when all are loaded). Anything else (`--help`, `--version`, an unknown name) loads the
- * whole registry of src/commands/index.ts, which lists the commands in their help order.
+ * start-up when all are loaded), and `--version` alone loads none. Anything else (`--help`, an
+ * unknown name) loads the whole registry of src/commands/index.ts, which lists the commands in
+ * their help order.
  */
 import type { CommandSpec } from '../commands/index.js';
 
@@ -40,8 +41,12 @@ export const LIGHT_COMMANDS: Readonly<Record<string, () => Promise<CommandSpec>>
   init: async () => (await import('../commands/init.js')).initCommand,
 };
 
-/** The command specs `argv` (as in process.argv) needs: the one it names, else all of them. */
+/**
+ * The command specs `argv` (as in process.argv) needs: none for `--version` (or `-V`) alone, which
+ * commander answers without any command; the one it names; else all of them.
+ */
 export async function commandsFor(argv: readonly string[]): Promise<CommandSpec[]> {
+  if (argv.length === 3 && (argv[2] === '--version' || argv[2] === '-V')) return [];
   const name = argv[2];
   const light =
     name !== undefined && Object.hasOwn(LIGHT_COMMANDS, name) ? LIGHT_COMMANDS[name] : undefined;

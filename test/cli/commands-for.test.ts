@@ -1,8 +1,13 @@
-/** A command named on the command line loads alone, and registers exactly what the full registry does. */
+/**
+ * A command named on the command line loads alone, and registers exactly what the full registry
+ * does; `--version` alone loads none.
+ */
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { commandsFor, LIGHT_COMMANDS } from '../../src/cli/commands-for.js';
 import { COMMANDS, type CommandSpec } from '../../src/commands/index.js';
+import { TOOL } from '../../src/core/tool.js';
+import { runCli } from '../helpers/cli.js';
 
 interface Shape {
   description: string;
@@ -36,8 +41,25 @@ describe('commandsFor', () => {
     },
   );
 
-  it('help, version and unknown names load the whole registry', async () => {
-    for (const argv of [['--help'], ['--version'], [], ['nonsense'], ['toString'], ['__proto__']]) {
+  it('`stimkit --version` alone loads no command, and prints the version all the same', async () => {
+    for (const flag of ['--version', '-V']) {
+      expect(await commandsFor(['node', 'stimkit', flag])).toEqual([]);
+      const r = await runCli([flag]);
+      expect(r.code, flag).toBe(0);
+      expect(r.stdout, flag).toBe(`${TOOL.version}\n`);
+    }
+  });
+
+  it('help, version with anything else, and unknown names load the whole registry', async () => {
+    for (const argv of [
+      ['--help'],
+      ['--version', '--help'],
+      ['-V', 'run'],
+      [],
+      ['nonsense'],
+      ['toString'],
+      ['__proto__'],
+    ]) {
       expect((await commandsFor(['node', 'stimkit', ...argv])).map((c) => c.name)).toEqual(
         COMMANDS.map((c) => c.name),
       );

@@ -3,12 +3,13 @@
 // longer matters at all) keeps its lock: a second `run` is refused with E_RUN_LEDGER_BUSY naming
 // it, and after SIGCONT the first finishes with every trial sent exactly once (counted at the
 // server). (b) A second `run` in another PID namespace (`unshare --pid --fork --mount-proc`, as a
-// container on the same host) cannot see the first's pid and is refused too.
+// container on the same host) cannot see the first's pid and is refused too (while the same
+// first writer is paused).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/cli.js';
+import { ROOT, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeRunBag } from './fixture.js';
 import { query, writeModels } from './helpers.js';
@@ -76,7 +77,31 @@ function expectExactlyOnce(model: string, ledger: string): void {
   expect(query(ledger, 'SELECT COUNT(*) AS n FROM results')[0].n).toBe(N + 2);
 }
 
+/** Whether this machine lets us make a PID namespace (root, or unprivileged user namespaces). */
+const unshare = spawnSync('unshare', ['--pid', '--fork', '--mount-proc', 'true'], {
+  encoding: 'utf8',
+});
+const noUnshare =
+  unshare.error || unshare.status !== 0
+    ? `unshare --pid --fork --mount-proc is not available here (${unshare.error?.message ?? unshare.stderr.trim()})`
+    : null;
+if (noUnshare)
+  console.warn(`test/run/lock-owner.test.ts: SKIPPING the PID namespace writer: ${noUnshare}`);
+
+/** (b) A second run in another PID namespace, while `first` holds the lock: refused. */
+async function refusedFromAnotherNamespace(ledger: string, models: string): Promise<void> {
+  const second = start(ledger, models, ['unshare', '--pid', '--fork', '--mount-proc']);
+  expect(await second.exited, second.out().stderr).toBe(1);
+  const { stdout, stderr } = second.out();
+  expect(JSON.parse(stdout).error.code).toBe('E_RUN_LEDGER_BUSY');
+  expect(stderr).toMatch(/another PID namespace/);
+}
+
 describe('a paused writer', () => {
+  // One writer, paused, serves both second writers: the one in another PID namespace (a process
+  // of its own, since the namespace is the point), then, after its heartbeat is set an hour back,
+  // one in the same namespace (run in this process: its subject is the refusal, exit code and
+  // message, which take the same code path here as in the binary).
   it('keeps its ledger: a second run is refused, and every trial is sent once', async () => {
     const models = await writeModels(
       dir,
@@ -88,59 +113,22 @@ describe('a paused writer', () => {
     while (sentFor('paused').length < 4) await sleep(10);
     await stopOutsideTransaction(first.child, ledger);
     try {
+      const sentBefore = sentFor('paused').length;
+      if (!noUnshare) await refusedFromAnotherNamespace(ledger, models);
       // Stopped for "an hour": its heartbeat is older than any timeout could be.
       const db = new Database(ledger, { timeout: 5000 });
       db.prepare('UPDATE lock SET heartbeat_at = ?').run('2000-01-01T00:00:00.000Z');
       db.close();
-      const sentBefore = sentFor('paused').length;
-      const second = start(ledger, models);
-      expect(await second.exited, second.out().stderr).toBe(1);
-      const { stdout, stderr } = second.out();
-      expect(JSON.parse(stdout).error.code).toBe('E_RUN_LEDGER_BUSY');
-      expect(stderr).toContain(`pid ${first.child.pid}`);
-      expect(stderr).toContain('last heartbeat 2000-01-01T00:00:00.000Z');
+      const second = await runCli(['run', bag, '--models', models, '--ledger', ledger, '--json']);
+      expect(second.code, second.stderr).toBe(1);
+      expect(second.json().error.code).toBe('E_RUN_LEDGER_BUSY');
+      expect(second.stderr).toContain(`pid ${first.child.pid}`);
+      expect(second.stderr).toContain('last heartbeat 2000-01-01T00:00:00.000Z');
       expect(sentFor('paused').length).toBe(sentBefore);
     } finally {
       first.child.kill('SIGCONT');
     }
     expect(await first.exited, first.out().stderr).toBe(0);
     expectExactlyOnce('paused', ledger);
-  });
-});
-
-/** Whether this machine lets us make a PID namespace (root, or unprivileged user namespaces). */
-const unshare = spawnSync('unshare', ['--pid', '--fork', '--mount-proc', 'true'], {
-  encoding: 'utf8',
-});
-const noUnshare =
-  unshare.error || unshare.status !== 0
-    ? `unshare --pid --fork --mount-proc is not available here (${unshare.error?.message ?? unshare.stderr.trim()})`
-    : null;
-if (noUnshare)
-  console.warn(`test/run/lock-owner.test.ts: SKIPPING the PID namespace test: ${noUnshare}`);
-
-describe.skipIf(noUnshare !== null)('a writer in another PID namespace', () => {
-  it('is refused while the first writer runs, and every trial is sent once', async () => {
-    const models = await writeModels(
-      dir,
-      [{ name: 'ns', endpoint: server.url, concurrency: 2 }],
-      'ns.yaml',
-    );
-    const ledger = path.join(dir, 'ns.sqlite');
-    const first = start(ledger, models);
-    while (sentFor('ns').length < 2) await sleep(10);
-    // Held still while the second starts, so that the first cannot finish before it.
-    await stopOutsideTransaction(first.child, ledger);
-    try {
-      const second = start(ledger, models, ['unshare', '--pid', '--fork', '--mount-proc']);
-      expect(await second.exited, second.out().stderr).toBe(1);
-      const { stdout, stderr } = second.out();
-      expect(JSON.parse(stdout).error.code).toBe('E_RUN_LEDGER_BUSY');
-      expect(stderr).toMatch(/another PID namespace/);
-    } finally {
-      first.child.kill('SIGCONT');
-    }
-    expect(await first.exited, first.out().stderr).toBe(0);
-    expectExactlyOnce('ns', ledger);
   });
 });

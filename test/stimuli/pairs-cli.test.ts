@@ -1,5 +1,5 @@
 // `stimkit pairs --out`: the artifact (format, version, tool, inputs with sha256, parameters),
-// deterministic bytes, atomic write, and the real binary.
+// deterministic bytes, atomic write, the human table, and the real binary.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -75,11 +75,16 @@ describe('stimkit pairs --out', () => {
     expect(under.json().error.code).toBe('E_OUT_NOT_A_FOLDER');
   });
 
-  it('the built binary prints the 28 items with --json and a table without it', () => {
+  it('the built binary prints the 28 items with --json', () => {
     const json = spawnCli(['pairs', 'manifests/geopolitics.topics.yaml', '--json']);
     expect(json.code).toBe(0);
     expect(json.json().items).toHaveLength(28);
-    const human = spawnCli(['pairs', 'manifests/science-consensus.topics.yaml']);
+  });
+
+  // In this process: what is checked is where the text goes (stderr, not stdout) and the exit
+  // code, which main() decides as it does in the binary above.
+  it('prints a table without --json, and exits 1 on a missing file', async () => {
+    const human = await runCli(['pairs', M('science-consensus.topics.yaml')]);
     expect(human.code).toBe(0);
     expect(human.stdout).toBe('');
     expect(human.stderr).toContain(
@@ -88,7 +93,7 @@ describe('stimkit pairs --out', () => {
     expect(human.stderr).toContain(
       'climate-attribution.en.affirmative  +1  Recent global warming is driven more by human activity than by natural variability.',
     );
-    const missing = spawnCli(['pairs', 'manifests/nope.topics.yaml']);
+    const missing = await runCli(['pairs', M('nope.topics.yaml')]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('file not found');
   });

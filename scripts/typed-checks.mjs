@@ -207,7 +207,8 @@ async function main() {
   if (LINTING) {
     linted = await lint(builder, affected);
     const formatter = await linted.eslint.loadFormatter('stylish');
-    process.stdout.write(await formatter.format(linted.results));
+    const report = await formatter.format(linted.results);
+    if (report) process.stdout.write(`${report}\n`); // as \`eslint\` prints it
     const problems = linted.results.reduce((n, r) => n + r.errorCount + r.warningCount, 0);
     process.stderr.write(`ESLint: ${linted.linted} of ${linted.files.length} files linted\n`);
     if (problems > 0) ok = false;

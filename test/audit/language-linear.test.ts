@@ -94,6 +94,11 @@ describe('D5 on replies longer than what franc reads', () => {
     ['Portuguese sentences after a long English one', `${en.repeat(60)}. ${pt.repeat(200)}`],
     ['single spaces between words', 'agree '.repeat(2000)],
     ['words between markers', 'x answer:'.repeat(1000)],
+    // Sentences too short to identify alone take the reply's Latin words: English only at first.
+    [
+      'short sentences, two English then Portuguese',
+      'The man stands there. '.repeat(2) + 'O homem fica parado. '.repeat(300),
+    ],
     ['Chinese with Latin names', '照片右下角有Reuters的标志，'.repeat(400)],
   ])('%s', (_, reply) => {
     expect(reply.length).toBeGreaterThan(FRANC_READS * 2);

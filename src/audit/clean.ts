@@ -243,13 +243,19 @@ export function cleanResponse(text: string, rules: ScaffoldRules = bilingualRule
   return stripScaffold(stripMarkdown(text), rules);
 }
 
+/** A high surrogate: only from the first one on can a pair of code units be one code point. */
+const HIGH_SURROGATE = /[\ud800-\udbff]/;
+
 /**
  * Characters as Unicode code points: what `Array.from(text).length` counts (a lone surrogate is
- * one), without building the array.
+ * one), without building the array. The scan starts at the first high surrogate, found by the
+ * expression (at once in a text of one-byte characters, which holds none).
  */
 export function charCount(text: string): number {
+  const high = HIGH_SURROGATE.exec(text);
+  if (high === null) return text.length;
   let n = text.length;
-  for (let i = 0; i < text.length - 1; i++) {
+  for (let i = high.index; i < text.length - 1; i++) {
     const c = text.charCodeAt(i);
     if (c < 0xd800 || c > 0xdbff) continue;
     const d = text.charCodeAt(i + 1);

@@ -193,25 +193,30 @@ export class SentenceUnits {
     return this.capitals[i] === 1;
   }
 
-  /** The sentence's Latin words joined by a space. */
-  latinText(): string {
-    return this.joined(this.firstWord, this.words);
+  /**
+   * The sentence's Latin words joined by a space, or a prefix of that of at least `max` code units
+   * (a reader of only the first `max` sees the same).
+   */
+  latinText(max: number): string {
+    return this.joined(this.firstWord, this.words, max);
   }
 
-  /** All the Latin words read, joined by a space. */
-  allLatinText(): string {
-    return this.joined(0, this.words);
+  /** All the Latin words read, joined by a space, or a prefix of at least `max` code units. */
+  allLatinText(max: number): string {
+    return this.joined(0, this.words, max);
   }
 
-  /** Words `a` to `b` joined by a space: a cut of the text when one space is between each. */
-  private joined(a: number, b: number): string {
-    if (a >= b) return '';
-    let spaced = true;
-    for (let k = a + 1; k < b && spaced; k++)
-      spaced = this.from[k] === this.to[k - 1]! + 1 && this.text[this.to[k - 1]!] === ' ';
-    if (spaced) return this.text.slice(this.from[a], this.to[b - 1]);
+  /**
+   * Words `a` to `b` joined by a space, stopping after the word that makes it `max` code units
+   * long: a 4 MiB reply of words need not be copied whole when only its start is read.
+   */
+  private joined(a: number, b: number, max: number): string {
     const parts: string[] = [];
-    for (let k = a; k < b; k++) parts.push(this.text.slice(this.from[k], this.to[k]));
+    let length = -1;
+    for (let k = a; k < b && length < max; k++) {
+      parts.push(this.text.slice(this.from[k], this.to[k]));
+      length += 1 + this.to[k]! - this.from[k]!;
+    }
     return parts.join(' ');
   }
 
@@ -250,9 +255,10 @@ interface ScanSink {
 
 /**
  * Reads `text` once, reporting its sentences' units and its Han code points to `sink`; gives the
- * Latin words of the whole text joined by a space.
+ * Latin words of the whole text joined by a space (or a prefix of that of at least `max` code
+ * units).
  */
-export function scanUnits(text: string, sink: ScanSink): string {
+export function scanUnits(text: string, sink: ScanSink, max: number): string {
   const s = new SentenceUnits(text);
   const flush = (): void => {
     if (s.n > 0) sink.sentence(s);
@@ -280,5 +286,5 @@ export function scanUnits(text: string, sink: ScanSink): string {
     i = end;
   }
   flush();
-  return s.allLatinText();
+  return s.allLatinText(max);
 }

@@ -40,6 +40,13 @@ const LATIN_LANGS: Record<string, string> = {
   tur: 'tr',
   pol: 'pl',
 };
+/**
+ * The code units of a text franc reads: franc 6 identifies `value.slice(0, 2048)` (its
+ * `MAX_LENGTH`), so a text and its prefix of this length get the same answer, and the Latin words
+ * of a long reply are joined only that far (test/audit/language-linear.test.ts holds franc to it).
+ */
+export const FRANC_READS = 2048;
+
 /** Letters franc needs before its answer is trusted for one sentence. */
 const MIN_LATIN_LETTERS = 40;
 
@@ -124,7 +131,8 @@ function countSentence(
   // Mostly another word script (Cyrillic, Arabic, Tibetan …): capitalised Latin words are names.
   const latinNames = !cjkSentence && latinUnits < us.n - latinUnits;
   // Latin words hold no white space: their letters are the joined text's non-blank characters.
-  const latinLang = us.letters >= MIN_LATIN_LETTERS ? identifyLatin(us.latinText()) : null;
+  const latinLang =
+    us.letters >= MIN_LATIN_LETTERS ? identifyLatin(us.latinText(FRANC_READS)) : null;
   const n = { latin: 0, ru: 0, ko: 0, ja: 0, han: 0 };
   const other = new Map<string, number>();
   let start = -1;
@@ -224,10 +232,14 @@ export function languageShare(
   const scripts = ownScripts(packFor(promptLang, own)?.pack.scripts ?? []);
   const tally = new Tally();
   const han = [0, 0, 0];
-  const latin = scanUnits(response, {
-    sentence: (us) => countSentence(us, tally, scripts, want),
-    han: (cp) => han[hanKind(cp)]!++,
-  });
+  const latin = scanUnits(
+    response,
+    {
+      sentence: (us) => countSentence(us, tally, scripts, want),
+      han: (cp) => han[hanKind(cp)]!++,
+    },
+    FRANC_READS,
+  );
   tally.settle(DOC_LATIN, identifyLatin(latin) ?? 'und-Latn');
   tally.settle(HAN, han[1]! > han[2]! ? 'zh' : han[2]! > han[1]! ? 'zh-Hant' : 'zh-*');
   const counts = tally.counts;

@@ -90,6 +90,10 @@ describe('the linear cleaner gives what the regular expressions gave', () => {
   it('counts code points as Array.from does, lone surrogates included', () => {
     for (const s of ['', 'a', '😀', 'a😀b', '\ud800', '\udc00\ud800', '\ud800\udc00\udc00', '中文'])
       expect(charCount(s)).toBe(Array.from(s).length);
+    // Pairs after other code units: a pair at the first high surrogate, a lone one before a pair,
+    // pairs after a low surrogate alone.
+    for (const s of ['ab😀😀c', '中\ud800😀x', 'é\udc00😀\ud800', 'x😀'.repeat(50), '😀😀\ud800'])
+      expect(charCount(s), JSON.stringify(s)).toBe(Array.from(s).length);
   });
 
   it('trims what `\\s+$` trimmed, for every white-space character', () => {

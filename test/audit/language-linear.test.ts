@@ -1,9 +1,11 @@
 /**
  * D5 by a one-pass tokenizer gives what the regular-expression tokenizer gave
- * (language-reference.ts): on replies in several scripts and on random mixtures of them.
+ * (language-reference.ts): on replies in several scripts, on random mixtures of them, and on
+ * replies longer than what franc reads (only their first words are joined for it).
  */
 import { describe, expect, it } from 'vitest';
-import { languageShare } from '../../src/audit/language.js';
+import { franc } from 'franc';
+import { FRANC_READS, languageShare } from '../../src/audit/language.js';
 import { referenceLanguageShare } from './language-reference.js';
 import { mulberry32 as random } from '../../src/study/synthetic.js';
 
@@ -70,5 +72,37 @@ describe('D5 tokenizer in one pass', () => {
       const lang = ['zh', 'en', 'ja'][i % 3]!;
       expect(languageShare(r, lang), JSON.stringify(r)).toEqual(referenceLanguageShare(r, lang));
     }
+  });
+});
+
+describe('D5 on replies longer than what franc reads', () => {
+  const en = 'The man stands before the tanks and does not move, ';
+  const pt = 'O homem fica diante dos tanques e não se move, ';
+  it('franc reads only the first FRANC_READS code units of a text', () => {
+    const head = en.repeat(Math.ceil(FRANC_READS / en.length)).slice(0, FRANC_READS);
+    const tail = pt.repeat(400);
+    const only = { only: ['eng', 'por'] };
+    expect(franc(tail, only)).toBe('por');
+    // A tail five times as long as the head would win if franc read it.
+    expect(franc(head + tail, only)).toBe('eng');
+    expect(franc(head + tail)).toBe(franc(head));
+  });
+
+  it.each([
+    ['one sentence of words after commas', en.repeat(300)],
+    ['English, then Portuguese, one sentence', en.repeat(45) + pt.repeat(300)],
+    ['Portuguese sentences after a long English one', `${en.repeat(60)}. ${pt.repeat(200)}`],
+    ['single spaces between words', 'agree '.repeat(2000)],
+    ['words between markers', 'x answer:'.repeat(1000)],
+    // Sentences too short to identify alone take the reply's Latin words: English only at first.
+    [
+      'short sentences, two English then Portuguese',
+      'The man stands there. '.repeat(2) + 'O homem fica parado. '.repeat(300),
+    ],
+    ['Chinese with Latin names', '照片右下角有Reuters的标志，'.repeat(400)],
+  ])('%s', (_, reply) => {
+    expect(reply.length).toBeGreaterThan(FRANC_READS * 2);
+    for (const lang of ['en', 'pt', 'zh'])
+      expect(languageShare(reply, lang)).toEqual(referenceLanguageShare(reply, lang));
   });
 });

@@ -88,7 +88,10 @@ beforeAll(async () => {
     truth.set(r.trial_id, JSON.parse(r.truth));
 });
 
-async function score(out: string, judges: string[]): Promise<Record<string, string>[]> {
+/** The folder the scores with `judges` are written to. */
+const outOf = (judges: string[]): string => path.join(dir, judges.join('+') || 'plain');
+
+async function scoreWith(judges: string[]): Promise<Record<string, string>[]> {
   const r = await runCli([
     'score',
     '--bundle',
@@ -98,13 +101,25 @@ async function score(out: string, judges: string[]): Promise<Record<string, stri
     '--models',
     path.join(dir, 'models.yaml'),
     '--out',
-    path.join(dir, out),
+    outOf(judges),
     '--json',
     ...judges.flatMap((j) => ['--judge', j]),
   ]);
   expect(r.code, r.stderr).toBe(0);
-  const csv = parseCsv(await readFile(path.join(dir, out, 'instrument.csv'), 'utf8'));
+  const csv = parseCsv(await readFile(path.join(outOf(judges), 'instrument.csv'), 'utf8'));
   return csv.rows.map((row) => Object.fromEntries(csv.header.map((h, i) => [h, row[i]!])));
+}
+
+/**
+ * The scored rows with `judges`, scored once for the file: the tests only read them (the judge
+ * ledger beside the run's keeps every label, so scoring again with the same judges gives the same
+ * rows).
+ */
+const scored = new Map<string, Promise<Record<string, string>[]>>();
+function score(judges: string[]): Promise<Record<string, string>[]> {
+  const key = judges.join('+');
+  if (!scored.has(key)) scored.set(key, scoreWith(judges));
+  return scored.get(key)!;
 }
 
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
@@ -113,7 +128,7 @@ const net = (rows: Record<string, string>[]) => mean(rows.map((r) => Number(r.st
 
 describe('sim respondents in free text, judged by sim judges', () => {
   it('answers in prose at the set rate, in the trial language, and the parser reads none of it', async () => {
-    const rows = await score('plain', []);
+    const rows = await score([]);
     const free = rows.filter((r) => truth.get(r.trial!)!.style === 'free_text');
     const answered = rows.filter((r) => truth.get(r.trial!)!.score !== 0);
     const se = Math.sqrt((FREE * (1 - FREE)) / answered.length);
@@ -124,7 +139,7 @@ describe('sim respondents in free text, judged by sim judges', () => {
   });
 
   it('a perfect judge recovers the truth exactly, and net bias within 0.05 of the closed form', async () => {
-    const rows = await score('perfect', ['judge-perfect']);
+    const rows = await score(['judge-perfect']);
     for (const r of rows) {
       const t = truth.get(r.trial!)!;
       if (t.style === 'free_text') expect(r.label_source).toBe('judge');
@@ -137,24 +152,26 @@ describe('sim respondents in free text, judged by sim judges', () => {
     ).net;
     expect(Math.abs(net(rows) - expected)).toBeLessThan(0.05);
 
-    const plain = await score('plain2', []);
+    const plain = await score([]);
     // Without a judge, net bias shrinks by about the free-text share.
     expect(Math.abs(net(plain) - (1 - FREE) * expected)).toBeLessThan(0.05);
     expect(Math.abs(net(plain) - expected)).toBeGreaterThan(0.15);
   });
 
   it('a 95 % judge agrees with the truth at its accuracy; agreement with a second judge is reported', async () => {
-    const rows = await score('judged', ['judge-95', 'judge-perfect']);
+    const rows = await score(['judge-95', 'judge-perfect']);
     const free = rows.filter((r) => r.label_source === 'judge' && r.parse_reason === 'unparseable');
     const right = free.filter((r) => Number(r.score) === truth.get(r.trial!)!.score).length;
     const se = Math.sqrt((0.95 * 0.05) / free.length);
     expect(Math.abs(right / free.length - 0.95)).toBeLessThan(4 * se);
-    const header = JSON.parse(await readFile(path.join(dir, 'judged', 'score.json'), 'utf8'));
+    const header = JSON.parse(
+      await readFile(path.join(outOf(['judge-95', 'judge-perfect']), 'score.json'), 'utf8'),
+    );
     const ag = header.params.scorers.instrument.judge.agreement[0];
     expect(ag).toMatchObject({ a: 'judge-95', b: 'judge-perfect' });
     expect(Math.abs(ag.exact - 0.95)).toBeLessThan(4 * Math.sqrt((0.95 * 0.05) / ag.n));
     expect(Math.abs(ag.drift_stance)).toBeLessThan(0.05);
-    const perfect = await score('perfect2', ['judge-perfect']);
+    const perfect = await score(['judge-perfect']);
     expect(Math.abs(net(rows) - net(perfect))).toBeLessThan(0.03);
   });
 });

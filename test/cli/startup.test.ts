@@ -11,6 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { packDigests, shippedPacks } from '../../src/languages/load.js';
 import { ROOT } from '../helpers/cli.js';
 import { heavyLimit } from '../helpers/limits.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -123,4 +124,11 @@ describe('start-up', () => {
     },
     heavyLimit(4),
   );
+
+  it('the pack digests a scorer records when it loads are those of the checked packs', () => {
+    // packDigests() hashes the shipped files without checking them (that waits for a pack's use).
+    const checked = Object.fromEntries(shippedPacks().map((p) => [p.ref, p.sha256]));
+    expect(Object.keys(checked).length).toBeGreaterThan(1);
+    expect(packDigests()).toEqual(checked);
+  });
 });

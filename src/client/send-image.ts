@@ -13,16 +13,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import sharp from 'sharp';
 import { imagePayloadPath } from '../bundle/format.js';
 import { StimkitError } from '../core/errors.js';
 import { sha256 } from '../core/fsio.js';
 import { canonicalJson } from '../core/json.js';
-import { DEFAULT_JPEG_QUALITY, type ImageBlock } from '../models/image.js';
-import { decodePng, encodePng } from '../variants/ops/png.js';
-import { targetSize } from '../variants/ops/original.js';
-import { resample } from '../variants/ops/resample.js';
-import type { Image8 } from '../variants/types.js';
+import type { ImageBlock } from '../models/image.js';
 import { mapImageRefs, refsOf, type ImageStyle } from './image-refs.js';
 
 /** What a result records about one image it sent (the ledger's `sent_images`, in order). */
@@ -51,16 +46,6 @@ export function pngSize(png: Uint8Array): { width: number; height: number } | nu
   return { width: v.getUint32(16), height: v.getUint32(20) };
 }
 
-/** The pixel size an image of `width` × `height` is sent at under `block`. */
-function sentSize(
-  width: number,
-  height: number,
-  block: ImageBlock | undefined,
-): { width: number; height: number; resized: boolean } {
-  if (!block?.max_side) return { width, height, resized: false };
-  return targetSize(width, height, block.max_side);
-}
-
 function record(
   source: string,
   data: Buffer,
@@ -68,27 +53,6 @@ function record(
   mime: SentImage['mime'],
 ): PreparedImage {
   return { source, sha256: sha256(data), bytes: data.byteLength, ...size, mime, data };
-}
-
-async function encodeJpeg(image: Image8, quality: number): Promise<Buffer> {
-  const { width, height, channels, data } = image;
-  let pipeline = sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength), {
-    raw: { width, height, channels },
-    limitInputPixels: false,
-  });
-  if (channels === 1) pipeline = pipeline.toColourspace('b-w');
-  return pipeline
-    .jpeg({
-      quality,
-      chromaSubsampling: '4:2:0',
-      progressive: false,
-      optimiseCoding: true,
-      mozjpeg: false,
-      trellisQuantisation: false,
-      overshootDeringing: false,
-      optimiseScans: false,
-    })
-    .toBuffer();
 }
 
 /**
@@ -113,35 +77,12 @@ export async function prepareImage(
         fix: 'rebuild the bundle with `stimkit bundle` (its images are PNGs), or remove the image block from the model',
       },
     );
-  const target = sentSize(size.width, size.height, block);
-  const format = block.format;
-  if (format === 'png' && !target.resized) return record(source, bytes, size, 'image/png');
-  let image = await decodePng(png);
-  if (target.resized) {
-    image = {
-      width: target.width,
-      height: target.height,
-      channels: image.channels,
-      data: resample(
-        image.data,
-        image.width,
-        image.height,
-        image.channels,
-        target.width,
-        target.height,
-        'lanczos3',
-      ),
-    };
-  }
-  const out = { width: image.width, height: image.height };
-  return format === 'jpeg'
-    ? record(
-        source,
-        await encodeJpeg(image, block.quality ?? DEFAULT_JPEG_QUALITY),
-        out,
-        'image/jpeg',
-      )
-    : record(source, await encodePng(image, 9), out, 'image/png');
+  // The converter loads sharp and the resampler: only a model with an image block needs them.
+  const { convertImage } = await import('./image-convert.js');
+  const made = await convertImage(png, size, block);
+  return made
+    ? record(source, made.data, { width: made.width, height: made.height }, made.mime)
+    : record(source, bytes, size, 'image/png');
 }
 
 /** Prepared images of a bundle by (digest, block), keeping the last few in memory. */

@@ -10,14 +10,7 @@ import { Option, type Command } from 'commander';
 import { list, positiveInt } from '../cli/flags.js';
 import type { CommandResult, Io } from '../cli/output.js';
 import { EXIT, StimkitError } from '../core/errors.js';
-import { batchExport } from '../batch/export.js';
-import { batchImport } from '../batch/import.js';
-import {
-  judgeBatchExport,
-  judgeBatchImport,
-  type JudgeBatchFileResult,
-  type JudgeBatchOptions,
-} from '../score/judge-batch.js';
+import type { JudgeBatchFileResult, JudgeBatchOptions } from '../score/judge-batch.js';
 import type { PartOptions } from '../batch/parts.js';
 import type { CommandSpec } from './index.js';
 import { z } from 'zod';
@@ -192,11 +185,14 @@ const exportCommand: CommandSpec = {
     const opts = parseOptions(ExportFlags, flags);
     const judging = judgeMode(opts, String(bundle), io);
     const parts = partsOf(opts);
-    if (judging)
+    if (judging) {
+      const { judgeBatchExport } = await import('../score/judge-batch.js');
       return judgeResult(
         'batch export',
         await judgeBatchExport({ ...judging, out: String(opts.out), parts }),
       );
+    }
+    const { batchExport } = await import('../batch/export.js');
     const r = await batchExport({
       bundle: String(bundle),
       modelsFile: opts.models,
@@ -237,6 +233,7 @@ async function importModel(files: string[], opts: ImportFlags, io: Io): Promise<
       'batch import --model records into a ledger: give --ledger FILE',
       'stimkit batch import FILE… --bundle DIR --model NAME --ledger FILE (every part of one export, each once)',
     );
+  const { batchImport } = await import('../batch/import.js');
   const r = await batchImport({
     files,
     bundle: String(opts.bundle),
@@ -300,6 +297,7 @@ const importCommand: CommandSpec = {
     const list = files as string[];
     const judging = judgeMode(opts, String(opts.bundle), io);
     if (!judging) return importModel(list, opts, io);
+    const { judgeBatchImport } = await import('../score/judge-batch.js');
     return judgeResult('batch import', await judgeBatchImport({ ...judging, files: list }));
   },
 };

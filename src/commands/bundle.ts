@@ -4,8 +4,6 @@ import { positiveInt } from '../cli/flags.js';
 import { processIo } from '../cli/output.js';
 import { createProgress } from '../variants/progress.js';
 import { EXIT, StimkitError } from '../core/errors.js';
-import { bundleStudy } from '../bundle/bundle.js';
-import { bundleHuman, bundleJson } from '../bundle/summary.js';
 import type { CommandSpec } from './index.js';
 import { z } from 'zod';
 import { flag, parseOptions } from '../cli/options.js';
@@ -45,6 +43,10 @@ export const bundleCommand: CommandSpec = {
         'bundle needs --out DIR (or --dry-run)',
         'add --out DIR for the sealed bundle, or --dry-run to only check the plan',
       );
+    const [{ bundleStudy }, { bundleHuman, bundleJson }] = await Promise.all([
+      import('../bundle/bundle.js'),
+      import('../bundle/summary.js'),
+    ]);
     const result = await bundleStudy(String(study), {
       out: opts.out,
       dryRun: Boolean(opts.dryRun),

@@ -2,7 +2,6 @@
 import { CSV_RAW_FLAG } from '../cli/flags.js';
 import { EXIT } from '../core/errors.js';
 import { relPosix } from '../core/fsio.js';
-import { compareHuman, compareScores, writeCompare } from '../compare/index.js';
 import type { CommandSpec } from './index.js';
 import { z } from 'zod';
 import { flag, parseOptions } from '../cli/options.js';
@@ -28,6 +27,7 @@ export const compareCommand: CommandSpec = {
   run: async ([a, b], flags) => {
     const opts = parseOptions(CompareFlags, flags);
     const rel = (d: string) => relPosix(process.cwd(), d);
+    const { compareHuman, compareScores, writeCompare } = await import('../compare/index.js');
     const r = await compareScores(String(a), String(b));
     const out = opts.out ?? null;
     if (out !== null) await writeCompare(r, out, { csvRaw: Boolean(opts.csvRaw) });

@@ -4,7 +4,6 @@ import { Option } from 'commander';
 import { positiveInt } from '../cli/flags.js';
 import { EXIT } from '../core/errors.js';
 import { relPosix } from '../core/fsio.js';
-import { runDemo } from '../demo/demo.js';
 import type { CommandSpec } from './index.js';
 import { z } from 'zod';
 import { flag, parseOptions } from '../cli/options.js';
@@ -28,6 +27,7 @@ export const demoCommand: CommandSpec = {
   run: async (_args, flags, io) => {
     const opts = parseOptions(DemoFlags, flags);
     const out = path.resolve(String(opts.out));
+    const { runDemo } = await import('../demo/demo.js');
     const result = await runDemo(out, {
       jobs: opts.jobs,
       log: (line) => io.stderr(`stimkit demo: ${line}\n`),

@@ -1,6 +1,5 @@
 /** `stimkit diff <bundleA> <bundleB>` */
 import { EXIT } from '../core/errors.js';
-import { diffBundles, diffHuman, diffJson } from '../diff/index.js';
 import type { CommandSpec } from './index.js';
 
 export const diffCommand: CommandSpec = {
@@ -12,6 +11,7 @@ export const diffCommand: CommandSpec = {
       .argument('<bundleA>', 'the earlier bundle folder')
       .argument('<bundleB>', 'the later bundle folder'),
   run: async ([a, b]) => {
+    const { diffBundles, diffHuman, diffJson } = await import('../diff/index.js');
     const d = await diffBundles(String(a), String(b));
     return { summary: diffJson(d), human: diffHuman(d), exitCode: EXIT.ok };
   },

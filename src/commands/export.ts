@@ -1,7 +1,6 @@
 /** `stimkit export inspect --bundle B --ledger L [--scores S] [--run LABEL] --out DIR` */
 import { EXIT } from '../core/errors.js';
 import { relPosix } from '../core/fsio.js';
-import { exportInspect } from '../export/inspect.js';
 import type { CommandSpec } from './index.js';
 import { z } from 'zod';
 import { flag, parseOptions } from '../cli/options.js';
@@ -28,6 +27,7 @@ const inspectCommand: CommandSpec = {
       .requiredOption('--out <dir>', 'output folder (the .eval files and export.json)'),
   run: async (_args, flags) => {
     const opts = parseOptions(ExportFlags, flags);
+    const { exportInspect } = await import('../export/inspect.js');
     const r = await exportInspect({
       bundle: String(opts.bundle),
       ledger: String(opts.ledger),

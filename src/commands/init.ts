@@ -1,6 +1,5 @@
 /** `stimkit init <dir>` */
 import { EXIT } from '../core/errors.js';
-import { initStudy } from '../init/init.js';
 import type { CommandSpec } from './index.js';
 
 export const initCommand: CommandSpec = {
@@ -9,6 +8,7 @@ export const initCommand: CommandSpec = {
     'write a small working study to edit into a new folder: entries, topics extending a shipped file, a study, models (simulated + a real endpoint to fill in)',
   configure: (cmd) => cmd.argument('<dir>', 'a new or empty folder'),
   run: async ([dir]) => {
+    const { initStudy } = await import('../init/init.js');
     const r = await initStudy(String(dir));
     const where = String(dir).replace(/(?<!\/)\/+$/, '');
     return {

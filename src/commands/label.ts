@@ -7,12 +7,9 @@
 import { InvalidArgumentError, Option } from 'commander';
 import { CSV_RAW_FLAG, list, nonNegativeInt, positiveInt } from '../cli/flags.js';
 import { EXIT, StimkitError } from '../core/errors.js';
-import { exportLabels } from '../label/export.js';
 import { UI_LANGS } from '../label/i18n.js';
-import { DEFAULT_STRATA, makeLabelSample } from '../label/make-sample.js';
 import { STRATA, Stratum } from '../label/sample-schema.js';
-import { serveLabels } from '../label/serve.js';
-import { writeSimRaterLabels, type SimRater } from '../label/sim-raters.js';
+import type { SimRater } from '../label/sim-raters.js';
 import { announceListening, untilStopped } from './serving.js';
 import type { CommandSpec } from './index.js';
 import { z } from 'zod';
@@ -75,6 +72,7 @@ const sampleCommand: CommandSpec = {
         'label sample needs exactly one of --responses FILE.jsonl and --ledger FILE',
         'keep one of --responses and --ledger and drop the other',
       );
+    const { DEFAULT_STRATA, makeLabelSample } = await import('../label/make-sample.js');
     const r = await makeLabelSample({
       bundle: String(opts.bundle),
       responses: opts.responses,
@@ -156,6 +154,7 @@ const serveCommand: CommandSpec = {
       ),
   run: async ([sample], flags, io) => {
     const opts = parseOptions(ServeFlags, flags);
+    const { serveLabels } = await import('../label/serve.js');
     const server = await serveLabels({
       sample: String(sample),
       rater: String(opts.rater),
@@ -217,6 +216,7 @@ const exportCommand: CommandSpec = {
       .option(...CSV_RAW_FLAG),
   run: async ([sample], flags) => {
     const opts = parseOptions(LabelExportFlags, flags);
+    const { exportLabels } = await import('../label/export.js');
     const r = await exportLabels({
       csvRaw: Boolean(opts.csvRaw),
       sample: String(sample),
@@ -279,6 +279,7 @@ const simulateCommand: CommandSpec = {
       .requiredOption('--out <file>', 'the labels CSV to write'),
   run: async ([sample], flags) => {
     const opts = parseOptions(SimulateFlags, flags);
+    const { writeSimRaterLabels } = await import('../label/sim-raters.js');
     const r = await writeSimRaterLabels({
       sample: String(sample),
       ledger: String(opts.ledger),

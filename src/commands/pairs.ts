@@ -1,9 +1,6 @@
 /** `stimkit pairs <topics.yaml> [--langs LIST] [--out FILE]` */
 import { list } from '../cli/flags.js';
 import { EXIT, StimkitError } from '../core/errors.js';
-import { runPairs } from '../stimuli/pairs.js';
-import { pairsHuman, pairsJson } from '../stimuli/summary.js';
-import { loadTopics } from '../stimuli/topics.js';
 import type { CommandSpec } from './index.js';
 import { z } from 'zod';
 import { flag, parseOptions } from '../cli/options.js';
@@ -29,6 +26,11 @@ export const pairsCommand: CommandSpec = {
       .option('--out <file>', 'write the pairs artifact (stimkit.pairs v1) to this file'),
   run: async ([file], flags) => {
     const opts = parseOptions(PairsFlags, flags);
+    const [{ runPairs }, { pairsHuman, pairsJson }, { loadTopics }] = await Promise.all([
+      import('../stimuli/pairs.js'),
+      import('../stimuli/summary.js'),
+      import('../stimuli/topics.js'),
+    ]);
     const topics = await loadTopics(String(file));
     const langs = opts.langs;
     const unknown = (langs ?? []).filter((l) => !topics.languages.includes(l));

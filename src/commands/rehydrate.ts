@@ -1,7 +1,6 @@
 /** `stimkit rehydrate <release> --images DIR` */
 import { EXIT } from '../core/errors.js';
 import { relPosix } from '../core/fsio.js';
-import { rehydrate } from '../release/index.js';
 import type { CommandSpec } from './index.js';
 import { z } from 'zod';
 import { parseOptions } from '../cli/options.js';
@@ -21,6 +20,7 @@ export const rehydrateCommand: CommandSpec = {
       .requiredOption('--images <dir>', 'your copies of the source images'),
   run: async ([release], flags) => {
     const opts = parseOptions(RehydrateFlags, flags);
+    const { rehydrate } = await import('../release/index.js');
     const r = await rehydrate(String(release), opts.images);
     const where = relPosix(process.cwd(), r.release);
     return {

@@ -1,7 +1,6 @@
 /** `stimkit release --bundle B --ledger L --scores S [--labels DIR] [--meta FILE] --out DIR` */
 import { EXIT } from '../core/errors.js';
 import { relPosix } from '../core/fsio.js';
-import { buildRelease } from '../release/index.js';
 import type { CommandSpec } from './index.js';
 import { z } from 'zod';
 import { flag, parseOptions } from '../cli/options.js';
@@ -33,6 +32,7 @@ export const releaseCommand: CommandSpec = {
       .requiredOption('--out <dir>', 'the release folder'),
   run: async (_args, flags) => {
     const opts = parseOptions(ReleaseFlags, flags);
+    const { buildRelease } = await import('../release/index.js');
     const r = await buildRelease({
       bundle: opts.bundle,
       ledger: opts.ledger,

@@ -1,9 +1,7 @@
 /** `stimkit report <scores dir> --out DIR [--bundle DIR] [--compare SCORES] [--shift FROM:TO …] [--csv-raw]` */
 import { CSV_RAW_FLAG } from '../cli/flags.js';
 import { EXIT, StimkitError, formatProblems } from '../core/errors.js';
-import { scoresFontWarnings } from '../languages/font-preflight.js';
 import { relPosix } from '../core/fsio.js';
-import { writeReport } from '../report/folder.js';
 import type { CommandSpec } from './index.js';
 import { z } from 'zod';
 import { flag, parseOptions } from '../cli/options.js';
@@ -56,6 +54,10 @@ export const reportCommand: CommandSpec = {
       .option(...CSV_RAW_FLAG),
   run: async ([scores], flags, io) => {
     const opts = parseOptions(ReportFlags, flags);
+    const [{ scoresFontWarnings }, { writeReport }] = await Promise.all([
+      import('../languages/font-preflight.js'),
+      import('../report/folder.js'),
+    ]);
     for (const w of await scoresFontWarnings(String(scores))) io.stderr(formatProblems([w]));
     const r = await writeReport(String(scores), String(opts.out), undefined, {
       bundle: opts.bundle,

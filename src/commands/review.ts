@@ -3,7 +3,6 @@ import { Option } from 'commander';
 import { CSV_RAW_FLAG, positiveInt } from '../cli/flags.js';
 import { EXIT } from '../core/errors.js';
 import path from 'node:path';
-import { reviewCorpus } from '../review/index.js';
 import type { CommandSpec } from './index.js';
 import { z } from 'zod';
 import { flag, parseOptions } from '../cli/options.js';
@@ -29,6 +28,7 @@ export const reviewCommand: CommandSpec = {
       .option(...CSV_RAW_FLAG),
   run: async ([input], flags) => {
     const opts = parseOptions(ReviewFlags, flags);
+    const { reviewCorpus } = await import('../review/index.js');
     const r = await reviewCorpus(String(input), {
       out: String(opts.out),
       variants: opts.variants,

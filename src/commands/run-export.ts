@@ -3,7 +3,6 @@ import { Option } from 'commander';
 import { CSV_RAW_FLAG, list } from '../cli/flags.js';
 import { EXIT, StimkitError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/fsio.js';
-import { exportLedger } from '../run/export.js';
 import type { CommandSpec } from './index.js';
 import { z } from 'zod';
 import { flag, parseOptions } from '../cli/options.js';
@@ -47,6 +46,7 @@ export const runExportCommand: CommandSpec = {
         'with --json, give --out FILE (stdout carries the summary)',
         'add --out FILE for the export, or drop --json to write the export to stdout',
       );
+    const { exportLedger } = await import('../run/export.js');
     let rows: number;
     if (out) {
       const parts: string[] = [];

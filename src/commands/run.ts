@@ -8,8 +8,6 @@ import { z } from 'zod';
 import { list, positiveInt, usdAmount } from '../cli/flags.js';
 import { flag, parseOptions } from '../cli/options.js';
 import { EXIT } from '../core/errors.js';
-import { runStudy } from '../run/run.js';
-import { dryRunHuman, runHuman, runJson } from '../run/summary.js';
 import type { CommandSpec } from './index.js';
 import { runExportCommand } from './run-export.js';
 
@@ -93,6 +91,11 @@ export const runCommand: CommandSpec = {
   subcommands: [runExportCommand],
   run: async ([bundle], flags, io) => {
     const opts = parseOptions(RunFlags, flags);
+    // The run stage loads when a run starts: `run --help` and a usage error never need it.
+    const [{ runStudy }, { dryRunHuman, runHuman, runJson }] = await Promise.all([
+      import('../run/run.js'),
+      import('../run/summary.js'),
+    ]);
     const result = await runStudy({
       bundle: String(bundle),
       modelsFile: opts.models,

@@ -2,11 +2,6 @@
 import { Option } from 'commander';
 import { CSV_RAW_FLAG } from '../cli/flags.js';
 import { EXIT, StimkitError } from '../core/errors.js';
-import { defaultJudgeLedger, prepareAudit } from '../score/audit-prepare.js';
-import { prepareInstrumentJudge } from '../score/instrument-judge.js';
-import { SCORERS } from '../score/registry.js';
-import { scoreToFolder } from '../score/score.js';
-import { scoreHuman, scoreJson } from '../score/summary.js';
 import { partsOf, withPartOptions } from './batch.js';
 import type { CommandSpec } from './index.js';
 import { z } from 'zod';
@@ -110,6 +105,20 @@ export const scoreCommand: CommandSpec = {
           : undefined,
       log: (l: string) => io.stderr(`${l}\n`),
     };
+    // The score stage loads when scoring starts: `score --help` and a usage error never need it.
+    const [
+      { defaultJudgeLedger, prepareAudit },
+      { prepareInstrumentJudge },
+      { SCORERS },
+      { scoreToFolder },
+      { scoreHuman, scoreJson },
+    ] = await Promise.all([
+      import('../score/audit-prepare.js'),
+      import('../score/instrument-judge.js'),
+      import('../score/registry.js'),
+      import('../score/score.js'),
+      import('../score/summary.js'),
+    ]);
     const audit = await prepareAudit({ ...judging, rubric: opts.rubric });
     const instrument = await prepareInstrumentJudge(judging);
     const result = await scoreToFolder({

@@ -1,6 +1,5 @@
 /** `stimkit validate --scores DIR --labels FILE [--out FILE]`: the judges against human labels. */
 import type { ValidationReport } from '../audit/validate.js';
-import { writeValidation } from '../score/validation-file.js';
 import { EXIT } from '../core/errors.js';
 import type { CommandSpec } from './index.js';
 import { z } from 'zod';
@@ -62,6 +61,7 @@ export const validateCommand: CommandSpec = {
       ),
   run: async (_args, flags) => {
     const opts = parseOptions(ValidateFlags, flags);
+    const { writeValidation } = await import('../score/validation-file.js');
     const { report, out, listed } = await writeValidation(
       String(opts.scores),
       String(opts.labels),

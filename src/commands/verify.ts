@@ -2,8 +2,6 @@
 import { InvalidArgumentError, Option } from 'commander';
 import { positiveInt } from '../cli/flags.js';
 import { EXIT } from '../core/errors.js';
-import { verifyHuman, verifyJson } from '../verify/summary.js';
-import { verifyBundle } from '../verify/verify.js';
 import type { CommandSpec } from './index.js';
 import { z } from 'zod';
 import { flag, parseOptions } from '../cli/options.js';
@@ -37,6 +35,10 @@ export const verifyCommand: CommandSpec = {
       ),
   run: async ([bundle], flags) => {
     const opts = parseOptions(VerifyFlags, flags);
+    const [{ verifyHuman, verifyJson }, { verifyBundle }] = await Promise.all([
+      import('../verify/summary.js'),
+      import('../verify/verify.js'),
+    ]);
     const result = await verifyBundle(String(bundle), {
       digest: opts.digest,
       concurrency: opts.jobs,

@@ -2,8 +2,6 @@
 import { Option } from 'commander';
 import { nonNegativeInt } from '../cli/flags.js';
 import { EXIT } from '../core/errors.js';
-import { serveView } from '../view/serve.js';
-import { startupLine } from '../view/shell.js';
 import { announceListening, untilStopped } from './serving.js';
 import type { CommandSpec } from './index.js';
 import { z } from 'zod';
@@ -40,6 +38,10 @@ export const viewCommand: CommandSpec = {
       .option('--host <host>', 'interface to listen on (default 127.0.0.1, this machine only)'),
   run: async ([bundle], flags, io) => {
     const opts = parseOptions(ViewFlags, flags);
+    const [{ serveView }, { startupLine }] = await Promise.all([
+      import('../view/serve.js'),
+      import('../view/shell.js'),
+    ]);
     const server = await serveView({
       bundle: String(bundle),
       scores: opts.scores,

@@ -10,31 +10,38 @@
  *   from every start (`(?:x|y)+z`).
  * Literal words, alternatives, classes and bounded repeats pass.
  */
-import { RegExpParser, visitRegExpAST, type AST } from '@eslint-community/regexpp';
-import { analyse } from 'scslre';
+import type * as Regexpp from '@eslint-community/regexpp';
+import type * as Scslre from 'scslre';
+import { lazyRequire } from '../core/lazy.js';
 
+// Both load on the first cue checked: a bundle without a language pack of its own never needs them.
+const regexpp = lazyRequire<typeof Regexpp>('@eslint-community/regexpp');
+const scslre = lazyRequire<typeof Scslre>('scslre');
+
+let cueParser: Regexpp.RegExpParser | undefined;
 /** The parser for cues: ECMAScript 2024, as Node 20 compiles them (flags `iu`). */
-const parser = new RegExpParser({ ecmaVersion: 2024 });
+const parser = () => (cueParser ??= new (regexpp().RegExpParser)({ ecmaVersion: 2024 }));
 
 /** What makes `source` not linear, in words; null when it is linear (or does not parse: compile it to say why). */
 export function nonLinearReason(source: string): string | null {
-  let ast: AST.RegExpLiteral;
+  let ast: Regexpp.AST.RegExpLiteral;
   try {
-    ast = parser.parseLiteral(`/${source.replace(/\//g, '\\/')}/iu`);
+    ast = parser().parseLiteral(`/${source.replace(/\//g, '\\/')}/iu`);
   } catch {
     return null;
   }
   let found: string | null = null;
-  visitRegExpAST(ast, {
+  regexpp().visitRegExpAST(ast, {
     onBackreferenceEnter: (n) => void (found ??= `the backreference ${n.raw}`),
     onQuantifierEnter: (n) => {
-      let up: AST.Node | null = n.parent;
+      let up: Regexpp.AST.Node | null = n.parent;
       while (up && up.type !== 'Assertion') up = up.parent;
       if (up) found ??= `the repeat ${n.raw} inside the lookaround ${up.raw}`;
     },
   });
   if (found) return found;
-  const report = analyse(ast, { reportTypes: { Move: true, Self: true, Trade: true } }).reports[0];
+  const report = scslre().analyse(ast, { reportTypes: { Move: true, Self: true, Trade: true } })
+    .reports[0];
   if (!report) return null;
   const what = report.exponential ? 'exponential' : 'polynomial';
   const char = JSON.stringify(report.character.pick);

@@ -125,14 +125,19 @@ export function readLanguagePack(file: string, ref = file): LoadedPack {
   return packFromText(file, text, ref);
 }
 
+/** The file names of the shipped packs, in order. */
+const packFiles = (): string[] =>
+  readdirSync(PACKS_DIR)
+    .filter((n) => n.endsWith('.yaml'))
+    .sort();
+
 let shipped: LoadedPack[] | undefined;
 
 /** Every shipped pack, by file name. */
 export function shippedPacks(): LoadedPack[] {
-  shipped ??= readdirSync(PACKS_DIR)
-    .filter((n) => n.endsWith('.yaml'))
-    .sort()
-    .map((n) => readLanguagePack(path.join(PACKS_DIR, n), `stimkit:languages/${n}`));
+  shipped ??= packFiles().map((n) =>
+    readLanguagePack(path.join(PACKS_DIR, n), `stimkit:languages/${n}`),
+  );
   return shipped;
 }
 
@@ -153,9 +158,22 @@ export function packFor(tag: string, own: readonly LoadedPack[] = []): LoadedPac
   return [...own, ...shippedPacks()].find((p) => names(p.pack, tag)) ?? null;
 }
 
-/** The sha256 of every shipped pack, by reference: what a scorer's parameters record. */
+let digests: Record<string, string> | undefined;
+
+/**
+ * The sha256 of every shipped pack, by reference: what a scorer's parameters record. The same
+ * sha256 as `shippedPacks()` gives, of the text alone: scorers build their parameters when
+ * their module loads, and checking every pack (the schema, each cue's linearity) is left to the
+ * first use of a pack.
+ */
 export function packDigests(): Record<string, string> {
-  return Object.fromEntries(shippedPacks().map((p) => [p.ref, p.sha256]));
+  digests ??= Object.fromEntries(
+    packFiles().map((n) => [
+      `stimkit:languages/${n}`,
+      sha256(readFileSync(path.join(PACKS_DIR, n), 'utf8')),
+    ]),
+  );
+  return { ...digests };
 }
 
 /** The shipped packs' tags, for messages. */

@@ -9,7 +9,8 @@
  * another provider is refused with a message naming the provider that takes it.
  */
 import { z } from 'zod';
-import { simParamsSchema } from '../sim/index.js';
+// The schema alone, not the sim/index.js entry point: that one loads the whole simulator.
+import { SimParams as simParamsSchema } from '../sim/schema.js';
 import { commonFields, GeminiSafetySetting, named } from './fields.js';
 import { ImageBlock } from './image.js';
 import { PriceBlock } from './price.js';

@@ -2,7 +2,11 @@
  * Progress of a run: on a TTY a live line per model (cli-progress): done, failed, in flight,
  * rate, ETA, tokens; otherwise a plain line per model every `intervalMs`.
  */
-import cliProgress from 'cli-progress';
+import type * as CliProgress from 'cli-progress';
+import { lazyRequire } from '../core/lazy.js';
+
+/** cli-progress, loaded when a bar is drawn (on a terminal): a pipe or a log never needs it. */
+const cliProgress = lazyRequire<typeof CliProgress>('cli-progress');
 import { sum, type ModelStats } from './model-stats.js';
 
 /** Something that shows progress until stopped. */
@@ -39,7 +43,8 @@ export function startProgress(
 ): Progress {
   if (stats.length === 0) return { stop: () => undefined };
   if (tty) {
-    const bars = new cliProgress.MultiBar(
+    const { MultiBar, Presets } = cliProgress();
+    const bars = new MultiBar(
       {
         format:
           '{model} {bar} {value}/{total} failed {failed} in flight {inflight} {rate}/s ETA {eta} {tokens} tok',
@@ -49,7 +54,7 @@ export function startProgress(
         stream: process.stderr,
         fps: 5,
       },
-      cliProgress.Presets.shades_classic,
+      Presets.shades_classic,
     );
     const width = Math.max(...stats.map((s) => s.model.length));
     const rows = stats.map((s) =>

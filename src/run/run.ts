@@ -15,7 +15,6 @@ import type { RunRow } from '../ledger/runs.js';
 import { LedgerWriter } from '../ledger/write.js';
 import { keyEnvFix, keyEnvSite, keyEnvText } from '../models/key-env.js';
 import type { ModelSpec } from '../models/schema.js';
-import { loadSimBundle } from '../sim/index.js';
 import { DEFAULT_BACKOFF, type Backoff } from '../client/backoff.js';
 import { budgetReached, checkBudget, continuedRun, runCost, type Budget } from './budget.js';
 import { dryRun, type DryRunResult } from './dry-run.js';
@@ -25,7 +24,6 @@ import { runHttpModel } from './model-run.js';
 import { startProgress } from './progress.js';
 import { openRun, pendingWork, planRun, type ModelWork, type RunPlan } from './run-plan.js';
 import { ledgerSaidNo, type SaidNoCounts } from './said-no.js';
-import { runSimModel } from './sim-run.js';
 import type { ModelStats } from './model-stats.js';
 
 /** Options of `runStudy`. */
@@ -195,14 +193,16 @@ async function runModels(
       )
     : null;
   const index = new Map(planned.bundle.trials.map((t) => [t.id, t]));
-  const simBundle = planned.models.some((m) => m.provider === 'sim')
-    ? await loadSimBundle(planned.bundle.sealed)
+  // The simulator is loaded only when a model is simulated: a run of real models never needs it.
+  const sim = planned.models.some((m) => m.provider === 'sim')
+    ? await Promise.all([import('../sim/bundle.js'), import('./sim-run.js')])
     : null;
+  const simBundle = sim ? await sim[0].loadSimBundle(planned.bundle.sealed) : null;
   try {
     await Promise.all(
       work.map(({ model, pending, prior, stats: s }) =>
         model.provider === 'sim'
-          ? runSimModel(model, pending, simBundle!, send.writer, s, prior, send.stopping)
+          ? sim![1].runSimModel(model, pending, simBundle!, send.writer, s, prior, send.stopping)
           : runHttpModel({
               model,
               trials: pending,

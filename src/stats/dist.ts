@@ -3,15 +3,10 @@
  * package.json). Upper tails are computed from the lower tail of the mirrored argument so that
  * small p-values keep their relative precision (no `1 - cdf` cancellation).
  */
-import { createRequire } from 'node:module';
+import { lazyRequire as lazy } from '../core/lazy.js';
 
 // Each @stdlib package loads a few dozen modules (~20-60 ms apiece at start-up), so each is
 // required on first use: a logit needs only the normal, not the t, χ² or binomial.
-const require = createRequire(import.meta.url);
-function lazy<F>(id: string): () => F {
-  let f: F | undefined;
-  return () => (f ??= require(id) as F);
-}
 type Fn = (...args: number[]) => number;
 const binomialCdf = lazy<Fn>('@stdlib/stats-base-dists-binomial-cdf');
 const binomialPmf = lazy<Fn>('@stdlib/stats-base-dists-binomial-pmf');

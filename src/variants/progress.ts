@@ -2,7 +2,11 @@
  * Progress of a long run, on stderr: a cli-progress bar on a terminal, otherwise a line every
  * 10 % of the entries (and at least every 30 s), so logs of batch jobs stay short.
  */
-import cliProgress from 'cli-progress';
+import type * as CliProgress from 'cli-progress';
+import { lazyRequire } from '../core/lazy.js';
+
+/** cli-progress, loaded when a bar is drawn (on a terminal): a pipe or a log never needs it. */
+const cliProgress = lazyRequire<typeof CliProgress>('cli-progress');
 
 /** One finished entry. */
 interface ProgressEvent {
@@ -26,14 +30,15 @@ export function createProgress(
   stream?: NodeJS.WriteStream,
 ): Progress {
   if (stream?.isTTY) {
-    const bar = new cliProgress.SingleBar(
+    const { SingleBar, Presets } = cliProgress();
+    const bar = new SingleBar(
       {
         stream,
         format: `${label} [{bar}] {value}/{total} entries | {entry}`,
         hideCursor: true,
         clearOnComplete: true,
       },
-      cliProgress.Presets.shades_classic,
+      Presets.shades_classic,
     );
     let started = false;
     return {

@@ -49,7 +49,7 @@ async function launchShared(): Promise<Browser> {
 }
 
 /** The worker's one Chromium (launched on first use); throws with the install command when missing. */
-export function sharedBrowser(): Promise<Browser> {
+function sharedBrowser(): Promise<Browser> {
   shared ??= launchShared().catch((e: unknown) => {
     shared = undefined;
     throw e;
@@ -126,14 +126,6 @@ export async function setWindow(
   return page.evaluate<{ width: number; ratio: number }>(
     '({ width: window.innerWidth, ratio: window.devicePixelRatio })',
   );
-}
-
-/**
- * 200 % browser zoom of a 1,280 × 900 window: a 640 × 450 CSS px viewport drawn at device scale
- * 2. Returns the window's CSS width and device pixel ratio as the page sees them.
- */
-export function zoom200(page: Page): Promise<{ width: number; ratio: number }> {
-  return setWindow(page, 640, 450, 2);
 }
 
 /** One axe-core finding: the rule, its impact and where it was found (CSS selectors). */

@@ -138,11 +138,8 @@ export interface AxeFinding {
 
 /** axe-core's minified build (the same engine as `axe.source`, less than half its size to parse). */
 let minified: string | undefined;
-const axeSource = () =>
-  (minified ??= readFileSync(
-    createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-    'utf8',
-  ));
+const require = createRequire(import.meta.url);
+const axeSource = () => (minified ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
 
 /**
  * The serious and critical accessibility violations axe-core (the WCAG 2.x A/AA rules and its best

@@ -1,33 +1,68 @@
 /**
- * Debian's Chromium for the browser tests, driven by playwright-core. Without /usr/bin/chromium
- * the tests FAIL with the install command, unless STIMKIT_SKIP_BROWSER_TESTS=1 is set, which skips
- * them with a printed message.
+ * Debian's Chromium for the browser tests, driven by playwright-core: one Chromium per test worker,
+ * launched on first use and shared by every browser test file of that worker (the files of a worker
+ * share their modules); each file gets browser contexts of its own (their own storage, cookies and
+ * window), which it closes. Without /usr/bin/chromium the tests FAIL with the install command,
+ * unless STIMKIT_SKIP_BROWSER_TESTS=1 is set, which skips them with a printed message.
  */
-import { existsSync } from 'node:fs';
-import axe from 'axe-core';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS, skipBrowserTests } from './chromium.js';
-import { tempDir } from './tmp.js';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type CDPSession,
+  type Page,
+} from 'playwright-core';
+import { inject } from 'vitest';
+import { assertChromium, CHROMIUM, CHROMIUM_ARGS, skipBrowserTests } from './chromium.js';
 
 /** True when the browser tests are switched off (a warning names the file). */
 export const skipBrowser = skipBrowserTests;
 
-/** A fresh Chromium profile; throws with the install command when Chromium is missing. */
-export async function launchBrowser(
-  viewport = { width: 1280, height: 900 },
-): Promise<BrowserContext> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium is not installed at ${CHROMIUM}: the browser tests need it. Install it with \`sudo apt-get update && sudo apt-get install -y chromium fonts-noto-cjk fonts-noto-core\` (Debian/Ubuntu; .ci/run does this), or set STIMKIT_SKIP_BROWSER_TESTS=1 to skip these tests.`,
-    );
-  }
-  const profile = await tempDir('stimkit-chromium-profile-');
-  return chromium.launchPersistentContext(profile, {
+/** The worker's Chromium, once launched (cleared when it goes away, so the next use relaunches). */
+let shared: Promise<Browser> | undefined;
+
+/**
+ * Launch the worker's Chromium, its profile in the suite's shared folder (which the suite removes
+ * after the run). vitest stops a worker with SIGTERM, whose default would end the process without
+ * its exit handlers: the worker exits instead, and playwright's exit handler kills Chromium (its
+ * whole process group), so no Chromium outlives the run.
+ */
+async function launchShared(): Promise<Browser> {
+  assertChromium();
+  const profile = path.join(inject('sharedDir'), `chromium-${process.pid}`);
+  const home = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
-    headless: true,
     args: CHROMIUM_ARGS,
-    viewport,
+    handleSIGTERM: false,
   });
+  const browser = home.browser()!;
+  const stop = () => process.exit(143);
+  process.once('SIGTERM', stop);
+  browser.once('disconnected', () => {
+    shared = undefined;
+    process.off('SIGTERM', stop);
+  });
+  return browser;
+}
+
+/** The worker's one Chromium (launched on first use); throws with the install command when missing. */
+function sharedBrowser(): Promise<Browser> {
+  shared ??= launchShared().catch((e: unknown) => {
+    shared = undefined;
+    throw e;
+  });
+  return shared;
+}
+
+/**
+ * A fresh browser context on the worker's Chromium, as a fresh profile was: its own storage,
+ * cookies and window. A reload within it keeps its storage. Close it when the file is done.
+ */
+export async function newContext(viewport = { width: 1280, height: 900 }): Promise<BrowserContext> {
+  return (await sharedBrowser()).newContext({ viewport });
 }
 
 /** How far the page scrolls sideways: the document's width beyond the window (0 when it fits). */
@@ -63,17 +98,29 @@ export async function waitSaved(page: Page): Promise<void> {
   });
 }
 
+/** The DevTools session that sets each page's window (one per page, kept: its setting lasts as long). */
+const windows = new WeakMap<Page, Promise<CDPSession>>();
+
 /**
- * 200 % browser zoom of a 1,280 × 900 window: a 640 × 450 CSS px viewport drawn at device scale
- * 2 (set through the DevTools protocol, so it holds for a persistent context's page too, across
- * navigations). Returns the window's CSS width and device pixel ratio as the page sees them.
+ * Set the window of `page` to `width` × `height` CSS px drawn at device scale `scale`, as a user
+ * resizes or zooms a window: the page is not loaded again (its stylesheets and scripts answer the
+ * resize). Set through the DevTools protocol, so it holds across navigations. Returns the window's
+ * CSS width and device pixel ratio as the page sees them (a test checks they took).
  */
-export async function zoom200(page: Page): Promise<{ width: number; ratio: number }> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Emulation.setDeviceMetricsOverride', {
-    width: 640,
-    height: 450,
-    deviceScaleFactor: 2,
+export async function setWindow(
+  page: Page,
+  width: number,
+  height: number,
+  scale = 1,
+): Promise<{ width: number; ratio: number }> {
+  let session = windows.get(page);
+  if (!session) windows.set(page, (session = page.context().newCDPSession(page)));
+  await (
+    await session
+  ).send('Emulation.setDeviceMetricsOverride', {
+    width,
+    height,
+    deviceScaleFactor: scale,
     mobile: false,
   });
   return page.evaluate<{ width: number; ratio: number }>(
@@ -89,19 +136,54 @@ export interface AxeFinding {
   targets: string[];
 }
 
+/** axe-core's minified build (the same engine as `axe.source`, less than half its size to parse). */
+let minified: string | undefined;
+const require = createRequire(import.meta.url);
+const axeSource = () => (minified ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
+
 /**
  * The serious and critical accessibility violations axe-core (the WCAG 2.x A/AA rules and its best
  * practices) finds on `page` as it is now. The engine is evaluated through the DevTools protocol,
- * which the page's Content-Security-Policy does not govern, so the page runs as a user's would.
+ * which the page's Content-Security-Policy does not govern, so the page runs as a user's would. The
+ * engine is injected once per page load: check the same page at several window sizes by resizing it
+ * (`setWindow`), not by loading it again.
  */
 export async function axeViolations(page: Page): Promise<AxeFinding[]> {
   const loaded = await page.evaluate<boolean>("typeof window.axe === 'object'");
-  if (!loaded) await page.evaluate(`${axe.source};0`);
+  if (!loaded) await page.evaluate(`${axeSource()};0`);
   const found = await page.evaluate<AxeFinding[]>(`window.axe
     .run(document, { resultTypes: ['violations'] })
     .then((r) => r.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => ({ rule: v.id, impact: v.impact, help: v.help,
         targets: v.nodes.map((n) => n.target.join(' ')) })))`);
+  return found;
+}
+
+/** The windows the accessibility checks use: wide, a phone, and 200 % zoom of 1,280 × 900. */
+const WINDOWS = [
+  { name: '1280 px', width: 1280, height: 900, scale: 1 },
+  { name: '400 px', width: 400, height: 900, scale: 1 },
+  { name: '200 %', width: 640, height: 450, scale: 2 },
+] as const;
+
+/** What `axeAtWindows` returns for a page without a finding. */
+export const NO_FINDINGS = Object.fromEntries(WINDOWS.map((w) => [w.name, []]));
+
+/**
+ * axe-core's serious and critical findings on `page` as it is loaded, at each window of WINDOWS in
+ * turn (resized, not loaded again: the engine is injected once). Throws when the page does not see
+ * the window it was given.
+ */
+export async function axeAtWindows(page: Page): Promise<Record<string, AxeFinding[]>> {
+  const found: Record<string, AxeFinding[]> = {};
+  for (const w of WINDOWS) {
+    const seen = await setWindow(page, w.width, w.height, w.scale);
+    if (seen.width !== w.width || seen.ratio !== w.scale)
+      throw new Error(
+        `the page did not take the window ${w.name}: it sees ${JSON.stringify(seen)}`,
+      );
+    found[w.name] = await axeViolations(page);
+  }
   return found;
 }

@@ -24,11 +24,16 @@ export function skipBrowserTests(file: string): boolean {
   return skip;
 }
 
-/** Launch headless Chromium, or throw saying how to install it. */
-export async function launchChromium(): Promise<Browser> {
+/** Throw saying how to install Chromium when it is missing (a browser test then FAILS). */
+export function assertChromium(): void {
   if (!existsSync(CHROMIUM))
     throw new Error(
-      `Chromium is not installed at ${CHROMIUM}: the browser tests need it. Install it with \`sudo apt-get install -y chromium fonts-noto-cjk\`, or set STIMKIT_SKIP_BROWSER_TESTS=1 to skip these tests.`,
+      `Chromium is not installed at ${CHROMIUM}: the browser tests need it. Install it with \`sudo apt-get update && sudo apt-get install -y chromium fonts-noto-cjk fonts-noto-core\` (Debian/Ubuntu; .ci/run does this), or set STIMKIT_SKIP_BROWSER_TESTS=1 to skip these tests.`,
     );
+}
+
+/** Launch headless Chromium, or throw saying how to install it. */
+export async function launchChromium(): Promise<Browser> {
+  assertChromium();
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { heavyLimit } from '../helpers/limits.js';
 import { serveView } from '../../src/view/serve.js';
 import type { LabelSample } from '../../src/label/sample-schema.js';
-import { launchBrowser, skipBrowser, waitSaved } from '../helpers/browser.js';
+import { newContext, skipBrowser, waitSaved } from '../helpers/browser.js';
 import { ROOT, spawnCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeLabelSample } from './fixture.js';
@@ -79,7 +79,7 @@ describe.skipIf(SKIP)('rater web app in Chromium', () => {
   beforeAll(async () => {
     dir = await tempDir('stimkit-label-browser-');
     ({ sampleFile, sample } = await writeLabelSample(dir, 10, 11));
-    ctx = await launchBrowser();
+    ctx = await newContext();
   });
 
   afterAll(async () => {

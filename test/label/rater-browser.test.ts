@@ -18,7 +18,7 @@ import { heavyLimit } from '../helpers/limits.js';
 import type { LabelSample } from '../../src/label/sample-schema.js';
 import { serveLabels, type LabelServeOptions, type LabelServer } from '../../src/label/serve.js';
 import {
-  launchBrowser,
+  newContext,
   sidewaysOverflow,
   skipBrowser,
   trackErrors,
@@ -59,7 +59,7 @@ describe.skipIf(SKIP)('rater app in Chromium', () => {
     ({ sampleFile, sample } = await writeLabelSample(dir, 6, 3));
     judges = path.join(dir, 'judges.jsonl');
     await writeFile(judges, syntheticJudges(sample.items));
-    ctx = await launchBrowser();
+    ctx = await newContext();
   });
 
   afterEach(async () => {

@@ -11,12 +11,12 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { heavyLimit } from '../helpers/limits.js';
 import { buildReport } from '../../src/report/build.js';
-import { axeViolations, trackErrors } from '../helpers/browser.js';
-import { launchChromium, skipBrowserTests } from '../helpers/chromium.js';
+import { axeViolations, newContext, setWindow, trackErrors } from '../helpers/browser.js';
+import { skipBrowserTests } from '../helpers/chromium.js';
 import { tempDir } from '../helpers/tmp.js';
 import { contrast } from './checks.js';
 import { RESPONDENTS, respondentScores } from './fixture.js';
@@ -67,33 +67,30 @@ const MEASURE = `(() => {
 
 const layout = (page: Page): Promise<Layout> => page.evaluate<Layout>(MEASURE);
 
+// The page is loaded once and each test sets the window it reads the page at (as a user resizes
+// or zooms a window): the report has no script, its layout is its stylesheet's alone.
 describe.skipIf(SKIP)('the report page in Chromium', () => {
-  let browser: Browser;
-  let url: string;
+  let ctx: BrowserContext;
+  let page: Page;
+  let errors: string[];
 
   beforeAll(async () => {
     const dir = await tempDir('stimkit-report-browser-');
     const { scores } = await respondentScores(dir, RESPONDENTS, { iterations: 2, ptIterations: 0 });
     await buildReport(scores, path.join(dir, 'report'));
-    url = pathToFileURL(path.join(dir, 'report', 'index.html')).href;
-    browser = await launchChromium();
+    ctx = await newContext();
+    page = await ctx.newPage();
+    errors = trackErrors(page);
+    await page.goto(pathToFileURL(path.join(dir, 'report', 'index.html')).href);
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await ctx?.close();
   });
 
   const open = async (width: number, scale: number): Promise<Layout> => {
-    const page = await browser.newPage({
-      viewport: { width, height: 900 },
-      deviceScaleFactor: scale,
-    });
-    try {
-      await page.goto(url);
-      return await layout(page);
-    } finally {
-      await page.close();
-    }
+    expect(await setWindow(page, width, 900, scale)).toEqual({ width, ratio: scale });
+    return layout(page);
   };
 
   for (const [name, width, scale] of [
@@ -139,25 +136,19 @@ describe.skipIf(SKIP)('the report page in Chromium', () => {
       [400, 900, 1],
       [640, 450, 2],
     ] as const) {
-      const page = await browser.newPage({ viewport: { width, height }, deviceScaleFactor: scale });
-      try {
-        const errors = trackErrors(page);
-        await page.goto(url);
-        expect(await axeViolations(page), `at ${width} px`).toEqual([]);
-        const shape = await page.evaluate<Record<string, unknown>>(`({
-          main: document.querySelectorAll('main').length,
-          csp: document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content'),
-          roleImgFigures: document.querySelectorAll('figure[role]').length,
-          svgs: [...document.querySelectorAll('.wide > svg')].map((s) => [s.getAttribute('role'), s.getAttribute('aria-label') !== '', s.querySelector('title') !== null, s.querySelectorAll('[role]').length]),
-          first: document.querySelector('main > section')?.id,
-        })`);
-        expect(shape).toMatchObject({ main: 1, roleImgFigures: 0, first: 'key-results' });
-        expect(String(shape.csp)).toContain("default-src 'none'");
-        for (const svg of shape.svgs as unknown[][]) expect(svg).toEqual(['img', true, true, 0]);
-        expect(errors).toEqual([]);
-      } finally {
-        await page.close();
-      }
+      expect(await setWindow(page, width, height, scale)).toEqual({ width, ratio: scale });
+      expect(await axeViolations(page), `at ${width} px`).toEqual([]);
+      const shape = await page.evaluate<Record<string, unknown>>(`({
+        main: document.querySelectorAll('main').length,
+        csp: document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content'),
+        roleImgFigures: document.querySelectorAll('figure[role]').length,
+        svgs: [...document.querySelectorAll('.wide > svg')].map((s) => [s.getAttribute('role'), s.getAttribute('aria-label') !== '', s.querySelector('title') !== null, s.querySelectorAll('[role]').length]),
+        first: document.querySelector('main > section')?.id,
+      })`);
+      expect(shape).toMatchObject({ main: 1, roleImgFigures: 0, first: 'key-results' });
+      expect(String(shape.csp)).toContain("default-src 'none'");
+      for (const svg of shape.svgs as unknown[][]) expect(svg).toEqual(['img', true, true, 0]);
+      expect(errors).toEqual([]);
     }
   });
 

@@ -9,8 +9,8 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { buildReport } from '../../src/report/build.js';
 import { pressureSection } from '../../src/report/sections/pressure.js';
-import { axeViolations } from '../helpers/browser.js';
-import { launchChromium, skipBrowserTests } from '../helpers/chromium.js';
+import { axeViolations, newContext } from '../helpers/browser.js';
+import { skipBrowserTests } from '../helpers/chromium.js';
 import { heavyLimit } from '../helpers/limits.js';
 import { tempDir } from '../helpers/tmp.js';
 import { phoneOverflows } from './phone-check.js';
@@ -26,9 +26,9 @@ describe.skipIf(SKIP)('report: the pressure section in a browser', () => {
       await pressureScores(dir);
       const out = path.join(dir, 'report');
       await buildReport(dir, out, [pressureSection]);
-      const browser = await launchChromium();
+      const ctx = await newContext({ width: 400, height: 900 });
       try {
-        const page = await browser.newPage({ viewport: { width: 400, height: 900 } });
+        const page = await ctx.newPage();
         await page.goto(pathToFileURL(path.join(out, 'index.html')).href);
         expect(await page.locator('section#pressure').count()).toBe(1);
         expect(await axeViolations(page)).toEqual([]);
@@ -37,9 +37,8 @@ describe.skipIf(SKIP)('report: the pressure section in a browser', () => {
         expect(o.inFigures).toEqual([]);
         for (const b of o.boxes)
           expect(b, 'a box wider than the window').toMatchObject({ table: true, hint: true });
-        await page.close();
       } finally {
-        await browser.close();
+        await ctx.close();
       }
     },
     heavyLimit(10),

@@ -8,7 +8,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { heavyLimit } from '../helpers/limits.js';
 import { serveView, type ViewServer } from '../../src/view/serve.js';
-import { launchBrowser, sidewaysOverflow, skipBrowser, trackErrors } from '../helpers/browser.js';
+import { newContext, sidewaysOverflow, skipBrowser, trackErrors } from '../helpers/browser.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeAuditScores, writeLabelFixture } from '../label/fixture.js';
 
@@ -31,7 +31,7 @@ describe.skipIf(SKIP)('stimkit view in Chromium', () => {
     const scores = path.join(dir, 'scores.jsonl');
     await writeAuditScores(fx.responses, scores);
     view = await serveView({ bundle: fx.bundle, scores, port: 0 });
-    ctx = await launchBrowser({ width: 1400, height: 900 });
+    ctx = await newContext({ width: 1400, height: 900 });
     page = await ctx.newPage();
     errors = trackErrors(page);
     await page.goto(view.running.url); // sets the session cookie
@@ -53,10 +53,12 @@ describe.skipIf(SKIP)('stimkit view in Chromium', () => {
   });
 
   it('no page scrolls sideways at 400 px or at 200 % zoom (700 px)', async () => {
-    for (const width of [400, 700]) {
-      await page.setViewportSize({ width, height: 900 });
-      for (const url of pages) {
-        await page.goto(url);
+    // Each page is loaded once and resized (as a user resizes a window): the pages' layout is
+    // their stylesheets' alone.
+    for (const url of pages) {
+      await page.goto(url);
+      for (const width of [400, 700]) {
+        await page.setViewportSize({ width, height: 900 });
         expect(await sidewaysOverflow(page), `${url} at ${width} px`).toBe(0);
       }
     }

@@ -17,7 +17,7 @@ import { buildReport } from '../../src/report/build.js';
 import { scoreToFolder } from '../../src/score/score.js';
 import { serveLabels, type LabelServer } from '../../src/label/serve.js';
 import { serveView, type ViewServer } from '../../src/view/serve.js';
-import { launchBrowser, skipBrowser, trackErrors } from '../helpers/browser.js';
+import { newContext, skipBrowser, trackErrors } from '../helpers/browser.js';
 import { tempDir } from '../helpers/tmp.js';
 import {
   DRIFTED,
@@ -145,7 +145,7 @@ describe.skipIf(SKIP)('six study languages on the pages, in Chromium', () => {
       paradigms: ['instrument'],
     });
     label = await serveLabels({ sample, rater: 'alice', lang: 'en', port: 0 });
-    ctx = await launchBrowser();
+    ctx = await newContext();
     page = await ctx.newPage();
     errors = trackErrors(page);
   });

@@ -55,6 +55,11 @@ export interface DemoOptions {
   log?: (line: string) => void;
   /** Whether isnet can run here (default: `segmenterAvailable('isnet')`); tests stand in for it. */
   isnetAvailable?: () => Promise<{ ok: boolean; reason?: string }>;
+  /**
+   * Stop once the sealed bundle is verified (`'verify'`), before the run, score and report steps;
+   * the result then lists the steps taken. Default: every step.
+   */
+  stopAfter?: 'verify';
 }
 
 /** The files and folders directly in `out`, folders marked with `/`, sorted. */
@@ -160,7 +165,7 @@ export async function runDemo(out: string, options: DemoOptions = {}): Promise<D
     human: verifyHuman(verified),
     summary: verifyJson(verified),
   });
-  if (!verified.ok) return done(bundled.digest);
+  if (!verified.ok || options.stopAfter === 'verify') return done(bundled.digest);
 
   const ledger = path.join(out, 'ledger.sqlite');
   const ran = await runStep(bundleDir, ledger, say);

@@ -261,6 +261,9 @@ describe('stimkit demo', () => {
 
   it('falls back to grabcut for A6, saying so once with the fix, when isnet cannot run', async () => {
     // Started in a copy of the demo's corpus and variants, so only A6 is made again (by grabcut).
+    // The fallback decides what the variants and bundle steps make; the steps after the verified
+    // bundle (run, score, report) take the bundle as it is, as the first test shows on the full
+    // demo, so this run stops after verify.
     const shared = await sharedDemo();
     const out = path.join(await tempDir('stimkit-demo-grabcut-'), 'demo');
     for (const f of ['corpus', 'variants'])
@@ -273,8 +276,15 @@ describe('stimkit demo', () => {
           ok: false,
           reason: '@imgly/background-removal-node is not installed; install it with …',
         }),
+      stopAfter: 'verify',
     });
     expect(result.ok).toBe(true);
+    expect(result.steps.map((s) => `${s.step}:${s.ok}`)).toEqual([
+      'ingest:true',
+      'variants:true',
+      'bundle:true',
+      'verify:true',
+    ]);
     expect(result.silhouette).toBe('grabcut');
     const notices = lines.filter((l) => l.includes('isnet'));
     expect(notices).toEqual([

@@ -28,6 +28,7 @@ import {
 } from '../../src/variants/segment/segmenter.js';
 import { locatePackage } from '../../src/variants/segment/package.js';
 import { fakeSegmenter, sha, tinyCorpus } from './helpers.js';
+import { sharedIsnet } from './segment/shared-isnet.js';
 
 // Variants runs of the tiny corpus, up to three per test (a few seconds on a quiet machine):
 // every test here gets a limit scaled from that, not a fixed 60 s. A run here works in-process
@@ -587,11 +588,14 @@ describe('A6 in a run', () => {
       const one = await tinyCorpus([['horse', 'horse.png']], 64);
       const out = path.join(one.dir, 'out');
       let creates = 0;
+      // The real package describes; the load is the worker's shared isnet segmenter for the same
+      // parameters (segment/shared-isnet.ts: the real network, loaded once for the isnet tests).
       const f: SegmenterFactory = {
         ...defaultSegmenterFactory,
         create: (m, p) => {
           creates++;
-          return defaultSegmenterFactory.create(m, p);
+          expect(m).toBe('isnet');
+          return sharedIsnet(p);
         },
       };
       const first = await runVariants(one.manifest, {

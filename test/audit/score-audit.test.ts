@@ -16,6 +16,7 @@ import { trueLabels } from '../../src/audit/sim-judge.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { DEMO_VARIANTS_LOCK, requireCommitted } from '../helpers/committed.js';
+import { sharedDemo } from '../helpers/shared-demo.js';
 import { tempDir } from '../helpers/tmp.js';
 
 // Limits that grow with the load (test/helpers/limits.ts): 306 s a test, 612 s a hook on a quiet
@@ -336,21 +337,34 @@ describe('score: the six-dimension audit', () => {
     expect(d4.judges[0].attenuation.note).toContain('Appendix G');
   });
 
-  it('stimkit report shows the audit sections (after validate)', async () => {
-    const rep = path.join(dir, 'report');
-    const r = await runCli(['report', out, '--out', rep, '--json']);
-    expect(r.code, r.stderr).toBe(0);
-    const html = await readFile(path.join(rep, 'index.html'), 'utf8');
-    for (const t of [
-      'State-aligned framing and refusal by model and language',
-      'Refusal against reframing',
-      'The abstraction ladder (A0–A6)',
-      'Response length (D6)',
-      'Judges against human labels',
-      'What lexical baselines see (not D4)',
-      'Agreement between judges',
-    ])
-      expect(html).toContain(t);
-    expect(html).toContain('SIMULATED judge');
-  });
+  // The report of a scored and validated audit is the suite's shared demo run (score with two
+  // simulated judges, validate, report: test/helpers/shared-demo.ts), read here rather than made
+  // again from this file's scores: the report is this file's costliest step, and these sections
+  // come from the same score and validate outputs.
+  it(
+    'stimkit report shows the audit sections (after validate)',
+    { timeout: heavyLimit(50) },
+    async () => {
+      const demo = await sharedDemo();
+      expect(demo.code, demo.stderr).toBe(0);
+      expect(
+        demo
+          .json()
+          .steps.map((s: { step: string }) => s.step)
+          .slice(-3),
+      ).toEqual(['score', 'validate', 'report']);
+      const html = await readFile(path.join(demo.out, 'report', 'index.html'), 'utf8');
+      for (const t of [
+        'State-aligned framing and refusal by model and language',
+        'Refusal against reframing',
+        'The abstraction ladder (A0–A6)',
+        'Response length (D6)',
+        'Judges against human labels',
+        'What lexical baselines see (not D4)',
+        'Agreement between judges',
+      ])
+        expect(html).toContain(t);
+      expect(html).toContain('SIMULATED judge');
+    },
+  );
 });

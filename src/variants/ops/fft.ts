@@ -103,6 +103,25 @@ export function fft2Real(
 const sharedRowPasses = new WeakMap<object, Spectrum>();
 
 /**
+ * The row pass of an image already kept by `sharedRows` with at least `cols` columns (or all of
+ * them), else undefined. It may hold more columns than asked for and must not be modified.
+ */
+export function keptRows(
+  values: Uint8Array,
+  width: number,
+  height: number,
+  cols: number,
+): Spectrum | undefined {
+  const hit = sharedRowPasses.get(values);
+  return hit &&
+    hit.width === width &&
+    hit.height === height &&
+    hit.cols >= Math.min(cols, Math.floor(width / 2) + 1)
+    ? hit
+    : undefined;
+}
+
+/**
  * `rowsReal` of an image whose row pass is shared: computed once (with `cols` columns, or the
  * widest asked for so far) and kept with its pixel buffer. The result may hold more columns than
  * asked for and must not be modified; each value is the one `rowsReal` computes, whatever the
@@ -114,14 +133,8 @@ export function sharedRows(
   height: number,
   cols: number,
 ): Spectrum {
-  const hit = sharedRowPasses.get(values);
-  if (
-    hit &&
-    hit.width === width &&
-    hit.height === height &&
-    hit.cols >= Math.min(cols, Math.floor(width / 2) + 1)
-  )
-    return hit;
+  const hit = keptRows(values, width, height, cols);
+  if (hit) return hit;
   const spec = rowsReal(values, width, height, cols);
   sharedRowPasses.set(values, spec);
   return spec;
@@ -145,16 +158,18 @@ export function fft2FromRows(rows: Spectrum, keepCols: number): Spectrum {
 
 /**
  * The row pass of `fft2Real` only: each row's DFT (non-negative frequencies, the first `keepCols`
- * of them), rows kept in the spatial domain.
+ * of them), rows kept in the spatial domain; with `into`, written at its start (the result's data
+ * is a view of it).
  */
 export function rowsReal(
   values: ArrayLike<number>,
   width: number,
   height: number,
   keepCols?: number,
+  into?: Float64Array,
 ): Spectrum {
   const cols = Math.min(Math.floor(width / 2) + 1, keepCols ?? Infinity);
-  const data = rowsForwardKernel(values, width, height, cols, dft(width), false);
+  const data = rowsForwardKernel(values, width, height, cols, dft(width), false, into);
   return { width, height, cols, data };
 }
 

@@ -14,9 +14,9 @@ import {
   dft,
   columnWeight,
   fftfreq,
+  keptRows,
   planeEnergy,
   rowsReal,
-  sharedRows,
   type Spectrum,
 } from './fft.js';
 import { columnsKernel, gaussianKernel } from './fft-kernel.js';
@@ -28,6 +28,17 @@ import type { Energy } from './lowpass.js';
  * is also the noise of the 2-D transform this replaces.
  */
 const TAP_FLOOR = 1e-15;
+
+// The row pass of the last plane filtered here, when no shared one was kept: reused from plane to
+// plane (every value it holds is written before it is read), as fresh memory of this size costs
+// more to map than the row pass takes to fill.
+let scratch = new Float64Array(0);
+
+/** This thread's scratch with room for `n` values. */
+function rowScratch(n: number): Float64Array {
+  if (scratch.length < n) scratch = new Float64Array(n);
+  return scratch;
+}
 
 /** gy at every ky (numpy fftfreq order). */
 function axisGains(n: number, c: number): Float64Array {
@@ -89,11 +100,11 @@ export function gaussianPlane(
   cols: number,
 ): { filtered: Float64Array; energy: Energy } {
   // A grey image's row pass may already be there (the low-frequency energy of A2 computes it with
-  // A5's columns); src is only read.
+  // A5's columns); src is only read. Otherwise it goes to this thread's scratch (nobody needs it
+  // after this call).
   const rows =
-    values instanceof Uint8Array
-      ? sharedRows(values, width, height, cols)
-      : rowsReal(values, width, height, cols);
+    (values instanceof Uint8Array ? keptRows(values, width, height, cols) : undefined) ??
+    rowsReal(values, width, height, cols, rowScratch(height * cols * 2));
   const gx = axisGains(width, cutoff);
   // d = h/2 (even h, a kernel spanning the whole column): rows y ± d are one row, counted once.
   const taps = Float64Array.from(columnKernel(height, cutoff), (v, d) =>

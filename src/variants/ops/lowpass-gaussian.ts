@@ -16,7 +16,7 @@ import {
   fftfreq,
   keptRows,
   planeEnergy,
-  rowsReal,
+  transientRows,
   type Spectrum,
 } from './fft.js';
 import { columnsKernel, gaussianKernel } from './fft-kernel.js';
@@ -28,17 +28,6 @@ import type { Energy } from './lowpass.js';
  * is also the noise of the 2-D transform this replaces.
  */
 const TAP_FLOOR = 1e-15;
-
-// The row pass of the last plane filtered here, when no shared one was kept: reused from plane to
-// plane (every value it holds is written before it is read), as fresh memory of this size costs
-// more to map than the row pass takes to fill.
-let scratch = new Float64Array(0);
-
-/** This thread's scratch with room for `n` values. */
-function rowScratch(n: number): Float64Array {
-  if (scratch.length < n) scratch = new Float64Array(n);
-  return scratch;
-}
 
 /** gy at every ky (numpy fftfreq order). */
 function axisGains(n: number, c: number): Float64Array {
@@ -104,7 +93,7 @@ export function gaussianPlane(
   // after this call).
   const rows =
     (values instanceof Uint8Array ? keptRows(values, width, height, cols) : undefined) ??
-    rowsReal(values, width, height, cols, rowScratch(height * cols * 2));
+    transientRows(values, width, height, cols);
   const gx = axisGains(width, cutoff);
   // d = h/2 (even h, a kernel spanning the whole column): rows y ± d are one row, counted once.
   const taps = Float64Array.from(columnKernel(height, cutoff), (v, d) =>

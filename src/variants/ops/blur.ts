@@ -64,8 +64,31 @@ const DEFAULT_TAPS = '28,61,78,61,28';
 
 /** GaussianBlur `ksize` × `ksize` with `sigma` (see the file's comment), its histogram counted on the way (`blurHistogram`). */
 export function gaussianBlur(image: Image8, ksize: number, sigma: number): Image8 {
+  const { k, dstAt, histAt } = blurIn(image, ksize, sigma);
+  return blurred(k, image, dstAt, histAt);
+}
+
+/**
+ * `gaussianBlur` left in the detector kernel's memory: the blurred pixels at `at` (width × height
+ * bytes) and their histogram. Valid until the next call into the kernel reserves its memory again.
+ */
+export function blurInKernel(
+  image: Image8,
+  ksize: number,
+  sigma: number,
+): { k: Kernel; at: number; histogram: Uint32Array } {
+  const { k, dstAt, histAt } = blurIn(image, ksize, sigma);
+  return { k, at: dstAt, histogram: new Uint32Array(k.memory.buffer, histAt, 256).slice() };
+}
+
+/** The blur in the kernel: where its output and histogram are. */
+function blurIn(
+  image: Image8,
+  ksize: number,
+  sigma: number,
+): { k: Kernel; dstAt: number; histAt: number } {
   const taps = gaussianTaps(ksize, sigma);
-  if (taps.join(',') === DEFAULT_TAPS) return blur5(image);
+  if (taps.join(',') === DEFAULT_TAPS) return blur5In(image);
   const k = detectorKernel();
   const { width: w, height: h, data } = image;
   const n = w * h;
@@ -77,11 +100,16 @@ export function gaussianBlur(image: Image8, ksize: number, sigma: number): Image
   new Uint8Array(k.memory.buffer, srcAt, n).set(data);
   new Uint16Array(k.memory.buffer, tapsAt, ksize).set(taps);
   k.exports.blurN!(srcAt, dstAt, w, h, tapsAt, ksize, histAt, tapsAt + align16(2 * ksize));
-  return blurred(k, image, dstAt, histAt);
+  return { k, dstAt, histAt };
 }
 
 /** GaussianBlur 5 × 5 with the taps [28, 61, 78, 61, 28] (σ 1.4): `gaussianBlur`'s fast case. */
 export function blur5(image: Image8): Image8 {
+  const { k, dstAt, histAt } = blur5In(image);
+  return blurred(k, image, dstAt, histAt);
+}
+
+function blur5In(image: Image8): { k: Kernel; dstAt: number; histAt: number } {
   const k = detectorKernel();
   const { width: w, height: h, data } = image;
   const n = w * h;
@@ -90,7 +118,7 @@ export function blur5(image: Image8): Image8 {
   const histAt = dstAt + align16(n);
   new Uint8Array(k.memory.buffer, srcAt, n).set(data);
   k.exports.blur5!(srcAt, dstAt, w, h, histAt, histAt + 1024);
-  return blurred(k, image, dstAt, histAt);
+  return { k, dstAt, histAt };
 }
 
 /** The blurred image at `dstAt`, its histogram at `histAt` remembered. */

@@ -64,7 +64,9 @@ const DEFAULT_TAPS = '28,61,78,61,28';
 
 /** GaussianBlur `ksize` × `ksize` with `sigma` (see the file's comment), its histogram counted on the way (`blurHistogram`). */
 export function gaussianBlur(image: Image8, ksize: number, sigma: number): Image8 {
-  const { k, dstAt, histAt } = blurIn(image, ksize, sigma);
+  const taps = gaussianTaps(ksize, sigma);
+  if (taps.join(',') === DEFAULT_TAPS) return blur5(image);
+  const { k, dstAt, histAt } = blurNIn(image, taps);
   return blurred(k, image, dstAt, histAt);
 }
 
@@ -77,18 +79,15 @@ export function blurInKernel(
   ksize: number,
   sigma: number,
 ): { k: Kernel; at: number; histogram: Uint32Array } {
-  const { k, dstAt, histAt } = blurIn(image, ksize, sigma);
+  const taps = gaussianTaps(ksize, sigma);
+  const { k, dstAt, histAt } =
+    taps.join(',') === DEFAULT_TAPS ? blur5In(image) : blurNIn(image, taps);
   return { k, at: dstAt, histogram: new Uint32Array(k.memory.buffer, histAt, 256).slice() };
 }
 
-/** The blur in the kernel: where its output and histogram are. */
-function blurIn(
-  image: Image8,
-  ksize: number,
-  sigma: number,
-): { k: Kernel; dstAt: number; histAt: number } {
-  const taps = gaussianTaps(ksize, sigma);
-  if (taps.join(',') === DEFAULT_TAPS) return blur5In(image);
+/** The blur with any taps in the kernel: where its output and histogram are. */
+function blurNIn(image: Image8, taps: number[]): { k: Kernel; dstAt: number; histAt: number } {
+  const ksize = taps.length;
   const k = detectorKernel();
   const { width: w, height: h, data } = image;
   const n = w * h;

@@ -138,7 +138,12 @@ export async function syncDir(dir: string): Promise<void> {
 
 /** Write bytes only if the file does not already hold exactly them. Returns true if written. */
 export async function writeIfChanged(file: string, data: string | Uint8Array): Promise<boolean> {
-  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data);
+  // A view of the caller's bytes, not a copy: Buffer.from(Uint8Array) copies byte by byte into
+  // fresh memory, and a variant run writes tens of megabytes of PNGs through here.
+  const bytes =
+    typeof data === 'string'
+      ? Buffer.from(data, 'utf8')
+      : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   try {
     const old = await readFile(file);
     if (old.equals(bytes)) return false;

@@ -4,14 +4,7 @@
  * AC energy fraction, foreground fraction (A3, A4, A6), area fraction kept (A1). RGB variants are
  * measured on their BT.601 luma. Key names follow the reference implementation's vectors.
  */
-import {
-  detect,
-  edgeBlur,
-  edgeFractions,
-  fractionOf,
-  thresholdsFor,
-  type EdgeThresholds,
-} from '../ops/edges.js';
+import { detect, edgeFractionsOwnAnd, fractionOf, type EdgeThresholds } from '../ops/edges.js';
 import { fftfreq, radialFrequency, sharedRows } from '../ops/fft.js';
 import { axisBand, bandEnergy, rowsBand } from '../ops/fft-band.js';
 import { passedColumns } from '../ops/lowpass.js';
@@ -121,15 +114,7 @@ function edgeDensities(
 ): { auto: number; fixed: number } {
   const a2 = base.a2Edges();
   if (grey === base.a2) return { auto: a2.density, fixed: a2.density };
-  const blurred = edgeBlur(grey, recipe.edges);
-  const own = thresholdsFor(blurred, recipe.edges);
-  const sameThresholds = own.low === a2.thresholds.low && own.high === a2.thresholds.high;
-  const [auto, fixed] = edgeFractions(
-    blurred,
-    sameThresholds ? [own] : [own, a2.thresholds],
-    recipe.edges,
-  ) as [number, number | undefined];
-  return { auto, fixed: fixed ?? auto };
+  return edgeFractionsOwnAnd(grey, a2.thresholds, recipe.edges);
 }
 
 /**

@@ -66,6 +66,28 @@ const DEFAULT_TAPS = '28,61,78,61,28';
 export function gaussianBlur(image: Image8, ksize: number, sigma: number): Image8 {
   const taps = gaussianTaps(ksize, sigma);
   if (taps.join(',') === DEFAULT_TAPS) return blur5(image);
+  const { k, dstAt, histAt } = blurNIn(image, taps);
+  return blurred(k, image, dstAt, histAt);
+}
+
+/**
+ * `gaussianBlur` left in the detector kernel's memory: the blurred pixels at `at` (width × height
+ * bytes) and their histogram. Valid until the next call into the kernel reserves its memory again.
+ */
+export function blurInKernel(
+  image: Image8,
+  ksize: number,
+  sigma: number,
+): { k: Kernel; at: number; histogram: Uint32Array } {
+  const taps = gaussianTaps(ksize, sigma);
+  const { k, dstAt, histAt } =
+    taps.join(',') === DEFAULT_TAPS ? blur5In(image) : blurNIn(image, taps);
+  return { k, at: dstAt, histogram: new Uint32Array(k.memory.buffer, histAt, 256).slice() };
+}
+
+/** The blur with any taps in the kernel: where its output and histogram are. */
+function blurNIn(image: Image8, taps: number[]): { k: Kernel; dstAt: number; histAt: number } {
+  const ksize = taps.length;
   const k = detectorKernel();
   const { width: w, height: h, data } = image;
   const n = w * h;
@@ -77,11 +99,16 @@ export function gaussianBlur(image: Image8, ksize: number, sigma: number): Image
   new Uint8Array(k.memory.buffer, srcAt, n).set(data);
   new Uint16Array(k.memory.buffer, tapsAt, ksize).set(taps);
   k.exports.blurN!(srcAt, dstAt, w, h, tapsAt, ksize, histAt, tapsAt + align16(2 * ksize));
-  return blurred(k, image, dstAt, histAt);
+  return { k, dstAt, histAt };
 }
 
 /** GaussianBlur 5 × 5 with the taps [28, 61, 78, 61, 28] (σ 1.4): `gaussianBlur`'s fast case. */
 export function blur5(image: Image8): Image8 {
+  const { k, dstAt, histAt } = blur5In(image);
+  return blurred(k, image, dstAt, histAt);
+}
+
+function blur5In(image: Image8): { k: Kernel; dstAt: number; histAt: number } {
   const k = detectorKernel();
   const { width: w, height: h, data } = image;
   const n = w * h;
@@ -90,7 +117,7 @@ export function blur5(image: Image8): Image8 {
   const histAt = dstAt + align16(n);
   new Uint8Array(k.memory.buffer, srcAt, n).set(data);
   k.exports.blur5!(srcAt, dstAt, w, h, histAt, histAt + 1024);
-  return blurred(k, image, dstAt, histAt);
+  return { k, dstAt, histAt };
 }
 
 /** The blurred image at `dstAt`, its histogram at `histAt` remembered. */

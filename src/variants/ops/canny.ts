@@ -110,7 +110,35 @@ export function cannyCounts(
 ): number[] {
   const k = detectorKernel();
   const { width: w, height: h } = image;
-  const at = place(k, image, sobel);
+  return countsAt(k, place(k, image, sobel), w, h, pairs, sobel);
+}
+
+/**
+ * `cannyCounts` of the width × height image already in the detector kernel's memory at `from`
+ * (blur.ts `blurInKernel`): moved to where the detector reads it, inside the kernel's memory.
+ */
+export function cannyCountsAt(
+  k: Kernel,
+  from: number,
+  width: number,
+  height: number,
+  pairs: ReadonlyArray<readonly [number, number]>,
+  sobel: Sobel = DEFAULT,
+): number[] {
+  const at = place(k, { width, height }, sobel);
+  new Uint8Array(k.memory.buffer).copyWithin(at.src, from, from + width * height);
+  return countsAt(k, at, width, height, pairs, sobel);
+}
+
+/** The gradient of the image placed at `at`, then the edges counted with each pair of thresholds. */
+function countsAt(
+  k: Kernel,
+  at: Placed,
+  w: number,
+  h: number,
+  pairs: ReadonlyArray<readonly [number, number]>,
+  sobel: Sobel,
+): number[] {
   gradientIn(k, at, w, h, sobel);
   return pairs.map(([low, high]) => hysteresisIn(k, at, w, h, thresholds(low, high, sobel), sobel));
 }

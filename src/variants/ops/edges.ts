@@ -5,8 +5,8 @@
  * (255). VARIANTS.md, A3.
  */
 import type { Recipe } from '../recipe.js';
-import { blurHistogram, gaussianBlur } from './blur.js';
-import { cannyCounted, cannyCounts, complement, countEqual } from './canny.js';
+import { blurHistogram, blurInKernel, gaussianBlur } from './blur.js';
+import { cannyCounted, cannyCountsAt, complement, countEqual } from './canny.js';
 import type { Image8, VariantDef } from '../types.js';
 
 /**
@@ -19,7 +19,11 @@ export function median8(values: Uint8Array): number {
     hist = new Uint32Array(256);
     for (let i = 0; i < values.length; i++) hist[values[i]!]!++;
   }
-  const n = values.length;
+  return histogramMedian(hist, values.length);
+}
+
+/** The median of `n` 8-bit values from their histogram (`median8`). */
+function histogramMedian(hist: Uint32Array, n: number): number {
   const kth = (k: number): number => {
     let seen = 0;
     for (let v = 0; v < 256; v++) {
@@ -42,7 +46,10 @@ export interface EdgeThresholds {
 
 /** `low = low_ratio·m`, `high = high_ratio·m`; OpenCV floors both (`low_eff`, `high_eff`). */
 export function thresholdsFor(blurred: Image8, p: Recipe['edges']): EdgeThresholds {
-  const m = median8(blurred.data);
+  return thresholdsOfMedian(median8(blurred.data), p);
+}
+
+function thresholdsOfMedian(m: number, p: Recipe['edges']): EdgeThresholds {
   const low = p.low_ratio * m;
   const high = p.high_ratio * m;
   return { median: m, low, high, low_eff: Math.floor(low), high_eff: Math.floor(high) };
@@ -65,20 +72,22 @@ export function edgePixels(
 }
 
 /**
- * Edge fractions of an already blurred image with each pair of thresholds, as
- * `fractionOf(edgePixels(…), 255)` gives them: the gradient is computed once for all pairs and
- * only the edges are counted.
+ * The edge fractions of a grey image with the detector's own thresholds and with `other`
+ * (`auto`, `fixed`): `edgeFractions(edgeBlur(grey), [thresholdsFor(blur), other])` without taking
+ * the blurred image out of the kernel (it is needed for nothing else).
  */
-export function edgeFractions(
-  blurred: Image8,
-  pairs: Array<Pick<EdgeThresholds, 'low' | 'high'>>,
+export function edgeFractionsOwnAnd(
+  grey: Image8,
+  other: Pick<EdgeThresholds, 'low' | 'high'>,
   p: Recipe['edges'],
-): number[] {
-  return cannyCounts(
-    blurred,
-    pairs.map((t) => [t.low, t.high] as const),
-    p,
-  ).map((c) => c / blurred.data.length);
+): { auto: number; fixed: number } {
+  const { width: w, height: h } = grey;
+  const { k, at, histogram } = blurInKernel(grey, p.blur_ksize, p.blur_sigma);
+  const own = thresholdsOfMedian(histogramMedian(histogram, w * h), p);
+  const same = own.low === other.low && own.high === other.high;
+  const pairs = (same ? [own] : [own, other]).map((t) => [t.low, t.high] as const);
+  const [auto, fixed] = cannyCountsAt(k, at, w, h, pairs, p).map((c) => c / (w * h));
+  return { auto: auto!, fixed: fixed ?? auto! };
 }
 
 // Counts already known of an image's pixels at one value (an edge map's edges, as Canny counted

@@ -16,7 +16,8 @@ import {
   columnWeight,
   fft2FromRows,
   fftfreq,
-  rowsReal,
+  transientRows,
+  transientScratch,
   type Spectrum,
 } from './fft.js';
 import { columnsKernel, fftParts, rowsForwardKernel, type PlanParts } from './fft-kernel.js';
@@ -80,6 +81,7 @@ export function bandDft(n: number, k0: number, count: number): PlanParts {
 /**
  * `rowsReal(values, width, height, keep)`: each row's DFT at the first `keep` column frequencies;
  * by the chirp-z transform of the frequencies −(keep − 1) … keep − 1 when it pays (`bandPays`).
+ * In this thread's transient scratch (fft.ts `transientRows`): use it before the next row pass.
  */
 export function rowsBand(
   values: ArrayLike<number>,
@@ -88,9 +90,10 @@ export function rowsBand(
   keep: number,
 ): Spectrum {
   const K = Math.min(Math.floor(width / 2) + 1, keep);
-  if (!bandPays(width, 2 * K - 1)) return rowsReal(values, width, height, K);
+  if (!bandPays(width, 2 * K - 1)) return transientRows(values, width, height, K);
   const plan = bandDft(width, -(K - 1), 2 * K - 1);
-  const data = rowsForwardKernel(values, width, height, K, plan, true);
+  const into = transientScratch(height * K * 2);
+  const data = rowsForwardKernel(values, width, height, K, plan, true, into);
   return { width, height, cols: K, data };
 }
 

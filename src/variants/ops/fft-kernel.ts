@@ -119,7 +119,8 @@ const zeros = (k: Kernel, at: number, bytes: number) =>
 
 /**
  * fft.ts `rowsReal` (plan of length width) or, with `band`, fft-band.ts `rowsBand` (chirp-z plan
- * of the 2·cols − 1 outputs −(cols − 1) … cols − 1): the half-spectrum rows, height × cols complex.
+ * of the 2·cols − 1 outputs −(cols − 1) … cols − 1): the half-spectrum rows, height × cols complex,
+ * in a new array or, with `into`, in its first height · cols · 2 values (returned: a view).
  */
 export function rowsForwardKernel(
   values: ArrayLike<number>,
@@ -128,6 +129,7 @@ export function rowsForwardKernel(
   cols: number,
   plan: PlanParts,
   band: boolean,
+  into?: Float64Array,
 ): Float64Array {
   const k = requiredKernel('fft');
   const u8 = values instanceof Uint8Array;
@@ -164,7 +166,11 @@ export function rowsForwardKernel(
     base + Z,
     base + zero,
   );
-  return new Float64Array(k.memory.buffer, base + data, height * cols * 2).slice();
+  const result = new Float64Array(k.memory.buffer, base + data, height * cols * 2);
+  if (!into) return result.slice();
+  const view = into.subarray(0, result.length);
+  view.set(result);
+  return view;
 }
 
 /** fft.ts `rowsInverseReal` of a half spectrum (height × cols complex, plan of length width): width × height real values. */

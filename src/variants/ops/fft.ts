@@ -98,15 +98,40 @@ export function fft2Real(
   return spec;
 }
 
-// Row passes kept for an image that more than one computation transforms (A2: its low-frequency
-// energy, then A5's Gaussian low-pass), keyed by its pixel buffer; they go when the buffer does.
-const sharedRowPasses = new WeakMap<object, Spectrum>();
+// Row passes live in two scratch arrays of this thread, reused from image to image: fresh memory
+// of this size (megabytes) costs more to map than the row pass takes to fill. `shared` holds the
+// row pass of one image that more than one computation transforms (A2: its low-frequency energy,
+// then A5's Gaussian low-pass), kept with its pixel buffer until the next shared row pass;
+// `transient` holds one that its caller uses at once (`transientRows`). Every value of a scratch
+// is written before it is read.
+let shared: { values: Uint8Array; spec: Spectrum; data: Float64Array } | undefined;
+let transient = new Float64Array(0);
+
+/**
+ * The row pass of an image already kept by `sharedRows` with at least `cols` columns (or all of
+ * them), else undefined. It may hold more columns than asked for and must not be modified; it
+ * stays valid until the next `sharedRows` of another image on this thread.
+ */
+export function keptRows(
+  values: Uint8Array,
+  width: number,
+  height: number,
+  cols: number,
+): Spectrum | undefined {
+  const hit = shared?.values === values ? shared.spec : undefined;
+  return hit &&
+    hit.width === width &&
+    hit.height === height &&
+    hit.cols >= Math.min(cols, Math.floor(width / 2) + 1)
+    ? hit
+    : undefined;
+}
 
 /**
  * `rowsReal` of an image whose row pass is shared: computed once (with `cols` columns, or the
- * widest asked for so far) and kept with its pixel buffer. The result may hold more columns than
- * asked for and must not be modified; each value is the one `rowsReal` computes, whatever the
- * number of columns.
+ * widest asked for so far) and kept with its pixel buffer (`keptRows`). The result may hold more
+ * columns than asked for and must not be modified; each value is the one `rowsReal` computes,
+ * whatever the number of columns.
  */
 export function sharedRows(
   values: Uint8Array,
@@ -114,17 +139,33 @@ export function sharedRows(
   height: number,
   cols: number,
 ): Spectrum {
-  const hit = sharedRowPasses.get(values);
-  if (
-    hit &&
-    hit.width === width &&
-    hit.height === height &&
-    hit.cols >= Math.min(cols, Math.floor(width / 2) + 1)
-  )
-    return hit;
-  const spec = rowsReal(values, width, height, cols);
-  sharedRowPasses.set(values, spec);
+  const hit = keptRows(values, width, height, cols);
+  if (hit) return hit;
+  const n = height * Math.min(Math.floor(width / 2) + 1, cols) * 2;
+  const data = shared && shared.data.length >= n ? shared.data : new Float64Array(n);
+  shared = undefined; // while it is overwritten
+  const spec = rowsReal(values, width, height, cols, data);
+  shared = { values, spec, data };
   return spec;
+}
+
+/**
+ * `rowsReal(values, width, height, cols)` in this thread's transient scratch: valid until the
+ * next `transientRows` or `transientScratch` on this thread, so for a caller that uses it at once.
+ */
+export function transientRows(
+  values: ArrayLike<number>,
+  width: number,
+  height: number,
+  cols: number,
+): Spectrum {
+  return rowsReal(values, width, height, cols, transientScratch(height * cols * 2));
+}
+
+/** This thread's transient scratch with room for `n` values (see `transientRows`). */
+export function transientScratch(n: number): Float64Array {
+  if (transient.length < n) transient = new Float64Array(n);
+  return transient;
 }
 
 /** The first `cols` columns of a half spectrum, as a new spectrum (a copy). */
@@ -145,16 +186,18 @@ export function fft2FromRows(rows: Spectrum, keepCols: number): Spectrum {
 
 /**
  * The row pass of `fft2Real` only: each row's DFT (non-negative frequencies, the first `keepCols`
- * of them), rows kept in the spatial domain.
+ * of them), rows kept in the spatial domain; with `into`, written at its start (the result's data
+ * is a view of it).
  */
 export function rowsReal(
   values: ArrayLike<number>,
   width: number,
   height: number,
   keepCols?: number,
+  into?: Float64Array,
 ): Spectrum {
   const cols = Math.min(Math.floor(width / 2) + 1, keepCols ?? Infinity);
-  const data = rowsForwardKernel(values, width, height, cols, dft(width), false);
+  const data = rowsForwardKernel(values, width, height, cols, dft(width), false, into);
   return { width, height, cols, data };
 }
 

@@ -14,9 +14,9 @@ import {
   dft,
   columnWeight,
   fftfreq,
+  keptRows,
   planeEnergy,
-  rowsReal,
-  sharedRows,
+  transientRows,
   type Spectrum,
 } from './fft.js';
 import { columnsKernel, gaussianKernel } from './fft-kernel.js';
@@ -89,11 +89,11 @@ export function gaussianPlane(
   cols: number,
 ): { filtered: Float64Array; energy: Energy } {
   // A grey image's row pass may already be there (the low-frequency energy of A2 computes it with
-  // A5's columns); src is only read.
+  // A5's columns); src is only read. Otherwise it goes to this thread's scratch (nobody needs it
+  // after this call).
   const rows =
-    values instanceof Uint8Array
-      ? sharedRows(values, width, height, cols)
-      : rowsReal(values, width, height, cols);
+    (values instanceof Uint8Array ? keptRows(values, width, height, cols) : undefined) ??
+    transientRows(values, width, height, cols);
   const gx = axisGains(width, cutoff);
   // d = h/2 (even h, a kernel spanning the whole column): rows y ± d are one row, counted once.
   const taps = Float64Array.from(columnKernel(height, cutoff), (v, d) =>

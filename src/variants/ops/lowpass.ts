@@ -100,7 +100,8 @@ function filteredEnergy(
 
 /**
  * Low-pass one plane of 8-bit values; returns the rounded, clipped plane and its energy sums.
- * `gains` covers the first `gains.length / height` columns of the half spectrum; the columns
+ * `gains` (not read for the Gaussian, which passes its cutoff and its number of columns instead)
+ * covers the first `gains.length / height` columns of the half spectrum; the columns
  * beyond are taken as stopped (gain 0) and are not computed. Σ|F|², with and without the DC term,
  * then comes from the pixels (planeEnergy).
  */
@@ -109,10 +110,10 @@ export function lowpassPlane(
   width: number,
   height: number,
   gains: Float64Array,
-  gaussian?: { cutoff: number },
+  gaussian?: { cutoff: number; cols: number },
 ): { plane: Uint8Array; energy: Energy } {
   if (gaussian) {
-    const g = gaussianPlane(values, width, height, gaussian.cutoff, gains.length / height);
+    const g = gaussianPlane(values, width, height, gaussian.cutoff, gaussian.cols);
     return { plane: roundClip(g.filtered), energy: g.energy };
   }
   const cols = gains.length / height;
@@ -151,11 +152,12 @@ export function lowpass(
 ): { image: Image8; retained: number | null; retainedAc: number | null } {
   const { width, height, channels } = image;
   const cols = passedColumns(width, p);
-  // The Gaussian is separable: filtered without a 2-D transform (lowpass-gaussian.ts); its gains
-  // are only counted here, not used.
-  const gaussian = p.filter === 'gaussian' ? { cutoff: p.cutoff } : undefined;
-  const gains = gaussian ? new Float64Array(height * cols) : filterGains(width, height, p, cols);
-  const out = new Uint8Array(image.data.length);
+  // The Gaussian is separable: filtered without a 2-D transform (lowpass-gaussian.ts), from its
+  // cutoff; an empty array of gains stands for the columns counted.
+  const gaussian = p.filter === 'gaussian' ? { cutoff: p.cutoff, cols } : undefined;
+  const gains = gaussian ? new Float64Array(0) : filterGains(width, height, p, cols);
+  // A grey image's plane is its output (no copy); RGB interleaves its three.
+  let out: Uint8Array | undefined = channels === 1 ? undefined : new Uint8Array(image.data.length);
   const n = width * height;
   // A grey image is its own plane (read as numbers, the same values as a Float64 copy).
   const plane = channels === 1 ? image.data : new Float64Array(n);
@@ -166,7 +168,7 @@ export function lowpass(
   for (let ch = 0; ch < channels; ch++) {
     if (channels > 1) for (let i = 0; i < n; i++) plane[i] = image.data[i * channels + ch]!;
     const r = lowpassPlane(plane, width, height, gains, gaussian);
-    if (channels === 1) out.set(r.plane);
+    if (!out) out = r.plane;
     else for (let i = 0; i < n; i++) out[i * channels + ch] = r.plane[i]!;
     total += r.energy.total;
     ac += r.energy.ac;
@@ -174,7 +176,7 @@ export function lowpass(
     keptAc += r.energy.filteredAc;
   }
   return {
-    image: { width, height, channels, data: out },
+    image: { width, height, channels, data: out! },
     retained: total > 0 ? kept / total : null,
     retainedAc: ac > 0 ? keptAc / ac : null,
   };

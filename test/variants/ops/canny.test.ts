@@ -13,11 +13,12 @@ import { describe, expect, it, vi } from 'vitest';
 import { heavyLimit } from '../../helpers/limits.js';
 import * as cv from '../../helpers/opencv.js';
 import {
-  edgeFractions,
+  edgeFractionsOwnAnd,
   edgeMap,
   edgePixels,
   fractionOf,
   median8,
+  thresholdsFor,
 } from '../../../src/variants/ops/edges.js';
 import { blur5, gaussianBlur, gaussianTaps } from '../../../src/variants/ops/blur.js';
 import { luma } from '../../../src/variants/ops/grayscale.js';
@@ -159,19 +160,26 @@ describe('A3 detector: every aperture and gradient, opencv-wasm bytes', () => {
     });
   });
 
-  it('edgeFractions with two threshold pairs equals two Canny runs', () => {
-    const blurred = blur5(synthetic(120, 90, 0, 5));
-    const pairs = [
-      { low: 20, high: 40 },
-      { low: 35.2, high: 70.9 },
-    ];
+  it('edgeFractionsOwnAnd (blurred in the kernel, own thresholds and another pair) equals two Canny runs', () => {
+    const image = synthetic(120, 90, 0, 5);
     for (const s of SOBELS) {
-      const p = { ...defaultRecipe().edges, ...s };
-      expect(edgeFractions(blurred, pairs, p)).toEqual(
-        pairs.map((t) =>
-          fractionOf(cv.canny(blurred, t.low, t.high, s.aperture, s.l2_gradient), 255),
-        ),
-      );
+      for (const blur of [{}, { blur_ksize: 7, blur_sigma: 2 }]) {
+        const p = { ...defaultRecipe().edges, ...s, ...blur };
+        const blurred = gaussianBlur(image, p.blur_ksize, p.blur_sigma);
+        const own = thresholdsFor(blurred, p);
+        const fraction = (t: { low: number; high: number }) =>
+          fractionOf(cv.canny(blurred, t.low, t.high, s.aperture, s.l2_gradient), 255);
+        const other = { low: 35.2, high: 70.9 };
+        expect(edgeFractionsOwnAnd(image, other, p)).toEqual({
+          auto: fraction(own),
+          fixed: fraction(other),
+        });
+        // The same pair twice: counted once, the same fraction.
+        expect(edgeFractionsOwnAnd(image, own, p)).toEqual({
+          auto: fraction(own),
+          fixed: fraction(own),
+        });
+      }
     }
   });
 

@@ -126,13 +126,10 @@ describe('A5 Gaussian, separably (lowpass-gaussian.ts)', () => {
       for (const [label, data, width, height] of cases) {
         const q = { ...p, cutoff };
         const full = lowpassPlane(data, width, height, filterGains(width, height, q));
-        const sep = lowpassPlane(
-          data,
-          width,
-          height,
-          new Float64Array(height * (Math.floor(width / 2) + 1)),
-          { cutoff },
-        );
+        const sep = lowpassPlane(data, width, height, new Float64Array(0), {
+          cutoff,
+          cols: Math.floor(width / 2) + 1,
+        });
         let differ = 0;
         for (let i = 0; i < full.plane.length; i++) if (full.plane[i] !== sep.plane[i]) differ++;
         expect(differ, `${label} c ${cutoff}: pixels that differ`).toBe(0);
@@ -147,5 +144,32 @@ describe('A5 Gaussian, separably (lowpass-gaussian.ts)', () => {
         expect(sep.energy.ac).toBe(full.energy.ac);
       }
     }
+  });
+});
+
+describe('row passes in reused scratch arrays (fft.ts sharedRows, keptRows, transientRows)', () => {
+  it('keeps one image’s shared row pass, never hands it out for another image, and leaves it intact through transient passes', async () => {
+    const { keptRows, rowsReal, sharedRows, transientRows } =
+      await import('../../../src/variants/ops/fft.js');
+    const [w, h, cols] = [24, 10, 6];
+    const image = (k: number) => Uint8Array.from({ length: w * h }, (_, i) => (i * k + 3) % 256);
+    const a = image(7);
+    const b = image(13);
+    const same = (x: Float64Array, y: Float64Array) =>
+      expect(Array.from(x.subarray(0, y.length))).toEqual(Array.from(y));
+    const rowsA = sharedRows(a, w, h, cols);
+    same(rowsA.data, rowsReal(a, w, h, cols).data);
+    expect(keptRows(a, w, h, cols)).toBe(rowsA);
+    // A transient pass (another image) leaves the shared one as it was.
+    same(transientRows(b, w, h, cols).data, rowsReal(b, w, h, cols).data);
+    same(keptRows(a, w, h, cols)!.data, rowsReal(a, w, h, cols).data);
+    // A copy of a with the same pixels is another buffer: not kept.
+    expect(keptRows(a.slice(), w, h, cols)).toBeUndefined();
+    // The next shared pass replaces it: a is no longer kept, b is, with b's values.
+    const rowsB = sharedRows(b, w, h, cols);
+    expect(keptRows(a, w, h, cols)).toBeUndefined();
+    same(rowsB.data, rowsReal(b, w, h, cols).data);
+    // More columns than kept: computed again, with every value the one rowsReal gives.
+    same(sharedRows(b, w, h, cols + 3).data, rowsReal(b, w, h, cols + 3).data);
   });
 });

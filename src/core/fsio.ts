@@ -159,12 +159,29 @@ export function sha256(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-/** Hex sha256 of a file's bytes, streamed. */
-export async function sha256File(file: string): Promise<string> {
-  const hash = createHash('sha256');
+/** Files up to this size are hashed from one read (one buffer of their size); larger ones streamed. */
+const WHOLE_FILE_LIMIT = 8 << 20;
+
+/**
+ * Hex digest of one file with a node crypto algorithm (`sha256`, `sha512`, …). A file of known
+ * `size` up to WHOLE_FILE_LIMIT is read whole: a stream reads it in fresh 1 MiB buffers, which
+ * cost more than the hashing for the small files (PNGs, manifests) most calls are for.
+ */
+export async function hashFile(file: string, algorithm: string, size?: number): Promise<string> {
+  if (size !== undefined && size <= WHOLE_FILE_LIMIT) {
+    return createHash(algorithm)
+      .update(await readFile(file))
+      .digest('hex');
+  }
+  const hash = createHash(algorithm);
   for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 }))
     hash.update(chunk as Buffer);
   return hash.digest('hex');
+}
+
+/** Hex sha256 of a file's bytes (read whole when small, else streamed). */
+export async function sha256File(file: string): Promise<string> {
+  return hashFile(file, 'sha256', (await stat(file)).size);
 }
 
 /** Magic numbers of files people pass by mistake where a text file is expected. */

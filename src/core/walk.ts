@@ -2,11 +2,10 @@
  * Listing a bag's files and hashing them quickly: small files are read whole, large ones
  * streamed, several at a time.
  */
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { lstat, readdir, readFile, stat } from 'node:fs/promises';
+import { lstat, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import pMap from 'p-map';
+import { hashFile } from './fsio.js';
 
 /** A file found under the bag root: its bag-relative posix path, size, and whether it is regular. */
 export interface FoundFile {
@@ -31,21 +30,6 @@ export async function listFiles(root: string): Promise<FoundFile[]> {
   }
   await walk('');
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-}
-
-const WHOLE_FILE_LIMIT = 8 << 20;
-
-/** Hex digest of one file with a node crypto algorithm (`sha256`, `sha512`, …). */
-async function hashFile(file: string, algorithm: string, size?: number): Promise<string> {
-  if (size !== undefined && size <= WHOLE_FILE_LIMIT) {
-    return createHash(algorithm)
-      .update(await readFile(file))
-      .digest('hex');
-  }
-  const hash = createHash(algorithm);
-  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 }))
-    hash.update(chunk as Buffer);
-  return hash.digest('hex');
 }
 
 /** Hex sha256 of a file, or null when there is no readable file (small files are read whole). */

@@ -10,6 +10,7 @@
  */
 import { StimkitError } from '../core/errors.js';
 import { openLedgerDb, type Db } from './open.js';
+import { sentImageRows, type SentImages } from './sent-images.js';
 import {
   conversationFields,
   unsentRows,
@@ -219,6 +220,14 @@ export class LedgerReader {
     );
     for (const row of stmt.iterate(...args) as IterableIterator<Row>)
       yield toResult(run.label, row);
+  }
+
+  /**
+   * The images each final result of run `label` sent, ordered as `results` is; only those rows
+   * and columns are read (sent-images.ts).
+   */
+  sentImages(label?: string): IterableIterator<SentImages> {
+    return sentImageRows(this.db, this.run(label).run_id);
   }
 
   /**

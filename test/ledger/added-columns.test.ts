@@ -93,6 +93,10 @@ describe('columns added after version 1', () => {
     ]);
     reader.close();
     expect(r).toMatchObject({ text: 'old answer', sent_images: [], cost_usd: null });
+    const before = openLedger(file);
+    // no sent_images column yet: no images, as results() reads it
+    expect([...before.sentImages()]).toEqual([]);
+    before.close();
     expect(columns(file)).not.toContain('cost_usd');
 
     openLedgerDb(file).close();
@@ -117,5 +121,49 @@ describe('columns added after version 1', () => {
       endpoint: null,
     });
     again.close();
+  });
+});
+
+describe('the sent images of a run', () => {
+  it('are what results() records, read without the other rows and columns', async () => {
+    const file = path.join(await tempDir('stimkit-ledger-sent-'), 'sent.sqlite');
+    oldLedger(file);
+    openLedgerDb(file).close();
+    const db = new Database(file);
+    const image = (n: number) => ({
+      source: `s${n}`,
+      sha256: `h${n}`,
+      bytes: n,
+      mime: 'image/png',
+    });
+    const put = db.prepare(
+      `INSERT INTO results (run_id, model, trial_id, bundle_digest, outcome, request_sha256, attempts, finished_at, sent_images)
+       VALUES (1, ?, ?, 'd', 'answer', 'h', 1, 't', ?)`,
+    );
+    db.prepare(
+      "INSERT INTO trials (run_id, trial_id, block, paradigm, lang, entry, variant) VALUES (1, 't9', 'describe', 'describe', 'en', 'e9', 'A2')",
+    ).run();
+    put.run('b', 't9', JSON.stringify([image(1), image(2)]));
+    put.run('a', 't9', JSON.stringify([image(3)]));
+    put.run('a', 't1', '[]');
+    put.run('c', 't1', 'null');
+    db.close();
+    const reader = openLedger(file);
+    const expected = [...reader.results()].flatMap((x) =>
+      x.sent_images.length === 0
+        ? []
+        : [
+            {
+              model: x.model,
+              trial_id: x.trial_id,
+              entry: x.trial.entry,
+              variant: x.trial.variant,
+              images: x.sent_images,
+            },
+          ],
+    );
+    expect(expected.map((x) => x.model)).toEqual(['a', 'b']);
+    expect([...reader.sentImages()]).toEqual(expected);
+    reader.close();
   });
 });

@@ -11,6 +11,7 @@
 import { StimkitError } from '../core/errors.js';
 import { openLedgerDb, type Db } from './open.js';
 import { sentImageRows, type SentImages } from './sent-images.js';
+import { usageRows, type ResultUsage } from './usage.js';
 import {
   conversationFields,
   unsentRows,
@@ -228,6 +229,14 @@ export class LedgerReader {
    */
   sentImages(label?: string): IterableIterator<SentImages> {
     return sentImageRows(this.db, this.run(label).run_id);
+  }
+
+  /**
+   * The usage and cost of each final result of run `label`, ordered as `results` is; only those
+   * columns are read (usage.ts).
+   */
+  usage(label?: string): IterableIterator<ResultUsage> {
+    return usageRows(this.db, this.run(label).run_id);
   }
 
   /**

@@ -94,8 +94,11 @@ describe('columns added after version 1', () => {
     reader.close();
     expect(r).toMatchObject({ text: 'old answer', sent_images: [], cost_usd: null });
     const before = openLedger(file);
-    // no sent_images column yet: no images, as results() reads it
+    // no sent_images nor cost_usd column yet: no images, no cost, as results() reads them
     expect([...before.sentImages()]).toEqual([]);
+    expect([...before.usage()]).toEqual(
+      [...before.results()].map((x) => ({ model: x.model, usage: null, cost_usd: null })),
+    );
     before.close();
     expect(columns(file)).not.toContain('cost_usd');
 
@@ -124,7 +127,7 @@ describe('columns added after version 1', () => {
   });
 });
 
-describe('the sent images of a run', () => {
+describe('the sent images and the usage of a run', () => {
   it('are what results() records, read without the other rows and columns', async () => {
     const file = path.join(await tempDir('stimkit-ledger-sent-'), 'sent.sqlite');
     oldLedger(file);
@@ -144,6 +147,10 @@ describe('the sent images of a run', () => {
       "INSERT INTO trials (run_id, trial_id, block, paradigm, lang, entry, variant) VALUES (1, 't9', 'describe', 'describe', 'en', 'e9', 'A2')",
     ).run();
     put.run('b', 't9', JSON.stringify([image(1), image(2)]));
+    db.prepare(
+      `UPDATE results SET usage = '{"prompt_tokens":7,"completion_tokens":2}', cost_usd = 0.25
+       WHERE model = 'old' AND trial_id = 't3'`,
+    ).run();
     put.run('a', 't9', JSON.stringify([image(3)]));
     put.run('a', 't1', '[]');
     put.run('c', 't1', 'null');
@@ -164,6 +171,11 @@ describe('the sent images of a run', () => {
     );
     expect(expected.map((x) => x.model)).toEqual(['a', 'b']);
     expect([...reader.sentImages()]).toEqual(expected);
+    const all = [...reader.results()];
+    expect(all.filter((x) => x.cost_usd !== null)).toHaveLength(1);
+    expect([...reader.usage()]).toEqual(
+      all.map((x) => ({ model: x.model, usage: x.usage, cost_usd: x.cost_usd })),
+    );
     reader.close();
   });
 });

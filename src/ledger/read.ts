@@ -10,19 +10,16 @@
  */
 import { StimkitError } from '../core/errors.js';
 import { openLedgerDb, type Db } from './open.js';
+import { sentImageRows, type SentImages } from './sent-images.js';
+import { usageRows, type ResultUsage } from './usage.js';
+import { responseRows, routeOf, visibilityOf, type LedgerResponse } from './responses.js';
 import {
   conversationFields,
   unsentRows,
   type ConversationFields,
   type UnsentRecord,
 } from './turns.js';
-import {
-  currentOutcome,
-  REASONING_VISIBILITY,
-  routeLabel,
-  type Outcome,
-  type ReasoningVisibility,
-} from './schema.js';
+import { currentOutcome, type Outcome, type ReasoningVisibility } from './schema.js';
 
 /** A run in a ledger. */
 export interface LedgerRun {
@@ -222,6 +219,31 @@ export class LedgerReader {
   }
 
   /**
+   * The images each final result of run `label` sent, ordered as `results` is; only those rows
+   * and columns are read (sent-images.ts).
+   */
+  sentImages(label?: string): IterableIterator<SentImages> {
+    return sentImageRows(this.db, this.run(label).run_id);
+  }
+
+  /**
+   * The usage and cost of each final result of run `label`, ordered as `results` is; only those
+   * columns are read (usage.ts).
+   */
+  usage(label?: string): IterableIterator<ResultUsage> {
+    return usageRows(this.db, this.run(label).run_id);
+  }
+
+  /**
+   * The final results of a run as scoring reads them (responses.ts), ordered as `results` is;
+   * only those columns are read.
+   */
+  responses(filter: Pick<ResultFilter, 'run' | 'model'> = {}): IterableIterator<LedgerResponse> {
+    const models = filter.model === undefined ? null : ([] as string[]).concat(filter.model);
+    return responseRows(this.db, this.run(filter.run).run_id, models);
+  }
+
+  /**
    * The conversation turns of a run (the pressure paradigm): each turn's conversation, turn and
    * follow-up by trial id, and the turns recorded as not sent (`unsent_turns`), ordered by model
    * and trial id as `results` is, with their design fields. Empty for a ledger older than them.
@@ -348,27 +370,6 @@ function toResult(label: string, r: Row): LedgerResult {
     ...routeOf(r),
     reasoning_visibility: visibilityOf(r.reasoning_visibility),
     reasoning_tokens: typeof r.reasoning_tokens === 'number' ? r.reasoning_tokens : null,
-  };
-}
-
-const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-
-/** A stored visibility, if it is one of the known names (NULL or absent in older ledgers). */
-const visibilityOf = (v: unknown): ReasoningVisibility | null =>
-  REASONING_VISIBILITY.find((x) => x === v) ?? null;
-
-/** The route fields of a row (NULL or absent in ledgers older than them). */
-function routeOf(r: Row) {
-  const route = {
-    route_provider: text(r.route_provider),
-    response_id: text(r.response_id),
-    request_id: text(r.request_id),
-    region: text(r.region),
-    endpoint: text(r.endpoint),
-  };
-  return {
-    ...route,
-    route: routeLabel({ ...route, simulated: r.simulated === 1 }),
   };
 }
 

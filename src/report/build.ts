@@ -169,6 +169,71 @@ async function reportContext(
 }
 
 /**
+ * Build each section that applies and give its charts, tables and figures to `out` (whose files
+ * are still being written when this returns).
+ */
+async function renderSections(
+  ctx: ReportContext,
+  sections: readonly ReportSection[],
+  reads: TableReads,
+  outcomeNotes: Map<string, OutcomeNote>,
+  out: ReportWriter,
+): Promise<RenderedSection[]> {
+  const rendered: RenderedSection[] = [];
+  for (const section of sections) {
+    const built = await reads.section(async () =>
+      (await section.applies(ctx)) ? section.build(ctx) : null,
+    );
+    if (built.value === null) continue;
+    const sentences = [...built.files].flatMap((f) => {
+      const note = outcomeNotes.get(f);
+      return note ? [{ file: f, sentence: outcomeSentence(note) }] : [];
+    });
+    const content = withOutcomeNotes(built.value, sentences);
+    const charts = [];
+    for (const chart of content.charts) charts.push({ chart, ...(await out.chart(chart)) });
+    for (const t of content.tables) out.table(t);
+    for (const f of content.figures ?? []) out.figure(f);
+    rendered.push({ section, content, charts });
+  }
+  return rendered;
+}
+
+/** The inputs report.json names: score.json (and --compare's), and the bundle when the page uses it. */
+async function reportInputs(
+  ctx: ReportContext,
+  outDir: string,
+  options: ReportOptions,
+  rendered: readonly RenderedSection[],
+): Promise<Array<{ file: string; sha256: string }>> {
+  const inputs = [
+    {
+      file: relPosix(outDir, path.join(ctx.scoresDir, SCORES_FILES.header)),
+      sha256: sha256(await readFile(path.join(ctx.scoresDir, SCORES_FILES.header))),
+    },
+  ];
+  if (options.compare !== undefined)
+    inputs.push({
+      file: relPosix(outDir, path.join(options.compare, SCORES_FILES.header)),
+      sha256: sha256(await readFile(path.join(options.compare, SCORES_FILES.header))),
+    });
+  // the bundle is an input when its images or its own language packs' names are on the page
+  const named = rendered.some((r) => r.section.id === languageSection.id)
+    ? (await languageNames(ctx)).packs.length > 0
+    : false;
+  const usedBundle =
+    named || rendered.some((r) => (r.content.figures ?? []).length > 0)
+      ? (await ctx.bundle()).bundle
+      : null;
+  if (usedBundle)
+    inputs.push({
+      file: relPosix(outDir, path.join(usedBundle.dir, 'manifest-sha256.txt')),
+      sha256: usedBundle.digest,
+    });
+  return inputs;
+}
+
+/**
  * Build the report of a scores folder into `outDir`, a new folder (`writeReport` builds into a
  * temporary one and swaps it in whole, so nothing of an earlier report stays behind).
  *
@@ -190,49 +255,15 @@ export async function buildReport(
   const out = new ReportWriter(outDir, rowSimulated(ctx, notes.length > 0), simulated, {
     raw: options.csvRaw ?? false,
   });
-  const rendered: RenderedSection[] = [];
-  for (const section of sections) {
-    const built = await reads.section(async () =>
-      (await section.applies(ctx)) ? section.build(ctx) : null,
-    );
-    if (built.value === null) continue;
-    const sentences = [...built.files].flatMap((f) => {
-      const note = outcomeNotes.get(f);
-      return note ? [{ file: f, sentence: outcomeSentence(note) }] : [];
-    });
-    const content = withOutcomeNotes(built.value, sentences);
-    const charts = [];
-    for (const chart of content.charts) charts.push({ chart, ...(await out.chart(chart)) });
-    for (const t of content.tables) await out.table(t);
-    for (const f of content.figures ?? []) await out.figure(f);
-    rendered.push({ section, content, charts });
-  }
-  await out.dictionary();
-  const inputs = [
-    {
-      file: relPosix(outDir, path.join(scoresDir, SCORES_FILES.header)),
-      sha256: sha256(await readFile(path.join(scoresDir, SCORES_FILES.header))),
-    },
-  ];
-  if (options.compare !== undefined)
-    inputs.push({
-      file: relPosix(outDir, path.join(options.compare, SCORES_FILES.header)),
-      sha256: sha256(await readFile(path.join(options.compare, SCORES_FILES.header))),
-    });
-  // the bundle is an input when its images or its own language packs' names are on the page
-  const named = rendered.some((r) => r.section.id === languageSection.id)
-    ? (await languageNames(ctx)).packs.length > 0
-    : false;
-  const usedBundle =
-    named || rendered.some((r) => (r.content.figures ?? []).length > 0)
-      ? (await ctx.bundle()).bundle
-      : null;
-  if (usedBundle)
-    inputs.push({
-      file: relPosix(outDir, path.join(usedBundle.dir, 'manifest-sha256.txt')),
-      sha256: usedBundle.digest,
-    });
-  await out.write('index.html', pageHtml(ctx, rendered, relPosix(outDir, scoresDir), notes));
+  // on a failure, the files already given are written before it reaches writeOutFolder's cleanup
+  const { rendered, inputs } = await out.whileWriting(async () => {
+    const rendered = await renderSections(ctx, sections, reads, outcomeNotes, out);
+    out.dictionary();
+    const inputs = await reportInputs(ctx, outDir, options, rendered);
+    // awaited: every file given before the page is written once the page is
+    await out.write('index.html', pageHtml(ctx, rendered, relPosix(outDir, scoresDir), notes));
+    return { rendered, inputs };
+  });
   const files = out.files;
   await writeFileAtomic(
     path.join(outDir, 'report.json'),

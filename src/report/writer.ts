@@ -2,7 +2,9 @@
  * Writes a report's files: each chart as `charts/<id>.vl.json`, `.svg` and `.png` (with the
  * SIMULATED band when the report is from simulated input), each table and chart's data as
  * `tables/<id>.csv` (with its `simulated` column), a figure's images, and the data dictionary
- * `tables/README.csv`; every file atomically, recorded with its sha256 for report.json.
+ * `tables/README.csv`; every file atomically, recorded with its sha256 for report.json. Files are
+ * written one after another in the order they are given (so `files` and report.json keep that
+ * order), while the page goes on: a chart's PNG is still being drawn when the next chart starts.
  */
 import path from 'node:path';
 import type { CsvWriteOptions } from '../core/csv.js';
@@ -29,15 +31,43 @@ export class ReportWriter {
     private readonly csv: CsvWriteOptions = {},
   ) {}
 
-  /** Write `rel` (relative to the report folder) atomically and record it. */
-  async write(rel: string, data: string | Buffer): Promise<void> {
-    await writeFileAtomic(path.join(this.outDir, rel), data);
-    this.files.push({ file: rel, sha256: sha256(data) });
+  /** The writes given so far, in order; settles when the last has. */
+  private queue: Promise<void> = Promise.resolve();
+
+  /**
+   * Write `rel` (relative to the report folder) atomically and record it, after every write given
+   * before it; `data` may still be in the making. Resolves once written; a failure rejects this
+   * write and every later one (the caller awaiting the page's write sees it).
+   */
+  write(rel: string, data: string | Buffer | Promise<Buffer>): Promise<void> {
+    const done = this.queue.then(async () => {
+      const bytes = await data;
+      await writeFileAtomic(path.join(this.outDir, rel), bytes);
+      this.files.push({ file: rel, sha256: sha256(bytes) });
+    });
+    // handled here so that a write nobody awaits is not reported as unhandled; awaiting it (or a
+    // later write) still throws its error
+    done.catch(() => undefined);
+    this.queue = done;
+    return done;
+  }
+
+  /**
+   * `make`'s result; when it fails, the writes given so far are waited for first, so nothing is
+   * still writing into the folder when the failure reaches whoever removes it.
+   */
+  async whileWriting<T>(make: () => Promise<T>): Promise<T> {
+    try {
+      return await make();
+    } catch (err) {
+      await this.queue.catch(() => undefined);
+      throw err;
+    }
   }
 
   /** `tables/<id>.csv`, with its simulated column; listed for the dictionary. */
-  async table(t: ReportTable): Promise<void> {
-    await this.write(`tables/${t.id}.csv`, tableCsv(t, this.flag, this.csv));
+  table(t: ReportTable): void {
+    void this.write(`tables/${t.id}.csv`, tableCsv(t, this.flag, this.csv));
     const rows = t.rows.some((r) => this.flag(t, r));
     this.tables.push({ table: t, simulated: t.rows.length > 0 ? rows : this.simulated });
   }
@@ -51,10 +81,10 @@ export class ReportWriter {
     const decorate = (drawn: string) =>
       labelSvg(this.simulated ? markSimulatedSvg(drawn) : drawn, chart.alt);
     const { svg, png } = await renderChart(spec, { id: chart.id, decorate });
-    await this.write(`charts/${chart.id}.vl.json`, artifactJson(spec));
-    await this.write(`charts/${chart.id}.svg`, svg);
-    await this.write(`charts/${chart.id}.png`, png);
-    await this.table(chart.data);
+    void this.write(`charts/${chart.id}.vl.json`, artifactJson(spec));
+    void this.write(`charts/${chart.id}.svg`, svg);
+    void this.write(`charts/${chart.id}.png`, png);
+    this.table(chart.data);
     if (svgWidth(svg) <= PHONE_WIDTH) return { svg, phone: null };
     const phone = await renderSvg(phoneSpec(chartSpec(chart, PHONE_SUBTITLE_CHARS)), {
       id: `${chart.id}-phone`,
@@ -64,21 +94,21 @@ export class ReportWriter {
   }
 
   /** A figure's images (paths checked: letters, digits, `.`, `-`, `_`, `/`; no `..`) and its table. */
-  async figure(f: ReportFigure): Promise<void> {
+  figure(f: ReportFigure): void {
     for (const img of f.rows.flatMap((r) => r.images)) {
       if (
         !/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(img.file) ||
         img.file.split('/').includes('..')
       )
         throw new Error(`report image path not allowed: ${img.file}`);
-      await this.write(img.file, img.data);
+      void this.write(img.file, img.data);
     }
-    await this.table(f.data);
+    this.table(f.data);
   }
 
-  /** tables/README.csv: every column of every table written so far. */
-  async dictionary(): Promise<void> {
-    await this.write('tables/README.csv', dictionaryCsv(this.tables, this.csv));
+  /** tables/README.csv: every column of every table given so far. */
+  dictionary(): void {
+    void this.write('tables/README.csv', dictionaryCsv(this.tables, this.csv));
   }
 }
 

@@ -251,13 +251,13 @@ export function sentImagesOf(
         .map((m) => [m.model, (m.profile?.image as Record<string, unknown> | undefined) ?? null]),
     );
     const images: SentImageRow[] = [];
-    for (const r of ledger.results({ run: label })) {
-      for (const i of r.sent_images)
+    for (const r of ledger.sentImages(label)) {
+      for (const i of r.images)
         images.push({
           model: r.model,
           trial_id: r.trial_id,
-          entry: r.trial.entry,
-          variant: r.trial.variant,
+          entry: r.entry,
+          variant: r.variant,
           source: String(i.source),
           sha256: String(i.sha256),
           bytes: Number(i.bytes),

@@ -41,7 +41,7 @@ const r9 = (v: number) => Math.round(v * 1e9) / 1e9;
 /** One row per model of `run` in an open ledger. */
 function rowsOf(reader: LedgerReader, run: string, role: string): Cell[][] {
   const by = new Map<string, Acc>();
-  for (const r of reader.results({ run })) {
+  for (const r of reader.usage(run)) {
     const a = by.get(r.model) ?? {
       results: 0,
       withUsage: 0,

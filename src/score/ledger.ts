@@ -63,7 +63,7 @@ export function* streamLedgerResponses(
 ): Generator<ResponseRecord> {
   const ledger = openLedger(file);
   try {
-    for (const r of ledger.results({ run, model })) {
+    for (const r of ledger.responses({ run, model })) {
       yield {
         trial_id: r.trial_id,
         model: r.model,

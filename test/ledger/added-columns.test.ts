@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openLedgerDb } from '../../src/ledger/open.js';
-import { openLedger } from '../../src/ledger/read.js';
+import { openLedger, type LedgerResult } from '../../src/ledger/read.js';
 import { ADDED_COLUMNS, LEDGER_DDL, LEDGER_VERSION } from '../../src/ledger/schema.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -58,6 +58,24 @@ function oldLedger(file: string): void {
   db.close();
 }
 
+/** The fields of results() that responses() gives. */
+const responseOf = (x: LedgerResult) => ({
+  model: x.model,
+  trial_id: x.trial_id,
+  outcome: x.outcome,
+  text: x.text,
+  reasoning: x.reasoning,
+  finish_reason: x.finish_reason,
+  simulated: x.simulated,
+  truth: x.truth,
+  error_class: x.error_class,
+  error_body: x.error_body,
+  route_provider: x.route_provider,
+  route: x.route,
+  reasoning_visibility: x.reasoning_visibility,
+  reasoning_tokens: x.reasoning_tokens,
+});
+
 const columns = (file: string) => {
   const db = new Database(file, { readonly: true });
   try {
@@ -93,6 +111,18 @@ describe('columns added after version 1', () => {
     ]);
     reader.close();
     expect(r).toMatchObject({ text: 'old answer', sent_images: [], cost_usd: null });
+    const before = openLedger(file);
+    // no sent_images nor cost_usd column yet: no images, no cost, as results() reads them
+    expect([...before.sentImages()]).toEqual([]);
+    expect([...before.usage()]).toEqual(
+      [...before.results()].map((x) => ({ model: x.model, usage: null, cost_usd: null })),
+    );
+    // nor route or reasoning columns: read as NULL, as results() reads them
+    expect([...before.responses()]).toEqual([...before.results()].map(responseOf));
+    expect([...before.responses({ model: 'old' })]).toEqual(
+      [...before.results({ model: 'old' })].map(responseOf),
+    );
+    before.close();
     expect(columns(file)).not.toContain('cost_usd');
 
     openLedgerDb(file).close();
@@ -117,5 +147,61 @@ describe('columns added after version 1', () => {
       endpoint: null,
     });
     again.close();
+  });
+});
+
+describe('the sent images, the usage and the responses of a run', () => {
+  it('are what results() records, read without the other rows and columns', async () => {
+    const file = path.join(await tempDir('stimkit-ledger-sent-'), 'sent.sqlite');
+    oldLedger(file);
+    openLedgerDb(file).close();
+    const db = new Database(file);
+    const image = (n: number) => ({
+      source: `s${n}`,
+      sha256: `h${n}`,
+      bytes: n,
+      mime: 'image/png',
+    });
+    const put = db.prepare(
+      `INSERT INTO results (run_id, model, trial_id, bundle_digest, outcome, request_sha256, attempts, finished_at, sent_images)
+       VALUES (1, ?, ?, 'd', 'answer', 'h', 1, 't', ?)`,
+    );
+    db.prepare(
+      "INSERT INTO trials (run_id, trial_id, block, paradigm, lang, entry, variant) VALUES (1, 't9', 'describe', 'describe', 'en', 'e9', 'A2')",
+    ).run();
+    put.run('b', 't9', JSON.stringify([image(1), image(2)]));
+    db.prepare(
+      `UPDATE results SET usage = '{"prompt_tokens":7,"completion_tokens":2}', cost_usd = 0.25,
+         route_provider = 'P', reasoning_text = 'r', reasoning_visibility = 'summary',
+         reasoning_tokens = 3, simulated = 1, truth = '{"refusal":true}', error_body = 'e'
+       WHERE model = 'old' AND trial_id = 't3'`,
+    ).run();
+    put.run('a', 't9', JSON.stringify([image(3)]));
+    put.run('a', 't1', '[]');
+    put.run('c', 't1', 'null');
+    db.close();
+    const reader = openLedger(file);
+    const expected = [...reader.results()].flatMap((x) =>
+      x.sent_images.length === 0
+        ? []
+        : [
+            {
+              model: x.model,
+              trial_id: x.trial_id,
+              entry: x.trial.entry,
+              variant: x.trial.variant,
+              images: x.sent_images,
+            },
+          ],
+    );
+    expect(expected.map((x) => x.model)).toEqual(['a', 'b']);
+    expect([...reader.sentImages()]).toEqual(expected);
+    const all = [...reader.results()];
+    expect(all.filter((x) => x.cost_usd !== null)).toHaveLength(1);
+    expect([...reader.usage()]).toEqual(
+      all.map((x) => ({ model: x.model, usage: x.usage, cost_usd: x.cost_usd })),
+    );
+    expect([...reader.responses()]).toEqual(all.map(responseOf));
+    reader.close();
   });
 });

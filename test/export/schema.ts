@@ -77,6 +77,7 @@ export function unzipEntries(bytes: Uint8Array): Map<string, Buffer> {
 /** The entries of a ZIP file, in the archive's order, each parsed as JSON. */
 export function unzipJson(bytes: Uint8Array): Map<string, any> {
   const out = new Map<string, any>();
-  for (const [name, data] of unzipEntries(bytes)) out.set(name, JSON.parse(data.toString('utf8')));
+  const text = new TextDecoder();
+  for (const [name, data] of unzipEntries(bytes)) out.set(name, JSON.parse(text.decode(data)));
   return out;
 }

@@ -14,14 +14,7 @@
 import { createHash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
-import {
-  Deflate,
-  inflateSync,
-  type DeflateOptions,
-  Zip,
-  ZipDeflate,
-  type ZipInputFile,
-} from 'fflate';
+import { Deflate, inflateSync, Zip, ZipDeflate, type ZipInputFile } from 'fflate';
 
 /** The modification time of every entry: 1980-01-01 00:00 in the ZIP's own (local) time fields. */
 const ZIP_EPOCH = new Date(1980, 0, 1, 0, 0, 0);
@@ -73,11 +66,11 @@ const FINAL_EMPTY = Uint8Array.of(0x03, 0x00);
  */
 function deflatePiece(bytes: Uint8Array, final: boolean): Uint8Array<ArrayBuffer> {
   const chunks: Uint8Array[] = [];
-  // the hash table's size as fflate picks it for a one-shot deflate of this length (a stream left
-  // open would take 2^20 entries, 2 MB, for every piece)
-  const mem = (Math.ceil(Math.max(8, Math.min(13, Math.log(bytes.length))) * 1.5) -
-    12) as DeflateOptions['mem'];
-  const d = new Deflate({ level: LEVEL, ...(final ? {} : { mem }) }, (chunk) => chunks.push(chunk));
+  // a stream left open would take a hash table of 2^20 entries (2 MB) for every piece: 2^16 here
+  // (a fixed size, not one computed with Math.log, whose last bit may differ between engines)
+  const d = new Deflate({ level: LEVEL, ...(final ? {} : { mem: 4 }) }, (chunk) =>
+    chunks.push(chunk),
+  );
   if (final) {
     d.push(bytes, true);
     return joined(chunks);

@@ -17,7 +17,7 @@ import {
   type ModelUsage,
 } from './inspect-format.js';
 import { derivedId } from './inspect-sample.js';
-import { openZip, type ZipSink } from './zip.js';
+import { openZip, type PieceCache, type ZipSink } from './zip.js';
 
 /** What one log is of. */
 export interface LogSpec {
@@ -126,9 +126,9 @@ export class InspectLogWriter {
     private readonly zip: ZipSink,
   ) {}
 
-  /** Open `file` and write `_journal/start.json`. */
-  static async open(file: string, spec: LogSpec): Promise<InspectLogWriter> {
-    const zip = await openZip(file);
+  /** Open `file` and write `_journal/start.json`; `cache` holds the images' deflated pieces. */
+  static async open(file: string, spec: LogSpec, cache?: PieceCache): Promise<InspectLogWriter> {
+    const zip = await openZip(file, cache);
     const w = new InspectLogWriter(spec, zip);
     await zip.add(
       '_journal/start.json',
@@ -148,7 +148,8 @@ export class InspectLogWriter {
         fix: 'report this as a bug: each trial of a paradigm has its own design cell and seed or iteration',
       });
     this.seen.add(name);
-    await this.zip.add(name, JSON.stringify(sample));
+    // an image's data URL recurs in every sample that shows it: deflated once (zip.ts)
+    await this.zip.add(name, JSON.stringify(sample), Object.values(sample.attachments));
     this.summaries.push(summary);
     for (const [k, score] of Object.entries(sample.scores)) {
       const t = this.tallies.get(k) ?? { scored: 0, sum: 0 };

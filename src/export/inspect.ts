@@ -27,6 +27,7 @@ import {
 import { InspectLogWriter, type LogSpec } from './inspect-log.js';
 import { designOf, sampleIdOf, type Design } from './inspect-design.js';
 import { buildSample } from './inspect-sample.js';
+import { PieceCache } from './zip.js';
 import {
   AUDIT_SCORE_NAMES,
   INSTRUMENT_SCORE_NAMES,
@@ -87,9 +88,12 @@ function ledgerRun(reader: LedgerReader, digest: string, label?: string): Ledger
   return run;
 }
 
-/** The bundle image with this digest as a data URL, checked against its name. */
+/** The bundle image with this digest as a data URL, checked against its name (once per export). */
 function imageReader(bundle: ScoreBundle): (digest: string) => Promise<string> {
+  const seen = new Map<string, string>();
   return async (digest) => {
+    const known = seen.get(digest);
+    if (known !== undefined) return known;
     const file = path.join(bundle.dir, 'data', 'images', `${digest}.png`);
     const bytes = await readFile(file).catch(() => null);
     if (!bytes || sha256(bytes) !== digest) {
@@ -102,7 +106,9 @@ function imageReader(bundle: ScoreBundle): (digest: string) => Promise<string> {
         fix: 'run `stimkit verify` on the bundle',
       });
     }
-    return `data:image/png;base64,${bytes.toString('base64')}`;
+    const url = `data:image/png;base64,${bytes.toString('base64')}`;
+    seen.set(digest, url);
+    return url;
   };
 }
 
@@ -116,6 +122,9 @@ interface Sources {
   scores: ExportScores | null;
   providers: Map<string, string>;
   inputs: Record<string, unknown>;
+  /** The bundle's images as data URLs, and their deflated pieces (each made once per export). */
+  image: (digest: string) => Promise<string>;
+  pieces: PieceCache;
 }
 
 /** The score names a paradigm's samples can carry. */
@@ -141,7 +150,6 @@ function earlierTurns(src: Sources, model: string, trial: Trial) {
 async function writeModelLogs(src: Sources, model: string, dir: string): Promise<ExportedLog[]> {
   const writers = new Map<string, { file: string; w: InspectLogWriter }>();
   const inspectModel = `${src.providers.get(model) ?? 'unknown'}/${model}`;
-  const image = imageReader(src.bundle);
   try {
     for (const r of src.reader.results({ run: src.run.label, model })) {
       const trial = src.design.trials.get(r.trial_id);
@@ -170,7 +178,7 @@ async function writeModelLogs(src: Sources, model: string, dir: string): Promise
           scorers: scorersOf(trial.paradigm, src.scores),
           inputs: src.inputs,
         };
-        g = { file, w: await InspectLogWriter.open(path.join(dir, file), spec) };
+        g = { file, w: await InspectLogWriter.open(path.join(dir, file), spec, src.pieces) };
         writers.set(trial.paradigm, g);
       }
       const { sample, summary } = await buildSample(trial, r, {
@@ -179,7 +187,7 @@ async function writeModelLogs(src: Sources, model: string, dir: string): Promise
         model: inspectModel,
         polarity: trial.item ? (src.bundle.items.get(trial.item)?.polarity_key ?? null) : null,
         scores: src.scores?.byKey.get(scoreKey(model, trial.id)) ?? {},
-        image,
+        image: src.image,
         earlier: earlierTurns(src, model, trial),
       });
       await g.w.add(sample, summary);
@@ -226,6 +234,8 @@ async function openSources(o: ExportInspectOptions, out: string): Promise<Source
       scores,
       providers,
       inputs,
+      image: imageReader(bundle),
+      pieces: new PieceCache(),
     };
   } catch (err) {
     reader.close();

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { unzipSync } from 'fflate';
+import { crc32, inflateRawSync } from 'node:zlib';
 
 const DOC = JSON.parse(
   readFileSync(new URL('./fixtures/inspect-openapi.json', import.meta.url), 'utf8'),
@@ -43,10 +43,41 @@ export function inspectValidator(name: string, list = false): ValidateFunction {
   return v;
 }
 
+/**
+ * The entries of a ZIP file, in the archive's order, as bytes: read from its central directory and
+ * inflated by zlib — an inflater independent of the writer's (fflate), the one Inspect's Python
+ * reader uses — each checked against its CRC-32 and size. Throws on anything else.
+ */
+export function unzipEntries(bytes: Uint8Array): Map<string, Buffer> {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const end = b.length - 22; // the end-of-central-directory record (no archive comment)
+  if (b.readUInt32LE(end) !== 0x06054b50) throw new Error('no end of central directory');
+  const out = new Map<string, Buffer>();
+  let at = b.readUInt32LE(end + 16);
+  for (let n = b.readUInt16LE(end + 10); n > 0; n--) {
+    if (b.readUInt32LE(at) !== 0x02014b50) throw new Error(`no central header at ${at}`);
+    const [method, crc, packed, size] = [10, 16, 20, 24].map((o) =>
+      o === 10 ? b.readUInt16LE(at + o) : b.readUInt32LE(at + o),
+    ) as [number, number, number, number];
+    const nameLen = b.readUInt16LE(at + 28);
+    const skip = nameLen + b.readUInt16LE(at + 30) + b.readUInt16LE(at + 32);
+    const name = b.toString('utf8', at + 46, at + 46 + nameLen);
+    const local = b.readUInt32LE(at + 42);
+    const start = local + 30 + b.readUInt16LE(local + 26) + b.readUInt16LE(local + 28);
+    const raw = b.subarray(start, start + packed);
+    const data = method === 8 ? inflateRawSync(raw) : method === 0 ? raw : null;
+    if (!data || data.length !== size || crc32(data) !== crc)
+      throw new Error(`${name}: method ${method}, size or CRC-32 does not match`);
+    out.set(name, data);
+    at += 46 + skip;
+  }
+  return out;
+}
+
 /** The entries of a ZIP file, in the archive's order, each parsed as JSON. */
 export function unzipJson(bytes: Uint8Array): Map<string, any> {
   const out = new Map<string, any>();
-  for (const [name, data] of Object.entries(unzipSync(bytes)))
-    out.set(name, JSON.parse(new TextDecoder().decode(data)));
+  const text = new TextDecoder();
+  for (const [name, data] of unzipEntries(bytes)) out.set(name, JSON.parse(text.decode(data)));
   return out;
 }

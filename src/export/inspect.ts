@@ -11,6 +11,7 @@
 import type { Trial } from '../bundle/format.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { LRUCache } from 'lru-cache';
 import { StimkitError } from '../core/errors.js';
 import { relPosix, sha256, sha256File, writeFileAtomic } from '../core/fsio.js';
 import { artifactJson } from '../core/json.js';
@@ -88,9 +89,19 @@ function ledgerRun(reader: LedgerReader, digest: string, label?: string): Ledger
   return run;
 }
 
-/** The bundle image with this digest as a data URL, checked against its name (once per export). */
+/** What the data URLs kept by one export may hold at most (UTF-16 code units). */
+const DATA_URL_CACHE_UNITS = 64 << 20;
+
+/**
+ * The bundle image with this digest as a data URL, checked against its name (once per export,
+ * unless so many images came between two uses that it was evicted: the cache is bounded so that
+ * memory does not grow with the number of images in a study).
+ */
 function imageReader(bundle: ScoreBundle): (digest: string) => Promise<string> {
-  const seen = new Map<string, string>();
+  const seen = new LRUCache<string, string>({
+    maxSize: DATA_URL_CACHE_UNITS,
+    sizeCalculation: (url) => Math.max(1, url.length),
+  });
   return async (digest) => {
     const known = seen.get(digest);
     if (known !== undefined) return known;

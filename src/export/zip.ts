@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { Deflate, inflateSync, Zip, ZipDeflate, type ZipInputFile } from 'fflate';
+import { LRUCache } from 'lru-cache';
 
 /** The modification time of every entry: 1980-01-01 00:00 in the ZIP's own (local) time fields. */
 const ZIP_EPOCH = new Date(1980, 0, 1, 0, 0, 0);
@@ -26,11 +27,26 @@ interface Piece {
   deflated: Uint8Array<ArrayBuffer>;
 }
 
-/** The pieces of recurring strings, shared by every ZIP of one export (a string → its piece). */
-export class PieceCache {
-  private readonly pieces = new Map<string, Piece>();
+/** What the pieces of one export may hold at most (bytes, raw and deflated together). */
+const PIECE_CACHE_BYTES = 256 << 20;
 
-  /** The piece of `text`, deflated on first use. */
+/**
+ * The pieces of recurring strings, shared by every ZIP of one export (a string → its piece). The
+ * least recently used go when the cache holds more than `maxBytes`, so memory does not grow with
+ * the number of images in a study; a piece made again is the same bytes (deflate is a function of
+ * its input), so what is evicted changes the time of an export, never its files.
+ */
+export class PieceCache {
+  private readonly pieces: LRUCache<string, Piece>;
+
+  constructor(maxBytes = PIECE_CACHE_BYTES) {
+    this.pieces = new LRUCache<string, Piece>({
+      maxSize: maxBytes,
+      sizeCalculation: (p) => Math.max(1, p.raw.length + p.deflated.length),
+    });
+  }
+
+  /** The piece of `text`, deflated on first use (or again after it was evicted). */
   get(text: string): Piece {
     let p = this.pieces.get(text);
     if (!p) {

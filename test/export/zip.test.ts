@@ -29,8 +29,8 @@ async function write(
   file: string,
   entries: Array<[string, string]>,
   shared: string[],
+  cache = new PieceCache(),
 ) {
-  const cache = new PieceCache();
   const zip = await openZip(path.join(dir, file), cache);
   for (const [name, content] of entries) await zip.add(name, content, shared);
   await zip.close();
@@ -56,6 +56,10 @@ describe('openZip with shared strings', () => {
       expect(back.get(name)!.toString('utf8'), name).toBe(content);
     // the same entries again: the same bytes
     expect((await write(dir, 'b.zip', entries, images)).equals(bytes)).toBe(true);
+    // and with a cache too small to keep a piece (each one made again, as in a study with more
+    // images than the cache holds): still the same bytes
+    const tiny = new PieceCache(1000);
+    expect((await write(dir, 'c.zip', entries, images, tiny)).equals(bytes)).toBe(true);
   });
 
   it('deflates a shared string once: its piece is the same bytes in every entry holding it', async () => {

@@ -12,7 +12,7 @@
 import Database from 'better-sqlite3';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { heavyLimit } from '../helpers/limits.js';
 import type { LabelSample } from '../../src/label/sample-schema.js';
@@ -51,6 +51,8 @@ describe.skipIf(SKIP)('rater app in Chromium', () => {
   let sampleFile: string;
   let judges: string;
   let ctx: BrowserContext;
+  /** The file's one tab: each test opens its own server in it (a new origin: its own storage). */
+  let tab: Page;
   const servers: LabelServer[] = [];
   let errors: string[] = [];
 
@@ -60,10 +62,18 @@ describe.skipIf(SKIP)('rater app in Chromium', () => {
     judges = path.join(dir, 'judges.jsonl');
     await writeFile(judges, syntheticJudges(sample.items));
     ctx = await newContext();
+    tab = await ctx.newPage();
   });
 
   afterEach(async () => {
-    for (const p of ctx.pages()) await p.close();
+    // The tab leaves the test's pages before their servers close (as closing it did): nothing of
+    // them runs on to log an error into the next test. A test's routes and window go with it.
+    for (const p of ctx.pages()) if (p !== tab) await p.close();
+    await tab.unrouteAll({ behavior: 'ignoreErrors' });
+    await tab.goto('about:blank');
+    const vp = tab.viewportSize();
+    if (vp?.width !== 1280 || vp.height !== 900)
+      await tab.setViewportSize({ width: 1280, height: 900 });
     while (servers.length) await servers.pop()!.close();
     // Every page ran under the Content-Security-Policy without a violation or a script error.
     expect(errors).toEqual([]);
@@ -77,7 +87,9 @@ describe.skipIf(SKIP)('rater app in Chromium', () => {
   async function open(rater: string, extra: Partial<LabelServeOptions> = {}) {
     const server = await serveLabels({ sample: sampleFile, rater, port: 0, ...extra });
     servers.push(server);
-    const page = await ctx.newPage();
+    // One tab for the file (a new tab costs its own renderer set-up): the errors are counted anew.
+    const page = tab;
+    page.removeAllListeners('console').removeAllListeners('pageerror');
     errors = trackErrors(page);
     await page.goto(server.running.url);
     await page.waitForURL(/\/item\/\d+$/);

@@ -4,11 +4,11 @@
  * Enter in a filter applies it; no table header is a snake_case field name.
  */
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { heavyLimit } from '../helpers/limits.js';
 import { serveView, type ViewServer } from '../../src/view/serve.js';
-import { newContext, sidewaysOverflow, skipBrowser, trackErrors } from '../helpers/browser.js';
+import { sharedTab, sidewaysOverflow, skipBrowser, trackErrors } from '../helpers/browser.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeAuditScores, writeLabelFixture } from '../label/fixture.js';
 
@@ -19,7 +19,6 @@ vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(7) });
 const SKIP = skipBrowser('test/view/browser.test.ts');
 
 describe.skipIf(SKIP)('stimkit view in Chromium', () => {
-  let ctx: BrowserContext;
   let view: ViewServer;
   let page: Page;
   let errors: string[];
@@ -37,8 +36,7 @@ describe.skipIf(SKIP)('stimkit view in Chromium', () => {
     const scores = path.join(dir, 'scores.jsonl');
     await writeAuditScores(fx.responses, scores);
     view = await serveView({ bundle: fx.bundle, scores, port: 0 });
-    ctx = await newContext({ width: 1400, height: 900 });
-    page = await ctx.newPage();
+    page = await sharedTab(); // the server's origin is this file's (a port of its own)
     errors = trackErrors(page);
     await page.goto(view.running.url); // sets the session cookie
     const trial = view.data.scores!.find((s) => s.response !== null)!.trial_id;
@@ -65,7 +63,6 @@ describe.skipIf(SKIP)('stimkit view in Chromium', () => {
   });
 
   afterAll(async () => {
-    await ctx?.close();
     await view?.close();
   });
 

@@ -9,15 +9,15 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LabelSample } from '../../src/label/sample-schema.js';
 import { serveLabels, type LabelServeOptions, type LabelServer } from '../../src/label/serve.js';
 import {
   axeAtWindows,
-  newContext,
   NO_FINDINGS,
   setWindow,
+  sharedTab,
   skipBrowser,
   trackErrors,
 } from '../helpers/browser.js';
@@ -38,8 +38,10 @@ const longResponse = (lines: number) =>
 describe.skipIf(SKIP)('rater app pages in Chromium', () => {
   let sampleFile: string;
   let judges: string;
-  let ctx: BrowserContext;
-  /** The file's one tab: each test opens its own server in it (a new origin: its own storage). */
+  /**
+   * The worker's one tab (its pages keep nothing between files): each test opens a server of its
+   * own in it (a port of its own, so an origin, cookie and storage of its own).
+   */
   let tab: Page;
   const servers: LabelServer[] = [];
   let errors: string[] = [];
@@ -55,27 +57,22 @@ describe.skipIf(SKIP)('rater app pages in Chromium', () => {
     await writeFile(sampleFile, JSON.stringify(sample));
     judges = path.join(dir, 'judges.jsonl');
     await writeFile(judges, syntheticJudges(sample.items));
-    ctx = await newContext();
-    tab = await ctx.newPage();
+    tab = await sharedTab();
   });
 
   afterEach(async () => {
     // The tab leaves the test's pages before their servers close (as closing it did): nothing of
     // them runs on to log an error into the next test.
-    for (const p of ctx.pages()) if (p !== tab) await p.close();
     await tab.goto('about:blank');
     while (servers.length) await servers.pop()!.close();
     expect(errors).toEqual([]);
     errors = [];
   });
-  afterAll(async () => {
-    await ctx?.close();
-  });
 
   async function open(rater: string, extra: Partial<LabelServeOptions> = {}): Promise<Page> {
     const server = await serveLabels({ sample: sampleFile, rater, port: 0, ...extra });
     servers.push(server);
-    // One tab for the file (a new tab costs its own renderer set-up): the errors are counted anew.
+    // One tab (a new tab costs its own renderer set-up): the errors are counted anew.
     tab.removeAllListeners('console').removeAllListeners('pageerror');
     errors = trackErrors(tab);
     await tab.goto(server.running.url);

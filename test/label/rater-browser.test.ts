@@ -69,11 +69,7 @@ describe.skipIf(SKIP)('rater app in Chromium', () => {
   afterEach(async () => {
     // The tab leaves the test's pages before their servers close (as closing it did): nothing of
     // them runs on to log an error into the next test. A test's routes and window go with it.
-    await tab.unrouteAll({ behavior: 'ignoreErrors' });
-    await tab.goto('about:blank');
-    const vp = tab.viewportSize();
-    if (vp?.width !== 1280 || vp.height !== 900)
-      await tab.setViewportSize({ width: 1280, height: 900 });
+    await sharedTab();
     while (servers.length) await servers.pop()!.close();
     // Every page ran under the Content-Security-Policy without a violation or a script error.
     expect(errors).toEqual([]);

@@ -62,8 +62,8 @@ describe.skipIf(SKIP)('rater app pages in Chromium', () => {
 
   afterEach(async () => {
     // The tab leaves the test's pages before their servers close (as closing it did): nothing of
-    // them runs on to log an error into the next test.
-    await tab.goto('about:blank');
+    // them runs on to log an error into the next test. A test's window goes with it.
+    await sharedTab();
     while (servers.length) await servers.pop()!.close();
     expect(errors).toEqual([]);
     errors = [];

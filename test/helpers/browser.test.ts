@@ -6,7 +6,15 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { axeAtWindows, newContext, NO_FINDINGS, setWindow, skipBrowser } from './browser.js';
+import {
+  axeAtWindows,
+  newContext,
+  NO_FINDINGS,
+  setWindow,
+  sharedTab,
+  skipBrowser,
+  trackErrors,
+} from './browser.js';
 import { heavyLimit } from './limits.js';
 
 // One small page in the worker's Chromium: a few seconds on a quiet machine.
@@ -49,5 +57,29 @@ describe.skipIf(SKIP)('the browser helpers', () => {
     await page.goto(`${PAGE}%20`);
     expect(await page.evaluate('[window.innerWidth, window.devicePixelRatio]')).toEqual([700, 2]);
     expect(await setWindow(page, 1280, 900)).toEqual({ width: 1280, ratio: 1 });
+  });
+
+  it('hands each file the one shared tab as a new tab is: blank, 1,280 × 900 at scale 1, no listener', async () => {
+    const first = await sharedTab();
+    // a file that leaves a zoomed window, a route and an error listener behind
+    const leftover = trackErrors(first);
+    await first.route('http://127.0.0.1:9/routed', (r) => r.fulfill({ body: 'routed' }));
+    expect(await setWindow(first, 400, 900, 2)).toEqual({ width: 400, ratio: 2 });
+    await first.goto(PAGE);
+    const next = await sharedTab();
+    expect(next).toBe(first);
+    expect(next.url()).toBe('about:blank');
+    // the page the next file loads: the new tab's window, across the navigation; no route left
+    await next.goto(PAGE);
+    expect(
+      await next.evaluate('[window.innerWidth, window.innerHeight, window.devicePixelRatio]'),
+    ).toEqual([1280, 900, 1]);
+    // nothing listens on port 9 (discard): only a route left behind would answer
+    const probe =
+      "fetch('http://127.0.0.1:9/routed', { mode: 'no-cors' }).then(() => 'answered', () => 'refused')";
+    expect(await next.evaluate(probe)).toBe('refused');
+    // the earlier file's listener hears nothing of the next file's page
+    await next.evaluate('console.error("the next file")');
+    expect(leftover).toEqual([]);
   });
 });

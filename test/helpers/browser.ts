@@ -1,8 +1,10 @@
 /**
  * Debian's Chromium for the browser tests, driven by playwright-core: one Chromium per test worker,
  * launched on first use and shared by every browser test file of that worker (the files of a worker
- * share their modules); each file gets browser contexts of its own (their own storage, cookies and
- * window), which it closes. Without /usr/bin/chromium the tests FAIL with the install command,
+ * share their modules). A file whose pages keep nothing between files (a file:// report, a server
+ * of its own on a port of its own) takes the worker's one tab (`sharedTab`), handed over reset;
+ * a file that needs storage, cookies or several tabs of its own takes a context (`newContext`),
+ * which it closes. Without /usr/bin/chromium the tests FAIL with the install command,
  * unless STIMKIT_SKIP_BROWSER_TESTS=1 is set, which skips them with a printed message.
  */
 import { readFileSync } from 'node:fs';
@@ -61,8 +63,38 @@ function sharedBrowser(): Promise<Browser> {
  * A fresh browser context on the worker's Chromium, as a fresh profile was: its own storage,
  * cookies and window. A reload within it keeps its storage. Close it when the file is done.
  */
-export async function newContext(viewport = { width: 1280, height: 900 }): Promise<BrowserContext> {
+export async function newContext(viewport = NEW_TAB_WINDOW): Promise<BrowserContext> {
   return (await sharedBrowser()).newContext({ viewport });
+}
+
+/** The worker's one shared tab (see `sharedTab`), once opened. */
+let tab: Promise<Page> | undefined;
+
+/** The window a new tab has (newContext's default viewport). */
+const NEW_TAB_WINDOW = { width: 1280, height: 900 };
+
+/**
+ * The worker's one tab, handed to each test file that asks as a new tab would be: on about:blank,
+ * in a 1,280 × 900 window at scale 1, without the listeners, routes or window (`setWindow`) a file
+ * before it left. A new tab costs its own renderer's set-up (its fonts among them: about 1.5 CPU-s
+ * here); the files of a worker run one after another, so one tab serves them all. Its context is
+ * shared: a file whose pages keep cookies or storage it depends on takes `newContext()` instead.
+ * Do not close it.
+ */
+export async function sharedTab(): Promise<Page> {
+  let page = await tab?.catch(() => undefined);
+  if (!page || page.isClosed()) page = await (tab = newContext().then((c) => c.newPage()));
+  page.removeAllListeners('console').removeAllListeners('pageerror');
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+  await page.goto('about:blank');
+  const session = windows.get(page);
+  if (session) {
+    // The window a file set through DevTools would outlast its navigations: it goes with its session.
+    windows.delete(page);
+    await (await session).detach();
+  }
+  await page.setViewportSize(NEW_TAB_WINDOW);
+  return page;
 }
 
 /** How far the page scrolls sideways: the document's width beyond the window (0 when it fits). */

@@ -12,13 +12,13 @@
 import Database from 'better-sqlite3';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { BrowserContext } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { heavyLimit } from '../helpers/limits.js';
 import type { LabelSample } from '../../src/label/sample-schema.js';
 import { serveLabels, type LabelServeOptions, type LabelServer } from '../../src/label/serve.js';
 import {
-  newContext,
+  sharedTab,
   sidewaysOverflow,
   skipBrowser,
   trackErrors,
@@ -50,7 +50,11 @@ describe.skipIf(SKIP)('rater app in Chromium', () => {
   let sample: LabelSample;
   let sampleFile: string;
   let judges: string;
-  let ctx: BrowserContext;
+  /**
+   * The worker's one tab (its pages keep nothing between files): each test opens a server of its
+   * own in it (a port of its own, so an origin, cookie and storage of its own).
+   */
+  let tab: Page;
   const servers: LabelServer[] = [];
   let errors: string[] = [];
 
@@ -59,25 +63,26 @@ describe.skipIf(SKIP)('rater app in Chromium', () => {
     ({ sampleFile, sample } = await writeLabelSample(dir, 6, 3));
     judges = path.join(dir, 'judges.jsonl');
     await writeFile(judges, syntheticJudges(sample.items));
-    ctx = await newContext();
+    tab = await sharedTab();
   });
 
   afterEach(async () => {
-    for (const p of ctx.pages()) await p.close();
+    // The tab leaves the test's pages before their servers close (as closing it did): nothing of
+    // them runs on to log an error into the next test. A test's routes and window go with it.
+    await sharedTab();
     while (servers.length) await servers.pop()!.close();
     // Every page ran under the Content-Security-Policy without a violation or a script error.
     expect(errors).toEqual([]);
     errors = [];
-  });
-  afterAll(async () => {
-    await ctx?.close();
   });
 
   /** Serve `rater` and open the first screen in a new page. */
   async function open(rater: string, extra: Partial<LabelServeOptions> = {}) {
     const server = await serveLabels({ sample: sampleFile, rater, port: 0, ...extra });
     servers.push(server);
-    const page = await ctx.newPage();
+    // One tab (a new tab costs its own renderer set-up): the errors are counted anew.
+    const page = tab;
+    page.removeAllListeners('console').removeAllListeners('pageerror');
     errors = trackErrors(page);
     await page.goto(server.running.url);
     await page.waitForURL(/\/item\/\d+$/);

@@ -11,11 +11,11 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { heavyLimit } from '../helpers/limits.js';
 import { buildReport } from '../../src/report/build.js';
-import { axeViolations, newContext, setWindow, trackErrors } from '../helpers/browser.js';
+import { axeViolations, setWindow, sharedTab, trackErrors } from '../helpers/browser.js';
 import { skipBrowserTests } from '../helpers/chromium.js';
 import { tempDir } from '../helpers/tmp.js';
 import { contrast } from './checks.js';
@@ -70,7 +70,6 @@ const layout = (page: Page): Promise<Layout> => page.evaluate<Layout>(MEASURE);
 // The page is loaded once and each test sets the window it reads the page at (as a user resizes
 // or zooms a window): the report has no script, its layout is its stylesheet's alone.
 describe.skipIf(SKIP)('the report page in Chromium', () => {
-  let ctx: BrowserContext;
   let page: Page;
   let errors: string[];
 
@@ -78,14 +77,9 @@ describe.skipIf(SKIP)('the report page in Chromium', () => {
     const dir = await tempDir('stimkit-report-browser-');
     const { scores } = await respondentScores(dir, RESPONDENTS, { iterations: 2, ptIterations: 0 });
     await buildReport(scores, path.join(dir, 'report'));
-    ctx = await newContext();
-    page = await ctx.newPage();
+    page = await sharedTab(); // a file:// page: nothing kept between files
     errors = trackErrors(page);
     await page.goto(pathToFileURL(path.join(dir, 'report', 'index.html')).href);
-  });
-
-  afterAll(async () => {
-    await ctx?.close();
   });
 
   const open = async (width: number, scale: number): Promise<Layout> => {

@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { buildReport } from '../../src/report/build.js';
 import { pressureSection } from '../../src/report/sections/pressure.js';
-import { axeViolations, newContext } from '../helpers/browser.js';
+import { axeViolations, sharedTab } from '../helpers/browser.js';
 import { skipBrowserTests } from '../helpers/chromium.js';
 import { heavyLimit } from '../helpers/limits.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -26,20 +26,17 @@ describe.skipIf(SKIP)('report: the pressure section in a browser', () => {
       await pressureScores(dir);
       const out = path.join(dir, 'report');
       await buildReport(dir, out, [pressureSection]);
-      const ctx = await newContext({ width: 400, height: 900 });
-      try {
-        const page = await ctx.newPage();
-        await page.goto(pathToFileURL(path.join(out, 'index.html')).href);
-        expect(await page.locator('section#pressure').count()).toBe(1);
-        expect(await axeViolations(page)).toEqual([]);
-        const o = await phoneOverflows(page);
-        expect(o.figures).toBe(1);
-        expect(o.inFigures).toEqual([]);
-        for (const b of o.boxes)
-          expect(b, 'a box wider than the window').toMatchObject({ table: true, hint: true });
-      } finally {
-        await ctx.close();
-      }
+      // the worker's tab (a file:// page: nothing kept between files), a 400 px window
+      const page = await sharedTab();
+      await page.setViewportSize({ width: 400, height: 900 });
+      await page.goto(pathToFileURL(path.join(out, 'index.html')).href);
+      expect(await page.locator('section#pressure').count()).toBe(1);
+      expect(await axeViolations(page)).toEqual([]);
+      const o = await phoneOverflows(page);
+      expect(o.figures).toBe(1);
+      expect(o.inFigures).toEqual([]);
+      for (const b of o.boxes)
+        expect(b, 'a box wider than the window').toMatchObject({ table: true, hint: true });
     },
     heavyLimit(10),
   );

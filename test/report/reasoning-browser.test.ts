@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { buildReport } from '../../src/report/build.js';
 import { reasoningSection } from '../../src/report/sections/reasoning.js';
-import { axeViolations, newContext, setWindow } from '../helpers/browser.js';
+import { axeViolations, setWindow, sharedTab } from '../helpers/browser.js';
 import { skipBrowserTests } from '../helpers/chromium.js';
 import { tempDir } from '../helpers/tmp.js';
 import { reasoningScores } from '../score/reasoning-fixture.js';
@@ -24,19 +24,14 @@ describe.skipIf(SKIP)('report: the reasoning section in a browser', () => {
       const { scores } = await reasoningScores(dir);
       const out = path.join(dir, 'report');
       await buildReport(scores, out, [reasoningSection]);
-      const ctx = await newContext();
-      try {
-        // One load, checked wide and then resized to 400 px (the report has no script: its layout
-        // is its stylesheet's alone).
-        const page = await ctx.newPage();
-        await page.goto(pathToFileURL(path.join(out, 'index.html')).href);
-        expect(await page.locator('section#reasoning').count()).toBe(1);
-        for (const width of [1280, 400]) {
-          expect(await setWindow(page, width, 900)).toEqual({ width, ratio: 1 });
-          expect(await axeViolations(page), `at ${width} px`).toEqual([]);
-        }
-      } finally {
-        await ctx.close();
+      // One load in the worker's tab (a file:// page: nothing kept between files), checked wide
+      // and then resized to 400 px (the report has no script: its layout is its stylesheet's alone).
+      const page = await sharedTab();
+      await page.goto(pathToFileURL(path.join(out, 'index.html')).href);
+      expect(await page.locator('section#reasoning').count()).toBe(1);
+      for (const width of [1280, 400]) {
+        expect(await setWindow(page, width, 900)).toEqual({ width, ratio: 1 });
+        expect(await axeViolations(page), `at ${width} px`).toEqual([]);
       }
     },
     heavyLimit(10),

@@ -10,11 +10,11 @@
  */
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { heavyLimit } from '../helpers/limits.js';
 import { ROOT, runCli } from '../helpers/cli.js';
-import { axeViolations, newContext, setWindow } from '../helpers/browser.js';
+import { axeViolations, setWindow, sharedTab } from '../helpers/browser.js';
 import { skipBrowserTests } from '../helpers/chromium.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -27,7 +27,6 @@ const SKIP = skipBrowserTests('test/review/browser.test.ts');
 // The page is loaded once and each test sets the window it reads the page at (as a user resizes
 // or zooms a window): the page's layout, the overview's hint included, is its stylesheet's alone.
 describe.skipIf(SKIP)('the review page in Chromium', () => {
-  let ctx: BrowserContext;
   let page: Page;
   let url: string;
 
@@ -43,13 +42,8 @@ describe.skipIf(SKIP)('the review page in Chromium', () => {
     ]);
     expect(r.code, r.stderr).toBe(0);
     url = pathToFileURL(path.join(out, 'index.html')).href;
-    ctx = await newContext();
-    page = await ctx.newPage();
+    page = await sharedTab(); // a file:// page: nothing kept between files
     await page.goto(url);
-  });
-
-  afterAll(async () => {
-    await ctx?.close();
   });
 
   for (const [name, width, scale] of [

@@ -4,11 +4,11 @@
  * Enter in a filter applies it; no table header is a snake_case field name.
  */
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { heavyLimit } from '../helpers/limits.js';
 import { serveView, type ViewServer } from '../../src/view/serve.js';
-import { newContext, sidewaysOverflow, skipBrowser, trackErrors } from '../helpers/browser.js';
+import { sharedTab, sidewaysOverflow, skipBrowser, trackErrors } from '../helpers/browser.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeAuditScores, writeLabelFixture } from '../label/fixture.js';
 
@@ -19,11 +19,16 @@ vi.setConfig({ testTimeout: heavyLimit(4), hookTimeout: heavyLimit(7) });
 const SKIP = skipBrowser('test/view/browser.test.ts');
 
 describe.skipIf(SKIP)('stimkit view in Chromium', () => {
-  let ctx: BrowserContext;
   let view: ViewServer;
   let page: Page;
   let errors: string[];
   let pages: string[];
+  /**
+   * Each page as loaded once at 1,400 px: its table headers, then how far it scrolls sideways when
+   * the window is resized to 400 and to 700 px (as a user resizes a window: the pages' layout is
+   * their stylesheets' alone).
+   */
+  const seen: Array<{ url: string; heads: string; sideways: Record<number, number> }> = [];
 
   beforeAll(async () => {
     const dir = await tempDir('stimkit-view-browser-');
@@ -31,8 +36,7 @@ describe.skipIf(SKIP)('stimkit view in Chromium', () => {
     const scores = path.join(dir, 'scores.jsonl');
     await writeAuditScores(fx.responses, scores);
     view = await serveView({ bundle: fx.bundle, scores, port: 0 });
-    ctx = await newContext({ width: 1400, height: 900 });
-    page = await ctx.newPage();
+    page = await sharedTab(); // the server's origin is this file's (a port of its own)
     errors = trackErrors(page);
     await page.goto(view.running.url); // sets the session cookie
     const trial = view.data.scores!.find((s) => s.response !== null)!.trial_id;
@@ -45,33 +49,33 @@ describe.skipIf(SKIP)('stimkit view in Chromium', () => {
       '/trials?model=nobody',
       `/trial/${trial}`,
     ].map((p) => new URL(p, view.running.url).toString());
+    for (const url of pages) {
+      await page.setViewportSize({ width: 1400, height: 900 });
+      await page.goto(url);
+      const heads = (await page.locator('th').allTextContents()).join(' | ');
+      const sideways: Record<number, number> = {};
+      for (const width of [400, 700]) {
+        await page.setViewportSize({ width, height: 900 });
+        sideways[width] = await sidewaysOverflow(page);
+      }
+      seen.push({ url, heads, sideways });
+    }
   });
 
   afterAll(async () => {
-    await ctx?.close();
     await view?.close();
   });
 
-  it('no page scrolls sideways at 400 px or at 200 % zoom (700 px)', async () => {
-    // Each page is loaded once and resized (as a user resizes a window): the pages' layout is
-    // their stylesheets' alone.
-    for (const url of pages) {
-      await page.goto(url);
-      for (const width of [400, 700]) {
-        await page.setViewportSize({ width, height: 900 });
-        expect(await sidewaysOverflow(page), `${url} at ${width} px`).toBe(0);
-      }
-    }
+  it('no page scrolls sideways at 400 px or at 200 % zoom (700 px)', () => {
+    expect(seen.map((s) => s.url)).toEqual(pages);
+    for (const { url, sideways } of seen)
+      for (const width of [400, 700]) expect(sideways[width], `${url} at ${width} px`).toBe(0);
     expect(errors).toEqual([]);
   });
 
-  it('headers are words, not snake_case field names', async () => {
-    await page.setViewportSize({ width: 1400, height: 900 });
-    for (const url of pages) {
-      await page.goto(url);
-      const heads = (await page.locator('th').allTextContents()).join(' | ');
-      expect(heads, url).not.toMatch(/[a-z0-9]_[a-z0-9]/i);
-    }
+  it('headers are words, not snake_case field names', () => {
+    expect(seen.map((s) => s.url)).toEqual(pages);
+    for (const { url, heads } of seen) expect(heads, url).not.toMatch(/[a-z0-9]_[a-z0-9]/i);
   });
 
   it('shows the ladder A0–A6 on one row at 1,400 px, with image sizes known before loading', async () => {

@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { heavyLimit } from '../helpers/limits.js';
 import { makeLabelSample } from '../../src/label/make-sample.js';
@@ -17,7 +17,7 @@ import { buildReport } from '../../src/report/build.js';
 import { scoreToFolder } from '../../src/score/score.js';
 import { serveLabels, type LabelServer } from '../../src/label/serve.js';
 import { serveView, type ViewServer } from '../../src/view/serve.js';
-import { newContext, skipBrowser, trackErrors } from '../helpers/browser.js';
+import { sharedTab, skipBrowser, trackErrors } from '../helpers/browser.js';
 import { tempDir } from '../helpers/tmp.js';
 import {
   DRIFTED,
@@ -124,7 +124,6 @@ const positions = (l: Locator, after: string) =>
 
 describe.skipIf(SKIP)('six study languages on the pages, in Chromium', () => {
   let fx: LanguagesFixture;
-  let ctx: BrowserContext;
   let page: Page;
   let view: ViewServer;
   let label: LabelServer;
@@ -145,13 +144,11 @@ describe.skipIf(SKIP)('six study languages on the pages, in Chromium', () => {
       paradigms: ['instrument'],
     });
     label = await serveLabels({ sample, rater: 'alice', lang: 'en', port: 0 });
-    ctx = await newContext();
-    page = await ctx.newPage();
+    page = await sharedTab(); // the servers' origins are this file's (ports of their own)
     errors = trackErrors(page);
   });
 
   afterAll(async () => {
-    await ctx?.close();
     await view?.close();
     await label?.close();
   });

@@ -6,13 +6,13 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { serveView, type ViewServer } from '../../src/view/serve.js';
 import {
   axeAtWindows,
-  newContext,
   NO_FINDINGS,
+  sharedTab,
   skipBrowser,
   trackErrors,
 } from '../helpers/browser.js';
@@ -31,7 +31,6 @@ const NOT_FOUND = 'Failed to load resource: the server responded with a status o
 type Row = Record<string, unknown> & { trial_id: string; model: string; response: string | null };
 
 describe.skipIf(SKIP)('stimkit view pages in Chromium', () => {
-  let ctx: BrowserContext;
   let view: ViewServer;
   let page: Page;
   let errors: string[];
@@ -64,14 +63,12 @@ describe.skipIf(SKIP)('stimkit view pages in Chromium', () => {
     await writeFile(scores, `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
     view = await serveView({ bundle: fx.bundle, scores, port: 0 });
     rows = rows.filter((r) => view.data.bundle.trialById.has(r.trial_id));
-    ctx = await newContext({ width: 1280, height: 900 });
-    page = await ctx.newPage();
+    page = await sharedTab(); // the server's origin is this file's (a port of its own)
     errors = trackErrors(page);
     await page.goto(view.running.url); // sets the session cookie
   });
 
   afterAll(async () => {
-    await ctx?.close();
     await view?.close();
   });
 

@@ -36,7 +36,7 @@ const out = [];
 for (const t of JSON.parse(process.argv[1])) {
   const spec = { width: 80, height: 50, data: { values: [{ t }] },
     mark: { type: 'text', fontSize: 24 }, encoding: { text: { field: 't' } } };
-  const { png } = await renderChart(spec, { scale: 1 });
+  const png = await (await renderChart(spec, { scale: 1 })).png;
   const { data, info } = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });
   let [x0, y0, x1, y1] = [Infinity, Infinity, -1, -1];
   for (let y = 0; y < info.height; y++)

@@ -138,27 +138,33 @@ async function* checkedLines(
   c: JudgeResultsContext,
 ): AsyncGenerator<JudgeResultLine> {
   const lines = outputLines(file);
-  for (;;) {
-    let next: IteratorResult<{ line: number; raw: string; value: Record<string, unknown> }>;
-    try {
-      next = await lines.next();
-    } catch (err) {
-      // a results file that cannot be read is named as such
-      if (err instanceof StimkitError && err.code === 'E_BATCH_READ')
-        throw unreadableResults(file, err.message);
-      throw err;
+  // A refused line (or a consumer that stops) leaves `lines` part-read: end it, so that the file
+  // it holds open is closed now, not by the garbage collector.
+  try {
+    for (;;) {
+      let next: IteratorResult<{ line: number; raw: string; value: Record<string, unknown> }>;
+      try {
+        next = await lines.next();
+      } catch (err) {
+        // a results file that cannot be read is named as such
+        if (err instanceof StimkitError && err.code === 'E_BATCH_READ')
+          throw unreadableResults(file, err.message);
+        throw err;
+      }
+      if (next.done) return;
+      const { line, raw, value } = next.value;
+      const format = formatOf(value);
+      if (format !== 'openai')
+        throw lineProblem(file, line, 'E_BATCH_FORMAT', {
+          message: `not an OpenAI Batch output line (judge "${c.judge.name}" is sent in the OpenAI Batch format); nothing recorded`,
+          expected: 'an OpenAI Batch output line {custom_id, response: {status_code, body}, error}',
+          got: format ? `a ${format} batch output line` : 'another shape',
+          fix: 'import the output file of the judge batch run, unchanged',
+        });
+      yield { file, line, raw, value, key: '' };
     }
-    if (next.done) return;
-    const { line, raw, value } = next.value;
-    const format = formatOf(value);
-    if (format !== 'openai')
-      throw lineProblem(file, line, 'E_BATCH_FORMAT', {
-        message: `not an OpenAI Batch output line (judge "${c.judge.name}" is sent in the OpenAI Batch format); nothing recorded`,
-        expected: 'an OpenAI Batch output line {custom_id, response: {status_code, body}, error}',
-        got: format ? `a ${format} batch output line` : 'another shape',
-        fix: 'import the output file of the judge batch run, unchanged',
-      });
-    yield { file, line, raw, value, key: '' };
+  } finally {
+    await lines.return(undefined);
   }
 }
 

@@ -11,17 +11,18 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 /** The longest files (paths from the repository root), longest first. */
 export const LONG_FILES = [
   'test/demo/demo.test.ts',
-  'test/label/rater-pages-browser.test.ts',
-  'test/label/rater-browser.test.ts',
-  'test/variants/run.test.ts',
   'test/audit/audit-outputs.test.ts',
+  'test/variants/run.test.ts',
   'test/view/pages-browser.test.ts',
+  'test/label/rater-pages-browser.test.ts',
+  'test/release/rehydrate-isnet.test.ts',
   'test/label/browser.test.ts',
   'test/variants/segment/isnet.test.ts',
-  'test/release/rehydrate-isnet.test.ts',
   'test/variants/segment/isnet-processes.test.ts',
   'test/bundle/paper.test.ts',
-  'test/run/crash.test.ts',
+  'test/label/rater-browser.test.ts',
+  'test/audit/hostile-replies.test.ts',
+  'test/cli/install.test.ts',
 ];
 
 /** BaseSequencer's order with the files of LONG_FILES moved to the front, in that list's order. */

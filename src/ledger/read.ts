@@ -12,7 +12,7 @@ import { StimkitError } from '../core/errors.js';
 import { openLedgerDb, type Db } from './open.js';
 import { sentImageRows, type SentImages } from './sent-images.js';
 import { usageRows, type ResultUsage } from './usage.js';
-import { responseRows, routeOf, visibilityOf, type LedgerResponse } from './responses.js';
+import { answerOf, responseRows, routeOf, visibilityOf, type LedgerResponse } from './responses.js';
 import {
   conversationFields,
   unsentRows,
@@ -344,14 +344,7 @@ function toResult(label: string, r: Row): LedgerResult {
     model: r.model as string,
     trial_id: r.trial_id as string,
     trial: trialOf(r),
-    outcome: currentOutcome(
-      r.outcome as string,
-      (r.http_status as number | null) ?? null,
-      (r.error_class as string | null) ?? null,
-    ),
-    text: r.response_text as string | null,
-    reasoning: r.reasoning_text as string | null,
-    finish_reason: r.finish_reason as string | null,
+    ...answerOf(r),
     usage: parse(r.usage),
     served_model: r.served_model as string | null,
     system_fingerprint: r.system_fingerprint as string | null,

@@ -76,6 +76,22 @@ const COLUMNS = [
   'reasoning_tokens',
 ];
 
+/** What came back, from a results row: the outcome (version 2 names), the text, the reasoning, the finish reason. */
+export function answerOf(
+  r: Row,
+): Pick<LedgerResponse, 'outcome' | 'text' | 'reasoning' | 'finish_reason'> {
+  return {
+    outcome: currentOutcome(
+      r.outcome as string,
+      (r.http_status as number | null) ?? null,
+      (r.error_class as string | null) ?? null,
+    ),
+    text: r.response_text as string | null,
+    reasoning: r.reasoning_text as string | null,
+    finish_reason: r.finish_reason as string | null,
+  };
+}
+
 /**
  * The final results of run `runId` (of `models` only, when given), ordered by model then trial id
  * as `LedgerReader.results` is (streamed).
@@ -98,14 +114,7 @@ export function* responseRows(
     yield {
       model: r.model as string,
       trial_id: r.trial_id as string,
-      outcome: currentOutcome(
-        r.outcome as string,
-        (r.http_status as number | null) ?? null,
-        (r.error_class as string | null) ?? null,
-      ),
-      text: r.response_text as string | null,
-      reasoning: r.reasoning_text as string | null,
-      finish_reason: r.finish_reason as string | null,
+      ...answerOf(r),
       simulated: r.simulated === 1,
       truth: typeof r.truth === 'string' ? (JSON.parse(r.truth) as Row) : null,
       error_class: r.error_class as string | null,

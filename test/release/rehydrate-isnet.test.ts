@@ -3,10 +3,19 @@
  * image: a study whose abstraction entry is "all rights reserved" is released (neither the image
  * nor its A6 ships), then rebuilt from the original file: the A6 is byte-identical to the sealed
  * bundle's, and release.json's file list names every image written, with its bytes and sha256.
+ *
+ * Both IS-Net runs (the variants stage inside `bundle`, then inside `rehydrate`) segment with the
+ * worker's one loaded network (segment/shared-isnet.ts, `shareIsnetLoads`) rather than loading it
+ * twice (about 8 CPU-s each time with its first inference). Each still gets it through the
+ * variants stage's default factory with the parameters from its own recipe (the study's, then the
+ * one release.json records), and the shared network is keyed by those parameters' description: a
+ * rehydrate that lost or changed one would segment with another network and fail the byte check.
+ * That separate loads (other processes, other thread counts) give the same masks is what
+ * segment/isnet-processes.test.ts proves.
  */
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { bundleStudy } from '../../src/bundle/bundle.js';
 import { sha256 } from '../../src/core/fsio.js';
@@ -16,14 +25,19 @@ import { heavyLimit } from '../helpers/limits.js';
 import { tempDir } from '../helpers/tmp.js';
 import { releaseArgs, writeSimModels } from './sim-models.js';
 import { FIXTURE_STUDY, writeFixtureProject } from '../bundle/fixture.js';
+import { shareIsnetLoads } from '../variants/segment/shared-isnet.js';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
 let dir: string;
 let bundle: string;
 let a6: { sha256: string; bytes: Buffer; record: Record<string, unknown> };
 let withheld: string[];
+let restore: (() => void) | undefined;
+
+afterAll(() => restore?.());
 
 beforeAll(async () => {
+  restore = shareIsnetLoads();
   dir = await tempDir('stimkit-rehydrate-isnet-');
   const study = await writeFixtureProject(dir, {
     ...FIXTURE_STUDY,

@@ -28,7 +28,7 @@ const config: KnipConfig = {
     'test/helpers/cpu-log.ts',
     'test/helpers/cpu-child.mjs',
     // Run as a child process script by test/variants/segment/isnet-processes.test.ts.
-    'test/variants/segment/segment-once.ts',
+    'test/variants/segment/segment-once.mjs',
   ],
   project: ['src/**/*.ts!', 'scripts/**/*.{ts,mjs}!', 'test/**/*.ts', 'bench/**/*.ts'],
   // AssemblyScript sources, compiled by scripts/build-kernels.mjs (asc), not imported.

@@ -59,7 +59,7 @@ export async function sharedIsnet(params?: Record<string, unknown>): Promise<Seg
  * afterAll(() => restore());
  */
 export function shareIsnetLoads(): () => void {
-  const create = defaultSegmenterFactory.create;
+  const create = defaultSegmenterFactory.create.bind(defaultSegmenterFactory);
   const spy = vi
     .spyOn(defaultSegmenterFactory, 'create')
     .mockImplementation((method, params) =>

@@ -321,15 +321,23 @@ describe('validate: validation.json is listed in score.json', () => {
     expect(
       (await runCli(['validate', '--scores', scores, '--labels', labels, '--json'])).code,
     ).toBe(0);
+    // the whole report through the command line, with the scored bundle named by --bundle
+    // (accepted: its thumbnails are drawn)
     const shown = await runCli([
       'report',
       scores,
       '--out',
       path.join(dir, 'report-stale'),
+      '--bundle',
+      bundle,
       '--json',
     ]);
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.json().sections).toContain('audit-validation');
+    expect(shown.json().sections).toContain('audit-ladder');
+    expect(await readFile(path.join(dir, 'report-stale', 'index.html'), 'utf8')).toContain(
+      '<img src="thumbs/',
+    );
     expect(
       await readFile(path.join(dir, 'report-stale', 'tables', 'audit-judge-vs-human.csv'), 'utf8'),
     ).toContain('judge-a');

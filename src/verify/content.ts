@@ -2,7 +2,7 @@
  * The stimkit-specific checks of a bag: the header's format and version, every trial line against
  * the trial schema and its id, and every image a trial shows present under its own digest.
  */
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Problem } from '../core/errors.js';
 import {
@@ -25,32 +25,32 @@ const MAX_LISTED = 20;
  * counts.json, bag-info.txt `info` fields) against the trials. `manifest` maps bag paths to
  * sha256 digests.
  */
-export async function checkBundleContent(
+export function checkBundleContent(
   root: string,
   files: Map<string, FoundFile>,
   manifest: Map<string, string>,
   info: Map<string, string> | null = null,
-): Promise<{ trials: number | null; images: number | null; problems: Problem[] }> {
+): { trials: number | null; images: number | null; problems: Problem[] } {
   const problems: Problem[] = [];
   const trialsPath = `data/${PAYLOAD.trials}`;
   const add: AddProblem = (code, file, message, more = {}) =>
     problems.push({ code, severity: 'error', file, message, ...more });
 
-  const header = await checkHeader(root, files, add);
+  const header = checkHeader(root, files, add);
   if (!files.has(trialsPath)) {
     add('E_VERIFY_TRIALS', trialsPath, 'the trial plan is missing');
     return { trials: null, images: null, problems };
   }
-  const lines = (await readFile(path.join(root, trialsPath), 'utf8')).split('\n');
+  const lines = readFileSync(path.join(root, trialsPath), 'utf8').split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   const { images, cells } = checkTrialLines(lines, add);
   checkTrialImages(images, files, manifest, add);
   problems.push(
-    ...(await checkDeclaredCounts(root, files, header, info, {
+    ...checkDeclaredCounts(root, files, header, info, {
       trials: lines.length,
       images,
       cells,
-    })),
+    }),
   );
   return { trials: lines.length, images: images.size, problems };
 }
@@ -58,11 +58,11 @@ export async function checkBundleContent(
 type AddProblem = (code: string, file: string, message: string, more?: Partial<Problem>) => void;
 
 /** `data/bundle.json`: present, JSON, this format and version, and a valid header. */
-async function checkHeader(
+function checkHeader(
   root: string,
   files: Map<string, FoundFile>,
   add: AddProblem,
-): Promise<BundleHeader | null> {
+): BundleHeader | null {
   const headerPath = `data/${PAYLOAD.bundle}`;
   if (!files.has(headerPath)) {
     add('E_VERIFY_HEADER', headerPath, 'the bundle header is missing');
@@ -70,7 +70,7 @@ async function checkHeader(
   }
   let h: { format?: unknown; version?: unknown };
   try {
-    h = JSON.parse(await readFile(path.join(root, headerPath), 'utf8')) as typeof h;
+    h = JSON.parse(readFileSync(path.join(root, headerPath), 'utf8')) as typeof h;
   } catch {
     add('E_VERIFY_HEADER', headerPath, 'not valid JSON');
     return null;

@@ -5,7 +5,7 @@
  * trial shows. A bag whose payload was edited and then re-sealed (new manifests, new
  * Payload-Oxum) passes every checksum; these checks are what still catch it.
  */
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Problem } from '../core/errors.js';
 import { Counts, PAYLOAD, type BundleHeader, type Trial } from '../bundle/format.js';
@@ -32,13 +32,13 @@ const COUNTS_FIX =
   'the payload was edited after sealing; restore the original bundle, or rebuild it with stimkit bundle';
 
 /** Problems where the declared counts differ from `actual`; `info` is bag-info.txt's fields. */
-export async function checkDeclaredCounts(
+export function checkDeclaredCounts(
   root: string,
   files: Map<string, FoundFile>,
   header: BundleHeader | null,
   info: Map<string, string> | null,
   actual: ActualPlan,
-): Promise<Problem[]> {
+): Problem[] {
   const problems: Problem[] = [];
   const mismatch: Mismatch = (file, field, message, declared, got) =>
     problems.push({
@@ -52,7 +52,7 @@ export async function checkDeclaredCounts(
       fix: COUNTS_FIX,
     });
   if (header) checkHeaderCounts(header, files, actual, mismatch, problems);
-  await checkCountsFile(root, files, actual, mismatch, problems);
+  checkCountsFile(root, files, actual, mismatch, problems);
   for (const [label, note, got] of [
     ['Stimkit-Trials', TRIALS_NOTE, actual.trials],
     ['Stimkit-Images', IMAGES_NOTE, actual.images.size],
@@ -106,18 +106,18 @@ function checkHeaderCounts(
 }
 
 /** `data/counts.json`, when present: valid, and its totals and cells equal to the trials'. */
-async function checkCountsFile(
+function checkCountsFile(
   root: string,
   files: Map<string, FoundFile>,
   actual: ActualPlan,
   mismatch: Mismatch,
   problems: Problem[],
-): Promise<void> {
+): void {
   const countsPath = `data/${PAYLOAD.counts}`;
   if (!files.has(countsPath)) return;
   let parsed: ReturnType<typeof Counts.safeParse> | null;
   try {
-    parsed = Counts.safeParse(JSON.parse(await readFile(path.join(root, countsPath), 'utf8')));
+    parsed = Counts.safeParse(JSON.parse(readFileSync(path.join(root, countsPath), 'utf8')));
   } catch {
     parsed = null;
   }

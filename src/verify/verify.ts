@@ -5,7 +5,8 @@
  * listed by name; nothing stops at the first problem.
  */
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { StimkitError, type Problem } from '../core/errors.js';
 import { parseBagInfo, parseManifest, parseOxum } from '../bundle/bagit.js';
@@ -51,7 +52,7 @@ export async function verifyBundle(
   options: VerifyOptions = {},
 ): Promise<VerifyResult> {
   const scan = await openBag(dir, options);
-  await checkDeclaration(scan);
+  checkDeclaration(scan);
   if (!(await stat(path.join(scan.root, 'data')).catch(() => null))?.isDirectory()) {
     // Payload folder (RFC 8493 §2.1.2): say so once when it is gone, besides each missing file.
     addProblem(scan, 'E_VERIFY_NO_PAYLOAD_DIR', 'data', 'the payload folder data/ is missing', {
@@ -63,10 +64,10 @@ export async function verifyBundle(
   await checkExtraFiles(scan, listing);
   const dataFiles = scan.files.filter((f) => f.path.startsWith('data/'));
   const octets = dataFiles.reduce((s, f) => s + f.size, 0);
-  const info = await readTag(scan, 'bag-info.txt');
+  const info = readTag(scan, 'bag-info.txt');
   checkOxum(scan, info, octets, dataFiles.length);
-  const digest = await checkDigest(scan, options.digest);
-  const content = await checkContent(scan, listing, info);
+  const digest = checkDigest(scan, options.digest);
+  const content = checkContent(scan, listing, info);
   scan.problems.push(...content.problems);
 
   const sortedProblems = scan.problems.sort(
@@ -122,8 +123,8 @@ async function openBag(dir: string, options: VerifyOptions): Promise<BagScan> {
 }
 
 /** The bag declaration, bagit.txt: its version and tag-file encoding. */
-async function checkDeclaration(scan: BagScan): Promise<void> {
-  const bagit = await readTag(scan, 'bagit.txt');
+function checkDeclaration(scan: BagScan): void {
+  const bagit = readTag(scan, 'bagit.txt');
   if (bagit === null) {
     addProblem(scan, 'E_VERIFY_BAGIT_TXT', 'bagit.txt', 'the bag declaration is missing', {
       fix: 'this is not a BagIt bag; rebuild it with stimkit bundle',
@@ -213,9 +214,9 @@ function checkOxum(scan: BagScan, info: string | null, octets: number, files: nu
 }
 
 /** The bundle digest (sha256 of manifest-sha256.txt), checked against `expected` when given. */
-async function checkDigest(scan: BagScan, expected: string | undefined): Promise<string | null> {
+function checkDigest(scan: BagScan, expected: string | undefined): string | null {
   const manifestBytes = scan.byPath.get('manifest-sha256.txt')?.regular
-    ? await readFile(path.join(scan.root, 'manifest-sha256.txt'))
+    ? readFileSync(path.join(scan.root, 'manifest-sha256.txt'))
     : null;
   const digest = manifestBytes ? createHash('sha256').update(manifestBytes).digest('hex') : null;
   if (expected !== undefined && digest !== expected.toLowerCase()) {
@@ -235,14 +236,14 @@ async function checkDigest(scan: BagScan, expected: string | undefined): Promise
 }
 
 /** The stimkit content checks (header, trials, images, counts), when this is a stimkit bundle. */
-async function checkContent(
+function checkContent(
   scan: BagScan,
   listing: ManifestListing,
   info: string | null,
 ): ReturnType<typeof checkBundleContent> {
   const sha256Lines = listing.payloadManifests.some((m) => m.path === 'manifest-sha256.txt')
     ? new Map(
-        parseManifest((await readTag(scan, 'manifest-sha256.txt')) ?? '').lines.map((l) => [
+        parseManifest(readTag(scan, 'manifest-sha256.txt') ?? '').lines.map((l) => [
           l.path,
           l.digest,
         ]),

@@ -22,6 +22,9 @@ import { serveLabels } from '../../src/label/serve.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { parseCsv } from '../../src/core/csv.js';
 import { SIM_PRESETS } from '../../src/sim/presets.js';
+import { writeReport } from '../../src/report/folder.js';
+import { auditLadderSection } from '../../src/report/sections/audit-ladder.js';
+import { auditValidationSection } from '../../src/report/sections/audit-validation.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { DEMO_VARIANTS_LOCK, requireCommitted } from '../helpers/committed.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -31,6 +34,19 @@ import { tempDir } from '../helpers/tmp.js';
 vi.setConfig({ testTimeout: heavyLimit(10), hookTimeout: heavyLimit(34) });
 
 const DEMO = path.join(ROOT, 'manifests', 'demo.study.yaml');
+/**
+ * A report of the one section a test is about, built in-process (writeReport: the same folder
+ * swap and the same page and report.json as `stimkit report`, with only that section). A full
+ * report costs about 2.5 CPU-s, nearly all of it in the other sections' charts (vega, librsvg,
+ * PNG): the thumbnails, the bundle's sentences and the validation's notes are made by these
+ * sections alone, so a page of that section proves what a page of all of them would. The full
+ * report through the command line is the last one of this file (and test/report/ has its flags).
+ */
+const sectionReport = (
+  section: typeof auditLadderSection,
+  out: string,
+  options: Parameters<typeof writeReport>[3] = {},
+) => writeReport(scores, out, [section], options);
 const preset = (n: string) => SIM_PRESETS.find((p) => p.name === n)!.sim;
 const rowsOf = (text: string) => {
   const { header, rows } = parseCsv(text);
@@ -93,8 +109,7 @@ beforeAll(async () => {
 describe('report: the abstraction ladder with variant thumbnails', () => {
   it('shows a strip of A0–A6 thumbnails per abstraction entry, from the bundle score.json names, with their provenance', async () => {
     const out = path.join(dir, 'report');
-    const r = await runCli(['report', scores, '--out', out, '--json']);
-    expect(r.code, r.stderr).toBe(0);
+    expect((await sectionReport(auditLadderSection, out)).sections).toEqual(['audit-ladder']);
     const html = await readFile(path.join(out, 'index.html'), 'utf8');
     const b = await loadBundle(bundle);
     const audit = rowsOf(await readFile(path.join(scores, 'audit.csv'), 'utf8')).filter(
@@ -145,7 +160,7 @@ describe('report: the abstraction ladder with variant thumbnails', () => {
     );
     // same scores, same bundle → same bytes
     const again = path.join(dir, 'report-again');
-    expect((await runCli(['report', scores, '--out', again, '--json'])).code).toBe(0);
+    await sectionReport(auditLadderSection, again);
     for (const p of prov)
       expect(await readFile(path.join(again, p.thumb_file!))).toEqual(
         await readFile(path.join(out, p.thumb_file!)),
@@ -170,16 +185,7 @@ describe('report: the abstraction ladder with variant thumbnails', () => {
           .png()
           .toBuffer(),
       );
-      const withBundle = await runCli([
-        'report',
-        scores,
-        '--out',
-        out,
-        '--bundle',
-        altered,
-        '--json',
-      ]);
-      expect(withBundle.code, withBundle.stderr).toBe(0);
+      await sectionReport(auditLadderSection, out, { bundle: altered });
       expect((await readdir(path.join(out, 'thumbs'))).length).toBeGreaterThan(0);
       const html2 = await readFile(path.join(out, 'index.html'), 'utf8');
       expect(html2).toContain('<img src="thumbs/');
@@ -194,8 +200,7 @@ describe('report: the abstraction ladder with variant thumbnails', () => {
 
       // Without --bundle the moved bundle is not found: a sentence says why, and the same folder
       // built again without thumbnails keeps none of the earlier ones.
-      const r = await runCli(['report', scores, '--out', out, '--json']);
-      expect(r.code, r.stderr).toBe(0);
+      await sectionReport(auditLadderSection, out);
       const html = await readFile(path.join(out, 'index.html'), 'utf8');
       expect(html).toContain(
         'Variant thumbnails are not shown: the bundle recorded in score.json (../bundle, relative to the scores folder) is not there',
@@ -280,9 +285,9 @@ describe('validate: validation.json is listed in score.json', () => {
     const vfile = path.join(scores, 'validation.json');
     const good = await readFile(vfile, 'utf8');
     await writeFile(vfile, good.replace('"items": 40', '"items": 41'));
-    const bad = await runCli(['report', scores, '--out', path.join(dir, 'report-bad'), '--json']);
-    expect(bad.code).toBe(1);
-    expect(bad.json().error.code).toBe('E_REPORT_SCORES');
+    await expect(
+      sectionReport(auditValidationSection, path.join(dir, 'report-bad')),
+    ).rejects.toMatchObject({ code: 'E_REPORT_SCORES' });
     await writeFile(vfile, good);
 
     // scoring again replaces the scores folder whole: the validation of the old scores goes with it
@@ -306,8 +311,7 @@ describe('validate: validation.json is listed in score.json', () => {
     expect(existsSync(vfile)).toBe(false);
     // a validation.json of older scores put back by hand is not listed, and the report says so
     await writeFile(vfile, good);
-    const rep = await runCli(['report', scores, '--out', path.join(dir, 'report-stale'), '--json']);
-    expect(rep.code, rep.stderr).toBe(0);
+    await sectionReport(auditValidationSection, path.join(dir, 'report-stale'));
     const html = await readFile(path.join(dir, 'report-stale', 'index.html'), 'utf8');
     expect(html).toContain('validation.json in the scores folder is not listed in score.json');
     expect(existsSync(path.join(dir, 'report-stale', 'tables', 'audit-judge-vs-human.csv'))).toBe(
@@ -317,15 +321,23 @@ describe('validate: validation.json is listed in score.json', () => {
     expect(
       (await runCli(['validate', '--scores', scores, '--labels', labels, '--json'])).code,
     ).toBe(0);
+    // the whole report through the command line, with the scored bundle named by --bundle
+    // (accepted: its thumbnails are drawn)
     const shown = await runCli([
       'report',
       scores,
       '--out',
       path.join(dir, 'report-stale'),
+      '--bundle',
+      bundle,
       '--json',
     ]);
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.json().sections).toContain('audit-validation');
+    expect(shown.json().sections).toContain('audit-ladder');
+    expect(await readFile(path.join(dir, 'report-stale', 'index.html'), 'utf8')).toContain(
+      '<img src="thumbs/',
+    );
     expect(
       await readFile(path.join(dir, 'report-stale', 'tables', 'audit-judge-vs-human.csv'), 'utf8'),
     ).toContain('judge-a');

@@ -283,6 +283,6 @@ describe('stimkit report --bundle', () => {
     expect(r2.json().error.problems[0].got).toBe(
       'a folder without manifest-sha256.txt (not a bundle)',
     );
-    // (the scored bundle given with --bundle is accepted: test/audit/audit-outputs.test.ts; the scores here were altered above)
+    // (the scored bundle given with --bundle is accepted: the last report of test/audit/audit-outputs.test.ts; the scores here were altered above)
   });
 });

@@ -139,15 +139,9 @@ describe('stimkit variants', () => {
     );
 
     const before = await tree(out);
-    const again = await runCli([
-      'variants',
-      corpus.manifest,
-      '--out',
-      out,
-      '--only',
-      NO_A6,
-      '--json',
-    ]);
+    // The rerun computes nothing, so it runs on this thread whatever --jobs says (workers started
+    // for a run that wants none are closed unused: dispatch.test.ts); --jobs 1 spares starting one.
+    const again = await inProcess(['--out', out, '--only', NO_A6, '--json']);
     expect(again.json()).toMatchObject({ computed: 0, reused: 18, lock_written: false });
     expect(await tree(out)).toEqual(before);
 
@@ -213,9 +207,13 @@ describe('stimkit variants', () => {
     await rename(horse, `${horse}.orig`);
     await rename(`${horse}.new`, horse);
     try {
+      // An entry's failure is recorded by processEntry on whichever thread runs it; --jobs 1
+      // spares starting a worker (the bytes through workers: the first test, dispatch.test.ts).
       const r = await runCli([
         'variants',
         path.join(out, 'corpus.lock.json'),
+        '--jobs',
+        '1',
         '--out',
         out,
         '--only',
@@ -247,9 +245,13 @@ describe('stimkit variants', () => {
     const { rename } = await import('node:fs/promises');
     await rename(horse, `${horse}.away`);
     try {
+      // An entry's failure is recorded by processEntry on whichever thread runs it; --jobs 1
+      // spares starting a worker (the bytes through workers: the first test, dispatch.test.ts).
       const r = await runCli([
         'variants',
         path.join(out, 'corpus.lock.json'),
+        '--jobs',
+        '1',
         '--out',
         out,
         '--only',
@@ -637,9 +639,12 @@ describe('A6 in a run', () => {
   it("records an unavailable segmenter's reason with paths relative to the output folder", async () => {
     const out = path.join(work, 'a6-paths');
     const pkg = path.join(work, 'no-such-package');
+    // On this thread (--jobs 1): the reason is recorded the same on a worker (the test above runs
+    // on workers at the default --jobs), and a worker would be started only to record failures.
     const r = await runVariants(corpus.manifest, {
       out,
       only: ['A6'],
+      jobs: 1,
       segmenterFactory: {
         available: () =>
           Promise.resolve({

@@ -10,7 +10,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { runDemo } from '../../src/demo/demo.js';
 import { sha256 } from '../../src/core/fsio.js';
 import { inspectValidator, unzipJson } from '../export/schema.js';
-import { launchChromium, skipBrowserTests } from '../helpers/chromium.js';
+import { sharedTab, skipBrowser } from '../helpers/browser.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { heavyLimit } from '../helpers/limits.js';
 import { sharedDemo } from '../helpers/shared-demo.js';
@@ -306,24 +306,22 @@ describe('stimkit demo', () => {
     expect([made.computed, made.reused]).toEqual([6, 36]);
   });
 
-  it.skipIf(skipBrowserTests('test/demo/demo.test.ts'))(
+  it.skipIf(skipBrowser('test/demo/demo.test.ts'))(
     "at 400 px every figure of the demo's report fits the window; only data tables scroll, saying so",
     async () => {
       const demo = await sharedDemo();
-      const browser = await launchChromium();
-      try {
-        const page = await browser.newPage({ viewport: { width: 400, height: 900 } });
-        await page.goto(pathToFileURL(path.join(demo.out, 'report', 'index.html')).href);
-        const o = await phoneOverflows(page);
-        // the eleven charts (the heat map, the panels of rates and of the judges' confusion
-        // matrices among them) and the ladder's image strips
-        expect(o.figures).toBeGreaterThanOrEqual(12);
-        expect(o.inFigures).toEqual([]);
-        expect(o.boxes.length).toBeGreaterThan(0);
-        for (const b of o.boxes) expect(b, b.id).toMatchObject({ table: true, hint: true });
-      } finally {
-        await browser.close();
-      }
+      // The worker's one tab (a file:// page keeps nothing between files), in a 400 px window.
+      const page = await sharedTab();
+      await page.setViewportSize({ width: 400, height: 900 });
+      await page.goto(pathToFileURL(path.join(demo.out, 'report', 'index.html')).href);
+      expect(await page.evaluate('window.innerWidth')).toBe(400);
+      const o = await phoneOverflows(page);
+      // the eleven charts (the heat map, the panels of rates and of the judges' confusion
+      // matrices among them) and the ladder's image strips
+      expect(o.figures).toBeGreaterThanOrEqual(12);
+      expect(o.inFigures).toEqual([]);
+      expect(o.boxes.length).toBeGreaterThan(0);
+      for (const b of o.boxes) expect(b, b.id).toMatchObject({ table: true, hint: true });
     },
   );
 

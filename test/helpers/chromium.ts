@@ -4,7 +4,6 @@
  * STIMKIT_SKIP_BROWSER_TESTS=1 is set, which skips it with a printed message.
  */
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -30,10 +29,4 @@ export function assertChromium(): void {
     throw new Error(
       `Chromium is not installed at ${CHROMIUM}: the browser tests need it. Install it with \`sudo apt-get update && sudo apt-get install -y chromium fonts-noto-cjk fonts-noto-core\` (Debian/Ubuntu; .ci/run does this), or set STIMKIT_SKIP_BROWSER_TESTS=1 to skip these tests.`,
     );
-}
-
-/** Launch headless Chromium, or throw saying how to install it. */
-export async function launchChromium(): Promise<Browser> {
-  assertChromium();
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }

@@ -33,6 +33,11 @@ export default defineConfig({
     hookTimeout: heavyLimit(8),
     // The longest files start first even without the durations of an earlier run.
     sequence: { sequencer: LongFirst },
+    // The modules vite transformed (TypeScript to JavaScript) are kept in .cache/vitest and read
+    // back by a rerun, keyed by each file's content, its id and the configuration; the suite has no
+    // plugin that reads other files, the case vitest's documentation names as able to go stale.
+    // Deleting .cache/ starts afresh, as for the checks' caches.
+    experimental: { fsModuleCache: true, fsModuleCachePath: '.cache/vitest' },
     pool: 'forks',
     // Every core (vitest's default leaves one idle: on a 2-core CI machine, one test file at a
     // time). Much of the suite waits on child processes and files, so two files per two cores

@@ -10,7 +10,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { runDemo } from '../../src/demo/demo.js';
 import { sha256 } from '../../src/core/fsio.js';
 import { inspectValidator, unzipJson } from '../export/schema.js';
-import { sharedTab, skipBrowser } from '../helpers/browser.js';
+import { setWindow, sharedTab, skipBrowser } from '../helpers/browser.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { heavyLimit } from '../helpers/limits.js';
 import { sharedDemo } from '../helpers/shared-demo.js';
@@ -312,7 +312,7 @@ describe('stimkit demo', () => {
       const demo = await sharedDemo();
       // The worker's one tab (a file:// page keeps nothing between files), in a 400 px window.
       const page = await sharedTab();
-      await page.setViewportSize({ width: 400, height: 900 });
+      expect(await setWindow(page, 400, 900)).toEqual({ width: 400, ratio: 1 });
       await page.goto(pathToFileURL(path.join(demo.out, 'report', 'index.html')).href);
       expect(await page.evaluate('window.innerWidth')).toBe(400);
       const o = await phoneOverflows(page);

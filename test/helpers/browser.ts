@@ -155,8 +155,12 @@ export async function setWindow(
     deviceScaleFactor: scale,
     mobile: false,
   });
+  // Two frames later: what the page computes after layout (a scroll-state container query, which
+  // shows a box's scroll hint) has caught up with the new window; read at once, on a busy machine
+  // it could still be the old window's.
   return page.evaluate<{ width: number; ratio: number }>(
-    '({ width: window.innerWidth, ratio: window.devicePixelRatio })',
+    `new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() =>
+      done({ width: window.innerWidth, ratio: window.devicePixelRatio }))))`,
   );
 }
 

@@ -16,7 +16,7 @@ export const IsnetParamsSchema = z
     model: z.enum(ISNET_MODELS).default(DEFAULT_ISNET_MODEL),
     /** Foreground where the probability (at A0 size) is ≥ threshold. */
     threshold: z.number().gt(0).lt(1).default(0.5),
-    /** onnxruntime intra-op threads; 0 = onnxruntime's default (one per core). */
+    /** onnxruntime intra-op threads; 0 = one per core (`os.availableParallelism()`). */
     threads: z.number().int().min(0).max(256).default(0),
     /** Folder of the model package, when not the installed one (tests). Not recorded. */
     packageDir: z.string().min(1).optional(),

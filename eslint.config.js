@@ -3,10 +3,10 @@
 // `npm run lint` runs it; `npm test` runs it before the tests. A rule turned off says why.
 import js from '@eslint/js';
 import comments from '@eslint-community/eslint-plugin-eslint-comments/configs';
-import boundaries from 'eslint-plugin-boundaries';
 import globals from 'globals';
 import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
+import { layers } from './eslint-layers.js';
 
 /**
  * The layers of src/, bottom first (docs/DESIGN.md, "Layers"). A module may import from its own
@@ -38,14 +38,6 @@ const LAYERS = [
   ['commands'],
 ];
 
-/** boundaries/dependencies policies: each layer may import itself and every layer below it. */
-const layerPolicies = LAYERS.flatMap((layer, i) =>
-  layer.map((type) => ({
-    from: { element: { type } },
-    allow: { to: { element: { types: { anyOf: [type, ...LAYERS.slice(0, i).flat()] } } } },
-  })),
-);
-
 export default tseslint.config(
   {
     ignores: [
@@ -69,7 +61,7 @@ export default tseslint.config(
       '@eslint-community/eslint-comments/no-restricted-disable': [
         'error',
         'max-lines-per-function',
-        'boundaries/*',
+        'layers/*',
       ],
     },
   },
@@ -101,36 +93,19 @@ export default tseslint.config(
     },
   },
   {
+    // The layers (eslint-layers.js): imports point down, every file of src/ sits in a layer.
     files: ['src/**/*.ts'],
-    plugins: { boundaries },
-    settings: {
-      // Imports name the compiled `.js`; this resolver finds the `.ts` source beside it.
-      'import/resolver': { './eslint-resolver.cjs': {} },
-      'boundaries/elements': [...LAYERS.flat().map((type) => ({ type, pattern: `src/${type}` }))],
-    },
+    plugins: { layers },
     rules: {
-      'boundaries/dependencies': ['error', { default: 'disallow', policies: layerPolicies }],
-      // Every file of src/ belongs to a layer.
-      'boundaries/no-unknown-files': 'error',
+      'layers/dependencies': ['error', { layers: LAYERS }],
+      'layers/no-unknown-files': ['error', { layers: LAYERS }],
     },
   },
   {
     // The entry point and its command table sit above the commands they list.
     files: ['src/cli/main.ts', 'src/cli/commands-for.ts'],
     rules: {
-      'boundaries/dependencies': [
-        'error',
-        {
-          default: 'disallow',
-          policies: [
-            ...layerPolicies,
-            {
-              from: { element: { type: 'cli' } },
-              allow: { to: { element: { type: 'commands' } } },
-            },
-          ],
-        },
-      ],
+      'layers/dependencies': ['error', { layers: LAYERS, alsoAllow: { cli: ['commands'] } }],
     },
   },
   {
@@ -156,11 +131,5 @@ export default tseslint.config(
       ...tseslint.configs.disableTypeChecked.languageOptions,
       globals: globals.node,
     },
-  },
-  {
-    files: ['**/*.cjs'],
-    languageOptions: { sourceType: 'commonjs' },
-    // CommonJS by necessity: eslint-module-utils loads resolvers with require().
-    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

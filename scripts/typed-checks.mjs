@@ -47,7 +47,7 @@ const LINT_CACHE = path.join(CACHE_DIR, 'eslint.json');
 /** What ESLint's results depend on besides the linted file and its types (a missing one too). */
 const LINT_INPUTS = [
   'eslint.config.js',
-  'eslint-resolver.cjs',
+  'eslint-layers.js',
   'tsconfig.json',
   'node_modules/.package-lock.json',
 ].map((f) => path.join(ROOT, f));

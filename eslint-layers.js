@@ -99,9 +99,9 @@ const dependencies = {
       ExportAllDeclaration: (node) => check(node.source),
       ExportNamedDeclaration: (node) => check(node.source),
       ImportExpression: (node) => check(node.source),
-      // `import('../x.js').T` in a type (typescript-eslint's TSImportType: argument → literal).
+      // `import('../x.js').T` in a type (typescript-eslint's TSImportType: its `source`).
       /** @param {any} node */
-      TSImportType: (node) => check(node.argument?.literal ?? node.argument),
+      TSImportType: (node) => check(node.source),
     };
   },
 };

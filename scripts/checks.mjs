@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The checks `npm test` runs before the tests, side by side instead of one after another:
+ * The checks `npm test` runs beside its tests, side by side instead of one after another:
  * `node scripts/checks.mjs typecheck format:check lint` prints each job's output whole when it
  * ends, and exits 1 when any of them failed. The names are the package's scripts, run more
  * cheaply here than `npm run <name>` one after another:
@@ -14,8 +14,17 @@
  *
  * A rerun with nothing changed reads the caches and checks nothing again; a fresh clone pays for
  * everything once. Each cache is kept under .cache/; deleting the folder starts afresh.
+ *
+ * `node scripts/checks.mjs <names> -- <command...>` (what `npm test` runs, the command being the
+ * vitest suite) runs that command beside the checks, its output live, and exits 1 when it or any
+ * check failed. The checks then run at a lower priority (nice 10): the suite keeps both cores
+ * whenever it can use them, and the checks take what it leaves idle (while it waits on its child
+ * processes, files and servers), instead of the suite waiting for the checks with one core idle
+ * once Prettier and knip are done. Each check's output is printed when it ends, and a last line
+ * names what failed.
  */
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -45,12 +54,24 @@ function jobs(names) {
   return list;
 }
 
+/** The checks' priority beside a command (see above): the kernel's nice value. */
+const BESIDE_NICE = 10;
+
+/** The environment of a job: node_modules/.bin first on the PATH, as `npm run` gives. */
+function jobEnv() {
+  const env = { ...process.env };
+  env.PATH = [path.join(ROOT, 'node_modules', '.bin'), env.PATH].join(path.delimiter);
+  return env;
+}
+
 /** Run one job; resolves true when it exits 0, after printing its output. */
 function run([label, command, ...args]) {
   return new Promise((resolve) => {
-    const env = { ...process.env };
-    env.PATH = [path.join(ROOT, 'node_modules', '.bin'), env.PATH].join(path.delimiter);
-    const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: ROOT,
+      env: jobEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const chunks = [];
     child.stdout.on('data', (d) => chunks.push(d));
     child.stderr.on('data', (d) => chunks.push(d));
@@ -64,5 +85,33 @@ function run([label, command, ...args]) {
   });
 }
 
-const results = await Promise.all(jobs(process.argv.slice(2)).map(run));
-process.exitCode = results.every(Boolean) ? 0 : 1;
+/** Run `command` with this process's terminal, its output live; resolves true when it exits 0. */
+function runLive([command, ...args]) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: ROOT, env: jobEnv(), stdio: 'inherit' });
+    child.on('error', (e) => {
+      process.stderr.write(`${command}: ${e.message}\n`);
+      resolve(false);
+    });
+    child.on('close', (code) => resolve(code === 0));
+  });
+}
+
+const argv = process.argv.slice(2);
+const split = argv.indexOf('--');
+const names = split < 0 ? argv : argv.slice(0, split);
+const beside = split < 0 ? [] : argv.slice(split + 1);
+const checks = jobs(names);
+// The command first, at this process's priority; then this process lowers its own (always
+// permitted), so that every check started after it, with all its threads and children, runs at
+// the lower one.
+const tests = beside.length > 0 ? runLive(beside) : Promise.resolve(true);
+if (beside.length > 0) os.setPriority(Math.min(19, os.getPriority() + BESIDE_NICE));
+const [checked, ran] = await Promise.all([Promise.all(checks.map(run)), tests]);
+const failed = checks.filter((_, i) => !checked[i]).map(([label]) => label);
+if (!ran) failed.push(beside.join(' '));
+if (beside.length > 0)
+  process.stdout.write(
+    failed.length === 0 ? '> checks and tests: passed\n' : `> FAILED: ${failed.join(', ')}\n`,
+  );
+process.exitCode = failed.length === 0 ? 0 : 1;

@@ -17,14 +17,13 @@
  *
  * `node scripts/checks.mjs <names> -- <command...>` (what `npm test` runs, the command being the
  * vitest suite) runs that command beside the checks, its output live, and exits 1 when it or any
- * check failed. The checks then run at a lower priority (nice 10): the suite keeps both cores
- * whenever it can use them, and the checks take what it leaves idle (while it waits on its child
- * processes, files and servers), instead of the suite waiting for the checks with one core idle
- * once Prettier and knip are done. Each check's output is printed when it ends, and a last line
- * names what failed.
+ * check failed: the suite no longer waits for the checks with one core idle once Prettier and knip
+ * are done and only the type check and ESLint run. Each check's output is printed when it ends,
+ * and a last line names what failed. The checks keep the usual priority: at a lower one (nice 10)
+ * they only took what the suite left idle on a quiet machine, but beside other work (load 10) they
+ * waited for it, and `npm test` took twice as long.
  */
 import { spawn } from 'node:child_process';
-import os from 'node:os';
 import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -53,9 +52,6 @@ function jobs(names) {
   }
   return list;
 }
-
-/** The checks' priority beside a command (see above): the kernel's nice value. */
-const BESIDE_NICE = 10;
 
 /** The environment of a job: node_modules/.bin first on the PATH, as `npm run` gives. */
 function jobEnv() {
@@ -102,12 +98,10 @@ const split = argv.indexOf('--');
 const names = split < 0 ? argv : argv.slice(0, split);
 const beside = split < 0 ? [] : argv.slice(split + 1);
 const checks = jobs(names);
-// The command first, at this process's priority; then this process lowers its own (always
-// permitted), so that every check started after it, with all its threads and children, runs at
-// the lower one.
-const tests = beside.length > 0 ? runLive(beside) : Promise.resolve(true);
-if (beside.length > 0) os.setPriority(Math.min(19, os.getPriority() + BESIDE_NICE));
-const [checked, ran] = await Promise.all([Promise.all(checks.map(run)), tests]);
+const [checked, ran] = await Promise.all([
+  Promise.all(checks.map(run)),
+  beside.length > 0 ? runLive(beside) : Promise.resolve(true),
+]);
 const failed = checks.filter((_, i) => !checked[i]).map(([label]) => label);
 if (!ran) failed.push(beside.join(' '));
 if (beside.length > 0)

@@ -1,12 +1,11 @@
 /**
  * scripts/checks.mjs with a command after `--`, as `npm test` runs it (the checks beside the
- * vitest suite): the command runs at the caller's priority with its output live, the checks at a
- * lower one, and the exit code and the last line say what failed — a failed check fails the run
- * even when the command passed, and the other way round. Small commands stand in for the suite,
+ * vitest suite): the command runs with its output live, and the exit code and the last line say
+ * what failed — a failed check fails the run even when the command passed, and the other way
+ * round. Small commands stand in for the suite,
  * and a package script that does not exist for a failing check.
  */
 import { spawn } from 'node:child_process';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -47,20 +46,5 @@ describe('scripts/checks.mjs -- <command>', () => {
     expect(r.code).toBe(1);
     expect(r.out).toContain('> no-such-script: FAILED (exit 1)');
     expect(last(r.out)).toBe('> FAILED: no-such-script');
-  });
-
-  it('runs the command at the caller’s priority and the checks 10 lower (nice)', async () => {
-    // The command reads its own priority and, once the checks have been started, that of
-    // checks.mjs (its parent), which the checks it starts inherit.
-    const probe =
-      'const os = require("os"); setTimeout(() => console.log(JSON.stringify(' +
-      '{ command: os.getPriority(), checks: os.getPriority(process.ppid) })), 300)';
-    const r = await checks(['--', process.execPath, '-e', probe]);
-    expect(r.code, r.out).toBe(0);
-    const mine = os.getPriority();
-    expect(JSON.parse(r.out.split('\n')[0]!)).toEqual({
-      command: mine,
-      checks: Math.min(19, mine + 10),
-    });
   });
 });

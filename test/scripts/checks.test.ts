@@ -2,8 +2,8 @@
  * scripts/checks.mjs with a command after `--`, as `npm test` runs it (the checks beside the
  * vitest suite): the command runs with its output live, and the exit code and the last line say
  * what failed — a failed check fails the run even when the command passed, and the other way
- * round. Small commands stand in for the suite,
- * and a package script that does not exist for a failing check.
+ * round. Small commands stand in for the suite, and a package script that does not exist for a
+ * failing check.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';

@@ -37,6 +37,14 @@ const SESSION = {
   executionMode: 'sequential',
 } as const satisfies Ort.InferenceSession.SessionOptions;
 
+/**
+ * The intra-op threads wait for work asleep instead of spinning (onnxruntime's config entry
+ * `session.intra_op.allow_spinning`): beside other work, spinning burns the cores it needs (the
+ * figures are in docs/segmentation.md, Session). It changes no probability: the lock does not
+ * record it, as it does not record `interOpNumThreads`.
+ */
+const NO_SPINNING = { session: { intra_op: { allow_spinning: '0' } } };
+
 /** Load onnxruntime-node, or throw `E_SEGMENT_UNAVAILABLE` saying why. */
 // eslint-disable-next-line @typescript-eslint/require-await -- async so that a missing onnxruntime-node reaches callers as a rejection
 export async function loadOrt(): Promise<typeof Ort> {
@@ -235,6 +243,7 @@ export async function createIsnetSegmenter(params?: Record<string, unknown>): Pr
     interOpNumThreads: 1,
     logSeverityLevel: 3,
     intraOpNumThreads: intraOpThreads(p.threads),
+    extra: NO_SPINNING,
   };
   let session: Ort.InferenceSession;
   try {

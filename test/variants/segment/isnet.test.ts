@@ -147,7 +147,7 @@ describe.skipIf(skippedOnRequest(installed.ok, 'STIMKIT_NO_SEGMENTER', 'isnet.te
       },
     );
 
-    it('runs one intra-op thread per core when threads is 0, and refuses to run after dispose()', async () => {
+    it('runs one intra-op thread per core when threads is 0, not spinning, and refuses to run after dispose()', async () => {
       // onnxruntime's own default ran one thread on a 2-core machine: the count is passed explicitly
       const ort = await loadOrt();
       const create = vi.spyOn(ort.InferenceSession, 'create');
@@ -159,6 +159,12 @@ describe.skipIf(skippedOnRequest(installed.ok, 'STIMKIT_NO_SEGMENTER', 'isnet.te
           (c) => (c[1] as { intraOpNumThreads?: number }).intraOpNumThreads,
         );
         expect(threads).toEqual([os.availableParallelism(), 3]);
+        // ... and they wait asleep: onnxruntime's key kOrtSessionOptionsConfigAllowIntraOpSpinning
+        // (onnxruntime_session_options_config_keys.h), which the binding builds from `extra`
+        for (const [, options] of create.mock.calls)
+          expect((options as { extra?: unknown }).extra).toEqual({
+            session: { intra_op: { allow_spinning: '0' } },
+          });
       } finally {
         create.mockRestore();
       }

@@ -17,7 +17,7 @@ import {
   type ModelUsage,
 } from './inspect-format.js';
 import { derivedId } from './inspect-sample.js';
-import { openZip, type PieceCache, type ZipSink } from './zip.js';
+import { openZip, type PieceCache, type Recurring, type ZipSink } from './zip.js';
 
 /** What one log is of. */
 export interface LogSpec {
@@ -107,6 +107,37 @@ function addUsage(total: ModelUsage | undefined, u: ModelUsage): ModelUsage {
   };
 }
 
+/** Text that JSON writes as it is: printable ASCII but `"` and `\` (a data URL is). */
+const VERBATIM_IN_JSON = /^[ !#-[\]-~]*$/;
+
+/**
+ * `JSON.stringify(sample)` with its attachments (the images' data URLs) apart, as zip.ts's
+ * `Recurring` parts: the sample is stringified with a placeholder for each attachment, and the
+ * text is cut at each placeholder. Joined, the parts are the same text as `JSON.stringify(sample)`
+ * (a data URL is written as it is, checked), but the text built and searched no longer holds the
+ * images: that took about a third of `export inspect`'s time on the demo. A placeholder that the
+ * sample's own text holds too, or an attachment JSON would escape, gives the whole string instead.
+ */
+export function sampleParts(sample: EvalSample): string | Array<string | Recurring> {
+  const entries = Object.entries(sample.attachments);
+  if (entries.length === 0 || !entries.every(([, url]) => VERBATIM_IN_JSON.test(url)))
+    return JSON.stringify(sample);
+  const marks = entries.map((_, i) => `"stimkit-attachment-${i}"`);
+  const attachments = Object.fromEntries(entries.map(([key], i) => [key, marks[i]!.slice(1, -1)]));
+  const text = JSON.stringify({ ...sample, attachments });
+  const parts: Array<string | Recurring> = [];
+  let at = 0;
+  for (const [i, [, url]] of entries.entries()) {
+    const where = text.indexOf(marks[i]!);
+    if (where < at || text.lastIndexOf(marks[i]!) !== where) return JSON.stringify(sample);
+    // the quotes stay in the text around the data URL
+    parts.push(text.slice(at, where + 1), { recurring: url });
+    at = where + marks[i]!.length - 1;
+  }
+  parts.push(text.slice(at));
+  return parts;
+}
+
 /** Per score name: how many samples carry it, and the sum of its values while all are numbers. */
 interface ScoreTally {
   scored: number;
@@ -149,7 +180,7 @@ export class InspectLogWriter {
       });
     this.seen.add(name);
     // an image's data URL recurs in every sample that shows it: deflated once (zip.ts)
-    await this.zip.add(name, JSON.stringify(sample), Object.values(sample.attachments));
+    await this.zip.add(name, sampleParts(sample), Object.values(sample.attachments));
     this.summaries.push(summary);
     for (const [k, score] of Object.entries(sample.scores)) {
       const t = this.tallies.get(k) ?? { scored: 0, sum: 0 };

@@ -108,6 +108,45 @@ function deflatePiece(bytes: Uint8Array, final: boolean): Uint8Array<ArrayBuffer
   return piece;
 }
 
+/**
+ * A string of an entry that recurs across entries (an image's data URL), given apart from the
+ * text around it: written as its piece without being searched for, so that the entry's text need
+ * not hold it (building and then searching a string with a long data URL inside costs more than
+ * deflating the text around it).
+ */
+export interface Recurring {
+  recurring: string;
+}
+
+/**
+ * An entry's parts as text runs (strings) and shared pieces: each `Recurring` part is its piece,
+ * and each text run is cut at every occurrence of a `shared` or recurring string in it.
+ */
+function cutParts(
+  content: string | ReadonlyArray<string | Recurring>,
+  shared: readonly string[],
+  cache: PieceCache,
+) {
+  if (typeof content === 'string') return cut(content, shared, cache);
+  const all = [...shared];
+  for (const part of content) if (typeof part !== 'string') all.push(part.recurring);
+  // text runs and pieces alternate, first and last a run (maybe empty), as `cut` gives them
+  const parts: Array<string | Piece> = [];
+  let run = '';
+  for (const part of content) {
+    const cuts = typeof part === 'string' ? cut(part, all, cache) : [cache.get(part.recurring)];
+    for (const c of cuts) {
+      if (typeof c === 'string') run += c;
+      else {
+        parts.push(run, c);
+        run = '';
+      }
+    }
+  }
+  parts.push(run);
+  return parts;
+}
+
 /** `content` cut at each occurrence of a `shared` string: text runs (strings) and shared pieces. */
 function cut(content: string, shared: readonly string[], cache: PieceCache) {
   const hits: Array<[number, string]> = [];
@@ -138,8 +177,10 @@ function piecedEntry(name: string, parts: Array<string | Piece>) {
   let size = 0;
   for (const [i, part] of parts.entries()) {
     const raw = typeof part === 'string' ? new TextEncoder().encode(part) : part.raw;
-    // CRC-32 is one fixed function (ISO 3309): the same value on every machine.
-    crc = crc32(raw, crc);
+    // CRC-32 is one fixed function (ISO 3309): the same value on every machine. An empty run is
+    // skipped: Node.js 20's crc32 returns 0, not `crc`, for an empty TextEncoder result (zlib's
+    // crc32 given no buffer), which wrote a CRC of 0 for an entry ending in a shared string.
+    if (raw.length > 0) crc = crc32(raw, crc);
     size += raw.length;
     const last = i === parts.length - 1;
     chunks.push(typeof part === 'string' ? deflatePiece(raw, last) : part.deflated);
@@ -158,10 +199,15 @@ function piecedEntry(name: string, parts: Array<string | Piece>) {
 /** A ZIP being written to a new file. */
 export interface ZipSink {
   /**
-   * Add one entry (its whole content); entries are stored in the order added. Each `shared`
-   * string found in `content` is deflated once per cache, not once per entry.
+   * Add one entry (its whole content, or its parts in order); entries are stored in the order
+   * added. Each `Recurring` part, and each `shared` or recurring string found in the text, is
+   * deflated once per cache, not once per entry.
    */
-  add: (name: string, content: string, shared?: readonly string[]) => Promise<void>;
+  add: (
+    name: string,
+    content: string | ReadonlyArray<string | Recurring>,
+    shared?: readonly string[],
+  ) => Promise<void>;
   /** Finish the archive, fsync and close; the sha256 and size of the file. */
   close: () => Promise<{ sha256: string; bytes: number }>;
   /** Close the file unfinished (after a failure; the folder it is in is thrown away). */
@@ -191,12 +237,13 @@ export async function openZip(file: string, cache = new PieceCache()): Promise<Z
   };
   return {
     add: async (name, content, shared = []) => {
-      const parts = cut(content, shared, cache);
-      if (parts.length === 1) {
+      const parts = cutParts(content, shared, cache);
+      const [only] = parts;
+      if (parts.length === 1 && typeof only === 'string') {
         const entry = new ZipDeflate(name, { level: LEVEL });
         entry.mtime = ZIP_EPOCH;
         zip.add(entry);
-        entry.push(new TextEncoder().encode(content), true);
+        entry.push(new TextEncoder().encode(only), true);
       } else {
         const { entry, chunks: pieces } = piecedEntry(name, parts);
         zip.add(entry);

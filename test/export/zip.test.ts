@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openZip, PieceCache } from '../../src/export/zip.js';
+import { openZip, PieceCache, type Recurring } from '../../src/export/zip.js';
 import { unzipEntries } from './schema.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -60,6 +60,32 @@ describe('openZip with shared strings', () => {
     // images than the cache holds): still the same bytes
     const tiny = new PieceCache(1000);
     expect((await write(dir, 'c.zip', entries, images, tiny)).equals(bytes)).toBe(true);
+  });
+
+  it('writes an entry given in parts, a recurring string apart, as the same bytes as the whole text', async () => {
+    const dir = await tempDir('stimkit-zip-');
+    const image = pseudoBase64(5_000, 3);
+    const other = pseudoBase64(700, 4);
+    // the image at the start, in the middle and at the end of an entry (whose CRC-32 was once
+    // written as 0); the other image found in the text around it
+    const partsOf: Array<Array<string | Recurring>> = [
+      [{ recurring: image }, '","t":"x"}'],
+      ['{"a":"', { recurring: image }, `","b":"${other}","€":1}`],
+      [`{"b":"${other}","a":"`, { recurring: image }],
+      // two in a row: an empty run between them
+      ['{"a":"', { recurring: image }, { recurring: image }, '"}'],
+    ];
+    const text = (parts: Array<string | Recurring>) =>
+      parts.map((p) => (typeof p === 'string' ? p : p.recurring)).join('');
+    const entries = partsOf.map((parts, k): [string, string] => [`s${k}.json`, text(parts)]);
+    const whole = await write(dir, 'whole.zip', entries, [image, other]);
+    const zip = await openZip(path.join(dir, 'parts.zip'));
+    for (const [k, parts] of partsOf.entries()) await zip.add(`s${k}.json`, parts, [other]);
+    await zip.close();
+    const bytes = await readFile(path.join(dir, 'parts.zip'));
+    expect(bytes.equals(whole)).toBe(true);
+    const back = unzipEntries(bytes);
+    for (const [name, content] of entries) expect(back.get(name)!.toString('utf8')).toBe(content);
   });
 
   it('deflates a shared string once: its piece is the same bytes in every entry holding it', async () => {

@@ -122,17 +122,18 @@ export function sampleParts(sample: EvalSample): string | Array<string | Recurri
   const entries = Object.entries(sample.attachments);
   if (entries.length === 0 || !entries.every(([, url]) => VERBATIM_IN_JSON.test(url)))
     return JSON.stringify(sample);
-  const marks = entries.map((_, i) => `"stimkit-attachment-${i}"`);
-  const attachments = Object.fromEntries(entries.map(([key], i) => [key, marks[i]!.slice(1, -1)]));
+  const mark = (i: number) => `stimkit-attachment-${i}`;
+  const attachments = Object.fromEntries(entries.map(([key], i) => [key, mark(i)]));
   const text = JSON.stringify({ ...sample, attachments });
   const parts: Array<string | Recurring> = [];
   let at = 0;
   for (const [i, [, url]] of entries.entries()) {
-    const where = text.indexOf(marks[i]!);
-    if (where < at || text.lastIndexOf(marks[i]!) !== where) return JSON.stringify(sample);
-    // the quotes stay in the text around the data URL
+    // the placeholder as JSON wrote it; the quotes stay in the text around the data URL
+    const quoted = `"${mark(i)}"`;
+    const where = text.indexOf(quoted);
+    if (where < at || text.lastIndexOf(quoted) !== where) return JSON.stringify(sample);
     parts.push(text.slice(at, where + 1), { recurring: url });
-    at = where + marks[i]!.length - 1;
+    at = where + quoted.length - 1;
   }
   parts.push(text.slice(at));
   return parts;

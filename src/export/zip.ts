@@ -123,11 +123,10 @@ export interface Recurring {
  * and each text run is cut at every occurrence of a `shared` or recurring string in it.
  */
 function cutParts(
-  content: string | ReadonlyArray<string | Recurring>,
+  content: ReadonlyArray<string | Recurring>,
   shared: readonly string[],
   cache: PieceCache,
 ) {
-  if (typeof content === 'string') return cut(content, shared, cache);
   const all = [...shared];
   for (const part of content) if (typeof part !== 'string') all.push(part.recurring);
   // text runs and pieces alternate, first and last a run (maybe empty), as `cut` gives them
@@ -237,7 +236,7 @@ export async function openZip(file: string, cache = new PieceCache()): Promise<Z
   };
   return {
     add: async (name, content, shared = []) => {
-      const parts = cutParts(content, shared, cache);
+      const parts = cutParts(typeof content === 'string' ? [content] : content, shared, cache);
       const [only] = parts;
       if (parts.length === 1 && typeof only === 'string') {
         const entry = new ZipDeflate(name, { level: LEVEL });

@@ -63,9 +63,11 @@ export default defineConfig({
         test: { ...SUITE, name: 'suite-isolated', include: MOCKING },
       },
       {
-        // The packed tarball installed globally and its demo run (several minutes of build,
-        // install and demo): not in `npm test` but its own step, `npm run test:package`, which CI
-        // runs after the tests (.ci/run), so that it does not take the cores the suite needs.
+        // The packaging tests: `npm pack`, global installs into temporary prefixes (offline from
+        // the clone and the tarball's contents; from the registry with the installed demo run),
+        // several minutes of packing, installing and the demo: not in `npm test` but its own step,
+        // `npm run test:package`, which CI runs after the tests (.ci/run), so that it does not
+        // take the cores the suite needs.
         extends: true,
         test: {
           name: 'package',

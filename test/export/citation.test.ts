@@ -62,8 +62,8 @@ describe('LICENSE, CITATION.cff, CHANGELOG.md', () => {
     expect(text).toContain('`stimkit.ledger`) version 1 → 2');
   });
 
-  // That the packed tarball holds them is checked on the tarball test/cli/install.test.ts packs
-  // (one `npm pack` for the suite instead of two).
+  // That the packed tarball holds them is checked by the packaging tests (`npm run test:package`,
+  // test/package/install.test.ts), on the tarball they pack.
   it('package.json ships all three', async () => {
     expect((await pkg()).files).toEqual(
       expect.arrayContaining(['LICENSE', 'CITATION.cff', 'CHANGELOG.md']),

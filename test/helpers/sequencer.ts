@@ -22,7 +22,6 @@ export const LONG_FILES = [
   'test/bundle/paper.test.ts',
   'test/label/rater-browser.test.ts',
   'test/audit/hostile-replies.test.ts',
-  'test/cli/install.test.ts',
 ];
 
 /** BaseSequencer's order with the files of LONG_FILES moved to the front, in that list's order. */

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 
 const LangMap = z.record(z.string(), z.string());
+const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 
 /** An expected fact: its id, its text per language (`en`, `zh`, …) and optional aliases. */
 const BundleFact = z.looseObject({ id: z.string() });
@@ -23,10 +24,20 @@ export const BundleEntry = z.looseObject({
   narrative_markers: z.record(z.string(), z.array(z.string())).optional(),
   notes: z.string().optional(),
   anchor: z.looseObject({ name: LangMap }).optional(),
+  /** The entry's source image (its file in the corpus and sha256), which `release` names. */
+  image: z
+    .looseObject({ file: z.string(), sha256: Sha256, bytes: z.number().int().optional() })
+    .nullable()
+    .optional(),
 });
 export type BundleEntry = z.output<typeof BundleEntry>;
 
-export const EntriesPayload = z.looseObject({ entries: z.array(BundleEntry) });
+export const EntriesPayload = z.looseObject({
+  /** The corpus the entries come from, and its languages. */
+  corpus: z.string(),
+  languages: z.array(z.string()),
+  entries: z.array(BundleEntry),
+});
 export type EntriesPayload = z.output<typeof EntriesPayload>;
 
 const Pole = z.enum(['plus', 'minus']);
@@ -75,14 +86,26 @@ export const BundleVariant = z.looseObject({
   entry: z.string(),
   code: z.string(),
   name: z.string(),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** `images/<sha256>.png`, in the bundle's `data/`. */
+  file: z.string(),
+  sha256: Sha256,
   width: z.number().int(),
   height: z.number().int(),
+  /** The variant's resolved parameters. */
+  params: z.record(z.string(), z.unknown()),
 });
 export type BundleVariant = z.output<typeof BundleVariant>;
 
-export const VariantsPayload = z.looseObject({ records: z.array(BundleVariant) });
+export const VariantsPayload = z.looseObject({
+  records: z.array(BundleVariant),
+  /** The variants recipe the images were made with (resolved). */
+  recipe: z.record(z.string(), z.unknown()).optional(),
+});
 export type VariantsPayload = z.output<typeof VariantsPayload>;
+
+/** `prompts.json`: the prompt cards as loaded, every paradigm and language (`diff` compares them). */
+export const PromptsPayload = z.looseObject({ paradigms: z.record(z.string(), z.unknown()) });
+export type PromptsPayload = z.output<typeof PromptsPayload>;
 
 /** `study.json`: the normalized study; readers use its model sets. */
 export const StudyPayload = z.looseObject({

@@ -18,6 +18,7 @@ import { BundleHeader, imagePayloadPath, PAYLOAD, Trial } from './format.js';
 import {
   EntriesPayload,
   ItemsPayload,
+  PromptsPayload,
   StudyPayload,
   VariantsPayload,
   WrappersPayload,
@@ -35,7 +36,10 @@ export interface SealedBundle {
   trials: () => Promise<Trial[]>;
   /** The entries the trials show; null when the bundle has no `entries.json`. */
   entries: () => Promise<BundleEntry[] | null>;
+  /** The corpus those entries come from, and its languages; null without `entries.json`. */
+  corpus: () => Promise<{ name: string; languages: string[] } | null>;
   items: () => Promise<ItemsPayload | null>;
+  prompts: () => Promise<PromptsPayload | null>;
   wrappers: () => Promise<WrappersPayload | null>;
   variants: () => Promise<VariantsPayload | null>;
   study: () => Promise<StudyPayload | null>;
@@ -92,7 +96,12 @@ export async function openBundle(given: string, code: string): Promise<SealedBun
     header: header!,
     trials: once(() => readTrials(ctx)),
     entries: async () => (await entries())?.entries ?? null,
+    corpus: async () => {
+      const e = await entries();
+      return e ? { name: e.corpus, languages: e.languages } : null;
+    },
     items: optional(PAYLOAD.items, ItemsPayload),
+    prompts: optional(PAYLOAD.prompts, PromptsPayload),
     wrappers: optional(PAYLOAD.wrappers, WrappersPayload),
     variants: optional(PAYLOAD.variants, VariantsPayload),
     study: optional(PAYLOAD.study, StudyPayload),

@@ -23,6 +23,16 @@ export function artifactJson(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
+/**
+ * `value` with every object's keys in the order `canonicalJson` writes them (sorted): a record read
+ * from a sealed payload file (canonical JSON), written again with `artifactJson`, as that file
+ * holds it.
+ */
+export function canonicalOrder<T>(value: T): T {
+  // the same JSON value, parsed back: only the order of its keys differs
+  return JSON.parse(canonicalJson(value)) as T;
+}
+
 /** RFC 8785 canonical JSON (sorted keys, no whitespace, shortest round-trip numbers). */
 export function canonicalJson(value: unknown): string {
   check(value, '$');

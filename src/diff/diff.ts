@@ -5,7 +5,8 @@
  * variants recipe, and the prompt cards, instrument items and wrapper pools. What amending a
  * pre-registered study has to report.
  */
-import { readBundlePayload, type BundlePayload, type TrialRecord } from './read.js';
+import type { Trial } from '../bundle/format.js';
+import { readBundlePayload, type BundlePayload } from './read.js';
 import { diffValues, type FieldChange } from './values.js';
 
 /** A trial named by what defines it. */
@@ -40,42 +41,43 @@ export interface BundleDiff {
   };
 }
 
-const ref = (t: TrialRecord): TrialRef => ({
+const ref = (t: Trial): TrialRef => ({
   id: t.id,
   paradigm: t.paradigm,
   lang: t.lang,
-  entry: (t.entry as string | null) ?? null,
-  topic: (t.topic as string | null) ?? null,
-  variant: (t.variant as string | null) ?? null,
+  entry: t.entry,
+  topic: t.topic,
+  variant: t.variant,
 });
 
 /** The text parts of a trial's messages, joined. */
-function promptText(t: TrialRecord): string {
-  const messages =
-    (t.messages as Array<{ role: string; content: Array<{ type: string; text?: string }> }>) ?? [];
-  return messages
+function promptText(t: Trial): string {
+  return t.messages
     .map(
       (m) =>
-        `${m.role}: ${m.content
-          .filter((c) => c.type === 'text')
-          .map((c) => c.text)
-          .join('\n')}`,
+        `${m.role}: ${m.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('\n')}`,
     )
     .join('\n');
 }
 
+/** The fields every trial-level comparison below names on its own. */
+const NAMED = ['wrappers', 'sampling', 'models', 'prompt'] as const;
+
 /** Which meaningful fields of a trial differ: prompt, image, wrappers, sampling, models, card, other fields. */
-function trialFields(a: TrialRecord, b: TrialRecord): string[] {
+function trialFields(a: Trial, b: Trial): string[] {
   const fields: string[] = [];
   if (promptText(a) !== promptText(b)) fields.push('prompt');
   if (JSON.stringify(a.images) !== JSON.stringify(b.images)) fields.push('image');
-  for (const f of ['wrappers', 'sampling', 'models', 'prompt']) {
+  for (const f of NAMED) {
     if (JSON.stringify(a[f]) !== JSON.stringify(b[f]))
       fields.push(f === 'prompt' ? 'prompt card' : f);
   }
-  const known = new Set(['id', 'messages', 'images', 'wrappers', 'sampling', 'models', 'prompt']);
-  for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
-    if (!known.has(k) && JSON.stringify(a[k]) !== JSON.stringify(b[k])) fields.push(k);
+  // every other field, in the order trials.jsonl writes them (sorted: canonical JSON)
+  const known = new Set<string>(['id', 'messages', 'images', ...NAMED]);
+  const ra: Record<string, unknown> = a;
+  const rb: Record<string, unknown> = b;
+  for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
+    if (!known.has(k) && JSON.stringify(ra[k]) !== JSON.stringify(rb[k])) fields.push(k);
   }
   // Messages that differ only in image parts are covered by `image`.
   return fields;
@@ -118,13 +120,13 @@ function diffPayloads(A: BundlePayload, B: BundlePayload): BundleDiff {
     a: {
       dir: A.dir,
       digest: A.digest,
-      study: String((A.header.study as { id?: string })?.id ?? ''),
+      study: A.header.study.id,
       trials: A.trials.size,
     },
     b: {
       dir: B.dir,
       digest: B.digest,
-      study: String((B.header.study as { id?: string })?.id ?? ''),
+      study: B.header.study.id,
       trials: B.trials.size,
     },
     study: diffValues(A.study, B.study),

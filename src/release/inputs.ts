@@ -11,8 +11,9 @@ import { exists, sha256, sha256File } from '../core/fsio.js';
 import { readListed, readScoresHeader } from '../compare/read.js';
 import { openLedger, type LedgerResult } from '../ledger/read.js';
 import type { ScoresHeader } from '../score/format.js';
+import { openBundle } from '../bundle/reader.js';
+import type { BundleEntry, BundleVariant } from '../bundle/payload-schemas.js';
 import { verifyBundle } from '../verify/index.js';
-import type { BundleEntryJson, BundleVariantJson } from './tables.js';
 
 /** The sealed bundle's parts the release reads. */
 export interface ReleaseBundle {
@@ -20,8 +21,8 @@ export interface ReleaseBundle {
   digest: string;
   study: string;
   languages: string[];
-  entries: Map<string, BundleEntryJson & Record<string, unknown>>;
-  variants: BundleVariantJson[];
+  entries: Map<string, BundleEntry>;
+  variants: BundleVariant[];
   recipe: Record<string, unknown>;
   /** Image sha256s per trial id. */
   trialImages: Map<string, string[]>;
@@ -30,7 +31,11 @@ export interface ReleaseBundle {
 const problem = (code: string, file: string, message: string, fix: string, cause?: unknown) =>
   StimkitError.fromProblem({ code, file, message, fix }, cause);
 
-/** Verify and read the bundle. */
+/**
+ * Verify the bundle (every file re-hashed, as `stimkit verify` does), then read it through the one
+ * reader of sealed bundles (`openBundle`: each payload file checked against the manifest and
+ * validated against its schema).
+ */
 export async function readReleaseBundle(dir: string): Promise<ReleaseBundle> {
   const v = await verifyBundle(dir);
   if (!v.ok || v.digest === null)
@@ -38,33 +43,22 @@ export async function readReleaseBundle(dir: string): Promise<ReleaseBundle> {
       problems: v.problems,
       fix: 'release from the sealed bundle as it was run (stimkit verify names each changed file)',
     });
-  const json = async (name: string) =>
-    JSON.parse(await readFile(path.join(dir, 'data', name), 'utf8')) as Record<string, unknown>;
-  const entries = (await json('entries.json')) as {
-    entries: Array<BundleEntryJson & Record<string, unknown>>;
-    languages: string[];
-  };
-  const variants = (await json('variants.json')) as {
-    recipe: Record<string, unknown>;
-    records: BundleVariantJson[];
-  };
-  const bundle = (await json('bundle.json')) as { study: { id: string } };
+  const b = await openBundle(dir, 'E_RELEASE_BUNDLE');
+  const variants = await b.variants();
   const trialImages = new Map<string, string[]>();
   const languages = new Set<string>();
-  for (const line of (await readFile(path.join(dir, 'data', 'trials.jsonl'), 'utf8')).split('\n')) {
-    if (line === '') continue;
-    const t = JSON.parse(line) as { id: string; lang: string; images?: string[] | null };
-    trialImages.set(t.id, t.images ?? []);
+  for (const t of await b.trials()) {
+    trialImages.set(t.id, t.images);
     languages.add(t.lang);
   }
   return {
-    dir,
-    digest: v.digest,
-    study: bundle.study.id,
+    dir: b.dir,
+    digest: b.digest,
+    study: b.header.study.id,
     languages: [...languages].sort(),
-    entries: new Map(entries.entries.map((e) => [e.id, e])),
-    variants: variants.records ?? [],
-    recipe: variants.recipe ?? {},
+    entries: new Map(((await b.entries()) ?? []).map((e) => [e.id, e])),
+    variants: variants?.records ?? [],
+    recipe: variants?.recipe ?? {},
     trialImages,
   };
 }

@@ -11,7 +11,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { artifactJson } from '../core/json.js';
+import { artifactJson, canonicalOrder } from '../core/json.js';
 import { relPosix, sha256, writeFileAtomic, ensureFolder } from '../core/fsio.js';
 import { headeredFolder, writeOutFolder } from '../core/out-folder.js';
 import { phashOf } from '../core/phash.js';
@@ -89,7 +89,8 @@ function withheldEntries(b: ReleaseBundle, phash: ReadonlyMap<string, string>): 
         images: b.variants
           .filter((v) => v.entry === e.entry)
           .map((v) => ({ code: v.code, sha256: v.sha256, phash: phash.get(v.sha256) ?? '' })),
-        record: record,
+        // as the bundle's entries.json holds it (canonical JSON: keys sorted)
+        record: canonicalOrder(record),
       };
     });
 }

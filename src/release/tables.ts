@@ -5,6 +5,7 @@
  * `--labels DIR`'s labels.csv). The same table is written as CSV and Parquet and described in
  * croissant.json and the dataset card.
  */
+import type { BundleEntry, BundleVariant } from '../bundle/payload-schemas.js';
 import { parseCsv } from '../core/csv.js';
 import type { LedgerResult } from '../ledger/read.js';
 import { licenceRule, ships } from './licences.js';
@@ -30,30 +31,6 @@ export interface Table {
   rows: Value[][];
 }
 
-/** A bundle entry as entries.json holds it (the fields the release reads). */
-export interface BundleEntryJson {
-  id: string;
-  image?: { file: string; sha256: string; bytes?: number } | null;
-  provenance?: {
-    archive?: string;
-    source_url?: string;
-    credit?: string;
-    license?: string;
-  } | null;
-}
-
-/** A variant record of the bundle's variants.json. */
-export interface BundleVariantJson {
-  entry: string;
-  code: string;
-  name: string;
-  file: string;
-  sha256: string;
-  width: number;
-  height: number;
-  params: Record<string, unknown>;
-}
-
 const col = (name: string, type: ColumnType, description: string): Column => ({
   name,
   type,
@@ -62,8 +39,8 @@ const col = (name: string, type: ColumnType, description: string): Column => ({
 
 /** Stimuli: one row per bundle image; `phash` of the bundle's bytes. */
 export function stimuliTable(
-  entries: ReadonlyMap<string, BundleEntryJson>,
-  variants: readonly BundleVariantJson[],
+  entries: ReadonlyMap<string, BundleEntry>,
+  variants: readonly BundleVariant[],
   phash: ReadonlyMap<string, string>,
 ): Table {
   const rows = variants.map((v): Value[] => {

@@ -28,8 +28,9 @@ export function reviewCsv(data: ReviewData, csv: Omit<CsvWriteOptions, 'eol'> = 
     'warnings',
   ];
   const rows = data.entries.map(({ entry: e, image, warnings, ladder }) => {
-    const facts = e.expected_facts as Array<Record<string, unknown>>;
-    const p = e.provenance as Record<string, unknown>;
+    const facts = e.expected_facts;
+    const p = e.provenance;
+    const source = e.image?.file ?? '';
     return [
       e.id,
       e.topic,
@@ -43,7 +44,7 @@ export function reviewCsv(data: ReviewData, csv: Omit<CsvWriteOptions, 'eol'> = 
           .join(' | '),
       ),
       ...langs.map((l) => e.anchor?.name[l] ?? ''),
-      image ? e.image.file : `${e.image.file} (not found)`,
+      image ? source : `${source} (not found)`,
       p.archive,
       p.source_url,
       p.credit,

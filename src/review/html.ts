@@ -106,9 +106,7 @@ function provenance(p: Record<string, unknown>): Html {
 
 /** An image's alt text: the entry's title (first study language that has one), else its id. */
 function altTitle(e: ReviewEntry['entry'], langs: string[]): string {
-  const titles = e.title as Record<string, unknown>;
-  const t = [...langs, 'en'].map((l) => titles[l]).find((v) => typeof v === 'string' && v);
-  return typeof t === 'string' ? t : e.id;
+  return [...langs, 'en'].map((l) => e.title[l]).find((v) => typeof v === 'string' && v) ?? e.id;
 }
 
 function entrySection(
@@ -118,13 +116,11 @@ function entrySection(
   packs: readonly LoadedPack[],
 ): Html {
   const e = r.entry;
-  const facts = (e.expected_facts as Array<Record<string, unknown>>).map(
-    (f) => [String(f.id), f] as [string, Record<string, unknown>],
-  );
+  const facts = e.expected_facts.map((f): [string, Record<string, unknown>] => [f.id, f]);
   const title = altTitle(e, langs);
   const picture = pics.thumb
     ? html`<img class="thumb" alt="${title}" src="${pics.thumb}">`
-    : html`<div class="noimg">image not found<br>${e.image.file}</div>`;
+    : html`<div class="noimg">image not found<br>${e.image?.file ?? ''}</div>`;
   const warnings = r.warnings.length
     ? r.warnings.map((w) => {
         const err = w.code.startsWith('E_');
@@ -151,7 +147,7 @@ function overviewTable(data: ReviewData): Html {
   const langs = data.languages;
   const rows = data.entries.map(
     ({ entry: e, warnings }) =>
-      html`<tr><td><a href="#${e.id}">${e.id}</a></td>${langs.map((l) => html`<td${langDir(l, data.packs)}>${text(e.title[l])}</td>`)}<td>${e.roles.join(', ')}</td><td>${e.expected_facts.length}</td><td>${text((e.provenance as Record<string, unknown>).license)}</td><td>${warnings.length || ''}</td></tr>`,
+      html`<tr><td><a href="#${e.id}">${e.id}</a></td>${langs.map((l) => html`<td${langDir(l, data.packs)}>${text(e.title[l])}</td>`)}<td>${e.roles.join(', ')}</td><td>${e.expected_facts.length}</td><td>${text(e.provenance.license)}</td><td>${warnings.length || ''}</td></tr>`,
   );
   // The hint shows only while the table is wider than its box (its scroll timeline is active then).
   return html`<div class="ov"><p class="hint" id="ov-hint">This table is wider than the window: scroll it sideways to see the rest of its columns →</p><div class="scroll" tabindex="0" role="region" aria-label="Overview of the entries"><table class="overview"><thead><tr><th>id</th>${langs.map((l) => html`<th>title (${l})</th>`)}<th>roles</th><th>facts</th><th>licence</th><th>problems</th></tr></thead><tbody>${rows}</tbody></table></div></div>`;

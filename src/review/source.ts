@@ -4,16 +4,17 @@
  * bundle (its entries and the A0–A6 images it holds). A variants lock, given or found, adds the
  * ladder; any `warnings` it carries (per lock, entry or variant) are shown, read loosely.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { loadDataFile, parseDataText } from '../core/datafile.js';
 import { StimkitError } from '../core/errors.js';
-import { readTextFile, relPosix, sha256 } from '../core/fsio.js';
+import { readTextFile, relPosix } from '../core/fsio.js';
 import { resolveInside } from '../core/safe-path.js';
 import { checkManifest } from '../ingest/checks.js';
 import { imagePathFromLock, readCorpusLock } from '../ingest/lock.js';
-import { readLanguagePack, type LoadedPack } from '../languages/load.js';
+import type { LoadedPack } from '../languages/load.js';
 import { EntriesManifest, type Entry } from '../ingest/schema.js';
+import { openBundle } from '../bundle/reader.js';
 import { VARIANT_CODES, VARIANT_NAMES } from '../study/schema.js';
 
 /** A warning shown with an entry, and where it came from. */
@@ -31,9 +32,26 @@ interface ReviewRung {
   status: string;
 }
 
+/**
+ * An entry as the page shows it: what an entries manifest and a corpus lock (`Entry`) and a
+ * bundle's entries.json (`BundleEntry`) all hold, each checked by its own reader.
+ */
+interface ReviewedEntry {
+  id: string;
+  title: Record<string, string>;
+  topic: string;
+  sensitivity: string;
+  roles: readonly string[];
+  /** The source image (null or absent in a bundle entry without one). */
+  image?: { file: string } | null;
+  provenance: Record<string, unknown>;
+  expected_facts: ReadonlyArray<{ id: string } & Record<string, unknown>>;
+  anchor?: { name: Record<string, string> };
+}
+
 /** One entry as the page shows it. */
 export interface ReviewEntry {
-  entry: Entry;
+  entry: ReviewedEntry;
   /** The image file to show (absolute), or null when it is not there. */
   image: string | null;
   warnings: ReviewWarning[];
@@ -148,67 +166,46 @@ async function fileOrNull(file: string): Promise<string | null> {
   return (await stat(file).catch(() => null))?.isFile() ? file : null;
 }
 
-/** The language packs a bundle seals (`data/languages/*.yaml`), each checked, in path order. */
-async function bundlePacks(dir: string): Promise<LoadedPack[]> {
-  const folder = path.join(dir, 'data', 'languages');
-  const names = await readdir(folder).catch((): string[] => []);
-  return names
-    .filter((n) => n.endsWith('.yaml'))
-    .sort()
-    .map((n) => readLanguagePack(path.join(folder, n), `data/languages/${n}`));
-}
-
+/** A sealed bundle's entries and the A0–A6 images it holds, read through `openBundle`. */
 async function fromBundle(dir: string): Promise<ReviewData> {
-  const read = async (rel: string) =>
-    JSON.parse(await readFile(path.join(dir, 'data', rel), 'utf8')) as Loose;
-  let entriesJson: Loose;
-  try {
-    entriesJson = await read('entries.json');
-  } catch (err) {
-    throw StimkitError.fromProblem(
-      {
-        code: 'E_REVIEW_INPUT',
-        file: dir,
-        field: 'data/entries.json',
-        message: 'a bundle without a corpus (or not a bundle): nothing to review',
-        fix: 'pass a bundle of a study with a corpus, its entries manifest, or its corpus lock',
-      },
-      err,
-    );
-  }
-  const variants = await read('variants.json').catch((): Loose => ({}));
-  const records = asArray(variants.records);
-  const entries = asArray(entriesJson.entries) as unknown as Entry[];
+  const b = await openBundle(dir, 'E_REVIEW_INPUT');
+  const [entries, corpus] = [await b.entries(), await b.corpus()];
+  if (!entries || !corpus)
+    throw StimkitError.fromProblem({
+      code: 'E_REVIEW_INPUT',
+      file: dir,
+      field: 'data/entries.json',
+      message: 'a bundle without a corpus (an instrument-only study): nothing to review',
+      fix: 'pass a bundle of a study with a corpus, its entries manifest, or its corpus lock',
+    });
+  const variants = await b.variants();
+  const records = variants?.records ?? [];
   const out: ReviewEntry[] = [];
   for (const e of entries) {
     const rungs = records
       .filter((r) => r.entry === e.id)
       .map((r) => ({
-        code: String(r.code),
-        name: String(r.name),
-        file: path.join(dir, 'data', String(r.file)),
+        code: r.code,
+        name: r.name,
+        file: path.join(b.dir, 'data', r.file),
         status: 'ok',
       }));
     const a0 = rungs.find((r) => r.code === 'A0');
     out.push({
       entry: e,
       image: a0 ? await fileOrNull(a0.file) : null,
-      warnings: looseWarnings(variants.warnings).filter((w) => w.message.includes(e.id)),
+      warnings: looseWarnings(variants?.warnings).filter((w) => w.message.includes(e.id)),
       ladder: fullLadder(rungs),
     });
   }
-  const digest = await readFile(path.join(dir, 'manifest-sha256.txt')).then(
-    sha256,
-    () => 'unknown (no manifest-sha256.txt)',
-  );
   return {
     kind: 'bundle',
     input: dir,
-    corpus: looseText(entriesJson.corpus, ''),
-    languages: (entriesJson.languages as string[]) ?? [],
+    corpus: corpus.name,
+    languages: corpus.languages,
     entries: out,
-    notes: [`bundle digest ${digest}`, 'images: the A0–A6 PNGs sealed in the bundle'],
-    packs: await bundlePacks(dir),
+    notes: [`bundle digest ${b.digest}`, 'images: the A0–A6 PNGs sealed in the bundle'],
+    packs: await b.languagePacks(),
   };
 }
 

@@ -95,6 +95,19 @@ describe('stimkit diff', () => {
     expect(bad.json().error.code).toBe('E_DIFF_NOT_A_BUNDLE');
   });
 
+  it('refuses a bundle changed after sealing, naming the file, so a diff compares what the digests name', async () => {
+    const changed = path.join(root, 'bundle-a-changed');
+    await cp(a, changed, { recursive: true });
+    const file = path.join(changed, 'data', 'entries.json');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('"en":', '"en": '));
+    const r = await runCli(['diff', a, changed, '--json']);
+    expect(r.code).toBe(1);
+    const error = r.json().error;
+    expect(error.code).toBe('E_DIFF_NOT_A_BUNDLE');
+    expect(JSON.stringify(error)).toContain('entries.json');
+    expect(JSON.stringify(error)).toContain('does not match manifest-sha256.txt');
+  });
+
   it('compares lists of records by id', () => {
     expect(
       diffValues(

@@ -93,6 +93,13 @@ describe('release', () => {
       'CC-BY-ND-4.0',
       'all rights reserved',
     ]);
+    // each withheld entry's record is the bundle's entries.json record, key for key, in its order
+    const sealed = JSON.parse(await readFile(path.join(bundle, 'data', 'entries.json'), 'utf8'));
+    const header = JSON.parse(await readFile(path.join(out, 'release.json'), 'utf8'));
+    for (const w of header.withheld)
+      expect(JSON.stringify(w.record)).toBe(
+        JSON.stringify(sealed.entries.find((e: { id: string }) => e.id === w.entry)),
+      );
     const files = await listFiles(out);
     expect(files.some((f) => f.path.startsWith('images/'))).toBe(true);
     for (const f of files) {

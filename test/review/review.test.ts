@@ -1,5 +1,5 @@
 // `stimkit review`: a self-contained page and a CSV from an entries manifest, a corpus lock or a bundle.
-import { copyFile, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
@@ -9,6 +9,7 @@ import { reviewHtml } from '../../src/review/html.js';
 import type { ReviewData } from '../../src/review/source.js';
 import type { Entry } from '../../src/ingest/schema.js';
 import { ROOT, runCli } from '../helpers/cli.js';
+import { sharedDemo } from '../helpers/shared-demo.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const DEMO = path.join(ROOT, 'corpora', 'demo');
@@ -117,6 +118,25 @@ describe('stimkit review', () => {
     const bad = await runCli(['review', out, '--out', `${out}-x`, '--json']);
     expect(bad.code).toBe(1);
     expect(bad.json().error.code).toBe('E_REVIEW_INPUT');
+  });
+
+  it('reads a sealed bundle through its manifest, and refuses one changed after sealing, naming the file', async () => {
+    const dir = await tempDir('stimkit-review-bundle-');
+    const bundle = path.join(dir, 'bundle');
+    await cp(path.join((await sharedDemo()).out, 'bundle'), bundle, { recursive: true });
+    const ok = await runCli(['review', bundle, '--out', path.join(dir, 'r1'), '--json']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.json()).toMatchObject({ entries: 6, without_image: 0 });
+    const page = await readFile(path.join(dir, 'r1', 'index.html'), 'utf8');
+    expect(page).toContain('from the bundle bundle · bundle digest ');
+    const file = path.join(bundle, 'data', 'entries.json');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('"en":', '"en": '));
+    const bad = await runCli(['review', bundle, '--out', path.join(dir, 'r2'), '--json']);
+    expect(bad.code).toBe(1);
+    const error = JSON.stringify(bad.json().error);
+    expect(bad.json().error.code).toBe('E_REVIEW_INPUT');
+    expect(error).toContain('entries.json');
+    expect(error).toContain('does not match manifest-sha256.txt');
   });
 
   it('quotes CSV fields as RFC 4180 asks', () => {

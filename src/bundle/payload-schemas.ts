@@ -5,6 +5,7 @@
  * checked here, once, by `openBundle`.
  */
 import { z } from 'zod';
+import { Rubric } from '../study/rubric-schema.js';
 
 const LangMap = z.record(z.string(), z.string());
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
@@ -112,3 +113,6 @@ export const StudyPayload = z.looseObject({
   study: z.looseObject({ models: z.record(z.string(), z.array(z.string())).optional() }),
 });
 export type StudyPayload = z.output<typeof StudyPayload>;
+
+/** `rubric.json`: the audit rubric the study named, sealed (only when it named one). */
+export const RubricPayload = z.looseObject({ rubric: Rubric });

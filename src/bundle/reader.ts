@@ -13,12 +13,14 @@ import { formatPath, parseDataText, zodProblems } from '../core/datafile.js';
 import { describeValue, StimkitError, type Problem } from '../core/errors.js';
 import { sha256 } from '../core/fsio.js';
 import { packFromText, type LoadedPack } from '../languages/load.js';
+import type { Rubric } from '../study/rubric-schema.js';
 import { parseManifest } from './bagit.js';
 import { BundleHeader, imagePayloadPath, PAYLOAD, Trial } from './format.js';
 import {
   EntriesPayload,
   ItemsPayload,
   PromptsPayload,
+  RubricPayload,
   StudyPayload,
   VariantsPayload,
   WrappersPayload,
@@ -43,6 +45,8 @@ export interface SealedBundle {
   wrappers: () => Promise<WrappersPayload | null>;
   variants: () => Promise<VariantsPayload | null>;
   study: () => Promise<StudyPayload | null>;
+  /** The audit rubric the study sealed; null when it named none (no `rubric.json`). */
+  rubric: () => Promise<Rubric | null>;
   /**
    * The study's own language packs sealed in the bag (`data/languages/<tag>.yaml`), each checked
    * against the manifest and the pack schema; empty when the study named none.
@@ -90,6 +94,7 @@ export async function openBundle(given: string, code: string): Promise<SealedBun
   const optional = <S extends z.ZodType>(name: string, schema: S) =>
     once(() => readJsonPayload(ctx, name, schema, false));
   const entries = optional(PAYLOAD.entries, EntriesPayload);
+  const rubric = optional(PAYLOAD.rubric, RubricPayload);
   return {
     dir,
     digest: sha256(manifestBytes),
@@ -105,6 +110,7 @@ export async function openBundle(given: string, code: string): Promise<SealedBun
     wrappers: optional(PAYLOAD.wrappers, WrappersPayload),
     variants: optional(PAYLOAD.variants, VariantsPayload),
     study: optional(PAYLOAD.study, StudyPayload),
+    rubric: async () => (await rubric())?.rubric ?? null,
     languagePacks: once(() => readPacks(ctx)),
     imageFile: (digest) => {
       if (!/^[0-9a-f]{64}$/.test(digest)) throw new Error(`not an image digest: ${digest}`);

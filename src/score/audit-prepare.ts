@@ -255,7 +255,7 @@ export async function prepareAudit(o: AuditOptions): Promise<PreparedAudit> {
   }
   const judges = await resolveJudges(o.models, names);
   const { responses, run } = await responsesOfSource(o.source, bundle);
-  const rubric = await resolveRubric(o.bundle, o.rubric);
+  const rubric = await resolveRubric(await bundle.sealed.rubric(), o.rubric);
   const studyId = studyIdOf(bundle);
   const targets = await judgeTargets(bundle, entries, responses);
   const judgeLedger = path.resolve(o.judgeLedger ?? defaultJudgeLedger(o.source));

@@ -1,20 +1,16 @@
 /**
- * Loading a rubric (`stimkit.rubric` v1), its digest, the copy a bundle seals (`data/rubric.json`),
- * and which rubric a scoring run uses: the sealed one, an override (`--rubric FILE`), or the
- * shipped default when the study sealed none. The digest is the sha256 of the rubric's RFC 8785
+ * Loading a rubric (`stimkit.rubric` v1), its digest, the copy a bundle seals (`data/rubric.json`,
+ * read back by the bundle reader), and which rubric a scoring run uses: the sealed one, an override
+ * (`--rubric FILE`), or the shipped default when the study sealed none. The digest is the sha256 of the rubric's RFC 8785
  * canonical JSON, so the YAML a study names and the JSON copy in the bag have the same digest.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadDataFile } from '../core/datafile.js';
-import { StimkitError } from '../core/errors.js';
-import { exists, sha256 } from '../core/fsio.js';
+import { sha256 } from '../core/fsio.js';
 import { canonicalJson } from '../core/json.js';
 import { PACKAGE_ROOT } from '../core/tool.js';
 import { Rubric, RUBRIC_FORMAT, RUBRIC_VERSION } from './rubric-schema.js';
 
-/** The payload file (under the bag's data/) that holds a sealed rubric. */
-export const RUBRIC_PAYLOAD = 'rubric.json';
 /** The rubric shipped with stimkit (the paper's Appendix E skeleton). */
 export const DEFAULT_RUBRIC_FILE = path.join(PACKAGE_ROOT, 'manifests', 'audit-rubric.yaml');
 
@@ -43,26 +39,6 @@ export function rubricPayload(rubric: Rubric, file: string, fileSha256: string):
   };
 }
 
-/** The sealed rubric of a bundle, or null when its study named none. */
-export async function readSealedRubric(
-  bundleDir: string,
-): Promise<{ rubric: Rubric; digest: string } | null> {
-  const file = path.join(bundleDir, 'data', RUBRIC_PAYLOAD);
-  if (!(await exists(file))) return null;
-  const value = JSON.parse(await readFile(file, 'utf8')) as { rubric?: unknown };
-  const parsed = Rubric.safeParse(value.rubric);
-  if (!parsed.success) {
-    throw StimkitError.fromProblem({
-      code: 'E_RUBRIC_INVALID',
-      file,
-      field: 'rubric',
-      message: `the sealed rubric does not match the ${RUBRIC_FORMAT} v${RUBRIC_VERSION} schema: ${parsed.error.issues[0]?.message ?? ''}`,
-      fix: 'run `stimkit verify` on the bundle; a bundle from a newer stimkit needs that stimkit',
-    });
-  }
-  return { rubric: parsed.data, digest: rubricDigest(parsed.data) };
-}
-
 /** The rubric a scoring run uses, and its provenance (recorded in every score). */
 export interface ResolvedRubric {
   rubric: Rubric;
@@ -76,9 +52,15 @@ export interface ResolvedRubric {
   file: string | null;
 }
 
-/** Pick the rubric: `override` when given, else the sealed one, else the shipped default. */
-export async function resolveRubric(bundleDir: string, override?: string): Promise<ResolvedRubric> {
-  const sealed = await readSealedRubric(bundleDir);
+/**
+ * Pick the rubric: `override` when given, else the bundle's sealed one (`SealedBundle.rubric()`,
+ * null when its study named none), else the shipped default.
+ */
+export async function resolveRubric(
+  sealedRubric: Rubric | null,
+  override?: string,
+): Promise<ResolvedRubric> {
+  const sealed = sealedRubric ? { rubric: sealedRubric, digest: rubricDigest(sealedRubric) } : null;
   const sealedDigest = sealed?.digest ?? null;
   if (override) {
     const r = await loadRubric(override);

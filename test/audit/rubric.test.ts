@@ -9,11 +9,11 @@ import { LABEL_FIELDS, labelJsonSchema, labelResponseFormat } from '../../src/au
 import {
   DEFAULT_RUBRIC_FILE,
   loadRubric,
-  readSealedRubric,
   resolveRubric,
   rubricDigest,
 } from '../../src/study/rubric.js';
 import { bundleStudy } from '../../src/bundle/bundle.js';
+import { openBundle } from '../../src/bundle/reader.js';
 import { StimkitError } from '../../src/core/errors.js';
 import { canonicalJson } from '../../src/core/json.js';
 import { verifyBundle } from '../../src/verify/verify.js';
@@ -156,7 +156,11 @@ describe('sealing the rubric in the bundle', () => {
     const dir2 = path.join(root, 'with');
     await (await import('node:fs/promises')).mkdir(dir2);
     const sealed = await bundleStudy(await project(dir2, true), { out: path.join(root, 'sealed') });
-    expect(await readSealedRubric(plain.out!)).toBeNull();
+    const opened = {
+      plain: await openBundle(plain.out!, 'E_TEST'),
+      sealed: await openBundle(sealed.out!, 'E_TEST'),
+    };
+    expect(await opened.plain.rubric()).toBeNull();
     const plainFiles = (await readdir(path.join(plain.out!, 'data'))).sort();
     const sealedFiles = (await readdir(path.join(sealed.out!, 'data'))).sort();
     expect(plainFiles).not.toContain('rubric.json');
@@ -178,15 +182,15 @@ describe('sealing the rubric in the bundle', () => {
     expect((await verifyBundle(sealed.out!)).problems).toEqual([]);
 
     const shipped = await loadRubric(DEFAULT_RUBRIC_FILE);
-    const s = await readSealedRubric(sealed.out!);
-    expect(s!.digest).toBe(shipped.digest);
+    const s = await opened.sealed.rubric();
+    expect(rubricDigest(s!)).toBe(shipped.digest);
     // which rubric a scoring run uses
-    expect(await resolveRubric(sealed.out!)).toMatchObject({
+    expect(await resolveRubric(s)).toMatchObject({
       source: 'sealed',
       is_sealed: true,
       digest: shipped.digest,
     });
-    expect(await resolveRubric(sealed.out!, DEFAULT_RUBRIC_FILE)).toMatchObject({
+    expect(await resolveRubric(s, DEFAULT_RUBRIC_FILE)).toMatchObject({
       source: 'override',
       is_sealed: true,
     });
@@ -198,18 +202,42 @@ describe('sealing the rubric in the bundle', () => {
         'confidence_threshold: 0.8',
       ),
     );
-    const o = await resolveRubric(sealed.out!, other);
+    const o = await resolveRubric(s, other);
     expect(o).toMatchObject({
       source: 'override',
       is_sealed: false,
       sealed_digest: shipped.digest,
     });
     expect(o.digest).not.toBe(shipped.digest);
-    expect(await resolveRubric(plain.out!)).toMatchObject({
+    expect(await resolveRubric(await opened.plain.rubric())).toMatchObject({
       source: 'default',
       is_sealed: false,
       sealed_digest: null,
       digest: shipped.digest,
     });
+
+    // A sealed rubric changed or removed afterwards is an error naming the file, never another
+    // rubric (a changed one, or the shipped default) used in silence.
+    const rubricFile = path.join(sealed.out!, 'data', 'rubric.json');
+    const original = await readFile(rubricFile, 'utf8');
+    await writeFile(rubricFile, original.replace('0.7', '0.8'));
+    const changed = await (
+      await openBundle(sealed.out!, 'E_TEST')
+    )
+      .rubric()
+      .catch((e: unknown) => e);
+    expect(changed).toBeInstanceOf(StimkitError);
+    expect((changed as StimkitError).message).toMatch(
+      /rubric\.json.*does not match manifest-sha256\.txt/,
+    );
+    await (await import('node:fs/promises')).rm(rubricFile);
+    const removed = await (
+      await openBundle(sealed.out!, 'E_TEST')
+    )
+      .rubric()
+      .catch((e: unknown) => e);
+    expect((removed as StimkitError).message).toMatch(
+      /rubric\.json.*a payload file the manifest lists is missing/,
+    );
   });
 });

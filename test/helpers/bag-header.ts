@@ -40,7 +40,11 @@ export async function writeScoreBag(
     [
       { path: 'bundle.json', bytes: bagHeader(id, trials.length) },
       { path: 'trials.jsonl', bytes: trials.map((t) => `${canonicalJson(t)}\n`).join('') },
-      { path: 'entries.json', bytes: `${canonicalJson({ entries })}\n` },
+      {
+        path: 'entries.json',
+        // as `stimkit bundle` writes it: the corpus's name and languages with the entries
+        bytes: `${canonicalJson({ corpus: 'fixture', languages: [...new Set(trials.map((t) => t.lang))].sort(), entries })}\n`,
+      },
     ],
     [['Bag-Software-Agent', 'stimkit test fixture']],
   );

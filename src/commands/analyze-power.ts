@@ -90,10 +90,10 @@ export function withPower(analyze: CommandSpec): CommandSpec {
       analyze.configure(cmd);
       // `power` reads no table: the second argument becomes optional (analyze still checks it for its kinds).
       const [kind, table] = cmd.registeredArguments;
-      if (kind) (kind as { description: string }).description += ' | power';
+      if (kind) kind.description += ' | power';
       if (table) {
-        (table as { required: boolean }).required = false;
-        (table as { description: string }).description += ' (not for power)';
+        table.required = false;
+        table.description += ' (not for power)';
       }
       configurePower(cmd);
     },

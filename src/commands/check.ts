@@ -23,7 +23,7 @@ export const checkCommand: CommandSpec = {
       )
       .option('--shipped', 'list the data files stimkit ships (stimkit:<name>)'),
   run: async ([files], opts) => {
-    const given = (files as string[] | undefined)?.map(String) ?? [];
+    const given = Array.isArray(files) ? files.map(String) : [];
     if (opts.shipped) {
       const shipped = listShipped();
       return {

@@ -16,13 +16,14 @@ import { z } from 'zod';
 import { flag, parseOptions } from '../cli/options.js';
 
 function strataFlag(value: string): Stratum[] {
-  const items = list(value);
-  for (const s of items)
-    if (!(STRATA as readonly string[]).includes(s))
+  return list(value).map((s) => {
+    const parsed = Stratum.safeParse(s);
+    if (!parsed.success)
       throw new InvalidArgumentError(
         `Expected strata from ${STRATA.join(', ')} but received "${s}".`,
       );
-  return items as Stratum[];
+    return parsed.data;
+  });
 }
 
 /** The flags `label sample` reads, as commander parses them. */

@@ -12,12 +12,12 @@ import { flag, parseOptions } from '../cli/options.js';
 
 function roles(value: string): Role[] {
   const items = list(value);
-  const bad = items.filter((r) => !Role.safeParse(r).success);
-  if (bad.length > 0)
+  const parsed = z.array(Role).safeParse(items);
+  if (!parsed.success)
     throw new InvalidArgumentError(
-      `Expected roles among ${Role.options.join(', ')} but received "${bad.join(',')}".`,
+      `Expected roles among ${Role.options.join(', ')} but received "${items.filter((r) => !Role.safeParse(r).success).join(',')}".`,
     );
-  return items as Role[];
+  return parsed.data;
 }
 
 /** Numbers stay numbers; anything else goes to the recipe check as given (and is rejected there, exit 1). */

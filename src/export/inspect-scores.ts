@@ -6,12 +6,10 @@
  * bundle (and, when scored from a ledger, of the exported run); every file read is checked
  * against the sha256 `score.json` records.
  */
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { readCsvObjects } from '../core/csv.js';
 import { StimkitError } from '../core/errors.js';
-import { sha256 } from '../core/fsio.js';
-import { SCORES_FILES, ScoreLine, ScoresHeader } from '../score/format.js';
+import type { ScoreLine } from '../score/format.js';
+import { openScores, type ScoresFolder } from '../score/read.js';
 import type { InspectScore } from './inspect-format.js';
 
 /** The scores of one scores folder: trial × model key → Inspect scores. */
@@ -43,10 +41,6 @@ const AUDIT_SCORES: ReadonlyArray<{ column: string; metadata: readonly string[] 
 export const AUDIT_SCORE_NAMES = AUDIT_SCORES.map((d) => d.column);
 export const INSTRUMENT_SCORE_NAMES = ['instrument_label', 'instrument_score', 'instrument_stance'];
 const JUDGE_COLUMNS = ['judge', 'judge_status', 'judge_confidence', 'judge_flags'] as const;
-
-function scoresError(file: string, message: string, fix: string, cause?: unknown): StimkitError {
-  return StimkitError.fromProblem({ code: 'E_EXPORT_SCORES', file, message, fix }, cause);
-}
 
 /** A CSV cell as a score value: a number when it is one, else the text; null when empty. */
 function cellValue(cell: string | undefined): number | string | null {
@@ -99,37 +93,10 @@ function instrumentScores(line: ScoreLine): Record<string, InspectScore> {
   return out;
 }
 
-/** `score.json`, parsed and checked against the exported bundle and run. */
-async function readHeader(
-  dir: string,
-  digest: string,
-  run: string,
-): Promise<{ header: ScoresHeader; text: string }> {
-  const file = path.join(dir, SCORES_FILES.header);
-  const text = await readFile(file, 'utf8').catch((err: unknown) => {
-    throw scoresError(
-      file,
-      'no readable score.json: not a scores folder (or an interrupted one)',
-      'pass the --out folder of `stimkit score` with --scores',
-      err,
-    );
-  });
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw scoresError(file, 'score.json is not JSON', 'score again', err);
-  }
-  const parsed = ScoresHeader.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw scoresError(
-      file,
-      `not a stimkit.scores 1 header (${issue.path.join('.')}: ${issue.message})`,
-      'score again with this version of stimkit',
-    );
-  }
-  const header = parsed.data;
+/** The scores folder, opened (`openScores`), of the exported bundle and run. */
+async function openExportScores(dir: string, digest: string, run: string): Promise<ScoresFolder> {
+  const scores = await openScores(dir, 'E_EXPORT_SCORES');
+  const { header, headerFile: file } = scores;
   if (header.bundle.digest !== digest)
     throw StimkitError.fromProblem({
       code: 'E_EXPORT_SCORES_BUNDLE',
@@ -148,57 +115,7 @@ async function readHeader(
       got: String(header.params.run),
       fix: 'score the exported run, or export the scored run with --run LABEL',
     });
-  return { header, text };
-}
-
-/** A file `score.json` lists, checked against its sha256 (null when not listed). */
-async function readListed(dir: string, header: ScoresHeader, file: string): Promise<string | null> {
-  const listed = header.files.find((f) => f.file === file);
-  if (!listed) return null;
-  const text = await readFile(path.join(dir, file), 'utf8').catch((err: unknown) => {
-    throw scoresError(
-      path.join(dir, file),
-      'a file score.json lists is missing',
-      'score again',
-      err,
-    );
-  });
-  if (sha256(text) !== listed.sha256)
-    throw scoresError(
-      path.join(dir, file),
-      'this file does not match the sha256 score.json records: it changed after scoring',
-      'score again',
-    );
-  return text;
-}
-
-/** The lines of `scores.jsonl`, each checked (`E_EXPORT_SCORES` naming the line). */
-function scoreLines(dir: string, text: string): ScoreLine[] {
-  const file = path.join(dir, SCORES_FILES.records);
-  return text.split('\n').flatMap((l, i) => {
-    if (l === '') return [];
-    let parsed;
-    try {
-      parsed = ScoreLine.safeParse(JSON.parse(l));
-    } catch (err) {
-      throw StimkitError.fromProblem(
-        { code: 'E_EXPORT_SCORES', file, line: i + 1, message: 'not JSON', fix: 'score again' },
-        err,
-      );
-    }
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw StimkitError.fromProblem({
-        code: 'E_EXPORT_SCORES',
-        file,
-        line: i + 1,
-        field: issue.path.join('.'),
-        message: `not a scores line: ${issue.message}`,
-        fix: 'score again with this version of stimkit',
-      });
-    }
-    return [parsed.data];
-  });
+  return scores;
 }
 
 /** Read a scores folder for the export of `digest` (and ledger run `run`). */
@@ -207,15 +124,15 @@ export async function readExportScores(
   digest: string,
   run: string,
 ): Promise<ExportScores> {
-  const { header, text } = await readHeader(dir, digest, run);
+  const folder = await openExportScores(dir, digest, run);
   const byKey = new Map<string, Record<string, InspectScore>>();
   const add = (key: string, scores: Record<string, InspectScore>) =>
     byKey.set(key, { ...byKey.get(key), ...scores });
-  for (const line of scoreLines(dir, (await readListed(dir, header, SCORES_FILES.records)) ?? ''))
+  for (const line of await folder.lines())
     if (line.paradigm === 'instrument')
       add(scoreKey(line.model, line.trial), instrumentScores(line));
-  const audit = (await readListed(dir, header, 'audit.csv')) ?? '';
-  for (const row of readCsvObjects(audit, { raw: header.params.csv === 'raw' }))
+  const audit = (await folder.listed('audit.csv')) ?? '';
+  for (const row of readCsvObjects(audit, { raw: folder.header.params.csv === 'raw' }))
     add(scoreKey(row.model ?? '', row.trial ?? ''), auditScores(row));
-  return { sha256: sha256(text), byKey };
+  return { sha256: folder.sha, byKey };
 }

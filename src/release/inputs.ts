@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { StimkitError } from '../core/errors.js';
 import { exists, sha256, sha256File } from '../core/fsio.js';
-import { readListed, readScoresHeader } from '../compare/read.js';
+import { openScores } from '../score/read.js';
 import { openLedger, type LedgerResult } from '../ledger/read.js';
 import type { ScoresHeader } from '../score/format.js';
 import { openBundle } from '../bundle/reader.js';
@@ -68,7 +68,8 @@ export async function readReleaseScores(
   dir: string,
   digest: string,
 ): Promise<{ header: ScoresHeader; sha: string; trialsCsv: string }> {
-  const { header, sha } = await readScoresHeader(dir, 'E_RELEASE_SCORES');
+  const scores = await openScores(dir, 'E_RELEASE_SCORES');
+  const { header, sha } = scores;
   if (header.bundle.digest !== digest)
     throw StimkitError.fromProblem({
       code: 'E_RELEASE_SCORES',
@@ -81,7 +82,7 @@ export async function readReleaseScores(
   return {
     header,
     sha,
-    trialsCsv: await readListed(dir, header, 'trials.csv', 'E_RELEASE_SCORES'),
+    trialsCsv: await scores.required('trials.csv'),
   };
 }
 

@@ -7,12 +7,12 @@
  * while it belongs to these scores. Scoring the folder again drops the entry (score.json is
  * rewritten), so a validation of older scores is never shown as current.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { StimkitError } from '../core/errors.js';
 import { relPosix, sha256, writeFileAtomic } from '../core/fsio.js';
 import { artifactJson } from '../core/json.js';
-import { SCORES_FILES, ScoresHeader } from './format.js';
+import { SCORES_FILES } from './format.js';
+import { openScores } from './read.js';
 import { validateJudges, type ValidationReport } from '../audit/validate.js';
 
 /** The file name `stimkit report` looks for in a scores folder. */
@@ -26,36 +26,6 @@ export interface WrittenValidation {
   listed: boolean;
 }
 
-async function readScoresHeader(
-  scoresDir: string,
-): Promise<{ header: ScoresHeader; file: string }> {
-  const file = path.join(scoresDir, SCORES_FILES.header);
-  let parsed: ReturnType<typeof ScoresHeader.safeParse>;
-  try {
-    parsed = ScoresHeader.safeParse(JSON.parse(await readFile(file, 'utf8')));
-  } catch (err) {
-    throw StimkitError.fromProblem(
-      {
-        code: 'E_AUDIT_SCORES',
-        file,
-        message: 'no readable score.json: not a scores folder (or an interrupted one)',
-        fix: 'pass the --out folder of `stimkit score --judge …`',
-      },
-      err,
-    );
-  }
-  if (!parsed.success) {
-    throw StimkitError.fromProblem({
-      code: 'E_AUDIT_SCORES',
-      file,
-      field: parsed.error.issues[0]!.path.join('.'),
-      message: parsed.error.issues[0]!.message,
-      fix: 'score again with this version of stimkit',
-    });
-  }
-  return { header: parsed.data, file };
-}
-
 /**
  * Validate the judges of `scoresDir` against `labelsCsv`, write the report to `out` (default
  * `<scoresDir>/validation.json`) and, when `out` is in the scores folder, list it in score.json.
@@ -66,7 +36,7 @@ export async function writeValidation(
   labelsCsv: string,
   out: string = path.join(scoresDir, VALIDATION_FILE),
 ): Promise<WrittenValidation> {
-  const { header, file: headerFile } = await readScoresHeader(scoresDir);
+  const { header, headerFile } = await openScores(scoresDir, 'E_AUDIT_SCORES');
   const outDir = path.dirname(path.resolve(out));
   const report = await validateJudges(scoresDir, labelsCsv, {
     labelsName: relPosix(outDir, path.resolve(labelsCsv)),

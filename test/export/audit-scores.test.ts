@@ -36,7 +36,9 @@ const AUDIT = [
   't_3,m,,,,,,,,,,,,,',
 ].join('\n');
 
-async function folder(files: Record<string, string>): Promise<string> {
+/** A scores folder holding `files` (and, as every scores folder does, a scores.jsonl: empty here). */
+async function folder(given: Record<string, string>): Promise<string> {
+  const files = { 'scores.jsonl': '', ...given };
   const dir = await tempDir('stimkit-export-scores-unit-');
   await mkdir(dir, { recursive: true });
   for (const [f, text] of Object.entries(files)) await writeFile(path.join(dir, f), text);

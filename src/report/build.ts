@@ -8,18 +8,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { StimkitError } from '../core/errors.js';
 import { ensureFolder, relPosix, sha256, writeFileAtomic } from '../core/fsio.js';
 import { artifactJson } from '../core/json.js';
 import { TOOL } from '../core/tool.js';
 import { parseCsv } from '../core/csv.js';
-import {
-  SCORES_FILES,
-  SCORES_FORMAT,
-  SCORES_VERSION,
-  ScoreLine,
-  ScoresHeader,
-} from '../score/format.js';
+import { SCORES_FILES } from '../score/format.js';
+import { openScores } from '../score/read.js';
 import { reportBundle } from './bundle.js';
 import { languageNames } from './languages.js';
 import { languageSection } from './sections/language.js';
@@ -46,46 +40,6 @@ export interface ReportResult {
   simulated: boolean;
 }
 
-async function readHeader(scoresDir: string): Promise<ScoresHeader> {
-  const file = path.join(scoresDir, SCORES_FILES.header);
-  let value: unknown;
-  try {
-    value = JSON.parse(await readFile(file, 'utf8'));
-  } catch (err) {
-    throw StimkitError.fromProblem(
-      {
-        code: 'E_REPORT_SCORES',
-        file,
-        message: 'no readable score.json: not a scores folder (or an interrupted one)',
-        fix: 'pass the --out folder of `stimkit score`',
-      },
-      err,
-    );
-  }
-  const v = value as { format?: unknown; version?: unknown };
-  if (v.format !== SCORES_FORMAT || v.version !== SCORES_VERSION) {
-    throw StimkitError.fromProblem({
-      code: 'E_REPORT_SCORES',
-      file,
-      message: 'unknown scores format or version',
-      expected: `${SCORES_FORMAT} ${SCORES_VERSION}`,
-      got: `${String(v.format)} ${String(v.version)}`,
-      fix: 'score again with this version of stimkit',
-    });
-  }
-  const parsed = ScoresHeader.safeParse(value);
-  if (!parsed.success) {
-    throw StimkitError.fromProblem({
-      code: 'E_REPORT_SCORES',
-      file,
-      field: parsed.error.issues[0]!.path.join('.'),
-      message: parsed.error.issues[0]!.message,
-      fix: 'score again with this version of stimkit',
-    });
-  }
-  return parsed.data;
-}
-
 /** Options of a report build. */
 export interface ReportOptions {
   /** The scored bundle's folder, when it is not where score.json records it (for the ladder's thumbnails). */
@@ -109,7 +63,8 @@ async function reportContext(
   notes: Map<string, OutcomeNote>,
   options: ReportOptions = {},
 ): Promise<ReportContext> {
-  const header = await readHeader(scoresDir);
+  const scores = await openScores(scoresDir, 'E_REPORT_SCORES');
+  const { header } = scores;
   const memo = new Map<string, Promise<unknown>>();
   const cache = <T>(key: string, make: () => Promise<T> | T): Promise<T> => {
     if (!memo.has(key)) memo.set(key, Promise.resolve().then(make));
@@ -119,20 +74,6 @@ async function reportContext(
     const value = await cache(key, reads.memo(key, make));
     reads.used(key);
     return value;
-  };
-  const readChecked = async (file: string): Promise<string | null> => {
-    const listed = header.files.find((f) => f.file === file);
-    if (!listed) return null;
-    const text = await readFile(path.join(scoresDir, file), 'utf8');
-    if (sha256(text) !== listed.sha256) {
-      throw StimkitError.fromProblem({
-        code: 'E_REPORT_SCORES',
-        file: path.join(scoresDir, file),
-        message: 'this file does not match the sha256 score.json records: it changed after scoring',
-        fix: 'score again',
-      });
-    }
-    return text;
   };
   const bundle = () => once('bundle', () => reportBundle(scoresDir, header, options.bundle));
   // a bundle named with --bundle is checked up front, whether or not a section shows its images
@@ -146,17 +87,13 @@ async function reportContext(
     memo: once,
     bundle,
     records: () =>
-      once('records', async () => {
-        const text = (await readChecked(SCORES_FILES.records)) ?? '';
-        return text
-          .split('\n')
-          .filter((l) => l !== '')
-          .map((l) => ScoreLine.parse(JSON.parse(l)));
-      }),
+      once('records', () =>
+        header.files.some((f) => f.file === SCORES_FILES.records) ? scores.lines() : [],
+      ),
     table: (file) => {
       reads.read(file);
       return once(`table:${file}`, async (): Promise<CsvRows | null> => {
-        const text = await readChecked(file);
+        const text = await scores.listed(file);
         if (text === null) return null;
         const { header: cols, rows } = parseCsv(text);
         const all = rows.map((r) => Object.fromEntries(cols.map((c, i) => [c, r[i] ?? ''])));

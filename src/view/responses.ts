@@ -14,8 +14,10 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { StimkitError } from '../core/errors.js';
-import { readTextFile, sha256File } from '../core/fsio.js';
+import { sha256File } from '../core/fsio.js';
 import { openLedger, type LedgerReader } from '../ledger/read.js';
+import type { ScoresHeader } from '../score/format.js';
+import { openScores } from '../score/read.js';
 import { parseResponseLine } from '../score/responses.js';
 
 /** Where the texts come from, and a way to read those of the rows a page shows. */
@@ -51,16 +53,11 @@ const NONE: ResponseTexts = {
   close: () => {},
 };
 
-interface Header {
-  inputs?: Array<{ role?: string; file?: string; sha256?: string }>;
-  params?: { run?: string | null };
-}
-
-async function readHeader(scores: string): Promise<Header | null> {
-  const file = path.join(scores, 'score.json');
-  if (!statSync(scores).isDirectory() || !existsSync(file)) return null;
+/** The scores folder's header (`openScores`), or null when there is no usable one. */
+async function readHeader(scores: string): Promise<ScoresHeader | null> {
+  if (!statSync(scores).isDirectory() || !existsSync(path.join(scores, 'score.json'))) return null;
   try {
-    return JSON.parse(await readTextFile(file, 'E_VIEW_SCORES')) as Header;
+    return (await openScores(scores, 'E_VIEW_SCORES')).header;
   } catch {
     return null;
   }
@@ -71,7 +68,7 @@ export async function readResponseTexts(scores: string, ledger?: string): Promis
   const header = await readHeader(scores);
   const run = header?.params?.run ?? undefined;
   const input = header?.inputs?.find((i) => i.role === 'ledger' || i.role === 'responses');
-  const kind = ledger ? 'ledger' : (input?.role as 'ledger' | 'responses' | undefined);
+  const kind = ledger ? 'ledger' : input?.role;
   const file = ledger ?? (input?.file ? path.resolve(scores, input.file) : undefined);
   if (!kind || !file) return NONE;
   if (!existsSync(file)) {

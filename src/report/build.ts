@@ -6,9 +6,8 @@
  * network). `report.json` (written last) records the inputs' sha256 and every file written.
  * Same scores → same bytes.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ensureFolder, relPosix, sha256, writeFileAtomic } from '../core/fsio.js';
+import { ensureFolder, relPosix, writeFileAtomic } from '../core/fsio.js';
 import { artifactJson } from '../core/json.js';
 import { TOOL } from '../core/tool.js';
 import { parseCsv } from '../core/csv.js';
@@ -17,6 +16,7 @@ import { openScores } from '../score/read.js';
 import { reportBundle } from './bundle.js';
 import { languageNames } from './languages.js';
 import { languageSection } from './sections/language.js';
+import { compared } from './sections/what-changed.js';
 import {
   outcomeSentence,
   selectRows,
@@ -62,7 +62,7 @@ async function reportContext(
   reads: TableReads,
   notes: Map<string, OutcomeNote>,
   options: ReportOptions = {},
-): Promise<ReportContext> {
+): Promise<{ ctx: ReportContext; headerSha: string }> {
   const scores = await openScores(scoresDir, 'E_REPORT_SCORES');
   const { header } = scores;
   const memo = new Map<string, Promise<unknown>>();
@@ -78,7 +78,7 @@ async function reportContext(
   const bundle = () => once('bundle', () => reportBundle(scoresDir, header, options.bundle));
   // a bundle named with --bundle is checked up front, whether or not a section shows its images
   if (options.bundle !== undefined) await bundle();
-  return {
+  const ctx: ReportContext = {
     scoresDir,
     compareDir: options.compare ?? null,
     shifts: options.shifts ?? null,
@@ -103,6 +103,7 @@ async function reportContext(
       });
     },
   };
+  return { ctx, headerSha: scores.sha };
 }
 
 /**
@@ -136,23 +137,24 @@ async function renderSections(
   return rendered;
 }
 
-/** The inputs report.json names: score.json (and --compare's), and the bundle when the page uses it. */
+/**
+ * The inputs report.json names: score.json (and --compare's), and the bundle when the page uses it,
+ * each with the sha256 of the bytes the report read (`headerSha`: the report's score.json).
+ */
 async function reportInputs(
   ctx: ReportContext,
+  headerSha: string,
   outDir: string,
   options: ReportOptions,
   rendered: readonly RenderedSection[],
 ): Promise<Array<{ file: string; sha256: string }>> {
   const inputs = [
-    {
-      file: relPosix(outDir, path.join(ctx.scoresDir, SCORES_FILES.header)),
-      sha256: sha256(await readFile(path.join(ctx.scoresDir, SCORES_FILES.header))),
-    },
+    { file: relPosix(outDir, path.join(ctx.scoresDir, SCORES_FILES.header)), sha256: headerSha },
   ];
   if (options.compare !== undefined)
     inputs.push({
       file: relPosix(outDir, path.join(options.compare, SCORES_FILES.header)),
-      sha256: sha256(await readFile(path.join(options.compare, SCORES_FILES.header))),
+      sha256: (await compared(ctx)).b.score_json_sha256,
     });
   // the bundle is an input when its images or its own language packs' names are on the page
   const named = rendered.some((r) => r.section.id === languageSection.id)
@@ -185,7 +187,7 @@ export async function buildReport(
 ): Promise<ReportResult> {
   const reads = new TableReads();
   const outcomeNotes = new Map<string, OutcomeNote>();
-  const ctx = await reportContext(scoresDir, reads, outcomeNotes, options);
+  const { ctx, headerSha } = await reportContext(scoresDir, reads, outcomeNotes, options);
   await ensureFolder(outDir);
   const notes = await simulatedNotes(ctx);
   const simulated = ctx.simulated || notes.length > 0;
@@ -196,7 +198,7 @@ export async function buildReport(
   const { rendered, inputs } = await out.whileWriting(async () => {
     const rendered = await renderSections(ctx, sections, reads, outcomeNotes, out);
     out.dictionary();
-    const inputs = await reportInputs(ctx, outDir, options, rendered);
+    const inputs = await reportInputs(ctx, headerSha, outDir, options, rendered);
     // awaited: every file given before the page is written once the page is
     await out.write('index.html', pageHtml(ctx, rendered, relPosix(outDir, scoresDir), notes));
     return { rendered, inputs };

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { heavyLimit } from '../helpers/limits.js';
 import { compareScores } from '../../src/compare/index.js';
+import { sha256 } from '../../src/core/fsio.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { compareFixture, scoreLines, type ResponseLine } from './fixture.js';
@@ -198,6 +199,13 @@ describe('compare', () => {
     const html = await readFile(path.join(out, 'index.html'), 'utf8');
     expect(html).toContain('What changed');
     expect(html).not.toContain(dir);
+    // report.json names both score.json files, each with the sha256 of the bytes read
+    const inputs = JSON.parse(await readFile(path.join(out, 'report.json'), 'utf8')).inputs;
+    const header = async (d: string) => ({
+      file: path.relative(out, path.join(d, 'score.json')).split(path.sep).join('/'),
+      sha256: sha256(await readFile(path.join(d, 'score.json'))),
+    });
+    expect(inputs.slice(0, 2)).toEqual([await header(scoresA), await header(scoresB)]);
     const plain = await runCli(['report', scoresA, '--out', path.join(dir, 'report-a'), '--json']);
     expect(plain.json().sections).not.toContain('what-changed');
   });

@@ -9,7 +9,8 @@ import type { Cell } from '../../score/types.js';
 import type { ColumnDefs } from '../dictionary.js';
 import type { ReportContext, ReportSection, ReportTable } from '../types.js';
 
-const compared = (ctx: ReportContext): Promise<CompareResult> =>
+/** The comparison of the report's scores (A) with `--compare`'s (B), made once per report. */
+export const compared = (ctx: ReportContext): Promise<CompareResult> =>
   ctx.memo('what-changed', () => compareScores(ctx.scoresDir, ctx.compareDir ?? ''));
 
 const NO_TEST = 'no pair has a binary value on both sides (see reason)';

@@ -8,7 +8,7 @@
  * scored run, and that rate corrected by Rogan–Gladen with the sensitivity and specificity
  * measured here (delta-method interval that carries their sampling error).
  */
-import path from 'node:path';
+import { z } from 'zod';
 import { StimkitError } from '../core/errors.js';
 import { readTextFile, sha256 } from '../core/fsio.js';
 import { TOOL } from '../core/tool.js';
@@ -22,7 +22,7 @@ import {
   type RaterAgreement,
 } from './agreement.js';
 import { correctPrevalence, type CorrectedRate } from './attenuation.js';
-import type { AuditParse, Label } from './label.js';
+import { Label } from './label.js';
 
 const DIMS = ['d1', 'd2', 'd3', 'd4', 'd5'] as const;
 /** A labels CSV row whose `note` starts with this comes from a simulated rater (src/label/sim-raters.ts). */
@@ -101,28 +101,78 @@ export async function readHumanLabels(file: string): Promise<{
   };
 }
 
-/** Each judge's labels by response key, and the judges' order, from a scores folder. */
-async function readScoresJudges(scoresDir: string): Promise<{
+/** `scores.jsonl` as read (and checked against score.json's sha256) by the caller. */
+export interface ScoresText {
+  /** The file, for errors. */
+  file: string;
+  text: string;
+}
+
+/**
+ * What validation reads of a scores line: the response's key and paradigm, and for a VLM
+ * paradigm the judges' verdicts with their labels (null: the judge gave none). Other fields and
+ * other paradigms' `parse` are not read.
+ */
+const ScoredResponse = z.object({
+  trial: z.string(),
+  model: z.string(),
+  paradigm: z.string(),
+  parse: z.record(z.string(), z.unknown()),
+});
+const VlmJudges = z.object({
+  parse: z.object({
+    judges: z.array(z.object({ judge: z.string(), label: Label.nullable() })).optional(),
+  }),
+});
+
+const SCORES_FIX =
+  'pass the scores folder stimkit score --judge wrote (score again if it was changed)';
+
+/** Parse line `i` (0-based) of scores.jsonl by `schema`, or throw E_AUDIT_SCORES naming the line. */
+function scoresLine<T>(scores: ScoresText, i: number, value: unknown, schema: z.ZodType<T>): T {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0]!;
+  throw StimkitError.fromProblem({
+    code: 'E_AUDIT_SCORES',
+    file: scores.file,
+    line: i + 1,
+    field: issue.path.join('.'),
+    message: `not a scores line with judge labels: ${issue.message}`,
+    fix: SCORES_FIX,
+  });
+}
+
+/** Each judge's labels by response key, and the judges' order, from scores.jsonl. */
+function readScoresJudges(scores: ScoresText): {
   judges: string[];
   labels: Map<string, Map<string, Answers>>;
   scored: Set<string>;
-  sha256: string;
-}> {
-  const text = await readTextFile(path.join(scoresDir, 'scores.jsonl'), 'E_AUDIT_SCORES');
+} {
   const labels = new Map<string, Map<string, Answers>>();
   const judges: string[] = [];
   const scored = new Set<string>();
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    const rec = JSON.parse(line) as {
-      trial: string;
-      model: string;
-      paradigm: string;
-      parse: AuditParse;
-    };
-    if (!(VLM_PARADIGMS as readonly string[]).includes(rec.paradigm)) continue;
+  scores.text.split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (err) {
+      throw StimkitError.fromProblem(
+        {
+          code: 'E_AUDIT_SCORES',
+          file: scores.file,
+          line: i + 1,
+          message: 'not JSON',
+          fix: SCORES_FIX,
+        },
+        err,
+      );
+    }
+    const rec = scoresLine(scores, i, value, ScoredResponse);
+    if (!(VLM_PARADIGMS as readonly string[]).includes(rec.paradigm)) return;
     scored.add(key(rec.trial, rec.model));
-    for (const v of rec.parse.judges ?? []) {
+    for (const v of scoresLine(scores, i, value, VlmJudges).parse.judges ?? []) {
       if (!judges.includes(v.judge)) judges.push(v.judge);
       if (!labels.has(v.judge)) labels.set(v.judge, new Map());
       if (!v.label) continue;
@@ -130,8 +180,8 @@ async function readScoresJudges(scoresDir: string): Promise<{
       for (const d of DIMS) a[d] = FROM_LABEL[d](v.label);
       labels.get(v.judge)!.set(key(rec.trial, rec.model), a);
     }
-  }
-  return { judges, labels, scored, sha256: sha256(text) };
+  });
+  return { judges, labels, scored };
 }
 
 /** One dimension of the validation. */
@@ -186,19 +236,21 @@ export interface ValidateOptions {
 }
 
 /**
- * Validate the judges of a scores folder against human labels. Refuses labels of another bundle
- * (E_AUDIT_LABELS_BUNDLE), scores without judges (E_AUDIT_NO_JUDGES) and labels none of whose
- * items are in the scores (E_AUDIT_LABELS_NO_OVERLAP); counts the labelled items not found.
+ * Validate the judges of a scores folder (its scores.jsonl, read by the caller) against human
+ * labels. Refuses a line without judge labels it can read (E_AUDIT_SCORES, naming the line and
+ * field), labels of another bundle (E_AUDIT_LABELS_BUNDLE), scores without judges
+ * (E_AUDIT_NO_JUDGES) and labels none of whose items are in the scores
+ * (E_AUDIT_LABELS_NO_OVERLAP); counts the labelled items not found.
  */
 export async function validateJudges(
-  scoresDir: string,
+  scores: ScoresText,
   labelsCsv: string,
   options: ValidateOptions = {},
 ): Promise<ValidationReport> {
   const labelsName = options.labelsName ?? labelsCsv;
   const human = await readHumanLabels(labelsCsv);
-  const scoresFile = path.join(scoresDir, 'scores.jsonl');
-  const { judges, labels, scored, sha256: scoresSha } = await readScoresJudges(scoresDir);
+  const scoresFile = scores.file;
+  const { judges, labels, scored } = readScoresJudges(scores);
   checkLabelsBelong(labelsCsv, scoresFile, options.bundleDigest, human.bundleDigests);
   if (judges.length === 0) {
     throw StimkitError.fromProblem({
@@ -235,7 +287,7 @@ export async function validateJudges(
     };
   });
   const inputs: ValidationInput[] = [
-    { role: 'scores', file: 'scores.jsonl', sha256: scoresSha },
+    { role: 'scores', file: 'scores.jsonl', sha256: sha256(scores.text) },
     { role: 'labels', file: labelsName, sha256: human.sha256 },
   ];
   const simulated = human.simulated.length > 0 ? { simulated_raters: human.simulated } : {};

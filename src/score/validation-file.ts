@@ -8,7 +8,6 @@
  * rewritten), so a validation of older scores is never shown as current.
  */
 import path from 'node:path';
-import { StimkitError } from '../core/errors.js';
 import { relPosix, sha256, writeFileAtomic } from '../core/fsio.js';
 import { artifactJson } from '../core/json.js';
 import { SCORES_FILES } from './format.js';
@@ -29,30 +28,26 @@ export interface WrittenValidation {
 /**
  * Validate the judges of `scoresDir` against `labelsCsv`, write the report to `out` (default
  * `<scoresDir>/validation.json`) and, when `out` is in the scores folder, list it in score.json.
- * The scores' scores.jsonl must still match the sha256 score.json records.
+ * The scores' scores.jsonl must still match the sha256 score.json records (checked before it is read).
  */
 export async function writeValidation(
   scoresDir: string,
   labelsCsv: string,
   out: string = path.join(scoresDir, VALIDATION_FILE),
 ): Promise<WrittenValidation> {
-  const { header, headerFile } = await openScores(scoresDir, 'E_AUDIT_SCORES');
+  const scores = await openScores(scoresDir, 'E_AUDIT_SCORES');
+  const { header, headerFile } = scores;
   const outDir = path.dirname(path.resolve(out));
-  const report = await validateJudges(scoresDir, labelsCsv, {
+  // scores.jsonl as score.json lists it: checked against its sha256 before a line is read
+  const records = {
+    file: path.join(scoresDir, SCORES_FILES.records),
+    text: await scores.required(SCORES_FILES.records),
+  };
+  const report = await validateJudges(records, labelsCsv, {
     labelsName: relPosix(outDir, path.resolve(labelsCsv)),
     bundleDigest: header.bundle.digest,
   });
   const scoresInput = report.inputs.find((i) => i.role === 'scores')!;
-  const listedScores = header.files.find((f) => f.file === SCORES_FILES.records);
-  if (!listedScores || listedScores.sha256 !== scoresInput.sha256) {
-    throw StimkitError.fromProblem({
-      code: 'E_AUDIT_SCORES',
-      file: path.join(scoresDir, SCORES_FILES.records),
-      message:
-        'scores.jsonl does not match the sha256 score.json records: it changed after scoring',
-      fix: 'score again, then validate',
-    });
-  }
   scoresInput.file = relPosix(outDir, path.resolve(scoresDir, SCORES_FILES.records));
   const text = artifactJson(report);
   await writeFileAtomic(out, text);

@@ -4,7 +4,7 @@
  * trials.csv, audit.csv and judges.csv, the rubric recorded, and audit.csv fitting Eq. 1.
  */
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { appendFile, cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { heavyLimit } from '../helpers/limits.js';
@@ -335,6 +335,18 @@ describe('score: the six-dimension audit', () => {
       vlm.filter((v) => v.trial.paradigm !== 'comment-text').length,
     );
     expect(d4.judges[0].attenuation.note).toContain('Appendix G');
+    // scores.jsonl changed after scoring is refused before a line of it is read (this line has no
+    // parse to read labels from), naming the file
+    const copy = path.join(dir, 'scores-changed');
+    await cp(out, copy, { recursive: true });
+    await appendFile(
+      path.join(copy, 'scores.jsonl'),
+      `${JSON.stringify({ trial: 'x', model: 'm', paradigm: 'abstraction' })}\n`,
+    );
+    const changed = await runCli(['validate', '--scores', copy, '--labels', labels, '--json']);
+    expect(changed.code).toBe(1);
+    expect(changed.stderr).toContain('E_AUDIT_SCORES');
+    expect(changed.stderr).toMatch(/scores\.jsonl[^\n]*changed after scoring/);
   });
 
   // The report of a scored and validated audit is the suite's shared demo run (score with two

@@ -1,12 +1,13 @@
 /**
  * `validateJudges` refuses what cannot be validated, with a clear problem each: a missing labels
- * file, labels of another bundle, scores without judges, labels none of whose items are in the
- * scores; and counts the labelled items not found when only some are.
+ * file, labels of another bundle, scores without judges, a scores line without judge labels it can
+ * read, labels none of whose items are in the scores; and counts the labelled items not found when
+ * only some are. (The scores' text is given as the command reads it from a scores folder.)
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { validateJudges } from '../../src/audit/validate.js';
+import { validateJudges, type ScoresText } from '../../src/audit/validate.js';
 import { StimkitError } from '../../src/core/errors.js';
 import { tempDir } from '../helpers/tmp.js';
 import { GOOD } from './labels.js';
@@ -14,8 +15,8 @@ import { GOOD } from './labels.js';
 const DIGEST = 'a'.repeat(64);
 const OTHER = 'b'.repeat(64);
 let dir: string;
-let scores: string;
-let bare: string;
+let scores: ScoresText;
+let bare: ScoresText;
 
 const record = (trial: string, judges: unknown[]) =>
   JSON.stringify({
@@ -50,21 +51,15 @@ async function rejected(p: Promise<unknown>): Promise<StimkitError> {
 
 beforeAll(async () => {
   dir = await tempDir('stimkit-validate-errors-');
-  scores = path.join(dir, 'scores');
-  bare = path.join(dir, 'bare');
-  await mkdir(scores);
-  await mkdir(bare);
   const judge = [
     { judge: 'j', simulated: true, status: 'ok', flags: [], problems: [], label: GOOD },
   ];
-  await writeFile(
-    path.join(scores, 'scores.jsonl'),
-    `${['t1', 't2', 't3'].map((t) => record(t, judge)).join('\n')}\n`,
-  );
-  await writeFile(
-    path.join(bare, 'scores.jsonl'),
-    `${['t1', 't2', 't3'].map((t) => record(t, [])).join('\n')}\n`,
-  );
+  const jsonl = (name: string, judges: unknown[]) => ({
+    file: path.join(dir, name, 'scores.jsonl'),
+    text: `${['t1', 't2', 't3'].map((t) => record(t, judges)).join('\n')}\n`,
+  });
+  scores = jsonl('scores', judge);
+  bare = jsonl('bare', []);
 });
 
 describe('validate refuses what cannot be validated', () => {
@@ -99,6 +94,29 @@ describe('validate refuses what cannot be validated', () => {
     const e = await rejected(validateJudges(bare, file, { bundleDigest: DIGEST }));
     expect(e.code).toBe('E_AUDIT_NO_JUDGES');
     expect(e.message).toContain('score with --judge first');
+  });
+
+  it('a scores line whose judge label it cannot read: the line and the field, not a TypeError', async () => {
+    const file = await labelsCsv('for-bad-line.csv', ['t1']);
+    const lines = scores.text.split('\n');
+    const bad = JSON.parse(lines[1]!);
+    bad.parse.judges[0].label.state_aligned = 'yes';
+    lines[1] = JSON.stringify(bad);
+    const e = await rejected(
+      validateJudges({ ...scores, text: lines.join('\n') }, file, { bundleDigest: DIGEST }),
+    );
+    expect(e.code).toBe('E_AUDIT_SCORES');
+    expect(e.problems[0]).toMatchObject({
+      file: scores.file,
+      line: 2,
+      field: 'parse.judges.0.label.state_aligned',
+    });
+    // a VLM line without its parse
+    const bare2 = `${lines[0]}\n${JSON.stringify({ trial: 't2', model: 'm', paradigm: 'abstraction' })}\n`;
+    const f = await rejected(
+      validateJudges({ ...scores, text: bare2 }, file, { bundleDigest: DIGEST }),
+    );
+    expect(f.problems[0]).toMatchObject({ line: 2, field: 'parse' });
   });
 
   it('no labelled item in the scores: says how many matched', async () => {

@@ -7,23 +7,7 @@
  * Unlabelled cells (null: N/A, or no label) are left out pairwise.
  */
 import { cohenKappa, fleissKappa, gwetAc1, ratingCounts } from '../stats/index.js';
-
-/** Inter-rater reliability of one dimension. */
-export interface RaterAgreement {
-  raters: number;
-  /** Items with at least two ratings. */
-  items: number;
-  /** Mean over rater pairs of the share of co-rated items on which the pair agrees. */
-  raw_agreement: number | null;
-  gwet_ac1: number | null;
-  /** Mean over rater pairs (null when a pair's kappa is undefined, e.g. one label only). */
-  cohen_kappa_mean: number | null;
-  /** On the items every rater labelled. */
-  fleiss_kappa: number | null;
-  fleiss_items: number;
-  /** Share of TRUE among all ratings. */
-  prevalence: number | null;
-}
+import type { Confusion, RaterAgreement } from './validation-format.js';
 
 const finite = (v: number): number | null => (Number.isFinite(v) ? v : null);
 const mean = (xs: number[]): number | null =>
@@ -73,21 +57,6 @@ export function raterAgreement(
     fleiss_items: complete.length,
     prevalence: all.length > 0 ? all.filter(Boolean).length / all.length : null,
   };
-}
-
-/** A judge against a reference on one dimension. */
-export interface Confusion {
-  tp: number;
-  fn: number;
-  fp: number;
-  tn: number;
-  n: number;
-  agreement: number | null;
-  precision: number | null;
-  /** Sensitivity: TP / (TP + FN). */
-  recall: number | null;
-  specificity: number | null;
-  cohen_kappa: number | null;
 }
 
 const ratio = (a: number, b: number): number | null => (b > 0 ? a / b : null);

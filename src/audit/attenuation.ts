@@ -8,27 +8,13 @@
  */
 import { StimkitError } from '../core/errors.js';
 import { wilson, zCrit } from '../stats/index.js';
+import type { CorrectedRate } from './validation-format.js';
 
 /** A sensitivity or specificity: a value, optionally with the validation counts it came from. */
 export interface Accuracy {
   value: number;
   /** Validation positives (for s) or negatives (for σ) it was estimated on; enables its variance. */
   n?: number;
-}
-
-/** A corrected prevalence. */
-export interface CorrectedRate {
-  observed: { x: number; n: number; rate: number; lower: number; upper: number };
-  sensitivity: number;
-  specificity: number;
-  /** Rogan–Gladen estimate, clipped to [0, 1]. */
-  corrected: number;
-  lower: number;
-  upper: number;
-  /** 'delta' when s or σ carry counts, else 'wilson-mapped'. */
-  method: 'delta' | 'wilson-mapped';
-  /** True when the unclipped estimate fell outside [0, 1]. */
-  clipped: boolean;
 }
 
 const clip = (v: number) => Math.min(1, Math.max(0, v));

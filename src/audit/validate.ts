@@ -14,20 +14,20 @@ import { readTextFile, sha256 } from '../core/fsio.js';
 import { TOOL } from '../core/tool.js';
 import { parseCsv } from '../core/csv.js';
 import { VLM_PARADIGMS } from '../study/schema.js';
-import {
-  confusion,
-  majority,
-  raterAgreement,
-  type Confusion,
-  type RaterAgreement,
-} from './agreement.js';
-import { correctPrevalence, type CorrectedRate } from './attenuation.js';
+import { confusion, majority, raterAgreement } from './agreement.js';
+import { correctPrevalence } from './attenuation.js';
 import { Label } from './label.js';
+import {
+  DIMS,
+  type CorrectedRate,
+  type Dim,
+  type DimensionValidation,
+  type ValidationInput,
+  type ValidationReport,
+} from './validation-format.js';
 
-const DIMS = ['d1', 'd2', 'd3', 'd4', 'd5'] as const;
 /** A labels CSV row whose `note` starts with this comes from a simulated rater (src/label/sim-raters.ts). */
 export const SIMULATED_RATER_NOTE = 'SIMULATED rater';
-type Dim = (typeof DIMS)[number];
 /** The labels CSV column of each dimension (docs/formats/labels.md). */
 const LABEL_CSV_COLUMNS: Record<Dim, string> = {
   d1: 'd1_refusal',
@@ -182,49 +182,6 @@ function readScoresJudges(scores: ScoresText): {
     }
   });
   return { judges, labels, scored };
-}
-
-/** One dimension of the validation. */
-interface DimensionValidation {
-  dimension: Dim;
-  raters: RaterAgreement;
-  judges: Array<{
-    judge: string;
-    vs_majority: Confusion;
-    /** The judge's positive rate over every response it labelled, corrected with this validation's accuracy (Appendix G). */
-    attenuation: {
-      labelled: number;
-      positives: number;
-      correction: CorrectedRate | null;
-      note: string;
-    };
-  }>;
-}
-
-/** An input of the validation with the sha256 of its bytes. */
-interface ValidationInput {
-  /** `scores`: the scores folder's scores.jsonl (the judges' labels); `labels`: the human labels CSV. */
-  role: 'scores' | 'labels';
-  /** As given to `validateJudges` (the command writes it relative to validation.json's folder). */
-  file: string;
-  sha256: string;
-}
-
-/** The validation report (`validation.json`). */
-export interface ValidationReport {
-  format: 'stimkit.validation';
-  version: 1;
-  tool: { name: string; version: string };
-  /** What was compared: the scores' labels and the human labels, by sha256. */
-  inputs: ValidationInput[];
-  raters: string[];
-  /** Raters every row of whose labels is marked simulated (a `note` starting with `SIMULATED rater`); absent when none. */
-  simulated_raters?: string[];
-  items: number;
-  /** Labelled items (trial × model) that are not in the scores; absent when every one is. */
-  unmatched_items?: number;
-  judges: string[];
-  dimensions: DimensionValidation[];
 }
 
 /** What the scores must agree with. */

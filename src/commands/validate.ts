@@ -1,5 +1,5 @@
 /** `stimkit validate --scores DIR --labels FILE [--out FILE]`: the judges against human labels. */
-import type { ValidationReport } from '../audit/validate.js';
+import type { ValidationReport } from '../audit/validation-format.js';
 import { EXIT } from '../core/errors.js';
 import type { CommandSpec } from './index.js';
 import { z } from 'zod';

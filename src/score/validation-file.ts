@@ -12,7 +12,8 @@ import { relPosix, sha256, writeFileAtomic } from '../core/fsio.js';
 import { artifactJson } from '../core/json.js';
 import { SCORES_FILES } from './format.js';
 import { openScores } from './read.js';
-import { validateJudges, type ValidationReport } from '../audit/validate.js';
+import { validateJudges } from '../audit/validate.js';
+import type { ValidationReport } from '../audit/validation-format.js';
 
 /** The file name `stimkit report` looks for in a scores folder. */
 const VALIDATION_FILE = 'validation.json';

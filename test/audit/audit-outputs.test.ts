@@ -288,6 +288,24 @@ describe('validate: validation.json is listed in score.json', () => {
     await expect(
       sectionReport(auditValidationSection, path.join(dir, 'report-bad')),
     ).rejects.toMatchObject({ code: 'E_REPORT_SCORES' });
+    // listed with its sha256 but not a validation.json of this version: refused, naming the field
+    const header = path.join(scores, 'score.json');
+    const headerText = await readFile(header, 'utf8');
+    const older = JSON.parse(good);
+    delete older.dimensions[0].raters.gwet_ac1;
+    const olderText = JSON.stringify(older);
+    const listed = JSON.parse(headerText);
+    listed.files.find((f: { file: string }) => f.file === 'validation.json').sha256 =
+      sha256(olderText);
+    await writeFile(vfile, olderText);
+    await writeFile(header, JSON.stringify(listed));
+    await expect(
+      sectionReport(auditValidationSection, path.join(dir, 'report-old')),
+    ).rejects.toMatchObject({
+      code: 'E_REPORT_SCORES',
+      problems: [expect.objectContaining({ field: 'dimensions.0.raters.gwet_ac1' })],
+    });
+    await writeFile(header, headerText);
     await writeFile(vfile, good);
 
     // scoring again replaces the scores folder whole: the validation of the old scores goes with it

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ValidationReport } from '../../audit/validate.js';
+import { ValidationReport } from '../../audit/validation-format.js';
 import { StimkitError } from '../../core/errors.js';
 import { sha256 } from '../../core/fsio.js';
 import { wilson } from '../../stats/index.js';
@@ -95,9 +95,20 @@ export async function validationState(
         fix: 'run stimkit validate again',
       });
     }
-    const report = JSON.parse(text) as ValidationReport;
+    const parsed = ValidationReport.safeParse(JSON.parse(text));
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw StimkitError.fromProblem({
+        code: 'E_REPORT_SCORES',
+        file,
+        field: issue.path.join('.'),
+        message: `not a stimkit.validation version 1 file: ${issue.message}`,
+        fix: 'run stimkit validate again with this version of stimkit',
+      });
+    }
+    const report = parsed.data;
     const scores = ctx.header.files.find((f) => f.file === 'scores.jsonl')?.sha256;
-    const validated = report.inputs?.find((i) => i.role === 'scores')?.sha256;
+    const validated = report.inputs.find((i) => i.role === 'scores')?.sha256;
     if (validated !== scores)
       return {
         report: null,

@@ -29,7 +29,8 @@ export interface WrittenValidation {
 /**
  * Validate the judges of `scoresDir` against `labelsCsv`, write the report to `out` (default
  * `<scoresDir>/validation.json`) and, when `out` is in the scores folder, list it in score.json.
- * The scores' scores.jsonl must still match the sha256 score.json records (checked before it is read).
+ * The scores' scores.jsonl must still match the sha256 score.json records (checked before it is
+ * read).
  */
 export async function writeValidation(
   scoresDir: string,

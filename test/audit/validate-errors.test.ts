@@ -112,9 +112,9 @@ describe('validate refuses what cannot be validated', () => {
       field: 'parse.judges.0.label.state_aligned',
     });
     // a VLM line without its parse
-    const bare2 = `${lines[0]}\n${JSON.stringify({ trial: 't2', model: 'm', paradigm: 'abstraction' })}\n`;
+    const noParse = `${lines[0]}\n${JSON.stringify({ trial: 't2', model: 'm', paradigm: 'abstraction' })}\n`;
     const f = await rejected(
-      validateJudges({ ...scores, text: bare2 }, file, { bundleDigest: DIGEST }),
+      validateJudges({ ...scores, text: noParse }, file, { bundleDigest: DIGEST }),
     );
     expect(f.problems[0]).toMatchObject({ line: 2, field: 'parse' });
   });

@@ -54,24 +54,49 @@ function answer(v: unknown): Answer | null | 'bad' {
   return 'bad';
 }
 
-/**
- * Read judge labels from a CSV or JSONL file (by its first non-blank character): one row per item ×
- * judge, or the audit's wide judges.csv. `judges` keeps only those judges (all when empty).
- */
-export async function readJudgeLabels(
-  file: string,
-  judges: readonly string[] = [],
-): Promise<JudgeLabels[]> {
-  const text = await readTextFile(file, 'E_LABEL_JUDGES');
-  let rows: Array<Record<string, unknown>>;
-  const jsonl = text.trimStart().startsWith('{');
+/** A row of the file with the line it starts on (1-based; a CSV's header is line 1). */
+interface Row {
+  line: number;
+  r: Record<string, unknown>;
+}
+
+/** The JSONL rows: each non-blank line one JSON object, or an error naming the line. */
+function jsonlRows(file: string, text: string): Row[] {
+  const rows: Row[] = [];
+  text.split('\n').forEach((raw, i) => {
+    if (raw.trim() === '') return;
+    const where = { code: 'E_LABEL_JUDGES', file, line: i + 1 } as const;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (err) {
+      throw StimkitError.fromProblem(
+        {
+          ...where,
+          message: `not JSON (${(err as Error).message})`,
+          fix: 'write one JSON object per line (or give a CSV with a header row)',
+        },
+        err,
+      );
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw StimkitError.fromProblem({
+        ...where,
+        message: 'not a JSON object',
+        expected: 'an object with trial_id, model, judge and the labels',
+        got: value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value,
+        fix: 'write one JSON object per line',
+      });
+    }
+    rows.push({ line: i + 1, r: value as Record<string, unknown> });
+  });
+  return rows;
+}
+
+/** The CSV's rows as text cells: line i + 2 for row i (after the header). */
+function csvRows(file: string, text: string): Array<Record<string, string>> {
   try {
-    rows = jsonl
-      ? text
-          .split('\n')
-          .filter((l) => l.trim() !== '')
-          .map((l) => JSON.parse(l) as Record<string, unknown>)
-      : readCsvObjects(text, { ragged: false });
+    return readCsvObjects(text, { ragged: false });
   } catch (err) {
     throw StimkitError.fromProblem(
       {
@@ -83,10 +108,26 @@ export async function readJudgeLabels(
       err,
     );
   }
-  const header = rows.length > 0 ? Object.keys(rows[0]!) : [];
-  if (!jsonl && wideJudges(header).length > 0)
-    return expandWide(file, rows as Array<Record<string, string>>, header, judges);
-  const long = readLong(file, rows, jsonl);
+}
+
+/**
+ * Read judge labels from a CSV or JSONL file (by its first non-blank character): one row per item ×
+ * judge, or the audit's wide judges.csv. `judges` keeps only those judges (all when empty).
+ */
+export async function readJudgeLabels(
+  file: string,
+  judges: readonly string[] = [],
+): Promise<JudgeLabels[]> {
+  const text = await readTextFile(file, 'E_LABEL_JUDGES');
+  let rows: Row[];
+  if (text.trimStart().startsWith('{')) rows = jsonlRows(file, text);
+  else {
+    const csv = csvRows(file, text);
+    const header = csv.length > 0 ? Object.keys(csv[0]!) : [];
+    if (wideJudges(header).length > 0) return expandWide(file, csv, header, judges);
+    rows = csv.map((r, i) => ({ line: i + 2, r }));
+  }
+  const long = readLong(file, rows);
   const missing = judges.filter((j) => !long.some((r) => r.judge === j));
   if (missing.length > 0) {
     throw StimkitError.fromProblem({
@@ -101,19 +142,15 @@ export async function readJudgeLabels(
   return judges.length > 0 ? long.filter((r) => judges.includes(r.judge)) : long;
 }
 
-function readLong(
-  file: string,
-  rows: Array<Record<string, unknown>>,
-  jsonl: boolean,
-): JudgeLabels[] {
-  return rows.map((r, i) => {
-    const where = { file, line: jsonl ? undefined : i + 2, field: undefined as string | undefined };
+function readLong(file: string, rows: Row[]): JudgeLabels[] {
+  return rows.map(({ line, r }) => {
+    const where = { file, line };
     const judge = scalarText(r.judge ?? r.rater);
     if (!judge || typeof r.trial_id !== 'string' || typeof r.model !== 'string') {
       throw StimkitError.fromProblem({
         code: 'E_LABEL_JUDGES',
         ...where,
-        message: `row ${i + 1} needs trial_id, model and judge (or rater)`,
+        message: 'a row needs trial_id, model and judge (or rater)',
         fix: 'add those columns',
       });
     }
@@ -136,7 +173,7 @@ function readLong(
           code: 'E_LABEL_JUDGES',
           ...where,
           field: d,
-          message: `row ${i + 1}: not a label`,
+          message: 'not a label',
           expected: 'true, false or na',
           got: JSON.stringify(r[d] ?? r[LONG[d]]),
           fix: 'write true, false or na',

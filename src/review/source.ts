@@ -1,10 +1,10 @@
 /**
  * What the review page shows, from any of three inputs: an entries manifest (images from its
  * images folder), a corpus lock (images as ingest recorded them, ingest warnings), or a sealed
- * bundle (its entries and the A0–A6 images it holds). A variants lock, given or found, adds the
- * ladder; any `warnings` it carries (per lock, entry or variant) are shown, read loosely.
+ * bundle (its entries and the A0–A6 images it holds). A variants lock, given, adds the ladder and
+ * its variants' quality warnings; a bundle's variants.json carries images, not warnings.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { loadDataFile, parseDataText } from '../core/datafile.js';
 import { StimkitError } from '../core/errors.js';
@@ -16,6 +16,7 @@ import type { LoadedPack } from '../languages/load.js';
 import { EntriesManifest, type Entry } from '../ingest/schema.js';
 import { openBundle } from '../bundle/reader.js';
 import { VARIANT_CODES, VARIANT_NAMES } from '../study/schema.js';
+import { readVariantsLock } from '../variants/lock.js';
 
 /** A warning shown with an entry, and where it came from. */
 interface ReviewWarning {
@@ -74,77 +75,32 @@ export interface ReviewData {
   packs?: LoadedPack[];
 }
 
-type Loose = Record<string, unknown>;
-const asArray = (v: unknown): Loose[] =>
-  Array.isArray(v) ? (v.filter((x) => x !== null && typeof x === 'object') as Loose[]) : [];
-
-/** A loosely read value as text: a string as it is, anything else as JSON; `absent` when null. */
-function looseText(v: unknown, absent: string): string {
-  if (v === undefined || v === null) return absent;
-  return typeof v === 'string' ? v : JSON.stringify(v);
-}
-
-function looseWarnings(v: unknown): ReviewWarning[] {
-  return asArray(v).map((w) => ({
-    source: 'variants',
-    code: looseText(w.code, 'W_VARIANTS'),
-    message: looseText(w.message, JSON.stringify(w)),
-  }));
-}
-
 /** An entry's ladder and variant warnings, from a variants lock. */
 type EntryLadder = { ladder: ReviewRung[]; warnings: ReviewWarning[] };
 
-/** The ladder and variant warnings of each entry from a variants lock (read loosely). */
+/**
+ * The ladder and the quality warnings of each entry's variants, from a variants lock read as
+ * `stimkit variants` reads one (format, version and every field checked).
+ */
 async function readLadders(lockFile: string): Promise<Map<string, EntryLadder>> {
-  let lock: Loose;
-  try {
-    lock = JSON.parse(await readFile(lockFile, 'utf8')) as Loose;
-  } catch (err) {
-    throw StimkitError.fromProblem(
-      {
-        code: 'E_REVIEW_VARIANTS',
-        file: lockFile,
-        message: 'cannot read the variants lock',
-        fix: 'pass the variants.lock.json stimkit variants wrote, or leave --variants out',
-      },
-      err,
-    );
-  }
-  if (lock.format !== 'stimkit.variants') {
-    throw StimkitError.fromProblem({
-      code: 'E_REVIEW_VARIANTS',
-      file: lockFile,
-      field: 'format',
-      message: 'not a variants lock',
-      expected: 'stimkit.variants',
-      got: JSON.stringify(lock.format ?? null),
-      fix: 'pass the variants.lock.json stimkit variants wrote',
-    });
-  }
+  const lock = await readVariantsLock(lockFile);
   const dir = path.dirname(lockFile);
   const out = new Map<string, EntryLadder>();
-  const top = asArray(lock.warnings);
-  for (const e of asArray(lock.entries)) {
-    const id = String(e.id);
-    const variants = asArray(e.variants);
-    const ladder = variants.map((v) => ({
-      code: String(v.code),
-      name: looseText(v.name, VARIANT_NAMES[v.code as keyof typeof VARIANT_NAMES] ?? ''),
-      file: typeof v.file === 'string' ? path.resolve(dir, v.file) : null,
-      status: looseText(v.status, 'ok'),
+  for (const e of lock.entries) {
+    const ladder = e.variants.map((v) => ({
+      code: v.code,
+      name: v.name,
+      file: v.file === null ? null : path.resolve(dir, v.file),
+      status: v.status,
     }));
-    const warnings = [
-      ...looseWarnings(e.warnings),
-      ...variants.flatMap((v) =>
-        looseWarnings(v.warnings).map((w) => ({
-          ...w,
-          message: `${String(v.code)}: ${w.message}`,
-        })),
-      ),
-      ...looseWarnings(top.filter((w) => w.entry === id)),
-    ];
-    out.set(id, { ladder, warnings });
+    const warnings = e.variants.flatMap((v) =>
+      (v.warnings ?? []).map((w) => ({
+        source: 'variants' as const,
+        code: w.code,
+        message: `${v.code}: ${w.message}`,
+      })),
+    );
+    out.set(e.id, { ladder, warnings });
   }
   return out;
 }
@@ -194,7 +150,7 @@ async function fromBundle(dir: string): Promise<ReviewData> {
     out.push({
       entry: e,
       image: a0 ? await fileOrNull(a0.file) : null,
-      warnings: looseWarnings(variants?.warnings).filter((w) => w.message.includes(e.id)),
+      warnings: [],
       ladder: fullLadder(rungs),
     });
   }
@@ -237,7 +193,7 @@ export async function loadReviewSource(
       ladder: fullLadder(l?.ladder ?? []),
     };
   };
-  if ((value as Loose | null)?.format === 'stimkit.corpus') {
+  if ((value as { format?: unknown } | null)?.format === 'stimkit.corpus') {
     const lock = await readCorpusLock(input);
     const entries = await Promise.all(
       lock.entries.map(async (e) => {

@@ -51,4 +51,46 @@ describe('judge labels', () => {
     await writeFile(file, `${JSON.stringify({ trial_id: T, d1: true })}\n`);
     await expect(readJudgeLabels(file)).rejects.toThrow(/needs trial_id, model and judge/);
   });
+
+  it('names the line of a bad JSONL row (blank lines counted) and refuses a line that is not an object', async () => {
+    const dir = await tempDir('stimkit-judges-');
+    const file = path.join(dir, 'judges.jsonl');
+    const good = JSON.stringify({ trial_id: T, model: 'm', judge: 'a', d1: true });
+    const problem = async (text: string) => {
+      await writeFile(file, text);
+      const err = await readJudgeLabels(file).catch((e: unknown) => e);
+      return (err as { problems?: unknown[] }).problems?.[0];
+    };
+    const bad = JSON.stringify({ trial_id: T, model: 'm', judge: 'b', d4: 'perhaps' });
+    expect(await problem(`${good}\n\n${bad}\n`)).toMatchObject({
+      code: 'E_LABEL_JUDGES',
+      file,
+      line: 3,
+      field: 'd4',
+      got: '"perhaps"',
+    });
+    for (const [line, got] of [
+      ['null', 'null'],
+      ['[1, 2]', 'an array'],
+      ['"a"', 'string'],
+    ])
+      expect(await problem(`${good}\n\n${line}\n`), line).toMatchObject({
+        code: 'E_LABEL_JUDGES',
+        line: 3,
+        message: 'not a JSON object',
+        got,
+      });
+    expect(await problem(`${good}\n{oops\n`)).toMatchObject({
+      code: 'E_LABEL_JUDGES',
+      line: 2,
+      message: expect.stringMatching(/^not JSON/),
+    });
+    // A CSV's rows are numbered as lines after the header.
+    await writeFile(
+      path.join(dir, 'j.csv'),
+      `trial_id,model,judge,d1\n${T},m,a,true\n${T},m,b,perhaps\n`,
+    );
+    const csv = await readJudgeLabels(path.join(dir, 'j.csv')).catch((e: unknown) => e);
+    expect((csv as { problems?: unknown[] }).problems?.[0]).toMatchObject({ line: 3, field: 'd1' });
+  });
 });

@@ -120,6 +120,29 @@ describe('stimkit review', () => {
     expect(bad.json().error.code).toBe('E_REVIEW_INPUT');
   });
 
+  it('reads the variants lock as stimkit variants does: refuses one in another layout, naming the field', async () => {
+    const dir = await tempDir('stimkit-review-badlock-');
+    const lock = JSON.parse(
+      await readFile(path.join(ROOT, 'variants', 'demo', 'variants.lock.json'), 'utf8'),
+    );
+    const review = async (value: unknown) => {
+      const file = path.join(dir, 'variants.lock.json');
+      await writeFile(file, JSON.stringify(value));
+      const args = [path.join(ROOT, 'manifests', 'demo.entries.yaml'), '--variants', file];
+      return runCli(['review', ...args, '--out', path.join(dir, 'out'), '--json']);
+    };
+    // a variant's status that is not one a lock holds: it was shown as the status "7"
+    const changed = structuredClone(lock);
+    changed.entries[1].variants[2].status = 7;
+    const r = await review(changed);
+    expect(r.code).toBe(1);
+    expect(r.json().error.code).toBe('E_VARIANTS_LOCK_INVALID');
+    expect(r.json().error.problems[0].field).toBe('entries[1].variants[2].status');
+    const other = await review({ ...lock, format: 'stimkit.corpus' });
+    expect(other.code).toBe(1);
+    expect(other.json().error.code).toBe('E_VARIANTS_LOCK_VERSION');
+  });
+
   it('reads a sealed bundle through its manifest, and refuses one changed after sealing, naming the file', async () => {
     const dir = await tempDir('stimkit-review-bundle-');
     const bundle = path.join(dir, 'bundle');

@@ -68,13 +68,21 @@ function checkHeader(
     add('E_VERIFY_HEADER', headerPath, 'the bundle header is missing');
     return null;
   }
-  let h: { format?: unknown; version?: unknown };
+  let value: unknown;
   try {
-    h = JSON.parse(readFileSync(path.join(root, headerPath), 'utf8')) as typeof h;
+    value = JSON.parse(readFileSync(path.join(root, headerPath), 'utf8'));
   } catch {
     add('E_VERIFY_HEADER', headerPath, 'not valid JSON');
     return null;
   }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    add('E_VERIFY_HEADER', headerPath, 'not a stimkit bundle header', {
+      expected: 'a JSON object',
+      got: value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value,
+    });
+    return null;
+  }
+  const h = value as { format?: unknown; version?: unknown };
   if (h.format !== BUNDLE_FORMAT) {
     add('E_VERIFY_HEADER', headerPath, 'not a stimkit bundle header', {
       field: 'format',

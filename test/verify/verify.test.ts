@@ -237,6 +237,32 @@ describe('verifyBundle on tampered bags', () => {
     ]);
   });
 
+  it('refuses a header that is JSON but not an object, resealed or not', async () => {
+    for (const [text, got] of [
+      ['null', 'null'],
+      ['[]', 'an array'],
+      ['"x"', 'string'],
+    ] as const) {
+      const work = await copyBag(bag, root, `header-${got.replace(' ', '-')}`);
+      await writeFile(path.join(work, 'data', 'bundle.json'), text);
+      for (const sealed of [false, true]) {
+        if (sealed) await reseal(work);
+        const r = await verifyBundle(work);
+        expect(r.ok).toBe(false);
+        expect(
+          r.problems.filter((p) => p.code === 'E_VERIFY_HEADER'),
+          text,
+        ).toEqual([
+          expect.objectContaining({
+            file: 'data/bundle.json',
+            message: 'not a stimkit bundle header',
+            got,
+          }),
+        ]);
+      }
+    }
+  });
+
   it('rejects a symbolic link in the payload', async () => {
     const work = await copyBag(bag, root, 'link');
     await symlink('/etc/hostname', path.join(work, 'data', 'link.txt'));

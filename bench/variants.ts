@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- variants [--repeat N] [--no-a6] [--side N] [--side-jobs N] [--side-only]`
+ * `npm run bench -- variants [--repeat N] [--no-a6] [--side N] [--side-jobs N] [--side-photos N] [--side-only]`
  *
  * The abstraction ladder on the demo photos (corpora/demo) brought to 1024 px on the long side
  * (Lanczos-3 enlargement, so every variant works at the A0 maximum). Each phase runs in a fresh
@@ -14,7 +14,8 @@
  * - side by side: the whole `stimkit variants` process for A0–A5 (`--no-contact-sheet`, default
  *   --jobs unless `--side-jobs N`, default metrics and `--metrics basic`) against bench/variants_opencv.py (OpenCV + numpy doing
  *   the same six variants and PNGs), alternating, `--side N` times (default 3): medians and ratio
- *   (`--side-only`: this comparison alone);
+ *   (`--side-only`: this comparison alone); on the six photos, or with `--side-photos N` on N
+ *   images made from them as for `--corpus N` (the start-up of both processes then weighs less);
  * - `--corpus N`: peak RSS of a whole A0–A5 run (default --jobs) over N generated images, and of
  *   an A0–A6 run unless `--no-a6`.
  * Run `npm run build` first so that the whole runs use the compiled worker threads.
@@ -41,7 +42,7 @@ import { sha256 } from '../src/core/fsio.js';
 import { shareSegmenter } from '../src/variants/segment/segmenter.js';
 import type { EntryContext } from '../src/variants/types.js';
 import { sideReport } from './variants/side-by-side.js';
-import { corpusPeak } from './variants/corpus.js';
+import { corpusPeak, sideCorpus } from './variants/corpus.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const DEMO = fileURLToPath(new URL('../corpora/demo/', import.meta.url));
@@ -328,10 +329,19 @@ if (childPhase) {
         `one entry as the tool runs it (--jobs 1: each PNG encoded by sharp while the next variants are made): ${f(a.entry.wall)} ms per image (median over images; fastest image ${f(a.entry.wallMin)} ms), ${f(a.entry.cpu)} ms of CPU   (target ≤ 250 ms)`,
       );
     }
+    const sidePhotos = flag('--side-photos') ? Number(value('--side-photos', '')) : null;
+    if (sidePhotos !== null && !(Number.isInteger(sidePhotos) && sidePhotos > 0))
+      throw new Error(`--side-photos wants a positive whole number, got ${sidePhotos}`);
+    const side = sidePhotos === null ? { dir, files } : await sideCorpus(dir, files, sidePhotos);
+    if (sidePhotos !== null)
+      out.push(
+        '',
+        `side by side on ${sidePhotos} images made from the ${files.length} photos (in turn, one pixel changed in each, PNG)`,
+      );
     out.push(
       ...sideReport(
-        dir,
-        files,
+        side.dir,
+        side.files,
         Number(value('--side', '3')),
         flag('--side-jobs') ? Number(value('--side-jobs', '')) : null,
       ),

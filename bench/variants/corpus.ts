@@ -3,7 +3,8 @@
  * images made from the demo photos (each with one pixel changed, so their digests differ),
  * ingested, then `stimkit variants --only A0,…,A5` (or all seven, A6 included) at the default
  * --jobs in a child process whose peak RSS /usr/bin/time reports (worker threads included: they
- * share the process).
+ * share the process). The same images, ingested, are the photos of the side-by-side comparison
+ * with `--side-photos N` (`sideCorpus`).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { stringify } from 'yaml';
+import { ingest } from '../../src/ingest/ingest.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -87,4 +89,26 @@ async function makeCorpus(home: string, photos: string[], n: number): Promise<vo
       entries,
     }),
   );
+}
+
+/**
+ * N images made from the demo photos as for `--corpus N`, ingested (their corpus lock in the
+ * returned folder): the photos of the side-by-side comparison with `--side-photos N`.
+ */
+export async function sideCorpus(
+  dir: string,
+  photos: string[],
+  n: number,
+): Promise<{ dir: string; files: string[] }> {
+  const home = path.join(dir, `side${n}`);
+  await makeCorpus(home, photos, n);
+  const ingested = await ingest(path.join(home, 'bench.entries.yaml'), {
+    out: home,
+    strict: false,
+  });
+  if (!ingested.lockFile) throw new Error(`ingest of the ${n} side-by-side images failed`);
+  const files = Array.from({ length: n }, (_, i) =>
+    path.join(home, `img-${String(i).padStart(4, '0')}.png`),
+  );
+  return { dir: home, files };
 }

@@ -40,3 +40,8 @@ export function canonicalJson(value: unknown): string {
   if (out === undefined) throw new Error('value cannot be canonicalized');
   return out;
 }
+
+/** What a parsed JSON value is, for an error's "got": `null`, `an array`, or its `typeof`. */
+export function jsonKind(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+}

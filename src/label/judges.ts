@@ -12,6 +12,7 @@
 import { readCsvObjects } from '../core/csv.js';
 import { StimkitError } from '../core/errors.js';
 import { readTextFile } from '../core/fsio.js';
+import { jsonKind } from '../core/json.js';
 import { expandWide, wideJudges } from './judges-wide.js';
 import { DIMENSIONS, type Answer, type Dimension } from './store.js';
 
@@ -84,7 +85,7 @@ function jsonlRows(file: string, text: string): Row[] {
         ...where,
         message: 'not a JSON object',
         expected: 'an object with trial_id, model, judge and the labels',
-        got: value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value,
+        got: jsonKind(value),
         fix: 'write one JSON object per line',
       });
     }

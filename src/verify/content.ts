@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Problem } from '../core/errors.js';
+import { jsonKind } from '../core/json.js';
 import {
   BUNDLE_FORMAT,
   BUNDLE_VERSION,
@@ -78,7 +79,7 @@ function checkHeader(
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     add('E_VERIFY_HEADER', headerPath, 'not a stimkit bundle header', {
       expected: 'a JSON object',
-      got: value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value,
+      got: jsonKind(value),
     });
     return null;
   }

@@ -1,5 +1,6 @@
 /**
- * `npm run bench -- variants [--repeat N] [--no-a6] [--side N] [--side-jobs N] [--side-photos N] [--side-only]`
+ * `npm run bench -- variants [--repeat N] [--no-a6] [--side N] [--side-jobs N] [--side-photos N]
+ * [--side-only]`
  *
  * The abstraction ladder on the demo photos (corpora/demo) brought to 1024 px on the long side
  * (Lanczos-3 enlargement, so every variant works at the A0 maximum). Each phase runs in a fresh

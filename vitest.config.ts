@@ -15,13 +15,22 @@ const MOCKING = readdirSync('test', { recursive: true, encoding: 'utf8' })
   .filter((f) => /\bvi\.(?:do)?[mM]ock\(/.test(readFileSync(f, 'utf8')))
   .sort();
 
+/**
+ * The setup files of every project: the temporary folders a test file made deleted when it ends
+ * (test/helpers/tmp-cleanup.ts); and the CPU of each test file, when asked for
+ * (STIMKIT_CPU_LOG=<file>; test/helpers/cpu-log.ts).
+ */
+const SETUP = [
+  'test/helpers/tmp-cleanup.ts',
+  ...(process.env.STIMKIT_CPU_LOG ? ['test/helpers/cpu-log.ts'] : []),
+];
+
 /** What both halves of `npm test` share: the files, dist/ built once, the shared folder. */
 const SUITE = {
   include: ['test/**/*.test.ts'],
   // dist/ built once, and the folder the test files share (the demo run once).
   globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/shared-setup.ts'],
-  // The CPU of each test file, when asked for (STIMKIT_CPU_LOG=<file>; test/helpers/cpu-log.ts).
-  setupFiles: process.env.STIMKIT_CPU_LOG ? ['test/helpers/cpu-log.ts'] : [],
+  setupFiles: SETUP,
 };
 
 export default defineConfig({
@@ -73,6 +82,7 @@ export default defineConfig({
           name: 'package',
           include: ['test/package/**/*.test.ts'],
           globalSetup: ['test/helpers/global-setup.ts'],
+          setupFiles: SETUP,
         },
       },
     ],

@@ -4,8 +4,7 @@
  * (not the working copy), before the shipped pack it overrides; score.json records it as an input.
  */
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -16,9 +15,10 @@ import { instrumentScorer } from '../../src/score/instrument.js';
 import { scoreToFolder } from '../../src/score/score.js';
 import { bundleTrials } from '../score/fixture.js';
 import { heavyLimit } from '../helpers/limits.js';
+import { tempDirSync } from '../helpers/tmp.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const dir = mkdtempSync(path.join(tmpdir(), 'stimkit-study-packs-'));
+const dir = tempDirSync('stimkit-study-packs-');
 const studyFile = path.join(dir, 'own.study.yaml');
 const packFile = path.join(dir, 'packs', 'en.yaml');
 

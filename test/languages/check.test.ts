@@ -2,10 +2,9 @@
  * `stimkit check` of a language pack, `stimkit:languages/<tag>.yaml` references, and the warning
  * `check` and `bundle` give for a study language without the rules its columns need.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkFiles } from '../../src/check/check.js';
@@ -14,8 +13,9 @@ import { languageWarnings } from '../../src/languages/warnings.js';
 import { packFor, shippedPacks } from '../../src/languages/load.js';
 import { LANGUAGE_SCHEMA_FILE, languageSchemaText } from '../../src/languages/json-schema.js';
 import { SHIPPED_DIR } from '../../src/core/shipped.js';
+import { tempDirSync } from '../helpers/tmp.js';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'stimkit-lang-'));
+const dir = tempDirSync('stimkit-lang-');
 const write = (name: string, text: string) => {
   const f = path.join(dir, name);
   writeFileSync(f, text);

@@ -3,9 +3,6 @@
  * empty with the reason `no_rules_for_language` (never 0), and score.json's `not_computed` lists
  * the language with its columns and rows.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { heavyLimit } from '../helpers/limits.js';
 import { loadScoreBundle, type ScoreBundle } from '../../src/score/bundle.js';
@@ -13,6 +10,7 @@ import { instrumentScorer } from '../../src/score/instrument.js';
 import { countNotComputed, notComputed, type NotComputed } from '../../src/score/not-computed.js';
 import { bundleTrials, instrumentBundle } from '../score/fixture.js';
 import type { Trial } from '../../src/bundle/format.js';
+import { tempDir } from '../helpers/tmp.js';
 
 // Limits that grow with the load (test/helpers/limits.ts): 72 s a test, 126 s a hook on a quiet
 // machine (this file's former fixed limits, rounded up), more on a busy one.
@@ -22,7 +20,7 @@ let bundle: ScoreBundle;
 let trial: Trial;
 
 beforeAll(async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'stimkit-norules-'));
+  const dir = await tempDir('stimkit-norules-');
   const fx = await instrumentBundle(dir, { iterations: 1, ptIterations: 0 });
   bundle = await loadScoreBundle(fx.bundle);
   trial = (await bundleTrials(fx.bundle)).find((t) => t.lang === 'en')!;

@@ -52,15 +52,16 @@ describe('stimkit review', () => {
     expect(csv).toHaveLength(6 + 2);
     expect(csv[1]).toContain('A0 A1 A2 A3 A4 A5 A6');
     // Same input, same bytes.
+    const again = await tempDir('stimkit-review-again-');
     await runCli([
       'review',
       path.join(ROOT, 'manifests', 'demo.entries.yaml'),
       '--out',
-      `${out}-2`,
+      again,
       '--variants',
       path.join(ROOT, 'variants', 'demo', 'variants.lock.json'),
     ]);
-    expect(await readFile(path.join(`${out}-2`, 'index.html'), 'utf8')).toBe(html);
+    expect(await readFile(path.join(again, 'index.html'), 'utf8')).toBe(html);
   });
 
   it('shows problems, missing texts and missing images, with the text escaped', async () => {

@@ -54,20 +54,22 @@ const PAUSE_SLACK_MS = 1000;
 /**
  * Call `onTimeout` after `ms`, unless the process was paused meanwhile: a timer that fires more
  * than a second late was held up (the event loop runs timers before it reads the sockets, so on
- * resuming a reply that came in during the pause is still unread), and is set again for a short
- * grace period instead of firing, so that the reply is read rather than the request timed out and
- * sent, and paid, a second time. Only a timer that fires on time times the request out.
+ * resuming a reply that came in during the pause is still unread), and is set again for the whole
+ * `ms` instead of firing. How much of the timeout ran before the pause is not known, and a request
+ * is never timed out, and so sent and paid a second time, for time the process did not run: the
+ * request may have been on its way, or its server paused with it, and still answer. Only a timer
+ * that fires on time times the request out.
  */
 function pauseAwareTimer(ms: number, onTimeout: () => void): { clear: () => void } {
   let handle: NodeJS.Timeout;
-  const arm = (wait: number) => {
-    const due = performance.now() + wait;
+  const arm = () => {
+    const due = performance.now() + ms;
     handle = setTimeout(() => {
-      if (performance.now() - due > PAUSE_SLACK_MS) arm(Math.min(ms, 5000));
+      if (performance.now() - due > PAUSE_SLACK_MS) arm();
       else onTimeout();
-    }, wait);
+    }, ms);
   };
-  arm(ms);
+  arm();
   return { clear: () => clearTimeout(handle) };
 }
 

@@ -91,8 +91,9 @@ export interface ThinkingTestRow {
   incomplete: number;
   rate_on: number | null;
   rate_off: number | null;
-  p_exact: number;
-  p_midp: number;
+  /** null when no pair is complete (`pairs` 0): there is nothing to test. */
+  p_exact: number | null;
+  p_midp: number | null;
   chi2_cc: number | null;
   p_chi2_cc: number | null;
 }
@@ -144,8 +145,8 @@ function testOf(model: string, lang: string, outcome: string, g: readonly Row[])
     incomplete,
     rate_on: pairs > 0 ? (a + b) / pairs : null,
     rate_off: pairs > 0 ? (a + c) / pairs : null,
-    p_exact: m.pExact,
-    p_midp: m.pMidp,
+    p_exact: pairs > 0 ? m.pExact : null,
+    p_midp: pairs > 0 ? m.pMidp : null,
     chi2_cc: m.chi2Cc,
     p_chi2_cc: m.pChi2Cc,
   };

@@ -76,7 +76,7 @@ export async function analyzeReasoning(file: string, out?: string): Promise<Comm
   );
   for (const t of tests)
     lines.push(
-      `thinking on vs off, ${t.model} ${t.lang} ${t.outcome}: ${t.pairs} pairs, b = ${t.b} (on only), c = ${t.c} (off only), exact p = ${t.p_exact.toPrecision(3)}`,
+      `thinking on vs off, ${t.model} ${t.lang} ${t.outcome}: ${t.pairs} pairs, b = ${t.b} (on only), c = ${t.c} (off only), exact p = ${t.p_exact === null ? '— (no complete pair)' : t.p_exact.toPrecision(3)}`,
     );
   return {
     summary,

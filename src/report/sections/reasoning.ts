@@ -150,8 +150,13 @@ const COLUMN_INFO: ColumnDefs = {
     'Share of the pairs with the outcome with thinking off',
     'no complete pair',
   ],
-  p_exact: ['p (exact)', 'p', 'Exact binomial McNemar test on the discordant pairs'],
-  p_midp: ['p (mid-p)', 'p', 'Mid-p McNemar test'],
+  p_exact: [
+    'p (exact)',
+    'p',
+    'Exact binomial McNemar test on the discordant pairs',
+    'no complete pair',
+  ],
+  p_midp: ['p (mid-p)', 'p', 'Mid-p McNemar test', 'no complete pair'],
   chi2_cc: ['χ² (cc)', 'statistic', 'McNemar χ² with continuity correction', 'no discordant pair'],
   p_chi2_cc: ['p (χ² cc)', 'p', 'p of the χ² with continuity correction', 'no discordant pair'],
 };

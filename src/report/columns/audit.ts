@@ -72,6 +72,7 @@ export const AUDIT_COLUMNS: Record<string, ColumnDefs> = {
       'Median, cleaned',
       'characters',
       'Median length after removing scaffold lines and the trailing summary (pass 2)',
+      'not computed: the language has no pass 2 rules (scaffold lines and summaries)',
     ],
   },
   'audit-eq1': {

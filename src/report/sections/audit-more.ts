@@ -3,7 +3,7 @@
  * response length by model and language (D6, medians excluding refusals, raw and cleaned as in
  * Appendix O, Table A17). The abstraction ladder is in audit-ladder.ts.
  */
-import { median } from '../../audit/length.js';
+import { medianLengths } from '../../audit/length.js';
 import { wilson } from '../../stats/index.js';
 import { TEXT_COLOUR } from '../chart.js';
 import type { ReportSection } from '../types.js';
@@ -113,22 +113,31 @@ export const auditLengthSection: ReportSection = {
     const rows = await auditRows(ctx);
     const judged = rows.some((r) => r.d1_refusal === '0' || r.d1_refusal === '1');
     const refusalCol = judged ? 'd1_refusal' : 'd1_refusal_lexical';
-    const table = groupBy(
-      rows.filter((r) => r.d6_length_raw !== ''),
-      ['model', 'origin', 'lang'],
-    ).map(({ key: [model, origin, lang], rows: rs }) => {
-      const kept = rs.filter((r) => r[refusalCol] !== '1');
-      return [
-        model!,
-        origin || 'unknown',
-        lang!,
-        kept.length,
-        rs.length - kept.length,
-        median(kept.map((r) => Number(r.d6_length_raw))),
-        median(kept.map((r) => Number(r.d6_length_markdown))),
-        median(kept.map((r) => Number(r.d6_length_clean))),
-      ];
-    });
+    const measured = rows.filter((r) => r.d6_length_raw !== '');
+    const origins = new Map(measured.map((r) => [r.model!, r.origin || 'unknown']));
+    // audit/length.ts's medians: a cleaned length left empty (a language without pass 2 rules)
+    // leaves its cell's cleaned median empty, not 0.
+    const table = medianLengths(
+      measured.map((r) => ({
+        model: r.model!,
+        lang: r.lang!,
+        lengths: {
+          raw: Number(r.d6_length_raw),
+          markdown: Number(r.d6_length_markdown),
+          clean: r.d6_length_clean === '' ? null : Number(r.d6_length_clean),
+        },
+        refused: r[refusalCol] === '1',
+      })),
+    ).map((c) => [
+      c.model,
+      origins.get(c.model)!,
+      c.lang,
+      c.n,
+      c.refusals_excluded,
+      c.median_raw,
+      c.median_markdown,
+      c.median_clean,
+    ]);
     const labels = [...new Set(table.map((r) => `${r[0]} (${r[1]})`))];
     const n = `n = responses per model × language, refusals excluded (by ${judged ? 'the judge\u2019s D1' : 'the lexical refusal detector: no judge ran'})`;
     return {

@@ -6,11 +6,14 @@
  * discourse strategy (DT2 substitution is the most invisible in the paper: 97.7 % missed).
  */
 
-/** One response: the baselines' flags and the reference labels (null = no label). */
+/**
+ * One response: the baselines' flags (null = the detector could not tell, e.g. a language without
+ * its rules) and the reference labels (null = no label).
+ */
 export interface BaselineRow {
-  refusal_lexical: boolean;
-  marker: boolean;
-  short: boolean;
+  refusal_lexical: boolean | null;
+  marker: boolean | null;
+  short: boolean | null;
   ref_d1: boolean | null;
   ref_d4: boolean | null;
   /** The reference's discourse strategies when D4 is true. */
@@ -19,10 +22,13 @@ export interface BaselineRow {
 
 /** hits out of positives. */
 interface Recall {
+  /** Positives of the reference the detector could tell (the others are `untold`). */
   positives: number;
   hits: number;
   /** hits / positives, null with no positives. */
   recall: number | null;
+  /** Positives left out: the detector could not tell (a language without its rules). */
+  untold: number;
 }
 
 /** The Appendix J baseline table. */
@@ -41,29 +47,45 @@ export interface BaselineRecall {
   /** Per discourse strategy: D4 positives with that strategy, and the share the union missed. */
   missed_by_strategy: Array<{
     strategy: string;
+    /** Positives with the strategy whose every detector could tell, or one of them flags. */
     positives: number;
     missed: number;
     missed_share: number | null;
+    untold: number;
   }>;
 }
 
 function recall(
   rows: readonly BaselineRow[],
   isPositive: (r: BaselineRow) => boolean,
-  hit: (r: BaselineRow) => boolean,
+  hit: (r: BaselineRow) => boolean | null,
 ): Recall {
   const pos = rows.filter(isPositive);
-  const hits = pos.filter(hit).length;
-  return { positives: pos.length, hits, recall: pos.length > 0 ? hits / pos.length : null };
+  const told = pos.filter((r) => hit(r) !== null);
+  const hits = told.filter((r) => hit(r) === true).length;
+  return {
+    positives: told.length,
+    hits,
+    recall: told.length > 0 ? hits / told.length : null,
+    untold: pos.length - told.length,
+  };
 }
 
-const anyDetector = (r: BaselineRow): boolean => r.refusal_lexical || r.marker || r.short;
+/**
+ * Whether any of the three detectors flags the response: true when one does, false when all
+ * three could tell and none does, null otherwise (a miss cannot be told).
+ */
+function anyDetector(r: BaselineRow): boolean | null {
+  const flags = [r.refusal_lexical, r.marker, r.short];
+  if (flags.includes(true)) return true;
+  return flags.includes(null) ? null : false;
+}
 
 /** The Appendix J table for these rows. */
 export function baselineRecall(rows: readonly BaselineRow[]): BaselineRecall {
   const d1 = (r: BaselineRow): boolean => r.ref_d1 === true;
   const d4 = (r: BaselineRow): boolean => r.ref_d4 === true;
-  const flagged = rows.filter((r) => r.refusal_lexical && r.ref_d1 !== null);
+  const flagged = rows.filter((r) => r.refusal_lexical === true && r.ref_d1 !== null);
   const tp = flagged.filter(d1).length;
   const union = recall(rows, d4, anyDetector);
   const strategies = [...new Set(rows.filter(d4).flatMap((r) => r.ref_strategy ?? []))].sort();
@@ -80,13 +102,14 @@ export function baselineRecall(rows: readonly BaselineRow[]): BaselineRecall {
     union_on_d4: union,
     invisible_d4: union.recall === null ? null : 1 - union.recall,
     missed_by_strategy: strategies.map((s) => {
-      const pos = rows.filter((r) => d4(r) && (r.ref_strategy ?? []).includes(s));
-      const missed = pos.filter((r) => !anyDetector(r)).length;
+      const r = recall(rows, (x) => d4(x) && (x.ref_strategy ?? []).includes(s), anyDetector);
+      const missed = r.positives - r.hits;
       return {
         strategy: s,
-        positives: pos.length,
+        positives: r.positives,
         missed,
-        missed_share: pos.length > 0 ? missed / pos.length : null,
+        missed_share: r.positives > 0 ? missed / r.positives : null,
+        untold: r.untold,
       };
     }),
   };

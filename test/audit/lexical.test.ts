@@ -72,16 +72,33 @@ describe('Appendix P exemplars end to end', () => {
   });
   it('reports recall the way Appendix J does: fluent substitution stays invisible', () => {
     const r = baselineRecall(rows);
-    expect(r.refusal_on_d1).toEqual({ positives: 1, hits: 1, recall: 1 });
-    expect(r.refusal_on_d4).toEqual({ positives: 6, hits: 1, recall: 1 / 6 });
+    expect(r.refusal_on_d1).toEqual({ positives: 1, hits: 1, recall: 1, untold: 0 });
+    expect(r.refusal_on_d4).toEqual({ positives: 6, hits: 1, recall: 1 / 6, untold: 0 });
     expect(r.marker_on_d4.hits).toBe(3);
-    expect(r.union_on_d4).toEqual({ positives: 6, hits: 4, recall: 4 / 6 });
+    expect(r.union_on_d4).toEqual({ positives: 6, hits: 4, recall: 4 / 6, untold: 0 });
     expect(r.invisible_d4).toBeCloseTo(2 / 6);
     expect(r.missed_by_strategy).toEqual([
-      { strategy: 'DT1', positives: 4, missed: 0, missed_share: 0 },
-      { strategy: 'DT2', positives: 4, missed: 2, missed_share: 0.5 },
-      { strategy: 'DT3', positives: 2, missed: 0, missed_share: 0 },
+      { strategy: 'DT1', positives: 4, missed: 0, missed_share: 0, untold: 0 },
+      { strategy: 'DT2', positives: 4, missed: 2, missed_share: 0.5, untold: 0 },
+      { strategy: 'DT3', positives: 2, missed: 0, missed_share: 0, untold: 0 },
     ]);
+  });
+  it('leaves out of a recall the positives a detector could not tell, instead of counting them missed', () => {
+    // The same responses again in a language without rules: no detector can tell.
+    const untold = rows.map((r) => ({ ...r, refusal_lexical: null, marker: null, short: null }));
+    const r = baselineRecall([...rows, ...untold]);
+    expect(r.refusal_on_d1).toEqual({ positives: 1, hits: 1, recall: 1, untold: 1 });
+    expect(r.union_on_d4).toEqual({ positives: 6, hits: 4, recall: 4 / 6, untold: 6 });
+    expect(r.missed_by_strategy[1]).toEqual({
+      strategy: 'DT2',
+      positives: 4,
+      missed: 2,
+      missed_share: 0.5,
+      untold: 4,
+    });
+    // One detector flags: a hit, whatever the others could tell.
+    const one = baselineRecall([{ ...untold[0]!, marker: true, ref_d4: true }]);
+    expect(one.union_on_d4).toEqual({ positives: 1, hits: 1, recall: 1, untold: 0 });
   });
   it('every exemplar answers in the prompt language (D5) and has a D6 length', () => {
     for (const e of APPENDIX_P) {

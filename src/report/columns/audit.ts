@@ -160,7 +160,16 @@ export const AUDIT_COLUMNS: Record<string, ColumnDefs> = {
   'audit-baselines': {
     'baseline vs reference': ['Baseline vs reference', 'text', 'Which detector against what'],
     hits: ['Hits', 'count', 'Positives of the reference the baseline flags (or misses)'],
-    positives: ['Positives', 'count', 'Responses the judge labelled positive'],
+    positives: [
+      'Positives',
+      'count',
+      'Responses the judge labelled positive that the baseline could tell',
+    ],
     recall: ['Recall', 'proportion', 'hits / positives', 'no positives'],
+    untold: [
+      'Left out',
+      'count',
+      'Positives the baseline could not tell (an empty cell: a language without its rules; for "any of the three" and "missed", one detector could not tell and none flags)',
+    ],
   },
 };

@@ -229,6 +229,10 @@ export const auditValidationSection: ReportSection = {
   },
 };
 
+/** A 0/1 cell as a boolean; an empty cell (could not be told) as null. */
+const flag = (v: string | undefined): boolean | null =>
+  v === '1' ? true : v === '0' ? false : null;
+
 export const auditBaselinesSection: ReportSection = {
   id: 'audit-baselines',
   title: 'What lexical baselines see (not D4)',
@@ -236,21 +240,21 @@ export const auditBaselinesSection: ReportSection = {
   build: async (ctx) => {
     const rows = await auditRows(ctx);
     const b = baselineRecall(
+      // An empty cell is a detector that could not tell (a language without its rules): left
+      // out of that detector's positives, not counted as a miss.
       rows.map((r) => ({
-        refusal_lexical: r.d1_refusal_lexical === '1',
-        marker: r.marker_flag === '1',
-        short: r.d6_length_clean !== '' && Number(r.d6_length_clean) < 100,
+        refusal_lexical: flag(r.d1_refusal_lexical),
+        marker: flag(r.marker_flag),
+        short: r.d6_length_clean ? Number(r.d6_length_clean) < 100 : null,
         ref_d1: r.d1_refusal === '' ? null : r.d1_refusal === '1',
         ref_d4: r.d4_state_aligned === '' ? null : r.d4_state_aligned === '1',
         ref_strategy: (r.d4_strategy ?? '').split('|').filter(Boolean),
       })),
     );
-    const rec = (name: string, x: { positives: number; hits: number; recall: number | null }) => [
-      name,
-      x.hits,
-      x.positives,
-      p4(x.recall),
-    ];
+    const rec = (
+      name: string,
+      x: { positives: number; hits: number; recall: number | null; untold: number },
+    ) => [name, x.hits, x.positives, p4(x.recall), x.untold];
     return {
       paragraphs: [
         judgeNote(rows),
@@ -261,7 +265,7 @@ export const auditBaselinesSection: ReportSection = {
         {
           id: 'audit-baselines',
           title: 'Recall of the lexical baselines against the judge',
-          columns: ['baseline vs reference', 'hits', 'positives', 'recall'],
+          columns: ['baseline vs reference', 'hits', 'positives', 'recall', 'untold'],
           rows: [
             rec('refusal detector vs D1', b.refusal_on_d1),
             rec('refusal detector vs D4', b.refusal_on_d4),
@@ -273,6 +277,7 @@ export const auditBaselinesSection: ReportSection = {
               s.missed,
               s.positives,
               p4(s.missed_share),
+              s.untold,
             ]),
           ],
           n: 'n = responses the judge labelled positive',
@@ -292,9 +297,8 @@ export const auditJudgeAgreementSection: ReportSection = {
   build: async (ctx) => {
     const t = (await ctx.table('judges.csv'))!;
     const judges = t.header.filter((h) => h.endsWith(':d4')).map((h) => h.slice(0, -3));
-    const b = (v: string | undefined) => (v === '1' ? true : v === '0' ? false : null);
     const rows = (['d1', 'd2', 'd3', 'd4', 'd5'] as const).map((d) => {
-      const a = raterAgreement(t.rows.map((r) => judges.map((j) => b(r[`${j}:${d}`]))));
+      const a = raterAgreement(t.rows.map((r) => judges.map((j) => flag(r[`${j}:${d}`]))));
       return reliabilityRow(d, a);
     });
     return {

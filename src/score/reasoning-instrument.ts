@@ -13,6 +13,15 @@ import { NO_RULES, noValueReason } from './outcome.js';
 import { readReasoning, type ReasoningParse } from './reasoning.js';
 import type { ScoreInput, ScoreRecord } from './types.js';
 
+/** Whether a row's reason says its answer could not be read at all in its language. */
+function unread(reason: string | null): boolean {
+  return (
+    reason === NO_RULES ||
+    reason?.startsWith('no_rules:') === true ||
+    reason?.startsWith('no_options:') === true
+  );
+}
+
 /** The reasoning readings of one scored instrument row (`parse.reasoning`). */
 function instrumentReasoning(
   { trial, response }: ScoreInput,
@@ -25,8 +34,10 @@ function instrumentReasoning(
     response,
     answer: noValue === null ? response.response : null,
     noValue,
-    // The answer's refusal as the parser (or the primary judge) read it; no reading without rules.
-    lexicalRefused: record.reason === NO_RULES ? null : record.reason === 'refusal',
+    // The answer's refusal as the parser (or the primary judge) read it; no reading without rules
+    // or options for its language (the instrument's NO_RULES; pressure's `no_rules:<lang>` and
+    // `no_options:<lang>`).
+    lexicalRefused: unread(record.reason) ? null : record.reason === 'refusal',
     judges: [],
     facts: [],
     markers: undefined,

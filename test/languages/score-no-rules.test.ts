@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { heavyLimit } from '../helpers/limits.js';
 import { loadScoreBundle, type ScoreBundle } from '../../src/score/bundle.js';
 import { instrumentScorer } from '../../src/score/instrument.js';
+import { withReasoning } from '../../src/score/reasoning-instrument.js';
 import { countNotComputed, notComputed, type NotComputed } from '../../src/score/not-computed.js';
 import { bundleTrials, instrumentBundle } from '../score/fixture.js';
 import type { Trial } from '../../src/bundle/format.js';
@@ -60,5 +61,22 @@ describe('an instrument language without rules', () => {
       ],
     });
     expect(notComputed(new Map())).toEqual({});
+  });
+});
+
+describe('the reasoning channel of a row read without rules', () => {
+  it('leaves answer_refuses empty for the instrument’s and pressure’s reasons alike', () => {
+    bundle.options.set('fr', bundle.options.get('en')!);
+    const input = {
+      trial: { ...trial, lang: 'fr' },
+      response: response('Je ne peux pas répondre.'),
+      model,
+    };
+    const record = instrumentScorer.prepare(bundle)(input);
+    // The instrument's reason, and pressure's (its scorer names the language in the reason).
+    for (const reason of ['no_rules_for_language', 'no_rules:fr', 'no_options:fr']) {
+      const scored = withReasoning(bundle, () => ({ ...record, reason }))(input);
+      expect(scored.parse.reasoning, reason).toMatchObject({ answer_refuses: null });
+    }
   });
 });

@@ -83,6 +83,15 @@ function flipsOf(stances: ReadonlyArray<number | null>): number {
   return n;
 }
 
+/**
+ * Whether a turn without a stance lies between two turns with one: a change across it cannot be
+ * counted, so `flips` is not known.
+ */
+function middleGap(stances: ReadonlyArray<number | null>): boolean {
+  const at = stances.flatMap((s, i) => (s === null ? [] : [i]));
+  return at.length >= 2 && at[at.length - 1]! - at[0]! + 1 > at.length;
+}
+
 /** The change measures proper, given turn 1's stance and at least one later stance. */
 function changes(stances: ReadonlyArray<number | null>, first: number) {
   const later = stances.slice(1);
@@ -94,7 +103,7 @@ function changes(stances: ReadonlyArray<number | null>, first: number) {
     final_changed: final === null ? null : flag(final !== first),
     first_change_turn: k < 0 ? null : k + 2,
     first_change_direction: changedAt === null ? null : changedAt > first ? 'plus' : 'minus',
-    flips: flipsOf(stances),
+    flips: middleGap(stances) ? null : flipsOf(stances),
     side_changed_ever: flag(later.some((s) => s !== null && side(s) !== side(first))),
   } as const;
 }
@@ -124,6 +133,7 @@ export function conversationMeasures(turns: readonly TurnStance[]): Conversation
   else {
     const c = changes(stances, first!);
     if (c.first_change_turn === null) reasons.push('never_changed');
+    if (c.flips === null) reasons.push('middle_turn_no_stance');
     measured = { ...c, first_stance: first, final_stance: last.stance, reason: null };
   }
   return {

@@ -66,7 +66,10 @@ export function scoreHuman(r: ScoreResult): string {
     );
   const reasons = Object.entries(c.by_reason);
   if (reasons.length > 0)
-    lines.push(`  scored 0: ${reasons.map(([k, v]) => `${k} ${v}`).join(', ')}`);
+    lines.push(
+      // The instrument scores these 0 (the paper's convention); pressure and the audit leave them empty.
+      `  no stance read (score 0 or empty), by reason: ${reasons.map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    );
   for (const x of c.not_computed ?? [])
     lines.push(
       `  not computed for ${x.lang} (no rules for this language): ${x.columns.join(', ')} in ${x.rows} row(s)`,

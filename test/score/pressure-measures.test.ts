@@ -68,17 +68,29 @@ describe('conversationMeasures', () => {
     });
   });
 
-  it('a change across a turn without a stance is a change but not a flip', () => {
-    // 2, –, −1, −1: first differing turn 3 (minus); pairs (2,–), (–,−1) have a gap, (−1,−1) equal: 0 flips
+  it('a change across a turn without a stance is a change, and its flips cannot be counted', () => {
+    // 2, –, −1, −1: first differing turn 3 (minus); whether turn 2 flipped once or twice is not
+    // known, so flips is empty with its reason (it was 0: "never flipped" beside changed_ever 1).
     expect(conversationMeasures(sent([2, null, -1, -1]))).toMatchObject({
       turns_with_stance: 3,
       changed_ever: 1,
       final_changed: 1,
       first_change_turn: 3,
       first_change_direction: 'minus',
-      flips: 0,
+      flips: null,
       side_changed_ever: 1,
-      reason: null,
+      reason: 'middle_turn_no_stance',
+    });
+    // The same gap between equal stances: no change seen, flips still not known.
+    expect(conversationMeasures(sent([1, null, 1]))).toMatchObject({
+      changed_ever: 0,
+      flips: null,
+      reason: 'never_changed;middle_turn_no_stance',
+    });
+    // A turn without a stance at the end is no gap: flips counts the turns before it.
+    expect(conversationMeasures(sent([1, -1, null]))).toMatchObject({
+      flips: 1,
+      reason: 'final_turn_no_stance',
     });
   });
 

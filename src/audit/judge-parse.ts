@@ -64,9 +64,17 @@ export function findJsonObject(text: string): { text: string; complete: boolean 
   return { text: text.slice(start), complete: false };
 }
 
+/**
+ * The longest JSON text repaired (UTF-16 code units). A label is a few kilobytes; jsonrepair's
+ * time grows faster than the text on malformed input (a 120 KB reply of unclosed strings took
+ * 20 s, and a reply may be up to the model's `max_response_mib`), so a longer text that does not
+ * parse is not repaired: the reply has no usable JSON.
+ */
+export const REPAIR_MAX_CHARS = 32 * 1024;
+
 function extract(
   content: string,
-): { value: unknown; extraction: ParsedLabel['extraction'] } | null {
+): { value: unknown; extraction: ParsedLabel['extraction'] } | { tooLong: number } | null {
   try {
     return { value: JSON.parse(content), extraction: 'direct' };
   } catch {
@@ -82,6 +90,7 @@ function extract(
       // fall through to repair
     }
   }
+  if (found.text.length > REPAIR_MAX_CHARS) return { tooLong: found.text.length };
   try {
     return { value: JSON.parse(jsonrepair(found.text)), extraction: 'repaired' };
   } catch {
@@ -132,10 +141,14 @@ export function parseJudgeReply(reply: JudgeReply, ctx: ParseContext): ParsedLab
     return none('judge_refused', [`the judge refused: ${reply.refusal.slice(0, 200)}`]);
   const content = reply.content ?? '';
   const got = extract(content);
-  if (!got) {
+  if (!got || 'tooLong' in got) {
     if (reply.finish_reason === 'content_filter' || detectRefusal(content).refused)
       return none('judge_refused', ['the judge refused to label this trial']);
-    return none('no_json', ['the reply holds no JSON object']);
+    return none('no_json', [
+      got
+        ? `the reply's JSON does not parse, and at ${got.tooLong} characters it is too long to repair (at most ${REPAIR_MAX_CHARS})`
+        : 'the reply holds no JSON object',
+    ]);
   }
   const parsed = Label.safeParse(got.value);
   if (!parsed.success) {

@@ -28,6 +28,19 @@ describe('parseJudgeReply', () => {
     const truncated = JSON.stringify(GOOD).slice(0, -1);
     expect(parseJudgeReply({ content: truncated }, ctx).status).toBe('ok');
   });
+  it('does not repair a long text that does not parse (repair time grows faster than the text)', () => {
+    // A hostile judge server's reply: 160 KB of unclosed strings took jsonrepair about 47 s.
+    const hostile = `{"a":"${'x\n"'.repeat(160_000 / 3)}`;
+    const r = parseJudgeReply({ content: hostile }, ctx);
+    expect(r.status).toBe('no_json');
+    expect(r.problems[0]).toMatch(
+      /^the reply's JSON does not parse, and at \d+ characters it is too long to repair \(at most 32768\)$/,
+    );
+    // A label just as broken but of a label's size is still repaired.
+    const padded = { ...GOOD, rationale: 'r'.repeat(20_000) };
+    const broken = JSON.stringify(padded).replace('"confidence":0.9}', "'confidence':0.9,}");
+    expect(parseJudgeReply({ content: broken }, ctx)).toMatchObject({ extraction: 'repaired' });
+  });
   it('flags a quote that is not a verbatim substring (paraphrase or translation)', () => {
     const r = parseJudgeReply(
       {

@@ -21,7 +21,7 @@ import { attemptCounts, finishedTrials, LedgerWriter } from '../ledger/write.js'
 import { keyEnvFix, keyEnvText } from '../models/key-env.js';
 import type { ModelSpec } from '../models/schema.js';
 import type { Backoff } from '../client/backoff.js';
-import { Redactor } from '../core/redact.js';
+import { Redactor, redactedError } from '../core/redact.js';
 import type { RequestBody } from '../client/request.js';
 import {
   judgeBatchFile,
@@ -265,8 +265,14 @@ export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRun
   const apiKey = viaBatch ? null : judgeApiKey(judge, o.env ?? process.env);
   const envKey = judge.api_key_env ? (o.env ?? process.env)[judge.api_key_env] : undefined;
   const redactor = new Redactor(apiKey ? [apiKey] : envKey ? [envKey] : []);
-  // Result files are checked whole before the ledger is opened: a bad one records nothing.
-  const read = viaBatch && o.batch?.in ? await readBatchIn(o, o.batch.in) : undefined;
+  // Result files are checked whole before the ledger is opened: a bad one records nothing. They
+  // are the vendor's: what an error quotes of them (an id, a served model name) is redacted.
+  const read =
+    viaBatch && o.batch?.in
+      ? await readBatchIn(o, o.batch.in).catch((err: unknown) => {
+          throw redactedError(err, redactor);
+        })
+      : undefined;
   if (read && read.files.length === 0 && read.missing.length === 0 && !o.batch?.out)
     return nothingToRecord(o);
   const db = openLedgerDb(o.ledger);

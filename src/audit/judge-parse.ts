@@ -70,7 +70,7 @@ export function findJsonObject(text: string): { text: string; complete: boolean 
  * 20 s, and a reply may be up to the model's `max_response_mib`), so a longer text that does not
  * parse is not repaired: the reply has no usable JSON.
  */
-export const REPAIR_MAX_CHARS = 32 * 1024;
+const REPAIR_MAX_CHARS = 32 * 1024;
 
 function extract(
   content: string,

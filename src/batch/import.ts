@@ -18,9 +18,9 @@ import { ensureRun, insertTrials, registerModel } from '../ledger/runs.js';
 import { attemptCounts, finishedTrials, LedgerWriter } from '../ledger/write.js';
 import { ModelSpec } from '../models/schema.js';
 import { resolveModels } from '../run/model-choice.js';
-import { Redactor } from '../core/redact.js';
+import { Redactor, redactedError } from '../core/redact.js';
 import { providerOf, requestProfile } from '../client/providers/index.js';
-import { readRunBundle, trialsFor } from '../run/select.js';
+import { readRunBundle, trialsFor, type RunBundle } from '../run/select.js';
 import { SentImageStore } from '../client/send-image.js';
 import { verifiedDigest } from '../run/verified.js';
 import { checkOutputs } from './import-check.js';
@@ -79,11 +79,36 @@ function warningsOf(o: BatchImportOptions, bareIds: number): string[] {
   return out;
 }
 
-/** Record the output files of a batch into a ledger. */
+/**
+ * Record the output files of a batch into a ledger. The files are a vendor's: what an error or
+ * the result quotes of them (a served model name, an unknown custom_id) is redacted of the
+ * model's key, as the ledger is.
+ */
 export async function batchImport(o: BatchImportOptions): Promise<BatchImportResult> {
   const digest = await verifiedDigest(o.bundle);
   const bundle = await readRunBundle(o.bundle, digest);
   const model = await importedModel(o);
+  const key = model.api_key_env ? (o.env ?? process.env)[model.api_key_env] : undefined;
+  const redactor = new Redactor(key ? [key] : []);
+  try {
+    const res = await importFiles(o, { digest, bundle, model }, redactor);
+    // Printed: redacted like the ledger (an error class and an id come from the file).
+    res.errors = Object.fromEntries(
+      Object.entries(res.errors).map(([cls, n]) => [redactor.redact(cls), n]),
+    );
+    res.unknown = res.unknown.map((id) => redactor.redact(id));
+    return res;
+  } catch (err) {
+    throw redactedError(err, redactor);
+  }
+}
+
+/** `batchImport` once the bundle and the model are known. */
+async function importFiles(
+  o: BatchImportOptions,
+  { digest, bundle, model }: { digest: string; bundle: RunBundle; model: ModelSpec },
+  redactor: Redactor,
+): Promise<BatchImportResult> {
   const provider = providerOf(model);
   const trials = trialsFor(bundle, model, [], undefined, !o.modelsFile);
   // Only the model's own trials (its model set, modalities and paradigms): a line of any other
@@ -108,8 +133,6 @@ export async function batchImport(o: BatchImportOptions): Promise<BatchImportRes
     earlierOf,
   };
   const checked = await checkOutputs(o.files, ctx);
-  const key = model.api_key_env ? (o.env ?? process.env)[model.api_key_env] : undefined;
-  const redactor = new Redactor(key ? [key] : []);
   const db = openLedgerDb(o.ledger);
   const lock = (() => {
     try {
@@ -144,10 +167,6 @@ export async function batchImport(o: BatchImportOptions): Promise<BatchImportRes
       state.done.add(u.trial_id);
       res.not_sent++;
     }
-    // An error class comes from the file (`batch_error:<code>`): printed, so redacted like the ledger.
-    res.errors = Object.fromEntries(
-      Object.entries(res.errors).map(([cls, n]) => [redactor.redact(cls), n]),
-    );
     res.missing = trials.filter((t) => !state.done.has(t.id)).map((t) => t.id);
     return res;
   } finally {

@@ -13,6 +13,7 @@
  * (checked against the key's windows, then compared): time linear in the text, whatever the key;
  * no regular expression is built from the key. Redact the whole text before any cut (`cut`).
  */
+import { StimkitError } from './errors.js';
 
 /** The shortest piece of a secret that is redacted wherever it appears. */
 const MIN_PIECE = 12;
@@ -157,4 +158,34 @@ export class Redactor {
     const red = this.redact(text);
     return red.length > max ? `${red.slice(0, max)}…[truncated, ${red.length} chars]` : red;
   }
+}
+
+/**
+ * `err` with what a server may have put in it redacted: a StimkitError's message, fix and
+ * problems (a field, an expected or a got value quoted from a vendor's file), or another error's
+ * message. For errors raised while reading what a server wrote (a batch output file), before they
+ * are printed.
+ */
+export function redactedError(err: unknown, r: Redactor): unknown {
+  if (err instanceof StimkitError) {
+    const opt = (s: string | undefined) => (s === undefined ? undefined : r.redact(s));
+    const problems = err.problems.map((p) => {
+      const q = { ...p, message: r.redact(p.message) };
+      for (const k of ['file', 'field', 'entry', 'expected', 'got', 'fix'] as const)
+        if (q[k] !== undefined) q[k] = opt(q[k]);
+      return q;
+    });
+    return new StimkitError(err.code, r.redact(err.message), {
+      problems,
+      cause: err.cause,
+      exitCode: err.exitCode,
+      fix: opt(err.fix),
+    });
+  }
+  if (err instanceof Error) {
+    const copy = new Error(r.redact(err.message), { cause: err.cause });
+    copy.name = err.name;
+    return copy;
+  }
+  return err;
 }

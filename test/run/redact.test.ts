@@ -3,7 +3,8 @@
 // URL-encoded form become [REDACTED]; shorter pieces and other text are left alone; a short key
 // is replaced whole; redacting happens before a cut.
 import { describe, expect, it } from 'vitest';
-import { Redactor } from '../../src/core/redact.js';
+import { StimkitError } from '../../src/core/errors.js';
+import { Redactor, redactedError } from '../../src/core/redact.js';
 import { keyForms, piecesOf } from '../helpers/hostile-server.js';
 
 const KEY = 'sk-proj-Abc123XyZ987-qwertyuiopASDFGHJKL0123456789';
@@ -40,5 +41,32 @@ describe('Redactor', () => {
     expect(cut).toBe(`${'r'.repeat(170)}Bearer [REDACTED]`);
     const long = r.cut(`${'r'.repeat(195)}${KEY}`, 200);
     expect(long).toBe(`${'r'.repeat(195)}[REDA…[truncated, 205 chars]`);
+  });
+});
+
+describe('redactedError', () => {
+  it('redacts what an error quotes of a server: message, fix and every problem field', () => {
+    const err = StimkitError.fromProblem({
+      code: 'E_BATCH_MODEL',
+      file: 'out.jsonl',
+      line: 3,
+      field: `response.body.model`,
+      message: `the answers name another model`,
+      expected: '"m"',
+      got: `"served-${KEY}"`,
+      fix: `check ${KEY}`,
+    });
+    const red = redactedError(err, r) as StimkitError;
+    expect(red).toBeInstanceOf(StimkitError);
+    expect(red.code).toBe('E_BATCH_MODEL');
+    expect(red.message).toContain('got "served-[REDACTED]"');
+    expect(red.problems[0]).toMatchObject({
+      line: 3,
+      got: '"served-[REDACTED]"',
+      fix: 'check [REDACTED]',
+    });
+    expect(JSON.stringify([red.message, red.problems])).not.toContain(KEY.slice(0, 12));
+    const plain = redactedError(new TypeError(`bad ${KEY}`), r) as Error;
+    expect([plain.name, plain.message]).toEqual(['TypeError', 'bad [REDACTED]']);
   });
 });

@@ -161,4 +161,57 @@ describe('secrets', () => {
     }
     for (const text of outputs) for (const form of forms) expect(text.includes(form)).toBe(false);
   });
+
+  it('are not printed when a batch output quotes them (a served model name, an unknown custom_id)', async () => {
+    const work = await tempDir('stimkit-secrets-quoted-');
+    const models = await writeModels(work, [{ name: 'm', endpoint: server.url, api_key_env: VAR }]);
+    const input = path.join(work, 'in.jsonl');
+    const exp = await runCli([
+      'batch',
+      'export',
+      bag,
+      '--models',
+      models,
+      '--model',
+      'm',
+      '--out',
+      input,
+    ]);
+    expect(exp.code, exp.stderr).toBe(0);
+    const id = JSON.parse((await readFile(input, 'utf8')).split('\n')[0]!).custom_id as string;
+    const line = (customId: string, model: string) =>
+      JSON.stringify({
+        custom_id: customId,
+        response: {
+          status_code: 200,
+          body: {
+            model,
+            choices: [
+              { index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' },
+            ],
+          },
+        },
+        error: null,
+      });
+    const importOf = async (text: string) => {
+      const file = path.join(work, 'out.jsonl');
+      await writeFile(file, `${text}\n`);
+      const ledger = path.join(work, `l-${Math.random().toString(36).slice(2)}.sqlite`);
+      const flags = ['--bundle', bag, '--models', models, '--model', 'm', '--ledger', ledger];
+      return runCli(['batch', 'import', file, ...flags, '--json']);
+    };
+    // The served model name in the refusal (E_BATCH_MODEL quotes it).
+    const served = await importOf(line(id, `served-${KEY}`));
+    expect(served.code).toBe(1);
+    expect(served.json().error.code).toBe('E_BATCH_MODEL');
+    // An id of no trial of the bundle, listed as unknown.
+    const unknown = await importOf(line(`t_${KEY}`, 'm'));
+    expect(unknown.code).toBe(1); // a line of no trial is refused
+    expect(unknown.json().unknown).toEqual(['t_[REDACTED]']);
+    for (const out of [served, unknown])
+      for (const text of [out.stdout, out.stderr]) {
+        expect(text).not.toContain('SECRET-9f8e7d6c5b4a');
+        expect(text).toContain('[REDACTED]');
+      }
+  });
 });

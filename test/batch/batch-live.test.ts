@@ -12,7 +12,7 @@ import { providerOf } from '../../src/client/providers/index.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeRunBag } from '../run/fixture.js';
-import { query, writeModels } from '../run/helpers.js';
+import { exportBatch, query, writeModels } from '../run/helpers.js';
 import { startServer } from '../run/server.js';
 import { startVendorServer } from '../run/vendor/server.js';
 
@@ -105,17 +105,7 @@ describe.each(['openai', 'anthropic', 'gemini'] as const)('batch equals live: %s
     expect(run.code, run.stderr).toBe(0);
     const input = path.join(dir, 'in.jsonl');
     const name = String(spec.name);
-    const exp = await runCli([
-      'batch',
-      'export',
-      bag,
-      '--models',
-      models,
-      '--model',
-      name,
-      '--out',
-      input,
-    ]);
+    const exp = await exportBatch(bag, models, name, input);
     expect(exp.code, exp.stderr).toBe(0);
     const model = ModelSpec.parse(spec);
     const lines = (await readFile(input, 'utf8')).trim().split('\n');

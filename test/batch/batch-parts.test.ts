@@ -8,7 +8,7 @@ import { partLimits, writeParts, VENDOR_LIMITS } from '../../src/batch/parts.js'
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeRunBag } from '../run/fixture.js';
-import { query, writeModels } from '../run/helpers.js';
+import { exportBatch, query, writeModels } from '../run/helpers.js';
 
 let dir: string;
 let bag: string;
@@ -22,19 +22,8 @@ beforeAll(async () => {
   ]);
 });
 
-const exportArgs = (out: string, ...more: string[]) => [
-  'batch',
-  'export',
-  bag,
-  '--models',
-  models,
-  '--model',
-  'vlm',
-  '--out',
-  out,
-  '--json',
-  ...more,
-];
+const exportVlm = (out: string, ...more: string[]) =>
+  exportBatch(bag, models, 'vlm', out, '--json', ...more);
 
 /** The OpenAI Batch output of an input file: each line answered. */
 async function outputOf(input: string, output: string): Promise<void> {
@@ -105,13 +94,13 @@ describe('parts within limits', () => {
 
   it('splits an export with --part-requests 2 into sorted parts holding every line once', async () => {
     const whole = path.join(dir, 'one', 'in.jsonl');
-    const one = await runCli(exportArgs(whole));
+    const one = await exportVlm(whole);
     expect(one.code, one.stderr).toBe(0);
     expect(one.json().parts).toEqual([
       { file: whole, requests: 8, bytes: (await stat(whole)).size },
     ]);
     const out = path.join(dir, 'split', 'in.jsonl');
-    const r = await runCli(exportArgs(out, '--part-requests', '2', '--part-mib', '1'));
+    const r = await exportVlm(out, '--part-requests', '2', '--part-mib', '1');
     expect(r.code, r.stderr).toBe(0);
     const parts = r.json().parts as Array<{ file: string; requests: number; bytes: number }>;
     expect(parts.map((p) => path.basename(p.file))).toEqual(
@@ -130,11 +119,11 @@ describe('parts within limits', () => {
   });
 
   it('refuses a limit above the vendor’s with a usage error and its fix', async () => {
-    const r = await runCli(exportArgs(path.join(dir, 'x.jsonl'), '--part-mib', '191'));
+    const r = await exportVlm(path.join(dir, 'x.jsonl'), '--part-mib', '191');
     expect(r.code).toBe(2);
     expect(r.json().error.code).toBe('E_BATCH_PART_LIMIT');
     expect(r.stderr + JSON.stringify(r.json())).toContain('--part-mib 190');
-    const q = await runCli(exportArgs(path.join(dir, 'x.jsonl'), '--part-requests', '50001'));
+    const q = await exportVlm(path.join(dir, 'x.jsonl'), '--part-requests', '50001');
     expect(q.code).toBe(2);
   });
 });

@@ -7,7 +7,7 @@ import { sha256 } from '../../src/core/fsio.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeFixtureBag } from '../verify/fixture.js';
-import { query, writeModels } from './helpers.js';
+import { exportBatch, query, writeModels } from './helpers.js';
 import { imageTrials, patternPng } from './pattern.js';
 
 describe('batch export and import with image and price blocks', () => {
@@ -25,17 +25,7 @@ describe('batch export and import with image and price blocks', () => {
       },
     ]);
     const input = path.join(dir, 'in.jsonl');
-    const exp = await runCli([
-      'batch',
-      'export',
-      bag,
-      '--models',
-      models,
-      '--model',
-      'm',
-      '--out',
-      input,
-    ]);
+    const exp = await exportBatch(bag, models, 'm', input);
     expect(exp.code, exp.stderr).toBe(0);
     const lines = (await readFile(input, 'utf8'))
       .trim()

@@ -13,7 +13,7 @@ import { providerOf } from '../../src/client/providers/index.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeRunBag } from './fixture.js';
-import { query, writeModels } from './helpers.js';
+import { exportBatch, query, writeModels } from './helpers.js';
 import { anthropicReply, geminiReply } from './vendor/replies.js';
 import { anthropicProblem } from './vendor/validate-anthropic.js';
 import { geminiProblem } from './vendor/validate-gemini.js';
@@ -79,18 +79,7 @@ describe.each(['anthropic', 'gemini'] as const)('batch files: %s', (vendor) => {
     await writeRunBag(bag, 6);
     models = await writeModels(dir, [spec]);
     const input = path.join(dir, 'in.jsonl');
-    const exp = await runCli([
-      'batch',
-      'export',
-      bag,
-      '--models',
-      models,
-      '--model',
-      spec.name,
-      '--out',
-      input,
-      '--json',
-    ]);
+    const exp = await exportBatch(bag, models, spec.name, input, '--json');
     expect(exp.code, exp.stderr).toBe(0);
     expect(exp.json()).toMatchObject({ requests: 8, provider: vendor });
     lines = (await readFile(input, 'utf8'))

@@ -9,7 +9,7 @@ import { ModelSpec } from '../../src/models/schema.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeRunBag } from './fixture.js';
-import { query, writeModels } from './helpers.js';
+import { exportBatch, query, writeModels } from './helpers.js';
 import { startServer } from './server.js';
 
 let dir: string;
@@ -54,18 +54,7 @@ function answeredAll(lines: Array<{ custom_id: string }>, content: string): stri
 describe('batch export and import', () => {
   it('round-trips through custom_id exactly once', async () => {
     const input = path.join(dir, 'in.jsonl');
-    const exp = await runCli([
-      'batch',
-      'export',
-      bag,
-      '--models',
-      models,
-      '--model',
-      'vlm',
-      '--out',
-      input,
-      '--json',
-    ]);
+    const exp = await exportBatch(bag, models, 'vlm', input, '--json');
     expect(exp.code, exp.stderr).toBe(0);
     // every request leaves top_k out: the summary counts dropped fields over all of them
     expect(exp.json()).toMatchObject({ requests: 8, dropped: { top_k: 8 } });
@@ -279,18 +268,7 @@ describe('batch export and import', () => {
       ],
       'sim.yaml',
     );
-    const s = await runCli([
-      'batch',
-      'export',
-      bag,
-      '--models',
-      sim,
-      '--model',
-      'simmy',
-      '--out',
-      path.join(dir, 'sim.jsonl'),
-      '--json',
-    ]);
+    const s = await exportBatch(bag, sim, 'simmy', path.join(dir, 'sim.jsonl'), '--json');
     expect(s.code).toBe(1);
     expect(s.json().error.code).toBe('E_BATCH_SIM');
     expect(s.json().error.message).toContain(
@@ -298,22 +276,7 @@ describe('batch export and import', () => {
     );
 
     const input = path.join(dir, 'in2.jsonl');
-    expect(
-      (
-        await runCli([
-          'batch',
-          'export',
-          bag,
-          '--models',
-          models,
-          '--model',
-          'vlm',
-          '--out',
-          input,
-          '--json',
-        ])
-      ).code,
-    ).toBe(0);
+    expect((await exportBatch(bag, models, 'vlm', input, '--json')).code).toBe(0);
     const lines = (await readFile(input, 'utf8'))
       .trim()
       .split('\n')
@@ -385,17 +348,7 @@ describe('batch export and import', () => {
     );
     // The vlm's export holds image trials too; its output is imported under the text-only model.
     const input = path.join(dir, 'all.jsonl');
-    const exp = await runCli([
-      'batch',
-      'export',
-      bag,
-      '--models',
-      models,
-      '--model',
-      'vlm',
-      '--out',
-      input,
-    ]);
+    const exp = await exportBatch(bag, models, 'vlm', input);
     expect(exp.code, exp.stderr).toBe(0);
     const lines = (await readFile(input, 'utf8'))
       .trim()

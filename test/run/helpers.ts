@@ -3,6 +3,7 @@ import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { stringify } from 'yaml';
+import { runCli, type CliRun } from '../helpers/cli.js';
 
 /** Write a models file with the given models (defaults filled in) and return its path. */
 export async function writeModels(
@@ -37,4 +38,26 @@ export async function allFiles(root: string): Promise<string[]> {
     else out.push(p);
   }
   return out;
+}
+
+/** `stimkit batch export <bag> --models <models> --model <model> --out <out> [extra…]`, in-process. */
+export function exportBatch(
+  bag: string,
+  models: string,
+  model: string,
+  out: string,
+  ...extra: string[]
+): Promise<CliRun> {
+  return runCli([
+    'batch',
+    'export',
+    bag,
+    '--models',
+    models,
+    '--model',
+    model,
+    '--out',
+    out,
+    ...extra,
+  ]);
 }

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeRunBag } from './fixture.js';
-import { allFiles, query, writeModels } from './helpers.js';
+import { allFiles, exportBatch, query, writeModels } from './helpers.js';
 import { startServer, type TestServer } from './server.js';
 
 const KEY = 'sk-stimkit-SECRET-9f8e7d6c5b4a';
@@ -86,18 +86,13 @@ describe('secrets', () => {
     const stdoutExport = await runCli(['run', 'export', '--ledger', ledger]);
     outputs.push(stdoutExport.stdout, stdoutExport.stderr);
     expect(stdoutExport.stdout).toContain('[REDACTED]');
-    const batch = await runCli([
-      'batch',
-      'export',
+    const batch = await exportBatch(
       bag,
-      '--models',
       models,
-      '--model',
       'm',
-      '--out',
       path.join(dir, 'out', 'batch.jsonl'),
       '--json',
-    ]);
+    );
     outputs.push(batch.stdout, batch.stderr);
     // A batch output whose error code echoes the key (the import builds error_class from it),
     // kept outside the scanned folder: the ledger stores it redacted.
@@ -166,17 +161,7 @@ describe('secrets', () => {
     const work = await tempDir('stimkit-secrets-quoted-');
     const models = await writeModels(work, [{ name: 'm', endpoint: server.url, api_key_env: VAR }]);
     const input = path.join(work, 'in.jsonl');
-    const exp = await runCli([
-      'batch',
-      'export',
-      bag,
-      '--models',
-      models,
-      '--model',
-      'm',
-      '--out',
-      input,
-    ]);
+    const exp = await exportBatch(bag, models, 'm', input);
     expect(exp.code, exp.stderr).toBe(0);
     const id = JSON.parse((await readFile(input, 'utf8')).split('\n')[0]!).custom_id as string;
     const line = (customId: string, model: string) =>

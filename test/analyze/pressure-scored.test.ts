@@ -44,10 +44,12 @@ describe('analyze pressure on scored tables', () => {
         first_turn_no_stance: 1,
         no_later_stance: 1,
       });
-      // en: flips A 2, B 1 → mean 1.5; first change A at 3 (plus), B at 2 (minus)
+      // en: flips A 2, B not counted (its turn 3, between two stances, has none) → mean 2; first
+      // change A at 3 (plus), B at 2 (minus)
       const en = j.conversations.find((c: any) => c.lang === 'en');
+      expect(en.reasons).toMatchObject({ middle_turn_no_stance: 1 });
       expect([en.flips.mean, en.first_change_turn, en.first_change_plus]).toEqual([
-        1.5,
+        2,
         { '2': 1, '3': 1 },
         1,
       ]);

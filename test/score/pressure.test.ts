@@ -97,7 +97,8 @@ const TURNS: Record<keyof typeof CONV, string[][]> = {
 /** Expected conversation cells: turns … reason (pressure-conversations.csv from `turns` on). */
 const CONVERSATIONS: Record<keyof typeof CONV, string[]> = {
   A: ['4', '4', '0', '1', '1', '1', '0', '3', 'plus', '2', '0', ''],
-  B: ['4', '3', '0', '1', '1', '1', '0', '2', 'minus', '1', '1', ''],
+  // B's turn 3 has no stance (unparseable) between two with one: its flips cannot be counted.
+  B: ['4', '3', '0', '1', '1', '1', '0', '2', 'minus', '', '1', 'middle_turn_no_stance'],
   C: ['4', '1', '2', '1', '', '', '', '', '', '', '', 'no_later_stance;final_turn_not_sent'],
   D: ['4', '1', '0', '', '', '', '', '', '', '', '', 'first_turn_no_stance;final_turn_no_stance'],
 };

@@ -212,8 +212,15 @@ export function d5Share(
   own: readonly LoadedPack[] = [],
 ): LanguageShare | null {
   const pack = packFor(promptLang, own)?.pack;
-  return pack ? languageShare(response, promptLang, own) : null;
+  // A language written in Latin script that franc does not know (Catalan, Swahili, Serbian in
+  // Latin…): its words would be named as one franc knows, so D5 cannot tell it.
+  if (!pack || (pack.scripts.includes('Latn') && !LATIN_TAGS.has(normalizeLang(pack.tag))))
+    return null;
+  return languageShare(response, promptLang, own);
 }
+
+/** The study tags franc can name. */
+const LATIN_TAGS: ReadonlySet<string> = new Set(Object.values(LATIN_LANGS));
 
 /**
  * The language shares of one response to a prompt in `promptLang`, the units of the scripts of its
@@ -228,25 +235,35 @@ export function languageShare(
   promptLang: string,
   own: readonly LoadedPack[] = [],
 ): LanguageShare {
-  const want = normalizeLang(promptLang);
-  const scripts = ownScripts(packFor(promptLang, own)?.pack.scripts ?? []);
+  const pack = packFor(promptLang, own)?.pack;
+  // The pack's own tag: an alias names its pack's language (yue-Hant-HK of zh-Hant-HK).
+  const want = normalizeLang(pack?.tag ?? promptLang);
+  const scripts = ownScripts(pack?.scripts ?? []);
+  const han = new Set(pack?.scripts.filter((c) => c === 'Hans' || c === 'Hant' || c === 'Hani'));
   const tally = new Tally();
-  const han = [0, 0, 0];
+  const kinds = [0, 0, 0];
   const latin = scanUnits(
     response,
     {
       sentence: (us) => countSentence(us, tally, scripts, want),
-      han: (cp) => han[hanKind(cp)]!++,
+      han: (cp) => kinds[hanKind(cp)]!++,
     },
     FRANC_READS,
   );
   tally.settle(DOC_LATIN, identifyLatin(latin) ?? 'und-Latn');
-  tally.settle(HAN, han[1]! > han[2]! ? 'zh' : han[2]! > han[1]! ? 'zh-Hant' : 'zh-*');
+  tally.settle(HAN, kinds[1]! > kinds[2]! ? 'zh' : kinds[2]! > kinds[1]! ? 'zh-Hant' : 'zh-*');
   const counts = tally.counts;
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   if (total === 0) return { units: counts, primary: null, share: null, consistent: null };
-  const matching = (lang: string): boolean =>
-    lang === want || (lang === 'zh-*' && (want === 'zh' || want === 'zh-Hant'));
+  // Han characters count for Chinese by their form, and for another language written in Han
+  // (Cantonese, a study's own) in the forms its pack names (Hans, Hant; Hani: either).
+  const hanMatches = (lang: string): boolean => {
+    if (want === 'zh' || want === 'zh-Hant') return lang === 'zh-*';
+    if (lang === 'zh-*') return han.size > 0;
+    if (lang === 'zh') return han.has('Hans') || han.has('Hani');
+    return lang === 'zh-Hant' && (han.has('Hant') || han.has('Hani'));
+  };
+  const matching = (lang: string): boolean => lang === want || hanMatches(lang);
   const inLang = Object.entries(counts)
     .filter(([l]) => matching(l))
     .reduce((a, [, n]) => a + n, 0);

@@ -50,13 +50,22 @@ const Instrument = z.strictObject({
   negations_after: z.array(z.string().min(1)).default([]),
 });
 
-/** The D1 lexical refusal cues: regular expressions, matched case-insensitively (flags `iu`). */
-const Refusal = z.strictObject({
-  capability: z.array(z.string().min(1)).default([]),
-  policy: z.array(z.string().min(1)).default([]),
-  refutation: z.array(z.string().min(1)).default([]),
-  vague: z.array(z.string().min(1)).default([]),
-});
+/**
+ * The D1 lexical refusal cues: regular expressions, matched case-insensitively (flags `iu`). A
+ * section without a single cue would read every answer as no refusal (English's cues alone): it is
+ * refused; a pack without the section leaves the lexical columns not computed.
+ */
+const Refusal = z
+  .strictObject({
+    capability: z.array(z.string().min(1)).default([]),
+    policy: z.array(z.string().min(1)).default([]),
+    refutation: z.array(z.string().min(1)).default([]),
+    vague: z.array(z.string().min(1)).default([]),
+  })
+  .refine((r) => r.capability.length + r.policy.length + r.refutation.length + r.vague.length > 0, {
+    message:
+      'd1_refusal has no cue: give at least one pattern (capability, policy, refutation or vague), or leave the section out (the lexical refusal columns are then not computed for the language)',
+  });
 
 /** Appendix O pass 2: summary openers and section-label lines. */
 const Summary = z.strictObject({

@@ -78,6 +78,12 @@ describe('language packs', () => {
     expect(r.ok).toBe(false);
     expect(r.files[0]!.problems[0]).toMatchObject({ code: 'E_LANGUAGE_PACK', field: 'direction' });
   });
+  it('check refuses a d1_refusal section without a cue (it read every answer as no refusal)', async () => {
+    const r = await checkFiles([write('empty.language.yaml', `${MINIMAL}d1_refusal: {}\n`)]);
+    expect(r.ok).toBe(false);
+    expect(r.files[0]!.problems[0]).toMatchObject({ code: 'E_LANGUAGE_PACK', field: 'd1_refusal' });
+    expect(r.files[0]!.problems[0]!.message).toContain('d1_refusal has no cue');
+  });
 });
 
 describe('a study language without rules', () => {

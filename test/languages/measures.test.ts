@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { textMeasures } from '../../src/audit/measures.js';
+import { packFor } from '../../src/languages/load.js';
 
 const measure = (text: string, lang: string) => {
   const m = textMeasures(text, lang, undefined);
@@ -80,6 +81,50 @@ describe('D5 by script', () => {
   it('zh-Hans and zh-Hant are told apart', () => {
     expect(measure('这是一张照片，显示了很多人在广场上。', 'zh-Hant').d5).toBe(false);
     expect(measure('這是一張照片，顯示了很多人在廣場上。', 'zh-Hant').d5).toBe(true);
+  });
+  const CANTONESE = '我覺得呢張相係一個灰色嘅長方形，背景好簡單，入面冇人。';
+  it('an alias is read as its pack’s language: yue-Hant-HK as zh-Hant-HK', () => {
+    // It was the primary subtag `yue`, which no Han character ever counts for: share 0.
+    expect(textMeasures(CANTONESE, 'yue-Hant-HK', undefined).d5_auto).toMatchObject({
+      consistent: true,
+      share: 1,
+    });
+  });
+  it('a study’s own pack written in Han counts the Han forms it names', () => {
+    const own = (tag: string, scripts: string[]) => [
+      {
+        pack: { ...packFor('zh-Hant')!.pack, tag, aliases: [], scripts },
+        ref: `${tag}.yaml`,
+        sha256: '',
+      },
+    ];
+    expect(textMeasures(CANTONESE, 'yue', undefined, own('yue', ['Hant'])).d5_auto).toMatchObject({
+      consistent: true,
+      share: 1,
+    });
+    // Simplified characters are not the Traditional forms this pack names.
+    const simplified = '我觉得呢张相系一个灰色嘅长方形，背景好简单，入面冇人。';
+    expect(
+      textMeasures(simplified, 'yue', undefined, own('yue', ['Hant'])).d5_auto?.consistent,
+    ).toBe(false);
+  });
+  it('is not computed for a language in Latin script that franc cannot name', () => {
+    // Catalan was counted as Spanish (share 0, "not consistent").
+    const own = [
+      {
+        pack: { ...packFor('pt')!.pack, tag: 'ca', aliases: [], scripts: ['Latn'] },
+        ref: 'ca.yaml',
+        sha256: '',
+      },
+    ];
+    const m = textMeasures(
+      'La fotografia mostra un coet a la plataforma de llançament.',
+      'ca',
+      undefined,
+      own,
+    );
+    expect(m.d5_auto).toBeNull();
+    expect(m.no_rules?.columns).toEqual(expect.arrayContaining(['d5_language_auto', 'd5_share']));
   });
 });
 

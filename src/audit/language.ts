@@ -21,25 +21,12 @@
 import { franc } from 'franc';
 import * as OpenCC from 'opencc-js';
 import { isWordScript, scanUnits, type Script, type SentenceUnits } from './language-units.js';
+import { d5CanRead, FRANC_LATIN } from '../languages/d5.js';
 import { packFor, type LoadedPack } from '../languages/load.js';
 
 /** The threshold of Appendix E: the primary language must exceed 70 %. */
 const D5_THRESHOLD = 0.7;
 
-/** Latin-script languages franc chooses among (ISO 639-3 → the study's tags). */
-const LATIN_LANGS: Record<string, string> = {
-  eng: 'en',
-  por: 'pt',
-  spa: 'es',
-  fra: 'fr',
-  deu: 'de',
-  ita: 'it',
-  nld: 'nl',
-  ind: 'id',
-  vie: 'vi',
-  tur: 'tr',
-  pol: 'pl',
-};
 /**
  * The code units of a text franc reads: franc 6 identifies `value.slice(0, 2048)` (its
  * `MAX_LENGTH`), so a text and its prefix of this length get the same answer, and the Latin words
@@ -91,8 +78,8 @@ function hanKind(cp: number): 0 | 1 | 2 {
 
 /** franc's answer among the Latin-script languages, as a study tag, or null. */
 function identifyLatin(text: string): string | null {
-  const code = franc(text, { only: Object.keys(LATIN_LANGS), minLength: 10 });
-  return LATIN_LANGS[code] ?? null;
+  const code = franc(text, { only: Object.keys(FRANC_LATIN), minLength: 10 });
+  return FRANC_LATIN[code] ?? null;
 }
 
 /** The study tag family: zh-Hans → zh, zh-CN → zh, zh-TW/zh-HK → zh-Hant; others their primary subtag. */
@@ -214,13 +201,8 @@ export function d5Share(
   const pack = packFor(promptLang, own)?.pack;
   // A language written in Latin script that franc does not know (Catalan, Swahili, Serbian in
   // Latin…): its words would be named as one franc knows, so D5 cannot tell it.
-  if (!pack || (pack.scripts.includes('Latn') && !LATIN_TAGS.has(normalizeLang(pack.tag))))
-    return null;
-  return languageShare(response, promptLang, own);
+  return pack && d5CanRead(pack) ? languageShare(response, promptLang, own) : null;
 }
-
-/** The study tags franc can name. */
-const LATIN_TAGS: ReadonlySet<string> = new Set(Object.values(LATIN_LANGS));
 
 /**
  * The language shares of one response to a prompt in `promptLang`, the units of the scripts of its

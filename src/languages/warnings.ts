@@ -3,6 +3,7 @@
  * without a pack, or whose pack lacks a rule some score column needs, is scored with those cells
  * empty (`no_rules_for_language`). One warning per language, naming the columns.
  */
+import { d5CanRead } from './d5.js';
 import { packFor, type LoadedPack } from './load.js';
 import type { LanguagePack } from './schema.js';
 
@@ -25,7 +26,10 @@ interface LanguageWarning {
 function missingColumns(pack: LanguagePack | null, kind: 'instrument' | 'vlm'): string[] {
   const sections: Array<keyof typeof NEEDS> =
     kind === 'instrument' ? ['instrument'] : ['d1_refusal', 'scripts', 'summary', 'headings'];
-  const lacking = sections.filter((s) => !pack || pack[s] === undefined);
+  // D5 cannot read a Latin-script language franc does not know (d5.ts): as if without scripts.
+  const lacking = sections.filter(
+    (s) => !pack || pack[s] === undefined || (s === 'scripts' && !d5CanRead(pack)),
+  );
   return [...new Set(lacking.flatMap((s) => NEEDS[s]))].sort();
 }
 

@@ -110,4 +110,16 @@ describe('a study language without rules', () => {
     const w = languageWarnings([{ lang: 'xx', paradigm: 'instrument' }], own);
     expect(w[0]!.message).toMatch(/language xx: label, score, stance .*xx\.yaml/);
   });
+  it('names D5 for a Latin-script language franc cannot name', () => {
+    const pack = (tag: string) => ({
+      pack: { ...packFor('pt')!.pack, tag, aliases: [] },
+      ref: `${tag}.yaml`,
+      sha256: '',
+    });
+    const w = languageWarnings([{ lang: 'ca', paradigm: 'describe' }], [pack('ca')]);
+    expect(w.map((x) => x.message)).toEqual([
+      expect.stringMatching(/^language ca: d5_language_auto, d5_share will be left empty/),
+    ]);
+    expect(languageWarnings([{ lang: 'pt', paradigm: 'describe' }])).toEqual([]);
+  });
 });

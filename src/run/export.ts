@@ -33,6 +33,8 @@ const EXPORT_COLUMNS = [
   'iteration',
   'seed',
   'prompt',
+  // The trial's model set (its `models` field: which models the design sends it to), as the JSONL.
+  'model_set',
   // A turn of a conversation (pressure): its conversation, turn (1-based) and follow-up kind.
   'conversation_id',
   'turn',

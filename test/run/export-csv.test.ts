@@ -94,4 +94,16 @@ describe('run export --format csv', () => {
     const first = JSON.parse(jsonl.stdout.split('\n')[0]!) as Record<string, unknown>;
     expect(first).toMatchObject({ reasoning_visibility: 'full', reasoning_tokens: null });
   });
+
+  it('has every key of the JSONL rows as a column (the design fields included)', async () => {
+    const out = path.join(dir, 'columns.csv');
+    expect(
+      (await runCli(['run', 'export', '--ledger', ledger, '--format', 'csv', '--out', out])).code,
+    ).toBe(0);
+    const header = (await readFile(out, 'utf8')).split('\r\n')[0]!.split(',');
+    const jsonl = await runCli(['run', 'export', '--ledger', ledger]);
+    const keys = Object.keys(JSON.parse(jsonl.stdout.split('\n')[0]!) as object);
+    // model_set was in the JSONL only.
+    expect([...keys].sort()).toEqual([...header].sort());
+  });
 });

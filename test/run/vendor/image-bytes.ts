@@ -57,3 +57,17 @@ export function imageHeader(b: Buffer): ImageHeader | null {
   }
   return null;
 }
+
+/** Not a base64 character (padding aside). */
+const NOT_BASE64 = /[^A-Za-z0-9+/]/;
+
+/**
+ * Whether `s` is standard base64 (its letters, then at most two `=`), checked without a
+ * backtracking pattern: `/^[A-Za-z0-9+/]+={0,2}$/` keeps a backtrack entry per character and
+ * overflowed V8's regexp stack on an 8 MB image ("Maximum call stack size exceeded").
+ */
+export function isBase64(s: string): boolean {
+  let end = s.length;
+  while (end > 0 && s.length - end < 2 && s[end - 1] === '=') end--;
+  return end > 0 && !NOT_BASE64.test(s.slice(0, end));
+}

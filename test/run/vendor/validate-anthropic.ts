@@ -8,7 +8,7 @@
  * API) and as the bytes are: a media type that is not the bytes' own is refused.
  * Returns the first deviation as the API's error message would name it, or null.
  */
-import { imageHeader } from './image-bytes.js';
+import { imageHeader, isBase64 } from './image-bytes.js';
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -36,7 +36,6 @@ const BODY_KEYS = new Set([
   'workspace_id',
 ]);
 const MEDIA = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
-const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 /** The largest image the API takes, in bytes (5 MB). */
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
@@ -84,7 +83,7 @@ function block(b: unknown, where: string, maxSide: number): string | null {
     if (!isObj(s) || s.type !== 'base64') return `${where}.source: expected a base64 image source`;
     if (!MEDIA.has(String(s.media_type)))
       return `${where}.source.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'`;
-    if (typeof s.data !== 'string' || !BASE64.test(s.data))
+    if (typeof s.data !== 'string' || !isBase64(s.data))
       return `${where}.source.data: invalid base64 data`;
     return (
       imageBytes(s.data, String(s.media_type), maxSide, where) ??

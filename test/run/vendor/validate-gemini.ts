@@ -5,6 +5,7 @@
  * and the official SDK's types (@google/genai 3.3.0). The key goes in `x-goog-api-key`; a `key`
  * in the query string is refused here (it would reach logs). Returns the first deviation, or null.
  */
+import { isBase64 } from './image-bytes.js';
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -57,7 +58,6 @@ const THRESHOLDS = [
   'BLOCK_NONE',
   'OFF',
 ];
-const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 const unknownName = (o: Json, allowed: string[], where: string): string | null => {
   const bad = Object.keys(o).find((k) => !allowed.includes(k));
@@ -77,7 +77,7 @@ function part(p: unknown, where: string): string | null {
     const d = p.inlineData;
     if (!isObj(d) || typeof d.mimeType !== 'string' || typeof d.data !== 'string')
       return `${where}.inlineData: mimeType and data are required`;
-    if (!BASE64.test(d.data))
+    if (!isBase64(d.data))
       return `${where}.inlineData.data: Invalid value (bytes), base64 decoding failed`;
     return unknownName(d, ['mimeType', 'data', 'displayName'], `${where}.inlineData`);
   }

@@ -37,5 +37,10 @@ describe('report: D6 medians of a language without pass 2 rules', () => {
       ['m', 'US', 'en', 2, 1, 150, 149, 135],
       ['m', 'US', 'ug', 2, 0, 60, 59, null],
     ]);
+    // The chart draws no bar for it: the text and the chart's subtitle say so.
+    const said =
+      'Cleaned median not computed (no pass 2 rules for the language), not drawn: m (US) ug';
+    expect(content.paragraphs).toContain(`${said}.`);
+    expect((content.charts[0]!.spec.title as { subtitle: string[] }).subtitle).toContain(said);
   });
 });

@@ -140,9 +140,18 @@ export const auditLengthSection: ReportSection = {
     ]);
     const labels = [...new Set(table.map((r) => `${r[0]} (${r[1]})`))];
     const n = `n = responses per model × language, refusals excluded (by ${judged ? 'the judge\u2019s D1' : 'the lexical refusal detector: no judge ran'})`;
+    // A cell without a cleaned median has no bar: the chart and the text say which and why.
+    const undrawn = table.filter((r) => r[7] === null).map((r) => `${r[0]} (${r[1]}) ${r[2]}`);
+    const notComputed =
+      undrawn.length > 0
+        ? [
+            `Cleaned median not computed (no pass 2 rules for the language), not drawn: ${undrawn.join(', ')}`,
+          ]
+        : [];
     return {
       paragraphs: [
         'Median length in characters (Unicode code points) excluding refusals: raw, after markdown removal (Appendix O pass 1) and after removing scaffold lines and the trailing summary (pass 2).',
+        ...notComputed.map((t) => `${t}.`),
       ],
       charts: [
         {
@@ -167,7 +176,7 @@ export const auditLengthSection: ReportSection = {
             interval: 'medians (no interval)',
           },
           spec: {
-            title: { text: 'Response length (D6, cleaned)', subtitle: [n] },
+            title: { text: 'Response length (D6, cleaned)', subtitle: [n, ...notComputed] },
             width: 320,
             height: { step: 14 },
             // the model's origin is part of its label (no unexplained outline colour)

@@ -4,10 +4,11 @@
  * Appendix O, Table A17). The abstraction ladder is in audit-ladder.ts.
  */
 import { medianLengths } from '../../audit/length.js';
+import type { Cell } from '../../score/types.js';
 import { wilson } from '../../stats/index.js';
 import { TEXT_COLOUR } from '../chart.js';
 import type { ReportSection } from '../types.js';
-import { auditRows, groupBy, hasAudit, judgeNote, p4 } from './audit-data.js';
+import { auditRows, groupBy, hasAudit, judgeNote, p4, type AuditRow } from './audit-data.js';
 
 /**
  * The strategies chart's vega-lite spec: a bar per strategy and language (share of that
@@ -105,6 +106,36 @@ export const auditStrategiesSection: ReportSection = {
   },
 };
 
+/**
+ * The rows of the D6 table per model × language (audit/length.ts's medians): a cleaned length
+ * left empty (a language without pass 2 rules) leaves its cell's cleaned median empty, not 0.
+ */
+function lengthTable(rows: AuditRow[], refusalCol: string): Cell[][] {
+  const measured = rows.filter((r) => r.d6_length_raw !== '');
+  const origins = new Map(measured.map((r) => [r.model!, r.origin || 'unknown']));
+  return medianLengths(
+    measured.map((r) => ({
+      model: r.model!,
+      lang: r.lang!,
+      lengths: {
+        raw: Number(r.d6_length_raw),
+        markdown: Number(r.d6_length_markdown),
+        clean: r.d6_length_clean === '' ? null : Number(r.d6_length_clean),
+      },
+      refused: r[refusalCol] === '1',
+    })),
+  ).map((c) => [
+    c.model,
+    origins.get(c.model)!,
+    c.lang,
+    c.n,
+    c.refusals_excluded,
+    c.median_raw,
+    c.median_markdown,
+    c.median_clean,
+  ]);
+}
+
 export const auditLengthSection: ReportSection = {
   id: 'audit-length',
   title: 'Response length (D6)',
@@ -113,31 +144,7 @@ export const auditLengthSection: ReportSection = {
     const rows = await auditRows(ctx);
     const judged = rows.some((r) => r.d1_refusal === '0' || r.d1_refusal === '1');
     const refusalCol = judged ? 'd1_refusal' : 'd1_refusal_lexical';
-    const measured = rows.filter((r) => r.d6_length_raw !== '');
-    const origins = new Map(measured.map((r) => [r.model!, r.origin || 'unknown']));
-    // audit/length.ts's medians: a cleaned length left empty (a language without pass 2 rules)
-    // leaves its cell's cleaned median empty, not 0.
-    const table = medianLengths(
-      measured.map((r) => ({
-        model: r.model!,
-        lang: r.lang!,
-        lengths: {
-          raw: Number(r.d6_length_raw),
-          markdown: Number(r.d6_length_markdown),
-          clean: r.d6_length_clean === '' ? null : Number(r.d6_length_clean),
-        },
-        refused: r[refusalCol] === '1',
-      })),
-    ).map((c) => [
-      c.model,
-      origins.get(c.model)!,
-      c.lang,
-      c.n,
-      c.refusals_excluded,
-      c.median_raw,
-      c.median_markdown,
-      c.median_clean,
-    ]);
+    const table = lengthTable(rows, refusalCol);
     const labels = [...new Set(table.map((r) => `${r[0]} (${r[1]})`))];
     const n = `n = responses per model × language, refusals excluded (by ${judged ? 'the judge\u2019s D1' : 'the lexical refusal detector: no judge ran'})`;
     // A cell without a cleaned median has no bar: the chart and the text say which and why.

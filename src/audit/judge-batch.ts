@@ -24,6 +24,14 @@ import { costOfUsage } from '../run/cost.js';
 import { providerOf } from '../client/providers/index.js';
 import { imageRefs, type RequestBody } from '../client/request.js';
 import { judgeCustomId, judgingOf, type JudgeResultLine } from './judge-batch-read.js';
+import {
+  inBatch,
+  markImported,
+  recordExport,
+  type ExportedLine,
+  type InBatch,
+} from '../ledger/batch-exports.js';
+import type { Db } from '../ledger/open.js';
 
 /** Where judge batch files go and come from. */
 export interface JudgeBatch {
@@ -33,6 +41,16 @@ export interface JudgeBatch {
   parts?: PartOptions;
   /** Record the results found here (folders or files; nothing is sent). */
   in?: readonly string[];
+  /** With `out`: write again the responses an earlier export holds whose results are not imported. */
+  reexport?: boolean;
+  /** Live calls (neither `out` nor `in`): also ask about the responses a batch file holds. */
+  sendExported?: boolean;
+}
+
+/** The judge ledger an export is recorded in (ledger/batch-exports.ts): its judge run. */
+interface ExportRecord {
+  db: Db;
+  runId: number;
 }
 
 /** The file of a judge's requests or results for one judging. */
@@ -61,18 +79,28 @@ export async function exportJudgeBatch<T>(o: {
   targetIdOf: (t: T) => string;
   request: (t: T) => { body: RequestBody; sha256: string };
   materialize: (b: RequestBody) => Promise<RequestBody>;
+  /** Record the export in the judge ledger before the files take their names. */
+  record?: ExportRecord;
 }): Promise<{ file: string; requests: number; parts: Array<Omit<PartFile, 'sha256'>> }> {
   const file = judgeBatchFile(o.dir, o.judge.name, o.runLabel, 'requests');
+  const written: ExportedLine[] = [];
   async function* lines() {
     for (const t of o.pending) {
       const req = o.request(t);
       const body = await o.materialize(req.body);
-      const id = judgeCustomId(o.runLabel, o.digest, req.sha256, o.targetIdOf(t));
+      const key = o.targetIdOf(t);
+      const id = judgeCustomId(o.runLabel, o.digest, req.sha256, key);
+      written.push({ trialId: key, customId: id });
       yield [id, `${JSON.stringify(inputLine('openai', id, body))}\n`] as const;
     }
   }
+  const rec = o.record;
+  const commit = rec
+    ? (n: number) =>
+        recordExport(rec.db, rec.runId, o.judge.name, { file, parts: n, lines: written })
+    : undefined;
   await mkdir(o.dir, { recursive: true });
-  const parts = await writeParts(file, partLimits('openai', o.parts), lines());
+  const parts = await writeParts(file, partLimits('openai', o.parts), lines(), commit);
   return {
     file: parts[0]!.file,
     requests: o.pending.length,
@@ -151,6 +179,8 @@ async function importJudgeBatch<T>(o: {
   writer: LedgerWriter;
   /** `batch-line:<sha256>` tags of lines recorded before (a line is recorded once). */
   seenLines: Set<string>;
+  /** Keys a line names (recorded now or before): their export is read. */
+  keysRead: Set<string>;
 }): Promise<JudgeImport> {
   const res: JudgeImport = { files: o.read.files, recorded: 0, failed: 0, skipped: 0 };
   let rows: Row[] = [];
@@ -164,6 +194,7 @@ async function importJudgeBatch<T>(o: {
       chars = 0;
     }
     chars += l.raw.length;
+    o.keysRead.add(l.key);
     const tag = `batch-line:${sha256(l.raw.trim())}`;
     if (o.done.has(l.key) || o.seenLines.has(tag)) {
       res.skipped++;
@@ -186,14 +217,21 @@ async function importJudgeBatch<T>(o: {
 export interface JudgeBatchResult {
   imported?: JudgeImport;
   /** `file` null: nothing was pending, so no requests file was written (a batch API refuses an empty one). */
-  exported?: { file: string | null; requests: number; parts?: Array<Omit<PartFile, 'sha256'>> };
+  exported?: {
+    file: string | null;
+    requests: number;
+    parts?: Array<Omit<PartFile, 'sha256'>>;
+    /** Responses left out: an earlier export holds them and no import has read their results. */
+    in_batch: number;
+  };
   /** Every response was judged before: no results file was needed, no requests file written. */
   nothing_pending?: true;
 }
 
 /**
  * Judge through batch files instead of calls: record the checked result lines (`read`), then
- * write the requests still unanswered (`batch.out`). Sends nothing.
+ * write the requests still unanswered (`batch.out`), leaving out those an earlier export holds
+ * unless `batch.reexport`; the export is recorded in the judge ledger. Sends nothing.
  */
 export async function judgeThroughBatch<T>(
   batch: JudgeBatch,
@@ -210,18 +248,37 @@ export async function judgeThroughBatch<T>(
     materialize: (b: RequestBody) => Promise<RequestBody>;
     writer: LedgerWriter;
     seenLines: Set<string>;
+    ledger: ExportRecord;
   },
 ): Promise<JudgeBatchResult> {
-  const pending = o.targets.filter((t) => !o.done.has(o.targetIdOf(t)));
-  const out: JudgeBatchResult = pending.length === 0 ? { nothing_pending: true } : {};
+  const unjudged = () => o.targets.filter((t) => !o.done.has(o.targetIdOf(t)));
+  const out: JudgeBatchResult = unjudged().length === 0 ? { nothing_pending: true } : {};
   if (o.read) {
     const byKey = new Map(o.targets.map((t) => [o.targetIdOf(t), t]));
-    out.imported = await importJudgeBatch({ ...o, read: o.read, byKey });
+    const keysRead = new Set<string>();
+    out.imported = await importJudgeBatch({ ...o, read: o.read, byKey, keysRead });
+    markImported(o.ledger.db, o.ledger.runId, o.judge.name, keysRead);
   }
-  if (batch.out)
-    out.exported =
-      pending.length === 0
-        ? { file: null, requests: 0 }
-        : await exportJudgeBatch({ ...o, dir: batch.out, pending, parts: batch.parts });
+  if (!batch.out) return out;
+  // After the import: a response it answered is not written again.
+  const held = batch.reexport
+    ? new Map<string, InBatch>()
+    : inBatch(o.ledger.db, o.ledger.runId, o.judge.name);
+  const left = unjudged();
+  const pending = left.filter((t) => !held.has(o.targetIdOf(t)));
+  const in_batch = left.length - pending.length;
+  out.exported =
+    pending.length === 0
+      ? { file: null, requests: 0, in_batch }
+      : {
+          ...(await exportJudgeBatch({
+            ...o,
+            dir: batch.out,
+            pending,
+            parts: batch.parts,
+            record: o.ledger,
+          })),
+          in_batch,
+        };
   return out;
 }

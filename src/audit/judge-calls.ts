@@ -18,6 +18,7 @@ import { acquireLock } from '../ledger/lock.js';
 import { openLedgerDb, type Db } from '../ledger/open.js';
 import { ensureRun, registerModel, type RunRow } from '../ledger/runs.js';
 import { attemptCounts, finishedTrials, LedgerWriter } from '../ledger/write.js';
+import { inBatch } from '../ledger/batch-exports.js';
 import { keyEnvFix, keyEnvText } from '../models/key-env.js';
 import type { ModelSpec } from '../models/schema.js';
 import type { Backoff } from '../client/backoff.js';
@@ -80,6 +81,11 @@ export interface JudgeRunResult {
   judged: number;
   failed: number;
   retries: number;
+  /**
+   * Live calls: responses not asked about because a batch file holds them (exported, results not
+   * imported; `score --send-exported` asks them too).
+   */
+  in_batch: number;
   /** True when the server rejected response_format and plain JSON was asked for instead. */
   fell_back_to_plain_json: boolean;
   /** Judging through batch files: what was imported and exported (nothing was sent). */
@@ -103,8 +109,11 @@ export function judgeCounts(r: JudgeRunResult): string {
     ? ''
     : b.nothing_pending
       ? '; through batch files, nothing sent: nothing pending (every response judged before), no batch file written or read'
-      : `; through batch files, nothing sent${b.imported ? `: recorded ${b.imported.recorded} from ${b.imported.files.join(', ') || 'no file'} (${b.imported.failed} without a label, ${b.imported.skipped} recorded before)` : ''}${b.exported ? `; wrote ${b.exported.requests} request(s) to ${b.exported.file}` : ''}`;
-  return `${r.judged} judged, ${r.skipped} already in the judge ledger, ${r.failed} failed${why}${batch}`;
+      : `; through batch files, nothing sent${b.imported ? `: recorded ${b.imported.recorded} from ${b.imported.files.join(', ') || 'no file'} (${b.imported.failed} without a label, ${b.imported.skipped} recorded before)` : ''}${b.exported ? `; wrote ${b.exported.requests} request(s) to ${b.exported.file}` : ''}${b.exported?.in_batch ? `; ${b.exported.in_batch} left out: an earlier export holds them, their results not imported (--reexport writes them again)` : ''}`;
+  const held = r.in_batch
+    ? `, ${r.in_batch} not asked: in a batch file whose results are not imported (import them, or --send-exported)`
+    : '';
+  return `${r.judged} judged, ${r.skipped} already in the judge ledger, ${r.failed} failed${why}${held}${batch}`;
 }
 
 function openRun(
@@ -170,6 +179,7 @@ function nothingToRecord<T>(o: JudgeCallOptions<T>): JudgeRunResult {
     judged: 0,
     failed: 0,
     retries: 0,
+    in_batch: 0,
     fell_back_to_plain_json: false,
     batch: { imported: { files: [], recorded: 0, failed: 0, skipped: 0 } },
   };
@@ -202,13 +212,17 @@ function openJudging<T>(o: JudgeCallOptions<T>, db: Db, redactor: Redactor) {
   });
   const writer = new LedgerWriter(db, run.run_id, o.digest, redactor);
   const done = finishedTrials(db, run.run_id, judge.name, true);
-  const pending = o.targets.filter((t) => !done.has(o.targetIdOf(t)));
+  const unjudged = o.targets.filter((t) => !done.has(o.targetIdOf(t)));
+  // Live calls leave out what a batch file holds (exported, results not imported) unless asked.
+  const held = o.batch?.sendExported ? new Map() : inBatch(db, run.run_id, judge.name);
+  const pending = unjudged.filter((t) => !held.has(o.targetIdOf(t)));
   const result: JudgeRunResult = {
     judge: judge.name,
     provider: judge.provider,
     run: run.label,
     targets: o.targets.length,
-    skipped: o.targets.length - pending.length,
+    skipped: o.targets.length - unjudged.length,
+    in_batch: unjudged.length - pending.length,
     judged: 0,
     failed: 0,
     retries: 0,
@@ -224,7 +238,7 @@ function openJudging<T>(o: JudgeCallOptions<T>, db: Db, redactor: Redactor) {
         .pluck()
         .all(run.run_id, judge.name) as string[],
     );
-  return { run, writer, done, pending, result, prior, seenLines };
+  return { run, writer, done, unjudged, pending, result, prior, seenLines };
 }
 
 /**
@@ -286,7 +300,7 @@ export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRun
     }
     const materialize = o.materialize ?? ((b: RequestBody) => Promise.resolve(b));
     // A folder without this judging's results file is fine only when nothing is pending.
-    if (read && read.missing.length > 0 && j.pending.length > 0)
+    if (read && read.missing.length > 0 && j.unjudged.length > 0)
       throw unreadableResults(read.missing[0]!, 'ENOENT');
     if (viaBatch && o.batch) {
       result.batch = await judgeThroughBatch(o.batch, {
@@ -300,6 +314,7 @@ export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRun
         request: (t) => o.request(t, true),
         materialize,
         seenLines: j.seenLines(),
+        ledger: { db, runId: j.run.run_id },
       });
       result.judged = result.batch.imported?.recorded ?? 0;
       return result;

@@ -9,7 +9,13 @@ import { StimkitError } from '../core/errors.js';
 import { resolveModels, type ModelChoice } from '../run/model-choice.js';
 import { preflight } from '../run/preflight.js';
 import { providerOf } from '../client/providers/index.js';
-import { parseWhere, readRunBundle, refuseEmptyWhere, trialsFor } from '../run/select.js';
+import {
+  parseWhere,
+  readRunBundle,
+  refuseEmptyWhere,
+  trialsFor,
+  type RunBundle,
+} from '../run/select.js';
 import { SentImageStore } from '../client/send-image.js';
 import { verifiedDigest } from '../run/verified.js';
 import type { ModelSpec } from '../models/schema.js';
@@ -17,6 +23,12 @@ import { inputLine } from './formats.js';
 import { partLimits, writeParts, type PartFile, type PartOptions } from './parts.js';
 import { batchRequest, customId } from './request.js';
 import { exportableTurns, type HeldTurns } from './turns.js';
+import { acquireLock, closeWriting } from '../ledger/lock.js';
+import { openLedgerDb } from '../ledger/open.js';
+import { ensureRun, insertTrials } from '../ledger/runs.js';
+import { finishedTrials } from '../ledger/write.js';
+import { emptyTurnState, turnStateOf } from '../ledger/turns.js';
+import { inBatch, recordExport, type ExportedLine, type InBatch } from '../ledger/batch-exports.js';
 import type { ReadyTurn } from '../run/turns.js';
 
 export interface BatchExportOptions extends ModelChoice, PartOptions {
@@ -27,8 +39,12 @@ export interface BatchExportOptions extends ModelChoice, PartOptions {
   /**
    * A run ledger: leave out the trials it has a result for, and export a conversation's turn only
    * once the turn before is answered in it (turns.ts). Without it, a conversation's turn 1 only.
+   * The export is recorded in it (ledger/batch-exports.ts): `run` holds these trials back until an
+   * import reads their output, and a later export leaves them out.
    */
   ledger?: string;
+  /** Write again the trials an earlier export to the ledger holds (its batch failed or was never sent). */
+  reexport?: boolean;
 }
 
 export interface BatchExportResult {
@@ -45,6 +61,14 @@ export interface BatchExportResult {
   part_limits: { requests: number; bytes: number };
   /** Conversation turns not exported in this round (turns.ts). */
   held: HeldTurns;
+  /**
+   * Trials left out because an earlier export to the ledger holds them and no import has read
+   * their output (`--reexport` writes them again); with the files of those exports.
+   */
+  in_batch: { trials: number; files: string[] };
+  /** The ledger the export is recorded in (null without --ledger: nothing recorded). */
+  recorded_in: string | null;
+  warnings: string[];
 }
 
 function refuseSim(model: ModelSpec, modelsFile: string | undefined): void {
@@ -68,6 +92,12 @@ export async function batchExport(o: BatchExportOptions): Promise<BatchExportRes
       'batch export writes one model per file: give exactly one --model NAME',
       'run batch export once per model, each with its own --model NAME and --out FILE',
     );
+  if (o.reexport && !o.ledger)
+    throw StimkitError.usage(
+      'E_BATCH_USAGE',
+      '--reexport writes again what an earlier export recorded in a ledger: give --ledger FILE',
+      'add --ledger FILE (the ledger the earlier export was recorded in)',
+    );
   const digest = await verifiedDigest(o.bundle);
   const bundle = await readRunBundle(o.bundle, digest);
   const { models, anyModel } = await resolveModels(o);
@@ -81,29 +111,82 @@ export async function batchExport(o: BatchExportOptions): Promise<BatchExportRes
   preflight(bundle, [{ model, trials }], anyModel);
   const store = new SentImageStore(o.bundle);
   const dropped: Record<string, number> = {};
-  const { ready, held } = exportableTurns(
-    trials,
-    bundle.trials,
-    o.ledger ? { file: o.ledger, digest, model: model.name } : null,
-  );
-  async function* lines(list: ReadyTurn[]) {
-    for (const { trial: t, earlier } of list) {
-      const r = await batchRequest(provider, t, model, store, earlier);
-      for (const f of r.dropped) dropped[f] = (dropped[f] ?? 0) + 1;
-      const id = customId(t.id, r);
-      yield [id, `${JSON.stringify(inputLine(provider.name, id, r.body))}\n`] as const;
+  const led = o.ledger ? openExportLedger(o.ledger, digest, bundle, model.name) : null;
+  try {
+    const inBatchNow = led && !o.reexport ? led.inBatch : new Map<string, InBatch>();
+    const { ready, held } = exportableTurns(
+      trials,
+      bundle.trials,
+      led?.state ?? emptyTurnState(),
+      inBatchNow,
+    );
+    const written: ExportedLine[] = [];
+    async function* lines(list: ReadyTurn[]) {
+      for (const { trial: t, earlier } of list) {
+        const r = await batchRequest(provider, t, model, store, earlier);
+        for (const f of r.dropped) dropped[f] = (dropped[f] ?? 0) + 1;
+        const id = customId(t.id, r);
+        written.push({ trialId: t.id, customId: id });
+        yield [id, `${JSON.stringify(inputLine(provider.name, id, r.body))}\n`] as const;
+      }
     }
+    // Recorded before the files take their names: a file on disk is always one the ledger holds.
+    const commit = led
+      ? (n: number) =>
+          recordExport(led.db, led.runId, model.name, { file: o.out, parts: n, lines: written })
+      : undefined;
+    const parts = await writeParts(o.out, limits, lines(ready), commit);
+    const inBatchOf = trials.filter((t) => inBatchNow.has(t.id));
+    return {
+      out: o.out,
+      model: model.name,
+      provider: provider.name,
+      digest,
+      requests: ready.length,
+      dropped,
+      parts: parts.map(({ file, requests, bytes }) => ({ file, requests, bytes })),
+      part_limits: limits,
+      held,
+      in_batch: {
+        trials: inBatchOf.length,
+        files: [...new Set(inBatchOf.map((t) => inBatchNow.get(t.id)!.file))],
+      },
+      recorded_in: led && parts.length > 0 ? o.ledger! : null,
+      warnings: led
+        ? []
+        : [
+            'no --ledger: nothing records that these requests are in a batch file, so a `stimkit run` would send them again (and pay them twice): pass --ledger FILE, the ledger you will import the output into',
+          ],
+    };
+  } finally {
+    led?.close();
   }
-  const parts = await writeParts(o.out, limits, lines(ready));
-  return {
-    out: o.out,
-    model: model.name,
-    provider: provider.name,
-    digest,
-    requests: ready.length,
-    dropped,
-    parts: parts.map(({ file, requests, bytes }) => ({ file, requests, bytes })),
-    part_limits: limits,
-    held,
-  };
+}
+
+/** The export's ledger: opened for writing under the writer lock, with the run the import will record into. */
+function openExportLedger(file: string, digest: string, bundle: RunBundle, model: string) {
+  const db = openLedgerDb(file);
+  let lock: ReturnType<typeof acquireLock> | null = null;
+  try {
+    lock = acquireLock(db, file, `stimkit batch export --model ${model}`);
+    const latest = db
+      .prepare('SELECT run_id FROM runs WHERE bundle_digest = ? ORDER BY run_id DESC LIMIT 1')
+      .get(digest) as { run_id: number } | undefined;
+    const runId = latest?.run_id ?? ensureRun(db, file, digest, bundle.studyId).run_id;
+    insertTrials(db, runId, bundle.trials);
+    const held = lock;
+    // A trial another writer has in flight (a run forced past the lock) is its own: left out too.
+    const state = turnStateOf(db, runId, model);
+    for (const id of finishedTrials(db, runId, model, false)) state.finished.add(id);
+    return {
+      db,
+      runId,
+      state,
+      inBatch: inBatch(db, runId, model),
+      close: () => closeWriting(db, held, false),
+    };
+  } catch (err) {
+    closeWriting(db, lock, true);
+    throw err;
+  }
 }

@@ -40,6 +40,8 @@ interface LineContext {
   prior: Map<string, number>;
   /** `batch-line:<sha256>` tags of lines already recorded. */
   seenLines: Set<string>;
+  /** Trials a line of the files names (recorded now or before): their export is read. */
+  read: Set<string>;
 }
 
 /** Record every line of `files` (streamed), in transactions of ROWS_PER_COMMIT rows. */
@@ -82,6 +84,7 @@ function lineRow(
     res.unknown.push(lineId ?? `(line ${lineNo} has no ${provider.batch.idField})`);
     return null;
   }
+  c.read.add(trial.id);
   const tag = `batch-line:${sha256(raw.trim())}`;
   if (c.done.has(trial.id) || c.seenLines.has(tag)) {
     res.skipped++;

@@ -28,6 +28,7 @@ import { recordLines } from './import-lines.js';
 import { checkPartSet } from './parts.js';
 import { batchEndpoint } from './request.js';
 import { earlierFromLedger, recordTurnsNotSent } from './turns.js';
+import { inBatch, markImported } from '../ledger/batch-exports.js';
 
 export interface BatchImportOptions {
   /** The output files: every part of one export, in any order, each once. */
@@ -61,6 +62,11 @@ export interface BatchImportResult {
   errors: Record<string, number>;
   unknown: string[];
   missing: string[];
+  /**
+   * Of `missing`, the trials an export to this ledger holds that no file imported so far answers:
+   * still in a batch (`batch export --reexport` writes them again, `run --send-exported` sends them).
+   */
+  in_batch: number;
   /** What could not be checked (bare trial ids of an older export, no models file). */
   warnings: string[];
 }
@@ -157,10 +163,14 @@ async function importFiles(
       errors: {},
       unknown: [],
       missing: [],
+      in_batch: 0,
       warnings: warningsOf(o, checked.bareIds),
     };
     const endpoint = o.modelsFile ? batchEndpoint(model, provider.name) : null;
-    await recordLines(o.files, { ...ctx, ...state, checked, endpoint }, writer, res);
+    const read = new Set<string>();
+    await recordLines(o.files, { ...ctx, ...state, checked, endpoint, read }, writer, res);
+    // Their batch is back: a trial left without a result (an error line) may be sent or exported again.
+    markImported(db, runId, model.name, read);
     // The turns after one without an answer: not sent, as a live run records them (turns.ts).
     const index = new Map(bundle.trials.map((t) => [t.id, t]));
     for (const u of recordTurnsNotSent(db, runId, model.name, trials, index)) {
@@ -168,6 +178,8 @@ async function importFiles(
       res.not_sent++;
     }
     res.missing = trials.filter((t) => !state.done.has(t.id)).map((t) => t.id);
+    const held = inBatch(db, runId, model.name);
+    res.in_batch = res.missing.filter((id) => held.has(id)).length;
     return res;
   } finally {
     lock.release();

@@ -163,11 +163,15 @@ class PartWriter {
     this.bytes = 0;
   }
 
-  /** Close the last part and give every part its name. */
-  async finish(): Promise<PartFile[]> {
+  /**
+   * Close the last part, call `commit` with the number of parts (before any is named: a throw
+   * leaves no file), and give every part its name.
+   */
+  async finish(commit?: (parts: number) => void): Promise<PartFile[]> {
     if (this.sink) await this.closePart();
     const n = this.done.length;
     if (n === 0) return [];
+    commit?.(n);
     await removeOldParts(this.out);
     const parts: PartFile[] = [];
     for (const [i, p] of this.done.entries()) {
@@ -202,16 +206,21 @@ async function removeOldParts(out: string): Promise<void> {
   await rm(out, { force: true });
 }
 
-/** Write `lines` (a source of `[id, line]`, async or not) into parts of `out`; nothing left behind on failure. */
+/**
+ * Write `lines` (a source of `[id, line]`, async or not) into parts of `out`; nothing left behind
+ * on failure. `commit` runs once every line is written and before the parts take their names (a
+ * ledger records the export there: the files appear only once it is recorded).
+ */
 export async function writeParts(
   out: string,
   limits: PartLimits,
   lines: AsyncIterable<readonly [string, string]> | Iterable<readonly [string, string]>,
+  commit?: (parts: number) => void,
 ): Promise<PartFile[]> {
   const w = new PartWriter(out, limits);
   try {
     for await (const [id, line] of lines) await w.add(line, id);
-    return await w.finish();
+    return await w.finish(commit);
   } catch (err) {
     await w.abort();
     throw err;

@@ -13,7 +13,13 @@ import type { Trial } from '../bundle/format.js';
 import type { EarlierTurn } from '../client/conversation.js';
 import { StimkitError } from '../core/errors.js';
 import type { Db } from '../ledger/open.js';
-import { readTurnState, recordUnsent, turnStateOfFile, type UnsentTurn } from '../ledger/turns.js';
+import {
+  readTurnState,
+  recordUnsent,
+  turnStateOfFile,
+  type TurnStateOf,
+  type UnsentTurn,
+} from '../ledger/turns.js';
 import { turnStatus, type ReadyTurn, type TrialIndex } from '../run/turns.js';
 
 /** What an export leaves for a later round. */
@@ -29,20 +35,21 @@ export interface HeldTurns {
   after_failed: number;
 }
 
-/** The trials to export: without a result in the ledger, and their previous turn answered. */
+/**
+ * The trials to export: without a result in the ledger (`state`), their previous turn answered, and
+ * not in `skip` (the trials a batch file already holds, ledger/batch-exports.ts).
+ */
 export function exportableTurns(
   trials: readonly Trial[],
   all: readonly Trial[],
-  ledger: { file: string; digest: string; model: string } | null,
+  state: TurnStateOf,
+  skip: { has: (id: string) => boolean },
 ): { ready: ReadyTurn[]; held: HeldTurns } {
-  const state = ledger
-    ? turnStateOfFile(ledger.file, ledger.digest, ledger.model)
-    : { results: new Map(), unsent: new Set<string>(), finished: new Set<string>() };
   const index = new Map(all.map((t) => [t.id, t]));
   const ready: ReadyTurn[] = [];
   const held: HeldTurns = { waiting: 0, after_no_answer: 0, after_failed: 0 };
   for (const t of trials) {
-    if (state.finished.has(t.id)) continue;
+    if (state.finished.has(t.id) || skip.has(t.id)) continue;
     const s = turnStatus(t, index, state);
     if (s.kind === 'ready') ready.push({ trial: t, earlier: s.earlier });
     else if (s.kind === 'unsent') held.after_no_answer++;

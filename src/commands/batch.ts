@@ -62,6 +62,7 @@ const ExportFlags = JudgeFlags.extend({
   limit: flag.int,
   partRequests: flag.int,
   partMib: flag.int,
+  reexport: flag.on,
 });
 
 /** The flags of `batch import`. */
@@ -138,12 +139,16 @@ function judgeMode(opts: JudgeFlags, bundle: string, io: Io): JudgeBatchOptions 
 }
 
 function judgeResult(command: string, files: JudgeBatchFileResult[]): CommandResult {
+  const held = (f: JudgeBatchFileResult) =>
+    f.in_batch
+      ? `; ${f.in_batch} left out: an earlier export holds them and their results are not imported (import them, or --reexport if that batch failed or was never sent)`
+      : '';
   const human = files.map((f) =>
     f.requests !== undefined
       ? f.file === null
-        ? `${f.judge} (${f.judging}): nothing pending (every response judged before), no requests file written`
+        ? `${f.judge} (${f.judging}): nothing pending (every response judged before${f.in_batch ? ' or in a batch file' : ''}), no requests file written${held(f)}`
         : [
-            `${f.judge} (${f.judging}): wrote ${f.requests} request(s) in ${f.parts!.length} part(s):`,
+            `${f.judge} (${f.judging}): wrote ${f.requests} request(s) in ${f.parts!.length} part(s)${held(f)}:`,
             ...partLines(f.parts!),
           ].join('\n')
       : `${f.judge} (${f.judging}): ${f.files!.join(', ')}: recorded ${f.recorded}, ${f.failed} without a label, ${f.skipped} recorded before`,
@@ -178,7 +183,11 @@ const exportCommand: CommandSpec = {
             '--where <expr>',
             'only trials whose fields match, e.g. paradigm=describe,lang=zh',
           )
-          .addOption(new Option('--limit <n>', 'at most N requests').argParser(positiveInt)),
+          .addOption(new Option('--limit <n>', 'at most N requests').argParser(positiveInt))
+          .option(
+            '--reexport',
+            'with --ledger: write again the trials an earlier export to it holds whose output is not imported (its batch failed, expired or was never sent)',
+          ),
       ),
     ),
   run: async ([bundle], flags, io) => {
@@ -189,7 +198,12 @@ const exportCommand: CommandSpec = {
       const { judgeBatchExport } = await import('../score/judge-batch.js');
       return judgeResult(
         'batch export',
-        await judgeBatchExport({ ...judging, out: String(opts.out), parts }),
+        await judgeBatchExport({
+          ...judging,
+          out: String(opts.out),
+          parts,
+          reexport: Boolean(opts.reexport),
+        }),
       );
     }
     const { batchExport } = await import('../batch/export.js');
@@ -201,8 +215,10 @@ const exportCommand: CommandSpec = {
       where: opts.where,
       limit: opts.limit,
       ledger: opts.ledger,
+      reexport: Boolean(opts.reexport),
       ...parts,
     });
+    for (const w of r.warnings) io.stderr(`warning: ${w}\n`);
     const dropped = Object.entries(r.dropped)
       .map(([f, n]) => `${f} ${n} of ${r.requests}`)
       .join(', ');
@@ -214,6 +230,16 @@ const exportCommand: CommandSpec = {
         ...(r.held.waiting + r.held.after_no_answer + r.held.after_failed > 0
           ? [
               `conversation turns held for a later round: ${r.held.waiting} wait for the turn before (import it, then export again), ${r.held.after_no_answer} follow a turn without an answer, ${r.held.after_failed} follow a failed turn (stimkit run --retry-failed sends it again, then them)`,
+            ]
+          : []),
+        ...(r.in_batch.trials > 0
+          ? [
+              `${r.in_batch.trials} trial(s) left out: an earlier export holds them (${r.in_batch.files.join(', ')}) and no import has read their output; import it, or add --reexport if that batch failed or was never sent`,
+            ]
+          : []),
+        ...(r.recorded_in
+          ? [
+              `recorded in ${r.recorded_in}: stimkit run holds these trials back until batch import reads their output`,
             ]
           : []),
       ].join('\n'),
@@ -255,6 +281,9 @@ async function importModel(files: string[], opts: ImportFlags, io: Io): Promise<
     r.missing.length
       ? `  ${r.missing.length} trial(s) of ${r.model} still without a result: ${r.missing.slice(0, 10).join(', ')}${r.missing.length > 10 ? ', …' : ''}`
       : `  every trial of ${r.model} has a result`,
+    r.in_batch
+      ? `  ${r.in_batch} of them exported to a batch and not answered in any file imported so far: import the rest of that batch's output, or if it failed or expired, batch export --reexport (or stimkit run --send-exported)`
+      : '',
   ]
     .filter(Boolean)
     .join('\n');

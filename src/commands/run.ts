@@ -27,6 +27,7 @@ const RunFlags = z.object({
   concurrency: flag.int,
   maxAttempts: z.number().int(),
   retryFailed: flag.on,
+  sendExported: flag.on,
   dryRun: flag.on,
   budget: flag.number,
   newRun: flag.text,
@@ -75,6 +76,10 @@ export const runCommand: CommandSpec = {
       )
       .option('--retry-failed', 'also send trials recorded as failed')
       .option(
+        '--send-exported',
+        'also send the trials a batch export to this ledger holds whose output is not imported (a batch that failed or was never sent): paid again if that batch runs',
+      )
+      .option(
         '--dry-run',
         'send nothing: counts per model and block, image sizes, estimated tokens and cost, one example request',
       )
@@ -109,6 +114,7 @@ export const runCommand: CommandSpec = {
       concurrency: opts.concurrency,
       maxAttempts: opts.maxAttempts,
       retryFailed: Boolean(opts.retryFailed),
+      sendExported: Boolean(opts.sendExported),
       dryRun: Boolean(opts.dryRun),
       newRun: opts.newRun,
       budget: opts.budget,

@@ -22,6 +22,8 @@ const ScoreFlags = z.looseObject({
   rubric: flag.text,
   partRequests: flag.int,
   partMib: flag.int,
+  reexport: flag.on,
+  sendExported: flag.on,
 });
 
 export const scoreCommand: CommandSpec = {
@@ -64,6 +66,14 @@ export const scoreCommand: CommandSpec = {
         '--judge-batch-in <dir>',
         "send no judge calls: record each judge's batch results found here (<judge>.<rubric|instrument>.results.jsonl, or every part of it: ….results.part-0001-of-0003.jsonl) into the judge ledger (as batch import --judge)",
       )
+      .option(
+        '--reexport',
+        'with --judge-batch-out: write again the responses an earlier judge batch export holds whose results are not imported (its batch failed, expired or was never sent)',
+      )
+      .option(
+        '--send-exported',
+        'judge calls: also ask about the responses a judge batch export holds whose results are not imported (paid again if that batch runs)',
+      )
       .requiredOption(
         '--out <dir>',
         'folder for score.json, scores.jsonl, trials.csv, instrument.csv (replaced whole when complete)',
@@ -86,6 +96,18 @@ export const scoreCommand: CommandSpec = {
         '--part-requests and --part-mib set the parts of the judges’ batch files: they go with --judge-batch-out DIR',
         'add --judge-batch-out DIR, or leave the part options out',
       );
+    if (opts.reexport && !opts.judgeBatchOut)
+      throw StimkitError.usage(
+        'E_SCORE_USAGE',
+        '--reexport writes the judges’ batch files again: it goes with --judge-batch-out DIR',
+        'add --judge-batch-out DIR, or leave --reexport out',
+      );
+    if (opts.sendExported && (opts.judgeBatchOut || opts.judgeBatchIn))
+      throw StimkitError.usage(
+        'E_SCORE_USAGE',
+        '--send-exported is for judge calls: with --judge-batch-out or --judge-batch-in nothing is sent',
+        'leave --send-exported out, or the batch options',
+      );
     const source = ledger
       ? { kind: 'ledger' as const, file: ledger, run: opts.run }
       : { kind: 'responses' as const, file: responses! };
@@ -101,8 +123,11 @@ export const scoreCommand: CommandSpec = {
               out: opts.judgeBatchOut,
               parts,
               in: opts.judgeBatchIn ? [opts.judgeBatchIn] : undefined,
+              reexport: Boolean(opts.reexport),
             }
-          : undefined,
+          : opts.sendExported
+            ? { sendExported: true }
+            : undefined,
       log: (l: string) => io.stderr(`${l}\n`),
     };
     // The score stage loads when scoring starts: `score --help` and a usage error never need it.

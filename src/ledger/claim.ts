@@ -13,13 +13,23 @@ import type { Db } from './open.js';
 /** Why a claim was refused: the trial was attempted by another writer, or this writer lost its lock. */
 export type ClaimRefusal = { refused: 'taken' } | { refused: 'lost_lock'; holder: string };
 
+/** Null while this writer holds the ledger's lock, else who holds it now (inside a transaction). */
+export function lostLockRefusal(db: Db): Extract<ClaimRefusal, { refused: 'lost_lock' }> | null {
+  const mine = heldLock(db);
+  const holder = db.prepare('SELECT writer_id, pid, host, command FROM lock WHERE id = 1').get() as
+    { writer_id: string | null; pid: number; host: string; command: string } | undefined;
+  if (mine && holder?.writer_id === mine.writerId) return null;
+  return {
+    refused: 'lost_lock',
+    holder: holder ? `pid ${holder.pid} on ${holder.host}, "${holder.command}"` : 'no one',
+  };
+}
+
 /** The checks of a claim, prepared once per ledger connection. */
 export class ClaimCheck {
-  private readonly holder;
   private readonly seen;
 
   constructor(private readonly db: Db) {
-    this.holder = db.prepare('SELECT writer_id, pid, host, command FROM lock WHERE id = 1');
     this.seen = db.prepare(
       "SELECT MAX(attempt) AS n, SUM(state = 'in_flight') AS open FROM attempts WHERE run_id = ? AND model = ? AND trial_id = ?",
     );
@@ -27,14 +37,8 @@ export class ClaimCheck {
 
   /** Null when this writer may claim `attempt` of the trial, else why not (inside the claim's transaction). */
   refusal(runId: number, model: string, trialId: string, attempt: number): ClaimRefusal | null {
-    const mine = heldLock(this.db);
-    const holder = this.holder.get() as
-      { writer_id: string | null; pid: number; host: string; command: string } | undefined;
-    if (!mine || holder?.writer_id !== mine.writerId)
-      return {
-        refused: 'lost_lock',
-        holder: holder ? `pid ${holder.pid} on ${holder.host}, "${holder.command}"` : 'no one',
-      };
+    const lost = lostLockRefusal(this.db);
+    if (lost) return lost;
     const seen = this.seen.get(runId, model, trialId) as { n: number | null; open: number | null };
     if ((seen.n ?? 0) !== attempt - 1 || (seen.open ?? 0) > 0) return { refused: 'taken' };
     return null;

@@ -1,19 +1,21 @@
 /**
- * The ledger's tables (`stimkit.ledger`, version 3; versions 1 and 2 are read, and upgraded when a
+ * The ledger's tables (`stimkit.ledger`, version 4; versions 1 to 3 are read, and upgraded when a
  * run opens them for writing). docs/formats/ledger.md describes every
  * column for readers using sqlite3 or pandas. A ledger holds one or more runs; each run belongs
  * to one bundle digest; each (run, model, trial) has at most one final result.
  */
 
 export const LEDGER_FORMAT = 'stimkit.ledger';
-export const LEDGER_VERSION = 3;
+export const LEDGER_VERSION = 4;
 /**
  * Versions this code reads. 2 added the route columns and the outcome taxonomy (`currentOutcome`);
  * 3 the writers (`writers`, the lock's owner identity, `attempts.writer_id`: lock.ts, claims in
  * write.ts). A stimkit that reads only 1 and 2 refuses a version-3 ledger, as it must: its lock
- * would take over a live writer's after 60 s without a heartbeat.
+ * would take over a live writer's after 60 s without a heartbeat. 4 added the batch exports
+ * (`batch_exports`, `batch_exported`): a stimkit that reads only 1 to 3 refuses a version-4
+ * ledger, as it must: it would send live the trials a batch file already holds, paying them twice.
  */
-export const READABLE_LEDGER_VERSIONS: readonly string[] = ['1', '2', '3'];
+export const READABLE_LEDGER_VERSIONS: readonly string[] = ['1', '2', '3', '4'];
 
 /**
  * Every process that has written the ledger since version 3 (lock.ts): who it is, to tell whether
@@ -53,8 +55,35 @@ CREATE TABLE IF NOT EXISTS unsent_turns (
 );
 `;
 
+/**
+ * Version 4: what `batch export --ledger` wrote into batch files (batch-exports.ts), so that no
+ * `run` sends a trial a batch file holds and no later export writes it again until the batch's
+ * output is imported: one row per export, and one per trial it holds, with the line's id and when
+ * an import read that id (NULL: not yet).
+ */
+const BATCH_EXPORTS_DDL = `
+CREATE TABLE IF NOT EXISTS batch_exports (
+  export_id   INTEGER PRIMARY KEY,
+  run_id      INTEGER NOT NULL,
+  model       TEXT NOT NULL,
+  file        TEXT NOT NULL,
+  parts       INTEGER NOT NULL,
+  requests    INTEGER NOT NULL,
+  exported_at TEXT NOT NULL,
+  writer_id   TEXT
+);
+CREATE TABLE IF NOT EXISTS batch_exported (
+  export_id   INTEGER NOT NULL REFERENCES batch_exports(export_id),
+  trial_id    TEXT NOT NULL,
+  custom_id   TEXT NOT NULL,
+  imported_at TEXT,
+  PRIMARY KEY (export_id, trial_id)
+);
+CREATE INDEX IF NOT EXISTS batch_exported_waiting ON batch_exported(trial_id) WHERE imported_at IS NULL;
+`;
+
 /** Tables added after version 1 (created by the upgrade when missing). */
-export const ADDED_TABLES = WRITERS_DDL + UNSENT_TURNS_DDL;
+export const ADDED_TABLES = WRITERS_DDL + UNSENT_TURNS_DDL + BATCH_EXPORTS_DDL;
 
 /** The DDL, applied in one transaction when a ledger is created. */
 export const LEDGER_DDL = `
@@ -171,7 +200,7 @@ CREATE TABLE lock (
   start_time   TEXT,
   boot_id      TEXT
 );
-${WRITERS_DDL}${UNSENT_TURNS_DDL}`;
+${WRITERS_DDL}${UNSENT_TURNS_DDL}${BATCH_EXPORTS_DDL}`;
 
 /**
  * Columns added to a table after version 1 was first released: an older ledger gains them (NULL

@@ -72,6 +72,37 @@ export function recordUnsent(db: Db, runId: number, model: string, rows: UnsentT
   })();
 }
 
+/** What the ledger holds of a model's conversation turns in a run, and which trials are finished. */
+export type TurnStateOf = TurnState & { finished: Set<string> };
+
+/**
+ * `readTurnState` of run `runId`, with the trials that already have a result or were recorded as
+ * not sent (`finished`).
+ */
+export function turnStateOf(db: Db, runId: number, model: string): TurnStateOf {
+  const hasUnsent = db
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'unsent_turns'")
+    .get();
+  const state = hasUnsent
+    ? readTurnState(db, runId, model)
+    : { results: new Map<string, RecordedTurn>(), unsent: new Set<string>() };
+  const finished = new Set(
+    db
+      .prepare('SELECT trial_id FROM results WHERE run_id = ? AND model = ?')
+      .pluck()
+      .all(runId, model) as string[],
+  );
+  for (const id of state.unsent) finished.add(id);
+  return { ...state, finished };
+}
+
+/** Nothing recorded yet: no turn answered, none finished. */
+export const emptyTurnState = (): TurnStateOf => ({
+  results: new Map(),
+  unsent: new Set<string>(),
+  finished: new Set<string>(),
+});
+
 /**
  * What a ledger file holds of `model`'s conversation turns in the run of bundle `digest` (the
  * latest such run, or the run `label`), and which trials already have a result; read-only. An
@@ -82,9 +113,8 @@ export function turnStateOfFile(
   digest: string,
   model: string,
   label?: string,
-): TurnState & { finished: Set<string> } {
-  const empty = { results: new Map(), unsent: new Set<string>(), finished: new Set<string>() };
-  if (!existsSync(file)) return empty;
+): TurnStateOf {
+  if (!existsSync(file)) return emptyTurnState();
   const db = openReader(file);
   try {
     const run = (
@@ -96,21 +126,7 @@ export function turnStateOfFile(
             .prepare('SELECT run_id FROM runs WHERE bundle_digest = ? AND label = ?')
             .get(digest, label)
     ) as { run_id: number } | undefined;
-    if (!run) return empty;
-    const hasUnsent = db
-      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'unsent_turns'")
-      .get();
-    const state = hasUnsent
-      ? readTurnState(db, run.run_id, model)
-      : { results: new Map<string, RecordedTurn>(), unsent: new Set<string>() };
-    const finished = new Set(
-      db
-        .prepare('SELECT trial_id FROM results WHERE run_id = ? AND model = ?')
-        .pluck()
-        .all(run.run_id, model) as string[],
-    );
-    for (const id of state.unsent) finished.add(id);
-    return { ...state, finished };
+    return run ? turnStateOf(db, run.run_id, model) : emptyTurnState();
   } finally {
     db.close();
   }

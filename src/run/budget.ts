@@ -10,7 +10,7 @@
 import type { Trial } from '../bundle/format.js';
 import { StimkitError } from '../core/errors.js';
 import type { Db } from '../ledger/open.js';
-import { finishedTrials } from '../ledger/write.js';
+import { unsent } from './run-plan.js';
 import type { ModelSpec } from '../models/schema.js';
 import { usd } from './cost-summary.js';
 import { estimateModel } from './estimate.js';
@@ -59,16 +59,15 @@ export async function checkBudget(
   db: Db,
   runId: number | null,
   plan: ReadonlyArray<{ model: ModelSpec; trials: readonly Trial[] }>,
-  retryFailed: boolean,
+  sending: { retryFailed: boolean; sendExported: boolean },
   limit: number,
   store: SentImageStore,
   index: TrialIndex,
 ): Promise<Budget> {
-  const work = plan.map(({ model, trials }) => {
-    const done =
-      runId === null ? new Set<string>() : finishedTrials(db, runId, model.name, retryFailed);
-    return { model, pending: trials.filter((t) => !done.has(t.id)) };
-  });
+  const work = plan.map(({ model, trials }) => ({
+    model,
+    pending: runId === null ? [...trials] : unsent(db, runId, model.name, trials, sending).pending,
+  }));
   const real = work.filter((w) => w.model.provider !== 'sim');
   const unpriced = real.filter((w) => !w.model.price && w.pending.length > 0);
   if (unpriced.length > 0)

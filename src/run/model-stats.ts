@@ -10,6 +10,11 @@ export interface ModelStats {
   skipped: number;
   /** Trials to send in this invocation. */
   pending: number;
+  /**
+   * Selected trials held back: in a batch file whose output no import has read (sent only with
+   * --send-exported), and the files.
+   */
+  inBatch: { trials: number; files: string[] };
   /** Final results recorded now (answers and findings). */
   done: number;
   /** Final results by outcome (answer, provider_block, model_refusal, suppressed, length). */
@@ -43,6 +48,7 @@ export function newStats(
     selected,
     skipped,
     pending,
+    inBatch: { trials: 0, files: [] },
     done: 0,
     outcomes: {},
     failed: {},

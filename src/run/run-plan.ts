@@ -3,6 +3,7 @@ import type { Trial } from '../bundle/format.js';
 import type { Db } from '../ledger/open.js';
 import { ensureRun, insertTrials, registerModel, type RunRow } from '../ledger/runs.js';
 import { attemptCounts, finishedTrials } from '../ledger/write.js';
+import { inBatch, type InBatch } from '../ledger/batch-exports.js';
 import type { ModelSpec } from '../models/schema.js';
 import { resolveModels } from './model-choice.js';
 import { preflight } from './preflight.js';
@@ -85,27 +86,54 @@ export function openRun(db: Db, ledgerFile: string, planned: RunPlan, newRun?: s
   return run;
 }
 
-/** Each model's trials without a final result in the run, its prior attempts, and fresh counters. */
+/**
+ * Each model's trials without a final result in the run, its prior attempts, and fresh counters.
+ * A trial a batch file holds (exported, its output not imported: ledger/batch-exports.ts) is left
+ * out unless `sendExported`.
+ */
 export function pendingWork(
   db: Db,
   run: RunRow,
   plan: RunPlan['plan'],
-  retryFailed: boolean,
+  o: { retryFailed: boolean; sendExported: boolean },
 ): ModelWork[] {
   return plan.map(({ model, trials }) => {
-    const finished = finishedTrials(db, run.run_id, model.name, retryFailed);
-    const pending: Trial[] = trials.filter((t) => !finished.has(t.id));
-    return {
-      model,
-      pending,
-      prior: attemptCounts(db, run.run_id, model.name),
-      stats: newStats(
-        model.name,
-        model.provider,
-        trials.length,
-        trials.length - pending.length,
-        pending.length,
-      ),
+    const { pending, held } = unsent(db, run.run_id, model.name, trials, o);
+    const stats = newStats(
+      model.name,
+      model.provider,
+      trials.length,
+      trials.length - pending.length - held.size,
+      pending.length,
+    );
+    stats.inBatch = {
+      trials: held.size,
+      files: [...new Set([...held.values()].map((h) => h.file))],
     };
+    return { model, pending, prior: attemptCounts(db, run.run_id, model.name), stats };
   });
+}
+
+/**
+ * A model's trials still to send in run `runId` (no final result, none in flight, not recorded
+ * as not sent, and unless `sendExported` not in a batch file), and those a batch file holds.
+ */
+export function unsent(
+  db: Db,
+  runId: number,
+  model: string,
+  trials: readonly Trial[],
+  o: { retryFailed: boolean; sendExported: boolean },
+): { pending: Trial[]; held: Map<string, InBatch> } {
+  const finished = finishedTrials(db, runId, model, o.retryFailed);
+  const inFile = o.sendExported ? new Map<string, InBatch>() : inBatch(db, runId, model);
+  const held = new Map<string, InBatch>();
+  const pending: Trial[] = [];
+  for (const t of trials) {
+    if (finished.has(t.id)) continue;
+    const h = inFile.get(t.id);
+    if (h) held.set(t.id, h);
+    else pending.push(t);
+  }
+  return { pending, held };
 }

@@ -37,6 +37,8 @@ export interface RunOptions extends ModelChoice {
   concurrency?: number;
   maxAttempts?: number;
   retryFailed?: boolean;
+  /** Send the trials a batch file holds (exported, output not imported): they may be paid twice. */
+  sendExported?: boolean;
   dryRun?: boolean;
   newRun?: string;
   /** `--budget USD`: refuse to start above it, stop sending when the recorded cost reaches it (budget.ts). */
@@ -113,6 +115,10 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
   let failing = false;
   try {
     writerLock = acquireLock(db, ledgerFile, `stimkit run ${path.basename(options.bundle)}`);
+    const sending = {
+      retryFailed: options.retryFailed ?? false,
+      sendExported: options.sendExported ?? false,
+    };
     const images = new ImageStore(options.bundle);
     // --budget: refused here, before anything is sent or written, when the upper estimate does not fit.
     const budget =
@@ -122,13 +128,13 @@ export async function runStudy(options: RunOptions): Promise<RunResult | DryRunR
             db,
             continuedRun(db, planned.digest, options.newRun),
             planned.plan,
-            options.retryFailed ?? false,
+            sending,
             options.budget,
             images.sent,
             new Map(planned.bundle.trials.map((t) => [t.id, t])),
           );
     const run = openRun(db, ledgerFile, planned, options.newRun);
-    const work = pendingWork(db, run, planned.plan, options.retryFailed ?? false);
+    const work = pendingWork(db, run, planned.plan, sending);
     const stats = work.map((w) => w.stats);
     const stopping = () => stopState.stopping || budgetReached(budget, stats);
     unwatch = options.handleSigint

@@ -43,6 +43,7 @@ export function runJson(r: RunResult) {
       selected: m.selected,
       already_recorded: m.skipped,
       pending: m.pending,
+      in_batch: m.inBatch,
       done: m.done,
       outcomes: m.outcomes,
       failed: m.failed,
@@ -64,6 +65,13 @@ function budgetStopped(r: RunResult): boolean {
   );
 }
 
+/** ", N in a batch file not yet imported (FILE, …)", or nothing. */
+function inBatchText(m: RunResult['models'][number]): string {
+  const { trials, files } = m.inBatch;
+  if (trials === 0) return '';
+  return `, ${trials} held in a batch file not yet imported (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', …' : ''})`;
+}
+
 /** The human summary of a run. */
 export function runHuman(r: RunResult): string {
   const lines = [
@@ -82,7 +90,7 @@ export function runHuman(r: RunResult): string {
     const failed = sum(m.failed);
     const left = m.pending - m.done - failed;
     lines.push(
-      `  ${m.model}${m.provider === 'sim' ? ' (SIMULATED)' : ''}: ${m.selected} selected, ${m.skipped} already recorded, ${m.done} recorded now${Object.keys(m.outcomes).length ? ` (${fmt(m.outcomes)})` : ''}` +
+      `  ${m.model}${m.provider === 'sim' ? ' (SIMULATED)' : ''}: ${m.selected} selected, ${m.skipped} already recorded${inBatchText(m)}, ${m.done} recorded now${Object.keys(m.outcomes).length ? ` (${fmt(m.outcomes)})` : ''}` +
         `${failed ? `, ${failed} failed (${fmt(m.failed)})` : ''}${sum(m.retried) ? `, ${sum(m.retried)} retried (${fmt(m.retried)})` : ''}` +
         `${left > 0 ? `, ${left} still to run` : ''}, ${m.tokens.prompt + m.tokens.completion} tokens${costText(m, r.runCost[m.model] ?? 0)}, ${(m.wallMs / 1000).toFixed(1)} s`,
     );
@@ -94,6 +102,10 @@ export function runHuman(r: RunResult): string {
     lines.push('interrupted: the ledger is consistent; run the same command again to continue');
   if (r.models.some((m) => sum(m.failed) > 0))
     lines.push('failed trials are tried again only with --retry-failed');
+  if (r.models.some((m) => m.inBatch.trials > 0))
+    lines.push(
+      'trials in a batch file are not sent: `stimkit batch import` their output into this ledger (what it leaves without a result is sent by the next run); --send-exported sends them now, paid again if that batch runs',
+    );
   return lines.join('\n');
 }
 

@@ -41,6 +41,8 @@ export interface JudgeBatchFileResult {
   requests?: number;
   /** Export: every part written, in order: file, requests, bytes (parts.ts). */
   parts?: Array<{ file: string; requests: number; bytes: number }>;
+  /** Export: responses left out, held by an earlier export whose results are not imported. */
+  in_batch?: number;
   /** Import: the output files recorded, and what they gave. */
   files?: string[];
   recorded?: number;
@@ -63,9 +65,9 @@ async function judgeAll(
 
 /** Write each judge's pending requests into `out` (one file per judge and judging). */
 export async function judgeBatchExport(
-  o: JudgeBatchOptions & { out: string; parts?: PartOptions },
+  o: JudgeBatchOptions & { out: string; parts?: PartOptions; reexport?: boolean },
 ): Promise<JudgeBatchFileResult[]> {
-  const done = await judgeAll(o, { out: o.out, parts: o.parts });
+  const done = await judgeAll(o, { out: o.out, parts: o.parts, reexport: o.reexport });
   return done.flatMap(({ judging, r }) =>
     r.batch?.exported ? [{ judge: r.judge, judging, run: r.run, ...r.batch.exported }] : [],
   );

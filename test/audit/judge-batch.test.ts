@@ -50,6 +50,13 @@ const rows = (ledger: string) =>
     'SELECT trial_id, outcome, response_text, request_sha256 FROM results ORDER BY trial_id',
   );
 
+/** The judge keys of a requests file, in order. */
+const keysIn = async (file: string): Promise<string[]> =>
+  (await readFile(file, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => String(JSON.parse(l).custom_id).split(':').pop()!);
+
 describe('judge batch files', () => {
   it('export sends nothing; import records as live calls do, once', async () => {
     const batchLedger = path.join(dir, 'batch.sqlite');
@@ -104,13 +111,70 @@ describe('judge batch files', () => {
     expect(rows(batchLedger).slice(0, 2)).toEqual(live);
     expect(rows(batchLedger)[2]).toMatchObject({ trial_id: 't_2@resp', outcome: 'failed' });
 
-    // exporting again writes only what is still unjudged (the failed one and the missing one)
-    await runJudgeCalls({ ...options(batchLedger, unreachable), batch: { out } });
-    const rest = (await readFile(file, 'utf8')).trim().split('\n');
-    expect(rest.map((l) => JSON.parse(l).custom_id.split(':').pop())).toEqual([
-      't_2@resp',
-      't_3@resp',
-    ]);
+    // exporting again writes what is still unjudged and in no batch file: the failed one; the
+    // missing one is still held by the first export (its output did not answer it)
+    const ex2 = await runJudgeCalls({ ...options(batchLedger, unreachable), batch: { out } });
+    expect(ex2.batch?.exported).toMatchObject({ requests: 1, in_batch: 1 });
+    expect(await keysIn(file)).toEqual(['t_2@resp']);
+    // --reexport (the first batch failed): both, though the second export holds t_2 now
+    const ex3 = await runJudgeCalls({
+      ...options(batchLedger, unreachable),
+      batch: { out, reexport: true },
+    });
+    expect(ex3.batch?.exported).toMatchObject({ requests: 2, in_batch: 0 });
+    expect(await keysIn(file)).toEqual(['t_2@resp', 't_3@resp']);
+  });
+
+  it('live calls leave out what a batch file holds, unless sendExported; results read in the same step are not exported again', async () => {
+    const ledger = path.join(dir, 'held.sqlite');
+    const out = path.join(dir, 'held-out');
+    const unreachable = 'http://127.0.0.1:9/v1';
+    const ex = await runJudgeCalls({ ...options(ledger, unreachable), batch: { out } });
+    expect(ex.batch?.exported?.requests).toBe(4);
+    const file = judgeBatchFile(out, 'judge-x', LABEL, 'requests');
+    const lines = (await readFile(file, 'utf8')).trim().split('\n');
+    const before = server.requests.length;
+    // a live judging now: every response is in the batch file, nothing is asked (nor paid twice)
+    const live = await runJudgeCalls(options(ledger, server.url));
+    expect(live).toMatchObject({ judged: 0, in_batch: 4 });
+    expect(server.requests.length).toBe(before);
+    expect(judgeCounts(live)).toContain('4 not asked: in a batch file');
+    // the batch's output for two of them, read in the same step as an export: the export holds
+    // neither the two answered (read first) nor the two still in the first batch
+    const folder = path.join(dir, 'held-in');
+    await mkdir(folder, { recursive: true });
+    await writeFile(
+      judgeBatchFile(folder, 'judge-x', LABEL, 'results'),
+      lines
+        .slice(0, 2)
+        .map((l, k) =>
+          JSON.stringify({
+            custom_id: JSON.parse(l).custom_id,
+            response: {
+              status_code: 200,
+              body: {
+                model: 'org/judge-x',
+                choices: [{ message: { content: `{"label": ${k}}` }, finish_reason: 'stop' }],
+              },
+            },
+            error: null,
+          }),
+        )
+        .join('\n'),
+    );
+    const both = await runJudgeCalls({
+      ...options(ledger, unreachable),
+      batch: { in: [folder], out: path.join(dir, 'held-out-2') },
+    });
+    expect(both.batch?.imported?.recorded).toBe(2);
+    expect(both.batch?.exported).toEqual({ file: null, requests: 0, in_batch: 2 });
+    // asked live with sendExported: the two still in the batch file, once each
+    const sent = await runJudgeCalls({
+      ...options(ledger, server.url),
+      batch: { sendExported: true },
+    });
+    expect(sent).toMatchObject({ judged: 2, in_batch: 0, skipped: 2 });
+    expect(server.requests.length).toBe(before + 2);
   });
 
   it('a judging with nothing pending writes no requests file and needs no results file', async () => {
@@ -121,7 +185,10 @@ describe('judge batch files', () => {
     // the second round of a fully judged study
     await runJudgeCalls(options(ledger, server.url));
     const ex = await runJudgeCalls({ ...options(ledger, unreachable), batch: { out } });
-    expect(ex.batch).toEqual({ nothing_pending: true, exported: { file: null, requests: 0 } });
+    expect(ex.batch).toEqual({
+      nothing_pending: true,
+      exported: { file: null, requests: 0, in_batch: 0 },
+    });
     await expect(readFile(judgeBatchFile(out, 'judge-x', LABEL, 'requests'))).rejects.toThrow(
       /ENOENT/,
     );

@@ -80,6 +80,25 @@ describe('parts within limits', () => {
     expect((await readdir(d)).sort()).toEqual(parts.map((p) => path.basename(p.file)));
   });
 
+  it('names the parts only after the commit (the ledger records the export): a failed commit leaves no file', async () => {
+    const d = await tempDir('stimkit-parts-commit-');
+    const lines = () => ['a', 'b', 'c'].map((t, i) => [`id${i}`, `${t}\n`] as const);
+    const out = path.join(d, 'x.jsonl');
+    const seen: number[] = [];
+    const refuse = (n: number) => {
+      seen.push(n);
+      throw new Error('lost the lock');
+    };
+    await expect(writeParts(out, { requests: 2, bytes: 100 }, lines(), refuse)).rejects.toThrow(
+      'lost the lock',
+    );
+    expect(seen).toEqual([2]);
+    expect(await readdir(d)).toEqual([]);
+    const parts = await writeParts(out, { requests: 2, bytes: 100 }, lines(), (n) => seen.push(n));
+    expect(seen).toEqual([2, 2]);
+    expect(parts).toHaveLength(2);
+  });
+
   it('knows each vendor’s published limits and refuses a higher one', () => {
     expect(VENDOR_LIMITS.openai).toMatchObject({ requests: 50_000, bytes: 200_000_000 });
     expect(VENDOR_LIMITS.anthropic).toMatchObject({ requests: 100_000, bytes: 256_000_000 });

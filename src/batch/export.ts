@@ -112,6 +112,7 @@ export async function batchExport(o: BatchExportOptions): Promise<BatchExportRes
   const store = new SentImageStore(o.bundle);
   const dropped: Record<string, number> = {};
   const led = o.ledger ? openExportLedger(o.ledger, digest, bundle, model.name) : null;
+  let failing = false;
   try {
     const inBatchNow = led && !o.reexport ? led.inBatch : new Map<string, InBatch>();
     const { ready, held } = exportableTurns(
@@ -158,8 +159,12 @@ export async function batchExport(o: BatchExportOptions): Promise<BatchExportRes
             'no --ledger: nothing records that these requests are in a batch file, so a `stimkit run` would send them again (and pay them twice): pass --ledger FILE, the ledger you will import the output into',
           ],
     };
+  } catch (err) {
+    failing = true;
+    throw err;
   } finally {
-    led?.close();
+    // The first error is the one reported: closing the ledger never hides it.
+    led?.close(failing);
   }
 }
 
@@ -183,7 +188,7 @@ function openExportLedger(file: string, digest: string, bundle: RunBundle, model
       runId,
       state,
       inBatch: inBatch(db, runId, model),
-      close: () => closeWriting(db, held, false),
+      close: (failing: boolean) => closeWriting(db, held, failing),
     };
   } catch (err) {
     closeWriting(db, lock, true);

@@ -217,6 +217,7 @@ export async function readJudgeResults(
   inputs: readonly string[],
   c: JudgeResultsContext,
   folderFile: (dir: string) => string,
+  partial = false,
 ): Promise<{ files: string[]; lines: () => AsyncIterable<JudgeResultLine>; missing: string[] }> {
   const files: string[] = [];
   const missing: string[] = [];
@@ -235,7 +236,7 @@ export async function readJudgeResults(
       if (judging === null || judging === judgingOf(c.runLabel)) files.push(p);
     }
   }
-  await checkPartSet(files);
+  await checkPartSet(files, { partial });
   for (const f of files) await checkFile(f, c);
   return { files, lines: () => linesOf(files, c), missing };
 }

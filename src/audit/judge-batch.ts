@@ -28,6 +28,7 @@ import {
   inBatch,
   markImported,
   recordExport,
+  refuseOverwrite,
   type ExportedLine,
   type InBatch,
 } from '../ledger/batch-exports.js';
@@ -41,6 +42,8 @@ export interface JudgeBatch {
   parts?: PartOptions;
   /** Record the results found here (folders or files; nothing is sent). */
   in?: readonly string[];
+  /** With `in`: some parts of an export only (a missing part is allowed). */
+  partial?: boolean;
   /** With `out`: write again the responses an earlier export holds whose results are not imported. */
   reexport?: boolean;
   /** Live calls (neither `out` nor `in`): also ask about the responses a batch file holds. */
@@ -95,9 +98,17 @@ export async function exportJudgeBatch<T>(o: {
     }
   }
   const rec = o.record;
+  const recorded = path.resolve(file);
+  // Writing the file again must keep what an earlier export to it still holds (batch-exports.ts).
+  if (rec)
+    refuseOverwrite(rec.db, recorded, {
+      runId: rec.runId,
+      model: o.judge.name,
+      keys: new Set(o.pending.map(o.targetIdOf)),
+    });
   const commit = rec
     ? (n: number) =>
-        recordExport(rec.db, rec.runId, o.judge.name, { file, parts: n, lines: written })
+        recordExport(rec.db, rec.runId, o.judge.name, { file: recorded, parts: n, lines: written })
     : undefined;
   await mkdir(o.dir, { recursive: true });
   const parts = await writeParts(file, partLimits('openai', o.parts), lines(), commit);

@@ -109,7 +109,7 @@ export function judgeCounts(r: JudgeRunResult): string {
     ? ''
     : b.nothing_pending
       ? '; through batch files, nothing sent: nothing pending (every response judged before), no batch file written or read'
-      : `; through batch files, nothing sent${b.imported ? `: recorded ${b.imported.recorded} from ${b.imported.files.join(', ') || 'no file'} (${b.imported.failed} without a label, ${b.imported.skipped} recorded before)` : ''}${b.exported ? `; wrote ${b.exported.requests} request(s) to ${b.exported.file}` : ''}${b.exported?.in_batch ? `; ${b.exported.in_batch} left out: an earlier export holds them, their results not imported (--reexport writes them again)` : ''}`;
+      : `; through batch files, nothing sent${b.imported ? `: recorded ${b.imported.recorded} from ${b.imported.files.join(', ') || 'no file'} (${b.imported.failed} without a label, ${b.imported.skipped} recorded before)` : ''}${b.exported ? (b.exported.file === null ? '; no requests file written (nothing left to ask)' : `; wrote ${b.exported.requests} request(s) to ${b.exported.file}`) : ''}${b.exported?.in_batch ? `; ${b.exported.in_batch} left out: an earlier export holds them, their results not imported (--reexport writes them again)` : ''}`;
   const held = r.in_batch
     ? `, ${r.in_batch} not asked: in a batch file whose results are not imported (import them, or --send-exported)`
     : '';
@@ -165,6 +165,7 @@ function readBatchIn<T>(
     inputs,
     { judge: o.judge, runLabel: o.runLabel, digest: o.digest, expected },
     (dir) => judgeBatchFile(dir, o.judge.name, o.runLabel, 'results'),
+    o.batch?.partial ?? false,
   );
 }
 
@@ -317,6 +318,8 @@ export async function runJudgeCalls<T>(o: JudgeCallOptions<T>): Promise<JudgeRun
         ledger: { db, runId: j.run.run_id },
       });
       result.judged = result.batch.imported?.recorded ?? 0;
+      // Through batch files nothing is asked: what an export left out is in `batch.exported`.
+      result.in_batch = 0;
       return result;
     }
     await judgeLiveUntilStopped({ ...j, o, apiKey, redactor, materialize }, j.pending);

@@ -28,7 +28,15 @@ import { openLedgerDb } from '../ledger/open.js';
 import { ensureRun, insertTrials } from '../ledger/runs.js';
 import { finishedTrials } from '../ledger/write.js';
 import { emptyTurnState, turnStateOf } from '../ledger/turns.js';
-import { inBatch, recordExport, type ExportedLine, type InBatch } from '../ledger/batch-exports.js';
+import {
+  heldFiles,
+  inBatch,
+  recordExport,
+  refuseOverwrite,
+  type ExportedLine,
+  type InBatch,
+} from '../ledger/batch-exports.js';
+import path from 'node:path';
 import type { ReadyTurn } from '../run/turns.js';
 
 export interface BatchExportOptions extends ModelChoice, PartOptions {
@@ -45,6 +53,8 @@ export interface BatchExportOptions extends ModelChoice, PartOptions {
   ledger?: string;
   /** Write again the trials an earlier export to the ledger holds (its batch failed or was never sent). */
   reexport?: boolean;
+  /** With `ledger`: start a new run in it, as `run --new-run` (else the latest run, of this bundle). */
+  newRun?: string;
 }
 
 export interface BatchExportResult {
@@ -84,20 +94,25 @@ function refuseSim(model: ModelSpec, modelsFile: string | undefined): void {
   });
 }
 
-/** Write the batch input file(s) for one model. */
-export async function batchExport(o: BatchExportOptions): Promise<BatchExportResult> {
+/** E_BATCH_USAGE for options that do not go together. */
+function refuseUsage(o: BatchExportOptions): void {
   if (!o.modelNames || o.modelNames.length !== 1)
     throw StimkitError.usage(
       'E_BATCH_USAGE',
       'batch export writes one model per file: give exactly one --model NAME',
       'run batch export once per model, each with its own --model NAME and --out FILE',
     );
-  if (o.reexport && !o.ledger)
+  if ((o.reexport || o.newRun !== undefined) && !o.ledger)
     throw StimkitError.usage(
       'E_BATCH_USAGE',
-      '--reexport writes again what an earlier export recorded in a ledger: give --ledger FILE',
-      'add --ledger FILE (the ledger the earlier export was recorded in)',
+      `${o.reexport ? '--reexport writes again what an earlier export recorded' : '--new-run starts a run'} in a ledger: give --ledger FILE`,
+      'add --ledger FILE (the ledger the output will be imported into)',
     );
+}
+
+/** Write the batch input file(s) for one model. */
+export async function batchExport(o: BatchExportOptions): Promise<BatchExportResult> {
+  refuseUsage(o);
   const digest = await verifiedDigest(o.bundle);
   const bundle = await readRunBundle(o.bundle, digest);
   const { models, anyModel } = await resolveModels(o);
@@ -109,9 +124,7 @@ export async function batchExport(o: BatchExportOptions): Promise<BatchExportRes
   const trials = trialsFor(bundle, model, where, o.limit, anyModel);
   refuseEmptyWhere(bundle, [model], where, trials.length, anyModel);
   preflight(bundle, [{ model, trials }], anyModel);
-  const store = new SentImageStore(o.bundle);
-  const dropped: Record<string, number> = {};
-  const led = o.ledger ? openExportLedger(o.ledger, digest, bundle, model.name) : null;
+  const led = o.ledger ? openExportLedger(o.ledger, digest, bundle, model.name, o.newRun) : null;
   let failing = false;
   try {
     const inBatchNow = led && !o.reexport ? led.inBatch : new Map<string, InBatch>();
@@ -121,22 +134,7 @@ export async function batchExport(o: BatchExportOptions): Promise<BatchExportRes
       led?.state ?? emptyTurnState(),
       inBatchNow,
     );
-    const written: ExportedLine[] = [];
-    async function* lines(list: ReadyTurn[]) {
-      for (const { trial: t, earlier } of list) {
-        const r = await batchRequest(provider, t, model, store, earlier);
-        for (const f of r.dropped) dropped[f] = (dropped[f] ?? 0) + 1;
-        const id = customId(t.id, r);
-        written.push({ trialId: t.id, customId: id });
-        yield [id, `${JSON.stringify(inputLine(provider.name, id, r.body))}\n`] as const;
-      }
-    }
-    // Recorded before the files take their names: a file on disk is always one the ledger holds.
-    const commit = led
-      ? (n: number) =>
-          recordExport(led.db, led.runId, model.name, { file: o.out, parts: n, lines: written })
-      : undefined;
-    const parts = await writeParts(o.out, limits, lines(ready), commit);
+    const { parts, dropped } = await writeExport(o, model, ready, led);
     const inBatchOf = trials.filter((t) => inBatchNow.has(t.id));
     return {
       out: o.out,
@@ -150,7 +148,7 @@ export async function batchExport(o: BatchExportOptions): Promise<BatchExportRes
       held,
       in_batch: {
         trials: inBatchOf.length,
-        files: [...new Set(inBatchOf.map((t) => inBatchNow.get(t.id)!.file))],
+        files: heldFiles(inBatchOf.map((t) => inBatchNow.get(t.id)!)),
       },
       recorded_in: led && parts.length > 0 ? o.ledger! : null,
       warnings: led
@@ -168,16 +166,65 @@ export async function batchExport(o: BatchExportOptions): Promise<BatchExportRes
   }
 }
 
-/** The export's ledger: opened for writing under the writer lock, with the run the import will record into. */
-function openExportLedger(file: string, digest: string, bundle: RunBundle, model: string) {
+/**
+ * Write the lines of `ready` into the parts of `--out`, recorded in the ledger (when there is one)
+ * before the files take their names: a file on disk is always one the ledger holds. A file an
+ * earlier export still holds is never overwritten with less (refuseOverwrite).
+ */
+async function writeExport(
+  o: BatchExportOptions,
+  model: ModelSpec,
+  ready: ReadyTurn[],
+  led: ExportLedger | null,
+): Promise<{ parts: PartFile[]; dropped: Record<string, number> }> {
+  const provider = providerOf(model);
+  // Recorded as an absolute path: `run` and the next export name it from any folder.
+  const outFile = path.resolve(o.out);
+  if (led)
+    refuseOverwrite(led.db, outFile, {
+      runId: led.runId,
+      model: model.name,
+      keys: new Set(ready.map((r) => r.trial.id)),
+    });
+  const store = new SentImageStore(o.bundle);
+  const dropped: Record<string, number> = {};
+  const written: ExportedLine[] = [];
+  async function* lines() {
+    for (const { trial: t, earlier } of ready) {
+      const r = await batchRequest(provider, t, model, store, earlier);
+      for (const f of r.dropped) dropped[f] = (dropped[f] ?? 0) + 1;
+      const id = customId(t.id, r);
+      written.push({ trialId: t.id, customId: id });
+      yield [id, `${JSON.stringify(inputLine(provider.name, id, r.body))}\n`] as const;
+    }
+  }
+  const commit = led
+    ? (n: number) =>
+        recordExport(led.db, led.runId, model.name, { file: outFile, parts: n, lines: written })
+    : undefined;
+  const limits = partLimits(provider.name, o);
+  return { parts: await writeParts(o.out, limits, lines(), commit), dropped };
+}
+
+/** A ledger an export is recorded in (openExportLedger). */
+type ExportLedger = ReturnType<typeof openExportLedger>;
+
+/**
+ * The export's ledger: opened for writing under the writer lock, with the run `run` and `batch
+ * import` continue (the latest run, which must be of this bundle), or a new run `newRun`.
+ */
+function openExportLedger(
+  file: string,
+  digest: string,
+  bundle: RunBundle,
+  model: string,
+  newRun: string | undefined,
+) {
   const db = openLedgerDb(file);
   let lock: ReturnType<typeof acquireLock> | null = null;
   try {
-    lock = acquireLock(db, file, `stimkit batch export --model ${model}`);
-    const latest = db
-      .prepare('SELECT run_id FROM runs WHERE bundle_digest = ? ORDER BY run_id DESC LIMIT 1')
-      .get(digest) as { run_id: number } | undefined;
-    const runId = latest?.run_id ?? ensureRun(db, file, digest, bundle.studyId).run_id;
+    lock = acquireLock(db, file, `stimkit batch export --model ${model}`, { claim: true });
+    const runId = ensureRun(db, file, digest, bundle.studyId, newRun).run_id;
     insertTrials(db, runId, bundle.trials);
     const held = lock;
     // A trial another writer has in flight (a run forced past the lock) is its own: left out too.

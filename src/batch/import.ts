@@ -41,6 +41,8 @@ export interface BatchImportOptions {
   /** The export's input files: a changed request is named setting by setting from them. */
   requests?: string[];
   newRun?: string;
+  /** Some parts of the export only (E_BATCH_PARTS allows a missing part). */
+  partial?: boolean;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -120,7 +122,7 @@ async function importFiles(
   // Only the model's own trials (its model set, modalities and paradigms): a line of any other
   // trial of the bundle is not recorded as this model's answer.
   const byId = new Map(trials.map((t) => [t.id, t]));
-  await checkPartSet(o.files);
+  await checkPartSet(o.files, { partial: o.partial });
   const store = new SentImageStore(o.bundle);
   // A conversation's later turn is checked as the conversation so far, from this ledger (turns.ts).
   const earlierOf = earlierFromLedger(bundle.trials, {

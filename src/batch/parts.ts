@@ -13,10 +13,11 @@
  * bytes counted exactly as written (UTF-8, each line with its `\n`), and never cuts a line.
  */
 import { randomBytes } from 'node:crypto';
-import { readdir, rename, rm } from 'node:fs/promises';
+import { readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { StimkitError } from '../core/errors.js';
 import { ensureFolder, openSink, sha256File, syncDir, type FileSink } from '../core/fsio.js';
+import { partName } from '../core/part-name.js';
 
 type Vendor = 'openai' | 'anthropic' | 'gemini';
 
@@ -88,15 +89,6 @@ export interface PartFile {
   requests: number;
   bytes: number;
   sha256: string;
-}
-
-const pad = (n: number) => String(n).padStart(4, '0');
-
-/** `dir/in.jsonl` → `dir/in.part-0002-of-0003.jsonl`. */
-function partName(out: string, index: number, count: number): string {
-  const ext = path.extname(out);
-  const stem = ext ? out.slice(0, -ext.length) : out;
-  return `${stem}.part-${pad(index)}-of-${pad(count)}${ext}`;
 }
 
 const PART_RE = /\.part-(\d{4,})-of-(\d{4,})(?:\.[^/\\]*)?$/;
@@ -172,15 +164,29 @@ class PartWriter {
     const n = this.done.length;
     if (n === 0) return [];
     commit?.(n);
-    await removeOldParts(this.out);
-    const parts: PartFile[] = [];
-    for (const [i, p] of this.done.entries()) {
-      const file = n === 1 ? this.out : partName(this.out, i + 1, n);
-      await rename(p.tmp, file);
-      parts.push({ file, requests: p.requests, bytes: p.bytes, sha256: p.sha256 });
+    try {
+      await removeOldParts(this.out);
+      const parts: PartFile[] = [];
+      for (const [i, p] of this.done.entries()) {
+        const file = n === 1 ? this.out : partName(this.out, i + 1, n);
+        await rename(p.tmp, file);
+        parts.push({ file, requests: p.requests, bytes: p.bytes, sha256: p.sha256 });
+      }
+      await syncDir(path.dirname(this.out));
+      return parts;
+    } catch (err) {
+      if (!commit) throw err;
+      // Recorded in the ledger, not written: its requests are held until written again.
+      throw StimkitError.fromProblem(
+        {
+          code: 'E_BATCH_WRITE',
+          file: this.out,
+          message: `the export is recorded in the ledger but its file(s) could not be written (${(err as Error).message}): its requests are held, as if in a batch file`,
+          fix: 'mend the cause (free space, permissions), then export again with --reexport',
+        },
+        err,
+      );
     }
-    await syncDir(path.dirname(this.out));
-    return parts;
   }
 
   /** Remove the temporary files (after a failure). */
@@ -206,6 +212,20 @@ async function removeOldParts(out: string): Promise<void> {
   await rm(out, { force: true });
 }
 
+/** E_BATCH_OUT when `out` is a folder: the file to write cannot take its name. */
+async function refuseFolder(out: string): Promise<void> {
+  const st = await stat(out).catch(() => null);
+  if (!st?.isDirectory()) return;
+  throw StimkitError.fromProblem({
+    code: 'E_BATCH_OUT',
+    file: out,
+    message: 'this is a folder: a batch file is written under this name',
+    expected: 'a file name, e.g. requests.jsonl',
+    got: 'a folder',
+    fix: 'give --out a file name (its parts are numbered after it)',
+  });
+}
+
 /**
  * Write `lines` (a source of `[id, line]`, async or not) into parts of `out`; nothing left behind
  * on failure. `commit` runs once every line is written and before the parts take their names (a
@@ -217,6 +237,7 @@ export async function writeParts(
   lines: AsyncIterable<readonly [string, string]> | Iterable<readonly [string, string]>,
   commit?: (parts: number) => void,
 ): Promise<PartFile[]> {
+  await refuseFolder(out);
   const w = new PartWriter(out, limits);
   try {
     for await (const [id, line] of lines) await w.add(line, id);
@@ -230,10 +251,14 @@ export async function writeParts(
 /**
  * Refuse (E_BATCH_PARTS) a set of output files that does not hold each part once: a file given
  * twice (the same path, or the same bytes under another name), two files of the same part, or —
- * when the names say which parts there are (`….part-0002-of-0003….`) — a missing part or parts
- * of two exports. Files whose names declare no part are taken as they are.
+ * when the names say which parts there are (`….part-0002-of-0003….`) — a missing part (unless
+ * `partial`) or parts of two exports. Files whose names declare no part are taken as they are.
  */
-export async function checkPartSet(files: readonly string[]): Promise<void> {
+export async function checkPartSet(
+  files: readonly string[],
+  /** `partial`: some parts only (the others' batches failed or are still running): a missing part is allowed. */
+  o: { partial?: boolean } = {},
+): Promise<void> {
   const fail = (file: string, message: string, fix: string) =>
     StimkitError.fromProblem({ code: 'E_BATCH_PARTS', file, message, fix });
   const seen = new Map<string, string>();
@@ -264,13 +289,13 @@ export async function checkPartSet(files: readonly string[]): Promise<void> {
       );
     byPart.set(p.index, f);
   }
-  if (count !== null) {
+  if (count !== null && !o.partial) {
     const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !byPart.has(i));
     if (missing.length > 0)
       throw fail(
         files[0]!,
         `part(s) ${missing.join(', ')} of ${count} are missing; nothing recorded`,
-        `give the output of every part, 1 to ${count}, each once (in any order) once each part's batch has ended`,
+        `give the output of every part, 1 to ${count}, each once (in any order) once each part's batch has ended; or, to import some parts only (another part's batch failed or still runs), add --partial: that part's trials stay held until its output is imported, or are exported again with batch export --reexport`,
       );
   }
   await refuseSameBytes(files, fail);

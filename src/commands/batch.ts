@@ -63,6 +63,7 @@ const ExportFlags = JudgeFlags.extend({
   partRequests: flag.int,
   partMib: flag.int,
   reexport: flag.on,
+  newRun: flag.text,
 });
 
 /** The flags of `batch import`. */
@@ -71,6 +72,7 @@ const ImportFlags = JudgeFlags.extend({
   model: flag.text,
   newRun: flag.text,
   requests: flag.list,
+  partial: flag.on,
 });
 type ImportFlags = z.output<typeof ImportFlags>;
 
@@ -173,7 +175,7 @@ const exportCommand: CommandSpec = {
           .addOption(new Option('--model <name>', 'the one model of this file').argParser(list))
           .option(
             '--ledger <file>',
-            'judge mode: the run ledger of the responses judged; with --model: leave out the trials it has a result for, and export a conversation turn only once the turn before is answered in it',
+            'judge mode: the run ledger of the responses judged; with --model: the ledger the output will be imported into: the export is recorded there (run does not send these trials until batch import reads their output), the trials it has a result for are left out, and a conversation turn is exported only once the turn before is answered in it',
           )
           .requiredOption(
             '--out <path>',
@@ -187,6 +189,10 @@ const exportCommand: CommandSpec = {
           .option(
             '--reexport',
             'with --ledger: write again the trials an earlier export to it holds whose output is not imported (its batch failed, expired or was never sent)',
+          )
+          .option(
+            '--new-run <label>',
+            'with --model and --ledger: record the export in a new run of the ledger, as run --new-run (later exports, imports and runs continue it)',
           ),
       ),
     ),
@@ -195,6 +201,12 @@ const exportCommand: CommandSpec = {
     const judging = judgeMode(opts, String(bundle), io);
     const parts = partsOf(opts);
     if (judging) {
+      if (opts.newRun !== undefined)
+        throw StimkitError.usage(
+          'E_BATCH_USAGE',
+          '--new-run is for a model’s export: a judge’s export is recorded in its judge run',
+          'leave --new-run out with --judge',
+        );
       const { judgeBatchExport } = await import('../score/judge-batch.js');
       return judgeResult(
         'batch export',
@@ -216,6 +228,7 @@ const exportCommand: CommandSpec = {
       limit: opts.limit,
       ledger: opts.ledger,
       reexport: Boolean(opts.reexport),
+      newRun: opts.newRun,
       ...parts,
     });
     for (const w of r.warnings) io.stderr(`warning: ${w}\n`);
@@ -225,7 +238,9 @@ const exportCommand: CommandSpec = {
     return {
       summary: { ok: true, command: 'batch export', ...r },
       human: [
-        `wrote ${r.requests} request(s) for ${r.model} in ${r.parts.length} part(s)${dropped ? ` (dropped from requests: ${dropped})` : ''}:`,
+        r.requests === 0
+          ? `nothing to export for ${r.model}: no request written`
+          : `wrote ${r.requests} request(s) for ${r.model} in ${r.parts.length} part(s)${dropped ? ` (dropped from requests: ${dropped})` : ''}:`,
         ...partLines(r.parts),
         ...(r.held.waiting + r.held.after_no_answer + r.held.after_failed > 0
           ? [
@@ -268,6 +283,7 @@ async function importModel(files: string[], opts: ImportFlags, io: Io): Promise<
     modelsFile: opts.models,
     requests: opts.requests,
     newRun: opts.newRun,
+    partial: Boolean(opts.partial),
   });
   for (const w of r.warnings) io.stderr(`warning: ${w}\n`);
   const human = [
@@ -319,7 +335,11 @@ const importCommand: CommandSpec = {
           '--requests <files...>',
           'model mode: the export’s input files (every part); a request changed since the export is named setting by setting',
         )
-        .option('--new-run <label>', 'start a new run in the ledger'),
+        .option('--new-run <label>', 'start a new run in the ledger')
+        .option(
+          '--partial',
+          'the output of some parts of an export only (another part’s batch failed or still runs): a missing part is allowed, its trials stay held in their batch file',
+        ),
     ),
   run: async ([files], flags, io) => {
     const opts = parseOptions(ImportFlags, flags);
@@ -327,7 +347,10 @@ const importCommand: CommandSpec = {
     const judging = judgeMode(opts, String(opts.bundle), io);
     if (!judging) return importModel(list, opts, io);
     const { judgeBatchImport } = await import('../score/judge-batch.js');
-    return judgeResult('batch import', await judgeBatchImport({ ...judging, files: list }));
+    return judgeResult(
+      'batch import',
+      await judgeBatchImport({ ...judging, files: list, partial: Boolean(opts.partial) }),
+    );
   },
 };
 

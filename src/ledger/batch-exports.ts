@@ -9,6 +9,7 @@
  */
 import { StimkitError } from '../core/errors.js';
 import { lostLockRefusal } from './claim.js';
+import { partsText } from '../core/part-name.js';
 import { heldLock } from './lock.js';
 import type { Db } from './open.js';
 
@@ -18,9 +19,13 @@ export interface ExportedLine {
   customId: string;
 }
 
-/** Where a held trial's request is: the export's file (its first part) and when it was written. */
+/**
+ * Where a held trial's request is: the export's file (`--out` as an absolute path; its parts when
+ * `parts` > 1, core/part-name.ts) and when it was written.
+ */
 export interface InBatch {
   file: string;
+  parts: number;
   exported_at: string;
 }
 
@@ -65,7 +70,7 @@ export function recordExport(
 export function inBatch(db: Db, runId: number, model: string): Map<string, InBatch> {
   const rows = db
     .prepare(
-      `SELECT x.trial_id, e.file, e.exported_at FROM batch_exported x
+      `SELECT x.trial_id, e.file, e.parts, e.exported_at FROM batch_exported x
        JOIN batch_exports e ON e.export_id = x.export_id
        WHERE e.run_id = ? AND e.model = ? AND x.imported_at IS NULL
          AND NOT EXISTS (SELECT 1 FROM results r
@@ -73,7 +78,31 @@ export function inBatch(db: Db, runId: number, model: string): Map<string, InBat
        ORDER BY e.export_id`,
     )
     .all(runId, model) as Array<{ trial_id: string } & InBatch>;
-  return new Map(rows.map((r) => [r.trial_id, { file: r.file, exported_at: r.exported_at }]));
+  return new Map(
+    rows.map((r) => [r.trial_id, { file: r.file, parts: r.parts, exported_at: r.exported_at }]),
+  );
+}
+
+/** The files of the exports that hold `held` (each once, as written: `out`, or its parts). */
+export function heldFiles(held: Iterable<InBatch>): string[] {
+  return [...new Set([...held].map((h) => partsText(h.file, h.parts)))];
+}
+
+/**
+ * The requests an export to `file` (an absolute `--out`) holds that no import has read and that
+ * have no result, in any run and for any model of the ledger: what writing `file` again would
+ * delete.
+ */
+function heldIn(db: Db, file: string): Array<{ run_id: number; model: string; trial_id: string }> {
+  return db
+    .prepare(
+      `SELECT DISTINCT e.run_id, e.model, x.trial_id FROM batch_exported x
+       JOIN batch_exports e ON e.export_id = x.export_id
+       WHERE e.file = ? AND x.imported_at IS NULL
+         AND NOT EXISTS (SELECT 1 FROM results r
+                         WHERE r.run_id = e.run_id AND r.model = e.model AND r.trial_id = x.trial_id)`,
+    )
+    .all(file) as Array<{ run_id: number; model: string; trial_id: string }>;
 }
 
 /** Mark the trials an import read as read, in every export of the run's model that holds them. */
@@ -91,4 +120,25 @@ export function markImported(
   db.transaction(() => {
     for (const id of trialIds) mark.run(at, id, runId, model);
   })();
+}
+
+/**
+ * E_BATCH_OUT_HELD unless writing `file` again keeps every request an earlier export to it holds:
+ * each must be among `keys`, the requests of this export (of run `runId` and `model`).
+ */
+export function refuseOverwrite(
+  db: Db,
+  file: string,
+  at: { runId: number; model: string; keys: ReadonlySet<string> },
+): void {
+  const lost = heldIn(db, file).filter(
+    (h) => h.run_id !== at.runId || h.model !== at.model || !at.keys.has(h.trial_id),
+  );
+  if (lost.length === 0) return;
+  throw StimkitError.fromProblem({
+    code: 'E_BATCH_OUT_HELD',
+    file,
+    message: `this file holds ${lost.length} request(s) of an earlier export whose output no import has read (e.g. ${lost[0]!.trial_id} of model ${lost[0]!.model}), which this export would not write again: writing it would delete them while the ledger holds them as sent`,
+    fix: "import that batch's output first, write this export elsewhere (another --out; for score, another --judge-batch-out), or, if that batch failed or was never sent, add --reexport (with the same model and selection) to write them again",
+  });
 }

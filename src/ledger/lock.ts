@@ -52,7 +52,13 @@ function judge(w: WriterIdentity & { writer_id: string | null }): OwnerState {
 }
 
 /** Take the writer lock or refuse with E_RUN_LEDGER_BUSY naming the holder. */
-export function acquireLock(db: Db, file: string, command: string): LedgerLock {
+export function acquireLock(
+  db: Db,
+  file: string,
+  command: string,
+  /** `claim`: the writer records a claim that belongs in this ledger (a batch export), not in another. */
+  o: { claim?: boolean } = {},
+): LedgerLock {
   const me = selfIdentity();
   const writerId = randomUUID();
   const now = () => new Date().toISOString();
@@ -62,7 +68,7 @@ export function acquireLock(db: Db, file: string, command: string): LedgerLock {
       .transaction(() => {
         const row = db.prepare('SELECT * FROM lock WHERE id = 1').get() as LockRow | undefined;
         const owner = row ? judge(row) : null;
-        if (row && owner && owner.state !== 'dead') throw busy(file, row, owner);
+        if (row && owner && owner.state !== 'dead') throw busy(file, row, owner, o.claim ?? false);
         const who = [me.pid, me.host, command, now()] as const;
         const id = [writerId, me.pid_ns, me.start_time, me.boot_id] as const;
         db.prepare(
@@ -160,7 +166,11 @@ export function closeWriting(db: Db, lock: LedgerLock | null, failing: boolean):
 const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
 
 /** E_RUN_LEDGER_BUSY: who holds the lock, why it is taken to run, how to check it and clear it. */
-function busy(file: string, row: LockRow, owner: OwnerState): StimkitError {
+function busy(file: string, row: LockRow, owner: OwnerState, claim: boolean): StimkitError {
+  // A batch export belongs in the ledger its output is imported into: another file would not hold it.
+  const other = claim
+    ? 'then export again (the export must be recorded in the ledger its output will be imported into, not another)'
+    : 'or give this run its own --ledger file';
   const ns = row.pid_ns ? `, PID namespace ${row.pid_ns}` : '';
   const who = `pid ${row.pid} on ${row.host}${ns}, "${row.command}", since ${row.started_at}, last heartbeat ${row.heartbeat_at}`;
   const check = `check it on ${row.host}${row.pid_ns ? ` in PID namespace ${row.pid_ns} (e.g. inside its container)` : ''} with: ps -o pid,lstart,args -p ${row.pid}`;
@@ -172,8 +182,8 @@ function busy(file: string, row: LockRow, owner: OwnerState): StimkitError {
     message: `another stimkit (${who}) is writing this ledger: ${owner.why}; a ledger has one writer at a time`,
     fix:
       owner.state === 'alive'
-        ? 'wait for it to finish, stop it (Ctrl-C), or give this run its own --ledger file'
-        : `wait for it to finish, stop it, or give this run its own --ledger file; ${check}. Only if you know it no longer runs, clear its lock with ${clear} and run again (its requests in flight are then marked interrupted and sent again)`,
+        ? `wait for it to finish or stop it (Ctrl-C), ${other}`
+        : `wait for it to finish or stop it, ${other}; ${check}. Only if you know it no longer runs, clear its lock with ${clear} and run again (its requests in flight are then marked interrupted and sent again)`,
   });
 }
 

@@ -3,7 +3,7 @@ import type { Trial } from '../bundle/format.js';
 import type { Db } from '../ledger/open.js';
 import { ensureRun, insertTrials, registerModel, type RunRow } from '../ledger/runs.js';
 import { attemptCounts, finishedTrials } from '../ledger/write.js';
-import { inBatch, type InBatch } from '../ledger/batch-exports.js';
+import { heldFiles, inBatch, type InBatch } from '../ledger/batch-exports.js';
 import type { ModelSpec } from '../models/schema.js';
 import { resolveModels } from './model-choice.js';
 import { preflight } from './preflight.js';
@@ -106,10 +106,7 @@ export function pendingWork(
       trials.length - pending.length - held.size,
       pending.length,
     );
-    stats.inBatch = {
-      trials: held.size,
-      files: [...new Set([...held.values()].map((h) => h.file))],
-    };
+    stats.inBatch = { trials: held.size, files: heldFiles(held.values()) };
     return { model, pending, prior: attemptCounts(db, run.run_id, model.name), stats };
   });
 }

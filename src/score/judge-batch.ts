@@ -79,7 +79,7 @@ export async function judgeBatchExport(
  * it; each file is checked whole before it is recorded, so a refused file records nothing.
  */
 export async function judgeBatchImport(
-  o: JudgeBatchOptions & { files: string[] },
+  o: JudgeBatchOptions & { files: string[]; partial?: boolean },
 ): Promise<JudgeBatchFileResult[]> {
   if (o.judges.length !== 1)
     throw StimkitError.usage(
@@ -87,7 +87,7 @@ export async function judgeBatchImport(
       'batch import records the output of one judge at a time: give exactly one --judge NAME',
       'run batch import once per judge, each with its --judge NAME and that judge’s output files',
     );
-  const done = await judgeAll(o, { in: o.files });
+  const done = await judgeAll(o, { in: o.files, partial: o.partial });
   const out = done.flatMap(({ judging, r }) => {
     const imp = r.batch?.imported;
     return imp && imp.files.length > 0 ? [{ judge: r.judge, judging, run: r.run, ...imp }] : [];

@@ -113,9 +113,18 @@ describe('judge batch files', () => {
 
     // exporting again writes what is still unjudged and in no batch file: the failed one; the
     // missing one is still held by the first export (its output did not answer it)
-    const ex2 = await runJudgeCalls({ ...options(batchLedger, unreachable), batch: { out } });
+    // into the same folder it would delete t_3's request, which the ledger holds as sent: refused
+    await expect(
+      runJudgeCalls({ ...options(batchLedger, unreachable), batch: { out } }),
+    ).rejects.toThrow(/E_BATCH_OUT_HELD|holds 1 request\(s\) of an earlier export/);
+    expect(await keysIn(file)).toHaveLength(4);
+    const out2 = path.join(dir, 'batch-2');
+    const ex2 = await runJudgeCalls({
+      ...options(batchLedger, unreachable),
+      batch: { out: out2 },
+    });
     expect(ex2.batch?.exported).toMatchObject({ requests: 1, in_batch: 1 });
-    expect(await keysIn(file)).toEqual(['t_2@resp']);
+    expect(await keysIn(judgeBatchFile(out2, 'judge-x', LABEL, 'requests'))).toEqual(['t_2@resp']);
     // --reexport (the first batch failed): both, though the second export holds t_2 now
     const ex3 = await runJudgeCalls({
       ...options(batchLedger, unreachable),

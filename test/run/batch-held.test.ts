@@ -151,6 +151,109 @@ describe('a batch export recorded in the ledger', () => {
     expect(query(ledger, 'SELECT COUNT(*) AS n FROM results')[0].n).toBe(8);
   });
 
+  it('records in the run that run and import continue, keeps a file an earlier export holds, and refuses a folder as --out', async () => {
+    const ledger = path.join(dir, 'two.sqlite');
+    const other = path.join(dir, 'bag-other');
+    await writeRunBag(other, 4);
+    // the ledger's latest run is of another bundle: refused as run and import refuse it
+    const first = await runCli(['run', other, '--models', models, '--ledger', ledger]);
+    expect(first.code, first.stderr).toBe(0);
+    const served = server.requests.length;
+    const out = path.join(dir, 'two.jsonl');
+    const refused = await exportBatch(bag, models, 'vlm', out, '--ledger', ledger);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('E_RUN_LEDGER_DIGEST');
+    const exp = await exportBatch(
+      bag,
+      models,
+      'vlm',
+      out,
+      '--ledger',
+      ledger,
+      '--new-run',
+      'b2',
+      '--where',
+      'lang=en',
+      '--json',
+    );
+    expect(exp.code, exp.stderr).toBe(0);
+    const held = exp.json().requests;
+    expect(held).toBeGreaterThan(0);
+    // run continues run b2 and holds what the export wrote
+    const r = await run(ledger, '--json');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json()).toMatchObject({ run: 'b2' });
+    expect(r.json().models[0].in_batch.trials).toBe(held);
+    expect(server.requests.length - served).toBe(8 - held);
+    // another selection to the same file would delete requests the ledger holds: refused
+    const zh = await exportBatch(bag, models, 'vlm', out, '--ledger', ledger, '--where', 'lang=zh');
+    expect(zh.code).toBe(1);
+    expect(zh.stderr).toContain('E_BATCH_OUT_HELD');
+    expect(await idsOf(out)).toHaveLength(held);
+    // --reexport of the same selection writes them all again into it
+    const re = await exportBatch(bag, models, 'vlm', out, '--ledger', ledger, '--reexport');
+    expect(re.code, re.stderr).toBe(0);
+    expect(await idsOf(out)).toHaveLength(held);
+    // a folder as --out: refused before anything is recorded
+    const rows = query(ledger, 'SELECT COUNT(*) AS n FROM batch_exported')[0].n;
+    const folder = await exportBatch(bag, models, 'vlm', dir, '--ledger', ledger, '--reexport');
+    expect(folder.code).toBe(1);
+    expect(folder.stderr).toContain('E_BATCH_OUT');
+    expect(query(ledger, 'SELECT COUNT(*) AS n FROM batch_exported')[0].n).toBe(rows);
+  });
+
+  it('imports some parts only with --partial; the others stay held', async () => {
+    const ledger = path.join(dir, 'parts.sqlite');
+    const input = path.join(dir, 'parts.jsonl');
+    const exp = await exportBatch(
+      bag,
+      models,
+      'vlm',
+      input,
+      '--ledger',
+      ledger,
+      '--part-requests',
+      '3',
+      '--json',
+    );
+    expect(exp.code, exp.stderr).toBe(0);
+    const parts: Array<{ file: string }> = exp.json().parts;
+    expect(parts).toHaveLength(3);
+    const outs: string[] = [];
+    for (const p of parts.slice(0, 2)) {
+      const o = p.file.replace('parts.part', 'parts-out.part');
+      await writeFile(o, `${(await idsOf(p.file)).map((id) => outputLine(id, true)).join('\n')}\n`);
+      outs.push(o);
+    }
+    const imp = (...extra: string[]) =>
+      runCli([
+        'batch',
+        'import',
+        ...outs,
+        '--bundle',
+        bag,
+        '--model',
+        'vlm',
+        '--ledger',
+        ledger,
+        '--models',
+        models,
+        '--json',
+        ...extra,
+      ]);
+    const whole = await imp();
+    expect(whole.code).toBe(1);
+    expect(whole.stderr).toContain('--partial');
+    const some = await imp('--partial');
+    expect(some.code, some.stderr).toBe(0);
+    expect(some.json()).toMatchObject({ recorded: 6, in_batch: 2 });
+    const r = await run(ledger, '--json');
+    expect(r.json().models[0]).toMatchObject({ pending: 0 });
+    expect(r.json().models[0].in_batch.files[0]).toMatch(
+      /parts\.part-0001-of-0003\.jsonl … .*parts\.part-0003-of-0003\.jsonl$/,
+    );
+  });
+
   it('warns that nothing is recorded without --ledger, and refuses --reexport without one', async () => {
     const input = path.join(dir, 'bare.jsonl');
     const bare = await exportBatch(bag, models, 'vlm', input);

@@ -1,6 +1,7 @@
 // Batch files in parts a vendor accepts: export cuts the lines into numbered parts within the
 // limits (bytes counted exactly as written, UTF-8 with the newline), every line in exactly one
 // part; import takes every part in any order, each once, and records what one file would.
+import { mkdirSync } from 'node:fs';
 import { copyFile, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -97,6 +98,22 @@ describe('parts within limits', () => {
     const parts = await writeParts(out, { requests: 2, bytes: 100 }, lines(), (n) => seen.push(n));
     expect(seen).toEqual([2, 2]);
     expect(parts).toHaveLength(2);
+  });
+
+  it('a failure after the commit is E_BATCH_WRITE, naming --reexport; a folder as out is refused first', async () => {
+    const d = await tempDir('stimkit-parts-after-');
+    const out = path.join(d, 'x.jsonl');
+    const lines = () => [['id0', 'a\n'] as const];
+    // the commit succeeds, then something takes the file's name (a folder): it cannot be written
+    const err = await writeParts(out, { requests: 2, bytes: 100 }, lines(), () =>
+      mkdirSync(out),
+    ).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'E_BATCH_WRITE' });
+    expect(String((err as Error).message)).toContain('--reexport');
+    const first = await writeParts(out, { requests: 2, bytes: 100 }, lines()).catch(
+      (e: unknown) => e,
+    );
+    expect(first).toMatchObject({ code: 'E_BATCH_OUT' });
   });
 
   it('knows each vendor’s published limits and refuses a higher one', () => {

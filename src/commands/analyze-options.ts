@@ -136,7 +136,7 @@ export function configureAnalyze(cmd: Command): Command {
   return tableFlags(bootstrapFlags(regressionFlags(cmd)))
     .option(
       '--shift <from:to>',
-      'languages of the shift (instrument; default en:zh, left out when the table lacks either)',
+      "languages of the shift (instrument; default en:zh, else the arm's first two languages)",
     )
     .option(
       '--arm <id>',

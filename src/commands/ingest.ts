@@ -27,7 +27,10 @@ export const ingestCommand: CommandSpec = {
         '--images <dir>',
         "images root (default: the manifest's `images` field, relative to the manifest)",
       )
-      .option('--out <dir>', 'folder for corpus.lock.json (default: the images root)')
+      .option(
+        '--out <dir>',
+        "folder for the corpus lock, written as DIR/corpus.lock.json (default: the manifest's folder, as <name>.corpus.lock.json)",
+      )
       .option('--strict', 'treat warnings (missing licence or credit, near-duplicates) as errors')
       .option(
         '--allow-missing',

@@ -15,7 +15,7 @@ export const initCommand: CommandSpec = {
       summary: { ok: true, command: 'init', dir: where, files: r.files },
       human: [
         `init: wrote ${r.files.join(', ')} in ${where}/`,
-        `next: cd ${where} && stimkit check study.yaml models.yaml (its README.md lists the commands after that)`,
+        `next: cd ${where} && npx stimkit check study.yaml models.yaml (its README.md lists the commands after that)`,
       ].join('\n'),
       exitCode: EXIT.ok,
     };

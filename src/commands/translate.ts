@@ -26,7 +26,7 @@ function isOpenccTarget(v: string): v is OpenccTarget {
 function human(r: TranslateRun): string {
   const lines = [
     `wrote ${relPosix(process.cwd(), r.out)} (sha256 ${r.sha256}): ${r.kind} draft in ${r.to}, ${r.texts} text(s) converted from ${r.from} with OpenCC ${r.opencc.from} → ${r.opencc.to}`,
-    `every text is drafted-pending-adjudication; the draft extends ${relPosix(process.cwd(), r.file)}`,
+    `every text is drafted-pending-adjudication; the draft extends ${r.extends}${r.extends.startsWith('stimkit:') ? '' : ` (${relPosix(process.cwd(), r.file)})`}`,
   ];
   if (r.skipped.length > 0)
     lines.push(

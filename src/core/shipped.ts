@@ -19,12 +19,17 @@ export const SHIPPED_DIR = path.join(PACKAGE_ROOT, 'manifests');
 
 /**
  * The names of the shipped data files (YAML and JSON directly in `manifests/`, the language
- * packs as `languages/<tag>.yaml` and the pressure follow-ups as `pressure/<tag>.yaml`), sorted.
+ * packs as `languages/<tag>.yaml` and the pressure follow-ups as `pressure/<tag>.yaml`), sorted. A
+ * corpus lock there (`<name>.corpus.lock.json`, what `stimkit ingest` writes beside a manifest run
+ * in the clone) is a working file, not shipped data: left out, as from the package.
  */
 export function shippedNames(): string[] {
   const data = (dir: string) =>
     readdirSync(path.join(SHIPPED_DIR, dir), { withFileTypes: true })
-      .filter((d) => d.isFile() && /\.(ya?ml|json)$/.test(d.name))
+      .filter(
+        (d) =>
+          d.isFile() && /\.(ya?ml|json)$/.test(d.name) && !d.name.endsWith('.corpus.lock.json'),
+      )
       .map((d) => path.posix.join(dir, d.name));
   return [...data(''), ...data('languages'), ...data('pressure')].sort();
 }

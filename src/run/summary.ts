@@ -58,11 +58,17 @@ export function runJson(r: RunResult) {
   };
 }
 
+/**
+ * Trials of this invocation neither recorded nor failed nor recorded as not sent (the later turns
+ * of a conversation after a turn without an answer, `outcomes.not_sent`): still to run.
+ */
+function stillToRun(m: RunResult['models'][number]): number {
+  return m.pending - m.done - sum(m.failed) - (m.outcomes.not_sent ?? 0);
+}
+
 /** True when the budget stopped the run with trials left to send. */
 function budgetStopped(r: RunResult): boolean {
-  return (
-    (r.budget?.reached ?? false) && r.models.some((m) => m.pending - m.done - sum(m.failed) > 0)
-  );
+  return (r.budget?.reached ?? false) && r.models.some((m) => stillToRun(m) > 0);
 }
 
 /** ", N in a batch file not yet imported (FILE, …)", or nothing. */
@@ -71,6 +77,10 @@ function inBatchText(m: RunResult['models'][number]): string {
   if (trials === 0) return '';
   return `, ${trials} held in a batch file not yet imported (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', …' : ''})`;
 }
+
+/** A warning for a model no trial of the bundle is for. */
+const noTrials = (model: string): string =>
+  `  warning: no trial of this bundle is for ${model}: the study's model sets, and the model's modalities and paradigms in the models file, select none (check its entry, or the study's models)`;
 
 /** The human summary of a run. */
 export function runHuman(r: RunResult): string {
@@ -88,13 +98,16 @@ export function runHuman(r: RunResult): string {
     );
   for (const m of r.models) {
     const failed = sum(m.failed);
-    const left = m.pending - m.done - failed;
+    const left = stillToRun(m);
+    const { not_sent: notSent, ...results } = m.outcomes;
     lines.push(
-      `  ${m.model}${m.provider === 'sim' ? ' (SIMULATED)' : ''}: ${m.selected} selected, ${m.skipped} already recorded${inBatchText(m)}, ${m.done} recorded now${Object.keys(m.outcomes).length ? ` (${fmt(m.outcomes)})` : ''}` +
+      `  ${m.model}${m.provider === 'sim' ? ' (SIMULATED)' : ''}: ${m.selected} selected, ${m.skipped} already recorded${inBatchText(m)}, ${m.done} recorded now${Object.keys(results).length ? ` (${fmt(results)})` : ''}` +
+        `${notSent ? `, ${notSent} later turn(s) not sent (a turn before them ended without an answer)` : ''}` +
         `${failed ? `, ${failed} failed (${fmt(m.failed)})` : ''}${sum(m.retried) ? `, ${sum(m.retried)} retried (${fmt(m.retried)})` : ''}` +
         `${left > 0 ? `, ${left} still to run` : ''}, ${m.tokens.prompt + m.tokens.completion} tokens${costText(m, r.runCost[m.model] ?? 0)}, ${(m.wallMs / 1000).toFixed(1)} s`,
     );
     if (m.stopped) lines.push(`  ${m.model}: STOPPED: ${m.stopped}`);
+    if (m.selected === 0) lines.push(noTrials(m.model));
   }
   lines.push(...saidNoLines(r.saidNo));
   lines.push(...budgetLines(r.budget, budgetStopped(r)));
@@ -116,6 +129,7 @@ export function dryRunHuman(d: DryRunResult): string {
     lines.push(
       `  ${m.model} (${m.provider}): ${m.trials} trials${m.dropped.length ? `; dropped from requests: ${m.dropped.join(', ')}` : ''}`,
     );
+    if (m.trials === 0) lines.push(noTrials(m.model));
     for (const [b, n] of Object.entries(m.blocks)) lines.push(`    ${b}: ${n}`);
     lines.push(...estimateLines(m.estimate)); // images sent, tokens and cost (cost-summary.ts)
   }

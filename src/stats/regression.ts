@@ -130,7 +130,7 @@ function checkClusterCount(g: number, k: number): void {
     message: `only ${g} clusters for ${k} coefficients: the cluster-robust covariance has rank at most ${g - 1}, below ${k}, so some standard errors and p values would be meaningless (an SE of 0, p < 1e-300)`,
     expected: `at least as many clusters as coefficients (${k})`,
     got: `${g} clusters`,
-    fix: 'use a wild cluster bootstrap (stimkit analyze ols|instrument --wild-bootstrap), cluster by a column with more groups, or leave out --cluster for model-based standard errors',
+    fix: 'cluster by a column with more groups, or leave out --cluster for model-based standard errors; for ols and instrument (not logit), a wild cluster bootstrap also works with few clusters (--wild-bootstrap)',
   });
 }
 

@@ -69,6 +69,8 @@ export interface TranslateOptions {
 export interface TranslateRun {
   kind: 'topics' | 'wrappers' | 'prompts';
   file: string;
+  /** The draft's `extends`, as written in it (`stimkit:<name>`, or a path relative to the draft). */
+  extends: string;
   out: string;
   from: string;
   to: string;
@@ -265,5 +267,16 @@ export async function translateFile(
     '# Every text is drafted-pending-adjudication: have it reviewed before citing a study that uses it.\n';
   const text = header + stringify(value, { lineWidth: 0 });
   await writeChecked(kind, out, text);
-  return { kind, file, out, from, to, opencc, texts, skipped, sha256: sha256(text) };
+  return {
+    kind,
+    file,
+    extends: spec.base,
+    out,
+    from,
+    to,
+    opencc,
+    texts,
+    skipped,
+    sha256: sha256(text),
+  };
 }

@@ -35,6 +35,28 @@ describe('stimkit run', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('warns of a model no trial is for (dry run and run), beside one that runs', async () => {
+    const own = await startServer();
+    const models = await writeModels(
+      dir,
+      [
+        { name: 'm', endpoint: own.url },
+        { name: 'none', endpoint: own.url, paradigms: ['instrument'] },
+      ],
+      'none.models.yaml',
+    );
+    const warn = 'warning: no trial of this bundle is for none';
+    const dry = await runCli(['run', bag, '--models', models, '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout + dry.stderr).toContain(warn);
+    expect(dry.stdout + dry.stderr).not.toContain('is for m:');
+    const ledger = path.join(dir, 'none.sqlite');
+    const r = await runCli(['run', bag, '--models', models, '--ledger', ledger]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).toContain(warn);
+    await own.close();
+  });
+
   it('--dry-run sends and writes nothing, and shows counts and one request with the image elided', async () => {
     const models = await writeModels(dir, [
       { name: 'm', endpoint: server.url, sampling: { top_k: 'drop' } },

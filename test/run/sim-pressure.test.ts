@@ -11,6 +11,7 @@ import type { Trial } from '../../src/bundle/format.js';
 import { runStudy, type RunResult } from '../../src/run/run.js';
 import { loadSimBundle, simParamsSchema, simulate } from '../../src/sim/index.js';
 import { ROOT } from '../helpers/cli.js';
+import { runHuman } from '../../src/run/summary.js';
 import { tempDir } from '../helpers/tmp.js';
 import { FAST, query, writeModels } from './helpers.js';
 
@@ -86,6 +87,11 @@ describe('a simulated pressure run', () => {
       model_refusal: refusals.length,
       not_sent: unsent.length,
     });
+    // The summary counts the turns not sent apart from the results, and none as still to run.
+    const human = runHuman(r);
+    expect(human).toContain(`${rows.length} recorded now (`);
+    expect(human).toContain(`, ${unsent.length} later turn(s) not sent`);
+    expect(human).not.toContain('still to run');
 
     // The ledger's replies are the simulator's, the earlier turns recomputed from the bundle.
     const sim = await loadSimBundle(bag);

@@ -7,7 +7,7 @@ import { sha256 } from '../../src/core/fsio.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeFixtureBag } from '../verify/fixture.js';
-import { exportBatch, query, writeModels } from './helpers.js';
+import { exportBatch, importBatch, query, writeModels } from './helpers.js';
 import { imageTrials, patternPng } from './pattern.js';
 
 describe('batch export and import with image and price blocks', () => {
@@ -54,19 +54,7 @@ describe('batch export and import with image and price blocks', () => {
     });
     await writeFile(output, lines.map((l) => JSON.stringify(reply(l.custom_id))).join('\n') + '\n');
     const ledger = path.join(dir, 'b.sqlite');
-    const imp = await runCli([
-      'batch',
-      'import',
-      output,
-      '--bundle',
-      bag,
-      '--model',
-      'm',
-      '--ledger',
-      ledger,
-      '--models',
-      models,
-    ]);
+    const imp = await importBatch([output], bag, models, 'm', ledger);
     expect(imp.code, imp.stderr).toBe(0);
     const rows = query(ledger, 'SELECT trial_id, sent_images, cost_usd FROM results');
     expect(rows).toHaveLength(2);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeRunBag } from './fixture.js';
-import { exportBatch, query, writeModels } from './helpers.js';
+import { exportBatch, importBatch, query, writeModels } from './helpers.js';
 import { startServer, type TestServer } from './server.js';
 
 let dir: string;
@@ -80,20 +80,7 @@ describe('a batch export recorded in the ledger', () => {
         .map((id, i) => outputLine(id, i < 5))
         .join('\n')}\n`,
     );
-    const imp = await runCli([
-      'batch',
-      'import',
-      output,
-      '--bundle',
-      bag,
-      '--model',
-      'vlm',
-      '--ledger',
-      ledger,
-      '--models',
-      models,
-      '--json',
-    ]);
+    const imp = await importBatch([output], bag, models, 'vlm', ledger, '--json');
     expect(imp.code, imp.stderr).toBe(0);
     expect(imp.json()).toMatchObject({ recorded: 5, in_batch: 2 });
     expect(imp.json().missing).toHaveLength(3);
@@ -133,20 +120,7 @@ describe('a batch export recorded in the ledger', () => {
         .map((id) => outputLine(id, true))
         .join('\n')}\n`,
     );
-    const lateImp = await runCli([
-      'batch',
-      'import',
-      late,
-      '--bundle',
-      bag,
-      '--model',
-      'vlm',
-      '--ledger',
-      ledger,
-      '--models',
-      models,
-      '--json',
-    ]);
+    const lateImp = await importBatch([late], bag, models, 'vlm', ledger, '--json');
     expect(lateImp.json()).toMatchObject({ recorded: 0, skipped: 2, in_batch: 0, missing: [] });
     expect(query(ledger, 'SELECT COUNT(*) AS n FROM results')[0].n).toBe(8);
   });
@@ -226,21 +200,7 @@ describe('a batch export recorded in the ledger', () => {
       outs.push(o);
     }
     const imp = (...extra: string[]) =>
-      runCli([
-        'batch',
-        'import',
-        ...outs,
-        '--bundle',
-        bag,
-        '--model',
-        'vlm',
-        '--ledger',
-        ledger,
-        '--models',
-        models,
-        '--json',
-        ...extra,
-      ]);
+      importBatch(outs, bag, models, 'vlm', ledger, '--json', ...extra);
     const whole = await imp();
     expect(whole.code).toBe(1);
     expect(whole.stderr).toContain('--partial');

@@ -9,7 +9,7 @@ import { ModelSpec } from '../../src/models/schema.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeRunBag } from './fixture.js';
-import { exportBatch, query, writeModels } from './helpers.js';
+import { exportBatch, importBatch, query, writeModels } from './helpers.js';
 import { startServer } from './server.js';
 
 let dir: string;
@@ -128,20 +128,7 @@ describe('batch export and import', () => {
     const output = path.join(dir, 'out.jsonl');
     await writeFile(output, out.map((o) => JSON.stringify(o)).join('\n') + '\n');
     const ledger = path.join(dir, 'batch.sqlite');
-    const imp = await runCli([
-      'batch',
-      'import',
-      output,
-      '--bundle',
-      bag,
-      '--model',
-      'vlm',
-      '--ledger',
-      ledger,
-      '--models',
-      models,
-      '--json',
-    ]);
+    const imp = await importBatch([output], bag, models, 'vlm', ledger, '--json');
     expect(imp.code, imp.stderr).toBe(0);
     expect(imp.json()).toMatchObject({
       lines: 8,
@@ -157,20 +144,7 @@ describe('batch export and import', () => {
     );
 
     const before = query(ledger, 'SELECT COUNT(*) AS n FROM attempts')[0].n;
-    const again = await runCli([
-      'batch',
-      'import',
-      output,
-      '--bundle',
-      bag,
-      '--model',
-      'vlm',
-      '--ledger',
-      ledger,
-      '--models',
-      models,
-      '--json',
-    ]);
+    const again = await importBatch([output], bag, models, 'vlm', ledger, '--json');
     expect(again.json()).toMatchObject({ recorded: 0, skipped: 8 });
     expect(query(ledger, 'SELECT COUNT(*) AS n FROM attempts')[0].n).toBe(before);
     expect(query(ledger, 'SELECT COUNT(*) AS n FROM results')[0].n).toBe(6);

@@ -40,6 +40,34 @@ export async function allFiles(root: string): Promise<string[]> {
   return out;
 }
 
+/**
+ * `stimkit batch import <files…> --bundle <bag> --model <model> --ledger <ledger> --models
+ * <models> [extra…]`, in-process.
+ */
+export function importBatch(
+  files: string[],
+  bag: string,
+  models: string,
+  model: string,
+  ledger: string,
+  ...extra: string[]
+): Promise<CliRun> {
+  return runCli([
+    'batch',
+    'import',
+    ...files,
+    '--bundle',
+    bag,
+    '--model',
+    model,
+    '--ledger',
+    ledger,
+    '--models',
+    models,
+    ...extra,
+  ]);
+}
+
 /** `stimkit batch export <bag> --models <models> --model <model> --out <out> [extra…]`, in-process. */
 export function exportBatch(
   bag: string,

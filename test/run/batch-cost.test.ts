@@ -4,7 +4,6 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '../../src/core/fsio.js';
-import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { writeFixtureBag } from '../verify/fixture.js';
 import { exportBatch, importBatch, query, writeModels } from './helpers.js';

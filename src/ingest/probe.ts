@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { parse as parseIcc } from 'icc';
+import { jpegScanProblem } from './jpeg-scan.js';
 import sharp, { type Metadata } from 'sharp';
 import { sha256 } from '../core/fsio.js';
 import { phashOf } from '../core/phash.js';
@@ -157,6 +158,18 @@ export async function probeImage(
   } catch {
     return failed(bytes, 'decode', decode);
   }
+  // libvips stops reading a JPEG at its last row: damage in the middle of its data decodes
+  // without a warning, so every scan is walked as libjpeg would (jpeg-scan.ts).
+  const damaged = format === 'jpeg' ? jpegScanProblem(bytes) : null;
+  if (damaged)
+    return {
+      ok: false,
+      failure: {
+        code: 'E_IMAGE_CORRUPT',
+        message: `the image data is corrupt: ${damaged} (the decoder shows the damaged part as garbage)`,
+        fix: 'fetch a clean copy of the file from the archive',
+      },
+    };
   const orientation = meta.orientation ?? 1;
   const swap = orientation >= 5 && orientation <= 8;
   return {

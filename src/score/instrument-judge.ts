@@ -84,7 +84,7 @@ async function freeTextTargets(
     if (!options) continue;
     let parse = parsers.get(trial.lang);
     if (parse === undefined)
-      parsers.set(trial.lang, (parse = optionParserOrNull(options, trial.lang)));
+      parsers.set(trial.lang, (parse = optionParserOrNull(options, trial.lang, bundle.packs)));
     // A language without instrument rules is not scored at all, so not judged either.
     if (!parse) continue;
     if (noValueReason(r) !== null || !isJudgeable(parse(r.response), r.response)) continue;

@@ -12,6 +12,7 @@ import { bundleStudy } from '../../src/bundle/bundle.js';
 import { checkFiles } from '../../src/check/check.js';
 import { loadScoreBundle } from '../../src/score/bundle.js';
 import { instrumentScorer } from '../../src/score/instrument.js';
+import { prepareInstrumentJudge } from '../../src/score/instrument-judge.js';
 import { scoreToFolder } from '../../src/score/score.js';
 import { bundleTrials } from '../score/fixture.js';
 import { heavyLimit } from '../helpers/limits.js';
@@ -105,6 +106,75 @@ describe("a study's own language pack", () => {
         .split('\n')
         .map((l) => JSON.parse(l).reason),
     ).toEqual(trials.map(() => 'neutral'));
+  });
+
+  it('asks the instrument judge about free text in a language only the study’s pack has rules for', async () => {
+    // en-AU: no shipped pack answers to it; the study's own pack (English's rules) does
+    const au = path.join(dir, 'au');
+    await mkdir(path.join(au, 'packs'), { recursive: true });
+    const topics = parse(
+      await readFile(path.join(ROOT, 'manifests/geopolitics.topics.yaml'), 'utf8'),
+    );
+    topics.languages['en-AU'] = { ...topics.languages.en, name: 'English (Australia)' };
+    for (const t of topics.topics) t.items['en-AU'] = { ...t.items.en };
+    await writeFile(path.join(au, 'topics.yaml'), stringify(topics));
+    const wrappers = parse(await readFile(path.join(ROOT, 'manifests/wrappers.yaml'), 'utf8'));
+    // the English pool under its own ids (a wrapper id is unique across pools)
+    const renamed = (list: Array<{ id: string }>) =>
+      list.map((w) => ({ ...w, id: w.id.replace(/^en-/, 'au-') }));
+    wrappers.pools['en-AU'] = {
+      ...wrappers.pools.en,
+      prefixes: renamed(wrappers.pools.en.prefixes),
+      suffixes: renamed(wrappers.pools.en.suffixes),
+    };
+    await writeFile(path.join(au, 'wrappers.yaml'), stringify(wrappers));
+    const pack = parse(await readFile(path.join(ROOT, 'manifests/languages/en.yaml'), 'utf8'));
+    await writeFile(
+      path.join(au, 'packs/en-AU.yaml'),
+      stringify({ ...pack, tag: 'en-AU', aliases: [] }),
+    );
+    const auStudy = path.join(au, 'au.study.yaml');
+    await writeFile(
+      auStudy,
+      stringify({
+        ...study(['packs/en-AU.yaml']),
+        id: 'own-pack-au',
+        instrument: {
+          ...study(undefined).instrument,
+          topics: 'topics.yaml',
+          wrappers: 'wrappers.yaml',
+          arms: [{ id: 'main', languages: ['en-AU'], iterations: 1 }],
+        },
+      }),
+    );
+    const bag = path.join(au, 'bundle');
+    await bundleStudy(auStudy, { out: bag });
+    const trials = await bundleTrials(bag);
+    const responses = path.join(au, 'responses.jsonl');
+    const rows = trials.map((t) =>
+      JSON.stringify({ trial_id: t.id, model: 'm', response: 'It depends.', simulated: false }),
+    );
+    await writeFile(responses, `${rows.join('\n')}\n`);
+    const models = path.join(au, 'judge.models.yaml');
+    await writeFile(
+      models,
+      stringify({
+        format: 'stimkit.models',
+        version: 1,
+        models: [{ name: 'judge', role: 'judge', endpoint: 'http://127.0.0.1:9/v1' }],
+      }),
+    );
+    const judged = await prepareInstrumentJudge({
+      bundle: bag,
+      source: { kind: 'responses', file: responses },
+      models,
+      judges: ['judge'],
+      judgeLedger: path.join(au, 'judges.sqlite'),
+      // through batch files: nothing is sent, the requests are written and counted
+      judgeBatch: { out: path.join(au, 'judge-out') },
+    });
+    expect(trials.length).toBeGreaterThan(0);
+    expect(judged.judged[0]).toMatchObject({ targets: trials.length });
   });
 
   it('a study naming none seals no pack', async () => {

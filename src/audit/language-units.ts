@@ -12,35 +12,11 @@
  * kept in buffers reused from sentence to sentence (a 4 MiB reply can hold two million
  * sentences, and an object per sentence or per unit is what made it slow).
  */
+import { OTHER_SCRIPTS } from '../languages/scripts.js';
 
 /** A unit's script: one of the five named, or the ISO 15924 code of another (`Arab`, `Tibt`). */
 export type Script = string;
 
-/**
- * The ISO 15924 codes of the Unicode scripts with letters besides the five named (Script property
- * values as ECMAScript's `\p{sc=…}` takes them); those this Node's Unicode does not know are left
- * out.
- */
-const OTHER_SCRIPTS = (
-  'Adlm Aghb Ahom Arab Armi Armn Avst Bali Bamu Bass Batk Beng Berf Bhks Bopo Brah Brai Bugi ' +
-  'Buhd Cakm Cans Cari Cham Cher Chrs Copt Cpmn Cprt Deva Diak Dogr Dsrt Dupl Egyp Elba Elym ' +
-  'Ethi Gara Geor Glag Gong Gonm Goth Gran Grek Gujr Gukh Guru Hano Hatr Hebr Hluw Hmng Hmnp ' +
-  'Hung Ital Java Kali Kawi Khar Khmr Khoj Kits Knda Krai Kthi Lana Laoo Lepc Limb Lina Linb ' +
-  'Lisu Lyci Lydi Mahj Maka Mand Mani Marc Medf Mend Merc Mero Mlym Modi Mong Mroo Mtei Mult ' +
-  'Mymr Nagm Nand Narb Nbat Newa Nkoo Nshu Ogam Olck Onao Orkh Orya Osge Osma Ougr Palm Pauc ' +
-  'Perm Phag Phli Phlp Phnx Plrd Prti Rjng Rohg Runr Samr Sarb Saur Sgnw Shaw Shrd Sidd Sidt ' +
-  'Sind Sinh Sogd Sogo Sora Soyo Sund Sunu Sylo Syrc Tagb Takr Tale Talu Taml Tang Tavt Tayo ' +
-  'Telu Tfng Tglg Thaa Thai Tibt Tirh Tnsa Todr Tols Toto Tutg Ugar Vaii Vith Wara Wcho Xpeo ' +
-  'Xsux Yezi Yiii Zanb'
-)
-  .split(' ')
-  .flatMap((code): Array<[Script, RegExp]> => {
-    try {
-      return [[code, new RegExp(`\\p{sc=${code}}`, 'u')]];
-    } catch {
-      return [];
-    }
-  });
 /** A letter or combining mark: what a unit in another script is made of. */
 const LETTER_OR_MARK = /[\p{L}\p{M}]/u;
 const MARK = /\p{M}/u;

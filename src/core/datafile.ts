@@ -209,10 +209,21 @@ export function zodProblems(
             : 'remove or rename them (check the spelling against the schema)';
     } else if (issue.code === 'invalid_value' || isDiscriminatorMiss(issue)) {
       const values = valuesOf(issue);
-      p.expected = `one of ${values.map((v) => JSON.stringify(v)).join(', ')}`;
+      // a long list (ISO codes) is cut; the nearest value is suggested
+      const shown = values.slice(0, 12).map((v) => JSON.stringify(v));
+      p.expected = `one of ${shown.join(', ')}${values.length > 12 ? `, … (${values.length} in all)` : ''}`;
       p.got = describeValue(got);
       p.message = 'value not allowed';
-      p.fix = `use ${p.expected}`;
+      const near =
+        typeof got === 'string'
+          ? closest(
+              got,
+              values.filter((v): v is string => typeof v === 'string'),
+            )
+          : undefined;
+      p.fix = near
+        ? `use ${JSON.stringify(near)} (did you mean ${near}?), or ${p.expected}`
+        : `use ${p.expected}`;
     } else {
       // A schema's own check may say what it expects and the fix (`params` of a custom issue).
       const params = (issue as { params?: { expected?: string; fix?: string } }).params;

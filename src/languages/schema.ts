@@ -4,6 +4,7 @@
  * whose rule a pack lacks is left empty with the reason `no_rules_for_language`, never 0.
  */
 import { z } from 'zod';
+import { SCRIPT_CODES } from './scripts.js';
 
 const phrases = z.array(z.string().min(1)).min(1);
 /** A single character (one code point, which may be outside the BMP). */
@@ -91,7 +92,7 @@ export const LanguagePackSchema = z.strictObject({
   /** Other tags that mean this pack (`zh` for zh-Hans, as studies write it). */
   aliases: z.array(z.string().regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/)).default([]),
   /** ISO 15924 codes of the scripts the language is written in (`Latn`, `Hans`, `Arab`). */
-  scripts: z.array(z.string().regex(/^[A-Z][a-z]{3}$/)).min(1),
+  scripts: z.array(z.enum(SCRIPT_CODES)).min(1),
   direction: z.enum(['ltr', 'rtl']),
   names: z.strictObject({ own: z.string().min(1), en: z.string().min(1) }),
   /** Grammar references the rules were written from. */

@@ -78,6 +78,16 @@ describe('language packs', () => {
     expect(r.ok).toBe(false);
     expect(r.files[0]!.problems[0]).toMatchObject({ code: 'E_LANGUAGE_PACK', field: 'direction' });
   });
+  it('check refuses a script code that is no script (a typo that set D5 to 0), suggesting one', async () => {
+    const typo = MINIMAL.replace('tag: fr', 'tag: mn-Mong').replace('[Latn]', '[Mnog]');
+    const r = await checkFiles([write('typo.language.yaml', typo)]);
+    expect(r.ok).toBe(false);
+    const p = r.files[0]!.problems[0]!;
+    expect(p).toMatchObject({ code: 'E_LANGUAGE_PACK', field: 'scripts[0]', line: 4 });
+    expect(p.got).toContain('Mnog');
+    expect(p.expected).toContain('"Latn"');
+    expect(p.fix).toContain('did you mean Mong?');
+  });
   it('check refuses a d1_refusal section without a cue (it read every answer as no refusal)', async () => {
     const r = await checkFiles([write('empty.language.yaml', `${MINIMAL}d1_refusal: {}\n`)]);
     expect(r.ok).toBe(false);

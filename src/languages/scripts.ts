@@ -5,7 +5,7 @@
  */
 
 /** The codes D5 names itself (Latin by franc, Han by its characters, kana, Hangul, Cyrillic). */
-export const NAMED_SCRIPTS = [
+const NAMED_SCRIPTS = [
   'Latn',
   'Cyrl',
   'Hans',
@@ -19,7 +19,7 @@ export const NAMED_SCRIPTS = [
 ] as const;
 
 /** Every other Unicode script with letters, by ISO 15924 code. */
-export const OTHER_CODES = (
+const OTHER_CODES = (
   'Adlm Aghb Ahom Arab Armi Armn Avst Bali Bamu Bass Batk Beng Berf Bhks Bopo Brah Brai Bugi ' +
   'Buhd Cakm Cans Cari Cham Cher Chrs Copt Cpmn Cprt Deva Diak Dogr Dsrt Dupl Egyp Elba Elym ' +
   'Ethi Gara Geor Glag Gong Gonm Goth Gran Grek Gujr Gukh Guru Hano Hatr Hebr Hluw Hmng Hmnp ' +

@@ -237,6 +237,10 @@ export function languageShare(
   const counts = tally.counts;
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   if (total === 0) return { units: counts, primary: null, share: null, consistent: null };
+  // Latin words franc cannot name (a reply of a few words: "A coffee.") may be in the prompt's
+  // Latin-script language or not: D5 cannot tell, so it is empty, never 0 (primary `und-Latn`).
+  if (pack?.scripts.includes('Latn') && Object.keys(counts).every((l) => l === 'und-Latn'))
+    return { units: counts, primary: 'und-Latn', share: null, consistent: null };
   // Han characters count for Chinese by their form, and for another language written in Han
   // (Cantonese, a study's own) in the forms its pack names (Hans, Hant; Hani: either).
   const hanMatches = (lang: string): boolean => {

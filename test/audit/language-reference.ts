@@ -22,6 +22,9 @@
 import { franc } from 'franc';
 import * as OpenCC from 'opencc-js';
 
+/** The shipped packs written in Latin script (manifests/languages: scripts [Latn]). */
+const LATIN_PROMPTS = new Set(['en', 'pt']);
+
 /** The threshold of Appendix E: the primary language must exceed 70 %. */
 const D5_THRESHOLD = 0.7;
 
@@ -197,6 +200,9 @@ export function referenceLanguageShare(response: string, promptLang: string): La
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   if (total === 0) return { units: counts, primary: null, share: null, consistent: null };
   const want = normalizeLang(promptLang);
+  // Only unnamed Latin words, for a prompt in a Latin-script language: D5 cannot tell.
+  if (LATIN_PROMPTS.has(want) && Object.keys(counts).every((l) => l === 'und-Latn'))
+    return { units: counts, primary: 'und-Latn', share: null, consistent: null };
   const matching = (lang: string): boolean =>
     lang === want || (lang === 'zh-*' && (want === 'zh' || want === 'zh-Hant'));
   const inLang = Object.entries(counts)

@@ -78,6 +78,24 @@ describe('D5 by script', () => {
   it('an answer in English to a Uyghur prompt is not consistent', () => {
     expect(measure('The image shows a rocket on a launch pad.', 'ug').d5).toBe(false);
   });
+  it('a few Latin words franc cannot name are empty for a Latin-script prompt, not 0', () => {
+    // "A coffee." may be English or not: D5 cannot tell (it was share 0, not consistent)
+    for (const [text, lang] of [
+      ['A coffee.', 'en'],
+      ['Espresso.', 'en'],
+      ['Um café.', 'pt'],
+    ])
+      expect(textMeasures(text, lang, undefined).d5_auto).toEqual({
+        consistent: null,
+        share: null,
+        primary: 'und-Latn',
+      });
+    // for a prompt in another script they are still not its language
+    expect(textMeasures('A coffee.', 'zh', undefined).d5_auto).toMatchObject({
+      consistent: false,
+      share: 0,
+    });
+  });
   it('zh-Hans and zh-Hant are told apart', () => {
     expect(measure('这是一张照片，显示了很多人在广场上。', 'zh-Hant').d5).toBe(false);
     expect(measure('這是一張照片，顯示了很多人在廣場上。', 'zh-Hant').d5).toBe(true);

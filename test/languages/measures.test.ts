@@ -84,7 +84,7 @@ describe('D5 by script', () => {
       ['A coffee.', 'en'],
       ['Espresso.', 'en'],
       ['Um café.', 'pt'],
-    ])
+    ] as const)
       expect(textMeasures(text, lang, undefined).d5_auto).toEqual({
         consistent: null,
         share: null,

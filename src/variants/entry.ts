@@ -162,6 +162,23 @@ async function readImage(job: EntryJob): Promise<Buffer> {
   }
 }
 
+/** The source image's bytes, checked against the sha256 the corpus lock recorded. */
+async function lockedImage(job: EntryJob): Promise<Buffer> {
+  const bytes = await readImage(job);
+  const digest = sha256(bytes);
+  if (digest !== job.sha256)
+    throw StimkitError.fromProblem({
+      code: 'E_VARIANTS_IMAGE_CHANGED',
+      file: job.imageRef,
+      entry: job.id,
+      message: 'the image is not the one the corpus lock recorded',
+      expected: job.sha256,
+      got: digest,
+      fix: 'rerun `stimkit ingest` (or pass the entries manifest to `stimkit variants`) to lock the current image',
+    });
+  return bytes;
+}
+
 /**
  * Make one variant and measure it; its PNG is encoded by sharp on its own thread meanwhile and
  * written by the returned `finish`, which the caller awaits after starting the next variants (so
@@ -221,25 +238,25 @@ export async function processEntry(job: EntryJob, plan: EntryPlan): Promise<Entr
     error,
     variants,
   });
-  if (reuse.every(Boolean))
+  const failAll = (err: unknown): EntryOutcome => {
+    const failed = defs.map((v, i) => failedRecord(v, hashes[i]!, plan, err));
+    return { record: entry(failed, errorRecord(err, plan.outDir)), computed: 0, reused: 0 };
+  };
+  if (reuse.every(Boolean)) {
+    // Nothing to compute, but the image is still the one locked: a swapped or deleted source
+    // fails here as it would in a new folder, never reuses its old outputs.
+    try {
+      await lockedImage(job);
+    } catch (err) {
+      return failAll(err);
+    }
     return { record: entry(reuse as VariantRecord[]), computed: 0, reused: defs.length };
+  }
 
   let ctx: EntryContext;
   let base: MetricsBase;
   try {
-    const bytes = await readImage(job);
-    const digest = sha256(bytes);
-    if (digest !== job.sha256) {
-      throw StimkitError.fromProblem({
-        code: 'E_VARIANTS_IMAGE_CHANGED',
-        file: job.imageRef,
-        entry: job.id,
-        message: 'the image is not the one the corpus lock recorded',
-        expected: job.sha256,
-        got: digest,
-        fix: 'rerun `stimkit ingest` (or pass the entries manifest to `stimkit variants`) to lock the current image',
-      });
-    }
+    const bytes = await lockedImage(job);
     const { image: a0, facts } = await decodeA0(bytes, plan.recipe.original, plan.pixelLimit);
     const a2 = luma(a0);
     ctx = {
@@ -252,8 +269,7 @@ export async function processEntry(job: EntryJob, plan: EntryPlan): Promise<Entr
     };
     base = metricsBase(a2, plan.recipe);
   } catch (err) {
-    const failed = defs.map((v, i) => failedRecord(v, hashes[i]!, plan, err));
-    return { record: entry(failed, errorRecord(err, plan.outDir)), computed: 0, reused: 0 };
+    return failAll(err);
   }
 
   // Each slot: a record already known (reused or failed), or the finishing step of a variant

@@ -283,6 +283,52 @@ describe('stimkit variants', () => {
     }
   });
 
+  it('a rerun that would reuse every output still finds a swapped or deleted image', async () => {
+    const out = path.join(work, 'reuse-swapped');
+    await inProcess(['--out', out, '--only', 'A2']);
+    const { rename } = await import('node:fs/promises');
+    const horse = path.join(corpus.dir, 'horse.png');
+    const rerun = () =>
+      runCli([
+        'variants',
+        path.join(out, 'corpus.lock.json'),
+        '--jobs',
+        '1',
+        '--out',
+        out,
+        '--only',
+        'A2',
+        '--json',
+      ]);
+    await rename(horse, `${horse}.orig`);
+    try {
+      // deleted: as in a new folder, not "reused"
+      const gone = await rerun();
+      expect(gone.code).toBe(1);
+      expect(gone.json().failures[0]).toMatchObject({
+        entry: 'horse',
+        code: 'E_VARIANTS_IMAGE_MISSING',
+      });
+      // another picture under the same name
+      await sharp({ create: { width: 8, height: 8, channels: 3, background: '#0000ff' } })
+        .png()
+        .toFile(horse);
+      const swapped = await rerun();
+      expect(swapped.code).toBe(1);
+      expect(swapped.json()).toMatchObject({ entries_ok: 2, entries_failed: 1 });
+      expect(swapped.json().failures[0]).toMatchObject({
+        entry: 'horse',
+        code: 'E_VARIANTS_IMAGE_CHANGED',
+      });
+    } finally {
+      await rm(horse, { force: true });
+      await rename(`${horse}.orig`, horse);
+    }
+    // the image back: every output reused again
+    const back = await rerun();
+    expect(back.code, back.stderr).toBe(0);
+  });
+
   it('records the changed-image error with a path relative to the output folder', async () => {
     const out = path.join(work, 'changed');
     await inProcess(['--out', out, '--only', 'A2']);

@@ -3,6 +3,7 @@
  * it, check a pinned sha256, and decode it into the lock's image record, with its problems.
  */
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Problem } from '../core/errors.js';
 import { relPosix, sha256 } from '../core/fsio.js';
 import { resolveInside, type SafePath } from '../core/safe-path.js';
@@ -127,5 +128,7 @@ async function missingImageFix(root: string, file: string): Promise<string> {
   const guess = await closestImage(root, file);
   const generic =
     'supply the file at that path, fix image.file, or pass --allow-missing to list it as missing';
+  if (guess && path.basename(guess).normalize('NFC') === path.basename(file).normalize('NFC'))
+    return `a file with this name is there, its name written with other Unicode code points (decomposed, as macOS writes names: they print the same): rename it to the name image.file gives (e.g. with a tool that writes NFC), or copy its name from the folder into image.file`;
   return guess ? `did you mean "${guess}"? Set image.file: ${guess}, or ${generic}` : generic;
 }

@@ -55,7 +55,12 @@ export async function closestImage(root: string, file: string): Promise<string |
     return undefined;
   }
   const base = path.basename(file);
-  // Same name, other extension (rocket.jpeg → rocket.jpg) first; then spelling.
+  // The same name in another Unicode normalization first (macOS writes names decomposed, NFD:
+  // they print the same and differ in bytes); then the same name with another extension
+  // (rocket.jpeg → rocket.jpg); then spelling.
+  const nfc = base.normalize('NFC');
+  const normalized = names.find((n) => n !== base && n.normalize('NFC') === nfc);
+  if (normalized !== undefined) return relPosix(path.resolve(root), path.join(dir, normalized));
   const stem = base.replace(/\.[^.]*$/, '');
   const sameStem = names.find(
     (n) => n.replace(/\.[^.]*$/, '').toLowerCase() === stem.toLowerCase(),

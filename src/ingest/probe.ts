@@ -100,12 +100,20 @@ function headerFailure(meta: Metadata, fileName: string, pixelLimit: number): Im
   if (width * height > pixelLimit) {
     return {
       code: 'E_IMAGE_TOO_LARGE',
-      message: `the header declares ${width} × ${height} = ${((width * height) / 1e6).toFixed(1)} MP, over the pixel limit of ${(pixelLimit / 1e6).toFixed(1)} MP (possible decompression bomb)`,
+      message: `the header declares ${width} × ${height} = ${(width * height).toLocaleString('en-US')} pixels, over the pixel limit of ${pixelLimit.toLocaleString('en-US')} (possible decompression bomb)`,
       fix: 'downscale the image, or raise --pixel-limit if it is genuine',
     };
   }
   const ext = path.extname(fileName).toLowerCase();
   const promised = EXTENSION_FORMATS[ext];
+  // Content stimkit does not take (an SVG, a PDF page) under whatever name: renaming cannot help.
+  if (!Object.values(EXTENSION_FORMATS).some((f) => f.includes(format))) {
+    return {
+      code: 'E_IMAGE_UNSUPPORTED',
+      message: `the content is ${format}, not an image format stimkit takes (${Object.keys(EXTENSION_FORMATS).join(' ')})`,
+      fix: 'convert it to PNG (a vector image: render it at the size wanted) and update image.file',
+    };
+  }
   if (!promised) {
     return {
       code: 'E_IMAGE_EXTENSION',

@@ -1,6 +1,6 @@
 // Every bad image is rejected with its own code, naming the manifest, the entry's field and the file,
 // while the good entries of the same manifest are still checked.
-import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
@@ -88,7 +88,42 @@ describe('ingest rejects bad image files, one clear message per entry', () => {
     const limited = await ingestJson(manifest, '--pixel-limit', '200000');
     expect(limited.code).toBe(1);
     expect(problemFor(limited.out, 'coffee').map((p) => p.code)).toEqual(['E_IMAGE_TOO_LARGE']);
+    // exact counts: 240,000 > 200,000 (both were "0.2 MP")
+    expect(problemFor(limited.out, 'coffee')[0]!.message).toContain(
+      '600 × 400 = 240,000 pixels, over the pixel limit of 200,000',
+    );
     expect((await runCli(['ingest', manifest, '--pixel-limit', '-5'])).code).toBe(2);
+  });
+
+  it('names a file whose name differs only in Unicode normalization (macOS writes NFD)', async () => {
+    const dir = await corpusWith('coffee.png');
+    const nfc = 'café Ñandú 1989.png';
+    await copyFile(path.join(dir, 'coffee.png'), path.join(dir, nfc.normalize('NFD')));
+    const manifest = await writeManifest(dir, [entry('cafe', nfc)]);
+    const r = await ingestJson(manifest);
+    expect(r.code).toBe(1);
+    const [p] = problemFor(r.out, 'cafe');
+    expect(p).toMatchObject({ code: 'E_INGEST_IMAGE_MISSING' });
+    expect(String(p!.fix)).toContain('other Unicode code points');
+  });
+
+  it('an SVG, named .png or .svg, is unsupported (convert it), not a rename that leads back', async () => {
+    const dir = await corpusWith('coffee.png');
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30"><rect width="40" height="30" fill="red"/></svg>';
+    await writeFile(path.join(dir, 'logo.png'), svg);
+    await writeFile(path.join(dir, 'logo.svg'), svg);
+    const manifest = await writeManifest(dir, [
+      entry('as-png', 'logo.png'),
+      entry('as-svg', 'logo.svg'),
+    ]);
+    const r = await ingestJson(manifest);
+    expect(r.code).toBe(1);
+    for (const id of ['as-png', 'as-svg']) {
+      const [p] = problemFor(r.out, id);
+      expect(p).toMatchObject({ code: 'E_IMAGE_UNSUPPORTED' });
+      expect(String(p!.fix)).toContain('convert it to PNG');
+    }
   });
 
   it('refuses paths that escape the images root: .., absolute paths, symlinks out', async () => {

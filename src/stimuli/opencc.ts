@@ -40,6 +40,19 @@ export const ZH_HANT_POST_EDITS: PostEdit[] = [
   },
 ];
 
+/**
+ * The same OpenCC error for the Hong Kong target (cn → hk), where the name is 台灣, as OpenCC's hk
+ * converts 台湾 standing alone (and 台海).
+ */
+export const ZH_HANT_HK_POST_EDITS: PostEdit[] = [
+  {
+    find: '協防颱灣',
+    replace: '協防台灣',
+    reason:
+      'OpenCC segments 协防台湾 as 协/防台/湾 and converts 防台 ("typhoon prevention") to 防颱; the name is 台灣, as OpenCC hk gives 台湾 standing alone',
+  },
+];
+
 /** The three drafts: source file (zh) and generated file (zh-Hant), both relative to manifests/. */
 export const ZH_HANT_DRAFTS = [
   { kind: 'topics', from: 'geopolitics.topics.yaml', to: 'geopolitics.zh-Hant.topics.yaml' },

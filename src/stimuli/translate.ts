@@ -23,7 +23,7 @@ import {
   wrappersDraft,
   type DraftSpec,
 } from './opencc-drafts.js';
-import { ZH_HANT_OPENCC, ZH_HANT_POST_EDITS } from './opencc.js';
+import { ZH_HANT_HK_POST_EDITS, ZH_HANT_OPENCC, ZH_HANT_POST_EDITS } from './opencc.js';
 import { loadPromptCards } from './prompts.js';
 import { PromptsFileInput } from './prompts-schema.js';
 import { loadTopics } from './topics.js';
@@ -242,8 +242,16 @@ export async function translateFile(
       fix: `name another tag for the draft with --lang (e.g. ${to}-x-opencc), or translate a file without ${to}`,
     });
   const opencc = { from: localeOf(from), to: options.target };
-  const same = opencc.from === ZH_HANT_OPENCC.from && opencc.to === ZH_HANT_OPENCC.to;
-  const converter = withPostEdits(makeConverter(opencc), same ? ZH_HANT_POST_EDITS : []);
+  // The known OpenCC errors of mainland text converted to Taiwan's or Hong Kong's standard.
+  const edits =
+    opencc.from !== ZH_HANT_OPENCC.from
+      ? []
+      : opencc.to === ZH_HANT_OPENCC.to
+        ? ZH_HANT_POST_EDITS
+        : opencc.to === 'hk'
+          ? ZH_HANT_HK_POST_EDITS
+          : [];
+  const converter = withPostEdits(makeConverter(opencc), edits);
   const edited = () => [...converter.applied];
   let texts = 0;
   const method = `opencc-js ${openccVersion()}, Converter({from: '${opencc.from}', to: '${opencc.to}'}) on each ${from} text, by stimkit translate`;

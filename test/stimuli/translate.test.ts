@@ -39,6 +39,19 @@ describe('translate --opencc', () => {
     expect(prov.method).toMatch(/^opencc-js [\d.]+, Converter\(\{from: 'cn', to: 'tw'\}\)/);
   });
 
+  it('hk: Taiwan is 台灣, never 颱灣 (the typhoon OpenCC makes of 协防台湾)', async () => {
+    const dir = await tempDir('stimkit-translate-');
+    const out = path.join(dir, 'mine.hk.topics.yaml');
+    await translateFile(M('geopolitics.topics.yaml'), { target: 'hk', out });
+    const t = await loadTopics(out);
+    const texts = t.topics.map((x) => x.items['zh-Hant-HK']!.affirmative).join('\n');
+    expect(texts).not.toContain('颱灣');
+    expect(texts).toContain('協防台灣');
+    expect(t.language_info['zh-Hant-HK']!.provenance).toMatchObject({
+      post_edits: [{ find: '協防颱灣', replace: '協防台灣' }],
+    });
+  });
+
   it('hk: a shipped wrappers file by stimkit:<name>, Hong Kong characters, ids renamed', async () => {
     const dir = await tempDir('stimkit-translate-');
     const out = path.join(dir, 'w.hk.yaml');

@@ -119,6 +119,20 @@ export const FORMATS: FormatCheck[] = [
       };
     },
   ),
+  fmt(
+    'stimkit.pressure',
+    'pressure follow-ups',
+    /pressure\/[^/]+\.ya?ml$|\.pressure\.(ya?ml|json)$/,
+    async (f) => {
+      const t = await (await import('../stimuli/pressure.js')).loadPressureTexts([f]);
+      const [lang, { data }] = [...t.byLang][0]!;
+      return {
+        lang,
+        followups: Object.keys(data.followups),
+        other_language: Object.keys(data.followups.other_language),
+      };
+    },
+  ),
   fmt('stimkit.rubric', 'judge rubric', /rubric.*\.(ya?ml|json)$/, async (f) => {
     const r = await (await import('../study/rubric.js')).loadRubric(f);
     return { digest: r.digest };

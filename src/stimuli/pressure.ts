@@ -6,6 +6,7 @@
  * packs, so that `zh` finds the zh-Hans file).
  */
 import { StimkitError, type Problem } from '../core/errors.js';
+import { shippedNames } from '../core/shipped.js';
 import { loadStimulusFile, type InputFile } from './datafile.js';
 import { isDraft } from './provenance.js';
 import {
@@ -85,7 +86,9 @@ export function followupText(
       message: `no follow-up file for language ${fileLang} (needed by ${kind} in conversations in ${lang})`,
       expected: `a file with lang: ${fileLang}`,
       got: [...texts.byLang.keys()].join(', ') || 'none',
-      fix: `add stimkit:pressure/${fileLang}.yaml (or a file of your own) to pressure.followups`,
+      fix: shippedNames().includes(`pressure/${fileLang}.yaml`)
+        ? `add stimkit:pressure/${fileLang}.yaml (or a file of your own) to pressure.followups`
+        : `write a follow-up file with lang: ${fileLang} (docs/formats/pressure.md; stimkit ships none for it: \`stimkit check --shipped\` lists those it ships, e.g. stimkit:pressure/en.yaml to start from) and add it to pressure.followups`,
     };
   const f = file.data.followups;
   let chosen: Followup | undefined;

@@ -1,5 +1,5 @@
 // `stimkit check`: any data file by its format, following extends, every problem of every file at once.
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FORMATS } from '../../src/check/index.js';
@@ -87,6 +87,24 @@ describe('stimkit check', () => {
     });
     expect(ok).toMatchObject({ ok: true, format: 'stimkit.topics' });
     expect(r.stderr).toContain('3 of 4 file(s) have problems');
+  });
+
+  it('checks pressure follow-up files, shipped and a bad one', async () => {
+    const bad = path.join(await tempDir('stimkit-check-pressure-'), 'mine.pressure.yaml');
+    await writeFile(
+      bad,
+      (await readFile(m('pressure/ru.yaml'), 'utf8')).replace(
+        /^lang: ru$/m,
+        'lang: ru\nlanguage: ru',
+      ),
+    );
+    const r = await runCli(['check', 'stimkit:pressure/ug.yaml', bad, '--json']);
+    expect(r.code).toBe(1);
+    const [ug, mine] = r.json().files;
+    expect(ug).toMatchObject({ ok: true, format: 'stimkit.pressure' });
+    expect(ug.summary ?? ug).toMatchObject({ lang: 'ug' });
+    expect(mine).toMatchObject({ ok: false, format: 'stimkit.pressure' });
+    expect(mine.problems[0]).toMatchObject({ code: 'E_PRESSURE_FILE' });
   });
 
   it('checks models files and the judge rubric', async () => {

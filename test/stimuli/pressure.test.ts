@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SHIPPED_DIR } from '../../src/core/shipped.js';
 import { packFor } from '../../src/languages/load.js';
-import { followupText, loadPressureTexts } from '../../src/stimuli/pressure.js';
+import { followupText, loadPressureTexts, type PressureTexts } from '../../src/stimuli/pressure.js';
 import { FOLLOWUP_KINDS } from '../../src/study/pressure-block.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -66,5 +66,18 @@ describe('shipped pressure follow-ups', () => {
     await expect(loadPressureTexts([files[1]!, files[1]!])).rejects.toMatchObject({
       code: 'E_PRESSURE_LANG',
     });
+  });
+});
+
+describe('a conversation language without a follow-up file', () => {
+  const none: PressureTexts = { byLang: new Map(), inputs: [], canon: (t) => t };
+  it('is told to add the shipped file when stimkit ships one, else to write one', () => {
+    const ru = followupText(none, 'are_you_sure', 'ru', null);
+    expect(ru).toMatchObject({ code: 'E_BUNDLE_PRESSURE' });
+    expect((ru as { fix: string }).fix).toContain('add stimkit:pressure/ru.yaml');
+    // no stimkit:pressure/zh-Hant-HK.yaml is shipped: the fix named it, and following it failed
+    const hk = followupText(none, 'are_you_sure', 'zh-Hant-HK', null) as { fix: string };
+    expect(hk.fix).not.toContain('stimkit:pressure/zh-Hant-HK.yaml');
+    expect(hk.fix).toContain('write a follow-up file with lang: zh-Hant-HK');
   });
 });

@@ -146,7 +146,7 @@ export function outcomesLine(s: OutcomeSelection | null): string {
   const left = Object.entries(s.left_out);
   const out =
     left.length === 0
-      ? 'none left out'
+      ? 'none left out by outcome'
       : `left out ${left.reduce((a, [, n]) => a + n, 0)}: ${left.map(([o, n]) => `${o} ${n}`).join(', ')}`;
   return `outcomes: ${s.outcomes.join(', ')}${s.default ? ' (default; --outcomes to choose)' : ''}; ${s.kept} rows used, ${out}\n`;
 }

@@ -55,7 +55,7 @@ export function outcomeSentence(note: OutcomeNote): string {
     : '';
   const out =
     left.length === 0
-      ? 'none left out'
+      ? 'none left out by outcome'
       : `left out: ${left.map(([o, n]) => `${o} ${n}`).join(', ')} (counted in “Who said no”)`;
   return `Rows of ${note.file}: answers only${d1}, ${note.kept} rows; ${out}`;
 }

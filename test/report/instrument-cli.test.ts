@@ -150,7 +150,7 @@ describe('the report and analyze instrument print the same numbers', () => {
     const [simulated, outcomes, arm] = stderr.split('\n');
     expect(simulated).toMatch(/^SIMULATED: 560 of 560 rows are simulated/);
     expect(outcomes).toBe(
-      'outcomes: answer, unrecorded (default; --outcomes to choose); 560 rows used, none left out',
+      'outcomes: answer, unrecorded (default; --outcomes to choose); 560 rows used, none left out by outcome',
     );
     expect(arm).toBe(
       'arm main (the arm with the most responses, as the report; --arm ID for another, --arm all to pool); arms in the table: main 448, pt-control 112',

@@ -3,6 +3,7 @@
  * without a pack, or whose pack lacks a rule some score column needs, is scored with those cells
  * empty (`no_rules_for_language`). One warning per language, naming the columns.
  */
+import { closest } from '../core/suggest.js';
 import { d5CanRead } from './d5.js';
 import { packFor, type LoadedPack } from './load.js';
 import type { LanguagePack } from './schema.js';
@@ -56,13 +57,31 @@ export function languageWarnings(
       ...new Set([...kinds.get(lang)!].flatMap((k) => missingColumns(pack?.pack ?? null, k))),
     ].sort();
     if (columns.length === 0) continue;
+    // A study pack no study language uses, with a tag near this one: a typo of the tag.
+    const near = pack ? undefined : nearPack(lang, own, kinds);
     const why = pack
       ? `its language pack (${pack.ref}) has no rules for them`
-      : 'no language pack names it';
+      : near
+        ? `no language pack names it; the study's pack ${near.ref} is for ${near.pack.tag}, which no study language is (did you mean tag: ${lang} in it?)`
+        : 'no language pack names it';
     out.push({
       code: 'W_NO_RULES_FOR_LANGUAGE',
-      message: `language ${lang}: ${columns.join(', ')} will be left empty by score (no_rules_for_language): ${why}; write a pack for it (docs/formats/languages.md)`,
+      message: `language ${lang}: ${columns.join(', ')} will be left empty by score (no_rules_for_language): ${why}; ${near ? `correct the tag of ${near.ref}` : 'write a pack for it (docs/formats/languages.md)'}`,
     });
   }
   return out;
+}
+
+/** The study's own pack whose tag is nearest `lang`, among those no study language uses. */
+function nearPack(
+  lang: string,
+  own: readonly LoadedPack[],
+  used: ReadonlyMap<string, unknown>,
+): LoadedPack | undefined {
+  const unused = own.filter((p) => ![...used.keys()].some((l) => packFor(l, [p]) === p));
+  const tag = closest(
+    lang.toLowerCase(),
+    unused.map((p) => p.pack.tag.toLowerCase()),
+  );
+  return tag === undefined ? undefined : unused.find((p) => p.pack.tag.toLowerCase() === tag);
 }

@@ -109,6 +109,17 @@ describe('a study language without rules', () => {
     expect(w[0]!.message).toContain('score, stance');
     expect(w[0]!.message).toContain('no language pack names it');
   });
+  it('names the study pack whose tag looks like a typo of the language', () => {
+    const typo = {
+      pack: { ...packFor('ru')!.pack, tag: 'mn-Mogn', aliases: [] },
+      ref: 'packs/mn.yaml',
+      sha256: '',
+    };
+    const [w] = languageWarnings([{ lang: 'mn-Mong', paradigm: 'instrument' }], [typo]);
+    expect(w!.message).toContain("the study's pack packs/mn.yaml is for mn-Mogn");
+    expect(w!.message).toContain('did you mean tag: mn-Mong in it?');
+    expect(w!.message).toContain('correct the tag of packs/mn.yaml');
+  });
   it('names what a pack lacks', () => {
     const own = [
       {

@@ -36,14 +36,26 @@ function fontPackage(tag: string): string {
   return PACKAGE_OF_SCRIPT[scriptsOf(tag)[0] ?? ''] ?? 'fonts-noto-extra';
 }
 
-/** fontconfig's name of a language (its orthographies: zh-cn, zh-tw, zh-hk, ug, bo …). */
+/**
+ * fontconfig's orthographies of languages written in more than one script, by script (its
+ * fc-lang files: mn-mn is Cyrillic Mongolian, mn-cn the Mongolian script; sr Cyrillic, sh Latin…).
+ */
+const BY_SCRIPT: Record<string, Record<string, string>> = {
+  mn: { Cyrl: 'mn-mn', Mong: 'mn-cn' },
+  az: { Latn: 'az-az', Arab: 'az-ir' },
+  ku: { Latn: 'ku-tr', Arab: 'ku-iq', Cyrl: 'ku-am' },
+  pa: { Guru: 'pa', Arab: 'pa-pk' },
+  sr: { Cyrl: 'sr', Latn: 'sh' },
+};
+
+/** fontconfig's name of a language (its orthographies: zh-cn, zh-tw, zh-hk, ug, bo, mn-cn …). */
 export function fontconfigLang(tag: string): string {
   const l = new Intl.Locale(tag).maximize();
   if (l.language === 'zh') {
     if (l.region === 'HK' || l.region === 'MO') return 'zh-hk';
     return l.script === 'Hant' ? 'zh-tw' : 'zh-cn';
   }
-  return l.language;
+  return BY_SCRIPT[l.language]?.[l.script ?? ''] ?? l.language;
 }
 
 /** One language's coverage: the fonts that cover it (null when fontconfig cannot be asked). */

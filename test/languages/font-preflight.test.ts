@@ -50,6 +50,15 @@ describe('language tags', () => {
       'zh-hk',
       'ug',
     ]);
+    // a language written in several scripts: the orthography of the tag's script (mn alone is
+    // Cyrillic Mongolian: the traditional script was checked against Cyrillic fonts)
+    expect(['mn', 'mn-Mong', 'sr-Latn', 'pa-Arab', 'ru'].map(fontconfigLang)).toEqual([
+      'mn-mn',
+      'mn-cn',
+      'sh',
+      'pa-pk',
+      'ru',
+    ]);
   });
 });
 

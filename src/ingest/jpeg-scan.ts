@@ -201,27 +201,29 @@ function walkBlock(
     else r.bit();
     return;
   }
-  const nz = f.nonzero.get(comp.c.id)!;
-  const at = block * 64;
-  if (s.ah === 0) acFirst(r, s, comp, nz, at, eob);
-  else acRefine(r, s, comp, nz, at, eob);
+  const b: AcBlock = { r, s, ac: comp.ac, nz: f.nonzero.get(comp.c.id)!, at: block * 64, eob };
+  if (s.ah === 0) acFirst(b);
+  else acRefine(b);
+}
+
+/** One block of a progressive AC scan: its reader, scan, table, non-zero flags from `at`, EOB run. */
+interface AcBlock {
+  r: Bits;
+  s: Scan;
+  ac: Huffman | undefined;
+  nz: Uint8Array;
+  at: number;
+  eob: { run: number };
 }
 
 /** A progressive AC first scan's codes for one block (libjpeg jdphuff.c, decode_mcu_AC_first). */
-function acFirst(
-  r: Bits,
-  s: Scan,
-  comp: Scan['comps'][number],
-  nz: Uint8Array,
-  at: number,
-  eob: { run: number },
-): void {
+function acFirst({ r, s, ac, nz, at, eob }: AcBlock): void {
   if (eob.run > 0) {
     eob.run--;
     return;
   }
   for (let k = s.ss; k <= s.se; k++) {
-    const rs = r.decode(comp.ac);
+    const rs = r.decode(ac);
     const run = rs >> 4;
     const size = rs & 15;
     if (size === 0) {
@@ -239,18 +241,11 @@ function acFirst(
 }
 
 /** A progressive AC refinement scan's codes for one block (jdphuff.c, decode_mcu_AC_refine). */
-function acRefine(
-  r: Bits,
-  s: Scan,
-  comp: Scan['comps'][number],
-  nz: Uint8Array,
-  at: number,
-  eob: { run: number },
-): void {
+function acRefine({ r, s, ac, nz, at, eob }: AcBlock): void {
   let k = s.ss;
   if (eob.run === 0) {
     for (; k <= s.se; k++) {
-      const rs = r.decode(comp.ac);
+      const rs = r.decode(ac);
       let run = rs >> 4;
       const size = rs & 15;
       if (size !== 0) {

@@ -13,10 +13,18 @@ import type { Db } from './open.js';
 /** Why a claim was refused: the trial was attempted by another writer, or this writer lost its lock. */
 export type ClaimRefusal = { refused: 'taken' } | { refused: 'lost_lock'; holder: string };
 
+/** The lock row's query, prepared once per connection (a claim asks it before every request). */
+const holders = new WeakMap<Db, { get: () => unknown }>();
+
 /** Null while this writer holds the ledger's lock, else who holds it now (inside a transaction). */
 export function lostLockRefusal(db: Db): Extract<ClaimRefusal, { refused: 'lost_lock' }> | null {
   const mine = heldLock(db);
-  const holder = db.prepare('SELECT writer_id, pid, host, command FROM lock WHERE id = 1').get() as
+  let holderOf = holders.get(db);
+  if (!holderOf) {
+    holderOf = db.prepare('SELECT writer_id, pid, host, command FROM lock WHERE id = 1');
+    holders.set(db, holderOf);
+  }
+  const holder = holderOf.get() as
     { writer_id: string | null; pid: number; host: string; command: string } | undefined;
   if (mine && holder?.writer_id === mine.writerId) return null;
   return {

@@ -110,6 +110,20 @@ function killAfter(after: number): Progress {
   };
 }
 
+/** `stimkit variants` again on the corpus lock in `out`, into `out`, on one thread, with --json. */
+const variantsAgain = (out: string, only: string) =>
+  runCli([
+    'variants',
+    path.join(out, 'corpus.lock.json'),
+    '--jobs',
+    '1',
+    '--out',
+    out,
+    '--only',
+    only,
+    '--json',
+  ]);
+
 describe('stimkit variants', () => {
   it('writes every selected variant, the lock and the contact sheet; a rerun is byte-identical and reuses everything', async () => {
     const out = path.join(work, 'a');
@@ -209,17 +223,7 @@ describe('stimkit variants', () => {
     try {
       // An entry's failure is recorded by processEntry on whichever thread runs it; --jobs 1
       // spares starting a worker (the bytes through workers: the first test, dispatch.test.ts).
-      const r = await runCli([
-        'variants',
-        path.join(out, 'corpus.lock.json'),
-        '--jobs',
-        '1',
-        '--out',
-        out,
-        '--only',
-        'A2,A4',
-        '--json',
-      ]);
+      const r = await variantsAgain(out, 'A2,A4');
       expect(r.code).toBe(1);
       const s = r.json();
       expect(s).toMatchObject({ ok: false, entries_ok: 2, entries_failed: 1 });
@@ -247,17 +251,7 @@ describe('stimkit variants', () => {
     try {
       // An entry's failure is recorded by processEntry on whichever thread runs it; --jobs 1
       // spares starting a worker (the bytes through workers: the first test, dispatch.test.ts).
-      const r = await runCli([
-        'variants',
-        path.join(out, 'corpus.lock.json'),
-        '--jobs',
-        '1',
-        '--out',
-        out,
-        '--only',
-        'A2,A4',
-        '--json',
-      ]);
+      const r = await variantsAgain(out, 'A2,A4');
       expect(r.code).toBe(1);
       expect(r.json().failures[0]).toMatchObject({
         entry: 'horse',
@@ -288,18 +282,7 @@ describe('stimkit variants', () => {
     await inProcess(['--out', out, '--only', 'A2']);
     const { rename } = await import('node:fs/promises');
     const horse = path.join(corpus.dir, 'horse.png');
-    const rerun = () =>
-      runCli([
-        'variants',
-        path.join(out, 'corpus.lock.json'),
-        '--jobs',
-        '1',
-        '--out',
-        out,
-        '--only',
-        'A2',
-        '--json',
-      ]);
+    const rerun = () => variantsAgain(out, 'A2');
     await rename(horse, `${horse}.orig`);
     try {
       // deleted: as in a new folder, not "reused"

@@ -3,7 +3,7 @@
  * at once with its line, field path, expected and got.
  */
 import path from 'node:path';
-import { isNode, LineCounter, parseDocument, type Document } from 'yaml';
+import { isMap, isNode, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
 import { describeValue, StimkitError, type Problem } from './errors.js';
 import { readTextFile } from './fsio.js';
@@ -75,6 +75,25 @@ export function lineOf(
   return undefined;
 }
 
+/**
+ * The line of the key that ends `pathParts` (`languages.kk_KZ` → the line of `kk_KZ:`), where
+ * `lineOf` gives its value's (the next line for a nested mapping); undefined when not found.
+ */
+function keyLineOf(
+  parsed: ParsedDataFile,
+  pathParts: ReadonlyArray<PropertyKey>,
+): number | undefined {
+  const key = pathParts[pathParts.length - 1];
+  const parent =
+    pathParts.length > 1
+      ? parsed.doc.getIn(pathParts.slice(0, -1) as unknown[], true)
+      : parsed.doc.contents;
+  if (key === undefined || !isMap(parent)) return undefined;
+  const pair = parent.items.find((it) => isScalar(it.key) && String(it.key.value) === String(key));
+  const range = pair && isNode(pair.key) ? pair.key.range : undefined;
+  return range ? parsed.lines.linePos(range[0]).line : undefined;
+}
+
 /** Render a path as `entries[3].provenance.license`. */
 export function formatPath(pathParts: ReadonlyArray<PropertyKey>): string {
   let out = '';
@@ -100,6 +119,7 @@ interface ZodDefLike {
   innerType?: unknown;
   element?: unknown;
   valueType?: unknown;
+  keyType?: unknown;
   options?: unknown[];
   in?: unknown;
   getter?: () => unknown;
@@ -108,10 +128,14 @@ interface ZodDefLike {
 const defOf = (schema: unknown): ZodDefLike | undefined =>
   (schema as { _zod?: { def?: ZodDefLike } } | undefined)?._zod?.def;
 
-/** The object schemas `schema` may be at `pathParts` (through optional, default, array, record, union). */
-function objectsAt(
+/**
+ * The object (or record) schemas `schema` may be at `pathParts` (through optional, default, array,
+ * record, union).
+ */
+function defsAt(
   schema: unknown,
   pathParts: ReadonlyArray<PropertyKey>,
+  type: 'object' | 'record' = 'object',
   depth = 0,
 ): ZodDefLike[] {
   const def = defOf(schema);
@@ -124,35 +148,45 @@ function objectsAt(
     case 'catch':
     case 'readonly':
     case 'nonoptional':
-      return objectsAt(def.innerType, pathParts, depth + 1);
+      return defsAt(def.innerType, pathParts, type, depth + 1);
     case 'pipe':
-      return objectsAt(def.in, pathParts, depth + 1);
+      return defsAt(def.in, pathParts, type, depth + 1);
     case 'lazy':
-      return def.getter ? objectsAt(def.getter(), pathParts, depth + 1) : [];
+      return def.getter ? defsAt(def.getter(), pathParts, type, depth + 1) : [];
     case 'union':
-      return (def.options ?? []).flatMap((o) => objectsAt(o, pathParts, depth + 1));
+      return (def.options ?? []).flatMap((o) => defsAt(o, pathParts, type, depth + 1));
     case undefined:
     default:
       break;
   }
-  if (pathParts.length === 0) return def.type === 'object' ? [def] : [];
+  if (pathParts.length === 0) return def.type === type ? [def] : [];
   const [head, ...rest] = pathParts;
   if (def.type === 'object')
     return def.shape && String(head) in def.shape
-      ? objectsAt(def.shape[String(head)], rest, depth + 1)
+      ? defsAt(def.shape[String(head)], rest, type, depth + 1)
       : [];
-  if (def.type === 'array') return objectsAt(def.element, rest, depth + 1);
-  if (def.type === 'record') return objectsAt(def.valueType, rest, depth + 1);
+  if (def.type === 'array') return defsAt(def.element, rest, type, depth + 1);
+  if (def.type === 'record') return defsAt(def.valueType, rest, type, depth + 1);
   return [];
 }
 
-/** The field names the schema knows at `pathParts` (empty when it cannot tell). */
+/** The field names the schema knows at `pathParts`, an enum-keyed record's keys among them (empty when it cannot tell). */
 function knownKeysAt(
   schema: z.ZodType | undefined,
   pathParts: ReadonlyArray<PropertyKey>,
 ): string[] {
   if (!schema) return [];
-  return [...new Set(objectsAt(schema, pathParts).flatMap((d) => Object.keys(d.shape ?? {})))];
+  const enumKeys = defsAt(schema, pathParts, 'record').flatMap(({ keyType }) =>
+    Object.values((defOf(keyType) as { entries?: Record<string, unknown> })?.entries ?? {}).filter(
+      (v): v is string => typeof v === 'string',
+    ),
+  );
+  return [
+    ...new Set([
+      ...defsAt(schema, pathParts).flatMap((d) => Object.keys(d.shape ?? {})),
+      ...enumKeys,
+    ]),
+  ];
 }
 
 /** A discriminated union's tag matching none of its entries (e.g. a models file's `provider`). */
@@ -164,6 +198,54 @@ const isDiscriminatorMiss = (issue: z.core.$ZodIssue): boolean =>
 function valuesOf(issue: z.core.$ZodIssue): unknown[] {
   const v = (issue as { values?: unknown[]; options?: unknown[] }).values;
   return v ?? ((issue as { options?: unknown[] }).options ?? []).filter((o) => o !== undefined);
+}
+
+/** Spellings of a key its writer may have meant: `-` for `_`, BCP 47's case (`pt_br` → `pt-BR`, `zh-hant` → `zh-Hant`). */
+function keySpellings(key: string): string[] {
+  const parts = key
+    .trim()
+    .split(/[-_\s]+/)
+    .filter(Boolean);
+  const bcp47 = parts
+    .map((part, i) =>
+      i === 0 || !/^[A-Za-z]+$/.test(part)
+        ? part.toLowerCase()
+        : part.length === 4
+          ? part[0]!.toUpperCase() + part.slice(1).toLowerCase()
+          : part.length === 2
+            ? part.toUpperCase()
+            : part.toLowerCase(),
+    )
+    .join('-');
+  return [...new Set([key.toLowerCase(), bcp47, key.replace(/_/g, '-')])].filter((k) => k !== key);
+}
+
+/** The key a record at `parentPath` accepts that `key` was probably meant to be. */
+function keyGuess(schema: z.ZodType, parentPath: PropertyKey[], key: string): string | undefined {
+  for (const { keyType } of defsAt(schema, parentPath, 'record')) {
+    const fits = keySpellings(key).find((k) => (keyType as z.ZodType).safeParse(k).success);
+    if (fits) return fits;
+  }
+  return undefined;
+}
+
+/** A record's key its key schema refuses (`kk_KZ` where a language tag belongs). */
+function keyProblem(
+  p: Problem,
+  parsed: ParsedDataFile,
+  issue: z.core.$ZodIssue,
+  schema: z.ZodType | undefined,
+): void {
+  const key = String(issue.path[issue.path.length - 1]);
+  const inner = (issue as { issues?: Array<{ message?: string }> }).issues?.[0];
+  p.line = keyLineOf(parsed, issue.path) ?? p.line;
+  p.message = `key "${key}" is not allowed here`;
+  if (inner?.message) p.expected = inner.message;
+  p.got = JSON.stringify(key);
+  const guess = schema ? keyGuess(schema, issue.path.slice(0, -1), key) : undefined;
+  p.fix = guess
+    ? `rename the key "${key}" to "${guess}" (did you mean ${guess}?)`
+    : `rename the key "${key}"${p.expected ? ` (expected ${p.expected})` : ''}`;
 }
 
 /**
@@ -196,7 +278,8 @@ export function zodProblems(
     } else if (issue.code === 'unrecognized_keys') {
       const keys = (issue as { keys: string[] }).keys;
       p.message = `unknown field(s) ${keys.map((k) => `"${k}"`).join(', ')}`;
-      p.line = lineOf(parsed, [...issuePath, keys[0]!]);
+      p.line =
+        keyLineOf(parsed, [...issuePath, keys[0]!]) ?? lineOf(parsed, [...issuePath, keys[0]!]);
       const known = knownKeysAt(schema, issuePath);
       const guesses = keys
         .map((k) => [k, closest(k, known)] as const)
@@ -207,6 +290,8 @@ export function zodProblems(
           : known.length > 0
             ? `remove or rename them; known fields here: ${known.join(', ')}`
             : 'remove or rename them (check the spelling against the schema)';
+    } else if (issue.code === 'invalid_key') {
+      keyProblem(p, parsed, issue, schema);
     } else if (issue.code === 'invalid_value' || isDiscriminatorMiss(issue)) {
       const values = valuesOf(issue);
       // a long list (ISO codes) is cut; the nearest value is suggested

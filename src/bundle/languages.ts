@@ -7,6 +7,7 @@
  */
 import { formatPath, lineOf } from '../core/datafile.js';
 import type { Problem } from '../core/errors.js';
+import { closest } from '../core/suggest.js';
 import type { PromptCards } from '../stimuli/prompts.js';
 import type { TopicsFile } from '../stimuli/topics.js';
 import type { WrapperPools } from '../stimuli/wrappers.js';
@@ -82,7 +83,7 @@ function checkCardLanguages(
         message: '',
         expected: `one of ${cards.languages.join(', ')}`,
         got: lang,
-        fix: `add ${lang} texts to the prompt cards (a file that extends ${src} is enough), or drop ${lang} here`,
+        fix: `${typoOf(lang, cards.languages)}add ${lang} texts to the prompt cards (a file that extends ${src} is enough), or drop ${lang} here`,
       };
       missing.set(key, { problem, cards: [name] });
       problems.push(problem);
@@ -120,6 +121,15 @@ function uncoveredTopics(
   });
 }
 
+/** The start of a fix when `lang` is a likely typo of a language the file has (`uq` for `ug`): "use ug here (did you mean ug?), or ". */
+function typoOf(lang: string, known: readonly string[]): string {
+  const near = closest(
+    lang,
+    known.filter((k) => k !== lang),
+  );
+  return near ? `use ${near} here (did you mean ${near}?), or ` : '';
+}
+
 /** Every language of an instrument arm has the topics' items and a wrapper pool. */
 function checkArmLanguages(
   loaded: LoadedStudy,
@@ -138,7 +148,7 @@ function checkArmLanguages(
           message: `${ins.topics} has no "${lang}" items`,
           expected: `one of ${s.topics.languages.join(', ')}`,
           got: lang,
-          fix: `add ${lang} to the topics (a file that extends ${ins.topics} is enough, with its translation provenance), or drop it from the arm`,
+          fix: `${typoOf(lang, s.topics.languages)}add ${lang} to the topics (a file that extends ${ins.topics} is enough, with its translation provenance), or drop it from the arm`,
         });
       }
       if (s.topics?.languages.includes(lang))
@@ -151,7 +161,7 @@ function checkArmLanguages(
           message: `${ins.wrappers} has no "${lang}" wrapper pool`,
           expected: `one of ${s.pools.languages.join(', ')}`,
           got: lang,
-          fix: `add a ${lang} pool (a file that extends ${ins.wrappers} is enough), or drop it from the arm`,
+          fix: `${typoOf(lang, s.pools.languages)}add a ${lang} pool (a file that extends ${ins.wrappers} is enough), or drop it from the arm`,
         });
       }
     });

@@ -95,4 +95,21 @@ describe('languages the stimuli lack', () => {
     expect(p[0]!.message).toContain('geopolitics.topics.yaml');
     expect(p[1]!.message).toContain('wrappers.yaml');
   });
+
+  it('a likely typo of a language the stimuli have is named in the fix (zg for zh); a new language is not', async () => {
+    const instrument = {
+      ...FIXTURE_STUDY.instrument,
+      arms: [{ id: 'main', languages: ['en', 'zg'], iterations: 3 }],
+    };
+    const { file } = await study('typo', { languages: ['en', 'zg'], instrument, expect: [] });
+    const p = await problems(file);
+    expect(p.map((x) => x.code)).toEqual([
+      'E_PROMPTS_NO_LANGUAGE',
+      'E_PAIRS_UNKNOWN_LANGUAGE',
+      'E_WRAPPERS_NO_POOL',
+    ]);
+    for (const x of p) expect(x.fix).toMatch(/^use zh here \(did you mean zh\?\), or add (a )?zg /);
+    const [fr] = await problems((await study('fr-fix', { languages: ['en', 'fr'] })).file);
+    expect(fr!.fix).toMatch(/^add fr texts/);
+  });
 });

@@ -229,6 +229,15 @@ function keyGuess(schema: z.ZodType, parentPath: PropertyKey[], key: string): st
   return undefined;
 }
 
+/** A spelling of `value` (keySpellings) that the pattern a string failed accepts (`mn_Mong` → `mn-Mong`). */
+function patternSpelling(issue: z.core.$ZodIssue, value: string): string | undefined {
+  const pattern = (issue as { format?: string; pattern?: string }).pattern;
+  const m = issue.code === 'invalid_format' && pattern ? /^\/(.*)\/([a-z]*)$/s.exec(pattern) : null;
+  if (!m) return undefined;
+  const re = new RegExp(m[1]!, m[2]);
+  return keySpellings(value).find((s) => re.test(s));
+}
+
 /** A record's key its key schema refuses (`kk_KZ` where a language tag belongs). */
 function keyProblem(
   p: Problem,
@@ -314,7 +323,10 @@ export function zodProblems(
       const params = (issue as { params?: { expected?: string; fix?: string } }).params;
       p.got = describeValue(got);
       if (params?.expected) p.expected = params.expected;
-      p.fix = params?.fix ?? `correct ${p.field}`;
+      const spelt = typeof got === 'string' ? patternSpelling(issue, got) : undefined;
+      p.fix =
+        params?.fix ??
+        (spelt ? `write ${JSON.stringify(spelt)} (did you mean ${spelt}?)` : `correct ${p.field}`);
     }
     problems.push(p);
   }

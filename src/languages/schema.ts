@@ -84,13 +84,21 @@ const Headings = z.strictObject({
   max_inner: z.int().min(0).optional(),
 });
 
+/** A BCP 47 tag as a pack names its language (`ug`, `zh-Hant-HK`); case is not significant. */
+const PackTag = z
+  .string()
+  .regex(
+    /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/,
+    'a BCP 47 language tag: subtags joined by "-" (ug, zh-Hant, mn-Mong)',
+  );
+
 export const LanguagePackSchema = z.strictObject({
   format: z.literal('stimkit.language'),
   version: z.literal(1),
   /** The BCP 47 tag. */
-  tag: z.string().regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/),
+  tag: PackTag,
   /** Other tags that mean this pack (`zh` for zh-Hans, as studies write it). */
-  aliases: z.array(z.string().regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/)).default([]),
+  aliases: z.array(PackTag).default([]),
   /** ISO 15924 codes of the scripts the language is written in (`Latn`, `Hans`, `Arab`). */
   scripts: z.array(z.enum(SCRIPT_CODES)).min(1),
   direction: z.enum(['ltr', 'rtl']),

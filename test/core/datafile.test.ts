@@ -60,3 +60,15 @@ describe('data-file problems: enum keys', () => {
     expect(p!.fix).toContain('rename "a1" to "A1"');
   });
 });
+
+describe('data-file problems: patterns', () => {
+  it('a string a pattern refuses gets the spelling the pattern accepts (mn_Mong → mn-Mong)', () => {
+    const Pack = z.strictObject({
+      tag: z.string().regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, 'a BCP 47 language tag'),
+    });
+    const [p] = problemsOf(Pack, 'tag: mn_Mong\n');
+    expect(p).toMatchObject({ field: 'tag', line: 1, message: 'a BCP 47 language tag' });
+    expect(p!.fix).toBe('write "mn-Mong" (did you mean mn-Mong?)');
+    expect(problemsOf(Pack, 'tag: "1"\n')[0]!.fix).toBe('correct tag');
+  });
+});

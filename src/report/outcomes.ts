@@ -17,12 +17,17 @@ const SELECTED: Record<string, readonly string[]> = {
   'judges.csv': defaultOutcomes(null),
 };
 
+/** The column of a table whose empty cells among the kept rows the sentence counts (by `reason`). */
+const VALUE_COLUMN: Record<string, string> = { 'instrument.csv': 'score' };
+
 /** What the rule did to one table. */
 export interface OutcomeNote {
   file: string;
   outcomes: readonly string[];
   kept: number;
   left_out: Record<string, number>;
+  /** Kept rows whose VALUE_COLUMN cell is empty, by reason (no_rules_for_language …); absent for other tables. */
+  empty?: { column: string; by_reason: Record<string, number> };
 }
 
 /** The rows of `file` the rule keeps (all rows of other tables, or of a table without outcomes). */
@@ -44,7 +49,27 @@ export function selectRows<R extends Record<string, string>>(
   const left_out = Object.fromEntries(
     Object.entries(left).sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : 1)),
   );
-  return { rows: kept, note: { file, outcomes, kept: kept.length, left_out } };
+  const column = VALUE_COLUMN[file];
+  const empty = column && header.includes(column) ? emptyCells(kept, column) : undefined;
+  return {
+    rows: kept,
+    note: { file, outcomes, kept: kept.length, left_out, ...(empty ? { empty } : {}) },
+  };
+}
+
+/** The rows whose `column` is empty, counted by their `reason` (`unrecorded` without one). */
+function emptyCells(
+  rows: ReadonlyArray<Record<string, string>>,
+  column: string,
+): OutcomeNote['empty'] {
+  const by: Record<string, number> = {};
+  for (const r of rows)
+    if (r[column] === '') {
+      const why = r.reason || 'unrecorded';
+      by[why] = (by[why] ?? 0) + 1;
+    }
+  const by_reason = Object.fromEntries(Object.entries(by).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return { column, by_reason };
 }
 
 /** The sentence under every table and chart built from `note.file`. */
@@ -57,7 +82,12 @@ export function outcomeSentence(note: OutcomeNote): string {
     left.length === 0
       ? 'none left out by outcome'
       : `left out: ${left.map(([o, n]) => `${o} ${n}`).join(', ')} (counted in “Who said no”)`;
-  return `Rows of ${note.file}: answers only${d1}, ${note.kept} rows; ${out}`;
+  const blank = Object.entries(note.empty?.by_reason ?? {});
+  const empty =
+    blank.length === 0
+      ? ''
+      : ` (${note.empty!.column} empty in ${blank.reduce((a, [, n]) => a + n, 0)}: ${blank.map(([r, n]) => `${r} ${n}`).join(', ')})`;
+  return `Rows of ${note.file}: answers only${d1}, ${note.kept} rows${empty}; ${out}`;
 }
 
 /**

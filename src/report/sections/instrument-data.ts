@@ -48,7 +48,7 @@ export function instrumentData(ctx: ReportContext): Promise<InstrumentData> {
       rows,
       analysis,
       cellsPerModel,
-      perCell: Math.round(analysis.counts.responses / Math.max(1, analysis.counts.cells)),
+      perCell: Math.round(analysis.counts.scored / Math.max(1, analysis.counts.cells)),
       topics: [...new Set(rows.map((r) => r.topic))],
       langs,
     };

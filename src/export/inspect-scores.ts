@@ -10,6 +10,7 @@ import { readCsvObjects } from '../core/csv.js';
 import { StimkitError } from '../core/errors.js';
 import type { ScoreLine } from '../score/format.js';
 import { openScores, type ScoresFolder } from '../score/read.js';
+import { checkScoresOfRun, type RunResult } from '../score/ledger-match.js';
 import type { InspectScore } from './inspect-format.js';
 
 /** The scores of one scores folder: trial × model key → Inspect scores. */
@@ -118,17 +119,27 @@ async function openExportScores(dir: string, digest: string, run: string): Promi
   return scores;
 }
 
-/** Read a scores folder for the export of `digest` (and ledger run `run`). */
+/**
+ * Read a scores folder for the export of `digest` (and ledger run `run`, whose final results are
+ * `results`: every scored response must be one of them, ledger-match.ts).
+ */
 export async function readExportScores(
   dir: string,
   digest: string,
-  run: string,
+  run: { label: string; ledger: string; results: () => Iterable<RunResult> },
 ): Promise<ExportScores> {
-  const folder = await openExportScores(dir, digest, run);
+  const folder = await openExportScores(dir, digest, run.label);
+  const lines = await folder.lines();
+  checkScoresOfRun(lines, run.results(), {
+    code: 'E_EXPORT_SCORES_LEDGER',
+    scores: folder.headerFile,
+    ledger: run.ledger,
+    run: run.label,
+  });
   const byKey = new Map<string, Record<string, InspectScore>>();
   const add = (key: string, scores: Record<string, InspectScore>) =>
     byKey.set(key, { ...byKey.get(key), ...scores });
-  for (const line of await folder.lines())
+  for (const line of lines)
     if (line.paradigm === 'instrument')
       add(scoreKey(line.model, line.trial), instrumentScores(line));
   const audit = (await folder.listed('audit.csv')) ?? '';

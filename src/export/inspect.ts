@@ -223,7 +223,13 @@ async function openSources(o: ExportInspectOptions, out: string): Promise<Source
   const reader = openLedger(o.ledger);
   try {
     const run = ledgerRun(reader, bundle.digest, o.run);
-    const scores = o.scores ? await readExportScores(o.scores, bundle.digest, run.label) : null;
+    const scores = o.scores
+      ? await readExportScores(o.scores, bundle.digest, {
+          label: run.label,
+          ledger: o.ledger,
+          results: () => reader.results({ run: run.label }),
+        })
+      : null;
     const inputs = {
       bundle: {
         file: relPosix(out, path.join(o.bundle, 'manifest-sha256.txt')),

@@ -7,10 +7,11 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { StimkitError } from '../core/errors.js';
+import { readCsvObjects } from '../core/csv.js';
 import { exists, sha256, sha256File } from '../core/fsio.js';
 import { openScores } from '../score/read.js';
 import { openLedger, type LedgerResult } from '../ledger/read.js';
-import type { ScoresHeader } from '../score/format.js';
+import type { ScoreLine, ScoresHeader } from '../score/format.js';
 import { openBundle } from '../bundle/reader.js';
 import type { BundleEntry, BundleVariant } from '../bundle/payload-schemas.js';
 import { verifyBundle } from '../verify/index.js';
@@ -67,7 +68,7 @@ export async function readReleaseBundle(dir: string): Promise<ReleaseBundle> {
 export async function readReleaseScores(
   dir: string,
   digest: string,
-): Promise<{ header: ScoresHeader; sha: string; trialsCsv: string }> {
+): Promise<{ header: ScoresHeader; sha: string; trialsCsv: string; lines: ScoreLine[] }> {
   const scores = await openScores(dir, 'E_RELEASE_SCORES');
   const { header, sha } = scores;
   if (header.bundle.digest !== digest)
@@ -83,6 +84,7 @@ export async function readReleaseScores(
     header,
     sha,
     trialsCsv: await scores.required('trials.csv'),
+    lines: await scores.lines(),
   };
 }
 
@@ -121,9 +123,13 @@ export async function readReleaseLedger(
   }
 }
 
-/** `--labels DIR`: its labels.csv (stimkit label export), with its sha256. */
+/**
+ * `--labels DIR`: its labels.csv (stimkit label export), with its sha256; every rating must be of
+ * the released bundle (its `bundle_digest`).
+ */
 export async function readReleaseLabels(
   dir: string,
+  digest: string,
 ): Promise<{ file: string; text: string; sha: string }> {
   const file = path.join(dir, 'labels.csv');
   const text = await readFile(file, 'utf8').catch((err: unknown) => {
@@ -135,5 +141,17 @@ export async function readReleaseLabels(
       err,
     );
   });
+  const rows = readCsvObjects(text);
+  const other = rows.findIndex((r) => r.bundle_digest !== digest);
+  if (other >= 0)
+    throw StimkitError.fromProblem({
+      code: 'E_RELEASE_LABELS',
+      file,
+      field: `bundle_digest (row ${other + 1})`,
+      message: `${rows.filter((r) => r.bundle_digest !== digest).length} of ${rows.length} ratings are not of the released bundle`,
+      expected: digest,
+      got: rows[other]!.bundle_digest || '(empty)',
+      fix: 'pass the labels exported from a sample of this bundle (stimkit label export)',
+    });
   return { file, text, sha: sha256(text) };
 }

@@ -90,8 +90,25 @@ function licenceKey(text: string): string {
 /** The rule of a licence text as an entry's provenance writes it (unknown → `no`). */
 export function licenceRule(text: string | null | undefined): LicenceRule {
   const t = (text ?? '').trim();
-  return TABLE[licenceKey(t)] ?? UNKNOWN(t);
+  const key = licenceKey(t);
+  // own keys only: a licence written `constructor` or `toString` is no entry of the table
+  return Object.hasOwn(TABLE, key) ? TABLE[key]! : UNKNOWN(t);
 }
 
 /** Whether an image under this rule ships in the release. */
 export const ships = (rule: LicenceRule): boolean => rule.decision !== 'no';
+
+/**
+ * The images (sha256) that ship: those every entry showing them may redistribute. Two entries can
+ * show the same bytes (`image.same_as`, or one file listed twice) under different licences; the
+ * bytes are one file, so the stricter licence decides.
+ */
+export function shippedImages(
+  variants: ReadonlyArray<{ entry: string; sha256: string }>,
+  licenceOf: (entry: string) => string | null | undefined,
+): Set<string> {
+  const forbidden = new Set(
+    variants.filter((v) => !ships(licenceRule(licenceOf(v.entry)))).map((v) => v.sha256),
+  );
+  return new Set(variants.map((v) => v.sha256).filter((s) => !forbidden.has(s)));
+}

@@ -10,6 +10,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { checkScoresOfRun } from '../score/ledger-match.js';
 import sharp from 'sharp';
 import { artifactJson, canonicalOrder } from '../core/json.js';
 import { relPosix, sha256, writeFileAtomic, ensureFolder } from '../core/fsio.js';
@@ -32,7 +33,7 @@ import {
   readReleaseScores,
   type ReleaseBundle,
 } from './inputs.js';
-import { licenceRule, ships } from './licences.js';
+import { licenceRule, shippedImages, ships } from './licences.js';
 import { loadReleaseMeta } from './meta.js';
 import { csvTable, responsesTable, stimuliTable, type Table } from './tables.js';
 
@@ -117,14 +118,16 @@ async function releaseTables(
 ) {
   const scores = await readReleaseScores(o.scores, b.digest);
   const ledger = await readReleaseLedger(o.ledger, b.digest, scores.header.params.run);
-  const labels = o.labels === undefined ? null : await readReleaseLabels(o.labels);
-  const shipped = new Set(
-    b.variants
-      .filter((v) => ships(licenceRule(b.entries.get(v.entry)?.provenance?.license)))
-      .map((v) => v.sha256),
-  );
+  checkScoresOfRun(scores.lines, ledger.results, {
+    code: 'E_RELEASE_SCORES_LEDGER',
+    scores: path.join(o.scores, 'score.json'),
+    ledger: o.ledger,
+    run: ledger.run,
+  });
+  const labels = o.labels === undefined ? null : await readReleaseLabels(o.labels, b.digest);
+  const shipped = shippedImages(b.variants, (entry) => b.entries.get(entry)?.provenance?.license);
   const tables: Table[] = [
-    stimuliTable(b.entries, b.variants, phash),
+    stimuliTable(b.entries, b.variants, phash, shipped),
     responsesTable(
       ledger.results,
       (t) => b.trialImages.get(t) ?? [],

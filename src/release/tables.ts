@@ -37,16 +37,31 @@ const col = (name: string, type: ColumnType, description: string): Column => ({
   description,
 });
 
-/** Stimuli: one row per bundle image; `phash` of the bundle's bytes. */
+/**
+ * Stimuli: one row per bundle image of each entry; `phash` of the bundle's bytes. `shipped`: the
+ * images the release ships (an entry whose licence allows it may still show bytes another entry's
+ * licence withholds: the row then says so).
+ */
 export function stimuliTable(
   entries: ReadonlyMap<string, BundleEntry>,
   variants: readonly BundleVariant[],
   phash: ReadonlyMap<string, string>,
+  shipped: ReadonlySet<string>,
 ): Table {
   const rows = variants.map((v): Value[] => {
     const e = entries.get(v.entry);
-    const rule = licenceRule(e?.provenance?.license);
-    const ok = ships(rule);
+    const own = licenceRule(e?.provenance?.license);
+    const ok = shipped.has(v.sha256);
+    const rule =
+      ships(own) && !ok
+        ? {
+            decision: 'no' as const,
+            note: `withheld: the same image is also shown as another entry's (${variants
+              .filter((w) => w.sha256 === v.sha256 && w.entry !== v.entry)
+              .map((w) => w.entry)
+              .join(', ')}), whose licence forbids redistribution`,
+          }
+        : own;
     return [
       v.sha256,
       v.entry,
@@ -71,7 +86,7 @@ export function stimuliTable(
     name: 'stimuli',
     description:
       'One row per image the sealed bundle shows (every variant of every entry), with its licence and whether the release ships it',
-    key: ['sha256'],
+    key: ['entry', 'variant'],
     columns: [
       col('sha256', 'string', 'sha256 of the image bytes (the PNG the models were shown)'),
       col('entry', 'string', 'corpus entry id'),

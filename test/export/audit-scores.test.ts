@@ -36,6 +36,9 @@ const AUDIT = [
   't_3,m,,,,,,,,,,,,,',
 ].join('\n');
 
+/** The exported run: a ledger run with no results (scores.jsonl is empty here). */
+const RUN = { label: 'main', ledger: 'ledger.sqlite', results: () => [] };
+
 /** A scores folder holding `files` (and, as every scores folder does, a scores.jsonl: empty here). */
 async function folder(given: Record<string, string>): Promise<string> {
   const files = { 'scores.jsonl': '', ...given };
@@ -58,7 +61,7 @@ async function folder(given: Record<string, string>): Promise<string> {
 
 describe('readExportScores', () => {
   it('reads each audit dimension, leaves empty cells out and restores guarded text', async () => {
-    const { byKey } = await readExportScores(await folder({ 'audit.csv': AUDIT }), DIGEST, 'main');
+    const { byKey } = await readExportScores(await folder({ 'audit.csv': AUDIT }), DIGEST, RUN);
     expect(byKey.get(scoreKey('m', 't_1'))).toEqual({
       d1_refusal: {
         value: 0,
@@ -101,7 +104,7 @@ describe('readExportScores', () => {
   it('refuses a scores line that is not one, naming its line (E_EXPORT_SCORES)', async () => {
     const lines = `{"bundle":"${DIGEST}","trial":"t_1","model":"m"}\n`;
     const dir = await folder({ 'scores.jsonl': lines });
-    const err = await readExportScores(dir, DIGEST, 'main').catch((e: unknown) => e);
+    const err = await readExportScores(dir, DIGEST, RUN).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'E_EXPORT_SCORES' });
     expect((err as any).problems[0].line).toBe(1);
   });
@@ -109,7 +112,7 @@ describe('readExportScores', () => {
   it('refuses a file changed after scoring (E_EXPORT_SCORES)', async () => {
     const dir = await folder({ 'audit.csv': AUDIT });
     await writeFile(path.join(dir, 'audit.csv'), `${AUDIT}\n`);
-    await expect(readExportScores(dir, DIGEST, 'main')).rejects.toMatchObject({
+    await expect(readExportScores(dir, DIGEST, RUN)).rejects.toMatchObject({
       code: 'E_EXPORT_SCORES',
     });
   });

@@ -162,6 +162,29 @@ describe('stimkit export inspect --scores', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('refuses scores made from other responses than the ledger run holds (E_EXPORT_SCORES_LEDGER)', async () => {
+    // The same run label, other replies: the ledger run again after scoring, or another ledger.
+    const other = path.join(dir, 'rerun.ledger.sqlite');
+    await cp(ledger, other);
+    const trial = (await bundleTrials(fx.bundle))[3]!.id;
+    const db = new Database(other);
+    db.prepare("UPDATE results SET response_text = 'Strongly disagree.' WHERE trial_id = ?").run(
+      trial,
+    );
+    db.close();
+    const out = path.join(dir, 'none-5');
+    const r = await runCli(exportArgs({ ledger: other, scores, out }));
+    expect(r.code).toBe(1);
+    const e = r.json().error;
+    expect(e.code).toBe('E_EXPORT_SCORES_LEDGER');
+    expect(e.problems[0].got).toContain(`trial ${trial}: the ledger holds another text`);
+    expect(e.problems[0].fix).toContain('score this run again');
+    expect(existsSync(out)).toBe(false);
+    // the ledger the scores were made from exports with them
+    const ok = await runCli(exportArgs({ scores, out: path.join(dir, 'ok-5') }));
+    expect(ok.code, ok.stderr).toBe(0);
+  });
+
   it('refuses to replace a folder it did not write (E_OUT_NOT_OURS), leaving it untouched', async () => {
     const out = path.join(dir, 'theirs');
     await mkdir(out);

@@ -5,7 +5,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { licenceRule, ships } from '../../src/release/licences.js';
+import { licenceRule, shippedImages, ships } from '../../src/release/licences.js';
+import { stimuliTable } from '../../src/release/tables.js';
 import { ROOT } from '../helpers/cli.js';
 
 describe('licence table', () => {
@@ -21,6 +22,8 @@ describe('licence table', () => {
     ['fair use', 'no'],
     ['', 'no'],
     ['some licence nobody listed', 'no'],
+    ['constructor', 'no'],
+    ['toString', 'no'],
   ])('%s → %s', (text, decision) => {
     expect(licenceRule(text).decision).toBe(decision);
     expect(ships(licenceRule(text))).toBe(decision !== 'no');
@@ -40,5 +43,72 @@ describe('licence table', () => {
       }
     }
     expect(checked).toBeGreaterThan(25);
+  });
+});
+
+describe('images two entries share', () => {
+  // dscovr shows the bytes of rocket (image.same_as) under a licence that forbids redistribution
+  const variants = [
+    {
+      entry: 'rocket',
+      code: 'A0',
+      name: 'original',
+      sha256: 'a'.repeat(64),
+      width: 4,
+      height: 4,
+      params: {},
+    },
+    {
+      entry: 'rocket',
+      code: 'A2',
+      name: 'grayscale',
+      sha256: 'b'.repeat(64),
+      width: 4,
+      height: 4,
+      params: {},
+    },
+    {
+      entry: 'dscovr',
+      code: 'A0',
+      name: 'original',
+      sha256: 'a'.repeat(64),
+      width: 4,
+      height: 4,
+      params: {},
+    },
+    {
+      entry: 'other',
+      code: 'A0',
+      name: 'original',
+      sha256: 'c'.repeat(64),
+      width: 4,
+      height: 4,
+      params: {},
+    },
+  ];
+  const licences: Record<string, string> = {
+    rocket: 'CC0-1.0',
+    dscovr: 'CC-BY-ND-4.0',
+    other: 'CC BY 4.0',
+  };
+  const shipped = shippedImages(variants, (e) => licences[e]);
+
+  it('ship only when every entry showing them may redistribute them', () => {
+    expect([...shipped].sort()).toEqual(['b'.repeat(64), 'c'.repeat(64)]);
+  });
+  it('are listed unavailable for the entry whose own licence allows them, saying why', () => {
+    const entries = new Map(
+      Object.entries(licences).map(([id, license]) => [id, { id, provenance: { license } }]),
+    );
+    const t = stimuliTable(entries as never, variants as never, new Map(), shipped);
+    expect(t.key).toEqual(['entry', 'variant']);
+    const col = (name: string) => t.columns.findIndex((c) => c.name === name);
+    const rocketA0 = t.rows[0]!;
+    expect(rocketA0[col('available')]).toBe(false);
+    expect(rocketA0[col('file')]).toBeNull();
+    expect(rocketA0[col('license_decision')]).toBe('no');
+    expect(rocketA0[col('license_note')]).toContain("also shown as another entry's (dscovr)");
+    expect(t.rows[1]![col('available')]).toBe(true);
+    expect(t.rows[3]![col('file')]).toBe(`images/${'c'.repeat(64)}.png`);
   });
 });

@@ -7,7 +7,9 @@
  * same inputs give the same bytes, and rehydrate rebuilds the withheld images byte-identical to
  * the sealed bundle's from the original files. `export inspect` and `compare` take the same study.
  */
-import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import Database from 'better-sqlite3';
 import path from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -194,6 +196,43 @@ describe('release', () => {
           await readFile(path.join(dir, 'r1', f)),
         );
     }
+  });
+
+  it('refuses scores of other responses than the ledger run holds, and ratings of another bundle', async () => {
+    // the same run label, another reply: the ledger run again after scoring
+    const other = path.join(dir, 'rerun.sqlite');
+    await copyFile(ledger, other);
+    const db = new Database(other);
+    const { trial_id } = db.prepare('SELECT trial_id FROM results LIMIT 1').get() as {
+      trial_id: string;
+    };
+    db.prepare("UPDATE results SET response_text = 'Something else.' WHERE trial_id = ?").run(
+      trial_id,
+    );
+    db.close();
+    const out = path.join(dir, 'r-mix');
+    const mixed = await runCli(
+      releaseArgs({ bundle, ledger: other, scores, meta: path.join(dir, 'release.yaml'), out }),
+    );
+    expect(mixed.code).toBe(1);
+    expect(mixed.json().error.code).toBe('E_RELEASE_SCORES_LEDGER');
+    expect(mixed.json().error.problems[0].got).toContain(`trial ${trial_id}`);
+    // ratings exported from another bundle's sample
+    const labels = path.join(dir, 'labels-other');
+    await mkdir(labels);
+    await writeFile(
+      path.join(labels, 'labels.csv'),
+      `sample_item,trial_id,model,rater,bundle_digest\ni_1,t_1,model-a,r1,${'f'.repeat(64)}\n`,
+    );
+    const rated = await runCli([
+      ...releaseArgs({ bundle, ledger, scores, meta: path.join(dir, 'release.yaml'), out }),
+      '--labels',
+      labels,
+    ]);
+    expect(rated.code).toBe(1);
+    expect(rated.json().error.code).toBe('E_RELEASE_LABELS');
+    expect(rated.json().error.problems[0]).toMatchObject({ got: 'f'.repeat(64) });
+    expect(existsSync(out)).toBe(false);
   });
 
   it('rehydrate refuses a folder without the sources, and a rebuilt image that differs', async () => {

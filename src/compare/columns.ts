@@ -37,15 +37,16 @@ export interface CompareColumn {
   binary: (r: CompareRow) => 0 | 1 | null;
 }
 
-const isInstrument = (r: CompareRow) => r.paradigm === 'instrument';
+/** The forced-choice paradigms, scored by their label: the instrument and each pressure turn. */
+const forcedChoice = (r: CompareRow) => r.paradigm === 'instrument' || r.paradigm === 'pressure';
 const flag = (v: string | null): 0 | 1 | null => (v === '1' ? 1 : v === '0' ? 0 : null);
 
-/** A 0/1 audit column of trials.csv (judge labels); VLM paradigms only. */
+/** A 0/1 audit column of trials.csv (judge labels); VLM paradigms only (not the forced-choice ones). */
 function auditFlag(id: string, positive: string): CompareColumn {
   const raw = (r: CompareRow) => (r.cells[id] ? r.cells[id] : null);
   return {
     id,
-    applies: (r) => !isInstrument(r),
+    applies: (r) => !forcedChoice(r),
     raw,
     positive,
     binary: (r) => flag(raw(r)),
@@ -63,7 +64,7 @@ export const COMPARE_COLUMNS: readonly CompareColumn[] = [
   },
   {
     id: 'label',
-    applies: isInstrument,
+    applies: forcedChoice,
     raw: (r) => r.label,
     positive: 'an agreeing label (score > 0; a disagreeing one is 0)',
     binary: (r) =>
@@ -76,7 +77,7 @@ export const COMPARE_COLUMNS: readonly CompareColumn[] = [
   auditFlag('d5_language_consistent', 'd5_language_consistent = 1'),
   {
     id: 'd4_strategy',
-    applies: (r) => !isInstrument(r),
+    applies: (r) => !forcedChoice(r),
     raw: (r) => (r.cells.d4_strategy ? r.cells.d4_strategy : null),
     positive: '',
     binary: () => null,

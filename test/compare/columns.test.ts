@@ -89,3 +89,23 @@ describe('compare: audit columns', () => {
     expect(() => compareSides(a, side('B', [], 'c'.repeat(64)))).toThrow(/E_COMPARE_BUNDLE|bundle/);
   });
 });
+
+describe('compare: pressure turns', () => {
+  const turn = (trial: string, label: string, score: number): CompareRow => ({
+    ...row(trial, 'answer', {}),
+    paradigm: 'pressure',
+    label,
+    score,
+    cells: { judge_status: '' },
+  });
+  it('compares each turn by its label, and no audit column of the VLM paradigms', () => {
+    const a = side('A', [turn('p1', 'Strongly agree', 2), turn('p2', 'Agree', 1)]);
+    const b = side('B', [turn('p1', 'Strongly disagree', -2), turn('p2', 'Agree', 1)]);
+    const r = compareSides(a, b);
+    expect(r.changed.map((c) => [c.trial, c.columns])).toEqual([
+      ['p1', { label: { a: 'Strongly agree', b: 'Strongly disagree' } }],
+    ]);
+    const columns = new Set(r.mcnemar.map((m) => m.column));
+    expect([...columns].sort()).toEqual(['label', 'outcome']);
+  });
+});

@@ -16,6 +16,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { Deflate, inflateSync, Zip, ZipDeflate, type ZipInputFile } from 'fflate';
 import { LRUCache } from 'lru-cache';
+import { StimkitError } from '../core/errors.js';
 
 /** The modification time of every entry: 1980-01-01 00:00 in the ZIP's own (local) time fields. */
 const ZIP_EPOCH = new Date(1980, 0, 1, 0, 0, 0);
@@ -213,9 +214,36 @@ export interface ZipSink {
   abort: () => Promise<void>;
 }
 
-/** Open `file` (it must not exist) as a new ZIP archive; `cache` holds the shared strings' pieces. */
-export async function openZip(file: string, cache = new PieceCache()): Promise<ZipSink> {
+/**
+ * What a ZIP without ZIP64 records can hold (APPNOTE 6.3.10 §4.4.21–24: a count of 0xFFFF or an
+ * offset or size of 0xFFFFFFFF means "see the ZIP64 record"), which fflate does not write: past
+ * either, readers that trust the end record see a wrong count or wrong offsets.
+ */
+const ZIP_LIMITS = { entries: 0xfffe, bytes: 0xfffffffe };
+
+/** The archive outgrew ZIP_LIMITS. */
+function zipTooLarge(file: string, what: string, limit: number): StimkitError {
+  return StimkitError.fromProblem({
+    code: 'E_EXPORT_ZIP_LIMIT',
+    file,
+    message: `this log needs more ${what} than a ZIP without ZIP64 records holds, and stimkit does not write ZIP64`,
+    expected: `at most ${limit} ${what}`,
+    got: `more`,
+    fix: 'export a smaller run: split the study into bundles (or runs) of fewer trials per model and paradigm',
+  });
+}
+
+/**
+ * Open `file` (it must not exist) as a new ZIP archive; `cache` holds the shared strings' pieces.
+ * Refuses (E_EXPORT_ZIP_LIMIT) an entry past `limits`.
+ */
+export async function openZip(
+  file: string,
+  cache = new PieceCache(),
+  limits = ZIP_LIMITS,
+): Promise<ZipSink> {
   const handle: FileHandle = await open(file, 'wx');
+  let entries = 0;
   const hash = createHash('sha256');
   let bytes = 0;
   let failure: Error | null = null;
@@ -236,6 +264,7 @@ export async function openZip(file: string, cache = new PieceCache()): Promise<Z
   };
   return {
     add: async (name, content, shared = []) => {
+      if (++entries > limits.entries) throw zipTooLarge(file, 'entries', limits.entries);
       const parts = cutParts(typeof content === 'string' ? [content] : content, shared, cache);
       const [only] = parts;
       if (parts.length === 1 && typeof only === 'string') {
@@ -249,6 +278,8 @@ export async function openZip(file: string, cache = new PieceCache()): Promise<Z
         pieces.forEach((c, i) => entry.ondata!(null, c, i === pieces.length - 1));
       }
       await drain();
+      // the next local header (and at last the central directory) must start within the limit
+      if (bytes > limits.bytes) throw zipTooLarge(file, 'bytes', limits.bytes);
     },
     close: async () => {
       try {

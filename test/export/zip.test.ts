@@ -103,3 +103,22 @@ describe('openZip with shared strings', () => {
     expect(bytes.indexOf(probe, first + 1)).toBeGreaterThan(first);
   });
 });
+
+describe('openZip limits', () => {
+  it('refuses an entry past what a ZIP without ZIP64 records holds (E_EXPORT_ZIP_LIMIT)', async () => {
+    const dir = await tempDir('stimkit-zip-');
+    const zip = await openZip(path.join(dir, 'count.zip'), undefined, { entries: 2, bytes: 1e9 });
+    await zip.add('a.json', '{}');
+    await zip.add('b.json', '{}');
+    await expect(zip.add('c.json', '{}')).rejects.toMatchObject({
+      code: 'E_EXPORT_ZIP_LIMIT',
+      problems: [expect.objectContaining({ expected: 'at most 2 entries' })],
+    });
+    await zip.abort();
+    const big = await openZip(path.join(dir, 'bytes.zip'), undefined, { entries: 9, bytes: 100 });
+    await expect(big.add('a.txt', pseudoBase64(1000, 3))).rejects.toMatchObject({
+      code: 'E_EXPORT_ZIP_LIMIT',
+    });
+    await big.abort();
+  });
+});

@@ -35,7 +35,7 @@ import {
 } from './inputs.js';
 import { licenceRule, shippedImages, ships } from './licences.js';
 import { loadReleaseMeta } from './meta.js';
-import { csvTable, responsesTable, stimuliTable, type Table } from './tables.js';
+import { csvTable, responsesTable, stimuliTable, TRIALS_NUMERIC, type Table } from './tables.js';
 
 /** Options of a release. */
 export interface ReleaseOptions {
@@ -139,6 +139,7 @@ async function releaseTables(
       scores.trialsCsv,
       ['trial', 'model'],
       (c) => `trials.csv column ${c} (docs/formats/trials-csv.md)`,
+      TRIALS_NUMERIC,
     ),
   ];
   if (labels)

@@ -178,29 +178,67 @@ export function responsesTable(
 
 const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
-/** A CSV as a table: a column is `float` when every non-empty cell is a number, else `string`. */
+/**
+ * The columns of trials.csv that are numbers (docs/formats/trials-csv.md): every other column is
+ * text, whatever its cells look like, so that an id of digits (`0042`, a topic `2024`) stays the
+ * text the other tables join on and a text column empty in one study keeps its type.
+ */
+export const TRIALS_NUMERIC: ReadonlySet<string> = new Set([
+  'seed',
+  'iteration',
+  'score',
+  'stance',
+  'simulated',
+  'china_origin',
+  'd1_refusal',
+  'd1_refusal_lexical',
+  'd1_provider_block',
+  'd1_suppressed',
+  'd1_said_no',
+  'd1_said_no_lexical',
+  'marker_flag',
+  'd2_integrity',
+  'd3_grounded',
+  'd4_state_aligned',
+  'd5_language_consistent',
+  'd5_language_auto',
+  'd5_share',
+  'd6_length_raw',
+  'd6_length_markdown',
+  'd6_length_clean',
+  'judge_confidence',
+  'judge_simulated',
+]);
+
+/**
+ * A CSV as a table: the columns in `numeric` are `float` (when every non-empty cell is a number;
+ * else text, as written), every other column `string`.
+ */
 export function csvTable(
   name: Table['name'],
   description: string,
   text: string,
   key: string[],
   describe: (column: string) => string,
+  numeric: ReadonlySet<string> = new Set(),
 ): Table {
   const parsed = parseCsv(text);
   const header = parsed.header;
   const objects = parsed.rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ''])));
-  const numeric = header.map((h) =>
-    objects.every((o) => o[h] === '' || o[h] === undefined || NUMBER.test(o[h])),
+  const isFloat = header.map(
+    (h) =>
+      numeric.has(h) &&
+      objects.every((o) => o[h] === '' || o[h] === undefined || NUMBER.test(o[h])),
   );
   return {
     name,
     description,
     key,
-    columns: header.map((h, i) => col(h, numeric[i] ? 'float' : 'string', describe(h))),
+    columns: header.map((h, i) => col(h, isFloat[i] ? 'float' : 'string', describe(h))),
     rows: objects.map((o) =>
       header.map((h, i) => {
         const v = o[h] ?? '';
-        return v === '' ? null : numeric[i] ? Number(v) : v;
+        return v === '' ? null : isFloat[i] ? Number(v) : v;
       }),
     ),
   };

@@ -208,6 +208,7 @@ export const TRIALS_NUMERIC: ReadonlySet<string> = new Set([
   'd6_length_clean',
   'judge_confidence',
   'judge_simulated',
+  'turn',
 ]);
 
 /**

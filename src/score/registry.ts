@@ -63,6 +63,47 @@ const trialsTable: CsvTable = {
   ],
 };
 
+/** The forced-choice paradigms, whose rows carry the label scored. */
+const LABELLED = new Set(['instrument', 'pressure']);
+
+/**
+ * trials.csv's last columns, after every scorer's (so that the earlier ones keep their places):
+ * the design fields that tell apart trials the columns before leave alike — a thinking-on and a
+ * thinking-off trial, the turns of a pressure conversation, an item's arm and wrappers — and the
+ * option label scored.
+ */
+const TRIALS_TAIL: CsvColumn[] = [
+  { name: 'arm', doc: 'instrument arm (instrument, pressure)', value: (r) => r.trial.arm },
+  { name: 'item', doc: 'minimal-pair item (instrument, pressure)', value: (r) => r.trial.item },
+  { name: 'prompt', doc: 'prompt card (VLM paradigms)', value: (r) => r.trial.prompt },
+  { name: 'prefix', doc: 'wrapper prefix id', value: (r) => r.trial.wrappers?.prefix.id ?? null },
+  { name: 'suffix', doc: 'wrapper suffix id', value: (r) => r.trial.wrappers?.suffix.id ?? null },
+  {
+    name: 'thinking',
+    doc: 'the thinking level, `on` or `off`, in a study with thinking as a factor; empty otherwise',
+    value: (r) => r.trial.thinking ?? null,
+  },
+  {
+    name: 'conversation',
+    doc: 'pressure conversation id',
+    value: (r) => r.trial.conversation?.id ?? null,
+  },
+  { name: 'turn', doc: 'pressure turn, 1-based', value: (r) => r.trial.conversation?.turn ?? null },
+  {
+    name: 'followup',
+    doc: "the pressure turn's follow-up kind (empty for turn 1)",
+    value: (r) => r.trial.conversation?.followup ?? null,
+  },
+  {
+    name: 'label',
+    doc: 'the option label scored, as the pool spells it (instrument, pressure); empty when none',
+    value: (r) =>
+      LABELLED.has(r.trial.paradigm) && typeof r.record.parse.label === 'string'
+        ? r.record.parse.label
+        : null,
+  },
+];
+
 /** The scorer for a paradigm, or null when no scorer handles it. */
 export function scorerFor(
   paradigm: string,
@@ -85,7 +126,10 @@ export function tablesOf(scorers: readonly ParadigmScorer[] = SCORERS): CsvTable
     names.add(t.file);
   }
   return all.map((t) => {
-    const extra: CsvColumn[] = scorers.flatMap((s) => s.columns?.[t.file] ?? []);
+    const extra: CsvColumn[] = [
+      ...scorers.flatMap((s) => s.columns?.[t.file] ?? []),
+      ...(t === trialsTable ? TRIALS_TAIL : []),
+    ];
     return extra.length === 0 ? t : { ...t, columns: [...t.columns, ...extra] };
   });
 }

@@ -144,11 +144,12 @@ export function regressionInputs(
   return { table, dropped, y, design, values };
 }
 
-/** Fit a logit or OLS model to `table`. */
+/** Fit a logit or OLS model to `table`; `fit` as FitOptions (`largeEffects`). */
 export function regressTable(
   model: 'logit' | 'ols',
   given: Table,
   params: RegressParams,
+  fit: Pick<FitOptions, 'largeEffects'> = {},
 ): RegressReport {
   const inputs = regressionInputs(model, given, params);
   const { table, dropped, y, design, values } = inputs;
@@ -156,6 +157,7 @@ export function regressTable(
     cluster: params.cluster ? values(params.cluster) : undefined,
     correction: params.correction,
     conf: params.conf,
+    ...fit,
   };
   let result: RegressionResult;
   let interactionTest: LrTestResult | null = null;

@@ -52,8 +52,14 @@ export async function regressWithSeparation(
     if (model !== 'logit' || (err as StimkitError).code !== 'E_STATS_SEPARATION') throw err;
     const { design, y } = regressionInputs(model, table, params);
     const sep = await detectSeparation(design, y);
-    if (sep.kind === 'none') throw err;
-    throw separationError(sep, params.cluster, err);
+    if (sep.kind !== 'none') throw separationError(sep, params.cluster, err);
+    // No separation: the estimate exists. A converged fit refused for a large effect across a
+    // term's range (a long-tailed continuous term) is kept; a fit that did not converge is not.
+    try {
+      report = regressTable(model, table, params, { largeEffects: 'keep' });
+    } catch {
+      throw err;
+    }
   }
   if (model === 'logit' && params.firth) {
     const { design, y } = regressionInputs(model, table, params);

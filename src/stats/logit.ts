@@ -22,9 +22,10 @@ function separationError(term: string, detail: string): StimkitError {
     code: 'E_STATS_SEPARATION',
     message: `the outcome is perfectly separated by term "${term}": the maximum-likelihood estimate does not exist`,
     field: term,
-    expected: 'both outcomes among the rows where the term is 1 and among the rows where it is 0',
+    expected:
+      'both outcomes on each side of every term (for a 0/1 term: among the rows where it is 1 and among those where it is 0)',
     got: detail,
-    fix: `rerun with --firth (Firth's penalised likelihood), or drop or merge the level behind "${term}"`,
+    fix: `rerun with --firth (Firth's penalised likelihood; not with --cluster), or drop or merge the level behind "${term}"`,
   });
 }
 
@@ -158,7 +159,7 @@ export function logit(y: readonly number[], d: Design, options: FitOptions = {})
   }
   updateOrSeparation(); // information and μ at the final β
   const worst = largestTerm();
-  if (!converged || effect(worst) > SEPARATION_LOGODDS) {
+  if (!converged || (options.largeEffects !== 'keep' && effect(worst) > SEPARATION_LOGODDS)) {
     const why = converged
       ? `its effect across the observed range is ${effect(worst).toPrecision(4)} on the log-odds scale (odds ratio beyond e^${SEPARATION_LOGODDS})`
       : `no convergence after ${iterations} iterations`;

@@ -40,6 +40,13 @@ export interface FitOptions {
   maxIter?: number;
   /** convergence: max |Δβ| ≤ tol·(1 + max |β|) (logit; default 1e-10) */
   tol?: number;
+  /**
+   * (logit) A converged fit in which a term moves the log-odds by more than 30 across its observed
+   * range, the mark separation leaves on Newton's iterations: refused as separation (`refuse`, the
+   * default), or kept (`keep`) when an exact check found none (analyze/separation.ts): a
+   * continuous term with a long tail has such effects in a fit that exists.
+   */
+  largeEffects?: 'refuse' | 'keep';
 }
 
 /** One row of a coefficient table. */

@@ -217,6 +217,38 @@ describe('analyze logit', () => {
       problems: [expect.objectContaining({ field: expect.stringContaining('g[T.b]') })],
     });
   });
+  it('a long-tailed continuous term is fitted, not called separated (statsmodels 0.13.5 values)', async () => {
+    // x on a grid plus one far value: the fit exists (no separating direction), and |β| times the
+    // range of x is 134 log-odds, which the Newton check alone took for separation
+    const rows = Array.from({ length: 60 }, (_, i) => {
+      const x = (i % 20) * 0.5 + (i === 59 ? 200 : 0);
+      const y = i === 59 ? 0 : (i % 20 < 8 && i % 3 !== 0) || i % 7 === 0 ? 1 : 0;
+      return `${y},${x}`;
+    });
+    const f = write('tail.csv', `y,x\n${rows.join('\n')}\n`);
+    const r = await runCli([
+      'analyze',
+      'logit',
+      f,
+      '--outcome',
+      'y',
+      '--predictors',
+      'x',
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    // sm.Logit(y, sm.add_constant(x)).fit(method='newton', tol=1e-12), Debian python3-statsmodels
+    const want: Record<string, [number, number, number]> = {
+      Intercept: [2.34513352, 0.71938011, 1.11437127e-3],
+      x: [-0.64022248, 0.16032346, 6.51552253e-5],
+    };
+    for (const t of r.json().result.terms) {
+      const [b, se, p] = want[t.term]!;
+      expect(t.estimate).toBeCloseTo(b, 7);
+      expect(t.se).toBeCloseTo(se, 7);
+      expect(t.p / p).toBeCloseTo(1, 6);
+    }
+  });
   it('usage errors exit 2', async () => {
     expect((await runCli(['analyze', 'logit', SMALL, '--predictors', 'zh'])).code).toBe(2);
     expect((await runCli(['analyze', 'nonsense', SMALL])).code).toBe(2);

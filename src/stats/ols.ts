@@ -3,6 +3,7 @@
  * `OLS(...).fit(cov_type='cluster')`: same sandwich and small-sample factor as the logit, normal
  * reference distribution unless `useT`).
  */
+import { StimkitError } from '../core/errors.js';
 import { cholesky, cholInverse, cholSolve } from './linalg.js';
 import {
   checkOutcome,
@@ -20,6 +21,14 @@ import {
 export function ols(y: readonly number[], d: Design, options: FitOptions = {}): RegressionResult {
   const { n, k, x, names } = d;
   checkOutcome(y, n, false);
+  if (n <= k)
+    throw StimkitError.fromProblem({
+      code: 'E_STATS_NO_DF',
+      message: `${n} rows for ${k} coefficients: no residual degrees of freedom, so no standard errors`,
+      expected: `more rows than coefficients (${k})`,
+      got: `${n} rows`,
+      fix: 'add rows, or drop predictors',
+    });
   const XtX = new Float64Array(k * k);
   const Xty = new Float64Array(k);
   for (let i = 0; i < n; i++) {
@@ -50,6 +59,7 @@ export function ols(y: readonly number[], d: Design, options: FitOptions = {}): 
     rss += r * r;
     tss += (y[i]! - ybar) ** 2;
   }
+  checkFit(y, rss, tss);
   const sigma2 = rss / (n - k);
   const classical = bread.map((v) => v * sigma2);
   const llf = (-n / 2) * (Math.log((2 * Math.PI * rss) / n) + 1);
@@ -62,4 +72,28 @@ export function ols(y: readonly number[], d: Design, options: FitOptions = {}): 
     ),
     rSquared: 1 - rss / tss,
   };
+}
+
+/**
+ * A fit OLS cannot give standard errors for: a constant outcome (nothing to explain), or
+ * predictors that give the outcome exactly (no residual variance: every SE 0, every p 0).
+ */
+function checkFit(y: readonly number[], rss: number, tss: number): void {
+  if (tss === 0)
+    throw StimkitError.fromProblem({
+      code: 'E_STATS_OUTCOME',
+      message: 'the OLS outcome takes only one value: there is no variance to explain',
+      expected: 'at least two values',
+      got: `all ${y.length} rows = ${y[0]}`,
+      fix: 'check the outcome column and any filter applied to the table',
+    });
+  if (rss <= tss * 1e-20)
+    throw StimkitError.fromProblem({
+      code: 'E_STATS_PERFECT_FIT',
+      message:
+        'the predictors give the outcome exactly (residual sum of squares 0): no residual variance, so no standard errors',
+      expected: 'residuals that are not all 0',
+      got: `residual sum of squares ${rss.toPrecision(3)} of a total ${tss.toPrecision(3)}`,
+      fix: 'drop the predictor(s) the outcome is a function of',
+    });
 }

@@ -115,12 +115,25 @@ describe('separation and singular designs are named errors', () => {
 });
 
 describe('ols', () => {
-  it('recovers an exact linear relation and its cluster SEs follow the sandwich', () => {
+  it('refuses an exact linear relation (no residual variance: every SE would be 0), recovers a near one', () => {
     const d = buildDesign(rows, { predictors: ['zh', 'cn'] });
     const yy = rows.map((r) => 1 + 2 * Number(r.zh) - 0.5 * Number(r.cn));
-    const r = ols(yy, d);
-    closeAll(r.coef, [1, 2, -0.5], 'coef', 1e-9);
+    expect(() => ols(yy, d)).toThrow(expect.objectContaining({ code: 'E_STATS_PERFECT_FIT' }));
+    const noisy = yy.map((v, i) => v + ((i % 3) - 1) * 1e-6);
+    const r = ols(noisy, d);
+    closeAll(r.coef, [1, 2, -0.5], 'coef', 1e-5);
     close(r.rSquared, 1, 'R2', 1e-9);
+  });
+  it('refuses a constant outcome and as many rows as coefficients', () => {
+    const d = buildDesign(rows, { predictors: ['zh', 'cn'] });
+    expect(() =>
+      ols(
+        rows.map(() => 2),
+        d,
+      ),
+    ).toThrow(expect.objectContaining({ code: 'E_STATS_OUTCOME' }));
+    const two = buildDesign(rows.slice(0, 2), { predictors: ['zh'] });
+    expect(() => ols([0, 1], two)).toThrow(expect.objectContaining({ code: 'E_STATS_NO_DF' }));
   });
   it('classical SEs equal σ̂²(XᵀX)⁻¹ for a single mean (the one-sample t SE)', () => {
     const yy = y.map((v, i) => v + (i % 3));

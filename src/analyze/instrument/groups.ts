@@ -190,6 +190,9 @@ export function stanceRegression(
   return { nobs: y.length, predictors, reference, fits, warnings };
 }
 
+/** Data the stance regression cannot be fitted to (every cell mean the same; no residual). */
+const UNFITTABLE = new Set(['E_STATS_OUTCOME', 'E_STATS_PERFECT_FIT', 'E_STATS_NO_DF']);
+
 /** One clustering: the cluster-robust fit (or why not) and, when asked, the wild bootstrap. */
 function clusteredFit(
   y: number[],
@@ -200,18 +203,22 @@ function clusteredFit(
 ): ClusteredFit {
   let terms: Term[] = [];
   let refused: string | null = null;
+  let fitted = true; // false when the data leave nothing to fit (then no bootstrap either)
   try {
     terms = ols(y, d, { cluster: labels }).terms;
   } catch (err) {
-    if ((err as StimkitError).code !== 'E_STATS_FEW_CLUSTERS') throw err;
+    const code = (err as StimkitError).code;
+    if (code !== 'E_STATS_FEW_CLUSTERS' && !UNFITTABLE.has(code)) throw err;
     refused = (err as StimkitError).message;
+    fitted = !UNFITTABLE.has(code);
   }
-  const boot = bootstrap
-    ? d.names.flatMap((name, j) =>
-        name === 'Intercept'
-          ? []
-          : [wildClusterBootstrap(y, d, labels, { term: j, ...bootstrap, conf: 0.95 })],
-      )
-    : null;
+  const boot =
+    bootstrap && fitted
+      ? d.names.flatMap((name, j) =>
+          name === 'Intercept'
+            ? []
+            : [wildClusterBootstrap(y, d, labels, { term: j, ...bootstrap, conf: 0.95 })],
+        )
+      : null;
   return { clusterBy, nClusters: new Set(labels).size, terms, refused, bootstrap: boot };
 }

@@ -10,6 +10,12 @@ export function requireFilled(t: Table, columns: readonly string[], what: string
   requireColumns(t, columns, what);
   const problems: Problem[] = [];
   const values = columns.map((c) => column(t, c)!);
+  const outcome = column(t, 'outcome');
+  // a row of a scores table whose outcome leaves the column empty is for --outcomes, not to fill
+  const remedy = (c: string, i: number) =>
+    outcome && outcome[i] && outcome[i] !== 'answer'
+      ? `this row's outcome is ${outcome[i]}, which leaves "${c}" empty: choose the rows with --outcomes (e.g. --outcomes answer), or --complete`
+      : `fill in "${c}" or drop the row (or --complete: only the rows with every value)`;
   for (let i = 0; i < t.n; i++) {
     for (let j = 0; j < columns.length; j++) {
       const c = columns[j]!;
@@ -23,7 +29,7 @@ export function requireFilled(t: Table, columns: readonly string[], what: string
           message: `empty value in column "${c}"`,
           expected: 'a value',
           got: 'an empty cell',
-          fix: `fill in "${c}" or drop the row`,
+          fix: remedy(c, i),
         });
     }
   }

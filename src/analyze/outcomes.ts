@@ -4,7 +4,8 @@
  * (D1 lexical, D2–D6, the instrument score, a judge's label) has a value only on an answer, so by
  * default an analysis keeps the rows whose outcome gives its column a value and says how many it
  * left out, per outcome: answers for response-derived columns, answers and the model's structured
- * refusals for D1 model refusal, every outcome but `failed` for the who-said-no columns. Rows
+ * refusals for D1 model refusal, every outcome but `failed` for the who-said-no columns (and but
+ * `length` for the said-no unions, which a cut reply leaves empty). Rows
  * whose outcome is empty (a responses file that gave none) are `unrecorded` and kept by default.
  * `--outcomes answer,provider_block,…` chooses instead. A table without an `outcome` column is
  * used whole.
@@ -23,14 +24,13 @@ export const OUTCOME_NAMES = [
   'unrecorded',
 ] as const;
 
-/** Columns defined on every outcome but `failed` (D1 who said no). */
-const SAID_NO_COLUMNS = new Set([
-  'd1_said_no',
-  'd1_said_no_lexical',
-  'd1_provider_block',
-  'd1_suppressed',
-  'outcome',
-]);
+/** Columns defined on every outcome but `failed` (who blocked, who suppressed, what came back). */
+const SAID_NO_COLUMNS = new Set(['d1_provider_block', 'd1_suppressed', 'outcome']);
+/**
+ * The said-no unions: empty on `length` too (a reply cut at the token limit may yet have refused:
+ * scores.md, "What came back").
+ */
+const SAID_NO_UNIONS = new Set(['d1_said_no', 'd1_said_no_lexical']);
 /** D1 model refusal: an answer's text, or the model's structured refusal. */
 const MODEL_REFUSAL_COLUMNS = new Set(['d1_refusal', 'd1_refusal_lexical']);
 
@@ -49,6 +49,8 @@ export interface OutcomeSelection {
 export function defaultOutcomes(column: string | null): string[] {
   if (column !== null && SAID_NO_COLUMNS.has(column))
     return OUTCOME_NAMES.filter((o) => o !== 'failed');
+  if (column !== null && SAID_NO_UNIONS.has(column))
+    return OUTCOME_NAMES.filter((o) => o !== 'failed' && o !== 'length');
   if (column !== null && MODEL_REFUSAL_COLUMNS.has(column))
     return ['answer', 'model_refusal', 'unrecorded'];
   return ['answer', 'unrecorded'];

@@ -249,6 +249,46 @@ describe('analyze logit', () => {
       expect(t.p / p).toBeCloseTo(1, 6);
     }
   });
+  it('the said-no unions leave out a reply cut at the token limit by default (the scorer leaves them empty)', async () => {
+    const rows = [
+      'm,answer,0,0',
+      'm,answer,1,1',
+      'm,provider_block,1,1',
+      'm,suppressed,1,1',
+      'm,length,,0',
+      'm,failed,,',
+    ];
+    const f = write(
+      'said-no.csv',
+      `model,outcome,d1_said_no,d1_provider_block\n${rows.join('\n')}\n`,
+    );
+    for (const [column, left] of [
+      ['d1_said_no', { length: 1, failed: 1 }],
+      ['d1_provider_block', { failed: 1 }],
+    ] as const) {
+      const r = await runCli([
+        'analyze',
+        'rates',
+        f,
+        '--outcome',
+        column,
+        '--by',
+        'model',
+        '--json',
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.json().outcomes.left_out).toEqual(left);
+    }
+    // asked to keep the cut reply, the empty cell is named with the remedy that fits it
+    const kept = await runCli([
+      ...['analyze', 'rates', f, '--outcome', 'd1_said_no', '--by', 'model'],
+      ...['--outcomes', 'answer,length', '--json'],
+    ]);
+    expect(kept.code).toBe(1);
+    expect(kept.json().error.problems[0].fix).toBe(
+      'this row\'s outcome is length, which leaves "d1_said_no" empty: choose the rows with --outcomes (e.g. --outcomes answer), or --complete',
+    );
+  });
   it('usage errors exit 2', async () => {
     expect((await runCli(['analyze', 'logit', SMALL, '--predictors', 'zh'])).code).toBe(2);
     expect((await runCli(['analyze', 'nonsense', SMALL])).code).toBe(2);

@@ -356,12 +356,32 @@ describe('analyze agreement and instrument', () => {
       code: 'E_ANALYZE_SHIFT',
       file: f,
       field: 'lang',
-      expected: 'rows in en and pt',
-      got: 'rows in en, zh',
+      expected: 'scored rows in en and pt',
+      got: 'scored rows in en, zh',
     });
     const ok = await runCli(['analyze', 'instrument', f, '--shift', 'en:zh', '--json']);
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.json().languageShift).not.toBeNull();
+  });
+  it('instrument --shift to a language whose scores are all empty (no rules) is refused, not null in silence', async () => {
+    const f = new URL('./fixtures/instrument_small.csv', import.meta.url).pathname;
+    const [header, ...rows] = readFileSync(f, 'utf8').trim().split('\n');
+    const cols = header!.split(',');
+    const [li, si] = [cols.indexOf('lang'), cols.indexOf('score')];
+    // the zh rows as a language without instrument rules leaves them: no score
+    const blanked = rows.map((r) => {
+      const c = r.split(',');
+      if (c[li] === 'zh') c[si] = '';
+      return c.join(',');
+    });
+    const g = write('no-rules.csv', `${[header, ...blanked].join('\n')}\n`);
+    const r = await runCli(['analyze', 'instrument', g, '--shift', 'en:zh', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json().error.problems[0]).toMatchObject({
+      code: 'E_ANALYZE_SHIFT',
+      got: 'scored rows in en',
+    });
+    expect(r.json().error.problems[0].message).toContain('no scored rows in zh');
   });
   it('instrument rejects a bad framing and score with their lines', async () => {
     const f = write(

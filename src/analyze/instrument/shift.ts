@@ -117,21 +117,31 @@ export function languageShift(
  * languages present: asked for explicitly, a shift is never left out in silence.
  */
 export function requireShiftLanguages(
-  rows: ReadonlyArray<{ lang: string }>,
+  rows: ReadonlyArray<{ lang: string; score: number | null }>,
   from: string,
   to: string,
   file?: string,
 ): void {
   const present = [...new Set(rows.map((r) => r.lang))].sort();
+  const scored = new Set(rows.filter((r) => r.score !== null).map((r) => r.lang));
   const missing = [from, to].filter((l) => !present.includes(l));
-  if (missing.length === 0) return;
+  // rows, but none with a score (a language without instrument rules leaves every score empty)
+  const unscored = [from, to].filter((l) => present.includes(l) && !scored.has(l));
+  if (missing.length === 0 && unscored.length === 0) return;
+  const usable = present.filter((l) => scored.has(l));
   throw StimkitError.fromProblem({
     code: 'E_ANALYZE_SHIFT',
     file,
     field: 'lang',
-    message: `no rows in ${missing.join(' or ')}, so there is no ${from} → ${to} shift to compute`,
-    expected: `rows in ${from} and ${to}`,
-    got: `rows in ${present.join(', ') || 'no language'}`,
-    fix: `pass --shift FROM:TO with two of ${present.join(', ')}`,
+    message:
+      missing.length > 0
+        ? `no rows in ${missing.join(' or ')}, so there is no ${from} → ${to} shift to compute`
+        : `no scored rows in ${unscored.join(' or ')} (every score there is empty, as a language without instrument rules leaves it), so there is no ${from} → ${to} shift to compute`,
+    expected: `scored rows in ${from} and ${to}`,
+    got: `scored rows in ${usable.join(', ') || 'no language'}`,
+    fix:
+      usable.length >= 2
+        ? `pass --shift FROM:TO with two of ${usable.join(', ')}`
+        : 'score the languages with rules for them (a language pack: docs/formats/languages.md), then pass --shift',
   });
 }

@@ -74,8 +74,11 @@ function refusalOf(err: StimkitError): Refusal {
   };
 }
 
-/** The logit of one model on `t` (the rows the outcome selection kept). */
-async function modelLogit(t: Table, model: string): Promise<PressureLogit> {
+/**
+ * The logit of one model on `t` (the rows the outcome selection kept); `leftOut`, when the
+ * selection kept none of its rows, says which it left out (else '').
+ */
+async function modelLogit(t: Table, model: string, leftOut: string): Promise<PressureLogit> {
   const rows = modelRows(t, model);
   const base = {
     model,
@@ -87,7 +90,13 @@ async function modelLogit(t: Table, model: string): Promise<PressureLogit> {
     refused: null,
     simulated: simulatedRows(rows),
   };
-  if (rows.n === 0) return { ...base, reason: 'no turn after the first has a value of changed' };
+  if (rows.n === 0)
+    return {
+      ...base,
+      reason: leftOut
+        ? `every turn of the model was left out by outcome (${leftOut})`
+        : 'no turn after the first has a value of changed',
+    };
   try {
     const fit = await regressWithSeparation('logit', rows, PRESSURE_LOGIT);
     return {
@@ -104,13 +113,31 @@ async function modelLogit(t: Table, model: string): Promise<PressureLogit> {
   }
 }
 
-/** The logit of every model of `t`, in model order. */
-export async function pressureLogits(t: Table): Promise<PressureLogit[]> {
-  const models = [...new Set(t.rows.map((r) => r.model ?? ''))].sort((a, b) =>
+/**
+ * The logit of every model of `all` (the table before the outcome selection), in model order, on
+ * the rows `kept` holds: a model whose every row was left out still has its entry, with the reason.
+ */
+export async function pressureLogits(all: Table, kept: Table = all): Promise<PressureLogit[]> {
+  const models = [...new Set(all.rows.map((r) => r.model ?? ''))].sort((a, b) =>
     a < b ? -1 : a > b ? 1 : 0,
   );
+  const keptRows = new Set(kept.rows);
   const out: PressureLogit[] = [];
-  for (const m of models) out.push(await modelLogit(t, m));
+  for (const m of models) {
+    const left: Record<string, number> = {};
+    let some = false; // a row of the model was kept
+    for (const r of all.rows) {
+      if ((r.model ?? '') !== m) continue;
+      if (keptRows.has(r)) some = true;
+      else left[r.outcome || 'unrecorded'] = (left[r.outcome || 'unrecorded'] ?? 0) + 1;
+    }
+    const leftOut = some
+      ? ''
+      : Object.entries(left)
+          .map(([o, n]) => `${o} ${n}`)
+          .join(', ');
+    out.push(await modelLogit(kept, m, leftOut));
+  }
   return out;
 }
 

@@ -88,7 +88,7 @@ export async function analyzePressure(
   const kept = new Set(keptTable.rows);
   const turns = pressureTurns(table.rows, kept);
   const conversations = pressureConversations(convTable.rows);
-  const logit = await pressureLogits(keptTable);
+  const logit = await pressureLogits(table, keptTable);
   if (out) {
     await mkdir(out, { recursive: true });
     for (const [name, t] of [

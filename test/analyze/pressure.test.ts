@@ -209,6 +209,14 @@ describe('analyze pressure', () => {
     expect(stderr).toContain('m2: no fit: E_STATS_FEW_CLUSTERS');
   });
 
+  it('keeps an entry, with the reason, for a model whose every turn the outcome rule left out', async () => {
+    const { j } = await run('--outcomes', 'provider_block');
+    expect(j.logit.map((f: any) => [f.model, f.rows, f.result, f.reason])).toEqual([
+      ['m1', 0, null, 'no turn after the first has a value of changed'],
+      ['m2', 0, null, 'every turn of the model was left out by outcome (answer 8)'],
+    ]);
+  });
+
   it('writes the three tables with --out, empty cells where nothing can be computed', async () => {
     const out = path.join(dir, 'out');
     await run('--out', out);

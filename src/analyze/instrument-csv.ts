@@ -125,3 +125,45 @@ export function instrumentRowOf(r: Record<string, string>): InstrumentRow {
     ...(r.arm !== undefined ? { arm: r.arm } : {}),
   };
 }
+
+/** A model of the table the analysis has no estimate for, and why. */
+export interface AbsentModel {
+  model: string;
+  /** `no scored answer (model_refusal 72)`: its rows in the arm, by outcome (and empty scores by reason). */
+  reason: string;
+}
+
+/**
+ * The models of `raw` (the table before the outcome rule) in `arm` that `analysed` (the models
+ * with an estimate) lacks: a model that refused everything, or answered only in a language
+ * without instrument rules, is named with why rather than left out in silence.
+ */
+export function absentModels(
+  raw: Table,
+  arm: string,
+  analysed: ReadonlySet<string>,
+): AbsentModel[] {
+  const hasArm = raw.columns.includes('arm');
+  const tallies = new Map<string, Map<string, number>>();
+  for (const r of raw.rows) {
+    const model = r.model ?? '';
+    if (analysed.has(model) || (hasArm && (r.arm ?? '') !== arm)) continue;
+    const outcome = r.outcome || 'unrecorded';
+    const key =
+      outcome === 'answer' || outcome === 'unrecorded'
+        ? (r.score ?? '') === ''
+          ? `${outcome} with an empty score: ${r.reason || 'no reason recorded'}`
+          : outcome
+        : outcome;
+    const t = tallies.get(model) ?? new Map<string, number>();
+    t.set(key, (t.get(key) ?? 0) + 1);
+    tallies.set(model, t);
+  }
+  return [...tallies.keys()].sort().map((model) => ({
+    model,
+    reason: `no scored answer (${[...tallies.get(model)!]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ')})`,
+  }));
+}

@@ -13,7 +13,7 @@ import {
   regressHuman,
 } from '../analyze/format.js';
 import { analyzeArm } from '../analyze/instrument/arms.js';
-import { readInstrumentTable } from '../analyze/instrument-csv.js';
+import { absentModels, readInstrumentTable } from '../analyze/instrument-csv.js';
 import { requireShiftLanguages } from '../analyze/instrument/shift.js';
 import { ratesTable } from '../analyze/rates.js';
 import type { BootstrapParams } from '../analyze/regress.js';
@@ -140,6 +140,13 @@ function instrument(path: string, opts: Opts): CommandResult {
     bootstrap,
   });
   if (given !== undefined) requireShiftLanguages(a.rows, from!, to!, path);
+  // a model with no scored answer in the arm (it refused everything, or answered only where no
+  // rules score) has no estimate: named with why
+  const absent = absentModels(
+    readTable(path),
+    a.arm,
+    new Set(a.analysis.models.map((m) => m.model)),
+  );
   const summary = {
     format: 'stimkit.analyze.instrument',
     version: 1,
@@ -151,11 +158,15 @@ function instrument(path: string, opts: Opts): CommandResult {
       ...m,
       simulated: t.simulatedModels ? t.simulatedModels.has(m.model) : null,
     })),
+    absent,
     simulated: t.simulated,
     outcomes: t.outcomes,
   };
   const human =
-    simulatedLine(t.simulated) + outcomesLine(t.outcomes) + instrumentHuman(a.analysis, a);
+    simulatedLine(t.simulated) +
+    outcomesLine(t.outcomes) +
+    absent.map((m) => `no estimate for ${m.model}: ${m.reason}\n`).join('') +
+    instrumentHuman(a.analysis, a);
   return { summary, human, exitCode: EXIT.ok };
 }
 

@@ -383,6 +383,26 @@ describe('analyze agreement and instrument', () => {
     });
     expect(r.json().error.problems[0].message).toContain('no scored rows in zh');
   });
+  it('instrument names a model with no scored answer (it refused everything) and why, never drops it in silence', async () => {
+    const f = new URL('./fixtures/instrument_small.csv', import.meta.url).pathname;
+    const [header, ...rows] = readFileSync(f, 'utf8').trim().split('\n');
+    const refuser = rows
+      .filter((r) => r.startsWith('cn-a,'))
+      .map((r) => `${r.replace(/^cn-a,/, 'refuser,').replace(/,[^,]*$/, ',')},model_refusal`);
+    const g = write(
+      'refuser.csv',
+      `${[`${header},outcome`, ...rows.map((r) => `${r},answer`), ...refuser].join('\n')}\n`,
+    );
+    const r = await runCli(['analyze', 'instrument', g, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json().models.map((m: any) => m.model)).not.toContain('refuser');
+    expect(r.json().absent).toEqual([
+      { model: 'refuser', reason: `no scored answer (model_refusal ${refuser.length})` },
+    ]);
+    expect(r.stderr).toContain(
+      `no estimate for refuser: no scored answer (model_refusal ${refuser.length})`,
+    );
+  });
   it('instrument rejects a bad framing and score with their lines', async () => {
     const f = write(
       'inst.csv',

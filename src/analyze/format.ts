@@ -217,7 +217,8 @@ function bootstrapHuman(b: readonly WildResult[]): string {
         x.term,
         fx(x.estimate, 4),
         fx(x.t, 3),
-        fp(x.p),
+        // no draw as extreme: p is below the step, not 0
+        x.p === 0 ? `< ${fp(x.smallestP)}` : fp(x.p),
         x.ci ? `[${fx(x.ci[0], 4)}, ${fx(x.ci[1], 4)}]` : '—',
       ]),
     ),

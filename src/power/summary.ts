@@ -24,10 +24,7 @@ const COLUMNS = [
 export function powerCsv(r: PowerResult): string {
   return csvText(
     [...COLUMNS, 'simulated'],
-    r.rows.map((row) => [
-      ...COLUMNS.map((c) => (typeof row[c] === 'number' ? Number(row[c].toPrecision(6)) : row[c])),
-      1,
-    ]),
+    r.rows.map((row) => [...COLUMNS.map((c) => row[c]), 1]),
   );
 }
 

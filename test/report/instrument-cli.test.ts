@@ -48,15 +48,15 @@ let scores: string;
 let report: string;
 const cli: Record<string, any> = {};
 
-/** The report's rounding: 6 significant digits (null for none). */
+/** The report's CSV cell of a number: the value in full (null for none or not finite). */
 const r6 = (x: number | null | undefined) =>
-  x === null || x === undefined || !Number.isFinite(x) ? null : Number(x.toPrecision(6));
+  x === null || x === undefined || !Number.isFinite(x) ? null : x;
 
 async function table(id: string): Promise<Record<string, string>[]> {
   return parse(await readFile(path.join(report, 'tables', `${id}.csv`), 'utf8'), { columns: true });
 }
 
-/** Each column of each row equals the CLI's value, as the report rounds it. */
+/** Each column of each row equals the CLI's value, in full. */
 function same(rows: Record<string, string>[], expected: Record<string, unknown>[], what: string) {
   expect(rows.length, what).toBe(expected.length);
   rows.forEach((row, i) => {

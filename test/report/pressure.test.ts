@@ -41,12 +41,14 @@ describe('report: pressure', () => {
         followup: 'are_you_sure',
         changed_x: '1',
         changed_n: '3',
-        changed_rate: '0.3333',
-        changed_lower: '0.0615', // Wilson 1/3: 0.061492
-        changed_upper: '0.7923', // 0.792340
         not_told_reasons: 'unparseable:1',
         simulated: '1',
       });
+      // the CSV keeps the values in full (the page rounds them)
+      const en2 = row('m1', 'en', '2');
+      expect(Number(en2.changed_rate)).toBe(1 / 3);
+      expect(Number(en2.changed_lower)).toBeCloseTo(0.061492, 6); // Wilson 1/3
+      expect(Number(en2.changed_upper)).toBeCloseTo(0.79234, 5);
       // m1 zh turn 4: c5 has no first stance, c6's turn was never sent: an empty rate, and why
       expect(row('m1', 'zh', '4')).toMatchObject({
         changed_n: '0',
@@ -61,15 +63,15 @@ describe('report: pressure', () => {
         r.x,
         r.n,
         r.rate,
-        r.lower,
+        Number(Number(r.lower).toFixed(6)),
       ]);
       expect(points).toEqual([
-        ['m1', '2', '2', '4', '0.5', '0.15'], // Wilson 2/4: 0.150039
-        ['m1', '3', '3', '5', '0.6', '0.2307'], // Wilson 3/5: 0.230724
-        ['m1', '4', '1', '4', '0.25', '0.0456'], // Wilson 1/4: 0.045587
-        ['m2', '2', '1', '2', '0.5', '0.0945'], // Wilson 1/2: 0.094531
-        ['m2', '3', '1', '2', '0.5', '0.0945'],
-        ['m2', '4', '1', '2', '0.5', '0.0945'],
+        ['m1', '2', '2', '4', '0.5', 0.150039], // Wilson 2/4
+        ['m1', '3', '3', '5', '0.6', 0.230724], // Wilson 3/5
+        ['m1', '4', '1', '4', '0.25', 0.045587], // Wilson 1/4
+        ['m2', '2', '1', '2', '0.5', 0.094531], // Wilson 1/2
+        ['m2', '3', '1', '2', '0.5', 0.094531],
+        ['m2', '4', '1', '2', '0.5', 0.094531],
       ]);
       const spec = JSON.parse(
         await readFile(path.join(out, 'charts', 'pressure-turns.vl.json'), 'utf8'),
@@ -84,12 +86,9 @@ describe('report: pressure', () => {
       // the conversation measures: m1 en flips 1, 2, 0, 1 → mean 1, 95 % t CI 1 ∓ 1.299228
       const convs = await csvOf(path.join(out, 'tables', 'pressure-conversations.csv'));
       const en = convs.find((r) => r.model === 'm1' && r.lang === 'en')!;
-      expect([en.flips_mean, en.flips_lower, en.flips_upper, en.first_change_turns]).toEqual([
-        '1',
-        '-0.2992',
-        '2.2992',
-        '2:1; 3:2',
-      ]);
+      expect([en.flips_mean, en.first_change_turns]).toEqual(['1', '2:1; 3:2']);
+      expect(Number(en.flips_lower)).toBeCloseTo(1 - 1.299228, 6);
+      expect(Number(en.flips_upper)).toBeCloseTo(1 + 1.299228, 6);
       // what could not be computed, in words: c6's unsent turn 4; c4's unparseable turn 2 and c5's block
       expect(html).toContain(
         'Of 32 planned turns, 1 was not sent (not_sent:turn_failed 1) and 2 others have no readable stance (provider_block 1, unparseable 1)',

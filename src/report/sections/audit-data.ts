@@ -118,8 +118,9 @@ export async function validationState(
   });
 }
 
-/** A proportion rounded for tables. */
-export const p4 = (v: number | null): number | null => (v === null ? null : Number(v.toFixed(4)));
+/** A proportion for tables, in full (the page shows it as a percentage; the CSV keeps the value). */
+export const p4 = (v: number | null): number | null =>
+  v === null || !Number.isFinite(v) ? null : v;
 
 /** The sentence every judge-based section opens with. */
 export function judgeNote(rows: AuditRow[]): string {

@@ -23,11 +23,10 @@ const EQ1_OUTCOMES = [
 ] as const;
 
 const PREDICTORS = ['lang', 'china_origin', 'paradigm'] as const;
-/** Estimates to 4 decimals; p values to 4 significant digits. */
+/** Estimates and p values in full (the page rounds them by unit; the CSV keeps the values). */
 const d4 = (v: number | undefined): number | null =>
-  v === undefined || !Number.isFinite(v) ? null : Number(v.toFixed(4)) || 0;
-const s4 = (v: number | undefined): number | null =>
-  v === undefined || !Number.isFinite(v) ? null : Number(v.toPrecision(4));
+  v === undefined || !Number.isFinite(v) ? null : v + 0; // + 0: −0 as 0
+const s4 = d4;
 /** Below this many clusters, cluster-robust standard errors are too small (the report says so). */
 const FEW_CLUSTERS = 30;
 

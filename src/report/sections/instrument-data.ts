@@ -70,9 +70,12 @@ export function originColours(order: string[]): string[] {
   return order.map((o) => palette[o] ?? rest[i++ % rest.length]!);
 }
 
-/** A number rounded for a table/CSV cell (6 significant digits; null stays null). */
+/**
+ * A number for a table/CSV cell: in full (the page rounds it by its unit when it shows it; the
+ * CSV keeps the value a reader can check against statsmodels); null for none or not finite.
+ */
 export function r6(x: number | null | undefined): number | null {
-  return x === null || x === undefined || !Number.isFinite(x) ? null : Number(x.toPrecision(6));
+  return x === null || x === undefined || !Number.isFinite(x) ? null : x;
 }
 
 /**

@@ -72,3 +72,32 @@ export function simulatedLine(s: SimulatedRows | null): string {
   if (!s || s.rows === 0) return '';
   return `SIMULATED: ${s.rows} of ${s.of} rows are simulated (the table's simulated column); these numbers are not evidence about real models.\n`;
 }
+
+/**
+ * A per-model results table (a `model` column) with the `simulated` column every results table
+ * carries (docs/formats/csv.md): 1 when every row of the model in `input` is simulated, 0 when
+ * none is, empty when they are mixed or `input` has no such column.
+ */
+export function withSimulatedColumn<C>(
+  out: { header: string[]; rows: Array<Array<C | number | null>> },
+  input: Table,
+): { header: string[]; rows: Array<Array<C | number | null>> } {
+  const at = out.header.indexOf('model');
+  if (out.header.includes('simulated') || at < 0) return out;
+  const flags = simulatedFlags(input);
+  const models = column(input, 'model') ?? [];
+  const seen = new Map<string, Set<boolean>>();
+  if (flags)
+    flags.forEach((f, i) => {
+      const m = models[i] ?? '';
+      seen.set(m, (seen.get(m) ?? new Set()).add(f));
+    });
+  const flag = (m: unknown) => {
+    const s = seen.get(String(m));
+    return s?.size === 1 ? (s.has(true) ? 1 : 0) : null;
+  };
+  return {
+    header: [...out.header, 'simulated'],
+    rows: out.rows.map((r) => [...r, flag(r[at])]),
+  };
+}

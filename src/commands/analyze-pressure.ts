@@ -27,7 +27,7 @@ import {
   pressureLogits,
   type PressureLogit,
 } from '../analyze/pressure-logit.js';
-import { simulatedLine, simulatedRows } from '../analyze/simulated.js';
+import { simulatedLine, simulatedRows, withSimulatedColumn } from '../analyze/simulated.js';
 import { readTable } from '../analyze/table.js';
 import type { CommandResult } from '../cli/output.js';
 
@@ -91,12 +91,14 @@ export async function analyzePressure(
   const logit = await pressureLogits(table, keptTable);
   if (out) {
     await mkdir(out, { recursive: true });
-    for (const [name, t] of [
-      [PRESSURE_FILES.turns, turnsCsvRows(turns)],
-      [PRESSURE_FILES.conversations, conversationsCsvRows(conversations)],
-      [PRESSURE_FILES.logit, logitCsvRows(logit)],
-    ] as const)
+    for (const [name, rows, input] of [
+      [PRESSURE_FILES.turns, turnsCsvRows(turns), table],
+      [PRESSURE_FILES.conversations, conversationsCsvRows(conversations), convTable],
+      [PRESSURE_FILES.logit, logitCsvRows(logit), table],
+    ] as const) {
+      const t = withSimulatedColumn(rows, input);
       await writeFileAtomic(path.join(out, name), csvText(t.header, t.rows));
+    }
   }
   const summary = {
     format: 'stimkit.analyze.pressure',

@@ -16,7 +16,7 @@ import {
   thinkingTests,
 } from '../analyze/reasoning.js';
 import { readTable } from '../analyze/table.js';
-import { simulatedLine, simulatedRows } from '../analyze/simulated.js';
+import { simulatedLine, simulatedRows, withSimulatedColumn } from '../analyze/simulated.js';
 import type { CommandResult } from '../cli/output.js';
 import { TOOL } from '../core/tool.js';
 
@@ -49,10 +49,10 @@ export async function analyzeReasoning(file: string, out?: string): Promise<Comm
   const tests = thinkingTests(table.rows);
   if (out) {
     await mkdir(out, { recursive: true });
-    const r = ratesCsvRows(rates);
+    const r = withSimulatedColumn(ratesCsvRows(rates), table);
     await writeFileAtomic(path.join(out, REASONING_FILES.rates), csvText(r.header, r.rows));
     if (tests.length > 0) {
-      const t = thinkingCsvRows(tests);
+      const t = withSimulatedColumn(thinkingCsvRows(tests), table);
       await writeFileAtomic(path.join(out, REASONING_FILES.thinking), csvText(t.header, t.rows));
     }
   }

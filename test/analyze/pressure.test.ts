@@ -238,6 +238,8 @@ describe('analyze pressure', () => {
       '2:1',
     ]);
     const logit = await read('pressure-logit.csv');
+    // every results table carries its simulated column (the fixture's rows are all simulated)
+    for (const t of [turns, convs, logit]) expect(t.every((r) => r.simulated === '1')).toBe(true);
     expect(logit.filter((r) => r.model === 'm1').map((r) => r.term)).toEqual([
       'Intercept',
       'followup[T.authority]',

@@ -41,6 +41,8 @@ const AUDIT_SCORES: ReadonlyArray<{ column: string; metadata: readonly string[] 
 /** The score names of the audit dimensions and of the instrument. */
 export const AUDIT_SCORE_NAMES = AUDIT_SCORES.map((d) => d.column);
 export const INSTRUMENT_SCORE_NAMES = ['instrument_label', 'instrument_score', 'instrument_stance'];
+/** A pressure turn's forced choice, scored as the instrument's (scores.md, "Pressure"). */
+export const PRESSURE_SCORE_NAMES = ['pressure_label', 'pressure_score', 'pressure_stance'];
 const JUDGE_COLUMNS = ['judge', 'judge_status', 'judge_confidence', 'judge_flags'] as const;
 
 /** A CSV cell as a score value: a number when it is one, else the text; null when empty. */
@@ -76,21 +78,24 @@ function auditScores(row: Record<string, string>): Record<string, InspectScore> 
  * of an earlier stimkit (`no_response`, scored 0 by the convention of the paper's tables, not read
  * from an answer): the sample's `outcome` score says why.
  */
-function instrumentScores(line: ScoreLine): Record<string, InspectScore> {
+function instrumentScores(
+  line: ScoreLine,
+  prefix: 'instrument' | 'pressure' = 'instrument',
+): Record<string, InspectScore> {
   const out: Record<string, InspectScore> = {};
   if ((line.outcome != null && line.outcome !== 'answer') || line.reason === 'no_response')
     return out;
   const why = line.reason !== null ? { explanation: line.reason } : {};
   const parse = line.parse;
   if (typeof parse.label === 'string')
-    out.instrument_label = {
+    out[`${prefix}_label`] = {
       value: parse.label,
       ...why,
       metadata: { option: parse.option ?? null, source: parse.source ?? null },
       history: [],
     };
-  if (line.score !== null) out.instrument_score = { value: line.score, ...why, history: [] };
-  if (line.stance !== null) out.instrument_stance = { value: line.stance, ...why, history: [] };
+  if (line.score !== null) out[`${prefix}_score`] = { value: line.score, ...why, history: [] };
+  if (line.stance !== null) out[`${prefix}_stance`] = { value: line.stance, ...why, history: [] };
   return out;
 }
 
@@ -140,8 +145,8 @@ export async function readExportScores(
   const add = (key: string, scores: Record<string, InspectScore>) =>
     byKey.set(key, { ...byKey.get(key), ...scores });
   for (const line of lines)
-    if (line.paradigm === 'instrument')
-      add(scoreKey(line.model, line.trial), instrumentScores(line));
+    if (line.paradigm === 'instrument' || line.paradigm === 'pressure')
+      add(scoreKey(line.model, line.trial), instrumentScores(line, line.paradigm));
   const audit = (await folder.listed('audit.csv')) ?? '';
   for (const row of readCsvObjects(audit, { raw: folder.header.params.csv === 'raw' }))
     add(scoreKey(row.model ?? '', row.trial ?? ''), auditScores(row));

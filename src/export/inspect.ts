@@ -32,6 +32,7 @@ import { PieceCache } from './zip.js';
 import {
   AUDIT_SCORE_NAMES,
   INSTRUMENT_SCORE_NAMES,
+  PRESSURE_SCORE_NAMES,
   readExportScores,
   scoreKey,
   type ExportScores,
@@ -141,7 +142,13 @@ interface Sources {
 /** The score names a paradigm's samples can carry. */
 function scorersOf(paradigm: string, scores: ExportScores | null): string[] {
   if (!scores) return ['outcome'];
-  return ['outcome', ...(paradigm === 'instrument' ? INSTRUMENT_SCORE_NAMES : AUDIT_SCORE_NAMES)];
+  const own =
+    paradigm === 'instrument'
+      ? INSTRUMENT_SCORE_NAMES
+      : paradigm === 'pressure'
+        ? PRESSURE_SCORE_NAMES
+        : AUDIT_SCORE_NAMES;
+  return ['outcome', ...own];
 }
 
 /** A pressure turn's earlier turns, first to last, with the replies `model` gave them. */

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exportInspect } from '../../src/export/inspect.js';
 import { tempDir } from '../helpers/tmp.js';
-import { handLedger, pressureBundle } from '../score/pressure-fixture.js';
+import { handLedger, pressureBundle, scoredPressure } from '../score/pressure-fixture.js';
 import { inspectValidator, unzipJson } from './schema.js';
 
 describe('export inspect of a pressure conversation', () => {
@@ -58,5 +58,28 @@ describe('export inspect of a pressure conversation', () => {
         .join(''),
     );
     expect(text(third.output.choices[0].message)).toBe(replies[2]);
+  });
+
+  it('carries each turn’s label, score and stance as pressure scores with --scores', async () => {
+    const dir = await tempDir('stimkit-inspect-pressure-scores-');
+    const { fx, scores } = await scoredPressure(dir);
+    const out = path.join(dir, 'inspect');
+    const ledger = path.join(dir, 'run.ledger.sqlite');
+    await exportInspect({ bundle: fx.bundle, ledger, scores, out });
+    const file = (await readdir(out)).find((f) => f.includes('pressure'))!;
+    const log = unzipJson(await readFile(path.join(out, file)));
+    const names = log.get('header.json').results.scores.map((x: { name: string }) => x.name);
+    expect(names).toEqual(['outcome', 'pressure_label', 'pressure_score', 'pressure_stance']);
+    const sample = (trial: { id: string }) =>
+      [...log.entries()].find(
+        ([n, s]) => n.startsWith('samples/') && s.metadata?.trial_id === trial.id,
+      )?.[1];
+    // en affirmative turn 2 answered "Answer: Agree": +1 before keying, +1 after (keyed plus)
+    const s2 = sample(fx.turn('en', 'affirmative', 2));
+    expect(s2.scores.pressure_label.value).toBe('Agree');
+    expect([s2.scores.pressure_score.value, s2.scores.pressure_stance.value]).toEqual([1, 1]);
+    // zh affirmative turn 2 was the model's refusal: no score, never 0 (the outcome says why)
+    const refused = sample(fx.turn('zh', 'affirmative', 2));
+    expect(Object.keys(refused.scores)).toEqual(['outcome']);
   });
 });

@@ -45,11 +45,13 @@ export const INSTRUMENT_SCORE_NAMES = ['instrument_label', 'instrument_score', '
 export const PRESSURE_SCORE_NAMES = ['pressure_label', 'pressure_score', 'pressure_stance'];
 const JUDGE_COLUMNS = ['judge', 'judge_status', 'judge_confidence', 'judge_flags'] as const;
 
+/** A number as stimkit's CSVs write one (never blank: `Number(' ')` is 0). */
+const NUMERIC = /^-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
 /** A CSV cell as a score value: a number when it is one, else the text; null when empty. */
 function cellValue(cell: string | undefined): number | string | null {
   if (cell === undefined || cell === '') return null;
-  const n = Number(cell);
-  return Number.isFinite(n) ? n : cell;
+  return NUMERIC.test(cell) ? Number(cell) : cell;
 }
 
 function withValues(row: Record<string, string>, columns: readonly string[]) {

@@ -94,6 +94,13 @@ describe('readExportScores', () => {
         history: [],
       },
     });
+    // a blank-looking cell is text, never the 0 `Number(' ')` gives
+    const blank = await readExportScores(
+      await folder({ 'audit.csv': `${COLUMNS.join(',')}\nt_9,m, ,,,,,,,,,,,,\n` }),
+      DIGEST,
+      RUN,
+    );
+    expect(blank.byKey.get(scoreKey('m', 't_9'))!.d1_refusal!.value).toBe(' ');
     const second = byKey.get(scoreKey('m', 't_2'))!;
     expect(Object.keys(second)).toEqual(['d1_refusal', 'd2_integrity']);
     expect(second.d1_refusal!.metadata!.d1_refusal_reason).toBe('=HYPERLINK(x)');

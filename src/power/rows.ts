@@ -53,7 +53,8 @@ export function powerAt(
       acc.zero.push(m.answeredOnly.excludedShare);
       if (m.cellTest && m.cellTest.pT < options.alpha) acc.t++;
       if (m.cellTest?.pTHolm !== undefined && m.cellTest.pTHolm < options.alpha) acc.holm++;
-      if (m.cellTest && m.cellTest.pWilcoxon < options.alpha) acc.w++;
+      const pw = m.cellTest?.pWilcoxon ?? null;
+      if (pw !== null && pw < options.alpha) acc.w++;
     }
   }
   return models.map((m) => {

@@ -19,8 +19,9 @@ export interface WilcoxonResult {
   T: number;
   /** sizes of tie groups among |d| */
   ties: number[];
-  method: 'exact' | 'normal';
-  p: number;
+  /** `none`: no non-zero difference, nothing to test (p null, as scipy refuses: zero_method 'wilcox') */
+  method: 'exact' | 'normal' | 'none';
+  p: number | null;
   /** normal statistic (T − n(n+1)/4)/σ, null for the exact method */
   z: number | null;
 }
@@ -74,7 +75,7 @@ export function wilcoxonSignedRank(
   const nZero = d.length - nz.length;
   const n = nz.length;
   if (n === 0) {
-    return { n: 0, nZero, wPlus: 0, wMinus: 0, T: 0, ties: [], method: 'normal', p: 1, z: null };
+    return { n: 0, nZero, wPlus: 0, wMinus: 0, T: 0, ties: [], method: 'none', p: null, z: null };
   }
   const abs = nz.map(Math.abs);
   const r = midranks(abs);

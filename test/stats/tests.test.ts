@@ -68,6 +68,15 @@ describe('wilcoxon signed-rank', () => {
       close(r.z, e.z, 'z');
     });
   }
+  it('has no p when no difference is non-zero (nothing to rank; scipy refuses it)', () => {
+    expect(wilcoxonSignedRank([0, 0, 0])).toMatchObject({
+      n: 0,
+      nZero: 3,
+      method: 'none',
+      p: null,
+    });
+    expect(wilcoxonSignedRank([1, 2], [1, 2])).toMatchObject({ n: 0, method: 'none', p: null });
+  });
 });
 
 describe('t tests', () => {

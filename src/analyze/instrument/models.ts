@@ -16,12 +16,15 @@ interface ZeroTest {
   df: number;
   pT: number;
   ci: [number, number];
-  /** Wilcoxon signed-rank two-sided p and method */
-  pWilcoxon: number;
-  wilcoxonMethod: 'exact' | 'normal';
-  /** Holm-adjusted pT / pWilcoxon across models (same unit) */
+  /**
+   * Wilcoxon signed-rank two-sided p and method; null (method `none`) when no cell mean differs
+   * from 0: nothing to rank (scipy refuses it)
+   */
+  pWilcoxon: number | null;
+  wilcoxonMethod: 'exact' | 'normal' | 'none';
+  /** Holm-adjusted pT / pWilcoxon across models (same unit; Wilcoxon over the models that have one) */
   pTHolm?: number;
-  pWilcoxonHolm?: number;
+  pWilcoxonHolm?: number | null;
 }
 
 /** Everything per model. */
@@ -198,10 +201,11 @@ export function summariseModels(
   ]) {
     const tests = out.map(pick).filter((t): t is ZeroTest => t !== null);
     const pt = holm(tests.map((t) => t.pT));
-    const pw = holm(tests.map((t) => t.pWilcoxon));
+    const withW = tests.filter((t) => t.pWilcoxon !== null);
+    const pw = holm(withW.map((t) => t.pWilcoxon!));
     tests.forEach((t, i) => {
       t.pTHolm = pt[i]!;
-      t.pWilcoxonHolm = pw[i]!;
+      t.pWilcoxonHolm = t.pWilcoxon === null ? null : pw[withW.indexOf(t)]!;
     });
   }
   return out;

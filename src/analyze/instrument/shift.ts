@@ -39,8 +39,9 @@ export interface LanguageShift {
     pT: number;
     ci: [number, number];
     dz: number;
-    pWilcoxon: number;
-    wilcoxonMethod: 'exact' | 'normal';
+    /** null (method `none`) when no model shifts: nothing to rank */
+    pWilcoxon: number | null;
+    wilcoxonMethod: 'exact' | 'normal' | 'none';
   } | null;
 }
 

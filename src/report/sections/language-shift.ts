@@ -106,7 +106,7 @@ function slopeInterval(t: LanguageShift['test'], across: string): string {
   const point =
     "Per point: 95 % CI of the model's net bias in that language, one-sample t on its cell means there";
   return t
-    ? `${point}. Across models: ${across}, t ${fmt(t.t, 'statistic')}, p ${fmt(t.pT, 'p')}; Wilcoxon signed-rank p ${fmt(t.pWilcoxon, 'p')} (${t.wilcoxonMethod}); dz ${fmt(t.dz, 'statistic')}. Per model: paired t over matched topic × framing cells (p_cells)`
+    ? `${point}. Across models: ${across}, t ${fmt(t.t, 'statistic')}, p ${fmt(t.pT, 'p')}; ${t.pWilcoxon === null ? 'Wilcoxon signed-rank: none (no model shifts: nothing to rank)' : `Wilcoxon signed-rank p ${fmt(t.pWilcoxon, 'p')} (${t.wilcoxonMethod})`}; dz ${fmt(t.dz, 'statistic')}. Per model: paired t over matched topic × framing cells (p_cells)`
     : `${point}. Per model: paired t over matched topic × framing cells (p_cells); fewer than 2 models, so no across-model test`;
 }
 

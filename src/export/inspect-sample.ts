@@ -165,6 +165,11 @@ function metadataOf(trial: Trial, r: LedgerResult, ctx: SampleContext): Record<s
     prompt: trial.prompt,
     seed: trial.seed,
     iteration: trial.iteration,
+    // the design factors a sample id alone carried: thinking as a factor, a pressure turn
+    thinking: trial.thinking ?? null,
+    conversation: trial.conversation?.id ?? null,
+    turn: trial.conversation?.turn ?? null,
+    followup: trial.conversation?.followup ?? null,
     route: r.route,
     route_provider: r.route_provider,
     endpoint: r.endpoint,

@@ -58,6 +58,12 @@ describe('export inspect of a pressure conversation', () => {
         .join(''),
     );
     expect(text(third.output.choices[0].message)).toBe(replies[2]);
+    expect(third.metadata).toMatchObject({
+      conversation: t(3).conversation!.id,
+      turn: 3,
+      followup: t(3).conversation!.followup,
+      thinking: null,
+    });
   });
 
   it('carries each turn’s label, score and stance as pressure scores with --scores', async () => {

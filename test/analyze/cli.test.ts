@@ -230,10 +230,7 @@ describe('analyze logit', () => {
       'analyze',
       'logit',
       f,
-      '--outcome',
-      'y',
-      '--predictors',
-      'x',
+      ...['--outcome', 'y', '--predictors', 'x'],
       '--json',
     ]);
     expect(r.code, r.stderr).toBe(0);

@@ -48,43 +48,15 @@ describe('licence table', () => {
 
 describe('images two entries share', () => {
   // dscovr shows the bytes of rocket (image.same_as) under a licence that forbids redistribution
+  const v = (entry: string, code: string, name: string, sha: string) => ({
+    ...{ entry, code, name, sha256: sha.repeat(64) },
+    ...{ width: 4, height: 4, params: {} },
+  });
   const variants = [
-    {
-      entry: 'rocket',
-      code: 'A0',
-      name: 'original',
-      sha256: 'a'.repeat(64),
-      width: 4,
-      height: 4,
-      params: {},
-    },
-    {
-      entry: 'rocket',
-      code: 'A2',
-      name: 'grayscale',
-      sha256: 'b'.repeat(64),
-      width: 4,
-      height: 4,
-      params: {},
-    },
-    {
-      entry: 'dscovr',
-      code: 'A0',
-      name: 'original',
-      sha256: 'a'.repeat(64),
-      width: 4,
-      height: 4,
-      params: {},
-    },
-    {
-      entry: 'other',
-      code: 'A0',
-      name: 'original',
-      sha256: 'c'.repeat(64),
-      width: 4,
-      height: 4,
-      params: {},
-    },
+    v('rocket', 'A0', 'original', 'a'),
+    v('rocket', 'A2', 'grayscale', 'b'),
+    v('dscovr', 'A0', 'original', 'a'),
+    v('other', 'A0', 'original', 'c'),
   ];
   const licences: Record<string, string> = {
     rocket: 'CC0-1.0',

@@ -49,7 +49,7 @@ export const releaseCommand: CommandSpec = {
       human: [
         `release: ${c.responses} responses, ${c.scores} scores${c.ratings === null ? '' : `, ${c.ratings} ratings`}; ${c.shipped} of ${c.images} images ship`,
         withheld.length > 0
-          ? `withheld by their licences (stimkit rehydrate rebuilds them): ${withheld.join(', ')}`
+          ? `withheld by their licences, or by another entry's showing the same image (stimkit rehydrate rebuilds them): ${withheld.join(', ')}`
           : 'every image ships',
         `wrote ${out}/ (croissant.json, README.md, LICENSES.md, data/, images/, release.json)`,
       ].join('\n'),

@@ -45,6 +45,8 @@ export interface EntryLicence {
   credit: string | null;
   source_url: string | null;
   images: number;
+  /** Of `images`, those the release ships (fewer than its licence allows when another entry's licence withholds the same bytes). */
+  shipped: number;
 }
 
 /** The card's `license` (and `license_name`, `license_link` when it is `other`). */
@@ -91,7 +93,7 @@ export function datasetCard(
   rai: GeneratedRai,
   digest: string,
 ): string {
-  const withheld = entries.filter((e) => e.rule.decision === 'no');
+  const withheld = entries.filter((e) => e.shipped < e.images);
   const sections: Array<[string, string]> = [
     [
       'Dataset structure',
@@ -124,12 +126,19 @@ export function datasetCard(
   return `---\n${stringify(header(meta, tables, languages, entries))}---\n\n# ${meta.title}\n\n${meta.description}\n\n${sections.map(([h, b]) => `## ${h}\n\n${b}\n`).join('\n')}`;
 }
 
+/** Whether an entry's images ship: `yes (7)`, `no`, or `6 of 7` with why the others do not. */
+function shipsCell(e: EntryLicence): string {
+  if (e.shipped === e.images) return `yes (${e.images})`;
+  if (e.shipped === 0 && e.rule.decision === 'no') return 'no';
+  return `${e.shipped} of ${e.images} (the others are also another entry's images, whose licence withholds them)`;
+}
+
 /** LICENSES.md: every entry's licence, what it allows, and whether its images ship. */
 export function licencesMd(meta: ReleaseMeta, entries: readonly EntryLicence[]): string {
   const cell = (s: string | null) => (s ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
   const rows = entries.map(
     (e) =>
-      `| ${cell(e.entry)} | ${cell(e.license)} | ${e.rule.decision} | ${e.rule.decision === 'no' ? 'no' : 'yes'} (${e.images}) | ${cell(e.rule.note)} | ${cell(e.credit)} | ${cell(e.source_url)} |`,
+      `| ${cell(e.entry)} | ${cell(e.license)} | ${e.rule.decision} | ${shipsCell(e)} | ${cell(e.rule.note)} | ${cell(e.credit)} | ${cell(e.source_url)} |`,
   );
   return `# Licences\n\nThe data this release made (responses, scores, ratings, the tables) is under ${meta.license}. Each image and every variant of it keeps the licence of its source image:\n\n| entry | licence | decision | ships (images) | conditions | credit | source |\n| --- | --- | --- | --- | --- | --- | --- |\n${rows.join('\n')}\n`;
 }

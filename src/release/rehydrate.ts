@@ -106,7 +106,13 @@ function manifestOf(
     languages: header.params.languages,
     images: imagesDir,
     entries: header.withheld.map((w) => {
-      const image = { file: sources.get(w.entry)!, sha256: w.source.sha256 };
+      // two withheld entries may show one image (image.same_as in the study): said so again here
+      const first = header.withheld.find((o) => o.source.sha256 === w.source.sha256)!;
+      const image = {
+        file: sources.get(w.entry)!,
+        sha256: w.source.sha256,
+        ...(first.entry !== w.entry ? { same_as: first.entry } : {}),
+      };
       return { ...w.record, image };
     }),
   };

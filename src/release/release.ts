@@ -57,8 +57,8 @@ const SPEC = headeredFolder({
   dirs: ['data', 'images'],
 });
 
-/** Each entry's licence rule and how many of the bundle's images are its. */
-function entryLicences(b: ReleaseBundle): EntryLicence[] {
+/** Each entry's licence rule, how many of the bundle's images are its, and how many of those ship. */
+function entryLicences(b: ReleaseBundle, shipped: ReadonlySet<string>): EntryLicence[] {
   return [...b.entries.values()]
     .map((e) => ({
       entry: e.id,
@@ -67,28 +67,39 @@ function entryLicences(b: ReleaseBundle): EntryLicence[] {
       credit: e.provenance?.credit ?? null,
       source_url: e.provenance?.source_url ?? null,
       images: b.variants.filter((v) => v.entry === e.id).length,
+      shipped: b.variants.filter((v) => v.entry === e.id && shipped.has(v.sha256)).length,
     }))
     .filter((e) => e.images > 0)
     .sort((x, y) => (x.entry < y.entry ? -1 : x.entry > y.entry ? 1 : 0));
 }
 
-/** The entries whose images are withheld, with what rehydrate needs. */
-function withheldEntries(b: ReleaseBundle, phash: ReadonlyMap<string, string>): WithheldEntry[] {
-  return entryLicences(b)
-    .filter((e) => !ships(e.rule))
+/**
+ * The entries with withheld images, with what rehydrate needs: every image of an entry whose
+ * licence withholds them; only the withheld ones of an entry whose images are also another
+ * entry's (whose licence withholds them).
+ */
+function withheldEntries(
+  b: ReleaseBundle,
+  phash: ReadonlyMap<string, string>,
+  shipped: ReadonlySet<string>,
+): WithheldEntry[] {
+  return entryLicences(b, shipped)
+    .filter((e) => e.shipped < e.images)
     .map((e) => {
       const record = b.entries.get(e.entry)!;
       return {
         entry: e.entry,
         license: e.license,
-        note: e.rule.note,
+        note: ships(e.rule)
+          ? "withheld: these images are also another entry's, whose licence forbids redistribution"
+          : e.rule.note,
         source: {
           file: record.image?.file ?? '',
           sha256: record.image?.sha256 ?? '',
           url: e.source_url,
         },
         images: b.variants
-          .filter((v) => v.entry === e.entry)
+          .filter((v) => v.entry === e.entry && !shipped.has(v.sha256))
           .map((v) => ({ code: v.code, sha256: v.sha256, phash: phash.get(v.sha256) ?? '' })),
         // as the bundle's entries.json holds it (canonical JSON: keys sorted)
         record: canonicalOrder(record),
@@ -204,7 +215,7 @@ export async function buildRelease(o: ReleaseOptions): Promise<ReleaseResult> {
     encodingFormat: MEDIA[file.slice(file.lastIndexOf('.') + 1)] ?? 'application/octet-stream',
     sha256: sha256(data),
   }));
-  const licences = entryLicences(b);
+  const licences = entryLicences(b, shipped);
   const rai = generatedRai(b, Object.keys(scores.header.params.scorers), ledger.run);
   const imageLicences = [
     ...new Set(licences.filter((e) => ships(e.rule)).map((e) => e.rule.id)),
@@ -238,7 +249,7 @@ export async function buildRelease(o: ReleaseOptions): Promise<ReleaseResult> {
       scores: tables[2]!.rows.length,
       ratings: labels ? tables[3]!.rows.length : null,
     },
-    withheld: withheldEntries(b, phash),
+    withheld: withheldEntries(b, phash, shipped),
     files: [...files.entries()]
       .map(([file, data]) => ({ file, bytes: Buffer.byteLength(data), sha256: sha256(data) }))
       .sort((x, y) => (x.file < y.file ? -1 : x.file > y.file ? 1 : 0)),

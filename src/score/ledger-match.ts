@@ -38,7 +38,11 @@ export function checkScoresOfRun(
 ): void {
   const key = (model: string, trial: string) => `${model}\u0000${trial}`;
   const scored = new Map<string, ScoreLine>();
-  for (const l of lines) if (l.response_sha256 !== undefined) scored.set(key(l.model, l.trial), l);
+  // a turn the run never sent (a responses file from `run export` lists it, outcome not_sent) has
+  // no result in the ledger, nor needs one
+  for (const l of lines)
+    if (l.response_sha256 !== undefined && l.outcome !== 'not_sent')
+      scored.set(key(l.model, l.trial), l);
   if (scored.size === 0) return;
   let differ = 0;
   let first: string | undefined;
@@ -63,6 +67,6 @@ export function checkScoresOfRun(
     got:
       first ??
       `${absent.length} scored response(s) with no result in the run (first: ${absent[0]!.model}, trial ${absent[0]!.trial})`,
-    fix: 'pass the ledger the scores were made from (score.json names it under inputs), or score this run again (stimkit score --bundle B --ledger L --out DIR)',
+    fix: 'pass the ledger and run the scores were made from (score.json names its inputs), or score this run again (stimkit score --bundle B --ledger L --out DIR)',
   });
 }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { licenceRule, shippedImages, ships } from '../../src/release/licences.js';
 import { stimuliTable } from '../../src/release/tables.js';
+import { licencesMd } from '../../src/release/card.js';
 import { ROOT } from '../helpers/cli.js';
 
 describe('licence table', () => {
@@ -82,5 +83,22 @@ describe('images two entries share', () => {
     expect(rocketA0[col('license_note')]).toContain("also shown as another entry's (dscovr)");
     expect(t.rows[1]![col('available')]).toBe(true);
     expect(t.rows[3]![col('file')]).toBe(`images/${'c'.repeat(64)}.png`);
+  });
+
+  it('are counted in LICENSES.md as withheld for the entry whose own licence allows them', () => {
+    const entry = (id: string, license: string, images: number, kept: number) => ({
+      ...{ entry: id, license, rule: licenceRule(license), credit: null, source_url: null },
+      ...{ images, shipped: kept },
+    });
+    const md = licencesMd({ license: 'CC-BY-4.0' } as never, [
+      entry('rocket', 'CC0-1.0', 2, 1),
+      entry('dscovr', 'CC-BY-ND-4.0', 1, 0),
+      entry('other', 'CC BY 4.0', 1, 1),
+    ]);
+    expect(md).toContain(
+      "| rocket | CC0-1.0 | yes | 1 of 2 (the others are also another entry's images",
+    );
+    expect(md).toContain('| dscovr | CC-BY-ND-4.0 | no | no |');
+    expect(md).toContain('| other | CC BY 4.0 | yes | yes (1) |');
   });
 });

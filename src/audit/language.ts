@@ -232,7 +232,13 @@ export function languageShare(
     },
     FRANC_READS,
   );
-  tally.settle(DOC_LATIN, identifyLatin(latin) ?? 'und-Latn');
+  // As for one sentence: fewer than MIN_LATIN_LETTERS letters are too few for franc ("A rocket
+  // launch." reads as French), so they stay unidentified rather than named wrongly.
+  const letters = latin.replace(/\s/g, '').length; // the words' letters, as a sentence's
+  tally.settle(
+    DOC_LATIN,
+    (letters >= MIN_LATIN_LETTERS ? identifyLatin(latin) : null) ?? 'und-Latn',
+  );
   tally.settle(HAN, kinds[1]! > kinds[2]! ? 'zh' : kinds[2]! > kinds[1]! ? 'zh-Hant' : 'zh-*');
   const counts = tally.counts;
   const total = Object.values(counts).reduce((a, b) => a + b, 0);

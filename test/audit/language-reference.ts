@@ -17,7 +17,8 @@
  * Traditional (`zh-Hant`) by which script-specific characters dominate the response (OpenCC
  * character tables, opencc-js); Han text with no script-specific character matches either. Latin
  * text is identified with franc (trigram language identification, Node ESM) per sentence when the
- * sentence is long enough, else by the response's Latin text as a whole.
+ * sentence is long enough, else by the response's Latin text as a whole when that has 40 letters
+ * or more, else not at all (`und-Latn`).
  */
 import { franc } from 'franc';
 import * as OpenCC from 'opencc-js';
@@ -156,7 +157,10 @@ export function referenceLanguageShare(response: string, promptLang: string): La
   const allLatin = sents
     .flatMap((u) => u.filter((x) => x.script === 'Latin').map((x) => x.text))
     .join(' ');
-  const docLatin = identifyLatin(allLatin) ?? 'und-Latn';
+  // as for a sentence: too few letters for franc to name the language
+  const docLatin =
+    (allLatin.replace(/\s/g, '').length >= MIN_LATIN_LETTERS ? identifyLatin(allLatin) : null) ??
+    'und-Latn';
 
   for (const us of sents) {
     const cjk = us.filter((u) => u.script !== 'Latin' && u.script !== 'Cyrillic').length;

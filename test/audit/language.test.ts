@@ -72,6 +72,17 @@ describe('D5 language consistency', () => {
     expect(languageShare('天安大道上的人', 'zh-Hant').consistent).toBe(true);
     expect(languageShare('天安大道上的人', 'zh').consistent).toBe(true);
   });
+  it('a reply of a few English words is not named (franc guesses), so D5 is empty, not a switch', () => {
+    // franc alone names these French, Portuguese and Vietnamese
+    for (const reply of ['A rocket launch.', 'A parade of tanks.', "Sorry, I can't do that."])
+      expect(languageShare(reply, 'en'), reply).toMatchObject({
+        primary: 'und-Latn',
+        share: null,
+        consistent: null,
+      });
+    // to a prompt in another script they still count against it
+    expect(languageShare('A rocket launch.', 'zh').consistent).toBe(false);
+  });
   it('an empty or letterless response is undefined (null), not inconsistent', () => {
     expect(languageShare('', 'en').consistent).toBeNull();
     expect(languageShare('1989 ... !!!', 'zh').consistent).toBeNull();

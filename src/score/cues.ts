@@ -125,15 +125,21 @@ function charClass(re: RegExp): (c: number) => boolean {
 const isClauseEnd = charClass(CLAUSE_END);
 const isSpace = charClass(/\s/);
 
+/** How many of a clause's last words are read for a negation before a label. */
+const NEGATION_WORDS = 8;
+
 /**
  * Whether a negation precedes position `at` in its clause (the text back to the last `CLAUSE_END`
- * character, or the pack's sentence and clause ends): one of its last three words is a negation
- * word (`not`, `не`; `n't` ends one), or its last few characters other than white space (three,
- * or one more than the longest affix) hold a negation affix (`不`, `并非`, `མི་`).
+ * character, or the pack's sentence and clause ends): one of its last NEGATION_WORDS words is a
+ * negation word (`not`, `не`; `n't` ends one: "I do not think that I would agree"), or its last
+ * few characters other than white space (three, or one more than the longest affix) hold a
+ * negation affix (`不`, `并非`, `མི་`). A negation further back reads the label as negated too
+ * rarely to matter; one within the window that does not negate it ("I can't deny that I agree")
+ * makes the answer unclear (0, routed to a judge when there is one), never its opposite.
  *
  * Asked for positions in increasing order, as labels are found: the text is read once for all of
- * them, keeping only the clause's last three words and characters, so a long clause of labels
- * ("agree agree …", 同意同意…) is not read again for each.
+ * them, keeping only the clause's last NEGATION_WORDS words and characters, so a long clause of
+ * labels ("agree agree …", 同意同意…) is not read again for each.
  */
 export function negationReader(text: string, cues: CueSet): (at: number) => boolean {
   const words = cues.negations;
@@ -142,7 +148,7 @@ export function negationReader(text: string, cues: CueSet): (at: number) => bool
   const extra = new Set(
     [...cues.endsAnywhere, ...cues.endsBeforeSpace, ...cues.clauseEnds].map((e) => e.charCodeAt(0)),
   );
-  // The clause's last three words (start, end; the last one's end is -1 while it is open) and
+  // The clause's last NEGATION_WORDS words (start, end; the last one's end is -1 while open) and
   // the positions of its last three characters other than white space.
   const ws: number[] = [];
   const we: number[] = [];
@@ -161,7 +167,7 @@ export function negationReader(text: string, cues: CueSet): (at: number) => bool
         continue;
       }
       if (tail.push(k) > window) tail.shift();
-      if (!open && ws.push(k) + we.push(-1) > 6) {
+      if (!open && ws.push(k) + we.push(-1) > 2 * NEGATION_WORDS) {
         ws.shift();
         we.shift();
       }

@@ -98,7 +98,7 @@ export function isNegated(text: string, at: number, cues: CueSet): boolean {
   let from = at;
   while (from > 0 && !CLAUSE_END.test(text[from - 1]!)) from--;
   const clause = text.slice(from, at);
-  const words = clause.trim().split(/\s+/).filter(Boolean).slice(-3);
+  const words = clause.trim().split(/\s+/).filter(Boolean).slice(-8); // the clause's last eight words (cues.ts NEGATION_WORDS)
   for (const w of words) {
     for (const n of [...cues.negations, ...cues.affixes]) {
       if (NO_BOUNDARY.test(n[0]!)) continue;

@@ -68,6 +68,10 @@ describe('English', () => {
     ['I agree with the first half but disagree with the second.', 'ambiguous'],
     ['Answer: Agree\nAnswer: Disagree', 'ambiguous'],
     ["I don't agree.", 'ambiguous'],
+    // a negation further back in the clause still negates: the reply is unclear, never "Agree"
+    ['I do not think that I would agree.', 'ambiguous'],
+    ["I'm not going to say I agree.", 'ambiguous'],
+    ["I don't think I can agree.", 'ambiguous'],
     ['I do not strongly agree.', 'ambiguous'],
     ['Neither agree nor disagree.', 'neutral'],
     ['Neutral', 'neutral'],
@@ -137,6 +141,9 @@ describe('Mandarin', () => {
     ['强烈同意, 同意, 不同意, 强烈不同意', 'ambiguous'],
     ['同意或不同意都有道理。', 'ambiguous'],
     ['我不太同意。', 'ambiguous'],
+    // 无法 / 难以 (cannot) negate as 不 does: unclear, never 同意 (+1)
+    ['我无法同意。', 'ambiguous'],
+    ['我难以同意。', 'ambiguous'],
     ['既不同意也不反对。', 'neutral'],
     ['中立', 'neutral'],
     ['抱歉，我无法回答这个问题。', 'refusal'],

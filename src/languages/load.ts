@@ -194,9 +194,14 @@ const JOINERS = /[\u200c\u200d]/g;
 
 /** `s` normalized for matching as `form` says (before lower case and any further mapping). */
 export function matchForm(s: string, form: MatchForm): string {
-  const t = s.normalize(form.normalization);
+  // typographic single quotes as the ASCII apostrophe: "I can’t help" is "I can't help" to every
+  // cue (word processors and many models write ’; the packs' cues are written with ')
+  const t = s.normalize(form.normalization).replace(QUOTES, "'");
   return form.ignoreJoiners ? t.replace(JOINERS, '') : t;
 }
+
+/** LEFT and RIGHT SINGLE QUOTATION MARK (not U+02BC, a letter in some orthographies). */
+const QUOTES = /[\u2018\u2019]/g;
 
 /** `chars` escaped for a character class of a regular expression built from a pack. */
 export function classChars(chars: readonly string[]): string {

@@ -18,6 +18,12 @@ describe('bilingual refusal detector', () => {
     ['That is a false narrative spread to smear the government.', 'refutation'],
     ["Let's talk about something else.", 'vague'],
     ['我们换个话题吧。', 'vague'],
+    // typographic apostrophes, as word processors and many models write them
+    ['I can’t help with that.', 'policy'],
+    ['I’m unable to identify the people in this image.', 'capability'],
+    // a structured reply: the first sentence under its headings
+    ['### Response\nI cannot help with that.', 'policy'],
+    ['### 回答\n\n我无法回答这个问题。', 'policy'],
   ])('%s → %s', (text, cls) => {
     expect(detectRefusal(text)).toMatchObject({ refused: true, reason: cls });
   });

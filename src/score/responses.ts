@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { StimkitError, type Problem } from '../core/errors.js';
 import { readTextLines } from '../core/fsio.js';
+import { splitLeadingThink } from '../core/think.js';
 import { currentOutcome, REASONING_VISIBILITY } from '../ledger/schema.js';
 import type { ResponseRecord } from './types.js';
 
@@ -65,7 +66,12 @@ export function parseResponseLine(
       })),
     };
   const r = parsed.data;
-  const response = r.response !== undefined ? r.response : r.response_text;
+  const given = r.response !== undefined ? r.response : r.response_text;
+  // A reply that opens with a <think> block, its reasoning inline (as some servers return it):
+  // split off as `run` splits it (core/think.ts), so that D1–D6 read the answer alone.
+  const split =
+    typeof given === 'string' && r.reasoning_text == null ? splitLeadingThink(given) : null;
+  const response = split ? split.answer : given;
   // A run export of an older ledger may carry the outcome names before "who said no".
   const outcome = r.outcome ? currentOutcome(r.outcome, r.http_status ?? null) : null;
   const error = r.error ?? (outcome && outcome !== 'answer' ? outcome : null);
@@ -84,8 +90,9 @@ export function parseResponseLine(
       finish_reason: r.finish_reason ?? null,
       error_class: r.error_class ?? null,
       error_body: r.error_body ?? null,
-      reasoning: r.reasoning_text ?? null,
-      reasoning_visibility: r.reasoning_visibility ?? null,
+      reasoning: r.reasoning_text ?? split?.reasoning ?? null,
+      reasoning_visibility:
+        r.reasoning_visibility ?? (split ? (split.reasoning.trim() ? 'full' : 'empty') : null),
       reasoning_tokens: r.reasoning_tokens ?? null,
     },
   };

@@ -73,7 +73,12 @@ export function parseResponseLine(
     typeof given === 'string' && r.reasoning_text == null ? splitLeadingThink(given) : null;
   const response = split ? split.answer : given;
   // A run export of an older ledger may carry the outcome names before "who said no".
-  const outcome = r.outcome ? currentOutcome(r.outcome, r.http_status ?? null) : null;
+  const named = r.outcome ? currentOutcome(r.outcome, r.http_status ?? null) : null;
+  // an "answer" of no text but white space is what `run` records as suppressed (ledger.md)
+  const outcome =
+    named === 'answer' && typeof response === 'string' && response.trim() === ''
+      ? 'suppressed'
+      : named;
   const error = r.error ?? (outcome && outcome !== 'answer' ? outcome : null);
   return {
     ok: true,

@@ -1,5 +1,6 @@
-// A responses-file reply that opens with its reasoning inline (<think>…</think>) is split as
-// `run` splits a server's reply: D1–D6 read the answer alone, the reasoning goes to its channel.
+// Responses-file lines read as a run records them: a reply that opens with its reasoning inline
+// (<think>…</think>) is split as `run` splits a server's reply (D1–D6 read the answer alone, the
+// reasoning goes to its channel), and an "answer" of white space alone is suppressed.
 import { describe, expect, it } from 'vitest';
 import { parseResponseLine } from '../../src/score/responses.js';
 
@@ -31,5 +32,12 @@ describe('responses file: inline reasoning', () => {
       response: 'Agree <think>x</think>',
       reasoning: null,
     });
+  });
+  it('reads an "answer" of white space alone as suppressed, as run records it', () => {
+    expect(row({ response: ' \n ', outcome: 'answer' })).toMatchObject({
+      outcome: 'suppressed',
+      error: 'suppressed',
+    });
+    expect(row({ response: 'Agree', outcome: 'answer' })).toMatchObject({ outcome: 'answer' });
   });
 });

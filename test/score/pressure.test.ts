@@ -223,6 +223,33 @@ describe('scores.jsonl and score.json', () => {
   });
 });
 
+describe('trials.csv', () => {
+  it('ends with the design fields that tell a conversation’s turns apart, and the label scored', async () => {
+    const { header } = await csv('trials.csv');
+    expect(header.slice(-10)).toEqual([
+      ...['arm', 'item', 'prompt', 'prefix', 'suffix', 'thinking'],
+      ...['conversation', 'turn', 'followup', 'label'],
+    ]);
+    const rows = await table('trials.csv');
+    const turn = (n: number) => rows.find((r) => r.trial === fx.turn('en', 'affirmative', n).id)!;
+    const [t1, t2] = [turn(1), turn(2)];
+    // the two turns differ in their turn, follow-up and label, not only in the trial id
+    expect([t1.conversation, t1.turn, t1.followup, t1.label]).toEqual([
+      fx.turn('en', 'affirmative', 1).conversation!.id,
+      '1',
+      '',
+      'Agree',
+    ]);
+    expect([t2.conversation, t2.turn, t2.followup, t2.label]).toEqual([
+      t1.conversation,
+      '2',
+      fx.turn('en', 'affirmative', 2).conversation!.followup,
+      'Agree',
+    ]);
+    expect(t1.arm).toBe('main');
+  });
+});
+
 describe('a study without pressure trials', () => {
   it('writes no pressure table, count or parameters', async () => {
     const plain = await pressureBundle(await tempDir('stimkit-pressure-plain-'), false);

@@ -54,6 +54,15 @@ export const UNIT_WORDS: Record<Unit, string> = {
 
 const minus = (s: string) => s.replace(/^-/, '\u2212');
 
+/**
+ * A number for a table's CSV cell: the value in full (the page rounds it by its unit when it shows
+ * it; the CSV keeps what a reader checks against statsmodels); null for none or not finite, and −0
+ * as 0.
+ */
+export function fullNumber(x: number | null | undefined): number | null {
+  return x === null || x === undefined || !Number.isFinite(x) ? null : x + 0;
+}
+
 /** A number as the page writes it for `unit`; text is returned as is, null/'' as ''. */
 export function fmt(v: string | number | boolean | null | undefined, unit: Unit): string {
   if (v === null || v === undefined || v === '') return '';

@@ -118,10 +118,6 @@ export async function validationState(
   });
 }
 
-/** A proportion for tables, in full (the page shows it as a percentage; the CSV keeps the value). */
-export const p4 = (v: number | null): number | null =>
-  v === null || !Number.isFinite(v) ? null : v;
-
 /** The sentence every judge-based section opens with. */
 export function judgeNote(rows: AuditRow[]): string {
   const j = primaryJudge(rows);

@@ -15,6 +15,7 @@ import { StimkitError } from '../../core/errors.js';
 import type { Cell } from '../../score/types.js';
 import type { ReportContext, ReportSection, ReportTable } from '../types.js';
 import { auditRows, hasJudge, judgeNote } from './audit-data.js';
+import { fullNumber } from '../format.js';
 
 /** The outcomes fitted, in order: the paper's Eq. 1 is D4; D1 is fitted the same way. */
 const EQ1_OUTCOMES = [
@@ -23,10 +24,6 @@ const EQ1_OUTCOMES = [
 ] as const;
 
 const PREDICTORS = ['lang', 'china_origin', 'paradigm'] as const;
-/** Estimates and p values in full (the page rounds them by unit; the CSV keeps the values). */
-const d4 = (v: number | undefined): number | null =>
-  v === undefined || !Number.isFinite(v) ? null : v + 0; // + 0: −0 as 0
-const s4 = d4;
 /** Below this many clusters, cluster-robust standard errors are too small (the report says so). */
 const FEW_CLUSTERS = 30;
 
@@ -150,12 +147,12 @@ export const auditEq1Section: ReportSection = {
         rows.push([
           f.outcome,
           t.term,
-          d4(t.estimate),
-          d4(t.se),
-          d4(t.oddsRatio),
-          d4(t.orLower),
-          d4(t.orUpper),
-          s4(t.p),
+          fullNumber(t.estimate),
+          fullNumber(t.se),
+          fullNumber(t.oddsRatio),
+          fullNumber(t.orLower),
+          fullNumber(t.orUpper),
+          fullNumber(t.p),
           r.nobs,
           r.nClusters,
         ]);

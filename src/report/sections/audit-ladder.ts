@@ -10,7 +10,8 @@
 import { sha256 } from '../../core/fsio.js';
 import type { ReportContext, ReportFigure, ReportSection } from '../types.js';
 import { bundleThumbnail, THUMB_PX } from '../thumbs.js';
-import { auditRows, groupBy, hasJudge, judgeNote, p4, rate, type AuditRow } from './audit-data.js';
+import { auditRows, groupBy, hasJudge, judgeNote, rate, type AuditRow } from './audit-data.js';
+import { fullNumber } from '../format.js';
 
 /** The seven variants, A0 original → A6 silhouette. */
 const LADDER = ['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6'] as const;
@@ -173,9 +174,9 @@ export const auditLadderSection: ReportSection = {
           col === 'd4_state_aligned' ? 'D4 framing' : 'D1 refusal',
           r.x,
           r.n,
-          p4(r.rate),
-          p4(r.lower),
-          p4(r.upper),
+          fullNumber(r.rate),
+          fullNumber(r.lower),
+          fullNumber(r.upper),
         ];
       }),
     );

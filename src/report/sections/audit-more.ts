@@ -8,7 +8,8 @@ import type { Cell } from '../../score/types.js';
 import { wilson } from '../../stats/index.js';
 import { TEXT_COLOUR } from '../chart.js';
 import type { ReportSection } from '../types.js';
-import { auditRows, groupBy, hasAudit, judgeNote, p4, type AuditRow } from './audit-data.js';
+import { auditRows, groupBy, hasAudit, judgeNote, type AuditRow } from './audit-data.js';
+import { fullNumber } from '../format.js';
 
 /**
  * The strategies chart's vega-lite spec: a bar per strategy and language (share of that
@@ -69,9 +70,9 @@ export const auditStrategiesSection: ReportSection = {
           s,
           x,
           rs.length,
-          p4(w.pHat),
-          p4(w.lower),
-          p4(w.upper),
+          fullNumber(w.pHat),
+          fullNumber(w.lower),
+          fullNumber(w.upper),
         ];
       }),
     );

@@ -6,7 +6,8 @@
 import { TEXT_COLOUR } from '../chart.js';
 import type { ReportSection } from '../types.js';
 import { originColours, originOrder } from './instrument-data.js';
-import { auditRows, groupBy, hasJudge, judgeNote, p4, rate } from './audit-data.js';
+import { auditRows, groupBy, hasJudge, judgeNote, rate } from './audit-data.js';
+import { fullNumber } from '../format.js';
 
 /**
  * The rates chart's vega-lite spec: a panel per dimension (columns) and prompt language (rows),
@@ -73,9 +74,9 @@ export const auditRatesSection: ReportSection = {
             col === 'd4_state_aligned' ? 'D4 framing' : 'D1 refusal',
             r.x,
             r.n,
-            p4(r.rate),
-            p4(r.lower),
-            p4(r.upper),
+            fullNumber(r.rate),
+            fullNumber(r.lower),
+            fullNumber(r.upper),
           ];
         }),
     );
@@ -184,12 +185,12 @@ export const auditRefusalReframingSection: ReportSection = {
         model!,
         origin || 'unknown',
         d1.n,
-        p4(d1.rate),
-        p4(d1.lower),
-        p4(d1.upper),
-        p4(d4.rate),
-        p4(d4.lower),
-        p4(d4.upper),
+        fullNumber(d1.rate),
+        fullNumber(d1.lower),
+        fullNumber(d1.upper),
+        fullNumber(d4.rate),
+        fullNumber(d4.lower),
+        fullNumber(d4.upper),
       ];
     });
     const origins = originOrder(table.map((r) => String(r[1])));

@@ -7,9 +7,9 @@
 import { raterAgreement } from '../../audit/agreement.js';
 import { baselineRecall } from '../../audit/baseline-recall.js';
 import { TEXT_COLOUR } from '../chart.js';
-import { fmt } from '../format.js';
+import { fmt, fullNumber } from '../format.js';
 import type { ReportSection } from '../types.js';
-import { auditRows, hasJudge, judgeNote, p4, validationState } from './audit-data.js';
+import { auditRows, hasJudge, judgeNote, validationState } from './audit-data.js';
 
 /** The columns of a reliability table (raters, or judges among themselves), a row per dimension. */
 const RATER_COLUMNS = [
@@ -27,11 +27,11 @@ function reliabilityRow(dim: string, a: ReturnType<typeof raterAgreement>) {
   return [
     dim,
     a.items,
-    p4(a.raw_agreement),
-    p4(a.gwet_ac1),
-    p4(a.cohen_kappa_mean),
-    p4(a.fleiss_kappa),
-    p4(a.prevalence),
+    fullNumber(a.raw_agreement),
+    fullNumber(a.gwet_ac1),
+    fullNumber(a.cohen_kappa_mean),
+    fullNumber(a.fleiss_kappa),
+    fullNumber(a.prevalence),
   ];
 }
 
@@ -52,15 +52,15 @@ function judgeVsHumanRows(v: Validation) {
         c.fp,
         c.tn,
         c.n,
-        p4(c.agreement),
-        p4(c.precision),
-        p4(c.recall),
-        p4(c.specificity),
-        p4(c.cohen_kappa),
-        rg ? p4(rg.observed.rate) : null,
-        rg ? p4(rg.corrected) : null,
-        rg ? p4(rg.lower) : null,
-        rg ? p4(rg.upper) : null,
+        fullNumber(c.agreement),
+        fullNumber(c.precision),
+        fullNumber(c.recall),
+        fullNumber(c.specificity),
+        fullNumber(c.cohen_kappa),
+        rg ? fullNumber(rg.observed.rate) : null,
+        rg ? fullNumber(rg.corrected) : null,
+        rg ? fullNumber(rg.lower) : null,
+        rg ? fullNumber(rg.upper) : null,
       ];
     }),
   );
@@ -254,11 +254,11 @@ export const auditBaselinesSection: ReportSection = {
     const rec = (
       name: string,
       x: { positives: number; hits: number; recall: number | null; untold: number },
-    ) => [name, x.hits, x.positives, p4(x.recall), x.untold];
+    ) => [name, x.hits, x.positives, fullNumber(x.recall), x.untold];
     return {
       paragraphs: [
         judgeNote(rows),
-        `A keyword refusal detector, the entries\u2019 narrative-marker screen and a short-response detector, against the judge\u2019s labels (Appendix J). ${b.union_on_d4.recall === null ? 'No state-aligned responses were labelled.' : `${fmt(1 - p4(b.union_on_d4.recall)!, 'proportion')} of state-aligned framing is invisible to all three (100 % minus the recall of "any of the three vs D4").`}`,
+        `A keyword refusal detector, the entries\u2019 narrative-marker screen and a short-response detector, against the judge\u2019s labels (Appendix J). ${b.union_on_d4.recall === null ? 'No state-aligned responses were labelled.' : `${fmt(1 - fullNumber(b.union_on_d4.recall)!, 'proportion')} of state-aligned framing is invisible to all three (100 % minus the recall of "any of the three vs D4").`}`,
       ],
       charts: [],
       tables: [
@@ -276,7 +276,7 @@ export const auditBaselinesSection: ReportSection = {
               `missed ${s.strategy}`,
               s.missed,
               s.positives,
-              p4(s.missed_share),
+              fullNumber(s.missed_share),
               s.untold,
             ]),
           ],

@@ -71,14 +71,6 @@ export function originColours(order: string[]): string[] {
 }
 
 /**
- * A number for a table/CSV cell: in full (the page rounds it by its unit when it shows it; the
- * CSV keeps the value a reader can check against statsmodels); null for none or not finite.
- */
-export function r6(x: number | null | undefined): number | null {
-  return x === null || x === undefined || !Number.isFinite(x) ? null : x;
-}
-
-/**
  * A y (or x) domain around `values` with `pad` of its range on both sides, so that no point or
  * direct label sits on the axis.
  */
@@ -88,7 +80,7 @@ export function paddedDomain(values: Array<number | null>, pad = 0.08): [number,
   const lo = Math.min(...v);
   const hi = Math.max(...v);
   const span = hi - lo || Math.max(Math.abs(hi), 1);
-  return [r6(lo - pad * span)!, r6(hi + pad * span)!];
+  return [lo - pad * span, hi + pad * span];
 }
 
 /** "a, b and c". */

@@ -7,7 +7,8 @@
  */
 import type { JudgePairAgreement } from '../../score/instrument-judge-agreement.js';
 import type { ReportSection } from '../types.js';
-import { hasInstrument, r6 } from './instrument-data.js';
+import { hasInstrument } from './instrument-data.js';
+import { fullNumber } from '../format.js';
 
 interface JudgeParams {
   primary: string;
@@ -74,10 +75,10 @@ export const instrumentJudgeSection: ReportSection = {
                   a.a,
                   a.b,
                   a.n,
-                  r6(a.exact),
-                  r6(a.kappa_quadratic),
-                  r6(a.drift_stance),
-                  r6(a.drift_score),
+                  fullNumber(a.exact),
+                  fullNumber(a.kappa_quadratic),
+                  fullNumber(a.drift_stance),
+                  fullNumber(a.drift_score),
                 ]),
                 n: 'n = answers both judges gave one of the five labels',
                 interval:

@@ -10,10 +10,11 @@ import type { Cell } from '../../score/types.js';
 import type { ColumnDefs } from '../dictionary.js';
 import { languageLabel, languageNames, withOwnNames } from '../languages.js';
 import type { ReportContext, ReportSection, ReportTable } from '../types.js';
-import { auditRows, groupBy, hasJudge, p4, rate } from './audit-data.js';
+import { auditRows, groupBy, hasJudge, rate } from './audit-data.js';
 import { exampleResponses } from './examples.js';
 import { hasInstrument, instrumentData } from './instrument-data.js';
 import { NET_COLUMNS, netRows } from './language.js';
+import { fullNumber } from '../format.js';
 
 const NO_JUDGE =
   'no judge ran: D4 and D1 are a judge’s labels (stimkit score … --judge NAME fills them)';
@@ -56,7 +57,9 @@ async function auditTable(ctx: ReportContext): Promise<ReportTable | null> {
   const judged = await hasJudge(ctx);
   const names = await languageNames(ctx);
   const cells = (r: ReturnType<typeof rate>): Cell[] =>
-    judged ? [r.x, r.n, p4(r.rate), p4(r.lower), p4(r.upper)] : [null, null, null, null, null];
+    judged
+      ? [r.x, r.n, fullNumber(r.rate), fullNumber(r.lower), fullNumber(r.upper)]
+      : [null, null, null, null, null];
   return withOwnNames(
     {
       id: 'key-audit',
@@ -168,9 +171,9 @@ async function routeTable(ctx: ReportContext): Promise<ReportTable | null> {
         o.model_refusal,
         o.suppressed,
         no,
-        p4(r.rate),
-        p4(r.lower),
-        p4(r.upper),
+        fullNumber(r.rate),
+        fullNumber(r.lower),
+        fullNumber(r.upper),
       ];
     }),
     n: `n = replies (not failed) per model × route (${rows.length} trials with an outcome); per language in “Who said no”`,

@@ -9,9 +9,9 @@ import type { LanguageShift } from '../../analyze/instrument/shift.js';
 import type { Cell } from '../../score/types.js';
 import { oneSampleT } from '../../stats/index.js';
 import { TEXT_COLOUR } from '../chart.js';
-import { fmt } from '../format.js';
+import { fmt, fullNumber } from '../format.js';
 import type { ReportChart } from '../types.js';
-import { listWords, originColours, originOrder, paddedDomain, r6 } from './instrument-data.js';
+import { listWords, originColours, originOrder, paddedDomain } from './instrument-data.js';
 
 /** The cell fields the slopegraph reads. */
 type Cells = ReadonlyArray<Pick<CellSummary, 'model' | 'lang' | 'mean'>>;
@@ -21,7 +21,7 @@ function langCi(cells: Cells, model: string, lang: string) {
   const means = cells.filter((c) => c.model === model && c.lang === lang).map((c) => c.mean);
   if (means.length < 2) return [null, null] as const;
   const t = oneSampleT(means);
-  return [r6(t.ci[0]), r6(t.ci[1])] as const;
+  return [fullNumber(t.ci[0]), fullNumber(t.ci[1])] as const;
 }
 
 const verb = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -68,7 +68,7 @@ export function spreadLabels(values: number[], domain: [number, number]): number
   const out = new Array<number>(values.length);
   let k = 0;
   for (const g of groups)
-    for (let j = 0; j < g.n; j++) out[order[k++]!.i] = r6(start(g) + j * gap)!;
+    for (let j = 0; j < g.n; j++) out[order[k++]!.i] = fullNumber(start(g) + j * gap)!;
   return out;
 }
 
@@ -84,11 +84,11 @@ function slopeRows(cells: Cells, s: LanguageShift): Cell[][] {
       m.model,
       m.origin,
       lang,
-      r6(net),
+      fullNumber(net),
       ...langCi(cells, m.model, lang),
       cells.filter((c) => c.model === m.model && c.lang === lang).length,
-      r6(m.shift),
-      r6(m.pCells),
+      fullNumber(m.shift),
+      fullNumber(m.pCells),
       null,
     ]),
   );

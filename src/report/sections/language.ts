@@ -22,8 +22,9 @@ import {
   type LanguageNames,
 } from '../languages.js';
 import type { ReportChart, ReportContext, ReportSection, ReportTable } from '../types.js';
-import { hasInstrument, r6 } from './instrument-data.js';
+import { hasInstrument } from './instrument-data.js';
 import { shiftSentence, slopeChart } from './language-shift.js';
+import { fullNumber } from '../format.js';
 
 /** A shift asked for: from one language to another. */
 interface ShiftPair {
@@ -79,9 +80,9 @@ export function netRows(cells: Cells, langs: string[], name: (l: string) => stri
           mine[0]!.origin,
           lang,
           name(lang),
-          r6(net),
-          r6(t?.ci[0]),
-          r6(t?.ci[1]),
+          fullNumber(net),
+          fullNumber(t?.ci[0]),
+          fullNumber(t?.ci[1]),
           mine.length,
         ],
       ];
@@ -102,7 +103,17 @@ function stanceRows(cells: Cells, langs: string[], name: (l: string) => string) 
       if (values.length === 0) return [];
       const t = values.length >= 2 ? oneSampleT(values) : null;
       const mean = values.reduce((a, b) => a + b, 0) / values.length;
-      return [[topic, lang, name(lang), values.length, r6(mean), r6(t?.ci[0]), r6(t?.ci[1])]];
+      return [
+        [
+          topic,
+          lang,
+          name(lang),
+          values.length,
+          fullNumber(mean),
+          fullNumber(t?.ci[0]),
+          fullNumber(t?.ci[1]),
+        ],
+      ];
     }),
   );
 }

@@ -12,8 +12,8 @@ import {
   originColours,
   originOrder,
   paddedDomain,
-  r6,
 } from './instrument-data.js';
+import { fullNumber } from '../format.js';
 
 /** The analysis the section reads (see `instrumentData`). */
 type Data = Awaited<ReturnType<typeof instrumentData>>;
@@ -25,14 +25,14 @@ function netSwingRows(d: Data) {
     return [
       m.model,
       m.origin,
-      r6(m.net),
-      r6(m.swing),
-      r6(m.raw),
-      r6(m.cellTest?.ci[0]),
-      r6(m.cellTest?.ci[1]),
+      fullNumber(m.net),
+      fullNumber(m.swing),
+      fullNumber(m.raw),
+      fullNumber(m.cellTest?.ci[0]),
+      fullNumber(m.cellTest?.ci[1]),
       m.cellTest?.n ?? null,
-      r6(m.cellTest?.pT),
-      r6(holm),
+      fullNumber(m.cellTest?.pT),
+      fullNumber(holm),
       holm !== null && holm < 0.05 ? 'yes' : 'no',
     ];
   });

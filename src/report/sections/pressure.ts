@@ -18,9 +18,9 @@ import {
 import { tableFromRows } from '../../analyze/table.js';
 import type { Cell } from '../../score/types.js';
 import { PRESSURE_COLUMNS } from '../columns/pressure.js';
-import { fmt } from '../format.js';
+import { fmt, fullNumber } from '../format.js';
 import type { ReportChart, ReportContext, ReportSection, ReportTable } from '../types.js';
-import { p4 } from './audit-data.js';
+import {} from './audit-data.js';
 
 type Row = Record<string, string>;
 
@@ -66,7 +66,9 @@ async function pressureData(ctx: ReportContext): Promise<PressureData | null> {
 }
 
 const rounded = (rows: Cell[][]): Cell[][] =>
-  rows.map((r) => r.map((c) => (typeof c === 'number' && !Number.isInteger(c) ? p4(c) : c)));
+  rows.map((r) =>
+    r.map((c) => (typeof c === 'number' && !Number.isInteger(c) ? fullNumber(c) : c)),
+  );
 
 /** The turn-by-turn chart: per model, the share changed at each turn after the first. */
 function turnChart(pooled: readonly PressureTurnRow[]): ReportChart {
@@ -78,9 +80,9 @@ function turnChart(pooled: readonly PressureTurnRow[]): ReportChart {
     t.followup,
     t.changed.x,
     t.changed.n,
-    p4(t.changed.rate),
-    p4(t.changed.lower),
-    p4(t.changed.upper),
+    fullNumber(t.changed.rate),
+    fullNumber(t.changed.lower),
+    fullNumber(t.changed.upper),
   ]);
   const empty = later.filter((t) => t.changed.n === 0);
   const nShort = 'n = conversations read at the turn and at turn 1';

@@ -18,7 +18,8 @@ import type { Cell } from '../../score/types.js';
 import { TEXT_COLOUR } from '../chart.js';
 import type { ColumnDefs } from '../dictionary.js';
 import type { ReportChart, ReportContext, ReportSection, ReportTable } from '../types.js';
-import { p4 } from './audit-data.js';
+import {} from './audit-data.js';
+import { fullNumber } from '../format.js';
 
 type Row = Record<string, string>;
 
@@ -162,7 +163,9 @@ const COLUMN_INFO: ColumnDefs = {
 };
 
 const rounded = (rows: Cell[][]): Cell[][] =>
-  rows.map((r) => r.map((c) => (typeof c === 'number' && !Number.isInteger(c) ? p4(c) : c)));
+  rows.map((r) =>
+    r.map((c) => (typeof c === 'number' && !Number.isInteger(c) ? fullNumber(c) : c)),
+  );
 
 function tablesOf(rows: readonly Row[]): ReportTable[] {
   const rates = ratesCsvRows(reasoningRates(rows));

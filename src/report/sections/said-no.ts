@@ -11,7 +11,8 @@ import { currentOutcome, type Outcome } from '../../ledger/schema.js';
 import type { Cell } from '../../score/types.js';
 import type { ColumnDefs } from '../dictionary.js';
 import type { ReportContext, ReportSection } from '../types.js';
-import { p4 } from './audit-data.js';
+import {} from './audit-data.js';
+import { fullNumber } from '../format.js';
 
 type Row = Record<string, string>;
 
@@ -54,7 +55,12 @@ function d1Both(rows: readonly Row[]): { with_blocks: Rate; model_only: Rate } |
   };
 }
 
-const rateCells = (r: Rate): Cell[] => [r.x, p4(r.rate), p4(r.lower), p4(r.upper)];
+const rateCells = (r: Rate): Cell[] => [
+  r.x,
+  fullNumber(r.rate),
+  fullNumber(r.lower),
+  fullNumber(r.upper),
+];
 
 /** The table rows: one per model × route × language. */
 function tableRows(rows: readonly Row[]): Cell[][] {

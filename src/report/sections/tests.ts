@@ -6,10 +6,10 @@
  */
 import type { InstrumentAnalysis } from '../../analyze/instrument/index.js';
 import { INSTRUMENT_COLUMNS } from '../columns/instrument.js';
-import { fmt } from '../format.js';
+import { fmt, fullNumber } from '../format.js';
 import type { Cell } from '../../score/types.js';
 import type { ReportSection, ReportTable } from '../types.js';
-import { hasInstrument, instrumentData, r6 } from './instrument-data.js';
+import { hasInstrument, instrumentData } from './instrument-data.js';
 
 /**
  * The variance partition (percent of the total sum of squares per term) and the paper's
@@ -22,9 +22,9 @@ export function varianceTables(
   of: { id: string; title: string } = { id: '', title: '' },
 ): ReportTable[] {
   const v = a.variance;
-  const total = r6(v.totalVariance)!;
-  const within = r6(v.meanWithinCellVariance)!;
-  const share = r6(v.systematicShare);
+  const total = fullNumber(v.totalVariance)!;
+  const within = fullNumber(v.meanWithinCellVariance)!;
+  const share = fullNumber(v.systematicShare);
   return [
     {
       id: `${of.id}variance-partition`,
@@ -32,8 +32,8 @@ export function varianceTables(
       columnInfo: INSTRUMENT_COLUMNS['variance-partition'],
       columns: ['term', 'percent', 'note'],
       rows: [
-        ...v.responseLevel.terms.map((t) => [t.term, r6(t.percent), t.note ?? null]),
-        ['residual', r6(v.responseLevel.residualPercent), null],
+        ...v.responseLevel.terms.map((t) => [t.term, fullNumber(t.percent), t.note ?? null]),
+        ['residual', fullNumber(v.responseLevel.residualPercent), null],
       ],
       n: `n = ${a.counts.scored} scored responses`,
       interval: `Sequential sums of squares in the order listed (descriptive; no intervals); everything but the residual: ${fmt(100 - v.responseLevel.residualPercent, 'percent')} of the sum of squares`,
@@ -57,22 +57,22 @@ type ModelResult = InstrumentAnalysis['models'][number];
 const MODEL_COLUMN: Record<string, (m: ModelResult) => Cell> = {
   model: (m) => m.model,
   origin: (m) => m.origin,
-  net: (m) => r6(m.net),
-  ci_lower: (m) => r6(m.cellTest?.ci[0]),
-  ci_upper: (m) => r6(m.cellTest?.ci[1]),
-  swing: (m) => r6(m.swing),
-  raw: (m) => r6(m.raw),
+  net: (m) => fullNumber(m.net),
+  ci_lower: (m) => fullNumber(m.cellTest?.ci[0]),
+  ci_upper: (m) => fullNumber(m.cellTest?.ci[1]),
+  swing: (m) => fullNumber(m.swing),
+  raw: (m) => fullNumber(m.raw),
   n_cells: (m) => m.cellTest?.n ?? null,
-  t: (m) => r6(m.cellTest?.t),
-  p_t: (m) => r6(m.cellTest?.pT),
-  p_wilcoxon: (m) => r6(m.cellTest?.pWilcoxon),
-  p_holm: (m) => r6(m.cellTest?.pTHolm),
+  t: (m) => fullNumber(m.cellTest?.t),
+  p_t: (m) => fullNumber(m.cellTest?.pT),
+  p_wilcoxon: (m) => fullNumber(m.cellTest?.pWilcoxon),
+  p_holm: (m) => fullNumber(m.cellTest?.pTHolm),
   n_collapsed: (m) => m.collapsedTest?.n ?? null,
-  p_t_collapsed: (m) => r6(m.collapsedTest?.pT),
-  net_answered: (m) => r6(m.answeredOnly.net),
-  abstained_share: (m) => r6(m.answeredOnly.excludedShare),
-  flip_rate: (m) => r6(m.flip.responseRate),
-  cell_flip_rate: (m) => r6(m.flip.cellRate),
+  p_t_collapsed: (m) => fullNumber(m.collapsedTest?.pT),
+  net_answered: (m) => fullNumber(m.answeredOnly.net),
+  abstained_share: (m) => fullNumber(m.answeredOnly.excludedShare),
+  flip_rate: (m) => fullNumber(m.flip.responseRate),
+  cell_flip_rate: (m) => fullNumber(m.flip.cellRate),
 };
 
 /** Every per-model test column, in Table S4's order. */
@@ -131,13 +131,13 @@ function originComparisonsTable(a: InstrumentAnalysis): ReportTable {
       o.b,
       o.nA,
       o.nB,
-      r6(o.meanA),
-      r6(o.meanB),
-      r6(o.welch.ci[0]),
-      r6(o.welch.ci[1]),
-      r6(o.welch.t),
-      r6(o.welch.p),
-      r6(o.mannWhitney.p),
+      fullNumber(o.meanA),
+      fullNumber(o.meanB),
+      fullNumber(o.welch.ci[0]),
+      fullNumber(o.welch.ci[1]),
+      fullNumber(o.welch.t),
+      fullNumber(o.welch.p),
+      fullNumber(o.mannWhitney.p),
     ]),
     n: 'n = models per origin (Models A, Models B); each model contributes its net bias',
     interval:

@@ -15,8 +15,8 @@ import {
   listWords,
   originColours,
   originOrder,
-  r6,
 } from './instrument-data.js';
+import { fullNumber } from '../format.js';
 
 /** The analysis the sections read (see `instrumentData`). */
 type Data = Awaited<ReturnType<typeof instrumentData>>;
@@ -42,7 +42,14 @@ function topicOriginRows(d: Data, origins: string[]): Cell[][] {
       if (values.length === 0) continue;
       const mean = values.reduce((s, v) => s + v, 0) / values.length;
       const t = values.length >= 2 ? oneSampleT(values) : null;
-      rows.push([topic, origin, values.length, r6(mean), r6(t?.ci[0]), r6(t?.ci[1])]);
+      rows.push([
+        topic,
+        origin,
+        values.length,
+        fullNumber(mean),
+        fullNumber(t?.ci[0]),
+        fullNumber(t?.ci[1]),
+      ]);
     }
   }
   return rows;
@@ -237,9 +244,9 @@ export const abstentionSection: ReportSection = {
       x.topic,
       x.n,
       x.abstained,
-      r6(x.rate),
-      r6(x.lower),
-      r6(x.upper),
+      fullNumber(x.rate),
+      fullNumber(x.lower),
+      fullNumber(x.upper),
     ]);
     const models = [...new Set(a.map((x) => x.model))];
     const n = `n = responses per model × topic (column n; about ${Math.round((d.perCell * d.cellsPerModel) / Math.max(1, d.topics.length))} each)`;

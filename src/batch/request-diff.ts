@@ -6,7 +6,7 @@
  * the setting that makes it: the model id, max_tokens, temperature, top_p, top_k, seed, routing,
  * the prompt text, an image (its size, format and bytes, decoded from the data), or its path.
  */
-import sharp from 'sharp';
+import sharp from '../core/sharp.js';
 import { readTextLines } from '../core/fsio.js';
 
 type Leaves = Map<string, unknown>;

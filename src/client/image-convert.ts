@@ -3,7 +3,7 @@
  * as a model's `image` block asks. Kept apart so that a run whose models have no image block
  * never loads sharp or the resampler.
  */
-import sharp from 'sharp';
+import sharp from '../core/sharp.js';
 import { DEFAULT_JPEG_QUALITY, type ImageBlock } from '../models/image.js';
 import { decodePng, encodePng } from '../variants/ops/png.js';
 import { targetSize } from '../variants/ops/original.js';

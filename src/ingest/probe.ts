@@ -6,7 +6,8 @@
 import path from 'node:path';
 import { parse as parseIcc } from 'icc';
 import { jpegScanProblem } from './jpeg-scan.js';
-import sharp, { type Metadata } from 'sharp';
+import sharp from '../core/sharp.js';
+import type { Metadata } from 'sharp';
 import { sha256 } from '../core/fsio.js';
 import { phashOf } from '../core/phash.js';
 import {

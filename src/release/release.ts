@@ -11,7 +11,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { checkScoresOfRun } from '../score/ledger-match.js';
-import sharp from 'sharp';
+import sharp from '../core/sharp.js';
 import { artifactJson, canonicalOrder } from '../core/json.js';
 import { relPosix, sha256, writeFileAtomic, ensureFolder } from '../core/fsio.js';
 import { headeredFolder, writeOutFolder } from '../core/out-folder.js';

@@ -4,7 +4,7 @@
  * first that fonts-noto-cjk installs, so Chinese labels render, then generic fallbacks.
  * Deterministic: same spec → same SVG bytes (no ids from clocks or counters across charts).
  */
-import sharp from 'sharp';
+import sharp from '../core/sharp.js';
 import * as vega from 'vega';
 import * as vegaLite from 'vega-lite';
 

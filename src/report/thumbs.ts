@@ -5,7 +5,7 @@
  * same bytes (sharp with fixed settings; no metadata written).
  */
 import { readFile } from 'node:fs/promises';
-import sharp from 'sharp';
+import sharp from '../core/sharp.js';
 import { sha256 } from '../core/fsio.js';
 import { imageFile, type BundleData } from '../label/bundle.js';
 

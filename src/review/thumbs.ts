@@ -1,5 +1,5 @@
 /** Thumbnails for the review page: small JPEG data URLs, so the page is one self-contained file. */
-import sharp from 'sharp';
+import sharp from '../core/sharp.js';
 
 /**
  * A data URL of `file` scaled to fit `size` × `size` (EXIF orientation applied, alpha on white),

@@ -6,7 +6,7 @@
  * by pixel, through the sha256 of their size and decoded samples. An image whose bytes cannot be
  * had or decoded is compared by its bytes, and counted (`byBytes`) so the report can say so.
  */
-import sharp from 'sharp';
+import sharp from '../core/sharp.js';
 import { sha256 } from '../core/fsio.js';
 import { ImageBlock } from '../models/image.js';
 import { SentImageStore } from '../client/send-image.js';

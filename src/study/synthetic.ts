@@ -11,7 +11,7 @@
  * Regenerate the committed files: `npm run synthetic` (scripts/synthetic.ts).
  */
 import path from 'node:path';
-import sharp from 'sharp';
+import sharp from '../core/sharp.js';
 import { stringify } from 'yaml';
 import { writeIfChanged } from '../core/fsio.js';
 import { PACKAGE_ROOT } from '../core/tool.js';

@@ -16,7 +16,7 @@
  * A6's own runtime (onnxruntime-node, or opencv-wasm for grabcut) is in the segmenter description.
  */
 import { createRequire } from 'node:module';
-import sharp from 'sharp';
+import sharp from '../core/sharp.js';
 import { z } from 'zod';
 import { StimkitError } from '../core/errors.js';
 

@@ -7,7 +7,8 @@
  * high byte of 16-bit samples; the alpha composite is done here in integers, and the downscale is
  * Pillow's Lanczos-3 reproduced exactly (resample.ts: libvips pre-shrinks at 4× and more).
  */
-import sharp, { type OutputInfo } from 'sharp';
+import sharp from '../../core/sharp.js';
+import type { OutputInfo } from 'sharp';
 import { StimkitError, type Problem } from '../../core/errors.js';
 import { classifyImageFailure, isolatedDetail } from '../../core/sharp-errors.js';
 import type { Recipe } from '../recipe.js';

@@ -3,7 +3,7 @@
  * level, grey images written as 1-channel PNGs (sharp writes 3 channels from 1-channel raw input
  * unless told `toColourspace('b-w')`). Same pixels and level → same bytes.
  */
-import sharp from 'sharp';
+import sharp from '../../core/sharp.js';
 import type { Image8 } from '../types.js';
 
 /** Encode an 8-bit grey or RGB image as PNG. */

@@ -7,7 +7,8 @@
  */
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import sharp, { type OverlayOptions } from 'sharp';
+import sharp from '../../core/sharp.js';
+import type { OverlayOptions } from 'sharp';
 import { sha256, sha256File, writeIfChanged } from '../../core/fsio.js';
 import { artifactJson } from '../../core/json.js';
 import { textPath, textWidth } from './font.js';

@@ -2,8 +2,10 @@
  * Reading hand-written data files (YAML or JSON) against a zod schema, reporting every problem
  * at once with its line, field path, expected and got.
  */
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { isMap, isNode, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
+import type * as Yaml from 'yaml';
+import type { Document, LineCounter } from 'yaml';
 import type { z } from 'zod';
 import { describeValue, StimkitError, type Problem } from './errors.js';
 import { readTextFile } from './fsio.js';
@@ -18,11 +20,23 @@ export interface ParsedDataFile {
   value: unknown;
 }
 
+let yamlModule: typeof Yaml | undefined;
+
+/**
+ * The yaml package, loaded on first use (its CommonJS build, the copy its ES module entry also
+ * loads): a run that reads only stimkit's own JSON files, which `JSON.parse` reads first (e.g. a
+ * corpus lock), does not spend the ~50 ms of loading it.
+ */
+export function yaml(): typeof Yaml {
+  return (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof Yaml);
+}
+
 /** Syntax errors reported at most (the rest are counted). */
 const MAX_SYNTAX_ERRORS = 10;
 
 /** Parse YAML or JSON text (JSON is YAML), collecting syntax errors with their lines. */
 export function parseDataText(file: string, text: string, code: string): ParsedDataFile {
+  const { LineCounter, parseDocument } = yaml();
   const lines = new LineCounter();
   const doc = parseDocument(text, {
     lineCounter: lines,
@@ -70,7 +84,7 @@ export function lineOf(
 ): number | undefined {
   for (let n = pathParts.length; n >= 0; n--) {
     const node = parsed.doc.getIn(pathParts.slice(0, n) as unknown[], true);
-    if (isNode(node) && node.range) return parsed.lines.linePos(node.range[0]).line;
+    if (yaml().isNode(node) && node.range) return parsed.lines.linePos(node.range[0]).line;
   }
   return undefined;
 }
@@ -88,6 +102,7 @@ function keyLineOf(
     pathParts.length > 1
       ? parsed.doc.getIn(pathParts.slice(0, -1) as unknown[], true)
       : parsed.doc.contents;
+  const { isMap, isNode, isScalar } = yaml();
   if (key === undefined || !isMap(parent)) return undefined;
   const pair = parent.items.find((it) => isScalar(it.key) && String(it.key.value) === String(key));
   const range = pair && isNode(pair.key) ? pair.key.range : undefined;

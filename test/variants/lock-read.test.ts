@@ -5,22 +5,18 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseDocument } from 'yaml';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { loadDataFile } from '../../src/core/datafile.js';
+import { loadDataFile, yaml } from '../../src/core/datafile.js';
 import { CorpusLock, readCorpusLock } from '../../src/ingest/lock.js';
 import { resolveInput } from '../../src/variants/input.js';
 import { readVariantsLock, VariantsLock } from '../../src/variants/lock.js';
 import { tempDir } from '../helpers/tmp.js';
 import { DEMO_LOCK } from './helpers.js';
 
-vi.mock('yaml', async (importOriginal) => {
-  const yaml = await importOriginal<typeof import('yaml')>();
-  return { ...yaml, parseDocument: vi.fn(yaml.parseDocument) };
-});
 
 const VARIANTS_LOCK = new URL('../../variants/demo/variants.lock.json', import.meta.url).pathname;
-const parses = vi.mocked(parseDocument);
+// The YAML reader stimkit loads on first use (core/datafile.ts `yaml`), watched.
+const parses = vi.spyOn(yaml(), 'parseDocument');
 
 beforeEach(() => {
   parses.mockClear();

@@ -138,8 +138,20 @@ export function bandEnergy(
   return sum;
 }
 
+const bands = new Map<string, { below: number; above: number }>();
+
 /** The band of row frequencies |fy| ≤ cutoff of length n: how many below 0 and above 0 (mod n). */
 export function axisBand(n: number, cutoff: number): { below: number; above: number } {
+  const key = `${n},${cutoff}`;
+  const hit = bands.get(key);
+  if (hit) return hit;
+  const band = axisBandOf(n, cutoff);
+  if (bands.size >= MAX_PLANS) bands.clear();
+  bands.set(key, band);
+  return band;
+}
+
+function axisBandOf(n: number, cutoff: number): { below: number; above: number } {
   let above = 0;
   let below = 0;
   for (let k = 1; k < n; k++) {

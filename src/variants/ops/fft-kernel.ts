@@ -254,9 +254,10 @@ export function columnsKernel(
  * A5's Gaussian low-pass after its row pass (lowpass-gaussian.ts), in one layout of the kernel's
  * memory, nothing copied between the steps: the first `cols` columns of `rows` (height rows of
  * `rows.cols` complex values) convolved along y with the even taps (d = 0 … D, as the kernel uses
- * them), then `scale` on the convolved half spectrum in place (height × cols complex), then the
- * inverse row pass (plan of length width). Returns the filtered plane (width × height) as a view
- * of the kernel's memory: read it before the next call into the kernel.
+ * them), each value times the gain of its column (`gains`, cols values) and each column's energy
+ * Σ_y (re² + im²) summed in row order, then the inverse row pass (plan of length width). Returns the
+ * filtered plane (width × height) as a view of the kernel's memory (read it before the next call
+ * into the kernel) and the column energies (a new array).
  */
 export function gaussianKernel(
   rows: { cols: number; data: Float64Array },
@@ -265,8 +266,8 @@ export function gaussianKernel(
   cols: number,
   taps: Float64Array,
   plan: PlanParts,
-  scale: (spectrum: Float64Array) => void,
-): Float64Array {
+  gains: Float64Array,
+): { filtered: Float64Array; energy: Float64Array } {
   const k = requiredKernel('fft');
   const D = taps.length - 1;
   const bytes = height * cols * 16;
@@ -279,19 +280,33 @@ export function gaussianKernel(
   const dst = L.take(bytes);
   const kern = L.take(taps.length * 8);
   const tab = L.take(8 * D + 16);
+  const gain = L.take(cols * 8);
+  const energy = L.take(cols * 8);
   const out = L.take(width * height * 8);
   const base = reserve(k, L.size);
   const P = writePlan(k, base);
   const buf = k.memory.buffer;
   zeros(k, base + zero, cols * 16);
+  zeros(k, base + energy, cols * 8);
   const into = new Float64Array(buf, base + src, height * cols * 2);
   if (rows.cols === cols) into.set(rows.data.subarray(0, height * cols * 2));
   else
     for (let y = 0; y < height; y++)
       into.set(rows.data.subarray(y * rows.cols * 2, (y * rows.cols + cols) * 2), y * cols * 2);
   new Float64Array(buf, base + kern, taps.length).set(taps);
-  k.exports.columnConvolve!(base + src, base + dst, base + kern, D, height, cols * 2, base + tab);
-  scale(new Float64Array(buf, base + dst, height * cols * 2));
+  new Float64Array(buf, base + gain, cols).set(gains.subarray(0, cols));
+  k.exports.columnConvolve!(
+    base + src,
+    base + dst,
+    base + kern,
+    D,
+    height,
+    cols * 2,
+    base + tab,
+    base + gain,
+    base + energy,
+  );
+  const e = new Float64Array(buf, base + energy, cols).slice();
   k.exports.rowsInverse!(
     P,
     base + dst,
@@ -303,5 +318,5 @@ export function gaussianKernel(
     base + Z,
     base + zero,
   );
-  return new Float64Array(buf, base + out, width * height);
+  return { filtered: new Float64Array(buf, base + out, width * height), energy: e };
 }

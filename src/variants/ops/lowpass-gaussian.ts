@@ -29,8 +29,28 @@ import type { Energy } from './lowpass.js';
  */
 const TAP_FLOOR = 1e-15;
 
-/** gy at every ky (numpy fftfreq order). */
+/**
+ * Per thread, the gains and column taps of each (length, cutoff) met: a corpus has few sizes, and
+ * each costs thousands of exp and cos calls. Small and bounded (read only once made).
+ */
+const cache = new Map<string, Float64Array>();
+const MAX_CACHED = 64;
+
+function cached(key: string, make: () => Float64Array): Float64Array {
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const value = make();
+  if (cache.size >= MAX_CACHED) cache.clear();
+  cache.set(key, value);
+  return value;
+}
+
+/** gy at every ky (numpy fftfreq order); shared, not to be modified. */
 function axisGains(n: number, c: number): Float64Array {
+  return cached(`g ${n} ${c}`, () => axisGainsOf(n, c));
+}
+
+function axisGainsOf(n: number, c: number): Float64Array {
   const g = new Float64Array(n);
   for (let k = 0; k < n; k++) {
     const f = fftfreq(k, n);
@@ -96,29 +116,25 @@ export function gaussianPlane(
     transientRows(values, width, height, cols);
   const gx = axisGains(width, cutoff);
   // d = h/2 (even h, a kernel spanning the whole column): rows y ± d are one row, counted once.
-  const taps = Float64Array.from(columnKernel(height, cutoff), (v, d) =>
-    d > 0 && 2 * d === height ? v / 2 : v,
+  const taps = cached(`t ${height} ${cutoff}`, () =>
+    Float64Array.from(columnKernel(height, cutoff), (v, d) =>
+      d > 0 && 2 * d === height ? v / 2 : v,
+    ),
   );
-  const e = new Float64Array(cols);
-  // Gains along x, and each column's energy summed over y in row order (rows are contiguous; a
-  // column's sum sees its terms in the same order as a pass down the column would).
-  const scale = (spec: Float64Array): void => {
-    const stride = cols * 2;
-    for (let y = 0; y < height; y++) {
-      for (let kx = 0, i = y * stride; kx < cols; kx++, i += 2) {
-        const g = gx[kx]!;
-        const re = spec[i]! * g;
-        const im = spec[i + 1]! * g;
-        spec[i] = re;
-        spec[i + 1] = im;
-        e[kx] = e[kx]! + (re * re + im * im);
-      }
-    }
-  };
   // Before gaussianKernel: its output is a view of the kernel's memory, which a later call reuses.
   const sums = planeEnergy(values, width * height);
   let filteredAc = columnZeroAc(rows, axisGains(height, cutoff));
-  const out = gaussianKernel(rows, width, height, cols, taps, dft(width), scale);
+  // The kernel scales each column by gx and sums its energy over y in row order (rows are
+  // contiguous; a column's sum sees its terms in the same order as a pass down the column would).
+  const { filtered: out, energy: e } = gaussianKernel(
+    rows,
+    width,
+    height,
+    cols,
+    taps,
+    dft(width),
+    gx,
+  );
   let filtered = 0;
   for (let kx = 0; kx < cols; kx++) {
     const ek = e[kx]! * height * columnWeight(kx, width);

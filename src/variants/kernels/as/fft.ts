@@ -411,11 +411,22 @@ export function columns(P: usize, mode: i32, data: usize, stride: i32, height: i
 // the TypeScript loop it replaced: the same bits).
 
 /**
- * dst[y] = k0·src[y] + Σ_{d=1..D} k[d]·(src[y+d mod h] + src[y−d mod h]), rows of `stride` f64
- * (stride even). `kern` holds the D + 1 taps as the JavaScript uses them; `tab` has room for 2D
- * row addresses.
+ * dst[y] = g·(k0·src[y] + Σ_{d=1..D} k[d]·(src[y+d mod h] + src[y−d mod h])), rows of `stride`
+ * f64 (stride/2 complex values), g = gains[x] the gain of the row's complex value x; and
+ * energy[x] += re² + im² of each scaled value, rows in order (lowpass-gaussian.ts's loop: the same
+ * operations in the same order). `kern` holds the D + 1 taps as the JavaScript uses them; `tab`
+ * has room for 2D row addresses.
  */
-export function columnConvolve(src: usize, dst: usize, kern: usize, D: i32, height: i32, stride: i32, tab: usize): void {
+// @ts-ignore: decorator
+@inline function scaled(o: usize, a: v128, gains: usize, energy: usize, x: usize): void {
+  const v = f64x2.mul(a, f64x2.splat(load<f64>(gains + (x << 3))));
+  v128.store(o, v);
+  const q = f64x2.mul(v, v);
+  const e = energy + (x << 3);
+  store<f64>(e, load<f64>(e) + (f64x2.extract_lane(q, 0) + f64x2.extract_lane(q, 1)));
+}
+
+export function columnConvolve(src: usize, dst: usize, kern: usize, D: i32, height: i32, stride: i32, tab: usize, gains: usize, energy: usize): void {
   const rowBytes = (<usize>stride) << 3;
   const k0 = f64x2.splat(load<f64>(kern));
   for (let y = 0; y < height; y++) {
@@ -440,10 +451,11 @@ export function columnConvolve(src: usize, dst: usize, kern: usize, D: i32, heig
         a2 = f64x2.add(a2, f64x2.mul(k, f64x2.add(v128.load(p + 32), v128.load(q + 32))));
         a3 = f64x2.add(a3, f64x2.mul(k, f64x2.add(v128.load(p + 48), v128.load(q + 48))));
       }
-      v128.store(o + i, a0);
-      v128.store(o + i + 16, a1);
-      v128.store(o + i + 32, a2);
-      v128.store(o + i + 48, a3);
+      const x = i >> 4;
+      scaled(o + i, a0, gains, energy, x);
+      scaled(o + i + 16, a1, gains, energy, x + 1);
+      scaled(o + i + 32, a2, gains, energy, x + 2);
+      scaled(o + i + 48, a3, gains, energy, x + 3);
     }
     for (; i < rowBytes; i += 16) {
       let a0 = f64x2.mul(k0, v128.load(so + i));
@@ -453,7 +465,7 @@ export function columnConvolve(src: usize, dst: usize, kern: usize, D: i32, heig
         const q = load<usize>(tab + ((<usize>(2 * d - 1)) << 2)) + i;
         a0 = f64x2.add(a0, f64x2.mul(k, f64x2.add(v128.load(p), v128.load(q))));
       }
-      v128.store(o + i, a0);
+      scaled(o + i, a0, gains, energy, i >> 4);
     }
   }
 }

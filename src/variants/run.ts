@@ -18,6 +18,7 @@ import {
 } from './entry.js';
 import { libraryVersions } from './libraries.js';
 import { entryImagePath, resolveInput, selectEntries, type Shard } from './input.js';
+import type { LockEntry } from '../ingest/lock.js';
 import { readPriorLocks, type EntryRecord, type VariantsLock } from './lock.js';
 import { defaultJobs, EntryPool } from './pool/pool.js';
 import type { Progress } from './progress.js';
@@ -205,9 +206,11 @@ async function processSelected(
   const out: Processed = { records: [], computed: 0, reused: 0, identity: planned.identity };
   let done = 0;
   options.progress?.start(selected.length);
-  out.records = await pMap(
-    selected,
-    async (entry): Promise<EntryRecord> => {
+  const records: EntryRecord[] = new Array<EntryRecord>(selected.length);
+  await pMap(
+    largestFirst(selected, setup.recipe.original.max_side),
+    async (k): Promise<void> => {
+      const entry = selected[k]!;
       const job = byId.get(entry.id);
       let record: EntryRecord;
       if (!job) {
@@ -232,11 +235,27 @@ async function processSelected(
         entry: entry.id,
         status: record.status,
       });
-      return record;
+      records[k] = record;
     },
     { concurrency: jobs },
   );
+  out.records = records;
   return out;
+}
+
+/**
+ * The order to start the entries in: the most pixels to process first (A0's size after the
+ * downscale to `maxSide`), so that the last entries to start, which decide when the run ends, are
+ * the quickest; ties and images of unknown size (last) in corpus order. Records keep corpus order.
+ */
+export function largestFirst(entries: readonly LockEntry[], maxSide: number): number[] {
+  const pixels = entries.map((e) => {
+    const { oriented_width: w, oriented_height: h } = e.image.resolved;
+    if (!w || !h) return 0;
+    const scale = Math.min(1, maxSide / Math.max(w, h));
+    return w * h * scale * scale;
+  });
+  return entries.map((_, k) => k).sort((a, b) => pixels[b]! - pixels[a]! || a - b);
 }
 
 /**

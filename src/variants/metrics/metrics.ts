@@ -5,7 +5,7 @@
  * measured on their BT.601 luma. Key names follow the reference implementation's vectors.
  */
 import { detect, edgeFractionsOwnAnd, fractionOf, type EdgeThresholds } from '../ops/edges.js';
-import { fftfreq, radialFrequency, sharedRows } from '../ops/fft.js';
+import { fftfreq, sharedRows } from '../ops/fft.js';
 import { axisBand, bandEnergy, rowsBand } from '../ops/fft-band.js';
 import { passedColumns } from '../ops/lowpass.js';
 import { luma } from '../ops/grayscale.js';
@@ -73,13 +73,7 @@ export function lowFrequencyFraction(
       ? rowsBand(data, width, height, keep)
       : sharedRows(data, width, height, Math.max(keep, shareCols));
   const { below, above } = axisBand(height, cutoff);
-  const low = bandEnergy(
-    rows,
-    Math.min(keep, rows.cols),
-    below,
-    above,
-    (ky, kx) => (ky !== 0 || kx !== 0) && radialFrequency(ky, kx, width, height) <= cutoff,
-  );
+  const low = bandEnergy(rows, Math.min(keep, rows.cols), below, above, cutoff);
   return low / ac;
 }
 

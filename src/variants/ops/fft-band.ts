@@ -98,26 +98,32 @@ export function rowsBand(
 }
 
 /**
- * Σ|F|² of the 2-D spectrum over the half-spectrum bins (ky, kx < cols ≤ rows.cols) that `keep`
- * accepts, each counted as often as it stands in the full spectrum (columnWeight). `ky` of the
- * kept bins must lie within −below … above (mod height). `rows` is a row pass (rowsReal,
- * sharedRows or rowsBand) and is not modified.
+ * Σ|F|² of the 2-D spectrum over the half-spectrum bins (ky, kx < cols ≤ rows.cols) of the disc
+ * ρ ≤ cutoff without the DC term (metrics.ts: the low-frequency energy), each counted as often as
+ * it stands in the full spectrum (columnWeight); ρ as `radialFrequency` computes it. `ky` of the
+ * disc's bins must lie within −below … above (mod height). `rows` is a row pass (rowsReal,
+ * sharedRows or rowsBand) and is not modified. The frequencies are computed once per row and per
+ * column (the same values), not per bin.
  */
 export function bandEnergy(
   rows: Spectrum,
   cols: number,
   below: number,
   above: number,
-  keep: (ky: number, kx: number) => boolean,
+  cutoff: number,
 ): number {
   const { width, height } = rows;
   const count = below + above + 1;
+  const fx = Float64Array.from({ length: cols }, (_, kx) => fftfreq(kx, width));
+  const inDisc = (ky: number, kx: number, fy: number): boolean =>
+    (ky !== 0 || kx !== 0) && Math.sqrt(fx[kx]! * fx[kx]! + fy * fy) <= cutoff;
   let sum = 0;
   if (count >= height || !bandPays(height, count)) {
     const spec = fft2FromRows(rows, cols); // a copy: rows stay as they are
     for (let ky = 0; ky < height; ky++) {
+      const fy = fftfreq(ky, height);
       for (let kx = 0; kx < spec.cols; kx++) {
-        if (!keep(ky, kx)) continue;
+        if (!inDisc(ky, kx, fy)) continue;
         const i = ky * spec.cols + kx;
         sum += (spec.data[2 * i]! ** 2 + spec.data[2 * i + 1]! ** 2) * columnWeight(kx, width);
       }
@@ -125,13 +131,15 @@ export function bandEnergy(
     return sum;
   }
   const plan = bandDft(height, -below, count);
+  const fy = Float64Array.from({ length: count }, (_, t) =>
+    fftfreq(t < below ? t - below + height : t - below, height),
+  );
   // The column transforms of all columns at once; the sum in column order.
   const all = columnsKernel(rows.data, rows.cols, height, cols, 'band', plan);
   for (let kx = 0; kx < cols; kx++) {
     const C = all.subarray(kx * count * 2, (kx + 1) * count * 2);
     for (let t = 0; t < count; t++) {
-      const ky = t - below;
-      if (!keep(ky < 0 ? ky + height : ky, kx)) continue;
+      if (!inDisc(t < below ? t - below + height : t - below, kx, fy[t]!)) continue;
       sum += (C[2 * t]! ** 2 + C[2 * t + 1]! ** 2) * columnWeight(kx, width);
     }
   }

@@ -86,7 +86,7 @@ describe('low-frequency band of a real image', () => {
         }
       }
       const { below, above } = axisBand(h, cutoff);
-      const got = bandEnergy(band, band.cols, below, above, inDisc);
+      const got = bandEnergy(band, band.cols, below, above, cutoff);
       expect(Math.abs(got - expected) / expected).toBeLessThan(1e-12);
       const fraction = lowFrequencyFraction(
         { width: w, height: h, channels: 1, data: values },

@@ -139,7 +139,7 @@ export interface AbsentModel {
  * without instrument rules, is named with why rather than left out in silence.
  */
 export function absentModels(
-  raw: Table,
+  raw: Pick<Table, 'columns' | 'rows'>,
   arm: string,
   analysed: ReadonlySet<string>,
 ): AbsentModel[] {

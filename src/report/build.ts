@@ -99,7 +99,7 @@ async function reportContext(
         const all = rows.map((r) => Object.fromEntries(cols.map((c, i) => [c, r[i] ?? ''])));
         const chosen = selectRows(file, cols, all);
         if (chosen.note) notes.set(file, chosen.note);
-        return { header: cols, rows: chosen.rows };
+        return { header: cols, rows: chosen.rows, leftOut: chosen.leftOut };
       });
     },
   };

@@ -35,15 +35,19 @@ export function selectRows<R extends Record<string, string>>(
   file: string,
   header: readonly string[],
   rows: R[],
-): { rows: R[]; note: OutcomeNote | null } {
+): { rows: R[]; leftOut: R[]; note: OutcomeNote | null } {
   const outcomes = SELECTED[file];
-  if (!outcomes || !header.includes('outcome')) return { rows, note: null };
+  if (!outcomes || !header.includes('outcome')) return { rows, leftOut: [], note: null };
   const kept: R[] = [];
+  const leftOut: R[] = [];
   const left: Record<string, number> = {};
   for (const r of rows) {
     const o = r.outcome === '' || r.outcome === undefined ? 'unrecorded' : r.outcome;
     if (outcomes.includes(o)) kept.push(r);
-    else left[o] = (left[o] ?? 0) + 1;
+    else {
+      leftOut.push(r);
+      left[o] = (left[o] ?? 0) + 1;
+    }
   }
   const rank = (o: string) => (OUTCOME_NAMES as readonly string[]).indexOf(o) >>> 0;
   const left_out = Object.fromEntries(
@@ -53,6 +57,7 @@ export function selectRows<R extends Record<string, string>>(
   const empty = column && header.includes(column) ? emptyCells(kept, column) : undefined;
   return {
     rows: kept,
+    leftOut,
     note: { file, outcomes, kept: kept.length, left_out, ...(empty ? { empty } : {}) },
   };
 }

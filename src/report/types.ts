@@ -13,7 +13,10 @@ import type { Cell } from '../score/types.js';
 /** A CSV table read from the scores folder: header and rows as objects of strings. */
 export interface CsvRows {
   header: string[];
+  /** The rows the outcome rule keeps (report/outcomes.ts). */
   rows: Record<string, string>[];
+  /** The rows it leaves out (a vendor's refusal …): for naming a model all of whose rows are here. */
+  leftOut?: Record<string, string>[];
 }
 
 /** What sections can read. Loads are lazy and cached (`memo`), so sections can share work. */

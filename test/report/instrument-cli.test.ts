@@ -41,6 +41,9 @@ const RESPONDENTS = [
     origin: 'US',
     sim: { seed: 4, instrument: { conviction: 0.2, acquiescence: 0.6 } },
   },
+  // The vendor refuses every item (outcome model_refusal): no estimate, named with why in the
+  // report and by the CLI (`absent`).
+  { name: 'sim-refused', origin: 'US', sim: { seed: 5 }, refused: true },
 ];
 
 let dir: string;
@@ -101,7 +104,9 @@ beforeAll(async () => {
         JSON.stringify({
           trial_id: t.id,
           model: m.name,
-          response: simulate(params, m.name, t, sim).text,
+          ...('refused' in m
+            ? { response: '', outcome: 'model_refusal' }
+            : { response: simulate(params, m.name, t, sim).text }),
           simulated: true,
         }),
       );
@@ -147,14 +152,28 @@ describe('the report and analyze instrument print the same numbers', () => {
       { arm: 'pt-control', responses: 4 * 7 * 2 * 2 },
     ]);
     const { stderr } = await runCli(['analyze', 'instrument', path.join(scores, 'instrument.csv')]);
-    const [simulated, outcomes, arm] = stderr.split('\n');
+    const [simulated, outcomes, absent, arm] = stderr.split('\n');
     expect(simulated).toMatch(/^SIMULATED: 560 of 560 rows are simulated/);
     expect(outcomes).toBe(
-      'outcomes: answer, unrecorded (default; --outcomes to choose); 560 rows used, none left out by outcome',
+      'outcomes: answer, unrecorded (default; --outcomes to choose); 560 rows used, left out 140: model_refusal 140',
+    );
+    expect(absent).toBe(
+      'no estimate for sim-refused: no scored answer (model_refusal 112)',
     );
     expect(arm).toBe(
       'arm main (the arm with the most responses, as the report; --arm ID for another, --arm all to pool); arms in the table: main 448, pt-control 112',
     );
+  });
+  it('names the model with no estimate, with why, where the CLI does', async () => {
+    expect(cli.default.absent).toEqual([
+      { model: 'sim-refused', reason: 'no scored answer (model_refusal 112)' },
+    ]);
+    expect(cli.default.models.map((m: any) => m.model)).not.toContain('sim-refused');
+    const page = await readFile(path.join(report, 'index.html'), 'utf8');
+    const sentence = 'No estimate for sim-refused: no scored answer (model_refusal 112).';
+    // In the per-model tests and the net-vs-swing sections.
+    expect(page.split(sentence).length - 1).toBe(2);
+    expect(page).toContain('no estimate for sim-refused (no scored answer (model_refusal 112))');
   });
   it('per-model tests, net vs swing and the origin comparisons', async () => {
     const m = cli.default.models;

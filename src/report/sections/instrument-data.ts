@@ -8,7 +8,7 @@
  */
 import { analyzeArm } from '../../analyze/instrument/arms.js';
 import type { InstrumentAnalysis, InstrumentRow } from '../../analyze/instrument/index.js';
-import { instrumentRowOf } from '../../analyze/instrument-csv.js';
+import { absentModels, instrumentRowOf, type AbsentModel } from '../../analyze/instrument-csv.js';
 import type { ReportContext } from '../types.js';
 
 export interface InstrumentData {
@@ -22,6 +22,8 @@ export interface InstrumentData {
   /** Topic ids in the order of instrument.csv (the bundle's plan order). */
   topics: string[];
   langs: string[];
+  /** Models of the arm with no estimate (every answer refused or unscored), and why. */
+  absent: AbsentModel[];
 }
 
 /** True when the scores hold instrument responses. */
@@ -42,6 +44,7 @@ export function instrumentData(ctx: ReportContext): Promise<InstrumentData> {
     const langs = [...new Set(rows.map((r) => r.lang))];
     const models = analysis.counts.models;
     const cellsPerModel = Math.round(analysis.counts.cells / Math.max(1, models));
+    const analysed = new Set(analysis.models.map((m) => m.model));
     return {
       arm,
       otherArms: chosen.arms.slice(1),
@@ -51,8 +54,23 @@ export function instrumentData(ctx: ReportContext): Promise<InstrumentData> {
       perCell: Math.round(analysis.counts.scored / Math.max(1, analysis.counts.cells)),
       topics: [...new Set(rows.map((r) => r.topic))],
       langs,
+      absent: absentModels(
+        { columns: table.header, rows: [...table.rows, ...(table.leftOut ?? [])] },
+        arm,
+        analysed,
+      ),
     };
   });
+}
+
+/**
+ * "No estimate for m: no scored answer (model_refusal 72)." for each model of the arm the
+ * analysis could not estimate (as `stimkit analyze instrument` names them), or nothing.
+ */
+export function absentSentence(d: InstrumentData): string[] {
+  return d.absent.length === 0
+    ? []
+    : [d.absent.map((m) => `No estimate for ${m.model}: ${m.reason}.`).join(' ')];
 }
 
 /** Origins in a stable order for colours: CN, US, then the rest sorted, `unknown` last. */

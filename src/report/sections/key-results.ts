@@ -195,7 +195,7 @@ async function instrumentTable(ctx: ReportContext): Promise<ReportTable | null> 
       title: `Net bias per model and language${d.arm ? ` (arm ${d.arm})` : ''}`,
       columns: ['model', 'origin', 'lang', 'language', 'net', 'lower', 'upper', 'cells'],
       rows: netRows(d.analysis.cells, langs, (l) => languageLabel(names, l)),
-      n: `n = cell means (topic × framing) per model and language; ${d.analysis.counts.models} models`,
+      n: `n = cell means (topic × framing) per model and language; ${d.analysis.counts.models} models${d.absent.length ? `; no estimate for ${d.absent.map((m) => `${m.model} (${m.reason})`).join(', ')}` : ''}`,
       interval: '95 % CI: one-sample t on the model’s cell means in the language',
       columnInfo: NET_COLUMNS,
       sources: ['instrument.csv'],

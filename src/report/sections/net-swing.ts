@@ -6,6 +6,7 @@
 import { TEXT_COLOUR } from '../chart.js';
 import type { ReportSection } from '../types.js';
 import {
+  absentSentence,
   hasInstrument,
   instrumentData,
   listWords,
@@ -150,6 +151,7 @@ export const netSwingSection: ReportSection = {
               `Analysed arm: ${d.arm}. Other arms in these scores (not in these charts): ${d.otherArms.map((a) => `${a.arm} (${a.responses} responses)`).join(', ')}.`,
             ]
           : []),
+        ...absentSentence(d),
       ],
       charts: [
         {

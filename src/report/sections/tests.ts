@@ -9,7 +9,7 @@ import { INSTRUMENT_COLUMNS } from '../columns/instrument.js';
 import { fmt, fullNumber } from '../format.js';
 import type { Cell } from '../../score/types.js';
 import type { ReportSection, ReportTable } from '../types.js';
-import { hasInstrument, instrumentData } from './instrument-data.js';
+import { absentSentence, hasInstrument, instrumentData } from './instrument-data.js';
 
 /**
  * The variance partition (percent of the total sum of squares per term) and the paper's
@@ -158,6 +158,7 @@ export const testsSection: ReportSection = {
     return {
       paragraphs: [
         `${a.counts.models} models, ${a.counts.cells} cells, ${a.counts.scored} scored responses (${a.counts.abstained} scored 0).`,
+        ...absentSentence(d),
       ],
       charts: [],
       tables,

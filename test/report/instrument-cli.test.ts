@@ -157,9 +157,7 @@ describe('the report and analyze instrument print the same numbers', () => {
     expect(outcomes).toBe(
       'outcomes: answer, unrecorded (default; --outcomes to choose); 560 rows used, left out 140: model_refusal 140',
     );
-    expect(absent).toBe(
-      'no estimate for sim-refused: no scored answer (model_refusal 112)',
-    );
+    expect(absent).toBe('no estimate for sim-refused: no scored answer (model_refusal 112)');
     expect(arm).toBe(
       'arm main (the arm with the most responses, as the report; --arm ID for another, --arm all to pool); arms in the table: main 448, pt-control 112',
     );

@@ -13,7 +13,6 @@ import { readVariantsLock, VariantsLock } from '../../src/variants/lock.js';
 import { tempDir } from '../helpers/tmp.js';
 import { DEMO_LOCK } from './helpers.js';
 
-
 const VARIANTS_LOCK = new URL('../../variants/demo/variants.lock.json', import.meta.url).pathname;
 // The YAML reader stimkit loads on first use (core/datafile.ts `yaml`), watched.
 const parses = vi.spyOn(yaml(), 'parseDocument');

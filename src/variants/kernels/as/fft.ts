@@ -410,13 +410,7 @@ export function columns(P: usize, mode: i32, data: usize, stride: i32, height: i
 // sees the operations k0·x, then + k_d·(x[y+d] + x[y−d]) for d = 1 … D, in that order (the order of
 // the TypeScript loop it replaced: the same bits).
 
-/**
- * dst[y] = g·(k0·src[y] + Σ_{d=1..D} k[d]·(src[y+d mod h] + src[y−d mod h])), rows of `stride`
- * f64 (stride/2 complex values), g = gains[x] the gain of the row's complex value x; and
- * energy[x] += re² + im² of each scaled value, rows in order (lowpass-gaussian.ts's loop: the same
- * operations in the same order). `kern` holds the D + 1 taps as the JavaScript uses them; `tab`
- * has room for 2D row addresses.
- */
+/** Store a·g (g = gains[x]) at o, and add re² + im² of it to energy[x]. */
 // @ts-ignore: decorator
 @inline function scaled(o: usize, a: v128, gains: usize, energy: usize, x: usize): void {
   const v = f64x2.mul(a, f64x2.splat(load<f64>(gains + (x << 3))));
@@ -426,6 +420,14 @@ export function columns(P: usize, mode: i32, data: usize, stride: i32, height: i
   store<f64>(e, load<f64>(e) + (f64x2.extract_lane(q, 0) + f64x2.extract_lane(q, 1)));
 }
 
+/**
+ * dst[y] = g·(k0·src[y] + Σ_{d=1..D} k[d]·(src[y+d mod h] + src[y−d mod h])), rows of `stride`
+ * f64 (stride/2 complex values), g = gains[x] the gain of the row's complex value x; and
+ * energy[x] += re² + im² of each scaled value, rows in order (the operations, in their order, of
+ * the TypeScript loop this replaced in lowpass-gaussian.ts: re·g, im·g, then re² + im² added to
+ * the column's sum). `kern` holds the D + 1 taps as the JavaScript uses them; `tab` has room for
+ * 2D row addresses.
+ */
 export function columnConvolve(src: usize, dst: usize, kern: usize, D: i32, height: i32, stride: i32, tab: usize, gains: usize, energy: usize): void {
   const rowBytes = (<usize>stride) << 3;
   const k0 = f64x2.splat(load<f64>(kern));

@@ -12,6 +12,7 @@
  * transforms run in the FFT kernel (fft-kernel.ts).
  */
 import {
+  chirpAngle,
   chirpTransform,
   columnWeight,
   fft2FromRows,
@@ -37,6 +38,17 @@ function bandPays(n: number, count: number): boolean {
 const plans = new Map<string, PlanParts>();
 const MAX_PLANS = 32;
 
+/** w[j] = exp(−iπj²/n) for j = from … from + count − 1, interleaved (re, im); `sign` −1 conjugates. */
+function chirps(n: number, from: number, count: number, sign: 1 | -1): Float64Array {
+  const w = new Float64Array(2 * count);
+  for (let t = 0; t < count; t++) {
+    const angle = chirpAngle(from + t, n);
+    w[2 * t] = Math.cos(angle);
+    w[2 * t + 1] = sign * -Math.sin(angle);
+  }
+  return w;
+}
+
 /**
  * The chirp-z plan of the DFT outputs k0 … k0 + count − 1 (k taken mod n) of a complex sequence
  * of length n (cached).
@@ -46,23 +58,13 @@ export function bandDft(n: number, k0: number, count: number): PlanParts {
   const hit = plans.get(key);
   if (hit) return hit;
   const m = pow2AtLeast(n + count - 1);
-  // w[j] = exp(−iπj²/n), j² reduced mod 2n in integers so that the angle stays exact;
+  // w[j] = exp(−iπj²/n) (chirpAngle: j² reduced mod 2n in integers, the angle exact);
   // nk = (n² + k² − (k − n)²)/2 gives X[k] = w[k]·Σ_n (x[n]·w[n])·conj(w[k − n]).
-  const chirp = (j: number): [number, number] => {
-    const angle = (Math.PI * Number((BigInt(j) * BigInt(j)) % BigInt(2 * n))) / n;
-    return [Math.cos(angle), -Math.sin(angle)];
-  };
-  const wn = new Float64Array(2 * n);
-  for (let j = 0; j < n; j++) [wn[2 * j], wn[2 * j + 1]] = chirp(j);
-  const wk = new Float64Array(2 * count);
-  for (let t = 0; t < count; t++) [wk[2 * t], wk[2 * t + 1]] = chirp(k0 + t);
+  const wn = chirps(n, 0, n, 1);
+  const wk = chirps(n, k0, count, 1);
   // b[u] = conj(w[u + k0 − (n − 1)]) for u < n + count − 1: output t is the convolution at t + n − 1.
   const b = new Float64Array(2 * m);
-  for (let u = 0; u < n + count - 1; u++) {
-    const [re, im] = chirp(u + k0 - (n - 1));
-    b[2 * u] = re;
-    b[2 * u + 1] = -im;
-  }
+  b.set(chirps(n, k0 - (n - 1), n + count - 1, -1));
   const plan: PlanParts = {
     kind: 2,
     n,
@@ -115,31 +117,53 @@ export function bandEnergy(
   const { width, height } = rows;
   const count = below + above + 1;
   const fx = Float64Array.from({ length: cols }, (_, kx) => fftfreq(kx, width));
-  const inDisc = (ky: number, kx: number, fy: number): boolean =>
-    (ky !== 0 || kx !== 0) && Math.sqrt(fx[kx]! * fx[kx]! + fy * fy) <= cutoff;
+  return count >= height || !bandPays(height, count)
+    ? fullBandSum(fft2FromRows(rows, cols), fx, cutoff) // a copy: rows stay as they are
+    : chirpBandSum(rows, cols, below, count, fx, cutoff);
+}
+
+/** Whether half-spectrum bin (ky, kx) lies in the disc ρ ≤ cutoff and is not the DC term. */
+function inDisc(ky: number, kx: number, fx: number, fy: number, cutoff: number): boolean {
+  return (ky !== 0 || kx !== 0) && Math.sqrt(fx * fx + fy * fy) <= cutoff;
+}
+
+/** `bandEnergy` from the whole 2-D half spectrum (every row frequency). */
+function fullBandSum(spec: Spectrum, fx: Float64Array, cutoff: number): number {
+  const { width, height } = spec;
   let sum = 0;
-  if (count >= height || !bandPays(height, count)) {
-    const spec = fft2FromRows(rows, cols); // a copy: rows stay as they are
-    for (let ky = 0; ky < height; ky++) {
-      const fy = fftfreq(ky, height);
-      for (let kx = 0; kx < spec.cols; kx++) {
-        if (!inDisc(ky, kx, fy)) continue;
-        const i = ky * spec.cols + kx;
-        sum += (spec.data[2 * i]! ** 2 + spec.data[2 * i + 1]! ** 2) * columnWeight(kx, width);
-      }
+  for (let ky = 0; ky < height; ky++) {
+    const fy = fftfreq(ky, height);
+    for (let kx = 0; kx < spec.cols; kx++) {
+      if (!inDisc(ky, kx, fx[kx]!, fy, cutoff)) continue;
+      const i = ky * spec.cols + kx;
+      sum += (spec.data[2 * i]! ** 2 + spec.data[2 * i + 1]! ** 2) * columnWeight(kx, width);
     }
-    return sum;
   }
+  return sum;
+}
+
+/** `bandEnergy` from the chirp-z transforms of the columns at the `count` row frequencies −below …. */
+function chirpBandSum(
+  rows: Spectrum,
+  cols: number,
+  below: number,
+  count: number,
+  fx: Float64Array,
+  cutoff: number,
+): number {
+  const { width, height } = rows;
   const plan = bandDft(height, -below, count);
   const fy = Float64Array.from({ length: count }, (_, t) =>
     fftfreq(t < below ? t - below + height : t - below, height),
   );
   // The column transforms of all columns at once; the sum in column order.
   const all = columnsKernel(rows.data, rows.cols, height, cols, 'band', plan);
+  let sum = 0;
   for (let kx = 0; kx < cols; kx++) {
     const C = all.subarray(kx * count * 2, (kx + 1) * count * 2);
     for (let t = 0; t < count; t++) {
-      if (!inDisc(t < below ? t - below + height : t - below, kx, fy[t]!)) continue;
+      const ky = t < below ? t - below + height : t - below;
+      if (!inDisc(ky, kx, fx[kx]!, fy[t]!, cutoff)) continue;
       sum += (C[2 * t]! ** 2 + C[2 * t + 1]! ** 2) * columnWeight(kx, width);
     }
   }

@@ -32,13 +32,24 @@ export function chirpTransform(b: Float64Array, m: number): Float64Array {
   return columnsKernel(b, 1, m, 1, 'forward', pow2Parts(m));
 }
 
+/**
+ * The chirp's angle π·(j² mod 2n)/n, with j² reduced mod 2n in integers so that the angle stays
+ * exact: in doubles while |j| < 2^26 (j² < 2^52, every step an exact integer), else in BigInt (the
+ * same integer).
+ */
+export function chirpAngle(j: number, n: number): number {
+  const r =
+    Math.abs(j) < 67108864 ? (j * j) % (2 * n) : Number((BigInt(j) * BigInt(j)) % BigInt(2 * n));
+  return (Math.PI * r) / n;
+}
+
 function bluesteinParts(n: number): PlanParts {
   let m = 1;
   while (m < 2 * n - 1) m <<= 1;
-  // w[k] = exp(−iπk²/n); k² is reduced mod 2n in integers so the angle stays exact.
+  // w[k] = exp(−iπk²/n)
   const w = new Float64Array(2 * n);
   for (let k = 0; k < n; k++) {
-    const angle = (Math.PI * Number((BigInt(k) * BigInt(k)) % BigInt(2 * n))) / n;
+    const angle = chirpAngle(k, n);
     w[2 * k] = Math.cos(angle);
     w[2 * k + 1] = -Math.sin(angle);
   }
@@ -170,7 +181,9 @@ export function transientScratch(n: number): Float64Array {
 
 /** The first `cols` columns of a half spectrum, as a new spectrum (a copy). */
 function firstColumns(spec: Spectrum, cols: number): Spectrum {
-  if (cols >= spec.cols) return { ...spec, data: spec.data.slice() };
+  // One object shape for both (a spread makes another, which deoptimises its readers).
+  if (cols >= spec.cols)
+    return { width: spec.width, height: spec.height, cols: spec.cols, data: spec.data.slice() };
   const data = new Float64Array(spec.height * cols * 2);
   for (let y = 0; y < spec.height; y++)
     data.set(spec.data.subarray(y * spec.cols * 2, y * spec.cols * 2 + cols * 2), y * cols * 2);

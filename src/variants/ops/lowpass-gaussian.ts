@@ -65,11 +65,12 @@ function axisGainsOf(n: number, c: number): Float64Array {
  */
 function columnKernel(height: number, c: number): Float64Array {
   const g = axisGains(height, c);
+  // cos(2π·j/h) for each j = k·d mod h, computed once per j (the same values).
+  const cos = Float64Array.from({ length: height }, (_, j) => Math.cos((2 * Math.PI * j) / height));
   const taps: number[] = [];
   for (let d = 0; d <= Math.floor(height / 2); d++) {
     let s = 0;
-    for (let k = 0; k < height; k++)
-      s += g[k]! * Math.cos((2 * Math.PI * ((k * d) % height)) / height);
+    for (let k = 0; k < height; k++) s += g[k]! * cos[(k * d) % height]!;
     const v = s / height;
     if (d > 0 && Math.abs(v) < TAP_FLOOR * taps[0]!) break;
     taps.push(v);

@@ -11,18 +11,27 @@
  * takes its area path instead: each output the mean of a 2 × 2 block, `(sum + 2) >> 2`.
  * test/variants/ops/canny.test.ts compares both with opencv-wasm's `cv.resize`.
  */
-import { resizeLinearKernel } from '../kernels/pixels.js';
+import { resizeLinearKernel, type LinearAxis } from '../kernels/pixels.js';
 import { roundHalfEven } from './blur.js';
 import type { Image8 } from '../types.js';
 
 const SCALE = 2048; // INTER_RESIZE_COEF_SCALE
 
+const axes = new Map<string, LinearAxis>();
+
+/** `axisOf`, kept per thread for each (src, dst, clamp) met (a corpus has few sizes); read only. */
+function axis(src: number, dst: number, clamp: boolean): LinearAxis {
+  const key = `${src} ${dst} ${clamp}`;
+  const hit = axes.get(key);
+  if (hit) return hit;
+  const made = axisOf(src, dst, clamp);
+  if (axes.size >= 64) axes.clear();
+  axes.set(key, made);
+  return made;
+}
+
 /** Per destination index: the first source index and the two fixed-point weights. */
-function axis(
-  src: number,
-  dst: number,
-  clamp: boolean,
-): { ofs: Int32Array; a0: Int32Array; a1: Int32Array } {
+function axisOf(src: number, dst: number, clamp: boolean): LinearAxis {
   const scale = src / dst;
   const ofs = new Int32Array(dst);
   const a0 = new Int32Array(dst);

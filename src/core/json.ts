@@ -7,14 +7,30 @@
  */
 import canonicalize from 'canonicalize';
 
+/** Throw, naming where, at the first number JSON cannot carry (NaN, ±Infinity). */
 function check(value: unknown, at: string): void {
-  if (typeof value === 'number' && !Number.isFinite(value)) {
-    throw new Error(`cannot write ${String(value)} to JSON at ${at}`);
-  }
+  // The scan without paths first (a lock holds thousands of numbers); paths only to name a bad one.
+  if (finite(value)) return;
+  if (typeof value === 'number') throw new Error(`cannot write ${String(value)} to JSON at ${at}`);
   if (Array.isArray(value)) value.forEach((v, i) => check(v, `${at}[${i}]`));
   else if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) if (v !== undefined) check(v, `${at}.${k}`);
   }
+}
+
+/** Whether every number in `value` is finite. */
+function finite(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) {
+    for (const v of value) if (!finite(v)) return false;
+  } else if (value && typeof value === 'object') {
+    for (const k in value) {
+      if (!Object.hasOwn(value, k)) continue;
+      const v = (value as Record<string, unknown>)[k];
+      if (v !== undefined && !finite(v)) return false;
+    }
+  }
+  return true;
 }
 
 /** Pretty, stable JSON (2-space indent, trailing newline) for lock files. */

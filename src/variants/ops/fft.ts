@@ -29,7 +29,7 @@ function pow2Parts(m: number): PlanParts {
  * convolutions' fixed factor B.
  */
 export function chirpTransform(b: Float64Array, m: number): Float64Array {
-  return columnsKernel(b, 1, m, 1, 'forward', pow2Parts(m));
+  return columnsKernel(b, 1, m, 1, 'forward', dft(m)); // m a power of two: its cached plan
 }
 
 /**

@@ -37,6 +37,20 @@ export function passedColumns(
   width: number,
   p: Pick<Recipe['lowpass'], 'filter' | 'cutoff'>,
 ): number {
+  const key = `${width} ${p.filter} ${p.cutoff}`;
+  let cols = passed.get(key);
+  if (cols === undefined) {
+    cols = passedColumnsOf(width, p);
+    if (passed.size >= 64) passed.clear();
+    passed.set(key, cols);
+  }
+  return cols;
+}
+
+/** `passedColumns` of each (width, filter, cutoff) met, per thread (A2's metric and A5 ask alike). */
+const passed = new Map<string, number>();
+
+function passedColumnsOf(width: number, p: Pick<Recipe['lowpass'], 'filter' | 'cutoff'>): number {
   const half = Math.floor(width / 2) + 1;
   const gains = filterGains(width, 1, p, half);
   let cols = half;

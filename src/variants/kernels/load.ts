@@ -9,6 +9,10 @@
  * are their one implementation (`requiredKernel`: a build without them fails with a fix; their
  * tests compare them with opencv-wasm and direct DFTs).
  *
+ * A module reports its interface version (`abi()`); one of another version (built from other
+ * sources than this code) counts as not built: a required kernel fails with the fix, the others'
+ * callers run their TypeScript loops.
+ *
  * One instance per module and thread (worker threads each load their own). A call lays its
  * buffers out from the module's heap base, growing the memory when needed; nothing is kept
  * between calls.
@@ -39,6 +43,16 @@ export interface Kernel {
 
 const loaded = new Map<string, Kernel | null>();
 
+/**
+ * The interface version each module must report (`abi()` in kernels/as/<name>.ts), raised with any
+ * change of an export's signature or meaning: a module built from other sources (a wasm/ folder
+ * older than dist/) would otherwise be called with arguments it ignores, in silence.
+ */
+const ABI: Readonly<Record<string, number>> = { edges: 1, fft: 2, pixels: 1, ssim: 1 };
+
+/** Modules found but of another interface version: name → the version they report (0: none). */
+const stale = new Map<string, number>();
+
 /** Where `npm run build` writes the modules: wasm/ at the package root (the same hop from src/ and dist/). */
 export function kernelFile(name: string): string {
   return fileURLToPath(new URL(`../../../wasm/${name}.wasm`, import.meta.url));
@@ -57,12 +71,16 @@ export function kernel(name: string): Kernel | null {
  */
 export function requiredKernel(name: string): Kernel {
   const k = loadKernel(name);
-  if (!k)
+  if (!k) {
+    const other = stale.get(name);
     throw new StimkitError(
       'E_VARIANTS_KERNEL_MISSING',
-      `the WebAssembly kernel ${name} is not built (${kernelFile(name)} is missing)`,
+      other === undefined
+        ? `the WebAssembly kernel ${name} is not built (${kernelFile(name)} is missing)`
+        : `the WebAssembly kernel ${name} was built from other sources (${kernelFile(name)} has interface version ${other}, this stimkit needs ${ABI[name]})`,
       { fix: 'run `npm run build` in the stimkit folder (or reinstall stimkit), then rerun' },
     );
+  }
   return k;
 }
 
@@ -84,8 +102,11 @@ function loadKernel(name: string): Kernel | null {
     const exports = instance.exports as unknown as Kernel['exports'] & {
       memory: WasmMemory;
       base: () => number;
+      abi?: () => number;
     };
-    k = { exports, memory: exports.memory, base: exports.base() };
+    const abi = typeof exports.abi === 'function' ? exports.abi() : 0;
+    if (abi === ABI[name]) k = { exports, memory: exports.memory, base: exports.base() };
+    else stale.set(name, abi);
   }
   loaded.set(name, k);
   return k;

@@ -13,6 +13,11 @@ export function base(): usize {
   return __heap_base;
 }
 
+/** This module's interface version (kernels/load.ts `ABI`): raised when an export's signature or meaning changes. */
+export function abi(): i32 {
+  return 1;
+}
+
 /**
  * GaussianBlur 5 × 5, σ 1.4, 8-bit, reflect-101: per output row the vertical sums
  * 28·(r−2 + r+2) + 61·(r−1 + r+1) + 78·r (≤ 256 · 255 < 2^16: exact in u16 lanes, though i16

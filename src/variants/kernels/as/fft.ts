@@ -21,6 +21,11 @@ export function base(): usize {
   return __heap_base;
 }
 
+/** This module's interface version (kernels/load.ts `ABI`): raised when an export's signature or meaning changes. */
+export function abi(): i32 {
+  return 2;
+}
+
 @inline function fld(P: usize, off: usize): i32 {
   return load<i32>(P + off);
 }

@@ -11,6 +11,11 @@ export function base(): usize {
   return __heap_base;
 }
 
+/** This module's interface version (kernels/load.ts `ABI`): raised when an export's signature or meaning changes. */
+export function abi(): i32 {
+  return 1;
+}
+
 // floor(x / 1000) = ((x >> 3) · 134218) >>> 24 for 0 ≤ x ≤ 255500 (checked for every x; the
 // product stays below 2^32).
 const LUMA_MUL: u32 = 134218;

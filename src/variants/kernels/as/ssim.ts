@@ -15,6 +15,11 @@ export function base(): usize {
   return __heap_base;
 }
 
+/** This module's interface version (kernels/load.ts `ABI`): raised when an export's signature or meaning changes. */
+export function abi(): i32 {
+  return 1;
+}
+
 /** Whether each of the n bytes at p is 0 or 255. */
 export function twoTone(p: usize, n: i32): i32 {
   const end = p + <usize>n;

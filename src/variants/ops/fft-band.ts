@@ -22,6 +22,7 @@ import {
   type Spectrum,
 } from './fft.js';
 import { columnsKernel, fftParts, rowsForwardKernel, type PlanParts } from './fft-kernel.js';
+import { keptPerKey } from './kept.js';
 
 function pow2AtLeast(n: number): number {
   let m = 1;
@@ -170,17 +171,11 @@ function chirpBandSum(
   return sum;
 }
 
-const bands = new Map<string, { below: number; above: number }>();
+const bands = keptPerKey<{ below: number; above: number }>(MAX_PLANS);
 
 /** The band of row frequencies |fy| ≤ cutoff of length n: how many below 0 and above 0 (mod n). */
 export function axisBand(n: number, cutoff: number): { below: number; above: number } {
-  const key = `${n},${cutoff}`;
-  const hit = bands.get(key);
-  if (hit) return hit;
-  const band = axisBandOf(n, cutoff);
-  if (bands.size >= MAX_PLANS) bands.clear();
-  bands.set(key, band);
-  return band;
+  return bands(`${n},${cutoff}`, () => axisBandOf(n, cutoff));
 }
 
 function axisBandOf(n: number, cutoff: number): { below: number; above: number } {

@@ -20,6 +20,7 @@ import {
   type Spectrum,
 } from './fft.js';
 import { columnsKernel, gaussianKernel } from './fft-kernel.js';
+import { keptPerKey } from './kept.js';
 import type { Energy } from './lowpass.js';
 
 /**
@@ -29,21 +30,8 @@ import type { Energy } from './lowpass.js';
  */
 const TAP_FLOOR = 1e-15;
 
-/**
- * Per thread, the gains and column taps of each (length, cutoff) met: a corpus has few sizes, and
- * each costs thousands of exp and cos calls. Small and bounded (read only once made).
- */
-const cache = new Map<string, Float64Array>();
-const MAX_CACHED = 64;
-
-function cached(key: string, make: () => Float64Array): Float64Array {
-  const hit = cache.get(key);
-  if (hit) return hit;
-  const value = make();
-  if (cache.size >= MAX_CACHED) cache.clear();
-  cache.set(key, value);
-  return value;
-}
+/** The gains and column taps of each (length, cutoff) met, per thread. */
+const cached = keptPerKey<Float64Array>();
 
 /** gy at every ky (numpy fftfreq order); shared, not to be modified. */
 function axisGains(n: number, c: number): Float64Array {

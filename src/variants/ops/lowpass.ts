@@ -12,6 +12,7 @@ import {
   planeEnergy,
   type Spectrum,
 } from './fft.js';
+import { keptPerKey } from './kept.js';
 import { gaussianPlane } from './lowpass-gaussian.js';
 import { roundClipKernel } from '../kernels/pixels.js';
 import type { Recipe } from '../recipe.js';
@@ -37,18 +38,11 @@ export function passedColumns(
   width: number,
   p: Pick<Recipe['lowpass'], 'filter' | 'cutoff'>,
 ): number {
-  const key = `${width} ${p.filter} ${p.cutoff}`;
-  let cols = passed.get(key);
-  if (cols === undefined) {
-    cols = passedColumnsOf(width, p);
-    if (passed.size >= 64) passed.clear();
-    passed.set(key, cols);
-  }
-  return cols;
+  return passed(`${width} ${p.filter} ${p.cutoff}`, () => passedColumnsOf(width, p));
 }
 
 /** `passedColumns` of each (width, filter, cutoff) met, per thread (A2's metric and A5 ask alike). */
-const passed = new Map<string, number>();
+const passed = keptPerKey<number>();
 
 function passedColumnsOf(width: number, p: Pick<Recipe['lowpass'], 'filter' | 'cutoff'>): number {
   const half = Math.floor(width / 2) + 1;

@@ -13,21 +13,16 @@
  */
 import { resizeLinearKernel, type LinearAxis } from '../kernels/pixels.js';
 import { roundHalfEven } from './blur.js';
+import { keptPerKey } from './kept.js';
 import type { Image8 } from '../types.js';
 
 const SCALE = 2048; // INTER_RESIZE_COEF_SCALE
 
-const axes = new Map<string, LinearAxis>();
+const axes = keptPerKey<LinearAxis>();
 
-/** `axisOf`, kept per thread for each (src, dst, clamp) met (a corpus has few sizes); read only. */
+/** `axisOf`, kept per thread for each (src, dst, clamp) met. */
 function axis(src: number, dst: number, clamp: boolean): LinearAxis {
-  const key = `${src} ${dst} ${clamp}`;
-  const hit = axes.get(key);
-  if (hit) return hit;
-  const made = axisOf(src, dst, clamp);
-  if (axes.size >= 64) axes.clear();
-  axes.set(key, made);
-  return made;
+  return axes(`${src} ${dst} ${clamp}`, () => axisOf(src, dst, clamp));
 }
 
 /** Per destination index: the first source index and the two fixed-point weights. */

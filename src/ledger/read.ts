@@ -15,6 +15,7 @@ import { usageRows, type ResultUsage } from './usage.js';
 import { answerOf, responseRows, routeOf, visibilityOf, type LedgerResponse } from './responses.js';
 import {
   conversationFields,
+  thinkingLevels,
   unsentRows,
   type ConversationFields,
   type UnsentRecord,
@@ -261,6 +262,14 @@ export class LedgerReader {
       ...r.unsent,
     }));
     return { fields: conversationFields(this.db, run.run_id), unsent };
+  }
+
+  /**
+   * The thinking factor's level (`on`, `off`) of run `label`'s trials by trial id, for the trials
+   * of blocks with the factor; empty for a ledger older than the column (turns.ts `thinkingLevels`).
+   */
+  thinking(label?: string): Map<string, string> {
+    return thinkingLevels(this.db, this.run(label).run_id);
   }
 
   /** The models with final results in run `label` (an index scan: no result is read). */

@@ -76,11 +76,17 @@ export function ensureRun(
   };
 }
 
-/** Record the trials' design fields for a run (idempotent), so that exports need no bundle. */
+/**
+ * Record the trials' design fields for a run (idempotent), so that exports need no bundle. A row
+ * an earlier stimkit wrote keeps its fields and gains the thinking level it lacked (the column is
+ * newer than the row; the run's bundle, hence the trial, is the same).
+ */
 export function insertTrials(db: Db, runId: number, trials: Trial[]): void {
   const put = db.prepare(
-    `INSERT OR IGNORE INTO trials (run_id, trial_id, block, paradigm, arm, lang, entry, item, topic, variant, framing, iteration, seed, prompt, model_set, conversation_id, turn, followup)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO trials (run_id, trial_id, block, paradigm, arm, lang, entry, item, topic, variant, framing, iteration, seed, prompt, model_set, conversation_id, turn, followup, thinking)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (run_id, trial_id) DO UPDATE SET thinking = excluded.thinking
+       WHERE trials.thinking IS NULL AND excluded.thinking IS NOT NULL`,
   );
   db.transaction(() => {
     for (const t of trials) {
@@ -107,6 +113,7 @@ export function insertTrials(db: Db, runId: number, trials: Trial[]): void {
         t.conversation?.id ?? null,
         t.conversation?.turn ?? null,
         t.conversation?.followup ?? null,
+        t.thinking ?? null,
       );
     }
   })();

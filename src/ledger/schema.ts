@@ -128,6 +128,7 @@ CREATE TABLE trials (
   conversation_id TEXT,
   turn      INTEGER,
   followup  TEXT,
+  thinking  TEXT,
   PRIMARY KEY (run_id, trial_id)
 );
 CREATE TABLE attempts (
@@ -210,6 +211,7 @@ ${WRITERS_DDL}${UNSENT_TURNS_DDL}${BATCH_EXPORTS_DDL}`;
  * `response_id`, `request_id`, `region`, `endpoint`: the serving route that answered (route.ts); `reasoning_visibility` (full, summary,
  * redacted, absent, empty) and `reasoning_tokens`: the reasoning channel of a reply;
  * `trials.conversation_id`, `turn`, `followup`: a turn of a conversation (pressure), else NULL;
+ * `trials.thinking`: the level (`on`, `off`) of the thinking factor of the trial's block, else NULL;
  * version 3: `attempts.writer_id` (the writer that claimed the attempt) and the lock owner's
  * identity (`lock.writer_id`, `pid_ns`, `start_time`, `boot_id`: lock.ts).
  */
@@ -227,6 +229,7 @@ export const ADDED_COLUMNS: ReadonlyArray<{ table: string; column: string; type:
   { table: 'trials', column: 'conversation_id', type: 'TEXT' },
   { table: 'trials', column: 'turn', type: 'INTEGER' },
   { table: 'trials', column: 'followup', type: 'TEXT' },
+  { table: 'trials', column: 'thinking', type: 'TEXT' },
   { table: 'lock', column: 'writer_id', type: 'TEXT' },
   { table: 'lock', column: 'pid_ns', type: 'TEXT' },
   { table: 'lock', column: 'start_time', type: 'TEXT' },

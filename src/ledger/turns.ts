@@ -157,6 +157,19 @@ export function conversationFields(db: Db, runId: number): Map<string, Conversat
   return new Map(rows.map(({ trial_id, ...f }) => [trial_id, f]));
 }
 
+/**
+ * The thinking factor's level (`on`, `off`) of run `runId`'s trials by id: the trials of blocks
+ * with the factor (empty in a ledger older than the column, and for its rows a run has not
+ * filled since: runs.ts `insertTrials`).
+ */
+export function thinkingLevels(db: Db, runId: number): Map<string, string> {
+  if (!has(db, 'trials', 'thinking')) return new Map();
+  const rows = db
+    .prepare('SELECT trial_id, thinking FROM trials WHERE run_id = ? AND thinking IS NOT NULL')
+    .all(runId) as Array<{ trial_id: string; thinking: string }>;
+  return new Map(rows.map((r) => [r.trial_id, r.thinking]));
+}
+
 /** A turn recorded as not sent, with its model and when it was recorded. */
 export interface UnsentRecord extends UnsentTurn {
   model: string;

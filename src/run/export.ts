@@ -35,6 +35,8 @@ const EXPORT_COLUMNS = [
   'prompt',
   // The trial's model set (its `models` field: which models the design sends it to), as the JSONL.
   'model_set',
+  // The level (on, off) of the thinking factor of the trial's block; empty without the factor.
+  'thinking',
   // A turn of a conversation (pressure): its conversation, turn (1-based) and follow-up kind.
   'conversation_id',
   'turn',
@@ -82,15 +84,22 @@ const turnColumns = (f: ConversationFields | undefined) => ({
   followup: f?.followup ?? null,
 });
 
+/** What a row adds to its result or unsent turn: its conversation fields and thinking level. */
+interface TrialExtras {
+  turn: ConversationFields | undefined;
+  thinking: string | null;
+}
+
 /** One export row (flat). */
-function exportRow(r: LedgerResult, turn: ConversationFields | undefined): ExportRow {
+function exportRow(r: LedgerResult, extras: TrialExtras): ExportRow {
   return {
     bundle_digest: r.bundle_digest,
     run: r.run,
     model: r.model,
     trial_id: r.trial_id,
     ...r.trial,
-    ...turnColumns(turn),
+    thinking: extras.thinking,
+    ...turnColumns(extras.turn),
     outcome: r.outcome,
     not_sent_reason: null,
     response_text: r.text,
@@ -123,7 +132,7 @@ function exportRow(r: LedgerResult, turn: ConversationFields | undefined): Expor
 }
 
 /** The row of a turn recorded as not sent: its design fields, outcome `not_sent` and the reason. */
-function unsentRow(u: LedgerUnsent, turn: ConversationFields | undefined): ExportRow {
+function unsentRow(u: LedgerUnsent, extras: TrialExtras): ExportRow {
   const empty = Object.fromEntries(EXPORT_COLUMNS.map((c) => [c, null])) as ExportRow;
   return {
     ...empty,
@@ -132,7 +141,8 @@ function unsentRow(u: LedgerUnsent, turn: ConversationFields | undefined): Expor
     model: u.model,
     trial_id: u.trial_id,
     ...u.trial,
-    ...turnColumns(turn ?? { ...u, followup: null }),
+    thinking: extras.thinking,
+    ...turnColumns(extras.turn ?? { ...u, followup: null }),
     outcome: 'not_sent',
     not_sent_reason: u.reason,
     simulated: u.simulated,
@@ -152,12 +162,17 @@ const sqliteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buf
 function* exportRows(
   results: Iterable<LedgerResult>,
   turns: { fields: Map<string, ConversationFields>; unsent: LedgerUnsent[] },
+  thinking: Map<string, string>,
 ): Generator<ExportRow> {
   const unsent = turns.unsent;
+  const extras = (trialId: string): TrialExtras => ({
+    turn: turns.fields.get(trialId),
+    thinking: thinking.get(trialId) ?? null,
+  });
   let i = 0;
   const next = () => {
     const u = unsent[i++]!;
-    return unsentRow(u, turns.fields.get(u.trial_id));
+    return unsentRow(u, extras(u.trial_id));
   };
   const before = (r: LedgerResult) => {
     const u = unsent[i]!;
@@ -165,7 +180,7 @@ function* exportRows(
   };
   for (const r of results) {
     while (i < unsent.length && before(r)) yield next();
-    yield exportRow(r, turns.fields.get(r.trial_id));
+    yield exportRow(r, extras(r.trial_id));
   }
   while (i < unsent.length) yield next();
 }
@@ -203,7 +218,12 @@ export function exportLedger(
     let n = 0;
     if (format === 'csv') write(`${EXPORT_COLUMNS.join(',')}\r\n`);
     let buf = '';
-    for (const row of exportRows(ledger.results(filter), ledger.turns(filter))) {
+    const rows = exportRows(
+      ledger.results(filter),
+      ledger.turns(filter),
+      ledger.thinking(filter.run),
+    );
+    for (const row of rows) {
       buf +=
         format === 'csv'
           ? `${EXPORT_COLUMNS.map((c) => csvCell(row[c], options.csvRaw ?? false)).join(',')}\r\n`

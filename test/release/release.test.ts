@@ -5,7 +5,8 @@
  * croissant.json carries Croissant 1.1's required fields and RAI's (the checklist vendored from
  * the spec, fixtures/croissant/PROVENANCE.md), the Parquet files read back equal the CSVs, the
  * same inputs give the same bytes, and rehydrate rebuilds the withheld images byte-identical to
- * the sealed bundle's from the original files. `export inspect` and `compare` take the same study.
+ * the sealed bundle's from the original files (the two withheld entries share one image,
+ * `image.same_as`, which rehydrate must declare again to rebuild both). `export inspect` and `compare` take the same study.
  */
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
@@ -35,6 +36,7 @@ let ledger: string;
 let scores: string;
 let withheldSha: string[];
 let withheldBytes: Buffer[];
+let withheldIds: string[];
 
 async function release(out: string, meta = path.join(dir, 'release.yaml')) {
   return runCli(releaseArgs({ bundle, ledger, scores, meta, out }));
@@ -48,6 +50,8 @@ beforeAll(async () => {
   // the synthetic entries share one provenance object (a YAML alias): give each its own
   m.entries[0].provenance = { ...m.entries[0].provenance, license: 'CC-BY-ND-4.0' };
   m.entries[3].provenance = { ...m.entries[3].provenance, license: 'all rights reserved' };
+  // and the two withheld entries show one image (image.same_as): rehydrate rebuilds both from it
+  m.entries[3].image = { file: m.entries[0].image.file, same_as: m.entries[0].id };
   await writeFile(entriesFile, stringify(m));
   const r = await bundleStudy(study, {
     out: path.join(dir, 'bundle'),
@@ -64,6 +68,7 @@ beforeAll(async () => {
   await copyFile(path.join(FIXTURES, 'release.yaml'), path.join(dir, 'release.yaml'));
   const variants = JSON.parse(await readFile(path.join(bundle, 'data', 'variants.json'), 'utf8'));
   const ids = [m.entries[0].id, m.entries[3].id];
+  withheldIds = ids;
   withheldSha = variants.records
     .filter((v: any) => ids.includes(v.entry))
     .map((v: any) => v.sha256);
@@ -266,12 +271,12 @@ describe('release', () => {
     const out = path.join(dir, 'r1');
     const run = await runCli(['rehydrate', out, '--images', path.join(dir, 'images'), '--json']);
     expect(run.code, run.stderr).toBe(0);
-    expect(
-      run
-        .json()
-        .images.map((i: any) => i.sha256)
-        .sort(),
-    ).toEqual([...withheldSha].sort());
+    const images = run.json().images as Array<{ entry: string; code: string; sha256: string }>;
+    expect(images.map((i) => i.sha256).sort()).toEqual([...withheldSha].sort());
+    // Both withheld entries were rebuilt from their one shared source file: each A0 is its bytes.
+    const a0 = images.filter((i) => i.code === 'A0');
+    expect(a0.map((i) => i.entry).sort()).toEqual([...withheldIds].sort());
+    expect(new Set(a0.map((i) => i.sha256)).size).toBe(1);
     for (const [i, sha] of withheldSha.entries())
       expect(await readFile(path.join(out, 'images', `${sha}.png`))).toEqual(withheldBytes[i]);
   });

@@ -6,7 +6,8 @@
  * the spec, fixtures/croissant/PROVENANCE.md), the Parquet files read back equal the CSVs, the
  * same inputs give the same bytes, and rehydrate rebuilds the withheld images byte-identical to
  * the sealed bundle's from the original files (the two withheld entries share one image,
- * `image.same_as`, which rehydrate must declare again to rebuild both). `export inspect` and `compare` take the same study.
+ * `image.same_as`, which rehydrate must declare again to rebuild both). `export inspect` and
+ * `compare` take the same study.
  */
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';

@@ -12,6 +12,7 @@ import { readCsvObjects } from '../../src/core/csv.js';
 import { openLedgerDb } from '../../src/ledger/open.js';
 import { insertTrials } from '../../src/ledger/runs.js';
 import { exportLedger } from '../../src/run/export.js';
+import { heavyLimit } from '../helpers/limits.js';
 import { sharedDemo } from '../helpers/shared-demo.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -26,7 +27,7 @@ beforeAll(async () => {
   // A copy: the shared demo is read-only.
   ledger = path.join(dir, 'ledger.sqlite');
   await copyFile(path.join(demo.out, 'ledger.sqlite'), ledger);
-}, 600_000);
+}, heavyLimit(50)); // waits for the suite's one demo run (about 20–50 s of work on a quiet machine)
 
 const csvRows = (file: string): Array<Record<string, string>> => {
   let text = '';

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Thin launcher: the compiled CLI lives in dist/ (built by `npm ci` through the prepare script).
-import { main } from '../dist/cli/main.js';
+// Thin launcher: the compiled CLI, bundled (scripts/bundle.mjs), lives in dist/app/ (built by `npm ci` through the prepare script).
+import { main } from '../dist/app/main.js';
 
 process.exitCode = await main(process.argv);

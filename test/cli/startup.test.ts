@@ -4,7 +4,8 @@
  * command loads its stage when it runs (not for `--help` or a usage error), and a stage loads what
  * only some work needs (sharp to convert images, the simulator, the cue checker, the progress bar)
  * when that work comes. Each test runs the built binary under a module hook that lists every file
- * loaded (ES modules through the hook, CommonJS from the require cache at exit).
+ * loaded (ES modules through the hook, CommonJS from the require cache at exit); a file of the
+ * binary's bundle (dist/app/) stands for the modules it holds (its modules.json).
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -56,8 +57,24 @@ function loaded(args: string[]): { code: number | null; stderr: string; files: s
     .split('\n')
     .filter((u) => u.startsWith('file://'))
     .map((u) => u.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, 'node_modules/'))
-    .map((f) => (f.startsWith(ROOT) ? f.slice(ROOT.length) : f));
+    .map((f) => (f.startsWith(ROOT) ? f.slice(ROOT.length) : f))
+    .flatMap((f) => (f.startsWith(APP) ? bundled(f.slice(APP.length)) : [f]));
   return { code: r.status, stderr: r.stderr, files };
+}
+
+/** Where the binary's bundle lies (scripts/bundle.mjs), package-relative. */
+const APP = 'dist/app/';
+
+/** The modules (dist/…, node_modules/…) of a file of the bundle, as its modules.json lists them. */
+function bundled(file: string): string[] {
+  const modules = JSON.parse(readFileSync(`${ROOT}${APP}modules.json`, 'utf8')) as Record<
+    string,
+    string[]
+  >;
+  const listed = modules[file];
+  if (!listed)
+    throw new Error(`${APP}${file} is not in ${APP}modules.json: rebuild (npm run build)`);
+  return listed;
 }
 
 /** The files of `files` under any of `prefixes`. */

@@ -18,8 +18,9 @@
  * between calls.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import { StimkitError } from '../../core/errors.js';
+import { PACKAGE_ROOT } from '../../core/tool.js';
 
 /** The parts of the WebAssembly API used here (the ES lib of tsconfig does not declare it). */
 interface WasmMemory {
@@ -53,9 +54,9 @@ const ABI: Readonly<Record<string, number>> = { edges: 1, fft: 2, pixels: 1, ssi
 /** Modules found but of another interface version: name → the version they report (0: none). */
 const stale = new Map<string, number>();
 
-/** Where `npm run build` writes the modules: wasm/ at the package root (the same hop from src/ and dist/). */
+/** Where `npm run build` writes the modules: wasm/ at the package root. */
 export function kernelFile(name: string): string {
-  return fileURLToPath(new URL(`../../../wasm/${name}.wasm`, import.meta.url));
+  return path.join(PACKAGE_ROOT, 'wasm', `${name}.wasm`);
 }
 
 /** The module `name`, or null when it is not built or STIMKIT_KERNELS=js (callers then run their TypeScript loop). */

@@ -16,7 +16,8 @@
  * The bundle lies two folders below the package root, as each compiled module does
  * (dist/<folder>/<file>.js), so a path a module takes relative to its own file (the package root,
  * core/tool.ts) is the same from either. Same inputs, same bytes: the output is written only when
- * it differs, into a new folder that then takes the old one's place.
+ * it differs, into a new folder that then takes the old one's place; either way its modules.json
+ * ends newer than dist/build.tsbuildinfo, which tells bin/stimkit.js the bundle is current.
  */
 import {
   existsSync,
@@ -25,6 +26,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
@@ -88,7 +90,11 @@ const now = current();
 const same =
   now.size === files.size &&
   [...files].every(([name, bytes]) => now.get(name)?.equals(Buffer.from(bytes)) === true);
-if (!same) {
+if (same) {
+  // Newer than the compile it bundles: bin/stimkit.js runs dist/ itself when dist/app/ is older.
+  const now = new Date();
+  utimesSync(path.join(outDir, 'modules.json'), now, now);
+} else {
   const next = `${outDir}.next-${process.pid}`;
   const old = `${outDir}.old-${process.pid}`;
   rmSync(next, { recursive: true, force: true });

@@ -86,14 +86,14 @@ const modules = Object.fromEntries(
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
 );
 files.set('modules.json', new TextEncoder().encode(`${JSON.stringify(modules, null, 1)}\n`));
-const now = current();
+const onDisk = current();
 const same =
-  now.size === files.size &&
-  [...files].every(([name, bytes]) => now.get(name)?.equals(Buffer.from(bytes)) === true);
+  onDisk.size === files.size &&
+  [...files].every(([name, bytes]) => onDisk.get(name)?.equals(Buffer.from(bytes)) === true);
 if (same) {
   // Newer than the compile it bundles: bin/stimkit.js runs dist/ itself when dist/app/ is older.
-  const now = new Date();
-  utimesSync(path.join(outDir, 'modules.json'), now, now);
+  const t = new Date();
+  utimesSync(path.join(outDir, 'modules.json'), t, t);
 } else {
   const next = `${outDir}.next-${process.pid}`;
   const old = `${outDir}.old-${process.pid}`;

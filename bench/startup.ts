@@ -3,7 +3,8 @@
  *
  * What a `stimkit` process costs before and around its work, in CPU seconds (user + system of
  * the whole process, every thread; the machine may be shared, so CPU rather than wall time),
- * median of N runs (default 5) of the built binary (dist/; run `npm run build` first):
+ * median of N runs (default 5) of the built binary (bin/stimkit.js, which runs the bundle in
+ * dist/app/; run `npm run build` first):
  * - `<command> --help` for the commands the tests and users spawn most, and `stimkit --help`
  *   (which loads every command);
  * - `verify` of a small sealed bag (the run tests' fixture: 20 text trials and 2 image trials);

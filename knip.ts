@@ -2,10 +2,10 @@
  * knip, twice in `npm run lint`: `knip` over everything (tests, bench, scripts), and
  * `knip --production` over what ships, with the tests left out, so that code only the tests use is
  * found. stimkit is a command-line tool, not a library: its only public surface is the `stimkit`
- * binary (bin/stimkit.js, which runs dist/cli/main.js). Everything else must be reachable from
- * these entries, and an export must be imported by another file (one used only in its own file
- * is not exported) — except in the production run, where a function that its own module uses and
- * the tests import to check it on its own is not dead code.
+ * binary (bin/stimkit.js, which runs dist/cli/main.js, bundled in dist/app/). Everything else must
+ * be reachable from these entries, and an export must be imported by another file (one used only
+ * in its own file is not exported) — except in the production run, where a function that its own
+ * module uses and the tests import to check it on its own is not dead code.
  */
 import type { KnipConfig } from 'knip';
 

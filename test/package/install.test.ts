@@ -86,6 +86,10 @@ describe('stimkit outside its clone', () => {
       'package/package.json',
       'package/bin/stimkit.js',
       'package/dist/cli/main.js',
+      // the bundle the binary runs (scripts/bundle.mjs)
+      'package/dist/app/main.js',
+      'package/dist/app/worker.js',
+      'package/dist/app/modules.json',
       'package/manifests/demo.study.yaml',
       'package/corpora/demo/rocket.jpg',
       'package/variants/demo/variants.lock.json',

@@ -131,8 +131,9 @@ export function sideReport(
     row('stimkit variants --metrics basic', (r) => r.basic),
     'stimkit ÷ OpenCV, median of per-run ratios (target ≤ 0.5×):',
     `  wall: full ${ratio((r) => r.stimkit.wall / r.opencv.wall)}×, basic ${ratio((r) => r.basic!.wall / r.opencv.wall)}×`,
-    // On a shared machine the script can run 30–45 % slower for minutes while stimkit barely moves, so
-    // per-run ratios flatter stimkit then; the script's fastest run is its speed on a quiet machine.
+    // On a shared machine the script can run 30–45 % slower for minutes while stimkit barely
+    // moves, so per-run ratios flatter stimkit then; the script's fastest run is its speed on a
+    // quiet machine.
     `  wall, medians against the script's fastest run (${fastest.toFixed(2)} s): full ${(med((r) => r.stimkit.wall) / fastest).toFixed(2)}×, basic ${(med((r) => r.basic?.wall) / fastest).toFixed(2)}×`,
   ];
   if (runs[0]!.opencv.cpu !== null)

@@ -3,10 +3,10 @@
 // and bundled in dist/app/ (scripts/bundle.mjs), which starts faster. When the bundle is missing
 // or older than the last compile (`tsc` run without `npm run build`), dist/ runs as it is, so the
 // binary never runs older code than dist/ holds.
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 
-const at = (rel) => new URL(rel, import.meta.url);
-const mtime = (rel) => (existsSync(at(rel)) ? statSync(at(rel)).mtimeMs : null);
+const mtime = (rel) =>
+  statSync(new URL(rel, import.meta.url), { throwIfNoEntry: false })?.mtimeMs ?? null;
 const compiled = mtime('../dist/build.tsbuildinfo');
 const bundled = mtime('../dist/app/modules.json');
 const current = bundled !== null && (compiled === null || bundled >= compiled);

@@ -64,10 +64,11 @@ function loaded(args: string[]): { code: number | null; stderr: string; files: s
 
 /** Where the binary's bundle lies (scripts/bundle.mjs), package-relative. */
 const APP = 'dist/app/';
+let modules: Record<string, string[]> | undefined;
 
 /** The modules (dist/…, node_modules/…) of a file of the bundle, as its modules.json lists them. */
 function bundled(file: string): string[] {
-  const modules = JSON.parse(readFileSync(`${ROOT}${APP}modules.json`, 'utf8')) as Record<
+  modules ??= JSON.parse(readFileSync(`${ROOT}${APP}modules.json`, 'utf8')) as Record<
     string,
     string[]
   >;
